@@ -1,0 +1,200 @@
+"""The checked program (stage `check`): typed expressions and the kernel.
+
+Every expression carries its `type` and `span`; every name is resolved to
+the `Binder` it refers to. `zip` is gone (its arrays are spread into the
+argument lists), `loop (acc)` has its start value made explicit, and `main`
+is split into a host prelude and a `Kernel`: a perfect nest of `MapLevel`s
+around a sequential body.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..source import NO_SPAN, Span
+from .types import Binder, Type
+
+
+def _span():
+    return field(default=NO_SPAN, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Lit:
+    value: object  # int, float or bool
+    type: Type
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Var:
+    binder: Binder
+    type: Type
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class TupleE:
+    items: tuple
+    type: Type
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class BinOp:
+    op: str
+    lhs: object
+    rhs: object
+    type: Type
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class UnOp:
+    op: str
+    operand: object
+    type: Type
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Index:
+    array: object
+    indices: tuple
+    type: Type
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A math builtin (`sqrt`, `min`, ...) or a conversion (`f32`, `i64`, ...)."""
+
+    name: str
+    args: tuple
+    type: Type
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call of a helper function; `sizes` instantiates the helper's sizes."""
+
+    func: str
+    args: tuple
+    type: Type
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Let:
+    binders: tuple[Binder, ...]
+    value: object
+    body: object
+    type: Type
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class If:
+    cond: object
+    then: object
+    else_: object
+    type: Type
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Loop:
+    """`loop (params = inits) = for index < bound do body in rest`.
+
+    `results` are the names bound to the final values in `rest`."""
+
+    params: tuple[Binder, ...]
+    inits: tuple
+    index: Binder
+    bound: object
+    body: object
+    results: tuple[Binder, ...]
+    rest: object
+    type: Type
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Iota:
+    count: object
+    type: Type
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Stream:
+    """streamSeq: fold `body` over chunks [offset, offset + chunk) of `arrays`."""
+
+    offset: Binder
+    chunk: Binder  # the chunk size, an int in the body
+    chunk_params: tuple[Binder, ...]
+    acc_params: tuple[Binder, ...]
+    arrays: tuple
+    inits: tuple
+    body: object
+    type: Type
+    span: Span = _span()
+
+
+Exp = Lit | Var | TupleE | BinOp | UnOp | Index | Builtin | Call | Let | If | Loop | Iota | Stream
+
+
+@dataclass(frozen=True)
+class Transpose:
+    """A prelude transpose: an index permutation of `source`, never a copy."""
+
+    source: Binder
+    type: Type
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class PreludeLet:
+    binder: Binder
+    value: Exp | Transpose
+
+
+@dataclass(frozen=True)
+class MapLevel:
+    """One parallel dimension: `map(fn (params) => lets; inner, args)`."""
+
+    dim: int
+    size: object  # a Size
+    params: tuple[Binder, ...]
+    args: tuple
+    lets: tuple[tuple[tuple[Binder, ...], Exp], ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Kernel:
+    params: tuple[Binder, ...]  # main's parameters
+    sizes: tuple[Binder, ...]  # the sizes they bind
+    prelude: tuple[PreludeLet, ...]
+    levels: tuple[MapLevel, ...]
+    body: Exp
+    outputs: tuple[Type, ...]  # one scalar type per output array
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Helper:
+    name: str
+    params: tuple[Binder, ...]
+    sizes: tuple[tuple[Binder, int, int], ...]  # (size, parameter index, dimension)
+    ret: Type
+    body: Exp
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Program:
+    file: str
+    kernel: Kernel
+    helpers: dict = field(compare=False)  # name -> Helper
+    main: str = "main"

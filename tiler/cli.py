@@ -1,0 +1,193 @@
+"""The `tiler` command line.
+
+Every command runs behind one error boundary (`guarded`): a mistake in the
+user's program or options is printed as a located message with exit code 1;
+anything else is an internal compiler error (exit code 3), never a bare
+traceback.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+import time
+from pathlib import Path
+
+import click
+import numpy as np
+
+from . import __version__
+from .deep import call_deep
+from .errors import CompilerBug, PlainError, UserError, render_diagnostic
+from .source import Source
+
+EXIT_USER, EXIT_BUG = 1, 3
+
+
+def guarded(fn):
+    """Run a command on a deep stack and turn every failure into a message."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return call_deep(fn, *args, **kwargs)
+        except UserError as exc:
+            _err(exc.render())
+        except PlainError as exc:
+            _err(exc.render())
+        except RecursionError:
+            _err("error: the program is nested too deeply for tiler to follow",
+                 "  hint: split deep expressions with `let`")
+        except CompilerBug as exc:
+            _err(exc.render(), code=EXIT_BUG)
+        except (KeyboardInterrupt, click.exceptions.Exit, click.ClickException, SystemExit):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the boundary that keeps tracebacks from users
+            _err(CompilerBug(f"{type(exc).__name__}: {exc}").render(), code=EXIT_BUG)
+
+    return wrapper
+
+
+def _err(*lines: str, code: int = EXIT_USER):
+    click.echo("\n".join(lines), err=True)
+    sys.exit(code)
+
+
+def read_program(path: str) -> tuple[str, str]:
+    """The text of a program file, or a clear error for a missing or binary file."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except IsADirectoryError:
+        raise PlainError(f"{path} is a directory, not a program") from None
+    except OSError as exc:
+        raise PlainError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8"), path
+    except UnicodeDecodeError as exc:
+        text = data[:exc.start].decode("utf-8", errors="replace")
+        source = Source(text + "?", path)
+        span = source.span(len(text))
+        raise UserError.at(span, f"the file is not UTF-8 text: byte 0x{data[exc.start]:02x}",
+                           "tiler programs are plain text", source) from None
+
+
+def pairs(options, what: str, convert=str) -> dict:
+    out = {}
+    for item in options:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise PlainError(f"{what} expects NAME=VALUE, got `{item}`")
+        try:
+            out[name.strip()] = convert(value.strip())
+        except ValueError:
+            raise PlainError(f"{what} {name}: `{value}` is not valid") from None
+    return out
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="tiler")
+def main():
+    """tiler: finds tiling opportunities in GPU kernel programs and writes tiled CUDA.
+
+    A program is a kernel in the language of LANGUAGE.md: a host prelude and a
+    nest of 1 to 3 maps whose body streams over arrays with streamSeq."""
+
+
+def checked(path: str):
+    return checked_with_source(path)[0]
+
+
+def checked_with_source(path: str):
+    from .pipeline import run_to
+
+    text, name = read_program(path)
+    return run_to("check", text, name), Source(text, name)
+
+
+@main.command("check")
+@click.argument("program", metavar="PROG.fut")
+@guarded
+def check_cmd(program):
+    """Parse and check PROG.fut; print nothing and exit 0 when it is fine."""
+    checked(program)
+
+
+@main.command("run")
+@click.argument("program", metavar="PROG.fut")
+@click.option("-i", "--input", "inputs", multiple=True, metavar="NAME=FILE.npy",
+              help="Read parameter NAME from a .npy file (repeatable).")
+@click.option("-s", "--size", "sizes", multiple=True, metavar="NAME=N",
+              help="Set a size of the program (repeatable); others come from PROG.toml or default to 100.")
+@click.option("--sizes-from", "size_set", default="test", show_default=True,
+              type=click.Choice(["test", "quick", "full"]), help="Which size table of PROG.toml to use.")
+@click.option("--seed", default=0, show_default=True, help="Seed of the random inputs.")
+@click.option("--chunk", default="whole", show_default=True, metavar="whole|K|random[:SEED]",
+              help="How streamSeq splits its arrays; the result must not depend on it.")
+@click.option("-o", "--output", metavar="OUT.npz", help="Save the outputs (out0, out1, ...).")
+@guarded
+def run_cmd(program, inputs, sizes, size_set, seed, chunk, output):
+    """Run PROG.fut in the reference interpreter and summarise its outputs."""
+    from .interp import Chunking, run
+    from .workload import load_spec, make_inputs, resolve_sizes
+
+    prog, source = checked_with_source(program)
+    try:
+        chunking = Chunking.parse(chunk)
+    except ValueError:
+        raise PlainError(f"--chunk: `{chunk}` is not whole, a positive size or random[:SEED]") from None
+    given = {name: _load_npy(path) for name, path in pairs(inputs, "--input").items()}
+    unknown = set(given) - {p.name for p in prog.kernel.params}
+    if unknown:
+        raise PlainError(f"--input {sorted(unknown)[0]}: main has no such parameter",
+                         f"its parameters are {', '.join(p.name for p in prog.kernel.params)}")
+    spec = load_spec(program)
+    size_values = resolve_sizes(prog, pairs(sizes, "--size", int), spec, size_set, given)
+    values = make_inputs(prog, size_values, spec, seed, given)
+    start = time.perf_counter()
+    try:
+        outs = run(prog, values, chunking, seed)
+    except UserError as exc:
+        raise exc.with_source(source) from None
+    elapsed = time.perf_counter() - start
+    _summary(prog, outs, size_values, chunking, elapsed)
+    if output:
+        _save(output, outs)
+
+
+def _load_npy(path: str):
+    try:
+        return np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as exc:
+        raise PlainError(f"cannot read {path} as a .npy array: {exc}") from None
+
+
+def _save(path: str, outs) -> None:
+    try:
+        np.savez(path, **{f"out{i}": o for i, o in enumerate(outs)})
+    except OSError as exc:
+        raise PlainError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _summary(prog, outs, sizes, chunking, elapsed: float) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+    shown = ", ".join(f"{k}={v}" for k, v in sizes.items())
+    console.print(f"[bold]{prog.file}[/]: sizes {shown}; chunks {chunking}; {elapsed:.3f} s")
+    table = Table("output", "shape", "dtype", "first values", "checksum (sum)", "min", "max")
+    for i, o in enumerate(outs):
+        flat = o.reshape(-1)
+        first = ", ".join(f"{v:.6g}" if o.dtype.kind == "f" else str(v) for v in flat[:3])
+        stats = (f"{flat.astype(np.float64).sum():.9g}", f"{flat.min():.6g}", f"{flat.max():.6g}") \
+            if flat.size else ("0", "-", "-")
+        table.add_row(f"out{i}", str(o.shape), str(o.dtype), first + (", ..." if flat.size > 3 else ""), *stats)
+    console.print(table)
+
+
+def render_error(exc: UserError) -> str:  # for tests and other front ends
+    return "\n\n".join(render_diagnostic(d, exc.source) for d in exc.diagnostics)
+
+
+if __name__ == "__main__":
+    main()

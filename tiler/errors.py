@@ -1,0 +1,85 @@
+"""Diagnostics: what tiler says when a program (or tiler itself) is wrong.
+
+A `UserError` holds located `Diagnostic`s and renders them as
+`file:line:col: message`, the source line, a caret under the fault and a hint.
+A `CompilerBug` is a failure after checking: tiler's fault, not the user's.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .source import Source, Span
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    span: Span
+    message: str
+    hint: str = ""
+
+
+class UserError(Exception):
+    """One or more located mistakes in the user's input; exit code 1."""
+
+    def __init__(self, diagnostics, source: Source | None = None):
+        self.diagnostics = tuple(sorted(diagnostics, key=lambda d: (d.span.line, d.span.col)))
+        self.source = source
+        super().__init__(self.diagnostics[0].message if self.diagnostics else "error")
+
+    @classmethod
+    def at(cls, span: Span, message: str, hint: str = "", source: Source | None = None):
+        return cls([Diagnostic(span, message, hint)], source)
+
+    def with_source(self, source: Source) -> "UserError":
+        return self if self.source is not None else UserError(self.diagnostics, source)
+
+    def render(self, limit: int = 10) -> str:
+        shown = [render_diagnostic(d, self.source) for d in self.diagnostics[:limit]]
+        rest = len(self.diagnostics) - limit
+        if rest > 0:
+            shown.append(f"... and {rest} more error{'s' if rest > 1 else ''}")
+        return "\n\n".join(shown)
+
+
+class PlainError(Exception):
+    """A user error with no source location (bad option, missing file)."""
+
+    def __init__(self, message: str, hint: str = ""):
+        self.message, self.hint = message, hint
+        super().__init__(message)
+
+    def render(self) -> str:
+        return f"error: {self.message}" + (f"\n  hint: {self.hint}" if self.hint else "")
+
+
+class CompilerBug(Exception):
+    """An internal failure after the program was accepted: tiler's fault."""
+
+    def __init__(self, message: str, span: Span | None = None, stage: str = ""):
+        self.span, self.stage = span, stage
+        super().__init__(message)
+
+    def render(self) -> str:
+        where = f" at {self.span}" if self.span else ""
+        stage = f" in stage '{self.stage}'" if self.stage else ""
+        return (
+            f"internal compiler error{stage}{where}: {self}\n"
+            "  this is a bug in tiler, not in your program; please report it with\n"
+            "  the .fut file, the command line and `tiler --version`."
+        )
+
+
+def render_diagnostic(d: Diagnostic, source: Source | None) -> str:
+    lines = [f"{d.span}: {d.message}"]
+    text = source.line_text(d.span.line) if source is not None else ""
+    if text.strip():
+        gutter = f"{d.span.line:>5} | "
+        width = 1
+        if d.span.end_line == d.span.line:
+            width = max(1, d.span.end_col - d.span.col)
+        visible = text.expandtabs(1)
+        lines.append(gutter + visible)
+        lines.append(" " * (len(gutter) - 2) + "| " + " " * (d.span.col - 1) + "^" * width)
+    if d.hint:
+        lines.append(f"  hint: {d.hint}")
+    return "\n".join(lines)

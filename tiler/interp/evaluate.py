@@ -1,0 +1,257 @@
+"""Evaluation of typed expressions over all lanes of the map nest at once.
+
+`Evaluator.ev(e)` returns a value (see values.py) or a tuple of values. The
+lanes that are live are `self.mask` (None: all); a branch, a short-circuit
+operand or a loop iteration narrows it, so an index that only dead lanes
+compute is never reported, just as no thread would compute it.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..check import typed as T
+from ..check.types import Binder
+from .values import Chunking, NonUniform, RunError, dtype
+
+
+class Evaluator:
+    def __init__(self, rank: int, helpers: dict, chunking: Chunking, seed: int = 0):
+        self.B = rank
+        self.helpers = helpers
+        self.chunking = chunking
+        self.rng = np.random.default_rng(seed)
+        self.env: dict[Binder, object] = {}
+        self.mask = None  # bool array over the batch axes, or None for all lanes
+
+    # ---- helpers -----------------------------------------------------------
+
+    def scalar(self, value, t) -> np.ndarray:
+        return np.full((1,) * self.B, value, dtype=dtype(t))
+
+    def _live(self, values: np.ndarray) -> np.ndarray:
+        """The entries of a batch-shaped array on live lanes."""
+        if self.mask is None:
+            return values.reshape(-1)
+        full = np.broadcast_arrays(values, self.mask)
+        return full[0][full[1]]
+
+    def uniform(self, values: np.ndarray):
+        """The one value all live lanes share, or None."""
+        if values.size == 1:
+            return values.reshape(-1)[0]
+        live = self._live(values)
+        if live.size == 0:
+            return None
+        return live[0] if np.all(live == live[0]) else None
+
+    def fail(self, span, message: str, bad: np.ndarray, hint: str = ""):
+        """Report a fault of the program, naming the first faulty thread."""
+        where = np.argwhere(bad)
+        if where.size and bad.ndim == self.B:
+            lane = ", ".join(f"dim {d} = {i}" for d, i in enumerate(where[0]) if bad.shape[d] > 1)
+            if lane:
+                message += f" (in the thread at {lane})"
+        raise RunError(span, message, hint)
+
+    def _bad(self, cond: np.ndarray) -> np.ndarray:
+        return cond if self.mask is None else cond & self.mask
+
+    # ---- expressions ----------------------------------------------------------
+
+    def ev(self, e):
+        return getattr(self, "_" + type(e).__name__.lower())(e)
+
+    def _lit(self, e: T.Lit):
+        return self.scalar(e.value, e.type)
+
+    def _var(self, e: T.Var):
+        return self.env[e.binder]
+
+    def _tuplee(self, e: T.TupleE):
+        return tuple(self.ev(i) for i in e.items)
+
+    def _binop(self, e: T.BinOp):
+        if e.op in ("&&", "||"):
+            return self._logic(e)
+        a, b = self.ev(e.lhs), self.ev(e.rhs)
+        op = e.op
+        if op in ("/", "%") and a.dtype.kind in "iu":
+            return self._int_division(e, a, b)
+        if op == "%":
+            return np.fmod(a, b)
+        return _ARITH[op](a, b)
+
+    def _int_division(self, e: T.BinOp, a, b):
+        zero = b == 0
+        if np.any(self._bad(zero)):
+            self.fail(e.span, "division by zero", self._bad(zero))
+        b = np.where(zero, 1, b).astype(a.dtype)
+        r = np.fmod(a, b)  # C semantics: the quotient rounds toward zero
+        if e.op == "%":
+            return r
+        return ((a - r) // b).astype(a.dtype)
+
+    def _logic(self, e: T.BinOp):
+        a = self.ev(e.lhs)
+        decided = ~a if e.op == "&&" else a  # lanes whose answer the left side gives
+        same = self.uniform(decided)
+        if same is not None and bool(same):
+            return a
+        saved = self.mask
+        self.mask = ~decided if saved is None else saved & ~decided
+        try:
+            b = self.ev(e.rhs)
+        finally:
+            self.mask = saved
+        return np.where(decided, a, b)
+
+    def _unop(self, e: T.UnOp):
+        x = self.ev(e.operand)
+        return np.logical_not(x) if e.op == "!" else np.negative(x)
+
+    def _index(self, e: T.Index):
+        arr = self.ev(e.array)
+        idx = [self.ev(i) for i in e.indices]
+        B = self.B
+        for d, (ix, node) in enumerate(zip(idx, e.indices)):
+            n = arr.shape[B + d]
+            bad = self._bad((ix < 0) | (ix >= n))
+            if np.any(bad):
+                value = int(np.broadcast_to(ix, bad.shape)[bad][0])
+                self.fail(node.span, f"index {value} is out of range for a dimension of size {n}", bad)
+        if all(i.size == 1 for i in idx):
+            return arr[(slice(None),) * B + tuple(int(i.reshape(-1)[0]) for i in idx)]
+        idx = [np.clip(i, 0, arr.shape[B + d] - 1) for d, i in enumerate(idx)]
+        batch = []
+        for a in range(B):
+            if arr.shape[a] == 1:
+                batch.append(np.zeros((1,) * B, dtype=np.intp))
+            else:
+                batch.append(np.arange(arr.shape[a]).reshape([-1 if x == a else 1 for x in range(B)]))
+        return arr[tuple(batch + idx)]
+
+    def _builtin(self, e: T.Builtin):
+        args = [self.ev(a) for a in e.args]
+        if e.name in ("f32", "f64", "i32", "i64"):
+            return args[0].astype(dtype(e.type))
+        return _MATH[e.name](*args).astype(dtype(e.type), copy=False)
+
+    def _call(self, e: T.Call):
+        h: T.Helper = self.helpers[e.func]
+        args = [self.ev(a) for a in e.args]
+        for size, param, dim in h.sizes:
+            self.env[size] = self.scalar(args[param].shape[self.B + dim], size.type)
+        for p, a in zip(h.params, args):
+            self.env[p] = a
+        return self.ev(h.body)
+
+    def _let(self, e: T.Let):
+        while isinstance(e, T.Let):  # chains of lets without recursion
+            value = self.ev(e.value)
+            self.bind(e.binders, value)
+            e = e.body
+        return self.ev(e)
+
+    def bind(self, binders, value) -> None:
+        """Bind a let pattern: one name, or several to a tuple's parts."""
+        self.bind_each(binders, (value,) if len(binders) == 1 else value)
+
+    def bind_each(self, binders, values) -> None:
+        for b, v in zip(binders, values):
+            self.env[b] = v
+
+    def _if(self, e: T.If):
+        c = self.ev(e.cond)
+        same = self.uniform(c)
+        if same is not None:
+            return self.ev(e.then if same else e.else_)
+        saved = self.mask
+        try:
+            self.mask = c if saved is None else saved & c
+            t = self.ev(e.then)
+            self.mask = ~c if saved is None else saved & ~c
+            f = self.ev(e.else_)
+        finally:
+            self.mask = saved
+        return _select(c, t, f, self.B)
+
+    def _loop(self, e: T.Loop):
+        values = tuple(self.ev(i) for i in e.inits)
+        bound = self.ev(e.bound)
+        count = self.uniform(bound)
+        if count is not None:
+            for k in range(int(count)):
+                values = self._iterate(e, values, k)
+        else:
+            values = self._masked_loop(e, values, bound)
+        self.bind_each(e.results, values)
+        return self.ev(e.rest)
+
+    def _iterate(self, e: T.Loop, values, k: int):
+        self.env[e.index] = self.scalar(k, e.index.type)
+        self.bind_each(e.params, values)
+        out = self.ev(e.body)
+        return out if isinstance(out, tuple) else (out,)
+
+    def _masked_loop(self, e: T.Loop, values, bound):
+        live = self._live(bound)
+        saved = self.mask
+        try:
+            for k in range(int(live.max()) if live.size else 0):
+                going = bound > k
+                self.mask = going if saved is None else saved & going
+                new = self._iterate(e, values, k)
+                values = tuple(np.where(going, n, v) for n, v in zip(new, values))
+        finally:
+            self.mask = saved
+        return values
+
+    def _iota(self, e: T.Iota):
+        count = self.ev(e.count)
+        n = self.uniform(count)
+        if n is None:
+            raise NonUniform(e.span)
+        if n < 0:
+            self.fail(e.span, f"iota of a negative count ({int(n)})", self._bad(count < 0))
+        return np.arange(int(n), dtype=dtype(e.type)).reshape((1,) * self.B + (int(n),))
+
+    def _stream(self, e: T.Stream):
+        arrays = [self.ev(a) for a in e.arrays]
+        accs = tuple(self.ev(i) for i in e.inits)
+        n = arrays[0].shape[self.B]
+        lead = (slice(None),) * self.B
+        for start, length in self.chunking.splits(n, self.rng):
+            self.env[e.offset] = self.scalar(start, e.offset.type)
+            self.env[e.chunk] = self.scalar(length, e.chunk.type)
+            for p, a in zip(e.chunk_params, arrays):
+                self.env[p] = a[lead + (slice(start, start + length),)]
+            self.bind_each(e.acc_params, accs)
+            out = self.ev(e.body)
+            accs = out if isinstance(out, tuple) else (out,)
+        return accs if len(accs) > 1 else accs[0]
+
+
+def _select(c, t, f, B: int):
+    if isinstance(t, tuple):
+        return tuple(_select(c, a, b, B) for a, b in zip(t, f))
+    extra = t.ndim - B
+    return np.where(c.reshape(c.shape + (1,) * extra), t, f)
+
+
+_ARITH = {
+    "+": np.add, "-": np.subtract, "*": np.multiply, "/": np.true_divide,
+    "<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
+    "==": np.equal, "!=": np.not_equal,
+}
+
+
+def _rsqrt(x):
+    return np.reciprocal(np.sqrt(x))
+
+
+_MATH = {
+    "sqrt": np.sqrt, "rsqrt": _rsqrt, "exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos,
+    "floor": np.floor, "abs": np.abs, "pow": np.power,
+    "min": lambda a, b: np.fmin(a, b) if a.dtype.kind == "f" else np.minimum(a, b),
+    "max": lambda a, b: np.fmax(a, b) if a.dtype.kind == "f" else np.maximum(a, b),
+}

@@ -1,0 +1,45 @@
+"""The compiler's stages, as data.
+
+Each `Stage` has a name, what it takes and gives, and its entry function
+(one per package, in pipeline order). `run_to(name, text, file)` runs the
+stages up to and including `name`; options such as `--emit` and
+`--stop-after` are made from `STAGES`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .check import check
+from .errors import UserError
+from .source import Source
+from .syntax import parse
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    description: str
+    run: Callable  # (value of the previous stage, Source) -> value
+
+
+STAGES: tuple[Stage, ...] = (
+    Stage("parse", "program text -> syntax tree (tiler.syntax)", lambda text, src: parse(text, src.name)),
+    Stage("check", "syntax tree -> typed program: names, types, sizes, kernel shape (tiler.check)",
+          lambda tree, src: check(tree, src)),
+)
+STAGE_NAMES = tuple(s.name for s in STAGES)
+
+
+def run_to(name: str, text: str, file: str = "<input>"):
+    """The value of stage `name` for a program's text; user errors carry the source."""
+    source = Source(text, file)
+    value = text
+    try:
+        for stage in STAGES:
+            value = stage.run(value, source)
+            if stage.name == name:
+                return value
+    except UserError as exc:
+        raise exc.with_source(source) from None
+    raise ValueError(f"no stage called {name!r}; stages: {', '.join(STAGE_NAMES)}")

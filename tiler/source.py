@@ -1,0 +1,56 @@
+"""Source text and spans.
+
+Takes the text of a `.fut` file; gives `Span`s (file, line, column, end) that
+every later IR carries, so any stage can point back at the source.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A range of source text; lines and columns count from 1."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+    @property
+    def short(self) -> str:
+        return f"{self.line}:{self.col}"
+
+
+NO_SPAN = Span("<none>", 0, 0, 0, 0)
+
+
+class Source:
+    """A file's text with fast offset -> (line, column) conversion."""
+
+    def __init__(self, text: str, name: str = "<input>"):
+        self.text = text
+        self.name = name
+        self._starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        offset = max(0, min(offset, len(self.text)))
+        line = bisect.bisect_right(self._starts, offset)
+        return line, offset - self._starts[line - 1] + 1
+
+    def span(self, start: int, end: int | None = None) -> Span:
+        line, col = self.position(start)
+        end_line, end_col = self.position(start + 1 if end is None else max(end, start + 1))
+        return Span(self.name, line, col, end_line, end_col)
+
+    def line_text(self, line: int) -> str:
+        if not 1 <= line <= len(self._starts):
+            return ""
+        start = self._starts[line - 1]
+        end = self.text.find("\n", start)
+        return self.text[start:] if end < 0 else self.text[start:end]

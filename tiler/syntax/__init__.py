@@ -1,0 +1,108 @@
+"""Stage `parse`: program text -> `ast.Program`.
+
+`parse(text, file)` returns the syntax tree or raises `UserError` with the
+source attached. Comments are blanked (keeping every offset) before pyparsing
+sees the text; characters outside the language and runaway nesting are refused
+first, with their own located messages.
+"""
+from __future__ import annotations
+
+import re
+
+import pyparsing as pp
+
+from ..errors import Diagnostic, UserError
+from ..source import Source
+from . import ast, grammar
+from .printer import pretty
+
+__all__ = ["parse", "parse_expression", "pretty", "ast"]
+
+_COMMENT = re.compile(r"--[^\n]*")
+_ALLOWED = re.compile(r"[A-Za-z0-9_'\s()\[\],=<>!+\-*/%&|.]")
+_OPEN, _CLOSE = "([", ")]"
+
+
+def parse(text: str, file: str = "<input>") -> ast.Program:
+    source = Source(text, file)
+    code = _COMMENT.sub(lambda m: " " * len(m.group()), text)
+    _check_characters(code, source)
+    _check_nesting(code, source)
+    grammar._current.source = source
+    try:
+        funs = grammar.PROGRAM.parse_string(code, parse_all=True)
+    except grammar._Fatal as exc:
+        raise UserError([exc.diagnostic], source) from None
+    except pp.ParseBaseException as exc:
+        raise UserError([_diagnose(exc, code, source)], source) from None
+    finally:
+        grammar._current.source = None
+    if not funs:
+        raise UserError.at(source.span(0), "expected a function definition, found "
+                           + ("an empty file" if not code.strip() else _found(code, 0)),
+                           "a program is one or more `fun TYPE NAME(PARAMS) = EXP`", source)
+    return ast.Program(tuple(funs), file)
+
+
+def _check_characters(code: str, source: Source) -> None:
+    for m in re.finditer(r".", code, re.S):
+        if not _ALLOWED.match(m.group()):
+            ch = m.group()
+            shown = repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
+            raise UserError.at(source.span(m.start()), f"unexpected character {shown}",
+                               "tiler programs are ASCII; comments start with `--`", source)
+
+
+def _check_nesting(code: str, source: Source) -> None:
+    depth = 0
+    for i, ch in enumerate(code):
+        if ch in _OPEN:
+            depth += 1
+            if depth > grammar.MAX_NESTING:
+                raise UserError.at(source.span(i), f"brackets nested more than "
+                                   f"{grammar.MAX_NESTING} deep", "split the expression with `let`", source)
+        elif ch in _CLOSE:
+            depth = max(0, depth - 1)
+
+
+def _found(code: str, loc: int) -> str:
+    if loc >= len(code) or not code[loc:].strip():
+        return "the end of the file"
+    m = re.match(r"[A-Za-z_][A-Za-z0-9_']*|\d[\w.']*|<=|>=|==|!=|&&|\|\||=>|\S", code[loc:])
+    return f"`{m.group()}`"
+
+
+def _diagnose(exc: pp.ParseBaseException, code: str, source: Source) -> Diagnostic:
+    loc = exc.loc
+    while loc < len(code) and code[loc].isspace():
+        loc += 1
+    expected = str(exc.msg)
+    expected = expected[len("Expected "):] if expected.startswith("Expected ") else expected
+    expected = expected.replace("end of text", "the end of the file").replace("Keyword ", "")
+    found = _found(code, loc)
+    hint = ""
+    if "end of file" in expected or "end of text" in str(exc.msg) or expected == "the end of the file":
+        message = f"unexpected {found}: expected an operator, `fun` or the end of the file"
+        hint = "a function body ends where the next `fun` begins"
+    else:
+        message = f"expected {expected}, found {found}"
+        if found == "`=`" and expected.startswith("'=='"):
+            hint = "comparison is `==`"
+        elif found.strip("`") in grammar.KEYWORDS:
+            hint = f"`{found.strip('`')}` is a keyword and cannot be used as a name"
+    return Diagnostic(source.span(loc, loc + max(1, len(found.strip('`'))) if found.startswith("`") else None),
+                      message, hint)
+
+
+def parse_expression(text: str, file: str = "<expression>") -> ast.Exp:
+    """One expression on its own (size formulas and FLOP counts in benchmark metadata)."""
+    source = Source(text, file)
+    grammar._current.source = source
+    try:
+        return (grammar.EXP + pp.StringEnd()).parse_string(text, parse_all=True)[0]
+    except grammar._Fatal as exc:
+        raise UserError([exc.diagnostic], source) from None
+    except pp.ParseBaseException as exc:
+        raise UserError([_diagnose(exc, text, source)], source) from None
+    finally:
+        grammar._current.source = None

@@ -1,0 +1,180 @@
+"""Benchmark metadata and input generation.
+
+A program `prog.fut` may have `prog.toml` beside it (`load_spec`): sizes for
+a `test`, `quick` and `full` run (an int, or a formula of other sizes), how
+to make each input, and the work done (a FLOP formula). `make_inputs` gives
+random inputs for any checked program, following the spec where there is one.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .check import typed as T
+from .check.types import Array, Binder
+from .errors import PlainError, UserError
+from .interp.values import dtype
+from .syntax import ast, parse_expression
+
+DEFAULT_SIZE = 100  # not a multiple of any tile, on purpose
+SIZE_SETS = ("test", "quick", "full")
+
+
+@dataclass(frozen=True)
+class Spec:
+    path: Path
+    title: str = ""
+    sizes: dict = field(default_factory=dict)  # set name -> {size name: int | formula}
+    inputs: dict = field(default_factory=dict)  # parameter name -> generator table
+    flops: str | None = None
+    tolerance: float = 1e-3
+
+    def size_set(self, name: str) -> dict:
+        if name not in self.sizes:
+            raise PlainError(f"{self.path.name} has no [sizes.{name}] table",
+                             f"it has {', '.join(self.sizes) or 'none'}")
+        return dict(self.sizes[name])
+
+
+def load_spec(program_path: str | Path) -> Spec | None:
+    path = Path(program_path).with_suffix(".toml")
+    if not path.is_file():
+        return None
+    try:
+        data = tomllib.loads(path.read_text())
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise PlainError(f"cannot read {path}: {exc}") from None
+    return Spec(path, data.get("title", ""), data.get("sizes", {}), data.get("inputs", {}),
+                data.get("work", {}).get("flops"), float(data.get("check", {}).get("tolerance", 1e-3)))
+
+
+def evaluate(formula, env: dict[str, int]) -> int | float:
+    """An int, or a formula over sizes in the language's own syntax."""
+    if isinstance(formula, (int, float)):
+        return formula
+    try:
+        return _eval(parse_expression(str(formula)), env)
+    except UserError as exc:
+        raise PlainError(f"bad formula `{formula}`: {exc.diagnostics[0].message}") from None
+
+
+def _eval(e, env):
+    if isinstance(e, (ast.IntLit, ast.FloatLit)):
+        return e.value
+    if isinstance(e, ast.Var):
+        if e.name not in env:
+            raise PlainError(f"formula uses `{e.name}`, which is not a known size")
+        return env[e.name]
+    if isinstance(e, ast.UnOp) and e.op == "-":
+        return -_eval(e.operand, env)
+    if isinstance(e, ast.BinOp) and e.op in "+-*/%":
+        a, b = _eval(e.lhs, env), _eval(e.rhs, env)
+        return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if isinstance(a, int) and isinstance(b, int) else a / b,
+                "%": a % b}[e.op]
+    raise PlainError("formulas may use numbers, sizes, + - * / % and parentheses")
+
+
+def resolve_sizes(program: T.Program, given: dict[str, int], spec: Spec | None, size_set: str = "test",
+                  inputs: dict | None = None) -> dict[str, int]:
+    """Every size of `main` by name: from given inputs, `given`, the spec, or the default."""
+    k = program.kernel
+    known: dict[str, int] = {}
+    for p in k.params:
+        if inputs and p.name in inputs and isinstance(p.type, Array):
+            for s, n in zip(p.type.shape, np.shape(inputs[p.name])):
+                if isinstance(s, Binder):
+                    known.setdefault(s.name, int(n))
+    names = {s.name for s in k.sizes}
+    for name in given:
+        if name not in names:
+            raise PlainError(f"`{name}` is not a size of this program", f"its sizes are {', '.join(sorted(names))}")
+    table = spec.size_set(size_set) if spec and size_set in spec.sizes else {}
+    env = dict(known)
+    env.update(given)
+    pending = {n: f for n, f in table.items() if n not in env}
+    for _ in range(len(pending) + 1):  # formulas may refer to each other in any order
+        for name, formula in list(pending.items()):
+            try:
+                env[name] = int(evaluate(formula, env))
+                del pending[name]
+            except PlainError:
+                pass
+    if pending:
+        raise PlainError(f"cannot compute size(s) {', '.join(pending)} in {spec.path.name}")
+    return {n: int(env.get(n, DEFAULT_SIZE)) for n in sorted(names)} | {
+        n: int(v) for n, v in env.items() if n not in names}
+
+
+def make_inputs(program: T.Program, sizes: dict[str, int], spec: Spec | None = None, seed: int = 0,
+                given: dict | None = None) -> dict:
+    """Inputs for every parameter of `main`: given ones kept, the rest random."""
+    rng = np.random.default_rng(seed)
+    out = dict(given or {})
+    smallest = min([v for v in sizes.values() if v > 0] or [1])
+    for p in program.kernel.params:
+        if p.name in out:
+            continue
+        gen = (spec.inputs.get(p.name) if spec else None) or {}
+        shape = tuple(sizes[s.name] if isinstance(s, Binder) else s for s in p.type.shape) \
+            if isinstance(p.type, Array) else ()
+        out[p.name] = _generate(p, gen, shape, sizes, smallest, rng)
+    return out
+
+
+def _generate(p: Binder, gen: dict, shape: tuple, sizes: dict, smallest: int, rng) -> np.ndarray:
+    want = dtype(p.type)
+    if "constant" in gen:
+        value = np.full(shape, gen["constant"], dtype=want)
+    elif "uniform" in gen:
+        lo, hi = (evaluate(x, sizes) for x in gen["uniform"])
+        value = rng.uniform(lo, hi, shape)
+    elif "normal" in gen:
+        mean, std = gen["normal"]
+        value = rng.normal(mean, std, shape)
+    elif "integers" in gen:
+        lo, hi = (int(evaluate(x, sizes)) for x in gen["integers"])
+        value = rng.integers(lo, hi, shape)
+    elif "grid_neighbours" in gen:
+        table, count = grid_neighbours(int(evaluate(gen["grid_neighbours"], sizes)))
+        value = table if gen.get("part", "table") == "table" else count
+    elif gen:
+        raise PlainError(f"unknown input generator for `{p.name}`: {sorted(gen)}",
+                         "use constant, uniform, normal, integers or grid_neighbours")
+    elif want.kind == "f":
+        value = rng.uniform(-1.0, 1.0, shape)
+    elif want.kind == "b":
+        value = rng.integers(0, 2, shape).astype(bool)
+    else:  # ints: valid indices into any dimension of the program
+        value = rng.integers(0, smallest, shape)
+    value = np.asarray(value).astype(want)
+    if value.shape != shape:
+        raise PlainError(f"the generator for `{p.name}` gives shape {value.shape}, but {p.type} needs {shape}")
+    return value if shape else want.type(value)
+
+
+def grid_neighbours(boxes1d: int) -> tuple[np.ndarray, np.ndarray]:
+    """For a cube of boxes1d^3 boxes: each box's row lists the box itself and
+    then its up to 26 neighbours (Rodinia lavaMD's layout); `count` says how
+    many entries of the row are used (the rest are 0)."""
+    n = boxes1d ** 3
+    table = np.zeros((n, 27), dtype=np.int32)
+    count = np.zeros(n, dtype=np.int32)
+    for box in range(n):
+        z, y, x = box // (boxes1d * boxes1d), (box // boxes1d) % boxes1d, box % boxes1d
+        row = [box]
+        for dz in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for dx in (-1, 0, 1):
+                    zz, yy, xx = z + dz, y + dy, x + dx
+                    if (dz, dy, dx) != (0, 0, 0) and all(0 <= c < boxes1d for c in (zz, yy, xx)):
+                        row.append((zz * boxes1d + yy) * boxes1d + xx)
+        table[box, :len(row)] = row
+        count[box] = len(row)
+    return table, count
+
+
+def flops(spec: Spec | None, sizes: dict[str, int]) -> float | None:
+    return float(evaluate(spec.flops, sizes)) if spec and spec.flops else None
