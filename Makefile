@@ -20,6 +20,7 @@ demo: $(STAMP)
 	$(PYTHON) -m tiler run benchmarks/nbody3d.fut --chunk 128
 
 test: $(STAMP)
+	$(PYTHON) -m ruff check tiler tests
 	$(PYTHON) -m pytest -q
 
 lint: $(STAMP)

@@ -77,7 +77,7 @@ def render_diagnostic(d: Diagnostic, source: Source | None) -> str:
         width = 1
         if d.span.end_line == d.span.line:
             width = max(1, d.span.end_col - d.span.col)
-        visible = text.expandtabs(1)
+        visible = "".join(ch if ch.isprintable() else "?" for ch in text.expandtabs(1))
         lines.append(gutter + visible)
         lines.append(" " * (len(gutter) - 2) + "| " + " " * (d.span.col - 1) + "^" * width)
     if d.hint:

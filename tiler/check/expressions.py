@@ -10,8 +10,25 @@ from ..errors import Diagnostic
 from ..syntax import ast, pretty
 from . import typed as T
 from .scope import Scope, suggest
-from .types import (BOOL, ERROR, F32, F64, I32, I64, Array, Binder, Scalar, Tuple, agrees, flatten,
-                    is_scalar, scalar, size_text, substitute, tuple_of)
+from .types import (
+    BOOL,
+    ERROR,
+    F32,
+    F64,
+    I32,
+    I64,
+    Array,
+    Binder,
+    Scalar,
+    Tuple,
+    agrees,
+    flatten,
+    is_scalar,
+    scalar,
+    size_text,
+    substitute,
+    tuple_of,
+)
 
 MATH_FLOAT1 = {"sqrt", "rsqrt", "exp", "log", "sin", "cos", "floor"}
 MATH = MATH_FLOAT1 | {"pow", "abs", "min", "max"}

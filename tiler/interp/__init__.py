@@ -19,7 +19,10 @@ from .values import Chunking, NonUniform, RunError, dtype
 __all__ = ["run", "Chunking", "RunError", "bind_sizes"]
 
 
-def run(program: T.Program, inputs: dict, chunking: Chunking = Chunking(), seed: int = 0) -> tuple:
+WHOLE = Chunking()  # one chunk a stream
+
+
+def run(program: T.Program, inputs: dict, chunking: Chunking = WHOLE, seed: int = 0) -> tuple:
     k = program.kernel
     with np.errstate(all="ignore"):
         try:

@@ -38,8 +38,8 @@ def parse(text: str, file: str = "<input>") -> ast.Program:
     finally:
         grammar._current.source = None
     if not funs:
-        raise UserError.at(source.span(0), "expected a function definition, found "
-                           + ("an empty file" if not code.strip() else _found(code, 0)),
+        found = "an empty file" if not text.strip() else "only comments" if not code.strip() else _found(code, 0)
+        raise UserError.at(source.span(0), "expected a function definition, found " + found,
                            "a program is one or more `fun TYPE NAME(PARAMS) = EXP`", source)
     return ast.Program(tuple(funs), file)
 
@@ -88,7 +88,7 @@ def _diagnose(exc: pp.ParseBaseException, code: str, source: Source) -> Diagnost
         message = f"expected {expected}, found {found}"
         if found == "`=`" and expected.startswith("'=='"):
             hint = "comparison is `==`"
-        elif found.strip("`") in grammar.KEYWORDS:
+        elif found.strip("`") in grammar.KEYWORDS and "name" in expected:
             hint = f"`{found.strip('`')}` is a keyword and cannot be used as a name"
     return Diagnostic(source.span(loc, loc + max(1, len(found.strip('`'))) if found.startswith("`") else None),
                       message, hint)

@@ -12,7 +12,7 @@ import threading
 
 import pyparsing as pp
 
-from ..errors import Diagnostic, UserError
+from ..errors import Diagnostic
 from ..source import Source, Span
 from . import ast
 
@@ -73,6 +73,10 @@ def _ident_action(s, loc, toks):
     return name
 
 
+_KEYWORD_AHEAD = r"(?!(?:%s)(?![A-Za-z0-9_']))" % "|".join(sorted(KEYWORDS))
+# A plain name, the commonest operand, must not cost a failed keyword match:
+# keywords are refused by the regex itself, quickly.
+NAME_FAST = pp.Regex(_KEYWORD_AHEAD + r"[A-Za-z_][A-Za-z0-9_']*").set_name("a name")
 IDENT = pp.Regex(r"[A-Za-z_][A-Za-z0-9_']*").set_name("a name").set_parse_action(_ident_action)
 NAME_AT = _located(IDENT, lambda span, t: (t[0], span))  # a name and its span
 
@@ -120,7 +124,7 @@ ARRAY_T = _located(LBRACK - TYPE - COMMA - SIZE - RBRACK,
                    lambda span, t: ast.TArray(t[0], t[1], span))
 TUPLE_T = _located(LPAR - pp.DelimitedList(TYPE) - RPAR,
                    lambda span, t: ast.TTuple(tuple(t), span) if len(t) > 1 else t[0])
-TYPE <<= SCALAR_T | ARRAY_T | TUPLE_T
+TYPE <<= (SCALAR_T | ARRAY_T | TUPLE_T).set_name("a type")
 
 PARAM = _located(TYPE + NAME_AT, lambda span, t: ast.Param(t[0], t[1][0], t[1][1]))
 PARAMS = LPAR - pp.Group(pp.Optional(pp.DelimitedList(PARAM))) - RPAR
@@ -168,7 +172,8 @@ def _name_or_call(span: Span, t):
     return ast.Call(name, tuple(rest[0]), span, name_span)
 
 
-NAME_OR_CALL = _located(NAME_AT + pp.Optional(LPAR - ARGS - RPAR), _name_or_call)
+NAME_SPANNED = NAME_FAST.copy().set_parse_action(lambda s, loc, t: (t[0], _span(loc, loc + len(t[0]))))
+NAME_OR_CALL = _located(NAME_SPANNED + pp.Optional(LPAR - ARGS - RPAR), _name_or_call)
 PATTERN = (
     pp.Group(NAME_AT).set_parse_action(lambda t: (False, [t[0][0]]))
     | (LPAR - pp.Group(pp.DelimitedList(NAME_AT)) - RPAR).set_parse_action(lambda t: (True, list(t[0])))
@@ -206,12 +211,11 @@ LOOP = _located(
     _loop,
 )
 
-PRIMARY = pp.MatchFirst([
-    NUMBER, BOOL, PAREN, LET, IF, LOOP,
+PRIMARY = pp.MatchFirst([  # the commonest first: each failed alternative costs an exception
+    NAME_OR_CALL, NUMBER, PAREN, LET, IF, LOOP,
     _soac("map", ast.Map), _soac("streamSeq", ast.StreamSeq),
     _builtin("zip", lambda span, args: ast.Zip(args, span)),
-    _one_arg("iota", ast.Iota), _one_arg("transpose", ast.Transpose),
-    NAME_OR_CALL,
+    _one_arg("iota", ast.Iota), _one_arg("transpose", ast.Transpose), BOOL,
 ]).set_name("an expression")
 
 INDEX_SUFFIX = _located(LBRACK - pp.DelimitedList(EXP) - RBRACK, lambda span, t: (span, tuple(t)))
@@ -228,7 +232,7 @@ POSTFIX = (PRIMARY + pp.ZeroOrMore(INDEX_SUFFIX)).set_parse_action(_postfix)
 
 
 def _op(pattern: str, name: str):
-    return _located(pp.Regex(pattern).set_name(name), lambda span, t: (t[0], span))
+    return pp.Regex(pattern).set_name(name).set_parse_action(lambda s, loc, t: (t[0], _span(loc, loc + len(t[0]))))
 
 
 def _unary(t):
@@ -239,26 +243,35 @@ def _unary(t):
 
 
 UNARY = (pp.ZeroOrMore(_op(r"-|!(?!=)", "'-' or '!'")) + POSTFIX).set_parse_action(_unary)
+BINARY_OP = _op(r"<=|>=|==|!=|&&|\|\||[-+*/%<>]", "an operator")
+PRECEDENCE = {"||": 1, "&&": 2, "<": 3, "<=": 3, ">": 3, ">=": 3, "==": 3, "!=": 3,
+              "+": 4, "-": 4, "*": 5, "/": 5, "%": 5}
 
 
-def _left_fold(t):
-    exp = t[0]
+def _climb(t):
+    """`e0 op e1 op e2 ...` to a tree: precedence climbing, left-associative.
+
+    One flat rule instead of a grammar level per precedence keeps pyparsing
+    from trying (and failing) five operator matches around every operand."""
+    operands, ops = [t[0]], []
+
+    def reduce():
+        (op, op_span), rhs = ops.pop(), operands.pop()
+        lhs = operands.pop()
+        operands.append(ast.BinOp(op, lhs, rhs, _join(lhs.span, rhs.span), op_span))
+
     for i in range(1, len(t), 2):
-        (op, op_span), rhs = t[i], t[i + 1]
-        exp = ast.BinOp(op, exp, rhs, _join(exp.span, rhs.span), op_span)
-    return exp
+        op = t[i]
+        while ops and PRECEDENCE[ops[-1][0]] >= PRECEDENCE[op[0]]:
+            reduce()
+        ops.append(op)
+        operands.append(t[i + 1])
+    while ops:
+        reduce()
+    return operands[0]
 
 
-def _level(operand, pattern: str, name: str):
-    return (operand + pp.ZeroOrMore(_op(pattern, name) - operand)).set_parse_action(_left_fold)
-
-
-MUL = _level(UNARY, r"[*/%]", "'*', '/' or '%'")
-ADD = _level(MUL, r"[+-]", "'+' or '-'")
-CMP = _level(ADD, r"<=|>=|==|!=|<(?!=)|>(?!=)", "a comparison")
-AND = _level(CMP, r"&&", "'&&'")
-OR = _level(AND, r"\|\|", "'||'")
-EXP <<= OR
+EXP <<= (UNARY + pp.ZeroOrMore(BINARY_OP - UNARY)).set_parse_action(_climb)
 
 FUNDEF = _located(
     _kw("fun") - TYPE - NAME_AT - PARAMS - EQ - EXP,

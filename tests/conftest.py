@@ -1,0 +1,50 @@
+"""Shared helpers: program files, their header expectations, and the CLI."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tiler.check import check
+from tiler.errors import UserError
+from tiler.source import Source
+from tiler.syntax import parse
+
+ROOT = Path(__file__).resolve().parent.parent
+PROGRAMS = ROOT / "tests" / "programs"
+BENCHMARKS = ROOT / "benchmarks"
+BENCHMARK_NAMES = sorted(p.stem for p in BENCHMARKS.glob("*.fut"))
+
+
+def header(path: Path) -> dict[str, list[str]]:
+    """`-- key: value` lines at the top of a test program (Futhark-style expectations)."""
+    out: dict[str, list[str]] = {}
+    for line in path.read_text().splitlines():
+        m = re.match(r"--\s*([a-z][a-z ]*):\s*(.*)$", line)
+        if not m:
+            if line.startswith("--"):
+                continue
+            break
+        out.setdefault(m.group(1), []).append(m.group(2).strip())
+    return out
+
+
+def load(path: Path):
+    text = path.read_text()
+    return check(parse(text, str(path)), Source(text, str(path)))
+
+
+def errors_of(path: Path) -> UserError:
+    text = path.read_text()
+    with pytest.raises(UserError) as info:
+        check(parse(text, path.name), Source(text, path.name))
+    return info.value
+
+
+def tiler(*args: str, cwd: Path = ROOT, timeout: int = 120) -> subprocess.CompletedProcess:
+    """Run the real command line in a fresh process."""
+    return subprocess.run([sys.executable, "-m", "tiler", *map(str, args)], cwd=cwd, capture_output=True,
+                          text=True, timeout=timeout)

@@ -1,0 +1,147 @@
+"""The command line: exit codes, located errors, never a traceback."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from conftest import BENCHMARKS, tiler
+
+NBODY = BENCHMARKS / "nbody.fut"
+
+
+def no_traceback(result):
+    assert "Traceback" not in result.stdout + result.stderr
+    return result
+
+
+def test_version_and_help():
+    result = tiler("--version")
+    assert result.returncode == 0 and "tiler, version" in result.stdout
+    for command in ([], ["check"], ["run"]):
+        result = tiler(*command, "--help")
+        assert result.returncode == 0 and "Usage:" in result.stdout
+
+
+def test_check_is_silent_on_a_good_program():
+    result = tiler("check", NBODY)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"", "expected a function definition, found an empty file"),
+    (b"   \n-- only a comment", "expected a function definition, found only comments"),
+    (bytes(range(256)) * 4, "the file is not UTF-8 text"),
+    (b"fun f32 main(f32 x) = x\x00", "unexpected character U+0000"),
+    (b"{- a block comment is not the language -}", "unexpected character '{'"),
+    (b"fun f32 main(f32 x) = " + b"(" * 5000 + b"x" + b")" * 5000, "brackets nested more than"),
+])
+def test_bad_files_get_located_errors(tmp_path, content, message):
+    path = tmp_path / "bad.fut"
+    path.write_bytes(content)
+    result = no_traceback(tiler("check", path))
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"{path}:") and message in result.stderr
+
+
+def test_random_binary_junk(tmp_path):
+    for seed in range(5):
+        path = tmp_path / f"junk{seed}.fut"
+        path.write_bytes(np.random.default_rng(seed).integers(0, 256, 3000, dtype=np.uint8).tobytes())
+        result = no_traceback(tiler("check", path))
+        assert result.returncode == 1 and result.stderr.startswith(f"{path}:")
+
+
+def test_a_comment_that_runs_to_the_end_of_the_file(tmp_path):
+    path = tmp_path / "c.fut"
+    path.write_text(NBODY.read_text().rstrip("\n") + "  -- a comment with no newline after it")
+    assert tiler("check", path).returncode == 0
+
+
+def test_missing_file_and_directory():
+    result = no_traceback(tiler("check", "no/such/file.fut"))
+    assert result.returncode == 1 and "cannot read no/such/file.fut" in result.stderr
+    result = no_traceback(tiler("check", BENCHMARKS))
+    assert result.returncode == 1 and "is a directory" in result.stderr
+
+
+def long_program(lines: int, mistake: bool = False) -> str:
+    out = ["fun [f32, n] main([f32, n] xs) =", "  map(fn f32 (f32 x) =>", "    let v0 = x in"]
+    out += [f"    let v{i} = v{i - 1} * 0.5f32 + x in" for i in range(1, lines - 4)]
+    out.append(f"    v{lines - 5} + {'y' if mistake else 'x'}, xs)")
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.slow
+def test_a_ten_thousand_line_program(tmp_path):
+    path = tmp_path / "long.fut"
+    path.write_text(long_program(10_000))
+    assert no_traceback(tiler("check", path)).returncode == 0
+    result = no_traceback(tiler("run", path, "--size", "n=8"))
+    assert result.returncode == 0 and "out0" in result.stdout
+    path.write_text(long_program(10_000, mistake=True))
+    result = no_traceback(tiler("check", path))
+    assert result.returncode == 1 and f"{path}:9999:" in result.stderr and "unknown name `y`" in result.stderr
+
+
+def test_deeply_nested_conditionals(tmp_path):
+    body = "x"
+    for i in range(2000):
+        body = f"if x > {i}f32 then {i}f32 else {body}"
+    path = tmp_path / "deep.fut"
+    path.write_text("fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (f32 x) => " + body + ", xs)\n")
+    assert no_traceback(tiler("check", path)).returncode == 0
+
+
+def test_run_summarises_and_saves(tmp_path):
+    out = tmp_path / "out.npz"
+    result = no_traceback(tiler("run", NBODY, "--size", "n=64", "--chunk", "10", "-o", out))
+    assert result.returncode == 0 and "n=64" in result.stdout and "out0" in result.stdout
+    saved = np.load(out)
+    assert saved["out0"].shape == (64,) and saved["out0"].dtype == np.float32
+
+
+def test_run_reads_given_inputs(tmp_path):
+    bodies = np.arange(5, dtype=np.float32)
+    np.save(tmp_path / "b.npy", bodies)
+    out = tmp_path / "o.npz"
+    result = no_traceback(tiler("run", NBODY, "--input", f"bodies={tmp_path / 'b.npy'}", "-o", out))
+    assert result.returncode == 0
+    assert np.load(out)["out0"].tolist() == (bodies.sum() - 5 * bodies).tolist()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--size", "n"], "--size expects NAME=VALUE"),
+    (["--size", "n=abc"], "is not valid"),
+    (["--size", "zz=3"], "`zz` is not a size of this program"),
+    (["--chunk", "0"], "--chunk"),
+    (["--input", "nope=x.npy"], "cannot read x.npy"),
+    (["-o", "/no/such/dir/o.npz"], "cannot write /no/such/dir/o.npz"),
+])
+def test_run_option_errors(args, message):
+    result = no_traceback(tiler("run", NBODY, "--size", "n=8", *args) if args[0] != "--size"
+                          else tiler("run", NBODY, *args))
+    assert result.returncode == 1 and message in result.stderr
+
+
+def test_run_time_fault_is_located(tmp_path):
+    path = tmp_path / "oob.fut"
+    path.write_text("fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (int i) => xs[i + 1], iota(n))\n")
+    result = no_traceback(tiler("run", path, "--size", "n=4"))
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"{path}:2:28: index 4 is out of range") and "^" in result.stderr
+
+
+def test_unexpected_failures_are_reported_as_compiler_bugs(monkeypatch, capsys):
+    from click.testing import CliRunner
+
+    from tiler import cli, pipeline
+
+    def broken(*args):
+        raise KeyError("boom")
+
+    monkeypatch.setattr(pipeline, "run_to", broken)
+    result = CliRunner().invoke(cli.main, ["check", str(NBODY)])
+    assert result.exit_code == cli.EXIT_BUG
+    assert "internal compiler error" in result.output and "KeyError" in result.output
+    assert os.environ.get("TILER_NO_SUCH") is None

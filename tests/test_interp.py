@@ -1,0 +1,184 @@
+"""The reference interpreter against independent numpy formulas, under
+several chunkings, and its semantics (C division, short circuits, masked
+branches, located run-time faults)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import BENCHMARK_NAMES, BENCHMARKS
+
+from tiler.check import check
+from tiler.interp import Chunking, RunError, run
+from tiler.syntax import parse
+from tiler.workload import load_spec, make_inputs, resolve_sizes
+
+CHUNKINGS = [Chunking("whole"), Chunking("fixed", size=1), Chunking("fixed", size=7),
+             Chunking("fixed", size=64), Chunking("random", seed=1), Chunking("random", seed=2)]
+
+
+def nbody(i):
+    b = i["bodies"].astype(np.float64)
+    return [b.sum() - len(b) * b]
+
+
+def mm(i):
+    return [i["A"].astype(np.float64) @ i["B0"].astype(np.float64)]
+
+
+def lavamd(i):
+    rows = 2.0 * i["AA"].astype(np.float64).sum(axis=1)
+    per_i = rows[i["inds_nhbs"]].sum(axis=1)
+    return [np.repeat(per_i[:, None], i["AA"].shape[1], axis=1)]
+
+
+def nbody3d(i):
+    p = np.stack([i["xs"], i["ys"], i["zs"]], axis=1).astype(np.float64)
+    d = p[None, :, :] - p[:, None, :]
+    inv = 1.0 / np.sqrt((d * d).sum(axis=2) + float(i["eps2"]))
+    a = (d * (i["ms"].astype(np.float64)[None, :] * inv ** 3)[:, :, None]).sum(axis=1)
+    return [a[:, 0], a[:, 1], a[:, 2]]
+
+
+def lavamd_rodinia(i):
+    a2 = 2.0 * float(i["alpha"]) ** 2
+    r = {k: i[k].astype(np.float64) for k in ("rv", "rx", "ry", "rz", "qv")}
+    out = [np.zeros_like(r["rv"]) for _ in range(4)]
+    for bx in range(len(i["nn"])):
+        js = i["nei"][bx, :i["nn"][bx]]
+        vj, xj, yj, zj, qj = (r[k][js].reshape(-1) for k in ("rv", "rx", "ry", "rz", "qv"))
+        vi, xi, yi, zi = (r[k][bx][:, None] for k in ("rv", "rx", "ry", "rz"))
+        r2 = vi + vj - (xi * xj + yi * yj + zi * zj)
+        vij = np.exp(-a2 * r2)
+        fs = 2.0 * vij
+        out[0][bx] = (qj * vij).sum(axis=1)
+        for k, (c, cj) in enumerate(((xi, xj), (yi, yj), (zi, zj)), 1):
+            out[k][bx] = (qj * fs * (c - cj)).sum(axis=1)
+    return out
+
+
+def mriq(i):
+    f = {k: i[k].astype(np.float64) for k in i}
+    arg = 6.2831853 * (np.outer(f["x"], f["kx"]) + np.outer(f["y"], f["ky"]) + np.outer(f["z"], f["kz"]))
+    return [(f["phiMag"] * np.cos(arg)).sum(axis=1), (f["phiMag"] * np.sin(arg)).sum(axis=1)]
+
+
+FORMULAS = {"nbody": nbody, "mm": mm, "lavamd": lavamd, "nbody3d": nbody3d,
+            "lavamd_rodinia": lavamd_rodinia, "mriq": mriq}
+
+
+def test_every_benchmark_has_a_formula():
+    assert sorted(FORMULAS) == BENCHMARK_NAMES
+
+
+def setup(name, seed=0):
+    path = BENCHMARKS / f"{name}.fut"
+    prog = check(parse(path.read_text(), path.name))
+    spec = load_spec(path)
+    sizes = resolve_sizes(prog, {}, spec, "test")
+    return prog, make_inputs(prog, sizes, spec, seed)
+
+
+def close(got, want, scale):
+    """Within f32 rounding of a sum whose terms are of size `scale`."""
+    err = np.abs(got.astype(np.float64) - want)
+    return float(err.max()) <= 1e-4 * float(scale) + 1e-6
+
+
+@pytest.mark.parametrize("name", BENCHMARK_NAMES)
+@pytest.mark.parametrize("chunking", CHUNKINGS, ids=str)
+def test_benchmark_matches_numpy(name, chunking):
+    prog, inputs = setup(name)
+    outs = run(prog, inputs, chunking, seed=7)
+    want = FORMULAS[name](inputs)
+    assert len(outs) == len(want)
+    for got, ref in zip(outs, want):
+        assert got.shape == ref.shape and got.dtype == np.float32
+        scale = max(1.0, float(np.abs(ref).max())) * 10
+        assert close(got, ref, scale), (name, float(np.abs(got - ref).max()))
+
+
+def test_large_sizes_run_fast_enough_to_be_an_oracle():
+    import time
+    for name, sizes in (("nbody", {"n": 2048}), ("mm", {"m": 256, "n": 256, "q": 256})):
+        path = BENCHMARKS / f"{name}.fut"
+        prog = check(parse(path.read_text(), path.name))
+        inputs = make_inputs(prog, resolve_sizes(prog, sizes, load_spec(path)), load_spec(path), 1)
+        start = time.perf_counter()
+        run(prog, inputs)
+        assert time.perf_counter() - start < 10
+
+
+def program(text):
+    return check(parse(text, "t.fut"))
+
+
+def test_integer_division_and_remainder_round_toward_zero_like_c():
+    p = program("fun ([int, n], [int, n]) main([int, n] a, [int, n] b) ="
+                " map(fn (int, int) (int x, int y) => (x / y, x % y), a, b)")
+    a = np.array([7, -7, 7, -7, 0], dtype=np.int32)
+    b = np.array([2, 2, -2, -2, 3], dtype=np.int32)
+    q, r = run(p, {"a": a, "b": b})
+    assert q.tolist() == [3, -3, -3, 3, 0] and r.tolist() == [1, -1, 1, -1, 0]
+
+
+def test_division_by_zero_is_located():
+    p = program("fun [int, n] main([int, n] a) =\n  map(fn int (int x) => 10 / x, a)")
+    with pytest.raises(RunError) as info:
+        run(p, {"a": np.array([1, 0, 2], dtype=np.int32)})
+    d = info.value.diagnostics[0]
+    assert d.message.startswith("division by zero") and "dim 0 = 1" in d.message
+    assert (d.span.line, d.span.col) == (2, 25)
+
+
+def test_out_of_range_index_is_reported_at_the_index_expression():
+    p = program("fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (int i) => xs[i + 1], iota(n))")
+    with pytest.raises(RunError) as info:
+        run(p, {"xs": np.ones(5, dtype=np.float32)})
+    d = info.value.diagnostics[0]
+    assert d.message == "index 5 is out of range for a dimension of size 5 (in the thread at dim 0 = 4)"
+    assert (d.span.line, d.span.col) == (2, 28)
+
+
+def test_branches_and_short_circuits_only_run_where_taken():
+    p = program("fun ([f32, n], [bool, n]) main([f32, n] xs) = map(fn (f32, bool) (int i) =>"
+                " (if i + 1 < n then xs[i + 1] else 0f32, i > 0 && xs[i - 1] > 0f32), iota(n))")
+    xs = np.array([1, -2, 3], dtype=np.float32)
+    nxt, pos = run(p, {"xs": xs})
+    assert nxt.tolist() == [-2, 3, 0] and pos.tolist() == [False, True, False]
+
+
+def test_loops_whose_bound_varies_between_threads():
+    p = program("fun [int, n] main([int, n] counts) ="
+                " map(fn int (int c) => loop (s = 0) = for k < c do s + k in s, counts)")
+    (out,) = run(p, {"counts": np.array([0, 1, 4, 3], dtype=np.int32)})
+    assert out.tolist() == [0, 0, 6, 3]
+
+
+def test_streams_over_a_threads_own_iota_fall_back_to_one_thread_at_a_time():
+    p = program("fun [int, n] main([int, n] counts) = map(fn int (int c) =>"
+                " streamSeq(fn int (int kk, [int, ch] is, int acc) =>"
+                " loop (acc) = for k < ch do acc + is[k] in acc, iota(c), 0), counts)")
+    (out,) = run(p, {"counts": np.array([0, 1, 4, 5], dtype=np.int32)}, Chunking("fixed", size=2))
+    assert out.tolist() == [0, 0, 6, 10]
+
+
+def test_helpers_with_sizes_and_transposes():
+    p = program("""
+fun f32 dot([f32, d] x, [f32, d] y) =
+  streamSeq(fn f32 (int kk, [f32, c] xc, [f32, c] yc, f32 acc) =>
+              loop (acc) = for k < c do acc + xc[k] * yc[k] in acc, x, y, 0f32)
+fun [[f32, q], m] main([[f32, n], m] A, [[f32, q], n] B0) =
+  let B = transpose(B0) in
+  map(fn [f32, q] ([f32, n] a) => map(fn f32 ([f32, n] b) => dot(a, b), B), A)
+""")
+    rng = np.random.default_rng(0)
+    A, B0 = rng.standard_normal((5, 3)).astype(np.float32), rng.standard_normal((3, 4)).astype(np.float32)
+    (C,) = run(p, {"A": A, "B0": B0})
+    assert np.allclose(C, A @ B0, atol=1e-5)
+
+
+def test_mismatched_input_sizes_are_refused_clearly():
+    from tiler.errors import PlainError
+    p = program("fun [f32, n] main([f32, n] xs, [f32, n] ys) = map(fn f32 (f32 x, f32 y) => x + y, xs, ys)")
+    with pytest.raises(PlainError, match="size `n` is 3 by `xs` but 4 by `ys`"):
+        run(p, {"xs": np.zeros(3, np.float32), "ys": np.zeros(4, np.float32)})
