@@ -25,6 +25,11 @@ def test_every_program_round_trips(path):
     assert pretty(again) == pretty(tree)
 
 
+def test_two_minus_signs_do_not_become_a_comment():
+    tree = ast.UnOp("-", ast.UnOp("-", ast.Var("x")))
+    assert pretty(tree) == "-(-x)" and parse("fun f32 main(f32 x) = " + pretty(tree)).funs[0].body == tree
+
+
 names = st.from_regex(r"[a-z][a-z0-9_']{0,5}", fullmatch=True).filter(
     lambda s: s not in KEYWORDS and s not in SCALAR_TYPES)
 sizes = st.one_of(names, st.integers(1, 64))

@@ -80,7 +80,8 @@ def _exp(e, ind: str, need: int) -> str:  # noqa: C901 - one case per form
         p = PRECEDENCE[e.op]
         return f"{_wrap(e.lhs, ind, p)} {e.op} {_wrap(e.rhs, ind, p + 1)}"
     if isinstance(e, ast.UnOp):
-        return f"{e.op}{_wrap(e.operand, ind, UNARY)}"
+        inner = _wrap(e.operand, ind, UNARY)
+        return f"{e.op}({inner})" if inner.startswith("-") else f"{e.op}{inner}"  # `--` starts a comment
     if isinstance(e, ast.Index):
         return f"{_wrap(e.array, ind, POSTFIX)}[" + ", ".join(_exp(i, ind, 0) for i in e.indices) + "]"
     if isinstance(e, ast.Call):
