@@ -145,3 +145,12 @@ def test_unexpected_failures_are_reported_as_compiler_bugs(monkeypatch, capsys):
     assert result.exit_code == cli.EXIT_BUG
     assert "internal compiler error" in result.output and "KeyError" in result.output
     assert os.environ.get("TILER_NO_SUCH") is None
+
+
+def test_check_splits_exposes_a_split_dependent_program(tmp_path):
+    assert tiler("run", NBODY, "--size", "n=50", "--check-splits").returncode == 0
+    path = tmp_path / "count.fut"  # counts chunks: depends on the split
+    path.write_text("fun [int, n] main([int, n] xs) = map(fn int (int x) =>"
+                    " streamSeq(fn int (int kk, [int, c] xc, int acc) => acc + 1, xs, 0), xs)\n")
+    result = no_traceback(tiler("run", path, "--size", "n=20", "--check-splits"))
+    assert result.returncode == 1 and "out0 depends on how streamSeq splits its arrays" in result.stderr

@@ -123,11 +123,13 @@ def check_cmd(program):
 @click.option("--seed", default=0, show_default=True, help="Seed of the random inputs.")
 @click.option("--chunk", default="whole", show_default=True, metavar="whole|K|random[:SEED]",
               help="How streamSeq splits its arrays; the result must not depend on it.")
+@click.option("--check-splits", is_flag=True,
+              help="Run under several chunkings and fail if the result depends on the split.")
 @click.option("-o", "--output", metavar="OUT.npz", help="Save the outputs (out0, out1, ...).")
 @guarded
-def run_cmd(program, inputs, sizes, size_set, seed, chunk, output):
+def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output):
     """Run PROG.fut in the reference interpreter and summarise its outputs."""
-    from .interp import Chunking, run
+    from .interp import Chunking, run, run_splits
     from .workload import load_spec, make_inputs, resolve_sizes
 
     prog, source = checked_with_source(program)
@@ -145,10 +147,19 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, output):
     values = make_inputs(prog, size_values, spec, seed, given)
     start = time.perf_counter()
     try:
-        outs = run(prog, values, chunking, seed)
+        if check_splits:
+            outs, disagreement = run_splits(prog, values, seed)
+            chunking = Chunking("whole")
+        else:
+            outs, disagreement = run(prog, values, chunking, seed), None
     except UserError as exc:
         raise exc.with_source(source) from None
     elapsed = time.perf_counter() - start
+    if disagreement:
+        split, index, err = disagreement
+        raise PlainError(f"out{index} depends on how streamSeq splits its arrays: chunks of {split} "
+                         f"differ from one chunk by {err:.3g}",
+                         "a streamSeq body must give the same result for any split of the array")
     _summary(prog, outs, size_values, chunking, elapsed)
     if output:
         _save(output, outs)

@@ -16,7 +16,10 @@ from ..errors import PlainError
 from .evaluate import Evaluator
 from .values import Chunking, NonUniform, RunError, dtype
 
-__all__ = ["run", "Chunking", "RunError", "bind_sizes"]
+__all__ = ["run", "run_splits", "Chunking", "RunError", "bind_sizes", "SPLITS"]
+
+# splits that expose a result depending on how streams are chunked
+SPLITS = (Chunking("whole"), Chunking("fixed", size=1), Chunking("fixed", size=7), Chunking("random", seed=1))
 
 
 WHOLE = Chunking()  # one chunk a stream
@@ -31,6 +34,20 @@ def run(program: T.Program, inputs: dict, chunking: Chunking = WHOLE, seed: int 
         except NonUniform:
             ev = _start(program, inputs, chunking, seed)
             return _nest_by_thread(ev, k)
+
+
+def run_splits(program: T.Program, inputs: dict, seed: int = 0, rtol: float = 1e-4):
+    """Run under every chunking of SPLITS. Returns the first run's outputs and,
+    if another split disagrees beyond rounding, (that chunking, output index, error)."""
+    first = run(program, inputs, SPLITS[0], seed)
+    for chunking in SPLITS[1:]:
+        outs = run(program, inputs, chunking, seed)
+        for i, (a, b) in enumerate(zip(first, outs)):
+            a64, b64 = a.astype(np.float64), b.astype(np.float64)
+            err = float(np.max(np.abs(a64 - b64), initial=0.0))
+            if err > rtol * max(1.0, float(np.max(np.abs(a64), initial=0.0))):
+                return first, (chunking, i, err)
+    return first, None
 
 
 def bind_sizes(kernel: T.Kernel, inputs: dict) -> dict[Binder, int]:
