@@ -1,0 +1,321 @@
+"""Tiling plans: which inputs go to shared memory, in what block, and why.
+
+`plan(kernel, variance, options) -> (BlockPlan, StreamPlans)`. An input of a
+stream can be staged when it is invariant to a dimension the block spans:
+the threads along that dimension then share one copy. The block's dimensions
+are chosen by a cost model, the global loads a thread makes per streamed
+element (1 for an input left in global memory, 1/reuse for a staged one),
+among the blocks that are safe: every guard on the way to a staged stream
+must be uniform across the block, or some thread would miss a barrier.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import combinations
+
+from ..check import typed as T
+from ..check.types import Array, Binder
+from ..interp.values import dtype
+from .records import Dims, StreamSite, Variance, dims_text
+from .views import Views, chunk_reads
+
+DEFAULT_1D, DEFAULT_2D = 256, 32
+UNTILED_1D, UNTILED_2D = (256,), (32, 8)  # x first
+SHARED_LIMIT = 48 * 1024
+MAX_THREADS = 1024
+AXES = ("x", "y", "z")
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the user steers; `explain` and `compile` share it."""
+
+    tile: tuple = ()  # per dimension (None: default), or one size for all
+    no_tile: bool = False
+    max_shared: int = SHARED_LIMIT
+
+    def tile_for(self, dim: int, default: int) -> int:
+        if len(self.tile) == 1 and self.tile[0] is not None and not isinstance(self.tile[0], tuple):
+            return int(self.tile[0])
+        if dim < len(self.tile) and self.tile[dim] is not None:
+            return int(self.tile[dim])
+        return default
+
+
+@dataclass(frozen=True)
+class InputPlan:
+    name: str  # the chunk parameter
+    array: object  # the typed argument expression
+    varies_with: Dims
+    invariant_to: Dims
+    staged: bool
+    reason: str
+    rows: tuple[int, ...] = ()  # block dims the tile keeps one row per thread index for
+    tile: tuple[int, ...] = ()  # (rows, chunk) extents, chunk last
+    layout: str = ""  # "row-major" or "transposed" (chunk index outer)
+    padding: int = 0
+    copy: str = ""  # which index the copy lays on threadIdx.x, and whether that is coalesced
+    reads: str = ""  # how the inner loop reads the tile: broadcast, unit-stride, per-thread
+    bytes: int = 0
+    reuse: int = 1  # threads one staged copy serves
+
+
+@dataclass(frozen=True)
+class StreamPlan:
+    site: StreamSite
+    tiled: bool
+    kind: str
+    chunk: int | None
+    inputs: tuple[InputPlan, ...]
+    reason: str
+    shared_bytes: int
+
+
+@dataclass(frozen=True)
+class BlockPlan:
+    rank: int
+    spans: tuple[int, ...]  # kernel dims the block spans, threadIdx.x first
+    extents: tuple[int, ...]  # threads along each kernel dim (1: not spanned)
+    thread_axis: tuple[str | None, ...]  # per kernel dim: "x", "y" or None
+    grid_axis: tuple[str, ...]  # per kernel dim: the blockIdx axis that walks it
+    interchanged: bool
+    reason: str
+    shared_bytes: int
+    small_dims: tuple[tuple[int, int], ...] = ()  # (dim, threshold): untiled below it
+
+    @property
+    def threads(self) -> int:
+        n = 1
+        for e in self.extents:
+            n *= e
+        return n
+
+
+def plan(kernel: T.Kernel, var: Variance, options: Options) -> tuple[BlockPlan, tuple[StreamPlan, ...]]:
+    views = Views(kernel, var)
+    rank = len(kernel.levels)
+    if options.no_tile:
+        block = _untiled_block(rank, "tiling is off (--no-tile)")
+        return block, tuple(_not_tiled(s, "tiling is off (--no-tile)", rank) for s in var.streams)
+    best = None
+    for spans in _candidate_spans(rank):
+        block = _block(rank, spans, options)
+        streams = tuple(_plan_stream(s, block, views, options, kernel) for s in var.streams)
+        shared = sum(s.shared_bytes for s in streams)
+        if shared > options.max_shared:
+            streams = tuple(_over_limit(s, shared, options) for s in streams)
+            shared = 0
+        cost = sum(_loads(p) for s in streams for p in s.inputs)
+        key = (cost, len(spans), [-d for d in spans])
+        if best is None or key < best[0]:
+            best = (key, block, streams, shared)
+    if best is None or not any(s.tiled for s in best[2]):
+        reason = "no streamed input can be staged in shared memory" if var.streams else "the kernel has no streamSeq"
+        block = _untiled_block(rank, reason)
+        streams = best[2] if best else ()
+        return block, tuple(replace(s, kind="none") for s in streams)
+    _, block, streams, shared = best
+    why = _why_block(block, streams)
+    return replace(block, reason=why, shared_bytes=shared, small_dims=_small_dims(kernel, block)), streams
+
+
+# ---- blocks -----------------------------------------------------------------
+
+
+def _candidate_spans(rank: int):
+    for k in (1, 2):
+        for dims in combinations(range(rank), k):
+            yield tuple(sorted(dims, reverse=True))  # innermost dim on threadIdx.x
+
+
+def _block(rank: int, spans: tuple[int, ...], options: Options) -> BlockPlan:
+    default = DEFAULT_1D if len(spans) == 1 else DEFAULT_2D
+    extents = [1] * rank
+    thread_axis: list = [None] * rank
+    for axis, d in zip(AXES, spans):
+        extents[d] = options.tile_for(d, default)
+        thread_axis[d] = axis
+    grid = _grid_axes(rank, spans)
+    interchanged = len(spans) == 1 and rank > 1 and spans[0] != rank - 1
+    return BlockPlan(rank, spans, tuple(extents), tuple(thread_axis), grid, interchanged, "", 0)
+
+
+def _grid_axes(rank: int, spans) -> tuple[str, ...]:
+    order = list(spans) + [d for d in reversed(range(rank)) if d not in spans]
+    axes = [""] * rank
+    for axis, d in zip(AXES, order):
+        axes[d] = axis
+    return tuple(axes)
+
+
+def _untiled_block(rank: int, reason: str) -> BlockPlan:
+    shape = UNTILED_1D if rank == 1 else UNTILED_2D
+    spans = tuple(reversed(range(rank)))[:len(shape)]
+    extents = [1] * rank
+    thread_axis: list = [None] * rank
+    for axis, d, e in zip(AXES, spans, shape):
+        extents[d], thread_axis[d] = e, axis
+    return BlockPlan(rank, spans, tuple(extents), tuple(thread_axis), _grid_axes(rank, spans), False, reason, 0)
+
+
+def _small_dims(kernel: T.Kernel, block: BlockPlan) -> tuple[tuple[int, int], ...]:
+    """Spanned dims whose size is only known at run time: below a quarter of
+    the block's extent most of a block would idle, and the untiled kernel should run."""
+    out = []
+    for d in block.spans:
+        size = kernel.levels[d].size
+        threshold = max(8, block.extents[d] // 4)
+        if isinstance(size, Binder) or (isinstance(size, int) and size < threshold):
+            out.append((d, threshold))
+    return tuple(out)
+
+
+# ---- streams -----------------------------------------------------------------
+
+
+def _not_tiled(site: StreamSite, reason: str, rank: int) -> StreamPlan:
+    everything = frozenset(range(rank))
+    inputs = tuple(InputPlan(i.param.name, i.array, i.variance, everything - i.variance, False, reason)
+                   for i in site.inputs)
+    return StreamPlan(site, False, "none", None, inputs, reason, 0)
+
+
+def _plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Options, kernel) -> StreamPlan:
+    rank, spans = block.rank, frozenset(block.spans)
+    unsafe = [g for g in site.guards if g.variance & spans]
+    if site.length_variance & spans:
+        unsafe.append(_length_guard(site))
+    decisions = []
+    for i in site.inputs:
+        invariant = frozenset(range(rank)) - i.variance
+        base = InputPlan(i.param.name, i.array, i.variance, invariant, False, "")
+        decisions.append(replace(base, reason=_refusal(i, invariant, spans, site, unsafe) or ""))
+    staged_rows = [_rows(d, block) for d in decisions if not d.reason]
+    if not staged_rows:
+        reason = _stream_refusal(decisions)
+        return StreamPlan(site, False, "none", None, tuple(decisions), reason, 0)
+    chunk = max(1, block.threads // max(_product(block.extents[d] for d in r) for r in staged_rows))
+    inputs = tuple(d if d.reason else _stage(d, site, block, views, chunk) for d in decisions)
+    staged = [p for p in inputs if p.staged]
+    kind = _kind(block) + (", partial" if len(staged) < len(inputs) else "")
+    shared = sum(p.bytes for p in staged)
+    reason = (f"{len(staged)} of {len(inputs)} input(s) staged: "
+              + "; ".join(f"{p.name} is invariant to dimension {dims_text(p.invariant_to & spans)}" for p in staged))
+    return StreamPlan(site, True, kind, chunk, inputs, reason, shared)
+
+
+def _length_guard(site: StreamSite):
+    from .records import Guard
+    return Guard("stream length", site.span, site.length_variance)
+
+
+def _refusal(i, invariant: frozenset, spans: frozenset, site: StreamSite, unsafe) -> str | None:
+    if isinstance(i.array, T.Iota):
+        return "iota values are computed from the index, not loaded: nothing to stage"
+    if not isinstance(i.param.type, Array) or i.param.type.rank != 1:
+        return f"its chunk elements are arrays ({i.param.type}); tiler stages chunks of scalars"
+    if not invariant:
+        return (f"varies with every dimension ({dims_text(i.variance)}): each thread streams its own data, "
+                "so no thread of a block could share a copy")
+    if not invariant & spans:
+        return (f"invariant to dimension {dims_text(invariant)}, but the block spans dimension "
+                f"{dims_text(spans)}: the threads that share it are in different blocks")
+    if unsafe:
+        g = unsafe[0]
+        return (f"the stream is under a {g.kind} ({g.span.short}) that varies with dimension "
+                f"{dims_text(g.variance & spans)}, which the block spans: its threads would not all reach "
+                "the barriers of a cooperative copy")
+    if chunk_reads(site.stream, i.param) is None:
+        return "its chunk is used whole (passed on or indexed partially), not read element by element"
+    return None
+
+
+def _stream_refusal(decisions) -> str:
+    reasons = list(dict.fromkeys(d.reason for d in decisions))
+    return reasons[0] if len(reasons) == 1 else "; ".join(f"{d.name}: {d.reason}" for d in decisions)
+
+
+def _rows(d: InputPlan, block: BlockPlan) -> tuple[int, ...]:
+    """Spanned dims the input varies with: the tile keeps one row per thread index along them."""
+    return tuple(x for x in block.spans if x in d.varies_with)
+
+
+def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk: int) -> InputPlan:
+    rows = _rows(d, block)
+    row_count = _product(block.extents[x] for x in rows)
+    x_dim = block.spans[0]
+    unit = views.unit_stride(d.array)
+    if unit == "chunk":
+        copy = "threadIdx.x walks the chunk: coalesced"
+        copy_x = "chunk"
+    elif isinstance(unit, tuple) and unit[1] in rows:
+        copy = f"threadIdx.x walks the rows (dimension {unit[1]}, unit-stride through the transpose): coalesced"
+        copy_x = "rows"
+    elif unit is None:
+        copy, copy_x = "threadIdx.x walks the chunk (layout unknown: a computed array)", "chunk"
+    else:
+        copy, copy_x = "threadIdx.x walks the chunk, whose elements are a row apart: uncoalesced", "chunk"
+    reads_vary = x_dim in rows
+    layout = "transposed" if reads_vary else "row-major"
+    contiguous = "rows" if reads_vary else "chunk"
+    padding = 1 if copy_x != contiguous and rows else 0
+    index_variance = [views.exp_variance(e) for e in chunk_reads(site.stream, _param(site, d.name)) or []]
+    if any(x_dim in v for v in index_variance):
+        reads = "per-thread chunk index: may conflict"
+    elif reads_vary:
+        reads = "unit-stride (one row per thread along x)"
+    else:
+        reads = "broadcast (the warp reads one address)"
+    inner = (row_count + padding) if layout == "transposed" else (chunk + padding)
+    outer = chunk if layout == "transposed" else row_count
+    size = dtype(d.array.type).itemsize * inner * outer
+    invariant = d.invariant_to & frozenset(block.spans)
+    reuse = _product(block.extents[x] for x in invariant)
+    reason = (f"invariant to dimension {dims_text(invariant)}, which the block spans: "
+              f"one copy serves {reuse} threads")
+    return replace(d, staged=True, reason=reason, rows=rows, tile=(row_count, chunk) if rows else (chunk,),
+                   layout=layout, padding=padding, copy=copy, reads=reads, bytes=size, reuse=reuse)
+
+
+def _param(site: StreamSite, name: str):
+    return next(i.param for i in site.inputs if i.param.name == name)
+
+
+def _over_limit(s: StreamPlan, total: int, options: Options) -> StreamPlan:
+    if not s.tiled:
+        return s
+    reason = (f"the plan needs {total} bytes of shared memory, over the limit of {options.max_shared}; "
+              "try a smaller --tile or a larger --max-shared")
+    inputs = tuple(replace(p, staged=False, reason=reason) if p.staged else p for p in s.inputs)
+    return StreamPlan(s.site, False, "none", None, inputs, reason, 0)
+
+
+def _loads(p: InputPlan) -> float:
+    """Global loads per thread per streamed element: what the block choice minimises."""
+    return 1.0 / p.reuse if p.staged else 1.0
+
+
+def _kind(block: BlockPlan) -> str:
+    if len(block.spans) == 2:
+        return "2-D"
+    if block.rank == 1:
+        return "1-D"
+    grid = f"1-D block in a {block.rank}-D grid"
+    return grid + (", interchanged" if block.interchanged else "")
+
+
+def _why_block(block: BlockPlan, streams) -> str:
+    staged = [p for s in streams for p in s.inputs if p.staged]
+    dims = dims_text(block.spans)
+    shape = " x ".join(str(block.extents[d]) for d in reversed(block.spans))
+    why = f"spans dimension {dims} ({shape} threads): stages {len(staged)} input(s) with the fewest global loads"
+    if block.interchanged:
+        why += f"; dimension {block.spans[0]} is not innermost, so it is interchanged onto threadIdx.x"
+    return why
+
+
+def _product(xs) -> int:
+    n = 1
+    for x in xs:
+        n *= x
+    return n

@@ -1,0 +1,143 @@
+"""Where a streamed array lives in global memory, and how its chunks are read.
+
+`Views(kernel).root_layout(array)` follows an array expression back to a
+parameter of `main` (through lets, rows picked by indices, map parameters,
+outer chunks and prelude transposes) and says which index of the stream is
+unit-stride there: the chunk index (`"chunk"`), the index of parallel
+dimension d (`("dim", d)`), or neither (`"strided"`); None when the array
+is computed (an `if`, an `iota`). `chunk_reads(stream, param)` lists the
+index expressions the body reads a chunk with, or None when the chunk is
+used whole.
+"""
+from __future__ import annotations
+
+from ..check import typed as T
+from ..check.types import Binder
+from .records import Variance
+from .variance import union
+
+
+class Views:
+    def __init__(self, kernel: T.Kernel, var: Variance):
+        self.var = var
+        self.defs: dict[Binder, tuple] = {}  # binder -> how it is defined
+        for pl in kernel.prelude:
+            if isinstance(pl.value, T.Transpose):
+                self.defs[pl.binder] = ("transpose", pl.value.source)
+        for level in kernel.levels:
+            for p, a in zip(level.params, level.args):
+                self.defs[p] = ("row", a, level.dim)
+        _collect(kernel.body, self.defs)
+
+    def items(self, e):
+        """(root parameter, one item per root dimension) for an array expression.
+
+        An item is ("free", j): the array's own j-th index; ("dim", d): the
+        index of parallel dimension d; ("exp", variance): a computed index."""
+        if isinstance(e, T.Var):
+            d = self.defs.get(e.binder)
+            if d is None:
+                rank = getattr(e.type, "rank", 0)
+                return e.binder, tuple(("free", j) for j in range(rank))
+            if d[0] == "transpose":
+                root, items = self.items(T.Var(d[1], d[1].type))
+                return root, tuple(_swap_outer(i) for i in items)
+            if d[0] == "let":
+                return self.items(d[1])
+            if d[0] == "row":
+                found = self.items(d[1])
+                return found and (found[0], _fix(found[1], [("dim", d[2])]))
+            if d[0] == "chunk":  # a chunk of an outer stream: same layout as its array
+                return self.items(d[1])
+            return None
+        if isinstance(e, T.Index):
+            found = self.items(e.array)
+            if not found:
+                return None
+            fixed = [("exp", self.exp_variance(i)) for i in e.indices]
+            return found[0], _fix(found[1], fixed)
+        return None
+
+    def unit_stride(self, array):
+        """Which index of a streamed array is unit-stride in global memory."""
+        found = self.items(array)
+        if not found or not found[1]:
+            return None
+        last = found[1][-1]
+        if last == ("free", 0):
+            return "chunk"
+        if last[0] == "dim":
+            return ("dim", last[1])
+        if last[0] == "exp" and len(last[1]) == 1:
+            return ("dim", next(iter(last[1])))
+        return "strided"
+
+    def exp_variance(self, e) -> frozenset:
+        if isinstance(e, T.Var):
+            return self.var.of(e.binder)
+        kids = [c for c in _children(e)]
+        return union(*(self.exp_variance(c) for c in kids)) if kids else frozenset()
+
+
+def chunk_reads(stream: T.Stream, param: Binder):
+    """The index expressions `param[e]` in the stream body, or None when the
+    chunk is also used whole (passed on, indexed partially)."""
+    reads, whole = [], []
+
+    def walk(e):
+        if isinstance(e, T.Index) and isinstance(e.array, T.Var) and e.array.binder is param:
+            if len(e.indices) == 1:
+                reads.append(e.indices[0])
+            else:
+                whole.append(e)
+            for i in e.indices:
+                walk(i)
+            return
+        if isinstance(e, T.Var) and e.binder is param:
+            whole.append(e)
+            return
+        for c in _children(e):
+            walk(c)
+
+    walk(stream.body)
+    return None if whole else reads
+
+
+def _fix(items, fixed):
+    """Substitute the first len(fixed) free indices; renumber the rest."""
+    k = len(fixed)
+    out = []
+    for it in items:
+        if it[0] == "free":
+            out.append(fixed[it[1]] if it[1] < k else ("free", it[1] - k))
+        else:
+            out.append(it)
+    return tuple(out)
+
+
+def _swap_outer(it):
+    if it[0] == "free" and it[1] in (0, 1):
+        return ("free", 1 - it[1])
+    return it
+
+
+def _children(e):
+    for name in getattr(e, "__dataclass_fields__", {}):
+        value = getattr(e, name)
+        if isinstance(value, tuple):
+            yield from (v for v in value if hasattr(v, "__dataclass_fields__") and not isinstance(v, Binder))
+        elif hasattr(value, "__dataclass_fields__") and not isinstance(value, Binder) and hasattr(value, "type"):
+            yield value
+
+
+def _collect(e, defs) -> None:
+    """Definitions of let-bound names and chunk parameters in a body."""
+    stack = [e]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, T.Let) and len(e.binders) == 1:
+            defs[e.binders[0]] = ("let", e.value)
+        if isinstance(e, T.Stream):
+            for p, a in zip(e.chunk_params, e.arrays):
+                defs[p] = ("chunk", a)
+        stack.extend(_children(e))

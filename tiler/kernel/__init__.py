@@ -1,0 +1,130 @@
+"""Stage `kernel`: typed program -> the kernel with every helper call inlined.
+
+The analysis and code generation see one kernel body in which each
+`streamSeq` occurs once per call path. A helper's body is copied with fresh
+binders (so two calls do not share names), its parameters become `let`s of
+the arguments, and its sizes become the caller's sizes.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from ..check import typed as T
+from ..check.expressions import match
+from ..check.types import Array, Binder, Tuple
+from ..errors import CompilerBug
+
+__all__ = ["inline_kernel"]
+
+
+def inline_kernel(program: T.Program) -> T.Kernel:
+    k = program.kernel
+    inliner = _Inliner(program.helpers)
+    levels = tuple(dataclasses.replace(
+        lv, args=tuple(inliner.exp(a) for a in lv.args),
+        lets=tuple((b, inliner.exp(v)) for b, v in lv.lets)) for lv in k.levels)
+    return dataclasses.replace(k, levels=levels, body=inliner.exp(k.body))
+
+
+class _Inliner:
+    def __init__(self, helpers: dict):
+        self.helpers = helpers
+
+    def exp(self, e):
+        if isinstance(e, T.Call):
+            return self.call(e)
+        if isinstance(e, T.Let):  # chains of lets without recursion
+            chain = []
+            while isinstance(e, T.Let):
+                chain.append(e)
+                e = e.body
+            body = self.exp(e)
+            for let in reversed(chain):
+                body = dataclasses.replace(let, value=self.exp(let.value), body=body)
+            return body
+        return _map_children(e, self.exp)
+
+    def call(self, e: T.Call):
+        h: T.Helper = self.helpers[e.func]
+        args = tuple(self.exp(a) for a in e.args)
+        sizes: dict = {}
+        for p, a in zip(h.params, args):
+            if not match(p.type, a.type, sizes):
+                raise CompilerBug(f"arguments of `{e.func}` no longer fit its parameters", e.span, "kernel")
+        renamed = _Renamer(sizes)
+        body = self.exp(renamed.exp(h.body))
+        params = tuple(renamed.binder(p) for p in h.params)
+        for p, a in reversed(list(zip(params, args))):
+            body = T.Let((p,), a, body, body.type, e.span)
+        return body
+
+
+def _map_children(e, f):
+    """`e` with `f` applied to every child expression (binders untouched)."""
+    changes = {}
+    for field in dataclasses.fields(e):
+        value = getattr(e, field.name)
+        if _is_exp(value):
+            changes[field.name] = f(value)
+        elif isinstance(value, tuple) and value and all(_is_exp(v) for v in value):
+            changes[field.name] = tuple(f(v) for v in value)
+    return dataclasses.replace(e, **changes) if changes else e
+
+
+def _is_exp(value) -> bool:
+    return type(value) in _EXP_TYPES
+
+
+_EXP_TYPES = {T.Lit, T.Var, T.TupleE, T.BinOp, T.UnOp, T.Index, T.Builtin, T.Call, T.Let, T.If, T.Loop,
+              T.Iota, T.Stream}
+
+
+class _Renamer:
+    """Copies a helper body with fresh binders; its sizes become the caller's."""
+
+    def __init__(self, sizes: dict):
+        self.sizes = sizes  # helper size binder -> caller size (Binder or int)
+        self.fresh: dict[Binder, Binder] = {}
+
+    def binder(self, b: Binder) -> Binder:
+        if b in self.sizes:
+            size = self.sizes[b]
+            if isinstance(size, int):
+                raise CompilerBug(f"size `{b.name}` is a literal here and cannot be bound", b.span, "kernel")
+            return size
+        if b not in self.fresh:
+            self.fresh[b] = Binder(b.name, self.type(b.type), b.kind, b.span)
+        return self.fresh[b]
+
+    def type(self, t):
+        if isinstance(t, Array):
+            shape = tuple(self._size(s) for s in t.shape)
+            return Array(t.elem, shape)
+        if isinstance(t, Tuple):
+            return Tuple(tuple(self.type(i) for i in t.items))
+        return t
+
+    def _size(self, s):
+        """A size in a helper is one of its own (mapped to the caller's) or local
+        to its body (a chunk size, made fresh like any binder)."""
+        if isinstance(s, Binder):
+            return self.sizes[s] if s in self.sizes else self.binder(s)
+        return s
+
+    def exp(self, e):
+        if isinstance(e, T.Var):
+            if e.binder in self.sizes and isinstance(self.sizes[e.binder], int):
+                return T.Lit(self.sizes[e.binder], e.type, e.span)
+            return T.Var(self.binder(e.binder), self.type(e.type), e.span)
+        changes = {"type": self.type(e.type)}
+        for field in dataclasses.fields(e):
+            value = getattr(e, field.name)
+            if isinstance(value, Binder):
+                changes[field.name] = self.binder(value)
+            elif _is_exp(value):
+                changes[field.name] = self.exp(value)
+            elif isinstance(value, tuple) and value and all(isinstance(v, Binder) for v in value):
+                changes[field.name] = tuple(self.binder(v) for v in value)
+            elif isinstance(value, tuple) and value and all(_is_exp(v) for v in value):
+                changes[field.name] = tuple(self.exp(v) for v in value)
+        return dataclasses.replace(e, **changes)
