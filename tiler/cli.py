@@ -165,6 +165,61 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
         _save(output, outs)
 
 
+def plan_options(fn):
+    """--tile, --no-tile and --max-shared: shared by explain and compile, so
+    that explain shows exactly what compile will do."""
+    fn = click.option("--max-shared", type=int, default=48 * 1024, show_default=True, metavar="BYTES",
+                      help="Shared memory a block may use.")(fn)
+    fn = click.option("--no-tile", is_flag=True, help="Plan the untiled kernel.")(fn)
+    fn = click.option("--tile", default=None, metavar="N|N0,N1,...",
+                      help="Threads a block spans along every dimension (N), or per dimension, "
+                           "outermost first ('_' keeps the default).")(fn)
+    return fn
+
+
+def options_from(tile, no_tile, max_shared):
+    from .analyse import Options
+
+    sizes: tuple = ()
+    if tile:
+        parts = [t.strip() for t in tile.split(",")]
+        try:
+            sizes = tuple(None if t in ("", "_") else int(t) for t in parts)
+        except ValueError:
+            raise PlainError(f"--tile expects N or N0,N1,... (whole numbers), got `{tile}`") from None
+        if any(t is not None and not 1 <= t <= 1024 for t in sizes):
+            raise PlainError(f"--tile {tile}: a block has between 1 and 1024 threads along a dimension")
+    if max_shared < 0:
+        raise PlainError("--max-shared must not be negative")
+    return Options(tile=sizes, no_tile=no_tile, max_shared=max_shared)
+
+
+@main.command("explain")
+@click.argument("program", metavar="PROG.fut")
+@plan_options
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+@click.option("--variance", "show_variance", is_flag=True, help="Also print the variance of every name.")
+@guarded
+def explain_cmd(program, tile, no_tile, max_shared, as_json, show_variance):
+    """Show PROG.fut's parallel dimensions, every streamSeq input, what it is
+    invariant to, and what was tiled, how and why (or why not)."""
+    import json
+
+    from .explain import explain_data, render_text
+    from .pipeline import run_to
+
+    options = options_from(tile, no_tile, max_shared)
+    text, name = read_program(program)
+    analysis = run_to("analyse", text, name, options)
+    data = explain_data(analysis, Source(text, name))
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+    else:
+        width = None if sys.stdout.isatty() else 120
+        from rich.console import Console
+        click.echo(render_text(data, show_variance, width or Console().width), nl=False)
+
+
 def _load_npy(path: str):
     try:
         return np.load(path, allow_pickle=False)

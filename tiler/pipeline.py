@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from .analyse import DEFAULT, analyse
 from .check import check
 from .errors import UserError
+from .kernel import inline_kernel
 from .source import Source
 from .syntax import parse
 
@@ -20,24 +22,28 @@ from .syntax import parse
 class Stage:
     name: str
     description: str
-    run: Callable  # (value of the previous stage, Source) -> value
+    run: Callable  # (value of the previous stage, Source, Options) -> value
 
 
 STAGES: tuple[Stage, ...] = (
-    Stage("parse", "program text -> syntax tree (tiler.syntax)", lambda text, src: parse(text, src.name)),
+    Stage("parse", "program text -> syntax tree (tiler.syntax)", lambda text, src, opt: parse(text, src.name)),
     Stage("check", "syntax tree -> typed program: names, types, sizes, kernel shape (tiler.check)",
-          lambda tree, src: check(tree, src)),
+          lambda tree, src, opt: check(tree, src)),
+    Stage("kernel", "typed program -> one kernel with every helper inlined (tiler.kernel)",
+          lambda prog, src, opt: inline_kernel(prog)),
+    Stage("analyse", "kernel -> variance of every name and a tiling plan with reasons (tiler.analyse)",
+          lambda kernel, src, opt: analyse(kernel, opt)),
 )
 STAGE_NAMES = tuple(s.name for s in STAGES)
 
 
-def run_to(name: str, text: str, file: str = "<input>"):
+def run_to(name: str, text: str, file: str = "<input>", options=DEFAULT):
     """The value of stage `name` for a program's text; user errors carry the source."""
     source = Source(text, file)
     value = text
     try:
         for stage in STAGES:
-            value = stage.run(value, source)
+            value = stage.run(value, source, options)
             if stage.name == name:
                 return value
     except UserError as exc:

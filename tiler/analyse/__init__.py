@@ -28,7 +28,10 @@ class Analysis:
         return any(s.tiled for s in self.streams)
 
 
-def analyse(kernel: T.Kernel, options: Options = Options()) -> Analysis:
+DEFAULT = Options()
+
+
+def analyse(kernel: T.Kernel, options: Options = DEFAULT) -> Analysis:
     var = variance(kernel)
     block, streams = plan(kernel, var, options)
     return Analysis(kernel, var, block, streams, options)

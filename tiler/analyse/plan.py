@@ -245,27 +245,26 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     row_count = _product(block.extents[x] for x in rows)
     x_dim = block.spans[0]
     unit = views.unit_stride(d.array)
+    # the copy lays the unit-stride index of global memory on threadIdx.x
     if unit == "chunk":
-        copy = "threadIdx.x walks the chunk: coalesced"
-        copy_x = "chunk"
+        copy, copy_x = "along the chunk: coalesced", "chunk"
     elif isinstance(unit, tuple) and unit[1] in rows:
-        copy = f"threadIdx.x walks the rows (dimension {unit[1]}, unit-stride through the transpose): coalesced"
-        copy_x = "rows"
+        copy, copy_x = f"along the rows (dim {unit[1]} is unit-stride, through the transpose): coalesced", "rows"
     elif unit is None:
-        copy, copy_x = "threadIdx.x walks the chunk (layout unknown: a computed array)", "chunk"
+        copy, copy_x = "along the chunk: layout unknown (a computed array)", "chunk"
     else:
-        copy, copy_x = "threadIdx.x walks the chunk, whose elements are a row apart: uncoalesced", "chunk"
+        copy, copy_x = "along the chunk, a row apart: uncoalesced", "chunk"
     reads_vary = x_dim in rows
     layout = "transposed" if reads_vary else "row-major"
     contiguous = "rows" if reads_vary else "chunk"
     padding = 1 if copy_x != contiguous and rows else 0
     index_variance = [views.exp_variance(e) for e in chunk_reads(site.stream, _param(site, d.name)) or []]
     if any(x_dim in v for v in index_variance):
-        reads = "per-thread chunk index: may conflict"
+        reads = "per-thread index: may conflict"
     elif reads_vary:
-        reads = "unit-stride (one row per thread along x)"
+        reads = "unit-stride"
     else:
-        reads = "broadcast (the warp reads one address)"
+        reads = "broadcast"
     inner = (row_count + padding) if layout == "transposed" else (chunk + padding)
     outer = chunk if layout == "transposed" else row_count
     size = dtype(d.array.type).itemsize * inner * outer

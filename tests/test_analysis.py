@@ -1,0 +1,149 @@
+"""The analysis: variance by dataflow and tiling decisions with reasons.
+
+Programs under tests/programs/analysis carry their expectations:
+  -- block: 1,0                        dims the block spans, threadIdx.x first
+  -- stream: L:C tiled KIND | untiled  the stream starting at L:C
+  -- input: L:C NAME invariant=0,1 shared|global
+  -- reason: L:C NAME text            a part of that input's reason
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import BENCHMARKS, PROGRAMS, header
+
+from tiler.analyse import Options
+from tiler.pipeline import run_to
+
+ANALYSIS = sorted((PROGRAMS / "analysis").glob("*.fut"))
+
+
+def analysed(path, options=Options()):
+    return run_to("analyse", path.read_text(), path.name, options)
+
+
+def streams_by_position(a):
+    return {f"{s.site.span.line}:{s.site.span.col}": s for s in a.streams}
+
+
+@pytest.mark.parametrize("path", ANALYSIS, ids=lambda p: p.stem)
+def test_program_expectations(path):
+    want, a = header(path), analysed(path)
+    assert want.get("stream"), f"{path.name} states no expectation"
+    streams = streams_by_position(a)
+    for line in want.get("block", []):
+        assert list(a.block.spans) == [int(d) for d in line.split(",")]
+    for line in want.get("stream", []):
+        pos, state, *kind = line.split(maxsplit=2)
+        s = streams[pos]
+        assert s.tiled == (state == "tiled"), (pos, s.reason)
+        if kind:
+            assert s.kind == kind[0]
+    for line in want.get("input", []):
+        pos, name, inv, where = re.match(r"(\S+) (\S+) invariant=(\S*) (shared|global)", line).groups()
+        p = next(i for i in streams[pos].inputs if i.name == name)
+        assert sorted(p.invariant_to) == [int(d) for d in inv.split(",") if d], (name, p.invariant_to)
+        assert p.staged == (where == "shared"), (name, p.reason)
+    for line in want.get("reason", []):
+        pos, name, text = line.split(maxsplit=2)
+        p = next(i for i in streams[pos].inputs if i.name == name)
+        assert text in p.reason, p.reason
+
+
+def test_analysis_programs_cover_the_issue():
+    names = {p.stem for p in ANALYSIS}
+    assert {"matvec", "aat", "interchange", "coulomb", "own_row", "branch", "loop_bound", "indirect2",
+            "helper", "nested"} <= names
+
+
+def plan_of(name, options=Options()):
+    return analysed(BENCHMARKS / f"{name}.fut", options)
+
+
+def test_nbody_is_1d_with_bodies_shared():
+    a = plan_of("nbody")
+    (s,) = a.streams
+    assert a.block.spans == (0,) and a.block.extents == (256,)
+    assert s.tiled and s.kind == "1-D" and s.chunk == 256 and s.shared_bytes == 1024
+    assert s.inputs[0].staged and s.inputs[0].invariant_to == {0}
+
+
+def test_mm_is_2d_with_a_coalesced_transposed_b():
+    a = plan_of("mm")
+    (s,) = a.streams
+    assert a.block.spans == (1, 0) and a.block.extents == (32, 32)
+    assert s.kind == "2-D" and s.chunk == 32 and s.shared_bytes == 8192
+    ac, bc = s.inputs
+    assert ac.invariant_to == {1} and ac.layout == "row-major" and ac.reads == "broadcast"
+    assert bc.invariant_to == {0} and bc.layout == "transposed" and bc.reads == "unit-stride"
+    assert "coalesced" in ac.copy and "through the transpose" in bc.copy and "uncoalesced" not in bc.copy
+
+
+def test_mm_with_b_given_transposed_pads_its_tile(tmp_path):
+    path = tmp_path / "mm_bt.fut"
+    path.write_text((BENCHMARKS / "mm.fut").read_text().replace("let B = transpose(B0) in", "")
+                    .replace("[[f32, q], n] B0", "[[f32, n], q] B"))
+    (s,) = analysed(path).streams
+    b = s.inputs[1]
+    assert b.staged and b.copy == "along the chunk: coalesced"
+    # read one row per thread along x, but copied along the chunk: transposed and padded
+    assert b.layout == "transposed" and b.padding == 1 and b.bytes == 32 * 33 * 4
+
+
+def test_a_streamed_column_is_an_uncoalesced_copy(tmp_path):
+    path = tmp_path / "column.fut"
+    path.write_text("fun [f32, n] main([f32, n] xs, [[f32, w], m] M) =\n"
+                    "  let Mt = transpose(M) in\n"
+                    "  map(fn f32 (f32 x) => streamSeq(fn f32 (int kk, [f32, c] col, f32 acc) =>\n"
+                    "    loop (acc) = for k < c do acc + x * col[k] in acc, Mt[0], 0f32), xs)\n")
+    (s,) = analysed(path).streams
+    assert s.inputs[0].staged and s.inputs[0].copy.endswith("uncoalesced")
+
+
+def test_lavamd_rows_by_indirect_index_are_invariant_to_dim_1():
+    a = plan_of("lavamd")
+    outer, inner = a.streams
+    assert not outer.tiled and "iota" in outer.inputs[0].reason
+    assert inner.tiled and inner.kind == "1-D block in a 2-D grid" and a.block.spans == (1,)
+    assert inner.inputs[0].varies_with == {0}
+    assert [g.kind for g in inner.site.guards] == ["stream length", "loop bound"]
+    assert (1, 64) in a.block.small_dims
+
+
+def test_rodinia_lavamd_neighbour_loop_is_uniform_over_particles():
+    a = plan_of("lavamd_rodinia")
+    (s,) = a.streams
+    assert a.block.spans == (1,) and s.tiled and all(p.staged for p in s.inputs)
+    assert [sorted(g.variance) for g in s.site.guards] == [[0]]  # the loop over neighbours: dim 0 only
+
+
+def test_a_block_spanning_an_unsafe_dimension_is_not_chosen():
+    # Rodinia's neighbour loop varies with dim 0, so a 2-D block would be unsafe there
+    a = plan_of("lavamd_rodinia", Options(tile=(32, 32)))
+    assert 0 not in a.block.spans
+
+
+def test_variance_table_follows_dataflow():
+    a = plan_of("lavamd")
+    by_name = {b.name: v for b, v in a.variance.table.items()}
+    assert by_name["i"] == {0} and by_name["a"] == {0, 1}
+    assert by_name["ind"] == {0} and by_name["invar_AArow"] == {0}
+    assert by_name["k1"] == frozenset() and by_name["AA"] == frozenset()
+
+
+def test_loop_variance_is_a_fixpoint():
+    path = PROGRAMS / "analysis" / "loop_carry.fut"
+    a = analysed(path)
+    by_name = {(b.name, b.kind): v for b, v in a.variance.table.items()}
+    assert by_name[("t", "loop")] == {0}  # starts uniform, picks up dim 0 through `u` on a later iteration
+
+
+def test_no_tile_and_tile_sizes_and_shared_limit():
+    a = plan_of("nbody", Options(no_tile=True))
+    assert not a.tiled and "--no-tile" in a.streams[0].reason
+    a = plan_of("nbody", Options(tile=(128,)))
+    assert a.block.extents == (128,) and a.streams[0].chunk == 128
+    a = plan_of("mm", Options(max_shared=4096))
+    assert not a.tiled or a.block.shared_bytes <= 4096
+    assert any("limit" in p.reason for s in a.streams for p in s.inputs) or a.block.shared_bytes <= 4096

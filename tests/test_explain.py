@@ -1,0 +1,82 @@
+"""`tiler explain`: golden text and JSON for the benchmarks, the JSON's shape,
+and its options. Regenerate the golden files with TILER_UPDATE_GOLDEN=1."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from conftest import BENCHMARK_NAMES, BENCHMARKS, ROOT, tiler
+
+from tiler.explain import explain_data, render_text
+from tiler.pipeline import run_to
+from tiler.source import Source
+
+GOLDEN = ROOT / "tests" / "golden" / "explain"
+UPDATE = os.environ.get("TILER_UPDATE_GOLDEN") == "1"
+
+
+def explained(name: str) -> dict:
+    path = f"benchmarks/{name}.fut"
+    text = (ROOT / path).read_text()
+    return explain_data(run_to("analyse", text, path), Source(text, path))
+
+
+def golden(path, actual: str):
+    if UPDATE or not path.exists():
+        path.write_text(actual)
+    assert actual == path.read_text(), f"{path.name} changed; review and rerun with TILER_UPDATE_GOLDEN=1"
+
+
+@pytest.mark.parametrize("name", BENCHMARK_NAMES)
+def test_golden_explain(name):
+    data = explained(name)
+    golden(GOLDEN / f"{name}.json", json.dumps(data, indent=2) + "\n")
+    golden(GOLDEN / f"{name}.txt", render_text(data, variance=True, width=120))
+
+
+def test_json_has_the_promised_shape():
+    data = explained("mm")
+    assert data["dims"] == [{"dim": 0, "size": "m", "line": 7, "column": 3},
+                            {"dim": 1, "size": "q", "line": 8, "column": 9}]
+    (s,) = data["streams"]
+    assert {"line", "column", "inputs", "tiled", "kind", "block", "shared_bytes", "reason"} <= set(s)
+    assert [(i["array"], i["invariant_to"]) for i in s["inputs"]] == [("a", [1]), ("b", [0])]
+    assert s["tiled"] is True and s["block"] == [32, 32] and s["shared_bytes"] == 8192
+
+
+def test_streams_are_in_source_order():
+    lines = [(s["line"], s["column"]) for s in explained("lavamd")["streams"]]
+    assert lines == sorted(lines)
+
+
+def test_cli_json_and_text():
+    result = tiler("explain", BENCHMARKS / "nbody.fut", "--json")
+    assert result.returncode == 0 and json.loads(result.stdout)["streams"][0]["tiled"] is True
+    result = tiler("explain", BENCHMARKS / "lavamd.fut")
+    assert result.returncode == 0 and "tiled (1-D block in a 2-D grid)" in result.stdout
+    assert "may be small at run time" in result.stdout
+
+
+def test_cli_plan_options():
+    result = tiler("explain", BENCHMARKS / "mm.fut", "--json", "--tile", "16")
+    assert json.loads(result.stdout)["block"]["threads"] == [16, 16]
+    result = tiler("explain", BENCHMARKS / "mm.fut", "--json", "--no-tile")
+    assert all(not s["tiled"] for s in json.loads(result.stdout)["streams"])
+    result = tiler("explain", BENCHMARKS / "mm.fut", "--json", "--max-shared", "1000")
+    assert not any(s["tiled"] for s in json.loads(result.stdout)["streams"])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--tile", "abc"], "--tile expects N or N0,N1"),
+    (["--tile", "0"], "between 1 and 1024"),
+    (["--max-shared", "-5"], "must not be negative"),
+])
+def test_cli_plan_option_errors(args, message):
+    result = tiler("explain", BENCHMARKS / "mm.fut", *args)
+    assert result.returncode == 1 and message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_explain_reports_program_errors_like_check():
+    result = tiler("explain", ROOT / "tests/programs/note/nbody.fut")
+    assert result.returncode == 1 and "unknown name `i`" in result.stderr

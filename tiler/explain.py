@@ -1,0 +1,135 @@
+"""`tiler explain`: the analysis records, shown; nothing is recomputed.
+
+`explain_data(analysis, source)` turns the records into plain data (what
+`--json` prints); `render_text(data, variance=...)` lays the same data out
+for a terminal with rich.
+"""
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from .analyse import Analysis
+from .analyse.records import dims_text
+from .check.expressions import text as source_text
+from .check.types import Binder
+from .source import Source
+
+AXIS_NAMES = {"x": "threadIdx.x", "y": "threadIdx.y", "z": "threadIdx.z"}
+
+
+def explain_data(a: Analysis, source: Source) -> dict:
+    k, b = a.kernel, a.block
+    return {
+        "file": source.name,
+        "dims": [{"dim": lv.dim, "size": _size(lv.size), "line": lv.span.line, "column": lv.span.col}
+                 for lv in k.levels],
+        "block": {"spans": list(b.spans), "threads": list(b.extents),
+                  "thread_axis": {str(d): ax for d, ax in enumerate(b.thread_axis) if ax},
+                  "grid_axis": {str(d): ax for d, ax in enumerate(b.grid_axis)},
+                  "interchanged": b.interchanged, "shared_bytes": b.shared_bytes,
+                  "max_shared": a.options.max_shared, "reason": b.reason},
+        "streams": [_stream(s, b, source) for s in a.streams],
+        "variance": _variance(a),
+        "warnings": _warnings(a),
+    }
+
+
+def _size(size) -> str | int:
+    return size if isinstance(size, int) else size.name
+
+
+def _stream(s, block, source: Source) -> dict:
+    site = s.site
+    return {
+        "line": site.span.line, "column": site.span.col,
+        "tiled": s.tiled, "kind": s.kind, "block": list(block.extents), "chunk": s.chunk,
+        "shared_bytes": s.shared_bytes, "reason": s.reason,
+        "guards": [{"kind": g.kind, "line": g.span.line, "column": g.span.col, "varies_with": sorted(g.variance)}
+                   for g in site.guards],
+        "inputs": [{
+            "array": source_text(p.array, source), "param": p.name,
+            "varies_with": sorted(p.varies_with), "invariant_to": sorted(p.invariant_to),
+            "staged": p.staged, "tile": list(p.tile), "layout": p.layout, "padding": p.padding,
+            "copy": p.copy, "reads": p.reads, "bytes": p.bytes, "reason": p.reason,
+        } for p in s.inputs],
+    }
+
+
+def _variance(a: Analysis) -> list[dict]:
+    rows = [(b, v) for b, v in a.variance.table.items() if isinstance(b, Binder) and b.span.line > 0]
+    rows.sort(key=lambda bv: (bv[0].span.line, bv[0].span.col, bv[0].name))
+    return [{"name": b.name, "kind": b.kind, "type": str(b.type), "line": b.span.line, "column": b.span.col,
+             "varies_with": sorted(v)} for b, v in rows]
+
+
+def _warnings(a: Analysis) -> list[str]:
+    out = []
+    for d, threshold in a.block.small_dims:
+        size = _size(a.kernel.levels[d].size)
+        out.append(f"dimension {d} (size {size}) may be small at run time: the block spans it with "
+                   f"{a.block.extents[d]} threads; run the untiled kernel below {threshold}")
+    return out
+
+
+# ---- text ---------------------------------------------------------------------
+
+
+def render_text(data: dict, variance: bool = False, width: int = 120) -> str:
+    out = io.StringIO()
+    console = Console(file=out, width=width, highlight=False, emoji=False)
+    _header(console, data)
+    for s in data["streams"]:
+        _stream_text(console, s)
+    if variance:
+        _variance_text(console, data["variance"])
+    if data["warnings"]:
+        console.print("[bold yellow]warnings[/]")
+        for w in data["warnings"]:
+            console.print(f"  {w}")
+    return out.getvalue()
+
+
+def _header(console: Console, data: dict) -> None:
+    dims = data["dims"]
+    console.print(f"[bold]{data['file']}[/]: a {len(dims)}-D kernel")
+    for d in dims:
+        console.print(f"  dimension {d['dim']}: size {d['size']} (the map at {d['line']}:{d['column']})")
+    b = data["block"]
+    threads = " x ".join(str(b["threads"][d]) for d in b["spans"])
+    axes = ", ".join(f"dim {d} -> {AXIS_NAMES[a]}" for d, a in sorted(b["thread_axis"].items(),
+                                                                       key=lambda kv: kv[1]))
+    grid = ", ".join(f"dim {d} -> blockIdx.{a}" for d, a in sorted(b["grid_axis"].items(), key=lambda kv: kv[1]))
+    console.print(f"block: {threads} threads ({axes}); grid: {grid}")
+    console.print(f"  {b['reason']}")
+    console.print(f"  shared memory: {b['shared_bytes']} of {b['max_shared']} bytes a block")
+
+
+def _stream_text(console: Console, s: dict) -> None:
+    state = f"tiled ({s['kind']}), chunk {s['chunk']}, {s['shared_bytes']} bytes" if s["tiled"] else "not tiled"
+    console.print(f"\n[bold]streamSeq at {s['line']}:{s['column']}[/]: {state}")
+    for g in s["guards"]:
+        console.print(f"  on the way: a {escape(g['kind'])} at {g['line']}:{g['column']}, varies with "
+                      f"{dims_text(g['varies_with'])}")
+    table = Table("input", "array", "varies with", "invariant to", "decision", "tile", "layout", "copy", "reads",
+                  show_lines=False, pad_edge=False)
+    for i in s["inputs"]:
+        tile = " x ".join(map(str, i["tile"])) if i["tile"] else "-"
+        layout = i["layout"] + (f" +{i['padding']}" if i["padding"] else "") if i["staged"] else "-"
+        cells = (i["param"], i["array"], dims_text(i["varies_with"]), dims_text(i["invariant_to"]),
+                 "shared" if i["staged"] else "global", tile, layout, i["copy"] or "-", i["reads"] or "-")
+        table.add_row(*map(escape, cells))
+    console.print(table)
+    for i in s["inputs"]:
+        console.print(escape(f"  {i['param']}: {i['reason']}"))
+
+
+def _variance_text(console: Console, rows: list[dict]) -> None:
+    table = Table("name", "bound at", "kind", "type", "varies with", title="variance", pad_edge=False)
+    for r in rows:
+        cells = (r["name"], f"{r['line']}:{r['column']}", r["kind"], r["type"], dims_text(r["varies_with"]))
+        table.add_row(*map(escape, cells))
+    console.print(table)
