@@ -13,13 +13,13 @@ import re
 import pytest
 from conftest import BENCHMARKS, PROGRAMS, header
 
-from tiler.analyse import Options
+from tiler.analyse import DEFAULT, Options
 from tiler.pipeline import run_to
 
 ANALYSIS = sorted((PROGRAMS / "analysis").glob("*.fut"))
 
 
-def analysed(path, options=Options()):
+def analysed(path, options=DEFAULT):
     return run_to("analyse", path.read_text(), path.name, options)
 
 
@@ -57,7 +57,7 @@ def test_analysis_programs_cover_the_issue():
             "helper", "nested"} <= names
 
 
-def plan_of(name, options=Options()):
+def plan_of(name, options=DEFAULT):
     return analysed(BENCHMARKS / f"{name}.fut", options)
 
 
