@@ -80,3 +80,20 @@ def test_cli_plan_option_errors(args, message):
 def test_explain_reports_program_errors_like_check():
     result = tiler("explain", ROOT / "tests/programs/note/nbody.fut")
     assert result.returncode == 1 and "unknown name `i`" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["nbody", "mm", "lavamd"])
+def test_golden_show_transformed(name):
+    from tiler.syntax import parse
+    from tiler.transformed import show_transformed
+
+    path = f"benchmarks/{name}.fut"
+    text = (ROOT / path).read_text()
+    out = show_transformed(parse(text, path), run_to("analyse", text, path))
+    assert "copyFastMem(" in out and "shMem_" in out
+    golden(GOLDEN / f"{name}.transformed.fut", out)
+
+
+def test_show_transformed_leaves_untiled_streams_alone():
+    result = tiler("explain", ROOT / "tests/programs/analysis/own_row.fut", "--show-transformed")
+    assert result.returncode == 0 and "copyFastMem" not in result.stdout and "streamSeq(" in result.stdout

@@ -199,8 +199,10 @@ def options_from(tile, no_tile, max_shared):
 @plan_options
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 @click.option("--variance", "show_variance", is_flag=True, help="Also print the variance of every name.")
+@click.option("--show-transformed", is_flag=True,
+              help="Print the program rewritten in the design note's tiled notation.")
 @guarded
-def explain_cmd(program, tile, no_tile, max_shared, as_json, show_variance):
+def explain_cmd(program, tile, no_tile, max_shared, as_json, show_variance, show_transformed):
     """Show PROG.fut's parallel dimensions, every streamSeq input, what it is
     invariant to, and what was tiled, how and why (or why not)."""
     import json
@@ -212,7 +214,12 @@ def explain_cmd(program, tile, no_tile, max_shared, as_json, show_variance):
     text, name = read_program(program)
     analysis = run_to("analyse", text, name, options)
     data = explain_data(analysis, Source(text, name))
-    if as_json:
+    if show_transformed:
+        from .syntax import parse
+        from .transformed import show_transformed as transformed
+
+        click.echo(transformed(parse(text, name), analysis), nl=False)
+    elif as_json:
         click.echo(json.dumps(data, indent=2))
     else:
         width = None if sys.stdout.isatty() else 120

@@ -13,7 +13,21 @@ UNARY, POSTFIX, ATOM, OPEN = 6, 7, 8, 0  # OPEN: a form that extends to the righ
 STEP = "  "
 
 
-def pretty(node) -> str:
+_comments: dict = {}  # (line, col) of a map or streamSeq -> comment lines printed before it
+
+
+def pretty(node, comments: dict | None = None) -> str:
+    """Source text for `node`; `comments` puts `-- ...` lines before the maps
+    and streams at the given (line, column) (for `explain --show-transformed`)."""
+    global _comments
+    _comments, saved = comments or {}, _comments
+    try:
+        return _pretty(node)
+    finally:
+        _comments = saved
+
+
+def _pretty(node) -> str:
     if isinstance(node, ast.Program):
         return "\n\n".join(_fundef(f) for f in node.funs) + "\n"
     if isinstance(node, ast.FunDef):
@@ -113,5 +127,6 @@ def _exp(e, ind: str, need: int) -> str:  # noqa: C901 - one case per form
         head = f"fn {type_text(lam.ret)} {_params(lam.params)} =>"
         body = _exp(lam.body, inner + STEP, 0)
         args = ", ".join(_exp(a, inner, 0) for a in e.args)
-        return f"{word}(\n{inner}{head}\n{inner}{STEP}{body},\n{inner}{args})"
+        notes = "".join(f"-- {c}\n{ind}" for c in _comments.get((e.span.line, e.span.col), ()))
+        return f"{notes}{word}(\n{inner}{head}\n{inner}{STEP}{body},\n{inner}{args})"
     raise TypeError(f"cannot print {type(e).__name__}")

@@ -1,0 +1,14 @@
+fun [f32, n] main(f32 eps, [f32, n] bodies) =
+  -- 1-D block of 256 threads: dimension 0 -> threadIdx.x
+  map(
+    fn f32 (f32 body) =>
+      -- fast memory: shMem_bodies_chunk[256]
+      -- chunk = 256 (the last chunk may be shorter); copies guard the array's end
+      streamSeq(
+        fn f32 (int kk, [f32, chunk] bodies_chunk, f32 acc) =>
+          let shMem_bodies_chunk = copyFastMem(bodies_chunk[threadIdx.x], threadIdx.x) in
+          loop (acc) = for k < chunk do
+            acc + (shMem_bodies_chunk[k] - body)
+          in acc,
+        bodies, 0.0f32),
+    bodies)

@@ -1,0 +1,129 @@
+"""The program rewritten in the design note's translated notation.
+
+`show_transformed(program_ast, analysis)` -> text: for every tiled stream, a
+`let shMem_X = copyFastMem(...)` between the stream and its body, and the
+body's reads `X[e]` replaced by reads of `shMem_X`, with comments giving the
+block and the fast memory, as in the note's "How to Implement Tiling?". It
+is for people to read; tiler does not parse it back.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from .analyse import Analysis
+from .syntax import ast, pretty
+
+AXIS = {"x": "threadIdx.x", "y": "threadIdx.y"}
+
+
+def show_transformed(program: ast.Program, a: Analysis) -> str:
+    plans = {(s.site.span.line, s.site.span.col): s for s in a.streams if s.tiled}
+    comments = {_nest_position(program): _block_comments(a)}
+    for pos, s in plans.items():
+        comments[pos] = [f"fast memory: {_tile_decl(p)}" for p in s.inputs if p.staged] + [
+            f"chunk = {s.chunk} (the last chunk may be shorter); copies guard the array's end"]
+    rewritten = _Rewriter(plans, a).program(program)
+    return pretty(rewritten, comments)
+
+
+def _nest_position(program: ast.Program):
+    main = next((f for f in program.funs if f.name == "main"), program.funs[-1])
+    e = main.body
+    while isinstance(e, ast.Let):
+        e = e.body
+    return (e.span.line, e.span.col)
+
+
+def _block_comments(a: Analysis) -> list[str]:
+    b = a.block
+    threads = " x ".join(str(b.extents[d]) for d in b.spans)
+    axes = ", ".join(f"dimension {d} -> {AXIS.get(b.thread_axis[d], '?')}" for d in b.spans)
+    lines = [f"{len(b.spans)}-D block of {threads} threads: {axes}"]
+    if len(b.spans) == 2:
+        lines.append(f"tid = threadIdx.y * {b.extents[b.spans[0]]} + threadIdx.x")
+    return lines
+
+
+def _tile_decl(p) -> str:
+    dims = "".join(f"[{n}]" for n in _shared_shape(p))
+    layout = f" ({p.layout}{', padded' if p.padding else ''})" if p.rows else ""
+    return f"shMem_{p.name}{dims}{layout}"
+
+
+def _shared_shape(p) -> tuple[int, ...]:
+    if not p.rows:
+        return (p.tile[-1],)
+    rows, chunk = p.tile
+    return (chunk, rows + p.padding) if p.layout == "transposed" else (rows, chunk + p.padding)
+
+
+class _Rewriter:
+    def __init__(self, plans: dict, a: Analysis):
+        self.plans, self.a = plans, a
+
+    def program(self, prog: ast.Program) -> ast.Program:
+        return dataclasses.replace(prog, funs=tuple(dataclasses.replace(f, body=self.exp(f.body)) for f in prog.funs))
+
+    def exp(self, e):
+        if isinstance(e, ast.StreamSeq) and (e.span.line, e.span.col) in self.plans:
+            return self.stream(e, self.plans[(e.span.line, e.span.col)])
+        return _map(e, self.exp)
+
+    def stream(self, e: ast.StreamSeq, plan) -> ast.StreamSeq:
+        lam = e.lam
+        body = self.exp(lam.body)
+        for p in reversed([p for p in plan.inputs if p.staged]):
+            body = _replace_reads(body, p.name, lambda idx, p=p: self.shared_read(p, idx))
+        for p in reversed([p for p in plan.inputs if p.staged]):
+            copy = ast.Call("copyFastMem", (ast.Index(ast.Var(p.name), (self.copy_index(p),)),)
+                            + tuple(ast.Var(t) for t in self.copy_targets(p)))
+            body = ast.Let((f"shMem_{p.name}",), False, copy, body, e.span)
+        return dataclasses.replace(e, lam=dataclasses.replace(lam, body=body), args=tuple(self.exp(x) for x in e.args))
+
+    def row_axes(self, p) -> list[str]:
+        return [AXIS[self.a.block.thread_axis[d]] for d in p.rows]
+
+    def chunk_axis(self, p) -> str:
+        """The thread index that walks the chunk in the copy."""
+        if not p.rows:
+            return "threadIdx.x" if len(self.a.block.spans) == 1 else "tid"
+        return "threadIdx.y" if p.copy.startswith("along the rows") else "threadIdx.x"
+
+    def copy_index(self, p):
+        return ast.Var(self.chunk_axis(p))
+
+    def copy_targets(self, p) -> list[str]:
+        chunk = self.chunk_axis(p)
+        if not p.rows:
+            return [chunk]
+        row = "threadIdx.x" if chunk == "threadIdx.y" else "threadIdx.y"
+        return [chunk, row] if p.layout == "transposed" else [row, chunk]
+
+    def shared_read(self, p, idx):
+        rows = [ast.Var(a) for a in self.row_axes(p)]
+        indices = (idx, *rows) if p.layout == "transposed" else (*rows, idx)
+        return ast.Index(ast.Var(f"shMem_{p.name}"), tuple(indices))
+
+
+def _replace_reads(e, name: str, make):
+    if isinstance(e, ast.Index) and isinstance(e.array, ast.Var) and e.array.name == name and len(e.indices) == 1:
+        return make(_replace_reads(e.indices[0], name, make))
+    if isinstance(e, ast.Lambda) and any(p.name == name for p in e.params):
+        return e  # the name is rebound inside
+    return _map(e, lambda c: _replace_reads(c, name, make))
+
+
+def _map(e, f):
+    changes = {}
+    for field in dataclasses.fields(e):
+        value = getattr(e, field.name)
+        if _is_node(value):
+            changes[field.name] = f(value)
+        elif isinstance(value, tuple) and value and all(_is_node(v) for v in value):
+            changes[field.name] = tuple(f(v) for v in value)
+    return dataclasses.replace(e, **changes) if changes else e
+
+
+def _is_node(v) -> bool:
+    return dataclasses.is_dataclass(v) and not isinstance(v, type) and type(v).__module__ == ast.__name__ and not \
+        isinstance(v, (ast.TScalar, ast.TArray, ast.TTuple))
