@@ -18,6 +18,8 @@ demo: $(STAMP)
 	$(PYTHON) -m tiler check benchmarks/nbody.fut
 	$(PYTHON) -m tiler run benchmarks/nbody.fut
 	$(PYTHON) -m tiler run benchmarks/nbody3d.fut --chunk 128
+	$(PYTHON) -m tiler explain benchmarks/mm.fut
+	$(PYTHON) -m tiler explain benchmarks/lavamd.fut --show-transformed
 
 test: $(STAMP)
 	$(PYTHON) -m ruff check tiler tests

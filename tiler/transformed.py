@@ -12,6 +12,7 @@ import dataclasses
 
 from .analyse import Analysis
 from .syntax import ast, pretty
+from .tree import map_children
 
 AXIS = {"x": "threadIdx.x", "y": "threadIdx.y"}
 
@@ -114,14 +115,7 @@ def _replace_reads(e, name: str, make):
 
 
 def _map(e, f):
-    changes = {}
-    for field in dataclasses.fields(e):
-        value = getattr(e, field.name)
-        if _is_node(value):
-            changes[field.name] = f(value)
-        elif isinstance(value, tuple) and value and all(_is_node(v) for v in value):
-            changes[field.name] = tuple(f(v) for v in value)
-    return dataclasses.replace(e, **changes) if changes else e
+    return map_children(e, f, _is_node)
 
 
 def _is_node(v) -> bool:

@@ -13,6 +13,7 @@ from ..check import typed as T
 from ..check.expressions import match
 from ..check.types import Array, Binder, Tuple
 from ..errors import CompilerBug
+from ..tree import map_children
 
 __all__ = ["inline_kernel"]
 
@@ -42,7 +43,7 @@ class _Inliner:
             for let in reversed(chain):
                 body = dataclasses.replace(let, value=self.exp(let.value), body=body)
             return body
-        return _map_children(e, self.exp)
+        return map_children(e, self.exp, _is_exp)
 
     def call(self, e: T.Call):
         h: T.Helper = self.helpers[e.func]
@@ -57,18 +58,6 @@ class _Inliner:
         for p, a in reversed(list(zip(params, args))):
             body = T.Let((p,), a, body, body.type, e.span)
         return body
-
-
-def _map_children(e, f):
-    """`e` with `f` applied to every child expression (binders untouched)."""
-    changes = {}
-    for field in dataclasses.fields(e):
-        value = getattr(e, field.name)
-        if _is_exp(value):
-            changes[field.name] = f(value)
-        elif isinstance(value, tuple) and value and all(_is_exp(v) for v in value):
-            changes[field.name] = tuple(f(v) for v in value)
-    return dataclasses.replace(e, **changes) if changes else e
 
 
 def _is_exp(value) -> bool:

@@ -1,0 +1,20 @@
+"""Generic rebuilding of frozen trees (the syntax tree, the typed IR).
+
+`map_children(node, f, is_child)` is `node` with `f` applied to every child:
+a field holding a child, or a tuple of children. Fields that are not
+children (names, binders, types) are kept as they are.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+
+def map_children(node, f, is_child):
+    changes = {}
+    for field in dataclasses.fields(node):
+        value = getattr(node, field.name)
+        if is_child(value):
+            changes[field.name] = f(value)
+        elif isinstance(value, tuple) and value and all(is_child(v) for v in value):
+            changes[field.name] = tuple(f(v) for v in value)
+    return dataclasses.replace(node, **changes) if changes else node
