@@ -147,3 +147,15 @@ def test_no_tile_and_tile_sizes_and_shared_limit():
     a = plan_of("mm", Options(max_shared=4096))
     assert not a.tiled or a.block.shared_bytes <= 4096
     assert any("limit" in p.reason for s in a.streams for p in s.inputs) or a.block.shared_bytes <= 4096
+
+
+def test_rows_picked_through_data_are_not_staged_in_a_2d_block():
+    from tiler.analyse.plan import _block, _plan_stream
+    from tiler.analyse.views import Views
+
+    a = analysed(PROGRAMS / "analysis" / "rows_by_data.fut")
+    block = _block(2, (1, 0), Options())
+    s = _plan_stream(a.variance.streams[0], block, Views(a.kernel, a.variance), Options(), a.kernel)
+    uc, vc = s.inputs
+    assert not uc.staged and "through data" in uc.reason
+    assert vc.staged

@@ -190,6 +190,12 @@ def _plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Opti
         invariant = frozenset(range(rank)) - i.variance
         base = InputPlan(i.param.name, i.array, i.variance, invariant, False, "")
         decisions.append(replace(base, reason=_refusal(i, invariant, spans, site, unsafe) or ""))
+    for n, d in enumerate(decisions):
+        rows = _rows(d, block)
+        if not d.reason and rows and not views.rows_computable(d.array, rows):
+            decisions[n] = replace(d, reason=(
+                f"its row differs along dimension {dims_text(rows)} through data (an index read from memory): "
+                "the cooperative copy cannot compute the other threads' rows"))
     staged_rows = [_rows(d, block) for d in decisions if not d.reason]
     if not staged_rows:
         reason = _stream_refusal(decisions)

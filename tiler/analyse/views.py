@@ -72,6 +72,17 @@ class Views:
             return ("dim", next(iter(last[1])))
         return "strided"
 
+    def rows_computable(self, array, rows) -> bool:
+        """Can a thread compute this array as another thread along `rows` sees
+        it? Only when it depends on those dims through their map index alone."""
+        found = self.items(array)
+        if not found:
+            return False
+        for it in found[1]:
+            if it[0] == "exp" and it[1] & set(rows):
+                return False
+        return True
+
     def exp_variance(self, e) -> frozenset:
         if isinstance(e, T.Var):
             return self.var.of(e.binder)
