@@ -1,0 +1,154 @@
+"""Stage `lower`: analysis -> kernel IR (`kir.Kernel`), untiled or tiled.
+
+Every decision comes from the plan: the block, which dimension each thread
+and block index walks, the tiles. Threads outside the map nest compute with
+their indices clamped into range, so they take part in every copy and
+barrier without reading out of bounds, and only their stores are skipped.
+"""
+from __future__ import annotations
+
+import re
+
+from .. import kir
+from ..analyse import Analysis
+from ..check import typed as T
+from ..check.types import Array
+from .body import ctype_of
+from .streams import Streams
+from .values import View, add, const, minimum, mul
+
+__all__ = ["lower", "kernel_name"]
+
+
+def kernel_name(file: str, tiled: bool) -> str:
+    stem = re.sub(r"\W", "_", file.rsplit("/", 1)[-1].rsplit(".", 1)[0]) or "kernel"
+    return f"tiler_{stem}_{'tiled' if tiled else 'untiled'}"
+
+
+def lower(analysis: Analysis, file: str = "<input>") -> kir.Kernel:
+    k, block = analysis.kernel, analysis.block
+    tiled = analysis.tiled
+    low = Streams(analysis, {})
+    params = _params(low, k)
+    for pl in k.prelude:
+        if isinstance(pl.value, T.Transpose):
+            v = low.env[pl.value.source]
+            low.env[pl.binder] = View(v.buffer, v.offset, (v.strides[1], v.strides[0]) + v.strides[2:],
+                                      (v.sizes[1], v.sizes[0]) + v.sizes[2:], v.ctype)
+        else:
+            low.env[pl.binder] = low.name_value(pl.binder, low.exp(pl.value))
+    sizes, gtids = [], []
+    for level in k.levels:
+        d = level.dim
+        size = _size_expr(low, level.size)
+        gtid = low.declare(f"gtid{d}", "int", _gtid(block, d), level.span)
+        sizes.append(size)
+        gtids.append(gtid)
+    in_range = _all(kir.Bin("<", g, s) for g, s in zip(gtids, sizes))
+    outputs = [p for p in params if p.role == "output"]
+
+    def nest():
+        for level, gtid, size in zip(k.levels, gtids, sizes):
+            d = level.dim
+            idx = low.declare(f"i{d}", "int", minimum(gtid, kir.Bin("-", size, const(1)))) if tiled else gtid
+            local = kir.Special(f"threadIdx.{block.thread_axis[d]}") if block.thread_axis[d] else const(0)
+            base = mul(kir.Special(f"blockIdx.{block.grid_axis[d]}"), const(block.extents[d]))
+            low.indices[d] = {"idx": idx, "base": base, "size": size, "local": local}
+            for p, arg in zip(level.params, level.args):
+                low.env[p] = low.name_value(p, low.exp(arg).index([idx]), level.span)
+            for binders, value in level.lets:
+                low.bind(binders, low.exp(value), level.span)
+        values = low.exp(k.body)
+        values = values if isinstance(values, tuple) else (values,)
+        flat = const(0)
+        for g, s in zip(gtids, sizes):
+            flat = add(mul(flat, s), g)
+        stores = tuple(kir.Store(o.name, flat, v, "global", k.span) for o, v in zip(outputs, values))
+        low.emit(kir.If(in_range, stores))
+
+    body, _ = low.block(nest)
+    if not tiled:  # no barriers: threads outside the nest may simply leave
+        body = (kir.If(in_range, body),)
+    preamble = tuple(low.out)
+    return kir.Kernel(kernel_name(file, tiled), tuple(params), tuple(low.shared), preamble + body,
+                      _block_dims(block), _grid(k, block), tiled, file, _summary(analysis), k.span)
+
+
+def _params(low: Streams, k: T.Kernel) -> list[kir.Param]:
+    params, sizes = [], []
+    for s in k.sizes:
+        low.env[s] = kir.Ref(low.fresh(s.name))
+        sizes.append(kir.Param(low.env[s].name, "int", "size", s.name))
+    for p in k.params:
+        name = low.fresh(p.name)
+        if isinstance(p.type, Array):
+            shape = tuple(_size_expr(low, s) for s in p.type.shape)
+            strides, stride = [], const(1)
+            for extent in reversed(shape):
+                strides.insert(0, stride)
+                stride = mul(stride, extent)
+            low.env[p] = View(name, const(0), tuple(strides), shape, ctype_of(p.type))
+            params.append(kir.Param(name, ctype_of(p.type), "input", p.name, _shape_names(p.type)))
+        else:
+            low.env[p] = kir.Ref(name)
+            params.append(kir.Param(name, ctype_of(p.type), "scalar", p.name))
+    shape = tuple(_size_name(lv.size) for lv in k.levels)
+    for i, t in enumerate(k.outputs):
+        params.append(kir.Param(low.fresh(f"out{i}"), ctype_of(t), "output", f"out{i}", shape))
+    return params + sizes
+
+
+def _size_expr(low: Streams, size):
+    return const(size) if isinstance(size, int) else low.env[size]
+
+
+def _size_name(size):
+    return size if isinstance(size, int) else size.name
+
+
+def _shape_names(t: Array) -> tuple:
+    return tuple(_size_name(s) for s in t.shape)
+
+
+def _gtid(block, d: int):
+    grid = mul(kir.Special(f"blockIdx.{block.grid_axis[d]}"), const(block.extents[d]))
+    axis = block.thread_axis[d]
+    return add(grid, kir.Special(f"threadIdx.{axis}")) if axis else grid
+
+
+def _all(conds):
+    out = None
+    for c in conds:
+        out = c if out is None else kir.Bin("&&", out, c)
+    return out if out is not None else const(True, "bool")
+
+
+def _block_dims(block) -> tuple[int, int, int]:
+    dims = [1, 1, 1]
+    for axis, d in zip("xyz", block.spans):
+        dims["xyz".index(axis)] = block.extents[d]
+    return tuple(dims)
+
+
+def _grid(k: T.Kernel, block) -> tuple:
+    axes = [None, None, None]
+    for level in k.levels:
+        d = level.dim
+        axes["xyz".index(block.grid_axis[d])] = (_size_name(level.size), block.extents[d])
+    return tuple(axes)
+
+
+def _summary(a: Analysis) -> tuple[str, ...]:
+    b = a.block
+    out = [f"block: {' x '.join(str(b.extents[d]) for d in b.spans)} threads; {b.reason}"]
+    for s in a.streams:
+        where = f"streamSeq at {s.site.span.line}:{s.site.span.col}"
+        if s.tiled:
+            staged = ", ".join(f"{p.name} ({' x '.join(map(str, p.tile))} {p.layout}"
+                               f"{' +' + str(p.padding) if p.padding else ''})" for p in s.inputs if p.staged)
+            out.append(f"{where}: tiled ({s.kind}), chunk {s.chunk}; shared: {staged}")
+        else:
+            out.append(f"{where}: not tiled: {s.reason}")
+    return tuple(out)
+
+

@@ -1,0 +1,186 @@
+"""Lowering of typed expressions to kernel-IR statements.
+
+`Body.exp(e)` appends the statements that compute `e` to the current block
+and returns its value: an expression for a scalar, a `View` for an array, a
+tuple for a tuple. Streams are lowered in streams.py, as the plan says.
+"""
+from __future__ import annotations
+
+import re
+
+from .. import kir
+from ..check import typed as T
+from ..check.types import Array, Binder, Scalar, flatten
+from ..errors import CompilerBug
+from ..render.cuda import CTYPE, MATH
+from .values import View, const
+
+C_RESERVED = {"int", "float", "double", "char", "long", "short", "bool", "if", "else", "for", "while", "do",
+              "return", "const", "void", "auto", "case", "switch", "default", "break", "continue", "sizeof",
+              "struct", "union", "static", "extern", "signed", "unsigned", "true", "false", "min", "max",
+              "register", "volatile", "goto", "enum", "typedef", "inline", "new", "delete", "this", "class",
+              "template", "namespace", "using", "operator", "private", "public", "protected", "virtual",
+              "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "tid", "in_range"}
+
+
+def ctype_of(t) -> str:
+    if isinstance(t, Scalar):
+        return CTYPE[t.kind]
+    if isinstance(t, Array):
+        return CTYPE[t.elem.kind]
+    raise CompilerBug(f"no C type for {t}")
+
+
+class Body:
+    def __init__(self):
+        self.env: dict[Binder, object] = {}
+        self.out: list = []
+        self.used: set[str] = set(C_RESERVED)
+
+    # ---- names and blocks ------------------------------------------------------
+
+    def fresh(self, base: str) -> str:
+        base = re.sub(r"[^A-Za-z0-9_]", "_", base.replace("'", "_q")) or "v"
+        name, n = base, 1
+        while name in self.used:
+            n += 1
+            name = f"{base}_{n}"
+        self.used.add(name)
+        return name
+
+    def emit(self, stmt) -> None:
+        self.out.append(stmt)
+
+    def block(self, fn):
+        """Run `fn` with a fresh statement list; return (its statements, its value)."""
+        saved, self.out = self.out, []
+        try:
+            value = fn()
+            return tuple(self.out), value
+        finally:
+            self.out = saved
+
+    def declare(self, base: str, ctype: str, init, span=None, const_=True) -> kir.Ref:
+        name = self.fresh(base)
+        self.emit(kir.Decl(name, ctype, init, const_, span))
+        return kir.Ref(name)
+
+    # ---- expressions ------------------------------------------------------------
+
+    def exp(self, e):
+        return getattr(self, "_" + type(e).__name__.lower())(e)
+
+    def _lit(self, e: T.Lit):
+        return const(e.value, ctype_of(e.type))
+
+    def _var(self, e: T.Var):
+        if e.binder not in self.env:
+            raise CompilerBug(f"`{e.binder.name}` has no value while lowering", e.span, "lower")
+        return self.env[e.binder]
+
+    def _tuplee(self, e: T.TupleE):
+        return tuple(self.exp(i) for i in e.items)
+
+    def _binop(self, e: T.BinOp):
+        if e.op in ("&&", "||"):
+            return self._logic(e)
+        a, b = self.exp(e.lhs), self.exp(e.rhs)
+        ctype = ctype_of(e.lhs.type)
+        if e.op == "%" and ctype in ("float", "double"):
+            return kir.Call(MATH[ctype]["%"], (a, b))
+        return kir.Bin(e.op, a, b)
+
+    def _logic(self, e: T.BinOp):
+        a = self.exp(e.lhs)
+        stmts, b = self.block(lambda: self.exp(e.rhs))
+        if not stmts:
+            return kir.Bin(e.op, a, b)
+        result = self.declare("cond", "bool", a, e.span, const_=False)
+        test = result if e.op == "&&" else kir.Un("!", result)
+        self.emit(kir.If(test, stmts + (kir.Assign(result.name, b),), (), e.span))
+        return result
+
+    def _unop(self, e: T.UnOp):
+        return kir.Un(e.op, self.exp(e.operand))
+
+    def _index(self, e: T.Index):
+        view = self.exp(e.array)
+        return view.index([self.exp(i) for i in e.indices])
+
+    def _builtin(self, e: T.Builtin):
+        args = tuple(self.exp(a) for a in e.args)
+        if e.name in CTYPE:
+            return kir.Cast(CTYPE[e.name], args[0])
+        ctype = ctype_of(e.args[0].type)
+        return kir.Call(MATH[ctype][e.name], args)
+
+    def _call(self, e: T.Call):
+        raise CompilerBug(f"call of `{e.func}` was not inlined", e.span, "lower")
+
+    def _iota(self, e: T.Iota):
+        return View(None, const(0), (const(1),), (self.exp(e.count),), "int")
+
+    def _let(self, e: T.Let):
+        while isinstance(e, T.Let):
+            self.bind(e.binders, self.exp(e.value), e.span)
+            e = e.body
+        return self.exp(e)
+
+    def bind(self, binders, value, span=None) -> None:
+        values = value if len(binders) > 1 else (value,)
+        for b, v in zip(binders, values):
+            self.env[b] = self.name_value(b, v, span)
+
+    def name_value(self, b: Binder, v, span=None):
+        """Scalars get a C variable (unless already one); arrays stay views."""
+        if isinstance(v, (View, tuple)) or isinstance(v, (kir.Ref, kir.Const)):
+            return v
+        return self.declare(b.name, ctype_of(b.type), v, span)
+
+    def _if(self, e: T.If):
+        cond = self.exp(e.cond)
+        then_stmts, then = self.block(lambda: self.exp(e.then))
+        else_stmts, else_ = self.block(lambda: self.exp(e.else_))
+        parts_t, parts_e = _parts(then), _parts(else_)
+        if any(isinstance(p, View) for p in parts_t + parts_e):
+            raise CompilerBug("code generation does not support arrays chosen by `if` yet", e.span, "lower")
+        if not then_stmts and not else_stmts:
+            out = tuple(kir.Select(cond, a, b) for a, b in zip(parts_t, parts_e))
+            return out if isinstance(then, tuple) else out[0]
+        types = flatten(e.type)
+        results = [self.fresh("sel") for _ in parts_t]
+        for name, t in zip(results, types):
+            self.emit(kir.Decl(name, ctype_of(t), None, False, e.span))
+        self.emit(kir.If(cond, then_stmts + tuple(kir.Assign(n, v) for n, v in zip(results, parts_t)),
+                         else_stmts + tuple(kir.Assign(n, v) for n, v in zip(results, parts_e)), e.span))
+        refs = tuple(kir.Ref(n) for n in results)
+        return refs if isinstance(then, tuple) else refs[0]
+
+    def _loop(self, e: T.Loop):
+        inits = [self.exp(i) for i in e.inits]
+        bound = self.exp(e.bound)
+        params = [self.declare(p.name, ctype_of(p.type), v, e.span, const_=False) for p, v in zip(e.params, inits)]
+        for p, r in zip(e.params, params):
+            self.env[p] = r
+        index = self.fresh(e.index.name)
+        self.env[e.index] = kir.Ref(index)
+        stmts, nexts = self.block(lambda: self._carry(e.body, e.params, params))
+        self.emit(kir.For(index, const(0), bound, const(1), stmts, e.span))
+        for b, r in zip(e.results, params):
+            self.env[b] = r
+        return self.exp(e.rest)
+
+    def _carry(self, body, binders, refs):
+        """Evaluate a loop or stream body and assign its values to the carried variables."""
+        values = _parts(self.exp(body))
+        temps = [self.declare(f"{b.name}_next", ctype_of(b.type), v) if len(refs) > 1 else v
+                 for b, v in zip(binders, values)]
+        for r, t in zip(refs, temps):
+            self.emit(kir.Assign(r.name, t))
+
+    def _stream(self, e: T.Stream):
+        raise NotImplementedError  # provided by streams.Streams
+
+
+def _parts(v) -> tuple:
+    return v if isinstance(v, tuple) else (v,)

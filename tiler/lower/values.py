@@ -1,0 +1,87 @@
+"""Values while lowering: scalars are kernel-IR expressions, arrays are views.
+
+A `View` is an array in memory without a copy: a buffer, the flat offset of
+its first element, and a stride and size per dimension (row-major for
+parameters; a prelude transpose swaps two strides; a row fixes the outer
+index; a chunk shifts the offset). An iota is a view with no buffer whose
+elements are their own flat offsets.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from .. import kir
+
+
+@dataclass(frozen=True)
+class View:
+    buffer: str | None  # None: an iota
+    offset: object
+    strides: tuple
+    sizes: tuple
+    ctype: str
+    space: str = "global"
+
+    def index(self, indices):
+        flat = self.offset
+        for i, s in zip(indices, self.strides):
+            flat = add(flat, mul(i, s))
+        if len(indices) < len(self.strides):
+            return View(self.buffer, flat, self.strides[len(indices):], self.sizes[len(indices):], self.ctype,
+                        self.space)
+        return flat if self.buffer is None else kir.Load(self.buffer, flat, self.space)
+
+    def shifted(self, start):
+        """The view starting at element `start` of the outer dimension."""
+        return dataclasses.replace(self, offset=add(self.offset, mul(start, self.strides[0])))
+
+
+def const(v, ctype: str = "int") -> kir.Const:
+    return kir.Const(v, ctype)
+
+
+def _is(e, v) -> bool:
+    return isinstance(e, kir.Const) and e.value == v
+
+
+def add(a, b):
+    if _is(a, 0):
+        return b
+    if _is(b, 0):
+        return a
+    if isinstance(a, kir.Const) and isinstance(b, kir.Const):
+        return const(a.value + b.value, a.ctype)
+    return kir.Bin("+", a, b)
+
+
+def mul(a, b):
+    if _is(a, 1):
+        return b
+    if _is(b, 1):
+        return a
+    if _is(a, 0) or _is(b, 0):
+        return const(0)
+    if isinstance(a, kir.Const) and isinstance(b, kir.Const):
+        return const(a.value * b.value, a.ctype)
+    return kir.Bin("*", a, b)
+
+
+def minimum(a, b):
+    return kir.Call("min", (a, b))
+
+
+def substitute(e, mapping: dict):
+    """`e` with every `Ref` in `mapping` replaced."""
+    if isinstance(e, kir.Ref):
+        return mapping.get(e.name, e)
+    if not dataclasses.is_dataclass(e):
+        return e
+    changes = {}
+    for f in dataclasses.fields(e):
+        v = getattr(e, f.name)
+        if dataclasses.is_dataclass(v):
+            changes[f.name] = substitute(v, mapping)
+        elif isinstance(v, tuple):
+            changes[f.name] = tuple(substitute(x, mapping) for x in v)
+    return dataclasses.replace(e, **changes)

@@ -1,0 +1,57 @@
+"""A small precedence-aware printer of kernel-IR expressions as C."""
+from __future__ import annotations
+
+from .. import kir
+from .cuda import literal
+
+# C precedence, higher binds tighter
+BINARY = {"*": 13, "/": 13, "%": 13, "+": 12, "-": 12, "<": 10, "<=": 10, ">": 10, ">=": 10,
+          "==": 9, "!=": 9, "&&": 5, "||": 4}
+UNARY, POSTFIX, ATOM, TERNARY = 14, 15, 16, 3
+
+
+def c(e) -> str:
+    return _c(e, 0)
+
+
+def _prec(e) -> int:
+    if isinstance(e, kir.Bin):
+        return BINARY[e.op]
+    if isinstance(e, (kir.Un, kir.Cast)):
+        return UNARY
+    if isinstance(e, kir.Select):
+        return TERNARY
+    if isinstance(e, kir.Load):
+        return POSTFIX
+    if isinstance(e, kir.Const) and str(literal(e.value, e.ctype)).startswith("-"):
+        return UNARY
+    return ATOM
+
+
+def _wrap(e, need: int) -> str:
+    text = _c(e, need)
+    return f"({text})" if _prec(e) < need else text
+
+
+def _c(e, need: int) -> str:
+    if isinstance(e, kir.Const):
+        return literal(e.value, e.ctype)
+    if isinstance(e, kir.Ref):
+        return e.name
+    if isinstance(e, kir.Special):
+        return e.name
+    if isinstance(e, kir.Bin):
+        p = BINARY[e.op]
+        return f"{_wrap(e.a, p)} {e.op} {_wrap(e.b, p + 1)}"
+    if isinstance(e, kir.Un):
+        inner = _wrap(e.a, UNARY)
+        return f"{e.op}({inner})" if inner.startswith(e.op) else f"{e.op}{inner}"
+    if isinstance(e, kir.Cast):
+        return f"({e.ctype}){_wrap(e.a, UNARY)}"
+    if isinstance(e, kir.Call):
+        return f"{e.fn}(" + ", ".join(_c(a, 0) for a in e.args) + ")"
+    if isinstance(e, kir.Select):
+        return f"{_wrap(e.cond, TERNARY + 1)} ? {_wrap(e.a, TERNARY + 1)} : {_wrap(e.b, TERNARY)}"
+    if isinstance(e, kir.Load):
+        return f"{e.buffer}[{_c(e.index, 0)}]"
+    raise TypeError(f"not a kernel-IR expression: {e!r}")
