@@ -227,6 +227,71 @@ def explain_cmd(program, tile, no_tile, max_shared, as_json, show_variance, show
         click.echo(render_text(data, show_variance, width or Console().width), nl=False)
 
 
+EMITS = ("ast", "typed", "kernel", "analysis", "kir", "cuda", "launch")
+
+
+@main.command("compile")
+@click.argument("program", metavar="PROG.fut")
+@click.option("-o", "--output", default="-", show_default=True, metavar="OUT.cu",
+              help="Where to write the CUDA ('-': standard output); OUT.launch.json is written beside it.")
+@plan_options
+@click.option("--arch", default="sm_90", show_default=True, help="GPU architecture, for --nvcc and the launch file.")
+@click.option("--emit", type=click.Choice(EMITS), default=None,
+              help="Print one stage's result instead: " + ", ".join(EMITS) + ".")
+@click.option("--nvcc", "use_nvcc", is_flag=True,
+              help="Also compile the CUDA with nvcc and print ptxas's report (registers, spills, shared memory).")
+@guarded
+def compile_cmd(program, output, tile, no_tile, max_shared, arch, emit, use_nvcc):
+    """Compile PROG.fut to a CUDA kernel (tiled as `tiler explain` shows) and
+    describe how to launch it."""
+    import json
+
+    from .pipeline import run_all
+    from .render import launch
+
+    options = options_from(tile, no_tile, max_shared)
+    text, name = read_program(program)
+    values = run_all(text, name, options)
+    describe = dict(launch(values["lower"]), arch=arch)
+    if emit:
+        click.echo(_emitted(emit, values, describe, Source(text, name)), nl=False)
+        return
+    cuda = values["render"]
+    if output == "-":
+        click.echo(cuda, nl=False)
+    else:
+        _write(output, cuda)
+        _write(str(Path(output).with_suffix("")) + ".launch.json", json.dumps(describe, indent=2) + "\n")
+    if use_nvcc:
+        from .nvcc import compile_report
+        click.echo(compile_report(cuda, arch, values["lower"].shared_bytes), err=True)
+
+
+def _emitted(emit: str, values: dict, describe: dict, source: Source) -> str:
+    import json
+
+    from .dump import dump
+    from .explain import explain_data
+    from .syntax import pretty
+
+    if emit == "ast":
+        return pretty(values["parse"])
+    if emit in ("typed", "kernel", "kir"):
+        return dump({"typed": values["check"], "kernel": values["kernel"], "kir": values["lower"]}[emit])
+    if emit == "analysis":
+        return json.dumps(explain_data(values["analyse"], source), indent=2) + "\n"
+    if emit == "launch":
+        return json.dumps(describe, indent=2) + "\n"
+    return values["render"]
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text)
+    except OSError as exc:
+        raise PlainError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
 def _load_npy(path: str):
     try:
         return np.load(path, allow_pickle=False)
@@ -262,5 +327,20 @@ def render_error(exc: UserError) -> str:  # for tests and other front ends
     return "\n\n".join(render_diagnostic(d, exc.source) for d in exc.diagnostics)
 
 
-if __name__ == "__main__":
-    main()
+
+
+def entry() -> None:
+    """The console script: like `main`, but a usage mistake (an unknown
+    option or value) exits with 1, as every user error does."""
+    try:
+        code = main.main(standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:  # `tiler` alone: show the help
+        click.echo(exc.ctx.get_help())
+        sys.exit(0)
+    except click.UsageError as exc:
+        exc.show()
+        sys.exit(EXIT_USER)
+    except click.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(EXIT_USER)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -12,8 +12,12 @@ from typing import Callable
 
 from .analyse import DEFAULT, analyse
 from .check import check
-from .errors import UserError
+from .errors import CompilerBug, UserError
 from .kernel import inline_kernel
+from .kir.prune import prune
+from .kir.verify import check as verified
+from .lower import lower
+from .render import render
 from .source import Source
 from .syntax import parse
 
@@ -33,19 +37,36 @@ STAGES: tuple[Stage, ...] = (
           lambda prog, src, opt: inline_kernel(prog)),
     Stage("analyse", "kernel -> variance of every name and a tiling plan with reasons (tiler.analyse)",
           lambda kernel, src, opt: analyse(kernel, opt)),
+    Stage("lower", "analysis -> kernel IR: loops, loads, shared tiles, copies, barriers; verified (tiler.lower)",
+          lambda analysis, src, opt: verified(prune(lower(analysis, src.name)))),
+    Stage("render", "kernel IR -> CUDA text from the Jinja templates (tiler.render)",
+          lambda kernel, src, opt: render(kernel)),
 )
 STAGE_NAMES = tuple(s.name for s in STAGES)
 
 
 def run_to(name: str, text: str, file: str = "<input>", options=DEFAULT):
     """The value of stage `name` for a program's text; user errors carry the source."""
+    return run_all(text, file, options, until=name)[name]
+
+
+def run_all(text: str, file: str = "<input>", options=DEFAULT, until: str = "render") -> dict:
+    """Every stage's value up to `until`, by stage name. A user error carries
+    the source; a failure after `check` is a compiler bug."""
     source = Source(text, file)
-    value = text
-    try:
-        for stage in STAGES:
+    value, values = text, {}
+    for stage in STAGES:
+        try:
             value = stage.run(value, source, options)
-            if stage.name == name:
-                return value
-    except UserError as exc:
-        raise exc.with_source(source) from None
+        except UserError as exc:
+            raise exc.with_source(source) from None
+        except CompilerBug:
+            raise
+        except Exception as exc:  # noqa: BLE001 - after checking, any failure is tiler's
+            if stage.name in ("parse", "check"):
+                raise
+            raise CompilerBug(f"{type(exc).__name__}: {exc}", stage=stage.name) from exc
+        values[stage.name] = value
+        if stage.name == until:
+            return values
     raise ValueError(f"no stage called {name!r}; stages: {', '.join(STAGE_NAMES)}")

@@ -1,0 +1,200 @@
+"""Code generation: every program compiles with nvcc (no spills, the planned
+shared memory), golden CUDA for the benchmarks, the kernel-IR verifier on
+planted mistakes, and `tiler compile`'s options and errors."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from conftest import BENCHMARK_NAMES, BENCHMARKS, PROGRAMS, ROOT, tiler
+
+from tiler import kir
+from tiler.analyse import Options
+from tiler.kir.verify import verify
+from tiler.nvcc import nvcc_path
+from tiler.pipeline import run_all
+
+PROGRAM_FILES = sorted(BENCHMARKS.glob("*.fut")) + sorted((PROGRAMS / "analysis").glob("*.fut"))
+VARIANTS = {"untiled": Options(no_tile=True), "tiled": Options()}
+GOLDEN = ROOT / "tests" / "golden" / "cuda"
+UPDATE = os.environ.get("TILER_UPDATE_GOLDEN") == "1"
+needs_nvcc = pytest.mark.skipif(nvcc_path() is None, reason="nvcc is not on PATH")
+
+
+def compiled(path: Path, variant: str) -> dict:
+    rel = str(path.relative_to(ROOT))
+    return run_all(path.read_text(), rel, VARIANTS[variant])
+
+
+def unique(cuda: str, suffix: str) -> str:
+    """One translation unit holds every kernel: give each program's its own names."""
+    return cuda.replace("__global__ void __launch_bounds__", "__global__ void __launch_bounds__") \
+        .replace("\ntiler_", f"\ntiler_{suffix}_")
+
+
+@pytest.fixture(scope="module")
+def ptxas():
+    """Compile every kernel in one nvcc run; ptxas's report per kernel name."""
+    if nvcc_path() is None:
+        pytest.skip("nvcc is not on PATH")
+    units, planned = [], {}
+    for i, path in enumerate(PROGRAM_FILES):
+        for variant in VARIANTS:
+            values = compiled(path, variant)
+            k = values["lower"]
+            name = f"tiler_p{i}_{k.name[len('tiler_'):]}"
+            if name not in {n for n, _ in planned.values()}:  # nothing tiled: the same kernel twice
+                units.append(unique(values["render"], f"p{i}"))
+            planned[(path.name, variant)] = (name, k.shared_bytes)
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "all.cu"
+        src.write_text("\n".join(units))
+        done = subprocess.run([nvcc_path(), "-arch=sm_90", "-cubin", "-Xptxas", "-v", "-o",
+                               str(Path(tmp) / "all.cubin"), str(src)], capture_output=True, text=True, timeout=600)
+    log = done.stdout + done.stderr
+    assert done.returncode == 0, log[-3000:]
+    reports = {}
+    for block in re.split(r"ptxas info\s+: Compiling entry function ", log)[1:]:
+        name = block.split("'")[1]
+        reports[name] = block
+    return planned, reports
+
+
+@needs_nvcc
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("path", PROGRAM_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_nvcc_accepts_with_no_spills_and_the_planned_shared_memory(ptxas, path, variant):
+    planned, reports = ptxas
+    name, shared = planned[(path.name, variant)]
+    report = reports[name]
+    assert "0 bytes spill stores" in report and "0 bytes spill loads" in report, report
+    smem = re.search(r"(\d+) bytes smem", report)
+    assert (int(smem.group(1)) if smem else 0) == shared, report
+
+
+@pytest.mark.parametrize("name", BENCHMARK_NAMES)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_golden_cuda(name, variant):
+    cuda = compiled(BENCHMARKS / f"{name}.fut", variant)["render"]
+    path = GOLDEN / f"{name}.{variant}.cu"
+    if UPDATE or not path.exists():
+        path.write_text(cuda)
+    assert cuda == path.read_text(), f"{path.name} changed; review the diff and rerun with TILER_UPDATE_GOLDEN=1"
+
+
+def test_tiled_mm_has_the_notes_shape():
+    cuda = compiled(BENCHMARKS / "mm.fut", "tiled")["render"]
+    assert cuda.count("__syncthreads()") == 2 and "__shared__ float sh_a_c[1024]" in cuda
+    assert "cooperative copy: 32 x 32 tile of B0 into sh_b_c, rows fastest" in cuda
+    assert "out0[gtid0 * q + gtid1]" in cuda and "if (gtid0 < m && gtid1 < q)" in cuda
+
+
+def test_untiled_kernels_have_no_shared_memory_or_barriers():
+    for name in BENCHMARK_NAMES:
+        cuda = compiled(BENCHMARKS / f"{name}.fut", "untiled")["render"]
+        assert "__shared__" not in cuda and "__syncthreads" not in cuda
+
+
+# ---- the verifier catches planted mistakes ----------------------------------------
+
+
+def tiled_mm() -> kir.Kernel:
+    return compiled(BENCHMARKS / "mm.fut", "tiled")["lower"]
+
+
+def edit_chunk_loop(k: kir.Kernel, edit) -> kir.Kernel:
+    body = tuple(dataclasses.replace(s, body=edit(s.body)) if isinstance(s, kir.For) else s for s in k.body)
+    return dataclasses.replace(k, body=body)
+
+
+def test_verifier_accepts_every_generated_kernel():
+    for path in PROGRAM_FILES:
+        for variant in VARIANTS:
+            assert verify(compiled(path, variant)["lower"]) == []
+
+
+def test_verifier_catches_a_missing_first_barrier():
+    k = edit_chunk_loop(tiled_mm(), lambda body: tuple(
+        s for i, s in enumerate(body) if not (isinstance(s, kir.Barrier) and "written" in s.why)))
+    assert any("read before a barrier after its copy" in p for p in verify(k))
+
+
+def test_verifier_catches_a_missing_second_barrier():
+    k = edit_chunk_loop(tiled_mm(), lambda body: tuple(
+        s for s in body if not (isinstance(s, kir.Barrier) and "next copy" in s.why)))
+    assert any("copied over while threads may still read it" in p for p in verify(k))
+
+
+def test_verifier_catches_a_barrier_under_a_thread_dependent_branch():
+    def guard(body):
+        out = []
+        for s in body:
+            if isinstance(s, kir.Barrier):
+                s = kir.If(kir.Bin("<", kir.Special("threadIdx.x"), kir.Const(5, "int")), (s,))
+            out.append(s)
+        return tuple(out)
+
+    assert any("under control that differs between threads" in p for p in verify(edit_chunk_loop(tiled_mm(), guard)))
+
+
+def test_verifier_catches_an_unbound_name():
+    k = tiled_mm()
+    k = dataclasses.replace(k, body=k.body + (kir.Assign("nowhere", kir.Ref("nothing")),))
+    assert any("`nothing` is used but never bound" in p for p in verify(k))
+
+
+# ---- tiler compile ---------------------------------------------------------------------
+
+
+def test_compile_writes_cuda_and_launch_description(tmp_path):
+    out = tmp_path / "mm.cu"
+    result = tiler("compile", BENCHMARKS / "mm.fut", "-o", out)
+    assert result.returncode == 0, result.stderr
+    assert "extern \"C\" __global__" in out.read_text()
+    launch = json.loads((tmp_path / "mm.launch.json").read_text())
+    assert launch["block"] == [32, 32, 1] and launch["static_shared_bytes"] == 8192
+    assert launch["grid_formula"] == ["ceil(q / 32)", "ceil(m / 32)", "1"]
+    assert [p["name"] for p in launch["params"]] == ["A", "B0", "out0", "m", "n", "q"]
+
+
+@pytest.mark.parametrize("emit", ["ast", "typed", "kernel", "analysis", "kir", "cuda", "launch"])
+def test_compile_emits_every_stage(emit):
+    result = tiler("compile", BENCHMARKS / "nbody.fut", "--emit", emit)
+    assert result.returncode == 0 and result.stdout.strip(), result.stderr
+
+
+def test_compile_to_stdout_and_untiled():
+    result = tiler("compile", BENCHMARKS / "nbody.fut", "--no-tile")
+    assert result.returncode == 0 and "tiler_nbody_untiled" in result.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["no/such.fut"], "cannot read no/such.fut"),
+    ([str(BENCHMARKS / "mm.fut"), "-o", "/no/such/dir/k.cu"], "cannot write /no/such/dir/k.cu"),
+    ([str(BENCHMARKS / "mm.fut"), "--emit", "bogus"], "Invalid value for '--emit'"),
+    ([str(BENCHMARKS / "mm.fut"), "--tile", "x"], "--tile expects"),
+    ([str(PROGRAMS / "note" / "mm.fut")], "accumulator `acc` is declared int"),
+])
+def test_compile_errors(args, message):
+    result = tiler("compile", *args)
+    assert result.returncode == 1 and message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_failure_after_checking_is_an_internal_compiler_error(monkeypatch):
+    from click.testing import CliRunner
+
+    from tiler import cli, pipeline
+
+    def broken(*args):
+        raise IndexError("planted")
+
+    monkeypatch.setattr(pipeline, "lower", broken)
+    result = CliRunner().invoke(cli.main, ["compile", str(BENCHMARKS / "nbody.fut")])
+    assert result.exit_code == cli.EXIT_BUG
+    assert "internal compiler error in stage 'lower'" in result.output and "IndexError: planted" in result.output

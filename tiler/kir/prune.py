@@ -1,0 +1,55 @@
+"""Drop constant declarations nobody reads (a map parameter the body never
+uses, say): loads have no side effects, and the CUDA stays clean."""
+from __future__ import annotations
+
+import dataclasses
+
+from . import Assign, CoopCopy, Decl, For, If, Kernel, Ref
+from .verify import _walk
+
+
+def prune(k: Kernel) -> Kernel:
+    while True:
+        used = _used(k.body)
+        body = _drop(k.body, used)
+        if body == k.body:
+            return k
+        k = dataclasses.replace(k, body=body)
+
+
+def _used(stmts) -> set[str]:
+    names: set[str] = set()
+    for s in _statements(stmts):
+        for f in dataclasses.fields(s):
+            value = getattr(s, f.name)
+            if f.name in ("body", "then", "else_"):
+                continue
+            for node in _walk(value if dataclasses.is_dataclass(value) else None):
+                if isinstance(node, Ref):
+                    names.add(node.name)
+        if isinstance(s, Assign):
+            names.add(s.name)  # an assignment keeps its target
+    return names
+
+
+def _statements(stmts):
+    for s in stmts:
+        yield s
+        for field in ("body", "then", "else_"):
+            yield from _statements(getattr(s, field, ()))
+
+
+def _drop(stmts, used: set[str]) -> tuple:
+    out = []
+    for s in stmts:
+        if isinstance(s, Decl) and s.const and s.name not in used:
+            continue
+        if isinstance(s, For):
+            s = dataclasses.replace(s, body=_drop(s.body, used))
+        elif isinstance(s, If):
+            s = dataclasses.replace(s, then=_drop(s.then, used), else_=_drop(s.else_, used))
+        out.append(s)
+    return tuple(out)
+
+
+__all__ = ["prune", "CoopCopy"]
