@@ -69,4 +69,4 @@ def run_all(text: str, file: str = "<input>", options=DEFAULT, until: str = "ren
         values[stage.name] = value
         if stage.name == until:
             return values
-    raise ValueError(f"no stage called {name!r}; stages: {', '.join(STAGE_NAMES)}")
+    raise ValueError(f"no stage called {until!r}; stages: {', '.join(STAGE_NAMES)}")
