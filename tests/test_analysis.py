@@ -159,3 +159,10 @@ def test_rows_picked_through_data_are_not_staged_in_a_2d_block():
     uc, vc = s.inputs
     assert not uc.staged and "through data" in uc.reason
     assert vc.staged
+
+
+def test_tile_sizes_that_overflow_a_block_are_skipped():
+    a = plan_of("mm", Options(tile=(128,)))  # 128 x 128 would be 16384 threads: a 1-D block of 128 instead
+    assert a.block.threads <= 1024 and a.block.spans in ((1,), (0,))
+    a = plan_of("mm", Options(tile=(2048,)))
+    assert not a.tiled and "more than 1024 threads" in a.streams[0].reason

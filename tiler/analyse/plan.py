@@ -100,6 +100,8 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> tuple[BlockPlan, 
     best = None
     for spans in _candidate_spans(rank):
         block = _block(rank, spans, options)
+        if block.threads > MAX_THREADS:
+            continue  # a block this size cannot be launched
         streams = tuple(_plan_stream(s, block, views, options, kernel) for s in var.streams)
         shared = sum(s.shared_bytes for s in streams)
         if shared > options.max_shared:
@@ -109,11 +111,13 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> tuple[BlockPlan, 
         key = (cost, len(spans), [-d for d in spans])
         if best is None or key < best[0]:
             best = (key, block, streams, shared)
-    if best is None or not any(s.tiled for s in best[2]):
+    if best is None:
+        reason = f"every block the tile sizes allow has more than {MAX_THREADS} threads"
+        return _untiled_block(rank, reason), tuple(_not_tiled(s, reason, rank) for s in var.streams)
+    if not any(s.tiled for s in best[2]):
         reason = "no streamed input can be staged in shared memory" if var.streams else "the kernel has no streamSeq"
         block = _untiled_block(rank, reason)
-        streams = best[2] if best else ()
-        return block, tuple(replace(s, kind="none") for s in streams)
+        return block, tuple(replace(s, kind="none") for s in best[2])
     _, block, streams, shared = best
     why = _why_block(block, streams)
     return replace(block, reason=why, shared_bytes=shared, small_dims=_small_dims(kernel, block)), streams

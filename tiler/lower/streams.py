@@ -57,7 +57,13 @@ class Streams(Body):
                 else:
                     self.env[p] = view.shifted(kir.Ref(kk))
             self.emit(kir.Barrier("the tiles are written"))
-            self._carry(e.body, e.acc_params, accs)
+            # a full chunk has a constant length, so loops over it unroll; only the
+            # last chunk is partial. The test is the same for the whole block.
+            self.env[e.chunk] = const(plan.chunk)
+            full, _ = self.block(lambda: self._carry(e.body, e.acc_params, accs))
+            self.env[e.chunk] = chunk
+            partial, _ = self.block(lambda: self._carry(e.body, e.acc_params, accs))
+            self.emit(kir.If(kir.Bin("==", chunk, const(plan.chunk)), full, partial, e.span))
             self.emit(kir.Barrier("the tiles are read before the next copy"))
 
         stmts, _ = self.block(chunk_body)

@@ -41,11 +41,19 @@ tiler_lavamd_tiled(const float* __restrict__ AA, const int* __restrict__ inds_nh
         sh_invar_AArow_chunk[r * 256 + e] = (kk2 + e < m) ? AA[ind * m + (kk2 + e)] : (float)0;
       }
       __syncthreads();  // the tiles are written
-      float acc2_2 = acc2;  // lavamd.fut:15
-      for (int k2 = 0; k2 < chunk2; k2 += 1) {  // lavamd.fut:15
-        acc2_2 = acc2_2 + sh_invar_AArow_chunk[k2] * 2.0f;
+      if (chunk2 == 256) {  // lavamd.fut:14
+        float acc2_2 = acc2;  // lavamd.fut:15
+        for (int k2 = 0; k2 < 256; k2 += 1) {  // lavamd.fut:15
+          acc2_2 = acc2_2 + sh_invar_AArow_chunk[k2] * 2.0f;
+        }
+        acc2 = acc2_2;
+      } else {
+        float acc2_3 = acc2;  // lavamd.fut:15
+        for (int k2_2 = 0; k2_2 < chunk2; k2_2 += 1) {  // lavamd.fut:15
+          acc2_3 = acc2_3 + sh_invar_AArow_chunk[k2_2] * 2.0f;
+        }
+        acc2 = acc2_3;
       }
-      acc2 = acc2_2;
       __syncthreads();  // the tiles are read before the next copy
     }
     acc1_2 = acc2;

@@ -84,42 +84,71 @@ tiler_lavamd_rodinia_tiled(float alpha, const int* __restrict__ nn, const int* _
         sh_qj[r_5 * 256 + e_5] = (kk + e_5 < p) ? qv[jb * p + (kk + e_5)] : (float)0;
       }
       __syncthreads();  // the tiles are written
-      float fv_3 = fv_2;  // lavamd_rodinia.fut:18
-      float fx_3 = fx_2;  // lavamd_rodinia.fut:18
-      float fy_3 = fy_2;  // lavamd_rodinia.fut:18
-      float fz_3 = fz_2;  // lavamd_rodinia.fut:18
-      for (int j = 0; j < c; j += 1) {  // lavamd_rodinia.fut:18
-        const float r2 = vi + sh_vj[j] - (xi * sh_xj[j] + yi * sh_yj[j] + zi * sh_zj[j]);  // lavamd_rodinia.fut:19
-        const float vij = expf(-(a2 * r2));  // lavamd_rodinia.fut:20
-        const float fs = 2.0f * vij;  // lavamd_rodinia.fut:21
-        const float q = sh_qj[j];  // lavamd_rodinia.fut:22
-        const float fv_next = fv_3 + q * vij;
-        const float fx_next = fx_3 + q * (fs * (xi - sh_xj[j]));
-        const float fy_next = fy_3 + q * (fs * (yi - sh_yj[j]));
-        const float fz_next = fz_3 + q * (fs * (zi - sh_zj[j]));
-        fv_3 = fv_next;
-        fx_3 = fx_next;
-        fy_3 = fy_next;
-        fz_3 = fz_next;
+      if (c == 256) {  // lavamd_rodinia.fut:15
+        float fv_3 = fv_2;  // lavamd_rodinia.fut:18
+        float fx_3 = fx_2;  // lavamd_rodinia.fut:18
+        float fy_3 = fy_2;  // lavamd_rodinia.fut:18
+        float fz_3 = fz_2;  // lavamd_rodinia.fut:18
+        for (int j = 0; j < 256; j += 1) {  // lavamd_rodinia.fut:18
+          const float r2 = vi + sh_vj[j] - (xi * sh_xj[j] + yi * sh_yj[j] + zi * sh_zj[j]);  // lavamd_rodinia.fut:19
+          const float vij = expf(-(a2 * r2));  // lavamd_rodinia.fut:20
+          const float fs = 2.0f * vij;  // lavamd_rodinia.fut:21
+          const float q = sh_qj[j];  // lavamd_rodinia.fut:22
+          const float fv_next = fv_3 + q * vij;
+          const float fx_next = fx_3 + q * (fs * (xi - sh_xj[j]));
+          const float fy_next = fy_3 + q * (fs * (yi - sh_yj[j]));
+          const float fz_next = fz_3 + q * (fs * (zi - sh_zj[j]));
+          fv_3 = fv_next;
+          fx_3 = fx_next;
+          fy_3 = fy_next;
+          fz_3 = fz_next;
+        }
+        const float fv_next_2 = fv_3;
+        const float fx_next_2 = fx_3;
+        const float fy_next_2 = fy_3;
+        const float fz_next_2 = fz_3;
+        fv_2 = fv_next_2;
+        fx_2 = fx_next_2;
+        fy_2 = fy_next_2;
+        fz_2 = fz_next_2;
+      } else {
+        float fv_4 = fv_2;  // lavamd_rodinia.fut:18
+        float fx_4 = fx_2;  // lavamd_rodinia.fut:18
+        float fy_4 = fy_2;  // lavamd_rodinia.fut:18
+        float fz_4 = fz_2;  // lavamd_rodinia.fut:18
+        for (int j_2 = 0; j_2 < c; j_2 += 1) {  // lavamd_rodinia.fut:18
+          const float r2_2 = vi + sh_vj[j_2] - (xi * sh_xj[j_2] + yi * sh_yj[j_2] + zi * sh_zj[j_2]);  // lavamd_rodinia.fut:19
+          const float vij_2 = expf(-(a2 * r2_2));  // lavamd_rodinia.fut:20
+          const float fs_2 = 2.0f * vij_2;  // lavamd_rodinia.fut:21
+          const float q_2 = sh_qj[j_2];  // lavamd_rodinia.fut:22
+          const float fv_next_3 = fv_4 + q_2 * vij_2;
+          const float fx_next_3 = fx_4 + q_2 * (fs_2 * (xi - sh_xj[j_2]));
+          const float fy_next_3 = fy_4 + q_2 * (fs_2 * (yi - sh_yj[j_2]));
+          const float fz_next_3 = fz_4 + q_2 * (fs_2 * (zi - sh_zj[j_2]));
+          fv_4 = fv_next_3;
+          fx_4 = fx_next_3;
+          fy_4 = fy_next_3;
+          fz_4 = fz_next_3;
+        }
+        const float fv_next_4 = fv_4;
+        const float fx_next_4 = fx_4;
+        const float fy_next_4 = fy_4;
+        const float fz_next_4 = fz_4;
+        fv_2 = fv_next_4;
+        fx_2 = fx_next_4;
+        fy_2 = fy_next_4;
+        fz_2 = fz_next_4;
       }
-      const float fv_next_2 = fv_3;
-      const float fx_next_2 = fx_3;
-      const float fy_next_2 = fy_3;
-      const float fz_next_2 = fz_3;
-      fv_2 = fv_next_2;
-      fx_2 = fx_next_2;
-      fy_2 = fy_next_2;
-      fz_2 = fz_next_2;
       __syncthreads();  // the tiles are read before the next copy
     }
-    const float fv_next_3 = fv_2;
-    const float fx_next_3 = fx_2;
-    const float fy_next_3 = fy_2;
-    const float fz_next_3 = fz_2;
-    fv = fv_next_3;
-    fx = fx_next_3;
-    fy = fy_next_3;
-    fz = fz_next_3;
+    const float fv_next_5 = fv_2;
+    const float fx_next_5 = fx_2;
+    const float fy_next_5 = fy_2;
+    const float fz_next_5 = fz_2;
+    fv = fv_next_5;
+    fx = fx_next_5;
+    fy = fy_next_5;
+    fz = fz_next_5;
   }
   if (gtid0 < b && gtid1 < p) {
     out0[gtid0 * p + gtid1] = fv;  // lavamd_rodinia.fut:6

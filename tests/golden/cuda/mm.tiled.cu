@@ -41,11 +41,19 @@ tiler_mm_tiled(const float* __restrict__ A, const float* __restrict__ B0, float*
       sh_b_c[e_2 * 32 + r_2] = (kk + e_2 < n) ? B0[min(blockIdx.x * 32 + r_2, q - 1) + (kk + e_2) * q] : (float)0;
     }
     __syncthreads();  // the tiles are written
-    float acc_2 = acc;  // mm.fut:10
-    for (int k = 0; k < chunk; k += 1) {  // mm.fut:10
-      acc_2 = acc_2 + sh_a_c[threadIdx.y * 32 + k] * sh_b_c[threadIdx.x + k * 32];
+    if (chunk == 32) {  // mm.fut:9
+      float acc_2 = acc;  // mm.fut:10
+      for (int k = 0; k < 32; k += 1) {  // mm.fut:10
+        acc_2 = acc_2 + sh_a_c[threadIdx.y * 32 + k] * sh_b_c[threadIdx.x + k * 32];
+      }
+      acc = acc_2;
+    } else {
+      float acc_3 = acc;  // mm.fut:10
+      for (int k_2 = 0; k_2 < chunk; k_2 += 1) {  // mm.fut:10
+        acc_3 = acc_3 + sh_a_c[threadIdx.y * 32 + k_2] * sh_b_c[threadIdx.x + k_2 * 32];
+      }
+      acc = acc_3;
     }
-    acc = acc_2;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < m && gtid1 < q) {

@@ -62,19 +62,35 @@ tiler_mriq_tiled(const float* __restrict__ kx, const float* __restrict__ ky, con
       sh_pm[r_4 * 256 + e_4] = (kk + e_4 < nk) ? phiMag[kk + e_4] : (float)0;
     }
     __syncthreads();  // the tiles are written
-    float qr_2 = qr;  // mriq.fut:11
-    float qi_2 = qi;  // mriq.fut:11
-    for (int k = 0; k < c; k += 1) {  // mriq.fut:11
-      const float arg = 6.2831853f * (sh_kxc[k] * xi + sh_kyc[k] * yi + sh_kzc[k] * zi);  // mriq.fut:12
-      const float qr_next = qr_2 + sh_pm[k] * cosf(arg);
-      const float qi_next = qi_2 + sh_pm[k] * sinf(arg);
-      qr_2 = qr_next;
-      qi_2 = qi_next;
+    if (c == 256) {  // mriq.fut:9
+      float qr_2 = qr;  // mriq.fut:11
+      float qi_2 = qi;  // mriq.fut:11
+      for (int k = 0; k < 256; k += 1) {  // mriq.fut:11
+        const float arg = 6.2831853f * (sh_kxc[k] * xi + sh_kyc[k] * yi + sh_kzc[k] * zi);  // mriq.fut:12
+        const float qr_next = qr_2 + sh_pm[k] * cosf(arg);
+        const float qi_next = qi_2 + sh_pm[k] * sinf(arg);
+        qr_2 = qr_next;
+        qi_2 = qi_next;
+      }
+      const float qr_next_2 = qr_2;
+      const float qi_next_2 = qi_2;
+      qr = qr_next_2;
+      qi = qi_next_2;
+    } else {
+      float qr_3 = qr;  // mriq.fut:11
+      float qi_3 = qi;  // mriq.fut:11
+      for (int k_2 = 0; k_2 < c; k_2 += 1) {  // mriq.fut:11
+        const float arg_2 = 6.2831853f * (sh_kxc[k_2] * xi + sh_kyc[k_2] * yi + sh_kzc[k_2] * zi);  // mriq.fut:12
+        const float qr_next_3 = qr_3 + sh_pm[k_2] * cosf(arg_2);
+        const float qi_next_3 = qi_3 + sh_pm[k_2] * sinf(arg_2);
+        qr_3 = qr_next_3;
+        qi_3 = qi_next_3;
+      }
+      const float qr_next_4 = qr_3;
+      const float qi_next_4 = qi_3;
+      qr = qr_next_4;
+      qi = qi_next_4;
     }
-    const float qr_next_2 = qr_2;
-    const float qi_next_2 = qi_2;
-    qr = qr_next_2;
-    qi = qi_next_2;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < nx) {

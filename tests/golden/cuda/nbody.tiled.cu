@@ -34,11 +34,19 @@ tiler_nbody_tiled(float eps, const float* __restrict__ bodies, float* __restrict
       sh_bodies_chunk[r * 256 + e] = (kk + e < n) ? bodies[kk + e] : (float)0;
     }
     __syncthreads();  // the tiles are written
-    float acc_2 = acc;  // nbody.fut:8
-    for (int k = 0; k < chunk; k += 1) {  // nbody.fut:8
-      acc_2 = acc_2 + (sh_bodies_chunk[k] - body);
+    if (chunk == 256) {  // nbody.fut:7
+      float acc_2 = acc;  // nbody.fut:8
+      for (int k = 0; k < 256; k += 1) {  // nbody.fut:8
+        acc_2 = acc_2 + (sh_bodies_chunk[k] - body);
+      }
+      acc = acc_2;
+    } else {
+      float acc_3 = acc;  // nbody.fut:8
+      for (int k_2 = 0; k_2 < chunk; k_2 += 1) {  // nbody.fut:8
+        acc_3 = acc_3 + (sh_bodies_chunk[k_2] - body);
+      }
+      acc = acc_3;
     }
-    acc = acc_2;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < n) {

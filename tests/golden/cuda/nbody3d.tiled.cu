@@ -61,29 +61,55 @@ tiler_nbody3d_tiled(float eps2, const float* __restrict__ xs, const float* __res
       sh_mc[r_4 * 256 + e_4] = (kk + e_4 < n) ? ms[kk + e_4] : (float)0;
     }
     __syncthreads();  // the tiles are written
-    float ax_2 = ax;  // nbody3d.fut:9
-    float ay_2 = ay;  // nbody3d.fut:9
-    float az_2 = az;  // nbody3d.fut:9
-    for (int j = 0; j < c; j += 1) {  // nbody3d.fut:9
-      const float dx = sh_xc[j] - xi;  // nbody3d.fut:10
-      const float dy = sh_yc[j] - yi;  // nbody3d.fut:11
-      const float dz = sh_zc[j] - zi;  // nbody3d.fut:12
-      const float d2 = dx * dx + dy * dy + dz * dz + eps2;  // nbody3d.fut:13
-      const float inv = rsqrtf(d2);  // nbody3d.fut:14
-      const float s = sh_mc[j] * (inv * inv * inv);  // nbody3d.fut:15
-      const float ax_next = ax_2 + dx * s;
-      const float ay_next = ay_2 + dy * s;
-      const float az_next = az_2 + dz * s;
-      ax_2 = ax_next;
-      ay_2 = ay_next;
-      az_2 = az_next;
+    if (c == 256) {  // nbody3d.fut:7
+      float ax_2 = ax;  // nbody3d.fut:9
+      float ay_2 = ay;  // nbody3d.fut:9
+      float az_2 = az;  // nbody3d.fut:9
+      for (int j = 0; j < 256; j += 1) {  // nbody3d.fut:9
+        const float dx = sh_xc[j] - xi;  // nbody3d.fut:10
+        const float dy = sh_yc[j] - yi;  // nbody3d.fut:11
+        const float dz = sh_zc[j] - zi;  // nbody3d.fut:12
+        const float d2 = dx * dx + dy * dy + dz * dz + eps2;  // nbody3d.fut:13
+        const float inv = rsqrtf(d2);  // nbody3d.fut:14
+        const float s = sh_mc[j] * (inv * inv * inv);  // nbody3d.fut:15
+        const float ax_next = ax_2 + dx * s;
+        const float ay_next = ay_2 + dy * s;
+        const float az_next = az_2 + dz * s;
+        ax_2 = ax_next;
+        ay_2 = ay_next;
+        az_2 = az_next;
+      }
+      const float ax_next_2 = ax_2;
+      const float ay_next_2 = ay_2;
+      const float az_next_2 = az_2;
+      ax = ax_next_2;
+      ay = ay_next_2;
+      az = az_next_2;
+    } else {
+      float ax_3 = ax;  // nbody3d.fut:9
+      float ay_3 = ay;  // nbody3d.fut:9
+      float az_3 = az;  // nbody3d.fut:9
+      for (int j_2 = 0; j_2 < c; j_2 += 1) {  // nbody3d.fut:9
+        const float dx_2 = sh_xc[j_2] - xi;  // nbody3d.fut:10
+        const float dy_2 = sh_yc[j_2] - yi;  // nbody3d.fut:11
+        const float dz_2 = sh_zc[j_2] - zi;  // nbody3d.fut:12
+        const float d2_2 = dx_2 * dx_2 + dy_2 * dy_2 + dz_2 * dz_2 + eps2;  // nbody3d.fut:13
+        const float inv_2 = rsqrtf(d2_2);  // nbody3d.fut:14
+        const float s_2 = sh_mc[j_2] * (inv_2 * inv_2 * inv_2);  // nbody3d.fut:15
+        const float ax_next_3 = ax_3 + dx_2 * s_2;
+        const float ay_next_3 = ay_3 + dy_2 * s_2;
+        const float az_next_3 = az_3 + dz_2 * s_2;
+        ax_3 = ax_next_3;
+        ay_3 = ay_next_3;
+        az_3 = az_next_3;
+      }
+      const float ax_next_4 = ax_3;
+      const float ay_next_4 = ay_3;
+      const float az_next_4 = az_3;
+      ax = ax_next_4;
+      ay = ay_next_4;
+      az = az_next_4;
     }
-    const float ax_next_2 = ax_2;
-    const float ay_next_2 = ay_2;
-    const float az_next_2 = az_2;
-    ax = ax_next_2;
-    ay = ay_next_2;
-    az = az_next_2;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < n) {

@@ -1,0 +1,53 @@
+"""On a GPU (marked `gpu`, skipped without one): every program, tiled and
+untiled, against the reference interpreter on random inputs, at sizes the
+tiles divide and sizes they do not, with outputs poisoned before launch."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import BENCHMARKS, PROGRAMS
+
+from tiler.analyse import Options
+from tiler.check import check
+from tiler.interp import run
+from tiler.pipeline import run_all
+from tiler.runtime import Gpu, gpu_unavailable
+from tiler.syntax import parse
+from tiler.workload import load_spec, make_inputs, resolve_sizes
+
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(gpu_unavailable() is not None,
+                                                  reason=f"no GPU: {gpu_unavailable()}")]
+
+PROGRAM_FILES = sorted(BENCHMARKS.glob("*.fut")) + sorted((PROGRAMS / "analysis").glob("*.fut"))
+SCALES = {"test": None, "odd": 37, "tiny": 3}  # odd: not a multiple of any tile
+
+
+def sizes_for(prog, spec, scale):
+    """The spec's test sizes, or every program size set to `scale` (sizes the
+    spec derives by a formula, like Rodinia's box count, stay derived)."""
+    if scale is None:
+        return resolve_sizes(prog, {}, spec, "test")
+    derived = {n for n, f in (spec.size_set("test").items() if spec else ()) if isinstance(f, str)}
+    given = {s.name: scale for s in prog.kernel.sizes if s.name not in derived}
+    return resolve_sizes(prog, given, spec, "test")
+
+
+@pytest.mark.parametrize("scale", SCALES)
+@pytest.mark.parametrize("variant", ["untiled", "tiled"])
+@pytest.mark.parametrize("path", PROGRAM_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_gpu_matches_the_interpreter(path, variant, scale):
+    text = path.read_text()
+    prog = check(parse(text, path.name))
+    spec = load_spec(path)
+    sizes = sizes_for(prog, spec, SCALES[scale])
+    inputs = make_inputs(prog, sizes, spec, seed=11)
+    want = run(prog, inputs)
+    values = run_all(text, path.name, Options(no_tile=variant == "untiled"))
+    got, _ = Gpu.get().run(values["lower"], values["render"], inputs, sizes)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape
+        assert not np.isnan(g).any(), "an output element was never written"
+        scale_ = max(1.0, float(np.abs(w).max(initial=0)))
+        err = float(np.abs(g.astype(np.float64) - w.astype(np.float64)).max(initial=0))
+        assert err <= 1e-3 * scale_, (path.name, variant, sizes, err)

@@ -1,0 +1,125 @@
+"""Running generated kernels on an NVIDIA GPU through pycuda (`tiler[gpu]`).
+
+pycuda is imported here only, lazily: compiling and explaining never need it.
+`gpu_unavailable()` says in one line why no GPU can be used (or None);
+`Gpu` holds the device (in its primary context, so CuPy or PyTorch can share
+the process), compiles CUDA with a cache keyed by source, options and
+toolkit, and launches a `kir.Kernel` on numpy inputs with its outputs
+poisoned first.
+"""
+from __future__ import annotations
+
+import atexit
+import hashlib
+import math
+
+import numpy as np
+
+from .. import kir
+from ..errors import PlainError
+
+POISON = {"float": np.float32(np.nan), "double": np.float64(np.nan), "int": np.int32(-123456789),
+          "long long": np.int64(-123456789), "bool": np.bool_(True)}
+NUMPY = {"float": np.float32, "double": np.float64, "int": np.int32, "long long": np.int64, "bool": np.bool_}
+
+
+def gpu_unavailable() -> str | None:
+    try:
+        import pycuda.driver as drv
+    except ImportError:
+        return "pycuda is not installed (pip install 'tiler[gpu]')"
+    try:
+        drv.init()
+        if drv.Device.count() == 0:
+            return "no CUDA device is visible"
+    except Exception as exc:  # noqa: BLE001 - any driver failure means: no GPU here
+        return f"the CUDA driver cannot be used: {exc}"
+    return None
+
+
+class Gpu:
+    _instance = None
+
+    @classmethod
+    def get(cls) -> "Gpu":
+        if cls._instance is None:
+            reason = gpu_unavailable()
+            if reason:
+                raise PlainError(f"no GPU: {reason}")
+            cls._instance = cls()
+        return cls._instance
+
+    def __init__(self):
+        import pycuda.driver as drv
+
+        self.drv = drv
+        self.device = drv.Device(0)
+        self.context = self.device.retain_primary_context()
+        self.context.push()
+        atexit.register(self._close)  # pycuda aborts at exit if the context is still pushed
+        major, minor = self.device.compute_capability()
+        self.arch = f"sm_{major}{minor}"
+        self.name = self.device.name()
+        self.max_shared = self.device.get_attribute(drv.device_attribute.MAX_SHARED_MEMORY_PER_BLOCK)
+        self.sm_count = self.device.get_attribute(drv.device_attribute.MULTIPROCESSOR_COUNT)
+        self._modules: dict[str, object] = {}
+
+    def _close(self) -> None:
+        try:
+            self.drv.Context.synchronize()
+            self.context.pop()
+        except Exception:  # noqa: BLE001 - at exit, a failure to clean up must not mask the result
+            pass
+
+    def function(self, cuda: str, name: str, options: tuple[str, ...] = ()):
+        from pycuda.compiler import SourceModule
+
+        key = hashlib.sha256("\0".join([cuda, self.arch, *options, str(self.drv.get_version())]).encode()).hexdigest()
+        if key not in self._modules:
+            try:
+                self._modules[key] = SourceModule(cuda, arch=self.arch, no_extern_c=True, options=list(options))
+            except Exception as exc:  # noqa: BLE001 - pycuda's CompileError carries nvcc's log
+                raise PlainError(f"nvcc could not compile {name}: {exc}",
+                                 f"reproduce with: tiler compile PROG.fut -o {name}.cu && "
+                                 f"nvcc -arch={self.arch} -cubin {name}.cu") from None
+        return self._modules[key].get_function(name)
+
+    def run(self, k: kir.Kernel, cuda: str, inputs: dict, sizes: dict, repeat: int = 0):
+        """Launch once on poisoned outputs and return them; with `repeat`, also
+        time `repeat` launches with CUDA events after a warm-up (ms each)."""
+        drv = self.drv
+        fn = self.function(cuda, k.name)
+        args, outputs, keep = [], [], []
+        for p in k.params:
+            if p.role == "input":
+                buf = drv.to_device(np.ascontiguousarray(inputs[p.source], dtype=NUMPY[p.ctype]))
+                keep.append(buf)
+                args.append(buf)
+            elif p.role == "output":
+                shape = tuple(sizes[s] if isinstance(s, str) else s for s in p.shape)
+                host = np.full(shape, POISON[p.ctype], dtype=NUMPY[p.ctype])
+                buf = drv.to_device(host)
+                keep.append(buf)
+                outputs.append((buf, host))
+                args.append(buf)
+            elif p.role == "size":
+                args.append(np.int32(sizes[p.source]))
+            else:
+                args.append(NUMPY[p.ctype](inputs[p.source]))
+        grid = tuple(1 if a is None else math.ceil(sizes[a[0]] / a[1]) if isinstance(a[0], str)
+                     else math.ceil(a[0] / a[1]) for a in k.grid)
+        times = []
+        if all(g > 0 for g in grid):
+            fn(*args, block=k.block, grid=grid, shared=0)
+            drv.Context.synchronize()
+            if repeat:
+                fn(*args, block=k.block, grid=grid, shared=0)  # warm-up
+                for _ in range(repeat):
+                    start, end = drv.Event(), drv.Event()
+                    start.record()
+                    fn(*args, block=k.block, grid=grid, shared=0)
+                    end.record()
+                    end.synchronize()
+                    times.append(start.time_till(end))
+        results = tuple(drv.from_device_like(buf, host) for buf, host in outputs)
+        return results, times
