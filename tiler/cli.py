@@ -267,6 +267,96 @@ def compile_cmd(program, output, tile, no_tile, max_shared, arch, emit, use_nvcc
         click.echo(compile_report(cuda, arch, values["lower"].shared_bytes), err=True)
 
 
+@main.command("bench")
+@click.argument("names", nargs=-1, metavar="NAME... | all")
+@click.option("--quick", is_flag=True, help="Use the benchmarks' quick sizes instead of the full ones.")
+@click.option("-s", "--size", "sizes", multiple=True, metavar="NAME=N", help="Override a size (repeatable).")
+@click.option("--repeat", default=20, show_default=True, help="Timed launches after the warm-up.")
+@click.option("--tile", "tiles", multiple=True, metavar="N|N0,N1", help="Also time a tiled variant with these tiles.")
+@click.option("--ablate", is_flag=True, help="Also time the design note's ablations (uncoalesced copy, "
+                                             "row-major tiles without padding, tile 16).")
+@click.option("--json", "json_path", metavar="FILE", help="Write every measurement as JSON.")
+@click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the variants' times (needs matplotlib).")
+@guarded
+def bench_cmd(names, quick, sizes, repeat, tiles, ablate, json_path, plot_path):
+    """Compile, check and time the untiled and tiled variants of benchmarks on the GPU."""
+    from .bench import bench_one, benchmark_names, variants
+    from .runtime import Gpu
+
+    known = benchmark_names()
+    chosen = known if not names or "all" in names else list(names)
+    for n in chosen:
+        if n not in known:
+            raise PlainError(f"no benchmark called `{n}`", f"choose from {', '.join(known)} or all")
+    if repeat < 1:
+        raise PlainError("--repeat must be at least 1")
+    Gpu.get()  # no GPU: one clear line, before any work
+    overrides = pairs(sizes, "--size", int)
+    vs = variants(tuple(tiles), ablate)
+    results = []
+    from rich.console import Console
+    from rich.progress import Progress
+
+    console = Console(highlight=False)
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("benchmarking", total=len(chosen) * len(vs))
+        for n in chosen:
+            progress.update(task, description=n)
+            own = {k: v for k, v in overrides.items()}
+            results.append(bench_one(n, "quick" if quick else "full", own, repeat, vs,
+                                     lambda: progress.advance(task)))
+    for r in results:
+        console.print(_bench_table(r))
+    if json_path:
+        _write(json_path, _bench_json(results))
+    if plot_path:
+        _plot(results, plot_path)
+
+
+def _bench_table(r: dict):
+    from rich.table import Table
+
+    sizes = ", ".join(f"{k}={v}" for k, v in r["sizes"].items())
+    table = Table(title=f"{r['benchmark']} ({sizes}) on {r['device']}, median of {r['repeat']}",
+                  title_justify="left")
+    for col in ("variant", "block", "ms", "spread", "GFLOP/s", "speedup", "check"):
+        table.add_column(col, justify="right" if col in ("ms", "spread", "GFLOP/s", "speedup") else "left")
+    for row in r["rows"]:
+        table.add_row(row.variant, row.block, f"{row.ms:.3f}", f"{row.spread:.3f}",
+                      f"{row.gflops:,.0f}" if row.gflops else "-", f"{row.speedup:.2f}x" if row.speedup else "-",
+                      row.check)
+    return table
+
+
+def _bench_json(results) -> str:
+    import json
+
+    out = []
+    for r in results:
+        out.append({**{k: v for k, v in r.items() if k != "rows"},
+                    "variants": [{"variant": row.variant, "block": row.block, "ms": row.ms, "times_ms": row.times,
+                                  "gflops": row.gflops, "speedup": row.speedup, "check": row.check}
+                                 for row in r["rows"]]})
+    return json.dumps(out, indent=2) + "\n"
+
+
+def _plot(results, path: str) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise PlainError("--plot needs matplotlib", "pip install matplotlib") from None
+    fig, axes = plt.subplots(len(results), 1, figsize=(8, 2.5 * len(results)), squeeze=False)
+    for ax, r in zip(axes[:, 0], results):
+        ax.barh([row.variant for row in r["rows"]], [row.ms for row in r["rows"]])
+        ax.set_title(r["benchmark"])
+        ax.set_xlabel("ms (median)")
+    fig.tight_layout()
+    fig.savefig(path)
+
+
 def _emitted(emit: str, values: dict, describe: dict, source: Source) -> str:
     import json
 

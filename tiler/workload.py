@@ -31,6 +31,7 @@ class Spec:
     inputs: dict = field(default_factory=dict)  # parameter name -> generator table
     flops: str | None = None
     tolerance: float = 1e-3
+    library: dict = field(default_factory=dict)  # a library doing the same work, for comparison
 
     def size_set(self, name: str) -> dict:
         if name not in self.sizes:
@@ -48,7 +49,8 @@ def load_spec(program_path: str | Path) -> Spec | None:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise PlainError(f"cannot read {path}: {exc}") from None
     return Spec(path, data.get("title", ""), data.get("sizes", {}), data.get("inputs", {}),
-                data.get("work", {}).get("flops"), float(data.get("check", {}).get("tolerance", 1e-3)))
+                data.get("work", {}).get("flops"), float(data.get("check", {}).get("tolerance", 1e-3)),
+                data.get("library", {}))
 
 
 def evaluate(formula, env: dict[str, int]) -> int | float:

@@ -33,6 +33,9 @@ class Options:
     tile: tuple = ()  # per dimension (None: default), or one size for all
     no_tile: bool = False
     max_shared: int = SHARED_LIMIT
+    # ablations (the design note's observations; `tiler bench --ablate`):
+    copy_along_chunk: bool = False  # lay the chunk on threadIdx.x even where that is uncoalesced
+    row_major_tiles: bool = False  # never transpose a tile (and never pad it)
 
     def tile_for(self, dim: int, default: int) -> int:
         if len(self.tile) == 1 and self.tile[0] is not None and not isinstance(self.tile[0], tuple):
@@ -205,7 +208,7 @@ def _plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Opti
         reason = _stream_refusal(decisions)
         return StreamPlan(site, False, "none", None, tuple(decisions), reason, 0)
     chunk = max(1, block.threads // max(_product(block.extents[d] for d in r) for r in staged_rows))
-    inputs = tuple(d if d.reason else _stage(d, site, block, views, chunk) for d in decisions)
+    inputs = tuple(d if d.reason else _stage(d, site, block, views, chunk, options) for d in decisions)
     staged = [p for p in inputs if p.staged]
     kind = _kind(block) + (", partial" if len(staged) < len(inputs) else "")
     shared = sum(p.bytes for p in staged)
@@ -250,7 +253,8 @@ def _rows(d: InputPlan, block: BlockPlan) -> tuple[int, ...]:
     return tuple(x for x in block.spans if x in d.varies_with)
 
 
-def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk: int) -> InputPlan:
+def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk: int,
+           options: Options) -> InputPlan:
     rows = _rows(d, block)
     row_count = _product(block.extents[x] for x in rows)
     x_dim = block.spans[0]
@@ -258,6 +262,8 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     # the copy lays the unit-stride index of global memory on threadIdx.x
     if unit == "chunk":
         copy, copy_x = "along the chunk: coalesced", "chunk"
+    elif isinstance(unit, tuple) and unit[1] in rows and options.copy_along_chunk:
+        copy, copy_x = "along the chunk, a row apart: uncoalesced (ablation)", "chunk"
     elif isinstance(unit, tuple) and unit[1] in rows:
         copy, copy_x = f"along the rows (dim {unit[1]} is unit-stride, through the transpose): coalesced", "rows"
     elif unit is None:
@@ -265,14 +271,16 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     else:
         copy, copy_x = "along the chunk, a row apart: uncoalesced", "chunk"
     reads_vary = x_dim in rows
-    layout = "transposed" if reads_vary else "row-major"
-    contiguous = "rows" if reads_vary else "chunk"
-    padding = 1 if copy_x != contiguous and rows else 0
+    layout = "transposed" if reads_vary and not options.row_major_tiles else "row-major"
+    contiguous = "rows" if layout == "transposed" else "chunk"
+    padding = 1 if copy_x != contiguous and rows and not options.row_major_tiles else 0
     index_variance = [views.exp_variance(e) for e in chunk_reads(site.stream, _param(site, d.name)) or []]
     if any(x_dim in v for v in index_variance):
         reads = "per-thread index: may conflict"
-    elif reads_vary:
+    elif reads_vary and layout == "transposed":
         reads = "unit-stride"
+    elif reads_vary:
+        reads = f"a row apart: bank conflicts (pitch {chunk + padding})"
     else:
         reads = "broadcast"
     inner = (row_count + padding) if layout == "transposed" else (chunk + padding)

@@ -1,0 +1,140 @@
+"""`tiler bench`: compile the variants of a benchmark, check them, time them.
+
+For each benchmark: every variant (untiled, tiled, `--tile` sizes, the
+`--ablate` set) is compiled and first checked against the reference
+interpreter at the benchmark's `test` sizes; then, at the bench sizes, each
+variant's output is checked against the untiled kernel's, and only then
+timed with CUDA events (a warm-up, then `repeat` launches; the median and
+spread are reported). A mismatch stops the benchmark with where and how much.
+"""
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .. import __version__
+from ..analyse import Options
+from ..check import check
+from ..errors import PlainError
+from ..interp import run as interpret
+from ..pipeline import run_all
+from ..runtime import Gpu
+from ..syntax import parse
+from ..workload import Spec, flops, load_spec, make_inputs, resolve_sizes
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+ABLATIONS = {
+    "uncoalesced copy": Options(copy_along_chunk=True),
+    "row-major tiles, no padding": Options(row_major_tiles=True),
+    "tile 16": Options(tile=(16,)),
+}
+
+
+@dataclass(frozen=True)
+class Variant:
+    label: str
+    options: Options
+
+
+@dataclass
+class Row:
+    variant: str
+    block: str
+    times: list = field(default_factory=list)
+    gflops: float | None = None
+    speedup: float | None = None
+    check: str = ""
+
+    @property
+    def ms(self) -> float:
+        return statistics.median(self.times) if self.times else float("nan")
+
+    @property
+    def spread(self) -> float:
+        return (max(self.times) - min(self.times)) if self.times else float("nan")
+
+
+def benchmark_names() -> list[str]:
+    return sorted(p.stem for p in BENCHMARKS.glob("*.fut") if p.with_suffix(".toml").exists())
+
+
+def variants(tiles: tuple[str, ...], ablate: bool) -> list[Variant]:
+    from ..cli import options_from
+
+    out = [Variant("untiled", Options(no_tile=True)), Variant("tiled", Options())]
+    out += [Variant(f"tiled --tile {t}", options_from(t, False, Options().max_shared)) for t in tiles]
+    if ablate:
+        out += [Variant(f"tiled, {name}", opt) for name, opt in ABLATIONS.items()]
+    return out
+
+
+def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[Variant], progress=None) -> dict:
+    path = BENCHMARKS / f"{name}.fut"
+    text = path.read_text()
+    prog = check(parse(text, f"benchmarks/{name}.fut"))
+    spec = load_spec(path)
+    gpu = Gpu.get()
+    compiled = {v.label: run_all(text, f"benchmarks/{name}.fut", v.options) for v in vs}
+    _check_small(prog, spec, compiled, gpu)
+    sizes = resolve_sizes(prog, overrides, spec, size_set)
+    inputs = make_inputs(prog, sizes, spec, seed=1)
+    work = flops(spec, sizes)
+    rows, reference = [], None
+    for v in vs:
+        k, cuda = compiled[v.label]["lower"], compiled[v.label]["render"]
+        outs, times = gpu.run(k, cuda, inputs, sizes, repeat=repeat)
+        if reference is None:
+            reference = outs
+        verdict = _compare(outs, reference, spec, f"{name}: {v.label} against untiled")
+        row = Row(v.label, " x ".join(str(b) for b in k.block if b > 1) or "1", times, check=verdict)
+        rows.append(row)
+        if progress:
+            progress()
+    library = _library(spec, inputs, sizes, repeat, reference)
+    if library:
+        rows.append(library)
+    base = rows[0].ms
+    for row in rows:
+        row.speedup = base / row.ms if row.ms else None
+        row.gflops = work / (row.ms * 1e-3) / 1e9 if work and row.ms else None
+    return {"benchmark": name, "sizes": sizes, "flops": work, "device": gpu.name, "tiler": __version__,
+            "repeat": repeat, "rows": rows}
+
+
+def _check_small(prog, spec: Spec | None, compiled: dict, gpu) -> None:
+    """Every variant against the interpreter at the spec's test sizes."""
+    sizes = resolve_sizes(prog, {}, spec, "test")
+    inputs = make_inputs(prog, sizes, spec, seed=2)
+    want = interpret(prog, inputs)
+    for label, values in compiled.items():
+        got, _ = gpu.run(values["lower"], values["render"], inputs, sizes)
+        _compare(got, want, spec, f"{prog.file}: {label} against the interpreter at {sizes}")
+
+
+def _compare(got, want, spec: Spec | None, what: str) -> str:
+    tolerance = spec.tolerance if spec else 1e-3
+    worst = 0.0
+    for i, (g, w) in enumerate(zip(got, want)):
+        g64, w64 = g.astype(np.float64), w.astype(np.float64)
+        if np.isnan(g64).any() and not np.isnan(w64).any():
+            where = np.argwhere(np.isnan(g64))[0]
+            raise PlainError(f"{what}: out{i} was not written at {tuple(int(x) for x in where)}")
+        scale = max(1.0, float(np.abs(w64).max(initial=0.0)))
+        err = np.abs(g64 - w64)
+        worst = max(worst, float(err.max(initial=0.0)) / scale)
+        if float(err.max(initial=0.0)) > tolerance * scale:
+            where = np.unravel_index(int(np.argmax(err)), err.shape)
+            raise PlainError(f"{what}: out{i} differs by {float(err.max()):.3g} at {tuple(int(x) for x in where)} "
+                             f"(got {g64[where]:.6g}, want {w64[where]:.6g}; tolerance {tolerance} x {scale:.3g})")
+    return f"ok ({worst:.1e})"
+
+
+def _library(spec: Spec | None, inputs: dict, sizes: dict, repeat: int, reference) -> Row | None:
+    if not spec or not spec.library:
+        return None
+    from .library import library_row
+
+    return library_row(spec.library, inputs, repeat, reference, _compare)
