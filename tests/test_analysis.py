@@ -166,3 +166,10 @@ def test_tile_sizes_that_overflow_a_block_are_skipped():
     assert a.block.threads <= 1024 and a.block.spans in ((1,), (0,))
     a = plan_of("mm", Options(tile=(2048,)))
     assert not a.tiled and "more than 1024 threads" in a.streams[0].reason
+
+
+def test_a_block_fits_a_dimension_whose_size_is_known():
+    a = plan_of("lavamd_rodinia", Options(sizes=(("p", 100),)))
+    assert a.block.extents == (1, 128)  # 100 particles a box: 128 threads, not 256
+    assert plan_of("lavamd_rodinia").block.extents == (1, 256)
+    assert plan_of("nbody", Options(sizes=(("n", 100000),))).block.extents == (256,)

@@ -170,6 +170,9 @@ def plan_options(fn):
     that explain shows exactly what compile will do."""
     fn = click.option("--max-shared", type=int, default=48 * 1024, show_default=True, metavar="BYTES",
                       help="Shared memory a block may use.")(fn)
+    fn = click.option("--size", "size_hints", multiple=True, metavar="NAME=N",
+                      help="A size known in advance (repeatable): a block need not be wider than its dimension. "
+                           "The kernel still works for any size.")(fn)
     fn = click.option("--no-tile", is_flag=True, help="Plan the untiled kernel.")(fn)
     fn = click.option("--tile", default=None, metavar="N|N0,N1,...",
                       help="Threads a block spans along every dimension (N), or per dimension, "
@@ -177,7 +180,7 @@ def plan_options(fn):
     return fn
 
 
-def options_from(tile, no_tile, max_shared):
+def options_from(tile, no_tile, max_shared, size_hints=()):
     from .analyse import Options
 
     sizes: tuple = ()
@@ -191,7 +194,8 @@ def options_from(tile, no_tile, max_shared):
             raise PlainError(f"--tile {tile}: a block has between 1 and 1024 threads along a dimension")
     if max_shared < 0:
         raise PlainError("--max-shared must not be negative")
-    return Options(tile=sizes, no_tile=no_tile, max_shared=max_shared)
+    hints = tuple(sorted(pairs(size_hints, "--size", int).items()))
+    return Options(tile=sizes, no_tile=no_tile, max_shared=max_shared, sizes=hints)
 
 
 @main.command("explain")
@@ -202,7 +206,7 @@ def options_from(tile, no_tile, max_shared):
 @click.option("--show-transformed", is_flag=True,
               help="Print the program rewritten in the design note's tiled notation.")
 @guarded
-def explain_cmd(program, tile, no_tile, max_shared, as_json, show_variance, show_transformed):
+def explain_cmd(program, tile, no_tile, max_shared, size_hints, as_json, show_variance, show_transformed):
     """Show PROG.fut's parallel dimensions, every streamSeq input, what it is
     invariant to, and what was tiled, how and why (or why not)."""
     import json
@@ -210,7 +214,7 @@ def explain_cmd(program, tile, no_tile, max_shared, as_json, show_variance, show
     from .explain import explain_data, render_text
     from .pipeline import run_to
 
-    options = options_from(tile, no_tile, max_shared)
+    options = options_from(tile, no_tile, max_shared, size_hints)
     text, name = read_program(program)
     analysis = run_to("analyse", text, name, options)
     data = explain_data(analysis, Source(text, name))
@@ -241,7 +245,7 @@ EMITS = ("ast", "typed", "kernel", "analysis", "kir", "cuda", "launch")
 @click.option("--nvcc", "use_nvcc", is_flag=True,
               help="Also compile the CUDA with nvcc and print ptxas's report (registers, spills, shared memory).")
 @guarded
-def compile_cmd(program, output, tile, no_tile, max_shared, arch, emit, use_nvcc):
+def compile_cmd(program, output, tile, no_tile, max_shared, size_hints, arch, emit, use_nvcc):
     """Compile PROG.fut to a CUDA kernel (tiled as `tiler explain` shows) and
     describe how to launch it."""
     import json
@@ -249,7 +253,7 @@ def compile_cmd(program, output, tile, no_tile, max_shared, arch, emit, use_nvcc
     from .pipeline import run_all
     from .render import launch
 
-    options = options_from(tile, no_tile, max_shared)
+    options = options_from(tile, no_tile, max_shared, size_hints)
     text, name = read_program(program)
     values = run_all(text, name, options)
     describe = dict(launch(values["lower"]), arch=arch)

@@ -90,10 +90,10 @@ def resolve_sizes(program: T.Program, given: dict[str, int], spec: Spec | None, 
                 if isinstance(s, Binder):
                     known.setdefault(s.name, int(n))
     names = {s.name for s in k.sizes}
-    for name in given:
-        if name not in names:
-            raise PlainError(f"`{name}` is not a size of this program", f"its sizes are {', '.join(sorted(names))}")
     table = spec.size_set(size_set) if spec and size_set in spec.sizes else {}
+    for name in given:  # a size of the program, or one its spec derives sizes from (boxes1d)
+        if name not in names and name not in table:
+            raise PlainError(f"`{name}` is not a size of this program", f"its sizes are {', '.join(sorted(names))}")
     env = dict(known)
     env.update(given)
     pending = {n: f for n, f in table.items() if n not in env}

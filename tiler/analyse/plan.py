@@ -36,6 +36,12 @@ class Options:
     # ablations (the design note's observations; `tiler bench --ablate`):
     copy_along_chunk: bool = False  # lay the chunk on threadIdx.x even where that is uncoalesced
     row_major_tiles: bool = False  # never transpose a tile (and never pad it)
+    sizes: tuple = ()  # (size name, value) pairs known before launch: a block need not be wider than its dim
+
+    def known_size(self, size) -> int | None:
+        if isinstance(size, int):
+            return size
+        return dict(self.sizes).get(getattr(size, "name", None))
 
     def tile_for(self, dim: int, default: int) -> int:
         if len(self.tile) == 1 and self.tile[0] is not None and not isinstance(self.tile[0], tuple):
@@ -102,7 +108,7 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> tuple[BlockPlan, 
         return block, tuple(_not_tiled(s, "tiling is off (--no-tile)", rank) for s in var.streams)
     best = None
     for spans in _candidate_spans(rank):
-        block = _block(rank, spans, options)
+        block = _block(rank, spans, options, kernel)
         if block.threads > MAX_THREADS:
             continue  # a block this size cannot be launched
         streams = tuple(_plan_stream(s, block, views, options, kernel) for s in var.streams)
@@ -135,16 +141,27 @@ def _candidate_spans(rank: int):
             yield tuple(sorted(dims, reverse=True))  # innermost dim on threadIdx.x
 
 
-def _block(rank: int, spans: tuple[int, ...], options: Options) -> BlockPlan:
+def _block(rank: int, spans: tuple[int, ...], options: Options, kernel=None) -> BlockPlan:
     default = DEFAULT_1D if len(spans) == 1 else DEFAULT_2D
     extents = [1] * rank
     thread_axis: list = [None] * rank
     for axis, d in zip(AXES, spans):
-        extents[d] = options.tile_for(d, default)
+        extents[d] = options.tile_for(d, _fit(default, options.known_size(kernel.levels[d].size) if kernel else None))
         thread_axis[d] = axis
     grid = _grid_axes(rank, spans)
     interchanged = len(spans) == 1 and rank > 1 and spans[0] != rank - 1
     return BlockPlan(rank, spans, tuple(extents), tuple(thread_axis), grid, interchanged, "", 0)
+
+
+def _fit(default: int, size: int | None) -> int:
+    """A block need not be wider than a dimension whose size is known: the
+    smallest power of two (at least a warp) that covers it, up to the default."""
+    if not size or size >= default:
+        return default
+    width = 32
+    while width < size:
+        width *= 2
+    return min(width, default)
 
 
 def _grid_axes(rank: int, spans) -> tuple[str, ...]:

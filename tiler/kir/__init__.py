@@ -142,7 +142,8 @@ class CoopCopy:
     shared memory: thread `tid` takes elements tid, tid + threads, ... of the
     tile, numbered with `fastest` ("chunk" or "rows") varying fastest so that
     consecutive threads read consecutive addresses. `src_index` and `valid`
-    are written in terms of `row` and `elem`; an invalid element stores 0."""
+    are written in terms of `row` and `elem`; an invalid element stores 0
+    (`valid` None: every element is in range, as in a full chunk)."""
 
     shared: str
     ctype: str
@@ -157,6 +158,7 @@ class CoopCopy:
     src_index: object
     valid: object
     dst_index: object
+    per_thread: int | None = None  # elements each thread copies, when the block divides the tile
     span: Span | None = _span()
 
 

@@ -22,6 +22,7 @@ class Streams(Body):
         self.plans = {id(s.site.stream): s for s in analysis.streams}
         self.indices = indices  # kernel dim -> dict(idx=Ref, base=expr, size=expr, local=expr)
         self.shared: list[kir.SharedAlloc] = []
+        self.buffers: dict = {}
 
     def _stream(self, e: T.Stream):
         plan = self.plans.get(id(e))
@@ -45,39 +46,41 @@ class Streams(Body):
         return tuple(accs) if len(accs) > 1 else accs[0]
 
     def _tiled(self, e: T.Stream, plan: StreamPlan, arrays, length, accs) -> None:
+        """Full chunks in a loop (constant length, unguarded copies), then the
+        last, partial chunk if there is one. Both tests are the same for the
+        whole block, so every thread reaches every barrier."""
+        size = const(plan.chunk)
         kk = self.fresh(e.offset.name)
-        self.env[e.offset] = kir.Ref(kk)
+        full, _ = self.block(lambda: self._chunk(e, plan, arrays, length, accs, kir.Ref(kk), size, guarded=False))
+        last_full = kir.Bin("-", length, const(plan.chunk - 1))
+        self.emit(kir.For(kk, const(0), last_full, size, full, e.span))
+        tail = self.declare(f"{e.offset.name}_last", "int", kir.Bin("-", length, kir.Bin("%", length, size)))
+        chunk = kir.Bin("-", length, tail)
+        rest, _ = self.block(lambda: self._chunk(e, plan, arrays, length, accs, tail, chunk, guarded=True))
+        self.emit(kir.If(kir.Bin("<", tail, length), rest, (), e.span))
 
-        def chunk_body():
-            chunk = self.declare(e.chunk.name, "int", minimum(const(plan.chunk), kir.Bin("-", length, kir.Ref(kk))))
-            self.env[e.chunk] = chunk
-            for p, view, ip in zip(e.chunk_params, arrays, plan.inputs):
-                if ip.staged:
-                    self.env[p] = self._stage(p.name, ip, view, kir.Ref(kk), length, plan.chunk, e)
-                else:
-                    self.env[p] = view.shifted(kir.Ref(kk))
-            self.emit(kir.Barrier("the tiles are written"))
-            # a full chunk has a constant length, so loops over it unroll; only the
-            # last chunk is partial. The test is the same for the whole block.
-            self.env[e.chunk] = const(plan.chunk)
-            full, _ = self.block(lambda: self._carry(e.body, e.acc_params, accs))
-            self.env[e.chunk] = chunk
-            partial, _ = self.block(lambda: self._carry(e.body, e.acc_params, accs))
-            self.emit(kir.If(kir.Bin("==", chunk, const(plan.chunk)), full, partial, e.span))
-            self.emit(kir.Barrier("the tiles are read before the next copy"))
+    def _chunk(self, e: T.Stream, plan: StreamPlan, arrays, length, accs, start, chunk, guarded: bool) -> None:
+        self.env[e.offset] = start
+        if not isinstance(chunk, kir.Const):
+            chunk = self.declare(e.chunk.name, "int", chunk)
+        self.env[e.chunk] = chunk
+        for p, view, ip in zip(e.chunk_params, arrays, plan.inputs):
+            if ip.staged:
+                self.env[p] = self._stage(p.name, ip, view, start, length, plan.chunk, e, guarded)
+            else:
+                self.env[p] = view.shifted(start)
+        self.emit(kir.Barrier("the tiles are written"))
+        self._carry(e.body, e.acc_params, accs)
+        self.emit(kir.Barrier("the tiles are read before the next copy"))
 
-        stmts, _ = self.block(chunk_body)
-        self.emit(kir.For(kk, const(0), length, const(plan.chunk), stmts, e.span))
-
-    def _stage(self, name: str, ip: InputPlan, view: View, kk, length, chunk: int, e) -> View:
+    def _stage(self, name: str, ip: InputPlan, view: View, kk, length, chunk: int, e, guarded: bool) -> View:
         """Emit the cooperative copy of one tile; the chunk parameter becomes a shared view."""
         block = self.a.block
         rows = ip.tile[0] if ip.rows else 1
         transposed = ip.layout == "transposed"
         pitch = (rows if transposed else chunk) + ip.padding
         elems = (chunk if transposed else rows) * pitch
-        shared = self.fresh(f"sh_{name}")
-        self.shared.append(kir.SharedAlloc(shared, view.ctype, elems))
+        shared = self._shared_buffer(name, view.ctype, elems)
         r, el = self.fresh("r"), self.fresh("e")
         source = view
         if ip.rows:  # the copy reads the rows of the block's other threads
@@ -90,12 +93,23 @@ class Streams(Body):
         dst = add(mul(kir.Ref(el), const(pitch)), kir.Ref(r)) if transposed else \
             add(mul(kir.Ref(r), const(pitch)), kir.Ref(el))
         fastest = "rows" if ip.copy.startswith("along the rows") else "chunk"
+        per_thread = rows * chunk // block.threads if (rows * chunk) % block.threads == 0 else None
         self.emit(kir.CoopCopy(shared, view.ctype, rows, chunk, fastest, block.threads, _tid(block), r, el,
-                               view.buffer, src_index, kir.Bin("<", element, length), dst, e.span))
+                               view.buffer, src_index, kir.Bin("<", element, length) if guarded else None, dst,
+                               per_thread, e.span))
         local = self.indices[ip.rows[0]]["local"] if ip.rows else const(0)
         if transposed:
             return View(shared, local, (const(pitch),), (const(chunk),), view.ctype, "shared")
         return View(shared, mul(local, const(pitch)), (const(1),), (const(chunk),), view.ctype, "shared")
+
+
+    def _shared_buffer(self, name: str, ctype: str, elems: int) -> str:
+        """One buffer per staged input, shared by the full-chunk loop and the last chunk."""
+        key = (name, ctype, elems)
+        if key not in self.buffers:
+            self.buffers[key] = self.fresh(f"sh_{name}")
+            self.shared.append(kir.SharedAlloc(self.buffers[key], ctype, elems))
+        return self.buffers[key]
 
 
 def _tid(block) -> object:

@@ -9,7 +9,6 @@ poisoned first.
 """
 from __future__ import annotations
 
-import atexit
 import hashlib
 import math
 
@@ -55,8 +54,6 @@ class Gpu:
         self.drv = drv
         self.device = drv.Device(0)
         self.context = self.device.retain_primary_context()
-        self.context.push()
-        atexit.register(self._close)  # pycuda aborts at exit if the context is still pushed
         major, minor = self.device.compute_capability()
         self.arch = f"sm_{major}{minor}"
         self.name = self.device.name()
@@ -64,14 +61,16 @@ class Gpu:
         self.sm_count = self.device.get_attribute(drv.device_attribute.MULTIPROCESSOR_COUNT)
         self._modules: dict[str, object] = {}
 
-    def _close(self) -> None:
-        try:
-            self.drv.Context.synchronize()
-            self.context.pop()
-        except Exception:  # noqa: BLE001 - at exit, a failure to clean up must not mask the result
-            pass
+    def active(self):
+        """The context, pushed for the length of one operation: nothing stays
+        on pycuda's stack (pycuda aborts at exit if something does)."""
+        return _Pushed(self.context)
 
     def function(self, cuda: str, name: str, options: tuple[str, ...] = ()):
+        with self.active():
+            return self._function(cuda, name, options)
+
+    def _function(self, cuda: str, name: str, options: tuple[str, ...]):
         from pycuda.compiler import SourceModule
 
         key = hashlib.sha256("\0".join([cuda, self.arch, *options, str(self.drv.get_version())]).encode()).hexdigest()
@@ -87,6 +86,10 @@ class Gpu:
     def run(self, k: kir.Kernel, cuda: str, inputs: dict, sizes: dict, repeat: int = 0):
         """Launch once on poisoned outputs and return them; with `repeat`, also
         time `repeat` launches with CUDA events after a warm-up (ms each)."""
+        with self.active():
+            return self._run(k, cuda, inputs, sizes, repeat)
+
+    def _run(self, k: kir.Kernel, cuda: str, inputs: dict, sizes: dict, repeat: int):
         drv = self.drv
         fn = self.function(cuda, k.name)
         args, outputs, keep = [], [], []
@@ -122,4 +125,17 @@ class Gpu:
                     end.synchronize()
                     times.append(start.time_till(end))
         results = tuple(drv.from_device_like(buf, host) for buf, host in outputs)
+        for buf in keep:
+            buf.free()  # while the context is pushed
         return results, times
+
+
+class _Pushed:
+    def __init__(self, context):
+        self.context = context
+
+    def __enter__(self):
+        self.context.push()
+
+    def __exit__(self, *exc):
+        self.context.pop()

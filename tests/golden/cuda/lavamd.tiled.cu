@@ -33,27 +33,36 @@ tiler_lavamd_tiled(const float* __restrict__ AA, const int* __restrict__ inds_nh
   for (int k1 = 0; k1 < p; k1 += 1) {  // lavamd.fut:11
     const int ind = inds_nhbs[i0 * p + k1];  // lavamd.fut:12
     float acc2 = acc1_2;  // lavamd.fut:14
-    for (int kk2 = 0; kk2 < m; kk2 += 256) {  // lavamd.fut:14
-      const int chunk2 = min(256, m - kk2);
+    for (int kk2 = 0; kk2 < m - 255; kk2 += 256) {  // lavamd.fut:14
       // cooperative copy: 1 x 256 tile of AA into sh_invar_AArow_chunk, chunk fastest  // lavamd.fut:14
-      for (int t_ = threadIdx.x; t_ < 256; t_ += 256) {
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
         const int r = t_ / 256, e = t_ % 256;
-        sh_invar_AArow_chunk[r * 256 + e] = (kk2 + e < m) ? AA[ind * m + (kk2 + e)] : (float)0;
+        sh_invar_AArow_chunk[r * 256 + e] = AA[ind * m + (kk2 + e)];
       }
       __syncthreads();  // the tiles are written
-      if (chunk2 == 256) {  // lavamd.fut:14
-        float acc2_2 = acc2;  // lavamd.fut:15
-        for (int k2 = 0; k2 < 256; k2 += 1) {  // lavamd.fut:15
-          acc2_2 = acc2_2 + sh_invar_AArow_chunk[k2] * 2.0f;
-        }
-        acc2 = acc2_2;
-      } else {
-        float acc2_3 = acc2;  // lavamd.fut:15
-        for (int k2_2 = 0; k2_2 < chunk2; k2_2 += 1) {  // lavamd.fut:15
-          acc2_3 = acc2_3 + sh_invar_AArow_chunk[k2_2] * 2.0f;
-        }
-        acc2 = acc2_3;
+      float acc2_2 = acc2;  // lavamd.fut:15
+      for (int k2 = 0; k2 < 256; k2 += 1) {  // lavamd.fut:15
+        acc2_2 = acc2_2 + sh_invar_AArow_chunk[k2] * 2.0f;
       }
+      acc2 = acc2_2;
+      __syncthreads();  // the tiles are read before the next copy
+    }
+    const int kk2_last = m - m % 256;
+    if (kk2_last < m) {  // lavamd.fut:14
+      const int chunk2 = m - kk2_last;
+      // cooperative copy: 1 x 256 tile of AA into sh_invar_AArow_chunk, chunk fastest  // lavamd.fut:14
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_2 = t_ / 256, e_2 = t_ % 256;
+        sh_invar_AArow_chunk[r_2 * 256 + e_2] = (kk2_last + e_2 < m) ? AA[ind * m + (kk2_last + e_2)] : (float)0;
+      }
+      __syncthreads();  // the tiles are written
+      float acc2_3 = acc2;  // lavamd.fut:15
+      for (int k2_2 = 0; k2_2 < chunk2; k2_2 += 1) {  // lavamd.fut:15
+        acc2_3 = acc2_3 + sh_invar_AArow_chunk[k2_2] * 2.0f;
+      }
+      acc2 = acc2_3;
       __syncthreads();  // the tiles are read before the next copy
     }
     acc1_2 = acc2;

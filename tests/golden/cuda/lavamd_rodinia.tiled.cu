@@ -56,89 +56,126 @@ tiler_lavamd_rodinia_tiled(float alpha, const int* __restrict__ nn, const int* _
     float fx_2 = fx;  // lavamd_rodinia.fut:15
     float fy_2 = fy;  // lavamd_rodinia.fut:15
     float fz_2 = fz;  // lavamd_rodinia.fut:15
-    for (int kk = 0; kk < p; kk += 256) {  // lavamd_rodinia.fut:15
-      const int c = min(256, p - kk);
+    for (int kk = 0; kk < p - 255; kk += 256) {  // lavamd_rodinia.fut:15
       // cooperative copy: 1 x 256 tile of rv into sh_vj, chunk fastest  // lavamd_rodinia.fut:15
-      for (int t_ = threadIdx.x; t_ < 256; t_ += 256) {
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
         const int r = t_ / 256, e = t_ % 256;
-        sh_vj[r * 256 + e] = (kk + e < p) ? rv[jb * p + (kk + e)] : (float)0;
+        sh_vj[r * 256 + e] = rv[jb * p + (kk + e)];
       }
       // cooperative copy: 1 x 256 tile of rx into sh_xj, chunk fastest  // lavamd_rodinia.fut:15
-      for (int t_ = threadIdx.x; t_ < 256; t_ += 256) {
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
         const int r_2 = t_ / 256, e_2 = t_ % 256;
-        sh_xj[r_2 * 256 + e_2] = (kk + e_2 < p) ? rx[jb * p + (kk + e_2)] : (float)0;
+        sh_xj[r_2 * 256 + e_2] = rx[jb * p + (kk + e_2)];
       }
       // cooperative copy: 1 x 256 tile of ry into sh_yj, chunk fastest  // lavamd_rodinia.fut:15
-      for (int t_ = threadIdx.x; t_ < 256; t_ += 256) {
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
         const int r_3 = t_ / 256, e_3 = t_ % 256;
-        sh_yj[r_3 * 256 + e_3] = (kk + e_3 < p) ? ry[jb * p + (kk + e_3)] : (float)0;
+        sh_yj[r_3 * 256 + e_3] = ry[jb * p + (kk + e_3)];
       }
       // cooperative copy: 1 x 256 tile of rz into sh_zj, chunk fastest  // lavamd_rodinia.fut:15
-      for (int t_ = threadIdx.x; t_ < 256; t_ += 256) {
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
         const int r_4 = t_ / 256, e_4 = t_ % 256;
-        sh_zj[r_4 * 256 + e_4] = (kk + e_4 < p) ? rz[jb * p + (kk + e_4)] : (float)0;
+        sh_zj[r_4 * 256 + e_4] = rz[jb * p + (kk + e_4)];
       }
       // cooperative copy: 1 x 256 tile of qv into sh_qj, chunk fastest  // lavamd_rodinia.fut:15
-      for (int t_ = threadIdx.x; t_ < 256; t_ += 256) {
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
         const int r_5 = t_ / 256, e_5 = t_ % 256;
-        sh_qj[r_5 * 256 + e_5] = (kk + e_5 < p) ? qv[jb * p + (kk + e_5)] : (float)0;
+        sh_qj[r_5 * 256 + e_5] = qv[jb * p + (kk + e_5)];
       }
       __syncthreads();  // the tiles are written
-      if (c == 256) {  // lavamd_rodinia.fut:15
-        float fv_3 = fv_2;  // lavamd_rodinia.fut:18
-        float fx_3 = fx_2;  // lavamd_rodinia.fut:18
-        float fy_3 = fy_2;  // lavamd_rodinia.fut:18
-        float fz_3 = fz_2;  // lavamd_rodinia.fut:18
-        for (int j = 0; j < 256; j += 1) {  // lavamd_rodinia.fut:18
-          const float r2 = vi + sh_vj[j] - (xi * sh_xj[j] + yi * sh_yj[j] + zi * sh_zj[j]);  // lavamd_rodinia.fut:19
-          const float vij = expf(-(a2 * r2));  // lavamd_rodinia.fut:20
-          const float fs = 2.0f * vij;  // lavamd_rodinia.fut:21
-          const float q = sh_qj[j];  // lavamd_rodinia.fut:22
-          const float fv_next = fv_3 + q * vij;
-          const float fx_next = fx_3 + q * (fs * (xi - sh_xj[j]));
-          const float fy_next = fy_3 + q * (fs * (yi - sh_yj[j]));
-          const float fz_next = fz_3 + q * (fs * (zi - sh_zj[j]));
-          fv_3 = fv_next;
-          fx_3 = fx_next;
-          fy_3 = fy_next;
-          fz_3 = fz_next;
-        }
-        const float fv_next_2 = fv_3;
-        const float fx_next_2 = fx_3;
-        const float fy_next_2 = fy_3;
-        const float fz_next_2 = fz_3;
-        fv_2 = fv_next_2;
-        fx_2 = fx_next_2;
-        fy_2 = fy_next_2;
-        fz_2 = fz_next_2;
-      } else {
-        float fv_4 = fv_2;  // lavamd_rodinia.fut:18
-        float fx_4 = fx_2;  // lavamd_rodinia.fut:18
-        float fy_4 = fy_2;  // lavamd_rodinia.fut:18
-        float fz_4 = fz_2;  // lavamd_rodinia.fut:18
-        for (int j_2 = 0; j_2 < c; j_2 += 1) {  // lavamd_rodinia.fut:18
-          const float r2_2 = vi + sh_vj[j_2] - (xi * sh_xj[j_2] + yi * sh_yj[j_2] + zi * sh_zj[j_2]);  // lavamd_rodinia.fut:19
-          const float vij_2 = expf(-(a2 * r2_2));  // lavamd_rodinia.fut:20
-          const float fs_2 = 2.0f * vij_2;  // lavamd_rodinia.fut:21
-          const float q_2 = sh_qj[j_2];  // lavamd_rodinia.fut:22
-          const float fv_next_3 = fv_4 + q_2 * vij_2;
-          const float fx_next_3 = fx_4 + q_2 * (fs_2 * (xi - sh_xj[j_2]));
-          const float fy_next_3 = fy_4 + q_2 * (fs_2 * (yi - sh_yj[j_2]));
-          const float fz_next_3 = fz_4 + q_2 * (fs_2 * (zi - sh_zj[j_2]));
-          fv_4 = fv_next_3;
-          fx_4 = fx_next_3;
-          fy_4 = fy_next_3;
-          fz_4 = fz_next_3;
-        }
-        const float fv_next_4 = fv_4;
-        const float fx_next_4 = fx_4;
-        const float fy_next_4 = fy_4;
-        const float fz_next_4 = fz_4;
-        fv_2 = fv_next_4;
-        fx_2 = fx_next_4;
-        fy_2 = fy_next_4;
-        fz_2 = fz_next_4;
+      float fv_3 = fv_2;  // lavamd_rodinia.fut:18
+      float fx_3 = fx_2;  // lavamd_rodinia.fut:18
+      float fy_3 = fy_2;  // lavamd_rodinia.fut:18
+      float fz_3 = fz_2;  // lavamd_rodinia.fut:18
+      for (int j = 0; j < 256; j += 1) {  // lavamd_rodinia.fut:18
+        const float r2 = vi + sh_vj[j] - (xi * sh_xj[j] + yi * sh_yj[j] + zi * sh_zj[j]);  // lavamd_rodinia.fut:19
+        const float vij = expf(-(a2 * r2));  // lavamd_rodinia.fut:20
+        const float fs = 2.0f * vij;  // lavamd_rodinia.fut:21
+        const float q = sh_qj[j];  // lavamd_rodinia.fut:22
+        const float fv_next = fv_3 + q * vij;
+        const float fx_next = fx_3 + q * (fs * (xi - sh_xj[j]));
+        const float fy_next = fy_3 + q * (fs * (yi - sh_yj[j]));
+        const float fz_next = fz_3 + q * (fs * (zi - sh_zj[j]));
+        fv_3 = fv_next;
+        fx_3 = fx_next;
+        fy_3 = fy_next;
+        fz_3 = fz_next;
       }
+      const float fv_next_2 = fv_3;
+      const float fx_next_2 = fx_3;
+      const float fy_next_2 = fy_3;
+      const float fz_next_2 = fz_3;
+      fv_2 = fv_next_2;
+      fx_2 = fx_next_2;
+      fy_2 = fy_next_2;
+      fz_2 = fz_next_2;
+      __syncthreads();  // the tiles are read before the next copy
+    }
+    const int kk_last = p - p % 256;
+    if (kk_last < p) {  // lavamd_rodinia.fut:15
+      const int c = p - kk_last;
+      // cooperative copy: 1 x 256 tile of rv into sh_vj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_6 = t_ / 256, e_6 = t_ % 256;
+        sh_vj[r_6 * 256 + e_6] = (kk_last + e_6 < p) ? rv[jb * p + (kk_last + e_6)] : (float)0;
+      }
+      // cooperative copy: 1 x 256 tile of rx into sh_xj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_7 = t_ / 256, e_7 = t_ % 256;
+        sh_xj[r_7 * 256 + e_7] = (kk_last + e_7 < p) ? rx[jb * p + (kk_last + e_7)] : (float)0;
+      }
+      // cooperative copy: 1 x 256 tile of ry into sh_yj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_8 = t_ / 256, e_8 = t_ % 256;
+        sh_yj[r_8 * 256 + e_8] = (kk_last + e_8 < p) ? ry[jb * p + (kk_last + e_8)] : (float)0;
+      }
+      // cooperative copy: 1 x 256 tile of rz into sh_zj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_9 = t_ / 256, e_9 = t_ % 256;
+        sh_zj[r_9 * 256 + e_9] = (kk_last + e_9 < p) ? rz[jb * p + (kk_last + e_9)] : (float)0;
+      }
+      // cooperative copy: 1 x 256 tile of qv into sh_qj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_10 = t_ / 256, e_10 = t_ % 256;
+        sh_qj[r_10 * 256 + e_10] = (kk_last + e_10 < p) ? qv[jb * p + (kk_last + e_10)] : (float)0;
+      }
+      __syncthreads();  // the tiles are written
+      float fv_4 = fv_2;  // lavamd_rodinia.fut:18
+      float fx_4 = fx_2;  // lavamd_rodinia.fut:18
+      float fy_4 = fy_2;  // lavamd_rodinia.fut:18
+      float fz_4 = fz_2;  // lavamd_rodinia.fut:18
+      for (int j_2 = 0; j_2 < c; j_2 += 1) {  // lavamd_rodinia.fut:18
+        const float r2_2 = vi + sh_vj[j_2] - (xi * sh_xj[j_2] + yi * sh_yj[j_2] + zi * sh_zj[j_2]);  // lavamd_rodinia.fut:19
+        const float vij_2 = expf(-(a2 * r2_2));  // lavamd_rodinia.fut:20
+        const float fs_2 = 2.0f * vij_2;  // lavamd_rodinia.fut:21
+        const float q_2 = sh_qj[j_2];  // lavamd_rodinia.fut:22
+        const float fv_next_3 = fv_4 + q_2 * vij_2;
+        const float fx_next_3 = fx_4 + q_2 * (fs_2 * (xi - sh_xj[j_2]));
+        const float fy_next_3 = fy_4 + q_2 * (fs_2 * (yi - sh_yj[j_2]));
+        const float fz_next_3 = fz_4 + q_2 * (fs_2 * (zi - sh_zj[j_2]));
+        fv_4 = fv_next_3;
+        fx_4 = fx_next_3;
+        fy_4 = fy_next_3;
+        fz_4 = fz_next_3;
+      }
+      const float fv_next_4 = fv_4;
+      const float fx_next_4 = fx_4;
+      const float fy_next_4 = fy_4;
+      const float fz_next_4 = fz_4;
+      fv_2 = fv_next_4;
+      fx_2 = fx_next_4;
+      fy_2 = fy_next_4;
+      fz_2 = fz_next_4;
       __syncthreads();  // the tiles are read before the next copy
     }
     const float fv_next_5 = fv_2;

@@ -28,32 +28,48 @@ tiler_mm_tiled(const float* __restrict__ A, const float* __restrict__ B0, float*
   const int gtid0 = blockIdx.y * 32 + threadIdx.y;  // mm.fut:7
   const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm.fut:8
   float acc = 0.0f;  // mm.fut:9
-  for (int kk = 0; kk < n; kk += 32) {  // mm.fut:9
-    const int chunk = min(32, n - kk);
+  for (int kk = 0; kk < n - 31; kk += 32) {  // mm.fut:9
     // cooperative copy: 32 x 32 tile of A into sh_a_c, chunk fastest  // mm.fut:9
-    for (int t_ = threadIdx.y * 32 + threadIdx.x; t_ < 1024; t_ += 1024) {
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
       const int r = t_ / 32, e = t_ % 32;
-      sh_a_c[r * 32 + e] = (kk + e < n) ? A[min(blockIdx.y * 32 + r, m - 1) * n + (kk + e)] : (float)0;
+      sh_a_c[r * 32 + e] = A[min(blockIdx.y * 32 + r, m - 1) * n + (kk + e)];
     }
     // cooperative copy: 32 x 32 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
-    for (int t_ = threadIdx.y * 32 + threadIdx.x; t_ < 1024; t_ += 1024) {
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
       const int r_2 = t_ % 32, e_2 = t_ / 32;
-      sh_b_c[e_2 * 32 + r_2] = (kk + e_2 < n) ? B0[min(blockIdx.x * 32 + r_2, q - 1) + (kk + e_2) * q] : (float)0;
+      sh_b_c[e_2 * 32 + r_2] = B0[min(blockIdx.x * 32 + r_2, q - 1) + (kk + e_2) * q];
     }
     __syncthreads();  // the tiles are written
-    if (chunk == 32) {  // mm.fut:9
-      float acc_2 = acc;  // mm.fut:10
-      for (int k = 0; k < 32; k += 1) {  // mm.fut:10
-        acc_2 = acc_2 + sh_a_c[threadIdx.y * 32 + k] * sh_b_c[threadIdx.x + k * 32];
-      }
-      acc = acc_2;
-    } else {
-      float acc_3 = acc;  // mm.fut:10
-      for (int k_2 = 0; k_2 < chunk; k_2 += 1) {  // mm.fut:10
-        acc_3 = acc_3 + sh_a_c[threadIdx.y * 32 + k_2] * sh_b_c[threadIdx.x + k_2 * 32];
-      }
-      acc = acc_3;
+    float acc_2 = acc;  // mm.fut:10
+    for (int k = 0; k < 32; k += 1) {  // mm.fut:10
+      acc_2 = acc_2 + sh_a_c[threadIdx.y * 32 + k] * sh_b_c[threadIdx.x + k * 32];
     }
+    acc = acc_2;
+    __syncthreads();  // the tiles are read before the next copy
+  }
+  const int kk_last = n - n % 32;
+  if (kk_last < n) {  // mm.fut:9
+    const int chunk = n - kk_last;
+    // cooperative copy: 32 x 32 tile of A into sh_a_c, chunk fastest  // mm.fut:9
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
+      const int r_3 = t_ / 32, e_3 = t_ % 32;
+      sh_a_c[r_3 * 32 + e_3] = (kk_last + e_3 < n) ? A[min(blockIdx.y * 32 + r_3, m - 1) * n + (kk_last + e_3)] : (float)0;
+    }
+    // cooperative copy: 32 x 32 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
+      const int r_4 = t_ % 32, e_4 = t_ / 32;
+      sh_b_c[e_4 * 32 + r_4] = (kk_last + e_4 < n) ? B0[min(blockIdx.x * 32 + r_4, q - 1) + (kk_last + e_4) * q] : (float)0;
+    }
+    __syncthreads();  // the tiles are written
+    float acc_3 = acc;  // mm.fut:10
+    for (int k_2 = 0; k_2 < chunk; k_2 += 1) {  // mm.fut:10
+      acc_3 = acc_3 + sh_a_c[threadIdx.y * 32 + k_2] * sh_b_c[threadIdx.x + k_2 * 32];
+    }
+    acc = acc_3;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < m && gtid1 < q) {

@@ -39,58 +39,88 @@ tiler_mriq_tiled(const float* __restrict__ kx, const float* __restrict__ ky, con
   const float zi = z[i0];  // mriq.fut:8
   float qr = 0.0f;  // mriq.fut:9
   float qi = 0.0f;  // mriq.fut:9
-  for (int kk = 0; kk < nk; kk += 256) {  // mriq.fut:9
-    const int c = min(256, nk - kk);
+  for (int kk = 0; kk < nk - 255; kk += 256) {  // mriq.fut:9
     // cooperative copy: 1 x 256 tile of kx into sh_kxc, chunk fastest  // mriq.fut:9
-    for (int t_ = threadIdx.x; t_ < 256; t_ += 256) {
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
       const int r = t_ / 256, e = t_ % 256;
-      sh_kxc[r * 256 + e] = (kk + e < nk) ? kx[kk + e] : (float)0;
+      sh_kxc[r * 256 + e] = kx[kk + e];
     }
     // cooperative copy: 1 x 256 tile of ky into sh_kyc, chunk fastest  // mriq.fut:9
-    for (int t_ = threadIdx.x; t_ < 256; t_ += 256) {
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
       const int r_2 = t_ / 256, e_2 = t_ % 256;
-      sh_kyc[r_2 * 256 + e_2] = (kk + e_2 < nk) ? ky[kk + e_2] : (float)0;
+      sh_kyc[r_2 * 256 + e_2] = ky[kk + e_2];
     }
     // cooperative copy: 1 x 256 tile of kz into sh_kzc, chunk fastest  // mriq.fut:9
-    for (int t_ = threadIdx.x; t_ < 256; t_ += 256) {
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
       const int r_3 = t_ / 256, e_3 = t_ % 256;
-      sh_kzc[r_3 * 256 + e_3] = (kk + e_3 < nk) ? kz[kk + e_3] : (float)0;
+      sh_kzc[r_3 * 256 + e_3] = kz[kk + e_3];
     }
     // cooperative copy: 1 x 256 tile of phiMag into sh_pm, chunk fastest  // mriq.fut:9
-    for (int t_ = threadIdx.x; t_ < 256; t_ += 256) {
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
       const int r_4 = t_ / 256, e_4 = t_ % 256;
-      sh_pm[r_4 * 256 + e_4] = (kk + e_4 < nk) ? phiMag[kk + e_4] : (float)0;
+      sh_pm[r_4 * 256 + e_4] = phiMag[kk + e_4];
     }
     __syncthreads();  // the tiles are written
-    if (c == 256) {  // mriq.fut:9
-      float qr_2 = qr;  // mriq.fut:11
-      float qi_2 = qi;  // mriq.fut:11
-      for (int k = 0; k < 256; k += 1) {  // mriq.fut:11
-        const float arg = 6.2831853f * (sh_kxc[k] * xi + sh_kyc[k] * yi + sh_kzc[k] * zi);  // mriq.fut:12
-        const float qr_next = qr_2 + sh_pm[k] * cosf(arg);
-        const float qi_next = qi_2 + sh_pm[k] * sinf(arg);
-        qr_2 = qr_next;
-        qi_2 = qi_next;
-      }
-      const float qr_next_2 = qr_2;
-      const float qi_next_2 = qi_2;
-      qr = qr_next_2;
-      qi = qi_next_2;
-    } else {
-      float qr_3 = qr;  // mriq.fut:11
-      float qi_3 = qi;  // mriq.fut:11
-      for (int k_2 = 0; k_2 < c; k_2 += 1) {  // mriq.fut:11
-        const float arg_2 = 6.2831853f * (sh_kxc[k_2] * xi + sh_kyc[k_2] * yi + sh_kzc[k_2] * zi);  // mriq.fut:12
-        const float qr_next_3 = qr_3 + sh_pm[k_2] * cosf(arg_2);
-        const float qi_next_3 = qi_3 + sh_pm[k_2] * sinf(arg_2);
-        qr_3 = qr_next_3;
-        qi_3 = qi_next_3;
-      }
-      const float qr_next_4 = qr_3;
-      const float qi_next_4 = qi_3;
-      qr = qr_next_4;
-      qi = qi_next_4;
+    float qr_2 = qr;  // mriq.fut:11
+    float qi_2 = qi;  // mriq.fut:11
+    for (int k = 0; k < 256; k += 1) {  // mriq.fut:11
+      const float arg = 6.2831853f * (sh_kxc[k] * xi + sh_kyc[k] * yi + sh_kzc[k] * zi);  // mriq.fut:12
+      const float qr_next = qr_2 + sh_pm[k] * cosf(arg);
+      const float qi_next = qi_2 + sh_pm[k] * sinf(arg);
+      qr_2 = qr_next;
+      qi_2 = qi_next;
     }
+    const float qr_next_2 = qr_2;
+    const float qi_next_2 = qi_2;
+    qr = qr_next_2;
+    qi = qi_next_2;
+    __syncthreads();  // the tiles are read before the next copy
+  }
+  const int kk_last = nk - nk % 256;
+  if (kk_last < nk) {  // mriq.fut:9
+    const int c = nk - kk_last;
+    // cooperative copy: 1 x 256 tile of kx into sh_kxc, chunk fastest  // mriq.fut:9
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_5 = t_ / 256, e_5 = t_ % 256;
+      sh_kxc[r_5 * 256 + e_5] = (kk_last + e_5 < nk) ? kx[kk_last + e_5] : (float)0;
+    }
+    // cooperative copy: 1 x 256 tile of ky into sh_kyc, chunk fastest  // mriq.fut:9
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_6 = t_ / 256, e_6 = t_ % 256;
+      sh_kyc[r_6 * 256 + e_6] = (kk_last + e_6 < nk) ? ky[kk_last + e_6] : (float)0;
+    }
+    // cooperative copy: 1 x 256 tile of kz into sh_kzc, chunk fastest  // mriq.fut:9
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_7 = t_ / 256, e_7 = t_ % 256;
+      sh_kzc[r_7 * 256 + e_7] = (kk_last + e_7 < nk) ? kz[kk_last + e_7] : (float)0;
+    }
+    // cooperative copy: 1 x 256 tile of phiMag into sh_pm, chunk fastest  // mriq.fut:9
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_8 = t_ / 256, e_8 = t_ % 256;
+      sh_pm[r_8 * 256 + e_8] = (kk_last + e_8 < nk) ? phiMag[kk_last + e_8] : (float)0;
+    }
+    __syncthreads();  // the tiles are written
+    float qr_3 = qr;  // mriq.fut:11
+    float qi_3 = qi;  // mriq.fut:11
+    for (int k_2 = 0; k_2 < c; k_2 += 1) {  // mriq.fut:11
+      const float arg_2 = 6.2831853f * (sh_kxc[k_2] * xi + sh_kyc[k_2] * yi + sh_kzc[k_2] * zi);  // mriq.fut:12
+      const float qr_next_3 = qr_3 + sh_pm[k_2] * cosf(arg_2);
+      const float qi_next_3 = qi_3 + sh_pm[k_2] * sinf(arg_2);
+      qr_3 = qr_next_3;
+      qi_3 = qi_next_3;
+    }
+    const float qr_next_4 = qr_3;
+    const float qi_next_4 = qi_3;
+    qr = qr_next_4;
+    qi = qi_next_4;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < nx) {

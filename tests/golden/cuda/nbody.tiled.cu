@@ -26,27 +26,36 @@ tiler_nbody_tiled(float eps, const float* __restrict__ bodies, float* __restrict
   const int i0 = min(gtid0, n - 1);
   const float body = bodies[i0];  // nbody.fut:6
   float acc = 0.0f;  // nbody.fut:7
-  for (int kk = 0; kk < n; kk += 256) {  // nbody.fut:7
-    const int chunk = min(256, n - kk);
+  for (int kk = 0; kk < n - 255; kk += 256) {  // nbody.fut:7
     // cooperative copy: 1 x 256 tile of bodies into sh_bodies_chunk, chunk fastest  // nbody.fut:7
-    for (int t_ = threadIdx.x; t_ < 256; t_ += 256) {
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
       const int r = t_ / 256, e = t_ % 256;
-      sh_bodies_chunk[r * 256 + e] = (kk + e < n) ? bodies[kk + e] : (float)0;
+      sh_bodies_chunk[r * 256 + e] = bodies[kk + e];
     }
     __syncthreads();  // the tiles are written
-    if (chunk == 256) {  // nbody.fut:7
-      float acc_2 = acc;  // nbody.fut:8
-      for (int k = 0; k < 256; k += 1) {  // nbody.fut:8
-        acc_2 = acc_2 + (sh_bodies_chunk[k] - body);
-      }
-      acc = acc_2;
-    } else {
-      float acc_3 = acc;  // nbody.fut:8
-      for (int k_2 = 0; k_2 < chunk; k_2 += 1) {  // nbody.fut:8
-        acc_3 = acc_3 + (sh_bodies_chunk[k_2] - body);
-      }
-      acc = acc_3;
+    float acc_2 = acc;  // nbody.fut:8
+    for (int k = 0; k < 256; k += 1) {  // nbody.fut:8
+      acc_2 = acc_2 + (sh_bodies_chunk[k] - body);
     }
+    acc = acc_2;
+    __syncthreads();  // the tiles are read before the next copy
+  }
+  const int kk_last = n - n % 256;
+  if (kk_last < n) {  // nbody.fut:7
+    const int chunk = n - kk_last;
+    // cooperative copy: 1 x 256 tile of bodies into sh_bodies_chunk, chunk fastest  // nbody.fut:7
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_2 = t_ / 256, e_2 = t_ % 256;
+      sh_bodies_chunk[r_2 * 256 + e_2] = (kk_last + e_2 < n) ? bodies[kk_last + e_2] : (float)0;
+    }
+    __syncthreads();  // the tiles are written
+    float acc_3 = acc;  // nbody.fut:8
+    for (int k_2 = 0; k_2 < chunk; k_2 += 1) {  // nbody.fut:8
+      acc_3 = acc_3 + (sh_bodies_chunk[k_2] - body);
+    }
+    acc = acc_3;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < n) {

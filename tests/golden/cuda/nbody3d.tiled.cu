@@ -38,78 +38,108 @@ tiler_nbody3d_tiled(float eps2, const float* __restrict__ xs, const float* __res
   float ax = 0.0f;  // nbody3d.fut:7
   float ay = 0.0f;  // nbody3d.fut:7
   float az = 0.0f;  // nbody3d.fut:7
-  for (int kk = 0; kk < n; kk += 256) {  // nbody3d.fut:7
-    const int c = min(256, n - kk);
+  for (int kk = 0; kk < n - 255; kk += 256) {  // nbody3d.fut:7
     // cooperative copy: 1 x 256 tile of xs into sh_xc, chunk fastest  // nbody3d.fut:7
-    for (int t_ = threadIdx.x; t_ < 256; t_ += 256) {
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
       const int r = t_ / 256, e = t_ % 256;
-      sh_xc[r * 256 + e] = (kk + e < n) ? xs[kk + e] : (float)0;
+      sh_xc[r * 256 + e] = xs[kk + e];
     }
     // cooperative copy: 1 x 256 tile of ys into sh_yc, chunk fastest  // nbody3d.fut:7
-    for (int t_ = threadIdx.x; t_ < 256; t_ += 256) {
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
       const int r_2 = t_ / 256, e_2 = t_ % 256;
-      sh_yc[r_2 * 256 + e_2] = (kk + e_2 < n) ? ys[kk + e_2] : (float)0;
+      sh_yc[r_2 * 256 + e_2] = ys[kk + e_2];
     }
     // cooperative copy: 1 x 256 tile of zs into sh_zc, chunk fastest  // nbody3d.fut:7
-    for (int t_ = threadIdx.x; t_ < 256; t_ += 256) {
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
       const int r_3 = t_ / 256, e_3 = t_ % 256;
-      sh_zc[r_3 * 256 + e_3] = (kk + e_3 < n) ? zs[kk + e_3] : (float)0;
+      sh_zc[r_3 * 256 + e_3] = zs[kk + e_3];
     }
     // cooperative copy: 1 x 256 tile of ms into sh_mc, chunk fastest  // nbody3d.fut:7
-    for (int t_ = threadIdx.x; t_ < 256; t_ += 256) {
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
       const int r_4 = t_ / 256, e_4 = t_ % 256;
-      sh_mc[r_4 * 256 + e_4] = (kk + e_4 < n) ? ms[kk + e_4] : (float)0;
+      sh_mc[r_4 * 256 + e_4] = ms[kk + e_4];
     }
     __syncthreads();  // the tiles are written
-    if (c == 256) {  // nbody3d.fut:7
-      float ax_2 = ax;  // nbody3d.fut:9
-      float ay_2 = ay;  // nbody3d.fut:9
-      float az_2 = az;  // nbody3d.fut:9
-      for (int j = 0; j < 256; j += 1) {  // nbody3d.fut:9
-        const float dx = sh_xc[j] - xi;  // nbody3d.fut:10
-        const float dy = sh_yc[j] - yi;  // nbody3d.fut:11
-        const float dz = sh_zc[j] - zi;  // nbody3d.fut:12
-        const float d2 = dx * dx + dy * dy + dz * dz + eps2;  // nbody3d.fut:13
-        const float inv = rsqrtf(d2);  // nbody3d.fut:14
-        const float s = sh_mc[j] * (inv * inv * inv);  // nbody3d.fut:15
-        const float ax_next = ax_2 + dx * s;
-        const float ay_next = ay_2 + dy * s;
-        const float az_next = az_2 + dz * s;
-        ax_2 = ax_next;
-        ay_2 = ay_next;
-        az_2 = az_next;
-      }
-      const float ax_next_2 = ax_2;
-      const float ay_next_2 = ay_2;
-      const float az_next_2 = az_2;
-      ax = ax_next_2;
-      ay = ay_next_2;
-      az = az_next_2;
-    } else {
-      float ax_3 = ax;  // nbody3d.fut:9
-      float ay_3 = ay;  // nbody3d.fut:9
-      float az_3 = az;  // nbody3d.fut:9
-      for (int j_2 = 0; j_2 < c; j_2 += 1) {  // nbody3d.fut:9
-        const float dx_2 = sh_xc[j_2] - xi;  // nbody3d.fut:10
-        const float dy_2 = sh_yc[j_2] - yi;  // nbody3d.fut:11
-        const float dz_2 = sh_zc[j_2] - zi;  // nbody3d.fut:12
-        const float d2_2 = dx_2 * dx_2 + dy_2 * dy_2 + dz_2 * dz_2 + eps2;  // nbody3d.fut:13
-        const float inv_2 = rsqrtf(d2_2);  // nbody3d.fut:14
-        const float s_2 = sh_mc[j_2] * (inv_2 * inv_2 * inv_2);  // nbody3d.fut:15
-        const float ax_next_3 = ax_3 + dx_2 * s_2;
-        const float ay_next_3 = ay_3 + dy_2 * s_2;
-        const float az_next_3 = az_3 + dz_2 * s_2;
-        ax_3 = ax_next_3;
-        ay_3 = ay_next_3;
-        az_3 = az_next_3;
-      }
-      const float ax_next_4 = ax_3;
-      const float ay_next_4 = ay_3;
-      const float az_next_4 = az_3;
-      ax = ax_next_4;
-      ay = ay_next_4;
-      az = az_next_4;
+    float ax_2 = ax;  // nbody3d.fut:9
+    float ay_2 = ay;  // nbody3d.fut:9
+    float az_2 = az;  // nbody3d.fut:9
+    for (int j = 0; j < 256; j += 1) {  // nbody3d.fut:9
+      const float dx = sh_xc[j] - xi;  // nbody3d.fut:10
+      const float dy = sh_yc[j] - yi;  // nbody3d.fut:11
+      const float dz = sh_zc[j] - zi;  // nbody3d.fut:12
+      const float d2 = dx * dx + dy * dy + dz * dz + eps2;  // nbody3d.fut:13
+      const float inv = rsqrtf(d2);  // nbody3d.fut:14
+      const float s = sh_mc[j] * (inv * inv * inv);  // nbody3d.fut:15
+      const float ax_next = ax_2 + dx * s;
+      const float ay_next = ay_2 + dy * s;
+      const float az_next = az_2 + dz * s;
+      ax_2 = ax_next;
+      ay_2 = ay_next;
+      az_2 = az_next;
     }
+    const float ax_next_2 = ax_2;
+    const float ay_next_2 = ay_2;
+    const float az_next_2 = az_2;
+    ax = ax_next_2;
+    ay = ay_next_2;
+    az = az_next_2;
+    __syncthreads();  // the tiles are read before the next copy
+  }
+  const int kk_last = n - n % 256;
+  if (kk_last < n) {  // nbody3d.fut:7
+    const int c = n - kk_last;
+    // cooperative copy: 1 x 256 tile of xs into sh_xc, chunk fastest  // nbody3d.fut:7
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_5 = t_ / 256, e_5 = t_ % 256;
+      sh_xc[r_5 * 256 + e_5] = (kk_last + e_5 < n) ? xs[kk_last + e_5] : (float)0;
+    }
+    // cooperative copy: 1 x 256 tile of ys into sh_yc, chunk fastest  // nbody3d.fut:7
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_6 = t_ / 256, e_6 = t_ % 256;
+      sh_yc[r_6 * 256 + e_6] = (kk_last + e_6 < n) ? ys[kk_last + e_6] : (float)0;
+    }
+    // cooperative copy: 1 x 256 tile of zs into sh_zc, chunk fastest  // nbody3d.fut:7
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_7 = t_ / 256, e_7 = t_ % 256;
+      sh_zc[r_7 * 256 + e_7] = (kk_last + e_7 < n) ? zs[kk_last + e_7] : (float)0;
+    }
+    // cooperative copy: 1 x 256 tile of ms into sh_mc, chunk fastest  // nbody3d.fut:7
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_8 = t_ / 256, e_8 = t_ % 256;
+      sh_mc[r_8 * 256 + e_8] = (kk_last + e_8 < n) ? ms[kk_last + e_8] : (float)0;
+    }
+    __syncthreads();  // the tiles are written
+    float ax_3 = ax;  // nbody3d.fut:9
+    float ay_3 = ay;  // nbody3d.fut:9
+    float az_3 = az;  // nbody3d.fut:9
+    for (int j_2 = 0; j_2 < c; j_2 += 1) {  // nbody3d.fut:9
+      const float dx_2 = sh_xc[j_2] - xi;  // nbody3d.fut:10
+      const float dy_2 = sh_yc[j_2] - yi;  // nbody3d.fut:11
+      const float dz_2 = sh_zc[j_2] - zi;  // nbody3d.fut:12
+      const float d2_2 = dx_2 * dx_2 + dy_2 * dy_2 + dz_2 * dz_2 + eps2;  // nbody3d.fut:13
+      const float inv_2 = rsqrtf(d2_2);  // nbody3d.fut:14
+      const float s_2 = sh_mc[j_2] * (inv_2 * inv_2 * inv_2);  // nbody3d.fut:15
+      const float ax_next_3 = ax_3 + dx_2 * s_2;
+      const float ay_next_3 = ay_3 + dy_2 * s_2;
+      const float az_next_3 = az_3 + dz_2 * s_2;
+      ax_3 = ax_next_3;
+      ay_3 = ay_next_3;
+      az_3 = az_next_3;
+    }
+    const float ax_next_4 = ax_3;
+    const float ay_next_4 = ay_3;
+    const float az_next_4 = az_3;
+    ax = ax_next_4;
+    ay = ay_next_4;
+    az = az_next_4;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < n) {
