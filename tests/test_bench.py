@@ -1,0 +1,35 @@
+"""`tiler bench` without a GPU, and its options (the timings themselves are
+measured on a GPU and recorded in benchmarks/RESULTS.md, never asserted)."""
+from __future__ import annotations
+
+import pytest
+from conftest import tiler
+
+from tiler.bench import ABLATIONS, benchmark_names, variants
+from tiler.runtime import gpu_unavailable
+
+
+def test_every_benchmark_can_be_benched():
+    assert benchmark_names() == ["lavamd", "lavamd_rodinia", "mm", "mriq", "nbody", "nbody3d"]
+
+
+def test_variants_and_ablations():
+    labels = [v.label for v in variants(("16",), ablate=True)]
+    assert labels[:3] == ["untiled", "tiled", "tiled --tile 16"]
+    assert len(labels) == 3 + len(ABLATIONS)
+
+
+@pytest.mark.skipif(gpu_unavailable() is None, reason="a GPU is present")
+def test_without_a_gpu_bench_says_so_in_one_line():
+    result = tiler("bench", "nbody")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("error: no GPU:") and len(result.stderr.strip().splitlines()) <= 2
+
+
+@pytest.mark.parametrize("args, message", [
+    (["nope"], "no benchmark called `nope`"),
+    (["nbody", "--repeat", "0"], "--repeat must be at least 1"),
+])
+def test_bench_option_errors(args, message):
+    result = tiler("bench", *args)
+    assert result.returncode == 1 and message in result.stderr
