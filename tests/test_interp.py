@@ -182,3 +182,13 @@ def test_mismatched_input_sizes_are_refused_clearly():
     p = program("fun [f32, n] main([f32, n] xs, [f32, n] ys) = map(fn f32 (f32 x, f32 y) => x + y, xs, ys)")
     with pytest.raises(PlainError, match="size `n` is 3 by `xs` but 4 by `ys`"):
         run(p, {"xs": np.zeros(3, np.float32), "ys": np.zeros(4, np.float32)})
+
+
+def test_a_sample_of_rows_in_float64():
+    prog, inputs = setup("mm")
+    (full,) = run(prog, inputs)
+    (some,) = run(prog, inputs, rows=[0, 7, 99], wide=True)
+    assert some.dtype == np.float64 and some.shape == (3, full.shape[1])
+    want = inputs["A"].astype(np.float64)[[0, 7, 99]] @ inputs["B0"].astype(np.float64)
+    assert np.allclose(some, want, rtol=1e-12, atol=1e-12)
+    assert np.allclose(some, full[[0, 7, 99]], atol=1e-4)

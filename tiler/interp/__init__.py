@@ -25,15 +25,20 @@ SPLITS = (Chunking("whole"), Chunking("fixed", size=1), Chunking("fixed", size=7
 WHOLE = Chunking()  # one chunk a stream
 
 
-def run(program: T.Program, inputs: dict, chunking: Chunking = WHOLE, seed: int = 0) -> tuple:
+def run(program: T.Program, inputs: dict, chunking: Chunking = WHOLE, seed: int = 0,
+        rows=None, wide: bool = False) -> tuple:
+    """The outputs; `rows` (indices along dimension 0) evaluates only those
+    points of the outermost map, so a reference is affordable at full sizes;
+    `wide` computes f32 in float64."""
     k = program.kernel
     with np.errstate(all="ignore"):
         try:
-            ev = _start(program, inputs, chunking, seed)
-            return _nest(ev, k)
+            ev = _start(program, inputs, chunking, seed, wide)
+            return _nest(ev, k, rows)
         except NonUniform:
-            ev = _start(program, inputs, chunking, seed)
-            return _nest_by_thread(ev, k)
+            ev = _start(program, inputs, chunking, seed, wide)
+            outs = _nest_by_thread(ev, k)
+            return outs if rows is None else tuple(o[np.asarray(rows)] for o in outs)
 
 
 def run_splits(program: T.Program, inputs: dict, seed: int = 0, rtol: float = 1e-4):
@@ -72,14 +77,14 @@ def bind_sizes(kernel: T.Kernel, inputs: dict) -> dict[Binder, int]:
     return sizes
 
 
-def _start(program: T.Program, inputs: dict, chunking: Chunking, seed: int) -> Evaluator:
+def _start(program: T.Program, inputs: dict, chunking: Chunking, seed: int, wide: bool = False) -> Evaluator:
     k = program.kernel
     B = len(k.levels)
-    ev = Evaluator(B, program.helpers, chunking, seed)
+    ev = Evaluator(B, program.helpers, chunking, seed, wide)
     for size, n in bind_sizes(k, inputs).items():
         ev.env[size] = ev.scalar(n, I32)
     for p in k.params:
-        ev.env[p] = _input(p, inputs[p.name], B)
+        ev.env[p] = _input(p, inputs[p.name], B, wide)
     for pl in k.prelude:
         if isinstance(pl.value, T.Transpose):
             ev.env[pl.binder] = np.swapaxes(ev.env[pl.value.source], B, B + 1)
@@ -88,8 +93,8 @@ def _start(program: T.Program, inputs: dict, chunking: Chunking, seed: int) -> E
     return ev
 
 
-def _input(p: Binder, value, B: int) -> np.ndarray:
-    want = dtype(p.type)
+def _input(p: Binder, value, B: int, wide: bool = False) -> np.ndarray:
+    want = dtype(p.type, wide)
     v = np.asarray(value)
     if not np.can_cast(v.dtype, want, "same_kind") and not (v.dtype.kind in "iub" and want.kind == "f"):
         raise PlainError(f"input `{p.name}` holds {v.dtype} values, but the parameter is {p.type}")
@@ -102,10 +107,12 @@ def _spread(a: np.ndarray, d: int, B: int) -> np.ndarray:
     return np.moveaxis(np.squeeze(a, axis=d), B - 1, d)
 
 
-def _nest(ev: Evaluator, k: T.Kernel) -> tuple:
+def _nest(ev: Evaluator, k: T.Kernel, rows=None) -> tuple:
     B, shape = ev.B, []
     for level in k.levels:
         args = [ev.ev(a) for a in level.args]
+        if level.dim == 0 and rows is not None:  # only the sampled points of the outer map
+            args = [np.take(a, np.asarray(rows), axis=B) for a in args]
         shape.append(args[0].shape[B])
         for p, a in zip(level.params, args):
             ev.env[p] = _spread(a, level.dim, B)
@@ -113,7 +120,7 @@ def _nest(ev: Evaluator, k: T.Kernel) -> tuple:
             ev.bind(binders, ev.ev(value))
     out = ev.ev(k.body)
     outs = out if isinstance(out, tuple) else (out,)
-    return tuple(np.broadcast_to(o, tuple(shape)).astype(dtype(t)) for o, t in zip(outs, k.outputs))
+    return tuple(np.broadcast_to(o, tuple(shape)).astype(dtype(t, ev.wide)) for o, t in zip(outs, k.outputs))
 
 
 def _nest_by_thread(ev: Evaluator, k: T.Kernel) -> tuple:
@@ -137,7 +144,7 @@ def _nest_by_thread(ev: Evaluator, k: T.Kernel) -> tuple:
             level(i + 1, point + (j,))
 
     level(0, ())
-    outs = tuple(np.zeros(tuple(shape), dtype=dtype(t)) for t in k.outputs)
+    outs = tuple(np.zeros(tuple(shape), dtype=dtype(t, ev.wide)) for t in k.outputs)
     for point, values in results.items():
         for o, v in zip(outs, values):
             o[point] = v

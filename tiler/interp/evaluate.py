@@ -15,7 +15,8 @@ from .values import Chunking, NonUniform, RunError, dtype
 
 
 class Evaluator:
-    def __init__(self, rank: int, helpers: dict, chunking: Chunking, seed: int = 0):
+    def __init__(self, rank: int, helpers: dict, chunking: Chunking, seed: int = 0, wide: bool = False):
+        self.wide = wide  # compute f32 in float64: an independent, more precise reference
         self.B = rank
         self.helpers = helpers
         self.chunking = chunking
@@ -26,7 +27,7 @@ class Evaluator:
     # ---- helpers -----------------------------------------------------------
 
     def scalar(self, value, t) -> np.ndarray:
-        return np.full((1,) * self.B, value, dtype=dtype(t))
+        return np.full((1,) * self.B, value, dtype=dtype(t, self.wide))
 
     def _live(self, values: np.ndarray) -> np.ndarray:
         """The entries of a batch-shaped array on live lanes."""
@@ -133,8 +134,8 @@ class Evaluator:
     def _builtin(self, e: T.Builtin):
         args = [self.ev(a) for a in e.args]
         if e.name in ("f32", "f64", "i32", "i64"):
-            return args[0].astype(dtype(e.type))
-        return _MATH[e.name](*args).astype(dtype(e.type), copy=False)
+            return args[0].astype(dtype(e.type, self.wide))
+        return _MATH[e.name](*args).astype(dtype(e.type, self.wide), copy=False)
 
     def _call(self, e: T.Call):
         h: T.Helper = self.helpers[e.func]
@@ -213,7 +214,7 @@ class Evaluator:
             raise NonUniform(e.span)
         if n < 0:
             self.fail(e.span, f"iota of a negative count ({int(n)})", self._bad(count < 0))
-        return np.arange(int(n), dtype=dtype(e.type)).reshape((1,) * self.B + (int(n),))
+        return np.arange(int(n), dtype=dtype(e.type, self.wide)).reshape((1,) * self.B + (int(n),))
 
     def _stream(self, e: T.Stream):
         arrays = [self.ev(a) for a in e.arrays]

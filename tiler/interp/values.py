@@ -17,11 +17,15 @@ from ..source import Span
 DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "bool": np.bool_}
 
 
-def dtype(t: Type):
+WIDE = dict(DTYPES, f32=np.float64)  # a float64 reference for f32 programs
+
+
+def dtype(t: Type, wide: bool = False):
+    table = WIDE if wide else DTYPES
     if isinstance(t, Array):
-        return np.dtype(DTYPES[t.elem.kind])
+        return np.dtype(table[t.elem.kind])
     if isinstance(t, Scalar):
-        return np.dtype(DTYPES[t.kind])
+        return np.dtype(table[t.kind])
     raise TypeError(f"no dtype for {t}")
 
 

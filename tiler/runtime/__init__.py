@@ -78,23 +78,39 @@ class Gpu:
             try:
                 self._modules[key] = SourceModule(cuda, arch=self.arch, no_extern_c=True, options=list(options))
             except Exception as exc:  # noqa: BLE001 - pycuda's CompileError carries nvcc's log
-                raise PlainError(f"nvcc could not compile {name}: {exc}",
-                                 f"reproduce with: tiler compile PROG.fut -o {name}.cu && "
-                                 f"nvcc -arch={self.arch} -cubin {name}.cu") from None
+                import tempfile
+
+                with tempfile.NamedTemporaryFile("w", suffix=".cu", prefix=f"{name}-", delete=False) as f:
+                    f.write(cuda)
+                raise PlainError(f"nvcc could not compile {name} (the CUDA is in {f.name}):\n{exc}",
+                                 f"reproduce with: nvcc -arch={self.arch} -cubin {f.name}") from None
         return self._modules[key].get_function(name)
 
-    def run(self, k: kir.Kernel, cuda: str, inputs: dict, sizes: dict, repeat: int = 0):
-        """Launch once on poisoned outputs and return them; with `repeat`, also
-        time `repeat` launches with CUDA events after a warm-up (ms each)."""
+    def upload(self, inputs: dict) -> "DeviceInputs":
+        """Copy the input arrays to the device once, for many launches."""
         with self.active():
-            return self._run(k, cuda, inputs, sizes, repeat)
+            return DeviceInputs({name: self.drv.to_device(np.ascontiguousarray(v))
+                                 for name, v in inputs.items() if np.ndim(v) > 0}, self)
 
-    def _run(self, k: kir.Kernel, cuda: str, inputs: dict, sizes: dict, repeat: int):
+    def run(self, k: kir.Kernel, cuda: str, inputs: dict, sizes: dict, repeat: int = 0,
+            device: "DeviceInputs | None" = None):
+        """Launch once on poisoned outputs and return them; with `repeat`, also
+        time `repeat` launches with CUDA events after a warm-up (ms each).
+        `device` holds the inputs already uploaded (else they are copied now)."""
+        with self.active():
+            return self._run(k, cuda, inputs, sizes, repeat, device)
+
+    def _run(self, k: kir.Kernel, cuda: str, inputs: dict, sizes: dict, repeat: int, device):
         drv = self.drv
         fn = self.function(cuda, k.name)
         args, outputs, keep = [], [], []
         for p in k.params:
-            if p.role == "input":
+            if p.role == "input" and device is not None and p.source in device.buffers:
+                if device.buffers[p.source].size != np.asarray(inputs[p.source]).nbytes or \
+                        np.asarray(inputs[p.source]).dtype != NUMPY[p.ctype]:
+                    raise PlainError(f"input `{p.source}` on the device does not fit {p.ctype} [{p.shape}]")
+                args.append(device.buffers[p.source])
+            elif p.role == "input":
                 buf = drv.to_device(np.ascontiguousarray(inputs[p.source], dtype=NUMPY[p.ctype]))
                 keep.append(buf)
                 args.append(buf)
@@ -128,6 +144,17 @@ class Gpu:
         for buf in keep:
             buf.free()  # while the context is pushed
         return results, times
+
+
+class DeviceInputs:
+    def __init__(self, buffers: dict, gpu: Gpu):
+        self.buffers, self.gpu = buffers, gpu
+
+    def free(self) -> None:
+        with self.gpu.active():
+            for buf in self.buffers.values():
+                buf.free()
+        self.buffers = {}
 
 
 class _Pushed:
