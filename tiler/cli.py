@@ -23,13 +23,17 @@ from .source import Source
 EXIT_USER, EXIT_BUG = 1, 3
 
 
-def guarded(fn):
-    """Run a command on a deep stack and turn every failure into a message."""
+def guarded(fn=None, *, deep: bool = True):
+    """Run a command (on a deep stack, unless it drives the GPU: pycuda's
+    objects belong to the thread that made them) and turn every failure into
+    a message."""
+    if fn is None:
+        return lambda f: guarded(f, deep=deep)
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
-            return call_deep(fn, *args, **kwargs)
+            return call_deep(fn, *args, **kwargs) if deep else fn(*args, **kwargs)
         except UserError as exc:
             _err(exc.render())
         except PlainError as exc:
@@ -281,7 +285,7 @@ def compile_cmd(program, output, tile, no_tile, max_shared, size_hints, arch, em
                                              "row-major tiles without padding, tile 16).")
 @click.option("--json", "json_path", metavar="FILE", help="Write every measurement as JSON.")
 @click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the variants' times (needs matplotlib).")
-@guarded
+@guarded(deep=False)
 def bench_cmd(names, quick, sizes, repeat, tiles, ablate, json_path, plot_path):
     """Compile, check and time the untiled and tiled variants of benchmarks on the GPU."""
     from .bench import bench_one, benchmark_names, variants

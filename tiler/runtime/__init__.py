@@ -9,6 +9,7 @@ poisoned first.
 """
 from __future__ import annotations
 
+import atexit
 import hashlib
 import math
 
@@ -54,12 +55,21 @@ class Gpu:
         self.drv = drv
         self.device = drv.Device(0)
         self.context = self.device.retain_primary_context()
+        atexit.register(self._release)
         major, minor = self.device.compute_capability()
         self.arch = f"sm_{major}{minor}"
         self.name = self.device.name()
         self.max_shared = self.device.get_attribute(drv.device_attribute.MAX_SHARED_MEMORY_PER_BLOCK)
         self.sm_count = self.device.get_attribute(drv.device_attribute.MULTIPROCESSOR_COUNT)
         self._modules: dict[str, object] = {}
+
+    def _release(self) -> None:
+        """Unload the compiled modules while the context can be pushed."""
+        try:
+            with self.active():
+                self._modules.clear()
+        except Exception:  # noqa: BLE001 - at exit, nothing more can be done
+            pass
 
     def active(self):
         """The context, pushed for the length of one operation: nothing stays
@@ -89,8 +99,9 @@ class Gpu:
     def upload(self, inputs: dict) -> "DeviceInputs":
         """Copy the input arrays to the device once, for many launches."""
         with self.active():
-            return DeviceInputs({name: self.drv.to_device(np.ascontiguousarray(v))
-                                 for name, v in inputs.items() if np.ndim(v) > 0}, self)
+            arrays = {name: np.ascontiguousarray(v) for name, v in inputs.items() if np.ndim(v) > 0}
+            return DeviceInputs({name: (self.drv.to_device(a), a.nbytes, a.dtype) for name, a in arrays.items()},
+                                self)
 
     def run(self, k: kir.Kernel, cuda: str, inputs: dict, sizes: dict, repeat: int = 0,
             device: "DeviceInputs | None" = None):
@@ -106,10 +117,10 @@ class Gpu:
         args, outputs, keep = [], [], []
         for p in k.params:
             if p.role == "input" and device is not None and p.source in device.buffers:
-                if device.buffers[p.source].size != np.asarray(inputs[p.source]).nbytes or \
-                        np.asarray(inputs[p.source]).dtype != NUMPY[p.ctype]:
+                buf, nbytes, kind = device.buffers[p.source]
+                if kind != NUMPY[p.ctype] or nbytes != np.asarray(inputs[p.source]).nbytes:
                     raise PlainError(f"input `{p.source}` on the device does not fit {p.ctype} [{p.shape}]")
-                args.append(device.buffers[p.source])
+                args.append(buf)
             elif p.role == "input":
                 buf = drv.to_device(np.ascontiguousarray(inputs[p.source], dtype=NUMPY[p.ctype]))
                 keep.append(buf)
@@ -152,7 +163,7 @@ class DeviceInputs:
 
     def free(self) -> None:
         with self.gpu.active():
-            for buf in self.buffers.values():
+            for buf, _, _ in self.buffers.values():
                 buf.free()
         self.buffers = {}
 
