@@ -51,7 +51,7 @@ def ptxas():
             name = f"tiler_p{i}_{k.name[len('tiler_'):]}"
             if name not in {n for n, _ in planned.values()}:  # nothing tiled: the same kernel twice
                 units.append(unique(values["render"], f"p{i}"))
-            planned[(path.name, variant)] = (name, k.shared_bytes)
+            planned[(path.name, variant)] = (name, 0 if k.dynamic_shared else k.shared_bytes)
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "all.cu"
         src.write_text("\n".join(units))
@@ -202,3 +202,16 @@ def test_a_failure_after_checking_is_an_internal_compiler_error(monkeypatch):
     result = CliRunner().invoke(cli.main, ["compile", str(BENCHMARKS / "nbody.fut")])
     assert result.exit_code == cli.EXIT_BUG
     assert "internal compiler error in stage 'lower'" in result.output and "IndexError: planted" in result.output
+
+
+def test_plans_over_48_kib_use_dynamic_shared_memory():
+    path = PROGRAMS / "analysis" / "many_inputs.fut"
+    refused = run_all(path.read_text(), path.name, Options(tile=(1024,)))["analyse"]
+    assert not refused.tiled and "over the limit of 49152" in refused.streams[0].reason
+    values = run_all(path.read_text(), path.name, Options(tile=(1024,), max_shared=100_000))
+    k = values["lower"]
+    assert k.shared_bytes == 14 * 1024 * 4 and k.dynamic_shared
+    assert "extern __shared__ __align__(16) unsigned char tiler_shared[];" in values["render"]
+    assert f"<<<grid, block, {14 * 4096}>>>" in values["render"]
+    from tiler.render import launch
+    assert launch(k)["dynamic_shared_bytes"] == 14 * 4096 and launch(k)["static_shared_bytes"] == 0

@@ -51,3 +51,16 @@ def test_gpu_matches_the_interpreter(path, variant, scale):
         scale_ = max(1.0, float(np.abs(w).max(initial=0)))
         err = float(np.abs(g.astype(np.float64) - w.astype(np.float64)).max(initial=0))
         assert err <= 1e-3 * scale_, (path.name, variant, sizes, err)
+
+
+def test_a_kernel_with_dynamic_shared_memory_over_48_kib():
+    path = PROGRAMS / "analysis" / "many_inputs.fut"
+    text = path.read_text()
+    prog = check(parse(text, path.name))
+    sizes = {"m": 3000, "n": 1500}
+    inputs = make_inputs(prog, sizes, None, seed=3)
+    values = run_all(text, path.name, Options(tile=(1024,), max_shared=100_000))
+    assert values["lower"].dynamic_shared
+    (got,), _ = Gpu.get().run(values["lower"], values["render"], inputs, sizes)
+    (want,) = run(prog, inputs)
+    assert np.abs(got - want).max() <= 1e-3 * max(1.0, float(np.abs(want).max()))

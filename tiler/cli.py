@@ -272,7 +272,9 @@ def compile_cmd(program, output, tile, no_tile, max_shared, size_hints, arch, em
         _write(str(Path(output).with_suffix("")) + ".launch.json", json.dumps(describe, indent=2) + "\n")
     if use_nvcc:
         from .nvcc import compile_report
-        click.echo(compile_report(cuda, arch, values["lower"].shared_bytes), err=True)
+        k = values["lower"]
+        click.echo(compile_report(cuda, arch, 0 if k.dynamic_shared else k.shared_bytes, k.shared_bytes
+                                  if k.dynamic_shared else 0), err=True)
 
 
 @main.command("bench")

@@ -50,10 +50,11 @@ def _int(pattern: str, text: str) -> int:
     return int(m.group(1)) if m else 0
 
 
-def compile_report(cuda: str, arch: str, planned_shared: int) -> str:
+def compile_report(cuda: str, arch: str, planned_static: int, dynamic: int = 0) -> str:
     r = ptxas_report(cuda, arch)
     if not r.ok:
         return f"nvcc failed:\n{r.log}"
-    verdict = "as planned" if r.shared_bytes == planned_shared else f"but the plan said {planned_shared}"
+    verdict = "as planned" if r.shared_bytes == planned_static else f"but the plan said {planned_static}"
+    extra = f", and {dynamic} bytes of dynamic shared memory at launch" if dynamic else ""
     return (f"nvcc -arch={arch}: {r.registers} registers, {r.spill_stores} bytes spill stores, "
-            f"{r.shared_bytes} bytes shared memory ({verdict})")
+            f"{r.shared_bytes} bytes static shared memory ({verdict}){extra}")

@@ -115,9 +115,9 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
 
 
 def _device_options(options: Options, hints: tuple, gpu) -> Options:
-    """The bench's sizes as hints, and the device's shared-memory limit (never
-    above the 48 KiB a kernel's static shared memory may have)."""
-    return replace(options, sizes=hints, max_shared=min(options.max_shared, gpu.max_shared))
+    """The bench's sizes as hints, and the device's shared-memory limit (the
+    plan's own limit, 48 KiB unless raised with --max-shared, if smaller)."""
+    return replace(options, sizes=hints, max_shared=min(options.max_shared, gpu.max_shared_optin))
 
 
 SAMPLE_ROWS = 9

@@ -211,5 +211,19 @@ class Kernel:
         return sum(s.bytes for s in self.shared)
 
     @property
+    def dynamic_shared(self) -> bool:
+        """Over 48 KiB, shared memory must be dynamic (and the launch must raise its limit)."""
+        from ..render.cuda import STATIC_SHARED_LIMIT
+        return self.shared_bytes > STATIC_SHARED_LIMIT
+
+    def shared_offsets(self) -> list[tuple]:
+        """(allocation, byte offset) in the dynamic buffer, each 16-byte aligned."""
+        out, offset = [], 0
+        for a in self.shared:
+            out.append((a, offset))
+            offset += (a.bytes + 15) // 16 * 16
+        return out
+
+    @property
     def threads(self) -> int:
         return self.block[0] * self.block[1] * self.block[2]

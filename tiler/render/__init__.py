@@ -62,5 +62,6 @@ def launch(k: kir.Kernel) -> dict:
         "block": list(k.block),
         "grid": [None if a is None else {"size": a[0], "threads": a[1]} for a in k.grid],
         "grid_formula": grid_formulas(k),
-        "static_shared_bytes": k.shared_bytes, "dynamic_shared_bytes": 0,
+        "static_shared_bytes": 0 if k.dynamic_shared else k.shared_bytes,
+        "dynamic_shared_bytes": k.shared_bytes if k.dynamic_shared else 0,
     }

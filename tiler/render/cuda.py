@@ -4,7 +4,8 @@ from __future__ import annotations
 CTYPE = {"f32": "float", "f64": "double", "i32": "int", "i64": "long long", "bool": "bool"}
 SIZEOF = {"float": 4, "double": 8, "int": 4, "long long": 8, "bool": 1}
 MAX_THREADS_PER_BLOCK = 1024
-STATIC_SHARED_LIMIT = 48 * 1024
+STATIC_SHARED_LIMIT = 48 * 1024  # beyond it, shared memory is dynamic and the launch raises the limit
+SHARED_LIMIT_ANY_GPU = 227 * 1024  # the most a block can have (Hopper, Ampere A100: 227 KiB)
 MAX_GRID = {"x": 2**31 - 1, "y": 65535, "z": 65535}
 
 # the same functions in the tiled and the untiled kernel, so they compare exactly

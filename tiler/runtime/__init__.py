@@ -60,6 +60,7 @@ class Gpu:
         self.arch = f"sm_{major}{minor}"
         self.name = self.device.name()
         self.max_shared = self.device.get_attribute(drv.device_attribute.MAX_SHARED_MEMORY_PER_BLOCK)
+        self.max_shared_optin = self.device.get_attribute(drv.device_attribute.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
         self.sm_count = self.device.get_attribute(drv.device_attribute.MULTIPROCESSOR_COUNT)
         self._modules: dict[str, object] = {}
 
@@ -136,18 +137,24 @@ class Gpu:
                 args.append(np.int32(sizes[p.source]))
             else:
                 args.append(NUMPY[p.ctype](inputs[p.source]))
+        shared = k.shared_bytes if k.dynamic_shared else 0
+        if shared:
+            if shared > self.max_shared_optin:
+                raise PlainError(f"{k.name} needs {shared} bytes of shared memory; this GPU gives a block "
+                                 f"{self.max_shared_optin}", "plan with a smaller --max-shared or --tile")
+            fn.set_attribute(drv.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, shared)
         grid = tuple(1 if a is None else math.ceil(sizes[a[0]] / a[1]) if isinstance(a[0], str)
                      else math.ceil(a[0] / a[1]) for a in k.grid)
         times = []
         if all(g > 0 for g in grid):
-            fn(*args, block=k.block, grid=grid, shared=0)
+            fn(*args, block=k.block, grid=grid, shared=shared)
             drv.Context.synchronize()
             if repeat:
-                fn(*args, block=k.block, grid=grid, shared=0)  # warm-up
+                fn(*args, block=k.block, grid=grid, shared=shared)  # warm-up
                 for _ in range(repeat):
                     start, end = drv.Event(), drv.Event()
                     start.record()
-                    fn(*args, block=k.block, grid=grid, shared=0)
+                    fn(*args, block=k.block, grid=grid, shared=shared)
                     end.record()
                     end.synchronize()
                     times.append(start.time_till(end))
