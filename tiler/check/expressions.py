@@ -446,9 +446,29 @@ class ExpChecker:
                 out.append((a, self.exp(a)))
         return out
 
+    def common_length(self, args, verb: str, word: str):
+        """The outer size shared by the arrays a map or stream goes over
+        (`verb`: "mapped" or "streamed"; `word`: what goes over them)."""
+        length = None
+        for node, a in args:
+            if a.type is ERROR:
+                continue
+            if not isinstance(a.type, Array):
+                self.error(node.span, f"{word} goes over arrays; `{self.text(node)}` is {a.type}")
+            elif length is None:
+                length = a.type.shape[0]
+            elif a.type.shape[0] != length:
+                self.error(node.span, f"arrays {verb} together must have one length: `{self.text(node)}` has "
+                           f"{size_name(a.type.shape[0])}, the first has {size_name(length)}")
+        return length
+
     def _streamseq(self, e: ast.StreamSeq):
         from .streams import check_stream  # the stream rules have a module of their own
         return check_stream(self, e)
+
+
+def size_name(s) -> str:
+    return str(s) if isinstance(s, int) else f"`{s.name}`"
 
 
 def match(param, arg, sizes: dict) -> bool:

@@ -193,7 +193,7 @@ class KernelShape:
     def level(self, e: ast.Map, dim: int):
         c = self.c
         args = c.args(e.args)
-        size = self.dim_size(args)
+        size = c.common_length(args, "mapped", "map")
         lam = e.lam
         mark = c.scope.mark()
         params = self.lambda_params(e, args)
@@ -217,20 +217,6 @@ class KernelShape:
         c.scope.restore(mark)
         level = T.MapLevel(dim, size, params, tuple(a for _, a in args), tuple(typed_lets), e.span)
         return [level] + inner, body, array_of(result, size) if size is not None else ERROR
-
-    def dim_size(self, args):
-        c, size = self.c, None
-        for node, a in args:
-            if a.type is ERROR:
-                continue
-            if not isinstance(a.type, Array):
-                c.error(node.span, f"map goes over arrays; `{c.text(node)}` is {a.type}")
-            elif size is None:
-                size = a.type.shape[0]
-            elif a.type.shape[0] != size:
-                c.error(node.span, f"arrays mapped together must have one length: `{c.text(node)}` has "
-                        f"{_size_text(a.type.shape[0])}, the first has {_size_text(size)}")
-        return size
 
     def lambda_params(self, e: ast.Map, args) -> tuple[Binder, ...]:
         c, lam = self.c, e.lam
@@ -272,10 +258,6 @@ def _peel_lets(e):
 
 def _ends_in_map_value(e: ast.Let) -> bool:
     return isinstance(e.value, ast.Map)
-
-
-def _size_text(s) -> str:
-    return str(s) if isinstance(s, int) else f"`{s.name}`"
 
 
 __all__ = ["check_program", "Tuple"]

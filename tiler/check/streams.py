@@ -21,7 +21,7 @@ def check_stream(c: ExpChecker, e: ast.StreamSeq):
     if not _shape_ok(c, e, k, len(args)):
         return T.Lit(0, ERROR, e.span)
     arrays, inits = args[:k], args[k:]
-    _common_length(c, arrays)
+    c.common_length(arrays, "streamed", "streamSeq")
     mark = c.scope.mark()
     first = lam.params[0]
     offset = Binder(first.name, I32, "offset", first.span)
@@ -82,26 +82,6 @@ def _shape_ok(c: ExpChecker, e: ast.StreamSeq, k: int, nargs: int) -> bool:
         c.error(lam.span, "a streamSeq lambda needs at least one accumulator after its chunks")
         return False
     return True
-
-
-def _common_length(c: ExpChecker, arrays):
-    length = None
-    for node, a in arrays:
-        if a.type is ERROR:
-            continue
-        if not isinstance(a.type, Array):
-            c.error(node.span, f"streamSeq streams over arrays; `{c.text(node)}` is {a.type}")
-            continue
-        if length is None:
-            length = a.type.shape[0]
-        elif a.type.shape[0] != length:
-            c.error(node.span, f"arrays streamed together must have one length: `{c.text(node)}` has "
-                    f"{_size(a.type.shape[0])}, the first has {_size(length)}")
-    return length
-
-
-def _size(s) -> str:
-    return str(s) if isinstance(s, int) else f"`{s.name}`"
 
 
 def _chunk_param(c: ExpChecker, p: ast.Param, arg, chunk: Binder) -> Binder:

@@ -28,15 +28,7 @@ def parse(text: str, file: str = "<input>") -> ast.Program:
     code = _COMMENT.sub(lambda m: " " * len(m.group()), text)
     _check_characters(code, source)
     _check_nesting(code, source)
-    grammar._current.source = source
-    try:
-        funs = grammar.PROGRAM.parse_string(code, parse_all=True)
-    except grammar._Fatal as exc:
-        raise UserError([exc.diagnostic], source) from None
-    except pp.ParseBaseException as exc:
-        raise UserError([_diagnose(exc, code, source)], source) from None
-    finally:
-        grammar._current.source = None
+    funs = _run(grammar.PROGRAM, code, source)
     if not funs:
         found = "an empty file" if not text.strip() else "only comments" if not code.strip() else _found(code, 0)
         raise UserError.at(source.span(0), "expected a function definition, found " + found,
@@ -96,13 +88,17 @@ def _diagnose(exc: pp.ParseBaseException, code: str, source: Source) -> Diagnost
 
 def parse_expression(text: str, file: str = "<expression>") -> ast.Exp:
     """One expression on its own (size formulas and FLOP counts in benchmark metadata)."""
-    source = Source(text, file)
+    return _run(grammar.EXP + pp.StringEnd(), text, Source(text, file))[0]
+
+
+def _run(element, code: str, source: Source):
+    """Parse `code` with a grammar element; a failure is a located UserError."""
     grammar._current.source = source
     try:
-        return (grammar.EXP + pp.StringEnd()).parse_string(text, parse_all=True)[0]
+        return element.parse_string(code, parse_all=True)
     except grammar._Fatal as exc:
         raise UserError([exc.diagnostic], source) from None
     except pp.ParseBaseException as exc:
-        raise UserError([_diagnose(exc, text, source)], source) from None
+        raise UserError([_diagnose(exc, code, source)], source) from None
     finally:
         grammar._current.source = None
