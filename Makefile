@@ -6,7 +6,7 @@ STAMP := .make/installed-$(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.v
 N ?= 200
 SEED ?= 0
 
-.PHONY: install demo test lint bench clean
+.PHONY: install demo test lint bench fuzz fuzz-gpu clean
 
 install: $(STAMP)
 
@@ -35,5 +35,11 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PYTHON) -m tiler bench all
 
+fuzz: $(STAMP)
+	$(PYTHON) -m tiler fuzz $(N) --seed $(SEED)
+
+fuzz-gpu: $(STAMP)
+	$(PYTHON) -m tiler fuzz $(N) --seed $(SEED) --gpu
+
 clean:
-	rm -rf .make build dist *.egg-info .pytest_cache .hypothesis
+	rm -rf .make build dist *.egg-info .pytest_cache .hypothesis fuzz-failures

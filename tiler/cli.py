@@ -367,6 +367,38 @@ def _plot(results, path: str) -> None:
     fig.savefig(path)
 
 
+@main.command("fuzz")
+@click.argument("count", type=int, default=100, metavar="N")
+@click.option("--seed", default=0, show_default=True, help="The first program's seed (programs use SEED..SEED+N-1).")
+@click.option("--gpu", is_flag=True, help="Also run tiled and untiled kernels on the GPU against the interpreter.")
+@click.option("--mutations", default=2, show_default=True, help="Broken variants of each program to try.")
+@click.option("--no-nvcc", is_flag=True, help="Do not compile the kernels with nvcc.")
+@click.option("--out", default="fuzz-failures", show_default=True, metavar="DIR",
+              help="Where failing programs are kept (shrunk where possible).")
+@guarded(deep=False)
+def fuzz_cmd(count, seed, gpu, mutations, no_nvcc, out):
+    """Differential testing on N random programs: parse, print, check, interpret
+    under several chunkings, compile tiled and untiled (and run them with --gpu)."""
+    from rich.progress import Progress
+
+    from .fuzz import fuzz, summary
+
+    if gpu:
+        from .runtime import Gpu
+        Gpu.get()
+    with Progress(transient=True) as progress:
+        task = progress.add_task("fuzzing", total=count)
+        failures = fuzz(count, seed, gpu, mutations, not no_nvcc, out, lambda: progress.advance(task))
+    for f in failures:
+        first = f.message.splitlines()[0] if f.message else ""
+        click.echo(f"seed {f.seed}: {f.stage}: {first[:300]}")
+    if failures:
+        click.echo(f"failing programs are in {out}/")
+    click.echo(summary(count, failures))
+    if failures:
+        sys.exit(EXIT_USER)
+
+
 def _emitted(emit: str, values: dict, describe: dict, source: Source) -> str:
     import json
 

@@ -1,0 +1,99 @@
+"""Differential testing: a fixed budget of random programs in every `make
+test` (`make fuzz N=... SEED=...` for any number), the generator, the
+shrinker and the mutation property."""
+from __future__ import annotations
+
+import numpy as np
+from conftest import tiler
+
+from tiler.fuzz import Failure, fuzz, summary
+from tiler.fuzz.generate import generate
+from tiler.fuzz.mutate import mutate
+from tiler.fuzz.properties import check_mutant, close
+from tiler.fuzz.shrink import shrink
+from tiler.nvcc import nvcc_path
+from tiler.syntax import ast, pretty
+
+BUDGET = 40
+
+
+def test_a_fixed_budget_of_random_programs_has_no_failures(tmp_path):
+    failures = fuzz(BUDGET, seed=20261121, mutations=2, nvcc=nvcc_path() is not None, out_dir=tmp_path)
+    assert failures == [], "\n".join(f"seed {f.seed}: {f.stage}: {f.message[:300]}" for f in failures)
+    assert summary(BUDGET, failures) == f"{BUDGET} programs, 0 failures"
+
+
+def test_programs_depend_only_on_their_seed():
+    assert pretty(generate(7)) == pretty(generate(7)) and pretty(generate(7)) != pretty(generate(8))
+
+
+def test_the_generator_covers_the_language():
+    texts = "\n".join(pretty(generate(s)) for s in range(60))
+    for form in ("transpose(", "zip(", "iota(", "loop (", "if ", "streamSeq(", "fun f32 h", "fun f32 g",
+                 "let (", "max(", "% 3 + 1"):
+        assert form in texts, form
+    dims = {pretty(generate(s)).split("=", 1)[0].count("[[") for s in range(60)}
+    assert len(dims) >= 2
+
+
+def test_the_shrinker_keeps_the_failure_and_makes_the_program_smaller():
+    tree = generate(3)
+
+    def fails(t):
+        return "streamSeq" in pretty(t)
+
+    small = shrink(tree, fails)
+    assert fails(small) and len(pretty(small)) < len(pretty(tree))
+
+
+def test_mutants_are_accepted_or_rejected_with_a_location():
+    text = pretty(generate(11))
+    for m in range(30):
+        kind, broken = mutate(text, m)
+        assert check_mutant(broken, 11) is None, kind
+
+
+def test_a_traceback_on_a_mutant_is_a_failure(monkeypatch):
+    from tiler.fuzz import properties
+
+    def broken(*args, **kwargs):
+        raise KeyError("planted")
+
+    monkeypatch.setattr(properties, "run_all", broken)
+    found = check_mutant("fun f32 main(f32 x) = x", 1)
+    assert isinstance(found, Failure) and "KeyError" in found.message
+
+
+def test_close_compares_within_the_outputs_scale():
+    a = np.array([1.0, 2.0, np.inf], dtype=np.float32)
+    assert close((a,), (a.copy(),)) == ""
+    assert "differs" in close((a + np.float32([0, 1, 0]),), (a,))
+
+
+def test_the_command_prints_the_summary_line():
+    result = tiler("fuzz", "3", "--seed", "5", "--no-nvcc", "--mutations", "1", "--out", "/tmp/tiler-fuzz-test")
+    assert result.returncode == 0 and result.stdout.strip().splitlines()[-1] == "3 programs, 0 failures"
+
+
+def test_a_planted_failure_makes_the_command_fail(monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    import tiler.fuzz as fz
+    from tiler import cli
+
+    monkeypatch.setattr(fz, "fuzz", lambda *a, **k: [Failure(1, "gpu", "planted", "fun f32 main(f32 x) = x")])
+    result = CliRunner().invoke(cli.main, ["fuzz", "1", "--out", str(tmp_path)])
+    assert result.exit_code == 1 and "1 programs, 1 failures" in result.output
+
+
+def test_failures_are_kept_with_their_reason(tmp_path):
+    from tiler.fuzz import save
+
+    save([Failure(4, "interp", "chunks of 3 differ", "fun f32 main(f32 x) = x\n")], tmp_path)
+    (kept,) = tmp_path.glob("*.fut")
+    assert kept.read_text().startswith("-- fuzz failure, seed 4, stage interp: chunks of 3 differ")
+
+
+def test_trees_are_the_parsers_own():
+    # the generator writes negative numbers as negations, as the parser reads them
+    assert "FloatLit(value=-" not in repr(generate(2)) and isinstance(generate(2), ast.Program)

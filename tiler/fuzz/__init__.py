@@ -1,0 +1,147 @@
+"""Differential testing on random programs (`tiler fuzz`, `make fuzz`).
+
+`fuzz(n, seed, ...)` generates `n` programs from consecutive seeds and checks
+every property of properties.py on each, mutates each a few times, compiles
+all their kernels with nvcc (in batches), and, with `gpu`, runs tiled and
+untiled kernels against the interpreter. Failing programs are kept, shrunk
+where the failure can be reproduced on the CPU, in `out_dir`.
+"""
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from pathlib import Path
+
+from ..syntax import pretty
+from .generate import generate
+from .mutate import mutate
+from .properties import Compiled, Failure, check_mutant, check_program, close, sizes_for
+from .shrink import shrink
+
+BATCH = 40  # programs a nvcc or pycuda compilation
+
+
+def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: bool = True,
+         out_dir: str | Path | None = None, progress=None) -> list[Failure]:
+    failures: list[Failure] = []
+    compiled: list[Compiled] = []
+    for s in range(seed, seed + n):
+        tree = generate(s)
+        found, comp = check_program(tree, s)
+        failures += [_shrunk(f, tree) for f in found]
+        if comp:
+            compiled.append(comp)
+        text = pretty(tree)
+        for m in range(mutations):
+            _, broken = mutate(text, s * 1009 + m)
+            bad = check_mutant(broken, s)
+            if bad:
+                failures.append(bad)
+        if progress:
+            progress()
+    if nvcc:
+        failures += nvcc_batches(compiled)
+    if gpu:
+        failures += gpu_batches(compiled)
+    if out_dir is not None:
+        save(failures, Path(out_dir))
+    return failures
+
+
+def summary(n: int, failures: list[Failure]) -> str:
+    return f"{n} programs, {len({(f.seed, f.stage) for f in failures})} failures"
+
+
+def _shrunk(f: Failure, tree) -> Failure:
+    def same(t):
+        return any(g.stage == f.stage for g in check_program(t, f.seed)[0])
+
+    try:
+        small = shrink(tree, same)
+    except Exception:  # noqa: BLE001 - shrinking is best effort; keep the original
+        return f
+    return Failure(f.seed, f.stage, f.message, pretty(small))
+
+
+def save(failures: list[Failure], out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for n, f in enumerate(failures):
+        header = "\n".join(f"-- {line}" for line in f"fuzz failure, seed {f.seed}, stage {f.stage}: "
+                           f"{f.message}".splitlines())
+        (out / f"seed{f.seed}-{f.stage}-{n}.fut").write_text(header + "\n" + f.text)
+
+
+def _unique(cuda: str, name: str, unique: str) -> str:
+    return cuda.replace(f"\n{name}(", f"\n{unique}(")
+
+
+def _batched(compiled: list[Compiled]):
+    for start in range(0, len(compiled), BATCH):
+        part = compiled[start:start + BATCH]
+        units, names = [], {}
+        for c in part:
+            for variant, (k, cuda) in c.kernels.items():
+                unique = f"fz{c.seed}_{variant}"
+                names[(c.seed, variant)] = unique
+                units.append(_unique(cuda, k.name, unique))
+        yield part, "\n".join(units), names
+
+
+def nvcc_batches(compiled: list[Compiled]) -> list[Failure]:
+    from ..nvcc import nvcc_path
+
+    if nvcc_path() is None or not compiled:
+        return []
+    failures = []
+    for part, source, _ in _batched(compiled):
+        if _nvcc_ok(source):
+            continue
+        for c in part:  # find the culprits
+            for variant, (_, cuda) in c.kernels.items():
+                log = _nvcc_log(cuda)
+                if log:
+                    failures.append(Failure(c.seed, "nvcc", f"{variant}: {log[-1500:]}", c.text))
+    return failures
+
+
+def _nvcc_ok(source: str) -> bool:
+    return not _nvcc_log(source)
+
+
+def _nvcc_log(source: str) -> str:
+    from ..nvcc import nvcc_path
+
+    with tempfile.TemporaryDirectory(prefix="tiler-fuzz-") as tmp:
+        src = Path(tmp) / "k.cu"
+        src.write_text(source)
+        done = subprocess.run([nvcc_path(), "-arch=sm_90", "-cubin", "-o", str(Path(tmp) / "k.cubin"), str(src)],
+                              capture_output=True, text=True, timeout=900)
+    return "" if done.returncode == 0 else done.stdout + done.stderr
+
+
+def gpu_batches(compiled: list[Compiled]) -> list[Failure]:
+    """Tiled = untiled = interpreter, on random sizes, one compilation a batch."""
+    import dataclasses
+
+    from ..interp import run
+    from ..runtime import Gpu
+    from ..workload import make_inputs
+
+    gpu = Gpu.get()
+    failures = []
+    for part, source, names in _batched(compiled):
+        for c in part:
+            sizes = sizes_for(c.program, c.seed)
+            inputs = make_inputs(c.program, sizes, None, c.seed)
+            want = run(c.program, inputs)
+            for variant, (k, _) in c.kernels.items():
+                kernel = dataclasses.replace(k, name=names[(c.seed, variant)])
+                try:
+                    got, _ = gpu.run(kernel, source, inputs, sizes)
+                except Exception as exc:  # noqa: BLE001 - a launch failure is a finding
+                    failures.append(Failure(c.seed, "gpu", f"{variant}: {type(exc).__name__}: {exc}", c.text))
+                    continue
+                bad = close(got, want)
+                if bad:
+                    failures.append(Failure(c.seed, "gpu", f"{variant} at {sizes}: {bad}", c.text))
+    return failures

@@ -1,0 +1,294 @@
+"""Random well-typed kernel programs, for differential testing.
+
+`generate(seed) -> ast.Program`: 1 to 3 map levels over arrays, `iota`s and
+`zip`s; a prelude that may transpose a matrix; a body of scalar lets,
+branches on thread indices, loops with uniform or thread-dependent bounds,
+and `streamSeq`s (nested, with tuple accumulators) over arrays that are
+parameters of `main`, rows picked by the thread's index, by an indirect
+index, through a transpose, or `iota`s; sometimes through a helper. Values
+stay small: streams only add (or take maxima), divisions are by a positive
+denominator, and indices are in range by construction (index arrays hold
+values below every size, as `tiler.workload` makes them).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from ..syntax import ast
+
+F32, INT = ast.TScalar("f32"), ast.TScalar("int")
+
+
+def arr(elem, *sizes):
+    """[[elem, s_last], ..., s0]: sizes outermost first."""
+    t = elem
+    for s in reversed(sizes):
+        t = ast.TArray(t, s)
+    return t
+
+
+def v(name):
+    return ast.Var(name)
+
+
+def f(x: float):
+    return ast.FloatLit(float(x), "f32")
+
+
+def i(x: int):
+    return ast.IntLit(int(x))
+
+
+def call(fn, *args):
+    return ast.Call(fn, tuple(args))
+
+
+def binop(op, a, b):
+    return ast.BinOp(op, a, b)
+
+
+@dataclass
+class Scope:
+    floats: list = field(default_factory=list)  # f32 scalars in scope
+    ints: list = field(default_factory=list)  # int scalars in scope (small, >= 0)
+    thread_ints: list = field(default_factory=list)  # ints that differ between threads
+    rows: list = field(default_factory=list)  # (name, size name): [f32, size] arrays in scope
+
+    def copy(self) -> "Scope":
+        return Scope(list(self.floats), list(self.ints), list(self.thread_ints), list(self.rows))
+
+
+class Generator:
+    def __init__(self, seed: int):
+        self.r = random.Random(seed)
+        self.n = 0
+        self.params: list[ast.Param] = []
+        self.sizes = ["s0", "s1"]  # sizes of streamed arrays
+        self.helpers: list[ast.FunDef] = []
+        self.prelude: list[tuple[str, ast.Exp]] = []
+
+    def fresh(self, base: str) -> str:
+        self.n += 1
+        return f"{base}{self.n}"
+
+    def chance(self, p: float) -> bool:
+        return self.r.random() < p
+
+    def param(self, t, base: str) -> str:
+        name = self.fresh(base)
+        self.params.append(ast.Param(t, name))
+        return name
+
+    # ---- the program ------------------------------------------------------------
+
+    def program(self) -> ast.Program:
+        dims = self.r.choice([1, 1, 2, 2, 2, 3])
+        sizes = [f"n{d}" for d in range(dims)]
+        outputs = self.r.choice([1, 1, 1, 2])
+        scope = Scope()
+        if self.chance(0.5):
+            scale = self.param(F32, "a")
+            scope.floats.append(scale)
+        nest = self.level(0, sizes, scope, outputs)
+        body = nest
+        for name, value in reversed(self.prelude):
+            body = ast.Let((name,), False, value, body)
+        ret = arr(F32, *sizes) if outputs == 1 else ast.TTuple(tuple(arr(F32, *sizes) for _ in range(outputs)))
+        self.bind_sizes(["n0", *self.sizes])
+        main = ast.FunDef(ret, "main", tuple(self.params), body)
+        return ast.Program(tuple(self.helpers) + (main,))
+
+    def bind_sizes(self, names) -> None:
+        """Sizes are bound by parameter types: give every size used a parameter."""
+        bound = set()
+        for p in self.params:
+            t = p.type
+            while isinstance(t, ast.TArray):
+                bound.add(t.size)
+                t = t.elem
+        for name in names:
+            if name not in bound:
+                self.params.append(ast.Param(arr(F32, name), f"size_{name}"))
+
+    def level(self, d: int, sizes: list, scope: Scope, outputs: int):
+        size = sizes[d]
+        kind = self.r.choice(["array", "zip", "zip", "rows"])
+        params, args = [], []
+        if kind in ("array", "zip"):
+            xs = self.param(arr(F32, size), "xs")
+            x = self.fresh("x")
+            params.append(ast.Param(F32, x))
+            args.append(v(xs))
+            scope.floats.append(x)
+        if kind in ("iota", "zip"):
+            idx = self.fresh("i")
+            params.append(ast.Param(INT, idx))
+            args.append(ast.Iota(v(size)))
+            scope.ints.append(idx)
+            scope.thread_ints.append(idx)
+        if kind == "rows":  # each thread gets its own row of a matrix
+            m = self.param(arr(F32, size, "s0"), "M")
+            row = self.fresh("row")
+            params.append(ast.Param(arr(F32, "s0"), row))
+            args.append(v(m))
+            scope.rows.append((row, "s0"))
+        arg = ast.Zip(tuple(args)) if len(args) > 1 else args[0]
+        inner_scope = scope.copy()
+        if d + 1 < len(sizes):
+            inner = self.level(d + 1, sizes, inner_scope, outputs)
+            rest = sizes[d + 1:]
+            ret = arr(F32, *rest) if outputs == 1 else ast.TTuple(tuple(arr(F32, *rest) for _ in range(outputs)))
+            body = inner
+            if self.chance(0.3) and scope.floats:  # a scalar let between two levels
+                name = self.fresh("t")
+                body = ast.Let((name,), False, binop("*", v(self.r.choice(scope.floats)), f(0.5)), body)
+        else:
+            body = self.body(inner_scope, outputs, sizes)
+            ret = F32 if outputs == 1 else ast.TTuple(tuple(F32 for _ in range(outputs)))
+        return ast.Map(ast.Lambda(ret, tuple(params), body), (arg,))
+
+    # ---- the sequential body ----------------------------------------------------------
+
+    def body(self, scope: Scope, outputs: int, sizes: list):
+        lets = []
+        for _ in range(self.r.randint(1, 3)):
+            name = self.fresh("v")
+            lets.append((name, self.value(scope, sizes)))
+            scope.floats.append(name)
+        results = [self.scalar(scope, 2) for _ in range(outputs)]
+        out = results[0] if outputs == 1 else ast.TupleExp(tuple(results))
+        for name, value in reversed(lets):
+            out = ast.Let((name,), False, value, out)
+        return out
+
+    def value(self, scope: Scope, sizes: list):
+        """A scalar f32 worth naming: a stream, a loop around one, a branch, or arithmetic."""
+        pick = self.r.random()
+        if pick < 0.45:
+            return self.stream(scope, depth=0)
+        if pick < 0.6:
+            return self.loop(scope)
+        if pick < 0.72 and scope.thread_ints:
+            cond = binop("==", binop("%", v(self.r.choice(scope.thread_ints)), i(2)), i(0))
+            return ast.If(cond, self.stream(scope, depth=1), self.scalar(scope, 2))
+        if pick < 0.82:
+            return self.helper_call(scope)
+        return self.scalar(scope, 3)
+
+    def scalar(self, scope: Scope, depth: int):
+        """Bounded f32 arithmetic over what is in scope."""
+        if depth == 0 or self.chance(0.3):
+            choices = [f(self.r.choice([0.5, 1.0, 1.5, 2.0, 0.25]))] + [v(x) for x in scope.floats]
+            choices += [call("f32", v(k)) for k in scope.ints]
+            return self.r.choice(choices)
+        a, b = self.scalar(scope, depth - 1), self.scalar(scope, depth - 1)
+        op = self.r.choice(["+", "-", "*", "div", "max", "sin", "sqrt"])
+        if op == "div":  # a positive denominator
+            return binop("/", a, binop("+", call("abs", b), f(1.0)))
+        if op == "max":
+            return call("max", a, b)
+        if op == "sin":
+            return call("sin", a)
+        if op == "sqrt":
+            return call("sqrt", binop("+", call("abs", a), f(1.0)))
+        return binop(op, a, b)
+
+    def loop(self, scope: Scope):
+        """A loop around a stream: its bound is uniform or differs between threads."""
+        acc, index = self.fresh("l"), self.fresh("t")
+        if scope.thread_ints and self.chance(0.5):
+            bound = binop("+", binop("%", v(self.r.choice(scope.thread_ints)), i(3)), i(1))
+        else:
+            bound = i(self.r.randint(1, 3))
+        inner = scope.copy()
+        inner.floats.append(acc)
+        inner.ints.append(index)
+        step = binop("+", v(acc), binop("*", self.stream(inner, depth=1), f(0.5)))
+        return ast.Loop((ast.LoopParam(acc, f(0.0)),), index, bound, step, v(acc))
+
+    def stream_input(self, scope: Scope):
+        """(array expression, chunk element type, stream size): what a stream goes over."""
+        kinds = ["param", "param", "iota", "indirect", "transposed"] + ["own"] * bool(scope.rows)
+        kind = self.r.choice(kinds)
+        size = self.r.choice(self.sizes)
+        if kind == "param":
+            return v(self.param(arr(F32, size), "ys")), F32, size
+        if kind == "iota":
+            return ast.Iota(v(size)), INT, size
+        if kind == "own":
+            name, size = self.r.choice(scope.rows)
+            return v(name), F32, size
+        if kind == "indirect" and scope.thread_ints:
+            table = self.param(arr(INT, "n0"), "idx")
+            rows = self.param(arr(F32, "r0", size), "Q")
+            return ast.Index(v(rows), (ast.Index(v(table), (call("min", v(self.r.choice(scope.thread_ints)),
+                                                                binop("-", v("n0"), i(1))),)),)), F32, size
+        if kind == "transposed":
+            m = self.param(arr(F32, size, "n0"), "P")
+            t = self.fresh("T")
+            self.prelude.append((t, ast.Transpose(v(m))))
+            which = v(self.r.choice(scope.thread_ints)) if scope.thread_ints else i(0)
+            return ast.Index(v(t), (call("min", which, binop("-", v("n0"), i(1))),)), F32, size
+        return v(self.param(arr(F32, size), "ys")), F32, size
+
+    def stream(self, scope: Scope, depth: int):
+        """streamSeq over one to three arrays of one size, with one or two accumulators."""
+        first, first_t, size = self.stream_input(scope)
+        inputs = [(first, first_t)]
+        for _ in range(self.r.randint(0, 2)):
+            inputs.append((v(self.param(arr(F32, size), "zs")), F32))
+        accs = [self.fresh("acc") for _ in range(self.r.choice([1, 1, 2]))]
+        chunk, k, kk = self.fresh("c"), self.fresh("k"), self.fresh("kk")
+        names = [self.fresh("xc") for _ in inputs]
+        inner = scope.copy()
+        inner.ints.append(k)
+        elems = [ast.Index(v(n), (v(k),)) if t is F32 else call("f32", ast.Index(v(n), (v(k),)))
+                 for n, (_, t) in zip(names, inputs)]
+        term = elems[0]
+        for e in elems[1:]:
+            term = binop(self.r.choice(["+", "*"]), term, e)
+        if inner.floats and self.chance(0.6):
+            term = binop("*", term, v(self.r.choice(inner.floats)))
+        steps = []
+        for n_acc, acc in enumerate(accs):
+            step = call("max", v(acc), term) if n_acc == 1 and self.chance(0.5) else binop("+", v(acc), term)
+            steps.append(step)
+        if depth < 1 and self.chance(0.25):  # a nested stream inside the chunk loop
+            inner.floats.extend(accs)
+            steps[0] = binop("+", steps[0], binop("*", self.stream(inner, depth + 1), f(0.001)))
+        loop = ast.Loop(tuple(ast.LoopParam(a, None) for a in accs), k, v(chunk),
+                        steps[0] if len(steps) == 1 else ast.TupleExp(tuple(steps)),
+                        v(accs[0]) if len(accs) == 1 else ast.TupleExp(tuple(v(a) for a in accs)))
+        ret = F32 if len(accs) == 1 else ast.TTuple((F32, F32))
+        params = (ast.Param(INT, kk),) + tuple(ast.Param(arr(t, chunk), n) for n, (_, t) in zip(names, inputs)) \
+            + tuple(ast.Param(F32, a) for a in accs)
+        inits = tuple(f(0.0) if n == 0 else ast.UnOp("-", f(1000.0)) for n in range(len(accs)))
+        stream = ast.StreamSeq(ast.Lambda(ret, params, loop), tuple(e for e, _ in inputs) + inits)
+        if len(accs) == 1:
+            return stream
+        a, b = self.fresh("p"), self.fresh("q")
+        return ast.Let((a, b), True, stream, binop("+", v(a), binop("*", v(b), f(0.001))))
+
+    def helper_call(self, scope: Scope):
+        """A call of a helper: scalar arithmetic, or a stream over an array parameter."""
+        if self.chance(0.5) or not scope.floats:
+            name = self.fresh("h")
+            body = binop("+", binop("*", v("p1"), v("p2")), f(1.0))
+            self.helpers.append(ast.FunDef(F32, name, (ast.Param(F32, "p1"), ast.Param(F32, "p2")), body))
+            return call(name, self.scalar(scope, 1), self.scalar(scope, 1))
+        name = self.fresh("g")
+        stream = ast.StreamSeq(ast.Lambda(F32, (ast.Param(INT, "kk"), ast.Param(arr(F32, "c"), "yc"),
+                                                ast.Param(F32, "acc")),
+                                          ast.Loop((ast.LoopParam("acc", None),), "k", v("c"),
+                                                   binop("+", v("acc"), binop("*", ast.Index(v("yc"), (v("k"),)),
+                                                                               v("w"))), v("acc"))),
+                               (v("ys"), v("w")))
+        # the accumulator starts at w: the helper's result is w * (1 + sum(ys))
+        self.helpers.append(ast.FunDef(F32, name, (ast.Param(arr(F32, "d"), "ys"), ast.Param(F32, "w")), stream))
+        array = v(self.param(arr(F32, self.r.choice(self.sizes)), "ys"))
+        return call(name, array, self.scalar(scope, 1))
+
+
+def generate(seed: int) -> ast.Program:
+    return Generator(seed).program()

@@ -1,0 +1,143 @@
+"""What every generated program must satisfy, and what every mutated one must.
+
+`check_program(tree, seed)` returns the failures of one generated program:
+it prints and re-parses to the same tree, checks, gives the same result in
+the interpreter under several chunkings, and compiles, tiled and untiled,
+through the kernel-IR verifier (the independent check that every barrier is
+reached by the whole block). `check_mutant(text)` accepts a mutated program
+or rejects it with a located error; anything else (a traceback, a hang) is a
+failure.
+"""
+from __future__ import annotations
+
+import signal
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..analyse import Options
+from ..check import check
+from ..errors import CompilerBug, PlainError, UserError
+from ..interp import Chunking, run
+from ..pipeline import run_all
+from ..syntax import parse, pretty
+from ..workload import make_inputs, resolve_sizes
+
+CHUNKINGS = (Chunking("whole"), Chunking("fixed", size=1), Chunking("fixed", size=3), Chunking("random", seed=5))
+VARIANTS = {"untiled": Options(no_tile=True), "tiled": Options()}
+TIME_BOX_S = 10
+
+
+@dataclass(frozen=True)
+class Failure:
+    seed: int
+    stage: str  # roundtrip, check, interp, compile, nvcc, gpu, mutant
+    message: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Compiled:
+    seed: int
+    text: str
+    program: object  # typed program
+    kernels: dict  # variant -> (kir.Kernel, cuda)
+
+
+def check_program(tree, seed: int):
+    """(failures, Compiled or None)."""
+    text = pretty(tree)
+    try:
+        again = parse(text, f"fuzz{seed}.fut")
+    except UserError as exc:
+        return [Failure(seed, "roundtrip", f"printed program does not parse: {exc.render()}", text)], None
+    if again != tree:
+        return [Failure(seed, "roundtrip", "printed program parses to another tree", text)], None
+    try:
+        prog = check(again)
+    except UserError as exc:
+        return [Failure(seed, "check", exc.diagnostics[0].message, text)], None
+    failures = _interp(prog, seed, text)
+    kernels = {}
+    for variant, options in VARIANTS.items():
+        try:
+            values = run_all(text, f"fuzz{seed}.fut", options)
+            kernels[variant] = (values["lower"], values["render"])
+        except (CompilerBug, UserError, PlainError) as exc:
+            failures.append(Failure(seed, "compile", f"{variant}: {exc}", text))
+    if len(kernels) < len(VARIANTS):
+        return failures, None
+    return failures, Compiled(seed, text, prog, kernels)
+
+
+def sizes_for(prog, seed: int) -> dict:
+    """Small random sizes, often not multiples of a tile."""
+    rng = np.random.default_rng(seed)
+    return resolve_sizes(prog, {s.name: int(rng.integers(1, 70)) for s in prog.kernel.sizes}, None)
+
+
+def _interp(prog, seed: int, text: str) -> list[Failure]:
+    sizes = sizes_for(prog, seed)
+    inputs = make_inputs(prog, sizes, None, seed)
+    try:
+        results = [run(prog, inputs, c, seed) for c in CHUNKINGS]
+    except UserError as exc:
+        return [Failure(seed, "interp", f"the interpreter reports {exc.diagnostics[0].message}", text)]
+    first = results[0]
+    for chunking, outs in zip(CHUNKINGS[1:], results[1:]):
+        bad = close(outs, first)
+        if bad:
+            return [Failure(seed, "interp", f"chunks of {chunking} differ from one chunk: {bad}", text)]
+    return []
+
+
+def close(got, want, rtol: float = 1e-3) -> str:
+    """'' when every output agrees within rtol of its scale, else what differs."""
+    for n, (g, w) in enumerate(zip(got, want)):
+        g64, w64 = np.asarray(g, np.float64), np.asarray(w, np.float64)
+        if g64.shape != w64.shape:
+            return f"out{n} has shape {g64.shape}, not {w64.shape}"
+        if np.isnan(g64).any() != np.isnan(w64).any():
+            return f"out{n}: NaN where the other has none"
+        same = (g64 == w64) | (np.isnan(g64) & np.isnan(w64))  # equal infinities agree too
+        finite = np.isfinite(w64)
+        scale = max(1.0, float(np.max(np.abs(w64[finite]), initial=0.0)))
+        with np.errstate(invalid="ignore"):
+            diff = np.where(same, 0.0, np.abs(g64 - w64))
+        diff = np.where(np.isnan(diff), np.inf, diff)
+        err = float(np.max(diff, initial=0.0))
+        if err > rtol * scale:
+            where = np.unravel_index(int(np.argmax(diff)), g64.shape)
+            return f"out{n} differs by {err:.3g} (scale {scale:.3g}) at {tuple(int(x) for x in where)}"
+    return ""
+
+
+class Hang(Exception):
+    pass
+
+
+def check_mutant(text: str, seed: int) -> Failure | None:
+    """A mutated program is accepted or rejected with a located error."""
+    def alarm(*_):
+        raise Hang()
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(TIME_BOX_S)
+    try:
+        run_all(text, "mutant.fut")
+    except UserError as exc:
+        d = exc.diagnostics[0] if exc.diagnostics else None
+        if d is None or d.span.line < 1:
+            return Failure(seed, "mutant", f"an error with no location: {exc}", text)
+    except Hang:
+        return Failure(seed, "mutant", f"no answer within {TIME_BOX_S} s", text)
+    except RecursionError:
+        pass  # the command line turns this into a located message about nesting
+    except CompilerBug as exc:
+        return Failure(seed, "mutant", f"internal compiler error: {exc}", text)
+    except Exception as exc:  # noqa: BLE001 - exactly what the property is about
+        return Failure(seed, "mutant", f"{type(exc).__name__}: {exc}", text)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    return None
