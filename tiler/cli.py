@@ -160,9 +160,9 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
         raise exc.with_source(source) from None
     elapsed = time.perf_counter() - start
     if disagreement:
-        split, index, err = disagreement
-        raise PlainError(f"out{index} depends on how streamSeq splits its arrays: chunks of {split} "
-                         f"differ from one chunk by {err:.3g}",
+        split, agreement = disagreement
+        raise PlainError(f"out{agreement.output} depends on how streamSeq splits its arrays: with chunks of "
+                         f"{split}, {agreement.message}",
                          "a streamSeq body must give the same result for any split of the array")
     _summary(prog, outs, size_values, chunking, elapsed)
     if output:

@@ -18,6 +18,7 @@ import numpy as np
 from .. import __version__
 from ..analyse import Options
 from ..check import check
+from ..compare import compare
 from ..errors import PlainError
 from ..interp import run as interpret
 from ..pipeline import run_all
@@ -148,21 +149,11 @@ def _check_small(prog, spec: Spec | None, compiled: dict, gpu) -> None:
 
 
 def _compare(got, want, spec: Spec | None, what: str) -> str:
-    tolerance = spec.tolerance if spec else 1e-3
-    worst = 0.0
-    for i, (g, w) in enumerate(zip(got, want)):
-        g64, w64 = g.astype(np.float64), w.astype(np.float64)
-        if np.isnan(g64).any() and not np.isnan(w64).any():
-            where = np.argwhere(np.isnan(g64))[0]
-            raise PlainError(f"{what}: out{i} was not written at {tuple(int(x) for x in where)}")
-        scale = max(1.0, float(np.abs(w64).max(initial=0.0)))
-        err = np.abs(g64 - w64)
-        worst = max(worst, float(err.max(initial=0.0)) / scale)
-        if float(err.max(initial=0.0)) > tolerance * scale:
-            where = np.unravel_index(int(np.argmax(err)), err.shape)
-            raise PlainError(f"{what}: out{i} differs by {float(err.max()):.3g} at {tuple(int(x) for x in where)} "
-                             f"(got {g64[where]:.6g}, want {w64[where]:.6g}; tolerance {tolerance} x {scale:.3g})")
-    return f"ok {worst:.0e}"
+    """'ok' with the worst relative difference, or a stop with where and how much."""
+    agreement = compare(got, want, spec.tolerance if spec else 1e-3)
+    if not agreement.ok:
+        raise PlainError(f"{what}: {agreement.message}")
+    return f"ok {agreement.worst:.0e}"
 
 
 def _library(spec: Spec | None, inputs: dict, sizes: dict, repeat: int, reference) -> Row | None:

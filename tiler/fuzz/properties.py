@@ -17,6 +17,7 @@ import numpy as np
 
 from ..analyse import Options
 from ..check import check
+from ..compare import compare
 from ..errors import CompilerBug, PlainError, UserError
 from ..interp import Chunking, run
 from ..pipeline import run_all
@@ -92,24 +93,8 @@ def _interp(prog, seed: int, text: str) -> list[Failure]:
 
 
 def close(got, want, rtol: float = 1e-3) -> str:
-    """'' when every output agrees within rtol of its scale, else what differs."""
-    for n, (g, w) in enumerate(zip(got, want)):
-        g64, w64 = np.asarray(g, np.float64), np.asarray(w, np.float64)
-        if g64.shape != w64.shape:
-            return f"out{n} has shape {g64.shape}, not {w64.shape}"
-        if np.isnan(g64).any() != np.isnan(w64).any():
-            return f"out{n}: NaN where the other has none"
-        same = (g64 == w64) | (np.isnan(g64) & np.isnan(w64))  # equal infinities agree too
-        finite = np.isfinite(w64)
-        scale = max(1.0, float(np.max(np.abs(w64[finite]), initial=0.0)))
-        with np.errstate(invalid="ignore"):
-            diff = np.where(same, 0.0, np.abs(g64 - w64))
-        diff = np.where(np.isnan(diff), np.inf, diff)
-        err = float(np.max(diff, initial=0.0))
-        if err > rtol * scale:
-            where = np.unravel_index(int(np.argmax(diff)), g64.shape)
-            return f"out{n} differs by {err:.3g} (scale {scale:.3g}) at {tuple(int(x) for x in where)}"
-    return ""
+    """'' when the outputs agree (tiler.compare), else what differs."""
+    return compare(got, want, rtol).message
 
 
 class Hang(Exception):

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..check import typed as T
 from ..check.types import I32, Array, Binder
+from ..compare import compare
 from ..errors import PlainError
 from .evaluate import Evaluator
 from .values import Chunking, NonUniform, RunError, dtype
@@ -43,15 +44,12 @@ def run(program: T.Program, inputs: dict, chunking: Chunking = WHOLE, seed: int 
 
 def run_splits(program: T.Program, inputs: dict, seed: int = 0, rtol: float = 1e-4):
     """Run under every chunking of SPLITS. Returns the first run's outputs and,
-    if another split disagrees beyond rounding, (that chunking, output index, error)."""
+    if another split disagrees beyond rounding, (that chunking, its Agreement)."""
     first = run(program, inputs, SPLITS[0], seed)
     for chunking in SPLITS[1:]:
-        outs = run(program, inputs, chunking, seed)
-        for i, (a, b) in enumerate(zip(first, outs)):
-            a64, b64 = a.astype(np.float64), b.astype(np.float64)
-            err = float(np.max(np.abs(a64 - b64), initial=0.0))
-            if err > rtol * max(1.0, float(np.max(np.abs(a64), initial=0.0))):
-                return first, (chunking, i, err)
+        agreement = compare(run(program, inputs, chunking, seed), first, rtol)
+        if not agreement.ok:
+            return first, (chunking, agreement)
     return first, None
 
 

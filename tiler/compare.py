@@ -1,0 +1,46 @@
+"""Do two sets of output arrays agree? One answer for the interpreter's split
+check, the bench and the fuzzer.
+
+`compare(got, want, rtol)` gives an `Agreement`: outputs agree when every
+element is within `rtol` of the output's scale (its largest finite magnitude,
+at least 1), equal infinities and NaNs agree, and a NaN where the reference
+has none means an element was never written (outputs are poisoned with NaN).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Agreement:
+    ok: bool
+    worst: float  # the largest difference relative to its output's scale
+    output: int | None = None  # the first output that disagrees
+    message: str = ""
+
+
+def compare(got, want, rtol: float = 1e-3) -> Agreement:
+    worst = 0.0
+    for n, (g, w) in enumerate(zip(got, want)):
+        g64, w64 = np.asarray(g, np.float64), np.asarray(w, np.float64)
+        if g64.shape != w64.shape:
+            return Agreement(False, np.inf, n, f"out{n} has shape {g64.shape}, not {w64.shape}")
+        unwritten = np.isnan(g64) & ~np.isnan(w64)
+        if unwritten.any():
+            where = tuple(int(x) for x in np.argwhere(unwritten)[0])
+            return Agreement(False, np.inf, n, f"out{n} was not written at {where}")
+        same = (g64 == w64) | (np.isnan(g64) & np.isnan(w64))  # equal infinities agree too
+        scale = max(1.0, float(np.max(np.abs(w64[np.isfinite(w64)]), initial=0.0)))
+        with np.errstate(invalid="ignore"):
+            diff = np.where(same, 0.0, np.abs(g64 - w64))
+        diff = np.where(np.isnan(diff), np.inf, diff)
+        err = float(np.max(diff, initial=0.0))
+        worst = max(worst, err / scale)
+        if err > rtol * scale:
+            where = np.unravel_index(int(np.argmax(diff)), g64.shape)
+            at = tuple(int(x) for x in where)
+            return Agreement(False, worst, n, f"out{n} differs by {err:.3g} at {at} (got {g64[where]:.6g}, "
+                                              f"want {w64[where]:.6g}; tolerance {rtol} x scale {scale:.3g})")
+    return Agreement(True, worst)
