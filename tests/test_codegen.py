@@ -19,6 +19,7 @@ from tiler.analyse import Options
 from tiler.kir.verify import verify
 from tiler.nvcc import nvcc_path
 from tiler.pipeline import run_all
+from tiler.render import rename
 
 PROGRAM_FILES = sorted(BENCHMARKS.glob("*.fut")) + sorted((PROGRAMS / "analysis").glob("*.fut"))
 VARIANTS = {"untiled": Options(no_tile=True), "tiled": Options()}
@@ -32,12 +33,6 @@ def compiled(path: Path, variant: str) -> dict:
     return run_all(path.read_text(), rel, VARIANTS[variant])
 
 
-def unique(cuda: str, suffix: str) -> str:
-    """One translation unit holds every kernel: give each program's its own names."""
-    return cuda.replace("__global__ void __launch_bounds__", "__global__ void __launch_bounds__") \
-        .replace("\ntiler_", f"\ntiler_{suffix}_")
-
-
 @pytest.fixture(scope="module")
 def ptxas():
     """Compile every kernel in one nvcc run; ptxas's report per kernel name."""
@@ -48,9 +43,9 @@ def ptxas():
         for variant in VARIANTS:
             values = compiled(path, variant)
             k = values["lower"]
-            name = f"tiler_p{i}_{k.name[len('tiler_'):]}"
+            name = f"tiler_p{i}_{k.name[len('tiler_'):]}"  # one translation unit holds every kernel
             if name not in {n for n, _ in planned.values()}:  # nothing tiled: the same kernel twice
-                units.append(unique(values["render"], f"p{i}"))
+                units.append(rename(values["render"], k.name, name))
             planned[(path.name, variant)] = (name, 0 if k.dynamic_shared else k.shared_bytes)
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "all.cu"

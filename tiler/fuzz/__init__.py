@@ -12,6 +12,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from ..render import rename
 from ..syntax import pretty
 from .generate import generate
 from .mutate import mutate
@@ -71,10 +72,6 @@ def save(failures: list[Failure], out: Path) -> None:
         (out / f"seed{f.seed}-{f.stage}-{n}.fut").write_text(header + "\n" + f.text)
 
 
-def _unique(cuda: str, name: str, unique: str) -> str:
-    return cuda.replace(f"\n{name}(", f"\n{unique}(")
-
-
 def _batched(compiled: list[Compiled]):
     for start in range(0, len(compiled), BATCH):
         part = compiled[start:start + BATCH]
@@ -83,7 +80,7 @@ def _batched(compiled: list[Compiled]):
             for variant, (k, cuda) in c.kernels.items():
                 unique = f"fz{c.seed}_{variant}"
                 names[(c.seed, variant)] = unique
-                units.append(_unique(cuda, k.name, unique))
+                units.append(rename(cuda, k.name, unique))
         yield part, "\n".join(units), names
 
 

@@ -13,7 +13,7 @@ from .. import __version__, kir
 from ..resources import templates_dir
 from .cexpr import c
 
-__all__ = ["render", "launch", "c"]
+__all__ = ["render", "launch", "rename", "c"]
 
 _env = None
 
@@ -33,6 +33,12 @@ def render(k: kir.Kernel) -> str:
     params = ", ".join(_param(p) for p in k.params)
     return environment().get_template("kernel.cu.j2").render(
         k=k, version=__version__, params=params, grid=grid_formulas(k))
+
+
+def rename(cuda: str, name: str, new: str) -> str:
+    """The same CUDA with the kernel called `new`: many kernels can then share
+    one translation unit, and one compilation (the tests, the fuzzer)."""
+    return cuda.replace(f"\n{name}(", f"\n{new}(")
 
 
 def _param(p: kir.Param) -> str:
