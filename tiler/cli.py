@@ -185,17 +185,9 @@ def plan_options(fn):
 
 
 def options_from(tile, no_tile, max_shared, size_hints=()):
-    from .analyse import Options
+    from .analyse import Options, parse_tile
 
-    sizes: tuple = ()
-    if tile:
-        parts = [t.strip() for t in tile.split(",")]
-        try:
-            sizes = tuple(None if t in ("", "_") else int(t) for t in parts)
-        except ValueError:
-            raise PlainError(f"--tile expects N or N0,N1,... (whole numbers), got `{tile}`") from None
-        if any(t is not None and not 1 <= t <= 1024 for t in sizes):
-            raise PlainError(f"--tile {tile}: a block has between 1 and 1024 threads along a dimension")
+    sizes = parse_tile(tile) if tile else ()
     if max_shared < 0:
         raise PlainError("--max-shared must not be negative")
     hints = tuple(sorted(pairs(size_hints, "--size", int).items()))

@@ -115,9 +115,4 @@ def _replace_reads(e, name: str, make):
 
 
 def _map(e, f):
-    return map_children(e, f, _is_node)
-
-
-def _is_node(v) -> bool:
-    return dataclasses.is_dataclass(v) and not isinstance(v, type) and type(v).__module__ == ast.__name__ and not \
-        isinstance(v, (ast.TScalar, ast.TArray, ast.TTuple))
+    return map_children(e, f, ast.is_node)

@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..check import typed as T
-from .plan import BlockPlan, InputPlan, Options, StreamPlan, plan
+from .plan import BlockPlan, InputPlan, Options, StreamPlan, parse_tile, plan
 from .records import Variance
 from .variance import variance
 
-__all__ = ["analyse", "Analysis", "Options", "BlockPlan", "StreamPlan", "InputPlan"]
+__all__ = ["analyse", "Analysis", "Options", "parse_tile", "BlockPlan", "StreamPlan", "InputPlan"]
 
 
 @dataclass(frozen=True)

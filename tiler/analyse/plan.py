@@ -15,6 +15,7 @@ from itertools import combinations
 
 from ..check import typed as T
 from ..check.types import Array, Binder
+from ..errors import PlainError
 from ..interp.values import dtype
 from .records import Dims, StreamSite, Variance, dims_text
 from .views import Views, chunk_reads
@@ -44,11 +45,24 @@ class Options:
         return dict(self.sizes).get(getattr(size, "name", None))
 
     def tile_for(self, dim: int, default: int) -> int:
-        if len(self.tile) == 1 and self.tile[0] is not None and not isinstance(self.tile[0], tuple):
+        """One size applies to every dimension; several are per dimension, outermost first."""
+        if len(self.tile) == 1 and self.tile[0] is not None:
             return int(self.tile[0])
         if dim < len(self.tile) and self.tile[dim] is not None:
             return int(self.tile[dim])
         return default
+
+
+def parse_tile(text: str) -> tuple:
+    """`N` or `N0,N1,...` ('_' keeps a dimension's default), as `--tile` takes it."""
+    parts = [t.strip() for t in text.split(",")]
+    try:
+        sizes = tuple(None if t in ("", "_") else int(t) for t in parts)
+    except ValueError:
+        raise PlainError(f"--tile expects N or N0,N1,... (whole numbers), got `{text}`") from None
+    if any(t is not None and not 1 <= t <= MAX_THREADS for t in sizes):
+        raise PlainError(f"--tile {text}: a block has between 1 and {MAX_THREADS} threads along a dimension")
+    return sizes
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
-from ..analyse import Options
+from ..analyse import Options, parse_tile
 from ..check import check
 from ..compare import compare
 from ..errors import PlainError
@@ -63,10 +63,8 @@ def benchmark_names() -> list[str]:
 
 
 def variants(tiles: tuple[str, ...], ablate: bool) -> list[Variant]:
-    from ..cli import options_from
-
     out = [Variant("untiled", Options(no_tile=True)), Variant("tiled", Options())]
-    out += [Variant(f"tiled --tile {t}", options_from(t, False, Options().max_shared)) for t in tiles]
+    out += [Variant(f"tiled --tile {t}", Options(tile=parse_tile(t))) for t in tiles]
     if ablate:
         out += [Variant(f"tiled, {name}", opt) for name, opt in ABLATIONS.items()]
     return out

@@ -33,19 +33,14 @@ def _at(node, simpler):
         return
     for f in dataclasses.fields(node):
         value = getattr(node, f.name)
-        if _is_node(value):
+        if ast.is_node(value):
             for smaller in _at(value, simpler):
                 yield dataclasses.replace(node, **{f.name: smaller})
         elif isinstance(value, tuple):
             for n, item in enumerate(value):
-                if _is_node(item):
+                if ast.is_node(item):
                     for smaller in _at(item, simpler):
                         yield dataclasses.replace(node, **{f.name: value[:n] + (smaller,) + value[n + 1:]})
-
-
-def _is_node(v) -> bool:
-    return dataclasses.is_dataclass(v) and type(v).__module__ == ast.__name__ and \
-        not isinstance(v, (ast.TScalar, ast.TArray, ast.TTuple))
 
 
 def shrink(tree, fails, budget: int = 300):

@@ -10,6 +10,7 @@ launch it. Statements may carry a source span, so the CUDA cites its origin.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from ..source import Span
@@ -227,3 +228,20 @@ class Kernel:
     @property
     def threads(self) -> int:
         return self.block[0] * self.block[1] * self.block[2]
+
+
+def walk(e):
+    """Every node of a kernel-IR tree (expressions and statements), `e` first."""
+    if e is None:
+        return
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        yield node
+        if dataclasses.is_dataclass(node):
+            for f in dataclasses.fields(node):
+                v = getattr(node, f.name)
+                if dataclasses.is_dataclass(v):
+                    stack.append(v)
+                elif isinstance(v, tuple):
+                    stack.extend(x for x in v if dataclasses.is_dataclass(x))

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from . import Assign, CoopCopy, Decl, For, If, Kernel, Ref
-from .verify import _walk
+from . import Assign, Decl, For, If, Kernel, Ref, walk
 
 
 def prune(k: Kernel) -> Kernel:
@@ -24,7 +23,7 @@ def _used(stmts) -> set[str]:
             value = getattr(s, f.name)
             if f.name in ("body", "then", "else_"):
                 continue
-            for node in _walk(value if dataclasses.is_dataclass(value) else None):
+            for node in walk(value if dataclasses.is_dataclass(value) else None):
                 if isinstance(node, Ref):
                     names.add(node.name)
         if isinstance(s, Assign):
@@ -52,4 +51,4 @@ def _drop(stmts, used: set[str]) -> tuple:
     return tuple(out)
 
 
-__all__ = ["prune", "CoopCopy"]
+__all__ = ["prune"]

@@ -15,7 +15,7 @@ import dataclasses
 
 from ..errors import CompilerBug
 from ..render.cuda import MAX_THREADS_PER_BLOCK, SHARED_LIMIT_ANY_GPU
-from . import Barrier, CoopCopy, Decl, For, If, Kernel, Load, Ref, Special
+from . import Barrier, CoopCopy, Decl, For, If, Kernel, Load, Ref, Special, walk
 
 CLEAN, WRITTEN, READ = "clean", "written", "read"
 
@@ -95,7 +95,7 @@ class _Verifier:
         return state
 
     def reads(self, e, state: dict) -> dict:
-        for node in _walk(e):
+        for node in walk(e):
             if isinstance(node, Ref) and node.name not in self.bound:
                 self.problems.append(f"`{node.name}` is used but never bound")
             if isinstance(node, Load) and node.space == "shared":
@@ -106,7 +106,7 @@ class _Verifier:
         return state
 
     def thread_varying(self, e) -> bool:
-        for node in _walk(e):
+        for node in walk(e):
             if isinstance(node, Special) and node.name.startswith("threadIdx"):
                 return True
             if isinstance(node, Ref) and node.name in self.varying:
@@ -117,19 +117,3 @@ class _Verifier:
 def _worst(a: str, b: str) -> str:
     order = [CLEAN, READ, WRITTEN]
     return max(a, b, key=order.index)
-
-
-def _walk(e):
-    if e is None:
-        return
-    stack = [e]
-    while stack:
-        node = stack.pop()
-        yield node
-        if dataclasses.is_dataclass(node):
-            for f in dataclasses.fields(node):
-                v = getattr(node, f.name)
-                if dataclasses.is_dataclass(v):
-                    stack.append(v)
-                elif isinstance(v, tuple):
-                    stack.extend(x for x in v if dataclasses.is_dataclass(x))

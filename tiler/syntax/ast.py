@@ -6,6 +6,7 @@ pretty-printed, re-parsed self compare equal.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from ..source import NO_SPAN, Span
@@ -212,3 +213,9 @@ class FunDef:
 class Program:
     funs: tuple[FunDef, ...]
     file: str = field(default="<input>", compare=False)
+
+
+def is_node(v) -> bool:
+    """A node of a syntax tree (an expression, lambda, parameter, function), not a type."""
+    return dataclasses.is_dataclass(v) and not isinstance(v, type) and type(v).__module__ == __name__ \
+        and not isinstance(v, (TScalar, TArray, TTuple))
