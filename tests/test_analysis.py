@@ -155,7 +155,7 @@ def test_rows_picked_through_data_are_not_staged_in_a_2d_block():
 
     a = analysed(PROGRAMS / "analysis" / "rows_by_data.fut")
     block = _block(2, (1, 0), Options())
-    s = _plan_stream(a.variance.streams[0], block, Views(a.kernel, a.variance), Options(), a.kernel)
+    s = _plan_stream(a.variance.streams[0], block, Views(a.kernel, a.variance), Options())
     uc, vc = s.inputs
     assert not uc.staged and "through data" in uc.reason
     assert vc.staged

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import __version__
 from .deep import call_deep
-from .errors import CompilerBug, PlainError, UserError, render_diagnostic
+from .errors import CompilerBug, PlainError, UserError
 from .source import Source
 
 EXIT_USER, EXIT_BUG = 1, 3
@@ -304,8 +304,7 @@ def bench_cmd(names, quick, sizes, repeat, tiles, ablate, json_path, plot_path):
         task = progress.add_task("benchmarking", total=len(chosen) * len(vs))
         for n in chosen:
             progress.update(task, description=n)
-            own = {k: v for k, v in overrides.items()}
-            results.append(bench_one(n, "quick" if quick else "full", own, repeat, vs,
+            results.append(bench_one(n, "quick" if quick else "full", overrides, repeat, vs,
                                      lambda: progress.advance(task)))
     for r in results:
         console.print(_bench_table(r))
@@ -445,10 +444,6 @@ def _summary(prog, outs, sizes, chunking, elapsed: float) -> None:
             if flat.size else ("0", "-", "-")
         table.add_row(f"out{i}", str(o.shape), str(o.dtype), first + (", ..." if flat.size > 3 else ""), *stats)
     console.print(table)
-
-
-def render_error(exc: UserError) -> str:  # for tests and other front ends
-    return "\n\n".join(render_diagnostic(d, exc.source) for d in exc.diagnostics)
 
 
 

@@ -17,7 +17,7 @@ from ..check import typed as T
 from ..check.types import Array, Binder
 from ..errors import PlainError
 from ..interp.values import dtype
-from .records import Dims, StreamSite, Variance, dims_text
+from .records import Dims, Guard, StreamSite, Variance, dims_text
 from .views import Views, chunk_reads
 
 DEFAULT_1D, DEFAULT_2D = 256, 32
@@ -125,7 +125,7 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> tuple[BlockPlan, 
         block = _block(rank, spans, options, kernel)
         if block.threads > MAX_THREADS:
             continue  # a block this size cannot be launched
-        streams = tuple(_plan_stream(s, block, views, options, kernel) for s in var.streams)
+        streams = tuple(_plan_stream(s, block, views, options) for s in var.streams)
         shared = sum(s.shared_bytes for s in streams)
         if shared > options.max_shared:
             streams = tuple(_over_limit(s, shared, options) for s in streams)
@@ -218,7 +218,7 @@ def _not_tiled(site: StreamSite, reason: str, rank: int) -> StreamPlan:
     return StreamPlan(site, False, "none", None, inputs, reason, 0)
 
 
-def _plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Options, kernel) -> StreamPlan:
+def _plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Options) -> StreamPlan:
     rank, spans = block.rank, frozenset(block.spans)
     unsafe = [g for g in site.guards if g.variance & spans]
     if site.length_variance & spans:
@@ -248,8 +248,7 @@ def _plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Opti
     return StreamPlan(site, True, kind, chunk, inputs, reason, shared)
 
 
-def _length_guard(site: StreamSite):
-    from .records import Guard
+def _length_guard(site: StreamSite) -> Guard:
     return Guard("stream length", site.span, site.length_variance)
 
 

@@ -7,8 +7,6 @@ a different, less precise computation), checks it and times it.
 """
 from __future__ import annotations
 
-import statistics
-
 
 def library_row(lib: dict, inputs: dict, repeat: int, reference, compare):
     from . import Row
@@ -65,4 +63,4 @@ def _cupy(a, b, repeat):
     return "cuBLAS SGEMM (CuPy)", cupy.asnumpy(out), times
 
 
-__all__ = ["library_row", "statistics"]
+__all__ = ["library_row"]

@@ -261,8 +261,9 @@ class ExpChecker:
             return self._math(e, args)
         if e.func in self.signatures:
             return self._helper_call(e, args)
-        if e.func in ("map", "streamSeq", "zip", "iota", "transpose"):
-            return T.Call(e.func, args, ERROR, e.span)
+        if e.func in self.helpers:  # a function with no signature: the entry point
+            return T.Call(e.func, args, self.error(e.func_span, f"`{e.func}` is the entry point and cannot be called"),
+                          e.span)
         known = list(self.signatures) + sorted(MATH) + sorted(CONVERSIONS)
         near = suggest(e.func, known)
         why = "a value, not a function" if e.func in self.scope.vars else "unknown"

@@ -12,7 +12,7 @@ from ..errors import Diagnostic
 from ..syntax import ast
 from . import typed as T
 from .expressions import ExpChecker
-from .types import ERROR, Array, Binder, Tuple, agrees, array_of, flatten, is_scalar
+from .types import ERROR, Array, Binder, agrees, array_of, flatten, is_scalar
 
 MAX_DIMS = 3
 
@@ -161,7 +161,7 @@ class KernelShape:
 
     def prelude(self, e):
         c, lets = self.c, []
-        while isinstance(e, ast.Let) and not _ends_in_map_value(e):
+        while isinstance(e, ast.Let) and not isinstance(e.value, ast.Map):
             if len(e.names) != 1:
                 c.error(e.span, "a prelude `let` binds one name")
             value = self.transpose(e.value) if isinstance(e.value, ast.Transpose) else c.exp(e.value)
@@ -256,8 +256,4 @@ def _peel_lets(e):
     return lets, e
 
 
-def _ends_in_map_value(e: ast.Let) -> bool:
-    return isinstance(e.value, ast.Map)
-
-
-__all__ = ["check_program", "Tuple"]
+__all__ = ["check_program"]
