@@ -14,6 +14,7 @@ import pytest
 from conftest import BENCHMARKS, PROGRAMS, header
 
 from tiler.analyse import DEFAULT, Options
+from tiler.analyse.schedule import Coalescing, Copy, CopyAxis, Layout, Reads, describe_copy
 from tiler.pipeline import run_to
 
 ANALYSIS = sorted((PROGRAMS / "analysis").glob("*.fut"))
@@ -75,9 +76,12 @@ def test_mm_is_2d_with_a_coalesced_transposed_b():
     assert a.block.spans == (1, 0) and a.block.extents == (32, 32)
     assert s.kind == "2-D" and s.chunk == 32 and s.shared_bytes == 8192
     ac, bc = s.inputs
-    assert ac.invariant_to == {1} and ac.layout == "row-major" and ac.reads == "broadcast"
-    assert bc.invariant_to == {0} and bc.layout == "transposed" and bc.reads == "unit-stride"
-    assert "coalesced" in ac.copy and "through the transpose" in bc.copy and "uncoalesced" not in bc.copy
+    a_st, b_st = ac.staging, bc.staging
+    assert ac.invariant_to == {1} and a_st.layout is Layout.ROW_MAJOR and a_st.reads is Reads.BROADCAST
+    assert bc.invariant_to == {0} and b_st.layout is Layout.TRANSPOSED and b_st.reads is Reads.UNIT_STRIDE
+    assert a_st.copy == Copy(CopyAxis.CHUNK, Coalescing.COALESCED)
+    assert b_st.copy == Copy(CopyAxis.ROWS, Coalescing.COALESCED, unit_dim=1)
+    assert "through the transpose" in describe_copy(b_st.copy)
 
 
 def test_mm_with_b_given_transposed_pads_its_tile(tmp_path):
@@ -86,9 +90,10 @@ def test_mm_with_b_given_transposed_pads_its_tile(tmp_path):
                     .replace("[[f32, q], n] B0", "[[f32, n], q] B"))
     (s,) = analysed(path).streams
     b = s.inputs[1]
-    assert b.staged and b.copy == "along the chunk: coalesced"
+    assert b.staged and b.staging.copy == Copy(CopyAxis.CHUNK, Coalescing.COALESCED)
     # read one row per thread along x, but copied along the chunk: transposed and padded
-    assert b.layout == "transposed" and b.padding == 1 and b.bytes == 32 * 33 * 4
+    st = b.staging
+    assert st.layout is Layout.TRANSPOSED and st.padding == 1 and st.bytes == 32 * 33 * 4 and st.pitch == 33
 
 
 def test_a_streamed_column_is_an_uncoalesced_copy(tmp_path):
@@ -98,7 +103,7 @@ def test_a_streamed_column_is_an_uncoalesced_copy(tmp_path):
                     "  map(fn f32 (f32 x) => streamSeq(fn f32 (int kk, [f32, c] col, f32 acc) =>\n"
                     "    loop (acc) = for k < c do acc + x * col[k] in acc, Mt[0], 0f32), xs)\n")
     (s,) = analysed(path).streams
-    assert s.inputs[0].staged and s.inputs[0].copy.endswith("uncoalesced")
+    assert s.inputs[0].staged and s.inputs[0].staging.copy.coalescing is Coalescing.UNCOALESCED
 
 
 def test_lavamd_rows_by_indirect_index_are_invariant_to_dim_1():
@@ -108,7 +113,8 @@ def test_lavamd_rows_by_indirect_index_are_invariant_to_dim_1():
     assert inner.tiled and inner.kind == "1-D block in a 2-D grid" and a.block.spans == (1,)
     assert inner.inputs[0].varies_with == {0}
     assert [g.kind for g in inner.site.guards] == ["stream length", "loop bound"]
-    assert (1, 64) in a.block.small_dims
+    (limit,) = a.plan.thresholds
+    assert limit.size == "m" and limit.dim == 1 and 1 < limit.value <= 256 and not limit.overridden
 
 
 def test_rodinia_lavamd_neighbour_loop_is_uniform_over_particles():
@@ -150,13 +156,9 @@ def test_no_tile_and_tile_sizes_and_shared_limit():
 
 
 def test_rows_picked_through_data_are_not_staged_in_a_2d_block():
-    from tiler.analyse.plan import _block, _plan_stream
-    from tiler.analyse.views import Views
-
     a = analysed(PROGRAMS / "analysis" / "rows_by_data.fut")
-    block = _block(2, (1, 0), Options())
-    s = _plan_stream(a.variance.streams[0], block, Views(a.kernel, a.variance), Options())
-    uc, vc = s.inputs
+    two_d = next(c for c in a.plan.candidates if c.block.spans == (1, 0))  # every block shape is a candidate
+    uc, vc = two_d.streams[0].inputs
     assert not uc.staged and "through data" in uc.reason
     assert vc.staged
 

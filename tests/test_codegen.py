@@ -17,9 +17,9 @@ from conftest import BENCHMARK_NAMES, BENCHMARKS, PROGRAMS, ROOT, tiler
 from tiler import kir
 from tiler.analyse import Options
 from tiler.kir.verify import verify
-from tiler.nvcc import nvcc_path
-from tiler.pipeline import run_all
+from tiler.pipeline import EMITS, run_all
 from tiler.render import rename
+from tiler.runtime.nvcc import nvcc_path
 
 PROGRAM_FILES = sorted(BENCHMARKS.glob("*.fut")) + sorted((PROGRAMS / "analysis").glob("*.fut"))
 VARIANTS = {"untiled": Options(no_tile=True), "tiled": Options()}
@@ -42,11 +42,13 @@ def ptxas():
     for i, path in enumerate(PROGRAM_FILES):
         for variant in VARIANTS:
             values = compiled(path, variant)
-            k = values["lower"]
-            name = f"tiler_p{i}_{k.name[len('tiler_'):]}"  # one translation unit holds every kernel
-            if name not in {n for n, _ in planned.values()}:  # nothing tiled: the same kernel twice
-                units.append(rename(values["render"], k.name, name))
-            planned[(path.name, variant)] = (name, 0 if k.dynamic_shared else k.shared_bytes)
+            cuda, names = values["render"], []
+            for k in values["verify"].kernels:  # every version
+                name = f"tiler_p{i}_{variant}_{k.name[len('tiler_'):]}"  # one translation unit holds every kernel
+                cuda = rename(cuda, k.name, name)
+                names.append((name, k.static_shared_bytes))
+            units.append(cuda)
+            planned[(path.name, variant)] = names
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "all.cu"
         src.write_text("\n".join(units))
@@ -66,11 +68,11 @@ def ptxas():
 @pytest.mark.parametrize("path", PROGRAM_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_nvcc_accepts_with_no_spills_and_the_planned_shared_memory(ptxas, path, variant):
     planned, reports = ptxas
-    name, shared = planned[(path.name, variant)]
-    report = reports[name]
-    assert "0 bytes spill stores" in report and "0 bytes spill loads" in report, report
-    smem = re.search(r"(\d+) bytes smem", report)
-    assert (int(smem.group(1)) if smem else 0) == shared, report
+    for name, shared in planned[(path.name, variant)]:
+        report = reports[name]
+        assert "0 bytes spill stores" in report and "0 bytes spill loads" in report, report
+        smem = re.search(r"(\d+) bytes smem", report)
+        assert (int(smem.group(1)) if smem else 0) == shared, report
 
 
 @pytest.mark.parametrize("name", BENCHMARK_NAMES)
@@ -89,7 +91,7 @@ def test_tiled_mm_has_the_notes_shape():
     loop, last = cuda.split("const int kk_last")
     assert loop.count("__syncthreads()") == 2 and last.count("__syncthreads()") == 2
     assert "__shared__ float sh_a_c[1024]" in cuda and cuda.count("__shared__") == 2
-    assert "? A[" not in loop and "(kk_last + e_3 < n) ? A[" in last  # full chunks need no guard
+    assert "? A[" not in loop and "kk_last + e_3 < n ? A[" in last  # full chunks need no guard
     assert "cooperative copy: 32 x 32 tile of B0 into sh_b_c, rows fastest" in cuda
     assert "out0[gtid0 * q + gtid1]" in cuda and "if (gtid0 < m && gtid1 < q)" in cuda
 
@@ -104,10 +106,11 @@ def test_untiled_kernels_have_no_shared_memory_or_barriers():
 
 
 def tiled_mm() -> kir.Kernel:
-    return compiled(BENCHMARKS / "mm.fut", "tiled")["lower"]
+    return compiled(BENCHMARKS / "mm.fut", "tiled")["verify"].main
 
 
 def edit_chunk_loop(k: kir.Kernel, edit) -> kir.Kernel:
+    k = k.main if isinstance(k, kir.Module) else k
     body = tuple(dataclasses.replace(s, body=edit(s.body)) if isinstance(s, kir.For) else s for s in k.body)
     return dataclasses.replace(k, body=body)
 
@@ -115,7 +118,8 @@ def edit_chunk_loop(k: kir.Kernel, edit) -> kir.Kernel:
 def test_verifier_accepts_every_generated_kernel():
     for path in PROGRAM_FILES:
         for variant in VARIANTS:
-            assert verify(compiled(path, variant)["lower"]) == []
+            for k in compiled(path, variant)["verify"].kernels:
+                assert verify(k) == []
 
 
 def test_verifier_catches_a_missing_first_barrier():
@@ -127,7 +131,7 @@ def test_verifier_catches_a_missing_first_barrier():
 def test_verifier_catches_a_missing_second_barrier():
     k = edit_chunk_loop(tiled_mm(), lambda body: tuple(
         s for s in body if not (isinstance(s, kir.Barrier) and "next copy" in s.why)))
-    assert any("copied over while threads may still read it" in p for p in verify(k))
+    assert any("written while threads may still read it" in p for p in verify(k))
 
 
 def test_verifier_catches_a_barrier_under_a_thread_dependent_branch():
@@ -135,7 +139,7 @@ def test_verifier_catches_a_barrier_under_a_thread_dependent_branch():
         out = []
         for s in body:
             if isinstance(s, kir.Barrier):
-                s = kir.If(kir.Bin("<", kir.Special("threadIdx.x"), kir.Const(5, "int")), (s,))
+                s = kir.If(kir.Bin("<", kir.ThreadIdx("x"), kir.Const(5, "int")), (s,))
             out.append(s)
         return tuple(out)
 
@@ -145,6 +149,7 @@ def test_verifier_catches_a_barrier_under_a_thread_dependent_branch():
 def test_verifier_catches_an_unbound_name():
     k = tiled_mm()
     k = dataclasses.replace(k, body=k.body + (kir.Assign("nowhere", kir.Ref("nothing")),))
+    assert verify(k)
     assert any("`nothing` is used but never bound" in p for p in verify(k))
 
 
@@ -157,12 +162,14 @@ def test_compile_writes_cuda_and_launch_description(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "extern \"C\" __global__" in out.read_text()
     launch = json.loads((tmp_path / "mm.launch.json").read_text())
-    assert launch["block"] == [32, 32, 1] and launch["static_shared_bytes"] == 8192
-    assert launch["grid_formula"] == ["ceil(q / 32)", "ceil(m / 32)", "1"]
+    tiled, untiled = launch["versions"]
+    assert tiled["block"] == [32, 32, 1] and tiled["static_shared_bytes"] == 8192
+    assert tiled["grid_formula"] == ["ceil(q / 32)", "ceil(m / 32)", "1"]
+    assert tiled["condition"] == "m >= 5 && n >= 5" and untiled["condition"] is None and not untiled["tiled"]
     assert [p["name"] for p in launch["params"]] == ["A", "B0", "out0", "m", "n", "q"]
 
 
-@pytest.mark.parametrize("emit", ["ast", "typed", "kernel", "analysis", "kir", "cuda", "launch"])
+@pytest.mark.parametrize("emit", EMITS)
 def test_compile_emits_every_stage(emit):
     result = tiler("compile", BENCHMARKS / "nbody.fut", "--emit", emit)
     assert result.returncode == 0 and result.stdout.strip(), result.stderr
@@ -204,9 +211,10 @@ def test_plans_over_48_kib_use_dynamic_shared_memory():
     refused = run_all(path.read_text(), path.name, Options(tile=(1024,)))["analyse"]
     assert not refused.tiled and "over the limit of 49152" in refused.streams[0].reason
     values = run_all(path.read_text(), path.name, Options(tile=(1024,), max_shared=100_000))
-    k = values["lower"]
+    k = values["verify"].main
     assert k.shared_bytes == 14 * 1024 * 4 and k.dynamic_shared
     assert "extern __shared__ __align__(16) unsigned char tiler_shared[];" in values["render"]
     assert f"<<<grid, block, {14 * 4096}>>>" in values["render"]
     from tiler.render import launch
-    assert launch(k)["dynamic_shared_bytes"] == 14 * 4096 and launch(k)["static_shared_bytes"] == 0
+    version = launch(values["verify"])["versions"][0]
+    assert version["dynamic_shared_bytes"] == 14 * 4096 and version["static_shared_bytes"] == 0

@@ -8,8 +8,8 @@ import os
 import pytest
 from conftest import BENCHMARK_NAMES, BENCHMARKS, ROOT, tiler
 
-from tiler.explain import explain_data, render_text
 from tiler.pipeline import run_to
+from tiler.report.explain import explain_data, render_text
 from tiler.source import Source
 
 GOLDEN = ROOT / "tests" / "golden" / "explain"
@@ -55,7 +55,25 @@ def test_cli_json_and_text():
     assert result.returncode == 0 and json.loads(result.stdout)["streams"][0]["tiled"] is True
     result = tiler("explain", BENCHMARKS / "lavamd.fut")
     assert result.returncode == 0 and "tiled (1-D block in a 2-D grid)" in result.stdout
-    assert "may be small at run time" in result.stdout
+    assert "tiled: when m >= " in result.stdout and "untiled: otherwise" in result.stdout
+
+
+def test_versions_and_their_thresholds():
+    data = json.loads(tiler("explain", BENCHMARKS / "mm.fut", "--json").stdout)
+    tiled, untiled = data["versions"]
+    assert {c["size"] for c in tiled["condition"]} == {"m", "n"} and untiled["condition"] is None
+    given = json.loads(tiler("explain", BENCHMARKS / "mm.fut", "--json", "--threshold", "m=64").stdout)
+    assert {"size": "m", "dim": 0, "at_least": 64, "overridden": True} in given["versions"][0]["condition"]
+    bad = tiler("explain", BENCHMARKS / "mm.fut", "--threshold", "m=0")
+    assert bad.returncode == 1 and "at least 1" in bad.stderr
+
+
+def test_candidates_are_ranked_by_cost():
+    data = json.loads(tiler("explain", BENCHMARKS / "mm.fut", "--json").stdout)
+    costs = [c["cost"] for c in data["candidates"]]
+    assert costs == sorted(costs) and data["candidates"][0]["spans"] == data["block"]["spans"]
+    text = tiler("explain", BENCHMARKS / "mm.fut", "--candidates").stdout
+    assert "candidate schedules, best first" in text
 
 
 def test_cli_plan_options():
@@ -84,12 +102,12 @@ def test_explain_reports_program_errors_like_check():
 
 @pytest.mark.parametrize("name", ["nbody", "mm", "lavamd"])
 def test_golden_show_transformed(name):
-    from tiler.syntax import parse
-    from tiler.transformed import show_transformed
+    from tiler.pipeline import run_all
+    from tiler.report.transformed import show_transformed
 
     path = f"benchmarks/{name}.fut"
-    text = (ROOT / path).read_text()
-    out = show_transformed(parse(text, path), run_to("analyse", text, path))
+    values = run_all((ROOT / path).read_text(), path, until="analyse")
+    out = show_transformed(values["parse"], values["analyse"])
     assert "copyFastMem(" in out and "shMem_" in out
     golden(GOLDEN / f"{name}.transformed.fut", out)
 

@@ -11,7 +11,7 @@ from tiler.fuzz.generate import generate
 from tiler.fuzz.mutate import mutate
 from tiler.fuzz.properties import check_mutant, close
 from tiler.fuzz.shrink import shrink
-from tiler.nvcc import nvcc_path
+from tiler.runtime.nvcc import nvcc_path
 from tiler.syntax import ast, pretty
 
 BUDGET = 40

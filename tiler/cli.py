@@ -172,6 +172,9 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
 def plan_options(fn):
     """--tile, --no-tile and --max-shared: shared by explain and compile, so
     that explain shows exactly what compile will do."""
+    fn = click.option("--threshold", "thresholds", multiple=True, metavar="NAME=N",
+                      help="Run the tiled kernel only when size NAME >= N, the untiled one below (repeatable; "
+                           "overrides the cost model's threshold; N=1: always tiled).")(fn)
     fn = click.option("--max-shared", type=int, default=48 * 1024, show_default=True, metavar="BYTES",
                       help="Shared memory a block may use.")(fn)
     fn = click.option("--size", "size_hints", multiple=True, metavar="NAME=N",
@@ -184,14 +187,21 @@ def plan_options(fn):
     return fn
 
 
-def options_from(tile, no_tile, max_shared, size_hints=()):
+def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=()):
     from .analyse import Options, parse_tile
 
     sizes = parse_tile(tile) if tile else ()
     if max_shared < 0:
         raise PlainError("--max-shared must not be negative")
-    hints = tuple(sorted(pairs(size_hints, "--size", int).items()))
-    return Options(tile=sizes, no_tile=no_tile, max_shared=max_shared, sizes=hints)
+    hints = pairs(size_hints, "--size", int)
+    limits = pairs(thresholds, "--threshold", int)
+    for what, given in (("--size", hints), ("--threshold", limits)):
+        for name, value in given.items():
+            if value < (1 if what == "--threshold" else 0):
+                raise PlainError(f"{what} {name}={value}: a size is a whole number"
+                                 + (" of at least 1" if what == "--threshold" else " of at least 0"))
+    return Options(tile=sizes, no_tile=no_tile, max_shared=max_shared, sizes=tuple(sorted(hints.items())),
+                   thresholds=tuple(sorted(limits.items())))
 
 
 @main.command("explain")
@@ -201,33 +211,35 @@ def options_from(tile, no_tile, max_shared, size_hints=()):
 @click.option("--variance", "show_variance", is_flag=True, help="Also print the variance of every name.")
 @click.option("--show-transformed", is_flag=True,
               help="Print the program rewritten in the design note's tiled notation.")
+@click.option("--candidates", is_flag=True, help="Also list every candidate schedule with its cost, best first.")
 @guarded
-def explain_cmd(program, tile, no_tile, max_shared, size_hints, as_json, show_variance, show_transformed):
+def explain_cmd(program, tile, no_tile, max_shared, size_hints, thresholds, as_json, show_variance,
+                show_transformed, candidates):
     """Show PROG.fut's parallel dimensions, every streamSeq input, what it is
     invariant to, and what was tiled, how and why (or why not)."""
     import json
 
-    from .explain import explain_data, render_text
-    from .pipeline import run_to
+    from .pipeline import run_all
+    from .report.explain import explain_data, render_text
 
-    options = options_from(tile, no_tile, max_shared, size_hints)
+    options = options_from(tile, no_tile, max_shared, size_hints, thresholds)
     text, name = read_program(program)
-    analysis = run_to("analyse", text, name, options)
+    values = run_all(text, name, options, until="analyse")
+    analysis = values["analyse"]
     data = explain_data(analysis, Source(text, name))
     if show_transformed:
-        from .syntax import parse
-        from .transformed import show_transformed as transformed
+        from .report.transformed import show_transformed as transformed
 
-        click.echo(transformed(parse(text, name), analysis), nl=False)
+        click.echo(transformed(values["parse"], analysis), nl=False)
     elif as_json:
         click.echo(json.dumps(data, indent=2))
     else:
         width = None if sys.stdout.isatty() else 120
         from rich.console import Console
-        click.echo(render_text(data, show_variance, width or Console().width), nl=False)
+        click.echo(render_text(data, show_variance, width or Console().width, candidates), nl=False)
 
 
-EMITS = ("ast", "typed", "kernel", "analysis", "kir", "cuda", "launch")
+from .pipeline import EMITS, STAGE_NAMES, STAGES  # noqa: E402 - the options below are made from the stages
 
 
 @main.command("compile")
@@ -237,11 +249,15 @@ EMITS = ("ast", "typed", "kernel", "analysis", "kir", "cuda", "launch")
 @plan_options
 @click.option("--arch", default="sm_90", show_default=True, help="GPU architecture, for --nvcc and the launch file.")
 @click.option("--emit", type=click.Choice(EMITS), default=None,
-              help="Print one stage's result instead: " + ", ".join(EMITS) + ".")
+              help="Print one stage's result instead: " + ", ".join(f"{s.emit} ({s.name})" for s in STAGES)
+                   + ", or launch (the launch description).")
+@click.option("--stop-after", type=click.Choice(STAGE_NAMES), default=None,
+              help="Run the stages up to this one, print nothing, and exit (0 when they succeed).")
 @click.option("--nvcc", "use_nvcc", is_flag=True,
               help="Also compile the CUDA with nvcc and print ptxas's report (registers, spills, shared memory).")
 @guarded
-def compile_cmd(program, output, tile, no_tile, max_shared, size_hints, arch, emit, use_nvcc):
+def compile_cmd(program, output, tile, no_tile, max_shared, size_hints, thresholds, arch, emit, stop_after,
+                use_nvcc):
     """Compile PROG.fut to a CUDA kernel (tiled as `tiler explain` shows) and
     describe how to launch it."""
     import json
@@ -249,10 +265,13 @@ def compile_cmd(program, output, tile, no_tile, max_shared, size_hints, arch, em
     from .pipeline import run_all
     from .render import launch
 
-    options = options_from(tile, no_tile, max_shared, size_hints)
+    options = options_from(tile, no_tile, max_shared, size_hints, thresholds)
     text, name = read_program(program)
+    if stop_after:
+        run_all(text, name, options, until=stop_after)
+        return
     values = run_all(text, name, options)
-    describe = dict(launch(values["lower"]), arch=arch)
+    describe = dict(launch(values["verify"]), arch=arch)
     if emit:
         click.echo(_emitted(emit, values, describe, Source(text, name)), nl=False)
         return
@@ -263,10 +282,8 @@ def compile_cmd(program, output, tile, no_tile, max_shared, size_hints, arch, em
         _write(output, cuda)
         _write(str(Path(output).with_suffix("")) + ".launch.json", json.dumps(describe, indent=2) + "\n")
     if use_nvcc:
-        from .nvcc import compile_report
-        k = values["lower"]
-        click.echo(compile_report(cuda, arch, 0 if k.dynamic_shared else k.shared_bytes, k.shared_bytes
-                                  if k.dynamic_shared else 0), err=True)
+        from .runtime.nvcc import compile_report
+        click.echo(compile_report(cuda, arch, values["verify"].kernels), err=True)
 
 
 @main.command("bench")
@@ -393,19 +410,21 @@ def fuzz_cmd(count, seed, gpu, mutations, no_nvcc, out):
 def _emitted(emit: str, values: dict, describe: dict, source: Source) -> str:
     import json
 
-    from .dump import dump
-    from .explain import explain_data
+    from .report.dump import dump
+    from .report.explain import explain_data
     from .syntax import pretty
 
-    if emit == "ast":
-        return pretty(values["parse"])
-    if emit in ("typed", "kernel", "kir"):
-        return dump({"typed": values["check"], "kernel": values["kernel"], "kir": values["lower"]}[emit])
-    if emit == "analysis":
-        return json.dumps(explain_data(values["analyse"], source), indent=2) + "\n"
     if emit == "launch":
         return json.dumps(describe, indent=2) + "\n"
-    return values["render"]
+    stage = next(s for s in STAGES if s.emit == emit)
+    value = values[stage.name]
+    if stage.name == "parse":
+        return pretty(value)
+    if stage.name == "analyse":
+        return json.dumps(explain_data(value, source), indent=2) + "\n"
+    if stage.name == "render":
+        return value
+    return dump(value)
 
 
 def _write(path: str, text: str) -> None:

@@ -2,8 +2,8 @@
 
 Each `Stage` has a name, what it takes and gives, and its entry function
 (one per package, in pipeline order). `run_to(name, text, file)` runs the
-stages up to and including `name`; options such as `--emit` and
-`--stop-after` are made from `STAGES`.
+stages up to and including `name`; the command line's `--emit` and
+`--stop-after` choices are made from `STAGES`.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from .check import check
 from .errors import CompilerBug, UserError
 from .kernel import inline_kernel
 from .kir.prune import prune
-from .kir.verify import check as verified
+from .kir.verify import check_module
 from .lower import lower
 from .render import render
 from .source import Source
@@ -27,22 +27,31 @@ class Stage:
     name: str
     description: str
     run: Callable  # (value of the previous stage, Source, Options) -> value
+    emit: str  # what `--emit` calls its value
 
 
 STAGES: tuple[Stage, ...] = (
-    Stage("parse", "program text -> syntax tree (tiler.syntax)", lambda text, src, opt: parse(text, src.name)),
+    Stage("parse", "program text -> syntax tree (tiler.syntax)", lambda text, src, opt: parse(text, src.name), "ast"),
     Stage("check", "syntax tree -> typed program: names, types, sizes, kernel shape (tiler.check)",
-          lambda tree, src, opt: check(tree, src)),
+          lambda tree, src, opt: check(tree, src), "typed"),
     Stage("kernel", "typed program -> one kernel with every helper inlined (tiler.kernel)",
-          lambda prog, src, opt: inline_kernel(prog)),
+          lambda prog, src, opt: inline_kernel(prog), "kernel"),
     Stage("analyse", "kernel -> variance of every name and a tiling plan with reasons (tiler.analyse)",
-          lambda kernel, src, opt: analyse(kernel, opt)),
-    Stage("lower", "analysis -> kernel IR: loops, loads, shared tiles, copies, barriers; verified (tiler.lower)",
-          lambda analysis, src, opt: verified(prune(lower(analysis, src.name)))),
-    Stage("render", "kernel IR -> CUDA text from the Jinja templates (tiler.render)",
-          lambda kernel, src, opt: render(kernel)),
+          lambda kernel, src, opt: analyse(kernel, opt), "analysis"),
+    Stage("lower", "analysis -> kernel IR module: each version's loops, loads, shared tiles, copies, barriers "
+                   "(tiler.lower)",
+          lambda analysis, src, opt: lower(analysis, src.name), "lowered"),
+    Stage("prune", "kernel IR -> kernel IR without constants nobody reads (tiler.kir.prune)",
+          lambda module, src, opt: module.replace_kernels(prune), "pruned"),
+    Stage("verify", "kernel IR -> the same, checked: barriers, shared reads, register arrays, vector accesses, "
+                    "limits (tiler.kir.verify)",
+          lambda module, src, opt: check_module(module), "kir"),
+    Stage("render", "kernel IR module -> CUDA text from the Jinja templates (tiler.render)",
+          lambda kernel, src, opt: render(kernel), "cuda"),
 )
 STAGE_NAMES = tuple(s.name for s in STAGES)
+EMITS = tuple(s.emit for s in STAGES) + ("launch",)  # launch: the render stage's launch description
+FRONT = ("parse", "check")  # a failure here may be the user's; after them, it is tiler's
 
 
 def run_to(name: str, text: str, file: str = "<input>", options=DEFAULT):
@@ -63,7 +72,7 @@ def run_all(text: str, file: str = "<input>", options=DEFAULT, until: str = "ren
         except CompilerBug:
             raise
         except Exception as exc:  # noqa: BLE001 - after checking, any failure is tiler's
-            if stage.name in ("parse", "check"):
+            if stage.name in FRONT:
                 raise
             raise CompilerBug(f"{type(exc).__name__}: {exc}", stage=stage.name) from exc
         values[stage.name] = value

@@ -1,4 +1,4 @@
-"""Stage `analyse`: inlined kernel -> `Analysis` (variance table and tiling plan).
+"""Stage `analyse`: inlined kernel -> `Analysis` (variance table and plan).
 
 A pure pass: `analyse(kernel, options)` computes every record `tiler explain`
 prints and code generation follows; nothing is decided later.
@@ -8,24 +8,38 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..check import typed as T
-from .plan import BlockPlan, InputPlan, Options, StreamPlan, parse_tile, plan
+from .options import Options, parse_tile
+from .plan import Plan, plan
 from .records import Variance
+from .schedule import BlockPlan, InputPlan, Schedule, StreamPlan, Threshold
 from .variance import variance
 
-__all__ = ["analyse", "Analysis", "Options", "parse_tile", "BlockPlan", "StreamPlan", "InputPlan"]
+__all__ = ["analyse", "Analysis", "Options", "parse_tile", "BlockPlan", "StreamPlan", "InputPlan", "Schedule",
+           "Threshold", "DEFAULT"]
 
 
 @dataclass(frozen=True)
 class Analysis:
     kernel: T.Kernel
     variance: Variance
-    block: BlockPlan
-    streams: tuple[StreamPlan, ...]
+    plan: Plan
     options: Options
 
     @property
+    def schedule(self) -> Schedule:
+        return self.plan.schedule
+
+    @property
+    def block(self) -> BlockPlan:
+        return self.plan.schedule.block
+
+    @property
+    def streams(self) -> tuple[StreamPlan, ...]:
+        return self.plan.schedule.streams
+
+    @property
     def tiled(self) -> bool:
-        return any(s.tiled for s in self.streams)
+        return self.plan.schedule.tiled
 
 
 DEFAULT = Options()
@@ -33,5 +47,4 @@ DEFAULT = Options()
 
 def analyse(kernel: T.Kernel, options: Options = DEFAULT) -> Analysis:
     var = variance(kernel)
-    block, streams = plan(kernel, var, options)
-    return Analysis(kernel, var, block, streams, options)
+    return Analysis(kernel, var, plan(kernel, var, options), options)

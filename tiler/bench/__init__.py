@@ -88,14 +88,15 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
     rows, reference = [], None
     try:
         for v in vs:
-            k, cuda = compiled[v.label]["lower"], compiled[v.label]["render"]
+            k, cuda = compiled[v.label]["verify"], compiled[v.label]["render"]
             outs, times = gpu.run(k, cuda, inputs, sizes, repeat=repeat, device=device)
             if reference is None:
                 reference = outs
             same = _compare(outs, reference, spec, f"{name}: {v.label} against untiled")
             wide = _compare(tuple(o[sample] for o in outs), precise, spec,
                             f"{name}: {v.label} against the float64 interpreter at rows {list(sample)}")
-            row = Row(v.label, " x ".join(str(b) for b in k.block if b > 1) or "1", times,
+            launched = k.select(sizes)
+            row = Row(v.label, " x ".join(str(b) for b in launched.block if b > 1) or "1", times,
                       check=f"{same}, f64 {wide}")
             rows.append(row)
             if progress:
@@ -137,13 +138,14 @@ def _outer_size(prog, inputs: dict) -> int:
 
 
 def _check_small(prog, spec: Spec | None, compiled: dict, gpu) -> None:
-    """Every variant against the interpreter at the spec's test sizes."""
+    """Every version of every variant against the interpreter at the spec's test sizes."""
     sizes = resolve_sizes(prog, {}, spec, "test")
     inputs = make_inputs(prog, sizes, spec, seed=2)
     want = interpret(prog, inputs)
     for label, values in compiled.items():
-        got, _ = gpu.run(values["lower"], values["render"], inputs, sizes)
-        _compare(got, want, spec, f"{prog.file}: {label} against the interpreter at {sizes}")
+        for k in values["verify"].kernels:
+            got, _ = gpu.run(k, values["render"], inputs, sizes)
+            _compare(got, want, spec, f"{prog.file}: {label} ({k.name}) against the interpreter at {sizes}")
 
 
 def _compare(got, want, spec: Spec | None, what: str) -> str:

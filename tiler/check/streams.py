@@ -44,7 +44,7 @@ def check_stream(c: ExpChecker, e: ast.StreamSeq):
     c.scope.restore(mark)
     stype = ERROR if any(a.type is ERROR for a in accs) else want
     return T.Stream(offset, chunk, chunk_params, accs, tuple(t for _, t in arrays),
-                    tuple(t for _, t in inits), body, stype, e.span)
+                    tuple(t for _, t in inits), body, stype, e.span, origin=e)
 
 
 def _count_chunk_params(params) -> tuple[int, str | None]:

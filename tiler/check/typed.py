@@ -139,6 +139,7 @@ class Stream:
     body: object
     type: Type
     span: Span = _span()
+    origin: object = field(default=None, repr=False, compare=False)  # the syntax node it was checked from
 
 
 Exp = Lit | Var | TupleE | BinOp | UnOp | Index | Builtin | Call | Let | If | Loop | Iota | Stream

@@ -8,6 +8,7 @@ where the failure can be reproduced on the CPU, in `out_dir`.
 """
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import tempfile
 from pathlib import Path
@@ -77,15 +78,17 @@ def _batched(compiled: list[Compiled]):
         part = compiled[start:start + BATCH]
         units, names = [], {}
         for c in part:
-            for variant, (k, cuda) in c.kernels.items():
-                unique = f"fz{c.seed}_{variant}"
-                names[(c.seed, variant)] = unique
-                units.append(rename(cuda, k.name, unique))
+            for variant, (m, cuda) in c.kernels.items():
+                for i, k in enumerate(m.kernels):  # every version: a fallback runs too
+                    unique = f"fz{c.seed}_{variant}_{i}"
+                    names.setdefault((c.seed, variant), []).append(dataclasses.replace(k, name=unique))
+                    cuda = rename(cuda, k.name, unique)
+                units.append(cuda)
         yield part, "\n".join(units), names
 
 
 def nvcc_batches(compiled: list[Compiled]) -> list[Failure]:
-    from ..nvcc import nvcc_path
+    from ..runtime.nvcc import nvcc_path
 
     if nvcc_path() is None or not compiled:
         return []
@@ -106,7 +109,7 @@ def _nvcc_ok(source: str) -> bool:
 
 
 def _nvcc_log(source: str) -> str:
-    from ..nvcc import nvcc_path
+    from ..runtime.nvcc import nvcc_path
 
     with tempfile.TemporaryDirectory(prefix="tiler-fuzz-") as tmp:
         src = Path(tmp) / "k.cu"
@@ -117,9 +120,8 @@ def _nvcc_log(source: str) -> str:
 
 
 def gpu_batches(compiled: list[Compiled]) -> list[Failure]:
-    """Tiled = untiled = interpreter, on random sizes, one compilation a batch."""
-    import dataclasses
-
+    """Every version of tiled and untiled = interpreter, on random sizes, one
+    compilation a batch."""
     from ..interp import run
     from ..runtime import Gpu
     from ..workload import make_inputs
@@ -131,14 +133,17 @@ def gpu_batches(compiled: list[Compiled]) -> list[Failure]:
             sizes = sizes_for(c.program, c.seed)
             inputs = make_inputs(c.program, sizes, None, c.seed)
             want = run(c.program, inputs)
-            for variant, (k, _) in c.kernels.items():
-                kernel = dataclasses.replace(k, name=names[(c.seed, variant)])
-                try:
-                    got, _ = gpu.run(kernel, source, inputs, sizes)
-                except Exception as exc:  # noqa: BLE001 - a launch failure is a finding
-                    failures.append(Failure(c.seed, "gpu", f"{variant}: {type(exc).__name__}: {exc}", c.text))
+            for (seed, _), kernels in names.items():
+                if seed != c.seed:
                     continue
-                bad = close(got, want)
-                if bad:
-                    failures.append(Failure(c.seed, "gpu", f"{variant} at {sizes}: {bad}", c.text))
+                for kernel in kernels:
+                    try:
+                        got, _ = gpu.run(kernel, source, inputs, sizes)
+                    except Exception as exc:  # noqa: BLE001 - a launch failure is a finding
+                        failures.append(Failure(c.seed, "gpu", f"{kernel.name}: {type(exc).__name__}: {exc}",
+                                                c.text))
+                        continue
+                    bad = close(got, want)
+                    if bad:
+                        failures.append(Failure(c.seed, "gpu", f"{kernel.name} at {sizes}: {bad}", c.text))
     return failures

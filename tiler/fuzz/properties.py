@@ -63,7 +63,7 @@ def check_program(tree, seed: int):
     for variant, options in VARIANTS.items():
         try:
             values = run_all(text, f"fuzz{seed}.fut", options)
-            kernels[variant] = (values["lower"], values["render"])
+            kernels[variant] = (values["verify"], values["render"])
         except (CompilerBug, UserError, PlainError) as exc:
             failures.append(Failure(seed, "compile", f"{variant}: {exc}", text))
     if len(kernels) < len(VARIANTS):

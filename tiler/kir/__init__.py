@@ -1,18 +1,29 @@
 """The kernel IR (stage `lower` gives it, `render` prints it): imperative,
-C-level, frozen.
+C-level, frozen, and complete: the CUDA says nothing the IR does not.
 
-Expressions: `Const`, `Ref` (a local or parameter), `Special` (threadIdx.x,
-blockIdx.y), `Bin`, `Un`, `Call`, `Cast`, `Select`, `Load` (global or shared).
-Statements: `Decl`, `Assign`, `Store`, `For`, `If`, `Barrier`, `Comment` and
-`CoopCopy`, the cooperative guarded copy of a tile into shared memory. Every
-index is explicit; a `Kernel` also carries its shared allocations and how to
-launch it. Statements may carry a source span, so the CUDA cites its origin.
+Expressions: `Const`, `Ref` (a local or parameter), `ThreadIdx` and
+`BlockIdx` (per axis), `Bin`, `Un`, `Call`, `Cast`, `Select`, `Load` (from
+global or shared memory, or from a per-thread register array), `VecLoad` (one
+64- or 128-bit load of 2 or 4 elements) and `Lane` (one element of a vector).
+
+Statements: `Decl`, `Assign`, `Store`, `VecStore`, `ArrayDecl` (a per-thread
+array: a register tile), `For` (with an unroll mark), `If`, `Barrier`,
+`Comment`, and the asynchronous global-to-shared copies `AsyncCopy`,
+`AsyncCommit`, `AsyncWait`.
+
+A `Kernel` carries its parameters, shared allocations, block and grid; a
+`Module` holds one or more kernels of the same program, each a `Version`
+with the launch condition that selects it. Statements may carry a source
+span, so the CUDA cites its origin.
 """
 from __future__ import annotations
 
 import dataclasses
+import math
+import operator
 from dataclasses import dataclass, field
 
+from .. import target
 from ..source import Span
 
 
@@ -35,8 +46,13 @@ class Ref:
 
 
 @dataclass(frozen=True)
-class Special:
-    name: str  # threadIdx.x, blockIdx.y, ...
+class ThreadIdx:
+    axis: str  # "x", "y" or "z"
+
+
+@dataclass(frozen=True)
+class BlockIdx:
+    axis: str
 
 
 @dataclass(frozen=True)
@@ -71,14 +87,37 @@ class Select:
     b: object
 
 
+GLOBAL, SHARED, LOCAL = "global", "shared", "local"  # memory spaces; local: a per-thread array
+
+
 @dataclass(frozen=True)
 class Load:
     buffer: str
     index: object
-    space: str = "global"  # or "shared"
+    space: str = GLOBAL
 
 
-Expr = Const | Ref | Special | Bin | Un | Call | Cast | Select | Load
+@dataclass(frozen=True)
+class VecLoad:
+    """`width` consecutive elements from `index` in one access. Legal only if
+    `index` is a multiple of `width` (and the buffer 16-byte aligned, which
+    every allocation is): the verifier proves it from the kernel's
+    `divisible` facts, which the launch condition guarantees."""
+
+    buffer: str
+    index: object
+    width: int
+    ctype: str
+    space: str = GLOBAL
+
+
+@dataclass(frozen=True)
+class Lane:
+    vector: object  # an expression of vector type (a Ref to a vector Decl)
+    lane: int
+
+
+Expr = Const | Ref | ThreadIdx | BlockIdx | Bin | Un | Call | Cast | Select | Load | VecLoad | Lane
 
 
 # ---- statements --------------------------------------------------------------
@@ -87,9 +126,20 @@ Expr = Const | Ref | Special | Bin | Un | Call | Cast | Select | Load
 @dataclass(frozen=True)
 class Decl:
     name: str
-    ctype: str
+    ctype: str  # a scalar type, or a vector type (target.vector_type)
     init: object
     const: bool = False
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class ArrayDecl:
+    """A per-thread array: a register tile when every index is a constant
+    once its loops are unrolled (else the compiler puts it in local memory)."""
+
+    name: str
+    ctype: str
+    elems: int
     span: Span | None = _span()
 
 
@@ -105,8 +155,25 @@ class Store:
     buffer: str
     index: object
     value: object
-    space: str = "global"
+    space: str = GLOBAL
     span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class VecStore:
+    buffer: str
+    index: object
+    values: tuple  # `width` scalar expressions
+    ctype: str
+    space: str = GLOBAL
+    span: Span | None = _span()
+
+    @property
+    def width(self) -> int:
+        return len(self.values)
+
+
+FULL = "full"
 
 
 @dataclass(frozen=True)
@@ -117,6 +184,8 @@ class For:
     step: object
     body: tuple
     span: Span | None = _span()
+    unroll: int | str | None = None  # None: the compiler decides; FULL; or a factor (1: never)
+    note: str = ""  # a comment on the loop's line
 
 
 @dataclass(frozen=True)
@@ -135,35 +204,43 @@ class Barrier:
 @dataclass(frozen=True)
 class Comment:
     text: str
-
-
-@dataclass(frozen=True)
-class CoopCopy:
-    """All threads of the block copy a rows x chunk tile of global memory into
-    shared memory: thread `tid` takes elements tid, tid + threads, ... of the
-    tile, numbered with `fastest` ("chunk" or "rows") varying fastest so that
-    consecutive threads read consecutive addresses. `src_index` and `valid`
-    are written in terms of `row` and `elem`; an invalid element stores 0
-    (`valid` None: every element is in range, as in a full chunk)."""
-
-    shared: str
-    ctype: str
-    rows: int
-    chunk: int
-    fastest: str
-    threads: int
-    tid: object
-    row: str
-    elem: str
-    src: str
-    src_index: object
-    valid: object
-    dst_index: object
-    per_thread: int | None = None  # elements each thread copies, when the block divides the tile
     span: Span | None = _span()
 
 
-Stmt = Decl | Assign | Store | For | If | Barrier | Comment | CoopCopy
+@dataclass(frozen=True)
+class AsyncCopy:
+    """cp.async: `width` elements from global `src[src_index]` to
+    `shared[dst_index]`, not waited for; an invalid element is zero-filled
+    (the source address must still be in range: clamp it)."""
+
+    shared: str
+    dst_index: object
+    src: str
+    src_index: object
+    ctype: str
+    width: int = 1
+    valid: object = None  # None: always valid
+
+    @property
+    def bytes(self) -> int:
+        return target.SIZEOF[self.ctype] * self.width
+
+
+@dataclass(frozen=True)
+class AsyncCommit:
+    """Close the group of asynchronous copies issued since the last commit."""
+
+
+@dataclass(frozen=True)
+class AsyncWait:
+    """Wait until at most `pending` committed groups are still in flight
+    (this thread's copies; a barrier then shows them to the block)."""
+
+    pending: int = 0
+
+
+Stmt = Decl | ArrayDecl | Assign | Store | VecStore | For | If | Barrier | Comment | AsyncCopy | AsyncCommit | AsyncWait
+BODIES = ("body", "then", "else_")  # the fields of a statement that hold statements
 
 
 # ---- kernels -----------------------------------------------------------------
@@ -190,8 +267,7 @@ class SharedAlloc:
 
     @property
     def bytes(self) -> int:
-        from ..render.cuda import SIZEOF
-        return SIZEOF[self.ctype] * self.elems
+        return target.SIZEOF[self.ctype] * self.elems
 
 
 @dataclass(frozen=True)
@@ -206,6 +282,7 @@ class Kernel:
     source: str
     summary: tuple[str, ...]  # the plan, in words, for the header comment
     span: Span | None = _span()
+    divisible: tuple = ()  # (size name, k): the launch guarantees k divides the size
 
     @property
     def shared_bytes(self) -> int:
@@ -214,20 +291,97 @@ class Kernel:
     @property
     def dynamic_shared(self) -> bool:
         """Over 48 KiB, shared memory must be dynamic (and the launch must raise its limit)."""
-        from ..render.cuda import STATIC_SHARED_LIMIT
-        return self.shared_bytes > STATIC_SHARED_LIMIT
+        return self.shared_bytes > target.STATIC_SHARED_LIMIT
+
+    @property
+    def static_shared_bytes(self) -> int:
+        return 0 if self.dynamic_shared else self.shared_bytes
+
+    @property
+    def dynamic_shared_bytes(self) -> int:
+        """What the launch passes as its dynamic shared memory."""
+        return self.shared_bytes if self.dynamic_shared else 0
 
     def shared_offsets(self) -> list[tuple]:
-        """(allocation, byte offset) in the dynamic buffer, each 16-byte aligned."""
-        out, offset = [], 0
+        """(allocation, byte offset) in the dynamic buffer, each aligned."""
+        out, offset, align = [], 0, target.DYNAMIC_SHARED_ALIGN
         for a in self.shared:
             out.append((a, offset))
-            offset += (a.bytes + 15) // 16 * 16
+            offset += (a.bytes + align - 1) // align * align
         return out
 
     @property
     def threads(self) -> int:
         return self.block[0] * self.block[1] * self.block[2]
+
+    def grid_dims(self, sizes: dict) -> tuple[int, int, int]:
+        """Blocks along x, y, z for the sizes of a launch (by size name)."""
+        return tuple(1 if a is None else math.ceil((sizes[a[0]] if isinstance(a[0], str) else a[0]) / a[1])
+                     for a in self.grid)
+
+    def grid_formulas(self) -> list[str]:
+        return ["1" if a is None else str(a[0]) if a[1] == 1 else f"ceil({a[0]} / {a[1]})" for a in self.grid]
+
+
+@dataclass(frozen=True)
+class Version:
+    """One kernel of a module and when it runs: the first version whose
+    condition holds for the launch's sizes is launched."""
+
+    kernel: Kernel
+    condition: object = None  # an expression over size names (Refs); None: always
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Module:
+    source: str
+    versions: tuple[Version, ...]
+    summary: tuple[str, ...] = ()  # how the version is chosen, in words
+
+    @property
+    def kernels(self) -> tuple[Kernel, ...]:
+        return tuple(v.kernel for v in self.versions)
+
+    @property
+    def main(self) -> Kernel:
+        """The version the plan is for (the others are fallbacks)."""
+        return self.versions[0].kernel
+
+    @property
+    def params(self) -> tuple[Param, ...]:
+        return self.main.params
+
+    def select(self, sizes: dict) -> Kernel:
+        for v in self.versions:
+            if v.condition is None or evaluate(v.condition, sizes):
+                return v.kernel
+        raise ValueError(f"no version of {self.main.name} runs at {sizes}")
+
+    def replace_kernels(self, fn) -> "Module":
+        """The module with `fn` applied to every kernel (passes over kernels)."""
+        return dataclasses.replace(self, versions=tuple(dataclasses.replace(v, kernel=fn(v.kernel))
+                                                        for v in self.versions))
+
+
+# ---- helpers -----------------------------------------------------------------
+
+_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "<": operator.lt, "<=": operator.le,
+        ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
+        "&&": lambda a, b: a and b, "||": lambda a, b: a or b, "%": operator.mod, "/": operator.floordiv}
+
+
+def evaluate(e, env: dict):
+    """The value of a launch condition (integer arithmetic over size names)."""
+    if isinstance(e, Const):
+        return e.value
+    if isinstance(e, Ref):
+        return env[e.name]
+    if isinstance(e, Bin):
+        return _OPS[e.op](evaluate(e.a, env), evaluate(e.b, env))
+    if isinstance(e, Call) and e.fn in ("min", "max"):
+        return (min if e.fn == "min" else max)(evaluate(a, env) for a in e.args)
+    raise ValueError(f"not a launch condition: {e!r}")
 
 
 def walk(e):
@@ -245,3 +399,11 @@ def walk(e):
                     stack.append(v)
                 elif isinstance(v, tuple):
                     stack.extend(x for x in v if dataclasses.is_dataclass(x))
+
+
+def statements(stmts):
+    """Every statement of a body, nested ones included, in order."""
+    for s in stmts:
+        yield s
+        for name in BODIES:
+            yield from statements(getattr(s, name, ()))

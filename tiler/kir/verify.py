@@ -1,9 +1,15 @@
 """An independent check of a lowered kernel: `verify(kernel)` lists problems.
 
-- Every shared read comes after a barrier that follows the copy writing it,
-  and no copy overwrites a tile before a barrier follows its last reads.
+- Every shared read comes after a barrier that follows the write (or, for an
+  asynchronous copy, the wait) that produced it, and nothing overwrites a
+  tile before a barrier follows its last reads; a tile is never read while an
+  asynchronous copy into it may be in flight.
 - No barrier sits under control that differs between the threads of a block
   (a condition or loop bound computed from threadIdx).
+- A per-thread array is indexed only by constants once its loops are fully
+  unrolled (else it would live in local memory, not registers).
+- A vector access starts at a multiple of its width, provably from the
+  kernel's divisibility facts; an asynchronous copy moves 4, 8 or 16 bytes.
 - Every name an expression uses is bound; the block and its shared memory
   are within CUDA's limits.
 It re-derives what the analysis promised from the IR alone, so a mistake in
@@ -13,19 +19,53 @@ from __future__ import annotations
 
 import dataclasses
 
+from .. import target
 from ..errors import CompilerBug
-from ..render.cuda import MAX_THREADS_PER_BLOCK, SHARED_LIMIT_ANY_GPU
-from . import Barrier, CoopCopy, Decl, For, If, Kernel, Load, Ref, Special, walk
+from . import (
+    FULL,
+    LOCAL,
+    SHARED,
+    ArrayDecl,
+    AsyncCommit,
+    AsyncCopy,
+    AsyncWait,
+    Barrier,
+    Bin,
+    Const,
+    Decl,
+    For,
+    If,
+    Kernel,
+    Load,
+    Module,
+    Ref,
+    Store,
+    ThreadIdx,
+    VecLoad,
+    VecStore,
+    walk,
+)
 
-CLEAN, WRITTEN, READ = "clean", "written", "read"
+CLEAN, WRITTEN, READ, IN_FLIGHT = "clean", "written", "read", "in flight"
+ORDER = [CLEAN, READ, WRITTEN, IN_FLIGHT]
+
+
+@dataclasses.dataclass(frozen=True)
+class _State:
+    tiles: dict  # shared buffer -> CLEAN, WRITTEN, READ or IN_FLIGHT
+    groups: tuple = ()  # committed groups of asynchronous copies, oldest first: frozensets of buffers
+    open: frozenset = frozenset()  # buffers of copies issued since the last commit
+
+    def set(self, name: str, value: str) -> "_State":
+        return dataclasses.replace(self, tiles={**self.tiles, name: value})
 
 
 def verify(k: Kernel) -> list[str]:
     v = _Verifier(k)
-    v.block(k.body, {a.name: CLEAN for a in k.shared}, divergent=False)
-    if k.threads > MAX_THREADS_PER_BLOCK:
-        v.problems.append(f"{k.threads} threads a block, over {MAX_THREADS_PER_BLOCK}")
-    if k.shared_bytes > SHARED_LIMIT_ANY_GPU:
+    v.block(k.body, _State({a.name: CLEAN for a in k.shared}), divergent=False)
+    if k.threads > target.MAX_THREADS_PER_BLOCK:
+        v.problems.append(f"{k.threads} threads a block, over {target.MAX_THREADS_PER_BLOCK}")
+    if k.shared_bytes > target.SHARED_LIMIT_ANY_GPU:
         v.problems.append(f"{k.shared_bytes} bytes of shared memory, over what any GPU gives a block")
     return list(dict.fromkeys(v.problems))
 
@@ -33,50 +73,68 @@ def verify(k: Kernel) -> list[str]:
 def check(k: Kernel) -> Kernel:
     problems = verify(k)
     if problems:
-        raise CompilerBug(f"kernel {k.name} failed verification: " + "; ".join(problems), k.span, "lower")
+        raise CompilerBug(f"kernel {k.name} failed verification: " + "; ".join(problems), k.span, "verify")
     return k
+
+
+def check_module(m: Module) -> Module:
+    """Every version of a module verified (the pipeline's `verify` stage)."""
+    for k in m.kernels:
+        check(k)
+    return m
 
 
 class _Verifier:
     def __init__(self, k: Kernel):
         self.problems: list[str] = []
         self.bound = {p.name for p in k.params} | {a.name for a in k.shared}
+        self.shared = {a.name for a in k.shared}
+        self.arrays: set[str] = set()  # per-thread arrays
         self.varying: set[str] = set()  # names whose value differs between threads of a block
+        self.divisible = dict(k.divisible)  # size name -> a factor the launch guarantees
+        self.params = {p.name: p.source for p in k.params if p.role == "size"}
+        self.defs: dict[str, object] = {}  # constant name -> its value
+        self.loops: dict[str, For] = {}  # loop variable -> its loop
 
-    def block(self, stmts, state: dict, divergent: bool) -> dict:
+    def block(self, stmts, state: _State, divergent: bool) -> _State:
         for s in stmts:
             state = self.stmt(s, state, divergent)
         return state
 
-    def stmt(self, s, state: dict, divergent: bool) -> dict:
+    def stmt(self, s, state: _State, divergent: bool) -> _State:
         if isinstance(s, Barrier):
             if divergent:
                 self.problems.append(f"barrier ({s.why}) under control that differs between threads")
-            return {name: CLEAN for name in state}
-        if isinstance(s, CoopCopy):
-            return self.copy(s, state, divergent)
+            return dataclasses.replace(state, tiles={n: (IN_FLIGHT if v == IN_FLIGHT else CLEAN)
+                                                     for n, v in state.tiles.items()})
+        if isinstance(s, AsyncCopy):
+            return self.async_copy(s, state)
+        if isinstance(s, AsyncCommit):
+            return dataclasses.replace(state, groups=state.groups + (state.open,), open=frozenset())
+        if isinstance(s, AsyncWait):
+            return self.wait(s, state)
+        if isinstance(s, ArrayDecl):
+            self.bound.add(s.name)
+            self.arrays.add(s.name)
+            return state
         if isinstance(s, Decl):
             if s.init is not None:
                 state = self.reads(s.init, state)
                 if self.thread_varying(s.init):
                     self.varying.add(s.name)
+                if s.const:
+                    self.defs[s.name] = s.init
             self.bound.add(s.name)
             return state
         if isinstance(s, For):
-            for e in (s.start, s.stop, s.step):
-                state = self.reads(e, state)
-            inner = divergent or any(self.thread_varying(e) for e in (s.start, s.stop, s.step))
-            self.bound.add(s.var)
-            for _ in range(2):  # twice: the end of one iteration meets the start of the next
-                state = self.block(s.body, state, inner)
-            return state
+            return self.loop(s, state, divergent)
         if isinstance(s, If):
             state = self.reads(s.cond, state)
             inner = divergent or self.thread_varying(s.cond)
-            a = self.block(s.then, dict(state), inner)
-            b = self.block(s.else_, dict(state), inner)
-            return {n: _worst(a[n], b[n]) for n in state}
-        for f in dataclasses.fields(s):  # Assign, Store, Comment: just their reads
+            return _merge(self.block(s.then, state, inner), self.block(s.else_, state, inner))
+        if isinstance(s, (Store, VecStore)):
+            return self.store(s, state)
+        for f in dataclasses.fields(s):  # Assign, Comment: just their reads
             value = getattr(s, f.name)
             if dataclasses.is_dataclass(value):
                 state = self.reads(value, state)
@@ -84,36 +142,129 @@ class _Verifier:
             self.varying.add(s.name)
         return state
 
-    def copy(self, s: CoopCopy, state: dict, divergent: bool) -> dict:
-        if state.get(s.shared) == READ:
-            self.problems.append(f"{s.shared} is copied over while threads may still read it (no barrier between)")
-        self.bound |= {s.row, s.elem}
-        for e in (s.tid, s.src_index, s.valid, s.dst_index):
+    def loop(self, s: For, state: _State, divergent: bool) -> _State:
+        for e in (s.start, s.stop, s.step):
             state = self.reads(e, state)
-        state = dict(state)
-        state[s.shared] = WRITTEN
+        inner = divergent or any(self.thread_varying(e) for e in (s.start, s.stop, s.step))
+        self.bound.add(s.var)
+        self.loops[s.var] = s
+        if self.thread_varying(s.start):
+            self.varying.add(s.var)
+        for _ in range(2):  # twice: the end of one iteration meets the start of the next
+            state = self.block(s.body, state, inner)
         return state
 
-    def reads(self, e, state: dict) -> dict:
+    def store(self, s, state: _State) -> _State:
+        values = s.values if isinstance(s, VecStore) else (s.value,)
+        for e in (s.index, *values):
+            state = self.reads(e, state)
+        if isinstance(s, VecStore):
+            self.vector(s.buffer, s.index, s.width, s.ctype)
+        self.buffer(s.buffer, s.space, s.index)
+        if s.space == SHARED:
+            if state.tiles.get(s.buffer) == READ:
+                self.problems.append(f"{s.buffer} is written while threads may still read it (no barrier between)")
+            if state.tiles.get(s.buffer) == IN_FLIGHT:
+                self.problems.append(f"{s.buffer} is written while an asynchronous copy into it is in flight")
+            state = state.set(s.buffer, WRITTEN)
+        return state
+
+    def async_copy(self, s: AsyncCopy, state: _State) -> _State:
+        for e in (s.dst_index, s.src_index, s.valid):
+            state = self.reads(e, state)
+        if s.bytes not in target.ASYNC_COPY_BYTES:
+            self.problems.append(f"an asynchronous copy of {s.bytes} bytes (cp.async moves 4, 8 or 16)")
+        if s.width > 1:
+            self.vector(s.shared, s.dst_index, s.width, s.ctype)
+            self.vector(s.src, s.src_index, s.width, s.ctype)
+        self.buffer(s.shared, SHARED, s.dst_index)
+        if state.tiles.get(s.shared) == READ:
+            self.problems.append(f"{s.shared} is copied over while threads may still read it (no barrier between)")
+        state = state.set(s.shared, IN_FLIGHT)
+        return dataclasses.replace(state, open=state.open | {s.shared})
+
+    def wait(self, s: AsyncWait, state: _State) -> _State:
+        keep = len(state.groups) - s.pending
+        done = frozenset().union(*state.groups[:max(keep, 0)]) if keep > 0 else frozenset()
+        if s.pending == 0 and state.open:
+            self.problems.append("a wait for every copy with copies not yet committed")
+        still = frozenset().union(*state.groups[max(keep, 0):], state.open)
+        tiles = {n: (WRITTEN if n in done and n not in still else v) for n, v in state.tiles.items()}
+        return dataclasses.replace(state, tiles=tiles, groups=state.groups[max(keep, 0):])
+
+    def reads(self, e, state: _State) -> _State:
         for node in walk(e):
             if isinstance(node, Ref) and node.name not in self.bound:
                 self.problems.append(f"`{node.name}` is used but never bound")
-            if isinstance(node, Load) and node.space == "shared":
-                if state.get(node.buffer) == WRITTEN:
+            if isinstance(node, (Load, VecLoad)):
+                self.buffer(node.buffer, node.space, node.index)
+                if isinstance(node, VecLoad):
+                    self.vector(node.buffer, node.index, node.width, node.ctype)
+            if isinstance(node, (Load, VecLoad)) and node.space == SHARED:
+                now = state.tiles.get(node.buffer)
+                if now == WRITTEN:
                     self.problems.append(f"{node.buffer} is read before a barrier after its copy")
-                state = dict(state)
-                state[node.buffer] = READ
+                elif now == IN_FLIGHT:
+                    self.problems.append(f"{node.buffer} is read while an asynchronous copy into it may be in flight")
+                state = state.set(node.buffer, READ)
         return state
+
+    def buffer(self, name: str, space: str, index) -> None:
+        if space == LOCAL:
+            if name not in self.arrays:
+                self.problems.append(f"{name} is not a per-thread array")
+            elif not self.constant(index):
+                self.problems.append(f"per-thread array {name} is indexed at run time: it would go to local "
+                                     "memory, not registers (unroll its loops fully)")
+        elif space == SHARED and name not in self.shared:
+            self.problems.append(f"{name} is not a shared allocation")
+
+    def vector(self, buffer: str, index, width: int, ctype: str) -> None:
+        if (ctype, width) not in target.VECTOR:
+            self.problems.append(f"no {width}-wide vector of {ctype} (access to {buffer})")
+        elif not self.multiple(index, width):
+            self.problems.append(f"a {width}-wide access to {buffer} at an index not provably a multiple of {width}")
+
+    def constant(self, e) -> bool:
+        """Known at compile time once fully unrolled loops are unrolled."""
+        if isinstance(e, Const):
+            return True
+        if isinstance(e, Ref):
+            loop = self.loops.get(e.name)
+            if loop is not None:
+                return loop.unroll == FULL and all(self.constant(x) for x in (loop.start, loop.stop, loop.step))
+            return e.name in self.defs and self.constant(self.defs[e.name])
+        if isinstance(e, Bin):
+            return self.constant(e.a) and self.constant(e.b)
+        return False
+
+    def multiple(self, e, w: int) -> bool:
+        """Whether `e` is a multiple of `w` for every launch the kernel allows."""
+        if isinstance(e, Const):
+            return isinstance(e.value, int) and e.value % w == 0
+        if isinstance(e, Ref):
+            if e.name in self.params:
+                return self.divisible.get(self.params[e.name], 1) % w == 0
+            if e.name in self.loops:
+                loop = self.loops[e.name]
+                return self.multiple(loop.start, w) and self.multiple(loop.step, w)
+            return e.name in self.defs and self.multiple(self.defs[e.name], w)
+        if isinstance(e, Bin) and e.op == "*":
+            return self.multiple(e.a, w) or self.multiple(e.b, w)
+        if isinstance(e, Bin) and e.op in ("+", "-"):
+            return self.multiple(e.a, w) and self.multiple(e.b, w)
+        return False
 
     def thread_varying(self, e) -> bool:
         for node in walk(e):
-            if isinstance(node, Special) and node.name.startswith("threadIdx"):
+            if isinstance(node, ThreadIdx):
                 return True
             if isinstance(node, Ref) and node.name in self.varying:
                 return True
         return False
 
 
-def _worst(a: str, b: str) -> str:
-    order = [CLEAN, READ, WRITTEN]
-    return max(a, b, key=order.index)
+def _merge(a: _State, b: _State) -> _State:
+    tiles = {n: max(a.tiles[n], b.tiles[n], key=ORDER.index) for n in a.tiles}
+    groups = a.groups if len(a.groups) >= len(b.groups) else b.groups
+    return _State(tiles, groups, a.open | b.open)

@@ -1,23 +1,25 @@
-"""Stage `lower`: analysis -> kernel IR (`kir.Kernel`), untiled or tiled.
+"""Stage `lower`: analysis -> kernel IR (`kir.Module`): the planned kernel,
+and the untiled one where the launch chooses between them by size.
 
-Every decision comes from the plan: the block, which dimension each thread
-and block index walks, the tiles. Threads outside the map nest compute with
-their indices clamped into range, so they take part in every copy and
-barrier without reading out of bounds, and only their stores are skipped.
+Every decision comes from the schedule: the block, which dimension each
+thread and block index walks, the tiles. Threads outside the map nest
+compute with their indices clamped into range, so they take part in every
+copy and barrier without reading out of bounds, and only their stores are
+skipped.
 """
 from __future__ import annotations
 
 import re
 
-from .. import kir
-from ..analyse import Analysis
+from .. import kir, target
+from ..analyse import Analysis, Schedule
 from ..check import typed as T
 from ..check.types import Array
 from .body import ctype_of
 from .streams import Streams
 from .values import View, add, const, minimum, mul
 
-__all__ = ["lower", "kernel_name"]
+__all__ = ["lower", "lower_schedule", "kernel_name"]
 
 
 def kernel_name(file: str, tiled: bool) -> str:
@@ -25,10 +27,25 @@ def kernel_name(file: str, tiled: bool) -> str:
     return f"tiler_{stem}_{'tiled' if tiled else 'untiled'}"
 
 
-def lower(analysis: Analysis, file: str = "<input>") -> kir.Kernel:
-    k, block = analysis.kernel, analysis.block
-    tiled = analysis.tiled
-    low = Streams(analysis, {})
+def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
+    """The module: the schedule's kernel, then (when some size has a
+    threshold) the untiled kernel for launches below it."""
+    plan = analysis.plan
+    main = lower_schedule(analysis, plan.schedule, file)
+    if not plan.thresholds:
+        return kir.Module(file, (kir.Version(main, None, "the only version"),))
+    # in size names, as the grid is: the launch evaluates it with the sizes it binds
+    condition = _all(kir.Bin(">=", kir.Ref(t.size), const(t.value)) for t in plan.thresholds)
+    why = "the thresholds were given" if all(t.overridden for t in plan.thresholds) else \
+        "the cost model's thresholds: below them tiling would cost more than it saves"
+    fallback = lower_schedule(analysis, plan.untiled, file)
+    return kir.Module(file, (kir.Version(main, condition, why), kir.Version(fallback, None, "the untiled fallback")))
+
+
+def lower_schedule(analysis: Analysis, schedule: Schedule, file: str) -> kir.Kernel:
+    k, block = analysis.kernel, schedule.block
+    tiled = schedule.tiled
+    low = Streams(schedule, {})
     params = _params(low, k)
     for pl in k.prelude:
         if isinstance(pl.value, T.Transpose):
@@ -51,8 +68,8 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Kernel:
         for level, gtid, size in zip(k.levels, gtids, sizes):
             d = level.dim
             idx = low.declare(f"i{d}", "int", minimum(gtid, kir.Bin("-", size, const(1)))) if tiled else gtid
-            local = kir.Special(f"threadIdx.{block.thread_axis[d]}") if block.thread_axis[d] else const(0)
-            base = mul(kir.Special(f"blockIdx.{block.grid_axis[d]}"), const(block.extents[d]))
+            local = kir.ThreadIdx(block.thread_axis[d]) if block.thread_axis[d] else const(0)
+            base = mul(kir.BlockIdx(block.grid_axis[d]), const(block.extents[d]))
             low.indices[d] = {"idx": idx, "base": base, "size": size, "local": local}
             for p, arg in zip(level.params, level.args):
                 low.env[p] = low.name_value(p, low.exp(arg).index([idx]), level.span)
@@ -71,7 +88,7 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Kernel:
         body = (kir.If(in_range, body),)
     preamble = tuple(low.out)
     return kir.Kernel(kernel_name(file, tiled), tuple(params), tuple(low.shared), preamble + body,
-                      _block_dims(block), _grid(k, block), tiled, file, _summary(analysis), k.span)
+                      _block_dims(block), _grid(k, block), tiled, file, _summary(schedule), k.span)
 
 
 def _params(low: Streams, k: T.Kernel) -> list[kir.Param]:
@@ -111,9 +128,9 @@ def _shape_names(t: Array) -> tuple:
 
 
 def _gtid(block, d: int):
-    grid = mul(kir.Special(f"blockIdx.{block.grid_axis[d]}"), const(block.extents[d]))
+    grid = mul(kir.BlockIdx(block.grid_axis[d]), const(block.extents[d]))
     axis = block.thread_axis[d]
-    return add(grid, kir.Special(f"threadIdx.{axis}")) if axis else grid
+    return add(grid, kir.ThreadIdx(axis)) if axis else grid
 
 
 def _all(conds):
@@ -125,8 +142,8 @@ def _all(conds):
 
 def _block_dims(block) -> tuple[int, int, int]:
     dims = [1, 1, 1]
-    for axis, d in zip("xyz", block.spans):
-        dims["xyz".index(axis)] = block.extents[d]
+    for axis, d in zip(target.AXES, block.spans):
+        dims[target.AXES.index(axis)] = block.extents[d]
     return tuple(dims)
 
 
@@ -134,18 +151,19 @@ def _grid(k: T.Kernel, block) -> tuple:
     axes = [None, None, None]
     for level in k.levels:
         d = level.dim
-        axes["xyz".index(block.grid_axis[d])] = (_size_name(level.size), block.extents[d])
+        axes[target.AXES.index(block.grid_axis[d])] = (_size_name(level.size), block.extents[d])
     return tuple(axes)
 
 
-def _summary(a: Analysis) -> tuple[str, ...]:
-    b = a.block
+def _summary(schedule: Schedule) -> tuple[str, ...]:
+    b = schedule.block
     out = [f"block: {' x '.join(str(b.extents[d]) for d in b.spans)} threads; {b.reason}"]
-    for s in a.streams:
+    for s in schedule.streams:
         where = f"streamSeq at {s.site.span.line}:{s.site.span.col}"
         if s.tiled:
-            staged = ", ".join(f"{p.name} ({' x '.join(map(str, p.tile))} {p.layout}"
-                               f"{' +' + str(p.padding) if p.padding else ''})" for p in s.inputs if p.staged)
+            staged = ", ".join(f"{p.name} ({' x '.join(map(str, p.staging.tile))} {p.staging.layout.value}"
+                               f"{' +' + str(p.staging.padding) if p.staging.padding else ''})"
+                               for p in s.inputs if p.staged)
             out.append(f"{where}: tiled ({s.kind}), chunk {s.chunk}; shared: {staged}")
         else:
             out.append(f"{where}: not tiled: {s.reason}")

@@ -12,7 +12,8 @@ from .. import kir
 from ..check import typed as T
 from ..check.types import Array, Binder, Scalar, flatten
 from ..errors import CompilerBug
-from ..render.cuda import CTYPE, MATH
+from ..target import CTYPE, MATH, RESERVED
+from .copies import COUNTER, LINEAR
 from .values import View, const
 
 C_RESERVED = {"int", "float", "double", "char", "long", "short", "bool", "if", "else", "for", "while", "do",
@@ -20,7 +21,7 @@ C_RESERVED = {"int", "float", "double", "char", "long", "short", "bool", "if", "
               "struct", "union", "static", "extern", "signed", "unsigned", "true", "false", "min", "max",
               "register", "volatile", "goto", "enum", "typedef", "inline", "new", "delete", "this", "class",
               "template", "namespace", "using", "operator", "private", "public", "protected", "virtual",
-              "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "tid", "in_range"}
+              "tid", "in_range", COUNTER, LINEAR} | RESERVED
 
 
 def ctype_of(t) -> str:

@@ -8,18 +8,20 @@ staged chunks from shared memory, and waits again before the next copy.
 from __future__ import annotations
 
 from .. import kir
-from ..analyse import Analysis, InputPlan, StreamPlan
+from ..analyse import InputPlan, Schedule, StreamPlan
+from ..analyse.schedule import Layout
 from ..check import typed as T
 from ..errors import CompilerBug
 from .body import Body, ctype_of
+from .copies import TileCopy, copy_tile
 from .values import View, add, const, minimum, mul, substitute
 
 
 class Streams(Body):
-    def __init__(self, analysis: Analysis, indices: dict):
+    def __init__(self, schedule: Schedule, indices: dict):
         super().__init__()
-        self.a = analysis
-        self.plans = {id(s.site.stream): s for s in analysis.streams}
+        self.schedule = schedule
+        self.plans = {id(s.site.stream): s for s in schedule.streams}
         self.indices = indices  # kernel dim -> dict(idx=Ref, base=expr, size=expr, local=expr)
         self.shared: list[kir.SharedAlloc] = []
         self.buffers: dict = {}
@@ -75,16 +77,15 @@ class Streams(Body):
 
     def _stage(self, name: str, ip: InputPlan, view: View, kk, length, chunk: int, e, guarded: bool) -> View:
         """Emit the cooperative copy of one tile; the chunk parameter becomes a shared view."""
-        block = self.a.block
-        rows = ip.tile[0] if ip.rows else 1
-        transposed = ip.layout == "transposed"
-        pitch = (rows if transposed else chunk) + ip.padding
-        elems = (chunk if transposed else rows) * pitch
-        shared = self._shared_buffer(name, view.ctype, elems)
+        block, st = self.schedule.block, ip.staging
+        rows = st.tile[0] if st.rows else 1
+        transposed = st.layout is Layout.TRANSPOSED
+        pitch = st.pitch
+        shared = self._shared_buffer(name, view.ctype, (chunk if transposed else rows) * pitch)
         r, el = self.fresh("r"), self.fresh("e")
         source = view
-        if ip.rows:  # the copy reads the rows of the block's other threads
-            (d,) = ip.rows
+        if st.rows:  # the copy reads the rows of the block's other threads
+            (d,) = st.rows
             ix = self.indices[d]
             other = minimum(add(ix["base"], kir.Ref(r)), kir.Bin("-", ix["size"], const(1)))
             source = substitute(view, {ix["idx"].name: other})
@@ -92,16 +93,15 @@ class Streams(Body):
         src_index = add(source.offset, mul(element, source.strides[0]))
         dst = add(mul(kir.Ref(el), const(pitch)), kir.Ref(r)) if transposed else \
             add(mul(kir.Ref(r), const(pitch)), kir.Ref(el))
-        fastest = "rows" if ip.copy.startswith("along the rows") else "chunk"
-        per_thread = rows * chunk // block.threads if (rows * chunk) % block.threads == 0 else None
-        self.emit(kir.CoopCopy(shared, view.ctype, rows, chunk, fastest, block.threads, _tid(block), r, el,
-                               view.buffer, src_index, kir.Bin("<", element, length) if guarded else None, dst,
-                               per_thread, e.span))
-        local = self.indices[ip.rows[0]]["local"] if ip.rows else const(0)
+        valid = kir.Bin("<", element, length) if guarded else None
+        copy = TileCopy(shared, view.ctype, rows, chunk, st.copy.axis, block.threads, _tid(block), r, el,
+                        view.buffer, src_index, valid, dst, e.span)
+        for stmt in copy_tile(copy):
+            self.emit(stmt)
+        local = self.indices[st.rows[0]]["local"] if st.rows else const(0)
         if transposed:
             return View(shared, local, (const(pitch),), (const(chunk),), view.ctype, "shared")
         return View(shared, mul(local, const(pitch)), (const(1),), (const(chunk),), view.ctype, "shared")
-
 
     def _shared_buffer(self, name: str, ctype: str, elems: int) -> str:
         """One buffer per staged input, shared by the full-chunk loop and the last chunk."""
@@ -114,7 +114,7 @@ class Streams(Body):
 
 def _tid(block) -> object:
     """The linear thread index within the block (threadIdx.x fastest)."""
-    tid = kir.Special("threadIdx.x")
+    tid = kir.ThreadIdx("x")
     if len(block.spans) > 1:
-        tid = add(mul(kir.Special("threadIdx.y"), const(block.extents[block.spans[0]])), tid)
+        tid = add(mul(kir.ThreadIdx("y"), const(block.extents[block.spans[0]])), tid)
     return tid

@@ -2,14 +2,16 @@
 
 The Jinja templates in templates/ lay out what the IR says (StrictUndefined:
 a missing field is an error, not an empty string); expressions are printed
-by cexpr.c. `launch(kernel)` is the same launch description as data, for the
-runtime and for `--emit launch`.
+by cexpr.c, and every CUDA spelling comes from `tiler.target`.
+`launch(module)` is the launch description as data, for the runtime and for
+`--emit launch`: each version's kernel, block, grid and shared memory, and
+the condition that selects it.
 """
 from __future__ import annotations
 
 import jinja2
 
-from .. import __version__, kir
+from .. import __version__, kir, target
 from ..resources import templates_dir
 from .cexpr import c
 
@@ -26,13 +28,18 @@ def environment() -> jinja2.Environment:
                                   keep_trailing_newline=True, autoescape=False)
         _env.filters["c"] = c
         _env.filters["cite"] = lambda span: f"{span.file.rsplit('/', 1)[-1]}:{span.line}"
+        _env.globals["t"] = target
+        _env.globals["vector_type"] = target.vector_type
+        _env.globals["make_vector"] = target.make_vector
     return _env
 
 
-def render(k: kir.Kernel) -> str:
-    params = ", ".join(_param(p) for p in k.params)
-    return environment().get_template("kernel.cu.j2").render(
-        k=k, version=__version__, params=params, grid=grid_formulas(k))
+def render(m: kir.Module) -> str:
+    kernels = [{"k": k, "params": ", ".join(_param(p) for p in k.params), "grid": k.grid_formulas()}
+               for k in m.kernels]
+    return environment().get_template("module.cu.j2").render(
+        m=m, kernels=kernels, version=__version__,
+        conditions=[None if v.condition is None else c(v.condition) for v in m.versions])
 
 
 def rename(cuda: str, name: str, new: str) -> str:
@@ -43,31 +50,31 @@ def rename(cuda: str, name: str, new: str) -> str:
 
 def _param(p: kir.Param) -> str:
     if p.role == "input":
-        return f"const {p.ctype}* __restrict__ {p.name}"
+        return f"const {p.ctype}* {target.RESTRICT} {p.name}"
     if p.role == "output":
-        return f"{p.ctype}* __restrict__ {p.name}"
+        return f"{p.ctype}* {target.RESTRICT} {p.name}"
     return f"{p.ctype} {p.name}"
 
 
-def grid_formulas(k: kir.Kernel) -> list[str]:
-    out = []
-    for axis in k.grid:
-        if axis is None:
-            out.append("1")
-        else:
-            size, threads = axis
-            out.append(str(size) if threads == 1 else f"ceil({size} / {threads})")
-    return out
-
-
-def launch(k: kir.Kernel) -> dict:
+def launch(m: kir.Module) -> dict:
+    main = m.main
     return {
-        "kernel": k.name, "source": k.source, "tiled": k.tiled,
+        "source": m.source,
         "params": [{"name": p.name, "role": p.role, "ctype": p.ctype, "source": p.source,
-                    "shape": list(p.shape)} for p in k.params],
+                    "shape": list(p.shape)} for p in main.params],
+        "selection": "launch the first version whose condition holds (sizes by name)",
+        "versions": [_version(v) for v in m.versions],
+    }
+
+
+def _version(v: kir.Version) -> dict:
+    k = v.kernel
+    return {
+        "kernel": k.name, "tiled": k.tiled,
+        "condition": None if v.condition is None else c(v.condition), "why": v.why,
         "block": list(k.block),
         "grid": [None if a is None else {"size": a[0], "threads": a[1]} for a in k.grid],
-        "grid_formula": grid_formulas(k),
-        "static_shared_bytes": 0 if k.dynamic_shared else k.shared_bytes,
-        "dynamic_shared_bytes": k.shared_bytes if k.dynamic_shared else 0,
+        "grid_formula": k.grid_formulas(),
+        "static_shared_bytes": k.static_shared_bytes,
+        "dynamic_shared_bytes": k.dynamic_shared_bytes,
     }

@@ -1,8 +1,8 @@
 """A small precedence-aware printer of kernel-IR expressions as C."""
 from __future__ import annotations
 
-from .. import kir
-from .cuda import literal
+from .. import kir, target
+from ..target import literal
 
 # C precedence, higher binds tighter
 BINARY = {"*": 13, "/": 13, "%": 13, "+": 12, "-": 12, "<": 10, "<=": 10, ">": 10, ">=": 10,
@@ -21,8 +21,10 @@ def _prec(e) -> int:
         return UNARY
     if isinstance(e, kir.Select):
         return TERNARY
-    if isinstance(e, kir.Load):
+    if isinstance(e, (kir.Load, kir.Lane)):
         return POSTFIX
+    if isinstance(e, kir.VecLoad):
+        return UNARY
     if isinstance(e, kir.Const) and str(literal(e.value, e.ctype)).startswith("-"):
         return UNARY
     return ATOM
@@ -38,8 +40,14 @@ def _c(e, need: int) -> str:
         return literal(e.value, e.ctype)
     if isinstance(e, kir.Ref):
         return e.name
-    if isinstance(e, kir.Special):
-        return e.name
+    if isinstance(e, kir.ThreadIdx):
+        return f"{target.THREAD_INDEX}.{e.axis}"
+    if isinstance(e, kir.BlockIdx):
+        return f"{target.BLOCK_INDEX}.{e.axis}"
+    if isinstance(e, kir.VecLoad):
+        return f"*reinterpret_cast<const {target.vector_type(e.ctype, e.width)}*>(&{e.buffer}[{_c(e.index, 0)}])"
+    if isinstance(e, kir.Lane):
+        return f"{_wrap(e.vector, POSTFIX)}.{target.LANES[e.lane]}"
     if isinstance(e, kir.Bin):
         p = BINARY[e.op]
         return f"{_wrap(e.a, p)} {e.op} {_wrap(e.b, p + 1)}"

@@ -4,14 +4,14 @@ pycuda is imported here only, lazily: compiling and explaining never need it.
 `gpu_unavailable()` says in one line why no GPU can be used (or None);
 `Gpu` holds the device (in its primary context, so CuPy or PyTorch can share
 the process), compiles CUDA with a cache keyed by source, options and
-toolkit, and launches a `kir.Kernel` on numpy inputs with its outputs
-poisoned first.
+toolkit, and launches a `kir.Module` (the version its condition picks for
+the sizes) or one `kir.Kernel` on numpy inputs with its outputs poisoned
+first.
 """
 from __future__ import annotations
 
 import atexit
 import hashlib
-import math
 
 import numpy as np
 
@@ -104,11 +104,14 @@ class Gpu:
             return DeviceInputs({name: (self.drv.to_device(a), a.nbytes, a.dtype) for name, a in arrays.items()},
                                 self)
 
-    def run(self, k: kir.Kernel, cuda: str, inputs: dict, sizes: dict, repeat: int = 0,
+    def run(self, k: kir.Module | kir.Kernel, cuda: str, inputs: dict, sizes: dict, repeat: int = 0,
             device: "DeviceInputs | None" = None):
         """Launch once on poisoned outputs and return them; with `repeat`, also
         time `repeat` launches with CUDA events after a warm-up (ms each).
-        `device` holds the inputs already uploaded (else they are copied now)."""
+        `device` holds the inputs already uploaded (else they are copied now).
+        A module launches the version its launch condition picks."""
+        if isinstance(k, kir.Module):
+            k = k.select(sizes)
         with self.active():
             return self._run(k, cuda, inputs, sizes, repeat, device)
 
@@ -137,14 +140,13 @@ class Gpu:
                 args.append(np.int32(sizes[p.source]))
             else:
                 args.append(NUMPY[p.ctype](inputs[p.source]))
-        shared = k.shared_bytes if k.dynamic_shared else 0
+        shared = k.dynamic_shared_bytes
         if shared:
             if shared > self.max_shared_optin:
                 raise PlainError(f"{k.name} needs {shared} bytes of shared memory; this GPU gives a block "
                                  f"{self.max_shared_optin}", "plan with a smaller --max-shared or --tile")
             fn.set_attribute(drv.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, shared)
-        grid = tuple(1 if a is None else math.ceil(sizes[a[0]] / a[1]) if isinstance(a[0], str)
-                     else math.ceil(a[0] / a[1]) for a in k.grid)
+        grid = k.grid_dims(sizes)
         times = []
         if all(g > 0 for g in grid):
             fn(*args, block=k.block, grid=grid, shared=shared)

@@ -20,7 +20,36 @@
 // that a generated file compiles on its own.
 #ifndef TILER_CUH
 #define TILER_CUH
+#ifndef __CUDACC_RTC__
 #include <math.h>
+#endif
+
+// cp.async: BYTES (4, 8 or 16) from global to shared memory, not waited for;
+// an invalid element is zero-filled (src must still be a valid address).
+// Before sm_80 the copy is an ordinary load and store.
+template <int BYTES>
+__device__ __forceinline__ void tiler_cp_async(void* dst, const void* src, bool valid) {
+#if __CUDA_ARCH__ >= 800
+  unsigned int d = (unsigned int)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" :: "r"(d), "l"(src), "n"(BYTES), "r"(valid ? BYTES : 0));
+#else
+  struct alignas(BYTES) chunk_t { unsigned char b[BYTES]; };
+  chunk_t v = {};
+  if (valid) v = *(const chunk_t*)src;
+  *(chunk_t*)dst = v;
+#endif
+}
+__device__ __forceinline__ void tiler_cp_async_commit() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+template <int PENDING>
+__device__ __forceinline__ void tiler_cp_async_wait() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" :: "n"(PENDING));
+#endif
+}
 #endif
 
 extern "C" __global__ void __launch_bounds__(256)

@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import dataclasses
 
-from .analyse import Analysis
-from .syntax import ast, pretty
-from .tree import map_children
+from ..analyse import Analysis
+from ..analyse.schedule import CopyAxis, Layout
+from ..syntax import ast, pretty
+from ..tree import map_children
 
 AXIS = {"x": "threadIdx.x", "y": "threadIdx.y"}
 
 
 def show_transformed(program: ast.Program, a: Analysis) -> str:
-    plans = {(s.site.span.line, s.site.span.col): s for s in a.streams if s.tiled}
+    plans = {id(s.site.stream.origin): s for s in a.streams if s.tiled}
     comments = {_nest_position(program): _block_comments(a)}
-    for pos, s in plans.items():
-        comments[pos] = [f"fast memory: {_tile_decl(p)}" for p in s.inputs if p.staged] + [
+    for s in plans.values():
+        comments[(s.site.span.line, s.site.span.col)] = [f"fast memory: {_tile_decl(p)}" for p in s.inputs if p.staged] + [
             f"chunk = {s.chunk} (the last chunk may be shorter); copies guard the array's end"]
     rewritten = _Rewriter(plans, a).program(program)
     return pretty(rewritten, comments)
@@ -46,16 +47,10 @@ def _block_comments(a: Analysis) -> list[str]:
 
 
 def _tile_decl(p) -> str:
-    dims = "".join(f"[{n}]" for n in _shared_shape(p))
-    layout = f" ({p.layout}{', padded' if p.padding else ''})" if p.rows else ""
+    st = p.staging
+    dims = "".join(f"[{n}]" for n in st.shape)
+    layout = f" ({st.layout.value}{', padded' if st.padding else ''})" if st.rows else ""
     return f"shMem_{p.name}{dims}{layout}"
-
-
-def _shared_shape(p) -> tuple[int, ...]:
-    if not p.rows:
-        return (p.tile[-1],)
-    rows, chunk = p.tile
-    return (chunk, rows + p.padding) if p.layout == "transposed" else (rows, chunk + p.padding)
 
 
 class _Rewriter:
@@ -66,8 +61,8 @@ class _Rewriter:
         return dataclasses.replace(prog, funs=tuple(dataclasses.replace(f, body=self.exp(f.body)) for f in prog.funs))
 
     def exp(self, e):
-        if isinstance(e, ast.StreamSeq) and (e.span.line, e.span.col) in self.plans:
-            return self.stream(e, self.plans[(e.span.line, e.span.col)])
+        if isinstance(e, ast.StreamSeq) and id(e) in self.plans:
+            return self.stream(e, self.plans[id(e)])
         return _map(e, self.exp)
 
     def stream(self, e: ast.StreamSeq, plan) -> ast.StreamSeq:
@@ -82,27 +77,27 @@ class _Rewriter:
         return dataclasses.replace(e, lam=dataclasses.replace(lam, body=body), args=tuple(self.exp(x) for x in e.args))
 
     def row_axes(self, p) -> list[str]:
-        return [AXIS[self.a.block.thread_axis[d]] for d in p.rows]
+        return [AXIS[self.a.block.thread_axis[d]] for d in p.staging.rows]
 
     def chunk_axis(self, p) -> str:
         """The thread index that walks the chunk in the copy."""
-        if not p.rows:
+        if not p.staging.rows:
             return "threadIdx.x" if len(self.a.block.spans) == 1 else "tid"
-        return "threadIdx.y" if p.copy.startswith("along the rows") else "threadIdx.x"
+        return "threadIdx.y" if p.staging.copy.axis is CopyAxis.ROWS else "threadIdx.x"
 
     def copy_index(self, p):
         return ast.Var(self.chunk_axis(p))
 
     def copy_targets(self, p) -> list[str]:
         chunk = self.chunk_axis(p)
-        if not p.rows:
+        if not p.staging.rows:
             return [chunk]
         row = "threadIdx.x" if chunk == "threadIdx.y" else "threadIdx.y"
-        return [chunk, row] if p.layout == "transposed" else [row, chunk]
+        return [chunk, row] if p.staging.layout is Layout.TRANSPOSED else [row, chunk]
 
     def shared_read(self, p, idx):
         rows = [ast.Var(a) for a in self.row_axes(p)]
-        indices = (idx, *rows) if p.layout == "transposed" else (*rows, idx)
+        indices = (idx, *rows) if p.staging.layout is Layout.TRANSPOSED else (*rows, idx)
         return ast.Index(ast.Var(f"shMem_{p.name}"), tuple(indices))
 
 

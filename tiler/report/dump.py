@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from .check.types import Binder
+from ..check.types import Binder
 
 SKIP = {"span", "op_span", "func_span", "name_spans", "index_span", "type"}
 

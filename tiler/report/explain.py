@@ -12,11 +12,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .analyse import Analysis
-from .analyse.records import dims_text
-from .check.expressions import text as source_text
-from .check.types import Binder
-from .source import Source
+from ..analyse import Analysis
+from ..analyse.records import dims_text
+from ..analyse.schedule import describe_copy, describe_reads
+from ..check.expressions import text as source_text
+from ..check.types import Binder
+from ..source import Source
 
 AXIS_NAMES = {"x": "threadIdx.x", "y": "threadIdx.y", "z": "threadIdx.z"}
 
@@ -33,8 +34,10 @@ def explain_data(a: Analysis, source: Source) -> dict:
                   "interchanged": b.interchanged, "shared_bytes": b.shared_bytes,
                   "max_shared": a.options.max_shared, "reason": b.reason},
         "streams": [_stream(s, b, source) for s in a.streams],
+        "versions": _versions(a),
+        "candidates": [_candidate(c) for c in a.plan.candidates],
         "variance": _variance(a),
-        "warnings": _warnings(a),
+        "warnings": [],
     }
 
 
@@ -50,13 +53,39 @@ def _stream(s, block, source: Source) -> dict:
         "shared_bytes": s.shared_bytes, "reason": s.reason,
         "guards": [{"kind": g.kind, "line": g.span.line, "column": g.span.col, "varies_with": sorted(g.variance)}
                    for g in site.guards],
-        "inputs": [{
-            "array": source_text(p.array, source), "param": p.name,
-            "varies_with": sorted(p.varies_with), "invariant_to": sorted(p.invariant_to),
-            "staged": p.staged, "tile": list(p.tile), "layout": p.layout, "padding": p.padding,
-            "copy": p.copy, "reads": p.reads, "bytes": p.bytes, "reason": p.reason,
-        } for p in s.inputs],
+        "inputs": [_input(p, source) for p in s.inputs],
     }
+
+
+def _input(p, source: Source) -> dict:
+    st = p.staging
+    out = {"array": source_text(p.array, source), "param": p.name,
+           "varies_with": sorted(p.varies_with), "invariant_to": sorted(p.invariant_to),
+           "staged": p.staged, "level": st.level.value if st else "global",
+           "tile": list(st.tile) if st else [], "layout": st.layout.value if st else "",
+           "padding": st.padding if st else 0,
+           "copy": describe_copy(st.copy) if st else "", "reads": describe_reads(st) if st else "",
+           "bytes": st.bytes if st else 0, "reason": p.reason}
+    if st:
+        out["schedule"] = {"copy_axis": st.copy.axis.value, "coalescing": st.copy.coalescing.value,
+                           "reads": st.reads.value, "pitch": st.pitch, "reuse": st.reuse, "vector": st.vector,
+                           "buffers": st.buffers}
+    return out
+
+
+def _versions(a: Analysis) -> list[dict]:
+    """The kernels the launch chooses between, in order, with their conditions."""
+    if not a.plan.thresholds:
+        return [{"kernel": "tiled" if a.tiled else "untiled", "condition": None}]
+    conds = [{"size": t.size, "dim": t.dim, "at_least": t.value, "overridden": t.overridden}
+             for t in a.plan.thresholds]
+    return [{"kernel": "tiled", "condition": conds}, {"kernel": "untiled", "condition": None}]
+
+
+def _candidate(c) -> dict:
+    b = c.block
+    return {"spans": list(b.spans), "threads": [b.extents[d] for d in b.spans], "cost": round(c.cost, 6),
+            "staged": sum(p.staged for s in c.streams for p in s.inputs), "shared_bytes": b.shared_bytes}
 
 
 def _variance(a: Analysis) -> list[dict]:
@@ -66,24 +95,18 @@ def _variance(a: Analysis) -> list[dict]:
              "varies_with": sorted(v)} for b, v in rows]
 
 
-def _warnings(a: Analysis) -> list[str]:
-    out = []
-    for d, threshold in a.block.small_dims:
-        size = _size(a.kernel.levels[d].size)
-        out.append(f"dimension {d} (size {size}) may be small at run time: the block spans it with "
-                   f"{a.block.extents[d]} threads; run the untiled kernel below {threshold}")
-    return out
-
-
 # ---- text ---------------------------------------------------------------------
 
 
-def render_text(data: dict, variance: bool = False, width: int = 120) -> str:
+def render_text(data: dict, variance: bool = False, width: int = 120, candidates: bool = False) -> str:
     out = io.StringIO()
     console = Console(file=out, width=width, highlight=False, emoji=False)
     _header(console, data)
     for s in data["streams"]:
         _stream_text(console, s)
+    _versions_text(console, data["versions"])
+    if candidates:
+        _candidates_text(console, data["candidates"])
     if variance:
         _variance_text(console, data["variance"])
     if data["warnings"]:
@@ -125,6 +148,29 @@ def _stream_text(console: Console, s: dict) -> None:
     console.print(table)
     for i in s["inputs"]:
         console.print(escape(f"  {i['param']}: {i['reason']}"))
+
+
+def _versions_text(console: Console, versions: list[dict]) -> None:
+    if len(versions) < 2:
+        return
+    console.print("\n[bold]versions[/] (the launch runs the first whose condition holds)")
+    for v in versions:
+        if v["condition"] is None:
+            console.print(f"  {v['kernel']}: otherwise")
+            continue
+        conds = " and ".join(f"{c['size']} >= {c['at_least']}" for c in v["condition"])
+        why = "given with --threshold" if all(c["overridden"] for c in v["condition"]) else \
+            "below, the cost model finds the untiled kernel cheaper"
+        console.print(f"  {v['kernel']}: when {conds} ({why})")
+
+
+def _candidates_text(console: Console, rows: list[dict]) -> None:
+    table = Table("rank", "block spans", "threads", "staged inputs", "shared bytes", "cost (loads/element)",
+                  title="candidate schedules, best first", pad_edge=False)
+    for n, c in enumerate(rows, 1):
+        table.add_row(str(n), dims_text(c["spans"]), " x ".join(map(str, reversed(c["threads"]))), str(c["staged"]),
+                      str(c["shared_bytes"]), f"{c['cost']:.4g}")
+    console.print(table)
 
 
 def _variance_text(console: Console, rows: list[dict]) -> None:

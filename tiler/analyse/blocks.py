@@ -1,0 +1,84 @@
+"""Block shapes: which kernel dims a block spans, how many threads along
+each, and which thread and block index walks each dim.
+
+`candidate_spans(rank)` lists the shapes the plan tries (1-D and 2-D
+blocks, innermost dim on threadIdx.x); `block(...)` makes one; `untiled_block`
+is the untiled kernel's block.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from .. import target
+from ..check import typed as T
+from .options import Options
+from .records import dims_text
+from .schedule import BlockPlan, StreamPlan
+
+DEFAULT_1D, DEFAULT_2D = 256, 32
+UNTILED_1D, UNTILED_2D = (256,), (32, 8)  # x first
+
+
+def candidate_spans(rank: int):
+    for k in (1, 2):
+        for dims in combinations(range(rank), k):
+            yield tuple(sorted(dims, reverse=True))  # innermost dim on threadIdx.x
+
+
+def block(rank: int, spans: tuple[int, ...], options: Options, kernel: T.Kernel | None = None) -> BlockPlan:
+    default = DEFAULT_1D if len(spans) == 1 else DEFAULT_2D
+    extents = [1] * rank
+    thread_axis: list = [None] * rank
+    for axis, d in zip(target.AXES, spans):
+        extents[d] = options.tile_for(d, _fit(default, options.known_size(kernel.levels[d].size) if kernel else None))
+        thread_axis[d] = axis
+    interchanged = len(spans) == 1 and rank > 1 and spans[0] != rank - 1
+    return BlockPlan(rank, spans, tuple(extents), tuple(thread_axis), _grid_axes(rank, spans), interchanged, "", 0)
+
+
+def _fit(default: int, size: int | None) -> int:
+    """A block need not be wider than a dimension whose size is known: the
+    smallest power of two (at least a warp) that covers it, up to the default."""
+    if not size or size >= default:
+        return default
+    width = target.WARP
+    while width < size:
+        width *= 2
+    return min(width, default)
+
+
+def _grid_axes(rank: int, spans) -> tuple[str, ...]:
+    order = list(spans) + [d for d in reversed(range(rank)) if d not in spans]
+    axes = [""] * rank
+    for axis, d in zip(target.AXES, order):
+        axes[d] = axis
+    return tuple(axes)
+
+
+def untiled_block(rank: int, reason: str) -> BlockPlan:
+    shape = UNTILED_1D if rank == 1 else UNTILED_2D
+    spans = tuple(reversed(range(rank)))[:len(shape)]
+    extents = [1] * rank
+    thread_axis: list = [None] * rank
+    for axis, d, e in zip(target.AXES, spans, shape):
+        extents[d], thread_axis[d] = e, axis
+    return BlockPlan(rank, spans, tuple(extents), tuple(thread_axis), _grid_axes(rank, spans), False, reason, 0)
+
+
+def kind(b: BlockPlan) -> str:
+    if len(b.spans) == 2:
+        return "2-D"
+    if b.rank == 1:
+        return "1-D"
+    grid = f"1-D block in a {b.rank}-D grid"
+    return grid + (", interchanged" if b.interchanged else "")
+
+
+def why_block(b: BlockPlan, streams: tuple[StreamPlan, ...]) -> str:
+    staged = [p for s in streams for p in s.inputs if p.staged]
+    shape = " x ".join(str(b.extents[d]) for d in reversed(b.spans))
+    why = (f"spans dimension {dims_text(b.spans)} ({shape} threads): stages {len(staged)} input(s) "
+           "with the fewest global loads")
+    if b.interchanged:
+        why += f"; dimension {b.spans[0]} is not innermost, so it is interchanged onto threadIdx.x"
+    return why

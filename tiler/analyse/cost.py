@@ -1,0 +1,101 @@
+"""The cost model: what a schedule costs, in global loads.
+
+`loads(schedule)` ranks the blocks the plan tries: the global loads a thread
+makes per streamed element (1 for an input left in global memory, 1/reuse for
+a staged one). `point_cost(...)` is the same estimate at given sizes, with
+what tiling costs besides: a block wider than a small dimension idles, a
+staged input shared by fewer threads than the block has saves less, and
+every chunk costs two barriers. Comparing it for the tiled and the untiled
+schedule says where tiling cannot pay (a stream a few elements long) and
+below which sizes the launch should run the untiled kernel (`thresholds`).
+"""
+from __future__ import annotations
+
+import math
+
+from ..check import typed as T
+from .schedule import BlockPlan, Schedule, StreamPlan, Threshold
+
+# Two barriers a chunk, in the unit of one global load a thread: an estimate
+# of their cost (a barrier stalls the block for about as long as a few cached
+# loads take); thresholds follow from it and can be overridden (--threshold).
+BARRIER_LOADS = 4.0
+LARGE = 1 << 20  # a size not known at compile time, taken as large
+
+
+def loads(schedule_streams) -> float:
+    """Global loads per thread per streamed element, summed over inputs."""
+    return sum(1.0 / p.staging.reuse if p.staged else 1.0 for s in schedule_streams for p in s.inputs)
+
+
+def stream_length(s: StreamPlan, sizes: dict) -> int:
+    n = s.site.stream.arrays[0].type.shape[0]
+    return n if isinstance(n, int) else sizes.get(n, LARGE)
+
+
+def _useful(block: BlockPlan, extents: dict) -> float:
+    """The fraction of the block's threads inside the map nest."""
+    frac = 1.0
+    for d in block.spans:
+        e, n = block.extents[d], extents.get(d, LARGE)
+        frac *= n / (math.ceil(n / e) * e)
+    return frac
+
+
+def stream_cost(s: StreamPlan, block: BlockPlan, extents: dict, sizes: dict) -> float:
+    """Loads a point per streamed element of one stream, barriers included."""
+    if not s.tiled:
+        return _untiled_loads(s)
+    total = 0.0
+    for p in s.inputs:
+        if not p.staged:
+            total += 0.0 if isinstance(p.array, T.Iota) else 1.0
+            continue
+        reuse = 1
+        for d in p.invariant_to & frozenset(block.spans):
+            reuse *= min(block.extents[d], extents.get(d, LARGE))
+        total += 1.0 / reuse
+    return total + 2 * BARRIER_LOADS / min(s.chunk, stream_length(s, sizes))
+
+
+def _untiled_loads(s: StreamPlan) -> float:
+    return float(sum(not isinstance(p.array, T.Iota) for p in s.inputs))  # an iota is computed, not loaded
+
+
+def point_cost(schedule: Schedule, extents: dict, sizes: dict) -> float:
+    """The cost of one point of the map nest (per streamed element) at the
+    given dim extents and sizes (missing ones are large)."""
+    cost = sum(stream_cost(s, schedule.block, extents, sizes) for s in schedule.streams)
+    return cost / _useful(schedule.block, extents)
+
+
+def stream_pays(s: StreamPlan, block: BlockPlan, sizes: dict) -> bool:
+    """Whether tiling this stream costs less than leaving it in global memory."""
+    return stream_cost(s, block, {}, sizes) < _untiled_loads(s)
+
+
+def thresholds(tiled: Schedule, untiled: Schedule, dim_sizes: dict, overrides: dict) -> tuple[Threshold, ...]:
+    """For every size not known at compile time that a spanned dim or a tiled
+    stream's length depends on: the smallest value at which the tiled
+    schedule costs no more than the untiled one (none when that is 1)."""
+    names: dict = {}
+    for d in tiled.block.spans:
+        if not isinstance(dim_sizes[d], int):
+            names.setdefault(dim_sizes[d], set()).add(d)
+    for s in tiled.streams:
+        n = s.site.stream.arrays[0].type.shape[0]
+        if s.tiled and not isinstance(n, int):
+            names.setdefault(n, set())
+    out = []
+    for size, dims in names.items():
+        if size.name in overrides:
+            out.append(Threshold(size.name, min(dims, default=None), overrides[size.name], overridden=True))
+            continue
+        limit = max([tiled.block.extents[d] for d in dims] + [s.chunk for s in tiled.streams if s.tiled])
+        for n in range(1, limit + 1):
+            extents, sizes = {d: n for d in dims}, {size: n}
+            if point_cost(tiled, extents, sizes) <= point_cost(untiled, extents, sizes):
+                break
+        if n > 1:
+            out.append(Threshold(size.name, min(dims, default=None), n))
+    return tuple(out)

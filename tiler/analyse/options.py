@@ -1,0 +1,50 @@
+"""What the user steers about a plan (`--tile`, `--no-tile`, `--max-shared`,
+`--size`, `--threshold` and the ablations); `explain`, `compile` and `bench`
+share one `Options` so that explain shows exactly what compile does."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import target
+from ..errors import PlainError
+
+SHARED_LIMIT = target.STATIC_SHARED_LIMIT
+
+
+@dataclass(frozen=True)
+class Options:
+    tile: tuple = ()  # per dimension (None: default), or one size for all
+    no_tile: bool = False
+    max_shared: int = SHARED_LIMIT
+    # ablations (the design note's observations; `tiler bench --ablate`):
+    copy_along_chunk: bool = False  # lay the chunk on threadIdx.x even where that is uncoalesced
+    row_major_tiles: bool = False  # never transpose a tile (and never pad it)
+    sizes: tuple = ()  # (size name, value) pairs known before launch: a block need not be wider than its dim
+    thresholds: tuple = ()  # (size name, value): run the tiled kernel from this size on (overrides the model)
+    single_version: bool = False  # no untiled fallback chosen at launch
+
+    def known_size(self, size) -> int | None:
+        if isinstance(size, int):
+            return size
+        return dict(self.sizes).get(getattr(size, "name", None))
+
+    def tile_for(self, dim: int, default: int) -> int:
+        """One size applies to every dimension; several are per dimension, outermost first."""
+        if len(self.tile) == 1 and self.tile[0] is not None:
+            return int(self.tile[0])
+        if dim < len(self.tile) and self.tile[dim] is not None:
+            return int(self.tile[dim])
+        return default
+
+
+def parse_tile(text: str) -> tuple:
+    """`N` or `N0,N1,...` ('_' keeps a dimension's default), as `--tile` takes it."""
+    parts = [t.strip() for t in text.split(",")]
+    try:
+        sizes = tuple(None if t in ("", "_") else int(t) for t in parts)
+    except ValueError:
+        raise PlainError(f"--tile expects N or N0,N1,... (whole numbers), got `{text}`") from None
+    limit = target.MAX_THREADS_PER_BLOCK
+    if any(t is not None and not 1 <= t <= limit for t in sizes):
+        raise PlainError(f"--tile {text}: a block has between 1 and {limit} threads along a dimension")
+    return sizes

@@ -1,0 +1,175 @@
+"""The schedule: every decision the plan makes, as data.
+
+Enums and small frozen records say how an input is staged (memory level,
+tile, shared layout, padding, which index the copy lays on threadIdx.x, how
+the inner loop reads the tile, vector width, buffers), how the block is
+shaped and which kernel versions the launch chooses between. The human
+reasons are separate text, for `explain`; no later stage reads a sentence:
+`describe_*` turn the data into the words `explain` prints.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from .records import Dims, StreamSite
+
+
+class Level(Enum):
+    GLOBAL = "global"
+    SHARED = "shared"
+    REGISTER = "register"
+
+
+class CopyAxis(Enum):
+    """The index of the tile that consecutive threads of the copy take."""
+
+    CHUNK = "chunk"
+    ROWS = "rows"
+
+
+class Coalescing(Enum):
+    COALESCED = "coalesced"
+    UNCOALESCED = "uncoalesced"
+    UNKNOWN = "unknown"  # a computed array: its layout is not known
+
+
+class Layout(Enum):
+    ROW_MAJOR = "row-major"  # one row of the tile per thread index, the chunk contiguous
+    TRANSPOSED = "transposed"  # chunk index outer: consecutive threads' rows are contiguous
+
+
+class Reads(Enum):
+    """How the threads of a warp read the tile in the inner loop."""
+
+    BROADCAST = "broadcast"  # all the same address
+    UNIT_STRIDE = "unit-stride"  # consecutive addresses: no bank conflicts
+    STRIDED = "strided"  # a row apart: bank conflicts
+    PER_THREAD = "per-thread"  # an index that differs between threads: may conflict
+
+
+@dataclass(frozen=True)
+class Copy:
+    axis: CopyAxis
+    coalescing: Coalescing
+    unit_dim: int | None = None  # the kernel dim whose index is unit-stride in global memory
+    ablation: bool = False  # laid along the chunk on purpose (tiler bench --ablate)
+
+
+@dataclass(frozen=True)
+class Staging:
+    """How one streamed input is staged in fast memory."""
+
+    level: Level
+    rows: tuple[int, ...]  # block dims the tile keeps one row per thread index for
+    tile: tuple[int, ...]  # (rows, chunk) extents, chunk last; (chunk,) with no rows
+    layout: Layout
+    padding: int  # elements added to each line of the shared array
+    copy: Copy
+    reads: Reads
+    bytes: int
+    reuse: int  # threads one staged copy serves
+    vector: int = 1  # elements a copy instruction moves
+    buffers: int = 1  # 2: double-buffered (the next chunk is copied while this one is read)
+
+    @property
+    def pitch(self) -> int:
+        """Elements between consecutive lines of the shared array."""
+        return (self.tile[0] if self.layout is Layout.TRANSPOSED else self.tile[-1]) + self.padding
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The shared array's extents, outer first, padding included."""
+        if not self.rows:
+            return (self.tile[-1],)
+        rows, chunk = self.tile
+        return (chunk, rows + self.padding) if self.layout is Layout.TRANSPOSED else (rows, chunk + self.padding)
+
+
+@dataclass(frozen=True)
+class InputPlan:
+    name: str  # the chunk parameter
+    array: object  # the typed argument expression
+    varies_with: Dims
+    invariant_to: Dims
+    staging: Staging | None
+    reason: str
+
+    @property
+    def staged(self) -> bool:
+        return self.staging is not None
+
+
+@dataclass(frozen=True)
+class StreamPlan:
+    site: StreamSite
+    tiled: bool
+    kind: str
+    chunk: int | None
+    inputs: tuple[InputPlan, ...]
+    reason: str
+    shared_bytes: int
+
+
+@dataclass(frozen=True)
+class BlockPlan:
+    rank: int
+    spans: tuple[int, ...]  # kernel dims the block spans, threadIdx.x first
+    extents: tuple[int, ...]  # threads along each kernel dim (1: not spanned)
+    thread_axis: tuple[str | None, ...]  # per kernel dim: "x", "y" or None
+    grid_axis: tuple[str, ...]  # per kernel dim: the blockIdx axis that walks it
+    interchanged: bool
+    reason: str
+    shared_bytes: int
+
+    @property
+    def threads(self) -> int:
+        n = 1
+        for e in self.extents:
+            n *= e
+        return n
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """Below `value`, a size makes the tiled kernel cost more than the
+    untiled one: the launch runs the untiled version."""
+
+    size: str  # the size's name
+    dim: int | None  # the kernel dim it measures, or None for a stream's length
+    value: int
+    overridden: bool = False
+
+
+@dataclass(frozen=True)
+class Schedule:
+    block: BlockPlan
+    streams: tuple[StreamPlan, ...]
+    cost: float  # the cost model's estimate: global loads a point per streamed element
+
+    @property
+    def tiled(self) -> bool:
+        return any(s.tiled for s in self.streams)
+
+
+# ---- words for explain ---------------------------------------------------------
+
+
+def describe_copy(c: Copy) -> str:
+    if c.axis is CopyAxis.ROWS:
+        return f"along the rows (dim {c.unit_dim} is unit-stride, through the transpose): coalesced"
+    if c.ablation:
+        return "along the chunk, a row apart: uncoalesced (ablation)"
+    if c.coalescing is Coalescing.COALESCED:
+        return "along the chunk: coalesced"
+    if c.coalescing is Coalescing.UNKNOWN:
+        return "along the chunk: layout unknown (a computed array)"
+    return "along the chunk, a row apart: uncoalesced"
+
+
+def describe_reads(s: Staging) -> str:
+    if s.reads is Reads.PER_THREAD:
+        return "per-thread index: may conflict"
+    if s.reads is Reads.STRIDED:
+        return f"a row apart: bank conflicts (pitch {s.pitch})"
+    return s.reads.value

@@ -1,0 +1,87 @@
+"""Compiling generated CUDA with nvcc and reading ptxas's report.
+
+`ptxas_report(cuda, arch)` compiles to a cubin with `-Xptxas -v` and returns
+a `Report` (registers, spill bytes, static shared memory, the log) for the
+first kernel, `ptxas_reports` one per kernel by name; `compile_report` says
+it in words for every kernel of a module and compares the shared memory
+with the plan's.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import PlainError
+
+
+@dataclass(frozen=True)
+class Report:
+    ok: bool
+    registers: int
+    spill_stores: int
+    spill_loads: int
+    shared_bytes: int
+    log: str
+
+
+def nvcc_path() -> str | None:
+    return shutil.which("nvcc")
+
+
+def ptxas_report(cuda: str, arch: str = "sm_90", timeout: int = 300) -> Report:
+    return _compile(cuda, arch, timeout)
+
+
+def ptxas_reports(cuda: str, arch: str = "sm_90", timeout: int = 300) -> dict[str, Report]:
+    """One report per kernel (by name); {} when nvcc fails (see ptxas_report's log)."""
+    whole = _compile(cuda, arch, timeout)
+    if not whole.ok:
+        return {}
+    out = {}
+    for part in re.split(r"ptxas info\s+: Compiling entry function ", whole.log)[1:]:
+        out[part.split("'")[1]] = _report(True, part)
+    return out
+
+
+def _compile(cuda: str, arch: str, timeout: int) -> Report:
+    nvcc = nvcc_path()
+    if nvcc is None:
+        raise PlainError("nvcc is not on PATH", "install the CUDA toolkit, or leave out --nvcc")
+    with tempfile.TemporaryDirectory(prefix="tiler-") as tmp:
+        src = Path(tmp) / "kernel.cu"
+        src.write_text(cuda)
+        cmd = [nvcc, f"-arch={arch}", "-cubin", "-Xptxas", "-v", "-o", str(Path(tmp) / "kernel.cubin"), str(src)]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    return _report(done.returncode == 0, done.stdout + done.stderr)
+
+
+def _report(ok: bool, log: str) -> Report:
+    return Report(ok, _int(r"Used (\d+) registers", log), _int(r"(\d+) bytes spill stores", log),
+                  _int(r"(\d+) bytes spill loads", log), _int(r"(\d+) bytes smem", log), log)
+
+
+def _int(pattern: str, text: str) -> int:
+    m = re.search(pattern, text)
+    return int(m.group(1)) if m else 0
+
+
+def compile_report(cuda: str, arch: str, kernels) -> str:
+    """ptxas's verdict on every kernel (`kir.Kernel`s) of one CUDA file, in words."""
+    reports = ptxas_reports(cuda, arch)
+    if not reports:
+        return f"nvcc failed:\n{ptxas_report(cuda, arch).log}"
+    lines = []
+    for k in kernels:
+        r = reports[k.name]
+        planned = k.static_shared_bytes
+        verdict = "as planned" if r.shared_bytes == planned else f"but the plan said {planned}"
+        extra = f", and {k.dynamic_shared_bytes} bytes of dynamic shared memory at launch" \
+            if k.dynamic_shared_bytes else ""
+        who = f"{k.name}: " if len(kernels) > 1 else ""
+        lines.append(f"nvcc -arch={arch}: {who}{r.registers} registers, {r.spill_stores} bytes spill stores, "
+                     f"{r.shared_bytes} bytes static shared memory ({verdict}){extra}")
+    return "\n".join(lines)

@@ -1,0 +1,87 @@
+"""The CUDA target in one place: type spellings, sizes, literals, math
+functions, keywords, builtin indices, vector types, asynchronous copies and
+the limits of a block. The kernel IR, lowering, the verifier, the renderer
+and the runtime all read these; nothing else spells CUDA."""
+from __future__ import annotations
+
+CTYPE = {"f32": "float", "f64": "double", "i32": "int", "i64": "long long", "bool": "bool"}
+SIZEOF = {"float": 4, "double": 8, "int": 4, "long long": 8, "bool": 1}
+
+# ---- limits ---------------------------------------------------------------------
+
+ARCH = "sm_90"  # Hopper: what tiler builds for unless told otherwise
+WARP = 32
+MAX_THREADS_PER_BLOCK = 1024
+STATIC_SHARED_LIMIT = 48 * 1024  # beyond it, shared memory is dynamic and the launch raises the limit
+SHARED_LIMIT_ANY_GPU = 227 * 1024  # the most a block can have (Hopper, Ampere A100: 227 KiB)
+DYNAMIC_SHARED_ALIGN = 16  # each allocation in the dynamic buffer starts on a 16-byte boundary
+MAX_GRID = {"x": 2**31 - 1, "y": 65535, "z": 65535}
+AXES = ("x", "y", "z")
+
+# ---- spellings ------------------------------------------------------------------
+
+KERNEL = 'extern "C" __global__ void'
+LAUNCH_BOUNDS = "__launch_bounds__"
+RESTRICT = "__restrict__"
+SHARED = "__shared__"
+DYNAMIC_SHARED_BUFFER = "tiler_shared"
+DYNAMIC_SHARED = f"extern __shared__ __align__({DYNAMIC_SHARED_ALIGN}) unsigned char {DYNAMIC_SHARED_BUFFER}[]"
+BARRIER = "__syncthreads()"
+THREAD_INDEX = "threadIdx"
+BLOCK_INDEX = "blockIdx"
+UNROLL = "#pragma unroll"
+RESERVED = {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"}
+
+# vector types: one 64- or 128-bit access moves WIDTH elements
+VECTOR = {("float", 2): "float2", ("float", 4): "float4", ("int", 2): "int2", ("int", 4): "int4",
+          ("double", 2): "double2"}
+LANES = ("x", "y", "z", "w")
+
+# cp.async (sm_80 and later), wrapped by tiler.cuh: copies of 4, 8 or 16 bytes
+# from global to shared memory that the thread does not wait for
+ASYNC_COPY = "tiler_cp_async"  # tiler_cp_async<BYTES>(shared*, global*, valid)
+ASYNC_COMMIT = "tiler_cp_async_commit"
+ASYNC_WAIT = "tiler_cp_async_wait"  # tiler_cp_async_wait<PENDING>()
+ASYNC_COPY_BYTES = (4, 8, 16)
+ASYNC_MIN_ARCH = 80
+
+
+def vector_type(ctype: str, width: int) -> str:
+    if (ctype, width) not in VECTOR:
+        raise ValueError(f"no {width}-wide vector of {ctype}")
+    return VECTOR[(ctype, width)]
+
+
+def make_vector(ctype: str, width: int) -> str:
+    return "make_" + vector_type(ctype, width)
+
+
+def arch_number(arch: str) -> int:
+    """`sm_90` -> 90."""
+    return int(arch.split("_", 1)[1].rstrip("a"))
+
+
+# the same functions in the tiled and the untiled kernel, so they compare exactly
+MATH = {
+    "float": {"sqrt": "sqrtf", "rsqrt": "rsqrtf", "exp": "expf", "log": "logf", "sin": "sinf", "cos": "cosf",
+              "floor": "floorf", "abs": "fabsf", "pow": "powf", "min": "fminf", "max": "fmaxf", "%": "fmodf"},
+    "double": {"sqrt": "sqrt", "rsqrt": "rsqrt", "exp": "exp", "log": "log", "sin": "sin", "cos": "cos",
+               "floor": "floor", "abs": "fabs", "pow": "pow", "min": "fmin", "max": "fmax", "%": "fmod"},
+    "int": {"abs": "abs", "min": "min", "max": "max"},
+    "long long": {"abs": "llabs", "min": "min", "max": "max"},
+}
+
+
+def literal(value, ctype: str) -> str:
+    if ctype == "bool":
+        return "true" if value else "false"
+    if ctype in ("float", "double"):
+        text = repr(float(value))
+        if text in ("inf", "-inf", "nan"):
+            return {"inf": "INFINITY", "-inf": "(-INFINITY)", "nan": "NAN"}[text]
+        if "e" not in text and "." not in text:
+            text += ".0"
+        return text + ("f" if ctype == "float" else "")
+    if ctype == "long long":
+        return f"{int(value)}LL"
+    return str(int(value))
