@@ -1,0 +1,135 @@
+"""The kernel IR's newer nodes (register arrays, unrolled loops, vector
+accesses, asynchronous copies, modules of versions): rendered, verified,
+compiled by nvcc, and the verifier catching their misuse."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from tiler import kir
+from tiler.kir.verify import verify
+from tiler.render import launch, render
+from tiler.runtime.nvcc import nvcc_path, ptxas_reports
+
+I = kir.Const  # noqa: E741 - short for the many integer constants below
+
+
+def c(v):
+    return kir.Const(v, "int")
+
+
+def ref(name):
+    return kir.Ref(name)
+
+
+def add(a, b):
+    return kir.Bin("+", a, b)
+
+
+def mul(a, b):
+    return kir.Bin("*", a, b)
+
+
+PARAMS = (kir.Param("x", "float", "input", "x", ("n",)), kir.Param("out0", "float", "output", "out0", ("n",)),
+          kir.Param("n", "int", "size", "n"))
+
+
+def staged_sum(body_edit=None, divisible=(("n", 4),)) -> kir.Kernel:
+    """Each of 64 threads sums 4 x 64 elements: a float4 load per step into a
+    4-element register array, the 64-element chunk copied to shared memory
+    asynchronously, 16 bytes a thread."""
+    tid = kir.ThreadIdx("x")
+    row = mul(kir.BlockIdx("x"), ref("n"))  # a multiple of 4 only if n is
+    chunk = (
+        kir.AsyncCopy("tile", mul(tid, c(4)), "x", add(row, add(ref("kk"), mul(tid, c(4)))), "float", 4),
+        kir.AsyncCommit(),
+        kir.AsyncWait(0),
+        kir.Barrier("the tile is written"),
+        kir.For("j", c(0), c(4), c(1), (
+            kir.Store("acc", ref("j"), kir.Bin("+", kir.Load("acc", ref("j"), kir.LOCAL),
+                                               kir.Load("tile", add(mul(tid, c(4)), ref("j")), kir.SHARED)),
+                      kir.LOCAL),), unroll=kir.FULL),
+        kir.Decl("v", "float4", kir.VecLoad("x", add(row, add(ref("kk"), mul(tid, c(4)))), 4, "float"), True),
+        kir.For("j2", c(0), c(4), c(1), (
+            kir.Store("acc", ref("j2"), kir.Bin("+", kir.Load("acc", ref("j2"), kir.LOCAL),
+                                                kir.Lane(ref("v"), 0)), kir.LOCAL),), unroll=kir.FULL),
+        kir.Barrier("the tile is read"),
+    )
+    if body_edit:
+        chunk = body_edit(chunk)
+    body = (
+        kir.ArrayDecl("acc", "float", 4),
+        kir.For("i", c(0), c(4), c(1), (kir.Store("acc", ref("i"), kir.Const(0.0, "float"), kir.LOCAL),),
+                unroll=kir.FULL),
+        kir.For("kk", c(0), kir.Bin("-", ref("n"), c(255)), c(256), chunk),
+        kir.Store("out0", tid, add(add(kir.Load("acc", c(0), kir.LOCAL), kir.Load("acc", c(1), kir.LOCAL)),
+                                   add(kir.Load("acc", c(2), kir.LOCAL), kir.Load("acc", c(3), kir.LOCAL)))),
+    )
+    return kir.Kernel("tiler_test_sum", PARAMS, (kir.SharedAlloc("tile", "float", 256),), body, (64, 1, 1),
+                      (("n", 64), None, None), True, "test", ("a hand-built kernel",), divisible=divisible)
+
+
+def test_the_new_nodes_render_and_verify():
+    k = staged_sum()
+    assert verify(k) == []
+    cuda = render(kir.Module("test", (kir.Version(k),)))
+    assert "float acc[4];" in cuda and "#pragma unroll\n" in cuda
+    assert "*reinterpret_cast<const float4*>(&x[blockIdx.x * n + (kk + threadIdx.x * 4)])" in cuda and "v.x" in cuda
+    assert "tiler_cp_async<16>(&tile[threadIdx.x * 4], &x[blockIdx.x * n + (kk + threadIdx.x * 4)], true);" in cuda
+    assert "tiler_cp_async_commit();" in cuda and "tiler_cp_async_wait<0>();" in cuda
+
+
+@pytest.mark.skipif(nvcc_path() is None, reason="nvcc is not on PATH")
+def test_the_new_nodes_compile_to_registers_without_spills():
+    k = staged_sum()
+    reports = ptxas_reports(render(kir.Module("test", (kir.Version(k),))))
+    r = reports["tiler_test_sum"]
+    assert r.ok and r.spill_stores == 0 and r.shared_bytes == 1024, r.log
+    assert "bytes stack frame" not in r.log or "0 bytes stack frame" in r.log  # acc lives in registers
+
+
+def test_a_register_array_indexed_at_run_time_is_caught():
+    def runtime_index(chunk):
+        return tuple(dataclasses.replace(s, unroll=None) if isinstance(s, kir.For) else s for s in chunk)
+
+    problems = verify(staged_sum(runtime_index))
+    assert any("per-thread array acc is indexed at run time" in p for p in problems)
+
+
+def test_a_vector_access_must_be_provably_aligned():
+    problems = verify(staged_sum(divisible=()))  # n % 4 unknown: a row's start need not be a multiple of 4
+    assert any("not provably a multiple of 4" in p for p in problems)
+    assert verify(staged_sum(divisible=(("n", 8),))) == []
+
+
+def test_reading_a_tile_before_its_asynchronous_copy_is_waited_for_is_caught():
+    def no_wait(chunk):
+        return tuple(s for s in chunk if not isinstance(s, kir.AsyncWait))
+
+    def no_commit(chunk):
+        return tuple(s for s in chunk if not isinstance(s, kir.AsyncCommit))
+
+    assert any("may be in flight" in p for p in verify(staged_sum(no_wait)))
+    assert any("not yet committed" in p for p in verify(staged_sum(no_commit)))
+
+
+def test_waiting_for_all_but_one_group_keeps_the_newest_in_flight():
+    def pending_one(chunk):
+        return tuple(kir.AsyncWait(1) if isinstance(s, kir.AsyncWait) else s for s in chunk)
+
+    assert any("may be in flight" in p for p in verify(staged_sum(pending_one)))
+
+
+def test_a_module_selects_its_version_by_the_launch_sizes():
+    tiled = staged_sum()
+    fallback = dataclasses.replace(tiled, name="tiler_test_sum_small", tiled=False)
+    cond = kir.Bin(">=", kir.Ref("n"), c(512))
+    m = kir.Module("test", (kir.Version(tiled, cond, "large"), kir.Version(fallback, None, "small")))
+    assert m.select({"n": 4096}) is tiled and m.select({"n": 100}) is fallback
+    described = launch(m)
+    assert [v["condition"] for v in described["versions"]] == ["n >= 512", None]
+    assert described["versions"][0]["grid_formula"] == ["ceil(n / 64)", "1", "1"]
+    assert tiled.grid_dims({"n": 4097}) == (65, 1, 1)
+    cuda = render(m)
+    assert "tiler_test_sum: when n >= 512 (large)" in cuda and "tiler_test_sum_small: otherwise (small)" in cuda
