@@ -62,8 +62,17 @@ def mriq(i):
     return [(f["phiMag"] * np.cos(arg)).sum(axis=1), (f["phiMag"] * np.sin(arg)).sum(axis=1)]
 
 
+def conv2d(i):
+    img, filt = i["img"].astype(np.float64), i["filt"].astype(np.float64)
+    h, w = img.shape
+    rows = np.minimum(np.arange(h)[:, None] + np.arange(5)[None, :], h - 1)  # clamped at the edges
+    cols = np.minimum(np.arange(w)[:, None] + np.arange(5)[None, :], w - 1)
+    window = img[rows[:, :, None, None], cols[None, None, :, :]]  # [h, 5, w, 5]
+    return [np.einsum("irjc,rc->ij", window, filt)]
+
+
 FORMULAS = {"nbody": nbody, "mm": mm, "lavamd": lavamd, "nbody3d": nbody3d,
-            "lavamd_rodinia": lavamd_rodinia, "mriq": mriq}
+            "lavamd_rodinia": lavamd_rodinia, "mriq": mriq, "conv2d": conv2d}
 
 
 def test_every_benchmark_has_a_formula():
