@@ -20,6 +20,7 @@ from .lower import lower
 from .render import render
 from .source import Source
 from .syntax import parse
+from .transform import transform
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,8 @@ STAGES: tuple[Stage, ...] = (
           lambda prog, src, opt: inline_kernel(prog), "kernel"),
     Stage("analyse", "kernel -> variance of every name and a tiling plan with reasons (tiler.analyse)",
           lambda kernel, src, opt: analyse(kernel, opt), "analysis"),
+    Stage("transform", "analysis -> analysis: the kernel rewritten as the schedule asks (tiler.transform)",
+          lambda analysis, src, opt: transform(analysis), "transformed"),
     Stage("lower", "analysis -> kernel IR module: each version's loops, loads, shared tiles, copies, barriers "
                    "(tiler.lower)",
           lambda analysis, src, opt: lower(analysis, src.name), "lowered"),

@@ -24,6 +24,7 @@ class Analysis:
     variance: Variance
     plan: Plan
     options: Options
+    rewrites: tuple[str, ...] = ()  # the transform stage's rewrites that ran, in order
 
     @property
     def schedule(self) -> Schedule:

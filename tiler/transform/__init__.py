@@ -1,0 +1,37 @@
+"""Stage `transform`: analysis -> analysis, the kernel rewritten as the
+schedule asks, before it is lowered.
+
+Rewrites are data: each `Rewrite` names itself, says from the schedule
+whether it applies, and maps the analysed kernel to a new one (the design
+note's register tiling is three of them: strip-mine the innermost parallel
+dimension, interchange the strip inward, sequentialise it). They run in
+the order of `REWRITES`; which ran is kept with the result, for `explain`.
+No schedule tiler makes today asks for one, so the list is empty and this
+stage returns the analysis as it is.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Callable
+
+from ..analyse import Analysis, Schedule
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    name: str
+    applies: Callable[[Schedule], bool]
+    run: Callable[[Analysis], Analysis]
+
+
+REWRITES: tuple[Rewrite, ...] = ()
+
+
+def transform(analysis: Analysis, rewrites: tuple[Rewrite, ...] = REWRITES) -> Analysis:
+    applied = []
+    for r in rewrites:
+        if r.applies(analysis.schedule):
+            analysis = r.run(analysis)
+            applied.append(r.name)
+    return dataclasses.replace(analysis, rewrites=analysis.rewrites + tuple(applied))
