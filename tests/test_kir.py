@@ -12,8 +12,6 @@ from tiler.kir.verify import verify
 from tiler.render import launch, render
 from tiler.runtime.nvcc import nvcc_path, ptxas_reports
 
-I = kir.Const  # noqa: E741 - short for the many integer constants below
-
 
 def c(v):
     return kir.Const(v, "int")
