@@ -34,7 +34,7 @@ OPTION_SETS = {
 # Runs inside one tree: compile every (program, option set) through the CLI's
 # own entry point (the stable interface), one process for all of them.
 WORKER = r"""
-import contextlib, io, json, sys
+import json, sys
 from click.testing import CliRunner
 from tiler.cli import main
 jobs = json.load(open(sys.argv[1]))

@@ -195,11 +195,10 @@ def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=()):
         raise PlainError("--max-shared must not be negative")
     hints = pairs(size_hints, "--size", int)
     limits = pairs(thresholds, "--threshold", int)
-    for what, given in (("--size", hints), ("--threshold", limits)):
+    for what, given, least in (("--size", hints, 0), ("--threshold", limits, 1)):
         for name, value in given.items():
-            if value < (1 if what == "--threshold" else 0):
-                raise PlainError(f"{what} {name}={value}: a size is a whole number"
-                                 + (" of at least 1" if what == "--threshold" else " of at least 0"))
+            if value < least:
+                raise PlainError(f"{what} {name}={value}: a size is a whole number of at least {least}")
     return Options(tile=sizes, no_tile=no_tile, max_shared=max_shared, sizes=tuple(sorted(hints.items())),
                    thresholds=tuple(sorted(limits.items())))
 

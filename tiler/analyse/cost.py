@@ -23,13 +23,26 @@ BARRIER_LOADS = 4.0
 LARGE = 1 << 20  # a size not known at compile time, taken as large
 
 
+def _input_loads(p, reuse: int) -> float:
+    """Global loads a thread makes per element of one input: none for an iota
+    (computed, not loaded), 1/reuse for a staged input, else 1."""
+    if isinstance(p.array, T.Iota):
+        return 0.0
+    return 1.0 / reuse if p.staged else 1.0
+
+
 def loads(schedule_streams) -> float:
     """Global loads per thread per streamed element, summed over inputs."""
-    return sum(1.0 / p.staging.reuse if p.staged else 1.0 for s in schedule_streams for p in s.inputs)
+    return sum(_input_loads(p, p.staging.reuse if p.staged else 1) for s in schedule_streams for p in s.inputs)
+
+
+def stream_size(s: StreamPlan):
+    """The stream's length: a number, or the size (a Binder) it is at launch."""
+    return s.site.stream.arrays[0].type.shape[0]
 
 
 def stream_length(s: StreamPlan, sizes: dict) -> int:
-    n = s.site.stream.arrays[0].type.shape[0]
+    n = stream_size(s)
     return n if isinstance(n, int) else sizes.get(n, LARGE)
 
 
@@ -44,22 +57,13 @@ def _useful(block: BlockPlan, extents: dict) -> float:
 
 def stream_cost(s: StreamPlan, block: BlockPlan, extents: dict, sizes: dict) -> float:
     """Loads a point per streamed element of one stream, barriers included."""
-    if not s.tiled:
-        return _untiled_loads(s)
     total = 0.0
     for p in s.inputs:
-        if not p.staged:
-            total += 0.0 if isinstance(p.array, T.Iota) else 1.0
-            continue
         reuse = 1
-        for d in p.invariant_to & frozenset(block.spans):
-            reuse *= min(block.extents[d], extents.get(d, LARGE))
-        total += 1.0 / reuse
-    return total + 2 * BARRIER_LOADS / min(s.chunk, stream_length(s, sizes))
-
-
-def _untiled_loads(s: StreamPlan) -> float:
-    return float(sum(not isinstance(p.array, T.Iota) for p in s.inputs))  # an iota is computed, not loaded
+        for d in (p.invariant_to & frozenset(block.spans)) if p.staged else ():
+            reuse *= min(block.extents[d], extents.get(d, LARGE))  # fewer threads share it in a small dim
+        total += _input_loads(p, reuse)
+    return total + (2 * BARRIER_LOADS / min(s.chunk, stream_length(s, sizes)) if s.tiled else 0.0)
 
 
 def point_cost(schedule: Schedule, extents: dict, sizes: dict) -> float:
@@ -71,7 +75,7 @@ def point_cost(schedule: Schedule, extents: dict, sizes: dict) -> float:
 
 def stream_pays(s: StreamPlan, block: BlockPlan, sizes: dict) -> bool:
     """Whether tiling this stream costs less than leaving it in global memory."""
-    return stream_cost(s, block, {}, sizes) < _untiled_loads(s)
+    return stream_cost(s, block, {}, sizes) < sum(_input_loads(p, 1) for p in s.inputs)
 
 
 def thresholds(tiled: Schedule, untiled: Schedule, dim_sizes: dict, overrides: dict) -> tuple[Threshold, ...]:
@@ -83,9 +87,8 @@ def thresholds(tiled: Schedule, untiled: Schedule, dim_sizes: dict, overrides: d
         if not isinstance(dim_sizes[d], int):
             names.setdefault(dim_sizes[d], set()).add(d)
     for s in tiled.streams:
-        n = s.site.stream.arrays[0].type.shape[0]
-        if s.tiled and not isinstance(n, int):
-            names.setdefault(n, set())
+        if s.tiled and not isinstance(stream_size(s), int):
+            names.setdefault(stream_size(s), set())
     out = []
     for size, dims in names.items():
         if size.name in overrides:

@@ -21,7 +21,6 @@ class Options:
     row_major_tiles: bool = False  # never transpose a tile (and never pad it)
     sizes: tuple = ()  # (size name, value) pairs known before launch: a block need not be wider than its dim
     thresholds: tuple = ()  # (size name, value): run the tiled kernel from this size on (overrides the model)
-    single_version: bool = False  # no untiled fallback chosen at launch
 
     def known_size(self, size) -> int | None:
         if isinstance(size, int):

@@ -65,7 +65,7 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
         return Plan(chosen, candidates, chosen, ())
     best = replace(best, block=replace(best.block, reason=why_block(best.block, best.streams)))
     candidates = (best,) + candidates[1:]
-    limits = () if options.single_version else cost.thresholds(
+    limits = cost.thresholds(
         best, untiled, {lv.dim: lv.size for lv in kernel.levels}, dict(options.thresholds))
     return Plan(best, candidates, untiled, limits)
 
@@ -78,16 +78,11 @@ def _untiled(var: Variance, rank: int, reason: str) -> Schedule:
 def _paying(s: StreamPlan, block, options: Options) -> StreamPlan:
     """The stream untiled where its tiling costs more than it saves at the
     sizes known now (a stream of a few elements: its barriers cost more)."""
-    known = {k: v for k, v in options.sizes}
-    sizes = {n: known[n.name] for n in _sizes_of(s) if getattr(n, "name", None) in known}
+    known, size = dict(options.sizes), cost.stream_size(s)
+    sizes = {size: known[size.name]} if getattr(size, "name", None) in known else {}
     if not s.tiled or cost.stream_length(s, sizes) == cost.LARGE or cost.stream_pays(s, block, sizes):
         return s  # a length known only at launch is for the versions' thresholds
     length = cost.stream_length(s, sizes)
     reason = (f"the stream is {length} element(s) long: two barriers a chunk would cost more global-load time "
               "than staging saves")
-    return replace(not_tiled(s.site, reason, block.rank), inputs=tuple(
-        replace(p, staging=None, reason=reason) for p in s.inputs))
-
-
-def _sizes_of(s: StreamPlan):
-    return [s.site.stream.arrays[0].type.shape[0]]
+    return not_tiled(s.site, reason, block.rank)

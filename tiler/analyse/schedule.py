@@ -9,6 +9,7 @@ reasons are separate text, for `explain`; no later stage reads a sentence:
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import Enum
 
@@ -124,10 +125,7 @@ class BlockPlan:
 
     @property
     def threads(self) -> int:
-        n = 1
-        for e in self.extents:
-            n *= e
-        return n
+        return math.prod(self.extents)
 
 
 @dataclass(frozen=True)
@@ -165,6 +163,13 @@ def describe_copy(c: Copy) -> str:
     if c.coalescing is Coalescing.UNKNOWN:
         return "along the chunk: layout unknown (a computed array)"
     return "along the chunk, a row apart: uncoalesced"
+
+
+def describe_thresholds(thresholds) -> str:
+    """Why the tiled version runs only from its thresholds on."""
+    if all(t.overridden for t in thresholds):
+        return "the thresholds were given with --threshold"
+    return "below them, the cost model finds the untiled kernel cheaper"
 
 
 def describe_reads(s: Staging) -> str:

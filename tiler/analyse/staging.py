@@ -11,6 +11,7 @@ along different axes of it.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from ..check import typed as T
@@ -49,7 +50,7 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
     staged_rows = [_rows(d, block) for d in decisions if not d.reason]
     if not staged_rows:
         return StreamPlan(site, False, "none", None, tuple(decisions), _stream_refusal(decisions), 0)
-    chunk = max(1, block.threads // max(_product(block.extents[d] for d in r) for r in staged_rows))
+    chunk = max(1, block.threads // max(math.prod(block.extents[d] for d in r) for r in staged_rows))
     inputs = tuple(d if d.reason else _stage(d, site, block, views, chunk, options) for d in decisions)
     staged = [p for p in inputs if p.staged]
     shape = kind(block) + (", partial" if len(staged) < len(inputs) else "")
@@ -110,7 +111,7 @@ def _copy(unit, rows: tuple[int, ...], options: Options) -> Copy:
 def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk: int,
            options: Options) -> InputPlan:
     rows = _rows(d, block)
-    row_count = _product(block.extents[x] for x in rows)
+    row_count = math.prod(block.extents[x] for x in rows)
     x_dim = block.spans[0]
     copy = _copy(views.unit_stride(d.array), rows, options)
     reads_vary = x_dim in rows
@@ -130,7 +131,7 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     outer = chunk if layout is Layout.TRANSPOSED else row_count
     size = dtype(d.array.type).itemsize * inner * outer
     invariant = d.invariant_to & frozenset(block.spans)
-    reuse = _product(block.extents[x] for x in invariant)
+    reuse = math.prod(block.extents[x] for x in invariant)
     reason = (f"invariant to dimension {dims_text(invariant)}, which the block spans: "
               f"one copy serves {reuse} threads")
     staging = Staging(Level.SHARED, rows, (row_count, chunk) if rows else (chunk,), layout, padding, copy, reads,
@@ -150,9 +151,3 @@ def over_limit(s: StreamPlan, total: int, options: Options) -> StreamPlan:
     inputs = tuple(replace(p, staging=None, reason=reason) if p.staged else p for p in s.inputs)
     return StreamPlan(s.site, False, "none", None, inputs, reason, 0)
 
-
-def _product(xs) -> int:
-    n = 1
-    for x in xs:
-        n *= x
-    return n

@@ -133,17 +133,13 @@ def gpu_batches(compiled: list[Compiled]) -> list[Failure]:
             sizes = sizes_for(c.program, c.seed)
             inputs = make_inputs(c.program, sizes, None, c.seed)
             want = run(c.program, inputs)
-            for (seed, _), kernels in names.items():
-                if seed != c.seed:
+            for kernel in (k for variant in c.kernels for k in names[(c.seed, variant)]):
+                try:
+                    got, _ = gpu.run(kernel, source, inputs, sizes)
+                except Exception as exc:  # noqa: BLE001 - a launch failure is a finding
+                    failures.append(Failure(c.seed, "gpu", f"{kernel.name}: {type(exc).__name__}: {exc}", c.text))
                     continue
-                for kernel in kernels:
-                    try:
-                        got, _ = gpu.run(kernel, source, inputs, sizes)
-                    except Exception as exc:  # noqa: BLE001 - a launch failure is a finding
-                        failures.append(Failure(c.seed, "gpu", f"{kernel.name}: {type(exc).__name__}: {exc}",
-                                                c.text))
-                        continue
-                    bad = close(got, want)
-                    if bad:
-                        failures.append(Failure(c.seed, "gpu", f"{kernel.name} at {sizes}: {bad}", c.text))
+                bad = close(got, want)
+                if bad:
+                    failures.append(Failure(c.seed, "gpu", f"{kernel.name} at {sizes}: {bad}", c.text))
     return failures

@@ -337,7 +337,6 @@ class Version:
 class Module:
     source: str
     versions: tuple[Version, ...]
-    summary: tuple[str, ...] = ()  # how the version is chosen, in words
 
     @property
     def kernels(self) -> tuple[Kernel, ...]:

@@ -13,6 +13,7 @@ import re
 
 from .. import kir, target
 from ..analyse import Analysis, Schedule
+from ..analyse.schedule import describe_thresholds
 from ..check import typed as T
 from ..check.types import Array
 from .body import ctype_of
@@ -36,8 +37,7 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
         return kir.Module(file, (kir.Version(main, None, "the only version"),))
     # in size names, as the grid is: the launch evaluates it with the sizes it binds
     condition = _all(kir.Bin(">=", kir.Ref(t.size), const(t.value)) for t in plan.thresholds)
-    why = "the thresholds were given" if all(t.overridden for t in plan.thresholds) else \
-        "the cost model's thresholds: below them tiling would cost more than it saves"
+    why = describe_thresholds(plan.thresholds)
     fallback = lower_schedule(analysis, plan.untiled, file)
     return kir.Module(file, (kir.Version(main, condition, why), kir.Version(fallback, None, "the untiled fallback")))
 

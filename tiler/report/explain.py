@@ -14,7 +14,7 @@ from rich.table import Table
 
 from ..analyse import Analysis
 from ..analyse.records import dims_text
-from ..analyse.schedule import describe_copy, describe_reads
+from ..analyse.schedule import describe_copy, describe_reads, describe_thresholds
 from ..check.expressions import text as source_text
 from ..check.types import Binder
 from ..source import Source
@@ -79,7 +79,8 @@ def _versions(a: Analysis) -> list[dict]:
         return [{"kernel": "tiled" if a.tiled else "untiled", "condition": None}]
     conds = [{"size": t.size, "dim": t.dim, "at_least": t.value, "overridden": t.overridden}
              for t in a.plan.thresholds]
-    return [{"kernel": "tiled", "condition": conds}, {"kernel": "untiled", "condition": None}]
+    return [{"kernel": "tiled", "condition": conds, "why": describe_thresholds(a.plan.thresholds)},
+            {"kernel": "untiled", "condition": None}]
 
 
 def _candidate(c) -> dict:
@@ -159,9 +160,7 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
             console.print(f"  {v['kernel']}: otherwise")
             continue
         conds = " and ".join(f"{c['size']} >= {c['at_least']}" for c in v["condition"])
-        why = "given with --threshold" if all(c["overridden"] for c in v["condition"]) else \
-            "below, the cost model finds the untiled kernel cheaper"
-        console.print(f"  {v['kernel']}: when {conds} ({why})")
+        console.print(f"  {v['kernel']}: when {conds} ({v['why']})")
 
 
 def _candidates_text(console: Console, rows: list[dict]) -> None:
