@@ -71,7 +71,7 @@ def test_nbody_is_1d_with_bodies_shared():
 
 
 def test_mm_is_2d_with_a_coalesced_transposed_b():
-    a = plan_of("mm")
+    a = plan_of("mm", Options(no_register_tile=True))
     (s,) = a.streams
     assert a.block.spans == (1, 0) and a.block.extents == (32, 32)
     assert s.kind == "2-D" and s.chunk == 32 and s.shared_bytes == 8192
@@ -88,12 +88,55 @@ def test_mm_with_b_given_transposed_pads_its_tile(tmp_path):
     path = tmp_path / "mm_bt.fut"
     path.write_text((BENCHMARKS / "mm.fut").read_text().replace("let B = transpose(B0) in", "")
                     .replace("[[f32, q], n] B0", "[[f32, n], q] B"))
-    (s,) = analysed(path).streams
+    (s,) = analysed(path, Options(no_register_tile=True)).streams
     b = s.inputs[1]
     assert b.staged and b.staging.copy == Copy(CopyAxis.CHUNK, Coalescing.COALESCED)
     # read one row per thread along x, but copied along the chunk: transposed and padded
     st = b.staging
     assert st.layout is Layout.TRANSPOSED and st.padding == 1 and st.bytes == 32 * 33 * 4 and st.pitch == 33
+
+
+def test_mm_is_register_tiled_8_by_8():
+    a = plan_of("mm")
+    b, (s,) = a.block, a.streams
+    assert b.extents == (16, 16) and b.register.sizes == (8, 8) and b.register.group == 4
+    assert [b.points(d) for d in (0, 1)] == [128, 128] and b.register.registers == 64
+    assert s.chunk == 16
+    for p in s.inputs:  # both transposed (a micro-tile column is one vector read), double-buffered, float4 copies
+        st = p.staging
+        assert st.layout is Layout.TRANSPOSED and st.buffers == 2 and st.vector == 4 and st.reuse == 128
+    assert s.inputs[0].staging.padding == 4 and s.inputs[1].staging.padding == 0
+    assert "a_c is read once for the 8 points along dim 1" in b.register_reason
+
+
+def test_register_tile_ablations_and_override():
+    assert plan_of("mm", Options(no_register_tile=True)).block.register is None
+    assert "--no-register-tile" in plan_of("mm", Options(no_register_tile=True)).block.register_reason
+    a = plan_of("mm", Options(register_tile=(4, 2)))
+    assert a.block.register.sizes == (4, 2) and a.block.register.group == 2
+    (s,) = plan_of("mm", Options(no_vector=True, single_buffer=True)).streams
+    assert all(p.staging.vector == 1 and p.staging.buffers == 1 for p in s.inputs)
+
+
+def test_a_1d_block_gets_no_register_tile():
+    a = plan_of("nbody")
+    assert a.block.register is None and "1-D block" in a.block.register_reason
+
+
+def test_more_accumulators_make_a_smaller_micro_tile(tmp_path):
+    path = tmp_path / "two.fut"
+    path.write_text((BENCHMARKS / "mm.fut").read_text()
+                    .replace("fun [[f32, q], m] main", "fun ([[f32, q], m], [[f32, q], m]) main")
+                    .replace("map(fn [f32, q] ([f32, n] a)", "map(fn ([f32, q], [f32, q]) ([f32, n] a)")
+                    .replace("map(fn f32 ([f32, n] b)", "map(fn (f32, f32) ([f32, n] b)")
+                    .replace("streamSeq(fn f32 (int kk, [f32, chunk] a_c, [f32, chunk] b_c, f32 acc)",
+                             "streamSeq(fn (f32, f32) (int kk, [f32, chunk] a_c, [f32, chunk] b_c, f32 acc, f32 mx)")
+                    .replace("loop (acc) = for k < chunk do\n                            acc + a_c[k] * b_c[k]",
+                             "loop (acc, mx) = for k < chunk do\n                            "
+                             "(acc + a_c[k] * b_c[k], max(mx, a_c[k] - b_c[k]))")
+                    .replace("in acc", "in (acc, mx)").replace(", a, b, 0f32)", ", a, b, 0f32, 0f32)"))
+    b = analysed(path).block
+    assert b.register.points * 2 <= 64 and b.register.registers <= 64
 
 
 def test_a_streamed_column_is_an_uncoalesced_copy(tmp_path):

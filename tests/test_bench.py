@@ -10,7 +10,8 @@ from tiler.runtime import gpu_unavailable
 
 
 def test_every_benchmark_can_be_benched():
-    assert benchmark_names() == ["conv2d", "lavamd", "lavamd_rodinia", "mm", "mriq", "nbody", "nbody3d"]
+    assert benchmark_names() == ["aat", "conv2d", "lavamd", "lavamd_rodinia", "mm", "mm_rows", "mriq", "nbody",
+                                 "nbody3d"]
 
 
 def test_variants_and_ablations():

@@ -85,15 +85,36 @@ def test_golden_cuda(name, variant):
     assert cuda == path.read_text(), f"{path.name} changed; review the diff and rerun with TILER_UPDATE_GOLDEN=1"
 
 
+def shared_only(path: Path) -> dict:
+    """Shared-memory tiling alone (no register tile): the design note's first translation."""
+    return run_all(path.read_text(), str(path.relative_to(ROOT)), Options(no_register_tile=True))
+
+
 def test_tiled_mm_has_the_notes_shape():
-    cuda = compiled(BENCHMARKS / "mm.fut", "tiled")["render"]
+    cuda = shared_only(BENCHMARKS / "mm.fut")["render"]
     # two barriers a chunk: in the loop over full chunks, and in the last, partial chunk
     loop, last = cuda.split("const int kk_last")
     assert loop.count("__syncthreads()") == 2 and last.count("__syncthreads()") == 2
-    assert "__shared__ float sh_a_c[1024]" in cuda and cuda.count("__shared__") == 2
+    assert "__shared__ __align__(16) float sh_a_c[1024]" in cuda and cuda.count("__shared__") == 2
     assert "? A[" not in loop and "kk_last + e_3 < n ? A[" in last  # full chunks need no guard
     assert "cooperative copy: 32 x 32 tile of B0 into sh_b_c, rows fastest" in cuda
     assert "out0[gtid0 * q + gtid1]" in cuda and "if (gtid0 < m && gtid1 < q)" in cuda
+
+
+def test_register_tiled_mm_has_the_outer_product_shape():
+    values = compiled(BENCHMARKS / "mm.fut", "tiled")
+    vector, scalar, untiled = values["verify"].kernels
+    assert vector.divisible == (("n", 4), ("q", 4)) and not scalar.divisible and not untiled.tiled
+    cuda = values["render"]
+    body = cuda[cuda.index("tiler_mm_tiled("):cuda.index("tiler_mm_tiled_scalar(")]
+    assert "float acc[64];" in body  # the 8 x 8 micro-tile's accumulators
+    # one float4 read of 4 rows of A and 4 columns of B per group, then 64 multiply-adds from registers
+    for tile in ("sh_a_c", "sh_a_c_2", "sh_b_c", "sh_b_c_2"):  # both buffers of both tiles
+        assert f"*reinterpret_cast<const float4*>(&{tile}[G" in body
+    assert "reg_sh_a_c[G0_ * 4 + L0_] * reg_sh_b_c[G1_ * 4 + L1_]" in body
+    # double-buffered: one barrier a chunk (two in the loop), one before it, two for the last chunk
+    assert "float4 next_a_c[2];" in body and body.count("__syncthreads()") == 5
+    assert "A[min(blockIdx.y * 128 + r" in body and "B0[min(blockIdx.x * 128 + r" in body
 
 
 def test_untiled_kernels_have_no_shared_memory_or_barriers():
@@ -106,7 +127,7 @@ def test_untiled_kernels_have_no_shared_memory_or_barriers():
 
 
 def tiled_mm() -> kir.Kernel:
-    return compiled(BENCHMARKS / "mm.fut", "tiled")["verify"].main
+    return shared_only(BENCHMARKS / "mm.fut")["verify"].main
 
 
 def edit_chunk_loop(k: kir.Kernel, edit) -> kir.Kernel:
@@ -162,10 +183,12 @@ def test_compile_writes_cuda_and_launch_description(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "extern \"C\" __global__" in out.read_text()
     launch = json.loads((tmp_path / "mm.launch.json").read_text())
-    tiled, untiled = launch["versions"]
-    assert tiled["block"] == [32, 32, 1] and tiled["static_shared_bytes"] == 8192
-    assert tiled["grid_formula"] == ["ceil(q / 32)", "ceil(m / 32)", "1"]
-    assert tiled["condition"] == "m >= 5 && n >= 5" and untiled["condition"] is None and not untiled["tiled"]
+    tiled, scalar, untiled = launch["versions"]
+    assert tiled["block"] == [16, 16, 1] and tiled["static_shared_bytes"] == 33280
+    assert tiled["grid_formula"] == ["ceil(q / 128)", "ceil(m / 128)", "1"]
+    assert tiled["condition"].endswith("(n % 4 == 0 && q % 4 == 0)") and scalar["kernel"].endswith("_scalar")
+    assert scalar["condition"] == "q >= 33 && m >= 33 && n >= 5"
+    assert untiled["condition"] is None and not untiled["tiled"]
     assert [p["name"] for p in launch["params"]] == ["A", "B0", "out0", "m", "n", "q"]
 
 

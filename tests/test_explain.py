@@ -8,7 +8,7 @@ import os
 import pytest
 from conftest import BENCHMARK_NAMES, BENCHMARKS, ROOT, tiler
 
-from tiler.pipeline import run_to
+from tiler.pipeline import run_all
 from tiler.report.explain import explain_data, render_text
 from tiler.source import Source
 
@@ -19,7 +19,8 @@ UPDATE = os.environ.get("TILER_UPDATE_GOLDEN") == "1"
 def explained(name: str) -> dict:
     path = f"benchmarks/{name}.fut"
     text = (ROOT / path).read_text()
-    return explain_data(run_to("analyse", text, path), Source(text, path))
+    values = run_all(text, path, until="verify")
+    return explain_data(values["analyse"], Source(text, path), values["verify"])
 
 
 def golden(path, actual: str):
@@ -42,7 +43,11 @@ def test_json_has_the_promised_shape():
     (s,) = data["streams"]
     assert {"line", "column", "inputs", "tiled", "kind", "block", "shared_bytes", "reason"} <= set(s)
     assert [(i["array"], i["invariant_to"]) for i in s["inputs"]] == [("a", [1]), ("b", [0])]
-    assert s["tiled"] is True and s["block"] == [32, 32] and s["shared_bytes"] == 8192
+    assert s["tiled"] is True and s["block"] == [16, 16] and s["shared_bytes"] == 33280
+    assert s["register_tile"] == [8, 8] and data["block"]["register_tile"]["sizes"] == [8, 8]
+    r = data["block"]["register_tile"]
+    assert r["global_loads_per_point_step"] == round(2 / 128, 6) and r["shared_reads_per_point_step"] == 0.25
+    assert explained("nbody")["streams"][0]["register_tile"] == [1, 1]
 
 
 def test_streams_are_in_source_order():
@@ -60,8 +65,10 @@ def test_cli_json_and_text():
 
 def test_versions_and_their_thresholds():
     data = json.loads(tiler("explain", BENCHMARKS / "mm.fut", "--json").stdout)
-    tiled, untiled = data["versions"]
-    assert {c["size"] for c in tiled["condition"]} == {"m", "n"} and untiled["condition"] is None
+    vector, scalar, untiled = data["versions"]
+    assert {c["size"] for c in vector["condition"]} == {"m", "n", "q"} and untiled["condition"] is None
+    assert vector["multiple_of"] == [{"size": "n", "factor": 4}, {"size": "q", "factor": 4}]
+    assert scalar["condition"] == vector["condition"] and not scalar["multiple_of"]
     given = json.loads(tiler("explain", BENCHMARKS / "mm.fut", "--json", "--threshold", "m=64").stdout)
     assert {"size": "m", "dim": 0, "at_least": 64, "overridden": True} in given["versions"][0]["condition"]
     bad = tiler("explain", BENCHMARKS / "mm.fut", "--threshold", "m=0")

@@ -71,8 +71,17 @@ def conv2d(i):
     return [np.einsum("irjc,rc->ij", window, filt)]
 
 
+def aat(i):
+    a = i["A"].astype(np.float64)
+    return [a @ a.T]
+
+
+def mm_rows(i):
+    return [i["A"].astype(np.float64) @ i["B"].astype(np.float64)]
+
+
 FORMULAS = {"nbody": nbody, "mm": mm, "lavamd": lavamd, "nbody3d": nbody3d,
-            "lavamd_rodinia": lavamd_rodinia, "mriq": mriq, "conv2d": conv2d}
+            "lavamd_rodinia": lavamd_rodinia, "mriq": mriq, "conv2d": conv2d, "aat": aat, "mm_rows": mm_rows}
 
 
 def test_every_benchmark_has_a_formula():

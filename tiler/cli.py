@@ -180,6 +180,13 @@ def plan_options(fn):
     fn = click.option("--size", "size_hints", multiple=True, metavar="NAME=N",
                       help="A size known in advance (repeatable): a block need not be wider than its dimension. "
                            "The kernel still works for any size.")(fn)
+    fn = click.option("--single-buffer", is_flag=True,
+                      help="No double buffering of a register-tiled kernel's shared tiles.")(fn)
+    fn = click.option("--no-vector", is_flag=True, help="Scalar global copies (no 128-bit loads).")(fn)
+    fn = click.option("--no-register-tile", is_flag=True, help="One point a thread (no register tile).")(fn)
+    fn = click.option("--register-tile", default=None, metavar="N|N0,N1,...",
+                      help="Points a thread computes along every dimension (N), or per dimension, outermost "
+                           "first (1: none); instead of the plan's choice.")(fn)
     fn = click.option("--no-tile", is_flag=True, help="Plan the untiled kernel.")(fn)
     fn = click.option("--tile", default=None, metavar="N|N0,N1,...",
                       help="Threads a block spans along every dimension (N), or per dimension, "
@@ -187,10 +194,12 @@ def plan_options(fn):
     return fn
 
 
-def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=()):
+def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), register_tile=None,
+                 no_register_tile=False, no_vector=False, single_buffer=False):
     from .analyse import Options, parse_tile
 
     sizes = parse_tile(tile) if tile else ()
+    micro = parse_tile(register_tile, "--register-tile", 64) if register_tile else ()
     if max_shared < 0:
         raise PlainError("--max-shared must not be negative")
     hints = pairs(size_hints, "--size", int)
@@ -200,7 +209,8 @@ def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=()):
             if value < least:
                 raise PlainError(f"{what} {name}={value}: a size is a whole number of at least {least}")
     return Options(tile=sizes, no_tile=no_tile, max_shared=max_shared, sizes=tuple(sorted(hints.items())),
-                   thresholds=tuple(sorted(limits.items())))
+                   thresholds=tuple(sorted(limits.items())), register_tile=micro,
+                   no_register_tile=no_register_tile, no_vector=no_vector, single_buffer=single_buffer)
 
 
 @main.command("explain")
@@ -212,8 +222,7 @@ def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=()):
               help="Print the program rewritten in the design note's tiled notation.")
 @click.option("--candidates", is_flag=True, help="Also list every candidate schedule with its cost, best first.")
 @guarded
-def explain_cmd(program, tile, no_tile, max_shared, size_hints, thresholds, as_json, show_variance,
-                show_transformed, candidates):
+def explain_cmd(program, as_json, show_variance, show_transformed, candidates, **plan):
     """Show PROG.fut's parallel dimensions, every streamSeq input, what it is
     invariant to, and what was tiled, how and why (or why not)."""
     import json
@@ -221,11 +230,11 @@ def explain_cmd(program, tile, no_tile, max_shared, size_hints, thresholds, as_j
     from .pipeline import run_all
     from .report.explain import explain_data, render_text
 
-    options = options_from(tile, no_tile, max_shared, size_hints, thresholds)
+    options = options_from(**plan)
     text, name = read_program(program)
-    values = run_all(text, name, options, until="analyse")
+    values = run_all(text, name, options, until="verify")
     analysis = values["analyse"]
-    data = explain_data(analysis, Source(text, name))
+    data = explain_data(analysis, Source(text, name), values["verify"])
     if show_transformed:
         from .report.transformed import show_transformed as transformed
 
@@ -255,8 +264,7 @@ from .pipeline import EMITS, STAGE_NAMES, STAGES  # noqa: E402 - the options bel
 @click.option("--nvcc", "use_nvcc", is_flag=True,
               help="Also compile the CUDA with nvcc and print ptxas's report (registers, spills, shared memory).")
 @guarded
-def compile_cmd(program, output, tile, no_tile, max_shared, size_hints, thresholds, arch, emit, stop_after,
-                use_nvcc):
+def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
     """Compile PROG.fut to a CUDA kernel (tiled as `tiler explain` shows) and
     describe how to launch it."""
     import json
@@ -264,7 +272,7 @@ def compile_cmd(program, output, tile, no_tile, max_shared, size_hints, threshol
     from .pipeline import run_all
     from .render import launch
 
-    options = options_from(tile, no_tile, max_shared, size_hints, thresholds)
+    options = options_from(**plan)
     text, name = read_program(program)
     if stop_after:
         run_all(text, name, options, until=stop_after)
@@ -291,8 +299,9 @@ def compile_cmd(program, output, tile, no_tile, max_shared, size_hints, threshol
 @click.option("-s", "--size", "sizes", multiple=True, metavar="NAME=N", help="Override a size (repeatable).")
 @click.option("--repeat", default=20, show_default=True, help="Timed launches after the warm-up.")
 @click.option("--tile", "tiles", multiple=True, metavar="N|N0,N1", help="Also time a tiled variant with these tiles.")
-@click.option("--ablate", is_flag=True, help="Also time the design note's ablations (uncoalesced copy, "
-                                             "row-major tiles without padding, tile 16).")
+@click.option("--ablate", is_flag=True, help="Also time variants that each remove one technique (vector loads, "
+                                             "double buffering, the register tile, the coalesced copy, transposed "
+                                             "and padded tiles, the default tile).")
 @click.option("--json", "json_path", metavar="FILE", help="Write every measurement as JSON.")
 @click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the variants' times (needs matplotlib).")
 @guarded(deep=False)

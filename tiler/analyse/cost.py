@@ -50,7 +50,7 @@ def _useful(block: BlockPlan, extents: dict) -> float:
     """The fraction of the block's threads inside the map nest."""
     frac = 1.0
     for d in block.spans:
-        e, n = block.extents[d], extents.get(d, LARGE)
+        e, n = block.points(d), extents.get(d, LARGE)
         frac *= n / (math.ceil(n / e) * e)
     return frac
 
@@ -61,7 +61,7 @@ def stream_cost(s: StreamPlan, block: BlockPlan, extents: dict, sizes: dict) -> 
     for p in s.inputs:
         reuse = 1
         for d in (p.invariant_to & frozenset(block.spans)) if p.staged else ():
-            reuse *= min(block.extents[d], extents.get(d, LARGE))  # fewer threads share it in a small dim
+            reuse *= min(block.points(d), extents.get(d, LARGE))  # fewer points share it in a small dim
         total += _input_loads(p, reuse)
     return total + (2 * BARRIER_LOADS / min(s.chunk, stream_length(s, sizes)) if s.tiled else 0.0)
 
@@ -94,7 +94,7 @@ def thresholds(tiled: Schedule, untiled: Schedule, dim_sizes: dict, overrides: d
         if size.name in overrides:
             out.append(Threshold(size.name, min(dims, default=None), overrides[size.name], overridden=True))
             continue
-        limit = max([tiled.block.extents[d] for d in dims] + [s.chunk for s in tiled.streams if s.tiled])
+        limit = max([tiled.block.points(d) for d in dims] + [s.chunk for s in tiled.streams if s.tiled])
         for n in range(1, limit + 1):
             extents, sizes = {d: n for d in dims}, {size: n}
             if point_cost(tiled, extents, sizes) <= point_cost(untiled, extents, sizes):

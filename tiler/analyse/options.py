@@ -19,6 +19,10 @@ class Options:
     # ablations (the design note's observations; `tiler bench --ablate`):
     copy_along_chunk: bool = False  # lay the chunk on threadIdx.x even where that is uncoalesced
     row_major_tiles: bool = False  # never transpose a tile (and never pad it)
+    no_register_tile: bool = False  # one point a thread
+    no_vector: bool = False  # scalar global copies
+    single_buffer: bool = False  # no double buffering of register-tiled tiles
+    register_tile: tuple = ()  # per dimension, as --register-tile gives it (empty: the plan's choice)
     sizes: tuple = ()  # (size name, value) pairs known before launch: a block need not be wider than its dim
     thresholds: tuple = ()  # (size name, value): run the tiled kernel from this size on (overrides the model)
 
@@ -36,14 +40,14 @@ class Options:
         return default
 
 
-def parse_tile(text: str) -> tuple:
-    """`N` or `N0,N1,...` ('_' keeps a dimension's default), as `--tile` takes it."""
+def parse_tile(text: str, flag: str = "--tile", limit: int = target.MAX_THREADS_PER_BLOCK) -> tuple:
+    """`N` or `N0,N1,...` ('_' keeps a dimension's default), as `--tile` (or
+    `--register-tile`) takes it."""
     parts = [t.strip() for t in text.split(",")]
     try:
         sizes = tuple(None if t in ("", "_") else int(t) for t in parts)
     except ValueError:
-        raise PlainError(f"--tile expects N or N0,N1,... (whole numbers), got `{text}`") from None
-    limit = target.MAX_THREADS_PER_BLOCK
+        raise PlainError(f"{flag} expects N or N0,N1,... (whole numbers), got `{text}`") from None
     if any(t is not None and not 1 <= t <= limit for t in sizes):
-        raise PlainError(f"--tile {text}: a block has between 1 and {limit} threads along a dimension")
+        raise PlainError(f"{flag} {text}: between 1 and {limit} along a dimension")
     return sizes

@@ -19,6 +19,7 @@ from .blocks import block as make_block
 from .blocks import candidate_spans, untiled_block, why_block
 from .options import Options
 from .records import Variance
+from .registers import register_block, register_tile
 from .schedule import Schedule, StreamPlan, Threshold
 from .staging import not_tiled, over_limit, plan_stream
 from .views import Views
@@ -43,14 +44,8 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
         block = make_block(rank, spans, options, kernel)
         if block.threads > target.MAX_THREADS_PER_BLOCK:
             continue  # a block this size cannot be launched
-        streams = tuple(plan_stream(s, block, views, options) for s in var.streams)
-        streams = tuple(_paying(s, block, options) for s in streams)
-        shared = sum(s.shared_bytes for s in streams)
-        if shared > options.max_shared:
-            streams = tuple(over_limit(s, shared, options) for s in streams)
-            shared = 0
-        key = (cost.loads(streams), len(spans), [-d for d in spans])
-        ranked.append((key, Schedule(replace(block, shared_bytes=shared), streams, key[0])))
+        schedule = _schedule(block, var, views, options)
+        ranked.append(((schedule.cost, len(spans), [-d for d in spans]), schedule))
     ranked.sort(key=lambda kv: kv[0])
     candidates = tuple(s for _, s in ranked)
     if not candidates:
@@ -63,11 +58,35 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
         streams = tuple(replace(s, kind="none") for s in best.streams)
         chosen = Schedule(untiled_block(rank, reason), streams, best.cost)
         return Plan(chosen, candidates, chosen, ())
+    best = _registers(best, kernel, views, options)
     best = replace(best, block=replace(best.block, reason=why_block(best.block, best.streams)))
     candidates = (best,) + candidates[1:]
     limits = cost.thresholds(
         best, untiled, {lv.dim: lv.size for lv in kernel.levels}, dict(options.thresholds))
     return Plan(best, candidates, untiled, limits)
+
+
+def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
+    """Every stream staged as far as it can be under `block`, within the shared-memory limit."""
+    streams = tuple(plan_stream(s, block, views, options) for s in var.streams)
+    streams = tuple(_paying(s, block, options) for s in streams)
+    shared = sum(s.shared_bytes for s in streams)
+    if shared > options.max_shared:
+        streams = tuple(over_limit(s, shared, options) for s in streams)
+        shared = 0
+    return Schedule(replace(block, shared_bytes=shared), streams, cost.loads(streams))
+
+
+def _registers(best: Schedule, kernel: T.Kernel, views: Views, options: Options) -> Schedule:
+    """The best schedule with a register tile where one pays, re-staged for
+    the block's new shape; else the same, with the reason recorded."""
+    tile, reason = register_tile(best, kernel, options)
+    if tile is not None:
+        tiled = _schedule(register_block(best.block, tile, options), views.var, views, options)
+        if tiled.tiled and all(s.tiled == t.tiled for s, t in zip(best.streams, tiled.streams)):
+            return replace(tiled, block=replace(tiled.block, register_reason=reason))
+        reason = "the register-tiled block could not stage what the plain one does (shared memory)"
+    return replace(best, block=replace(best.block, register_reason=reason))
 
 
 def _untiled(var: Variance, rank: int, reason: str) -> Schedule:

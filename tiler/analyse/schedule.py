@@ -113,6 +113,22 @@ class StreamPlan:
 
 
 @dataclass(frozen=True)
+class RegisterTile:
+    """Each thread computes a micro-tile of outputs: `sizes[d]` points along
+    kernel dim d, in groups of `group` consecutive points (one vector read of
+    a transposed tile); a value invariant to a dim is read once into a
+    register and reused across the micro-tile's points along that dim."""
+
+    sizes: tuple[int, ...]  # per kernel dim (1: not strip-mined)
+    group: int  # consecutive points a thread owns along a strip-mined dim
+    registers: int  # the accumulator registers the micro-tile holds
+
+    @property
+    def points(self) -> int:
+        return math.prod(self.sizes)
+
+
+@dataclass(frozen=True)
 class BlockPlan:
     rank: int
     spans: tuple[int, ...]  # kernel dims the block spans, threadIdx.x first
@@ -122,10 +138,20 @@ class BlockPlan:
     interchanged: bool
     reason: str
     shared_bytes: int
+    register: RegisterTile | None = None  # None: one point a thread
+    register_reason: str = ""  # why (or why not) a register tile
 
     @property
     def threads(self) -> int:
         return math.prod(self.extents)
+
+    def micro(self, d: int) -> int:
+        """Points a thread computes along kernel dim d."""
+        return self.register.sizes[d] if self.register else 1
+
+    def points(self, d: int) -> int:
+        """Points a block covers along kernel dim d."""
+        return self.extents[d] * self.micro(d)
 
 
 @dataclass(frozen=True)

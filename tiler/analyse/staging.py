@@ -111,13 +111,21 @@ def _copy(unit, rows: tuple[int, ...], options: Options) -> Copy:
 def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk: int,
            options: Options) -> InputPlan:
     rows = _rows(d, block)
-    row_count = math.prod(block.extents[x] for x in rows)
+    row_count = math.prod(block.points(x) for x in rows)
     x_dim = block.spans[0]
     copy = _copy(views.unit_stride(d.array), rows, options)
     reads_vary = x_dim in rows
-    layout = Layout.TRANSPOSED if reads_vary and not options.row_major_tiles else Layout.ROW_MAJOR
+    # under a register tile a thread reads `group` consecutive rows at one
+    # chunk index: the tile is transposed so that they are one vector read
+    micro = block.register is not None and bool(rows)
+    transpose = (reads_vary or micro) and not options.row_major_tiles
+    layout = Layout.TRANSPOSED if transpose else Layout.ROW_MAJOR
     contiguous = CopyAxis.ROWS if layout is Layout.TRANSPOSED else CopyAxis.CHUNK
-    padding = 1 if copy.axis is not contiguous and rows and not options.row_major_tiles else 0
+    vector = _vector(d, copy, rows, row_count, chunk, block, options)
+    # padding keeps the copy's stores off one bank; a register tile's vector
+    # reads need lines that stay 16-byte aligned, so it pads by a whole group
+    step = block.register.group if micro else 1
+    padding = step if copy.axis is not contiguous and rows and not options.row_major_tiles else 0
     index_variance = [views.exp_variance(e) for e in chunk_reads(site.stream, _param(site, d.name)) or []]
     if any(x_dim in v for v in index_variance):
         reads = Reads.PER_THREAD
@@ -131,12 +139,30 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     outer = chunk if layout is Layout.TRANSPOSED else row_count
     size = dtype(d.array.type).itemsize * inner * outer
     invariant = d.invariant_to & frozenset(block.spans)
-    reuse = math.prod(block.extents[x] for x in invariant)
-    reason = (f"invariant to dimension {dims_text(invariant)}, which the block spans: "
-              f"one copy serves {reuse} threads")
+    reuse = math.prod(block.points(x) for x in invariant)
+    threads = math.prod(block.extents[x] for x in invariant)
+    serves = f"{reuse} threads" if reuse == threads else f"{reuse} points ({threads} threads)"
+    reason = f"invariant to dimension {dims_text(invariant)}, which the block spans: one copy serves {serves}"
+    buffers = 2 if block.register is not None and not options.single_buffer else 1
     staging = Staging(Level.SHARED, rows, (row_count, chunk) if rows else (chunk,), layout, padding, copy, reads,
-                      size, reuse)
+                      size * buffers, reuse, vector, buffers)
     return replace(d, staging=staging, reason=reason)
+
+
+def _vector(d: InputPlan, copy: Copy, rows, row_count: int, chunk: int, block: BlockPlan, options: Options) -> int:
+    """Elements one copy instruction moves: 4 (128 bits of f32 or i32) along
+    the copy's coalesced axis when a register-tiled block's tile divides
+    into whole vectors for every thread; the launch must then guarantee that
+    the array's rows start 16-byte aligned (its inner size a multiple of 4)."""
+    width = 4
+    if block.register is None or options.no_vector or copy.coalescing is not Coalescing.COALESCED:
+        return 1
+    if dtype(d.array.type).itemsize != 4:
+        return 1
+    along = chunk if copy.axis is CopyAxis.CHUNK else row_count
+    if along % width or (max(row_count, 1) * chunk) % (block.threads * width):
+        return 1
+    return width
 
 
 def _param(site: StreamSite, name: str):

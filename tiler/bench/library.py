@@ -13,7 +13,7 @@ def library_row(lib: dict, inputs: dict, repeat: int, reference, compare):
 
     if lib.get("op") != "matmul":
         return None
-    a, b = (inputs[name] for name in lib["operands"])
+    a, b = (_operand(inputs, name) for name in lib["operands"])
     for backend in (_torch, _cupy):
         found = backend(a, b, repeat)
         if found is not None:
@@ -21,6 +21,11 @@ def library_row(lib: dict, inputs: dict, repeat: int, reference, compare):
             verdict = compare((out,), reference, None, f"{label} against untiled")
             return Row(label, "-", times, check=verdict)
     return None
+
+
+def _operand(inputs: dict, name: str):
+    """An input by name; `NAME.T` is its transpose, a view as a library takes it."""
+    return inputs[name[:-2]].T if name.endswith(".T") else inputs[name]
 
 
 def _torch(a, b, repeat):
@@ -31,7 +36,7 @@ def _torch(a, b, repeat):
     if not torch.cuda.is_available():
         return None
     torch.backends.cuda.matmul.allow_tf32 = False
-    ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
+    ta, tb = (_torch_view(torch, x) for x in (a, b))
     out = ta @ tb
     torch.cuda.synchronize()
     times = []
@@ -43,6 +48,13 @@ def _torch(a, b, repeat):
         end.synchronize()
         times.append(start.elapsed_time(end))
     return "cuBLAS SGEMM (PyTorch, TF32 off)", out.cpu().numpy(), times
+
+
+def _torch_view(torch, x):
+    """On the device as the library would hold it: a transposed view stays a view."""
+    if not x.flags.c_contiguous and x.T.flags.c_contiguous:
+        return torch.from_numpy(x.T).cuda().T
+    return torch.from_numpy(x).cuda()
 
 
 def _cupy(a, b, repeat):

@@ -314,6 +314,11 @@ class Kernel:
     def threads(self) -> int:
         return self.block[0] * self.block[1] * self.block[2]
 
+    def runs_at(self, sizes: dict) -> bool:
+        """Whether the kernel may be launched at these sizes (its vector
+        accesses stay aligned: every `divisible` fact holds)."""
+        return all(sizes[name] % k == 0 for name, k in self.divisible)
+
     def grid_dims(self, sizes: dict) -> tuple[int, int, int]:
         """Blocks along x, y, z for the sizes of a launch (by size name)."""
         return tuple(1 if a is None else math.ceil((sizes[a[0]] if isinstance(a[0], str) else a[0]) / a[1])
@@ -387,7 +392,7 @@ def walk(e):
     """Every node of a kernel-IR tree (expressions and statements), `e` first."""
     if e is None:
         return
-    stack = [e]
+    stack = list(e) if isinstance(e, tuple) else [e]
     while stack:
         node = stack.pop()
         yield node

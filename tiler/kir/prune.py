@@ -1,10 +1,11 @@
 """Drop constant declarations nobody reads (a map parameter the body never
-uses, say): loads have no side effects, and the CUDA stays clean."""
+uses, say) and per-thread arrays nobody loads from (with their stores, and
+loops left empty): loads have no side effects, and the CUDA stays clean."""
 from __future__ import annotations
 
 import dataclasses
 
-from . import Assign, Decl, For, If, Kernel, Ref, walk
+from . import LOCAL, ArrayDecl, Assign, Decl, For, If, Kernel, Load, Ref, Store, walk
 
 
 def prune(k: Kernel) -> Kernel:
@@ -23,9 +24,11 @@ def _used(stmts) -> set[str]:
             value = getattr(s, f.name)
             if f.name in ("body", "then", "else_"):
                 continue
-            for node in walk(value if dataclasses.is_dataclass(value) else None):
+            for node in walk(value if dataclasses.is_dataclass(value) or isinstance(value, tuple) else None):
                 if isinstance(node, Ref):
                     names.add(node.name)
+                elif isinstance(node, Load) and node.space == LOCAL:
+                    names.add(node.buffer)
         if isinstance(s, Assign):
             names.add(s.name)  # an assignment keeps its target
     return names
@@ -43,8 +46,13 @@ def _drop(stmts, used: set[str]) -> tuple:
     for s in stmts:
         if isinstance(s, Decl) and s.const and s.name not in used:
             continue
+        if isinstance(s, (ArrayDecl, Store)) and getattr(s, "space", LOCAL) == LOCAL and \
+                (s.name if isinstance(s, ArrayDecl) else s.buffer) not in used:
+            continue
         if isinstance(s, For):
             s = dataclasses.replace(s, body=_drop(s.body, used))
+            if not s.body:
+                continue
         elif isinstance(s, If):
             s = dataclasses.replace(s, then=_drop(s.then, used), else_=_drop(s.else_, used))
         out.append(s)

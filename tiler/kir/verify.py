@@ -31,6 +31,7 @@ from . import (
     AsyncWait,
     Barrier,
     Bin,
+    Call,
     Const,
     Decl,
     For,
@@ -253,6 +254,8 @@ class _Verifier:
             return self.multiple(e.a, w) or self.multiple(e.b, w)
         if isinstance(e, Bin) and e.op in ("+", "-"):
             return self.multiple(e.a, w) and self.multiple(e.b, w)
+        if isinstance(e, Call) and e.fn in ("min", "max"):
+            return all(self.multiple(a, w) for a in e.args)
         return False
 
     def thread_varying(self, e) -> bool:

@@ -9,6 +9,7 @@ skipped.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from .. import kir, target
@@ -16,7 +17,9 @@ from ..analyse import Analysis, Schedule
 from ..analyse.schedule import describe_thresholds
 from ..check import typed as T
 from ..check.types import Array
+from ..kir.verify import verify
 from .body import ctype_of
+from .micro import Micro, point_index, replicate
 from .streams import Streams
 from .values import View, add, const, minimum, mul
 
@@ -29,24 +32,38 @@ def kernel_name(file: str, tiled: bool) -> str:
 
 
 def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
-    """The module: the schedule's kernel, then (when some size has a
-    threshold) the untiled kernel for launches below it."""
+    """The module: the schedule's kernel; where its copies use vectors, the
+    same kernel with scalar copies for sizes that do not keep them aligned;
+    then (when some size has a threshold) the untiled kernel for launches
+    below it."""
     plan = analysis.plan
     main = lower_schedule(analysis, plan.schedule, file)
-    if not plan.thresholds:
-        return kir.Module(file, (kir.Version(main, None, "the only version"),))
     # in size names, as the grid is: the launch evaluates it with the sizes it binds
-    condition = _all(kir.Bin(">=", kir.Ref(t.size), const(t.value)) for t in plan.thresholds)
-    why = describe_thresholds(plan.thresholds)
-    fallback = lower_schedule(analysis, plan.untiled, file)
-    return kir.Module(file, (kir.Version(main, condition, why), kir.Version(fallback, None, "the untiled fallback")))
+    condition = _all(kir.Bin(">=", kir.Ref(t.size), const(t.value)) for t in plan.thresholds) \
+        if plan.thresholds else None
+    why = describe_thresholds(plan.thresholds) if plan.thresholds else "the only version"
+    versions = []
+    if main.divisible:
+        aligned = _all(kir.Bin("==", kir.Bin("%", kir.Ref(n), const(w)), const(0)) for n, w in main.divisible)
+        scalar = lower_schedule(analysis, plan.schedule, file, vectors=False)
+        scalar = dataclasses.replace(scalar, name=scalar.name + "_scalar")
+        if not verify(main):  # else the vector copies are not provably aligned: the scalar kernel alone
+            versions.append(kir.Version(main, aligned if condition is None else kir.Bin("&&", condition, aligned),
+                                        "128-bit copies: the rows they read start 16-byte aligned"))
+            why = "scalar copies for the other sizes" + (f"; {why}" if plan.thresholds else "")
+        main = scalar
+    versions.append(kir.Version(main, condition, why))
+    if plan.thresholds:
+        versions.append(kir.Version(lower_schedule(analysis, plan.untiled, file), None, "the untiled fallback"))
+    return kir.Module(file, tuple(versions))
 
 
-def lower_schedule(analysis: Analysis, schedule: Schedule, file: str) -> kir.Kernel:
+def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: bool = True) -> kir.Kernel:
     k, block = analysis.kernel, schedule.block
     tiled = schedule.tiled
-    low = Streams(schedule, {})
+    low = Streams(schedule, {}, vectors)
     params = _params(low, k)
+    micro = _micro(block)
     for pl in k.prelude:
         if isinstance(pl.value, T.Transpose):
             v = low.env[pl.value.source]
@@ -58,7 +75,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str) -> kir.Ker
     for level in k.levels:
         d = level.dim
         size = _size_expr(low, level.size)
-        gtid = low.declare(f"gtid{d}", "int", _gtid(block, d), level.span)
+        gtid = low.declare(f"gtid{d}", "int", add(_base(block, d), _local(block, micro, d)), level.span)
         sizes.append(size)
         gtids.append(gtid)
     in_range = _all(kir.Bin("<", g, s) for g, s in zip(gtids, sizes))
@@ -68,9 +85,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str) -> kir.Ker
         for level, gtid, size in zip(k.levels, gtids, sizes):
             d = level.dim
             idx = low.declare(f"i{d}", "int", minimum(gtid, kir.Bin("-", size, const(1)))) if tiled else gtid
-            local = kir.ThreadIdx(block.thread_axis[d]) if block.thread_axis[d] else const(0)
-            base = mul(kir.BlockIdx(block.grid_axis[d]), const(block.extents[d]))
-            low.indices[d] = {"idx": idx, "base": base, "size": size, "local": local}
+            low.indices[d] = {"idx": idx, "base": _base(block, d), "size": size, "local": _local(block, micro, d)}
             for p, arg in zip(level.params, level.args):
                 low.env[p] = low.name_value(p, low.exp(arg).index([idx]), level.span)
             for binders, value in level.lets:
@@ -86,15 +101,20 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str) -> kir.Ker
     body, _ = low.block(nest)
     if not tiled:  # no barriers: threads outside the nest may simply leave
         body = (kir.If(in_range, body),)
-    preamble = tuple(low.out)
-    return kir.Kernel(kernel_name(file, tiled), tuple(params), tuple(low.shared), preamble + body,
-                      _block_dims(block), _grid(k, block), tiled, file, _summary(schedule), k.span)
+    body = tuple(low.out) + body
+    if micro is not None:
+        ctypes = {p.name: p.ctype for p in params} | {a.name: a.ctype for a in low.shared}
+        body = replicate(body, micro, ctypes, low.used)
+    divisible = tuple(sorted(low.divisible.items()))
+    return kir.Kernel(kernel_name(file, tiled), tuple(params), tuple(low.shared), body,
+                      _block_dims(block), _grid(k, block), tiled, file, _summary(schedule), k.span, divisible)
 
 
 def _params(low: Streams, k: T.Kernel) -> list[kir.Param]:
     params, sizes = [], []
     for s in k.sizes:
         low.env[s] = kir.Ref(low.fresh(s.name))
+        low.size_names[low.env[s].name] = s.name
         sizes.append(kir.Param(low.env[s].name, "int", "size", s.name))
     for p in k.params:
         name = low.fresh(p.name)
@@ -127,10 +147,24 @@ def _shape_names(t: Array) -> tuple:
     return tuple(_size_name(s) for s in t.shape)
 
 
-def _gtid(block, d: int):
-    grid = mul(kir.BlockIdx(block.grid_axis[d]), const(block.extents[d]))
+def _micro(block) -> Micro | None:
+    if block.register is None:
+        return None
+    return Micro({d: n for d, n in enumerate(block.register.sizes) if n > 1}, block.register.group)
+
+
+def _base(block, d: int):
+    """The first point of the block's tile along dim d."""
+    return mul(kir.BlockIdx(block.grid_axis[d]), const(block.points(d)))
+
+
+def _local(block, micro: Micro | None, d: int):
+    """The thread's point (or, register-tiled, the micro-tile's current point) within the block's tile."""
     axis = block.thread_axis[d]
-    return add(grid, kir.ThreadIdx(axis)) if axis else grid
+    tid = kir.ThreadIdx(axis) if axis else const(0)
+    if micro is None or d not in micro.sizes:
+        return tid
+    return point_index(micro, d, tid, block.extents[d])
 
 
 def _all(conds):
@@ -151,13 +185,15 @@ def _grid(k: T.Kernel, block) -> tuple:
     axes = [None, None, None]
     for level in k.levels:
         d = level.dim
-        axes[target.AXES.index(block.grid_axis[d])] = (_size_name(level.size), block.extents[d])
+        axes[target.AXES.index(block.grid_axis[d])] = (_size_name(level.size), block.points(d))
     return tuple(axes)
 
 
 def _summary(schedule: Schedule) -> tuple[str, ...]:
     b = schedule.block
     out = [f"block: {' x '.join(str(b.extents[d]) for d in b.spans)} threads; {b.reason}"]
+    if b.register is not None:
+        out.append(f"register tile: {b.register_reason}")
     for s in schedule.streams:
         where = f"streamSeq at {s.site.span.line}:{s.site.span.col}"
         if s.tiled:

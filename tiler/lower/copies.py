@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import kir
+from .. import kir, target
 from ..analyse.schedule import CopyAxis
 from ..source import Span
-from .values import add, const, mul
+from .values import add, const, mul, substitute
 
 # loop-local names of every copy (reserved, so no program name meets them)
 COUNTER, LINEAR = "c_", "t_"
@@ -36,27 +36,80 @@ class TileCopy:
     valid: object  # None: every element is in range (a full chunk)
     dst_index: object
     span: Span | None = None
+    width: int = 1  # elements a thread moves at once along the copy axis (a vector)
+    contiguous: bool = False  # the copy axis is contiguous in the shared array: one vector store
+
+    @property
+    def per_thread(self) -> int | None:
+        """Copy steps each thread makes, when the block divides the tile."""
+        steps = self.rows * self.chunk // self.width
+        return steps // self.threads if steps % self.threads == 0 else None
 
 
 def copy_tile(c: TileCopy) -> tuple:
     """The statements of one cooperative copy."""
-    elems = c.rows * c.chunk
-    linear = kir.Ref(LINEAR)
-    if c.axis is CopyAxis.ROWS:
-        coords = (kir.Bin("%", linear, const(c.rows)), kir.Bin("/", linear, const(c.rows)))
-    else:
-        coords = (kir.Bin("/", linear, const(c.chunk)), kir.Bin("%", linear, const(c.chunk)))
-    load = kir.Load(c.src, c.src_index)
-    value = load if c.valid is None else kir.Select(c.valid, load, kir.Cast(c.ctype, const(0)))
-    element = (kir.Decl(c.row, "int", coords[0], True), kir.Decl(c.elem, "int", coords[1], True),
-               kir.Store(c.shared, c.dst_index, value, kir.SHARED))
+    steps = c.rows * c.chunk // c.width
+    element = _coords(c) + _stores(c, _value(c))
     header = kir.Comment(f"cooperative copy: {c.rows} x {c.chunk} tile of {c.src} into {c.shared}, "
-                         f"{c.axis.value} fastest", c.span)
-    if elems % c.threads == 0:
-        per_thread = elems // c.threads
+                         f"{c.axis.value} fastest" + (f", {c.width} at a time" if c.width > 1 else ""), c.span)
+    if c.per_thread is not None:
         first = kir.Decl(LINEAR, "int", add(c.tid, mul(kir.Ref(COUNTER), const(c.threads))), True)
-        loop = kir.For(COUNTER, const(0), const(per_thread), const(1), (first,) + element,
-                       note=f"{per_thread} a thread: a constant count")
+        loop = kir.For(COUNTER, const(0), const(c.per_thread), const(1), (first,) + element,
+                       note=f"{c.per_thread} a thread: a constant count")
     else:
-        loop = kir.For(LINEAR, c.tid, const(elems), const(c.threads), element)
+        loop = kir.For(LINEAR, c.tid, const(steps), const(c.threads), element)
     return (header, loop)
+
+
+def prefetch_tile(c: TileCopy, registers: str) -> tuple:
+    """The first half of a copy through registers: every thread loads its
+    part of the tile into `registers` (an array declared by `prefetch_registers`)."""
+    value = kir.Store(registers, kir.Ref(COUNTER), _value(c), kir.LOCAL)
+    return (kir.Comment(f"prefetch: the next {c.rows} x {c.chunk} tile of {c.src} into registers", c.span),
+            _unrolled(c, _coords(c) + (value,)))
+
+
+def commit_tile(c: TileCopy, registers: str) -> tuple:
+    """The second half: the prefetched registers stored into the shared tile."""
+    value = kir.Load(registers, kir.Ref(COUNTER), kir.LOCAL)
+    return (kir.Comment(f"the prefetched tile of {c.src} into {c.shared}"),
+            _unrolled(c, _coords(c) + _stores(c, value)))
+
+
+def prefetch_registers(c: TileCopy, registers: str) -> kir.ArrayDecl:
+    ctype = target.vector_type(c.ctype, c.width) if c.width > 1 else c.ctype
+    return kir.ArrayDecl(registers, ctype, c.per_thread)
+
+
+def _unrolled(c: TileCopy, element: tuple) -> kir.For:
+    first = kir.Decl(LINEAR, "int", add(c.tid, mul(kir.Ref(COUNTER), const(c.threads))), True)
+    return kir.For(COUNTER, const(0), const(c.per_thread), const(1), (first,) + element, unroll=kir.FULL,
+                   note=f"{c.per_thread} a thread, unrolled: the registers are indexed by constants")
+
+
+def _coords(c: TileCopy) -> tuple:
+    """The element (row, chunk index) of copy step LINEAR, the copy axis fastest."""
+    linear = kir.Ref(LINEAR)
+    along = (c.rows if c.axis is CopyAxis.ROWS else c.chunk) // c.width
+    fast = mul(kir.Bin("%", linear, const(along)), const(c.width))
+    slow = kir.Bin("/", linear, const(along))
+    row, elem = (fast, slow) if c.axis is CopyAxis.ROWS else (slow, fast)
+    return kir.Decl(c.row, "int", row, True), kir.Decl(c.elem, "int", elem, True)
+
+
+def _value(c: TileCopy):
+    if c.width > 1:
+        return kir.VecLoad(c.src, c.src_index, c.width, c.ctype)
+    load = kir.Load(c.src, c.src_index)
+    return load if c.valid is None else kir.Select(c.valid, load, kir.Cast(c.ctype, const(0)))
+
+
+def _stores(c: TileCopy, value) -> tuple:
+    if c.width == 1:
+        return (kir.Store(c.shared, c.dst_index, value, kir.SHARED),)
+    lanes = tuple(kir.Lane(value, v) for v in range(c.width))
+    if c.contiguous:
+        return (kir.VecStore(c.shared, c.dst_index, lanes, c.ctype, kir.SHARED),)
+    moved = c.row if c.axis is CopyAxis.ROWS else c.elem
+    return tuple(kir.Store(c.shared, substitute(c.dst_index, {moved: add(kir.Ref(moved), const(v))}), lane,
+                           kir.SHARED) for v, lane in enumerate(lanes))

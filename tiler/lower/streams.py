@@ -9,22 +9,25 @@ from __future__ import annotations
 
 from .. import kir
 from ..analyse import InputPlan, Schedule, StreamPlan
-from ..analyse.schedule import Layout
+from ..analyse.schedule import CopyAxis, Layout
 from ..check import typed as T
 from ..errors import CompilerBug
 from .body import Body, ctype_of
-from .copies import TileCopy, copy_tile
+from .copies import TileCopy, commit_tile, copy_tile, prefetch_registers, prefetch_tile
 from .values import View, add, const, minimum, mul, substitute
 
 
 class Streams(Body):
-    def __init__(self, schedule: Schedule, indices: dict):
+    def __init__(self, schedule: Schedule, indices: dict, vectors: bool = True):
         super().__init__()
         self.schedule = schedule
         self.plans = {id(s.site.stream): s for s in schedule.streams}
         self.indices = indices  # kernel dim -> dict(idx=Ref, base=expr, size=expr, local=expr)
         self.shared: list[kir.SharedAlloc] = []
         self.buffers: dict = {}
+        self.vectors = vectors  # vector copies where the schedule plans them (False: the scalar version)
+        self.size_names: dict[str, str] = {}  # C name of a size parameter -> its name in the program
+        self.divisible: dict[str, int] = {}  # size name -> the factor vector copies need it to have
 
     def _stream(self, e: T.Stream):
         plan = self.plans.get(id(e))
@@ -52,64 +55,159 @@ class Streams(Body):
         last, partial chunk if there is one. Both tests are the same for the
         whole block, so every thread reaches every barrier."""
         size = const(plan.chunk)
-        kk = self.fresh(e.offset.name)
-        full, _ = self.block(lambda: self._chunk(e, plan, arrays, length, accs, kir.Ref(kk), size, guarded=False))
-        last_full = kir.Bin("-", length, const(plan.chunk - 1))
-        self.emit(kir.For(kk, const(0), last_full, size, full, e.span))
-        tail = self.declare(f"{e.offset.name}_last", "int", kir.Bin("-", length, kir.Bin("%", length, size)))
+        if self._double_buffered(plan):
+            tail = self.declare(f"{e.offset.name}_last", "int", kir.Bin("-", length, kir.Bin("%", length, size)))
+            self._pipelined(e, plan, arrays, length, accs, tail)
+        else:
+            kk = self.fresh(e.offset.name)
+            full, _ = self.block(lambda: self._chunk(e, plan, arrays, length, accs, kir.Ref(kk), size, False))
+            last_full = kir.Bin("-", length, const(plan.chunk - 1))
+            self.emit(kir.For(kk, const(0), last_full, size, full, e.span))
+            tail = self.declare(f"{e.offset.name}_last", "int", kir.Bin("-", length, kir.Bin("%", length, size)))
         chunk = kir.Bin("-", length, tail)
         rest, _ = self.block(lambda: self._chunk(e, plan, arrays, length, accs, tail, chunk, guarded=True))
         self.emit(kir.If(kir.Bin("<", tail, length), rest, (), e.span))
 
     def _chunk(self, e: T.Stream, plan: StreamPlan, arrays, length, accs, start, chunk, guarded: bool) -> None:
+        chunk = self._bind_chunk(e, start, chunk)
+        for view, ip in zip(arrays, plan.inputs):
+            if ip.staged:
+                copy = self._tile_copy(ip, view, start, length, plan.chunk, e, guarded, 0)
+                for stmt in copy_tile(copy):
+                    self.emit(stmt)
+        self.emit(kir.Barrier("the tiles are written"))
+        self._body(e, plan, arrays, accs, start, chunk, 0)
+        self.emit(kir.Barrier("the tiles are read before the next copy"))
+
+    def _body(self, e: T.Stream, plan: StreamPlan, arrays, accs, start, chunk, buffer: int) -> None:
+        """The stream's body on one chunk, staged inputs read from `buffer`."""
+        for p, view, ip in zip(e.chunk_params, arrays, plan.inputs):
+            if ip.staged:
+                self.env[p] = self._shared_view(ip, view.ctype, plan.chunk, buffer)
+            else:
+                self.env[p] = view.shifted(start)
+        self._carry(e.body, e.acc_params, accs)
+
+    def _bind_chunk(self, e: T.Stream, start, chunk):
         self.env[e.offset] = start
         if not isinstance(chunk, kir.Const):
             chunk = self.declare(e.chunk.name, "int", chunk)
         self.env[e.chunk] = chunk
-        for p, view, ip in zip(e.chunk_params, arrays, plan.inputs):
-            if ip.staged:
-                self.env[p] = self._stage(p.name, ip, view, start, length, plan.chunk, e, guarded)
-            else:
-                self.env[p] = view.shifted(start)
-        self.emit(kir.Barrier("the tiles are written"))
-        self._carry(e.body, e.acc_params, accs)
-        self.emit(kir.Barrier("the tiles are read before the next copy"))
+        return chunk
 
-    def _stage(self, name: str, ip: InputPlan, view: View, kk, length, chunk: int, e, guarded: bool) -> View:
-        """Emit the cooperative copy of one tile; the chunk parameter becomes a shared view."""
+    # ---- double buffering: the next chunk's tiles travel through registers ----------
+
+    def _double_buffered(self, plan: StreamPlan) -> bool:
+        staged = [p.staging for p in plan.inputs if p.staged]
+        return all(st.buffers == 2 for st in staged) and all(
+            (st.tile[0] if st.rows else 1) * st.tile[-1] % (self.schedule.block.threads * self._width(st)) == 0
+            for st in staged)
+
+    def _pipelined(self, e: T.Stream, plan: StreamPlan, arrays, length, accs, tail) -> None:
+        """Full chunks two at a time, in two shared buffers: while the body
+        reads one, each thread holds its part of the next chunk's tiles in
+        registers (loaded before the body, stored after it), so the loads'
+        latency hides behind the arithmetic and one barrier a chunk suffices."""
+        staged = [(p, view, ip) for p, view, ip in zip(e.chunk_params, arrays, plan.inputs) if ip.staged]
+        registers = {ip.name: self.fresh(f"next_{ip.name}") for _, _, ip in staged}
+        size = plan.chunk
+
+        def copies(start, buffer):
+            return [(self._tile_copy(ip, view, start, length, size, e, False, buffer), registers[ip.name])
+                    for _, view, ip in staged]
+
+        for c, r in copies(const(0), 0):
+            self.emit(prefetch_registers(c, r))
+        first = [s for c, r in copies(const(0), 0) for s in prefetch_tile(c, r) + commit_tile(c, r)]
+        self.emit(kir.If(kir.Bin("<", const(0), tail), tuple(first), (), e.span))
+        self.emit(kir.Barrier("the first tiles are written"))
+        kk = self.fresh(e.offset.name)
+
+        def half(start, buffer):
+            def emit():
+                more = self.declare("more", "bool", kir.Bin("<", add(start, const(size)), tail))
+                nxt = copies(add(start, const(size)), 1 - buffer)
+                self.emit(kir.If(more, tuple(s for c, r in nxt for s in prefetch_tile(c, r))))
+                self._bind_chunk(e, start, const(size))
+                self._body(e, plan, arrays, accs, start, const(size), buffer)
+                self.emit(kir.If(more, tuple(s for c, r in nxt for s in commit_tile(c, r))))
+                self.emit(kir.Barrier("the next tiles are written and this chunk's are read"))
+            return self.block(emit)[0]
+
+        second = kir.If(kir.Bin("<", add(kir.Ref(kk), const(size)), tail), half(add(kir.Ref(kk), const(size)), 1))
+        self.emit(kir.For(kk, const(0), tail, const(2 * size), half(kir.Ref(kk), 0) + (second,), e.span,
+                          note="two chunks a step, one in each shared buffer"))
+
+    # ---- tiles ----------------------------------------------------------------------
+
+    def _width(self, st) -> int:
+        return st.vector if self.vectors else 1
+
+    def _tile_copy(self, ip: InputPlan, view: View, kk, length, chunk: int, e, guarded: bool,
+                   buffer: int) -> TileCopy:
+        """The cooperative copy of one tile of `ip` starting at chunk index `kk`."""
         block, st = self.schedule.block, ip.staging
+        width = 1 if guarded else self._width(st)
         rows = st.tile[0] if st.rows else 1
         transposed = st.layout is Layout.TRANSPOSED
         pitch = st.pitch
-        shared = self._shared_buffer(name, view.ctype, (chunk if transposed else rows) * pitch)
+        shared = self._shared_buffer(ip.name, view.ctype, (chunk if transposed else rows) * pitch, buffer)
         r, el = self.fresh("r"), self.fresh("e")
         source = view
         if st.rows:  # the copy reads the rows of the block's other threads
             (d,) = st.rows
             ix = self.indices[d]
-            other = minimum(add(ix["base"], kir.Ref(r)), kir.Bin("-", ix["size"], const(1)))
+            # a vector along the rows stays whole: the last in-range vector stands in for those past the end
+            last = const(width if st.copy.axis is CopyAxis.ROWS else 1)
+            other = minimum(add(ix["base"], kir.Ref(r)), kir.Bin("-", ix["size"], last))
             source = substitute(view, {ix["idx"].name: other})
+        if width > 1:
+            self._require_divisible(source, width)
         element = add(kk, kir.Ref(el))
         src_index = add(source.offset, mul(element, source.strides[0]))
         dst = add(mul(kir.Ref(el), const(pitch)), kir.Ref(r)) if transposed else \
             add(mul(kir.Ref(r), const(pitch)), kir.Ref(el))
         valid = kir.Bin("<", element, length) if guarded else None
-        copy = TileCopy(shared, view.ctype, rows, chunk, st.copy.axis, block.threads, _tid(block), r, el,
-                        view.buffer, src_index, valid, dst, e.span)
-        for stmt in copy_tile(copy):
-            self.emit(stmt)
+        contiguous = (st.copy.axis is CopyAxis.ROWS) == transposed
+        return TileCopy(shared, view.ctype, rows, chunk, st.copy.axis, block.threads, _tid(block), r, el,
+                        view.buffer, src_index, valid, dst, e.span, width, contiguous)
+
+    def _shared_view(self, ip: InputPlan, ctype: str, chunk: int, buffer: int) -> View:
+        """The chunk parameter as a view of its shared tile."""
+        st = ip.staging
+        rows = st.tile[0] if st.rows else 1
+        transposed = st.layout is Layout.TRANSPOSED
+        pitch = st.pitch
+        shared = self._shared_buffer(ip.name, ctype, (chunk if transposed else rows) * pitch, buffer)
         local = self.indices[st.rows[0]]["local"] if st.rows else const(0)
         if transposed:
-            return View(shared, local, (const(pitch),), (const(chunk),), view.ctype, "shared")
-        return View(shared, mul(local, const(pitch)), (const(1),), (const(chunk),), view.ctype, "shared")
+            return View(shared, local, (const(pitch),), (const(chunk),), ctype, "shared")
+        return View(shared, mul(local, const(pitch)), (const(1),), (const(chunk),), ctype, "shared")
 
-    def _shared_buffer(self, name: str, ctype: str, elems: int) -> str:
-        """One buffer per staged input, shared by the full-chunk loop and the last chunk."""
-        key = (name, ctype, elems)
+    def _require_divisible(self, view: View, width: int) -> None:
+        """Vector copies need every stride but the unit one to keep rows
+        aligned: the sizes they are made of must be multiples of `width`."""
+        for term in (*_terms(view.offset), *view.strides):
+            for factor in _factors(term):
+                if isinstance(factor, kir.Ref) and factor.name in self.size_names:
+                    self.divisible[self.size_names[factor.name]] = width
+
+    def _shared_buffer(self, name: str, ctype: str, elems: int, buffer: int = 0) -> str:
+        """One buffer per staged input (two when double-buffered), shared by
+        the full-chunk loop and the last chunk."""
+        key = (name, ctype, elems, buffer)
         if key not in self.buffers:
             self.buffers[key] = self.fresh(f"sh_{name}")
             self.shared.append(kir.SharedAlloc(self.buffers[key], ctype, elems))
         return self.buffers[key]
+
+
+def _terms(e) -> list:
+    return _terms(e.a) + _terms(e.b) if isinstance(e, kir.Bin) and e.op == "+" else [e]
+
+
+def _factors(e) -> list:
+    return _factors(e.a) + _factors(e.b) if isinstance(e, kir.Bin) and e.op == "*" else [e]
 
 
 def _tid(block) -> object:

@@ -72,9 +72,12 @@ def minimum(a, b):
 
 
 def substitute(e, mapping: dict):
-    """`e` with every `Ref` in `mapping` replaced."""
+    """`e` with every `Ref` in `mapping` replaced (and the sums and products
+    a constant replacement makes trivial folded)."""
     if isinstance(e, kir.Ref):
         return mapping.get(e.name, e)
+    if isinstance(e, kir.Bin) and e.op in ("+", "*"):
+        return (add if e.op == "+" else mul)(substitute(e.a, mapping), substitute(e.b, mapping))
     if not dataclasses.is_dataclass(e):
         return e
     changes = {}

@@ -7,6 +7,7 @@ for a terminal with rich.
 from __future__ import annotations
 
 import io
+import math
 
 from rich.console import Console
 from rich.markup import escape
@@ -20,9 +21,12 @@ from ..check.types import Binder
 from ..source import Source
 
 AXIS_NAMES = {"x": "threadIdx.x", "y": "threadIdx.y", "z": "threadIdx.z"}
+ADDRESSING = 24  # registers a register-tiled kernel spends on indices and addresses (an estimate)
 
 
-def explain_data(a: Analysis, source: Source) -> dict:
+def explain_data(a: Analysis, source: Source, module=None) -> dict:
+    """`module`: the lowered kernels, whose versions the launch picks between
+    (without it, the plan's versions: before vector copies split one)."""
     k, b = a.kernel, a.block
     return {
         "file": source.name,
@@ -32,9 +36,10 @@ def explain_data(a: Analysis, source: Source) -> dict:
                   "thread_axis": {str(d): ax for d, ax in enumerate(b.thread_axis) if ax},
                   "grid_axis": {str(d): ax for d, ax in enumerate(b.grid_axis)},
                   "interchanged": b.interchanged, "shared_bytes": b.shared_bytes,
-                  "max_shared": a.options.max_shared, "reason": b.reason},
+                  "max_shared": a.options.max_shared, "reason": b.reason,
+                  "register_tile": _register_tile(a)},
         "streams": [_stream(s, b, source) for s in a.streams],
-        "versions": _versions(a),
+        "versions": _versions(a, module),
         "candidates": [_candidate(c) for c in a.plan.candidates],
         "variance": _variance(a),
         "warnings": [],
@@ -45,11 +50,39 @@ def _size(size) -> str | int:
     return size if isinstance(size, int) else size.name
 
 
+def _register_tile(a: Analysis) -> dict:
+    """The micro-tile, what it costs in registers and what each level of
+    memory then serves: global loads and shared reads per point per streamed
+    element (per multiply-add in a matrix product)."""
+    b, r = a.block, a.block.register
+    staged = [(p, s) for s in a.streams if s.tiled for p in s.inputs if p.staged]
+    global_loads = sum(1 / p.staging.reuse for p, _ in staged)
+    shared_reads = sum(1 / math.prod(b.micro(d) for d in p.invariant_to & frozenset(b.spans)) for p, _ in staged)
+    out = {"sizes": [b.micro(d) for d in range(b.rank)], "group": r.group if r else 1,
+           "accumulators": r.registers if r else 0, "reason": b.register_reason,
+           "global_loads_per_point_step": round(global_loads, 6),
+           "shared_reads_per_point_step": round(shared_reads, 6)}
+    if r:
+        operands = sum(b.micro(d) for d in b.spans)
+        prefetch = sum(p.staging.bytes // p.staging.buffers // 4 // b.threads for p, _ in staged
+                       if p.staging.buffers == 2)
+        out["registers_expected"] = r.registers + operands + prefetch + ADDRESSING
+    return out
+
+
+def _micro_pair(block) -> list[int]:
+    """[TM, TN]: points a thread takes along the outer and the inner spanned dim."""
+    spans = sorted(block.spans)
+    pair = [block.micro(d) for d in spans]
+    return ([1] * (2 - len(pair)) + pair)[-2:]
+
+
 def _stream(s, block, source: Source) -> dict:
     site = s.site
     return {
         "line": site.span.line, "column": site.span.col,
         "tiled": s.tiled, "kind": s.kind, "block": list(block.extents), "chunk": s.chunk,
+        "register_tile": _micro_pair(block) if s.tiled else [1, 1],
         "shared_bytes": s.shared_bytes, "reason": s.reason,
         "guards": [{"kind": g.kind, "line": g.span.line, "column": g.span.col, "varies_with": sorted(g.variance)}
                    for g in site.guards],
@@ -73,14 +106,23 @@ def _input(p, source: Source) -> dict:
     return out
 
 
-def _versions(a: Analysis) -> list[dict]:
-    """The kernels the launch chooses between, in order, with their conditions."""
-    if not a.plan.thresholds:
-        return [{"kernel": "tiled" if a.tiled else "untiled", "condition": None}]
+def _versions(a: Analysis, module) -> list[dict]:
+    """The kernels the launch chooses between, in order, with their
+    conditions: the thresholds (a size at least a value) of a tiled kernel,
+    and the sizes its vector copies need to be multiples of."""
     conds = [{"size": t.size, "dim": t.dim, "at_least": t.value, "overridden": t.overridden}
-             for t in a.plan.thresholds]
-    return [{"kernel": "tiled", "condition": conds, "why": describe_thresholds(a.plan.thresholds)},
-            {"kernel": "untiled", "condition": None}]
+             for t in a.plan.thresholds] or None
+    if module is None:  # before lowering: the plan's versions
+        kernels = [(a.tiled, (), describe_thresholds(a.plan.thresholds) if conds else "")]
+        kernels += [(False, (), "the untiled fallback")] if conds else []
+    else:
+        kernels = [(v.kernel.tiled, v.kernel.divisible, v.why) for v in module.versions]
+    out = []
+    for n, (tiled, divisible, why) in enumerate(kernels):
+        last = n == len(kernels) - 1 and len(kernels) > 1
+        out.append({"kernel": "tiled" if tiled else "untiled", "condition": None if last or not tiled else conds,
+                    "multiple_of": [{"size": s, "factor": f} for s, f in divisible], "why": why})
+    return out
 
 
 def _candidate(c) -> dict:
@@ -130,6 +172,18 @@ def _header(console: Console, data: dict) -> None:
     console.print(f"block: {threads} threads ({axes}); grid: {grid}")
     console.print(f"  {b['reason']}")
     console.print(f"  shared memory: {b['shared_bytes']} of {b['max_shared']} bytes a block")
+    r = b["register_tile"]
+    if r["accumulators"]:
+        micro = " x ".join(str(r["sizes"][d]) for d in sorted(b["spans"]))
+        console.print(f"register tile: {micro} points a thread (dims {dims_text(sorted(b['spans']))}), in groups "
+                      f"of {r['group']}; {r['accumulators']} accumulator registers, about "
+                      f"{r['registers_expected']} in all")
+        console.print(f"  {escape(r['reason'])}")
+    else:
+        console.print(f"register tile: none: {escape(r['reason'])}")
+    if any(s["tiled"] for s in data["streams"]):
+        console.print(f"  reuse: per point and streamed element, {r['global_loads_per_point_step']:.4g} global "
+                      f"loads and {r['shared_reads_per_point_step']:.4g} shared reads")
 
 
 def _stream_text(console: Console, s: dict) -> None:
@@ -155,12 +209,14 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
     if len(versions) < 2:
         return
     console.print("\n[bold]versions[/] (the launch runs the first whose condition holds)")
-    for v in versions:
-        if v["condition"] is None:
-            console.print(f"  {v['kernel']}: otherwise")
-            continue
-        conds = " and ".join(f"{c['size']} >= {c['at_least']}" for c in v["condition"])
-        console.print(f"  {v['kernel']}: when {conds} ({v['why']})")
+    for n, v in enumerate(versions):
+        conds = [f"{c['size']} >= {c['at_least']}" for c in v["condition"] or ()]
+        conds += [f"{m['size']} a multiple of {m['factor']}" for m in v["multiple_of"]]
+        name = v["kernel"] + (", vector copies" if v["multiple_of"] else "")
+        if n == len(versions) - 1:
+            console.print(f"  {name}: otherwise ({v['why']})" if v["why"] else f"  {name}: otherwise")
+        else:
+            console.print(f"  {name}: when {' and '.join(conds)} ({v['why']})")
 
 
 def _candidates_text(console: Console, rows: list[dict]) -> None:

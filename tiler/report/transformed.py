@@ -43,7 +43,26 @@ def _block_comments(a: Analysis) -> list[str]:
     lines = [f"{len(b.spans)}-D block of {threads} threads: {axes}"]
     if len(b.spans) == 2:
         lines.append(f"tid = threadIdx.y * {b.extents[b.spans[0]]} + threadIdx.x")
-    return lines
+    return lines + _register_steps(a)
+
+
+def _register_steps(a: Analysis) -> list[str]:
+    """The design note's register tiling, its three steps in its words."""
+    b = a.block
+    if b.register is None:
+        return []
+    dims = [d for d in b.spans if b.micro(d) > 1]
+    strips = " and ".join(f"dimension {d} by T{d} = {b.micro(d)}" for d in dims)
+    staged = [p for s in a.streams if s.tiled for p in s.inputs if p.staged]
+    reuse = "; ".join(f"{p.name}[k] once for the T{d} points of dimension {d}" for p in staged
+                      for d in sorted(p.invariant_to & frozenset(dims)))
+    return [f"register tile ({b.register.points} points a thread), in three steps:",
+            f"  1. strip-mine {strips}: each thread takes a strip of "
+            f"{' x '.join(str(b.micro(d)) for d in sorted(dims))} points "
+            f"(a block covers {' x '.join(str(b.points(d)) for d in sorted(b.spans))})",
+            "  2. interchange the strip inward, through the streamSeq and its loop over k",
+            f"  3. sequentialise it: per k, read {reuse} into registers; "
+            f"{b.register.points} accumulators, one a point"]
 
 
 def _tile_decl(p) -> str:

@@ -16,7 +16,7 @@ import hashlib
 import numpy as np
 
 from .. import kir
-from ..errors import PlainError
+from ..errors import CompilerBug, PlainError
 
 POISON = {"float": np.float32(np.nan), "double": np.float64(np.nan), "int": np.int32(-123456789),
           "long long": np.int64(-123456789), "bool": np.bool_(True)}
@@ -112,6 +112,9 @@ class Gpu:
         A module launches the version its launch condition picks."""
         if isinstance(k, kir.Module):
             k = k.select(sizes)
+        if not k.runs_at(sizes):
+            raise CompilerBug(f"{k.name} launched at sizes {sizes} that break its vector alignment "
+                              f"({', '.join(f'{n} % {w}' for n, w in k.divisible)})")
         with self.active():
             return self._run(k, cuda, inputs, sizes, repeat, device)
 

@@ -72,7 +72,7 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(256)
 tiler_lavamd_tiled(const float* __restrict__ AA, const int* __restrict__ inds_nhbs, float* __restrict__ out0, int n, int m, int p)
 {
-  __shared__ float sh_invar_AArow_chunk[256];
+  __shared__ __align__(16) float sh_invar_AArow_chunk[256];
   const int gtid0 = blockIdx.y;  // lavamd.fut:8
   const int gtid1 = blockIdx.x * 256 + threadIdx.x;  // lavamd.fut:9
   const int i0 = min(gtid0, n - 1);

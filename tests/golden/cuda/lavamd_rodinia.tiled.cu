@@ -86,11 +86,11 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(256)
 tiler_lavamd_rodinia_tiled(float alpha, const int* __restrict__ nn, const int* __restrict__ nei, const float* __restrict__ rv, const float* __restrict__ rx, const float* __restrict__ ry, const float* __restrict__ rz, const float* __restrict__ qv, float* __restrict__ out0, float* __restrict__ out1, float* __restrict__ out2, float* __restrict__ out3, int b, int p)
 {
-  __shared__ float sh_vj[256];
-  __shared__ float sh_xj[256];
-  __shared__ float sh_yj[256];
-  __shared__ float sh_zj[256];
-  __shared__ float sh_qj[256];
+  __shared__ __align__(16) float sh_vj[256];
+  __shared__ __align__(16) float sh_xj[256];
+  __shared__ __align__(16) float sh_yj[256];
+  __shared__ __align__(16) float sh_zj[256];
+  __shared__ __align__(16) float sh_qj[256];
   const float a2 = 2.0f * alpha * alpha;
   const int gtid0 = blockIdx.y;  // lavamd_rodinia.fut:10
   const int gtid1 = blockIdx.x * 256 + threadIdx.x;  // lavamd_rodinia.fut:12

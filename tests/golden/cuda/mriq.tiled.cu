@@ -80,10 +80,10 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(256)
 tiler_mriq_tiled(const float* __restrict__ kx, const float* __restrict__ ky, const float* __restrict__ kz, const float* __restrict__ phiMag, const float* __restrict__ x, const float* __restrict__ y, const float* __restrict__ z, float* __restrict__ out0, float* __restrict__ out1, int nk, int nx)
 {
-  __shared__ float sh_kxc[256];
-  __shared__ float sh_kyc[256];
-  __shared__ float sh_kzc[256];
-  __shared__ float sh_pm[256];
+  __shared__ __align__(16) float sh_kxc[256];
+  __shared__ __align__(16) float sh_kyc[256];
+  __shared__ __align__(16) float sh_kzc[256];
+  __shared__ __align__(16) float sh_pm[256];
   const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // mriq.fut:8
   const int i0 = min(gtid0, nx - 1);
   const float xi = x[i0];  // mriq.fut:8

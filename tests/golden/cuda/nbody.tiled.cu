@@ -66,7 +66,7 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(256)
 tiler_nbody_tiled(float eps, const float* __restrict__ bodies, float* __restrict__ out0, int n)
 {
-  __shared__ float sh_bodies_chunk[256];
+  __shared__ __align__(16) float sh_bodies_chunk[256];
   const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // nbody.fut:6
   const int i0 = min(gtid0, n - 1);
   const float body = bodies[i0];  // nbody.fut:6

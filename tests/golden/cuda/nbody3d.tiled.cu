@@ -76,10 +76,10 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(256)
 tiler_nbody3d_tiled(float eps2, const float* __restrict__ xs, const float* __restrict__ ys, const float* __restrict__ zs, const float* __restrict__ ms, float* __restrict__ out0, float* __restrict__ out1, float* __restrict__ out2, int n)
 {
-  __shared__ float sh_xc[256];
-  __shared__ float sh_yc[256];
-  __shared__ float sh_zc[256];
-  __shared__ float sh_mc[256];
+  __shared__ __align__(16) float sh_xc[256];
+  __shared__ __align__(16) float sh_yc[256];
+  __shared__ __align__(16) float sh_zc[256];
+  __shared__ __align__(16) float sh_mc[256];
   const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // nbody3d.fut:6
   const int i0 = min(gtid0, n - 1);
   const float xi = xs[i0];  // nbody3d.fut:6
