@@ -100,11 +100,12 @@ def test_mm_is_register_tiled_8_by_8():
     a = plan_of("mm")
     b, (s,) = a.block, a.streams
     assert b.extents == (16, 16) and b.register.sizes == (8, 8) and b.register.group == 4
-    assert [b.points(d) for d in (0, 1)] == [128, 128] and b.register.registers == 64
+    assert [b.points(d) for d in (0, 1)] == [128, 128] and b.register.accumulators == 64
+    assert b.register.registers == 128 and not b.register.double_buffer  # prefetching would pass the budget
     assert s.chunk == 16
-    for p in s.inputs:  # both transposed (a micro-tile column is one vector read), double-buffered, float4 copies
+    for p in s.inputs:  # both transposed (a micro-tile column is one vector read), float4 copies
         st = p.staging
-        assert st.layout is Layout.TRANSPOSED and st.buffers == 2 and st.vector == 4 and st.reuse == 128
+        assert st.layout is Layout.TRANSPOSED and st.buffers == 1 and st.vector == 4 and st.reuse == 128
     assert s.inputs[0].staging.padding == 4 and s.inputs[1].staging.padding == 0
     assert "a_c is read once for the 8 points along dim 1" in b.register_reason
 
@@ -114,8 +115,11 @@ def test_register_tile_ablations_and_override():
     assert "--no-register-tile" in plan_of("mm", Options(no_register_tile=True)).block.register_reason
     a = plan_of("mm", Options(register_tile=(4, 2)))
     assert a.block.register.sizes == (4, 2) and a.block.register.group == 2
-    (s,) = plan_of("mm", Options(no_vector=True, single_buffer=True)).streams
-    assert all(p.staging.vector == 1 and p.staging.buffers == 1 for p in s.inputs)
+    (s,) = plan_of("mm", Options(no_vector=True, double_buffer=True)).streams
+    assert all(p.staging.vector == 1 and p.staging.buffers == 2 for p in s.inputs)
+    small = plan_of("mm", Options(register_tile=(4, 4)))  # 16 accumulators: prefetching fits
+    assert small.block.register.double_buffer and small.streams[0].inputs[0].staging.buffers == 2
+    assert not plan_of("mm", Options(register_tile=(4, 4), single_buffer=True)).block.register.double_buffer
 
 
 def test_a_1d_block_gets_no_register_tile():
@@ -136,7 +140,7 @@ def test_more_accumulators_make_a_smaller_micro_tile(tmp_path):
                              "(acc + a_c[k] * b_c[k], max(mx, a_c[k] - b_c[k]))")
                     .replace("in acc", "in (acc, mx)").replace(", a, b, 0f32)", ", a, b, 0f32, 0f32)"))
     b = analysed(path).block
-    assert b.register.points * 2 <= 64 and b.register.registers <= 64
+    assert b.register.points * 2 <= 64 and b.register.accumulators <= 64
 
 
 def test_a_streamed_column_is_an_uncoalesced_copy(tmp_path):

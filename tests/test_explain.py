@@ -43,7 +43,7 @@ def test_json_has_the_promised_shape():
     (s,) = data["streams"]
     assert {"line", "column", "inputs", "tiled", "kind", "block", "shared_bytes", "reason"} <= set(s)
     assert [(i["array"], i["invariant_to"]) for i in s["inputs"]] == [("a", [1]), ("b", [0])]
-    assert s["tiled"] is True and s["block"] == [16, 16] and s["shared_bytes"] == 33280
+    assert s["tiled"] is True and s["block"] == [16, 16] and s["shared_bytes"] == 16640
     assert s["register_tile"] == [8, 8] and data["block"]["register_tile"]["sizes"] == [8, 8]
     r = data["block"]["register_tile"]
     assert r["global_loads_per_point_step"] == round(2 / 128, 6) and r["shared_reads_per_point_step"] == 0.25

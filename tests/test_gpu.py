@@ -57,6 +57,27 @@ def test_gpu_matches_the_interpreter(path, variant, scale):
             assert err <= 1e-3 * scale_, (path.name, kernel.name, sizes, err)
 
 
+REGISTER_VARIANTS = {"double-buffered": Options(double_buffer=True), "4x2": Options(register_tile=(4, 2)),
+                     "scalar": Options(no_vector=True), "2x8": Options(register_tile=(2, 8), double_buffer=True)}
+
+
+@pytest.mark.parametrize("scale", ["aligned", "odd", "tiny"])
+@pytest.mark.parametrize("variant", REGISTER_VARIANTS)
+@pytest.mark.parametrize("name", ["mm", "aat", "mm_rows"])
+def test_register_tiled_variants_match_the_interpreter(name, variant, scale):
+    path = BENCHMARKS / f"{name}.fut"
+    text = path.read_text()
+    prog = check(parse(text, path.name))
+    sizes = sizes_for(prog, load_spec(path), SCALES[scale])
+    inputs = make_inputs(prog, sizes, load_spec(path), seed=5)
+    (want,) = run(prog, inputs)
+    values = run_all(text, path.name, REGISTER_VARIANTS[variant])
+    for kernel in values["verify"].kernels:
+        if kernel.runs_at(sizes):
+            (got,), _ = Gpu.get().run(kernel, values["render"], inputs, sizes)
+            assert np.abs(got - want).max() <= 1e-3 * max(1.0, float(np.abs(want).max())), (kernel.name, sizes)
+
+
 def test_a_kernel_with_dynamic_shared_memory_over_48_kib():
     path = PROGRAMS / "analysis" / "many_inputs.fut"
     text = path.read_text()

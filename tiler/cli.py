@@ -182,6 +182,8 @@ def plan_options(fn):
                            "The kernel still works for any size.")(fn)
     fn = click.option("--single-buffer", is_flag=True,
                       help="No double buffering of a register-tiled kernel's shared tiles.")(fn)
+    fn = click.option("--double-buffer", is_flag=True,
+                      help="Double-buffer a register-tiled kernel's shared tiles even past the register budget.")(fn)
     fn = click.option("--no-vector", is_flag=True, help="Scalar global copies (no 128-bit loads).")(fn)
     fn = click.option("--no-register-tile", is_flag=True, help="One point a thread (no register tile).")(fn)
     fn = click.option("--register-tile", default=None, metavar="N|N0,N1,...",
@@ -195,7 +197,7 @@ def plan_options(fn):
 
 
 def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), register_tile=None,
-                 no_register_tile=False, no_vector=False, single_buffer=False):
+                 no_register_tile=False, no_vector=False, single_buffer=False, double_buffer=False):
     from .analyse import Options, parse_tile
 
     sizes = parse_tile(tile) if tile else ()
@@ -210,7 +212,8 @@ def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), regist
                 raise PlainError(f"{what} {name}={value}: a size is a whole number of at least {least}")
     return Options(tile=sizes, no_tile=no_tile, max_shared=max_shared, sizes=tuple(sorted(hints.items())),
                    thresholds=tuple(sorted(limits.items())), register_tile=micro,
-                   no_register_tile=no_register_tile, no_vector=no_vector, single_buffer=single_buffer)
+                   no_register_tile=no_register_tile, no_vector=no_vector, single_buffer=single_buffer,
+                   double_buffer=double_buffer)
 
 
 @main.command("explain")

@@ -21,7 +21,8 @@ class Options:
     row_major_tiles: bool = False  # never transpose a tile (and never pad it)
     no_register_tile: bool = False  # one point a thread
     no_vector: bool = False  # scalar global copies
-    single_buffer: bool = False  # no double buffering of register-tiled tiles
+    single_buffer: bool = False  # never double-buffer a register-tiled kernel's tiles
+    double_buffer: bool = False  # double-buffer them even past the register budget
     register_tile: tuple = ()  # per dimension, as --register-tile gives it (empty: the plan's choice)
     sizes: tuple = ()  # (size name, value) pairs known before launch: a block need not be wider than its dim
     thresholds: tuple = ()  # (size name, value): run the tiled kernel from this size on (overrides the model)

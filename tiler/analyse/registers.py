@@ -24,6 +24,12 @@ MICRO = 8  # points a thread takes along a dim with reuse
 THREADS = 16  # threads along each dim of a register-tiled block
 GROUP_BYTES = 16  # one 128-bit shared read: 4 f32 points, 2 f64
 ACCUMULATORS = 64  # 32-bit registers for accumulators (of 255), leaving room for operands and addresses
+ADDRESSING = 48  # registers for indices, addresses and loop state (ptxas: 128 in all for mm's 8 x 8 tile)
+# registers a thread may use with two 256-thread blocks on an SM (65536 / 512):
+# double buffering through registers pays only where it stays under this
+# (measured on an H200: mm's 8 x 8 tile reached 147 registers with it and ran
+# 9% slower than without; see RESULTS.md)
+REGISTER_BUDGET = 128
 
 
 def register_tile(schedule: Schedule, kernel: T.Kernel, options: Options) -> tuple[RegisterTile | None, str]:
@@ -50,7 +56,12 @@ def register_tile(schedule: Schedule, kernel: T.Kernel, options: Options) -> tup
         return None, (f"no staged input is invariant to a dim wide enough for a micro-tile (dims "
                       f"{dims_text(block.spans)})")
     group = _group(schedule, sizes)
-    tile = RegisterTile(tuple(sizes), group, math.prod(sizes) * words)
+    accumulators = math.prod(sizes) * words
+    operands = sum(sizes[d] for d in block.spans)  # one register a point along each dim, per k
+    single = accumulators + operands + ADDRESSING
+    # prefetching the next tiles costs about as many registers again as the operands
+    double = (single + operands <= REGISTER_BUDGET or options.double_buffer) and not options.single_buffer
+    tile = RegisterTile(tuple(sizes), group, accumulators, single + (operands if double else 0), double)
     shares = "; ".join(f"{p.name} is read once for the {sizes[d]} points along dim {d}"
                        for s in schedule.streams for p in s.inputs if p.staged
                        for d in sorted(p.invariant_to & frozenset(block.spans)) if sizes[d] > 1)

@@ -121,7 +121,9 @@ class RegisterTile:
 
     sizes: tuple[int, ...]  # per kernel dim (1: not strip-mined)
     group: int  # consecutive points a thread owns along a strip-mined dim
-    registers: int  # the accumulator registers the micro-tile holds
+    accumulators: int  # the 32-bit registers the micro-tile's accumulators take
+    registers: int  # the registers a thread is expected to use in all (an estimate)
+    double_buffer: bool  # the next chunk's tiles prefetched through registers
 
     @property
     def points(self) -> int:

@@ -33,6 +33,7 @@ from .values import add, const, mul, substitute
 
 GROUP, LANE = "G{}_", "L{}_"  # loop variables of the micro-tile along dim d (reserved names)
 RESERVED = {GROUP.format(d) for d in range(3)} | {LANE.format(d) for d in range(3)}
+UNROLL_LIMIT = 32  # a uniform loop of at most this constant count around per-point work is unrolled
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,7 +98,11 @@ class _Replicator:
 
     def uniform(self, s):
         if isinstance(s, kir.For):
-            return dataclasses.replace(s, body=tuple(self.block(s.body)))
+            # a short loop of constant count around the micro-tile: unrolled, so
+            # its shared reads use constant offsets instead of address arithmetic
+            trip = _trip(s)
+            unroll = kir.FULL if trip is not None and trip <= UNROLL_LIMIT and s.unroll is None else s.unroll
+            return dataclasses.replace(s, body=tuple(self.block(s.body)), unroll=unroll)
         return dataclasses.replace(s, then=tuple(self.block(s.then)), else_=tuple(self.block(s.else_)))
 
     # ---- dependence ------------------------------------------------------------
@@ -252,6 +257,12 @@ class _Replicator:
             name = f"{base}_{n}"
         self.used.add(name)
         return name
+
+
+def _trip(s: kir.For) -> int | None:
+    if all(isinstance(e, kir.Const) for e in (s.start, s.stop, s.step)) and s.step.value > 0:
+        return max(0, -(-(s.stop.value - s.start.value) // s.step.value))
+    return None
 
 
 def _union(sets) -> frozenset:

@@ -21,7 +21,6 @@ from ..check.types import Binder
 from ..source import Source
 
 AXIS_NAMES = {"x": "threadIdx.x", "y": "threadIdx.y", "z": "threadIdx.z"}
-ADDRESSING = 24  # registers a register-tiled kernel spends on indices and addresses (an estimate)
 
 
 def explain_data(a: Analysis, source: Source, module=None) -> dict:
@@ -59,14 +58,10 @@ def _register_tile(a: Analysis) -> dict:
     global_loads = sum(1 / p.staging.reuse for p, _ in staged)
     shared_reads = sum(1 / math.prod(b.micro(d) for d in p.invariant_to & frozenset(b.spans)) for p, _ in staged)
     out = {"sizes": [b.micro(d) for d in range(b.rank)], "group": r.group if r else 1,
-           "accumulators": r.registers if r else 0, "reason": b.register_reason,
+           "accumulators": r.accumulators if r else 0, "registers_expected": r.registers if r else 0,
+           "double_buffer": r.double_buffer if r else False, "reason": b.register_reason,
            "global_loads_per_point_step": round(global_loads, 6),
            "shared_reads_per_point_step": round(shared_reads, 6)}
-    if r:
-        operands = sum(b.micro(d) for d in b.spans)
-        prefetch = sum(p.staging.bytes // p.staging.buffers // 4 // b.threads for p, _ in staged
-                       if p.staging.buffers == 2)
-        out["registers_expected"] = r.registers + operands + prefetch + ADDRESSING
     return out
 
 
@@ -177,7 +172,9 @@ def _header(console: Console, data: dict) -> None:
         micro = " x ".join(str(r["sizes"][d]) for d in sorted(b["spans"]))
         console.print(f"register tile: {micro} points a thread (dims {dims_text(sorted(b['spans']))}), in groups "
                       f"of {r['group']}; {r['accumulators']} accumulator registers, about "
-                      f"{r['registers_expected']} in all")
+                      f"{r['registers_expected']} in all; "
+                      + ("double-buffered through registers" if r["double_buffer"] else
+                         "single-buffered (prefetch registers would pass the budget of 128)"))
         console.print(f"  {escape(r['reason'])}")
     else:
         console.print(f"register tile: none: {escape(r['reason'])}")

@@ -12,7 +12,7 @@
 // launch: tiler_aat_tiled<<<grid, block, 0>>>(A, out0, n, d)
 //   block = (16, 16, 1), 256 threads
 //   grid  = (ceil(n / 128), ceil(n / 128), 1)
-//   static shared memory: 33792 bytes; dynamic: 0
+//   static shared memory: 16896 bytes; dynamic: 0
 //   A: input [n, d] (row-major)
 //   out0: output [n, n] (row-major)
 //   n: size
@@ -25,7 +25,7 @@
 // launch: tiler_aat_tiled_scalar<<<grid, block, 0>>>(A, out0, n, d)
 //   block = (16, 16, 1), 256 threads
 //   grid  = (ceil(n / 128), ceil(n / 128), 1)
-//   static shared memory: 33792 bytes; dynamic: 0
+//   static shared memory: 16896 bytes; dynamic: 0
 //   A: input [n, d] (row-major)
 //   out0: output [n, n] (row-major)
 //   n: size
@@ -83,8 +83,6 @@ tiler_aat_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, in
 {
   __shared__ __align__(16) float sh_uc[2112];
   __shared__ __align__(16) float sh_vc[2112];
-  __shared__ __align__(16) float sh_uc_2[2112];
-  __shared__ __align__(16) float sh_vc_2[2112];
   int gtid0[8];  // aat.fut:6
   #pragma unroll
   for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -115,70 +113,109 @@ tiler_aat_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, in
       }
     }
   }
-  const int kk_last = d - d % 16;
-  float4 next_uc[2];
-  float4 next_vc[2];
-  if (0 < kk_last) {  // aat.fut:8
-    // prefetch: the next 128 x 16 tile of A into registers  // aat.fut:8
-    #pragma unroll
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+  for (int kk = 0; kk < d - 15; kk += 16) {  // aat.fut:8
+    // cooperative copy: 128 x 16 tile of A into sh_uc, chunk fastest, 4 at a time  // aat.fut:8
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
       const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_3 = t_ / 4;
-      const int e_3 = t_ % 4 * 4;
-      next_uc[c_] = *reinterpret_cast<const float4*>(&A[min(blockIdx.y * 128 + r_3, n - 1) * d + e_3]);
+      const int r = t_ / 4;
+      const int e = t_ % 4 * 4;
+      sh_uc[e * 132 + r] = (*reinterpret_cast<const float4*>(&A[min(blockIdx.y * 128 + r, n - 1) * d + (kk + e)])).x;
+      sh_uc[(e + 1) * 132 + r] = (*reinterpret_cast<const float4*>(&A[min(blockIdx.y * 128 + r, n - 1) * d + (kk + e)])).y;
+      sh_uc[(e + 2) * 132 + r] = (*reinterpret_cast<const float4*>(&A[min(blockIdx.y * 128 + r, n - 1) * d + (kk + e)])).z;
+      sh_uc[(e + 3) * 132 + r] = (*reinterpret_cast<const float4*>(&A[min(blockIdx.y * 128 + r, n - 1) * d + (kk + e)])).w;
     }
-    // the prefetched tile of A into sh_uc
-    #pragma unroll
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+    // cooperative copy: 128 x 16 tile of A into sh_vc, chunk fastest, 4 at a time  // aat.fut:8
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
       const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_3 = t_ / 4;
-      const int e_3 = t_ % 4 * 4;
-      sh_uc[e_3 * 132 + r_3] = next_uc[c_].x;
-      sh_uc[(e_3 + 1) * 132 + r_3] = next_uc[c_].y;
-      sh_uc[(e_3 + 2) * 132 + r_3] = next_uc[c_].z;
-      sh_uc[(e_3 + 3) * 132 + r_3] = next_uc[c_].w;
+      const int r_2 = t_ / 4;
+      const int e_2 = t_ % 4 * 4;
+      sh_vc[e_2 * 132 + r_2] = (*reinterpret_cast<const float4*>(&A[min(blockIdx.x * 128 + r_2, n - 1) * d + (kk + e_2)])).x;
+      sh_vc[(e_2 + 1) * 132 + r_2] = (*reinterpret_cast<const float4*>(&A[min(blockIdx.x * 128 + r_2, n - 1) * d + (kk + e_2)])).y;
+      sh_vc[(e_2 + 2) * 132 + r_2] = (*reinterpret_cast<const float4*>(&A[min(blockIdx.x * 128 + r_2, n - 1) * d + (kk + e_2)])).z;
+      sh_vc[(e_2 + 3) * 132 + r_2] = (*reinterpret_cast<const float4*>(&A[min(blockIdx.x * 128 + r_2, n - 1) * d + (kk + e_2)])).w;
     }
-    // prefetch: the next 128 x 16 tile of A into registers  // aat.fut:8
+    __syncthreads();  // the tiles are written
+    float acc_2[64];  // aat.fut:9
     #pragma unroll
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_4 = t_ / 4;
-      const int e_4 = t_ % 4 * 4;
-      next_vc[c_] = *reinterpret_cast<const float4*>(&A[min(blockIdx.x * 128 + r_4, n - 1) * d + e_4]);
+    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      #pragma unroll
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+        #pragma unroll
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          #pragma unroll
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
+          }
+        }
+      }
     }
-    // the prefetched tile of A into sh_vc
     #pragma unroll
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_4 = t_ / 4;
-      const int e_4 = t_ % 4 * 4;
-      sh_vc[e_4 * 132 + r_4] = next_vc[c_].x;
-      sh_vc[(e_4 + 1) * 132 + r_4] = next_vc[c_].y;
-      sh_vc[(e_4 + 2) * 132 + r_4] = next_vc[c_].z;
-      sh_vc[(e_4 + 3) * 132 + r_4] = next_vc[c_].w;
+    for (int k = 0; k < 16; k += 1) {  // aat.fut:9
+      float reg_sh_uc[8];
+      #pragma unroll
+      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        const float4 v_reg_sh_uc = *reinterpret_cast<const float4*>(&sh_uc[G0_ * 64 + threadIdx.y * 4 + k * 132]);
+        reg_sh_uc[G0_ * 4] = v_reg_sh_uc.x;
+        reg_sh_uc[G0_ * 4 + 1] = v_reg_sh_uc.y;
+        reg_sh_uc[G0_ * 4 + 2] = v_reg_sh_uc.z;
+        reg_sh_uc[G0_ * 4 + 3] = v_reg_sh_uc.w;
+      }
+      float reg_sh_vc[8];
+      #pragma unroll
+      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+        const float4 v_reg_sh_vc = *reinterpret_cast<const float4*>(&sh_vc[G1_ * 64 + threadIdx.x * 4 + k * 132]);
+        reg_sh_vc[G1_ * 4] = v_reg_sh_vc.x;
+        reg_sh_vc[G1_ * 4 + 1] = v_reg_sh_vc.y;
+        reg_sh_vc[G1_ * 4 + 2] = v_reg_sh_vc.z;
+        reg_sh_vc[G1_ * 4 + 3] = v_reg_sh_vc.w;
+      }
+      #pragma unroll
+      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        #pragma unroll
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            #pragma unroll
+            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc[G0_ * 4 + L0_] * reg_sh_vc[G1_ * 4 + L1_];
+            }
+          }
+        }
+      }
     }
+    #pragma unroll
+    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      #pragma unroll
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+        #pragma unroll
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          #pragma unroll
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+          }
+        }
+      }
+    }
+    __syncthreads();  // the tiles are read before the next copy
   }
-  __syncthreads();  // the first tiles are written
-  for (int kk = 0; kk < kk_last; kk += 32) {  // two chunks a step, one in each shared buffer
-    const bool more_2 = kk + 16 < kk_last;
-    if (more_2) {
-      // prefetch: the next 128 x 16 tile of A into registers  // aat.fut:8
-      #pragma unroll
-      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_7 = t_ / 4;
-        const int e_7 = t_ % 4 * 4;
-        next_uc[c_] = *reinterpret_cast<const float4*>(&A[min(blockIdx.y * 128 + r_7, n - 1) * d + (kk + 16 + e_7)]);
-      }
-      // prefetch: the next 128 x 16 tile of A into registers  // aat.fut:8
-      #pragma unroll
-      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_8 = t_ / 4;
-        const int e_8 = t_ % 4 * 4;
-        next_vc[c_] = *reinterpret_cast<const float4*>(&A[min(blockIdx.x * 128 + r_8, n - 1) * d + (kk + 16 + e_8)]);
-      }
+  const int kk_last = d - d % 16;
+  if (kk_last < d) {  // aat.fut:8
+    const int c = d - kk_last;
+    // cooperative copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
+    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+      const int r_3 = t_ / 16;
+      const int e_3 = t_ % 16;
+      sh_uc[e_3 * 132 + r_3] = kk_last + e_3 < d ? A[min(blockIdx.y * 128 + r_3, n - 1) * d + (kk_last + e_3)] : (float)0;
     }
+    // cooperative copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
+    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+      const int r_4 = t_ / 16;
+      const int e_4 = t_ % 16;
+      sh_vc[e_4 * 132 + r_4] = kk_last + e_4 < d ? A[min(blockIdx.x * 128 + r_4, n - 1) * d + (kk_last + e_4)] : (float)0;
+    }
+    __syncthreads();  // the tiles are written
     float acc_3[64];  // aat.fut:9
     #pragma unroll
     for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -193,24 +230,24 @@ tiler_aat_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, in
         }
       }
     }
-    for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // aat.fut:9
-      float reg_sh_uc[8];
+    for (int k_2 = 0; k_2 < c; k_2 += 1) {  // aat.fut:9
+      float reg_sh_uc_2[8];
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        const float4 v_reg_sh_uc = *reinterpret_cast<const float4*>(&sh_uc[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
-        reg_sh_uc[G0_ * 4] = v_reg_sh_uc.x;
-        reg_sh_uc[G0_ * 4 + 1] = v_reg_sh_uc.y;
-        reg_sh_uc[G0_ * 4 + 2] = v_reg_sh_uc.z;
-        reg_sh_uc[G0_ * 4 + 3] = v_reg_sh_uc.w;
+        const float4 v_reg_sh_uc_2 = *reinterpret_cast<const float4*>(&sh_uc[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
+        reg_sh_uc_2[G0_ * 4] = v_reg_sh_uc_2.x;
+        reg_sh_uc_2[G0_ * 4 + 1] = v_reg_sh_uc_2.y;
+        reg_sh_uc_2[G0_ * 4 + 2] = v_reg_sh_uc_2.z;
+        reg_sh_uc_2[G0_ * 4 + 3] = v_reg_sh_uc_2.w;
       }
-      float reg_sh_vc[8];
+      float reg_sh_vc_2[8];
       #pragma unroll
       for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        const float4 v_reg_sh_vc = *reinterpret_cast<const float4*>(&sh_vc[G1_ * 64 + threadIdx.x * 4 + k_2 * 132]);
-        reg_sh_vc[G1_ * 4] = v_reg_sh_vc.x;
-        reg_sh_vc[G1_ * 4 + 1] = v_reg_sh_vc.y;
-        reg_sh_vc[G1_ * 4 + 2] = v_reg_sh_vc.z;
-        reg_sh_vc[G1_ * 4 + 3] = v_reg_sh_vc.w;
+        const float4 v_reg_sh_vc_2 = *reinterpret_cast<const float4*>(&sh_vc[G1_ * 64 + threadIdx.x * 4 + k_2 * 132]);
+        reg_sh_vc_2[G1_ * 4] = v_reg_sh_vc_2.x;
+        reg_sh_vc_2[G1_ * 4 + 1] = v_reg_sh_vc_2.y;
+        reg_sh_vc_2[G1_ * 4 + 2] = v_reg_sh_vc_2.z;
+        reg_sh_vc_2[G1_ * 4 + 3] = v_reg_sh_vc_2.w;
       }
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -220,7 +257,7 @@ tiler_aat_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, in
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc[G0_ * 4 + L0_] * reg_sh_vc[G1_ * 4 + L1_];
+              acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_2[G0_ * 4 + L0_] * reg_sh_vc_2[G1_ * 4 + L1_];
             }
           }
         }
@@ -235,215 +272,6 @@ tiler_aat_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, in
           #pragma unroll
           for (int L1_ = 0; L1_ < 4; L1_ += 1) {
             acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-          }
-        }
-      }
-    }
-    if (more_2) {
-      // the prefetched tile of A into sh_uc_2
-      #pragma unroll
-      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_7 = t_ / 4;
-        const int e_7 = t_ % 4 * 4;
-        sh_uc_2[e_7 * 132 + r_7] = next_uc[c_].x;
-        sh_uc_2[(e_7 + 1) * 132 + r_7] = next_uc[c_].y;
-        sh_uc_2[(e_7 + 2) * 132 + r_7] = next_uc[c_].z;
-        sh_uc_2[(e_7 + 3) * 132 + r_7] = next_uc[c_].w;
-      }
-      // the prefetched tile of A into sh_vc_2
-      #pragma unroll
-      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_8 = t_ / 4;
-        const int e_8 = t_ % 4 * 4;
-        sh_vc_2[e_8 * 132 + r_8] = next_vc[c_].x;
-        sh_vc_2[(e_8 + 1) * 132 + r_8] = next_vc[c_].y;
-        sh_vc_2[(e_8 + 2) * 132 + r_8] = next_vc[c_].z;
-        sh_vc_2[(e_8 + 3) * 132 + r_8] = next_vc[c_].w;
-      }
-    }
-    __syncthreads();  // the next tiles are written and this chunk's are read
-    if (kk + 16 < kk_last) {
-      const bool more = kk + 16 + 16 < kk_last;
-      if (more) {
-        // prefetch: the next 128 x 16 tile of A into registers  // aat.fut:8
-        #pragma unroll
-        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_5 = t_ / 4;
-          const int e_5 = t_ % 4 * 4;
-          next_uc[c_] = *reinterpret_cast<const float4*>(&A[min(blockIdx.y * 128 + r_5, n - 1) * d + (kk + 16 + 16 + e_5)]);
-        }
-        // prefetch: the next 128 x 16 tile of A into registers  // aat.fut:8
-        #pragma unroll
-        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_6 = t_ / 4;
-          const int e_6 = t_ % 4 * 4;
-          next_vc[c_] = *reinterpret_cast<const float4*>(&A[min(blockIdx.x * 128 + r_6, n - 1) * d + (kk + 16 + 16 + e_6)]);
-        }
-      }
-      float acc_2[64];  // aat.fut:9
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
-            }
-          }
-        }
-      }
-      for (int k = 0; k < 16; k += 1) {  // aat.fut:9
-        float reg_sh_uc_2[8];
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_uc_2 = *reinterpret_cast<const float4*>(&sh_uc_2[G0_ * 64 + threadIdx.y * 4 + k * 132]);
-          reg_sh_uc_2[G0_ * 4] = v_reg_sh_uc_2.x;
-          reg_sh_uc_2[G0_ * 4 + 1] = v_reg_sh_uc_2.y;
-          reg_sh_uc_2[G0_ * 4 + 2] = v_reg_sh_uc_2.z;
-          reg_sh_uc_2[G0_ * 4 + 3] = v_reg_sh_uc_2.w;
-        }
-        float reg_sh_vc_2[8];
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_vc_2 = *reinterpret_cast<const float4*>(&sh_vc_2[G1_ * 64 + threadIdx.x * 4 + k * 132]);
-          reg_sh_vc_2[G1_ * 4] = v_reg_sh_vc_2.x;
-          reg_sh_vc_2[G1_ * 4 + 1] = v_reg_sh_vc_2.y;
-          reg_sh_vc_2[G1_ * 4 + 2] = v_reg_sh_vc_2.z;
-          reg_sh_vc_2[G1_ * 4 + 3] = v_reg_sh_vc_2.w;
-        }
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_2[G0_ * 4 + L0_] * reg_sh_vc_2[G1_ * 4 + L1_];
-              }
-            }
-          }
-        }
-      }
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-            }
-          }
-        }
-      }
-      if (more) {
-        // the prefetched tile of A into sh_uc
-        #pragma unroll
-        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_5 = t_ / 4;
-          const int e_5 = t_ % 4 * 4;
-          sh_uc[e_5 * 132 + r_5] = next_uc[c_].x;
-          sh_uc[(e_5 + 1) * 132 + r_5] = next_uc[c_].y;
-          sh_uc[(e_5 + 2) * 132 + r_5] = next_uc[c_].z;
-          sh_uc[(e_5 + 3) * 132 + r_5] = next_uc[c_].w;
-        }
-        // the prefetched tile of A into sh_vc
-        #pragma unroll
-        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_6 = t_ / 4;
-          const int e_6 = t_ % 4 * 4;
-          sh_vc[e_6 * 132 + r_6] = next_vc[c_].x;
-          sh_vc[(e_6 + 1) * 132 + r_6] = next_vc[c_].y;
-          sh_vc[(e_6 + 2) * 132 + r_6] = next_vc[c_].z;
-          sh_vc[(e_6 + 3) * 132 + r_6] = next_vc[c_].w;
-        }
-      }
-      __syncthreads();  // the next tiles are written and this chunk's are read
-    }
-  }
-  if (kk_last < d) {  // aat.fut:8
-    const int c = d - kk_last;
-    // cooperative copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_9 = t_ / 16;
-      const int e_9 = t_ % 16;
-      sh_uc[e_9 * 132 + r_9] = kk_last + e_9 < d ? A[min(blockIdx.y * 128 + r_9, n - 1) * d + (kk_last + e_9)] : (float)0;
-    }
-    // cooperative copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_10 = t_ / 16;
-      const int e_10 = t_ % 16;
-      sh_vc[e_10 * 132 + r_10] = kk_last + e_10 < d ? A[min(blockIdx.x * 128 + r_10, n - 1) * d + (kk_last + e_10)] : (float)0;
-    }
-    __syncthreads();  // the tiles are written
-    float acc_4[64];  // aat.fut:9
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
-          }
-        }
-      }
-    }
-    for (int k_3 = 0; k_3 < c; k_3 += 1) {  // aat.fut:9
-      float reg_sh_uc_3[8];
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        const float4 v_reg_sh_uc_3 = *reinterpret_cast<const float4*>(&sh_uc[G0_ * 64 + threadIdx.y * 4 + k_3 * 132]);
-        reg_sh_uc_3[G0_ * 4] = v_reg_sh_uc_3.x;
-        reg_sh_uc_3[G0_ * 4 + 1] = v_reg_sh_uc_3.y;
-        reg_sh_uc_3[G0_ * 4 + 2] = v_reg_sh_uc_3.z;
-        reg_sh_uc_3[G0_ * 4 + 3] = v_reg_sh_uc_3.w;
-      }
-      float reg_sh_vc_3[8];
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        const float4 v_reg_sh_vc_3 = *reinterpret_cast<const float4*>(&sh_vc[G1_ * 64 + threadIdx.x * 4 + k_3 * 132]);
-        reg_sh_vc_3[G1_ * 4] = v_reg_sh_vc_3.x;
-        reg_sh_vc_3[G1_ * 4 + 1] = v_reg_sh_vc_3.y;
-        reg_sh_vc_3[G1_ * 4 + 2] = v_reg_sh_vc_3.z;
-        reg_sh_vc_3[G1_ * 4 + 3] = v_reg_sh_vc_3.w;
-      }
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_3[G0_ * 4 + L0_] * reg_sh_vc_3[G1_ * 4 + L1_];
-            }
-          }
-        }
-      }
-    }
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
           }
         }
       }
@@ -472,8 +300,6 @@ tiler_aat_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0, in
 {
   __shared__ __align__(16) float sh_uc[2112];
   __shared__ __align__(16) float sh_vc[2112];
-  __shared__ __align__(16) float sh_uc_2[2112];
-  __shared__ __align__(16) float sh_vc_2[2112];
   int gtid0[8];  // aat.fut:6
   #pragma unroll
   for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -504,64 +330,103 @@ tiler_aat_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0, in
       }
     }
   }
-  const int kk_last = d - d % 16;
-  float next_uc[8];
-  float next_vc[8];
-  if (0 < kk_last) {  // aat.fut:8
-    // prefetch: the next 128 x 16 tile of A into registers  // aat.fut:8
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
+  for (int kk = 0; kk < d - 15; kk += 16) {  // aat.fut:8
+    // cooperative copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
+    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
       const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_3 = t_ / 16;
-      const int e_3 = t_ % 16;
-      next_uc[c_] = A[min(blockIdx.y * 128 + r_3, n - 1) * d + e_3];
+      const int r = t_ / 16;
+      const int e = t_ % 16;
+      sh_uc[e * 132 + r] = A[min(blockIdx.y * 128 + r, n - 1) * d + (kk + e)];
     }
-    // the prefetched tile of A into sh_uc
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
+    // cooperative copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
+    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
       const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_3 = t_ / 16;
-      const int e_3 = t_ % 16;
-      sh_uc[e_3 * 132 + r_3] = next_uc[c_];
+      const int r_2 = t_ / 16;
+      const int e_2 = t_ % 16;
+      sh_vc[e_2 * 132 + r_2] = A[min(blockIdx.x * 128 + r_2, n - 1) * d + (kk + e_2)];
     }
-    // prefetch: the next 128 x 16 tile of A into registers  // aat.fut:8
+    __syncthreads();  // the tiles are written
+    float acc_2[64];  // aat.fut:9
     #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_4 = t_ / 16;
-      const int e_4 = t_ % 16;
-      next_vc[c_] = A[min(blockIdx.x * 128 + r_4, n - 1) * d + e_4];
+    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      #pragma unroll
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+        #pragma unroll
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          #pragma unroll
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
+          }
+        }
+      }
     }
-    // the prefetched tile of A into sh_vc
     #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_4 = t_ / 16;
-      const int e_4 = t_ % 16;
-      sh_vc[e_4 * 132 + r_4] = next_vc[c_];
+    for (int k = 0; k < 16; k += 1) {  // aat.fut:9
+      float reg_sh_uc[8];
+      #pragma unroll
+      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        const float4 v_reg_sh_uc = *reinterpret_cast<const float4*>(&sh_uc[G0_ * 64 + threadIdx.y * 4 + k * 132]);
+        reg_sh_uc[G0_ * 4] = v_reg_sh_uc.x;
+        reg_sh_uc[G0_ * 4 + 1] = v_reg_sh_uc.y;
+        reg_sh_uc[G0_ * 4 + 2] = v_reg_sh_uc.z;
+        reg_sh_uc[G0_ * 4 + 3] = v_reg_sh_uc.w;
+      }
+      float reg_sh_vc[8];
+      #pragma unroll
+      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+        const float4 v_reg_sh_vc = *reinterpret_cast<const float4*>(&sh_vc[G1_ * 64 + threadIdx.x * 4 + k * 132]);
+        reg_sh_vc[G1_ * 4] = v_reg_sh_vc.x;
+        reg_sh_vc[G1_ * 4 + 1] = v_reg_sh_vc.y;
+        reg_sh_vc[G1_ * 4 + 2] = v_reg_sh_vc.z;
+        reg_sh_vc[G1_ * 4 + 3] = v_reg_sh_vc.w;
+      }
+      #pragma unroll
+      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        #pragma unroll
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            #pragma unroll
+            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc[G0_ * 4 + L0_] * reg_sh_vc[G1_ * 4 + L1_];
+            }
+          }
+        }
+      }
     }
+    #pragma unroll
+    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      #pragma unroll
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+        #pragma unroll
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          #pragma unroll
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+          }
+        }
+      }
+    }
+    __syncthreads();  // the tiles are read before the next copy
   }
-  __syncthreads();  // the first tiles are written
-  for (int kk = 0; kk < kk_last; kk += 32) {  // two chunks a step, one in each shared buffer
-    const bool more_2 = kk + 16 < kk_last;
-    if (more_2) {
-      // prefetch: the next 128 x 16 tile of A into registers  // aat.fut:8
-      #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_7 = t_ / 16;
-        const int e_7 = t_ % 16;
-        next_uc[c_] = A[min(blockIdx.y * 128 + r_7, n - 1) * d + (kk + 16 + e_7)];
-      }
-      // prefetch: the next 128 x 16 tile of A into registers  // aat.fut:8
-      #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_8 = t_ / 16;
-        const int e_8 = t_ % 16;
-        next_vc[c_] = A[min(blockIdx.x * 128 + r_8, n - 1) * d + (kk + 16 + e_8)];
-      }
+  const int kk_last = d - d % 16;
+  if (kk_last < d) {  // aat.fut:8
+    const int c = d - kk_last;
+    // cooperative copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
+    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+      const int r_3 = t_ / 16;
+      const int e_3 = t_ % 16;
+      sh_uc[e_3 * 132 + r_3] = kk_last + e_3 < d ? A[min(blockIdx.y * 128 + r_3, n - 1) * d + (kk_last + e_3)] : (float)0;
     }
+    // cooperative copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
+    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+      const int r_4 = t_ / 16;
+      const int e_4 = t_ % 16;
+      sh_vc[e_4 * 132 + r_4] = kk_last + e_4 < d ? A[min(blockIdx.x * 128 + r_4, n - 1) * d + (kk_last + e_4)] : (float)0;
+    }
+    __syncthreads();  // the tiles are written
     float acc_3[64];  // aat.fut:9
     #pragma unroll
     for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -576,24 +441,24 @@ tiler_aat_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0, in
         }
       }
     }
-    for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // aat.fut:9
-      float reg_sh_uc[8];
+    for (int k_2 = 0; k_2 < c; k_2 += 1) {  // aat.fut:9
+      float reg_sh_uc_2[8];
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        const float4 v_reg_sh_uc = *reinterpret_cast<const float4*>(&sh_uc[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
-        reg_sh_uc[G0_ * 4] = v_reg_sh_uc.x;
-        reg_sh_uc[G0_ * 4 + 1] = v_reg_sh_uc.y;
-        reg_sh_uc[G0_ * 4 + 2] = v_reg_sh_uc.z;
-        reg_sh_uc[G0_ * 4 + 3] = v_reg_sh_uc.w;
+        const float4 v_reg_sh_uc_2 = *reinterpret_cast<const float4*>(&sh_uc[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
+        reg_sh_uc_2[G0_ * 4] = v_reg_sh_uc_2.x;
+        reg_sh_uc_2[G0_ * 4 + 1] = v_reg_sh_uc_2.y;
+        reg_sh_uc_2[G0_ * 4 + 2] = v_reg_sh_uc_2.z;
+        reg_sh_uc_2[G0_ * 4 + 3] = v_reg_sh_uc_2.w;
       }
-      float reg_sh_vc[8];
+      float reg_sh_vc_2[8];
       #pragma unroll
       for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        const float4 v_reg_sh_vc = *reinterpret_cast<const float4*>(&sh_vc[G1_ * 64 + threadIdx.x * 4 + k_2 * 132]);
-        reg_sh_vc[G1_ * 4] = v_reg_sh_vc.x;
-        reg_sh_vc[G1_ * 4 + 1] = v_reg_sh_vc.y;
-        reg_sh_vc[G1_ * 4 + 2] = v_reg_sh_vc.z;
-        reg_sh_vc[G1_ * 4 + 3] = v_reg_sh_vc.w;
+        const float4 v_reg_sh_vc_2 = *reinterpret_cast<const float4*>(&sh_vc[G1_ * 64 + threadIdx.x * 4 + k_2 * 132]);
+        reg_sh_vc_2[G1_ * 4] = v_reg_sh_vc_2.x;
+        reg_sh_vc_2[G1_ * 4 + 1] = v_reg_sh_vc_2.y;
+        reg_sh_vc_2[G1_ * 4 + 2] = v_reg_sh_vc_2.z;
+        reg_sh_vc_2[G1_ * 4 + 3] = v_reg_sh_vc_2.w;
       }
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -603,7 +468,7 @@ tiler_aat_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0, in
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc[G0_ * 4 + L0_] * reg_sh_vc[G1_ * 4 + L1_];
+              acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_2[G0_ * 4 + L0_] * reg_sh_vc_2[G1_ * 4 + L1_];
             }
           }
         }
@@ -618,203 +483,6 @@ tiler_aat_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0, in
           #pragma unroll
           for (int L1_ = 0; L1_ < 4; L1_ += 1) {
             acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-          }
-        }
-      }
-    }
-    if (more_2) {
-      // the prefetched tile of A into sh_uc_2
-      #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_7 = t_ / 16;
-        const int e_7 = t_ % 16;
-        sh_uc_2[e_7 * 132 + r_7] = next_uc[c_];
-      }
-      // the prefetched tile of A into sh_vc_2
-      #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_8 = t_ / 16;
-        const int e_8 = t_ % 16;
-        sh_vc_2[e_8 * 132 + r_8] = next_vc[c_];
-      }
-    }
-    __syncthreads();  // the next tiles are written and this chunk's are read
-    if (kk + 16 < kk_last) {
-      const bool more = kk + 16 + 16 < kk_last;
-      if (more) {
-        // prefetch: the next 128 x 16 tile of A into registers  // aat.fut:8
-        #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_5 = t_ / 16;
-          const int e_5 = t_ % 16;
-          next_uc[c_] = A[min(blockIdx.y * 128 + r_5, n - 1) * d + (kk + 16 + 16 + e_5)];
-        }
-        // prefetch: the next 128 x 16 tile of A into registers  // aat.fut:8
-        #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_6 = t_ / 16;
-          const int e_6 = t_ % 16;
-          next_vc[c_] = A[min(blockIdx.x * 128 + r_6, n - 1) * d + (kk + 16 + 16 + e_6)];
-        }
-      }
-      float acc_2[64];  // aat.fut:9
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
-            }
-          }
-        }
-      }
-      for (int k = 0; k < 16; k += 1) {  // aat.fut:9
-        float reg_sh_uc_2[8];
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_uc_2 = *reinterpret_cast<const float4*>(&sh_uc_2[G0_ * 64 + threadIdx.y * 4 + k * 132]);
-          reg_sh_uc_2[G0_ * 4] = v_reg_sh_uc_2.x;
-          reg_sh_uc_2[G0_ * 4 + 1] = v_reg_sh_uc_2.y;
-          reg_sh_uc_2[G0_ * 4 + 2] = v_reg_sh_uc_2.z;
-          reg_sh_uc_2[G0_ * 4 + 3] = v_reg_sh_uc_2.w;
-        }
-        float reg_sh_vc_2[8];
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_vc_2 = *reinterpret_cast<const float4*>(&sh_vc_2[G1_ * 64 + threadIdx.x * 4 + k * 132]);
-          reg_sh_vc_2[G1_ * 4] = v_reg_sh_vc_2.x;
-          reg_sh_vc_2[G1_ * 4 + 1] = v_reg_sh_vc_2.y;
-          reg_sh_vc_2[G1_ * 4 + 2] = v_reg_sh_vc_2.z;
-          reg_sh_vc_2[G1_ * 4 + 3] = v_reg_sh_vc_2.w;
-        }
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_2[G0_ * 4 + L0_] * reg_sh_vc_2[G1_ * 4 + L1_];
-              }
-            }
-          }
-        }
-      }
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-            }
-          }
-        }
-      }
-      if (more) {
-        // the prefetched tile of A into sh_uc
-        #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_5 = t_ / 16;
-          const int e_5 = t_ % 16;
-          sh_uc[e_5 * 132 + r_5] = next_uc[c_];
-        }
-        // the prefetched tile of A into sh_vc
-        #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_6 = t_ / 16;
-          const int e_6 = t_ % 16;
-          sh_vc[e_6 * 132 + r_6] = next_vc[c_];
-        }
-      }
-      __syncthreads();  // the next tiles are written and this chunk's are read
-    }
-  }
-  if (kk_last < d) {  // aat.fut:8
-    const int c = d - kk_last;
-    // cooperative copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_9 = t_ / 16;
-      const int e_9 = t_ % 16;
-      sh_uc[e_9 * 132 + r_9] = kk_last + e_9 < d ? A[min(blockIdx.y * 128 + r_9, n - 1) * d + (kk_last + e_9)] : (float)0;
-    }
-    // cooperative copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_10 = t_ / 16;
-      const int e_10 = t_ % 16;
-      sh_vc[e_10 * 132 + r_10] = kk_last + e_10 < d ? A[min(blockIdx.x * 128 + r_10, n - 1) * d + (kk_last + e_10)] : (float)0;
-    }
-    __syncthreads();  // the tiles are written
-    float acc_4[64];  // aat.fut:9
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
-          }
-        }
-      }
-    }
-    for (int k_3 = 0; k_3 < c; k_3 += 1) {  // aat.fut:9
-      float reg_sh_uc_3[8];
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        const float4 v_reg_sh_uc_3 = *reinterpret_cast<const float4*>(&sh_uc[G0_ * 64 + threadIdx.y * 4 + k_3 * 132]);
-        reg_sh_uc_3[G0_ * 4] = v_reg_sh_uc_3.x;
-        reg_sh_uc_3[G0_ * 4 + 1] = v_reg_sh_uc_3.y;
-        reg_sh_uc_3[G0_ * 4 + 2] = v_reg_sh_uc_3.z;
-        reg_sh_uc_3[G0_ * 4 + 3] = v_reg_sh_uc_3.w;
-      }
-      float reg_sh_vc_3[8];
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        const float4 v_reg_sh_vc_3 = *reinterpret_cast<const float4*>(&sh_vc[G1_ * 64 + threadIdx.x * 4 + k_3 * 132]);
-        reg_sh_vc_3[G1_ * 4] = v_reg_sh_vc_3.x;
-        reg_sh_vc_3[G1_ * 4 + 1] = v_reg_sh_vc_3.y;
-        reg_sh_vc_3[G1_ * 4 + 2] = v_reg_sh_vc_3.z;
-        reg_sh_vc_3[G1_ * 4 + 3] = v_reg_sh_vc_3.w;
-      }
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_3[G0_ * 4 + L0_] * reg_sh_vc_3[G1_ * 4 + L1_];
-            }
-          }
-        }
-      }
-    }
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
           }
         }
       }

@@ -12,7 +12,7 @@
 // launch: tiler_mm_tiled<<<grid, block, 0>>>(A, B0, out0, m, n, q)
 //   block = (16, 16, 1), 256 threads
 //   grid  = (ceil(q / 128), ceil(m / 128), 1)
-//   static shared memory: 33280 bytes; dynamic: 0
+//   static shared memory: 16640 bytes; dynamic: 0
 //   A: input [m, n] (row-major)
 //   B0: input [n, q] (row-major)
 //   out0: output [m, q] (row-major)
@@ -27,7 +27,7 @@
 // launch: tiler_mm_tiled_scalar<<<grid, block, 0>>>(A, B0, out0, m, n, q)
 //   block = (16, 16, 1), 256 threads
 //   grid  = (ceil(q / 128), ceil(m / 128), 1)
-//   static shared memory: 33280 bytes; dynamic: 0
+//   static shared memory: 16640 bytes; dynamic: 0
 //   A: input [m, n] (row-major)
 //   B0: input [n, q] (row-major)
 //   out0: output [m, q] (row-major)
@@ -89,8 +89,6 @@ tiler_mm_tiled(const float* __restrict__ A, const float* __restrict__ B0, float*
 {
   __shared__ __align__(16) float sh_a_c[2112];
   __shared__ __align__(16) float sh_b_c[2048];
-  __shared__ __align__(16) float sh_a_c_2[2112];
-  __shared__ __align__(16) float sh_b_c_2[2048];
   int gtid0[8];  // mm.fut:7
   #pragma unroll
   for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -121,67 +119,106 @@ tiler_mm_tiled(const float* __restrict__ A, const float* __restrict__ B0, float*
       }
     }
   }
-  const int kk_last = n - n % 16;
-  float4 next_a_c[2];
-  float4 next_b_c[2];
-  if (0 < kk_last) {  // mm.fut:9
-    // prefetch: the next 128 x 16 tile of A into registers  // mm.fut:9
-    #pragma unroll
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+  for (int kk = 0; kk < n - 15; kk += 16) {  // mm.fut:9
+    // cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest, 4 at a time  // mm.fut:9
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
       const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_3 = t_ / 4;
-      const int e_3 = t_ % 4 * 4;
-      next_a_c[c_] = *reinterpret_cast<const float4*>(&A[min(blockIdx.y * 128 + r_3, m - 1) * n + e_3]);
+      const int r = t_ / 4;
+      const int e = t_ % 4 * 4;
+      sh_a_c[e * 132 + r] = (*reinterpret_cast<const float4*>(&A[min(blockIdx.y * 128 + r, m - 1) * n + (kk + e)])).x;
+      sh_a_c[(e + 1) * 132 + r] = (*reinterpret_cast<const float4*>(&A[min(blockIdx.y * 128 + r, m - 1) * n + (kk + e)])).y;
+      sh_a_c[(e + 2) * 132 + r] = (*reinterpret_cast<const float4*>(&A[min(blockIdx.y * 128 + r, m - 1) * n + (kk + e)])).z;
+      sh_a_c[(e + 3) * 132 + r] = (*reinterpret_cast<const float4*>(&A[min(blockIdx.y * 128 + r, m - 1) * n + (kk + e)])).w;
     }
-    // the prefetched tile of A into sh_a_c
-    #pragma unroll
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+    // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest, 4 at a time  // mm.fut:9
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
       const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_3 = t_ / 4;
-      const int e_3 = t_ % 4 * 4;
-      sh_a_c[e_3 * 132 + r_3] = next_a_c[c_].x;
-      sh_a_c[(e_3 + 1) * 132 + r_3] = next_a_c[c_].y;
-      sh_a_c[(e_3 + 2) * 132 + r_3] = next_a_c[c_].z;
-      sh_a_c[(e_3 + 3) * 132 + r_3] = next_a_c[c_].w;
+      const int r_2 = t_ % 32 * 4;
+      const int e_2 = t_ / 32;
+      *reinterpret_cast<float4*>(&sh_b_c[e_2 * 128 + r_2]) = make_float4((*reinterpret_cast<const float4*>(&B0[min(blockIdx.x * 128 + r_2, q - 4) + (kk + e_2) * q])).x, (*reinterpret_cast<const float4*>(&B0[min(blockIdx.x * 128 + r_2, q - 4) + (kk + e_2) * q])).y, (*reinterpret_cast<const float4*>(&B0[min(blockIdx.x * 128 + r_2, q - 4) + (kk + e_2) * q])).z, (*reinterpret_cast<const float4*>(&B0[min(blockIdx.x * 128 + r_2, q - 4) + (kk + e_2) * q])).w);
     }
-    // prefetch: the next 128 x 16 tile of B0 into registers  // mm.fut:9
+    __syncthreads();  // the tiles are written
+    float acc_2[64];  // mm.fut:10
     #pragma unroll
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_4 = t_ % 32 * 4;
-      const int e_4 = t_ / 32;
-      next_b_c[c_] = *reinterpret_cast<const float4*>(&B0[min(blockIdx.x * 128 + r_4, q - 4) + e_4 * q]);
+    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      #pragma unroll
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+        #pragma unroll
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          #pragma unroll
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
+          }
+        }
+      }
     }
-    // the prefetched tile of B0 into sh_b_c
     #pragma unroll
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_4 = t_ % 32 * 4;
-      const int e_4 = t_ / 32;
-      *reinterpret_cast<float4*>(&sh_b_c[e_4 * 128 + r_4]) = make_float4(next_b_c[c_].x, next_b_c[c_].y, next_b_c[c_].z, next_b_c[c_].w);
+    for (int k = 0; k < 16; k += 1) {  // mm.fut:10
+      float reg_sh_a_c[8];
+      #pragma unroll
+      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        const float4 v_reg_sh_a_c = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k * 132]);
+        reg_sh_a_c[G0_ * 4] = v_reg_sh_a_c.x;
+        reg_sh_a_c[G0_ * 4 + 1] = v_reg_sh_a_c.y;
+        reg_sh_a_c[G0_ * 4 + 2] = v_reg_sh_a_c.z;
+        reg_sh_a_c[G0_ * 4 + 3] = v_reg_sh_a_c.w;
+      }
+      float reg_sh_b_c[8];
+      #pragma unroll
+      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+        const float4 v_reg_sh_b_c = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k * 128]);
+        reg_sh_b_c[G1_ * 4] = v_reg_sh_b_c.x;
+        reg_sh_b_c[G1_ * 4 + 1] = v_reg_sh_b_c.y;
+        reg_sh_b_c[G1_ * 4 + 2] = v_reg_sh_b_c.z;
+        reg_sh_b_c[G1_ * 4 + 3] = v_reg_sh_b_c.w;
+      }
+      #pragma unroll
+      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        #pragma unroll
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            #pragma unroll
+            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c[G0_ * 4 + L0_] * reg_sh_b_c[G1_ * 4 + L1_];
+            }
+          }
+        }
+      }
     }
+    #pragma unroll
+    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      #pragma unroll
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+        #pragma unroll
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          #pragma unroll
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+          }
+        }
+      }
+    }
+    __syncthreads();  // the tiles are read before the next copy
   }
-  __syncthreads();  // the first tiles are written
-  for (int kk = 0; kk < kk_last; kk += 32) {  // two chunks a step, one in each shared buffer
-    const bool more_2 = kk + 16 < kk_last;
-    if (more_2) {
-      // prefetch: the next 128 x 16 tile of A into registers  // mm.fut:9
-      #pragma unroll
-      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_7 = t_ / 4;
-        const int e_7 = t_ % 4 * 4;
-        next_a_c[c_] = *reinterpret_cast<const float4*>(&A[min(blockIdx.y * 128 + r_7, m - 1) * n + (kk + 16 + e_7)]);
-      }
-      // prefetch: the next 128 x 16 tile of B0 into registers  // mm.fut:9
-      #pragma unroll
-      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_8 = t_ % 32 * 4;
-        const int e_8 = t_ / 32;
-        next_b_c[c_] = *reinterpret_cast<const float4*>(&B0[min(blockIdx.x * 128 + r_8, q - 4) + (kk + 16 + e_8) * q]);
-      }
+  const int kk_last = n - n % 16;
+  if (kk_last < n) {  // mm.fut:9
+    const int chunk = n - kk_last;
+    // cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
+    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+      const int r_3 = t_ / 16;
+      const int e_3 = t_ % 16;
+      sh_a_c[e_3 * 132 + r_3] = kk_last + e_3 < n ? A[min(blockIdx.y * 128 + r_3, m - 1) * n + (kk_last + e_3)] : (float)0;
     }
+    // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
+    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+      const int r_4 = t_ % 128;
+      const int e_4 = t_ / 128;
+      sh_b_c[e_4 * 128 + r_4] = kk_last + e_4 < n ? B0[min(blockIdx.x * 128 + r_4, q - 1) + (kk_last + e_4) * q] : (float)0;
+    }
+    __syncthreads();  // the tiles are written
     float acc_3[64];  // mm.fut:10
     #pragma unroll
     for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -196,24 +233,24 @@ tiler_mm_tiled(const float* __restrict__ A, const float* __restrict__ B0, float*
         }
       }
     }
-    for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // mm.fut:10
-      float reg_sh_a_c[8];
+    for (int k_2 = 0; k_2 < chunk; k_2 += 1) {  // mm.fut:10
+      float reg_sh_a_c_2[8];
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        const float4 v_reg_sh_a_c = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
-        reg_sh_a_c[G0_ * 4] = v_reg_sh_a_c.x;
-        reg_sh_a_c[G0_ * 4 + 1] = v_reg_sh_a_c.y;
-        reg_sh_a_c[G0_ * 4 + 2] = v_reg_sh_a_c.z;
-        reg_sh_a_c[G0_ * 4 + 3] = v_reg_sh_a_c.w;
+        const float4 v_reg_sh_a_c_2 = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
+        reg_sh_a_c_2[G0_ * 4] = v_reg_sh_a_c_2.x;
+        reg_sh_a_c_2[G0_ * 4 + 1] = v_reg_sh_a_c_2.y;
+        reg_sh_a_c_2[G0_ * 4 + 2] = v_reg_sh_a_c_2.z;
+        reg_sh_a_c_2[G0_ * 4 + 3] = v_reg_sh_a_c_2.w;
       }
-      float reg_sh_b_c[8];
+      float reg_sh_b_c_2[8];
       #pragma unroll
       for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        const float4 v_reg_sh_b_c = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k_2 * 128]);
-        reg_sh_b_c[G1_ * 4] = v_reg_sh_b_c.x;
-        reg_sh_b_c[G1_ * 4 + 1] = v_reg_sh_b_c.y;
-        reg_sh_b_c[G1_ * 4 + 2] = v_reg_sh_b_c.z;
-        reg_sh_b_c[G1_ * 4 + 3] = v_reg_sh_b_c.w;
+        const float4 v_reg_sh_b_c_2 = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k_2 * 128]);
+        reg_sh_b_c_2[G1_ * 4] = v_reg_sh_b_c_2.x;
+        reg_sh_b_c_2[G1_ * 4 + 1] = v_reg_sh_b_c_2.y;
+        reg_sh_b_c_2[G1_ * 4 + 2] = v_reg_sh_b_c_2.z;
+        reg_sh_b_c_2[G1_ * 4 + 3] = v_reg_sh_b_c_2.w;
       }
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -223,7 +260,7 @@ tiler_mm_tiled(const float* __restrict__ A, const float* __restrict__ B0, float*
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c[G0_ * 4 + L0_] * reg_sh_b_c[G1_ * 4 + L1_];
+              acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_2[G0_ * 4 + L0_] * reg_sh_b_c_2[G1_ * 4 + L1_];
             }
           }
         }
@@ -238,209 +275,6 @@ tiler_mm_tiled(const float* __restrict__ A, const float* __restrict__ B0, float*
           #pragma unroll
           for (int L1_ = 0; L1_ < 4; L1_ += 1) {
             acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-          }
-        }
-      }
-    }
-    if (more_2) {
-      // the prefetched tile of A into sh_a_c_2
-      #pragma unroll
-      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_7 = t_ / 4;
-        const int e_7 = t_ % 4 * 4;
-        sh_a_c_2[e_7 * 132 + r_7] = next_a_c[c_].x;
-        sh_a_c_2[(e_7 + 1) * 132 + r_7] = next_a_c[c_].y;
-        sh_a_c_2[(e_7 + 2) * 132 + r_7] = next_a_c[c_].z;
-        sh_a_c_2[(e_7 + 3) * 132 + r_7] = next_a_c[c_].w;
-      }
-      // the prefetched tile of B0 into sh_b_c_2
-      #pragma unroll
-      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_8 = t_ % 32 * 4;
-        const int e_8 = t_ / 32;
-        *reinterpret_cast<float4*>(&sh_b_c_2[e_8 * 128 + r_8]) = make_float4(next_b_c[c_].x, next_b_c[c_].y, next_b_c[c_].z, next_b_c[c_].w);
-      }
-    }
-    __syncthreads();  // the next tiles are written and this chunk's are read
-    if (kk + 16 < kk_last) {
-      const bool more = kk + 16 + 16 < kk_last;
-      if (more) {
-        // prefetch: the next 128 x 16 tile of A into registers  // mm.fut:9
-        #pragma unroll
-        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_5 = t_ / 4;
-          const int e_5 = t_ % 4 * 4;
-          next_a_c[c_] = *reinterpret_cast<const float4*>(&A[min(blockIdx.y * 128 + r_5, m - 1) * n + (kk + 16 + 16 + e_5)]);
-        }
-        // prefetch: the next 128 x 16 tile of B0 into registers  // mm.fut:9
-        #pragma unroll
-        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_6 = t_ % 32 * 4;
-          const int e_6 = t_ / 32;
-          next_b_c[c_] = *reinterpret_cast<const float4*>(&B0[min(blockIdx.x * 128 + r_6, q - 4) + (kk + 16 + 16 + e_6) * q]);
-        }
-      }
-      float acc_2[64];  // mm.fut:10
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
-            }
-          }
-        }
-      }
-      for (int k = 0; k < 16; k += 1) {  // mm.fut:10
-        float reg_sh_a_c_2[8];
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_a_c_2 = *reinterpret_cast<const float4*>(&sh_a_c_2[G0_ * 64 + threadIdx.y * 4 + k * 132]);
-          reg_sh_a_c_2[G0_ * 4] = v_reg_sh_a_c_2.x;
-          reg_sh_a_c_2[G0_ * 4 + 1] = v_reg_sh_a_c_2.y;
-          reg_sh_a_c_2[G0_ * 4 + 2] = v_reg_sh_a_c_2.z;
-          reg_sh_a_c_2[G0_ * 4 + 3] = v_reg_sh_a_c_2.w;
-        }
-        float reg_sh_b_c_2[8];
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_b_c_2 = *reinterpret_cast<const float4*>(&sh_b_c_2[G1_ * 64 + threadIdx.x * 4 + k * 128]);
-          reg_sh_b_c_2[G1_ * 4] = v_reg_sh_b_c_2.x;
-          reg_sh_b_c_2[G1_ * 4 + 1] = v_reg_sh_b_c_2.y;
-          reg_sh_b_c_2[G1_ * 4 + 2] = v_reg_sh_b_c_2.z;
-          reg_sh_b_c_2[G1_ * 4 + 3] = v_reg_sh_b_c_2.w;
-        }
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_2[G0_ * 4 + L0_] * reg_sh_b_c_2[G1_ * 4 + L1_];
-              }
-            }
-          }
-        }
-      }
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-            }
-          }
-        }
-      }
-      if (more) {
-        // the prefetched tile of A into sh_a_c
-        #pragma unroll
-        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_5 = t_ / 4;
-          const int e_5 = t_ % 4 * 4;
-          sh_a_c[e_5 * 132 + r_5] = next_a_c[c_].x;
-          sh_a_c[(e_5 + 1) * 132 + r_5] = next_a_c[c_].y;
-          sh_a_c[(e_5 + 2) * 132 + r_5] = next_a_c[c_].z;
-          sh_a_c[(e_5 + 3) * 132 + r_5] = next_a_c[c_].w;
-        }
-        // the prefetched tile of B0 into sh_b_c
-        #pragma unroll
-        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_6 = t_ % 32 * 4;
-          const int e_6 = t_ / 32;
-          *reinterpret_cast<float4*>(&sh_b_c[e_6 * 128 + r_6]) = make_float4(next_b_c[c_].x, next_b_c[c_].y, next_b_c[c_].z, next_b_c[c_].w);
-        }
-      }
-      __syncthreads();  // the next tiles are written and this chunk's are read
-    }
-  }
-  if (kk_last < n) {  // mm.fut:9
-    const int chunk = n - kk_last;
-    // cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_9 = t_ / 16;
-      const int e_9 = t_ % 16;
-      sh_a_c[e_9 * 132 + r_9] = kk_last + e_9 < n ? A[min(blockIdx.y * 128 + r_9, m - 1) * n + (kk_last + e_9)] : (float)0;
-    }
-    // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_10 = t_ % 128;
-      const int e_10 = t_ / 128;
-      sh_b_c[e_10 * 128 + r_10] = kk_last + e_10 < n ? B0[min(blockIdx.x * 128 + r_10, q - 1) + (kk_last + e_10) * q] : (float)0;
-    }
-    __syncthreads();  // the tiles are written
-    float acc_4[64];  // mm.fut:10
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
-          }
-        }
-      }
-    }
-    for (int k_3 = 0; k_3 < chunk; k_3 += 1) {  // mm.fut:10
-      float reg_sh_a_c_3[8];
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        const float4 v_reg_sh_a_c_3 = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k_3 * 132]);
-        reg_sh_a_c_3[G0_ * 4] = v_reg_sh_a_c_3.x;
-        reg_sh_a_c_3[G0_ * 4 + 1] = v_reg_sh_a_c_3.y;
-        reg_sh_a_c_3[G0_ * 4 + 2] = v_reg_sh_a_c_3.z;
-        reg_sh_a_c_3[G0_ * 4 + 3] = v_reg_sh_a_c_3.w;
-      }
-      float reg_sh_b_c_3[8];
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        const float4 v_reg_sh_b_c_3 = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k_3 * 128]);
-        reg_sh_b_c_3[G1_ * 4] = v_reg_sh_b_c_3.x;
-        reg_sh_b_c_3[G1_ * 4 + 1] = v_reg_sh_b_c_3.y;
-        reg_sh_b_c_3[G1_ * 4 + 2] = v_reg_sh_b_c_3.z;
-        reg_sh_b_c_3[G1_ * 4 + 3] = v_reg_sh_b_c_3.w;
-      }
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_3[G0_ * 4 + L0_] * reg_sh_b_c_3[G1_ * 4 + L1_];
-            }
-          }
-        }
-      }
-    }
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
           }
         }
       }
@@ -469,8 +303,6 @@ tiler_mm_tiled_scalar(const float* __restrict__ A, const float* __restrict__ B0,
 {
   __shared__ __align__(16) float sh_a_c[2112];
   __shared__ __align__(16) float sh_b_c[2048];
-  __shared__ __align__(16) float sh_a_c_2[2112];
-  __shared__ __align__(16) float sh_b_c_2[2048];
   int gtid0[8];  // mm.fut:7
   #pragma unroll
   for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -501,64 +333,103 @@ tiler_mm_tiled_scalar(const float* __restrict__ A, const float* __restrict__ B0,
       }
     }
   }
-  const int kk_last = n - n % 16;
-  float next_a_c[8];
-  float next_b_c[8];
-  if (0 < kk_last) {  // mm.fut:9
-    // prefetch: the next 128 x 16 tile of A into registers  // mm.fut:9
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
+  for (int kk = 0; kk < n - 15; kk += 16) {  // mm.fut:9
+    // cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
+    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
       const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_3 = t_ / 16;
-      const int e_3 = t_ % 16;
-      next_a_c[c_] = A[min(blockIdx.y * 128 + r_3, m - 1) * n + e_3];
+      const int r = t_ / 16;
+      const int e = t_ % 16;
+      sh_a_c[e * 132 + r] = A[min(blockIdx.y * 128 + r, m - 1) * n + (kk + e)];
     }
-    // the prefetched tile of A into sh_a_c
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
+    // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
+    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
       const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_3 = t_ / 16;
-      const int e_3 = t_ % 16;
-      sh_a_c[e_3 * 132 + r_3] = next_a_c[c_];
+      const int r_2 = t_ % 128;
+      const int e_2 = t_ / 128;
+      sh_b_c[e_2 * 128 + r_2] = B0[min(blockIdx.x * 128 + r_2, q - 1) + (kk + e_2) * q];
     }
-    // prefetch: the next 128 x 16 tile of B0 into registers  // mm.fut:9
+    __syncthreads();  // the tiles are written
+    float acc_2[64];  // mm.fut:10
     #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_4 = t_ % 128;
-      const int e_4 = t_ / 128;
-      next_b_c[c_] = B0[min(blockIdx.x * 128 + r_4, q - 1) + e_4 * q];
+    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      #pragma unroll
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+        #pragma unroll
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          #pragma unroll
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
+          }
+        }
+      }
     }
-    // the prefetched tile of B0 into sh_b_c
     #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_4 = t_ % 128;
-      const int e_4 = t_ / 128;
-      sh_b_c[e_4 * 128 + r_4] = next_b_c[c_];
+    for (int k = 0; k < 16; k += 1) {  // mm.fut:10
+      float reg_sh_a_c[8];
+      #pragma unroll
+      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        const float4 v_reg_sh_a_c = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k * 132]);
+        reg_sh_a_c[G0_ * 4] = v_reg_sh_a_c.x;
+        reg_sh_a_c[G0_ * 4 + 1] = v_reg_sh_a_c.y;
+        reg_sh_a_c[G0_ * 4 + 2] = v_reg_sh_a_c.z;
+        reg_sh_a_c[G0_ * 4 + 3] = v_reg_sh_a_c.w;
+      }
+      float reg_sh_b_c[8];
+      #pragma unroll
+      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+        const float4 v_reg_sh_b_c = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k * 128]);
+        reg_sh_b_c[G1_ * 4] = v_reg_sh_b_c.x;
+        reg_sh_b_c[G1_ * 4 + 1] = v_reg_sh_b_c.y;
+        reg_sh_b_c[G1_ * 4 + 2] = v_reg_sh_b_c.z;
+        reg_sh_b_c[G1_ * 4 + 3] = v_reg_sh_b_c.w;
+      }
+      #pragma unroll
+      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        #pragma unroll
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            #pragma unroll
+            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c[G0_ * 4 + L0_] * reg_sh_b_c[G1_ * 4 + L1_];
+            }
+          }
+        }
+      }
     }
+    #pragma unroll
+    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      #pragma unroll
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+        #pragma unroll
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          #pragma unroll
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+          }
+        }
+      }
+    }
+    __syncthreads();  // the tiles are read before the next copy
   }
-  __syncthreads();  // the first tiles are written
-  for (int kk = 0; kk < kk_last; kk += 32) {  // two chunks a step, one in each shared buffer
-    const bool more_2 = kk + 16 < kk_last;
-    if (more_2) {
-      // prefetch: the next 128 x 16 tile of A into registers  // mm.fut:9
-      #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_7 = t_ / 16;
-        const int e_7 = t_ % 16;
-        next_a_c[c_] = A[min(blockIdx.y * 128 + r_7, m - 1) * n + (kk + 16 + e_7)];
-      }
-      // prefetch: the next 128 x 16 tile of B0 into registers  // mm.fut:9
-      #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_8 = t_ % 128;
-        const int e_8 = t_ / 128;
-        next_b_c[c_] = B0[min(blockIdx.x * 128 + r_8, q - 1) + (kk + 16 + e_8) * q];
-      }
+  const int kk_last = n - n % 16;
+  if (kk_last < n) {  // mm.fut:9
+    const int chunk = n - kk_last;
+    // cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
+    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+      const int r_3 = t_ / 16;
+      const int e_3 = t_ % 16;
+      sh_a_c[e_3 * 132 + r_3] = kk_last + e_3 < n ? A[min(blockIdx.y * 128 + r_3, m - 1) * n + (kk_last + e_3)] : (float)0;
     }
+    // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
+    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+      const int r_4 = t_ % 128;
+      const int e_4 = t_ / 128;
+      sh_b_c[e_4 * 128 + r_4] = kk_last + e_4 < n ? B0[min(blockIdx.x * 128 + r_4, q - 1) + (kk_last + e_4) * q] : (float)0;
+    }
+    __syncthreads();  // the tiles are written
     float acc_3[64];  // mm.fut:10
     #pragma unroll
     for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -573,24 +444,24 @@ tiler_mm_tiled_scalar(const float* __restrict__ A, const float* __restrict__ B0,
         }
       }
     }
-    for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // mm.fut:10
-      float reg_sh_a_c[8];
+    for (int k_2 = 0; k_2 < chunk; k_2 += 1) {  // mm.fut:10
+      float reg_sh_a_c_2[8];
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        const float4 v_reg_sh_a_c = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
-        reg_sh_a_c[G0_ * 4] = v_reg_sh_a_c.x;
-        reg_sh_a_c[G0_ * 4 + 1] = v_reg_sh_a_c.y;
-        reg_sh_a_c[G0_ * 4 + 2] = v_reg_sh_a_c.z;
-        reg_sh_a_c[G0_ * 4 + 3] = v_reg_sh_a_c.w;
+        const float4 v_reg_sh_a_c_2 = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
+        reg_sh_a_c_2[G0_ * 4] = v_reg_sh_a_c_2.x;
+        reg_sh_a_c_2[G0_ * 4 + 1] = v_reg_sh_a_c_2.y;
+        reg_sh_a_c_2[G0_ * 4 + 2] = v_reg_sh_a_c_2.z;
+        reg_sh_a_c_2[G0_ * 4 + 3] = v_reg_sh_a_c_2.w;
       }
-      float reg_sh_b_c[8];
+      float reg_sh_b_c_2[8];
       #pragma unroll
       for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        const float4 v_reg_sh_b_c = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k_2 * 128]);
-        reg_sh_b_c[G1_ * 4] = v_reg_sh_b_c.x;
-        reg_sh_b_c[G1_ * 4 + 1] = v_reg_sh_b_c.y;
-        reg_sh_b_c[G1_ * 4 + 2] = v_reg_sh_b_c.z;
-        reg_sh_b_c[G1_ * 4 + 3] = v_reg_sh_b_c.w;
+        const float4 v_reg_sh_b_c_2 = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k_2 * 128]);
+        reg_sh_b_c_2[G1_ * 4] = v_reg_sh_b_c_2.x;
+        reg_sh_b_c_2[G1_ * 4 + 1] = v_reg_sh_b_c_2.y;
+        reg_sh_b_c_2[G1_ * 4 + 2] = v_reg_sh_b_c_2.z;
+        reg_sh_b_c_2[G1_ * 4 + 3] = v_reg_sh_b_c_2.w;
       }
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -600,7 +471,7 @@ tiler_mm_tiled_scalar(const float* __restrict__ A, const float* __restrict__ B0,
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c[G0_ * 4 + L0_] * reg_sh_b_c[G1_ * 4 + L1_];
+              acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_2[G0_ * 4 + L0_] * reg_sh_b_c_2[G1_ * 4 + L1_];
             }
           }
         }
@@ -615,203 +486,6 @@ tiler_mm_tiled_scalar(const float* __restrict__ A, const float* __restrict__ B0,
           #pragma unroll
           for (int L1_ = 0; L1_ < 4; L1_ += 1) {
             acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-          }
-        }
-      }
-    }
-    if (more_2) {
-      // the prefetched tile of A into sh_a_c_2
-      #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_7 = t_ / 16;
-        const int e_7 = t_ % 16;
-        sh_a_c_2[e_7 * 132 + r_7] = next_a_c[c_];
-      }
-      // the prefetched tile of B0 into sh_b_c_2
-      #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_8 = t_ % 128;
-        const int e_8 = t_ / 128;
-        sh_b_c_2[e_8 * 128 + r_8] = next_b_c[c_];
-      }
-    }
-    __syncthreads();  // the next tiles are written and this chunk's are read
-    if (kk + 16 < kk_last) {
-      const bool more = kk + 16 + 16 < kk_last;
-      if (more) {
-        // prefetch: the next 128 x 16 tile of A into registers  // mm.fut:9
-        #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_5 = t_ / 16;
-          const int e_5 = t_ % 16;
-          next_a_c[c_] = A[min(blockIdx.y * 128 + r_5, m - 1) * n + (kk + 16 + 16 + e_5)];
-        }
-        // prefetch: the next 128 x 16 tile of B0 into registers  // mm.fut:9
-        #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_6 = t_ % 128;
-          const int e_6 = t_ / 128;
-          next_b_c[c_] = B0[min(blockIdx.x * 128 + r_6, q - 1) + (kk + 16 + 16 + e_6) * q];
-        }
-      }
-      float acc_2[64];  // mm.fut:10
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
-            }
-          }
-        }
-      }
-      for (int k = 0; k < 16; k += 1) {  // mm.fut:10
-        float reg_sh_a_c_2[8];
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_a_c_2 = *reinterpret_cast<const float4*>(&sh_a_c_2[G0_ * 64 + threadIdx.y * 4 + k * 132]);
-          reg_sh_a_c_2[G0_ * 4] = v_reg_sh_a_c_2.x;
-          reg_sh_a_c_2[G0_ * 4 + 1] = v_reg_sh_a_c_2.y;
-          reg_sh_a_c_2[G0_ * 4 + 2] = v_reg_sh_a_c_2.z;
-          reg_sh_a_c_2[G0_ * 4 + 3] = v_reg_sh_a_c_2.w;
-        }
-        float reg_sh_b_c_2[8];
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_b_c_2 = *reinterpret_cast<const float4*>(&sh_b_c_2[G1_ * 64 + threadIdx.x * 4 + k * 128]);
-          reg_sh_b_c_2[G1_ * 4] = v_reg_sh_b_c_2.x;
-          reg_sh_b_c_2[G1_ * 4 + 1] = v_reg_sh_b_c_2.y;
-          reg_sh_b_c_2[G1_ * 4 + 2] = v_reg_sh_b_c_2.z;
-          reg_sh_b_c_2[G1_ * 4 + 3] = v_reg_sh_b_c_2.w;
-        }
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_2[G0_ * 4 + L0_] * reg_sh_b_c_2[G1_ * 4 + L1_];
-              }
-            }
-          }
-        }
-      }
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-            }
-          }
-        }
-      }
-      if (more) {
-        // the prefetched tile of A into sh_a_c
-        #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_5 = t_ / 16;
-          const int e_5 = t_ % 16;
-          sh_a_c[e_5 * 132 + r_5] = next_a_c[c_];
-        }
-        // the prefetched tile of B0 into sh_b_c
-        #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_6 = t_ % 128;
-          const int e_6 = t_ / 128;
-          sh_b_c[e_6 * 128 + r_6] = next_b_c[c_];
-        }
-      }
-      __syncthreads();  // the next tiles are written and this chunk's are read
-    }
-  }
-  if (kk_last < n) {  // mm.fut:9
-    const int chunk = n - kk_last;
-    // cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_9 = t_ / 16;
-      const int e_9 = t_ % 16;
-      sh_a_c[e_9 * 132 + r_9] = kk_last + e_9 < n ? A[min(blockIdx.y * 128 + r_9, m - 1) * n + (kk_last + e_9)] : (float)0;
-    }
-    // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_10 = t_ % 128;
-      const int e_10 = t_ / 128;
-      sh_b_c[e_10 * 128 + r_10] = kk_last + e_10 < n ? B0[min(blockIdx.x * 128 + r_10, q - 1) + (kk_last + e_10) * q] : (float)0;
-    }
-    __syncthreads();  // the tiles are written
-    float acc_4[64];  // mm.fut:10
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
-          }
-        }
-      }
-    }
-    for (int k_3 = 0; k_3 < chunk; k_3 += 1) {  // mm.fut:10
-      float reg_sh_a_c_3[8];
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        const float4 v_reg_sh_a_c_3 = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k_3 * 132]);
-        reg_sh_a_c_3[G0_ * 4] = v_reg_sh_a_c_3.x;
-        reg_sh_a_c_3[G0_ * 4 + 1] = v_reg_sh_a_c_3.y;
-        reg_sh_a_c_3[G0_ * 4 + 2] = v_reg_sh_a_c_3.z;
-        reg_sh_a_c_3[G0_ * 4 + 3] = v_reg_sh_a_c_3.w;
-      }
-      float reg_sh_b_c_3[8];
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        const float4 v_reg_sh_b_c_3 = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k_3 * 128]);
-        reg_sh_b_c_3[G1_ * 4] = v_reg_sh_b_c_3.x;
-        reg_sh_b_c_3[G1_ * 4 + 1] = v_reg_sh_b_c_3.y;
-        reg_sh_b_c_3[G1_ * 4 + 2] = v_reg_sh_b_c_3.z;
-        reg_sh_b_c_3[G1_ * 4 + 3] = v_reg_sh_b_c_3.w;
-      }
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_3[G0_ * 4 + L0_] * reg_sh_b_c_3[G1_ * 4 + L1_];
-            }
-          }
-        }
-      }
-    }
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
           }
         }
       }
