@@ -15,7 +15,7 @@ from ..errors import CompilerBug
 from ..target import CTYPE, MATH, RESERVED
 from .copies import COUNTER, LINEAR
 from .micro import RESERVED as MICRO_RESERVED
-from .values import View, const
+from .values import View, const, fresh_name
 
 C_RESERVED = {"int", "float", "double", "char", "long", "short", "bool", "if", "else", "for", "while", "do",
               "return", "const", "void", "auto", "case", "switch", "default", "break", "continue", "sizeof",
@@ -42,13 +42,7 @@ class Body:
     # ---- names and blocks ------------------------------------------------------
 
     def fresh(self, base: str) -> str:
-        base = re.sub(r"[^A-Za-z0-9_]", "_", base.replace("'", "_q")) or "v"
-        name, n = base, 1
-        while name in self.used:
-            n += 1
-            name = f"{base}_{n}"
-        self.used.add(name)
-        return name
+        return fresh_name(re.sub(r"[^A-Za-z0-9_]", "_", base.replace("'", "_q")) or "v", self.used)
 
     def emit(self, stmt) -> None:
         self.out.append(stmt)

@@ -29,7 +29,7 @@ import math
 
 from .. import kir, target
 from ..errors import CompilerBug
-from .values import add, const, mul, substitute
+from .values import add, const, fresh_name, mul, rewrite, substitute
 
 GROUP, LANE = "G{}_", "L{}_"  # loop variables of the micro-tile along dim d (reserved names)
 RESERVED = {GROUP.format(d) for d in range(3)} | {LANE.format(d) for d in range(3)}
@@ -136,27 +136,18 @@ class _Replicator:
             return [s]
         hoisted: dict = {}
 
-        def visit(e):
-            if isinstance(e, kir.Load) and e.space != kir.LOCAL:
-                own = self.expr_dims(e.index)
-                if own < dims:
-                    if e not in hoisted:
-                        hoisted[e] = self.fresh(f"reg_{e.buffer}")
-                        self.deps[hoisted[e]] = own
-                    return kir.Ref(hoisted[e])
+        def lift(e):
+            if not (isinstance(e, kir.Load) and e.space != kir.LOCAL):
+                return None
+            own = self.expr_dims(e.index)
+            if not own < dims:
                 return e
-            if not dataclasses.is_dataclass(e):
-                return e
-            changes = {}
-            for f in dataclasses.fields(e):
-                v = getattr(e, f.name)
-                if dataclasses.is_dataclass(v):
-                    changes[f.name] = visit(v)
-                elif isinstance(v, tuple):
-                    changes[f.name] = tuple(visit(x) if dataclasses.is_dataclass(x) else x for x in v)
-            return dataclasses.replace(e, **changes)
+            if e not in hoisted:
+                hoisted[e] = self.fresh(f"reg_{e.buffer}")
+                self.deps[hoisted[e]] = own
+            return kir.Ref(hoisted[e])
 
-        rewritten = visit(s)
+        rewritten = rewrite(s, lift)
         pieces = [kir.Decl(name, self.ctypes[load.buffer], load, True) for load, name in hoisted.items()]
         return sorted(pieces, key=lambda p: sorted(self.deps[p.name])) + [rewritten]
 
@@ -251,12 +242,7 @@ class _Replicator:
         return list(self.loops(dims, tuple(body), lanes=False))
 
     def fresh(self, base: str) -> str:
-        name, n = base, 1
-        while name in self.used:
-            n += 1
-            name = f"{base}_{n}"
-        self.used.add(name)
-        return name
+        return fresh_name(base, self.used)
 
 
 def _trip(s: kir.For) -> int | None:

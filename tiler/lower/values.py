@@ -74,17 +74,38 @@ def minimum(a, b):
 def substitute(e, mapping: dict):
     """`e` with every `Ref` in `mapping` replaced (and the sums and products
     a constant replacement makes trivial folded)."""
-    if isinstance(e, kir.Ref):
-        return mapping.get(e.name, e)
-    if isinstance(e, kir.Bin) and e.op in ("+", "*"):
-        return (add if e.op == "+" else mul)(substitute(e.a, mapping), substitute(e.b, mapping))
+    def one(x):
+        if isinstance(x, kir.Ref):
+            return mapping.get(x.name, x)
+        if isinstance(x, kir.Bin) and x.op in ("+", "*"):
+            return (add if x.op == "+" else mul)(substitute(x.a, mapping), substitute(x.b, mapping))
+        return None
+    return rewrite(e, one)
+
+
+def rewrite(e, fn):
+    """`e` rebuilt top-down: where `fn` gives a node it replaces the subtree,
+    where it gives None the children are rewritten."""
+    out = fn(e)
+    if out is not None:
+        return out
     if not dataclasses.is_dataclass(e):
         return e
     changes = {}
     for f in dataclasses.fields(e):
         v = getattr(e, f.name)
         if dataclasses.is_dataclass(v):
-            changes[f.name] = substitute(v, mapping)
+            changes[f.name] = rewrite(v, fn)
         elif isinstance(v, tuple):
-            changes[f.name] = tuple(substitute(x, mapping) for x in v)
+            changes[f.name] = tuple(rewrite(x, fn) for x in v)
     return dataclasses.replace(e, **changes)
+
+
+def fresh_name(base: str, used: set) -> str:
+    """`base`, or `base_2`, `base_3`, ...: the first not in `used` (which it joins)."""
+    name, n = base, 1
+    while name in used:
+        n += 1
+        name = f"{base}_{n}"
+    used.add(name)
+    return name
