@@ -37,14 +37,19 @@ def sizes_for(prog, spec, scale):
 @pytest.mark.parametrize("variant", ["untiled", "tiled"])
 @pytest.mark.parametrize("path", PROGRAM_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_gpu_matches_the_interpreter(path, variant, scale):
+    matches_the_interpreter(path, Options(no_tile=variant == "untiled"), scale, seed=11)
+
+
+def matches_the_interpreter(path, options: Options, scale: str, seed: int) -> None:
+    """Every version of the module, whichever the launch would pick at these sizes."""
     text = path.read_text()
     prog = check(parse(text, path.name))
     spec = load_spec(path)
     sizes = sizes_for(prog, spec, SCALES[scale])
-    inputs = make_inputs(prog, sizes, spec, seed=11)
+    inputs = make_inputs(prog, sizes, spec, seed=seed)
     want = run(prog, inputs)
-    values = run_all(text, path.name, Options(no_tile=variant == "untiled"))
-    for kernel in values["verify"].kernels:  # every version, whichever the launch would pick at these sizes
+    values = run_all(text, path.name, options)
+    for kernel in values["verify"].kernels:
         if not kernel.runs_at(sizes):
             continue  # a version with vector copies runs only where the launch keeps them aligned
         got, _ = Gpu.get().run(kernel, values["render"], inputs, sizes)
@@ -65,17 +70,7 @@ REGISTER_VARIANTS = {"double-buffered": Options(double_buffer=True), "4x2": Opti
 @pytest.mark.parametrize("variant", REGISTER_VARIANTS)
 @pytest.mark.parametrize("name", ["mm", "aat", "mm_rows"])
 def test_register_tiled_variants_match_the_interpreter(name, variant, scale):
-    path = BENCHMARKS / f"{name}.fut"
-    text = path.read_text()
-    prog = check(parse(text, path.name))
-    sizes = sizes_for(prog, load_spec(path), SCALES[scale])
-    inputs = make_inputs(prog, sizes, load_spec(path), seed=5)
-    (want,) = run(prog, inputs)
-    values = run_all(text, path.name, REGISTER_VARIANTS[variant])
-    for kernel in values["verify"].kernels:
-        if kernel.runs_at(sizes):
-            (got,), _ = Gpu.get().run(kernel, values["render"], inputs, sizes)
-            assert np.abs(got - want).max() <= 1e-3 * max(1.0, float(np.abs(want).max())), (kernel.name, sizes)
+    matches_the_interpreter(BENCHMARKS / f"{name}.fut", REGISTER_VARIANTS[variant], scale, seed=5)
 
 
 def test_a_kernel_with_dynamic_shared_memory_over_48_kib():

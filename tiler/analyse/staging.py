@@ -143,7 +143,9 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     threads = math.prod(block.extents[x] for x in invariant)
     serves = f"{reuse} threads" if reuse == threads else f"{reuse} points ({threads} threads)"
     reason = f"invariant to dimension {dims_text(invariant)}, which the block spans: one copy serves {serves}"
-    buffers = 2 if block.register is not None and block.register.double_buffer else 1
+    # the prefetch holds a constant count of copy steps a thread in registers
+    whole = (max(row_count, 1) * chunk) % (block.threads * vector) == 0
+    buffers = 2 if block.register is not None and block.register.double_buffer and whole else 1
     staging = Staging(Level.SHARED, rows, (row_count, chunk) if rows else (chunk,), layout, padding, copy, reads,
                       size * buffers, reuse, vector, buffers)
     return replace(d, staging=staging, reason=reason)

@@ -53,9 +53,7 @@ def copy_tile(c: TileCopy) -> tuple:
     header = kir.Comment(f"cooperative copy: {c.rows} x {c.chunk} tile of {c.src} into {c.shared}, "
                          f"{c.axis.value} fastest" + (f", {c.width} at a time" if c.width > 1 else ""), c.span)
     if c.per_thread is not None:
-        first = kir.Decl(LINEAR, "int", add(c.tid, mul(kir.Ref(COUNTER), const(c.threads))), True)
-        loop = kir.For(COUNTER, const(0), const(c.per_thread), const(1), (first,) + element,
-                       note=f"{c.per_thread} a thread: a constant count")
+        loop = _steps(c, element, None, f"{c.per_thread} a thread: a constant count")
     else:
         loop = kir.For(LINEAR, c.tid, const(steps), const(c.threads), element)
     return (header, loop)
@@ -82,9 +80,13 @@ def prefetch_registers(c: TileCopy, registers: str) -> kir.ArrayDecl:
 
 
 def _unrolled(c: TileCopy, element: tuple) -> kir.For:
+    return _steps(c, element, kir.FULL, f"{c.per_thread} a thread, unrolled: the registers are indexed by constants")
+
+
+def _steps(c: TileCopy, element: tuple, unroll, note: str) -> kir.For:
+    """A thread's constant count of copy steps, each at LINEAR = tid + step * threads."""
     first = kir.Decl(LINEAR, "int", add(c.tid, mul(kir.Ref(COUNTER), const(c.threads))), True)
-    return kir.For(COUNTER, const(0), const(c.per_thread), const(1), (first,) + element, unroll=kir.FULL,
-                   note=f"{c.per_thread} a thread, unrolled: the registers are indexed by constants")
+    return kir.For(COUNTER, const(0), const(c.per_thread), const(1), (first,) + element, unroll=unroll, note=note)
 
 
 def _coords(c: TileCopy) -> tuple:

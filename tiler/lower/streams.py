@@ -7,6 +7,8 @@ staged chunks from shared memory, and waits again before the next copy.
 """
 from __future__ import annotations
 
+import math
+
 from .. import kir
 from ..analyse import InputPlan, Schedule, StreamPlan
 from ..analyse.schedule import CopyAxis, Layout
@@ -98,10 +100,7 @@ class Streams(Body):
     # ---- double buffering: the next chunk's tiles travel through registers ----------
 
     def _double_buffered(self, plan: StreamPlan) -> bool:
-        staged = [p.staging for p in plan.inputs if p.staged]
-        return all(st.buffers == 2 for st in staged) and all(
-            (st.tile[0] if st.rows else 1) * st.tile[-1] % (self.schedule.block.threads * self._width(st)) == 0
-            for st in staged)
+        return all(p.staging.buffers == 2 for p in plan.inputs if p.staged)
 
     def _pipelined(self, e: T.Stream, plan: StreamPlan, arrays, length, accs, tail) -> None:
         """Full chunks two at a time, in two shared buffers: while the body
@@ -151,7 +150,7 @@ class Streams(Body):
         rows = st.tile[0] if st.rows else 1
         transposed = st.layout is Layout.TRANSPOSED
         pitch = st.pitch
-        shared = self._shared_buffer(ip.name, view.ctype, (chunk if transposed else rows) * pitch, buffer)
+        shared = self._shared_buffer(ip, view.ctype, buffer)
         r, el = self.fresh("r"), self.fresh("e")
         source = view
         if st.rows:  # the copy reads the rows of the block's other threads
@@ -175,14 +174,11 @@ class Streams(Body):
     def _shared_view(self, ip: InputPlan, ctype: str, chunk: int, buffer: int) -> View:
         """The chunk parameter as a view of its shared tile."""
         st = ip.staging
-        rows = st.tile[0] if st.rows else 1
-        transposed = st.layout is Layout.TRANSPOSED
-        pitch = st.pitch
-        shared = self._shared_buffer(ip.name, ctype, (chunk if transposed else rows) * pitch, buffer)
+        shared = self._shared_buffer(ip, ctype, buffer)
         local = self.indices[st.rows[0]]["local"] if st.rows else const(0)
-        if transposed:
-            return View(shared, local, (const(pitch),), (const(chunk),), ctype, "shared")
-        return View(shared, mul(local, const(pitch)), (const(1),), (const(chunk),), ctype, "shared")
+        if st.layout is Layout.TRANSPOSED:
+            return View(shared, local, (const(st.pitch),), (const(chunk),), ctype, "shared")
+        return View(shared, mul(local, const(st.pitch)), (const(1),), (const(chunk),), ctype, "shared")
 
     def _require_divisible(self, view: View, width: int) -> None:
         """Vector copies need every stride but the unit one to keep rows
@@ -192,13 +188,13 @@ class Streams(Body):
                 if isinstance(factor, kir.Ref) and factor.name in self.size_names:
                     self.divisible[self.size_names[factor.name]] = width
 
-    def _shared_buffer(self, name: str, ctype: str, elems: int, buffer: int = 0) -> str:
+    def _shared_buffer(self, ip: InputPlan, ctype: str, buffer: int) -> str:
         """One buffer per staged input (two when double-buffered), shared by
         the full-chunk loop and the last chunk."""
-        key = (name, ctype, elems, buffer)
+        key = (ip.name, ctype, buffer)
         if key not in self.buffers:
-            self.buffers[key] = self.fresh(f"sh_{name}")
-            self.shared.append(kir.SharedAlloc(self.buffers[key], ctype, elems))
+            self.buffers[key] = self.fresh(f"sh_{ip.name}")
+            self.shared.append(kir.SharedAlloc(self.buffers[key], ctype, math.prod(ip.staging.shape)))
         return self.buffers[key]
 
 

@@ -2,12 +2,13 @@
 schedule asks, before it is lowered.
 
 Rewrites are data: each `Rewrite` names itself, says from the schedule
-whether it applies, and maps the analysed kernel to a new one (the design
-note's register tiling is three of them: strip-mine the innermost parallel
-dimension, interchange the strip inward, sequentialise it). They run in
+whether it applies, and maps the analysed kernel to a new one. They run in
 the order of `REWRITES`; which ran is kept with the result, for `explain`.
-No schedule tiler makes today asks for one, so the list is empty and this
-stage returns the analysis as it is.
+No schedule asks for one today, so the list is empty and this stage returns
+the analysis as it is: register tiling (the note's strip-mine, interchange
+and sequentialise) works on the kernel IR instead, where the per-point
+body and the uniform copies and barriers can be told apart
+(`tiler/lower/micro.py`).
 """
 from __future__ import annotations
 
