@@ -15,6 +15,7 @@ from conftest import BENCHMARKS, PROGRAMS, header
 
 from tiler.analyse import DEFAULT, Options
 from tiler.analyse.schedule import Coalescing, Copy, CopyAxis, Layout, Reads, describe_copy
+from tiler.errors import PlainError
 from tiler.pipeline import run_to
 
 ANALYSIS = sorted((PROGRAMS / "analysis").glob("*.fut"))
@@ -215,6 +216,15 @@ def test_tile_sizes_that_overflow_a_block_are_skipped():
     assert a.block.threads <= 1024 and a.block.spans in ((1,), (0,))
     a = plan_of("mm", Options(tile=(2048,)))
     assert not a.tiled and "more than 1024 threads" in a.streams[0].reason
+
+
+def test_tile_sizes_given_per_dimension_are_the_users_block():
+    with pytest.raises(PlainError, match="a block of 64 x 64 threads has 4,096; a block has at most 1,024"):
+        plan_of("mm", Options(tile=(64, 64)))
+    with pytest.raises(PlainError, match="4 sizes for a kernel of 1 dimension"):
+        plan_of("nbody", Options(tile=(1, 2, 3, 4)))
+    with pytest.raises(PlainError, match="--register-tile 1,2,3: 3 sizes for a kernel of 2 dimensions"):
+        plan_of("mm", Options(register_tile=(1, 2, 3)))
 
 
 def test_a_block_fits_a_dimension_whose_size_is_known():

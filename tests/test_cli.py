@@ -129,7 +129,7 @@ def test_run_time_fault_is_located(tmp_path):
     path.write_text("fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (int i) => xs[i + 1], iota(n))\n")
     result = no_traceback(tiler("run", path, "--size", "n=4"))
     assert result.returncode == 1
-    assert result.stderr.startswith(f"{path}:2:28: index 4 is out of range") and "^" in result.stderr
+    assert result.stderr.startswith(f"{path}:2:28: error: index 4 is out of range") and "^" in result.stderr
 
 
 def test_unexpected_failures_are_reported_as_compiler_bugs(monkeypatch, capsys):
@@ -154,3 +154,70 @@ def test_check_splits_exposes_a_split_dependent_program(tmp_path):
                     " streamSeq(fn int (int kk, [int, c] xc, int acc) => acc + 1, xs, 0), xs)\n")
     result = no_traceback(tiler("run", path, "--size", "n=20", "--check-splits"))
     assert result.returncode == 1 and "out0 depends on how streamSeq splits its arrays" in result.stderr
+
+
+@pytest.fixture(scope="module")
+def npy(tmp_path_factory):
+    """Array files of every kind a user might pass by mistake."""
+    d = tmp_path_factory.mktemp("npy")
+    files = {"vec5": np.ones(5, np.float32), "int5": np.ones(5, np.int32), "huge": np.full(8, 2**40, np.int64),
+             "small64": np.ones(8, np.int64), "f64": np.full(8, 0.1), "int8": np.arange(8, dtype=np.int32)}
+    for name, a in files.items():
+        np.save(d / f"{name}.npy", a)
+    (d / "text.npy").write_text("hello")
+    return d
+
+
+@pytest.mark.parametrize("args, message", [
+    (["benchmarks/nbody3d.fut", "-s", "n=5", "-i", "eps2={vec5}"],
+     "`eps2` is f32, but the file holds an array of shape (5,)"),
+    (["benchmarks/lavamd_rodinia.fut", "-s", "boxes1d=1", "-i", "alpha={int5}"], "`alpha` is f32, but the file holds"),
+    (["benchmarks/lavamd_rodinia.fut", "-s", "boxes1d=2", "-i", "nn={huge}"],
+     "the value 1099511627776 does not fit `nn`'s type, int32"),
+    (["benchmarks/lavamd_rodinia.fut", "-s", "boxes1d=2", "-i", "nn={f64}"], "`nn` holds int32, not float64"),
+    (["benchmarks/nbody3d.fut", "-i", "xs={text}"], "text.npy is not a .npy array file"),
+    (["benchmarks/nbody3d.fut", "-s", "n=5", "-i", "xs={int8}"], "--size n=5, but the array given for `xs` has n = 8"),
+    (["benchmarks/nbody.fut", "-s", "n=-5"], "size n = -5: a size is a whole number of at least 0"),
+    (["benchmarks/nbody.fut", "-s", "n=1000000000000"], "the inputs and outputs need 11,175.9 GiB"),
+    (["benchmarks/nbody.fut", "--seed", "-1"], "-1 is not in the range x>=0"),
+])
+def test_run_refuses_bad_arguments(npy, args, message):
+    result = no_traceback(tiler("run", *(a.format(**{p.stem: p for p in npy.iterdir()}) for a in args)))
+    assert result.returncode == 1 and message in result.stderr, result.stderr
+
+
+def test_run_says_when_it_converts_an_input(npy):
+    result = no_traceback(tiler("run", "benchmarks/lavamd_rodinia.fut", "-s", "boxes1d=2", "-i",
+                                f"nn={npy / 'small64.npy'}"))
+    assert result.returncode == 0 and "note: --input nn: int64 values converted to int32" in result.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["compile", "benchmarks/mm.fut", "--size", "n=-1"], "--size n=-1: a size is a whole number of at least 0"),
+    (["compile", "benchmarks/mm.fut", "--tile", "64,64"], "a block of 64 x 64 threads has 4,096; a block has at most"),
+    (["compile", "benchmarks/nbody.fut", "--tile", "1,2,3,4"], "4 sizes for a kernel of 1 dimension"),
+    (["compile", "benchmarks/nbody.fut", "--arch", "sm_00"], "--arch sm_00: not a GPU architecture"),
+    (["fuzz", "2", "--seed", "-5"], "-5 is not in the range x>=0"),
+])
+def test_commands_refuse_bad_values(args, message):
+    result = no_traceback(tiler(*args))
+    assert result.returncode == 1 and message in result.stderr, result.stderr
+
+
+def test_a_byte_order_mark_is_accepted_and_tabs_keep_their_columns(tmp_path):
+    path = tmp_path / "bom.fut"
+    path.write_bytes(b"\xef\xbb\xbf" + NBODY.read_bytes())
+    assert tiler("check", path).returncode == 0
+    path.write_text("fun [f32, n] main([f32, n] xs) =\n\tmap(fn f32 (f32 x) =>\tx +* 1.0f32, xs)\n")
+    lines = tiler("check", path).stderr.splitlines()
+    assert lines[0].endswith(":2:27: error: expected an expression, found `*`")
+    assert lines[1].endswith("| \tmap(fn f32 (f32 x) =>\tx +* 1.0f32, xs)")  # the tab echoed as it is
+    assert lines[2].endswith("| \t" + " " * 21 + "\t   ^")  # the caret under the `*`, tabs copied
+
+
+def test_an_error_at_the_end_of_the_file_shows_the_last_line(tmp_path):
+    path = tmp_path / "cut.fut"
+    path.write_text("fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (f32 x) =>\n\n")
+    lines = tiler("check", path).stderr.splitlines()
+    assert "found the end of the file" in lines[0]
+    assert lines[1] == "    2 |   map(fn f32 (f32 x) =>" and lines[2] == "      |                        ^"

@@ -91,7 +91,7 @@ def shared_only(path: Path) -> dict:
 
 
 def test_tiled_mm_has_the_notes_shape():
-    cuda = shared_only(BENCHMARKS / "mm.fut")["render"]
+    cuda = shared_only(BENCHMARKS / "mm.fut")["render"].split('extern "C" __global__')[1]  # the first kernel
     # two barriers a chunk: in the loop over full chunks, and in the last, partial chunk
     loop, last = cuda.split("const int kk_last")
     assert loop.count("__syncthreads()") == 2 and last.count("__syncthreads()") == 2
@@ -103,8 +103,9 @@ def test_tiled_mm_has_the_notes_shape():
 
 def test_register_tiled_mm_has_the_outer_product_shape():
     values = compiled(BENCHMARKS / "mm.fut", "tiled")
-    vector, scalar, untiled = values["verify"].kernels
+    vector, scalar, untiled, wide, untiled_wide = values["verify"].kernels
     assert vector.divisible == (("n", 4), ("q", 4)) and not scalar.divisible and not untiled.tiled
+    assert wide.tiled and not wide.divisible and wide.shared == scalar.shared and not untiled_wide.tiled
     cuda = values["render"]
     body = cuda[cuda.index("tiler_mm_tiled("):cuda.index("tiler_mm_tiled_scalar(")]
     assert "float acc[64];" in body  # the 8 x 8 micro-tile's accumulators
@@ -117,7 +118,7 @@ def test_register_tiled_mm_has_the_outer_product_shape():
     double = double[double.index("tiler_mm_tiled("):double.index("tiler_mm_tiled_scalar(")]
     # double-buffered: one barrier a chunk (two in the loop), one before it, two for the last chunk
     assert "float4 next_a_c[2];" in double and double.count("__syncthreads()") == 5
-    assert "A[min(blockIdx.y * 128 + r" in body and "B0[min(blockIdx.x * 128 + r" in body
+    assert "A[tiler_min(blockIdx.y * 128 + r" in body and "B0[tiler_min(blockIdx.x * 128 + r" in body
 
 
 def test_untiled_kernels_have_no_shared_memory_or_barriers():
@@ -186,12 +187,16 @@ def test_compile_writes_cuda_and_launch_description(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "extern \"C\" __global__" in out.read_text()
     launch = json.loads((tmp_path / "mm.launch.json").read_text())
-    tiled, scalar, untiled = launch["versions"]
+    tiled, scalar, untiled, wide, untiled_wide = launch["versions"]
     assert tiled["block"] == [16, 16, 1] and tiled["static_shared_bytes"] == 16640
     assert tiled["grid_formula"] == ["ceil(q / 128)", "ceil(m / 128)", "1"]
-    assert tiled["condition"].endswith("(n % 4 == 0 && q % 4 == 0)") and scalar["kernel"].endswith("_scalar")
-    assert scalar["condition"] == "q >= 33 && m >= 33 && n >= 5"
-    assert untiled["condition"] is None and not untiled["tiled"]
+    assert tiled["condition"].endswith("(n % 4 == 0 && q % 4 == 0))") and scalar["kernel"].endswith("_scalar")
+    # 32-bit offsets where every array has fewer than 2^31 elements, then the same kernels with 64-bit ones
+    fits = "(long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL"
+    assert scalar["condition"] == fits + " && (q >= 33 && m >= 33 && n >= 5)"
+    assert untiled["condition"] == fits and not untiled["tiled"]
+    assert wide["kernel"] == "tiler_mm_tiled_wide" and wide["condition"] == "q >= 33 && m >= 33 && n >= 5"
+    assert untiled_wide["condition"] is None and not untiled_wide["tiled"]
     assert [p["name"] for p in launch["params"]] == ["A", "B0", "out0", "m", "n", "q"]
 
 

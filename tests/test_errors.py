@@ -35,7 +35,7 @@ def test_cli_reports_error_with_source_line_and_caret(name):
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     first = result.stderr.splitlines()
-    want = header(path)["error"][0]
-    assert first[0] == f"{path}:{want}" or first[0].startswith(f"{path}:{want}")
+    position, _, message = header(path)["error"][0].partition(": ")
+    assert first[0].startswith(f"{path}:{position}: error: {message}")
     assert first[1].lstrip().split("|", 1)[0].strip().isdigit()  # the source line, numbered
     assert first[2].strip().startswith("|") and "^" in first[2]  # the caret line

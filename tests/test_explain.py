@@ -60,13 +60,17 @@ def test_cli_json_and_text():
     assert result.returncode == 0 and json.loads(result.stdout)["streams"][0]["tiled"] is True
     result = tiler("explain", BENCHMARKS / "lavamd.fut")
     assert result.returncode == 0 and "tiled (1-D block in a 2-D grid)" in result.stdout
-    assert "tiled: when m >= " in result.stdout and "untiled: otherwise" in result.stdout
+    assert "tiled: when every array has fewer than 2^31 elements and m >= " in result.stdout
+    assert "untiled, 64-bit offsets: otherwise" in result.stdout
 
 
 def test_versions_and_their_thresholds():
     data = json.loads(tiler("explain", BENCHMARKS / "mm.fut", "--json").stdout)
-    vector, scalar, untiled = data["versions"]
+    vector, scalar, untiled, wide, untiled_wide = data["versions"]
     assert {c["size"] for c in vector["condition"]} == {"m", "n", "q"} and untiled["condition"] is None
+    assert [v["offsets"] for v in data["versions"]] == ["32-bit"] * 3 + ["64-bit"] * 2
+    assert untiled["elements_below"] == 2**31 and wide["elements_below"] is None
+    assert wide["condition"] == vector["condition"] and untiled_wide["kernel"] == "untiled"
     assert vector["multiple_of"] == [{"size": "n", "factor": 4}, {"size": "q", "factor": 4}]
     assert scalar["condition"] == vector["condition"] and not scalar["multiple_of"]
     given = json.loads(tiler("explain", BENCHMARKS / "mm.fut", "--json", "--threshold", "m=64").stdout)

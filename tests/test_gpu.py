@@ -86,16 +86,80 @@ def test_a_kernel_with_dynamic_shared_memory_over_48_kib():
     assert np.abs(got - want).max() <= 1e-3 * max(1.0, float(np.abs(want).max()))
 
 
-@pytest.mark.xfail(reason="open: on an H200 with CUDA 13.0 this tiled kernel is wrong when ptxas optimises "
-                          "(-O0 and -G give the right result); see tests/FUZZ.md", strict=False)
-def test_fuzz_seed_344_regression():
-    from tiler.fuzz.properties import close, sizes_for
+REGRESSIONS = sorted((PROGRAMS / "regress").glob("fuzz*.fut"))
 
-    path = PROGRAMS / "regress" / "fuzz344.fut"
+
+@pytest.mark.parametrize("path", REGRESSIONS, ids=lambda p: p.stem)
+def test_fuzz_regression(path):
+    """A program the fuzzer found wrong on the GPU, at the fuzzer's sizes and
+    inputs for its seed (the file name), every version of tiled and untiled."""
+    from tiler.fuzz.properties import VARIANTS, close, reference, sizes_for
+
+    seed = int(path.stem.removeprefix("fuzz"))
     text = path.read_text()
     prog = check(parse(text, path.name))
-    sizes = sizes_for(prog, 344)
-    inputs = make_inputs(prog, sizes, None, 344)
+    sizes = sizes_for(prog, seed)
+    inputs = make_inputs(prog, sizes, None, seed)
+    want, noise = reference(prog, inputs, seed)
+    for variant, options in VARIANTS.items():
+        values = run_all(text, path.name, options)
+        for kernel in values["verify"].kernels:
+            if kernel.runs_at(sizes):
+                got, _ = Gpu.get().run(kernel, values["render"], inputs, sizes)
+                assert close(got, want, slack=noise) == "", f"{variant}: {kernel.name}"
+
+
+def test_ptxas_defect_is_avoided(tmp_path):
+    """tests/ptxas/min.cu, its clamp spelled as tiler spells the clamps it
+    adds, runs right (plain `min` there shows a ptxas defect; see
+    tests/ptxas/README.md)."""
+    import subprocess
+
+    from tiler.runtime.nvcc import nvcc_path
+
+    source = PROGRAMS.parent / "ptxas" / "min.cu"
+    exe = tmp_path / "min"
+    subprocess.run([nvcc_path(), "-arch=sm_90", "-DHELPER", str(source), "-o", str(exe)], check=True)
+    for sizes in (["13", "36", "49"], ["7", "20", "30"], ["100", "300", "77"]):
+        done = subprocess.run([str(exe), *sizes], capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout
+
+
+@pytest.mark.parametrize("name, sizes", [
+    ("analysis/matvec", {"n": 65536, "m": 32771}),  # A has 2^31 + 196,608 elements: a tiled input past 2^31
+    ("../../benchmarks/mm", {"m": 65536, "n": 1, "q": 32771}),  # the output has as many: register-tiled stores
+])
+def test_arrays_past_2_31_elements(name, sizes):
+    """Flat offsets are 64-bit: a kernel reads and writes arrays of more than
+    2^31 elements (8 GiB of f32) right, checked at rows near both ends."""
+    path = (PROGRAMS / f"{name}.fut").resolve()
+    text = path.read_text()
+    prog = check(parse(text, path.name))
+    inputs = {}
+    for p in prog.kernel.params:  # cheap, exactly representable values: no 8 GiB random draw
+        shape = tuple(sizes[s.name] for s in p.type.shape)
+        a = np.empty(shape, np.float32)
+        a[...] = (np.arange(shape[-1]) % 7 - 3).astype(np.float32)
+        if len(shape) > 1:
+            a += (np.arange(shape[0]) % 5).astype(np.float32)[:, None]
+        inputs[p.name] = a
     values = run_all(text, path.name, Options())
-    got, _ = Gpu.get().run(values["verify"], values["render"], inputs, sizes)
-    assert close(got, run(prog, inputs)) == ""
+    module = values["verify"]
+    assert module.select(sizes).name.endswith("_wide")  # the launch picks 64-bit offsets
+    rows = [0, 1, sizes[next(iter(sizes))] // 2, sizes[next(iter(sizes))] - 1]
+    (want,) = run(prog, inputs, rows=rows)
+    # what the launch picks, and the tiled kernel even where that is the untiled one (mm at n = 1)
+    tiled = next(k for k in module.kernels if k.tiled and k.name.endswith("_wide"))
+    for kernel in dict.fromkeys((module.select(sizes), tiled)):
+        (got,), _ = Gpu.get().run(kernel, values["render"], inputs, sizes)
+        assert np.array_equal(got[rows], want), kernel.name
+        assert not np.isnan(got).any(), kernel.name
+
+
+def test_sizes_past_the_index_limit_are_refused():
+    from tiler.errors import PlainError
+
+    path = BENCHMARKS / "nbody.fut"
+    values = run_all(path.read_text(), path.name, Options())
+    with pytest.raises(PlainError, match="each size is at most"):
+        Gpu.get().run(values["verify"], values["render"], {}, {"n": 2**31 - 1})

@@ -34,10 +34,8 @@ def guarded(fn=None, *, deep: bool = True):
     def wrapper(*args, **kwargs):
         try:
             return call_deep(fn, *args, **kwargs) if deep else fn(*args, **kwargs)
-        except UserError as exc:
-            _err(exc.render())
-        except PlainError as exc:
-            _err(exc.render())
+        except (UserError, PlainError) as exc:
+            _err(_rendered(exc))
         except RecursionError:
             _err("error: the program is nested too deeply for tiler to follow",
                  "  hint: split deep expressions with `let`")
@@ -49,6 +47,13 @@ def guarded(fn=None, *, deep: bool = True):
             _err(CompilerBug(f"{type(exc).__name__}: {exc}").render(), code=EXIT_BUG)
 
     return wrapper
+
+
+def _rendered(exc: UserError | PlainError) -> str:
+    try:
+        return exc.render()
+    except Exception as bug:  # noqa: BLE001 - a message that cannot be shown is still not a traceback
+        return f"error: {exc}\n" + CompilerBug(f"rendering the message: {type(bug).__name__}: {bug}").render()
 
 
 def _err(*lines: str, code: int = EXIT_USER):
@@ -66,7 +71,7 @@ def read_program(path: str) -> tuple[str, str]:
     except OSError as exc:
         raise PlainError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:
-        return data.decode("utf-8"), path
+        return data.decode("utf-8").removeprefix("\ufeff"), path  # without a byte-order mark
     except UnicodeDecodeError as exc:
         text = data[:exc.start].decode("utf-8", errors="replace")
         source = Source(text + "?", path)
@@ -124,7 +129,7 @@ def check_cmd(program):
               help="Set a size of the program (repeatable); others come from PROG.toml or default to 100.")
 @click.option("--sizes-from", "size_set", default="test", show_default=True,
               type=click.Choice(["test", "quick", "full"]), help="Which size table of PROG.toml to use.")
-@click.option("--seed", default=0, show_default=True, help="Seed of the random inputs.")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Seed of the random inputs.")
 @click.option("--chunk", default="whole", show_default=True, metavar="whole|K|random[:SEED]",
               help="How streamSeq splits its arrays; the result must not depend on it.")
 @click.option("--check-splits", is_flag=True,
@@ -134,7 +139,7 @@ def check_cmd(program):
 def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output):
     """Run PROG.fut in the reference interpreter and summarise its outputs."""
     from .interp import Chunking, run, run_splits
-    from .workload import load_spec, make_inputs, resolve_sizes
+    from .workload import check_given, load_spec, make_inputs, resolve_sizes
 
     prog, source = checked_with_source(program)
     try:
@@ -146,6 +151,9 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
     if unknown:
         raise PlainError(f"--input {sorted(unknown)[0]}: main has no such parameter",
                          f"its parameters are {', '.join(p.name for p in prog.kernel.params)}")
+    given, notes = check_given(prog, given)
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
     spec = load_spec(program)
     size_values = resolve_sizes(prog, pairs(sizes, "--size", int), spec, size_set, given)
     values = make_inputs(prog, size_values, spec, seed, given)
@@ -272,10 +280,12 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
     describe how to launch it."""
     import json
 
+    from . import target
     from .pipeline import run_all
     from .render import launch
 
     options = options_from(**plan)
+    target.check_arch(arch)
     text, name = read_program(program)
     if stop_after:
         run_all(text, name, options, until=stop_after)
@@ -387,10 +397,12 @@ def _plot(results, path: str) -> None:
 
 
 @main.command("fuzz")
-@click.argument("count", type=int, default=100, metavar="N")
-@click.option("--seed", default=0, show_default=True, help="The first program's seed (programs use SEED..SEED+N-1).")
+@click.argument("count", type=click.IntRange(min=0), default=100, metavar="N")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0),
+              help="The first program's seed (programs use SEED..SEED+N-1).")
 @click.option("--gpu", is_flag=True, help="Also run tiled and untiled kernels on the GPU against the interpreter.")
-@click.option("--mutations", default=2, show_default=True, help="Broken variants of each program to try.")
+@click.option("--mutations", default=2, show_default=True, type=click.IntRange(min=0),
+              help="Broken variants of each program to try.")
 @click.option("--no-nvcc", is_flag=True, help="Do not compile the kernels with nvcc.")
 @click.option("--out", default="fuzz-failures", show_default=True, metavar="DIR",
               help="Where failing programs are kept (shrunk where possible).")
@@ -448,8 +460,10 @@ def _write(path: str, text: str) -> None:
 def _load_npy(path: str):
     try:
         return np.load(path, allow_pickle=False)
-    except (OSError, ValueError) as exc:
-        raise PlainError(f"cannot read {path} as a .npy array: {exc}") from None
+    except OSError as exc:
+        raise PlainError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError:
+        raise PlainError(f"{path} is not a .npy array file", "write one with numpy.save(path, array)") from None
 
 
 def _save(path: str, outs) -> None:

@@ -70,16 +70,25 @@ class CompilerBug(Exception):
 
 
 def render_diagnostic(d: Diagnostic, source: Source | None) -> str:
-    lines = [f"{d.span}: {d.message}"]
-    text = source.line_text(d.span.line) if source is not None else ""
+    lines = [f"{d.span}: error: {d.message}"]
+    line, col = d.span.line, d.span.col
+    text = source.line_text(line) if source is not None else ""
+    before = (n for n in range(min(line, source.line_count), 0, -1) if source.line_text(n).strip()) \
+        if source is not None and not text.strip() else iter(())
+    shown = next(before, None)
+    if shown is not None:  # at the end of the file, or on a blank line: the last line with text, caret after it
+        line, text = shown, source.line_text(shown).rstrip()
+        col = len(text) + 1
     if text.strip():
-        gutter = f"{d.span.line:>5} | "
+        gutter = f"{line:>5} | "
         width = 1
-        if d.span.end_line == d.span.line:
+        if d.span.end_line == d.span.line == line:
             width = max(1, d.span.end_col - d.span.col)
-        visible = "".join(ch if ch.isprintable() else "?" for ch in text.expandtabs(1))
+        # tabs stay tabs (a tab is one column, as in clang), so the caret line copies them to stay aligned
+        visible = "".join(ch if ch.isprintable() or ch == "\t" else "?" for ch in text)
+        lead = "".join("\t" if ch == "\t" else " " for ch in text[:col - 1])
         lines.append(gutter + visible)
-        lines.append(" " * (len(gutter) - 2) + "| " + " " * (d.span.col - 1) + "^" * width)
+        lines.append(" " * (len(gutter) - 2) + "| " + lead + "^" * width)
     if d.hint:
         lines.append(f"  hint: {d.hint}")
     return "\n".join(lines)

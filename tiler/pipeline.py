@@ -12,14 +12,14 @@ from typing import Callable
 
 from .analyse import DEFAULT, analyse
 from .check import check
-from .errors import CompilerBug, UserError
+from .errors import CompilerBug, PlainError, UserError
 from .kernel import inline_kernel
 from .kir.prune import prune
 from .kir.verify import check_module
 from .lower import lower
 from .render import render
 from .source import Source
-from .syntax import parse
+from .syntax import BOM, parse
 from .transform import transform
 
 
@@ -65,6 +65,7 @@ def run_to(name: str, text: str, file: str = "<input>", options=DEFAULT):
 def run_all(text: str, file: str = "<input>", options=DEFAULT, until: str = "render") -> dict:
     """Every stage's value up to `until`, by stage name. A user error carries
     the source; a failure after `check` is a compiler bug."""
+    text = text.removeprefix(BOM)  # as parse reads it, so spans and source lines agree
     source = Source(text, file)
     value, values = text, {}
     for stage in STAGES:
@@ -72,7 +73,7 @@ def run_all(text: str, file: str = "<input>", options=DEFAULT, until: str = "ren
             value = stage.run(value, source, options)
         except UserError as exc:
             raise exc.with_source(source) from None
-        except CompilerBug:
+        except (CompilerBug, PlainError):  # a PlainError is about the options, not tiler
             raise
         except Exception as exc:  # noqa: BLE001 - after checking, any failure is tiler's
             if stage.name in FRONT:

@@ -48,6 +48,10 @@ class Source:
         end_line, end_col = self.position(start + 1 if end is None else max(end, start + 1))
         return Span(self.name, line, col, end_line, end_col)
 
+    @property
+    def line_count(self) -> int:
+        return len(self._starts)
+
     def line_text(self, line: int) -> str:
         if not 1 <= line <= len(self._starts):
             return ""

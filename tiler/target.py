@@ -58,7 +58,24 @@ def make_vector(ctype: str, width: int) -> str:
 
 def arch_number(arch: str) -> int:
     """`sm_90` -> 90."""
-    return int(arch.split("_", 1)[1].rstrip("a"))
+    return int(arch.split("_", 1)[1].rstrip("af"))
+
+
+OLDEST_ARCH = 50  # Maxwell: the oldest architecture nvcc 12 and 13 still build for
+
+
+def check_arch(arch: str) -> str:
+    """A GPU architecture as nvcc's -arch takes it (`sm_90`, `sm_90a`), or a PlainError."""
+    import re
+
+    from .errors import PlainError
+
+    m = re.fullmatch(r"sm_(\d{2,3})[af]?", arch)
+    if not m or int(m.group(1)) < OLDEST_ARCH:
+        raise PlainError(f"--arch {arch}: not a GPU architecture tiler can build for",
+                         f"name one as nvcc does, sm_{OLDEST_ARCH} or later: sm_80 (A100), sm_90 (H100, H200), "
+                         "sm_100 (B200)")
+    return arch
 
 
 # the same functions in the tiled and the untiled kernel, so they compare exactly
@@ -70,6 +87,18 @@ MATH = {
     "int": {"abs": "abs", "min": "min", "max": "max"},
     "long long": {"abs": "llabs", "min": "min", "max": "max"},
 }
+
+
+# Flat offsets into arrays of two or more dimensions are 64-bit (sizes times
+# indices can pass 2^31); an index along one dimension stays an int, so every
+# size must leave room for a block past its end.
+INDEX = "long long"
+MAX_SIZE = 2**31 - 2**20
+
+# The clamps tiler adds (kernel-IR calls "clamp") are spelled through
+# tiler.cuh's PTX helper, which the front end cannot rewrite: tiler.cuh says why.
+# A program's own min and max stay CUDA's, which the optimiser understands.
+CALL_SPELLING = {"clamp": "tiler_min"}
 
 
 def literal(value, ctype: str) -> str:

@@ -7,6 +7,7 @@ random inputs for any checked program, following the spec where there is one.
 """
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,6 +90,9 @@ def resolve_sizes(program: T.Program, given: dict[str, int], spec: Spec | None, 
             for s, n in zip(p.type.shape, np.shape(inputs[p.name])):
                 if isinstance(s, Binder):
                     known.setdefault(s.name, int(n))
+                    if s.name in given and given[s.name] != n:
+                        raise PlainError(f"--size {s.name}={given[s.name]}, but the array given for `{p.name}` has "
+                                         f"{s.name} = {n}", f"leave out --size {s.name}: the input sets it")
     names = {s.name for s in k.sizes}
     table = spec.size_set(size_set) if spec and size_set in spec.sizes else {}
     for name in given:  # a size of the program, or one its spec derives sizes from (boxes1d)
@@ -106,13 +110,94 @@ def resolve_sizes(program: T.Program, given: dict[str, int], spec: Spec | None, 
                 pass
     if pending:
         raise PlainError(f"cannot compute size(s) {', '.join(pending)} in {spec.path.name}")
-    return {n: int(env.get(n, DEFAULT_SIZE)) for n in sorted(names)} | {
+    sizes = {n: int(env.get(n, DEFAULT_SIZE)) for n in sorted(names)} | {
         n: int(v) for n, v in env.items() if n not in names}
+    for name in names:
+        if sizes[name] < 0:
+            raise PlainError(f"size {name} = {sizes[name]}: a size is a whole number of at least 0")
+    return sizes
+
+
+def input_bytes(program: T.Program, sizes: dict[str, int], given: dict | None = None) -> int:
+    """Host memory the inputs and outputs take at these sizes, with the
+    float64 draw a random input is made from."""
+    def count(t) -> int:
+        return math.prod(sizes[s.name] if isinstance(s, Binder) else s for s in t.shape) \
+            if isinstance(t, Array) else 1
+
+    k = program.kernel
+    made = [count(p.type) for p in k.params if p.name not in (given or {})]
+    total = sum(count(p.type) * dtype(p.type).itemsize for p in k.params if p.name not in (given or {}))
+    total += sum(count(t) * dtype(t).itemsize for t in k.outputs)
+    return total + 8 * max(made, default=0)
+
+
+def available_bytes() -> int | None:
+    """Memory this machine can still give (Linux's MemAvailable), if known."""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def gib(n: int) -> str:
+    return f"{n / 2**30:,.1f} GiB" if n >= 2**30 else f"{n / 2**20:,.1f} MiB"
+
+
+def check_given(program: T.Program, given: dict) -> tuple[dict, list[str]]:
+    """Arrays read for parameters (`tiler run -i`), checked against their
+    types: the rank must match, and values convert only where they keep their
+    meaning. Returns the converted arrays and a note for each conversion."""
+    out, notes = {}, []
+    for p in program.kernel.params:
+        if p.name not in given:
+            continue
+        a = np.asarray(given[p.name])
+        rank = p.type.rank if isinstance(p.type, Array) else 0
+        held = f"an array of shape {a.shape} ({a.dtype})" if a.ndim else f"a single {a.dtype}"
+        if a.ndim != rank:
+            hint = "save a 0-d array: numpy.save(path, numpy.float32(value))" if rank == 0 else \
+                f"save an array with {rank} dimension{'s' if rank > 1 else ''}"
+            raise PlainError(f"--input {p.name}: `{p.name}` is {p.type}, but the file holds {held}", hint)
+        out[p.name], note = _converted(p, a)
+        if note:
+            notes.append(f"--input {p.name}: {note}")
+    return out, notes
+
+
+def _converted(p: Binder, a: np.ndarray):
+    want = dtype(p.type)
+    if a.dtype == want:
+        return a, ""
+    kind = a.dtype.kind
+    fix = f"save it as {want} (numpy: array.astype(numpy.{want}))"
+    if want.kind == "b" or kind not in "biuf":
+        raise PlainError(f"--input {p.name}: `{p.name}` holds {want}, not {a.dtype}", fix)
+    if want.kind == "i":
+        if kind == "f":
+            raise PlainError(f"--input {p.name}: `{p.name}` holds {want}, not {a.dtype}: tiler does not turn "
+                             "floating-point data into integers", fix)
+        info = np.iinfo(want)
+        if a.size and (a.min() < info.min or a.max() > info.max):
+            bad = a.max() if a.max() > info.max else a.min()
+            raise PlainError(f"--input {p.name}: the value {bad} does not fit `{p.name}`'s type, {want}", fix)
+        return a.astype(want), f"{a.dtype} values converted to {want} (each fits)"
+    converted = a.astype(want)
+    exact = bool(np.all(converted.astype(a.dtype) == a)) if a.size else True
+    return converted, f"{a.dtype} values converted to {want}" + ("" if exact else ", some rounded")
 
 
 def make_inputs(program: T.Program, sizes: dict[str, int], spec: Spec | None = None, seed: int = 0,
                 given: dict | None = None) -> dict:
     """Inputs for every parameter of `main`: given ones kept, the rest random."""
+    need, have = input_bytes(program, sizes, given), available_bytes()
+    if have is not None and need > have:
+        shown = ", ".join(f"{k}={v:,}" for k, v in sizes.items())
+        raise PlainError(f"at {shown} the inputs and outputs need {gib(need)}; this machine has {gib(have)} free",
+                         "use smaller sizes (-s NAME=N)")
     rng = np.random.default_rng(seed)
     out = dict(given or {})
     smallest = min([v for v in sizes.values() if v > 0] or [1])

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from .. import target
 from ..check import typed as T
+from ..errors import PlainError
 from . import cost
 from .blocks import block as make_block
 from .blocks import candidate_spans, untiled_block, why_block
@@ -38,12 +39,18 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
     untiled = _untiled(var, rank, "tiling is off (--no-tile)" if options.no_tile else "the untiled fallback")
     if options.no_tile:
         return Plan(untiled, (untiled,), untiled, ())
+    _check_given(options, rank)
     views = Views(kernel, var)
     ranked = []
     for spans in candidate_spans(rank):
         block = make_block(rank, spans, options, kernel)
-        if block.threads > target.MAX_THREADS_PER_BLOCK:
-            continue  # a block this size cannot be launched
+        if block.threads > target.MAX_THREADS_PER_BLOCK and len(options.tile) == 1:
+            continue  # one --tile N for every dimension: N x N is too many, so 2-D blocks are out
+        if block.threads > target.MAX_THREADS_PER_BLOCK:  # sizes given per dimension: the user's block
+            shape = " x ".join(str(block.extents[d]) for d in reversed(block.spans))
+            raise PlainError(f"--tile {_text(options.tile)}: a block of {shape} threads has {block.threads:,}; "
+                             f"a block has at most {target.MAX_THREADS_PER_BLOCK:,}",
+                             "give smaller sizes, or one per dimension (`_` keeps the default)")
         schedule = _schedule(block, var, views, options)
         ranked.append(((schedule.cost, len(spans), [-d for d in spans]), schedule))
     ranked.sort(key=lambda kv: kv[0])
@@ -64,6 +71,18 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
     limits = cost.thresholds(
         best, untiled, {lv.dim: lv.size for lv in kernel.levels}, dict(options.thresholds))
     return Plan(best, candidates, untiled, limits)
+
+
+def _check_given(options: Options, rank: int) -> None:
+    """Per-dimension --tile and --register-tile name at most the kernel's dimensions."""
+    for flag, sizes in (("--tile", options.tile), ("--register-tile", options.register_tile)):
+        if len(sizes) > max(rank, 1) and len(sizes) > 1:
+            raise PlainError(f"{flag} {_text(sizes)}: {len(sizes)} sizes for a kernel of {rank} dimension"
+                             f"{'s' if rank > 1 else ''}", "give one size a dimension, outermost first, or one for all")
+
+
+def _text(sizes: tuple) -> str:
+    return ",".join("_" if t is None else str(t) for t in sizes)
 
 
 def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:

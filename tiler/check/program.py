@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ..errors import Diagnostic
 from ..syntax import ast
 from . import typed as T
-from .expressions import ExpChecker
+from .expressions import CONVERSIONS, MATH, ExpChecker
 from .types import ERROR, Array, Binder, agrees, array_of, flatten, is_scalar
 
 MAX_DIMS = 3
@@ -61,10 +61,16 @@ def _checker(funs, signatures, source) -> ExpChecker:
     return c
 
 
+BUILTINS = MATH | set(CONVERSIONS)  # calls the checker resolves before helpers
+
+
 def _unique_functions(prog: ast.Program, errors) -> dict:
     funs = {}
     for f in prog.funs:
-        if f.name in funs:
+        if f.name in BUILTINS:
+            errors.append(Diagnostic(f.name_span, f"`{f.name}` is a builtin function: a helper cannot take its name",
+                                     f"rename the helper, e.g. `my_{f.name}`"))
+        elif f.name in funs:
             errors.append(Diagnostic(f.name_span, f"function `{f.name}` is defined twice",
                                      f"the first is at {funs[f.name].name_span.short}"))
         else:

@@ -73,6 +73,11 @@ def _shape_ok(c: ExpChecker, e: ast.StreamSeq, k: int, nargs: int) -> bool:
         c.error(lam.params[1].type.span, f"the chunk size must be a fresh name, not `{size}`",
                 "chunks may have any length: name it, e.g. `[f32, chunk] xs`")
         return False
+    after = lam.params[1 + k] if len(lam.params) > 1 + k else None
+    if after is not None and isinstance(after.type, ast.TArray):  # an array cannot be an accumulator
+        c.error(after.type.span, f"`{after.name}` is a chunk, but its size `{after.type.size}` is not the chunk "
+                f"size `{size}`", f"every chunk of one streamSeq has the same size, `{size}`")
+        return False
     m = len(lam.params) - 1 - k
     if nargs != k + m:
         c.error(e.span, f"this streamSeq lambda takes {k} chunk{'s' if k > 1 else ''} and {m} "

@@ -92,9 +92,59 @@ def _interp(prog, seed: int, text: str) -> list[Failure]:
     return []
 
 
-def close(got, want, rtol: float = 1e-3) -> str:
+def close(got, want, rtol: float = 1e-3, slack=None) -> str:
     """'' when the outputs agree (tiler.compare), else what differs."""
-    return compare(got, want, rtol).message
+    return compare(got, want, rtol, slack).message
+
+
+NOISE_FACTOR = 2  # a kernel's order of accumulation may stray twice as far as the interpreter's
+ILL_CONDITIONED = 0.01  # noise past this share of an element's size: the element is not comparable
+FLOOR = 0.01  # an element's size counts as at least this share of its output's scale
+PERTURBATIONS, NUDGE = 2, 2.0**-20  # float inputs moved by about a millionth: float32's error after a few operations
+F32_MAX = float(np.finfo(np.float32).max)
+
+
+def _perturbed(inputs: dict, seed: int) -> dict:
+    rng = np.random.default_rng(seed)
+    out = {}
+    for name, v in inputs.items():
+        a = np.asarray(v)
+        if a.dtype.kind == "f":
+            a = (a * (1 + NUDGE * rng.choice((-1.0, 1.0), a.shape))).astype(a.dtype)
+        out[name] = a if a.ndim else a[()]
+    return out
+
+
+def reference(prog, inputs: dict, seed: int) -> tuple[tuple, tuple]:
+    """The float64 interpreter's outputs, and each element's rounding noise:
+    how far evaluation strays from them under the chunkings (orders of
+    accumulation) the interpreter tries in float32, and in float64 with the
+    float inputs nudged by NUDGE (how much the element depends on rounding at
+    all), times NOISE_FACTOR. A kernel is wrong
+    only where it differs by more than the tolerance plus that noise. An
+    element whose noise passes ILL_CONDITIONED of its output's scale (a `sin`
+    of a large sum) has no meaningful float32 value, so its slack is infinite;
+    where the float64 value is past float32's range, float32's own result
+    (an infinity) is the reference."""
+    want = list(run(prog, inputs, wide=True))
+    runs = [run(prog, inputs, chunking, seed) for chunking in CHUNKINGS]
+    runs += [run(prog, _perturbed(inputs, seed + n), wide=True) for n in range(PERTURBATIONS)]
+    slack = []
+    for n, w in enumerate(want):
+        w64 = np.asarray(w, np.float64)
+        noise = np.zeros(np.shape(w))
+        for outs in runs:
+            with np.errstate(invalid="ignore"):
+                d = np.abs(np.asarray(outs[n], np.float64) - w64)
+            noise = np.maximum(noise, np.where(np.isfinite(d), d, 0.0))
+        if np.asarray(runs[0][n]).dtype == np.float32:
+            past = np.abs(w64) > F32_MAX
+            want[n] = np.where(past, runs[0][n], w64)
+        scale = max(1.0, float(np.max(np.abs(w64[np.isfinite(w64)]), initial=0.0)))
+        # against the element's own size (a sin among large values is lost in their scale), down to a floor
+        size = np.maximum(np.abs(np.nan_to_num(w64, nan=0.0, posinf=0.0, neginf=0.0)), FLOOR * scale)
+        slack.append(np.where(noise > ILL_CONDITIONED * size, np.inf, NOISE_FACTOR * noise))
+    return tuple(want), tuple(slack)
 
 
 class Hang(Exception):

@@ -24,6 +24,7 @@ from ..errors import CompilerBug
 from . import (
     FULL,
     LOCAL,
+    MINMAX,
     SHARED,
     ArrayDecl,
     AsyncCommit,
@@ -32,6 +33,7 @@ from . import (
     Barrier,
     Bin,
     Call,
+    Cast,
     Const,
     Decl,
     For,
@@ -254,8 +256,10 @@ class _Verifier:
             return self.multiple(e.a, w) or self.multiple(e.b, w)
         if isinstance(e, Bin) and e.op in ("+", "-"):
             return self.multiple(e.a, w) and self.multiple(e.b, w)
-        if isinstance(e, Call) and e.fn in ("min", "max"):
+        if isinstance(e, Call) and e.fn in MINMAX:
             return all(self.multiple(a, w) for a in e.args)
+        if isinstance(e, Cast) and e.ctype in ("int", "long long"):
+            return self.multiple(e.a, w)
         return False
 
     def thread_varying(self, e) -> bool:

@@ -55,14 +55,47 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
     versions.append(kir.Version(main, condition, why))
     if plan.thresholds:
         versions.append(kir.Version(lower_schedule(analysis, plan.untiled, file), None, "the untiled fallback"))
+    fits = _fits_int(analysis.kernel)
+    if fits is None:  # every array is 1-D: int offsets reach every element
+        return kir.Module(file, tuple(versions))
+    # the same kernels with 64-bit offsets, for launches where some array has 2^31 elements or more
+    versions = [dataclasses.replace(v, condition=fits if v.condition is None else kir.Bin("&&", fits, v.condition))
+                for v in versions]
+    big = "64-bit offsets: an array has 2^31 elements or more"
+    versions.append(kir.Version(lower_schedule(analysis, plan.schedule, file, vectors=False, wide=True), condition,
+                                big))
+    if plan.thresholds:
+        versions.append(kir.Version(lower_schedule(analysis, plan.untiled, file, wide=True), None,
+                                    big + ", below the thresholds"))
     return kir.Module(file, tuple(versions))
 
 
-def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: bool = True) -> kir.Kernel:
+def _fits_int(k: T.Kernel):
+    """The launch condition under which every array of two or more dimensions
+    (parameters and outputs) has fewer than 2^31 elements; None when there is none."""
+    shapes = [p.type.shape for p in k.params if isinstance(p.type, Array) and len(p.type.shape) > 1]
+    if len(k.levels) > 1:
+        shapes.append(tuple(lv.size for lv in k.levels))
+    conds = []
+    for shape in dict.fromkeys(tuple(_size_name(s) for s in sh) for sh in shapes):
+        count = None
+        for s in shape:
+            term = const(s) if isinstance(s, int) else kir.Ref(s)
+            count = kir.Cast(target.INDEX, term) if count is None else kir.Bin("*", count, term)
+        conds.append(kir.Bin("<=", count, const(2**31 - 1, target.INDEX)))
+    return _all(conds) if conds else None
+
+
+def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: bool = True,
+                   wide: bool = False) -> kir.Kernel:
+    """One kernel; `wide`: its flat offsets into arrays of two or more
+    dimensions are 64-bit (else int, for launches where every array is smaller
+    than 2^31 elements)."""
     k, block = analysis.kernel, schedule.block
     tiled = schedule.tiled
     low = Streams(schedule, {}, vectors)
-    params = _params(low, k)
+    factor = _wide if wide else (lambda extent: extent)
+    params = _params(low, k, factor)
     micro = _micro(block)
     for pl in k.prelude:
         if isinstance(pl.value, T.Transpose):
@@ -94,7 +127,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
         values = values if isinstance(values, tuple) else (values,)
         flat = const(0)
         for g, s in zip(gtids, sizes):
-            flat = add(mul(flat, s), g)
+            flat = add(mul(flat, factor(s)), g)
         stores = tuple(kir.Store(o.name, flat, v, "global", k.span) for o, v in zip(outputs, values))
         low.emit(kir.If(in_range, stores))
 
@@ -106,11 +139,12 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
         ctypes = {p.name: p.ctype for p in params} | {a.name: a.ctype for a in low.shared}
         body = replicate(body, micro, ctypes, low.used)
     divisible = tuple(sorted(low.divisible.items()))
-    return kir.Kernel(kernel_name(file, tiled), tuple(params), tuple(low.shared), body,
-                      _block_dims(block), _grid(k, block), tiled, file, _summary(schedule), k.span, divisible)
+    summary = _summary(schedule) + (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ())
+    return kir.Kernel(kernel_name(file, tiled) + ("_wide" if wide else ""), tuple(params), tuple(low.shared), body,
+                      _block_dims(block), _grid(k, block), tiled, file, summary, k.span, divisible)
 
 
-def _params(low: Streams, k: T.Kernel) -> list[kir.Param]:
+def _params(low: Streams, k: T.Kernel, factor) -> list[kir.Param]:
     params, sizes = [], []
     for s in k.sizes:
         low.env[s] = kir.Ref(low.fresh(s.name))
@@ -123,7 +157,7 @@ def _params(low: Streams, k: T.Kernel) -> list[kir.Param]:
             strides, stride = [], const(1)
             for extent in reversed(shape):
                 strides.insert(0, stride)
-                stride = mul(stride, extent)
+                stride = mul(stride, factor(extent))
             low.env[p] = View(name, const(0), tuple(strides), shape, ctype_of(p.type))
             params.append(kir.Param(name, ctype_of(p.type), "input", p.name, _shape_names(p.type)))
         else:
@@ -133,6 +167,11 @@ def _params(low: Streams, k: T.Kernel) -> list[kir.Param]:
     for i, t in enumerate(k.outputs):
         params.append(kir.Param(low.fresh(f"out{i}"), ctype_of(t), "output", f"out{i}", shape))
     return params + sizes
+
+
+def _wide(extent):
+    """A size as a factor of a 64-bit flat offset (every size itself fits an int)."""
+    return kir.Cast(target.INDEX, extent) if not isinstance(extent, kir.Const) or extent.value > 1 else extent
 
 
 def _size_expr(low: Streams, size):

@@ -13,7 +13,7 @@ from ..check import typed as T
 from ..check.types import Array, Binder, Scalar, flatten
 from ..errors import CompilerBug
 from ..target import CTYPE, MATH, RESERVED
-from .copies import COUNTER, LINEAR
+from .copies import COUNTER, LINEAR, VECTOR
 from .micro import RESERVED as MICRO_RESERVED
 from .values import View, const, fresh_name
 
@@ -22,7 +22,7 @@ C_RESERVED = {"int", "float", "double", "char", "long", "short", "bool", "if", "
               "struct", "union", "static", "extern", "signed", "unsigned", "true", "false", "min", "max",
               "register", "volatile", "goto", "enum", "typedef", "inline", "new", "delete", "this", "class",
               "template", "namespace", "using", "operator", "private", "public", "protected", "virtual",
-              "tid", "in_range", COUNTER, LINEAR} | RESERVED | MICRO_RESERVED
+              "tid", "in_range", COUNTER, LINEAR, VECTOR} | RESERVED | MICRO_RESERVED
 
 
 def ctype_of(t) -> str:

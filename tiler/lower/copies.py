@@ -17,7 +17,7 @@ from ..source import Span
 from .values import add, const, mul, substitute
 
 # loop-local names of every copy (reserved, so no program name meets them)
-COUNTER, LINEAR = "c_", "t_"
+COUNTER, LINEAR, VECTOR = "c_", "t_", "v_"
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class TileCopy:
 def copy_tile(c: TileCopy) -> tuple:
     """The statements of one cooperative copy."""
     steps = c.rows * c.chunk // c.width
-    element = _coords(c) + _stores(c, _value(c))
+    element = _coords(c) + _loaded(c, _value(c))
     header = kir.Comment(f"cooperative copy: {c.rows} x {c.chunk} tile of {c.src} into {c.shared}, "
                          f"{c.axis.value} fastest" + (f", {c.width} at a time" if c.width > 1 else ""), c.span)
     if c.per_thread is not None:
@@ -71,7 +71,7 @@ def commit_tile(c: TileCopy, registers: str) -> tuple:
     """The second half: the prefetched registers stored into the shared tile."""
     value = kir.Load(registers, kir.Ref(COUNTER), kir.LOCAL)
     return (kir.Comment(f"the prefetched tile of {c.src} into {c.shared}"),
-            _unrolled(c, _coords(c) + _stores(c, value)))
+            _unrolled(c, _coords(c) + _loaded(c, value)))
 
 
 def prefetch_registers(c: TileCopy, registers: str) -> kir.ArrayDecl:
@@ -104,6 +104,17 @@ def _value(c: TileCopy):
         return kir.VecLoad(c.src, c.src_index, c.width, c.ctype)
     load = kir.Load(c.src, c.src_index)
     return load if c.valid is None else kir.Select(c.valid, load, kir.Cast(c.ctype, const(0)))
+
+
+def _loaded(c: TileCopy, value) -> tuple:
+    """The stores of one loaded value; a vector is loaded once into VECTOR
+    and its lanes stored from there (each lane of a load expression would be
+    a load of its own, which the front end does not merge once an address
+    passes through an integer min)."""
+    if c.width == 1:
+        return _stores(c, value)
+    vector = kir.Decl(VECTOR, target.vector_type(c.ctype, c.width), value, True)
+    return (vector,) + _stores(c, kir.Ref(VECTOR))
 
 
 def _stores(c: TileCopy, value) -> tuple:

@@ -203,6 +203,8 @@ def _terms(e) -> list:
 
 
 def _factors(e) -> list:
+    if isinstance(e, kir.Cast):
+        return _factors(e.a)
     return _factors(e.a) + _factors(e.b) if isinstance(e, kir.Bin) and e.op == "*" else [e]
 
 

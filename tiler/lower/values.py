@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from .. import kir
+from .. import kir, target
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,14 @@ def add(a, b):
         return a
     if isinstance(a, kir.Const) and isinstance(b, kir.Const):
         return const(a.value + b.value, a.ctype)
+    if isinstance(a, kir.Bin) and a.op == "+" and narrow(a.b) and narrow(b) and not narrow(a.a):
+        return kir.Bin("+", a.a, add(a.b, b))  # (row + kk) + k as row + (kk + k): one 64-bit add, not two
     return kir.Bin("+", a, b)
+
+
+def narrow(e) -> bool:
+    """Whether `e` is int arithmetic (no 64-bit flat-offset factor in it)."""
+    return not any(isinstance(x, kir.Cast) and x.ctype == target.INDEX for x in kir.walk(e))
 
 
 def mul(a, b):
@@ -68,7 +75,9 @@ def mul(a, b):
 
 
 def minimum(a, b):
-    return kir.Call("min", (a, b))
+    """A clamp tiler adds (a thread or a copied row past the end stands in for
+    the last): one the CUDA front end cannot rewrite (tiler.cuh says why)."""
+    return kir.Call(kir.CLAMP, (a, b))
 
 
 def substitute(e, mapping: dict):

@@ -57,7 +57,7 @@ def _c(e, need: int) -> str:
     if isinstance(e, kir.Cast):
         return f"({e.ctype}){_wrap(e.a, UNARY)}"
     if isinstance(e, kir.Call):
-        return f"{e.fn}(" + ", ".join(_c(a, 0) for a in e.args) + ")"
+        return f"{target.CALL_SPELLING.get(e.fn, e.fn)}(" + ", ".join(_c(a, 0) for a in e.args) + ")"
     if isinstance(e, kir.Select):
         return f"{_wrap(e.cond, TERNARY + 1)} ? {_wrap(e.a, TERNARY + 1)} : {_wrap(e.b, TERNARY)}"
     if isinstance(e, kir.Load):

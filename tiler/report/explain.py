@@ -104,19 +104,24 @@ def _input(p, source: Source) -> dict:
 def _versions(a: Analysis, module) -> list[dict]:
     """The kernels the launch chooses between, in order, with their
     conditions: the thresholds (a size at least a value) of a tiled kernel,
-    and the sizes its vector copies need to be multiples of."""
+    the sizes its vector copies need to be multiples of, and (where some array
+    may pass 2^31 elements) whether its offsets are 32- or 64-bit."""
     conds = [{"size": t.size, "dim": t.dim, "at_least": t.value, "overridden": t.overridden}
              for t in a.plan.thresholds] or None
     if module is None:  # before lowering: the plan's versions
-        kernels = [(a.tiled, (), describe_thresholds(a.plan.thresholds) if conds else "")]
-        kernels += [(False, (), "the untiled fallback")] if conds else []
+        kernels = [(a.tiled, (), describe_thresholds(a.plan.thresholds) if conds else "", False)]
+        kernels += [(False, (), "the untiled fallback", False)] if conds else []
     else:
-        kernels = [(v.kernel.tiled, v.kernel.divisible, v.why) for v in module.versions]
+        kernels = [(v.kernel.tiled, v.kernel.divisible, v.why, v.kernel.name.endswith("_wide"))
+                   for v in module.versions]
+    sized = any(wide for *_, wide in kernels)
     out = []
-    for n, (tiled, divisible, why) in enumerate(kernels):
+    for n, (tiled, divisible, why, wide) in enumerate(kernels):
         last = n == len(kernels) - 1 and len(kernels) > 1
         out.append({"kernel": "tiled" if tiled else "untiled", "condition": None if last or not tiled else conds,
-                    "multiple_of": [{"size": s, "factor": f} for s, f in divisible], "why": why})
+                    "multiple_of": [{"size": s, "factor": f} for s, f in divisible],
+                    "offsets": "64-bit" if wide else "32-bit",
+                    "elements_below": 2**31 if sized and not wide else None, "why": why})
     return out
 
 
@@ -207,9 +212,11 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
         return
     console.print("\n[bold]versions[/] (the launch runs the first whose condition holds)")
     for n, v in enumerate(versions):
-        conds = [f"{c['size']} >= {c['at_least']}" for c in v["condition"] or ()]
+        conds = ["every array has fewer than 2^31 elements"] if v["elements_below"] else []
+        conds += [f"{c['size']} >= {c['at_least']}" for c in v["condition"] or ()]
         conds += [f"{m['size']} a multiple of {m['factor']}" for m in v["multiple_of"]]
-        name = v["kernel"] + (", vector copies" if v["multiple_of"] else "")
+        name = v["kernel"] + (", vector copies" if v["multiple_of"] else "") + \
+            (", 64-bit offsets" if v["offsets"] == "64-bit" else "")
         if n == len(versions) - 1:
             console.print(f"  {name}: otherwise ({v['why']})" if v["why"] else f"  {name}: otherwise")
         else:

@@ -15,7 +15,7 @@ import hashlib
 
 import numpy as np
 
-from .. import kir
+from .. import kir, target
 from ..errors import CompilerBug, PlainError
 
 POISON = {"float": np.float32(np.nan), "double": np.float64(np.nan), "int": np.int32(-123456789),
@@ -112,6 +112,7 @@ class Gpu:
         A module launches the version its launch condition picks."""
         if isinstance(k, kir.Module):
             k = k.select(sizes)
+        check_launch(k, sizes)
         if not k.runs_at(sizes):
             raise CompilerBug(f"{k.name} launched at sizes {sizes} that break its vector alignment "
                               f"({', '.join(f'{n} % {w}' for n, w in k.divisible)})")
@@ -167,6 +168,19 @@ class Gpu:
         for buf in keep:
             buf.free()  # while the context is pushed
         return results, times
+
+
+def check_launch(k: kir.Kernel, sizes: dict) -> None:
+    """Refuse sizes the kernel cannot index, and grids CUDA cannot launch."""
+    for name in sorted({p.source for p in k.params if p.role == "size"}):
+        if sizes[name] > target.MAX_SIZE:
+            raise PlainError(f"size {name} = {sizes[name]:,}: a generated kernel indexes a dimension with a 32-bit int, "
+                             f"so each size is at most {target.MAX_SIZE:,}",
+                             "flat offsets are 64-bit: arrays may have more elements, spread over two dimensions")
+    for axis, blocks in zip(target.AXES, k.grid_dims(sizes)):
+        if blocks > target.MAX_GRID[axis]:
+            raise PlainError(f"{k.name} at {sizes} needs {blocks:,} blocks along grid {axis}; CUDA allows "
+                             f"{target.MAX_GRID[axis]:,}", "a larger --tile along that dimension needs fewer blocks")
 
 
 class DeviceInputs:

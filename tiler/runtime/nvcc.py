@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import PlainError
+from ..errors import CompilerBug, PlainError
 
 
 @dataclass(frozen=True)
@@ -39,10 +39,12 @@ def ptxas_report(cuda: str, arch: str = "sm_90", timeout: int = 300) -> Report:
 def ptxas_reports(cuda: str, arch: str = "sm_90", timeout: int = 300) -> dict[str, Report]:
     """One report per kernel (by name); {} when nvcc fails (see ptxas_report's log)."""
     whole = _compile(cuda, arch, timeout)
-    if not whole.ok:
-        return {}
+    return _per_kernel(whole.log) if whole.ok else {}
+
+
+def _per_kernel(log: str) -> dict[str, Report]:
     out = {}
-    for part in re.split(r"ptxas info\s+: Compiling entry function ", whole.log)[1:]:
+    for part in re.split(r"ptxas info\s+: Compiling entry function ", log)[1:]:
         out[part.split("'")[1]] = _report(True, part)
     return out
 
@@ -71,9 +73,13 @@ def _int(pattern: str, text: str) -> int:
 
 def compile_report(cuda: str, arch: str, kernels) -> str:
     """ptxas's verdict on every kernel (`kir.Kernel`s) of one CUDA file, in words."""
-    reports = ptxas_reports(cuda, arch)
-    if not reports:
-        return f"nvcc failed:\n{ptxas_report(cuda, arch).log}"
+    whole = _compile(cuda, arch, 300)
+    if not whole.ok:
+        if "Unsupported gpu architecture" in whole.log or "is not defined for option 'gpu-architecture'" in whole.log:
+            raise PlainError(f"this nvcc cannot build for {arch}: {whole.log.strip()}",
+                             "name an architecture it supports (nvcc --list-gpu-arch), or update the CUDA toolkit")
+        raise CompilerBug(f"nvcc rejects the generated CUDA:\n{whole.log.strip()}")
+    reports = _per_kernel(whole.log)
     lines = []
     for k in kernels:
         r = reports[k.name]

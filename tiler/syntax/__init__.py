@@ -8,6 +8,7 @@ first, with their own located messages.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import pyparsing as pp
 
@@ -16,14 +17,19 @@ from ..source import Source
 from . import ast, grammar
 from .printer import pretty
 
-__all__ = ["parse", "parse_expression", "pretty", "ast"]
+__all__ = ["parse", "parse_expression", "pretty", "ast", "BOM"]
 
 _COMMENT = re.compile(r"--[^\n]*")
-_ALLOWED = re.compile(r"[A-Za-z0-9_'\s()\[\],=<>!+\-*/%&|.]")
+_ALLOWED = re.compile(r"[A-Za-z0-9_' \t\r\n()\[\],=<>!+\-*/%&|.]")
+# characters a reader may not see, named in messages
+_NAMED = {"\x0b": "vertical tab", "\x0c": "form feed", "\xa0": "no-break space", "\ufeff": "byte-order mark",
+          "\u200b": "zero-width space", "\x00": "NUL"}
+BOM = "\ufeff"
 _OPEN, _CLOSE = "([", ")]"
 
 
 def parse(text: str, file: str = "<input>") -> ast.Program:
+    text = text.removeprefix(BOM)  # a UTF-8 byte-order mark some editors write
     source = Source(text, file)
     code = _COMMENT.sub(lambda m: " " * len(m.group()), text)
     _check_characters(code, source)
@@ -40,9 +46,12 @@ def _check_characters(code: str, source: Source) -> None:
     for m in re.finditer(r".", code, re.S):
         if not _ALLOWED.match(m.group()):
             ch = m.group()
-            shown = repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
-            raise UserError.at(source.span(m.start()), f"unexpected character {shown}",
-                               "tiler programs are ASCII; comments start with `--`", source)
+            shown = repr(ch) if ch.isprintable() and not ch.isspace() else f"U+{ord(ch):04X}"
+            name = _NAMED.get(ch) or unicodedata.name(ch, "").lower()
+            shown += f" ({name})" if name else ""
+            hint = "separate tokens with spaces, tabs or new lines" if ch.isspace() or ch in _NAMED else \
+                "tiler programs are ASCII; comments start with `--`"
+            raise UserError.at(source.span(m.start()), f"unexpected character {shown}", hint, source)
 
 
 def _check_nesting(code: str, source: Source) -> None:
@@ -95,7 +104,8 @@ def _run(element, code: str, source: Source):
     """Parse `code` with a grammar element; a failure is a located UserError."""
     grammar._current.source = source
     try:
-        return element.parse_string(code, parse_all=True)
+        # with tabs kept, pyparsing's offsets are offsets into the text itself
+        return element.parse_with_tabs().parse_string(code, parse_all=True)
     except grammar._Fatal as exc:
         raise UserError([exc.diagnostic], source) from None
     except pp.ParseBaseException as exc:

@@ -80,6 +80,7 @@ NAME_FAST = pp.Regex(_KEYWORD_AHEAD + r"[A-Za-z_][A-Za-z0-9_']*").set_name("a na
 IDENT = pp.Regex(r"[A-Za-z_][A-Za-z0-9_']*").set_name("a name").set_parse_action(_ident_action)
 NAME_AT = _located(IDENT, lambda span, t: (t[0], span))  # a name and its span
 
+FLOAT_MAX = {"f32": 3.4028234663852886e38, "f64": 1.7976931348623157e308}
 _NUMBER_RE = r"\d+(\.\d+)?([eE][+-]?\d+)?([A-Za-z_][A-Za-z0-9_']*)?"
 
 
@@ -89,6 +90,10 @@ def _number(span: Span, toks):
     digits, suffix = m.group(1), m.group(2)
     is_float = "." in digits or "e" in digits.lower()
     if suffix in ("f32", "f64") or (is_float and suffix == ""):
+        kind = suffix or "f32"
+        if not abs(float(digits)) <= FLOAT_MAX[kind]:  # 1e999 is infinity in Python
+            raise _Fatal(span, f"float literal {text} does not fit in {kind}",
+                         f"the largest {kind} is about {FLOAT_MAX[kind]:.4g}" + ("; use the suffix f64" if kind == "f32" else ""))
         return ast.FloatLit(float(digits), suffix, span)
     if suffix in ("", "i32", "i64") and not is_float:
         return ast.IntLit(int(digits), suffix, span)

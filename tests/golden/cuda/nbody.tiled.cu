@@ -35,6 +35,20 @@
 #include <math.h>
 #endif
 
+// The clamps tiler adds (a thread past the end of a dimension stands in for
+// the last one) as one PTX min.s32 the front end cannot see through. ptxas
+// (CUDA 12.8 and 13.0, sm_90, and the 580 driver's JIT) miscompiles two nested
+// signed minimums of a thread index once the front end has rewritten them as
+// maximums of negations (the start of a loop's remainder after unrolling):
+// the fused three-input VIMNMX3 drops one negation, and the loop reads the
+// wrong elements. tiler's clamp nested in a program's own min (`T[min(i,
+// n - 1)]`) was exactly that; tests/ptxas/ holds the minimal kernel.
+__device__ __forceinline__ int tiler_min(int a, int b) {
+  int r;
+  asm("min.s32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+
 // cp.async: BYTES (4, 8 or 16) from global to shared memory, not waited for;
 // an invalid element is zero-filled (src must still be a valid address).
 // Before sm_80 the copy is an ordinary load and store.
@@ -68,7 +82,7 @@ tiler_nbody_tiled(float eps, const float* __restrict__ bodies, float* __restrict
 {
   __shared__ __align__(16) float sh_bodies_chunk[256];
   const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // nbody.fut:6
-  const int i0 = min(gtid0, n - 1);
+  const int i0 = tiler_min(gtid0, n - 1);
   const float body = bodies[i0];  // nbody.fut:6
   float acc = 0.0f;  // nbody.fut:7
   for (int kk = 0; kk < n - 255; kk += 256) {  // nbody.fut:7

@@ -45,6 +45,20 @@
 #include <math.h>
 #endif
 
+// The clamps tiler adds (a thread past the end of a dimension stands in for
+// the last one) as one PTX min.s32 the front end cannot see through. ptxas
+// (CUDA 12.8 and 13.0, sm_90, and the 580 driver's JIT) miscompiles two nested
+// signed minimums of a thread index once the front end has rewritten them as
+// maximums of negations (the start of a loop's remainder after unrolling):
+// the fused three-input VIMNMX3 drops one negation, and the loop reads the
+// wrong elements. tiler's clamp nested in a program's own min (`T[min(i,
+// n - 1)]`) was exactly that; tests/ptxas/ holds the minimal kernel.
+__device__ __forceinline__ int tiler_min(int a, int b) {
+  int r;
+  asm("min.s32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+
 // cp.async: BYTES (4, 8 or 16) from global to shared memory, not waited for;
 // an invalid element is zero-filled (src must still be a valid address).
 // Before sm_80 the copy is an ordinary load and store.
@@ -81,7 +95,7 @@ tiler_nbody3d_tiled(float eps2, const float* __restrict__ xs, const float* __res
   __shared__ __align__(16) float sh_zc[256];
   __shared__ __align__(16) float sh_mc[256];
   const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // nbody3d.fut:6
-  const int i0 = min(gtid0, n - 1);
+  const int i0 = tiler_min(gtid0, n - 1);
   const float xi = xs[i0];  // nbody3d.fut:6
   const float yi = ys[i0];  // nbody3d.fut:6
   const float zi = zs[i0];  // nbody3d.fut:6

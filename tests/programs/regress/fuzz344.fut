@@ -1,7 +1,7 @@
--- Regression program from tiler fuzz --gpu, seed 344, shrunk on the GPU (see tests/FUZZ.md).
--- The tiled kernel gives a wrong out1 on an H200 with CUDA 13.0 when ptxas optimises (-O1 and
--- up); with -Xptxas -O0 or -G it is right, and the untiled kernel is right. Sizes that show it:
--- n0 = 13, n1 = 49, r0 = 29, s0 = 63, s1 = 13 (fuzz seed 344's sizes and inputs).
+-- Regression program from tiler fuzz --gpu, seed 344, shrunk on the GPU (tests/FUZZ.md). Its tiled
+-- kernel was wrong on an H200 (CUDA 13.0) at the fuzzer's sizes for seed 344 (n0 = 13, n1 = 49, r0 = 29,
+-- s0 = 63, s1 = 13): the ptxas defect of tests/ptxas/min.cu (nested integer minimums of a thread index),
+-- which tiler.cuh's tiler_min avoids.
 fun ([[f32, n1], n0], [[f32, n1], n0]) main(f32 a1, [f32, n0] xs2, [f32, n1] xs5, [f32, s1] zs9, [f32, s1] zs10, [int, n0] idx18, [[f32, s1], r0] Q19, [f32, s1] zs20, [[f32, n0], s0] P28, [f32, s0] zs30, [f32, s0] zs31) =
   let T29 = transpose(P28) in
   map(
