@@ -239,8 +239,12 @@ def test_a_failure_after_checking_is_an_internal_compiler_error(monkeypatch):
 
 def test_plans_over_48_kib_use_dynamic_shared_memory():
     path = PROGRAMS / "analysis" / "many_inputs.fut"
-    refused = run_all(path.read_text(), path.name, Options(tile=(1024,)))["analyse"]
-    assert not refused.tiled and "over the limit of 49152" in refused.streams[0].reason
+    # 14 tiles of 1024 floats (56 KiB) do not fit 48 KiB: a chunk of 512 does, and the plan says so
+    shrunk = run_all(path.read_text(), path.name, Options(tile=(1024,)))["analyse"]
+    assert shrunk.tiled and shrunk.streams[0].chunk == 512 and shrunk.plan.schedule.block.shared_bytes == 14 * 2048
+    assert "chunk 512, not 1024: the tiles of 1024 would need more than the 49152 bytes" in shrunk.streams[0].reason
+    refused = run_all(path.read_text(), path.name, Options(tile=(1024,), max_shared=100))["analyse"]
+    assert not refused.tiled and "over the limit of 100" in refused.streams[0].reason
     values = run_all(path.read_text(), path.name, Options(tile=(1024,), max_shared=100_000))
     k = values["verify"].main
     assert k.shared_bytes == 14 * 1024 * 4 and k.dynamic_shared

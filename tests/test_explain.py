@@ -93,6 +93,9 @@ def test_cli_plan_options():
     result = tiler("explain", BENCHMARKS / "mm.fut", "--json", "--no-tile")
     assert all(not s["tiled"] for s in json.loads(result.stdout)["streams"])
     result = tiler("explain", BENCHMARKS / "mm.fut", "--json", "--max-shared", "1000")
+    (stream,) = json.loads(result.stdout)["streams"]  # a smaller chunk fits: 1 KiB, not the 2-D block's 8 KiB
+    assert stream["tiled"] and stream["chunk"] == 128 and "chunk 128, not 256" in stream["reason"]
+    result = tiler("explain", BENCHMARKS / "mm.fut", "--json", "--max-shared", "16")  # not even a chunk of 8
     assert not any(s["tiled"] for s in json.loads(result.stdout)["streams"])
 
 

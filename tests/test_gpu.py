@@ -163,3 +163,10 @@ def test_sizes_past_the_index_limit_are_refused():
     values = run_all(path.read_text(), path.name, Options())
     with pytest.raises(PlainError, match="each size is at most"):
         Gpu.get().run(values["verify"], values["render"], {}, {"n": 2**31 - 1})
+
+
+@pytest.mark.parametrize("scale", ["test", "odd"])
+def test_a_chunk_shrunk_to_fit_shared_memory(scale):
+    """14 tiles of 1024 floats do not fit 48 KiB: the plan halves the chunk,
+    and each thread of the 1024 copies at most one element of a tile."""
+    matches_the_interpreter(PROGRAMS / "analysis" / "many_inputs.fut", Options(tile=(1024,)), scale, seed=5)

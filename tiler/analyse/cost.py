@@ -25,8 +25,9 @@ LARGE = 1 << 20  # a size not known at compile time, taken as large
 
 def _input_loads(p, reuse: int) -> float:
     """Global loads a thread makes per element of one input: none for an iota
-    (computed, not loaded), 1/reuse for a staged input, else 1."""
-    if isinstance(p.array, T.Iota):
+    (computed, not loaded) or an input reading another's tile, 1/reuse for a
+    staged input, else 1."""
+    if isinstance(p.array, T.Iota) or p.shares:
         return 0.0
     return 1.0 / reuse if p.staged else 1.0
 

@@ -22,7 +22,7 @@ from .options import Options
 from .records import Variance
 from .registers import register_block, register_tile
 from .schedule import Schedule, StreamPlan, Threshold
-from .staging import not_tiled, over_limit, plan_stream
+from .staging import not_tiled, over_limit, plan_stream, stream_refusal
 from .views import Views
 
 
@@ -62,7 +62,7 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
     best = candidates[0]
     if not best.tiled:
         reason = "no streamed input can be staged in shared memory" if var.streams else "the kernel has no streamSeq"
-        streams = tuple(replace(s, kind="none") for s in best.streams)
+        streams = tuple(replace(_real_obstacle(candidates, n), kind="none") for n in range(len(best.streams)))
         chosen = Schedule(untiled_block(rank, reason), streams, best.cost)
         return Plan(chosen, candidates, chosen, ())
     best = _registers(best, kernel, views, options)
@@ -71,6 +71,9 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
     limits = cost.thresholds(
         best, untiled, {lv.dim: lv.size for lv in kernel.levels}, dict(options.thresholds))
     return Plan(best, candidates, untiled, limits)
+
+
+MIN_CHUNK = 8  # below this a chunk's two barriers cost more than its tiles save
 
 
 def _check_given(options: Options, rank: int) -> None:
@@ -90,10 +93,34 @@ def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
     streams = tuple(plan_stream(s, block, views, options) for s in var.streams)
     streams = tuple(_paying(s, block, options) for s in streams)
     shared = sum(s.shared_bytes for s in streams)
+    full = max((s.chunk for s in streams if s.tiled), default=0)
+    chunk = full
+    while shared > options.max_shared and chunk > MIN_CHUNK:  # smaller tiles before no tiles
+        chunk //= 2
+        streams = tuple(_paying(plan_stream(s, block, views, options, chunk), block, options) for s in var.streams)
+        shared = sum(s.shared_bytes for s in streams)
     if shared > options.max_shared:
         streams = tuple(over_limit(s, shared, options) for s in streams)
         shared = 0
+    elif chunk < full:
+        why = (f"chunk {chunk}, not {full}: the tiles of {full} would need more than the {options.max_shared} "
+               "bytes of shared memory a block may use")
+        streams = tuple(replace(s, reason=f"{s.reason}; {why}") if s.tiled else s for s in streams)
     return Schedule(replace(block, shared_bytes=shared), streams, cost.loads(streams))
+
+
+def _real_obstacle(candidates: tuple[Schedule, ...], n: int) -> StreamPlan:
+    """Stream n, untiled under every block: its inputs' reasons from a block
+    that spans a dimension the input is invariant to, where there is one (a
+    branch on the thread index, say), rather than from a block that could
+    never have shared it."""
+    best = candidates[0].streams[n]
+    inputs = []
+    for j, p in enumerate(best.inputs):
+        telling = (c.streams[n].inputs[j] for c in candidates
+                   if c.streams[n].inputs[j].invariant_to & frozenset(c.block.spans))
+        inputs.append(next(telling, p))
+    return replace(best, inputs=tuple(inputs), reason=stream_refusal(inputs))
 
 
 def _registers(best: Schedule, kernel: T.Kernel, views: Views, options: Options) -> Schedule:

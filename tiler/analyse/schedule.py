@@ -95,10 +95,16 @@ class InputPlan:
     invariant_to: Dims
     staging: Staging | None
     reason: str
+    shares: str = ""  # staged: another input of the stream reads the same array; this one reads its tile
 
     @property
     def staged(self) -> bool:
         return self.staging is not None
+
+    @property
+    def copied(self) -> bool:
+        """Staged with a copy of its own (not reading another input's tile)."""
+        return self.staged and not self.shares
 
 
 @dataclass(frozen=True)

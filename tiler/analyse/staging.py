@@ -31,7 +31,9 @@ def not_tiled(site: StreamSite, reason: str, rank: int) -> StreamPlan:
     return StreamPlan(site, False, "none", None, inputs, reason, 0)
 
 
-def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Options) -> StreamPlan:
+def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Options,
+                chunk_limit: int | None = None) -> StreamPlan:
+    """`chunk_limit`: a smaller chunk than the block's (tiles that fit the shared memory)."""
     rank, spans = block.rank, frozenset(block.spans)
     unsafe = [g for g in site.guards if g.variance & spans]
     if site.length_variance & spans:
@@ -49,12 +51,14 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
                 "the cooperative copy cannot compute the other threads' rows"))
     staged_rows = [_rows(d, block) for d in decisions if not d.reason]
     if not staged_rows:
-        return StreamPlan(site, False, "none", None, tuple(decisions), _stream_refusal(decisions), 0)
+        return StreamPlan(site, False, "none", None, tuple(decisions), stream_refusal(decisions), 0)
     chunk = max(1, block.threads // max(math.prod(block.extents[d] for d in r) for r in staged_rows))
-    inputs = tuple(d if d.reason else _stage(d, site, block, views, chunk, options) for d in decisions)
+    chunk = min(chunk, chunk_limit or chunk)
+    inputs = _share_tiles(tuple(d if d.reason else _stage(d, site, block, views, chunk, options)
+                                for d in decisions))
     staged = [p for p in inputs if p.staged]
     shape = kind(block) + (", partial" if len(staged) < len(inputs) else "")
-    shared = sum(p.staging.bytes for p in staged)
+    shared = sum(p.staging.bytes for p in staged if p.copied)
     reason = (f"{len(staged)} of {len(inputs)} input(s) staged: "
               + "; ".join(f"{p.name} is invariant to dimension {dims_text(p.invariant_to & spans)}" for p in staged))
     return StreamPlan(site, True, shape, chunk, inputs, reason, shared)
@@ -84,7 +88,22 @@ def refusal(i, invariant: frozenset, spans: frozenset, site: StreamSite, unsafe)
     return None
 
 
-def _stream_refusal(decisions) -> str:
+def _share_tiles(inputs: tuple[InputPlan, ...]) -> tuple[InputPlan, ...]:
+    """An array streamed twice with the same tile is copied once: the later
+    input reads the earlier one's tile."""
+    first, out = {}, []
+    for p in inputs:
+        key = (p.array, p.staging)
+        if p.staged and key in first:
+            p = replace(p, shares=first[key], reason=f"the same array as `{first[key]}`, staged the same way: it "
+                                                     f"reads {first[key]}'s tile (one copy, no second buffer)")
+        elif p.staged:
+            first[key] = p.name
+        out.append(p)
+    return tuple(out)
+
+
+def stream_refusal(decisions) -> str:
     reasons = list(dict.fromkeys(d.reason for d in decisions))
     return reasons[0] if len(reasons) == 1 else "; ".join(f"{d.name}: {d.reason}" for d in decisions)
 

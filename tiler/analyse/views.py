@@ -107,11 +107,20 @@ def chunk_reads(stream: T.Stream, param: Binder):
         if isinstance(e, T.Var) and e.binder is param:
             whole.append(e)
             return
+        if isinstance(e, T.Let) and not any(_mentions(e.body, b) for b in e.binders):
+            walk(e.body)  # a let whose value is never used: its reads load nothing
+            return
         for c in _children(e):
             walk(c)
 
     walk(stream.body)
     return None if whole else reads
+
+
+def _mentions(e, binder: Binder) -> bool:
+    if isinstance(e, T.Var):
+        return e.binder is binder
+    return any(_mentions(c, binder) for c in _children(e))
 
 
 def _fix(items, fixed):

@@ -237,8 +237,8 @@ def _summary(schedule: Schedule) -> tuple[str, ...]:
         where = f"streamSeq at {s.site.span.line}:{s.site.span.col}"
         if s.tiled:
             staged = ", ".join(f"{p.name} ({' x '.join(map(str, p.staging.tile))} {p.staging.layout.value}"
-                               f"{' +' + str(p.staging.padding) if p.staging.padding else ''})"
-                               for p in s.inputs if p.staged)
+                               f"{' +' + str(p.staging.padding) if p.staging.padding else ''})" if p.copied else
+                               f"{p.name} ({p.shares}'s tile)" for p in s.inputs if p.staged)
             out.append(f"{where}: tiled ({s.kind}), chunk {s.chunk}; shared: {staged}")
         else:
             out.append(f"{where}: not tiled: {s.reason}")

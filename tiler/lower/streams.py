@@ -73,7 +73,7 @@ class Streams(Body):
     def _chunk(self, e: T.Stream, plan: StreamPlan, arrays, length, accs, start, chunk, guarded: bool) -> None:
         chunk = self._bind_chunk(e, start, chunk)
         for view, ip in zip(arrays, plan.inputs):
-            if ip.staged:
+            if ip.copied:
                 copy = self._tile_copy(ip, view, start, length, plan.chunk, e, guarded, 0)
                 for stmt in copy_tile(copy):
                     self.emit(stmt)
@@ -107,7 +107,7 @@ class Streams(Body):
         reads one, each thread holds its part of the next chunk's tiles in
         registers (loaded before the body, stored after it), so the loads'
         latency hides behind the arithmetic and one barrier a chunk suffices."""
-        staged = [(p, view, ip) for p, view, ip in zip(e.chunk_params, arrays, plan.inputs) if ip.staged]
+        staged = [(p, view, ip) for p, view, ip in zip(e.chunk_params, arrays, plan.inputs) if ip.copied]
         registers = {ip.name: self.fresh(f"next_{ip.name}") for _, _, ip in staged}
         size = plan.chunk
 
@@ -191,9 +191,9 @@ class Streams(Body):
     def _shared_buffer(self, ip: InputPlan, ctype: str, buffer: int) -> str:
         """One buffer per staged input (two when double-buffered), shared by
         the full-chunk loop and the last chunk."""
-        key = (ip.name, ctype, buffer)
+        key = (ip.shares or ip.name, ctype, buffer)
         if key not in self.buffers:
-            self.buffers[key] = self.fresh(f"sh_{ip.name}")
+            self.buffers[key] = self.fresh(f"sh_{key[0]}")
             self.shared.append(kir.SharedAlloc(self.buffers[key], ctype, math.prod(ip.staging.shape)))
         return self.buffers[key]
 

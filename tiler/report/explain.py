@@ -93,7 +93,7 @@ def _input(p, source: Source) -> dict:
            "tile": list(st.tile) if st else [], "layout": st.layout.value if st else "",
            "padding": st.padding if st else 0,
            "copy": describe_copy(st.copy) if st else "", "reads": describe_reads(st) if st else "",
-           "bytes": st.bytes if st else 0, "reason": p.reason}
+           "bytes": st.bytes if st and p.copied else 0, "shares": p.shares or None, "reason": p.reason}
     if st:
         out["schedule"] = {"copy_axis": st.copy.axis.value, "coalescing": st.copy.coalescing.value,
                            "reads": st.reads.value, "pitch": st.pitch, "reuse": st.reuse, "vector": st.vector,

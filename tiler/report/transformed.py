@@ -22,7 +22,7 @@ def show_transformed(program: ast.Program, a: Analysis) -> str:
     plans = {id(s.site.stream.origin): s for s in a.streams if s.tiled}
     comments = {_nest_position(program): _block_comments(a)}
     for s in plans.values():
-        comments[(s.site.span.line, s.site.span.col)] = [f"fast memory: {_tile_decl(p)}" for p in s.inputs if p.staged] + [
+        comments[(s.site.span.line, s.site.span.col)] = [f"fast memory: {_tile_decl(p)}" for p in s.inputs if p.copied] + [
             f"chunk = {s.chunk} (the last chunk may be shorter); copies guard the array's end"]
     rewritten = _Rewriter(plans, a).program(program)
     return pretty(rewritten, comments)
@@ -89,7 +89,7 @@ class _Rewriter:
         body = self.exp(lam.body)
         for p in reversed([p for p in plan.inputs if p.staged]):
             body = _replace_reads(body, p.name, lambda idx, p=p: self.shared_read(p, idx))
-        for p in reversed([p for p in plan.inputs if p.staged]):
+        for p in reversed([p for p in plan.inputs if p.copied]):
             copy = ast.Call("copyFastMem", (ast.Index(ast.Var(p.name), (self.copy_index(p),)),)
                             + tuple(ast.Var(t) for t in self.copy_targets(p)))
             body = ast.Let((f"shMem_{p.name}",), False, copy, body, e.span)
@@ -117,7 +117,7 @@ class _Rewriter:
     def shared_read(self, p, idx):
         rows = [ast.Var(a) for a in self.row_axes(p)]
         indices = (idx, *rows) if p.staging.layout is Layout.TRANSPOSED else (*rows, idx)
-        return ast.Index(ast.Var(f"shMem_{p.name}"), tuple(indices))
+        return ast.Index(ast.Var(f"shMem_{p.shares or p.name}"), tuple(indices))
 
 
 def _replace_reads(e, name: str, make):
