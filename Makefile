@@ -1,8 +1,9 @@
 # Each target sets up what it needs on a fresh machine: the package and its
 # dev extra are installed (editable) when they are missing or pyproject.toml
-# changed.
+# changed. The stamp names the Python environment (its prefix), so a second
+# virtual environment in the same clone gets its own install.
 PYTHON ?= python3
-STAMP := .make/installed-$(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+STAMP := .make/installed-$(shell $(PYTHON) -c 'import sys, hashlib; print("%d.%d-%s" % (*sys.version_info[:2], hashlib.sha1(sys.prefix.encode()).hexdigest()[:10]))')
 N ?= 200
 SEED ?= 0
 

@@ -61,17 +61,22 @@ def _err(*lines: str, code: int = EXIT_USER):
     sys.exit(code)
 
 
+STDIN = "-"  # a program path that means: read the program from standard input
+STDIN_NAME = "<stdin>"
+
+
 def read_program(path: str) -> tuple[str, str]:
-    """The text of a program file, or a clear error for a missing or binary file."""
+    """The text of a program file (`-`: standard input), or a clear error for
+    a missing or binary file."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        data = sys.stdin.buffer.read() if path == STDIN else p.read_bytes()
     except IsADirectoryError:
         raise PlainError(f"{path} is a directory, not a program") from None
     except OSError as exc:
         raise PlainError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:
-        return data.decode("utf-8").removeprefix("\ufeff"), path  # without a byte-order mark
+        return data.decode("utf-8").removeprefix("\ufeff"), STDIN_NAME if path == STDIN else path  # no BOM
     except UnicodeDecodeError as exc:
         text = data[:exc.start].decode("utf-8", errors="replace")
         source = Source(text + "?", path)
@@ -98,8 +103,9 @@ def pairs(options, what: str, convert=str) -> dict:
 def main():
     """tiler: finds tiling opportunities in GPU kernel programs and writes tiled CUDA.
 
-    A program is a kernel in the language of LANGUAGE.md: a host prelude and a
-    nest of 1 to 3 maps whose body streams over arrays with streamSeq."""
+    A program is a kernel in tiler's input language (docs/language.md): a host
+    prelude and a nest of 1 to 3 maps whose body streams over arrays with
+    streamSeq. Every command that takes PROG.fut reads standard input for `-`."""
 
 
 def checked(path: str):
@@ -154,7 +160,7 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
     given, notes = check_given(prog, given)
     for note in notes:
         click.echo(f"note: {note}", err=True)
-    spec = load_spec(program)
+    spec = load_spec(program) if program != STDIN else None
     size_values = resolve_sizes(prog, pairs(sizes, "--size", int), spec, size_set, given)
     values = make_inputs(prog, size_values, spec, seed, given)
     start = time.perf_counter()
@@ -206,6 +212,7 @@ def plan_options(fn):
 
 def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), register_tile=None,
                  no_register_tile=False, no_vector=False, single_buffer=False, double_buffer=False):
+    from . import target
     from .analyse import Options, parse_tile
 
     sizes = parse_tile(tile) if tile else ()
@@ -218,6 +225,9 @@ def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), regist
         for name, value in given.items():
             if value < least:
                 raise PlainError(f"{what} {name}={value}: a size is a whole number of at least {least}")
+            if value > target.MAX_SIZE:
+                raise PlainError(f"{what} {name}={value}: a kernel indexes each dimension with an int, so a size "
+                                 f"is at most {target.MAX_SIZE:,}")
     return Options(tile=sizes, no_tile=no_tile, max_shared=max_shared, sizes=tuple(sorted(hints.items())),
                    thresholds=tuple(sorted(limits.items())), register_tile=micro,
                    no_register_tile=no_register_tile, no_vector=no_vector, single_buffer=single_buffer,
@@ -264,7 +274,8 @@ from .pipeline import EMITS, STAGE_NAMES, STAGES  # noqa: E402 - the options bel
 @main.command("compile")
 @click.argument("program", metavar="PROG.fut")
 @click.option("-o", "--output", default="-", show_default=True, metavar="OUT.cu",
-              help="Where to write the CUDA ('-': standard output); OUT.launch.json is written beside it.")
+              help="Where to write the CUDA ('-': standard output); OUT.launch.json is written beside it. "
+                   "With --emit, where the stage's result goes.")
 @plan_options
 @click.option("--arch", default="sm_90", show_default=True, help="GPU architecture, for --nvcc and the launch file.")
 @click.option("--emit", type=click.Choice(EMITS), default=None,
@@ -293,7 +304,11 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
     values = run_all(text, name, options)
     describe = dict(launch(values["verify"]), arch=arch)
     if emit:
-        click.echo(_emitted(emit, values, describe, Source(text, name)), nl=False)
+        shown = _emitted(emit, values, describe, Source(text, name))
+        if output == "-":
+            click.echo(shown, nl=False)
+        else:
+            _write(output, shown)
         return
     cuda = values["render"]
     if output == "-":

@@ -21,6 +21,7 @@ from .interp.values import dtype
 from .syntax import ast, parse_expression
 
 DEFAULT_SIZE = 100  # not a multiple of any tile, on purpose
+INT_MAX = 2**31 - 1  # sizes are ints in the language
 SIZE_SETS = ("test", "quick", "full")
 
 
@@ -113,8 +114,8 @@ def resolve_sizes(program: T.Program, given: dict[str, int], spec: Spec | None, 
     sizes = {n: int(env.get(n, DEFAULT_SIZE)) for n in sorted(names)} | {
         n: int(v) for n, v in env.items() if n not in names}
     for name in names:
-        if sizes[name] < 0:
-            raise PlainError(f"size {name} = {sizes[name]}: a size is a whole number of at least 0")
+        if not 0 <= sizes[name] <= INT_MAX:
+            raise PlainError(f"size {name} = {sizes[name]:,}: a size is an int, from 0 to {INT_MAX:,}")
     return sizes
 
 

@@ -27,7 +27,7 @@ __all__ = ["lower", "lower_schedule", "kernel_name"]
 
 
 def kernel_name(file: str, tiled: bool) -> str:
-    stem = re.sub(r"\W", "_", file.rsplit("/", 1)[-1].rsplit(".", 1)[0]) or "kernel"
+    stem = re.sub(r"\W", "_", file.rsplit("/", 1)[-1].rsplit(".", 1)[0]).strip("_") or "kernel"  # <stdin>: stdin
     return f"tiler_{stem}_{'tiled' if tiled else 'untiled'}"
 
 

@@ -63,6 +63,7 @@ def launch(m: kir.Module) -> dict:
         "params": [{"name": p.name, "role": p.role, "ctype": p.ctype, "source": p.source,
                     "shape": list(p.shape)} for p in main.params],
         "selection": "launch the first version whose condition holds (sizes by name)",
+        "max_size": target.MAX_SIZE,  # each size indexes with an int: refuse larger ones before launching
         "versions": [_version(v) for v in m.versions],
     }
 
