@@ -1,6 +1,7 @@
 """Shared helpers: program files, their header expectations, and the CLI."""
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -47,4 +48,4 @@ def errors_of(path: Path) -> UserError:
 def tiler(*args: str, cwd: Path = ROOT, timeout: int = 120) -> subprocess.CompletedProcess:
     """Run the real command line in a fresh process."""
     return subprocess.run([sys.executable, "-m", "tiler", *map(str, args)], cwd=cwd, capture_output=True,
-                          text=True, timeout=timeout)
+                          text=True, timeout=timeout, env={**os.environ, "COLUMNS": "120"})

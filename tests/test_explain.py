@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 from conftest import BENCHMARK_NAMES, BENCHMARKS, ROOT, tiler
@@ -129,3 +131,11 @@ def test_golden_show_transformed(name):
 def test_show_transformed_leaves_untiled_streams_alone():
     result = tiler("explain", ROOT / "tests/programs/analysis/own_row.fut", "--show-transformed")
     assert result.returncode == 0 and "copyFastMem" not in result.stdout and "streamSeq(" in result.stdout
+
+
+def test_a_narrow_terminal_keeps_every_word():
+    """At 80 columns (COLUMNS) the inputs are one line each, not a table with cut cells."""
+    done = subprocess.run([sys.executable, "-m", "tiler", "explain", str(BENCHMARKS / "lavamd.fut")],
+                          capture_output=True, text=True, env={**os.environ, "COLUMNS": "80"}, timeout=120)
+    assert done.returncode == 0 and "…" not in done.stdout and "┃" not in done.stdout
+    assert "nhbs = iota(p): varies with none; invariant to 0, 1; decision global" in done.stdout

@@ -21,7 +21,7 @@ def test_templates_are_found_from_the_checkout():
 
 
 @pytest.mark.slow
-def test_a_built_wheel_carries_the_templates(tmp_path):
+def test_a_built_wheel_carries_the_templates_and_benchmarks(tmp_path):
     tree = tmp_path / "src"
     files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
                            capture_output=True, text=True, check=True).stdout.split()
@@ -37,6 +37,8 @@ def test_a_built_wheel_carries_the_templates(tmp_path):
     wheel = next((tmp_path / "dist").glob("tiler-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "tiler/templates/README.md" in names and "tiler/cli.py" in names
+    # `tiler bench nbody` works from an installed wheel, in any directory
+    assert "tiler/benchmarks/nbody.fut" in names and "tiler/benchmarks/nbody.toml" in names
 
 
 def test_stages_are_data_in_pipeline_order():

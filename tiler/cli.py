@@ -49,6 +49,16 @@ def guarded(fn=None, *, deep: bool = True):
     return wrapper
 
 
+def _width() -> int | None:
+    """Output width: the terminal's, or COLUMNS, else 120 (piped output)."""
+    import os
+
+    if sys.stdout.isatty():
+        return None
+    columns = os.environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() and int(columns) > 0 else 120
+
+
 def _rendered(exc: UserError | PlainError) -> str:
     try:
         return exc.render()
@@ -263,7 +273,7 @@ def explain_cmd(program, as_json, show_variance, show_transformed, candidates, *
     elif as_json:
         click.echo(json.dumps(data, indent=2))
     else:
-        width = None if sys.stdout.isatty() else 120
+        width = _width()
         from rich.console import Console
         click.echo(render_text(data, show_variance, width or Console().width, candidates), nl=False)
 
@@ -492,7 +502,7 @@ def _summary(prog, outs, sizes, chunking, elapsed: float) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+    console = Console(highlight=False, width=_width())
     shown = ", ".join(f"{k}={v}" for k, v in sizes.items())
     console.print(f"[bold]{prog.file}[/]: sizes {shown}; chunks {chunking}; {elapsed:.3f} s")
     table = Table("output", "shape", "dtype", "first values", "checksum (sum)", "min", "max")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 import numpy as np
 
@@ -22,11 +21,12 @@ from ..compare import compare
 from ..errors import PlainError
 from ..interp import run as interpret
 from ..pipeline import run_all
+from ..resources import benchmarks_dir
 from ..runtime import Gpu
 from ..syntax import parse
 from ..workload import Spec, flops, load_spec, make_inputs, resolve_sizes
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+BENCHMARKS = benchmarks_dir()  # the checkout's benchmarks/, or the copy in an installed wheel
 ABLATIONS = {  # each removes (or, where the plan leaves it out, adds) one technique
     "no vector loads": Options(no_vector=True),
     "double buffering": Options(double_buffer=True),

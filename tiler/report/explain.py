@@ -141,6 +141,9 @@ def _variance(a: Analysis) -> list[dict]:
 # ---- text ---------------------------------------------------------------------
 
 
+WIDE_TABLE = 110  # columns the inputs' table needs to keep its words whole
+
+
 def render_text(data: dict, variance: bool = False, width: int = 120, candidates: bool = False) -> str:
     out = io.StringIO()
     console = Console(file=out, width=width, highlight=False, emoji=False)
@@ -194,15 +197,22 @@ def _stream_text(console: Console, s: dict) -> None:
     for g in s["guards"]:
         console.print(f"  on the way: a {escape(g['kind'])} at {g['line']}:{g['column']}, varies with "
                       f"{dims_text(g['varies_with'])}")
-    table = Table("input", "array", "varies with", "invariant to", "decision", "tile", "layout", "copy", "reads",
-                  show_lines=False, pad_edge=False)
+    headers = ("input", "array", "varies with", "invariant to", "decision", "tile", "layout", "copy", "reads")
+    rows = []
     for i in s["inputs"]:
         tile = " x ".join(map(str, i["tile"])) if i["tile"] else "-"
         layout = i["layout"] + (f" +{i['padding']}" if i["padding"] else "") if i["staged"] else "-"
-        cells = (i["param"], i["array"], dims_text(i["varies_with"]), dims_text(i["invariant_to"]),
-                 "shared" if i["staged"] else "global", tile, layout, i["copy"] or "-", i["reads"] or "-")
-        table.add_row(*map(escape, cells))
-    console.print(table)
+        rows.append((i["param"], i["array"], dims_text(i["varies_with"]), dims_text(i["invariant_to"]),
+                     "shared" if i["staged"] else "global", tile, layout, i["copy"] or "-", i["reads"] or "-"))
+    if console.width >= WIDE_TABLE:
+        table = Table(*headers, show_lines=False, pad_edge=False)
+        for cells in rows:
+            table.add_row(*map(escape, cells))
+        console.print(table)
+    else:  # a narrow terminal: one line an input, every word whole
+        for cells in rows:
+            console.print(escape(f"  {cells[0]} = {cells[1]}: " + "; ".join(
+                f"{h} {c}" for h, c in zip(headers[2:], cells[2:]) if c != "-")))
     for i in s["inputs"]:
         console.print(escape(f"  {i['param']}: {i['reason']}"))
 

@@ -24,10 +24,16 @@ NUMPY = {"float": np.float32, "double": np.float64, "int": np.int32, "long long"
 
 
 def gpu_unavailable() -> str | None:
+    """None when a GPU can be used; else which step fails, in words."""
+    import importlib.util
+
+    if importlib.util.find_spec("pycuda") is None:
+        return ("pycuda is not installed (with the CUDA toolkit on the machine: pip install -e '.[gpu]' in "
+                "tiler's checkout, or pip install pycuda)")
     try:
         import pycuda.driver as drv
-    except ImportError:
-        return "pycuda is not installed (pip install 'tiler[gpu]')"
+    except ImportError as exc:  # installed, but its extension or the driver library does not load
+        return f"pycuda is installed but does not load: {exc} (is the NVIDIA driver installed, libcuda.so.1 found?)"
     try:
         drv.init()
         if drv.Device.count() == 0:
