@@ -34,3 +34,20 @@ def test_without_a_gpu_bench_says_so_in_one_line():
 def test_bench_option_errors(args, message):
     result = tiler("bench", *args)
     assert result.returncode == 1 and message in result.stderr
+
+
+def test_bench_json_says_what_makes_it_reproducible():
+    import json
+
+    from tiler import __version__
+    from tiler.bench import Row
+    from tiler.cli import BENCH_SCHEMA, _bench_json
+
+    result = {"benchmark": "mm", "sizes": {"m": 8}, "flops": 1024, "device": "GPU", "tiler": __version__,
+              "repeat": 3, "rows": [Row("tiled", "16 x 16", [1.0, 1.5, 2.0])]}
+    run = json.loads(_bench_json([result], {"device": "GPU", "compute_capability": "sm_90"}))
+    assert run["schema"] == BENCH_SCHEMA and run["tiler"] == __version__ and run["date"].startswith("20")
+    assert run["environment"]["compute_capability"] == "sm_90" and run["input_seed"] == 1
+    assert run["commit"] is None or len(run["commit"].rstrip("+")) == 40
+    (mm,) = run["results"]
+    assert mm["sizes"] == {"m": 8} and mm["variants"][0]["times_ms"] == [1.0, 1.5, 2.0]

@@ -355,7 +355,9 @@ def bench_cmd(names, quick, sizes, repeat, tiles, ablate, json_path, plot_path):
             raise PlainError(f"no benchmark called `{n}`", f"choose from {', '.join(known)} or all")
     if repeat < 1:
         raise PlainError("--repeat must be at least 1")
-    Gpu.get()  # no GPU: one clear line, before any work
+    if plot_path:
+        _matplotlib()  # before the benchmarks run, not after
+    gpu = Gpu.get()  # no GPU: one clear line, before any work
     overrides = pairs(sizes, "--size", int)
     vs = variants(tuple(tiles), ablate)
     results = []
@@ -372,7 +374,7 @@ def bench_cmd(names, quick, sizes, repeat, tiles, ablate, json_path, plot_path):
     for r in results:
         console.print(_bench_table(r))
     if json_path:
-        _write(json_path, _bench_json(results))
+        _write(json_path, _bench_json(results, gpu.environment()))
     if plot_path:
         _plot(results, plot_path)
 
@@ -392,8 +394,17 @@ def _bench_table(r: dict):
     return table
 
 
-def _bench_json(results) -> str:
+BENCH_SCHEMA = 2  # 1: a bare list of results; 2: an object with the run's environment
+
+
+def _bench_json(results, environment: dict) -> str:
+    """The measurements, with what makes them reproducible: when, on what,
+    with which tiler (and commit), sizes and input seeds."""
+    import datetime
     import json
+
+    from . import __version__
+    from .bench import CHECK_SEED, INPUT_SEED
 
     out = []
     for r in results:
@@ -401,17 +412,41 @@ def _bench_json(results) -> str:
                     "variants": [{"variant": row.variant, "block": row.block, "ms": row.ms, "times_ms": row.times,
                                   "gflops": row.gflops, "speedup": row.speedup, "check": row.check}
                                  for row in r["rows"]]})
-    return json.dumps(out, indent=2) + "\n"
+    run = {"schema": BENCH_SCHEMA, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+           "tiler": __version__, "commit": _commit(), "command": ["tiler", *sys.argv[1:]],
+           "environment": environment, "input_seed": INPUT_SEED, "check_seed": CHECK_SEED, "results": out}
+    return json.dumps(run, indent=2) + "\n"
 
 
-def _plot(results, path: str) -> None:
+def _commit() -> str | None:
+    """The git commit of tiler's checkout (with `+` when it has changes), or None for an installed copy."""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                               capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if head.returncode != 0:
+        return None
+    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
+
+
+def _matplotlib():
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise PlainError("--plot needs matplotlib", "pip install matplotlib") from None
+        raise PlainError("--plot needs matplotlib", "pip install matplotlib (or tiler's [plot] extra)") from None
+    return plt
+
+
+def _plot(results, path: str) -> None:
+    plt = _matplotlib()
     fig, axes = plt.subplots(len(results), 1, figsize=(8, 2.5 * len(results)), squeeze=False)
     for ax, r in zip(axes[:, 0], results):
         ax.barh([row.variant for row in r["rows"]], [row.ms for row in r["rows"]])

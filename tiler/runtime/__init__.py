@@ -70,6 +70,21 @@ class Gpu:
         self.sm_count = self.device.get_attribute(drv.device_attribute.MULTIPROCESSOR_COUNT)
         self._modules: dict[str, object] = {}
 
+    def environment(self) -> dict:
+        """What makes a timing reproducible: the device and the software under it."""
+        import pycuda
+
+        def safe(fn):
+            try:
+                return fn()
+            except Exception:  # noqa: BLE001 - a missing detail is left out, not fatal
+                return None
+
+        return {"device": self.name, "compute_capability": self.arch, "sm_count": self.sm_count,
+                "driver_version": safe(self.drv.get_driver_version),
+                "cuda_version": safe(lambda: ".".join(map(str, self.drv.get_version()))),
+                "pycuda_version": getattr(pycuda, "VERSION_TEXT", None)}
+
     def _release(self) -> None:
         """Unload the compiled modules while the context can be pushed."""
         try:
