@@ -18,7 +18,7 @@ from tiler import kir
 from tiler.analyse import Options
 from tiler.kir.verify import verify
 from tiler.pipeline import EMITS, run_all
-from tiler.render import rename
+from tiler.render import launcher_name, rename
 from tiler.runtime.nvcc import nvcc_path
 
 PROGRAM_FILES = sorted(BENCHMARKS.glob("*.fut")) + sorted((PROGRAMS / "analysis").glob("*.fut"))
@@ -47,7 +47,7 @@ def ptxas():
                 name = f"tiler_p{i}_{variant}_{k.name[len('tiler_'):]}"  # one translation unit holds every kernel
                 cuda = rename(cuda, k.name, name)
                 names.append((name, k.static_shared_bytes))
-            units.append(cuda)
+            units.append(rename(cuda, launcher_name(values["verify"]), f"tiler_p{i}_{variant}_launch"))
             planned[(path.name, variant)] = names
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "all.cu"
@@ -253,3 +253,50 @@ def test_plans_over_48_kib_use_dynamic_shared_memory():
     from tiler.render import launch
     version = launch(values["verify"])["versions"][0]
     assert version["dynamic_shared_bytes"] == 14 * 4096 and version["static_shared_bytes"] == 0
+
+
+def test_compile_writes_the_host_launcher_and_its_header(tmp_path):
+    out = tmp_path / "mm.cu"
+    assert tiler("compile", BENCHMARKS / "mm.fut", "-o", out).returncode == 0
+    cuda, header = out.read_text(), (tmp_path / "mm.h").read_text()
+    proto = "cudaError_t tiler_mm_launch(const float* A, const float* B0, float* out0, int m, int n, int q, " \
+            "cudaStream_t stream)"
+    assert proto + ";" in header and 'extern "C" ' + proto in cuda
+    launcher = cuda[cuda.index("#if !defined(__CUDACC_RTC__)"):]  # NVRTC compiles the kernels alone
+    # the versions in the module's order; the vector one also wants its arrays 16-byte aligned
+    order = [launcher.index(f"tiler_mm_{v}<<<") for v in ("tiled", "tiled_scalar", "untiled", "tiled_wide",
+                                                          "untiled_wide")]
+    assert order == sorted(order) and "& 15) == 0" in launcher
+    assert "const dim3 grid((q + 127) / 128, (m + 127) / 128, 1), block(16, 16, 1);" in launcher
+    assert tiler("compile", BENCHMARKS / "mm.fut", "--emit", "header").stdout == header
+
+
+def test_a_launcher_raises_the_dynamic_shared_memory_limit():
+    path = PROGRAMS / "analysis" / "many_inputs.fut"
+    cuda = run_all(path.read_text(), path.name, Options(tile=(1024,), max_shared=100_000))["render"]
+    assert "cudaFuncSetAttribute(tiler_many_inputs_tiled, cudaFuncAttributeMaxDynamicSharedMemorySize, 57344);" \
+        in cuda and "tiler_many_inputs_tiled<<<grid, block, 57344, stream>>>" in cuda
+
+
+@needs_nvcc
+def test_the_host_example_builds_with_nvcc(tmp_path):
+    """docs/examples/mm_host.cu includes the header and calls the launcher (the GPU tests run it)."""
+    build_host_example(tmp_path)
+
+
+def build_host_example(tmp_path: Path) -> Path:
+    assert tiler("compile", BENCHMARKS / "mm.fut", "-o", tmp_path / "mm.cu").returncode == 0
+    exe = tmp_path / "mm_host"
+    done = subprocess.run([nvcc_path(), "-arch=sm_90", f"-I{tmp_path}", str(ROOT / "docs/examples/mm_host.cu"),
+                           str(tmp_path / "mm.cu"), "-o", str(exe)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return exe
+
+
+@pytest.mark.parametrize("path", PROGRAM_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_launch_conditions_name_only_launch_sizes(path):
+    """Every version's condition can be evaluated from main's sizes alone (a
+    threshold on an inner stream's chunk could not be, and once was)."""
+    values = compiled(path, "tiled")
+    sizes = {s.name: 100 for s in values["check"].kernel.sizes}
+    assert values["verify"].select(sizes) in values["verify"].kernels

@@ -170,3 +170,14 @@ def test_a_chunk_shrunk_to_fit_shared_memory(scale):
     """14 tiles of 1024 floats do not fit 48 KiB: the plan halves the chunk,
     and each thread of the 1024 copies at most one element of a tile."""
     matches_the_interpreter(PROGRAMS / "analysis" / "many_inputs.fut", Options(tile=(1024,)), scale, seed=5)
+
+
+@pytest.mark.parametrize("sizes", [("1000", "700", "513"), ("256", "128", "64")])  # scalar and vector versions
+def test_the_host_example_runs(tmp_path, sizes):
+    """docs/examples/mm_host.cu: the generated header and launcher, called from C++."""
+    import subprocess
+
+    from test_codegen import build_host_example
+
+    done = subprocess.run([str(build_host_example(tmp_path)), *sizes], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.startswith("OK"), done.stdout

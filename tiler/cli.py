@@ -284,13 +284,14 @@ from .pipeline import EMITS, STAGE_NAMES, STAGES  # noqa: E402 - the options bel
 @main.command("compile")
 @click.argument("program", metavar="PROG.fut")
 @click.option("-o", "--output", default="-", show_default=True, metavar="OUT.cu",
-              help="Where to write the CUDA ('-': standard output); OUT.launch.json is written beside it. "
+              help="Where to write the CUDA ('-': standard output); OUT.h (the host launcher's header) and "
+                   "OUT.launch.json are written beside it. "
                    "With --emit, where the stage's result goes.")
 @plan_options
 @click.option("--arch", default="sm_90", show_default=True, help="GPU architecture, for --nvcc and the launch file.")
 @click.option("--emit", type=click.Choice(EMITS), default=None,
               help="Print one stage's result instead: " + ", ".join(f"{s.emit} ({s.name})" for s in STAGES)
-                   + ", or launch (the launch description).")
+                   + ", launch (the launch description) or header (the host launcher's C header).")
 @click.option("--stop-after", type=click.Choice(STAGE_NAMES), default=None,
               help="Run the stages up to this one, print nothing, and exit (0 when they succeed).")
 @click.option("--nvcc", "use_nvcc", is_flag=True,
@@ -324,8 +325,12 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
     if output == "-":
         click.echo(cuda, nl=False)
     else:
+        from .render import header
+
         _write(output, cuda)
-        _write(str(Path(output).with_suffix("")) + ".launch.json", json.dumps(describe, indent=2) + "\n")
+        stem = str(Path(output).with_suffix(""))
+        _write(stem + ".launch.json", json.dumps(describe, indent=2) + "\n")
+        _write(stem + ".h", header(values["verify"]))
     if use_nvcc:
         from .runtime.nvcc import compile_report
         click.echo(compile_report(cuda, arch, values["verify"].kernels), err=True)
@@ -499,6 +504,9 @@ def _emitted(emit: str, values: dict, describe: dict, source: Source) -> str:
 
     if emit == "launch":
         return json.dumps(describe, indent=2) + "\n"
+    if emit == "header":
+        from .render import header
+        return header(values["verify"])
     stage = next(s for s in STAGES if s.emit == emit)
     value = values[stage.name]
     if stage.name == "parse":

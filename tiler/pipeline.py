@@ -53,7 +53,8 @@ STAGES: tuple[Stage, ...] = (
           lambda kernel, src, opt: render(kernel), "cuda"),
 )
 STAGE_NAMES = tuple(s.name for s in STAGES)
-EMITS = tuple(s.emit for s in STAGES) + ("launch",)  # launch: the render stage's launch description
+# launch and header: the render stage's launch description, and the C header of its host launcher
+EMITS = tuple(s.emit for s in STAGES) + ("launch", "header")
 FRONT = ("parse", "check")  # a failure here may be the user's; after them, it is tiler's
 
 

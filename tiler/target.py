@@ -89,6 +89,15 @@ MATH = {
 }
 
 
+# the host launcher (CUDA runtime API)
+STREAM = "cudaStream_t"
+ERROR = "cudaError_t"
+SUCCESS = "cudaSuccess"
+INVALID_VALUE = "cudaErrorInvalidValue"
+LAST_ERROR = "cudaGetLastError()"
+RAISE_DYNAMIC_SHARED = "cudaFuncSetAttribute({kernel}, cudaFuncAttributeMaxDynamicSharedMemorySize, {bytes})"
+NOT_NVRTC = "!defined(__CUDACC_RTC__)"  # host code: nvcc only; NVRTC compiles device code alone
+
 # Flat offsets into arrays of two or more dimensions are 64-bit (sizes times
 # indices can pass 2^31); an index along one dimension stays an int, so every
 # size must leave room for a block past its end.

@@ -79,16 +79,19 @@ def stream_pays(s: StreamPlan, block: BlockPlan, sizes: dict) -> bool:
     return stream_cost(s, block, {}, sizes) < sum(_input_loads(p, 1) for p in s.inputs)
 
 
-def thresholds(tiled: Schedule, untiled: Schedule, dim_sizes: dict, overrides: dict) -> tuple[Threshold, ...]:
+def thresholds(tiled: Schedule, untiled: Schedule, dim_sizes: dict, overrides: dict,
+               launch_sizes: frozenset) -> tuple[Threshold, ...]:
     """For every size not known at compile time that a spanned dim or a tiled
     stream's length depends on: the smallest value at which the tiled
-    schedule costs no more than the untiled one (none when that is 1)."""
+    schedule costs no more than the untiled one (none when that is 1). Only
+    sizes the launch knows (`launch_sizes`, main's) can be tested."""
     names: dict = {}
     for d in tiled.block.spans:
         if not isinstance(dim_sizes[d], int):
             names.setdefault(dim_sizes[d], set()).add(d)
     for s in tiled.streams:
-        if s.tiled and not isinstance(stream_size(s), int):
+        # a length the launch knows: not a chunk of an outer stream (a launch condition cannot test that)
+        if s.tiled and stream_size(s) in launch_sizes:
             names.setdefault(stream_size(s), set())
     out = []
     for size, dims in names.items():

@@ -69,7 +69,7 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
     best = replace(best, block=replace(best.block, reason=why_block(best.block, best.streams)))
     candidates = (best,) + candidates[1:]
     limits = cost.thresholds(
-        best, untiled, {lv.dim: lv.size for lv in kernel.levels}, dict(options.thresholds))
+        best, untiled, {lv.dim: lv.size for lv in kernel.levels}, dict(options.thresholds), frozenset(kernel.sizes))
     return Plan(best, candidates, untiled, limits)
 
 

@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from ..render import rename
+from ..render import launcher_name, rename
 from ..syntax import pretty
 from .generate import generate
 from .mutate import mutate
@@ -83,7 +83,7 @@ def _batched(compiled: list[Compiled]):
                     unique = f"fz{c.seed}_{variant}_{i}"
                     names.setdefault((c.seed, variant), []).append(dataclasses.replace(k, name=unique))
                     cuda = rename(cuda, k.name, unique)
-                units.append(cuda)
+                units.append(rename(cuda, launcher_name(m), f"fz{c.seed}_{variant}_launch"))
         yield part, "\n".join(units), names
 
 

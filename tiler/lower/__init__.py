@@ -23,12 +23,16 @@ from .micro import Micro, point_index, replicate
 from .streams import Streams
 from .values import View, add, const, minimum, mul
 
-__all__ = ["lower", "lower_schedule", "kernel_name"]
+__all__ = ["lower", "lower_schedule", "kernel_name", "program_stem"]
+
+
+def program_stem(file: str) -> str:
+    """The program's name in C identifiers (`benchmarks/mm.fut`: mm; `<stdin>`: stdin)."""
+    return re.sub(r"\W", "_", file.rsplit("/", 1)[-1].rsplit(".", 1)[0]).strip("_") or "kernel"
 
 
 def kernel_name(file: str, tiled: bool) -> str:
-    stem = re.sub(r"\W", "_", file.rsplit("/", 1)[-1].rsplit(".", 1)[0]).strip("_") or "kernel"  # <stdin>: stdin
-    return f"tiler_{stem}_{'tiled' if tiled else 'untiled'}"
+    return f"tiler_{program_stem(file)}_{'tiled' if tiled else 'untiled'}"
 
 
 def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:

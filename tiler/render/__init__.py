@@ -5,17 +5,24 @@ a missing field is an error, not an empty string); expressions are printed
 by cexpr.c, and every CUDA spelling comes from `tiler.target`.
 `launch(module)` is the launch description as data, for the runtime and for
 `--emit launch`: each version's kernel, block, grid and shared memory, and
-the condition that selects it.
+the condition that selects it. The CUDA ends with a host launcher,
+`tiler_<program>_launch(..., cudaStream_t)`, which makes the same choice in C
+(`launcher(module)` decides what it says); `header(module)` is the C header
+that declares it, for host code compiled apart.
 """
 from __future__ import annotations
+
+import re
 
 import jinja2
 
 from .. import __version__, kir, target
+from ..lower import program_stem
+from ..lower.values import rewrite
 from ..resources import templates_dir
 from .cexpr import c
 
-__all__ = ["render", "launch", "rename", "c"]
+__all__ = ["render", "launch", "rename", "c", "header", "launcher_name"]
 
 _env = None
 
@@ -38,14 +45,60 @@ def render(m: kir.Module) -> str:
     kernels = [{"k": k, "params": ", ".join(_param(p) for p in k.params), "grid": k.grid_formulas()}
                for k in m.kernels]
     return environment().get_template("module.cu.j2").render(
-        m=m, kernels=kernels, version=__version__,
+        m=m, kernels=kernels, version=__version__, launcher=launcher(m),
         conditions=[None if v.condition is None else c(v.condition) for v in m.versions])
 
 
+def header(m: kir.Module) -> str:
+    """The C header declaring the module's host launcher."""
+    return environment().get_template("header.h.j2").render(m=m, version=__version__, launcher=launcher(m))
+
+
+def launcher_name(m: kir.Module) -> str:
+    return f"tiler_{program_stem(m.source)}_launch"
+
+
+def launcher(m: kir.Module) -> dict:
+    """What the host launcher does, decided here: its parameters, the sizes it
+    refuses, and for each version the condition (with the pointer alignment a
+    vector version needs), the grid and the shared memory."""
+    main = m.main
+    names = {p.source: p.name for p in main.params if p.role == "size"}
+
+    def in_params(e):  # conditions name sizes as the program does; the launcher's parameters may differ
+        return rewrite(e, lambda x: kir.Ref(names.get(x.name, x.name)) if isinstance(x, kir.Ref) else None)
+
+    versions = []
+    for v in m.versions:
+        k = v.kernel
+        conds = [c(in_params(v.condition))] if v.condition is not None else []
+        if k.divisible:  # 128-bit accesses: every array must start 16-byte aligned too
+            pointers = " | ".join(f"(unsigned long long){p.name}" for p in k.params if p.pointer)
+            conds.append(f"(({pointers}) & 15) == 0")
+        grid = ["1" if a is None else (str(-(-a[0] // a[1])) if isinstance(a[0], int) else
+                                       names.get(a[0], a[0]) if a[1] == 1 else
+                                       f"({names.get(a[0], a[0])} + {a[1] - 1}) / {a[1]}") for a in k.grid]
+        versions.append({"kernel": k.name, "condition": " && ".join(f"({x})" for x in conds) or None,
+                         "grid": grid, "block": list(k.block), "shared": k.dynamic_shared_bytes})
+    return {"name": launcher_name(m), "params": ", ".join(_host_param(p) for p in main.params),
+            "args": ", ".join(p.name for p in main.params), "max_size": target.MAX_SIZE,
+            "sizes": [p for p in main.params if p.role == "size"], "arrays": [p for p in main.params if p.pointer],
+            "scalars": [p for p in main.params if p.role == "scalar"], "versions": versions}
+
+
 def rename(cuda: str, name: str, new: str) -> str:
-    """The same CUDA with the kernel called `new`: many kernels can then share
-    one translation unit, and one compilation (the tests, the fuzzer)."""
-    return cuda.replace(f"\n{name}(", f"\n{new}(")
+    """The same CUDA with the kernel (or launcher) called `new`: many modules
+    can then share one translation unit, and one compilation (the tests, the
+    fuzzer)."""
+    return re.sub(rf"\b{re.escape(name)}\b", new, cuda)
+
+
+def _host_param(p: kir.Param) -> str:
+    if p.role == "input":
+        return f"const {p.ctype}* {p.name}"
+    if p.role == "output":
+        return f"{p.ctype}* {p.name}"
+    return f"{p.ctype} {p.name}"
 
 
 def _param(p: kir.Param) -> str:

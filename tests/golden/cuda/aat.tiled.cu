@@ -797,3 +797,45 @@ tiler_aat_untiled_wide(const float* __restrict__ A, float* __restrict__ out0, in
     }
   }
 }
+
+#if !defined(__CUDACC_RTC__)
+// Host launcher: checks the sizes, picks the first version whose condition
+// holds (as the comment at the top says), computes its grid and launches it
+// on `stream`. Returns cudaErrorInvalidValue for a size past 2146435072 or
+// below 0, else the launch's error (cudaSuccess when there is nothing to do).
+extern "C" cudaError_t tiler_aat_launch(const float* A, float* out0, int n, int d, cudaStream_t stream)
+{
+  if (n < 0 || n > 2146435072) return cudaErrorInvalidValue;
+  if (d < 0 || d > 2146435072) return cudaErrorInvalidValue;
+  if (((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (n >= 65 && d >= 5 && d % 4 == 0)) && ((((unsigned long long)A | (unsigned long long)out0) & 15) == 0)) {
+    const dim3 grid((n + 127) / 128, (n + 127) / 128, 1), block(16, 16, 1);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
+    tiler_aat_tiled<<<grid, block, 0, stream>>>(A, out0, n, d);
+    return cudaGetLastError();
+  }
+  if (((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (n >= 65 && d >= 5))) {
+    const dim3 grid((n + 127) / 128, (n + 127) / 128, 1), block(16, 16, 1);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
+    tiler_aat_tiled_scalar<<<grid, block, 0, stream>>>(A, out0, n, d);
+    return cudaGetLastError();
+  }
+  if (((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL)) {
+    const dim3 grid((n + 31) / 32, (n + 7) / 8, 1), block(32, 8, 1);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
+    tiler_aat_untiled<<<grid, block, 0, stream>>>(A, out0, n, d);
+    return cudaGetLastError();
+  }
+  if ((n >= 65 && d >= 5)) {
+    const dim3 grid((n + 127) / 128, (n + 127) / 128, 1), block(16, 16, 1);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
+    tiler_aat_tiled_wide<<<grid, block, 0, stream>>>(A, out0, n, d);
+    return cudaGetLastError();
+  }
+  {
+    const dim3 grid((n + 31) / 32, (n + 7) / 8, 1), block(32, 8, 1);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
+    tiler_aat_untiled_wide<<<grid, block, 0, stream>>>(A, out0, n, d);
+    return cudaGetLastError();
+  }
+}
+#endif

@@ -123,3 +123,27 @@ tiler_conv2d_untiled_wide(const float* __restrict__ img, const float* __restrict
     }
   }
 }
+
+#if !defined(__CUDACC_RTC__)
+// Host launcher: checks the sizes, picks the first version whose condition
+// holds (as the comment at the top says), computes its grid and launches it
+// on `stream`. Returns cudaErrorInvalidValue for a size past 2146435072 or
+// below 0, else the launch's error (cudaSuccess when there is nothing to do).
+extern "C" cudaError_t tiler_conv2d_launch(const float* img, const float* filt, float* out0, int h, int w, cudaStream_t stream)
+{
+  if (h < 0 || h > 2146435072) return cudaErrorInvalidValue;
+  if (w < 0 || w > 2146435072) return cudaErrorInvalidValue;
+  if (((long long)h * w <= 2147483647LL && (long long)5 * 5 <= 2147483647LL)) {
+    const dim3 grid((w + 31) / 32, (h + 7) / 8, 1), block(32, 8, 1);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
+    tiler_conv2d_untiled<<<grid, block, 0, stream>>>(img, filt, out0, h, w);
+    return cudaGetLastError();
+  }
+  {
+    const dim3 grid((w + 31) / 32, (h + 7) / 8, 1), block(32, 8, 1);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
+    tiler_conv2d_untiled_wide<<<grid, block, 0, stream>>>(img, filt, out0, h, w);
+    return cudaGetLastError();
+  }
+}
+#endif

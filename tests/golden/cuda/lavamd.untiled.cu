@@ -133,3 +133,28 @@ tiler_lavamd_untiled_wide(const float* __restrict__ AA, const int* __restrict__ 
     }
   }
 }
+
+#if !defined(__CUDACC_RTC__)
+// Host launcher: checks the sizes, picks the first version whose condition
+// holds (as the comment at the top says), computes its grid and launches it
+// on `stream`. Returns cudaErrorInvalidValue for a size past 2146435072 or
+// below 0, else the launch's error (cudaSuccess when there is nothing to do).
+extern "C" cudaError_t tiler_lavamd_launch(const float* AA, const int* inds_nhbs, float* out0, int n, int m, int p, cudaStream_t stream)
+{
+  if (n < 0 || n > 2146435072) return cudaErrorInvalidValue;
+  if (m < 0 || m > 2146435072) return cudaErrorInvalidValue;
+  if (p < 0 || p > 2146435072) return cudaErrorInvalidValue;
+  if (((long long)n * m <= 2147483647LL && (long long)n * p <= 2147483647LL)) {
+    const dim3 grid((m + 31) / 32, (n + 7) / 8, 1), block(32, 8, 1);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
+    tiler_lavamd_untiled<<<grid, block, 0, stream>>>(AA, inds_nhbs, out0, n, m, p);
+    return cudaGetLastError();
+  }
+  {
+    const dim3 grid((m + 31) / 32, (n + 7) / 8, 1), block(32, 8, 1);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
+    tiler_lavamd_untiled_wide<<<grid, block, 0, stream>>>(AA, inds_nhbs, out0, n, m, p);
+    return cudaGetLastError();
+  }
+}
+#endif

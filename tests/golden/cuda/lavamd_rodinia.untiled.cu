@@ -229,3 +229,27 @@ tiler_lavamd_rodinia_untiled_wide(float alpha, const int* __restrict__ nn, const
     }
   }
 }
+
+#if !defined(__CUDACC_RTC__)
+// Host launcher: checks the sizes, picks the first version whose condition
+// holds (as the comment at the top says), computes its grid and launches it
+// on `stream`. Returns cudaErrorInvalidValue for a size past 2146435072 or
+// below 0, else the launch's error (cudaSuccess when there is nothing to do).
+extern "C" cudaError_t tiler_lavamd_rodinia_launch(float alpha, const int* nn, const int* nei, const float* rv, const float* rx, const float* ry, const float* rz, const float* qv, float* out0, float* out1, float* out2, float* out3, int b, int p, cudaStream_t stream)
+{
+  if (b < 0 || b > 2146435072) return cudaErrorInvalidValue;
+  if (p < 0 || p > 2146435072) return cudaErrorInvalidValue;
+  if (((long long)b * 27 <= 2147483647LL && (long long)b * p <= 2147483647LL)) {
+    const dim3 grid((p + 31) / 32, (b + 7) / 8, 1), block(32, 8, 1);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
+    tiler_lavamd_rodinia_untiled<<<grid, block, 0, stream>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p);
+    return cudaGetLastError();
+  }
+  {
+    const dim3 grid((p + 31) / 32, (b + 7) / 8, 1), block(32, 8, 1);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
+    tiler_lavamd_rodinia_untiled_wide<<<grid, block, 0, stream>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p);
+    return cudaGetLastError();
+  }
+}
+#endif

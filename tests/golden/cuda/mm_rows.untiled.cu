@@ -117,3 +117,28 @@ tiler_mm_rows_untiled_wide(const float* __restrict__ A, const float* __restrict_
     }
   }
 }
+
+#if !defined(__CUDACC_RTC__)
+// Host launcher: checks the sizes, picks the first version whose condition
+// holds (as the comment at the top says), computes its grid and launches it
+// on `stream`. Returns cudaErrorInvalidValue for a size past 2146435072 or
+// below 0, else the launch's error (cudaSuccess when there is nothing to do).
+extern "C" cudaError_t tiler_mm_rows_launch(const float* A, const float* B, float* out0, int m, int n, int q, cudaStream_t stream)
+{
+  if (m < 0 || m > 2146435072) return cudaErrorInvalidValue;
+  if (n < 0 || n > 2146435072) return cudaErrorInvalidValue;
+  if (q < 0 || q > 2146435072) return cudaErrorInvalidValue;
+  if (((long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL)) {
+    const dim3 grid((q + 31) / 32, (m + 7) / 8, 1), block(32, 8, 1);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
+    tiler_mm_rows_untiled<<<grid, block, 0, stream>>>(A, B, out0, m, n, q);
+    return cudaGetLastError();
+  }
+  {
+    const dim3 grid((q + 31) / 32, (m + 7) / 8, 1), block(32, 8, 1);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
+    tiler_mm_rows_untiled_wide<<<grid, block, 0, stream>>>(A, B, out0, m, n, q);
+    return cudaGetLastError();
+  }
+}
+#endif

@@ -232,3 +232,27 @@ tiler_mriq_untiled(const float* __restrict__ kx, const float* __restrict__ ky, c
     }
   }
 }
+
+#if !defined(__CUDACC_RTC__)
+// Host launcher: checks the sizes, picks the first version whose condition
+// holds (as the comment at the top says), computes its grid and launches it
+// on `stream`. Returns cudaErrorInvalidValue for a size past 2146435072 or
+// below 0, else the launch's error (cudaSuccess when there is nothing to do).
+extern "C" cudaError_t tiler_mriq_launch(const float* kx, const float* ky, const float* kz, const float* phiMag, const float* x, const float* y, const float* z, float* out0, float* out1, int nk, int nx, cudaStream_t stream)
+{
+  if (nk < 0 || nk > 2146435072) return cudaErrorInvalidValue;
+  if (nx < 0 || nx > 2146435072) return cudaErrorInvalidValue;
+  if ((nx >= 2 && nk >= 3)) {
+    const dim3 grid((nx + 255) / 256, 1, 1), block(256, 1, 1);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
+    tiler_mriq_tiled<<<grid, block, 0, stream>>>(kx, ky, kz, phiMag, x, y, z, out0, out1, nk, nx);
+    return cudaGetLastError();
+  }
+  {
+    const dim3 grid((nx + 255) / 256, 1, 1), block(256, 1, 1);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
+    tiler_mriq_untiled<<<grid, block, 0, stream>>>(kx, ky, kz, phiMag, x, y, z, out0, out1, nk, nx);
+    return cudaGetLastError();
+  }
+}
+#endif

@@ -78,3 +78,20 @@ tiler_nbody_untiled(float eps, const float* __restrict__ bodies, float* __restri
     }
   }
 }
+
+#if !defined(__CUDACC_RTC__)
+// Host launcher: checks the sizes, picks the first version whose condition
+// holds (as the comment at the top says), computes its grid and launches it
+// on `stream`. Returns cudaErrorInvalidValue for a size past 2146435072 or
+// below 0, else the launch's error (cudaSuccess when there is nothing to do).
+extern "C" cudaError_t tiler_nbody_launch(float eps, const float* bodies, float* out0, int n, cudaStream_t stream)
+{
+  if (n < 0 || n > 2146435072) return cudaErrorInvalidValue;
+  {
+    const dim3 grid((n + 255) / 256, 1, 1), block(256, 1, 1);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
+    tiler_nbody_untiled<<<grid, block, 0, stream>>>(eps, bodies, out0, n);
+    return cudaGetLastError();
+  }
+}
+#endif

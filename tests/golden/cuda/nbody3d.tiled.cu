@@ -262,3 +262,26 @@ tiler_nbody3d_untiled(float eps2, const float* __restrict__ xs, const float* __r
     }
   }
 }
+
+#if !defined(__CUDACC_RTC__)
+// Host launcher: checks the sizes, picks the first version whose condition
+// holds (as the comment at the top says), computes its grid and launches it
+// on `stream`. Returns cudaErrorInvalidValue for a size past 2146435072 or
+// below 0, else the launch's error (cudaSuccess when there is nothing to do).
+extern "C" cudaError_t tiler_nbody3d_launch(float eps2, const float* xs, const float* ys, const float* zs, const float* ms, float* out0, float* out1, float* out2, int n, cudaStream_t stream)
+{
+  if (n < 0 || n > 2146435072) return cudaErrorInvalidValue;
+  if ((n >= 3)) {
+    const dim3 grid((n + 255) / 256, 1, 1), block(256, 1, 1);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
+    tiler_nbody3d_tiled<<<grid, block, 0, stream>>>(eps2, xs, ys, zs, ms, out0, out1, out2, n);
+    return cudaGetLastError();
+  }
+  {
+    const dim3 grid((n + 255) / 256, 1, 1), block(256, 1, 1);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
+    tiler_nbody3d_untiled<<<grid, block, 0, stream>>>(eps2, xs, ys, zs, ms, out0, out1, out2, n);
+    return cudaGetLastError();
+  }
+}
+#endif
