@@ -181,3 +181,13 @@ def test_the_host_example_runs(tmp_path, sizes):
 
     done = subprocess.run([str(build_host_example(tmp_path)), *sizes], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and done.stdout.startswith("OK"), done.stdout
+
+
+def test_the_python_api_runs_on_the_gpu():
+    import tiler
+
+    a = np.random.default_rng(0).random((70, 37), dtype=np.float32)
+    b = np.random.default_rng(1).random((37, 68), dtype=np.float32)
+    k = tiler.compile(BENCHMARKS / "mm.fut")
+    (got,), (want,) = k.run(A=a, B0=b), k.reference(A=a, B0=b)
+    assert np.abs(got - want).max() <= 1e-3 * np.abs(want).max()

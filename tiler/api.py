@@ -1,0 +1,125 @@
+"""tiler from Python: `tiler.compile(program, **options)`.
+
+    import numpy as np, tiler
+    k = tiler.compile("benchmarks/mm.fut")          # a path, or the program's text
+    print(k.explain["streams"][0]["reason"])       # what `tiler explain --json` says
+    k.cuda, k.header, k.launch                       # what `tiler compile` writes
+    (c,) = k.run(A=a, B0=b)                          # on the GPU (pycuda), NumPy in and out
+    (want,) = k.reference(A=a, B0=b)                 # the reference interpreter
+
+The options are the command line's, as keywords: `tile` (an int, a tuple
+per dimension, or the command line's text), `no_tile`, `max_shared`,
+`register_tile`, `no_register_tile`, `no_vector`, `single_buffer`,
+`double_buffer`, `sizes` (sizes known in advance, a dict) and `thresholds`
+(a dict). Mistakes raise `tiler.UserError` (in the program; `.render()` gives
+the located message) or `tiler.PlainError` (in an option or an input).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import kir
+from .analyse import Options, parse_tile
+from .errors import PlainError
+from .source import Source
+
+__all__ = ["compile", "Compiled"]
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A compiled program: its CUDA and what describes it."""
+
+    file: str
+    cuda: str  # the kernels and the host launcher (`tiler compile -o kernel.cu`)
+    header: str  # the launcher's C header (`kernel.h`)
+    launch: dict  # the launch description (`kernel.launch.json`)
+    explain: dict  # the analysis records (`tiler explain --json`)
+    module: kir.Module  # the kernel IR: every version and its launch condition
+    program: object  # the checked program (for the interpreter)
+
+    def sizes_of(self, inputs: dict) -> dict:
+        """main's sizes, read from the arrays given."""
+        from .workload import resolve_sizes
+
+        missing = [p.name for p in self.program.kernel.params if p.name not in inputs]
+        if missing:
+            raise PlainError(f"no value for {', '.join(missing)}",
+                             f"main takes {', '.join(p.name for p in self.program.kernel.params)}")
+        return resolve_sizes(self.program, {}, None, inputs=inputs)
+
+    def run(self, **inputs) -> tuple:
+        """The outputs on the GPU, for NumPy arrays and scalars by main's
+        parameter names (checked and converted as `tiler run -i` does); the
+        launch picks the version as the host launcher would."""
+        from .runtime import Gpu
+        from .workload import check_given
+
+        inputs, _ = check_given(self.program, inputs)
+        outputs, _ = Gpu.get().run(self.module, self.cuda, inputs, self.sizes_of(inputs))
+        return outputs
+
+    def reference(self, **inputs) -> tuple:
+        """The reference interpreter's outputs for the same inputs."""
+        from .interp import run
+        from .workload import check_given
+
+        inputs, _ = check_given(self.program, inputs)
+        self.sizes_of(inputs)
+        return run(self.program, inputs)
+
+
+def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared: int = 48 * 1024,
+            register_tile=None, no_register_tile: bool = False, no_vector: bool = False,
+            single_buffer: bool = False, double_buffer: bool = False, sizes: dict | None = None,
+            thresholds: dict | None = None, file: str | None = None) -> Compiled:
+    """Compile a program (a path to a `.fut` file, or its text; `file` names
+    text in messages) as `tiler compile` does."""
+    from .pipeline import run_all
+    from .render import header, launch
+    from .report.explain import explain_data
+
+    text, name = _program(program, file)
+    options = Options(tile=_sizes(tile, "tile"), no_tile=no_tile, max_shared=_at_least(max_shared, 0, "max_shared"),
+                      register_tile=_sizes(register_tile, "register_tile", 64), no_register_tile=no_register_tile,
+                      no_vector=no_vector, single_buffer=single_buffer, double_buffer=double_buffer,
+                      sizes=_named(sizes, "sizes", 0), thresholds=_named(thresholds, "thresholds", 1))
+    values = run_all(text, name, options)
+    module = values["verify"]
+    return Compiled(name, values["render"], header(module), launch(module),
+                    explain_data(values["analyse"], Source(text, name), module), module, values["check"])
+
+
+def _program(program, file: str | None) -> tuple[str, str]:
+    if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")):
+        path = Path(program)
+        try:
+            return path.read_text(encoding="utf-8").removeprefix("\ufeff"), file or str(program)
+        except OSError as exc:
+            raise PlainError(f"cannot read {program}: {exc.strerror or exc}") from None
+    return program, file or "<string>"
+
+
+def _sizes(value, what: str, limit: int | None = None) -> tuple:
+    if value is None:
+        return ()
+    if isinstance(value, int):
+        value = (value,)
+    text = value if isinstance(value, str) else ",".join("_" if v is None else str(v) for v in value)
+    return parse_tile(text, what, limit) if limit else parse_tile(text, what)
+
+
+def _named(values: dict | None, what: str, least: int) -> tuple:
+    from . import target
+
+    for name, v in (values or {}).items():
+        if not isinstance(v, int) or not least <= v <= target.MAX_SIZE:
+            raise PlainError(f"{what}[{name!r}] = {v!r}: a size is a whole number from {least} to {target.MAX_SIZE:,}")
+    return tuple(sorted((values or {}).items()))
+
+
+def _at_least(value: int, least: int, what: str) -> int:
+    if not isinstance(value, int) or value < least:
+        raise PlainError(f"{what} = {value!r}: a whole number of at least {least}")
+    return value
