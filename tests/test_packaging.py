@@ -34,7 +34,7 @@ def test_a_built_wheel_carries_the_templates_and_benchmarks(tmp_path):
             shutil.copy2(src, dst)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
                     "-w", str(tmp_path / "dist"), str(tree)], check=True, capture_output=True)
-    wheel = next((tmp_path / "dist").glob("tiler-*.whl"))
+    wheel = next((tmp_path / "dist").glob("tiler_compiler-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "tiler/templates/README.md" in names and "tiler/cli.py" in names
     # `tiler bench nbody` works from an installed wheel, in any directory

@@ -1,4 +1,4 @@
-"""Running generated kernels on an NVIDIA GPU through pycuda (`tiler[gpu]`).
+"""Running generated kernels on an NVIDIA GPU through pycuda (the `gpu` extra).
 
 pycuda is imported here only, lazily: compiling and explaining never need it.
 `gpu_unavailable()` says in one line why no GPU can be used (or None);
@@ -28,8 +28,8 @@ def gpu_unavailable() -> str | None:
     import importlib.util
 
     if importlib.util.find_spec("pycuda") is None:
-        return ("pycuda is not installed (with the CUDA toolkit on the machine: pip install -e '.[gpu]' in "
-                "tiler's checkout, or pip install pycuda)")
+        return ("pycuda is not installed (with the CUDA toolkit on the machine: pip install 'tiler-compiler[gpu]', "
+                "or pip install -e '.[gpu]' in tiler's checkout)")
     try:
         import pycuda.driver as drv
     except ImportError as exc:  # installed, but its extension or the driver library does not load
