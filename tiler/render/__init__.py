@@ -94,18 +94,15 @@ def rename(cuda: str, name: str, new: str) -> str:
 
 
 def _host_param(p: kir.Param) -> str:
-    if p.role == "input":
-        return f"const {p.ctype}* {p.name}"
-    if p.role == "output":
-        return f"{p.ctype}* {p.name}"
-    return f"{p.ctype} {p.name}"
+    return _param(p, restrict="")
 
 
-def _param(p: kir.Param) -> str:
+def _param(p: kir.Param, restrict: str = target.RESTRICT + " ") -> str:
+    """A kernel's parameter (arrays `__restrict__`); the host launcher's drop it."""
     if p.role == "input":
-        return f"const {p.ctype}* {target.RESTRICT} {p.name}"
+        return f"const {p.ctype}* {restrict}{p.name}"
     if p.role == "output":
-        return f"{p.ctype}* {target.RESTRICT} {p.name}"
+        return f"{p.ctype}* {restrict}{p.name}"
     return f"{p.ctype} {p.name}"
 
 
