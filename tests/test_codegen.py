@@ -243,6 +243,8 @@ def test_plans_over_48_kib_use_dynamic_shared_memory():
     shrunk = run_all(path.read_text(), path.name, Options(tile=(1024,)))["analyse"]
     assert shrunk.tiled and shrunk.streams[0].chunk == 512 and shrunk.plan.schedule.block.shared_bytes == 14 * 2048
     assert "chunk 512, not 1024: the tiles of 1024 would need more than the 49152 bytes" in shrunk.streams[0].reason
+    cuda = run_all(path.read_text(), path.name, Options(tile=(1024,)))["render"]
+    assert "if (threadIdx.x < 512) {" in cuda  # a tile smaller than the block: one step or none, not a loop
     refused = run_all(path.read_text(), path.name, Options(tile=(1024,), max_shared=100))["analyse"]
     assert not refused.tiled and "over the limit of 100" in refused.streams[0].reason
     values = run_all(path.read_text(), path.name, Options(tile=(1024,), max_shared=100_000))

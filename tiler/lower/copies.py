@@ -54,6 +54,8 @@ def copy_tile(c: TileCopy) -> tuple:
                          f"{c.axis.value} fastest" + (f", {c.width} at a time" if c.width > 1 else ""), c.span)
     if c.per_thread is not None:
         loop = _steps(c, element, None, f"{c.per_thread} a thread: a constant count")
+    elif steps < c.threads:  # a tile smaller than the block (a chunk halved to fit): one step or none
+        loop = kir.If(kir.Bin("<", c.tid, const(steps)), (kir.Decl(LINEAR, "int", c.tid, True),) + element)
     else:
         loop = kir.For(LINEAR, c.tid, const(steps), const(c.threads), element)
     return (header, loop)
