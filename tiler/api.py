@@ -92,12 +92,12 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
 
 
 def _program(program, file: str | None) -> tuple[str, str]:
+    """A path (read as the command line reads it), or the program's text."""
+    from .pipeline import read_program
+
     if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")):
-        path = Path(program)
-        try:
-            return path.read_text(encoding="utf-8").removeprefix("\ufeff"), file or str(program)
-        except OSError as exc:
-            raise PlainError(f"cannot read {program}: {exc.strerror or exc}") from None
+        text, name = read_program(str(program))
+        return text, file or name
     return program, file or "<string>"
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from . import __version__
 from .deep import call_deep
 from .errors import CompilerBug, PlainError, UserError
+from .pipeline import STDIN, read_program
 from .source import Source
 
 EXIT_USER, EXIT_BUG = 1, 3
@@ -69,30 +70,6 @@ def _rendered(exc: UserError | PlainError) -> str:
 def _err(*lines: str, code: int = EXIT_USER):
     click.echo("\n".join(lines), err=True)
     sys.exit(code)
-
-
-STDIN = "-"  # a program path that means: read the program from standard input
-STDIN_NAME = "<stdin>"
-
-
-def read_program(path: str) -> tuple[str, str]:
-    """The text of a program file (`-`: standard input), or a clear error for
-    a missing or binary file."""
-    p = Path(path)
-    try:
-        data = sys.stdin.buffer.read() if path == STDIN else p.read_bytes()
-    except IsADirectoryError:
-        raise PlainError(f"{path} is a directory, not a program") from None
-    except OSError as exc:
-        raise PlainError(f"cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        return data.decode("utf-8").removeprefix("\ufeff"), STDIN_NAME if path == STDIN else path  # no BOM
-    except UnicodeDecodeError as exc:
-        text = data[:exc.start].decode("utf-8", errors="replace")
-        source = Source(text + "?", path)
-        span = source.span(len(text))
-        raise UserError.at(span, f"the file is not UTF-8 text: byte 0x{data[exc.start]:02x}",
-                           "tiler programs are plain text", source) from None
 
 
 def pairs(options, what: str, convert=str) -> dict:

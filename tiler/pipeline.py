@@ -7,7 +7,9 @@ stages up to and including `name`; the command line's `--emit` and
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from .analyse import DEFAULT, analyse
@@ -19,7 +21,7 @@ from .kir.verify import check_module
 from .lower import lower
 from .render import render
 from .source import Source
-from .syntax import BOM, parse
+from .syntax import parse
 from .transform import transform
 
 
@@ -58,6 +60,29 @@ EMITS = tuple(s.emit for s in STAGES) + ("launch", "header")
 FRONT = ("parse", "check")  # a failure here may be the user's; after them, it is tiler's
 
 
+STDIN = "-"  # a program path that means: read the program from standard input
+STDIN_NAME = "<stdin>"
+
+
+def read_program(path: str) -> tuple[str, str]:
+    """The text of a program file (`-`: standard input), or a clear error for
+    a missing or binary file."""
+    try:
+        data = sys.stdin.buffer.read() if path == STDIN else Path(path).read_bytes()
+    except IsADirectoryError:
+        raise PlainError(f"{path} is a directory, not a program") from None
+    except OSError as exc:
+        raise PlainError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8"), STDIN_NAME if path == STDIN else path
+    except UnicodeDecodeError as exc:
+        text = data[:exc.start].decode("utf-8", errors="replace")
+        source = Source(text + "?", path)
+        span = source.span(len(source.text) - 1)  # the "?": where the bad byte is
+        raise UserError.at(span, f"the file is not UTF-8 text: byte 0x{data[exc.start]:02x}",
+                           "tiler programs are plain text", source) from None
+
+
 def run_to(name: str, text: str, file: str = "<input>", options=DEFAULT):
     """The value of stage `name` for a program's text; user errors carry the source."""
     return run_all(text, file, options, until=name)[name]
@@ -66,9 +91,8 @@ def run_to(name: str, text: str, file: str = "<input>", options=DEFAULT):
 def run_all(text: str, file: str = "<input>", options=DEFAULT, until: str = "render") -> dict:
     """Every stage's value up to `until`, by stage name. A user error carries
     the source; a failure after `check` is a compiler bug."""
-    text = text.removeprefix(BOM)  # as parse reads it, so spans and source lines agree
     source = Source(text, file)
-    value, values = text, {}
+    value, values = source.text, {}
     for stage in STAGES:
         try:
             value = stage.run(value, source, options)

@@ -30,10 +30,16 @@ class Span:
 NO_SPAN = Span("<none>", 0, 0, 0, 0)
 
 
+BOM = "\ufeff"  # a UTF-8 byte-order mark some editors write at the start of a file
+
+
 class Source:
-    """A file's text with fast offset -> (line, column) conversion."""
+    """A file's text with fast offset -> (line, column) conversion. The text
+    is the file's without a leading byte-order mark: every stage reads
+    `source.text`, so spans and the source lines messages show agree."""
 
     def __init__(self, text: str, name: str = "<input>"):
+        text = text.removeprefix(BOM)
         self.text = text
         self.name = name
         self._starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]

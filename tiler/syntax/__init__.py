@@ -13,24 +13,23 @@ import unicodedata
 import pyparsing as pp
 
 from ..errors import Diagnostic, UserError
-from ..source import Source
+from ..source import BOM, Source
 from . import ast, grammar
 from .printer import pretty
 
-__all__ = ["parse", "parse_expression", "pretty", "ast", "BOM"]
+__all__ = ["parse", "parse_expression", "pretty", "ast"]
 
 _COMMENT = re.compile(r"--[^\n]*")
 _ALLOWED = re.compile(r"[A-Za-z0-9_' \t\r\n()\[\],=<>!+\-*/%&|.]")
 # characters a reader may not see, named in messages
-_NAMED = {"\x0b": "vertical tab", "\x0c": "form feed", "\xa0": "no-break space", "\ufeff": "byte-order mark",
+_NAMED = {"\x0b": "vertical tab", "\x0c": "form feed", "\xa0": "no-break space", BOM: "byte-order mark",
           "\u200b": "zero-width space", "\x00": "NUL"}
-BOM = "\ufeff"
 _OPEN, _CLOSE = "([", ")]"
 
 
 def parse(text: str, file: str = "<input>") -> ast.Program:
-    text = text.removeprefix(BOM)  # a UTF-8 byte-order mark some editors write
     source = Source(text, file)
+    text = source.text
     code = _COMMENT.sub(lambda m: " " * len(m.group()), text)
     _check_characters(code, source)
     _check_nesting(code, source)
