@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import kir
-from .analyse import Options, parse_tile
+from .analyse import make_options
 from .errors import PlainError
 from .source import Source
 
@@ -81,10 +81,10 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
     from .report.explain import explain_data
 
     text, name = _program(program, file)
-    options = Options(tile=_sizes(tile, "tile"), no_tile=no_tile, max_shared=_at_least(max_shared, 0, "max_shared"),
-                      register_tile=_sizes(register_tile, "register_tile", 64), no_register_tile=no_register_tile,
-                      no_vector=no_vector, single_buffer=single_buffer, double_buffer=double_buffer,
-                      sizes=_named(sizes, "sizes", 0), thresholds=_named(thresholds, "thresholds", 1))
+    options = make_options(pair=lambda what, size, value: f"{what}[{size!r}] = {value!r}", tile=tile,
+                           no_tile=no_tile, max_shared=max_shared, sizes=sizes, thresholds=thresholds,
+                           register_tile=register_tile, no_register_tile=no_register_tile, no_vector=no_vector,
+                           single_buffer=single_buffer, double_buffer=double_buffer)
     values = run_all(text, name, options)
     module = values["verify"]
     return Compiled(name, values["render"], header(module), launch(module),
@@ -100,26 +100,3 @@ def _program(program, file: str | None) -> tuple[str, str]:
         return text, file or name
     return program, file or "<string>"
 
-
-def _sizes(value, what: str, limit: int | None = None) -> tuple:
-    if value is None:
-        return ()
-    if isinstance(value, int):
-        value = (value,)
-    text = value if isinstance(value, str) else ",".join("_" if v is None else str(v) for v in value)
-    return parse_tile(text, what, limit) if limit else parse_tile(text, what)
-
-
-def _named(values: dict | None, what: str, least: int) -> tuple:
-    from . import target
-
-    for name, v in (values or {}).items():
-        if not isinstance(v, int) or not least <= v <= target.MAX_SIZE:
-            raise PlainError(f"{what}[{name!r}] = {v!r}: a size is a whole number from {least} to {target.MAX_SIZE:,}")
-    return tuple(sorted((values or {}).items()))
-
-
-def _at_least(value: int, least: int, what: str) -> int:
-    if not isinstance(value, int) or value < least:
-        raise PlainError(f"{what} = {value!r}: a whole number of at least {least}")
-    return value

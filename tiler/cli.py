@@ -199,26 +199,12 @@ def plan_options(fn):
 
 def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), register_tile=None,
                  no_register_tile=False, no_vector=False, single_buffer=False, double_buffer=False):
-    from . import target
-    from .analyse import Options, parse_tile
+    from .analyse import CLI_NAMES, make_options
 
-    sizes = parse_tile(tile) if tile else ()
-    micro = parse_tile(register_tile, "--register-tile", 64) if register_tile else ()
-    if max_shared < 0:
-        raise PlainError("--max-shared must not be negative")
-    hints = pairs(size_hints, "--size", int)
-    limits = pairs(thresholds, "--threshold", int)
-    for what, given, least in (("--size", hints, 0), ("--threshold", limits, 1)):
-        for name, value in given.items():
-            if value < least:
-                raise PlainError(f"{what} {name}={value}: a size is a whole number of at least {least}")
-            if value > target.MAX_SIZE:
-                raise PlainError(f"{what} {name}={value}: a kernel indexes each dimension with an int, so a size "
-                                 f"is at most {target.MAX_SIZE:,}")
-    return Options(tile=sizes, no_tile=no_tile, max_shared=max_shared, sizes=tuple(sorted(hints.items())),
-                   thresholds=tuple(sorted(limits.items())), register_tile=micro,
-                   no_register_tile=no_register_tile, no_vector=no_vector, single_buffer=single_buffer,
-                   double_buffer=double_buffer)
+    return make_options(CLI_NAMES, tile=tile, no_tile=no_tile, max_shared=max_shared,
+                        sizes=pairs(size_hints, "--size", int), thresholds=pairs(thresholds, "--threshold", int),
+                        register_tile=register_tile, no_register_tile=no_register_tile, no_vector=no_vector,
+                        single_buffer=single_buffer, double_buffer=double_buffer)
 
 
 @main.command("explain")

@@ -8,13 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..check import typed as T
-from .options import Options, parse_tile
+from .options import CLI_NAMES, Options, make_options, parse_tile, tile_text
 from .plan import Plan, plan
 from .records import Variance
 from .schedule import BlockPlan, InputPlan, Schedule, StreamPlan, Threshold
 from .variance import variance
 
-__all__ = ["analyse", "Analysis", "Options", "parse_tile", "BlockPlan", "StreamPlan", "InputPlan", "Schedule",
+__all__ = ["analyse", "Analysis", "Options", "parse_tile", "make_options", "tile_text", "CLI_NAMES", "BlockPlan", "StreamPlan", "InputPlan", "Schedule",
            "Threshold", "DEFAULT"]
 
 

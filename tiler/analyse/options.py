@@ -52,3 +52,49 @@ def parse_tile(text: str, flag: str = "--tile", limit: int = target.MAX_THREADS_
     if any(t is not None and not 1 <= t <= limit for t in sizes):
         raise PlainError(f"{flag} {text}: between 1 and {limit} along a dimension")
     return sizes
+
+
+def tile_text(sizes: tuple) -> str:
+    """Sizes per dimension as `--tile` takes them (`None`: `_`)."""
+    return ",".join("_" if t is None else str(t) for t in sizes)
+
+
+# How the command line names each option (the Python API uses the keywords themselves).
+CLI_NAMES = {"tile": "--tile", "register_tile": "--register-tile", "max_shared": "--max-shared",
+             "sizes": "--size", "thresholds": "--threshold"}
+
+
+def make_options(names: dict | None = None, pair=lambda what, name, value: f"{what} {name}={value}", *,
+                 tile=None, no_tile: bool = False, max_shared: int = SHARED_LIMIT, sizes: dict | None = None,
+                 thresholds: dict | None = None, register_tile=None, no_register_tile: bool = False,
+                 no_vector: bool = False, single_buffer: bool = False, double_buffer: bool = False) -> Options:
+    """Options from values, each checked, for the command line and the Python
+    API alike: `tile` and `register_tile` as an int, a tuple per dimension or
+    the command line's text; `sizes` and `thresholds` as {size name: value}.
+    `names` says how messages name each option (`CLI_NAMES`; default: the
+    keyword), `pair` how they show one NAME=VALUE of a dict option."""
+    def name(key):
+        return (names or {}).get(key, key)
+
+    if not isinstance(max_shared, int) or max_shared < 0:
+        raise PlainError(f"{name('max_shared')} must not be negative")
+    hinted = {}
+    for key, given, least in (("sizes", sizes, 0), ("thresholds", thresholds, 1)):
+        for size, value in (given or {}).items():
+            if not isinstance(value, int) or value < least:
+                raise PlainError(f"{pair(name(key), size, value)}: a size is a whole number of at least {least}")
+            if value > target.MAX_SIZE:
+                raise PlainError(f"{pair(name(key), size, value)}: a kernel indexes each dimension with an int, "
+                                 f"so a size is at most {target.MAX_SIZE:,}")
+        hinted[key] = tuple(sorted((given or {}).items()))
+    return Options(tile=_tile(tile, name("tile")), no_tile=no_tile, max_shared=max_shared, sizes=hinted["sizes"],
+                   thresholds=hinted["thresholds"], register_tile=_tile(register_tile, name("register_tile"), 64),
+                   no_register_tile=no_register_tile, no_vector=no_vector, single_buffer=single_buffer,
+                   double_buffer=double_buffer)
+
+
+def _tile(value, flag: str, limit: int = target.MAX_THREADS_PER_BLOCK) -> tuple:
+    if value is None or value == "":
+        return ()
+    text = value if isinstance(value, str) else tile_text((value,) if isinstance(value, int) else tuple(value))
+    return parse_tile(text, flag, limit)

@@ -18,7 +18,7 @@ from ..errors import PlainError
 from . import cost
 from .blocks import block as make_block
 from .blocks import candidate_spans, untiled_block, why_block
-from .options import Options
+from .options import Options, tile_text
 from .records import Variance
 from .registers import register_block, register_tile
 from .schedule import Schedule, StreamPlan, Threshold
@@ -48,7 +48,7 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
             continue  # one --tile N for every dimension: N x N is too many, so 2-D blocks are out
         if block.threads > target.MAX_THREADS_PER_BLOCK:  # sizes given per dimension: the user's block
             shape = " x ".join(str(block.extents[d]) for d in reversed(block.spans))
-            raise PlainError(f"--tile {_text(options.tile)}: a block of {shape} threads has {block.threads:,}; "
+            raise PlainError(f"--tile {tile_text(options.tile)}: a block of {shape} threads has {block.threads:,}; "
                              f"a block has at most {target.MAX_THREADS_PER_BLOCK:,}",
                              "give smaller sizes, or one per dimension (`_` keeps the default)")
         schedule = _schedule(block, var, views, options)
@@ -80,12 +80,8 @@ def _check_given(options: Options, rank: int) -> None:
     """Per-dimension --tile and --register-tile name at most the kernel's dimensions."""
     for flag, sizes in (("--tile", options.tile), ("--register-tile", options.register_tile)):
         if len(sizes) > max(rank, 1) and len(sizes) > 1:
-            raise PlainError(f"{flag} {_text(sizes)}: {len(sizes)} sizes for a kernel of {rank} dimension"
+            raise PlainError(f"{flag} {tile_text(sizes)}: {len(sizes)} sizes for a kernel of {rank} dimension"
                              f"{'s' if rank > 1 else ''}", "give one size a dimension, outermost first, or one for all")
-
-
-def _text(sizes: tuple) -> str:
-    return ",".join("_" if t is None else str(t) for t in sizes)
 
 
 def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
