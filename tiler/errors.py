@@ -73,12 +73,11 @@ def render_diagnostic(d: Diagnostic, source: Source | None) -> str:
     lines = [f"{d.span}: error: {d.message}"]
     line, col = d.span.line, d.span.col
     text = source.line_text(line) if source is not None else ""
-    before = (n for n in range(min(line, source.line_count), 0, -1) if source.line_text(n).strip()) \
-        if source is not None and not text.strip() else iter(())
-    shown = next(before, None)
-    if shown is not None:  # at the end of the file, or on a blank line: the last line with text, caret after it
-        line, text = shown, source.line_text(shown).rstrip()
-        col = len(text) + 1
+    if source is not None and not text.strip():  # at the end of the file, or on a blank line:
+        shown = next((n for n in range(min(line, source.line_count), 0, -1) if source.line_text(n).strip()), None)
+        if shown is not None:  # the last line with text, the caret after it
+            line, text = shown, source.line_text(shown).rstrip()
+            col = len(text) + 1
     if text.strip():
         gutter = f"{line:>5} | "
         width = 1

@@ -102,6 +102,7 @@ NOT_NVRTC = "!defined(__CUDACC_RTC__)"  # host code: nvcc only; NVRTC compiles d
 # indices can pass 2^31); an index along one dimension stays an int, so every
 # size must leave room for a block past its end.
 INDEX = "long long"
+INT_MAX = 2**31 - 1  # a size is an int; 32-bit offsets reach arrays of at most this many elements
 MAX_SIZE = 2**31 - 2**20
 
 # The clamps tiler adds (kernel-IR calls "clamp") are spelled through

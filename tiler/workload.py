@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import target
 from .check import typed as T
 from .check.types import Array, Binder
 from .errors import PlainError, UserError
@@ -21,7 +22,6 @@ from .interp.values import dtype
 from .syntax import ast, parse_expression
 
 DEFAULT_SIZE = 100  # not a multiple of any tile, on purpose
-INT_MAX = 2**31 - 1  # sizes are ints in the language
 SIZE_SETS = ("test", "quick", "full")
 
 
@@ -114,8 +114,8 @@ def resolve_sizes(program: T.Program, given: dict[str, int], spec: Spec | None, 
     sizes = {n: int(env.get(n, DEFAULT_SIZE)) for n in sorted(names)} | {
         n: int(v) for n, v in env.items() if n not in names}
     for name in names:
-        if not 0 <= sizes[name] <= INT_MAX:
-            raise PlainError(f"size {name} = {sizes[name]:,}: a size is an int, from 0 to {INT_MAX:,}")
+        if not 0 <= sizes[name] <= target.INT_MAX:
+            raise PlainError(f"size {name} = {sizes[name]:,}: a size is an int, from 0 to {target.INT_MAX:,}")
     return sizes
 
 

@@ -120,10 +120,10 @@ def reference(prog, inputs: dict, seed: int) -> tuple[tuple, tuple]:
     how far evaluation strays from them under the chunkings (orders of
     accumulation) the interpreter tries in float32, and in float64 with the
     float inputs nudged by NUDGE (how much the element depends on rounding at
-    all), times NOISE_FACTOR. A kernel is wrong
-    only where it differs by more than the tolerance plus that noise. An
-    element whose noise passes ILL_CONDITIONED of its output's scale (a `sin`
-    of a large sum) has no meaningful float32 value, so its slack is infinite;
+    all), times NOISE_FACTOR. A kernel is wrong only where it differs by more
+    than the tolerance plus that noise. An element whose noise passes
+    ILL_CONDITIONED of its own size (at least FLOOR of its output's scale: a
+    `sin` of a large sum) has no meaningful float32 value, so its slack is infinite;
     where the float64 value is past float32's range, float32's own result
     (an infinity) is the reference."""
     want = list(run(prog, inputs, wide=True))

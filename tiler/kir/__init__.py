@@ -289,6 +289,7 @@ class Kernel:
     summary: tuple[str, ...]  # the plan, in words, for the header comment
     span: Span | None = _span()
     divisible: tuple = ()  # (size name, k): the launch guarantees k divides the size
+    wide: bool = False  # flat offsets into arrays of two or more dimensions are 64-bit
 
     @property
     def shared_bytes(self) -> int:

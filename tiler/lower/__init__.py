@@ -86,7 +86,7 @@ def _fits_int(k: T.Kernel):
         for s in shape:
             term = const(s) if isinstance(s, int) else kir.Ref(s)
             count = kir.Cast(target.INDEX, term) if count is None else kir.Bin("*", count, term)
-        conds.append(kir.Bin("<=", count, const(2**31 - 1, target.INDEX)))
+        conds.append(kir.Bin("<=", count, const(target.INT_MAX, target.INDEX)))
     return _all(conds) if conds else None
 
 
@@ -145,7 +145,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     divisible = tuple(sorted(low.divisible.items()))
     summary = _summary(schedule) + (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ())
     return kir.Kernel(kernel_name(file, tiled) + ("_wide" if wide else ""), tuple(params), tuple(low.shared), body,
-                      _block_dims(block), _grid(k, block), tiled, file, summary, k.span, divisible)
+                      _block_dims(block), _grid(k, block), tiled, file, summary, k.span, divisible, wide)
 
 
 def _params(low: Streams, k: T.Kernel, factor) -> list[kir.Param]:

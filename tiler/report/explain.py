@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from .. import target
 from ..analyse import Analysis
 from ..analyse.records import dims_text
 from ..analyse.schedule import describe_copy, describe_reads, describe_thresholds
@@ -112,8 +113,7 @@ def _versions(a: Analysis, module) -> list[dict]:
         kernels = [(a.tiled, (), describe_thresholds(a.plan.thresholds) if conds else "", False)]
         kernels += [(False, (), "the untiled fallback", False)] if conds else []
     else:
-        kernels = [(v.kernel.tiled, v.kernel.divisible, v.why, v.kernel.name.endswith("_wide"))
-                   for v in module.versions]
+        kernels = [(v.kernel.tiled, v.kernel.divisible, v.why, v.kernel.wide) for v in module.versions]
     sized = any(wide for *_, wide in kernels)
     out = []
     for n, (tiled, divisible, why, wide) in enumerate(kernels):
@@ -121,7 +121,7 @@ def _versions(a: Analysis, module) -> list[dict]:
         out.append({"kernel": "tiled" if tiled else "untiled", "condition": None if last or not tiled else conds,
                     "multiple_of": [{"size": s, "factor": f} for s, f in divisible],
                     "offsets": "64-bit" if wide else "32-bit",
-                    "elements_below": 2**31 if sized and not wide else None, "why": why})
+                    "elements_below": target.INT_MAX + 1 if sized and not wide else None, "why": why})
     return out
 
 
