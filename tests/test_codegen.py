@@ -18,7 +18,7 @@ from tiler import kir
 from tiler.analyse import Options
 from tiler.kir.verify import verify
 from tiler.pipeline import EMITS, run_all
-from tiler.render import launcher_name, rename
+from tiler.render import rename_module
 from tiler.runtime.nvcc import nvcc_path
 
 PROGRAM_FILES = sorted(BENCHMARKS.glob("*.fut")) + sorted((PROGRAMS / "analysis").glob("*.fut"))
@@ -42,13 +42,11 @@ def ptxas():
     for i, path in enumerate(PROGRAM_FILES):
         for variant in VARIANTS:
             values = compiled(path, variant)
-            cuda, names = values["render"], []
-            for k in values["verify"].kernels:  # every version
-                name = f"tiler_p{i}_{variant}_{k.name[len('tiler_'):]}"  # one translation unit holds every kernel
-                cuda = rename(cuda, k.name, name)
-                names.append((name, k.static_shared_bytes))
-            units.append(rename(cuda, launcher_name(values["verify"]), f"tiler_p{i}_{variant}_launch"))
-            planned[(path.name, variant)] = names
+            # every version, in one translation unit with every other program's
+            cuda, names = rename_module(values["render"], values["verify"], f"tiler_p{i}_{variant}")
+            units.append(cuda)
+            planned[(path.name, variant)] = [(n, k.static_shared_bytes)
+                                             for n, k in zip(names, values["verify"].kernels)]
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "all.cu"
         src.write_text("\n".join(units))

@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from ..render import launcher_name, rename
+from ..render import rename_module
 from ..syntax import pretty
 from .generate import generate
 from .mutate import mutate
@@ -78,12 +78,10 @@ def _batched(compiled: list[Compiled]):
         part = compiled[start:start + BATCH]
         units, names = [], {}
         for c in part:
-            for variant, (m, cuda) in c.kernels.items():
-                for i, k in enumerate(m.kernels):  # every version: a fallback runs too
-                    unique = f"fz{c.seed}_{variant}_{i}"
-                    names.setdefault((c.seed, variant), []).append(dataclasses.replace(k, name=unique))
-                    cuda = rename(cuda, k.name, unique)
-                units.append(rename(cuda, launcher_name(m), f"fz{c.seed}_{variant}_launch"))
+            for variant, (m, cuda) in c.kernels.items():  # every version: a fallback runs too
+                cuda, unique = rename_module(cuda, m, f"fz{c.seed}_{variant}")
+                names[(c.seed, variant)] = [dataclasses.replace(k, name=u) for k, u in zip(m.kernels, unique)]
+                units.append(cuda)
         yield part, "\n".join(units), names
 
 

@@ -22,7 +22,7 @@ from ..lower.values import rewrite
 from ..resources import templates_dir
 from .cexpr import c
 
-__all__ = ["render", "launch", "rename", "c", "header", "launcher_name"]
+__all__ = ["render", "launch", "rename", "rename_module", "c", "header", "launcher_name"]
 
 _env = None
 
@@ -91,6 +91,16 @@ def rename(cuda: str, name: str, new: str) -> str:
     can then share one translation unit, and one compilation (the tests, the
     fuzzer)."""
     return re.sub(rf"\b{re.escape(name)}\b", new, cuda)
+
+
+def rename_module(cuda: str, m: kir.Module, prefix: str) -> tuple[str, tuple[str, ...]]:
+    """The module's CUDA with every kernel and the launcher named after
+    `prefix`, so that several modules share one translation unit; and the
+    kernels' new names, in the module's order."""
+    names = tuple(f"{prefix}_{k.name.removeprefix('tiler_')}" for k in m.kernels)
+    for k, new in zip(m.kernels, names):
+        cuda = rename(cuda, k.name, new)
+    return rename(cuda, launcher_name(m), f"{prefix}_launch"), names
 
 
 def _host_param(p: kir.Param) -> str:
