@@ -30,8 +30,6 @@ from tiler.pipeline import run_all  # noqa: E402
 from tiler.syntax import parse  # noqa: E402
 from tiler.workload import make_inputs, resolve_sizes  # noqa: E402
 
-C_TYPE = {"float": "float", "double": "double", "int": "int", "long long": "long long", "bool": "bool"}
-
 
 def _array(name: str, ctype: str, values) -> str:
     flat = np.asarray(values).ravel()
@@ -42,7 +40,12 @@ def _array(name: str, ctype: str, values) -> str:
         body = ", ".join(float(v).hex() for v in flat)
     else:
         body = ", ".join(str(int(v)) for v in flat)
-    return f"static const {C_TYPE[ctype]} h_{name}[{max(flat.size, 1)}] = {{{body or '0'}}};"
+    return f"static const {ctype} h_{name}[{max(flat.size, 1)}] = {{{body or '0'}}};"
+
+
+def _count(p, sizes: dict) -> int:
+    """Elements of an output parameter at these sizes."""
+    return int(np.prod([sizes[s] if isinstance(s, str) else s for s in p.shape]))
 
 
 def harness(path: Path, seed: int, version: str, options: Options, sizes: dict | None = None) -> str:
@@ -66,26 +69,24 @@ def harness(path: Path, seed: int, version: str, options: Options, sizes: dict |
     args = []
     for p in kernel.params:
         if p.role == "input":
-            n = max(np.asarray(inputs[p.source]).size, 1)
-            lines += [f"  {C_TYPE[p.ctype]}* d_{p.name}; cudaMalloc(&d_{p.name}, sizeof(h_{p.name}));",
+            lines += [f"  {p.ctype}* d_{p.name}; cudaMalloc(&d_{p.name}, sizeof(h_{p.name}));",
                       f"  cudaMemcpy(d_{p.name}, h_{p.name}, sizeof(h_{p.name}), cudaMemcpyHostToDevice);"]
             args.append(f"d_{p.name}")
         elif p.role == "output":
-            n = int(np.prod([sizes[s] if isinstance(s, str) else s for s in p.shape]))
-            lines += [f"  const int n_{p.name} = {n};",
-                      f"  {C_TYPE[p.ctype]}* d_{p.name}; cudaMalloc(&d_{p.name}, sizeof({C_TYPE[p.ctype]}) * (n_{p.name} + 1));",
-                      f"  cudaMemset(d_{p.name}, 0xff, sizeof({C_TYPE[p.ctype]}) * (n_{p.name} + 1));  // NaN poison"]
+            lines += [f"  const int n_{p.name} = {_count(p, sizes)};",
+                      f"  {p.ctype}* d_{p.name}; cudaMalloc(&d_{p.name}, sizeof({p.ctype}) * (n_{p.name} + 1));",
+                      f"  cudaMemset(d_{p.name}, 0xff, sizeof({p.ctype}) * (n_{p.name} + 1));  // NaN poison"]
             args.append(f"d_{p.name}")
         elif p.role == "size":
             args.append(str(int(sizes[p.source])))
         else:
-            args.append(f"({C_TYPE[p.ctype]}){float(inputs[p.source]).hex() if p.ctype in ('float', 'double') else int(inputs[p.source])}")
+            args.append(f"({p.ctype}){float(inputs[p.source]).hex() if p.ctype in ('float', 'double') else int(inputs[p.source])}")
     grid = ", ".join(str(g) for g in kernel.grid_dims(sizes))
     block = ", ".join(str(b) for b in kernel.block)
     shared = kernel.dynamic_shared_bytes
     # Launch the linked kernel, or with a module file argument (a cubin from
     # another ptxas, or PTX for the driver's JIT) the same kernel from it.
-    lines += [f"  {C_TYPE[p.ctype] + ('*' if p.role in ('input', 'output') else '')} a_{p.name} = {a};"
+    lines += [f"  {p.ctype + ('*' if p.role in ('input', 'output') else '')} a_{p.name} = {a};"
               for p, a in zip(kernel.params, args)]
     lines += [f"  void* params[] = {{{', '.join('&a_' + p.name for p in kernel.params)}}};",
               "  if (argc > 1) {",
@@ -103,8 +104,8 @@ def harness(path: Path, seed: int, version: str, options: Options, sizes: dict |
               "  int bad = 0;"]
     for p in outputs:
         lines += ["  {",
-                  f"    static {C_TYPE[p.ctype]} got[{max(1, int(np.prod([sizes[s] if isinstance(s, str) else s for s in p.shape])))}];",
-                  f"    cudaMemcpy(got, d_{p.name}, sizeof({C_TYPE[p.ctype]}) * n_{p.name}, cudaMemcpyDeviceToHost);",
+                  f"    static {p.ctype} got[{max(1, _count(p, sizes))}];",
+                  f"    cudaMemcpy(got, d_{p.name}, sizeof({p.ctype}) * n_{p.name}, cudaMemcpyDeviceToHost);",
                   f"    double scale = 1.0; for (int i = 0; i < n_{p.name}; i++) scale = fmax(scale, fabs((double)h_{p.name}_want[i]));",
                   f"    for (int i = 0; i < n_{p.name}; i++) {{",
                   f"      double d = fabs((double)got[i] - (double)h_{p.name}_want[i]);",
