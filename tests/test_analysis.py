@@ -232,3 +232,105 @@ def test_a_block_fits_a_dimension_whose_size_is_known():
     assert a.block.extents == (1, 128)  # 100 particles a box: 128 threads, not 256
     assert plan_of("lavamd_rodinia").block.extents == (1, 256)
     assert plan_of("nbody", Options(sizes=(("n", 100000),))).block.extents == (256,)
+
+
+# ---- coalescing: rows each thread walks alone ---------------------------------------
+
+
+def write(tmp_path, text: str):
+    path = tmp_path / "p.fut"
+    path.write_text(text)
+    return path
+
+
+MATVEC_T = """fun [f32, n] main([[f32, n], m] At, [f32, m] x) =
+  let A = transpose(At) in
+  map(fn f32 ([f32, m] a) =>
+        streamSeq(fn f32 (int kk, [f32, c] ac, [f32, c] xc, f32 acc) =>
+                    loop (acc) = for k < c do acc + ac[k] * xc[k] in acc
+                 , a, x, 0f32)
+     , A)
+"""
+
+
+def test_a_row_each_thread_walks_is_staged_to_coalesce():
+    a = plan_of("matvec")
+    (s,) = a.streams
+    ac, xc = s.inputs
+    assert ac.staged and ac.uncoalesced and ac.for_coalescing and ac.coalesce.value == "shared"
+    assert ac.staging.reuse == 1 and ac.staging.layout is Layout.TRANSPOSED and ac.staging.padding == 1
+    assert ac.staging.copy == Copy(CopyAxis.CHUNK, Coalescing.COALESCED) and ac.staging.reads is Reads.UNIT_STRIDE
+    assert xc.staged and not xc.for_coalescing and xc.coalesce.value == "none"
+    # one thread a row: a narrow block and a chunk long enough for 16 vector loads a thread
+    assert a.block.extents == (32,) and s.chunk == 64 and ac.staging.vector == 4 and ac.staging.buffers == 2
+    assert "narrow" in a.block.reason and "row apart along threadIdx.x" in ac.reason
+
+
+def test_no_coalesce_leaves_the_row_in_global_memory_and_says_so():
+    a = plan_of("matvec", Options(no_coalesce=True))
+    ac, xc = a.streams[0].inputs
+    assert not ac.staged and ac.uncoalesced and "--no-coalesce" in ac.reason and xc.staged
+    assert a.block.extents == (256,)  # nothing to narrow the block for
+
+
+def test_rows_that_already_coalesce_are_left_in_place(tmp_path):
+    """The rows of a transposed array: thread i reads column i, so neighbouring
+    threads read neighbouring addresses; nothing to remedy."""
+    a = analysed(write(tmp_path, MATVEC_T))
+    ac, xc = a.streams[0].inputs
+    assert not ac.staged and not ac.uncoalesced and ac.coalesce.value == "none" and xc.staged
+
+
+def test_the_untiled_kernel_counts_its_uncoalesced_reads():
+    """The cost model charges a row read a row apart more than a coalesced
+    one, so staging it pays from short rows on (the launch's threshold)."""
+    a = plan_of("rowsum")
+    (p,) = a.plan.untiled.streams[0].inputs
+    assert p.uncoalesced and a.plan.untiled.cost == 8.0 and a.schedule.cost == 1.0
+    assert [(t.size, t.value) for t in a.plan.thresholds] == [("m", 2)]
+
+
+def test_a_row_under_a_thread_dependent_branch_is_not_staged(tmp_path):
+    a = analysed(write(tmp_path, """fun [f32, n] main([[f32, m], n] A, [int, n] on) =
+  map(fn f32 ([f32, m] r, int o) =>
+        if o > 0 then streamSeq(fn f32 (int kk, [f32, c] rc, f32 acc) =>
+                                  loop (acc) = for k < c do acc + rc[k] in acc
+                               , r, 0f32)
+        else 0f32
+     , zip(A, on))
+"""))
+    (p,) = a.streams[0].inputs
+    assert not p.staged and p.uncoalesced
+    assert "row apart along threadIdx.x, but the stream is under a branch" in p.reason
+
+
+def test_a_row_that_varies_along_both_block_dims_is_not_staged(tmp_path):
+    a = analysed(write(tmp_path, """fun [[f32, m], n] main([[[f32, k], m], n] X, [f32, k] w) =
+  map(fn [f32, m] ([[f32, k], m] Xi) =>
+        map(fn f32 ([f32, k] r) =>
+              streamSeq(fn f32 (int kk, [f32, c] rc, [f32, c] wc, f32 acc) =>
+                          loop (acc) = for t < c do acc + rc[t] * wc[t] in acc
+                       , r, w, 0f32)
+           , Xi)
+     , X)
+"""))
+    (two_d,) = [c for c in a.plan.candidates if c.block.spans == (1, 0)]
+    rc, wc = two_d.streams[0].inputs
+    assert not rc.staged and rc.uncoalesced and wc.staged and "both dimensions the block spans" in rc.reason
+    rc, wc = a.streams[0].inputs  # the plan's own block spans one of them, and stages rc there
+    assert len(a.block.spans) == 1 and rc.for_coalescing
+
+
+def test_chunk_option_sets_the_chunk_and_is_halved_to_fit():
+    a = plan_of("matvec", Options(chunk=128))
+    assert a.streams[0].chunk == 128
+    a = plan_of("matvec", Options(chunk=512, tile=(256,)))  # 256 x 512 floats, twice, cannot fit 48 KiB
+    assert a.streams[0].chunk < 512 and "chunk" in a.streams[0].reason and a.block.shared_bytes <= 48 * 1024
+
+
+def test_chunk_option_is_checked():
+    from tiler.analyse import make_options
+
+    for bad in (0, -3, 5000):
+        with pytest.raises(PlainError, match="a chunk is between 1 and 4096"):
+            make_options(chunk=bad)

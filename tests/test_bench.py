@@ -10,8 +10,8 @@ from tiler.runtime import gpu_unavailable
 
 
 def test_every_benchmark_can_be_benched():
-    assert benchmark_names() == ["aat", "conv2d", "lavamd", "lavamd_rodinia", "mm", "mm_rows", "mriq", "nbody",
-                                 "nbody3d"]
+    assert benchmark_names() == ["aat", "conv2d", "lavamd", "lavamd_rodinia", "matvec", "mm", "mm_rows", "mriq",
+                                 "nbody", "nbody3d", "rowsum"]
 
 
 def test_variants_and_ablations():
@@ -51,3 +51,12 @@ def test_bench_json_says_what_makes_it_reproducible():
     assert run["commit"] is None or len(run["commit"].rstrip("+")) == 40
     (mm,) = run["results"]
     assert mm["sizes"] == {"m": 8} and mm["variants"][0]["times_ms"] == [1.0, 1.5, 2.0]
+
+
+def test_a_library_the_bench_cannot_run_is_refused(tmp_path):
+    from tiler.errors import PlainError
+    from tiler.workload import load_spec
+
+    (tmp_path / "p.toml").write_text('[library]\nop = "gemv"\n')
+    with pytest.raises(PlainError, match="op = 'gemv' is not one tiler bench runs"):
+        load_spec(tmp_path / "p.fut")

@@ -129,7 +129,7 @@ def test_golden_show_transformed(name):
 
 
 def test_show_transformed_leaves_untiled_streams_alone():
-    result = tiler("explain", ROOT / "tests/programs/analysis/own_row.fut", "--show-transformed")
+    result = tiler("explain", ROOT / "tests/programs/analysis/loop_bound.fut", "--show-transformed")
     assert result.returncode == 0 and "copyFastMem" not in result.stdout and "streamSeq(" in result.stdout
 
 
@@ -139,3 +139,15 @@ def test_a_narrow_terminal_keeps_every_word():
                           capture_output=True, text=True, env={**os.environ, "COLUMNS": "80"}, timeout=120)
     assert done.returncode == 0 and "…" not in done.stdout and "┃" not in done.stdout
     assert "nhbs = iota(p): varies with none; invariant to 0, 1; decision global" in done.stdout
+
+
+def test_json_says_how_each_input_coalesces():
+    data = json.loads(tiler("explain", BENCHMARKS / "matvec.fut", "--json").stdout)
+    ac, xc = data["streams"][0]["inputs"]
+    assert (ac["coalesce"], ac["for_coalescing"], ac["uncoalesced_in_place"]) == ("shared", True, True)
+    assert (xc["coalesce"], xc["for_coalescing"], xc["invariant_to"]) == ("none", False, [0])
+    data = json.loads(tiler("explain", BENCHMARKS / "matvec.fut", "--json", "--no-coalesce").stdout)
+    ac = data["streams"][0]["inputs"][0]
+    assert (ac["coalesce"], ac["staged"], ac["uncoalesced_in_place"]) == ("none", False, True)
+    text = tiler("explain", BENCHMARKS / "matvec.fut", "--no-coalesce").stdout
+    assert "global, uncoalesced" in text

@@ -45,7 +45,7 @@ def matches_the_interpreter(path, options: Options, scale: str, seed: int) -> No
     text = path.read_text()
     prog = check(parse(text, path.name))
     spec = load_spec(path)
-    sizes = sizes_for(prog, spec, SCALES[scale])
+    sizes = sizes_for(prog, spec, SCALES.get(scale, scale))  # a scale's name, or a size
     inputs = make_inputs(prog, sizes, spec, seed=seed)
     want = run(prog, inputs)
     values = run_all(text, path.name, options)
@@ -71,6 +71,20 @@ REGISTER_VARIANTS = {"double-buffered": Options(double_buffer=True), "4x2": Opti
 @pytest.mark.parametrize("name", ["mm", "aat", "mm_rows"])
 def test_register_tiled_variants_match_the_interpreter(name, variant, scale):
     matches_the_interpreter(BENCHMARKS / f"{name}.fut", REGISTER_VARIANTS[variant], scale, seed=5)
+
+
+COALESCE_VARIANTS = {"default": Options(), "wide block": Options(tile=(256,)), "chunk 32": Options(chunk=32),
+                     "single buffer": Options(single_buffer=True), "scalar": Options(no_vector=True),
+                     "in place": Options(no_coalesce=True)}
+
+
+@pytest.mark.parametrize("scale", ["aligned", "odd", "tiny", 300, 301])  # 300: chunks both halves of the pipeline
+@pytest.mark.parametrize("variant", COALESCE_VARIANTS)
+@pytest.mark.parametrize("path", [BENCHMARKS / "matvec.fut", BENCHMARKS / "rowsum.fut",
+                                  PROGRAMS / "analysis" / "nested.fut", PROGRAMS / "analysis" / "rows_by_data.fut"],
+                         ids=lambda p: p.stem)
+def test_rows_staged_to_coalesce_match_the_interpreter(path, variant, scale):
+    matches_the_interpreter(path, COALESCE_VARIANTS[variant], scale, seed=7)
 
 
 def test_a_kernel_with_dynamic_shared_memory_over_48_kib():

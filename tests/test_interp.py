@@ -80,8 +80,17 @@ def mm_rows(i):
     return [i["A"].astype(np.float64) @ i["B"].astype(np.float64)]
 
 
+def matvec(i):
+    return [i["A"].astype(np.float64) @ i["x"].astype(np.float64)]
+
+
+def rowsum(i):
+    return [i["A"].astype(np.float64).sum(axis=1)]
+
+
 FORMULAS = {"nbody": nbody, "mm": mm, "lavamd": lavamd, "nbody3d": nbody3d,
-            "lavamd_rodinia": lavamd_rodinia, "mriq": mriq, "conv2d": conv2d, "aat": aat, "mm_rows": mm_rows}
+            "lavamd_rodinia": lavamd_rodinia, "mriq": mriq, "conv2d": conv2d, "aat": aat, "mm_rows": mm_rows,
+            "matvec": matvec, "rowsum": rowsum}
 
 
 def test_every_benchmark_has_a_formula():

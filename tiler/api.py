@@ -10,8 +10,8 @@
 The options are the command line's, as keywords: `tile` (an int, a tuple
 per dimension, or the command line's text), `no_tile`, `max_shared`,
 `register_tile`, `no_register_tile`, `no_vector`, `single_buffer`,
-`double_buffer`, `sizes` (sizes known in advance, a dict) and `thresholds`
-(a dict). Mistakes raise `tiler.UserError` (in the program; `.render()` gives
+`double_buffer`, `chunk`, `no_coalesce`, `sizes` (sizes known in advance, a
+dict) and `thresholds` (a dict). Mistakes raise `tiler.UserError` (in the program; `.render()` gives
 the located message) or `tiler.PlainError` (in an option or an input).
 """
 from __future__ import annotations
@@ -72,8 +72,9 @@ class Compiled:
 
 def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared: int = 48 * 1024,
             register_tile=None, no_register_tile: bool = False, no_vector: bool = False,
-            single_buffer: bool = False, double_buffer: bool = False, sizes: dict | None = None,
-            thresholds: dict | None = None, file: str | None = None) -> Compiled:
+            single_buffer: bool = False, double_buffer: bool = False, chunk: int | None = None,
+            no_coalesce: bool = False, sizes: dict | None = None, thresholds: dict | None = None,
+            file: str | None = None) -> Compiled:
     """Compile a program (a path to a `.fut` file, or its text; `file` names
     text in messages) as `tiler compile` does."""
     from .pipeline import run_all
@@ -84,7 +85,8 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
     options = make_options(pair=lambda what, size, value: f"{what}[{size!r}] = {value!r}", tile=tile,
                            no_tile=no_tile, max_shared=max_shared, sizes=sizes, thresholds=thresholds,
                            register_tile=register_tile, no_register_tile=no_register_tile, no_vector=no_vector,
-                           single_buffer=single_buffer, double_buffer=double_buffer)
+                           single_buffer=single_buffer, double_buffer=double_buffer, chunk=chunk,
+                           no_coalesce=no_coalesce)
     values = run_all(text, name, options)
     module = values["verify"]
     return Compiled(name, values["render"], header(module), launch(module),

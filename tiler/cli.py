@@ -186,6 +186,11 @@ def plan_options(fn):
     fn = click.option("--double-buffer", is_flag=True,
                       help="Double-buffer a register-tiled kernel's shared tiles even past the register budget.")(fn)
     fn = click.option("--no-vector", is_flag=True, help="Scalar global copies (no 128-bit loads).")(fn)
+    fn = click.option("--no-coalesce", is_flag=True,
+                      help="Leave rows each thread walks alone in global memory (no staging for coalescing).")(fn)
+    fn = click.option("--chunk", type=int, default=None, metavar="K",
+                      help="Elements a tiled stream copies into shared memory at once, instead of the plan's "
+                           "choice (halved while the tiles do not fit --max-shared).")(fn)
     fn = click.option("--no-register-tile", is_flag=True, help="One point a thread (no register tile).")(fn)
     fn = click.option("--register-tile", default=None, metavar="N|N0,N1,...",
                       help="Points a thread computes along every dimension (N), or per dimension, outermost "
@@ -198,13 +203,15 @@ def plan_options(fn):
 
 
 def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), register_tile=None,
-                 no_register_tile=False, no_vector=False, single_buffer=False, double_buffer=False):
+                 no_register_tile=False, no_vector=False, single_buffer=False, double_buffer=False, chunk=None,
+                 no_coalesce=False):
     from .analyse import CLI_NAMES, make_options
 
     return make_options(CLI_NAMES, tile=tile, no_tile=no_tile, max_shared=max_shared,
                         sizes=pairs(size_hints, "--size", int), thresholds=pairs(thresholds, "--threshold", int),
                         register_tile=register_tile, no_register_tile=no_register_tile, no_vector=no_vector,
-                        single_buffer=single_buffer, double_buffer=double_buffer)
+                        single_buffer=single_buffer, double_buffer=double_buffer, chunk=chunk,
+                        no_coalesce=no_coalesce)
 
 
 @main.command("explain")
@@ -306,8 +313,8 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
 @click.option("--repeat", default=20, show_default=True, help="Timed launches after the warm-up.")
 @click.option("--tile", "tiles", multiple=True, metavar="N|N0,N1", help="Also time a tiled variant with these tiles.")
 @click.option("--ablate", is_flag=True, help="Also time variants that each remove one technique (vector loads, "
-                                             "double buffering, the register tile, the coalesced copy, transposed "
-                                             "and padded tiles, the default tile).")
+                                             "double buffering, the register tile, the coalesced copy, rows staged "
+                                             "to coalesce, transposed and padded tiles, the default tile).")
 @click.option("--json", "json_path", metavar="FILE", help="Write every measurement as JSON.")
 @click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the variants' times (needs matplotlib).")
 @guarded(deep=False)
@@ -353,12 +360,12 @@ def _bench_table(r: dict):
     sizes = ", ".join(f"{k}={v}" for k, v in r["sizes"].items())
     table = Table(title=f"{r['benchmark']} ({sizes}) on {r['device']}, median of {r['repeat']}",
                   title_justify="left")
-    for col in ("variant", "block", "ms", "spread", "GFLOP/s", "speedup", "check"):
-        table.add_column(col, justify="right" if col in ("ms", "spread", "GFLOP/s", "speedup") else "left")
+    for col in ("variant", "block", "ms", "spread", "GFLOP/s", "GB/s", "speedup", "check"):
+        table.add_column(col, justify="right" if col in ("ms", "spread", "GFLOP/s", "GB/s", "speedup") else "left")
     for row in r["rows"]:
         table.add_row(row.variant, row.block, f"{row.ms:.3f}", f"{row.spread:.3f}",
-                      f"{row.gflops:,.0f}" if row.gflops else "-", f"{row.speedup:.2f}x" if row.speedup else "-",
-                      row.check)
+                      f"{row.gflops:,.0f}" if row.gflops else "-", f"{row.gbps:,.0f}" if row.gbps else "-",
+                      f"{row.speedup:.2f}x" if row.speedup else "-", row.check)
     return table
 
 
@@ -378,7 +385,8 @@ def _bench_json(results, environment: dict) -> str:
     for r in results:
         out.append({**{k: v for k, v in r.items() if k != "rows"},
                     "variants": [{"variant": row.variant, "block": row.block, "ms": row.ms, "times_ms": row.times,
-                                  "gflops": row.gflops, "speedup": row.speedup, "check": row.check}
+                                  "gflops": row.gflops, "gbps": row.gbps, "speedup": row.speedup,
+                                  "check": row.check}
                                  for row in r["rows"]]})
     run = {"schema": BENCH_SCHEMA, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
            "tiler": __version__, "commit": _commit(), "command": ["tiler", *sys.argv[1:]],

@@ -23,6 +23,7 @@ from .syntax import ast, parse_expression
 
 DEFAULT_SIZE = 100  # not a multiple of any tile, on purpose
 SIZE_SETS = ("test", "quick", "full")
+LIBRARY_OPS = ("matmul", "matvec", "copy")  # what a benchmark's [library] table may name (bench/library.py)
 
 
 @dataclass(frozen=True)
@@ -50,9 +51,12 @@ def load_spec(program_path: str | Path) -> Spec | None:
         data = tomllib.loads(path.read_text())
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise PlainError(f"cannot read {path}: {exc}") from None
+    library = data.get("library", {})
+    if library and library.get("op") not in LIBRARY_OPS:
+        raise PlainError(f"{path.name}: [library] op = {library.get('op')!r} is not one tiler bench runs",
+                         f"choose from {', '.join(LIBRARY_OPS)}")
     return Spec(path, data.get("title", ""), data.get("sizes", {}), data.get("inputs", {}),
-                data.get("work", {}).get("flops"), float(data.get("check", {}).get("tolerance", 1e-3)),
-                data.get("library", {}))
+                data.get("work", {}).get("flops"), float(data.get("check", {}).get("tolerance", 1e-3)), library)
 
 
 def evaluate(formula, env: dict[str, int]) -> int | float:

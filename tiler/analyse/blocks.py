@@ -62,7 +62,8 @@ def untiled_block(rank: int, reason: str) -> BlockPlan:
     thread_axis: list = [None] * rank
     for axis, d, e in zip(target.AXES, spans, shape):
         extents[d], thread_axis[d] = e, axis
-    return BlockPlan(rank, spans, tuple(extents), tuple(thread_axis), _grid_axes(rank, spans), False, reason, 0)
+    return BlockPlan(rank, spans, tuple(extents), tuple(thread_axis), _grid_axes(rank, spans), False, reason, 0,
+                     register_reason="nothing is staged in shared memory to reuse from registers")
 
 
 def kind(b: BlockPlan) -> str:

@@ -21,15 +21,28 @@ from .schedule import BlockPlan, Schedule, StreamPlan, Threshold
 # loads take); thresholds follow from it and can be overridden (--threshold).
 BARRIER_LOADS = 4.0
 LARGE = 1 << 20  # a size not known at compile time, taken as large
+# An input read in place a row apart between neighbouring threads: a warp's 32
+# reads of 4 bytes touch 32 sectors of 32 bytes where coalesced ones touch 4,
+# so it moves 8 times the bytes unless a sector stays in L1 until the thread's
+# next reads, which at many threads an SM it does not.
+UNCOALESCED_LOADS = 8.0
 
 
 def _input_loads(p, reuse: int) -> float:
     """Global loads a thread makes per element of one input: none for an iota
     (computed, not loaded) or an input reading another's tile, 1/reuse for a
-    staged input, else 1."""
+    staged input, 1 read in place, or UNCOALESCED_LOADS where those reads are
+    a row apart between neighbouring threads."""
     if isinstance(p.array, T.Iota) or p.shares:
         return 0.0
-    return 1.0 / reuse if p.staged else 1.0
+    return 1.0 / reuse if p.staged else in_place_loads(p)
+
+
+def in_place_loads(p) -> float:
+    """Global loads a thread makes per element of an input read where it lies."""
+    if isinstance(p.array, T.Iota) or p.shares:
+        return 0.0
+    return UNCOALESCED_LOADS if p.uncoalesced else 1.0
 
 
 def loads(schedule_streams) -> float:
@@ -76,7 +89,7 @@ def point_cost(schedule: Schedule, extents: dict, sizes: dict) -> float:
 
 def stream_pays(s: StreamPlan, block: BlockPlan, sizes: dict) -> bool:
     """Whether tiling this stream costs less than leaving it in global memory."""
-    return stream_cost(s, block, {}, sizes) < sum(_input_loads(p, 1) for p in s.inputs)
+    return stream_cost(s, block, {}, sizes) < sum(in_place_loads(p) for p in s.inputs)
 
 
 def thresholds(tiled: Schedule, untiled: Schedule, dim_sizes: dict, overrides: dict,

@@ -26,6 +26,8 @@ class Options:
     register_tile: tuple = ()  # per dimension, as --register-tile gives it (empty: the plan's choice)
     sizes: tuple = ()  # (size name, value) pairs known before launch: a block need not be wider than its dim
     thresholds: tuple = ()  # (size name, value): run the tiled kernel from this size on (overrides the model)
+    chunk: int | None = None  # elements a tiled stream copies at once, instead of the plan's choice
+    no_coalesce: bool = False  # leave per-thread rows in global memory (ablation)
 
     def known_size(self, size) -> int | None:
         if isinstance(size, int):
@@ -61,13 +63,15 @@ def tile_text(sizes: tuple) -> str:
 
 # How the command line names each option (the Python API uses the keywords themselves).
 CLI_NAMES = {"tile": "--tile", "register_tile": "--register-tile", "max_shared": "--max-shared",
-             "sizes": "--size", "thresholds": "--threshold"}
+             "sizes": "--size", "thresholds": "--threshold", "chunk": "--chunk"}
+MAX_CHUNK = 4096  # the longest chunk --chunk takes (one line of 4096 f32 is 16 KiB of shared memory)
 
 
 def make_options(names: dict | None = None, pair=lambda what, name, value: f"{what} {name}={value}", *,
                  tile=None, no_tile: bool = False, max_shared: int = SHARED_LIMIT, sizes: dict | None = None,
                  thresholds: dict | None = None, register_tile=None, no_register_tile: bool = False,
-                 no_vector: bool = False, single_buffer: bool = False, double_buffer: bool = False) -> Options:
+                 no_vector: bool = False, single_buffer: bool = False, double_buffer: bool = False,
+                 chunk: int | None = None, no_coalesce: bool = False) -> Options:
     """Options from values, each checked, for the command line and the Python
     API alike: `tile` and `register_tile` as an int, a tuple per dimension or
     the command line's text; `sizes` and `thresholds` as {size name: value}.
@@ -78,6 +82,8 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
 
     if not isinstance(max_shared, int) or max_shared < 0:
         raise PlainError(f"{name('max_shared')} must not be negative")
+    if chunk is not None and (not isinstance(chunk, int) or not 1 <= chunk <= MAX_CHUNK):
+        raise PlainError(f"{name('chunk')} {chunk}: a chunk is between 1 and {MAX_CHUNK} elements")
     hinted = {}
     for key, given, least in (("sizes", sizes, 0), ("thresholds", thresholds, 1)):
         for size, value in (given or {}).items():
@@ -90,7 +96,7 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
     return Options(tile=_tile(tile, name("tile")), no_tile=no_tile, max_shared=max_shared, sizes=hinted["sizes"],
                    thresholds=hinted["thresholds"], register_tile=_tile(register_tile, name("register_tile"), 64),
                    no_register_tile=no_register_tile, no_vector=no_vector, single_buffer=single_buffer,
-                   double_buffer=double_buffer)
+                   double_buffer=double_buffer, chunk=chunk, no_coalesce=no_coalesce)
 
 
 def _tile(value, flag: str, limit: int = target.MAX_THREADS_PER_BLOCK) -> tuple:

@@ -36,11 +36,11 @@ class Plan:
 
 def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
     rank = len(kernel.levels)
-    untiled = _untiled(var, rank, "tiling is off (--no-tile)" if options.no_tile else "the untiled fallback")
+    views = Views(kernel, var)
+    untiled = _untiled(var, rank, "tiling is off (--no-tile)" if options.no_tile else "the untiled fallback", views)
     if options.no_tile:
         return Plan(untiled, (untiled,), untiled, ())
     _check_given(options, rank)
-    views = Views(kernel, var)
     ranked = []
     for spans in candidate_spans(rank):
         block = make_block(rank, spans, options, kernel)
@@ -57,7 +57,7 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
     candidates = tuple(s for _, s in ranked)
     if not candidates:
         reason = f"every block the tile sizes allow has more than {target.MAX_THREADS_PER_BLOCK} threads"
-        fallback = _untiled(var, rank, reason)
+        fallback = _untiled(var, rank, reason, views)
         return Plan(fallback, (), fallback, ())
     best = candidates[0]
     if not best.tiled:
@@ -65,8 +65,13 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
         streams = tuple(replace(_real_obstacle(candidates, n), kind="none") for n in range(len(best.streams)))
         chosen = Schedule(untiled_block(rank, reason), streams, best.cost)
         return Plan(chosen, candidates, chosen, ())
-    best = _registers(best, kernel, views, options)
-    best = replace(best, block=replace(best.block, reason=why_block(best.block, best.streams)))
+    wide = best
+    best = _registers(_coalescing_block(best, views, options), kernel, views, options)
+    reason = why_block(best.block, best.streams)
+    if best.block.threads < wide.block.threads and best.block.register is None:
+        reason += ("; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves "
+                   "few threads, and small blocks spread them over every SM")
+    best = replace(best, block=replace(best.block, reason=reason))
     candidates = (best,) + candidates[1:]
     limits = cost.thresholds(
         best, untiled, {lv.dim: lv.size for lv in kernel.levels}, dict(options.thresholds), frozenset(kernel.sizes))
@@ -87,13 +92,14 @@ def _check_given(options: Options, rank: int) -> None:
 def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
     """Every stream staged as far as it can be under `block`, within the shared-memory limit."""
     streams = tuple(plan_stream(s, block, views, options) for s in var.streams)
-    streams = tuple(_paying(s, block, options) for s in streams)
+    streams = tuple(_paying(s, block, options, views) for s in streams)
     shared = sum(s.shared_bytes for s in streams)
     full = max((s.chunk for s in streams if s.tiled), default=0)
     chunk = full
     while shared > options.max_shared and chunk > MIN_CHUNK:  # smaller tiles before no tiles
         chunk //= 2
-        streams = tuple(_paying(plan_stream(s, block, views, options, chunk), block, options) for s in var.streams)
+        streams = tuple(_paying(plan_stream(s, block, views, options, chunk), block, options, views)
+                        for s in var.streams)
         shared = sum(s.shared_bytes for s in streams)
     if shared > options.max_shared:
         streams = tuple(over_limit(s, shared, options) for s in streams)
@@ -119,6 +125,30 @@ def _real_obstacle(candidates: tuple[Schedule, ...], n: int) -> StreamPlan:
     return replace(best, inputs=tuple(inputs), reason=stream_refusal(inputs))
 
 
+# threads of a block that stages its threads' own rows: such a kernel has one
+# thread a row, so few threads in all; small blocks spread them over every SM
+# (measured on an H200: 32 threads and 64-element chunks were the fastest of
+# 32 to 256 threads and 32 to 128 elements for a mat-vec and row sums, see
+# benchmarks/RESULTS.md)
+COALESCE_THREADS = 32
+
+
+def _coalescing_block(best: Schedule, views: Views, options: Options) -> Schedule:
+    """A 1-D block whose tiled streams all stage their threads' own rows,
+    narrowed to COALESCE_THREADS unless --tile gave its width. (A stream
+    whose tiles only serve many threads keeps the wide block: narrowing
+    would cut that reuse.)"""
+    block = best.block
+    (x,) = block.spans if len(block.spans) == 1 else (None,)
+    tiled = [s for s in best.streams if s.tiled]
+    coalescing = bool(tiled) and all(any(p.for_coalescing for p in s.inputs) for s in tiled)
+    if x is None or not coalescing or options.tile_for(x, 0) or block.extents[x] <= COALESCE_THREADS:
+        return best
+    narrow = replace(block, extents=tuple(COALESCE_THREADS if d == x else e for d, e in enumerate(block.extents)))
+    narrowed = _schedule(narrow, views.var, views, options)
+    return narrowed if narrowed.tiled else best
+
+
 def _registers(best: Schedule, kernel: T.Kernel, views: Views, options: Options) -> Schedule:
     """The best schedule with a register tile where one pays, re-staged for
     the block's new shape; else the same, with the reason recorded."""
@@ -131,12 +161,13 @@ def _registers(best: Schedule, kernel: T.Kernel, views: Views, options: Options)
     return replace(best, block=replace(best.block, register_reason=reason))
 
 
-def _untiled(var: Variance, rank: int, reason: str) -> Schedule:
-    streams = tuple(not_tiled(s, reason, rank) for s in var.streams)
-    return Schedule(untiled_block(rank, reason), streams, cost.loads(streams))
+def _untiled(var: Variance, rank: int, reason: str, views: Views) -> Schedule:
+    block = untiled_block(rank, reason)
+    streams = tuple(not_tiled(s, reason, rank, views, block.spans[0]) for s in var.streams)
+    return Schedule(block, streams, cost.loads(streams))
 
 
-def _paying(s: StreamPlan, block, options: Options) -> StreamPlan:
+def _paying(s: StreamPlan, block, options: Options, views: Views) -> StreamPlan:
     """The stream untiled where its tiling costs more than it saves at the
     sizes known now (a stream of a few elements: its barriers cost more)."""
     known, size = dict(options.sizes), cost.stream_size(s)
@@ -146,4 +177,4 @@ def _paying(s: StreamPlan, block, options: Options) -> StreamPlan:
     length = cost.stream_length(s, sizes)
     reason = (f"the stream is {length} element(s) long: two barriers a chunk would cost more global-load time "
               "than staging saves")
-    return not_tiled(s.site, reason, block.rank)
+    return not_tiled(s.site, reason, block.rank, views, block.spans[0])

@@ -40,6 +40,13 @@ class Layout(Enum):
     TRANSPOSED = "transposed"  # chunk index outer: consecutive threads' rows are contiguous
 
 
+class Coalesce(Enum):
+    """What makes a per-thread row's reads coalesce (explain's `coalesce`)."""
+
+    NONE = "none"  # nothing to remedy, or left as it is
+    SHARED = "shared"  # the block copies its threads' rows into shared memory along the rows
+
+
 class Reads(Enum):
     """How the threads of a warp read the tile in the inner loop."""
 
@@ -96,10 +103,22 @@ class InputPlan:
     staging: Staging | None
     reason: str
     shares: str = ""  # staged: another input of the stream reads the same array; this one reads its tile
+    uncoalesced: bool = False  # read in place, consecutive threads (threadIdx.x) would read a row apart
 
     @property
     def staged(self) -> bool:
         return self.staging is not None
+
+    @property
+    def coalesce(self) -> Coalesce:
+        if self.uncoalesced and self.staged and self.staging.copy.coalescing is Coalescing.COALESCED:
+            return Coalesce.SHARED
+        return Coalesce.NONE
+
+    @property
+    def for_coalescing(self) -> bool:
+        """Staged only so that its reads coalesce: no other thread shares it."""
+        return self.staged and self.coalesce is Coalesce.SHARED and self.staging.reuse == 1
 
     @property
     def copied(self) -> bool:

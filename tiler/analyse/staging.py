@@ -19,16 +19,32 @@ from ..check.types import Array
 from ..interp.values import dtype
 from .blocks import kind
 from .options import Options
-from .records import Guard, StreamSite, dims_text
+from .records import Guard, StreamInput, StreamSite, dims_text
 from .schedule import BlockPlan, Coalescing, Copy, CopyAxis, InputPlan, Layout, Level, Reads, Staging, StreamPlan
 from .views import Views, chunk_reads
 
+# elements a chunk has at least when a block stages its threads' own rows: a
+# 256-byte line of f32 a row, so that each thread's 128-bit copies of a chunk
+# are 16 loads in flight at once (see COALESCE_THREADS in plan.py)
+COALESCE_CHUNK = 64
 
-def not_tiled(site: StreamSite, reason: str, rank: int) -> StreamPlan:
+
+def not_tiled(site: StreamSite, reason: str, rank: int, views: Views | None = None,
+              x_dim: int | None = None) -> StreamPlan:
+    """The stream left in global memory; with `views`, each input says whether
+    its reads there are uncoalesced under a block with `x_dim` on threadIdx.x."""
     everything = frozenset(range(rank))
-    inputs = tuple(InputPlan(i.param.name, i.array, i.variance, everything - i.variance, None, reason)
+    inputs = tuple(InputPlan(i.param.name, i.array, i.variance, everything - i.variance, None, reason,
+                             uncoalesced=views is not None and uncoalesced(site, i, x_dim, views))
                    for i in site.inputs)
     return StreamPlan(site, False, "none", None, inputs, reason, 0)
+
+
+def uncoalesced(site: StreamSite, i: StreamInput, x_dim: int, views: Views) -> bool:
+    """Read in place, would consecutive threads read a row apart? Its row
+    varies along threadIdx.x while the chunk index is the unit-stride one,
+    and the body reads its elements."""
+    return x_dim in i.variance and views.unit_stride(i.array) == "chunk" and bool(chunk_reads(site.stream, i.param))
 
 
 def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Options,
@@ -41,8 +57,13 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
     decisions = []
     for i in site.inputs:
         invariant = frozenset(range(rank)) - i.variance
-        reason = refusal(i, invariant, spans, site, unsafe) or ""
-        decisions.append(InputPlan(i.param.name, i.array, i.variance, invariant, None, reason))
+        unco = uncoalesced(site, i, block.spans[0], views)
+        kind_, sharing = _kind_refusal(i), _sharing_refusal(i.variance, invariant, spans)
+        reason = kind_ or sharing or _access_refusal(i, site, unsafe, spans) or ""
+        if not kind_ and sharing and unco:  # no thread shares it, but its reads could coalesce
+            blocked = _access_refusal(i, site, unsafe, spans) or _coalescing_refusal(i, block, options)
+            reason = f"{sharing}; its reads are a row apart along threadIdx.x, but {blocked}" if blocked else ""
+        decisions.append(InputPlan(i.param.name, i.array, i.variance, invariant, None, reason, uncoalesced=unco))
     for n, d in enumerate(decisions):
         rows = _rows(d, block)
         if not d.reason and rows and not views.rows_computable(d.array, rows):
@@ -53,38 +74,63 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
     if not staged_rows:
         return StreamPlan(site, False, "none", None, tuple(decisions), stream_refusal(decisions), 0)
     chunk = max(1, block.threads // max(math.prod(block.extents[d] for d in r) for r in staged_rows))
+    coalescing = any(not d.reason and not d.invariant_to & spans for d in decisions)
+    if coalescing:
+        chunk = max(chunk, COALESCE_CHUNK)  # rows staged for coalescing: a whole line of each per copy
+    chunk = options.chunk or chunk
     chunk = min(chunk, chunk_limit or chunk)
-    inputs = _share_tiles(tuple(d if d.reason else _stage(d, site, block, views, chunk, options)
+    inputs = _share_tiles(tuple(d if d.reason else _stage(d, site, block, views, chunk, options, coalescing)
                                 for d in decisions))
     staged = [p for p in inputs if p.staged]
     shape = kind(block) + (", partial" if len(staged) < len(inputs) else "")
     shared = sum(p.staging.bytes for p in staged if p.copied)
     reason = (f"{len(staged)} of {len(inputs)} input(s) staged: "
-              + "; ".join(f"{p.name} is invariant to dimension {dims_text(p.invariant_to & spans)}" for p in staged))
+              + "; ".join(f"{p.name} is invariant to dimension {dims_text(p.invariant_to & spans)}"
+                          if p.invariant_to & spans else f"{p.name} so that its reads coalesce" for p in staged))
     return StreamPlan(site, True, shape, chunk, inputs, reason, shared)
 
 
-def refusal(i, invariant: frozenset, spans: frozenset, site: StreamSite, unsafe) -> str | None:
+def _kind_refusal(i) -> str | None:
     if isinstance(i.array, T.Iota):
         return "iota values are computed from the index, not loaded: nothing to stage"
     if not isinstance(i.param.type, Array) or i.param.type.rank != 1:
         return f"its chunk elements are arrays ({i.param.type}); tiler stages chunks of scalars"
+    return None
+
+
+def _sharing_refusal(variance: frozenset, invariant: frozenset, spans: frozenset) -> str | None:
     if not invariant:
-        return (f"varies with every dimension ({dims_text(i.variance)}): each thread streams its own data, "
+        return (f"varies with every dimension ({dims_text(variance)}): each thread streams its own data, "
                 "so no thread of a block could share a copy")
     if not invariant & spans:
         return (f"invariant to dimension {dims_text(invariant)}, but the block spans dimension "
                 f"{dims_text(spans)}: the threads that share it are in different blocks")
+    return None
+
+
+def _access_refusal(i, site: StreamSite, unsafe, spans: frozenset) -> str | None:
+    """Whether a cooperative copy is safe and has something to copy."""
     if unsafe:
         g = unsafe[0]
         return (f"the stream is under a {g.kind} ({g.span.short}) that varies with dimension "
-                f"{dims_text(g.variance & spans)}, which the block spans: its threads would not all reach "
-                "the barriers of a cooperative copy")
+                f"{dims_text(g.variance & spans)}, which the block spans: its threads would not all reach the "
+                "barriers of a cooperative copy")
     reads = chunk_reads(site.stream, i.param)
     if reads is None:
         return "its chunk is used whole (passed on or indexed partially), not read element by element"
     if not reads:
         return "its chunk is never read: there is nothing to stage"
+    return None
+
+
+def _coalescing_refusal(i, block: BlockPlan, options: Options) -> str | None:
+    """Why a block cannot stage its threads' own rows of an input (None: it can)."""
+    if options.no_coalesce:
+        return "staging for coalescing is off (--no-coalesce)"
+    rows = [d for d in block.spans if d in i.variance]
+    if len(rows) > 1:
+        return (f"its rows differ along both dimensions the block spans ({dims_text(rows)}): "
+                "tiler stages one row a thread along one of them")
     return None
 
 
@@ -128,7 +174,9 @@ def _copy(unit, rows: tuple[int, ...], options: Options) -> Copy:
 
 
 def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk: int,
-           options: Options) -> InputPlan:
+           options: Options, coalescing: bool) -> InputPlan:
+    """`coalescing`: the stream stages some thread's own rows; its copies
+    then pipeline (see `_pipelined`)."""
     rows = _rows(d, block)
     row_count = math.prod(block.points(x) for x in rows)
     x_dim = block.spans[0]
@@ -140,7 +188,8 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     transpose = (reads_vary or micro) and not options.row_major_tiles
     layout = Layout.TRANSPOSED if transpose else Layout.ROW_MAJOR
     contiguous = CopyAxis.ROWS if layout is Layout.TRANSPOSED else CopyAxis.CHUNK
-    vector = _vector(d, copy, rows, row_count, chunk, block, options)
+    pipelined = _pipelined(block, options, coalescing)
+    vector = _vector(d, copy, rows, row_count, chunk, block, options) if pipelined else 1
     # padding keeps the copy's stores off one bank; a register tile's vector
     # reads need lines that stay 16-byte aligned, so it pads by a whole group
     step = block.register.group if micro else 1
@@ -162,21 +211,37 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     threads = math.prod(block.extents[x] for x in invariant)
     serves = f"{reuse} threads" if reuse == threads else f"{reuse} points ({threads} threads)"
     reason = f"invariant to dimension {dims_text(invariant)}, which the block spans: one copy serves {serves}"
+    if not invariant:
+        reason = (f"{_sharing_refusal(d.varies_with, d.invariant_to, frozenset(block.spans))}; but in place its reads are a "
+                  "row apart along threadIdx.x (uncoalesced): the block copies its threads' rows into shared "
+                  "memory along the rows, coalesced, and each thread reads its own row there")
     # the prefetch holds a constant count of copy steps a thread in registers
     whole = (max(row_count, 1) * chunk) % (block.threads * vector) == 0
-    buffers = 2 if block.register is not None and block.register.double_buffer and whole else 1
+    buffers = 2 if pipelined and whole and (block.register is None or block.register.double_buffer) else 1
     staging = Staging(Level.SHARED, rows, (row_count, chunk) if rows else (chunk,), layout, padding, copy, reads,
                       size * buffers, reuse, vector, buffers)
     return replace(d, staging=staging, reason=reason)
 
 
+def _pipelined(block: BlockPlan, options: Options, coalescing: bool) -> bool:
+    """Whether the copies of a stream move vectors and (where a thread's part
+    of the tile is a constant count) prefetch the next chunk through
+    registers: under a register tile, whose arithmetic hides the loads, and
+    where a block stages its threads' own rows, whose copy is nearly all the
+    work: there the loads must be many and in flight at once to keep the
+    memory busy, with the few threads such a kernel has."""
+    if block.register is not None:
+        return True
+    return coalescing and not options.single_buffer
+
+
 def _vector(d: InputPlan, copy: Copy, rows, row_count: int, chunk: int, block: BlockPlan, options: Options) -> int:
     """Elements one copy instruction moves: 4 (128 bits of f32 or i32) along
-    the copy's coalesced axis when a register-tiled block's tile divides
-    into whole vectors for every thread; the launch must then guarantee that
-    the array's rows start 16-byte aligned (its inner size a multiple of 4)."""
+    the copy's coalesced axis when the tile divides into whole vectors for
+    every thread; the launch must then guarantee that the array's rows start
+    16-byte aligned (its inner size a multiple of 4)."""
     width = 4
-    if block.register is None or options.no_vector or copy.coalescing is not Coalescing.COALESCED:
+    if options.no_vector or copy.coalescing is not Coalescing.COALESCED:
         return 1
     if dtype(d.array.type).itemsize != 4:
         return 1

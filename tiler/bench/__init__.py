@@ -33,6 +33,7 @@ ABLATIONS = {  # each removes (or, where the plan leaves it out, adds) one techn
     "double buffering": Options(double_buffer=True),
     "no register tile": Options(no_register_tile=True),
     "uncoalesced copy": Options(copy_along_chunk=True),
+    "rows in place (no coalescing)": Options(no_coalesce=True),
     "row-major tiles, no padding": Options(row_major_tiles=True),
     "tile 16": Options(tile=(16,)),
 }
@@ -50,6 +51,7 @@ class Row:
     block: str
     times: list = field(default_factory=list)
     gflops: float | None = None
+    gbps: float | None = None  # the inputs' and outputs' bytes, each moved once, a second
     speedup: float | None = None
     check: str = ""
 
@@ -107,14 +109,16 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
                 progress()
     finally:
         device.free()
-    library = _library(spec, inputs, sizes, repeat, reference)
+    moved = sum(a.nbytes for a in inputs.values()) + sum(o.nbytes for o in reference)
+    library = _library(spec, inputs, repeat, reference, moved)
     if library:
         rows.append(library)
     base = rows[0].ms
     for row in rows:
         row.speedup = base / row.ms if row.ms else None
         row.gflops = work / (row.ms * 1e-3) / 1e9 if work and row.ms else None
-    return {"benchmark": name, "sizes": sizes, "flops": work, "device": gpu.name, "tiler": __version__,
+        row.gbps = moved / (row.ms * 1e-3) / 1e9 if row.ms else None
+    return {"benchmark": name, "sizes": sizes, "flops": work, "bytes": moved, "device": gpu.name, "tiler": __version__,
             "repeat": repeat, "rows": rows}
 
 
@@ -162,9 +166,9 @@ def _compare(got, want, spec: Spec | None, what: str) -> str:
     return f"ok {agreement.worst:.0e}"
 
 
-def _library(spec: Spec | None, inputs: dict, sizes: dict, repeat: int, reference) -> Row | None:
+def _library(spec: Spec | None, inputs: dict, repeat: int, reference, moved: int) -> Row | None:
     if not spec or not spec.library:
         return None
     from .library import library_row
 
-    return library_row(spec.library, inputs, repeat, reference, _compare)
+    return library_row(spec.library, inputs, repeat, reference, _compare, moved)

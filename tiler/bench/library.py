@@ -1,17 +1,35 @@
-"""The libraries tiler is compared with, where one does the same work.
+"""What tiler is compared with, where something else does the same work.
 
-A benchmark's `.toml` names the operation (`[library] op = "matmul"`,
-`operands = ["A", "B0"]`); `library_row` runs it with cuBLAS through
-PyTorch or CuPy, whichever imports, with TF32 off (a TF32 product would be
-a different, less precise computation), checks it and times it.
+A benchmark's `.toml` names it in `[library]`:
+- `op = "matmul"` or `"matvec"` with `operands = ["A", "B0"]`: cuBLAS (SGEMM,
+  SGEMV) through PyTorch or CuPy, whichever imports, with TF32 off (a TF32
+  product would be a different, less precise computation), checked against
+  the untiled kernel and timed;
+- `op = "copy"`: no library does the work, so the row is the time the
+  benchmark's bytes (inputs read once, outputs written once) take at the
+  device's copy bandwidth, measured in the same run with a device-to-device
+  copy of its largest input (a copy reads and writes each byte once).
 """
 from __future__ import annotations
 
+import statistics
 
-def library_row(lib: dict, inputs: dict, repeat: int, reference, compare):
+OPS = {"matmul": "cuBLAS SGEMM", "matvec": "cuBLAS SGEMV"}  # both are `a @ b` to either backend
+
+
+def library_row(lib: dict, inputs: dict, repeat: int, reference, compare, moved: int):
+    """`moved`: the bytes the benchmark reads and writes, for `op = "copy"`."""
     from . import Row
 
-    if lib.get("op") != "matmul":
+    op = lib.get("op")
+    if op == "copy":
+        per_byte = _copy_bandwidth(max(inputs.values(), key=lambda a: a.nbytes), repeat)
+        if per_byte is None:
+            return None
+        rate = 1e-6 / statistics.median(per_byte)  # GB/s from milliseconds a byte
+        return Row(f"copy bandwidth, {rate:,.0f} GB/s: its bytes at that speed", "-",
+                   [t * moved for t in per_byte], check="-")
+    if op not in OPS:
         return None
     a, b = (_operand(inputs, name) for name in lib["operands"])
     for backend in (_torch, _cupy):
@@ -19,7 +37,7 @@ def library_row(lib: dict, inputs: dict, repeat: int, reference, compare):
         if found is not None:
             label, out, times = found
             verdict = compare((out,), reference, None, f"{label} against untiled")
-            return Row(label, "-", times, check=verdict)
+            return Row(f"{OPS[op]} ({label})", "-", times, check=verdict)
     return None
 
 
@@ -38,16 +56,21 @@ def _torch(a, b, repeat):
     torch.backends.cuda.matmul.allow_tf32 = False
     ta, tb = (_torch_view(torch, x) for x in (a, b))
     out = ta @ tb
+    return "PyTorch, TF32 off", out.cpu().numpy(), _torch_times(torch, lambda: ta @ tb, repeat)
+
+
+def _torch_times(torch, work, repeat) -> list[float]:
+    work()
     torch.cuda.synchronize()
     times = []
     for _ in range(repeat):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
-        ta @ tb
+        work()
         end.record()
         end.synchronize()
         times.append(start.elapsed_time(end))
-    return "cuBLAS SGEMM (PyTorch, TF32 off)", out.cpu().numpy(), times
+    return times
 
 
 def _torch_view(torch, x):
@@ -64,15 +87,44 @@ def _cupy(a, b, repeat):
         return None
     ca, cb = cupy.asarray(a), cupy.asarray(b)
     out = ca @ cb
+    return "CuPy", cupy.asnumpy(out), _cupy_times(cupy, lambda: ca @ cb, repeat)
+
+
+def _cupy_times(cupy, work, repeat) -> list[float]:
+    work()
     times = []
     for _ in range(repeat):
         start, end = cupy.cuda.Event(), cupy.cuda.Event()
         start.record()
-        ca @ cb
+        work()
         end.record()
         end.synchronize()
         times.append(cupy.cuda.get_elapsed_time(start, end))
-    return "cuBLAS SGEMM (CuPy)", cupy.asnumpy(out), times
+    return times
 
 
-__all__ = ["library_row"]
+def _copy_bandwidth(array, repeat) -> list[float] | None:
+    """Milliseconds a byte takes in each timed device-to-device copy of
+    `array`, or None without PyTorch or CuPy on a GPU."""
+    times = None
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            src = torch.from_numpy(array).cuda()
+            dst = torch.empty_like(src)
+            times = _torch_times(torch, lambda: dst.copy_(src), repeat)
+    except ImportError:
+        pass
+    if times is None:
+        try:
+            import cupy
+        except ImportError:
+            return None
+        src = cupy.asarray(array)
+        dst = cupy.empty_like(src)
+        times = _cupy_times(cupy, lambda: dst.__setitem__(Ellipsis, src), repeat)
+    return [t / (2 * array.nbytes) for t in times]  # each byte read once and written once
+
+
+__all__ = ["library_row", "OPS"]

@@ -54,7 +54,9 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
         if not verify(main):  # else the vector copies are not provably aligned: the scalar kernel alone
             versions.append(kir.Version(main, aligned if condition is None else kir.Bin("&&", condition, aligned),
                                         "128-bit copies: the rows they read start 16-byte aligned"))
-            why = "scalar copies for the other sizes" + (f"; {why}" if plan.thresholds else "")
+            single = ", in one buffer where two would spill registers" \
+                if scalar.shared_bytes < main.shared_bytes else ""
+            why = f"scalar copies for the other sizes{single}" + (f"; {why}" if plan.thresholds else "")
         main = scalar
     versions.append(kir.Version(main, condition, why))
     if plan.thresholds:

@@ -65,8 +65,10 @@ def prefetch_tile(c: TileCopy, registers: str) -> tuple:
     """The first half of a copy through registers: every thread loads its
     part of the tile into `registers` (an array declared by `prefetch_registers`)."""
     value = kir.Store(registers, kir.Ref(COUNTER), _value(c), kir.LOCAL)
+    read = {n.name for n in kir.walk(value) if isinstance(n, kir.Ref)}
+    coords = tuple(d for d in _coords(c) if d.name in read)  # the row of a tile without rows is not read
     return (kir.Comment(f"prefetch: the next {c.rows} x {c.chunk} tile of {c.src} into registers", c.span),
-            _unrolled(c, _coords(c) + (value,)))
+            _unrolled(c, coords + (value,)))
 
 
 def commit_tile(c: TileCopy, registers: str) -> tuple:

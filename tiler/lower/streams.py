@@ -18,6 +18,11 @@ from .body import Body, ctype_of
 from .copies import TileCopy, commit_tile, copy_tile, prefetch_registers, prefetch_tile
 from .values import View, add, const, minimum, mul, substitute
 
+# copy steps a thread may hold in registers between prefetch and commit: the
+# 128-bit copies of a block staging its threads' rows take 16 (a 64-element
+# chunk); their scalar fallback would take 64 and, with 64-bit offsets, spill
+PREFETCH_STEPS = 32
+
 
 class Streams(Body):
     def __init__(self, schedule: Schedule, indices: dict, vectors: bool = True):
@@ -100,7 +105,14 @@ class Streams(Body):
     # ---- double buffering: the next chunk's tiles travel through registers ----------
 
     def _double_buffered(self, plan: StreamPlan) -> bool:
-        return all(p.staging.buffers == 2 for p in plan.inputs if p.staged)
+        """As planned, but for a version whose scalar copies would hold more
+        than PREFETCH_STEPS values a thread in registers (they would spill):
+        that one copies each chunk after the last is read, in one buffer."""
+        block = self.schedule.block
+        staged = [p.staging for p in plan.inputs if p.staged]
+        steps = max(((st.tile[0] if st.rows else 1) * plan.chunk // (block.threads * self._width(st))
+                     for st in staged), default=0)
+        return all(st.buffers == 2 for st in staged) and steps <= PREFETCH_STEPS
 
     def _pipelined(self, e: T.Stream, plan: StreamPlan, arrays, length, accs, tail) -> None:
         """Full chunks two at a time, in two shared buffers: while the body

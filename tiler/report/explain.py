@@ -94,7 +94,9 @@ def _input(p, source: Source) -> dict:
            "tile": list(st.tile) if st else [], "layout": st.layout.value if st else "",
            "padding": st.padding if st else 0,
            "copy": describe_copy(st.copy) if st else "", "reads": describe_reads(st) if st else "",
-           "bytes": st.bytes if st and p.copied else 0, "shares": p.shares or None, "reason": p.reason}
+           "bytes": st.bytes if st and p.copied else 0, "shares": p.shares or None,
+           "coalesce": p.coalesce.value, "uncoalesced_in_place": p.uncoalesced,
+           "for_coalescing": p.for_coalescing, "reason": p.reason}
     if st:
         out["schedule"] = {"copy_axis": st.copy.axis.value, "coalescing": st.copy.coalescing.value,
                            "reads": st.reads.value, "pitch": st.pitch, "reuse": st.reuse, "vector": st.vector,
@@ -203,7 +205,7 @@ def _stream_text(console: Console, s: dict) -> None:
         tile = " x ".join(map(str, i["tile"])) if i["tile"] else "-"
         layout = i["layout"] + (f" +{i['padding']}" if i["padding"] else "") if i["staged"] else "-"
         rows.append((i["param"], i["array"], dims_text(i["varies_with"]), dims_text(i["invariant_to"]),
-                     "shared" if i["staged"] else "global", tile, layout, i["copy"] or "-", i["reads"] or "-"))
+                     _decision(i), tile, layout, i["copy"] or "-", i["reads"] or "-"))
     if console.width >= WIDE_TABLE:
         table = Table(*headers, show_lines=False, pad_edge=False)
         for cells in rows:
@@ -215,6 +217,14 @@ def _stream_text(console: Console, s: dict) -> None:
                 f"{h} {c}" for h, c in zip(headers[2:], cells[2:]) if c != "-")))
     for i in s["inputs"]:
         console.print(escape(f"  {i['param']}: {i['reason']}"))
+
+
+def _decision(i: dict) -> str:
+    if i["for_coalescing"]:
+        return "shared, to coalesce"
+    if not i["staged"] and i["uncoalesced_in_place"]:
+        return "global, uncoalesced"
+    return "shared" if i["staged"] else "global"
 
 
 def _versions_text(console: Console, versions: list[dict]) -> None:

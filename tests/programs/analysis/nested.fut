@@ -1,7 +1,7 @@
--- Nested streams: the outer one goes over the thread's own row (private),
--- the inner one over ys, invariant to the kernel's dimension.
+-- Nested streams: the outer one goes over the thread's own row (staged so
+-- that its reads coalesce), the inner one over ys, invariant to the kernel's dimension.
 -- block: 0
--- stream: 10:9 untiled
+-- stream: 10:9 tiled 1-D
 -- reason: 10:9 rc varies with every dimension (0)
 -- stream: 12:23 tiled 1-D
 -- input: 12:23 yc invariant=0 shared
