@@ -262,7 +262,7 @@ def test_a_row_each_thread_walks_is_staged_to_coalesce():
     assert ac.staging.copy == Copy(CopyAxis.CHUNK, Coalescing.COALESCED) and ac.staging.reads is Reads.UNIT_STRIDE
     assert xc.staged and not xc.for_coalescing and xc.coalesce.value == "none"
     # one thread a row: a narrow block and a chunk long enough for 16 vector loads a thread
-    assert a.block.extents == (32,) and s.chunk == 64 and ac.staging.vector == 4 and ac.staging.buffers == 2
+    assert a.block.extents == (16,) and s.chunk == 64 and ac.staging.vector == 4 and ac.staging.buffers == 2
     assert "narrow" in a.block.reason and "row apart along threadIdx.x" in ac.reason
 
 

@@ -126,11 +126,13 @@ def _real_obstacle(candidates: tuple[Schedule, ...], n: int) -> StreamPlan:
 
 
 # threads of a block that stages its threads' own rows: such a kernel has one
-# thread a row, so few threads in all; small blocks spread them over every SM
-# (measured on an H200: 32 threads and 64-element chunks were the fastest of
-# 32 to 256 threads and 32 to 128 elements for a mat-vec and row sums, see
-# benchmarks/RESULTS.md)
-COALESCE_THREADS = 32
+# thread a row, so few threads in all; small blocks spread them over every SM.
+# Measured on an H200 (benchmarks/RESULTS.md), for a mat-vec and row sums at
+# 8192 and 16384 rows: 16 to 64 threads with 64-element chunks beat 128 and
+# 256 threads by 2-3x; 16 was fastest at 8192 rows (mat-vec 0.121 ms, 32:
+# 0.131), 32 at 16384 (row sums 0.328 ms, 16: 0.360). Picking it by the row
+# count at launch is the tuner's work.
+COALESCE_THREADS = 16
 
 
 def _coalescing_block(best: Schedule, views: Views, options: Options) -> Schedule:

@@ -7,26 +7,26 @@
 //   tiler_matvec_tiled_wide: when m >= 2 (64-bit offsets: an array has 2^31 elements or more)
 //   tiler_matvec_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more, below the thresholds)
 //
-// block: 32 threads; spans dimension 0 (32 threads): stages 2 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
-// streamSeq at 7:9: tiled (1-D), chunk 64; shared: ac (32 x 64 transposed +1), xc (64 row-major)
+// block: 16 threads; spans dimension 0 (16 threads): stages 2 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
+// streamSeq at 7:9: tiled (1-D), chunk 64; shared: ac (16 x 64 transposed +1), xc (64 row-major)
 //
 // launch: tiler_matvec_tiled<<<grid, block, 0>>>(A, x, out0, n, m)
-//   block = (32, 1, 1), 32 threads
-//   grid  = (ceil(n / 32), 1, 1)
-//   static shared memory: 17408 bytes; dynamic: 0
+//   block = (16, 1, 1), 16 threads
+//   grid  = (ceil(n / 16), 1, 1)
+//   static shared memory: 9216 bytes; dynamic: 0
 //   A: input [n, m] (row-major)
 //   x: input [m] (row-major)
 //   out0: output [n] (row-major)
 //   n: size
 //   m: size
 //
-// block: 32 threads; spans dimension 0 (32 threads): stages 2 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
-// streamSeq at 7:9: tiled (1-D), chunk 64; shared: ac (32 x 64 transposed +1), xc (64 row-major)
+// block: 16 threads; spans dimension 0 (16 threads): stages 2 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
+// streamSeq at 7:9: tiled (1-D), chunk 64; shared: ac (16 x 64 transposed +1), xc (64 row-major)
 //
 // launch: tiler_matvec_tiled_scalar<<<grid, block, 0>>>(A, x, out0, n, m)
-//   block = (32, 1, 1), 32 threads
-//   grid  = (ceil(n / 32), 1, 1)
-//   static shared memory: 8704 bytes; dynamic: 0
+//   block = (16, 1, 1), 16 threads
+//   grid  = (ceil(n / 16), 1, 1)
+//   static shared memory: 4608 bytes; dynamic: 0
 //   A: input [n, m] (row-major)
 //   x: input [m] (row-major)
 //   out0: output [n] (row-major)
@@ -46,14 +46,14 @@
 //   n: size
 //   m: size
 //
-// block: 32 threads; spans dimension 0 (32 threads): stages 2 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
-// streamSeq at 7:9: tiled (1-D), chunk 64; shared: ac (32 x 64 transposed +1), xc (64 row-major)
+// block: 16 threads; spans dimension 0 (16 threads): stages 2 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
+// streamSeq at 7:9: tiled (1-D), chunk 64; shared: ac (16 x 64 transposed +1), xc (64 row-major)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_matvec_tiled_wide<<<grid, block, 0>>>(A, x, out0, n, m)
-//   block = (32, 1, 1), 32 threads
-//   grid  = (ceil(n / 32), 1, 1)
-//   static shared memory: 8704 bytes; dynamic: 0
+//   block = (16, 1, 1), 16 threads
+//   grid  = (ceil(n / 16), 1, 1)
+//   static shared memory: 4608 bytes; dynamic: 0
 //   A: input [n, m] (row-major)
 //   x: input [m] (row-major)
 //   out0: output [n] (row-major)
@@ -123,147 +123,150 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 }
 #endif
 
-extern "C" __global__ void __launch_bounds__(32)
+extern "C" __global__ void __launch_bounds__(16)
 tiler_matvec_tiled(const float* __restrict__ A, const float* __restrict__ x, float* __restrict__ out0, int n, int m)
 {
-  __shared__ __align__(16) float sh_ac[2112];
+  __shared__ __align__(16) float sh_ac[1088];
   __shared__ __align__(16) float sh_xc[64];
-  __shared__ __align__(16) float sh_ac_2[2112];
+  __shared__ __align__(16) float sh_ac_2[1088];
   __shared__ __align__(16) float sh_xc_2[64];
-  const int gtid0 = blockIdx.x * 32 + threadIdx.x;  // matvec.fut:6
+  const int gtid0 = blockIdx.x * 16 + threadIdx.x;  // matvec.fut:6
   float acc = 0.0f;  // matvec.fut:7
   const int kk_last = m - m % 64;
   float4 next_ac[16];
-  float next_xc[2];
+  float4 next_xc[1];
   if (0 < kk_last) {  // matvec.fut:7
-    // prefetch: the next 32 x 64 tile of A into registers  // matvec.fut:7
+    // prefetch: the next 16 x 64 tile of A into registers  // matvec.fut:7
     #pragma unroll
     for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.x + c_ * 32;
+      const int t_ = threadIdx.x + c_ * 16;
       const int r_3 = t_ / 16;
       const int e_3 = t_ % 16 * 4;
-      next_ac[c_] = *reinterpret_cast<const float4*>(&A[tiler_min(blockIdx.x * 32 + r_3, n - 1) * m + e_3]);
+      next_ac[c_] = *reinterpret_cast<const float4*>(&A[tiler_min(blockIdx.x * 16 + r_3, n - 1) * m + e_3]);
     }
     // the prefetched tile of A into sh_ac
     #pragma unroll
     for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.x + c_ * 32;
+      const int t_ = threadIdx.x + c_ * 16;
       const int r_3 = t_ / 16;
       const int e_3 = t_ % 16 * 4;
       const float4 v_ = next_ac[c_];
-      sh_ac[e_3 * 33 + r_3] = v_.x;
-      sh_ac[(e_3 + 1) * 33 + r_3] = v_.y;
-      sh_ac[(e_3 + 2) * 33 + r_3] = v_.z;
-      sh_ac[(e_3 + 3) * 33 + r_3] = v_.w;
+      sh_ac[e_3 * 17 + r_3] = v_.x;
+      sh_ac[(e_3 + 1) * 17 + r_3] = v_.y;
+      sh_ac[(e_3 + 2) * 17 + r_3] = v_.z;
+      sh_ac[(e_3 + 3) * 17 + r_3] = v_.w;
     }
     // prefetch: the next 1 x 64 tile of x into registers  // matvec.fut:7
     #pragma unroll
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.x + c_ * 32;
-      const int e_4 = t_ % 64;
-      next_xc[c_] = x[e_4];
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 16;
+      const int e_4 = t_ % 16 * 4;
+      next_xc[c_] = *reinterpret_cast<const float4*>(&x[e_4]);
     }
     // the prefetched tile of x into sh_xc
     #pragma unroll
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.x + c_ * 32;
-      const int r_4 = t_ / 64;
-      const int e_4 = t_ % 64;
-      sh_xc[r_4 * 64 + e_4] = next_xc[c_];
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 16;
+      const int r_4 = t_ / 16;
+      const int e_4 = t_ % 16 * 4;
+      const float4 v_ = next_xc[c_];
+      *reinterpret_cast<float4*>(&sh_xc[r_4 * 64 + e_4]) = make_float4(v_.x, v_.y, v_.z, v_.w);
     }
   }
   __syncthreads();  // the first tiles are written
   for (int kk = 0; kk < kk_last; kk += 128) {  // two chunks a step, one in each shared buffer
     const bool more_2 = kk + 64 < kk_last;
     if (more_2) {
-      // prefetch: the next 32 x 64 tile of A into registers  // matvec.fut:7
+      // prefetch: the next 16 x 64 tile of A into registers  // matvec.fut:7
       #pragma unroll
       for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 32;
+        const int t_ = threadIdx.x + c_ * 16;
         const int r_7 = t_ / 16;
         const int e_7 = t_ % 16 * 4;
-        next_ac[c_] = *reinterpret_cast<const float4*>(&A[tiler_min(blockIdx.x * 32 + r_7, n - 1) * m + (kk + 64 + e_7)]);
+        next_ac[c_] = *reinterpret_cast<const float4*>(&A[tiler_min(blockIdx.x * 16 + r_7, n - 1) * m + (kk + 64 + e_7)]);
       }
       // prefetch: the next 1 x 64 tile of x into registers  // matvec.fut:7
       #pragma unroll
-      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 32;
-        const int e_8 = t_ % 64;
-        next_xc[c_] = x[kk + 64 + e_8];
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 16;
+        const int e_8 = t_ % 16 * 4;
+        next_xc[c_] = *reinterpret_cast<const float4*>(&x[kk + 64 + e_8]);
       }
     }
     float acc_3 = acc;  // matvec.fut:8
     for (int k_2 = 0; k_2 < 64; k_2 += 1) {  // matvec.fut:8
-      acc_3 = acc_3 + sh_ac[threadIdx.x + k_2 * 33] * sh_xc[k_2];
+      acc_3 = acc_3 + sh_ac[threadIdx.x + k_2 * 17] * sh_xc[k_2];
     }
     acc = acc_3;
     if (more_2) {
       // the prefetched tile of A into sh_ac_2
       #pragma unroll
       for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 32;
+        const int t_ = threadIdx.x + c_ * 16;
         const int r_7 = t_ / 16;
         const int e_7 = t_ % 16 * 4;
         const float4 v_ = next_ac[c_];
-        sh_ac_2[e_7 * 33 + r_7] = v_.x;
-        sh_ac_2[(e_7 + 1) * 33 + r_7] = v_.y;
-        sh_ac_2[(e_7 + 2) * 33 + r_7] = v_.z;
-        sh_ac_2[(e_7 + 3) * 33 + r_7] = v_.w;
+        sh_ac_2[e_7 * 17 + r_7] = v_.x;
+        sh_ac_2[(e_7 + 1) * 17 + r_7] = v_.y;
+        sh_ac_2[(e_7 + 2) * 17 + r_7] = v_.z;
+        sh_ac_2[(e_7 + 3) * 17 + r_7] = v_.w;
       }
       // the prefetched tile of x into sh_xc_2
       #pragma unroll
-      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 32;
-        const int r_8 = t_ / 64;
-        const int e_8 = t_ % 64;
-        sh_xc_2[r_8 * 64 + e_8] = next_xc[c_];
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 16;
+        const int r_8 = t_ / 16;
+        const int e_8 = t_ % 16 * 4;
+        const float4 v_ = next_xc[c_];
+        *reinterpret_cast<float4*>(&sh_xc_2[r_8 * 64 + e_8]) = make_float4(v_.x, v_.y, v_.z, v_.w);
       }
     }
     __syncthreads();  // the next tiles are written and this chunk's are read
     if (kk + 64 < kk_last) {
       const bool more = kk + 64 + 64 < kk_last;
       if (more) {
-        // prefetch: the next 32 x 64 tile of A into registers  // matvec.fut:7
+        // prefetch: the next 16 x 64 tile of A into registers  // matvec.fut:7
         #pragma unroll
         for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.x + c_ * 32;
+          const int t_ = threadIdx.x + c_ * 16;
           const int r_5 = t_ / 16;
           const int e_5 = t_ % 16 * 4;
-          next_ac[c_] = *reinterpret_cast<const float4*>(&A[tiler_min(blockIdx.x * 32 + r_5, n - 1) * m + (kk + 64 + 64 + e_5)]);
+          next_ac[c_] = *reinterpret_cast<const float4*>(&A[tiler_min(blockIdx.x * 16 + r_5, n - 1) * m + (kk + 64 + 64 + e_5)]);
         }
         // prefetch: the next 1 x 64 tile of x into registers  // matvec.fut:7
         #pragma unroll
-        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.x + c_ * 32;
-          const int e_6 = t_ % 64;
-          next_xc[c_] = x[kk + 64 + 64 + e_6];
+        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+          const int t_ = threadIdx.x + c_ * 16;
+          const int e_6 = t_ % 16 * 4;
+          next_xc[c_] = *reinterpret_cast<const float4*>(&x[kk + 64 + 64 + e_6]);
         }
       }
       float acc_2 = acc;  // matvec.fut:8
       for (int k = 0; k < 64; k += 1) {  // matvec.fut:8
-        acc_2 = acc_2 + sh_ac_2[threadIdx.x + k * 33] * sh_xc_2[k];
+        acc_2 = acc_2 + sh_ac_2[threadIdx.x + k * 17] * sh_xc_2[k];
       }
       acc = acc_2;
       if (more) {
         // the prefetched tile of A into sh_ac
         #pragma unroll
         for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.x + c_ * 32;
+          const int t_ = threadIdx.x + c_ * 16;
           const int r_5 = t_ / 16;
           const int e_5 = t_ % 16 * 4;
           const float4 v_ = next_ac[c_];
-          sh_ac[e_5 * 33 + r_5] = v_.x;
-          sh_ac[(e_5 + 1) * 33 + r_5] = v_.y;
-          sh_ac[(e_5 + 2) * 33 + r_5] = v_.z;
-          sh_ac[(e_5 + 3) * 33 + r_5] = v_.w;
+          sh_ac[e_5 * 17 + r_5] = v_.x;
+          sh_ac[(e_5 + 1) * 17 + r_5] = v_.y;
+          sh_ac[(e_5 + 2) * 17 + r_5] = v_.z;
+          sh_ac[(e_5 + 3) * 17 + r_5] = v_.w;
         }
         // the prefetched tile of x into sh_xc
         #pragma unroll
-        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.x + c_ * 32;
-          const int r_6 = t_ / 64;
-          const int e_6 = t_ % 64;
-          sh_xc[r_6 * 64 + e_6] = next_xc[c_];
+        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+          const int t_ = threadIdx.x + c_ * 16;
+          const int r_6 = t_ / 16;
+          const int e_6 = t_ % 16 * 4;
+          const float4 v_ = next_xc[c_];
+          *reinterpret_cast<float4*>(&sh_xc[r_6 * 64 + e_6]) = make_float4(v_.x, v_.y, v_.z, v_.w);
         }
       }
       __syncthreads();  // the next tiles are written and this chunk's are read
@@ -271,16 +274,16 @@ tiler_matvec_tiled(const float* __restrict__ A, const float* __restrict__ x, flo
   }
   if (kk_last < m) {  // matvec.fut:7
     const int c = m - kk_last;
-    // cooperative copy: 32 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
+    // cooperative copy: 16 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 32;
+      const int t_ = threadIdx.x + c_ * 16;
       const int r_9 = t_ / 64;
       const int e_9 = t_ % 64;
-      sh_ac[e_9 * 33 + r_9] = kk_last + e_9 < m ? A[tiler_min(blockIdx.x * 32 + r_9, n - 1) * m + (kk_last + e_9)] : (float)0;
+      sh_ac[e_9 * 17 + r_9] = kk_last + e_9 < m ? A[tiler_min(blockIdx.x * 16 + r_9, n - 1) * m + (kk_last + e_9)] : (float)0;
     }
     // cooperative copy: 1 x 64 tile of x into sh_xc, chunk fastest  // matvec.fut:7
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 32;
+    for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 16;
       const int r_10 = t_ / 64;
       const int e_10 = t_ % 64;
       sh_xc[r_10 * 64 + e_10] = kk_last + e_10 < m ? x[kk_last + e_10] : (float)0;
@@ -288,7 +291,7 @@ tiler_matvec_tiled(const float* __restrict__ A, const float* __restrict__ x, flo
     __syncthreads();  // the tiles are written
     float acc_4 = acc;  // matvec.fut:8
     for (int k_3 = 0; k_3 < c; k_3 += 1) {  // matvec.fut:8
-      acc_4 = acc_4 + sh_ac[threadIdx.x + k_3 * 33] * sh_xc[k_3];
+      acc_4 = acc_4 + sh_ac[threadIdx.x + k_3 * 17] * sh_xc[k_3];
     }
     acc = acc_4;
     __syncthreads();  // the tiles are read before the next copy
@@ -298,24 +301,24 @@ tiler_matvec_tiled(const float* __restrict__ A, const float* __restrict__ x, flo
   }
 }
 
-extern "C" __global__ void __launch_bounds__(32)
+extern "C" __global__ void __launch_bounds__(16)
 tiler_matvec_tiled_scalar(const float* __restrict__ A, const float* __restrict__ x, float* __restrict__ out0, int n, int m)
 {
-  __shared__ __align__(16) float sh_ac[2112];
+  __shared__ __align__(16) float sh_ac[1088];
   __shared__ __align__(16) float sh_xc[64];
-  const int gtid0 = blockIdx.x * 32 + threadIdx.x;  // matvec.fut:6
+  const int gtid0 = blockIdx.x * 16 + threadIdx.x;  // matvec.fut:6
   float acc = 0.0f;  // matvec.fut:7
   for (int kk = 0; kk < m - 63; kk += 64) {  // matvec.fut:7
-    // cooperative copy: 32 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
+    // cooperative copy: 16 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 32;
+      const int t_ = threadIdx.x + c_ * 16;
       const int r = t_ / 64;
       const int e = t_ % 64;
-      sh_ac[e * 33 + r] = A[tiler_min(blockIdx.x * 32 + r, n - 1) * m + (kk + e)];
+      sh_ac[e * 17 + r] = A[tiler_min(blockIdx.x * 16 + r, n - 1) * m + (kk + e)];
     }
     // cooperative copy: 1 x 64 tile of x into sh_xc, chunk fastest  // matvec.fut:7
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 32;
+    for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 16;
       const int r_2 = t_ / 64;
       const int e_2 = t_ % 64;
       sh_xc[r_2 * 64 + e_2] = x[kk + e_2];
@@ -323,7 +326,7 @@ tiler_matvec_tiled_scalar(const float* __restrict__ A, const float* __restrict__
     __syncthreads();  // the tiles are written
     float acc_2 = acc;  // matvec.fut:8
     for (int k = 0; k < 64; k += 1) {  // matvec.fut:8
-      acc_2 = acc_2 + sh_ac[threadIdx.x + k * 33] * sh_xc[k];
+      acc_2 = acc_2 + sh_ac[threadIdx.x + k * 17] * sh_xc[k];
     }
     acc = acc_2;
     __syncthreads();  // the tiles are read before the next copy
@@ -331,16 +334,16 @@ tiler_matvec_tiled_scalar(const float* __restrict__ A, const float* __restrict__
   const int kk_last = m - m % 64;
   if (kk_last < m) {  // matvec.fut:7
     const int c = m - kk_last;
-    // cooperative copy: 32 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
+    // cooperative copy: 16 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 32;
+      const int t_ = threadIdx.x + c_ * 16;
       const int r_3 = t_ / 64;
       const int e_3 = t_ % 64;
-      sh_ac[e_3 * 33 + r_3] = kk_last + e_3 < m ? A[tiler_min(blockIdx.x * 32 + r_3, n - 1) * m + (kk_last + e_3)] : (float)0;
+      sh_ac[e_3 * 17 + r_3] = kk_last + e_3 < m ? A[tiler_min(blockIdx.x * 16 + r_3, n - 1) * m + (kk_last + e_3)] : (float)0;
     }
     // cooperative copy: 1 x 64 tile of x into sh_xc, chunk fastest  // matvec.fut:7
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 32;
+    for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 16;
       const int r_4 = t_ / 64;
       const int e_4 = t_ % 64;
       sh_xc[r_4 * 64 + e_4] = kk_last + e_4 < m ? x[kk_last + e_4] : (float)0;
@@ -348,7 +351,7 @@ tiler_matvec_tiled_scalar(const float* __restrict__ A, const float* __restrict__
     __syncthreads();  // the tiles are written
     float acc_3 = acc;  // matvec.fut:8
     for (int k_2 = 0; k_2 < c; k_2 += 1) {  // matvec.fut:8
-      acc_3 = acc_3 + sh_ac[threadIdx.x + k_2 * 33] * sh_xc[k_2];
+      acc_3 = acc_3 + sh_ac[threadIdx.x + k_2 * 17] * sh_xc[k_2];
     }
     acc = acc_3;
     __syncthreads();  // the tiles are read before the next copy
@@ -375,24 +378,24 @@ tiler_matvec_untiled(const float* __restrict__ A, const float* __restrict__ x, f
   }
 }
 
-extern "C" __global__ void __launch_bounds__(32)
+extern "C" __global__ void __launch_bounds__(16)
 tiler_matvec_tiled_wide(const float* __restrict__ A, const float* __restrict__ x, float* __restrict__ out0, int n, int m)
 {
-  __shared__ __align__(16) float sh_ac[2112];
+  __shared__ __align__(16) float sh_ac[1088];
   __shared__ __align__(16) float sh_xc[64];
-  const int gtid0 = blockIdx.x * 32 + threadIdx.x;  // matvec.fut:6
+  const int gtid0 = blockIdx.x * 16 + threadIdx.x;  // matvec.fut:6
   float acc = 0.0f;  // matvec.fut:7
   for (int kk = 0; kk < m - 63; kk += 64) {  // matvec.fut:7
-    // cooperative copy: 32 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
+    // cooperative copy: 16 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 32;
+      const int t_ = threadIdx.x + c_ * 16;
       const int r = t_ / 64;
       const int e = t_ % 64;
-      sh_ac[e * 33 + r] = A[tiler_min(blockIdx.x * 32 + r, n - 1) * (long long)m + (kk + e)];
+      sh_ac[e * 17 + r] = A[tiler_min(blockIdx.x * 16 + r, n - 1) * (long long)m + (kk + e)];
     }
     // cooperative copy: 1 x 64 tile of x into sh_xc, chunk fastest  // matvec.fut:7
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 32;
+    for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 16;
       const int r_2 = t_ / 64;
       const int e_2 = t_ % 64;
       sh_xc[r_2 * 64 + e_2] = x[kk + e_2];
@@ -400,7 +403,7 @@ tiler_matvec_tiled_wide(const float* __restrict__ A, const float* __restrict__ x
     __syncthreads();  // the tiles are written
     float acc_2 = acc;  // matvec.fut:8
     for (int k = 0; k < 64; k += 1) {  // matvec.fut:8
-      acc_2 = acc_2 + sh_ac[threadIdx.x + k * 33] * sh_xc[k];
+      acc_2 = acc_2 + sh_ac[threadIdx.x + k * 17] * sh_xc[k];
     }
     acc = acc_2;
     __syncthreads();  // the tiles are read before the next copy
@@ -408,16 +411,16 @@ tiler_matvec_tiled_wide(const float* __restrict__ A, const float* __restrict__ x
   const int kk_last = m - m % 64;
   if (kk_last < m) {  // matvec.fut:7
     const int c = m - kk_last;
-    // cooperative copy: 32 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
+    // cooperative copy: 16 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 32;
+      const int t_ = threadIdx.x + c_ * 16;
       const int r_3 = t_ / 64;
       const int e_3 = t_ % 64;
-      sh_ac[e_3 * 33 + r_3] = kk_last + e_3 < m ? A[tiler_min(blockIdx.x * 32 + r_3, n - 1) * (long long)m + (kk_last + e_3)] : (float)0;
+      sh_ac[e_3 * 17 + r_3] = kk_last + e_3 < m ? A[tiler_min(blockIdx.x * 16 + r_3, n - 1) * (long long)m + (kk_last + e_3)] : (float)0;
     }
     // cooperative copy: 1 x 64 tile of x into sh_xc, chunk fastest  // matvec.fut:7
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 32;
+    for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 16;
       const int r_4 = t_ / 64;
       const int e_4 = t_ % 64;
       sh_xc[r_4 * 64 + e_4] = kk_last + e_4 < m ? x[kk_last + e_4] : (float)0;
@@ -425,7 +428,7 @@ tiler_matvec_tiled_wide(const float* __restrict__ A, const float* __restrict__ x
     __syncthreads();  // the tiles are written
     float acc_3 = acc;  // matvec.fut:8
     for (int k_2 = 0; k_2 < c; k_2 += 1) {  // matvec.fut:8
-      acc_3 = acc_3 + sh_ac[threadIdx.x + k_2 * 33] * sh_xc[k_2];
+      acc_3 = acc_3 + sh_ac[threadIdx.x + k_2 * 17] * sh_xc[k_2];
     }
     acc = acc_3;
     __syncthreads();  // the tiles are read before the next copy
@@ -462,13 +465,13 @@ extern "C" cudaError_t tiler_matvec_launch(const float* A, const float* x, float
   if (n < 0 || n > 2146435072) return cudaErrorInvalidValue;
   if (m < 0 || m > 2146435072) return cudaErrorInvalidValue;
   if (((long long)n * m <= 2147483647LL && (m >= 2 && m % 4 == 0)) && ((((unsigned long long)A | (unsigned long long)x | (unsigned long long)out0) & 15) == 0)) {
-    const dim3 grid((n + 31) / 32, 1, 1), block(32, 1, 1);
+    const dim3 grid((n + 15) / 16, 1, 1), block(16, 1, 1);
     if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
     tiler_matvec_tiled<<<grid, block, 0, stream>>>(A, x, out0, n, m);
     return cudaGetLastError();
   }
   if (((long long)n * m <= 2147483647LL && m >= 2)) {
-    const dim3 grid((n + 31) / 32, 1, 1), block(32, 1, 1);
+    const dim3 grid((n + 15) / 16, 1, 1), block(16, 1, 1);
     if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
     tiler_matvec_tiled_scalar<<<grid, block, 0, stream>>>(A, x, out0, n, m);
     return cudaGetLastError();
@@ -480,7 +483,7 @@ extern "C" cudaError_t tiler_matvec_launch(const float* A, const float* x, float
     return cudaGetLastError();
   }
   if ((m >= 2)) {
-    const dim3 grid((n + 31) / 32, 1, 1), block(32, 1, 1);
+    const dim3 grid((n + 15) / 16, 1, 1), block(16, 1, 1);
     if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
     tiler_matvec_tiled_wide<<<grid, block, 0, stream>>>(A, x, out0, n, m);
     return cudaGetLastError();

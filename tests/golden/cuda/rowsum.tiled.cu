@@ -7,25 +7,25 @@
 //   tiler_rowsum_tiled_wide: when m >= 2 (64-bit offsets: an array has 2^31 elements or more)
 //   tiler_rowsum_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more, below the thresholds)
 //
-// block: 32 threads; spans dimension 0 (32 threads): stages 1 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
-// streamSeq at 6:9: tiled (1-D), chunk 64; shared: rc (32 x 64 transposed +1)
+// block: 16 threads; spans dimension 0 (16 threads): stages 1 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
+// streamSeq at 6:9: tiled (1-D), chunk 64; shared: rc (16 x 64 transposed +1)
 //
 // launch: tiler_rowsum_tiled<<<grid, block, 0>>>(A, out0, n, m)
-//   block = (32, 1, 1), 32 threads
-//   grid  = (ceil(n / 32), 1, 1)
-//   static shared memory: 16896 bytes; dynamic: 0
+//   block = (16, 1, 1), 16 threads
+//   grid  = (ceil(n / 16), 1, 1)
+//   static shared memory: 8704 bytes; dynamic: 0
 //   A: input [n, m] (row-major)
 //   out0: output [n] (row-major)
 //   n: size
 //   m: size
 //
-// block: 32 threads; spans dimension 0 (32 threads): stages 1 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
-// streamSeq at 6:9: tiled (1-D), chunk 64; shared: rc (32 x 64 transposed +1)
+// block: 16 threads; spans dimension 0 (16 threads): stages 1 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
+// streamSeq at 6:9: tiled (1-D), chunk 64; shared: rc (16 x 64 transposed +1)
 //
 // launch: tiler_rowsum_tiled_scalar<<<grid, block, 0>>>(A, out0, n, m)
-//   block = (32, 1, 1), 32 threads
-//   grid  = (ceil(n / 32), 1, 1)
-//   static shared memory: 8448 bytes; dynamic: 0
+//   block = (16, 1, 1), 16 threads
+//   grid  = (ceil(n / 16), 1, 1)
+//   static shared memory: 4352 bytes; dynamic: 0
 //   A: input [n, m] (row-major)
 //   out0: output [n] (row-major)
 //   n: size
@@ -43,14 +43,14 @@
 //   n: size
 //   m: size
 //
-// block: 32 threads; spans dimension 0 (32 threads): stages 1 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
-// streamSeq at 6:9: tiled (1-D), chunk 64; shared: rc (32 x 64 transposed +1)
+// block: 16 threads; spans dimension 0 (16 threads): stages 1 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
+// streamSeq at 6:9: tiled (1-D), chunk 64; shared: rc (16 x 64 transposed +1)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_rowsum_tiled_wide<<<grid, block, 0>>>(A, out0, n, m)
-//   block = (32, 1, 1), 32 threads
-//   grid  = (ceil(n / 32), 1, 1)
-//   static shared memory: 8448 bytes; dynamic: 0
+//   block = (16, 1, 1), 16 threads
+//   grid  = (ceil(n / 16), 1, 1)
+//   static shared memory: 4352 bytes; dynamic: 0
 //   A: input [n, m] (row-major)
 //   out0: output [n] (row-major)
 //   n: size
@@ -118,99 +118,99 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 }
 #endif
 
-extern "C" __global__ void __launch_bounds__(32)
+extern "C" __global__ void __launch_bounds__(16)
 tiler_rowsum_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
-  __shared__ __align__(16) float sh_rc[2112];
-  __shared__ __align__(16) float sh_rc_2[2112];
-  const int gtid0 = blockIdx.x * 32 + threadIdx.x;  // rowsum.fut:5
+  __shared__ __align__(16) float sh_rc[1088];
+  __shared__ __align__(16) float sh_rc_2[1088];
+  const int gtid0 = blockIdx.x * 16 + threadIdx.x;  // rowsum.fut:5
   float acc = 0.0f;  // rowsum.fut:6
   const int kk_last = m - m % 64;
   float4 next_rc[16];
   if (0 < kk_last) {  // rowsum.fut:6
-    // prefetch: the next 32 x 64 tile of A into registers  // rowsum.fut:6
+    // prefetch: the next 16 x 64 tile of A into registers  // rowsum.fut:6
     #pragma unroll
     for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.x + c_ * 32;
+      const int t_ = threadIdx.x + c_ * 16;
       const int r_2 = t_ / 16;
       const int e_2 = t_ % 16 * 4;
-      next_rc[c_] = *reinterpret_cast<const float4*>(&A[tiler_min(blockIdx.x * 32 + r_2, n - 1) * m + e_2]);
+      next_rc[c_] = *reinterpret_cast<const float4*>(&A[tiler_min(blockIdx.x * 16 + r_2, n - 1) * m + e_2]);
     }
     // the prefetched tile of A into sh_rc
     #pragma unroll
     for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.x + c_ * 32;
+      const int t_ = threadIdx.x + c_ * 16;
       const int r_2 = t_ / 16;
       const int e_2 = t_ % 16 * 4;
       const float4 v_ = next_rc[c_];
-      sh_rc[e_2 * 33 + r_2] = v_.x;
-      sh_rc[(e_2 + 1) * 33 + r_2] = v_.y;
-      sh_rc[(e_2 + 2) * 33 + r_2] = v_.z;
-      sh_rc[(e_2 + 3) * 33 + r_2] = v_.w;
+      sh_rc[e_2 * 17 + r_2] = v_.x;
+      sh_rc[(e_2 + 1) * 17 + r_2] = v_.y;
+      sh_rc[(e_2 + 2) * 17 + r_2] = v_.z;
+      sh_rc[(e_2 + 3) * 17 + r_2] = v_.w;
     }
   }
   __syncthreads();  // the first tiles are written
   for (int kk = 0; kk < kk_last; kk += 128) {  // two chunks a step, one in each shared buffer
     const bool more_2 = kk + 64 < kk_last;
     if (more_2) {
-      // prefetch: the next 32 x 64 tile of A into registers  // rowsum.fut:6
+      // prefetch: the next 16 x 64 tile of A into registers  // rowsum.fut:6
       #pragma unroll
       for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 32;
+        const int t_ = threadIdx.x + c_ * 16;
         const int r_4 = t_ / 16;
         const int e_4 = t_ % 16 * 4;
-        next_rc[c_] = *reinterpret_cast<const float4*>(&A[tiler_min(blockIdx.x * 32 + r_4, n - 1) * m + (kk + 64 + e_4)]);
+        next_rc[c_] = *reinterpret_cast<const float4*>(&A[tiler_min(blockIdx.x * 16 + r_4, n - 1) * m + (kk + 64 + e_4)]);
       }
     }
     float acc_3 = acc;  // rowsum.fut:7
     for (int k_2 = 0; k_2 < 64; k_2 += 1) {  // rowsum.fut:7
-      acc_3 = acc_3 + sh_rc[threadIdx.x + k_2 * 33];
+      acc_3 = acc_3 + sh_rc[threadIdx.x + k_2 * 17];
     }
     acc = acc_3;
     if (more_2) {
       // the prefetched tile of A into sh_rc_2
       #pragma unroll
       for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 32;
+        const int t_ = threadIdx.x + c_ * 16;
         const int r_4 = t_ / 16;
         const int e_4 = t_ % 16 * 4;
         const float4 v_ = next_rc[c_];
-        sh_rc_2[e_4 * 33 + r_4] = v_.x;
-        sh_rc_2[(e_4 + 1) * 33 + r_4] = v_.y;
-        sh_rc_2[(e_4 + 2) * 33 + r_4] = v_.z;
-        sh_rc_2[(e_4 + 3) * 33 + r_4] = v_.w;
+        sh_rc_2[e_4 * 17 + r_4] = v_.x;
+        sh_rc_2[(e_4 + 1) * 17 + r_4] = v_.y;
+        sh_rc_2[(e_4 + 2) * 17 + r_4] = v_.z;
+        sh_rc_2[(e_4 + 3) * 17 + r_4] = v_.w;
       }
     }
     __syncthreads();  // the next tiles are written and this chunk's are read
     if (kk + 64 < kk_last) {
       const bool more = kk + 64 + 64 < kk_last;
       if (more) {
-        // prefetch: the next 32 x 64 tile of A into registers  // rowsum.fut:6
+        // prefetch: the next 16 x 64 tile of A into registers  // rowsum.fut:6
         #pragma unroll
         for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.x + c_ * 32;
+          const int t_ = threadIdx.x + c_ * 16;
           const int r_3 = t_ / 16;
           const int e_3 = t_ % 16 * 4;
-          next_rc[c_] = *reinterpret_cast<const float4*>(&A[tiler_min(blockIdx.x * 32 + r_3, n - 1) * m + (kk + 64 + 64 + e_3)]);
+          next_rc[c_] = *reinterpret_cast<const float4*>(&A[tiler_min(blockIdx.x * 16 + r_3, n - 1) * m + (kk + 64 + 64 + e_3)]);
         }
       }
       float acc_2 = acc;  // rowsum.fut:7
       for (int k = 0; k < 64; k += 1) {  // rowsum.fut:7
-        acc_2 = acc_2 + sh_rc_2[threadIdx.x + k * 33];
+        acc_2 = acc_2 + sh_rc_2[threadIdx.x + k * 17];
       }
       acc = acc_2;
       if (more) {
         // the prefetched tile of A into sh_rc
         #pragma unroll
         for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.x + c_ * 32;
+          const int t_ = threadIdx.x + c_ * 16;
           const int r_3 = t_ / 16;
           const int e_3 = t_ % 16 * 4;
           const float4 v_ = next_rc[c_];
-          sh_rc[e_3 * 33 + r_3] = v_.x;
-          sh_rc[(e_3 + 1) * 33 + r_3] = v_.y;
-          sh_rc[(e_3 + 2) * 33 + r_3] = v_.z;
-          sh_rc[(e_3 + 3) * 33 + r_3] = v_.w;
+          sh_rc[e_3 * 17 + r_3] = v_.x;
+          sh_rc[(e_3 + 1) * 17 + r_3] = v_.y;
+          sh_rc[(e_3 + 2) * 17 + r_3] = v_.z;
+          sh_rc[(e_3 + 3) * 17 + r_3] = v_.w;
         }
       }
       __syncthreads();  // the next tiles are written and this chunk's are read
@@ -218,17 +218,17 @@ tiler_rowsum_tiled(const float* __restrict__ A, float* __restrict__ out0, int n,
   }
   if (kk_last < m) {  // rowsum.fut:6
     const int c = m - kk_last;
-    // cooperative copy: 32 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
+    // cooperative copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 32;
+      const int t_ = threadIdx.x + c_ * 16;
       const int r_5 = t_ / 64;
       const int e_5 = t_ % 64;
-      sh_rc[e_5 * 33 + r_5] = kk_last + e_5 < m ? A[tiler_min(blockIdx.x * 32 + r_5, n - 1) * m + (kk_last + e_5)] : (float)0;
+      sh_rc[e_5 * 17 + r_5] = kk_last + e_5 < m ? A[tiler_min(blockIdx.x * 16 + r_5, n - 1) * m + (kk_last + e_5)] : (float)0;
     }
     __syncthreads();  // the tiles are written
     float acc_4 = acc;  // rowsum.fut:7
     for (int k_3 = 0; k_3 < c; k_3 += 1) {  // rowsum.fut:7
-      acc_4 = acc_4 + sh_rc[threadIdx.x + k_3 * 33];
+      acc_4 = acc_4 + sh_rc[threadIdx.x + k_3 * 17];
     }
     acc = acc_4;
     __syncthreads();  // the tiles are read before the next copy
@@ -238,24 +238,24 @@ tiler_rowsum_tiled(const float* __restrict__ A, float* __restrict__ out0, int n,
   }
 }
 
-extern "C" __global__ void __launch_bounds__(32)
+extern "C" __global__ void __launch_bounds__(16)
 tiler_rowsum_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
-  __shared__ __align__(16) float sh_rc[2112];
-  const int gtid0 = blockIdx.x * 32 + threadIdx.x;  // rowsum.fut:5
+  __shared__ __align__(16) float sh_rc[1088];
+  const int gtid0 = blockIdx.x * 16 + threadIdx.x;  // rowsum.fut:5
   float acc = 0.0f;  // rowsum.fut:6
   for (int kk = 0; kk < m - 63; kk += 64) {  // rowsum.fut:6
-    // cooperative copy: 32 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
+    // cooperative copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 32;
+      const int t_ = threadIdx.x + c_ * 16;
       const int r = t_ / 64;
       const int e = t_ % 64;
-      sh_rc[e * 33 + r] = A[tiler_min(blockIdx.x * 32 + r, n - 1) * m + (kk + e)];
+      sh_rc[e * 17 + r] = A[tiler_min(blockIdx.x * 16 + r, n - 1) * m + (kk + e)];
     }
     __syncthreads();  // the tiles are written
     float acc_2 = acc;  // rowsum.fut:7
     for (int k = 0; k < 64; k += 1) {  // rowsum.fut:7
-      acc_2 = acc_2 + sh_rc[threadIdx.x + k * 33];
+      acc_2 = acc_2 + sh_rc[threadIdx.x + k * 17];
     }
     acc = acc_2;
     __syncthreads();  // the tiles are read before the next copy
@@ -263,17 +263,17 @@ tiler_rowsum_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0,
   const int kk_last = m - m % 64;
   if (kk_last < m) {  // rowsum.fut:6
     const int c = m - kk_last;
-    // cooperative copy: 32 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
+    // cooperative copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 32;
+      const int t_ = threadIdx.x + c_ * 16;
       const int r_2 = t_ / 64;
       const int e_2 = t_ % 64;
-      sh_rc[e_2 * 33 + r_2] = kk_last + e_2 < m ? A[tiler_min(blockIdx.x * 32 + r_2, n - 1) * m + (kk_last + e_2)] : (float)0;
+      sh_rc[e_2 * 17 + r_2] = kk_last + e_2 < m ? A[tiler_min(blockIdx.x * 16 + r_2, n - 1) * m + (kk_last + e_2)] : (float)0;
     }
     __syncthreads();  // the tiles are written
     float acc_3 = acc;  // rowsum.fut:7
     for (int k_2 = 0; k_2 < c; k_2 += 1) {  // rowsum.fut:7
-      acc_3 = acc_3 + sh_rc[threadIdx.x + k_2 * 33];
+      acc_3 = acc_3 + sh_rc[threadIdx.x + k_2 * 17];
     }
     acc = acc_3;
     __syncthreads();  // the tiles are read before the next copy
@@ -300,24 +300,24 @@ tiler_rowsum_untiled(const float* __restrict__ A, float* __restrict__ out0, int 
   }
 }
 
-extern "C" __global__ void __launch_bounds__(32)
+extern "C" __global__ void __launch_bounds__(16)
 tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
-  __shared__ __align__(16) float sh_rc[2112];
-  const int gtid0 = blockIdx.x * 32 + threadIdx.x;  // rowsum.fut:5
+  __shared__ __align__(16) float sh_rc[1088];
+  const int gtid0 = blockIdx.x * 16 + threadIdx.x;  // rowsum.fut:5
   float acc = 0.0f;  // rowsum.fut:6
   for (int kk = 0; kk < m - 63; kk += 64) {  // rowsum.fut:6
-    // cooperative copy: 32 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
+    // cooperative copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 32;
+      const int t_ = threadIdx.x + c_ * 16;
       const int r = t_ / 64;
       const int e = t_ % 64;
-      sh_rc[e * 33 + r] = A[tiler_min(blockIdx.x * 32 + r, n - 1) * (long long)m + (kk + e)];
+      sh_rc[e * 17 + r] = A[tiler_min(blockIdx.x * 16 + r, n - 1) * (long long)m + (kk + e)];
     }
     __syncthreads();  // the tiles are written
     float acc_2 = acc;  // rowsum.fut:7
     for (int k = 0; k < 64; k += 1) {  // rowsum.fut:7
-      acc_2 = acc_2 + sh_rc[threadIdx.x + k * 33];
+      acc_2 = acc_2 + sh_rc[threadIdx.x + k * 17];
     }
     acc = acc_2;
     __syncthreads();  // the tiles are read before the next copy
@@ -325,17 +325,17 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
   const int kk_last = m - m % 64;
   if (kk_last < m) {  // rowsum.fut:6
     const int c = m - kk_last;
-    // cooperative copy: 32 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
+    // cooperative copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 32;
+      const int t_ = threadIdx.x + c_ * 16;
       const int r_2 = t_ / 64;
       const int e_2 = t_ % 64;
-      sh_rc[e_2 * 33 + r_2] = kk_last + e_2 < m ? A[tiler_min(blockIdx.x * 32 + r_2, n - 1) * (long long)m + (kk_last + e_2)] : (float)0;
+      sh_rc[e_2 * 17 + r_2] = kk_last + e_2 < m ? A[tiler_min(blockIdx.x * 16 + r_2, n - 1) * (long long)m + (kk_last + e_2)] : (float)0;
     }
     __syncthreads();  // the tiles are written
     float acc_3 = acc;  // rowsum.fut:7
     for (int k_2 = 0; k_2 < c; k_2 += 1) {  // rowsum.fut:7
-      acc_3 = acc_3 + sh_rc[threadIdx.x + k_2 * 33];
+      acc_3 = acc_3 + sh_rc[threadIdx.x + k_2 * 17];
     }
     acc = acc_3;
     __syncthreads();  // the tiles are read before the next copy
@@ -372,13 +372,13 @@ extern "C" cudaError_t tiler_rowsum_launch(const float* A, float* out0, int n, i
   if (n < 0 || n > 2146435072) return cudaErrorInvalidValue;
   if (m < 0 || m > 2146435072) return cudaErrorInvalidValue;
   if (((long long)n * m <= 2147483647LL && (m >= 2 && m % 4 == 0)) && ((((unsigned long long)A | (unsigned long long)out0) & 15) == 0)) {
-    const dim3 grid((n + 31) / 32, 1, 1), block(32, 1, 1);
+    const dim3 grid((n + 15) / 16, 1, 1), block(16, 1, 1);
     if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
     tiler_rowsum_tiled<<<grid, block, 0, stream>>>(A, out0, n, m);
     return cudaGetLastError();
   }
   if (((long long)n * m <= 2147483647LL && m >= 2)) {
-    const dim3 grid((n + 31) / 32, 1, 1), block(32, 1, 1);
+    const dim3 grid((n + 15) / 16, 1, 1), block(16, 1, 1);
     if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
     tiler_rowsum_tiled_scalar<<<grid, block, 0, stream>>>(A, out0, n, m);
     return cudaGetLastError();
@@ -390,7 +390,7 @@ extern "C" cudaError_t tiler_rowsum_launch(const float* A, float* out0, int n, i
     return cudaGetLastError();
   }
   if ((m >= 2)) {
-    const dim3 grid((n + 31) / 32, 1, 1), block(32, 1, 1);
+    const dim3 grid((n + 15) / 16, 1, 1), block(16, 1, 1);
     if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
     tiler_rowsum_tiled_wide<<<grid, block, 0, stream>>>(A, out0, n, m);
     return cudaGetLastError();
