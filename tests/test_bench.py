@@ -30,10 +30,20 @@ def test_without_a_gpu_bench_says_so_in_one_line():
 @pytest.mark.parametrize("args, message", [
     (["nope"], "no benchmark called `nope`"),
     (["nbody", "--repeat", "0"], "--repeat must be at least 1"),
+    (["missing.fut"], "cannot read missing.fut"),
+    (["benchmarks/matvec.fut", "-i", "q={x5}"], "--input q: no program benched has a parameter `q`"),
+    (["benchmarks/matvec.fut", "-i", "A={x5}"], "--input A: `A` is [[f32, m], n], but the file holds an array of shape (5,)"),
+    (["{bad}"], "bad.fut:1:"),
 ])
-def test_bench_option_errors(args, message):
-    result = tiler("bench", *args)
-    assert result.returncode == 1 and message in result.stderr
+def test_bench_option_errors(tmp_path, args, message):
+    """Checked before any GPU work: the same messages with a GPU or without."""
+    import numpy as np
+
+    np.save(tmp_path / "x5.npy", np.ones(5, np.float32))
+    (tmp_path / "bad.fut").write_text("fun f32 main(f32 x) = x +* 1f32\n")
+    names = {"x5": tmp_path / "x5.npy", "bad": tmp_path / "bad.fut"}
+    result = tiler("bench", *(a.format(**names) for a in args))
+    assert result.returncode == 1 and message in result.stderr, result.stderr
 
 
 def test_bench_json_says_what_makes_it_reproducible():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import BENCHMARKS, PROGRAMS
+from conftest import BENCHMARKS, PROGRAMS, tiler
 
 from tiler.analyse import Options
 from tiler.check import check
@@ -205,3 +205,17 @@ def test_the_python_api_runs_on_the_gpu():
     k = tiler.compile(BENCHMARKS / "mm.fut")
     (got,), (want,) = k.run(A=a, B0=b), k.reference(A=a, B0=b)
     assert np.abs(got - want).max() <= 1e-3 * np.abs(want).max()
+
+
+def test_bench_times_any_program_on_given_inputs(tmp_path):
+    """`tiler bench PROG.fut -i NAME=FILE.npy`: a program with no .toml, its
+    sizes set by the array given, checked before it is timed."""
+    import json
+
+    np.save(tmp_path / "A.npy", np.random.default_rng(0).random((300, 70), dtype=np.float32))
+    done = tiler("bench", PROGRAMS / "analysis" / "own_row.fut", "-i", f"A={tmp_path / 'A.npy'}", "--repeat", "3",
+                 "--json", tmp_path / "out.json", timeout=300)
+    assert done.returncode == 0, done.stderr
+    (result,) = json.loads((tmp_path / "out.json").read_text())["results"]
+    assert result["sizes"] == {"n": 300, "m": 70} and [v["variant"] for v in result["variants"]] == ["untiled", "tiled"]
+    assert all(len(v["times_ms"]) == 3 and v["check"].startswith("ok") for v in result["variants"])

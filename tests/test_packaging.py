@@ -20,8 +20,8 @@ def test_templates_are_found_from_the_checkout():
     assert (templates_dir() / "README.md").is_file()
 
 
-@pytest.mark.slow
-def test_a_built_wheel_carries_the_templates_and_benchmarks(tmp_path):
+def _source_tree(tmp_path):
+    """The checkout's files as git sees them (no build leftovers), links kept."""
     tree = tmp_path / "src"
     files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
                            capture_output=True, text=True, check=True).stdout.split()
@@ -32,13 +32,40 @@ def test_a_built_wheel_carries_the_templates_and_benchmarks(tmp_path):
             dst.symlink_to(src.readlink())
         elif src.is_file():
             shutil.copy2(src, dst)
+    return tree
+
+
+def _wheel_names(tree, dist) -> list[str]:
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "-w", str(tmp_path / "dist"), str(tree)], check=True, capture_output=True)
-    wheel = next((tmp_path / "dist").glob("tiler_compiler-*.whl"))
-    names = zipfile.ZipFile(wheel).namelist()
+                    "-w", str(dist), str(tree)], check=True, capture_output=True)
+    return zipfile.ZipFile(next(dist.glob("tiler_compiler-*.whl"))).namelist()
+
+
+@pytest.mark.slow
+def test_a_built_wheel_carries_the_templates_and_benchmarks(tmp_path):
+    names = _wheel_names(_source_tree(tmp_path), tmp_path / "dist")
     assert "tiler/templates/README.md" in names and "tiler/cli.py" in names
     # `tiler bench nbody` works from an installed wheel, in any directory
     assert "tiler/benchmarks/nbody.fut" in names and "tiler/benchmarks/nbody.toml" in names
+
+
+@pytest.mark.slow
+def test_the_sdist_leaves_the_tests_out_and_builds_a_whole_wheel(tmp_path):
+    import tarfile
+
+    tree = _source_tree(tmp_path)
+    done = subprocess.run([sys.executable, "-c", "from setuptools import build_meta as b; print(b.build_sdist('sd'))"],
+                          cwd=tree, capture_output=True, text=True, check=True)
+    sdist = tree / "sd" / done.stdout.split()[-1]
+    with tarfile.open(sdist) as tar:
+        names = tar.getnames()
+        safe = {"filter": "tar"} if hasattr(tarfile, "tar_filter") else {}  # Python 3.11.4 and later
+        tar.extractall(tmp_path / "unpacked", **safe)
+    top = names[0].split("/")[0]
+    assert f"{top}/tiler/templates/module.cu.j2" in names and f"{top}/tiler/benchmarks/mm.fut" in names
+    assert not any("/tests/" in n for n in names)  # the tests need the checkout: they stay out
+    wheel = _wheel_names(tmp_path / "unpacked" / top, tmp_path / "dist")
+    assert "tiler/templates/README.md" in wheel and "tiler/benchmarks/rowsum.toml" in wheel
 
 
 def test_stages_are_data_in_pipeline_order():

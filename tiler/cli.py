@@ -307,9 +307,11 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
 
 
 @main.command("bench")
-@click.argument("names", nargs=-1, metavar="NAME... | all")
+@click.argument("names", nargs=-1, metavar="NAME... | all | PROG.fut...")
 @click.option("--quick", is_flag=True, help="Use the benchmarks' quick sizes instead of the full ones.")
 @click.option("-s", "--size", "sizes", multiple=True, metavar="NAME=N", help="Override a size (repeatable).")
+@click.option("-i", "--input", "inputs", multiple=True, metavar="NAME=FILE.npy",
+              help="Time on this array for parameter NAME (repeatable); it sets the sizes it carries.")
 @click.option("--repeat", default=20, show_default=True, help="Timed launches after the warm-up.")
 @click.option("--tile", "tiles", multiple=True, metavar="N|N0,N1", help="Also time a tiled variant with these tiles.")
 @click.option("--ablate", is_flag=True, help="Also time variants that each remove one technique (vector loads, "
@@ -318,16 +320,21 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
 @click.option("--json", "json_path", metavar="FILE", help="Write every measurement as JSON.")
 @click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the variants' times (needs matplotlib).")
 @guarded(deep=False)
-def bench_cmd(names, quick, sizes, repeat, tiles, ablate, json_path, plot_path):
-    """Compile, check and time the untiled and tiled variants of benchmarks on the GPU."""
+def bench_cmd(names, quick, sizes, inputs, repeat, tiles, ablate, json_path, plot_path):
+    """Compile, check and time the untiled and tiled variants of benchmarks, or
+    of any program (PROG.fut), on the GPU."""
     from .bench import bench_one, benchmark_names, variants
     from .runtime import Gpu
 
     known = benchmark_names()
     chosen = known if not names or "all" in names else list(names)
     for n in chosen:
-        if n not in known:
-            raise PlainError(f"no benchmark called `{n}`", f"choose from {', '.join(known)} or all")
+        if n.endswith(".fut"):
+            checked(n)  # a mistake in the program: located, before any GPU work
+        elif n not in known:
+            raise PlainError(f"no benchmark called `{n}`",
+                             f"choose from {', '.join(known)} or all, or give a program's .fut file")
+    given = _bench_inputs(chosen, {name: _load_npy(path) for name, path in pairs(inputs, "--input").items()})
     if repeat < 1:
         raise PlainError("--repeat must be at least 1")
     if plot_path:
@@ -345,13 +352,34 @@ def bench_cmd(names, quick, sizes, repeat, tiles, ablate, json_path, plot_path):
         for n in chosen:
             progress.update(task, description=n)
             results.append(bench_one(n, "quick" if quick else "full", overrides, repeat, vs,
-                                     lambda: progress.advance(task)))
+                                     lambda: progress.advance(task), given[n]))
     for r in results:
         console.print(_bench_table(r))
     if json_path:
         _write(json_path, _bench_json(results, gpu.environment()))
     if plot_path:
         _plot(results, plot_path)
+
+
+def _bench_inputs(chosen: list[str], arrays: dict) -> dict:
+    """For each program benched, the --input arrays for its parameters,
+    checked against their types (with a note for each conversion); each
+    --input must name a parameter of some program."""
+    from .bench import program_path
+    from .workload import check_given
+
+    out, used = {}, set()
+    for n in chosen:
+        prog = checked(str(program_path(n)[0]) if not n.endswith(".fut") else n)
+        mine = {k: v for k, v in arrays.items() if k in {p.name for p in prog.kernel.params}}
+        out[n], notes = check_given(prog, mine)
+        used |= set(mine)
+        for note in notes:
+            click.echo(f"note: {n}: {note}", err=True)
+    for name in arrays:
+        if name not in used:
+            raise PlainError(f"--input {name}: no program benched has a parameter `{name}`")
+    return out
 
 
 def _bench_table(r: dict):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import numpy as np
 
@@ -76,18 +77,29 @@ def variants(tiles: tuple[str, ...], ablate: bool) -> list[Variant]:
     return out
 
 
-def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[Variant], progress=None) -> dict:
-    path = BENCHMARKS / f"{name}.fut"
+def program_path(name: str) -> tuple[Path, str]:
+    """A benchmark's name, or the path of any program (`.fut`): the file, and
+    the name messages give it."""
+    if name.endswith(".fut"):
+        return Path(name), name
+    return BENCHMARKS / f"{name}.fut", f"benchmarks/{name}.fut"
+
+
+def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[Variant], progress=None,
+              given: dict | None = None) -> dict:
+    """`name`: a benchmark's name or a program's path; `given`: arrays for
+    some of its parameters (checked by `workload.check_given`), which also
+    set the sizes they carry; the other inputs are random."""
+    path, shown = program_path(name)
     text = path.read_text()
-    prog = check(parse(text, f"benchmarks/{name}.fut"))
+    prog = check(parse(text, shown))
     spec = load_spec(path)
     gpu = Gpu.get()
-    sizes = resolve_sizes(prog, overrides, spec, size_set)
+    sizes = resolve_sizes(prog, overrides, spec, size_set, given)
     hints = tuple(sorted(sizes.items()))  # the plan may fit its block to the sizes; the kernel works for any
-    compiled = {v.label: run_all(text, f"benchmarks/{name}.fut", _device_options(v.options, hints, gpu))
-                for v in vs}
+    compiled = {v.label: run_all(text, shown, _device_options(v.options, hints, gpu)) for v in vs}
     _check_small(prog, spec, compiled, gpu)
-    inputs = make_inputs(prog, sizes, spec, seed=INPUT_SEED)
+    inputs = make_inputs(prog, sizes, spec, seed=INPUT_SEED, given=given)
     sample, precise = _float64_sample(prog, inputs)
     work = flops(spec, sizes)
     device = gpu.upload(inputs)
