@@ -40,3 +40,14 @@ def test_mistakes_raise_the_command_lines_errors():
         tiler.compile(BENCHMARKS / "mm.fut").reference(A=np.ones((2, 2), np.float32))
     with pytest.raises(tiler.PlainError, match="cannot read"):
         tiler.compile("nope.fut")
+
+
+def test_an_int_size_is_given_by_name():
+    from conftest import PROGRAMS
+
+    k = tiler.compile(PROGRAMS / "analysis" / "int_size.fut")
+    xs = np.linspace(0, 1, 5, dtype=np.float32)
+    (got,) = k.reference(n=7, h=np.float32(0.1), xs=xs)
+    want = [sum(1 / (1 + (np.float32(i) * np.float32(0.1) - x) ** 2) for x in xs) for i in range(7)]
+    assert got.shape == (7,) and np.allclose(got, want, rtol=1e-5)
+    assert k.sizes_of({"n": 7, "h": 0.1, "xs": xs}) == {"k": 5, "n": 7}

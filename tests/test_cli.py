@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import BENCHMARKS, ROOT, tiler
+from conftest import BENCHMARKS, PROGRAMS, ROOT, tiler
 
 NBODY = BENCHMARKS / "nbody.fut"
 
@@ -242,3 +242,33 @@ def test_emit_writes_to_the_output_file(tmp_path):
     out = tmp_path / "nbody.kir"
     result = no_traceback(tiler("compile", NBODY, "--emit", "kir", "-o", out))
     assert result.returncode == 0 and result.stdout == "" and out.read_text().startswith("Module source=")
+
+
+def test_an_int_parameter_of_main_is_a_size(tmp_path):
+    """Its value comes from --size, the arrays carrying it must agree, and
+    another parameter type naming a size is still refused."""
+    path = PROGRAMS / "analysis" / "int_size.fut"
+    done = tiler("run", path, "-s", "n=7", "-s", "k=5")
+    assert done.returncode == 0 and "(7,)" in done.stdout, done.stderr
+    bad = tmp_path / "bad.fut"
+    bad.write_text("fun [f32, n] main(f32 n, [f32, n] xs) =\n  map(fn f32 (f32 x) => x * n, xs)\n")
+    done = tiler("check", bad)
+    assert done.returncode == 1 and "`n` names both a size and a parameter" in done.stderr
+    assert "declare it `int n`: an int parameter of main may be a size" in done.stderr
+    ok = tmp_path / "ok.fut"
+    ok.write_text("fun [f32, n] main(int n, [f32, n] xs) =\n  map(fn f32 (f32 x) => x * f32(n), xs)\n")
+    np.save(tmp_path / "n9.npy", np.int32(9))
+    np.save(tmp_path / "x5.npy", np.ones(5, np.float32))
+    done = no_traceback(tiler("run", ok, "-i", f"xs={tmp_path / 'x5.npy'}", "-i", f"n={tmp_path / 'n9.npy'}"))
+    assert done.returncode == 1 and "size `n` is 9 by `n` but 5 by `xs`" in done.stderr
+    done = tiler("run", ok, "-i", f"xs={tmp_path / 'x5.npy'}")
+    assert done.returncode == 0 and "5, 5, 5" in done.stdout
+
+
+def test_an_int_size_is_passed_to_the_kernel_once():
+    from tiler.pipeline import run_all
+
+    path = PROGRAMS / "analysis" / "int_size.fut"
+    module = run_all(path.read_text(), path.name)["verify"]
+    roles = [(p.role, p.source) for p in module.main.params]
+    assert roles == [("scalar", "h"), ("input", "xs"), ("output", "out0"), ("size", "n"), ("size", "k")]

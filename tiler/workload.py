@@ -91,6 +91,8 @@ def resolve_sizes(program: T.Program, given: dict[str, int], spec: Spec | None, 
     k = program.kernel
     known: dict[str, int] = {}
     for p in k.params:
+        if inputs and p.name in inputs and p.kind == "size":
+            known[p.name] = int(inputs[p.name])
         if inputs and p.name in inputs and isinstance(p.type, Array):
             for s, n in zip(p.type.shape, np.shape(inputs[p.name])):
                 if isinstance(s, Binder):
@@ -208,6 +210,9 @@ def make_inputs(program: T.Program, sizes: dict[str, int], spec: Spec | None = N
     smallest = min([v for v in sizes.values() if v > 0] or [1])
     for p in program.kernel.params:
         if p.name in out:
+            continue
+        if p.kind == "size":  # an int parameter that is a size: its value is the size
+            out[p.name] = np.int32(sizes[p.name])
             continue
         gen = (spec.inputs.get(p.name) if spec else None) or {}
         shape = tuple(sizes[s.name] if isinstance(s, Binder) else s for s in p.type.shape) \

@@ -12,7 +12,7 @@ from ..errors import Diagnostic
 from ..syntax import ast
 from . import typed as T
 from .expressions import CONVERSIONS, MATH, ExpChecker
-from .types import ERROR, Array, Binder, agrees, array_of, flatten, is_scalar
+from .types import ERROR, I32, Array, Binder, agrees, array_of, flatten, is_scalar, scalar
 
 MAX_DIMS = 3
 
@@ -88,17 +88,39 @@ def _entry(prog: ast.Program, funs: dict, errors) -> ast.FunDef | None:
     return None
 
 
-def _params(c: ExpChecker, params, kind: str) -> tuple[Binder, ...]:
-    binders = []
+def _params(c: ExpChecker, params, kind: str, size_names: frozenset = frozenset()) -> tuple[Binder, ...]:
+    """`size_names`: main's `int` parameters by these names are sizes too (a
+    grid's extent no input array carries): one binder, in scope as both."""
+    binders: list = [None] * len(params)
     c._no_duplicates([p.name for p in params], [p.span for p in params])
-    for p in params:
-        t = c.resolve(p.type, fresh="size")
-        binders.append(Binder(p.name, t, kind, p.span))
+    for n, p in enumerate(params):
+        if p.name in size_names and isinstance(p.type, ast.TScalar) and scalar(p.type.name) == I32:
+            binders[n] = Binder(p.name, I32, "size", p.span)
+            c.scope.bind_size(p.name, binders[n])
+    for n, p in enumerate(params):
+        if binders[n] is None:
+            binders[n] = Binder(p.name, c.resolve(p.type, fresh="size"), kind, p.span)
     for b in binders:
-        if b.name in c.scope.sizes:
-            c.error(b.span, f"`{b.name}` names both a size and a parameter", "rename one of them")
+        if b.name in c.scope.sizes and c.scope.sizes[b.name] is not b:
+            hint = "rename one of them" + (f", or declare it `int {b.name}`: an int parameter of main may be a "
+                                           "size" if size_names else "")
+            c.error(b.span, f"`{b.name}` names both a size and a parameter", hint)
         c.scope.bind(b.name, b)
     return tuple(binders)
+
+
+def _type_size_names(node) -> frozenset:
+    """Every size named in a type annotation anywhere under `node`."""
+    names, stack = set(), [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.TArray) and isinstance(n.size, str):
+            names.add(n.size)
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif hasattr(n, "__dataclass_fields__"):
+            stack.extend(getattr(n, f) for f in n.__dataclass_fields__)
+    return frozenset(names)
 
 
 def _signature(c: ExpChecker, f: ast.FunDef) -> Signature:
@@ -148,9 +170,10 @@ class KernelShape:
 
     def main(self, f: ast.FunDef) -> T.Kernel | None:
         c = self.c
-        params = _params(c, f.params, "param")
-        sizes = tuple(dict.fromkeys(s for p in params if isinstance(p.type, Array)
-                                    for s in p.type.shape if isinstance(s, Binder)))
+        params = _params(c, f.params, "param", _type_size_names(f))
+        sizes = tuple(dict.fromkeys(s for p in params
+                                    for s in ((p,) if p.kind == "size" else getattr(p.type, "shape", ()))
+                                    if isinstance(s, Binder)))
         ret = c.resolve(f.ret)
         prelude, nest = self.prelude(f.body)
         if not isinstance(nest, ast.Map):

@@ -60,6 +60,12 @@ def bind_sizes(kernel: T.Kernel, inputs: dict) -> dict[Binder, int]:
     for p in kernel.params:
         if p.name not in inputs:
             raise PlainError(f"no input for parameter `{p.name}` ({p.type})")
+        if p.kind == "size":  # an int parameter that is a size
+            n = int(inputs[p.name])
+            if sizes.setdefault(p, n) != n:
+                raise PlainError(f"size `{p.name}` is {sizes[p]} by `{first[p]}` but {n} by `{p.name}`")
+            first.setdefault(p, p.name)
+            continue
         if not isinstance(p.type, Array):
             continue
         shape = np.shape(inputs[p.name])

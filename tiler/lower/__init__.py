@@ -157,6 +157,8 @@ def _params(low: Streams, k: T.Kernel, factor) -> list[kir.Param]:
         low.size_names[low.env[s].name] = s.name
         sizes.append(kir.Param(low.env[s].name, "int", "size", s.name))
     for p in k.params:
+        if p.kind == "size":  # an int parameter that is a size: passed once, as the size
+            continue
         name = low.fresh(p.name)
         if isinstance(p.type, Array):
             shape = tuple(_size_expr(low, s) for s in p.type.shape)
