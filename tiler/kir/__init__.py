@@ -292,6 +292,15 @@ class Kernel:
     wide: bool = False  # flat offsets into arrays of two or more dimensions are 64-bit
 
     @property
+    def min_blocks(self) -> int | None:
+        """The blocks an SM must hold at once (`__launch_bounds__`' second
+        bound), or None to leave it to ptxas. A 64-bit version asks for one:
+        ptxas then gives it the registers its wider offsets need rather than
+        spill them to keep two blocks (a register-tiled kernel did, by 32
+        bytes); it runs only on arrays past 2^31 elements."""
+        return 1 if self.wide else None
+
+    @property
     def shared_bytes(self) -> int:
         return sum(s.bytes for s in self.shared)
 

@@ -569,7 +569,7 @@ tiler_aat_untiled(const float* __restrict__ A, float* __restrict__ out0, int n, 
   }
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int d)
 {
   __shared__ __align__(16) float sh_uc[2112];
@@ -780,7 +780,7 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
   }
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_aat_untiled_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int d)
 {
   const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // aat.fut:6

@@ -102,7 +102,7 @@ tiler_conv2d_untiled(const float* __restrict__ img, const float* __restrict__ fi
   }
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_conv2d_untiled_wide(const float* __restrict__ img, const float* __restrict__ filt, float* __restrict__ out0, int h, int w)
 {
   const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // conv2d.fut:6

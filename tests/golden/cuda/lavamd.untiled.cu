@@ -109,7 +109,7 @@ tiler_lavamd_untiled(const float* __restrict__ AA, const int* __restrict__ inds_
   }
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_lavamd_untiled_wide(const float* __restrict__ AA, const int* __restrict__ inds_nhbs, float* __restrict__ out0, int n, int m, int p)
 {
   const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // lavamd.fut:8

@@ -388,7 +388,7 @@ tiler_lavamd_rodinia_untiled(float alpha, const int* __restrict__ nn, const int*
   }
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_lavamd_rodinia_tiled_wide(float alpha, const int* __restrict__ nn, const int* __restrict__ nei, const float* __restrict__ rv, const float* __restrict__ rx, const float* __restrict__ ry, const float* __restrict__ rz, const float* __restrict__ qv, float* __restrict__ out0, float* __restrict__ out1, float* __restrict__ out2, float* __restrict__ out3, int b, int p)
 {
   __shared__ __align__(16) float sh_vj[256];
@@ -565,7 +565,7 @@ tiler_lavamd_rodinia_tiled_wide(float alpha, const int* __restrict__ nn, const i
   }
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_lavamd_rodinia_untiled_wide(float alpha, const int* __restrict__ nn, const int* __restrict__ nei, const float* __restrict__ rv, const float* __restrict__ rx, const float* __restrict__ ry, const float* __restrict__ rz, const float* __restrict__ qv, float* __restrict__ out0, float* __restrict__ out1, float* __restrict__ out2, float* __restrict__ out3, int b, int p)
 {
   const float a2 = 2.0f * alpha * alpha;

@@ -97,7 +97,7 @@ tiler_matvec_untiled(const float* __restrict__ A, const float* __restrict__ x, f
   }
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_matvec_untiled_wide(const float* __restrict__ A, const float* __restrict__ x, float* __restrict__ out0, int n, int m)
 {
   const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // matvec.fut:6

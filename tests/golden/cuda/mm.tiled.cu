@@ -576,7 +576,7 @@ tiler_mm_untiled(const float* __restrict__ A, const float* __restrict__ B0, floa
   }
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, float* __restrict__ out0, int m, int n, int q)
 {
   __shared__ __align__(16) float sh_a_c[2112];
@@ -787,7 +787,7 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
   }
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_mm_untiled_wide(const float* __restrict__ A, const float* __restrict__ B0, float* __restrict__ out0, int m, int n, int q)
 {
   const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // mm.fut:7

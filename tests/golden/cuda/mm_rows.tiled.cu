@@ -179,7 +179,7 @@ tiler_mm_rows_untiled(const float* __restrict__ A, const float* __restrict__ B, 
   }
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_mm_rows_tiled_wide(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ out0, int m, int n, int q)
 {
   __shared__ __align__(16) float sh_a_c[256];
@@ -227,7 +227,7 @@ tiler_mm_rows_tiled_wide(const float* __restrict__ A, const float* __restrict__ 
   }
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_mm_rows_untiled_wide(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ out0, int m, int n, int q)
 {
   const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // mm_rows.fut:6

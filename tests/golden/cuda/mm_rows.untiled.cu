@@ -100,7 +100,7 @@ tiler_mm_rows_untiled(const float* __restrict__ A, const float* __restrict__ B, 
   }
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_mm_rows_untiled_wide(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ out0, int m, int n, int q)
 {
   const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // mm_rows.fut:6

@@ -300,7 +300,7 @@ tiler_rowsum_untiled(const float* __restrict__ A, float* __restrict__ out0, int 
   }
 }
 
-extern "C" __global__ void __launch_bounds__(16)
+extern "C" __global__ void __launch_bounds__(16, 1)
 tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
   __shared__ __align__(16) float sh_rc[1088];
@@ -345,7 +345,7 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
   }
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_rowsum_untiled_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
   const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // rowsum.fut:5

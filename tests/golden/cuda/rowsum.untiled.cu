@@ -95,7 +95,7 @@ tiler_rowsum_untiled(const float* __restrict__ A, float* __restrict__ out0, int 
   }
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_rowsum_untiled_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
   const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // rowsum.fut:5
