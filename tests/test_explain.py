@@ -151,3 +151,9 @@ def test_json_says_how_each_input_coalesces():
     assert (ac["coalesce"], ac["staged"], ac["uncoalesced_in_place"]) == ("none", False, True)
     text = tiler("explain", BENCHMARKS / "matvec.fut", "--no-coalesce").stdout
     assert "global, uncoalesced" in text
+
+
+def test_show_transformed_walks_a_1d_blocks_row_tile_with_one_index():
+    out = tiler("explain", BENCHMARKS / "matvec.fut", "--show-transformed").stdout
+    assert "-- a copy's elements: e = threadIdx.x + 16 * step, for every step inside the tile" in out
+    assert "copyFastMem(ac[e % 64], e % 64, e / 64)" in out and "threadIdx.y" not in out

@@ -23,9 +23,16 @@ def show_transformed(program: ast.Program, a: Analysis) -> str:
     comments = {_nest_position(program): _block_comments(a)}
     for s in plans.values():
         comments[(s.site.span.line, s.site.span.col)] = [f"fast memory: {_tile_decl(p)}" for p in s.inputs if p.copied] + [
-            f"chunk = {s.chunk} (the last chunk may be shorter); copies guard the array's end"]
+            f"chunk = {s.chunk} (the last chunk may be shorter); copies guard the array's end"] + _elements(a, s)
     rewritten = _Rewriter(plans, a).program(program)
     return pretty(rewritten, comments)
+
+
+def _elements(a: Analysis, s) -> list[str]:
+    """A 1-D block copying a tile with rows walks it with one index, e."""
+    if len(a.block.spans) > 1 or not any(p.copied and p.staging.rows for p in s.inputs):
+        return []
+    return [f"a copy's elements: e = threadIdx.x + {a.block.threads} * step, for every step inside the tile"]
 
 
 def _nest_position(program: ast.Program):
@@ -102,6 +109,8 @@ class _Rewriter:
         """The thread index that walks the chunk in the copy."""
         if not p.staging.rows:
             return "threadIdx.x" if len(self.a.block.spans) == 1 else "tid"
+        if len(self.a.block.spans) == 1:  # one index for both: the chunk fastest
+            return f"e % {p.staging.tile[-1]}"
         return "threadIdx.y" if p.staging.copy.axis is CopyAxis.ROWS else "threadIdx.x"
 
     def copy_index(self, p):
@@ -111,7 +120,10 @@ class _Rewriter:
         chunk = self.chunk_axis(p)
         if not p.staging.rows:
             return [chunk]
-        row = "threadIdx.x" if chunk == "threadIdx.y" else "threadIdx.y"
+        if len(self.a.block.spans) == 1:
+            row = f"e / {p.staging.tile[-1]}"
+        else:
+            row = "threadIdx.x" if chunk == "threadIdx.y" else "threadIdx.y"
         return [chunk, row] if p.staging.layout is Layout.TRANSPOSED else [row, chunk]
 
     def shared_read(self, p, idx):
