@@ -62,8 +62,9 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
     best = candidates[0]
     if not best.tiled:
         reason = "no streamed input can be staged in shared memory" if var.streams else "the kernel has no streamSeq"
-        streams = tuple(replace(_real_obstacle(candidates, n), kind="none") for n in range(len(best.streams)))
-        chosen = Schedule(untiled_block(rank, reason), streams, best.cost)
+        streams = tuple(_left_untiled(_real_obstacle(candidates, n), untiled.streams[n])
+                        for n in range(len(best.streams)))
+        chosen = Schedule(untiled_block(rank, reason), streams, cost.loads(streams))
         return Plan(chosen, candidates, chosen, ())
     wide = best
     best = _registers(_coalescing_block(best, views, options), kernel, views, options)
@@ -109,6 +110,13 @@ def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
                "bytes of shared memory a block may use")
         streams = tuple(replace(s, reason=f"{s.reason}; {why}") if s.tiled else s for s in streams)
     return Schedule(replace(block, shared_bytes=shared), streams, cost.loads(streams))
+
+
+def _left_untiled(obstacle: StreamPlan, untiled: StreamPlan) -> StreamPlan:
+    """A stream no block tiles: the reasons from the candidate that shows the
+    obstacle, whether reads are uncoalesced from the untiled kernel's block."""
+    inputs = tuple(replace(p, uncoalesced=u.uncoalesced) for p, u in zip(obstacle.inputs, untiled.inputs))
+    return replace(obstacle, kind="none", inputs=inputs)
 
 
 def _real_obstacle(candidates: tuple[Schedule, ...], n: int) -> StreamPlan:
