@@ -36,6 +36,17 @@ def test_the_generator_covers_the_language():
     assert len(dims) >= 2
 
 
+def test_the_generator_makes_rows_staged_to_coalesce():
+    """Some random programs stream a row each thread walks alone, so the GPU
+    fuzzer runs that staging (seeds 3, 63, 70, ... of the first 200)."""
+    from tiler.pipeline import run_to
+
+    staged = [s for s in range(80) if any(p.for_coalescing for st in run_to("analyse", pretty(generate(s)),
+                                                                             f"s{s}.fut").streams
+                                          for p in st.inputs)]
+    assert len(staged) >= 2, staged
+
+
 def test_the_shrinker_keeps_the_failure_and_makes_the_program_smaller():
     tree = generate(3)
 
