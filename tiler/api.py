@@ -74,9 +74,10 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
             register_tile=None, no_register_tile: bool = False, no_vector: bool = False,
             single_buffer: bool = False, double_buffer: bool = False, chunk: int | None = None,
             no_coalesce: bool = False, sizes: dict | None = None, thresholds: dict | None = None,
-            file: str | None = None) -> Compiled:
+            file: str | None = None, tuning: str | bool | None = None) -> Compiled:
     """Compile a program (a path to a `.fut` file, or its text; `file` names
-    text in messages) as `tiler compile` does."""
+    text in messages) as `tiler compile` does. `tuning`: a tuning file, or
+    False for none; by default a path's own `.tuning` (tiler/tuning.py)."""
     from .pipeline import run_all
     from .render import header, launch
     from .report.explain import explain_data
@@ -87,10 +88,14 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
                            register_tile=register_tile, no_register_tile=no_register_tile, no_vector=no_vector,
                            single_buffer=single_buffer, double_buffer=double_buffer, chunk=chunk,
                            no_coalesce=no_coalesce)
+    from .tuning import describe, for_program
+
+    path = str(program) if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")) else "-"
+    options, applied = for_program(path, options, tuning if isinstance(tuning, str) else None, tuning is False)
     values = run_all(text, name, options)
     module = values["verify"]
-    return Compiled(name, values["render"], header(module), launch(module),
-                    explain_data(values["analyse"], Source(text, name), module), module, values["check"])
+    explained = explain_data(values["analyse"], Source(text, name), module) | {"tuning": describe(applied)}
+    return Compiled(name, values["render"], header(module), launch(module), explained, module, values["check"])
 
 
 def _program(program, file: str | None) -> tuple[str, str]:

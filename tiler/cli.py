@@ -202,6 +202,23 @@ def plan_options(fn):
     return fn
 
 
+def tuning_options(fn):
+    """--tuning and --no-tuning: explain and compile read the same file."""
+    fn = click.option("--no-tuning", is_flag=True, help="Ignore PROG.tuning.")(fn)
+    fn = click.option("--tuning", "tuning_file", metavar="FILE",
+                      help="Read tuned plan parameters from FILE instead of PROG.tuning beside the program.")(fn)
+    return fn
+
+
+def tuned_options(program: str, plan: dict):
+    """The plan options, with the program's tuning applied where the command
+    line left them at their defaults."""
+    from .tuning import for_program
+
+    tuning_file, no_tuning = plan.pop("tuning_file"), plan.pop("no_tuning")
+    return for_program(program, options_from(**plan), tuning_file, no_tuning)
+
+
 def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), register_tile=None,
                  no_register_tile=False, no_vector=False, single_buffer=False, double_buffer=False, chunk=None,
                  no_coalesce=False):
@@ -217,6 +234,7 @@ def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), regist
 @main.command("explain")
 @click.argument("program", metavar="PROG.fut")
 @plan_options
+@tuning_options
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 @click.option("--variance", "show_variance", is_flag=True, help="Also print the variance of every name.")
 @click.option("--show-transformed", is_flag=True,
@@ -230,12 +248,14 @@ def explain_cmd(program, as_json, show_variance, show_transformed, candidates, *
 
     from .pipeline import run_all
     from .report.explain import explain_data, render_text
+    from .tuning import describe
 
-    options = options_from(**plan)
+    options, applied = tuned_options(program, plan)
     text, name = read_program(program)
     values = run_all(text, name, options, until="verify")
     analysis = values["analyse"]
     data = explain_data(analysis, Source(text, name), values["verify"])
+    data["tuning"] = describe(applied)
     if show_transformed:
         from .report.transformed import show_transformed as transformed
 
@@ -258,6 +278,7 @@ from .pipeline import EMITS, STAGE_NAMES, STAGES  # noqa: E402 - the options bel
                    "OUT.launch.json are written beside it. "
                    "With --emit, where the stage's result goes.")
 @plan_options
+@tuning_options
 @click.option("--arch", default="sm_90", show_default=True, help="GPU architecture, for --nvcc and the launch file.")
 @click.option("--emit", type=click.Choice(EMITS), default=None,
               help="Print one stage's result instead: " + ", ".join(f"{s.emit} ({s.name})" for s in STAGES)
@@ -276,7 +297,7 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
     from .pipeline import run_all
     from .render import launch
 
-    options = options_from(**plan)
+    options, _ = tuned_options(program, plan)
     target.check_arch(arch)
     text, name = read_program(program)
     if stop_after:

@@ -169,6 +169,12 @@ def _header(console: Console, data: dict) -> None:
     console.print(f"[bold]{data['file']}[/]: a {len(dims)}-D kernel")
     for d in dims:
         console.print(f"  dimension {d['dim']}: size {d['size']} (the map at {d['line']}:{d['column']})")
+    tuning = data.get("tuning")
+    if tuning and tuning["flags"]:
+        console.print(escape(f"tuned: {tuning['flags']} from {tuning['file']} ({tuning['note']}"
+                             + _tuned_times(tuning) + ")"))
+    elif tuning:
+        console.print(escape(f"tuning: {tuning['file']} not used: {tuning['note']}"))
     b = data["block"]
     threads = " x ".join(str(b["threads"][d]) for d in b["spans"])
     axes = ", ".join(f"dim {d} -> {AXIS_NAMES[a]}" for d, a in sorted(b["thread_axis"].items(),
@@ -191,6 +197,12 @@ def _header(console: Console, data: dict) -> None:
     if any(s["tiled"] for s in data["streams"]):
         console.print(f"  reuse: per point and streamed element, {r['global_loads_per_point_step']:.4g} global "
                       f"loads and {r['shared_reads_per_point_step']:.4g} shared reads")
+
+
+def _tuned_times(tuning: dict) -> str:
+    if tuning["time_ms"] is None or tuning["default_ms"] is None:
+        return ""
+    return f": {tuning['time_ms']:.3f} ms there, the default {tuning['default_ms']:.3f} ms"
 
 
 def _stream_text(console: Console, s: dict) -> None:

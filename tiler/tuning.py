@@ -1,0 +1,191 @@
+"""Tuned schedule parameters: the `PROG.tuning` file beside a program.
+
+A tuning file holds one `[[tuned]]` table per device and sizes: the plan
+options found fastest there (the command line's `--tile`, `--chunk`,
+`--register-tile`, ... by their Python names), the time they took and the
+default schedule's time. `compile`, `explain` and `bench` read the file
+beside the program (or `--tuning FILE`; `--no-tuning` ignores it) and apply
+the parameters the command line left at their defaults:
+
+    [[tuned]]
+    device = "NVIDIA H200"
+    sizes = { n = 8192, m = 8192 }
+    tile = [32]
+    chunk = 64
+    time_ms = 0.121
+    default_ms = 0.130
+    date = "2026-11-21"
+
+A table for another device is not used (and `explain` says so). Without a
+GPU to ask, the tables are used when they all name one device.
+"""
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+
+from .analyse import Options, make_options
+from .errors import PlainError
+
+SUFFIX = ".tuning"
+# the plan options a tuning may set, as make_options takes them
+PARAMETERS = ("tile", "chunk", "register_tile", "no_register_tile", "single_buffer", "double_buffer", "no_vector",
+              "no_coalesce")
+RECORD = ("device", "sizes", "time_ms", "default_ms", "date")  # what the table says about the measurement
+
+
+@dataclass(frozen=True)
+class Tuned:
+    """One table: the parameters found fastest on `device` at `sizes`."""
+
+    device: str
+    sizes: dict
+    parameters: dict  # option name -> value, as make_options takes it
+    time_ms: float | None = None
+    default_ms: float | None = None
+    date: str = ""
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What a command took from a tuning file, for explain."""
+
+    file: str
+    tuned: Tuned | None  # None: the file was read, but no table applies
+    used: dict  # the parameters applied (the command line's own values win)
+    note: str  # why this table, or why none
+
+
+def tuning_path(program: str) -> Path | None:
+    """The tuning file beside a program, when there is one."""
+    if program == "-":
+        return None
+    path = Path(program).with_suffix(SUFFIX)
+    return path if path.is_file() else None
+
+
+def read(path: Path) -> list[Tuned]:
+    try:
+        data = tomllib.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PlainError(f"cannot read the tuning file {path}: {exc}") from None
+    tables = data.get("tuned", [])
+    if not isinstance(tables, list):
+        raise PlainError(f"{path}: `tuned` must be a list of tables ([[tuned]])")
+    out = []
+    for n, t in enumerate(tables, 1):
+        unknown = set(t) - set(PARAMETERS) - set(RECORD)
+        if unknown or "device" not in t:
+            what = f"unknown key `{sorted(unknown)[0]}`" if unknown else "no `device`"
+            raise PlainError(f"{path}: tuned table {n} has {what}",
+                             f"a table holds device, sizes, time_ms, default_ms, date and {', '.join(PARAMETERS)}")
+        params = {k: (tuple(v) if isinstance(v, list) else v) for k, v in t.items() if k in PARAMETERS}
+        out.append(Tuned(str(t["device"]), dict(t.get("sizes", {})), params, t.get("time_ms"), t.get("default_ms"),
+                         str(t.get("date", ""))))
+    return out
+
+
+def write(path: Path, tables: list[Tuned], program: str) -> None:
+    """The tables as a tuning file (every other table of the file is kept by the caller)."""
+    lines = [f"# tiler tuning for {program}: read by tiler compile, explain and bench", ""]
+    for t in tables:
+        lines.append("[[tuned]]")
+        lines.append(f"device = {_toml(t.device)}")
+        lines.append("sizes = { " + ", ".join(f"{k} = {v}" for k, v in t.sizes.items()) + " }")
+        lines += [f"{k} = {_toml(v)}" for k, v in t.parameters.items()]
+        lines += [f"{k} = {_toml(v)}" for k, v in (("time_ms", t.time_ms), ("default_ms", t.default_ms),
+                                                   ("date", t.date)) if v not in (None, "")]
+        lines.append("")
+    path.write_text("\n".join(lines))
+
+
+def _toml(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, (tuple, list)):
+        return "[" + ", ".join(_toml(x) for x in v) + "]"
+    return repr(v)
+
+
+def pick(tables: list[Tuned], device: str | None, sizes: dict) -> tuple[Tuned | None, str]:
+    """The table for this device (None: no GPU to ask) and, among several,
+    the one tuned at exactly `sizes` (the --size hints), else the one at
+    the largest sizes; with why."""
+    if device is None:
+        devices = {t.device for t in tables}
+        if len(devices) != 1:
+            return None, f"tuned on {', '.join(sorted(devices)) or 'no device'}; with no GPU here to ask, none is used"
+        mine, why = tables, f"tuned on {next(iter(devices))} (no GPU here to compare with)"
+    else:
+        mine = [t for t in tables if t.device == device]
+        if not mine:
+            others = ", ".join(sorted({t.device for t in tables}))
+            return None, f"tuned on {others}, not on this {device}: not used"
+        why = f"tuned on this {device}"
+    exact = [t for t in mine if sizes and t.sizes == sizes]
+    if exact:
+        return exact[-1], f"{why} at the sizes given"
+    chosen = max(mine, key=lambda t: math.prod(t.sizes.values()) if t.sizes else 0)
+    at = ", ".join(f"{k}={v}" for k, v in chosen.sizes.items())
+    return chosen, f"{why}" + (f", at {at}" if at else "")
+
+
+def apply(options: Options, tuned: Tuned) -> tuple[Options, dict]:
+    """The tuned parameters the command line left at their defaults."""
+    default = Options()
+    checked = make_options(**{k: v for k, v in tuned.parameters.items()})
+    used = {}
+    for f in fields(Options):
+        if f.name in tuned.parameters and getattr(options, f.name) == getattr(default, f.name):
+            used[f.name] = getattr(checked, f.name)
+    return replace(options, **used), {k: tuned.parameters[k] for k in used}
+
+
+def flags(used: dict) -> str:
+    """The parameters as the command line gives them."""
+    out = []
+    for k, v in used.items():
+        flag = "--" + k.replace("_", "-")
+        if isinstance(v, bool):
+            out.append(flag if v else "")
+        else:
+            out.append(f"{flag} {','.join(map(str, v)) if isinstance(v, (tuple, list)) else v}")
+    return " ".join(o for o in out if o)
+
+
+def for_program(program: str, options: Options, file: str | None = None, off: bool = False,
+                device=None) -> tuple[Options, Applied | None]:
+    """The options with a tuning applied: from `file`, else the program's
+    own `.tuning`; none with `off`. `device`: a function giving this GPU's
+    name, or None without one (asked only when there is a file)."""
+    path = Path(file) if file else tuning_path(program)
+    if off or path is None:
+        return options, None
+    if file and not path.is_file():
+        raise PlainError(f"--tuning {file}: no such file")
+    tuned, note = pick(read(path), (device or current_device)(), dict(options.sizes))
+    if tuned is None:
+        return options, Applied(str(path), None, {}, note)
+    options, used = apply(options, tuned)
+    return options, Applied(str(path), tuned, used, note)
+
+
+def current_device() -> str | None:
+    """This GPU's name, or None when there is none to ask."""
+    from .runtime import Gpu, gpu_unavailable
+
+    return None if gpu_unavailable() is not None else Gpu.get().name
+
+
+def describe(applied: Applied | None) -> dict | None:
+    """explain's record of it."""
+    if applied is None:
+        return None
+    t = applied.tuned
+    return {"file": applied.file, "used": {k: list(v) if isinstance(v, tuple) else v for k, v in applied.used.items()},
+            "flags": flags(applied.used), "device": t.device if t else None, "sizes": t.sizes if t else None,
+            "time_ms": t.time_ms if t else None, "default_ms": t.default_ms if t else None, "note": applied.note}
