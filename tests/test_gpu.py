@@ -219,3 +219,21 @@ def test_bench_times_any_program_on_given_inputs(tmp_path):
     (result,) = json.loads((tmp_path / "out.json").read_text())["results"]
     assert result["sizes"] == {"n": 300, "m": 70} and [v["variant"] for v in result["variants"]] == ["untiled", "tiled"]
     assert all(len(v["times_ms"]) == 3 and v["check"].startswith("ok") for v in result["variants"])
+
+
+def test_tune_writes_a_tuning_that_explain_reads(tmp_path):
+    """`tiler tune` on a copy of the mat-vec: every trial checked, the best
+    kept in matvec.tuning, which explain then applies for this GPU."""
+    import json
+    import shutil
+
+    for suffix in (".fut", ".toml"):
+        shutil.copy(BENCHMARKS / f"matvec{suffix}", tmp_path / f"matvec{suffix}")
+    done = tiler("tune", tmp_path / "matvec.fut", "-s", "n=3000", "-s", "m=2000", "--budget", "40", "--repeat", "3",
+                 "--json", tmp_path / "trials.json", timeout=300)
+    assert done.returncode == 0, done.stderr
+    trials = json.loads((tmp_path / "trials.json").read_text())["trials"]
+    assert trials[0]["parameters"] == {} and len(trials) > 3
+    assert all(t["ms"] is not None or t["verdict"].startswith(("discarded", "not compiled")) for t in trials)
+    data = json.loads(tiler("explain", tmp_path / "matvec.fut", "--json", "--size", "n=3000", "--size", "m=2000").stdout)
+    assert data["tuning"]["device"] == Gpu.get().name and "at the sizes given" in data["tuning"]["note"]

@@ -1,5 +1,7 @@
 """Tuning files (tiler/tuning.py): read by compile, explain and the Python
-API, the command line's own values first, another device's table unused."""
+API, the command line's own values first, another device's table unused;
+and `tiler tune`'s search (tiler/autotune.py) with a stand-in for the GPU
+(tests/test_gpu.py runs the real one)."""
 from __future__ import annotations
 
 import json
@@ -10,7 +12,10 @@ from conftest import BENCHMARKS, tiler
 
 import tiler as tiler_api
 from tiler.analyse import Options
+from tiler.autotune import Trial, families, merged, search
 from tiler.errors import PlainError
+from tiler.pipeline import run_to
+from tiler.runtime import gpu_unavailable
 from tiler.tuning import Tuned, for_program, read, write
 
 TABLE = """[[tuned]]
@@ -38,7 +43,7 @@ def test_explain_and_compile_apply_the_programs_tuning(program):
     assert data["tuning"]["flags"] == "--tile 32 --chunk 128" and data["tuning"]["device"] == "NVIDIA H200"
     launch = json.loads(tiler("compile", program, "--emit", "launch").stdout)
     assert launch["versions"][0]["block"][0] == 32
-    text = tiler("explain", program).stdout
+    text = " ".join(tiler("explain", program).stdout.split())  # lines wrap at the terminal's width
     assert "tuned: --tile 32 --chunk 128 from" in text and "0.121 ms there, the default 0.130 ms" in text
 
 
@@ -90,3 +95,70 @@ def test_the_python_api_reads_it_too(program):
     k = tiler_api.compile(program)
     assert k.explain["tuning"]["flags"] == "--tile 32 --chunk 128" and k.launch["versions"][0]["block"][0] == 32
     assert tiler_api.compile(program, tuning=False).explain["tuning"] is None
+
+
+# ---- the search (tiler/autotune.py), with a stand-in for the GPU ------------------
+
+
+def analysed(name):
+    path = BENCHMARKS / f"{name}.fut"
+    return run_to("analyse", path.read_text(), path.name)
+
+
+def test_the_families_follow_the_plan():
+    assert [n for n, _ in families(analysed("matvec"))] == ["tile", "chunk", "buffering"]
+    mm = dict(families(analysed("mm")))
+    assert list(mm) == ["tile", "chunk", "register_tile", "buffering"]
+    assert (16, 16) in mm["tile"] and (8, 8) in mm["register_tile"]
+    assert [n for n, _ in families(analysed("conv2d"))] == ["tile"]  # nothing staged: only the block to try
+
+
+def fake(times: dict, wrong=()):
+    """A measurement: a time per (tile, chunk), some candidates wrong."""
+    calls = []
+
+    def measure(params):
+        calls.append(params)
+        key = (params.get("tile"), params.get("chunk"))
+        if key in wrong:
+            return Trial(params, None, "discarded: out0 differs")
+        return Trial(params, times.get(key, 1.0), "ok")
+    return measure, calls
+
+
+def test_coordinate_descent_keeps_the_fastest_and_never_a_wrong_one():
+    measure, calls = fake({((32,), None): 0.8, ((32,), 64): 0.5, ((16,), 64): 0.2}, wrong={((64,), None)})
+    result = search([("tile", [(16,), (32,), (64,)]), ("chunk", [32, 64])], measure, budget_s=100)
+    assert calls[0] == {} and result.default.ms == 1.0
+    # the block first (32 is best, 64 is wrong and discarded), then the chunk with the block fixed
+    assert result.best.parameters == {"tile": (32,), "chunk": 64} and result.best.ms == 0.5
+    assert {"tile": (16,), "chunk": 64} not in calls  # a family the search ruled out is not crossed with others
+    assert not any(t.parameters == {"tile": (64,)} and t.ok for t in result.trials)
+
+
+def test_the_budget_ends_the_search_with_the_best_so_far():
+    ticks = iter(range(100))
+    measure, calls = fake({((32,), None): 0.5})
+    result = search([("tile", [(16,), (32,), (64,), (128,)])], measure, budget_s=2.5, clock=lambda: next(ticks))
+    assert len(calls) == 3 and result.best.parameters == {"tile": (32,)} and "budget" in result.stopped
+
+
+def test_a_new_table_replaces_the_one_for_the_same_device_and_sizes():
+    a, b = Tuned("G", {"n": 1}, {"chunk": 8}), Tuned("H", {"n": 1}, {"chunk": 8})
+    new = Tuned("G", {"n": 1}, {"chunk": 64})
+    assert merged([a, b], new) == [b, new]
+
+
+@pytest.mark.skipif(gpu_unavailable() is None, reason="a GPU is present")
+def test_tune_without_a_gpu_says_so_in_one_line():
+    done = tiler("tune", BENCHMARKS / "matvec.fut")
+    assert done.returncode == 1 and done.stderr.startswith("error: no GPU:") and "Traceback" not in done.stderr
+
+
+def test_explain_says_when_the_default_was_fastest_or_the_command_line_wins(tmp_path):
+    path = tmp_path / "matvec.fut"
+    shutil.copy(BENCHMARKS / "matvec.fut", path)
+    write(tmp_path / "matvec.tuning", [Tuned("G", {"n": 10}, {}, 0.5, 0.5)], "matvec.fut")
+    assert "the default schedule was fastest (tuned on G" in " ".join(tiler("explain", path).stdout.split())
+    write(tmp_path / "matvec.tuning", [Tuned("G", {"n": 10}, {"chunk": 32}, 0.4, 0.5)], "matvec.fut")
+    assert "the command line sets what it tuned" in " ".join(tiler("explain", path, "--chunk", "128").stdout.split())

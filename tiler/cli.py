@@ -327,6 +327,82 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
         click.echo(compile_report(cuda, arch, values["verify"].kernels), err=True)
 
 
+@main.command("tune")
+@click.argument("program", metavar="PROG.fut")
+@click.option("-s", "--size", "sizes", multiple=True, metavar="NAME=N",
+              help="Tune at this size (repeatable); others from PROG.toml's full sizes, or 100.")
+@click.option("--quick", is_flag=True, help="Tune at PROG.toml's quick sizes instead of the full ones.")
+@click.option("--budget", default=120.0, show_default=True, type=click.FloatRange(min=1),
+              help="Seconds the search may take (the default schedule is always measured).")
+@click.option("--repeat", default=10, show_default=True, type=click.IntRange(min=1),
+              help="Timed launches a candidate.")
+@click.option("--json", "json_path", metavar="FILE", help="Write every trial as JSON.")
+@guarded(deep=False)
+def tune_cmd(program, sizes, quick, budget, repeat, json_path):
+    """Search PROG.fut's plan parameters on the GPU (block, chunk, register
+    tile, buffering), each candidate checked before it is timed, and keep
+    the fastest in PROG.tuning, which compile, explain and bench then read."""
+    import json
+
+    from rich.console import Console
+
+    from . import autotune, tuning
+    from .analyse import make_options
+    from .pipeline import run_all
+    from .runtime import Gpu
+    from .workload import load_spec, resolve_sizes
+
+    prog, source = checked_with_source(program)
+    if program == STDIN:
+        raise PlainError("tune writes PROG.tuning beside the program: give a file, not -")
+    gpu = Gpu.get()  # no GPU: one clear line, before any work
+    spec = load_spec(program)
+    size_values = resolve_sizes(prog, pairs(sizes, "--size", int), spec, "quick" if quick else "full")
+    text, name = read_program(program)
+    fams = autotune.families(run_all(text, name, make_options(sizes=size_values), until="analyse")["analyse"])
+    measure = autotune.GpuMeasure(text, name, prog, spec, size_values, repeat, gpu)
+    try:
+        with Console(highlight=False, stderr=True).status("measuring the default schedule") as status:
+            result = autotune.search(fams, measure, budget, progress=lambda trial: status.update(
+                f"tried {tuning.flags(trial.parameters)}: {trial.verdict}"))
+    finally:
+        measure.close()
+    _tune_report(result, size_values, gpu.name)
+    if result.best.ok:
+        path = Path(program).with_suffix(tuning.SUFFIX)
+        old = tuning.read(path) if path.is_file() else []
+        tuning.write(path, autotune.merged(old, autotune.tuned_table(result, gpu.name, size_values)), name)
+        click.echo(f"wrote {path}")
+    if json_path:
+        _write(json_path, json.dumps({"program": name, "device": gpu.name, "sizes": size_values,
+                                      "stopped": result.stopped, "trials": [
+                                          {"parameters": {k: list(v) if isinstance(v, tuple) else v
+                                                          for k, v in t.parameters.items()},
+                                           "ms": t.ms, "cost": t.cost, "verdict": t.verdict}
+                                          for t in result.trials]}, indent=2) + "\n")
+
+
+def _tune_report(result, sizes: dict, device: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from .tuning import flags
+
+    shown = ", ".join(f"{k}={v}" for k, v in sizes.items())
+    table = Table(title=f"tiler tune at {shown} on {device}", title_justify="left")
+    for col in ("candidate", "ms", "cost model", "check"):
+        table.add_column(col, justify="right" if col in ("ms", "cost model") else "left")
+    for t in result.trials:
+        table.add_row(flags(t.parameters) or "default", f"{t.ms:.3f}" if t.ms is not None else "-",
+                      f"{t.cost:.4g}" if t.cost is not None else "-", t.verdict)
+    Console(highlight=False).print(table)
+    best, default = result.best, result.default
+    if best.ok and default.ok:
+        click.echo(f"best: {flags(best.parameters) or 'the default'}: {best.ms:.3f} ms, the default "
+                   f"{default.ms:.3f} ms ({default.ms / best.ms:.2f}x)" + (f"; {result.stopped}" if result.stopped
+                                                                           else ""))
+
+
 @main.command("bench")
 @click.argument("names", nargs=-1, metavar="NAME... | all | PROG.fut...")
 @click.option("--quick", is_flag=True, help="Use the benchmarks' quick sizes instead of the full ones.")

@@ -187,5 +187,6 @@ def describe(applied: Applied | None) -> dict | None:
         return None
     t = applied.tuned
     return {"file": applied.file, "used": {k: list(v) if isinstance(v, tuple) else v for k, v in applied.used.items()},
-            "flags": flags(applied.used), "device": t.device if t else None, "sizes": t.sizes if t else None,
+            "flags": flags(applied.used), "tuned_flags": flags(t.parameters) if t else "",
+            "device": t.device if t else None, "sizes": t.sizes if t else None,
             "time_ms": t.time_ms if t else None, "default_ms": t.default_ms if t else None, "note": applied.note}

@@ -97,8 +97,9 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
     gpu = Gpu.get()
     sizes = resolve_sizes(prog, overrides, spec, size_set, given)
     hints = tuple(sorted(sizes.items()))  # the plan may fit its block to the sizes; the kernel works for any
-    compiled = {v.label: run_all(text, shown, _device_options(v.options, hints, gpu)) for v in vs}
-    _check_small(prog, spec, compiled, gpu)
+    vs = vs + _tuned(path, hints, gpu)
+    compiled = {v.label: run_all(text, shown, device_options(v.options, hints, gpu)) for v in vs}
+    check_small(prog, spec, compiled, gpu)
     inputs = make_inputs(prog, sizes, spec, seed=INPUT_SEED, given=given)
     sample, precise = _float64_sample(prog, inputs)
     work = flops(spec, sizes)
@@ -110,8 +111,8 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
             outs, times = gpu.run(k, cuda, inputs, sizes, repeat=repeat, device=device)
             if reference is None:
                 reference = outs
-            same = _compare(outs, reference, spec, f"{name}: {v.label} against untiled")
-            wide = _compare(tuple(o[sample] for o in outs), precise, spec,
+            same = compare_outputs(outs, reference, spec, f"{name}: {v.label} against untiled")
+            wide = compare_outputs(tuple(o[sample] for o in outs), precise, spec,
                             f"{name}: {v.label} against the float64 interpreter at rows {list(sample)}")
             launched = k.select(sizes)
             row = Row(v.label, " x ".join(str(b) for b in launched.block if b > 1) or "1", times,
@@ -134,7 +135,17 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
             "repeat": repeat, "rows": rows}
 
 
-def _device_options(options: Options, hints: tuple, gpu) -> Options:
+def _tuned(path: Path, hints: tuple, gpu) -> list[Variant]:
+    """The variant PROG.tuning gives for this GPU and these sizes, if any."""
+    from ..tuning import flags, for_program
+
+    options, applied = for_program(str(path), Options(sizes=hints), device=lambda: gpu.name)
+    if applied is None or not applied.used:
+        return []
+    return [Variant(f"tiled, tuned: {flags(applied.used)}", options)]
+
+
+def device_options(options: Options, hints: tuple, gpu) -> Options:
     """The bench's sizes as hints, and the device's shared-memory limit (the
     plan's own limit, 48 KiB unless raised with --max-shared, if smaller)."""
     return replace(options, sizes=hints, max_shared=min(options.max_shared, gpu.max_shared_optin))
@@ -157,7 +168,7 @@ def _outer_size(prog, inputs: dict) -> int:
     return size if isinstance(size, int) else bind_sizes(prog.kernel, inputs)[size]
 
 
-def _check_small(prog, spec: Spec | None, compiled: dict, gpu) -> None:
+def check_small(prog, spec: Spec | None, compiled: dict, gpu) -> None:
     """Every version of every variant against the interpreter at the spec's test sizes."""
     sizes = resolve_sizes(prog, {}, spec, "test")
     inputs = make_inputs(prog, sizes, spec, seed=CHECK_SEED)
@@ -167,10 +178,10 @@ def _check_small(prog, spec: Spec | None, compiled: dict, gpu) -> None:
             if not k.runs_at(sizes):
                 continue  # checked at the bench's own sizes, where the launch picks it
             got, _ = gpu.run(k, values["render"], inputs, sizes)
-            _compare(got, want, spec, f"{prog.file}: {label} ({k.name}) against the interpreter at {sizes}")
+            compare_outputs(got, want, spec, f"{prog.file}: {label} ({k.name}) against the interpreter at {sizes}")
 
 
-def _compare(got, want, spec: Spec | None, what: str) -> str:
+def compare_outputs(got, want, spec: Spec | None, what: str) -> str:
     """'ok' with the worst relative difference, or a stop with where and how much."""
     agreement = compare(got, want, spec.tolerance if spec else 1e-3)
     if not agreement.ok:
@@ -183,4 +194,4 @@ def _library(spec: Spec | None, inputs: dict, repeat: int, reference, moved: int
         return None
     from .library import library_row
 
-    return library_row(spec.library, inputs, repeat, reference, _compare, moved)
+    return library_row(spec.library, inputs, repeat, reference, compare_outputs, moved)

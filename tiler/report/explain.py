@@ -173,8 +173,11 @@ def _header(console: Console, data: dict) -> None:
     if tuning and tuning["flags"]:
         console.print(escape(f"tuned: {tuning['flags']} from {tuning['file']} ({tuning['note']}"
                              + _tuned_times(tuning) + ")"))
-    elif tuning:
+    elif tuning and tuning["device"] is None:
         console.print(escape(f"tuning: {tuning['file']} not used: {tuning['note']}"))
+    elif tuning:
+        why = "the command line sets what it tuned" if tuning["tuned_flags"] else "the default schedule was fastest"
+        console.print(escape(f"tuning: {tuning['file']}: {why} ({tuning['note']}" + _tuned_times(tuning) + ")"))
     b = data["block"]
     threads = " x ".join(str(b["threads"][d]) for d in b["spans"])
     axes = ", ".join(f"dim {d} -> {AXIS_NAMES[a]}" for d, a in sorted(b["thread_axis"].items(),

@@ -1,0 +1,165 @@
+"""`tiler tune`: search the plan's parameters on the GPU, keep the fastest.
+
+The search is coordinate descent over families of parameters, in the order
+the plan decides them: the block's threads, the chunk, the register tile,
+the buffering. Each family's values are tried with the best of the earlier
+families fixed, so a family the measurements rule out costs one trial a
+value, not a product of all of them. Every candidate is checked before it
+is timed (`measure` says how); a wrong one is reported and never chosen.
+The budget bounds the wall time; the default schedule is always measured
+first, so the result is never slower than it.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .analyse import Analysis
+
+BLOCK_1D = (16, 32, 64, 128, 256, 512)
+BLOCK_2D = ((8, 32), (16, 16), (32, 8), (16, 32), (32, 16), (32, 32))  # (outer, inner) threads
+CHUNKS = (8, 16, 32, 64, 128)
+MICRO = ((4, 4), (4, 8), (8, 4), (8, 8))  # (outer, inner) points a thread
+
+
+@dataclass
+class Trial:
+    parameters: dict  # plan options by name, as make_options takes them ({}: the default plan)
+    ms: float | None  # the median time; None when it was not timed
+    verdict: str  # "ok ...", or why the candidate was discarded
+    cost: float | None = None  # the cost model's estimate, for comparison
+
+    @property
+    def ok(self) -> bool:
+        return self.ms is not None
+
+
+@dataclass
+class Result:
+    best: Trial
+    default: Trial
+    trials: list = field(default_factory=list)
+    stopped: str = ""  # why the search ended early, if it did
+
+
+def families(a: Analysis) -> list[tuple[str, list]]:
+    """The parameters worth varying for this kernel, each with its values."""
+    b, rank = a.block, a.block.rank
+    out = []
+    if len(b.spans) == 1:
+        out.append(("tile", [_per_dim(rank, {b.spans[0]: w}) for w in BLOCK_1D]))
+    elif len(b.spans) == 2:
+        inner, outer = b.spans
+        out.append(("tile", [_per_dim(rank, {outer: y, inner: x}) for y, x in BLOCK_2D]))
+    if a.tiled:
+        out.append(("chunk", list(CHUNKS)))
+    if b.register is not None:
+        inner, outer = b.spans
+        out.append(("register_tile", [_per_dim(rank, {outer: y, inner: x}, 1) for y, x in MICRO]))
+    if any(p.staged and p.staging.vector > 1 for s in a.streams for p in s.inputs):
+        out.append(("buffering", [{"single_buffer": True}, {"double_buffer": True}]))
+    return out
+
+
+def _per_dim(rank: int, given: dict, rest=None) -> tuple:
+    """Sizes per dimension, outermost first (`rest` for the others: `_` keeps the plan's)."""
+    return tuple(given.get(d, rest) for d in range(rank))
+
+
+def search(fams: list[tuple[str, list]], measure, budget_s: float, clock=time.monotonic, progress=None) -> Result:
+    """Coordinate descent: `measure(parameters) -> Trial`."""
+    start = clock()
+    default = measure({})
+    trials, best = [default], default
+    if not default.ok:
+        return Result(default, default, trials, f"the default schedule failed: {default.verdict}")
+    for name, values in fams:
+        fixed = dict(best.parameters)
+        for value in values:
+            if clock() - start > budget_s:
+                return Result(best, default, trials, f"the budget of {budget_s:g} s was spent")
+            params = {**{k: v for k, v in fixed.items() if not _same_family(k, name)}, **_as_parameters(name, value)}
+            if any(t.parameters == params for t in trials):
+                continue
+            trial = measure(params)
+            trials.append(trial)
+            if progress:
+                progress(trial)
+            if trial.ok and trial.ms < best.ms:
+                best = trial
+    return Result(best, default, trials)
+
+
+def _as_parameters(name: str, value) -> dict:
+    return dict(value) if isinstance(value, dict) else {name: value}
+
+
+def _same_family(key: str, name: str) -> bool:
+    return key == name or (name == "buffering" and key in ("single_buffer", "double_buffer"))
+
+
+class GpuMeasure:
+    """Compile a candidate, check it (every version against the interpreter at
+    the program's test sizes, then its outputs against the default's at the
+    tuned sizes), and time it with the bench's machinery."""
+
+    def __init__(self, text: str, shown: str, prog, spec, sizes: dict, repeat: int, gpu):
+        from .bench import INPUT_SEED
+        from .workload import make_inputs
+
+        self.text, self.shown, self.prog, self.spec, self.sizes, self.repeat, self.gpu = \
+            text, shown, prog, spec, sizes, repeat, gpu
+        self.inputs = make_inputs(prog, sizes, spec, seed=INPUT_SEED)
+        self.device = gpu.upload(self.inputs)
+        self.reference = None
+        self.seen: dict[str, Trial] = {}  # CUDA text -> its trial: equal kernels are timed once
+
+    def __call__(self, parameters: dict) -> Trial:
+        from .analyse import make_options
+        from .bench import check_small, compare_outputs, device_options
+        from .errors import PlainError
+        from .pipeline import run_all
+
+        try:
+            options = device_options(make_options(**parameters), tuple(sorted(self.sizes.items())), self.gpu)
+            values = run_all(self.text, self.shown, options)
+        except PlainError as exc:
+            return Trial(parameters, None, f"not compiled: {exc}")
+        cost = values["analyse"].schedule.cost
+        cuda = values["render"]
+        if cuda in self.seen:
+            same = self.seen[cuda]
+            return Trial(parameters, same.ms, f"{same.verdict} (the same kernel as {same.parameters or 'the default'})",
+                         cost)
+        try:
+            check_small(self.prog, self.spec, {"candidate": values}, self.gpu)
+            outs, times = self.gpu.run(values["verify"], cuda, self.inputs, self.sizes, repeat=self.repeat,
+                                       device=self.device)
+            self.reference = self.reference or outs
+            verdict = compare_outputs(outs, self.reference, self.spec, "against the default schedule")
+        except PlainError as exc:
+            trial = Trial(parameters, None, f"discarded: {exc}", cost)
+        else:
+            import statistics
+
+            trial = Trial(parameters, statistics.median(times) if times else None, verdict, cost)
+        self.seen[cuda] = trial
+        return trial
+
+    def close(self) -> None:
+        self.device.free()
+
+
+def tuned_table(result: Result, device: str, sizes: dict):
+    """The tuning file's table for the search's best schedule."""
+    import datetime
+
+    from .tuning import Tuned
+
+    return Tuned(device, dict(sizes), dict(result.best.parameters), round(result.best.ms, 6),
+                 round(result.default.ms, 6), datetime.date.today().isoformat())
+
+
+def merged(old: list, new) -> list:
+    """The file's tables with `new` in place of the one for the same device and sizes."""
+    return [t for t in old if (t.device, t.sizes) != (new.device, new.sizes)] + [new]
