@@ -162,3 +162,27 @@ def test_explain_says_when_the_default_was_fastest_or_the_command_line_wins(tmp_
     assert "the default schedule was fastest (tuned on G" in " ".join(tiler("explain", path).stdout.split())
     write(tmp_path / "matvec.tuning", [Tuned("G", {"n": 10}, {"chunk": 32}, 0.4, 0.5)], "matvec.fut")
     assert "the command line sets what it tuned" in " ".join(tiler("explain", path, "--chunk", "128").stdout.split())
+
+
+def test_a_resumed_search_does_not_measure_again():
+    from tiler.autotune import resumed, trial_from_json, trial_json
+
+    measure, calls = fake({((32,), None): 0.5})
+    first = search([("tile", [(16,), (32,)])], measure, budget_s=100)
+    saved = [trial_from_json(trial_json(t)) for t in first.trials]  # through the partial file's JSON
+    assert saved == first.trials
+    measure, calls = fake({((32,), None): 0.5})
+    second = search([("tile", [(16,), (32,), (64,)])], resumed(measure, saved), budget_s=100)
+    assert calls == [{"tile": (64,)}] and second.best.parameters == {"tile": (32,)}
+    assert "(from the interrupted run)" in second.trials[0].verdict
+
+
+def test_the_rank_correlation_of_the_cost_model():
+    from tiler.autotune import rank_correlation
+
+    def trials(pairs):
+        return [Trial({}, ms, "ok", cost) for cost, ms in pairs]
+    assert rank_correlation(trials([(1, 1.0), (2, 2.0), (3, 3.0)])) == pytest.approx(1.0)
+    assert rank_correlation(trials([(1, 3.0), (2, 2.0), (3, 1.0)])) == pytest.approx(-1.0)
+    assert rank_correlation(trials([(1, 1.0), (1, 2.0), (1, 3.0)])) is None  # the model ranks them alike
+    assert rank_correlation(trials([(1, 1.0), (2, 2.0)])) is None

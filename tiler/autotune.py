@@ -70,6 +70,8 @@ def search(fams: list[tuple[str, list]], measure, budget_s: float, clock=time.mo
     """Coordinate descent: `measure(parameters) -> Trial`."""
     start = clock()
     default = measure({})
+    if progress:
+        progress(default)
     trials, best = [default], default
     if not default.ok:
         return Result(default, default, trials, f"the default schedule failed: {default.verdict}")
@@ -163,3 +165,60 @@ def tuned_table(result: Result, device: str, sizes: dict):
 def merged(old: list, new) -> list:
     """The file's tables with `new` in place of the one for the same device and sizes."""
     return [t for t in old if (t.device, t.sizes) != (new.device, new.sizes)] + [new]
+
+
+def resumed(measure, prior: list[Trial]):
+    """`measure`, but a candidate a partial run already measured is not measured again."""
+    known = {_key(t.parameters): t for t in prior}
+
+    def again(parameters: dict) -> Trial:
+        t = known.get(_key(parameters))
+        if t is None:
+            return measure(parameters)
+        return Trial(t.parameters, t.ms, t.verdict + " (from the interrupted run)", t.cost)
+    return again
+
+
+def _key(parameters: dict) -> tuple:
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in parameters.items()))
+
+
+def trial_json(t: Trial) -> dict:
+    return {"parameters": {k: list(v) if isinstance(v, tuple) else v for k, v in t.parameters.items()},
+            "ms": t.ms, "cost": t.cost, "verdict": t.verdict}
+
+
+def trial_from_json(d: dict) -> Trial:
+    params = {k: tuple(v) if isinstance(v, list) else v for k, v in d["parameters"].items()}
+    return Trial(params, d["ms"], d["verdict"], d.get("cost"))
+
+
+def rank_correlation(trials: list[Trial]) -> float | None:
+    """Spearman's rank correlation between the cost model's estimates and the
+    measured times of the candidates timed (None where it is undefined: fewer
+    than three, or one side without spread)."""
+    pairs = [(t.cost, t.ms) for t in trials if t.ok and t.cost is not None]
+    if len(pairs) < 3:
+        return None
+    cost_ranks, time_ranks = _ranks([c for c, _ in pairs]), _ranks([m for _, m in pairs])
+    n = len(pairs)
+    mean = (n + 1) / 2
+    cov = sum((a - mean) * (b - mean) for a, b in zip(cost_ranks, time_ranks))
+    var_a = sum((a - mean) ** 2 for a in cost_ranks)
+    var_b = sum((b - mean) ** 2 for b in time_ranks)
+    return None if var_a == 0 or var_b == 0 else cov / (var_a * var_b) ** 0.5
+
+
+def _ranks(values: list) -> list[float]:
+    """1-based ranks, ties sharing their mean rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks

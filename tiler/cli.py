@@ -360,13 +360,28 @@ def tune_cmd(program, sizes, quick, budget, repeat, json_path):
     size_values = resolve_sizes(prog, pairs(sizes, "--size", int), spec, "quick" if quick else "full")
     text, name = read_program(program)
     fams = autotune.families(run_all(text, name, make_options(sizes=size_values), until="analyse")["analyse"])
+    partial = Path(program).with_suffix(tuning.SUFFIX + ".partial.json")  # trials so far: a rerun resumes
+    run = {"device": gpu.name, "sizes": size_values, "trials": []}
+    prior = json.loads(partial.read_text()) if partial.is_file() else {}
+    if prior.get("device") == gpu.name and prior.get("sizes") == size_values:
+        run["trials"] = prior["trials"]
+        click.echo(f"resuming from {partial}: {len(prior['trials'])} candidates measured", err=True)
+
+    def record(trial, status):
+        status.update(f"tried {tuning.flags(trial.parameters) or 'the default'}: {trial.verdict}")
+        if all(d["parameters"] != autotune.trial_json(trial)["parameters"] for d in run["trials"]):
+            run["trials"].append(autotune.trial_json(trial))
+            _write(str(partial), json.dumps(run) + "\n")
+
     measure = autotune.GpuMeasure(text, name, prog, spec, size_values, repeat, gpu)
     try:
         with Console(highlight=False, stderr=True).status("measuring the default schedule") as status:
-            result = autotune.search(fams, measure, budget, progress=lambda trial: status.update(
-                f"tried {tuning.flags(trial.parameters)}: {trial.verdict}"))
+            result = autotune.search(fams, autotune.resumed(measure, [autotune.trial_from_json(d)
+                                                                      for d in run["trials"]]),
+                                     budget, progress=lambda trial: record(trial, status))
     finally:
         measure.close()
+    partial.unlink(missing_ok=True)
     _tune_report(result, size_values, gpu.name)
     if result.best.ok:
         path = Path(program).with_suffix(tuning.SUFFIX)
@@ -375,11 +390,9 @@ def tune_cmd(program, sizes, quick, budget, repeat, json_path):
         click.echo(f"wrote {path}")
     if json_path:
         _write(json_path, json.dumps({"program": name, "device": gpu.name, "sizes": size_values,
-                                      "stopped": result.stopped, "trials": [
-                                          {"parameters": {k: list(v) if isinstance(v, tuple) else v
-                                                          for k, v in t.parameters.items()},
-                                           "ms": t.ms, "cost": t.cost, "verdict": t.verdict}
-                                          for t in result.trials]}, indent=2) + "\n")
+                                      "stopped": result.stopped,
+                                      "rank_correlation": autotune.rank_correlation(result.trials),
+                                      "trials": [autotune.trial_json(t) for t in result.trials]}, indent=2) + "\n")
 
 
 def _tune_report(result, sizes: dict, device: str) -> None:
@@ -396,6 +409,11 @@ def _tune_report(result, sizes: dict, device: str) -> None:
         table.add_row(flags(t.parameters) or "default", f"{t.ms:.3f}" if t.ms is not None else "-",
                       f"{t.cost:.4g}" if t.cost is not None else "-", t.verdict)
     Console(highlight=False).print(table)
+    from .autotune import rank_correlation
+
+    rho = rank_correlation(result.trials)
+    click.echo("the cost model's ranking against the measured times: " +
+               (f"Spearman {rho:.2f}" if rho is not None else "not defined (it ranks these candidates alike)"))
     best, default = result.best, result.default
     if best.ok and default.ok:
         click.echo(f"best: {flags(best.parameters) or 'the default'}: {best.ms:.3f} ms, the default "
