@@ -186,3 +186,13 @@ def test_the_rank_correlation_of_the_cost_model():
     assert rank_correlation(trials([(1, 3.0), (2, 2.0), (3, 1.0)])) == pytest.approx(-1.0)
     assert rank_correlation(trials([(1, 1.0), (1, 2.0), (1, 3.0)])) is None  # the model ranks them alike
     assert rank_correlation(trials([(1, 1.0), (2, 2.0)])) is None
+
+
+def test_the_plot_draws_every_timed_candidate(tmp_path):
+    pytest.importorskip("matplotlib")
+    from tiler.autotune import Result
+    from tiler.cli import _tune_plot
+
+    trials = [Trial({}, 1.0, "ok", 1.03), Trial({"tile": (32,)}, 0.8, "ok", 1.06), Trial({"chunk": 8}, None, "x")]
+    _tune_plot(Result(trials[1], trials[0], trials), str(tmp_path / "t.png"), "p.fut")
+    assert (tmp_path / "t.png").read_bytes()[:4] == b"\x89PNG"

@@ -337,8 +337,10 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
 @click.option("--repeat", default=10, show_default=True, type=click.IntRange(min=1),
               help="Timed launches a candidate.")
 @click.option("--json", "json_path", metavar="FILE", help="Write every trial as JSON.")
+@click.option("--plot", "plot_path", metavar="FILE.png",
+              help="Draw every candidate's time against the cost model's estimate (needs matplotlib).")
 @guarded(deep=False)
-def tune_cmd(program, sizes, quick, budget, repeat, json_path):
+def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path):
     """Search PROG.fut's plan parameters on the GPU (block, chunk, register
     tile, buffering), each candidate checked before it is timed, and keep
     the fastest in PROG.tuning, which compile, explain and bench then read."""
@@ -355,6 +357,8 @@ def tune_cmd(program, sizes, quick, budget, repeat, json_path):
     prog, source = checked_with_source(program)
     if program == STDIN:
         raise PlainError("tune writes PROG.tuning beside the program: give a file, not -")
+    if plot_path:
+        _matplotlib()  # before the search, not after
     gpu = Gpu.get()  # no GPU: one clear line, before any work
     spec = load_spec(program)
     size_values = resolve_sizes(prog, pairs(sizes, "--size", int), spec, "quick" if quick else "full")
@@ -388,6 +392,8 @@ def tune_cmd(program, sizes, quick, budget, repeat, json_path):
         old = tuning.read(path) if path.is_file() else []
         tuning.write(path, autotune.merged(old, autotune.tuned_table(result, gpu.name, size_values)), name)
         click.echo(f"wrote {path}")
+    if plot_path:
+        _tune_plot(result, plot_path, name)
     if json_path:
         _write(json_path, json.dumps({"program": name, "device": gpu.name, "sizes": size_values,
                                       "stopped": result.stopped,
@@ -571,6 +577,23 @@ def _plot(results, path: str) -> None:
         ax.barh([row.variant for row in r["rows"]], [row.ms for row in r["rows"]])
         ax.set_title(r["benchmark"])
         ax.set_xlabel("ms (median)")
+    fig.tight_layout()
+    fig.savefig(path)
+
+
+def _tune_plot(result, path: str, program: str) -> None:
+    """The candidates timed: measured ms against the cost model's estimate."""
+    from .tuning import flags
+
+    plt = _matplotlib()
+    timed = [t for t in result.trials if t.ok and t.cost is not None]
+    fig, ax = plt.subplots(figsize=(7, 5))
+    ax.scatter([t.cost for t in timed], [t.ms for t in timed])
+    for t in timed:
+        ax.annotate(flags(t.parameters) or "default", (t.cost, t.ms), fontsize=7)
+    ax.set_xlabel("cost model (global loads a point per streamed element)")
+    ax.set_ylabel("ms (median)")
+    ax.set_title(f"tiler tune: {program}")
     fig.tight_layout()
     fig.savefig(path)
 
