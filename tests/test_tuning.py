@@ -12,11 +12,11 @@ from conftest import BENCHMARKS, tiler
 
 import tiler as tiler_api
 from tiler.analyse import Options
-from tiler.autotune import Trial, families, merged, search
+from tiler.autotune import Trial, families, search
 from tiler.errors import PlainError
 from tiler.pipeline import run_to
 from tiler.runtime import gpu_unavailable
-from tiler.tuning import Tuned, for_program, read, write
+from tiler.tuning import Tuned, for_program, merged, read, write
 
 TABLE = """[[tuned]]
 device = "NVIDIA H200"
@@ -196,3 +196,16 @@ def test_the_plot_draws_every_timed_candidate(tmp_path):
     trials = [Trial({}, 1.0, "ok", 1.03), Trial({"tile": (32,)}, 0.8, "ok", 1.06), Trial({"chunk": 8}, None, "x")]
     _tune_plot(Result(trials[1], trials[0], trials), str(tmp_path / "t.png"), "p.fut")
     assert (tmp_path / "t.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_journal_keeps_trials_for_the_same_device_and_sizes(tmp_path):
+    from tiler.autotune import Journal
+
+    path = tmp_path / "p.tuning.partial.json"
+    journal = Journal(path, "G", {"n": 5})
+    journal.record(Trial({"tile": (32,)}, 0.5, "ok", 1.0))
+    journal.record(Trial({"tile": (32,)}, 0.5, "ok", 1.0))  # once
+    assert Journal(path, "G", {"n": 5}).prior == [Trial({"tile": (32,)}, 0.5, "ok", 1.0)]
+    assert Journal(path, "G", {"n": 6}).prior == [] and Journal(path, "H", {"n": 5}).prior == []
+    journal.close()
+    assert not path.exists()

@@ -11,6 +11,8 @@ first, so the result is never slower than it.
 """
 from __future__ import annotations
 
+import json
+import statistics
 import time
 from dataclasses import dataclass, field
 
@@ -142,8 +144,6 @@ class GpuMeasure:
         except PlainError as exc:
             trial = Trial(parameters, None, f"discarded: {exc}", cost)
         else:
-            import statistics
-
             trial = Trial(parameters, statistics.median(times) if times else None, verdict, cost)
         self.seen[cuda] = trial
         return trial
@@ -162,9 +162,27 @@ def tuned_table(result: Result, device: str, sizes: dict):
                  round(result.default.ms, 6), datetime.date.today().isoformat())
 
 
-def merged(old: list, new) -> list:
-    """The file's tables with `new` in place of the one for the same device and sizes."""
-    return [t for t in old if (t.device, t.sizes) != (new.device, new.sizes)] + [new]
+class Journal:
+    """The trials so far, kept in a file while a search runs, so that one cut
+    short resumes from them (at the same sizes, on the same device)."""
+
+    def __init__(self, path, device: str, sizes: dict):
+        self.path = path
+        self.run = {"device": device, "sizes": sizes, "trials": []}
+        prior = json.loads(path.read_text()) if path.is_file() else {}
+        if (prior.get("device"), prior.get("sizes")) == (device, sizes):
+            self.run["trials"] = prior["trials"]
+        self.prior = [trial_from_json(d) for d in self.run["trials"]]
+
+    def record(self, trial: Trial) -> None:
+        entry = trial_json(trial)
+        if all(d["parameters"] != entry["parameters"] for d in self.run["trials"]):
+            self.run["trials"].append(entry)
+            self.path.write_text(json.dumps(self.run) + "\n")
+
+    def close(self) -> None:
+        """The search ended: nothing to resume."""
+        self.path.unlink(missing_ok=True)
 
 
 def resumed(measure, prior: list[Trial]):

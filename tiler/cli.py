@@ -354,43 +354,34 @@ def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path):
     from .runtime import Gpu
     from .workload import load_spec, resolve_sizes
 
-    prog, source = checked_with_source(program)
     if program == STDIN:
         raise PlainError("tune writes PROG.tuning beside the program: give a file, not -")
+    prog, source = checked_with_source(program)
     if plot_path:
         _matplotlib()  # before the search, not after
     gpu = Gpu.get()  # no GPU: one clear line, before any work
     spec = load_spec(program)
     size_values = resolve_sizes(prog, pairs(sizes, "--size", int), spec, "quick" if quick else "full")
-    text, name = read_program(program)
+    text, name = source.text, source.name
     fams = autotune.families(run_all(text, name, make_options(sizes=size_values), until="analyse")["analyse"])
-    partial = Path(program).with_suffix(tuning.SUFFIX + ".partial.json")  # trials so far: a rerun resumes
-    run = {"device": gpu.name, "sizes": size_values, "trials": []}
-    prior = json.loads(partial.read_text()) if partial.is_file() else {}
-    if prior.get("device") == gpu.name and prior.get("sizes") == size_values:
-        run["trials"] = prior["trials"]
-        click.echo(f"resuming from {partial}: {len(prior['trials'])} candidates measured", err=True)
-
-    def record(trial, status):
-        status.update(f"tried {tuning.flags(trial.parameters) or 'the default'}: {trial.verdict}")
-        if all(d["parameters"] != autotune.trial_json(trial)["parameters"] for d in run["trials"]):
-            run["trials"].append(autotune.trial_json(trial))
-            _write(str(partial), json.dumps(run) + "\n")
-
+    journal = autotune.Journal(Path(program).with_suffix(tuning.SUFFIX + ".partial.json"), gpu.name, size_values)
+    if journal.prior:
+        click.echo(f"resuming from {journal.path}: {len(journal.prior)} candidates measured", err=True)
     measure = autotune.GpuMeasure(text, name, prog, spec, size_values, repeat, gpu)
     try:
         with Console(highlight=False, stderr=True).status("measuring the default schedule") as status:
-            result = autotune.search(fams, autotune.resumed(measure, [autotune.trial_from_json(d)
-                                                                      for d in run["trials"]]),
-                                     budget, progress=lambda trial: record(trial, status))
+            def record(trial):
+                status.update(f"tried {tuning.flags(trial.parameters) or 'the default'}: {trial.verdict}")
+                journal.record(trial)
+            result = autotune.search(fams, autotune.resumed(measure, journal.prior), budget, progress=record)
     finally:
         measure.close()
-    partial.unlink(missing_ok=True)
+    journal.close()
     _tune_report(result, size_values, gpu.name)
     if result.best.ok:
         path = Path(program).with_suffix(tuning.SUFFIX)
-        old = tuning.read(path) if path.is_file() else []
-        tuning.write(path, autotune.merged(old, autotune.tuned_table(result, gpu.name, size_values)), name)
+        table = autotune.tuned_table(result, gpu.name, size_values)
+        tuning.write(path, tuning.merged(tuning.read(path) if path.is_file() else [], table), name)
         click.echo(f"wrote {path}")
     if plot_path:
         _tune_plot(result, plot_path, name)
@@ -405,6 +396,7 @@ def _tune_report(result, sizes: dict, device: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from .autotune import rank_correlation
     from .tuning import flags
 
     shown = ", ".join(f"{k}={v}" for k, v in sizes.items())
@@ -415,8 +407,6 @@ def _tune_report(result, sizes: dict, device: str) -> None:
         table.add_row(flags(t.parameters) or "default", f"{t.ms:.3f}" if t.ms is not None else "-",
                       f"{t.cost:.4g}" if t.cost is not None else "-", t.verdict)
     Console(highlight=False).print(table)
-    from .autotune import rank_correlation
-
     rho = rank_correlation(result.trials)
     click.echo("the cost model's ranking against the measured times: " +
                (f"Spearman {rho:.2f}" if rho is not None else "not defined (it ranks these candidates alike)"))
@@ -450,9 +440,7 @@ def bench_cmd(names, quick, sizes, inputs, repeat, tiles, ablate, json_path, plo
     known = benchmark_names()
     chosen = known if not names or "all" in names else list(names)
     for n in chosen:
-        if n.endswith(".fut"):
-            checked(n)  # a mistake in the program: located, before any GPU work
-        elif n not in known:
+        if not n.endswith(".fut") and n not in known:
             raise PlainError(f"no benchmark called `{n}`",
                              f"choose from {', '.join(known)} or all, or give a program's .fut file")
     given = _bench_inputs(chosen, {name: _load_npy(path) for name, path in pairs(inputs, "--input").items()})
@@ -483,15 +471,16 @@ def bench_cmd(names, quick, sizes, inputs, repeat, tiles, ablate, json_path, plo
 
 
 def _bench_inputs(chosen: list[str], arrays: dict) -> dict:
-    """For each program benched, the --input arrays for its parameters,
-    checked against their types (with a note for each conversion); each
-    --input must name a parameter of some program."""
+    """For each program benched (checked here: a mistake in one is located
+    before any GPU work), the --input arrays for its parameters, checked
+    against their types (with a note for each conversion); each --input must
+    name a parameter of some program."""
     from .bench import program_path
     from .workload import check_given
 
     out, used = {}, set()
     for n in chosen:
-        prog = checked(str(program_path(n)[0]) if not n.endswith(".fut") else n)
+        prog = checked(str(program_path(n)[0]))
         mine = {k: v for k, v in arrays.items() if k in {p.name for p in prog.kernel.params}}
         out[n], notes = check_given(prog, mine)
         used |= set(mine)

@@ -101,6 +101,11 @@ def write(path: Path, tables: list[Tuned], program: str) -> None:
     path.write_text("\n".join(lines))
 
 
+def merged(old: list[Tuned], new: Tuned) -> list[Tuned]:
+    """A file's tables with `new` in place of the one for the same device and sizes."""
+    return [t for t in old if (t.device, t.sizes) != (new.device, new.sizes)] + [new]
+
+
 def _toml(v) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
@@ -137,7 +142,7 @@ def pick(tables: list[Tuned], device: str | None, sizes: dict) -> tuple[Tuned | 
 def apply(options: Options, tuned: Tuned) -> tuple[Options, dict]:
     """The tuned parameters the command line left at their defaults."""
     default = Options()
-    checked = make_options(**{k: v for k, v in tuned.parameters.items()})
+    checked = make_options(**tuned.parameters)
     used = {}
     for f in fields(Options):
         if f.name in tuned.parameters and getattr(options, f.name) == getattr(default, f.name):

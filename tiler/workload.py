@@ -23,7 +23,9 @@ from .syntax import ast, parse_expression
 
 DEFAULT_SIZE = 100  # not a multiple of any tile, on purpose
 SIZE_SETS = ("test", "quick", "full")
-LIBRARY_OPS = ("matmul", "matvec", "copy")  # what a benchmark's [library] table may name (bench/library.py)
+# what a benchmark's [library] table may name, and the library routine each is
+# (bench/library.py runs them; "copy" is the copy bandwidth, no library)
+LIBRARY_OPS = {"matmul": "cuBLAS SGEMM", "matvec": "cuBLAS SGEMV", "copy": None}
 
 
 @dataclass(frozen=True)

@@ -33,13 +33,12 @@ def _input_loads(p, reuse: int) -> float:
     (computed, not loaded) or an input reading another's tile, 1/reuse for a
     staged input, 1 read in place, or UNCOALESCED_LOADS where those reads are
     a row apart between neighbouring threads."""
-    if isinstance(p.array, T.Iota) or p.shares:
-        return 0.0
-    return 1.0 / reuse if p.staged else in_place_loads(p)
+    return 1.0 / reuse if p.copied else in_place_loads(p)
 
 
 def in_place_loads(p) -> float:
-    """Global loads a thread makes per element of an input read where it lies."""
+    """Global loads a thread makes per element of an input read where it
+    lies (none for an iota or an input reading another's tile)."""
     if isinstance(p.array, T.Iota) or p.shares:
         return 0.0
     return UNCOALESCED_LOADS if p.uncoalesced else 1.0

@@ -66,12 +66,11 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
                         for n in range(len(best.streams)))
         chosen = Schedule(untiled_block(rank, reason), streams, cost.loads(streams))
         return Plan(chosen, candidates, chosen, ())
-    wide = best
-    best = _registers(_coalescing_block(best, views, options), kernel, views, options)
-    reason = why_block(best.block, best.streams)
-    if best.block.threads < wide.block.threads and best.block.register is None:
-        reason += ("; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves "
-                   "few threads, and small blocks spread them over every SM")
+    narrow = _coalescing_block(best, views, options)
+    reason = "; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few " \
+             "threads, and small blocks spread them over every SM" if narrow is not best else ""
+    best = _registers(narrow, kernel, views, options)
+    reason = why_block(best.block, best.streams) + reason
     best = replace(best, block=replace(best.block, reason=reason))
     candidates = (best,) + candidates[1:]
     limits = cost.thresholds(

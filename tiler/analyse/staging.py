@@ -29,13 +29,12 @@ from .views import Views, chunk_reads
 COALESCE_CHUNK = 64
 
 
-def not_tiled(site: StreamSite, reason: str, rank: int, views: Views | None = None,
-              x_dim: int | None = None) -> StreamPlan:
-    """The stream left in global memory; with `views`, each input says whether
-    its reads there are uncoalesced under a block with `x_dim` on threadIdx.x."""
+def not_tiled(site: StreamSite, reason: str, rank: int, views: Views, x_dim: int) -> StreamPlan:
+    """The stream left in global memory; each input says whether its reads
+    there are uncoalesced under a block with `x_dim` on threadIdx.x."""
     everything = frozenset(range(rank))
     inputs = tuple(InputPlan(i.param.name, i.array, i.variance, everything - i.variance, None, reason,
-                             uncoalesced=views is not None and uncoalesced(site, i, x_dim, views))
+                             uncoalesced=uncoalesced(site, i, x_dim, views))
                    for i in site.inputs)
     return StreamPlan(site, False, "none", None, inputs, reason, 0)
 
@@ -59,9 +58,10 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
         invariant = frozenset(range(rank)) - i.variance
         unco = uncoalesced(site, i, block.spans[0], views)
         kind_, sharing = _kind_refusal(i), _sharing_refusal(i.variance, invariant, spans)
-        reason = kind_ or sharing or _access_refusal(i, site, unsafe, spans) or ""
+        access = _access_refusal(i, site, unsafe, spans)
+        reason = kind_ or sharing or access or ""
         if not kind_ and sharing and unco:  # no thread shares it, but its reads could coalesce
-            blocked = _access_refusal(i, site, unsafe, spans) or _coalescing_refusal(i, block, options)
+            blocked = access or _coalescing_refusal(i, block, options)
             reason = f"{sharing}; its reads are a row apart along threadIdx.x, but {blocked}" if blocked else ""
         decisions.append(InputPlan(i.param.name, i.array, i.variance, invariant, None, reason, uncoalesced=unco))
     for n, d in enumerate(decisions):

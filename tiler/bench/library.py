@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import statistics
 
-OPS = {"matmul": "cuBLAS SGEMM", "matvec": "cuBLAS SGEMV"}  # both are `a @ b` to either backend
+from ..workload import LIBRARY_OPS
 
 
 def library_row(lib: dict, inputs: dict, repeat: int, reference, compare, moved: int):
@@ -29,7 +29,7 @@ def library_row(lib: dict, inputs: dict, repeat: int, reference, compare, moved:
         rate = 1e-6 / statistics.median(per_byte)  # GB/s from milliseconds a byte
         return Row(f"copy bandwidth, {rate:,.0f} GB/s: its bytes at that speed", "-",
                    [t * moved for t in per_byte], check="-")
-    if op not in OPS:
+    if not LIBRARY_OPS.get(op):
         return None
     a, b = (_operand(inputs, name) for name in lib["operands"])
     for backend in (_torch, _cupy):
@@ -37,7 +37,7 @@ def library_row(lib: dict, inputs: dict, repeat: int, reference, compare, moved:
         if found is not None:
             label, out, times = found
             verdict = compare((out,), reference, None, f"{label} against untiled")
-            return Row(f"{OPS[op]} ({label})", "-", times, check=verdict)
+            return Row(f"{LIBRARY_OPS[op]} ({label})", "-", times, check=verdict)
     return None
 
 
@@ -127,4 +127,4 @@ def _copy_bandwidth(array, repeat) -> list[float] | None:
     return [t / (2 * array.nbytes) for t in times]  # each byte read once and written once
 
 
-__all__ = ["library_row", "OPS"]
+__all__ = ["library_row"]
