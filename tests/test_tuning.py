@@ -12,11 +12,11 @@ from conftest import BENCHMARKS, tiler
 
 import tiler as tiler_api
 from tiler.analyse import Options
-from tiler.autotune import Trial, families, search
+from tiler.autotune import Trial, families, one_at_a_time, search
 from tiler.errors import PlainError
 from tiler.pipeline import run_to
 from tiler.runtime import gpu_unavailable
-from tiler.tuning import Tuned, for_program, merged, read, write
+from tiler.tuning import Tuned, flags, for_program, merged, read, write
 
 TABLE = """[[tuned]]
 device = "NVIDIA H200"
@@ -111,10 +111,12 @@ def test_the_families_follow_the_plan():
     assert list(mm) == ["tile", "chunk", "register_tile", "buffering"]
     assert (16, 16) in mm["tile"] and (8, 8) in mm["register_tile"]
     assert [n for n, _ in families(analysed("conv2d"))] == ["tile"]  # nothing staged: only the block to try
+    lavamd = dict(families(analysed("lavamd")))  # a 1-D block in a 2-D grid: the other dim keeps one thread
+    assert lavamd["tile"][0] == (1, 16) and flags({"tile": (None, 16)}) == "--tile _,16"
 
 
 def fake(times: dict, wrong=()):
-    """A measurement: a time per (tile, chunk), some candidates wrong."""
+    """A batch measurement: a time per (tile, chunk), some candidates wrong."""
     calls = []
 
     def measure(params):
@@ -123,17 +125,43 @@ def fake(times: dict, wrong=()):
         if key in wrong:
             return Trial(params, None, "discarded: out0 differs")
         return Trial(params, times.get(key, 1.0), "ok")
-    return measure, calls
+    return one_at_a_time(measure), calls
 
 
 def test_coordinate_descent_keeps_the_fastest_and_never_a_wrong_one():
-    measure, calls = fake({((32,), None): 0.8, ((32,), 64): 0.5, ((16,), 64): 0.2}, wrong={((64,), None)})
+    measure, calls = fake({((32,), None): 0.8, ((32,), 64): 0.5}, wrong={((64,), None)})
     result = search([("tile", [(16,), (32,), (64,)]), ("chunk", [32, 64])], measure, budget_s=100)
     assert calls[0] == {} and result.default.ms == 1.0
     # the block first (32 is best, 64 is wrong and discarded), then the chunk with the block fixed
+    assert calls[1:6] == [{"tile": (16,)}, {"tile": (32,)}, {"tile": (64,)}, {"tile": (32,), "chunk": 32},
+                          {"tile": (32,), "chunk": 64}]
     assert result.best.parameters == {"tile": (32,), "chunk": 64} and result.best.ms == 0.5
-    assert {"tile": (16,), "chunk": 64} not in calls  # a family the search ruled out is not crossed with others
     assert not any(t.parameters == {"tile": (64,)} and t.ok for t in result.trials)
+
+
+def test_a_second_pass_finds_what_one_family_at_a_time_misses():
+    """Block 16 only pays with chunk 64: the second pass tries the blocks again with it."""
+    measure, calls = fake({((32,), None): 0.8, ((32,), 64): 0.5, ((16,), 64): 0.2})
+    result = search([("tile", [(16,), (32,)]), ("chunk", [32, 64])], measure, budget_s=100)
+    assert result.best.parameters == {"tile": (16,), "chunk": 64}
+    assert len(calls) == len({tuple(sorted(c.items())) for c in calls})  # nothing measured twice
+    one = search([("tile", [(16,), (32,)]), ("chunk", [32, 64])], fake({((32,), None): 0.8, ((32,), 64): 0.5, ((16,), 64): 0.2})[0],
+                 budget_s=100, passes=1)
+    assert one.best.parameters == {"tile": (32,), "chunk": 64}
+
+
+def test_each_family_is_tried_best_estimate_first_and_in_batches():
+    measure, calls = fake({})
+    batches = []
+
+    def batched(batch):
+        batches.append(len(batch))
+        return measure(batch)
+    estimate = {(16,): 3.0, (32,): 1.0, (64,): None, (128,): 2.0}
+    search([("tile", [(16,), (32,), (64,), (128,)])], batched, budget_s=100, width=2,
+           estimate=lambda p: estimate[p["tile"]])
+    assert [c.get("tile") for c in calls] == [None, (32,), (128,), (16,), (64,)]  # no estimate: last
+    assert batches == [1, 2, 2]
 
 
 def test_the_budget_ends_the_search_with_the_best_so_far():
@@ -141,6 +169,27 @@ def test_the_budget_ends_the_search_with_the_best_so_far():
     measure, calls = fake({((32,), None): 0.5})
     result = search([("tile", [(16,), (32,), (64,), (128,)])], measure, budget_s=2.5, clock=lambda: next(ticks))
     assert len(calls) == 3 and result.best.parameters == {"tile": (32,)} and "budget" in result.stopped
+
+
+def test_workers_spread_a_batch_over_one_process_a_gpu():
+    from tiler.autotune import Workers
+
+    workers = Workers(2, stand_in)
+    try:
+        trials = workers([{"chunk": c} for c in (8, 16, 32, 64)])
+    finally:
+        workers.close()
+    assert [t.parameters["chunk"] for t in trials] == [8, 16, 32, 64]
+    assert [t.gpu for t in trials] == [0, 1, 0, 1]
+    assert [t.verdict for t in trials] == ["ok on 0", "ok on 1", "ok on 0", "ok on 1"]  # CUDA_VISIBLE_DEVICES
+
+
+def stand_in():
+    """A worker's measurement without a GPU: says which device it was given."""
+    import os
+
+    device = os.environ["CUDA_VISIBLE_DEVICES"]
+    return lambda params: Trial(params, 1.0, f"ok on {device}")
 
 
 def test_a_new_table_replaces_the_one_for_the_same_device_and_sizes():

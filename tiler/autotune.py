@@ -12,6 +12,7 @@ first, so the result is never slower than it.
 from __future__ import annotations
 
 import json
+import math
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from .analyse import Analysis
 
 BLOCK_1D = (16, 32, 64, 128, 256, 512)
 BLOCK_2D = ((8, 32), (16, 16), (32, 8), (16, 32), (32, 16), (32, 32))  # (outer, inner) threads
-CHUNKS = (8, 16, 32, 64, 128)
+CHUNKS = (8, 16, 32, 64, 128, 256, 512)
 MICRO = ((4, 4), (4, 8), (8, 4), (8, 8))  # (outer, inner) points a thread
 
 
@@ -30,6 +31,7 @@ class Trial:
     ms: float | None  # the median time; None when it was not timed
     verdict: str  # "ok ...", or why the candidate was discarded
     cost: float | None = None  # the cost model's estimate, for comparison
+    gpu: int | None = None  # which GPU of the host measured it (--gpus)
 
     @property
     def ok(self) -> bool:
@@ -48,8 +50,8 @@ def families(a: Analysis) -> list[tuple[str, list]]:
     """The parameters worth varying for this kernel, each with its values."""
     b, rank = a.block, a.block.rank
     out = []
-    if len(b.spans) == 1:
-        out.append(("tile", [_per_dim(rank, {b.spans[0]: w}) for w in BLOCK_1D]))
+    if len(b.spans) == 1:  # the other dims keep one thread (`_` would give them the plan's default)
+        out.append(("tile", [_per_dim(rank, {b.spans[0]: w}, 1) for w in BLOCK_1D]))
     elif len(b.spans) == 2:
         inner, outer = b.spans
         out.append(("tile", [_per_dim(rank, {outer: y, inner: x}) for y, x in BLOCK_2D]))
@@ -64,34 +66,57 @@ def families(a: Analysis) -> list[tuple[str, list]]:
 
 
 def _per_dim(rank: int, given: dict, rest=None) -> tuple:
-    """Sizes per dimension, outermost first (`rest` for the others: `_` keeps the plan's)."""
+    """Sizes per dimension, outermost first (`rest` for the others: None keeps the plan's)."""
     return tuple(given.get(d, rest) for d in range(rank))
 
 
-def search(fams: list[tuple[str, list]], measure, budget_s: float, clock=time.monotonic, progress=None) -> Result:
-    """Coordinate descent: `measure(parameters) -> Trial`."""
+def one_at_a_time(measure):
+    """A batch measurement from a measurement of one candidate."""
+    return lambda batch: [measure(p) for p in batch]
+
+
+def search(fams: list[tuple[str, list]], measure, budget_s: float, clock=time.monotonic, progress=None,
+           width: int = 1, estimate=None, passes: int = 3) -> Result:
+    """Coordinate descent: `measure(batch of parameters) -> their Trials`,
+    `width` candidates a batch (one a GPU). Each family's values are tried
+    in the order of the cost model's `estimate(parameters)` (best first),
+    with the best of the other families fixed; the families are walked
+    again while a pass improves on the last (at most `passes` times)."""
     start = clock()
-    default = measure({})
+    (default,) = measure([{}])
     if progress:
         progress(default)
     trials, best = [default], default
     if not default.ok:
         return Result(default, default, trials, f"the default schedule failed: {default.verdict}")
-    for name, values in fams:
-        fixed = dict(best.parameters)
-        for value in values:
-            if clock() - start > budget_s:
-                return Result(best, default, trials, f"the budget of {budget_s:g} s was spent")
-            params = {**{k: v for k, v in fixed.items() if not _same_family(k, name)}, **_as_parameters(name, value)}
-            if any(t.parameters == params for t in trials):
-                continue
-            trial = measure(params)
-            trials.append(trial)
-            if progress:
-                progress(trial)
-            if trial.ok and trial.ms < best.ms:
-                best = trial
+    for _ in range(passes):
+        before = best
+        for name, values in fams:
+            fixed = {k: v for k, v in best.parameters.items() if not _same_family(k, name)}
+            todo = []
+            for value in values:
+                params = {**fixed, **_as_parameters(name, value)}
+                if not any(t.parameters == params for t in trials) and params not in todo:
+                    todo.append(params)
+            if estimate:
+                todo.sort(key=lambda p: _estimated(estimate, p))
+            for at in range(0, len(todo), width):
+                if clock() - start > budget_s:
+                    return Result(best, default, trials, f"the budget of {budget_s:g} s was spent")
+                for trial in measure(todo[at:at + width]):
+                    trials.append(trial)
+                    if progress:
+                        progress(trial)
+                    if trial.ok and trial.ms < best.ms:
+                        best = trial
+        if best is before:
+            break
     return Result(best, default, trials)
+
+
+def _estimated(estimate, params: dict) -> float:
+    cost = estimate(params)
+    return math.inf if cost is None else cost
 
 
 def _as_parameters(name: str, value) -> dict:
@@ -133,6 +158,8 @@ class GpuMeasure:
         cuda = values["render"]
         if cuda in self.seen:
             same = self.seen[cuda]
+            if same.parameters == parameters:
+                return same
             return Trial(parameters, same.ms, f"{same.verdict} (the same kernel as {same.parameters or 'the default'})",
                          cost)
         try:
@@ -150,6 +177,80 @@ class GpuMeasure:
 
     def close(self) -> None:
         self.device.free()
+
+
+def estimator(text: str, shown: str, sizes: dict, gpu):
+    """The cost model's estimate for a candidate (None where it does not compile)."""
+    from .analyse import make_options
+    from .bench import device_options
+    from .errors import PlainError
+    from .pipeline import run_all
+
+    def estimate(parameters: dict) -> float | None:
+        try:
+            options = device_options(make_options(**parameters), tuple(sorted(sizes.items())), gpu)
+            return run_all(text, shown, options, until="analyse")["analyse"].schedule.cost
+        except PlainError:
+            return None
+    return estimate
+
+
+def gpu_measure(path: str, text: str, shown: str, sizes: dict, repeat: int) -> GpuMeasure:
+    """A worker's measurement on the GPU it sees, its reference the default
+    schedule's outputs (measured first, as the search does)."""
+    from .pipeline import run_to
+    from .runtime import Gpu
+    from .workload import load_spec
+
+    m = GpuMeasure(text, shown, run_to("check", text, shown), load_spec(path), sizes, repeat, Gpu.get())
+    m({})
+    return m
+
+
+class Workers:
+    """A batch measurement over `count` GPUs of one host: one process a GPU
+    (CUDA_VISIBLE_DEVICES set before CUDA starts there), each measuring with
+    its own `make()`; a batch is spread over them, one candidate each, and
+    its trials come back in order."""
+
+    def __init__(self, count: int, make):
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        spawn = multiprocessing.get_context("spawn")  # a forked child would inherit the parent's CUDA state
+        self.pools = [ProcessPoolExecutor(1, mp_context=spawn, initializer=_start_worker, initargs=(n, make))
+                      for n in range(count)]
+
+    def __call__(self, batch: list) -> list:
+        from concurrent.futures.process import BrokenProcessPool
+
+        from .errors import PlainError
+
+        futures = [self.pools[n % len(self.pools)].submit(_measure_here, p) for n, p in enumerate(batch)]
+        try:
+            return [f.result() for f in futures]
+        except BrokenProcessPool as exc:
+            raise PlainError(f"a tuning worker stopped: {exc}") from None
+
+    def close(self) -> None:
+        for pool in self.pools:
+            pool.shutdown(cancel_futures=True)
+
+
+_HERE: dict = {}  # in a worker process: its GPU's index and its measurement
+
+
+def _start_worker(n: int, make) -> None:
+    import os
+
+    os.environ["CUDA_VISIBLE_DEVICES"] = str(n)
+    _HERE.update(gpu=n, measure=make())
+
+
+def _measure_here(parameters: dict) -> Trial:
+    import dataclasses
+
+    return dataclasses.replace(_HERE["measure"](parameters), gpu=_HERE["gpu"])
 
 
 def tuned_table(result: Result, device: str, sizes: dict):
@@ -186,15 +287,19 @@ class Journal:
 
 
 def resumed(measure, prior: list[Trial]):
-    """`measure`, but a candidate a partial run already measured is not measured again."""
+    """The batch measurement `measure`, but a candidate a partial run already
+    measured is not measured again."""
     known = {_key(t.parameters): t for t in prior}
 
-    def again(parameters: dict) -> Trial:
-        t = known.get(_key(parameters))
-        if t is None:
-            return measure(parameters)
-        return Trial(t.parameters, t.ms, t.verdict + " (from the interrupted run)", t.cost)
+    def again(batch: list) -> list:
+        new = [p for p in batch if _key(p) not in known]
+        fresh = iter(measure(new) if new else [])
+        return [next(fresh) if _key(p) not in known else _from_before(known[_key(p)]) for p in batch]
     return again
+
+
+def _from_before(t: Trial) -> Trial:
+    return Trial(t.parameters, t.ms, t.verdict + " (from the interrupted run)", t.cost, t.gpu)
 
 
 def _key(parameters: dict) -> tuple:
@@ -203,12 +308,12 @@ def _key(parameters: dict) -> tuple:
 
 def trial_json(t: Trial) -> dict:
     return {"parameters": {k: list(v) if isinstance(v, tuple) else v for k, v in t.parameters.items()},
-            "ms": t.ms, "cost": t.cost, "verdict": t.verdict}
+            "ms": t.ms, "cost": t.cost, "verdict": t.verdict, "gpu": t.gpu}
 
 
 def trial_from_json(d: dict) -> Trial:
     params = {k: tuple(v) if isinstance(v, list) else v for k, v in d["parameters"].items()}
-    return Trial(params, d["ms"], d["verdict"], d.get("cost"))
+    return Trial(params, d["ms"], d["verdict"], d.get("cost"), d.get("gpu"))
 
 
 def rank_correlation(trials: list[Trial]) -> float | None:

@@ -188,6 +188,9 @@ def plan_options(fn):
     fn = click.option("--no-vector", is_flag=True, help="Scalar global copies (no 128-bit loads).")(fn)
     fn = click.option("--no-coalesce", is_flag=True,
                       help="Leave rows each thread walks alone in global memory (no staging for coalescing).")(fn)
+    fn = click.option("--no-promote", is_flag=True,
+                      help="Leave index reads along a stream's position (B[kk + k, j]) as reads: do not make them "
+                           "stream inputs.")(fn)
     fn = click.option("--chunk", type=int, default=None, metavar="K",
                       help="Elements a tiled stream copies into shared memory at once, instead of the plan's "
                            "choice (halved while the tiles do not fit --max-shared).")(fn)
@@ -221,14 +224,14 @@ def tuned_options(program: str, plan: dict):
 
 def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), register_tile=None,
                  no_register_tile=False, no_vector=False, single_buffer=False, double_buffer=False, chunk=None,
-                 no_coalesce=False):
+                 no_coalesce=False, no_promote=False):
     from .analyse import CLI_NAMES, make_options
 
     return make_options(CLI_NAMES, tile=tile, no_tile=no_tile, max_shared=max_shared,
                         sizes=pairs(size_hints, "--size", int), thresholds=pairs(thresholds, "--threshold", int),
                         register_tile=register_tile, no_register_tile=no_register_tile, no_vector=no_vector,
                         single_buffer=single_buffer, double_buffer=double_buffer, chunk=chunk,
-                        no_coalesce=no_coalesce)
+                        no_coalesce=no_coalesce, no_promote=no_promote)
 
 
 @main.command("explain")
@@ -339,8 +342,10 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
 @click.option("--json", "json_path", metavar="FILE", help="Write every trial as JSON.")
 @click.option("--plot", "plot_path", metavar="FILE.png",
               help="Draw every candidate's time against the cost model's estimate (needs matplotlib).")
+@click.option("--gpus", default=1, show_default=True, type=click.IntRange(min=1), metavar="N",
+              help="Measure N candidates at once, one on each of N GPUs of this host (of one model).")
 @guarded(deep=False)
-def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path):
+def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus):
     """Search PROG.fut's plan parameters on the GPU (block, chunk, register
     tile, buffering), each candidate checked before it is timed, and keep
     the fastest in PROG.tuning, which compile, explain and bench then read."""
@@ -367,15 +372,29 @@ def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path):
     journal = autotune.Journal(Path(program).with_suffix(tuning.SUFFIX + ".partial.json"), gpu.name, size_values)
     if journal.prior:
         click.echo(f"resuming from {journal.path}: {len(journal.prior)} candidates measured", err=True)
-    measure = autotune.GpuMeasure(text, name, prog, spec, size_values, repeat, gpu)
+    _check_gpus(gpus, gpu)
+    if gpus == 1:
+        one = autotune.GpuMeasure(text, name, prog, spec, size_values, repeat, gpu)
+        measure, close = autotune.one_at_a_time(one), one.close
+    else:
+        measure = autotune.Workers(gpus, functools.partial(autotune.gpu_measure, program, text, name, size_values,
+                                                           repeat))
+        close = measure.close
+    estimate = autotune.estimator(text, name, size_values, gpu)
     try:
         with Console(highlight=False, stderr=True).status("measuring the default schedule") as status:
+            seen: list = []
+
             def record(trial):
-                status.update(f"tried {tuning.flags(trial.parameters) or 'the default'}: {trial.verdict}")
+                seen.append(trial)
+                best = min((t.ms for t in seen if t.ok), default=None)
+                status.update(f"{len(seen)} tried" + (f", best {best:.4g} ms" if best else "") + ": "
+                              f"{tuning.flags(trial.parameters) or 'the default'}: {trial.verdict}")
                 journal.record(trial)
-            result = autotune.search(fams, autotune.resumed(measure, journal.prior), budget, progress=record)
+            result = autotune.search(fams, autotune.resumed(measure, journal.prior), budget, progress=record,
+                                     width=gpus, estimate=estimate)
     finally:
-        measure.close()
+        close()
     journal.close()
     _tune_report(result, size_values, gpu.name)
     if result.best.ok:
@@ -390,6 +409,17 @@ def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path):
                                       "stopped": result.stopped,
                                       "rank_correlation": autotune.rank_correlation(result.trials),
                                       "trials": [autotune.trial_json(t) for t in result.trials]}, indent=2) + "\n")
+
+
+def _check_gpus(count: int, gpu) -> None:
+    """--gpus N: N GPUs there, all of the model the tuning file will name."""
+    drv = gpu.drv
+    if count > drv.Device.count():
+        raise PlainError(f"--gpus {count}: this host has {drv.Device.count()} GPU(s)")
+    names = {drv.Device(n).name() for n in range(count)}
+    if names != {gpu.name}:
+        raise PlainError(f"--gpus {count}: the GPUs are of different models ({', '.join(sorted(names))}); "
+                         "a tuning holds for one", "tune on GPUs of one model (CUDA_VISIBLE_DEVICES picks them)")
 
 
 def _tune_report(result, sizes: dict, device: str) -> None:

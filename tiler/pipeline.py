@@ -15,7 +15,7 @@ from typing import Callable
 from .analyse import DEFAULT, analyse
 from .check import check
 from .errors import CompilerBug, PlainError, UserError
-from .kernel import inline_kernel
+from .kernel import kernel_of
 from .kir.prune import prune
 from .kir.verify import check_module
 from .lower import lower
@@ -37,8 +37,9 @@ STAGES: tuple[Stage, ...] = (
     Stage("parse", "program text -> syntax tree (tiler.syntax)", lambda text, src, opt: parse(text, src.name), "ast"),
     Stage("check", "syntax tree -> typed program: names, types, sizes, kernel shape (tiler.check)",
           lambda tree, src, opt: check(tree, src), "typed"),
-    Stage("kernel", "typed program -> one kernel with every helper inlined (tiler.kernel)",
-          lambda prog, src, opt: inline_kernel(prog), "kernel"),
+    Stage("kernel", "typed program -> one kernel with every helper inlined, and index reads along a stream's "
+                    "position made stream inputs (tiler.kernel)",
+          lambda prog, src, opt: kernel_of(prog, not opt.no_promote), "kernel"),
     Stage("analyse", "kernel -> variance of every name and a tiling plan with reasons (tiler.analyse)",
           lambda kernel, src, opt: analyse(kernel, opt), "analysis"),
     Stage("transform", "analysis -> analysis: the kernel rewritten as the schedule asks (tiler.transform)",

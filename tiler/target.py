@@ -12,6 +12,7 @@ SIZEOF = {"float": 4, "double": 8, "int": 4, "long long": 8, "bool": 1}
 ARCH = "sm_90"  # Hopper: what tiler builds for unless told otherwise
 WARP = 32
 MAX_THREADS_PER_BLOCK = 1024
+REGISTER_FILE = 65536  # 32-bit registers an SM has (and a block may use), sm_50 to sm_90
 STATIC_SHARED_LIMIT = 48 * 1024  # beyond it, shared memory is dynamic and the launch raises the limit
 SHARED_LIMIT_ANY_GPU = 227 * 1024  # the most a block can have (Hopper, Ampere A100: 227 KiB)
 DYNAMIC_SHARED_ALIGN = 16  # each allocation in the dynamic buffer starts on a 16-byte boundary

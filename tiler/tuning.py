@@ -27,6 +27,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from .analyse import Options, make_options
+from .analyse.options import tile_text
 from .errors import PlainError
 
 SUFFIX = ".tuning"
@@ -158,7 +159,7 @@ def flags(used: dict) -> str:
         if isinstance(v, bool):
             out.append(flag if v else "")
         else:
-            out.append(f"{flag} {','.join(map(str, v)) if isinstance(v, (tuple, list)) else v}")
+            out.append(f"{flag} {tile_text(tuple(v)) if isinstance(v, (tuple, list)) else v}")
     return " ".join(o for o in out if o)
 
 

@@ -28,6 +28,7 @@ class Options:
     thresholds: tuple = ()  # (size name, value): run the tiled kernel from this size on (overrides the model)
     chunk: int | None = None  # elements a tiled stream copies at once, instead of the plan's choice
     no_coalesce: bool = False  # leave per-thread rows in global memory (ablation)
+    no_promote: bool = False  # leave index reads along a stream's position as reads (ablation)
 
     def known_size(self, size) -> int | None:
         if isinstance(size, int):
@@ -71,7 +72,7 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
                  tile=None, no_tile: bool = False, max_shared: int = SHARED_LIMIT, sizes: dict | None = None,
                  thresholds: dict | None = None, register_tile=None, no_register_tile: bool = False,
                  no_vector: bool = False, single_buffer: bool = False, double_buffer: bool = False,
-                 chunk: int | None = None, no_coalesce: bool = False) -> Options:
+                 chunk: int | None = None, no_coalesce: bool = False, no_promote: bool = False) -> Options:
     """Options from values, each checked, for the command line and the Python
     API alike: `tile` and `register_tile` as an int, a tuple per dimension or
     the command line's text; `sizes` and `thresholds` as {size name: value}.
@@ -96,7 +97,8 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
     return Options(tile=_tile(tile, name("tile")), no_tile=no_tile, max_shared=max_shared, sizes=hinted["sizes"],
                    thresholds=hinted["thresholds"], register_tile=_tile(register_tile, name("register_tile"), 64),
                    no_register_tile=no_register_tile, no_vector=no_vector, single_buffer=single_buffer,
-                   double_buffer=double_buffer, chunk=chunk, no_coalesce=no_coalesce)
+                   double_buffer=double_buffer, chunk=chunk, no_coalesce=no_coalesce,
+                   no_promote=no_promote)
 
 
 def _tile(value, flag: str, limit: int = target.MAX_THREADS_PER_BLOCK) -> tuple:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from .. import target
 from ..check import typed as T
 from ..check.types import Scalar
 from ..interp.values import dtype
@@ -50,22 +51,37 @@ def register_tile(schedule: Schedule, kernel: T.Kernel, options: Options) -> tup
             sizes[d] = wanted
         elif d in reuse and not _small(kernel, d, options):
             sizes[d] = MICRO
-    while math.prod(sizes) * words > ACCUMULATORS and max(sizes) > 1 and not any(options.register_tile):
+    threads = math.prod(options.tile_for(d, THREADS) for d in block.spans)
+    while _over(sizes, words, threads, block) and max(sizes) > 1 and not any(options.register_tile):
         sizes[sizes.index(max(sizes))] //= 2  # every point keeps its accumulators: halve the larger side
     if math.prod(sizes) == 1:
         return None, (f"no staged input is invariant to a dim wide enough for a micro-tile (dims "
                       f"{dims_text(block.spans)})")
     group = _group(schedule, sizes)
-    accumulators = math.prod(sizes) * words
-    operands = sum(sizes[d] for d in block.spans)  # one register a point along each dim, per k
-    single = accumulators + operands + ADDRESSING
+    accumulators, single = _registers(sizes, words, block)
+    operands = single - accumulators - ADDRESSING
     # prefetching the next tiles costs about as many registers again as the operands
-    double = (single + operands <= REGISTER_BUDGET or options.double_buffer) and not options.single_buffer
+    double = ((single + operands <= REGISTER_BUDGET and threads * (single + operands) <= target.REGISTER_FILE)
+              or options.double_buffer) and not options.single_buffer
     tile = RegisterTile(tuple(sizes), group, accumulators, single + (operands if double else 0), double)
     shares = "; ".join(f"{p.name} is read once for the {sizes[d]} points along dim {d}"
                        for s in schedule.streams for p in s.inputs if p.staged
                        for d in sorted(p.invariant_to & frozenset(block.spans)) if sizes[d] > 1)
     return tile, f"{' x '.join(str(sizes[d]) for d in reversed(block.spans))} points a thread: {shares}"
+
+
+def _registers(sizes, words: int, block: BlockPlan) -> tuple[int, int]:
+    """(accumulator registers, registers in all) a thread of this micro-tile needs."""
+    accumulators = math.prod(sizes) * words
+    operands = sum(sizes[d] for d in block.spans)  # one register a point along each dim, per k
+    return accumulators, accumulators + operands + ADDRESSING
+
+
+def _over(sizes, words: int, threads: int, block: BlockPlan) -> bool:
+    """Too many accumulators, or a block whose registers pass the register
+    file (ptxas would cap each thread's and spill the rest)."""
+    accumulators, total = _registers(sizes, words, block)
+    return accumulators > ACCUMULATORS or threads * total > target.REGISTER_FILE
 
 
 def register_block(block: BlockPlan, tile: RegisterTile, options: Options) -> BlockPlan:

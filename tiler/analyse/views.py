@@ -54,9 +54,17 @@ class Views:
             found = self.items(e.array)
             if not found:
                 return None
-            fixed = [("exp", self.exp_variance(i)) for i in e.indices]
-            return found[0], _fix(found[1], fixed)
+            return found[0], _fix(found[1], [self._index_item(i) for i in e.indices])
         return None
+
+    def _index_item(self, e):
+        """An index that is a map's `iota` element is that dimension's index;
+        any other is computed."""
+        if isinstance(e, T.Var):
+            d = self.defs.get(e.binder)
+            if d is not None and d[0] == "row" and isinstance(d[1], T.Iota):
+                return ("dim", d[2])
+        return ("exp", self.exp_variance(e))
 
     def unit_stride(self, array):
         """Which index of a streamed array is unit-stride in global memory."""

@@ -181,6 +181,7 @@ class Kernel:
     body: Exp
     outputs: tuple[Type, ...]  # one scalar type per output array
     span: Span = _span()
+    promoted: tuple = ()  # the index reads stage `kernel` made stream inputs, or left (kernel.promote.Promotion)
 
 
 @dataclass(frozen=True)

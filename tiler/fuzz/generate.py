@@ -67,6 +67,7 @@ class Generator:
         self.sizes = ["s0", "s1"]  # sizes of streamed arrays
         self.helpers: list[ast.FunDef] = []
         self.prelude: list[tuple[str, ast.Exp]] = []
+        self.index_sizes: dict[str, str] = {}  # a map index -> the size of its dimension
 
     def fresh(self, base: str) -> str:
         self.n += 1
@@ -127,6 +128,7 @@ class Generator:
             args.append(ast.Iota(v(size)))
             scope.ints.append(idx)
             scope.thread_ints.append(idx)
+            self.index_sizes[idx] = size
         if kind == "rows":  # each thread gets its own row of a matrix
             m = self.param(arr(F32, size, "s0"), "M")
             row = self.fresh("row")
@@ -245,6 +247,8 @@ class Generator:
         inner.ints.append(k)
         elems = [ast.Index(v(n), (v(k),)) if t is F32 else call("f32", ast.Index(v(n), (v(k),)))
                  for n, (_, t) in zip(names, inputs)]
+        if self.chance(0.3):
+            elems.append(self.position_read(scope, size, kk, k))
         term = elems[0]
         for e in elems[1:]:
             term = binop(self.r.choice(["+", "*"]), term, e)
@@ -269,6 +273,26 @@ class Generator:
             return stream
         a, b = self.fresh("p"), self.fresh("q")
         return ast.Let((a, b), True, stream, binop("+", v(a), binop("*", v(b), f(0.001))))
+
+    def position_read(self, scope: Scope, size: str, kk: str, k: str):
+        """A read that walks the stream's position by index: `x[kk + k]`, a row
+        `X[j, kk + k]` or a column `X[kk + k, j]` (j a thread's map index, or
+        one clamped into range), sometimes on some steps only."""
+        position = binop("+", v(kk), v(k)) if self.chance(0.5) else binop("+", v(k), v(kk))
+        kind = self.r.choice(["vector", "row", "column"]) if scope.thread_ints else "vector"
+        if kind == "vector":
+            read = ast.Index(v(self.param(arr(F32, size), "ws")), (position,))
+        else:
+            j = self.r.choice(scope.thread_ints)
+            extent, index = self.index_sizes[j], v(j)
+            if self.chance(0.4):
+                extent, index = "n0", call("min", v(j), binop("-", v("n0"), i(1)))
+            shape = (extent, size) if kind == "row" else (size, extent)
+            x = self.param(arr(F32, *shape), "X")
+            read = ast.Index(v(x), (index, position) if kind == "row" else (position, index))
+        if self.chance(0.25):
+            return ast.If(binop("==", binop("%", position, i(2)), i(0)), read, f(0.5))  # by position: any chunking
+        return read
 
     def helper_call(self, scope: Scope):
         """A call of a helper: scalar arithmetic, or a stream over an array parameter."""

@@ -3,7 +3,8 @@
 The analysis and code generation see one kernel body in which each
 `streamSeq` occurs once per call path. A helper's body is copied with fresh
 binders (so two calls do not share names), its parameters become `let`s of
-the arguments, and its sizes become the caller's sizes.
+the arguments, and its sizes become the caller's sizes. Then index reads
+that walk a stream's position become stream inputs (`promote`).
 """
 from __future__ import annotations
 
@@ -15,7 +16,16 @@ from ..check.types import Array, Binder, Tuple
 from ..errors import CompilerBug
 from ..tree import map_children
 
-__all__ = ["inline_kernel"]
+__all__ = ["inline_kernel", "kernel_of"]
+
+
+def kernel_of(program: T.Program, promote: bool = True) -> T.Kernel:
+    """The stage: inlined, and (unless `promote` is off) with reads along a
+    stream's position as stream inputs."""
+    from .promote import promote_reads
+
+    k = inline_kernel(program)
+    return promote_reads(k) if promote else k
 
 
 def inline_kernel(program: T.Program) -> T.Kernel:

@@ -38,12 +38,19 @@ def explain_data(a: Analysis, source: Source, module=None) -> dict:
                   "interchanged": b.interchanged, "shared_bytes": b.shared_bytes,
                   "max_shared": a.options.max_shared, "reason": b.reason,
                   "register_tile": _register_tile(a)},
+        "promoted": [_promotion(r, source) for r in k.promoted],
         "streams": [_stream(s, b, source) for s in a.streams],
         "versions": _versions(a, module),
         "candidates": [_candidate(c) for c in a.plan.candidates],
         "variance": _variance(a),
         "warnings": [],
     }
+
+
+def _promotion(r, source: Source) -> dict:
+    return {"read": source.line_text(r.span.line)[r.span.col - 1:r.span.end_col - 1]
+            if r.span.line == r.span.end_line else r.array, "line": r.span.line, "column": r.span.col,
+            "array": r.array, "input": r.param or None, "reason": r.reason}
 
 
 def _size(size) -> str | int:
@@ -150,6 +157,7 @@ def render_text(data: dict, variance: bool = False, width: int = 120, candidates
     out = io.StringIO()
     console = Console(file=out, width=width, highlight=False, emoji=False)
     _header(console, data)
+    _promotions_text(console, data["promoted"])
     for s in data["streams"]:
         _stream_text(console, s)
     _versions_text(console, data["versions"])
@@ -200,6 +208,15 @@ def _header(console: Console, data: dict) -> None:
     if any(s["tiled"] for s in data["streams"]):
         console.print(f"  reuse: per point and streamed element, {r['global_loads_per_point_step']:.4g} global "
                       f"loads and {r['shared_reads_per_point_step']:.4g} shared reads")
+
+
+def _promotions_text(console: Console, rows: list[dict]) -> None:
+    """The index reads along a stream's position: made inputs, or why not."""
+    if rows:
+        console.print()
+    for r in rows:
+        what = f"made stream input {r['input']}: {r['reason']}" if r["input"] else f"left as a read: {r['reason']}"
+        console.print(escape(f"index read {r['read']} at {r['line']}:{r['column']}: {what}"))
 
 
 def _tuned_times(tuning: dict) -> str:

@@ -5,7 +5,7 @@
 //   tiler_mm_rows_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more)
 //
 // block: 32 x 8 threads; tiling is off (--no-tile)
-// streamSeq at 8:15: not tiled: tiling is off (--no-tile)
+// streamSeq at 10:15: not tiled: tiling is off (--no-tile)
 //
 // launch: tiler_mm_rows_untiled<<<grid, block, 0>>>(A, B, out0, m, n, q)
 //   block = (32, 8, 1), 256 threads
@@ -19,7 +19,7 @@
 //   q: size
 //
 // block: 32 x 8 threads; tiling is off (--no-tile)
-// streamSeq at 8:15: not tiled: tiling is off (--no-tile)
+// streamSeq at 10:15: not tiled: tiling is off (--no-tile)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_mm_rows_untiled_wide<<<grid, block, 0>>>(A, B, out0, m, n, q)
@@ -85,17 +85,17 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(256)
 tiler_mm_rows_untiled(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ out0, int m, int n, int q)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // mm_rows.fut:6
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm_rows.fut:7
+  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // mm_rows.fut:8
+  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm_rows.fut:9
   if (gtid0 < m && gtid1 < q) {
-    float acc = 0.0f;  // mm_rows.fut:8
-    float acc_2 = acc;  // mm_rows.fut:9
-    for (int k = 0; k < n; k += 1) {  // mm_rows.fut:9
-      acc_2 = acc_2 + A[gtid0 * n + k] * B[(0 + k) * q + gtid1];
+    float acc = 0.0f;  // mm_rows.fut:10
+    float acc_2 = acc;  // mm_rows.fut:11
+    for (int k = 0; k < n; k += 1) {  // mm_rows.fut:11
+      acc_2 = acc_2 + A[gtid0 * n + k] * B[gtid1 + k * q];
     }
     acc = acc_2;
     if (gtid0 < m && gtid1 < q) {
-      out0[gtid0 * q + gtid1] = acc;  // mm_rows.fut:5
+      out0[gtid0 * q + gtid1] = acc;  // mm_rows.fut:7
     }
   }
 }
@@ -103,17 +103,17 @@ tiler_mm_rows_untiled(const float* __restrict__ A, const float* __restrict__ B, 
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_mm_rows_untiled_wide(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ out0, int m, int n, int q)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // mm_rows.fut:6
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm_rows.fut:7
+  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // mm_rows.fut:8
+  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm_rows.fut:9
   if (gtid0 < m && gtid1 < q) {
-    float acc = 0.0f;  // mm_rows.fut:8
-    float acc_2 = acc;  // mm_rows.fut:9
-    for (int k = 0; k < n; k += 1) {  // mm_rows.fut:9
-      acc_2 = acc_2 + A[gtid0 * (long long)n + k] * B[(0 + k) * (long long)q + gtid1];
+    float acc = 0.0f;  // mm_rows.fut:10
+    float acc_2 = acc;  // mm_rows.fut:11
+    for (int k = 0; k < n; k += 1) {  // mm_rows.fut:11
+      acc_2 = acc_2 + A[gtid0 * (long long)n + k] * B[gtid1 + k * (long long)q];
     }
     acc = acc_2;
     if (gtid0 < m && gtid1 < q) {
-      out0[gtid0 * (long long)q + gtid1] = acc;  // mm_rows.fut:5
+      out0[gtid0 * (long long)q + gtid1] = acc;  // mm_rows.fut:7
     }
   }
 }

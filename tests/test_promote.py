@@ -1,0 +1,130 @@
+"""Index reads along a stream's position become stream inputs (stage
+`kernel`, tiler/kernel/promote.py), or stay reads with a reason."""
+from __future__ import annotations
+
+import json
+
+from conftest import BENCHMARKS, PROGRAMS, tiler
+
+from tiler.analyse import DEFAULT, Options
+from tiler.check import typed as T
+from tiler.pipeline import run_all, run_to
+
+PRODUCT = """
+fun [[f32, q], m] main([[f32, n], m] A, [[f32, q], {rows}] B) =
+  map(fn [f32, q] ([f32, n] a) =>
+        map(fn f32 (int j) =>
+              streamSeq(fn f32 (int kk, [f32, c] ac, f32 acc) =>
+                          loop (acc) = for k < c do acc + ac[k] * {read}
+                          in acc
+                       , a, 0f32)
+           , iota(q))
+     , A)
+"""
+
+
+def kernel(text: str, options=DEFAULT):
+    return run_to("kernel", text, "t.fut", options)
+
+
+def product(read: str, rows: str = "n"):
+    return kernel(PRODUCT.format(read=read, rows=rows))
+
+
+def stream_of(k: T.Kernel) -> T.Stream:
+    found = []
+
+    def walk(e):
+        if isinstance(e, T.Stream):
+            found.append(e)
+        for f in getattr(e, "__dataclass_fields__", {}):
+            v = getattr(e, f)
+            for x in v if isinstance(v, tuple) else (v,):
+                if type(x) in (T.Let, T.Loop, T.Stream, T.If, T.BinOp, T.Index):
+                    walk(x)
+    walk(k.body)
+    return found[0]
+
+
+def test_a_column_read_becomes_a_row_of_the_transpose():
+    k = product("B[kk + k, j]")
+    (p,) = k.promoted
+    assert p.param == "B_c" and "a column of `B`" in p.reason
+    s = stream_of(k)
+    assert [b.name for b in s.chunk_params] == ["ac", "B_c"]
+    (pl,) = k.prelude
+    assert isinstance(pl.value, T.Transpose) and pl.value.source.name == "B"
+    assert isinstance(s.arrays[1], T.Index) and s.arrays[1].array.binder is pl.binder
+
+
+def test_the_promoted_product_is_the_product_written_with_a_transpose():
+    """mm_rows (B read by index) and mm (B transposed in the prelude) get the same kernels."""
+    def kernels(name):
+        cuda = run_all((BENCHMARKS / f"{name}.fut").read_text(), "x.fut")["render"]
+        return [line.split("//")[0] for line in cuda.splitlines() if not line.lstrip().startswith("//")]
+
+    rows, mm = kernels("mm_rows"), kernels("mm")
+    assert [line.replace("B_c", "b_c") for line in rows] == [line.replace("B0", "B") for line in mm]
+
+
+def test_no_promote_leaves_the_read():
+    k = kernel(PRODUCT.format(read="B[kk + k, j]", rows="n"), Options(no_promote=True))
+    assert k.promoted == () and len(stream_of(k).chunk_params) == 1
+
+
+def test_an_array_whose_extent_is_not_the_streams_is_left():
+    (p,) = product("B[kk + k, j]", rows="p").promoted
+    assert not p.param and "would not line up" in p.reason
+
+
+def test_a_conditional_read_with_a_computed_index_is_left():
+    (p,) = product("(if j + 1 < q then B[kk + k, j + 1] else 0f32)").promoted
+    assert not p.param and "some steps only" in p.reason
+
+
+def test_an_unconditional_read_with_a_computed_index_is_made_an_input():
+    (p,) = product("B[kk + k, q - 1 - j]").promoted
+    assert p.param == "B_c"
+
+
+def test_an_index_that_changes_within_the_stream_is_left():
+    (p,) = product("B[kk + k, k % q]").promoted
+    assert not p.param and "changes within the stream" in p.reason
+
+
+def test_a_read_outside_a_loop_over_the_chunk_is_not_a_candidate():
+    text = PRODUCT.format(read="B[kk, j]", rows="n")
+    assert kernel(text).promoted == ()
+
+
+def test_the_middle_index_of_a_3d_array_is_left():
+    text = """
+fun [f32, m] main([[[f32, m], n], 4] B, [f32, n] w) =
+  map(fn f32 (int i) =>
+        streamSeq(fn f32 (int kk, [f32, c] wc, f32 acc) =>
+                    loop (acc) = for k < c do acc + wc[k] * B[2, kk + k, i] in acc
+                 , w, 0f32)
+     , iota(m))
+"""
+    (p,) = kernel(text).promoted
+    assert not p.param and "neither the array's last" in p.reason
+
+
+def test_two_reads_of_one_column_share_one_input():
+    k = kernel((PROGRAMS / "analysis" / "promoted_column.fut").read_text())
+    assert [p.param for p in k.promoted] == ["B_c", "B_c"]
+    assert [b.name for b in stream_of(k).chunk_params] == ["ac", "B_c"]
+
+
+def test_a_fresh_name_does_not_meet_the_programs():
+    text = PRODUCT.replace("f32 acc", "f32 B_c").replace("acc", "B_c").format(read="B[kk + k, j]", rows="n")
+    (p,) = kernel(text).promoted
+    assert p.param == "B_c2"
+
+
+def test_explain_lists_every_read_and_what_became_of_it():
+    path = PROGRAMS / "analysis" / "promoted_row.fut"
+    data = json.loads(tiler("explain", path, "--json").stdout)
+    assert [(r["read"], r["input"]) for r in data["promoted"]] == [("A[i, kk + k]", "A_c"), ("x[kk + k]", "x_c")]
+    text = tiler("explain", BENCHMARKS / "mm_rows.fut").stdout
+    assert "index read B[kk + k, j] at 12:44: made stream input B_c: a column of `B`" in " ".join(text.split())

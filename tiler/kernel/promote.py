@@ -1,0 +1,300 @@
+"""Index reads that walk a stream's position, made stream inputs.
+
+Inside `streamSeq(fn (int kk, ...) => ... for k < chunk do ... B[kk + k, j] ...)`
+the read `B[kk + k, j]` walks column j of B in step with the stream, as a
+chunk of `transpose(B)[j]` would. Rewritten as such a chunk parameter, it is
+an input like the others: the analysis sees what it varies with, the cost
+model counts its loads, and the plan can stage it in shared memory. This is
+what lets a matrix product written with `B` as given (no transpose in the
+prelude) get the same kernel as one written with the transpose.
+
+A read is rewritten when
+- one index is the stream's offset plus the index of a loop `for k < chunk`
+  (the chunk's own size), and the array's extent there is the stream's length;
+- the array and its other indices are fixed for the whole stream (bound
+  outside it), so every chunk reads the same row;
+- that index is the array's last (a row: `B[j, kk + k]` reads `B[j]`) or the
+  first of a 2-D array of main's (a column: read through a transpose); and
+- the read is made on every step (not under an `if` or a short-circuit), or
+  every other index is the index of a parallel dimension within the array's
+  extent: a copy that loads it for every element then stays in bounds.
+Every read that has the first form but not the rest keeps its reason, for
+explain.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ..check import typed as T
+from ..check.types import Array, Binder
+from ..source import Span
+from ..tree import map_children
+
+
+@dataclass(frozen=True)
+class Promotion:
+    """One read of the form `X[..., kk + k, ...]` in a stream, and what became of it."""
+
+    span: Span  # the read
+    array: str  # X
+    param: str  # the chunk parameter that now stands for it ("" when it was left in place)
+    reason: str  # how it is read as a stream input, or why it is not
+
+
+def promote_reads(k: T.Kernel) -> T.Kernel:
+    """The kernel with every read that walks a stream's position made a
+    stream input, and a record of each such read in `k.promoted`."""
+    p = _Promoter(k)
+    body = p.exp(k.body)
+    if not p.records:
+        return k
+    return dataclasses.replace(k, body=body, prelude=k.prelude + tuple(p.prelude), promoted=tuple(p.records))
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A read `array[indices]` whose index `position` is `offset + k`."""
+
+    node: T.Index
+    array: Binder
+    position: int
+    others: tuple  # the other indices, in order
+    conditional: bool  # only some steps make it
+
+
+class _Promoter:
+    def __init__(self, k: T.Kernel):
+        self.kernel = k
+        self.globals = {b for b in k.params} | {pl.binder for pl in k.prelude}
+        self.iota_dims = {p: lv for lv in k.levels for p, a in zip(lv.params, lv.args) if isinstance(a, T.Iota)}
+        self.names = _names(k)
+        self.prelude: list[T.PreludeLet] = []
+        self.transposed: dict[Binder, Binder] = {}
+        self.records: list[Promotion] = []
+
+    def exp(self, e):
+        if isinstance(e, T.Stream):
+            e = map_children(e, self.exp, _is_exp)  # inner streams first
+            return self.stream(e)
+        return map_children(e, self.exp, _is_exp) if _is_exp(e) else e
+
+    def stream(self, s: T.Stream) -> T.Stream:
+        reads = _reads(s)
+        if not reads:
+            return s
+        new: dict[tuple, tuple[Binder, object]] = {}  # (array, position, others) -> (chunk param, stream array)
+        rewrite: dict[int, tuple] = {}  # id of a read node -> (its chunk param, the loop index)
+        inside = _bound_in(s)
+        for r in reads:
+            key = (r.array, r.position, r.others)
+            reason = self.refusal(s, r, inside)
+            if reason:
+                self.records.append(Promotion(r.node.span, r.array.name, "", reason))
+                continue
+            if key not in new:
+                new[key] = (self.chunk_param(s, r), self.stream_array(r))
+            param = new[key][0]
+            position = r.node.indices[r.position]
+            rewrite[id(r.node)] = (param, position.rhs if position.lhs.binder is s.offset else position.lhs)
+            self.records.append(Promotion(r.node.span, r.array.name, param.name, _how(r)))
+        if not new:
+            return s
+        body = _replace_reads(s.body, rewrite)
+        params = tuple(p for p, _ in new.values())
+        arrays = tuple(a for _, a in new.values())
+        return dataclasses.replace(s, chunk_params=s.chunk_params + params, arrays=s.arrays + arrays, body=body)
+
+    def refusal(self, s: T.Stream, r: _Read, inside: set) -> str:
+        shape = r.array.type.shape
+        if r.array in inside:
+            return f"`{r.array.name}` is bound inside the stream: its rows are not fixed for the whole stream"
+        if any(b in inside for o in r.others for b in _binders(o)):
+            return "an index other than the stream's position changes within the stream"
+        if shape[r.position] != _length(s):
+            return (f"`{r.array.name}` has {_size_text(shape[r.position])} elements along that index, the stream "
+                    f"{_size_text(_length(s))}: its chunks would not line up with the stream's")
+        last = r.position == len(shape) - 1
+        if not last and not (r.position == 0 and len(shape) == 2 and r.array in self.globals):
+            return ("the stream walks an index that is neither the array's last nor the first of a 2-D array of "
+                    "main's: no row or transposed row of it is the stream's chunk")
+        if r.conditional and not all(self.in_range(o, size) for o, size in zip(r.others, _without(shape, r.position))):
+            return ("it is read on some steps only (under an `if`), and its other indices are not known to be in "
+                    "range: a copy of every element might read past the array")
+        return ""
+
+    def in_range(self, index, size) -> bool:
+        """Is `index` the index of a parallel dimension no larger than `size`?"""
+        if not isinstance(index, T.Var) or index.binder not in self.iota_dims:
+            return False
+        return self.iota_dims[index.binder].size == size
+
+    def stream_array(self, r: _Read):
+        """The array whose chunks the read walks: a row of X, or of X's transpose."""
+        source = r.array
+        if r.position != len(r.array.type.shape) - 1:
+            source = self.transpose(r.array)
+        var = T.Var(source, source.type, r.node.span)
+        if not r.others:
+            return var
+        row = source.type
+        for _ in r.others:
+            row = row.row()
+        return T.Index(var, r.others, row, r.node.span)
+
+    def transpose(self, b: Binder) -> Binder:
+        if b not in self.transposed:
+            rows, cols = b.type.shape
+            t = Binder(self.fresh(f"{b.name}_t"), Array(b.type.elem, (cols, rows)), "let", b.span)
+            self.prelude.append(T.PreludeLet(t, T.Transpose(b, t.type, b.span)))
+            self.transposed[b] = t
+        return self.transposed[b]
+
+    def chunk_param(self, s: T.Stream, r: _Read) -> Binder:
+        return Binder(self.fresh(f"{r.array.name}_c"), Array(r.array.type.elem, (s.chunk,)), "chunk", r.node.span)
+
+    def fresh(self, base: str) -> str:
+        name, n = base, 1
+        while name in self.names:
+            n += 1
+            name = f"{base}{n}"
+        self.names.add(name)
+        return name
+
+
+def _how(r: _Read) -> str:
+    shape = r.array.type.shape
+    if r.position == len(shape) - 1:
+        what = f"a row of `{r.array.name}`" if r.others else f"`{r.array.name}` itself"
+    else:
+        what = f"a column of `{r.array.name}` (a row of its transpose)"
+    return f"{what}, read chunk by chunk with the stream"
+
+
+def _reads(s: T.Stream) -> list[_Read]:
+    """The reads `X[..., s.offset + k, ...]` in the stream's body, k the index
+    of a loop over the chunk's size."""
+    out: list[_Read] = []
+
+    def walk(e, loops: frozenset, conditional: bool):
+        if isinstance(e, T.Stream) and e is not s:
+            return  # an inner stream's reads are its own
+        if isinstance(e, T.Index) and isinstance(e.array, T.Var) and isinstance(e.array.type, Array):
+            hits = [n for n, i in enumerate(e.indices) if _is_position(i, s.offset, loops)]
+            if len(hits) == 1:
+                n = hits[0]
+                out.append(_Read(e, e.array.binder, n, e.indices[:n] + e.indices[n + 1:], conditional))
+        if isinstance(e, T.Loop):
+            for i in e.inits:
+                walk(i, loops, conditional)
+            walk(e.bound, loops, conditional)
+            chunk_loop = isinstance(e.bound, T.Var) and e.bound.binder is s.chunk
+            walk(e.body, loops | {e.index} if chunk_loop else loops, conditional or not chunk_loop)
+            walk(e.rest, loops, conditional)
+            return
+        if isinstance(e, T.If):
+            walk(e.cond, loops, conditional)
+            walk(e.then, loops, True)
+            walk(e.else_, loops, True)
+            return
+        if isinstance(e, T.BinOp) and e.op in ("&&", "||"):
+            walk(e.lhs, loops, conditional)
+            walk(e.rhs, loops, True)
+            return
+        for c in _children(e):
+            walk(c, loops, conditional)
+
+    walk(s.body, frozenset(), False)
+    return out
+
+
+def _is_position(i, offset: Binder, loops: frozenset) -> bool:
+    """`offset + k` or `k + offset`, k the index of a loop over the chunk."""
+    if not (isinstance(i, T.BinOp) and i.op == "+"):
+        return False
+    a, b = i.lhs, i.rhs
+    if not (isinstance(a, T.Var) and isinstance(b, T.Var)):
+        return False
+    return (a.binder is offset and b.binder in loops) or (b.binder is offset and a.binder in loops)
+
+
+def _replace_reads(e, rewrite: dict):
+    if isinstance(e, T.Index) and id(e) in rewrite:
+        param, k = rewrite[id(e)]
+        return T.Index(T.Var(param, param.type, e.span), (k,), e.type, e.span)
+    return map_children(e, lambda c: _replace_reads(c, rewrite), _is_exp) if _is_exp(e) else e
+
+
+def _bound_in(s: T.Stream) -> set:
+    """Every binder the stream binds: its own parameters and the names of its body."""
+    out: set = set()
+
+    def walk(e):
+        if isinstance(e, T.Let):
+            out.update(e.binders)
+        elif isinstance(e, T.Loop):
+            out.update((*e.params, e.index, *e.results))
+        elif isinstance(e, T.Stream):
+            out.update((e.offset, e.chunk, *e.chunk_params, *e.acc_params))
+        for c in _children(e):
+            walk(c)
+    walk(s)
+    return out
+
+
+def _length(s: T.Stream):
+    return s.arrays[0].type.shape[0]
+
+
+def _without(shape: tuple, n: int) -> tuple:
+    return shape[:n] + shape[n + 1:]
+
+
+def _size_text(size) -> str:
+    return str(size) if isinstance(size, int) else f"`{size.name}`"
+
+
+def _binders(e):
+    if isinstance(e, T.Var):
+        yield e.binder
+    for c in _children(e):
+        yield from _binders(c)
+
+
+def _children(e):
+    for f in dataclasses.fields(e) if _is_exp(e) else ():
+        v = getattr(e, f.name)
+        if _is_exp(v):
+            yield v
+        elif isinstance(v, tuple):
+            yield from (x for x in v if _is_exp(x))
+
+
+def _names(k: T.Kernel) -> set:
+    """Every name the kernel binds (a new one must not meet them)."""
+    names = {b.name for b in k.params} | {b.name for b in k.sizes} | {pl.binder.name for pl in k.prelude}
+    for lv in k.levels:
+        names |= {p.name for p in lv.params} | {b.name for bs, _ in lv.lets for b in bs}
+
+    def walk(e):
+        for f in dataclasses.fields(e):
+            v = getattr(e, f.name)
+            if isinstance(v, Binder):
+                names.add(v.name)
+            elif isinstance(v, tuple):
+                names.update(x.name for x in v if isinstance(x, Binder))
+        for c in _children(e):
+            walk(c)
+    walk(k.body)
+    for lv in k.levels:
+        for _, v in lv.lets:
+            walk(v)
+    return names
+
+
+def _is_exp(value) -> bool:
+    return type(value) in _EXP_TYPES
+
+
+_EXP_TYPES = {T.Lit, T.Var, T.TupleE, T.BinOp, T.UnOp, T.Index, T.Builtin, T.Call, T.Let, T.If, T.Loop,
+              T.Iota, T.Stream}
