@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -272,3 +273,16 @@ def test_an_int_size_is_passed_to_the_kernel_once():
     module = run_all(path.read_text(), path.name)["verify"]
     roles = [(p.role, p.source) for p in module.main.params]
     assert roles == [("scalar", "h"), ("input", "xs"), ("output", "out0"), ("size", "n"), ("size", "k")]
+
+
+def test_unroll_marks_the_loops_over_a_staged_chunk_and_explain_says_so():
+    cuda = tiler("compile", BENCHMARKS / "mriq.fut", "--unroll", "8").stdout
+    lines = cuda.splitlines()
+    # the tiled kernels' loops over a full chunk (256) and over the last one (c); not the untiled kernel's
+    chunk_loops = [n for n, line in enumerate(lines) if re.search(r"for \(int k(_\d+)? = 0; k(_\d+)? < (256|c);", line)]
+    assert len(chunk_loops) >= 2 and all(lines[n - 1].strip() == "#pragma unroll 8" for n in chunk_loops)
+    assert cuda.count("#pragma unroll 8") == len(chunk_loops)
+    assert "#pragma unroll 8" not in tiler("compile", BENCHMARKS / "mriq.fut").stdout
+    assert "its loop unrolled 8 times" in tiler("explain", BENCHMARKS / "mriq.fut", "--unroll", "8").stdout
+    done = tiler("compile", BENCHMARKS / "mriq.fut", "--unroll", "0")
+    assert done.returncode == 1 and done.stderr.strip() == "error: --unroll 0: between 1 (never unroll) and 64"

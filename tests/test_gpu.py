@@ -87,6 +87,13 @@ def test_rows_staged_to_coalesce_match_the_interpreter(path, variant, scale):
     matches_the_interpreter(path, COALESCE_VARIANTS[variant], scale, seed=7)
 
 
+@pytest.mark.parametrize("scale", ["odd", "tiny"])
+@pytest.mark.parametrize("unroll", [1, 3, 8])  # 3: no chunk's multiple, so the unrolled loop keeps a remainder
+@pytest.mark.parametrize("name", ["mriq", "nbody", "lavamd", "matvec"])
+def test_unrolled_chunk_loops_match_the_interpreter(name, unroll, scale):
+    matches_the_interpreter(BENCHMARKS / f"{name}.fut", Options(unroll=unroll), scale, seed=9)
+
+
 def test_a_kernel_with_dynamic_shared_memory_over_48_kib():
     path = PROGRAMS / "analysis" / "many_inputs.fut"
     text = path.read_text()

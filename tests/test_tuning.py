@@ -106,7 +106,7 @@ def analysed(name):
 
 
 def test_the_families_follow_the_plan():
-    assert [n for n, _ in families(analysed("matvec"))] == ["tile", "chunk", "buffering"]
+    assert [n for n, _ in families(analysed("matvec"))] == ["tile", "chunk", "buffering", "unroll"]
     mm = dict(families(analysed("mm")))
     assert list(mm) == ["tile", "chunk", "register_tile", "buffering"]
     assert (16, 16) in mm["tile"] and (8, 8) in mm["register_tile"]

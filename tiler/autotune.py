@@ -23,6 +23,7 @@ BLOCK_1D = (16, 32, 64, 128, 256, 512)
 BLOCK_2D = ((8, 32), (16, 16), (32, 8), (16, 32), (32, 16), (32, 32))  # (outer, inner) threads
 CHUNKS = (8, 16, 32, 64, 128, 256, 512)
 MICRO = ((4, 4), (4, 8), (8, 4), (8, 8))  # (outer, inner) points a thread
+UNROLLS = (1, 2, 4, 8, 16, 32, 64)  # times the loop over a staged chunk is unrolled
 
 
 @dataclass
@@ -62,6 +63,8 @@ def families(a: Analysis) -> list[tuple[str, list]]:
         out.append(("register_tile", [_per_dim(rank, {outer: y, inner: x}, 1) for y, x in MICRO]))
     if any(p.staged and p.staging.vector > 1 for s in a.streams for p in s.inputs):
         out.append(("buffering", [{"single_buffer": True}, {"double_buffer": True}]))
+    if a.tiled and b.register is None:  # a register tile's chunk loop is unrolled already
+        out.append(("unroll", list(UNROLLS)))
     return out
 
 

@@ -188,6 +188,9 @@ def plan_options(fn):
     fn = click.option("--no-vector", is_flag=True, help="Scalar global copies (no 128-bit loads).")(fn)
     fn = click.option("--no-coalesce", is_flag=True,
                       help="Leave rows each thread walks alone in global memory (no staging for coalescing).")(fn)
+    fn = click.option("--unroll", type=int, default=None, metavar="N",
+                      help="Unroll the loop over a staged chunk N times (1: never); by default the compiler "
+                           "decides.")(fn)
     fn = click.option("--no-promote", is_flag=True,
                       help="Leave index reads along a stream's position (B[kk + k, j]) as reads: do not make them "
                            "stream inputs.")(fn)
@@ -224,14 +227,14 @@ def tuned_options(program: str, plan: dict):
 
 def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), register_tile=None,
                  no_register_tile=False, no_vector=False, single_buffer=False, double_buffer=False, chunk=None,
-                 no_coalesce=False, no_promote=False):
+                 no_coalesce=False, no_promote=False, unroll=None):
     from .analyse import CLI_NAMES, make_options
 
     return make_options(CLI_NAMES, tile=tile, no_tile=no_tile, max_shared=max_shared,
                         sizes=pairs(size_hints, "--size", int), thresholds=pairs(thresholds, "--threshold", int),
                         register_tile=register_tile, no_register_tile=no_register_tile, no_vector=no_vector,
                         single_buffer=single_buffer, double_buffer=double_buffer, chunk=chunk,
-                        no_coalesce=no_coalesce, no_promote=no_promote)
+                        no_coalesce=no_coalesce, no_promote=no_promote, unroll=unroll)
 
 
 @main.command("explain")

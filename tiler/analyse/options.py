@@ -29,6 +29,7 @@ class Options:
     chunk: int | None = None  # elements a tiled stream copies at once, instead of the plan's choice
     no_coalesce: bool = False  # leave per-thread rows in global memory (ablation)
     no_promote: bool = False  # leave index reads along a stream's position as reads (ablation)
+    unroll: int | None = None  # unroll the loop over a staged chunk this many times (None: the compiler decides)
 
     def known_size(self, size) -> int | None:
         if isinstance(size, int):
@@ -64,7 +65,8 @@ def tile_text(sizes: tuple) -> str:
 
 # How the command line names each option (the Python API uses the keywords themselves).
 CLI_NAMES = {"tile": "--tile", "register_tile": "--register-tile", "max_shared": "--max-shared",
-             "sizes": "--size", "thresholds": "--threshold", "chunk": "--chunk"}
+             "sizes": "--size", "thresholds": "--threshold", "chunk": "--chunk", "unroll": "--unroll"}
+MAX_UNROLL = 64  # the most --unroll takes (a chunk loop's body copied more often only grows the code)
 MAX_CHUNK = 4096  # the longest chunk --chunk takes (one line of 4096 f32 is 16 KiB of shared memory)
 
 
@@ -72,7 +74,8 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
                  tile=None, no_tile: bool = False, max_shared: int = SHARED_LIMIT, sizes: dict | None = None,
                  thresholds: dict | None = None, register_tile=None, no_register_tile: bool = False,
                  no_vector: bool = False, single_buffer: bool = False, double_buffer: bool = False,
-                 chunk: int | None = None, no_coalesce: bool = False, no_promote: bool = False) -> Options:
+                 chunk: int | None = None, no_coalesce: bool = False, no_promote: bool = False,
+                 unroll: int | None = None) -> Options:
     """Options from values, each checked, for the command line and the Python
     API alike: `tile` and `register_tile` as an int, a tuple per dimension or
     the command line's text; `sizes` and `thresholds` as {size name: value}.
@@ -85,6 +88,8 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
         raise PlainError(f"{name('max_shared')} must not be negative")
     if chunk is not None and (not isinstance(chunk, int) or not 1 <= chunk <= MAX_CHUNK):
         raise PlainError(f"{name('chunk')} {chunk}: a chunk is between 1 and {MAX_CHUNK} elements")
+    if unroll is not None and (not isinstance(unroll, int) or not 1 <= unroll <= MAX_UNROLL):
+        raise PlainError(f"{name('unroll')} {unroll}: between 1 (never unroll) and {MAX_UNROLL}")
     hinted = {}
     for key, given, least in (("sizes", sizes, 0), ("thresholds", thresholds, 1)):
         for size, value in (given or {}).items():
@@ -98,7 +103,7 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
                    thresholds=hinted["thresholds"], register_tile=_tile(register_tile, name("register_tile"), 64),
                    no_register_tile=no_register_tile, no_vector=no_vector, single_buffer=single_buffer,
                    double_buffer=double_buffer, chunk=chunk, no_coalesce=no_coalesce,
-                   no_promote=no_promote)
+                   no_promote=no_promote, unroll=unroll)
 
 
 def _tile(value, flag: str, limit: int = target.MAX_THREADS_PER_BLOCK) -> tuple:

@@ -135,6 +135,7 @@ class StreamPlan:
     inputs: tuple[InputPlan, ...]
     reason: str
     shared_bytes: int
+    unroll: int | None = None  # times the loop over a staged chunk is unrolled (None: the compiler decides)
 
 
 @dataclass(frozen=True)

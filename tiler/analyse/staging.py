@@ -27,6 +27,10 @@ from .views import Views, chunk_reads
 # 256-byte line of f32 a row, so that each thread's 128-bit copies of a chunk
 # are 16 loads in flight at once (see COALESCE_THREADS in plan.py)
 COALESCE_CHUNK = 64
+# the loop over such a chunk unrolled 8 times: each thread sums its own row,
+# a chain of shared reads the compiler left rolled (H200, row sums of 8192^2:
+# 0.142 ms rolled, 0.119 unrolled 8 times; the mat-vec unchanged within 2%)
+COALESCE_UNROLL = 8
 
 
 def not_tiled(site: StreamSite, reason: str, rank: int, views: Views, x_dim: int) -> StreamPlan:
@@ -87,7 +91,8 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
     reason = (f"{len(staged)} of {len(inputs)} input(s) staged: "
               + "; ".join(f"{p.name} is invariant to dimension {dims_text(p.invariant_to & spans)}"
                           if p.invariant_to & spans else f"{p.name} so that its reads coalesce" for p in staged))
-    return StreamPlan(site, True, shape, chunk, inputs, reason, shared)
+    unroll = options.unroll if options.unroll is not None else (COALESCE_UNROLL if coalescing else None)
+    return StreamPlan(site, True, shape, chunk, inputs, reason, shared, unroll)
 
 
 def _kind_refusal(i) -> str | None:

@@ -30,6 +30,7 @@ from ..check import typed as T
 from ..check.types import Array, Binder
 from ..source import Span
 from ..tree import map_children
+from . import _is_exp
 
 
 @dataclass(frozen=True)
@@ -290,11 +291,3 @@ def _names(k: T.Kernel) -> set:
         for _, v in lv.lets:
             walk(v)
     return names
-
-
-def _is_exp(value) -> bool:
-    return type(value) in _EXP_TYPES
-
-
-_EXP_TYPES = {T.Lit, T.Var, T.TupleE, T.BinOp, T.UnOp, T.Index, T.Builtin, T.Call, T.Let, T.If, T.Loop,
-              T.Iota, T.Stream}

@@ -36,6 +36,7 @@ def ctype_of(t) -> str:
 class Body:
     def __init__(self):
         self.env: dict[Binder, object] = {}
+        self.unrolls: dict[Binder, int] = {}  # a tiled stream's chunk size -> how often loops over it unroll
         self.out: list = []
         self.used: set[str] = set(C_RESERVED)
 
@@ -161,7 +162,8 @@ class Body:
         index = self.fresh(e.index.name)
         self.env[e.index] = kir.Ref(index)
         stmts, nexts = self.block(lambda: self._carry(e.body, e.params, params))
-        self.emit(kir.For(index, const(0), bound, const(1), stmts, e.span))
+        unroll = self.unrolls.get(e.bound.binder) if isinstance(e.bound, T.Var) else None
+        self.emit(kir.For(index, const(0), bound, const(1), stmts, e.span, unroll=unroll))
         for b, r in zip(e.results, params):
             self.env[b] = r
         return self.exp(e.rest)

@@ -58,6 +58,8 @@ class Streams(Body):
         return tuple(accs) if len(accs) > 1 else accs[0]
 
     def _tiled(self, e: T.Stream, plan: StreamPlan, arrays, length, accs) -> None:
+        if plan.unroll is not None:
+            self.unrolls[e.chunk] = plan.unroll
         """Full chunks in a loop (constant length, unguarded copies), then the
         last, partial chunk if there is one. Both tests are the same for the
         whole block, so every thread reaches every barrier."""

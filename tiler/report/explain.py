@@ -84,7 +84,7 @@ def _stream(s, block, source: Source) -> dict:
     site = s.site
     return {
         "line": site.span.line, "column": site.span.col,
-        "tiled": s.tiled, "kind": s.kind, "block": list(block.extents), "chunk": s.chunk,
+        "tiled": s.tiled, "kind": s.kind, "block": list(block.extents), "chunk": s.chunk, "unroll": s.unroll,
         "register_tile": _micro_pair(block) if s.tiled else [1, 1],
         "shared_bytes": s.shared_bytes, "reason": s.reason,
         "guards": [{"kind": g.kind, "line": g.span.line, "column": g.span.col, "varies_with": sorted(g.variance)}
@@ -226,7 +226,9 @@ def _tuned_times(tuning: dict) -> str:
 
 
 def _stream_text(console: Console, s: dict) -> None:
-    state = f"tiled ({s['kind']}), chunk {s['chunk']}, {s['shared_bytes']} bytes" if s["tiled"] else "not tiled"
+    unrolled = f", its loop unrolled {s['unroll']} times" if s.get("unroll") else ""
+    state = f"tiled ({s['kind']}), chunk {s['chunk']}{unrolled}, {s['shared_bytes']} bytes" if s["tiled"] \
+        else "not tiled"
     console.print(f"\n[bold]streamSeq at {s['line']}:{s['column']}[/]: {state}")
     for g in s["guards"]:
         console.print(f"  on the way: a {escape(g['kind'])} at {g['line']}:{g['column']}, varies with "

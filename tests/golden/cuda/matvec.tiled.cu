@@ -194,6 +194,7 @@ tiler_matvec_tiled(const float* __restrict__ A, const float* __restrict__ x, flo
       }
     }
     float acc_3 = acc;  // matvec.fut:8
+    #pragma unroll 8
     for (int k_2 = 0; k_2 < 64; k_2 += 1) {  // matvec.fut:8
       acc_3 = acc_3 + sh_ac[threadIdx.x + k_2 * 17] * sh_xc[k_2];
     }
@@ -242,6 +243,7 @@ tiler_matvec_tiled(const float* __restrict__ A, const float* __restrict__ x, flo
         }
       }
       float acc_2 = acc;  // matvec.fut:8
+      #pragma unroll 8
       for (int k = 0; k < 64; k += 1) {  // matvec.fut:8
         acc_2 = acc_2 + sh_ac_2[threadIdx.x + k * 17] * sh_xc_2[k];
       }
@@ -290,6 +292,7 @@ tiler_matvec_tiled(const float* __restrict__ A, const float* __restrict__ x, flo
     }
     __syncthreads();  // the tiles are written
     float acc_4 = acc;  // matvec.fut:8
+    #pragma unroll 8
     for (int k_3 = 0; k_3 < c; k_3 += 1) {  // matvec.fut:8
       acc_4 = acc_4 + sh_ac[threadIdx.x + k_3 * 17] * sh_xc[k_3];
     }
@@ -325,6 +328,7 @@ tiler_matvec_tiled_scalar(const float* __restrict__ A, const float* __restrict__
     }
     __syncthreads();  // the tiles are written
     float acc_2 = acc;  // matvec.fut:8
+    #pragma unroll 8
     for (int k = 0; k < 64; k += 1) {  // matvec.fut:8
       acc_2 = acc_2 + sh_ac[threadIdx.x + k * 17] * sh_xc[k];
     }
@@ -350,6 +354,7 @@ tiler_matvec_tiled_scalar(const float* __restrict__ A, const float* __restrict__
     }
     __syncthreads();  // the tiles are written
     float acc_3 = acc;  // matvec.fut:8
+    #pragma unroll 8
     for (int k_2 = 0; k_2 < c; k_2 += 1) {  // matvec.fut:8
       acc_3 = acc_3 + sh_ac[threadIdx.x + k_2 * 17] * sh_xc[k_2];
     }
@@ -402,6 +407,7 @@ tiler_matvec_tiled_wide(const float* __restrict__ A, const float* __restrict__ x
     }
     __syncthreads();  // the tiles are written
     float acc_2 = acc;  // matvec.fut:8
+    #pragma unroll 8
     for (int k = 0; k < 64; k += 1) {  // matvec.fut:8
       acc_2 = acc_2 + sh_ac[threadIdx.x + k * 17] * sh_xc[k];
     }
@@ -427,6 +433,7 @@ tiler_matvec_tiled_wide(const float* __restrict__ A, const float* __restrict__ x
     }
     __syncthreads();  // the tiles are written
     float acc_3 = acc;  // matvec.fut:8
+    #pragma unroll 8
     for (int k_2 = 0; k_2 < c; k_2 += 1) {  // matvec.fut:8
       acc_3 = acc_3 + sh_ac[threadIdx.x + k_2 * 17] * sh_xc[k_2];
     }

@@ -163,6 +163,7 @@ tiler_rowsum_tiled(const float* __restrict__ A, float* __restrict__ out0, int n,
       }
     }
     float acc_3 = acc;  // rowsum.fut:7
+    #pragma unroll 8
     for (int k_2 = 0; k_2 < 64; k_2 += 1) {  // rowsum.fut:7
       acc_3 = acc_3 + sh_rc[threadIdx.x + k_2 * 17];
     }
@@ -195,6 +196,7 @@ tiler_rowsum_tiled(const float* __restrict__ A, float* __restrict__ out0, int n,
         }
       }
       float acc_2 = acc;  // rowsum.fut:7
+      #pragma unroll 8
       for (int k = 0; k < 64; k += 1) {  // rowsum.fut:7
         acc_2 = acc_2 + sh_rc_2[threadIdx.x + k * 17];
       }
@@ -227,6 +229,7 @@ tiler_rowsum_tiled(const float* __restrict__ A, float* __restrict__ out0, int n,
     }
     __syncthreads();  // the tiles are written
     float acc_4 = acc;  // rowsum.fut:7
+    #pragma unroll 8
     for (int k_3 = 0; k_3 < c; k_3 += 1) {  // rowsum.fut:7
       acc_4 = acc_4 + sh_rc[threadIdx.x + k_3 * 17];
     }
@@ -254,6 +257,7 @@ tiler_rowsum_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0,
     }
     __syncthreads();  // the tiles are written
     float acc_2 = acc;  // rowsum.fut:7
+    #pragma unroll 8
     for (int k = 0; k < 64; k += 1) {  // rowsum.fut:7
       acc_2 = acc_2 + sh_rc[threadIdx.x + k * 17];
     }
@@ -272,6 +276,7 @@ tiler_rowsum_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0,
     }
     __syncthreads();  // the tiles are written
     float acc_3 = acc;  // rowsum.fut:7
+    #pragma unroll 8
     for (int k_2 = 0; k_2 < c; k_2 += 1) {  // rowsum.fut:7
       acc_3 = acc_3 + sh_rc[threadIdx.x + k_2 * 17];
     }
@@ -316,6 +321,7 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
     }
     __syncthreads();  // the tiles are written
     float acc_2 = acc;  // rowsum.fut:7
+    #pragma unroll 8
     for (int k = 0; k < 64; k += 1) {  // rowsum.fut:7
       acc_2 = acc_2 + sh_rc[threadIdx.x + k * 17];
     }
@@ -334,6 +340,7 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
     }
     __syncthreads();  // the tiles are written
     float acc_3 = acc;  // rowsum.fut:7
+    #pragma unroll 8
     for (int k_2 = 0; k_2 < c; k_2 += 1) {  // rowsum.fut:7
       acc_3 = acc_3 + sh_rc[threadIdx.x + k_2 * 17];
     }
