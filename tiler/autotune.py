@@ -147,14 +147,12 @@ class GpuMeasure:
         self.seen: dict[str, Trial] = {}  # CUDA text -> its trial: equal kernels are timed once
 
     def __call__(self, parameters: dict) -> Trial:
-        from .analyse import make_options
-        from .bench import check_small, compare_outputs, device_options
+        from .bench import check_small, compare_outputs
         from .errors import PlainError
         from .pipeline import run_all
 
         try:
-            options = device_options(make_options(**parameters), tuple(sorted(self.sizes.items())), self.gpu)
-            values = run_all(self.text, self.shown, options)
+            values = run_all(self.text, self.shown, candidate_options(parameters, self.sizes, self.gpu))
         except PlainError as exc:
             return Trial(parameters, None, f"not compiled: {exc}")
         cost = values["analyse"].schedule.cost
@@ -182,16 +180,22 @@ class GpuMeasure:
         self.device.free()
 
 
-def estimator(text: str, shown: str, sizes: dict, gpu):
-    """The cost model's estimate for a candidate (None where it does not compile)."""
+def candidate_options(parameters: dict, sizes: dict, gpu):
+    """A candidate's plan options, for this GPU and the tuned sizes."""
     from .analyse import make_options
     from .bench import device_options
+
+    return device_options(make_options(**parameters), tuple(sorted(sizes.items())), gpu)
+
+
+def estimator(text: str, shown: str, sizes: dict, gpu):
+    """The cost model's estimate for a candidate (None where it does not compile)."""
     from .errors import PlainError
     from .pipeline import run_all
 
     def estimate(parameters: dict) -> float | None:
         try:
-            options = device_options(make_options(**parameters), tuple(sorted(sizes.items())), gpu)
+            options = candidate_options(parameters, sizes, gpu)
             return run_all(text, shown, options, until="analyse")["analyse"].schedule.cost
         except PlainError:
             return None

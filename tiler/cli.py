@@ -350,7 +350,7 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
 @guarded(deep=False)
 def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus):
     """Search PROG.fut's plan parameters on the GPU (block, chunk, register
-    tile, buffering), each candidate checked before it is timed, and keep
+    tile, buffering, unrolling), each candidate checked before it is timed, and keep
     the fastest in PROG.tuning, which compile, explain and bench then read."""
     import json
 

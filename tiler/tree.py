@@ -2,7 +2,8 @@
 
 `map_children(node, f, is_child)` is `node` with `f` applied to every child:
 a field holding a child, or a tuple of children. Fields that are not
-children (names, binders, types) are kept as they are.
+children (names, binders, types) are kept as they are. `children(node,
+is_child)` lists the same children.
 """
 from __future__ import annotations
 
@@ -18,3 +19,12 @@ def map_children(node, f, is_child):
         elif isinstance(value, tuple) and value and all(is_child(v) for v in value):
             changes[field.name] = tuple(f(v) for v in value)
     return dataclasses.replace(node, **changes) if changes else node
+
+
+def children(node, is_child):
+    for field in dataclasses.fields(node):
+        value = getattr(node, field.name)
+        if is_child(value):
+            yield value
+        elif isinstance(value, tuple):
+            yield from (v for v in value if is_child(v))

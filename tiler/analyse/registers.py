@@ -58,8 +58,8 @@ def register_tile(schedule: Schedule, kernel: T.Kernel, options: Options) -> tup
         return None, (f"no staged input is invariant to a dim wide enough for a micro-tile (dims "
                       f"{dims_text(block.spans)})")
     group = _group(schedule, sizes)
-    accumulators, single = _registers(sizes, words, block)
-    operands = single - accumulators - ADDRESSING
+    accumulators, operands = _registers(sizes, words, block)
+    single = accumulators + operands + ADDRESSING
     # prefetching the next tiles costs about as many registers again as the operands
     double = ((single + operands <= REGISTER_BUDGET and threads * (single + operands) <= target.REGISTER_FILE)
               or options.double_buffer) and not options.single_buffer
@@ -71,17 +71,16 @@ def register_tile(schedule: Schedule, kernel: T.Kernel, options: Options) -> tup
 
 
 def _registers(sizes, words: int, block: BlockPlan) -> tuple[int, int]:
-    """(accumulator registers, registers in all) a thread of this micro-tile needs."""
-    accumulators = math.prod(sizes) * words
+    """(accumulator, operand) registers a thread of this micro-tile needs."""
     operands = sum(sizes[d] for d in block.spans)  # one register a point along each dim, per k
-    return accumulators, accumulators + operands + ADDRESSING
+    return math.prod(sizes) * words, operands
 
 
 def _over(sizes, words: int, threads: int, block: BlockPlan) -> bool:
     """Too many accumulators, or a block whose registers pass the register
     file (ptxas would cap each thread's and spill the rest)."""
-    accumulators, total = _registers(sizes, words, block)
-    return accumulators > ACCUMULATORS or threads * total > target.REGISTER_FILE
+    accumulators, operands = _registers(sizes, words, block)
+    return accumulators > ACCUMULATORS or threads * (accumulators + operands + ADDRESSING) > target.REGISTER_FILE
 
 
 def register_block(block: BlockPlan, tile: RegisterTile, options: Options) -> BlockPlan:

@@ -28,8 +28,7 @@ from dataclasses import dataclass
 
 from ..check import typed as T
 from ..check.types import Array, Binder
-from ..source import Span
-from ..tree import map_children
+from ..tree import children, map_children
 from . import _is_exp
 
 
@@ -37,7 +36,7 @@ from . import _is_exp
 class Promotion:
     """One read of the form `X[..., kk + k, ...]` in a stream, and what became of it."""
 
-    span: Span  # the read
+    read: T.Index  # as written
     array: str  # X
     param: str  # the chunk parameter that now stands for it ("" when it was left in place)
     reason: str  # how it is read as a stream input, or why it is not
@@ -60,13 +59,13 @@ class _Read:
     node: T.Index
     array: Binder
     position: int
+    step: T.Var  # k, the index of the loop over the chunk
     others: tuple  # the other indices, in order
     conditional: bool  # only some steps make it
 
 
 class _Promoter:
     def __init__(self, k: T.Kernel):
-        self.kernel = k
         self.globals = {b for b in k.params} | {pl.binder for pl in k.prelude}
         self.iota_dims = {p: lv for lv in k.levels for p, a in zip(lv.params, lv.args) if isinstance(a, T.Iota)}
         self.names = _names(k)
@@ -86,19 +85,18 @@ class _Promoter:
             return s
         new: dict[tuple, tuple[Binder, object]] = {}  # (array, position, others) -> (chunk param, stream array)
         rewrite: dict[int, tuple] = {}  # id of a read node -> (its chunk param, the loop index)
-        inside = _bound_in(s)
+        inside = _bound(s)
         for r in reads:
             key = (r.array, r.position, r.others)
             reason = self.refusal(s, r, inside)
             if reason:
-                self.records.append(Promotion(r.node.span, r.array.name, "", reason))
+                self.records.append(Promotion(r.node, r.array.name, "", reason))
                 continue
             if key not in new:
                 new[key] = (self.chunk_param(s, r), self.stream_array(r))
             param = new[key][0]
-            position = r.node.indices[r.position]
-            rewrite[id(r.node)] = (param, position.rhs if position.lhs.binder is s.offset else position.lhs)
-            self.records.append(Promotion(r.node.span, r.array.name, param.name, _how(r)))
+            rewrite[id(r.node)] = (param, r.step)
+            self.records.append(Promotion(r.node, r.array.name, param.name, _how(r)))
         if not new:
             return s
         body = _replace_reads(s.body, rewrite)
@@ -110,7 +108,7 @@ class _Promoter:
         shape = r.array.type.shape
         if r.array in inside:
             return f"`{r.array.name}` is bound inside the stream: its rows are not fixed for the whole stream"
-        if any(b in inside for o in r.others for b in _binders(o)):
+        if any(_binders(o) & inside for o in r.others):
             return "an index other than the stream's position changes within the stream"
         if shape[r.position] != _length(s):
             return (f"`{r.array.name}` has {_size_text(shape[r.position])} elements along that index, the stream "
@@ -181,10 +179,10 @@ def _reads(s: T.Stream) -> list[_Read]:
         if isinstance(e, T.Stream) and e is not s:
             return  # an inner stream's reads are its own
         if isinstance(e, T.Index) and isinstance(e.array, T.Var) and isinstance(e.array.type, Array):
-            hits = [n for n, i in enumerate(e.indices) if _is_position(i, s.offset, loops)]
+            hits = [(n, k) for n, i in enumerate(e.indices) if (k := _step(i, s.offset, loops)) is not None]
             if len(hits) == 1:
-                n = hits[0]
-                out.append(_Read(e, e.array.binder, n, e.indices[:n] + e.indices[n + 1:], conditional))
+                (n, k), = hits
+                out.append(_Read(e, e.array.binder, n, k, e.indices[:n] + e.indices[n + 1:], conditional))
         if isinstance(e, T.Loop):
             for i in e.inits:
                 walk(i, loops, conditional)
@@ -202,21 +200,22 @@ def _reads(s: T.Stream) -> list[_Read]:
             walk(e.lhs, loops, conditional)
             walk(e.rhs, loops, True)
             return
-        for c in _children(e):
+        for c in children(e, _is_exp):
             walk(c, loops, conditional)
 
     walk(s.body, frozenset(), False)
     return out
 
 
-def _is_position(i, offset: Binder, loops: frozenset) -> bool:
-    """`offset + k` or `k + offset`, k the index of a loop over the chunk."""
-    if not (isinstance(i, T.BinOp) and i.op == "+"):
-        return False
-    a, b = i.lhs, i.rhs
-    if not (isinstance(a, T.Var) and isinstance(b, T.Var)):
-        return False
-    return (a.binder is offset and b.binder in loops) or (b.binder is offset and a.binder in loops)
+def _step(i, offset: Binder, loops: frozenset) -> T.Var | None:
+    """k, where the index is `offset + k` or `k + offset` and k the index of
+    a loop over the chunk; else None."""
+    if not (isinstance(i, T.BinOp) and i.op == "+" and isinstance(i.lhs, T.Var) and isinstance(i.rhs, T.Var)):
+        return None
+    for off, k in ((i.lhs, i.rhs), (i.rhs, i.lhs)):
+        if off.binder is offset and k.binder in loops:
+            return k
+    return None
 
 
 def _replace_reads(e, rewrite: dict):
@@ -226,20 +225,16 @@ def _replace_reads(e, rewrite: dict):
     return map_children(e, lambda c: _replace_reads(c, rewrite), _is_exp) if _is_exp(e) else e
 
 
-def _bound_in(s: T.Stream) -> set:
-    """Every binder the stream binds: its own parameters and the names of its body."""
+def _bound(e) -> set:
+    """Every binder bound in `e`: by its lets, loops and streams."""
     out: set = set()
-
-    def walk(e):
-        if isinstance(e, T.Let):
-            out.update(e.binders)
-        elif isinstance(e, T.Loop):
-            out.update((*e.params, e.index, *e.results))
-        elif isinstance(e, T.Stream):
-            out.update((e.offset, e.chunk, *e.chunk_params, *e.acc_params))
-        for c in _children(e):
-            walk(c)
-    walk(s)
+    for n in _nodes(e):
+        if isinstance(n, T.Let):
+            out.update(n.binders)
+        elif isinstance(n, T.Loop):
+            out.update((*n.params, n.index, *n.results))
+        elif isinstance(n, T.Stream):
+            out.update((n.offset, n.chunk, *n.chunk_params, *n.acc_params))
     return out
 
 
@@ -255,39 +250,21 @@ def _size_text(size) -> str:
     return str(size) if isinstance(size, int) else f"`{size.name}`"
 
 
-def _binders(e):
-    if isinstance(e, T.Var):
-        yield e.binder
-    for c in _children(e):
-        yield from _binders(c)
+def _binders(e) -> set:
+    """The binders `e` refers to."""
+    return {n.binder for n in _nodes(e) if isinstance(n, T.Var)}
 
 
-def _children(e):
-    for f in dataclasses.fields(e) if _is_exp(e) else ():
-        v = getattr(e, f.name)
-        if _is_exp(v):
-            yield v
-        elif isinstance(v, tuple):
-            yield from (x for x in v if _is_exp(x))
+def _nodes(e):
+    """`e` and every expression in it."""
+    yield e
+    for c in children(e, _is_exp):
+        yield from _nodes(c)
 
 
 def _names(k: T.Kernel) -> set:
     """Every name the kernel binds (a new one must not meet them)."""
-    names = {b.name for b in k.params} | {b.name for b in k.sizes} | {pl.binder.name for pl in k.prelude}
+    names = {b.name for b in (*k.params, *k.sizes)} | {pl.binder.name for pl in k.prelude}
     for lv in k.levels:
-        names |= {p.name for p in lv.params} | {b.name for bs, _ in lv.lets for b in bs}
-
-    def walk(e):
-        for f in dataclasses.fields(e):
-            v = getattr(e, f.name)
-            if isinstance(v, Binder):
-                names.add(v.name)
-            elif isinstance(v, tuple):
-                names.update(x.name for x in v if isinstance(x, Binder))
-        for c in _children(e):
-            walk(c)
-    walk(k.body)
-    for lv in k.levels:
-        for _, v in lv.lets:
-            walk(v)
-    return names
+        names |= {p.name for p in lv.params} | {b.name for bs, v in lv.lets for b in (*bs, *_bound(v))}
+    return names | {b.name for b in _bound(k.body)}

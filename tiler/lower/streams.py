@@ -58,11 +58,11 @@ class Streams(Body):
         return tuple(accs) if len(accs) > 1 else accs[0]
 
     def _tiled(self, e: T.Stream, plan: StreamPlan, arrays, length, accs) -> None:
-        if plan.unroll is not None:
-            self.unrolls[e.chunk] = plan.unroll
         """Full chunks in a loop (constant length, unguarded copies), then the
         last, partial chunk if there is one. Both tests are the same for the
         whole block, so every thread reaches every barrier."""
+        if plan.unroll is not None:
+            self.unrolls[e.chunk] = plan.unroll
         size = const(plan.chunk)
         if self._double_buffered(plan):
             tail = self.declare(f"{e.offset.name}_last", "int", kir.Bin("-", length, kir.Bin("%", length, size)))

@@ -48,8 +48,7 @@ def explain_data(a: Analysis, source: Source, module=None) -> dict:
 
 
 def _promotion(r, source: Source) -> dict:
-    return {"read": source.line_text(r.span.line)[r.span.col - 1:r.span.end_col - 1]
-            if r.span.line == r.span.end_line else r.array, "line": r.span.line, "column": r.span.col,
+    return {"read": source_text(r.read, source), "line": r.read.span.line, "column": r.read.span.col,
             "array": r.array, "input": r.param or None, "reason": r.reason}
 
 
