@@ -64,7 +64,7 @@ def plan_of(name, options=DEFAULT):
 
 
 def test_nbody_is_1d_with_bodies_shared():
-    a = plan_of("nbody")
+    a = plan_of("nbody", Options(no_register_tile=True))
     (s,) = a.streams
     assert a.block.spans == (0,) and a.block.extents == (256,)
     assert s.tiled and s.kind == "1-D" and s.chunk == 256 and s.shared_bytes == 1024
@@ -123,9 +123,36 @@ def test_register_tile_ablations_and_override():
     assert not plan_of("mm", Options(register_tile=(4, 4), single_buffer=True)).block.register.double_buffer
 
 
-def test_a_1d_block_gets_no_register_tile():
-    a = plan_of("nbody")
-    assert a.block.register is None and "1-D block" in a.block.register_reason
+def test_a_1d_block_whose_threads_share_its_tiles_is_coarsened():
+    a = plan_of("nbody")  # 2 operations a staged element read: a light body, 4 points a thread
+    assert a.block.register.sizes == (4,) and a.block.extents == (256,) and "a light body" in a.block.register_reason
+    heavy = plan_of("nbody3d")
+    assert heavy.block.register.sizes == (2,) and "4.75 operations a staged element read" in \
+        heavy.block.register_reason
+    # a stream staged double-buffered, its copies prefetched through registers, as a 2-D register tile's
+    assert heavy.streams[0].inputs[0].staging.buffers == 2
+
+
+def test_coarsening_keeps_the_grid_full_and_its_points_in_range():
+    few = plan_of("nbody3d", Options(sizes=(("n", 65536),)))  # 2 a thread: 128 blocks for 132 SMs
+    assert few.block.register is None and "fewer than the GPU's 132 multiprocessors" in few.block.register_reason
+    assert plan_of("nbody3d", Options(sizes=(("n", 65536),), multiprocessors=100)).block.register.sizes == (2,)
+    # a box of 512 particles, 4 points a thread: 128 threads cover it
+    box = plan_of("lavamd", Options(sizes=(("m", 512), ("n", 4000), ("p", 27))))
+    assert box.block.register.sizes == (1, 4) and box.block.extents == (1, 128)
+    # a heavier body, its 100 points within one block: not coarsened
+    rodinia = plan_of("lavamd_rodinia", Options(sizes=(("b", 27000), ("p", 100))))
+    assert rodinia.block.register is None and "fit one block" in rodinia.block.register_reason
+    # its own rows staged to coalesce: more points a thread would only grow the tile
+    assert plan_of("matvec").block.register is None
+
+
+def test_pack_interleaves_inputs_read_at_one_index():
+    a = plan_of("nbody3d", Options(pack=True))
+    packs = [p.staging.pack for p in a.streams[0].inputs]
+    assert {p.array for p in packs} == {"xc_yc_zc_mc"} and [p.lane for p in packs] == [0, 1, 2, 3]
+    assert all(p.width == 4 for p in packs) and "one 128-bit read fetches them all" in a.streams[0].inputs[0].reason
+    assert all(p.staging.pack is None for p in plan_of("nbody3d").streams[0].inputs)  # not by default
 
 
 def test_more_accumulators_make_a_smaller_micro_tile(tmp_path):

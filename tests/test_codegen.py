@@ -236,16 +236,16 @@ def test_a_failure_after_checking_is_an_internal_compiler_error(monkeypatch):
 
 
 def test_plans_over_48_kib_use_dynamic_shared_memory():
-    path = PROGRAMS / "analysis" / "many_inputs.fut"
+    path = PROGRAMS / "analysis" / "many_inputs.fut"  # one point a thread: one buffer a tile
     # 14 tiles of 1024 floats (56 KiB) do not fit 48 KiB: a chunk of 512 does, and the plan says so
-    shrunk = run_all(path.read_text(), path.name, Options(tile=(1024,)))["analyse"]
+    shrunk = run_all(path.read_text(), path.name, Options(tile=(1024,), no_register_tile=True))["analyse"]
     assert shrunk.tiled and shrunk.streams[0].chunk == 512 and shrunk.plan.schedule.block.shared_bytes == 14 * 2048
     assert "chunk 512, not 1024: the tiles of 1024 would need more than the 49152 bytes" in shrunk.streams[0].reason
-    cuda = run_all(path.read_text(), path.name, Options(tile=(1024,)))["render"]
+    cuda = run_all(path.read_text(), path.name, Options(tile=(1024,), no_register_tile=True))["render"]
     assert "if (threadIdx.x < 512) {" in cuda  # a tile smaller than the block: one step or none, not a loop
-    refused = run_all(path.read_text(), path.name, Options(tile=(1024,), max_shared=100))["analyse"]
+    refused = run_all(path.read_text(), path.name, Options(tile=(1024,), no_register_tile=True, max_shared=100))["analyse"]
     assert not refused.tiled and "over the limit of 100" in refused.streams[0].reason
-    values = run_all(path.read_text(), path.name, Options(tile=(1024,), max_shared=100_000))
+    values = run_all(path.read_text(), path.name, Options(tile=(1024,), no_register_tile=True, max_shared=100_000))
     k = values["verify"].main
     assert k.shared_bytes == 14 * 1024 * 4 and k.dynamic_shared
     assert "extern __shared__ __align__(16) unsigned char tiler_shared[];" in values["render"]
@@ -273,7 +273,7 @@ def test_compile_writes_the_host_launcher_and_its_header(tmp_path):
 
 def test_a_launcher_raises_the_dynamic_shared_memory_limit():
     path = PROGRAMS / "analysis" / "many_inputs.fut"
-    cuda = run_all(path.read_text(), path.name, Options(tile=(1024,), max_shared=100_000))["render"]
+    cuda = run_all(path.read_text(), path.name, Options(tile=(1024,), max_shared=100_000, no_register_tile=True))["render"]
     assert "cudaFuncSetAttribute(tiler_many_inputs_tiled, cudaFuncAttributeMaxDynamicSharedMemorySize, 57344);" \
         in cuda and "tiler_many_inputs_tiled<<<grid, block, 57344, stream>>>" in cuda
 

@@ -40,7 +40,7 @@ def test_gpu_matches_the_interpreter(path, variant, scale):
     matches_the_interpreter(path, Options(no_tile=variant == "untiled"), scale, seed=11)
 
 
-def matches_the_interpreter(path, options: Options, scale: str, seed: int) -> None:
+def matches_the_interpreter(path, options: Options, scale: str, seed: int, tolerance: float = 1e-3) -> None:
     """Every version of the module, whichever the launch would pick at these sizes."""
     text = path.read_text()
     prog = check(parse(text, path.name))
@@ -59,7 +59,7 @@ def matches_the_interpreter(path, options: Options, scale: str, seed: int) -> No
             assert not np.isnan(g).any(), "an output element was never written"
             scale_ = max(1.0, float(np.abs(w).max(initial=0)))
             err = float(np.abs(g.astype(np.float64) - w.astype(np.float64)).max(initial=0))
-            assert err <= 1e-3 * scale_, (path.name, kernel.name, sizes, err)
+            assert err <= tolerance * scale_, (path.name, kernel.name, sizes, err)
 
 
 REGISTER_VARIANTS = {"double-buffered": Options(double_buffer=True), "4x2": Options(register_tile=(4, 2)),
@@ -87,6 +87,24 @@ def test_rows_staged_to_coalesce_match_the_interpreter(path, variant, scale):
     matches_the_interpreter(path, COALESCE_VARIANTS[variant], scale, seed=7)
 
 
+COARSE_VARIANTS = {"default": Options(), "2 a thread": Options(register_tile=(2,)),
+                   "4 a thread": Options(register_tile=(4,)), "packed": Options(pack=True),
+                   "packed, 4 a thread, single buffer": Options(pack=True, register_tile=(4,), single_buffer=True),
+                   "fast math": Options(fast_math=True)}
+
+
+@pytest.mark.parametrize("scale", ["odd", "tiny", "aligned", 300])  # 300: both halves of the double-buffered loop
+@pytest.mark.parametrize("variant", COARSE_VARIANTS)
+@pytest.mark.parametrize("path", [BENCHMARKS / "nbody3d.fut", BENCHMARKS / "nbody.fut", BENCHMARKS / "mriq.fut",
+                                  BENCHMARKS / "lavamd.fut", BENCHMARKS / "lavamd_rodinia.fut",
+                                  PROGRAMS / "analysis" / "int_size.fut"], ids=lambda p: p.stem)
+def test_coarsened_and_packed_variants_match_the_interpreter(path, variant, scale):
+    from tiler.bench import FAST_MATH_TOLERANCE
+
+    options = COARSE_VARIANTS[variant]
+    matches_the_interpreter(path, options, scale, seed=13, tolerance=FAST_MATH_TOLERANCE if options.fast_math else 1e-3)
+
+
 @pytest.mark.parametrize("scale", ["odd", "tiny"])
 @pytest.mark.parametrize("unroll", [1, 3, 8])  # 3: no chunk's multiple, so the unrolled loop keeps a remainder
 @pytest.mark.parametrize("name", ["mriq", "nbody", "lavamd", "matvec"])
@@ -100,7 +118,8 @@ def test_a_kernel_with_dynamic_shared_memory_over_48_kib():
     prog = check(parse(text, path.name))
     sizes = {"m": 3000, "n": 1500}
     inputs = make_inputs(prog, sizes, None, seed=3)
-    values = run_all(text, path.name, Options(tile=(1024,), max_shared=100_000))
+    # one point a thread: 14 single-buffered tiles of 1024 floats, 56 KiB
+    values = run_all(text, path.name, Options(tile=(1024,), max_shared=100_000, no_register_tile=True))
     assert values["verify"].main.dynamic_shared
     (got,), _ = Gpu.get().run(values["verify"], values["render"], inputs, sizes)
     (want,) = run(prog, inputs)

@@ -113,6 +113,10 @@ def test_the_families_follow_the_plan():
     assert [n for n, _ in families(analysed("conv2d"))] == ["tile"]  # nothing staged: only the block to try
     lavamd = dict(families(analysed("lavamd")))  # a 1-D block in a 2-D grid: the other dim keeps one thread
     assert lavamd["tile"][0] == (1, 16) and flags({"tile": (None, 16)}) == "--tile _,16"
+    # its threads share every tile: coarsening (points a thread), the chunk loop's unrolling
+    assert (1, 4) in lavamd["register_tile"] and "unroll" in lavamd
+    nbody3d = dict(families(analysed("nbody3d")))  # four inputs read at one index: packing is tried
+    assert nbody3d["pack"] == [True] and (2,) in nbody3d["register_tile"]
 
 
 def fake(times: dict, wrong=()):

@@ -23,6 +23,7 @@ BLOCK_1D = (16, 32, 64, 128, 256, 512)
 BLOCK_2D = ((8, 32), (16, 16), (32, 8), (16, 32), (32, 16), (32, 32))  # (outer, inner) threads
 CHUNKS = (8, 16, 32, 64, 128, 256, 512)
 MICRO = ((4, 4), (4, 8), (8, 4), (8, 8))  # (outer, inner) points a thread
+COARSENINGS = (1, 2, 4, 8)  # points a thread of a 1-D block
 UNROLLS = (1, 2, 4, 8, 16, 32, 64)  # times the loop over a staged chunk is unrolled
 
 
@@ -58,12 +59,19 @@ def families(a: Analysis) -> list[tuple[str, list]]:
         out.append(("tile", [_per_dim(rank, {outer: y, inner: x}) for y, x in BLOCK_2D]))
     if a.tiled:
         out.append(("chunk", list(CHUNKS)))
-    if b.register is not None:
+    # a 1-D block whose staged tiles every thread shares (no rows of its own)
+    one_d = a.tiled and len(b.spans) == 1 and not any(p.staged and p.staging.rows for s in a.streams
+                                                      for p in s.inputs)
+    if b.register is not None and not one_d:
         inner, outer = b.spans
         out.append(("register_tile", [_per_dim(rank, {outer: y, inner: x}, 1) for y, x in MICRO]))
-    if any(p.staged and p.staging.vector > 1 for s in a.streams for p in s.inputs):
+    elif one_d:  # coarsening, also where the plan declined it
+        out.append(("register_tile", [_per_dim(rank, {b.spans[0]: c}, 1) for c in COARSENINGS]))
+    if one_d and sum(p.staged and not p.staging.rows for s in a.streams for p in s.inputs) > 1:
+        out.append(("pack", [True]))
+    if any(p.staged and (p.staging.vector > 1 or p.staging.buffers > 1) for s in a.streams for p in s.inputs):
         out.append(("buffering", [{"single_buffer": True}, {"double_buffer": True}]))
-    if a.tiled and b.register is None:  # a register tile's chunk loop is unrolled already
+    if a.tiled and (b.register is None or one_d):  # a 2-D register tile's chunk loop is unrolled already
         out.append(("unroll", list(UNROLLS)))
     return out
 

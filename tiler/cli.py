@@ -191,6 +191,12 @@ def plan_options(fn):
     fn = click.option("--unroll", type=int, default=None, metavar="N",
                       help="Unroll the loop over a staged chunk N times (1: never); by default the compiler "
                            "decides.")(fn)
+    fn = click.option("--fast-math", is_flag=True,
+                      help="Use the hardware approximations of sin, cos, exp, log, pow, sqrt, rsqrt and f32 "
+                           "division (faster; results differ from IEEE rounding).")(fn)
+    fn = click.option("--pack", is_flag=True,
+                      help="Interleave staged inputs read at the same index in one shared array (one vector read "
+                           "a step).")(fn)
     fn = click.option("--no-promote", is_flag=True,
                       help="Leave index reads along a stream's position (B[kk + k, j]) as reads: do not make them "
                            "stream inputs.")(fn)
@@ -227,14 +233,15 @@ def tuned_options(program: str, plan: dict):
 
 def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), register_tile=None,
                  no_register_tile=False, no_vector=False, single_buffer=False, double_buffer=False, chunk=None,
-                 no_coalesce=False, no_promote=False, unroll=None):
+                 no_coalesce=False, no_promote=False, unroll=None, pack=False, fast_math=False):
     from .analyse import CLI_NAMES, make_options
 
     return make_options(CLI_NAMES, tile=tile, no_tile=no_tile, max_shared=max_shared,
                         sizes=pairs(size_hints, "--size", int), thresholds=pairs(thresholds, "--threshold", int),
                         register_tile=register_tile, no_register_tile=no_register_tile, no_vector=no_vector,
                         single_buffer=single_buffer, double_buffer=double_buffer, chunk=chunk,
-                        no_coalesce=no_coalesce, no_promote=no_promote, unroll=unroll)
+                        no_coalesce=no_coalesce, no_promote=no_promote, unroll=unroll, pack=pack,
+                        fast_math=fast_math)
 
 
 @main.command("explain")
@@ -460,11 +467,14 @@ def _tune_report(result, sizes: dict, device: str) -> None:
 @click.option("--tile", "tiles", multiple=True, metavar="N|N0,N1", help="Also time a tiled variant with these tiles.")
 @click.option("--ablate", is_flag=True, help="Also time variants that each remove one technique (vector loads, "
                                              "double buffering, the register tile, the coalesced copy, rows staged "
-                                             "to coalesce, transposed and padded tiles, the default tile).")
+                                             "to coalesce, transposed and padded tiles, packed tiles, the default "
+                                             "tile, IEEE math).")
+@click.option("--fast-math", is_flag=True, help="Also time the tiled kernel with --fast-math (checked within "
+                                                "the looser tolerance the bench prints).")
 @click.option("--json", "json_path", metavar="FILE", help="Write every measurement as JSON.")
 @click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the variants' times (needs matplotlib).")
 @guarded(deep=False)
-def bench_cmd(names, quick, sizes, inputs, repeat, tiles, ablate, json_path, plot_path):
+def bench_cmd(names, quick, sizes, inputs, repeat, tiles, ablate, fast_math, json_path, plot_path):
     """Compile, check and time the untiled and tiled variants of benchmarks, or
     of any program (PROG.fut), on the GPU."""
     from .bench import bench_one, benchmark_names, variants
@@ -483,7 +493,7 @@ def bench_cmd(names, quick, sizes, inputs, repeat, tiles, ablate, json_path, plo
         _matplotlib()  # before the benchmarks run, not after
     gpu = Gpu.get()  # no GPU: one clear line, before any work
     overrides = pairs(sizes, "--size", int)
-    vs = variants(tuple(tiles), ablate)
+    vs = variants(tuple(tiles), ablate, fast_math)
     results = []
     from rich.console import Console
     from rich.progress import Progress

@@ -13,6 +13,7 @@ ARCH = "sm_90"  # Hopper: what tiler builds for unless told otherwise
 WARP = 32
 MAX_THREADS_PER_BLOCK = 1024
 REGISTER_FILE = 65536  # 32-bit registers an SM has (and a block may use), sm_50 to sm_90
+MULTIPROCESSORS = 132  # SMs of an H100 or H200 (SXM): what a plan assumes when no GPU is at hand
 STATIC_SHARED_LIMIT = 48 * 1024  # beyond it, shared memory is dynamic and the launch raises the limit
 SHARED_LIMIT_ANY_GPU = 227 * 1024  # the most a block can have (Hopper, Ampere A100: 227 KiB)
 DYNAMIC_SHARED_ALIGN = 16  # each allocation in the dynamic buffer starts on a 16-byte boundary
@@ -88,6 +89,23 @@ MATH = {
     "int": {"abs": "abs", "min": "min", "max": "max"},
     "long long": {"abs": "llabs", "min": "min", "max": "max"},
 }
+
+# --fast-math: the hardware approximations (CUDA's intrinsics; tiler.cuh's
+# PTX helpers for the square roots); "/" is f32 division. f64 keeps MATH.
+FAST_MATH = {"float": {"sqrt": "tiler_sqrt_approx", "rsqrt": "tiler_rsqrt_approx", "exp": "__expf",
+                       "log": "__logf", "sin": "__sinf", "cos": "__cosf", "pow": "__powf", "/": "__fdividef"}}
+
+# what --fast-math changes, in the header comment and in explain
+FAST_MATH_NOTE = ("--fast-math: sin, cos, exp, log, pow, sqrt, rsqrt and f32 division use the hardware "
+                  "approximations (not IEEE-rounded; subnormals flush to zero in the square roots)")
+
+
+def math_function(ctype: str, name: str, fast: bool) -> str | None:
+    """The C function computing builtin (or operator) `name` on `ctype`;
+    None for an operator C spells itself."""
+    if fast and name in FAST_MATH.get(ctype, {}):
+        return FAST_MATH[ctype][name]
+    return MATH[ctype].get(name)
 
 
 # the host launcher (CUDA runtime API)

@@ -163,7 +163,7 @@ def _registers(best: Schedule, kernel: T.Kernel, views: Views, options: Options)
     the block's new shape; else the same, with the reason recorded."""
     tile, reason = register_tile(best, kernel, options)
     if tile is not None:
-        tiled = _schedule(register_block(best.block, tile, options), views.var, views, options)
+        tiled = _schedule(register_block(best.block, tile, options, kernel), views.var, views, options)
         if tiled.tiled and all(s.tiled == t.tiled for s, t in zip(best.streams, tiled.streams)):
             return replace(tiled, block=replace(tiled.block, register_reason=reason))
         reason = "the register-tiled block could not stage what the plain one does (shared memory)"

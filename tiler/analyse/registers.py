@@ -1,5 +1,5 @@
 """Register tiling (the design note's last section): whether each thread of a
-2-D block computes a micro-tile of points instead of one, and how large.
+block computes a micro-tile of points instead of one, and how large.
 
 Along a dim the block spans, a staged input invariant to that dim is the
 same for every point of the micro-tile along it: strip-mining the dim and
@@ -7,16 +7,24 @@ running the strip inside the thread reads that value from shared memory
 once into a register and reuses it across the strip. The micro-tile is as
 large as the accumulators allow (every point keeps its own), and a block of
 16 x 16 threads then covers 128 x 128 points by default.
+
+A 1-D block whose staged inputs are all shared by its threads (n-body) is
+coarsened instead: each thread takes COARSEN points a block apart (so
+global reads and stores stay coalesced), and each value read from shared
+memory serves all of them; not where the grid would then have fewer blocks
+than the GPU has multiprocessors.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import replace
 
 from .. import target
 from ..check import typed as T
-from ..check.types import Scalar
+from ..check.types import Binder, Scalar
 from ..interp.values import dtype
+from ..tree import children
 from .options import Options
 from .records import dims_text
 from .schedule import BlockPlan, RegisterTile, Schedule
@@ -31,6 +39,17 @@ ADDRESSING = 48  # registers for indices, addresses and loop state (ptxas: 128 i
 # (measured on an H200: mm's 8 x 8 tile reached 147 registers with it and ran
 # 9% slower than without; see RESULTS.md)
 REGISTER_BUDGET = 128
+# points a thread of a coarsened 1-D block takes. Measured on an H200
+# (3-D n-body, 2^18 bodies, packed tiles, 512 threads): 1 point 31.9
+# TFLOP/s, 2 points 33.6, 4 points 32.8 (and more registers); at 2^16
+# bodies 2 points leave 64 blocks for 132 SMs and run at half the speed
+COARSEN = 2
+# where the body does little arithmetic for each staged element it reads
+# (fewer than LIGHT operations), the shared reads are the work: 4 points a
+# thread. Measured on an H200 (`acc + xc[t] * a`, a per point: 2 operations
+# a read; 2^20 points, 4096 streamed): 0.303 ms one a thread, 0.235 two,
+# 0.187 four, 0.167 eight
+COARSEN_LIGHT, LIGHT = 4, 4
 
 
 def register_tile(schedule: Schedule, kernel: T.Kernel, options: Options) -> tuple[RegisterTile | None, str]:
@@ -40,8 +59,10 @@ def register_tile(schedule: Schedule, kernel: T.Kernel, options: Options) -> tup
         return None, "register tiling is off (--no-register-tile)"
     if not schedule.tiled:
         return None, "nothing is staged in shared memory to reuse from registers"
+    if len(block.spans) == 1:
+        return _coarsened(schedule, kernel, options)
     if len(block.spans) != 2:
-        return None, "a 1-D block: its points share no staged value along a second dim (no micro-tile)"
+        return None, "a block of three dims: no micro-tile"
     reuse = _reuse_dims(schedule)
     words = max(1, _accumulator_words(schedule))
     sizes = [1] * block.rank
@@ -60,14 +81,115 @@ def register_tile(schedule: Schedule, kernel: T.Kernel, options: Options) -> tup
     group = _group(schedule, sizes)
     accumulators, operands = _registers(sizes, words, block)
     single = accumulators + operands + ADDRESSING
-    # prefetching the next tiles costs about as many registers again as the operands
-    double = ((single + operands <= REGISTER_BUDGET and threads * (single + operands) <= target.REGISTER_FILE)
-              or options.double_buffer) and not options.single_buffer
+    double = _double_buffered(single, operands, threads, options)
     tile = RegisterTile(tuple(sizes), group, accumulators, single + (operands if double else 0), double)
     shares = "; ".join(f"{p.name} is read once for the {sizes[d]} points along dim {d}"
                        for s in schedule.streams for p in s.inputs if p.staged
                        for d in sorted(p.invariant_to & frozenset(block.spans)) if sizes[d] > 1)
     return tile, f"{' x '.join(str(sizes[d]) for d in reversed(block.spans))} points a thread: {shares}"
+
+
+def _coarsened(schedule: Schedule, kernel: T.Kernel, options: Options) -> tuple[RegisterTile | None, str]:
+    """The 1-D block's micro-tile: COARSEN points a thread (COARSEN_LIGHT for
+    a light body), or --register-tile's."""
+    block = schedule.block
+    (d,) = block.spans
+    staged = [p for s in schedule.streams if s.tiled for p in s.inputs if p.staged]
+    wanted, why = _given(options, d), ""
+    if wanted is None:
+        if any(d not in p.invariant_to for p in staged):
+            return None, ("a 1-D block staging its threads' own rows: more points a thread would only make "
+                          "the tile of rows larger (no micro-tile)")
+        ops = operations_per_read(schedule)
+        why = f" ({ops:.3g} operations a staged element read{': a light body' if ops < LIGHT else ''})"
+        light = ops < LIGHT
+        for wanted in ((COARSEN_LIGHT, COARSEN) if light else (COARSEN,)):
+            blocks = _blocks(kernel, block, coarse_threads(block, kernel, options, wanted) * wanted, options)
+            if blocks is None or blocks >= options.multiprocessors:
+                break  # the grid still fills the GPU
+        else:
+            return None, (f"{wanted} points a thread would leave {blocks} blocks, fewer than the GPU's "
+                          f"{options.multiprocessors} multiprocessors: one a thread")
+        # a dim one block covers: coarsening only trades threads for fewer shared
+        # reads, which pays for a light body alone (Rodinia's lavaMD, 5
+        # operations a read, 100 points a box: 64 threads x 2 points 7% slower
+        # than 128 x 1)
+        if not light and coarse_threads(block, kernel, options, wanted) < block.extents[d]:
+            return None, (f"dim {d}'s {options.known_size(kernel.levels[d].size):,} points fit one block: "
+                          f"{wanted} points a thread would only leave fewer threads, and a body of {ops:.3g} "
+                          "operations a read gains too little from fewer shared reads")
+    if wanted == 1:
+        return None, "one point a thread (--register-tile 1)"
+    words = max(1, _accumulator_words(schedule))
+    sizes = tuple(wanted if x == d else 1 for x in range(block.rank))
+    accumulators, operands = _registers(sizes, words, block)
+    single = accumulators + operands + ADDRESSING
+    threads = coarse_threads(block, kernel, options, wanted)
+    double = _double_buffered(single, operands, threads, options)
+    tile = RegisterTile(sizes, 1, accumulators, single + (operands if double else 0), double)
+    shares = ", ".join(p.name for p in staged)
+    return tile, (f"{wanted} points a thread, {threads} threads apart{why}: each value of {shares} read from "
+                  f"shared memory serves all {wanted}")
+
+
+def _double_buffered(single: int, operands: int, threads: int, options: Options) -> bool:
+    """Whether the next chunk's tiles are prefetched through registers:
+    about as many registers again as the operands, within the budget and the
+    register file (or as --double-buffer / --single-buffer say)."""
+    fits = single + operands <= REGISTER_BUDGET and threads * (single + operands) <= target.REGISTER_FILE
+    return (fits or options.double_buffer) and not options.single_buffer
+
+
+def coarse_threads(block: BlockPlan, kernel: T.Kernel, options: Options, points: int) -> int:
+    """Threads of a 1-D block whose threads take `points` each: fewer where
+    a dim of known size would leave the block's last points past its end
+    (a box of 512 particles, 4 points a thread: 128 threads); --tile's own."""
+    (d,) = block.spans
+    threads = block.extents[d]
+    n = options.known_size(kernel.levels[d].size)
+    if options.tile_for(d, 0) or n is None:
+        return threads
+    while threads > target.WARP and (threads // 2) * points >= n:
+        threads //= 2
+    return threads
+
+
+def _blocks(kernel: T.Kernel, block: BlockPlan, points: int, options: Options) -> int | None:
+    """The grid's block count when the spanned dim has `points` a block
+    (None: some size is known only at launch)."""
+    count = 1
+    for lv in kernel.levels:
+        n = options.known_size(lv.size)
+        if n is None:
+            return None
+        count *= -(-n // (points if lv.dim in block.spans else 1))
+    return count
+
+
+def operations_per_read(schedule: Schedule) -> float:
+    """Arithmetic operations in the tiled streams' bodies (index arithmetic
+    aside) for each distinct staged element they read."""
+    ops, reads = 0, set()
+    for s in schedule.streams:
+        if not s.tiled:
+            continue
+        staged = {s.site.stream.chunk_params[n] for n, p in enumerate(s.inputs) if p.staged}
+        stack = [s.site.stream.body]
+        while stack:
+            e = stack.pop()
+            if isinstance(e, T.Index) and isinstance(e.array, T.Var) and e.array.binder in staged:
+                reads.add(e)
+                continue
+            if isinstance(e, T.Index):  # its indices are address arithmetic
+                stack.append(e.array)
+                continue
+            ops += isinstance(e, (T.BinOp, T.UnOp, T.Builtin))
+            stack.extend(children(e, _is_exp))
+    return ops / max(1, len(reads))
+
+
+def _is_exp(v) -> bool:
+    return dataclasses.is_dataclass(v) and hasattr(v, "type") and not isinstance(v, Binder)
 
 
 def _registers(sizes, words: int, block: BlockPlan) -> tuple[int, int]:
@@ -83,8 +205,14 @@ def _over(sizes, words: int, threads: int, block: BlockPlan) -> bool:
     return accumulators > ACCUMULATORS or threads * (accumulators + operands + ADDRESSING) > target.REGISTER_FILE
 
 
-def register_block(block: BlockPlan, tile: RegisterTile, options: Options) -> BlockPlan:
-    """The block with fewer threads per dim, each computing the micro-tile."""
+def register_block(block: BlockPlan, tile: RegisterTile, options: Options, kernel: T.Kernel) -> BlockPlan:
+    """The block with fewer threads per dim, each computing the micro-tile
+    (a coarsened 1-D block keeps its threads where the dim is long enough)."""
+    if len(block.spans) == 1:
+        (d,) = block.spans
+        threads = coarse_threads(block, kernel, options, tile.sizes[d])
+        return replace(block, extents=tuple(threads if x == d else e for x, e in enumerate(block.extents)),
+                       register=tile)
     extents = tuple(options.tile_for(d, THREADS) if d in block.spans else 1 for d in range(block.rank))
     return replace(block, extents=extents, register=tile)
 

@@ -65,6 +65,18 @@ class Copy:
 
 
 @dataclass(frozen=True)
+class Pack:
+    """Staged inputs read at the same index, interleaved in one shared array:
+    element e of member `lane` sits at e * width + lane, so one vector read
+    (128-bit at width 4) fetches every member's element of a step."""
+
+    array: str  # the shared array's name: its members' chunk parameters joined
+    lane: int
+    width: int  # lanes an element takes: 2 or 4 (three members leave the fourth lane unused)
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Staging:
     """How one streamed input is staged in fast memory."""
 
@@ -79,6 +91,7 @@ class Staging:
     reuse: int  # threads one staged copy serves
     vector: int = 1  # elements a copy instruction moves
     buffers: int = 1  # 2: double-buffered (the next chunk is copied while this one is read)
+    pack: Pack | None = None  # interleaved with other inputs' tiles in one shared array
 
     @property
     def pitch(self) -> int:

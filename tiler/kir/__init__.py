@@ -358,6 +358,7 @@ class Version:
 class Module:
     source: str
     versions: tuple[Version, ...]
+    notes: tuple[str, ...] = ()  # what holds for every version (--fast-math), for the header comment
 
     @property
     def kernels(self) -> tuple[Kernel, ...]:

@@ -62,8 +62,9 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
     if plan.thresholds:
         versions.append(kir.Version(lower_schedule(analysis, plan.untiled, file), None, "the untiled fallback"))
     fits = _fits_int(analysis.kernel)
+    notes = (f"math: {target.FAST_MATH_NOTE}",) if analysis.options.fast_math else ()
     if fits is None:  # every array is 1-D: int offsets reach every element
-        return kir.Module(file, tuple(versions))
+        return kir.Module(file, tuple(versions), notes)
     # the same kernels with 64-bit offsets, for launches where some array has 2^31 elements or more
     versions = [dataclasses.replace(v, condition=fits if v.condition is None else kir.Bin("&&", fits, v.condition))
                 for v in versions]
@@ -73,7 +74,7 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
     if plan.thresholds:
         versions.append(kir.Version(lower_schedule(analysis, plan.untiled, file, wide=True), None,
                                     big + ", below the thresholds"))
-    return kir.Module(file, tuple(versions))
+    return kir.Module(file, tuple(versions), notes)
 
 
 def _fits_int(k: T.Kernel):
@@ -99,7 +100,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     than 2^31 elements)."""
     k, block = analysis.kernel, schedule.block
     tiled = schedule.tiled
-    low = Streams(schedule, {}, vectors)
+    low = Streams(schedule, {}, vectors, analysis.options.fast_math)
     factor = _wide if wide else (lambda extent: extent)
     params = _params(low, k, factor)
     micro = _micro(block)

@@ -12,7 +12,7 @@ from .. import kir
 from ..check import typed as T
 from ..check.types import Array, Binder, Scalar, flatten
 from ..errors import CompilerBug
-from ..target import CTYPE, MATH, RESERVED
+from ..target import CTYPE, RESERVED, math_function
 from .copies import COUNTER, LINEAR, VECTOR
 from .micro import RESERVED as MICRO_RESERVED
 from .values import View, const, fresh_name
@@ -34,7 +34,8 @@ def ctype_of(t) -> str:
 
 
 class Body:
-    def __init__(self):
+    def __init__(self, fast_math: bool = False):
+        self.fast_math = fast_math  # the hardware approximations of math functions and f32 division
         self.env: dict[Binder, object] = {}
         self.unrolls: dict[Binder, int] = {}  # a tiled stream's chunk size -> how often loops over it unroll
         self.out: list = []
@@ -83,8 +84,10 @@ class Body:
             return self._logic(e)
         a, b = self.exp(e.lhs), self.exp(e.rhs)
         ctype = ctype_of(e.lhs.type)
-        if e.op == "%" and ctype in ("float", "double"):
-            return kir.Call(MATH[ctype]["%"], (a, b))
+        if e.op in ("%", "/") and ctype in ("float", "double"):
+            fn = math_function(ctype, e.op, self.fast_math)
+            if fn is not None:
+                return kir.Call(fn, (a, b))
         return kir.Bin(e.op, a, b)
 
     def _logic(self, e: T.BinOp):
@@ -109,7 +112,7 @@ class Body:
         if e.name in CTYPE:
             return kir.Cast(CTYPE[e.name], args[0])
         ctype = ctype_of(e.args[0].type)
-        return kir.Call(MATH[ctype][e.name], args)
+        return kir.Call(math_function(ctype, e.name, self.fast_math), args)
 
     def _call(self, e: T.Call):
         raise CompilerBug(f"call of `{e.func}` was not inlined", e.span, "lower")

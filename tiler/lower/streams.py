@@ -25,8 +25,8 @@ PREFETCH_STEPS = 32
 
 
 class Streams(Body):
-    def __init__(self, schedule: Schedule, indices: dict, vectors: bool = True):
-        super().__init__()
+    def __init__(self, schedule: Schedule, indices: dict, vectors: bool = True, fast_math: bool = False):
+        super().__init__(fast_math)
         self.schedule = schedule
         self.plans = {id(s.site.stream): s for s in schedule.streams}
         self.indices = indices  # kernel dim -> dict(idx=Ref, base=expr, size=expr, local=expr)
@@ -181,7 +181,9 @@ class Streams(Body):
         dst = add(mul(kir.Ref(el), const(pitch)), kir.Ref(r)) if transposed else \
             add(mul(kir.Ref(r), const(pitch)), kir.Ref(el))
         valid = kir.Bin("<", element, length) if guarded else None
-        contiguous = (st.copy.axis is CopyAxis.ROWS) == transposed
+        contiguous = (st.copy.axis is CopyAxis.ROWS) == transposed and st.pack is None
+        if st.pack is not None:  # this input's lane of the interleaved array
+            dst = add(mul(dst, const(st.pack.width)), const(st.pack.lane))
         return TileCopy(shared, view.ctype, rows, chunk, st.copy.axis, block.threads, _tid(block), r, el,
                         view.buffer, src_index, valid, dst, e.span, width, contiguous)
 
@@ -190,9 +192,10 @@ class Streams(Body):
         st = ip.staging
         shared = self._shared_buffer(ip, ctype, buffer)
         local = self.indices[st.rows[0]]["local"] if st.rows else const(0)
-        if st.layout is Layout.TRANSPOSED:
-            return View(shared, local, (const(st.pitch),), (const(chunk),), ctype, "shared")
-        return View(shared, mul(local, const(st.pitch)), (const(1),), (const(chunk),), ctype, "shared")
+        width, lane = (st.pack.width, st.pack.lane) if st.pack else (1, 0)
+        offset, stride = (local, st.pitch) if st.layout is Layout.TRANSPOSED else (mul(local, const(st.pitch)), 1)
+        return View(shared, add(mul(offset, const(width)), const(lane)), (const(stride * width),), (const(chunk),),
+                    ctype, "shared")
 
     def _require_divisible(self, view: View, width: int) -> None:
         """Vector copies need every stride but the unit one to keep rows
@@ -203,12 +206,14 @@ class Streams(Body):
                     self.divisible[self.size_names[factor.name]] = width
 
     def _shared_buffer(self, ip: InputPlan, ctype: str, buffer: int) -> str:
-        """One buffer per staged input (two when double-buffered), shared by
-        the full-chunk loop and the last chunk."""
-        key = (ip.shares or ip.name, ctype, buffer)
+        """One buffer per staged input or packed group (two when
+        double-buffered), shared by the full-chunk loop and the last chunk."""
+        pack = ip.staging.pack
+        key = (pack.array if pack else ip.shares or ip.name, ctype, buffer)
         if key not in self.buffers:
             self.buffers[key] = self.fresh(f"sh_{key[0]}")
-            self.shared.append(kir.SharedAlloc(self.buffers[key], ctype, math.prod(ip.staging.shape)))
+            lanes = pack.width if pack else 1
+            self.shared.append(kir.SharedAlloc(self.buffers[key], ctype, math.prod(ip.staging.shape) * lanes))
         return self.buffers[key]
 
 

@@ -41,6 +41,9 @@ def explain_data(a: Analysis, source: Source, module=None) -> dict:
         "promoted": [_promotion(r, source) for r in k.promoted],
         "streams": [_stream(s, b, source) for s in a.streams],
         "versions": _versions(a, module),
+        "math": {"fast": a.options.fast_math, "note": target.FAST_MATH_NOTE if a.options.fast_math else
+                 "IEEE: CUDA's correctly rounded or documented-accuracy functions (--fast-math: the hardware "
+                 "approximations)"},
         "candidates": [_candidate(c) for c in a.plan.candidates],
         "variance": _variance(a),
         "warnings": [],
@@ -63,7 +66,9 @@ def _register_tile(a: Analysis) -> dict:
     b, r = a.block, a.block.register
     staged = [(p, s) for s in a.streams if s.tiled for p in s.inputs if p.staged]
     global_loads = sum(1 / p.staging.reuse for p, _ in staged)
-    shared_reads = sum(1 / math.prod(b.micro(d) for d in p.invariant_to & frozenset(b.spans)) for p, _ in staged)
+    # a packed group's members are one vector read
+    shared_reads = sum(1 / math.prod(b.micro(d) for d in p.invariant_to & frozenset(b.spans))
+                       / (len(p.staging.pack.members) if p.staging.pack else 1) for p, _ in staged)
     out = {"sizes": [b.micro(d) for d in range(b.rank)], "group": r.group if r else 1,
            "accumulators": r.accumulators if r else 0, "registers_expected": r.registers if r else 0,
            "double_buffer": r.double_buffer if r else False, "reason": b.register_reason,
@@ -99,6 +104,8 @@ def _input(p, source: Source) -> dict:
            "staged": p.staged, "level": st.level.value if st else "global",
            "tile": list(st.tile) if st else [], "layout": st.layout.value if st else "",
            "padding": st.padding if st else 0,
+           "packed": ({"array": st.pack.array, "lane": st.pack.lane, "width": st.pack.width,
+                       "members": list(st.pack.members)} if st and st.pack else None),
            "copy": describe_copy(st.copy) if st else "", "reads": describe_reads(st) if st else "",
            "bytes": st.bytes if st and p.copied else 0, "shares": p.shares or None,
            "coalesce": p.coalesce.value, "uncoalesced_in_place": p.uncoalesced,
@@ -196,8 +203,9 @@ def _header(console: Console, data: dict) -> None:
     r = b["register_tile"]
     if r["accumulators"]:
         micro = " x ".join(str(r["sizes"][d]) for d in sorted(b["spans"]))
-        console.print(f"register tile: {micro} points a thread (dims {dims_text(sorted(b['spans']))}), in groups "
-                      f"of {r['group']}; {r['accumulators']} accumulator registers, about "
+        groups = f", in groups of {r['group']}" if r["group"] > 1 else ""
+        console.print(f"register tile: {micro} points a thread (dims {dims_text(sorted(b['spans']))}){groups}; "
+                      f"{r['accumulators']} accumulator registers, about "
                       f"{r['registers_expected']} in all; "
                       + ("double-buffered through registers" if r["double_buffer"] else
                          "single-buffered (prefetch registers would pass the budget of 128)"))
@@ -207,6 +215,8 @@ def _header(console: Console, data: dict) -> None:
     if any(s["tiled"] for s in data["streams"]):
         console.print(f"  reuse: per point and streamed element, {r['global_loads_per_point_step']:.4g} global "
                       f"loads and {r['shared_reads_per_point_step']:.4g} shared reads")
+    if data["math"]["fast"]:
+        console.print(escape(f"math: {data['math']['note']}"))
 
 
 def _promotions_text(console: Console, rows: list[dict]) -> None:
@@ -237,6 +247,8 @@ def _stream_text(console: Console, s: dict) -> None:
     for i in s["inputs"]:
         tile = " x ".join(map(str, i["tile"])) if i["tile"] else "-"
         layout = i["layout"] + (f" +{i['padding']}" if i["padding"] else "") if i["staged"] else "-"
+        if i.get("packed"):
+            layout += f", packed {i['packed']['lane']}/{i['packed']['width']}"
         rows.append((i["param"], i["array"], dims_text(i["varies_with"]), dims_text(i["invariant_to"]),
                      _decision(i), tile, layout, i["copy"] or "-", i["reads"] or "-"))
     if console.width >= WIDE_TABLE:

@@ -54,6 +54,19 @@ __device__ __forceinline__ int tiler_min(int a, int b) {
   return r;
 }
 
+// --fast-math's square roots: the hardware approximations, flushing
+// subnormals to zero, without the extra steps IEEE-exact results take.
+__device__ __forceinline__ float tiler_rsqrt_approx(float x) {
+  float r;
+  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+__device__ __forceinline__ float tiler_sqrt_approx(float x) {
+  float r;
+  asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+
 // cp.async: BYTES (4, 8 or 16) from global to shared memory, not waited for;
 // an invalid element is zero-filled (src must still be a valid address).
 // Before sm_80 the copy is an ordinary load and store.

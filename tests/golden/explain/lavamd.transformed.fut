@@ -1,5 +1,9 @@
 fun [[f32, m], n] main([[f32, m], n] AA, [[int, p], n] inds_nhbs) =
   -- 1-D block of 256 threads: dimension 1 -> threadIdx.x
+  -- register tile (4 points a thread), in three steps:
+  --   1. strip-mine dimension 1 by T1 = 4: each thread takes a strip of 4 points (a block covers 1024)
+  --   2. interchange the strip inward, through the streamSeq and its loop over k
+  --   3. sequentialise it: per k, read invar_AArow_chunk[k] once for the T1 points of dimension 1 into registers; 4 accumulators, one a point
   map(
     fn [f32, m] ([f32, m] A, int i) =>
       map(
