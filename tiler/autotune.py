@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 
 from .analyse import Analysis
+from .analyse.registers import shares_every_tile
 
 BLOCK_1D = (16, 32, 64, 128, 256, 512)
 BLOCK_2D = ((8, 32), (16, 16), (32, 8), (16, 32), (32, 16), (32, 32))  # (outer, inner) threads
@@ -59,9 +60,7 @@ def families(a: Analysis) -> list[tuple[str, list]]:
         out.append(("tile", [_per_dim(rank, {outer: y, inner: x}) for y, x in BLOCK_2D]))
     if a.tiled:
         out.append(("chunk", list(CHUNKS)))
-    # a 1-D block whose staged tiles every thread shares (no rows of its own)
-    one_d = a.tiled and len(b.spans) == 1 and not any(p.staged and p.staging.rows for s in a.streams
-                                                      for p in s.inputs)
+    one_d = a.tiled and len(b.spans) == 1 and shares_every_tile(a.schedule)  # coarsened, or could be
     if b.register is not None and not one_d:
         inner, outer = b.spans
         out.append(("register_tile", [_per_dim(rank, {outer: y, inner: x}, 1) for y, x in MICRO]))

@@ -16,13 +16,12 @@ than the GPU has multiprocessors.
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import replace
 
 from .. import target
 from ..check import typed as T
-from ..check.types import Binder, Scalar
+from ..check.types import Scalar
 from ..interp.values import dtype
 from ..tree import children
 from .options import Options
@@ -40,9 +39,9 @@ ADDRESSING = 48  # registers for indices, addresses and loop state (ptxas: 128 i
 # 9% slower than without; see RESULTS.md)
 REGISTER_BUDGET = 128
 # points a thread of a coarsened 1-D block takes. Measured on an H200
-# (3-D n-body, 2^18 bodies, packed tiles, 512 threads): 1 point 31.9
-# TFLOP/s, 2 points 33.6, 4 points 32.8 (and more registers); at 2^16
-# bodies 2 points leave 64 blocks for 132 SMs and run at half the speed
+# (3-D n-body, 2^18 bodies, 256 threads): 47.97 ms one a thread, 47.42 two,
+# 51.30 four; at 2^16 bodies two leave 128 blocks for 132 SMs: 3.25 ms one,
+# 4.11 two
 COARSEN = 2
 # where the body does little arithmetic for each staged element it reads
 # (fewer than LIGHT operations), the shared reads are the work: 4 points a
@@ -97,14 +96,15 @@ def _coarsened(schedule: Schedule, kernel: T.Kernel, options: Options) -> tuple[
     staged = [p for s in schedule.streams if s.tiled for p in s.inputs if p.staged]
     wanted, why = _given(options, d), ""
     if wanted is None:
-        if any(d not in p.invariant_to for p in staged):
+        if not shares_every_tile(schedule):
             return None, ("a 1-D block staging its threads' own rows: more points a thread would only make "
                           "the tile of rows larger (no micro-tile)")
         ops = operations_per_read(schedule)
-        why = f" ({ops:.3g} operations a staged element read{': a light body' if ops < LIGHT else ''})"
         light = ops < LIGHT
+        why = f" ({ops:.3g} operations a staged element read{': a light body' if light else ''})"
         for wanted in ((COARSEN_LIGHT, COARSEN) if light else (COARSEN,)):
-            blocks = _blocks(kernel, block, coarse_threads(block, kernel, options, wanted) * wanted, options)
+            threads = coarse_threads(block, kernel, options, wanted)
+            blocks = _blocks(kernel, block, threads * wanted, options)
             if blocks is None or blocks >= options.multiprocessors:
                 break  # the grid still fills the GPU
         else:
@@ -114,22 +114,29 @@ def _coarsened(schedule: Schedule, kernel: T.Kernel, options: Options) -> tuple[
         # reads, which pays for a light body alone (Rodinia's lavaMD, 5
         # operations a read, 100 points a box: 64 threads x 2 points 7% slower
         # than 128 x 1)
-        if not light and coarse_threads(block, kernel, options, wanted) < block.extents[d]:
+        if not light and threads < block.extents[d]:
             return None, (f"dim {d}'s {options.known_size(kernel.levels[d].size):,} points fit one block: "
                           f"{wanted} points a thread would only leave fewer threads, and a body of {ops:.3g} "
                           "operations a read gains too little from fewer shared reads")
     if wanted == 1:
         return None, "one point a thread (--register-tile 1)"
+    threads = coarse_threads(block, kernel, options, wanted)
     words = max(1, _accumulator_words(schedule))
     sizes = tuple(wanted if x == d else 1 for x in range(block.rank))
     accumulators, operands = _registers(sizes, words, block)
     single = accumulators + operands + ADDRESSING
-    threads = coarse_threads(block, kernel, options, wanted)
     double = _double_buffered(single, operands, threads, options)
     tile = RegisterTile(sizes, 1, accumulators, single + (operands if double else 0), double)
     shares = ", ".join(p.name for p in staged)
     return tile, (f"{wanted} points a thread, {threads} threads apart{why}: each value of {shares} read from "
                   f"shared memory serves all {wanted}")
+
+
+def shares_every_tile(schedule: Schedule) -> bool:
+    """A 1-D block whose staged tiles every thread reads whole (none keeps a
+    row of its own): what coarsening needs, and the tuner tries."""
+    (d,) = schedule.block.spans
+    return all(d in p.invariant_to for s in schedule.streams if s.tiled for p in s.inputs if p.staged)
 
 
 def _double_buffered(single: int, operands: int, threads: int, options: Options) -> bool:
@@ -184,12 +191,8 @@ def operations_per_read(schedule: Schedule) -> float:
                 stack.append(e.array)
                 continue
             ops += isinstance(e, (T.BinOp, T.UnOp, T.Builtin))
-            stack.extend(children(e, _is_exp))
+            stack.extend(children(e, T.is_exp))
     return ops / max(1, len(reads))
-
-
-def _is_exp(v) -> bool:
-    return dataclasses.is_dataclass(v) and hasattr(v, "type") and not isinstance(v, Binder)
 
 
 def _registers(sizes, words: int, block: BlockPlan) -> tuple[int, int]:

@@ -167,8 +167,8 @@ def _pack(inputs: tuple[InputPlan, ...], site: StreamSite) -> tuple[InputPlan, .
 
     Not the default: nvcc, unrolling the inner loop 4 times, already reads
     4 consecutive elements of each unpacked tile as one 128-bit broadcast,
-    the same count of shared reads. Measured on an H200: MRI-Q 10% faster
-    packed, 3-D n-body at 2^16 bodies 20% slower (its four interactions a
+    the same count of shared reads. Measured on an H200: MRI-Q 4% faster
+    packed, 3-D n-body at 2^16 bodies 21% slower (its four interactions a
     step scheduled one after another instead of interleaved)."""
     groups: dict = {}
     for p in inputs:

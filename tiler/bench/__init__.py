@@ -54,11 +54,12 @@ class Variant:
     label: str
     options: Options
 
-    def tolerance(self, spec: Spec | None) -> float | None:
-        """The check's tolerance where the options change results (None: the spec's)."""
-        if not self.options.fast_math:
-            return None
-        return max(FAST_MATH_TOLERANCE, spec.tolerance if spec else 0.0)
+
+def tolerance(options: Options, spec: Spec | None) -> float | None:
+    """The check's tolerance where the options change results (None: the spec's)."""
+    if not options.fast_math:
+        return None
+    return max(FAST_MATH_TOLERANCE, spec.tolerance if spec else 0.0)
 
 
 @dataclass
@@ -116,7 +117,7 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
     hints = tuple(sorted(sizes.items()))  # the plan may fit its block to the sizes; the kernel works for any
     vs = vs + _tuned(path, hints, gpu)
     compiled = {v.label: run_all(text, shown, device_options(v.options, hints, gpu)) for v in vs}
-    check_small(prog, spec, compiled, gpu, {v.label: v.tolerance(spec) for v in vs})
+    check_small(prog, spec, compiled, gpu)
     inputs = make_inputs(prog, sizes, spec, seed=INPUT_SEED, given=given)
     sample, precise = _float64_sample(prog, inputs)
     work = flops(spec, sizes)
@@ -128,7 +129,7 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
             outs, times = gpu.run(k, cuda, inputs, sizes, repeat=repeat, device=device)
             if reference is None:
                 reference = outs
-            tol = v.tolerance(spec)
+            tol = tolerance(v.options, spec)
             same = compare_outputs(outs, reference, spec, f"{name}: {v.label} against untiled", tol)
             wide = compare_outputs(tuple(o[sample] for o in outs), precise, spec,
                                    f"{name}: {v.label} against the float64 interpreter at rows {list(sample)}", tol)
@@ -187,9 +188,9 @@ def _outer_size(prog, inputs: dict) -> int:
     return size if isinstance(size, int) else bind_sizes(prog.kernel, inputs)[size]
 
 
-def check_small(prog, spec: Spec | None, compiled: dict, gpu, tolerances: dict | None = None) -> None:
+def check_small(prog, spec: Spec | None, compiled: dict, gpu) -> None:
     """Every version of every variant against the interpreter at the spec's
-    test sizes (`tolerances`: a variant's own, by label)."""
+    test sizes (within the tolerance its options allow)."""
     sizes = resolve_sizes(prog, {}, spec, "test")
     inputs = make_inputs(prog, sizes, spec, seed=CHECK_SEED)
     want = interpret(prog, inputs)
@@ -199,7 +200,7 @@ def check_small(prog, spec: Spec | None, compiled: dict, gpu, tolerances: dict |
                 continue  # checked at the bench's own sizes, where the launch picks it
             got, _ = gpu.run(k, values["render"], inputs, sizes)
             compare_outputs(got, want, spec, f"{prog.file}: {label} ({k.name}) against the interpreter at {sizes}",
-                            (tolerances or {}).get(label))
+                            tolerance(values["analyse"].options, spec))
 
 
 def compare_outputs(got, want, spec: Spec | None, what: str, tolerance: float | None = None) -> str:

@@ -200,3 +200,12 @@ class Program:
     kernel: Kernel
     helpers: dict = field(compare=False)  # name -> Helper
     main: str = "main"
+
+
+EXPRESSIONS = (Lit, Var, TupleE, BinOp, UnOp, Index, Builtin, Call, Let, If, Loop, Iota, Stream)
+
+
+def is_exp(value) -> bool:
+    """Whether a field's value is an expression (a child to walk), not a
+    binder, a type or a name."""
+    return type(value) in EXPRESSIONS

@@ -53,7 +53,7 @@ class _Inliner:
             for let in reversed(chain):
                 body = dataclasses.replace(let, value=self.exp(let.value), body=body)
             return body
-        return map_children(e, self.exp, _is_exp)
+        return map_children(e, self.exp, T.is_exp)
 
     def call(self, e: T.Call):
         h: T.Helper = self.helpers[e.func]
@@ -70,12 +70,6 @@ class _Inliner:
         return body
 
 
-def _is_exp(value) -> bool:
-    return type(value) in _EXP_TYPES
-
-
-_EXP_TYPES = {T.Lit, T.Var, T.TupleE, T.BinOp, T.UnOp, T.Index, T.Builtin, T.Call, T.Let, T.If, T.Loop,
-              T.Iota, T.Stream}
 
 
 class _Renamer:
@@ -120,10 +114,10 @@ class _Renamer:
             value = getattr(e, field.name)
             if isinstance(value, Binder):
                 changes[field.name] = self.binder(value)
-            elif _is_exp(value):
+            elif T.is_exp(value):
                 changes[field.name] = self.exp(value)
             elif isinstance(value, tuple) and value and all(isinstance(v, Binder) for v in value):
                 changes[field.name] = tuple(self.binder(v) for v in value)
-            elif isinstance(value, tuple) and value and all(_is_exp(v) for v in value):
+            elif isinstance(value, tuple) and value and all(T.is_exp(v) for v in value):
                 changes[field.name] = tuple(self.exp(v) for v in value)
         return dataclasses.replace(e, **changes)

@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from ..check import typed as T
 from ..check.types import Array, Binder
 from ..tree import children, map_children
-from . import _is_exp
 
 
 @dataclass(frozen=True)
@@ -75,9 +74,9 @@ class _Promoter:
 
     def exp(self, e):
         if isinstance(e, T.Stream):
-            e = map_children(e, self.exp, _is_exp)  # inner streams first
+            e = map_children(e, self.exp, T.is_exp)  # inner streams first
             return self.stream(e)
-        return map_children(e, self.exp, _is_exp) if _is_exp(e) else e
+        return map_children(e, self.exp, T.is_exp) if T.is_exp(e) else e
 
     def stream(self, s: T.Stream) -> T.Stream:
         reads = _reads(s)
@@ -200,7 +199,7 @@ def _reads(s: T.Stream) -> list[_Read]:
             walk(e.lhs, loops, conditional)
             walk(e.rhs, loops, True)
             return
-        for c in children(e, _is_exp):
+        for c in children(e, T.is_exp):
             walk(c, loops, conditional)
 
     walk(s.body, frozenset(), False)
@@ -222,7 +221,7 @@ def _replace_reads(e, rewrite: dict):
     if isinstance(e, T.Index) and id(e) in rewrite:
         param, k = rewrite[id(e)]
         return T.Index(T.Var(param, param.type, e.span), (k,), e.type, e.span)
-    return map_children(e, lambda c: _replace_reads(c, rewrite), _is_exp) if _is_exp(e) else e
+    return map_children(e, lambda c: _replace_reads(c, rewrite), T.is_exp) if T.is_exp(e) else e
 
 
 def _bound(e) -> set:
@@ -258,7 +257,7 @@ def _binders(e) -> set:
 def _nodes(e):
     """`e` and every expression in it."""
     yield e
-    for c in children(e, _is_exp):
+    for c in children(e, T.is_exp):
         yield from _nodes(c)
 
 
