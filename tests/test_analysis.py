@@ -361,3 +361,68 @@ def test_chunk_option_is_checked():
     for bad in (0, -3, 5000):
         with pytest.raises(PlainError, match="a chunk is between 1 and 4096"):
             make_options(chunk=bad)
+
+
+# ---- chunks of rows, and rows read whole outside a stream (k-means) -------------------
+
+KMEANS_SIZES = (("d", 34), ("k", 16), ("n", 1 << 20))
+
+
+def test_a_chunk_of_rows_every_thread_reads_is_a_2d_tile():
+    a = plan_of("kmeans", Options(sizes=KMEANS_SIZES))
+    (cc,) = a.streams[0].inputs
+    st = cc.staging
+    # 16 centres of 34 features: one chunk holds them all, row-major as in global memory
+    assert cc.element == 34 and a.streams[0].chunk == 16 and st.tile == (16,) and st.shape == (16, 34)
+    assert st.copy == Copy(CopyAxis.CHUNK, Coalescing.COALESCED) and st.reads is Reads.BROADCAST
+    assert st.bytes == 16 * 34 * 4 * st.buffers and "16 rows of 34" in cc.reason
+
+
+def test_a_row_each_thread_reads_in_a_loop_is_staged_and_the_block_narrowed_to_fit():
+    a = plan_of("kmeans", Options(sizes=KMEANS_SIZES))
+    (p,) = a.schedule.slabs
+    # 2 points a thread: 256 threads would need 512 rows (72 KB); 128 threads' 256 rows fit
+    assert p.staged and p.name == "p" and p.points == 256 and p.pitch == 35 and p.bytes == 256 * 35 * 4
+    assert a.block.extents == (128,) and a.block.register.sizes == (2,) and "fit in shared memory" in a.block.reason
+    assert a.block.shared_bytes == p.bytes + a.streams[0].shared_bytes
+    off = plan_of("kmeans", Options(sizes=KMEANS_SIZES, no_coalesce=True))
+    assert not off.schedule.slabs[0].staged and "--no-coalesce" in off.schedule.slabs[0].reason
+    assert off.block.extents == (256,)
+
+
+def test_rows_of_a_length_known_only_at_launch_are_not_staged():
+    a = plan_of("kmeans")
+    (cc,) = a.streams[0].inputs
+    assert not cc.staged and "--size d=N" in cc.reason
+    (p,) = a.schedule.slabs
+    assert not p.staged and "--size d=N" in p.reason
+
+
+def test_a_chunk_of_rows_that_differ_between_threads_is_not_staged(tmp_path):
+    path = write(tmp_path, """fun [[f32, m], n] main([[[f32, d], k], n] R, [f32, m] w) =
+  map(fn [f32, m] ([[f32, d], k] rows) =>
+        map(fn f32 (f32 x) =>
+              streamSeq(fn f32 (int kk, [[f32, d], c] rc, f32 acc) =>
+                          loop (acc) = for j < c do acc + rc[j, 0] * x in acc
+                       , rows, 0f32)
+           , w)
+     , R)
+""")
+    a = analysed(path, Options(sizes=(("d", 8),)))
+    both = next(c for c in a.plan.candidates if len(c.block.spans) == 2)
+    (rc,) = both.streams[0].inputs
+    assert not rc.staged and "differ along dimension 0" in rc.reason
+    # a block along dim 1 alone: every thread reads the same rows
+    assert a.block.spans == (1,) and a.streams[0].inputs[0].staged
+
+
+def test_a_kernel_whose_tiles_hold_rows_runs_only_at_their_length():
+    from tiler.pipeline import run_all
+
+    text = (BENCHMARKS / "kmeans.fut").read_text()
+    module = run_all(text, "kmeans.fut", Options(sizes=KMEANS_SIZES))["verify"]
+    tiled = [k for k in module.kernels if k.tiled]
+    assert tiled and all(k.fixed == (("d", 34),) for k in tiled)
+    sizes = {"n": 1000, "k": 21, "d": 34}
+    assert module.select(sizes).tiled and not module.select(dict(sizes, d=35)).tiled
+    assert not tiled[0].runs_at(dict(sizes, d=35))

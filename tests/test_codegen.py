@@ -300,3 +300,30 @@ def test_launch_conditions_name_only_launch_sizes(path):
     values = compiled(path, "tiled")
     sizes = {s.name: 100 for s in values["check"].kernel.sizes}
     assert values["verify"].select(sizes) in values["verify"].kernels
+
+
+KMEANS_SIZED = Options(sizes=(("d", 34), ("k", 16), ("n", 1 << 20)))
+
+
+@needs_nvcc
+def test_kmeans_at_its_bench_sizes_has_no_spills_and_its_planned_shared_memory(tmp_path):
+    """At known sizes k-means stages its centres as 2-D tiles and its points'
+    rows for coalescing (without sizes it is untiled: the golden above)."""
+    values = run_all((BENCHMARKS / "kmeans.fut").read_text(), "benchmarks/kmeans.fut", KMEANS_SIZED)
+    golden = GOLDEN / "kmeans.sized.cu"
+    if UPDATE or not golden.exists():
+        golden.write_text(values["render"])
+    assert values["render"] == golden.read_text(), "kmeans.sized.cu changed; review the diff"
+    src = tmp_path / "kmeans.cu"
+    src.write_text(values["render"])
+    done = subprocess.run([nvcc_path(), "-arch=sm_90", "-cubin", "-Xptxas", "-v", "-o", str(tmp_path / "k.cubin"),
+                           str(src)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    reports = {b.split("'")[1]: b for b in re.split(r"ptxas info\s+: Compiling entry function ", done.stderr)[1:]}
+    for k in values["verify"].kernels:
+        report = reports[k.name]
+        assert "0 bytes spill stores" in report and "0 bytes spill loads" in report, report
+        smem = re.search(r"(\d+) bytes smem", report)
+        assert (int(smem.group(1)) if smem else 0) == k.static_shared_bytes, report
+    tiled = values["verify"].main
+    assert tiled.fixed == (("d", 34),) and tiled.static_shared_bytes == 256 * 35 * 4 + 16 * 34 * 4

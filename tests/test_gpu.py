@@ -3,6 +3,8 @@ untiled, against the reference interpreter on random inputs, at sizes the
 tiles divide and sizes they do not, with outputs poisoned before launch."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from conftest import BENCHMARKS, PROGRAMS, tiler
@@ -28,6 +30,8 @@ def sizes_for(prog, spec, scale):
     spec derives by a formula, like Rodinia's box count, stay derived)."""
     if scale is None:
         return resolve_sizes(prog, {}, spec, "test")
+    if isinstance(scale, dict):  # the sizes themselves
+        return resolve_sizes(prog, scale, spec, "test")
     derived = {n for n, f in (spec.size_set("test").items() if spec else ()) if isinstance(f, str)}
     given = {s.name: scale for s in prog.kernel.sizes if s.name not in derived}
     return resolve_sizes(prog, given, spec, "test")
@@ -45,7 +49,7 @@ def matches_the_interpreter(path, options: Options, scale: str, seed: int, toler
     text = path.read_text()
     prog = check(parse(text, path.name))
     spec = load_spec(path)
-    sizes = sizes_for(prog, spec, SCALES.get(scale, scale))  # a scale's name, or a size
+    sizes = sizes_for(prog, spec, SCALES.get(scale, scale) if isinstance(scale, (str, int)) else scale)
     inputs = make_inputs(prog, sizes, spec, seed=seed)
     want = run(prog, inputs)
     values = run_all(text, path.name, options)
@@ -103,6 +107,27 @@ def test_coarsened_and_packed_variants_match_the_interpreter(path, variant, scal
 
     options = COARSE_VARIANTS[variant]
     matches_the_interpreter(path, options, scale, seed=13, tolerance=FAST_MATH_TOLERANCE if options.fast_math else 1e-3)
+
+
+ROW_VARIANTS = {"default": Options(), "one a thread": Options(no_register_tile=True),
+                "4 a thread": Options(register_tile=(4,)), "chunk 8": Options(chunk=8), "tile 64": Options(tile=(64,)),
+                "rows in place": Options(no_coalesce=True)}
+
+
+@pytest.mark.parametrize("sizes", [{"n": 1000, "k": 21, "d": 34}, {"n": 37, "k": 3, "d": 34}, {"n": 1, "k": 1, "d": 34},
+                                   {"n": 300, "k": 16, "d": 8}, {"n": 37, "k": 37, "d": 5},
+                                   {"n": 1000, "k": 21, "d": 35}],  # d not the compiled one: the untiled kernel
+                         ids=lambda s: "-".join(f"{k}{v}" for k, v in s.items()))
+@pytest.mark.parametrize("variant", ROW_VARIANTS)
+def test_chunks_of_rows_and_rows_read_whole_match_the_interpreter(variant, sizes):
+    """k-means compiled for rows of d = 34 (8 and 5 for their own sizes):
+    its centres staged as 2-D tiles, its points' rows copied to shared memory."""
+    compiled_d = 34 if sizes["d"] == 35 else sizes["d"]
+    options = dataclasses.replace(ROW_VARIANTS[variant], sizes=(("d", compiled_d),))
+    values = run_all((BENCHMARKS / "kmeans.fut").read_text(), "kmeans.fut", options)
+    if sizes["n"] >= 37:  # (fewer points: the thresholds pick the untiled kernel)
+        assert values["verify"].select(sizes).tiled == (sizes["d"] == compiled_d)
+    matches_the_interpreter(BENCHMARKS / "kmeans.fut", options, sizes, seed=17)
 
 
 @pytest.mark.parametrize("scale", ["odd", "tiny"])

@@ -88,9 +88,15 @@ def rowsum(i):
     return [i["A"].astype(np.float64).sum(axis=1)]
 
 
+def kmeans(i):
+    """The nearest centre's index (the first of equal ones, as np.argmin)."""
+    p, c = i["points"].astype(np.float64), i["centres"].astype(np.float64)
+    return [np.argmin(((p[:, None, :] - c[None, :, :]) ** 2).sum(axis=2), axis=1).astype(np.int32)]
+
+
 FORMULAS = {"nbody": nbody, "mm": mm, "lavamd": lavamd, "nbody3d": nbody3d,
             "lavamd_rodinia": lavamd_rodinia, "mriq": mriq, "conv2d": conv2d, "aat": aat, "mm_rows": mm_rows,
-            "matvec": matvec, "rowsum": rowsum}
+            "matvec": matvec, "rowsum": rowsum, "kmeans": kmeans}
 
 
 def test_every_benchmark_has_a_formula():
@@ -119,7 +125,7 @@ def test_benchmark_matches_numpy(name, chunking):
     want = FORMULAS[name](inputs)
     assert len(outs) == len(want)
     for got, ref in zip(outs, want):
-        assert got.shape == ref.shape and got.dtype == np.float32
+        assert got.shape == ref.shape and got.dtype == (np.int32 if ref.dtype.kind == "i" else np.float32)
         scale = max(1.0, float(np.abs(ref).max())) * 10
         assert close(got, ref, scale), (name, float(np.abs(got - ref).max()))
 

@@ -2,7 +2,7 @@
 
 `loads(schedule)` ranks the blocks the plan tries: the global loads a thread
 makes per streamed element (1 for an input left in global memory, 1/reuse for
-a staged one). `point_cost(...)` is the same estimate at given sizes, with
+a staged one; times the row length for a chunk of rows). `point_cost(...)` is the same estimate at given sizes, with
 what tiling costs besides: a block wider than a small dimension idles, a
 staged input shared by fewer threads than the block has saves less, and
 every chunk costs two barriers. Comparing it for the tiled and the untiled
@@ -33,7 +33,7 @@ def _input_loads(p, reuse: int) -> float:
     (computed, not loaded) or an input reading another's tile, 1/reuse for a
     staged input, 1 read in place, or UNCOALESCED_LOADS where those reads are
     a row apart between neighbouring threads."""
-    return 1.0 / reuse if p.copied else in_place_loads(p)
+    return p.element / reuse if p.copied else in_place_loads(p)
 
 
 def in_place_loads(p) -> float:
@@ -41,7 +41,7 @@ def in_place_loads(p) -> float:
     lies (none for an iota or an input reading another's tile)."""
     if isinstance(p.array, T.Iota) or p.shares:
         return 0.0
-    return UNCOALESCED_LOADS if p.uncoalesced else 1.0
+    return (UNCOALESCED_LOADS if p.uncoalesced else 1.0) * p.element
 
 
 def loads(schedule_streams) -> float:

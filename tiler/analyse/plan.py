@@ -22,6 +22,7 @@ from .options import Options, tile_text
 from .records import Variance
 from .registers import register_block, register_tile
 from .schedule import Schedule, StreamPlan, Threshold
+from .slabs import fits, row_candidates, unfit
 from .staging import not_tiled, over_limit, plan_stream, stream_refusal
 from .views import Views
 
@@ -37,7 +38,8 @@ class Plan:
 def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
     rank = len(kernel.levels)
     views = Views(kernel, var)
-    untiled = _untiled(var, rank, "tiling is off (--no-tile)" if options.no_tile else "the untiled fallback", views)
+    untiled = _untiled(var, rank, "tiling is off (--no-tile)" if options.no_tile else "the untiled fallback", views,
+                       options)
     if options.no_tile:
         return Plan(untiled, (untiled,), untiled, ())
     _check_given(options, rank)
@@ -57,7 +59,7 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
     candidates = tuple(s for _, s in ranked)
     if not candidates:
         reason = f"every block the tile sizes allow has more than {target.MAX_THREADS_PER_BLOCK} threads"
-        fallback = _untiled(var, rank, reason, views)
+        fallback = _untiled(var, rank, reason, views, options)
         return Plan(fallback, (), fallback, ())
     best = candidates[0]
     if not best.tiled:
@@ -65,12 +67,13 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
         streams = tuple(_left_untiled(_real_obstacle(candidates, n), untiled.streams[n])
                         for n in range(len(best.streams)))
         chosen = Schedule(untiled_block(rank, reason), streams, cost.loads(streams))
+        chosen = replace(chosen, slabs=row_candidates(chosen, kernel, views, options))
         return Plan(chosen, candidates, chosen, ())
     narrow = _coalescing_block(best, views, options)
     reason = "; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few " \
              "threads, and small blocks spread them over every SM" if narrow is not best else ""
-    best = _registers(narrow, kernel, views, options)
-    reason = why_block(best.block, best.streams) + reason
+    best, narrowed = _with_rows(narrow, kernel, views, options)
+    reason = why_block(best.block, best.streams) + reason + narrowed
     best = replace(best, block=replace(best.block, reason=reason))
     candidates = (best,) + candidates[1:]
     limits = cost.thresholds(
@@ -170,9 +173,33 @@ def _registers(best: Schedule, kernel: T.Kernel, views: Views, options: Options)
     return replace(best, block=replace(best.block, register_reason=reason))
 
 
-def _untiled(var: Variance, rank: int, reason: str, views: Views) -> Schedule:
+def _with_rows(plain: Schedule, kernel: T.Kernel, views: Views, options: Options) -> tuple[Schedule, str]:
+    """The schedule with its register tile and the rows its threads read
+    whole (slabs.py); where those rows would not fit in shared memory beside
+    the tiles, the block (before its register tile) narrowed until they do.
+    Also the words for a narrowing."""
+    x, narrowed = plain.block.spans[0], ""
+    while True:
+        best = _registers(plain, kernel, views, options)
+        rows = row_candidates(best, kernel, views, options)
+        if not any(r.staged for r in rows) or fits(best, rows, options):
+            break
+        threads = plain.block.extents[x] // 2
+        smaller = _schedule(replace(plain.block, extents=tuple(threads if d == x else e for d, e in
+                                                               enumerate(plain.block.extents))), views.var, views,
+                            options) if threads >= target.WARP else None
+        if smaller is None or not smaller.tiled:
+            return replace(best, slabs=unfit(rows, options)), ""
+        plain = smaller
+        narrowed = f"; {threads} threads, so that the rows its points read whole fit in shared memory"
+    slab_bytes = sum(r.bytes for r in rows if r.staged)
+    return replace(best, slabs=rows, block=replace(best.block, shared_bytes=best.block.shared_bytes + slab_bytes)), \
+        narrowed
+
+
+def _untiled(var: Variance, rank: int, reason: str, views: Views, options: Options) -> Schedule:
     block = untiled_block(rank, reason)
-    streams = tuple(not_tiled(s, reason, rank, views, block.spans[0]) for s in var.streams)
+    streams = tuple(not_tiled(s, reason, rank, views, block.spans[0], options) for s in var.streams)
     return Schedule(block, streams, cost.loads(streams))
 
 
@@ -186,4 +213,4 @@ def _paying(s: StreamPlan, block, options: Options, views: Views) -> StreamPlan:
     length = cost.stream_length(s, sizes)
     reason = (f"the stream is {length} element(s) long: two barriers a chunk would cost more global-load time "
               "than staging saves")
-    return not_tiled(s.site, reason, block.rank, views, block.spans[0])
+    return not_tiled(s.site, reason, block.rank, views, block.spans[0], options)

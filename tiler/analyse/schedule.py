@@ -92,15 +92,25 @@ class Staging:
     vector: int = 1  # elements a copy instruction moves
     buffers: int = 1  # 2: double-buffered (the next chunk is copied while this one is read)
     pack: Pack | None = None  # interleaved with other inputs' tiles in one shared array
+    element: int = 1  # scalars in one element of the chunk: a row chunk's row length (1: a chunk of scalars)
 
     @property
     def pitch(self) -> int:
         """Elements between consecutive lines of the shared array."""
+        if self.element > 1:
+            return self.element + self.padding
         return (self.tile[0] if self.layout is Layout.TRANSPOSED else self.tile[-1]) + self.padding
+
+    @property
+    def elements(self) -> int:
+        """Scalars the tile holds (padding aside): what one copy moves."""
+        return math.prod(self.tile) * self.element
 
     @property
     def shape(self) -> tuple[int, ...]:
         """The shared array's extents, outer first, padding included."""
+        if self.element > 1:
+            return (self.tile[-1], self.pitch)
         if not self.rows:
             return (self.tile[-1],)
         rows, chunk = self.tile
@@ -117,6 +127,7 @@ class InputPlan:
     reason: str
     shares: str = ""  # staged: another input of the stream reads the same array; this one reads its tile
     uncoalesced: bool = False  # read in place, consecutive threads (threadIdx.x) would read a row apart
+    element: int = 1  # scalars an element of its chunk holds, where known (a row chunk's row length)
 
     @property
     def staged(self) -> bool:
@@ -207,10 +218,31 @@ class Threshold:
 
 
 @dataclass(frozen=True)
+class RowSlab:
+    """A row each thread reads whole by element (`p[f]` in a loop over a
+    map's row `p`), a row apart from its neighbours' in global memory. Staged,
+    the block copies its points' rows (`points` x `length`) into one shared
+    array at the kernel's start, along the rows (coalesced), and each thread
+    reads its own row there (a line of `pitch` elements: odd, so a warp's
+    reads at one index fall in distinct banks)."""
+
+    name: str  # the map's row parameter
+    array: object  # the typed argument the map walks
+    dim: int  # the kernel dim the map walks
+    length: int | None  # the row's length where known
+    staged: bool
+    reason: str
+    points: int = 0  # rows the block copies (threads x points a thread along `dim`)
+    pitch: int = 0
+    bytes: int = 0
+
+
+@dataclass(frozen=True)
 class Schedule:
     block: BlockPlan
     streams: tuple[StreamPlan, ...]
     cost: float  # the cost model's estimate: global loads a point per streamed element
+    slabs: tuple[RowSlab, ...] = ()  # rows threads read whole outside any stream, staged or why not
 
     @property
     def tiled(self) -> bool:

@@ -15,7 +15,7 @@ import math
 from dataclasses import replace
 
 from ..check import typed as T
-from ..check.types import Array
+from ..check.types import Array, size_text
 from ..interp.values import dtype
 from .blocks import kind
 from .options import Options
@@ -33,14 +33,23 @@ COALESCE_CHUNK = 64
 COALESCE_UNROLL = 8
 
 
-def not_tiled(site: StreamSite, reason: str, rank: int, views: Views, x_dim: int) -> StreamPlan:
+def not_tiled(site: StreamSite, reason: str, rank: int, views: Views, x_dim: int, options: Options) -> StreamPlan:
     """The stream left in global memory; each input says whether its reads
     there are uncoalesced under a block with `x_dim` on threadIdx.x."""
     everything = frozenset(range(rank))
     inputs = tuple(InputPlan(i.param.name, i.array, i.variance, everything - i.variance, None, reason,
-                             uncoalesced=uncoalesced(site, i, x_dim, views))
+                             uncoalesced=uncoalesced(site, i, x_dim, views), element=_element(i, options))
                    for i in site.inputs)
     return StreamPlan(site, False, "none", None, inputs, reason, 0)
+
+
+def row_length(param, options: Options) -> int | None:
+    """A chunk of rows' row length where it is known (a literal, or --size)."""
+    return options.known_size(param.type.shape[1]) if param.type.rank == 2 else None
+
+
+def _element(i: StreamInput, options: Options) -> int:
+    return row_length(i.param, options) or 1 if isinstance(i.param.type, Array) else 1
 
 
 def uncoalesced(site: StreamSite, i: StreamInput, x_dim: int, views: Views) -> bool:
@@ -61,16 +70,21 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
     for i in site.inputs:
         invariant = frozenset(range(rank)) - i.variance
         unco = uncoalesced(site, i, block.spans[0], views)
-        kind_, sharing = _kind_refusal(i), _sharing_refusal(i.variance, invariant, spans)
+        kind_, sharing = _kind_refusal(i, options), _sharing_refusal(i.variance, invariant, spans)
         access = _access_refusal(i, site, unsafe, spans)
         reason = kind_ or sharing or access or ""
         if not kind_ and sharing and unco:  # no thread shares it, but its reads could coalesce
             blocked = access or _coalescing_refusal(i, block, options)
             reason = f"{sharing}; its reads are a row apart along threadIdx.x, but {blocked}" if blocked else ""
-        decisions.append(InputPlan(i.param.name, i.array, i.variance, invariant, None, reason, uncoalesced=unco))
+        decisions.append(InputPlan(i.param.name, i.array, i.variance, invariant, None, reason, uncoalesced=unco,
+                                   element=_element(i, options)))
     for n, d in enumerate(decisions):
         rows = _rows(d, block)
-        if not d.reason and rows and not views.rows_computable(d.array, rows):
+        if not d.reason and rows and d.element > 1:
+            decisions[n] = replace(d, reason=(
+                f"its chunk's rows differ along dimension {dims_text(rows)}, which the block spans: tiler stages "
+                "a chunk of rows only where every thread of the block reads the same rows"))
+        elif not d.reason and rows and not views.rows_computable(d.array, rows):
             decisions[n] = replace(d, reason=(
                 f"its row differs along dimension {dims_text(rows)} through data (an index read from memory): "
                 "the cooperative copy cannot compute the other threads' rows"))
@@ -81,7 +95,7 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
     coalescing = any(not d.reason and not d.invariant_to & spans for d in decisions)
     if coalescing:
         chunk = max(chunk, COALESCE_CHUNK)  # rows staged for coalescing: a whole line of each per copy
-    chunk = options.chunk or chunk
+    chunk = options.chunk or _row_chunk(chunk, site, decisions, options)
     chunk = min(chunk, chunk_limit or chunk)
     inputs = _share_tiles(tuple(d if d.reason else _stage(d, site, block, views, chunk, options, coalescing)
                                 for d in decisions))
@@ -96,12 +110,26 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
     return StreamPlan(site, True, shape, chunk, inputs, reason, shared, unroll)
 
 
-def _kind_refusal(i) -> str | None:
+def _kind_refusal(i, options: Options) -> str | None:
     if isinstance(i.array, T.Iota):
         return "iota values are computed from the index, not loaded: nothing to stage"
-    if not isinstance(i.param.type, Array) or i.param.type.rank != 1:
-        return f"its chunk elements are arrays ({i.param.type}); tiler stages chunks of scalars"
+    t = i.param.type
+    if not isinstance(t, Array) or t.rank > 2:
+        return f"its chunk elements are arrays of arrays ({t}); tiler stages chunks of scalars or of rows"
+    if t.rank == 2 and row_length(i.param, options) is None:
+        return (f"its chunk elements are rows of {size_text(t.shape[1])} elements, a size known only at launch: "
+                f"a shared tile of rows is sized when the kernel is compiled (give --size {size_text(t.shape[1])}=N)")
     return None
+
+
+def _row_chunk(chunk: int, site: StreamSite, decisions, options: Options) -> int:
+    """A stream staging a chunk of rows takes no more rows a chunk than it
+    has (its tile is rows x row length: a known short stream, k-means' 16
+    centres, then fills one chunk exactly and leaves no shared memory idle)."""
+    if not any(not d.reason and d.element > 1 for d in decisions):
+        return chunk
+    length = options.known_size(site.stream.arrays[0].type.shape[0])
+    return min(chunk, length) if length else chunk
 
 
 def _sharing_refusal(variance: frozenset, invariant: frozenset, spans: frozenset) -> str | None:
@@ -173,7 +201,7 @@ def _pack(inputs: tuple[InputPlan, ...], site: StreamSite) -> tuple[InputPlan, .
     groups: dict = {}
     for p in inputs:
         st = p.staging
-        if p.copied and not st.rows and dtype(p.array.type).itemsize == 4:
+        if p.copied and not st.rows and st.element == 1 and dtype(p.array.type).itemsize == 4:
             reads = chunk_reads(site.stream, _param(site, p.name))
             key = (st.tile, st.layout, st.copy, st.vector, st.buffers, dtype(p.array.type).str,
                    frozenset(reads))
@@ -227,6 +255,8 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
            options: Options, coalescing: bool) -> InputPlan:
     """`coalescing`: the stream stages some thread's own rows; its copies
     then pipeline (see `_pipelined`)."""
+    if d.element > 1:
+        return _stage_row_chunk(d, site, block, views, chunk, options)
     rows = _rows(d, block)
     row_count = math.prod(block.points(x) for x in rows)
     x_dim = block.spans[0]
@@ -244,7 +274,7 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     # reads need lines that stay 16-byte aligned, so it pads by a whole group
     step = block.register.group if micro else 1
     padding = step if copy.axis is not contiguous and rows and not options.row_major_tiles else 0
-    index_variance = [views.exp_variance(e) for e in chunk_reads(site.stream, _param(site, d.name)) or []]
+    index_variance = _index_variance(d, site, views)
     if any(x_dim in v for v in index_variance):
         reads = Reads.PER_THREAD
     elif reads_vary and layout is Layout.TRANSPOSED:
@@ -271,6 +301,43 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     staging = Staging(Level.SHARED, rows, (row_count, chunk) if rows else (chunk,), layout, padding, copy, reads,
                       size * buffers, reuse, vector, buffers)
     return replace(d, staging=staging, reason=reason)
+
+
+def _stage_row_chunk(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk: int,
+                     options: Options) -> InputPlan:
+    """A chunk of rows every thread of the block reads (k-means' centres):
+    a chunk x row-length tile, row-major as in global memory, so the copy
+    runs along the rows, one after another, as they lie (coalesced where each
+    row's elements are unit-stride), and reads at one index are broadcasts."""
+    unit = views.unit_stride(d.array)
+    coalescing = Coalescing.COALESCED if unit == "row" else Coalescing.UNKNOWN if unit is None \
+        else Coalescing.UNCOALESCED
+    copy = Copy(CopyAxis.CHUNK, coalescing)
+    x_dim = block.spans[0]
+    reads = Reads.PER_THREAD if any(x_dim in v for v in _index_variance(d, site, views)) else Reads.BROADCAST
+    elements = chunk * d.element
+    width = 4
+    vector = width if (_pipelined(block, options, False) and not options.no_vector and coalescing is Coalescing.COALESCED
+                       and dtype(d.array.type).itemsize == 4 and d.element % width == 0
+                       and elements % (block.threads * width) == 0) else 1
+    buffers = 2 if (_pipelined(block, options, False) and elements % (block.threads * vector) == 0
+                    and block.register.double_buffer) else 1
+    invariant = d.invariant_to & frozenset(block.spans)
+    reuse = math.prod(block.points(x) for x in invariant)
+    size = dtype(d.array.type).itemsize * elements
+    staging = Staging(Level.SHARED, (), (chunk,), Layout.ROW_MAJOR, 0, copy, reads, size * buffers, reuse, vector,
+                      buffers, element=d.element)
+    threads = math.prod(block.extents[x] for x in invariant)
+    serves = f"{reuse} threads" if reuse == threads else f"{reuse} points ({threads} threads)"
+    reason = (f"invariant to dimension {dims_text(invariant)}, which the block spans: one copy of {chunk} rows of "
+              f"{d.element} serves {serves}")
+    return replace(d, staging=staging, reason=reason)
+
+
+def _index_variance(d: InputPlan, site: StreamSite, views: Views) -> list:
+    """The variance of each index the body reads the input's chunk with."""
+    reads = chunk_reads(site.stream, _param(site, d.name)) or []
+    return [views.exp_variance(e) for indices in reads for e in indices]
 
 
 def _pipelined(block: BlockPlan, options: Options, coalescing: bool) -> bool:

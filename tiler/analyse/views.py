@@ -3,10 +3,11 @@
 `Views(kernel).root_layout(array)` follows an array expression back to a
 parameter of `main` (through lets, rows picked by indices, map parameters,
 outer chunks and prelude transposes) and says which index of the stream is
-unit-stride there: the chunk index (`"chunk"`), the index of parallel
-dimension d (`("dim", d)`), or neither (`"strided"`); None when the array
+unit-stride there: the chunk index (`"chunk"`), the index within each
+element of a stream of rows (`"row"`), the index of parallel dimension d
+(`("dim", d)`), or neither (`"strided"`); None when the array
 is computed (an `if`, an `iota`). `chunk_reads(stream, param)` lists the
-index expressions the body reads a chunk with, or None when the chunk is
+indices the body reads a chunk's elements with, or None when the chunk is
 used whole.
 """
 from __future__ import annotations
@@ -74,6 +75,8 @@ class Views:
         last = found[1][-1]
         if last == ("free", 0):
             return "chunk"
+        if last == ("free", 1) and len(found[1]) > 1 and found[1][-2] == ("free", 0):
+            return "row"  # a stream of rows, each row's elements unit-stride (and rows one after another)
         if last[0] == "dim":
             return ("dim", last[1])
         if last[0] == "exp" and len(last[1]) == 1:
@@ -99,17 +102,26 @@ class Views:
 
 
 def chunk_reads(stream: T.Stream, param: Binder):
-    """The index expressions `param[e]` in the stream body, or None when the
-    chunk is also used whole (passed on, indexed partially)."""
+    """The index tuples of the body's element reads of a chunk (`param[e]`;
+    `param[j, f]` or `param[j][f]` for a chunk of rows), or None when the
+    chunk is also used whole (passed on, a row of it taken)."""
+    return element_reads(stream.body, param)
+
+
+def element_reads(body, param: Binder):
+    """The index tuples of `body`'s element reads of the array `param`, or
+    None when it is also used whole."""
     reads, whole = [], []
+    rank = param.type.rank
 
     def walk(e):
-        if isinstance(e, T.Index) and isinstance(e.array, T.Var) and e.array.binder is param:
-            if len(e.indices) == 1:
-                reads.append(e.indices[0])
+        indices = _element_read(e, param)
+        if indices is not None:
+            if len(indices) == rank:
+                reads.append(indices)
             else:
                 whole.append(e)
-            for i in e.indices:
+            for i in indices:
                 walk(i)
             return
         if isinstance(e, T.Var) and e.binder is param:
@@ -121,8 +133,19 @@ def chunk_reads(stream: T.Stream, param: Binder):
         for c in _children(e):
             walk(c)
 
-    walk(stream.body)
+    walk(body)
     return None if whole else reads
+
+
+def _element_read(e, param: Binder) -> tuple | None:
+    """The indices of `param[...]` (`param[j][f]` as `param[j, f]`), or None
+    when `e` does not index `param`."""
+    if not isinstance(e, T.Index):
+        return None
+    if isinstance(e.array, T.Var) and e.array.binder is param:
+        return e.indices
+    inner = _element_read(e.array, param)
+    return None if inner is None else inner + e.indices
 
 
 def _mentions(e, binder: Binder) -> bool:

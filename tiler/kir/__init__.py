@@ -290,6 +290,7 @@ class Kernel:
     span: Span | None = _span()
     divisible: tuple = ()  # (size name, k): the launch guarantees k divides the size
     wide: bool = False  # flat offsets into arrays of two or more dimensions are 64-bit
+    fixed: tuple = ()  # (size name, value): shared tiles sized for this value; the launch runs it only there
 
     @property
     def min_blocks(self) -> int | None:
@@ -332,8 +333,10 @@ class Kernel:
 
     def runs_at(self, sizes: dict) -> bool:
         """Whether the kernel may be launched at these sizes (its vector
-        accesses stay aligned: every `divisible` fact holds)."""
-        return all(sizes[name] % k == 0 for name, k in self.divisible)
+        accesses stay aligned: every `divisible` fact holds; the sizes its
+        tiles were sized by are these)."""
+        return all(sizes[name] % k == 0 for name, k in self.divisible) and \
+            all(sizes[name] == v for name, v in self.fixed)
 
     def grid_dims(self, sizes: dict) -> tuple[int, int, int]:
         """Blocks along x, y, z for the sizes of a launch (by size name)."""

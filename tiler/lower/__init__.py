@@ -43,9 +43,12 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
     plan = analysis.plan
     main = lower_schedule(analysis, plan.schedule, file)
     # in size names, as the grid is: the launch evaluates it with the sizes it binds
-    condition = _all(kir.Bin(">=", kir.Ref(t.size), const(t.value)) for t in plan.thresholds) \
-        if plan.thresholds else None
-    why = describe_thresholds(plan.thresholds) if plan.thresholds else "the only version"
+    condition = _all([kir.Bin(">=", kir.Ref(t.size), const(t.value)) for t in plan.thresholds]
+                     + [kir.Bin("==", kir.Ref(n), const(v)) for n, v in main.fixed]) \
+        if plan.thresholds or main.fixed else None
+    why = "; ".join(([describe_thresholds(plan.thresholds)] if plan.thresholds else [])
+                    + ([describe_fixed(main.fixed)] if main.fixed else [])) or "the only version"
+    fallback = bool(plan.thresholds or main.fixed)  # sizes where the launch runs the untiled kernel
     versions = []
     if main.divisible:
         aligned = _all(kir.Bin("==", kir.Bin("%", kir.Ref(n), const(w)), const(0)) for n, w in main.divisible)
@@ -56,10 +59,10 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
                                         "128-bit copies: the rows they read start 16-byte aligned"))
             single = ", in one buffer where two would spill registers" \
                 if scalar.shared_bytes < main.shared_bytes else ""
-            why = f"scalar copies for the other sizes{single}" + (f"; {why}" if plan.thresholds else "")
+            why = f"scalar copies for the other sizes{single}" + (f"; {why}" if fallback else "")
         main = scalar
     versions.append(kir.Version(main, condition, why))
-    if plan.thresholds:
+    if fallback:
         versions.append(kir.Version(lower_schedule(analysis, plan.untiled, file), None, "the untiled fallback"))
     fits = _fits_int(analysis.kernel)
     notes = (f"math: {target.FAST_MATH_NOTE}",) if analysis.options.fast_math else ()
@@ -71,9 +74,9 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
     big = "64-bit offsets: an array has 2^31 elements or more"
     versions.append(kir.Version(lower_schedule(analysis, plan.schedule, file, vectors=False, wide=True), condition,
                                 big))
-    if plan.thresholds:
+    if fallback:
         versions.append(kir.Version(lower_schedule(analysis, plan.untiled, file, wide=True), None,
-                                    big + ", below the thresholds"))
+                                    big + (", below the thresholds" if plan.thresholds else ", other sizes")))
     return kir.Module(file, tuple(versions), notes)
 
 
@@ -94,15 +97,19 @@ def _fits_int(k: T.Kernel):
 
 
 def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: bool = True,
-                   wide: bool = False) -> kir.Kernel:
+                   wide: bool = False, fixed: dict | None = None) -> kir.Kernel:
     """One kernel; `wide`: its flat offsets into arrays of two or more
     dimensions are 64-bit (else int, for launches where every array is smaller
-    than 2^31 elements)."""
+    than 2^31 elements). A kernel whose tiles hold rows of a size's given
+    value runs at that value alone, so it is lowered again with the size as
+    that constant (`fixed`): loops over a row then have a constant count that
+    nvcc can unroll, and a row's loads, known to be the same, load once."""
     k, block = analysis.kernel, schedule.block
     tiled = schedule.tiled
     low = Streams(schedule, {}, vectors, analysis.options.fast_math)
     factor = _wide if wide else (lambda extent: extent)
-    params = _params(low, k, factor)
+    params = _params(low, k, factor, fixed or {})
+    low.fixed.update(fixed or {})
     micro = _micro(block)
     for pl in k.prelude:
         if isinstance(pl.value, T.Transpose):
@@ -119,6 +126,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
         sizes.append(size)
         gtids.append(gtid)
     in_range = _all(kir.Bin("<", g, s) for g, s in zip(gtids, sizes))
+    staged_rows = {r.name: r for r in schedule.slabs if r.staged}
     outputs = [p for p in params if p.role == "output"]
 
     def nest():
@@ -127,7 +135,9 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
             idx = low.declare(f"i{d}", "int", minimum(gtid, kir.Bin("-", size, const(1)))) if tiled else gtid
             low.indices[d] = {"idx": idx, "base": _base(block, d), "size": size, "local": _local(block, micro, d)}
             for p, arg in zip(level.params, level.args):
-                low.env[p] = low.name_value(p, low.exp(arg).index([idx]), level.span)
+                slab = staged_rows.get(p.name)
+                value = low.stage_row(slab, low.exp(arg), d, level.span) if slab else low.exp(arg).index([idx])
+                low.env[p] = low.name_value(p, value, level.span)
             for binders, value in level.lets:
                 low.bind(binders, low.exp(value), level.span)
         values = low.exp(k.body)
@@ -145,18 +155,29 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     if micro is not None:
         ctypes = {p.name: p.ctype for p in params} | {a.name: a.ctype for a in low.shared}
         body = replicate(body, micro, ctypes, low.used)
+    if low.fixed and fixed is None:
+        return lower_schedule(analysis, schedule, file, vectors, wide, dict(low.fixed))
     divisible = tuple(sorted(low.divisible.items()))
     summary = _summary(schedule) + (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ())
     return kir.Kernel(kernel_name(file, tiled) + ("_wide" if wide else ""), tuple(params), tuple(low.shared), body,
-                      _block_dims(block), _grid(k, block), tiled, file, summary, k.span, divisible, wide)
+                      _block_dims(block), _grid(k, block), tiled, file, summary, k.span, divisible, wide,
+                      tuple(sorted(low.fixed.items())))
 
 
-def _params(low: Streams, k: T.Kernel, factor) -> list[kir.Param]:
+def describe_fixed(fixed) -> str:
+    """Why a tiled kernel runs at one value of a size alone."""
+    sizes = " and ".join(f"{n} = {v}" for n, v in fixed)
+    return f"its shared tiles hold rows of {sizes} elements (the size given when it was compiled)"
+
+
+def _params(low: Streams, k: T.Kernel, factor, fixed: dict) -> list[kir.Param]:
+    """`fixed`: sizes the kernel runs at one value of (passed, but read as that constant)."""
     params, sizes = [], []
     for s in k.sizes:
-        low.env[s] = kir.Ref(low.fresh(s.name))
-        low.size_names[low.env[s].name] = s.name
-        sizes.append(kir.Param(low.env[s].name, "int", "size", s.name))
+        name = low.fresh(s.name)
+        low.env[s] = const(fixed[s.name]) if s.name in fixed else kir.Ref(name)
+        low.size_names[name] = s.name
+        sizes.append(kir.Param(name, "int", "size", s.name))
     for p in k.params:
         if p.kind == "size":  # an int parameter that is a size: passed once, as the size
             continue
@@ -245,12 +266,15 @@ def _summary(schedule: Schedule) -> tuple[str, ...]:
     for s in schedule.streams:
         where = f"streamSeq at {s.site.span.line}:{s.site.span.col}"
         if s.tiled:
-            staged = ", ".join(f"{p.name} ({' x '.join(map(str, p.staging.tile))} {p.staging.layout.value}"
+            staged = ", ".join(f"{p.name} ({' x '.join(map(str, p.staging.shape if p.element > 1 else p.staging.tile))}"
+                               f" {p.staging.layout.value}"
                                f"{' +' + str(p.staging.padding) if p.staging.padding else ''})" if p.copied else
                                f"{p.name} ({p.shares}'s tile)" for p in s.inputs if p.staged)
             out.append(f"{where}: tiled ({s.kind}), chunk {s.chunk}; shared: {staged}")
         else:
             out.append(f"{where}: not tiled: {s.reason}")
+    out += [f"row {r.name}: {r.points} x {r.length} in shared memory (pitch {r.pitch}), to coalesce"
+            for r in schedule.slabs if r.staged]
     return tuple(out)
 
 

@@ -35,6 +35,7 @@ class Streams(Body):
         self.vectors = vectors  # vector copies where the schedule plans them (False: the scalar version)
         self.size_names: dict[str, str] = {}  # C name of a size parameter -> its name in the program
         self.divisible: dict[str, int] = {}  # size name -> the factor vector copies need it to have
+        self.fixed: dict[str, int] = {}  # size name -> the value a shared tile of rows was sized for
 
     def _stream(self, e: T.Stream):
         plan = self.plans.get(id(e))
@@ -112,8 +113,7 @@ class Streams(Body):
         that one copies each chunk after the last is read, in one buffer."""
         block = self.schedule.block
         staged = [p.staging for p in plan.inputs if p.staged]
-        steps = max(((st.tile[0] if st.rows else 1) * plan.chunk // (block.threads * self._width(st))
-                     for st in staged), default=0)
+        steps = max((st.elements // (block.threads * self._width(st)) for st in staged), default=0)
         return all(st.buffers == 2 for st in staged) and steps <= PREFETCH_STEPS
 
     def _pipelined(self, e: T.Stream, plan: StreamPlan, arrays, length, accs, tail) -> None:
@@ -161,6 +161,8 @@ class Streams(Body):
         """The cooperative copy of one tile of `ip` starting at chunk index `kk`."""
         block, st = self.schedule.block, ip.staging
         width = 1 if guarded else self._width(st)
+        if st.element > 1:
+            return self._row_chunk_copy(ip, view, kk, length, chunk, e, guarded, buffer, width)
         rows = st.tile[0] if st.rows else 1
         transposed = st.layout is Layout.TRANSPOSED
         pitch = st.pitch
@@ -187,10 +189,60 @@ class Streams(Body):
         return TileCopy(shared, view.ctype, rows, chunk, st.copy.axis, block.threads, _tid(block), r, el,
                         view.buffer, src_index, valid, dst, e.span, width, contiguous)
 
+    def _row_chunk_copy(self, ip: InputPlan, view: View, kk, length, chunk: int, e, guarded: bool, buffer: int,
+                        width: int) -> TileCopy:
+        """The copy of `chunk` rows from row `kk` on, as they lie: element f
+        of row r from the view's [kk + r, f] to the tile's [r, f]; a row past
+        the stream's end stores zeros."""
+        st = ip.staging
+        shared = self._shared_buffer(ip, view.ctype, buffer)
+        r, el = self.fresh("r"), self.fresh("e")
+        if width > 1:
+            self._require_divisible(view, width)
+        self._fix(view.sizes[1], st.element, e.span)
+        row = add(kk, kir.Ref(r))
+        src_index = add(view.offset, add(mul(row, view.strides[0]), mul(kir.Ref(el), view.strides[1])))
+        dst = add(mul(kir.Ref(r), const(st.pitch)), kir.Ref(el))
+        valid = kir.Bin("<", row, length) if guarded else None
+        return TileCopy(shared, view.ctype, chunk, st.element, CopyAxis.CHUNK, self.schedule.block.threads,
+                        _tid(self.schedule.block), r, el, view.buffer, src_index, valid, dst, e.span, width, True)
+
+    def stage_row(self, slab, rows: View, d: int, span) -> View:
+        """A row each thread reads whole (slabs.py): the block copies the rows
+        of its points along dim d from `rows` (the array the map walks) into
+        one shared array, a flat copy along the rows (coalesced), and the
+        thread's row is its line there."""
+        block, ix = self.schedule.block, self.indices[d]
+        shared = self.fresh(f"sh_{slab.name}")
+        self.shared.append(kir.SharedAlloc(shared, rows.ctype, slab.points * slab.pitch))
+        self._fix(rows.sizes[1], slab.length, span)
+        r, el = self.fresh("r"), self.fresh("e")
+        row = minimum(add(ix["base"], kir.Ref(r)), kir.Bin("-", ix["size"], const(1)))
+        src_index = add(rows.offset, add(mul(row, rows.strides[0]), mul(kir.Ref(el), rows.strides[1])))
+        dst = add(mul(kir.Ref(r), const(slab.pitch)), kir.Ref(el))
+        copy = TileCopy(shared, rows.ctype, slab.points, slab.length, CopyAxis.CHUNK, block.threads, _tid(block), r,
+                        el, rows.buffer, src_index, None, dst, span, 1, True)
+        for stmt in copy_tile(copy):
+            self.emit(stmt)
+        self.emit(kir.Barrier("the rows are written"))
+        return View(shared, mul(ix["local"], const(slab.pitch)), (const(1),), (const(slab.length),), rows.ctype,
+                    "shared")
+
+    def _fix(self, size, value: int, span) -> None:
+        """The tile holds rows of `value` elements: where the row length is a
+        size of the program, the launch must run this kernel at that value alone."""
+        if isinstance(size, kir.Ref) and size.name in self.size_names:
+            self.fixed[self.size_names[size.name]] = value
+        elif not (isinstance(size, kir.Const) and size.value == value):  # a constant: a literal, or fixed
+            raise CompilerBug(f"a tile of rows of {value} elements for rows of length {size}", span, "lower")
+
     def _shared_view(self, ip: InputPlan, ctype: str, chunk: int, buffer: int) -> View:
         """The chunk parameter as a view of its shared tile."""
         st = ip.staging
         shared = self._shared_buffer(ip, ctype, buffer)
+        if st.element > 1:
+            return View(shared, const(0), (const(st.pitch), const(1)), (const(chunk), const(st.element)), ctype,
+                        "shared")
         local = self.indices[st.rows[0]]["local"] if st.rows else const(0)
         width, lane = (st.pack.width, st.pack.lane) if st.pack else (1, 0)
         offset, stride = (local, st.pitch) if st.layout is Layout.TRANSPOSED else (mul(local, const(st.pitch)), 1)

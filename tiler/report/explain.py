@@ -39,6 +39,7 @@ def explain_data(a: Analysis, source: Source, module=None) -> dict:
                   "max_shared": a.options.max_shared, "reason": b.reason,
                   "register_tile": _register_tile(a)},
         "promoted": [_promotion(r, source) for r in k.promoted],
+        "rows": [_row(r, source) for r in a.schedule.slabs],
         "streams": [_stream(s, b, source) for s in a.streams],
         "versions": _versions(a, module),
         "math": {"fast": a.options.fast_math, "note": target.FAST_MATH_NOTE if a.options.fast_math else
@@ -53,6 +54,13 @@ def explain_data(a: Analysis, source: Source, module=None) -> dict:
 def _promotion(r, source: Source) -> dict:
     return {"read": source_text(r.read, source), "line": r.read.span.line, "column": r.read.span.col,
             "array": r.array, "input": r.param or None, "reason": r.reason}
+
+
+def _row(r, source: Source) -> dict:
+    """A row each thread reads whole outside any stream, and what became of it."""
+    return {"param": r.name, "array": source_text(r.array, source), "dim": r.dim, "length": r.length,
+            "staged": r.staged, "coalesce": "shared" if r.staged else "none", "rows": r.points, "pitch": r.pitch,
+            "bytes": r.bytes, "reason": r.reason}
 
 
 def _size(size) -> str | int:
@@ -103,7 +111,7 @@ def _input(p, source: Source) -> dict:
            "varies_with": sorted(p.varies_with), "invariant_to": sorted(p.invariant_to),
            "staged": p.staged, "level": st.level.value if st else "global",
            "tile": list(st.tile) if st else [], "layout": st.layout.value if st else "",
-           "padding": st.padding if st else 0,
+           "padding": st.padding if st else 0, "row_length": p.element if p.element > 1 else None,
            "packed": ({"array": st.pack.array, "lane": st.pack.lane, "width": st.pack.width,
                        "members": list(st.pack.members)} if st and st.pack else None),
            "copy": describe_copy(st.copy) if st else "", "reads": describe_reads(st) if st else "",
@@ -125,16 +133,17 @@ def _versions(a: Analysis, module) -> list[dict]:
     conds = [{"size": t.size, "dim": t.dim, "at_least": t.value, "overridden": t.overridden}
              for t in a.plan.thresholds] or None
     if module is None:  # before lowering: the plan's versions
-        kernels = [(a.tiled, (), describe_thresholds(a.plan.thresholds) if conds else "", False)]
-        kernels += [(False, (), "the untiled fallback", False)] if conds else []
+        kernels = [(a.tiled, None, describe_thresholds(a.plan.thresholds) if conds else "", False)]
+        kernels += [(False, None, "the untiled fallback", False)] if conds else []
     else:
-        kernels = [(v.kernel.tiled, v.kernel.divisible, v.why, v.kernel.wide) for v in module.versions]
+        kernels = [(v.kernel.tiled, v.kernel, v.why, v.kernel.wide) for v in module.versions]
     sized = any(wide for *_, wide in kernels)
     out = []
-    for n, (tiled, divisible, why, wide) in enumerate(kernels):
+    for n, (tiled, k, why, wide) in enumerate(kernels):
         last = n == len(kernels) - 1 and len(kernels) > 1
         out.append({"kernel": "tiled" if tiled else "untiled", "condition": None if last or not tiled else conds,
-                    "multiple_of": [{"size": s, "factor": f} for s, f in divisible],
+                    "multiple_of": [{"size": s, "factor": f} for s, f in getattr(k, "divisible", ())],
+                    "equal_to": [{"size": s, "value": v} for s, v in getattr(k, "fixed", ())],
                     "offsets": "64-bit" if wide else "32-bit",
                     "elements_below": target.INT_MAX + 1 if sized and not wide else None, "why": why})
     return out
@@ -164,6 +173,7 @@ def render_text(data: dict, variance: bool = False, width: int = 120, candidates
     console = Console(file=out, width=width, highlight=False, emoji=False)
     _header(console, data)
     _promotions_text(console, data["promoted"])
+    _rows_text(console, data.get("rows", []))
     for s in data["streams"]:
         _stream_text(console, s)
     _versions_text(console, data["versions"])
@@ -228,6 +238,16 @@ def _promotions_text(console: Console, rows: list[dict]) -> None:
         console.print(escape(f"index read {r['read']} at {r['line']}:{r['column']}: {what}"))
 
 
+def _rows_text(console: Console, rows: list[dict]) -> None:
+    """The rows threads read whole outside any stream: staged, or why not."""
+    if rows:
+        console.print()
+    for r in rows:
+        what = f"staged, {r['rows']} x {r['length']} in shared memory, {r['bytes']} bytes" if r["staged"] \
+            else "read in place"
+        console.print(escape(f"row {r['param']} of {r['array']} (dim {r['dim']}): {what}: {r['reason']}"))
+
+
 def _tuned_times(tuning: dict) -> str:
     if tuning["time_ms"] is None or tuning["default_ms"] is None:
         return ""
@@ -245,7 +265,7 @@ def _stream_text(console: Console, s: dict) -> None:
     headers = ("input", "array", "varies with", "invariant to", "decision", "tile", "layout", "copy", "reads")
     rows = []
     for i in s["inputs"]:
-        tile = " x ".join(map(str, i["tile"])) if i["tile"] else "-"
+        tile = " x ".join(map(str, i["tile"] + ([i["row_length"]] if i["row_length"] else []))) if i["tile"] else "-"
         layout = i["layout"] + (f" +{i['padding']}" if i["padding"] else "") if i["staged"] else "-"
         if i.get("packed"):
             layout += f", packed {i['packed']['lane']}/{i['packed']['width']}"

@@ -95,10 +95,11 @@ class _Rewriter:
         lam = e.lam
         body = self.exp(lam.body)
         for p in reversed([p for p in plan.inputs if p.staged]):
-            body = _replace_reads(body, p.name, lambda idx, p=p: self.shared_read(p, idx))
+            body = _replace_reads(body, p.name, lambda idx, p=p: self.shared_read(p, idx), 1 + (p.element > 1))
         for p in reversed([p for p in plan.inputs if p.copied]):
-            copy = ast.Call("copyFastMem", (ast.Index(ast.Var(p.name), (self.copy_index(p),)),)
-                            + tuple(ast.Var(t) for t in self.copy_targets(p)))
+            targets = self.copy_targets(p)
+            index = tuple(ast.Var(t) for t in targets) if p.element > 1 else (self.copy_index(p),)
+            copy = ast.Call("copyFastMem", (ast.Index(ast.Var(p.name), index),) + tuple(ast.Var(t) for t in targets))
             body = ast.Let((f"shMem_{p.name}",), False, copy, body, e.span)
         return dataclasses.replace(e, lam=dataclasses.replace(lam, body=body), args=tuple(self.exp(x) for x in e.args))
 
@@ -117,6 +118,8 @@ class _Rewriter:
         return ast.Var(self.chunk_axis(p))
 
     def copy_targets(self, p) -> list[str]:
+        if p.element > 1:  # a chunk of rows: one flat copy, the row's elements fastest
+            return [f"e / {p.element}", f"e % {p.element}"]
         chunk = self.chunk_axis(p)
         if not p.staging.rows:
             return [chunk]
@@ -127,17 +130,22 @@ class _Rewriter:
         return [chunk, row] if p.staging.layout is Layout.TRANSPOSED else [row, chunk]
 
     def shared_read(self, p, idx):
+        if p.element > 1:
+            return ast.Index(ast.Var(f"shMem_{p.shares or p.name}"), idx)
+        idx = idx[0]
         rows = [ast.Var(a) for a in self.row_axes(p)]
         indices = (idx, *rows) if p.staging.layout is Layout.TRANSPOSED else (*rows, idx)
         return ast.Index(ast.Var(f"shMem_{p.shares or p.name}"), tuple(indices))
 
 
-def _replace_reads(e, name: str, make):
-    if isinstance(e, ast.Index) and isinstance(e.array, ast.Var) and e.array.name == name and len(e.indices) == 1:
-        return make(_replace_reads(e.indices[0], name, make))
+def _replace_reads(e, name: str, make, arity: int):
+    """Reads `name[i]` (`name[j, f]` for a chunk of rows: `arity` 2) made `make((i,))`."""
+    if isinstance(e, ast.Index) and isinstance(e.array, ast.Var) and e.array.name == name and \
+            len(e.indices) == arity:
+        return make(tuple(_replace_reads(i, name, make, arity) for i in e.indices))
     if isinstance(e, ast.Lambda) and any(p.name == name for p in e.params):
         return e  # the name is rebound inside
-    return _map(e, lambda c: _replace_reads(c, name, make))
+    return _map(e, lambda c: _replace_reads(c, name, make, arity))
 
 
 def _map(e, f):
