@@ -248,6 +248,15 @@ class Schedule:
     def tiled(self) -> bool:
         return any(s.tiled for s in self.streams)
 
+    @property
+    def fixed(self) -> dict[str, int]:
+        """Sizes whose value, given when compiling, sizes a shared array (the
+        row length of a chunk of rows or of a row read whole): the kernel runs
+        at that value alone, and is lowered with the size as that constant."""
+        rows = [(p.array, p.element) for s in self.streams if s.tiled for p in s.inputs if p.copied and p.element > 1]
+        rows += [(r.array, r.length) for r in self.slabs if r.staged]
+        return {a.type.shape[1].name: n for a, n in rows if not isinstance(a.type.shape[1], int)}
+
 
 # ---- words for explain ---------------------------------------------------------
 

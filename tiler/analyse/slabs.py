@@ -18,10 +18,9 @@ from .. import target
 from ..check import typed as T
 from ..check.types import Array
 from ..interp.values import dtype
-from ..tree import children
 from .options import Options
 from .schedule import RowSlab, Schedule
-from .views import Views, element_reads
+from .views import Views, element_reads, mentions
 
 
 def row_candidates(schedule: Schedule, kernel: T.Kernel, views: Views, options: Options) -> tuple[RowSlab, ...]:
@@ -54,7 +53,7 @@ def _read_apart(p, level, kernel: T.Kernel, views: Views, x: int) -> bool:
     unit-stride one, read only element by element in the body."""
     if level.dim != x or not isinstance(p.type, Array) or p.type.rank != 1:
         return False
-    if any(_mentions(v, p) for lv in kernel.levels for _, v in lv.lets):
+    if any(mentions(v, p) for lv in kernel.levels for _, v in lv.lets):
         return False
     reads = element_reads(kernel.body, p)
     return bool(reads) and views.unit_stride(T.Var(p, p.type)) == "chunk"
@@ -83,9 +82,3 @@ def unfit(slabs: tuple[RowSlab, ...], options: Options) -> tuple[RowSlab, ...]:
     why = (f"the rows of a block of {target.WARP} threads would not fit beside its tiles in the "
            f"{options.max_shared} bytes of shared memory a block may use")
     return tuple(replace(s, staged=False, reason=why, points=0, pitch=0, bytes=0) if s.staged else s for s in slabs)
-
-
-def _mentions(e, binder) -> bool:
-    if isinstance(e, T.Var):
-        return e.binder is binder
-    return any(_mentions(c, binder) for c in children(e, T.is_exp))

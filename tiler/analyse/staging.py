@@ -256,7 +256,7 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     """`coalescing`: the stream stages some thread's own rows; its copies
     then pipeline (see `_pipelined`)."""
     if d.element > 1:
-        return _stage_row_chunk(d, site, block, views, chunk, options)
+        return _stage_row_chunk(d, site, block, views, chunk, options, coalescing)
     rows = _rows(d, block)
     row_count = math.prod(block.points(x) for x in rows)
     x_dim = block.spans[0]
@@ -268,8 +268,9 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     transpose = (reads_vary or micro) and not options.row_major_tiles
     layout = Layout.TRANSPOSED if transpose else Layout.ROW_MAJOR
     contiguous = CopyAxis.ROWS if layout is Layout.TRANSPOSED else CopyAxis.CHUNK
-    pipelined = _pipelined(block, options, coalescing)
-    vector = _vector(d, copy, rows, row_count, chunk, block, options) if pipelined else 1
+    elements = max(row_count, 1) * chunk
+    along = chunk if copy.axis is CopyAxis.CHUNK else row_count
+    vector, buffers = _copy_steps(d, copy, along, elements, block, options, coalescing)
     # padding keeps the copy's stores off one bank; a register tile's vector
     # reads need lines that stay 16-byte aligned, so it pads by a whole group
     step = block.register.group if micro else 1
@@ -287,51 +288,60 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     outer = chunk if layout is Layout.TRANSPOSED else row_count
     size = dtype(d.array.type).itemsize * inner * outer
     invariant = d.invariant_to & frozenset(block.spans)
-    reuse = math.prod(block.points(x) for x in invariant)
-    threads = math.prod(block.extents[x] for x in invariant)
-    serves = f"{reuse} threads" if reuse == threads else f"{reuse} points ({threads} threads)"
+    reuse, serves = _serves(invariant, block)
     reason = f"invariant to dimension {dims_text(invariant)}, which the block spans: one copy serves {serves}"
     if not invariant:
         reason = (f"{_sharing_refusal(d.varies_with, d.invariant_to, frozenset(block.spans))}; but in place its reads are a "
                   "row apart along threadIdx.x (uncoalesced): the block copies its threads' rows into shared "
                   "memory along the rows, coalesced, and each thread reads its own row there")
-    # the prefetch holds a constant count of copy steps a thread in registers
-    whole = (max(row_count, 1) * chunk) % (block.threads * vector) == 0
-    buffers = 2 if pipelined and whole and (block.register is None or block.register.double_buffer) else 1
     staging = Staging(Level.SHARED, rows, (row_count, chunk) if rows else (chunk,), layout, padding, copy, reads,
                       size * buffers, reuse, vector, buffers)
     return replace(d, staging=staging, reason=reason)
 
 
 def _stage_row_chunk(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk: int,
-                     options: Options) -> InputPlan:
+                     options: Options, coalescing: bool) -> InputPlan:
     """A chunk of rows every thread of the block reads (k-means' centres):
     a chunk x row-length tile, row-major as in global memory, so the copy
     runs along the rows, one after another, as they lie (coalesced where each
     row's elements are unit-stride), and reads at one index are broadcasts."""
     unit = views.unit_stride(d.array)
-    coalescing = Coalescing.COALESCED if unit == "row" else Coalescing.UNKNOWN if unit is None \
-        else Coalescing.UNCOALESCED
-    copy = Copy(CopyAxis.CHUNK, coalescing)
+    copy = Copy(CopyAxis.CHUNK, Coalescing.COALESCED if unit == "row" else Coalescing.UNKNOWN if unit is None
+                else Coalescing.UNCOALESCED)
     x_dim = block.spans[0]
     reads = Reads.PER_THREAD if any(x_dim in v for v in _index_variance(d, site, views)) else Reads.BROADCAST
     elements = chunk * d.element
-    width = 4
-    vector = width if (_pipelined(block, options, False) and not options.no_vector and coalescing is Coalescing.COALESCED
-                       and dtype(d.array.type).itemsize == 4 and d.element % width == 0
-                       and elements % (block.threads * width) == 0) else 1
-    buffers = 2 if (_pipelined(block, options, False) and elements % (block.threads * vector) == 0
-                    and block.register.double_buffer) else 1
+    vector, buffers = _copy_steps(d, copy, d.element, elements, block, options, coalescing)
     invariant = d.invariant_to & frozenset(block.spans)
-    reuse = math.prod(block.points(x) for x in invariant)
+    reuse, serves = _serves(invariant, block)
     size = dtype(d.array.type).itemsize * elements
     staging = Staging(Level.SHARED, (), (chunk,), Layout.ROW_MAJOR, 0, copy, reads, size * buffers, reuse, vector,
                       buffers, element=d.element)
-    threads = math.prod(block.extents[x] for x in invariant)
-    serves = f"{reuse} threads" if reuse == threads else f"{reuse} points ({threads} threads)"
     reason = (f"invariant to dimension {dims_text(invariant)}, which the block spans: one copy of {chunk} rows of "
               f"{d.element} serves {serves}")
     return replace(d, staging=staging, reason=reason)
+
+
+def _serves(invariant: frozenset, block: BlockPlan) -> tuple[int, str]:
+    """The points one staged copy serves, and in words (with the threads where a thread has several)."""
+    reuse = math.prod(block.points(x) for x in invariant)
+    threads = math.prod(block.extents[x] for x in invariant)
+    return reuse, f"{reuse} threads" if reuse == threads else f"{reuse} points ({threads} threads)"
+
+
+def _copy_steps(d: InputPlan, copy: Copy, along: int, elements: int, block: BlockPlan, options: Options,
+                coalescing: bool) -> tuple[int, int]:
+    """(vector width, buffers) of a tile of `elements` whose copy runs `along`
+    elements of its coalesced axis a line: pipelined copies (`_pipelined`)
+    move vectors where the tile divides into them, and are double-buffered
+    where each thread's part of the tile is a constant count of copy steps
+    (the prefetch holds them in registers)."""
+    if not _pipelined(block, options, coalescing):
+        return 1, 1
+    vector = _vector(d, copy, along, elements, block, options)
+    whole = elements % (block.threads * vector) == 0
+    double = whole and (block.register is None or block.register.double_buffer)
+    return vector, 2 if double else 1
 
 
 def _index_variance(d: InputPlan, site: StreamSite, views: Views) -> list:
@@ -352,7 +362,7 @@ def _pipelined(block: BlockPlan, options: Options, coalescing: bool) -> bool:
     return coalescing and not options.single_buffer
 
 
-def _vector(d: InputPlan, copy: Copy, rows, row_count: int, chunk: int, block: BlockPlan, options: Options) -> int:
+def _vector(d: InputPlan, copy: Copy, along: int, elements: int, block: BlockPlan, options: Options) -> int:
     """Elements one copy instruction moves: 4 (128 bits of f32 or i32) along
     the copy's coalesced axis when the tile divides into whole vectors for
     every thread; the launch must then guarantee that the array's rows start
@@ -362,8 +372,7 @@ def _vector(d: InputPlan, copy: Copy, rows, row_count: int, chunk: int, block: B
         return 1
     if dtype(d.array.type).itemsize != 4:
         return 1
-    along = chunk if copy.axis is CopyAxis.CHUNK else row_count
-    if along % width or (max(row_count, 1) * chunk) % (block.threads * width):
+    if along % width or elements % (block.threads * width):
         return 1
     return width
 

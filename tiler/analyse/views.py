@@ -127,7 +127,7 @@ def element_reads(body, param: Binder):
         if isinstance(e, T.Var) and e.binder is param:
             whole.append(e)
             return
-        if isinstance(e, T.Let) and not any(_mentions(e.body, b) for b in e.binders):
+        if isinstance(e, T.Let) and not any(mentions(e.body, b) for b in e.binders):
             walk(e.body)  # a let whose value is never used: its reads load nothing
             return
         for c in _children(e):
@@ -148,10 +148,11 @@ def _element_read(e, param: Binder) -> tuple | None:
     return None if inner is None else inner + e.indices
 
 
-def _mentions(e, binder: Binder) -> bool:
+def mentions(e, binder: Binder) -> bool:
+    """Whether `e` uses `binder` anywhere."""
     if isinstance(e, T.Var):
         return e.binder is binder
-    return any(_mentions(c, binder) for c in _children(e))
+    return any(mentions(c, binder) for c in _children(e))
 
 
 def _fix(items, fixed):

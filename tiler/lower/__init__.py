@@ -97,19 +97,18 @@ def _fits_int(k: T.Kernel):
 
 
 def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: bool = True,
-                   wide: bool = False, fixed: dict | None = None) -> kir.Kernel:
+                   wide: bool = False) -> kir.Kernel:
     """One kernel; `wide`: its flat offsets into arrays of two or more
     dimensions are 64-bit (else int, for launches where every array is smaller
-    than 2^31 elements). A kernel whose tiles hold rows of a size's given
-    value runs at that value alone, so it is lowered again with the size as
-    that constant (`fixed`): loops over a row then have a constant count that
-    nvcc can unroll, and a row's loads, known to be the same, load once."""
+    than 2^31 elements). The sizes the schedule fixes (`Schedule.fixed`) are
+    constants in it: loops over a row then have a constant count that nvcc
+    can unroll, and a row's loads, known to be the same, load once."""
     k, block = analysis.kernel, schedule.block
     tiled = schedule.tiled
     low = Streams(schedule, {}, vectors, analysis.options.fast_math)
     factor = _wide if wide else (lambda extent: extent)
-    params = _params(low, k, factor, fixed or {})
-    low.fixed.update(fixed or {})
+    fixed = schedule.fixed
+    params = _params(low, k, factor, fixed)
     micro = _micro(block)
     for pl in k.prelude:
         if isinstance(pl.value, T.Transpose):
@@ -155,13 +154,11 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     if micro is not None:
         ctypes = {p.name: p.ctype for p in params} | {a.name: a.ctype for a in low.shared}
         body = replicate(body, micro, ctypes, low.used)
-    if low.fixed and fixed is None:
-        return lower_schedule(analysis, schedule, file, vectors, wide, dict(low.fixed))
     divisible = tuple(sorted(low.divisible.items()))
     summary = _summary(schedule) + (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ())
     return kir.Kernel(kernel_name(file, tiled) + ("_wide" if wide else ""), tuple(params), tuple(low.shared), body,
                       _block_dims(block), _grid(k, block), tiled, file, summary, k.span, divisible, wide,
-                      tuple(sorted(low.fixed.items())))
+                      tuple(sorted(fixed.items())))
 
 
 def describe_fixed(fixed) -> str:

@@ -35,7 +35,6 @@ class Streams(Body):
         self.vectors = vectors  # vector copies where the schedule plans them (False: the scalar version)
         self.size_names: dict[str, str] = {}  # C name of a size parameter -> its name in the program
         self.divisible: dict[str, int] = {}  # size name -> the factor vector copies need it to have
-        self.fixed: dict[str, int] = {}  # size name -> the value a shared tile of rows was sized for
 
     def _stream(self, e: T.Stream):
         plan = self.plans.get(id(e))
@@ -191,50 +190,46 @@ class Streams(Body):
 
     def _row_chunk_copy(self, ip: InputPlan, view: View, kk, length, chunk: int, e, guarded: bool, buffer: int,
                         width: int) -> TileCopy:
-        """The copy of `chunk` rows from row `kk` on, as they lie: element f
-        of row r from the view's [kk + r, f] to the tile's [r, f]; a row past
-        the stream's end stores zeros."""
+        """The copy of `chunk` rows from row `kk` on; a row past the
+        stream's end stores zeros."""
         st = ip.staging
-        shared = self._shared_buffer(ip, view.ctype, buffer)
-        r, el = self.fresh("r"), self.fresh("e")
         if width > 1:
             self._require_divisible(view, width)
-        self._fix(view.sizes[1], st.element, e.span)
-        row = add(kk, kir.Ref(r))
-        src_index = add(view.offset, add(mul(row, view.strides[0]), mul(kir.Ref(el), view.strides[1])))
-        dst = add(mul(kir.Ref(r), const(st.pitch)), kir.Ref(el))
-        valid = kir.Bin("<", row, length) if guarded else None
-        return TileCopy(shared, view.ctype, chunk, st.element, CopyAxis.CHUNK, self.schedule.block.threads,
-                        _tid(self.schedule.block), r, el, view.buffer, src_index, valid, dst, e.span, width, True)
+        valid = (lambda row: kir.Bin("<", row, length)) if guarded else None
+        return self._rows_copy(self._shared_buffer(ip, view.ctype, buffer), view, lambda r: add(kk, r), chunk,
+                               st.element, st.pitch, valid, width, e.span)
 
     def stage_row(self, slab, rows: View, d: int, span) -> View:
         """A row each thread reads whole (slabs.py): the block copies the rows
         of its points along dim d from `rows` (the array the map walks) into
-        one shared array, a flat copy along the rows (coalesced), and the
-        thread's row is its line there."""
-        block, ix = self.schedule.block, self.indices[d]
+        one shared array, and the thread's row is its line there."""
+        ix = self.indices[d]
         shared = self.fresh(f"sh_{slab.name}")
         self.shared.append(kir.SharedAlloc(shared, rows.ctype, slab.points * slab.pitch))
-        self._fix(rows.sizes[1], slab.length, span)
-        r, el = self.fresh("r"), self.fresh("e")
-        row = minimum(add(ix["base"], kir.Ref(r)), kir.Bin("-", ix["size"], const(1)))
-        src_index = add(rows.offset, add(mul(row, rows.strides[0]), mul(kir.Ref(el), rows.strides[1])))
-        dst = add(mul(kir.Ref(r), const(slab.pitch)), kir.Ref(el))
-        copy = TileCopy(shared, rows.ctype, slab.points, slab.length, CopyAxis.CHUNK, block.threads, _tid(block), r,
-                        el, rows.buffer, src_index, None, dst, span, 1, True)
-        for stmt in copy_tile(copy):
+        def clamped(r):  # a point past the dim's end copies the last row
+            return minimum(add(ix["base"], r), kir.Bin("-", ix["size"], const(1)))
+
+        for stmt in copy_tile(self._rows_copy(shared, rows, clamped, slab.points, slab.length, slab.pitch, None, 1,
+                                              span)):
             self.emit(stmt)
         self.emit(kir.Barrier("the rows are written"))
         return View(shared, mul(ix["local"], const(slab.pitch)), (const(1),), (const(slab.length),), rows.ctype,
                     "shared")
 
-    def _fix(self, size, value: int, span) -> None:
-        """The tile holds rows of `value` elements: where the row length is a
-        size of the program, the launch must run this kernel at that value alone."""
-        if isinstance(size, kir.Ref) and size.name in self.size_names:
-            self.fixed[self.size_names[size.name]] = value
-        elif not (isinstance(size, kir.Const) and size.value == value):  # a constant: a literal, or fixed
-            raise CompilerBug(f"a tile of rows of {value} elements for rows of length {size}", span, "lower")
+    def _rows_copy(self, shared: str, view: View, row_of, count: int, length: int, pitch: int, valid_row,
+                   width: int, span) -> TileCopy:
+        """`count` whole rows of `view` as they lie (row r is `row_of(r)`),
+        into lines of `pitch` elements: one flat copy, each row's elements
+        fastest, so consecutive threads read consecutive addresses where the
+        rows lie one after another."""
+        block = self.schedule.block
+        r, el = self.fresh("r"), self.fresh("e")
+        row = row_of(kir.Ref(r))
+        src_index = add(view.offset, add(mul(row, view.strides[0]), mul(kir.Ref(el), view.strides[1])))
+        dst = add(mul(kir.Ref(r), const(pitch)), kir.Ref(el))
+        valid = valid_row(row) if valid_row else None
+        return TileCopy(shared, view.ctype, count, length, CopyAxis.CHUNK, block.threads, _tid(block), r, el,
+                        view.buffer, src_index, valid, dst, span, width, True)
 
     def _shared_view(self, ip: InputPlan, ctype: str, chunk: int, buffer: int) -> View:
         """The chunk parameter as a view of its shared tile."""

@@ -133,17 +133,17 @@ def _versions(a: Analysis, module) -> list[dict]:
     conds = [{"size": t.size, "dim": t.dim, "at_least": t.value, "overridden": t.overridden}
              for t in a.plan.thresholds] or None
     if module is None:  # before lowering: the plan's versions
-        kernels = [(a.tiled, None, describe_thresholds(a.plan.thresholds) if conds else "", False)]
-        kernels += [(False, None, "the untiled fallback", False)] if conds else []
+        kernels = [(a.tiled, (), (), describe_thresholds(a.plan.thresholds) if conds else "", False)]
+        kernels += [(False, (), (), "the untiled fallback", False)] if conds else []
     else:
-        kernels = [(v.kernel.tiled, v.kernel, v.why, v.kernel.wide) for v in module.versions]
+        kernels = [(v.kernel.tiled, v.kernel.divisible, v.kernel.fixed, v.why, v.kernel.wide) for v in module.versions]
     sized = any(wide for *_, wide in kernels)
     out = []
-    for n, (tiled, k, why, wide) in enumerate(kernels):
+    for n, (tiled, divisible, fixed, why, wide) in enumerate(kernels):
         last = n == len(kernels) - 1 and len(kernels) > 1
         out.append({"kernel": "tiled" if tiled else "untiled", "condition": None if last or not tiled else conds,
-                    "multiple_of": [{"size": s, "factor": f} for s, f in getattr(k, "divisible", ())],
-                    "equal_to": [{"size": s, "value": v} for s, v in getattr(k, "fixed", ())],
+                    "multiple_of": [{"size": s, "factor": f} for s, f in divisible],
+                    "equal_to": [{"size": s, "value": v} for s, v in fixed],
                     "offsets": "64-bit" if wide else "32-bit",
                     "elements_below": target.INT_MAX + 1 if sized and not wide else None, "why": why})
     return out
