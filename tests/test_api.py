@@ -51,3 +51,37 @@ def test_an_int_size_is_given_by_name():
     want = [sum(1 / (1 + (np.float32(i) * np.float32(0.1) - x) ** 2) for x in xs) for i in range(7)]
     assert got.shape == (7,) and np.allclose(got, want, rtol=1e-5)
     assert k.sizes_of({"n": 7, "h": 0.1, "xs": xs}) == {"k": 5, "n": 7}
+
+
+class _FakeDeviceArray:
+    """What a CuPy array shows through __cuda_array_interface__ (no GPU needed:
+    these inputs are refused before anything is launched)."""
+
+    def __init__(self, shape, typestr="<f4", strides=None):
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": typestr, "strides": strides,
+                                         "data": (0x7F0000000000, False), "version": 3}
+
+
+def test_device_arrays_are_checked_before_any_launch():
+    from tiler.runtime import interop
+
+    k = tiler.compile(BENCHMARKS / "mm.fut")
+    b = np.ones((37, 8), np.float32)
+    with pytest.raises(tiler.PlainError, match="`A` holds float32, not float64") as bad:
+        k.run(A=_FakeDeviceArray((16, 37), "<f8"), B0=b)
+    assert "astype" in bad.value.render()
+    with pytest.raises(tiler.PlainError, match="not C-contiguous"):
+        k.run(A=_FakeDeviceArray((16, 37), strides=(296, 4)), B0=b)
+    with pytest.raises(tiler.PlainError, match="rank 2"):
+        k.run(A=_FakeDeviceArray((16,)), B0=b)
+    # a contiguous array described by its strides is read in place; a size-1 dimension's stride is free
+    d = interop.device_array("A", _FakeDeviceArray((1, 37), strides=(4, 4)))
+    assert (d.pointer, d.shape, d.nbytes, d.library) == (0x7F0000000000, (1, 37), 148, "")
+    assert not interop.on_device(np.ones(3)) and interop.on_device(_FakeDeviceArray((3,)))
+
+
+def test_arrays_that_disagree_on_a_size_are_refused_before_a_launch():
+    """The GPU reads B0 with A's n: a B0 with fewer rows would be read past its end."""
+    k = tiler.compile(BENCHMARKS / "mm.fut")
+    with pytest.raises(tiler.PlainError, match="size `n` is 37 by `A` but 30 by `B0`"):
+        k.sizes_of({"A": np.ones((16, 37), np.float32), "B0": np.ones((30, 8), np.float32)})

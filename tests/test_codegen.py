@@ -157,6 +157,53 @@ def test_verifier_catches_a_missing_second_barrier():
     assert any("written while threads may still read it" in p for p in verify(k))
 
 
+def _async_statements(k: kir.Kernel) -> list:
+    return [n for n in _walk_statements(k.body) if isinstance(n, (kir.AsyncCopy, kir.AsyncWait, kir.AsyncCommit))]
+
+
+def _walk_statements(stmts):
+    for s in stmts:
+        yield s
+        for field in kir.BODIES:
+            yield from _walk_statements(getattr(s, field, ()) or ())
+
+
+def test_rows_staged_to_coalesce_are_copied_by_cp_async_three_chunks_deep():
+    """The rows of a block's threads (row sums): 128-bit cp.async copies into
+    three row-major buffers, each step waiting for its own chunk alone (one
+    group pending); --no-async keeps the register prefetch."""
+    text = (BENCHMARKS / "rowsum.fut").read_text()
+    module = run_all(text, "rowsum.fut")["verify"]
+    main = module.main
+    statements = _async_statements(main)
+    copies = [s for s in statements if isinstance(s, kir.AsyncCopy)]
+    assert {(c.width, c.bytes) for c in copies} == {(4, 16)} and len(copies) == 2 + 3  # prologue 2, a step each
+    assert {s.pending for s in statements if isinstance(s, kir.AsyncWait)} == {1, 0}
+    assert [a.elems for a in main.shared] == [16 * 68] * 3
+    scalar = next(k for k in module.kernels if k.tiled and k is not main)
+    assert {c.bytes for c in _async_statements(scalar) if isinstance(c, kir.AsyncCopy)} == {4}
+    plain = run_all(text, "rowsum.fut", Options(no_async=True))["verify"].main
+    assert not _async_statements(plain) and len(plain.shared) == 2
+
+
+def test_verifier_catches_a_wait_that_leaves_the_chunk_read_in_flight():
+    k = run_all((BENCHMARKS / "rowsum.fut").read_text(), "rowsum.fut")["verify"].main
+
+    def later(stmts):
+        out = []
+        for s in stmts:
+            if isinstance(s, kir.AsyncWait) and s.pending:
+                s = kir.AsyncWait(s.pending + 1)
+            for field in kir.BODIES:
+                if getattr(s, field, None):
+                    s = dataclasses.replace(s, **{field: tuple(later(getattr(s, field)))})
+            out.append(s)
+        return out
+
+    bad = dataclasses.replace(k, body=tuple(later(k.body)))
+    assert any("read while an asynchronous copy into it may be in flight" in p for p in verify(bad))
+
+
 def test_verifier_catches_a_barrier_under_a_thread_dependent_branch():
     def guard(body):
         out = []

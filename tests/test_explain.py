@@ -159,4 +159,5 @@ def test_json_says_how_each_input_coalesces():
 def test_show_transformed_walks_a_1d_blocks_row_tile_with_one_index():
     out = tiler("explain", BENCHMARKS / "matvec.fut", "--show-transformed").stdout
     assert "-- a copy's elements: e = threadIdx.x + 16 * step, for every step inside the tile" in out
-    assert "copyFastMem(ac[e % 64], e % 64, e / 64)" in out and "threadIdx.y" not in out
+    # row-major (thread row e / 64, element e % 64): cp.async lands each vector whole
+    assert "copyFastMem(ac[e % 64], e / 64, e % 64)" in out and "threadIdx.y" not in out

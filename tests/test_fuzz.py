@@ -47,6 +47,23 @@ def test_the_generator_makes_rows_staged_to_coalesce():
     assert len(staged) >= 2, staged
 
 
+def test_the_generator_makes_chunks_of_rows_and_rows_read_whole_that_are_staged():
+    """Streams whose chunks are rows (k-means' centres) and loops over a
+    thread's own row by element: some of each have a literal length, so the
+    GPU fuzzer runs their staging (row chunks at seeds 4, 23, 26, ...; rows
+    read whole at 1, 80 and 108 of the first 150)."""
+    from tiler.pipeline import run_to
+
+    chunks, slabs = [], []
+    for s in range(150):
+        a = run_to("analyse", pretty(generate(s)), f"s{s}.fut")
+        if any(p.staged and p.element > 1 for st in a.streams for p in st.inputs):
+            chunks.append(s)
+        if any(r.staged for r in a.schedule.slabs):
+            slabs.append(s)
+    assert len(chunks) >= 3 and len(slabs) >= 1, (chunks, slabs)
+
+
 def test_the_shrinker_keeps_the_failure_and_makes_the_program_smaller():
     tree = generate(3)
 

@@ -79,10 +79,12 @@ def test_register_tiled_variants_match_the_interpreter(name, variant, scale):
 
 COALESCE_VARIANTS = {"default": Options(), "wide block": Options(tile=(256,)), "chunk 32": Options(chunk=32),
                      "single buffer": Options(single_buffer=True), "scalar": Options(no_vector=True),
-                     "in place": Options(no_coalesce=True)}
+                     "registers": Options(no_async=True), "in place": Options(no_coalesce=True)}
 
 
-@pytest.mark.parametrize("scale", ["aligned", "odd", "tiny", 300, 301])  # 300: chunks both halves of the pipeline
+# 300: every stage of the cp.async loop (and both halves of the register pipeline); 520: a last step that
+# skips its third stage
+@pytest.mark.parametrize("scale", ["aligned", "odd", "tiny", 300, 301, 520])
 @pytest.mark.parametrize("variant", COALESCE_VARIANTS)
 @pytest.mark.parametrize("path", [BENCHMARKS / "matvec.fut", BENCHMARKS / "rowsum.fut",
                                   PROGRAMS / "analysis" / "nested.fut", PROGRAMS / "analysis" / "rows_by_data.fut"],
@@ -256,6 +258,64 @@ def test_the_python_api_runs_on_the_gpu():
     k = tiler.compile(BENCHMARKS / "mm.fut")
     (got,), (want,) = k.run(A=a, B0=b), k.reference(A=a, B0=b)
     assert np.abs(got - want).max() <= 1e-3 * np.abs(want).max()
+
+
+class _DLPackOnly:
+    """An array that exports CUDA memory through DLPack alone (as JAX's do)."""
+
+    def __init__(self, array):
+        self.array = array
+
+    def __dlpack__(self, **kwargs):
+        return self.array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+
+@pytest.mark.parametrize("library", ["cupy", "torch", "dlpack"])
+def test_the_python_api_reads_device_arrays_in_place(library):
+    """CuPy arrays, PyTorch tensors and DLPack exporters are read where they
+    are (the kernel gets their pointers) and the outputs come back as the
+    caller's library's arrays, at sizes no tile divides, mixed with a NumPy
+    input and a scalar given as a 0-d device array."""
+    import tiler
+
+    cupy = pytest.importorskip("cupy")
+    a = np.random.default_rng(0).random((70, 37), dtype=np.float32)
+    b = np.random.default_rng(1).random((37, 68), dtype=np.float32)
+    k = tiler.compile(BENCHMARKS / "mm.fut")
+    (want,) = k.reference(A=a, B0=b)
+    if library == "torch":
+        torch = pytest.importorskip("torch")
+        da = torch.from_numpy(a).cuda()
+    else:
+        da = cupy.asarray(a)
+    (got,) = k.run(A=_DLPackOnly(da) if library == "dlpack" else da, B0=b)
+    assert type(got).__module__.split(".")[0] == ("cupy" if library == "dlpack" else library)
+    host = got.cpu().numpy() if library == "torch" else got.get()
+    assert host.shape == (70, 68) and np.abs(host - want).max() <= 1e-3 * np.abs(want).max()
+    (again,) = k.reference(A=da, B0=b)  # the interpreter reads a device array's copy
+    assert np.array_equal(again, want)
+
+    scaled = tiler.compile("fun [f32, n] main(f32 s, [f32, n] xs) = map(fn f32 (f32 x) => x * s, xs)")
+    xs = cupy.arange(5, dtype=cupy.float32)
+    (out,) = scaled.run(s=cupy.asarray(np.float32(3)), xs=xs)
+    assert isinstance(out, cupy.ndarray) and out.get().tolist() == [0, 3, 6, 9, 12]
+
+
+def test_device_arrays_the_kernel_cannot_read_in_place_are_refused():
+    import tiler
+
+    cupy = pytest.importorskip("cupy")
+    k = tiler.compile(BENCHMARKS / "mm.fut")
+    b = cupy.ones((37, 8), cupy.float32)
+    with pytest.raises(tiler.PlainError, match="not C-contiguous"):
+        k.run(A=cupy.ones((16, 37), cupy.float32)[::2], B0=b)
+    with pytest.raises(tiler.PlainError, match="holds float32, not float64"):
+        k.run(A=cupy.ones((16, 37), cupy.float64), B0=b)
+    with pytest.raises(tiler.PlainError, match="size `n` is 36 by `A` but 37 by `B0`"):
+        k.run(A=cupy.ones((16, 36), cupy.float32), B0=b)
 
 
 def test_bench_times_any_program_on_given_inputs(tmp_path):

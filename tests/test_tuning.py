@@ -22,7 +22,7 @@ TABLE = """[[tuned]]
 device = "NVIDIA H200"
 sizes = { n = 8192, m = 8192 }
 tile = [32]
-chunk = 128
+chunk = 96
 time_ms = 0.121
 default_ms = 0.130
 date = "2026-11-21"
@@ -39,18 +39,18 @@ def program(tmp_path):
 
 def test_explain_and_compile_apply_the_programs_tuning(program):
     data = json.loads(tiler("explain", program, "--json").stdout)
-    assert data["block"]["threads"] == [32] and data["streams"][0]["chunk"] == 128
-    assert data["tuning"]["flags"] == "--tile 32 --chunk 128" and data["tuning"]["device"] == "NVIDIA H200"
+    assert data["block"]["threads"] == [32] and data["streams"][0]["chunk"] == 96
+    assert data["tuning"]["flags"] == "--tile 32 --chunk 96" and data["tuning"]["device"] == "NVIDIA H200"
     launch = json.loads(tiler("compile", program, "--emit", "launch").stdout)
     assert launch["versions"][0]["block"][0] == 32
     text = " ".join(tiler("explain", program).stdout.split())  # lines wrap at the terminal's width
-    assert "tuned: --tile 32 --chunk 128 from" in text and "0.121 ms there, the default 0.130 ms" in text
+    assert "tuned: --tile 32 --chunk 96 from" in text and "0.121 ms there, the default 0.130 ms" in text
 
 
 def test_the_command_line_wins_and_no_tuning_ignores_it(program):
     data = json.loads(tiler("explain", program, "--json", "--tile", "16").stdout)
-    assert data["block"]["threads"] == [16] and data["streams"][0]["chunk"] == 128
-    assert data["tuning"]["flags"] == "--chunk 128"
+    assert data["block"]["threads"] == [16] and data["streams"][0]["chunk"] == 96
+    assert data["tuning"]["flags"] == "--chunk 96"
     data = json.loads(tiler("explain", program, "--json", "--no-tuning").stdout)
     assert data["block"]["threads"] == [16] and data["tuning"] is None
 
@@ -93,7 +93,7 @@ def test_a_missing_tuning_file_given_is_refused(program):
 
 def test_the_python_api_reads_it_too(program):
     k = tiler_api.compile(program)
-    assert k.explain["tuning"]["flags"] == "--tile 32 --chunk 128" and k.launch["versions"][0]["block"][0] == 32
+    assert k.explain["tuning"]["flags"] == "--tile 32 --chunk 96" and k.launch["versions"][0]["block"][0] == 32
     assert tiler_api.compile(program, tuning=False).explain["tuning"] is None
 
 

@@ -5,13 +5,14 @@
     print(k.explain["streams"][0]["reason"])       # what `tiler explain --json` says
     k.cuda, k.header, k.launch                       # what `tiler compile` writes
     (c,) = k.run(A=a, B0=b)                          # on the GPU (pycuda), NumPy in and out
+    (c,) = k.run(A=cupy.asarray(a), B0=torch_b)      # device arrays in place, outputs left on the device
     (want,) = k.reference(A=a, B0=b)                 # the reference interpreter
 
 The options are the command line's, as keywords: `tile` (an int, a tuple
 per dimension, or the command line's text), `no_tile`, `max_shared`,
 `register_tile`, `no_register_tile`, `no_vector`, `single_buffer`,
 `double_buffer`, `chunk`, `unroll`, `no_coalesce`, `no_promote`, `pack`,
-`fast_math`, `sizes`
+`fast_math`, `no_async`, `sizes`
 (sizes known in advance, a dict) and `thresholds` (a dict). Mistakes raise
 `tiler.UserError` (in the program; `.render()` gives the located message)
 or `tiler.PlainError` (in an option or an input).
@@ -42,41 +43,78 @@ class Compiled:
     program: object  # the checked program (for the interpreter)
 
     def sizes_of(self, inputs: dict) -> dict:
-        """main's sizes, read from the arrays given."""
+        """main's sizes, read from the arrays given (which must agree on them)."""
+        from .interp import bind_sizes
         from .workload import resolve_sizes
 
         missing = [p.name for p in self.program.kernel.params if p.name not in inputs]
         if missing:
             raise PlainError(f"no value for {', '.join(missing)}",
                              f"main takes {', '.join(p.name for p in self.program.kernel.params)}")
+        bind_sizes(self.program.kernel, inputs)
         return resolve_sizes(self.program, {}, None, inputs=inputs)
 
     def run(self, **inputs) -> tuple:
-        """The outputs on the GPU, for NumPy arrays and scalars by main's
-        parameter names (checked and converted as `tiler run -i` does); the
-        launch picks the version as the host launcher would."""
+        """The outputs on the GPU, for main's parameters by name, and the
+        launch picks the version as the host launcher would. NumPy arrays
+        and scalars are checked and converted as `tiler run -i` does, and the
+        outputs come back as NumPy arrays. Arrays already on the GPU (CuPy,
+        PyTorch, anything with __cuda_array_interface__ or CUDA DLPack) are
+        read in place, and the outputs stay there, made by the library of the
+        first of them; the call returns when they are written."""
         from .runtime import Gpu
-        from .workload import check_given
 
-        inputs, _ = check_given(self.program, inputs)
-        outputs, _ = Gpu.get().run(self.module, self.cuda, inputs, self.sizes_of(inputs))
+        host, device = self._split(inputs)
+        library = next((device[p.name].library for p in self.program.kernel.params if p.name in device), None)
+        outputs, _ = Gpu.get().run(self.module, self.cuda, host | device, self.sizes_of(host | device),
+                                   outputs_on=library)
         return outputs
 
     def reference(self, **inputs) -> tuple:
-        """The reference interpreter's outputs for the same inputs."""
+        """The reference interpreter's outputs for the same inputs (arrays on
+        the GPU are copied to the host for it)."""
         from .interp import run
+
+        host, device = self._split(inputs)
+        if device:
+            from .runtime import Gpu
+            from .runtime.interop import to_host
+
+            host |= {name: to_host(d, Gpu.get()) for name, d in device.items()}
+        self.sizes_of(host)
+        return run(self.program, host)
+
+    def _split(self, inputs: dict) -> tuple[dict, dict]:
+        """Host values, checked and converted; device arrays, checked and
+        read in place (`interop.DeviceArray`)."""
+        from .check.types import Array
+        from .interp.values import dtype
+        from .runtime import interop
         from .workload import check_given
 
-        inputs, _ = check_given(self.program, inputs)
-        self.sizes_of(inputs)
-        return run(self.program, inputs)
+        params = {p.name: p for p in self.program.kernel.params}
+        device, scalars = {}, {}
+        for name, value in inputs.items():
+            if name in params and interop.on_device(value):
+                rank = params[name].type.rank if isinstance(params[name].type, Array) else 0
+                d = interop.device_array(name, value)
+                interop.check_param(name, dtype(params[name].type), rank, d)
+                if rank:
+                    device[name] = d
+                else:  # a scalar is passed by value: one element read back
+                    from .runtime import Gpu
+
+                    scalars[name] = interop.to_host(d, Gpu.get())
+        rest = {n: v for n, v in inputs.items() if n not in device} | scalars
+        host, _ = check_given(self.program, rest)
+        return host, device
 
 
 def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared: int = 48 * 1024,
             register_tile=None, no_register_tile: bool = False, no_vector: bool = False,
             single_buffer: bool = False, double_buffer: bool = False, chunk: int | None = None,
             no_coalesce: bool = False, no_promote: bool = False, unroll: int | None = None, pack: bool = False,
-            fast_math: bool = False,
+            fast_math: bool = False, no_async: bool = False,
             sizes: dict | None = None, thresholds: dict | None = None,
             file: str | None = None, tuning: str | bool | None = None) -> Compiled:
     """Compile a program (a path to a `.fut` file, or its text; `file` names
@@ -92,7 +130,7 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
                            register_tile=register_tile, no_register_tile=no_register_tile, no_vector=no_vector,
                            single_buffer=single_buffer, double_buffer=double_buffer, chunk=chunk,
                            no_coalesce=no_coalesce, no_promote=no_promote, unroll=unroll, pack=pack,
-                           fast_math=fast_math)
+                           fast_math=fast_math, no_async=no_async)
     from .tuning import describe, for_program
 
     path = str(program) if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")) else "-"

@@ -69,7 +69,9 @@ def families(a: Analysis) -> list[tuple[str, list]]:
     if one_d and sum(p.staged and not p.staging.rows for s in a.streams for p in s.inputs) > 1:
         out.append(("pack", [True]))
     if any(p.staged and (p.staging.vector > 1 or p.staging.buffers > 1) for s in a.streams for p in s.inputs):
-        out.append(("buffering", [{"single_buffer": True}, {"double_buffer": True}]))
+        asynchronous = any(p.staged and p.staging.asynchronous for s in a.streams for p in s.inputs)
+        out.append(("buffering", [{"single_buffer": True}, {"double_buffer": True}]
+                    + ([{"no_async": True}] if asynchronous else [])))
     if a.tiled and (b.register is None or one_d):  # a 2-D register tile's chunk loop is unrolled already
         out.append(("unroll", list(UNROLLS)))
     return out
@@ -134,7 +136,7 @@ def _as_parameters(name: str, value) -> dict:
 
 
 def _same_family(key: str, name: str) -> bool:
-    return key == name or (name == "buffering" and key in ("single_buffer", "double_buffer"))
+    return key == name or (name == "buffering" and key in ("single_buffer", "double_buffer", "no_async"))
 
 
 class GpuMeasure:

@@ -186,6 +186,9 @@ def plan_options(fn):
     fn = click.option("--double-buffer", is_flag=True,
                       help="Double-buffer a register-tiled kernel's shared tiles even past the register budget.")(fn)
     fn = click.option("--no-vector", is_flag=True, help="Scalar global copies (no 128-bit loads).")(fn)
+    fn = click.option("--no-async", is_flag=True,
+                      help="Copy a stream's tiles through registers, two buffers deep, instead of by cp.async "
+                           "(the pipeline of the rows a block stages to coalesce).")(fn)
     fn = click.option("--no-coalesce", is_flag=True,
                       help="Leave rows each thread walks alone in global memory (no staging for coalescing).")(fn)
     fn = click.option("--unroll", type=int, default=None, metavar="N",
@@ -233,7 +236,7 @@ def tuned_options(program: str, plan: dict):
 
 def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), register_tile=None,
                  no_register_tile=False, no_vector=False, single_buffer=False, double_buffer=False, chunk=None,
-                 no_coalesce=False, no_promote=False, unroll=None, pack=False, fast_math=False):
+                 no_coalesce=False, no_promote=False, unroll=None, pack=False, fast_math=False, no_async=False):
     from .analyse import CLI_NAMES, make_options
 
     return make_options(CLI_NAMES, tile=tile, no_tile=no_tile, max_shared=max_shared,
@@ -241,7 +244,7 @@ def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), regist
                         register_tile=register_tile, no_register_tile=no_register_tile, no_vector=no_vector,
                         single_buffer=single_buffer, double_buffer=double_buffer, chunk=chunk,
                         no_coalesce=no_coalesce, no_promote=no_promote, unroll=unroll, pack=pack,
-                        fast_math=fast_math)
+                        fast_math=fast_math, no_async=no_async)
 
 
 @main.command("explain")

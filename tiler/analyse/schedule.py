@@ -90,9 +90,10 @@ class Staging:
     bytes: int
     reuse: int  # threads one staged copy serves
     vector: int = 1  # elements a copy instruction moves
-    buffers: int = 1  # 2: double-buffered (the next chunk is copied while this one is read)
+    buffers: int = 1  # 2: double-buffered (the next chunk is copied while this one is read); stages of cp.async
     pack: Pack | None = None  # interleaved with other inputs' tiles in one shared array
     element: int = 1  # scalars in one element of the chunk: a row chunk's row length (1: a chunk of scalars)
+    asynchronous: bool = False  # copied by cp.async, `buffers` chunks deep, not through registers
 
     @property
     def pitch(self) -> int:
@@ -273,6 +274,13 @@ def describe_copy(c: Copy) -> str:
     return "along the chunk, a row apart: uncoalesced"
 
 
+def describe_pipeline(s: Staging) -> str:
+    """How the copies of a staged tile overlap the reads of the one before."""
+    if s.asynchronous:
+        return f"cp.async into {s.buffers} buffers, {s.buffers - 1} chunks in flight"
+    return "double-buffered through registers" if s.buffers == 2 else "one buffer"
+
+
 def describe_thresholds(thresholds) -> str:
     """Why the tiled version runs only from its thresholds on."""
     if all(t.overridden for t in thresholds):
@@ -283,6 +291,9 @@ def describe_thresholds(thresholds) -> str:
 def describe_reads(s: Staging) -> str:
     if s.reads is Reads.PER_THREAD:
         return "per-thread index: may conflict"
-    if s.reads is Reads.STRIDED:
-        return f"a row apart: bank conflicts (pitch {s.pitch})"
+    if s.reads is Reads.STRIDED:  # a warp's threads (the tile's rows) read one element each, a line apart
+        banks = [r * s.pitch % 32 for r in range(min(32, s.tile[0]))]
+        ways = max(banks.count(b) for b in banks)
+        return f"a row apart: {ways}-way bank conflicts (pitch {s.pitch})" if ways > 1 else \
+            f"a row apart, in distinct banks (pitch {s.pitch})"
     return s.reads.value

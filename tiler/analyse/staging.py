@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from .. import target
 from ..check import typed as T
 from ..check.types import Array, size_text
 from ..interp.values import dtype
@@ -31,6 +32,12 @@ COALESCE_CHUNK = 64
 # a chain of shared reads the compiler left rolled (H200, row sums of 8192^2:
 # 0.142 ms rolled, 0.119 unrolled 8 times; the mat-vec unchanged within 2%)
 COALESCE_UNROLL = 8
+# chunks a stream copied by cp.async keeps in shared memory: the one read and
+# two in flight (H200, the same row sums by a hand-written kernel of tiler's
+# shape, % of the copy bandwidth: 2 chunks 66%, 3 90%, 4 89%, 6 88%; the
+# register-prefetch pipeline 60%)
+ASYNC_STAGES = 3
+ASYNC_ALIGN = 16  # bytes a cp.async line keeps aligned to (its 128-bit copies)
 
 
 def not_tiled(site: StreamSite, reason: str, rank: int, views: Views, x_dim: int, options: Options) -> StreamPlan:
@@ -97,8 +104,9 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
         chunk = max(chunk, COALESCE_CHUNK)  # rows staged for coalescing: a whole line of each per copy
     chunk = options.chunk or _row_chunk(chunk, site, decisions, options)
     chunk = min(chunk, chunk_limit or chunk)
-    inputs = _share_tiles(tuple(d if d.reason else _stage(d, site, block, views, chunk, options, coalescing)
-                                for d in decisions))
+    asynchronous = _asynchronous(decisions, block, options, coalescing)
+    inputs = _share_tiles(tuple(d if d.reason else _stage(d, site, block, views, chunk, options, coalescing,
+                                                          asynchronous) for d in decisions))
     inputs = _pack(inputs, site) if options.pack else inputs
     staged = [p for p in inputs if p.staged]
     shape = kind(block) + (", partial" if len(staged) < len(inputs) else "")
@@ -201,7 +209,8 @@ def _pack(inputs: tuple[InputPlan, ...], site: StreamSite) -> tuple[InputPlan, .
     groups: dict = {}
     for p in inputs:
         st = p.staging
-        if p.copied and not st.rows and st.element == 1 and dtype(p.array.type).itemsize == 4:
+        if p.copied and not st.rows and st.element == 1 and dtype(p.array.type).itemsize == 4 and \
+                not st.asynchronous:  # cp.async lands a vector whole, not interleaved
             reads = chunk_reads(site.stream, _param(site, p.name))
             key = (st.tile, st.layout, st.copy, st.vector, st.buffers, dtype(p.array.type).str,
                    frozenset(reads))
@@ -252,11 +261,11 @@ def _copy(unit, rows: tuple[int, ...], options: Options) -> Copy:
 
 
 def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk: int,
-           options: Options, coalescing: bool) -> InputPlan:
+           options: Options, coalescing: bool, asynchronous: bool) -> InputPlan:
     """`coalescing`: the stream stages some thread's own rows; its copies
-    then pipeline (see `_pipelined`)."""
+    then pipeline (see `_pipelined`), by cp.async where `asynchronous`."""
     if d.element > 1:
-        return _stage_row_chunk(d, site, block, views, chunk, options, coalescing)
+        return _stage_row_chunk(d, site, block, views, chunk, options, coalescing, asynchronous)
     rows = _rows(d, block)
     row_count = math.prod(block.points(x) for x in rows)
     x_dim = block.spans[0]
@@ -266,15 +275,22 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     # chunk index: the tile is transposed so that they are one vector read
     micro = block.register is not None and bool(rows)
     transpose = (reads_vary or micro) and not options.row_major_tiles
+    if asynchronous:  # cp.async stores whole vectors: the copy's axis is the shared array's contiguous one
+        transpose = copy.axis is CopyAxis.ROWS
     layout = Layout.TRANSPOSED if transpose else Layout.ROW_MAJOR
     contiguous = CopyAxis.ROWS if layout is Layout.TRANSPOSED else CopyAxis.CHUNK
     elements = max(row_count, 1) * chunk
     along = chunk if copy.axis is CopyAxis.CHUNK else row_count
-    vector, buffers = _copy_steps(d, copy, along, elements, block, options, coalescing)
+    vector, buffers = _copy_steps(d, copy, along, elements, block, options, coalescing, views, asynchronous)
     # padding keeps the copy's stores off one bank; a register tile's vector
-    # reads need lines that stay 16-byte aligned, so it pads by a whole group
+    # reads need lines that stay 16-byte aligned, so it pads by a whole group;
+    # cp.async's lines too, so its threads' rows (read a line apart) are
+    # padded by 16 bytes, which spreads a warp's reads over 8 banks' groups
     step = block.register.group if micro else 1
     padding = step if copy.axis is not contiguous and rows and not options.row_major_tiles else 0
+    if asynchronous:
+        padded = reads_vary and layout is Layout.ROW_MAJOR and not options.row_major_tiles
+        padding = ASYNC_ALIGN // dtype(d.array.type).itemsize if padded else 0
     index_variance = _index_variance(d, site, views)
     if any(x_dim in v for v in index_variance):
         reads = Reads.PER_THREAD
@@ -295,12 +311,12 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
                   "row apart along threadIdx.x (uncoalesced): the block copies its threads' rows into shared "
                   "memory along the rows, coalesced, and each thread reads its own row there")
     staging = Staging(Level.SHARED, rows, (row_count, chunk) if rows else (chunk,), layout, padding, copy, reads,
-                      size * buffers, reuse, vector, buffers)
+                      size * buffers, reuse, vector, buffers, asynchronous=asynchronous)
     return replace(d, staging=staging, reason=reason)
 
 
 def _stage_row_chunk(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk: int,
-                     options: Options, coalescing: bool) -> InputPlan:
+                     options: Options, coalescing: bool, asynchronous: bool) -> InputPlan:
     """A chunk of rows every thread of the block reads (k-means' centres):
     a chunk x row-length tile, row-major as in global memory, so the copy
     runs along the rows, one after another, as they lie (coalesced where each
@@ -311,12 +327,12 @@ def _stage_row_chunk(d: InputPlan, site: StreamSite, block: BlockPlan, views: Vi
     x_dim = block.spans[0]
     reads = Reads.PER_THREAD if any(x_dim in v for v in _index_variance(d, site, views)) else Reads.BROADCAST
     elements = chunk * d.element
-    vector, buffers = _copy_steps(d, copy, d.element, elements, block, options, coalescing)
+    vector, buffers = _copy_steps(d, copy, d.element, elements, block, options, coalescing, views, asynchronous)
     invariant = d.invariant_to & frozenset(block.spans)
     reuse, serves = _serves(invariant, block)
     size = dtype(d.array.type).itemsize * elements
     staging = Staging(Level.SHARED, (), (chunk,), Layout.ROW_MAJOR, 0, copy, reads, size * buffers, reuse, vector,
-                      buffers, element=d.element)
+                      buffers, element=d.element, asynchronous=asynchronous)
     reason = (f"invariant to dimension {dims_text(invariant)}, which the block spans: one copy of {chunk} rows of "
               f"{d.element} serves {serves}")
     return replace(d, staging=staging, reason=reason)
@@ -330,15 +346,18 @@ def _serves(invariant: frozenset, block: BlockPlan) -> tuple[int, str]:
 
 
 def _copy_steps(d: InputPlan, copy: Copy, along: int, elements: int, block: BlockPlan, options: Options,
-                coalescing: bool) -> tuple[int, int]:
+                coalescing: bool, views: Views, asynchronous: bool) -> tuple[int, int]:
     """(vector width, buffers) of a tile of `elements` whose copy runs `along`
     elements of its coalesced axis a line: pipelined copies (`_pipelined`)
-    move vectors where the tile divides into them, and are double-buffered
-    where each thread's part of the tile is a constant count of copy steps
-    (the prefetch holds them in registers)."""
+    move vectors where the tile divides into them; by cp.async they are
+    ASYNC_STAGES deep, else double-buffered where each thread's part of the
+    tile is a constant count of copy steps (the prefetch holds them in
+    registers)."""
     if not _pipelined(block, options, coalescing):
         return 1, 1
-    vector = _vector(d, copy, along, elements, block, options)
+    vector = _vector(d, copy, along, elements, block, options, views)
+    if asynchronous:
+        return vector, ASYNC_STAGES
     whole = elements % (block.threads * vector) == 0
     double = whole and (block.register is None or block.register.double_buffer)
     return vector, 2 if double else 1
@@ -348,6 +367,18 @@ def _index_variance(d: InputPlan, site: StreamSite, views: Views) -> list:
     """The variance of each index the body reads the input's chunk with."""
     reads = chunk_reads(site.stream, _param(site, d.name)) or []
     return [views.exp_variance(e) for indices in reads for e in indices]
+
+
+def _asynchronous(decisions, block: BlockPlan, options: Options, coalescing: bool) -> bool:
+    """Whether a stream's copies are cp.async (sm_80 on): where the block
+    stages its threads' own rows, a pure stream of memory whose few threads
+    need many loads in flight, which cp.async keeps without registers (a
+    register tile keeps its prefetch through registers, for now). Every
+    staged input of the stream is copied alike, so each must be of 4 or 8
+    bytes, sizes cp.async moves."""
+    if not coalescing or options.no_async or options.single_buffer or block.register is not None:
+        return False
+    return all(dtype(d.array.type).itemsize in target.ASYNC_COPY_BYTES for d in decisions if not d.reason)
 
 
 def _pipelined(block: BlockPlan, options: Options, coalescing: bool) -> bool:
@@ -362,17 +393,23 @@ def _pipelined(block: BlockPlan, options: Options, coalescing: bool) -> bool:
     return coalescing and not options.single_buffer
 
 
-def _vector(d: InputPlan, copy: Copy, along: int, elements: int, block: BlockPlan, options: Options) -> int:
+def _vector(d: InputPlan, copy: Copy, along: int, elements: int, block: BlockPlan, options: Options,
+            views: Views) -> int:
     """Elements one copy instruction moves: 4 (128 bits of f32 or i32) along
     the copy's coalesced axis when the tile divides into whole vectors for
     every thread; the launch must then guarantee that the array's rows start
-    16-byte aligned (its inner size a multiple of 4)."""
+    16-byte aligned (its inner sizes multiples of 4), which no launch can
+    where an inner size is known and not a multiple."""
     width = 4
     if options.no_vector or copy.coalescing is not Coalescing.COALESCED:
         return 1
     if dtype(d.array.type).itemsize != 4:
         return 1
     if along % width or elements % (block.threads * width):
+        return 1
+    found = views.items(d.array)
+    inner = found[0].type.shape[1:] if found else ()
+    if any((options.known_size(n) or width) % width for n in inner):
         return 1
     return width
 

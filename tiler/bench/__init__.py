@@ -32,6 +32,7 @@ BENCHMARKS = benchmarks_dir()  # the checkout's benchmarks/, or the copy in an i
 ABLATIONS = {  # each removes (or, where the plan leaves it out, adds) one technique
     "no vector loads": Options(no_vector=True),
     "double buffering": Options(double_buffer=True),
+    "no cp.async (prefetch through registers)": Options(no_async=True),
     "no register tile": Options(no_register_tile=True),
     "uncoalesced copy": Options(copy_along_chunk=True),
     "rows in place (no coalescing)": Options(no_coalesce=True),

@@ -5,7 +5,10 @@
 branches on thread indices, loops with uniform or thread-dependent bounds,
 and `streamSeq`s (nested, with tuple accumulators) over arrays that are
 parameters of `main`, rows picked by the thread's index, by an indirect
-index, through a transpose, or `iota`s; sometimes through a helper. Values
+index, through a transpose, or `iota`s; sometimes through a helper; streams
+whose chunks are rows (`[[f32, d], c]`, as k-means' centres), and loops over
+a thread's own row read by element (`p[f]`), with row lengths that are
+sometimes literals (so tiler can stage them) and sometimes sizes. Values
 stay small: streams only add (or take maxima), divisions are by a positive
 denominator, and indices are in range by construction (index arrays hold
 values below every size, as `tiler.workload` makes them).
@@ -53,7 +56,7 @@ class Scope:
     floats: list = field(default_factory=list)  # f32 scalars in scope
     ints: list = field(default_factory=list)  # int scalars in scope (small, >= 0)
     thread_ints: list = field(default_factory=list)  # ints that differ between threads
-    rows: list = field(default_factory=list)  # (name, size name): [f32, size] arrays in scope
+    rows: list = field(default_factory=list)  # (name, size name or literal): [f32, size] arrays in scope
 
     def copy(self) -> "Scope":
         return Scope(list(self.floats), list(self.ints), list(self.thread_ints), list(self.rows))
@@ -68,6 +71,7 @@ class Generator:
         self.helpers: list[ast.FunDef] = []
         self.prelude: list[tuple[str, ast.Exp]] = []
         self.index_sizes: dict[str, str] = {}  # a map index -> the size of its dimension
+        self.chunks: dict[str, str] = {}  # a row stream's chunk parameter -> its chunk size name
 
     def fresh(self, base: str) -> str:
         self.n += 1
@@ -130,11 +134,12 @@ class Generator:
             scope.thread_ints.append(idx)
             self.index_sizes[idx] = size
         if kind == "rows":  # each thread gets its own row of a matrix
-            m = self.param(arr(F32, size, "s0"), "M")
+            length = self.row_length()
+            m = self.param(arr(F32, size, length), "M")
             row = self.fresh("row")
-            params.append(ast.Param(arr(F32, "s0"), row))
+            params.append(ast.Param(arr(F32, length), row))
             args.append(v(m))
-            scope.rows.append((row, "s0"))
+            scope.rows.append((row, length))
         arg = ast.Zip(tuple(args)) if len(args) > 1 else args[0]
         inner_scope = scope.copy()
         if d + 1 < len(sizes):
@@ -164,8 +169,17 @@ class Generator:
             out = ast.Let((name,), False, value, out)
         return out
 
+    def row_length(self):
+        """A row's length: a size, or a literal tiler knows when compiling
+        (odd, a multiple of 4, k-means' 34)."""
+        return self.r.choice(["s0", "s0", 3, 8, 34])
+
     def value(self, scope: Scope, sizes: list):
         """A scalar f32 worth naming: a stream, a loop around one, a branch, or arithmetic."""
+        if self.chance(0.12):
+            return self.row_stream(scope)
+        if scope.rows and self.chance(0.3):
+            return self.row_loop(scope, *self.r.choice(scope.rows), self.scalar(scope, 1))
         pick = self.r.random()
         if pick < 0.45:
             return self.stream(scope, depth=0)
@@ -208,6 +222,67 @@ class Generator:
         inner.ints.append(index)
         step = binop("+", v(acc), binop("*", self.stream(inner, depth=1), f(0.5)))
         return ast.Loop((ast.LoopParam(acc, f(0.0)),), index, bound, step, v(acc))
+
+    def row_loop(self, scope: Scope, row: str, length, other):
+        """A loop over a row read by element, `sum_f (row[f] - other)^2`
+        (`row[f]` a thread's own row outside any stream, or a chunk's row
+        `cc[j, f]`); `other` is a scalar, or a same-length row's element."""
+        s, f_ = self.fresh("s"), self.fresh("f")
+        if callable(other):
+            other = other(v(f_))
+        read = ast.Index(v(row), (v(f_),))
+        diff = self.fresh("d")
+        step = ast.Let((diff,), False, binop("-", read, other), binop("+", v(s), binop("*", v(diff), v(diff))))
+        bound = v(length) if isinstance(length, str) else i(length)
+        return ast.Loop((ast.LoopParam(s, f(0.0)),), f_, bound, step, v(s))
+
+    def row_stream(self, scope: Scope):
+        """A stream whose chunks are rows (`[[f32, d], c] cc`) of a matrix
+        every thread reads whole: for each row, a distance to the thread's own
+        row of that length where there is one (k-means), else to a scalar;
+        kept as a sum, a minimum, or the position of the nearest row."""
+        own = [(name, n) for name, n in scope.rows if self.chance(0.7)]
+        length = own[0][1] if own else self.row_length()
+        centres = self.param(arr(F32, self.r.choice(self.sizes), length), "C")
+        cc, j, kk, acc = self.fresh("cc"), self.fresh("j"), self.fresh("kk"), self.fresh("acc")
+        spelled_flat = self.chance(0.5)
+
+        def element(index):  # cc[j, f] or cc[j][f]
+            if spelled_flat:
+                return ast.Index(v(cc), (v(j), index))
+            return ast.Index(ast.Index(v(cc), (v(j),)), (index,))
+
+        if own:
+            dist = self.row_loop(scope, own[0][0], length, element)
+        else:
+            row = self.fresh("r")
+            inner = self.row_loop(scope, row, length, self.scalar(scope, 1))
+            dist = ast.Let((row,), False, ast.Index(v(cc), (v(j),)), inner)
+        which = self.r.choice(["sum", "min", "nearest"])
+        if which == "nearest":  # (position of the nearest row, its distance), as f32s
+            pos, best, d = self.fresh("b"), self.fresh("bd"), self.fresh("dist")
+            pick = ast.If(binop("<", v(d), v(best)),
+                          ast.TupleExp((call("f32", binop("+", v(kk), v(j))), v(d))), ast.TupleExp((v(pos), v(best))))
+            body = ast.Let((d,), False, dist, pick)
+            loop = ast.Loop((ast.LoopParam(pos, None), ast.LoopParam(best, None)), j, v(self.fresh_chunk(cc)),
+                            body, ast.TupleExp((v(pos), v(best))))
+            ret, accs, inits = ast.TTuple((F32, F32)), (pos, best), (f(0.0), f(1.0e30))
+        else:
+            step = call("min", v(acc), dist) if which == "min" else binop("+", v(acc), dist)
+            loop = ast.Loop((ast.LoopParam(acc, None),), j, v(self.fresh_chunk(cc)), step, v(acc))
+            ret, accs, inits = F32, (acc,), (f(1.0e30) if which == "min" else f(0.0),)
+        chunk = self.chunks[cc]
+        params = (ast.Param(INT, kk), ast.Param(arr(F32, chunk, length), cc)) + tuple(ast.Param(F32, a) for a in accs)
+        stream = ast.StreamSeq(ast.Lambda(ret, params, loop), (v(centres),) + inits)
+        if len(accs) == 1:
+            return stream
+        a, b = self.fresh("p"), self.fresh("q")
+        return ast.Let((a, b), True, stream, binop("+", v(a), binop("*", v(b), f(0.001))))
+
+    def fresh_chunk(self, cc: str) -> str:
+        """The chunk size name of the stream whose chunk is `cc`."""
+        self.chunks[cc] = self.fresh("c")
+        return self.chunks[cc]
 
     def stream_input(self, scope: Scope):
         """(array expression, chunk element type, stream size): what a stream goes over."""

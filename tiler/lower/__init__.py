@@ -265,7 +265,9 @@ def _summary(schedule: Schedule) -> tuple[str, ...]:
         if s.tiled:
             staged = ", ".join(f"{p.name} ({' x '.join(map(str, p.staging.shape if p.element > 1 else p.staging.tile))}"
                                f" {p.staging.layout.value}"
-                               f"{' +' + str(p.staging.padding) if p.staging.padding else ''})" if p.copied else
+                               f"{' +' + str(p.staging.padding) if p.staging.padding else ''}"
+                               f"{', cp.async ' + str(p.staging.buffers) + ' deep' if p.staging.asynchronous else ''})"
+                               if p.copied else
                                f"{p.name} ({p.shares}'s tile)" for p in s.inputs if p.staged)
             out.append(f"{where}: tiled ({s.kind}), chunk {s.chunk}; shared: {staged}")
         else:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .. import kir, target
 from ..analyse.schedule import CopyAxis
+from ..errors import CompilerBug
 from ..source import Span
 from .values import add, const, mul, substitute
 
@@ -59,6 +60,24 @@ def copy_tile(c: TileCopy) -> tuple:
     else:
         loop = kir.For(LINEAR, c.tid, const(steps), const(c.threads), element)
     return (header, loop)
+
+
+def copy_async(c: TileCopy) -> tuple:
+    """The statements of one cooperative copy by cp.async: each thread issues
+    its copy steps and goes on; an `AsyncWait` and a barrier later show the
+    tile to the block. A vector lands whole, so it needs the copy axis
+    contiguous in the shared array; an element out of range is zero-filled
+    (its address, clamped like every copy's, stays in range)."""
+    if c.width > 1 and not c.contiguous:
+        raise CompilerBug(f"a {c.width}-wide asynchronous copy into {c.shared} along a strided axis")
+    issue = kir.AsyncCopy(c.shared, c.dst_index, c.src, c.src_index, c.ctype, c.width, c.valid)
+    element = _coords(c) + (issue,)
+    header = kir.Comment(f"asynchronous copy: {c.rows} x {c.chunk} tile of {c.src} into {c.shared}, "
+                         f"{c.axis.value} fastest" + (f", {c.width} at a time" if c.width > 1 else ""), c.span)
+    if c.per_thread is not None:
+        return (header, _steps(c, element, kir.FULL, f"{c.per_thread} a thread, unrolled: all issued at once"))
+    steps = c.rows * c.chunk // c.width
+    return (header, kir.For(LINEAR, c.tid, const(steps), const(c.threads), element))
 
 
 def prefetch_tile(c: TileCopy, registers: str) -> tuple:

@@ -15,7 +15,7 @@ from ..analyse.schedule import CopyAxis, Layout
 from ..check import typed as T
 from ..errors import CompilerBug
 from .body import Body, ctype_of
-from .copies import TileCopy, commit_tile, copy_tile, prefetch_registers, prefetch_tile
+from .copies import TileCopy, commit_tile, copy_async, copy_tile, prefetch_registers, prefetch_tile
 from .values import View, add, const, minimum, mul, substitute
 
 # copy steps a thread may hold in registers between prefetch and commit: the
@@ -64,7 +64,10 @@ class Streams(Body):
         if plan.unroll is not None:
             self.unrolls[e.chunk] = plan.unroll
         size = const(plan.chunk)
-        if self._double_buffered(plan):
+        if self._asynchronous(plan):
+            tail = self.declare(f"{e.offset.name}_last", "int", kir.Bin("-", length, kir.Bin("%", length, size)))
+            self._async_pipelined(e, plan, arrays, length, accs, tail)
+        elif self._double_buffered(plan):
             tail = self.declare(f"{e.offset.name}_last", "int", kir.Bin("-", length, kir.Bin("%", length, size)))
             self._pipelined(e, plan, arrays, length, accs, tail)
         else:
@@ -149,6 +152,51 @@ class Streams(Body):
         second = kir.If(kir.Bin("<", add(kir.Ref(kk), const(size)), tail), half(add(kir.Ref(kk), const(size)), 1))
         self.emit(kir.For(kk, const(0), tail, const(2 * size), half(kir.Ref(kk), 0) + (second,), e.span,
                           note="two chunks a step, one in each shared buffer"))
+
+    # ---- cp.async: several chunks in flight, without registers ------------------------
+
+    def _asynchronous(self, plan: StreamPlan) -> bool:
+        return any(p.copied and p.staging.asynchronous for p in plan.inputs)
+
+    def _async_pipelined(self, e: T.Stream, plan: StreamPlan, arrays, length, accs, tail) -> None:
+        """Full chunks `stages` at a time, one in each of `stages` shared
+        buffers, copied by cp.async: while the body reads one chunk, the
+        copies of the next `stages - 1` are in flight. Each step waits for
+        its own chunk's group (all but the `stages - 2` committed after it),
+        and one barrier then both shows that chunk to the block and ends every
+        thread's reads of the buffer the step refills. One group is committed
+        a step, empty or not, so that the count a wait leaves is exact."""
+        staged = [(view, ip) for view, ip in zip(arrays, plan.inputs) if ip.copied]
+        stages, size = staged[0][1].staging.buffers, plan.chunk
+
+        def issue(start, buffer) -> tuple:
+            return tuple(s for view, ip in staged
+                         for s in copy_async(self._tile_copy(ip, view, start, length, size, e, False, buffer)))
+
+        for s in range(stages - 1):
+            self.emit(kir.If(kir.Bin("<", const(s * size), tail), issue(const(s * size), s), (), e.span))
+            self.emit(kir.AsyncCommit())
+        kk = self.fresh(e.offset.name)
+
+        def step(start, buffer):
+            def emit():
+                self.emit(kir.AsyncWait(stages - 2))
+                self.emit(kir.Barrier("this chunk's tiles are written, and the buffer refilled next is read"))
+                ahead = add(start, const((stages - 1) * size))
+                self.emit(kir.If(kir.Bin("<", ahead, tail), issue(ahead, (buffer + stages - 1) % stages)))
+                self.emit(kir.AsyncCommit())
+                self._bind_chunk(e, start, const(size))
+                self._body(e, plan, arrays, accs, start, const(size), buffer)
+            return self.block(emit)[0]
+
+        body = step(kir.Ref(kk), 0)
+        for s in range(1, stages):
+            start = add(kir.Ref(kk), const(s * size))
+            body += (kir.If(kir.Bin("<", start, tail), step(start, s)),)
+        self.emit(kir.For(kk, const(0), tail, const(stages * size), body, e.span,
+                          note=f"{stages} chunks a step, one in each shared buffer"))
+        self.emit(kir.AsyncWait(0))
+        self.emit(kir.Barrier("every chunk is read before the last one is copied"))
 
     # ---- tiles ----------------------------------------------------------------------
 

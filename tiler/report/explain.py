@@ -16,7 +16,7 @@ from rich.table import Table
 from .. import target
 from ..analyse import Analysis
 from ..analyse.records import dims_text
-from ..analyse.schedule import describe_copy, describe_reads, describe_thresholds
+from ..analyse.schedule import describe_copy, describe_pipeline, describe_reads, describe_thresholds
 from ..check.expressions import text as source_text
 from ..check.types import Binder
 from ..source import Source
@@ -114,14 +114,15 @@ def _input(p, source: Source) -> dict:
            "padding": st.padding if st else 0, "row_length": p.element if p.element > 1 else None,
            "packed": ({"array": st.pack.array, "lane": st.pack.lane, "width": st.pack.width,
                        "members": list(st.pack.members)} if st and st.pack else None),
-           "copy": describe_copy(st.copy) if st else "", "reads": describe_reads(st) if st else "",
+           "copy": describe_copy(st.copy) + (f"; {describe_pipeline(st)}" if st.buffers > 1 else "") if st else "",
+           "reads": describe_reads(st) if st else "",
            "bytes": st.bytes if st and p.copied else 0, "shares": p.shares or None,
            "coalesce": p.coalesce.value, "uncoalesced_in_place": p.uncoalesced,
            "for_coalescing": p.for_coalescing, "reason": p.reason}
     if st:
         out["schedule"] = {"copy_axis": st.copy.axis.value, "coalescing": st.copy.coalescing.value,
                            "reads": st.reads.value, "pitch": st.pitch, "reuse": st.reuse, "vector": st.vector,
-                           "buffers": st.buffers}
+                           "buffers": st.buffers, "asynchronous": st.asynchronous}
     return out
 
 

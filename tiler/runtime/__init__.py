@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import kir, target
 from ..errors import CompilerBug, PlainError
+from . import interop
 
 POISON = {"float": np.float32(np.nan), "double": np.float64(np.nan), "int": np.int32(-123456789),
           "long long": np.int64(-123456789), "bool": np.bool_(True)}
@@ -126,10 +127,13 @@ class Gpu:
                                 self)
 
     def run(self, k: kir.Module | kir.Kernel, cuda: str, inputs: dict, sizes: dict, repeat: int = 0,
-            device: "DeviceInputs | None" = None):
+            device: "DeviceInputs | None" = None, outputs_on: str | None = None):
         """Launch once on poisoned outputs and return them; with `repeat`, also
         time `repeat` launches with CUDA events after a warm-up (ms each).
-        `device` holds the inputs already uploaded (else they are copied now).
+        `device` holds the inputs already uploaded (else they are copied now);
+        an input may also be an `interop.DeviceArray`, read in place. With
+        `outputs_on` (a library, interop.allocator) the outputs stay on the
+        device as that library's arrays; else they come back as NumPy arrays.
         A module launches the version its launch condition picks."""
         if isinstance(k, kir.Module):
             k = k.select(sizes)
@@ -138,14 +142,19 @@ class Gpu:
             raise CompilerBug(f"{k.name} launched at sizes {sizes} that break its vector alignment "
                               f"({', '.join(f'{n} % {w}' for n, w in k.divisible)})")
         with self.active():
-            return self._run(k, cuda, inputs, sizes, repeat, device)
+            return self._run(k, cuda, inputs, sizes, repeat, device, outputs_on)
 
-    def _run(self, k: kir.Kernel, cuda: str, inputs: dict, sizes: dict, repeat: int, device):
+    def _run(self, k: kir.Kernel, cuda: str, inputs: dict, sizes: dict, repeat: int, device, outputs_on):
         drv = self.drv
         fn = self.function(cuda, k.name)
         args, outputs, keep = [], [], []
         for p in k.params:
-            if p.role == "input" and device is not None and p.source in device.buffers:
+            if p.role == "input" and isinstance(inputs[p.source], interop.DeviceArray):
+                given = inputs[p.source]
+                if given.dtype != NUMPY[p.ctype] or given.nbytes != _nbytes(p, sizes):
+                    raise PlainError(f"input `{p.source}` on the device does not fit {p.ctype} [{p.shape}]")
+                args.append(np.uintp(given.pointer))
+            elif p.role == "input" and device is not None and p.source in device.buffers:
                 buf, nbytes, kind = device.buffers[p.source]
                 if kind != NUMPY[p.ctype] or nbytes != np.asarray(inputs[p.source]).nbytes:
                     raise PlainError(f"input `{p.source}` on the device does not fit {p.ctype} [{p.shape}]")
@@ -154,9 +163,12 @@ class Gpu:
                 buf = drv.to_device(np.ascontiguousarray(inputs[p.source], dtype=NUMPY[p.ctype]))
                 keep.append(buf)
                 args.append(buf)
+            elif p.role == "output" and outputs_on is not None:
+                made = interop.allocator(outputs_on)(_shape(p, sizes), np.dtype(NUMPY[p.ctype]), POISON[p.ctype])
+                outputs.append((None, made.owner))
+                args.append(np.uintp(made.pointer))
             elif p.role == "output":
-                shape = tuple(sizes[s] if isinstance(s, str) else s for s in p.shape)
-                host = np.full(shape, POISON[p.ctype], dtype=NUMPY[p.ctype])
+                host = np.full(_shape(p, sizes), POISON[p.ctype], dtype=NUMPY[p.ctype])
                 buf = drv.to_device(host)
                 keep.append(buf)
                 outputs.append((buf, host))
@@ -174,6 +186,8 @@ class Gpu:
         grid = k.grid_dims(sizes)
         times = []
         if all(g > 0 for g in grid):
+            if outputs_on is not None:  # arrays of other libraries may still be written on their streams
+                drv.Context.synchronize()
             fn(*args, block=k.block, grid=grid, shared=shared)
             drv.Context.synchronize()
             if repeat:
@@ -185,10 +199,18 @@ class Gpu:
                     end.record()
                     end.synchronize()
                     times.append(start.time_till(end))
-        results = tuple(drv.from_device_like(buf, host) for buf, host in outputs)
+        results = tuple(host if buf is None else drv.from_device_like(buf, host) for buf, host in outputs)
         for buf in keep:
             buf.free()  # while the context is pushed
         return results, times
+
+
+def _shape(p: kir.Param, sizes: dict) -> tuple[int, ...]:
+    return tuple(sizes[s] if isinstance(s, str) else s for s in p.shape)
+
+
+def _nbytes(p: kir.Param, sizes: dict) -> int:
+    return int(np.prod(_shape(p, sizes), dtype=np.int64)) * np.dtype(NUMPY[p.ctype]).itemsize
 
 
 def check_launch(k: kir.Kernel, sizes: dict) -> None:

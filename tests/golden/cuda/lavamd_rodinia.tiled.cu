@@ -139,7 +139,10 @@ template <int BYTES>
 __device__ __forceinline__ void tiler_cp_async(void* dst, const void* src, bool valid) {
 #if __CUDA_ARCH__ >= 800
   unsigned int d = (unsigned int)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" :: "r"(d), "l"(src), "n"(BYTES), "r"(valid ? BYTES : 0));
+  if (BYTES == 16)  // a whole 128-bit line: through L2 alone (.cg), as a stream is read once
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(d), "l"(src), "r"(valid ? 16 : 0));
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" :: "r"(d), "l"(src), "n"(BYTES), "r"(valid ? BYTES : 0));
 #else
   struct alignas(BYTES) chunk_t { unsigned char b[BYTES]; };
   chunk_t v = {};

@@ -2,18 +2,18 @@
 //
 // 5 versions of the kernel; launch the first whose condition holds:
 //   tiler_matvec_tiled: when (long long)n * m <= 2147483647LL && (m >= 2 && m % 4 == 0) (128-bit copies: the rows they read start 16-byte aligned)
-//   tiler_matvec_tiled_scalar: when (long long)n * m <= 2147483647LL && m >= 2 (scalar copies for the other sizes, in one buffer where two would spill registers; below them, the cost model finds the untiled kernel cheaper)
+//   tiler_matvec_tiled_scalar: when (long long)n * m <= 2147483647LL && m >= 2 (scalar copies for the other sizes; below them, the cost model finds the untiled kernel cheaper)
 //   tiler_matvec_untiled: when (long long)n * m <= 2147483647LL (the untiled fallback)
 //   tiler_matvec_tiled_wide: when m >= 2 (64-bit offsets: an array has 2^31 elements or more)
 //   tiler_matvec_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more, below the thresholds)
 //
 // block: 16 threads; spans dimension 0 (16 threads): stages 2 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
-// streamSeq at 7:9: tiled (1-D), chunk 64; shared: ac (16 x 64 transposed +1), xc (64 row-major)
+// streamSeq at 7:9: tiled (1-D), chunk 64; shared: ac (16 x 64 row-major +4, cp.async 3 deep), xc (64 row-major, cp.async 3 deep)
 //
 // launch: tiler_matvec_tiled<<<grid, block, 0>>>(A, x, out0, n, m)
 //   block = (16, 1, 1), 16 threads
 //   grid  = (ceil(n / 16), 1, 1)
-//   static shared memory: 9216 bytes; dynamic: 0
+//   static shared memory: 13824 bytes; dynamic: 0
 //   A: input [n, m] (row-major)
 //   x: input [m] (row-major)
 //   out0: output [n] (row-major)
@@ -21,12 +21,12 @@
 //   m: size
 //
 // block: 16 threads; spans dimension 0 (16 threads): stages 2 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
-// streamSeq at 7:9: tiled (1-D), chunk 64; shared: ac (16 x 64 transposed +1), xc (64 row-major)
+// streamSeq at 7:9: tiled (1-D), chunk 64; shared: ac (16 x 64 row-major +4, cp.async 3 deep), xc (64 row-major, cp.async 3 deep)
 //
 // launch: tiler_matvec_tiled_scalar<<<grid, block, 0>>>(A, x, out0, n, m)
 //   block = (16, 1, 1), 16 threads
 //   grid  = (ceil(n / 16), 1, 1)
-//   static shared memory: 4608 bytes; dynamic: 0
+//   static shared memory: 13824 bytes; dynamic: 0
 //   A: input [n, m] (row-major)
 //   x: input [m] (row-major)
 //   out0: output [n] (row-major)
@@ -47,13 +47,13 @@
 //   m: size
 //
 // block: 16 threads; spans dimension 0 (16 threads): stages 2 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
-// streamSeq at 7:9: tiled (1-D), chunk 64; shared: ac (16 x 64 transposed +1), xc (64 row-major)
+// streamSeq at 7:9: tiled (1-D), chunk 64; shared: ac (16 x 64 row-major +4, cp.async 3 deep), xc (64 row-major, cp.async 3 deep)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_matvec_tiled_wide<<<grid, block, 0>>>(A, x, out0, n, m)
 //   block = (16, 1, 1), 16 threads
 //   grid  = (ceil(n / 16), 1, 1)
-//   static shared memory: 4608 bytes; dynamic: 0
+//   static shared memory: 13824 bytes; dynamic: 0
 //   A: input [n, m] (row-major)
 //   x: input [m] (row-major)
 //   out0: output [n] (row-major)
@@ -115,7 +115,10 @@ template <int BYTES>
 __device__ __forceinline__ void tiler_cp_async(void* dst, const void* src, bool valid) {
 #if __CUDA_ARCH__ >= 800
   unsigned int d = (unsigned int)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" :: "r"(d), "l"(src), "n"(BYTES), "r"(valid ? BYTES : 0));
+  if (BYTES == 16)  // a whole 128-bit line: through L2 alone (.cg), as a stream is read once
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(d), "l"(src), "r"(valid ? 16 : 0));
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" :: "r"(d), "l"(src), "n"(BYTES), "r"(valid ? BYTES : 0));
 #else
   struct alignas(BYTES) chunk_t { unsigned char b[BYTES]; };
   chunk_t v = {};
@@ -143,173 +146,161 @@ tiler_matvec_tiled(const float* __restrict__ A, const float* __restrict__ x, flo
   __shared__ __align__(16) float sh_xc[64];
   __shared__ __align__(16) float sh_ac_2[1088];
   __shared__ __align__(16) float sh_xc_2[64];
+  __shared__ __align__(16) float sh_ac_3[1088];
+  __shared__ __align__(16) float sh_xc_3[64];
   const int gtid0 = blockIdx.x * 16 + threadIdx.x;  // matvec.fut:6
   float acc = 0.0f;  // matvec.fut:7
   const int kk_last = m - m % 64;
-  float4 next_ac[16];
-  float4 next_xc[1];
   if (0 < kk_last) {  // matvec.fut:7
-    // prefetch: the next 16 x 64 tile of A into registers  // matvec.fut:7
+    // asynchronous copy: 16 x 64 tile of A into sh_ac, chunk fastest, 4 at a time  // matvec.fut:7
     #pragma unroll
-    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
+    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: all issued at once
+      const int t_ = threadIdx.x + c_ * 16;
+      const int r = t_ / 16;
+      const int e = t_ % 16 * 4;
+      tiler_cp_async<16>(&sh_ac[r * 68 + e], &A[tiler_min(blockIdx.x * 16 + r, n - 1) * m + e], true);
+    }
+    // asynchronous copy: 1 x 64 tile of x into sh_xc, chunk fastest, 4 at a time  // matvec.fut:7
+    #pragma unroll
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: all issued at once
+      const int t_ = threadIdx.x + c_ * 16;
+      const int r_2 = t_ / 16;
+      const int e_2 = t_ % 16 * 4;
+      tiler_cp_async<16>(&sh_xc[r_2 * 64 + e_2], &x[e_2], true);
+    }
+  }
+  tiler_cp_async_commit();
+  if (64 < kk_last) {  // matvec.fut:7
+    // asynchronous copy: 16 x 64 tile of A into sh_ac_2, chunk fastest, 4 at a time  // matvec.fut:7
+    #pragma unroll
+    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: all issued at once
       const int t_ = threadIdx.x + c_ * 16;
       const int r_3 = t_ / 16;
       const int e_3 = t_ % 16 * 4;
-      next_ac[c_] = *reinterpret_cast<const float4*>(&A[tiler_min(blockIdx.x * 16 + r_3, n - 1) * m + e_3]);
+      tiler_cp_async<16>(&sh_ac_2[r_3 * 68 + e_3], &A[tiler_min(blockIdx.x * 16 + r_3, n - 1) * m + (64 + e_3)], true);
     }
-    // the prefetched tile of A into sh_ac
+    // asynchronous copy: 1 x 64 tile of x into sh_xc_2, chunk fastest, 4 at a time  // matvec.fut:7
     #pragma unroll
-    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.x + c_ * 16;
-      const int r_3 = t_ / 16;
-      const int e_3 = t_ % 16 * 4;
-      const float4 v_ = next_ac[c_];
-      sh_ac[e_3 * 17 + r_3] = v_.x;
-      sh_ac[(e_3 + 1) * 17 + r_3] = v_.y;
-      sh_ac[(e_3 + 2) * 17 + r_3] = v_.z;
-      sh_ac[(e_3 + 3) * 17 + r_3] = v_.w;
-    }
-    // prefetch: the next 1 x 64 tile of x into registers  // matvec.fut:7
-    #pragma unroll
-    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.x + c_ * 16;
-      const int e_4 = t_ % 16 * 4;
-      next_xc[c_] = *reinterpret_cast<const float4*>(&x[e_4]);
-    }
-    // the prefetched tile of x into sh_xc
-    #pragma unroll
-    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: all issued at once
       const int t_ = threadIdx.x + c_ * 16;
       const int r_4 = t_ / 16;
       const int e_4 = t_ % 16 * 4;
-      const float4 v_ = next_xc[c_];
-      *reinterpret_cast<float4*>(&sh_xc[r_4 * 64 + e_4]) = make_float4(v_.x, v_.y, v_.z, v_.w);
+      tiler_cp_async<16>(&sh_xc_2[r_4 * 64 + e_4], &x[64 + e_4], true);
     }
   }
-  __syncthreads();  // the first tiles are written
-  for (int kk = 0; kk < kk_last; kk += 128) {  // two chunks a step, one in each shared buffer
-    const bool more_2 = kk + 64 < kk_last;
-    if (more_2) {
-      // prefetch: the next 16 x 64 tile of A into registers  // matvec.fut:7
+  tiler_cp_async_commit();
+  for (int kk = 0; kk < kk_last; kk += 192) {  // 3 chunks a step, one in each shared buffer
+    tiler_cp_async_wait<1>();
+    __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+    if (kk + 128 < kk_last) {
+      // asynchronous copy: 16 x 64 tile of A into sh_ac_3, chunk fastest, 4 at a time  // matvec.fut:7
       #pragma unroll
-      for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
+      for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: all issued at once
         const int t_ = threadIdx.x + c_ * 16;
-        const int r_7 = t_ / 16;
-        const int e_7 = t_ % 16 * 4;
-        next_ac[c_] = *reinterpret_cast<const float4*>(&A[tiler_min(blockIdx.x * 16 + r_7, n - 1) * m + (kk + 64 + e_7)]);
+        const int r_5 = t_ / 16;
+        const int e_5 = t_ % 16 * 4;
+        tiler_cp_async<16>(&sh_ac_3[r_5 * 68 + e_5], &A[tiler_min(blockIdx.x * 16 + r_5, n - 1) * m + (kk + 128 + e_5)], true);
       }
-      // prefetch: the next 1 x 64 tile of x into registers  // matvec.fut:7
+      // asynchronous copy: 1 x 64 tile of x into sh_xc_3, chunk fastest, 4 at a time  // matvec.fut:7
       #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: all issued at once
         const int t_ = threadIdx.x + c_ * 16;
-        const int e_8 = t_ % 16 * 4;
-        next_xc[c_] = *reinterpret_cast<const float4*>(&x[kk + 64 + e_8]);
+        const int r_6 = t_ / 16;
+        const int e_6 = t_ % 16 * 4;
+        tiler_cp_async<16>(&sh_xc_3[r_6 * 64 + e_6], &x[kk + 128 + e_6], true);
       }
     }
-    float acc_3 = acc;  // matvec.fut:8
+    tiler_cp_async_commit();
+    float acc_2 = acc;  // matvec.fut:8
     #pragma unroll 8
-    for (int k_2 = 0; k_2 < 64; k_2 += 1) {  // matvec.fut:8
-      acc_3 = acc_3 + sh_ac[threadIdx.x + k_2 * 17] * sh_xc[k_2];
+    for (int k = 0; k < 64; k += 1) {  // matvec.fut:8
+      acc_2 = acc_2 + sh_ac[threadIdx.x * 68 + k] * sh_xc[k];
     }
-    acc = acc_3;
-    if (more_2) {
-      // the prefetched tile of A into sh_ac_2
-      #pragma unroll
-      for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 16;
-        const int r_7 = t_ / 16;
-        const int e_7 = t_ % 16 * 4;
-        const float4 v_ = next_ac[c_];
-        sh_ac_2[e_7 * 17 + r_7] = v_.x;
-        sh_ac_2[(e_7 + 1) * 17 + r_7] = v_.y;
-        sh_ac_2[(e_7 + 2) * 17 + r_7] = v_.z;
-        sh_ac_2[(e_7 + 3) * 17 + r_7] = v_.w;
-      }
-      // the prefetched tile of x into sh_xc_2
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 16;
-        const int r_8 = t_ / 16;
-        const int e_8 = t_ % 16 * 4;
-        const float4 v_ = next_xc[c_];
-        *reinterpret_cast<float4*>(&sh_xc_2[r_8 * 64 + e_8]) = make_float4(v_.x, v_.y, v_.z, v_.w);
-      }
-    }
-    __syncthreads();  // the next tiles are written and this chunk's are read
+    acc = acc_2;
     if (kk + 64 < kk_last) {
-      const bool more = kk + 64 + 64 < kk_last;
-      if (more) {
-        // prefetch: the next 16 x 64 tile of A into registers  // matvec.fut:7
+      tiler_cp_async_wait<1>();
+      __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+      if (kk + 64 + 128 < kk_last) {
+        // asynchronous copy: 16 x 64 tile of A into sh_ac, chunk fastest, 4 at a time  // matvec.fut:7
         #pragma unroll
-        for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: all issued at once
           const int t_ = threadIdx.x + c_ * 16;
-          const int r_5 = t_ / 16;
-          const int e_5 = t_ % 16 * 4;
-          next_ac[c_] = *reinterpret_cast<const float4*>(&A[tiler_min(blockIdx.x * 16 + r_5, n - 1) * m + (kk + 64 + 64 + e_5)]);
+          const int r_7 = t_ / 16;
+          const int e_7 = t_ % 16 * 4;
+          tiler_cp_async<16>(&sh_ac[r_7 * 68 + e_7], &A[tiler_min(blockIdx.x * 16 + r_7, n - 1) * m + (kk + 64 + 128 + e_7)], true);
         }
-        // prefetch: the next 1 x 64 tile of x into registers  // matvec.fut:7
+        // asynchronous copy: 1 x 64 tile of x into sh_xc, chunk fastest, 4 at a time  // matvec.fut:7
         #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: all issued at once
           const int t_ = threadIdx.x + c_ * 16;
-          const int e_6 = t_ % 16 * 4;
-          next_xc[c_] = *reinterpret_cast<const float4*>(&x[kk + 64 + 64 + e_6]);
+          const int r_8 = t_ / 16;
+          const int e_8 = t_ % 16 * 4;
+          tiler_cp_async<16>(&sh_xc[r_8 * 64 + e_8], &x[kk + 64 + 128 + e_8], true);
         }
       }
-      float acc_2 = acc;  // matvec.fut:8
+      tiler_cp_async_commit();
+      float acc_3 = acc;  // matvec.fut:8
       #pragma unroll 8
-      for (int k = 0; k < 64; k += 1) {  // matvec.fut:8
-        acc_2 = acc_2 + sh_ac_2[threadIdx.x + k * 17] * sh_xc_2[k];
+      for (int k_2 = 0; k_2 < 64; k_2 += 1) {  // matvec.fut:8
+        acc_3 = acc_3 + sh_ac_2[threadIdx.x * 68 + k_2] * sh_xc_2[k_2];
       }
-      acc = acc_2;
-      if (more) {
-        // the prefetched tile of A into sh_ac
+      acc = acc_3;
+    }
+    if (kk + 128 < kk_last) {
+      tiler_cp_async_wait<1>();
+      __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+      if (kk + 128 + 128 < kk_last) {
+        // asynchronous copy: 16 x 64 tile of A into sh_ac_2, chunk fastest, 4 at a time  // matvec.fut:7
         #pragma unroll
-        for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: all issued at once
           const int t_ = threadIdx.x + c_ * 16;
-          const int r_5 = t_ / 16;
-          const int e_5 = t_ % 16 * 4;
-          const float4 v_ = next_ac[c_];
-          sh_ac[e_5 * 17 + r_5] = v_.x;
-          sh_ac[(e_5 + 1) * 17 + r_5] = v_.y;
-          sh_ac[(e_5 + 2) * 17 + r_5] = v_.z;
-          sh_ac[(e_5 + 3) * 17 + r_5] = v_.w;
+          const int r_9 = t_ / 16;
+          const int e_9 = t_ % 16 * 4;
+          tiler_cp_async<16>(&sh_ac_2[r_9 * 68 + e_9], &A[tiler_min(blockIdx.x * 16 + r_9, n - 1) * m + (kk + 128 + 128 + e_9)], true);
         }
-        // the prefetched tile of x into sh_xc
+        // asynchronous copy: 1 x 64 tile of x into sh_xc_2, chunk fastest, 4 at a time  // matvec.fut:7
         #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: all issued at once
           const int t_ = threadIdx.x + c_ * 16;
-          const int r_6 = t_ / 16;
-          const int e_6 = t_ % 16 * 4;
-          const float4 v_ = next_xc[c_];
-          *reinterpret_cast<float4*>(&sh_xc[r_6 * 64 + e_6]) = make_float4(v_.x, v_.y, v_.z, v_.w);
+          const int r_10 = t_ / 16;
+          const int e_10 = t_ % 16 * 4;
+          tiler_cp_async<16>(&sh_xc_2[r_10 * 64 + e_10], &x[kk + 128 + 128 + e_10], true);
         }
       }
-      __syncthreads();  // the next tiles are written and this chunk's are read
+      tiler_cp_async_commit();
+      float acc_4 = acc;  // matvec.fut:8
+      #pragma unroll 8
+      for (int k_3 = 0; k_3 < 64; k_3 += 1) {  // matvec.fut:8
+        acc_4 = acc_4 + sh_ac_3[threadIdx.x * 68 + k_3] * sh_xc_3[k_3];
+      }
+      acc = acc_4;
     }
   }
+  tiler_cp_async_wait<0>();
+  __syncthreads();  // every chunk is read before the last one is copied
   if (kk_last < m) {  // matvec.fut:7
     const int c = m - kk_last;
     // cooperative copy: 16 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
       const int t_ = threadIdx.x + c_ * 16;
-      const int r_9 = t_ / 64;
-      const int e_9 = t_ % 64;
-      sh_ac[e_9 * 17 + r_9] = kk_last + e_9 < m ? A[tiler_min(blockIdx.x * 16 + r_9, n - 1) * m + (kk_last + e_9)] : (float)0;
+      const int r_11 = t_ / 64;
+      const int e_11 = t_ % 64;
+      sh_ac[r_11 * 68 + e_11] = kk_last + e_11 < m ? A[tiler_min(blockIdx.x * 16 + r_11, n - 1) * m + (kk_last + e_11)] : (float)0;
     }
     // cooperative copy: 1 x 64 tile of x into sh_xc, chunk fastest  // matvec.fut:7
     for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
       const int t_ = threadIdx.x + c_ * 16;
-      const int r_10 = t_ / 64;
-      const int e_10 = t_ % 64;
-      sh_xc[r_10 * 64 + e_10] = kk_last + e_10 < m ? x[kk_last + e_10] : (float)0;
+      const int r_12 = t_ / 64;
+      const int e_12 = t_ % 64;
+      sh_xc[r_12 * 64 + e_12] = kk_last + e_12 < m ? x[kk_last + e_12] : (float)0;
     }
     __syncthreads();  // the tiles are written
-    float acc_4 = acc;  // matvec.fut:8
+    float acc_5 = acc;  // matvec.fut:8
     #pragma unroll 8
-    for (int k_3 = 0; k_3 < c; k_3 += 1) {  // matvec.fut:8
-      acc_4 = acc_4 + sh_ac[threadIdx.x + k_3 * 17] * sh_xc[k_3];
+    for (int k_4 = 0; k_4 < c; k_4 += 1) {  // matvec.fut:8
+      acc_5 = acc_5 + sh_ac[threadIdx.x * 68 + k_4] * sh_xc[k_4];
     }
-    acc = acc_4;
+    acc = acc_5;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < n) {
@@ -322,56 +313,163 @@ tiler_matvec_tiled_scalar(const float* __restrict__ A, const float* __restrict__
 {
   __shared__ __align__(16) float sh_ac[1088];
   __shared__ __align__(16) float sh_xc[64];
+  __shared__ __align__(16) float sh_ac_2[1088];
+  __shared__ __align__(16) float sh_xc_2[64];
+  __shared__ __align__(16) float sh_ac_3[1088];
+  __shared__ __align__(16) float sh_xc_3[64];
   const int gtid0 = blockIdx.x * 16 + threadIdx.x;  // matvec.fut:6
   float acc = 0.0f;  // matvec.fut:7
-  for (int kk = 0; kk < m - 63; kk += 64) {  // matvec.fut:7
-    // cooperative copy: 16 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
-    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
+  const int kk_last = m - m % 64;
+  if (0 < kk_last) {  // matvec.fut:7
+    // asynchronous copy: 16 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
+    #pragma unroll
+    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
       const int t_ = threadIdx.x + c_ * 16;
       const int r = t_ / 64;
       const int e = t_ % 64;
-      sh_ac[e * 17 + r] = A[tiler_min(blockIdx.x * 16 + r, n - 1) * m + (kk + e)];
+      tiler_cp_async<4>(&sh_ac[r * 68 + e], &A[tiler_min(blockIdx.x * 16 + r, n - 1) * m + e], true);
     }
-    // cooperative copy: 1 x 64 tile of x into sh_xc, chunk fastest  // matvec.fut:7
-    for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
+    // asynchronous copy: 1 x 64 tile of x into sh_xc, chunk fastest  // matvec.fut:7
+    #pragma unroll
+    for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
       const int t_ = threadIdx.x + c_ * 16;
       const int r_2 = t_ / 64;
       const int e_2 = t_ % 64;
-      sh_xc[r_2 * 64 + e_2] = x[kk + e_2];
+      tiler_cp_async<4>(&sh_xc[r_2 * 64 + e_2], &x[e_2], true);
     }
-    __syncthreads();  // the tiles are written
+  }
+  tiler_cp_async_commit();
+  if (64 < kk_last) {  // matvec.fut:7
+    // asynchronous copy: 16 x 64 tile of A into sh_ac_2, chunk fastest  // matvec.fut:7
+    #pragma unroll
+    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+      const int t_ = threadIdx.x + c_ * 16;
+      const int r_3 = t_ / 64;
+      const int e_3 = t_ % 64;
+      tiler_cp_async<4>(&sh_ac_2[r_3 * 68 + e_3], &A[tiler_min(blockIdx.x * 16 + r_3, n - 1) * m + (64 + e_3)], true);
+    }
+    // asynchronous copy: 1 x 64 tile of x into sh_xc_2, chunk fastest  // matvec.fut:7
+    #pragma unroll
+    for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
+      const int t_ = threadIdx.x + c_ * 16;
+      const int r_4 = t_ / 64;
+      const int e_4 = t_ % 64;
+      tiler_cp_async<4>(&sh_xc_2[r_4 * 64 + e_4], &x[64 + e_4], true);
+    }
+  }
+  tiler_cp_async_commit();
+  for (int kk = 0; kk < kk_last; kk += 192) {  // 3 chunks a step, one in each shared buffer
+    tiler_cp_async_wait<1>();
+    __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+    if (kk + 128 < kk_last) {
+      // asynchronous copy: 16 x 64 tile of A into sh_ac_3, chunk fastest  // matvec.fut:7
+      #pragma unroll
+      for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+        const int t_ = threadIdx.x + c_ * 16;
+        const int r_5 = t_ / 64;
+        const int e_5 = t_ % 64;
+        tiler_cp_async<4>(&sh_ac_3[r_5 * 68 + e_5], &A[tiler_min(blockIdx.x * 16 + r_5, n - 1) * m + (kk + 128 + e_5)], true);
+      }
+      // asynchronous copy: 1 x 64 tile of x into sh_xc_3, chunk fastest  // matvec.fut:7
+      #pragma unroll
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
+        const int t_ = threadIdx.x + c_ * 16;
+        const int r_6 = t_ / 64;
+        const int e_6 = t_ % 64;
+        tiler_cp_async<4>(&sh_xc_3[r_6 * 64 + e_6], &x[kk + 128 + e_6], true);
+      }
+    }
+    tiler_cp_async_commit();
     float acc_2 = acc;  // matvec.fut:8
     #pragma unroll 8
     for (int k = 0; k < 64; k += 1) {  // matvec.fut:8
-      acc_2 = acc_2 + sh_ac[threadIdx.x + k * 17] * sh_xc[k];
+      acc_2 = acc_2 + sh_ac[threadIdx.x * 68 + k] * sh_xc[k];
     }
     acc = acc_2;
-    __syncthreads();  // the tiles are read before the next copy
+    if (kk + 64 < kk_last) {
+      tiler_cp_async_wait<1>();
+      __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+      if (kk + 64 + 128 < kk_last) {
+        // asynchronous copy: 16 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
+        #pragma unroll
+        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+          const int t_ = threadIdx.x + c_ * 16;
+          const int r_7 = t_ / 64;
+          const int e_7 = t_ % 64;
+          tiler_cp_async<4>(&sh_ac[r_7 * 68 + e_7], &A[tiler_min(blockIdx.x * 16 + r_7, n - 1) * m + (kk + 64 + 128 + e_7)], true);
+        }
+        // asynchronous copy: 1 x 64 tile of x into sh_xc, chunk fastest  // matvec.fut:7
+        #pragma unroll
+        for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
+          const int t_ = threadIdx.x + c_ * 16;
+          const int r_8 = t_ / 64;
+          const int e_8 = t_ % 64;
+          tiler_cp_async<4>(&sh_xc[r_8 * 64 + e_8], &x[kk + 64 + 128 + e_8], true);
+        }
+      }
+      tiler_cp_async_commit();
+      float acc_3 = acc;  // matvec.fut:8
+      #pragma unroll 8
+      for (int k_2 = 0; k_2 < 64; k_2 += 1) {  // matvec.fut:8
+        acc_3 = acc_3 + sh_ac_2[threadIdx.x * 68 + k_2] * sh_xc_2[k_2];
+      }
+      acc = acc_3;
+    }
+    if (kk + 128 < kk_last) {
+      tiler_cp_async_wait<1>();
+      __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+      if (kk + 128 + 128 < kk_last) {
+        // asynchronous copy: 16 x 64 tile of A into sh_ac_2, chunk fastest  // matvec.fut:7
+        #pragma unroll
+        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+          const int t_ = threadIdx.x + c_ * 16;
+          const int r_9 = t_ / 64;
+          const int e_9 = t_ % 64;
+          tiler_cp_async<4>(&sh_ac_2[r_9 * 68 + e_9], &A[tiler_min(blockIdx.x * 16 + r_9, n - 1) * m + (kk + 128 + 128 + e_9)], true);
+        }
+        // asynchronous copy: 1 x 64 tile of x into sh_xc_2, chunk fastest  // matvec.fut:7
+        #pragma unroll
+        for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
+          const int t_ = threadIdx.x + c_ * 16;
+          const int r_10 = t_ / 64;
+          const int e_10 = t_ % 64;
+          tiler_cp_async<4>(&sh_xc_2[r_10 * 64 + e_10], &x[kk + 128 + 128 + e_10], true);
+        }
+      }
+      tiler_cp_async_commit();
+      float acc_4 = acc;  // matvec.fut:8
+      #pragma unroll 8
+      for (int k_3 = 0; k_3 < 64; k_3 += 1) {  // matvec.fut:8
+        acc_4 = acc_4 + sh_ac_3[threadIdx.x * 68 + k_3] * sh_xc_3[k_3];
+      }
+      acc = acc_4;
+    }
   }
-  const int kk_last = m - m % 64;
+  tiler_cp_async_wait<0>();
+  __syncthreads();  // every chunk is read before the last one is copied
   if (kk_last < m) {  // matvec.fut:7
     const int c = m - kk_last;
     // cooperative copy: 16 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
       const int t_ = threadIdx.x + c_ * 16;
-      const int r_3 = t_ / 64;
-      const int e_3 = t_ % 64;
-      sh_ac[e_3 * 17 + r_3] = kk_last + e_3 < m ? A[tiler_min(blockIdx.x * 16 + r_3, n - 1) * m + (kk_last + e_3)] : (float)0;
+      const int r_11 = t_ / 64;
+      const int e_11 = t_ % 64;
+      sh_ac[r_11 * 68 + e_11] = kk_last + e_11 < m ? A[tiler_min(blockIdx.x * 16 + r_11, n - 1) * m + (kk_last + e_11)] : (float)0;
     }
     // cooperative copy: 1 x 64 tile of x into sh_xc, chunk fastest  // matvec.fut:7
     for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
       const int t_ = threadIdx.x + c_ * 16;
-      const int r_4 = t_ / 64;
-      const int e_4 = t_ % 64;
-      sh_xc[r_4 * 64 + e_4] = kk_last + e_4 < m ? x[kk_last + e_4] : (float)0;
+      const int r_12 = t_ / 64;
+      const int e_12 = t_ % 64;
+      sh_xc[r_12 * 64 + e_12] = kk_last + e_12 < m ? x[kk_last + e_12] : (float)0;
     }
     __syncthreads();  // the tiles are written
-    float acc_3 = acc;  // matvec.fut:8
+    float acc_5 = acc;  // matvec.fut:8
     #pragma unroll 8
-    for (int k_2 = 0; k_2 < c; k_2 += 1) {  // matvec.fut:8
-      acc_3 = acc_3 + sh_ac[threadIdx.x + k_2 * 17] * sh_xc[k_2];
+    for (int k_4 = 0; k_4 < c; k_4 += 1) {  // matvec.fut:8
+      acc_5 = acc_5 + sh_ac[threadIdx.x * 68 + k_4] * sh_xc[k_4];
     }
-    acc = acc_3;
+    acc = acc_5;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < n) {
@@ -401,56 +499,163 @@ tiler_matvec_tiled_wide(const float* __restrict__ A, const float* __restrict__ x
 {
   __shared__ __align__(16) float sh_ac[1088];
   __shared__ __align__(16) float sh_xc[64];
+  __shared__ __align__(16) float sh_ac_2[1088];
+  __shared__ __align__(16) float sh_xc_2[64];
+  __shared__ __align__(16) float sh_ac_3[1088];
+  __shared__ __align__(16) float sh_xc_3[64];
   const int gtid0 = blockIdx.x * 16 + threadIdx.x;  // matvec.fut:6
   float acc = 0.0f;  // matvec.fut:7
-  for (int kk = 0; kk < m - 63; kk += 64) {  // matvec.fut:7
-    // cooperative copy: 16 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
-    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
+  const int kk_last = m - m % 64;
+  if (0 < kk_last) {  // matvec.fut:7
+    // asynchronous copy: 16 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
+    #pragma unroll
+    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
       const int t_ = threadIdx.x + c_ * 16;
       const int r = t_ / 64;
       const int e = t_ % 64;
-      sh_ac[e * 17 + r] = A[tiler_min(blockIdx.x * 16 + r, n - 1) * (long long)m + (kk + e)];
+      tiler_cp_async<4>(&sh_ac[r * 68 + e], &A[tiler_min(blockIdx.x * 16 + r, n - 1) * (long long)m + e], true);
     }
-    // cooperative copy: 1 x 64 tile of x into sh_xc, chunk fastest  // matvec.fut:7
-    for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
+    // asynchronous copy: 1 x 64 tile of x into sh_xc, chunk fastest  // matvec.fut:7
+    #pragma unroll
+    for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
       const int t_ = threadIdx.x + c_ * 16;
       const int r_2 = t_ / 64;
       const int e_2 = t_ % 64;
-      sh_xc[r_2 * 64 + e_2] = x[kk + e_2];
+      tiler_cp_async<4>(&sh_xc[r_2 * 64 + e_2], &x[e_2], true);
     }
-    __syncthreads();  // the tiles are written
+  }
+  tiler_cp_async_commit();
+  if (64 < kk_last) {  // matvec.fut:7
+    // asynchronous copy: 16 x 64 tile of A into sh_ac_2, chunk fastest  // matvec.fut:7
+    #pragma unroll
+    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+      const int t_ = threadIdx.x + c_ * 16;
+      const int r_3 = t_ / 64;
+      const int e_3 = t_ % 64;
+      tiler_cp_async<4>(&sh_ac_2[r_3 * 68 + e_3], &A[tiler_min(blockIdx.x * 16 + r_3, n - 1) * (long long)m + (64 + e_3)], true);
+    }
+    // asynchronous copy: 1 x 64 tile of x into sh_xc_2, chunk fastest  // matvec.fut:7
+    #pragma unroll
+    for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
+      const int t_ = threadIdx.x + c_ * 16;
+      const int r_4 = t_ / 64;
+      const int e_4 = t_ % 64;
+      tiler_cp_async<4>(&sh_xc_2[r_4 * 64 + e_4], &x[64 + e_4], true);
+    }
+  }
+  tiler_cp_async_commit();
+  for (int kk = 0; kk < kk_last; kk += 192) {  // 3 chunks a step, one in each shared buffer
+    tiler_cp_async_wait<1>();
+    __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+    if (kk + 128 < kk_last) {
+      // asynchronous copy: 16 x 64 tile of A into sh_ac_3, chunk fastest  // matvec.fut:7
+      #pragma unroll
+      for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+        const int t_ = threadIdx.x + c_ * 16;
+        const int r_5 = t_ / 64;
+        const int e_5 = t_ % 64;
+        tiler_cp_async<4>(&sh_ac_3[r_5 * 68 + e_5], &A[tiler_min(blockIdx.x * 16 + r_5, n - 1) * (long long)m + (kk + 128 + e_5)], true);
+      }
+      // asynchronous copy: 1 x 64 tile of x into sh_xc_3, chunk fastest  // matvec.fut:7
+      #pragma unroll
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
+        const int t_ = threadIdx.x + c_ * 16;
+        const int r_6 = t_ / 64;
+        const int e_6 = t_ % 64;
+        tiler_cp_async<4>(&sh_xc_3[r_6 * 64 + e_6], &x[kk + 128 + e_6], true);
+      }
+    }
+    tiler_cp_async_commit();
     float acc_2 = acc;  // matvec.fut:8
     #pragma unroll 8
     for (int k = 0; k < 64; k += 1) {  // matvec.fut:8
-      acc_2 = acc_2 + sh_ac[threadIdx.x + k * 17] * sh_xc[k];
+      acc_2 = acc_2 + sh_ac[threadIdx.x * 68 + k] * sh_xc[k];
     }
     acc = acc_2;
-    __syncthreads();  // the tiles are read before the next copy
+    if (kk + 64 < kk_last) {
+      tiler_cp_async_wait<1>();
+      __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+      if (kk + 64 + 128 < kk_last) {
+        // asynchronous copy: 16 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
+        #pragma unroll
+        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+          const int t_ = threadIdx.x + c_ * 16;
+          const int r_7 = t_ / 64;
+          const int e_7 = t_ % 64;
+          tiler_cp_async<4>(&sh_ac[r_7 * 68 + e_7], &A[tiler_min(blockIdx.x * 16 + r_7, n - 1) * (long long)m + (kk + 64 + 128 + e_7)], true);
+        }
+        // asynchronous copy: 1 x 64 tile of x into sh_xc, chunk fastest  // matvec.fut:7
+        #pragma unroll
+        for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
+          const int t_ = threadIdx.x + c_ * 16;
+          const int r_8 = t_ / 64;
+          const int e_8 = t_ % 64;
+          tiler_cp_async<4>(&sh_xc[r_8 * 64 + e_8], &x[kk + 64 + 128 + e_8], true);
+        }
+      }
+      tiler_cp_async_commit();
+      float acc_3 = acc;  // matvec.fut:8
+      #pragma unroll 8
+      for (int k_2 = 0; k_2 < 64; k_2 += 1) {  // matvec.fut:8
+        acc_3 = acc_3 + sh_ac_2[threadIdx.x * 68 + k_2] * sh_xc_2[k_2];
+      }
+      acc = acc_3;
+    }
+    if (kk + 128 < kk_last) {
+      tiler_cp_async_wait<1>();
+      __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+      if (kk + 128 + 128 < kk_last) {
+        // asynchronous copy: 16 x 64 tile of A into sh_ac_2, chunk fastest  // matvec.fut:7
+        #pragma unroll
+        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+          const int t_ = threadIdx.x + c_ * 16;
+          const int r_9 = t_ / 64;
+          const int e_9 = t_ % 64;
+          tiler_cp_async<4>(&sh_ac_2[r_9 * 68 + e_9], &A[tiler_min(blockIdx.x * 16 + r_9, n - 1) * (long long)m + (kk + 128 + 128 + e_9)], true);
+        }
+        // asynchronous copy: 1 x 64 tile of x into sh_xc_2, chunk fastest  // matvec.fut:7
+        #pragma unroll
+        for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
+          const int t_ = threadIdx.x + c_ * 16;
+          const int r_10 = t_ / 64;
+          const int e_10 = t_ % 64;
+          tiler_cp_async<4>(&sh_xc_2[r_10 * 64 + e_10], &x[kk + 128 + 128 + e_10], true);
+        }
+      }
+      tiler_cp_async_commit();
+      float acc_4 = acc;  // matvec.fut:8
+      #pragma unroll 8
+      for (int k_3 = 0; k_3 < 64; k_3 += 1) {  // matvec.fut:8
+        acc_4 = acc_4 + sh_ac_3[threadIdx.x * 68 + k_3] * sh_xc_3[k_3];
+      }
+      acc = acc_4;
+    }
   }
-  const int kk_last = m - m % 64;
+  tiler_cp_async_wait<0>();
+  __syncthreads();  // every chunk is read before the last one is copied
   if (kk_last < m) {  // matvec.fut:7
     const int c = m - kk_last;
     // cooperative copy: 16 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
       const int t_ = threadIdx.x + c_ * 16;
-      const int r_3 = t_ / 64;
-      const int e_3 = t_ % 64;
-      sh_ac[e_3 * 17 + r_3] = kk_last + e_3 < m ? A[tiler_min(blockIdx.x * 16 + r_3, n - 1) * (long long)m + (kk_last + e_3)] : (float)0;
+      const int r_11 = t_ / 64;
+      const int e_11 = t_ % 64;
+      sh_ac[r_11 * 68 + e_11] = kk_last + e_11 < m ? A[tiler_min(blockIdx.x * 16 + r_11, n - 1) * (long long)m + (kk_last + e_11)] : (float)0;
     }
     // cooperative copy: 1 x 64 tile of x into sh_xc, chunk fastest  // matvec.fut:7
     for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
       const int t_ = threadIdx.x + c_ * 16;
-      const int r_4 = t_ / 64;
-      const int e_4 = t_ % 64;
-      sh_xc[r_4 * 64 + e_4] = kk_last + e_4 < m ? x[kk_last + e_4] : (float)0;
+      const int r_12 = t_ / 64;
+      const int e_12 = t_ % 64;
+      sh_xc[r_12 * 64 + e_12] = kk_last + e_12 < m ? x[kk_last + e_12] : (float)0;
     }
     __syncthreads();  // the tiles are written
-    float acc_3 = acc;  // matvec.fut:8
+    float acc_5 = acc;  // matvec.fut:8
     #pragma unroll 8
-    for (int k_2 = 0; k_2 < c; k_2 += 1) {  // matvec.fut:8
-      acc_3 = acc_3 + sh_ac[threadIdx.x + k_2 * 17] * sh_xc[k_2];
+    for (int k_4 = 0; k_4 < c; k_4 += 1) {  // matvec.fut:8
+      acc_5 = acc_5 + sh_ac[threadIdx.x * 68 + k_4] * sh_xc[k_4];
     }
-    acc = acc_3;
+    acc = acc_5;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < n) {

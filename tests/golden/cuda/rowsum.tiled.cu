@@ -2,30 +2,30 @@
 //
 // 5 versions of the kernel; launch the first whose condition holds:
 //   tiler_rowsum_tiled: when (long long)n * m <= 2147483647LL && (m >= 2 && m % 4 == 0) (128-bit copies: the rows they read start 16-byte aligned)
-//   tiler_rowsum_tiled_scalar: when (long long)n * m <= 2147483647LL && m >= 2 (scalar copies for the other sizes, in one buffer where two would spill registers; below them, the cost model finds the untiled kernel cheaper)
+//   tiler_rowsum_tiled_scalar: when (long long)n * m <= 2147483647LL && m >= 2 (scalar copies for the other sizes; below them, the cost model finds the untiled kernel cheaper)
 //   tiler_rowsum_untiled: when (long long)n * m <= 2147483647LL (the untiled fallback)
 //   tiler_rowsum_tiled_wide: when m >= 2 (64-bit offsets: an array has 2^31 elements or more)
 //   tiler_rowsum_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more, below the thresholds)
 //
 // block: 16 threads; spans dimension 0 (16 threads): stages 1 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
-// streamSeq at 6:9: tiled (1-D), chunk 64; shared: rc (16 x 64 transposed +1)
+// streamSeq at 6:9: tiled (1-D), chunk 64; shared: rc (16 x 64 row-major +4, cp.async 3 deep)
 //
 // launch: tiler_rowsum_tiled<<<grid, block, 0>>>(A, out0, n, m)
 //   block = (16, 1, 1), 16 threads
 //   grid  = (ceil(n / 16), 1, 1)
-//   static shared memory: 8704 bytes; dynamic: 0
+//   static shared memory: 13056 bytes; dynamic: 0
 //   A: input [n, m] (row-major)
 //   out0: output [n] (row-major)
 //   n: size
 //   m: size
 //
 // block: 16 threads; spans dimension 0 (16 threads): stages 1 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
-// streamSeq at 6:9: tiled (1-D), chunk 64; shared: rc (16 x 64 transposed +1)
+// streamSeq at 6:9: tiled (1-D), chunk 64; shared: rc (16 x 64 row-major +4, cp.async 3 deep)
 //
 // launch: tiler_rowsum_tiled_scalar<<<grid, block, 0>>>(A, out0, n, m)
 //   block = (16, 1, 1), 16 threads
 //   grid  = (ceil(n / 16), 1, 1)
-//   static shared memory: 4352 bytes; dynamic: 0
+//   static shared memory: 13056 bytes; dynamic: 0
 //   A: input [n, m] (row-major)
 //   out0: output [n] (row-major)
 //   n: size
@@ -44,13 +44,13 @@
 //   m: size
 //
 // block: 16 threads; spans dimension 0 (16 threads): stages 1 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
-// streamSeq at 6:9: tiled (1-D), chunk 64; shared: rc (16 x 64 transposed +1)
+// streamSeq at 6:9: tiled (1-D), chunk 64; shared: rc (16 x 64 row-major +4, cp.async 3 deep)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_rowsum_tiled_wide<<<grid, block, 0>>>(A, out0, n, m)
 //   block = (16, 1, 1), 16 threads
 //   grid  = (ceil(n / 16), 1, 1)
-//   static shared memory: 4352 bytes; dynamic: 0
+//   static shared memory: 13056 bytes; dynamic: 0
 //   A: input [n, m] (row-major)
 //   out0: output [n] (row-major)
 //   n: size
@@ -110,7 +110,10 @@ template <int BYTES>
 __device__ __forceinline__ void tiler_cp_async(void* dst, const void* src, bool valid) {
 #if __CUDA_ARCH__ >= 800
   unsigned int d = (unsigned int)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" :: "r"(d), "l"(src), "n"(BYTES), "r"(valid ? BYTES : 0));
+  if (BYTES == 16)  // a whole 128-bit line: through L2 alone (.cg), as a stream is read once
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(d), "l"(src), "r"(valid ? 16 : 0));
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" :: "r"(d), "l"(src), "n"(BYTES), "r"(valid ? BYTES : 0));
 #else
   struct alignas(BYTES) chunk_t { unsigned char b[BYTES]; };
   chunk_t v = {};
@@ -136,117 +139,113 @@ tiler_rowsum_tiled(const float* __restrict__ A, float* __restrict__ out0, int n,
 {
   __shared__ __align__(16) float sh_rc[1088];
   __shared__ __align__(16) float sh_rc_2[1088];
+  __shared__ __align__(16) float sh_rc_3[1088];
   const int gtid0 = blockIdx.x * 16 + threadIdx.x;  // rowsum.fut:5
   float acc = 0.0f;  // rowsum.fut:6
   const int kk_last = m - m % 64;
-  float4 next_rc[16];
   if (0 < kk_last) {  // rowsum.fut:6
-    // prefetch: the next 16 x 64 tile of A into registers  // rowsum.fut:6
+    // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest, 4 at a time  // rowsum.fut:6
     #pragma unroll
-    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
+    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: all issued at once
       const int t_ = threadIdx.x + c_ * 16;
-      const int r_2 = t_ / 16;
-      const int e_2 = t_ % 16 * 4;
-      next_rc[c_] = *reinterpret_cast<const float4*>(&A[tiler_min(blockIdx.x * 16 + r_2, n - 1) * m + e_2]);
-    }
-    // the prefetched tile of A into sh_rc
-    #pragma unroll
-    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.x + c_ * 16;
-      const int r_2 = t_ / 16;
-      const int e_2 = t_ % 16 * 4;
-      const float4 v_ = next_rc[c_];
-      sh_rc[e_2 * 17 + r_2] = v_.x;
-      sh_rc[(e_2 + 1) * 17 + r_2] = v_.y;
-      sh_rc[(e_2 + 2) * 17 + r_2] = v_.z;
-      sh_rc[(e_2 + 3) * 17 + r_2] = v_.w;
+      const int r = t_ / 16;
+      const int e = t_ % 16 * 4;
+      tiler_cp_async<16>(&sh_rc[r * 68 + e], &A[tiler_min(blockIdx.x * 16 + r, n - 1) * m + e], true);
     }
   }
-  __syncthreads();  // the first tiles are written
-  for (int kk = 0; kk < kk_last; kk += 128) {  // two chunks a step, one in each shared buffer
-    const bool more_2 = kk + 64 < kk_last;
-    if (more_2) {
-      // prefetch: the next 16 x 64 tile of A into registers  // rowsum.fut:6
+  tiler_cp_async_commit();
+  if (64 < kk_last) {  // rowsum.fut:6
+    // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest, 4 at a time  // rowsum.fut:6
+    #pragma unroll
+    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: all issued at once
+      const int t_ = threadIdx.x + c_ * 16;
+      const int r_2 = t_ / 16;
+      const int e_2 = t_ % 16 * 4;
+      tiler_cp_async<16>(&sh_rc_2[r_2 * 68 + e_2], &A[tiler_min(blockIdx.x * 16 + r_2, n - 1) * m + (64 + e_2)], true);
+    }
+  }
+  tiler_cp_async_commit();
+  for (int kk = 0; kk < kk_last; kk += 192) {  // 3 chunks a step, one in each shared buffer
+    tiler_cp_async_wait<1>();
+    __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+    if (kk + 128 < kk_last) {
+      // asynchronous copy: 16 x 64 tile of A into sh_rc_3, chunk fastest, 4 at a time  // rowsum.fut:6
       #pragma unroll
-      for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
+      for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: all issued at once
         const int t_ = threadIdx.x + c_ * 16;
-        const int r_4 = t_ / 16;
-        const int e_4 = t_ % 16 * 4;
-        next_rc[c_] = *reinterpret_cast<const float4*>(&A[tiler_min(blockIdx.x * 16 + r_4, n - 1) * m + (kk + 64 + e_4)]);
+        const int r_3 = t_ / 16;
+        const int e_3 = t_ % 16 * 4;
+        tiler_cp_async<16>(&sh_rc_3[r_3 * 68 + e_3], &A[tiler_min(blockIdx.x * 16 + r_3, n - 1) * m + (kk + 128 + e_3)], true);
       }
     }
-    float acc_3 = acc;  // rowsum.fut:7
+    tiler_cp_async_commit();
+    float acc_2 = acc;  // rowsum.fut:7
     #pragma unroll 8
-    for (int k_2 = 0; k_2 < 64; k_2 += 1) {  // rowsum.fut:7
-      acc_3 = acc_3 + sh_rc[threadIdx.x + k_2 * 17];
+    for (int k = 0; k < 64; k += 1) {  // rowsum.fut:7
+      acc_2 = acc_2 + sh_rc[threadIdx.x * 68 + k];
     }
-    acc = acc_3;
-    if (more_2) {
-      // the prefetched tile of A into sh_rc_2
-      #pragma unroll
-      for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 16;
-        const int r_4 = t_ / 16;
-        const int e_4 = t_ % 16 * 4;
-        const float4 v_ = next_rc[c_];
-        sh_rc_2[e_4 * 17 + r_4] = v_.x;
-        sh_rc_2[(e_4 + 1) * 17 + r_4] = v_.y;
-        sh_rc_2[(e_4 + 2) * 17 + r_4] = v_.z;
-        sh_rc_2[(e_4 + 3) * 17 + r_4] = v_.w;
-      }
-    }
-    __syncthreads();  // the next tiles are written and this chunk's are read
+    acc = acc_2;
     if (kk + 64 < kk_last) {
-      const bool more = kk + 64 + 64 < kk_last;
-      if (more) {
-        // prefetch: the next 16 x 64 tile of A into registers  // rowsum.fut:6
+      tiler_cp_async_wait<1>();
+      __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+      if (kk + 64 + 128 < kk_last) {
+        // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest, 4 at a time  // rowsum.fut:6
         #pragma unroll
-        for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: all issued at once
           const int t_ = threadIdx.x + c_ * 16;
-          const int r_3 = t_ / 16;
-          const int e_3 = t_ % 16 * 4;
-          next_rc[c_] = *reinterpret_cast<const float4*>(&A[tiler_min(blockIdx.x * 16 + r_3, n - 1) * m + (kk + 64 + 64 + e_3)]);
+          const int r_4 = t_ / 16;
+          const int e_4 = t_ % 16 * 4;
+          tiler_cp_async<16>(&sh_rc[r_4 * 68 + e_4], &A[tiler_min(blockIdx.x * 16 + r_4, n - 1) * m + (kk + 64 + 128 + e_4)], true);
         }
       }
-      float acc_2 = acc;  // rowsum.fut:7
+      tiler_cp_async_commit();
+      float acc_3 = acc;  // rowsum.fut:7
       #pragma unroll 8
-      for (int k = 0; k < 64; k += 1) {  // rowsum.fut:7
-        acc_2 = acc_2 + sh_rc_2[threadIdx.x + k * 17];
+      for (int k_2 = 0; k_2 < 64; k_2 += 1) {  // rowsum.fut:7
+        acc_3 = acc_3 + sh_rc_2[threadIdx.x * 68 + k_2];
       }
-      acc = acc_2;
-      if (more) {
-        // the prefetched tile of A into sh_rc
+      acc = acc_3;
+    }
+    if (kk + 128 < kk_last) {
+      tiler_cp_async_wait<1>();
+      __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+      if (kk + 128 + 128 < kk_last) {
+        // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest, 4 at a time  // rowsum.fut:6
         #pragma unroll
-        for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: all issued at once
           const int t_ = threadIdx.x + c_ * 16;
-          const int r_3 = t_ / 16;
-          const int e_3 = t_ % 16 * 4;
-          const float4 v_ = next_rc[c_];
-          sh_rc[e_3 * 17 + r_3] = v_.x;
-          sh_rc[(e_3 + 1) * 17 + r_3] = v_.y;
-          sh_rc[(e_3 + 2) * 17 + r_3] = v_.z;
-          sh_rc[(e_3 + 3) * 17 + r_3] = v_.w;
+          const int r_5 = t_ / 16;
+          const int e_5 = t_ % 16 * 4;
+          tiler_cp_async<16>(&sh_rc_2[r_5 * 68 + e_5], &A[tiler_min(blockIdx.x * 16 + r_5, n - 1) * m + (kk + 128 + 128 + e_5)], true);
         }
       }
-      __syncthreads();  // the next tiles are written and this chunk's are read
+      tiler_cp_async_commit();
+      float acc_4 = acc;  // rowsum.fut:7
+      #pragma unroll 8
+      for (int k_3 = 0; k_3 < 64; k_3 += 1) {  // rowsum.fut:7
+        acc_4 = acc_4 + sh_rc_3[threadIdx.x * 68 + k_3];
+      }
+      acc = acc_4;
     }
   }
+  tiler_cp_async_wait<0>();
+  __syncthreads();  // every chunk is read before the last one is copied
   if (kk_last < m) {  // rowsum.fut:6
     const int c = m - kk_last;
     // cooperative copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
       const int t_ = threadIdx.x + c_ * 16;
-      const int r_5 = t_ / 64;
-      const int e_5 = t_ % 64;
-      sh_rc[e_5 * 17 + r_5] = kk_last + e_5 < m ? A[tiler_min(blockIdx.x * 16 + r_5, n - 1) * m + (kk_last + e_5)] : (float)0;
+      const int r_6 = t_ / 64;
+      const int e_6 = t_ % 64;
+      sh_rc[r_6 * 68 + e_6] = kk_last + e_6 < m ? A[tiler_min(blockIdx.x * 16 + r_6, n - 1) * m + (kk_last + e_6)] : (float)0;
     }
     __syncthreads();  // the tiles are written
-    float acc_4 = acc;  // rowsum.fut:7
+    float acc_5 = acc;  // rowsum.fut:7
     #pragma unroll 8
-    for (int k_3 = 0; k_3 < c; k_3 += 1) {  // rowsum.fut:7
-      acc_4 = acc_4 + sh_rc[threadIdx.x + k_3 * 17];
+    for (int k_4 = 0; k_4 < c; k_4 += 1) {  // rowsum.fut:7
+      acc_5 = acc_5 + sh_rc[threadIdx.x * 68 + k_4];
     }
-    acc = acc_4;
+    acc = acc_5;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < n) {
@@ -258,42 +257,114 @@ extern "C" __global__ void __launch_bounds__(16)
 tiler_rowsum_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
   __shared__ __align__(16) float sh_rc[1088];
+  __shared__ __align__(16) float sh_rc_2[1088];
+  __shared__ __align__(16) float sh_rc_3[1088];
   const int gtid0 = blockIdx.x * 16 + threadIdx.x;  // rowsum.fut:5
   float acc = 0.0f;  // rowsum.fut:6
-  for (int kk = 0; kk < m - 63; kk += 64) {  // rowsum.fut:6
-    // cooperative copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
-    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
+  const int kk_last = m - m % 64;
+  if (0 < kk_last) {  // rowsum.fut:6
+    // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
+    #pragma unroll
+    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
       const int t_ = threadIdx.x + c_ * 16;
       const int r = t_ / 64;
       const int e = t_ % 64;
-      sh_rc[e * 17 + r] = A[tiler_min(blockIdx.x * 16 + r, n - 1) * m + (kk + e)];
+      tiler_cp_async<4>(&sh_rc[r * 68 + e], &A[tiler_min(blockIdx.x * 16 + r, n - 1) * m + e], true);
     }
-    __syncthreads();  // the tiles are written
+  }
+  tiler_cp_async_commit();
+  if (64 < kk_last) {  // rowsum.fut:6
+    // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest  // rowsum.fut:6
+    #pragma unroll
+    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+      const int t_ = threadIdx.x + c_ * 16;
+      const int r_2 = t_ / 64;
+      const int e_2 = t_ % 64;
+      tiler_cp_async<4>(&sh_rc_2[r_2 * 68 + e_2], &A[tiler_min(blockIdx.x * 16 + r_2, n - 1) * m + (64 + e_2)], true);
+    }
+  }
+  tiler_cp_async_commit();
+  for (int kk = 0; kk < kk_last; kk += 192) {  // 3 chunks a step, one in each shared buffer
+    tiler_cp_async_wait<1>();
+    __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+    if (kk + 128 < kk_last) {
+      // asynchronous copy: 16 x 64 tile of A into sh_rc_3, chunk fastest  // rowsum.fut:6
+      #pragma unroll
+      for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+        const int t_ = threadIdx.x + c_ * 16;
+        const int r_3 = t_ / 64;
+        const int e_3 = t_ % 64;
+        tiler_cp_async<4>(&sh_rc_3[r_3 * 68 + e_3], &A[tiler_min(blockIdx.x * 16 + r_3, n - 1) * m + (kk + 128 + e_3)], true);
+      }
+    }
+    tiler_cp_async_commit();
     float acc_2 = acc;  // rowsum.fut:7
     #pragma unroll 8
     for (int k = 0; k < 64; k += 1) {  // rowsum.fut:7
-      acc_2 = acc_2 + sh_rc[threadIdx.x + k * 17];
+      acc_2 = acc_2 + sh_rc[threadIdx.x * 68 + k];
     }
     acc = acc_2;
-    __syncthreads();  // the tiles are read before the next copy
+    if (kk + 64 < kk_last) {
+      tiler_cp_async_wait<1>();
+      __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+      if (kk + 64 + 128 < kk_last) {
+        // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
+        #pragma unroll
+        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+          const int t_ = threadIdx.x + c_ * 16;
+          const int r_4 = t_ / 64;
+          const int e_4 = t_ % 64;
+          tiler_cp_async<4>(&sh_rc[r_4 * 68 + e_4], &A[tiler_min(blockIdx.x * 16 + r_4, n - 1) * m + (kk + 64 + 128 + e_4)], true);
+        }
+      }
+      tiler_cp_async_commit();
+      float acc_3 = acc;  // rowsum.fut:7
+      #pragma unroll 8
+      for (int k_2 = 0; k_2 < 64; k_2 += 1) {  // rowsum.fut:7
+        acc_3 = acc_3 + sh_rc_2[threadIdx.x * 68 + k_2];
+      }
+      acc = acc_3;
+    }
+    if (kk + 128 < kk_last) {
+      tiler_cp_async_wait<1>();
+      __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+      if (kk + 128 + 128 < kk_last) {
+        // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest  // rowsum.fut:6
+        #pragma unroll
+        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+          const int t_ = threadIdx.x + c_ * 16;
+          const int r_5 = t_ / 64;
+          const int e_5 = t_ % 64;
+          tiler_cp_async<4>(&sh_rc_2[r_5 * 68 + e_5], &A[tiler_min(blockIdx.x * 16 + r_5, n - 1) * m + (kk + 128 + 128 + e_5)], true);
+        }
+      }
+      tiler_cp_async_commit();
+      float acc_4 = acc;  // rowsum.fut:7
+      #pragma unroll 8
+      for (int k_3 = 0; k_3 < 64; k_3 += 1) {  // rowsum.fut:7
+        acc_4 = acc_4 + sh_rc_3[threadIdx.x * 68 + k_3];
+      }
+      acc = acc_4;
+    }
   }
-  const int kk_last = m - m % 64;
+  tiler_cp_async_wait<0>();
+  __syncthreads();  // every chunk is read before the last one is copied
   if (kk_last < m) {  // rowsum.fut:6
     const int c = m - kk_last;
     // cooperative copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
       const int t_ = threadIdx.x + c_ * 16;
-      const int r_2 = t_ / 64;
-      const int e_2 = t_ % 64;
-      sh_rc[e_2 * 17 + r_2] = kk_last + e_2 < m ? A[tiler_min(blockIdx.x * 16 + r_2, n - 1) * m + (kk_last + e_2)] : (float)0;
+      const int r_6 = t_ / 64;
+      const int e_6 = t_ % 64;
+      sh_rc[r_6 * 68 + e_6] = kk_last + e_6 < m ? A[tiler_min(blockIdx.x * 16 + r_6, n - 1) * m + (kk_last + e_6)] : (float)0;
     }
     __syncthreads();  // the tiles are written
-    float acc_3 = acc;  // rowsum.fut:7
+    float acc_5 = acc;  // rowsum.fut:7
     #pragma unroll 8
-    for (int k_2 = 0; k_2 < c; k_2 += 1) {  // rowsum.fut:7
-      acc_3 = acc_3 + sh_rc[threadIdx.x + k_2 * 17];
+    for (int k_4 = 0; k_4 < c; k_4 += 1) {  // rowsum.fut:7
+      acc_5 = acc_5 + sh_rc[threadIdx.x * 68 + k_4];
     }
-    acc = acc_3;
+    acc = acc_5;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < n) {
@@ -322,42 +393,114 @@ extern "C" __global__ void __launch_bounds__(16, 1)
 tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
   __shared__ __align__(16) float sh_rc[1088];
+  __shared__ __align__(16) float sh_rc_2[1088];
+  __shared__ __align__(16) float sh_rc_3[1088];
   const int gtid0 = blockIdx.x * 16 + threadIdx.x;  // rowsum.fut:5
   float acc = 0.0f;  // rowsum.fut:6
-  for (int kk = 0; kk < m - 63; kk += 64) {  // rowsum.fut:6
-    // cooperative copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
-    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
+  const int kk_last = m - m % 64;
+  if (0 < kk_last) {  // rowsum.fut:6
+    // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
+    #pragma unroll
+    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
       const int t_ = threadIdx.x + c_ * 16;
       const int r = t_ / 64;
       const int e = t_ % 64;
-      sh_rc[e * 17 + r] = A[tiler_min(blockIdx.x * 16 + r, n - 1) * (long long)m + (kk + e)];
+      tiler_cp_async<4>(&sh_rc[r * 68 + e], &A[tiler_min(blockIdx.x * 16 + r, n - 1) * (long long)m + e], true);
     }
-    __syncthreads();  // the tiles are written
+  }
+  tiler_cp_async_commit();
+  if (64 < kk_last) {  // rowsum.fut:6
+    // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest  // rowsum.fut:6
+    #pragma unroll
+    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+      const int t_ = threadIdx.x + c_ * 16;
+      const int r_2 = t_ / 64;
+      const int e_2 = t_ % 64;
+      tiler_cp_async<4>(&sh_rc_2[r_2 * 68 + e_2], &A[tiler_min(blockIdx.x * 16 + r_2, n - 1) * (long long)m + (64 + e_2)], true);
+    }
+  }
+  tiler_cp_async_commit();
+  for (int kk = 0; kk < kk_last; kk += 192) {  // 3 chunks a step, one in each shared buffer
+    tiler_cp_async_wait<1>();
+    __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+    if (kk + 128 < kk_last) {
+      // asynchronous copy: 16 x 64 tile of A into sh_rc_3, chunk fastest  // rowsum.fut:6
+      #pragma unroll
+      for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+        const int t_ = threadIdx.x + c_ * 16;
+        const int r_3 = t_ / 64;
+        const int e_3 = t_ % 64;
+        tiler_cp_async<4>(&sh_rc_3[r_3 * 68 + e_3], &A[tiler_min(blockIdx.x * 16 + r_3, n - 1) * (long long)m + (kk + 128 + e_3)], true);
+      }
+    }
+    tiler_cp_async_commit();
     float acc_2 = acc;  // rowsum.fut:7
     #pragma unroll 8
     for (int k = 0; k < 64; k += 1) {  // rowsum.fut:7
-      acc_2 = acc_2 + sh_rc[threadIdx.x + k * 17];
+      acc_2 = acc_2 + sh_rc[threadIdx.x * 68 + k];
     }
     acc = acc_2;
-    __syncthreads();  // the tiles are read before the next copy
+    if (kk + 64 < kk_last) {
+      tiler_cp_async_wait<1>();
+      __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+      if (kk + 64 + 128 < kk_last) {
+        // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
+        #pragma unroll
+        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+          const int t_ = threadIdx.x + c_ * 16;
+          const int r_4 = t_ / 64;
+          const int e_4 = t_ % 64;
+          tiler_cp_async<4>(&sh_rc[r_4 * 68 + e_4], &A[tiler_min(blockIdx.x * 16 + r_4, n - 1) * (long long)m + (kk + 64 + 128 + e_4)], true);
+        }
+      }
+      tiler_cp_async_commit();
+      float acc_3 = acc;  // rowsum.fut:7
+      #pragma unroll 8
+      for (int k_2 = 0; k_2 < 64; k_2 += 1) {  // rowsum.fut:7
+        acc_3 = acc_3 + sh_rc_2[threadIdx.x * 68 + k_2];
+      }
+      acc = acc_3;
+    }
+    if (kk + 128 < kk_last) {
+      tiler_cp_async_wait<1>();
+      __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+      if (kk + 128 + 128 < kk_last) {
+        // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest  // rowsum.fut:6
+        #pragma unroll
+        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+          const int t_ = threadIdx.x + c_ * 16;
+          const int r_5 = t_ / 64;
+          const int e_5 = t_ % 64;
+          tiler_cp_async<4>(&sh_rc_2[r_5 * 68 + e_5], &A[tiler_min(blockIdx.x * 16 + r_5, n - 1) * (long long)m + (kk + 128 + 128 + e_5)], true);
+        }
+      }
+      tiler_cp_async_commit();
+      float acc_4 = acc;  // rowsum.fut:7
+      #pragma unroll 8
+      for (int k_3 = 0; k_3 < 64; k_3 += 1) {  // rowsum.fut:7
+        acc_4 = acc_4 + sh_rc_3[threadIdx.x * 68 + k_3];
+      }
+      acc = acc_4;
+    }
   }
-  const int kk_last = m - m % 64;
+  tiler_cp_async_wait<0>();
+  __syncthreads();  // every chunk is read before the last one is copied
   if (kk_last < m) {  // rowsum.fut:6
     const int c = m - kk_last;
     // cooperative copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
       const int t_ = threadIdx.x + c_ * 16;
-      const int r_2 = t_ / 64;
-      const int e_2 = t_ % 64;
-      sh_rc[e_2 * 17 + r_2] = kk_last + e_2 < m ? A[tiler_min(blockIdx.x * 16 + r_2, n - 1) * (long long)m + (kk_last + e_2)] : (float)0;
+      const int r_6 = t_ / 64;
+      const int e_6 = t_ % 64;
+      sh_rc[r_6 * 68 + e_6] = kk_last + e_6 < m ? A[tiler_min(blockIdx.x * 16 + r_6, n - 1) * (long long)m + (kk_last + e_6)] : (float)0;
     }
     __syncthreads();  // the tiles are written
-    float acc_3 = acc;  // rowsum.fut:7
+    float acc_5 = acc;  // rowsum.fut:7
     #pragma unroll 8
-    for (int k_2 = 0; k_2 < c; k_2 += 1) {  // rowsum.fut:7
-      acc_3 = acc_3 + sh_rc[threadIdx.x + k_2 * 17];
+    for (int k_4 = 0; k_4 < c; k_4 += 1) {  // rowsum.fut:7
+      acc_5 = acc_5 + sh_rc[threadIdx.x * 68 + k_4];
     }
-    acc = acc_3;
+    acc = acc_5;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < n) {
