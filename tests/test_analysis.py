@@ -230,12 +230,33 @@ def test_no_tile_and_tile_sizes_and_shared_limit():
     assert any("limit" in p.reason for s in a.streams for p in s.inputs) or a.block.shared_bytes <= 4096
 
 
-def test_rows_picked_through_data_are_not_staged_in_a_2d_block():
+def test_rows_picked_through_an_input_are_staged_in_a_2d_block():
+    """`A[p]`, `p` an element of `perm`: the copy reads `perm` at the other
+    threads' indices, so a 2-D block stages the rows of all its threads."""
     a = analysed(PROGRAMS / "analysis" / "rows_by_data.fut")
-    two_d = next(c for c in a.plan.candidates if c.block.spans == (1, 0))  # every block shape is a candidate
-    uc, vc = two_d.streams[0].inputs
-    assert not uc.staged and "through data" in uc.reason
-    assert vc.staged
+    uc, vc = a.streams[0].inputs
+    assert a.block.spans == (1, 0) and uc.staged and uc.staging.rows == (0,) and vc.staged
+
+
+@pytest.mark.parametrize("row, staged", [("A[i]", True), ("A[idx[j]]", True), ("A[t]", True),
+                                         ("A[(i + 1) % r]", False), ("A[idx[j] * 0 + i]", False)])
+def test_a_row_picked_through_data_is_staged_only_where_it_is_an_inputs_element(tmp_path, row, staged):
+    """Another thread's row can be computed by the block's copy where its
+    index is an input read at that thread's index (a map's element of `idx`,
+    `idx[j]` with `j` the thread's index, through lets); an index computed
+    from such reads is not staged (the reason says why)."""
+    path = write(tmp_path, f"""fun [f32, n] main([int, n] idx, [[f32, m], r] A) =
+  map(fn f32 (int i, int j) =>
+        let t = idx[j] in
+        let row = {row} in
+        streamSeq(fn f32 (int kk, [f32, c] rc, f32 acc) =>
+                    loop (acc) = for k < c do acc + rc[k] in acc
+                 , row, 0f32)
+     , zip(idx, iota(n)))
+""")
+    (rc,) = analysed(path).streams[0].inputs
+    assert rc.staged is staged and rc.uncoalesced
+    assert staged and rc.for_coalescing or "through data" in rc.reason
 
 
 def test_tile_sizes_that_overflow_a_block_are_skipped():

@@ -186,6 +186,26 @@ def test_rows_staged_to_coalesce_are_copied_by_cp_async_three_chunks_deep():
     assert not _async_statements(plain) and len(plain.shared) == 2
 
 
+@pytest.mark.parametrize("row", ["A[i]", "A[idx[j]]", "A[t]"])
+def test_a_copy_reads_the_index_array_at_each_of_the_blocks_rows(row):
+    """A row picked through an input (`i` an element of `idx`, or `idx[j]`
+    directly or through a let) is copied for every thread of the block at
+    that thread's entry of `idx`, not at the copying thread's own."""
+    text = f"""fun [f32, n] main([int, n] idx, [[f32, m], r] A) =
+  map(fn f32 (int i, int j) =>
+        let t = idx[j] in
+        let row = {row} in
+        streamSeq(fn f32 (int kk, [f32, c] rc, f32 acc) =>
+                    loop (acc) = for k < c do acc + rc[k] in acc
+                 , row, 0f32)
+     , zip(idx, iota(n)))
+"""
+    cuda = run_all(text, "gather.fut")["render"]
+    main = cuda[cuda.index("tiler_gather_tiled("):cuda.index("tiler_gather_tiled_scalar(")]
+    copies = re.findall(r"tiler_cp_async<16>\(&sh_rc\w*\[(\w+) \* 68 \+ \w+\], &A\[(.*?)\], true\)", main)
+    assert copies and all(src.startswith(f"idx[tiler_min(blockIdx.x * 16 + {r}, n - 1)] * m") for r, src in copies)
+
+
 def test_verifier_catches_a_wait_that_leaves_the_chunk_read_in_flight():
     k = run_all((BENCHMARKS / "rowsum.fut").read_text(), "rowsum.fut")["verify"].main
 

@@ -21,6 +21,7 @@ from .variance import union
 class Views:
     def __init__(self, kernel: T.Kernel, var: Variance):
         self.var = var
+        self.inputs = frozenset(kernel.params)  # main's parameters: in memory, readable by any thread
         self.defs: dict[Binder, tuple] = {}  # binder -> how it is defined
         for pl in kernel.prelude:
             if isinstance(pl.value, T.Transpose):
@@ -34,7 +35,8 @@ class Views:
         """(root parameter, one item per root dimension) for an array expression.
 
         An item is ("free", j): the array's own j-th index; ("dim", d): the
-        index of parallel dimension d; ("exp", variance): a computed index."""
+        index of parallel dimension d; ("gather", variance): an input read at
+        that index; ("exp", variance): a computed index."""
         if isinstance(e, T.Var):
             d = self.defs.get(e.binder)
             if d is None:
@@ -60,12 +62,36 @@ class Views:
 
     def _index_item(self, e):
         """An index that is a map's `iota` element is that dimension's index;
-        any other is computed."""
+        one read from an input at that index (`idx[i]`, or a map's element of
+        `idx`) is gathered along it: any thread can read what another thread's
+        index is; any other is computed."""
         if isinstance(e, T.Var):
             d = self.defs.get(e.binder)
             if d is not None and d[0] == "row" and isinstance(d[1], T.Iota):
                 return ("dim", d[2])
-        return ("exp", self.exp_variance(e))
+        variance = self.exp_variance(e)
+        dim = self._gathered(e)
+        if dim is not None and variance == {dim}:
+            return ("gather", variance)
+        return ("exp", variance)
+
+    def _gathered(self, e) -> int | None:
+        """The dim d where `e` is an element of a 1-D input of `main` at d's
+        index: a map's element of it, or `idx[i]` with `i` d's index."""
+        if isinstance(e, T.Var):
+            d = self.defs.get(e.binder)
+            if d is not None and d[0] == "row" and self._input_vector(d[1]):
+                return d[2]
+            if d is not None and d[0] == "let":
+                return self._gathered(d[1])
+            return None
+        if isinstance(e, T.Index) and len(e.indices) == 1 and self._input_vector(e.array):
+            item = self._index_item(e.indices[0])
+            return item[1] if item[0] == "dim" else None
+        return None
+
+    def _input_vector(self, e) -> bool:
+        return isinstance(e, T.Var) and e.binder in self.inputs and getattr(e.type, "rank", 0) == 1
 
     def unit_stride(self, array):
         """Which index of a streamed array is unit-stride in global memory."""
@@ -79,13 +105,14 @@ class Views:
             return "row"  # a stream of rows, each row's elements unit-stride (and rows one after another)
         if last[0] == "dim":
             return ("dim", last[1])
-        if last[0] == "exp" and len(last[1]) == 1:
+        if last[0] in ("exp", "gather") and len(last[1]) == 1:
             return ("dim", next(iter(last[1])))
         return "strided"
 
     def rows_computable(self, array, rows) -> bool:
         """Can a thread compute this array as another thread along `rows` sees
-        it? Only when it depends on those dims through their map index alone."""
+        it? Only when it depends on those dims through their map index alone,
+        or through an input read at that index (`A[idx[i]]`)."""
         found = self.items(array)
         if not found:
             return False

@@ -40,6 +40,7 @@ class Body:
         self.unrolls: dict[Binder, int] = {}  # a tiled stream's chunk size -> how often loops over it unroll
         self.out: list = []
         self.used: set[str] = set(C_RESERVED)
+        self.definitions: dict[str, object] = {}  # a named scalar -> the expression it holds (never reassigned)
 
     # ---- names and blocks ------------------------------------------------------
 
@@ -135,7 +136,9 @@ class Body:
         """Scalars get a C variable (unless already one); arrays stay views."""
         if isinstance(v, (View, tuple)) or isinstance(v, (kir.Ref, kir.Const)):
             return v
-        return self.declare(b.name, ctype_of(b.type), v, span)
+        named = self.declare(b.name, ctype_of(b.type), v, span)
+        self.definitions[named.name] = v
+        return named
 
     def _if(self, e: T.If):
         cond = self.exp(e.cond)

@@ -222,7 +222,7 @@ class Streams(Body):
             # a vector along the rows stays whole: the last in-range vector stands in for those past the end
             last = const(width if st.copy.axis is CopyAxis.ROWS else 1)
             other = minimum(add(ix["base"], kir.Ref(r)), kir.Bin("-", ix["size"], last))
-            source = substitute(view, {ix["idx"].name: other})
+            source = substitute(self._expanded(view), {ix["idx"].name: other})
         if width > 1:
             self._require_divisible(source, width)
         element = add(kk, kir.Ref(el))
@@ -235,6 +235,22 @@ class Streams(Body):
             dst = add(mul(dst, const(st.pack.width)), const(st.pack.lane))
         return TileCopy(shared, view.ctype, rows, chunk, st.copy.axis, block.threads, _tid(block), r, el,
                         view.buffer, src_index, valid, dst, e.span, width, contiguous)
+
+    def _expanded(self, view: View) -> View:
+        """The view with the scalars its offset uses written out as what they
+        hold (a row `A[i]`, `i` a map's element of `idx`: `A[idx[i0]]`), so
+        that it can be taken at another thread's index. Only scalars that
+        come down to the dims' own indices, sizes and loads of the inputs are
+        written out: what any thread computes alike (the analysis stages a
+        row picked through data only where it is such a read:
+        views.Views._gathered)."""
+        known = {ix["idx"].name for ix in self.indices.values()} | set(self.size_names)
+        held: dict[str, object] = {}
+        for name, value in self.definitions.items():  # in program order: what a value uses comes first
+            value = substitute(value, held)
+            if name not in known and all(r.name in known for r in kir.walk(value) if isinstance(r, kir.Ref)):
+                held[name] = value
+        return substitute(view, held)
 
     def _row_chunk_copy(self, ip: InputPlan, view: View, kk, length, chunk: int, e, guarded: bool, buffer: int,
                         width: int) -> TileCopy:

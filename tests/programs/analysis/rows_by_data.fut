@@ -1,9 +1,9 @@
--- The first operand's row is picked through a permutation read from memory:
--- a 2-D block could not copy the rows of its other threads (see
--- test_rows_picked_through_data_are_not_staged_in_a_2d_block), so the best
--- block spans dimension 1, where that row is shared by the whole block.
--- block: 1
--- stream: 13:15 tiled 1-D block in a 2-D grid
+-- The first operand's row is picked through a permutation read from memory
+-- (`A[p]`, `p` an element of `perm`): any thread can read another thread's
+-- `perm` entry, so a 2-D block copies the rows of all its threads
+-- (`A[perm[base + r]]`) and the product is register-tiled as mm is.
+-- block: 1,0
+-- stream: 13:15 tiled 2-D
 -- input: 13:15 uc invariant=1 shared
 -- input: 13:15 vc invariant=0 shared
 fun [[f32, q], m] main([int, m] perm, [[f32, n], m] A, [[f32, n], q] Bt) =
