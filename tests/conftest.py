@@ -20,6 +20,21 @@ BENCHMARKS = ROOT / "benchmarks"
 BENCHMARK_NAMES = sorted(p.stem for p in BENCHMARKS.glob("*.fut"))
 
 
+def gathered_row(row: str) -> str:
+    """A program summing, in each thread, the row `row` of A, picked through
+    the index array `idx` (`i` its element, `j` the thread's index, `t`
+    `idx[j]`)."""
+    return f"""fun [f32, n] main([int, n] idx, [[f32, m], r] A) =
+  map(fn f32 (int i, int j) =>
+        let t = idx[j] in
+        let row = {row} in
+        streamSeq(fn f32 (int kk, [f32, c] rc, f32 acc) =>
+                    loop (acc) = for k < c do acc + rc[k] in acc
+                 , row, 0f32)
+     , zip(idx, iota(n)))
+"""
+
+
 def header(path: Path) -> dict[str, list[str]]:
     """`-- key: value` lines at the top of a test program (Futhark-style expectations)."""
     out: dict[str, list[str]] = {}

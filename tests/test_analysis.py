@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import BENCHMARKS, PROGRAMS, header
+from conftest import BENCHMARKS, PROGRAMS, gathered_row, header
 
 from tiler.analyse import DEFAULT, Options
 from tiler.analyse.schedule import Coalescing, Copy, CopyAxis, Layout, Reads, describe_copy
@@ -245,15 +245,7 @@ def test_a_row_picked_through_data_is_staged_only_where_it_is_an_inputs_element(
     index is an input read at that thread's index (a map's element of `idx`,
     `idx[j]` with `j` the thread's index, through lets); an index computed
     from such reads is not staged (the reason says why)."""
-    path = write(tmp_path, f"""fun [f32, n] main([int, n] idx, [[f32, m], r] A) =
-  map(fn f32 (int i, int j) =>
-        let t = idx[j] in
-        let row = {row} in
-        streamSeq(fn f32 (int kk, [f32, c] rc, f32 acc) =>
-                    loop (acc) = for k < c do acc + rc[k] in acc
-                 , row, 0f32)
-     , zip(idx, iota(n)))
-""")
+    path = write(tmp_path, gathered_row(row))
     (rc,) = analysed(path).streams[0].inputs
     assert rc.staged is staged and rc.uncoalesced
     assert staged and rc.for_coalescing or "through data" in rc.reason

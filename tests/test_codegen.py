@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import BENCHMARK_NAMES, BENCHMARKS, PROGRAMS, ROOT, tiler
+from conftest import BENCHMARK_NAMES, BENCHMARKS, PROGRAMS, ROOT, gathered_row, tiler
 
 from tiler import kir
 from tiler.analyse import Options
@@ -191,15 +191,7 @@ def test_a_copy_reads_the_index_array_at_each_of_the_blocks_rows(row):
     """A row picked through an input (`i` an element of `idx`, or `idx[j]`
     directly or through a let) is copied for every thread of the block at
     that thread's entry of `idx`, not at the copying thread's own."""
-    text = f"""fun [f32, n] main([int, n] idx, [[f32, m], r] A) =
-  map(fn f32 (int i, int j) =>
-        let t = idx[j] in
-        let row = {row} in
-        streamSeq(fn f32 (int kk, [f32, c] rc, f32 acc) =>
-                    loop (acc) = for k < c do acc + rc[k] in acc
-                 , row, 0f32)
-     , zip(idx, iota(n)))
-"""
+    text = gathered_row(row)
     cuda = run_all(text, "gather.fut")["render"]
     main = cuda[cuda.index("tiler_gather_tiled("):cuda.index("tiler_gather_tiled_scalar(")]
     copies = re.findall(r"tiler_cp_async<16>\(&sh_rc\w*\[(\w+) \* 68 \+ \w+\], &A\[(.*?)\], true\)", main)
