@@ -11,6 +11,7 @@ SIZEOF = {"float": 4, "double": 8, "int": 4, "long long": 8, "bool": 1}
 
 ARCH = "sm_90"  # Hopper: what tiler builds for unless told otherwise
 WARP = 32
+SHARED_BANKS = 32  # banks of 4 bytes: a warp's reads of one bank's distinct words are serialised
 MAX_THREADS_PER_BLOCK = 1024
 REGISTER_FILE = 65536  # 32-bit registers an SM has (and a block may use), sm_50 to sm_90
 MULTIPROCESSORS = 132  # SMs of an H100 or H200 (SXM): what a plan assumes when no GPU is at hand

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 from enum import Enum
 
+from .. import target
 from .records import Dims, StreamSite
 
 
@@ -292,7 +293,7 @@ def describe_reads(s: Staging) -> str:
     if s.reads is Reads.PER_THREAD:
         return "per-thread index: may conflict"
     if s.reads is Reads.STRIDED:  # a warp's threads (the tile's rows) read one element each, a line apart
-        banks = [r * s.pitch % 32 for r in range(min(32, s.tile[0]))]
+        banks = [r * s.pitch % target.SHARED_BANKS for r in range(min(target.WARP, s.tile[0]))]
         ways = max(banks.count(b) for b in banks)
         return f"a row apart: {ways}-way bank conflicts (pitch {s.pitch})" if ways > 1 else \
             f"a row apart, in distinct banks (pitch {s.pitch})"

@@ -37,7 +37,6 @@ COALESCE_UNROLL = 8
 # shape, % of the copy bandwidth: 2 chunks 66%, 3 90%, 4 89%, 6 88%; the
 # register-prefetch pipeline 60%)
 ASYNC_STAGES = 3
-ASYNC_ALIGN = 16  # bytes a cp.async line keeps aligned to (its 128-bit copies)
 
 
 def not_tiled(site: StreamSite, reason: str, rank: int, views: Views, x_dim: int, options: Options) -> StreamPlan:
@@ -290,7 +289,7 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     padding = step if copy.axis is not contiguous and rows and not options.row_major_tiles else 0
     if asynchronous:
         padded = reads_vary and layout is Layout.ROW_MAJOR and not options.row_major_tiles
-        padding = ASYNC_ALIGN // dtype(d.array.type).itemsize if padded else 0
+        padding = max(target.ASYNC_COPY_BYTES) // dtype(d.array.type).itemsize if padded else 0
     index_variance = _index_variance(d, site, views)
     if any(x_dim in v for v in index_variance):
         reads = Reads.PER_THREAD

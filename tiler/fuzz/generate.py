@@ -71,7 +71,6 @@ class Generator:
         self.helpers: list[ast.FunDef] = []
         self.prelude: list[tuple[str, ast.Exp]] = []
         self.index_sizes: dict[str, str] = {}  # a map index -> the size of its dimension
-        self.chunks: dict[str, str] = {}  # a row stream's chunk parameter -> its chunk size name
 
     def fresh(self, base: str) -> str:
         self.n += 1
@@ -179,7 +178,8 @@ class Generator:
         if self.chance(0.12):
             return self.row_stream(scope)
         if scope.rows and self.chance(0.3):
-            return self.row_loop(scope, *self.r.choice(scope.rows), self.scalar(scope, 1))
+            row, length = self.r.choice(scope.rows)
+            return self.row_loop(row, length, lambda _: self.scalar(scope, 1))
         pick = self.r.random()
         if pick < 0.45:
             return self.stream(scope, depth=0)
@@ -223,13 +223,12 @@ class Generator:
         step = binop("+", v(acc), binop("*", self.stream(inner, depth=1), f(0.5)))
         return ast.Loop((ast.LoopParam(acc, f(0.0)),), index, bound, step, v(acc))
 
-    def row_loop(self, scope: Scope, row: str, length, other):
-        """A loop over a row read by element, `sum_f (row[f] - other)^2`
+    def row_loop(self, row: str, length, other):
+        """A loop over a row read by element, `sum_f (row[f] - other(f))^2`
         (`row[f]` a thread's own row outside any stream, or a chunk's row
-        `cc[j, f]`); `other` is a scalar, or a same-length row's element."""
+        `cc[j, f]`); `other(f)` is a scalar, or a same-length row's element."""
         s, f_ = self.fresh("s"), self.fresh("f")
-        if callable(other):
-            other = other(v(f_))
+        other = other(v(f_))
         read = ast.Index(v(row), (v(f_),))
         diff = self.fresh("d")
         step = ast.Let((diff,), False, binop("-", read, other), binop("+", v(s), binop("*", v(diff), v(diff))))
@@ -253,10 +252,10 @@ class Generator:
             return ast.Index(ast.Index(v(cc), (v(j),)), (index,))
 
         if own:
-            dist = self.row_loop(scope, own[0][0], length, element)
+            dist = self.row_loop(own[0][0], length, element)
         else:
             row = self.fresh("r")
-            inner = self.row_loop(scope, row, length, self.scalar(scope, 1))
+            inner = self.row_loop(row, length, lambda _: self.scalar(scope, 1))
             dist = ast.Let((row,), False, ast.Index(v(cc), (v(j),)), inner)
         which = self.r.choice(["sum", "min", "nearest"])
         if which == "nearest":  # (position of the nearest row, its distance), as f32s
@@ -264,25 +263,21 @@ class Generator:
             pick = ast.If(binop("<", v(d), v(best)),
                           ast.TupleExp((call("f32", binop("+", v(kk), v(j))), v(d))), ast.TupleExp((v(pos), v(best))))
             body = ast.Let((d,), False, dist, pick)
-            loop = ast.Loop((ast.LoopParam(pos, None), ast.LoopParam(best, None)), j, v(self.fresh_chunk(cc)),
+            chunk = self.fresh("c")
+            loop = ast.Loop((ast.LoopParam(pos, None), ast.LoopParam(best, None)), j, v(chunk),
                             body, ast.TupleExp((v(pos), v(best))))
             ret, accs, inits = ast.TTuple((F32, F32)), (pos, best), (f(0.0), f(1.0e30))
         else:
             step = call("min", v(acc), dist) if which == "min" else binop("+", v(acc), dist)
-            loop = ast.Loop((ast.LoopParam(acc, None),), j, v(self.fresh_chunk(cc)), step, v(acc))
+            chunk = self.fresh("c")
+            loop = ast.Loop((ast.LoopParam(acc, None),), j, v(chunk), step, v(acc))
             ret, accs, inits = F32, (acc,), (f(1.0e30) if which == "min" else f(0.0),)
-        chunk = self.chunks[cc]
         params = (ast.Param(INT, kk), ast.Param(arr(F32, chunk, length), cc)) + tuple(ast.Param(F32, a) for a in accs)
         stream = ast.StreamSeq(ast.Lambda(ret, params, loop), (v(centres),) + inits)
         if len(accs) == 1:
             return stream
         a, b = self.fresh("p"), self.fresh("q")
         return ast.Let((a, b), True, stream, binop("+", v(a), binop("*", v(b), f(0.001))))
-
-    def fresh_chunk(self, cc: str) -> str:
-        """The chunk size name of the stream whose chunk is `cc`."""
-        self.chunks[cc] = self.fresh("c")
-        return self.chunks[cc]
 
     def stream_input(self, scope: Scope):
         """(array expression, chunk element type, stream size): what a stream goes over."""

@@ -263,12 +263,7 @@ def _summary(schedule: Schedule) -> tuple[str, ...]:
     for s in schedule.streams:
         where = f"streamSeq at {s.site.span.line}:{s.site.span.col}"
         if s.tiled:
-            staged = ", ".join(f"{p.name} ({' x '.join(map(str, p.staging.shape if p.element > 1 else p.staging.tile))}"
-                               f" {p.staging.layout.value}"
-                               f"{' +' + str(p.staging.padding) if p.staging.padding else ''}"
-                               f"{', cp.async ' + str(p.staging.buffers) + ' deep' if p.staging.asynchronous else ''})"
-                               if p.copied else
-                               f"{p.name} ({p.shares}'s tile)" for p in s.inputs if p.staged)
+            staged = ", ".join(_staged_text(p) for p in s.inputs if p.staged)
             out.append(f"{where}: tiled ({s.kind}), chunk {s.chunk}; shared: {staged}")
         else:
             out.append(f"{where}: not tiled: {s.reason}")
@@ -277,3 +272,12 @@ def _summary(schedule: Schedule) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _staged_text(p) -> str:
+    """One staged input in the header comment: `rc (16 x 64 row-major +4, cp.async 3 deep)`."""
+    if not p.copied:
+        return f"{p.name} ({p.shares}'s tile)"
+    st = p.staging
+    tile = " x ".join(map(str, st.shape if p.element > 1 else st.tile))
+    padding = f" +{st.padding}" if st.padding else ""
+    pipeline = f", cp.async {st.buffers} deep" if st.asynchronous else ""
+    return f"{p.name} ({tile} {st.layout.value}{padding}{pipeline})"

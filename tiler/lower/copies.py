@@ -49,17 +49,7 @@ class TileCopy:
 
 def copy_tile(c: TileCopy) -> tuple:
     """The statements of one cooperative copy."""
-    steps = c.rows * c.chunk // c.width
-    element = _coords(c) + _loaded(c, _value(c))
-    header = kir.Comment(f"cooperative copy: {c.rows} x {c.chunk} tile of {c.src} into {c.shared}, "
-                         f"{c.axis.value} fastest" + (f", {c.width} at a time" if c.width > 1 else ""), c.span)
-    if c.per_thread is not None:
-        loop = _steps(c, element, None, f"{c.per_thread} a thread: a constant count")
-    elif steps < c.threads:  # a tile smaller than the block (a chunk halved to fit): one step or none
-        loop = kir.If(kir.Bin("<", c.tid, const(steps)), (kir.Decl(LINEAR, "int", c.tid, True),) + element)
-    else:
-        loop = kir.For(LINEAR, c.tid, const(steps), const(c.threads), element)
-    return (header, loop)
+    return _copy(c, "cooperative copy", _loaded(c, _value(c)), None, ": a constant count")
 
 
 def copy_async(c: TileCopy) -> tuple:
@@ -71,13 +61,23 @@ def copy_async(c: TileCopy) -> tuple:
     if c.width > 1 and not c.contiguous:
         raise CompilerBug(f"a {c.width}-wide asynchronous copy into {c.shared} along a strided axis")
     issue = kir.AsyncCopy(c.shared, c.dst_index, c.src, c.src_index, c.ctype, c.width, c.valid)
-    element = _coords(c) + (issue,)
-    header = kir.Comment(f"asynchronous copy: {c.rows} x {c.chunk} tile of {c.src} into {c.shared}, "
+    return _copy(c, "asynchronous copy", (issue,), kir.FULL, ", unrolled: all issued at once")
+
+
+def _copy(c: TileCopy, what: str, moves: tuple, unroll, how: str) -> tuple:
+    """A copy's header and its loop over the thread's copy steps, each of
+    which `moves` one element (or vector) of the tile."""
+    steps = c.rows * c.chunk // c.width
+    element = _coords(c) + moves
+    header = kir.Comment(f"{what}: {c.rows} x {c.chunk} tile of {c.src} into {c.shared}, "
                          f"{c.axis.value} fastest" + (f", {c.width} at a time" if c.width > 1 else ""), c.span)
     if c.per_thread is not None:
-        return (header, _steps(c, element, kir.FULL, f"{c.per_thread} a thread, unrolled: all issued at once"))
-    steps = c.rows * c.chunk // c.width
-    return (header, kir.For(LINEAR, c.tid, const(steps), const(c.threads), element))
+        loop = _steps(c, element, unroll, f"{c.per_thread} a thread{how}")
+    elif steps < c.threads:  # a tile smaller than the block (a chunk halved to fit): one step or none
+        loop = kir.If(kir.Bin("<", c.tid, const(steps)), (kir.Decl(LINEAR, "int", c.tid, True),) + element)
+    else:
+        loop = kir.For(LINEAR, c.tid, const(steps), const(c.threads), element)
+    return (header, loop)
 
 
 def prefetch_tile(c: TileCopy, registers: str) -> tuple:

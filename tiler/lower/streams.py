@@ -64,12 +64,10 @@ class Streams(Body):
         if plan.unroll is not None:
             self.unrolls[e.chunk] = plan.unroll
         size = const(plan.chunk)
-        if self._asynchronous(plan):
+        if self._asynchronous(plan) or self._double_buffered(plan):
             tail = self.declare(f"{e.offset.name}_last", "int", kir.Bin("-", length, kir.Bin("%", length, size)))
-            self._async_pipelined(e, plan, arrays, length, accs, tail)
-        elif self._double_buffered(plan):
-            tail = self.declare(f"{e.offset.name}_last", "int", kir.Bin("-", length, kir.Bin("%", length, size)))
-            self._pipelined(e, plan, arrays, length, accs, tail)
+            pipeline = self._async_pipelined if self._asynchronous(plan) else self._pipelined
+            pipeline(e, plan, arrays, length, accs, tail)
         else:
             kk = self.fresh(e.offset.name)
             full, _ = self.block(lambda: self._chunk(e, plan, arrays, length, accs, kir.Ref(kk), size, False))

@@ -151,13 +151,11 @@ class Gpu:
         for p in k.params:
             if p.role == "input" and isinstance(inputs[p.source], interop.DeviceArray):
                 given = inputs[p.source]
-                if given.dtype != NUMPY[p.ctype] or given.nbytes != _nbytes(p, sizes):
-                    raise PlainError(f"input `{p.source}` on the device does not fit {p.ctype} [{p.shape}]")
+                _check_fits(p, given.dtype, given.nbytes, sizes)
                 args.append(np.uintp(given.pointer))
             elif p.role == "input" and device is not None and p.source in device.buffers:
                 buf, nbytes, kind = device.buffers[p.source]
-                if kind != NUMPY[p.ctype] or nbytes != np.asarray(inputs[p.source]).nbytes:
-                    raise PlainError(f"input `{p.source}` on the device does not fit {p.ctype} [{p.shape}]")
+                _check_fits(p, kind, nbytes, sizes)
                 args.append(buf)
             elif p.role == "input":
                 buf = drv.to_device(np.ascontiguousarray(inputs[p.source], dtype=NUMPY[p.ctype]))
@@ -209,8 +207,11 @@ def _shape(p: kir.Param, sizes: dict) -> tuple[int, ...]:
     return tuple(sizes[s] if isinstance(s, str) else s for s in p.shape)
 
 
-def _nbytes(p: kir.Param, sizes: dict) -> int:
-    return int(np.prod(_shape(p, sizes), dtype=np.int64)) * np.dtype(NUMPY[p.ctype]).itemsize
+def _check_fits(p: kir.Param, kind, nbytes: int, sizes: dict) -> None:
+    """An array already on the device holds what the kernel reads of `p`."""
+    want = int(np.prod(_shape(p, sizes), dtype=np.int64)) * np.dtype(NUMPY[p.ctype]).itemsize
+    if kind != NUMPY[p.ctype] or nbytes != want:
+        raise PlainError(f"input `{p.source}` on the device does not fit {p.ctype} [{p.shape}]")
 
 
 def check_launch(k: kir.Kernel, sizes: dict) -> None:

@@ -60,7 +60,7 @@ def device_array(name: str, value) -> DeviceArray:
     if face.get("mask") is not None:
         raise PlainError(f"`{name}` is a masked array; a kernel reads every element")
     _check_device(name, value)
-    pointer, read_only = face["data"]
+    pointer = face["data"][0]
     library = type(value).__module__.split(".")[0]
     return DeviceArray(int(pointer), shape, dtype, library if library in LIBRARIES else "", value)
 
