@@ -161,3 +161,42 @@ def test_show_transformed_walks_a_1d_blocks_row_tile_with_one_index():
     assert "-- a copy's elements: e = threadIdx.x + 16 * step, for every step inside the tile" in out
     # row-major (thread row e / 64, element e % 64): cp.async lands each vector whole
     assert "copyFastMem(ac[e % 64], e / 64, e % 64)" in out and "threadIdx.y" not in out
+
+
+def test_show_transformed_gives_register_tilings_three_steps():
+    out = tiler("explain", BENCHMARKS / "mm.fut", "--show-transformed").stdout
+    step1, step2, step3 = out.split("-- step ")[1:]
+    assert step1.startswith("1 of 3") and "copyFastMem(a_c[threadIdx.x]" in step1 and "streamPar" not in step1
+    # step 2: each micro-tile dimension's map a streamPar over strips, the stream a loop over chunks
+    assert step2.count("streamPar(") == 2 and "[[f32, n], T1] b_strip" in step2 and "map(" in step2
+    assert "for kk < n step 16 do" in step2 and "streamSeq(" not in step2
+    # step 3: the strip maps gone inward: loops over the points, registers read once a step
+    assert "map(\n" not in step3.split("for kk")[1].split("let reg_a_c")[0]
+    assert "loop (acc = replicate(T0, replicate(T1, 0.0f32)))" in step3
+    assert "shMem_a_c[k, t0 / 4 * 64 + threadIdx.y * 4 + t0 % 4]" in step3
+    assert "acc with [t0, t1] = acc[t0, t1] + reg_a_c[t0] * reg_b_c[t1]" in step3
+    assert "let a_c = a_strip[:, kk : kk + chunk] in" in step3
+
+
+def test_show_transformed_keeps_a_1d_strips_point_values_and_enclosing_streams():
+    out = tiler("explain", BENCHMARKS / "nbody3d.fut", "--show-transformed").stdout.split("step 3 of 3")[1]
+    assert "let dx = reg_xc - xi_strip[t0] in" in out and "ax with [t0] = ax[t0] + dx * s" in out
+    out = tiler("explain", BENCHMARKS / "lavamd.fut", "--show-transformed").stdout.split("step 3 of 3")[1]
+    # the untiled stream around the tiled one carries every point's accumulator
+    assert "iota(p), replicate(T1, 0.0f32))" in out and "fn [f32, T1] (int kk1, [int, chunk1] nhbs, [f32, T1] acc1)" in out
+    assert "loop (acc2 = acc1) = for kk2 < m step 256 do" in out
+
+
+def test_show_transformed_writes_promoted_reads_as_the_chunks_they_became():
+    out = tiler("explain", BENCHMARKS / "mm_rows.fut", "--show-transformed").stdout
+    step1 = out.split("step 2 of 3")[0]
+    assert "acc + shMem_a_c[k, threadIdx.y] * shMem_B_c[k, threadIdx.x]" in step1
+    assert "a, transpose(B)[j], 0.0f32)" in step1
+    assert "let B_c = transpose(B)[j_strip][:, kk : kk + chunk] in" in out.split("step 3 of 3")[1]
+
+
+def test_show_transformed_says_step_three_in_words_for_a_stream_under_an_if():
+    out = tiler("explain", ROOT / "tests/programs/analysis/uniform_branch.fut", "--show-transformed").stdout
+    assert "step 2 of 3" in out and "(drawn in words only" in out
+    plain = tiler("explain", BENCHMARKS / "matvec.fut", "--show-transformed").stdout
+    assert "step 1 of 3" not in plain  # no register tile: the block-tiled program alone

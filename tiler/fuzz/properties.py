@@ -32,7 +32,7 @@ TIME_BOX_S = 10
 @dataclass(frozen=True)
 class Failure:
     seed: int
-    stage: str  # roundtrip, check, interp, compile, nvcc, gpu, mutant
+    stage: str  # roundtrip, check, interp, compile, explain, nvcc, gpu, mutant
     message: str
     text: str
 
@@ -66,9 +66,21 @@ def check_program(tree, seed: int):
             kernels[variant] = (values["verify"], values["render"])
         except (CompilerBug, UserError, PlainError) as exc:
             failures.append(Failure(seed, "compile", f"{variant}: {exc}", text))
+            continue
+        failures += _transformed(seed, text, values)
     if len(kernels) < len(VARIANTS):
         return failures, None
     return failures, Compiled(seed, text, prog, kernels)
+
+
+def _transformed(seed: int, text: str, values: dict) -> list[Failure]:
+    """`explain --show-transformed` draws every plan, register-tiled or not, without failing."""
+    from ..report.transformed import show_transformed
+    try:
+        show_transformed(values["parse"], values["analyse"])
+    except Exception as exc:  # noqa: BLE001 - any failure of the drawing is the finding
+        return [Failure(seed, "explain", f"--show-transformed: {type(exc).__name__}: {exc}", text)]
+    return []
 
 
 def sizes_for(prog, seed: int) -> dict:

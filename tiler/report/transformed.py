@@ -9,23 +9,151 @@ is for people to read; tiler does not parse it back.
 from __future__ import annotations
 
 import dataclasses
+import textwrap
 
 from ..analyse import Analysis
 from ..analyse.schedule import CopyAxis, Layout
+from ..check.types import size_text
 from ..syntax import ast, pretty
-from ..tree import map_children
+from ..tree import children, map_children
+from .strips import Strips, sequentialised, strip_mined
 
 AXIS = {"x": "threadIdx.x", "y": "threadIdx.y"}
 
 
 def show_transformed(program: ast.Program, a: Analysis) -> str:
-    plans = {id(s.site.stream.origin): s for s in a.streams if s.tiled}
+    plans = {_at(s.site.stream.origin): s for s in a.streams if s.tiled and s.site.stream.origin is not None}
     comments = {_nest_position(program): _block_comments(a)}
     for s in plans.values():
         comments[(s.site.span.line, s.site.span.col)] = [f"fast memory: {_tile_decl(p)}" for p in s.inputs if p.copied] + [
             f"chunk = {s.chunk} (the last chunk may be shorter); copies guard the array's end"] + _elements(a, s)
-    rewritten = _Rewriter(plans, a).program(program)
-    return pretty(rewritten, comments)
+    rewritten = _Rewriter(plans, a).program(_with_promotions(program, a.kernel.promoted))
+    if a.block.register is None:
+        return pretty(rewritten, comments)
+    return _three_steps(rewritten, comments, a, plans)
+
+
+def _three_steps(rewritten: ast.Program, comments: dict, a: Analysis, plans: dict) -> str:
+    """The note's register tiling: the block-tiled program, strip-mined, then sequentialised."""
+    b, st = a.block, _strips(a, plans)
+    strips = " and ".join(f"dimension {d} by T{d} = {b.micro(d)}" for d in st.dims)
+    points = " x ".join(f"T{d}" for d in st.dims)
+    third = sequentialised(rewritten, st, b.rank)
+    texts = [
+        _header("step 1 of 3, block tiling: the tiles a block shares in fast memory, one point a thread")
+        + pretty(rewritten, comments),
+        _header(f"step 2 of 3, strip-mining {strips}: each such map becomes a streamPar over strips of "
+                "T points, each strip a map, and the tiled streamSeq a loop over its chunks")
+        + pretty(strip_mined(rewritten, st, b.rank)),
+        _header(f"step 3 of 3, sequentialising: the strip's map distributed around the loop over chunks, "
+                f"interchanged inward through it and the loop over k, and made loops over the thread's "
+                f"{points} points, their accumulators in registers; per k, {_reuse(a, st)}")
+        + (pretty(third) if third else _header(
+            "(drawn in words only: around the tiled stream the strip's map body has more than lets, "
+            "streams and loops, or the stream's body more than its copies and one loop)")),
+    ]
+    return "\n".join(texts)
+
+
+def _header(text: str) -> str:
+    return "".join(f"-- {line}\n" for line in textwrap.wrap(text, 96))
+
+
+def _strips(a: Analysis, plans: dict) -> Strips:
+    b = a.block
+    tiled = [s for s in plans.values()]
+    shared = {}
+    for s in tiled:
+        for p in s.inputs:
+            if p.staged:
+                elem = getattr(getattr(p.array, "type", None), "elem", "f32")
+                shared.setdefault(f"shMem_{p.shares or p.name}", (
+                    p, tuple(p.staging.rows), p.staging.layout is Layout.TRANSPOSED, str(elem)))
+    return Strips(sizes={d: b.micro(d) for d in b.spans if b.micro(d) > 1}, group=b.register.group,
+                  extents={d: b.extents[d] for d in b.spans}, axes={d: AXIS.get(b.thread_axis[d], "?") for d in b.spans},
+                  streams={(s.site.span.line, s.site.span.col): s for s in tiled},
+                  lengths={(s.site.span.line, s.site.span.col): _length(s) for s in tiled},
+                  inputs={(site.span.line, site.span.col): len(site.inputs) for site in a.variance.streams},
+                  types=_types(a),
+                  shared=shared)
+
+
+def _types(a: Analysis) -> dict:
+    """Names bound once in the kernel, with their types."""
+    seen: dict = {}
+    for b in a.variance.table:
+        seen.setdefault(b.name, []).append(str(b.type))
+    return {n: ts[0] for n, ts in seen.items() if len(ts) == 1}
+
+
+def _length(s) -> str:
+    shape = getattr(getattr(s.site.inputs[0].array, "type", None), "shape", None) if s.site.inputs else None
+    return size_text(shape[0]) if shape else "n"
+
+
+def _reuse(a: Analysis, st: Strips) -> str:
+    staged = [p for s in a.streams if s.tiled for p in s.inputs if p.staged]
+    reuse = "; ".join(f"{p.name}[k] is read once for the T{d} points of dimension {d}" for p in staged
+                      for d in sorted(p.invariant_to & frozenset(st.dims)))
+    return reuse or "each point reads its own values"
+
+
+def _with_promotions(program: ast.Program, promoted) -> ast.Program:
+    """The source with the index reads the kernel stage made stream inputs written as such:
+    `B[kk + k, j]` read as `B_c[k]`, `B_c` a new chunk of `transpose(B)[j]`."""
+    params = {(r.read.span.line, r.read.span.col): (r.param, str(r.read.type)) for r in promoted if r.param}
+    if not params:
+        return program
+
+    def stream(e):
+        e = _map(e, stream)  # an inner stream's reads are its own
+        if not isinstance(e, ast.StreamSeq):
+            return e
+        offset, found = e.lam.params[0].name, {}
+
+        def read(x):
+            key = (x.span.line, x.span.col) if isinstance(x, ast.Index) else None
+            if key not in params or not any(offset in _names(i) for i in x.indices):
+                return _map(x, read)
+            at = next(n for n, i in enumerate(x.indices) if offset in _names(i))
+            others = x.indices[:at] + x.indices[at + 1:]
+            whole = x.array if at == len(x.indices) - 1 else ast.Transpose(x.array)
+            name, elem = params[key]
+            found.setdefault(name, (ast.Index(whole, others) if others else whole, elem))
+            return ast.Index(ast.Var(name), (_step(x.indices[at], offset),))
+
+        body = read(e.lam.body)
+        if not found:
+            return e
+        chunks = [p for p in e.lam.params[1:] if isinstance(p.type, ast.TArray)
+                  and p.type.size == e.lam.params[1].type.size]
+        count, size = len(chunks), e.lam.params[1].type.size
+        new = tuple(ast.Param(ast.TArray(ast.TScalar(elem), size), n) for n, (_, elem) in found.items())
+        lam = dataclasses.replace(e.lam, body=body, params=e.lam.params[:1 + count] + new + e.lam.params[1 + count:])
+        args = e.args[:count] + tuple(a for a, _ in found.values()) + e.args[count:]
+        return dataclasses.replace(e, lam=lam, args=args)
+
+    return dataclasses.replace(program, funs=tuple(dataclasses.replace(f, body=stream(f.body)) for f in program.funs))
+
+
+def _at(e) -> tuple:
+    return (e.span.line, e.span.col)
+
+
+def _step(index, offset: str):
+    """`kk + k` less the stream's offset `kk`: `k`."""
+    if isinstance(index, ast.BinOp) and index.op == "+":
+        if isinstance(index.lhs, ast.Var) and index.lhs.name == offset:
+            return index.rhs
+        if isinstance(index.rhs, ast.Var) and index.rhs.name == offset:
+            return index.lhs
+    return ast.BinOp("-", index, ast.Var(offset))
+
+
+def _names(e) -> set:
+    if isinstance(e, ast.Var):
+        return {e.name}
+    return set().union(set(), *(_names(c) for c in children(e, ast.is_node)))
 
 
 def _elements(a: Analysis, s) -> list[str]:
@@ -50,26 +178,10 @@ def _block_comments(a: Analysis) -> list[str]:
     lines = [f"{len(b.spans)}-D block of {threads} threads: {axes}"]
     if len(b.spans) == 2:
         lines.append(f"tid = threadIdx.y * {b.extents[b.spans[0]]} + threadIdx.x")
-    return lines + _register_steps(a)
-
-
-def _register_steps(a: Analysis) -> list[str]:
-    """The design note's register tiling, its three steps in its words."""
-    b = a.block
-    if b.register is None:
-        return []
-    dims = [d for d in b.spans if b.micro(d) > 1]
-    strips = " and ".join(f"dimension {d} by T{d} = {b.micro(d)}" for d in dims)
-    staged = [p for s in a.streams if s.tiled for p in s.inputs if p.staged]
-    reuse = "; ".join(f"{p.name}[k] once for the T{d} points of dimension {d}" for p in staged
-                      for d in sorted(p.invariant_to & frozenset(dims)))
-    return [f"register tile ({b.register.points} points a thread), in three steps:",
-            f"  1. strip-mine {strips}: each thread takes a strip of "
-            f"{' x '.join(str(b.micro(d)) for d in sorted(dims))} points "
-            f"(a block covers {' x '.join(str(b.points(d)) for d in sorted(b.spans))})",
-            "  2. interchange the strip inward, through the streamSeq and its loop over k",
-            f"  3. sequentialise it: per k, read {reuse} into registers; "
-            f"{b.register.points} accumulators, one a point"]
+    if b.register is not None:
+        covers = " x ".join(str(b.points(d)) for d in sorted(b.spans))
+        lines.append(f"register tile: {b.register.points} points a thread, a block covers {covers} (steps 2 and 3)")
+    return lines
 
 
 def _tile_decl(p) -> str:
@@ -87,8 +199,8 @@ class _Rewriter:
         return dataclasses.replace(prog, funs=tuple(dataclasses.replace(f, body=self.exp(f.body)) for f in prog.funs))
 
     def exp(self, e):
-        if isinstance(e, ast.StreamSeq) and id(e) in self.plans:
-            return self.stream(e, self.plans[id(e)])
+        if isinstance(e, ast.StreamSeq) and _at(e) in self.plans:
+            return self.stream(e, self.plans[_at(e)])
         return _map(e, self.exp)
 
     def stream(self, e: ast.StreamSeq, plan) -> ast.StreamSeq:
