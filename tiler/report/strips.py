@@ -188,7 +188,7 @@ class _Points:
         values and how to read them at the point (t0, t1); `arrays`: the names among them
         that hold every point's value (accumulators); `ret`: one point's result type."""
         if not _holds_stream(e, self.st):
-            if _names(e) <= arrays or not _mentions(e, per_point):
+            if names_in(e) <= arrays or not _mentions(e, per_point):
                 return e
             return self.pointwise(_substitute(e, per_point), ret)  # what each point makes of its results
         if isinstance(e, ast.Let):
@@ -227,10 +227,10 @@ class _Points:
     def per_point_let(self, e: ast.Let, per_point: dict, arrays: frozenset, ret):
         """A value each point computes before the stream (its row `A[p]`): an array over the strip."""
         (name,) = e.names if len(e.names) == 1 and name_type(self.st, e.names[0]) else (None,)
-        if name is None or _names(e.value) & arrays:
+        if name is None or names_in(e.value) & arrays:
             raise _NoForm
         value = _substitute(e.value, per_point)
-        dims = [d for d in self.dims if f"t{d}" in _names(value)]
+        dims = [d for d in self.dims if f"t{d}" in names_in(value)]
         value = self.pointwise(value, ast.TScalar(name_type(self.st, name)), dims)
         self.params = {**self.params, name: ast.Var(name)}
         inner = {**per_point, name: ast.Index(ast.Var(name), tuple(self.st.t(d) for d in dims))}
@@ -251,7 +251,7 @@ class _Points:
         """An accumulator's initial value for every point."""
         if init is None:
             raise _NoForm
-        if _names(init) <= arrays and isinstance(init, ast.Var):
+        if names_in(init) <= arrays and isinstance(init, ast.Var):
             return init
         if _mentions(init, per_point):
             raise _NoForm
@@ -270,7 +270,7 @@ class _Points:
         strips = {}  # chunk name -> its strip: a point's own row, now the rows of the strip's points
         for param, array in zip(e.lam.params[1:1 + count], e.args[:count]):
             if _mentions(array, per_point):
-                if _names(array) & (per_point.keys() - self.params.keys()):
+                if names_in(array) & (per_point.keys() - self.params.keys()):
                     raise _NoForm
                 strips[param.name] = _substitute(array, self.params)
         body = _every_row(self.chunk_body(e.lam.body, accs, per_point), set(strips))
@@ -309,7 +309,7 @@ class _Points:
     def _hoist(self, e, reads: dict, bound: set):
         """A read of a shared tile that no name bound inside the step indexes: a register."""
         if isinstance(e, ast.Index) and isinstance(e.array, ast.Var) and e.array.name in self.st.shared \
-                and not (_names(e) & bound):
+                and not (names_in(e) & bound):
             plan, rows, transposed, elem = self.st.shared[e.array.name]
             varying = [d for d in self.dims if d not in plan.invariant_to and d in rows]
             from ..syntax.printer import pretty
@@ -408,14 +408,17 @@ def _holds_stream(e, st: Strips) -> bool:
     return any(_holds_stream(c, st) for c in children(e, ast.is_node))
 
 
-def _names(e) -> set:
+def names_in(e) -> set:
+    """Every name `e` reads (bound inside it or not)."""
     if isinstance(e, ast.Var):
         return {e.name}
-    return set().union(*(_names(c) for c in children(e, ast.is_node))) if dataclasses.is_dataclass(e) else set()
+    if isinstance(e, tuple):
+        return set().union(set(), *(names_in(c) for c in e))
+    return set().union(set(), *(names_in(c) for c in children(e, ast.is_node))) if dataclasses.is_dataclass(e) else set()
 
 
 def _mentions(e, per_point: dict) -> bool:
-    return bool(_names(e) & per_point.keys())
+    return bool(names_in(e) & per_point.keys())
 
 
 def _bound_in(e) -> set:

@@ -15,8 +15,8 @@ from ..analyse import Analysis
 from ..analyse.schedule import CopyAxis, Layout
 from ..check.types import size_text
 from ..syntax import ast, pretty
-from ..tree import children, map_children
-from .strips import Strips, sequentialised, strip_mined
+from ..tree import map_children
+from .strips import Strips, names_in, sequentialised, strip_mined
 
 AXIS = {"x": "threadIdx.x", "y": "threadIdx.y"}
 
@@ -113,9 +113,9 @@ def _with_promotions(program: ast.Program, promoted) -> ast.Program:
 
         def read(x):
             key = (x.span.line, x.span.col) if isinstance(x, ast.Index) else None
-            if key not in params or not any(offset in _names(i) for i in x.indices):
+            if key not in params or not any(offset in names_in(i) for i in x.indices):
                 return _map(x, read)
-            at = next(n for n, i in enumerate(x.indices) if offset in _names(i))
+            at = next(n for n, i in enumerate(x.indices) if offset in names_in(i))
             others = x.indices[:at] + x.indices[at + 1:]
             whole = x.array if at == len(x.indices) - 1 else ast.Transpose(x.array)
             name, elem = params[key]
@@ -148,12 +148,6 @@ def _step(index, offset: str):
         if isinstance(index.rhs, ast.Var) and index.rhs.name == offset:
             return index.lhs
     return ast.BinOp("-", index, ast.Var(offset))
-
-
-def _names(e) -> set:
-    if isinstance(e, ast.Var):
-        return {e.name}
-    return set().union(set(), *(_names(c) for c in children(e, ast.is_node)))
 
 
 def _elements(a: Analysis, s) -> list[str]:

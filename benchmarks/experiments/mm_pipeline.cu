@@ -1,0 +1,105 @@
+// A hand-written variant of tiler's register-tiled matrix product (16 x 16
+// threads, 8 x 8 points a thread, chunk 16), to measure three techniques
+// before building them: an S-stage cp.async pipeline (A's tile transposed by
+// 4-byte copies, B's rows by 16-byte copies; one barrier a chunk, no
+// prefetch registers), blocks without clamps (CLAMP 0: sizes the tiles
+// divide only), and a 4 x 8 warp layout (WARP 1) instead of 2 x 16.
+// Needs tiler.cuh's helpers (tiler_min, tiler_cp_async*) before it; n % 16
+// == 0 assumed. Run by mm_pipeline.py; the results are in RESULTS.md.
+#ifndef STAGES
+#define STAGES 3
+#endif
+#ifndef WARP
+#define WARP 0
+#endif
+#ifndef CLAMP
+#define CLAMP 1
+#endif
+#define PA 132
+#define SA (16 * PA)
+#define SB (16 * 128)
+extern "C" __global__ void __launch_bounds__(256, 2)
+mm_async(const float* __restrict__ A, const float* __restrict__ B0, float* __restrict__ out0, int m, int n, int q)
+{
+  extern __shared__ __align__(16) float smem[];
+  const int tid = threadIdx.y * 16 + threadIdx.x;
+#if WARP
+  const int lane = tid % 32, warp = tid / 32;
+  const int rbase = warp / 2 * 16 + lane / 8 * 4, cbase = warp % 2 * 32 + lane % 8 * 4;
+#else
+  const int rbase = threadIdx.y * 4, cbase = threadIdx.x * 4;
+#endif
+  float acc[64];
+  #pragma unroll
+  for (int i = 0; i < 64; ++i) acc[i] = 0.0f;
+  const int nk = n / 16;
+  auto issue = [&](int c, int s) {
+    float* shA = smem + s * (SA + SB);
+    float* shB = shA + SA;
+    const int kk = c * 16;
+    #pragma unroll
+    for (int c_ = 0; c_ < 8; ++c_) {
+      const int t = tid + c_ * 256;
+      const int r = t / 16, e = t % 16;
+#if CLAMP
+      const int row = tiler_min(blockIdx.y * 128 + r, m - 1);
+#else
+      const int row = blockIdx.y * 128 + r;
+#endif
+      tiler_cp_async<4>(&shA[e * PA + r], &A[row * n + kk + e], true);
+    }
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; ++c_) {
+      const int t = tid + c_ * 256;
+      const int r = t % 32 * 4, e = t / 32;
+#if CLAMP
+      const int col = tiler_min(blockIdx.x * 128 + r, q - 4);
+#else
+      const int col = blockIdx.x * 128 + r;
+#endif
+      tiler_cp_async<16>(&shB[e * 128 + r], &B0[col + (kk + e) * q], true);
+    }
+  };
+  #pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < nk) issue(s, s);
+    tiler_cp_async_commit();
+  }
+  for (int c = 0; c < nk; ++c) {
+    tiler_cp_async_wait<STAGES - 2>();
+    __syncthreads();
+    if (c + STAGES - 1 < nk) issue(c + STAGES - 1, (c + STAGES - 1) % STAGES);
+    tiler_cp_async_commit();
+    const float* shA = smem + (c % STAGES) * (SA + SB);
+    const float* shB = shA + SA;
+    #pragma unroll
+    for (int k = 0; k < 16; ++k) {
+      float a[8], b[8];
+      #pragma unroll
+      for (int g = 0; g < 2; ++g) {
+        const float4 va = *reinterpret_cast<const float4*>(&shA[g * 64 + rbase + k * PA]);
+        a[g*4] = va.x; a[g*4+1] = va.y; a[g*4+2] = va.z; a[g*4+3] = va.w;
+        const float4 vb = *reinterpret_cast<const float4*>(&shB[g * 64 + cbase + k * 128]);
+        b[g*4] = vb.x; b[g*4+1] = vb.y; b[g*4+2] = vb.z; b[g*4+3] = vb.w;
+      }
+      #pragma unroll
+      for (int i = 0; i < 8; ++i)
+        #pragma unroll
+        for (int j = 0; j < 8; ++j) acc[i * 8 + j] += a[i] * b[j];
+    }
+  }
+  #pragma unroll
+  for (int g0 = 0; g0 < 2; ++g0)
+    #pragma unroll
+    for (int l0 = 0; l0 < 4; ++l0) {
+      const int row = blockIdx.y * 128 + g0 * 64 + rbase + l0;
+      #pragma unroll
+      for (int g1 = 0; g1 < 2; ++g1) {
+        const int col = blockIdx.x * 128 + g1 * 64 + cbase;
+#if CLAMP
+        if (row < m && col < q)
+#endif
+        *reinterpret_cast<float4*>(&out0[row * q + col]) = make_float4(acc[(g0*4+l0)*8 + g1*4], acc[(g0*4+l0)*8 + g1*4+1], acc[(g0*4+l0)*8 + g1*4+2], acc[(g0*4+l0)*8 + g1*4+3]);
+      }
+    }
+}
