@@ -20,6 +20,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from ..syntax import ast
+from ..syntax.printer import pretty, type_text
 from ..tree import children, map_children
 
 
@@ -32,9 +33,9 @@ class StreamPar:
 
     def show(self, ind, exp):
         inner = ind + "  "
-        params = ", ".join(f"{_type(p.type)} {p.name}" for p in self.lam.params)
+        params = ", ".join(f"{type_text(p.type)} {p.name}" for p in self.lam.params)
         args = ", ".join(exp(a, inner) for a in self.args)
-        return (f"streamPar(\n{inner}fn {_type(self.lam.ret)} ({params}) =>\n{inner}  "
+        return (f"streamPar(\n{inner}fn {type_text(self.lam.ret)} ({params}) =>\n{inner}  "
                 f"{exp(self.lam.body, inner + '  ')},\n{inner}{args})")
 
 
@@ -47,7 +48,7 @@ class ChunkLoop:
     length: str
     chunk: int
     size: str  # the name the body gives the chunk's length
-    slices: tuple  # (chunk name, array expression)
+    slices: tuple  # (chunk name, array expression or the strip's Rows)
     body: object
 
     def show(self, ind, exp):
@@ -55,7 +56,7 @@ class ChunkLoop:
         accs = ", ".join(f"{n} = {exp(i, ind)}" for n, i in self.accs)
         lines = [f"loop ({accs}) = for {self.offset} < {self.length} step {self.chunk} do",
                  f"{inner}let {self.size} = min({self.chunk}, {self.length} - {self.offset}) in"]
-        lines += [f"{inner}let {n} = {exp(a, inner) if isinstance(a, Rows) else exp(a, inner) + '['}"
+        lines += [f"{inner}let {n} = {exp(a.strip, inner) + '[:, ' if isinstance(a, Rows) else exp(a, inner) + '['}"
                   f"{self.offset} : {self.offset} + {self.size}] in" for n, a in self.slices]
         names = ", ".join(n for n, _ in self.accs)
         rest = f"({names})" if len(self.accs) > 1 else names
@@ -68,9 +69,6 @@ class Rows:
 
     strip: object  # the rows of the strip's points: `a_strip`, `transpose(B)[j_strip]`
 
-    def show(self, ind, exp):
-        return f"{exp(self.strip, ind)}[:, "
-
 
 @dataclass(frozen=True)
 class Update:
@@ -82,11 +80,6 @@ class Update:
 
     def show(self, ind, exp):
         return f"{self.array} with [{', '.join(exp(i, ind) for i in self.indices)}] = {exp(self.value, ind)}"
-
-
-def _type(t) -> str:
-    from ..syntax.printer import type_text
-    return type_text(t)
 
 
 @dataclass(frozen=True)
@@ -111,10 +104,18 @@ class Strips:
         return ast.Var(f"t{d}")
 
 
+def main_of(program: ast.Program) -> ast.FunDef:
+    return next((f for f in program.funs if f.name == "main"), program.funs[-1])
+
+
+def span_key(e) -> tuple:
+    """A syntax node's (line, column), by which the plan's streams are found in the source."""
+    return (e.span.line, e.span.col)
+
+
 def kernel_maps(program: ast.Program, rank: int) -> list:
     """The maps of the kernel's dimensions, outermost first (lets between them skipped)."""
-    main = next((f for f in program.funs if f.name == "main"), program.funs[-1])
-    e, maps = main.body, []
+    e, maps = main_of(program).body, []
     while len(maps) < rank:
         while isinstance(e, ast.Let):
             e = e.body
@@ -135,7 +136,7 @@ def strip_mined(program: ast.Program, st: Strips, rank: int) -> ast.Program:
             d = targets[id(e)]
             inner = dataclasses.replace(e, lam=dataclasses.replace(e.lam, body=rewrite(e.lam.body)))
             return _strip(inner, d, st, inner_map=True)
-        if isinstance(e, ast.StreamSeq) and _key(e) in st.streams:
+        if isinstance(e, ast.StreamSeq) and span_key(e) in st.streams:
             return _chunk_loop(e, st, map_children(e.lam, rewrite, ast.is_node).body, inits=None)
         return map_children(e, rewrite, ast.is_node)
 
@@ -151,10 +152,9 @@ def sequentialised(program: ast.Program, st: Strips, rank: int) -> ast.Program |
     nested = [maps[d] for d in dims]
     if any(outer.lam.body is not inner for outer, inner in zip(nested, nested[1:])):
         return None  # lets between two strip-mined maps
-    per_point = {p.name: ast.Index(ast.Var(f"{p.name}_strip"), (st.t(d),))
-                 for d in dims for p in maps[d].lam.params}
+    params = {p.name: ast.Var(f"{p.name}_strip") for d in dims for p in maps[d].lam.params}
+    per_point = {p.name: ast.Index(params[p.name], (st.t(d),)) for d in dims for p in maps[d].lam.params}
     try:
-        params = {p.name: ast.Var(f"{p.name}_strip") for d in dims for p in maps[d].lam.params}
         body = _Points(st, dims, params).body(nested[-1].lam.body, per_point, frozenset(), nested[-1].lam.ret)
     except _NoForm:
         return None
@@ -199,14 +199,14 @@ class _Points:
             value = self.body(e.value, per_point, arrays, ret)
             return dataclasses.replace(e, value=value, body=self.body(e.body, self.points(per_point, e.names),
                                                                        arrays | set(e.names), ret))
-        if isinstance(e, ast.StreamSeq) and _key(e) in self.st.streams:
+        if isinstance(e, ast.StreamSeq) and span_key(e) in self.st.streams:
             return self.stream(e, per_point, arrays)
         if isinstance(e, ast.Map) and not _mentions(e.args, per_point):  # an inner dimension's map
             lam = dataclasses.replace(e.lam, ret=self.shape(e.lam.ret),
                                       body=self.body(e.lam.body, per_point, arrays, e.lam.ret))
             return dataclasses.replace(e, lam=lam)
         if isinstance(e, ast.StreamSeq):  # a stream around the tiled one: its accumulators per point
-            count = self.st.inputs[_key(e)]
+            count = self.st.inputs[span_key(e)]
             names = [p.name for p in e.lam.params[1 + count:]]
             inits = tuple(self.shaped(i, per_point, arrays) for i in e.args[count:])
             inner = self.points(per_point, names)
@@ -226,12 +226,12 @@ class _Points:
 
     def per_point_let(self, e: ast.Let, per_point: dict, arrays: frozenset, ret):
         """A value each point computes before the stream (its row `A[p]`): an array over the strip."""
-        (name,) = e.names if len(e.names) == 1 and name_type(self.st, e.names[0]) else (None,)
+        (name,) = e.names if len(e.names) == 1 and e.names[0] in self.st.types else (None,)
         if name is None or names_in(e.value) & arrays:
             raise _NoForm
         value = _substitute(e.value, per_point)
         dims = [d for d in self.dims if f"t{d}" in names_in(value)]
-        value = self.pointwise(value, ast.TScalar(name_type(self.st, name)), dims)
+        value = _over_points(value, ast.TScalar(self.st.types[name]), dims)
         self.params = {**self.params, name: ast.Var(name)}
         inner = {**per_point, name: ast.Index(ast.Var(name), tuple(self.st.t(d) for d in dims))}
         return dataclasses.replace(e, value=value, body=self.body(e.body, inner, arrays, ret))
@@ -257,14 +257,11 @@ class _Points:
             raise _NoForm
         return self.replicated(init)
 
-    def pointwise(self, e, ret, dims=None):
-        for d in reversed(self.dims if dims is None else dims):
-            e = ast.Map(ast.Lambda(ret, (ast.Param(ast.TScalar("int"), f"t{d}"),), e), (ast.Iota(ast.Var(f"T{d}")),))
-            ret = ast.TArray(ret, f"T{d}")
-        return e
+    def pointwise(self, e, ret):
+        return _over_points(e, ret, self.dims)
 
     def stream(self, e: ast.StreamSeq, per_point: dict, arrays: frozenset):
-        count = self.st.inputs[_key(e)]
+        count = self.st.inputs[span_key(e)]
         accs = [p.name for p in e.lam.params[1 + count:]]
         inits = tuple(self.shaped(i, per_point, arrays) for i in e.args[count:])
         strips = {}  # chunk name -> its strip: a point's own row, now the rows of the strip's points
@@ -289,10 +286,10 @@ class _Points:
                 raise _NoForm
             return dataclasses.replace(e, body=self.chunk_body(e.body, accs, per_point))
         if isinstance(e, ast.Loop) and [p.name for p in e.params] == accs:
-            return dataclasses.replace(e, body=self.registers(e.body, accs, e.index, per_point))
+            return dataclasses.replace(e, body=self.registers(e.body, accs, per_point))
         raise _NoForm
 
-    def registers(self, e, accs: list[str], k: str, per_point: dict):
+    def registers(self, e, accs: list[str], per_point: dict):
         """Shared values read once a step into registers, then the loops over the points."""
         reads: dict = {}
         body = _substitute(e, {**per_point, **{a: ast.Index(ast.Var(a), self.index) for a in accs}})
@@ -312,13 +309,10 @@ class _Points:
                 and not (names_in(e) & bound):
             plan, rows, transposed, elem = self.st.shared[e.array.name]
             varying = [d for d in self.dims if d not in plan.invariant_to and d in rows]
-            from ..syntax.printer import pretty
             key = pretty(e)
-            if key not in reads:
-                name = f"reg_{e.array.name.removeprefix('shMem_')}"
-                taken = {n for n, _ in reads.values()}
-                name = next(f"{name}_{i}" for i in range(1, len(reads) + 2) if f"{name}_{i}" not in taken) \
-                    if name in taken else name
+            if key not in reads:  # a second read of the same tile at another index: reg_X_2
+                same = sum(k.startswith(e.array.name + "[") for k in reads)
+                name = f"reg_{e.array.name.removeprefix('shMem_')}" + (f"_{same + 1}" if same else "")
                 reads[key] = (name, self._register_value(e, rows, transposed, varying, elem))
             name = reads[key][0]
             return ast.Index(ast.Var(name), tuple(self.st.t(d) for d in varying)) if varying else ast.Var(name)
@@ -331,19 +325,16 @@ class _Points:
         for i, d in enumerate(rows):
             if d in varying:
                 indices[first + i] = self._row(d)
-        value, ret = ast.Index(e.array, tuple(indices)), ast.TScalar(elem)
-        for d in reversed(varying):
-            value = ast.Map(ast.Lambda(ret, (ast.Param(ast.TScalar("int"), f"t{d}"),), value),
-                            (ast.Iota(ast.Var(f"T{d}")),))
-            ret = ast.TArray(ret, f"T{d}")
-        return value
+        return _over_points(ast.Index(e.array, tuple(indices)), ast.TScalar(elem), varying)
 
     def _row(self, d):
         """The tile row of point t of this thread's strip (groups of `group` points interleaved)."""
-        t, axis, g, size = f"t{d}", self.st.axes[d], self.st.group, self.st.sizes[d]
+        t, axis, g, size = self.st.t(d), ast.Var(self.st.axes[d]), self.st.group, self.st.sizes[d]
         if g >= size:
-            return ast.Var(f"{axis} * {size} + {t}")
-        return ast.Var(f"{t} / {g} * {self.st.extents[d] * g} + {axis} * {g} + {t} % {g}")
+            return ast.BinOp("+", ast.BinOp("*", axis, ast.IntLit(size)), t)
+        group_start = ast.BinOp("*", ast.BinOp("/", t, ast.IntLit(g)), ast.IntLit(self.st.extents[d] * g))
+        return ast.BinOp("+", ast.BinOp("+", group_start, ast.BinOp("*", axis, ast.IntLit(g))),
+                         ast.BinOp("%", t, ast.IntLit(g)))
 
     def updates(self, e, accs: list[str]):
         """The loop body's new accumulators written into the point's entries."""
@@ -356,6 +347,14 @@ class _Points:
         fresh = tuple(f"{a}_new" for a in accs)
         return ast.Let(fresh, True, e, ast.TupleExp(tuple(Update(a, self.index, ast.Var(f))
                                                           for a, f in zip(accs, fresh))))
+
+
+def _over_points(e, ret, dims):
+    """`e` at every point of `dims`: `map(fn ret (int t0) => e, iota(T0))`, nested."""
+    for d in reversed(dims):
+        e = ast.Map(ast.Lambda(ret, (ast.Param(ast.TScalar("int"), f"t{d}"),), e), (ast.Iota(ast.Var(f"T{d}")),))
+        ret = ast.TArray(ret, f"T{d}")
+    return e
 
 
 def _strip(m: ast.Map, d: int, st: Strips, inner_map: bool, body=None) -> StreamPar:
@@ -371,12 +370,12 @@ def _strip(m: ast.Map, d: int, st: Strips, inner_map: bool, body=None) -> Stream
 
 
 def _chunk_loop(e: ast.StreamSeq, st: Strips, body, inits) -> ChunkLoop:
-    plan = st.streams[_key(e)]
-    params, count = e.lam.params, st.inputs[_key(e)]
+    plan = st.streams[span_key(e)]
+    params, count = e.lam.params, st.inputs[span_key(e)]
     arrays, chunks = e.args[:count], params[1:1 + count]
     accs = tuple((p.name, i) for p, i in zip(params[1 + count:], inits or e.args[count:]))
     size = chunks[0].type.size if chunks and isinstance(chunks[0].type, ast.TArray) else "chunk"
-    return ChunkLoop(accs, params[0].name, st.lengths[_key(e)], plan.chunk, str(size),
+    return ChunkLoop(accs, params[0].name, st.lengths[span_key(e)], plan.chunk, str(size),
                      tuple((c.name, a) for c, a in zip(chunks, arrays)), body)
 
 
@@ -387,23 +386,14 @@ def _every_row(e, names: set):
     return map_children(e, lambda c: _every_row(c, names), ast.is_node)
 
 
-def name_type(st: Strips, name: str) -> str:
-    """The type of a let the kernel binds, as text ("" where the name is bound twice or not known)."""
-    return st.types.get(name, "")
-
-
 def _in_main(program: ast.Program, rewrite) -> ast.Program:
-    main = next((f for f in program.funs if f.name == "main"), program.funs[-1])
+    main = main_of(program)
     funs = tuple(dataclasses.replace(f, body=rewrite(f.body)) if f is main else f for f in program.funs)
     return dataclasses.replace(program, funs=funs)
 
 
-def _key(e) -> tuple:
-    return (e.span.line, e.span.col)
-
-
 def _holds_stream(e, st: Strips) -> bool:
-    if isinstance(e, ast.StreamSeq) and _key(e) in st.streams:
+    if isinstance(e, ast.StreamSeq) and span_key(e) in st.streams:
         return True
     return any(_holds_stream(c, st) for c in children(e, ast.is_node))
 

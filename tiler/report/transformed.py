@@ -16,18 +16,18 @@ from ..analyse.schedule import CopyAxis, Layout
 from ..check.types import size_text
 from ..syntax import ast, pretty
 from ..tree import map_children
-from .strips import Strips, names_in, sequentialised, strip_mined
+from .strips import Strips, main_of, names_in, sequentialised, span_key, strip_mined
 
 AXIS = {"x": "threadIdx.x", "y": "threadIdx.y"}
 
 
 def show_transformed(program: ast.Program, a: Analysis) -> str:
-    plans = {_at(s.site.stream.origin): s for s in a.streams if s.tiled and s.site.stream.origin is not None}
+    plans = {span_key(s.site.stream.origin): s for s in a.streams if s.tiled and s.site.stream.origin is not None}
     comments = {_nest_position(program): _block_comments(a)}
     for s in plans.values():
-        comments[(s.site.span.line, s.site.span.col)] = [f"fast memory: {_tile_decl(p)}" for p in s.inputs if p.copied] + [
+        comments[span_key(s.site)] = [f"fast memory: {_tile_decl(p)}" for p in s.inputs if p.copied] + [
             f"chunk = {s.chunk} (the last chunk may be shorter); copies guard the array's end"] + _elements(a, s)
-    rewritten = _Rewriter(plans, a).program(_with_promotions(program, a.kernel.promoted))
+    rewritten = _Rewriter(plans, a).program(_with_promotions(program, a))
     if a.block.register is None:
         return pretty(rewritten, comments)
     return _three_steps(rewritten, comments, a, plans)
@@ -61,7 +61,7 @@ def _header(text: str) -> str:
 
 def _strips(a: Analysis, plans: dict) -> Strips:
     b = a.block
-    tiled = [s for s in plans.values()]
+    tiled = list(plans.values())
     shared = {}
     for s in tiled:
         for p in s.inputs:
@@ -71,11 +71,15 @@ def _strips(a: Analysis, plans: dict) -> Strips:
                     p, tuple(p.staging.rows), p.staging.layout is Layout.TRANSPOSED, str(elem)))
     return Strips(sizes={d: b.micro(d) for d in b.spans if b.micro(d) > 1}, group=b.register.group,
                   extents={d: b.extents[d] for d in b.spans}, axes={d: AXIS.get(b.thread_axis[d], "?") for d in b.spans},
-                  streams={(s.site.span.line, s.site.span.col): s for s in tiled},
-                  lengths={(s.site.span.line, s.site.span.col): _length(s) for s in tiled},
-                  inputs={(site.span.line, site.span.col): len(site.inputs) for site in a.variance.streams},
+                  streams={span_key(s.site): s for s in tiled}, lengths={span_key(s.site): _length(s) for s in tiled},
+                  inputs=_inputs(a),
                   types=_types(a),
                   shared=shared)
+
+
+def _inputs(a: Analysis) -> dict:
+    """Every stream's count of arrays streamed, by its place in the source."""
+    return {span_key(site): len(site.inputs) for site in a.variance.streams}
 
 
 def _types(a: Analysis) -> dict:
@@ -98,12 +102,13 @@ def _reuse(a: Analysis, st: Strips) -> str:
     return reuse or "each point reads its own values"
 
 
-def _with_promotions(program: ast.Program, promoted) -> ast.Program:
+def _with_promotions(program: ast.Program, a: Analysis) -> ast.Program:
     """The source with the index reads the kernel stage made stream inputs written as such:
     `B[kk + k, j]` read as `B_c[k]`, `B_c` a new chunk of `transpose(B)[j]`."""
-    params = {(r.read.span.line, r.read.span.col): (r.param, str(r.read.type)) for r in promoted if r.param}
+    params = {span_key(r.read): (r.param, str(r.read.type)) for r in a.kernel.promoted if r.param}
     if not params:
         return program
+    inputs = _inputs(a)  # the kernel's count: the source's arrays and the promoted ones
 
     def stream(e):
         e = _map(e, stream)  # an inner stream's reads are its own
@@ -112,7 +117,7 @@ def _with_promotions(program: ast.Program, promoted) -> ast.Program:
         offset, found = e.lam.params[0].name, {}
 
         def read(x):
-            key = (x.span.line, x.span.col) if isinstance(x, ast.Index) else None
+            key = span_key(x) if isinstance(x, ast.Index) else None
             if key not in params or not any(offset in names_in(i) for i in x.indices):
                 return _map(x, read)
             at = next(n for n, i in enumerate(x.indices) if offset in names_in(i))
@@ -123,21 +128,15 @@ def _with_promotions(program: ast.Program, promoted) -> ast.Program:
             return ast.Index(ast.Var(name), (_step(x.indices[at], offset),))
 
         body = read(e.lam.body)
-        if not found:
+        if not found or span_key(e) not in inputs:
             return e
-        chunks = [p for p in e.lam.params[1:] if isinstance(p.type, ast.TArray)
-                  and p.type.size == e.lam.params[1].type.size]
-        count, size = len(chunks), e.lam.params[1].type.size
+        count, size = inputs[span_key(e)] - len(found), e.lam.params[1].type.size
         new = tuple(ast.Param(ast.TArray(ast.TScalar(elem), size), n) for n, (_, elem) in found.items())
         lam = dataclasses.replace(e.lam, body=body, params=e.lam.params[:1 + count] + new + e.lam.params[1 + count:])
         args = e.args[:count] + tuple(a for a, _ in found.values()) + e.args[count:]
         return dataclasses.replace(e, lam=lam, args=args)
 
     return dataclasses.replace(program, funs=tuple(dataclasses.replace(f, body=stream(f.body)) for f in program.funs))
-
-
-def _at(e) -> tuple:
-    return (e.span.line, e.span.col)
 
 
 def _step(index, offset: str):
@@ -158,8 +157,7 @@ def _elements(a: Analysis, s) -> list[str]:
 
 
 def _nest_position(program: ast.Program):
-    main = next((f for f in program.funs if f.name == "main"), program.funs[-1])
-    e = main.body
+    e = main_of(program).body
     while isinstance(e, ast.Let):
         e = e.body
     return (e.span.line, e.span.col)
@@ -193,8 +191,8 @@ class _Rewriter:
         return dataclasses.replace(prog, funs=tuple(dataclasses.replace(f, body=self.exp(f.body)) for f in prog.funs))
 
     def exp(self, e):
-        if isinstance(e, ast.StreamSeq) and _at(e) in self.plans:
-            return self.stream(e, self.plans[_at(e)])
+        if isinstance(e, ast.StreamSeq) and span_key(e) in self.plans:
+            return self.stream(e, self.plans[span_key(e)])
         return _map(e, self.exp)
 
     def stream(self, e: ast.StreamSeq, plan) -> ast.StreamSeq:
