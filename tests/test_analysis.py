@@ -5,6 +5,7 @@ Programs under tests/programs/analysis carry their expectations:
   -- stream: L:C tiled KIND | untiled  the stream starting at L:C
   -- input: L:C NAME invariant=0,1 shared|global
   -- reason: L:C NAME text            a part of that input's reason
+  -- transpose: NAME yes|no text       whether the launch transposes that array; a part of the reason
 """
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ import pytest
 from conftest import BENCHMARKS, PROGRAMS, gathered_row, header
 
 from tiler.analyse import DEFAULT, Options
-from tiler.analyse.schedule import Coalescing, Copy, CopyAxis, Layout, Reads, describe_copy
+from tiler.analyse.schedule import Coalesce, Coalescing, Copy, CopyAxis, Layout, Reads, describe_copy
+from tiler.analyse.transposes import MIN_ROW, ROWS_PER_SM
 from tiler.errors import PlainError
 from tiler.pipeline import run_to
 
@@ -32,7 +34,7 @@ def streams_by_position(a):
 @pytest.mark.parametrize("path", ANALYSIS, ids=lambda p: p.stem)
 def test_program_expectations(path):
     want, a = header(path), analysed(path)
-    assert want.get("stream"), f"{path.name} states no expectation"
+    assert want.get("stream") or want.get("transpose"), f"{path.name} states no expectation"
     streams = streams_by_position(a)
     for line in want.get("block", []):
         assert list(a.block.spans) == [int(d) for d in line.split(",")]
@@ -51,6 +53,11 @@ def test_program_expectations(path):
         pos, name, text = line.split(maxsplit=2)
         p = next(i for i in streams[pos].inputs if i.name == name)
         assert text in p.reason, p.reason
+    for line in want.get("transpose", []):  # NAME yes|no, then words of the reason (a launch condition)
+        name, verdict, *text = line.split(maxsplit=2)
+        t = next(t for t in a.schedule.transposes if t.array == name)
+        assert t.chosen == (verdict == "yes"), t.reason
+        assert not text or text[0] in t.reason, t.reason
 
 
 def test_analysis_programs_cover_the_issue():
@@ -476,3 +483,48 @@ def test_rows_copied_by_vectors_only_where_every_row_starts_aligned(tmp_path, le
     assert rc.for_coalescing and rc.staging.vector == vector
     main = run_all(text, "rows.fut", Options(sizes=sizes))["verify"].main
     assert main.tiled and main.divisible == ((("m", 4),) if length == "m" and vector == 4 else ())
+
+
+def test_rows_walked_alone_are_transposed_by_the_launch_where_they_cannot_be_staged():
+    """rownorm's loop over each thread's row stages nothing: the launch
+    transposes A, from a row length on where it is known only at launch."""
+    a = plan_of("rownorm")
+    (t,) = a.schedule.transposes
+    assert t.chosen and (t.array, t.rows, t.length, t.min_length) == ("A", "n", "m", MIN_ROW)
+    assert t.launch_tests() == ((("m",), ">=", MIN_ROW), (("n",), "<=", ROWS_PER_SM * 132))
+    assert a.schedule.slabs[0].transposed and a.schedule.transposed_block.extents == (32,)
+    (t,) = plan_of("rownorm", Options(sizes=(("m", 4096), ("n", 1000)))).schedule.transposes
+    assert t.chosen and t.launch_tests() == ()  # known long and few: always
+    (t,) = plan_of("rownorm", Options(sizes=(("n", 100_000),))).schedule.transposes
+    assert not t.chosen and "rows, more than 128 an SM" in t.reason
+    (t,) = plan_of("rownorm", Options(sizes=(("m", 34),))).schedule.transposes
+    assert not t.chosen and "34 elements long" in t.reason
+    for options, words in ((Options(transpose=False), "--no-transpose"), (Options(no_coalesce=True), "--no-coalesce")):
+        (t,) = plan_of("rownorm", options).schedule.transposes
+        assert not t.chosen and words in t.reason
+    assert not plan_of("rownorm", Options(no_tile=True)).schedule.transposes  # the untiled baseline stays as written
+
+
+def test_staged_rows_are_not_transposed_unless_asked():
+    """matvec stages its rows (the first remedy); --transpose picks the second."""
+    assert not plan_of("matvec").schedule.transposes
+    a = plan_of("matvec", Options(transpose=True))
+    (t,) = a.schedule.transposed
+    ac, xc = a.streams[0].inputs
+    assert t.array == "A" and not ac.staged and ac.coalesce is Coalesce.TRANSPOSE and xc.staged
+    assert "--transpose chose the other remedy" in ac.reason and not a.schedule.transposed_block  # tiled: kept
+
+
+def test_the_launch_transposes_only_where_it_pays():
+    """rownorm: the transposed kernel first, for long rows and few of them,
+    the same kernel in place after it; the launch's parameters as given."""
+    module = run_to("verify", (BENCHMARKS / "rownorm.fut").read_text(), "rownorm.fut")
+    first, plain, wide = module.versions
+    (p,) = first.kernel.transposes
+    assert (p.name, p.source, p.shape, p.source_shape) == ("A_t", "A", ("m", "n"), ("n", "m"))
+    assert first.kernel.block == (32, 1, 1) and plain.kernel.block == (256, 1, 1)
+    assert module.select({"n": 1000, "m": 4096}) is first.kernel
+    assert module.select({"n": 1000, "m": 1000}) is plain.kernel  # short rows
+    assert module.select({"n": 20000, "m": 4096}) is plain.kernel  # many rows
+    assert not plain.kernel.transposes and not wide.kernel.transposes
+    assert [q.name for q in module.params] == ["A", "out0", "n", "m"]

@@ -349,3 +349,104 @@ def test_tune_writes_a_tuning_that_explain_reads(tmp_path):
     assert all(t["ms"] is not None or t["verdict"].startswith(("discarded", "not compiled")) for t in trials)
     data = json.loads(tiler("explain", tmp_path / "matvec.fut", "--json", "--size", "n=3000", "--size", "m=2000").stdout)
     assert data["tuning"]["device"] == Gpu.get().name and "at the sizes given" in data["tuning"]["note"]
+
+
+TRANSPOSE_VARIANTS = {"default": Options(), "transposed": Options(transpose=True),
+                      "transposed, one a thread": Options(transpose=True, no_register_tile=True),
+                      "transposed, scalar": Options(transpose=True, no_vector=True)}
+
+
+@pytest.mark.parametrize("scale", ["aligned", "odd", "tiny", 1, {"n": 40, "m": 2100, "b": 2}])
+@pytest.mark.parametrize("variant", TRANSPOSE_VARIANTS)
+@pytest.mark.parametrize("path", [BENCHMARKS / "rownorm.fut", BENCHMARKS / "matvec.fut", BENCHMARKS / "rowsum.fut",
+                                  PROGRAMS / "analysis" / "nested.fut", PROGRAMS / "analysis" / "guarded_row.fut",
+                                  PROGRAMS / "analysis" / "rows_3d.fut"], ids=lambda p: p.stem)
+def test_rows_transposed_by_the_launch_match_the_interpreter(path, variant, scale):
+    """Every version, the transposed ones included (each runs the launch's
+    transposition first), whatever the launch would pick (the last sizes:
+    long rows and few, where the default transposes too)."""
+    if isinstance(scale, dict):
+        prog = check(parse(path.read_text(), path.name))
+        scale = {s.name: scale.get(s.name, 40) for s in prog.kernel.sizes}
+    values = run_all(path.read_text(), path.name, TRANSPOSE_VARIANTS[variant])
+    if variant != "default":
+        assert any(k.transposes for k in values["verify"].kernels), "nothing was transposed"
+    matches_the_interpreter(path, TRANSPOSE_VARIANTS[variant], scale, seed=19)
+
+
+@pytest.mark.parametrize("sizes", [{"n": 300, "k": 16, "d": 34}, {"n": 37, "k": 3, "d": 5}, {"n": 1, "k": 1, "d": 1}],
+                         ids=lambda s: "-".join(f"{k}{v}" for k, v in s.items()))
+def test_kmeans_with_its_points_transposed_matches_the_interpreter(sizes):
+    options = Options(transpose=True)
+    values = run_all((BENCHMARKS / "kmeans.fut").read_text(), "kmeans.fut", options)
+    assert [p.source for k in values["verify"].kernels for p in k.transposes][:1] == ["points"]
+    matches_the_interpreter(BENCHMARKS / "kmeans.fut", options, sizes, seed=23)
+
+
+@pytest.mark.parametrize("shape", [(3, 65535 * 32 + 40), (70000, 2, 3), (37, 1), (1, 37), (5, 33, 65)],
+                         ids=lambda s: "x".join(map(str, s)))
+def test_the_transposition_kernel(shape):
+    """The launch's transposition (last two axes), where the column tiles or
+    the batch pass what one grid dimension holds."""
+    from tiler import target
+
+    values = run_all((BENCHMARKS / "rownorm.fut").read_text(), "rownorm.fut", Options(transpose=True))
+    gpu = Gpu.get()
+    fn = gpu.function(values["render"], target.transpose_kernel("float"))
+    a = np.random.default_rng(3).random(shape, dtype=np.float32)
+    *lead, rows, cols = shape
+    batch = int(np.prod(lead, dtype=np.int64))
+    with gpu.active():
+        src, dst = gpu.drv.to_device(a), gpu.drv.mem_alloc(a.nbytes)
+        fn(src, dst, np.int32(rows), np.int32(cols), np.int32(batch),
+           block=(target.TRANSPOSE_TILE, target.TRANSPOSE_ROWS, 1), grid=target.transpose_grid(rows, cols, batch))
+        got = gpu.drv.from_device(dst, (*lead, cols, rows), np.float32)
+        src.free()
+        dst.free()
+    assert np.array_equal(got, np.swapaxes(a, -1, -2))
+
+
+HOST_ROWNORM = r"""
+#include <cstdio>
+#include <cmath>
+#include <vector>
+#include "rownorm.h"
+int main(int argc, char** argv) {
+  int n = atoi(argv[1]), m = atoi(argv[2]);
+  std::vector<float> a((size_t)n * m), out(n, NAN);
+  for (size_t e = 0; e < a.size(); e++) a[e] = (float)(e % 13) / 13.0f - 0.5f;
+  float *da, *dout;
+  cudaMalloc(&da, a.size() * sizeof(float));
+  cudaMalloc(&dout, n * sizeof(float));
+  cudaMemcpy(da, a.data(), a.size() * sizeof(float), cudaMemcpyHostToDevice);
+  cudaError_t err = tiler_rownorm_launch(da, dout, n, m, 0);
+  cudaMemcpy(out.data(), dout, n * sizeof(float), cudaMemcpyDeviceToHost);
+  if (err != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) { printf("launch failed\n"); return 1; }
+  for (int i = 0; i < n; i++) {
+    double want = 0;
+    for (int k = 0; k < m; k++) want += (double)a[(size_t)i * m + k] * a[(size_t)i * m + k];
+    if (!(fabs(out[i] - want) <= 1e-3 * (1 + fabs(want)))) { printf("row %d: %f, want %f\n", i, out[i], want); return 1; }
+  }
+  printf("OK\n");
+  return 0;
+}
+"""
+
+
+# transposed; in place (short rows); transposed; in place (many rows)
+@pytest.mark.parametrize("sizes", [("1000", "2100"), ("37", "100"), ("3", "2049"), ("20000", "2048")])
+def test_the_host_launcher_transposes_long_rows(tmp_path, sizes):
+    """rownorm's C launcher, called from C++: it takes scratch memory on the
+    stream, transposes A and runs the kernel that reads the copy."""
+    import subprocess
+
+    from tiler.runtime.nvcc import nvcc_path
+
+    done = tiler("compile", str(BENCHMARKS / "rownorm.fut"), "-o", str(tmp_path / "rownorm.cu"))  # and rownorm.h
+    assert done.returncode == 0, done.stderr
+    (tmp_path / "main.cu").write_text(HOST_ROWNORM)
+    exe = tmp_path / "rownorm"
+    subprocess.run([nvcc_path(), "-arch=sm_90", "-I", str(tmp_path), str(tmp_path / "main.cu"),
+                    str(tmp_path / "rownorm.cu"), "-o", str(exe)], check=True)
+    done = subprocess.run([str(exe), *sizes], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith("OK"), done.stdout

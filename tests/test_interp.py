@@ -88,6 +88,11 @@ def rowsum(i):
     return [i["A"].astype(np.float64).sum(axis=1)]
 
 
+def rownorm(i):
+    a = i["A"].astype(np.float64)
+    return [(a * a).sum(axis=1)]
+
+
 def kmeans(i):
     """The nearest centre's index (the first of equal ones, as np.argmin)."""
     p, c = i["points"].astype(np.float64), i["centres"].astype(np.float64)
@@ -96,7 +101,7 @@ def kmeans(i):
 
 FORMULAS = {"nbody": nbody, "mm": mm, "lavamd": lavamd, "nbody3d": nbody3d,
             "lavamd_rodinia": lavamd_rodinia, "mriq": mriq, "conv2d": conv2d, "aat": aat, "mm_rows": mm_rows,
-            "matvec": matvec, "rowsum": rowsum, "kmeans": kmeans}
+            "matvec": matvec, "rowsum": rowsum, "rownorm": rownorm, "kmeans": kmeans}
 
 
 def test_every_benchmark_has_a_formula():

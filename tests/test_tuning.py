@@ -106,7 +106,10 @@ def analysed(name):
 
 
 def test_the_families_follow_the_plan():
-    assert [n for n, _ in families(analysed("matvec"))] == ["tile", "chunk", "buffering", "unroll"]
+    # rows staged to coalesce: the other remedy, the launch's transposition, is tried too
+    assert [n for n, _ in families(analysed("matvec"))] == ["tile", "chunk", "buffering", "transpose", "unroll"]
+    assert dict(families(analysed("rownorm")))["transpose"] == [True, False]
+    assert flags({"transpose": False}) == "--no-transpose" and flags({"transpose": True}) == "--transpose"
     mm = dict(families(analysed("mm")))
     assert list(mm) == ["tile", "chunk", "register_tile", "buffering"]
     assert (16, 16) in mm["tile"] and (8, 8) in mm["register_tile"]

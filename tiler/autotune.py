@@ -72,6 +72,10 @@ def families(a: Analysis) -> list[tuple[str, list]]:
         asynchronous = any(p.staged and p.staging.asynchronous for s in a.streams for p in s.inputs)
         out.append(("buffering", [{"single_buffer": True}, {"double_buffer": True}]
                     + ([{"no_async": True}] if asynchronous else [])))
+    coalescing = any(p.for_coalescing for s in a.streams for p in s.inputs) or \
+        any(r.staged for r in a.schedule.slabs)
+    if a.schedule.transposes or coalescing:  # the other remedy for rows threads walk alone
+        out.append(("transpose", [True, False]))
     if a.tiled and (b.register is None or one_d):  # a 2-D register tile's chunk loop is unrolled already
         out.append(("unroll", list(UNROLLS)))
     return out

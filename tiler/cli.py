@@ -191,6 +191,10 @@ def plan_options(fn):
                            "(the pipeline of the rows a block stages to coalesce).")(fn)
     fn = click.option("--no-coalesce", is_flag=True,
                       help="Leave rows each thread walks alone in global memory (no staging for coalescing).")(fn)
+    fn = click.option("--transpose/--no-transpose", default=None,
+                      help="Have the launch transpose the arrays whose rows threads walk alone, wherever it can "
+                           "(instead of staging the rows in shared memory), or never; by default where the rows "
+                           "cannot be staged and are long enough to pay.")(fn)
     fn = click.option("--unroll", type=int, default=None, metavar="N",
                       help="Unroll the loop over a staged chunk N times (1: never); by default the compiler "
                            "decides.")(fn)
@@ -236,7 +240,8 @@ def tuned_options(program: str, plan: dict):
 
 def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), register_tile=None,
                  no_register_tile=False, no_vector=False, single_buffer=False, double_buffer=False, chunk=None,
-                 no_coalesce=False, no_promote=False, unroll=None, pack=False, fast_math=False, no_async=False):
+                 no_coalesce=False, no_promote=False, unroll=None, pack=False, fast_math=False, no_async=False,
+                 transpose=None):
     from .analyse import CLI_NAMES, make_options
 
     return make_options(CLI_NAMES, tile=tile, no_tile=no_tile, max_shared=max_shared,
@@ -244,7 +249,7 @@ def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), regist
                         register_tile=register_tile, no_register_tile=no_register_tile, no_vector=no_vector,
                         single_buffer=single_buffer, double_buffer=double_buffer, chunk=chunk,
                         no_coalesce=no_coalesce, no_promote=no_promote, unroll=unroll, pack=pack,
-                        fast_math=fast_math, no_async=no_async)
+                        fast_math=fast_math, no_async=no_async, transpose=transpose)
 
 
 @main.command("explain")
@@ -470,8 +475,8 @@ def _tune_report(result, sizes: dict, device: str) -> None:
 @click.option("--tile", "tiles", multiple=True, metavar="N|N0,N1", help="Also time a tiled variant with these tiles.")
 @click.option("--ablate", is_flag=True, help="Also time variants that each remove one technique (vector loads, "
                                              "double buffering, the register tile, the coalesced copy, rows staged "
-                                             "to coalesce, transposed and padded tiles, packed tiles, the default "
-                                             "tile, IEEE math).")
+                                             "to coalesce or transposed by the launch instead, transposed and "
+                                             "padded tiles, packed tiles, the default tile, IEEE math).")
 @click.option("--fast-math", is_flag=True, help="Also time the tiled kernel with --fast-math (checked within "
                                                 "the looser tolerance the bench prints).")
 @click.option("--json", "json_path", metavar="FILE", help="Write every measurement as JSON.")

@@ -49,6 +49,24 @@ ASYNC_COPY_BYTES = (4, 8, 16)
 ASYNC_MIN_ARCH = 80
 
 
+# the launch's transposition of an input (a separate kernel before the main
+# one): a [batch][rows][cols] array becomes [batch][cols][rows], TILE x TILE
+# elements a block through shared memory, TILE x ROWS threads
+TRANSPOSE_TILE, TRANSPOSE_ROWS = 32, 8
+
+
+def transpose_kernel(ctype: str) -> str:
+    """The name of the transposition kernel for elements of `ctype`."""
+    return "tiler_transpose_" + ctype.replace(" ", "_")
+
+
+def transpose_grid(rows: int, cols: int, batch: int) -> tuple[int, int, int]:
+    """Its grid: tiles of rows along x; tiles of columns and the batch along y
+    and z, each at most CUDA's limit (the kernel walks the rest)."""
+    tiles = -(-cols // TRANSPOSE_TILE)
+    return -(-rows // TRANSPOSE_TILE), min(tiles, MAX_GRID["y"]), min(batch, MAX_GRID["z"])
+
+
 def vector_type(ctype: str, width: int) -> str:
     if (ctype, width) not in VECTOR:
         raise ValueError(f"no {width}-wide vector of {ctype}")
@@ -115,6 +133,8 @@ ERROR = "cudaError_t"
 SUCCESS = "cudaSuccess"
 INVALID_VALUE = "cudaErrorInvalidValue"
 LAST_ERROR = "cudaGetLastError()"
+SCRATCH_ALLOC = "cudaMallocAsync((void**)&{name}, {bytes}, stream)"  # stream-ordered: freed once the kernel is done
+SCRATCH_FREE = "cudaFreeAsync({name}, stream)"
 RAISE_DYNAMIC_SHARED = "cudaFuncSetAttribute({kernel}, cudaFuncAttributeMaxDynamicSharedMemorySize, {bytes})"
 NOT_NVRTC = "!defined(__CUDACC_RTC__)"  # host code: nvcc only; NVRTC compiles device code alone
 

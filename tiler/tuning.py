@@ -33,7 +33,7 @@ from .errors import PlainError
 SUFFIX = ".tuning"
 # the plan options a tuning may set, as make_options takes them
 PARAMETERS = ("tile", "chunk", "register_tile", "no_register_tile", "single_buffer", "double_buffer", "no_vector",
-              "no_coalesce", "unroll", "pack", "no_async")
+              "no_coalesce", "unroll", "pack", "no_async", "transpose")
 RECORD = ("device", "sizes", "time_ms", "default_ms", "date")  # what the table says about the measurement
 
 
@@ -156,8 +156,8 @@ def flags(used: dict) -> str:
     out = []
     for k, v in used.items():
         flag = "--" + k.replace("_", "-")
-        if isinstance(v, bool):
-            out.append(flag if v else "")
+        if isinstance(v, bool):  # False is a flag of its own where the default is neither (None)
+            out.append(flag if v else f"--no-{flag[2:]}" if getattr(Options(), k) is None else "")
         else:
             out.append(f"{flag} {tile_text(tuple(v)) if isinstance(v, (tuple, list)) else v}")
     return " ".join(o for o in out if o)

@@ -28,6 +28,7 @@ class Options:
     thresholds: tuple = ()  # (size name, value): run the tiled kernel from this size on (overrides the model)
     chunk: int | None = None  # elements a tiled stream copies at once, instead of the plan's choice
     no_coalesce: bool = False  # leave per-thread rows in global memory (ablation)
+    transpose: bool | None = None  # transpose per-thread rows' arrays at launch: always, never, None: where it pays
     no_promote: bool = False  # leave index reads along a stream's position as reads (ablation)
     unroll: int | None = None  # unroll the loop over a staged chunk this many times (None: the compiler decides)
     pack: bool = False  # interleave inputs read at the same index in one shared array
@@ -80,7 +81,7 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
                  no_vector: bool = False, single_buffer: bool = False, double_buffer: bool = False,
                  chunk: int | None = None, no_coalesce: bool = False, no_promote: bool = False,
                  unroll: int | None = None, pack: bool = False, fast_math: bool = False,
-                 no_async: bool = False) -> Options:
+                 no_async: bool = False, transpose: bool | None = None) -> Options:
     """Options from values, each checked, for the command line and the Python
     API alike: `tile` and `register_tile` as an int, a tuple per dimension or
     the command line's text; `sizes` and `thresholds` as {size name: value}.
@@ -108,7 +109,8 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
                    thresholds=hinted["thresholds"], register_tile=_tile(register_tile, name("register_tile"), 64),
                    no_register_tile=no_register_tile, no_vector=no_vector, single_buffer=single_buffer,
                    double_buffer=double_buffer, chunk=chunk, no_coalesce=no_coalesce,
-                   no_promote=no_promote, unroll=unroll, pack=pack, fast_math=fast_math, no_async=no_async)
+                   no_promote=no_promote, unroll=unroll, pack=pack, fast_math=fast_math, no_async=no_async,
+                   transpose=transpose)
 
 
 def _tile(value, flag: str, limit: int = target.MAX_THREADS_PER_BLOCK) -> tuple:

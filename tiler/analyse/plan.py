@@ -24,6 +24,7 @@ from .registers import register_block, register_tile
 from .schedule import Schedule, StreamPlan, Threshold
 from .slabs import fits, row_candidates, unfit
 from .staging import not_tiled, over_limit, plan_stream, stream_refusal
+from .transposes import transpositions
 from .views import Views
 
 
@@ -68,13 +69,14 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
                         for n in range(len(best.streams)))
         chosen = Schedule(untiled_block(rank, reason), streams, cost.loads(streams))
         chosen = replace(chosen, slabs=row_candidates(chosen, kernel, views, options))
+        chosen = transpositions(chosen, kernel, views, options)
         return Plan(chosen, candidates, chosen, ())
     narrow = _coalescing_block(best, views, options)
     reason = "; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few " \
              "threads, and small blocks spread them over every SM" if narrow is not best else ""
     best, narrowed = _with_rows(narrow, kernel, views, options)
     reason = why_block(best.block, best.streams) + reason + narrowed
-    best = replace(best, block=replace(best.block, reason=reason))
+    best = transpositions(replace(best, block=replace(best.block, reason=reason)), kernel, views, options)
     candidates = (best,) + candidates[1:]
     limits = cost.thresholds(
         best, untiled, {lv.dim: lv.size for lv in kernel.levels}, dict(options.thresholds), frozenset(kernel.sizes))

@@ -46,6 +46,7 @@ class Coalesce(Enum):
 
     NONE = "none"  # nothing to remedy, or left as it is
     SHARED = "shared"  # the block copies its threads' rows into shared memory along the rows
+    TRANSPOSE = "transpose"  # the launch transposes the array first; the kernel reads the copy along threadIdx.x
 
 
 class Reads(Enum):
@@ -130,6 +131,7 @@ class InputPlan:
     shares: str = ""  # staged: another input of the stream reads the same array; this one reads its tile
     uncoalesced: bool = False  # read in place, consecutive threads (threadIdx.x) would read a row apart
     element: int = 1  # scalars an element of its chunk holds, where known (a row chunk's row length)
+    transposed: bool = False  # its array is transposed by the launch (Schedule.transposes)
 
     @property
     def staged(self) -> bool:
@@ -137,6 +139,8 @@ class InputPlan:
 
     @property
     def coalesce(self) -> Coalesce:
+        if self.uncoalesced and self.transposed:
+            return Coalesce.TRANSPOSE
         if self.uncoalesced and self.staged and self.staging.copy.coalescing is Coalescing.COALESCED:
             return Coalesce.SHARED
         return Coalesce.NONE
@@ -237,6 +241,31 @@ class RowSlab:
     points: int = 0  # rows the block copies (threads x points a thread along `dim`)
     pitch: int = 0
     bytes: int = 0
+    transposed: bool = False  # left in place, but its array is transposed by the launch (Schedule.transposes)
+
+
+@dataclass(frozen=True)
+class Transposition:
+    """An input of `main` whose rows the kernel's threads read alone, a row
+    apart along threadIdx.x (transposes.py). Chosen, the launch transposes
+    its last two axes into scratch memory with a separate kernel before the
+    kernel runs, and the kernel reads that copy; where the sizes are known
+    only at launch, only if the rows are at least `min_length` long and the
+    kernel's threads (a row each) at most `max_rows` many."""
+
+    array: str  # main's parameter
+    rows: str | int  # the second-to-last axis's size: the one threadIdx.x walks
+    length: str | int  # the rows' length (the last axis)
+    points: tuple  # the kernel's dimension sizes: their product is the rows read at once (one a thread)
+    chosen: bool
+    min_length: int | None  # transposed only at launches with `length` at least this (None: any)
+    max_rows: int | None  # and with the product of `points` at most this (None: any)
+    reason: str
+
+    def launch_tests(self) -> tuple[tuple[tuple, str, int], ...]:
+        """(sizes multiplied, ">=" or "<=", value): what the launch checks before it transposes."""
+        return tuple(t for t in (((self.length,), ">=", self.min_length), (self.points, "<=", self.max_rows))
+                     if t[2] is not None)
 
 
 @dataclass(frozen=True)
@@ -245,6 +274,12 @@ class Schedule:
     streams: tuple[StreamPlan, ...]
     cost: float  # the cost model's estimate: global loads a point per streamed element
     slabs: tuple[RowSlab, ...] = ()  # rows threads read whole outside any stream, staged or why not
+    transposes: tuple[Transposition, ...] = ()  # arrays of per-thread rows: transposed by the launch, or why not
+    transposed_block: BlockPlan | None = None  # the block of the versions reading transposed copies (None: `block`)
+
+    @property
+    def transposed(self) -> tuple[Transposition, ...]:
+        return tuple(t for t in self.transposes if t.chosen)
 
     @property
     def tiled(self) -> bool:

@@ -62,6 +62,8 @@ def _read_apart(p, level, kernel: T.Kernel, views: Views, x: int) -> bool:
 def _refusal(schedule: Schedule, length: int | None, p, options: Options) -> str:
     if options.no_coalesce:
         return "staging for coalescing is off (--no-coalesce)"
+    if options.transpose:
+        return "--transpose chose the other remedy"
     if length is None:
         return (f"its length {p.type.shape[0].name} is known only at launch: the shared array is sized when the "
                 f"kernel is compiled (give --size {p.type.shape[0].name}=N)")

@@ -168,6 +168,8 @@ def _coalescing_refusal(i, block: BlockPlan, options: Options) -> str | None:
     """Why a block cannot stage its threads' own rows of an input (None: it can)."""
     if options.no_coalesce:
         return "staging for coalescing is off (--no-coalesce)"
+    if options.transpose:
+        return "--transpose chose the other remedy"
     rows = [d for d in block.spans if d in i.variance]
     if len(rows) > 1:
         return (f"its rows differ along both dimensions the block spans ({dims_text(rows)}): "

@@ -36,6 +36,7 @@ ABLATIONS = {  # each removes (or, where the plan leaves it out, adds) one techn
     "no register tile": Options(no_register_tile=True),
     "uncoalesced copy": Options(copy_along_chunk=True),
     "rows in place (no coalescing)": Options(no_coalesce=True),
+    "rows transposed by the launch": Options(transpose=True),
     "index reads in place (no promotion)": Options(no_promote=True),
     "packed tiles": Options(pack=True),
     "row-major tiles, no padding": Options(row_major_tiles=True),

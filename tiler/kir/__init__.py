@@ -259,10 +259,18 @@ class Param:
     role: str  # "input" (array), "output" (array), "scalar", "size"
     source: str = ""  # the .fut name it stands for
     shape: tuple = ()  # size names or numbers, outermost first (arrays)
+    # an input holding `source` with its last two axes swapped (`shape` is the
+    # swapped one): the launch transposes the array into scratch memory first
+    transposed: bool = False
 
     @property
     def pointer(self) -> bool:
         return self.role in ("input", "output")
+
+    @property
+    def source_shape(self) -> tuple:
+        """The shape of the program's array the parameter holds."""
+        return self.shape[:-2] + (self.shape[-1], self.shape[-2]) if self.transposed else self.shape
 
 
 @dataclass(frozen=True)
@@ -291,6 +299,11 @@ class Kernel:
     divisible: tuple = ()  # (size name, k): the launch guarantees k divides the size
     wide: bool = False  # flat offsets into arrays of two or more dimensions are 64-bit
     fixed: tuple = ()  # (size name, value): shared tiles sized for this value; the launch runs it only there
+
+    @property
+    def transposes(self) -> tuple[Param, ...]:
+        """The inputs the launch transposes before this kernel runs."""
+        return tuple(p for p in self.params if p.transposed)
 
     @property
     def min_blocks(self) -> int | None:
@@ -374,7 +387,12 @@ class Module:
 
     @property
     def params(self) -> tuple[Param, ...]:
-        return self.main.params
+        """What a launch is given: every array as the program has it (a
+        version that reads an input transposed gets the launch's copy)."""
+        plain = next((k for k in self.kernels if not k.transposes), None)
+        if plain is None:
+            raise ValueError(f"every version of {self.main.name} reads an input transposed")
+        return plain.params
 
     def select(self, sizes: dict) -> Kernel:
         for v in self.versions:

@@ -39,31 +39,24 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
     """The module: the schedule's kernel; where its copies use vectors, the
     same kernel with scalar copies for sizes that do not keep them aligned;
     then (when some size has a threshold) the untiled kernel for launches
-    below it."""
+    below it. Where the launch transposes inputs, those versions read the
+    transposed copies; if only from some row length on, the same versions
+    reading the arrays in place follow for shorter rows."""
     plan = analysis.plan
-    main = lower_schedule(analysis, plan.schedule, file)
-    # in size names, as the grid is: the launch evaluates it with the sizes it binds
-    condition = _all([kir.Bin(">=", kir.Ref(t.size), const(t.value)) for t in plan.thresholds]
-                     + [kir.Bin("==", kir.Ref(n), const(v)) for n, v in main.fixed]) \
-        if plan.thresholds or main.fixed else None
-    why = "; ".join(([describe_thresholds(plan.thresholds)] if plan.thresholds else [])
-                    + ([describe_fixed(main.fixed)] if main.fixed else [])) or "the only version"
-    fallback = bool(plan.thresholds or main.fixed)  # sizes where the launch runs the untiled kernel
-    versions = []
-    if main.divisible:
-        aligned = _all(kir.Bin("==", kir.Bin("%", kir.Ref(n), const(w)), const(0)) for n, w in main.divisible)
-        scalar = lower_schedule(analysis, plan.schedule, file, vectors=False)
-        scalar = dataclasses.replace(scalar, name=scalar.name + "_scalar")
-        if not verify(main):  # else the vector copies are not provably aligned: the scalar kernel alone
-            versions.append(kir.Version(main, aligned if condition is None else kir.Bin("&&", condition, aligned),
-                                        "128-bit copies: the rows they read start 16-byte aligned"))
-            single = ", in one buffer where two would spill registers" \
-                if scalar.shared_bytes < main.shared_bytes else ""
-            why = f"scalar copies for the other sizes{single}" + (f"; {why}" if fallback else "")
-        main = scalar
-    versions.append(kir.Version(main, condition, why))
-    if fallback:
-        versions.append(kir.Version(lower_schedule(analysis, plan.untiled, file), None, "the untiled fallback"))
+    moves = plan.schedule.transposed
+    versions = _versions(analysis, file, frozenset(t.array for t in moves))
+    if moves:
+        versions = [v for v in versions if v.kernel.transposes]  # the untiled fallback reads in place
+        tests = [(t, " * ".join(map(str, sizes)), op, value) for t in moves for sizes, op, value in t.launch_tests()]
+        if tests:
+            when = _all(kir.Bin(op, _product(sizes), const(value, target.INDEX if len(sizes) > 1 else "int"))
+                        for t in moves for sizes, op, value in t.launch_tests())
+            versions = [dataclasses.replace(v, condition=when if v.condition is None else
+                                            kir.Bin("&&", when, v.condition)) for v in versions]
+            otherwise = "unless " + " and ".join(f"{size} {op} {value}" for _, size, op, value in tests) + \
+                f": {', '.join(sorted({t.array for t, *_ in tests}))} read in place"
+            versions += [dataclasses.replace(v, why=otherwise if v.why == "the only version" else
+                                             _joined(v.why, otherwise)) for v in _versions(analysis, file, frozenset())]
     fits = _fits_int(analysis.kernel)
     notes = (f"math: {target.FAST_MATH_NOTE}",) if analysis.options.fast_math else ()
     if fits is None:  # every array is 1-D: int offsets reach every element
@@ -72,12 +65,65 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
     versions = [dataclasses.replace(v, condition=fits if v.condition is None else kir.Bin("&&", fits, v.condition))
                 for v in versions]
     big = "64-bit offsets: an array has 2^31 elements or more"
-    versions.append(kir.Version(lower_schedule(analysis, plan.schedule, file, vectors=False, wide=True), condition,
-                                big))
-    if fallback:
+    main = lower_schedule(analysis, plan.schedule, file, vectors=False, wide=True)
+    versions.append(kir.Version(main, _launch_condition(plan, main), big))
+    if plan.thresholds or main.fixed:
         versions.append(kir.Version(lower_schedule(analysis, plan.untiled, file, wide=True), None,
                                     big + (", below the thresholds" if plan.thresholds else ", other sizes")))
     return kir.Module(file, tuple(versions), notes)
+
+
+def _versions(analysis: Analysis, file: str, transposed: frozenset) -> list[kir.Version]:
+    """The versions with int offsets, reading the `transposed` inputs from the
+    launch's transposed copies."""
+    plan = analysis.plan
+    schedule = plan.schedule
+    if transposed and schedule.transposed_block is not None:
+        schedule = dataclasses.replace(schedule, block=schedule.transposed_block)
+    main = lower_schedule(analysis, schedule, file, transposed=transposed)
+    condition = _launch_condition(plan, main)
+    why = "; ".join(([describe_thresholds(plan.thresholds)] if plan.thresholds else [])
+                    + ([describe_fixed(main.fixed)] if main.fixed else [])) or "the only version"
+    fallback = bool(plan.thresholds or main.fixed)  # sizes where the launch runs the untiled kernel
+    moved = f"the launch transposes {', '.join(sorted(transposed))} first" if transposed else ""
+    versions = []
+    if main.divisible:
+        aligned = _all(kir.Bin("==", kir.Bin("%", kir.Ref(n), const(w)), const(0)) for n, w in main.divisible)
+        scalar = lower_schedule(analysis, schedule, file, vectors=False, transposed=transposed)
+        scalar = dataclasses.replace(scalar, name=scalar.name + "_scalar")
+        if not verify(main):  # else the vector copies are not provably aligned: the scalar kernel alone
+            versions.append(kir.Version(main, aligned if condition is None else kir.Bin("&&", condition, aligned),
+                                        _joined("128-bit copies: the rows they read start 16-byte aligned", moved)))
+            single = ", in one buffer where two would spill registers" \
+                if scalar.shared_bytes < main.shared_bytes else ""
+            why = f"scalar copies for the other sizes{single}" + (f"; {why}" if fallback else "")
+        main = scalar
+    versions.append(kir.Version(main, condition, moved if moved and why == "the only version" else
+                                _joined(why, moved)))
+    if fallback:
+        versions.append(kir.Version(lower_schedule(analysis, plan.untiled, file), None, "the untiled fallback"))
+    return versions
+
+
+def _launch_condition(plan, main: kir.Kernel):
+    """In size names, as the grid is: the launch evaluates it with the sizes it binds."""
+    if not (plan.thresholds or main.fixed):
+        return None
+    return _all([kir.Bin(">=", kir.Ref(t.size), const(t.value)) for t in plan.thresholds]
+                + [kir.Bin("==", kir.Ref(n), const(v)) for n, v in main.fixed])
+
+
+def _joined(*parts) -> str:
+    return "; ".join(p for p in parts if p)
+
+
+def _product(sizes: tuple):
+    """Sizes multiplied (64-bit where there are several)."""
+    terms = [const(s) if isinstance(s, int) else kir.Ref(s) for s in sizes]
+    out = terms[0] if len(terms) == 1 else kir.Cast(target.INDEX, terms[0])
+    for t in terms[1:]:
+        out = kir.Bin("*", out, t)
+    return out
 
 
 def _fits_int(k: T.Kernel):
@@ -97,10 +143,11 @@ def _fits_int(k: T.Kernel):
 
 
 def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: bool = True,
-                   wide: bool = False) -> kir.Kernel:
+                   wide: bool = False, transposed: frozenset = frozenset()) -> kir.Kernel:
     """One kernel; `wide`: its flat offsets into arrays of two or more
     dimensions are 64-bit (else int, for launches where every array is smaller
-    than 2^31 elements). The sizes the schedule fixes (`Schedule.fixed`) are
+    than 2^31 elements); `transposed`: main's arrays it reads from the
+    launch's transposed copies. The sizes the schedule fixes (`Schedule.fixed`) are
     constants in it: loops over a row then have a constant count that nvcc
     can unroll, and a row's loads, known to be the same, load once."""
     k, block = analysis.kernel, schedule.block
@@ -108,7 +155,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     low = Streams(schedule, {}, vectors, analysis.options.fast_math)
     factor = _wide if wide else (lambda extent: extent)
     fixed = schedule.fixed
-    params = _params(low, k, factor, fixed)
+    params = _params(low, k, factor, fixed, transposed)
     micro = _micro(block)
     for pl in k.prelude:
         if isinstance(pl.value, T.Transpose):
@@ -156,7 +203,8 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
         body = replicate(body, micro, ctypes, low.used)
     divisible = tuple(sorted(low.divisible.items()))
     summary = _summary(schedule) + (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ())
-    return kir.Kernel(kernel_name(file, tiled) + ("_wide" if wide else ""), tuple(params), tuple(low.shared), body,
+    suffix = ("_wide" if wide else "") + ("_transposed" if transposed else "")
+    return kir.Kernel(kernel_name(file, tiled) + suffix, tuple(params), tuple(low.shared), body,
                       _block_dims(block), _grid(k, block), tiled, file, summary, k.span, divisible, wide,
                       tuple(sorted(fixed.items())))
 
@@ -167,8 +215,10 @@ def describe_fixed(fixed) -> str:
     return f"its shared tiles hold rows of {sizes} elements (the size given when it was compiled)"
 
 
-def _params(low: Streams, k: T.Kernel, factor, fixed: dict) -> list[kir.Param]:
-    """`fixed`: sizes the kernel runs at one value of (passed, but read as that constant)."""
+def _params(low: Streams, k: T.Kernel, factor, fixed: dict, transposed: frozenset) -> list[kir.Param]:
+    """`fixed`: sizes the kernel runs at one value of (passed, but read as that
+    constant); `transposed`: arrays passed with their last two axes swapped,
+    read through a view that swaps them back."""
     params, sizes = [], []
     for s in k.sizes:
         name = low.fresh(s.name)
@@ -178,15 +228,20 @@ def _params(low: Streams, k: T.Kernel, factor, fixed: dict) -> list[kir.Param]:
     for p in k.params:
         if p.kind == "size":  # an int parameter that is a size: passed once, as the size
             continue
-        name = low.fresh(p.name)
+        swap = p.name in transposed
+        name = low.fresh(f"{p.name}_t" if swap else p.name)
         if isinstance(p.type, Array):
             shape = tuple(_size_expr(low, s) for s in p.type.shape)
+            names = _shape_names(p.type)
+            laid = _swapped(shape) if swap else shape  # the extents as the array lies in memory
             strides, stride = [], const(1)
-            for extent in reversed(shape):
+            for extent in reversed(laid):
                 strides.insert(0, stride)
                 stride = mul(stride, factor(extent))
-            low.env[p] = View(name, const(0), tuple(strides), shape, ctype_of(p.type))
-            params.append(kir.Param(name, ctype_of(p.type), "input", p.name, _shape_names(p.type)))
+            low.env[p] = View(name, const(0), _swapped(tuple(strides)) if swap else tuple(strides), shape,
+                              ctype_of(p.type))
+            params.append(kir.Param(name, ctype_of(p.type), "input", p.name, _swapped(names) if swap else names,
+                                    transposed=swap))
         else:
             low.env[p] = kir.Ref(name)
             params.append(kir.Param(name, ctype_of(p.type), "scalar", p.name))
@@ -194,6 +249,11 @@ def _params(low: Streams, k: T.Kernel, factor, fixed: dict) -> list[kir.Param]:
     for i, t in enumerate(k.outputs):
         params.append(kir.Param(low.fresh(f"out{i}"), ctype_of(t), "output", f"out{i}", shape))
     return params + sizes
+
+
+def _swapped(axes: tuple) -> tuple:
+    """The last two axes exchanged."""
+    return axes[:-2] + (axes[-1], axes[-2])
 
 
 def _wide(extent):

@@ -44,8 +44,9 @@ def environment() -> jinja2.Environment:
 def render(m: kir.Module) -> str:
     kernels = [{"k": k, "params": ", ".join(_param(p) for p in k.params), "grid": k.grid_formulas()}
                for k in m.kernels]
+    transposed = sorted({p.ctype for k in m.kernels for p in k.transposes})
     return environment().get_template("module.cu.j2").render(
-        m=m, kernels=kernels, version=__version__, launcher=launcher(m),
+        m=m, kernels=kernels, version=__version__, launcher=launcher(m), transposed_types=transposed,
         conditions=[None if v.condition is None else c(v.condition) for v in m.versions])
 
 
@@ -62,8 +63,9 @@ def launcher(m: kir.Module) -> dict:
     """What the host launcher does, decided here: its parameters, the sizes it
     refuses, and for each version the condition (with the pointer alignment a
     vector version needs), the grid and the shared memory."""
-    main = m.main
-    names = {p.source: p.name for p in main.params if p.role == "size"}
+    host = m.params
+    names = {p.source: p.name for p in host if p.role == "size"}
+    arrays = {p.source: p.name for p in host if p.pointer}
 
     def in_params(e):  # conditions name sizes as the program does; the launcher's parameters may differ
         return rewrite(e, lambda x: kir.Ref(names.get(x.name, x.name)) if isinstance(x, kir.Ref) else None)
@@ -79,11 +81,30 @@ def launcher(m: kir.Module) -> dict:
                                        names.get(a[0], a[0]) if a[1] == 1 else
                                        f"({names.get(a[0], a[0])} + {a[1] - 1}) / {a[1]}") for a in k.grid]
         versions.append({"kernel": k.name, "condition": " && ".join(f"({x})" for x in conds) or None,
-                         "grid": grid, "block": list(k.block), "shared": k.dynamic_shared_bytes})
-    return {"name": launcher_name(m), "params": ", ".join(_host_param(p) for p in main.params),
-            "args": ", ".join(p.name for p in main.params), "max_size": target.MAX_SIZE,
-            "sizes": [p for p in main.params if p.role == "size"], "arrays": [p for p in main.params if p.pointer],
-            "scalars": [p for p in main.params if p.role == "scalar"], "versions": versions}
+                         "grid": grid, "block": list(k.block), "shared": k.dynamic_shared_bytes,
+                         "args": ", ".join(p.name if p.transposed or p.role != "input" else arrays[p.source]
+                                           for p in k.params),
+                         "scratch": [_scratch(p, arrays[p.source], names) for p in k.transposes]})
+    return {"name": launcher_name(m), "params": ", ".join(_host_param(p) for p in host),
+            "max_size": target.MAX_SIZE, "sizes": [p for p in host if p.role == "size"],
+            "arrays": [p for p in host if p.pointer], "scalars": [p for p in host if p.role == "scalar"],
+            "versions": versions}
+
+
+def _scratch(p: kir.Param, source: str, names: dict) -> dict:
+    """A transposed input in the launcher: its scratch array, bytes, and the
+    transposition's extents and grid, in C over the launcher's parameters."""
+    def size(s):
+        return str(s) if isinstance(s, int) else names.get(s, s)
+
+    *lead, rows, cols = [size(s) for s in p.source_shape]
+    batch = " * ".join(f"({x})" for x in lead) or "1"
+    count = " * ".join([f"({target.INDEX}){rows}", cols] + [f"({x})" for x in lead])
+    tile = target.TRANSPOSE_TILE
+    grid = [f"({rows} + {tile - 1}) / {tile}", f"min(({cols} + {tile - 1}) / {tile}, {target.MAX_GRID['y']})",
+            f"min({batch}, {target.MAX_GRID['z']})" if lead else "1"]
+    return {"name": p.name, "source": source, "ctype": p.ctype, "rows": rows, "cols": cols, "batch": batch,
+            "bytes": f"sizeof({p.ctype}) * {count}", "grid": grid}
 
 
 def rename(cuda: str, name: str, new: str) -> str:
@@ -117,11 +138,10 @@ def _param(p: kir.Param, restrict: str = target.RESTRICT + " ") -> str:
 
 
 def launch(m: kir.Module) -> dict:
-    main = m.main
     return {
         "source": m.source,
         "params": [{"name": p.name, "role": p.role, "ctype": p.ctype, "source": p.source,
-                    "shape": list(p.shape)} for p in main.params],
+                    "shape": list(p.shape)} for p in m.params],
         "selection": "launch the first version whose condition holds (sizes by name)",
         "max_size": target.MAX_SIZE,  # each size indexes with an int: refuse larger ones before launching
         "versions": [_version(v) for v in m.versions],
@@ -138,4 +158,6 @@ def _version(v: kir.Version) -> dict:
         "grid_formula": k.grid_formulas(),
         "static_shared_bytes": k.static_shared_bytes,
         "dynamic_shared_bytes": k.dynamic_shared_bytes,
+        "transposed": [{"param": p.name, "array": p.source, "kernel": target.transpose_kernel(p.ctype),
+                        "shape": list(p.shape)} for p in k.transposes],
     }

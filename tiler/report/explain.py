@@ -40,6 +40,7 @@ def explain_data(a: Analysis, source: Source, module=None) -> dict:
                   "register_tile": _register_tile(a)},
         "promoted": [_promotion(r, source) for r in k.promoted],
         "rows": [_row(r, source) for r in a.schedule.slabs],
+        "transposes": [_transposition(t) for t in a.schedule.transposes],
         "streams": [_stream(s, b, source) for s in a.streams],
         "versions": _versions(a, module),
         "math": {"fast": a.options.fast_math, "note": target.FAST_MATH_NOTE if a.options.fast_math else
@@ -59,8 +60,15 @@ def _promotion(r, source: Source) -> dict:
 def _row(r, source: Source) -> dict:
     """A row each thread reads whole outside any stream, and what became of it."""
     return {"param": r.name, "array": source_text(r.array, source), "dim": r.dim, "length": r.length,
-            "staged": r.staged, "coalesce": "shared" if r.staged else "none", "rows": r.points, "pitch": r.pitch,
+            "staged": r.staged, "coalesce": "shared" if r.staged else "transpose" if r.transposed else "none",
+            "rows": r.points, "pitch": r.pitch,
             "bytes": r.bytes, "reason": r.reason}
+
+
+def _transposition(t) -> dict:
+    """An array whose rows threads read alone: transposed by the launch, or why not."""
+    return {"array": t.array, "rows": t.rows, "length": t.length, "transposed": t.chosen,
+            "length_at_least": t.min_length, "rows_at_most": t.max_rows, "reason": t.reason}
 
 
 def _size(size) -> str | int:
@@ -134,19 +142,23 @@ def _versions(a: Analysis, module) -> list[dict]:
     conds = [{"size": t.size, "dim": t.dim, "at_least": t.value, "overridden": t.overridden}
              for t in a.plan.thresholds] or None
     if module is None:  # before lowering: the plan's versions
-        kernels = [(a.tiled, (), (), describe_thresholds(a.plan.thresholds) if conds else "", False)]
-        kernels += [(False, (), (), "the untiled fallback", False)] if conds else []
+        kernels = [(a.tiled, (), (), describe_thresholds(a.plan.thresholds) if conds else "", False, ())]
+        kernels += [(False, (), (), "the untiled fallback", False, ())] if conds else []
     else:
-        kernels = [(v.kernel.tiled, v.kernel.divisible, v.kernel.fixed, v.why, v.kernel.wide) for v in module.versions]
-    sized = any(wide for *_, wide in kernels)
+        kernels = [(v.kernel.tiled, v.kernel.divisible, v.kernel.fixed, v.why, v.kernel.wide,
+                    tuple(p.source for p in v.kernel.transposes)) for v in module.versions]
+    sized = any(k[4] for k in kernels)
+    tests = [{"size": " * ".join(map(str, sizes)), "op": op, "value": value} for t in a.schedule.transposed
+             for sizes, op, value in t.launch_tests()]
     out = []
-    for n, (tiled, divisible, fixed, why, wide) in enumerate(kernels):
+    for n, (tiled, divisible, fixed, why, wide, transposed) in enumerate(kernels):
         last = n == len(kernels) - 1 and len(kernels) > 1
         out.append({"kernel": "tiled" if tiled else "untiled", "condition": None if last or not tiled else conds,
                     "multiple_of": [{"size": s, "factor": f} for s, f in divisible],
                     "equal_to": [{"size": s, "value": v} for s, v in fixed],
                     "offsets": "64-bit" if wide else "32-bit",
-                    "elements_below": target.INT_MAX + 1 if sized and not wide else None, "why": why})
+                    "elements_below": target.INT_MAX + 1 if sized and not wide else None,
+                    "transposed": list(transposed), "transpose_when": tests if transposed else [], "why": why})
     return out
 
 
@@ -175,6 +187,7 @@ def render_text(data: dict, variance: bool = False, width: int = 120, candidates
     _header(console, data)
     _promotions_text(console, data["promoted"])
     _rows_text(console, data.get("rows", []))
+    _transposes_text(console, data.get("transposes", []))
     for s in data["streams"]:
         _stream_text(console, s)
     _versions_text(console, data["versions"])
@@ -249,6 +262,15 @@ def _rows_text(console: Console, rows: list[dict]) -> None:
         console.print(escape(f"row {r['param']} of {r['array']} (dim {r['dim']}): {what}: {r['reason']}"))
 
 
+def _transposes_text(console: Console, rows: list[dict]) -> None:
+    """The arrays whose rows threads read alone: transposed by the launch, or why not."""
+    if rows:
+        console.print()
+    for t in rows:
+        what = "transposed by the launch" if t["transposed"] else "not transposed"
+        console.print(escape(f"array {t['array']} [{t['rows']}, {t['length']}]: {what}: {t['reason']}"))
+
+
 def _tuned_times(tuning: dict) -> str:
     if tuning["time_ms"] is None or tuning["default_ms"] is None:
         return ""
@@ -288,6 +310,8 @@ def _stream_text(console: Console, s: dict) -> None:
 def _decision(i: dict) -> str:
     if i["for_coalescing"]:
         return "shared, to coalesce"
+    if i["coalesce"] == "transpose":
+        return "global, transposed"
     if not i["staged"] and i["uncoalesced_in_place"]:
         return "global, uncoalesced"
     return "shared" if i["staged"] else "global"
@@ -300,9 +324,11 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
     for n, v in enumerate(versions):
         conds = ["every array has fewer than 2^31 elements"] if v["elements_below"] else []
         conds += [f"{c['size']} >= {c['at_least']}" for c in v["condition"] or ()]
+        conds += [f"{c['size']} {c['op']} {c['value']}" for c in v.get("transpose_when", ())]
         conds += [f"{m['size']} a multiple of {m['factor']}" for m in v["multiple_of"]]
         name = v["kernel"] + (", vector copies" if v["multiple_of"] else "") + \
-            (", 64-bit offsets" if v["offsets"] == "64-bit" else "")
+            (", 64-bit offsets" if v["offsets"] == "64-bit" else "") + \
+            "".join(f", {a} transposed" for a in v.get("transposed", ()))
         if n == len(versions) - 1:
             console.print(f"  {name}: otherwise ({v['why']})" if v["why"] else f"  {name}: otherwise")
         else:

@@ -147,20 +147,13 @@ class Gpu:
     def _run(self, k: kir.Kernel, cuda: str, inputs: dict, sizes: dict, repeat: int, device, outputs_on):
         drv = self.drv
         fn = self.function(cuda, k.name)
-        args, outputs, keep = [], [], []
+        args, outputs, keep, transposes = [], [], [], []
         for p in k.params:
-            if p.role == "input" and isinstance(inputs[p.source], interop.DeviceArray):
-                given = inputs[p.source]
-                _check_fits(p, given.dtype, given.nbytes, sizes)
-                args.append(np.uintp(given.pointer))
-            elif p.role == "input" and device is not None and p.source in device.buffers:
-                buf, nbytes, kind = device.buffers[p.source]
-                _check_fits(p, kind, nbytes, sizes)
-                args.append(buf)
-            elif p.role == "input":
-                buf = drv.to_device(np.ascontiguousarray(inputs[p.source], dtype=NUMPY[p.ctype]))
-                keep.append(buf)
-                args.append(buf)
+            if p.role == "input":
+                arg = self._input(p, inputs, sizes, device, keep)
+                if p.transposed:  # the launch's copy of the array, its last two axes swapped
+                    arg = self._transposition(p, arg, cuda, sizes, keep, transposes)
+                args.append(arg)
             elif p.role == "output" and outputs_on is not None:
                 made = interop.allocator(outputs_on)(_shape(p, sizes), np.dtype(NUMPY[p.ctype]), POISON[p.ctype])
                 outputs.append((None, made.owner))
@@ -182,18 +175,24 @@ class Gpu:
                                  f"{self.max_shared_optin}", "plan with a smaller --max-shared or --tile")
             fn.set_attribute(drv.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, shared)
         grid = k.grid_dims(sizes)
+
+        def launch():  # what a launch runs: the transpositions it needs, then the kernel
+            for transpose, targs, tgrid in transposes:
+                transpose(*targs, block=(target.TRANSPOSE_TILE, target.TRANSPOSE_ROWS, 1), grid=tgrid)
+            fn(*args, block=k.block, grid=grid, shared=shared)
+
         times = []
         if all(g > 0 for g in grid):
             if outputs_on is not None:  # arrays of other libraries may still be written on their streams
                 drv.Context.synchronize()
-            fn(*args, block=k.block, grid=grid, shared=shared)
+            launch()
             drv.Context.synchronize()
             if repeat:
-                fn(*args, block=k.block, grid=grid, shared=shared)  # warm-up
+                launch()  # warm-up
                 for _ in range(repeat):
                     start, end = drv.Event(), drv.Event()
                     start.record()
-                    fn(*args, block=k.block, grid=grid, shared=shared)
+                    launch()
                     end.record()
                     end.synchronize()
                     times.append(start.time_till(end))
@@ -203,8 +202,39 @@ class Gpu:
         return results, times
 
 
-def _shape(p: kir.Param, sizes: dict) -> tuple[int, ...]:
-    return tuple(sizes[s] if isinstance(s, str) else s for s in p.shape)
+    def _input(self, p: kir.Param, inputs: dict, sizes: dict, device, keep: list):
+        """The device array the kernel reads for input `p`: given on the device,
+        uploaded before, or copied now (and freed after the launch)."""
+        if isinstance(inputs[p.source], interop.DeviceArray):
+            given = inputs[p.source]
+            _check_fits(p, given.dtype, given.nbytes, sizes)
+            return np.uintp(given.pointer)
+        if device is not None and p.source in device.buffers:
+            buf, nbytes, kind = device.buffers[p.source]
+            _check_fits(p, kind, nbytes, sizes)
+            return buf
+        buf = self.drv.to_device(np.ascontiguousarray(inputs[p.source], dtype=NUMPY[p.ctype]))
+        keep.append(buf)
+        return buf
+
+    def _transposition(self, p: kir.Param, source, cuda: str, sizes: dict, keep: list, transposes: list):
+        """Scratch memory for `p` (the array `source` with its last two axes
+        swapped), and the launch of the module's transposition kernel that
+        fills it, added to `transposes`."""
+        *lead, rows, cols = _shape(p, sizes, p.source_shape)
+        batch = int(np.prod(lead, dtype=np.int64))
+        count = batch * rows * cols
+        scratch = self.drv.mem_alloc(max(count, 1) * np.dtype(NUMPY[p.ctype]).itemsize)
+        keep.append(scratch)
+        if count:
+            transposes.append((self.function(cuda, target.transpose_kernel(p.ctype)),
+                               (source, scratch, np.int32(rows), np.int32(cols), np.int32(batch)),
+                               target.transpose_grid(rows, cols, batch)))
+        return scratch
+
+
+def _shape(p: kir.Param, sizes: dict, shape: tuple | None = None) -> tuple[int, ...]:
+    return tuple(sizes[s] if isinstance(s, str) else s for s in (p.shape if shape is None else shape))
 
 
 def _check_fits(p: kir.Param, kind, nbytes: int, sizes: dict) -> None:

@@ -1,0 +1,7 @@
+-- A is read by rows (per thread) and by columns (coalesced in place): a
+-- transposition would make the column reads a row apart, so it is refused.
+-- transpose: A no also read at
+fun [f32, n] main([[f32, n], n] A) =
+  map(fn f32 (int i) =>
+        loop (acc = 0f32) = for k < n do acc + A[i, k] - A[k, i] in acc
+     , iota(n))
