@@ -528,3 +528,12 @@ def test_the_launch_transposes_only_where_it_pays():
     assert module.select({"n": 20000, "m": 4096}) is plain.kernel  # many rows
     assert not plain.kernel.transposes and not wide.kernel.transposes
     assert [q.name for q in module.params] == ["A", "out0", "n", "m"]
+
+
+def test_a_transposition_at_every_size_keeps_the_untiled_fallback():
+    """matvec --transpose transposes at any size (no launch test); below its
+    thresholds the launch still runs the 32-bit untiled kernel, in place."""
+    module = run_to("verify", (BENCHMARKS / "matvec.fut").read_text(), "matvec.fut", Options(transpose=True))
+    assert module.versions[0].kernel.transposes
+    small = module.select({"n": 10, "m": 10})
+    assert small.name == "tiler_matvec_untiled" and not small.transposes

@@ -67,6 +67,13 @@ def transpose_grid(rows: int, cols: int, batch: int) -> tuple[int, int, int]:
     return -(-rows // TRANSPOSE_TILE), min(tiles, MAX_GRID["y"]), min(batch, MAX_GRID["z"])
 
 
+def transpose_grid_c(rows: str, cols: str, batch: str | None) -> tuple[str, str, str]:
+    """The same grid in C, over expressions for the extents (batch None: 1)."""
+    t = TRANSPOSE_TILE
+    return (f"({rows} + {t - 1}) / {t}", f"min(({cols} + {t - 1}) / {t}, {MAX_GRID['y']})",
+            f"min({batch}, {MAX_GRID['z']})" if batch else "1")
+
+
 def vector_type(ctype: str, width: int) -> str:
     if (ctype, width) not in VECTOR:
         raise ValueError(f"no {width}-wide vector of {ctype}")

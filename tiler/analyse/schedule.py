@@ -267,6 +267,10 @@ class Transposition:
         return tuple(t for t in (((self.length,), ">=", self.min_length), (self.points, "<=", self.max_rows))
                      if t[2] is not None)
 
+    def launch_text(self) -> tuple[str, ...]:
+        """The same tests in words: `m >= 2048`, `b * n <= 16896`."""
+        return tuple(f"{' * '.join(map(str, sizes))} {op} {value}" for sizes, op, value in self.launch_tests())
+
 
 @dataclass(frozen=True)
 class Schedule:

@@ -20,9 +20,10 @@ from dataclasses import replace
 
 from ..check import typed as T
 from ..check.types import Array
+from ..tree import children
 from .options import Options
 from .schedule import Schedule, Transposition
-from .views import Views, mentions
+from .views import Views, element_read, mentions
 
 # Where the transposition pays, measured on an H200 (benchmarks/RESULTS.md,
 # "Rows transposed by the launch"): a thread summing its row in a loop, in
@@ -64,9 +65,9 @@ def transpositions(schedule: Schedule, kernel: T.Kernel, views: Views, options: 
             known = [options.known_size(lv.size) for lv in kernel.levels]
             reason, shorter, longer = _bounds(options.known_size(length),
                                               None if None in known else math.prod(known), most)
-        found.append(Transposition(p.name, _name(rows), _name(length), points, not reason,
-                                   MIN_ROW if shorter else None, most if longer else None,
-                                   reason or _why(p, points, length, shorter, longer, most)))
+        t = Transposition(p.name, _name(rows), _name(length), points, not reason, MIN_ROW if shorter else None,
+                          most if longer else None, reason)
+        found.append(t if reason else replace(t, reason=_why(t)))
     chosen = {t.array for t in found if t.chosen}
     block = _narrow(schedule.block) if chosen and not schedule.tiled else None
     return replace(schedule, transposes=tuple(found), transposed_block=block, streams=tuple(
@@ -106,12 +107,11 @@ def _transposed(read, chosen: set, views: Views):
                                                  "kernel reads the copy along threadIdx.x")
 
 
-def _why(p, points, length, shorter: bool, longer: bool, most: int) -> str:
-    tests = ([f"{_name(length)} >= {MIN_ROW}"] if shorter else []) + \
-        ([f"{' * '.join(map(str, points))} <= {most}"] if longer else [])
+def _why(t: Transposition) -> str:
+    tests = t.launch_text()
     where = f", when {' and '.join(tests)} at launch (else it is read in place)" if tests else ""
     return (f"its rows are read by one thread each, a row apart along threadIdx.x: the launch transposes "
-            f"{p.name} (its last two axes) into scratch memory first{where}, and the kernel reads that copy "
+            f"{t.array} (its last two axes) into scratch memory first{where}, and the kernel reads that copy "
             "along threadIdx.x (coalesced)")
 
 
@@ -151,15 +151,16 @@ def _uses(kernel: T.Kernel, p, views: Views) -> list:
     out = []
 
     def walk(e):
-        if _indexes(e, p):
+        indices = element_read(e, p)
+        if indices is not None:
             found = views.items(e)
             out.append((found[1] if found else None, e.span))
-            for i in _indices(e):
+            for i in indices:
                 walk(i)
         elif isinstance(e, T.Var) and e.binder is p:
             out.append((None, e.span))
-        elif hasattr(e, "__dataclass_fields__"):
-            for c in _kids(e):
+        else:
+            for c in children(e, T.is_exp):
                 walk(c)
 
     for level in kernel.levels:
@@ -173,30 +174,6 @@ def _uses(kernel: T.Kernel, p, views: Views) -> list:
             walk(value)
     walk(kernel.body)
     return out
-
-
-def _indexes(e, p) -> bool:
-    """`e` is an index read of `p` (`p[i]`, `p[i, k]`, `p[i][k]`)."""
-    if not isinstance(e, T.Index):
-        return False
-    while isinstance(e, T.Index):
-        e = e.array
-    return isinstance(e, T.Var) and e.binder is p
-
-
-def _indices(e):
-    while isinstance(e, T.Index):
-        yield from e.indices
-        e = e.array
-
-
-def _kids(e):
-    for name in e.__dataclass_fields__:
-        value = getattr(e, name)
-        if isinstance(value, tuple):
-            yield from (v for v in value if T.is_exp(v))
-        elif T.is_exp(value):
-            yield value
 
 
 def _staged_roots(schedule: Schedule, views: Views) -> set:

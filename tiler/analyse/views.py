@@ -142,7 +142,7 @@ def element_reads(body, param: Binder):
     rank = param.type.rank
 
     def walk(e):
-        indices = _element_read(e, param)
+        indices = element_read(e, param)
         if indices is not None:
             if len(indices) == rank:
                 reads.append(indices)
@@ -164,14 +164,14 @@ def element_reads(body, param: Binder):
     return None if whole else reads
 
 
-def _element_read(e, param: Binder) -> tuple | None:
+def element_read(e, param: Binder) -> tuple | None:
     """The indices of `param[...]` (`param[j][f]` as `param[j, f]`), or None
     when `e` does not index `param`."""
     if not isinstance(e, T.Index):
         return None
     if isinstance(e.array, T.Var) and e.array.binder is param:
         return e.indices
-    inner = _element_read(e.array, param)
+    inner = element_read(e.array, param)
     return None if inner is None else inner + e.indices
 
 

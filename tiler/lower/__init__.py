@@ -44,19 +44,18 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
     reading the arrays in place follow for shorter rows."""
     plan = analysis.plan
     moves = plan.schedule.transposed
-    versions = _versions(analysis, file, frozenset(t.array for t in moves))
-    if moves:
-        versions = [v for v in versions if v.kernel.transposes]  # the untiled fallback reads in place
-        tests = [(t, " * ".join(map(str, sizes)), op, value) for t in moves for sizes, op, value in t.launch_tests()]
-        if tests:
-            when = _all(kir.Bin(op, _product(sizes), const(value, target.INDEX if len(sizes) > 1 else "int"))
-                        for t in moves for sizes, op, value in t.launch_tests())
-            versions = [dataclasses.replace(v, condition=when if v.condition is None else
-                                            kir.Bin("&&", when, v.condition)) for v in versions]
-            otherwise = "unless " + " and ".join(f"{size} {op} {value}" for _, size, op, value in tests) + \
-                f": {', '.join(sorted({t.array for t, *_ in tests}))} read in place"
-            versions += [dataclasses.replace(v, why=otherwise if v.why == "the only version" else
-                                             _joined(v.why, otherwise)) for v in _versions(analysis, file, frozenset())]
+    arrays = frozenset(t.array for t in moves)
+    moved = f"the launch transposes {', '.join(sorted(arrays))} first" if moves else ""
+    versions = _versions(analysis, file, arrays, moved)
+    tests = [test for t in moves for test in t.launch_tests()]
+    if tests:  # transposed only at some sizes: the same versions reading in place follow for the others
+        when = _all(kir.Bin(op, _product(sizes), const(value, target.INDEX if len(sizes) > 1 else "int"))
+                    for sizes, op, value in tests)
+        versions = [dataclasses.replace(v, condition=when if v.condition is None else kir.Bin("&&", when, v.condition))
+                    for v in versions if v.kernel.transposes]  # (the untiled fallback, in place, comes after)
+        otherwise = f"unless {' and '.join(x for t in moves for x in t.launch_text())}: " \
+                    f"{', '.join(sorted(arrays))} read in place"
+        versions += _versions(analysis, file, frozenset(), otherwise)
     fits = _fits_int(analysis.kernel)
     notes = (f"math: {target.FAST_MATH_NOTE}",) if analysis.options.fast_math else ()
     if fits is None:  # every array is 1-D: int offsets reach every element
@@ -73,19 +72,18 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
     return kir.Module(file, tuple(versions), notes)
 
 
-def _versions(analysis: Analysis, file: str, transposed: frozenset) -> list[kir.Version]:
+def _versions(analysis: Analysis, file: str, transposed: frozenset, note: str = "") -> list[kir.Version]:
     """The versions with int offsets, reading the `transposed` inputs from the
-    launch's transposed copies."""
+    launch's transposed copies; `note` adds to why each of the schedule's runs."""
     plan = analysis.plan
     schedule = plan.schedule
     if transposed and schedule.transposed_block is not None:
         schedule = dataclasses.replace(schedule, block=schedule.transposed_block)
     main = lower_schedule(analysis, schedule, file, transposed=transposed)
     condition = _launch_condition(plan, main)
-    why = "; ".join(([describe_thresholds(plan.thresholds)] if plan.thresholds else [])
-                    + ([describe_fixed(main.fixed)] if main.fixed else [])) or "the only version"
+    why = _joined(describe_thresholds(plan.thresholds) if plan.thresholds else "",
+                  describe_fixed(main.fixed) if main.fixed else "")
     fallback = bool(plan.thresholds or main.fixed)  # sizes where the launch runs the untiled kernel
-    moved = f"the launch transposes {', '.join(sorted(transposed))} first" if transposed else ""
     versions = []
     if main.divisible:
         aligned = _all(kir.Bin("==", kir.Bin("%", kir.Ref(n), const(w)), const(0)) for n, w in main.divisible)
@@ -93,13 +91,12 @@ def _versions(analysis: Analysis, file: str, transposed: frozenset) -> list[kir.
         scalar = dataclasses.replace(scalar, name=scalar.name + "_scalar")
         if not verify(main):  # else the vector copies are not provably aligned: the scalar kernel alone
             versions.append(kir.Version(main, aligned if condition is None else kir.Bin("&&", condition, aligned),
-                                        _joined("128-bit copies: the rows they read start 16-byte aligned", moved)))
+                                        _joined("128-bit copies: the rows they read start 16-byte aligned", note)))
             single = ", in one buffer where two would spill registers" \
                 if scalar.shared_bytes < main.shared_bytes else ""
             why = f"scalar copies for the other sizes{single}" + (f"; {why}" if fallback else "")
         main = scalar
-    versions.append(kir.Version(main, condition, moved if moved and why == "the only version" else
-                                _joined(why, moved)))
+    versions.append(kir.Version(main, condition, _joined(why, note) or "the only version"))
     if fallback:
         versions.append(kir.Version(lower_schedule(analysis, plan.untiled, file), None, "the untiled fallback"))
     return versions

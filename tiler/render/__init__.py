@@ -100,9 +100,7 @@ def _scratch(p: kir.Param, source: str, names: dict) -> dict:
     *lead, rows, cols = [size(s) for s in p.source_shape]
     batch = " * ".join(f"({x})" for x in lead) or "1"
     count = " * ".join([f"({target.INDEX}){rows}", cols] + [f"({x})" for x in lead])
-    tile = target.TRANSPOSE_TILE
-    grid = [f"({rows} + {tile - 1}) / {tile}", f"min(({cols} + {tile - 1}) / {tile}, {target.MAX_GRID['y']})",
-            f"min({batch}, {target.MAX_GRID['z']})" if lead else "1"]
+    grid = target.transpose_grid_c(rows, cols, batch if lead else None)
     return {"name": p.name, "source": source, "ctype": p.ctype, "rows": rows, "cols": cols, "batch": batch,
             "bytes": f"sizeof({p.ctype}) * {count}", "grid": grid}
 
