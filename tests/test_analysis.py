@@ -109,13 +109,32 @@ def test_mm_is_register_tiled_8_by_8():
     b, (s,) = a.block, a.streams
     assert b.extents == (16, 16) and b.register.sizes == (8, 8) and b.register.group == 4
     assert [b.points(d) for d in (0, 1)] == [128, 128] and b.register.accumulators == 64
-    assert b.register.registers == 128 and not b.register.double_buffer  # prefetching would pass the budget
+    assert b.register.registers == 128 and not b.register.double_buffer and b.register.asynchronous
     assert s.chunk == 16
-    for p in s.inputs:  # both transposed (a micro-tile column is one vector read), float4 copies
+    for p in s.inputs:  # both transposed (a micro-tile column is one vector read), 3 chunks deep by cp.async
         st = p.staging
-        assert st.layout is Layout.TRANSPOSED and st.buffers == 1 and st.vector == 4 and st.reuse == 128
-    assert s.inputs[0].staging.padding == 4 and s.inputs[1].staging.padding == 0
+        assert st.layout is Layout.TRANSPOSED and st.buffers == 3 and st.asynchronous and st.reuse == 128
+    a_c, b_c = (p.staging for p in s.inputs)
+    assert a_c.vector == 1 and b_c.vector == 4  # a_c's copy runs across its lines: cp.async element by element
+    assert a_c.padding == 4 and b_c.padding == 0
+    assert b.shared_bytes == 3 * (16 * 132 + 16 * 128) * 4 > 48 * 1024  # past static shared memory: dynamic
     assert "a_c is read once for the 8 points along dim 1" in b.register_reason
+
+
+def test_mm_without_cp_async_prefetches_nothing_and_keeps_one_buffer():
+    b, (s,) = (lambda a: (a.block, a.streams))(plan_of("mm", Options(no_async=True)))
+    assert not b.register.asynchronous and not b.register.double_buffer  # prefetching would pass the budget
+    assert all(p.staging.buffers == 1 and p.staging.vector == 4 and not p.staging.asynchronous for p in s.inputs)
+    assert b.shared_bytes == (16 * 132 + 16 * 128) * 4
+
+
+def test_cp_async_stages_give_way_before_the_chunk_shrinks():
+    a = plan_of("mm", Options(max_shared=48 * 1024))  # three stages need 49,920 bytes
+    (s,) = a.streams
+    assert not a.block.register.asynchronous and s.chunk == 16 and a.block.shared_bytes <= 48 * 1024
+    assert all(p.staging.buffers == 1 for p in s.inputs)
+    wide = plan_of("mm", Options(max_shared=60_000))
+    assert wide.block.register.asynchronous and wide.streams[0].chunk == 16
 
 
 def test_register_tile_ablations_and_override():
@@ -125,7 +144,8 @@ def test_register_tile_ablations_and_override():
     assert a.block.register.sizes == (4, 2) and a.block.register.group == 2
     (s,) = plan_of("mm", Options(no_vector=True, double_buffer=True)).streams
     assert all(p.staging.vector == 1 and p.staging.buffers == 2 for p in s.inputs)
-    small = plan_of("mm", Options(register_tile=(4, 4)))  # 16 accumulators: prefetching fits
+    assert not plan_of("mm", Options(register_tile=(4, 4))).block.register.double_buffer  # cp.async instead
+    small = plan_of("mm", Options(register_tile=(4, 4), no_async=True))  # 16 accumulators: prefetching fits
     assert small.block.register.double_buffer and small.streams[0].inputs[0].staging.buffers == 2
     assert not plan_of("mm", Options(register_tile=(4, 4), single_buffer=True)).block.register.double_buffer
 

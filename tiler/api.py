@@ -110,7 +110,7 @@ class Compiled:
         return host, device
 
 
-def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared: int = 48 * 1024,
+def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared: int | None = None,
             register_tile=None, no_register_tile: bool = False, no_vector: bool = False,
             single_buffer: bool = False, double_buffer: bool = False, chunk: int | None = None,
             no_coalesce: bool = False, no_promote: bool = False, unroll: int | None = None, pack: bool = False,

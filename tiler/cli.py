@@ -176,8 +176,9 @@ def plan_options(fn):
     fn = click.option("--threshold", "thresholds", multiple=True, metavar="NAME=N",
                       help="Run the tiled kernel only when size NAME >= N, the untiled one below (repeatable; "
                            "overrides the cost model's threshold; N=1: always tiled).")(fn)
-    fn = click.option("--max-shared", type=int, default=48 * 1024, show_default=True, metavar="BYTES",
-                      help="Shared memory a block may use.")(fn)
+    fn = click.option("--max-shared", type=int, default=None, metavar="BYTES",
+                      help="Shared memory a block may use [default: 48 KiB; for a register tile copied by "
+                           "cp.async, what the GPU allows].")(fn)
     fn = click.option("--size", "size_hints", multiple=True, metavar="NAME=N",
                       help="A size known in advance (repeatable): a block need not be wider than its dimension. "
                            "The kernel still works for any size.")(fn)

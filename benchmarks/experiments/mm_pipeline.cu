@@ -1,9 +1,12 @@
 // A hand-written variant of tiler's register-tiled matrix product (16 x 16
-// threads, 8 x 8 points a thread, chunk 16), to measure three techniques
+// threads, 8 x 8 points a thread, chunk BK), to measure three techniques
 // before building them: an S-stage cp.async pipeline (A's tile transposed by
 // 4-byte copies, B's rows by 16-byte copies; one barrier a chunk, no
 // prefetch registers), blocks without clamps (CLAMP 0: sizes the tiles
-// divide only), and a 4 x 8 warp layout (WARP 1) instead of 2 x 16.
+// divide only), a 4 x 8 warp layout (WARP 1) instead of 2 x 16, and GM
+// groups of 4 rows a thread (GM 4: 16 x 8 points a thread, a 256 x 128 block
+// tile, one block an SM, as cuBLAS's own FFMA kernel on sm_90 is shaped)
+// and a chunk of BK (8 or 16); A's tile padded by PAD (4 or 0) a line.
 // Needs tiler.cuh's helpers (tiler_min, tiler_cp_async*) before it; n % 16
 // == 0 assumed. Run by mm_pipeline.py; the results are in RESULTS.md.
 #ifndef STAGES
@@ -15,10 +18,20 @@
 #ifndef CLAMP
 #define CLAMP 1
 #endif
-#define PA 132
-#define SA (16 * PA)
-#define SB (16 * 128)
-extern "C" __global__ void __launch_bounds__(256, 2)
+#ifndef GM
+#define GM 2
+#endif
+#ifndef BK
+#define BK 16
+#endif
+#define BM (64 * GM)
+#ifndef PAD
+#define PAD 4
+#endif
+#define PA (BM + PAD)
+#define SA (BK * PA)
+#define SB (BK * 128)
+extern "C" __global__ void __launch_bounds__(256, GM == 2 ? 2 : 1)
 mm_async(const float* __restrict__ A, const float* __restrict__ B0, float* __restrict__ out0, int m, int n, int q)
 {
   extern __shared__ __align__(16) float smem[];
@@ -29,27 +42,27 @@ mm_async(const float* __restrict__ A, const float* __restrict__ B0, float* __res
 #else
   const int rbase = threadIdx.y * 4, cbase = threadIdx.x * 4;
 #endif
-  float acc[64];
+  float acc[GM * 32];
   #pragma unroll
-  for (int i = 0; i < 64; ++i) acc[i] = 0.0f;
-  const int nk = n / 16;
+  for (int i = 0; i < GM * 32; ++i) acc[i] = 0.0f;
+  const int nk = n / BK;
   auto issue = [&](int c, int s) {
     float* shA = smem + s * (SA + SB);
     float* shB = shA + SA;
-    const int kk = c * 16;
+    const int kk = c * BK;
     #pragma unroll
-    for (int c_ = 0; c_ < 8; ++c_) {
+    for (int c_ = 0; c_ < BM * BK / 256; ++c_) {
       const int t = tid + c_ * 256;
-      const int r = t / 16, e = t % 16;
+      const int r = t / BK, e = t % BK;
 #if CLAMP
-      const int row = tiler_min(blockIdx.y * 128 + r, m - 1);
+      const int row = tiler_min(blockIdx.y * BM + r, m - 1);
 #else
-      const int row = blockIdx.y * 128 + r;
+      const int row = blockIdx.y * BM + r;
 #endif
       tiler_cp_async<4>(&shA[e * PA + r], &A[row * n + kk + e], true);
     }
     #pragma unroll
-    for (int c_ = 0; c_ < 2; ++c_) {
+    for (int c_ = 0; c_ < BK / 8; ++c_) {
       const int t = tid + c_ * 256;
       const int r = t % 32 * 4, e = t / 32;
 #if CLAMP
@@ -73,26 +86,29 @@ mm_async(const float* __restrict__ A, const float* __restrict__ B0, float* __res
     const float* shA = smem + (c % STAGES) * (SA + SB);
     const float* shB = shA + SA;
     #pragma unroll
-    for (int k = 0; k < 16; ++k) {
-      float a[8], b[8];
+    for (int k = 0; k < BK; ++k) {
+      float a[4 * GM], b[8];
       #pragma unroll
-      for (int g = 0; g < 2; ++g) {
+      for (int g = 0; g < GM; ++g) {
         const float4 va = *reinterpret_cast<const float4*>(&shA[g * 64 + rbase + k * PA]);
         a[g*4] = va.x; a[g*4+1] = va.y; a[g*4+2] = va.z; a[g*4+3] = va.w;
+      }
+      #pragma unroll
+      for (int g = 0; g < 2; ++g) {
         const float4 vb = *reinterpret_cast<const float4*>(&shB[g * 64 + cbase + k * 128]);
         b[g*4] = vb.x; b[g*4+1] = vb.y; b[g*4+2] = vb.z; b[g*4+3] = vb.w;
       }
       #pragma unroll
-      for (int i = 0; i < 8; ++i)
+      for (int i = 0; i < 4 * GM; ++i)
         #pragma unroll
         for (int j = 0; j < 8; ++j) acc[i * 8 + j] += a[i] * b[j];
     }
   }
   #pragma unroll
-  for (int g0 = 0; g0 < 2; ++g0)
+  for (int g0 = 0; g0 < GM; ++g0)
     #pragma unroll
     for (int l0 = 0; l0 < 4; ++l0) {
-      const int row = blockIdx.y * 128 + g0 * 64 + rbase + l0;
+      const int row = blockIdx.y * BM + g0 * 64 + rbase + l0;
       #pragma unroll
       for (int g1 = 0; g1 < 2; ++g1) {
         const int col = blockIdx.x * 128 + g1 * 64 + cbase;

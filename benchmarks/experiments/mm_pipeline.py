@@ -1,10 +1,12 @@
 """Times tiler's register-tiled matrix product against hand-written variants
-(mm_pipeline.cu) and cuBLAS, on one GPU: python mm_pipeline.py 4096 8192.
+(mm_pipeline.cu) and cuBLAS, on one GPU: python mm_pipeline.py 4096 8192
+(ONLY=0,2 runs those VARIANTS alone).
 
 The tiler kernel is compiled from benchmarks/mm.fut by the tiler on the path;
 every variant's output is compared with cuBLAS (TF32 off) before it is timed.
 Needs cupy and torch.
 """
+import os
 import pathlib
 import subprocess
 import sys
@@ -15,7 +17,11 @@ import numpy as np
 import torch
 
 HERE = pathlib.Path(__file__).parent
-VARIANTS = [(3, 1, 0), (3, 0, 0), (4, 1, 0), (2, 1, 0), (3, 1, 1), (4, 1, 1), (2, 1, 1)]  # stages, clamp, warp
+VARIANTS = [(3, 1, 0, 2, 16), (3, 0, 0, 2, 16), (4, 1, 0, 2, 16), (2, 1, 0, 2, 16), (3, 1, 1, 2, 16),
+            (4, 1, 1, 2, 16), (2, 1, 1, 2, 16), (3, 1, 0, 4, 16), (4, 1, 0, 4, 16), (2, 1, 0, 4, 16),
+            (3, 1, 0, 2, 8), (4, 1, 0, 2, 8), (5, 1, 0, 2, 8), (6, 1, 0, 2, 8), (4, 1, 0, 4, 8),
+            (3, 1, 0, 2, 32), (3, 1, 0, 2, 16, 0), (4, 1, 0, 2, 16, 0)]
+# stages, clamp, warp, groups of 4 rows a thread, chunk[, padding of A's tile (4)]
 
 
 def tiler_kernel() -> str:
@@ -56,18 +62,22 @@ def main(sizes):
         t_cublas = timed(lambda: torch.mm(ta, tb))
         print(f"{n}^3: cuBLAS {t_cublas:.3f} ms, {flops / t_cublas / 1e9:.1f} TFLOP/s", flush=True)
         out = cp.empty((n, n), cp.float32)
-        grid, args = ((n + 127) // 128, (n + 127) // 128), (a, b, out, np.int32(n), np.int32(n), np.int32(n))
+        args = (a, b, out, np.int32(n), np.int32(n), np.int32(n))
         kernels = [("tiler (as generated)", cp.RawModule(code=base, backend="nvcc", options=("-arch=sm_90",))
-                    .get_function("tiler_mm_tiled"), 0)]
-        for stages, clamp, warp in VARIANTS:
-            code = f"#define STAGES {stages}\n#define CLAMP {clamp}\n#define WARP {warp}\n" + base + hand
+                    .get_function("tiler_mm_tiled"), 0, 2)]
+        only = os.environ.get("ONLY")  # indices into VARIANTS, comma-separated: a subset
+        chosen = [VARIANTS[int(i)] for i in only.split(",")] if only else VARIANTS
+        for stages, clamp, warp, gm, bk, *pad in chosen:
+            pad = pad[0] if pad else 4
+            code = f"#define STAGES {stages}\n#define CLAMP {clamp}\n#define WARP {warp}\n#define GM {gm}\n#define BK {bk}\n#define PAD {pad}\n" + base + hand
             k = cp.RawModule(code=code, backend="nvcc", options=("-arch=sm_90", "--std=c++17")).get_function("mm_async")
-            shared = stages * (16 * 132 + 16 * 128) * 4
+            shared = stages * (bk * (64 * gm + pad) + bk * 128) * 4
             k.max_dynamic_shared_size_bytes = shared
             kernels.append((f"cp.async {stages} stages, clamps {'on' if clamp else 'off'}, "
-                            f"warp {'4 x 8' if warp else '2 x 16'}", k, shared))
-        for name, k, shared in kernels:
+                            f"warp {'4 x 8' if warp else '2 x 16'}, {4 * gm} x 8 points a thread, chunk {bk}, pad {pad}", k, shared, gm))
+        for name, k, shared, gm in kernels:
             out.fill(np.nan)
+            grid = ((n + 127) // 128, (n + 64 * gm - 1) // (64 * gm))
             t = timed(lambda: k(grid, (16, 16), args, shared_mem=shared))
             err = float(cp.abs(out - ref).max())
             print(f"  {name}: {t:.3f} ms, {flops / t / 1e9:.1f} TFLOP/s, {t_cublas / t:.3f}x cuBLAS, "

@@ -15,7 +15,7 @@ SHARED_LIMIT = target.STATIC_SHARED_LIMIT
 class Options:
     tile: tuple = ()  # per dimension (None: default), or one size for all
     no_tile: bool = False
-    max_shared: int = SHARED_LIMIT
+    max_shared: int | None = None  # bytes a block may use (--max-shared); None: see shared_limit
     # ablations (the design note's observations; `tiler bench --ablate`):
     copy_along_chunk: bool = False  # lay the chunk on threadIdx.x even where that is uncoalesced
     row_major_tiles: bool = False  # never transpose a tile (and never pad it)
@@ -35,6 +35,16 @@ class Options:
     no_async: bool = False  # copy tiles through registers, not by cp.async (ablation)
     fast_math: bool = False  # the hardware approximations of math functions (results change)
     multiprocessors: int = target.MULTIPROCESSORS  # the GPU's SM count (bench and tune read the device's)
+    device_shared: int = target.SHARED_LIMIT_ANY_GPU  # the most a block can opt in to (bench and tune read the GPU's)
+
+    def shared_limit(self, pipelined: bool = False) -> int:
+        """The shared memory a block may use: --max-shared's, else 48 KiB
+        (static shared memory, on every GPU), but up to the GPU's opt-in
+        limit for a register tile copied by cp.async: its stages are what
+        hides the loads, and two stages do worse than no cp.async at all."""
+        if self.max_shared is not None:
+            return self.max_shared
+        return self.device_shared if pipelined else SHARED_LIMIT
 
     def known_size(self, size) -> int | None:
         if isinstance(size, int):
@@ -76,7 +86,7 @@ MAX_CHUNK = 4096  # the longest chunk --chunk takes (one line of 4096 f32 is 16 
 
 
 def make_options(names: dict | None = None, pair=lambda what, name, value: f"{what} {name}={value}", *,
-                 tile=None, no_tile: bool = False, max_shared: int = SHARED_LIMIT, sizes: dict | None = None,
+                 tile=None, no_tile: bool = False, max_shared: int | None = None, sizes: dict | None = None,
                  thresholds: dict | None = None, register_tile=None, no_register_tile: bool = False,
                  no_vector: bool = False, single_buffer: bool = False, double_buffer: bool = False,
                  chunk: int | None = None, no_coalesce: bool = False, no_promote: bool = False,
@@ -90,7 +100,7 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
     def name(key):
         return (names or {}).get(key, key)
 
-    if not isinstance(max_shared, int) or max_shared < 0:
+    if max_shared is not None and (not isinstance(max_shared, int) or max_shared < 0):
         raise PlainError(f"{name('max_shared')} must not be negative")
     if chunk is not None and (not isinstance(chunk, int) or not 1 <= chunk <= MAX_CHUNK):
         raise PlainError(f"{name('chunk')} {chunk}: a chunk is between 1 and {MAX_CHUNK} elements")

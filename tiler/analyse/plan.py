@@ -20,7 +20,7 @@ from .blocks import block as make_block
 from .blocks import candidate_spans, untiled_block, why_block
 from .options import Options, tile_text
 from .records import Variance
-from .registers import register_block, register_tile
+from .registers import register_block, register_tile, synchronous
 from .schedule import Schedule, StreamPlan, Threshold
 from .slabs import fits, row_candidates, unfit
 from .staging import not_tiled, over_limit, plan_stream, stream_refusal
@@ -99,18 +99,22 @@ def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
     streams = tuple(plan_stream(s, block, views, options) for s in var.streams)
     streams = tuple(_paying(s, block, options, views) for s in streams)
     shared = sum(s.shared_bytes for s in streams)
+    limit = options.shared_limit(block.pipelined)
+    if shared > limit and block.pipelined:  # the stages go before the tiles shrink: shorter chunks cost more
+        return _schedule(replace(block, register=synchronous(block.register, block.threads, options)), var, views,
+                         options)
     full = max((s.chunk for s in streams if s.tiled), default=0)
     chunk = full
-    while shared > options.max_shared and chunk > MIN_CHUNK:  # smaller tiles before no tiles
+    while shared > limit and chunk > MIN_CHUNK:  # smaller tiles before no tiles
         chunk //= 2
         streams = tuple(_paying(plan_stream(s, block, views, options, chunk), block, options, views)
                         for s in var.streams)
         shared = sum(s.shared_bytes for s in streams)
-    if shared > options.max_shared:
-        streams = tuple(over_limit(s, shared, options) for s in streams)
+    if shared > limit:
+        streams = tuple(over_limit(s, shared, limit) for s in streams)
         shared = 0
     elif chunk < full:
-        why = (f"chunk {chunk}, not {full}: the tiles of {full} would need more than the {options.max_shared} "
+        why = (f"chunk {chunk}, not {full}: the tiles of {full} would need more than the {limit} "
                "bytes of shared memory a block may use")
         streams = tuple(replace(s, reason=f"{s.reason}; {why}") if s.tiled else s for s in streams)
     return Schedule(replace(block, shared_bytes=shared), streams, cost.loads(streams))

@@ -180,6 +180,8 @@ class RegisterTile:
     accumulators: int  # the 32-bit registers the micro-tile's accumulators take
     registers: int  # the registers a thread is expected to use in all (an estimate)
     double_buffer: bool  # the next chunk's tiles prefetched through registers
+    asynchronous: bool = False  # the tiles copied by cp.async, several chunks in flight (no prefetch registers)
+    operands: int = 0  # registers the operands of one step take (what a prefetch through registers adds)
 
     @property
     def points(self) -> int:
@@ -202,6 +204,11 @@ class BlockPlan:
     @property
     def threads(self) -> int:
         return math.prod(self.extents)
+
+    @property
+    def pipelined(self) -> bool:
+        """Its tiles are copied by cp.async, several chunks deep (registers.py)."""
+        return self.register is not None and self.register.asynchronous
 
     def micro(self, d: int) -> int:
         """Points a thread computes along kernel dim d."""

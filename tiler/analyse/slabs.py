@@ -76,11 +76,12 @@ def _refusal(schedule: Schedule, length: int | None, p, options: Options) -> str
 
 
 def fits(schedule: Schedule, slabs: tuple[RowSlab, ...], options: Options) -> bool:
-    return schedule.block.shared_bytes + sum(s.bytes for s in slabs if s.staged) <= options.max_shared
+    return schedule.block.shared_bytes + sum(s.bytes for s in slabs if s.staged) <= \
+        options.shared_limit(schedule.block.pipelined)
 
 
 def unfit(slabs: tuple[RowSlab, ...], options: Options) -> tuple[RowSlab, ...]:
     """The rows left in place: no block of at least a warp fits them."""
     why = (f"the rows of a block of {target.WARP} threads would not fit beside its tiles in the "
-           f"{options.max_shared} bytes of shared memory a block may use")
+           f"{options.shared_limit()} bytes of shared memory a block may use")
     return tuple(replace(s, staged=False, reason=why, points=0, pitch=0, bytes=0) if s.staged else s for s in slabs)

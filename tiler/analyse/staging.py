@@ -276,20 +276,22 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     # chunk index: the tile is transposed so that they are one vector read
     micro = block.register is not None and bool(rows)
     transpose = (reads_vary or micro) and not options.row_major_tiles
-    if asynchronous:  # cp.async stores whole vectors: the copy's axis is the shared array's contiguous one
+    if asynchronous and not micro:  # cp.async stores whole vectors: the copy's axis is the shared array's contiguous one
         transpose = copy.axis is CopyAxis.ROWS
     layout = Layout.TRANSPOSED if transpose else Layout.ROW_MAJOR
     contiguous = CopyAxis.ROWS if layout is Layout.TRANSPOSED else CopyAxis.CHUNK
     elements = max(row_count, 1) * chunk
     along = chunk if copy.axis is CopyAxis.CHUNK else row_count
     vector, buffers = _copy_steps(d, copy, along, elements, block, options, coalescing, views, asynchronous)
+    if asynchronous and copy.axis is not contiguous:  # a micro-tile's transposed tile: cp.async element by element
+        vector = 1
     # padding keeps the copy's stores off one bank; a register tile's vector
     # reads need lines that stay 16-byte aligned, so it pads by a whole group;
     # cp.async's lines too, so its threads' rows (read a line apart) are
     # padded by 16 bytes, which spreads a warp's reads over 8 banks' groups
     step = block.register.group if micro else 1
     padding = step if copy.axis is not contiguous and rows and not options.row_major_tiles else 0
-    if asynchronous:
+    if asynchronous and not micro:
         padded = reads_vary and layout is Layout.ROW_MAJOR and not options.row_major_tiles
         padding = max(target.ASYNC_COPY_BYTES) // dtype(d.array.type).itemsize if padded else 0
     index_variance = _index_variance(d, site, views)
@@ -373,10 +375,13 @@ def _index_variance(d: InputPlan, site: StreamSite, views: Views) -> list:
 def _asynchronous(decisions, block: BlockPlan, options: Options, coalescing: bool) -> bool:
     """Whether a stream's copies are cp.async (sm_80 on): where the block
     stages its threads' own rows, a pure stream of memory whose few threads
-    need many loads in flight, which cp.async keeps without registers (a
-    register tile keeps its prefetch through registers, for now). Every
+    need many loads in flight, which cp.async keeps without registers; and
+    a 2-D micro-tile's, as registers.py decided (a coarsened 1-D block keeps
+    its prefetch through registers). Every
     staged input of the stream is copied alike, so each must be of 4 or 8
     bytes, sizes cp.async moves."""
+    if block.register is not None and len(block.spans) == 2:  # a micro-tile: decided with it (registers.py)
+        return block.register.asynchronous
     if not coalescing or options.no_async or options.single_buffer or block.register is not None:
         return False
     return all(dtype(d.array.type).itemsize in target.ASYNC_COPY_BYTES for d in decisions if not d.reason)
@@ -419,10 +424,10 @@ def _param(site: StreamSite, name: str):
     return next(i.param for i in site.inputs if i.param.name == name)
 
 
-def over_limit(s: StreamPlan, total: int, options: Options) -> StreamPlan:
+def over_limit(s: StreamPlan, total: int, limit: int) -> StreamPlan:
     if not s.tiled:
         return s
-    reason = (f"the plan needs {total} bytes of shared memory, over the limit of {options.max_shared}; "
+    reason = (f"the plan needs {total} bytes of shared memory, over the limit of {limit}; "
               "try a smaller --tile or a larger --max-shared")
     inputs = tuple(replace(p, staging=None, reason=reason) if p.staged else p for p in s.inputs)
     return StreamPlan(s.site, False, "none", None, inputs, reason, 0)

@@ -167,10 +167,11 @@ def _tuned(path: Path, hints: tuple, gpu) -> list[Variant]:
 
 
 def device_options(options: Options, hints: tuple, gpu) -> Options:
-    """The bench's sizes as hints, and the device's shared-memory limit (the
-    plan's own limit, 48 KiB unless raised with --max-shared, if smaller)."""
-    return replace(options, sizes=hints, max_shared=min(options.max_shared, gpu.max_shared_optin),
-                   multiprocessors=gpu.sm_count)
+    """The bench's sizes as hints, and the device's shared-memory limit
+    (--max-shared's, if smaller)."""
+    given = options.max_shared
+    return replace(options, sizes=hints, max_shared=None if given is None else min(given, gpu.max_shared_optin),
+                   device_shared=min(options.device_shared, gpu.max_shared_optin), multiprocessors=gpu.sm_count)
 
 
 SAMPLE_ROWS = 9

@@ -16,6 +16,7 @@ from rich.table import Table
 from .. import target
 from ..analyse import Analysis
 from ..analyse.records import dims_text
+from ..analyse.registers import REGISTER_BUDGET
 from ..analyse.schedule import describe_copy, describe_pipeline, describe_reads, describe_thresholds
 from ..check.expressions import text as source_text
 from ..check.types import Binder
@@ -36,7 +37,7 @@ def explain_data(a: Analysis, source: Source, module=None) -> dict:
                   "thread_axis": {str(d): ax for d, ax in enumerate(b.thread_axis) if ax},
                   "grid_axis": {str(d): ax for d, ax in enumerate(b.grid_axis)},
                   "interchanged": b.interchanged, "shared_bytes": b.shared_bytes,
-                  "max_shared": a.options.max_shared, "reason": b.reason,
+                  "max_shared": a.options.shared_limit(b.pipelined), "reason": b.reason,
                   "register_tile": _register_tile(a)},
         "promoted": [_promotion(r, source) for r in k.promoted],
         "rows": [_row(r, source) for r in a.schedule.slabs],
@@ -75,6 +76,14 @@ def _size(size) -> str | int:
     return size if isinstance(size, int) else size.name
 
 
+def _register_pipeline(r: dict) -> str:
+    if r["asynchronous"]:
+        return "tiles copied by cp.async, chunks in flight while one is read (no prefetch registers)"
+    if r["double_buffer"]:
+        return "double-buffered through registers"
+    return f"single-buffered (prefetch registers would pass the budget of {REGISTER_BUDGET})"
+
+
 def _register_tile(a: Analysis) -> dict:
     """The micro-tile, what it costs in registers and what each level of
     memory then serves: global loads and shared reads per point per streamed
@@ -87,7 +96,8 @@ def _register_tile(a: Analysis) -> dict:
                        / (len(p.staging.pack.members) if p.staging.pack else 1) for p, _ in staged)
     out = {"sizes": [b.micro(d) for d in range(b.rank)], "group": r.group if r else 1,
            "accumulators": r.accumulators if r else 0, "registers_expected": r.registers if r else 0,
-           "double_buffer": r.double_buffer if r else False, "reason": b.register_reason,
+           "double_buffer": r.double_buffer if r else False,
+           "asynchronous": r.asynchronous if r else False, "reason": b.register_reason,
            "global_loads_per_point_step": round(global_loads, 6),
            "shared_reads_per_point_step": round(shared_reads, 6)}
     return out
@@ -231,8 +241,7 @@ def _header(console: Console, data: dict) -> None:
         console.print(f"register tile: {micro} points a thread (dims {dims_text(sorted(b['spans']))}){groups}; "
                       f"{r['accumulators']} accumulator registers, about "
                       f"{r['registers_expected']} in all; "
-                      + ("double-buffered through registers" if r["double_buffer"] else
-                         "single-buffered (prefetch registers would pass the budget of 128)"))
+                      + _register_pipeline(r))
         console.print(f"  {escape(r['reason'])}")
     else:
         console.print(f"register tile: none: {escape(r['reason'])}")
