@@ -27,6 +27,7 @@ from ..tree import children
 from .options import Options
 from .records import dims_text
 from .schedule import BlockPlan, RegisterTile, Schedule
+from .staging import pipelines
 
 MICRO = 8  # points a thread takes along a dim with reuse
 THREADS = 16  # threads along each dim of a register-tiled block
@@ -80,8 +81,9 @@ def register_tile(schedule: Schedule, kernel: T.Kernel, options: Options) -> tup
     group = _group(schedule, sizes)
     accumulators, operands = _registers(sizes, words, block)
     single = accumulators + operands + ADDRESSING
-    asynchronous = _asynchronous(schedule, options)
-    double = not asynchronous and _double_buffered(single, operands, threads, options)
+    pipelined = _pipelined_streams(schedule, options)
+    asynchronous = any(pipelined)
+    double = not all(pipelined) and _double_buffered(single, operands, threads, options)
     tile = RegisterTile(tuple(sizes), group, accumulators, single + (operands if double else 0), double,
                         asynchronous, operands)
     shares = "; ".join(f"{p.name} is read once for the {sizes[d]} points along dim {d}"
@@ -141,28 +143,30 @@ def shares_every_tile(schedule: Schedule) -> bool:
     return all(d in p.invariant_to for s in schedule.streams if s.tiled for p in s.inputs if p.staged)
 
 
-def _asynchronous(schedule: Schedule, options: Options) -> bool:
-    """Whether a 2-D micro-tile's tiles are copied by cp.async, ASYNC_STAGES
-    chunks in the shared buffers (staging.py), instead of through registers:
+def _pipelined_streams(schedule: Schedule, options: Options) -> tuple[bool, ...]:
+    """For each tiled stream, whether a 2-D micro-tile's tiles are copied by
+    cp.async, ASYNC_STAGES chunks in the shared buffers (staging.py), instead
+    of through registers:
     measured on an H200 (benchmarks/experiments/mm_pipeline.*), the matrix
     product went from 0.85x cuBLAS to 0.89x at 4096^3 and 0.90x at 8192^3
     with three stages; two stages were 4% slower than no cp.async. Each
     staged element must be a size cp.async moves (4 or 8 bytes), and each
-    tile one of rows, as the product's are: a tile every thread of the block
-    shares is one element a thread to copy, and pipelining it deeper only
-    takes registers (a 2-D grid summing charges spilled with it)."""
+    tile one of rows, as the product's are (staging.pipelines: a stream at a
+    time); a tile every thread of the block shares is one element a thread
+    to copy, and pipelining it deeper only takes registers (a 2-D grid
+    summing charges spilled with it)."""
+    tiled = [s for s in schedule.streams if s.tiled]
     if options.no_async or options.single_buffer or options.double_buffer:
-        return False
-    staged = [p for s in schedule.streams if s.tiled for p in s.inputs if p.staged]
-    return all(dtype(p.array.type).itemsize in target.ASYNC_COPY_BYTES and p.staging.rows for p in staged)
+        return tuple(False for _ in tiled)
+    return tuple(pipelines([p for p in s.inputs if p.staged], lambda p: p.staging.rows) for s in tiled)
 
 
 def synchronous(tile: RegisterTile, threads: int, options: Options) -> RegisterTile:
     """The micro-tile with its tiles copied through registers instead (where
     cp.async's stages would not fit the shared memory a block may use)."""
-    double = _double_buffered(tile.registers, tile.operands, threads, options)
-    return replace(tile, asynchronous=False, double_buffer=double,
-                   registers=tile.registers + (tile.operands if double else 0))
+    single = tile.registers - (tile.operands if tile.double_buffer else 0)
+    double = _double_buffered(single, tile.operands, threads, options)
+    return replace(tile, asynchronous=False, double_buffer=double, registers=single + (tile.operands if double else 0))
 
 
 def _double_buffered(single: int, operands: int, threads: int, options: Options) -> bool:

@@ -380,11 +380,19 @@ def _asynchronous(decisions, block: BlockPlan, options: Options, coalescing: boo
     its prefetch through registers). Every
     staged input of the stream is copied alike, so each must be of 4 or 8
     bytes, sizes cp.async moves."""
-    if block.register is not None and len(block.spans) == 2:  # a micro-tile: decided with it (registers.py)
-        return block.register.asynchronous
+    if block.register is not None and len(block.spans) == 2:  # a micro-tile's: as registers.py decided
+        staged = [d for d in decisions if not d.reason]
+        return block.register.asynchronous and pipelines(staged, lambda d: _rows(d, block))
     if not coalescing or options.no_async or options.single_buffer or block.register is not None:
         return False
     return all(dtype(d.array.type).itemsize in target.ASYNC_COPY_BYTES for d in decisions if not d.reason)
+
+
+def pipelines(staged: list, rows) -> bool:
+    """Whether a register tile's stream is copied by cp.async: every staged
+    input a tile of rows (`rows(input)`) of elements cp.async moves."""
+    return bool(staged) and all(rows(p) and dtype(p.array.type).itemsize in target.ASYNC_COPY_BYTES
+                                for p in staged)
 
 
 def _pipelined(block: BlockPlan, options: Options, coalescing: bool) -> bool:

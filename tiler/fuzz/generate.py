@@ -4,7 +4,8 @@
 `zip`s; a prelude that may transpose a matrix; a body of scalar lets,
 branches on thread indices, loops with uniform or thread-dependent bounds,
 and `streamSeq`s (nested, with tuple accumulators) over arrays that are
-parameters of `main`, rows picked by the thread's index, by an indirect
+parameters of `main`, rows picked by the thread's index (one map's row
+beside another's: a product's shape), by an indirect
 index, through a transpose, or `iota`s; sometimes through a helper; streams
 whose chunks are rows (`[[f32, d], c]`, as k-means' centres), and loops over
 a thread's own row read by element (`p[f]`), with row lengths that are
@@ -71,6 +72,7 @@ class Generator:
         self.helpers: list[ast.FunDef] = []
         self.prelude: list[tuple[str, ast.Exp]] = []
         self.index_sizes: dict[str, str] = {}  # a map index -> the size of its dimension
+        self.product = False  # a 2-D kernel whose streams all go over rows picked by both indices
 
     def fresh(self, base: str) -> str:
         self.n += 1
@@ -88,6 +90,7 @@ class Generator:
 
     def program(self) -> ast.Program:
         dims = self.r.choice([1, 1, 2, 2, 2, 3])
+        self.product = dims == 2 and self.chance(0.3)
         sizes = [f"n{d}" for d in range(dims)]
         outputs = self.r.choice([1, 1, 1, 2])
         scope = Scope()
@@ -117,7 +120,7 @@ class Generator:
 
     def level(self, d: int, sizes: list, scope: Scope, outputs: int):
         size = sizes[d]
-        kind = self.r.choice(["array", "zip", "zip", "rows"])
+        kind = "zip" if self.product else self.r.choice(["array", "zip", "zip", "rows"])
         params, args = [], []
         if kind in ("array", "zip"):
             xs = self.param(arr(F32, size), "xs")
@@ -297,19 +300,49 @@ class Generator:
             return ast.Index(v(rows), (ast.Index(v(table), (call("min", v(self.r.choice(scope.thread_ints)),
                                                                 binop("-", v("n0"), i(1))),)),)), F32, size
         if kind == "transposed":
-            m = self.param(arr(F32, size, "n0"), "P")
-            t = self.fresh("T")
-            self.prelude.append((t, ast.Transpose(v(m))))
-            which = v(self.r.choice(scope.thread_ints)) if scope.thread_ints else i(0)
-            return ast.Index(v(t), (call("min", which, binop("-", v("n0"), i(1))),)), F32, size
+            return self.transposed_row(scope, size), F32, size
         return v(self.param(arr(F32, size), "ys")), F32, size
+
+    def transposed_row(self, scope: Scope, size):
+        """A row of a transposed matrix picked by a thread's index (a matrix
+        product's B, given untransposed), clamped to its rows."""
+        m = self.param(arr(F32, size, "n0"), "P")
+        t = self.fresh("T")
+        self.prelude.append((t, ast.Transpose(v(m))))
+        which = v(self.r.choice(scope.thread_ints)) if scope.thread_ints else i(0)
+        return ast.Index(v(t), (call("min", which, binop("-", v("n0"), i(1))),))
+
+    def own_transposed_row(self, size, index: str):
+        """Row `index` of a transposed matrix with a row for each point of
+        that map index's dimension: a matrix product's row of A or of B."""
+        m = self.param(arr(F32, size, self.index_sizes[index]), "P")
+        t = self.fresh("T")
+        self.prelude.append((t, ast.Transpose(v(m))))
+        return ast.Index(v(t), (v(index),))
+
+    def more_input(self, scope: Scope, size, first):
+        """Another array of the stream: a parameter every thread reads, a
+        map's row of the same length, or a transposed matrix's row picked by
+        a thread's index (with the first input a row too, a matrix product's
+        shape)."""
+        rows = [name for name, n in scope.rows if n == size and first != v(name)]
+        kind = self.r.choice(["param"] + ["own"] * bool(rows) + ["transposed"] * bool(scope.thread_ints))
+        if kind == "own":
+            return v(self.r.choice(rows))
+        if kind == "transposed":
+            return self.transposed_row(scope, size)
+        return v(self.param(arr(F32, size), "zs"))
 
     def stream(self, scope: Scope, depth: int):
         """streamSeq over one to three arrays of one size, with one or two accumulators."""
-        first, first_t, size = self.stream_input(scope)
-        inputs = [(first, first_t)]
-        for _ in range(self.r.randint(0, 2)):
-            inputs.append((v(self.param(arr(F32, size), "zs")), F32))
+        if len(scope.thread_ints) > 1 and (self.product or self.chance(0.25)):  # rows picked by two indices
+            size = self.r.choice(self.sizes)
+            inputs = [(self.own_transposed_row(size, t), F32) for t in scope.thread_ints[-2:]]
+        else:
+            first, first_t, size = self.stream_input(scope)
+            inputs = [(first, first_t)]
+            for _ in range(self.r.randint(0, 2)):
+                inputs.append((self.more_input(scope, size, first), F32))
         accs = [self.fresh("acc") for _ in range(self.r.choice([1, 1, 2]))]
         chunk, k, kk = self.fresh("c"), self.fresh("k"), self.fresh("kk")
         names = [self.fresh("xc") for _ in inputs]
