@@ -185,11 +185,12 @@ def plan_options(fn):
     fn = click.option("--single-buffer", is_flag=True,
                       help="No double buffering of a register-tiled kernel's shared tiles.")(fn)
     fn = click.option("--double-buffer", is_flag=True,
-                      help="Double-buffer a register-tiled kernel's shared tiles even past the register budget.")(fn)
+                      help="Double-buffer a register-tiled kernel's shared tiles through registers (not cp.async), "
+                           "even past the register budget.")(fn)
     fn = click.option("--no-vector", is_flag=True, help="Scalar global copies (no 128-bit loads).")(fn)
     fn = click.option("--no-async", is_flag=True,
-                      help="Copy a stream's tiles through registers, two buffers deep, instead of by cp.async "
-                           "(the pipeline of the rows a block stages to coalesce).")(fn)
+                      help="Copy a stream's tiles through registers instead of by cp.async (the pipeline of "
+                           "the rows a block stages to coalesce, and of a 2-D register tile's tiles of rows).")(fn)
     fn = click.option("--no-coalesce", is_flag=True,
                       help="Leave rows each thread walks alone in global memory (no staging for coalescing).")(fn)
     fn = click.option("--transpose/--no-transpose", default=None,

@@ -282,9 +282,8 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     contiguous = CopyAxis.ROWS if layout is Layout.TRANSPOSED else CopyAxis.CHUNK
     elements = max(row_count, 1) * chunk
     along = chunk if copy.axis is CopyAxis.CHUNK else row_count
-    vector, buffers = _copy_steps(d, copy, along, elements, block, options, coalescing, views, asynchronous)
-    if asynchronous and copy.axis is not contiguous:  # a micro-tile's transposed tile: cp.async element by element
-        vector = 1
+    vector, buffers = _copy_steps(d, copy, along, elements, block, options, coalescing, views, asynchronous,
+                                  copy.axis is contiguous)
     # padding keeps the copy's stores off one bank; a register tile's vector
     # reads need lines that stay 16-byte aligned, so it pads by a whole group;
     # cp.async's lines too, so its threads' rows (read a line apart) are
@@ -349,18 +348,20 @@ def _serves(invariant: frozenset, block: BlockPlan) -> tuple[int, str]:
 
 
 def _copy_steps(d: InputPlan, copy: Copy, along: int, elements: int, block: BlockPlan, options: Options,
-                coalescing: bool, views: Views, asynchronous: bool) -> tuple[int, int]:
+                coalescing: bool, views: Views, asynchronous: bool, contiguous: bool = True) -> tuple[int, int]:
     """(vector width, buffers) of a tile of `elements` whose copy runs `along`
     elements of its coalesced axis a line: pipelined copies (`_pipelined`)
     move vectors where the tile divides into them; by cp.async they are
-    ASYNC_STAGES deep, else double-buffered where each thread's part of the
-    tile is a constant count of copy steps (the prefetch holds them in
-    registers)."""
+    ASYNC_STAGES deep, and move vectors only where the copy's axis is the
+    shared array's `contiguous` one (a vector lands whole: a micro-tile's
+    transposed tile copied across its lines goes element by element); else
+    double-buffered where each thread's part of the tile is a constant count
+    of copy steps (the prefetch holds them in registers)."""
     if not _pipelined(block, options, coalescing):
         return 1, 1
     vector = _vector(d, copy, along, elements, block, options, views)
     if asynchronous:
-        return vector, ASYNC_STAGES
+        return vector if contiguous else 1, ASYNC_STAGES
     whole = elements % (block.threads * vector) == 0
     double = whole and (block.register is None or block.register.double_buffer)
     return vector, 2 if double else 1
@@ -377,9 +378,8 @@ def _asynchronous(decisions, block: BlockPlan, options: Options, coalescing: boo
     stages its threads' own rows, a pure stream of memory whose few threads
     need many loads in flight, which cp.async keeps without registers; and
     a 2-D micro-tile's, as registers.py decided (a coarsened 1-D block keeps
-    its prefetch through registers). Every
-    staged input of the stream is copied alike, so each must be of 4 or 8
-    bytes, sizes cp.async moves."""
+    its prefetch through registers). Every staged input of the stream is
+    copied alike, so each must be of 4 or 8 bytes, sizes cp.async moves."""
     if block.register is not None and len(block.spans) == 2:  # a micro-tile's: as registers.py decided
         staged = [d for d in decisions if not d.reason]
         return block.register.asynchronous and pipelines(staged, lambda d: _rows(d, block))

@@ -303,22 +303,24 @@ class Generator:
             return self.transposed_row(scope, size), F32, size
         return v(self.param(arr(F32, size), "ys")), F32, size
 
-    def transposed_row(self, scope: Scope, size):
-        """A row of a transposed matrix picked by a thread's index (a matrix
-        product's B, given untransposed), clamped to its rows."""
-        m = self.param(arr(F32, size, "n0"), "P")
+    def transposed(self, length, rows) -> str:
+        """A matrix of `rows` rows of `length`, given transposed (a matrix
+        product's B) and transposed back in the prelude: its name there."""
+        m = self.param(arr(F32, length, rows), "P")
         t = self.fresh("T")
         self.prelude.append((t, ast.Transpose(v(m))))
+        return t
+
+    def transposed_row(self, scope: Scope, size):
+        """A row of such a matrix picked by a thread's index, clamped to its rows."""
+        t = self.transposed(size, "n0")
         which = v(self.r.choice(scope.thread_ints)) if scope.thread_ints else i(0)
         return ast.Index(v(t), (call("min", which, binop("-", v("n0"), i(1))),))
 
     def own_transposed_row(self, size, index: str):
-        """Row `index` of a transposed matrix with a row for each point of
-        that map index's dimension: a matrix product's row of A or of B."""
-        m = self.param(arr(F32, size, self.index_sizes[index]), "P")
-        t = self.fresh("T")
-        self.prelude.append((t, ast.Transpose(v(m))))
-        return ast.Index(v(t), (v(index),))
+        """Row `index` of such a matrix with a row for each point of that map
+        index's dimension: a matrix product's row of A or of B."""
+        return ast.Index(v(self.transposed(size, self.index_sizes[index])), (v(index),))
 
     def more_input(self, scope: Scope, size, first):
         """Another array of the stream: a parameter every thread reads, a

@@ -201,7 +201,6 @@ class Gpu:
             buf.free()  # while the context is pushed
         return results, times
 
-
     def _input(self, p: kir.Param, inputs: dict, sizes: dict, device, keep: list):
         """The device array the kernel reads for input `p`: given on the device,
         uploaded before, or copied now (and freed after the launch)."""
