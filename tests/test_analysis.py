@@ -137,6 +137,21 @@ def test_cp_async_stages_give_way_before_the_chunk_shrinks():
     assert wide.block.register.asynchronous and wide.streams[0].chunk == 16
 
 
+def test_interior_blocks_are_a_register_tiles_parameter_off_unless_asked():
+    from tiler.analyse.interior import CLAMPED, COALESCING, NO_REGISTER_TILE, UNCLAMPED, UNTILED_INTERIOR
+
+    assert (plan_of("mm").block.interior, plan_of("mm").block.interior_reason) == (False, CLAMPED)
+    for name in ("mm", "nbody3d"):  # a 2-D register tile, a coarsened 1-D block
+        b = plan_of(name, Options(interior=True)).block
+        assert b.register is not None and b.interior and b.interior_reason == UNCLAMPED
+    # rows staged to coalesce spill unclamped; one point a thread has one clamp; untiled, none
+    assert plan_of("rowsum", Options(interior=True)).block.interior_reason in (COALESCING, NO_REGISTER_TILE)
+    assert plan_of("matvec", Options(interior=True)).block.interior is False
+    assert plan_of("mm", Options(interior=True, no_register_tile=True)).block.interior_reason == NO_REGISTER_TILE
+    untiled = plan_of("mm", Options(interior=True, no_tile=True)).block
+    assert not untiled.interior and untiled.interior_reason == UNTILED_INTERIOR
+
+
 def test_register_tile_ablations_and_override():
     assert plan_of("mm", Options(no_register_tile=True)).block.register is None
     assert "--no-register-tile" in plan_of("mm", Options(no_register_tile=True)).block.register_reason

@@ -89,6 +89,23 @@ def test_register_tiles_copied_by_cp_async_match_the_interpreter(name, variant, 
     matches_the_interpreter(BENCHMARKS / f"{name}.fut", options, sizes, seed=9)
 
 
+# "edges": each strip-mined dimension two blocks and a part long, so that one launch has blocks inside every
+# dimension (the copy without clamps) and blocks at the edges; the other sizes as the spec's tests give them
+@pytest.mark.parametrize("scale", ["edges", "odd", "aligned"])
+@pytest.mark.parametrize("path", PROGRAM_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_interior_blocks_match_the_interpreter(path, scale):
+    options = Options(interior=True)
+    values = run_all(path.read_text(), path.name, options)
+    if not any(k.interior for k in values["verify"].kernels):
+        pytest.skip("the plan keeps one body")
+    if scale == "edges":
+        analysis = values["analyse"]
+        block = analysis.block
+        scale = {lv.size.name: 2 * block.points(lv.dim) + 37 for lv in analysis.kernel.levels
+                 if block.points(lv.dim) > 1 and not isinstance(lv.size, int)}
+    matches_the_interpreter(path, options, scale, seed=19)
+
+
 COALESCE_VARIANTS = {"default": Options(), "wide block": Options(tile=(256,)), "chunk 32": Options(chunk=32),
                      "single buffer": Options(single_buffer=True), "scalar": Options(no_vector=True),
                      "registers": Options(no_async=True), "in place": Options(no_coalesce=True)}

@@ -2,9 +2,9 @@
 
 The search is coordinate descent over families of parameters, in the order
 the plan decides them: the block's threads, the chunk, the register tile,
-the buffering. Each family's values are tried with the best of the earlier
-families fixed, so a family the measurements rule out costs one trial a
-value, not a product of all of them. Every candidate is checked before it
+the buffering, the interior blocks, the blocks an SM. Each family's values
+are tried with the best of the earlier families fixed, so a family the
+measurements rule out costs one trial a value, not a product of all of them. Every candidate is checked before it
 is timed (`measure` says how); a wrong one is reported and never chosen.
 The budget bounds the wall time; the default schedule is always measured
 first, so the result is never slower than it.
@@ -15,9 +15,10 @@ import json
 import math
 import statistics
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .analyse import Analysis
+from .analyse.interior import with_interior
 from .analyse.registers import shares_every_tile
 
 BLOCK_1D = (16, 32, 64, 128, 256, 512)
@@ -26,6 +27,7 @@ CHUNKS = (8, 16, 32, 64, 128, 256, 512)
 MICRO = ((4, 4), (4, 8), (8, 4), (8, 8))  # (outer, inner) points a thread
 COARSENINGS = (1, 2, 4, 8)  # points a thread of a 1-D block
 UNROLLS = (1, 2, 4, 8, 16, 32, 64)  # times the loop over a staged chunk is unrolled
+MIN_BLOCKS = (0, 1, 2, 3, 4)  # blocks an SM the kernel asks for (0: ptxas's choice)
 
 
 @dataclass
@@ -78,6 +80,10 @@ def families(a: Analysis) -> list[tuple[str, list]]:
         out.append(("transpose", [True, False]))
     if a.tiled and (b.register is None or one_d):  # a 2-D register tile's chunk loop is unrolled already
         out.append(("unroll", list(UNROLLS)))
+    if with_interior(a.schedule, replace(a.options, interior=True)).block.interior:
+        out.append(("interior", [True]))  # blocks inside every dim without the clamps and store guards
+    if a.tiled:
+        out.append(("min_blocks", list(MIN_BLOCKS)))
     return out
 
 

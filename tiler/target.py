@@ -14,6 +14,7 @@ WARP = 32
 SHARED_BANKS = 32  # banks of 4 bytes: a warp's reads of one bank's distinct words are serialised
 MAX_THREADS_PER_BLOCK = 1024
 REGISTER_FILE = 65536  # 32-bit registers an SM has (and a block may use), sm_50 to sm_90
+MAX_REGISTERS = 255  # a thread may use at most this many
 MULTIPROCESSORS = 132  # SMs of an H100 or H200 (SXM): what a plan assumes when no GPU is at hand
 STATIC_SHARED_LIMIT = 48 * 1024  # beyond it, shared memory is dynamic and the launch raises the limit
 SHARED_LIMIT_ANY_GPU = 227 * 1024  # the most a block can have (Hopper, Ampere A100: 227 KiB)

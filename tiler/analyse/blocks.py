@@ -11,6 +11,7 @@ from itertools import combinations
 
 from .. import target
 from ..check import typed as T
+from .interior import UNTILED_INTERIOR
 from .options import Options
 from .records import dims_text
 from .schedule import BlockPlan, StreamPlan
@@ -63,7 +64,9 @@ def untiled_block(rank: int, reason: str) -> BlockPlan:
     for axis, d, e in zip(target.AXES, spans, shape):
         extents[d], thread_axis[d] = e, axis
     return BlockPlan(rank, spans, tuple(extents), tuple(thread_axis), _grid_axes(rank, spans), False, reason, 0,
-                     register_reason="nothing is staged in shared memory to reuse from registers")
+                     register_reason="nothing is staged in shared memory to reuse from registers",
+                     interior_reason=UNTILED_INTERIOR, min_blocks_reason="ptxas's own register choice")
+
 
 
 def kind(b: BlockPlan) -> str:

@@ -34,6 +34,8 @@ class Options:
     pack: bool = False  # interleave inputs read at the same index in one shared array
     no_async: bool = False  # copy tiles through registers, not by cp.async (ablation)
     fast_math: bool = False  # the hardware approximations of math functions (results change)
+    interior: bool = False  # blocks wholly inside every dimension run the body without clamps or store guards
+    min_blocks: int | None = None  # blocks an SM must hold at once (None: the plan's choice; 0: ptxas's)
     multiprocessors: int = target.MULTIPROCESSORS  # the GPU's SM count (bench and tune read the device's)
     device_shared: int = target.SHARED_LIMIT_ANY_GPU  # the most a block can opt in to (bench and tune read the GPU's)
 
@@ -80,7 +82,9 @@ def tile_text(sizes: tuple) -> str:
 
 # How the command line names each option (the Python API uses the keywords themselves).
 CLI_NAMES = {"tile": "--tile", "register_tile": "--register-tile", "max_shared": "--max-shared",
-             "sizes": "--size", "thresholds": "--threshold", "chunk": "--chunk", "unroll": "--unroll"}
+             "sizes": "--size", "thresholds": "--threshold", "chunk": "--chunk", "unroll": "--unroll",
+             "min_blocks": "--min-blocks"}
+MAX_MIN_BLOCKS = 32  # an SM holds at most 32 blocks (sm_90)
 MAX_UNROLL = 64  # the most --unroll takes (a chunk loop's body copied more often only grows the code)
 MAX_CHUNK = 4096  # the longest chunk --chunk takes (one line of 4096 f32 is 16 KiB of shared memory)
 
@@ -91,7 +95,8 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
                  no_vector: bool = False, single_buffer: bool = False, double_buffer: bool = False,
                  chunk: int | None = None, no_coalesce: bool = False, no_promote: bool = False,
                  unroll: int | None = None, pack: bool = False, fast_math: bool = False,
-                 no_async: bool = False, transpose: bool | None = None) -> Options:
+                 no_async: bool = False, transpose: bool | None = None, interior: bool = False,
+                 min_blocks: int | None = None) -> Options:
     """Options from values, each checked, for the command line and the Python
     API alike: `tile` and `register_tile` as an int, a tuple per dimension or
     the command line's text; `sizes` and `thresholds` as {size name: value}.
@@ -104,6 +109,9 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
         raise PlainError(f"{name('max_shared')} must not be negative")
     if chunk is not None and (not isinstance(chunk, int) or not 1 <= chunk <= MAX_CHUNK):
         raise PlainError(f"{name('chunk')} {chunk}: a chunk is between 1 and {MAX_CHUNK} elements")
+    if min_blocks is not None and (not isinstance(min_blocks, int) or not 0 <= min_blocks <= MAX_MIN_BLOCKS):
+        raise PlainError(f"{name('min_blocks')} {min_blocks}: between 0 (ptxas chooses) and {MAX_MIN_BLOCKS} "
+                         "blocks an SM")
     if unroll is not None and (not isinstance(unroll, int) or not 1 <= unroll <= MAX_UNROLL):
         raise PlainError(f"{name('unroll')} {unroll}: between 1 (never unroll) and {MAX_UNROLL}")
     hinted = {}
@@ -120,7 +128,7 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
                    no_register_tile=no_register_tile, no_vector=no_vector, single_buffer=single_buffer,
                    double_buffer=double_buffer, chunk=chunk, no_coalesce=no_coalesce,
                    no_promote=no_promote, unroll=unroll, pack=pack, fast_math=fast_math, no_async=no_async,
-                   transpose=transpose)
+                   transpose=transpose, interior=interior, min_blocks=min_blocks)
 
 
 def _tile(value, flag: str, limit: int = target.MAX_THREADS_PER_BLOCK) -> tuple:

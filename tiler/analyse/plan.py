@@ -18,6 +18,8 @@ from ..errors import PlainError
 from . import cost
 from .blocks import block as make_block
 from .blocks import candidate_spans, untiled_block, why_block
+from .interior import with_interior
+from .occupancy import with_occupancy
 from .options import Options, tile_text
 from .records import Variance
 from .registers import register_block, register_tile, synchronous
@@ -77,6 +79,7 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
     best, narrowed = _with_rows(narrow, kernel, views, options)
     reason = why_block(best.block, best.streams) + reason + narrowed
     best = transpositions(replace(best, block=replace(best.block, reason=reason)), kernel, views, options)
+    best = with_occupancy(with_interior(best, options), options)
     candidates = (best,) + candidates[1:]
     limits = cost.thresholds(
         best, untiled, {lv.dim: lv.size for lv in kernel.levels}, dict(options.thresholds), frozenset(kernel.sizes))

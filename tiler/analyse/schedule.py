@@ -200,6 +200,10 @@ class BlockPlan:
     shared_bytes: int
     register: RegisterTile | None = None  # None: one point a thread
     register_reason: str = ""  # why (or why not) a register tile
+    interior: bool = False  # blocks wholly inside every dim run a copy of the body without clamps or store guards
+    interior_reason: str = ""
+    min_blocks: int | None = None  # blocks an SM must hold at once (`__launch_bounds__`); None: ptxas's choice
+    min_blocks_reason: str = ""
 
     @property
     def threads(self) -> int:

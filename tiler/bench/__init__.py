@@ -42,6 +42,8 @@ ABLATIONS = {  # each removes (or, where the plan leaves it out, adds) one techn
     "row-major tiles, no padding": Options(row_major_tiles=True),
     "tile 16": Options(tile=(16,)),
     "fast math": Options(fast_math=True),
+    "interior blocks without clamps": Options(interior=True),
+    "ptxas's register choice (--min-blocks 0)": Options(min_blocks=0),
 }
 # how far --fast-math's results may stray (relative to an output's largest
 # magnitude), from the untiled IEEE kernel and from the float64 interpreter:

@@ -299,6 +299,8 @@ class Kernel:
     divisible: tuple = ()  # (size name, k): the launch guarantees k divides the size
     wide: bool = False  # flat offsets into arrays of two or more dimensions are 64-bit
     fixed: tuple = ()  # (size name, value): shared tiles sized for this value; the launch runs it only there
+    interior: bool = False  # blocks inside every dim run a copy of the body without clamps (lower.unclamped)
+    occupancy: int | None = None  # the blocks an SM the plan asks for (BlockPlan.min_blocks); None: ptxas's choice
 
     @property
     def transposes(self) -> tuple[Param, ...]:
@@ -308,11 +310,13 @@ class Kernel:
     @property
     def min_blocks(self) -> int | None:
         """The blocks an SM must hold at once (`__launch_bounds__`' second
-        bound), or None to leave it to ptxas. A 64-bit version asks for one:
-        ptxas then gives it the registers its wider offsets need rather than
-        spill them to keep two blocks (a register-tiled kernel did, by 32
-        bytes); it runs only on arrays past 2^31 elements."""
-        return 1 if self.wide else None
+        bound), or None to leave it to ptxas: the plan's (occupancy.py). A
+        64-bit version asks for one: ptxas then gives it the registers its
+        wider offsets need rather than spill them to keep two blocks (a
+        register-tiled kernel did, by 32 bytes); it runs only on arrays past
+        2^31 elements. So does a kernel with interior blocks: its two bodies'
+        registers spilled (8 bytes) under ptxas's own choice."""
+        return 1 if self.wide or self.interior else self.occupancy
 
     @property
     def shared_bytes(self) -> int:

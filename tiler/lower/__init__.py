@@ -21,7 +21,7 @@ from ..kir.verify import verify
 from .body import ctype_of
 from .micro import Micro, point_index, replicate
 from .streams import Streams
-from .values import View, add, const, minimum, mul
+from .values import View, add, const, minimum, mul, rewrite
 
 __all__ = ["lower", "lower_schedule", "kernel_name", "program_stem"]
 
@@ -192,6 +192,9 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
         low.emit(kir.If(in_range, stores))
 
     body, _ = low.block(nest)
+    inside = _inside(block, sizes) if tiled and block.interior else None
+    if inside is not None:  # the same body without tiler's clamps and guards, for blocks that cannot need them
+        body = (kir.If(inside, unclamped(body, in_range), body),)
     if not tiled:  # no barriers: threads outside the nest may simply leave
         body = (kir.If(in_range, body),)
     body = tuple(low.out) + body
@@ -203,7 +206,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     suffix = ("_wide" if wide else "") + ("_transposed" if transposed else "")
     return kir.Kernel(kernel_name(file, tiled) + suffix, tuple(params), tuple(low.shared), body,
                       _block_dims(block), _grid(k, block), tiled, file, summary, k.span, divisible, wide,
-                      tuple(sorted(fixed.items())))
+                      tuple(sorted(fixed.items())), inside is not None, block.min_blocks if tiled else None)
 
 
 def describe_fixed(fixed) -> str:
@@ -290,6 +293,39 @@ def _local(block, micro: Micro | None, d: int):
     return point_index(micro, d, tid, block.extents[d])
 
 
+def _inside(block, sizes):
+    """Whether the block's tile lies wholly inside every dim it strip-mines
+    (a dim of one point a block always does); None where no dim can overhang."""
+    # signed (blockIdx is unsigned, and a size below the tile makes the right side negative), and no
+    # overflow near 2^31
+    conds = [kir.Bin("<=", kir.Cast("int", _base(block, d)), kir.Bin("-", size, const(block.points(d))))
+             for d, size in enumerate(sizes) if block.points(d) > 1]
+    return _all(conds) if conds else None
+
+
+def unclamped(stmts: tuple, guard) -> tuple:
+    """`stmts` as a block inside every dim runs them: each clamp tiler adds
+    (a thread's index, a copied row: never past the block's own tile) is the
+    value it clamps, and the store guard `guard` holds."""
+    out = []
+    for s in stmts:
+        if isinstance(s, kir.If) and s.cond == guard and not s.else_:
+            out += unclamped(s.then, guard)
+            continue
+        if isinstance(s, kir.For):
+            s = dataclasses.replace(s, body=unclamped(s.body, guard))
+        elif isinstance(s, kir.If):
+            s = dataclasses.replace(s, then=unclamped(s.then, guard), else_=unclamped(s.else_, guard))
+        out.append(rewrite(s, _clamped_value))
+    return tuple(out)
+
+
+def _clamped_value(e):
+    if isinstance(e, kir.Call) and e.fn == kir.CLAMP:
+        return rewrite(e.args[0], _clamped_value)
+    return None
+
+
 def _all(conds):
     out = None
     for c in conds:
@@ -317,6 +353,11 @@ def _summary(schedule: Schedule) -> tuple[str, ...]:
     out = [f"block: {' x '.join(str(b.extents[d]) for d in b.spans)} threads; {b.reason}"]
     if b.register is not None:
         out.append(f"register tile: {b.register_reason}")
+    if b.interior and schedule.tiled:
+        out.append("interior blocks: without clamps or store guards (the blocks at the edges keep them)")
+    if b.min_blocks and schedule.tiled:
+        cap = min(target.MAX_REGISTERS, target.REGISTER_FILE // (b.threads * b.min_blocks) // 8 * 8)
+        out.append(f"blocks an SM: at least {b.min_blocks} (ptxas may give a thread up to {cap} registers)")
     for s in schedule.streams:
         where = f"streamSeq at {s.site.span.line}:{s.site.span.col}"
         if s.tiled:

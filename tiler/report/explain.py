@@ -38,7 +38,9 @@ def explain_data(a: Analysis, source: Source, module=None) -> dict:
                   "grid_axis": {str(d): ax for d, ax in enumerate(b.grid_axis)},
                   "interchanged": b.interchanged, "shared_bytes": b.shared_bytes,
                   "max_shared": a.options.shared_limit(b.pipelined), "reason": b.reason,
-                  "register_tile": _register_tile(a)},
+                  "register_tile": _register_tile(a),
+                  "interior": {"unclamped": b.interior and a.tiled, "reason": b.interior_reason},
+                  "min_blocks": {"blocks": b.min_blocks if a.tiled else None, "reason": b.min_blocks_reason}},
         "promoted": [_promotion(r, source) for r in k.promoted],
         "rows": [_row(r, source) for r in a.schedule.slabs],
         "transposes": [_transposition(t) for t in a.schedule.transposes],
@@ -234,6 +236,9 @@ def _header(console: Console, data: dict) -> None:
     console.print(f"block: {threads} threads ({axes}); grid: {grid}")
     console.print(f"  {b['reason']}")
     console.print(f"  shared memory: {b['shared_bytes']} of {b['max_shared']} bytes a block")
+    console.print(escape(f"  interior blocks: {b['interior']['reason']}"))
+    blocks = b["min_blocks"]["blocks"]
+    console.print(escape(f"  blocks an SM: {f'at least {blocks}: ' if blocks else ''}{b['min_blocks']['reason']}"))
     r = b["register_tile"]
     if r["accumulators"]:
         micro = " x ".join(str(r["sizes"][d]) for d in sorted(b["spans"]))

@@ -8,6 +8,7 @@
 //
 // block: 256 threads; spans dimension 1 (256 threads): stages 1 input(s) with the fewest global loads
 // register tile: 4 points a thread, 256 threads apart (2 operations a staged element read: a light body): each value of invar_AArow_chunk read from shared memory serves all 4
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 10:15: not tiled: iota values are computed from the index, not loaded: nothing to stage
 // streamSeq at 14:29: tiled (1-D block in a 2-D grid), chunk 256; shared: invar_AArow_chunk (256 row-major)
 //
@@ -39,6 +40,7 @@
 //
 // block: 256 threads; spans dimension 1 (256 threads): stages 1 input(s) with the fewest global loads
 // register tile: 4 points a thread, 256 threads apart (2 operations a staged element read: a light body): each value of invar_AArow_chunk read from shared memory serves all 4
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 10:15: not tiled: iota values are computed from the index, not loaded: nothing to stage
 // streamSeq at 14:29: tiled (1-D block in a 2-D grid), chunk 256; shared: invar_AArow_chunk (256 row-major)
 // offsets: 64-bit, for arrays of 2^31 elements and more
@@ -135,7 +137,7 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 }
 #endif
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_lavamd_tiled(const float* __restrict__ AA, const int* __restrict__ inds_nhbs, float* __restrict__ out0, int n, int m, int p)
 {
   __shared__ __align__(16) float sh_invar_AArow_chunk[256];

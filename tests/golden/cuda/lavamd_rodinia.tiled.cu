@@ -8,6 +8,7 @@
 //
 // block: 256 threads; spans dimension 1 (256 threads): stages 5 input(s) with the fewest global loads
 // register tile: 2 points a thread, 256 threads apart (5 operations a staged element read): each value of vj, xj, yj, zj, qj read from shared memory serves all 2
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 15:17: tiled (1-D block in a 2-D grid), chunk 256; shared: vj (256 row-major), xj (256 row-major), yj (256 row-major), zj (256 row-major), qj (256 row-major)
 //
 // launch: tiler_lavamd_rodinia_tiled<<<grid, block, 0>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p)
@@ -53,6 +54,7 @@
 //
 // block: 256 threads; spans dimension 1 (256 threads): stages 5 input(s) with the fewest global loads
 // register tile: 2 points a thread, 256 threads apart (5 operations a staged element read): each value of vj, xj, yj, zj, qj read from shared memory serves all 2
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 15:17: tiled (1-D block in a 2-D grid), chunk 256; shared: vj (256 row-major), xj (256 row-major), yj (256 row-major), zj (256 row-major), qj (256 row-major)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
@@ -163,7 +165,7 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 }
 #endif
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_lavamd_rodinia_tiled(float alpha, const int* __restrict__ nn, const int* __restrict__ nei, const float* __restrict__ rv, const float* __restrict__ rx, const float* __restrict__ ry, const float* __restrict__ rz, const float* __restrict__ qv, float* __restrict__ out0, float* __restrict__ out1, float* __restrict__ out2, float* __restrict__ out3, int b, int p)
 {
   __shared__ __align__(16) float sh_vj[256];

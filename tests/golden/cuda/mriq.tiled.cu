@@ -6,6 +6,7 @@
 //
 // block: 256 threads; spans dimension 0 (256 threads): stages 4 input(s) with the fewest global loads
 // register tile: 4 points a thread, 256 threads apart (3 operations a staged element read: a light body): each value of kxc, kyc, kzc, pm read from shared memory serves all 4
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 9:9: tiled (1-D), chunk 256; shared: kxc (256 row-major), kyc (256 row-major), kzc (256 row-major), pm (256 row-major)
 //
 // launch: tiler_mriq_tiled<<<grid, block, 0>>>(kx, ky, kz, phiMag, x, y, z, out0, out1, nk, nx)
@@ -108,7 +109,7 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 }
 #endif
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_mriq_tiled(const float* __restrict__ kx, const float* __restrict__ ky, const float* __restrict__ kz, const float* __restrict__ phiMag, const float* __restrict__ x, const float* __restrict__ y, const float* __restrict__ z, float* __restrict__ out0, float* __restrict__ out1, int nk, int nx)
 {
   __shared__ __align__(16) float sh_kxc[256];

@@ -6,6 +6,7 @@
 //
 // block: 256 threads; spans dimension 0 (256 threads): stages 1 input(s) with the fewest global loads
 // register tile: 4 points a thread, 256 threads apart (2 operations a staged element read: a light body): each value of bodies_chunk read from shared memory serves all 4
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 7:9: tiled (1-D), chunk 256; shared: bodies_chunk (256 row-major)
 //
 // launch: tiler_nbody_tiled<<<grid, block, 0>>>(eps, bodies, out0, n)
@@ -94,7 +95,7 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 }
 #endif
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_nbody_tiled(float eps, const float* __restrict__ bodies, float* __restrict__ out0, int n)
 {
   __shared__ __align__(16) float sh_bodies_chunk[256];

@@ -6,6 +6,7 @@
 //
 // block: 256 threads; spans dimension 0 (256 threads): stages 4 input(s) with the fewest global loads
 // register tile: 2 points a thread, 256 threads apart (4.75 operations a staged element read): each value of xc, yc, zc, mc read from shared memory serves all 2
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 7:9: tiled (1-D), chunk 256; shared: xc (256 row-major), yc (256 row-major), zc (256 row-major), mc (256 row-major)
 //
 // launch: tiler_nbody3d_tiled<<<grid, block, 0>>>(eps2, xs, ys, zs, ms, out0, out1, out2, n)
@@ -104,7 +105,7 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 }
 #endif
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_nbody3d_tiled(float eps2, const float* __restrict__ xs, const float* __restrict__ ys, const float* __restrict__ zs, const float* __restrict__ ms, float* __restrict__ out0, float* __restrict__ out1, float* __restrict__ out2, int n)
 {
   __shared__ __align__(16) float sh_xc[256];

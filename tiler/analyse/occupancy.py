@@ -1,0 +1,40 @@
+"""How many blocks an SM must hold at once (`__launch_bounds__`' second
+bound, `--min-blocks`): a schedule parameter, the tuner's `min_blocks`.
+
+Left out, ptxas picks a thread's registers itself, and keeps n-body's
+kernels at 48 registers for 40 warps an SM. Told one block suffices, it
+takes the registers the arithmetic of an interaction schedules best with
+(66, 24 warps), and the kernel runs faster. Measured on an H200
+(RESULTS.md, "Blocks an SM"): nbody3d at 2^18 47.35 -> 44.09 ms, with
+`--fast-math` 41.05 -> 38.08; MRI-Q 1.233 -> 1.195; the note's n-body and
+Rodinia's lavaMD within 0.2%. A register-tiled 2-D block is the opposite:
+asked for one block, ptxas gave the product 130 registers and one block
+an SM (3.03 -> 3.38 ms), so it keeps ptxas's choice (two blocks of 128).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .options import Options
+from .registers import shares_every_tile
+from .schedule import Schedule
+
+ONE_BLOCK = 1
+
+
+def with_occupancy(schedule: Schedule, options: Options) -> Schedule:
+    """The tiled schedule with the blocks an SM its kernel asks for, and why."""
+    block = schedule.block
+    if options.min_blocks is not None:
+        given = options.min_blocks or None  # 0: ptxas's own choice
+        why = f"{given} block(s) an SM, as --min-blocks gives" if given else "ptxas's own register choice " \
+              "(--min-blocks 0)"
+        return replace(schedule, block=replace(block, min_blocks=given, min_blocks_reason=why))
+    if len(block.spans) == 1 and shares_every_tile(schedule) and not any(r.staged for r in schedule.slabs):
+        return replace(schedule, block=replace(block, min_blocks=ONE_BLOCK, min_blocks_reason=(
+            "one block an SM suffices: every thread reads every staged element, so each thread's chain of "
+            "arithmetic is the work, and the registers ptxas then takes schedule it better than more warps do")))
+    return replace(schedule, block=replace(block, min_blocks_reason=(
+        "ptxas's own register choice" + (": a 2-D register tile asked for one block an SM takes more registers "
+                                         "than two blocks allow, and runs slower"
+                                         if block.register is not None and len(block.spans) > 1 else ""))))
