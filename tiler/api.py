@@ -115,7 +115,8 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
             single_buffer: bool = False, double_buffer: bool = False, chunk: int | None = None,
             no_coalesce: bool = False, no_promote: bool = False, unroll: int | None = None, pack: bool = False,
             fast_math: bool = False, no_async: bool = False, transpose: bool | None = None,
-            interior: bool = False, min_blocks: int | None = None, sizes: dict | None = None, thresholds: dict | None = None,
+            interior: bool = False, min_blocks: int | None = None,
+            sizes: dict | None = None, thresholds: dict | None = None,
             file: str | None = None, tuning: str | bool | None = None) -> Compiled:
     """Compile a program (a path to a `.fut` file, or its text; `file` names
     text in messages) as `tiler compile` does. `tuning`: a tuning file, or

@@ -4,8 +4,9 @@ The search is coordinate descent over families of parameters, in the order
 the plan decides them: the block's threads, the chunk, the register tile,
 the buffering, the interior blocks, the blocks an SM. Each family's values
 are tried with the best of the earlier families fixed, so a family the
-measurements rule out costs one trial a value, not a product of all of them. Every candidate is checked before it
-is timed (`measure` says how); a wrong one is reported and never chosen.
+measurements rule out costs one trial a value, not a product of all of
+them. Every candidate is checked before it is timed (`measure` says how); a
+wrong one is reported and never chosen.
 The budget bounds the wall time; the default schedule is always measured
 first, so the result is never slower than it.
 """
@@ -74,9 +75,7 @@ def families(a: Analysis) -> list[tuple[str, list]]:
         asynchronous = any(p.staged and p.staging.asynchronous for s in a.streams for p in s.inputs)
         out.append(("buffering", [{"single_buffer": True}, {"double_buffer": True}]
                     + ([{"no_async": True}] if asynchronous else [])))
-    coalescing = any(p.for_coalescing for s in a.streams for p in s.inputs) or \
-        any(r.staged for r in a.schedule.slabs)
-    if a.schedule.transposes or coalescing:  # the other remedy for rows threads walk alone
+    if a.schedule.transposes or a.schedule.stages_to_coalesce:  # the other remedy for rows threads walk alone
         out.append(("transpose", [True, False]))
     if a.tiled and (b.register is None or one_d):  # a 2-D register tile's chunk loop is unrolled already
         out.append(("unroll", list(UNROLLS)))

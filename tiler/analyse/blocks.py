@@ -68,7 +68,6 @@ def untiled_block(rank: int, reason: str) -> BlockPlan:
                      interior_reason=UNTILED_INTERIOR, min_blocks_reason="ptxas's own register choice")
 
 
-
 def kind(b: BlockPlan) -> str:
     if len(b.spans) == 2:
         return "2-D"

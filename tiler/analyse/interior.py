@@ -32,11 +32,9 @@ COALESCING = "one body for every block: unclamped, the copies of rows staged to 
 def with_interior(schedule: Schedule, options: Options) -> Schedule:
     """The tiled schedule with the interior decision and why."""
     block = schedule.block
-    coalescing = any(p.for_coalescing for s in schedule.streams for p in s.inputs) or \
-        any(r.staged for r in schedule.slabs)
     if block.register is None:
         chosen, reason = False, NO_REGISTER_TILE
-    elif coalescing:
+    elif schedule.stages_to_coalesce:
         chosen, reason = False, COALESCING
     else:
         chosen, reason = options.interior, UNCLAMPED if options.interior else CLAMPED

@@ -30,11 +30,11 @@ def with_occupancy(schedule: Schedule, options: Options) -> Schedule:
         why = f"{given} block(s) an SM, as --min-blocks gives" if given else "ptxas's own register choice " \
               "(--min-blocks 0)"
         return replace(schedule, block=replace(block, min_blocks=given, min_blocks_reason=why))
-    if len(block.spans) == 1 and shares_every_tile(schedule) and not any(r.staged for r in schedule.slabs):
+    if len(block.spans) == 1 and shares_every_tile(schedule) and not schedule.stages_to_coalesce:
         return replace(schedule, block=replace(block, min_blocks=ONE_BLOCK, min_blocks_reason=(
             "one block an SM suffices: every thread reads every staged element, so each thread's chain of "
             "arithmetic is the work, and the registers ptxas then takes schedule it better than more warps do")))
     return replace(schedule, block=replace(block, min_blocks_reason=(
-        "ptxas's own register choice" + (": a 2-D register tile asked for one block an SM takes more registers "
-                                         "than two blocks allow, and runs slower"
+        "ptxas's own register choice" + (": asked for one block an SM, the product's 2-D register tile took "
+                                         "more registers than two blocks allow, and ran slower"
                                          if block.register is not None and len(block.spans) > 1 else ""))))

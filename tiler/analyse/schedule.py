@@ -301,6 +301,11 @@ class Schedule:
         return any(s.tiled for s in self.streams)
 
     @property
+    def stages_to_coalesce(self) -> bool:
+        """Some input or row is staged only so that its reads coalesce (no other thread shares it)."""
+        return any(p.for_coalescing for s in self.streams for p in s.inputs) or any(r.staged for r in self.slabs)
+
+    @property
     def fixed(self) -> dict[str, int]:
         """Sizes whose value, given when compiling, sizes a shared array (the
         row length of a chunk of rows or of a row read whole): the kernel runs

@@ -299,7 +299,7 @@ class Kernel:
     divisible: tuple = ()  # (size name, k): the launch guarantees k divides the size
     wide: bool = False  # flat offsets into arrays of two or more dimensions are 64-bit
     fixed: tuple = ()  # (size name, value): shared tiles sized for this value; the launch runs it only there
-    interior: bool = False  # blocks inside every dim run a copy of the body without clamps (lower.unclamped)
+    interior: bool = False  # blocks inside every dim run a copy of the body without clamps (lower/values.py: unclamped)
     occupancy: int | None = None  # the blocks an SM the plan asks for (BlockPlan.min_blocks); None: ptxas's choice
 
     @property

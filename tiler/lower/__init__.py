@@ -21,7 +21,7 @@ from ..kir.verify import verify
 from .body import ctype_of
 from .micro import Micro, point_index, replicate
 from .streams import Streams
-from .values import View, add, const, minimum, mul, rewrite
+from .values import View, add, const, minimum, mul, unclamped
 
 __all__ = ["lower", "lower_schedule", "kernel_name", "program_stem"]
 
@@ -192,7 +192,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
         low.emit(kir.If(in_range, stores))
 
     body, _ = low.block(nest)
-    inside = _inside(block, sizes) if tiled and block.interior else None
+    inside = _inside(block, sizes) if block.interior else None
     if inside is not None:  # the same body without tiler's clamps and guards, for blocks that cannot need them
         body = (kir.If(inside, unclamped(body, in_range), body),)
     if not tiled:  # no barriers: threads outside the nest may simply leave
@@ -206,7 +206,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     suffix = ("_wide" if wide else "") + ("_transposed" if transposed else "")
     return kir.Kernel(kernel_name(file, tiled) + suffix, tuple(params), tuple(low.shared), body,
                       _block_dims(block), _grid(k, block), tiled, file, summary, k.span, divisible, wide,
-                      tuple(sorted(fixed.items())), inside is not None, block.min_blocks if tiled else None)
+                      tuple(sorted(fixed.items())), inside is not None, block.min_blocks)
 
 
 def describe_fixed(fixed) -> str:
@@ -303,29 +303,6 @@ def _inside(block, sizes):
     return _all(conds) if conds else None
 
 
-def unclamped(stmts: tuple, guard) -> tuple:
-    """`stmts` as a block inside every dim runs them: each clamp tiler adds
-    (a thread's index, a copied row: never past the block's own tile) is the
-    value it clamps, and the store guard `guard` holds."""
-    out = []
-    for s in stmts:
-        if isinstance(s, kir.If) and s.cond == guard and not s.else_:
-            out += unclamped(s.then, guard)
-            continue
-        if isinstance(s, kir.For):
-            s = dataclasses.replace(s, body=unclamped(s.body, guard))
-        elif isinstance(s, kir.If):
-            s = dataclasses.replace(s, then=unclamped(s.then, guard), else_=unclamped(s.else_, guard))
-        out.append(rewrite(s, _clamped_value))
-    return tuple(out)
-
-
-def _clamped_value(e):
-    if isinstance(e, kir.Call) and e.fn == kir.CLAMP:
-        return rewrite(e.args[0], _clamped_value)
-    return None
-
-
 def _all(conds):
     out = None
     for c in conds:
@@ -353,9 +330,9 @@ def _summary(schedule: Schedule) -> tuple[str, ...]:
     out = [f"block: {' x '.join(str(b.extents[d]) for d in b.spans)} threads; {b.reason}"]
     if b.register is not None:
         out.append(f"register tile: {b.register_reason}")
-    if b.interior and schedule.tiled:
+    if b.interior:
         out.append("interior blocks: without clamps or store guards (the blocks at the edges keep them)")
-    if b.min_blocks and schedule.tiled:
+    if b.min_blocks:
         cap = min(target.MAX_REGISTERS, target.REGISTER_FILE // (b.threads * b.min_blocks) // 8 * 8)
         out.append(f"blocks an SM: at least {b.min_blocks} (ptxas may give a thread up to {cap} registers)")
     for s in schedule.streams:
