@@ -125,3 +125,12 @@ def test_failures_are_kept_with_their_reason(tmp_path):
 def test_trees_are_the_parsers_own():
     # the generator writes negative numbers as negations, as the parser reads them
     assert "FloatLit(value=-" not in repr(generate(2)) and isinstance(generate(2), ast.Program)
+
+
+def test_one_seed_in_four_is_compiled_under_fast_math_and_checked_within_its_tolerance():
+    from tiler.bench import FAST_MATH_TOLERANCE
+    from tiler.fuzz.properties import RTOL, tolerance, variants
+
+    fast = [s for s in range(8) if variants(s)["tiled"].fast_math]
+    assert fast == [2, 6] and not any(v.fast_math for s in range(8) for v in [variants(s)["untiled"]])
+    assert tolerance(2, "tiled") == FAST_MATH_TOLERANCE and tolerance(2, "untiled") == tolerance(3, "tiled") == RTOL

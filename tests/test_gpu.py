@@ -141,6 +141,17 @@ def test_coarsened_and_packed_variants_match_the_interpreter(path, variant, scal
     matches_the_interpreter(path, options, scale, seed=13, tolerance=FAST_MATH_TOLERANCE if options.fast_math else 1e-3)
 
 
+# --fast-math reorders every float sum and product (tiler/lower/reassociate.py) besides its approximations
+@pytest.mark.parametrize("variant", ["tiled", "untiled"])
+@pytest.mark.parametrize("scale", ["odd", "aligned"])
+@pytest.mark.parametrize("path", PROGRAM_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_fast_math_matches_the_interpreter(path, scale, variant):
+    from tiler.bench import FAST_MATH_TOLERANCE
+
+    options = Options(fast_math=True, no_tile=variant == "untiled")
+    matches_the_interpreter(path, options, scale, seed=17, tolerance=FAST_MATH_TOLERANCE)
+
+
 ROW_VARIANTS = {"default": Options(), "one a thread": Options(no_register_tile=True),
                 "4 a thread": Options(register_tile=(4,)), "chunk 8": Options(chunk=8), "tile 64": Options(tile=(64,)),
                 "rows in place": Options(no_coalesce=True)}

@@ -268,3 +268,33 @@ def test_the_journal_keeps_trials_for_the_same_device_and_sizes(tmp_path):
     assert Journal(path, "G", {"n": 6}).prior == [] and Journal(path, "H", {"n": 5}).prior == []
     journal.close()
     assert not path.exists()
+
+
+def test_a_table_tuned_under_fast_math_applies_only_to_fast_math(tmp_path):
+    (tmp_path / "p.fut").write_text("")
+    ieee, fast = Tuned("G", {"n": 1}, {"chunk": 8}), Tuned("G", {"n": 1}, {"chunk": 64}, fast_math=True)
+    write(tmp_path / "p.tuning", merged([ieee], fast), "p.fut")
+    assert read(tmp_path / "p.tuning") == [ieee, fast]  # both kept: they differ in math
+    assert "fast_math = true" in (tmp_path / "p.tuning").read_text()
+    options, _ = for_program(str(tmp_path / "p.fut"), Options(), device=lambda: "G")
+    assert options.chunk == 8 and not options.fast_math  # a tuning never turns fast math on
+    options, _ = for_program(str(tmp_path / "p.fut"), Options(fast_math=True), device=lambda: "G")
+    assert options.chunk == 64
+    write(tmp_path / "p.tuning", [fast], "p.fut")
+    options, applied = for_program(str(tmp_path / "p.fut"), Options(), device=lambda: "G")
+    assert options == Options() and applied.note == "tuned only with --fast-math: not used without it"
+    (tmp_path / "p.tuning").write_text('[[tuned]]\ndevice = "G"\nfast_math = "yes"\n')
+    with pytest.raises(PlainError, match="`fast_math` must be true or false"):
+        for_program(str(tmp_path / "p.fut"), Options(), device=lambda: "G")
+
+
+def test_a_fast_math_search_gives_every_candidate_fast_math_and_resumes_only_its_own(tmp_path):
+    from tiler.autotune import Journal, candidate_options
+
+    class Gpu:
+        max_shared_optin, sm_count = 232448, 132
+    options = candidate_options({"chunk": 32}, {"n": 64}, Gpu(), {"fast_math": True})
+    assert options.fast_math and options.chunk == 32 and options.sizes == (("n", 64),)
+    path = tmp_path / "p.tuning.partial.json"
+    Journal(path, "G", {"n": 5}).record(Trial({"tile": (32,)}, 0.5, "ok", 1.0))
+    assert Journal(path, "G", {"n": 5}, fast_math=True).prior == []

@@ -153,24 +153,25 @@ class GpuMeasure:
     the program's test sizes, then its outputs against the default's at the
     tuned sizes), and time it with the bench's machinery."""
 
-    def __init__(self, text: str, shown: str, prog, spec, sizes: dict, repeat: int, gpu):
+    def __init__(self, text: str, shown: str, prog, spec, sizes: dict, repeat: int, gpu, fixed: dict | None = None):
         from .bench import INPUT_SEED
         from .workload import make_inputs
 
         self.text, self.shown, self.prog, self.spec, self.sizes, self.repeat, self.gpu = \
             text, shown, prog, spec, sizes, repeat, gpu
+        self.fixed = fixed or {}  # options every candidate has (--fast-math), not searched
         self.inputs = make_inputs(prog, sizes, spec, seed=INPUT_SEED)
         self.device = gpu.upload(self.inputs)
         self.reference = None
         self.seen: dict[str, Trial] = {}  # CUDA text -> its trial: equal kernels are timed once
 
     def __call__(self, parameters: dict) -> Trial:
-        from .bench import check_small, compare_outputs
+        from .bench import check_small, compare_outputs, tolerance
         from .errors import PlainError
         from .pipeline import run_all
 
         try:
-            values = run_all(self.text, self.shown, candidate_options(parameters, self.sizes, self.gpu))
+            values = run_all(self.text, self.shown, candidate_options(parameters, self.sizes, self.gpu, self.fixed))
         except PlainError as exc:
             return Trial(parameters, None, f"not compiled: {exc}")
         cost = values["analyse"].schedule.cost
@@ -186,7 +187,8 @@ class GpuMeasure:
             outs, times = self.gpu.run(values["verify"], cuda, self.inputs, self.sizes, repeat=self.repeat,
                                        device=self.device)
             self.reference = self.reference or outs
-            verdict = compare_outputs(outs, self.reference, self.spec, "against the default schedule")
+            verdict = compare_outputs(outs, self.reference, self.spec, "against the default schedule",
+                                      tolerance(values["analyse"].options, self.spec))
         except PlainError as exc:
             trial = Trial(parameters, None, f"discarded: {exc}", cost)
         else:
@@ -198,36 +200,36 @@ class GpuMeasure:
         self.device.free()
 
 
-def candidate_options(parameters: dict, sizes: dict, gpu):
-    """A candidate's plan options, for this GPU and the tuned sizes."""
+def candidate_options(parameters: dict, sizes: dict, gpu, fixed: dict | None = None):
+    """A candidate's plan options (over the search's fixed ones), for this GPU and the tuned sizes."""
     from .analyse import make_options
     from .bench import device_options
 
-    return device_options(make_options(**parameters), tuple(sorted(sizes.items())), gpu)
+    return device_options(make_options(**(fixed or {}), **parameters), tuple(sorted(sizes.items())), gpu)
 
 
-def estimator(text: str, shown: str, sizes: dict, gpu):
+def estimator(text: str, shown: str, sizes: dict, gpu, fixed: dict | None = None):
     """The cost model's estimate for a candidate (None where it does not compile)."""
     from .errors import PlainError
     from .pipeline import run_all
 
     def estimate(parameters: dict) -> float | None:
         try:
-            options = candidate_options(parameters, sizes, gpu)
+            options = candidate_options(parameters, sizes, gpu, fixed)
             return run_all(text, shown, options, until="analyse")["analyse"].schedule.cost
         except PlainError:
             return None
     return estimate
 
 
-def gpu_measure(path: str, text: str, shown: str, sizes: dict, repeat: int) -> GpuMeasure:
+def gpu_measure(path: str, text: str, shown: str, sizes: dict, repeat: int, fixed: dict | None = None) -> GpuMeasure:
     """A worker's measurement on the GPU it sees, its reference the default
     schedule's outputs (measured first, as the search does)."""
     from .pipeline import run_to
     from .runtime import Gpu
     from .workload import load_spec
 
-    m = GpuMeasure(text, shown, run_to("check", text, shown), load_spec(path), sizes, repeat, Gpu.get())
+    m = GpuMeasure(text, shown, run_to("check", text, shown), load_spec(path), sizes, repeat, Gpu.get(), fixed)
     m({})
     return m
 
@@ -278,25 +280,25 @@ def _measure_here(parameters: dict) -> Trial:
     return dataclasses.replace(_HERE["measure"](parameters), gpu=_HERE["gpu"])
 
 
-def tuned_table(result: Result, device: str, sizes: dict):
+def tuned_table(result: Result, device: str, sizes: dict, fast_math: bool = False):
     """The tuning file's table for the search's best schedule."""
     import datetime
 
     from .tuning import Tuned
 
     return Tuned(device, dict(sizes), dict(result.best.parameters), round(result.best.ms, 6),
-                 round(result.default.ms, 6), datetime.date.today().isoformat())
+                 round(result.default.ms, 6), datetime.date.today().isoformat(), fast_math)
 
 
 class Journal:
     """The trials so far, kept in a file while a search runs, so that one cut
     short resumes from them (at the same sizes, on the same device)."""
 
-    def __init__(self, path, device: str, sizes: dict):
+    def __init__(self, path, device: str, sizes: dict, fast_math: bool = False):
         self.path = path
-        self.run = {"device": device, "sizes": sizes, "trials": []}
+        self.run = {"device": device, "sizes": sizes, "fast_math": fast_math, "trials": []}
         prior = json.loads(path.read_text()) if path.is_file() else {}
-        if (prior.get("device"), prior.get("sizes")) == (device, sizes):
+        if (prior.get("device"), prior.get("sizes"), prior.get("fast_math", False)) == (device, sizes, fast_math):
             self.run["trials"] = prior["trials"]
         self.prior = [trial_from_json(d) for d in self.run["trials"]]
 

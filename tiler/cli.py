@@ -371,8 +371,10 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
               help="Draw every candidate's time against the cost model's estimate (needs matplotlib).")
 @click.option("--gpus", default=1, show_default=True, type=click.IntRange(min=1), metavar="N",
               help="Measure N candidates at once, one on each of N GPUs of this host (of one model).")
+@click.option("--fast-math", is_flag=True,
+              help="Tune the kernel --fast-math compiles (the table then applies only to commands given it).")
 @guarded(deep=False)
-def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus):
+def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus, fast_math):
     """Search PROG.fut's plan parameters on the GPU (block, chunk, register
     tile, buffering, unrolling), each candidate checked before it is timed, and keep
     the fastest in PROG.tuning, which compile, explain and bench then read."""
@@ -395,19 +397,21 @@ def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus):
     spec = load_spec(program)
     size_values = resolve_sizes(prog, pairs(sizes, "--size", int), spec, "quick" if quick else "full")
     text, name = source.text, source.name
-    fams = autotune.families(run_all(text, name, make_options(sizes=size_values), until="analyse")["analyse"])
-    journal = autotune.Journal(Path(program).with_suffix(tuning.SUFFIX + ".partial.json"), gpu.name, size_values)
+    fixed = {"fast_math": True} if fast_math else {}  # every candidate's, not searched
+    fams = autotune.families(run_all(text, name, make_options(sizes=size_values, **fixed), until="analyse")["analyse"])
+    journal = autotune.Journal(Path(program).with_suffix(tuning.SUFFIX + ".partial.json"), gpu.name, size_values,
+                               fast_math)
     if journal.prior:
         click.echo(f"resuming from {journal.path}: {len(journal.prior)} candidates measured", err=True)
     _check_gpus(gpus, gpu)
     if gpus == 1:
-        one = autotune.GpuMeasure(text, name, prog, spec, size_values, repeat, gpu)
+        one = autotune.GpuMeasure(text, name, prog, spec, size_values, repeat, gpu, fixed)
         measure, close = autotune.one_at_a_time(one), one.close
     else:
         measure = autotune.Workers(gpus, functools.partial(autotune.gpu_measure, program, text, name, size_values,
-                                                           repeat))
+                                                           repeat, fixed))
         close = measure.close
-    estimate = autotune.estimator(text, name, size_values, gpu)
+    estimate = autotune.estimator(text, name, size_values, gpu, fixed)
     try:
         with Console(highlight=False, stderr=True).status("measuring the default schedule") as status:
             seen: list = []
@@ -423,16 +427,16 @@ def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus):
     finally:
         close()
     journal.close()
-    _tune_report(result, size_values, gpu.name)
+    _tune_report(result, size_values, gpu.name + (", --fast-math" if fast_math else ""))
     if result.best.ok:
         path = Path(program).with_suffix(tuning.SUFFIX)
-        table = autotune.tuned_table(result, gpu.name, size_values)
+        table = autotune.tuned_table(result, gpu.name, size_values, fast_math)
         tuning.write(path, tuning.merged(tuning.read(path) if path.is_file() else [], table), name)
         click.echo(f"wrote {path}")
     if plot_path:
         _tune_plot(result, plot_path, name)
     if json_path:
-        _write(json_path, json.dumps({"program": name, "device": gpu.name, "sizes": size_values,
+        _write(json_path, json.dumps({"program": name, "device": gpu.name, "sizes": size_values, "fast_math": fast_math,
                                       "stopped": result.stopped,
                                       "rank_correlation": autotune.rank_correlation(result.trials),
                                       "trials": [autotune.trial_json(t) for t in result.trials]}, indent=2) + "\n")

@@ -121,10 +121,17 @@ MATH = {
 # PTX helpers for the square roots); "/" is f32 division. f64 keeps MATH.
 FAST_MATH = {"float": {"sqrt": "tiler_sqrt_approx", "rsqrt": "tiler_rsqrt_approx", "exp": "__expf",
                        "log": "__logf", "sin": "__sinf", "cos": "__cosf", "pow": "__powf", "/": "__fdividef"}}
+# --fast-math's exp(x) as 2^(x log2 e) (tiler.cuh's helper, flushing
+# subnormals), the multiply written out in the kernel so that reordering a
+# product (tiler/lower/reassociate.py) folds log2 e into the program's own
+# constant factors, outside the loop
+FAST_MATH_SCALED = {"float": {"exp": ("tiler_exp2_approx", 1.4426950408889634)}}
 
 # what --fast-math changes, in the header comment and in explain
 FAST_MATH_NOTE = ("--fast-math: sin, cos, exp, log, pow, sqrt, rsqrt and f32 division use the hardware "
-                  "approximations (not IEEE-rounded; subnormals flush to zero in the square roots)")
+                  "approximations (not IEEE-rounded; subnormals flush to zero in the square roots and exp), and "
+                  "float sums and products are reordered: what outer loops compute first, products fused "
+                  "into multiply-adds")
 
 
 def math_function(ctype: str, name: str, fast: bool) -> str | None:

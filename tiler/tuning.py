@@ -17,7 +17,10 @@ the parameters the command line left at their defaults:
     date = "2026-11-21"
 
 A table for another device is not used (and `explain` says so). Without a
-GPU to ask, the tables are used when they all name one device.
+GPU to ask, the tables are used when they all name one device. A table
+tuned under `--fast-math` (`fast_math = true`) applies only to commands
+given `--fast-math`, and the others only to commands without it: a tuning
+file never changes how a kernel rounds.
 """
 from __future__ import annotations
 
@@ -34,7 +37,7 @@ SUFFIX = ".tuning"
 # the plan options a tuning may set, as make_options takes them
 PARAMETERS = ("tile", "chunk", "register_tile", "no_register_tile", "single_buffer", "double_buffer", "no_vector",
               "no_coalesce", "unroll", "pack", "no_async", "transpose", "interior", "min_blocks")
-RECORD = ("device", "sizes", "time_ms", "default_ms", "date")  # what the table says about the measurement
+RECORD = ("device", "sizes", "time_ms", "default_ms", "date", "fast_math")  # what the table says about the measurement
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,7 @@ class Tuned:
     time_ms: float | None = None
     default_ms: float | None = None
     date: str = ""
+    fast_math: bool = False  # tuned under --fast-math: for commands given it, and only them
 
 
 @dataclass(frozen=True)
@@ -82,9 +86,11 @@ def read(path: Path) -> list[Tuned]:
             what = f"unknown key `{sorted(unknown)[0]}`" if unknown else "no `device`"
             raise PlainError(f"{path}: tuned table {n} has {what}",
                              f"a table holds device, sizes, time_ms, default_ms, date and {', '.join(PARAMETERS)}")
+        if not isinstance(t.get("fast_math", False), bool):
+            raise PlainError(f"{path}: tuned table {n}: `fast_math` must be true or false")
         params = {k: (tuple(v) if isinstance(v, list) else v) for k, v in t.items() if k in PARAMETERS}
         out.append(Tuned(str(t["device"]), dict(t.get("sizes", {})), params, t.get("time_ms"), t.get("default_ms"),
-                         str(t.get("date", ""))))
+                         str(t.get("date", "")), t.get("fast_math") is True))
     return out
 
 
@@ -95,6 +101,7 @@ def write(path: Path, tables: list[Tuned], program: str) -> None:
         lines.append("[[tuned]]")
         lines.append(f"device = {_toml(t.device)}")
         lines.append("sizes = { " + ", ".join(f"{k} = {v}" for k, v in t.sizes.items()) + " }")
+        lines += ["fast_math = true"] if t.fast_math else []
         lines += [f"{k} = {_toml(v)}" for k, v in t.parameters.items()]
         lines += [f"{k} = {_toml(v)}" for k, v in (("time_ms", t.time_ms), ("default_ms", t.default_ms),
                                                    ("date", t.date)) if v not in (None, "")]
@@ -103,8 +110,8 @@ def write(path: Path, tables: list[Tuned], program: str) -> None:
 
 
 def merged(old: list[Tuned], new: Tuned) -> list[Tuned]:
-    """A file's tables with `new` in place of the one for the same device and sizes."""
-    return [t for t in old if (t.device, t.sizes) != (new.device, new.sizes)] + [new]
+    """A file's tables with `new` in place of the one for the same device, sizes and math."""
+    return [t for t in old if (t.device, t.sizes, t.fast_math) != (new.device, new.sizes, new.fast_math)] + [new]
 
 
 def _toml(v) -> str:
@@ -117,10 +124,16 @@ def _toml(v) -> str:
     return repr(v)
 
 
-def pick(tables: list[Tuned], device: str | None, sizes: dict) -> tuple[Tuned | None, str]:
-    """The table for this device (None: no GPU to ask) and, among several,
-    the one tuned at exactly `sizes` (the --size hints), else the one at
-    the largest sizes; with why."""
+def pick(tables: list[Tuned], device: str | None, sizes: dict, fast_math: bool = False) -> tuple[Tuned | None, str]:
+    """The table for this device (None: no GPU to ask) and math (tuned with
+    --fast-math or without, as asked) and, among several, the one tuned at
+    exactly `sizes` (the --size hints), else the one at the largest sizes;
+    with why."""
+    same_math = [t for t in tables if t.fast_math == fast_math]
+    if tables and not same_math:
+        return None, ("tuned without --fast-math: not used with it" if fast_math else
+                      "tuned only with --fast-math: not used without it")
+    tables = same_math
     if device is None:
         devices = {t.device for t in tables}
         if len(devices) != 1:
@@ -173,7 +186,7 @@ def for_program(program: str, options: Options, file: str | None = None, off: bo
         return options, None
     if file and not path.is_file():
         raise PlainError(f"--tuning {file}: no such file")
-    tuned, note = pick(read(path), (device or current_device)(), dict(options.sizes))
+    tuned, note = pick(read(path), (device or current_device)(), dict(options.sizes), options.fast_math)
     if tuned is None:
         return options, Applied(str(path), None, {}, note)
     options, used = apply(options, tuned)

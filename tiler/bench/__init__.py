@@ -39,6 +39,7 @@ ABLATIONS = {  # each removes (or, where the plan leaves it out, adds) one techn
     "rows transposed by the launch": Options(transpose=True),
     "index reads in place (no promotion)": Options(no_promote=True),
     "packed tiles": Options(pack=True),
+    "no unrolling of a chunk's loop (--unroll 1)": Options(unroll=1),
     "row-major tiles, no padding": Options(row_major_tiles=True),
     "tile 16": Options(tile=(16,)),
     "fast math": Options(fast_math=True),
@@ -159,13 +160,16 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
 
 
 def _tuned(path: Path, hints: tuple, gpu) -> list[Variant]:
-    """The variant PROG.tuning gives for this GPU and these sizes, if any."""
+    """The variants PROG.tuning gives for this GPU and these sizes, if any:
+    one tuned with IEEE math, one tuned under --fast-math."""
     from ..tuning import flags, for_program
 
-    options, applied = for_program(str(path), Options(sizes=hints), device=lambda: gpu.name)
-    if applied is None or not applied.used:
-        return []
-    return [Variant(f"tiled, tuned: {flags(applied.used)}", options)]
+    out = []
+    for fast, shown in ((False, ""), (True, ", fast math")):
+        options, applied = for_program(str(path), Options(sizes=hints, fast_math=fast), device=lambda: gpu.name)
+        if applied is not None and applied.used:
+            out.append(Variant(f"tiled, tuned{shown}: {flags(applied.used)}", options))
+    return out
 
 
 def device_options(options: Options, hints: tuple, gpu) -> Options:

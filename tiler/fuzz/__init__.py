@@ -17,7 +17,7 @@ from ..render import rename_module
 from ..syntax import pretty
 from .generate import generate
 from .mutate import mutate
-from .properties import Compiled, Failure, check_mutant, check_program, close, reference, sizes_for
+from .properties import Compiled, Failure, check_mutant, check_program, close, reference, sizes_for, tolerance
 from .shrink import shrink
 
 BATCH = 40  # programs a nvcc or pycuda compilation
@@ -130,7 +130,7 @@ def gpu_batches(compiled: list[Compiled]) -> list[Failure]:
             sizes = sizes_for(c.program, c.seed)
             inputs = make_inputs(c.program, sizes, None, c.seed)
             want, noise = reference(c.program, inputs, c.seed)
-            for kernel in (k for variant in c.kernels for k in names[(c.seed, variant)]):
+            for variant, kernel in ((v, k) for v in c.kernels for k in names[(c.seed, v)]):
                 if not kernel.runs_at(sizes):
                     continue  # a version with vector copies runs only where the launch keeps them aligned
                 try:
@@ -138,7 +138,7 @@ def gpu_batches(compiled: list[Compiled]) -> list[Failure]:
                 except Exception as exc:  # noqa: BLE001 - a launch failure is a finding
                     failures.append(Failure(c.seed, "gpu", f"{kernel.name}: {type(exc).__name__}: {exc}", c.text))
                     continue
-                bad = close(got, want, slack=noise)
+                bad = close(got, want, tolerance(c.seed, variant), slack=noise)
                 if bad:
                     failures.append(Failure(c.seed, "gpu", f"{kernel.name} at {sizes}: {bad}", c.text))
     return failures

@@ -26,12 +26,23 @@ from ..workload import make_inputs, resolve_sizes
 
 CHUNKINGS = (Chunking("whole"), Chunking("fixed", size=1), Chunking("fixed", size=3), Chunking("random", seed=5))
 VARIANTS = {"untiled": Options(no_tile=True), "tiled": Options()}
+RTOL = 1e-3  # a kernel's outputs against the interpreter's, relative to an output's scale
 
 
 def variants(seed: int) -> dict:
     """VARIANTS, with every other seed's tiled kernels given interior blocks
-    (a copy of the body without clamps), so that random programs run both."""
-    return VARIANTS | {"tiled": Options(interior=seed % 2 == 1)}
+    (a copy of the body without clamps), and one seed in four's compiled
+    under --fast-math (approximations, float arithmetic reordered), so that
+    random programs run each."""
+    return VARIANTS | {"tiled": Options(interior=seed % 2 == 1, fast_math=seed % 4 == 2)}
+
+
+def tolerance(seed: int, variant: str) -> float:
+    """How far a variant's outputs may stray, relative to an output's scale
+    (beyond the rounding noise of the reference)."""
+    from ..bench import FAST_MATH_TOLERANCE
+
+    return FAST_MATH_TOLERANCE if variants(seed)[variant].fast_math else RTOL
 
 
 TIME_BOX_S = 10
@@ -112,7 +123,7 @@ def _interp(prog, seed: int, text: str) -> list[Failure]:
     return []
 
 
-def close(got, want, rtol: float = 1e-3, slack=None) -> str:
+def close(got, want, rtol: float = RTOL, slack=None) -> str:
     """'' when the outputs agree (tiler.compare), else what differs."""
     return compare(got, want, rtol, slack).message
 

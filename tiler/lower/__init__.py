@@ -20,6 +20,7 @@ from ..check.types import Array
 from ..kir.verify import verify
 from .body import ctype_of
 from .micro import Micro, point_index, replicate
+from .reassociate import loop_levels
 from .streams import Streams
 from .values import View, add, const, minimum, mul, unclamped
 
@@ -149,7 +150,8 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     can unroll, and a row's loads, known to be the same, load once."""
     k, block = analysis.kernel, schedule.block
     tiled = schedule.tiled
-    low = Streams(schedule, {}, vectors, analysis.options.fast_math)
+    fast = analysis.options.fast_math
+    low = Streams(schedule, {}, vectors, fast, loop_levels(k) if fast else None)
     factor = _wide if wide else (lambda extent: extent)
     fixed = schedule.fixed
     params = _params(low, k, factor, fixed, transposed)

@@ -12,9 +12,10 @@ from .. import kir
 from ..check import typed as T
 from ..check.types import Array, Binder, Scalar, flatten
 from ..errors import CompilerBug
-from ..target import CTYPE, RESERVED, math_function
+from ..target import CTYPE, FAST_MATH_SCALED, RESERVED, math_function
 from .copies import COUNTER, LINEAR, VECTOR
 from .micro import RESERVED as MICRO_RESERVED
+from .reassociate import is_float_arithmetic, reassociate
 from .values import View, const, fresh_name
 
 C_RESERVED = {"int", "float", "double", "char", "long", "short", "bool", "if", "else", "for", "while", "do",
@@ -34,8 +35,9 @@ def ctype_of(t) -> str:
 
 
 class Body:
-    def __init__(self, fast_math: bool = False):
+    def __init__(self, fast_math: bool = False, levels: dict | None = None):
         self.fast_math = fast_math  # the hardware approximations of math functions and f32 division
+        self.levels = levels  # names -> loop levels: float sums and products are reordered (reassociate.py)
         self.env: dict[Binder, object] = {}
         self.unrolls: dict[Binder, int] = {}  # a tiled stream's chunk size -> how often loops over it unroll
         self.out: list = []
@@ -83,6 +85,8 @@ class Body:
     def _binop(self, e: T.BinOp):
         if e.op in ("&&", "||"):
             return self._logic(e)
+        if self.levels is not None and is_float_arithmetic(e):
+            return self._arithmetic(reassociate(e, self.levels))
         a, b = self.exp(e.lhs), self.exp(e.rhs)
         ctype = ctype_of(e.lhs.type)
         if e.op in ("%", "/") and ctype in ("float", "double"):
@@ -102,17 +106,34 @@ class Body:
         return result
 
     def _unop(self, e: T.UnOp):
+        if self.levels is not None and is_float_arithmetic(e):
+            return self._arithmetic(reassociate(e, self.levels))
         return kir.Un(e.op, self.exp(e.operand))
+
+    def _arithmetic(self, e):
+        """A reordered chain of float sums and products, as it stands (its
+        operands that are not float arithmetic are lowered as usual)."""
+        if not is_float_arithmetic(e):
+            return self.exp(e)
+        if isinstance(e, T.UnOp):
+            return kir.Un("-", self._arithmetic(e.operand))
+        return kir.Bin(e.op, self._arithmetic(e.lhs), self._arithmetic(e.rhs))
 
     def _index(self, e: T.Index):
         view = self.exp(e.array)
         return view.index([self.exp(i) for i in e.indices])
 
     def _builtin(self, e: T.Builtin):
-        args = tuple(self.exp(a) for a in e.args)
         if e.name in CTYPE:
-            return kir.Cast(CTYPE[e.name], args[0])
+            return kir.Cast(CTYPE[e.name], self.exp(e.args[0]))
         ctype = ctype_of(e.args[0].type)
+        scaled = FAST_MATH_SCALED.get(ctype, {}).get(e.name) if self.levels is not None else None
+        if scaled is not None:  # f(x) = g(x * c): the product joins the argument's chain
+            fn, factor = scaled
+            x = e.args[0]
+            product = T.BinOp("*", x, T.Lit(factor, x.type, e.span), x.type, e.span)
+            return kir.Call(fn, (self._arithmetic(reassociate(product, self.levels)),))
+        args = tuple(self.exp(a) for a in e.args)
         return kir.Call(math_function(ctype, e.name, self.fast_math), args)
 
     def _call(self, e: T.Call):

@@ -68,6 +68,15 @@ __device__ __forceinline__ float tiler_sqrt_approx(float x) {
   asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
   return r;
 }
+// --fast-math's exp(x) is 2^(x log2 e) with the multiply written out in the
+// kernel (where it joins the program's own factors), and subnormals flushed
+// to zero as in the square roots: one MUFU.EX2, where exp2f's ex2.approx
+// without .ftz takes a compare and two predicated multiplies around it.
+__device__ __forceinline__ float tiler_exp2_approx(float x) {
+  float r;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
 
 // cp.async: BYTES (4, 8 or 16) from global to shared memory, not waited for;
 // an invalid element is zero-filled (src must still be a valid address).
