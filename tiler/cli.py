@@ -208,7 +208,8 @@ def plan_options(fn):
                            "decides.")(fn)
     fn = click.option("--fast-math", is_flag=True,
                       help="Use the hardware approximations of sin, cos, exp, log, pow, sqrt, rsqrt and f32 "
-                           "division (faster; results differ from IEEE rounding).")(fn)
+                           "division, and reorder float sums and products into multiply-adds (faster; results "
+                           "differ from IEEE rounding).")(fn)
     fn = click.option("--pack", is_flag=True,
                       help="Interleave staged inputs read at the same index in one shared array (one vector read "
                            "a step).")(fn)
