@@ -165,33 +165,3 @@ def test_a_reordered_chain_is_the_same_value_in_exact_arithmetic():
         e = _random_chain(rng, leaves, 5)
         env = {b: Fraction(rng.randint(-50, 50), rng.randint(1, 9)) for b in binders}
         assert _value(reassociate(e, levels), env) == _value(e, env), show(e)
-
-
-# ---- loops that only sum, split into partial sums ---------------------------------------------------------
-
-
-def test_a_loop_that_only_sums_may_keep_partial_sums():
-    from tiler.lower.reassociate import split_sums
-
-    k = kernel("kmeans")
-    distance, argmin = [e for e in _loops(k.body) if e.params[0].name == "s"][0], next(
-        e for e in _loops(k.body) if e.params[0].name == "best")
-    assert split_sums(distance)  # s + t * t
-    assert not split_sums(argmin)  # an int, and a choice between carried values
-    s = distance.params[0]
-    t = T.Var(Binder("t", F32, "let"), F32)
-    body = lambda e: T.Loop((s,), (T.Lit(0.0, F32),), distance.index, distance.bound, e, distance.results,  # noqa: E731
-                            distance.rest, distance.type)
-    assert split_sums(body(T.BinOp("-", t, T.Var(s, F32), F32))) is False  # t - s: not onto s
-    assert split_sums(body(T.BinOp("+", T.Var(s, F32), T.BinOp("*", t, T.Var(s, F32), F32), F32))) is False
-    assert split_sums(body(T.BinOp("-", T.Var(s, F32), t, F32)))  # s - t is s plus a term
-
-
-def test_kmeans_sums_its_distance_in_four_chains_under_fast_math_only():
-    src = (BENCHMARKS / "kmeans.fut").read_text()
-    sized = (("n", 1048576), ("d", 34), ("k", 16))
-    fast = run_to("render", src, "kmeans.fut", Options(fast_math=True, sizes=sized))
-    assert "for (int f = 0; f < 32; f += 4) {  // 4 partial sums (--fast-math)" in fast
-    assert "- sh_cc[j * 34 + 33];" in fast  # the 2 elements past 32, after the loop
-    assert "partial sums" not in run_to("render", src, "kmeans.fut", Options(sizes=sized))
-    assert "partial sums" not in run_to("render", src, "kmeans.fut", Options(fast_math=True))  # d unknown

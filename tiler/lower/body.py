@@ -15,8 +15,8 @@ from ..errors import CompilerBug
 from ..target import CTYPE, FAST_MATH_SCALED, RESERVED, math_function
 from .copies import COUNTER, LINEAR, VECTOR
 from .micro import RESERVED as MICRO_RESERVED
-from .reassociate import SPLIT, is_float_arithmetic, reassociate, split_sums
-from .values import View, add, const, fresh_name
+from .reassociate import is_float_arithmetic, reassociate
+from .values import View, const, fresh_name
 
 C_RESERVED = {"int", "float", "double", "char", "long", "short", "bool", "if", "else", "for", "while", "do",
               "return", "const", "void", "auto", "case", "switch", "default", "break", "continue", "sizeof",
@@ -184,8 +184,6 @@ class Body:
         inits = [self.exp(i) for i in e.inits]
         bound = self.exp(e.bound)
         params = [self.declare(p.name, ctype_of(p.type), v, e.span, const_=False) for p, v in zip(e.params, inits)]
-        if self._splits(e, bound):
-            return self._split(e, bound.value, params)
         for p, r in zip(e.params, params):
             self.env[p] = r
         index = self.fresh(e.index.name)
@@ -195,40 +193,6 @@ class Body:
         self.emit(kir.For(index, const(0), bound, const(1), stmts, e.span, unroll=unroll))
         for b, r in zip(e.results, params):
             self.env[b] = r
-        return self.exp(e.rest)
-
-    def _splits(self, e: T.Loop, bound) -> bool:
-        """Under --fast-math, a loop of a known count that only sums keeps
-        partial sums (not a stream's loop over its chunk, which the schedule
-        unrolls and whose chains the block's other points already overlap)."""
-        over_chunk = isinstance(e.bound, T.Var) and e.bound.binder.kind == "chunk"
-        return (self.levels is not None and not over_chunk and isinstance(bound, kir.Const)
-                and isinstance(bound.value, int) and bound.value >= 2 * SPLIT and split_sums(e))
-
-    def _split(self, e: T.Loop, count: int, params: list):
-        """The loop as SPLIT chains of additions: iteration i adds onto partial
-        sum i % SPLIT (the first is the loop's own start value, the others
-        start at 0), and the partial sums are added pairwise after it."""
-        ctypes = [ctype_of(p.type) for p in e.params]
-        parts = [params] + [[self.declare(f"{p.name}_part", c, const(0.0, c), e.span, const_=False)
-                             for p, c in zip(e.params, ctypes)] for _ in range(SPLIT - 1)]
-
-        def step(at, part):
-            self.env[e.index] = at
-            for p, r in zip(e.params, part):
-                self.env[p] = r
-            self._carry(e.body, e.params, part)
-        index, whole = self.fresh(e.index.name), count - count % SPLIT
-        stmts, _ = self.block(lambda: [step(add(kir.Ref(index), const(r)), parts[r]) for r in range(SPLIT)])
-        self.emit(kir.For(index, const(0), const(whole), const(SPLIT), stmts, e.span,
-                          note=f"{SPLIT} partial sums (--fast-math)"))
-        for r in range(count - whole):
-            step(const(whole + r), parts[r])
-        for n, (b, c) in enumerate(zip(e.results, ctypes)):
-            sums = [part[n] for part in parts]
-            while len(sums) > 1:
-                sums = [kir.Bin("+", a, b_) for a, b_ in zip(sums[::2], sums[1::2])] + sums[len(sums) & ~1:]
-            self.env[b] = self.declare(b.name, c, sums[0], e.span)
         return self.exp(e.rest)
 
     def _carry(self, body, binders, refs):

@@ -156,38 +156,3 @@ def _sum(terms: list, like, out: dict):
 
 def _signed(sign: int, e, like):
     return e if sign > 0 else T.UnOp("-", e, like.type, like.span)
-
-
-SPLIT = 4  # partial sums a split loop keeps: a chain of dependent adds a quarter as long
-
-
-def split_sums(loop: T.Loop) -> bool:
-    """Whether a loop only sums: every carried value is a float, updated as
-    itself plus terms that read no carried value. Under --fast-math such a
-    loop may keep SPLIT partial sums, added together after it."""
-    params = set(loop.params)
-    if not params or not all(isinstance(p.type, Scalar) and p.type.is_float for p in params):
-        return False
-    body = loop.body
-    while isinstance(body, T.Let):
-        if _reads(body.value, params):
-            return False
-        body = body.body
-    updates = body.items if isinstance(body, T.TupleE) else (body,)
-    return len(updates) == len(loop.params) and all(_sums_onto(u, p, params)
-                                                    for u, p in zip(updates, loop.params))
-
-
-def _sums_onto(update, param: Binder, params: set) -> bool:
-    if not is_float_arithmetic(update):
-        return False
-    terms = _terms(update, 1, {})
-    own = [sign for sign, node in terms if isinstance(node, T.Var) and node.binder is param]
-    others = [node for _, node in terms if not (isinstance(node, T.Var) and node.binder is param)]
-    return own == [1] and not any(_reads(node, params) for node in others)
-
-
-def _reads(e, binders: set) -> bool:
-    if isinstance(e, T.Var):
-        return e.binder in binders
-    return any(_reads(c, binders) for c in children(e, T.is_exp))
