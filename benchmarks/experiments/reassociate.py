@@ -3,7 +3,7 @@ before and after, as two `tiler bench` runs of each program in one process
 (every variant checked first, median of 20; "before" compiles with the
 reordering switched off, which is the fast-math kernel of 2026-11-22):
 
-    python benchmarks/experiments/reassociate.py nbody3d nbody3d:n=65536 lavamd_rodinia mriq nbody lavamd
+    python benchmarks/experiments/reassociate.py nbody3d nbody3d:n=65536 lavamd_rodinia mriq nbody lavamd kmeans
 
 Writes $OUT (or /tmp)/reassociate.json; RESULTS.md, "Sums and products reordered".
 """
@@ -29,7 +29,7 @@ PLAN = {
                        V("fast math, unroll 8", fast_math=True, unroll=8)],
     "lavamd_rodinia": FAST + [V("fast math, packed", fast_math=True, pack=True),
                               V("fast math, 2 a thread", fast_math=True, register_tile=(1, 2))],
-    "mriq": FAST, "nbody": FAST, "lavamd": FAST,
+    "mriq": FAST, "nbody": FAST, "lavamd": FAST, "kmeans": FAST,
 }
 ordered = lower.loop_levels
 out = {}
