@@ -144,6 +144,9 @@ def test_interior_blocks_are_a_register_tiles_parameter_off_unless_asked():
     for name in ("mm", "nbody3d"):  # a 2-D register tile, a coarsened 1-D block
         b = plan_of(name, Options(interior=True)).block
         assert b.register is not None and b.interior and b.interior_reason == UNCLAMPED
+        assert b.min_blocks == 1 and "two bodies" in b.min_blocks_reason  # explain says why, as the kernel asks
+    # --min-blocks is the user's, interior blocks or not
+    assert plan_of("mm", Options(interior=True, min_blocks=2)).block.min_blocks == 2
     # rows staged to coalesce spill unclamped; one point a thread has one clamp; untiled, none
     assert plan_of("rowsum", Options(interior=True)).block.interior_reason in (COALESCING, NO_REGISTER_TILE)
     assert plan_of("matvec", Options(interior=True)).block.interior is False

@@ -118,9 +118,10 @@ MATH = {
 }
 
 # --fast-math: the hardware approximations (CUDA's intrinsics; tiler.cuh's
-# PTX helpers for the square roots); "/" is f32 division. f64 keeps MATH.
-FAST_MATH = {"float": {"sqrt": "tiler_sqrt_approx", "rsqrt": "tiler_rsqrt_approx", "exp": "__expf",
-                       "log": "__logf", "sin": "__sinf", "cos": "__cosf", "pow": "__powf", "/": "__fdividef"}}
+# PTX helpers for the square roots; exp below); "/" is f32 division. f64
+# keeps MATH.
+FAST_MATH = {"float": {"sqrt": "tiler_sqrt_approx", "rsqrt": "tiler_rsqrt_approx", "log": "__logf",
+                       "sin": "__sinf", "cos": "__cosf", "pow": "__powf", "/": "__fdividef"}}
 # --fast-math's exp(x) as 2^(x log2 e) (tiler.cuh's helper, flushing
 # subnormals), the multiply written out in the kernel so that reordering a
 # product (tiler/lower/reassociate.py) folds log2 e into the program's own

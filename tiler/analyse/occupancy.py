@@ -9,7 +9,9 @@ takes the registers the arithmetic of an interaction schedules best with
 `--fast-math` 41.05 -> 38.08; MRI-Q 1.233 -> 1.195; the note's n-body and
 Rodinia's lavaMD within 0.2%. A register-tiled 2-D block is the opposite:
 asked for one block, ptxas gave the product 130 registers and one block
-an SM (3.03 -> 3.38 ms), so it keeps ptxas's choice (two blocks of 128).
+an SM (3.03 -> 3.38 ms), so it keeps ptxas's choice (two blocks of 128),
+unless it has interior blocks: under ptxas's choice their two bodies'
+registers spilled (int_grid, 8 bytes).
 """
 from __future__ import annotations
 
@@ -30,6 +32,10 @@ def with_occupancy(schedule: Schedule, options: Options) -> Schedule:
         why = f"{given} block(s) an SM, as --min-blocks gives" if given else "ptxas's own register choice " \
               "(--min-blocks 0)"
         return replace(schedule, block=replace(block, min_blocks=given, min_blocks_reason=why))
+    if block.interior:
+        return replace(schedule, block=replace(block, min_blocks=ONE_BLOCK, min_blocks_reason=(
+            "one block an SM: with interior blocks the kernel has two bodies, whose registers ptxas spilled "
+            "to keep more blocks")))
     if len(block.spans) == 1 and shares_every_tile(schedule) and not schedule.stages_to_coalesce:
         return replace(schedule, block=replace(block, min_blocks=ONE_BLOCK, min_blocks_reason=(
             "one block an SM suffices: every thread reads every staged element, so each thread's chain of "

@@ -314,9 +314,8 @@ class Kernel:
         64-bit version asks for one: ptxas then gives it the registers its
         wider offsets need rather than spill them to keep two blocks (a
         register-tiled kernel did, by 32 bytes); it runs only on arrays past
-        2^31 elements. So does a kernel with interior blocks: its two bodies'
-        registers spilled (8 bytes) under ptxas's own choice."""
-        return 1 if self.wide or self.interior else self.occupancy
+        2^31 elements."""
+        return 1 if self.wide else self.occupancy
 
     @property
     def shared_bytes(self) -> int:

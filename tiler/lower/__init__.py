@@ -150,8 +150,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     can unroll, and a row's loads, known to be the same, load once."""
     k, block = analysis.kernel, schedule.block
     tiled = schedule.tiled
-    fast = analysis.options.fast_math
-    low = Streams(schedule, {}, vectors, fast, loop_levels(k) if fast else None)
+    low = Streams(schedule, {}, vectors, loop_levels(k) if analysis.options.fast_math else None)
     factor = _wide if wide else (lambda extent: extent)
     fixed = schedule.fixed
     params = _params(low, k, factor, fixed, transposed)

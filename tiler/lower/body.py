@@ -35,14 +35,19 @@ def ctype_of(t) -> str:
 
 
 class Body:
-    def __init__(self, fast_math: bool = False, levels: dict | None = None):
-        self.fast_math = fast_math  # the hardware approximations of math functions and f32 division
-        self.levels = levels  # names -> loop levels: float sums and products are reordered (reassociate.py)
+    def __init__(self, levels: dict | None = None):
+        # --fast-math, given as the loop level of every name (reassociate.loop_levels): the hardware
+        # approximations of math functions and f32 division, and float sums and products reordered
+        self.levels = levels
         self.env: dict[Binder, object] = {}
         self.unrolls: dict[Binder, int] = {}  # a tiled stream's chunk size -> how often loops over it unroll
         self.out: list = []
         self.used: set[str] = set(C_RESERVED)
         self.definitions: dict[str, object] = {}  # a named scalar -> the expression it holds (never reassigned)
+
+    @property
+    def fast_math(self) -> bool:
+        return self.levels is not None
 
     # ---- names and blocks ------------------------------------------------------
 

@@ -25,9 +25,8 @@ PREFETCH_STEPS = 32
 
 
 class Streams(Body):
-    def __init__(self, schedule: Schedule, indices: dict, vectors: bool = True, fast_math: bool = False,
-                 levels: dict | None = None):
-        super().__init__(fast_math, levels)
+    def __init__(self, schedule: Schedule, indices: dict, vectors: bool = True, levels: dict | None = None):
+        super().__init__(levels)
         self.schedule = schedule
         self.plans = {id(s.site.stream): s for s in schedule.streams}
         self.indices = indices  # kernel dim -> dict(idx=Ref, base=expr, size=expr, local=expr)
