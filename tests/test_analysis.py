@@ -6,6 +6,7 @@ Programs under tests/programs/analysis carry their expectations:
   -- input: L:C NAME invariant=0,1 shared|global
   -- reason: L:C NAME text            a part of that input's reason
   -- transpose: NAME yes|no text       whether the launch transposes that array; a part of the reason
+  -- join: L:C yes|no text             whether the loop around that stream joins its rows; a part of the reason
 """
 from __future__ import annotations
 
@@ -58,6 +59,10 @@ def test_program_expectations(path):
         t = next(t for t in a.schedule.transposes if t.array == name)
         assert t.chosen == (verdict == "yes"), t.reason
         assert not text or text[0] in t.reason, t.reason
+    for line in want.get("join", []):
+        pos, verdict, text = line.split(maxsplit=2)
+        join = streams[pos].join
+        assert join is not None and join.joined == (verdict == "yes") and text in join.reason, join
 
 
 def test_analysis_programs_cover_the_issue():
@@ -575,3 +580,55 @@ def test_a_transposition_at_every_size_keeps_the_untiled_fallback():
     assert module.versions[0].kernel.transposes
     small = module.select({"n": 10, "m": 10})
     assert small.name == "tiler_matvec_untiled" and not small.transposes
+
+
+# ---- a loop's rows streamed end to end (analyse/joins.py) -------------------------------
+
+
+def test_lavamd_rodinia_joins_its_neighbour_rows():
+    """The loop over neighbour boxes and the stream over each box's rows are
+    one stream, in chunks of two elements a thread; --no-join-rows and
+    --chunk are obeyed; rows that are whole chunks are left apart."""
+    (s,) = plan_of("lavamd_rodinia", Options(sizes=(("p", 100),))).streams
+    assert s.join.joined and s.join.sound and s.join.length.name == "p" and s.chunk == 2 * 128
+    assert all(p.staging.vector == 1 for p in s.inputs)
+    (apart,) = plan_of("lavamd_rodinia", Options(sizes=(("p", 100),), join_rows=False)).streams
+    assert not apart.join.joined and apart.join.sound and "--no-join-rows" in apart.join.reason and apart.chunk == 128
+    (given,) = plan_of("lavamd_rodinia", Options(sizes=(("p", 100),), chunk=64)).streams
+    assert given.join.joined and given.chunk == 64
+    (whole,) = plan_of("lavamd_rodinia", Options(sizes=(("p", 256),))).streams
+    assert not whole.join.joined and "whole chunks" in whole.join.reason
+    (forced,) = plan_of("lavamd_rodinia", Options(sizes=(("p", 256),), join_rows=True)).streams
+    assert forced.join.joined
+
+
+JOIN_REFUSALS = {
+    "its own start value": ("streamSeq(fn f32 (int kk, [f32, c] qs, f32 a) => loop (a) = for j < c do a + qs[j] "
+                            "in a, Q[row], 0f32)", "does not carry the loop's accumulators"),
+    "the loop's index": ("streamSeq(fn f32 (int kk, [f32, c] qs, f32 a) => loop (a) = for j < c do a + qs[j] "
+                         "* f32(k) in a, Q[row], s)", "`k`, the loop's index"),
+    "the row": ("streamSeq(fn f32 (int kk, [f32, c] qs, f32 a) => loop (a) = for j < c do a + qs[j] * f32(row) "
+                "in a, Q[row], s)", "`row`, a value the loop computes"),
+    "the loop's accumulator": ("streamSeq(fn f32 (int kk, [f32, c] qs, f32 a) => loop (a) = for j < c do "
+                               "a + qs[j] * s in a, Q[row], s)", "`s`, the loop's accumulator"),
+}
+
+
+@pytest.mark.parametrize("case", JOIN_REFUSALS)
+def test_rows_the_stream_needs_to_tell_apart_stay_apart(case):
+    stream, why = JOIN_REFUSALS[case]
+    text = ("fun [[f32, p], g] main([[int, q], g] nb, [[f32, m], r] Q, [[f32, p], g] X) =\n"
+            "  map(fn [f32, p] (int gi, [f32, p] xs) =>\n"
+            "        map(fn f32 (f32 x) =>\n"
+            "              loop (s = 0f32) = for k < q do\n"
+            f"                let row = nb[gi, k] in {stream}\n"
+            "              in s * x\n"
+            "           , xs)\n"
+            "     , zip(iota(g), X))\n")
+    (s,) = run_to("analyse", text, "join.fut", Options(join_rows=True)).streams
+    assert s.tiled and not s.join.joined and not s.join.sound and why in s.join.reason, s.join.reason
+
+
+def test_a_stream_that_is_not_a_loops_body_has_no_join():
+    (s,) = plan_of("nbody3d").streams
+    assert s.join is None

@@ -152,6 +152,29 @@ def test_fast_math_matches_the_interpreter(path, scale, variant):
     matches_the_interpreter(path, options, scale, seed=17, tolerance=FAST_MATH_TOLERANCE)
 
 
+JOIN_VARIANTS = {"joined": Options(join_rows=True), "apart": Options(join_rows=False),
+                 "joined, chunk 32": Options(join_rows=True, chunk=32),
+                 "joined, 2 a thread": Options(join_rows=True, register_tile=(2,)),
+                 "joined, packed": Options(join_rows=True, pack=True),
+                 "joined, 64-bit offsets": Options(join_rows=True, sizes=(("p", 100),)),
+                 "joined, fast math": Options(join_rows=True, fast_math=True)}
+
+
+# a loop's rows streamed end to end (analyse/joins.py): rows shorter and longer than a chunk, a chunk
+# ending inside a row; 300: both halves of the double-buffered loop
+@pytest.mark.parametrize("scale", ["odd", "tiny", "aligned", 300])
+@pytest.mark.parametrize("variant", JOIN_VARIANTS)
+@pytest.mark.parametrize("path", [BENCHMARKS / "lavamd.fut", BENCHMARKS / "lavamd_rodinia.fut",
+                                  PROGRAMS / "analysis" / "joined_rows.fut"], ids=lambda p: p.stem)
+def test_joined_rows_match_the_interpreter(path, variant, scale):
+    from tiler.bench import FAST_MATH_TOLERANCE
+
+    options = JOIN_VARIANTS[variant]
+    values = run_all(path.read_text(), path.name, options)
+    assert any(s.join is not None and s.join.joined == options.join_rows for s in values["analyse"].streams)
+    matches_the_interpreter(path, options, scale, seed=23, tolerance=FAST_MATH_TOLERANCE if options.fast_math else 1e-3)
+
+
 ROW_VARIANTS = {"default": Options(), "one a thread": Options(no_register_tile=True),
                 "4 a thread": Options(register_tile=(4,)), "chunk 8": Options(chunk=8), "tile 64": Options(tile=(64,)),
                 "rows in place": Options(no_coalesce=True),

@@ -12,7 +12,7 @@ The options are the command line's, as keywords: `tile` (an int, a tuple
 per dimension, or the command line's text), `no_tile`, `max_shared`,
 `register_tile`, `no_register_tile`, `no_vector`, `single_buffer`,
 `double_buffer`, `chunk`, `unroll`, `no_coalesce`, `no_promote`, `pack`,
-`fast_math`, `no_async`, `transpose`, `interior`, `min_blocks`, `sizes`
+`fast_math`, `no_async`, `transpose`, `interior`, `min_blocks`, `join_rows`, `sizes`
 (sizes known in advance, a dict) and `thresholds` (a dict). Mistakes raise
 `tiler.UserError` (in the program; `.render()` gives the located message)
 or `tiler.PlainError` (in an option or an input).
@@ -115,7 +115,7 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
             single_buffer: bool = False, double_buffer: bool = False, chunk: int | None = None,
             no_coalesce: bool = False, no_promote: bool = False, unroll: int | None = None, pack: bool = False,
             fast_math: bool = False, no_async: bool = False, transpose: bool | None = None,
-            interior: bool = False, min_blocks: int | None = None,
+            interior: bool = False, min_blocks: int | None = None, join_rows: bool | None = None,
             sizes: dict | None = None, thresholds: dict | None = None,
             file: str | None = None, tuning: str | bool | None = None) -> Compiled:
     """Compile a program (a path to a `.fut` file, or its text; `file` names
@@ -132,7 +132,7 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
                            single_buffer=single_buffer, double_buffer=double_buffer, chunk=chunk,
                            no_coalesce=no_coalesce, no_promote=no_promote, unroll=unroll, pack=pack,
                            fast_math=fast_math, no_async=no_async, transpose=transpose,
-                           interior=interior, min_blocks=min_blocks)
+                           interior=interior, min_blocks=min_blocks, join_rows=join_rows)
     from .tuning import describe, for_program
 
     path = str(program) if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")) else "-"

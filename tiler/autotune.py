@@ -77,6 +77,9 @@ def families(a: Analysis) -> list[tuple[str, list]]:
                     + ([{"no_async": True}] if asynchronous else [])))
     if a.schedule.transposes or a.schedule.stages_to_coalesce:  # the other remedy for rows threads walk alone
         out.append(("transpose", [True, False]))
+    joins = [s.join for s in a.streams if s.join is not None and s.join.sound]
+    if joins:  # the other way than the plan's
+        out.append(("join_rows", [not any(j.joined for j in joins)]))
     if a.tiled and (b.register is None or one_d):  # a 2-D register tile's chunk loop is unrolled already
         out.append(("unroll", list(UNROLLS)))
     if with_interior(a.schedule, replace(a.options, interior=True)).block.interior:

@@ -197,6 +197,10 @@ def plan_options(fn):
                       help="Have the launch transpose the arrays whose rows threads walk alone, wherever it can "
                            "(instead of staging the rows in shared memory), or never; by default where the rows "
                            "cannot be staged and are long enough to pay.")(fn)
+    fn = click.option("--join-rows/--no-join-rows", default=None,
+                      help="Stream the rows a loop picks each iteration (a gather: lavaMD's neighbour boxes) "
+                           "end to end, so that a chunk copies several short rows between one pair of barriers; "
+                           "or keep one stream a row [default: where it saves barriers].")(fn)
     fn = click.option("--min-blocks", type=int, default=None, metavar="N",
                       help="Blocks an SM must hold at once (__launch_bounds__), which caps a thread's registers; "
                            "0 leaves it to ptxas [default: the plan's choice].")(fn)
@@ -250,7 +254,7 @@ def tuned_options(program: str, plan: dict):
 def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), register_tile=None,
                  no_register_tile=False, no_vector=False, single_buffer=False, double_buffer=False, chunk=None,
                  no_coalesce=False, no_promote=False, unroll=None, pack=False, fast_math=False, no_async=False,
-                 transpose=None, interior=False, min_blocks=None):
+                 transpose=None, interior=False, min_blocks=None, join_rows=None):
     from .analyse import CLI_NAMES, make_options
 
     return make_options(CLI_NAMES, tile=tile, no_tile=no_tile, max_shared=max_shared,
@@ -259,7 +263,7 @@ def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), regist
                         single_buffer=single_buffer, double_buffer=double_buffer, chunk=chunk,
                         no_coalesce=no_coalesce, no_promote=no_promote, unroll=unroll, pack=pack,
                         fast_math=fast_math, no_async=no_async, transpose=transpose,
-                        interior=interior, min_blocks=min_blocks)
+                        interior=interior, min_blocks=min_blocks, join_rows=join_rows)
 
 
 @main.command("explain")

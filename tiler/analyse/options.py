@@ -32,6 +32,7 @@ class Options:
     no_promote: bool = False  # leave index reads along a stream's position as reads (ablation)
     unroll: int | None = None  # unroll the loop over a staged chunk this many times (None: the compiler decides)
     pack: bool = False  # interleave inputs read at the same index in one shared array
+    join_rows: bool | None = None  # stream a loop's rows end to end: always, never, None: where it saves barriers
     no_async: bool = False  # copy tiles through registers, not by cp.async (ablation)
     fast_math: bool = False  # the hardware approximations of math functions (results change)
     interior: bool = False  # blocks wholly inside every dimension run the body without clamps or store guards
@@ -96,7 +97,7 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
                  chunk: int | None = None, no_coalesce: bool = False, no_promote: bool = False,
                  unroll: int | None = None, pack: bool = False, fast_math: bool = False,
                  no_async: bool = False, transpose: bool | None = None, interior: bool = False,
-                 min_blocks: int | None = None) -> Options:
+                 min_blocks: int | None = None, join_rows: bool | None = None) -> Options:
     """Options from values, each checked, for the command line and the Python
     API alike: `tile` and `register_tile` as an int, a tuple per dimension or
     the command line's text; `sizes` and `thresholds` as {size name: value}.
@@ -128,7 +129,7 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
                    no_register_tile=no_register_tile, no_vector=no_vector, single_buffer=single_buffer,
                    double_buffer=double_buffer, chunk=chunk, no_coalesce=no_coalesce,
                    no_promote=no_promote, unroll=unroll, pack=pack, fast_math=fast_math, no_async=no_async,
-                   transpose=transpose, interior=interior, min_blocks=min_blocks)
+                   transpose=transpose, interior=interior, min_blocks=min_blocks, join_rows=join_rows)
 
 
 def _tile(value, flag: str, limit: int = target.MAX_THREADS_PER_BLOCK) -> tuple:

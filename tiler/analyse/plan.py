@@ -19,6 +19,7 @@ from . import cost
 from .blocks import block as make_block
 from .blocks import candidate_spans, untiled_block, why_block
 from .interior import with_interior
+from .joins import with_joins
 from .occupancy import with_occupancy
 from .options import Options, tile_text
 from .records import Variance
@@ -100,7 +101,7 @@ def _check_given(options: Options, rank: int) -> None:
 def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
     """Every stream staged as far as it can be under `block`, within the shared-memory limit."""
     streams = tuple(plan_stream(s, block, views, options) for s in var.streams)
-    streams = tuple(_paying(s, block, options, views) for s in streams)
+    streams = with_joins(tuple(_paying(s, block, options, views) for s in streams), block, views, options)
     shared = sum(s.shared_bytes for s in streams)
     limit = options.shared_limit(block.pipelined)
     if shared > limit and block.pipelined:  # the stages go before the tiles shrink: shorter chunks cost more
@@ -110,8 +111,8 @@ def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
     chunk = full
     while shared > limit and chunk > MIN_CHUNK:  # smaller tiles before no tiles
         chunk //= 2
-        streams = tuple(_paying(plan_stream(s, block, views, options, chunk), block, options, views)
-                        for s in var.streams)
+        streams = with_joins(tuple(_paying(plan_stream(s, block, views, options, chunk), block, options, views)
+                                   for s in var.streams), block, views, options, chunk)
         shared = sum(s.shared_bytes for s in streams)
     if shared > limit:
         streams = tuple(over_limit(s, shared, limit) for s in streams)

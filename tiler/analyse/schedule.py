@@ -157,6 +157,24 @@ class InputPlan:
 
 
 @dataclass(frozen=True)
+class Join:
+    """A loop whose body streams rows it picks each iteration (lavaMD: `for k
+    < count do let jb = nei[bx, k] in streamSeq(..., rv[jb], acc)`), the
+    stream carrying the loop's accumulators. Joined, the loop's rows laid end
+    to end are one stream (`streamSeq` allows any split, so a chunk may end
+    inside a row and the next take up the rest): the block copies a chunk of
+    it at a time, several short rows between one pair of barriers, where
+    rows apart cost a pair a row and leave the tile of a short row part
+    empty."""
+
+    loop: object  # the typed loop (check.typed.Loop)
+    length: object  # the rows' length: an int or main's size (a Binder)
+    joined: bool
+    reason: str
+    sound: bool = True  # the rows could be joined (False: `reason` says what stops it)
+
+
+@dataclass(frozen=True)
 class StreamPlan:
     site: StreamSite
     tiled: bool
@@ -166,6 +184,7 @@ class StreamPlan:
     reason: str
     shared_bytes: int
     unroll: int | None = None  # times the loop over a staged chunk is unrolled (None: the compiler decides)
+    join: Join | None = None  # the stream is the body of a loop over rows: joined with its iterations, or why not
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from .variance import union
 class Views:
     def __init__(self, kernel: T.Kernel, var: Variance):
         self.var = var
+        self.kernel = kernel
         self.inputs = frozenset(kernel.params)  # main's parameters: in memory, readable by any thread
         self.defs: dict[Binder, tuple] = {}  # binder -> how it is defined
         for pl in kernel.prelude:

@@ -39,6 +39,7 @@ ABLATIONS = {  # each removes (or, where the plan leaves it out, adds) one techn
     "rows transposed by the launch": Options(transpose=True),
     "index reads in place (no promotion)": Options(no_promote=True),
     "packed tiles": Options(pack=True),
+    "a loop's rows streamed apart (--no-join-rows)": Options(join_rows=False),
     "no unrolling of a chunk's loop (--unroll 1)": Options(unroll=1),
     "row-major tiles, no padding": Options(row_major_tiles=True),
     "tile 16": Options(tile=(16,)),

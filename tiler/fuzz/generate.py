@@ -180,6 +180,8 @@ class Generator:
         """A scalar f32 worth naming: a stream, a loop around one, a branch, or arithmetic."""
         if self.chance(0.12):
             return self.row_stream(scope)
+        if self.chance(0.1):
+            return self.gather_loop(scope)
         if scope.rows and self.chance(0.3):
             row, length = self.r.choice(scope.rows)
             return self.row_loop(row, length, lambda _: self.scalar(scope, 1))
@@ -225,6 +227,34 @@ class Generator:
         inner.ints.append(index)
         step = binop("+", v(acc), binop("*", self.stream(inner, depth=1), f(0.5)))
         return ast.Loop((ast.LoopParam(acc, f(0.0)),), index, bound, step, v(acc))
+
+    def gather_loop(self, scope: Scope):
+        """A loop over the rows an index table picks for the outermost thread
+        index (lavaMD's neighbour boxes), whose body is a stream over them
+        that carries the loop's accumulator: rows tiler streams end to end,
+        unless the body weighs an element by its position (`kk + j`)."""
+        width, size = self.r.randint(1, 4), self.r.choice(self.sizes)
+        table = self.param(arr(INT, "n0", width), "nb")
+        arrays = [self.param(arr(F32, "n0", size), "G") for _ in range(self.r.randint(1, 2))]
+        who = call("min", v(scope.thread_ints[0]), binop("-", v("n0"), i(1))) if scope.thread_ints else i(0)
+        acc, k, row, chunk, j, kk = (self.fresh(x) for x in ("g", "t", "rw", "c", "j", "kk"))
+        names = [self.fresh("gc") for _ in arrays]
+        term = ast.Index(v(names[0]), (v(j),))
+        for n in names[1:]:
+            term = binop(self.r.choice(["+", "*"]), term, ast.Index(v(n), (v(j),)))
+        if scope.floats and self.chance(0.5):
+            term = binop("*", term, v(self.r.choice(scope.floats)))
+        if self.chance(0.2):
+            term = binop("+", term, binop("*", call("f32", binop("+", v(kk), v(j))), f(0.001)))
+        fold = ast.Loop((ast.LoopParam(acc, None),), j, v(chunk), binop("+", v(acc), term), v(acc))
+        params = (ast.Param(INT, kk),) + tuple(ast.Param(arr(F32, chunk), n) for n in names) + (ast.Param(F32, acc),)
+        stream = ast.StreamSeq(ast.Lambda(F32, params, fold),
+                               tuple(ast.Index(v(a), (v(row),)) for a in arrays) + (v(acc),))
+        bound = i(self.r.randint(1, width))
+        if scope.thread_ints and self.chance(0.4):  # a count that differs between the outer map's points
+            bound = binop("+", binop("%", v(scope.thread_ints[0]), i(width)), i(1))
+        body = ast.Let((row,), False, ast.Index(v(table), (who, v(k))), stream)
+        return ast.Loop((ast.LoopParam(acc, f(0.0)),), k, bound, body, v(acc))
 
     def row_loop(self, row: str, length, other):
         """A loop over a row read by element, `sum_f (row[f] - other(f))^2`

@@ -16,7 +16,7 @@ from ..check import typed as T
 from ..errors import CompilerBug
 from .body import Body, ctype_of
 from .copies import TileCopy, commit_tile, copy_async, copy_tile, prefetch_registers, prefetch_tile
-from .values import View, add, const, minimum, mul, substitute
+from .values import Joined, View, add, const, minimum, mul, substitute
 
 # copy steps a thread may hold in registers between prefetch and commit: the
 # 128-bit copies of a block staging its threads' rows take 16 (a 64-element
@@ -29,6 +29,7 @@ class Streams(Body):
         super().__init__(levels)
         self.schedule = schedule
         self.plans = {id(s.site.stream): s for s in schedule.streams}
+        self.joins = {id(s.join.loop): s for s in schedule.streams if s.join is not None and s.join.joined}
         self.indices = indices  # kernel dim -> dict(idx=Ref, base=expr, size=expr, local=expr)
         self.shared: list[kir.SharedAlloc] = []
         self.buffers: dict = {}
@@ -56,6 +57,43 @@ class Streams(Body):
         else:
             self._tiled(e, plan, arrays, length, accs)
         return tuple(accs) if len(accs) > 1 else accs[0]
+
+    def _loop(self, e: T.Loop):
+        plan = self.joins.get(id(e))
+        return super()._loop(e) if plan is None else self._joined(e, plan)
+
+    def _joined(self, e: T.Loop, plan: StreamPlan):
+        """The loop and the stream that is its body as one tiled stream over
+        the loop's rows laid end to end (analyse/joins.py). The lets between
+        them, which pick a row, are written into each copied element's
+        offset, taken at the element's own iteration."""
+        s = plan.site.stream
+        inits = [self.exp(i) for i in e.inits]
+        count = self.exp(e.bound)
+        index = self.fresh(e.index.name)  # stands for an iteration in the rows' offsets; never declared
+        self.env[e.index] = kir.Ref(index)
+        stmts, rows = self.block(lambda: self._rows(e.body, s))
+        held = _held(stmts, self.definitions, e.span)
+        rows = [substitute(r, held) for r in rows]
+        length = rows[0].sizes[0]
+        total = self.declare("joined", "int", mul(count, length), e.span)
+        accs = [self.declare(p.name, ctype_of(p.type), v, e.span, const_=False) for p, v in zip(s.acc_params, inits)]
+        for p, r in zip(s.acc_params, accs):
+            self.env[p] = r
+        self._tiled(s, plan, [Joined(r, index, length) for r in rows], total, accs)
+        for b, r in zip(e.results, accs):
+            self.env[b] = r
+        return self.exp(e.rest)
+
+    def _rows(self, body, s: T.Stream) -> list:
+        """The rows the stream goes over, after the lets that pick them."""
+        while isinstance(body, T.Let):
+            self.bind(body.binders, self.exp(body.value), body.span)
+            body = body.body
+        rows = [self.exp(a) for a in s.arrays]
+        if not all(isinstance(r, View) for r in rows):
+            raise CompilerBug("a joined stream's input is not an array view", s.span, "lower")
+        return rows
 
     def _tiled(self, e: T.Stream, plan: StreamPlan, arrays, length, accs) -> None:
         """Full chunks in a loop (constant length, unguarded copies), then the
@@ -224,7 +262,7 @@ class Streams(Body):
         if width > 1:
             self._require_divisible(source, width)
         element = add(kk, kir.Ref(el))
-        src_index = add(source.offset, mul(element, source.strides[0]))
+        src_index = source.at(element)
         dst = add(mul(kir.Ref(el), const(pitch)), kir.Ref(r)) if transposed else \
             add(mul(kir.Ref(r), const(pitch)), kir.Ref(el))
         valid = kir.Bin("<", element, length) if guarded else None
@@ -324,6 +362,18 @@ class Streams(Body):
             lanes = pack.width if pack else 1
             self.shared.append(kir.SharedAlloc(self.buffers[key], ctype, math.prod(ip.staging.shape) * lanes))
         return self.buffers[key]
+
+
+def _held(stmts, definitions: dict, span) -> dict:
+    """What each scalar declared by `stmts` holds, written out in what came
+    before them: the lets that pick a joined stream's rows, to be taken at
+    any iteration. Only plain declarations qualify (analyse/joins.py)."""
+    held = {}
+    for s in stmts:
+        if not isinstance(s, kir.Decl) or s.name not in definitions:
+            raise CompilerBug("the values that pick a joined stream's rows are not plain expressions", span, "lower")
+        held[s.name] = substitute(definitions[s.name], held)
+    return held
 
 
 def _terms(e) -> list:

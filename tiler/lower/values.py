@@ -36,6 +36,33 @@ class View:
         """The view starting at element `start` of the outer dimension."""
         return dataclasses.replace(self, offset=add(self.offset, mul(start, self.strides[0])))
 
+    def at(self, i):
+        """The flat offset of element `i` of the outer dimension."""
+        return add(self.offset, mul(i, self.strides[0]))
+
+
+@dataclass(frozen=True)
+class Joined:
+    """The rows a loop picks, laid end to end (analyse/joins.py): element q
+    is element q % length of `row` as the loop's iteration q / length picks
+    it (`row`'s offset is written in the loop's index, `index`)."""
+
+    row: View
+    index: str
+    length: object
+
+    @property
+    def buffer(self) -> str:
+        return self.row.buffer
+
+    @property
+    def ctype(self) -> str:
+        return self.row.ctype
+
+    def at(self, q):
+        which = substitute(self.row.offset, {self.index: kir.Bin("/", q, self.length)})
+        return add(which, mul(kir.Bin("%", q, self.length), self.row.strides[0]))
+
 
 def const(v, ctype: str = "int") -> kir.Const:
     return kir.Const(v, ctype)

@@ -19,7 +19,7 @@ from ..analyse.records import dims_text
 from ..analyse.registers import REGISTER_BUDGET
 from ..analyse.schedule import describe_copy, describe_pipeline, describe_reads, describe_thresholds
 from ..check.expressions import text as source_text
-from ..check.types import Binder
+from ..check.types import Binder, size_text
 from ..source import Source
 
 AXIS_NAMES = {"x": "threadIdx.x", "y": "threadIdx.y", "z": "threadIdx.z"}
@@ -122,7 +122,16 @@ def _stream(s, block, source: Source) -> dict:
         "guards": [{"kind": g.kind, "line": g.span.line, "column": g.span.col, "varies_with": sorted(g.variance)}
                    for g in site.guards],
         "inputs": [_input(p, source) for p in s.inputs],
+        "join": _join(s.join),
     }
+
+
+def _join(j) -> dict | None:
+    """The loop around the stream whose rows may be streamed end to end."""
+    if j is None:
+        return None
+    return {"joined": j.joined, "line": j.loop.span.line, "column": j.loop.span.col,
+            "length": size_text(j.length), "reason": j.reason}
 
 
 def _input(p, source: Source) -> dict:
@@ -299,6 +308,11 @@ def _stream_text(console: Console, s: dict) -> None:
     for g in s["guards"]:
         console.print(f"  on the way: a {escape(g['kind'])} at {g['line']}:{g['column']}, varies with "
                       f"{dims_text(g['varies_with'])}")
+    if s.get("join"):
+        j = s["join"]
+        state = "joined" if j["joined"] else "apart"
+        console.print(escape(f"  rows {state}: the loop at {j['line']}:{j['column']} streams rows of {j['length']} "
+                             f"each iteration: {j['reason']}"))
     headers = ("input", "array", "varies with", "invariant to", "decision", "tile", "layout", "copy", "reads")
     rows = []
     for i in s["inputs"]:

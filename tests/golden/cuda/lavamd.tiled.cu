@@ -10,12 +10,12 @@
 // register tile: 4 points a thread, 256 threads apart (2 operations a staged element read: a light body): each value of invar_AArow_chunk read from shared memory serves all 4
 // blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 10:15: not tiled: iota values are computed from the index, not loaded: nothing to stage
-// streamSeq at 14:29: tiled (1-D block in a 2-D grid), chunk 256; shared: invar_AArow_chunk (256 row-major)
+// streamSeq at 14:29: tiled (1-D block in a 2-D grid), chunk 512; shared: invar_AArow_chunk (512 row-major)
 //
 // launch: tiler_lavamd_tiled<<<grid, block, 0>>>(AA, inds_nhbs, out0, n, m, p)
 //   block = (256, 1, 1), 256 threads
 //   grid  = (ceil(m / 1024), n, 1)
-//   static shared memory: 2048 bytes; dynamic: 0
+//   static shared memory: 4096 bytes; dynamic: 0
 //   AA: input [n, m] (row-major)
 //   inds_nhbs: input [n, p] (row-major)
 //   out0: output [n, m] (row-major)
@@ -42,13 +42,13 @@
 // register tile: 4 points a thread, 256 threads apart (2 operations a staged element read: a light body): each value of invar_AArow_chunk read from shared memory serves all 4
 // blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 10:15: not tiled: iota values are computed from the index, not loaded: nothing to stage
-// streamSeq at 14:29: tiled (1-D block in a 2-D grid), chunk 256; shared: invar_AArow_chunk (256 row-major)
+// streamSeq at 14:29: tiled (1-D block in a 2-D grid), chunk 512; shared: invar_AArow_chunk (512 row-major)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_lavamd_tiled_wide<<<grid, block, 0>>>(AA, inds_nhbs, out0, n, m, p)
 //   block = (256, 1, 1), 256 threads
 //   grid  = (ceil(m / 1024), n, 1)
-//   static shared memory: 2048 bytes; dynamic: 0
+//   static shared memory: 4096 bytes; dynamic: 0
 //   AA: input [n, m] (row-major)
 //   inds_nhbs: input [n, p] (row-major)
 //   out0: output [n, m] (row-major)
@@ -149,8 +149,8 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_lavamd_tiled(const float* __restrict__ AA, const int* __restrict__ inds_nhbs, float* __restrict__ out0, int n, int m, int p)
 {
-  __shared__ __align__(16) float sh_invar_AArow_chunk[256];
-  __shared__ __align__(16) float sh_invar_AArow_chunk_2[256];
+  __shared__ __align__(16) float sh_invar_AArow_chunk[512];
+  __shared__ __align__(16) float sh_invar_AArow_chunk_2[512];
   const int gtid0 = blockIdx.y;  // lavamd.fut:8
   int gtid1[4];  // lavamd.fut:9
   #pragma unroll
@@ -159,106 +159,102 @@ tiler_lavamd_tiled(const float* __restrict__ AA, const int* __restrict__ inds_nh
   }
   const int i0 = tiler_min(gtid0, n - 1);
   float acc1 = 0.0f;  // lavamd.fut:10
-  float acc1_2 = acc1;  // lavamd.fut:11
-  for (int k1 = 0; k1 < p; k1 += 1) {  // lavamd.fut:11
-    const int ind = inds_nhbs[i0 * p + k1];  // lavamd.fut:12
-    float acc2 = acc1_2;  // lavamd.fut:14
-    const int kk2_last = m - m % 256;
-    float next_invar_AArow_chunk[1];
-    if (0 < kk2_last) {  // lavamd.fut:14
-      // prefetch: the next 1 x 256 tile of AA into registers  // lavamd.fut:14
+  const int joined = p * m;  // lavamd.fut:11
+  float acc2 = acc1;  // lavamd.fut:11
+  const int kk2_last = joined - joined % 512;
+  float next_invar_AArow_chunk[2];
+  if (0 < kk2_last) {  // lavamd.fut:14
+    // prefetch: the next 1 x 512 tile of AA into registers  // lavamd.fut:14
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int e_2 = t_ % 512;
+      next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * p + e_2 / m] * m + e_2 % m];
+    }
+    // the prefetched tile of AA into sh_invar_AArow_chunk
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_2 = t_ / 512;
+      const int e_2 = t_ % 512;
+      sh_invar_AArow_chunk[r_2 * 512 + e_2] = next_invar_AArow_chunk[c_];
+    }
+  }
+  __syncthreads();  // the first tiles are written
+  for (int kk2 = 0; kk2 < kk2_last; kk2 += 1024) {  // two chunks a step, one in each shared buffer
+    const bool more_2 = kk2 + 512 < kk2_last;
+    if (more_2) {
+      // prefetch: the next 1 x 512 tile of AA into registers  // lavamd.fut:14
       #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
         const int t_ = threadIdx.x + c_ * 256;
-        const int e_2 = t_ % 256;
-        next_invar_AArow_chunk[c_] = AA[ind * m + e_2];
-      }
-      // the prefetched tile of AA into sh_invar_AArow_chunk
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_2 = t_ / 256;
-        const int e_2 = t_ % 256;
-        sh_invar_AArow_chunk[r_2 * 256 + e_2] = next_invar_AArow_chunk[c_];
+        const int e_4 = t_ % 512;
+        next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * p + (kk2 + 512 + e_4) / m] * m + (kk2 + 512 + e_4) % m];
       }
     }
-    __syncthreads();  // the first tiles are written
-    for (int kk2 = 0; kk2 < kk2_last; kk2 += 512) {  // two chunks a step, one in each shared buffer
-      const bool more_2 = kk2 + 256 < kk2_last;
-      if (more_2) {
-        // prefetch: the next 1 x 256 tile of AA into registers  // lavamd.fut:14
+    float acc2_3 = acc2;  // lavamd.fut:15
+    for (int k2_2 = 0; k2_2 < 512; k2_2 += 1) {  // lavamd.fut:15
+      acc2_3 = acc2_3 + sh_invar_AArow_chunk[k2_2] * 2.0f;
+    }
+    acc2 = acc2_3;
+    if (more_2) {
+      // the prefetched tile of AA into sh_invar_AArow_chunk_2
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_4 = t_ / 512;
+        const int e_4 = t_ % 512;
+        sh_invar_AArow_chunk_2[r_4 * 512 + e_4] = next_invar_AArow_chunk[c_];
+      }
+    }
+    __syncthreads();  // the next tiles are written and this chunk's are read
+    if (kk2 + 512 < kk2_last) {
+      const bool more = kk2 + 512 + 512 < kk2_last;
+      if (more) {
+        // prefetch: the next 1 x 512 tile of AA into registers  // lavamd.fut:14
         #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
-          const int e_4 = t_ % 256;
-          next_invar_AArow_chunk[c_] = AA[ind * m + (kk2 + 256 + e_4)];
+          const int e_3 = t_ % 512;
+          next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * p + (kk2 + 512 + 512 + e_3) / m] * m + (kk2 + 512 + 512 + e_3) % m];
         }
       }
-      float acc2_3 = acc2;  // lavamd.fut:15
-      for (int k2_2 = 0; k2_2 < 256; k2_2 += 1) {  // lavamd.fut:15
-        acc2_3 = acc2_3 + sh_invar_AArow_chunk[k2_2] * 2.0f;
+      float acc2_2 = acc2;  // lavamd.fut:15
+      for (int k2 = 0; k2 < 512; k2 += 1) {  // lavamd.fut:15
+        acc2_2 = acc2_2 + sh_invar_AArow_chunk_2[k2] * 2.0f;
       }
-      acc2 = acc2_3;
-      if (more_2) {
-        // the prefetched tile of AA into sh_invar_AArow_chunk_2
+      acc2 = acc2_2;
+      if (more) {
+        // the prefetched tile of AA into sh_invar_AArow_chunk
         #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
-          const int r_4 = t_ / 256;
-          const int e_4 = t_ % 256;
-          sh_invar_AArow_chunk_2[r_4 * 256 + e_4] = next_invar_AArow_chunk[c_];
+          const int r_3 = t_ / 512;
+          const int e_3 = t_ % 512;
+          sh_invar_AArow_chunk[r_3 * 512 + e_3] = next_invar_AArow_chunk[c_];
         }
       }
       __syncthreads();  // the next tiles are written and this chunk's are read
-      if (kk2 + 256 < kk2_last) {
-        const bool more = kk2 + 256 + 256 < kk2_last;
-        if (more) {
-          // prefetch: the next 1 x 256 tile of AA into registers  // lavamd.fut:14
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int e_3 = t_ % 256;
-            next_invar_AArow_chunk[c_] = AA[ind * m + (kk2 + 256 + 256 + e_3)];
-          }
-        }
-        float acc2_2 = acc2;  // lavamd.fut:15
-        for (int k2 = 0; k2 < 256; k2 += 1) {  // lavamd.fut:15
-          acc2_2 = acc2_2 + sh_invar_AArow_chunk_2[k2] * 2.0f;
-        }
-        acc2 = acc2_2;
-        if (more) {
-          // the prefetched tile of AA into sh_invar_AArow_chunk
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int r_3 = t_ / 256;
-            const int e_3 = t_ % 256;
-            sh_invar_AArow_chunk[r_3 * 256 + e_3] = next_invar_AArow_chunk[c_];
-          }
-        }
-        __syncthreads();  // the next tiles are written and this chunk's are read
-      }
     }
-    if (kk2_last < m) {  // lavamd.fut:14
-      const int chunk2 = m - kk2_last;
-      // cooperative copy: 1 x 256 tile of AA into sh_invar_AArow_chunk, chunk fastest  // lavamd.fut:14
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_5 = t_ / 256;
-        const int e_5 = t_ % 256;
-        sh_invar_AArow_chunk[r_5 * 256 + e_5] = kk2_last + e_5 < m ? AA[ind * m + (kk2_last + e_5)] : (float)0;
-      }
-      __syncthreads();  // the tiles are written
-      float acc2_4 = acc2;  // lavamd.fut:15
-      for (int k2_3 = 0; k2_3 < chunk2; k2_3 += 1) {  // lavamd.fut:15
-        acc2_4 = acc2_4 + sh_invar_AArow_chunk[k2_3] * 2.0f;
-      }
-      acc2 = acc2_4;
-      __syncthreads();  // the tiles are read before the next copy
-    }
-    acc1_2 = acc2;
   }
-  acc1 = acc1_2;
+  if (kk2_last < joined) {  // lavamd.fut:14
+    const int chunk2 = joined - kk2_last;
+    // cooperative copy: 1 x 512 tile of AA into sh_invar_AArow_chunk, chunk fastest  // lavamd.fut:14
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_5 = t_ / 512;
+      const int e_5 = t_ % 512;
+      sh_invar_AArow_chunk[r_5 * 512 + e_5] = kk2_last + e_5 < joined ? AA[inds_nhbs[i0 * p + (kk2_last + e_5) / m] * m + (kk2_last + e_5) % m] : (float)0;
+    }
+    __syncthreads();  // the tiles are written
+    float acc2_4 = acc2;  // lavamd.fut:15
+    for (int k2_3 = 0; k2_3 < chunk2; k2_3 += 1) {  // lavamd.fut:15
+      acc2_4 = acc2_4 + sh_invar_AArow_chunk[k2_3] * 2.0f;
+    }
+    acc2 = acc2_4;
+    __syncthreads();  // the tiles are read before the next copy
+  }
+  acc1 = acc2;
   #pragma unroll
   for (int G1_ = 0; G1_ < 4; G1_ += 1) {
     if (gtid0 < n && gtid1[G1_] < m) {
@@ -295,8 +291,8 @@ tiler_lavamd_untiled(const float* __restrict__ AA, const int* __restrict__ inds_
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_lavamd_tiled_wide(const float* __restrict__ AA, const int* __restrict__ inds_nhbs, float* __restrict__ out0, int n, int m, int p)
 {
-  __shared__ __align__(16) float sh_invar_AArow_chunk[256];
-  __shared__ __align__(16) float sh_invar_AArow_chunk_2[256];
+  __shared__ __align__(16) float sh_invar_AArow_chunk[512];
+  __shared__ __align__(16) float sh_invar_AArow_chunk_2[512];
   const int gtid0 = blockIdx.y;  // lavamd.fut:8
   int gtid1[4];  // lavamd.fut:9
   #pragma unroll
@@ -305,106 +301,102 @@ tiler_lavamd_tiled_wide(const float* __restrict__ AA, const int* __restrict__ in
   }
   const int i0 = tiler_min(gtid0, n - 1);
   float acc1 = 0.0f;  // lavamd.fut:10
-  float acc1_2 = acc1;  // lavamd.fut:11
-  for (int k1 = 0; k1 < p; k1 += 1) {  // lavamd.fut:11
-    const int ind = inds_nhbs[i0 * (long long)p + k1];  // lavamd.fut:12
-    float acc2 = acc1_2;  // lavamd.fut:14
-    const int kk2_last = m - m % 256;
-    float next_invar_AArow_chunk[1];
-    if (0 < kk2_last) {  // lavamd.fut:14
-      // prefetch: the next 1 x 256 tile of AA into registers  // lavamd.fut:14
+  const int joined = p * m;  // lavamd.fut:11
+  float acc2 = acc1;  // lavamd.fut:11
+  const int kk2_last = joined - joined % 512;
+  float next_invar_AArow_chunk[2];
+  if (0 < kk2_last) {  // lavamd.fut:14
+    // prefetch: the next 1 x 512 tile of AA into registers  // lavamd.fut:14
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int e_2 = t_ % 512;
+      next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * (long long)p + e_2 / m] * (long long)m + e_2 % m];
+    }
+    // the prefetched tile of AA into sh_invar_AArow_chunk
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_2 = t_ / 512;
+      const int e_2 = t_ % 512;
+      sh_invar_AArow_chunk[r_2 * 512 + e_2] = next_invar_AArow_chunk[c_];
+    }
+  }
+  __syncthreads();  // the first tiles are written
+  for (int kk2 = 0; kk2 < kk2_last; kk2 += 1024) {  // two chunks a step, one in each shared buffer
+    const bool more_2 = kk2 + 512 < kk2_last;
+    if (more_2) {
+      // prefetch: the next 1 x 512 tile of AA into registers  // lavamd.fut:14
       #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
         const int t_ = threadIdx.x + c_ * 256;
-        const int e_2 = t_ % 256;
-        next_invar_AArow_chunk[c_] = AA[ind * (long long)m + e_2];
-      }
-      // the prefetched tile of AA into sh_invar_AArow_chunk
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_2 = t_ / 256;
-        const int e_2 = t_ % 256;
-        sh_invar_AArow_chunk[r_2 * 256 + e_2] = next_invar_AArow_chunk[c_];
+        const int e_4 = t_ % 512;
+        next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * (long long)p + (kk2 + 512 + e_4) / m] * (long long)m + (kk2 + 512 + e_4) % m];
       }
     }
-    __syncthreads();  // the first tiles are written
-    for (int kk2 = 0; kk2 < kk2_last; kk2 += 512) {  // two chunks a step, one in each shared buffer
-      const bool more_2 = kk2 + 256 < kk2_last;
-      if (more_2) {
-        // prefetch: the next 1 x 256 tile of AA into registers  // lavamd.fut:14
+    float acc2_3 = acc2;  // lavamd.fut:15
+    for (int k2_2 = 0; k2_2 < 512; k2_2 += 1) {  // lavamd.fut:15
+      acc2_3 = acc2_3 + sh_invar_AArow_chunk[k2_2] * 2.0f;
+    }
+    acc2 = acc2_3;
+    if (more_2) {
+      // the prefetched tile of AA into sh_invar_AArow_chunk_2
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_4 = t_ / 512;
+        const int e_4 = t_ % 512;
+        sh_invar_AArow_chunk_2[r_4 * 512 + e_4] = next_invar_AArow_chunk[c_];
+      }
+    }
+    __syncthreads();  // the next tiles are written and this chunk's are read
+    if (kk2 + 512 < kk2_last) {
+      const bool more = kk2 + 512 + 512 < kk2_last;
+      if (more) {
+        // prefetch: the next 1 x 512 tile of AA into registers  // lavamd.fut:14
         #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
-          const int e_4 = t_ % 256;
-          next_invar_AArow_chunk[c_] = AA[ind * (long long)m + (kk2 + 256 + e_4)];
+          const int e_3 = t_ % 512;
+          next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * (long long)p + (kk2 + 512 + 512 + e_3) / m] * (long long)m + (kk2 + 512 + 512 + e_3) % m];
         }
       }
-      float acc2_3 = acc2;  // lavamd.fut:15
-      for (int k2_2 = 0; k2_2 < 256; k2_2 += 1) {  // lavamd.fut:15
-        acc2_3 = acc2_3 + sh_invar_AArow_chunk[k2_2] * 2.0f;
+      float acc2_2 = acc2;  // lavamd.fut:15
+      for (int k2 = 0; k2 < 512; k2 += 1) {  // lavamd.fut:15
+        acc2_2 = acc2_2 + sh_invar_AArow_chunk_2[k2] * 2.0f;
       }
-      acc2 = acc2_3;
-      if (more_2) {
-        // the prefetched tile of AA into sh_invar_AArow_chunk_2
+      acc2 = acc2_2;
+      if (more) {
+        // the prefetched tile of AA into sh_invar_AArow_chunk
         #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
-          const int r_4 = t_ / 256;
-          const int e_4 = t_ % 256;
-          sh_invar_AArow_chunk_2[r_4 * 256 + e_4] = next_invar_AArow_chunk[c_];
+          const int r_3 = t_ / 512;
+          const int e_3 = t_ % 512;
+          sh_invar_AArow_chunk[r_3 * 512 + e_3] = next_invar_AArow_chunk[c_];
         }
       }
       __syncthreads();  // the next tiles are written and this chunk's are read
-      if (kk2 + 256 < kk2_last) {
-        const bool more = kk2 + 256 + 256 < kk2_last;
-        if (more) {
-          // prefetch: the next 1 x 256 tile of AA into registers  // lavamd.fut:14
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int e_3 = t_ % 256;
-            next_invar_AArow_chunk[c_] = AA[ind * (long long)m + (kk2 + 256 + 256 + e_3)];
-          }
-        }
-        float acc2_2 = acc2;  // lavamd.fut:15
-        for (int k2 = 0; k2 < 256; k2 += 1) {  // lavamd.fut:15
-          acc2_2 = acc2_2 + sh_invar_AArow_chunk_2[k2] * 2.0f;
-        }
-        acc2 = acc2_2;
-        if (more) {
-          // the prefetched tile of AA into sh_invar_AArow_chunk
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int r_3 = t_ / 256;
-            const int e_3 = t_ % 256;
-            sh_invar_AArow_chunk[r_3 * 256 + e_3] = next_invar_AArow_chunk[c_];
-          }
-        }
-        __syncthreads();  // the next tiles are written and this chunk's are read
-      }
     }
-    if (kk2_last < m) {  // lavamd.fut:14
-      const int chunk2 = m - kk2_last;
-      // cooperative copy: 1 x 256 tile of AA into sh_invar_AArow_chunk, chunk fastest  // lavamd.fut:14
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_5 = t_ / 256;
-        const int e_5 = t_ % 256;
-        sh_invar_AArow_chunk[r_5 * 256 + e_5] = kk2_last + e_5 < m ? AA[ind * (long long)m + (kk2_last + e_5)] : (float)0;
-      }
-      __syncthreads();  // the tiles are written
-      float acc2_4 = acc2;  // lavamd.fut:15
-      for (int k2_3 = 0; k2_3 < chunk2; k2_3 += 1) {  // lavamd.fut:15
-        acc2_4 = acc2_4 + sh_invar_AArow_chunk[k2_3] * 2.0f;
-      }
-      acc2 = acc2_4;
-      __syncthreads();  // the tiles are read before the next copy
-    }
-    acc1_2 = acc2;
   }
-  acc1 = acc1_2;
+  if (kk2_last < joined) {  // lavamd.fut:14
+    const int chunk2 = joined - kk2_last;
+    // cooperative copy: 1 x 512 tile of AA into sh_invar_AArow_chunk, chunk fastest  // lavamd.fut:14
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_5 = t_ / 512;
+      const int e_5 = t_ % 512;
+      sh_invar_AArow_chunk[r_5 * 512 + e_5] = kk2_last + e_5 < joined ? AA[inds_nhbs[i0 * (long long)p + (kk2_last + e_5) / m] * (long long)m + (kk2_last + e_5) % m] : (float)0;
+    }
+    __syncthreads();  // the tiles are written
+    float acc2_4 = acc2;  // lavamd.fut:15
+    for (int k2_3 = 0; k2_3 < chunk2; k2_3 += 1) {  // lavamd.fut:15
+      acc2_4 = acc2_4 + sh_invar_AArow_chunk[k2_3] * 2.0f;
+    }
+    acc2 = acc2_4;
+    __syncthreads();  // the tiles are read before the next copy
+  }
+  acc1 = acc2;
   #pragma unroll
   for (int G1_ = 0; G1_ < 4; G1_ += 1) {
     if (gtid0 < n && gtid1[G1_] < m) {

@@ -9,12 +9,12 @@
 // block: 256 threads; spans dimension 1 (256 threads): stages 5 input(s) with the fewest global loads
 // register tile: 2 points a thread, 256 threads apart (5 operations a staged element read): each value of vj, xj, yj, zj, qj read from shared memory serves all 2
 // blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
-// streamSeq at 15:17: tiled (1-D block in a 2-D grid), chunk 256; shared: vj (256 row-major), xj (256 row-major), yj (256 row-major), zj (256 row-major), qj (256 row-major)
+// streamSeq at 15:17: tiled (1-D block in a 2-D grid), chunk 512; shared: vj (512 row-major), xj (512 row-major), yj (512 row-major), zj (512 row-major), qj (512 row-major)
 //
 // launch: tiler_lavamd_rodinia_tiled<<<grid, block, 0>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p)
 //   block = (256, 1, 1), 256 threads
 //   grid  = (ceil(p / 512), b, 1)
-//   static shared memory: 10240 bytes; dynamic: 0
+//   static shared memory: 20480 bytes; dynamic: 0
 //   alpha: scalar
 //   nn: input [b] (row-major)
 //   nei: input [b, 27] (row-major)
@@ -55,13 +55,13 @@
 // block: 256 threads; spans dimension 1 (256 threads): stages 5 input(s) with the fewest global loads
 // register tile: 2 points a thread, 256 threads apart (5 operations a staged element read): each value of vj, xj, yj, zj, qj read from shared memory serves all 2
 // blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
-// streamSeq at 15:17: tiled (1-D block in a 2-D grid), chunk 256; shared: vj (256 row-major), xj (256 row-major), yj (256 row-major), zj (256 row-major), qj (256 row-major)
+// streamSeq at 15:17: tiled (1-D block in a 2-D grid), chunk 512; shared: vj (512 row-major), xj (512 row-major), yj (512 row-major), zj (512 row-major), qj (512 row-major)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_lavamd_rodinia_tiled_wide<<<grid, block, 0>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p)
 //   block = (256, 1, 1), 256 threads
 //   grid  = (ceil(p / 512), b, 1)
-//   static shared memory: 10240 bytes; dynamic: 0
+//   static shared memory: 20480 bytes; dynamic: 0
 //   alpha: scalar
 //   nn: input [b] (row-major)
 //   nei: input [b, 27] (row-major)
@@ -177,16 +177,16 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_lavamd_rodinia_tiled(float alpha, const int* __restrict__ nn, const int* __restrict__ nei, const float* __restrict__ rv, const float* __restrict__ rx, const float* __restrict__ ry, const float* __restrict__ rz, const float* __restrict__ qv, float* __restrict__ out0, float* __restrict__ out1, float* __restrict__ out2, float* __restrict__ out3, int b, int p)
 {
-  __shared__ __align__(16) float sh_vj[256];
-  __shared__ __align__(16) float sh_xj[256];
-  __shared__ __align__(16) float sh_yj[256];
-  __shared__ __align__(16) float sh_zj[256];
-  __shared__ __align__(16) float sh_qj[256];
-  __shared__ __align__(16) float sh_vj_2[256];
-  __shared__ __align__(16) float sh_xj_2[256];
-  __shared__ __align__(16) float sh_yj_2[256];
-  __shared__ __align__(16) float sh_zj_2[256];
-  __shared__ __align__(16) float sh_qj_2[256];
+  __shared__ __align__(16) float sh_vj[512];
+  __shared__ __align__(16) float sh_xj[512];
+  __shared__ __align__(16) float sh_yj[512];
+  __shared__ __align__(16) float sh_zj[512];
+  __shared__ __align__(16) float sh_qj[512];
+  __shared__ __align__(16) float sh_vj_2[512];
+  __shared__ __align__(16) float sh_xj_2[512];
+  __shared__ __align__(16) float sh_yj_2[512];
+  __shared__ __align__(16) float sh_zj_2[512];
+  __shared__ __align__(16) float sh_qj_2[512];
   const float a2 = 2.0f * alpha * alpha;
   const int gtid0 = blockIdx.y;  // lavamd_rodinia.fut:10
   int gtid1[2];  // lavamd_rodinia.fut:12
@@ -201,10 +201,6 @@ tiler_lavamd_rodinia_tiled(float alpha, const int* __restrict__ nn, const int* _
   float xi[2];  // lavamd_rodinia.fut:12
   float yi[2];  // lavamd_rodinia.fut:12
   float zi[2];  // lavamd_rodinia.fut:12
-  float fv[2];  // lavamd_rodinia.fut:13
-  float fx[2];  // lavamd_rodinia.fut:13
-  float fy[2];  // lavamd_rodinia.fut:13
-  float fz[2];  // lavamd_rodinia.fut:13
   #pragma unroll
   for (int G1_ = 0; G1_ < 2; G1_ += 1) {
     i1[G1_] = tiler_min(gtid1[G1_], p - 1);
@@ -212,488 +208,467 @@ tiler_lavamd_rodinia_tiled(float alpha, const int* __restrict__ nn, const int* _
     xi[G1_] = rx[i0 * p + i1[G1_]];  // lavamd_rodinia.fut:12
     yi[G1_] = ry[i0 * p + i1[G1_]];  // lavamd_rodinia.fut:12
     zi[G1_] = rz[i0 * p + i1[G1_]];  // lavamd_rodinia.fut:12
+  }
+  const int joined = count * p;  // lavamd_rodinia.fut:13
+  float fv[2];  // lavamd_rodinia.fut:13
+  float fx[2];  // lavamd_rodinia.fut:13
+  float fy[2];  // lavamd_rodinia.fut:13
+  float fz[2];  // lavamd_rodinia.fut:13
+  #pragma unroll
+  for (int G1_ = 0; G1_ < 2; G1_ += 1) {
     fv[G1_] = 0.0f;  // lavamd_rodinia.fut:13
     fx[G1_] = 0.0f;  // lavamd_rodinia.fut:13
     fy[G1_] = 0.0f;  // lavamd_rodinia.fut:13
     fz[G1_] = 0.0f;  // lavamd_rodinia.fut:13
   }
-  for (int k = 0; k < count; k += 1) {  // lavamd_rodinia.fut:13
-    const int jb = nei[i0 * 27 + k];  // lavamd_rodinia.fut:14
-    float fv_2[2];  // lavamd_rodinia.fut:15
-    float fx_2[2];  // lavamd_rodinia.fut:15
-    float fy_2[2];  // lavamd_rodinia.fut:15
-    float fz_2[2];  // lavamd_rodinia.fut:15
+  const int kk_last = joined - joined % 512;
+  float next_vj[2];
+  float next_xj[2];
+  float next_yj[2];
+  float next_zj[2];
+  float next_qj[2];
+  if (0 < kk_last) {  // lavamd_rodinia.fut:15
+    // prefetch: the next 1 x 512 tile of rv into registers  // lavamd_rodinia.fut:15
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int e_6 = t_ % 512;
+      next_vj[c_] = rv[nei[i0 * 27 + e_6 / p] * p + e_6 % p];
+    }
+    // the prefetched tile of rv into sh_vj
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_6 = t_ / 512;
+      const int e_6 = t_ % 512;
+      sh_vj[r_6 * 512 + e_6] = next_vj[c_];
+    }
+    // prefetch: the next 1 x 512 tile of rx into registers  // lavamd_rodinia.fut:15
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int e_7 = t_ % 512;
+      next_xj[c_] = rx[nei[i0 * 27 + e_7 / p] * p + e_7 % p];
+    }
+    // the prefetched tile of rx into sh_xj
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_7 = t_ / 512;
+      const int e_7 = t_ % 512;
+      sh_xj[r_7 * 512 + e_7] = next_xj[c_];
+    }
+    // prefetch: the next 1 x 512 tile of ry into registers  // lavamd_rodinia.fut:15
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int e_8 = t_ % 512;
+      next_yj[c_] = ry[nei[i0 * 27 + e_8 / p] * p + e_8 % p];
+    }
+    // the prefetched tile of ry into sh_yj
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_8 = t_ / 512;
+      const int e_8 = t_ % 512;
+      sh_yj[r_8 * 512 + e_8] = next_yj[c_];
+    }
+    // prefetch: the next 1 x 512 tile of rz into registers  // lavamd_rodinia.fut:15
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int e_9 = t_ % 512;
+      next_zj[c_] = rz[nei[i0 * 27 + e_9 / p] * p + e_9 % p];
+    }
+    // the prefetched tile of rz into sh_zj
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_9 = t_ / 512;
+      const int e_9 = t_ % 512;
+      sh_zj[r_9 * 512 + e_9] = next_zj[c_];
+    }
+    // prefetch: the next 1 x 512 tile of qv into registers  // lavamd_rodinia.fut:15
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int e_10 = t_ % 512;
+      next_qj[c_] = qv[nei[i0 * 27 + e_10 / p] * p + e_10 % p];
+    }
+    // the prefetched tile of qv into sh_qj
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_10 = t_ / 512;
+      const int e_10 = t_ % 512;
+      sh_qj[r_10 * 512 + e_10] = next_qj[c_];
+    }
+  }
+  __syncthreads();  // the first tiles are written
+  for (int kk = 0; kk < kk_last; kk += 1024) {  // two chunks a step, one in each shared buffer
+    const bool more_2 = kk + 512 < kk_last;
+    if (more_2) {
+      // prefetch: the next 1 x 512 tile of rv into registers  // lavamd_rodinia.fut:15
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int e_16 = t_ % 512;
+        next_vj[c_] = rv[nei[i0 * 27 + (kk + 512 + e_16) / p] * p + (kk + 512 + e_16) % p];
+      }
+      // prefetch: the next 1 x 512 tile of rx into registers  // lavamd_rodinia.fut:15
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int e_17 = t_ % 512;
+        next_xj[c_] = rx[nei[i0 * 27 + (kk + 512 + e_17) / p] * p + (kk + 512 + e_17) % p];
+      }
+      // prefetch: the next 1 x 512 tile of ry into registers  // lavamd_rodinia.fut:15
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int e_18 = t_ % 512;
+        next_yj[c_] = ry[nei[i0 * 27 + (kk + 512 + e_18) / p] * p + (kk + 512 + e_18) % p];
+      }
+      // prefetch: the next 1 x 512 tile of rz into registers  // lavamd_rodinia.fut:15
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int e_19 = t_ % 512;
+        next_zj[c_] = rz[nei[i0 * 27 + (kk + 512 + e_19) / p] * p + (kk + 512 + e_19) % p];
+      }
+      // prefetch: the next 1 x 512 tile of qv into registers  // lavamd_rodinia.fut:15
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int e_20 = t_ % 512;
+        next_qj[c_] = qv[nei[i0 * 27 + (kk + 512 + e_20) / p] * p + (kk + 512 + e_20) % p];
+      }
+    }
+    float fv_3[2];  // lavamd_rodinia.fut:18
+    float fx_3[2];  // lavamd_rodinia.fut:18
+    float fy_3[2];  // lavamd_rodinia.fut:18
+    float fz_3[2];  // lavamd_rodinia.fut:18
     #pragma unroll
     for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-      fv_2[G1_] = fv[G1_];  // lavamd_rodinia.fut:15
-      fx_2[G1_] = fx[G1_];  // lavamd_rodinia.fut:15
-      fy_2[G1_] = fy[G1_];  // lavamd_rodinia.fut:15
-      fz_2[G1_] = fz[G1_];  // lavamd_rodinia.fut:15
+      fv_3[G1_] = fv[G1_];  // lavamd_rodinia.fut:18
+      fx_3[G1_] = fx[G1_];  // lavamd_rodinia.fut:18
+      fy_3[G1_] = fy[G1_];  // lavamd_rodinia.fut:18
+      fz_3[G1_] = fz[G1_];  // lavamd_rodinia.fut:18
     }
-    const int kk_last = p - p % 256;
-    float next_vj[1];
-    float next_xj[1];
-    float next_yj[1];
-    float next_zj[1];
-    float next_qj[1];
-    if (0 < kk_last) {  // lavamd_rodinia.fut:15
-      // prefetch: the next 1 x 256 tile of rv into registers  // lavamd_rodinia.fut:15
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int e_6 = t_ % 256;
-        next_vj[c_] = rv[jb * p + e_6];
-      }
-      // the prefetched tile of rv into sh_vj
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_6 = t_ / 256;
-        const int e_6 = t_ % 256;
-        sh_vj[r_6 * 256 + e_6] = next_vj[c_];
-      }
-      // prefetch: the next 1 x 256 tile of rx into registers  // lavamd_rodinia.fut:15
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int e_7 = t_ % 256;
-        next_xj[c_] = rx[jb * p + e_7];
-      }
-      // the prefetched tile of rx into sh_xj
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_7 = t_ / 256;
-        const int e_7 = t_ % 256;
-        sh_xj[r_7 * 256 + e_7] = next_xj[c_];
-      }
-      // prefetch: the next 1 x 256 tile of ry into registers  // lavamd_rodinia.fut:15
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int e_8 = t_ % 256;
-        next_yj[c_] = ry[jb * p + e_8];
-      }
-      // the prefetched tile of ry into sh_yj
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_8 = t_ / 256;
-        const int e_8 = t_ % 256;
-        sh_yj[r_8 * 256 + e_8] = next_yj[c_];
-      }
-      // prefetch: the next 1 x 256 tile of rz into registers  // lavamd_rodinia.fut:15
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int e_9 = t_ % 256;
-        next_zj[c_] = rz[jb * p + e_9];
-      }
-      // the prefetched tile of rz into sh_zj
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_9 = t_ / 256;
-        const int e_9 = t_ % 256;
-        sh_zj[r_9 * 256 + e_9] = next_zj[c_];
-      }
-      // prefetch: the next 1 x 256 tile of qv into registers  // lavamd_rodinia.fut:15
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int e_10 = t_ % 256;
-        next_qj[c_] = qv[jb * p + e_10];
-      }
-      // the prefetched tile of qv into sh_qj
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_10 = t_ / 256;
-        const int e_10 = t_ % 256;
-        sh_qj[r_10 * 256 + e_10] = next_qj[c_];
-      }
-    }
-    __syncthreads();  // the first tiles are written
-    for (int kk = 0; kk < kk_last; kk += 512) {  // two chunks a step, one in each shared buffer
-      const bool more_2 = kk + 256 < kk_last;
-      if (more_2) {
-        // prefetch: the next 1 x 256 tile of rv into registers  // lavamd_rodinia.fut:15
-        #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.x + c_ * 256;
-          const int e_16 = t_ % 256;
-          next_vj[c_] = rv[jb * p + (kk + 256 + e_16)];
-        }
-        // prefetch: the next 1 x 256 tile of rx into registers  // lavamd_rodinia.fut:15
-        #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.x + c_ * 256;
-          const int e_17 = t_ % 256;
-          next_xj[c_] = rx[jb * p + (kk + 256 + e_17)];
-        }
-        // prefetch: the next 1 x 256 tile of ry into registers  // lavamd_rodinia.fut:15
-        #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.x + c_ * 256;
-          const int e_18 = t_ % 256;
-          next_yj[c_] = ry[jb * p + (kk + 256 + e_18)];
-        }
-        // prefetch: the next 1 x 256 tile of rz into registers  // lavamd_rodinia.fut:15
-        #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.x + c_ * 256;
-          const int e_19 = t_ % 256;
-          next_zj[c_] = rz[jb * p + (kk + 256 + e_19)];
-        }
-        // prefetch: the next 1 x 256 tile of qv into registers  // lavamd_rodinia.fut:15
-        #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.x + c_ * 256;
-          const int e_20 = t_ % 256;
-          next_qj[c_] = qv[jb * p + (kk + 256 + e_20)];
-        }
-      }
-      float fv_4[2];  // lavamd_rodinia.fut:18
-      float fx_4[2];  // lavamd_rodinia.fut:18
-      float fy_4[2];  // lavamd_rodinia.fut:18
-      float fz_4[2];  // lavamd_rodinia.fut:18
+    for (int j_2 = 0; j_2 < 512; j_2 += 1) {  // lavamd_rodinia.fut:18
+      float r2_2[2];  // lavamd_rodinia.fut:19
+      float vij_2[2];  // lavamd_rodinia.fut:20
+      float fs_2[2];  // lavamd_rodinia.fut:21
       #pragma unroll
       for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        fv_4[G1_] = fv_2[G1_];  // lavamd_rodinia.fut:18
-        fx_4[G1_] = fx_2[G1_];  // lavamd_rodinia.fut:18
-        fy_4[G1_] = fy_2[G1_];  // lavamd_rodinia.fut:18
-        fz_4[G1_] = fz_2[G1_];  // lavamd_rodinia.fut:18
+        r2_2[G1_] = vi[G1_] + sh_vj[j_2] - (xi[G1_] * sh_xj[j_2] + yi[G1_] * sh_yj[j_2] + zi[G1_] * sh_zj[j_2]);  // lavamd_rodinia.fut:19
+        vij_2[G1_] = expf(-(a2 * r2_2[G1_]));  // lavamd_rodinia.fut:20
+        fs_2[G1_] = 2.0f * vij_2[G1_];  // lavamd_rodinia.fut:21
       }
-      for (int j_2 = 0; j_2 < 256; j_2 += 1) {  // lavamd_rodinia.fut:18
-        float r2_2[2];  // lavamd_rodinia.fut:19
-        float vij_2[2];  // lavamd_rodinia.fut:20
-        float fs_2[2];  // lavamd_rodinia.fut:21
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          r2_2[G1_] = vi[G1_] + sh_vj[j_2] - (xi[G1_] * sh_xj[j_2] + yi[G1_] * sh_yj[j_2] + zi[G1_] * sh_zj[j_2]);  // lavamd_rodinia.fut:19
-          vij_2[G1_] = expf(-(a2 * r2_2[G1_]));  // lavamd_rodinia.fut:20
-          fs_2[G1_] = 2.0f * vij_2[G1_];  // lavamd_rodinia.fut:21
-        }
-        const float q_2 = sh_qj[j_2];  // lavamd_rodinia.fut:22
-        float fv_next_3[2];
-        float fx_next_3[2];
-        float fy_next_3[2];
-        float fz_next_3[2];
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          fv_next_3[G1_] = fv_4[G1_] + q_2 * vij_2[G1_];
-          fx_next_3[G1_] = fx_4[G1_] + q_2 * (fs_2[G1_] * (xi[G1_] - sh_xj[j_2]));
-          fy_next_3[G1_] = fy_4[G1_] + q_2 * (fs_2[G1_] * (yi[G1_] - sh_yj[j_2]));
-          fz_next_3[G1_] = fz_4[G1_] + q_2 * (fs_2[G1_] * (zi[G1_] - sh_zj[j_2]));
-          fv_4[G1_] = fv_next_3[G1_];
-          fx_4[G1_] = fx_next_3[G1_];
-          fy_4[G1_] = fy_next_3[G1_];
-          fz_4[G1_] = fz_next_3[G1_];
-        }
-      }
-      float fv_next_4[2];
-      float fx_next_4[2];
-      float fy_next_4[2];
-      float fz_next_4[2];
+      const float q_2 = sh_qj[j_2];  // lavamd_rodinia.fut:22
+      float fv_next_3[2];
+      float fx_next_3[2];
+      float fy_next_3[2];
+      float fz_next_3[2];
       #pragma unroll
       for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        fv_next_4[G1_] = fv_4[G1_];
-        fx_next_4[G1_] = fx_4[G1_];
-        fy_next_4[G1_] = fy_4[G1_];
-        fz_next_4[G1_] = fz_4[G1_];
-        fv_2[G1_] = fv_next_4[G1_];
-        fx_2[G1_] = fx_next_4[G1_];
-        fy_2[G1_] = fy_next_4[G1_];
-        fz_2[G1_] = fz_next_4[G1_];
+        fv_next_3[G1_] = fv_3[G1_] + q_2 * vij_2[G1_];
+        fx_next_3[G1_] = fx_3[G1_] + q_2 * (fs_2[G1_] * (xi[G1_] - sh_xj[j_2]));
+        fy_next_3[G1_] = fy_3[G1_] + q_2 * (fs_2[G1_] * (yi[G1_] - sh_yj[j_2]));
+        fz_next_3[G1_] = fz_3[G1_] + q_2 * (fs_2[G1_] * (zi[G1_] - sh_zj[j_2]));
+        fv_3[G1_] = fv_next_3[G1_];
+        fx_3[G1_] = fx_next_3[G1_];
+        fy_3[G1_] = fy_next_3[G1_];
+        fz_3[G1_] = fz_next_3[G1_];
       }
-      if (more_2) {
-        // the prefetched tile of rv into sh_vj_2
+    }
+    float fv_next_4[2];
+    float fx_next_4[2];
+    float fy_next_4[2];
+    float fz_next_4[2];
+    #pragma unroll
+    for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+      fv_next_4[G1_] = fv_3[G1_];
+      fx_next_4[G1_] = fx_3[G1_];
+      fy_next_4[G1_] = fy_3[G1_];
+      fz_next_4[G1_] = fz_3[G1_];
+      fv[G1_] = fv_next_4[G1_];
+      fx[G1_] = fx_next_4[G1_];
+      fy[G1_] = fy_next_4[G1_];
+      fz[G1_] = fz_next_4[G1_];
+    }
+    if (more_2) {
+      // the prefetched tile of rv into sh_vj_2
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_16 = t_ / 512;
+        const int e_16 = t_ % 512;
+        sh_vj_2[r_16 * 512 + e_16] = next_vj[c_];
+      }
+      // the prefetched tile of rx into sh_xj_2
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_17 = t_ / 512;
+        const int e_17 = t_ % 512;
+        sh_xj_2[r_17 * 512 + e_17] = next_xj[c_];
+      }
+      // the prefetched tile of ry into sh_yj_2
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_18 = t_ / 512;
+        const int e_18 = t_ % 512;
+        sh_yj_2[r_18 * 512 + e_18] = next_yj[c_];
+      }
+      // the prefetched tile of rz into sh_zj_2
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_19 = t_ / 512;
+        const int e_19 = t_ % 512;
+        sh_zj_2[r_19 * 512 + e_19] = next_zj[c_];
+      }
+      // the prefetched tile of qv into sh_qj_2
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_20 = t_ / 512;
+        const int e_20 = t_ % 512;
+        sh_qj_2[r_20 * 512 + e_20] = next_qj[c_];
+      }
+    }
+    __syncthreads();  // the next tiles are written and this chunk's are read
+    if (kk + 512 < kk_last) {
+      const bool more = kk + 512 + 512 < kk_last;
+      if (more) {
+        // prefetch: the next 1 x 512 tile of rv into registers  // lavamd_rodinia.fut:15
         #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
-          const int r_16 = t_ / 256;
-          const int e_16 = t_ % 256;
-          sh_vj_2[r_16 * 256 + e_16] = next_vj[c_];
+          const int e_11 = t_ % 512;
+          next_vj[c_] = rv[nei[i0 * 27 + (kk + 512 + 512 + e_11) / p] * p + (kk + 512 + 512 + e_11) % p];
         }
-        // the prefetched tile of rx into sh_xj_2
+        // prefetch: the next 1 x 512 tile of rx into registers  // lavamd_rodinia.fut:15
         #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
-          const int r_17 = t_ / 256;
-          const int e_17 = t_ % 256;
-          sh_xj_2[r_17 * 256 + e_17] = next_xj[c_];
+          const int e_12 = t_ % 512;
+          next_xj[c_] = rx[nei[i0 * 27 + (kk + 512 + 512 + e_12) / p] * p + (kk + 512 + 512 + e_12) % p];
         }
-        // the prefetched tile of ry into sh_yj_2
+        // prefetch: the next 1 x 512 tile of ry into registers  // lavamd_rodinia.fut:15
         #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
-          const int r_18 = t_ / 256;
-          const int e_18 = t_ % 256;
-          sh_yj_2[r_18 * 256 + e_18] = next_yj[c_];
+          const int e_13 = t_ % 512;
+          next_yj[c_] = ry[nei[i0 * 27 + (kk + 512 + 512 + e_13) / p] * p + (kk + 512 + 512 + e_13) % p];
         }
-        // the prefetched tile of rz into sh_zj_2
+        // prefetch: the next 1 x 512 tile of rz into registers  // lavamd_rodinia.fut:15
         #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
-          const int r_19 = t_ / 256;
-          const int e_19 = t_ % 256;
-          sh_zj_2[r_19 * 256 + e_19] = next_zj[c_];
+          const int e_14 = t_ % 512;
+          next_zj[c_] = rz[nei[i0 * 27 + (kk + 512 + 512 + e_14) / p] * p + (kk + 512 + 512 + e_14) % p];
         }
-        // the prefetched tile of qv into sh_qj_2
+        // prefetch: the next 1 x 512 tile of qv into registers  // lavamd_rodinia.fut:15
         #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
-          const int r_20 = t_ / 256;
-          const int e_20 = t_ % 256;
-          sh_qj_2[r_20 * 256 + e_20] = next_qj[c_];
+          const int e_15 = t_ % 512;
+          next_qj[c_] = qv[nei[i0 * 27 + (kk + 512 + 512 + e_15) / p] * p + (kk + 512 + 512 + e_15) % p];
+        }
+      }
+      float fv_2[2];  // lavamd_rodinia.fut:18
+      float fx_2[2];  // lavamd_rodinia.fut:18
+      float fy_2[2];  // lavamd_rodinia.fut:18
+      float fz_2[2];  // lavamd_rodinia.fut:18
+      #pragma unroll
+      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+        fv_2[G1_] = fv[G1_];  // lavamd_rodinia.fut:18
+        fx_2[G1_] = fx[G1_];  // lavamd_rodinia.fut:18
+        fy_2[G1_] = fy[G1_];  // lavamd_rodinia.fut:18
+        fz_2[G1_] = fz[G1_];  // lavamd_rodinia.fut:18
+      }
+      for (int j = 0; j < 512; j += 1) {  // lavamd_rodinia.fut:18
+        float r2[2];  // lavamd_rodinia.fut:19
+        float vij[2];  // lavamd_rodinia.fut:20
+        float fs[2];  // lavamd_rodinia.fut:21
+        #pragma unroll
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          r2[G1_] = vi[G1_] + sh_vj_2[j] - (xi[G1_] * sh_xj_2[j] + yi[G1_] * sh_yj_2[j] + zi[G1_] * sh_zj_2[j]);  // lavamd_rodinia.fut:19
+          vij[G1_] = expf(-(a2 * r2[G1_]));  // lavamd_rodinia.fut:20
+          fs[G1_] = 2.0f * vij[G1_];  // lavamd_rodinia.fut:21
+        }
+        const float q = sh_qj_2[j];  // lavamd_rodinia.fut:22
+        float fv_next[2];
+        float fx_next[2];
+        float fy_next[2];
+        float fz_next[2];
+        #pragma unroll
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          fv_next[G1_] = fv_2[G1_] + q * vij[G1_];
+          fx_next[G1_] = fx_2[G1_] + q * (fs[G1_] * (xi[G1_] - sh_xj_2[j]));
+          fy_next[G1_] = fy_2[G1_] + q * (fs[G1_] * (yi[G1_] - sh_yj_2[j]));
+          fz_next[G1_] = fz_2[G1_] + q * (fs[G1_] * (zi[G1_] - sh_zj_2[j]));
+          fv_2[G1_] = fv_next[G1_];
+          fx_2[G1_] = fx_next[G1_];
+          fy_2[G1_] = fy_next[G1_];
+          fz_2[G1_] = fz_next[G1_];
+        }
+      }
+      float fv_next_2[2];
+      float fx_next_2[2];
+      float fy_next_2[2];
+      float fz_next_2[2];
+      #pragma unroll
+      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+        fv_next_2[G1_] = fv_2[G1_];
+        fx_next_2[G1_] = fx_2[G1_];
+        fy_next_2[G1_] = fy_2[G1_];
+        fz_next_2[G1_] = fz_2[G1_];
+        fv[G1_] = fv_next_2[G1_];
+        fx[G1_] = fx_next_2[G1_];
+        fy[G1_] = fy_next_2[G1_];
+        fz[G1_] = fz_next_2[G1_];
+      }
+      if (more) {
+        // the prefetched tile of rv into sh_vj
+        #pragma unroll
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+          const int t_ = threadIdx.x + c_ * 256;
+          const int r_11 = t_ / 512;
+          const int e_11 = t_ % 512;
+          sh_vj[r_11 * 512 + e_11] = next_vj[c_];
+        }
+        // the prefetched tile of rx into sh_xj
+        #pragma unroll
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+          const int t_ = threadIdx.x + c_ * 256;
+          const int r_12 = t_ / 512;
+          const int e_12 = t_ % 512;
+          sh_xj[r_12 * 512 + e_12] = next_xj[c_];
+        }
+        // the prefetched tile of ry into sh_yj
+        #pragma unroll
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+          const int t_ = threadIdx.x + c_ * 256;
+          const int r_13 = t_ / 512;
+          const int e_13 = t_ % 512;
+          sh_yj[r_13 * 512 + e_13] = next_yj[c_];
+        }
+        // the prefetched tile of rz into sh_zj
+        #pragma unroll
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+          const int t_ = threadIdx.x + c_ * 256;
+          const int r_14 = t_ / 512;
+          const int e_14 = t_ % 512;
+          sh_zj[r_14 * 512 + e_14] = next_zj[c_];
+        }
+        // the prefetched tile of qv into sh_qj
+        #pragma unroll
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+          const int t_ = threadIdx.x + c_ * 256;
+          const int r_15 = t_ / 512;
+          const int e_15 = t_ % 512;
+          sh_qj[r_15 * 512 + e_15] = next_qj[c_];
         }
       }
       __syncthreads();  // the next tiles are written and this chunk's are read
-      if (kk + 256 < kk_last) {
-        const bool more = kk + 256 + 256 < kk_last;
-        if (more) {
-          // prefetch: the next 1 x 256 tile of rv into registers  // lavamd_rodinia.fut:15
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int e_11 = t_ % 256;
-            next_vj[c_] = rv[jb * p + (kk + 256 + 256 + e_11)];
-          }
-          // prefetch: the next 1 x 256 tile of rx into registers  // lavamd_rodinia.fut:15
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int e_12 = t_ % 256;
-            next_xj[c_] = rx[jb * p + (kk + 256 + 256 + e_12)];
-          }
-          // prefetch: the next 1 x 256 tile of ry into registers  // lavamd_rodinia.fut:15
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int e_13 = t_ % 256;
-            next_yj[c_] = ry[jb * p + (kk + 256 + 256 + e_13)];
-          }
-          // prefetch: the next 1 x 256 tile of rz into registers  // lavamd_rodinia.fut:15
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int e_14 = t_ % 256;
-            next_zj[c_] = rz[jb * p + (kk + 256 + 256 + e_14)];
-          }
-          // prefetch: the next 1 x 256 tile of qv into registers  // lavamd_rodinia.fut:15
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int e_15 = t_ % 256;
-            next_qj[c_] = qv[jb * p + (kk + 256 + 256 + e_15)];
-          }
-        }
-        float fv_3[2];  // lavamd_rodinia.fut:18
-        float fx_3[2];  // lavamd_rodinia.fut:18
-        float fy_3[2];  // lavamd_rodinia.fut:18
-        float fz_3[2];  // lavamd_rodinia.fut:18
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          fv_3[G1_] = fv_2[G1_];  // lavamd_rodinia.fut:18
-          fx_3[G1_] = fx_2[G1_];  // lavamd_rodinia.fut:18
-          fy_3[G1_] = fy_2[G1_];  // lavamd_rodinia.fut:18
-          fz_3[G1_] = fz_2[G1_];  // lavamd_rodinia.fut:18
-        }
-        for (int j = 0; j < 256; j += 1) {  // lavamd_rodinia.fut:18
-          float r2[2];  // lavamd_rodinia.fut:19
-          float vij[2];  // lavamd_rodinia.fut:20
-          float fs[2];  // lavamd_rodinia.fut:21
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            r2[G1_] = vi[G1_] + sh_vj_2[j] - (xi[G1_] * sh_xj_2[j] + yi[G1_] * sh_yj_2[j] + zi[G1_] * sh_zj_2[j]);  // lavamd_rodinia.fut:19
-            vij[G1_] = expf(-(a2 * r2[G1_]));  // lavamd_rodinia.fut:20
-            fs[G1_] = 2.0f * vij[G1_];  // lavamd_rodinia.fut:21
-          }
-          const float q = sh_qj_2[j];  // lavamd_rodinia.fut:22
-          float fv_next[2];
-          float fx_next[2];
-          float fy_next[2];
-          float fz_next[2];
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            fv_next[G1_] = fv_3[G1_] + q * vij[G1_];
-            fx_next[G1_] = fx_3[G1_] + q * (fs[G1_] * (xi[G1_] - sh_xj_2[j]));
-            fy_next[G1_] = fy_3[G1_] + q * (fs[G1_] * (yi[G1_] - sh_yj_2[j]));
-            fz_next[G1_] = fz_3[G1_] + q * (fs[G1_] * (zi[G1_] - sh_zj_2[j]));
-            fv_3[G1_] = fv_next[G1_];
-            fx_3[G1_] = fx_next[G1_];
-            fy_3[G1_] = fy_next[G1_];
-            fz_3[G1_] = fz_next[G1_];
-          }
-        }
-        float fv_next_2[2];
-        float fx_next_2[2];
-        float fy_next_2[2];
-        float fz_next_2[2];
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          fv_next_2[G1_] = fv_3[G1_];
-          fx_next_2[G1_] = fx_3[G1_];
-          fy_next_2[G1_] = fy_3[G1_];
-          fz_next_2[G1_] = fz_3[G1_];
-          fv_2[G1_] = fv_next_2[G1_];
-          fx_2[G1_] = fx_next_2[G1_];
-          fy_2[G1_] = fy_next_2[G1_];
-          fz_2[G1_] = fz_next_2[G1_];
-        }
-        if (more) {
-          // the prefetched tile of rv into sh_vj
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int r_11 = t_ / 256;
-            const int e_11 = t_ % 256;
-            sh_vj[r_11 * 256 + e_11] = next_vj[c_];
-          }
-          // the prefetched tile of rx into sh_xj
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int r_12 = t_ / 256;
-            const int e_12 = t_ % 256;
-            sh_xj[r_12 * 256 + e_12] = next_xj[c_];
-          }
-          // the prefetched tile of ry into sh_yj
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int r_13 = t_ / 256;
-            const int e_13 = t_ % 256;
-            sh_yj[r_13 * 256 + e_13] = next_yj[c_];
-          }
-          // the prefetched tile of rz into sh_zj
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int r_14 = t_ / 256;
-            const int e_14 = t_ % 256;
-            sh_zj[r_14 * 256 + e_14] = next_zj[c_];
-          }
-          // the prefetched tile of qv into sh_qj
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int r_15 = t_ / 256;
-            const int e_15 = t_ % 256;
-            sh_qj[r_15 * 256 + e_15] = next_qj[c_];
-          }
-        }
-        __syncthreads();  // the next tiles are written and this chunk's are read
-      }
     }
-    if (kk_last < p) {  // lavamd_rodinia.fut:15
-      const int c = p - kk_last;
-      // cooperative copy: 1 x 256 tile of rv into sh_vj, chunk fastest  // lavamd_rodinia.fut:15
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_21 = t_ / 256;
-        const int e_21 = t_ % 256;
-        sh_vj[r_21 * 256 + e_21] = kk_last + e_21 < p ? rv[jb * p + (kk_last + e_21)] : (float)0;
-      }
-      // cooperative copy: 1 x 256 tile of rx into sh_xj, chunk fastest  // lavamd_rodinia.fut:15
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_22 = t_ / 256;
-        const int e_22 = t_ % 256;
-        sh_xj[r_22 * 256 + e_22] = kk_last + e_22 < p ? rx[jb * p + (kk_last + e_22)] : (float)0;
-      }
-      // cooperative copy: 1 x 256 tile of ry into sh_yj, chunk fastest  // lavamd_rodinia.fut:15
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_23 = t_ / 256;
-        const int e_23 = t_ % 256;
-        sh_yj[r_23 * 256 + e_23] = kk_last + e_23 < p ? ry[jb * p + (kk_last + e_23)] : (float)0;
-      }
-      // cooperative copy: 1 x 256 tile of rz into sh_zj, chunk fastest  // lavamd_rodinia.fut:15
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_24 = t_ / 256;
-        const int e_24 = t_ % 256;
-        sh_zj[r_24 * 256 + e_24] = kk_last + e_24 < p ? rz[jb * p + (kk_last + e_24)] : (float)0;
-      }
-      // cooperative copy: 1 x 256 tile of qv into sh_qj, chunk fastest  // lavamd_rodinia.fut:15
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_25 = t_ / 256;
-        const int e_25 = t_ % 256;
-        sh_qj[r_25 * 256 + e_25] = kk_last + e_25 < p ? qv[jb * p + (kk_last + e_25)] : (float)0;
-      }
-      __syncthreads();  // the tiles are written
-      float fv_5[2];  // lavamd_rodinia.fut:18
-      float fx_5[2];  // lavamd_rodinia.fut:18
-      float fy_5[2];  // lavamd_rodinia.fut:18
-      float fz_5[2];  // lavamd_rodinia.fut:18
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        fv_5[G1_] = fv_2[G1_];  // lavamd_rodinia.fut:18
-        fx_5[G1_] = fx_2[G1_];  // lavamd_rodinia.fut:18
-        fy_5[G1_] = fy_2[G1_];  // lavamd_rodinia.fut:18
-        fz_5[G1_] = fz_2[G1_];  // lavamd_rodinia.fut:18
-      }
-      for (int j_3 = 0; j_3 < c; j_3 += 1) {  // lavamd_rodinia.fut:18
-        float r2_3[2];  // lavamd_rodinia.fut:19
-        float vij_3[2];  // lavamd_rodinia.fut:20
-        float fs_3[2];  // lavamd_rodinia.fut:21
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          r2_3[G1_] = vi[G1_] + sh_vj[j_3] - (xi[G1_] * sh_xj[j_3] + yi[G1_] * sh_yj[j_3] + zi[G1_] * sh_zj[j_3]);  // lavamd_rodinia.fut:19
-          vij_3[G1_] = expf(-(a2 * r2_3[G1_]));  // lavamd_rodinia.fut:20
-          fs_3[G1_] = 2.0f * vij_3[G1_];  // lavamd_rodinia.fut:21
-        }
-        const float q_3 = sh_qj[j_3];  // lavamd_rodinia.fut:22
-        float fv_next_5[2];
-        float fx_next_5[2];
-        float fy_next_5[2];
-        float fz_next_5[2];
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          fv_next_5[G1_] = fv_5[G1_] + q_3 * vij_3[G1_];
-          fx_next_5[G1_] = fx_5[G1_] + q_3 * (fs_3[G1_] * (xi[G1_] - sh_xj[j_3]));
-          fy_next_5[G1_] = fy_5[G1_] + q_3 * (fs_3[G1_] * (yi[G1_] - sh_yj[j_3]));
-          fz_next_5[G1_] = fz_5[G1_] + q_3 * (fs_3[G1_] * (zi[G1_] - sh_zj[j_3]));
-          fv_5[G1_] = fv_next_5[G1_];
-          fx_5[G1_] = fx_next_5[G1_];
-          fy_5[G1_] = fy_next_5[G1_];
-          fz_5[G1_] = fz_next_5[G1_];
-        }
-      }
-      float fv_next_6[2];
-      float fx_next_6[2];
-      float fy_next_6[2];
-      float fz_next_6[2];
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        fv_next_6[G1_] = fv_5[G1_];
-        fx_next_6[G1_] = fx_5[G1_];
-        fy_next_6[G1_] = fy_5[G1_];
-        fz_next_6[G1_] = fz_5[G1_];
-        fv_2[G1_] = fv_next_6[G1_];
-        fx_2[G1_] = fx_next_6[G1_];
-        fy_2[G1_] = fy_next_6[G1_];
-        fz_2[G1_] = fz_next_6[G1_];
-      }
-      __syncthreads();  // the tiles are read before the next copy
+  }
+  if (kk_last < joined) {  // lavamd_rodinia.fut:15
+    const int c = joined - kk_last;
+    // cooperative copy: 1 x 512 tile of rv into sh_vj, chunk fastest  // lavamd_rodinia.fut:15
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_21 = t_ / 512;
+      const int e_21 = t_ % 512;
+      sh_vj[r_21 * 512 + e_21] = kk_last + e_21 < joined ? rv[nei[i0 * 27 + (kk_last + e_21) / p] * p + (kk_last + e_21) % p] : (float)0;
     }
-    float fv_next_7[2];
-    float fx_next_7[2];
-    float fy_next_7[2];
-    float fz_next_7[2];
+    // cooperative copy: 1 x 512 tile of rx into sh_xj, chunk fastest  // lavamd_rodinia.fut:15
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_22 = t_ / 512;
+      const int e_22 = t_ % 512;
+      sh_xj[r_22 * 512 + e_22] = kk_last + e_22 < joined ? rx[nei[i0 * 27 + (kk_last + e_22) / p] * p + (kk_last + e_22) % p] : (float)0;
+    }
+    // cooperative copy: 1 x 512 tile of ry into sh_yj, chunk fastest  // lavamd_rodinia.fut:15
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_23 = t_ / 512;
+      const int e_23 = t_ % 512;
+      sh_yj[r_23 * 512 + e_23] = kk_last + e_23 < joined ? ry[nei[i0 * 27 + (kk_last + e_23) / p] * p + (kk_last + e_23) % p] : (float)0;
+    }
+    // cooperative copy: 1 x 512 tile of rz into sh_zj, chunk fastest  // lavamd_rodinia.fut:15
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_24 = t_ / 512;
+      const int e_24 = t_ % 512;
+      sh_zj[r_24 * 512 + e_24] = kk_last + e_24 < joined ? rz[nei[i0 * 27 + (kk_last + e_24) / p] * p + (kk_last + e_24) % p] : (float)0;
+    }
+    // cooperative copy: 1 x 512 tile of qv into sh_qj, chunk fastest  // lavamd_rodinia.fut:15
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_25 = t_ / 512;
+      const int e_25 = t_ % 512;
+      sh_qj[r_25 * 512 + e_25] = kk_last + e_25 < joined ? qv[nei[i0 * 27 + (kk_last + e_25) / p] * p + (kk_last + e_25) % p] : (float)0;
+    }
+    __syncthreads();  // the tiles are written
+    float fv_4[2];  // lavamd_rodinia.fut:18
+    float fx_4[2];  // lavamd_rodinia.fut:18
+    float fy_4[2];  // lavamd_rodinia.fut:18
+    float fz_4[2];  // lavamd_rodinia.fut:18
     #pragma unroll
     for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-      fv_next_7[G1_] = fv_2[G1_];
-      fx_next_7[G1_] = fx_2[G1_];
-      fy_next_7[G1_] = fy_2[G1_];
-      fz_next_7[G1_] = fz_2[G1_];
-      fv[G1_] = fv_next_7[G1_];
-      fx[G1_] = fx_next_7[G1_];
-      fy[G1_] = fy_next_7[G1_];
-      fz[G1_] = fz_next_7[G1_];
+      fv_4[G1_] = fv[G1_];  // lavamd_rodinia.fut:18
+      fx_4[G1_] = fx[G1_];  // lavamd_rodinia.fut:18
+      fy_4[G1_] = fy[G1_];  // lavamd_rodinia.fut:18
+      fz_4[G1_] = fz[G1_];  // lavamd_rodinia.fut:18
     }
+    for (int j_3 = 0; j_3 < c; j_3 += 1) {  // lavamd_rodinia.fut:18
+      float r2_3[2];  // lavamd_rodinia.fut:19
+      float vij_3[2];  // lavamd_rodinia.fut:20
+      float fs_3[2];  // lavamd_rodinia.fut:21
+      #pragma unroll
+      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+        r2_3[G1_] = vi[G1_] + sh_vj[j_3] - (xi[G1_] * sh_xj[j_3] + yi[G1_] * sh_yj[j_3] + zi[G1_] * sh_zj[j_3]);  // lavamd_rodinia.fut:19
+        vij_3[G1_] = expf(-(a2 * r2_3[G1_]));  // lavamd_rodinia.fut:20
+        fs_3[G1_] = 2.0f * vij_3[G1_];  // lavamd_rodinia.fut:21
+      }
+      const float q_3 = sh_qj[j_3];  // lavamd_rodinia.fut:22
+      float fv_next_5[2];
+      float fx_next_5[2];
+      float fy_next_5[2];
+      float fz_next_5[2];
+      #pragma unroll
+      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+        fv_next_5[G1_] = fv_4[G1_] + q_3 * vij_3[G1_];
+        fx_next_5[G1_] = fx_4[G1_] + q_3 * (fs_3[G1_] * (xi[G1_] - sh_xj[j_3]));
+        fy_next_5[G1_] = fy_4[G1_] + q_3 * (fs_3[G1_] * (yi[G1_] - sh_yj[j_3]));
+        fz_next_5[G1_] = fz_4[G1_] + q_3 * (fs_3[G1_] * (zi[G1_] - sh_zj[j_3]));
+        fv_4[G1_] = fv_next_5[G1_];
+        fx_4[G1_] = fx_next_5[G1_];
+        fy_4[G1_] = fy_next_5[G1_];
+        fz_4[G1_] = fz_next_5[G1_];
+      }
+    }
+    float fv_next_6[2];
+    float fx_next_6[2];
+    float fy_next_6[2];
+    float fz_next_6[2];
+    #pragma unroll
+    for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+      fv_next_6[G1_] = fv_4[G1_];
+      fx_next_6[G1_] = fx_4[G1_];
+      fy_next_6[G1_] = fy_4[G1_];
+      fz_next_6[G1_] = fz_4[G1_];
+      fv[G1_] = fv_next_6[G1_];
+      fx[G1_] = fx_next_6[G1_];
+      fy[G1_] = fy_next_6[G1_];
+      fz[G1_] = fz_next_6[G1_];
+    }
+    __syncthreads();  // the tiles are read before the next copy
   }
   #pragma unroll
   for (int G1_ = 0; G1_ < 2; G1_ += 1) {
@@ -775,16 +750,16 @@ tiler_lavamd_rodinia_untiled(float alpha, const int* __restrict__ nn, const int*
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_lavamd_rodinia_tiled_wide(float alpha, const int* __restrict__ nn, const int* __restrict__ nei, const float* __restrict__ rv, const float* __restrict__ rx, const float* __restrict__ ry, const float* __restrict__ rz, const float* __restrict__ qv, float* __restrict__ out0, float* __restrict__ out1, float* __restrict__ out2, float* __restrict__ out3, int b, int p)
 {
-  __shared__ __align__(16) float sh_vj[256];
-  __shared__ __align__(16) float sh_xj[256];
-  __shared__ __align__(16) float sh_yj[256];
-  __shared__ __align__(16) float sh_zj[256];
-  __shared__ __align__(16) float sh_qj[256];
-  __shared__ __align__(16) float sh_vj_2[256];
-  __shared__ __align__(16) float sh_xj_2[256];
-  __shared__ __align__(16) float sh_yj_2[256];
-  __shared__ __align__(16) float sh_zj_2[256];
-  __shared__ __align__(16) float sh_qj_2[256];
+  __shared__ __align__(16) float sh_vj[512];
+  __shared__ __align__(16) float sh_xj[512];
+  __shared__ __align__(16) float sh_yj[512];
+  __shared__ __align__(16) float sh_zj[512];
+  __shared__ __align__(16) float sh_qj[512];
+  __shared__ __align__(16) float sh_vj_2[512];
+  __shared__ __align__(16) float sh_xj_2[512];
+  __shared__ __align__(16) float sh_yj_2[512];
+  __shared__ __align__(16) float sh_zj_2[512];
+  __shared__ __align__(16) float sh_qj_2[512];
   const float a2 = 2.0f * alpha * alpha;
   const int gtid0 = blockIdx.y;  // lavamd_rodinia.fut:10
   int gtid1[2];  // lavamd_rodinia.fut:12
@@ -799,10 +774,6 @@ tiler_lavamd_rodinia_tiled_wide(float alpha, const int* __restrict__ nn, const i
   float xi[2];  // lavamd_rodinia.fut:12
   float yi[2];  // lavamd_rodinia.fut:12
   float zi[2];  // lavamd_rodinia.fut:12
-  float fv[2];  // lavamd_rodinia.fut:13
-  float fx[2];  // lavamd_rodinia.fut:13
-  float fy[2];  // lavamd_rodinia.fut:13
-  float fz[2];  // lavamd_rodinia.fut:13
   #pragma unroll
   for (int G1_ = 0; G1_ < 2; G1_ += 1) {
     i1[G1_] = tiler_min(gtid1[G1_], p - 1);
@@ -810,488 +781,467 @@ tiler_lavamd_rodinia_tiled_wide(float alpha, const int* __restrict__ nn, const i
     xi[G1_] = rx[i0 * (long long)p + i1[G1_]];  // lavamd_rodinia.fut:12
     yi[G1_] = ry[i0 * (long long)p + i1[G1_]];  // lavamd_rodinia.fut:12
     zi[G1_] = rz[i0 * (long long)p + i1[G1_]];  // lavamd_rodinia.fut:12
+  }
+  const int joined = count * p;  // lavamd_rodinia.fut:13
+  float fv[2];  // lavamd_rodinia.fut:13
+  float fx[2];  // lavamd_rodinia.fut:13
+  float fy[2];  // lavamd_rodinia.fut:13
+  float fz[2];  // lavamd_rodinia.fut:13
+  #pragma unroll
+  for (int G1_ = 0; G1_ < 2; G1_ += 1) {
     fv[G1_] = 0.0f;  // lavamd_rodinia.fut:13
     fx[G1_] = 0.0f;  // lavamd_rodinia.fut:13
     fy[G1_] = 0.0f;  // lavamd_rodinia.fut:13
     fz[G1_] = 0.0f;  // lavamd_rodinia.fut:13
   }
-  for (int k = 0; k < count; k += 1) {  // lavamd_rodinia.fut:13
-    const int jb = nei[i0 * (long long)27 + k];  // lavamd_rodinia.fut:14
-    float fv_2[2];  // lavamd_rodinia.fut:15
-    float fx_2[2];  // lavamd_rodinia.fut:15
-    float fy_2[2];  // lavamd_rodinia.fut:15
-    float fz_2[2];  // lavamd_rodinia.fut:15
+  const int kk_last = joined - joined % 512;
+  float next_vj[2];
+  float next_xj[2];
+  float next_yj[2];
+  float next_zj[2];
+  float next_qj[2];
+  if (0 < kk_last) {  // lavamd_rodinia.fut:15
+    // prefetch: the next 1 x 512 tile of rv into registers  // lavamd_rodinia.fut:15
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int e_6 = t_ % 512;
+      next_vj[c_] = rv[nei[i0 * (long long)27 + e_6 / p] * (long long)p + e_6 % p];
+    }
+    // the prefetched tile of rv into sh_vj
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_6 = t_ / 512;
+      const int e_6 = t_ % 512;
+      sh_vj[r_6 * 512 + e_6] = next_vj[c_];
+    }
+    // prefetch: the next 1 x 512 tile of rx into registers  // lavamd_rodinia.fut:15
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int e_7 = t_ % 512;
+      next_xj[c_] = rx[nei[i0 * (long long)27 + e_7 / p] * (long long)p + e_7 % p];
+    }
+    // the prefetched tile of rx into sh_xj
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_7 = t_ / 512;
+      const int e_7 = t_ % 512;
+      sh_xj[r_7 * 512 + e_7] = next_xj[c_];
+    }
+    // prefetch: the next 1 x 512 tile of ry into registers  // lavamd_rodinia.fut:15
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int e_8 = t_ % 512;
+      next_yj[c_] = ry[nei[i0 * (long long)27 + e_8 / p] * (long long)p + e_8 % p];
+    }
+    // the prefetched tile of ry into sh_yj
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_8 = t_ / 512;
+      const int e_8 = t_ % 512;
+      sh_yj[r_8 * 512 + e_8] = next_yj[c_];
+    }
+    // prefetch: the next 1 x 512 tile of rz into registers  // lavamd_rodinia.fut:15
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int e_9 = t_ % 512;
+      next_zj[c_] = rz[nei[i0 * (long long)27 + e_9 / p] * (long long)p + e_9 % p];
+    }
+    // the prefetched tile of rz into sh_zj
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_9 = t_ / 512;
+      const int e_9 = t_ % 512;
+      sh_zj[r_9 * 512 + e_9] = next_zj[c_];
+    }
+    // prefetch: the next 1 x 512 tile of qv into registers  // lavamd_rodinia.fut:15
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int e_10 = t_ % 512;
+      next_qj[c_] = qv[nei[i0 * (long long)27 + e_10 / p] * (long long)p + e_10 % p];
+    }
+    // the prefetched tile of qv into sh_qj
+    #pragma unroll
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_10 = t_ / 512;
+      const int e_10 = t_ % 512;
+      sh_qj[r_10 * 512 + e_10] = next_qj[c_];
+    }
+  }
+  __syncthreads();  // the first tiles are written
+  for (int kk = 0; kk < kk_last; kk += 1024) {  // two chunks a step, one in each shared buffer
+    const bool more_2 = kk + 512 < kk_last;
+    if (more_2) {
+      // prefetch: the next 1 x 512 tile of rv into registers  // lavamd_rodinia.fut:15
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int e_16 = t_ % 512;
+        next_vj[c_] = rv[nei[i0 * (long long)27 + (kk + 512 + e_16) / p] * (long long)p + (kk + 512 + e_16) % p];
+      }
+      // prefetch: the next 1 x 512 tile of rx into registers  // lavamd_rodinia.fut:15
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int e_17 = t_ % 512;
+        next_xj[c_] = rx[nei[i0 * (long long)27 + (kk + 512 + e_17) / p] * (long long)p + (kk + 512 + e_17) % p];
+      }
+      // prefetch: the next 1 x 512 tile of ry into registers  // lavamd_rodinia.fut:15
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int e_18 = t_ % 512;
+        next_yj[c_] = ry[nei[i0 * (long long)27 + (kk + 512 + e_18) / p] * (long long)p + (kk + 512 + e_18) % p];
+      }
+      // prefetch: the next 1 x 512 tile of rz into registers  // lavamd_rodinia.fut:15
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int e_19 = t_ % 512;
+        next_zj[c_] = rz[nei[i0 * (long long)27 + (kk + 512 + e_19) / p] * (long long)p + (kk + 512 + e_19) % p];
+      }
+      // prefetch: the next 1 x 512 tile of qv into registers  // lavamd_rodinia.fut:15
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int e_20 = t_ % 512;
+        next_qj[c_] = qv[nei[i0 * (long long)27 + (kk + 512 + e_20) / p] * (long long)p + (kk + 512 + e_20) % p];
+      }
+    }
+    float fv_3[2];  // lavamd_rodinia.fut:18
+    float fx_3[2];  // lavamd_rodinia.fut:18
+    float fy_3[2];  // lavamd_rodinia.fut:18
+    float fz_3[2];  // lavamd_rodinia.fut:18
     #pragma unroll
     for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-      fv_2[G1_] = fv[G1_];  // lavamd_rodinia.fut:15
-      fx_2[G1_] = fx[G1_];  // lavamd_rodinia.fut:15
-      fy_2[G1_] = fy[G1_];  // lavamd_rodinia.fut:15
-      fz_2[G1_] = fz[G1_];  // lavamd_rodinia.fut:15
+      fv_3[G1_] = fv[G1_];  // lavamd_rodinia.fut:18
+      fx_3[G1_] = fx[G1_];  // lavamd_rodinia.fut:18
+      fy_3[G1_] = fy[G1_];  // lavamd_rodinia.fut:18
+      fz_3[G1_] = fz[G1_];  // lavamd_rodinia.fut:18
     }
-    const int kk_last = p - p % 256;
-    float next_vj[1];
-    float next_xj[1];
-    float next_yj[1];
-    float next_zj[1];
-    float next_qj[1];
-    if (0 < kk_last) {  // lavamd_rodinia.fut:15
-      // prefetch: the next 1 x 256 tile of rv into registers  // lavamd_rodinia.fut:15
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int e_6 = t_ % 256;
-        next_vj[c_] = rv[jb * (long long)p + e_6];
-      }
-      // the prefetched tile of rv into sh_vj
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_6 = t_ / 256;
-        const int e_6 = t_ % 256;
-        sh_vj[r_6 * 256 + e_6] = next_vj[c_];
-      }
-      // prefetch: the next 1 x 256 tile of rx into registers  // lavamd_rodinia.fut:15
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int e_7 = t_ % 256;
-        next_xj[c_] = rx[jb * (long long)p + e_7];
-      }
-      // the prefetched tile of rx into sh_xj
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_7 = t_ / 256;
-        const int e_7 = t_ % 256;
-        sh_xj[r_7 * 256 + e_7] = next_xj[c_];
-      }
-      // prefetch: the next 1 x 256 tile of ry into registers  // lavamd_rodinia.fut:15
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int e_8 = t_ % 256;
-        next_yj[c_] = ry[jb * (long long)p + e_8];
-      }
-      // the prefetched tile of ry into sh_yj
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_8 = t_ / 256;
-        const int e_8 = t_ % 256;
-        sh_yj[r_8 * 256 + e_8] = next_yj[c_];
-      }
-      // prefetch: the next 1 x 256 tile of rz into registers  // lavamd_rodinia.fut:15
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int e_9 = t_ % 256;
-        next_zj[c_] = rz[jb * (long long)p + e_9];
-      }
-      // the prefetched tile of rz into sh_zj
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_9 = t_ / 256;
-        const int e_9 = t_ % 256;
-        sh_zj[r_9 * 256 + e_9] = next_zj[c_];
-      }
-      // prefetch: the next 1 x 256 tile of qv into registers  // lavamd_rodinia.fut:15
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int e_10 = t_ % 256;
-        next_qj[c_] = qv[jb * (long long)p + e_10];
-      }
-      // the prefetched tile of qv into sh_qj
-      #pragma unroll
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_10 = t_ / 256;
-        const int e_10 = t_ % 256;
-        sh_qj[r_10 * 256 + e_10] = next_qj[c_];
-      }
-    }
-    __syncthreads();  // the first tiles are written
-    for (int kk = 0; kk < kk_last; kk += 512) {  // two chunks a step, one in each shared buffer
-      const bool more_2 = kk + 256 < kk_last;
-      if (more_2) {
-        // prefetch: the next 1 x 256 tile of rv into registers  // lavamd_rodinia.fut:15
-        #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.x + c_ * 256;
-          const int e_16 = t_ % 256;
-          next_vj[c_] = rv[jb * (long long)p + (kk + 256 + e_16)];
-        }
-        // prefetch: the next 1 x 256 tile of rx into registers  // lavamd_rodinia.fut:15
-        #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.x + c_ * 256;
-          const int e_17 = t_ % 256;
-          next_xj[c_] = rx[jb * (long long)p + (kk + 256 + e_17)];
-        }
-        // prefetch: the next 1 x 256 tile of ry into registers  // lavamd_rodinia.fut:15
-        #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.x + c_ * 256;
-          const int e_18 = t_ % 256;
-          next_yj[c_] = ry[jb * (long long)p + (kk + 256 + e_18)];
-        }
-        // prefetch: the next 1 x 256 tile of rz into registers  // lavamd_rodinia.fut:15
-        #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.x + c_ * 256;
-          const int e_19 = t_ % 256;
-          next_zj[c_] = rz[jb * (long long)p + (kk + 256 + e_19)];
-        }
-        // prefetch: the next 1 x 256 tile of qv into registers  // lavamd_rodinia.fut:15
-        #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-          const int t_ = threadIdx.x + c_ * 256;
-          const int e_20 = t_ % 256;
-          next_qj[c_] = qv[jb * (long long)p + (kk + 256 + e_20)];
-        }
-      }
-      float fv_4[2];  // lavamd_rodinia.fut:18
-      float fx_4[2];  // lavamd_rodinia.fut:18
-      float fy_4[2];  // lavamd_rodinia.fut:18
-      float fz_4[2];  // lavamd_rodinia.fut:18
+    for (int j_2 = 0; j_2 < 512; j_2 += 1) {  // lavamd_rodinia.fut:18
+      float r2_2[2];  // lavamd_rodinia.fut:19
+      float vij_2[2];  // lavamd_rodinia.fut:20
+      float fs_2[2];  // lavamd_rodinia.fut:21
       #pragma unroll
       for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        fv_4[G1_] = fv_2[G1_];  // lavamd_rodinia.fut:18
-        fx_4[G1_] = fx_2[G1_];  // lavamd_rodinia.fut:18
-        fy_4[G1_] = fy_2[G1_];  // lavamd_rodinia.fut:18
-        fz_4[G1_] = fz_2[G1_];  // lavamd_rodinia.fut:18
+        r2_2[G1_] = vi[G1_] + sh_vj[j_2] - (xi[G1_] * sh_xj[j_2] + yi[G1_] * sh_yj[j_2] + zi[G1_] * sh_zj[j_2]);  // lavamd_rodinia.fut:19
+        vij_2[G1_] = expf(-(a2 * r2_2[G1_]));  // lavamd_rodinia.fut:20
+        fs_2[G1_] = 2.0f * vij_2[G1_];  // lavamd_rodinia.fut:21
       }
-      for (int j_2 = 0; j_2 < 256; j_2 += 1) {  // lavamd_rodinia.fut:18
-        float r2_2[2];  // lavamd_rodinia.fut:19
-        float vij_2[2];  // lavamd_rodinia.fut:20
-        float fs_2[2];  // lavamd_rodinia.fut:21
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          r2_2[G1_] = vi[G1_] + sh_vj[j_2] - (xi[G1_] * sh_xj[j_2] + yi[G1_] * sh_yj[j_2] + zi[G1_] * sh_zj[j_2]);  // lavamd_rodinia.fut:19
-          vij_2[G1_] = expf(-(a2 * r2_2[G1_]));  // lavamd_rodinia.fut:20
-          fs_2[G1_] = 2.0f * vij_2[G1_];  // lavamd_rodinia.fut:21
-        }
-        const float q_2 = sh_qj[j_2];  // lavamd_rodinia.fut:22
-        float fv_next_3[2];
-        float fx_next_3[2];
-        float fy_next_3[2];
-        float fz_next_3[2];
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          fv_next_3[G1_] = fv_4[G1_] + q_2 * vij_2[G1_];
-          fx_next_3[G1_] = fx_4[G1_] + q_2 * (fs_2[G1_] * (xi[G1_] - sh_xj[j_2]));
-          fy_next_3[G1_] = fy_4[G1_] + q_2 * (fs_2[G1_] * (yi[G1_] - sh_yj[j_2]));
-          fz_next_3[G1_] = fz_4[G1_] + q_2 * (fs_2[G1_] * (zi[G1_] - sh_zj[j_2]));
-          fv_4[G1_] = fv_next_3[G1_];
-          fx_4[G1_] = fx_next_3[G1_];
-          fy_4[G1_] = fy_next_3[G1_];
-          fz_4[G1_] = fz_next_3[G1_];
-        }
-      }
-      float fv_next_4[2];
-      float fx_next_4[2];
-      float fy_next_4[2];
-      float fz_next_4[2];
+      const float q_2 = sh_qj[j_2];  // lavamd_rodinia.fut:22
+      float fv_next_3[2];
+      float fx_next_3[2];
+      float fy_next_3[2];
+      float fz_next_3[2];
       #pragma unroll
       for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        fv_next_4[G1_] = fv_4[G1_];
-        fx_next_4[G1_] = fx_4[G1_];
-        fy_next_4[G1_] = fy_4[G1_];
-        fz_next_4[G1_] = fz_4[G1_];
-        fv_2[G1_] = fv_next_4[G1_];
-        fx_2[G1_] = fx_next_4[G1_];
-        fy_2[G1_] = fy_next_4[G1_];
-        fz_2[G1_] = fz_next_4[G1_];
+        fv_next_3[G1_] = fv_3[G1_] + q_2 * vij_2[G1_];
+        fx_next_3[G1_] = fx_3[G1_] + q_2 * (fs_2[G1_] * (xi[G1_] - sh_xj[j_2]));
+        fy_next_3[G1_] = fy_3[G1_] + q_2 * (fs_2[G1_] * (yi[G1_] - sh_yj[j_2]));
+        fz_next_3[G1_] = fz_3[G1_] + q_2 * (fs_2[G1_] * (zi[G1_] - sh_zj[j_2]));
+        fv_3[G1_] = fv_next_3[G1_];
+        fx_3[G1_] = fx_next_3[G1_];
+        fy_3[G1_] = fy_next_3[G1_];
+        fz_3[G1_] = fz_next_3[G1_];
       }
-      if (more_2) {
-        // the prefetched tile of rv into sh_vj_2
+    }
+    float fv_next_4[2];
+    float fx_next_4[2];
+    float fy_next_4[2];
+    float fz_next_4[2];
+    #pragma unroll
+    for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+      fv_next_4[G1_] = fv_3[G1_];
+      fx_next_4[G1_] = fx_3[G1_];
+      fy_next_4[G1_] = fy_3[G1_];
+      fz_next_4[G1_] = fz_3[G1_];
+      fv[G1_] = fv_next_4[G1_];
+      fx[G1_] = fx_next_4[G1_];
+      fy[G1_] = fy_next_4[G1_];
+      fz[G1_] = fz_next_4[G1_];
+    }
+    if (more_2) {
+      // the prefetched tile of rv into sh_vj_2
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_16 = t_ / 512;
+        const int e_16 = t_ % 512;
+        sh_vj_2[r_16 * 512 + e_16] = next_vj[c_];
+      }
+      // the prefetched tile of rx into sh_xj_2
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_17 = t_ / 512;
+        const int e_17 = t_ % 512;
+        sh_xj_2[r_17 * 512 + e_17] = next_xj[c_];
+      }
+      // the prefetched tile of ry into sh_yj_2
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_18 = t_ / 512;
+        const int e_18 = t_ % 512;
+        sh_yj_2[r_18 * 512 + e_18] = next_yj[c_];
+      }
+      // the prefetched tile of rz into sh_zj_2
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_19 = t_ / 512;
+        const int e_19 = t_ % 512;
+        sh_zj_2[r_19 * 512 + e_19] = next_zj[c_];
+      }
+      // the prefetched tile of qv into sh_qj_2
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_20 = t_ / 512;
+        const int e_20 = t_ % 512;
+        sh_qj_2[r_20 * 512 + e_20] = next_qj[c_];
+      }
+    }
+    __syncthreads();  // the next tiles are written and this chunk's are read
+    if (kk + 512 < kk_last) {
+      const bool more = kk + 512 + 512 < kk_last;
+      if (more) {
+        // prefetch: the next 1 x 512 tile of rv into registers  // lavamd_rodinia.fut:15
         #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
-          const int r_16 = t_ / 256;
-          const int e_16 = t_ % 256;
-          sh_vj_2[r_16 * 256 + e_16] = next_vj[c_];
+          const int e_11 = t_ % 512;
+          next_vj[c_] = rv[nei[i0 * (long long)27 + (kk + 512 + 512 + e_11) / p] * (long long)p + (kk + 512 + 512 + e_11) % p];
         }
-        // the prefetched tile of rx into sh_xj_2
+        // prefetch: the next 1 x 512 tile of rx into registers  // lavamd_rodinia.fut:15
         #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
-          const int r_17 = t_ / 256;
-          const int e_17 = t_ % 256;
-          sh_xj_2[r_17 * 256 + e_17] = next_xj[c_];
+          const int e_12 = t_ % 512;
+          next_xj[c_] = rx[nei[i0 * (long long)27 + (kk + 512 + 512 + e_12) / p] * (long long)p + (kk + 512 + 512 + e_12) % p];
         }
-        // the prefetched tile of ry into sh_yj_2
+        // prefetch: the next 1 x 512 tile of ry into registers  // lavamd_rodinia.fut:15
         #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
-          const int r_18 = t_ / 256;
-          const int e_18 = t_ % 256;
-          sh_yj_2[r_18 * 256 + e_18] = next_yj[c_];
+          const int e_13 = t_ % 512;
+          next_yj[c_] = ry[nei[i0 * (long long)27 + (kk + 512 + 512 + e_13) / p] * (long long)p + (kk + 512 + 512 + e_13) % p];
         }
-        // the prefetched tile of rz into sh_zj_2
+        // prefetch: the next 1 x 512 tile of rz into registers  // lavamd_rodinia.fut:15
         #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
-          const int r_19 = t_ / 256;
-          const int e_19 = t_ % 256;
-          sh_zj_2[r_19 * 256 + e_19] = next_zj[c_];
+          const int e_14 = t_ % 512;
+          next_zj[c_] = rz[nei[i0 * (long long)27 + (kk + 512 + 512 + e_14) / p] * (long long)p + (kk + 512 + 512 + e_14) % p];
         }
-        // the prefetched tile of qv into sh_qj_2
+        // prefetch: the next 1 x 512 tile of qv into registers  // lavamd_rodinia.fut:15
         #pragma unroll
-        for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
-          const int r_20 = t_ / 256;
-          const int e_20 = t_ % 256;
-          sh_qj_2[r_20 * 256 + e_20] = next_qj[c_];
+          const int e_15 = t_ % 512;
+          next_qj[c_] = qv[nei[i0 * (long long)27 + (kk + 512 + 512 + e_15) / p] * (long long)p + (kk + 512 + 512 + e_15) % p];
+        }
+      }
+      float fv_2[2];  // lavamd_rodinia.fut:18
+      float fx_2[2];  // lavamd_rodinia.fut:18
+      float fy_2[2];  // lavamd_rodinia.fut:18
+      float fz_2[2];  // lavamd_rodinia.fut:18
+      #pragma unroll
+      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+        fv_2[G1_] = fv[G1_];  // lavamd_rodinia.fut:18
+        fx_2[G1_] = fx[G1_];  // lavamd_rodinia.fut:18
+        fy_2[G1_] = fy[G1_];  // lavamd_rodinia.fut:18
+        fz_2[G1_] = fz[G1_];  // lavamd_rodinia.fut:18
+      }
+      for (int j = 0; j < 512; j += 1) {  // lavamd_rodinia.fut:18
+        float r2[2];  // lavamd_rodinia.fut:19
+        float vij[2];  // lavamd_rodinia.fut:20
+        float fs[2];  // lavamd_rodinia.fut:21
+        #pragma unroll
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          r2[G1_] = vi[G1_] + sh_vj_2[j] - (xi[G1_] * sh_xj_2[j] + yi[G1_] * sh_yj_2[j] + zi[G1_] * sh_zj_2[j]);  // lavamd_rodinia.fut:19
+          vij[G1_] = expf(-(a2 * r2[G1_]));  // lavamd_rodinia.fut:20
+          fs[G1_] = 2.0f * vij[G1_];  // lavamd_rodinia.fut:21
+        }
+        const float q = sh_qj_2[j];  // lavamd_rodinia.fut:22
+        float fv_next[2];
+        float fx_next[2];
+        float fy_next[2];
+        float fz_next[2];
+        #pragma unroll
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          fv_next[G1_] = fv_2[G1_] + q * vij[G1_];
+          fx_next[G1_] = fx_2[G1_] + q * (fs[G1_] * (xi[G1_] - sh_xj_2[j]));
+          fy_next[G1_] = fy_2[G1_] + q * (fs[G1_] * (yi[G1_] - sh_yj_2[j]));
+          fz_next[G1_] = fz_2[G1_] + q * (fs[G1_] * (zi[G1_] - sh_zj_2[j]));
+          fv_2[G1_] = fv_next[G1_];
+          fx_2[G1_] = fx_next[G1_];
+          fy_2[G1_] = fy_next[G1_];
+          fz_2[G1_] = fz_next[G1_];
+        }
+      }
+      float fv_next_2[2];
+      float fx_next_2[2];
+      float fy_next_2[2];
+      float fz_next_2[2];
+      #pragma unroll
+      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+        fv_next_2[G1_] = fv_2[G1_];
+        fx_next_2[G1_] = fx_2[G1_];
+        fy_next_2[G1_] = fy_2[G1_];
+        fz_next_2[G1_] = fz_2[G1_];
+        fv[G1_] = fv_next_2[G1_];
+        fx[G1_] = fx_next_2[G1_];
+        fy[G1_] = fy_next_2[G1_];
+        fz[G1_] = fz_next_2[G1_];
+      }
+      if (more) {
+        // the prefetched tile of rv into sh_vj
+        #pragma unroll
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+          const int t_ = threadIdx.x + c_ * 256;
+          const int r_11 = t_ / 512;
+          const int e_11 = t_ % 512;
+          sh_vj[r_11 * 512 + e_11] = next_vj[c_];
+        }
+        // the prefetched tile of rx into sh_xj
+        #pragma unroll
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+          const int t_ = threadIdx.x + c_ * 256;
+          const int r_12 = t_ / 512;
+          const int e_12 = t_ % 512;
+          sh_xj[r_12 * 512 + e_12] = next_xj[c_];
+        }
+        // the prefetched tile of ry into sh_yj
+        #pragma unroll
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+          const int t_ = threadIdx.x + c_ * 256;
+          const int r_13 = t_ / 512;
+          const int e_13 = t_ % 512;
+          sh_yj[r_13 * 512 + e_13] = next_yj[c_];
+        }
+        // the prefetched tile of rz into sh_zj
+        #pragma unroll
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+          const int t_ = threadIdx.x + c_ * 256;
+          const int r_14 = t_ / 512;
+          const int e_14 = t_ % 512;
+          sh_zj[r_14 * 512 + e_14] = next_zj[c_];
+        }
+        // the prefetched tile of qv into sh_qj
+        #pragma unroll
+        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+          const int t_ = threadIdx.x + c_ * 256;
+          const int r_15 = t_ / 512;
+          const int e_15 = t_ % 512;
+          sh_qj[r_15 * 512 + e_15] = next_qj[c_];
         }
       }
       __syncthreads();  // the next tiles are written and this chunk's are read
-      if (kk + 256 < kk_last) {
-        const bool more = kk + 256 + 256 < kk_last;
-        if (more) {
-          // prefetch: the next 1 x 256 tile of rv into registers  // lavamd_rodinia.fut:15
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int e_11 = t_ % 256;
-            next_vj[c_] = rv[jb * (long long)p + (kk + 256 + 256 + e_11)];
-          }
-          // prefetch: the next 1 x 256 tile of rx into registers  // lavamd_rodinia.fut:15
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int e_12 = t_ % 256;
-            next_xj[c_] = rx[jb * (long long)p + (kk + 256 + 256 + e_12)];
-          }
-          // prefetch: the next 1 x 256 tile of ry into registers  // lavamd_rodinia.fut:15
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int e_13 = t_ % 256;
-            next_yj[c_] = ry[jb * (long long)p + (kk + 256 + 256 + e_13)];
-          }
-          // prefetch: the next 1 x 256 tile of rz into registers  // lavamd_rodinia.fut:15
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int e_14 = t_ % 256;
-            next_zj[c_] = rz[jb * (long long)p + (kk + 256 + 256 + e_14)];
-          }
-          // prefetch: the next 1 x 256 tile of qv into registers  // lavamd_rodinia.fut:15
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int e_15 = t_ % 256;
-            next_qj[c_] = qv[jb * (long long)p + (kk + 256 + 256 + e_15)];
-          }
-        }
-        float fv_3[2];  // lavamd_rodinia.fut:18
-        float fx_3[2];  // lavamd_rodinia.fut:18
-        float fy_3[2];  // lavamd_rodinia.fut:18
-        float fz_3[2];  // lavamd_rodinia.fut:18
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          fv_3[G1_] = fv_2[G1_];  // lavamd_rodinia.fut:18
-          fx_3[G1_] = fx_2[G1_];  // lavamd_rodinia.fut:18
-          fy_3[G1_] = fy_2[G1_];  // lavamd_rodinia.fut:18
-          fz_3[G1_] = fz_2[G1_];  // lavamd_rodinia.fut:18
-        }
-        for (int j = 0; j < 256; j += 1) {  // lavamd_rodinia.fut:18
-          float r2[2];  // lavamd_rodinia.fut:19
-          float vij[2];  // lavamd_rodinia.fut:20
-          float fs[2];  // lavamd_rodinia.fut:21
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            r2[G1_] = vi[G1_] + sh_vj_2[j] - (xi[G1_] * sh_xj_2[j] + yi[G1_] * sh_yj_2[j] + zi[G1_] * sh_zj_2[j]);  // lavamd_rodinia.fut:19
-            vij[G1_] = expf(-(a2 * r2[G1_]));  // lavamd_rodinia.fut:20
-            fs[G1_] = 2.0f * vij[G1_];  // lavamd_rodinia.fut:21
-          }
-          const float q = sh_qj_2[j];  // lavamd_rodinia.fut:22
-          float fv_next[2];
-          float fx_next[2];
-          float fy_next[2];
-          float fz_next[2];
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            fv_next[G1_] = fv_3[G1_] + q * vij[G1_];
-            fx_next[G1_] = fx_3[G1_] + q * (fs[G1_] * (xi[G1_] - sh_xj_2[j]));
-            fy_next[G1_] = fy_3[G1_] + q * (fs[G1_] * (yi[G1_] - sh_yj_2[j]));
-            fz_next[G1_] = fz_3[G1_] + q * (fs[G1_] * (zi[G1_] - sh_zj_2[j]));
-            fv_3[G1_] = fv_next[G1_];
-            fx_3[G1_] = fx_next[G1_];
-            fy_3[G1_] = fy_next[G1_];
-            fz_3[G1_] = fz_next[G1_];
-          }
-        }
-        float fv_next_2[2];
-        float fx_next_2[2];
-        float fy_next_2[2];
-        float fz_next_2[2];
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          fv_next_2[G1_] = fv_3[G1_];
-          fx_next_2[G1_] = fx_3[G1_];
-          fy_next_2[G1_] = fy_3[G1_];
-          fz_next_2[G1_] = fz_3[G1_];
-          fv_2[G1_] = fv_next_2[G1_];
-          fx_2[G1_] = fx_next_2[G1_];
-          fy_2[G1_] = fy_next_2[G1_];
-          fz_2[G1_] = fz_next_2[G1_];
-        }
-        if (more) {
-          // the prefetched tile of rv into sh_vj
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int r_11 = t_ / 256;
-            const int e_11 = t_ % 256;
-            sh_vj[r_11 * 256 + e_11] = next_vj[c_];
-          }
-          // the prefetched tile of rx into sh_xj
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int r_12 = t_ / 256;
-            const int e_12 = t_ % 256;
-            sh_xj[r_12 * 256 + e_12] = next_xj[c_];
-          }
-          // the prefetched tile of ry into sh_yj
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int r_13 = t_ / 256;
-            const int e_13 = t_ % 256;
-            sh_yj[r_13 * 256 + e_13] = next_yj[c_];
-          }
-          // the prefetched tile of rz into sh_zj
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int r_14 = t_ / 256;
-            const int e_14 = t_ % 256;
-            sh_zj[r_14 * 256 + e_14] = next_zj[c_];
-          }
-          // the prefetched tile of qv into sh_qj
-          #pragma unroll
-          for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread, unrolled: the registers are indexed by constants
-            const int t_ = threadIdx.x + c_ * 256;
-            const int r_15 = t_ / 256;
-            const int e_15 = t_ % 256;
-            sh_qj[r_15 * 256 + e_15] = next_qj[c_];
-          }
-        }
-        __syncthreads();  // the next tiles are written and this chunk's are read
-      }
     }
-    if (kk_last < p) {  // lavamd_rodinia.fut:15
-      const int c = p - kk_last;
-      // cooperative copy: 1 x 256 tile of rv into sh_vj, chunk fastest  // lavamd_rodinia.fut:15
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_21 = t_ / 256;
-        const int e_21 = t_ % 256;
-        sh_vj[r_21 * 256 + e_21] = kk_last + e_21 < p ? rv[jb * (long long)p + (kk_last + e_21)] : (float)0;
-      }
-      // cooperative copy: 1 x 256 tile of rx into sh_xj, chunk fastest  // lavamd_rodinia.fut:15
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_22 = t_ / 256;
-        const int e_22 = t_ % 256;
-        sh_xj[r_22 * 256 + e_22] = kk_last + e_22 < p ? rx[jb * (long long)p + (kk_last + e_22)] : (float)0;
-      }
-      // cooperative copy: 1 x 256 tile of ry into sh_yj, chunk fastest  // lavamd_rodinia.fut:15
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_23 = t_ / 256;
-        const int e_23 = t_ % 256;
-        sh_yj[r_23 * 256 + e_23] = kk_last + e_23 < p ? ry[jb * (long long)p + (kk_last + e_23)] : (float)0;
-      }
-      // cooperative copy: 1 x 256 tile of rz into sh_zj, chunk fastest  // lavamd_rodinia.fut:15
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_24 = t_ / 256;
-        const int e_24 = t_ % 256;
-        sh_zj[r_24 * 256 + e_24] = kk_last + e_24 < p ? rz[jb * (long long)p + (kk_last + e_24)] : (float)0;
-      }
-      // cooperative copy: 1 x 256 tile of qv into sh_qj, chunk fastest  // lavamd_rodinia.fut:15
-      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-        const int t_ = threadIdx.x + c_ * 256;
-        const int r_25 = t_ / 256;
-        const int e_25 = t_ % 256;
-        sh_qj[r_25 * 256 + e_25] = kk_last + e_25 < p ? qv[jb * (long long)p + (kk_last + e_25)] : (float)0;
-      }
-      __syncthreads();  // the tiles are written
-      float fv_5[2];  // lavamd_rodinia.fut:18
-      float fx_5[2];  // lavamd_rodinia.fut:18
-      float fy_5[2];  // lavamd_rodinia.fut:18
-      float fz_5[2];  // lavamd_rodinia.fut:18
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        fv_5[G1_] = fv_2[G1_];  // lavamd_rodinia.fut:18
-        fx_5[G1_] = fx_2[G1_];  // lavamd_rodinia.fut:18
-        fy_5[G1_] = fy_2[G1_];  // lavamd_rodinia.fut:18
-        fz_5[G1_] = fz_2[G1_];  // lavamd_rodinia.fut:18
-      }
-      for (int j_3 = 0; j_3 < c; j_3 += 1) {  // lavamd_rodinia.fut:18
-        float r2_3[2];  // lavamd_rodinia.fut:19
-        float vij_3[2];  // lavamd_rodinia.fut:20
-        float fs_3[2];  // lavamd_rodinia.fut:21
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          r2_3[G1_] = vi[G1_] + sh_vj[j_3] - (xi[G1_] * sh_xj[j_3] + yi[G1_] * sh_yj[j_3] + zi[G1_] * sh_zj[j_3]);  // lavamd_rodinia.fut:19
-          vij_3[G1_] = expf(-(a2 * r2_3[G1_]));  // lavamd_rodinia.fut:20
-          fs_3[G1_] = 2.0f * vij_3[G1_];  // lavamd_rodinia.fut:21
-        }
-        const float q_3 = sh_qj[j_3];  // lavamd_rodinia.fut:22
-        float fv_next_5[2];
-        float fx_next_5[2];
-        float fy_next_5[2];
-        float fz_next_5[2];
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          fv_next_5[G1_] = fv_5[G1_] + q_3 * vij_3[G1_];
-          fx_next_5[G1_] = fx_5[G1_] + q_3 * (fs_3[G1_] * (xi[G1_] - sh_xj[j_3]));
-          fy_next_5[G1_] = fy_5[G1_] + q_3 * (fs_3[G1_] * (yi[G1_] - sh_yj[j_3]));
-          fz_next_5[G1_] = fz_5[G1_] + q_3 * (fs_3[G1_] * (zi[G1_] - sh_zj[j_3]));
-          fv_5[G1_] = fv_next_5[G1_];
-          fx_5[G1_] = fx_next_5[G1_];
-          fy_5[G1_] = fy_next_5[G1_];
-          fz_5[G1_] = fz_next_5[G1_];
-        }
-      }
-      float fv_next_6[2];
-      float fx_next_6[2];
-      float fy_next_6[2];
-      float fz_next_6[2];
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        fv_next_6[G1_] = fv_5[G1_];
-        fx_next_6[G1_] = fx_5[G1_];
-        fy_next_6[G1_] = fy_5[G1_];
-        fz_next_6[G1_] = fz_5[G1_];
-        fv_2[G1_] = fv_next_6[G1_];
-        fx_2[G1_] = fx_next_6[G1_];
-        fy_2[G1_] = fy_next_6[G1_];
-        fz_2[G1_] = fz_next_6[G1_];
-      }
-      __syncthreads();  // the tiles are read before the next copy
+  }
+  if (kk_last < joined) {  // lavamd_rodinia.fut:15
+    const int c = joined - kk_last;
+    // cooperative copy: 1 x 512 tile of rv into sh_vj, chunk fastest  // lavamd_rodinia.fut:15
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_21 = t_ / 512;
+      const int e_21 = t_ % 512;
+      sh_vj[r_21 * 512 + e_21] = kk_last + e_21 < joined ? rv[nei[i0 * (long long)27 + (kk_last + e_21) / p] * (long long)p + (kk_last + e_21) % p] : (float)0;
     }
-    float fv_next_7[2];
-    float fx_next_7[2];
-    float fy_next_7[2];
-    float fz_next_7[2];
+    // cooperative copy: 1 x 512 tile of rx into sh_xj, chunk fastest  // lavamd_rodinia.fut:15
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_22 = t_ / 512;
+      const int e_22 = t_ % 512;
+      sh_xj[r_22 * 512 + e_22] = kk_last + e_22 < joined ? rx[nei[i0 * (long long)27 + (kk_last + e_22) / p] * (long long)p + (kk_last + e_22) % p] : (float)0;
+    }
+    // cooperative copy: 1 x 512 tile of ry into sh_yj, chunk fastest  // lavamd_rodinia.fut:15
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_23 = t_ / 512;
+      const int e_23 = t_ % 512;
+      sh_yj[r_23 * 512 + e_23] = kk_last + e_23 < joined ? ry[nei[i0 * (long long)27 + (kk_last + e_23) / p] * (long long)p + (kk_last + e_23) % p] : (float)0;
+    }
+    // cooperative copy: 1 x 512 tile of rz into sh_zj, chunk fastest  // lavamd_rodinia.fut:15
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_24 = t_ / 512;
+      const int e_24 = t_ % 512;
+      sh_zj[r_24 * 512 + e_24] = kk_last + e_24 < joined ? rz[nei[i0 * (long long)27 + (kk_last + e_24) / p] * (long long)p + (kk_last + e_24) % p] : (float)0;
+    }
+    // cooperative copy: 1 x 512 tile of qv into sh_qj, chunk fastest  // lavamd_rodinia.fut:15
+    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
+      const int r_25 = t_ / 512;
+      const int e_25 = t_ % 512;
+      sh_qj[r_25 * 512 + e_25] = kk_last + e_25 < joined ? qv[nei[i0 * (long long)27 + (kk_last + e_25) / p] * (long long)p + (kk_last + e_25) % p] : (float)0;
+    }
+    __syncthreads();  // the tiles are written
+    float fv_4[2];  // lavamd_rodinia.fut:18
+    float fx_4[2];  // lavamd_rodinia.fut:18
+    float fy_4[2];  // lavamd_rodinia.fut:18
+    float fz_4[2];  // lavamd_rodinia.fut:18
     #pragma unroll
     for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-      fv_next_7[G1_] = fv_2[G1_];
-      fx_next_7[G1_] = fx_2[G1_];
-      fy_next_7[G1_] = fy_2[G1_];
-      fz_next_7[G1_] = fz_2[G1_];
-      fv[G1_] = fv_next_7[G1_];
-      fx[G1_] = fx_next_7[G1_];
-      fy[G1_] = fy_next_7[G1_];
-      fz[G1_] = fz_next_7[G1_];
+      fv_4[G1_] = fv[G1_];  // lavamd_rodinia.fut:18
+      fx_4[G1_] = fx[G1_];  // lavamd_rodinia.fut:18
+      fy_4[G1_] = fy[G1_];  // lavamd_rodinia.fut:18
+      fz_4[G1_] = fz[G1_];  // lavamd_rodinia.fut:18
     }
+    for (int j_3 = 0; j_3 < c; j_3 += 1) {  // lavamd_rodinia.fut:18
+      float r2_3[2];  // lavamd_rodinia.fut:19
+      float vij_3[2];  // lavamd_rodinia.fut:20
+      float fs_3[2];  // lavamd_rodinia.fut:21
+      #pragma unroll
+      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+        r2_3[G1_] = vi[G1_] + sh_vj[j_3] - (xi[G1_] * sh_xj[j_3] + yi[G1_] * sh_yj[j_3] + zi[G1_] * sh_zj[j_3]);  // lavamd_rodinia.fut:19
+        vij_3[G1_] = expf(-(a2 * r2_3[G1_]));  // lavamd_rodinia.fut:20
+        fs_3[G1_] = 2.0f * vij_3[G1_];  // lavamd_rodinia.fut:21
+      }
+      const float q_3 = sh_qj[j_3];  // lavamd_rodinia.fut:22
+      float fv_next_5[2];
+      float fx_next_5[2];
+      float fy_next_5[2];
+      float fz_next_5[2];
+      #pragma unroll
+      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+        fv_next_5[G1_] = fv_4[G1_] + q_3 * vij_3[G1_];
+        fx_next_5[G1_] = fx_4[G1_] + q_3 * (fs_3[G1_] * (xi[G1_] - sh_xj[j_3]));
+        fy_next_5[G1_] = fy_4[G1_] + q_3 * (fs_3[G1_] * (yi[G1_] - sh_yj[j_3]));
+        fz_next_5[G1_] = fz_4[G1_] + q_3 * (fs_3[G1_] * (zi[G1_] - sh_zj[j_3]));
+        fv_4[G1_] = fv_next_5[G1_];
+        fx_4[G1_] = fx_next_5[G1_];
+        fy_4[G1_] = fy_next_5[G1_];
+        fz_4[G1_] = fz_next_5[G1_];
+      }
+    }
+    float fv_next_6[2];
+    float fx_next_6[2];
+    float fy_next_6[2];
+    float fz_next_6[2];
+    #pragma unroll
+    for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+      fv_next_6[G1_] = fv_4[G1_];
+      fx_next_6[G1_] = fx_4[G1_];
+      fy_next_6[G1_] = fy_4[G1_];
+      fz_next_6[G1_] = fz_4[G1_];
+      fv[G1_] = fv_next_6[G1_];
+      fx[G1_] = fx_next_6[G1_];
+      fy[G1_] = fy_next_6[G1_];
+      fz[G1_] = fz_next_6[G1_];
+    }
+    __syncthreads();  // the tiles are read before the next copy
   }
   #pragma unroll
   for (int G1_ = 0; G1_ < 2; G1_ += 1) {

@@ -11,8 +11,8 @@ fun [[f32, m], n] main([[f32, m], n] AA, [[int, p], n] inds_nhbs) =
               loop (acc1) = for k1 < chunk1 do
                 let ind = inds_nhbs[i, nhbs[k1]] in
                 let invar_AArow = AA[ind] in
-                -- fast memory: shMem_invar_AArow_chunk[256]
-                -- chunk = 256 (the last chunk may be shorter); copies guard the array's end
+                -- fast memory: shMem_invar_AArow_chunk[512]
+                -- chunk = 512 (the last chunk may be shorter); copies guard the array's end
                 streamSeq(
                   fn f32 (int kk2, [f32, chunk2] invar_AArow_chunk, f32 acc2) =>
                     let shMem_invar_AArow_chunk = copyFastMem(invar_AArow_chunk[threadIdx.x], threadIdx.x) in
@@ -39,8 +39,8 @@ fun [[f32, m], n] main([[f32, m], n] AA, [[int, p], n] inds_nhbs) =
                   loop (acc1) = for k1 < chunk1 do
                     let ind = inds_nhbs[i, nhbs[k1]] in
                     let invar_AArow = AA[ind] in
-                    loop (acc2 = acc1) = for kk2 < m step 256 do
-                      let chunk2 = min(256, m - kk2) in
+                    loop (acc2 = acc1) = for kk2 < m step 512 do
+                      let chunk2 = min(512, m - kk2) in
                       let invar_AArow_chunk = invar_AArow[kk2 : kk2 + chunk2] in
                       let shMem_invar_AArow_chunk = copyFastMem(invar_AArow_chunk[threadIdx.x], threadIdx.x) in
                       loop (acc2) = for k2 < chunk2 do
@@ -67,8 +67,8 @@ fun [[f32, m], n] main([[f32, m], n] AA, [[int, p], n] inds_nhbs) =
               loop (acc1) = for k1 < chunk1 do
                 let ind = inds_nhbs[i, nhbs[k1]] in
                 let invar_AArow = AA[ind] in
-                loop (acc2 = acc1) = for kk2 < m step 256 do
-                  let chunk2 = min(256, m - kk2) in
+                loop (acc2 = acc1) = for kk2 < m step 512 do
+                  let chunk2 = min(512, m - kk2) in
                   let invar_AArow_chunk = invar_AArow[kk2 : kk2 + chunk2] in
                   let shMem_invar_AArow_chunk = copyFastMem(invar_AArow_chunk[threadIdx.x], threadIdx.x) in
                   loop (acc2) = for k2 < chunk2 do

@@ -1,0 +1,145 @@
+"""Rows joined: a loop that streams, each iteration, rows it picks (a gather:
+lavaMD's neighbour boxes, `for k < count do let jb = nei[bx, k] in
+streamSeq(..., rv[jb], acc)`) run as one stream over its rows laid end to
+end.
+
+`streamSeq` means the same for any split of its array, so the stream over
+row A, then the one over row B carrying its result, is the stream over A ++ B
+split at their border: a chunk of the joined stream may end inside a row
+and the next take up the rest. Joined, the block copies a full chunk of it
+at a time: rows shorter than a chunk share one pair of barriers and fill
+their tiles, where rows apart cost a pair a row, each with a part-empty tile
+and a chunk loop of the row's length.
+
+It holds when the loop's body is the stream (after lets that only compute
+which rows), the stream carries the loop's accumulators from the loop's own
+values, every input is staged with one copy for the whole block, and the
+stream's body needs nothing of a row but its elements in order: it never
+uses the chunk's start, the loop's index or the values the loop computes
+for a row.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..check import typed as T
+from .options import Options
+from .schedule import BlockPlan, Join, StreamPlan
+from .staging import plan_stream
+from .views import Views, mentions
+
+JOINED = ("the loop's rows, laid end to end, are one stream: a chunk copies several short rows (or the end of one "
+          "and the start of the next) between one pair of barriers")
+
+
+def loops_around(kernel: T.Kernel) -> dict[int, tuple[T.Loop, tuple[T.Let, ...]]]:
+    """For each stream that is a loop's body (after lets): the loop, and the lets between them."""
+    found: dict[int, tuple] = {}
+    stack = [kernel.body] + [v for lv in kernel.levels for _, v in lv.lets]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, T.Loop):
+            lets, body = [], e.body
+            while isinstance(body, T.Let):
+                lets.append(body)
+                body = body.body
+            if isinstance(body, T.Stream):
+                found[id(body)] = (e, tuple(lets))
+        stack.extend(_children(e))
+    return found
+
+
+# a joined stream's chunk, in elements a thread of the block: it is as long
+# as all the loop's rows together, so longer chunks halve its barriers and
+# put two loads a thread in flight (H200, Rodinia lavaMD at boxes1d 30, rows
+# of 100, 128 threads, IEEE / --fast-math: rows apart 8.68 / 5.93 ms, joined
+# in chunks of 128 8.68 / 5.79, of 256 8.53 / 5.59, of 512 8.65 / 5.54)
+JOIN_CHUNK = 2
+
+
+def with_joins(streams: tuple[StreamPlan, ...], block: BlockPlan, views: Views, options: Options,
+               chunk_limit: int | None = None) -> tuple[StreamPlan, ...]:
+    """Each tiled stream that is a loop's body joined with the loop's
+    iterations where that is sound and saves barriers (or as --join-rows
+    says), with the reason either way; a joined stream's chunk JOIN_CHUNK
+    elements a thread, unless --chunk gave it (or `chunk_limit`, the shared
+    memory, bounds it)."""
+    loops = loops_around(views.kernel)
+    return tuple(_joined(s, loops[id(s.site.stream)], block, views, options, chunk_limit)
+                 if s.tiled and id(s.site.stream) in loops else s for s in streams)
+
+
+def _joined(s: StreamPlan, around, block: BlockPlan, views: Views, options: Options,
+            chunk_limit: int | None) -> StreamPlan:
+    loop, lets = around
+    length = s.site.stream.arrays[0].type.shape[0]
+    refusal = unsound(s, loop, lets, views.kernel)
+    sound = refusal is None
+    if refusal is None and options.join_rows is False:
+        refusal = "rows apart (--no-join-rows)"
+    if refusal is None and options.join_rows is None:
+        refusal = _saves_nothing(s, options.known_size(length))
+    if refusal is not None:
+        return replace(s, join=Join(loop, length, False, refusal, sound))
+    if options.chunk is None:
+        chunk = JOIN_CHUNK * block.threads
+        wider = plan_stream(s.site, block, views, replace(options, chunk=min(chunk, chunk_limit or chunk)))
+        s = wider if wider.tiled and unsound(wider, loop, lets, views.kernel) is None else s
+    # a chunk's elements lie in several rows, so the copy moves one element an instruction
+    inputs = tuple(replace(p, staging=replace(p.staging, vector=1)) if p.copied else p for p in s.inputs)
+    return replace(s, inputs=inputs, join=Join(loop, length, True, JOINED, sound))
+
+
+def unsound(s: StreamPlan, loop: T.Loop, lets: tuple, kernel: T.Kernel) -> str | None:
+    """Why the loop's iterations cannot be one stream (None: they can)."""
+    e = s.site.stream
+    carried = len(e.inits) == len(loop.params) and all(
+        isinstance(i, T.Var) and i.binder is p for i, p in zip(e.inits, loop.params))
+    if not carried:
+        return "the stream does not carry the loop's accumulators (its initial values are not the loop's own, " \
+               "in order)"
+    for let in lets:
+        if not _plain(let.value):
+            return (f"the loop computes `{', '.join(b.name for b in let.binders)}` with control (a loop, a "
+                    "stream or a branch) before the stream: the copy could not compute it for any row")
+    length = e.arrays[0].type.shape[0]
+    if not isinstance(length, int) and length not in kernel.sizes:
+        return f"the rows' length ({length.name}) is not one of main's sizes: rows of several lengths"
+    uses = [(e.offset, "its chunk's start"), (loop.index, "the loop's index")]
+    uses += [(b, "a value the loop computes for each row") for let in lets for b in let.binders]
+    uses += [(p, "the loop's accumulator, not its own") for p in loop.params]
+    for binder, what in uses:
+        if mentions(e.body, binder):
+            return f"the stream's body uses `{binder.name}`, {what}: it needs to know where a row starts"
+    for p in s.inputs:
+        if not p.staged:
+            return f"`{p.name}` is read in place: a joined stream reads every input from its tiles"
+        if p.staging.rows or p.staging.element > 1 or p.staging.asynchronous:
+            return f"`{p.name}`'s tile is not one chunk every thread of the block reads alike"
+    return None
+
+
+def _saves_nothing(s: StreamPlan, length: int | None) -> str | None:
+    """Rows apart cost a pair of barriers for each part of a row a chunk
+    holds; joined, one a full chunk. Equal where the rows are whole chunks."""
+    if length is not None and length % s.chunk == 0:
+        return (f"each row is whole chunks ({length} elements, chunk {s.chunk}): joining the rows would save no "
+                "barrier")
+    return None
+
+
+def _plain(e) -> bool:
+    """Arithmetic and reads only: what the copy can compute for any row."""
+    if isinstance(e, (T.Loop, T.Stream, T.If, T.Let)):
+        return False
+    return all(_plain(c) for c in _children(e))
+
+
+def _children(e):
+    for name in getattr(e, "__dataclass_fields__", {}):
+        value = getattr(e, name)
+        items = value if isinstance(value, tuple) else (value,)
+        for v in items:
+            if T.is_exp(v):
+                yield v
+
