@@ -185,7 +185,7 @@ def test_show_transformed_keeps_a_1d_strips_point_values_and_enclosing_streams()
     out = tiler("explain", BENCHMARKS / "lavamd.fut", "--show-transformed").stdout.split("step 3 of 3")[1]
     # the untiled stream around the tiled one carries every point's accumulator
     assert "iota(p), replicate(T1, 0.0f32))" in out and "fn [f32, T1] (int kk1, [int, chunk1] nhbs, [f32, T1] acc1)" in out
-    assert "loop (acc2 = acc1) = for kk2 < m step 256 do" in out
+    assert "loop (acc2 = acc1) = for kk2 < m step 512 do" in out and "drawn a row at a time" in out  # rows joined
 
 
 def test_show_transformed_writes_promoted_reads_as_the_chunks_they_became():

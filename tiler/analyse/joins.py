@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..check import typed as T
+from ..tree import children
 from .options import Options
 from .schedule import BlockPlan, Join, StreamPlan
 from .staging import plan_stream
@@ -136,10 +137,5 @@ def _plain(e) -> bool:
 
 
 def _children(e):
-    for name in getattr(e, "__dataclass_fields__", {}):
-        value = getattr(e, name)
-        items = value if isinstance(value, tuple) else (value,)
-        for v in items:
-            if T.is_exp(v):
-                yield v
+    return children(e, T.is_exp)
 

@@ -7,8 +7,9 @@ and `streamSeq`s (nested, with tuple accumulators) over arrays that are
 parameters of `main`, rows picked by the thread's index (one map's row
 beside another's: a product's shape), by an indirect
 index, through a transpose, or `iota`s; sometimes through a helper; streams
-whose chunks are rows (`[[f32, d], c]`, as k-means' centres), and loops over
-a thread's own row read by element (`p[f]`), with row lengths that are
+whose chunks are rows (`[[f32, d], c]`, as k-means' centres), loops whose
+body streams rows an index table picks (lavaMD's neighbour boxes), and loops
+over a thread's own row read by element (`p[f]`), with row lengths that are
 sometimes literals (so tiler can stage them) and sometimes sizes. Values
 stay small: streams only add (or take maxima), divisions are by a positive
 denominator, and indices are in range by construction (index arrays hold

@@ -50,11 +50,14 @@ class ChunkLoop:
     size: str  # the name the body gives the chunk's length
     slices: tuple  # (chunk name, array expression or the strip's Rows)
     body: object
+    joined: bool = False  # the stream's rows are joined with the loop around it (analyse/joins.py)
 
     def show(self, ind, exp):
         inner = ind + "  "
         accs = ", ".join(f"{n} = {exp(i, ind)}" for n, i in self.accs)
-        lines = [f"loop ({accs}) = for {self.offset} < {self.length} step {self.chunk} do",
+        note = f"-- drawn a row at a time: the kernel's chunks run over the rows of every iteration of the loop " \
+               f"around, laid end to end\n{ind}" if self.joined else ""
+        lines = [f"{note}loop ({accs}) = for {self.offset} < {self.length} step {self.chunk} do",
                  f"{inner}let {self.size} = min({self.chunk}, {self.length} - {self.offset}) in"]
         lines += [f"{inner}let {n} = {exp(a.strip, inner) + '[:, ' if isinstance(a, Rows) else exp(a, inner) + '['}"
                   f"{self.offset} : {self.offset} + {self.size}] in" for n, a in self.slices]
@@ -376,7 +379,8 @@ def _chunk_loop(e: ast.StreamSeq, st: Strips, body, inits) -> ChunkLoop:
     accs = tuple((p.name, i) for p, i in zip(params[1 + count:], inits or e.args[count:]))
     size = chunks[0].type.size if chunks and isinstance(chunks[0].type, ast.TArray) else "chunk"
     return ChunkLoop(accs, params[0].name, st.lengths[span_key(e)], plan.chunk, str(size),
-                     tuple((c.name, a) for c, a in zip(chunks, arrays)), body)
+                     tuple((c.name, a) for c, a in zip(chunks, arrays)), body,
+                     plan.join is not None and plan.join.joined)
 
 
 def _every_row(e, names: set):

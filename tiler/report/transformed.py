@@ -26,11 +26,20 @@ def show_transformed(program: ast.Program, a: Analysis) -> str:
     comments = {_nest_position(program): _block_comments(a)}
     for s in plans.values():
         comments[span_key(s.site)] = [f"fast memory: {_tile_decl(p)}" for p in s.inputs if p.copied] + [
-            f"chunk = {s.chunk} (the last chunk may be shorter); copies guard the array's end"] + _elements(a, s)
+            f"chunk = {s.chunk} (the last chunk may be shorter); copies guard the array's end"] + _elements(a, s) \
+            + _joined(s)
     rewritten = _Rewriter(plans, a).program(_with_promotions(program, a))
     if a.block.register is None:
         return pretty(rewritten, comments)
     return _three_steps(rewritten, comments, a, plans)
+
+
+def _joined(s) -> list[str]:
+    j = s.join
+    if j is None or not j.joined:
+        return []
+    return [f"rows joined with the loop at {j.loop.span.line}:{j.loop.span.col}: one stream over the rows of all "
+            "its iterations, laid end to end; a chunk may hold the end of one row and the start of the next"]
 
 
 def _three_steps(rewritten: ast.Program, comments: dict, a: Analysis, plans: dict) -> str:

@@ -13,6 +13,7 @@ fun [[f32, m], n] main([[f32, m], n] AA, [[int, p], n] inds_nhbs) =
                 let invar_AArow = AA[ind] in
                 -- fast memory: shMem_invar_AArow_chunk[512]
                 -- chunk = 512 (the last chunk may be shorter); copies guard the array's end
+                -- rows joined with the loop at 11:27: one stream over the rows of all its iterations, laid end to end; a chunk may hold the end of one row and the start of the next
                 streamSeq(
                   fn f32 (int kk2, [f32, chunk2] invar_AArow_chunk, f32 acc2) =>
                     let shMem_invar_AArow_chunk = copyFastMem(invar_AArow_chunk[threadIdx.x], threadIdx.x) in
@@ -39,6 +40,7 @@ fun [[f32, m], n] main([[f32, m], n] AA, [[int, p], n] inds_nhbs) =
                   loop (acc1) = for k1 < chunk1 do
                     let ind = inds_nhbs[i, nhbs[k1]] in
                     let invar_AArow = AA[ind] in
+                    -- drawn a row at a time: the kernel's chunks run over the rows of every iteration of the loop around, laid end to end
                     loop (acc2 = acc1) = for kk2 < m step 512 do
                       let chunk2 = min(512, m - kk2) in
                       let invar_AArow_chunk = invar_AArow[kk2 : kk2 + chunk2] in
@@ -67,6 +69,7 @@ fun [[f32, m], n] main([[f32, m], n] AA, [[int, p], n] inds_nhbs) =
               loop (acc1) = for k1 < chunk1 do
                 let ind = inds_nhbs[i, nhbs[k1]] in
                 let invar_AArow = AA[ind] in
+                -- drawn a row at a time: the kernel's chunks run over the rows of every iteration of the loop around, laid end to end
                 loop (acc2 = acc1) = for kk2 < m step 512 do
                   let chunk2 = min(512, m - kk2) in
                   let invar_AArow_chunk = invar_AArow[kk2 : kk2 + chunk2] in
