@@ -609,6 +609,9 @@ JOIN_REFUSALS = {
                          "* f32(k) in a, Q[row], s)", "`k`, the loop's index"),
     "the row": ("streamSeq(fn f32 (int kk, [f32, c] qs, f32 a) => loop (a) = for j < c do a + qs[j] * f32(row) "
                 "in a, Q[row], s)", "`row`, a value the loop computes"),
+    "rows picked by the accumulator": ("streamSeq(fn (f32, int) (int kk, [f32, c] qs, f32 a, int w) => loop (a, w) "
+                                       "= for j < c do (a + qs[j], w) in (a, w), Q[w], s, w)",
+                                       "picked with `w`, the loop's accumulator", "s = 0f32, w = 0"),
     "the loop's accumulator": ("streamSeq(fn f32 (int kk, [f32, c] qs, f32 a) => loop (a) = for j < c do "
                                "a + qs[j] * s in a, Q[row], s)", "`s`, the loop's accumulator"),
 }
@@ -616,11 +619,11 @@ JOIN_REFUSALS = {
 
 @pytest.mark.parametrize("case", JOIN_REFUSALS)
 def test_rows_the_stream_needs_to_tell_apart_stay_apart(case):
-    stream, why = JOIN_REFUSALS[case]
+    stream, why, *accs = JOIN_REFUSALS[case]
     text = ("fun [[f32, p], g] main([[int, q], g] nb, [[f32, m], r] Q, [[f32, p], g] X) =\n"
             "  map(fn [f32, p] (int gi, [f32, p] xs) =>\n"
             "        map(fn f32 (f32 x) =>\n"
-            "              loop (s = 0f32) = for k < q do\n"
+            f"              loop ({accs[0] if accs else 's = 0f32'}) = for k < q do\n"
             f"                let row = nb[gi, k] in {stream}\n"
             "              in s * x\n"
             "           , xs)\n"

@@ -103,6 +103,11 @@ def unsound(s: StreamPlan, loop: T.Loop, lets: tuple, kernel: T.Kernel) -> str |
         if not _plain(let.value):
             return (f"the loop computes `{', '.join(b.name for b in let.binders)}` with control (a loop, a "
                     "stream or a branch) before the stream: the copy could not compute it for any row")
+    picks = [let.value for let in lets] + list(e.arrays)
+    for p in loop.params:
+        if any(mentions(x, p) for x in picks):
+            return (f"the rows are picked with `{p.name}`, the loop's accumulator: a row depends on the ones "
+                    "before it")
     length = e.arrays[0].type.shape[0]
     if not isinstance(length, int) and length not in kernel.sizes:
         return f"the rows' length ({length.name}) is not one of main's sizes: rows of several lengths"
