@@ -93,30 +93,55 @@ def _joined(s: StreamPlan, around, block: BlockPlan, views: Views, options: Opti
 
 def unsound(s: StreamPlan, loop: T.Loop, lets: tuple, kernel: T.Kernel) -> str | None:
     """Why the loop's iterations cannot be one stream (None: they can)."""
-    e = s.site.stream
-    carried = len(e.inits) == len(loop.params) and all(
-        isinstance(i, T.Var) and i.binder is p for i, p in zip(e.inits, loop.params))
-    if not carried:
-        return "the stream does not carry the loop's accumulators (its initial values are not the loop's own, " \
-               "in order)"
+    for check in (_not_carried, _not_plain, _picked_by_accumulator, _lengths_differ, _tells_rows_apart,
+                  _not_shared_alike):
+        why = check(s.site.stream, loop, lets, kernel, s)
+        if why:
+            return why
+    return None
+
+
+def _not_carried(e: T.Stream, loop: T.Loop, lets, kernel, s) -> str | None:
+    if len(e.inits) == len(loop.params) and all(isinstance(i, T.Var) and i.binder is p
+                                                 for i, p in zip(e.inits, loop.params)):
+        return None
+    return "the stream does not carry the loop's accumulators (its initial values are not the loop's own, in order)"
+
+
+def _not_plain(e: T.Stream, loop: T.Loop, lets, kernel, s) -> str | None:
     for let in lets:
         if not _plain(let.value):
             return (f"the loop computes `{', '.join(b.name for b in let.binders)}` with control (a loop, a "
                     "stream or a branch) before the stream: the copy could not compute it for any row")
+    return None
+
+
+def _picked_by_accumulator(e: T.Stream, loop: T.Loop, lets, kernel, s) -> str | None:
     picks = [let.value for let in lets] + list(e.arrays)
     for p in loop.params:
         if any(mentions(x, p) for x in picks):
-            return (f"the rows are picked with `{p.name}`, the loop's accumulator: a row depends on the ones "
-                    "before it")
+            return f"the rows are picked with `{p.name}`, the loop's accumulator: a row depends on the ones before it"
+    return None
+
+
+def _lengths_differ(e: T.Stream, loop: T.Loop, lets, kernel, s) -> str | None:
     length = e.arrays[0].type.shape[0]
-    if not isinstance(length, int) and length not in kernel.sizes:
-        return f"the rows' length ({length.name}) is not one of main's sizes: rows of several lengths"
+    if isinstance(length, int) or length in kernel.sizes:
+        return None
+    return f"the rows' length ({length.name}) is not one of main's sizes: rows of several lengths"
+
+
+def _tells_rows_apart(e: T.Stream, loop: T.Loop, lets, kernel, s) -> str | None:
     uses = [(e.offset, "its chunk's start"), (loop.index, "the loop's index")]
     uses += [(b, "a value the loop computes for each row") for let in lets for b in let.binders]
     uses += [(p, "the loop's accumulator, not its own") for p in loop.params]
     for binder, what in uses:
         if mentions(e.body, binder):
             return f"the stream's body uses `{binder.name}`, {what}: it needs to know where a row starts"
+    return None
+
+
+def _not_shared_alike(e: T.Stream, loop: T.Loop, lets, kernel, s: StreamPlan) -> str | None:
     for p in s.inputs:
         if not p.staged:
             return f"`{p.name}` is read in place: a joined stream reads every input from its tiles"
