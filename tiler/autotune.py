@@ -2,9 +2,10 @@
 
 The search is coordinate descent over families of parameters, in the order
 the plan decides them: the block's threads, the chunk, the register tile,
-the buffering, the interior blocks, the blocks an SM. Each family's values
-are tried with the best of the earlier families fixed, so a family the
-measurements rule out costs one trial a value, not a product of all of
+packed tiles, the buffering, the transposition, a loop's rows joined or
+apart, the unrolling, the interior blocks, the blocks an SM. Each family's
+values are tried with the best of the earlier families fixed, so a family
+the measurements rule out costs one trial a value, not a product of all of
 them. Every candidate is checked before it is timed (`measure` says how); a
 wrong one is reported and never chosen.
 The budget bounds the wall time; the default schedule is always measured

@@ -82,13 +82,10 @@ def _joined(s: StreamPlan, around, block: BlockPlan, views: Views, options: Opti
         refusal = _saves_nothing(s, options.known_size(length))
     if refusal is not None:
         return replace(s, join=Join(loop, length, False, refusal, sound))
-    if options.chunk is None:
-        chunk = JOIN_CHUNK * block.threads
-        wider = plan_stream(s.site, block, views, replace(options, chunk=min(chunk, chunk_limit or chunk)))
-        s = wider if wider.tiled and unsound(wider, loop, lets, views.kernel) is None else s
-    # a chunk's elements lie in several rows, so the copy moves one element an instruction
-    inputs = tuple(replace(p, staging=replace(p.staging, vector=1)) if p.copied else p for p in s.inputs)
-    return replace(s, inputs=inputs, join=Join(loop, length, True, JOINED, sound))
+    # staged again for the joined stream: its chunk, and scalar copies (a chunk's elements lie in several
+    # rows, so no vector of them is one load)
+    joined = replace(options, chunk=options.chunk or JOIN_CHUNK * block.threads, no_vector=True)
+    return replace(plan_stream(s.site, block, views, joined, chunk_limit), join=Join(loop, length, True, JOINED))
 
 
 def unsound(s: StreamPlan, loop: T.Loop, lets: tuple, kernel: T.Kernel) -> str | None:
