@@ -381,8 +381,9 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
 @guarded(deep=False)
 def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus, fast_math):
     """Search PROG.fut's plan parameters on the GPU (block, chunk, register
-    tile, buffering, unrolling), each candidate checked before it is timed, and keep
-    the fastest in PROG.tuning, which compile, explain and bench then read."""
+    tile, packing, buffering, a loop's rows joined, unrolling, blocks an SM),
+    each candidate checked before it is timed, and keep the fastest in
+    PROG.tuning, which compile, explain and bench then read."""
     import json
 
     from rich.console import Console
