@@ -459,12 +459,46 @@ def test_a_row_each_thread_reads_in_a_loop_is_staged_and_the_block_narrowed_to_f
     a = plan_of("kmeans", Options(sizes=KMEANS_SIZES))
     (p,) = a.schedule.slabs
     # 2 points a thread: 256 threads would need 512 rows (72 KB); 128 threads' 256 rows fit
-    assert p.staged and p.name == "p" and p.points == 256 and p.pitch == 35 and p.bytes == 256 * 35 * 4
+    assert p.staged and p.name == "p" and p.points == 256 and p.pitch == 34 and p.bytes == 256 * 34 * 4
     assert a.block.extents == (128,) and a.block.register.sizes == (2,) and "fit in shared memory" in a.block.reason
     assert a.block.shared_bytes == p.bytes + a.streams[0].shared_bytes
     off = plan_of("kmeans", Options(sizes=KMEANS_SIZES, no_coalesce=True))
     assert not off.schedule.slabs[0].staged and "--no-coalesce" in off.schedule.slabs[0].reason
     assert off.block.extents == (256,)
+
+
+@pytest.mark.parametrize("length, run, pitch, why", [
+    (34, True, 34, "reads at most 2-way bank conflicted"),  # k-means: lines of 34, read 2-way conflicted at most
+    (5, True, 5, "conflict-free reads"),
+    (8, False, 9, "lines of 8 would leave reads 8-way bank conflicted"),
+    (36, False, 37, "4-way")])
+def test_rows_one_after_another_are_copied_as_one_run_where_reads_stay_nearly_conflict_free(length, run, pitch, why):
+    """The block's points' rows lie one after another in `points`: where
+    lines of their own length leave a warp's reads at one index at most
+    2-way conflicted, the shared array keeps that length and the copy is one
+    flat run of vectors by cp.async; else each line is padded to an odd pitch."""
+    (p,) = plan_of("kmeans", Options(sizes=(("d", length), ("k", 16), ("n", 1 << 20)))).schedule.slabs
+    assert p.staged and p.run == run and p.pitch == pitch and why in p.reason
+    assert (p.vector, p.asynchronous) == ((4, True) if run else (1, False))
+    assert p.bytes == p.points * pitch * 4
+
+
+def test_a_run_of_rows_is_copied_as_the_options_say():
+    sizes = (("d", 34), ("k", 16), ("n", 1 << 20))
+    (p,) = plan_of("kmeans", Options(sizes=sizes, no_async=True)).schedule.slabs
+    assert p.run and p.vector == 4 and not p.asynchronous and "through registers" in p.reason
+    (p,) = plan_of("kmeans", Options(sizes=sizes, no_vector=True)).schedule.slabs
+    assert p.run and p.vector == 1 and p.asynchronous
+
+
+def test_rows_that_are_not_one_after_another_keep_the_padded_copy():
+    """Rows apart in their array (a 3-D input's rows under an outer index,
+    rows picked through data) are copied row by row into odd lines."""
+    from tiler.analyse.slabs import _layout
+
+    layout = _layout(34, 256, 4, False, Options())
+    assert (layout.pitch, layout.run, layout.vector) == (35, False, 1) and "one after another" in layout.why
+    assert _layout(34, 256, 8, True, Options()).vector == 2  # 16 bytes a copy: two 8-byte elements
 
 
 def test_rows_of_a_length_known_only_at_launch_are_not_staged():

@@ -177,12 +177,14 @@ def test_joined_rows_match_the_interpreter(path, variant, scale):
 
 ROW_VARIANTS = {"default": Options(), "one a thread": Options(no_register_tile=True),
                 "4 a thread": Options(register_tile=(4,)), "chunk 8": Options(chunk=8), "tile 64": Options(tile=(64,)),
-                "rows in place": Options(no_coalesce=True),
+                "rows in place": Options(no_coalesce=True), "run through registers": Options(no_async=True),
+                "run element by element": Options(no_vector=True),
                 "fast math": Options(fast_math=True)}
 
 
 @pytest.mark.parametrize("sizes", [{"n": 1000, "k": 21, "d": 34}, {"n": 37, "k": 3, "d": 34}, {"n": 1, "k": 1, "d": 34},
                                    {"n": 300, "k": 16, "d": 8}, {"n": 37, "k": 37, "d": 5},
+                                   {"n": 1024, "k": 16, "d": 34},  # every block copies its rows as one run
                                    {"n": 1000, "k": 21, "d": 35}],  # d not the compiled one: the untiled kernel
                          ids=lambda s: "-".join(f"{k}{v}" for k, v in s.items()))
 @pytest.mark.parametrize("variant", ROW_VARIANTS)

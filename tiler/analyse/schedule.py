@@ -259,8 +259,10 @@ class RowSlab:
     map's row `p`), a row apart from its neighbours' in global memory. Staged,
     the block copies its points' rows (`points` x `length`) into one shared
     array at the kernel's start, along the rows (coalesced), and each thread
-    reads its own row there (a line of `pitch` elements: odd, so a warp's
-    reads at one index fall in distinct banks)."""
+    reads its own row there (a line of `pitch` elements: the row's length
+    where the rows are one run in the input and reads stay nearly free of
+    bank conflicts, else odd, so that a warp's reads at one index fall in
+    distinct banks)."""
 
     name: str  # the map's row parameter
     array: object  # the typed argument the map walks
@@ -271,6 +273,9 @@ class RowSlab:
     points: int = 0  # rows the block copies (threads x points a thread along `dim`)
     pitch: int = 0
     bytes: int = 0
+    run: bool = False  # the rows are one run in the input and keep their length: copied flat, in vectors
+    vector: int = 1  # elements one copy moves (a run's)
+    asynchronous: bool = False  # a run copied by cp.async
     transposed: bool = False  # left in place, but its array is transposed by the launch (Schedule.transposes)
 
 

@@ -9,10 +9,21 @@ shared array before the body (a flat copy: coalesced), and each thread
 reads its own row there. The shared array is sized when the kernel is
 compiled, so the row's length must be known then; a block whose rows
 would not fit beside its tiles is narrowed until they do.
+
+How the copy runs (`_layout`): where the block's rows lie one after another
+in an input and a line of their own length leaves a warp's reads at one
+index at most 2-way bank conflicted (a length not a multiple of 4), the
+shared array keeps that length and the rows are one run: copied flat, in
+vectors, every copy in flight at once (cp.async), with no division of the
+copy's index into row and element. Else each line is padded to an odd
+pitch (conflict-free reads) and every element's place is computed; a
+division and a remainder by the row length an element dominated k-means'
+instructions.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+import math
+from dataclasses import dataclass, replace
 
 from .. import target
 from ..check import typed as T
@@ -39,13 +50,63 @@ def row_candidates(schedule: Schedule, kernel: T.Kernel, views: Views, options: 
                 out.append(RowSlab(p.name, arg, level.dim, length, False, reason))
                 continue
             points = block.points(x)
-            pitch = length | 1  # odd: a warp's reads at one index fall in 32 distinct banks
-            size = points * pitch * dtype(p.type).itemsize
+            itemsize = dtype(p.type).itemsize
+            layout = _layout(length, points, itemsize, _one_after_another(p, views, x), options)
             out.append(RowSlab(p.name, arg, level.dim, length, True,
                                f"its reads are a row apart along threadIdx.x (uncoalesced): the block copies the "
                                f"{points} rows of its points into shared memory along the rows, once, and each "
-                               f"thread reads its own (pitch {pitch})", points, pitch, size))
+                               f"thread reads its own; {layout.why}", points, layout.pitch,
+                               points * layout.pitch * itemsize, run=layout.run, vector=layout.vector,
+                               asynchronous=layout.asynchronous))
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    pitch: int
+    run: bool
+    vector: int
+    asynchronous: bool
+    why: str
+
+
+def _layout(length: int, points: int, itemsize: int, adjacent: bool, options: Options) -> _Layout:
+    """The shared array's pitch and how the copy fills it (module doc)."""
+    ways = _conflicts(length, itemsize)
+    if not adjacent or ways > 2 or itemsize not in target.ASYNC_COPY_BYTES:
+        pitch = length | 1  # odd: a warp's reads at one index fall in distinct banks
+        why = "the rows do not lie one after another in an input" if not adjacent else \
+            f"lines of {length} would leave reads {ways}-way bank conflicted" if ways > 2 else \
+            f"elements of {itemsize} bytes are copied one by one"
+        return _Layout(pitch, False, 1, False, f"pitch {pitch}, odd for conflict-free reads ({why})")
+    vector = 1 if options.no_vector else \
+        max(w for w in (1, 2, 4) if w * itemsize <= 16 and points * length % w == 0)
+    asynchronous = not options.no_async
+    how = f"{vector} elements a copy" + (", all in flight by cp.async" if asynchronous else " through registers")
+    conflicts = "conflict-free reads" if ways == 1 else f"reads at most {ways}-way bank conflicted"
+    return _Layout(length, True, vector, asynchronous,
+                   f"the rows lie one after another, so the block's {points} rows are one run of "
+                   f"{points * length} elements, copied flat, {how} (the last block, past the end, element by "
+                   f"element); lines of {length}: {conflicts}")
+
+
+def _conflicts(length: int, itemsize: int) -> int:
+    """How many ways a warp's reads at one index of lines `length` apart
+    collide in shared memory's banks (4-byte words; an 8-byte element is
+    read by half-warps)."""
+    words = max(itemsize // 4, 1)
+    lanes = target.SHARED_BANKS // words
+    return math.gcd(length, lanes)
+
+
+def _one_after_another(p, views: Views, x: int) -> bool:
+    """Whether the map's row `p` is the thread's own row of a 2-D input,
+    `A[i]` for the thread's index i along x: rows i and i + 1 are adjacent."""
+    found = views.items(T.Var(p, p.type))
+    if not found:
+        return False
+    root, items = found
+    return getattr(root.type, "rank", 0) == 2 and tuple(items) == (("dim", x), ("free", 0))
 
 
 def _read_apart(p, level, kernel: T.Kernel, views: Views, x: int) -> bool:
@@ -84,4 +145,5 @@ def unfit(slabs: tuple[RowSlab, ...], options: Options) -> tuple[RowSlab, ...]:
     """The rows left in place: no block of at least a warp fits them."""
     why = (f"the rows of a block of {target.WARP} threads would not fit beside its tiles in the "
            f"{options.shared_limit()} bytes of shared memory a block may use")
-    return tuple(replace(s, staged=False, reason=why, points=0, pitch=0, bytes=0) if s.staged else s for s in slabs)
+    return tuple(replace(s, staged=False, reason=why, points=0, pitch=0, bytes=0, run=False, vector=1,
+                         asynchronous=False) if s.staged else s for s in slabs)

@@ -343,9 +343,15 @@ def _summary(schedule: Schedule) -> tuple[str, ...]:
             out.append(f"{where}: tiled ({s.kind}), chunk {s.chunk}; shared: {staged}")
         else:
             out.append(f"{where}: not tiled: {s.reason}")
-    out += [f"row {r.name}: {r.points} x {r.length} in shared memory (pitch {r.pitch}), to coalesce"
+    out += [f"row {r.name}: {r.points} x {r.length} in shared memory (pitch {r.pitch}), to coalesce" + _run_text(r)
             for r in schedule.slabs if r.staged]
     return tuple(out)
+
+
+def _run_text(slab) -> str:
+    if not slab.run:
+        return ""
+    return f"; copied as one run, {slab.vector} at a time" + (" by cp.async" if slab.asynchronous else "")
 
 
 def _staged_text(p) -> str:

@@ -39,6 +39,7 @@ class TileCopy:
     span: Span | None = None
     width: int = 1  # elements a thread moves at once along the copy axis (a vector)
     contiguous: bool = False  # the copy axis is contiguous in the shared array: one vector store
+    run: bool = False  # one row: step t moves elements t * width on (no division into row and element)
 
     @property
     def per_thread(self) -> int | None:
@@ -69,8 +70,11 @@ def _copy(c: TileCopy, what: str, moves: tuple, unroll, how: str) -> tuple:
     which `moves` one element (or vector) of the tile."""
     steps = c.rows * c.chunk // c.width
     element = _coords(c) + moves
-    header = kir.Comment(f"{what}: {c.rows} x {c.chunk} tile of {c.src} into {c.shared}, "
-                         f"{c.axis.value} fastest" + (f", {c.width} at a time" if c.width > 1 else ""), c.span)
+    shape = f"one run of {c.chunk} elements of {c.src}" if c.run else \
+        f"{c.rows} x {c.chunk} tile of {c.src}"
+    order = "" if c.run else f", {c.axis.value} fastest"
+    header = kir.Comment(f"{what}: {shape} into {c.shared}{order}" + (f", {c.width} at a time" if c.width > 1 else ""),
+                         c.span)
     if c.per_thread is not None:
         loop = _steps(c, element, unroll, f"{c.per_thread} a thread{how}")
     elif steps < c.threads:  # a tile smaller than the block (a chunk halved to fit): one step or none
@@ -115,6 +119,8 @@ def _steps(c: TileCopy, element: tuple, unroll, note: str) -> kir.For:
 def _coords(c: TileCopy) -> tuple:
     """The element (row, chunk index) of copy step LINEAR, the copy axis fastest."""
     linear = kir.Ref(LINEAR)
+    if c.run:
+        return kir.Decl(c.row, "int", const(0), True), kir.Decl(c.elem, "int", mul(linear, const(c.width)), True)
     along = (c.rows if c.axis is CopyAxis.ROWS else c.chunk) // c.width
     fast = mul(kir.Bin("%", linear, const(along)), const(c.width))
     slow = kir.Bin("/", linear, const(along))

@@ -309,12 +309,32 @@ class Streams(Body):
         def clamped(r):  # a point past the dim's end copies the last row
             return minimum(add(ix["base"], r), kir.Bin("-", ix["size"], const(1)))
 
-        for stmt in copy_tile(self._rows_copy(shared, rows, clamped, slab.points, slab.length, slab.pitch, None, 1,
-                                              span)):
+        by_rows = copy_tile(self._rows_copy(shared, rows, clamped, slab.points, slab.length, slab.pitch, None, 1,
+                                            span))
+        if slab.run:  # blocks inside the dim copy one run; the last one, past the end, copies row by row
+            inside = kir.Bin("<=", add(ix["base"], const(slab.points)), ix["size"])
+            by_rows = (kir.If(inside, self._run_copy(shared, rows, slab, ix["base"], span), by_rows),)
+        for stmt in by_rows:
             self.emit(stmt)
         self.emit(kir.Barrier("the rows are written"))
         return View(shared, mul(ix["local"], const(slab.pitch)), (const(1),), (const(slab.length),), rows.ctype,
                     "shared")
+
+    def _run_copy(self, shared: str, rows: View, slab, base, span) -> tuple:
+        """The block's `slab.points` rows from row `base` on, which lie one
+        after another in `rows`, as one flat run into lines of their own
+        length: `slab.vector` elements a copy, by cp.async where planned."""
+        if not (_is_const(rows.strides[-1], 1) and _is_const(rows.strides[0], slab.length)) or slab.pitch != slab.length:
+            raise CompilerBug(f"the rows of {slab.name} are planned as one run, but they are not (strides "
+                              f"{rows.strides}, pitch {slab.pitch})")
+        block = self.schedule.block
+        r, el = self.fresh("r"), self.fresh("e")
+        start = add(rows.offset, mul(base, rows.strides[0]))
+        c = TileCopy(shared, rows.ctype, 1, slab.points * slab.length, CopyAxis.CHUNK, block.threads, _tid(block), r,
+                     el, rows.buffer, add(start, kir.Ref(el)), None, kir.Ref(el), span, slab.vector, True, run=True)
+        if not slab.asynchronous:
+            return copy_tile(c)
+        return copy_async(c) + (kir.AsyncCommit(), kir.AsyncWait(0))
 
     def _rows_copy(self, shared: str, view: View, row_of, count: int, length: int, pitch: int, valid_row,
                    width: int, span) -> TileCopy:
@@ -384,6 +404,13 @@ def _factors(e) -> list:
     if isinstance(e, kir.Cast):
         return _factors(e.a)
     return _factors(e.a) + _factors(e.b) if isinstance(e, kir.Bin) and e.op == "*" else [e]
+
+
+def _is_const(e, value: int) -> bool:
+    """`e` is the constant `value` (a 64-bit offset's casts aside)."""
+    while isinstance(e, kir.Cast):
+        e = e.a
+    return isinstance(e, kir.Const) and e.value == value
 
 
 def _tid(block) -> object:

@@ -64,7 +64,7 @@ def _row(r, source: Source) -> dict:
     """A row each thread reads whole outside any stream, and what became of it."""
     return {"param": r.name, "array": source_text(r.array, source), "dim": r.dim, "length": r.length,
             "staged": r.staged, "coalesce": "shared" if r.staged else "transpose" if r.transposed else "none",
-            "rows": r.points, "pitch": r.pitch,
+            "rows": r.points, "pitch": r.pitch, "run": r.run, "vector": r.vector, "asynchronous": r.asynchronous,
             "bytes": r.bytes, "reason": r.reason}
 
 

@@ -9,12 +9,12 @@
 // block: 128 threads; spans dimension 0 (128 threads): stages 1 input(s) with the fewest global loads; 128 threads, so that the rows its points read whole fit in shared memory
 // register tile: 2 points a thread, 128 threads apart (5 operations a staged element read): each value of cc read from shared memory serves all 2
 // streamSeq at 10:11: tiled (1-D), chunk 16; shared: cc (16 x 34 row-major)
-// row p: 256 x 34 in shared memory (pitch 35), to coalesce
+// row p: 256 x 34 in shared memory (pitch 34), to coalesce; copied as one run, 4 at a time by cp.async
 //
 // launch: tiler_kmeans_tiled<<<grid, block, 0>>>(points, centres, out0, n, d, k)
 //   block = (128, 1, 1), 128 threads
 //   grid  = (ceil(n / 256), 1, 1)
-//   static shared memory: 38016 bytes; dynamic: 0
+//   static shared memory: 36992 bytes; dynamic: 0
 //   points: input [n, d] (row-major)
 //   centres: input [k, d] (row-major)
 //   out0: output [n] (row-major)
@@ -39,13 +39,13 @@
 // block: 128 threads; spans dimension 0 (128 threads): stages 1 input(s) with the fewest global loads; 128 threads, so that the rows its points read whole fit in shared memory
 // register tile: 2 points a thread, 128 threads apart (5 operations a staged element read): each value of cc read from shared memory serves all 2
 // streamSeq at 10:11: tiled (1-D), chunk 16; shared: cc (16 x 34 row-major)
-// row p: 256 x 34 in shared memory (pitch 35), to coalesce
+// row p: 256 x 34 in shared memory (pitch 34), to coalesce; copied as one run, 4 at a time by cp.async
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_kmeans_tiled_wide<<<grid, block, 0>>>(points, centres, out0, n, d, k)
 //   block = (128, 1, 1), 128 threads
 //   grid  = (ceil(n / 256), 1, 1)
-//   static shared memory: 38016 bytes; dynamic: 0
+//   static shared memory: 36992 bytes; dynamic: 0
 //   points: input [n, d] (row-major)
 //   centres: input [k, d] (row-major)
 //   out0: output [n] (row-major)
@@ -145,19 +145,31 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(128)
 tiler_kmeans_tiled(const float* __restrict__ points, const float* __restrict__ centres, int* __restrict__ out0, int n, int d, int k)
 {
-  __shared__ __align__(16) float sh_p[8960];
+  __shared__ __align__(16) float sh_p[8704];
   __shared__ __align__(16) float sh_cc[544];
   int gtid0[2];  // kmeans.fut:8
   #pragma unroll
   for (int G0_ = 0; G0_ < 2; G0_ += 1) {
     gtid0[G0_] = blockIdx.x * 256 + (G0_ * 128 + threadIdx.x);  // kmeans.fut:8
   }
-  // cooperative copy: 256 x 34 tile of points into sh_p, chunk fastest  // kmeans.fut:8
-  for (int c_ = 0; c_ < 68; c_ += 1) {  // 68 a thread: a constant count
-    const int t_ = threadIdx.x + c_ * 128;
-    const int r = t_ / 34;
-    const int e = t_ % 34;
-    sh_p[r * 35 + e] = points[tiler_min(blockIdx.x * 256 + r, n - 1) * 34 + e];
+  if (blockIdx.x * 256 + 256 <= n) {
+    // asynchronous copy: one run of 8704 elements of points into sh_p, 4 at a time  // kmeans.fut:8
+    #pragma unroll
+    for (int c_ = 0; c_ < 17; c_ += 1) {  // 17 a thread, unrolled: all issued at once
+      const int t_ = threadIdx.x + c_ * 128;
+      const int e_2 = t_ * 4;
+      tiler_cp_async<16>(&sh_p[e_2], &points[blockIdx.x * 256 * 34 + e_2], true);
+    }
+    tiler_cp_async_commit();
+    tiler_cp_async_wait<0>();
+  } else {
+    // cooperative copy: 256 x 34 tile of points into sh_p, chunk fastest  // kmeans.fut:8
+    for (int c_ = 0; c_ < 68; c_ += 1) {  // 68 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 128;
+      const int r = t_ / 34;
+      const int e = t_ % 34;
+      sh_p[r * 34 + e] = points[tiler_min(blockIdx.x * 256 + r, n - 1) * 34 + e];
+    }
   }
   __syncthreads();  // the rows are written
   int best[2];  // kmeans.fut:10
@@ -170,9 +182,9 @@ tiler_kmeans_tiled(const float* __restrict__ points, const float* __restrict__ c
   for (int kk = 0; kk < k - 15; kk += 16) {  // kmeans.fut:10
     // cooperative copy: 16 x 34 tile of centres into sh_cc, chunk fastest  // kmeans.fut:10
     for (int t_ = threadIdx.x; t_ < 544; t_ += 128) {
-      const int r_2 = t_ / 34;
-      const int e_2 = t_ % 34;
-      sh_cc[r_2 * 34 + e_2] = centres[(kk + r_2) * 34 + e_2];
+      const int r_3 = t_ / 34;
+      const int e_3 = t_ % 34;
+      sh_cc[r_3 * 34 + e_3] = centres[(kk + r_3) * 34 + e_3];
     }
     __syncthreads();  // the tiles are written
     int best_2[2];  // kmeans.fut:11
@@ -193,7 +205,7 @@ tiler_kmeans_tiled(const float* __restrict__ points, const float* __restrict__ c
         float t[2];  // kmeans.fut:13
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          t[G0_] = sh_p[(G0_ * 128 + threadIdx.x) * 35 + f] - sh_cc[j * 34 + f];  // kmeans.fut:13
+          t[G0_] = sh_p[(G0_ * 128 + threadIdx.x) * 34 + f] - sh_cc[j * 34 + f];  // kmeans.fut:13
           s[G0_] = s[G0_] + t[G0_] * t[G0_];
         }
       }
@@ -223,9 +235,9 @@ tiler_kmeans_tiled(const float* __restrict__ points, const float* __restrict__ c
     const int c = k - kk_last;
     // cooperative copy: 16 x 34 tile of centres into sh_cc, chunk fastest  // kmeans.fut:10
     for (int t_ = threadIdx.x; t_ < 544; t_ += 128) {
-      const int r_3 = t_ / 34;
-      const int e_3 = t_ % 34;
-      sh_cc[r_3 * 34 + e_3] = kk_last + r_3 < k ? centres[(kk_last + r_3) * 34 + e_3] : (float)0;
+      const int r_4 = t_ / 34;
+      const int e_4 = t_ % 34;
+      sh_cc[r_4 * 34 + e_4] = kk_last + r_4 < k ? centres[(kk_last + r_4) * 34 + e_4] : (float)0;
     }
     __syncthreads();  // the tiles are written
     int best_3[2];  // kmeans.fut:11
@@ -245,7 +257,7 @@ tiler_kmeans_tiled(const float* __restrict__ points, const float* __restrict__ c
         float t_2[2];  // kmeans.fut:13
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          t_2[G0_] = sh_p[(G0_ * 128 + threadIdx.x) * 35 + f_2] - sh_cc[j_2 * 34 + f_2];  // kmeans.fut:13
+          t_2[G0_] = sh_p[(G0_ * 128 + threadIdx.x) * 34 + f_2] - sh_cc[j_2 * 34 + f_2];  // kmeans.fut:13
           s_2[G0_] = s_2[G0_] + t_2[G0_] * t_2[G0_];
         }
       }
@@ -311,19 +323,31 @@ tiler_kmeans_untiled(const float* __restrict__ points, const float* __restrict__
 extern "C" __global__ void __launch_bounds__(128, 1)
 tiler_kmeans_tiled_wide(const float* __restrict__ points, const float* __restrict__ centres, int* __restrict__ out0, int n, int d, int k)
 {
-  __shared__ __align__(16) float sh_p[8960];
+  __shared__ __align__(16) float sh_p[8704];
   __shared__ __align__(16) float sh_cc[544];
   int gtid0[2];  // kmeans.fut:8
   #pragma unroll
   for (int G0_ = 0; G0_ < 2; G0_ += 1) {
     gtid0[G0_] = blockIdx.x * 256 + (G0_ * 128 + threadIdx.x);  // kmeans.fut:8
   }
-  // cooperative copy: 256 x 34 tile of points into sh_p, chunk fastest  // kmeans.fut:8
-  for (int c_ = 0; c_ < 68; c_ += 1) {  // 68 a thread: a constant count
-    const int t_ = threadIdx.x + c_ * 128;
-    const int r = t_ / 34;
-    const int e = t_ % 34;
-    sh_p[r * 35 + e] = points[tiler_min(blockIdx.x * 256 + r, n - 1) * (long long)34 + e];
+  if (blockIdx.x * 256 + 256 <= n) {
+    // asynchronous copy: one run of 8704 elements of points into sh_p, 4 at a time  // kmeans.fut:8
+    #pragma unroll
+    for (int c_ = 0; c_ < 17; c_ += 1) {  // 17 a thread, unrolled: all issued at once
+      const int t_ = threadIdx.x + c_ * 128;
+      const int e_2 = t_ * 4;
+      tiler_cp_async<16>(&sh_p[e_2], &points[blockIdx.x * 256 * (long long)34 + e_2], true);
+    }
+    tiler_cp_async_commit();
+    tiler_cp_async_wait<0>();
+  } else {
+    // cooperative copy: 256 x 34 tile of points into sh_p, chunk fastest  // kmeans.fut:8
+    for (int c_ = 0; c_ < 68; c_ += 1) {  // 68 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 128;
+      const int r = t_ / 34;
+      const int e = t_ % 34;
+      sh_p[r * 34 + e] = points[tiler_min(blockIdx.x * 256 + r, n - 1) * (long long)34 + e];
+    }
   }
   __syncthreads();  // the rows are written
   int best[2];  // kmeans.fut:10
@@ -336,9 +360,9 @@ tiler_kmeans_tiled_wide(const float* __restrict__ points, const float* __restric
   for (int kk = 0; kk < k - 15; kk += 16) {  // kmeans.fut:10
     // cooperative copy: 16 x 34 tile of centres into sh_cc, chunk fastest  // kmeans.fut:10
     for (int t_ = threadIdx.x; t_ < 544; t_ += 128) {
-      const int r_2 = t_ / 34;
-      const int e_2 = t_ % 34;
-      sh_cc[r_2 * 34 + e_2] = centres[(kk + r_2) * (long long)34 + e_2];
+      const int r_3 = t_ / 34;
+      const int e_3 = t_ % 34;
+      sh_cc[r_3 * 34 + e_3] = centres[(kk + r_3) * (long long)34 + e_3];
     }
     __syncthreads();  // the tiles are written
     int best_2[2];  // kmeans.fut:11
@@ -359,7 +383,7 @@ tiler_kmeans_tiled_wide(const float* __restrict__ points, const float* __restric
         float t[2];  // kmeans.fut:13
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          t[G0_] = sh_p[(G0_ * 128 + threadIdx.x) * 35 + f] - sh_cc[j * 34 + f];  // kmeans.fut:13
+          t[G0_] = sh_p[(G0_ * 128 + threadIdx.x) * 34 + f] - sh_cc[j * 34 + f];  // kmeans.fut:13
           s[G0_] = s[G0_] + t[G0_] * t[G0_];
         }
       }
@@ -389,9 +413,9 @@ tiler_kmeans_tiled_wide(const float* __restrict__ points, const float* __restric
     const int c = k - kk_last;
     // cooperative copy: 16 x 34 tile of centres into sh_cc, chunk fastest  // kmeans.fut:10
     for (int t_ = threadIdx.x; t_ < 544; t_ += 128) {
-      const int r_3 = t_ / 34;
-      const int e_3 = t_ % 34;
-      sh_cc[r_3 * 34 + e_3] = kk_last + r_3 < k ? centres[(kk_last + r_3) * (long long)34 + e_3] : (float)0;
+      const int r_4 = t_ / 34;
+      const int e_4 = t_ % 34;
+      sh_cc[r_4 * 34 + e_4] = kk_last + r_4 < k ? centres[(kk_last + r_4) * (long long)34 + e_4] : (float)0;
     }
     __syncthreads();  // the tiles are written
     int best_3[2];  // kmeans.fut:11
@@ -411,7 +435,7 @@ tiler_kmeans_tiled_wide(const float* __restrict__ points, const float* __restric
         float t_2[2];  // kmeans.fut:13
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          t_2[G0_] = sh_p[(G0_ * 128 + threadIdx.x) * 35 + f_2] - sh_cc[j_2 * 34 + f_2];  // kmeans.fut:13
+          t_2[G0_] = sh_p[(G0_ * 128 + threadIdx.x) * 34 + f_2] - sh_cc[j_2 * 34 + f_2];  // kmeans.fut:13
           s_2[G0_] = s_2[G0_] + t_2[G0_] * t_2[G0_];
         }
       }
