@@ -51,17 +51,19 @@ def test_the_generator_makes_chunks_of_rows_and_rows_read_whole_that_are_staged(
     """Streams whose chunks are rows (k-means' centres) and loops over a
     thread's own row by element: some of each have a literal length, so the
     GPU fuzzer runs their staging (row chunks at seeds 4, 23, 26, ...; rows
-    read whole at 1, 80 and 108 of the first 150)."""
+    read whole at 0, 54 and 145 of the first 150, each spelled by index,
+    `M[i, f]`, and made a map's row by the kernel stage)."""
     from tiler.pipeline import run_to
 
-    chunks, slabs = [], []
+    chunks, slabs, by_index = [], [], []
     for s in range(150):
         a = run_to("analyse", pretty(generate(s)), f"s{s}.fut")
         if any(p.staged and p.element > 1 for st in a.streams for p in st.inputs):
             chunks.append(s)
-        if any(r.staged for r in a.schedule.slabs):
-            slabs.append(s)
-    assert len(chunks) >= 3 and len(slabs) >= 1, (chunks, slabs)
+        staged = [r for r in a.schedule.slabs if r.staged]
+        slabs += [s] * bool(staged)
+        by_index += [s] * any("[" in r.name for r in staged)
+    assert len(chunks) >= 3 and len(slabs) >= 1 and len(by_index) >= 1, (chunks, slabs, by_index)
 
 
 def test_the_shrinker_keeps_the_failure_and_makes_the_program_smaller():

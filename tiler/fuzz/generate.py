@@ -9,7 +9,8 @@ beside another's: a product's shape), by an indirect
 index, through a transpose, or `iota`s; sometimes through a helper; streams
 whose chunks are rows (`[[f32, d], c]`, as k-means' centres), loops whose
 body streams rows an index table picks (lavaMD's neighbour boxes), and loops
-over a thread's own row read by element (`p[f]`), with row lengths that are
+over a thread's own row read by element (`p[f]`, or `M[i, f]` under a map
+over `iota`), with row lengths that are
 sometimes literals (so tiler can stage them) and sometimes sizes. Values
 stay small: streams only add (or take maxima), divisions are by a positive
 denominator, and indices are in range by construction (index arrays hold
@@ -67,6 +68,8 @@ class Scope:
 class Generator:
     def __init__(self, seed: int):
         self.r = random.Random(seed)
+        # how a program is spelled draws from its own stream: a seed's program keeps its shape as spellings are added
+        self.spelling = random.Random(-1 - seed)
         self.n = 0
         self.params: list[ast.Param] = []
         self.sizes = ["s0", "s1"]  # sizes of streamed arrays
@@ -74,6 +77,7 @@ class Generator:
         self.prelude: list[tuple[str, ast.Exp]] = []
         self.index_sizes: dict[str, str] = {}  # a map index -> the size of its dimension
         self.product = False  # a 2-D kernel whose streams all go over rows picked by both indices
+        self.indexed_rows: dict[str, tuple[str, str]] = {}  # a thread's row spelled M[i]: row -> (M, i)
 
     def fresh(self, base: str) -> str:
         self.n += 1
@@ -140,8 +144,14 @@ class Generator:
             length = self.row_length()
             m = self.param(arr(F32, size, length), "M")
             row = self.fresh("row")
-            params.append(ast.Param(arr(F32, length), row))
-            args.append(v(m))
+            if self.spelling.random() < 0.3:  # spelled by index: M[i, f] under a map over iota (kernel/rows.py)
+                idx = f"i_{row}"  # used for the row alone, and not from `fresh`: the program keeps its shape
+                params.append(ast.Param(INT, idx))
+                args.append(ast.Iota(v(size)))
+                self.indexed_rows[row] = (m, idx)
+            else:
+                params.append(ast.Param(arr(F32, length), row))
+                args.append(v(m))
             scope.rows.append((row, length))
         arg = ast.Zip(tuple(args)) if len(args) > 1 else args[0]
         inner_scope = scope.copy()
@@ -263,11 +273,25 @@ class Generator:
         `cc[j, f]`); `other(f)` is a scalar, or a same-length row's element."""
         s, f_ = self.fresh("s"), self.fresh("f")
         other = other(v(f_))
-        read = ast.Index(v(row), (v(f_),))
+        read = self.row_read(row, v(f_))
         diff = self.fresh("d")
         step = ast.Let((diff,), False, binop("-", read, other), binop("+", v(s), binop("*", v(diff), v(diff))))
         bound = v(length) if isinstance(length, str) else i(length)
         return ast.Loop((ast.LoopParam(s, f(0.0)),), f_, bound, step, v(s))
+
+    def row(self, name: str):
+        """A thread's own row as an array expression: its map's row, or `M[i]`."""
+        if name in self.indexed_rows:
+            m, idx = self.indexed_rows[name]
+            return ast.Index(v(m), (v(idx),))
+        return v(name)
+
+    def row_read(self, name: str, index):
+        """Element `index` of a row: `row[f]`, or `M[i, f]` for a row spelled by index."""
+        if name in self.indexed_rows:
+            m, idx = self.indexed_rows[name]
+            return ast.Index(v(m), (v(idx), index))
+        return ast.Index(v(name), (index,))
 
     def row_stream(self, scope: Scope):
         """A stream whose chunks are rows (`[[f32, d], c] cc`) of a matrix
@@ -324,7 +348,7 @@ class Generator:
             return ast.Iota(v(size)), INT, size
         if kind == "own":
             name, size = self.r.choice(scope.rows)
-            return v(name), F32, size
+            return self.row(name), F32, size
         if kind == "indirect" and scope.thread_ints:
             table = self.param(arr(INT, "n0"), "idx")
             rows = self.param(arr(F32, "r0", size), "Q")
@@ -358,10 +382,10 @@ class Generator:
         map's row of the same length, or a transposed matrix's row picked by
         a thread's index (with the first input a row too, a matrix product's
         shape)."""
-        rows = [name for name, n in scope.rows if n == size and first != v(name)]
+        rows = [name for name, n in scope.rows if n == size and first != self.row(name)]
         kind = self.r.choice(["param"] + ["own"] * bool(rows) + ["transposed"] * bool(scope.thread_ints))
         if kind == "own":
-            return v(self.r.choice(rows))
+            return self.row(self.r.choice(rows))
         if kind == "transposed":
             return self.transposed_row(scope, size)
         return v(self.param(arr(F32, size), "zs"))
