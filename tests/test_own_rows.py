@@ -73,3 +73,10 @@ def test_the_rewritten_row_is_staged_as_a_maps_row_is():
     assert slab.name == "points[i]" and slab.staged and slab.run and slab.pitch == 34
     off = run_to("analyse", path.read_text(), path.name, Options(no_coalesce=True))
     assert not off.schedule.slabs[0].staged
+
+
+def test_a_matrix_also_transposed_in_the_prelude_is_left():
+    text = ROW_SUM.format(read="A[i, f] + At[f, 0]", rows="n").replace(
+        "  map(fn f32 (int i) =>", "  let At = transpose(A) in\n  map(fn f32 (int i) =>", 1)
+    k = run_to("kernel", text, "t.fut", DEFAULT)
+    assert row_params(k) == []

@@ -3,7 +3,8 @@
 `map_children(node, f, is_child)` is `node` with `f` applied to every child:
 a field holding a child, or a tuple of children. Fields that are not
 children (names, binders, types) are kept as they are. `children(node,
-is_child)` lists the same children.
+is_child)` lists the same children, and `descendants(node, is_child)`
+the node and everything below it.
 """
 from __future__ import annotations
 
@@ -28,3 +29,10 @@ def children(node, is_child):
             yield value
         elif isinstance(value, tuple):
             yield from (v for v in value if is_child(v))
+
+
+def descendants(node, is_child):
+    """`node` and every child below it, depth first."""
+    yield node
+    for c in children(node, is_child):
+        yield from descendants(c, is_child)

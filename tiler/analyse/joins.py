@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..check import typed as T
-from ..tree import children
+from ..tree import children, descendants
 from .options import Options
 from .schedule import BlockPlan, Join, StreamPlan
 from .staging import plan_stream
@@ -36,9 +36,8 @@ JOINED = ("the loop's rows, laid end to end, are one stream: a chunk copies seve
 def loops_around(kernel: T.Kernel) -> dict[int, tuple[T.Loop, tuple[T.Let, ...]]]:
     """For each stream that is a loop's body (after lets): the loop, and the lets between them."""
     found: dict[int, tuple] = {}
-    stack = [kernel.body] + [v for lv in kernel.levels for _, v in lv.lets]
-    while stack:
-        e = stack.pop()
+    roots = [kernel.body] + [v for lv in kernel.levels for _, v in lv.lets]
+    for e in (n for r in roots for n in descendants(r, T.is_exp)):
         if isinstance(e, T.Loop):
             lets, body = [], e.body
             while isinstance(body, T.Let):
@@ -46,7 +45,6 @@ def loops_around(kernel: T.Kernel) -> dict[int, tuple[T.Loop, tuple[T.Let, ...]]
                 body = body.body
             if isinstance(body, T.Stream):
                 found[id(body)] = (e, tuple(lets))
-        stack.extend(_children(e))
     return found
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ..check import typed as T
 from ..check.types import Array, Binder
-from ..tree import children, map_children
+from ..tree import children, descendants, map_children
 
 
 @dataclass(frozen=True)
@@ -227,7 +227,7 @@ def _replace_reads(e, rewrite: dict):
 def _bound(e) -> set:
     """Every binder bound in `e`: by its lets, loops and streams."""
     out: set = set()
-    for n in _nodes(e):
+    for n in descendants(e, T.is_exp):
         if isinstance(n, T.Let):
             out.update(n.binders)
         elif isinstance(n, T.Loop):
@@ -251,14 +251,7 @@ def _size_text(size) -> str:
 
 def _binders(e) -> set:
     """The binders `e` refers to."""
-    return {n.binder for n in _nodes(e) if isinstance(n, T.Var)}
-
-
-def _nodes(e):
-    """`e` and every expression in it."""
-    yield e
-    for c in children(e, T.is_exp):
-        yield from _nodes(c)
+    return {n.binder for n in descendants(e, T.is_exp) if isinstance(n, T.Var)}
 
 
 def _names(k: T.Kernel) -> set:

@@ -21,7 +21,7 @@ import dataclasses
 
 from ..check import typed as T
 from ..check.types import Array, Binder
-from ..tree import children, map_children
+from ..tree import descendants, map_children
 
 
 def own_rows(k: T.Kernel) -> T.Kernel:
@@ -44,6 +44,8 @@ def _reads_only_its_row(k: T.Kernel, a: Binder, index: Binder, size) -> bool:
     t = a.type
     if not isinstance(t, Array) or t.rank != 2 or not _same_size(t.shape[0], size):
         return False
+    if any(isinstance(p.value, T.Transpose) and p.value.source is a for p in k.prelude):
+        return False  # transposed in the prelude (a binder there, not a read `_everything` meets)
     uses, elements, rows = 0, 0, 0
     for e in _everything(k):
         if isinstance(e, T.Var) and e.binder is a:
@@ -68,11 +70,9 @@ def _everything(k: T.Kernel):
     """Every expression node of the kernel: the prelude's, the levels' and the body's."""
     roots = [p.value for p in k.prelude] + [x for lv in k.levels for x in lv.args] + \
         [v for lv in k.levels for _, v in lv.lets] + [k.body]
-    stack = [r for r in roots if T.is_exp(r)]
-    while stack:
-        e = stack.pop()
-        yield e
-        stack.extend(children(e, T.is_exp))
+    for r in roots:
+        if T.is_exp(r):
+            yield from descendants(r, T.is_exp)
 
 
 def _as_row(k: T.Kernel, depth: int, a: Binder, index: Binder) -> T.Kernel:
