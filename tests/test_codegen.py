@@ -111,7 +111,9 @@ def test_tiled_mm_has_the_notes_shape():
 
 def test_register_tiled_mm_has_the_outer_product_shape():
     values = compiled(BENCHMARKS / "mm.fut", "tiled")
-    vector, scalar, untiled, wide, untiled_wide = values["verify"].kernels
+    vector, scalar, one_point, untiled, wide, untiled_wide = values["verify"].kernels
+    # where the 128 x 128 points a block would leave SMs without a block: 32 x 32 threads, one point each
+    assert one_point.tiled and one_point.block == (32, 32, 1) and one_point.name.endswith("_one_point")
     # A's tile is copied element by element (cp.async into its transposed lines): only q need be aligned
     assert vector.divisible == (("q", 4),) and not scalar.divisible and not untiled.tiled
     assert wide.tiled and not wide.divisible and wide.shared == scalar.shared and not untiled_wide.tiled
@@ -283,16 +285,21 @@ def test_compile_writes_cuda_and_launch_description(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "extern \"C\" __global__" in out.read_text()
     launch = json.loads((tmp_path / "mm.launch.json").read_text())
-    tiled, scalar, untiled, wide, untiled_wide = launch["versions"]
+    tiled, scalar, one_point, untiled, wide, untiled_wide = launch["versions"]
     assert tiled["block"] == [16, 16, 1] and tiled["static_shared_bytes"] == 0
     assert tiled["dynamic_shared_bytes"] == 3 * 16640  # three cp.async stages, past 48 KiB
     assert tiled["grid_formula"] == ["ceil(q / 128)", "ceil(m / 128)", "1"]
     assert tiled["condition"].endswith("&& q % 4 == 0)") and scalar["kernel"].endswith("_scalar")
     # 32-bit offsets where every array has fewer than 2^31 elements, then the same kernels with 64-bit ones
     fits = "(long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL"
-    assert scalar["condition"] == fits + " && (q >= 33 && m >= 33 && n >= 5)"
+    # the register tile only where its grid has a block for every SM (the launcher reads the count)
+    blocks = "(long long)((q + 127) / 128) * ((m + 127) / 128) >= tiler_multiprocessors"
+    assert scalar["condition"] == fits + f" && (m >= 5 && n >= 5 && {blocks})"
+    assert one_point["condition"] == fits + " && (m >= 5 && n >= 5)" and one_point["grid_formula"][:2] == [
+        "ceil(q / 32)", "ceil(m / 32)"]
     assert untiled["condition"] == fits and not untiled["tiled"]
-    assert wide["kernel"] == "tiler_mm_tiled_wide" and wide["condition"] == "q >= 33 && m >= 33 && n >= 5"
+    assert wide["kernel"] == "tiler_mm_tiled_wide" and wide["condition"] == "m >= 5 && n >= 5"
+    assert "cudaDevAttrMultiProcessorCount" in out.read_text()
     assert untiled_wide["condition"] is None and not untiled_wide["tiled"]
     assert [p["name"] for p in launch["params"]] == ["A", "B0", "out0", "m", "n", "q"]
 

@@ -72,9 +72,12 @@ def test_cli_json_and_text():
 
 def test_versions_and_their_thresholds():
     data = json.loads(tiler("explain", BENCHMARKS / "mm.fut", "--json").stdout)
-    vector, scalar, untiled, wide, untiled_wide = data["versions"]
-    assert {c["size"] for c in vector["condition"]} == {"m", "n", "q"} and untiled["condition"] is None
-    assert [v["offsets"] for v in data["versions"]] == ["32-bit"] * 3 + ["64-bit"] * 2
+    vector, scalar, one_point, untiled, wide, untiled_wide = data["versions"]
+    assert {c["size"] for c in vector["condition"]} == {"m", "n"} and untiled["condition"] is None
+    assert [v["offsets"] for v in data["versions"]] == ["32-bit"] * 4 + ["64-bit"] * 2
+    # the 8 x 8 micro-tile where its grid gives every SM a block, one point a thread otherwise
+    assert vector["grid_blocks_at_least_sms"] == "ceil(q / 128) * ceil(m / 128)"
+    assert one_point["grid_blocks_at_least_sms"] is None and one_point["kernel"] == "tiled"
     assert untiled["elements_below"] == 2**31 and wide["elements_below"] is None
     assert wide["condition"] == vector["condition"] and untiled_wide["kernel"] == "untiled"
     assert vector["multiple_of"] == [{"size": "q", "factor": 4}]  # a's tile is copied element by element
@@ -180,7 +183,8 @@ def test_show_transformed_gives_register_tilings_three_steps():
 
 
 def test_show_transformed_keeps_a_1d_strips_point_values_and_enclosing_streams():
-    out = tiler("explain", BENCHMARKS / "nbody3d.fut", "--show-transformed").stdout.split("step 3 of 3")[1]
+    out = tiler("explain", BENCHMARKS / "nbody3d.fut", "--show-transformed", "--register-tile", "2").stdout.split(
+        "step 3 of 3")[1]
     assert "let dx = reg_xc - xi_strip[t0] in" in out and "ax with [t0] = ax[t0] + dx * s" in out
     out = tiler("explain", BENCHMARKS / "lavamd.fut", "--show-transformed").stdout.split("step 3 of 3")[1]
     # the untiled stream around the tiled one carries every point's accumulator

@@ -540,6 +540,26 @@ def bench_cmd(names, quick, sizes, inputs, repeat, tiles, ablate, fast_math, jso
         _plot(results, plot_path)
 
 
+@main.command("corpus")
+@click.argument("folder", default="corpus", metavar="[DIR]")
+@click.option("--only", multiple=True, metavar="NAME", help="Only this program of the corpus (repeatable).")
+@click.option("--sizes", "size_sets", default="small,medium,large", show_default=True,
+              help="The size tables of each program's .toml to time at.")
+@click.option("--diagnose", is_flag=True, help="Also time the variants that each leave one size-dependent "
+                                               "choice out (coarsening and register tiles, launch bounds).")
+@click.option("--json", "json_path", metavar="FILE", help="Write every measurement as JSON.")
+@click.option("--against", "against_path", metavar="FILE", help="An earlier run's JSON: list the programs whose "
+                                                                 "default got more than 5% slower.")
+@guarded(deep=False)
+def corpus_cmd(folder, only, size_sets, diagnose, json_path, against_path):
+    """Time every program of a performance corpus (DIR/*.fut, each with a
+    .toml of test, small, medium and large sizes), compiled as a user would
+    (no sizes given), against its untiled kernel; print the losers."""
+    from .bench.corpus import run_command
+
+    run_command(folder, only, size_sets, diagnose, json_path, against_path, click.echo)
+
+
 def _bench_inputs(chosen: list[str], arrays: dict) -> dict:
     """For each program benched (checked here: a mistake in one is located
     before any GPU work), the --input arrays for its parameters, checked
@@ -771,3 +791,4 @@ def entry() -> None:
         click.echo("aborted", err=True)
         sys.exit(EXIT_USER)
     sys.exit(code if isinstance(code, int) else 0)
+

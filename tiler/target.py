@@ -16,6 +16,9 @@ MAX_THREADS_PER_BLOCK = 1024
 REGISTER_FILE = 65536  # 32-bit registers an SM has (and a block may use), sm_50 to sm_90
 MAX_REGISTERS = 255  # a thread may use at most this many
 MULTIPROCESSORS = 132  # SMs of an H100 or H200 (SXM): what a plan assumes when no GPU is at hand
+# the name a launch condition gives the GPU's SM count: the host launcher reads
+# it once a device (GET_MULTIPROCESSORS), the Python runtime from pycuda
+MULTIPROCESSORS_NAME = "tiler_multiprocessors"
 STATIC_SHARED_LIMIT = 48 * 1024  # beyond it, shared memory is dynamic and the launch raises the limit
 SHARED_LIMIT_ANY_GPU = 227 * 1024  # the most a block can have (Hopper, Ampere A100: 227 KiB)
 DYNAMIC_SHARED_ALIGN = 16  # each allocation in the dynamic buffer starts on a 16-byte boundary
@@ -152,6 +155,8 @@ LAST_ERROR = "cudaGetLastError()"
 SCRATCH_ALLOC = "cudaMallocAsync((void**)&{name}, {bytes}, stream)"  # stream-ordered: freed once the kernel is done
 SCRATCH_FREE = "cudaFreeAsync({name}, stream)"
 RAISE_DYNAMIC_SHARED = "cudaFuncSetAttribute({kernel}, cudaFuncAttributeMaxDynamicSharedMemorySize, {bytes})"
+GET_DEVICE = "cudaGetDevice(&{device})"
+GET_MULTIPROCESSORS = "cudaDeviceGetAttribute(&{count}, cudaDevAttrMultiProcessorCount, {device})"
 NOT_NVRTC = "!defined(__CUDACC_RTC__)"  # host code: nvcc only; NVRTC compiles device code alone
 
 # Flat offsets into arrays of two or more dimensions are 64-bit (sizes times

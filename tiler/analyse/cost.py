@@ -118,3 +118,35 @@ def thresholds(tiled: Schedule, untiled: Schedule, dim_sizes: dict, overrides: d
         if n > 1:
             out.append(Threshold(size.name, min(dims, default=None), n))
     return tuple(out)
+
+
+# ---- arithmetic -----------------------------------------------------------------
+# What one operation of the program costs, in issue slots of an f32 add or
+# multiply: what an Hopper SM does a clock (128 f32 adds or multiplies, 64 f64,
+# 16 hardware approximations: rsqrt, ex2, sin, cos) and the instructions CUDA's
+# IEEE functions take around them (range reduction, Newton steps, the slow
+# paths' tests): division about 10, sqrt 8, exp and log 10, sin and cos 20;
+# f64 doubles the plain operations and its functions take about 40.
+PRICE = {"/": 10, "%": 20, "sqrt": 8, "rsqrt": 4, "exp": 10, "log": 10, "sin": 20, "cos": 20, "pow": 30}
+PRICE_F64 = {"/": 30, "%": 40, "sqrt": 30, "rsqrt": 30, "exp": 40, "log": 40, "sin": 40, "cos": 40, "pow": 60}
+# a read from global memory (an L1 hit at best): an SM issues 32 loads a clock
+# against 128 f32 operations
+LOAD_PRICE = 4
+WIDE_KINDS = ("f64", "i64")
+WIDE = 2  # an f64 or i64 add or multiply: two f32 slots (half the rate, or two 32-bit instructions)
+
+
+def price(e) -> float:
+    """The cost of one operation node (BinOp, UnOp or Builtin) of the typed program."""
+    name = e.op if isinstance(e, (T.BinOp, T.UnOp)) else e.name
+    wide = any(getattr(getattr(x, "type", None), "kind", "") in WIDE_KINDS for x in (e, *_operands(e)))
+    table = PRICE_F64 if wide else PRICE
+    return table.get(name, WIDE if wide else 1)
+
+
+def _operands(e):
+    if isinstance(e, T.BinOp):
+        return (e.lhs, e.rhs)
+    if isinstance(e, T.UnOp):
+        return (e.operand,)
+    return e.args

@@ -37,6 +37,10 @@ class Plan:
     candidates: tuple[Schedule, ...]  # every block shape tried, best first (the schedule's own first)
     untiled: Schedule  # the fallback version's schedule
     thresholds: tuple[Threshold, ...]  # run the tiled kernel only from these sizes on
+    # one point a thread, for launches where the schedule's micro-tile would leave the GPU's SMs without a
+    # block (its grid's size known only then); None where the schedule has one point a thread or its grid
+    # is known now
+    fewer: Schedule | None = None
 
 
 def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
@@ -82,9 +86,42 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
     best = transpositions(replace(best, block=replace(best.block, reason=reason)), kernel, views, options)
     best = with_occupancy(with_interior(best, options), options)
     candidates = (best,) + candidates[1:]
-    limits = cost.thresholds(
-        best, untiled, {lv.dim: lv.size for lv in kernel.levels}, dict(options.thresholds), frozenset(kernel.sizes))
-    return Plan(best, candidates, untiled, limits)
+    fewer = _fewer_points(best, narrow, kernel, views, options)
+    limits = cost.thresholds(fewer or best, untiled, {lv.dim: lv.size for lv in kernel.levels},
+                             dict(options.thresholds), frozenset(kernel.sizes))
+    return Plan(best, candidates, untiled, limits, fewer)
+
+
+def _fewer_points(best: Schedule, plain: Schedule, kernel: T.Kernel, views: Views, options: Options) -> Schedule | None:
+    """The schedule with one point a thread, where the best one gives each
+    thread several (a coarsened 1-D block, a 2-D register tile) and how many
+    blocks its grid has is known only at launch: a grid of fewer blocks than
+    the GPU has SMs leaves SMs idle, and the same work spread one point a
+    thread over more blocks runs on all of them (an MRI-Q of 8192 voxels, 4
+    points a thread: 8 blocks for 132 SMs, 2.5x slower than untiled). The
+    launch picks between them with the SM count (lower.py)."""
+    if best.block.register is None or options.register_tile or best.transposed or best.block.interior \
+            or grid_blocks(kernel, best.block, options) is not None:
+        return None
+    one = replace(options, no_register_tile=True)
+    fewer, narrowed = _with_rows(plain, kernel, views, one)
+    if not fewer.tiled:
+        return None
+    why = "one point a thread, for launches whose grid under the micro-tile would have fewer blocks than the " \
+          "GPU has multiprocessors"
+    block = replace(fewer.block, reason=why_block(fewer.block, fewer.streams) + narrowed, register_reason=why)
+    return with_occupancy(replace(fewer, block=block, transposes=best.transposes), one)
+
+
+def grid_blocks(kernel: T.Kernel, block, options: Options) -> int | None:
+    """The blocks a launch of `block` has (None: some size is known only at launch)."""
+    count = 1
+    for lv in kernel.levels:
+        n = options.known_size(lv.size)
+        if n is None:
+            return None
+        count *= -(-n // (block.points(lv.dim) if lv.dim in block.spans else 1))
+    return count
 
 
 MIN_CHUNK = 8  # below this a chunk's two barriers cost more than its tiles save

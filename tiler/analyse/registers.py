@@ -24,6 +24,7 @@ from ..check import typed as T
 from ..check.types import Scalar
 from ..interp.values import dtype
 from ..tree import children
+from .cost import LOAD_PRICE, price
 from .options import Options
 from .records import dims_text
 from .schedule import BlockPlan, RegisterTile, Schedule
@@ -39,17 +40,26 @@ ADDRESSING = 48  # registers for indices, addresses and loop state (ptxas: 128 i
 # (measured on an H200: mm's 8 x 8 tile reached 147 registers with it and ran
 # 9% slower than without; see RESULTS.md)
 REGISTER_BUDGET = 128
-# points a thread of a coarsened 1-D block takes. Measured on an H200
-# (3-D n-body, 2^18 bodies, 256 threads): 47.97 ms one a thread, 47.42 two,
-# 51.30 four; at 2^16 bodies two leave 128 blocks for 132 SMs: 3.25 ms one,
-# 4.11 two
+# A 1-D block is coarsened only where the body does little arithmetic for
+# each staged element it reads (less than LIGHT, priced by cost.price): then
+# the shared reads are the work, and 4 points a thread (2 where 4 would leave
+# SMs without a block) read each once for all. Measured on an H200 (`acc +
+# xc[t] * a`, 2 operations a read; 2^20 points, 4096 streamed): 0.303 ms one
+# a thread, 0.235 two, 0.187 four, 0.167 eight. A heavier body gains little
+# and can lose much: 2 points a thread made 3-D n-body 1% faster (47.97 ->
+# 47.42 ms at 2^18), but on the corpus (RESULTS.md, 2026-11-24) an RBF sum
+# (exp), a 2-D n-body (sqrt, division), a table interpolation and an f64
+# Matern kernel 20-35% slower than one a thread.
 COARSEN = 2
-# where the body does little arithmetic for each staged element it reads
-# (fewer than LIGHT operations), the shared reads are the work: 4 points a
-# thread. Measured on an H200 (`acc + xc[t] * a`, a per point: 2 operations
-# a read; 2^20 points, 4096 streamed): 0.303 ms one a thread, 0.235 two,
-# 0.187 four, 0.167 eight
 COARSEN_LIGHT, LIGHT = 4, 4
+# A micro-tile runs where its grid gives blocks to at least 1/GRID_SHARE of
+# the GPU's SMs (by block rank), else one point a thread spreads the work
+# over more of them. 1-D: every SM (3-D n-body at 2^16, 2 a thread, 128
+# blocks: 4.11 ms against 3.25 one a thread). 2-D, measured on the corpus
+# (RESULTS.md, 2026-11-24): products of 1000 x 1000 points, 64 blocks of an
+# 8 x 8 tile for 132 SMs, ran 1.8x faster than one point a thread; 2 to 11
+# blocks ran 1.3-2.6x slower.
+GRID_SHARE = {1: 1, 2: 4}
 
 
 def register_tile(schedule: Schedule, kernel: T.Kernel, options: Options) -> tuple[RegisterTile | None, str]:
@@ -63,6 +73,11 @@ def register_tile(schedule: Schedule, kernel: T.Kernel, options: Options) -> tup
         return _coarsened(schedule, kernel, options)
     if len(block.spans) != 2:
         return None, "a block of three dims: no micro-tile"
+    if not any(options.register_tile) and _shared_by_all(schedule):
+        ops = operations_per_read(schedule)  # a 2-D n-body: the 1-D block's rule (_coarsened)
+        if ops >= LIGHT:
+            return None, (f"every staged element serves the whole block, and the body does {ops:.3g} operations a "
+                          "read: the arithmetic, not the shared reads, is the work (one point a thread)")
     reuse = _reuse_dims(schedule)
     words = max(1, _accumulator_words(schedule))
     sizes = [1] * block.rank
@@ -78,6 +93,14 @@ def register_tile(schedule: Schedule, kernel: T.Kernel, options: Options) -> tup
     if math.prod(sizes) == 1:
         return None, (f"no staged input is invariant to a dim wide enough for a micro-tile (dims "
                       f"{dims_text(block.spans)})")
+    blocks = _tiled_blocks(kernel, block, sizes, options)
+    while blocks is not None and blocks * GRID_SHARE[2] < options.multiprocessors and math.prod(sizes) > 1 \
+            and not any(options.register_tile):  # every SM a block before more points a thread
+        sizes[sizes.index(max(sizes))] //= 2
+        blocks = _tiled_blocks(kernel, block, sizes, options)
+    if math.prod(sizes) == 1:
+        return None, (f"a micro-tile would leave blocks for fewer than a quarter of the GPU's "
+                      f"{options.multiprocessors} multiprocessors: one point a thread")
     group = _group(schedule, sizes)
     accumulators, operands = _registers(sizes, words, block)
     single = accumulators + operands + ADDRESSING
@@ -104,9 +127,11 @@ def _coarsened(schedule: Schedule, kernel: T.Kernel, options: Options) -> tuple[
             return None, ("a 1-D block staging its threads' own rows: more points a thread would only make "
                           "the tile of rows larger (no micro-tile)")
         ops = operations_per_read(schedule)
-        light = ops < LIGHT
-        why = f" ({ops:.3g} operations a staged element read{': a light body' if light else ''})"
-        for wanted in ((COARSEN_LIGHT, COARSEN) if light else (COARSEN,)):
+        if ops >= LIGHT:
+            return None, (f"{ops:.3g} operations a staged element read: the arithmetic, not the shared reads, is "
+                          "the work, and more points a thread would only leave fewer threads (one a thread)")
+        why = f" ({ops:.3g} operations a staged element read: a light body)"
+        for wanted in (COARSEN_LIGHT, COARSEN):
             threads = coarse_threads(block, kernel, options, wanted)
             blocks = _blocks(kernel, block, threads * wanted, options)
             if blocks is None or blocks >= options.multiprocessors:
@@ -114,14 +139,6 @@ def _coarsened(schedule: Schedule, kernel: T.Kernel, options: Options) -> tuple[
         else:
             return None, (f"{wanted} points a thread would leave {blocks} blocks, fewer than the GPU's "
                           f"{options.multiprocessors} multiprocessors: one a thread")
-        # a dim one block covers: coarsening only trades threads for fewer shared
-        # reads, which pays for a light body alone (Rodinia's lavaMD, 5
-        # operations a read, 100 points a box: 64 threads x 2 points 7% slower
-        # than 128 x 1)
-        if not light and threads < block.extents[d]:
-            return None, (f"dim {d}'s {options.known_size(kernel.levels[d].size):,} points fit one block: "
-                          f"{wanted} points a thread would only leave fewer threads, and a body of {ops:.3g} "
-                          "operations a read gains too little from fewer shared reads")
     if wanted == 1:
         return None, "one point a thread (--register-tile 1)"
     threads = coarse_threads(block, kernel, options, wanted)
@@ -134,6 +151,13 @@ def _coarsened(schedule: Schedule, kernel: T.Kernel, options: Options) -> tuple[
     shares = ", ".join(p.name for p in staged)
     return tile, (f"{wanted} points a thread, {threads} threads apart{why}: each value of {shares} read from "
                   f"shared memory serves all {wanted}")
+
+
+def _shared_by_all(schedule: Schedule) -> bool:
+    """Every staged input is invariant to every dim the block spans (a grid
+    of points summing over charges), not one each (a product's outer product)."""
+    spans = frozenset(schedule.block.spans)
+    return all(spans <= p.invariant_to for s in schedule.streams if s.tiled for p in s.inputs if p.staged)
 
 
 def shares_every_tile(schedule: Schedule) -> bool:
@@ -203,9 +227,24 @@ def _blocks(kernel: T.Kernel, block: BlockPlan, points: int, options: Options) -
     return count
 
 
+def _tiled_blocks(kernel: T.Kernel, block: BlockPlan, sizes, options: Options) -> int | None:
+    """The grid's block count with `sizes` points a thread along each dim of a
+    2-D register-tiled block (None: some size is known only at launch)."""
+    count = 1
+    for lv in kernel.levels:
+        n = options.known_size(lv.size)
+        if n is None:
+            return None
+        d = lv.dim
+        count *= -(-n // (options.tile_for(d, THREADS) * sizes[d] if d in block.spans else 1))
+    return count
+
+
 def operations_per_read(schedule: Schedule) -> float:
-    """Arithmetic operations in the tiled streams' bodies (index arithmetic
-    aside) for each distinct staged element they read."""
+    """Arithmetic in the tiled streams' bodies (index arithmetic aside), in f32
+    adds by its price (cost.price: a sin is 20; a read from global memory,
+    which no micro-tile shares, LOAD_PRICE), for each distinct staged element
+    they read."""
     ops, reads = 0, set()
     for s in schedule.streams:
         if not s.tiled:
@@ -217,10 +256,10 @@ def operations_per_read(schedule: Schedule) -> float:
             if isinstance(e, T.Index) and isinstance(e.array, T.Var) and e.array.binder in staged:
                 reads.add(e)
                 continue
-            if isinstance(e, T.Index):  # its indices are address arithmetic
-                stack.append(e.array)
+            if isinstance(e, T.Index):  # a read in place (its indices are address arithmetic)
+                ops += LOAD_PRICE
                 continue
-            ops += isinstance(e, (T.BinOp, T.UnOp, T.Builtin))
+            ops += price(e) if isinstance(e, (T.BinOp, T.UnOp, T.Builtin)) else 0
             stack.extend(children(e, T.is_exp))
     return ops / max(1, len(reads))
 

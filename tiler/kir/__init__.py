@@ -384,6 +384,12 @@ class Module:
         return tuple(v.kernel for v in self.versions)
 
     @property
+    def reads_multiprocessors(self) -> bool:
+        """Some version's condition asks for the GPU's SM count."""
+        return any(isinstance(e, Ref) and e.name == target.MULTIPROCESSORS_NAME
+                   for v in self.versions for e in walk(v.condition))
+
+    @property
     def main(self) -> Kernel:
         """The version the plan is for (the others are fallbacks)."""
         return self.versions[0].kernel
@@ -397,9 +403,11 @@ class Module:
             raise ValueError(f"every version of {self.main.name} reads an input transposed")
         return plain.params
 
-    def select(self, sizes: dict) -> Kernel:
+    def select(self, sizes: dict, multiprocessors: int = target.MULTIPROCESSORS) -> Kernel:
+        """The version a launch at these sizes on a GPU of this many SMs runs."""
+        env = {**sizes, target.MULTIPROCESSORS_NAME: multiprocessors}
         for v in self.versions:
-            if v.condition is None or evaluate(v.condition, sizes):
+            if v.condition is None or evaluate(v.condition, env):
                 return v.kernel
         raise ValueError(f"no version of {self.main.name} runs at {sizes}")
 

@@ -14,6 +14,7 @@ import re
 
 from .. import kir, target
 from ..analyse import Analysis, Schedule
+from ..analyse.registers import GRID_SHARE
 from ..analyse.schedule import describe_thresholds
 from ..check import typed as T
 from ..check.types import Array
@@ -85,6 +86,16 @@ def _versions(analysis: Analysis, file: str, transposed: frozenset, note: str = 
     why = _joined(describe_thresholds(plan.thresholds) if plan.thresholds else "",
                   describe_fixed(main.fixed) if main.fixed else "")
     fallback = bool(plan.thresholds or main.fixed)  # sizes where the launch runs the untiled kernel
+    fewer = None
+    if plan.fewer is not None:  # the micro-tile only where its grid gives every SM a block
+        fewer = lower_schedule(analysis, plan.fewer, file, vectors=False, transposed=transposed)
+        fewer = dataclasses.replace(fewer, name=fewer.name + "_one_point")
+        share = GRID_SHARE[len(schedule.block.spans)]
+        blocks = _blocks(main) if share == 1 else kir.Bin("*", _blocks(main), const(share, target.INDEX))
+        fills = kir.Bin(">=", blocks, kir.Ref(target.MULTIPROCESSORS_NAME))
+        condition = fills if condition is None else kir.Bin("&&", condition, fills)
+        why = _joined(f"{_points_text(schedule.block)}: its grid has a block for "
+                      f"{'every' if share == 1 else f'at least 1 in {share}'} SM", why)
     versions = []
     if main.divisible:
         aligned = _all(kir.Bin("==", kir.Bin("%", kir.Ref(n), const(w)), const(0)) for n, w in main.divisible)
@@ -98,6 +109,10 @@ def _versions(analysis: Analysis, file: str, transposed: frozenset, note: str = 
             why = f"scalar copies for the other sizes{single}" + (f"; {why}" if fallback else "")
         main = scalar
     versions.append(kir.Version(main, condition, _joined(why, note) or "the only version"))
+    if fewer is not None:
+        versions.append(kir.Version(fewer, _launch_condition(plan, fewer), _joined(
+            "one point a thread: the micro-tile's grid would leave SMs without a block",
+            describe_thresholds(plan.thresholds) if plan.thresholds else "", note)))
     if fallback:
         versions.append(kir.Version(lower_schedule(analysis, plan.untiled, file), None, "the untiled fallback"))
     return versions
@@ -109,6 +124,23 @@ def _launch_condition(plan, main: kir.Kernel):
         return None
     return _all([kir.Bin(">=", kir.Ref(t.size), const(t.value)) for t in plan.thresholds]
                 + [kir.Bin("==", kir.Ref(n), const(v)) for n, v in main.fixed])
+
+
+def _blocks(k: kir.Kernel):
+    """The blocks of the kernel's grid, as a launch condition computes them (64-bit)."""
+    out = None
+    for axis in k.grid:
+        if axis is None:
+            continue
+        size, threads = axis
+        term = const(-(-size // threads)) if isinstance(size, int) else \
+            kir.Bin("/", kir.Bin("+", kir.Ref(size), const(threads - 1)), const(threads))
+        out = kir.Cast(target.INDEX, term) if out is None else kir.Bin("*", out, term)
+    return out if out is not None else const(1)
+
+
+def _points_text(block) -> str:
+    return f"{block.register.points} points a thread"
 
 
 def _joined(*parts) -> str:

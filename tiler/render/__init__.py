@@ -59,6 +59,9 @@ def launcher_name(m: kir.Module) -> str:
     return f"tiler_{program_stem(m.source)}_launch"
 
 
+LAUNCHER_DEVICES = 64  # devices whose SM count the host launcher keeps once read
+
+
 def launcher(m: kir.Module) -> dict:
     """What the host launcher does, decided here: its parameters, the sizes it
     refuses, and for each version the condition (with the pointer alignment a
@@ -88,7 +91,7 @@ def launcher(m: kir.Module) -> dict:
     return {"name": launcher_name(m), "params": ", ".join(_host_param(p) for p in host),
             "max_size": target.MAX_SIZE, "sizes": [p for p in host if p.role == "size"],
             "arrays": [p for p in host if p.pointer], "scalars": [p for p in host if p.role == "scalar"],
-            "versions": versions}
+            "versions": versions, "multiprocessors": m.reads_multiprocessors, "devices": LAUNCHER_DEVICES}
 
 
 def _scratch(p: kir.Param, source: str, names: dict) -> dict:

@@ -103,10 +103,31 @@ class Gpu:
         with self.active():
             return self._function(cuda, name, options)
 
+    def _key(self, cuda: str, options: tuple[str, ...] = ()) -> str:
+        return hashlib.sha256("\0".join([cuda, self.arch, *options, str(self.drv.get_version())]).encode()).hexdigest()
+
+    def prepare(self, sources, workers: int | None = None) -> None:
+        """Compile many CUDA sources at once (nvcc runs side by side, one a
+        core), so that later launches find their modules loaded; a source
+        nvcc refuses is left for `function` to report."""
+        import os
+        from concurrent.futures import ThreadPoolExecutor
+
+        from .nvcc import cubin
+
+        todo = {self._key(c): c for c in sources}
+        todo = {k: c for k, c in todo.items() if k not in self._modules}
+        with ThreadPoolExecutor(workers or os.cpu_count() or 1) as pool:
+            built = dict(zip(todo, pool.map(lambda c: cubin(c, self.arch), todo.values())))
+        with self.active():
+            for key, image in built.items():
+                if image is not None:
+                    self._modules[key] = self.drv.module_from_buffer(image)
+
     def _function(self, cuda: str, name: str, options: tuple[str, ...]):
         from pycuda.compiler import SourceModule
 
-        key = hashlib.sha256("\0".join([cuda, self.arch, *options, str(self.drv.get_version())]).encode()).hexdigest()
+        key = self._key(cuda, options)
         if key not in self._modules:
             try:
                 self._modules[key] = SourceModule(cuda, arch=self.arch, no_extern_c=True, options=list(options))
@@ -136,7 +157,7 @@ class Gpu:
         device as that library's arrays; else they come back as NumPy arrays.
         A module launches the version its launch condition picks."""
         if isinstance(k, kir.Module):
-            k = k.select(sizes)
+            k = k.select(sizes, self.sm_count)
         check_launch(k, sizes)
         if not k.runs_at(sizes):
             raise CompilerBug(f"{k.name} launched at sizes {sizes} that break its vector alignment "

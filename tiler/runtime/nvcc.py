@@ -91,3 +91,17 @@ def compile_report(cuda: str, arch: str, kernels) -> str:
         lines.append(f"nvcc -arch={arch}: {who}{r.registers} registers, {r.spill_stores} bytes spill stores, "
                      f"{r.shared_bytes} bytes static shared memory ({verdict}){extra}")
     return "\n".join(lines)
+
+
+def cubin(cuda: str, arch: str, timeout: int = 300) -> bytes | None:
+    """The cubin nvcc builds from `cuda` (None where it fails: the caller
+    compiles again to report why)."""
+    nvcc = nvcc_path()
+    if nvcc is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="tiler-") as tmp:
+        src, out = Path(tmp) / "kernel.cu", Path(tmp) / "kernel.cubin"
+        src.write_text(cuda)
+        done = subprocess.run([nvcc, f"-arch={arch}", "-cubin", "-o", str(out), str(src)], capture_output=True,
+                              timeout=timeout)
+        return out.read_bytes() if done.returncode == 0 and out.is_file() else None

@@ -6,13 +6,12 @@
 //   tiler_kmeans_tiled_wide: when n >= 2 && d == 34 (64-bit offsets: an array has 2^31 elements or more)
 //   tiler_kmeans_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more, below the thresholds)
 //
-// block: 128 threads; spans dimension 0 (128 threads): stages 1 input(s) with the fewest global loads; 128 threads, so that the rows its points read whole fit in shared memory
-// register tile: 2 points a thread, 128 threads apart (5 operations a staged element read): each value of cc read from shared memory serves all 2
+// block: 256 threads; spans dimension 0 (256 threads): stages 1 input(s) with the fewest global loads
 // streamSeq at 10:11: tiled (1-D), chunk 16; shared: cc (16 x 34 row-major)
 // row p: 256 x 34 in shared memory (pitch 34), to coalesce; copied as one run, 4 at a time by cp.async
 //
 // launch: tiler_kmeans_tiled<<<grid, block, 0>>>(points, centres, out0, n, d, k)
-//   block = (128, 1, 1), 128 threads
+//   block = (256, 1, 1), 256 threads
 //   grid  = (ceil(n / 256), 1, 1)
 //   static shared memory: 36992 bytes; dynamic: 0
 //   points: input [n, d] (row-major)
@@ -36,14 +35,13 @@
 //   d: size
 //   k: size
 //
-// block: 128 threads; spans dimension 0 (128 threads): stages 1 input(s) with the fewest global loads; 128 threads, so that the rows its points read whole fit in shared memory
-// register tile: 2 points a thread, 128 threads apart (5 operations a staged element read): each value of cc read from shared memory serves all 2
+// block: 256 threads; spans dimension 0 (256 threads): stages 1 input(s) with the fewest global loads
 // streamSeq at 10:11: tiled (1-D), chunk 16; shared: cc (16 x 34 row-major)
 // row p: 256 x 34 in shared memory (pitch 34), to coalesce; copied as one run, 4 at a time by cp.async
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_kmeans_tiled_wide<<<grid, block, 0>>>(points, centres, out0, n, d, k)
-//   block = (128, 1, 1), 128 threads
+//   block = (256, 1, 1), 256 threads
 //   grid  = (ceil(n / 256), 1, 1)
 //   static shared memory: 36992 bytes; dynamic: 0
 //   points: input [n, d] (row-major)
@@ -142,21 +140,15 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 }
 #endif
 
-extern "C" __global__ void __launch_bounds__(128)
+extern "C" __global__ void __launch_bounds__(256)
 tiler_kmeans_tiled(const float* __restrict__ points, const float* __restrict__ centres, int* __restrict__ out0, int n, int d, int k)
 {
   __shared__ __align__(16) float sh_p[8704];
   __shared__ __align__(16) float sh_cc[544];
-  int gtid0[2];  // kmeans.fut:8
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-    gtid0[G0_] = blockIdx.x * 256 + (G0_ * 128 + threadIdx.x);  // kmeans.fut:8
-  }
+  const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // kmeans.fut:8
   if (blockIdx.x * 256 + 256 <= n) {
     // asynchronous copy: one run of 8704 elements of points into sh_p, 4 at a time  // kmeans.fut:8
-    #pragma unroll
-    for (int c_ = 0; c_ < 17; c_ += 1) {  // 17 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.x + c_ * 128;
+    for (int t_ = threadIdx.x; t_ < 2176; t_ += 256) {
       const int e_2 = t_ * 4;
       tiler_cp_async<16>(&sh_p[e_2], &points[blockIdx.x * 256 * 34 + e_2], true);
     }
@@ -164,129 +156,74 @@ tiler_kmeans_tiled(const float* __restrict__ points, const float* __restrict__ c
     tiler_cp_async_wait<0>();
   } else {
     // cooperative copy: 256 x 34 tile of points into sh_p, chunk fastest  // kmeans.fut:8
-    for (int c_ = 0; c_ < 68; c_ += 1) {  // 68 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 128;
+    for (int c_ = 0; c_ < 34; c_ += 1) {  // 34 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
       const int r = t_ / 34;
       const int e = t_ % 34;
       sh_p[r * 34 + e] = points[tiler_min(blockIdx.x * 256 + r, n - 1) * 34 + e];
     }
   }
   __syncthreads();  // the rows are written
-  int best[2];  // kmeans.fut:10
-  float bestd[2];  // kmeans.fut:10
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-    best[G0_] = 0;  // kmeans.fut:10
-    bestd[G0_] = 3e+38f;  // kmeans.fut:10
-  }
+  int best = 0;  // kmeans.fut:10
+  float bestd = 3e+38f;  // kmeans.fut:10
   for (int kk = 0; kk < k - 15; kk += 16) {  // kmeans.fut:10
     // cooperative copy: 16 x 34 tile of centres into sh_cc, chunk fastest  // kmeans.fut:10
-    for (int t_ = threadIdx.x; t_ < 544; t_ += 128) {
+    for (int t_ = threadIdx.x; t_ < 544; t_ += 256) {
       const int r_3 = t_ / 34;
       const int e_3 = t_ % 34;
       sh_cc[r_3 * 34 + e_3] = centres[(kk + r_3) * 34 + e_3];
     }
     __syncthreads();  // the tiles are written
-    int best_2[2];  // kmeans.fut:11
-    float bestd_2[2];  // kmeans.fut:11
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      best_2[G0_] = best[G0_];  // kmeans.fut:11
-      bestd_2[G0_] = bestd[G0_];  // kmeans.fut:11
-    }
-    #pragma unroll
+    int best_2 = best;  // kmeans.fut:11
+    float bestd_2 = bestd;  // kmeans.fut:11
     for (int j = 0; j < 16; j += 1) {  // kmeans.fut:11
-      float s[2];  // kmeans.fut:12
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        s[G0_] = 0.0f;  // kmeans.fut:12
-      }
+      float s = 0.0f;  // kmeans.fut:12
       for (int f = 0; f < 34; f += 1) {  // kmeans.fut:12
-        float t[2];  // kmeans.fut:13
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          t[G0_] = sh_p[(G0_ * 128 + threadIdx.x) * 34 + f] - sh_cc[j * 34 + f];  // kmeans.fut:13
-          s[G0_] = s[G0_] + t[G0_] * t[G0_];
-        }
+        const float t = sh_p[threadIdx.x * 34 + f] - sh_cc[j * 34 + f];  // kmeans.fut:13
+        s = s + t * t;
       }
-      int best_next[2];
-      float bestd_next[2];
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        best_next[G0_] = s[G0_] < bestd_2[G0_] ? kk + j : best_2[G0_];
-        bestd_next[G0_] = s[G0_] < bestd_2[G0_] ? s[G0_] : bestd_2[G0_];
-        best_2[G0_] = best_next[G0_];
-        bestd_2[G0_] = bestd_next[G0_];
-      }
+      const int best_next = s < bestd_2 ? kk + j : best_2;
+      const float bestd_next = s < bestd_2 ? s : bestd_2;
+      best_2 = best_next;
+      bestd_2 = bestd_next;
     }
-    int best_next_2[2];
-    float bestd_next_2[2];
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      best_next_2[G0_] = best_2[G0_];
-      bestd_next_2[G0_] = bestd_2[G0_];
-      best[G0_] = best_next_2[G0_];
-      bestd[G0_] = bestd_next_2[G0_];
-    }
+    const int best_next_2 = best_2;
+    const float bestd_next_2 = bestd_2;
+    best = best_next_2;
+    bestd = bestd_next_2;
     __syncthreads();  // the tiles are read before the next copy
   }
   const int kk_last = k - k % 16;
   if (kk_last < k) {  // kmeans.fut:10
     const int c = k - kk_last;
     // cooperative copy: 16 x 34 tile of centres into sh_cc, chunk fastest  // kmeans.fut:10
-    for (int t_ = threadIdx.x; t_ < 544; t_ += 128) {
+    for (int t_ = threadIdx.x; t_ < 544; t_ += 256) {
       const int r_4 = t_ / 34;
       const int e_4 = t_ % 34;
       sh_cc[r_4 * 34 + e_4] = kk_last + r_4 < k ? centres[(kk_last + r_4) * 34 + e_4] : (float)0;
     }
     __syncthreads();  // the tiles are written
-    int best_3[2];  // kmeans.fut:11
-    float bestd_3[2];  // kmeans.fut:11
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      best_3[G0_] = best[G0_];  // kmeans.fut:11
-      bestd_3[G0_] = bestd[G0_];  // kmeans.fut:11
-    }
+    int best_3 = best;  // kmeans.fut:11
+    float bestd_3 = bestd;  // kmeans.fut:11
     for (int j_2 = 0; j_2 < c; j_2 += 1) {  // kmeans.fut:11
-      float s_2[2];  // kmeans.fut:12
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        s_2[G0_] = 0.0f;  // kmeans.fut:12
-      }
+      float s_2 = 0.0f;  // kmeans.fut:12
       for (int f_2 = 0; f_2 < 34; f_2 += 1) {  // kmeans.fut:12
-        float t_2[2];  // kmeans.fut:13
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          t_2[G0_] = sh_p[(G0_ * 128 + threadIdx.x) * 34 + f_2] - sh_cc[j_2 * 34 + f_2];  // kmeans.fut:13
-          s_2[G0_] = s_2[G0_] + t_2[G0_] * t_2[G0_];
-        }
+        const float t_2 = sh_p[threadIdx.x * 34 + f_2] - sh_cc[j_2 * 34 + f_2];  // kmeans.fut:13
+        s_2 = s_2 + t_2 * t_2;
       }
-      int best_next_3[2];
-      float bestd_next_3[2];
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        best_next_3[G0_] = s_2[G0_] < bestd_3[G0_] ? kk_last + j_2 : best_3[G0_];
-        bestd_next_3[G0_] = s_2[G0_] < bestd_3[G0_] ? s_2[G0_] : bestd_3[G0_];
-        best_3[G0_] = best_next_3[G0_];
-        bestd_3[G0_] = bestd_next_3[G0_];
-      }
+      const int best_next_3 = s_2 < bestd_3 ? kk_last + j_2 : best_3;
+      const float bestd_next_3 = s_2 < bestd_3 ? s_2 : bestd_3;
+      best_3 = best_next_3;
+      bestd_3 = bestd_next_3;
     }
-    int best_next_4[2];
-    float bestd_next_4[2];
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      best_next_4[G0_] = best_3[G0_];
-      bestd_next_4[G0_] = bestd_3[G0_];
-      best[G0_] = best_next_4[G0_];
-      bestd[G0_] = bestd_next_4[G0_];
-    }
+    const int best_next_4 = best_3;
+    const float bestd_next_4 = bestd_3;
+    best = best_next_4;
+    bestd = bestd_next_4;
     __syncthreads();  // the tiles are read before the next copy
   }
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-    if (gtid0[G0_] < n) {
-      out0[gtid0[G0_]] = best[G0_];  // kmeans.fut:7
-    }
+  if (gtid0 < n) {
+    out0[gtid0] = best;  // kmeans.fut:7
   }
 }
 
@@ -320,21 +257,15 @@ tiler_kmeans_untiled(const float* __restrict__ points, const float* __restrict__
   }
 }
 
-extern "C" __global__ void __launch_bounds__(128, 1)
+extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_kmeans_tiled_wide(const float* __restrict__ points, const float* __restrict__ centres, int* __restrict__ out0, int n, int d, int k)
 {
   __shared__ __align__(16) float sh_p[8704];
   __shared__ __align__(16) float sh_cc[544];
-  int gtid0[2];  // kmeans.fut:8
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-    gtid0[G0_] = blockIdx.x * 256 + (G0_ * 128 + threadIdx.x);  // kmeans.fut:8
-  }
+  const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // kmeans.fut:8
   if (blockIdx.x * 256 + 256 <= n) {
     // asynchronous copy: one run of 8704 elements of points into sh_p, 4 at a time  // kmeans.fut:8
-    #pragma unroll
-    for (int c_ = 0; c_ < 17; c_ += 1) {  // 17 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.x + c_ * 128;
+    for (int t_ = threadIdx.x; t_ < 2176; t_ += 256) {
       const int e_2 = t_ * 4;
       tiler_cp_async<16>(&sh_p[e_2], &points[blockIdx.x * 256 * (long long)34 + e_2], true);
     }
@@ -342,129 +273,74 @@ tiler_kmeans_tiled_wide(const float* __restrict__ points, const float* __restric
     tiler_cp_async_wait<0>();
   } else {
     // cooperative copy: 256 x 34 tile of points into sh_p, chunk fastest  // kmeans.fut:8
-    for (int c_ = 0; c_ < 68; c_ += 1) {  // 68 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 128;
+    for (int c_ = 0; c_ < 34; c_ += 1) {  // 34 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 256;
       const int r = t_ / 34;
       const int e = t_ % 34;
       sh_p[r * 34 + e] = points[tiler_min(blockIdx.x * 256 + r, n - 1) * (long long)34 + e];
     }
   }
   __syncthreads();  // the rows are written
-  int best[2];  // kmeans.fut:10
-  float bestd[2];  // kmeans.fut:10
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-    best[G0_] = 0;  // kmeans.fut:10
-    bestd[G0_] = 3e+38f;  // kmeans.fut:10
-  }
+  int best = 0;  // kmeans.fut:10
+  float bestd = 3e+38f;  // kmeans.fut:10
   for (int kk = 0; kk < k - 15; kk += 16) {  // kmeans.fut:10
     // cooperative copy: 16 x 34 tile of centres into sh_cc, chunk fastest  // kmeans.fut:10
-    for (int t_ = threadIdx.x; t_ < 544; t_ += 128) {
+    for (int t_ = threadIdx.x; t_ < 544; t_ += 256) {
       const int r_3 = t_ / 34;
       const int e_3 = t_ % 34;
       sh_cc[r_3 * 34 + e_3] = centres[(kk + r_3) * (long long)34 + e_3];
     }
     __syncthreads();  // the tiles are written
-    int best_2[2];  // kmeans.fut:11
-    float bestd_2[2];  // kmeans.fut:11
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      best_2[G0_] = best[G0_];  // kmeans.fut:11
-      bestd_2[G0_] = bestd[G0_];  // kmeans.fut:11
-    }
-    #pragma unroll
+    int best_2 = best;  // kmeans.fut:11
+    float bestd_2 = bestd;  // kmeans.fut:11
     for (int j = 0; j < 16; j += 1) {  // kmeans.fut:11
-      float s[2];  // kmeans.fut:12
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        s[G0_] = 0.0f;  // kmeans.fut:12
-      }
+      float s = 0.0f;  // kmeans.fut:12
       for (int f = 0; f < 34; f += 1) {  // kmeans.fut:12
-        float t[2];  // kmeans.fut:13
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          t[G0_] = sh_p[(G0_ * 128 + threadIdx.x) * 34 + f] - sh_cc[j * 34 + f];  // kmeans.fut:13
-          s[G0_] = s[G0_] + t[G0_] * t[G0_];
-        }
+        const float t = sh_p[threadIdx.x * 34 + f] - sh_cc[j * 34 + f];  // kmeans.fut:13
+        s = s + t * t;
       }
-      int best_next[2];
-      float bestd_next[2];
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        best_next[G0_] = s[G0_] < bestd_2[G0_] ? kk + j : best_2[G0_];
-        bestd_next[G0_] = s[G0_] < bestd_2[G0_] ? s[G0_] : bestd_2[G0_];
-        best_2[G0_] = best_next[G0_];
-        bestd_2[G0_] = bestd_next[G0_];
-      }
+      const int best_next = s < bestd_2 ? kk + j : best_2;
+      const float bestd_next = s < bestd_2 ? s : bestd_2;
+      best_2 = best_next;
+      bestd_2 = bestd_next;
     }
-    int best_next_2[2];
-    float bestd_next_2[2];
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      best_next_2[G0_] = best_2[G0_];
-      bestd_next_2[G0_] = bestd_2[G0_];
-      best[G0_] = best_next_2[G0_];
-      bestd[G0_] = bestd_next_2[G0_];
-    }
+    const int best_next_2 = best_2;
+    const float bestd_next_2 = bestd_2;
+    best = best_next_2;
+    bestd = bestd_next_2;
     __syncthreads();  // the tiles are read before the next copy
   }
   const int kk_last = k - k % 16;
   if (kk_last < k) {  // kmeans.fut:10
     const int c = k - kk_last;
     // cooperative copy: 16 x 34 tile of centres into sh_cc, chunk fastest  // kmeans.fut:10
-    for (int t_ = threadIdx.x; t_ < 544; t_ += 128) {
+    for (int t_ = threadIdx.x; t_ < 544; t_ += 256) {
       const int r_4 = t_ / 34;
       const int e_4 = t_ % 34;
       sh_cc[r_4 * 34 + e_4] = kk_last + r_4 < k ? centres[(kk_last + r_4) * (long long)34 + e_4] : (float)0;
     }
     __syncthreads();  // the tiles are written
-    int best_3[2];  // kmeans.fut:11
-    float bestd_3[2];  // kmeans.fut:11
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      best_3[G0_] = best[G0_];  // kmeans.fut:11
-      bestd_3[G0_] = bestd[G0_];  // kmeans.fut:11
-    }
+    int best_3 = best;  // kmeans.fut:11
+    float bestd_3 = bestd;  // kmeans.fut:11
     for (int j_2 = 0; j_2 < c; j_2 += 1) {  // kmeans.fut:11
-      float s_2[2];  // kmeans.fut:12
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        s_2[G0_] = 0.0f;  // kmeans.fut:12
-      }
+      float s_2 = 0.0f;  // kmeans.fut:12
       for (int f_2 = 0; f_2 < 34; f_2 += 1) {  // kmeans.fut:12
-        float t_2[2];  // kmeans.fut:13
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          t_2[G0_] = sh_p[(G0_ * 128 + threadIdx.x) * 34 + f_2] - sh_cc[j_2 * 34 + f_2];  // kmeans.fut:13
-          s_2[G0_] = s_2[G0_] + t_2[G0_] * t_2[G0_];
-        }
+        const float t_2 = sh_p[threadIdx.x * 34 + f_2] - sh_cc[j_2 * 34 + f_2];  // kmeans.fut:13
+        s_2 = s_2 + t_2 * t_2;
       }
-      int best_next_3[2];
-      float bestd_next_3[2];
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        best_next_3[G0_] = s_2[G0_] < bestd_3[G0_] ? kk_last + j_2 : best_3[G0_];
-        bestd_next_3[G0_] = s_2[G0_] < bestd_3[G0_] ? s_2[G0_] : bestd_3[G0_];
-        best_3[G0_] = best_next_3[G0_];
-        bestd_3[G0_] = bestd_next_3[G0_];
-      }
+      const int best_next_3 = s_2 < bestd_3 ? kk_last + j_2 : best_3;
+      const float bestd_next_3 = s_2 < bestd_3 ? s_2 : bestd_3;
+      best_3 = best_next_3;
+      bestd_3 = bestd_next_3;
     }
-    int best_next_4[2];
-    float bestd_next_4[2];
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      best_next_4[G0_] = best_3[G0_];
-      bestd_next_4[G0_] = bestd_3[G0_];
-      best[G0_] = best_next_4[G0_];
-      bestd[G0_] = bestd_next_4[G0_];
-    }
+    const int best_next_4 = best_3;
+    const float bestd_next_4 = bestd_3;
+    best = best_next_4;
+    bestd = bestd_next_4;
     __syncthreads();  // the tiles are read before the next copy
   }
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-    if (gtid0[G0_] < n) {
-      out0[gtid0[G0_]] = best[G0_];  // kmeans.fut:7
-    }
+  if (gtid0 < n) {
+    out0[gtid0] = best;  // kmeans.fut:7
   }
 }
 
@@ -509,7 +385,7 @@ extern "C" cudaError_t tiler_kmeans_launch(const float* points, const float* cen
   if (d < 0 || d > 2146435072) return cudaErrorInvalidValue;
   if (k < 0 || k > 2146435072) return cudaErrorInvalidValue;
   if (((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (n >= 2 && d == 34))) {
-    const dim3 grid((n + 255) / 256, 1, 1), block(128, 1, 1);
+    const dim3 grid((n + 255) / 256, 1, 1), block(256, 1, 1);
     if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
     tiler_kmeans_tiled<<<grid, block, 0, stream>>>(points, centres, out0, n, d, k);
     return cudaGetLastError();
@@ -521,7 +397,7 @@ extern "C" cudaError_t tiler_kmeans_launch(const float* points, const float* cen
     return cudaGetLastError();
   }
   if ((n >= 2 && d == 34)) {
-    const dim3 grid((n + 255) / 256, 1, 1), block(128, 1, 1);
+    const dim3 grid((n + 255) / 256, 1, 1), block(256, 1, 1);
     if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
     tiler_kmeans_tiled_wide<<<grid, block, 0, stream>>>(points, centres, out0, n, d, k);
     return cudaGetLastError();

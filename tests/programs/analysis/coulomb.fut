@@ -4,7 +4,7 @@
 -- stream: 11:15 tiled 2-D
 -- input: 11:15 ax invariant=0,1 shared
 -- input: 11:15 aq invariant=0,1 shared
--- reason: 11:15 aq one copy serves 16384 points (256 threads)
+-- reason: 11:15 aq one copy serves 1024 threads
 fun [[f32, w], h] main([f32, w] gx, [f32, h] gy, [f32, na] atomx, [f32, na] atomy, [f32, na] atomq) =
   map(fn [f32, w] (f32 y) =>
         map(fn f32 (f32 x) =>

@@ -3,7 +3,7 @@
 -- block: 0
 -- stream: 9:9 tiled 1-D
 -- input: 9:9 xc invariant=0 shared
--- reason: 9:9 xc one copy serves 512 points (256 threads)
+-- reason: 9:9 xc one copy serves 256 threads
 fun [f32, n] main(int n, f32 h, [f32, k] xs) =
   map(fn f32 (int i) =>
         streamSeq(fn f32 (int kk, [f32, c] xc, f32 acc) =>

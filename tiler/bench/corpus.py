@@ -1,0 +1,216 @@
+"""`tiler corpus`: the performance gate. Every program of a corpus (a folder
+of `.fut` files, each with a `.toml` of size tables) is compiled as a user
+would compile it (no sizes given: the launch picks by the sizes it meets),
+checked against the interpreter at its `test` sizes, then timed at each of
+its `small`, `medium` and `large` sizes against its untiled kernel.
+
+`run_corpus(...)` returns one record a (program, size set) with each
+variant's median time; `losers(records)` the ones whose default is slower
+than untiled past a tolerance; `against(records, earlier)` the ones slower
+than an earlier run's default. A program that fails (a wrong result, a
+compile error) is recorded with why and the run goes on.
+"""
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .. import __version__
+from ..analyse import Options
+from ..check import check
+from ..errors import CompilerBug, PlainError, UserError
+from ..interp import run as interpret
+from ..pipeline import run_all
+from ..runtime import Gpu
+from ..syntax import parse
+from ..workload import load_spec, make_inputs, resolve_sizes
+from . import compare_outputs
+
+SIZE_SETS = ("small", "medium", "large")
+DEFAULT, UNTILED = "default", "untiled"
+BUDGET_MS = 100.0  # timed launches of one variant at one size take about this long
+MIN_REPEAT, MAX_REPEAT = 3, 20
+SLOWER = 1.05  # a default more than 5% slower than untiled is a loser
+
+
+@dataclass(frozen=True)
+class Variant:
+    label: str
+    options: Options
+
+
+def default_variants(extra: dict[str, Options] | None = None) -> list[Variant]:
+    out = [Variant(UNTILED, Options(no_tile=True)), Variant(DEFAULT, Options())]
+    return out + [Variant(k, v) for k, v in (extra or {}).items()]
+
+
+def programs(folder: Path, only: tuple[str, ...] = ()) -> list[Path]:
+    found = sorted(p for p in folder.glob("*.fut") if p.with_suffix(".toml").is_file())
+    return [p for p in found if not only or p.stem in only]
+
+
+def run_corpus(folder: Path, variants: list[Variant], size_sets=SIZE_SETS, only=(), log=print,
+               save=lambda records: None) -> list[dict]:
+    """Every program's records; `save` is given them after each program (a
+    run cut short keeps what it measured)."""
+    gpu = Gpu.get()
+    records = []
+    for path in programs(folder, only):
+        started = time.perf_counter()
+        try:
+            records += _program(path, variants, size_sets, gpu, log)
+        except (PlainError, UserError, CompilerBug, ValueError, RuntimeError) as exc:
+            records.append({"program": path.stem, "size_set": None, "error": f"{type(exc).__name__}: {exc}"})
+            log(f"{path.stem}: FAILED {type(exc).__name__}: {str(exc)[:400]}")
+        log(f"  ({time.perf_counter() - started:.1f} s)")
+        save(records)
+    return records
+
+
+def _program(path: Path, variants: list[Variant], size_sets, gpu, log) -> list[dict]:
+    text = path.read_text()
+    shown = str(path)
+    prog = check(parse(text, shown))
+    spec = load_spec(path)
+    device = dict(multiprocessors=gpu.sm_count, device_shared=gpu.max_shared_optin)
+    compiled = {v.label: run_all(text, shown, replace(v.options, **device)) for v in variants}
+    if hasattr(gpu, "prepare"):  # (an earlier tiler compiles at the first launch)
+        gpu.prepare([c["render"] for c in compiled.values()])
+    _check_test_sizes(prog, spec, compiled, gpu)
+    out = []
+    for size_set in size_sets:
+        if size_set not in spec.sizes:
+            continue
+        sizes = resolve_sizes(prog, {}, spec, size_set)
+        record = {"program": path.stem, "size_set": size_set, "sizes": sizes, "ms": {}, "version": {}}
+        try:
+            _time(path, prog, spec, sizes, variants, compiled, gpu, record)
+        except (PlainError, CompilerBug, ValueError, RuntimeError) as exc:  # this size only: the others still run
+            record["error"] = f"{type(exc).__name__}: {exc}"
+            log(f"{path.stem} {size_set}: FAILED {record['error'][:300]}")
+        out.append(record)
+        if "error" not in record:
+            log(line(record))
+    return out
+
+
+def _time(path: Path, prog, spec, sizes: dict, variants, compiled: dict, gpu, record: dict) -> None:
+    """Each variant's median time at `sizes` into `record`, its output checked against the first's."""
+    size_set = record["size_set"]
+    inputs = make_inputs(prog, sizes, spec, seed=1)
+    uploaded = gpu.upload(inputs)
+    try:
+        reference = None
+        for v in variants:
+            k, cuda = compiled[v.label]["verify"], compiled[v.label]["render"]
+            outs, first = gpu.run(k, cuda, inputs, sizes, repeat=1, device=uploaded)
+            repeat = max(MIN_REPEAT, min(MAX_REPEAT, int(BUDGET_MS / max(first[0], 1e-3))))
+            _, times = gpu.run(k, cuda, inputs, sizes, repeat=repeat, device=uploaded)
+            if reference is None:
+                reference = outs
+            compare_outputs(outs, reference, spec, f"{path.stem} {size_set}: {v.label} against untiled")
+            record["ms"][v.label] = statistics.median(times)
+            record["version"][v.label] = _selected(k, sizes, gpu).name
+    finally:
+        uploaded.free()
+
+
+def _selected(module, sizes: dict, gpu):
+    try:
+        return module.select(sizes, gpu.sm_count)
+    except TypeError:  # an earlier tiler's modules (a run against an earlier commit) pick by the sizes alone
+        return module.select(sizes)
+
+
+def _check_test_sizes(prog, spec, compiled: dict, gpu) -> None:
+    """Every variant's every version that runs at the test sizes, against the interpreter."""
+    sizes = resolve_sizes(prog, {}, spec, "test")
+    inputs = make_inputs(prog, sizes, spec, seed=2)
+    want = interpret(prog, inputs)
+    for label, values in compiled.items():
+        got, _ = gpu.run(values["verify"], values["render"], inputs, sizes)
+        compare_outputs(got, want, spec, f"{prog.file}: {label} against the interpreter at {sizes}")
+
+
+def speedup(record: dict, label: str = DEFAULT) -> float | None:
+    ms = record.get("ms", {})
+    return ms[UNTILED] / ms[label] if UNTILED in ms and ms.get(label) else None
+
+
+def line(record: dict) -> str:
+    ms = record["ms"]
+    parts = [f"{k} {v:.4g}" for k, v in ms.items()]
+    s = speedup(record)
+    mark = "  LOSER" if s is not None and s < 1 / SLOWER else ""
+    return f"{record['program']:28s} {record['size_set']:6s} x{s:.2f}  " + ", ".join(parts) + mark \
+        if s is not None else f"{record['program']} {record['size_set']}: " + ", ".join(parts)
+
+
+def losers(records: list[dict], label: str = DEFAULT, slower: float = SLOWER) -> list[dict]:
+    return [r for r in records if (s := speedup(r, label)) is not None and s < 1 / slower]
+
+
+def against(records: list[dict], earlier: list[dict], slower: float = SLOWER) -> list[tuple[dict, float]]:
+    """(record, now / then) where the default is slower than in `earlier`."""
+    then = {(r["program"], r["size_set"]): r.get("ms", {}).get(DEFAULT) for r in earlier}
+    out = []
+    for r in records:
+        was, now = then.get((r["program"], r["size_set"])), r.get("ms", {}).get(DEFAULT)
+        if was and now and now > was * slower:
+            out.append((r, now / was))
+    return out
+
+
+def summary(records: list[dict], label: str = DEFAULT) -> str:
+    """Counts, the geometric mean speedup over untiled, the losers."""
+    timed = [r for r in records if speedup(r, label) is not None]
+    failed = [r for r in records if "error" in r]
+    if not timed:
+        return f"nothing timed; {len(failed)} failed"
+    geo = math.exp(statistics.fmean(math.log(speedup(r, label)) for r in timed))
+    lose = losers(records, label)
+    lines = [f"{label}: {len(timed)} (program, size) pairs timed, {len(failed)} program(s) failed; "
+             f"geometric mean speedup over untiled {geo:.2f}x; {len(lose)} more than "
+             f"{(SLOWER - 1) * 100:.0f}% slower than untiled"]
+    lines += [f"  {r['program']} {r['size_set']}: x{speedup(r, label):.2f}" for r in lose]
+    return "\n".join(lines)
+
+
+def run_command(folder: str, only=(), size_sets: str = ",".join(SIZE_SETS), diagnose: bool = False,
+                json_path: str | None = None, against_path: str | None = None, echo=print) -> list[dict]:
+    """`tiler corpus`: run, print the summary (and what got slower than
+    `against_path`'s run), write the JSON."""
+    if not Path(folder).is_dir():
+        raise PlainError(f"{folder} is not a folder of programs")
+    extra = {"one point a thread": Options(register_tile=(1,)), "ptxas registers": Options(min_blocks=0),
+             "no register tile": Options(no_register_tile=True)} if diagnose else {}
+    gpu = Gpu.get()
+
+    def save(records):
+        if json_path:
+            Path(json_path).write_text(json.dumps({"environment": gpu.environment(), "tiler": __version__,
+                                                   "records": records}, indent=1))
+
+    records = run_corpus(Path(folder), default_variants(extra), tuple(size_sets.split(",")), tuple(only), echo,
+                         save)
+    echo(summary(records))
+    for label in extra:
+        echo(summary(records, label))
+    if against_path:
+        earlier = json.loads(Path(against_path).read_text())["records"]
+        slower = against(records, earlier)
+        echo(f"against {against_path}: {len(slower)} default(s) more than {(SLOWER - 1) * 100:.0f}% slower")
+        for r, ratio in slower:
+            echo(f"  {r['program']} {r['size_set']}: {ratio:.2f}x the earlier time")
+    return records
+
+
+if __name__ == "__main__":  # an earlier checkout, given this file, times its own default the same way
+    import sys
+
+    args = sys.argv[1:]
+    run_command(args[0], (), *(args[1:2] or [",".join(SIZE_SETS)]), json_path=args[2] if len(args) > 2 else None)
