@@ -791,4 +791,3 @@ def entry() -> None:
         click.echo("aborted", err=True)
         sys.exit(EXIT_USER)
     sys.exit(code if isinstance(code, int) else 0)
-

@@ -23,7 +23,7 @@ from .joins import with_joins
 from .occupancy import with_occupancy
 from .options import Options, tile_text
 from .records import Variance
-from .registers import register_block, register_tile, synchronous
+from .registers import grid_blocks, register_block, register_tile, synchronous
 from .schedule import Schedule, StreamPlan, Threshold
 from .slabs import fits, row_candidates, unfit
 from .staging import not_tiled, over_limit, plan_stream, stream_refusal
@@ -81,47 +81,42 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
     narrow = _coalescing_block(best, views, options)
     reason = "; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few " \
              "threads, and small blocks spread them over every SM" if narrow is not best else ""
-    best, narrowed = _with_rows(narrow, kernel, views, options)
-    reason = why_block(best.block, best.streams) + reason + narrowed
-    best = transpositions(replace(best, block=replace(best.block, reason=reason)), kernel, views, options)
-    best = with_occupancy(with_interior(best, options), options)
+    best = _completed(narrow, reason, kernel, views, options)
     candidates = (best,) + candidates[1:]
-    fewer = _fewer_points(best, narrow, kernel, views, options)
+    fewer = _fewer_points(best, narrow, reason, kernel, views, options)
     limits = cost.thresholds(fewer or best, untiled, {lv.dim: lv.size for lv in kernel.levels},
                              dict(options.thresholds), frozenset(kernel.sizes))
     return Plan(best, candidates, untiled, limits, fewer)
 
 
-def _fewer_points(best: Schedule, plain: Schedule, kernel: T.Kernel, views: Views, options: Options) -> Schedule | None:
+def _completed(plain: Schedule, reason: str, kernel: T.Kernel, views: Views, options: Options) -> Schedule:
+    """A candidate made whole: its register tile and the rows its threads
+    read whole (_with_rows), the transpositions, interior blocks, blocks an SM."""
+    best, narrowed = _with_rows(plain, kernel, views, options)
+    reason = why_block(best.block, best.streams) + reason + narrowed
+    best = transpositions(replace(best, block=replace(best.block, reason=reason)), kernel, views, options)
+    return with_occupancy(with_interior(best, options), options)
+
+
+def _fewer_points(best: Schedule, plain: Schedule, reason: str, kernel: T.Kernel, views: Views,
+                  options: Options) -> Schedule | None:
     """The schedule with one point a thread, where the best one gives each
     thread several (a coarsened 1-D block, a 2-D register tile) and how many
-    blocks its grid has is known only at launch: a grid of fewer blocks than
-    the GPU has SMs leaves SMs idle, and the same work spread one point a
-    thread over more blocks runs on all of them (an MRI-Q of 8192 voxels, 4
-    points a thread: 8 blocks for 132 SMs, 2.5x slower than untiled). The
-    launch picks between them with the SM count (lower.py)."""
+    blocks its grid has is known only at launch: a grid of too few blocks
+    leaves SMs idle, and the same work spread one point a thread over more
+    blocks runs on more of them (an MRI-Q of 8192 voxels, 4 points a thread:
+    8 blocks for 132 SMs, 2.5x slower than untiled). The launch picks between
+    them with the SM count (lower.py, registers.fills)."""
+    points = {d: best.block.points(d) for d in best.block.spans}
     if best.block.register is None or options.register_tile or best.transposed or best.block.interior \
-            or grid_blocks(kernel, best.block, options) is not None:
+            or grid_blocks(kernel, points, options) is not None:
         return None
-    one = replace(options, no_register_tile=True)
-    fewer, narrowed = _with_rows(plain, kernel, views, one)
-    if not fewer.tiled:
+    fewer = _completed(plain, reason, kernel, views, replace(options, no_register_tile=True))
+    if not fewer.tiled or fewer.transposed:
         return None
-    why = "one point a thread, for launches whose grid under the micro-tile would have fewer blocks than the " \
-          "GPU has multiprocessors"
-    block = replace(fewer.block, reason=why_block(fewer.block, fewer.streams) + narrowed, register_reason=why)
-    return with_occupancy(replace(fewer, block=block, transposes=best.transposes), one)
-
-
-def grid_blocks(kernel: T.Kernel, block, options: Options) -> int | None:
-    """The blocks a launch of `block` has (None: some size is known only at launch)."""
-    count = 1
-    for lv in kernel.levels:
-        n = options.known_size(lv.size)
-        if n is None:
-            return None
-        count *= -(-n // (block.points(lv.dim) if lv.dim in block.spans else 1))
-    return count
+    return replace(fewer, block=replace(fewer.block, register_reason=(
+        "one point a thread, for launches whose grid under the micro-tile would leave too many SMs without a "
+        "block")))
 
 
 MIN_CHUNK = 8  # below this a chunk's two barriers cost more than its tiles save

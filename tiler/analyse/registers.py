@@ -49,7 +49,7 @@ REGISTER_BUDGET = 128
 # and can lose much: 2 points a thread made 3-D n-body 1% faster (47.97 ->
 # 47.42 ms at 2^18), but on the corpus (RESULTS.md, 2026-11-24) an RBF sum
 # (exp), a 2-D n-body (sqrt, division), a table interpolation and an f64
-# Matern kernel 20-35% slower than one a thread.
+# Matern kernel 30-50% slower than one a thread.
 COARSEN = 2
 COARSEN_LIGHT, LIGHT = 4, 4
 # A micro-tile runs where its grid gives blocks to at least 1/GRID_SHARE of
@@ -93,11 +93,12 @@ def register_tile(schedule: Schedule, kernel: T.Kernel, options: Options) -> tup
     if math.prod(sizes) == 1:
         return None, (f"no staged input is invariant to a dim wide enough for a micro-tile (dims "
                       f"{dims_text(block.spans)})")
-    blocks = _tiled_blocks(kernel, block, sizes, options)
-    while blocks is not None and blocks * GRID_SHARE[2] < options.multiprocessors and math.prod(sizes) > 1 \
-            and not any(options.register_tile):  # every SM a block before more points a thread
+    def blocks():
+        return grid_blocks(kernel, {d: options.tile_for(d, THREADS) * sizes[d] for d in block.spans}, options)
+
+    while not any(options.register_tile) and math.prod(sizes) > 1 and blocks() is not None \
+            and not fills(blocks(), 2, options.multiprocessors):  # enough SMs a block before more points a thread
         sizes[sizes.index(max(sizes))] //= 2
-        blocks = _tiled_blocks(kernel, block, sizes, options)
     if math.prod(sizes) == 1:
         return None, (f"a micro-tile would leave blocks for fewer than a quarter of the GPU's "
                       f"{options.multiprocessors} multiprocessors: one point a thread")
@@ -133,8 +134,8 @@ def _coarsened(schedule: Schedule, kernel: T.Kernel, options: Options) -> tuple[
         why = f" ({ops:.3g} operations a staged element read: a light body)"
         for wanted in (COARSEN_LIGHT, COARSEN):
             threads = coarse_threads(block, kernel, options, wanted)
-            blocks = _blocks(kernel, block, threads * wanted, options)
-            if blocks is None or blocks >= options.multiprocessors:
+            blocks = grid_blocks(kernel, {d: threads * wanted}, options)
+            if blocks is None or fills(blocks, 1, options.multiprocessors):
                 break  # the grid still fills the GPU
         else:
             return None, (f"{wanted} points a thread would leave {blocks} blocks, fewer than the GPU's "
@@ -215,29 +216,22 @@ def coarse_threads(block: BlockPlan, kernel: T.Kernel, options: Options, points:
     return threads
 
 
-def _blocks(kernel: T.Kernel, block: BlockPlan, points: int, options: Options) -> int | None:
-    """The grid's block count when the spanned dim has `points` a block
-    (None: some size is known only at launch)."""
+def grid_blocks(kernel: T.Kernel, points: dict, options: Options) -> int | None:
+    """The grid's block count where a block covers `points[d]` points along
+    each dim d it spans (None: some size is known only at launch)."""
     count = 1
     for lv in kernel.levels:
         n = options.known_size(lv.size)
         if n is None:
             return None
-        count *= -(-n // (points if lv.dim in block.spans else 1))
+        count *= -(-n // points.get(lv.dim, 1))
     return count
 
 
-def _tiled_blocks(kernel: T.Kernel, block: BlockPlan, sizes, options: Options) -> int | None:
-    """The grid's block count with `sizes` points a thread along each dim of a
-    2-D register-tiled block (None: some size is known only at launch)."""
-    count = 1
-    for lv in kernel.levels:
-        n = options.known_size(lv.size)
-        if n is None:
-            return None
-        d = lv.dim
-        count *= -(-n // (options.tile_for(d, THREADS) * sizes[d] if d in block.spans else 1))
-    return count
+def fills(blocks: int, spans: int, multiprocessors: int) -> bool:
+    """Whether a grid of `blocks` gives enough SMs a block for a micro-tile
+    of a block spanning `spans` dims (GRID_SHARE)."""
+    return blocks * GRID_SHARE[spans] >= multiprocessors
 
 
 def operations_per_read(schedule: Schedule) -> float:

@@ -368,6 +368,13 @@ def describe_thresholds(thresholds) -> str:
     return "below them, the cost model finds the untiled kernel cheaper"
 
 
+def describe_share(share: int, blocks: str = "") -> str:
+    """A version's grid test (kir.Version.grid_share), in words; `blocks`:
+    the grid's block count as a formula."""
+    grid = f"its grid ({blocks} blocks)" if blocks else "its grid"
+    return f"{grid} has a block for " + ("every SM of the GPU" if share == 1 else f"at least 1 in {share} SMs of the GPU")
+
+
 def describe_reads(s: Staging) -> str:
     if s.reads is Reads.PER_THREAD:
         return "per-thread index: may conflict"

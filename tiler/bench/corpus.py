@@ -1,8 +1,9 @@
 """`tiler corpus`: the performance gate. Every program of a corpus (a folder
 of `.fut` files, each with a `.toml` of size tables) is compiled as a user
 would compile it (no sizes given: the launch picks by the sizes it meets),
-checked against the interpreter at its `test` sizes, then timed at each of
-its `small`, `medium` and `large` sizes against its untiled kernel.
+every version of every variant is checked against the interpreter at its
+`test` sizes (bench.check_small), and then each variant is timed at the
+program's `small`, `medium` and `large` sizes against its untiled kernel.
 
 `run_corpus(...)` returns one record a (program, size set) with each
 variant's median time; `losers(records)` the ones whose default is slower
@@ -16,31 +17,24 @@ import json
 import math
 import statistics
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from .. import __version__
 from ..analyse import Options
 from ..check import check
 from ..errors import CompilerBug, PlainError, UserError
-from ..interp import run as interpret
 from ..pipeline import run_all
 from ..runtime import Gpu
 from ..syntax import parse
 from ..workload import load_spec, make_inputs, resolve_sizes
-from . import compare_outputs
+from . import Variant, check_small, compare_outputs
 
 SIZE_SETS = ("small", "medium", "large")
 DEFAULT, UNTILED = "default", "untiled"
 BUDGET_MS = 100.0  # timed launches of one variant at one size take about this long
 MIN_REPEAT, MAX_REPEAT = 3, 20
 SLOWER = 1.05  # a default more than 5% slower than untiled is a loser
-
-
-@dataclass(frozen=True)
-class Variant:
-    label: str
-    options: Options
 
 
 def default_variants(extra: dict[str, Options] | None = None) -> list[Variant]:
@@ -78,9 +72,8 @@ def _program(path: Path, variants: list[Variant], size_sets, gpu, log) -> list[d
     spec = load_spec(path)
     device = dict(multiprocessors=gpu.sm_count, device_shared=gpu.max_shared_optin)
     compiled = {v.label: run_all(text, shown, replace(v.options, **device)) for v in variants}
-    if hasattr(gpu, "prepare"):  # (an earlier tiler compiles at the first launch)
-        gpu.prepare([c["render"] for c in compiled.values()])
-    _check_test_sizes(prog, spec, compiled, gpu)
+    gpu.prepare([c["render"] for c in compiled.values()])
+    check_small(prog, spec, compiled, gpu)
     out = []
     for size_set in size_sets:
         if size_set not in spec.sizes:
@@ -126,16 +119,6 @@ def _selected(module, sizes: dict, gpu):
         return module.select(sizes)
 
 
-def _check_test_sizes(prog, spec, compiled: dict, gpu) -> None:
-    """Every variant's every version that runs at the test sizes, against the interpreter."""
-    sizes = resolve_sizes(prog, {}, spec, "test")
-    inputs = make_inputs(prog, sizes, spec, seed=2)
-    want = interpret(prog, inputs)
-    for label, values in compiled.items():
-        got, _ = gpu.run(values["verify"], values["render"], inputs, sizes)
-        compare_outputs(got, want, spec, f"{prog.file}: {label} against the interpreter at {sizes}")
-
-
 def speedup(record: dict, label: str = DEFAULT) -> float | None:
     ms = record.get("ms", {})
     return ms[UNTILED] / ms[label] if UNTILED in ms and ms.get(label) else None
@@ -168,12 +151,12 @@ def against(records: list[dict], earlier: list[dict], slower: float = SLOWER) ->
 def summary(records: list[dict], label: str = DEFAULT) -> str:
     """Counts, the geometric mean speedup over untiled, the losers."""
     timed = [r for r in records if speedup(r, label) is not None]
-    failed = [r for r in records if "error" in r]
+    failed = [r for r in records if "error" in r]  # a whole program, or one of its sizes
     if not timed:
         return f"nothing timed; {len(failed)} failed"
     geo = math.exp(statistics.fmean(math.log(speedup(r, label)) for r in timed))
     lose = losers(records, label)
-    lines = [f"{label}: {len(timed)} (program, size) pairs timed, {len(failed)} program(s) failed; "
+    lines = [f"{label}: {len(timed)} (program, size) pairs timed, {len(failed)} failed; "
              f"geometric mean speedup over untiled {geo:.2f}x; {len(lose)} more than "
              f"{(SLOWER - 1) * 100:.0f}% slower than untiled"]
     lines += [f"  {r['program']} {r['size_set']}: x{speedup(r, label):.2f}" for r in lose]
@@ -209,8 +192,8 @@ def run_command(folder: str, only=(), size_sets: str = ",".join(SIZE_SETS), diag
     return records
 
 
-if __name__ == "__main__":  # an earlier checkout, given this file, times its own default the same way
+if __name__ == "__main__":  # an earlier checkout given this file (tools/corpus-baseline) times its own default
     import sys
 
-    args = sys.argv[1:]
-    run_command(args[0], (), *(args[1:2] or [",".join(SIZE_SETS)]), json_path=args[2] if len(args) > 2 else None)
+    folder, size_sets, json_path = (sys.argv[1:] + [None, None])[:3]
+    run_command(folder, size_sets=size_sets or ",".join(SIZE_SETS), json_path=json_path)

@@ -371,6 +371,9 @@ class Version:
     kernel: Kernel
     condition: object = None  # an expression over size names (Refs); None: always
     why: str = ""
+    # the condition asks that the grid give a block to at least 1 in `grid_share` of the GPU's SMs (it names
+    # target.MULTIPROCESSORS_NAME); 0: it does not
+    grid_share: int = 0
 
 
 @dataclass(frozen=True)
@@ -386,8 +389,7 @@ class Module:
     @property
     def reads_multiprocessors(self) -> bool:
         """Some version's condition asks for the GPU's SM count."""
-        return any(isinstance(e, Ref) and e.name == target.MULTIPROCESSORS_NAME
-                   for v in self.versions for e in walk(v.condition))
+        return any(v.grid_share for v in self.versions)
 
     @property
     def main(self) -> Kernel:

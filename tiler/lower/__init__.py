@@ -86,16 +86,15 @@ def _versions(analysis: Analysis, file: str, transposed: frozenset, note: str = 
     why = _joined(describe_thresholds(plan.thresholds) if plan.thresholds else "",
                   describe_fixed(main.fixed) if main.fixed else "")
     fallback = bool(plan.thresholds or main.fixed)  # sizes where the launch runs the untiled kernel
-    fewer = None
-    if plan.fewer is not None:  # the micro-tile only where its grid gives every SM a block
+    fewer, share = None, 0
+    if plan.fewer is not None:  # the micro-tile only where its grid gives enough SMs a block (registers.fills)
         fewer = lower_schedule(analysis, plan.fewer, file, vectors=False, transposed=transposed)
         fewer = dataclasses.replace(fewer, name=fewer.name + "_one_point")
         share = GRID_SHARE[len(schedule.block.spans)]
         blocks = _blocks(main) if share == 1 else kir.Bin("*", _blocks(main), const(share, target.INDEX))
         fills = kir.Bin(">=", blocks, kir.Ref(target.MULTIPROCESSORS_NAME))
         condition = fills if condition is None else kir.Bin("&&", condition, fills)
-        why = _joined(f"{_points_text(schedule.block)}: its grid has a block for "
-                      f"{'every' if share == 1 else f'at least 1 in {share}'} SM", why)
+        why = _joined(f"{schedule.block.register.points} points a thread", why)
     versions = []
     if main.divisible:
         aligned = _all(kir.Bin("==", kir.Bin("%", kir.Ref(n), const(w)), const(0)) for n, w in main.divisible)
@@ -103,12 +102,13 @@ def _versions(analysis: Analysis, file: str, transposed: frozenset, note: str = 
         scalar = dataclasses.replace(scalar, name=scalar.name + "_scalar")
         if not verify(main):  # else the vector copies are not provably aligned: the scalar kernel alone
             versions.append(kir.Version(main, aligned if condition is None else kir.Bin("&&", condition, aligned),
-                                        _joined("128-bit copies: the rows they read start 16-byte aligned", note)))
+                                        _joined("128-bit copies: the rows they read start 16-byte aligned", note),
+                                        share))
             single = ", in one buffer where two would spill registers" \
                 if scalar.shared_bytes < main.shared_bytes else ""
             why = f"scalar copies for the other sizes{single}" + (f"; {why}" if fallback else "")
         main = scalar
-    versions.append(kir.Version(main, condition, _joined(why, note) or "the only version"))
+    versions.append(kir.Version(main, condition, _joined(why, note) or "the only version", share))
     if fewer is not None:
         versions.append(kir.Version(fewer, _launch_condition(plan, fewer), _joined(
             "one point a thread: the micro-tile's grid would leave SMs without a block",
@@ -133,14 +133,10 @@ def _blocks(k: kir.Kernel):
         if axis is None:
             continue
         size, threads = axis
-        term = const(-(-size // threads)) if isinstance(size, int) else \
+        term = const(-(-size // threads)) if isinstance(size, int) else kir.Ref(size) if threads == 1 else \
             kir.Bin("/", kir.Bin("+", kir.Ref(size), const(threads - 1)), const(threads))
         out = kir.Cast(target.INDEX, term) if out is None else kir.Bin("*", out, term)
     return out if out is not None else const(1)
-
-
-def _points_text(block) -> str:
-    return f"{block.register.points} points a thread"
 
 
 def _joined(*parts) -> str:

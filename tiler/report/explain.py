@@ -13,11 +13,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .. import kir, target
+from .. import target
 from ..analyse import Analysis
 from ..analyse.records import dims_text
-from ..analyse.registers import GRID_SHARE, REGISTER_BUDGET
-from ..analyse.schedule import describe_copy, describe_pipeline, describe_reads, describe_thresholds
+from ..analyse.registers import REGISTER_BUDGET
+from ..analyse.schedule import describe_copy, describe_pipeline, describe_reads, describe_share, describe_thresholds
 from ..check.expressions import text as source_text
 from ..check.types import Binder, size_text
 from ..source import Source
@@ -167,12 +167,13 @@ def _versions(a: Analysis, module) -> list[dict]:
         kernels += [(False, (), (), "the untiled fallback", False, (), None)] if conds else []
     else:
         kernels = [(v.kernel.tiled, v.kernel.divisible, v.kernel.fixed, v.why, v.kernel.wide,
-                    tuple(p.source for p in v.kernel.transposes), _fills(v)) for v in module.versions]
+                    tuple(p.source for p in v.kernel.transposes), v) for v in module.versions]
     sized = any(k[4] for k in kernels)
     tests = [{"size": " * ".join(map(str, sizes)), "op": op, "value": value} for t in a.schedule.transposed
              for sizes, op, value in t.launch_tests()]
     out = []
-    for n, (tiled, divisible, fixed, why, wide, transposed, fills) in enumerate(kernels):
+    for n, (tiled, divisible, fixed, why, wide, transposed, version) in enumerate(kernels):
+        share = version.grid_share if version is not None else 0
         last = n == len(kernels) - 1 and len(kernels) > 1
         out.append({"kernel": "tiled" if tiled else "untiled", "condition": None if last or not tiled else conds,
                     "multiple_of": [{"size": s, "factor": f} for s, f in divisible],
@@ -180,17 +181,14 @@ def _versions(a: Analysis, module) -> list[dict]:
                     "offsets": "64-bit" if wide else "32-bit",
                     "elements_below": target.INT_MAX + 1 if sized and not wide else None,
                     "transposed": list(transposed), "transpose_when": tests if transposed else [], "why": why,
-                    "grid_blocks_at_least_sms": fills, "grid_share": GRID_SHARE[len(a.schedule.block.spans)]
-                    if fills else None})
+                    "grid_blocks_at_least_sms": _grid_blocks(version.kernel) if share else None,
+                    "grid_share": share or None})
     return out
 
 
-def _fills(v) -> str | None:
-    """The version's grid, in blocks, where its condition asks that it be at
-    least the GPU's SM count (the launch reads the count from the device)."""
-    if not any(isinstance(e, kir.Ref) and e.name == target.MULTIPROCESSORS_NAME for e in kir.walk(v.condition)):
-        return None
-    return " * ".join(f for f in v.kernel.grid_formulas() if f != "1") or "1"
+def _grid_blocks(k) -> str:
+    """The kernel's grid in blocks, as a formula of the sizes."""
+    return " * ".join(f for f in k.grid_formulas() if f != "1") or "1"
 
 
 def _candidate(c) -> dict:
@@ -363,11 +361,8 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
         conds = ["every array has fewer than 2^31 elements"] if v["elements_below"] else []
         conds += [f"{c['size']} >= {c['at_least']}" for c in v["condition"] or ()]
         conds += [f"{c['size']} {c['op']} {c['value']}" for c in v.get("transpose_when", ())]
-        conds += [f"its grid ({v['grid_blocks_at_least_sms']} blocks) has a block for every SM of the GPU"] \
-            if v.get("grid_blocks_at_least_sms") and v.get("grid_share", 1) == 1 else []
-        conds += [f"its grid ({v['grid_blocks_at_least_sms']} blocks) has a block for at least 1 in "
-                  f"{v['grid_share']} SMs of the GPU"] if v.get("grid_blocks_at_least_sms") and \
-            v.get("grid_share", 1) > 1 else []
+        if v.get("grid_share"):
+            conds.append(describe_share(v["grid_share"], v["grid_blocks_at_least_sms"]))
         conds += [f"{m['size']} a multiple of {m['factor']}" for m in v["multiple_of"]]
         name = v["kernel"] + (", vector copies" if v["multiple_of"] else "") + \
             (", 64-bit offsets" if v["offsets"] == "64-bit" else "") + \

@@ -53,12 +53,18 @@ def _compile(cuda: str, arch: str, timeout: int) -> Report:
     nvcc = nvcc_path()
     if nvcc is None:
         raise PlainError("nvcc is not on PATH", "install the CUDA toolkit, or leave out --nvcc")
+    return _build(nvcc, cuda, arch, timeout)[0]
+
+
+def _build(nvcc: str, cuda: str, arch: str, timeout: int) -> tuple[Report, bytes | None]:
+    """ptxas's report and the cubin (None where nvcc fails)."""
     with tempfile.TemporaryDirectory(prefix="tiler-") as tmp:
-        src = Path(tmp) / "kernel.cu"
+        src, out = Path(tmp) / "kernel.cu", Path(tmp) / "kernel.cubin"
         src.write_text(cuda)
-        cmd = [nvcc, f"-arch={arch}", "-cubin", "-Xptxas", "-v", "-o", str(Path(tmp) / "kernel.cubin"), str(src)]
+        cmd = [nvcc, f"-arch={arch}", "-cubin", "-Xptxas", "-v", "-o", str(out), str(src)]
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    return _report(done.returncode == 0, done.stdout + done.stderr)
+        ok = done.returncode == 0
+        return _report(ok, done.stdout + done.stderr), out.read_bytes() if ok and out.is_file() else None
 
 
 def _report(ok: bool, log: str) -> Report:
@@ -94,14 +100,7 @@ def compile_report(cuda: str, arch: str, kernels) -> str:
 
 
 def cubin(cuda: str, arch: str, timeout: int = 300) -> bytes | None:
-    """The cubin nvcc builds from `cuda` (None where it fails: the caller
-    compiles again to report why)."""
+    """The cubin nvcc builds from `cuda` (None where it fails or is missing:
+    the caller compiles again to report why)."""
     nvcc = nvcc_path()
-    if nvcc is None:
-        return None
-    with tempfile.TemporaryDirectory(prefix="tiler-") as tmp:
-        src, out = Path(tmp) / "kernel.cu", Path(tmp) / "kernel.cubin"
-        src.write_text(cuda)
-        done = subprocess.run([nvcc, f"-arch={arch}", "-cubin", "-o", str(out), str(src)], capture_output=True,
-                              timeout=timeout)
-        return out.read_bytes() if done.returncode == 0 and out.is_file() else None
+    return _build(nvcc, cuda, arch, timeout)[1] if nvcc else None

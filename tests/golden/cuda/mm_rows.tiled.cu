@@ -2,7 +2,7 @@
 //
 // 6 versions of the kernel; launch the first whose condition holds:
 //   tiler_mm_rows_tiled: when (long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (m >= 5 && n >= 5 && (long long)((q + 127) / 128) * ((m + 127) / 128) * 4LL >= tiler_multiprocessors && q % 4 == 0) (128-bit copies: the rows they read start 16-byte aligned)
-//   tiler_mm_rows_tiled_scalar: when (long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (m >= 5 && n >= 5 && (long long)((q + 127) / 128) * ((m + 127) / 128) * 4LL >= tiler_multiprocessors) (scalar copies for the other sizes; 64 points a thread: its grid has a block for at least 1 in 4 SM; below them, the cost model finds the untiled kernel cheaper)
+//   tiler_mm_rows_tiled_scalar: when (long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (m >= 5 && n >= 5 && (long long)((q + 127) / 128) * ((m + 127) / 128) * 4LL >= tiler_multiprocessors) (scalar copies for the other sizes; 64 points a thread; below them, the cost model finds the untiled kernel cheaper)
 //   tiler_mm_rows_tiled_one_point: when (long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (m >= 5 && n >= 5) (one point a thread: the micro-tile's grid would leave SMs without a block; below them, the cost model finds the untiled kernel cheaper)
 //   tiler_mm_rows_untiled: when (long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL (the untiled fallback)
 //   tiler_mm_rows_tiled_wide: when m >= 5 && n >= 5 (64-bit offsets: an array has 2^31 elements or more)
