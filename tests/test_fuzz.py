@@ -13,6 +13,7 @@ from tiler.fuzz.properties import check_mutant, close
 from tiler.fuzz.shrink import shrink
 from tiler.runtime.nvcc import nvcc_path
 from tiler.syntax import ast, pretty
+from tiler.workload import input_bytes
 
 BUDGET = 40
 
@@ -136,3 +137,68 @@ def test_one_seed_in_four_is_compiled_under_fast_math_and_checked_within_its_tol
     fast = [s for s in range(8) if variants(s)["tiled"].fast_math]
     assert fast == [2, 6] and not any(v.fast_math for s in range(8) for v in [variants(s)["untiled"]])
     assert tolerance(2, "tiled") == FAST_MATH_TOLERANCE and tolerance(2, "untiled") == tolerance(3, "tiled") == RTOL
+
+
+class _FakeGpu:
+    """Times a launch by its sizes' product (the untiled kernel) or a
+    multiple of it (the default), for perf.py's logic without a GPU."""
+
+    sm_count, max_shared_optin = 132, 232448
+
+    def __init__(self, default_factor: float, ms_per_point: float = 1e-6):
+        self.factor, self.per_point, self.launches = default_factor, ms_per_point, []
+
+    def prepare(self, sources):
+        pass
+
+    def upload(self, inputs):
+        class Up:
+            def free(self):
+                pass
+        return Up()
+
+    def run(self, module, cuda, inputs, sizes, repeat=0, device=None):
+        points = 1
+        for v in sizes.values():
+            points *= v
+        self.launches.append(dict(sizes))
+        tiled = any("tiled" in k.name and "untiled" not in k.name for k in module.kernels)
+        ms = points * self.per_point * (self.factor if tiled else 1.0)
+        return None, [ms] * max(repeat, 1)
+
+
+def _compiled(seed: int):
+    from tiler.fuzz.properties import check_program
+
+    for s in range(seed, seed + 50):  # the first program with a tiled kernel
+        _, comp = check_program(generate(s), s)
+        if comp and any("untiled" not in k.name for k in comp.kernels["tiled"][0].kernels):
+            return comp
+    raise AssertionError("no tiled program")
+
+
+def test_perf_grows_the_sizes_to_real_work_and_fails_a_slower_default():
+    from tiler.fuzz import perf
+
+    comp = _compiled(5)
+    gpu = _FakeGpu(default_factor=1.5)
+    failures, timings = perf.perf([comp], gpu, failed=set())
+    (t,) = timings
+    doubled = {k: 2 * v for k, v in t.sizes.items()}  # where it stopped: work enough, or the next would not fit
+    assert t.untiled_ms >= perf.WORK_MS or input_bytes(comp.program, doubled) > perf.MAX_BYTES
+    assert t.loses and [f.stage for f in failures] == ["perf"] and "x0.67" in failures[0].message
+    assert perf.summary(timings).endswith("1 more than 10% slower")
+
+
+def test_perf_passes_a_default_as_fast_and_skips_programs_that_already_failed():
+    from tiler.fuzz import perf
+
+    comp = _compiled(5)
+    failures, timings = perf.perf([comp], _FakeGpu(default_factor=1.0), failed=set())
+    assert failures == [] and len(timings) == 1 and not timings[0].loses
+    assert perf.perf([comp], _FakeGpu(default_factor=3.0), failed={comp.seed}) == ([], [])
+
+
+def test_perf_needs_the_gpu_flag():
+    r = tiler("fuzz", "2", "--perf")
+    assert r.returncode == 1 and "--perf times kernels on the GPU" in r.stderr and "add --gpu" in r.stderr

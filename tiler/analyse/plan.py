@@ -25,7 +25,7 @@ from .options import Options, tile_text
 from .records import Variance
 from .registers import grid_blocks, register_block, register_tile, synchronous
 from .schedule import Schedule, StreamPlan, Threshold
-from .slabs import fits, row_candidates, unfit
+from .slabs import apart_loads, fits, row_candidates, unfit
 from .staging import not_tiled, over_limit, plan_stream, stream_refusal
 from .transposes import transpositions
 from .views import Views
@@ -62,7 +62,8 @@ def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
                              f"a block has at most {target.MAX_THREADS_PER_BLOCK:,}",
                              "give smaller sizes, or one per dimension (`_` keeps the default)")
         schedule = _schedule(block, var, views, options)
-        ranked.append(((schedule.cost, len(spans), [-d for d in spans]), schedule))
+        ranked.append(((schedule.cost + apart_loads(block, kernel, views, options), len(spans), [-d for d in spans]),
+                       schedule))
     ranked.sort(key=lambda kv: kv[0])
     candidates = tuple(s for _, s in ranked)
     if not candidates:

@@ -29,6 +29,7 @@ from .. import target
 from ..check import typed as T
 from ..check.types import Array
 from ..interp.values import dtype
+from .cost import UNCOALESCED_LOADS
 from .options import Options
 from .schedule import RowSlab, Schedule
 from .views import Views, element_reads, mentions
@@ -59,6 +60,27 @@ def row_candidates(schedule: Schedule, kernel: T.Kernel, views: Views, options: 
                                points * layout.pitch * itemsize, run=layout.run, vector=layout.vector,
                                asynchronous=layout.asynchronous))
     return tuple(out)
+
+
+def apart_loads(block, kernel: T.Kernel, views: Views, options: Options) -> float:
+    """What the rows read a row apart along `block`'s threadIdx.x cost beyond
+    coalesced reads, in global loads a point per element, where the block
+    could not stage them (a length known only at launch, a 2-D block): the
+    plan weighs it against what a candidate's staging saves, so that a
+    block does not put such a row's dimension on threadIdx.x for a stream's
+    sake (a fuzzed 3-D kernel: a row of M3 read in place a row apart beside
+    a staged stream, 0.13x untiled)."""
+    x = block.spans[0] if block.spans else None
+    extra = 0.0
+    for level in kernel.levels:
+        for p in level.params:
+            if x is None or not _read_apart(p, level, kernel, views, x):
+                continue
+            stageable = options.known_size(p.type.shape[0]) is not None and len(block.spans) == 1 \
+                and not options.no_coalesce
+            if not stageable:
+                extra += (UNCOALESCED_LOADS - 1) * dtype(p.type).itemsize / 4
+    return extra
 
 
 @dataclass(frozen=True)

@@ -182,6 +182,7 @@ class Kernel:
     outputs: tuple[Type, ...]  # one scalar type per output array
     span: Span = _span()
     promoted: tuple = ()  # the index reads stage `kernel` made stream inputs, or left (kernel.promote.Promotion)
+    unused: tuple = ()  # where the streams stage `kernel` removed were written: nothing reads their values
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ where the failure can be reproduced on the CPU, in `out_dir`.
 from __future__ import annotations
 
 import dataclasses
+import os
 import subprocess
 import tempfile
 from pathlib import Path
@@ -17,37 +18,72 @@ from ..render import rename_module
 from ..syntax import pretty
 from .generate import generate
 from .mutate import mutate
-from .properties import Compiled, Failure, check_mutant, check_program, close, reference, sizes_for, tolerance
+from .properties import Compiled, Failure, check_mutant, check_program, close, expected, tolerance
 from .shrink import shrink
 
 BATCH = 40  # programs a nvcc or pycuda compilation
 
 
 def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: bool = True,
-         out_dir: str | Path | None = None, progress=None) -> list[Failure]:
+         out_dir: str | Path | None = None, progress=None, perf=None, workers: int | None = None) -> list[Failure]:
+    """The failures of `n` programs from `seed` on. With `gpu` and a
+    function as `perf`, every program that ran right is also timed
+    (perf.py), each timing given to the function, a loser being a failure.
+    The programs are checked in `workers` processes (default: one a core)."""
     failures: list[Failure] = []
     compiled: list[Compiled] = []
-    for s in range(seed, seed + n):
-        tree = generate(s)
-        found, comp = check_program(tree, s)
-        failures += [_shrunk(f, tree) for f in found]
+    for found, comp in _checked(range(seed, seed + n), mutations, gpu, workers):
+        failures += found
         if comp:
             compiled.append(comp)
-        text = pretty(tree)
-        for m in range(mutations):
-            _, broken = mutate(text, s * 1009 + m)
-            bad = check_mutant(broken, s)
-            if bad:
-                failures.append(bad)
         if progress:
             progress()
     if nvcc:
         failures += nvcc_batches(compiled)
     if gpu:
         failures += gpu_batches(compiled)
+    if gpu and perf is not None:
+        from ..runtime import Gpu
+        from .perf import perf as timed
+
+        failures += timed(compiled, Gpu.get(), {f.seed for f in failures}, perf)[0]
     if out_dir is not None:
         save(failures, Path(out_dir))
     return failures
+
+
+def _one(s: int, mutations: int, gpu: bool) -> tuple[list[Failure], Compiled | None]:
+    """One seed's program checked (shrunk where it fails) and its mutants;
+    with `gpu`, the interpreter's outputs for the GPU check computed here too
+    (in the worker: the interpreter is the slow part)."""
+    tree = generate(s)
+    found, comp = check_program(tree, s)
+    if comp and gpu:
+        comp = dataclasses.replace(comp, expected=expected(comp))
+    failures = [_shrunk(f, tree) for f in found]
+    text = pretty(tree)
+    for m in range(mutations):
+        _, broken = mutate(text, s * 1009 + m)
+        bad = check_mutant(broken, s)
+        if bad:
+            failures.append(bad)
+    return failures, comp
+
+
+def _checked(seeds: range, mutations: int, gpu: bool, workers: int | None):
+    """_one for every seed, in order, in a pool of processes where there is
+    more than one core and more than a few seeds."""
+    workers = workers or os.cpu_count() or 1
+    if workers == 1 or len(seeds) < 2 * workers:
+        yield from (_one(s, mutations, gpu) for s in seeds)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # workers forked from a fresh server process: never from this one, whose CUDA context (--gpu) a fork
+    # would share and break
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver")) as pool:
+        yield from pool.map(_one, seeds, [mutations] * len(seeds), [gpu] * len(seeds), chunksize=4)
 
 
 def summary(n: int, failures: list[Failure]) -> str:
@@ -86,13 +122,18 @@ def _batched(compiled: list[Compiled]):
 
 
 def nvcc_batches(compiled: list[Compiled]) -> list[Failure]:
+    from concurrent.futures import ThreadPoolExecutor
+
     from ..runtime.nvcc import nvcc_path
 
     if nvcc_path() is None or not compiled:
         return []
+    batches = list(_batched(compiled))
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:  # one nvcc a core
+        logs = list(pool.map(lambda b: _nvcc_log(b[1]), batches))
     failures = []
-    for part, source, _ in _batched(compiled):
-        if _nvcc_ok(source):
+    for (part, _, _), log in zip(batches, logs):
+        if not log:
             continue
         for c in part:  # find the culprits
             for variant, (_, cuda) in c.kernels.items():
@@ -121,15 +162,13 @@ def gpu_batches(compiled: list[Compiled]) -> list[Failure]:
     """Every version of tiled and untiled = interpreter, on random sizes, one
     compilation a batch."""
     from ..runtime import Gpu
-    from ..workload import make_inputs
 
     gpu = Gpu.get()
     failures = []
+    gpu.prepare([source for _, source, _ in _batched(compiled)])  # nvcc side by side, one batch a core
     for part, source, names in _batched(compiled):
         for c in part:
-            sizes = sizes_for(c.program, c.seed)
-            inputs = make_inputs(c.program, sizes, None, c.seed)
-            want, noise = reference(c.program, inputs, c.seed)
+            sizes, inputs, want, noise = expected(c)
             for variant, kernel in ((v, k) for v in c.kernels for k in names[(c.seed, v)]):
                 if not kernel.runs_at(sizes):
                     continue  # a version with vector copies runs only where the launch keeps them aligned

@@ -11,13 +11,16 @@ whose chunks are rows (`[[f32, d], c]`, as k-means' centres), loops whose
 body streams rows an index table picks (lavaMD's neighbour boxes), and loops
 over a thread's own row read by element (`p[f]`, or `M[i, f]` under a map
 over `iota`), with row lengths that are
-sometimes literals (so tiler can stage them) and sometimes sizes. Values
+sometimes literals (so tiler can stage them) and sometimes sizes. The
+body's lets mostly reach an output (stage `kernel` removes what nothing
+reads, so a dead one, left now and then, tests that instead). Values
 stay small: streams only add (or take maxima), divisions are by a positive
 denominator, and indices are in range by construction (index arrays hold
 values below every size, as `tiler.workload` makes them).
 """
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 
@@ -177,6 +180,9 @@ class Generator:
             lets.append((name, self.value(scope, sizes)))
             scope.floats.append(name)
         results = [self.scalar(scope, 2) for _ in range(outputs)]
+        if self.chance(0.85):  # the lets' values reach an output: a dead stream is removed before tiling
+            used = functools.reduce(lambda a, b: binop("+", a, b), (v(name) for name, _ in lets))
+            results[0] = binop("+", results[0], binop("*", used, f(0.25)))
         out = results[0] if outputs == 1 else ast.TupleExp(tuple(results))
         for name, value in reversed(lets):
             out = ast.Let((name,), False, value, out)

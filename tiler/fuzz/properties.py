@@ -62,6 +62,16 @@ class Compiled:
     text: str
     program: object  # typed program
     kernels: dict  # variant -> (kir.Kernel, cuda)
+    expected: tuple | None = None  # (sizes, inputs, want, noise) for the GPU check, computed with the rest
+
+
+def expected(c: Compiled) -> tuple:
+    """The GPU check's sizes, inputs, and the interpreter's outputs with their noise (reference)."""
+    if c.expected is not None:
+        return c.expected
+    sizes = sizes_for(c.program, c.seed)
+    inputs = make_inputs(c.program, sizes, None, c.seed)
+    return (sizes, inputs, *reference(c.program, inputs, c.seed))
 
 
 def check_program(tree, seed: int):

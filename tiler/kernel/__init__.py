@@ -3,9 +3,9 @@
 The analysis and code generation see one kernel body in which each
 `streamSeq` occurs once per call path. A helper's body is copied with fresh
 binders (so two calls do not share names), its parameters become `let`s of
-the arguments, and its sizes become the caller's sizes. Then index reads
-that walk a stream's position become stream inputs (`promote`), and a
-thread's reads of its own row by index become a row of its map (`rows`).
+the arguments, and its sizes become the caller's sizes. Then the lets and loops
+nothing reads are removed (`dead`), index reads that walk a stream's
+position become stream inputs (`promote`), and a thread's reads of its own row by index become a row of its map (`rows`).
 """
 from __future__ import annotations
 
@@ -24,10 +24,11 @@ def kernel_of(program: T.Program, promote: bool = True) -> T.Kernel:
     """The stage: inlined, (unless `promote` is off) with reads along a
     stream's position as stream inputs, and with a thread's own rows read
     by index as map rows."""
+    from .dead import without_dead
     from .promote import promote_reads
     from .rows import own_rows
 
-    k = inline_kernel(program)
+    k = without_dead(inline_kernel(program))
     return own_rows(promote_reads(k) if promote else k)
 
 

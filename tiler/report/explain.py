@@ -42,6 +42,7 @@ def explain_data(a: Analysis, source: Source, module=None) -> dict:
                   "interior": {"unclamped": b.interior, "reason": b.interior_reason},
                   "min_blocks": {"blocks": b.min_blocks, "reason": b.min_blocks_reason}},
         "promoted": [_promotion(r, source) for r in k.promoted],
+        "unused": [{"line": span.line, "column": span.col} for span in sorted(k.unused, key=lambda s: (s.line, s.col))],
         "rows": [_row(r, source) for r in a.schedule.slabs],
         "transposes": [_transposition(t) for t in a.schedule.transposes],
         "streams": [_stream(s, b, source) for s in a.streams],
@@ -215,6 +216,7 @@ def render_text(data: dict, variance: bool = False, width: int = 120, candidates
     console = Console(file=out, width=width, highlight=False, emoji=False)
     _header(console, data)
     _promotions_text(console, data["promoted"])
+    _unused_text(console, data.get("unused", []))
     _rows_text(console, data.get("rows", []))
     _transposes_text(console, data.get("transposes", []))
     for s in data["streams"]:
@@ -281,6 +283,15 @@ def _promotions_text(console: Console, rows: list[dict]) -> None:
     for r in rows:
         what = f"made stream input {r['input']}: {r['reason']}" if r["input"] else f"left as a read: {r['reason']}"
         console.print(escape(f"index read {r['read']} at {r['line']}:{r['column']}: {what}"))
+
+
+def _unused_text(console: Console, spans: list[dict]) -> None:
+    """The streams removed because nothing reads their values."""
+    if spans:
+        console.print()
+    for s in spans:
+        console.print(f"streamSeq at {s['line']}:{s['column']}: removed: nothing reads its value (nvcc would drop "
+                      "it from an untiled kernel, but not a staged copy's barriers)")
 
 
 def _rows_text(console: Console, rows: list[dict]) -> None:

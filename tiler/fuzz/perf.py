@@ -1,0 +1,194 @@
+"""`tiler fuzz --gpu --perf`: random programs timed, the default against untiled.
+
+Each generated program whose kernels passed the GPU check (every version
+against the interpreter at small sizes) is compiled as a user would compile
+it (no sizes given, the device's SM count and shared memory known) and
+untiled. Its sizes are grown to a size with real work: the fuzzer's random
+sizes (so that shapes differ: a size of 3 beside one of 60) are scaled
+together, doubling, until the untiled kernel takes WORK_MS or the inputs
+would pass MAX_BYTES. There both are timed (median of REPEAT launches after a
+warm-up). A default more than SLOWER times the untiled time, measured twice,
+is a failure: it is shrunk on the GPU (within SHRINK_TRIES smaller programs)
+while it still loses, and kept like a wrong result.
+"""
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..analyse import Options
+from ..check import check
+from ..errors import CompilerBug, PlainError, UserError
+from ..pipeline import run_all
+from ..syntax import parse, pretty
+from ..workload import input_bytes, make_inputs, resolve_sizes
+from .properties import Compiled, Failure
+from .shrink import shrink
+
+WORK_MS = 0.25  # grow the sizes until the untiled kernel takes this long
+MAX_BYTES = 1 << 27  # ... or its inputs and outputs would pass this
+MAX_DOUBLINGS = 16
+MIN_MS = 0.02  # below this neither kernel has work enough to tell them apart: timed, not judged
+SLOWER = 1.10  # a default past this times the untiled time is a failure
+REPEAT = 10
+SHRINK_TRIES = 12  # smaller programs tried, each compiled and timed, while shrinking one failure
+MAX_SHRUNK = 3  # failures shrunk (the others are kept as found)
+DEFAULT, UNTILED = "default", "untiled"
+
+
+@dataclass(frozen=True)
+class Timing:
+    seed: int
+    sizes: dict
+    untiled_ms: float
+    default_ms: float
+    version: str  # the default's version the launch picked
+
+    @property
+    def speedup(self) -> float:
+        return self.untiled_ms / self.default_ms
+
+    @property
+    def judged(self) -> bool:
+        return max(self.untiled_ms, self.default_ms) >= MIN_MS
+
+    @property
+    def loses(self) -> bool:
+        return self.judged and self.default_ms > SLOWER * self.untiled_ms
+
+
+def variants(gpu) -> dict[str, Options]:
+    return {UNTILED: Options(no_tile=True),
+            DEFAULT: Options(multiprocessors=gpu.sm_count, device_shared=gpu.max_shared_optin)}
+
+
+def perf(compiled: list[Compiled], gpu, failed: set, report=None) -> tuple[list[Failure], list[Timing]]:
+    """Time every program not in `failed` (seeds that already failed a
+    correctness check); (failures, timings). `report` is given each timing
+    as it is taken (a long run cut short keeps them)."""
+    todo = [c for c in compiled if c.seed not in failed]
+    builds = {c.seed: _build(c.text, c.seed, gpu) for c in todo}
+    gpu.prepare([b[label]["render"] for b in builds.values() if b for label in b])
+    failures, timings, shrunk = [], [], 0
+    for c in todo:
+        timing = _timed(c.program, builds[c.seed], c.seed, gpu) if builds[c.seed] else None
+        if timing is not None:
+            timings.append(timing)
+            if timing.loses:
+                text = c.text
+                if shrunk < MAX_SHRUNK:
+                    shrunk += 1
+                    text = _shrunk(c.text, c.seed, gpu)
+                failures.append(Failure(c.seed, "perf", _verdict(timing), text))
+            if report:
+                report(timing)
+    return failures, timings
+
+
+def _verdict(t: Timing) -> str:
+    sizes = ", ".join(f"{k}={v}" for k, v in t.sizes.items())
+    return (f"the default ({t.version}) takes {t.default_ms:.4g} ms, the untiled kernel {t.untiled_ms:.4g} ms "
+            f"(x{t.speedup:.2f}) at {sizes}")
+
+
+def _build(text: str, seed: int, gpu) -> dict | None:
+    try:
+        return {label: run_all(text, f"fuzz{seed}.fut", options) for label, options in variants(gpu).items()}
+    except (CompilerBug, UserError, PlainError):
+        return None  # the correctness properties report it
+
+
+def base_sizes(prog, seed: int) -> dict[str, int]:
+    """The fuzzer's random sizes of the program's own (a shape, before growing)."""
+    rng = np.random.default_rng(seed)
+    return {s.name: int(rng.integers(2, 70)) for s in prog.kernel.sizes}
+
+
+def grown(prog, seed: int, untiled, gpu) -> dict | None:
+    """Sizes at which `untiled` (its build) takes WORK_MS, or the largest
+    within MAX_BYTES; None where no size fits at all."""
+    base, best = base_sizes(prog, seed), None
+    for doubling in range(MAX_DOUBLINGS + 1):
+        sizes = resolve_sizes(prog, {k: v << doubling for k, v in base.items()}, None)
+        if input_bytes(prog, sizes) > MAX_BYTES:
+            break
+        _, ms = _launch(prog, untiled, sizes, seed, gpu, repeat=1)
+        best = sizes
+        if ms >= WORK_MS or not base:
+            break
+    return best
+
+
+def _launch(prog, build: dict, sizes: dict, seed: int, gpu, repeat: int, uploaded=None) -> tuple[str, float]:
+    """(the version the launch picks, the median time)."""
+    module, cuda = build["verify"], build["render"]
+    inputs = make_inputs(prog, sizes, None, seed)
+    _, times = gpu.run(module, cuda, inputs, sizes, repeat=repeat, device=uploaded)
+    return module.select(sizes, gpu.sm_count).name, statistics.median(times)
+
+
+def _timed(prog, builds: dict, seed: int, gpu) -> Timing | None:
+    try:
+        sizes = grown(prog, seed, builds[UNTILED], gpu)
+        if sizes is None:
+            return None
+        timing = _measure(prog, builds, sizes, seed, gpu)
+        if timing.loses:  # once more: a loser is confirmed by a second measurement
+            again = _measure(prog, builds, sizes, seed, gpu)
+            timing = replace(timing, untiled_ms=min(timing.untiled_ms, again.untiled_ms),
+                             default_ms=min(timing.default_ms, again.default_ms))
+        return timing
+    except (PlainError, CompilerBug) as exc:  # a size the launch refuses: no timing
+        if isinstance(exc, CompilerBug):
+            raise
+        return None
+
+
+def _measure(prog, builds: dict, sizes: dict, seed: int, gpu) -> Timing:
+    uploaded = gpu.upload(make_inputs(prog, sizes, None, seed))
+    try:
+        ms = {label: _launch(prog, build, sizes, seed, gpu, REPEAT, uploaded) for label, build in builds.items()}
+    finally:
+        uploaded.free()
+    return Timing(seed, sizes, ms[UNTILED][1], ms[DEFAULT][1], ms[DEFAULT][0])
+
+
+def _shrunk(text: str, seed: int, gpu) -> str:
+    """The smallest program found (within SHRINK_TRIES) whose default still loses."""
+    def loses(tree) -> bool:
+        try:
+            small = pretty(tree)
+            prog = check(parse(small, f"fuzz{seed}.fut"))
+            builds = _build(small, seed, gpu)
+            if builds is None:
+                return False
+            gpu.prepare([b["render"] for b in builds.values()])
+            t = _timed(prog, builds, seed, gpu)
+            return t is not None and t.loses
+        except Exception:  # noqa: BLE001 - a smaller program that breaks otherwise is not this failure
+            return False
+
+    try:
+        return pretty(shrink(parse(text, f"fuzz{seed}.fut"), loses, SHRINK_TRIES))
+    except Exception:  # noqa: BLE001 - shrinking is best effort; keep the original
+        return text
+
+
+def summary(timings: list[Timing]) -> str:
+    judged = [t for t in timings if t.judged]
+    if not judged:
+        return f"perf: {len(timings)} programs timed, none with work enough to judge"
+    geo = math.exp(statistics.fmean(math.log(t.speedup) for t in judged))
+    lose = [t for t in judged if t.loses]
+    worst = min(judged, key=lambda t: t.speedup)
+    return (f"perf: {len(timings)} programs timed, {len(judged)} with {MIN_MS} ms or more; default over untiled: "
+            f"geometric mean x{geo:.2f}, worst x{worst.speedup:.2f} (seed {worst.seed}); {len(lose)} more than "
+            f"{(SLOWER - 1) * 100:.0f}% slower")
+
+
+def records(timings: list[Timing]) -> list[dict]:
+    return [{"seed": t.seed, "sizes": t.sizes, "untiled_ms": t.untiled_ms, "default_ms": t.default_ms,
+             "version": t.version, "speedup": t.speedup, "judged": t.judged, "loses": t.loses} for t in timings]
