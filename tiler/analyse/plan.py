@@ -140,6 +140,14 @@ def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
     if shared > limit and block.pipelined:  # the stages go before the tiles shrink: shorter chunks cost more
         return _schedule(replace(block, register=synchronous(block.register, block.threads, options)), var, views,
                          options)
+    if shared > limit and _narrowed_never(streams):
+        # rows staged only to coalesce take a block's rows of tile each, and a block whose other tiles many
+        # threads share is not narrowed for them (_coalescing_block): rather than shorter chunks for every
+        # stream (a fuzzed kernel: chunks of 8 beside 256 rows of 8, 0.14x untiled), the rows stay in place
+        apart = tuple(plan_stream(s, block, views, options, coalesce=False) for s in var.streams)
+        apart = with_joins(tuple(_paying(s, block, options, views) for s in apart), block, views, options)
+        if sum(s.shared_bytes for s in apart) <= limit:
+            streams, shared = apart, sum(s.shared_bytes for s in apart)
     full = max((s.chunk for s in streams if s.tiled), default=0)
     chunk = full
     while shared > limit and chunk > MIN_CHUNK:  # smaller tiles before no tiles
@@ -155,6 +163,14 @@ def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
                "bytes of shared memory a block may use")
         streams = tuple(replace(s, reason=f"{s.reason}; {why}") if s.tiled else s for s in streams)
     return Schedule(replace(block, shared_bytes=shared), streams, cost.loads(streams))
+
+
+def _narrowed_never(streams) -> bool:
+    """Some stream stages rows to coalesce, and some tiled stream does not:
+    _coalescing_block keeps such a block wide."""
+    tiled = [s for s in streams if s.tiled]
+    coalescing = [any(p.staged and p.for_coalescing for p in s.inputs) for s in tiled]
+    return any(coalescing) and not all(coalescing)
 
 
 def _left_untiled(obstacle: StreamPlan, untiled: StreamPlan) -> StreamPlan:

@@ -65,9 +65,15 @@ def uncoalesced(site: StreamSite, i: StreamInput, x_dim: int, views: Views) -> b
     return x_dim in i.variance and views.unit_stride(i.array) == "chunk" and bool(chunk_reads(site.stream, i.param))
 
 
+# why a block leaves its threads' own rows in place when they do not fit (plan._schedule)
+ROWS_DO_NOT_FIT = ("the block's rows in chunks of {chunk} (whole lines of each) would not fit beside the other "
+                   "tiles, and shorter chunks for every stream would cost more barriers than coalescing saves")
+
+
 def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Options,
-                chunk_limit: int | None = None) -> StreamPlan:
-    """`chunk_limit`: a smaller chunk than the block's (tiles that fit the shared memory)."""
+                chunk_limit: int | None = None, coalesce: bool = True) -> StreamPlan:
+    """`chunk_limit`: a smaller chunk than the block's (tiles that fit the
+    shared memory); `coalesce` off: rows no thread shares stay in place."""
     rank, spans = block.rank, frozenset(block.spans)
     unsafe = [g for g in site.guards if g.variance & spans]
     if site.length_variance & spans:
@@ -80,7 +86,8 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
         access = _access_refusal(i, site, unsafe, spans)
         reason = kind_ or sharing or access or ""
         if not kind_ and sharing and unco:  # no thread shares it, but its reads could coalesce
-            blocked = access or _coalescing_refusal(i, block, options)
+            blocked = access or _coalescing_refusal(i, block, options) or (
+                None if coalesce else ROWS_DO_NOT_FIT.format(chunk=COALESCE_CHUNK))
             reason = f"{sharing}; its reads are a row apart along threadIdx.x, but {blocked}" if blocked else ""
         decisions.append(InputPlan(i.param.name, i.array, i.variance, invariant, None, reason, uncoalesced=unco,
                                    element=_element(i, options)))

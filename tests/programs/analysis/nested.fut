@@ -1,10 +1,13 @@
--- Nested streams: the outer one goes over the thread's own row (staged so
--- that its reads coalesce), the inner one over ys, invariant to the kernel's dimension.
+-- Nested streams: the outer one goes over the thread's own row, the inner
+-- one over ys, invariant to the kernel's dimension. The block stays wide for
+-- ys's tiles, so its 256 rows in chunks of 64 would not fit: the rows stay
+-- in place (read once an outer step; the launch may transpose A) rather
+-- than every chunk shrinking.
 -- block: 0
--- stream: 10:9 tiled 1-D
--- reason: 10:9 rc varies with every dimension (0)
--- stream: 12:23 tiled 1-D
--- input: 12:23 yc invariant=0 shared
+-- stream: 13:9 untiled
+-- reason: 13:9 rc would not fit beside the other tiles
+-- stream: 15:23 tiled 1-D
+-- input: 15:23 yc invariant=0 shared
 fun [f32, n] main([[f32, m], n] A, [f32, p] ys) =
   map(fn f32 ([f32, m] r) =>
         streamSeq(fn f32 (int kk, [f32, c] rc, f32 acc) =>
