@@ -97,3 +97,32 @@ def test_arithmetic_is_priced_by_what_it_costs_an_sm():
     assert price(body("f32(f64(x) * 2f64)").args[0]) == 2  # an f64 multiply: two f32 slots
     assert price(body("f32(sqrt(f64(x)))").args[0]) == 30
     assert LOAD_PRICE == 4 and isinstance(body("x + 1f32"), T.BinOp)
+
+
+def test_rank_correlation_of_the_model_with_times():
+    from tiler.autotune import spearman
+    from tiler.bench.corpus import ranking, ranking_summary
+
+    assert spearman([1, 2, 3], [10, 20, 30]) == 1.0 and spearman([3, 2, 1], [10, 20, 30]) == -1.0
+    assert spearman([1, 1, 1], [1, 2, 3]) is None  # the model ties throughout: it tells nothing apart
+    records = [{"program": "p", "size_set": "small", "ms": {"a": 1.0, "b": 2.0, "c": 3.0},
+                "cost": {"a": 0.1, "b": 0.5, "c": 0.4}},
+               {"program": "q", "size_set": "small", "ms": {"a": 1.0, "b": 2.0}, "cost": {"a": 1.0, "b": 2.0}}]
+    (r, rho), = ranking(records)  # q has two variants only
+    assert r["program"] == "p" and rho == pytest.approx(0.5)
+    assert ranking_summary(records).startswith("cost model: rank correlation") and "median 0.50 over 1" in \
+        ranking_summary(records)
+
+
+def test_the_model_costs_the_version_the_launch_runs():
+    """An untiled fallback costs its in-place loads; the staged kernel less, at sizes where it runs."""
+    from tiler.bench.corpus import model_cost
+    from tiler.pipeline import run_all
+
+    path = CORPUS / "b_poly_horner_f32.fut"
+    values = run_all(path.read_text(), str(path), Options(multiprocessors=132))
+    module = values["verify"]
+    sizes = {"n": 1 << 20, "deg": 4096}
+    tiled = module.select(sizes, 132)
+    untiled = next(k for k in module.kernels if not k.tiled)
+    assert tiled.tiled and model_cost(values, tiled, sizes) < model_cost(values, untiled, sizes)

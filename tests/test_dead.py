@@ -61,3 +61,18 @@ fun [[f32, m], n] main([f32, n] xs, [f32, m] ys) =
 """
     k = run_to("kernel", text, "d.fut")
     assert k.levels[0].lets == () and len(k.unused) == 1
+
+
+def test_a_dead_loop_keeps_its_rest_and_explain_lists_only_what_went():
+    text = """
+fun [f32, n] main([f32, n] xs, [f32, m] ys) =
+  map(fn f32 (f32 x) =>
+        loop (s = 0f32) = for t < 3 do s + streamSeq(fn f32 (int k0, [f32, c] yc, f32 a) =>
+                                                loop (a) = for k < c do a + yc[k] in a, ys, 0f32)
+        in x + streamSeq(fn f32 (int k0, [f32, c] yc, f32 a) =>
+                           loop (a) = for k < c do a + yc[k] * x in a, ys, 0f32),
+      xs)
+"""
+    k = run_to("kernel", text, "d.fut")
+    assert [(s.line, s.col) for s in k.unused] == [(4, 44)]
+    assert streams(text) == 1

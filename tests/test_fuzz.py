@@ -145,8 +145,9 @@ class _FakeGpu:
 
     sm_count, max_shared_optin = 132, 232448
 
-    def __init__(self, default_factor: float, ms_per_point: float = 1e-6):
+    def __init__(self, default_factor: float, ms_per_point: float = 1e-6, outputs=None, fail: str = ""):
         self.factor, self.per_point, self.launches = default_factor, ms_per_point, []
+        self.outputs, self.fail = outputs, fail  # what a checked launch returns; a launch error to raise
 
     def prepare(self, sources):
         pass
@@ -162,9 +163,12 @@ class _FakeGpu:
         for v in sizes.values():
             points *= v
         self.launches.append(dict(sizes))
-        tiled = any("tiled" in k.name and "untiled" not in k.name for k in module.kernels)
+        if self.fail:
+            raise RuntimeError(self.fail)
+        kernels = getattr(module, "kernels", (module,))
+        tiled = any("tiled" in k.name and "untiled" not in k.name for k in kernels)
         ms = points * self.per_point * (self.factor if tiled else 1.0)
-        return None, [ms] * max(repeat, 1)
+        return self.outputs, [ms] * max(repeat, 1)
 
 
 def _compiled(seed: int):
@@ -177,11 +181,17 @@ def _compiled(seed: int):
     raise AssertionError("no tiled program")
 
 
+def _right(comp):
+    from tiler.fuzz.properties import expected
+
+    return expected(comp)[2]  # the interpreter's outputs: every checked launch agrees
+
+
 def test_perf_grows_the_sizes_to_real_work_and_fails_a_slower_default():
     from tiler.fuzz import perf
 
     comp = _compiled(5)
-    gpu = _FakeGpu(default_factor=1.5)
+    gpu = _FakeGpu(default_factor=1.5, outputs=_right(comp))
     failures, timings = perf.perf([comp], gpu, failed=set())
     (t,) = timings
     doubled = {k: 2 * v for k, v in t.sizes.items()}  # where it stopped: work enough, or the next would not fit
@@ -194,9 +204,22 @@ def test_perf_passes_a_default_as_fast_and_skips_programs_that_already_failed():
     from tiler.fuzz import perf
 
     comp = _compiled(5)
-    failures, timings = perf.perf([comp], _FakeGpu(default_factor=1.0), failed=set())
+    failures, timings = perf.perf([comp], _FakeGpu(default_factor=1.0, outputs=_right(comp)), failed=set())
     assert failures == [] and len(timings) == 1 and not timings[0].loses
     assert perf.perf([comp], _FakeGpu(default_factor=3.0), failed={comp.seed}) == ([], [])
+
+
+def test_perf_reports_a_wrong_default_and_a_failed_launch_and_goes_on():
+    import numpy as np
+
+    from tiler.fuzz import perf
+
+    comp = _compiled(5)
+    wrong = tuple(np.asarray(o) + 1.0 for o in _right(comp))
+    failures, timings = perf.perf([comp], _FakeGpu(default_factor=1.0, outputs=wrong), failed=set())
+    assert [f.stage for f in failures] == ["gpu"] and "compiled for this GPU" in failures[0].message and not timings
+    failures, timings = perf.perf([comp], _FakeGpu(1.0, fail="illegal memory access"), failed=set())
+    assert [f.stage for f in failures] == ["perf"] and "illegal memory access" in failures[0].message
 
 
 def test_perf_needs_the_gpu_flag():

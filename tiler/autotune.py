@@ -354,8 +354,14 @@ def rank_correlation(trials: list[Trial]) -> float | None:
     pairs = [(t.cost, t.ms) for t in trials if t.ok and t.cost is not None]
     if len(pairs) < 3:
         return None
-    cost_ranks, time_ranks = _ranks([c for c, _ in pairs]), _ranks([m for _, m in pairs])
-    n = len(pairs)
+    return spearman([c for c, _ in pairs], [m for _, m in pairs])
+
+
+def spearman(xs: list, ys: list) -> float | None:
+    """The correlation of the ranks of two equally long lists (ties share
+    their mean rank); None where either has no spread."""
+    cost_ranks, time_ranks = _ranks(list(xs)), _ranks(list(ys))
+    n = len(cost_ranks)
     mean = (n + 1) / 2
     cov = sum((a - mean) * (b - mean) for a, b in zip(cost_ranks, time_ranks))
     var_a = sum((a - mean) ** 2 for a in cost_ranks)

@@ -546,7 +546,8 @@ def bench_cmd(names, quick, sizes, inputs, repeat, tiles, ablate, fast_math, jso
 @click.option("--sizes", "size_sets", default="small,medium,large", show_default=True,
               help="The size tables of each program's .toml to time at.")
 @click.option("--diagnose", is_flag=True, help="Also time the variants that each leave one size-dependent "
-                                               "choice out (coarsening and register tiles, launch bounds).")
+                                               "choice out (coarsening and register tiles, launch bounds), and "
+                                               "report the cost model's rank correlation with their times.")
 @click.option("--json", "json_path", metavar="FILE", help="Write every measurement as JSON.")
 @click.option("--against", "against_path", metavar="FILE", help="An earlier run's JSON: list the programs whose "
                                                                  "default got more than 5% slower.")

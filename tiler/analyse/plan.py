@@ -140,10 +140,11 @@ def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
     if shared > limit and block.pipelined:  # the stages go before the tiles shrink: shorter chunks cost more
         return _schedule(replace(block, register=synchronous(block.register, block.threads, options)), var, views,
                          options)
-    if shared > limit and _narrowed_never(streams):
+    if shared > limit and options.chunk is None and _narrowed_never(block, streams, options):
         # rows staged only to coalesce take a block's rows of tile each, and a block whose other tiles many
         # threads share is not narrowed for them (_coalescing_block): rather than shorter chunks for every
         # stream (a fuzzed kernel: chunks of 8 beside 256 rows of 8, 0.14x untiled), the rows stay in place
+        # (a --chunk the user gave is halved to fit instead, as it was asked for)
         apart = tuple(plan_stream(s, block, views, options, coalesce=False) for s in var.streams)
         apart = with_joins(tuple(_paying(s, block, options, views) for s in apart), block, views, options)
         if sum(s.shared_bytes for s in apart) <= limit:
@@ -165,12 +166,15 @@ def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
     return Schedule(replace(block, shared_bytes=shared), streams, cost.loads(streams))
 
 
-def _narrowed_never(streams) -> bool:
-    """Some stream stages rows to coalesce, and some tiled stream does not:
-    _coalescing_block keeps such a block wide."""
+def _narrowed_never(block, streams, options: Options) -> bool:
+    """Some stream stages rows to coalesce, and _coalescing_block would not
+    narrow the block for them (a 2-D block, a tiled stream that does not
+    coalesce, a width --tile gave, or one already narrow)."""
     tiled = [s for s in streams if s.tiled]
     coalescing = [any(p.staged and p.for_coalescing for p in s.inputs) for s in tiled]
-    return any(coalescing) and not all(coalescing)
+    narrowed = len(block.spans) == 1 and all(coalescing) and not options.tile_for(block.spans[0], 0) and \
+        block.extents[block.spans[0]] > COALESCE_THREADS
+    return any(coalescing) and not narrowed
 
 
 def _left_untiled(obstacle: StreamPlan, untiled: StreamPlan) -> StreamPlan:

@@ -9,7 +9,10 @@ program's `small`, `medium` and `large` sizes against its untiled kernel.
 variant's median time; `losers(records)` the ones whose default is slower
 than untiled past a tolerance; `against(records, earlier)` the ones slower
 than an earlier run's default. A program that fails (a wrong result, a
-compile error) is recorded with why and the run goes on.
+compile error) is recorded with why and the run goes on. Each timed variant
+also records the cost model's estimate for the version its launch ran
+(`model_cost`); with the diagnostic variants, `ranking` gives the rank
+correlation of estimate and time over each (program, size)'s variants.
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..analyse import Options
+from ..autotune import spearman
 from ..check import check
 from ..errors import CompilerBug, PlainError, UserError
 from ..pipeline import run_all
@@ -107,7 +111,9 @@ def _time(path: Path, prog, spec, sizes: dict, variants, compiled: dict, gpu, re
                 reference = outs
             compare_outputs(outs, reference, spec, f"{path.stem} {size_set}: {v.label} against untiled")
             record["ms"][v.label] = statistics.median(times)
-            record["version"][v.label] = _selected(k, sizes, gpu).name
+            chosen = _selected(k, sizes, gpu)
+            record["version"][v.label] = chosen.name
+            record.setdefault("cost", {})[v.label] = model_cost(compiled[v.label], chosen, sizes)
     finally:
         uploaded.free()
 
@@ -117,6 +123,47 @@ def _selected(module, sizes: dict, gpu):
         return module.select(sizes, gpu.sm_count)
     except TypeError:  # an earlier tiler's modules (a run against an earlier commit) pick by the sizes alone
         return module.select(sizes)
+
+
+def model_cost(values: dict, kernel, sizes: dict) -> float | None:
+    """The cost model's estimate for the version a launch ran (cost.point_cost:
+    global loads a point per streamed element, barriers and idle threads
+    included) at the launch's sizes; None for an earlier tiler's modules."""
+    from ..analyse import cost
+    from ..lower import ONE_POINT
+
+    a = values.get("analyse")
+    if a is None or not hasattr(a, "plan"):
+        return None
+    plan, k = a.plan, a.kernel
+    schedule = plan.untiled if not kernel.tiled else \
+        plan.fewer if kernel.name.endswith(ONE_POINT) and plan.fewer is not None else plan.schedule
+    extents = {lv.dim: lv.size if isinstance(lv.size, int) else sizes[lv.size.name] for lv in k.levels}
+    return cost.point_cost(schedule, extents, {b: sizes[b.name] for b in k.sizes})
+
+
+def ranking(records: list[dict], least: int = 3) -> list[tuple[dict, float]]:
+    """(record, the rank correlation of the model's cost with the measured
+    time over its variants) where at least `least` variants were timed and
+    neither side ties throughout."""
+    out = []
+    for r in records:
+        labels = [k for k in r.get("ms", {}) if r.get("cost", {}).get(k) is not None]
+        if len(labels) >= least:
+            rho = spearman([r["cost"][k] for k in labels], [r["ms"][k] for k in labels])
+            if rho is not None:
+                out.append((r, rho))
+    return out
+
+
+def ranking_summary(records: list[dict]) -> str:
+    ranked = ranking(records)
+    if not ranked:
+        return "cost model: no (program, size) with three variants the model tells apart"
+    rhos = [rho for _, rho in ranked]
+    return (f"cost model: rank correlation with the measured time over each (program, size)'s variants: median "
+            f"{statistics.median(rhos):.2f} over {len(rhos)} (program, size) pairs; {sum(r < 0 for r in rhos)} "
+            f"negative")
 
 
 def speedup(record: dict, label: str = DEFAULT) -> float | None:
@@ -183,6 +230,8 @@ def run_command(folder: str, only=(), size_sets: str = ",".join(SIZE_SETS), diag
     echo(summary(records))
     for label in extra:
         echo(summary(records, label))
+    if extra:
+        echo(ranking_summary(records))
     if against_path:
         earlier = json.loads(Path(against_path).read_text())["records"]
         slower = against(records, earlier)

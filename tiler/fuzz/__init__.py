@@ -70,11 +70,22 @@ def _one(s: int, mutations: int, gpu: bool) -> tuple[list[Failure], Compiled | N
     return failures, comp
 
 
+MIN_POOLED = 8  # fewer seeds than this are checked here: a pool takes about a second to start
+
+
+def _cores() -> int:
+    """The cores this process may run on (its affinity, not the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def _checked(seeds: range, mutations: int, gpu: bool, workers: int | None):
     """_one for every seed, in order, in a pool of processes where there is
     more than one core and more than a few seeds."""
-    workers = workers or os.cpu_count() or 1
-    if workers == 1 or len(seeds) < 2 * workers:
+    workers = workers or _cores()
+    if workers == 1 or len(seeds) < MIN_POOLED:
         yield from (_one(s, mutations, gpu) for s in seeds)
         return
     import multiprocessing
@@ -83,7 +94,8 @@ def _checked(seeds: range, mutations: int, gpu: bool, workers: int | None):
     # workers forked from a fresh server process: never from this one, whose CUDA context (--gpu) a fork
     # would share and break
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver")) as pool:
-        yield from pool.map(_one, seeds, [mutations] * len(seeds), [gpu] * len(seeds), chunksize=4)
+        yield from pool.map(_one, seeds, [mutations] * len(seeds), [gpu] * len(seeds),
+                            chunksize=max(1, min(4, len(seeds) // workers)))
 
 
 def summary(n: int, failures: list[Failure]) -> str:
@@ -129,7 +141,7 @@ def nvcc_batches(compiled: list[Compiled]) -> list[Failure]:
     if nvcc_path() is None or not compiled:
         return []
     batches = list(_batched(compiled))
-    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:  # one nvcc a core
+    with ThreadPoolExecutor(_cores()) as pool:  # one nvcc a core
         logs = list(pool.map(lambda b: _nvcc_log(b[1]), batches))
     failures = []
     for (part, _, _), log in zip(batches, logs):

@@ -159,13 +159,14 @@ class Generator:
         arg = ast.Zip(tuple(args)) if len(args) > 1 else args[0]
         inner_scope = scope.copy()
         if d + 1 < len(sizes):
+            between = None
+            if self.chance(0.3) and scope.floats:  # a scalar let between two levels, in scope below
+                between = (self.fresh("t"), binop("*", v(self.r.choice(scope.floats)), f(0.5)))
+                inner_scope.floats.append(between[0])
             inner = self.level(d + 1, sizes, inner_scope, outputs)
             rest = sizes[d + 1:]
             ret = arr(F32, *rest) if outputs == 1 else ast.TTuple(tuple(arr(F32, *rest) for _ in range(outputs)))
-            body = inner
-            if self.chance(0.3) and scope.floats:  # a scalar let between two levels
-                name = self.fresh("t")
-                body = ast.Let((name,), False, binop("*", v(self.r.choice(scope.floats)), f(0.5)), body)
+            body = inner if between is None else ast.Let((between[0],), False, between[1], inner)
         else:
             body = self.body(inner_scope, outputs, sizes)
             ret = F32 if outputs == 1 else ast.TTuple(tuple(F32 for _ in range(outputs)))

@@ -8,8 +8,11 @@ sizes (so that shapes differ: a size of 3 beside one of 60) are scaled
 together, doubling, until the untiled kernel takes WORK_MS or the inputs
 would pass MAX_BYTES. There both are timed (median of REPEAT launches after a
 warm-up). A default more than SLOWER times the untiled time, measured twice,
-is a failure: it is shrunk on the GPU (within SHRINK_TRIES smaller programs)
-while it still loses, and kept like a wrong result.
+is a failure: it is shrunk on the GPU (within SHRINK_TRIES smaller programs
+that pass the fuzzer's CPU checks) while it still loses, and kept like a
+wrong result. The default compiled here (for this GPU's shared memory and
+SM count) is first checked against the interpreter like the others; a
+launch that fails is a failure, and the run goes on.
 """
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ from ..errors import CompilerBug, PlainError, UserError
 from ..pipeline import run_all
 from ..syntax import parse, pretty
 from ..workload import input_bytes, make_inputs, resolve_sizes
-from .properties import Compiled, Failure
+from .properties import RTOL, Compiled, Failure, check_program, close, expected
 from .shrink import shrink
 
 WORK_MS = 0.25  # grow the sizes until the untiled kernel takes this long
@@ -74,7 +77,17 @@ def perf(compiled: list[Compiled], gpu, failed: set, report=None) -> tuple[list[
     gpu.prepare([b[label]["render"] for b in builds.values() if b for label in b])
     failures, timings, shrunk = [], [], 0
     for c in todo:
-        timing = _timed(c.program, builds[c.seed], c.seed, gpu) if builds[c.seed] else None
+        if not builds[c.seed]:
+            continue
+        try:
+            wrong = _wrong(c, builds[c.seed], gpu)  # the default as compiled here is checked too, then timed
+            if wrong:
+                failures.append(wrong)
+                continue
+            timing = _timed(c.program, builds[c.seed], c.seed, gpu)
+        except Exception as exc:  # noqa: BLE001 - a launch that fails is a finding; the run goes on
+            failures.append(Failure(c.seed, "perf", f"{type(exc).__name__}: {exc}", c.text))
+            continue
         if timing is not None:
             timings.append(timing)
             if timing.loses:
@@ -86,6 +99,20 @@ def perf(compiled: list[Compiled], gpu, failed: set, report=None) -> tuple[list[
             if report:
                 report(timing)
     return failures, timings
+
+
+def _wrong(c: Compiled, builds: dict, gpu) -> Failure | None:
+    """Every version of the default build against the interpreter at the
+    fuzzer's small sizes (its options differ from the correctness check's:
+    the device's shared memory and SM count)."""
+    sizes, inputs, want, noise = expected(c)
+    for k in builds[DEFAULT]["verify"].kernels:
+        if k.runs_at(sizes):
+            got, _ = gpu.run(k, builds[DEFAULT]["render"], inputs, sizes)
+            bad = close(got, want, RTOL, slack=noise)
+            if bad:
+                return Failure(c.seed, "gpu", f"{k.name} (compiled for this GPU) at {sizes}: {bad}", c.text)
+    return None
 
 
 def _verdict(t: Timing) -> str:
@@ -141,9 +168,7 @@ def _timed(prog, builds: dict, seed: int, gpu) -> Timing | None:
             timing = replace(timing, untiled_ms=min(timing.untiled_ms, again.untiled_ms),
                              default_ms=min(timing.default_ms, again.default_ms))
         return timing
-    except (PlainError, CompilerBug) as exc:  # a size the launch refuses: no timing
-        if isinstance(exc, CompilerBug):
-            raise
+    except PlainError:  # a size the launch refuses: no timing
         return None
 
 
@@ -160,6 +185,8 @@ def _shrunk(text: str, seed: int, gpu) -> str:
     """The smallest program found (within SHRINK_TRIES) whose default still loses."""
     def loses(tree) -> bool:
         try:
+            if check_program(tree, seed)[0]:
+                return False  # it fails on the CPU (an index out of range, say): not a program to time
             small = pretty(tree)
             prog = check(parse(small, f"fuzz{seed}.fut"))
             builds = _build(small, seed, gpu)

@@ -36,7 +36,8 @@ def without_dead(k: T.Kernel) -> T.Kernel:
                 removed.extend(_stream_spans(value))
         args = tuple(_live(a, live, removed) for a in lv.args)
         levels.append(dataclasses.replace(lv, lets=tuple(reversed(lets)), args=args))
-    return dataclasses.replace(k, body=body, levels=tuple(reversed(levels)), unused=k.unused + tuple(removed))
+    unused = tuple(dict.fromkeys(k.unused + tuple(removed)))  # a stream inside two removed values, once
+    return dataclasses.replace(k, body=body, levels=tuple(reversed(levels)), unused=unused)
 
 
 def _live(e, live: set, removed: list):
@@ -58,8 +59,8 @@ def _live(e, live: set, removed: list):
         return body
     if isinstance(e, T.Loop):
         rest = _live(e.rest, live, removed)
-        if not any(b in live for b in e.results):
-            removed.extend(_stream_spans(e))
+        if not any(b in live for b in e.results):  # `rest` is kept: only what the loop itself held goes
+            removed.extend(span for part in (e.body, e.bound, *e.inits) for span in _stream_spans(part))
             return rest
         return dataclasses.replace(e, rest=rest, body=_live(e.body, live, removed),
                                    bound=_live(e.bound, live, removed),

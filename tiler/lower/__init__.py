@@ -28,6 +28,8 @@ from .values import View, add, const, minimum, mul, unclamped
 __all__ = ["lower", "lower_schedule", "kernel_name", "program_stem"]
 
 
+ONE_POINT = "_one_point"  # the name of the version with the schedule one point a thread (Plan.fewer)
+
 def program_stem(file: str) -> str:
     """The program's name in C identifiers (`benchmarks/mm.fut`: mm; `<stdin>`: stdin)."""
     return re.sub(r"\W", "_", file.rsplit("/", 1)[-1].rsplit(".", 1)[0]).strip("_") or "kernel"
@@ -89,7 +91,7 @@ def _versions(analysis: Analysis, file: str, transposed: frozenset, note: str = 
     fewer, share = None, 0
     if plan.fewer is not None:  # the micro-tile only where its grid gives enough SMs a block (registers.fills)
         fewer = lower_schedule(analysis, plan.fewer, file, vectors=False, transposed=transposed)
-        fewer = dataclasses.replace(fewer, name=fewer.name + "_one_point")
+        fewer = dataclasses.replace(fewer, name=fewer.name + ONE_POINT)
         share = GRID_SHARE[len(schedule.block.spans)]
         blocks = _blocks(main) if share == 1 else kir.Bin("*", _blocks(main), const(share, target.INDEX))
         fills = kir.Bin(">=", blocks, kir.Ref(target.MULTIPROCESSORS_NAME))
