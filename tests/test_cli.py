@@ -286,3 +286,48 @@ def test_unroll_marks_the_loops_over_a_staged_chunk_and_explain_says_so():
     assert "its loop unrolled 8 times" in tiler("explain", BENCHMARKS / "mriq.fut", "--unroll", "8").stdout
     done = tiler("compile", BENCHMARKS / "mriq.fut", "--unroll", "0")
     assert done.returncode == 1 and done.stderr.strip() == "error: --unroll 0: between 1 (never unroll) and 64"
+
+
+def test_compile_refuses_to_write_over_the_program_or_to_lose_the_kernels(tmp_path):
+    prog = tmp_path / "v.fut"
+    prog.write_text((BENCHMARKS / "matvec.fut").read_text())
+    before = prog.read_text()
+    r = tiler("compile", str(prog), "-o", str(prog))
+    assert r.returncode == 1 and "would write over the program" in r.stderr and prog.read_text() == before
+    r = tiler("compile", str(prog), "-o", str(tmp_path / "kernel.h"))
+    assert r.returncode == 1 and "-o names the CUDA file" in r.stderr and "-o " in r.stderr
+    assert not (tmp_path / "kernel.h").exists()
+    r = tiler("compile", str(prog), "--emit", "header", "-o", str(tmp_path / "kernel.h"))
+    assert r.returncode == 0 and "tiler" in (tmp_path / "kernel.h").read_text()
+
+
+def test_fuzz_makes_its_failures_folder_only_for_failures_and_says_when_nvcc_is_missing(tmp_path):
+    out = tmp_path / "ff"
+    r = subprocess.run([sys.executable, "-m", "tiler", "fuzz", "2", "--mutations", "0", "--out", str(out)],
+                       capture_output=True, text=True, timeout=300, env={**os.environ, "PATH": str(tmp_path)})
+    assert r.returncode == 0 and "2 programs, 0 failures" in r.stdout and not out.exists()
+    assert "nvcc is not on PATH" in r.stderr
+
+
+def test_conflicting_flags_and_unknown_size_names_are_refused():
+    mm = BENCHMARKS / "mm.fut"
+    for args, said in (
+            (["explain", mm, "--json", "--show-transformed"], "--json and --show-transformed cannot be used together"),
+            (["compile", mm, "--stop-after", "parse", "--emit", "cuda"], "--stop-after and --emit cannot be used"),
+            (["compile", mm, "--emit", "header", "--nvcc"], "--emit and --nvcc cannot be used together"),
+            (["compile", mm, "--no-tile", "--tile", "16"], "--no-tile and --tile contradict each other"),
+            (["explain", mm, "--single-buffer", "--double-buffer"], "--single-buffer and --double-buffer contradict"),
+            (["compile", mm, "--size", "zz=10"], "--size zz: `zz` is not a size of this program"),
+            (["explain", mm, "--threshold", "zz=10"], "--threshold zz: `zz` is not a size of this program")):
+        r = tiler(*args)
+        assert r.returncode == 1 and said in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
+    assert "its sizes are m, n, q" in tiler("compile", mm, "--size", "zz=10").stderr
+
+
+def test_the_api_refuses_an_unknown_size_and_contradicting_options():
+    import tiler as api
+
+    with pytest.raises(api.PlainError, match="`zz` is not a size of this program"):
+        api.compile(BENCHMARKS / "mm.fut", sizes={"zz": 10})
+    with pytest.raises(api.PlainError, match="no_tile and tile contradict"):
+        api.compile(BENCHMARKS / "mm.fut", no_tile=True, tile=16)

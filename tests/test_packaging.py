@@ -83,3 +83,18 @@ def test_syntax_trees_and_typed_programs_are_frozen():
     tree = pipeline.run_to("parse", (BENCHMARKS / "mm.fut").read_text())
     with pytest.raises(dataclasses.FrozenInstanceError):
         tree.funs[0].name = "x"
+
+
+@pytest.mark.slow
+def test_the_licence_is_apache_2_with_llvm_exceptions_in_the_wheel(tmp_path):
+    """Generated kernels carry tiler's own helpers, so the LLVM exception
+    (embedded portions need no attribution) is part of the licence."""
+    text = (ROOT / "LICENSE").read_text()
+    assert "Apache License" in text and "Version 2.0, January 2004" in text
+    assert "---- LLVM Exceptions to the Apache 2.0 License ----" in text and "Sections 4(a), 4(b) and 4(d)" in text
+    dist = tmp_path / "dist"
+    _wheel_names(_source_tree(tmp_path), dist)
+    wheel = zipfile.ZipFile(next(dist.glob("tiler_compiler-*.whl")))
+    meta = wheel.read(next(n for n in wheel.namelist() if n.endswith(".dist-info/METADATA"))).decode()
+    assert "License-Expression: Apache-2.0 WITH LLVM-exception" in meta
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in wheel.namelist())

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from . import kir
 from .analyse import make_options
+from .analyse.options import check_size_names
 from .errors import PlainError
 from .source import Source
 
@@ -138,6 +139,7 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
     path = str(program) if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")) else "-"
     options, applied = for_program(path, options, tuning if isinstance(tuning, str) else None, tuning is False)
     values = run_all(text, name, options)
+    check_size_names(values["check"].kernel.sizes, options)
     module = values["verify"]
     explained = explain_data(values["analyse"], Source(text, name), module) | {"tuning": describe(applied)}
     return Compiled(name, values["render"], header(module), launch(module), explained, module, values["check"])

@@ -16,6 +16,7 @@ import click
 import numpy as np
 
 from . import __version__
+from .analyse.options import CLI_NAMES, check_size_names
 from .deep import call_deep
 from .errors import CompilerBug, PlainError, UserError
 from .pipeline import STDIN, read_program
@@ -285,9 +286,12 @@ def explain_cmd(program, as_json, show_variance, show_transformed, candidates, *
     from .report.explain import explain_data, render_text
     from .tuning import describe
 
+    _exclusive(("--json", as_json), ("--show-transformed", show_transformed))
+    _exclusive(("--candidates", candidates), ("--show-transformed", show_transformed))
     options, applied = tuned_options(program, plan)
     text, name = read_program(program)
     values = run_all(text, name, options, until="verify")
+    check_size_names(values["check"].kernel.sizes, options, CLI_NAMES)
     analysis = values["analyse"]
     data = explain_data(analysis, Source(text, name), values["verify"])
     data["tuning"] = describe(applied)
@@ -332,13 +336,17 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
     from .pipeline import run_all
     from .render import launch
 
+    _exclusive(("--stop-after", stop_after), ("--emit", emit), ("--nvcc", use_nvcc), ("-o", output != "-"))
+    _exclusive(("--emit", emit), ("--nvcc", use_nvcc))
     options, _ = tuned_options(program, plan)
     target.check_arch(arch)
+    _check_output(output, program, emit)
     text, name = read_program(program)
     if stop_after:
         run_all(text, name, options, until=stop_after)
         return
     values = run_all(text, name, options)
+    check_size_names(values["check"].kernel.sizes, options, CLI_NAMES)
     describe = dict(launch(values["verify"]), arch=arch)
     if emit:
         shown = _emitted(emit, values, describe, Source(text, name))
@@ -708,6 +716,11 @@ def fuzz_cmd(count, seed, gpu, mutations, no_nvcc, out, perf, json_path):
     if gpu:
         from .runtime import Gpu
         Gpu.get()
+    if not no_nvcc:
+        from .runtime.nvcc import nvcc_path
+        if nvcc_path() is None:
+            click.echo("note: nvcc is not on PATH, so the kernels are not compiled with it (--no-nvcc skips "
+                       "that on purpose)", err=True)
     import json
     timings = []
 
@@ -756,6 +769,34 @@ def _emitted(emit: str, values: dict, describe: dict, source: Source) -> str:
     if stage.name == "render":
         return value
     return dump(value)
+
+
+def _exclusive(first, *others) -> None:
+    """Refuse `first` (flag, value) given together with any of `others`: a
+    conflict is an error, never settled silently by one of them."""
+    flag, value = first
+    clash = [f for f, v in others if v]
+    if value and clash:
+        raise PlainError(f"{flag} and {clash[0]} cannot be used together",
+                         f"{flag} " + {"--stop-after": "prints nothing", "--json": "prints the analysis as JSON",
+                                       "--emit": "prints one stage's result",
+                                       "--candidates": "adds to explain's text"}.get(flag, "stands alone"))
+
+
+HEADER_SUFFIXES = (".h", ".hpp", ".cuh")
+
+
+def _check_output(output: str, program: str, emit: str | None) -> None:
+    """Refuse an -o that would destroy or lose work: the program itself, or a
+    header name for the kernels (which then went nowhere)."""
+    if output == "-":
+        return
+    if program != STDIN and Path(output).resolve() == Path(program).resolve():
+        raise PlainError(f"-o {output} would write over the program", "name the CUDA file, e.g. -o kernel.cu")
+    if emit is None and Path(output).suffix in HEADER_SUFFIXES:
+        stem = Path(output).with_suffix("")
+        raise PlainError(f"-o {output}: -o names the CUDA file; the header is written beside it as {stem}.h",
+                         f"write -o {stem}.cu (or --emit header -o {output} for the header alone)")
 
 
 def _write(path: str, text: str) -> None:

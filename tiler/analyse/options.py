@@ -84,7 +84,8 @@ def tile_text(sizes: tuple) -> str:
 # How the command line names each option (the Python API uses the keywords themselves).
 CLI_NAMES = {"tile": "--tile", "register_tile": "--register-tile", "max_shared": "--max-shared",
              "sizes": "--size", "thresholds": "--threshold", "chunk": "--chunk", "unroll": "--unroll",
-             "min_blocks": "--min-blocks"}
+             "min_blocks": "--min-blocks", "no_tile": "--no-tile", "no_register_tile": "--no-register-tile",
+             "single_buffer": "--single-buffer", "double_buffer": "--double-buffer"}
 MAX_MIN_BLOCKS = 32  # an SM holds at most 32 blocks (sm_90)
 MAX_UNROLL = 64  # the most --unroll takes (a chunk loop's body copied more often only grows the code)
 MAX_CHUNK = 4096  # the longest chunk --chunk takes (one line of 4096 f32 is 16 KiB of shared memory)
@@ -106,6 +107,13 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
     def name(key):
         return (names or {}).get(key, key)
 
+    for first, second, given in (("no_tile", "tile", no_tile and tile not in (None, "")),
+                                  ("no_tile", "register_tile", no_tile and register_tile not in (None, "")),
+                                  ("no_register_tile", "register_tile",
+                                   no_register_tile and register_tile not in (None, "")),
+                                  ("single_buffer", "double_buffer", single_buffer and double_buffer)):
+        if given:  # a conflict is refused, never settled silently by one of them
+            raise PlainError(f"{name(first)} and {name(second)} contradict each other", "give one of them")
     if max_shared is not None and (not isinstance(max_shared, int) or max_shared < 0):
         raise PlainError(f"{name('max_shared')} must not be negative")
     if chunk is not None and (not isinstance(chunk, int) or not 1 <= chunk <= MAX_CHUNK):
@@ -137,3 +145,16 @@ def _tile(value, flag: str, limit: int = target.MAX_THREADS_PER_BLOCK) -> tuple:
         return ()
     text = value if isinstance(value, str) else tile_text((value,) if isinstance(value, int) else tuple(value))
     return parse_tile(text, flag, limit)
+
+
+def check_size_names(sizes, options: Options, names: dict | None = None) -> None:
+    """The sizes known in advance and the thresholds a user gave name sizes
+    of the program (`sizes`: its size binders); a misspelt one would be
+    ignored, so it is refused with the real names. (The bench and the tuner
+    pass a spec's derived sizes too: they do not call this.)"""
+    real = sorted(b.name for b in sizes)
+    for key, given in (("sizes", options.sizes), ("thresholds", options.thresholds)):
+        for name, _ in given:
+            if name not in real:
+                raise PlainError(f"{(names or {}).get(key, key)} {name}: `{name}` is not a size of this program",
+                                 f"its sizes are {', '.join(real)}" if real else "it has no sizes")

@@ -120,7 +120,9 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
     spec = load_spec(path)
     gpu = Gpu.get()
     sizes = resolve_sizes(prog, overrides, spec, size_set, given)
-    hints = tuple(sorted(sizes.items()))  # the plan may fit its block to the sizes; the kernel works for any
+    # the plan may fit its block to the sizes (the kernel works for any); a spec's own derived names stay out
+    own = {b.name for b in prog.kernel.sizes}
+    hints = tuple(sorted((k, v) for k, v in sizes.items() if k in own))
     vs = vs + _tuned(path, hints, gpu)
     compiled = {v.label: run_all(text, shown, device_options(v.options, hints, gpu)) for v in vs}
     check_small(prog, spec, compiled, gpu)

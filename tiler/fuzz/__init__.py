@@ -114,6 +114,9 @@ def _shrunk(f: Failure, tree) -> Failure:
 
 
 def save(failures: list[Failure], out: Path) -> None:
+    """Each failing program into `out` (made only when something failed)."""
+    if not failures:
+        return
     out.mkdir(parents=True, exist_ok=True)
     for n, f in enumerate(failures):
         header = "\n".join(f"-- {line}" for line in f"fuzz failure, seed {f.seed}, stage {f.stage}: "
