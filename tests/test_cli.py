@@ -331,3 +331,19 @@ def test_the_api_refuses_an_unknown_size_and_contradicting_options():
         api.compile(BENCHMARKS / "mm.fut", sizes={"zz": 10})
     with pytest.raises(api.PlainError, match="no_tile and tile contradict"):
         api.compile(BENCHMARKS / "mm.fut", no_tile=True, tile=16)
+
+
+def test_ctrl_c_exits_130_and_bare_tiler_prints_the_help():
+    import signal
+    import time
+
+    bare = subprocess.run([sys.executable, "-m", "tiler"], capture_output=True, text=True, timeout=60)
+    assert bare.returncode == 0 and "Usage:" in bare.stdout and "compile" in bare.stdout
+    slow = subprocess.Popen([sys.executable, "-c", "from tiler.cli import entry; import sys; "
+                             "sys.argv = ['tiler', 'run', sys.argv[1], '--sizes-from', 'full']; entry()",
+                             str(BENCHMARKS / "lavamd_rodinia.fut")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    time.sleep(3)  # the interpreter is well into lavaMD's full size (a minute's work)
+    slow.send_signal(signal.SIGINT)
+    _, err = slow.communicate(timeout=60)
+    assert slow.returncode == 130 and "interrupted" in err and "Traceback" not in err

@@ -23,6 +23,7 @@ from .pipeline import STDIN, read_program
 from .source import Source
 
 EXIT_USER, EXIT_BUG = 1, 3
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 
 
 def guarded(fn=None, *, deep: bool = True):
@@ -852,7 +853,7 @@ def entry() -> None:
     except click.UsageError as exc:
         exc.show()
         sys.exit(EXIT_USER)
-    except click.Abort:
-        click.echo("aborted", err=True)
-        sys.exit(EXIT_USER)
+    except click.Abort:  # Ctrl-C (click turns the KeyboardInterrupt into this): the shell's code for SIGINT
+        click.echo("interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
     sys.exit(code if isinstance(code, int) else 0)
