@@ -347,3 +347,22 @@ def test_ctrl_c_exits_130_and_bare_tiler_prints_the_help():
     slow.send_signal(signal.SIGINT)
     _, err = slow.communicate(timeout=60)
     assert slow.returncode == 130 and "interrupted" in err and "Traceback" not in err
+
+
+def test_the_commit_recorded_is_tilers_own_never_the_users_repository(tmp_path):
+    from tiler.cli import _is_tilers_checkout
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "my-project"\n')
+    assert not _is_tilers_checkout(tmp_path.resolve())  # a user's repository (a copy installed inside it, say)
+    assert not _is_tilers_checkout((ROOT / "tiler").resolve())  # not the top of the checkout
+    if (ROOT / ".git").exists():
+        assert _is_tilers_checkout(ROOT.resolve())
+
+
+def test_a_compiled_programs_repr_is_short():
+    import tiler as api
+
+    shown = repr(api.compile(BENCHMARKS / "mm.fut"))
+    assert shown.startswith("<tiler.Compiled ") and "mm.fut" in shown and "tiler_mm_tiled" in shown
+    assert len(shown) < 400

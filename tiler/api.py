@@ -43,6 +43,11 @@ class Compiled:
     module: kir.Module  # the kernel IR: every version and its launch condition
     program: object  # the checked program (for the interpreter)
 
+    def __repr__(self) -> str:  # the dataclass's would print every kernel's CUDA
+        versions = ", ".join(v.kernel.name for v in self.module.versions)
+        sizes = ", ".join(b.name for b in self.program.kernel.sizes)
+        return f"<tiler.Compiled {self.file}: sizes {sizes or 'none'}; versions {versions}>"
+
     def sizes_of(self, inputs: dict) -> dict:
         """main's sizes, read from the arrays given (which must agree on them)."""
         from .interp import bind_sizes

@@ -637,6 +637,8 @@ def _commit() -> str | None:
     import subprocess
 
     root = Path(__file__).resolve().parent.parent
+    if not _is_tilers_checkout(root):  # an installed copy, perhaps inside the user's own repository
+        return None
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
         dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
@@ -646,6 +648,19 @@ def _commit() -> str | None:
     if head.returncode != 0:
         return None
     return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
+
+
+def _is_tilers_checkout(root: Path) -> bool:
+    """`root` is the top of a git checkout of tiler itself (its own pyproject.toml names the project)."""
+    import subprocess
+
+    try:
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=root, capture_output=True, text=True,
+                             timeout=10).stdout.strip()
+        project = (root / "pyproject.toml").read_text()
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return bool(top) and Path(top).resolve() == root and 'name = "tiler-compiler"' in project
 
 
 def _matplotlib():
