@@ -793,10 +793,7 @@ def _exclusive(first, *others) -> None:
     flag, value = first
     clash = [f for f, v in others if v]
     if value and clash:
-        raise PlainError(f"{flag} and {clash[0]} cannot be used together",
-                         f"{flag} " + {"--stop-after": "prints nothing", "--json": "prints the analysis as JSON",
-                                       "--emit": "prints one stage's result",
-                                       "--candidates": "adds to explain's text"}.get(flag, "stands alone"))
+        raise PlainError(f"{flag} and {clash[0]} cannot be used together", "give one of them")
 
 
 HEADER_SUFFIXES = (".h", ".hpp", ".cuh")

@@ -166,15 +166,19 @@ def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
     return Schedule(replace(block, shared_bytes=shared), streams, cost.loads(streams))
 
 
-def _narrowed_never(block, streams, options: Options) -> bool:
-    """Some stream stages rows to coalesce, and _coalescing_block would not
-    narrow the block for them (a 2-D block, a tiled stream that does not
-    coalesce, a width --tile gave, or one already narrow)."""
+def _narrows(block, streams, options: Options) -> bool:
+    """_coalescing_block narrows this block: 1-D, wider than COALESCE_THREADS
+    and not by --tile, with every tiled stream staging its threads' own rows."""
     tiled = [s for s in streams if s.tiled]
-    coalescing = [any(p.staged and p.for_coalescing for p in s.inputs) for s in tiled]
-    narrowed = len(block.spans) == 1 and all(coalescing) and not options.tile_for(block.spans[0], 0) and \
-        block.extents[block.spans[0]] > COALESCE_THREADS
-    return any(coalescing) and not narrowed
+    return len(block.spans) == 1 and bool(tiled) and all(any(p.for_coalescing for p in s.inputs) for s in tiled) \
+        and not options.tile_for(block.spans[0], 0) and block.extents[block.spans[0]] > COALESCE_THREADS
+
+
+def _narrowed_never(block, streams, options: Options) -> bool:
+    """Some stream stages rows to coalesce, and the block will not be
+    narrowed for them (_narrows)."""
+    coalescing = any(p.for_coalescing for s in streams if s.tiled for p in s.inputs)
+    return coalescing and not _narrows(block, streams, options)
 
 
 def _left_untiled(obstacle: StreamPlan, untiled: StreamPlan) -> StreamPlan:
@@ -214,11 +218,9 @@ def _coalescing_block(best: Schedule, views: Views, options: Options) -> Schedul
     whose tiles only serve many threads keeps the wide block: narrowing
     would cut that reuse.)"""
     block = best.block
-    (x,) = block.spans if len(block.spans) == 1 else (None,)
-    tiled = [s for s in best.streams if s.tiled]
-    coalescing = bool(tiled) and all(any(p.for_coalescing for p in s.inputs) for s in tiled)
-    if x is None or not coalescing or options.tile_for(x, 0) or block.extents[x] <= COALESCE_THREADS:
+    if not _narrows(block, best.streams, options):
         return best
+    (x,) = block.spans
     narrow = replace(block, extents=tuple(COALESCE_THREADS if d == x else e for d, e in enumerate(block.extents)))
     narrowed = _schedule(narrow, views.var, views, options)
     return narrowed if narrowed.tiled else best

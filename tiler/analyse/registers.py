@@ -73,7 +73,7 @@ def register_tile(schedule: Schedule, kernel: T.Kernel, options: Options) -> tup
         return _coarsened(schedule, kernel, options)
     if len(block.spans) != 2:
         return None, "a block of three dims: no micro-tile"
-    if not any(options.register_tile) and _shared_by_all(schedule):
+    if not any(options.register_tile) and shares_every_tile(schedule):
         ops = operations_per_read(schedule)  # a 2-D n-body: the 1-D block's rule (_coarsened)
         if ops >= LIGHT:
             return None, (f"every staged element serves the whole block, and the body does {ops:.3g} operations a "
@@ -154,18 +154,14 @@ def _coarsened(schedule: Schedule, kernel: T.Kernel, options: Options) -> tuple[
                   f"shared memory serves all {wanted}")
 
 
-def _shared_by_all(schedule: Schedule) -> bool:
-    """Every staged input is invariant to every dim the block spans (a grid
-    of points summing over charges), not one each (a product's outer product)."""
+def shares_every_tile(schedule: Schedule) -> bool:
+    """Every staged tile is read whole by every thread of the block: each
+    staged input is invariant to every dim the block spans (a 1-D n-body, a
+    grid of points summing over charges), none keeps a row of its own nor
+    serves one dim only (a product's outer product). What coarsening needs,
+    and the tuner tries."""
     spans = frozenset(schedule.block.spans)
     return all(spans <= p.invariant_to for s in schedule.streams if s.tiled for p in s.inputs if p.staged)
-
-
-def shares_every_tile(schedule: Schedule) -> bool:
-    """A 1-D block whose staged tiles every thread reads whole (none keeps a
-    row of its own): what coarsening needs, and the tuner tries."""
-    (d,) = schedule.block.spans
-    return all(d in p.invariant_to for s in schedule.streams if s.tiled for p in s.inputs if p.staged)
 
 
 def _pipelined_streams(schedule: Schedule, options: Options) -> tuple[bool, ...]:

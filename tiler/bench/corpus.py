@@ -20,7 +20,6 @@ import json
 import math
 import statistics
 import time
-from dataclasses import replace
 from pathlib import Path
 
 from .. import __version__
@@ -32,7 +31,7 @@ from ..pipeline import run_all
 from ..runtime import Gpu
 from ..syntax import parse
 from ..workload import load_spec, make_inputs, resolve_sizes
-from . import Variant, check_small, compare_outputs
+from . import Variant, check_small, compare_outputs, device_options
 
 SIZE_SETS = ("small", "medium", "large")
 DEFAULT, UNTILED = "default", "untiled"
@@ -74,8 +73,7 @@ def _program(path: Path, variants: list[Variant], size_sets, gpu, log) -> list[d
     shown = str(path)
     prog = check(parse(text, shown))
     spec = load_spec(path)
-    device = dict(multiprocessors=gpu.sm_count, device_shared=gpu.max_shared_optin)
-    compiled = {v.label: run_all(text, shown, replace(v.options, **device)) for v in variants}
+    compiled = {v.label: run_all(text, shown, device_options(v.options, (), gpu)) for v in variants}
     gpu.prepare([c["render"] for c in compiled.values()])
     check_small(prog, spec, compiled, gpu)
     out = []

@@ -9,16 +9,14 @@ where the failure can be reproduced on the CPU, in `out_dir`.
 from __future__ import annotations
 
 import dataclasses
-import os
-import subprocess
-import tempfile
 from pathlib import Path
 
 from ..render import rename_module
+from ..runtime.nvcc import cores
 from ..syntax import pretty
 from .generate import generate
 from .mutate import mutate
-from .properties import Compiled, Failure, check_mutant, check_program, close, expected, tolerance
+from .properties import Compiled, Failure, check_mutant, check_program, expected, mismatch, tolerance
 from .shrink import shrink
 
 BATCH = 40  # programs a nvcc or pycuda compilation
@@ -73,18 +71,10 @@ def _one(s: int, mutations: int, gpu: bool) -> tuple[list[Failure], Compiled | N
 MIN_POOLED = 8  # fewer seeds than this are checked here: a pool takes about a second to start
 
 
-def _cores() -> int:
-    """The cores this process may run on (its affinity, not the machine's count)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
 def _checked(seeds: range, mutations: int, gpu: bool, workers: int | None):
     """_one for every seed, in order, in a pool of processes where there is
     more than one core and more than a few seeds."""
-    workers = workers or _cores()
+    workers = workers or cores()
     if workers == 1 or len(seeds) < MIN_POOLED:
         yield from (_one(s, mutations, gpu) for s in seeds)
         return
@@ -139,38 +129,23 @@ def _batched(compiled: list[Compiled]):
 def nvcc_batches(compiled: list[Compiled]) -> list[Failure]:
     from concurrent.futures import ThreadPoolExecutor
 
-    from ..runtime.nvcc import nvcc_path
+    from ..runtime.nvcc import errors, nvcc_path
 
     if nvcc_path() is None or not compiled:
         return []
     batches = list(_batched(compiled))
-    with ThreadPoolExecutor(_cores()) as pool:  # one nvcc a core
-        logs = list(pool.map(lambda b: _nvcc_log(b[1]), batches))
+    with ThreadPoolExecutor(cores()) as pool:  # one nvcc a core
+        logs = list(pool.map(lambda b: errors(b[1]), batches))
     failures = []
     for (part, _, _), log in zip(batches, logs):
         if not log:
             continue
         for c in part:  # find the culprits
             for variant, (_, cuda) in c.kernels.items():
-                log = _nvcc_log(cuda)
+                log = errors(cuda)
                 if log:
                     failures.append(Failure(c.seed, "nvcc", f"{variant}: {log[-1500:]}", c.text))
     return failures
-
-
-def _nvcc_ok(source: str) -> bool:
-    return not _nvcc_log(source)
-
-
-def _nvcc_log(source: str) -> str:
-    from ..runtime.nvcc import nvcc_path
-
-    with tempfile.TemporaryDirectory(prefix="tiler-fuzz-") as tmp:
-        src = Path(tmp) / "k.cu"
-        src.write_text(source)
-        done = subprocess.run([nvcc_path(), "-arch=sm_90", "-cubin", "-o", str(Path(tmp) / "k.cubin"), str(src)],
-                              capture_output=True, text=True, timeout=900)
-    return "" if done.returncode == 0 else done.stdout + done.stderr
 
 
 def gpu_batches(compiled: list[Compiled]) -> list[Failure]:
@@ -183,16 +158,11 @@ def gpu_batches(compiled: list[Compiled]) -> list[Failure]:
     gpu.prepare([source for _, source, _ in _batched(compiled)])  # nvcc side by side, one batch a core
     for part, source, names in _batched(compiled):
         for c in part:
-            sizes, inputs, want, noise = expected(c)
             for variant, kernel in ((v, k) for v in c.kernels for k in names[(c.seed, v)]):
-                if not kernel.runs_at(sizes):
-                    continue  # a version with vector copies runs only where the launch keeps them aligned
                 try:
-                    got, _ = gpu.run(kernel, source, inputs, sizes)
+                    bad = mismatch(gpu, kernel, source, c, tolerance(c.seed, variant))
                 except Exception as exc:  # noqa: BLE001 - a launch failure is a finding
-                    failures.append(Failure(c.seed, "gpu", f"{kernel.name}: {type(exc).__name__}: {exc}", c.text))
-                    continue
-                bad = close(got, want, tolerance(c.seed, variant), slack=noise)
+                    bad = f"{kernel.name}: {type(exc).__name__}: {exc}"
                 if bad:
-                    failures.append(Failure(c.seed, "gpu", f"{kernel.name} at {sizes}: {bad}", c.text))
+                    failures.append(Failure(c.seed, "gpu", bad, c.text))
     return failures

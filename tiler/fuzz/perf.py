@@ -23,12 +23,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..analyse import Options
-from ..check import check
 from ..errors import CompilerBug, PlainError, UserError
 from ..pipeline import run_all
 from ..syntax import parse, pretty
 from ..workload import input_bytes, make_inputs, resolve_sizes
-from .properties import RTOL, Compiled, Failure, check_program, close, expected
+from .properties import RTOL, Compiled, Failure, check_program, mismatch
 from .shrink import shrink
 
 WORK_MS = 0.25  # grow the sizes until the untiled kernel takes this long
@@ -66,8 +65,10 @@ class Timing:
 
 
 def variants(gpu) -> dict[str, Options]:
-    return {UNTILED: Options(no_tile=True),
-            DEFAULT: Options(multiprocessors=gpu.sm_count, device_shared=gpu.max_shared_optin)}
+    """Untiled, and the default as a user compiles it for this GPU (bench.device_options)."""
+    from ..bench import device_options
+
+    return {UNTILED: Options(no_tile=True), DEFAULT: device_options(Options(), (), gpu)}
 
 
 def perf(compiled: list[Compiled], gpu, failed: set, report=None) -> tuple[list[Failure], list[Timing]]:
@@ -107,13 +108,10 @@ def _wrong(c: Compiled, builds: dict, gpu) -> Failure | None:
     """Every version of the default build against the interpreter at the
     fuzzer's small sizes (its options differ from the correctness check's:
     the device's shared memory and SM count)."""
-    sizes, inputs, want, noise = expected(c)
     for k in builds[DEFAULT]["verify"].kernels:
-        if k.runs_at(sizes):
-            got, _ = gpu.run(k, builds[DEFAULT]["render"], inputs, sizes)
-            bad = close(got, want, RTOL, slack=noise)
-            if bad:
-                return Failure(c.seed, "gpu", f"{k.name} (compiled for this GPU) at {sizes}: {bad}", c.text)
+        bad = mismatch(gpu, k, builds[DEFAULT]["render"], c, RTOL)
+        if bad:
+            return Failure(c.seed, "gpu", f"compiled for this GPU: {bad}", c.text)
     return None
 
 
@@ -144,17 +142,16 @@ def grown(prog, seed: int, untiled, gpu) -> dict | None:
         sizes = resolve_sizes(prog, {k: v << doubling for k, v in base.items()}, None)
         if input_bytes(prog, sizes) > MAX_BYTES:
             break
-        _, ms = _launch(prog, untiled, sizes, seed, gpu, repeat=1)
+        _, ms = _launch(untiled, make_inputs(prog, sizes, None, seed), sizes, gpu, repeat=1)
         best = sizes
         if ms >= WORK_MS or not base:
             break
     return best
 
 
-def _launch(prog, build: dict, sizes: dict, seed: int, gpu, repeat: int, uploaded=None) -> tuple[str, float]:
+def _launch(build: dict, inputs: dict, sizes: dict, gpu, repeat: int, uploaded=None) -> tuple[str, float]:
     """(the version the launch picks, the median time)."""
     module, cuda = build["verify"], build["render"]
-    inputs = make_inputs(prog, sizes, None, seed)
     _, times = gpu.run(module, cuda, inputs, sizes, repeat=repeat, device=uploaded)
     return module.select(sizes, gpu.sm_count).name, statistics.median(times)
 
@@ -175,9 +172,10 @@ def _timed(prog, builds: dict, seed: int, gpu) -> Timing | None:
 
 
 def _measure(prog, builds: dict, sizes: dict, seed: int, gpu) -> Timing:
-    uploaded = gpu.upload(make_inputs(prog, sizes, None, seed))
+    inputs = make_inputs(prog, sizes, None, seed)  # once, for both kernels
+    uploaded = gpu.upload(inputs)
     try:
-        ms = {label: _launch(prog, build, sizes, seed, gpu, REPEAT, uploaded) for label, build in builds.items()}
+        ms = {label: _launch(build, inputs, sizes, gpu, REPEAT, uploaded) for label, build in builds.items()}
     finally:
         uploaded.free()
     return Timing(seed, sizes, ms[UNTILED][1], ms[DEFAULT][1], ms[DEFAULT][0])
@@ -187,15 +185,14 @@ def _shrunk(text: str, seed: int, gpu) -> str:
     """The smallest program found (within SHRINK_TRIES) whose default still loses."""
     def loses(tree) -> bool:
         try:
-            if check_program(tree, seed)[0]:
+            found, comp = check_program(tree, seed)
+            if found or comp is None:
                 return False  # it fails on the CPU (an index out of range, say): not a program to time
-            small = pretty(tree)
-            prog = check(parse(small, f"fuzz{seed}.fut"))
-            builds = _build(small, seed, gpu)
+            builds = _build(comp.text, seed, gpu)
             if builds is None:
                 return False
             gpu.prepare([b["render"] for b in builds.values()])
-            t = _timed(prog, builds, seed, gpu)
+            t = _timed(comp.program, builds, seed, gpu)
             return t is not None and t.loses
         except Exception:  # noqa: BLE001 - a smaller program that breaks otherwise is not this failure
             return False

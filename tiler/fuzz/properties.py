@@ -65,6 +65,18 @@ class Compiled:
     expected: tuple | None = None  # (sizes, inputs, want, noise) for the GPU check, computed with the rest
 
 
+def mismatch(gpu, kernel, cuda: str, c: Compiled, rtol: float) -> str:
+    """'' where one version agrees with the interpreter at the GPU check's
+    sizes (or does not run there: a version with vector copies runs only
+    where the launch keeps them aligned), else what differs."""
+    sizes, inputs, want, noise = expected(c)
+    if not kernel.runs_at(sizes):
+        return ""
+    got, _ = gpu.run(kernel, cuda, inputs, sizes)
+    bad = close(got, want, rtol, slack=noise)
+    return f"{kernel.name} at {sizes}: {bad}" if bad else ""
+
+
 def expected(c: Compiled) -> tuple:
     """The GPU check's sizes, inputs, and the interpreter's outputs with their noise (reference)."""
     if c.expected is not None:

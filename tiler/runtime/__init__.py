@@ -110,14 +110,13 @@ class Gpu:
         """Compile many CUDA sources at once (nvcc runs side by side, one a
         core), so that later launches find their modules loaded; a source
         nvcc refuses is left for `function` to report."""
-        import os
         from concurrent.futures import ThreadPoolExecutor
 
-        from .nvcc import cubin
+        from .nvcc import cores, cubin
 
         todo = {self._key(c): c for c in sources}
         todo = {k: c for k, c in todo.items() if k not in self._modules}
-        with ThreadPoolExecutor(workers or os.cpu_count() or 1) as pool:
+        with ThreadPoolExecutor(workers or cores()) as pool:
             built = dict(zip(todo, pool.map(lambda c: cubin(c, self.arch), todo.values())))
         with self.active():
             for key, image in built.items():

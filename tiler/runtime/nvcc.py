@@ -8,6 +8,7 @@ with the plan's.
 """
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -97,6 +98,22 @@ def compile_report(cuda: str, arch: str, kernels) -> str:
         lines.append(f"nvcc -arch={arch}: {who}{r.registers} registers, {r.spill_stores} bytes spill stores, "
                      f"{r.shared_bytes} bytes static shared memory ({verdict}){extra}")
     return "\n".join(lines)
+
+
+def errors(cuda: str, arch: str = "sm_90", timeout: int = 900) -> str:
+    """nvcc's log where it refuses `cuda`; '' where it compiles (or is missing)."""
+    nvcc = nvcc_path()
+    report = _build(nvcc, cuda, arch, timeout)[0] if nvcc else None
+    return "" if report is None or report.ok else report.log
+
+
+def cores() -> int:
+    """The cores this process may run on (its affinity, not the machine's
+    count): how many nvcc's to run side by side."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def cubin(cuda: str, arch: str, timeout: int = 300) -> bytes | None:
