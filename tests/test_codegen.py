@@ -433,3 +433,60 @@ def test_kmeans_at_its_bench_sizes_has_no_spills_and_its_planned_shared_memory(t
         assert (int(smem.group(1)) if smem else 0) == k.static_shared_bytes, report
     tiled = values["verify"].main
     assert tiled.fixed == (("d", 34),) and tiled.static_shared_bytes == 256 * 34 * 4 + 16 * 34 * 4
+
+
+def test_every_tiled_version_is_raced_against_the_untiled_kernel_of_its_offsets():
+    """The default module: each tiled version names the untiled kernel of
+    its offsets as its rival, and that kernel is a version of the module
+    (added last in its group where the conditions never reached it)."""
+    from tiler.render import launch
+
+    for name in ("aat", "mm", "nbody", "rownorm"):
+        m = run_all((BENCHMARKS / f"{name}.fut").read_text(), f"{name}.fut", Options())["verify"]
+        kernels = {k.name: k for k in m.kernels}
+        assert len(kernels) == len(m.versions)  # no kernel twice
+        for v in m.versions:
+            rival = m.rival(v.kernel)
+            assert (rival is not None) == v.kernel.tiled
+            if rival is not None:
+                assert not rival.tiled and rival.wide == v.kernel.wide and rival.name in kernels
+        described = launch(m)["versions"]
+        assert [d["rival"] for d in described] == [v.rival or None for v in m.versions]
+
+
+@pytest.mark.parametrize("options", [Options(no_launch_timing=True), Options(tile=(64,)), Options(chunk=32),
+                                     Options(no_tile=True), Options(register_tile=(1,))])
+def test_a_schedule_the_user_chose_or_no_launch_timing_is_never_raced(options):
+    values = run_all((BENCHMARKS / "nbody.fut").read_text(), "nbody.fut", options)
+    assert not values["verify"].timed and "<mutex>" not in values["render"]
+    assert "rivals[]" not in values["render"]
+
+
+def test_the_launcher_races_with_a_cache_a_lock_and_not_while_capturing():
+    cuda = run_all((BENCHMARKS / "nbody.fut").read_text(), "nbody.fut", Options())["render"]
+    launcher = cuda[cuda.index("// Host launcher"):]
+    assert "#include <mutex>" in cuda and "std::lock_guard<std::mutex>" in launcher
+    assert "cudaStreamIsCapturing(stream, &capture)" in launcher  # a graph capture is never raced
+    assert "for (int round = 0; round <= 3; ++round)" in launcher and "best[1] * 1.02f < best[0]" in launcher
+    assert re.search(r"static const int rivals\[\] = \{[-0-9, ]+\};", launcher)
+
+
+@needs_nvcc
+def test_program_names_never_meet_the_launchers_own(tmp_path):
+    """Arrays named like the launcher's parameter and locals (`stream`, the
+    race's `tiler_version`, `grid`, `key`) are renamed in C; the launcher
+    compiles."""
+    text = """fun [f32, n] main([f32, n] stream, [f32, n] tiler_version, [f32, n] grid, [f32, n] key) =
+  map(fn f32 (f32 x, f32 g, f32 q) =>
+        streamSeq(fn f32 (int kk, [f32, chunk] xc, f32 acc) =>
+                    loop (acc) = for k < chunk do acc + xc[k] * x + g * q
+                    in acc
+                 , tiler_version, 0f32)
+     , stream, grid, key)
+"""
+    values = run_all(text, "names.fut", Options())
+    assert values["verify"].timed
+    (tmp_path / "names.cu").write_text(values["render"])
+    done = subprocess.run([nvcc_path(), "-arch=sm_90", "-c", str(tmp_path / "names.cu"), "-o", str(tmp_path / "n.o")],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr

@@ -54,6 +54,17 @@ def test_losers_and_what_got_slower():
     assert "3 (program, size) pairs timed, 1 failed" in text and "a small: x0.50" in text
 
 
+def test_a_default_that_ran_the_untiled_kernel_itself_is_not_a_loser():
+    """The same kernel (the same name: plan.untiled in both modules) timed
+    twice: what differs is the timer's, and the summary says so."""
+    now = records(("a", "small", 0.0126, 0.0153), ("b", "small", 0.0126, 0.0153))
+    now[0]["version"] = {"untiled": "tiler_a_untiled", "default": "tiler_a_untiled"}
+    now[1]["version"] = {"untiled": "tiler_b_untiled", "default": "tiler_b_tiled"}
+    assert [r["program"] for r in losers(now)] == ["b"]
+    text = summary(now)
+    assert "1 more than 5% slower" in text and "not losers: 1 ran the untiled kernel itself" in text
+
+
 @pytest.mark.skipif(gpu_unavailable() is None, reason="a GPU is present")
 def test_without_a_gpu_corpus_says_so_in_one_line():
     result = tiler("corpus", str(CORPUS), "--only", "b_mri_q")

@@ -520,3 +520,37 @@ def test_the_host_launcher_transposes_long_rows(tmp_path, sizes):
                     str(tmp_path / "rownorm.cu"), "-o", str(exe)], check=True)
     done = subprocess.run([str(exe), *sizes], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.startswith("OK"), done.stdout
+
+
+@pytest.mark.parametrize("name", ["nbody", "mm", "rowsum"])
+def test_a_first_launch_races_the_tiled_version_against_the_untiled_kernel(name):
+    """The default module's first launch at a set of sizes times the version
+    its conditions pick against the untiled kernel and keeps the faster (by
+    the margin); later launches at those sizes do not race again, and what
+    they return is the interpreter's result whichever won."""
+    path = BENCHMARKS / f"{name}.fut"
+    text = path.read_text()
+    prog, spec = check(parse(text, path.name)), load_spec(path)
+    values = run_all(text, path.name, Options())
+    module, cuda = values["verify"], values["render"]
+    gpu = Gpu.get()
+    for scale in (3, 37, 300):
+        sizes = sizes_for(prog, spec, scale)
+        inputs = make_inputs(prog, sizes, spec, seed=3)
+        picked = module.select(sizes, gpu.sm_count)
+        got, _ = gpu.run(module, cuda, inputs, sizes)
+        race = gpu.race(module, cuda, sizes)
+        if not picked.tiled:
+            assert race is None
+            continue
+        rival = module.rival(picked)
+        assert race.picked is picked and set(race.ms) <= {picked.name, rival.name} and picked.name in race.ms
+        faster = rival.name in race.ms and race.ms[rival.name] * 1.02 < race.ms[picked.name]
+        assert race.winner is (rival if faster else picked) and gpu.ran(module, cuda, sizes) is race.winner
+        count = len(gpu.races)
+        again, _ = gpu.run(module, cuda, inputs, sizes)
+        assert len(gpu.races) == count  # remembered, not raced again
+        for g, w in zip(again, run(prog, inputs)):
+            assert not np.isnan(g).any()
+            assert float(np.abs(g.astype(np.float64) - w).max(initial=0)) <= 1e-3 * max(1.0, float(np.abs(w).max()))
+        assert all(np.array_equal(a, b) for a, b in zip(got, again))

@@ -122,7 +122,7 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
             no_coalesce: bool = False, no_promote: bool = False, unroll: int | None = None, pack: bool = False,
             fast_math: bool = False, no_async: bool = False, transpose: bool | None = None,
             interior: bool = False, min_blocks: int | None = None, join_rows: bool | None = None,
-            sizes: dict | None = None, thresholds: dict | None = None,
+            sizes: dict | None = None, thresholds: dict | None = None, no_launch_timing: bool = False,
             file: str | None = None, tuning: str | bool | None = None) -> Compiled:
     """Compile a program (a path to a `.fut` file, or its text; `file` names
     text in messages) as `tiler compile` does. `tuning`: a tuning file, or
@@ -138,7 +138,8 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
                            single_buffer=single_buffer, double_buffer=double_buffer, chunk=chunk,
                            no_coalesce=no_coalesce, no_promote=no_promote, unroll=unroll, pack=pack,
                            fast_math=fast_math, no_async=no_async, transpose=transpose,
-                           interior=interior, min_blocks=min_blocks, join_rows=join_rows)
+                           interior=interior, min_blocks=min_blocks, join_rows=join_rows,
+                           no_launch_timing=no_launch_timing)
     from .tuning import describe, for_program
 
     path = str(program) if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")) else "-"

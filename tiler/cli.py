@@ -229,6 +229,9 @@ def plan_options(fn):
     fn = click.option("--register-tile", default=None, metavar="N|N0,N1,...",
                       help="Points a thread computes along every dimension (N), or per dimension, outermost "
                            "first (1: none); instead of the plan's choice.")(fn)
+    fn = click.option("--no-launch-timing", is_flag=True,
+                      help="Run the version the cost model picks at every launch, without timing it against the "
+                           "untiled kernel the first time the launch meets a set of sizes.")(fn)
     fn = click.option("--no-tile", is_flag=True, help="Plan the untiled kernel.")(fn)
     fn = click.option("--tile", default=None, metavar="N|N0,N1,...",
                       help="Threads a block spans along every dimension (N), or per dimension, "
@@ -256,7 +259,7 @@ def tuned_options(program: str, plan: dict):
 def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), register_tile=None,
                  no_register_tile=False, no_vector=False, single_buffer=False, double_buffer=False, chunk=None,
                  no_coalesce=False, no_promote=False, unroll=None, pack=False, fast_math=False, no_async=False,
-                 transpose=None, interior=False, min_blocks=None, join_rows=None):
+                 transpose=None, interior=False, min_blocks=None, join_rows=None, no_launch_timing=False):
     from .analyse import CLI_NAMES, make_options
 
     return make_options(CLI_NAMES, tile=tile, no_tile=no_tile, max_shared=max_shared,
@@ -265,7 +268,8 @@ def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), regist
                         single_buffer=single_buffer, double_buffer=double_buffer, chunk=chunk,
                         no_coalesce=no_coalesce, no_promote=no_promote, unroll=unroll, pack=pack,
                         fast_math=fast_math, no_async=no_async, transpose=transpose,
-                        interior=interior, min_blocks=min_blocks, join_rows=join_rows)
+                        interior=interior, min_blocks=min_blocks, join_rows=join_rows,
+                        no_launch_timing=no_launch_timing)
 
 
 @main.command("explain")

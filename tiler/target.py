@@ -38,6 +38,12 @@ THREAD_INDEX = "threadIdx"
 BLOCK_INDEX = "blockIdx"
 UNROLL = "#pragma unroll"
 RESERVED = {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"}
+# the host launcher's own names (module.cu.j2): a program's name never meets them
+LAUNCHER_NAMES = {"stream", "tiler_device", "tiler_sm_counts", MULTIPROCESSORS_NAME, "tiler_run", "tiler_v",
+                  "tiler_grid", "tiler_block", "tiler_err", "tiler_version", "tiler_rivals", "tiler_capture",
+                  "tiler_key", "tiler_seen", "tiler_winners", "tiler_seen_count", "tiler_lock", "tiler_hold",
+                  "tiler_winner", "tiler_racers", "tiler_best", "tiler_start", "tiler_stop", "tiler_round",
+                  "tiler_r", "tiler_ms", "tiler_i"}
 
 # vector types: one 64- or 128-bit access moves WIDTH elements
 VECTOR = {("float", 2): "float2", ("float", 4): "float4", ("int", 2): "int2", ("int", 4): "int4",
@@ -157,6 +163,22 @@ SCRATCH_FREE = "cudaFreeAsync({name}, stream)"
 RAISE_DYNAMIC_SHARED = "cudaFuncSetAttribute({kernel}, cudaFuncAttributeMaxDynamicSharedMemorySize, {bytes})"
 GET_DEVICE = "cudaGetDevice(&{device})"
 GET_MULTIPROCESSORS = "cudaDeviceGetAttribute(&{count}, cudaDevAttrMultiProcessorCount, {device})"
+# A first launch at a set of sizes races a tiled version against the untiled
+# kernel: a warm-up launch each, then TIMED_ROUNDS launches each, alternating;
+# the fastest launch of each counts, and the rival wins only by TIMED_MARGIN
+# (timer noise must not flip a choice the model made).
+TIMED_ROUNDS = 3
+TIMED_MARGIN = 1.02
+TIMED_SIZES = 64  # sets of sizes (a device's, a version's) the C launcher remembers; past it, it races again
+CAPTURING = "cudaStreamIsCapturing(stream, &{status})"
+CAPTURE_NONE = "cudaStreamCaptureStatusNone"
+CAPTURE_STATUS = "cudaStreamCaptureStatus"
+EVENT = "cudaEvent_t"
+EVENT_CREATE = "cudaEventCreate(&{event})"
+EVENT_RECORD = "cudaEventRecord({event}, stream)"
+EVENT_SYNC = "cudaEventSynchronize({event})"
+EVENT_ELAPSED = "cudaEventElapsedTime(&{ms}, {start}, {stop})"
+EVENT_DESTROY = "cudaEventDestroy({event})"
 NOT_NVRTC = "!defined(__CUDACC_RTC__)"  # host code: nvcc only; NVRTC compiles device code alone
 
 # Flat offsets into arrays of two or more dimensions are 64-bit (sizes times

@@ -3,7 +3,7 @@
 share one `Options` so that explain shows exactly what compile does."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from .. import target
 from ..errors import PlainError
@@ -39,6 +39,20 @@ class Options:
     min_blocks: int | None = None  # blocks an SM must hold at once (None: the plan's choice; 0: ptxas's)
     multiprocessors: int = target.MULTIPROCESSORS  # the GPU's SM count (bench and tune read the device's)
     device_shared: int = target.SHARED_LIMIT_ANY_GPU  # the most a block can opt in to (bench and tune read the GPU's)
+    no_launch_timing: bool = False  # run the model's version without timing it against untiled at a first launch
+
+    def steers_schedule(self) -> bool:
+        """Some option chooses the schedule, or a part of it, instead of the
+        plan (an ablation, a tile, a tuned parameter): the launch then runs
+        what was asked for, never timing it against the untiled kernel."""
+        free = {"sizes", "max_shared", "fast_math", "multiprocessors", "device_shared", "no_launch_timing"}
+        return any(getattr(self, f.name) != f.default for f in fields(self) if f.name not in free)
+
+    @property
+    def launch_timing(self) -> bool:
+        """The launch times the plan's tiled version against the untiled kernel
+        the first time it meets a set of sizes, and runs the faster from then on."""
+        return not (self.no_launch_timing or self.steers_schedule())
 
     def shared_limit(self, pipelined: bool = False) -> int:
         """The shared memory a block may use: --max-shared's, else 48 KiB
@@ -85,7 +99,8 @@ def tile_text(sizes: tuple) -> str:
 CLI_NAMES = {"tile": "--tile", "register_tile": "--register-tile", "max_shared": "--max-shared",
              "sizes": "--size", "thresholds": "--threshold", "chunk": "--chunk", "unroll": "--unroll",
              "min_blocks": "--min-blocks", "no_tile": "--no-tile", "no_register_tile": "--no-register-tile",
-             "single_buffer": "--single-buffer", "double_buffer": "--double-buffer"}
+             "single_buffer": "--single-buffer", "double_buffer": "--double-buffer",
+             "no_launch_timing": "--no-launch-timing"}
 MAX_MIN_BLOCKS = 32  # an SM holds at most 32 blocks (sm_90)
 MAX_UNROLL = 64  # the most --unroll takes (a chunk loop's body copied more often only grows the code)
 MAX_CHUNK = 4096  # the longest chunk --chunk takes (one line of 4096 f32 is 16 KiB of shared memory)
@@ -98,7 +113,8 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
                  chunk: int | None = None, no_coalesce: bool = False, no_promote: bool = False,
                  unroll: int | None = None, pack: bool = False, fast_math: bool = False,
                  no_async: bool = False, transpose: bool | None = None, interior: bool = False,
-                 min_blocks: int | None = None, join_rows: bool | None = None) -> Options:
+                 min_blocks: int | None = None, join_rows: bool | None = None,
+                 no_launch_timing: bool = False) -> Options:
     """Options from values, each checked, for the command line and the Python
     API alike: `tile` and `register_tile` as an int, a tuple per dimension or
     the command line's text; `sizes` and `thresholds` as {size name: value}.
@@ -137,7 +153,8 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
                    no_register_tile=no_register_tile, no_vector=no_vector, single_buffer=single_buffer,
                    double_buffer=double_buffer, chunk=chunk, no_coalesce=no_coalesce,
                    no_promote=no_promote, unroll=unroll, pack=pack, fast_math=fast_math, no_async=no_async,
-                   transpose=transpose, interior=interior, min_blocks=min_blocks, join_rows=join_rows)
+                   transpose=transpose, interior=interior, min_blocks=min_blocks, join_rows=join_rows,
+                   no_launch_timing=no_launch_timing)
 
 
 def _tile(value, flag: str, limit: int = target.MAX_THREADS_PER_BLOCK) -> tuple:

@@ -141,8 +141,9 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
             same = compare_outputs(outs, reference, spec, f"{name}: {v.label} against untiled", tol)
             wide = compare_outputs(tuple(o[sample] for o in outs), precise, spec,
                                    f"{name}: {v.label} against the float64 interpreter at rows {list(sample)}", tol)
-            launched = k.select(sizes)
-            row = Row(v.label, " x ".join(str(b) for b in launched.block if b > 1) or "1", times,
+            launched, race = gpu.ran(k, cuda, sizes), gpu.race(k, cuda, sizes)
+            block = " x ".join(str(b) for b in launched.block if b > 1) or "1"
+            row = Row(v.label, block + (" (untiled: won the launch's race)" if race and race.overruled else ""), times,
                       check=f"{same}, f64 {wide}")
             rows.append(row)
             if progress:

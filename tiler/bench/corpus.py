@@ -34,14 +34,15 @@ from ..workload import load_spec, make_inputs, resolve_sizes
 from . import Variant, check_small, compare_outputs, device_options
 
 SIZE_SETS = ("small", "medium", "large")
-DEFAULT, UNTILED = "default", "untiled"
+DEFAULT, UNTILED, MODEL = "default", "untiled", "model's choice"
 BUDGET_MS = 100.0  # timed launches of one variant at one size take about this long
 MIN_REPEAT, MAX_REPEAT = 3, 20
 SLOWER = 1.05  # a default more than 5% slower than untiled is a loser
 
 
 def default_variants(extra: dict[str, Options] | None = None) -> list[Variant]:
-    out = [Variant(UNTILED, Options(no_tile=True)), Variant(DEFAULT, Options())]
+    out = [Variant(UNTILED, Options(no_tile=True)), Variant(DEFAULT, Options()),
+           Variant(MODEL, Options(no_launch_timing=True))]  # the cost model's version, never raced
     return out + [Variant(k, v) for k, v in (extra or {}).items()]
 
 
@@ -109,8 +110,11 @@ def _time(path: Path, prog, spec, sizes: dict, variants, compiled: dict, gpu, re
                 reference = outs
             compare_outputs(outs, reference, spec, f"{path.stem} {size_set}: {v.label} against untiled")
             record["ms"][v.label] = statistics.median(times)
-            chosen = _selected(k, sizes, gpu)
+            chosen = _ran(k, cuda, sizes, gpu)
             record["version"][v.label] = chosen.name
+            race = getattr(gpu, "race", lambda *_: None)(k, cuda, sizes)
+            if race is not None:  # the model's pick and its rival, each one's fastest launch of the race
+                record.setdefault("race", {})[v.label] = race.ms
             record.setdefault("cost", {})[v.label] = model_cost(compiled[v.label], chosen, sizes)
     finally:
         uploaded.free()
@@ -121,6 +125,11 @@ def _selected(module, sizes: dict, gpu):
         return module.select(sizes, gpu.sm_count)
     except TypeError:  # an earlier tiler's modules (a run against an earlier commit) pick by the sizes alone
         return module.select(sizes)
+
+
+def _ran(module, cuda: str, sizes: dict, gpu):
+    """The version the launches ran (a race's winner, where they were raced)."""
+    return gpu.ran(module, cuda, sizes) if hasattr(gpu, "ran") else _selected(module, sizes, gpu)
 
 
 def model_cost(values: dict, kernel, sizes: dict) -> float | None:
@@ -173,13 +182,27 @@ def line(record: dict) -> str:
     ms = record["ms"]
     parts = [f"{k} {v:.4g}" for k, v in ms.items()]
     s = speedup(record)
-    mark = "  LOSER" if s is not None and s < 1 / SLOWER else ""
+    mark = "" if s is None or s >= 1 / SLOWER else "  (the untiled kernel itself)" if same_kernel(record) else "  LOSER"
     return f"{record['program']:28s} {record['size_set']:6s} x{s:.2f}  " + ", ".join(parts) + mark \
         if s is not None else f"{record['program']} {record['size_set']}: " + ", ".join(parts)
 
 
+def same_kernel(record: dict, label: str = DEFAULT) -> bool:
+    """The variant's launch ran the untiled variant's own kernel (the same
+    name is the same CUDA: plan.untiled either way), so any difference in
+    their times is the timer's."""
+    version = record.get("version", {})
+    return label != UNTILED and version.get(label) is not None and version.get(label) == version.get(UNTILED)
+
+
 def losers(records: list[dict], label: str = DEFAULT, slower: float = SLOWER) -> list[dict]:
-    return [r for r in records if (s := speedup(r, label)) is not None and s < 1 / slower]
+    return [r for r in records if (s := speedup(r, label)) is not None and s < 1 / slower
+            and not same_kernel(r, label)]
+
+
+def noise(records: list[dict], label: str = DEFAULT, slower: float = SLOWER) -> list[dict]:
+    """Records past the tolerance whose two launches ran the same kernel."""
+    return [r for r in records if (s := speedup(r, label)) is not None and s < 1 / slower and same_kernel(r, label)]
 
 
 def against(records: list[dict], earlier: list[dict], slower: float = SLOWER) -> list[tuple[dict, float]]:
@@ -205,6 +228,11 @@ def summary(records: list[dict], label: str = DEFAULT) -> str:
              f"geometric mean speedup over untiled {geo:.2f}x; {len(lose)} more than "
              f"{(SLOWER - 1) * 100:.0f}% slower than untiled"]
     lines += [f"  {r['program']} {r['size_set']}: x{speedup(r, label):.2f}" for r in lose]
+    same = noise(records, label)
+    if same:
+        lines.append(f"  not losers: {len(same)} ran the untiled kernel itself, timed at "
+                     + ", ".join(f"x{speedup(r, label):.2f} ({r['program']} {r['size_set']}, "
+                                 f"{r['ms'][UNTILED]:.3g} ms)" for r in same))
     return "\n".join(lines)
 
 

@@ -40,7 +40,7 @@ SLOWER = 1.10  # a default past this times the untiled time is a failure
 REPEAT = 10
 SHRINK_TRIES = 12  # smaller programs tried, each compiled and timed, while shrinking one failure
 MAX_SHRUNK = 3  # failures shrunk (the others are kept as found)
-DEFAULT, UNTILED = "default", "untiled"
+DEFAULT, UNTILED, MODEL = "default", "untiled", "model"
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,9 @@ class Timing:
     sizes: dict
     untiled_ms: float
     default_ms: float
-    version: str  # the default's version the launch picked
+    version: str  # the default's version the launch ran (a race's winner, where it raced one)
+    model_ms: float | None = None  # the cost model's version alone (--no-launch-timing)
+    model_version: str = ""
 
     @property
     def speedup(self) -> float:
@@ -63,12 +65,20 @@ class Timing:
     def loses(self) -> bool:
         return self.judged and self.default_ms > SLOWER * self.untiled_ms
 
+    @property
+    def model_loses(self) -> bool:
+        """The cost model's version alone would have been a failure."""
+        return self.judged and self.model_ms is not None and self.model_ms > SLOWER * self.untiled_ms
+
 
 def variants(gpu) -> dict[str, Options]:
-    """Untiled, and the default as a user compiles it for this GPU (bench.device_options)."""
+    """Untiled, the default as a user compiles it for this GPU
+    (bench.device_options), and the same without launch timing (the cost
+    model's choice alone, to measure the model)."""
     from ..bench import device_options
 
-    return {UNTILED: Options(no_tile=True), DEFAULT: device_options(Options(), (), gpu)}
+    return {UNTILED: Options(no_tile=True), DEFAULT: device_options(Options(), (), gpu),
+            MODEL: device_options(Options(no_launch_timing=True), (), gpu)}
 
 
 def perf(compiled: list[Compiled], gpu, failed: set, report=None) -> tuple[list[Failure], list[Timing]]:
@@ -153,7 +163,7 @@ def _launch(build: dict, inputs: dict, sizes: dict, gpu, repeat: int, uploaded=N
     """(the version the launch picks, the median time)."""
     module, cuda = build["verify"], build["render"]
     _, times = gpu.run(module, cuda, inputs, sizes, repeat=repeat, device=uploaded)
-    return module.select(sizes, gpu.sm_count).name, statistics.median(times)
+    return gpu.ran(module, cuda, sizes).name, statistics.median(times)
 
 
 def _timed(prog, builds: dict, seed: int, gpu) -> Timing | None:
@@ -178,7 +188,8 @@ def _measure(prog, builds: dict, sizes: dict, seed: int, gpu) -> Timing:
         ms = {label: _launch(build, inputs, sizes, gpu, REPEAT, uploaded) for label, build in builds.items()}
     finally:
         uploaded.free()
-    return Timing(seed, sizes, ms[UNTILED][1], ms[DEFAULT][1], ms[DEFAULT][0])
+    model = ms.get(MODEL, (None, None))
+    return Timing(seed, sizes, ms[UNTILED][1], ms[DEFAULT][1], ms[DEFAULT][0], model[1], model[0] or "")
 
 
 def _shrunk(text: str, seed: int, gpu) -> str:
@@ -210,11 +221,19 @@ def summary(timings: list[Timing]) -> str:
     geo = math.exp(statistics.fmean(math.log(t.speedup) for t in judged))
     lose = [t for t in judged if t.loses]
     worst = min(judged, key=lambda t: t.speedup)
-    return (f"perf: {len(timings)} programs timed, {len(judged)} with {MIN_MS} ms or more; default over untiled: "
+    line = (f"perf: {len(timings)} programs timed, {len(judged)} with {MIN_MS} ms or more; default over untiled: "
             f"geometric mean x{geo:.2f}, worst x{worst.speedup:.2f} (seed {worst.seed}); {len(lose)} more than "
             f"{(SLOWER - 1) * 100:.0f}% slower")
+    modelled = [t for t in judged if t.model_ms]
+    if modelled:
+        model_geo = math.exp(statistics.fmean(math.log(t.untiled_ms / t.model_ms) for t in modelled))
+        line += (f"\nperf: the cost model's version alone (no launch timing): geometric mean x{model_geo:.2f}, "
+                 f"{sum(t.model_loses for t in modelled)} more than {(SLOWER - 1) * 100:.0f}% slower")
+    return line
 
 
 def records(timings: list[Timing]) -> list[dict]:
     return [{"seed": t.seed, "sizes": t.sizes, "untiled_ms": t.untiled_ms, "default_ms": t.default_ms,
-             "version": t.version, "speedup": t.speedup, "judged": t.judged, "loses": t.loses} for t in timings]
+             "version": t.version, "speedup": t.speedup, "judged": t.judged, "loses": t.loses,
+             "model_ms": t.model_ms, "model_version": t.model_version, "model_loses": t.model_loses}
+            for t in timings]

@@ -374,6 +374,9 @@ class Version:
     # the condition asks that the grid give a block to at least 1 in `grid_share` of the GPU's SMs (it names
     # target.MULTIPROCESSORS_NAME); 0: it does not
     grid_share: int = 0
+    # the kernel (a version of the module, by name) the launch times this one against the first time it meets
+    # a set of sizes, running the faster for those sizes from then on; "": none
+    rival: str = ""
 
 
 @dataclass(frozen=True)
@@ -405,13 +408,28 @@ class Module:
             raise ValueError(f"every version of {self.main.name} reads an input transposed")
         return plain.params
 
+    @property
+    def timed(self) -> bool:
+        """Some version is timed against a rival at a first launch."""
+        return any(v.rival for v in self.versions)
+
     def select(self, sizes: dict, multiprocessors: int = target.MULTIPROCESSORS) -> Kernel:
-        """The version a launch at these sizes on a GPU of this many SMs runs."""
+        """The version whose condition picks it for a launch at these sizes on
+        a GPU of this many SMs (before any timing against its rival)."""
+        return self.versions[self.picked(sizes, multiprocessors)].kernel
+
+    def picked(self, sizes: dict, multiprocessors: int = target.MULTIPROCESSORS) -> int:
+        """The index of the first version whose condition holds."""
         env = {**sizes, target.MULTIPROCESSORS_NAME: multiprocessors}
-        for v in self.versions:
+        for i, v in enumerate(self.versions):
             if v.condition is None or evaluate(v.condition, env):
-                return v.kernel
+                return i
         raise ValueError(f"no version of {self.main.name} runs at {sizes}")
+
+    def rival(self, kernel: Kernel) -> Kernel | None:
+        """The kernel a launch times `kernel` against, if any."""
+        name = next((v.rival for v in self.versions if v.kernel.name == kernel.name), "")
+        return next((v.kernel for v in self.versions if v.kernel.name == name), None) if name else None
 
     def replace_kernels(self, fn) -> "Module":
         """The module with `fn` applied to every kernel (passes over kernels)."""

@@ -62,6 +62,9 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
         versions += _versions(analysis, file, frozenset(), otherwise)
     fits = _fits_int(analysis.kernel)
     notes = (f"math: {target.FAST_MATH_NOTE}",) if analysis.options.fast_math else ()
+    timed = analysis.options.launch_timing and plan.schedule.tiled
+    if timed:
+        versions = _rivals(versions, lower_schedule(analysis, plan.untiled, file), fits)
     if fits is None:  # every array is 1-D: int offsets reach every element
         return kir.Module(file, tuple(versions), notes)
     # the same kernels with 64-bit offsets, for launches where some array has 2^31 elements or more
@@ -69,11 +72,26 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
                 for v in versions]
     big = "64-bit offsets: an array has 2^31 elements or more"
     main = lower_schedule(analysis, plan.schedule, file, vectors=False, wide=True)
-    versions.append(kir.Version(main, _launch_condition(plan, main), big))
+    wide = [kir.Version(main, _launch_condition(plan, main), big)]
     if plan.thresholds or main.fixed:
-        versions.append(kir.Version(lower_schedule(analysis, plan.untiled, file, wide=True), None,
-                                    big + (", below the thresholds" if plan.thresholds else ", other sizes")))
-    return kir.Module(file, tuple(versions), notes)
+        wide.append(kir.Version(lower_schedule(analysis, plan.untiled, file, wide=True), None,
+                                big + (", below the thresholds" if plan.thresholds else ", other sizes")))
+    if timed:
+        wide = _rivals(wide, lower_schedule(analysis, plan.untiled, file, wide=True), None, big + ", ")
+    return kir.Module(file, tuple(versions + wide), notes)
+
+
+def _rivals(versions: list[kir.Version], untiled: kir.Kernel, fits, note: str = "") -> list[kir.Version]:
+    """The versions with every tiled one timed against `untiled` at a first
+    launch (the cost model cannot tell every loser from the winners: launch
+    timing makes sure tiling never slows a program down); `untiled` is added
+    as the last version where it is not one already (the conditions reach it
+    only where no other holds; the timing reaches it where it is faster)."""
+    out = [dataclasses.replace(v, rival=untiled.name) if v.kernel.tiled else v for v in versions]
+    if not any(v.kernel.name == untiled.name for v in out):
+        out.append(kir.Version(untiled, None if fits is None else fits,
+                               note + "the untiled kernel, where it ran faster than the tiled version at a first launch"))
+    return out
 
 
 def _versions(analysis: Analysis, file: str, transposed: frozenset, note: str = "") -> list[kir.Version]:

@@ -12,7 +12,7 @@ from .. import kir
 from ..check import typed as T
 from ..check.types import Array, Binder, Scalar, flatten
 from ..errors import CompilerBug
-from ..target import CTYPE, FAST_MATH_SCALED, RESERVED, math_function
+from ..target import CTYPE, FAST_MATH_SCALED, LAUNCHER_NAMES, RESERVED, math_function
 from .copies import COUNTER, LINEAR, VECTOR
 from .micro import RESERVED as MICRO_RESERVED
 from .reassociate import is_float_arithmetic, reassociate
@@ -23,7 +23,7 @@ C_RESERVED = {"int", "float", "double", "char", "long", "short", "bool", "if", "
               "struct", "union", "static", "extern", "signed", "unsigned", "true", "false", "min", "max",
               "register", "volatile", "goto", "enum", "typedef", "inline", "new", "delete", "this", "class",
               "template", "namespace", "using", "operator", "private", "public", "protected", "virtual",
-              "tid", "in_range", COUNTER, LINEAR, VECTOR} | RESERVED | MICRO_RESERVED
+              "tid", "in_range", COUNTER, LINEAR, VECTOR} | RESERVED | MICRO_RESERVED | LAUNCHER_NAMES
 
 
 def ctype_of(t) -> str:

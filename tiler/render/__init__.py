@@ -88,7 +88,10 @@ def launcher(m: kir.Module) -> dict:
                          "args": ", ".join(p.name if p.transposed or p.role != "input" else arrays[p.source]
                                            for p in k.params),
                          "scratch": [_scratch(p, arrays[p.source], names) for p in k.transposes]})
+    index = {v.kernel.name: i for i, v in enumerate(m.versions)}
+    rivals = [index[v.rival] if v.rival else -1 for v in m.versions]
     return {"name": launcher_name(m), "params": ", ".join(_host_param(p) for p in host),
+            "timed": m.timed, "rivals": rivals,
             "max_size": target.MAX_SIZE, "sizes": [p for p in host if p.role == "size"],
             "arrays": [p for p in host if p.pointer], "scalars": [p for p in host if p.role == "scalar"],
             "versions": versions, "multiprocessors": m.reads_multiprocessors, "devices": LAUNCHER_DEVICES}
@@ -143,7 +146,11 @@ def launch(m: kir.Module) -> dict:
         "source": m.source,
         "params": [{"name": p.name, "role": p.role, "ctype": p.ctype, "source": p.source,
                     "shape": list(p.shape)} for p in m.params],
-        "selection": "launch the first version whose condition holds (sizes by name)",
+        "selection": "launch the first version whose condition holds (sizes by name); where it names a rival, "
+                     "race the two at the first launch of each set of sizes and keep the faster",
+        "race": {"rounds": target.TIMED_ROUNDS, "margin": target.TIMED_MARGIN,
+                 "rule": "a warm-up launch each, then rounds launches each, alternating; the fastest launch of "
+                         "each counts; the rival wins where its time times margin is below the version's"},
         "max_size": target.MAX_SIZE,  # each size indexes with an int: refuse larger ones before launching
         "versions": [_version(v) for v in m.versions],
     }
@@ -153,7 +160,7 @@ def _version(v: kir.Version) -> dict:
     k = v.kernel
     return {
         "kernel": k.name, "tiled": k.tiled,
-        "condition": None if v.condition is None else c(v.condition), "why": v.why,
+        "condition": None if v.condition is None else c(v.condition), "why": v.why, "rival": v.rival or None,
         "block": list(k.block),
         "grid": [None if a is None else {"size": a[0], "threads": a[1]} for a in k.grid],
         "grid_formula": k.grid_formulas(),

@@ -183,7 +183,8 @@ def _versions(a: Analysis, module) -> list[dict]:
                     "elements_below": target.INT_MAX + 1 if sized and not wide else None,
                     "transposed": list(transposed), "transpose_when": tests if transposed else [], "why": why,
                     "grid_blocks_at_least_sms": _grid_blocks(version.kernel) if share else None,
-                    "grid_share": share or None})
+                    "grid_share": share or None,
+                    "timed_against": "untiled" if version is not None and version.rival else None})
     return out
 
 
@@ -368,6 +369,12 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
     if len(versions) < 2:
         return
     console.print("\n[bold]versions[/] (the launch runs the first whose condition holds)")
+    if any(v.get("timed_against") for v in versions):
+        console.print(f"  A version 'raced against the untiled kernel' is timed against it the first time the "
+                      f"launch meets a set of sizes on a GPU ({target.TIMED_ROUNDS} launches each after a "
+                      f"warm-up), and the faster runs at those sizes from then on: the cost model cannot tell "
+                      f"every program that tiling slows down, and the race makes sure it never does "
+                      f"(--no-launch-timing: the conditions alone).")
     for n, v in enumerate(versions):
         conds = ["every array has fewer than 2^31 elements"] if v["elements_below"] else []
         conds += [f"{c['size']} >= {c['at_least']}" for c in v["condition"] or ()]
@@ -378,10 +385,11 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
         name = v["kernel"] + (", vector copies" if v["multiple_of"] else "") + \
             (", 64-bit offsets" if v["offsets"] == "64-bit" else "") + \
             "".join(f", {a} transposed" for a in v.get("transposed", ()))
+        raced = "; raced against the untiled kernel" if v.get("timed_against") else ""
         if n == len(versions) - 1:
-            console.print(f"  {name}: otherwise ({v['why']})" if v["why"] else f"  {name}: otherwise")
+            console.print(f"  {name}: otherwise ({v['why']}{raced})" if v["why"] else f"  {name}: otherwise")
         else:
-            console.print(f"  {name}: when {' and '.join(conds)} ({v['why']})")
+            console.print(f"  {name}: when {' and '.join(conds)} ({v['why']}{raced})")
 
 
 def _candidates_text(console: Console, rows: list[dict]) -> None:

@@ -5,13 +5,15 @@ pycuda is imported here only, lazily: compiling and explaining never need it.
 `Gpu` holds the device (in its primary context, so CuPy or PyTorch can share
 the process), compiles CUDA with a cache keyed by source, options and
 toolkit, and launches a `kir.Module` (the version its condition picks for
-the sizes) or one `kir.Kernel` on numpy inputs with its outputs poisoned
+the sizes, or the faster of it and its rival, raced at the first launch at
+those sizes) or one `kir.Kernel` on numpy inputs with its outputs poisoned
 first.
 """
 from __future__ import annotations
 
 import atexit
 import hashlib
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -70,6 +72,7 @@ class Gpu:
         self.max_shared_optin = self.device.get_attribute(drv.device_attribute.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
         self.sm_count = self.device.get_attribute(drv.device_attribute.MULTIPROCESSOR_COUNT)
         self._modules: dict[str, object] = {}
+        self.races: dict[tuple, Race] = {}  # (CUDA, version the conditions pick, sizes): how its first launch went
 
     def environment(self) -> dict:
         """What makes a timing reproducible: the device and the software under it."""
@@ -156,13 +159,54 @@ class Gpu:
         device as that library's arrays; else they come back as NumPy arrays.
         A module launches the version its launch condition picks."""
         if isinstance(k, kir.Module):
-            k = k.select(sizes, self.sm_count)
+            k = self.launched(k, cuda, inputs, sizes, device)
         check_launch(k, sizes)
         if not k.runs_at(sizes):
             raise CompilerBug(f"{k.name} launched at sizes {sizes} that break its vector alignment "
                               f"({', '.join(f'{n} % {w}' for n, w in k.divisible)})")
         with self.active():
             return self._run(k, cuda, inputs, sizes, repeat, device, outputs_on)
+
+    def launched(self, m: kir.Module, cuda: str, inputs: dict, sizes: dict,
+                 device: "DeviceInputs | None" = None) -> kir.Kernel:
+        """The version a launch of `m` at these sizes runs: the one its
+        conditions pick, or where that one has a rival, the faster of the two,
+        raced at the first launch at these sizes (as the C launcher does: a
+        warm-up launch each, then target.TIMED_ROUNDS timed, the fastest of
+        each compared, the rival winning by target.TIMED_MARGIN)."""
+        picked = m.select(sizes, self.sm_count)
+        rival = m.rival(picked)
+        if rival is None:
+            return picked
+        key = (cuda, picked.name, tuple(sorted(sizes.items())))
+        if key not in self.races:
+            self.races[key] = self._race(picked, rival, cuda, inputs, sizes, device)
+        return self.races[key].winner
+
+    def race(self, m: kir.Module, cuda: str, sizes: dict) -> "Race | None":
+        """How the launches of `m` at these sizes were raced (None: they were not)."""
+        return self.races.get((cuda, m.select(sizes, self.sm_count).name, tuple(sorted(sizes.items()))))
+
+    def ran(self, m: kir.Module, cuda: str, sizes: dict) -> kir.Kernel:
+        """The version launches of `m` at these sizes run (after a race, its winner)."""
+        race = self.race(m, cuda, sizes)
+        return race.winner if race is not None else m.select(sizes, self.sm_count)
+
+    def _race(self, picked: kir.Kernel, rival: kir.Kernel, cuda, inputs, sizes, device) -> "Race":
+        best = {}
+        for k in (picked, rival):
+            try:
+                check_launch(k, sizes)
+            except PlainError:
+                if k is picked:
+                    raise
+                continue  # the rival cannot run here (a grid past the GPU's limits)
+            if k.runs_at(sizes):
+                with self.active():
+                    _, times = self._run(k, cuda, inputs, sizes, target.TIMED_ROUNDS, device, None)
+                best[k.name] = min(times, default=0.0)
+        faster = rival.name in best and best[rival.name] * target.TIMED_MARGIN < best[picked.name]
+        return Race(picked, rival if faster else picked, best)
 
     def _run(self, k: kir.Kernel, cuda: str, inputs: dict, sizes: dict, repeat: int, device, outputs_on):
         drv = self.drv
@@ -274,6 +318,20 @@ def check_launch(k: kir.Kernel, sizes: dict) -> None:
         if blocks > target.MAX_GRID[axis]:
             raise PlainError(f"{k.name} at {sizes} needs {blocks:,} blocks along grid {axis}; CUDA allows "
                              f"{target.MAX_GRID[axis]:,}", "a larger --tile along that dimension needs fewer blocks")
+
+
+@dataclass(frozen=True)
+class Race:
+    """A first launch's race: the version the conditions picked, the one that
+    runs from then on, and each one's fastest timed launch (ms)."""
+
+    picked: kir.Kernel
+    winner: kir.Kernel
+    ms: dict
+
+    @property
+    def overruled(self) -> bool:
+        return self.winner is not self.picked
 
 
 class DeviceInputs:

@@ -132,11 +132,20 @@ extern "C" cudaError_t tiler_mriq_launch(const float* kx, const float* ky, const
 {
   if (nk < 0 || nk > 2146435072) return cudaErrorInvalidValue;
   if (nx < 0 || nx > 2146435072) return cudaErrorInvalidValue;
-  {
-    const dim3 grid((nx + 255) / 256, 1, 1), block(256, 1, 1);
-    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
-    tiler_mriq_untiled<<<grid, block, 0, stream>>>(kx, ky, kz, phiMag, x, y, z, out0, out1, nk, nx);
-    return cudaGetLastError();
-  }
+  // launches version `tiler_v` (numbered as at the top)
+  auto tiler_run = [&](int tiler_v) -> cudaError_t {
+    switch (tiler_v) {
+    case 0: {  // tiler_mriq_untiled
+      const dim3 tiler_grid((nx + 255) / 256, 1, 1), tiler_block(256, 1, 1);
+      if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
+      tiler_mriq_untiled<<<tiler_grid, tiler_block, 0, stream>>>(kx, ky, kz, phiMag, x, y, z, out0, out1, nk, nx);
+      return cudaGetLastError();
+    }
+    }
+    return cudaErrorInvalidValue;
+  };
+  int tiler_version = -1;
+  if (tiler_version < 0) tiler_version = 0;
+  return tiler_run(tiler_version);
 }
 #endif

@@ -141,11 +141,20 @@ tiler_nbody3d_untiled(float eps2, const float* __restrict__ xs, const float* __r
 extern "C" cudaError_t tiler_nbody3d_launch(float eps2, const float* xs, const float* ys, const float* zs, const float* ms, float* out0, float* out1, float* out2, int n, cudaStream_t stream)
 {
   if (n < 0 || n > 2146435072) return cudaErrorInvalidValue;
-  {
-    const dim3 grid((n + 255) / 256, 1, 1), block(256, 1, 1);
-    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaSuccess;
-    tiler_nbody3d_untiled<<<grid, block, 0, stream>>>(eps2, xs, ys, zs, ms, out0, out1, out2, n);
-    return cudaGetLastError();
-  }
+  // launches version `tiler_v` (numbered as at the top)
+  auto tiler_run = [&](int tiler_v) -> cudaError_t {
+    switch (tiler_v) {
+    case 0: {  // tiler_nbody3d_untiled
+      const dim3 tiler_grid((n + 255) / 256, 1, 1), tiler_block(256, 1, 1);
+      if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
+      tiler_nbody3d_untiled<<<tiler_grid, tiler_block, 0, stream>>>(eps2, xs, ys, zs, ms, out0, out1, out2, n);
+      return cudaGetLastError();
+    }
+    }
+    return cudaErrorInvalidValue;
+  };
+  int tiler_version = -1;
+  if (tiler_version < 0) tiler_version = 0;
+  return tiler_run(tiler_version);
 }
 #endif
