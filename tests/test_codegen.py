@@ -373,7 +373,7 @@ def test_compile_writes_the_host_launcher_and_its_header(tmp_path):
     order = [launcher.index(f"tiler_mm_{v}<<<") for v in ("tiled", "tiled_scalar", "untiled", "tiled_wide",
                                                           "untiled_wide")]
     assert order == sorted(order) and "& 15) == 0" in launcher
-    assert "const dim3 grid((q + 127) / 128, (m + 127) / 128, 1), block(16, 16, 1);" in launcher
+    assert "const dim3 tiler_grid((q + 127) / 128, (m + 127) / 128, 1), tiler_block(16, 16, 1);" in launcher
     assert tiler("compile", BENCHMARKS / "mm.fut", "--emit", "header").stdout == header
 
 
@@ -381,7 +381,7 @@ def test_a_launcher_raises_the_dynamic_shared_memory_limit():
     path = PROGRAMS / "analysis" / "many_inputs.fut"
     cuda = run_all(path.read_text(), path.name, Options(tile=(1024,), max_shared=100_000, no_register_tile=True))["render"]
     assert "cudaFuncSetAttribute(tiler_many_inputs_tiled, cudaFuncAttributeMaxDynamicSharedMemorySize, 57344);" \
-        in cuda and "tiler_many_inputs_tiled<<<grid, block, 57344, stream>>>" in cuda
+        in cuda and "tiler_many_inputs_tiled<<<tiler_grid, tiler_block, 57344, stream>>>" in cuda
 
 
 @needs_nvcc
@@ -459,16 +459,16 @@ def test_every_tiled_version_is_raced_against_the_untiled_kernel_of_its_offsets(
 def test_a_schedule_the_user_chose_or_no_launch_timing_is_never_raced(options):
     values = run_all((BENCHMARKS / "nbody.fut").read_text(), "nbody.fut", options)
     assert not values["verify"].timed and "<mutex>" not in values["render"]
-    assert "rivals[]" not in values["render"]
+    assert "tiler_rivals[]" not in values["render"]
 
 
 def test_the_launcher_races_with_a_cache_a_lock_and_not_while_capturing():
     cuda = run_all((BENCHMARKS / "nbody.fut").read_text(), "nbody.fut", Options())["render"]
     launcher = cuda[cuda.index("// Host launcher"):]
-    assert "#include <mutex>" in cuda and "std::lock_guard<std::mutex>" in launcher
-    assert "cudaStreamIsCapturing(stream, &capture)" in launcher  # a graph capture is never raced
-    assert "for (int round = 0; round <= 3; ++round)" in launcher and "best[1] * 1.02f < best[0]" in launcher
-    assert re.search(r"static const int rivals\[\] = \{[-0-9, ]+\};", launcher)
+    assert "#include <mutex>" in cuda and "std::lock_guard<std::mutex> tiler_hold(tiler_lock)" in launcher
+    assert "cudaStreamIsCapturing(stream, &tiler_capture)" in launcher  # a graph capture is never raced
+    assert "for (int tiler_round = 0; tiler_round <= 3; ++tiler_round)" in launcher and "tiler_best[1] * 1.02f < tiler_best[0]" in launcher
+    assert re.search(r"static const int tiler_rivals\[\] = \{[-0-9, ]+\};", launcher)
 
 
 @needs_nvcc
