@@ -43,7 +43,7 @@ LAUNCHER_NAMES = {"stream", "tiler_device", "tiler_sm_counts", MULTIPROCESSORS_N
                   "tiler_grid", "tiler_block", "tiler_err", "tiler_version", "tiler_rivals", "tiler_capture",
                   "tiler_key", "tiler_seen", "tiler_winners", "tiler_seen_count", "tiler_lock", "tiler_hold",
                   "tiler_winner", "tiler_racers", "tiler_best", "tiler_start", "tiler_stop", "tiler_round",
-                  "tiler_r", "tiler_ms", "tiler_i"}
+                  "tiler_r", "tiler_ms", "tiler_i", "tiler_may_race", "tiler_timed"}
 
 # vector types: one 64- or 128-bit access moves WIDTH elements
 VECTOR = {("float", 2): "float2", ("float", 4): "float4", ("int", 2): "int2", ("int", 4): "int4",
@@ -169,7 +169,7 @@ GET_MULTIPROCESSORS = "cudaDeviceGetAttribute(&{count}, cudaDevAttrMultiProcesso
 # (timer noise must not flip a choice the model made).
 TIMED_ROUNDS = 3
 TIMED_MARGIN = 1.02
-TIMED_SIZES = 64  # sets of sizes (a device's, a version's) the C launcher remembers; past it, it races again
+TIMED_SIZES = 64  # sets of sizes (a device's, a version's) the C launcher remembers; past it, the conditions pick
 CAPTURING = "cudaStreamIsCapturing(stream, &{status})"
 CAPTURE_NONE = "cudaStreamCaptureStatusNone"
 CAPTURE_STATUS = "cudaStreamCaptureStatus"

@@ -64,7 +64,7 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
     notes = (f"math: {target.FAST_MATH_NOTE}",) if analysis.options.fast_math else ()
     timed = analysis.options.launch_timing and plan.schedule.tiled
     if timed:
-        versions = _rivals(versions, lower_schedule(analysis, plan.untiled, file), fits)
+        versions = _rivals(versions, lower_schedule(analysis, plan.untiled, file), None)  # `fits` comes below
     if fits is None:  # every array is 1-D: int offsets reach every element
         return kir.Module(file, tuple(versions), notes)
     # the same kernels with 64-bit offsets, for launches where some array has 2^31 elements or more

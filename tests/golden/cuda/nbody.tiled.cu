@@ -386,9 +386,9 @@ extern "C" cudaError_t tiler_nbody_launch(float eps, const float* bodies, float*
   if (tiler_version < 0) tiler_version = 2;
   static const int tiler_rivals[] = {2, 2, -1};  // the version each is raced against (-1: none)
   cudaStreamCaptureStatus tiler_capture = cudaStreamCaptureStatusNone;
-  if (tiler_rivals[tiler_version] >= 0 && cudaStreamIsCapturing(stream, &tiler_capture) != cudaSuccess)
-    (void)cudaGetLastError();  // a capture elsewhere forbids asking: not raced, and the error is not the launch's
-  else if (tiler_rivals[tiler_version] >= 0 && tiler_capture == cudaStreamCaptureStatusNone) {
+  if (tiler_rivals[tiler_version] >= 0) {
+    const bool tiler_may_race = cudaStreamIsCapturing(stream, &tiler_capture) == cudaSuccess && tiler_capture == cudaStreamCaptureStatusNone;
+    if (!tiler_may_race) (void)cudaGetLastError();  // a capture: the winner if known, else the condition's pick
     const long long tiler_key[] = {n, tiler_device, tiler_version};
     static long long tiler_seen[64][sizeof tiler_key / sizeof tiler_key[0]];
     static int tiler_winners[64], tiler_seen_count = 0;
@@ -397,37 +397,42 @@ extern "C" cudaError_t tiler_nbody_launch(float eps, const float* bodies, float*
     int tiler_winner = -1;
     for (int tiler_i = 0; tiler_i < tiler_seen_count && tiler_winner < 0; ++tiler_i)
       if (std::memcmp(tiler_seen[tiler_i], tiler_key, sizeof tiler_key) == 0) tiler_winner = tiler_winners[tiler_i];
-    if (tiler_winner < 0) {
+    // race where the sizes are new and there is room to remember the winner (else the condition's pick)
+    cudaEvent_t tiler_start = nullptr, tiler_stop = nullptr;
+    if (tiler_winner < 0 && tiler_may_race && tiler_seen_count < 64 &&
+        cudaEventCreate(&tiler_start) == cudaSuccess && cudaEventCreate(&tiler_stop) == cudaSuccess) {
       const int tiler_racers[2] = {tiler_version, tiler_rivals[tiler_version]};
       float tiler_best[2] = {3.4e38f, 3.4e38f};
-      cudaEvent_t tiler_start, tiler_stop;
-      cudaEventCreate(&tiler_start);
-      cudaEventCreate(&tiler_stop);
-      for (int tiler_round = 0; tiler_round <= 3; ++tiler_round)  // round 0 warms up
-        for (int tiler_r = 0; tiler_r < 2; ++tiler_r) {
-          cudaEventRecord(tiler_start, stream);
+      bool tiler_timed = true;
+      for (int tiler_round = 0; tiler_round <= 3 && tiler_timed; ++tiler_round)  // round 0 warms up
+        for (int tiler_r = 0; tiler_r < 2 && tiler_timed; ++tiler_r) {
+          tiler_timed = cudaEventRecord(tiler_start, stream) == cudaSuccess;
           const cudaError_t tiler_err = tiler_run(tiler_racers[tiler_r]);
-          cudaEventRecord(tiler_stop, stream);
-          cudaEventSynchronize(tiler_stop);
           float tiler_ms = 0;
-          cudaEventElapsedTime(&tiler_ms, tiler_start, tiler_stop);
+          tiler_timed = tiler_timed && cudaEventRecord(tiler_stop, stream) == cudaSuccess &&
+                        cudaEventSynchronize(tiler_stop) == cudaSuccess &&
+                        cudaEventElapsedTime(&tiler_ms, tiler_start, tiler_stop) == cudaSuccess;
           if (tiler_err != cudaSuccess && tiler_r == 0) {
             cudaEventDestroy(tiler_start);
             cudaEventDestroy(tiler_stop);
             return tiler_err;
           }
           if (tiler_err != cudaSuccess) tiler_best[1] = -1.0f;  // the rival cannot run here: never chosen
-          else if (tiler_round > 0 && tiler_best[tiler_r] >= 0 && tiler_ms < tiler_best[tiler_r]) tiler_best[tiler_r] = tiler_ms;
+          else if (tiler_timed && tiler_round > 0 && tiler_best[tiler_r] >= 0 && tiler_ms < tiler_best[tiler_r]) tiler_best[tiler_r] = tiler_ms;
         }
-      cudaEventDestroy(tiler_start);
-      cudaEventDestroy(tiler_stop);
-      tiler_winner = tiler_best[1] >= 0 && tiler_best[1] * 1.02f < tiler_best[0] ? tiler_racers[1] : tiler_racers[0];
-      if (tiler_seen_count < 64) {
+      if (tiler_timed) {
+        tiler_winner = tiler_best[1] >= 0 && tiler_best[1] * 1.02f < tiler_best[0] ? tiler_racers[1] : tiler_racers[0];
         std::memcpy(tiler_seen[tiler_seen_count], tiler_key, sizeof tiler_key);
         tiler_winners[tiler_seen_count++] = tiler_winner;
+      } else {
+        (void)cudaGetLastError();  // the timer failed: nothing remembered, the condition's pick runs
       }
+    } else if (tiler_winner < 0) {
+      (void)cudaGetLastError();  // an event could not be made (or no race): the condition's pick runs
     }
-    tiler_version = tiler_winner;
+    if (tiler_start) cudaEventDestroy(tiler_start);
+    if (tiler_stop) cudaEventDestroy(tiler_stop);
+    if (tiler_winner >= 0) tiler_version = tiler_winner;
   }
   return tiler_run(tiler_version);
 }
