@@ -110,26 +110,14 @@ def _time(path: Path, prog, spec, sizes: dict, variants, compiled: dict, gpu, re
                 reference = outs
             compare_outputs(outs, reference, spec, f"{path.stem} {size_set}: {v.label} against untiled")
             record["ms"][v.label] = statistics.median(times)
-            chosen = _ran(k, cuda, sizes, gpu)
+            chosen = gpu.ran(k, cuda, sizes)
             record["version"][v.label] = chosen.name
-            race = getattr(gpu, "race", lambda *_: None)(k, cuda, sizes)
+            race = gpu.race(k, cuda, sizes)
             if race is not None:  # the model's pick and its rival, each one's fastest launch of the race
                 record.setdefault("race", {})[v.label] = race.ms
             record.setdefault("cost", {})[v.label] = model_cost(compiled[v.label], chosen, sizes)
     finally:
         uploaded.free()
-
-
-def _selected(module, sizes: dict, gpu):
-    try:
-        return module.select(sizes, gpu.sm_count)
-    except TypeError:  # an earlier tiler's modules (a run against an earlier commit) pick by the sizes alone
-        return module.select(sizes)
-
-
-def _ran(module, cuda: str, sizes: dict, gpu):
-    """The version the launches ran (a race's winner, where they were raced)."""
-    return gpu.ran(module, cuda, sizes) if hasattr(gpu, "ran") else _selected(module, sizes, gpu)
 
 
 def model_cost(values: dict, kernel, sizes: dict) -> float | None:
@@ -195,14 +183,17 @@ def same_kernel(record: dict, label: str = DEFAULT) -> bool:
     return label != UNTILED and version.get(label) is not None and version.get(label) == version.get(UNTILED)
 
 
+def _slower(records: list[dict], label: str, slower: float) -> list[dict]:
+    return [r for r in records if (s := speedup(r, label)) is not None and s < 1 / slower]
+
+
 def losers(records: list[dict], label: str = DEFAULT, slower: float = SLOWER) -> list[dict]:
-    return [r for r in records if (s := speedup(r, label)) is not None and s < 1 / slower
-            and not same_kernel(r, label)]
+    return [r for r in _slower(records, label, slower) if not same_kernel(r, label)]
 
 
 def noise(records: list[dict], label: str = DEFAULT, slower: float = SLOWER) -> list[dict]:
     """Records past the tolerance whose two launches ran the same kernel."""
-    return [r for r in records if (s := speedup(r, label)) is not None and s < 1 / slower and same_kernel(r, label)]
+    return [r for r in _slower(records, label, slower) if same_kernel(r, label)]
 
 
 def against(records: list[dict], earlier: list[dict], slower: float = SLOWER) -> list[tuple[dict, float]]:

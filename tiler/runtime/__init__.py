@@ -178,14 +178,14 @@ class Gpu:
         rival = m.rival(picked)
         if rival is None:
             return picked
-        key = (cuda, picked.name, tuple(sorted(sizes.items())))
+        key = _race_key(cuda, picked, sizes)
         if key not in self.races:
             self.races[key] = self._race(picked, rival, cuda, inputs, sizes, device)
         return self.races[key].winner
 
     def race(self, m: kir.Module, cuda: str, sizes: dict) -> "Race | None":
         """How the launches of `m` at these sizes were raced (None: they were not)."""
-        return self.races.get((cuda, m.select(sizes, self.sm_count).name, tuple(sorted(sizes.items()))))
+        return self.races.get(_race_key(cuda, m.select(sizes, self.sm_count), sizes))
 
     def ran(self, m: kir.Module, cuda: str, sizes: dict) -> kir.Kernel:
         """The version launches of `m` at these sizes run (after a race, its winner)."""
@@ -294,6 +294,11 @@ class Gpu:
                                (source, scratch, np.int32(rows), np.int32(cols), np.int32(batch)),
                                target.transpose_grid(rows, cols, batch)))
         return scratch
+
+
+def _race_key(cuda: str, picked: kir.Kernel, sizes: dict) -> tuple:
+    """What a race is remembered by: the module's CUDA, the version the conditions pick, the sizes."""
+    return cuda, picked.name, tuple(sorted(sizes.items()))
 
 
 def _shape(p: kir.Param, sizes: dict, shape: tuple | None = None) -> tuple[int, ...]:
