@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from conftest import BENCHMARK_NAMES, BENCHMARKS, PROGRAMS, ROOT, gathered_row, tiler
 
-from tiler import kir
+from tiler import kir, target
 from tiler.analyse import Options
 from tiler.kir.verify import verify
 from tiler.pipeline import EMITS, run_all
-from tiler.render import rename_module
+from tiler.render import launcher_name, rename_module
 from tiler.runtime.nvcc import nvcc_path
 
 PROGRAM_FILES = sorted(BENCHMARKS.glob("*.fut")) + sorted((PROGRAMS / "analysis").glob("*.fut"))
@@ -469,6 +469,24 @@ def test_the_launcher_races_with_a_cache_a_lock_and_not_while_capturing():
     assert "cudaStreamIsCapturing(stream, &tiler_capture)" in launcher  # a graph capture is never raced
     assert "for (int tiler_round = 0; tiler_round <= 3 && tiler_timed; ++tiler_round)" in launcher and "tiler_best[1] * 1.02f < tiler_best[0]" in launcher
     assert re.search(r"static const int tiler_rivals\[\] = \{[-0-9, ]+\};", launcher)
+    # the lock is held to look up and to remember, never across the race's waits; another thread's capture
+    # cannot forbid those waits; the timed launches leave out raising the shared memory limit
+    race = launcher[launcher.index("if (tiler_winner < 0 && tiler_may_race"):]
+    waits = race.index("cudaEventSynchronize")
+    assert "tiler_hold" not in race[:waits] and race.index("tiler_hold") > race.index("cudaThreadExchangeStreamCaptureMode", waits)
+    assert race.count("cudaThreadExchangeStreamCaptureMode(&tiler_mode)") == 2
+    assert "tiler_run(tiler_racers[tiler_r], tiler_round == 0)" in race
+
+
+def test_the_launchers_own_names_are_all_reserved():
+    """Every name the launcher declares is one a program's names are kept
+    from (target.LAUNCHER_NAMES)."""
+    values = run_all((BENCHMARKS / "mm.fut").read_text(), "mm.fut", Options())
+    cuda = values["render"]
+    launcher = cuda[cuda.index("// Host launcher"):]
+    kernels = {k.name for k in values["verify"].kernels} | {launcher_name(values["verify"])}
+    declared = set(re.findall(r"\btiler_[a-z_]+\b", launcher)) - kernels
+    assert declared and declared <= target.LAUNCHER_NAMES, declared - target.LAUNCHER_NAMES
 
 
 @needs_nvcc

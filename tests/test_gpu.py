@@ -522,6 +522,91 @@ def test_the_host_launcher_transposes_long_rows(tmp_path, sizes):
     assert done.returncode == 0 and done.stdout.startswith("OK"), done.stdout
 
 
+HOST_THREADS = r"""
+#include <cstdio>
+#include <cmath>
+#include <thread>
+#include <vector>
+#include "mm.h"
+static bool right(const std::vector<float>& a, const std::vector<float>& b, float* dc, int m, int n, int q) {
+  std::vector<float> c((size_t)m * q);
+  cudaMemcpy(c.data(), dc, c.size() * sizeof(float), cudaMemcpyDeviceToHost);
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < q; j++) {
+      double want = 0;
+      for (int k = 0; k < n; k++) want += (double)a[(size_t)i * n + k] * b[(size_t)k * q + j];
+      if (!(std::fabs(c[(size_t)i * q + j] - want) <= 1e-3 * (1.0 + std::fabs(want)))) return false;
+    }
+  return true;
+}
+int main() {
+  const int m = 700, n = 300, q = 513, cm = 129, cn = 64, cq = 130;  // raced; captured
+  std::vector<float> a((size_t)m * n), b((size_t)n * q);
+  for (size_t i = 0; i < a.size(); i++) a[i] = (float)((i * 7) % 13) / 13.0f - 0.5f;
+  for (size_t i = 0; i < b.size(); i++) b[i] = (float)((i * 5) % 11) / 11.0f - 0.5f;
+  float *da, *db, *dc[4];
+  cudaMalloc(&da, a.size() * sizeof(float));
+  cudaMalloc(&db, b.size() * sizeof(float));
+  cudaMemcpy(da, a.data(), a.size() * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(db, b.data(), b.size() * sizeof(float), cudaMemcpyHostToDevice);
+  cudaStream_t s[4];
+  for (int t = 0; t < 4; t++) {
+    cudaMalloc(&dc[t], (size_t)m * q * sizeof(float));
+    cudaMemset(dc[t], 0xff, (size_t)m * q * sizeof(float));
+    cudaStreamCreate(&s[t]);
+  }
+  cudaDeviceSynchronize();
+  // three threads race the same new sizes while this one captures a graph in global mode
+  if (cudaStreamBeginCapture(s[0], cudaStreamCaptureModeGlobal) != cudaSuccess) { printf("no capture\n"); return 1; }
+  cudaError_t errs[3];
+  std::vector<std::thread> racers;
+  for (int t = 1; t < 4; t++) racers.emplace_back([&, t] { errs[t - 1] = tiler_mm_launch(da, db, dc[t], m, n, q, s[t]); });
+  for (auto& r : racers) r.join();
+  const cudaError_t captured = tiler_mm_launch(da, db, dc[0], cm, cn, cq, s[0]);
+  cudaGraph_t graph;
+  const cudaError_t ended = cudaStreamEndCapture(s[0], &graph);
+  if (captured != cudaSuccess || ended != cudaSuccess) {
+    printf("capture: %s, %s\n", cudaGetErrorString(captured), cudaGetErrorString(ended));
+    return 1;
+  }
+  cudaGraphExec_t exec;
+  if (cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess || cudaGraphLaunch(exec, s[0]) != cudaSuccess) {
+    printf("graph failed\n");
+    return 1;
+  }
+  if (cudaDeviceSynchronize() != cudaSuccess) { printf("sync failed\n"); return 1; }
+  for (int t = 0; t < 3; t++)
+    if (errs[t] != cudaSuccess) { printf("racer %d: %s\n", t, cudaGetErrorString(errs[t])); return 1; }
+  for (int t = 1; t < 4; t++)
+    if (!right(a, b, dc[t], m, n, q)) { printf("racer %d wrong\n", t); return 1; }
+  std::vector<float> ca((size_t)cm * cn), cb((size_t)cn * cq);
+  for (int i = 0; i < cm; i++) for (int k = 0; k < cn; k++) ca[(size_t)i * cn + k] = a[(size_t)i * cn + k];
+  for (int k = 0; k < cn; k++) for (int j = 0; j < cq; j++) cb[(size_t)k * cq + j] = b[(size_t)k * cq + j];
+  if (!right(ca, cb, dc[0], cm, cn, cq)) { printf("captured launch wrong\n"); return 1; }
+  printf("OK\n");
+  return 0;
+}
+"""
+
+
+def test_the_host_launcher_races_from_threads_beside_a_graph_capture(tmp_path):
+    """Three threads meet the same new sizes at once, so each may race them,
+    while a fourth captures a graph in global mode: every launch is right,
+    and the capture is not broken by the races' waits."""
+    import subprocess
+
+    from tiler.runtime.nvcc import nvcc_path
+
+    done = tiler("compile", str(BENCHMARKS / "mm.fut"), "-o", str(tmp_path / "mm.cu"))
+    assert done.returncode == 0, done.stderr
+    (tmp_path / "main.cu").write_text(HOST_THREADS)
+    exe = tmp_path / "threads"
+    subprocess.run([nvcc_path(), "-arch=sm_90", "-std=c++17", "-I", str(tmp_path), str(tmp_path / "main.cu"),
+                    str(tmp_path / "mm.cu"), "-o", str(exe)], check=True)
+    done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith("OK"), done.stdout
+
+
 @pytest.mark.parametrize("name", ["nbody", "mm", "rowsum"])
 def test_a_first_launch_races_the_tiled_version_against_the_untiled_kernel(name):
     """The default module's first launch at a set of sizes times the version

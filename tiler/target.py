@@ -43,7 +43,8 @@ LAUNCHER_NAMES = {"stream", "tiler_device", "tiler_sm_counts", MULTIPROCESSORS_N
                   "tiler_grid", "tiler_block", "tiler_err", "tiler_version", "tiler_rivals", "tiler_capture",
                   "tiler_key", "tiler_seen", "tiler_winners", "tiler_seen_count", "tiler_lock", "tiler_hold",
                   "tiler_winner", "tiler_racers", "tiler_best", "tiler_start", "tiler_stop", "tiler_round",
-                  "tiler_r", "tiler_ms", "tiler_i", "tiler_may_race", "tiler_timed"}
+                  "tiler_r", "tiler_ms", "tiler_i", "tiler_may_race", "tiler_timed", "tiler_raise", "tiler_known",
+                  "tiler_room", "tiler_mode", "tiler_failed", "tiler_first"}
 
 # vector types: one 64- or 128-bit access moves WIDTH elements
 VECTOR = {("float", 2): "float2", ("float", 4): "float4", ("int", 2): "int2", ("int", 4): "int4",
@@ -173,6 +174,9 @@ TIMED_SIZES = 64  # sets of sizes (a device's, a version's) the C launcher remem
 CAPTURING = "cudaStreamIsCapturing(stream, &{status})"
 CAPTURE_NONE = "cudaStreamCaptureStatusNone"
 CAPTURE_STATUS = "cudaStreamCaptureStatus"
+CAPTURE_MODE = "cudaStreamCaptureMode"
+CAPTURE_RELAXED = "cudaStreamCaptureModeRelaxed"  # the race may wait on its events while another thread captures
+EXCHANGE_CAPTURE_MODE = "cudaThreadExchangeStreamCaptureMode(&{mode})"
 EVENT = "cudaEvent_t"
 EVENT_CREATE = "cudaEventCreate(&{event})"
 EVENT_RECORD = "cudaEventRecord({event}, stream)"

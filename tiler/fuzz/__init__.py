@@ -19,7 +19,8 @@ from .mutate import mutate
 from .properties import Compiled, Failure, check_mutant, check_program, expected, mismatch, tolerance
 from .shrink import shrink
 
-BATCH = 40  # programs a nvcc or pycuda compilation
+ARCH = "sm_90"  # what nvcc checks the kernels for without a GPU
+BATCH = 40  # programs a nvcc or pycuda compilation, at most (fewer where that leaves a core idle)
 
 
 def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: bool = True,
@@ -27,37 +28,52 @@ def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: boo
     """The failures of `n` programs from `seed` on. With `gpu` and a
     function as `perf`, every program that ran right is also timed
     (perf.py), each timing given to the function, a loser being a failure.
-    The programs are checked in `workers` processes (default: one a core)."""
+    The programs are checked (and, for `perf`, compiled as it times them) in
+    `workers` processes (default: one a core)."""
     failures: list[Failure] = []
     compiled: list[Compiled] = []
-    for found, comp in _checked(range(seed, seed + n), mutations, gpu, workers):
+    timed = None
+    if gpu:
+        from ..runtime import Gpu
+    if gpu and perf is not None:
+        from .perf import variants
+
+        timed = variants(Gpu.get())  # plain options: the workers compile with them, never touching the GPU
+    for found, comp in _checked(range(seed, seed + n), mutations, gpu, workers, timed):
         failures += found
         if comp:
             compiled.append(comp)
         if progress:
             progress()
+    images = {}  # batch source -> cubin: what nvcc built here, the GPU check loads
     if nvcc:
-        failures += nvcc_batches(compiled)
+        arch = Gpu.get().arch if gpu else ARCH
+        found, images = nvcc_batches(compiled, arch)
+        failures += found
     if gpu:
-        failures += gpu_batches(compiled)
+        failures += gpu_batches(compiled, images)
     if gpu and perf is not None:
-        from ..runtime import Gpu
-        from .perf import perf as timed
+        from .perf import perf as timings
 
-        failures += timed(compiled, Gpu.get(), {f.seed for f in failures}, perf)[0]
+        failures += timings(compiled, Gpu.get(), {f.seed for f in failures}, perf)[0]
     if out_dir is not None:
         save(failures, Path(out_dir))
     return failures
 
 
-def _one(s: int, mutations: int, gpu: bool) -> tuple[list[Failure], Compiled | None]:
+def _one(s: int, mutations: int, gpu: bool, timed: dict | None = None) -> tuple[list[Failure], Compiled | None]:
     """One seed's program checked (shrunk where it fails) and its mutants;
     with `gpu`, the interpreter's outputs for the GPU check computed here too
-    (in the worker: the interpreter is the slow part)."""
+    (in the worker: the interpreter is the slow part), and with `timed`
+    (perf.variants' options) the builds the perf run times."""
     tree = generate(s)
     found, comp = check_program(tree, s)
     if comp and gpu:
         comp = dataclasses.replace(comp, expected=expected(comp))
+    if comp and timed:
+        from .perf import builds
+
+        comp = dataclasses.replace(comp, timed=builds(comp.text, s, timed))
     failures = [_shrunk(f, tree) for f in found]
     text = pretty(tree)
     for m in range(mutations):
@@ -71,12 +87,12 @@ def _one(s: int, mutations: int, gpu: bool) -> tuple[list[Failure], Compiled | N
 MIN_POOLED = 8  # fewer seeds than this are checked here: a pool takes about a second to start
 
 
-def _checked(seeds: range, mutations: int, gpu: bool, workers: int | None):
+def _checked(seeds: range, mutations: int, gpu: bool, workers: int | None, timed: dict | None = None):
     """_one for every seed, in order, in a pool of processes where there is
     more than one core and more than a few seeds."""
     workers = workers or cores()
     if workers == 1 or len(seeds) < MIN_POOLED:
-        yield from (_one(s, mutations, gpu) for s in seeds)
+        yield from (_one(s, mutations, gpu, timed) for s in seeds)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -84,8 +100,9 @@ def _checked(seeds: range, mutations: int, gpu: bool, workers: int | None):
     # workers forked from a fresh server process: never from this one, whose CUDA context (--gpu) a fork
     # would share and break
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver")) as pool:
-        yield from pool.map(_one, seeds, [mutations] * len(seeds), [gpu] * len(seeds),
-                            chunksize=max(1, min(4, len(seeds) // workers)))
+        n = len(seeds)
+        yield from pool.map(_one, seeds, [mutations] * n, [gpu] * n, [timed] * n,
+                            chunksize=max(1, min(4, n // workers)))
 
 
 def summary(n: int, failures: list[Failure]) -> str:
@@ -115,8 +132,9 @@ def save(failures: list[Failure], out: Path) -> None:
 
 
 def _batched(compiled: list[Compiled]):
-    for start in range(0, len(compiled), BATCH):
-        part = compiled[start:start + BATCH]
+    size = max(1, min(BATCH, -(-len(compiled) // cores())))  # one batch a core at least: nvcc runs side by side
+    for start in range(0, len(compiled), size):
+        part = compiled[start:start + size]
         units, names = [], {}
         for c in part:
             for variant, (m, cuda) in c.kernels.items():  # every version: a fallback runs too
@@ -126,36 +144,38 @@ def _batched(compiled: list[Compiled]):
         yield part, "\n".join(units), names
 
 
-def nvcc_batches(compiled: list[Compiled]) -> list[Failure]:
+def nvcc_batches(compiled: list[Compiled], arch: str = ARCH) -> tuple[list[Failure], dict[str, bytes]]:
+    """Every program's kernels through nvcc, a batch a core: the failures,
+    and each batch's cubin (source -> image) for a GPU of `arch`."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from ..runtime.nvcc import errors, nvcc_path
+    from ..runtime.nvcc import built, errors, nvcc_path
 
     if nvcc_path() is None or not compiled:
-        return []
+        return [], {}
     batches = list(_batched(compiled))
     with ThreadPoolExecutor(cores()) as pool:  # one nvcc a core
-        logs = list(pool.map(lambda b: errors(b[1]), batches))
+        done = list(pool.map(lambda b: built(b[1], arch), batches))
     failures = []
-    for (part, _, _), log in zip(batches, logs):
+    for (part, _, _), (log, _) in zip(batches, done):
         if not log:
             continue
         for c in part:  # find the culprits
             for variant, (_, cuda) in c.kernels.items():
-                log = errors(cuda)
+                log = errors(cuda, arch)
                 if log:
                     failures.append(Failure(c.seed, "nvcc", f"{variant}: {log[-1500:]}", c.text))
-    return failures
+    return failures, {source: image for (_, source, _), (_, image) in zip(batches, done) if image}
 
 
-def gpu_batches(compiled: list[Compiled]) -> list[Failure]:
+def gpu_batches(compiled: list[Compiled], images: dict | None = None) -> list[Failure]:
     """Every version of tiled and untiled = interpreter, on random sizes, one
-    compilation a batch."""
+    compilation a batch (`images`: batches nvcc_batches built already)."""
     from ..runtime import Gpu
 
     gpu = Gpu.get()
     failures = []
-    gpu.prepare([source for _, source, _ in _batched(compiled)])  # nvcc side by side, one batch a core
+    gpu.prepare([source for _, source, _ in _batched(compiled)], images=images)  # nvcc side by side, a batch a core
     for part, source, names in _batched(compiled):
         for c in part:
             for variant, kernel in ((v, k) for v in c.kernels for k in names[(c.seed, v)]):

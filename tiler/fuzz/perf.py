@@ -72,13 +72,24 @@ class Timing:
 
 
 def variants(gpu) -> dict[str, Options]:
-    """Untiled, the default as a user compiles it for this GPU
-    (bench.device_options), and the same without launch timing (the cost
-    model's choice alone, to measure the model)."""
+    """Untiled, and the default as a user compiles it for this GPU
+    (bench.device_options). The cost model's choice alone is the version the
+    default module's conditions pick, timed without the launch's race (the
+    same kernel as a module compiled with --no-launch-timing picks)."""
     from ..bench import device_options
 
-    return {UNTILED: Options(no_tile=True), DEFAULT: device_options(Options(), (), gpu),
-            MODEL: device_options(Options(no_launch_timing=True), (), gpu)}
+    return {UNTILED: Options(no_tile=True), DEFAULT: device_options(Options(), (), gpu)}
+
+
+def builds(text: str, seed: int, options: dict[str, Options]) -> dict | None:
+    """Each variant's module and CUDA (what a timing needs, small enough to
+    come back from a worker process); None where one does not compile (the
+    correctness properties report it)."""
+    try:
+        return {label: {"verify": v["verify"], "render": v["render"]}
+                for label, v in ((label, run_all(text, f"fuzz{seed}.fut", o)) for label, o in options.items())}
+    except (CompilerBug, UserError, PlainError):
+        return None
 
 
 def perf(compiled: list[Compiled], gpu, failed: set, report=None) -> tuple[list[Failure], list[Timing]]:
@@ -86,18 +97,18 @@ def perf(compiled: list[Compiled], gpu, failed: set, report=None) -> tuple[list[
     correctness check); (failures, timings). `report` is given each timing
     as it is taken (a long run cut short keeps them)."""
     todo = [c for c in compiled if c.seed not in failed]
-    builds = {c.seed: _build(c.text, c.seed, gpu) for c in todo}
-    gpu.prepare([b[label]["render"] for b in builds.values() if b for label in b])
+    made = {c.seed: c.timed if c.timed is not None else builds(c.text, c.seed, variants(gpu)) for c in todo}
+    gpu.prepare([b[label]["render"] for b in made.values() if b for label in b])
     failures, timings, shrunk = [], [], 0
     for c in todo:
-        if not builds[c.seed]:
+        if not made[c.seed]:
             continue
         try:
-            wrong = _wrong(c, builds[c.seed], gpu)  # the default as compiled here is checked too, then timed
+            wrong = _wrong(c, made[c.seed], gpu)  # the default as compiled here is checked too, then timed
             if wrong:
                 failures.append(wrong)
                 continue
-            timing = _timed(c.program, builds[c.seed], c.seed, gpu)
+            timing = _timed(c.program, made[c.seed], c.seed, gpu)
         except Exception as exc:  # noqa: BLE001 - a launch that fails is a finding; the run goes on
             failures.append(Failure(c.seed, "perf", f"{type(exc).__name__}: {exc}", c.text))
             continue
@@ -131,13 +142,6 @@ def _verdict(t: Timing) -> str:
             f"(x{t.speedup:.2f}) at {sizes}")
 
 
-def _build(text: str, seed: int, gpu) -> dict | None:
-    try:
-        return {label: run_all(text, f"fuzz{seed}.fut", options) for label, options in variants(gpu).items()}
-    except (CompilerBug, UserError, PlainError):
-        return None  # the correctness properties report it
-
-
 def base_sizes(prog, seed: int) -> dict[str, int]:
     """The fuzzer's random sizes of the program's own (a shape, before growing)."""
     rng = np.random.default_rng(seed)
@@ -167,6 +171,7 @@ def _launch(build: dict, inputs: dict, sizes: dict, gpu, repeat: int, uploaded=N
 
 
 def _timed(prog, builds: dict, seed: int, gpu) -> Timing | None:
+    """The timing at a size with real work (`builds`: UNTILED's and DEFAULT's)."""
     try:
         sizes = grown(prog, seed, builds[UNTILED], gpu)
         if sizes is None:
@@ -182,14 +187,20 @@ def _timed(prog, builds: dict, seed: int, gpu) -> Timing | None:
 
 
 def _measure(prog, builds: dict, sizes: dict, seed: int, gpu) -> Timing:
-    inputs = make_inputs(prog, sizes, None, seed)  # once, for both kernels
+    inputs = make_inputs(prog, sizes, None, seed)  # once, for every kernel
     uploaded = gpu.upload(inputs)
     try:
         ms = {label: _launch(build, inputs, sizes, gpu, REPEAT, uploaded) for label, build in builds.items()}
+        default = builds[DEFAULT]
+        model = default["verify"].select(sizes, gpu.sm_count)  # the conditions' pick, before any race
+        if model.name != ms[DEFAULT][0]:  # the race overruled it: the model's own kernel timed too
+            _, times = gpu.run(model, default["render"], inputs, sizes, repeat=REPEAT, device=uploaded)
+            ms[MODEL] = (model.name, statistics.median(times))
+        else:
+            ms[MODEL] = ms[DEFAULT]
     finally:
         uploaded.free()
-    model = ms.get(MODEL, (None, None))
-    return Timing(seed, sizes, ms[UNTILED][1], ms[DEFAULT][1], ms[DEFAULT][0], model[1], model[0] or "")
+    return Timing(seed, sizes, ms[UNTILED][1], ms[DEFAULT][1], ms[DEFAULT][0], ms[MODEL][1], ms[MODEL][0])
 
 
 def _shrunk(text: str, seed: int, gpu) -> str:
@@ -199,11 +210,11 @@ def _shrunk(text: str, seed: int, gpu) -> str:
             found, comp = check_program(tree, seed)
             if found or comp is None:
                 return False  # it fails on the CPU (an index out of range, say): not a program to time
-            builds = _build(comp.text, seed, gpu)
-            if builds is None:
+            made = builds(comp.text, seed, variants(gpu))
+            if made is None:
                 return False
-            gpu.prepare([b["render"] for b in builds.values()])
-            t = _timed(comp.program, builds, seed, gpu)
+            gpu.prepare([b["render"] for b in made.values()])
+            t = _timed(comp.program, made, seed, gpu)
             return t is not None and t.loses
         except Exception:  # noqa: BLE001 - a smaller program that breaks otherwise is not this failure
             return False

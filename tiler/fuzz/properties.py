@@ -63,6 +63,7 @@ class Compiled:
     program: object  # typed program
     kernels: dict  # variant -> (kir.Kernel, cuda)
     expected: tuple | None = None  # (sizes, inputs, want, noise) for the GPU check, computed with the rest
+    timed: dict | None = None  # perf.builds for --perf, computed with the rest
 
 
 def mismatch(gpu, kernel, cuda: str, c: Compiled, rtol: float) -> str:

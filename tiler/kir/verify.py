@@ -98,6 +98,9 @@ class _Verifier:
         self.params = {p.name: p.source for p in k.params if p.role == "size"}
         self.defs: dict[str, object] = {}  # constant name -> its value
         self.loops: dict[str, For] = {}  # loop variable -> its loop
+        # a loop met again in the same state ends in the same state: remembered, so that nested loops (each
+        # walked twice) cost their size, not 2 ** depth times it
+        self.walked: dict[tuple, _State] = {}
 
     def block(self, stmts, state: _State, divergent: bool) -> _State:
         for s in stmts:
@@ -146,6 +149,14 @@ class _Verifier:
         return state
 
     def loop(self, s: For, state: _State, divergent: bool) -> _State:
+        # what the walk's end state and its problems depend on: the names bound and the arrays declared only
+        # add problems on a first walk, and the varying names only grow, so their count tells whether they did
+        key = (id(s), tuple(sorted(state.tiles.items())), state.groups, state.open, divergent, len(self.varying))
+        if key not in self.walked:
+            self.walked[key] = self.loop_walked(s, state, divergent)
+        return self.walked[key]
+
+    def loop_walked(self, s: For, state: _State, divergent: bool) -> _State:
         for e in (s.start, s.stop, s.step):
             state = self.reads(e, state)
         inner = divergent or any(self.thread_varying(e) for e in (s.start, s.stop, s.step))

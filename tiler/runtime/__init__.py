@@ -109,18 +109,20 @@ class Gpu:
     def _key(self, cuda: str, options: tuple[str, ...] = ()) -> str:
         return hashlib.sha256("\0".join([cuda, self.arch, *options, str(self.drv.get_version())]).encode()).hexdigest()
 
-    def prepare(self, sources, workers: int | None = None) -> None:
+    def prepare(self, sources, workers: int | None = None, images: dict | None = None) -> None:
         """Compile many CUDA sources at once (nvcc runs side by side, one a
         core), so that later launches find their modules loaded; a source
-        nvcc refuses is left for `function` to report."""
+        nvcc refuses is left for `function` to report. `images` (source ->
+        cubin for this GPU's arch) are loaded as they are, not built again."""
         from concurrent.futures import ThreadPoolExecutor
 
         from .nvcc import cores, cubin
 
+        images = images or {}
         todo = {self._key(c): c for c in sources}
         todo = {k: c for k, c in todo.items() if k not in self._modules}
         with ThreadPoolExecutor(workers or cores()) as pool:
-            built = dict(zip(todo, pool.map(lambda c: cubin(c, self.arch), todo.values())))
+            built = dict(zip(todo, pool.map(lambda c: images.get(c) or cubin(c, self.arch), todo.values())))
         with self.active():
             for key, image in built.items():
                 if image is not None:

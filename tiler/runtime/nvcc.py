@@ -102,9 +102,16 @@ def compile_report(cuda: str, arch: str, kernels) -> str:
 
 def errors(cuda: str, arch: str = "sm_90", timeout: int = 900) -> str:
     """nvcc's log where it refuses `cuda`; '' where it compiles (or is missing)."""
+    return built(cuda, arch, timeout)[0]
+
+
+def built(cuda: str, arch: str = "sm_90", timeout: int = 900) -> tuple[str, bytes | None]:
+    """errors(), and the cubin where nvcc built one (a GPU of `arch` can load it)."""
     nvcc = nvcc_path()
-    report = _build(nvcc, cuda, arch, timeout)[0] if nvcc else None
-    return "" if report is None or report.ok else report.log
+    if nvcc is None:
+        return "", None
+    report, image = _build(nvcc, cuda, arch, timeout)
+    return ("" if report.ok else report.log), image
 
 
 def cores() -> int:

@@ -148,8 +148,8 @@ extern "C" cudaError_t tiler_aat_launch(const float* A, float* out0, int n, int 
 {
   if (n < 0 || n > 2146435072) return cudaErrorInvalidValue;
   if (d < 0 || d > 2146435072) return cudaErrorInvalidValue;
-  // launches version `tiler_v` (numbered as at the top)
-  auto tiler_run = [&](int tiler_v) -> cudaError_t {
+  // launches version `tiler_v` (numbered as at the top), raising its shared memory limit first if `tiler_raise`
+  auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_aat_untiled
       const dim3 tiler_grid((n + 31) / 32, (n + 7) / 8, 1), tiler_block(32, 8, 1);
@@ -169,6 +169,6 @@ extern "C" cudaError_t tiler_aat_launch(const float* A, float* out0, int n, int 
   int tiler_version = -1;
   if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL)) tiler_version = 0;
   if (tiler_version < 0) tiler_version = 1;
-  return tiler_run(tiler_version);
+  return tiler_run(tiler_version, true);
 }
 #endif

@@ -158,8 +158,8 @@ extern "C" cudaError_t tiler_conv2d_launch(const float* img, const float* filt, 
 {
   if (h < 0 || h > 2146435072) return cudaErrorInvalidValue;
   if (w < 0 || w > 2146435072) return cudaErrorInvalidValue;
-  // launches version `tiler_v` (numbered as at the top)
-  auto tiler_run = [&](int tiler_v) -> cudaError_t {
+  // launches version `tiler_v` (numbered as at the top), raising its shared memory limit first if `tiler_raise`
+  auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_conv2d_untiled
       const dim3 tiler_grid((w + 31) / 32, (h + 7) / 8, 1), tiler_block(32, 8, 1);
@@ -179,6 +179,6 @@ extern "C" cudaError_t tiler_conv2d_launch(const float* img, const float* filt, 
   int tiler_version = -1;
   if (tiler_version < 0 && ((long long)h * w <= 2147483647LL && (long long)5 * 5 <= 2147483647LL)) tiler_version = 0;
   if (tiler_version < 0) tiler_version = 1;
-  return tiler_run(tiler_version);
+  return tiler_run(tiler_version, true);
 }
 #endif

@@ -255,8 +255,8 @@ extern "C" cudaError_t tiler_kmeans_launch(const float* points, const float* cen
   if (n < 0 || n > 2146435072) return cudaErrorInvalidValue;
   if (d < 0 || d > 2146435072) return cudaErrorInvalidValue;
   if (k < 0 || k > 2146435072) return cudaErrorInvalidValue;
-  // launches version `tiler_v` (numbered as at the top)
-  auto tiler_run = [&](int tiler_v) -> cudaError_t {
+  // launches version `tiler_v` (numbered as at the top), raising its shared memory limit first if `tiler_raise`
+  auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_kmeans_untiled_transposed
       const dim3 tiler_grid((n + 31) / 32, 1, 1), tiler_block(32, 1, 1);
@@ -292,6 +292,6 @@ extern "C" cudaError_t tiler_kmeans_launch(const float* points, const float* cen
   if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (d >= 2048 && n <= 16896))) tiler_version = 0;
   if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL)) tiler_version = 1;
   if (tiler_version < 0) tiler_version = 2;
-  return tiler_run(tiler_version);
+  return tiler_run(tiler_version, true);
 }
 #endif

@@ -169,8 +169,8 @@ extern "C" cudaError_t tiler_lavamd_launch(const float* AA, const int* inds_nhbs
   if (n < 0 || n > 2146435072) return cudaErrorInvalidValue;
   if (m < 0 || m > 2146435072) return cudaErrorInvalidValue;
   if (p < 0 || p > 2146435072) return cudaErrorInvalidValue;
-  // launches version `tiler_v` (numbered as at the top)
-  auto tiler_run = [&](int tiler_v) -> cudaError_t {
+  // launches version `tiler_v` (numbered as at the top), raising its shared memory limit first if `tiler_raise`
+  auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_lavamd_untiled
       const dim3 tiler_grid((m + 31) / 32, (n + 7) / 8, 1), tiler_block(32, 8, 1);
@@ -190,6 +190,6 @@ extern "C" cudaError_t tiler_lavamd_launch(const float* AA, const int* inds_nhbs
   int tiler_version = -1;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (long long)n * p <= 2147483647LL)) tiler_version = 0;
   if (tiler_version < 0) tiler_version = 1;
-  return tiler_run(tiler_version);
+  return tiler_run(tiler_version, true);
 }
 #endif

@@ -153,8 +153,8 @@ extern "C" cudaError_t tiler_mm_launch(const float* A, const float* B0, float* o
   if (m < 0 || m > 2146435072) return cudaErrorInvalidValue;
   if (n < 0 || n > 2146435072) return cudaErrorInvalidValue;
   if (q < 0 || q > 2146435072) return cudaErrorInvalidValue;
-  // launches version `tiler_v` (numbered as at the top)
-  auto tiler_run = [&](int tiler_v) -> cudaError_t {
+  // launches version `tiler_v` (numbered as at the top), raising its shared memory limit first if `tiler_raise`
+  auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_mm_untiled
       const dim3 tiler_grid((q + 31) / 32, (m + 7) / 8, 1), tiler_block(32, 8, 1);
@@ -174,6 +174,6 @@ extern "C" cudaError_t tiler_mm_launch(const float* A, const float* B0, float* o
   int tiler_version = -1;
   if (tiler_version < 0 && ((long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL)) tiler_version = 0;
   if (tiler_version < 0) tiler_version = 1;
-  return tiler_run(tiler_version);
+  return tiler_run(tiler_version, true);
 }
 #endif

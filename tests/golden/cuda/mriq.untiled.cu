@@ -132,8 +132,8 @@ extern "C" cudaError_t tiler_mriq_launch(const float* kx, const float* ky, const
 {
   if (nk < 0 || nk > 2146435072) return cudaErrorInvalidValue;
   if (nx < 0 || nx > 2146435072) return cudaErrorInvalidValue;
-  // launches version `tiler_v` (numbered as at the top)
-  auto tiler_run = [&](int tiler_v) -> cudaError_t {
+  // launches version `tiler_v` (numbered as at the top), raising its shared memory limit first if `tiler_raise`
+  auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_mriq_untiled
       const dim3 tiler_grid((nx + 255) / 256, 1, 1), tiler_block(256, 1, 1);
@@ -146,6 +146,6 @@ extern "C" cudaError_t tiler_mriq_launch(const float* kx, const float* ky, const
   };
   int tiler_version = -1;
   if (tiler_version < 0) tiler_version = 0;
-  return tiler_run(tiler_version);
+  return tiler_run(tiler_version, true);
 }
 #endif

@@ -356,8 +356,8 @@ extern "C" cudaError_t tiler_nbody_launch(float eps, const float* bodies, float*
     cudaDeviceGetAttribute(&tiler_multiprocessors, cudaDevAttrMultiProcessorCount, tiler_device);
     if (tiler_device < 64) tiler_sm_counts[tiler_device] = tiler_multiprocessors;
   }
-  // launches version `tiler_v` (numbered as at the top)
-  auto tiler_run = [&](int tiler_v) -> cudaError_t {
+  // launches version `tiler_v` (numbered as at the top), raising its shared memory limit first if `tiler_raise`
+  auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_nbody_tiled
       const dim3 tiler_grid((n + 1023) / 1024, 1, 1), tiler_block(256, 1, 1);
@@ -392,48 +392,72 @@ extern "C" cudaError_t tiler_nbody_launch(float eps, const float* bodies, float*
     const long long tiler_key[] = {n, tiler_device, tiler_version};
     static long long tiler_seen[64][sizeof tiler_key / sizeof tiler_key[0]];
     static int tiler_winners[64], tiler_seen_count = 0;
-    static std::mutex tiler_lock;
-    std::lock_guard<std::mutex> tiler_hold(tiler_lock);
+    static std::mutex tiler_lock;  // held to look up and to remember, never across a race's launches
+    auto tiler_known = [&]() -> int {  // the winner remembered for these sizes, or -1 (call with the lock held)
+      for (int tiler_i = 0; tiler_i < tiler_seen_count; ++tiler_i)
+        if (std::memcmp(tiler_seen[tiler_i], tiler_key, sizeof tiler_key) == 0) return tiler_winners[tiler_i];
+      return -1;
+    };
     int tiler_winner = -1;
-    for (int tiler_i = 0; tiler_i < tiler_seen_count && tiler_winner < 0; ++tiler_i)
-      if (std::memcmp(tiler_seen[tiler_i], tiler_key, sizeof tiler_key) == 0) tiler_winner = tiler_winners[tiler_i];
+    bool tiler_room = false;
+    {
+      std::lock_guard<std::mutex> tiler_hold(tiler_lock);
+      tiler_winner = tiler_known();
+      tiler_room = tiler_seen_count < 64;
+    }
     // race where the sizes are new and there is room to remember the winner (else the condition's pick)
     cudaEvent_t tiler_start = nullptr, tiler_stop = nullptr;
-    if (tiler_winner < 0 && tiler_may_race && tiler_seen_count < 64 &&
+    if (tiler_winner < 0 && tiler_may_race && tiler_room &&
         cudaEventCreate(&tiler_start) == cudaSuccess && cudaEventCreate(&tiler_stop) == cudaSuccess) {
+      // waiting for the race's events must stay legal while another thread captures a graph
+      cudaStreamCaptureMode tiler_mode = cudaStreamCaptureModeRelaxed;
+      (void)cudaThreadExchangeStreamCaptureMode(&tiler_mode);
       const int tiler_racers[2] = {tiler_version, tiler_rivals[tiler_version]};
       float tiler_best[2] = {3.4e38f, 3.4e38f};
       bool tiler_timed = true;
+      cudaError_t tiler_failed = cudaSuccess;  // the picked version's own launch error ends the race
       for (int tiler_round = 0; tiler_round <= 3 && tiler_timed; ++tiler_round)  // round 0 warms up
         for (int tiler_r = 0; tiler_r < 2 && tiler_timed; ++tiler_r) {
           tiler_timed = cudaEventRecord(tiler_start, stream) == cudaSuccess;
-          const cudaError_t tiler_err = tiler_run(tiler_racers[tiler_r]);
+          // the shared memory limit is raised in the warm-up: host work the timed launches leave out
+          const cudaError_t tiler_err = tiler_run(tiler_racers[tiler_r], tiler_round == 0);
           float tiler_ms = 0;
           tiler_timed = tiler_timed && cudaEventRecord(tiler_stop, stream) == cudaSuccess &&
                         cudaEventSynchronize(tiler_stop) == cudaSuccess &&
                         cudaEventElapsedTime(&tiler_ms, tiler_start, tiler_stop) == cudaSuccess;
           if (tiler_err != cudaSuccess && tiler_r == 0) {
-            cudaEventDestroy(tiler_start);
-            cudaEventDestroy(tiler_stop);
-            return tiler_err;
+            tiler_failed = tiler_err;
+            tiler_timed = false;
+          } else if (tiler_err != cudaSuccess) {
+            tiler_best[1] = -1.0f;  // the rival cannot run here: never chosen
+          } else if (tiler_timed && tiler_round > 0 && tiler_best[tiler_r] >= 0 && tiler_ms < tiler_best[tiler_r]) {
+            tiler_best[tiler_r] = tiler_ms;
           }
-          if (tiler_err != cudaSuccess) tiler_best[1] = -1.0f;  // the rival cannot run here: never chosen
-          else if (tiler_timed && tiler_round > 0 && tiler_best[tiler_r] >= 0 && tiler_ms < tiler_best[tiler_r]) tiler_best[tiler_r] = tiler_ms;
         }
+      (void)cudaThreadExchangeStreamCaptureMode(&tiler_mode);  // the thread's own mode again
+      cudaEventDestroy(tiler_start);
+      cudaEventDestroy(tiler_stop);
+      if (tiler_failed != cudaSuccess) return tiler_failed;
       if (tiler_timed) {
         tiler_winner = tiler_best[1] >= 0 && tiler_best[1] * 1.02f < tiler_best[0] ? tiler_racers[1] : tiler_racers[0];
-        std::memcpy(tiler_seen[tiler_seen_count], tiler_key, sizeof tiler_key);
-        tiler_winners[tiler_seen_count++] = tiler_winner;
+        std::lock_guard<std::mutex> tiler_hold(tiler_lock);
+        const int tiler_first = tiler_known();  // another thread may have raced these sizes meanwhile: its winner stays
+        if (tiler_first >= 0) {
+          tiler_winner = tiler_first;
+        } else if (tiler_seen_count < 64) {
+          std::memcpy(tiler_seen[tiler_seen_count], tiler_key, sizeof tiler_key);
+          tiler_winners[tiler_seen_count++] = tiler_winner;
+        }
       } else {
         (void)cudaGetLastError();  // the timer failed: nothing remembered, the condition's pick runs
       }
-    } else if (tiler_winner < 0) {
-      (void)cudaGetLastError();  // an event could not be made (or no race): the condition's pick runs
+    } else {
+      if (tiler_start) cudaEventDestroy(tiler_start);
+      if (tiler_stop) cudaEventDestroy(tiler_stop);
+      if (tiler_winner < 0) (void)cudaGetLastError();  // an event could not be made (or no race): the condition's pick runs
     }
-    if (tiler_start) cudaEventDestroy(tiler_start);
-    if (tiler_stop) cudaEventDestroy(tiler_stop);
     if (tiler_winner >= 0) tiler_version = tiler_winner;
   }
-  return tiler_run(tiler_version);
+  return tiler_run(tiler_version, true);
 }
 #endif

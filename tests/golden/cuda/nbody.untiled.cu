@@ -112,8 +112,8 @@ tiler_nbody_untiled(float eps, const float* __restrict__ bodies, float* __restri
 extern "C" cudaError_t tiler_nbody_launch(float eps, const float* bodies, float* out0, int n, cudaStream_t stream)
 {
   if (n < 0 || n > 2146435072) return cudaErrorInvalidValue;
-  // launches version `tiler_v` (numbered as at the top)
-  auto tiler_run = [&](int tiler_v) -> cudaError_t {
+  // launches version `tiler_v` (numbered as at the top), raising its shared memory limit first if `tiler_raise`
+  auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_nbody_untiled
       const dim3 tiler_grid((n + 255) / 256, 1, 1), tiler_block(256, 1, 1);
@@ -126,6 +126,6 @@ extern "C" cudaError_t tiler_nbody_launch(float eps, const float* bodies, float*
   };
   int tiler_version = -1;
   if (tiler_version < 0) tiler_version = 0;
-  return tiler_run(tiler_version);
+  return tiler_run(tiler_version, true);
 }
 #endif

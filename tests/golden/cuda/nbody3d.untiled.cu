@@ -141,8 +141,8 @@ tiler_nbody3d_untiled(float eps2, const float* __restrict__ xs, const float* __r
 extern "C" cudaError_t tiler_nbody3d_launch(float eps2, const float* xs, const float* ys, const float* zs, const float* ms, float* out0, float* out1, float* out2, int n, cudaStream_t stream)
 {
   if (n < 0 || n > 2146435072) return cudaErrorInvalidValue;
-  // launches version `tiler_v` (numbered as at the top)
-  auto tiler_run = [&](int tiler_v) -> cudaError_t {
+  // launches version `tiler_v` (numbered as at the top), raising its shared memory limit first if `tiler_raise`
+  auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_nbody3d_untiled
       const dim3 tiler_grid((n + 255) / 256, 1, 1), tiler_block(256, 1, 1);
@@ -155,6 +155,6 @@ extern "C" cudaError_t tiler_nbody3d_launch(float eps2, const float* xs, const f
   };
   int tiler_version = -1;
   if (tiler_version < 0) tiler_version = 0;
-  return tiler_run(tiler_version);
+  return tiler_run(tiler_version, true);
 }
 #endif

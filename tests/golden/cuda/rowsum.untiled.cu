@@ -146,8 +146,8 @@ extern "C" cudaError_t tiler_rowsum_launch(const float* A, float* out0, int n, i
 {
   if (n < 0 || n > 2146435072) return cudaErrorInvalidValue;
   if (m < 0 || m > 2146435072) return cudaErrorInvalidValue;
-  // launches version `tiler_v` (numbered as at the top)
-  auto tiler_run = [&](int tiler_v) -> cudaError_t {
+  // launches version `tiler_v` (numbered as at the top), raising its shared memory limit first if `tiler_raise`
+  auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_rowsum_untiled
       const dim3 tiler_grid((n + 255) / 256, 1, 1), tiler_block(256, 1, 1);
@@ -167,6 +167,6 @@ extern "C" cudaError_t tiler_rowsum_launch(const float* A, float* out0, int n, i
   int tiler_version = -1;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL)) tiler_version = 0;
   if (tiler_version < 0) tiler_version = 1;
-  return tiler_run(tiler_version);
+  return tiler_run(tiler_version, true);
 }
 #endif
