@@ -125,6 +125,27 @@ def test_rank_correlation_of_the_model_with_times():
         ranking_summary(records)
 
 
+
+def test_variants_that_ran_the_same_kernel_are_one_candidate():
+    """Four variants, two of them the same kernel (the same digest) timed a
+    little apart: one candidate at their median time, so the timer's order
+    between them does not count for or against the model."""
+    from tiler.bench.corpus import candidates, kernel_digest, ranking
+
+    record = {"program": "p", "size_set": "small", "ms": {"a": 1.0, "b": 2.0, "c": 2.1, "d": 3.0},
+              "cost": {"a": 0.1, "b": 0.5, "c": 0.5, "d": 0.9}, "kernel": {"a": "k1", "b": "k2", "c": "k2", "d": "k3"}}
+    assert sorted(candidates(record)) == [(0.1, 1.0), (0.5, 2.05), (0.9, 3.0)]
+    (_, rho), = ranking([record])
+    assert rho == pytest.approx(1.0)
+    del record["kernel"]  # an earlier run's record: each variant its own candidate, the tie counts
+    (_, rho), = ranking([record])
+    assert rho < 1.0
+    text = (CORPUS / "b_poly_horner_f32.fut").read_text()
+    once, again = (run_to("verify", text, "p.fut", Options()).kernels for _ in range(2))
+    assert [kernel_digest(x) for x in once] == [kernel_digest(x) for x in again]  # compiled twice: the same
+    assert len({kernel_digest(x) for x in once}) == len(once)
+
+
 def test_the_model_costs_the_version_the_launch_runs():
     """An untiled fallback costs its in-place loads; the staged kernel less, at sizes where it runs."""
     from tiler.bench.corpus import model_cost

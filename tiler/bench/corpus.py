@@ -12,7 +12,8 @@ than an earlier run's default. A program that fails (a wrong result, a
 compile error) is recorded with why and the run goes on. Each timed variant
 also records the cost model's estimate for the version its launch ran
 (`model_cost`); with the diagnostic variants, `ranking` gives the rank
-correlation of estimate and time over each (program, size)'s variants.
+correlation of estimate and time over each (program, size)'s distinct
+kernels (variants whose launches ran the same kernel count once).
 """
 from __future__ import annotations
 
@@ -116,6 +117,7 @@ def _time(path: Path, prog, spec, sizes: dict, variants, compiled: dict, gpu, re
             if race is not None:  # the model's pick and its rival, each one's fastest launch of the race
                 record.setdefault("race", {})[v.label] = race.ms
             record.setdefault("cost", {})[v.label] = model_cost(compiled[v.label], chosen, sizes)
+            record.setdefault("kernel", {})[v.label] = kernel_digest(chosen)
     finally:
         uploaded.free()
 
@@ -137,15 +139,37 @@ def model_cost(values: dict, kernel, sizes: dict) -> float | None:
     return cost.point_cost(schedule, extents, {b: sizes[b.name] for b in k.sizes})
 
 
+def kernel_digest(kernel) -> str:
+    """What tells two variants' launches apart: a digest of the kernel's IR
+    (the same IR renders the same CUDA)."""
+    import hashlib
+
+    return hashlib.sha256(repr(kernel).encode()).hexdigest()[:16]
+
+
+def candidates(record: dict) -> list[tuple[float, float]]:
+    """(cost, time) of each distinct kernel the record's variants ran: variants
+    whose launches ran the same kernel are one candidate (their median time),
+    for what tells them apart is the timer. Records without digests count
+    each variant as its own."""
+    kernels = record.get("kernel", {})
+    groups: dict = {}
+    for label, ms in record.get("ms", {}).items():
+        cost = record.get("cost", {}).get(label)
+        if cost is not None:
+            groups.setdefault(kernels.get(label, label), []).append((cost, ms))
+    return [(statistics.median(c for c, _ in g), statistics.median(t for _, t in g)) for g in groups.values()]
+
+
 def ranking(records: list[dict], least: int = 3) -> list[tuple[dict, float]]:
     """(record, the rank correlation of the model's cost with the measured
-    time over its variants) where at least `least` variants were timed and
-    neither side ties throughout."""
+    time over its candidates) where at least `least` distinct kernels were
+    timed and neither side ties throughout."""
     out = []
     for r in records:
-        labels = [k for k in r.get("ms", {}) if r.get("cost", {}).get(k) is not None]
-        if len(labels) >= least:
-            rho = spearman([r["cost"][k] for k in labels], [r["ms"][k] for k in labels])
+        found = candidates(r)
+        if len(found) >= least:
+            rho = spearman([c for c, _ in found], [t for _, t in found])
             if rho is not None:
                 out.append((r, rho))
     return out
@@ -154,9 +178,10 @@ def ranking(records: list[dict], least: int = 3) -> list[tuple[dict, float]]:
 def ranking_summary(records: list[dict]) -> str:
     ranked = ranking(records)
     if not ranked:
-        return "cost model: no (program, size) with three variants the model tells apart"
+        return "cost model: no (program, size) with three distinct kernels the model tells apart"
     rhos = [rho for _, rho in ranked]
-    return (f"cost model: rank correlation with the measured time over each (program, size)'s variants: median "
+    return (f"cost model: rank correlation with the measured time over each (program, size)'s distinct kernels: "
+            f"median "
             f"{statistics.median(rhos):.2f} over {len(rhos)} (program, size) pairs; {sum(r < 0 for r in rhos)} "
             f"negative")
 
