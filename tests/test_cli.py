@@ -318,7 +318,9 @@ def test_conflicting_flags_and_unknown_size_names_are_refused():
             (["compile", mm, "--no-tile", "--tile", "16"], "--no-tile and --tile contradict each other"),
             (["explain", mm, "--single-buffer", "--double-buffer"], "--single-buffer and --double-buffer contradict"),
             (["compile", mm, "--size", "zz=10"], "--size zz: `zz` is not a size of this program"),
-            (["explain", mm, "--threshold", "zz=10"], "--threshold zz: `zz` is not a size of this program")):
+            (["explain", mm, "--threshold", "zz=10"], "--threshold zz: `zz` is not a size of this program"),
+            (["explain", mm, "--max-shared", "300000", "--chunk", "4096"],
+             "--max-shared 300000: no GPU gives a block more than 232448 bytes")):
         r = tiler(*args)
         assert r.returncode == 1 and said in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
     assert "its sizes are m, n, q" in tiler("compile", mm, "--size", "zz=10").stderr
@@ -342,7 +344,9 @@ def test_ctrl_c_exits_130_and_bare_tiler_prints_the_help():
     slow = subprocess.Popen([sys.executable, "-c", "from tiler.cli import entry; import sys; "
                              "sys.argv = ['tiler', 'run', sys.argv[1], '--sizes-from', 'full']; entry()",
                              str(BENCHMARKS / "lavamd_rodinia.fut")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True,
+                            # a shell's background job ignores SIGINT, and a child inherits that: as a user's does not
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(3)  # the interpreter is well into lavaMD's full size (a minute's work)
     slow.send_signal(signal.SIGINT)
     _, err = slow.communicate(timeout=60)
@@ -366,3 +370,17 @@ def test_a_compiled_programs_repr_is_short():
     shown = repr(api.compile(BENCHMARKS / "mm.fut"))
     assert shown.startswith("<tiler.Compiled ") and "mm.fut" in shown and "tiler_mm_tiled" in shown
     assert len(shown) < 400
+
+
+def test_empty_streams_and_sizes_of_zero_compile(tmp_path):
+    """A stream over an array of no elements, and a size given as 0: both
+    compile (the stream is left untiled and says why), never an internal error."""
+    empty = tmp_path / "empty.fut"
+    empty.write_text("fun [f32, n] main([f32, n] xs, [f32, 0] ys) =\n  map(fn f32 (f32 x) =>\n"
+                     "    streamSeq(fn f32 (int kk, [f32, c] yc, f32 acc) =>\n"
+                     "      loop (acc) = for k < c do acc + yc[k] * x in acc, ys, 0f32), xs)\n")
+    r = tiler("explain", empty)
+    assert r.returncode == 0 and "the stream is 0 element(s) long" in r.stdout, r.stderr
+    for args in ((empty, "-o", tmp_path / "e.cu"), (BENCHMARKS / "nbody.fut", "--size", "n=0", "-o", tmp_path / "n.cu")):
+        r = tiler("compile", *args)
+        assert r.returncode == 0, r.stderr

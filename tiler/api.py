@@ -25,6 +25,7 @@ from pathlib import Path
 from . import kir
 from .analyse import make_options
 from .analyse.options import check_size_names
+from .deep import call_deep
 from .errors import PlainError
 from .source import Source
 
@@ -144,10 +145,11 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
 
     path = str(program) if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")) else "-"
     options, applied = for_program(path, options, tuning if isinstance(tuning, str) else None, tuning is False)
-    values = run_all(text, name, options)
+    # the room for deep programs the command line gives itself (a chain of ten thousand lets is legal)
+    values = call_deep(run_all, text, name, options)
     check_size_names(values["check"].kernel.sizes, options)
     module = values["verify"]
-    explained = explain_data(values["analyse"], Source(text, name), module) | {"tuning": describe(applied)}
+    explained = call_deep(explain_data, values["analyse"], Source(text, name), module) | {"tuning": describe(applied)}
     return Compiled(name, values["render"], header(module), launch(module), explained, module, values["check"])
 
 

@@ -27,7 +27,9 @@ def call_deep(fn, *args, **kwargs):
     sys.setrecursionlimit(max(old_limit, RECURSION_LIMIT))
     threading.stack_size(STACK_BYTES)
     try:
-        worker = threading.Thread(target=target, name="tiler-deep")
+        # a daemon: Ctrl-C interrupts the caller's join, and the process must then exit without waiting for the
+        # work (a minute of interpretation, say) to finish
+        worker = threading.Thread(target=target, name="tiler-deep", daemon=True)
         worker.start()
         worker.join()
     finally:

@@ -32,7 +32,11 @@ def children(node, is_child):
 
 
 def descendants(node, is_child):
-    """`node` and every child below it, depth first."""
-    yield node
-    for c in children(node, is_child):
-        yield from descendants(c, is_child)
+    """`node` and every child below it, depth first. With a stack, not
+    recursion: a chain of `yield from` costs its depth for every node, and
+    a 50,000-term sum is a tree 50,000 deep."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(tuple(children(n, is_child))))

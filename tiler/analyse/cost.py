@@ -66,7 +66,8 @@ def _useful(block: BlockPlan, extents: dict) -> float:
     frac = 1.0
     for d in block.spans:
         e, n = block.points(d), extents.get(d, LARGE)
-        frac *= n / (math.ceil(n / e) * e)
+        if n > 0:  # a dimension of size 0 has no points to waste threads on
+            frac *= n / (math.ceil(n / e) * e)
     return frac
 
 
@@ -78,7 +79,8 @@ def stream_cost(s: StreamPlan, block: BlockPlan, extents: dict, sizes: dict) -> 
         for d in (p.invariant_to & frozenset(block.spans)) if p.staged else ():
             reuse *= min(block.points(d), extents.get(d, LARGE))  # fewer points share it in a small dim
         total += _input_loads(p, reuse)
-    return total + (2 * BARRIER_LOADS / min(s.chunk, stream_length(s, sizes)) if s.tiled else 0.0)
+    # (a stream of no elements still has its barriers: priced as one element's)
+    return total + (2 * BARRIER_LOADS / max(1, min(s.chunk, stream_length(s, sizes))) if s.tiled else 0.0)
 
 
 def point_cost(schedule: Schedule, extents: dict, sizes: dict) -> float:

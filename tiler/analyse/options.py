@@ -132,6 +132,9 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
             raise PlainError(f"{name(first)} and {name(second)} contradict each other", "give one of them")
     if max_shared is not None and (not isinstance(max_shared, int) or max_shared < 0):
         raise PlainError(f"{name('max_shared')} must not be negative")
+    if max_shared is not None and max_shared > target.SHARED_LIMIT_ANY_GPU:
+        raise PlainError(f"{name('max_shared')} {max_shared}: no GPU gives a block more than "
+                         f"{target.SHARED_LIMIT_ANY_GPU} bytes of shared memory", "give at most that")
     if chunk is not None and (not isinstance(chunk, int) or not 1 <= chunk <= MAX_CHUNK):
         raise PlainError(f"{name('chunk')} {chunk}: a chunk is between 1 and {MAX_CHUNK} elements")
     if min_blocks is not None and (not isinstance(min_blocks, int) or not 0 <= min_blocks <= MAX_MIN_BLOCKS):

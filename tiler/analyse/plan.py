@@ -134,7 +134,8 @@ def _check_given(options: Options, rank: int) -> None:
 def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
     """Every stream staged as far as it can be under `block`, within the shared-memory limit."""
     streams = tuple(plan_stream(s, block, views, options) for s in var.streams)
-    streams = with_joins(tuple(_paying(s, block, options, views) for s in streams), block, views, options)
+    streams = _nested(with_joins(tuple(_paying(s, block, options, views) for s in streams), block, views, options),
+                      block, views, options)
     shared = sum(s.shared_bytes for s in streams)
     limit = options.shared_limit(block.pipelined)
     if shared > limit and block.pipelined:  # the stages go before the tiles shrink: shorter chunks cost more
@@ -146,15 +147,16 @@ def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
         # stream (a fuzzed kernel: chunks of 8 beside 256 rows of 8, 0.14x untiled), the rows stay in place
         # (a --chunk the user gave is halved to fit instead, as it was asked for)
         apart = tuple(plan_stream(s, block, views, options, coalesce=False) for s in var.streams)
-        apart = with_joins(tuple(_paying(s, block, options, views) for s in apart), block, views, options)
+        apart = _nested(with_joins(tuple(_paying(s, block, options, views) for s in apart), block, views, options),
+                        block, views, options)
         if sum(s.shared_bytes for s in apart) <= limit:
             streams, shared = apart, sum(s.shared_bytes for s in apart)
     full = max((s.chunk for s in streams if s.tiled), default=0)
     chunk = full
     while shared > limit and chunk > MIN_CHUNK:  # smaller tiles before no tiles
         chunk //= 2
-        streams = with_joins(tuple(_paying(plan_stream(s, block, views, options, chunk), block, options, views)
-                                   for s in var.streams), block, views, options, chunk)
+        streams = _nested(with_joins(tuple(_paying(plan_stream(s, block, views, options, chunk), block, options, views)
+                                           for s in var.streams), block, views, options, chunk), block, views, options)
         shared = sum(s.shared_bytes for s in streams)
     if shared > limit:
         streams = tuple(over_limit(s, shared, limit) for s in streams)
@@ -266,6 +268,27 @@ def _untiled(var: Variance, rank: int, reason: str, views: Views, options: Optio
     block = untiled_block(rank, reason)
     streams = tuple(not_tiled(s, reason, rank, views, block.spans[0], options) for s in var.streams)
     return Schedule(block, streams, cost.loads(streams))
+
+
+# A tiled stream's body is emitted twice (the full chunks, then the last, partial
+# one), so streams tiled inside one another multiply the kernel's code: past
+# this many, a stream stays in global memory (20 nested tiled streams would be
+# a million copies of the innermost body).
+MAX_TILED_NESTING = 3
+
+
+def _nested(streams: tuple[StreamPlan, ...], block, views: Views, options: Options) -> tuple[StreamPlan, ...]:
+    """The streams with any inside MAX_TILED_NESTING tiled ones left untiled
+    (in source order, so an outer stream is decided first)."""
+    out: list[StreamPlan] = []
+    for s in streams:
+        around = sum(out[i].tiled for i in s.site.enclosing)
+        if s.tiled and around >= MAX_TILED_NESTING:
+            s = not_tiled(s.site, f"the stream lies inside {around} tiled streams: each emits its body twice (full "
+                          "chunks and the last one), so tiling it too would double the kernel's code again",
+                          block.rank, views, block.spans[0], options)
+        out.append(s)
+    return tuple(out)
 
 
 def _paying(s: StreamPlan, block, options: Options, views: Views) -> StreamPlan:

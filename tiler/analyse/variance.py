@@ -6,6 +6,12 @@ array's and the indices' variance (so `AA[inds[i, k]]` varies with the
 dimension of `i` only); `if` adds its condition; a loop or stream adds its
 bound or length and is a fixpoint over its carried values. On the way, every
 `streamSeq` is recorded with its inputs and the guards on the path to it.
+
+The fixpoint is the kernel's, not each loop's: every pass visits each loop
+body once, with its carried values as the passes so far have grown them,
+and the passes repeat until nothing grows (then one more records the
+streams). A loop solved on its own would visit its body at least twice, so
+nested loops would cost 2 ** depth visits of the innermost body.
 """
 from __future__ import annotations
 
@@ -28,6 +34,13 @@ def variance(kernel: T.Kernel) -> Variance:
             a.set(p, v | {level.dim})
         for binders, value in level.lets:
             a.bind(binders, a.ev(value))
+    a.recording = False
+    while True:  # values only grow, over finitely many dimensions: this ends
+        before = (dict(a.table), dict(a.grown))
+        a.ev(kernel.body)
+        if (a.table, a.grown) == before:
+            break
+    a.recording = True
     a.ev(kernel.body)
     return Variance(len(kernel.levels), a.table, tuple(a.sites))
 
@@ -51,6 +64,7 @@ class _Analysis:
         self.guards: list[Guard] = []
         self.open_streams: list[int] = []
         self.recording = True
+        self.grown: dict[int, list] = {}  # a loop or stream (by id) -> its carried values' variance so far
 
     def set(self, b: Binder, v) -> None:
         self.table[b] = union(v) if isinstance(v, tuple) else v
@@ -111,7 +125,7 @@ class _Analysis:
         bound = self.ev(e.bound)
         self.set(e.index, NONE)
         with self.guard("loop bound", e.bound.span, bound):
-            carried = self.fixpoint(e.params, inits, lambda: self.ev(e.body))
+            carried = self.carried(e, e.params, inits, lambda: self.ev(e.body))
         for b, v in zip(e.results, carried):
             self.set(b, v | bound)
         return self.ev(e.rest)
@@ -133,31 +147,25 @@ class _Analysis:
             enclosing = tuple(self.open_streams)
         self.open_streams.append(index)
         with self.guard("stream length", e.span, length):
-            accs = self.fixpoint(e.acc_params, inits, lambda: self.ev(e.body))
+            accs = self.carried(e, e.acc_params, inits, lambda: self.ev(e.body))
         self.open_streams.pop()
         if self.recording:
             self.sites[index] = StreamSite(e, inputs, guards, length, enclosing)
         accs = [v | length for v in accs]
         return accs[0] if len(accs) == 1 else tuple(accs)
 
-    def fixpoint(self, params, inits, body):
-        """Carried values' variance: grow from the start values until stable,
-        then one more visit with recording on, so streams are recorded once."""
-        current = [union(v) for v in inits]
-        recording, self.recording = self.recording, False
-        for _ in range(self.rank + 2):
-            for b, v in zip(params, current):
-                self.set(b, v)
-            out = body()
-            out = out if isinstance(out, tuple) and len(params) > 1 else (out,)
-            grown = [c | union(o) for c, o in zip(current, out)]
-            if grown == current:
-                break
-            current = grown
-        self.recording = recording
+    def carried(self, node, params, inits, body):
+        """Carried values' variance: the start values and what earlier passes
+        found the body gives, the body visited once with them (this pass's
+        finding kept for the next)."""
+        earlier = self.grown.get(id(node), [NONE] * len(params))
+        current = [union(v) | g for v, g in zip(inits, earlier)]
         for b, v in zip(params, current):
             self.set(b, v)
-        body()
+        out = body()
+        out = out if isinstance(out, tuple) and len(params) > 1 else (out,)
+        current = [c | union(o) for c, o in zip(current, out)]
+        self.grown[id(node)] = current
         return current
 
     def guard(self, kind, span, v):

@@ -12,7 +12,7 @@ from ..errors import Diagnostic
 from ..syntax import ast
 from . import typed as T
 from .expressions import CONVERSIONS, MATH, ExpChecker
-from .types import ERROR, I32, Array, Binder, agrees, array_of, flatten, is_scalar, scalar
+from .types import ERROR, I32, Array, Binder, Tuple, agrees, array_of, flatten, is_scalar, scalar
 
 MAX_DIMS = 3
 
@@ -50,6 +50,8 @@ def check_program(prog: ast.Program, source=None) -> tuple[T.Program | None, lis
     graph[entry.name] = c.calls
     errors += c.errors
     errors += _recursion(graph)
+    if not errors:
+        errors += _too_many_copies(graph, entry.name)
     if errors:
         return None, errors
     return T.Program(prog.file, kernel, helpers, entry.name), []
@@ -162,6 +164,30 @@ def _recursion(graph: dict) -> list[Diagnostic]:
     return errors
 
 
+# Every helper call is inlined: a helper calling another twice, twenty levels
+# deep, would be copied a million times. Past this many copies the program is
+# refused (where a call's copies pass it) instead of compiled for minutes.
+MAX_INLINED_COPIES = 10_000
+
+
+def _too_many_copies(graph: dict, entry: str) -> list[Diagnostic]:
+    copies: dict = {}  # function -> helper bodies its calls copy in, all levels (no recursion: checked before)
+
+    def count(name) -> int:
+        if name not in copies:
+            copies[name] = sum(1 + count(callee) for callee, _ in graph.get(name, ()))
+        return copies[name]
+
+    if count(entry) <= MAX_INLINED_COPIES:
+        return []
+    callee, call = max(graph.get(entry, ()), key=lambda c: count(c[0]))
+    here, everywhere = 1 + count(callee), count(entry)
+    total = f"; {everywhere:,} for the whole kernel" if everywhere != here else ""
+    return [Diagnostic(call.span, f"inlining this call of `{callee}` copies helper bodies {here:,} times{total} "
+                                  f"(tiler inlines every call, up to {MAX_INLINED_COPIES:,} copies)",
+                       "call each helper once and bind its result with `let`, or write the repetition as a loop")]
+
+
 class KernelShape:
     """Splits `main` into prelude and map nest, checking each part."""
 
@@ -171,6 +197,10 @@ class KernelShape:
     def main(self, f: ast.FunDef) -> T.Kernel | None:
         c = self.c
         params = _params(c, f.params, "param", _type_size_names(f))
+        for b in params:  # the launcher passes arrays and scalars: a tuple has no C type to pass it as
+            if isinstance(b.type, Tuple):
+                c.error(b.span, f"main's parameter `{b.name}` is a tuple {b.type}: main takes arrays and scalars",
+                        "pass the tuple's parts as parameters of their own")
         sizes = tuple(dict.fromkeys(s for p in params
                                     for s in ((p,) if p.kind == "size" else getattr(p.type, "shape", ()))
                                     if isinstance(s, Binder)))

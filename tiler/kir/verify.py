@@ -65,6 +65,7 @@ class _State:
 
 def verify(k: Kernel) -> list[str]:
     v = _Verifier(k)
+    v.find_varying(k.body)
     v.block(k.body, _State({a.name: CLEAN for a in k.shared}), divergent=False)
     if k.threads > target.MAX_THREADS_PER_BLOCK:
         v.problems.append(f"{k.threads} threads a block, over {target.MAX_THREADS_PER_BLOCK}")
@@ -101,6 +102,34 @@ class _Verifier:
         # a loop met again in the same state ends in the same state: remembered, so that nested loops (each
         # walked twice) cost their size, not 2 ** depth times it
         self.walked: dict[tuple, _State] = {}
+
+    def find_varying(self, stmts) -> None:
+        """Every name whose value differs between a block's threads, to a
+        fixpoint (a name assigned later in a loop can make an earlier one
+        vary), found before the walk so that a loop's walk depends on its
+        entry state alone."""
+        while True:
+            before = len(self.varying)
+            self._varying_pass(stmts)
+            if len(self.varying) == before:
+                return
+
+    def _varying_pass(self, stmts) -> None:
+        for s in stmts:  # the rules stmt() and loop_walked() apply
+            if isinstance(s, (Barrier, AsyncCopy, AsyncCommit, AsyncWait, ArrayDecl, Store, VecStore)):
+                continue
+            if isinstance(s, Decl):
+                if s.init is not None and self.thread_varying(s.init):
+                    self.varying.add(s.name)
+            elif isinstance(s, For):
+                if self.thread_varying(s.start):
+                    self.varying.add(s.var)
+                self._varying_pass(s.body)
+            elif isinstance(s, If):
+                self._varying_pass(s.then)
+                self._varying_pass(s.else_)
+            elif getattr(s, "name", None) and self.thread_varying(getattr(s, "value", None)):
+                self.varying.add(s.name)
 
     def block(self, stmts, state: _State, divergent: bool) -> _State:
         for s in stmts:
@@ -149,9 +178,9 @@ class _Verifier:
         return state
 
     def loop(self, s: For, state: _State, divergent: bool) -> _State:
-        # what the walk's end state and its problems depend on: the names bound and the arrays declared only
-        # add problems on a first walk, and the varying names only grow, so their count tells whether they did
-        key = (id(s), tuple(sorted(state.tiles.items())), state.groups, state.open, divergent, len(self.varying))
+        # what the walk's end state and its problems depend on (the names bound and the arrays declared only
+        # add problems on a first walk; the varying names are all known before it)
+        key = (id(s), tuple(sorted(state.tiles.items())), state.groups, state.open, divergent)
         if key not in self.walked:
             self.walked[key] = self.loop_walked(s, state, divergent)
         return self.walked[key]

@@ -16,7 +16,7 @@ from ..target import CTYPE, FAST_MATH_SCALED, LAUNCHER_NAMES, RESERVED, math_fun
 from .copies import COUNTER, LINEAR, VECTOR
 from .micro import RESERVED as MICRO_RESERVED
 from .reassociate import is_float_arithmetic, reassociate
-from .values import View, const, fresh_name
+from .values import Names, View, const, fresh_name
 
 C_RESERVED = {"int", "float", "double", "char", "long", "short", "bool", "if", "else", "for", "while", "do",
               "return", "const", "void", "auto", "case", "switch", "default", "break", "continue", "sizeof",
@@ -42,7 +42,7 @@ class Body:
         self.env: dict[Binder, object] = {}
         self.unrolls: dict[Binder, int] = {}  # a tiled stream's chunk size -> how often loops over it unroll
         self.out: list = []
-        self.used: set[str] = set(C_RESERVED)
+        self.used: set[str] = Names(C_RESERVED)
         self.definitions: dict[str, object] = {}  # a named scalar -> the expression it holds (never reassigned)
 
     @property

@@ -160,11 +160,24 @@ def rewrite(e, fn):
     return dataclasses.replace(e, **changes)
 
 
+class Names(set):
+    """The names a kernel has taken, and for each base the last suffix
+    fresh_name gave it: names are never given back, so the next search starts
+    there (a base made 10,000 times costs 10,000 steps, not 50 million)."""
+
+    def __init__(self, names=()):
+        super().__init__(names)
+        self.last: dict[str, int] = {}
+
+
 def fresh_name(base: str, used: set) -> str:
     """`base`, or `base_2`, `base_3`, ...: the first not in `used` (which it joins)."""
-    name, n = base, 1
+    n = used.last.get(base, 1) if isinstance(used, Names) else 1
+    name = base if n == 1 else f"{base}_{n}"
     while name in used:
         n += 1
         name = f"{base}_{n}"
     used.add(name)
+    if isinstance(used, Names):
+        used.last[base] = n
     return name

@@ -14,6 +14,7 @@ import pyparsing as pp
 
 from ..errors import Diagnostic
 from ..source import Source, Span
+from ..target import INT_MAX
 from . import ast
 
 pp.ParserElement.set_default_whitespace_chars(" \t\r\n")
@@ -84,6 +85,9 @@ FLOAT_MAX = {"f32": 3.4028234663852886e38, "f64": 1.7976931348623157e308}
 _NUMBER_RE = r"\d+(\.\d+)?([eE][+-]?\d+)?([A-Za-z_][A-Za-z0-9_']*)?"
 
 
+LONGEST_INT = 100  # digits: longer integer literals are refused here (the checker names the range of shorter ones)
+
+
 def _number(span: Span, toks):
     text = toks[0]
     m = re.fullmatch(r"(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)([A-Za-z0-9_']*)", text)
@@ -96,6 +100,9 @@ def _number(span: Span, toks):
                          f"the largest {kind} is about {FLOAT_MAX[kind]:.4g}" + ("; use the suffix f64" if kind == "f32" else ""))
         return ast.FloatLit(float(digits), suffix, span)
     if suffix in ("", "i32", "i64") and not is_float:
+        if len(digits.lstrip("0")) > LONGEST_INT:  # (Python refuses to convert past 4,300 digits)
+            raise _Fatal(span, f"integer literal of {len(digits.lstrip('0')):,} digits does not fit in i64",
+                         "the largest i64 is 9223372036854775807")
         return ast.IntLit(int(digits), suffix, span)
     if suffix in ("i32", "i64"):
         raise _Fatal(span, f"a float literal cannot have the integer suffix `{suffix}`",
@@ -124,7 +131,14 @@ BOOL = _located(pp.Keyword("true") | pp.Keyword("false"),
 TYPE = pp.Forward().set_name("a type")
 SCALAR_T = _located(pp.MatchFirst([pp.Keyword(t) for t in SCALAR_TYPES]),
                     lambda span, t: ast.TScalar(t[0], span))
-SIZE = (pp.Regex(r"\d+").set_parse_action(lambda t: int(t[0])) | IDENT).set_name("a size")
+def _size_literal(span: Span, toks) -> int:
+    digits = toks[0].lstrip("0") or "0"
+    if len(digits) > len(str(INT_MAX)) or int(digits) > INT_MAX:
+        raise _Fatal(span, f"size {toks[0]} does not fit in a 32-bit int", f"sizes are at most {INT_MAX:,}")
+    return int(digits)
+
+
+SIZE = (_located(pp.Regex(r"\d+"), _size_literal) | IDENT).set_name("a size")
 ARRAY_T = _located(LBRACK - TYPE - COMMA - SIZE - RBRACK,
                    lambda span, t: ast.TArray(t[0], t[1], span))
 TUPLE_T = _located(LPAR - pp.DelimitedList(TYPE) - RPAR,
