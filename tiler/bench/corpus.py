@@ -270,7 +270,7 @@ def run_command(folder: str, only=(), size_sets: str = ",".join(SIZE_SETS), diag
     records = run_corpus(Path(folder), default_variants(extra), tuple(size_sets.split(",")), tuple(only), echo,
                          save)
     echo(summary(records))
-    for label in extra:
+    for label in (MODEL, *extra):  # the cost model's version alone, then each diagnostic variant
         echo(summary(records, label))
     if extra:
         echo(ranking_summary(records))
