@@ -1,6 +1,8 @@
 """The Python API: tiler.compile and what it returns (GPU runs in test_gpu.py)."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from conftest import BENCHMARKS
@@ -85,3 +87,27 @@ def test_arrays_that_disagree_on_a_size_are_refused_before_a_launch():
     k = tiler.compile(BENCHMARKS / "mm.fut")
     with pytest.raises(tiler.PlainError, match="size `n` is 37 by `A` but 30 by `B0`"):
         k.sizes_of({"A": np.ones((16, 37), np.float32), "B0": np.ones((30, 8), np.float32)})
+
+
+def test_the_api_names_a_wrong_argument_and_takes_numpy_integers():
+    """Each bad value is a PlainError naming the argument and what it takes;
+    NumPy's integers are integers (and never bools)."""
+    import numpy as np
+
+    import tiler
+    from tiler.errors import PlainError
+
+    mm = BENCHMARKS / "mm.fut"
+    for kwargs, said in ((dict(tile=1.5), "tile 1.5: a whole number, a tuple of them"),
+                         (dict(sizes="n=5"), "sizes 'n=5': a dict of size names"),
+                         (dict(thresholds=[1]), "thresholds [1]: a dict of size names"),
+                         (dict(sizes={"n": True}), "sizes 'n': True: a size name and a whole number"),
+                         (dict(chunk=True), "chunk True: a whole number, not a bool"),
+                         (dict(no_tile="yes"), "no_tile 'yes': True or False"),
+                         (dict(transpose="x"), "transpose 'x': True, False or None"),
+                         (dict(max_shared="x"), "max_shared 'x': a whole number, not a str")):
+        with pytest.raises(PlainError, match=re.escape(said)):
+            tiler.compile(mm, **kwargs)
+    k = tiler.compile(mm, tile=np.int64(16), chunk=np.int32(64), sizes={"n": np.int64(500)},
+                      register_tile=(np.int64(4), 8))
+    assert "__global__" in k.cuda

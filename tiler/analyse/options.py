@@ -3,6 +3,8 @@
 share one `Options` so that explain shows exactly what compile does."""
 from __future__ import annotations
 
+import numbers
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
 from .. import target
@@ -123,6 +125,17 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
     def name(key):
         return (names or {}).get(key, key)
 
+    flags = _flags(name, no_tile=no_tile, no_register_tile=no_register_tile, no_vector=no_vector,
+                   single_buffer=single_buffer, double_buffer=double_buffer, no_coalesce=no_coalesce,
+                   no_promote=no_promote, pack=pack, fast_math=fast_math, no_async=no_async, interior=interior,
+                   no_launch_timing=no_launch_timing, transpose=transpose, join_rows=join_rows)
+    no_tile, no_register_tile, single_buffer, double_buffer = (flags[k] for k in (
+        "no_tile", "no_register_tile", "single_buffer", "double_buffer"))
+    max_shared, chunk, min_blocks, unroll = (_whole(v, name(k)) for k, v in (
+        ("max_shared", max_shared), ("chunk", chunk), ("min_blocks", min_blocks), ("unroll", unroll)))
+    sizes, thresholds = _size_table(sizes, name("sizes")), _size_table(thresholds, name("thresholds"))
+    tile, register_tile = _tile_value(tile, name("tile")), _tile_value(register_tile, name("register_tile"))
+
     for first, second, given in (("no_tile", "tile", no_tile and tile not in (None, "")),
                                   ("no_tile", "register_tile", no_tile and register_tile not in (None, "")),
                                   ("no_register_tile", "register_tile",
@@ -151,13 +164,67 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
                 raise PlainError(f"{pair(name(key), size, value)}: a kernel indexes each dimension with an int, "
                                  f"so a size is at most {target.MAX_SIZE:,}")
         hinted[key] = tuple(sorted((given or {}).items()))
-    return Options(tile=_tile(tile, name("tile")), no_tile=no_tile, max_shared=max_shared, sizes=hinted["sizes"],
+    return Options(tile=_tile(tile, name("tile")), max_shared=max_shared, sizes=hinted["sizes"],
                    thresholds=hinted["thresholds"], register_tile=_tile(register_tile, name("register_tile"), 64),
-                   no_register_tile=no_register_tile, no_vector=no_vector, single_buffer=single_buffer,
-                   double_buffer=double_buffer, chunk=chunk, no_coalesce=no_coalesce,
-                   no_promote=no_promote, unroll=unroll, pack=pack, fast_math=fast_math, no_async=no_async,
-                   transpose=transpose, interior=interior, min_blocks=min_blocks, join_rows=join_rows,
-                   no_launch_timing=no_launch_timing)
+                   chunk=chunk, unroll=unroll, min_blocks=min_blocks, **flags)
+
+
+# ---- the API's values, checked before their ranges: a wrong type is the caller's mistake, named ----------------
+
+def _integer(value) -> int | None:
+    """`value` as an int where it is a whole number (NumPy's included, never a bool)."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return None
+    return int(value) if isinstance(value, numbers.Integral) else None
+
+
+def _whole(value, flag: str):
+    if value is None:
+        return None
+    whole = _integer(value)
+    if whole is None:
+        raise PlainError(f"{flag} {value!r}: a whole number, not a {type(value).__name__}")
+    return whole
+
+
+def _flags(name, **given) -> dict:
+    """The on/off options as bools (`transpose` and `join_rows` may also be None: the plan's choice)."""
+    out = {}
+    for key, value in given.items():
+        if type(value).__name__ == "bool_":  # NumPy's
+            value = bool(value)
+        if not isinstance(value, bool) and not (value is None and key in ("transpose", "join_rows")):
+            either = "True, False or None" if key in ("transpose", "join_rows") else "True or False"
+            raise PlainError(f"{name(key)} {value!r}: {either}")
+        out[key] = value
+    return out
+
+
+def _size_table(value, flag: str) -> dict | None:
+    """{size name: whole number}, NumPy's integers taken as ints."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise PlainError(f"{flag} {value!r}: a dict of size names to whole numbers, e.g. {{'n': 1024}}")
+    table = {}
+    for key, v in value.items():
+        whole = _integer(v)
+        if not isinstance(key, str) or whole is None:
+            raise PlainError(f"{flag} {key!r}: {v!r}: a size name and a whole number, e.g. {{'n': 1024}}")
+        table[key] = whole
+    return table
+
+
+def _tile_value(value, flag: str):
+    """A tile as an int, a tuple of ints (None keeps a dimension's default) or text; NumPy's integers too."""
+    if value is None or isinstance(value, str):
+        return value
+    whole = _integer(value)
+    if whole is not None:
+        return whole
+    if isinstance(value, (tuple, list)) and all(v is None or _integer(v) is not None for v in value):
+        return tuple(None if v is None else _integer(v) for v in value)
+    raise PlainError(f"{flag} {value!r}: a whole number, a tuple of them (one a dimension) or text such as '16,64'")
 
 
 def _tile(value, flag: str, limit: int = target.MAX_THREADS_PER_BLOCK) -> tuple:
