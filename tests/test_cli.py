@@ -384,3 +384,29 @@ def test_empty_streams_and_sizes_of_zero_compile(tmp_path):
     for args in ((empty, "-o", tmp_path / "e.cu"), (BENCHMARKS / "nbody.fut", "--size", "n=0", "-o", tmp_path / "n.cu")):
         r = tiler("compile", *args)
         assert r.returncode == 0, r.stderr
+
+
+def test_bad_paths_and_files_are_user_errors(tmp_path):
+    """Paths the system refuses, broken .npy files, and outputs that cannot
+    go where asked: each a message and exit 1, never an internal error, and
+    nothing written anywhere else."""
+    import numpy as np
+
+    nbody = BENCHMARKS / "nbody.fut"
+    empty, huge = tmp_path / "empty.npy", tmp_path / "huge.npy"
+    empty.write_bytes(b"")
+    header = np.lib.format.header_data_from_array_1_0(np.zeros(3, np.float32))
+    with open(huge, "wb") as f:  # a header that claims 10^11 elements, and no data
+        np.lib.format.write_array_header_1_0(f, {**header, "shape": (10**11,)})
+    (tmp_path / "a_file").write_text("x")
+    for args, said in ((["explain", ""], "the path is empty"),
+                       (["explain", "a" * 5000], "cannot look at it: File name too long"),
+                       (["run", nbody, "-i", f"bodies={empty}"], "is not a .npy array file, or not a whole one"),
+                       (["run", nbody, "-i", f"bodies={huge}"], "is not a .npy array file, or not a whole one"),
+                       (["fuzz", "1", "--out", tmp_path / "a_file"], "is a file, not a folder"),
+                       (["run", nbody, "-o", tmp_path], "cannot write")):
+        r = tiler(*args)
+        assert r.returncode == 1 and said in r.stderr and "internal compiler error" not in r.stderr, (args, r.stderr)
+    r = tiler("run", nbody, "-o", tmp_path / "outputs")
+    assert r.returncode == 0 and (tmp_path / "outputs").is_file() and not (tmp_path / "outputs.npz").exists()
+    assert list(np.load(tmp_path / "outputs")) == ["out0"]

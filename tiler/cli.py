@@ -26,6 +26,25 @@ EXIT_USER, EXIT_BUG = 1, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 
 
+def _program_path(ctx, param, value: str) -> str:
+    """A program path the commands can go on with (`-`: standard input): an
+    empty one, or one the system refuses to look at (too long, say), is a
+    usage mistake here rather than an error deep inside a command."""
+    if value == "":
+        raise click.BadParameter("the path is empty: name a .fut file, or - for standard input")
+    if value != STDIN:
+        try:
+            Path(value).stat()
+        except FileNotFoundError:
+            pass  # the command says what is missing (a shipped benchmark's name is found by some)
+        except (OSError, ValueError) as exc:
+            raise click.BadParameter(f"cannot look at it: {getattr(exc, 'strerror', None) or exc}") from None
+    return value
+
+
+PROGRAM = click.argument("program", metavar="PROG.fut", callback=_program_path)
+
+
 def guarded(fn=None, *, deep: bool = True):
     """Run a command (on a deep stack, unless it drives the GPU: pycuda's
     objects belong to the thread that made them) and turn every failure into
@@ -109,7 +128,7 @@ def checked_with_source(path: str):
 
 
 @main.command("check")
-@click.argument("program", metavar="PROG.fut")
+@PROGRAM
 @guarded
 def check_cmd(program):
     """Parse and check PROG.fut; print nothing and exit 0 when it is fine."""
@@ -117,7 +136,7 @@ def check_cmd(program):
 
 
 @main.command("run")
-@click.argument("program", metavar="PROG.fut")
+@PROGRAM
 @click.option("-i", "--input", "inputs", multiple=True, metavar="NAME=FILE.npy",
               help="Read parameter NAME from a .npy file (repeatable).")
 @click.option("-s", "--size", "sizes", multiple=True, metavar="NAME=N",
@@ -273,7 +292,7 @@ def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), regist
 
 
 @main.command("explain")
-@click.argument("program", metavar="PROG.fut")
+@PROGRAM
 @plan_options
 @tuning_options
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
@@ -316,7 +335,7 @@ from .pipeline import EMITS, STAGE_NAMES, STAGES  # noqa: E402 - the options bel
 
 
 @main.command("compile")
-@click.argument("program", metavar="PROG.fut")
+@PROGRAM
 @click.option("-o", "--output", default="-", show_default=True, metavar="OUT.cu",
               help="Where to write the CUDA ('-': standard output); OUT.h (the host launcher's header) and "
                    "OUT.launch.json are written beside it. "
@@ -376,7 +395,7 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
 
 
 @main.command("tune")
-@click.argument("program", metavar="PROG.fut")
+@PROGRAM
 @click.option("-s", "--size", "sizes", multiple=True, metavar="NAME=N",
               help="Tune at this size (repeatable); others from PROG.toml's full sizes, or 100.")
 @click.option("--quick", is_flag=True, help="Tune at PROG.toml's quick sizes instead of the full ones.")
@@ -731,6 +750,7 @@ def fuzz_cmd(count, seed, gpu, mutations, no_nvcc, out, perf, json_path):
 
     if perf and not gpu:
         raise PlainError("--perf times kernels on the GPU", "add --gpu")
+    _check_folder(out, "--out")
     if json_path and not perf:
         raise PlainError("--json writes the timings of --perf", "add --gpu --perf")
     if gpu:
@@ -823,18 +843,39 @@ def _write(path: str, text: str) -> None:
         raise PlainError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def _load_npy(path: str):
+def _check_folder(path: str, flag: str) -> None:
+    """A folder written only at the end (and only if there is something to
+    write) can be made there: found out now, not after the run."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise PlainError(f"{flag} {path} is a file, not a folder")
+    made = not folder.exists()
     try:
-        return np.load(path, allow_pickle=False)
+        folder.mkdir(parents=True, exist_ok=True)
+        if made:
+            folder.rmdir()  # (a parent it made stays: empty, harmless)
     except OSError as exc:
+        raise PlainError(f"{flag} {path}: cannot make a folder there: {exc.strerror or exc}") from None
+
+
+def _load_npy(path: str):
+    """The array, read through a memory map first: a header that claims more
+    elements than the file holds is refused, not allocated."""
+    try:
+        mapped = np.load(path, mmap_mode="r", allow_pickle=False)
+        return np.array(mapped) if isinstance(mapped, np.memmap) else mapped
+    except (FileNotFoundError, PermissionError, IsADirectoryError) as exc:
         raise PlainError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except ValueError:
-        raise PlainError(f"{path} is not a .npy array file", "write one with numpy.save(path, array)") from None
+    except (OSError, ValueError, EOFError):  # an empty file, a cut one, a header past the data, not .npy at all
+        raise PlainError(f"{path} is not a .npy array file, or not a whole one", "write one with numpy.save(path, array)") from None
+    except MemoryError:
+        raise PlainError(f"{path}: the array does not fit in memory") from None
 
 
 def _save(path: str, outs) -> None:
     try:
-        np.savez(path, **{f"out{i}": o for i, o in enumerate(outs)})
+        with open(path, "wb") as f:  # (given a name, np.savez would append .npz to one without it)
+            np.savez(f, **{f"out{i}": o for i, o in enumerate(outs)})
     except OSError as exc:
         raise PlainError(f"cannot write {path}: {exc.strerror or exc}") from None
 
