@@ -410,3 +410,25 @@ def test_bad_paths_and_files_are_user_errors(tmp_path):
     r = tiler("run", nbody, "-o", tmp_path / "outputs")
     assert r.returncode == 0 and (tmp_path / "outputs").is_file() and not (tmp_path / "outputs.npz").exists()
     assert list(np.load(tmp_path / "outputs")) == ["out0"]
+
+
+@pytest.mark.parametrize("sizes, inputs, check, said", [
+    ('n = "10 / 0"', "", "", "2:5: error: cannot compute size n = '10 / 0': division by zero"),
+    ("n = 100", "bodies = { uniform = [1.0] }", "", "6:10: error: uniform = [1.0]: two finite numbers"),
+    ("n = 100", "bodies = { uniform = [1.0, -1.0] }", "", "6:10: error: uniform = [1.0, -1.0] at these sizes"),
+    ("n = 100", "bodies = { uniform = [nan, inf] }", "", "6:10: error: uniform = [nan, inf]: two finite numbers"),
+    ("n = 100", "bodies = { normal = [0.0, -1.0] }", "", "6:10: error: normal = [0.0, -1.0]: a mean and a standard"),
+    ("n = 100", "bodies = { constant = \"x\" }", "", "6:10: error: constant = 'x': a finite number"),
+    ("n = 100", "", 'tolerance = "x"', "8:13: error: tolerance = 'x': a positive number"),
+    ("n = = 1", "", "", "2:5: error: Invalid value")],
+    ids=["zero-division", "uniform-one", "uniform-reversed", "uniform-nan", "normal-negative", "constant-text",
+         "tolerance-text", "toml-syntax"])
+def test_a_bad_benchmark_spec_is_a_located_error(tmp_path, sizes, inputs, check, said):
+    """Each mistake in a program's .toml is `file:line:col: error:` at the value, exit 1."""
+    program = tmp_path / "p.fut"
+    program.write_text((BENCHMARKS / "nbody.fut").read_text())
+    bodies = inputs or "bodies = { uniform = [-1.0, 1.0] }"
+    (tmp_path / "p.toml").write_text(f"[sizes.test]\n{sizes}\n\n[inputs]\neps = {{ constant = 0.01 }}\n{bodies}\n"
+                                     f"[check]\n{check}\n")
+    r = tiler("run", program, "--sizes-from", "test")
+    assert r.returncode == 1 and f"{tmp_path / 'p.toml'}:{said}" in r.stderr, r.stderr

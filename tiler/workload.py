@@ -8,8 +8,9 @@ random inputs for any checked program, following the spec where there is one.
 from __future__ import annotations
 
 import math
+import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,7 @@ from .check import typed as T
 from .check.types import Array, Binder
 from .errors import PlainError, UserError
 from .interp.values import dtype
+from .source import Source, Span
 from .syntax import ast, parse_expression
 
 DEFAULT_SIZE = 100  # not a multiple of any tile, on purpose
@@ -37,6 +39,12 @@ class Spec:
     flops: str | None = None
     tolerance: float = 1e-3
     library: dict = field(default_factory=dict)  # a library doing the same work, for comparison
+    text: str = ""  # the file's text: its errors are located in it
+
+    def error(self, table: str, key: str, message: str, hint: str = "") -> UserError:
+        """`message` at `key = ...` of `[table]` in the spec's file (a located user error)."""
+        source = Source(self.text, str(self.path))
+        return UserError.at(_value_span(source, table, key), message, hint, source)
 
     def size_set(self, name: str) -> dict:
         if name not in self.sizes:
@@ -50,15 +58,70 @@ def load_spec(program_path: str | Path) -> Spec | None:
     if not path.is_file():
         return None
     try:
-        data = tomllib.loads(path.read_text())
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        text = path.read_text()
+        data = tomllib.loads(text)
+    except UnicodeDecodeError as exc:
         raise PlainError(f"cannot read {path}: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:  # "... (at line L, column C)": located like every other error
+        where = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        if where is None:
+            raise PlainError(f"cannot read {path}: {exc}") from None
+        source = Source(text, str(path))
+        line, col = int(where.group(1)), int(where.group(2))
+        offset = sum(len(x) for x in text.splitlines(keepends=True)[:line - 1]) + col - 1
+        raise UserError.at(source.span(min(offset, max(len(text) - 1, 0))), str(exc)[:where.start()].strip(), "",
+                           source) from None
     library = data.get("library", {})
     if library and library.get("op") not in LIBRARY_OPS:
         raise PlainError(f"{path.name}: [library] op = {library.get('op')!r} is not one tiler bench runs",
                          f"choose from {', '.join(LIBRARY_OPS)}")
-    return Spec(path, data.get("title", ""), data.get("sizes", {}), data.get("inputs", {}),
-                data.get("work", {}).get("flops"), float(data.get("check", {}).get("tolerance", 1e-3)), library)
+    spec = Spec(path, data.get("title", ""), data.get("sizes", {}), data.get("inputs", {}),
+                data.get("work", {}).get("flops"), 1e-3, library, text)
+    tolerance = data.get("check", {}).get("tolerance", 1e-3)
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 < tolerance < math.inf:
+        raise spec.error("check", "tolerance", f"tolerance = {tolerance!r}: a positive number",
+                         "the largest relative difference accepted, e.g. 1e-3")
+    for name, gen in spec.inputs.items():
+        _check_generator(spec, name, gen)
+    return replace(spec, tolerance=float(tolerance))
+
+
+GENERATORS = ("constant", "uniform", "normal", "integers", "grid_neighbours")
+
+
+def _check_generator(spec: Spec, name: str, gen) -> None:
+    """What can be checked before the sizes are known: the generator's kind and its values' form."""
+    def number(x) -> bool:
+        return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+    if not isinstance(gen, dict) or not any(k in gen for k in GENERATORS):
+        raise spec.error("inputs", name, f"the input `{name}` has no generator", f"use {', '.join(GENERATORS)}")
+    for kind in ("uniform", "normal", "integers"):
+        if kind in gen and not (isinstance(gen[kind], list) and len(gen[kind]) == 2
+                                and all(number(x) or isinstance(x, str) for x in gen[kind])):
+            raise spec.error("inputs", name, f"{kind} = {gen[kind]!r}: two finite numbers (or size formulas)",
+                             f"e.g. {{ {kind} = [0, 10] }}")
+    if "normal" in gen and (not all(number(x) for x in gen["normal"]) or gen["normal"][1] < 0):
+        raise spec.error("inputs", name, f"normal = {gen['normal']!r}: a mean and a standard deviation of at least 0")
+    if "constant" in gen and not (number(gen["constant"]) or isinstance(gen["constant"], bool)):
+        raise spec.error("inputs", name, f"constant = {gen['constant']!r}: a finite number")
+
+
+def _value_span(source: Source, table: str, key: str) -> Span:
+    """Where `key = value` of `[table]` is (its value), else the table's header, else the file's start."""
+    current, offset, header = "", 0, None
+    for line in source.text.splitlines(keepends=True):
+        opened = re.match(r"\s*\[\s*([^\]]+?)\s*\]", line)
+        if opened:
+            current = opened.group(1)
+            if current == table and header is None:
+                header = source.span(offset + opened.start(1), offset + opened.end(1))
+        else:
+            found = re.match(rf"\s*{re.escape(key)}\s*=\s*", line) if current == table else None
+            if found:
+                return source.span(offset + found.end(), offset + len(line.rstrip()))
+        offset += len(line)
+    return header or source.span(0)
 
 
 def evaluate(formula, env: dict[str, int]) -> int | float:
@@ -82,6 +145,8 @@ def _eval(e, env):
         return -_eval(e.operand, env)
     if isinstance(e, ast.BinOp) and e.op in "+-*/%":
         a, b = _eval(e.lhs, env), _eval(e.rhs, env)
+        if e.op in "/%" and b == 0:
+            raise PlainError("division by zero")
         return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if isinstance(a, int) and isinstance(b, int) else a / b,
                 "%": a % b}[e.op]
     raise PlainError("formulas may use numbers, sizes, + - * / % and parentheses")
@@ -110,15 +175,17 @@ def resolve_sizes(program: T.Program, given: dict[str, int], spec: Spec | None, 
     env = dict(known)
     env.update(given)
     pending = {n: f for n, f in table.items() if n not in env}
+    why: dict[str, str] = {}
     for _ in range(len(pending) + 1):  # formulas may refer to each other in any order
         for name, formula in list(pending.items()):
             try:
                 env[name] = int(evaluate(formula, env))
                 del pending[name]
-            except PlainError:
-                pass
+            except PlainError as exc:
+                why[name] = exc.message
     if pending:
-        raise PlainError(f"cannot compute size(s) {', '.join(pending)} in {spec.path.name}")
+        first = next(iter(pending))
+        raise spec.error(f"sizes.{size_set}", first, f"cannot compute size {first} = {pending[first]!r}: {why[first]}")
     sizes = {n: int(env.get(n, DEFAULT_SIZE)) for n in sorted(names)} | {
         n: int(v) for n, v in env.items() if n not in names}
     for name in names:
@@ -219,22 +286,33 @@ def make_inputs(program: T.Program, sizes: dict[str, int], spec: Spec | None = N
         gen = (spec.inputs.get(p.name) if spec else None) or {}
         shape = tuple(sizes[s.name] if isinstance(s, Binder) else s for s in p.type.shape) \
             if isinstance(p.type, Array) else ()
-        out[p.name] = _generate(p, gen, shape, sizes, smallest, rng)
+        out[p.name] = _generate(p, gen, shape, sizes, smallest, rng, spec)
     return out
 
 
-def _generate(p: Binder, gen: dict, shape: tuple, sizes: dict, smallest: int, rng) -> np.ndarray:
+def _bad_generator(spec: Spec | None, name: str, message: str) -> Exception:
+    """A generator's values that turn out wrong at these sizes: located in the spec where there is one."""
+    return spec.error("inputs", name, message) if spec else PlainError(message)
+
+
+def _generate(p: Binder, gen: dict, shape: tuple, sizes: dict, smallest: int, rng, spec: Spec | None = None):
     want = dtype(p.type)
     if "constant" in gen:
         value = np.full(shape, gen["constant"], dtype=want)
     elif "uniform" in gen:
         lo, hi = (evaluate(x, sizes) for x in gen["uniform"])
+        if not (math.isfinite(lo) and math.isfinite(hi) and lo <= hi):
+            raise _bad_generator(spec, p.name, f"uniform = [{lo}, {hi}] at these sizes: not a finite range from low "
+                                 "to high")
         value = rng.uniform(lo, hi, shape)
     elif "normal" in gen:
         mean, std = gen["normal"]
         value = rng.normal(mean, std, shape)
     elif "integers" in gen:
         lo, hi = (int(evaluate(x, sizes)) for x in gen["integers"])
+        if lo >= hi:
+            raise _bad_generator(spec, p.name, f"integers = [{lo}, {hi}] at these sizes: empty (from low, up to but "
+                                 "not high)")
         value = rng.integers(lo, hi, shape)
     elif "grid_neighbours" in gen:
         table, count = grid_neighbours(int(evaluate(gen["grid_neighbours"], sizes)))
