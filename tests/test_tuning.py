@@ -13,7 +13,7 @@ from conftest import BENCHMARKS, tiler
 import tiler as tiler_api
 from tiler.analyse import Options
 from tiler.autotune import Trial, families, one_at_a_time, search
-from tiler.errors import PlainError
+from tiler.errors import PlainError, UserError
 from tiler.pipeline import run_to
 from tiler.runtime import gpu_unavailable
 from tiler.tuning import Tuned, flags, for_program, merged, read, write
@@ -79,10 +79,11 @@ def test_the_table_at_the_sizes_given_is_chosen(tmp_path):
     ("[[tuned]\n", "cannot read the tuning file"),
     ("[[tuned]]\ndevice = \"G\"\nchunk = 0\n", "a chunk is between 1 and 4096"),
 ])
-def test_a_bad_tuning_file_is_a_plain_error(tmp_path, text, message):
+def test_a_bad_tuning_file_is_refused(tmp_path, text, message):
+    """Located where the file's text says where (UserError), else a plain error."""
     (tmp_path / "p.fut").write_text("")
     (tmp_path / "p.tuning").write_text(text)
-    with pytest.raises(PlainError, match=message):
+    with pytest.raises((PlainError, UserError), match=message):
         for_program(str(tmp_path / "p.fut"), Options(), device=lambda: "G")
 
 
@@ -284,7 +285,7 @@ def test_a_table_tuned_under_fast_math_applies_only_to_fast_math(tmp_path):
     options, applied = for_program(str(tmp_path / "p.fut"), Options(), device=lambda: "G")
     assert options == Options() and applied.note == "tuned only with --fast-math: not used without it"
     (tmp_path / "p.tuning").write_text('[[tuned]]\ndevice = "G"\nfast_math = "yes"\n')
-    with pytest.raises(PlainError, match="`fast_math` must be true or false"):
+    with pytest.raises(UserError, match="`fast_math` must be true or false"):
         for_program(str(tmp_path / "p.fut"), Options(), device=lambda: "G")
 
 
@@ -298,3 +299,20 @@ def test_a_fast_math_search_gives_every_candidate_fast_math_and_resumes_only_its
     path = tmp_path / "p.tuning.partial.json"
     Journal(path, "G", {"n": 5}).record(Trial({"tile": (32,)}, 0.5, "ok", 1.0))
     assert Journal(path, "G", {"n": 5}, fast_math=True).prior == []
+
+
+@pytest.mark.parametrize("body, said", [
+    ("tuned = [1, 2]", "1:9: error: `tuned` must be a list of tables"),
+    ('[[tuned]]\ndevice = "X"\nsizes = 5', "3:9: error: tuned table 1: `sizes` must be a table"),
+    ('[[tuned]]\ndevice = "X"\nsizes = [1, 2]', "3:9: error: tuned table 1: `sizes` must be a table"),
+    ('[[tuned]]\ndevice = "X"\nsizes = { n = { m = 1 } }', "3:9: error: tuned table 1: `sizes` must be a table"),
+    ('[[tuned]]\ndevice = "A"\n\n[[tuned]]\ndevice = "B"\nbogus = 3', "6:9: error: tuned table 2 has unknown key `bogus`")],
+    ids=["not-tables", "sizes-int", "sizes-list", "sizes-nested", "unknown-key"])
+def test_a_malformed_tuning_file_is_a_located_error(tmp_path, body, said):
+    from conftest import BENCHMARKS, tiler
+
+    program = tmp_path / "p.fut"
+    program.write_text((BENCHMARKS / "nbody.fut").read_text())
+    (tmp_path / "p.tuning").write_text(body + "\n")
+    r = tiler("explain", program)
+    assert r.returncode == 1 and f"{tmp_path / 'p.tuning'}:{said}" in r.stderr, r.stderr

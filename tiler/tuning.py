@@ -31,7 +31,8 @@ from pathlib import Path
 
 from .analyse import Options, make_options
 from .analyse.options import tile_text
-from .errors import PlainError
+from .errors import PlainError, UserError
+from .source import Source, toml_span
 
 SUFFIX = ".tuning"
 # the plan options a tuning may set, as make_options takes them
@@ -74,23 +75,37 @@ def tuning_path(program: str) -> Path | None:
 
 def read(path: Path) -> list[Tuned]:
     try:
-        data = tomllib.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PlainError(f"cannot read the tuning file {path}: {exc}") from None
+    source = Source(text, str(path))
+
+    def wrong(message: str, key: str, n: int = 0, hint: str = "") -> UserError:  # at table n's `key` (0: top level)
+        return UserError.at(toml_span(source, key, "tuned" if n else "", n or 1), message, hint, source)
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise PlainError(f"cannot read the tuning file {path}: {exc}") from None
     tables = data.get("tuned", [])
-    if not isinstance(tables, list):
-        raise PlainError(f"{path}: `tuned` must be a list of tables ([[tuned]])")
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise wrong("`tuned` must be a list of tables ([[tuned]])", "tuned")
     out = []
     for n, t in enumerate(tables, 1):
         unknown = set(t) - set(PARAMETERS) - set(RECORD)
         if unknown or "device" not in t:
-            what = f"unknown key `{sorted(unknown)[0]}`" if unknown else "no `device`"
-            raise PlainError(f"{path}: tuned table {n} has {what}",
-                             f"a table holds device, sizes, time_ms, default_ms, date and {', '.join(PARAMETERS)}")
+            key = sorted(unknown)[0] if unknown else "device"
+            raise wrong(f"tuned table {n} has " + (f"unknown key `{key}`" if unknown else "no `device`"), key, n,
+                        f"a table holds device, sizes, time_ms, default_ms, date and {', '.join(PARAMETERS)}")
         if not isinstance(t.get("fast_math", False), bool):
-            raise PlainError(f"{path}: tuned table {n}: `fast_math` must be true or false")
+            raise wrong(f"tuned table {n}: `fast_math` must be true or false", "fast_math", n)
+        sizes = t.get("sizes", {})
+        if not isinstance(sizes, dict) or not all(isinstance(v, int) and not isinstance(v, bool)
+                                                  for v in sizes.values()):
+            raise wrong(f"tuned table {n}: `sizes` must be a table of size names to whole numbers", "sizes", n,
+                        "e.g. sizes = { n = 4096 }")
         params = {k: (tuple(v) if isinstance(v, list) else v) for k, v in t.items() if k in PARAMETERS}
-        out.append(Tuned(str(t["device"]), dict(t.get("sizes", {})), params, t.get("time_ms"), t.get("default_ms"),
+        out.append(Tuned(str(t["device"]), dict(sizes), params, t.get("time_ms"), t.get("default_ms"),
                          str(t.get("date", "")), t.get("fast_math") is True))
     return out
 

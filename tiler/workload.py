@@ -20,7 +20,7 @@ from .check import typed as T
 from .check.types import Array, Binder
 from .errors import PlainError, UserError
 from .interp.values import dtype
-from .source import Source, Span
+from .source import Source, toml_span
 from .syntax import ast, parse_expression
 
 DEFAULT_SIZE = 100  # not a multiple of any tile, on purpose
@@ -44,7 +44,7 @@ class Spec:
     def error(self, table: str, key: str, message: str, hint: str = "") -> UserError:
         """`message` at `key = ...` of `[table]` in the spec's file (a located user error)."""
         source = Source(self.text, str(self.path))
-        return UserError.at(_value_span(source, table, key), message, hint, source)
+        return UserError.at(toml_span(source, key, table), message, hint, source)
 
     def size_set(self, name: str) -> dict:
         if name not in self.sizes:
@@ -105,23 +105,6 @@ def _check_generator(spec: Spec, name: str, gen) -> None:
         raise spec.error("inputs", name, f"normal = {gen['normal']!r}: a mean and a standard deviation of at least 0")
     if "constant" in gen and not (number(gen["constant"]) or isinstance(gen["constant"], bool)):
         raise spec.error("inputs", name, f"constant = {gen['constant']!r}: a finite number")
-
-
-def _value_span(source: Source, table: str, key: str) -> Span:
-    """Where `key = value` of `[table]` is (its value), else the table's header, else the file's start."""
-    current, offset, header = "", 0, None
-    for line in source.text.splitlines(keepends=True):
-        opened = re.match(r"\s*\[\s*([^\]]+?)\s*\]", line)
-        if opened:
-            current = opened.group(1)
-            if current == table and header is None:
-                header = source.span(offset + opened.start(1), offset + opened.end(1))
-        else:
-            found = re.match(rf"\s*{re.escape(key)}\s*=\s*", line) if current == table else None
-            if found:
-                return source.span(offset + found.end(), offset + len(line.rstrip()))
-        offset += len(line)
-    return header or source.span(0)
 
 
 def evaluate(formula, env: dict[str, int]) -> int | float:
