@@ -432,3 +432,27 @@ def test_a_bad_benchmark_spec_is_a_located_error(tmp_path, sizes, inputs, check,
                                      f"[check]\n{check}\n")
     r = tiler("run", program, "--sizes-from", "test")
     assert r.returncode == 1 and f"{tmp_path / 'p.toml'}:{said}" in r.stderr, r.stderr
+
+
+def test_compiles_writing_the_same_files_at_once_leave_one_whole_set(tmp_path):
+    """Two programs compiled to the same -o at once, a few times: the .cu,
+    .h and .launch.json always come from one program; and where one file of
+    the set cannot be written (a folder in the header's place), nothing of
+    the set is left."""
+    import json as json_module
+
+    out = tmp_path / "k.cu"
+    runs = [[sys.executable, "-m", "tiler", "compile", str(BENCHMARKS / f"{name}.fut"), "-o", str(out)]
+            for name in ("mm", "nbody")]
+    for _ in range(3):
+        procs = [subprocess.Popen(r, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for r in runs]
+        assert all(p.wait(timeout=120) == 0 for p in procs)
+        source = json_module.loads((tmp_path / "k.launch.json").read_text())["source"]
+        assert f"from {source}" in out.read_text() and f"from {source}" in (tmp_path / "k.h").read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["k.cu", "k.h", "k.launch.json"]
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    (fresh / "k.h").mkdir()
+    r = tiler("compile", BENCHMARKS / "mm.fut", "-o", fresh / "k.cu")
+    assert r.returncode == 1 and "cannot write" in r.stderr
+    assert [p.name for p in fresh.iterdir()] == ["k.h"]

@@ -385,10 +385,9 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
     else:
         from .render import header
 
-        _write(output, cuda)
         stem = str(Path(output).with_suffix(""))
-        _write(stem + ".launch.json", json.dumps(describe, indent=2) + "\n")
-        _write(stem + ".h", header(values["verify"]))
+        _write_together({output: cuda, stem + ".launch.json": json.dumps(describe, indent=2) + "\n",
+                         stem + ".h": header(values["verify"])})
     if use_nvcc:
         from .runtime.nvcc import compile_report
         click.echo(compile_report(cuda, arch, values["verify"].kernels), err=True)
@@ -837,10 +836,68 @@ def _check_output(output: str, program: str, emit: str | None) -> None:
 
 
 def _write(path: str, text: str) -> None:
+    _write_together({path: text})
+
+
+def _write_together(files: dict[str, str]) -> None:
+    """Every file written whole, as one set: each goes to a temporary file
+    beside it first (so a failure leaves nothing behind, and a reader never
+    sees half a file), then all are renamed into place while holding a lock
+    on their folder, so two runs writing the same names at once leave one
+    run's set, not a mix of both."""
+    import errno
+    import os
+    import tempfile
+
+    done: dict[str, str] = {}
+    path = next(iter(files))
+    umask = os.umask(0)
+    os.umask(umask)
     try:
-        Path(path).write_text(text)
+        for path in files:  # a folder in a file's place would stop the renames halfway
+            if os.path.isdir(path):
+                raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
+        for path, text in files.items():
+            if os.path.exists(path) and not os.path.isfile(path):
+                with open(path, "w") as f:  # a device or a pipe (/dev/stdout): written in place, never replaced
+                    f.write(text)
+                continue
+            folder = os.path.dirname(os.path.abspath(path))
+            fd, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", dir=folder)
+            done[path] = temporary
+            os.chmod(temporary, 0o666 & ~umask)  # the mode a plain write would give (mkstemp's is 0600)
+            with os.fdopen(fd, "w") as f:
+                f.write(text)
+        with _folder_lock(os.path.dirname(os.path.abspath(next(iter(files))))):
+            for path, temporary in done.items():
+                os.replace(temporary, path)
     except OSError as exc:
+        for temporary in done.values():
+            if os.path.exists(temporary):
+                os.remove(temporary)
         raise PlainError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+class _folder_lock:
+    """An exclusive lock on a folder (flock, where the system has it)."""
+
+    def __init__(self, folder: str):
+        self.folder, self.fd = folder, None
+
+    def __enter__(self):
+        import os
+        try:
+            import fcntl
+            self.fd = os.open(self.folder, os.O_RDONLY)
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except (ImportError, OSError):
+            self.fd = None  # no lock to be had: each file is still replaced whole
+        return self
+
+    def __exit__(self, *exc):
+        import os
+        if self.fd is not None:
+            os.close(self.fd)  # (closing releases the lock)
 
 
 def _check_folder(path: str, flag: str) -> None:
