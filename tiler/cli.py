@@ -7,6 +7,7 @@ traceback.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 import time
@@ -878,26 +879,25 @@ def _write_together(files: dict[str, str]) -> None:
         raise PlainError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-class _folder_lock:
-    """An exclusive lock on a folder (flock, where the system has it)."""
-
-    def __init__(self, folder: str):
-        self.folder, self.fd = folder, None
-
-    def __enter__(self):
-        import os
+@contextlib.contextmanager
+def _folder_lock(folder: str):
+    """An exclusive lock on a folder (flock, where the system has it; without
+    one, each file is still replaced whole)."""
+    import os
+    try:
+        import fcntl
+        fd = os.open(folder, os.O_RDONLY)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
         try:
-            import fcntl
-            self.fd = os.open(self.folder, os.O_RDONLY)
-            fcntl.flock(self.fd, fcntl.LOCK_EX)
-        except (ImportError, OSError):
-            self.fd = None  # no lock to be had: each file is still replaced whole
-        return self
-
-    def __exit__(self, *exc):
-        import os
-        if self.fd is not None:
-            os.close(self.fd)  # (closing releases the lock)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            pass  # a folder that takes no lock: each file is still replaced whole
+        yield
+    finally:
+        os.close(fd)  # (closing releases the lock)
 
 
 def _check_folder(path: str, flag: str) -> None:

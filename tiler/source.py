@@ -6,7 +6,6 @@ every later IR carries, so any stage can point back at the source.
 from __future__ import annotations
 
 import bisect
-import re
 from dataclasses import dataclass
 
 
@@ -66,23 +65,3 @@ class Source:
         end = self.text.find("\n", start)
         return self.text[start:] if end < 0 else self.text[start:end]
 
-
-def toml_span(source: "Source", key: str, table: str = "", nth: int = 1) -> Span:
-    """Where `key = value` is in a TOML file: in `[table]`, or in the nth
-    `[[table]]` of an array of tables ("": before any table). The value's
-    span, else the table's header, else the file's start: for errors in side
-    files, located like errors in programs."""
-    current, seen, offset, header = "", 0, 0, None
-    for line in source.text.splitlines(keepends=True):
-        opened = re.match(r"\s*(\[\[?)\s*([^\]]+?)\s*\]", line)
-        if opened:
-            current = opened.group(2)
-            seen += current == table and opened.group(1) == "[["
-            if current == table and header is None and (opened.group(1) == "[" or seen == nth):
-                header = source.span(offset + opened.start(2), offset + opened.end(2))
-        elif current == table and (seen in (0, nth) or not table):
-            found = re.match(rf"\s*{re.escape(key)}\s*=\s*", line)
-            if found:
-                return source.span(offset + found.end(), offset + len(line.rstrip()))
-        offset += len(line)
-    return header or source.span(0)

@@ -25,14 +25,13 @@ file never changes how a kernel rounds.
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
+from . import tomlfile
 from .analyse import Options, make_options
 from .analyse.options import tile_text
-from .errors import PlainError, UserError
-from .source import Source, toml_span
+from .errors import PlainError
 
 SUFFIX = ".tuning"
 # the plan options a tuning may set, as make_options takes them
@@ -78,15 +77,11 @@ def read(path: Path) -> list[Tuned]:
         text = path.read_text()
     except (OSError, UnicodeDecodeError) as exc:
         raise PlainError(f"cannot read the tuning file {path}: {exc}") from None
-    source = Source(text, str(path))
 
-    def wrong(message: str, key: str, n: int = 0, hint: str = "") -> UserError:  # at table n's `key` (0: top level)
-        return UserError.at(toml_span(source, key, "tuned" if n else "", n or 1), message, hint, source)
+    def wrong(message: str, key: str, n: int = 0, hint: str = ""):  # at table n's `key` (0: top level)
+        return tomlfile.error(text, str(path), message, key, "tuned" if n else "", n or 1, hint)
 
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PlainError(f"cannot read the tuning file {path}: {exc}") from None
+    data = tomlfile.load(text, str(path), "cannot read the tuning file")
     tables = data.get("tuned", [])
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
         raise wrong("`tuned` must be a list of tables ([[tuned]])", "tuned")

@@ -8,19 +8,16 @@ random inputs for any checked program, following the spec where there is one.
 from __future__ import annotations
 
 import math
-import re
-import tomllib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from . import target
+from . import target, tomlfile
 from .check import typed as T
 from .check.types import Array, Binder
 from .errors import PlainError, UserError
 from .interp.values import dtype
-from .source import Source, toml_span
 from .syntax import ast, parse_expression
 
 DEFAULT_SIZE = 100  # not a multiple of any tile, on purpose
@@ -43,8 +40,7 @@ class Spec:
 
     def error(self, table: str, key: str, message: str, hint: str = "") -> UserError:
         """`message` at `key = ...` of `[table]` in the spec's file (a located user error)."""
-        source = Source(self.text, str(self.path))
-        return UserError.at(toml_span(source, key, table), message, hint, source)
+        return tomlfile.error(self.text, str(self.path), message, key, table, hint=hint)
 
     def size_set(self, name: str) -> dict:
         if name not in self.sizes:
@@ -59,31 +55,22 @@ def load_spec(program_path: str | Path) -> Spec | None:
         return None
     try:
         text = path.read_text()
-        data = tomllib.loads(text)
     except UnicodeDecodeError as exc:
         raise PlainError(f"cannot read {path}: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:  # "... (at line L, column C)": located like every other error
-        where = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        if where is None:
-            raise PlainError(f"cannot read {path}: {exc}") from None
-        source = Source(text, str(path))
-        line, col = int(where.group(1)), int(where.group(2))
-        offset = sum(len(x) for x in text.splitlines(keepends=True)[:line - 1]) + col - 1
-        raise UserError.at(source.span(min(offset, max(len(text) - 1, 0))), str(exc)[:where.start()].strip(), "",
-                           source) from None
+    data = tomlfile.load(text, str(path))
     library = data.get("library", {})
     if library and library.get("op") not in LIBRARY_OPS:
         raise PlainError(f"{path.name}: [library] op = {library.get('op')!r} is not one tiler bench runs",
                          f"choose from {', '.join(LIBRARY_OPS)}")
-    spec = Spec(path, data.get("title", ""), data.get("sizes", {}), data.get("inputs", {}),
-                data.get("work", {}).get("flops"), 1e-3, library, text)
     tolerance = data.get("check", {}).get("tolerance", 1e-3)
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 < tolerance < math.inf:
-        raise spec.error("check", "tolerance", f"tolerance = {tolerance!r}: a positive number",
-                         "the largest relative difference accepted, e.g. 1e-3")
+        raise tomlfile.error(text, str(path), f"tolerance = {tolerance!r}: a positive number", "tolerance", "check",
+                             hint="the largest relative difference accepted, e.g. 1e-3")
+    spec = Spec(path, data.get("title", ""), data.get("sizes", {}), data.get("inputs", {}),
+                data.get("work", {}).get("flops"), float(tolerance), library, text)
     for name, gen in spec.inputs.items():
         _check_generator(spec, name, gen)
-    return replace(spec, tolerance=float(tolerance))
+    return spec
 
 
 GENERATORS = ("constant", "uniform", "normal", "integers", "grid_neighbours")
@@ -301,8 +288,7 @@ def _generate(p: Binder, gen: dict, shape: tuple, sizes: dict, smallest: int, rn
         table, count = grid_neighbours(int(evaluate(gen["grid_neighbours"], sizes)))
         value = table if gen.get("part", "table") == "table" else count
     elif gen:
-        raise PlainError(f"unknown input generator for `{p.name}`: {sorted(gen)}",
-                         "use constant, uniform, normal, integers or grid_neighbours")
+        raise PlainError(f"unknown input generator for `{p.name}`: {sorted(gen)}", f"use {', '.join(GENERATORS)}")
     elif want.kind == "f":
         value = rng.uniform(-1.0, 1.0, shape)
     elif want.kind == "b":

@@ -143,22 +143,22 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
                                   ("single_buffer", "double_buffer", single_buffer and double_buffer)):
         if given:  # a conflict is refused, never settled silently by one of them
             raise PlainError(f"{name(first)} and {name(second)} contradict each other", "give one of them")
-    if max_shared is not None and (not isinstance(max_shared, int) or max_shared < 0):
+    if max_shared is not None and max_shared < 0:
         raise PlainError(f"{name('max_shared')} must not be negative")
     if max_shared is not None and max_shared > target.SHARED_LIMIT_ANY_GPU:
         raise PlainError(f"{name('max_shared')} {max_shared}: no GPU gives a block more than "
                          f"{target.SHARED_LIMIT_ANY_GPU} bytes of shared memory", "give at most that")
-    if chunk is not None and (not isinstance(chunk, int) or not 1 <= chunk <= MAX_CHUNK):
+    if chunk is not None and not 1 <= chunk <= MAX_CHUNK:
         raise PlainError(f"{name('chunk')} {chunk}: a chunk is between 1 and {MAX_CHUNK} elements")
-    if min_blocks is not None and (not isinstance(min_blocks, int) or not 0 <= min_blocks <= MAX_MIN_BLOCKS):
+    if min_blocks is not None and not 0 <= min_blocks <= MAX_MIN_BLOCKS:
         raise PlainError(f"{name('min_blocks')} {min_blocks}: between 0 (ptxas chooses) and {MAX_MIN_BLOCKS} "
                          "blocks an SM")
-    if unroll is not None and (not isinstance(unroll, int) or not 1 <= unroll <= MAX_UNROLL):
+    if unroll is not None and not 1 <= unroll <= MAX_UNROLL:
         raise PlainError(f"{name('unroll')} {unroll}: between 1 (never unroll) and {MAX_UNROLL}")
     hinted = {}
     for key, given, least in (("sizes", sizes, 0), ("thresholds", thresholds, 1)):
         for size, value in (given or {}).items():
-            if not isinstance(value, int) or value < least:
+            if value < least:
                 raise PlainError(f"{pair(name(key), size, value)}: a size is a whole number of at least {least}")
             if value > target.MAX_SIZE:
                 raise PlainError(f"{pair(name(key), size, value)}: a kernel indexes each dimension with an int, "
@@ -172,10 +172,8 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
 # ---- the API's values, checked before their ranges: a wrong type is the caller's mistake, named ----------------
 
 def _integer(value) -> int | None:
-    """`value` as an int where it is a whole number (NumPy's included, never a bool)."""
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
-        return None
-    return int(value) if isinstance(value, numbers.Integral) else None
+    """`value` as an int where it is a whole number (NumPy's included; a bool is not one)."""
+    return int(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else None
 
 
 def _whole(value, flag: str):

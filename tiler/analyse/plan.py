@@ -133,9 +133,7 @@ def _check_given(options: Options, rank: int) -> None:
 
 def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
     """Every stream staged as far as it can be under `block`, within the shared-memory limit."""
-    streams = tuple(plan_stream(s, block, views, options) for s in var.streams)
-    streams = _nested(with_joins(tuple(_paying(s, block, options, views) for s in streams), block, views, options),
-                      block, views, options)
+    streams = _settled(tuple(plan_stream(s, block, views, options) for s in var.streams), block, views, options)
     shared = sum(s.shared_bytes for s in streams)
     limit = options.shared_limit(block.pipelined)
     if shared > limit and block.pipelined:  # the stages go before the tiles shrink: shorter chunks cost more
@@ -146,17 +144,16 @@ def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
         # threads share is not narrowed for them (_coalescing_block): rather than shorter chunks for every
         # stream (a fuzzed kernel: chunks of 8 beside 256 rows of 8, 0.14x untiled), the rows stay in place
         # (a --chunk the user gave is halved to fit instead, as it was asked for)
-        apart = tuple(plan_stream(s, block, views, options, coalesce=False) for s in var.streams)
-        apart = _nested(with_joins(tuple(_paying(s, block, options, views) for s in apart), block, views, options),
-                        block, views, options)
+        apart = _settled(tuple(plan_stream(s, block, views, options, coalesce=False) for s in var.streams),
+                         block, views, options)
         if sum(s.shared_bytes for s in apart) <= limit:
             streams, shared = apart, sum(s.shared_bytes for s in apart)
     full = max((s.chunk for s in streams if s.tiled), default=0)
     chunk = full
     while shared > limit and chunk > MIN_CHUNK:  # smaller tiles before no tiles
         chunk //= 2
-        streams = _nested(with_joins(tuple(_paying(plan_stream(s, block, views, options, chunk), block, options, views)
-                                           for s in var.streams), block, views, options, chunk), block, views, options)
+        streams = _settled(tuple(plan_stream(s, block, views, options, chunk) for s in var.streams), block, views,
+                           options, chunk)
         shared = sum(s.shared_bytes for s in streams)
     if shared > limit:
         streams = tuple(over_limit(s, shared, limit) for s in streams)
@@ -275,6 +272,15 @@ def _untiled(var: Variance, rank: int, reason: str, views: Views, options: Optio
 # this many, a stream stays in global memory (20 nested tiled streams would be
 # a million copies of the innermost body).
 MAX_TILED_NESTING = 3
+
+
+def _settled(streams: tuple[StreamPlan, ...], block, views: Views, options: Options,
+             chunk: int | None = None) -> tuple[StreamPlan, ...]:
+    """Each stream's own plan under `block`, with what depends on the rest:
+    untiled where tiling does not pay, joined with its loop's iterations, and
+    untiled inside MAX_TILED_NESTING tiled streams."""
+    return _nested(with_joins(tuple(_paying(s, block, options, views) for s in streams), block, views, options, chunk),
+                   block, views, options)
 
 
 def _nested(streams: tuple[StreamPlan, ...], block, views: Views, options: Options) -> tuple[StreamPlan, ...]:

@@ -97,7 +97,8 @@ def perf(compiled: list[Compiled], gpu, failed: set, report=None) -> tuple[list[
     correctness check); (failures, timings). `report` is given each timing
     as it is taken (a long run cut short keeps them)."""
     todo = [c for c in compiled if c.seed not in failed]
-    made = {c.seed: c.timed if c.timed is not None else builds(c.text, c.seed, variants(gpu)) for c in todo}
+    options = variants(gpu)
+    made = {c.seed: c.timed if c.timed is not None else builds(c.text, c.seed, options) for c in todo}
     gpu.prepare([b[label]["render"] for b in made.values() if b for label in b])
     failures, timings, shrunk = [], [], 0
     for c in todo:

@@ -115,7 +115,7 @@ class _Verifier:
                 return
 
     def _varying_pass(self, stmts) -> None:
-        for s in stmts:  # the rules stmt() and loop_walked() apply
+        for s in stmts:  # the walk itself only reads what this finds
             if isinstance(s, (Barrier, AsyncCopy, AsyncCommit, AsyncWait, ArrayDecl, Store, VecStore)):
                 continue
             if isinstance(s, Decl):
@@ -155,8 +155,6 @@ class _Verifier:
         if isinstance(s, Decl):
             if s.init is not None:
                 state = self.reads(s.init, state)
-                if self.thread_varying(s.init):
-                    self.varying.add(s.name)
                 if s.const:
                     self.defs[s.name] = s.init
             self.bound.add(s.name)
@@ -173,8 +171,6 @@ class _Verifier:
             value = getattr(s, f.name)
             if dataclasses.is_dataclass(value):
                 state = self.reads(value, state)
-        if getattr(s, "name", None) and self.thread_varying(getattr(s, "value", None)):
-            self.varying.add(s.name)
         return state
 
     def loop(self, s: For, state: _State, divergent: bool) -> _State:
@@ -191,8 +187,6 @@ class _Verifier:
         inner = divergent or any(self.thread_varying(e) for e in (s.start, s.stop, s.step))
         self.bound.add(s.var)
         self.loops[s.var] = s
-        if self.thread_varying(s.start):
-            self.varying.add(s.var)
         for _ in range(2):  # twice: the end of one iteration meets the start of the next
             state = self.block(s.body, state, inner)
         return state

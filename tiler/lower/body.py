@@ -42,7 +42,7 @@ class Body:
         self.env: dict[Binder, object] = {}
         self.unrolls: dict[Binder, int] = {}  # a tiled stream's chunk size -> how often loops over it unroll
         self.out: list = []
-        self.used: set[str] = Names(C_RESERVED)
+        self.used = Names(C_RESERVED)
         self.definitions: dict[str, object] = {}  # a named scalar -> the expression it holds (never reassigned)
 
     @property

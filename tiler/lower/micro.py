@@ -29,7 +29,7 @@ import math
 
 from .. import kir, target
 from ..errors import CompilerBug
-from .values import add, const, fresh_name, mul, rewrite, substitute
+from .values import Names, add, const, fresh_name, mul, rewrite, substitute
 
 GROUP, LANE = "G{}_", "L{}_"  # loop variables of the micro-tile along dim d (reserved names)
 RESERVED = {GROUP.format(d) for d in range(3)} | {LANE.format(d) for d in range(3)}
@@ -52,13 +52,13 @@ def point_index(micro: Micro, d: int, tid, threads: int):
     return add(add(mul(group, const(threads * g)), mul(tid, const(g))), lane)
 
 
-def replicate(body: tuple, micro: Micro, ctypes: dict, used: set) -> tuple:
+def replicate(body: tuple, micro: Micro, ctypes: dict, used: Names) -> tuple:
     """`body` for every point of the micro-tile (see the module doc)."""
     return _Replicator(body, micro, ctypes, used).run()
 
 
 class _Replicator:
-    def __init__(self, body, micro: Micro, ctypes: dict, used: set):
+    def __init__(self, body, micro: Micro, ctypes: dict, used: Names):
         self.body, self.micro = body, micro
         self.ctypes = dict(ctypes)  # buffer or variable -> C type
         self.used = used

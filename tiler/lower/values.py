@@ -170,14 +170,13 @@ class Names(set):
         self.last: dict[str, int] = {}
 
 
-def fresh_name(base: str, used: set) -> str:
+def fresh_name(base: str, used: Names) -> str:
     """`base`, or `base_2`, `base_3`, ...: the first not in `used` (which it joins)."""
-    n = used.last.get(base, 1) if isinstance(used, Names) else 1
+    n = used.last.get(base, 1)
     name = base if n == 1 else f"{base}_{n}"
     while name in used:
         n += 1
         name = f"{base}_{n}"
     used.add(name)
-    if isinstance(used, Names):
-        used.last[base] = n
+    used.last[base] = n
     return name

@@ -111,6 +111,14 @@ def _number(span: Span, toks):
                  "suffixes are i32, i64, f32 and f64")
 
 
+def _size_literal(span: Span, toks) -> int:
+    """A size written as a number in a type: a C int."""
+    digits = toks[0].lstrip("0") or "0"
+    if len(digits) > len(str(INT_MAX)) or int(digits) > INT_MAX:
+        raise _Fatal(span, f"size {toks[0]} does not fit in a 32-bit int", f"sizes are at most {INT_MAX:,}")
+    return int(digits)
+
+
 class _Fatal(pp.ParseSyntaxException):
     """A located lexical error raised from a parse action.
 
@@ -131,13 +139,6 @@ BOOL = _located(pp.Keyword("true") | pp.Keyword("false"),
 TYPE = pp.Forward().set_name("a type")
 SCALAR_T = _located(pp.MatchFirst([pp.Keyword(t) for t in SCALAR_TYPES]),
                     lambda span, t: ast.TScalar(t[0], span))
-def _size_literal(span: Span, toks) -> int:
-    digits = toks[0].lstrip("0") or "0"
-    if len(digits) > len(str(INT_MAX)) or int(digits) > INT_MAX:
-        raise _Fatal(span, f"size {toks[0]} does not fit in a 32-bit int", f"sizes are at most {INT_MAX:,}")
-    return int(digits)
-
-
 SIZE = (_located(pp.Regex(r"\d+"), _size_literal) | IDENT).set_name("a size")
 ARRAY_T = _located(LBRACK - TYPE - COMMA - SIZE - RBRACK,
                    lambda span, t: ast.TArray(t[0], t[1], span))
