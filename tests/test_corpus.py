@@ -49,7 +49,10 @@ def test_losers_and_what_got_slower():
     now = records(("a", "small", 1.0, 2.0), ("a", "large", 1.0, 1.04), ("b", "small", 2.0, 1.0))
     assert [r["program"] for r in losers(now)] == ["a"]  # 0.5x; 0.96x is within 5%
     then = records(("a", "small", 1.0, 1.0), ("a", "large", 1.0, 1.04), ("b", "small", 2.0, 1.0))
-    assert [(r["program"], round(x, 2)) for r, x in against(now, then)] == [("a", 2.0)]
+    assert [(r["program"], round(x, 2), same) for r, x, same in against(now, then)] == [("a", 2.0, False)]
+    for r in now + then:  # the same kernel then and now: slower, but not tiler's doing
+        r["kernel"] = {"default": "k" + r["program"]}
+    assert [same for _, _, same in against(now, then)] == [True]
     text = summary(now + [{"program": "c", "size_set": None, "error": "PlainError: x"}])
     assert "3 (program, size) pairs timed, 1 failed" in text and "a small: x0.50" in text
 

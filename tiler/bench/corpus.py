@@ -37,7 +37,8 @@ from . import Variant, check_small, compare_outputs, device_options
 SIZE_SETS = ("small", "medium", "large")
 DEFAULT, UNTILED, MODEL = "default", "untiled", "model's choice"
 BUDGET_MS = 100.0  # timed launches of one variant at one size take about this long
-MIN_REPEAT, MAX_REPEAT = 3, 20
+MIN_REPEAT, MAX_REPEAT = 3, 21
+ROUNDS = 3  # turns in which the variants are timed, each a third of its launches
 SLOWER = 1.05  # a default more than 5% slower than untiled is a loser
 
 
@@ -96,21 +97,31 @@ def _program(path: Path, variants: list[Variant], size_sets, gpu, log) -> list[d
 
 
 def _time(path: Path, prog, spec, sizes: dict, variants, compiled: dict, gpu, record: dict) -> None:
-    """Each variant's median time at `sizes` into `record`, its output checked against the first's."""
+    """Each variant's median time at `sizes` into `record`, its output checked
+    against the first's. The variants are timed in turns (ROUNDS rounds, each
+    timing every variant), so a drift of the GPU's clock or of a neighbour's
+    load touches them alike: at a few microseconds a kernel, timing one
+    variant after another made the same kernel differ by a quarter."""
     size_set = record["size_set"]
     inputs = make_inputs(prog, sizes, spec, seed=1)
     uploaded = gpu.upload(inputs)
     try:
-        reference = None
+        reference, repeats, times = None, {}, {v.label: [] for v in variants}
         for v in variants:
             k, cuda = compiled[v.label]["verify"], compiled[v.label]["render"]
             outs, first = gpu.run(k, cuda, inputs, sizes, repeat=1, device=uploaded)
-            repeat = max(MIN_REPEAT, min(MAX_REPEAT, int(BUDGET_MS / max(first[0], 1e-3))))
-            _, times = gpu.run(k, cuda, inputs, sizes, repeat=repeat, device=uploaded)
+            repeats[v.label] = max(MIN_REPEAT, min(MAX_REPEAT, int(BUDGET_MS / max(first[0], 1e-3))))
             if reference is None:
                 reference = outs
             compare_outputs(outs, reference, spec, f"{path.stem} {size_set}: {v.label} against untiled")
-            record["ms"][v.label] = statistics.median(times)
+        for _ in range(ROUNDS):
+            for v in variants:
+                k, cuda = compiled[v.label]["verify"], compiled[v.label]["render"]
+                turn = -(-repeats[v.label] // ROUNDS)
+                times[v.label] += gpu.run(k, cuda, inputs, sizes, repeat=turn, device=uploaded)[1]
+        for v in variants:
+            k, cuda = compiled[v.label]["verify"], compiled[v.label]["render"]
+            record["ms"][v.label] = statistics.median(times[v.label])
             chosen = gpu.ran(k, cuda, sizes)
             record["version"][v.label] = chosen.name
             race = gpu.race(k, cuda, sizes)
@@ -221,15 +232,26 @@ def noise(records: list[dict], label: str = DEFAULT, slower: float = SLOWER) -> 
     return [r for r in _slower(records, label, slower) if same_kernel(r, label)]
 
 
-def against(records: list[dict], earlier: list[dict], slower: float = SLOWER) -> list[tuple[dict, float]]:
-    """(record, now / then) where the default is slower than in `earlier`."""
-    then = {(r["program"], r["size_set"]): r.get("ms", {}).get(DEFAULT) for r in earlier}
+def against(records: list[dict], earlier: list[dict], slower: float = SLOWER) -> list[tuple[dict, float, bool]]:
+    """(record, now / then, the same kernel) where the default is slower than
+    in `earlier`; the same kernel: its launch ran the kernel it ran then (by
+    digest), so what changed is the GPU's or the timer's, not tiler's."""
+    then = {(r["program"], r["size_set"]): r for r in earlier}
     out = []
     for r in records:
-        was, now = then.get((r["program"], r["size_set"])), r.get("ms", {}).get(DEFAULT)
+        old = then.get((r["program"], r["size_set"]), {})
+        was, now = old.get("ms", {}).get(DEFAULT), r.get("ms", {}).get(DEFAULT)
         if was and now and now > was * slower:
-            out.append((r, now / was))
+            kernel = r.get("kernel", {}).get(DEFAULT)
+            out.append((r, now / was, kernel is not None and kernel == old.get("kernel", {}).get(DEFAULT)))
     return out
+
+
+def _moved(record: dict, earlier: dict) -> str:
+    """How the untiled kernel's own time moved between the runs (the machine's drift)."""
+    was = earlier.get((record["program"], record["size_set"]), {}).get("ms", {}).get(UNTILED)
+    now = record.get("ms", {}).get(UNTILED)
+    return f"; untiled {now / was:.2f}x" if was and now else ""
 
 
 def summary(records: list[dict], label: str = DEFAULT) -> str:
@@ -277,9 +299,16 @@ def run_command(folder: str, only=(), size_sets: str = ",".join(SIZE_SETS), diag
     if against_path:
         earlier = json.loads(Path(against_path).read_text())["records"]
         slower = against(records, earlier)
-        echo(f"against {against_path}: {len(slower)} default(s) more than {(SLOWER - 1) * 100:.0f}% slower")
-        for r, ratio in slower:
-            echo(f"  {r['program']} {r['size_set']}: {ratio:.2f}x the earlier time")
+        changed = [(r, x) for r, x, same in slower if not same]
+        echo(f"against {against_path}: {len(changed)} default(s) more than {(SLOWER - 1) * 100:.0f}% slower "
+             f"with a different kernel")
+        by_key = {(r["program"], r["size_set"]): r for r in earlier}
+        for r, ratio in changed:
+            echo(f"  {r['program']} {r['size_set']}: {ratio:.2f}x the earlier time{_moved(r, by_key)}")
+        same = [(r, x) for r, x, same in slower if same]
+        if same:
+            echo(f"  not slower kernels: {len(same)} ran the kernel they ran then, timed at "
+                 + ", ".join(f"{x:.2f}x ({r['program']} {r['size_set']}{_moved(r, by_key)})" for r, x in same))
     return records
 
 
