@@ -508,3 +508,14 @@ def test_program_names_never_meet_the_launchers_own(tmp_path):
     done = subprocess.run([nvcc_path(), "-arch=sm_90", "-c", str(tmp_path / "names.cu"), "-o", str(tmp_path / "n.o")],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
+
+
+@needs_nvcc
+@pytest.mark.parametrize("path", sorted((PROGRAMS / "regress").glob("*.fut")), ids=lambda p: p.stem)
+def test_nvcc_accepts_each_regression_module_whole(path):
+    """The whole module a user gets (every version and the host launcher),
+    for programs the fuzzer once found wrong."""
+    from tiler.runtime.nvcc import errors
+
+    for variant, options in VARIANTS.items():
+        assert errors(run_all(path.read_text(), path.name, options)["render"]) == "", (path.name, variant)

@@ -230,3 +230,13 @@ def test_a_sample_of_rows_in_float64():
     want = inputs["A"].astype(np.float64)[[0, 7, 99]] @ inputs["B0"].astype(np.float64)
     assert np.allclose(some, want, rtol=1e-12, atol=1e-12)
     assert np.allclose(some, full[[0, 7, 99]], atol=1e-4)
+
+
+def test_fused_rounds_a_product_and_a_sum_once_as_a_gpu_fma_does():
+    """(1 + 2^-12)^2 - (1 + 2^-11) is 2^-24: float32 loses it when the
+    product is rounded first, a fused multiply-add keeps it."""
+    prog = check(parse("fun [f32, n] main([f32, n] a, [f32, n] c) =\n"
+                       "  map(fn f32 (f32 x, f32 y) => x * x - y, zip(a, c))\n", "fma.fut"))
+    inputs = {"a": np.full(3, 1 + 2.0**-12, np.float32), "c": np.full(3, 1 + 2.0**-11, np.float32)}
+    (plain,), (fused,) = run(prog, inputs), run(prog, inputs, fused=True)
+    assert (plain == 0).all() and (fused == np.float32(2.0**-24)).all()

@@ -84,3 +84,18 @@ def test_the_api_compiles_what_the_command_line_does():
     for text in (chained_lets(2000), long_sum(3000)):
         k = tiler.compile(text)
         assert "__global__" in k.cuda
+
+
+def test_a_program_nested_past_what_tiler_follows_is_a_located_error(tmp_path):
+    """An if-chain 12,000 deep (legal, but past the recursion tiler's stages
+    have room for) is refused where it is deepest, never a compiler bug."""
+    from click.testing import CliRunner
+
+    from tiler.cli import main
+
+    body = "".join(f"if x > {i}f32 then {i}f32 else " for i in range(12_000)) + "x"
+    path = tmp_path / "deep.fut"
+    path.write_text(f"fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (f32 x) => {body}, xs)\n")
+    result = CliRunner().invoke(main, ["explain", str(path)])
+    assert result.exit_code == 1, result.output
+    assert f"{path}:2:" in result.output and "nested too deeply for tiler to follow (about 12" in result.output

@@ -59,7 +59,7 @@ def guarded(fn=None, *, deep: bool = True):
             return call_deep(fn, *args, **kwargs) if deep else fn(*args, **kwargs)
         except (UserError, PlainError) as exc:
             _err(_rendered(exc))
-        except RecursionError:
+        except RecursionError:  # outside the stages (which locate it): the interpreter, say
             _err("error: the program is nested too deeply for tiler to follow",
                  "  hint: split deep expressions with `let`")
         except CompilerBug as exc:

@@ -21,7 +21,7 @@ from .kir.verify import check_module
 from .lower import lower
 from .render import render
 from .source import Source
-from .syntax import parse
+from .syntax import deepest, parse
 from .transform import transform
 
 
@@ -84,6 +84,14 @@ def read_program(path: str) -> tuple[str, str]:
                            "tiler programs are plain text", source) from None
 
 
+def _too_deep(source: Source) -> UserError:
+    depth, offset = deepest(source.text)
+    return UserError.at(source.span(offset), f"the program is nested too deeply for tiler to follow "
+                        f"(about {depth} levels here)",
+                        "bind inner parts to names with `let` (a chain of lets is followed much further) "
+                        "or split the work into helper functions", source)
+
+
 def run_to(name: str, text: str, file: str = "<input>", options=DEFAULT):
     """The value of stage `name` for a program's text; user errors carry the source."""
     return run_all(text, file, options, until=name)[name]
@@ -99,6 +107,8 @@ def run_all(text: str, file: str = "<input>", options=DEFAULT, until: str = "ren
             value = stage.run(value, source, options)
         except UserError as exc:
             raise exc.with_source(source) from None
+        except RecursionError:  # a limit of tiler's, met by a legal program: where it is, not a defect
+            raise _too_deep(source) from None
         except (CompilerBug, PlainError):  # a PlainError is about the options, not tiler
             raise
         except Exception as exc:  # noqa: BLE001 - after checking, any failure is tiler's

@@ -100,6 +100,11 @@ def read(path: Path) -> list[Tuned]:
             raise wrong(f"tuned table {n}: `sizes` must be a table of size names to whole numbers", "sizes", n,
                         "e.g. sizes = { n = 4096 }")
         params = {k: (tuple(v) if isinstance(v, list) else v) for k, v in t.items() if k in PARAMETERS}
+        for key, value in params.items():  # each value checked as the command line's would be, and located
+            try:
+                make_options(**{key: value})
+            except PlainError as exc:
+                raise wrong(f"tuned table {n}: {exc.message}", key, n, exc.hint) from None
         out.append(Tuned(str(t["device"]), dict(sizes), params, t.get("time_ms"), t.get("default_ms"),
                          str(t.get("date", "")), t.get("fast_math") is True))
     return out

@@ -20,7 +20,8 @@ from .properties import Compiled, Failure, check_mutant, check_program, expected
 from .shrink import shrink
 
 ARCH = "sm_90"  # what nvcc checks the kernels for without a GPU
-BATCH = 40  # programs a nvcc or pycuda compilation, at most (fewer where that leaves a core idle)
+BATCH = 40  # programs a nvcc or pycuda compilation, at most
+BATCHES_A_CORE = 4  # batches of about equal size of source each core compiles
 
 
 def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: bool = True,
@@ -56,6 +57,7 @@ def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: boo
         from .perf import perf as timings
 
         failures += timings(compiled, Gpu.get(), {f.seed for f in failures}, perf)[0]
+    failures.sort(key=lambda f: f.seed)  # the batches go largest first: report in the seeds' order
     if out_dir is not None:
         save(failures, Path(out_dir))
     return failures
@@ -132,20 +134,41 @@ def save(failures: list[Failure], out: Path) -> None:
 
 
 def _batched(compiled: list[Compiled]):
-    size = max(1, min(BATCH, -(-len(compiled) // cores())))  # one batch a core at least: nvcc runs side by side
-    for start in range(0, len(compiled), size):
-        part = compiled[start:start + size]
-        units, names = [], {}
-        for c in part:
-            for variant, (m, cuda) in c.kernels.items():  # every version: a fallback runs too
-                cuda, unique = rename_module(cuda, m, f"fz{c.seed}_{variant}")
-                names[(c.seed, variant)] = [dataclasses.replace(k, name=u) for k, u in zip(m.kernels, unique)]
-                units.append(cuda)
-        yield part, "\n".join(units), names
+    """(programs, one CUDA source of all their versions, kernel names) a batch.
+
+    nvcc's time follows the source's size, and a few programs (register
+    tiles, streams in loops) are most of it: the largest go first and the
+    batches are about a quarter of a core's share each, so the cores finish
+    together instead of one waiting on a batch with all the large ones."""
+    def size(c: Compiled) -> int:
+        return sum(len(cuda) for _, cuda in c.kernels.values())
+
+    ordered = sorted(compiled, key=size, reverse=True)
+    share = sum(map(size, ordered)) / (cores() * BATCHES_A_CORE) if ordered else 0
+    part: list[Compiled] = []
+    weight = 0
+    for c in ordered:
+        if part and (len(part) == BATCH or weight + size(c) > share):
+            yield _batch(part)
+            part, weight = [], 0
+        part.append(c)
+        weight += size(c)
+    if part:
+        yield _batch(part)
+
+
+def _batch(part: list[Compiled]):
+    units, names = [], {}
+    for c in part:
+        for variant, (m, cuda) in c.kernels.items():  # every version: a fallback runs too
+            cuda, unique = rename_module(cuda, m, f"fz{c.seed}_{variant}")
+            names[(c.seed, variant)] = [dataclasses.replace(k, name=u) for k, u in zip(m.kernels, unique)]
+            units.append(cuda)
+    return part, "\n".join(units), names
 
 
 def nvcc_batches(compiled: list[Compiled], arch: str = ARCH) -> tuple[list[Failure], dict[str, bytes]]:
-    """Every program's kernels through nvcc, a batch a core: the failures,
+    """Every program's kernels through nvcc, batches side by side (one a core): the failures,
     and each batch's cubin (source -> image) for a GPU of `arch`."""
     from concurrent.futures import ThreadPoolExecutor
 

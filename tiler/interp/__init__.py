@@ -27,17 +27,17 @@ WHOLE = Chunking()  # one chunk a stream
 
 
 def run(program: T.Program, inputs: dict, chunking: Chunking = WHOLE, seed: int = 0,
-        rows=None, wide: bool = False) -> tuple:
+        rows=None, wide: bool = False, fused: bool = False) -> tuple:
     """The outputs; `rows` (indices along dimension 0) evaluates only those
     points of the outermost map, so a reference is affordable at full sizes;
-    `wide` computes f32 in float64."""
+    `wide` computes f32 in float64; `fused` rounds f32 `a * b + c` once."""
     k = program.kernel
     with np.errstate(all="ignore"):
         try:
-            ev = _start(program, inputs, chunking, seed, wide)
+            ev = _start(program, inputs, chunking, seed, wide, fused)
             return _nest(ev, k, rows)
         except NonUniform:
-            ev = _start(program, inputs, chunking, seed, wide)
+            ev = _start(program, inputs, chunking, seed, wide, fused)
             outs = _nest_by_thread(ev, k)
             return outs if rows is None else tuple(o[np.asarray(rows)] for o in outs)
 
@@ -81,10 +81,11 @@ def bind_sizes(kernel: T.Kernel, inputs: dict) -> dict[Binder, int]:
     return sizes
 
 
-def _start(program: T.Program, inputs: dict, chunking: Chunking, seed: int, wide: bool = False) -> Evaluator:
+def _start(program: T.Program, inputs: dict, chunking: Chunking, seed: int, wide: bool = False,
+           fused: bool = False) -> Evaluator:
     k = program.kernel
     B = len(k.levels)
-    ev = Evaluator(B, program.helpers, chunking, seed, wide)
+    ev = Evaluator(B, program.helpers, chunking, seed, wide, fused)
     for size, n in bind_sizes(k, inputs).items():
         ev.env[size] = ev.scalar(n, I32)
     for p in k.params:

@@ -15,8 +15,10 @@ from .values import Chunking, NonUniform, RunError, dtype
 
 
 class Evaluator:
-    def __init__(self, rank: int, helpers: dict, chunking: Chunking, seed: int = 0, wide: bool = False):
+    def __init__(self, rank: int, helpers: dict, chunking: Chunking, seed: int = 0, wide: bool = False,
+                 fused: bool = False):
         self.wide = wide  # compute f32 in float64: an independent, more precise reference
+        self.fused = fused  # f32 `a * b + c` rounded once, as a GPU's fused multiply-add does
         self.B = rank
         self.helpers = helpers
         self.chunking = chunking
@@ -74,6 +76,10 @@ class Evaluator:
     def _binop(self, e: T.BinOp):
         if e.op in ("&&", "||"):
             return self._logic(e)
+        if self.fused and e.op in ("+", "-"):
+            for product, first in ((e.lhs, True), (e.rhs, False)):
+                if isinstance(product, T.BinOp) and product.op == "*":
+                    return self._fused(e, product, first)
         a, b = self.ev(e.lhs), self.ev(e.rhs)
         op = e.op
         if op in ("/", "%") and a.dtype.kind in "iu":
@@ -81,6 +87,19 @@ class Evaluator:
         if op == "%":
             return np.fmod(a, b)
         return _ARITH[op](a, b)
+
+    def _fused(self, e: T.BinOp, product: T.BinOp, first: bool):
+        """`a * b ± c` (or `c ± a * b`) with one rounding where the values are
+        f32 (nvcc contracts such pairs into fused multiply-adds by default):
+        a second opinion on how much an element depends on rounding."""
+        a, b = self.ev(product.lhs), self.ev(product.rhs)
+        c = self.ev(e.rhs if first else e.lhs)
+        if not a.dtype == b.dtype == c.dtype == np.float32:
+            ab = _ARITH["*"](a, b)
+            return _ARITH[e.op](ab, c) if first else _ARITH[e.op](c, ab)
+        ab = a.astype(np.float64) * b.astype(np.float64)  # exact: two 24-bit mantissas fit in 53 bits
+        c64 = c.astype(np.float64)
+        return (ab + c64 if e.op == "+" else ab - c64 if first else c64 - ab).astype(np.float32)
 
     def _int_division(self, e: T.BinOp, a, b):
         zero = b == 0

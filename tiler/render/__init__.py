@@ -77,16 +77,17 @@ def launcher(m: kir.Module) -> dict:
     for v in m.versions:
         k = v.kernel
         conds = [c(in_params(v.condition))] if v.condition is not None else []
-        if k.divisible:  # 128-bit accesses: every array must start 16-byte aligned too
-            pointers = " | ".join(f"(unsigned long long){p.name}" for p in k.params if p.pointer)
+        if k.divisible:  # 128-bit accesses: every array the caller gives must start 16-byte aligned too
+            # (a launch's transposed copy is the launcher's own allocation, aligned already)
+            pointers = " | ".join(f"(unsigned long long){_host_name(p, arrays)}" for p in k.params
+                                  if p.pointer and not p.transposed)
             conds.append(f"(({pointers}) & 15) == 0")
         grid = ["1" if a is None else (str(-(-a[0] // a[1])) if isinstance(a[0], int) else
                                        names.get(a[0], a[0]) if a[1] == 1 else
                                        f"({names.get(a[0], a[0])} + {a[1] - 1}) / {a[1]}") for a in k.grid]
         versions.append({"kernel": k.name, "condition": " && ".join(f"({x})" for x in conds) or None,
                          "grid": grid, "block": list(k.block), "shared": k.dynamic_shared_bytes,
-                         "args": ", ".join(p.name if p.transposed or p.role != "input" else arrays[p.source]
-                                           for p in k.params),
+                         "args": ", ".join(_host_name(p, arrays) for p in k.params),
                          "scratch": [_scratch(p, arrays[p.source], names) for p in k.transposes]})
     index = {v.kernel.name: i for i, v in enumerate(m.versions)}
     rivals = [index[v.rival] if v.rival else -1 for v in m.versions]
@@ -95,6 +96,12 @@ def launcher(m: kir.Module) -> dict:
             "max_size": target.MAX_SIZE, "sizes": [p for p in host if p.role == "size"],
             "arrays": [p for p in host if p.pointer], "scalars": [p for p in host if p.role == "scalar"],
             "versions": versions, "multiprocessors": m.reads_multiprocessors, "devices": LAUNCHER_DEVICES}
+
+
+def _host_name(p: kir.Param, arrays: dict) -> str:
+    """What the launcher passes for a kernel parameter: its own array for an
+    input, else the kernel's name (an output, a size, a transposed copy)."""
+    return p.name if p.transposed or p.role != "input" else arrays[p.source]
 
 
 def _scratch(p: kir.Param, source: str, names: dict) -> dict:

@@ -17,7 +17,7 @@ from ..source import BOM, Source
 from . import ast, grammar
 from .printer import pretty
 
-__all__ = ["parse", "parse_expression", "pretty", "ast"]
+__all__ = ["parse", "parse_expression", "pretty", "ast", "deepest"]
 
 _COMMENT = re.compile(r"--[^\n]*")
 _ALLOWED = re.compile(r"[A-Za-z0-9_' \t\r\n()\[\],=<>!+\-*/%&|.]")
@@ -63,6 +63,36 @@ def _check_nesting(code: str, source: Source) -> None:
                                    f"{grammar.MAX_NESTING} deep", "split the expression with `let`", source)
         elif ch in _CLOSE:
             depth = max(0, depth - 1)
+
+
+_NESTING_TOKEN = re.compile(r"[()\[\]]|\b(?:if|let|loop|fn)\b")
+
+
+def deepest(text: str) -> tuple[int, int]:
+    """(depth, offset) of the most deeply nested construct, by a scan of the
+    text alone (it must work where parsing itself ran out of room): a bracket
+    opens a level until it closes; `if`, `let`, `loop` and `fn` open one that
+    lasts until the bracket around them closes (their last part, an `else`
+    branch or a body, runs on to there)."""
+    code = _COMMENT.sub(lambda m: " " * len(m.group()), text)
+    levels = [0]  # constructs opened inside each open bracket
+    opened = 0  # their sum
+    best = (0, 0)
+    for m in _NESTING_TOKEN.finditer(code):
+        token = m.group()
+        if token in _OPEN:
+            levels.append(0)
+        elif token in _CLOSE:
+            if len(levels) > 1:
+                opened -= levels.pop()
+            continue
+        else:
+            levels[-1] += 1
+            opened += 1
+        depth = len(levels) - 1 + opened
+        if depth > best[0]:
+            best = (depth, m.start())
+    return best
 
 
 def _found(code: str, loc: int) -> str:
