@@ -129,3 +129,14 @@ def test_runaway_nesting_is_refused_with_a_location():
     with pytest.raises(UserError) as info:
         parse("fun f32 main(f32 x) = " + "(" * 300 + "x" + ")" * 300)
     assert "nested more than" in info.value.diagnostics[0].message
+
+
+def test_the_largest_f32_as_numpy_prints_it_is_a_literal():
+    """3.4028235e38 rounds to float32's largest value; the next printable
+    value up rounds to infinity and is refused."""
+    from tiler.check import check
+
+    text = "fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (f32 x) => f32({}) * x, xs)\n"
+    check(parse(text.format("3.4028235e38f32"), "max.fut"))
+    with pytest.raises(UserError, match="does not fit in f32"):
+        parse(text.format("3.4028236e38f32"), "over.fut")

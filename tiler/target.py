@@ -38,6 +38,28 @@ THREAD_INDEX = "threadIdx"
 BLOCK_INDEX = "blockIdx"
 UNROLL = "#pragma unroll"
 RESERVED = {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"}
+# C++'s keywords and alternative tokens, and what CUDA's and C's headers
+# define that a kernel or its launcher may spell: a program's names that are
+# among them, or that begin as the implementation's own do, are renamed
+CXX_KEYWORDS = frozenset("""
+    alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t
+    class compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield
+    decltype default delete do double dynamic_cast else enum explicit export extern false float for friend
+    goto if inline int long mutable namespace new noexcept not not_eq nullptr operator or or_eq private
+    protected public register reinterpret_cast requires restrict return short signed sizeof static
+    static_assert static_cast struct switch template this thread_local throw true try typedef typeid typename
+    union unsigned using virtual void volatile wchar_t while xor xor_eq""".split())
+CUDA_DEFINED = frozenset("""
+    dim3 size_t ptrdiff_t uint int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t NULL NAN
+    INFINITY HUGE_VAL HUGE_VALF FLT_MAX DBL_MAX INT_MAX assert printf malloc free memcpy memcmp memset std
+    main exp2f fma fmaf""".split())
+RESERVED_PREFIXES = ("__", "cuda", "CU", "tiler_", "TILER_")
+
+
+def taken_in_cuda(name: str) -> bool:
+    """A name a program may use that means something else in the CUDA tiler writes."""
+    return (name in CXX_KEYWORDS or name in CUDA_DEFINED or name in RESERVED or name.startswith(RESERVED_PREFIXES)
+            or (len(name) > 1 and name[0] == "_" and name[1].isupper()))
 # the host launcher's own names (module.cu.j2): a program's name never meets them
 LAUNCHER_NAMES = {"stream", "tiler_device", "tiler_sm_counts", MULTIPROCESSORS_NAME, "tiler_run", "tiler_v",
                   "tiler_grid", "tiler_block", "tiler_err", "tiler_version", "tiler_rivals", "tiler_capture",

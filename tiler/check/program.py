@@ -282,6 +282,7 @@ class KernelShape:
         if len(lam.params) != len(args):
             c.error(lam.span, f"the lambda takes {len(lam.params)} parameter(s), but map gives it "
                     f"{len(args)} array(s)", "zip(a, b) gives the lambda one parameter per array")
+        c._no_duplicates([p.name for p in lam.params], [p.span for p in lam.params])
         binders = []
         for i, p in enumerate(lam.params):
             row = args[i][1].type.row() if i < len(args) and isinstance(args[i][1].type, Array) else None

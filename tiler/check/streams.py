@@ -73,6 +73,12 @@ def _shape_ok(c: ExpChecker, e: ast.StreamSeq, k: int, nargs: int) -> bool:
         c.error(lam.params[1].type.span, f"the chunk size must be a fresh name, not `{size}`",
                 "chunks may have any length: name it, e.g. `[f32, chunk] xs`")
         return False
+    clash = next((q for q in lam.params if q.name == size), None)
+    if clash is not None:  # one name for two things: the body could not say which it means
+        c.error(clash.span, f"`{size}` is both the chunk size and a parameter of this lambda",
+                "give the chunk size a name of its own, e.g. `[f32, chunk] xs`")
+        return False
+    c._no_duplicates([q.name for q in lam.params], [q.span for q in lam.params])
     after = lam.params[1 + k] if len(lam.params) > 1 + k else None
     if after is not None and isinstance(after.type, ast.TArray):  # an array cannot be an accumulator
         c.error(after.type.span, f"`{after.name}` is a chunk, but its size `{after.type.size}` is not the chunk "

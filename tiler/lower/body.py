@@ -12,18 +12,18 @@ from .. import kir
 from ..check import typed as T
 from ..check.types import Array, Binder, Scalar, flatten
 from ..errors import CompilerBug
-from ..target import CTYPE, FAST_MATH_SCALED, LAUNCHER_NAMES, RESERVED, math_function
+from ..target import (CTYPE, CUDA_DEFINED, CXX_KEYWORDS, FAST_MATH, FAST_MATH_SCALED, LAUNCHER_NAMES, MATH, RESERVED,
+                      VECTOR as VECTOR_TYPES, math_function, taken_in_cuda)
 from .copies import COUNTER, LINEAR, VECTOR
 from .micro import RESERVED as MICRO_RESERVED
 from .reassociate import is_float_arithmetic, reassociate
 from .values import Names, View, const, fresh_name
 
-C_RESERVED = {"int", "float", "double", "char", "long", "short", "bool", "if", "else", "for", "while", "do",
-              "return", "const", "void", "auto", "case", "switch", "default", "break", "continue", "sizeof",
-              "struct", "union", "static", "extern", "signed", "unsigned", "true", "false", "min", "max",
-              "register", "volatile", "goto", "enum", "typedef", "inline", "new", "delete", "this", "class",
-              "template", "namespace", "using", "operator", "private", "public", "protected", "virtual",
-              "tid", "in_range", COUNTER, LINEAR, VECTOR} | RESERVED | MICRO_RESERVED | LAUNCHER_NAMES
+# names a kernel's own never take: C++'s and CUDA's (target.py), the math
+# functions and vector types it calls by name, and tiler's own
+C_RESERVED = (CXX_KEYWORDS | CUDA_DEFINED | {f for table in (*MATH.values(), *FAST_MATH.values()) for f in table.values()}
+              | set(VECTOR_TYPES.values()) | {"min", "max", "tid", "in_range", COUNTER, LINEAR, VECTOR}
+              | RESERVED | MICRO_RESERVED | LAUNCHER_NAMES)
 
 
 def ctype_of(t) -> str:
@@ -52,7 +52,10 @@ class Body:
     # ---- names and blocks ------------------------------------------------------
 
     def fresh(self, base: str) -> str:
-        return fresh_name(re.sub(r"[^A-Za-z0-9_]", "_", base.replace("'", "_q")) or "v", self.used)
+        base = re.sub(r"[^A-Za-z0-9_]", "_", base.replace("'", "_q")) or "v"
+        if taken_in_cuda(base) and base not in C_RESERVED:  # a prefix the implementation's names have (__, cuda...)
+            base = "v_" + base.strip("_")
+        return fresh_name(base, self.used)
 
     def emit(self, stmt) -> None:
         self.out.append(stmt)

@@ -38,6 +38,7 @@ def environment() -> jinja2.Environment:
         _env.globals["t"] = target
         _env.globals["vector_type"] = target.vector_type
         _env.globals["make_vector"] = target.make_vector
+        _env.globals["deeper"] = deeper
     return _env
 
 
@@ -60,6 +61,14 @@ def launcher_name(m: kir.Module) -> str:
 
 
 LAUNCHER_DEVICES = 64  # devices whose SM count the host launcher keeps once read
+
+
+MAX_INDENT = 80  # spaces: past 40 levels, statements stay at this depth (the text grows linearly, not as a square)
+
+
+def deeper(pad: str) -> str:
+    """The indentation of a nested block."""
+    return pad + "  " if len(pad) < MAX_INDENT else pad
 
 
 def launcher(m: kir.Module) -> dict:

@@ -82,6 +82,9 @@ IDENT = pp.Regex(r"[A-Za-z_][A-Za-z0-9_']*").set_name("a name").set_parse_action
 NAME_AT = _located(IDENT, lambda span, t: (t[0], span))  # a name and its span
 
 FLOAT_MAX = {"f32": 3.4028234663852886e38, "f64": 1.7976931348623157e308}
+# the literals that round to a finite value: below the largest plus half its
+# spacing (2^103 for f32; for f64, Python's own parse gives infinity past it)
+FLOAT_ROUNDS_BELOW = {"f32": 3.4028234663852886e38 + 2.0**103, "f64": float("inf")}
 _NUMBER_RE = r"\d+(\.\d+)?([eE][+-]?\d+)?([A-Za-z_][A-Za-z0-9_']*)?"
 
 
@@ -95,7 +98,7 @@ def _number(span: Span, toks):
     is_float = "." in digits or "e" in digits.lower()
     if suffix in ("f32", "f64") or (is_float and suffix == ""):
         kind = suffix or "f32"
-        if not abs(float(digits)) <= FLOAT_MAX[kind]:  # 1e999 is infinity in Python
+        if not abs(float(digits)) < FLOAT_ROUNDS_BELOW[kind]:  # 1e999 is infinity in Python
             raise _Fatal(span, f"float literal {text} does not fit in {kind}",
                          f"the largest {kind} is about {FLOAT_MAX[kind]:.4g}" + ("; use the suffix f64" if kind == "f32" else ""))
         return ast.FloatLit(float(digits), suffix, span)
