@@ -49,7 +49,7 @@ def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: boo
     images = {}  # batch source -> cubin: what nvcc built here, the GPU check loads
     if nvcc:
         arch = Gpu.get().arch if gpu else ARCH
-        found, images = nvcc_batches(compiled, arch)
+        found, images = nvcc_batches(compiled, arch, optimized=gpu)  # the GPU check runs the cubins
         failures += found
     if gpu:
         failures += gpu_batches(compiled, images)
@@ -167,28 +167,32 @@ def _batch(part: list[Compiled]):
     return part, "\n".join(units), names
 
 
-def nvcc_batches(compiled: list[Compiled], arch: str = ARCH) -> tuple[list[Failure], dict[str, bytes]]:
+def nvcc_batches(compiled: list[Compiled], arch: str = ARCH,
+                 optimized: bool = True) -> tuple[list[Failure], dict[str, bytes]]:
     """Every program's kernels through nvcc, batches side by side (one a core): the failures,
-    and each batch's cubin (source -> image) for a GPU of `arch`."""
+    and each batch's cubin (source -> image) for a GPU of `arch`; not
+    `optimized`, a check that nvcc accepts them only (nvcc.QUICK: a fifth of
+    the time), whose cubins are not for running."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from ..runtime.nvcc import built, errors, nvcc_path
+    from ..runtime.nvcc import QUICK, built, errors, nvcc_path
 
     if nvcc_path() is None or not compiled:
         return [], {}
     batches = list(_batched(compiled))
     with ThreadPoolExecutor(cores()) as pool:  # one nvcc a core
-        done = list(pool.map(lambda b: built(b[1], arch), batches))
+        flags = () if optimized else QUICK
+        done = list(pool.map(lambda b: built(b[1], arch, flags=flags), batches))
     failures = []
     for (part, _, _), (log, _) in zip(batches, done):
         if not log:
             continue
         for c in part:  # find the culprits
             for variant, (_, cuda) in c.kernels.items():
-                log = errors(cuda, arch)
+                log = errors(cuda, arch, flags=flags)
                 if log:
                     failures.append(Failure(c.seed, "nvcc", f"{variant}: {log[-1500:]}", c.text))
-    return failures, {source: image for (_, source, _), (_, image) in zip(batches, done) if image}
+    return failures, {source: image for (_, source, _), (_, image) in zip(batches, done) if image and optimized}
 
 
 def gpu_batches(compiled: list[Compiled], images: dict | None = None) -> list[Failure]:

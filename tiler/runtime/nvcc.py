@@ -57,12 +57,18 @@ def _compile(cuda: str, arch: str, timeout: int) -> Report:
     return _build(nvcc, cuda, arch, timeout)[0]
 
 
-def _build(nvcc: str, cuda: str, arch: str, timeout: int) -> tuple[Report, bytes | None]:
+# optimisation off, or nearly: whether nvcc accepts a source does not depend on
+# it, and a large generated source takes a fifth of the time (a check only;
+# a cubin that runs is built with nvcc's defaults)
+QUICK = ("-Xcicc", "-O1", "-Xptxas", "-O1")
+
+
+def _build(nvcc: str, cuda: str, arch: str, timeout: int, flags: tuple = ()) -> tuple[Report, bytes | None]:
     """ptxas's report and the cubin (None where nvcc fails)."""
     with tempfile.TemporaryDirectory(prefix="tiler-") as tmp:
         src, out = Path(tmp) / "kernel.cu", Path(tmp) / "kernel.cubin"
         src.write_text(cuda)
-        cmd = [nvcc, f"-arch={arch}", "-cubin", "-Xptxas", "-v", "-o", str(out), str(src)]
+        cmd = [nvcc, f"-arch={arch}", "-cubin", "-Xptxas", "-v", *flags, "-o", str(out), str(src)]
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         ok = done.returncode == 0
         return _report(ok, done.stdout + done.stderr), out.read_bytes() if ok and out.is_file() else None
@@ -100,17 +106,17 @@ def compile_report(cuda: str, arch: str, kernels) -> str:
     return "\n".join(lines)
 
 
-def errors(cuda: str, arch: str = "sm_90", timeout: int = 900) -> str:
+def errors(cuda: str, arch: str = "sm_90", timeout: int = 900, flags: tuple = ()) -> str:
     """nvcc's log where it refuses `cuda`; '' where it compiles (or is missing)."""
-    return built(cuda, arch, timeout)[0]
+    return built(cuda, arch, timeout, flags)[0]
 
 
-def built(cuda: str, arch: str = "sm_90", timeout: int = 900) -> tuple[str, bytes | None]:
+def built(cuda: str, arch: str = "sm_90", timeout: int = 900, flags: tuple = ()) -> tuple[str, bytes | None]:
     """errors(), and the cubin where nvcc built one (a GPU of `arch` can load it)."""
     nvcc = nvcc_path()
     if nvcc is None:
         return "", None
-    report, image = _build(nvcc, cuda, arch, timeout)
+    report, image = _build(nvcc, cuda, arch, timeout, flags)
     return ("" if report.ok else report.log), image
 
 
