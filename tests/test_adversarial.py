@@ -982,6 +982,8 @@ def _cuda_names():
     yield "cuda_word_NAN", one.format("NAN", "NAN")
     yield "cuda_word_sqrtf", one.format("sqrtf", "sqrt(sqrtf)")
     yield "cuda_word_dim3", "fun [f32, n] main([f32, n] dim3) =\n  map(fn f32 (f32 x) => x, dim3)\n"
+    for word in ("linux", "typeof", "M_PI", "M_PIf", "INT_MIN", "EOF", "CHAR_BIT", "errno", "stdout"):
+        yield f"cuda_word_macro_{word}", one.format(word, f"{word} * 2f32")
     yield "cuda_word_syncthreads", ("fun [f32, n] main([f32, n] xs, [f32, m] ys) =\n  map(fn f32 (f32 x) =>\n"
                                     "    streamSeq(fn f32 (int __syncthreads, [f32, c] yc, f32 acc) =>\n"
                                     "      loop (acc) = for q < c do acc + yc[q] * x in acc, ys, 0f32), xs)\n")

@@ -95,7 +95,8 @@ def test_a_program_nested_past_what_tiler_follows_is_a_located_error(tmp_path):
 
     body = "".join(f"if x > {i}f32 then {i}f32 else " for i in range(12_000)) + "x"
     path = tmp_path / "deep.fut"
-    path.write_text(f"fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (f32 x) => {body}, xs)\n")
+    path.write_text(f"fun f32 pick(f32 x) =\n  let y = x in {body}\n"
+                    "fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (f32 x) => let z = x in pick(z), xs)\n")
     result = CliRunner().invoke(main, ["explain", str(path)])
     assert result.exit_code == 1, result.output
-    assert f"{path}:2:" in result.output and "nested too deeply for tiler to follow (about 12" in result.output
+    assert f"{path}:2:" in result.output and "nested too deeply for tiler to follow (about 12001" in result.output

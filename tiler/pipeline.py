@@ -59,6 +59,7 @@ STAGE_NAMES = tuple(s.name for s in STAGES)
 # launch and header: the render stage's launch description, and the C header of its host launcher
 EMITS = tuple(s.emit for s in STAGES) + ("launch", "header")
 FRONT = ("parse", "check")  # a failure here may be the user's; after them, it is tiler's
+DEEP = 100  # nesting past which running out of recursion is the program's depth, not a defect of tiler's
 
 
 STDIN = "-"  # a program path that means: read the program from standard input
@@ -99,7 +100,8 @@ def run_to(name: str, text: str, file: str = "<input>", options=DEFAULT):
 
 def run_all(text: str, file: str = "<input>", options=DEFAULT, until: str = "render") -> dict:
     """Every stage's value up to `until`, by stage name. A user error carries
-    the source; a failure after `check` is a compiler bug."""
+    the source; a failure after `check` is a compiler bug, except running out
+    of recursion on a program nested DEEP or more: a located user error."""
     source = Source(text, file)
     value, values = source.text, {}
     for stage in STAGES:
@@ -107,8 +109,12 @@ def run_all(text: str, file: str = "<input>", options=DEFAULT, until: str = "ren
             value = stage.run(value, source, options)
         except UserError as exc:
             raise exc.with_source(source) from None
-        except RecursionError:  # a limit of tiler's, met by a legal program: where it is, not a defect
-            raise _too_deep(source) from None
+        except RecursionError as exc:
+            if deepest(source.text)[0] >= DEEP:  # a limit of tiler's, met by a deeply nested program: say where
+                raise _too_deep(source) from None
+            if stage.name in FRONT:
+                raise
+            raise CompilerBug(f"RecursionError: {exc}", stage=stage.name) from exc  # a shallow program: a defect
         except (CompilerBug, PlainError):  # a PlainError is about the options, not tiler
             raise
         except Exception as exc:  # noqa: BLE001 - after checking, any failure is tiler's

@@ -4,6 +4,8 @@ the limits of a block. The kernel IR, lowering, the verifier, the renderer
 and the runtime all read these; nothing else spells CUDA."""
 from __future__ import annotations
 
+import re
+
 CTYPE = {"f32": "float", "f64": "double", "i32": "int", "i64": "long long", "bool": "bool"}
 SIZEOF = {"float": 4, "double": 8, "int": 4, "long long": 8, "bool": 1}
 
@@ -52,14 +54,20 @@ CXX_KEYWORDS = frozenset("""
 CUDA_DEFINED = frozenset("""
     dim3 size_t ptrdiff_t uint int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t NULL NAN
     INFINITY HUGE_VAL HUGE_VALF FLT_MAX DBL_MAX INT_MAX assert printf malloc free memcpy memcmp memset std
-    main exp2f fma fmaf""".split())
+    main exp2f fma fmaf typeof errno linux unix math_errhandling sched_priority stdin stdout stderr L_ctermid
+    L_cuserid L_tmpnam P_tmpdir""".split())
 RESERVED_PREFIXES = ("__", "cuda", "CU", "tiler_", "TILER_")
+# the shapes of the headers' object-like macros (707 on Linux with CUDA 13:
+# EOF, INT_MIN, CHAR_BIT; the math constants M_PI, M_PIf, M_PIf64x), but for
+# CUDA_DEFINED's few others: capitals, digits and `_` only, three or more; or
+# a math constant's name
+_MACRO_LIKE = re.compile(r"[A-Z0-9_]{3,}|M_[A-Z0-9_]+(?:f|l|f32x?|f64x?|f128)?")
 
 
 def taken_in_cuda(name: str) -> bool:
     """A name a program may use that means something else in the CUDA tiler writes."""
     return (name in CXX_KEYWORDS or name in CUDA_DEFINED or name in RESERVED or name.startswith(RESERVED_PREFIXES)
-            or (len(name) > 1 and name[0] == "_" and name[1].isupper()))
+            or (len(name) > 1 and name[0] == "_" and name[1].isupper()) or _MACRO_LIKE.fullmatch(name) is not None)
 # the host launcher's own names (module.cu.j2): a program's name never meets them
 LAUNCHER_NAMES = {"stream", "tiler_device", "tiler_sm_counts", MULTIPROCESSORS_NAME, "tiler_run", "tiler_v",
                   "tiler_grid", "tiler_block", "tiler_err", "tiler_version", "tiler_rivals", "tiler_capture",

@@ -301,7 +301,7 @@ def run_command(folder: str, only=(), size_sets: str = ",".join(SIZE_SETS), diag
         slower = against(records, earlier)
         changed = [(r, x) for r, x, same in slower if not same]
         echo(f"against {against_path}: {len(changed)} default(s) more than {(SLOWER - 1) * 100:.0f}% slower "
-             f"with a different kernel")
+             f"whose kernel is not known to be the one it ran then")
         by_key = {(r["program"], r["size_set"]): r for r in earlier}
         for r, ratio in changed:
             echo(f"  {r['program']} {r['size_set']}: {ratio:.2f}x the earlier time{_moved(r, by_key)}")

@@ -89,9 +89,10 @@ class Evaluator:
         return _ARITH[op](a, b)
 
     def _fused(self, e: T.BinOp, product: T.BinOp, first: bool):
-        """`a * b ± c` (or `c ± a * b`) with one rounding where the values are
-        f32 (nvcc contracts such pairs into fused multiply-adds by default):
-        a second opinion on how much an element depends on rounding."""
+        """`a * b ± c` (or `c ± a * b`) rounded to f32 once where the values
+        are f32, as nvcc's fused multiply-adds are (the exact product plus c
+        in f64, then f32: a true fma but for a rare double rounding); a
+        second opinion on how much an element depends on rounding."""
         a, b = self.ev(product.lhs), self.ev(product.rhs)
         c = self.ev(e.rhs if first else e.lhs)
         if not a.dtype == b.dtype == c.dtype == np.float32:

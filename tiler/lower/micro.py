@@ -33,7 +33,7 @@ from .values import Names, add, const, fresh_name, mul, rewrite, substitute
 
 GROUP, LANE = "G{}_", "L{}_"  # loop variables of the micro-tile along dim d (reserved names)
 RESERVED = {GROUP.format(d) for d in range(3)} | {LANE.format(d) for d in range(3)}
-UNROLL_LIMIT = 32  # a uniform loop of at most this constant count around per-point work is unrolled
+UNROLL_LIMIT = 32  # a uniform loop of at most this constant count around per-point work is unrolled (but not one with a barrier inside)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -57,9 +57,10 @@ def _compile(cuda: str, arch: str, timeout: int) -> Report:
     return _build(nvcc, cuda, arch, timeout)[0]
 
 
-# optimisation off, or nearly: whether nvcc accepts a source does not depend on
-# it, and a large generated source takes a fifth of the time (a check only;
-# a cubin that runs is built with nvcc's defaults)
+# optimisation nearly off: whether nvcc accepts a source almost never depends
+# on it (resource limits of ptxas's can), and a large generated source takes a
+# fifth of the time; a check only: a cubin that runs is built with nvcc's
+# defaults, and the tests and the GPU fuzzer build those
 QUICK = ("-Xcicc", "-O1", "-Xptxas", "-O1")
 
 

@@ -65,7 +65,7 @@ def _check_nesting(code: str, source: Source) -> None:
             depth = max(0, depth - 1)
 
 
-_NESTING_TOKEN = re.compile(r"[()\[\]]|\b(?:if|let|loop|fn)\b")
+_NESTING_TOKEN = re.compile(r"[()\[\]]|\b(?:if|let|loop|fn|fun)\b")
 
 
 def deepest(text: str) -> tuple[int, int]:
@@ -73,13 +73,16 @@ def deepest(text: str) -> tuple[int, int]:
     text alone (it must work where parsing itself ran out of room): a bracket
     opens a level until it closes; `if`, `let`, `loop` and `fn` open one that
     lasts until the bracket around them closes (their last part, an `else`
-    branch or a body, runs on to there)."""
+    branch or a body, runs on to there); each `fun` starts at the top."""
     code = _COMMENT.sub(lambda m: " " * len(m.group()), text)
     levels = [0]  # constructs opened inside each open bracket
     opened = 0  # their sum
     best = (0, 0)
     for m in _NESTING_TOKEN.finditer(code):
         token = m.group()
+        if token == "fun":  # a new definition starts at the top again
+            levels, opened = [0], 0
+            continue
         if token in _OPEN:
             levels.append(0)
         elif token in _CLOSE:
