@@ -12,8 +12,19 @@ from .. import kir
 from ..check import typed as T
 from ..check.types import Array, Binder, Scalar, flatten
 from ..errors import CompilerBug
-from ..target import (CTYPE, CUDA_DEFINED, CXX_KEYWORDS, FAST_MATH, FAST_MATH_SCALED, LAUNCHER_NAMES, MATH, RESERVED,
-                      VECTOR as VECTOR_TYPES, math_function, taken_in_cuda)
+from ..target import (
+    CTYPE,
+    CUDA_DEFINED,
+    CXX_KEYWORDS,
+    FAST_MATH,
+    FAST_MATH_SCALED,
+    LAUNCHER_NAMES,
+    MATH,
+    RESERVED,
+    math_function,
+    taken_in_cuda,
+)
+from ..target import VECTOR as VECTOR_TYPES
 from .copies import COUNTER, LINEAR, VECTOR
 from .micro import RESERVED as MICRO_RESERVED
 from .reassociate import is_float_arithmetic, reassociate
