@@ -139,4 +139,18 @@ def test_the_largest_f32_as_numpy_prints_it_is_a_literal():
     text = "fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (f32 x) => f32({}) * x, xs)\n"
     check(parse(text.format("3.4028235e38f32"), "max.fut"))
     with pytest.raises(UserError, match="does not fit in f32"):
-        parse(text.format("3.4028236e38f32"), "over.fut")
+        check(parse(text.format("3.4028236e38f32"), "over.fut"))
+
+
+def test_literals_out_of_range_are_all_reported_in_order():
+    """The checker judges every literal's range, so none hides another."""
+    from tiler.check import check
+
+    text = "fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (f32 x) => f32(99999999999999999999) + 1e999f32 * x, xs)\n"
+    from tiler.source import Source
+
+    with pytest.raises(UserError) as caught:
+        check(parse(text, "two.fut"), Source(text, "two.fut"))
+    found = [(d.span.col, d.message) for d in caught.value.diagnostics]
+    assert found == [(29, "integer literal 99999999999999999999 does not fit in int"),
+                     (53, "float literal 1e999f32 does not fit in f32")]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..errors import Diagnostic
 from ..syntax import ast, pretty
+from ..syntax.grammar import FLOAT_MAX, FLOAT_ROUNDS_BELOW
 from . import typed as T
 from .scope import Scope, suggest
 from .types import (
@@ -140,6 +141,10 @@ class ExpChecker:
         return T.Lit(e.value, scalar(kind), e.span)
 
     def _floatlit(self, e: ast.FloatLit):
+        kind = e.suffix or "f32"
+        if not abs(e.value) < FLOAT_ROUNDS_BELOW[kind]:  # 1e999 is infinity in Python
+            self.error(e.span, f"float literal {self.text(e)} does not fit in {kind}",
+                       f"the largest {kind} is about {FLOAT_MAX[kind]:.4g}" + ("; use the suffix f64" if kind == "f32" else ""))
         return T.Lit(e.value, F64 if e.suffix == "f64" else F32, e.span)
 
     def _boollit(self, e: ast.BoolLit):
