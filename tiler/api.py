@@ -128,9 +128,7 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
     """Compile a program (a path to a `.fut` file, or its text; `file` names
     text in messages) as `tiler compile` does. `tuning`: a tuning file, or
     False for none; by default a path's own `.tuning` (tiler/tuning.py)."""
-    from .pipeline import run_all
     from .render import header, launch
-    from .report.explain import explain_data
 
     text, name = _program(program, file)
     options = make_options(pair=lambda what, size, value: f"{what}[{size!r}] = {value!r}", tile=tile,
@@ -146,11 +144,20 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
     path = str(program) if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")) else "-"
     options, applied = for_program(path, options, tuning if isinstance(tuning, str) else None, tuning is False)
     # the room for deep programs the command line gives itself (a chain of ten thousand lets is legal)
-    values = call_deep(run_all, text, name, options)
-    check_size_names(values["check"].kernel.sizes, options)
+    values, explained = call_deep(_compiled, text, name, options)
     module = values["verify"]
-    explained = call_deep(explain_data, values["analyse"], Source(text, name), module) | {"tuning": describe(applied)}
+    explained |= {"tuning": describe(applied)}
     return Compiled(name, values["render"], header(module), launch(module), explained, module, values["check"])
+
+
+def _compiled(text: str, name: str, options) -> tuple[dict, dict]:
+    """Every stage's value, and what explain says of them (both recurse over the program)."""
+    from .pipeline import run_all
+    from .report.explain import explain_data
+
+    values = run_all(text, name, options)
+    check_size_names(values["check"].kernel.sizes, options)
+    return values, explain_data(values["analyse"], Source(text, name), values["verify"])
 
 
 def _program(program, file: str | None) -> tuple[str, str]:

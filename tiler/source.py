@@ -64,4 +64,3 @@ class Source:
         start = self._starts[line - 1]
         end = self.text.find("\n", start)
         return self.text[start:] if end < 0 else self.text[start:end]
-

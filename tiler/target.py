@@ -57,17 +57,18 @@ CUDA_DEFINED = frozenset("""
     main exp2f fma fmaf typeof errno linux unix math_errhandling sched_priority stdin stdout stderr L_ctermid
     L_cuserid L_tmpnam P_tmpdir""".split())
 RESERVED_PREFIXES = ("__", "cuda", "CU", "tiler_", "TILER_")
-# the shapes of the headers' object-like macros (707 on Linux with CUDA 13:
-# EOF, INT_MIN, CHAR_BIT; the math constants M_PI, M_PIf, M_PIf64x), but for
-# CUDA_DEFINED's few others: capitals, digits and `_` only, three or more; or
-# a math constant's name
-_MACRO_LIKE = re.compile(r"[A-Z0-9_]{3,}|M_[A-Z0-9_]+(?:f|l|f32x?|f64x?|f128)?")
+# the shapes of the implementation's names: the prefixes above, `_` and a
+# capital (C++'s), and the headers' object-like macros (707 on Linux with
+# CUDA 13: EOF, INT_MIN, CHAR_BIT; the math constants M_PI, M_PIf, M_PIf64x),
+# but for CUDA_DEFINED's few others
+_IMPLEMENTATION_SHAPED = re.compile(r"(?:__|cuda|CU|tiler_|TILER_|_[A-Z]).*|[A-Z0-9_]{3,}"
+                                    r"|M_[A-Z0-9_]+(?:f|l|f32x?|f64x?|f128)?", re.S)
 
 
-def taken_in_cuda(name: str) -> bool:
-    """A name a program may use that means something else in the CUDA tiler writes."""
-    return (name in CXX_KEYWORDS or name in CUDA_DEFINED or name in RESERVED or name.startswith(RESERVED_PREFIXES)
-            or (len(name) > 1 and name[0] == "_" and name[1].isupper()) or _MACRO_LIKE.fullmatch(name) is not None)
+def implementation_shaped(name: str) -> bool:
+    """A name shaped as the compiler's or the headers' own are (CXX_KEYWORDS
+    and CUDA_DEFINED list the rest of what a program's names must avoid)."""
+    return _IMPLEMENTATION_SHAPED.fullmatch(name) is not None
 # the host launcher's own names (module.cu.j2): a program's name never meets them
 LAUNCHER_NAMES = {"stream", "tiler_device", "tiler_sm_counts", MULTIPROCESSORS_NAME, "tiler_run", "tiler_v",
                   "tiler_grid", "tiler_block", "tiler_err", "tiler_version", "tiler_rivals", "tiler_capture",

@@ -106,29 +106,27 @@ def _time(path: Path, prog, spec, sizes: dict, variants, compiled: dict, gpu, re
     inputs = make_inputs(prog, sizes, spec, seed=1)
     uploaded = gpu.upload(inputs)
     try:
-        reference, repeats, times = None, {}, {v.label: [] for v in variants}
-        for v in variants:
-            k, cuda = compiled[v.label]["verify"], compiled[v.label]["render"]
+        built = {v.label: (compiled[v.label]["verify"], compiled[v.label]["render"]) for v in variants}
+        reference, repeats, times = None, {}, {label: [] for label in built}
+        for label, (k, cuda) in built.items():
             outs, first = gpu.run(k, cuda, inputs, sizes, repeat=1, device=uploaded)
-            repeats[v.label] = max(MIN_REPEAT, min(MAX_REPEAT, int(BUDGET_MS / max(first[0], 1e-3))))
+            repeats[label] = max(MIN_REPEAT, min(MAX_REPEAT, int(BUDGET_MS / max(first[0], 1e-3))))
             if reference is None:
                 reference = outs
-            compare_outputs(outs, reference, spec, f"{path.stem} {size_set}: {v.label} against untiled")
+            compare_outputs(outs, reference, spec, f"{path.stem} {size_set}: {label} against untiled")
         for _ in range(ROUNDS):
-            for v in variants:
-                k, cuda = compiled[v.label]["verify"], compiled[v.label]["render"]
-                turn = -(-repeats[v.label] // ROUNDS)
-                times[v.label] += gpu.run(k, cuda, inputs, sizes, repeat=turn, device=uploaded)[1]
-        for v in variants:
-            k, cuda = compiled[v.label]["verify"], compiled[v.label]["render"]
-            record["ms"][v.label] = statistics.median(times[v.label])
+            for label, (k, cuda) in built.items():
+                turn = -(-repeats[label] // ROUNDS)
+                times[label] += gpu.run(k, cuda, inputs, sizes, repeat=turn, device=uploaded)[1]
+        for label, (k, cuda) in built.items():
+            record["ms"][label] = statistics.median(times[label])
             chosen = gpu.ran(k, cuda, sizes)
-            record["version"][v.label] = chosen.name
+            record["version"][label] = chosen.name
             race = gpu.race(k, cuda, sizes)
             if race is not None:  # the model's pick and its rival, each one's fastest launch of the race
-                record.setdefault("race", {})[v.label] = race.ms
-            record.setdefault("cost", {})[v.label] = model_cost(compiled[v.label], chosen, sizes)
-            record.setdefault("kernel", {})[v.label] = kernel_digest(chosen)
+                record.setdefault("race", {})[label] = race.ms
+            record.setdefault("cost", {})[label] = model_cost(compiled[label], chosen, sizes)
+            record.setdefault("kernel", {})[label] = kernel_digest(chosen)
     finally:
         uploaded.free()
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from ..errors import Diagnostic
 from ..syntax import ast, pretty
-from ..syntax.grammar import FLOAT_MAX, FLOAT_ROUNDS_BELOW
 from . import typed as T
 from .scope import Scope, suggest
 from .types import (
@@ -36,6 +35,10 @@ MATH = MATH_FLOAT1 | {"pow", "abs", "min", "max"}
 CONVERSIONS = {"f32": F32, "f64": F64, "int": I32, "i32": I32, "i64": I64}
 ARITH, COMPARE, LOGIC = {"+", "-", "*", "/", "%"}, {"<", "<=", ">", ">="}, {"&&", "||"}
 INT_MAX = {"i32": 2**31 - 1, "i64": 2**63 - 1}
+FLOAT_MAX = {"f32": 3.4028234663852886e38, "f64": 1.7976931348623157e308}
+# the literals that round to a finite value: below the largest plus half its
+# spacing (2^103 for f32; for f64, Python's own parse gives infinity past it)
+FLOAT_ROUNDS_BELOW = {"f32": FLOAT_MAX["f32"] + 2.0**103, "f64": float("inf")}
 KIND_WORDS = {"param": "the parameter", "size": "the size", "chunk": "the chunk size",
               "offset": "the chunk offset", "let": "the let-bound name", "loop": "the loop variable",
               "index": "the loop index", "result": "the loop result", "lambda": "the lambda parameter",

@@ -21,8 +21,8 @@ from ..target import (
     LAUNCHER_NAMES,
     MATH,
     RESERVED,
+    implementation_shaped,
     math_function,
-    taken_in_cuda,
 )
 from ..target import VECTOR as VECTOR_TYPES
 from .copies import COUNTER, LINEAR, VECTOR
@@ -64,7 +64,7 @@ class Body:
 
     def fresh(self, base: str) -> str:
         base = re.sub(r"[^A-Za-z0-9_]", "_", base.replace("'", "_q")) or "v"
-        if taken_in_cuda(base) and base not in C_RESERVED:  # a prefix the implementation's names have (__, cuda...)
+        if implementation_shaped(base):  # (names C++ and CUDA spell exactly are C_RESERVED: they get a suffix)
             base = "v_" + base.strip("_")
         return fresh_name(base, self.used)
 

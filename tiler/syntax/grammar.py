@@ -81,10 +81,6 @@ NAME_FAST = pp.Regex(_KEYWORD_AHEAD + r"[A-Za-z_][A-Za-z0-9_']*").set_name("a na
 IDENT = pp.Regex(r"[A-Za-z_][A-Za-z0-9_']*").set_name("a name").set_parse_action(_ident_action)
 NAME_AT = _located(IDENT, lambda span, t: (t[0], span))  # a name and its span
 
-FLOAT_MAX = {"f32": 3.4028234663852886e38, "f64": 1.7976931348623157e308}
-# the literals that round to a finite value: below the largest plus half its
-# spacing (2^103 for f32; for f64, Python's own parse gives infinity past it)
-FLOAT_ROUNDS_BELOW = {"f32": 3.4028234663852886e38 + 2.0**103, "f64": float("inf")}
 _NUMBER_RE = r"\d+(\.\d+)?([eE][+-]?\d+)?([A-Za-z_][A-Za-z0-9_']*)?"
 
 
