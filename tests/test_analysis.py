@@ -7,6 +7,8 @@ Programs under tests/programs/analysis carry their expectations:
   -- reason: L:C NAME text            a part of that input's reason
   -- transpose: NAME yes|no text       whether the launch transposes that array; a part of the reason
   -- join: L:C yes|no text             whether the loop around that stream joins its rows; a part of the reason
+  -- rows: N                           map levels run by a warp or block that share their reductions
+  -- reduction: L:C split OPS | not text   the loop at L:C: a reduction split by OPS, or a part of why not
 """
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ def streams_by_position(a):
 @pytest.mark.parametrize("path", ANALYSIS, ids=lambda p: p.stem)
 def test_program_expectations(path):
     want, a = header(path), analysed(path)
-    assert want.get("stream") or want.get("transpose"), f"{path.name} states no expectation"
+    assert want.get("stream") or want.get("transpose") or want.get("reduction"), f"{path.name} states no expectation"
     streams = streams_by_position(a)
     for line in want.get("block", []):
         assert list(a.block.spans) == [int(d) for d in line.split(",")]
@@ -59,6 +61,17 @@ def test_program_expectations(path):
         t = next(t for t in a.schedule.transposes if t.array == name)
         assert t.chosen == (verdict == "yes"), t.reason
         assert not text or text[0] in t.reason, t.reason
+    for line in want.get("rows", []):
+        assert a.plan.split.rows == int(line)
+    loops = {f"{r.span.line}:{r.span.col}": r for r in a.plan.split.reductions + a.plan.split.others} \
+        if a.plan.split else {}
+    for line in want.get("reduction", []):
+        pos, verdict, text = line.split(maxsplit=2)
+        r = loops[pos]
+        if verdict == "split":
+            assert r.split and ",".join(op.value for op in r.operators) == text, r
+        else:
+            assert not getattr(r, "split", False) and text in r.reason, r
     for line in want.get("join", []):
         pos, verdict, text = line.split(maxsplit=2)
         join = streams[pos].join
@@ -597,8 +610,9 @@ def test_staged_rows_are_not_transposed_unless_asked():
 
 def test_the_launch_transposes_only_where_it_pays():
     """rownorm: the transposed kernel first, for long rows and few of them,
-    the same kernel in place after it; the launch's parameters as given."""
-    module = run_to("verify", (BENCHMARKS / "rownorm.fut").read_text(), "rownorm.fut")
+    the same kernel in place after it; the launch's parameters as given
+    (without the versions that split rows of 256 and more among threads)."""
+    module = run_to("verify", (BENCHMARKS / "rownorm.fut").read_text(), "rownorm.fut", Options(no_split=True))
     first, plain, wide = module.versions
     (p,) = first.kernel.transposes
     assert (p.name, p.source, p.shape, p.source_shape) == ("A_t", "A", ("m", "n"), ("n", "m"))

@@ -26,6 +26,7 @@ VARIANTS = {"untiled": Options(no_tile=True), "tiled": Options()}
 COMPILED = VARIANTS | {"interior": Options(interior=True)}  # nvcc sees these; the golden kernels are VARIANTS'
 GOLDEN = ROOT / "tests" / "golden" / "cuda"
 UPDATE = os.environ.get("TILER_UPDATE_GOLDEN") == "1"
+NO_SPLIT = Options(no_split=True)  # the tiled kernel where rows would be split among threads
 needs_nvcc = pytest.mark.skipif(nvcc_path() is None, reason="nvcc is not on PATH")
 
 
@@ -214,7 +215,7 @@ def test_rows_staged_to_coalesce_are_copied_by_cp_async_three_chunks_deep():
     three row-major buffers, each step waiting for its own chunk alone (one
     group pending); --no-async keeps the register prefetch."""
     text = (BENCHMARKS / "rowsum.fut").read_text()
-    module = run_all(text, "rowsum.fut")["verify"]
+    module = run_all(text, "rowsum.fut", NO_SPLIT)["verify"]  # (the tiled kernel: rows of 256 on are split)
     main = module.main
     statements = _async_statements(main)
     copies = [s for s in statements if isinstance(s, kir.AsyncCopy)]
@@ -223,7 +224,7 @@ def test_rows_staged_to_coalesce_are_copied_by_cp_async_three_chunks_deep():
     assert [a.elems for a in main.shared] == [16 * 68] * 3
     scalar = next(k for k in module.kernels if k.tiled and k is not main)
     assert {c.bytes for c in _async_statements(scalar) if isinstance(c, kir.AsyncCopy)} == {4}
-    plain = run_all(text, "rowsum.fut", Options(no_async=True))["verify"].main
+    plain = run_all(text, "rowsum.fut", Options(no_async=True, no_split=True))["verify"].main
     assert not _async_statements(plain) and len(plain.shared) == 2
 
 
@@ -240,7 +241,7 @@ def test_a_copy_reads_the_index_array_at_each_of_the_blocks_rows(row):
 
 
 def test_verifier_catches_a_wait_that_leaves_the_chunk_read_in_flight():
-    k = run_all((BENCHMARKS / "rowsum.fut").read_text(), "rowsum.fut")["verify"].main
+    k = run_all((BENCHMARKS / "rowsum.fut").read_text(), "rowsum.fut", NO_SPLIT)["verify"].main
 
     def later(stmts):
         out = []

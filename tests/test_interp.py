@@ -93,6 +93,18 @@ def rownorm(i):
     return [(a * a).sum(axis=1)]
 
 
+def softmax(i):
+    x = i["X"].astype(np.float64)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return [e / e.sum(axis=1, keepdims=True)]
+
+
+def layernorm(i):
+    x = i["X"].astype(np.float64)
+    mean = x.mean(axis=1, keepdims=True)
+    return [(x - mean) / np.sqrt(((x - mean) ** 2).mean(axis=1, keepdims=True) + 1e-5)]
+
+
 def kmeans(i):
     """The nearest centre's index (the first of equal ones, as np.argmin)."""
     p, c = i["points"].astype(np.float64), i["centres"].astype(np.float64)
@@ -101,7 +113,8 @@ def kmeans(i):
 
 FORMULAS = {"nbody": nbody, "mm": mm, "lavamd": lavamd, "nbody3d": nbody3d,
             "lavamd_rodinia": lavamd_rodinia, "mriq": mriq, "conv2d": conv2d, "aat": aat, "mm_rows": mm_rows,
-            "matvec": matvec, "rowsum": rowsum, "rownorm": rownorm, "kmeans": kmeans}
+            "matvec": matvec, "rowsum": rowsum, "rownorm": rownorm, "kmeans": kmeans, "softmax": softmax,
+            "layernorm": layernorm}
 
 
 def test_every_benchmark_has_a_formula():

@@ -226,7 +226,15 @@ MAX_SIZE = 2**31 - 2**20
 # The clamps tiler adds (kernel-IR calls "clamp") are spelled through
 # tiler.cuh's PTX helper, which the front end cannot rewrite: tiler.cuh says why.
 # A program's own min and max stay CUDA's, which the optimiser understands.
-CALL_SPELLING = {"clamp": "tiler_min"}
+CALL_SPELLING = {"clamp": "tiler_min", "shuffle_xor": "__shfl_xor_sync"}
+FULL_MASK = 0xFFFFFFFF  # every lane of a warp takes part in a shuffle
+
+
+BITS = {"float": {"inf": "__int_as_float(0x7f800000)", "-inf": "(-__int_as_float(0x7f800000))",
+                  "nan": "__int_as_float(0x7fffffff)"},
+        "double": {"inf": "__longlong_as_double(0x7ff0000000000000LL)",
+                   "-inf": "(-__longlong_as_double(0x7ff0000000000000LL))",
+                   "nan": "__longlong_as_double(0x7fffffffffffffffLL)"}}
 
 
 def literal(value, ctype: str) -> str:
@@ -234,11 +242,13 @@ def literal(value, ctype: str) -> str:
         return "true" if value else "false"
     if ctype in ("float", "double"):
         text = repr(float(value))
-        if text in ("inf", "-inf", "nan"):
-            return {"inf": "INFINITY", "-inf": "(-INFINITY)", "nan": "NAN"}[text]
+        if text in ("inf", "-inf", "nan"):  # as bits: NVRTC has no math.h to define INFINITY and NAN
+            return BITS[ctype][text]
         if "e" not in text and "." not in text:
             text += ".0"
         return text + ("f" if ctype == "float" else "")
     if ctype == "long long":
         return f"{int(value)}LL"
+    if ctype == "unsigned":
+        return f"{int(value):#x}u"
     return str(int(value))

@@ -24,7 +24,8 @@ DEFAULT_SIZE = 100  # not a multiple of any tile, on purpose
 SIZE_SETS = ("test", "quick", "full")
 # what a benchmark's [library] table may name, and the library routine each is
 # (bench/library.py runs them; "copy" is the copy bandwidth, no library)
-LIBRARY_OPS = {"matmul": "cuBLAS SGEMM", "matvec": "cuBLAS SGEMV", "copy": None}
+LIBRARY_OPS = {"matmul": "cuBLAS SGEMM", "matvec": "cuBLAS SGEMV", "copy": None, "softmax": "torch.softmax(dim=-1)",
+               "layernorm": "torch layer_norm (no affine)", "rowsum": "torch.sum(dim=-1)"}
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ class Options:
     min_blocks: int | None = None  # blocks an SM must hold at once (None: the plan's choice; 0: ptxas's)
     multiprocessors: int = target.MULTIPROCESSORS  # the GPU's SM count (bench and tune read the device's)
     device_shared: int = target.SHARED_LIMIT_ANY_GPU  # the most a block can opt in to (bench and tune read the GPU's)
+    no_split: bool = False  # never share a row's reductions among threads (ablation)
     no_launch_timing: bool = False  # run the model's version without timing it against untiled at a first launch
 
     def steers_schedule(self) -> bool:

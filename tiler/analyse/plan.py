@@ -23,6 +23,7 @@ from .joins import with_joins
 from .occupancy import with_occupancy
 from .options import Options, tile_text
 from .records import Variance
+from .reductions import Split, split_plan
 from .registers import grid_blocks, register_block, register_tile, synchronous
 from .schedule import Schedule, StreamPlan, Threshold
 from .slabs import apart_loads, fits, row_candidates, unfit
@@ -41,9 +42,16 @@ class Plan:
     # block (its grid's size known only then); None where the schedule has one point a thread or its grid
     # is known now
     fewer: Schedule | None = None
+    # rows run by a warp or a block that share their reductions (reductions.py): the launch's first versions
+    split: Split | None = None
 
 
 def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
+    tiling = _tiling(kernel, var, options)
+    return tiling if options.no_tile else replace(tiling, split=split_plan(kernel, var, options))
+
+
+def _tiling(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
     rank = len(kernel.levels)
     views = Views(kernel, var)
     untiled = _untiled(var, rank, "tiling is off (--no-tile)" if options.no_tile else "the untiled fallback", views,

@@ -5,6 +5,10 @@ A benchmark's `.toml` names it in `[library]`:
   SGEMV) through PyTorch or CuPy, whichever imports, with TF32 off (a TF32
   product would be a different, less precise computation), checked against
   the untiled kernel and timed;
+- `op = "softmax"`, `"layernorm"` or `"rowsum"` with `operands = ["X"]`:
+  PyTorch's own kernel for the rows of X (`torch.softmax(X, dim=-1)`,
+  `layer_norm` over the last dimension with eps 1e-5 and no affine part,
+  `X.sum(dim=-1)`), checked and timed the same way;
 - `op = "copy"`: no library does the work, so the row is the time the
   benchmark's bytes (inputs read once, outputs written once) take at the
   device's copy bandwidth, measured in the same run with a device-to-device
@@ -31,9 +35,10 @@ def library_row(lib: dict, inputs: dict, repeat: int, reference, compare, moved:
                    [t * moved for t in per_byte], check="-")
     if not LIBRARY_OPS.get(op):
         return None
-    a, b = (_operand(inputs, name) for name in lib["operands"])
-    for backend in (_torch, _cupy):
-        found = backend(a, b, repeat)
+    operands = [_operand(inputs, name) for name in lib["operands"]]
+    backends = (_torch,) if op in ROW_OPS else (_torch, _cupy)
+    for backend in backends:
+        found = backend(op, operands, repeat)
         if found is not None:
             label, out, times = found
             verdict = compare((out,), reference, None, f"{label} against untiled")
@@ -46,7 +51,13 @@ def _operand(inputs: dict, name: str):
     return inputs[name[:-2]].T if name.endswith(".T") else inputs[name]
 
 
-def _torch(a, b, repeat):
+# PyTorch's kernels for the rows of one operand
+ROW_OPS = {"softmax": lambda torch, x: torch.softmax(x, dim=-1),
+           "layernorm": lambda torch, x: torch.nn.functional.layer_norm(x, x.shape[-1:], eps=1e-5),
+           "rowsum": lambda torch, x: x.sum(dim=-1)}
+
+
+def _torch(op, operands, repeat):
     try:
         import torch
     except ImportError:
@@ -54,9 +65,14 @@ def _torch(a, b, repeat):
     if not torch.cuda.is_available():
         return None
     torch.backends.cuda.matmul.allow_tf32 = False
-    ta, tb = (_torch_view(torch, x) for x in (a, b))
-    out = ta @ tb
-    return "PyTorch, TF32 off", out.cpu().numpy(), _torch_times(torch, lambda: ta @ tb, repeat)
+    ts = [_torch_view(torch, x) for x in operands]
+    if op in ROW_OPS:
+        work = lambda: ROW_OPS[op](torch, ts[0])  # noqa: E731
+        label = "PyTorch"
+    else:
+        work = lambda: ts[0] @ ts[1]  # noqa: E731
+        label = "PyTorch, TF32 off"
+    return label, work().cpu().numpy(), _torch_times(torch, work, repeat)
 
 
 def _torch_times(torch, work, repeat) -> list[float]:
@@ -80,12 +96,12 @@ def _torch_view(torch, x):
     return torch.from_numpy(x).cuda()
 
 
-def _cupy(a, b, repeat):
+def _cupy(op, operands, repeat):
     try:
         import cupy
     except ImportError:
         return None
-    ca, cb = cupy.asarray(a), cupy.asarray(b)
+    ca, cb = (cupy.asarray(x) for x in operands)
     out = ca @ cb
     return "CuPy", cupy.asnumpy(out), _cupy_times(cupy, lambda: ca @ cb, repeat)
 

@@ -301,6 +301,7 @@ class Kernel:
     fixed: tuple = ()  # (size name, value): shared tiles sized for this value; the launch runs it only there
     interior: bool = False  # blocks inside every dim run a copy of the body without clamps (lower/values.py: unclamped)
     occupancy: int | None = None  # the blocks an SM the plan asks for (BlockPlan.min_blocks); None: ptxas's choice
+    lanes: int = 0  # threads a row that share its reductions (lower/split.py); 0: a thread a point
 
     @property
     def transposes(self) -> tuple[Param, ...]:
@@ -392,7 +393,8 @@ class Module:
     @property
     def reads_multiprocessors(self) -> bool:
         """Some version's condition asks for the GPU's SM count."""
-        return any(v.grid_share for v in self.versions)
+        return any(v.grid_share or any(isinstance(n, Ref) and n.name == target.MULTIPROCESSORS_NAME
+                                       for n in walk(v.condition)) for v in self.versions)
 
     @property
     def main(self) -> Kernel:

@@ -10,7 +10,6 @@ skipped.
 from __future__ import annotations
 
 import dataclasses
-import re
 
 from .. import kir, target
 from ..analyse import Analysis, Schedule
@@ -19,24 +18,17 @@ from ..analyse.schedule import describe_thresholds
 from ..check import typed as T
 from ..check.types import Array
 from ..kir.verify import verify
-from .body import ctype_of
 from .micro import Micro, point_index, replicate
+from .params import bind_prelude, kernel_name, kernel_params, program_stem, size_expr, size_name, wide_factor
 from .reassociate import loop_levels
+from .split import lower_split
 from .streams import Streams
-from .values import View, add, const, minimum, mul, unclamped
+from .values import add, const, minimum, mul, unclamped
 
 __all__ = ["lower", "lower_schedule", "kernel_name", "program_stem"]
 
 
 ONE_POINT = "_one_point"  # the name of the version with the schedule one point a thread (Plan.fewer)
-
-def program_stem(file: str) -> str:
-    """The program's name in C identifiers (`benchmarks/mm.fut`: mm; `<stdin>`: stdin)."""
-    return re.sub(r"\W", "_", file.rsplit("/", 1)[-1].rsplit(".", 1)[0]).strip("_") or "kernel"
-
-
-def kernel_name(file: str, tiled: bool) -> str:
-    return f"tiler_{program_stem(file)}_{'tiled' if tiled else 'untiled'}"
 
 
 def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
@@ -46,6 +38,12 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
     below it. Where the launch transposes inputs, those versions read the
     transposed copies; if only from some row length on, the same versions
     reading the arrays in place follow for shorter rows."""
+    if analysis.plan.split is not None and analysis.plan.split.active:
+        return _split_module(analysis, file)
+    return _tiled_module(analysis, file)
+
+
+def _tiled_module(analysis: Analysis, file: str) -> kir.Module:
     plan = analysis.plan
     moves = plan.schedule.transposed
     arrays = frozenset(t.array for t in moves)
@@ -79,6 +77,64 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
     if timed:
         wide = _rivals(wide, lower_schedule(analysis, plan.untiled, file, wide=True), None, big + ", ")
     return kir.Module(file, tuple(versions + wide), notes)
+
+
+def _split_module(analysis: Analysis, file: str) -> kir.Module:
+    """The rows run by a warp or a block, the lanes a row chosen at launch
+    by the rows' count and length (Split.choices), each version timed
+    against the untiled kernel at a first launch. Where the split is gated
+    by the rows' length (a row's reduction and nothing else), the tiled
+    kernel's versions follow for shorter rows."""
+    split = analysis.plan.split
+    k = analysis.kernel
+    regular = _tiled_module(analysis, file) if split.gated else None
+    rows = _product(tuple(size_name(lv.size) for lv in k.levels[:split.rows]), wide=True)
+    tests = {"rows": rows, "length": const(split.length) if isinstance(split.length, int) else
+             kir.Ref(split.length) if split.length is not None else None}
+    gate = _test(split.gate, tests) if split.gate else None
+    fits = _fits_int(k)
+
+    def versions(wide: bool, note: str) -> list[kir.Version]:
+        out = []
+        for choice in split.choices:
+            when = _any(_all(_test(t, tests) for t in alts) for alts in choice.when) if choice.when else None
+            when = _and(fits if not wide else None, _and(gate, when))
+            why = f"{choice.who} a row" + ("; shorter rows run the tiled kernel" if gate else "")
+            out.append(kir.Version(lower_split(analysis, split, choice.lanes, file, wide), when, _joined(note, why)))
+        if regular is not None:
+            out[-1] = dataclasses.replace(out[-1], condition=_and(fits if not wide else None, gate))
+            out += [v for v in regular.versions if v.kernel.wide == wide]
+        elif analysis.options.launch_timing:
+            untiled = lower_schedule(analysis, analysis.plan.untiled, file, wide=wide)
+            out = _rivals(out, untiled, None if wide else fits, note and note + ", ")
+        if analysis.options.launch_timing:
+            untiled = next(v.kernel.name for v in out if not v.kernel.tiled)
+            out = [dataclasses.replace(v, rival=untiled) if v.kernel.lanes else v for v in out]
+        return out
+    notes = (f"math: {target.FAST_MATH_NOTE}",) if analysis.options.fast_math else ()
+    versions_ = versions(False, "")
+    if fits is not None:
+        versions_ += versions(True, "64-bit offsets: an array has 2^31 elements or more")
+    return kir.Module(file, tuple(versions_), notes)
+
+
+def _test(t, tests: dict):
+    """A reductions.Test as a launch condition over size names (and the GPU's SM count)."""
+    value = const(t.value, target.INDEX)
+    if t.per_sm:
+        value = kir.Bin("*", kir.Cast(target.INDEX, kir.Ref(target.MULTIPROCESSORS_NAME)), value)
+    return kir.Bin(t.op, tests[t.what], value)
+
+
+def _and(a, b):
+    return b if a is None else a if b is None else kir.Bin("&&", a, b)
+
+
+def _any(conds):
+    out = None
+    for c in conds:
+        out = c if out is None else kir.Bin("||", out, c)
+    return out
 
 
 def _rivals(versions: list[kir.Version], untiled: kir.Kernel, fits, note: str = "") -> list[kir.Version]:
@@ -163,10 +219,10 @@ def _joined(*parts) -> str:
     return "; ".join(p for p in parts if p)
 
 
-def _product(sizes: tuple):
-    """Sizes multiplied (64-bit where there are several)."""
+def _product(sizes: tuple, wide: bool = False):
+    """Sizes multiplied (64-bit where there are several, or where `wide`)."""
     terms = [const(s) if isinstance(s, int) else kir.Ref(s) for s in sizes]
-    out = terms[0] if len(terms) == 1 else kir.Cast(target.INDEX, terms[0])
+    out = terms[0] if len(terms) == 1 and not wide else kir.Cast(target.INDEX, terms[0])
     for t in terms[1:]:
         out = kir.Bin("*", out, t)
     return out
@@ -179,7 +235,7 @@ def _fits_int(k: T.Kernel):
     if len(k.levels) > 1:
         shapes.append(tuple(lv.size for lv in k.levels))
     conds = []
-    for shape in dict.fromkeys(tuple(_size_name(s) for s in sh) for sh in shapes):
+    for shape in dict.fromkeys(tuple(size_name(s) for s in sh) for sh in shapes):
         count = None
         for s in shape:
             term = const(s) if isinstance(s, int) else kir.Ref(s)
@@ -199,21 +255,15 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     k, block = analysis.kernel, schedule.block
     tiled = schedule.tiled
     low = Streams(schedule, {}, vectors, loop_levels(k) if analysis.options.fast_math else None)
-    factor = _wide if wide else (lambda extent: extent)
+    factor = wide_factor if wide else (lambda extent: extent)
     fixed = schedule.fixed
-    params = _params(low, k, factor, fixed, transposed)
+    params = kernel_params(low, k, factor, fixed, transposed)
     micro = _micro(block)
-    for pl in k.prelude:
-        if isinstance(pl.value, T.Transpose):
-            v = low.env[pl.value.source]
-            low.env[pl.binder] = View(v.buffer, v.offset, (v.strides[1], v.strides[0]) + v.strides[2:],
-                                      (v.sizes[1], v.sizes[0]) + v.sizes[2:], v.ctype)
-        else:
-            low.env[pl.binder] = low.name_value(pl.binder, low.exp(pl.value))
+    bind_prelude(low, k)
     sizes, gtids = [], []
     for level in k.levels:
         d = level.dim
-        size = _size_expr(low, level.size)
+        size = size_expr(low, level.size)
         gtid = low.declare(f"gtid{d}", "int", add(_base(block, d), _local(block, micro, d)), level.span)
         sizes.append(size)
         gtids.append(gtid)
@@ -264,62 +314,16 @@ def describe_fixed(fixed) -> str:
     return f"its shared tiles hold rows of {sizes} elements (the size given when it was compiled)"
 
 
-def _params(low: Streams, k: T.Kernel, factor, fixed: dict, transposed: frozenset) -> list[kir.Param]:
-    """`fixed`: sizes the kernel runs at one value of (passed, but read as that
-    constant); `transposed`: arrays passed with their last two axes swapped,
-    read through a view that swaps them back."""
-    params, sizes = [], []
-    for s in k.sizes:
-        name = low.fresh(s.name)
-        low.env[s] = const(fixed[s.name]) if s.name in fixed else kir.Ref(name)
-        low.size_names[name] = s.name
-        sizes.append(kir.Param(name, "int", "size", s.name))
-    for p in k.params:
-        if p.kind == "size":  # an int parameter that is a size: passed once, as the size
-            continue
-        swap = p.name in transposed
-        name = low.fresh(f"{p.name}_t" if swap else p.name)
-        if isinstance(p.type, Array):
-            shape = tuple(_size_expr(low, s) for s in p.type.shape)
-            names = _shape_names(p.type)
-            laid = _swapped(shape) if swap else shape  # the extents as the array lies in memory
-            strides, stride = [], const(1)
-            for extent in reversed(laid):
-                strides.insert(0, stride)
-                stride = mul(stride, factor(extent))
-            low.env[p] = View(name, const(0), _swapped(tuple(strides)) if swap else tuple(strides), shape,
-                              ctype_of(p.type))
-            params.append(kir.Param(name, ctype_of(p.type), "input", p.name, _swapped(names) if swap else names,
-                                    transposed=swap))
-        else:
-            low.env[p] = kir.Ref(name)
-            params.append(kir.Param(name, ctype_of(p.type), "scalar", p.name))
-    shape = tuple(_size_name(lv.size) for lv in k.levels)
-    for i, t in enumerate(k.outputs):
-        params.append(kir.Param(low.fresh(f"out{i}"), ctype_of(t), "output", f"out{i}", shape))
-    return params + sizes
 
 
-def _swapped(axes: tuple) -> tuple:
-    """The last two axes exchanged."""
-    return axes[:-2] + (axes[-1], axes[-2])
 
 
-def _wide(extent):
-    """A size as a factor of a 64-bit flat offset (every size itself fits an int)."""
-    return kir.Cast(target.INDEX, extent) if not isinstance(extent, kir.Const) or extent.value > 1 else extent
 
 
-def _size_expr(low: Streams, size):
-    return const(size) if isinstance(size, int) else low.env[size]
 
 
-def _size_name(size):
-    return size if isinstance(size, int) else size.name
 
 
-def _shape_names(t: Array) -> tuple:
-    return tuple(_size_name(s) for s in t.shape)
 
 
 def _micro(block) -> Micro | None:
@@ -370,7 +374,7 @@ def _grid(k: T.Kernel, block) -> tuple:
     axes = [None, None, None]
     for level in k.levels:
         d = level.dim
-        axes[target.AXES.index(block.grid_axis[d])] = (_size_name(level.size), block.points(d))
+        axes[target.AXES.index(block.grid_axis[d])] = (size_name(level.size), block.points(d))
     return tuple(axes)
 
 

@@ -16,6 +16,7 @@ from rich.table import Table
 from .. import target
 from ..analyse import Analysis
 from ..analyse.records import dims_text
+from ..analyse.reductions import tests_text
 from ..analyse.registers import REGISTER_BUDGET
 from ..analyse.schedule import describe_copy, describe_pipeline, describe_reads, describe_share, describe_thresholds
 from ..check.expressions import text as source_text
@@ -46,6 +47,7 @@ def explain_data(a: Analysis, source: Source, module=None) -> dict:
         "rows": [_row(r, source) for r in a.schedule.slabs],
         "transposes": [_transposition(t) for t in a.schedule.transposes],
         "streams": [_stream(s, b, source) for s in a.streams],
+        "reductions": _reductions(a),
         "versions": _versions(a, module),
         "math": {"fast": a.options.fast_math, "note": target.FAST_MATH_NOTE if a.options.fast_math else
                  "IEEE: CUDA's correctly rounded or documented-accuracy functions (--fast-math: the hardware "
@@ -54,6 +56,36 @@ def explain_data(a: Analysis, source: Source, module=None) -> dict:
         "variance": _variance(a),
         "warnings": [],
     }
+
+
+def _reductions(a: Analysis) -> dict | None:
+    """Every loop at a row's level: a reduction (by which operators, split
+    among a row's threads or why not) or why it is not one."""
+    split = a.plan.split
+    if split is None:
+        return None
+    return {"rows": split.rows, "reason": split.reason,
+            "lanes": [{"lanes": c.lanes, "when": [[_test(t) for t in alts] for alts in c.when]}
+                      for c in split.choices] if split.active else [],
+            "gate": _test(split.gate) if split.active and split.gate else None,
+            "loops": [{"line": r.span.line, "column": r.span.col, "operators": [op.value for op in r.operators],
+                       "split": r.split, "length": r.length, "reason": r.reason} for r in split.reductions],
+            "not_reductions": [{"line": o.span.line, "column": o.span.col, "reason": o.reason}
+                               for o in split.others]}
+
+
+def _lanes_when(split, lanes: int) -> str | None:
+    """The launch's test for a split version, in words (None: not one, or it runs otherwise)."""
+    if not lanes:
+        return None
+    choice = next(c for c in split.choices if c.lanes == lanes)
+    tests = [tests_text(choice.when, split.length)] if choice.when else []
+    tests += [split.gate.text(split.length)] if split.gate else []
+    return " and ".join(f"({t})" if " or " in t else t for t in tests) or None
+
+
+def _test(t) -> dict:
+    return {"what": t.what, "op": t.op, "value": t.value, "per_sm": t.per_sm}
 
 
 def _promotion(r, source: Source) -> dict:
@@ -176,7 +208,10 @@ def _versions(a: Analysis, module) -> list[dict]:
     for n, (tiled, divisible, fixed, why, wide, transposed, version) in enumerate(kernels):
         share = version.grid_share if version is not None else 0
         last = n == len(kernels) - 1 and len(kernels) > 1
-        out.append({"kernel": "tiled" if tiled else "untiled", "condition": None if last or not tiled else conds,
+        lanes = version.kernel.lanes if version is not None else 0
+        kind = "split" if lanes else "tiled" if tiled else "untiled"
+        out.append({"kernel": kind, "lanes": lanes or None, "lanes_when": _lanes_when(a.plan.split, lanes),
+                    "condition": None if last or not tiled or lanes else conds,
                     "multiple_of": [{"size": s, "factor": f} for s, f in divisible],
                     "equal_to": [{"size": s, "value": v} for s, v in fixed],
                     "offsets": "64-bit" if wide else "32-bit",
@@ -222,6 +257,7 @@ def render_text(data: dict, variance: bool = False, width: int = 120, candidates
     _transposes_text(console, data.get("transposes", []))
     for s in data["streams"]:
         _stream_text(console, s)
+    _reductions_text(console, data.get("reductions"))
     _versions_text(console, data["versions"])
     if candidates:
         _candidates_text(console, data["candidates"])
@@ -365,6 +401,19 @@ def _decision(i: dict) -> str:
     return "shared" if i["staged"] else "global"
 
 
+def _reductions_text(console: Console, r: dict | None) -> None:
+    if r is None or not (r["loops"] or r["not_reductions"]):
+        return
+    rows = "map level 0" if r["rows"] == 1 else f"map levels 0 to {r['rows'] - 1}"
+    console.print(f"\n[bold]reductions[/]: {r['reason']}" + (f" (rows: {rows})" if r["rows"] else ""))
+    for loop in r["loops"]:
+        ops = ", ".join(loop["operators"])
+        state = "split among a row's threads" if loop["split"] else f"not split: {loop['reason']}"
+        console.print(f"  loop at {loop['line']}:{loop['column']}: a reduction by {ops}; {state}")
+    for o in r["not_reductions"]:
+        console.print(f"  loop at {o['line']}:{o['column']}: not a reduction: {o['reason']}")
+
+
 def _versions_text(console: Console, versions: list[dict]) -> None:
     if len(versions) < 2:
         return
@@ -382,11 +431,13 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
         if v.get("grid_share"):
             conds.append(describe_share(v["grid_share"], v["grid_blocks_at_least_sms"]))
         conds += [f"{m['size']} a multiple of {m['factor']}" for m in v["multiple_of"]]
-        name = v["kernel"] + (", vector copies" if v["multiple_of"] else "") + \
+        conds += [v["lanes_when"]] if v.get("lanes_when") else []
+        name = v["kernel"] + (f", {v['lanes']} threads a row" if v.get("lanes") else "") + \
+            (", vector copies" if v["multiple_of"] else "") + \
             (", 64-bit offsets" if v["offsets"] == "64-bit" else "") + \
             "".join(f", {a} transposed" for a in v.get("transposed", ()))
         raced = "; raced against the untiled kernel" if v.get("timed_against") else ""
-        if n == len(versions) - 1:
+        if n == len(versions) - 1 or not conds:
             console.print(f"  {name}: otherwise ({v['why']}{raced})" if v["why"] else f"  {name}: otherwise")
         else:
             console.print(f"  {name}: when {' and '.join(conds)} ({v['why']}{raced})")

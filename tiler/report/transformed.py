@@ -16,12 +16,14 @@ from ..analyse.schedule import CopyAxis, Layout
 from ..check.types import size_text
 from ..syntax import ast, pretty
 from ..tree import map_children
-from .strips import Strips, main_of, names_in, sequentialised, span_key, strip_mined
+from .strips import Strips, kernel_maps, main_of, names_in, sequentialised, span_key, strip_mined
 
 AXIS = {"x": "threadIdx.x", "y": "threadIdx.y"}
 
 
 def show_transformed(program: ast.Program, a: Analysis) -> str:
+    if a.plan.split is not None and a.plan.split.active:
+        return _split(program, a)
     plans = {span_key(s.site.stream.origin): s for s in a.streams if s.tiled and s.site.stream.origin is not None}
     comments = {_nest_position(program): _block_comments(a)}
     for s in plans.values():
@@ -32,6 +34,28 @@ def show_transformed(program: ast.Program, a: Analysis) -> str:
     if a.block.register is None:
         return pretty(rewritten, comments)
     return _three_steps(rewritten, comments, a, plans)
+
+
+def _split(program: ast.Program, a: Analysis) -> str:
+    """Rows run by T threads each: the reductions they split, the inner maps they share."""
+    split = a.plan.split
+    counts = sorted(c.lanes for c in split.choices)
+    lanes = ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
+    maps = kernel_maps(program, len(a.kernel.levels))
+    rows = "map level 0" if split.rows == 1 else f"map levels 0 to {split.rows - 1}"
+    comments = {span_key(maps[0]): [f"rows ({rows}): each run by T = {lanes} threads (chosen at launch by the "
+                                    f"rows' count and length); every thread of a row runs the row's code"]}
+    for n, m in enumerate(maps[split.rows:]):
+        last = n == len(maps) - split.rows - 1
+        comments[span_key(m)] = ["the row's T threads share these points: thread t computes points t, t + T, ..."
+                                 if last else "each of the row's threads walks these points in a loop"]
+    for r in split.reductions:
+        if r.split:
+            ops = ", ".join(op.value for op in r.operators)
+            comments[(r.span.line, r.span.col)] = [
+                f"split by {ops}: thread t of the row folds iterations t, t + T, ... from the operator's identity; "
+                "the T shares are combined (warp shuffles, then shared memory) and then with the start value"]
+    return pretty(program, comments)
 
 
 def _joined(s) -> list[str]:

@@ -13,12 +13,12 @@ UNARY, POSTFIX, ATOM, OPEN = 6, 7, 8, 0  # OPEN: a form that extends to the righ
 STEP = "  "
 
 
-_comments: dict = {}  # (line, col) of a map or streamSeq -> comment lines printed before it
+_comments: dict = {}  # (line, col) of a map, streamSeq or loop -> comment lines printed before it
 
 
 def pretty(node, comments: dict | None = None) -> str:
-    """Source text for `node`; `comments` puts `-- ...` lines before the maps
-    and streams at the given (line, column) (for `explain --show-transformed`)."""
+    """Source text for `node`; `comments` puts `-- ...` lines before the maps,
+    streams and loops at the given (line, column) (for `explain --show-transformed`)."""
     global _comments
     _comments, saved = comments or {}, _comments
     try:
@@ -120,7 +120,8 @@ def _exp(e, ind: str, need: int) -> str:  # noqa: C901 - one case per form
         params = ", ".join(p.name if p.init is None else f"{p.name} = {_exp(p.init, ind, 0)}"
                            for p in e.params)
         inner = ind + STEP
-        return (f"loop ({params}) = for {e.index} < {_exp(e.bound, inner, 0)} do\n"
+        notes = "".join(f"-- {c}\n{ind}" for c in _comments.get((e.span.line, e.span.col), ()))
+        return (f"{notes}loop ({params}) = for {e.index} < {_exp(e.bound, inner, 0)} do\n"
                 f"{inner}{_exp(e.body, inner, 0)}\n{ind}in {_exp(e.rest, ind, 0)}")
     if isinstance(e, (ast.Map, ast.StreamSeq)):
         word = "map" if isinstance(e, ast.Map) else "streamSeq"

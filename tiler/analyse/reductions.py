@@ -1,0 +1,311 @@
+"""Reductions, and the lets between map levels computed once a row.
+
+A `loop` (a stream's loop over its chunk, or a plain one) whose every
+carried value is combined with one associative, commutative operator
+(`acc + t`, `acc * t`, `min(acc, t)`, `max(acc, t)`, where `t` reads no
+carried value) is a reduction: its iterations can be shared among threads,
+each folding every T-th one from the operator's identity, and the partial
+results combined (`init op (p0 op p1 op ...)`). With `+` and `*` on floats
+the rounding order changes.
+
+`split_plan(kernel, options)` finds the deepest map level whose lets (or,
+for the innermost level, whose body) hold such a reduction: every level
+down to it is a *row*, run by a warp or a block of threads (its lanes)
+that split the row's reductions and compute the rest of the row's code
+together; the levels inside it become a loop of each lane over every
+T-th inner point. A softmax's maximum and sum are then computed once a row
+instead of once a point, and a long row's sum by many threads instead of
+one. Which lane count runs is chosen at launch by the number of rows
+(`Split.choices`); every split version is also timed against the untiled
+kernel at a first launch.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from .. import target
+from ..check import typed as T
+from ..check.types import Array, Scalar
+from ..tree import children, descendants
+from .options import Options
+from .records import Variance, dims_text
+
+
+class Operator(Enum):
+    ADD = "+"
+    MUL = "*"
+    MIN = "min"
+    MAX = "max"
+
+
+FEW = 64  # a loop of fewer iterations, known when compiling, stays with one thread
+# Lanes a row, chosen at launch from the rows and their length (H200, benchmarks/RESULTS.md): a warp a row
+# for short rows, when there are enough of them to give every SM WARP_ROWS_AN_SM; a block of 1024 for very
+# long rows or too few rows to give every SM FEW_ROWS_AN_SM; else a block of 256. A warp a row re-reads a
+# long row (a softmax's three passes) from DRAM, as its many rows in flight overflow the caches.
+WARP, BLOCK, WIDE_BLOCK = 32, 256, 1024
+SHORT_ROW = 2048  # elements: up to this a warp a row
+LONG_ROW = 65536  # elements: from this a block of 1024 a row
+WARP_ROWS_AN_SM = 32
+FEW_ROWS_AN_SM = 4
+ROWS_A_WARP_BLOCK = 8  # rows a block of 32-lane rows holds (a block of 256 threads)
+# a row's reduction with nothing computed per inner point is split only from this length on: shorter,
+# one thread a row (the tiled kernel) is faster (rows of 64 elements: 0.031 ms against 0.048 a warp a row)
+MIN_SPLIT_LENGTH = 256
+
+
+@dataclass(frozen=True)
+class Reduction:
+    loop: T.Loop = field(repr=False, compare=False)
+    operators: tuple[Operator, ...]  # one a carried value
+    level: int  # the map level whose code holds it
+    split: bool
+    reason: str = ""  # why it is not split ("" when it is)
+    length: str | int | None = None  # its iterations: a size's name, a number, or None (computed)
+
+    @property
+    def span(self):
+        return self.loop.span
+
+
+@dataclass(frozen=True)
+class NotReduction:
+    """A loop at a row's level that is not a reduction, and why."""
+
+    loop: T.Loop = field(repr=False, compare=False)
+    reason: str
+
+    @property
+    def span(self):
+        return self.loop.span
+
+
+@dataclass(frozen=True)
+class Test:
+    """A launch test on the rows' count or their length: `rows >= 32 an SM`."""
+
+    what: str  # "rows" or "length"
+    op: str  # ">=", "<=" or "<"
+    value: int
+    per_sm: bool = False  # `value` is per SM of the GPU
+
+    def text(self, length) -> str:
+        name = "rows" if self.what == "rows" else f"the row's length ({length})"
+        return f"{name} {self.op} {self.value}" + (" an SM" if self.per_sm else "")
+
+
+def tests_text(when: tuple[tuple[Test, ...], ...], length) -> str:
+    """Alternatives of tests in words: `a and b or c`."""
+    return " or ".join(" and ".join(t.text(length) for t in alts) for alts in when)
+
+
+@dataclass(frozen=True)
+class LaneChoice:
+    lanes: int
+    when: tuple[tuple[Test, ...], ...]  # any of these, each all of its tests; empty: otherwise
+
+    @property
+    def who(self) -> str:
+        return "a warp" if self.lanes == WARP else f"a block of {self.lanes} threads"
+
+
+@dataclass(frozen=True)
+class Split:
+    rows: int  # map levels 0 .. rows-1 are rows: a warp or a block each (0: no split)
+    reductions: tuple[Reduction, ...]
+    others: tuple[NotReduction, ...]  # loops at a row's level that are not reductions
+    reason: str
+    inner: bool = False  # map levels lie inside the rows: their points would recompute the row's lets
+
+    @property
+    def active(self) -> bool:
+        """Some reduction is split: the launch's first versions run rows by warps or blocks."""
+        return self.rows > 0
+
+    @property
+    def length(self) -> str | int | None:
+        """The split reductions' common length, where they share one that is known."""
+        lengths = {r.length for r in self.reductions if r.split}
+        return lengths.pop() if len(lengths) == 1 and None not in lengths else None
+
+    @property
+    def choices(self) -> tuple[LaneChoice, ...]:
+        """The lanes a row, in the order the launch tests them."""
+        known = self.length is not None
+        warp = (Test("length", "<=", SHORT_ROW), Test("rows", ">=", WARP_ROWS_AN_SM, True)) if known \
+            else (Test("rows", ">=", 2 * WARP_ROWS_AN_SM, True),)
+        few = (Test("rows", "<", FEW_ROWS_AN_SM, True),)
+        wide = ((Test("length", ">=", LONG_ROW),), few) if known else (few,)
+        return LaneChoice(WARP, (warp,)), LaneChoice(WIDE_BLOCK, wide), LaneChoice(BLOCK, ())
+
+    @property
+    def gate(self) -> Test | None:
+        """What the launch tests before it runs any split version (else the tiled kernel's)."""
+        return Test("length", ">=", MIN_SPLIT_LENGTH) if self.gated else None
+
+    @property
+    def gated(self) -> bool:
+        """Split only from MIN_SPLIT_LENGTH on, the tiled kernel's versions below it."""
+        return not self.inner and self.length is not None
+
+
+def split_plan(kernel: T.Kernel, var: Variance, options: Options) -> Split | None:
+    """The rows and the reductions they split (`rows` 0: none is, and
+    `reason` says why), or None where splitting is off. A reduction at the
+    innermost level is split only where it reads the row's own data: a
+    product's or an n-body's inputs are shared by other points, and the
+    tiled kernel stages them for those points instead."""
+    if options.no_split or not kernel.levels:
+        return None
+    found = [_level_loops(kernel, lv.dim) for lv in kernel.levels]
+    last = len(kernel.levels) - 1
+    own = {id(r.loop): _shared(r.loop, var, frozenset(range(last + 1))) for r in found[last][0] if r.split}
+    found[last] = ([replace(r, split=False, reason=own[id(r.loop)]) if own.get(id(r.loop)) else r
+                    for r in found[last][0]], found[last][1])
+    deepest = max((d for d, (reds, _) in enumerate(found) if any(r.split for r in reds)), default=None)
+    others = tuple(o for _, outs in found for o in outs)
+    if deepest is None or deepest >= len(target.AXES):
+        everything = tuple(r for reds, _ in found for r in reds)
+        reason = "no loop of the kernel is a reduction" if not everything else \
+            "no reduction is worth sharing among threads" if deepest is None else \
+            f"the rows would need {deepest + 1} grid axes; CUDA has {len(target.AXES)}"
+        return Split(0, tuple(replace(r, split=False, reason=r.reason or reason) for r in everything), others, reason)
+    inside = "it lies inside the row, in a map whose points the row's threads share"
+    reductions = tuple(r if r.level <= deepest else replace(r, split=False, reason=inside)
+                       for reds, _ in found for r in reds)
+    inner = last - deepest
+    ops = sorted({op.value for r in reductions if r.split for op in r.operators})
+    reason = f"a row's reductions ({', '.join(ops)}) are shared by the threads of a warp or block"
+    if inner:
+        reason += "; the lets between map levels run once a row, and its threads share the " + \
+                  ("inner level's points" if inner == 1 else f"{inner} inner levels' points")
+    return Split(deepest + 1, reductions, others, reason, bool(inner))
+
+
+def _shared(loop: T.Loop, var: Variance, rows: frozenset) -> str:
+    """Why a reduction's reads are not the row's own (another point reads
+    them too), or "" where every array it reads varies with every row dim."""
+    reads = [n for n in descendants(loop.body, T.is_exp) if isinstance(n, T.Index)]
+    if not reads:
+        return "it reads no array"
+    for n in reads:
+        array = n.array
+        dims = var.of(array.binder) if isinstance(array, T.Var) else frozenset()
+        if not rows <= dims:
+            name = array.binder.name if isinstance(array, T.Var) else "an array"
+            return f"`{name}` does not vary with dimension {dims_text(rows - dims)}: other rows read it too, " \
+                   f"and the tiled kernel shares it among them"
+    return ""
+
+
+def _level_loops(kernel: T.Kernel, dim: int) -> tuple[list[Reduction], list[NotReduction]]:
+    """The loops at a level's own code (its arguments and lets, and the body
+    for the innermost level), outside any loop's body: each a reduction to
+    split, one left with one thread, or not a reduction."""
+    level = kernel.levels[dim]
+    roots = list(level.args) + [v for _, v in level.lets]
+    if dim == len(kernel.levels) - 1:
+        roots.append(kernel.body)
+    reductions, others = [], []
+    lengths: dict = {}  # a stream's chunk size -> the length of the arrays it walks (untiled: one chunk)
+    stack = list(reversed(roots))
+    while stack:
+        e = stack.pop()
+        if isinstance(e, T.Stream) and isinstance(e.arrays[0].type, Array):
+            lengths[e.chunk] = _size(e.arrays[0].type.shape[0])
+        if isinstance(e, T.Loop):
+            ops = operators(e)
+            if isinstance(ops, str):
+                others.append(NotReduction(e, ops))
+                stack.extend(reversed(tuple(children(e, T.is_exp))))  # its body runs the same on every lane
+                continue
+            few = _few(e.bound)
+            length = lengths.get(e.bound.binder) if isinstance(e.bound, T.Var) else None
+            if isinstance(e.bound, T.Lit):
+                length = int(e.bound.value)
+            elif isinstance(e.bound, T.Var) and e.bound.binder in kernel.sizes:
+                length = e.bound.binder.name
+            reductions.append(Reduction(e, ops, dim, not few, few, length))
+            stack.extend(reversed(list(e.inits) + [e.bound, e.rest] + ([e.body] if few else [])))
+            continue
+        stack.extend(reversed(tuple(children(e, T.is_exp))))
+    return reductions, others
+
+
+def _size(s) -> str | int:
+    return s if isinstance(s, int) else s.name
+
+
+def _few(bound) -> str:
+    if isinstance(bound, T.Lit) and int(bound.value) < FEW:
+        return f"its {bound.value} iterations are too few to share among threads"
+    return ""
+
+
+def operators(loop: T.Loop) -> tuple[Operator, ...] | str:
+    """The operator combining each carried value, or why the loop is not a reduction."""
+    carried = frozenset(loop.params)
+    body = loop.body
+    while isinstance(body, T.Let):
+        if _reads(body.value, carried):
+            return f"a `let` in its body reads the carried value `{_names(body.value, carried)}`"
+        body = body.body
+    values = body.items if isinstance(body, T.TupleE) and len(loop.params) > 1 else (body,)
+    if len(values) != len(loop.params):
+        return "its body does not give one value for each carried value"
+    out = []
+    for param, value in zip(loop.params, values):
+        op = _combine(param, value, carried)
+        if isinstance(op, str):
+            return op
+        out.append(op)
+    return tuple(out)
+
+
+def _combine(param, value, carried) -> Operator | str:
+    if not isinstance(param.type, Scalar) or param.type.kind == "bool":
+        return f"`{param.name}` is not a number"
+    if isinstance(value, T.BinOp) and value.op in ("+", "*"):
+        pair = (value.lhs, value.rhs)
+        op = Operator(value.op)
+    elif isinstance(value, T.Builtin) and value.name in ("min", "max"):
+        pair = value.args
+        op = Operator(value.name)
+    else:
+        return f"`{param.name}` is not combined with +, *, min or max"
+    own = [a for a in pair if isinstance(a, T.Var) and a.binder is param]
+    if len(own) != 1:
+        return f"`{param.name}` is not one operand of its {op.value}"
+    other = pair[1] if pair[0] is own[0] else pair[0]
+    if _reads(other, carried):
+        return f"the term combined with `{param.name}` reads the carried value `{_names(other, carried)}`"
+    return op
+
+
+def _reads(e, binders: frozenset) -> bool:
+    return any(isinstance(n, T.Var) and n.binder in binders for n in descendants(e, T.is_exp))
+
+
+def _names(e, binders: frozenset) -> str:
+    return next(n.binder.name for n in descendants(e, T.is_exp) if isinstance(n, T.Var) and n.binder in binders)
+
+
+def identity(op: Operator, kind: str):
+    """The operator's identity for a scalar kind: -0.0 for a float sum (so
+    that a sum of -0.0 stays -0.0), the largest value for a minimum."""
+    big = {"i32": target.INT_MAX, "i64": 2**63 - 1}
+    if op is Operator.ADD:
+        return -0.0 if kind in ("f32", "f64") else 0
+    if op is Operator.MUL:
+        return 1.0 if kind in ("f32", "f64") else 1
+    sign = 1 if op is Operator.MIN else -1
+    if kind in ("f32", "f64"):
+        return sign * float("inf")
+    return big[kind] if sign > 0 else -big[kind] - 1
+
+
+def describe(r: Reduction) -> str:
+    ops = ", ".join(op.value for op in r.operators)
+    where = f"loop at {r.span.line}:{r.span.col}"
+    return f"{where}: a reduction by {ops}, " + ("split among a row's threads" if r.split else f"not split: {r.reason}")

@@ -1,0 +1,89 @@
+"""The kernel's parameters (sizes, arrays, scalars, outputs) and the views
+its code reads them through, shared by every kind of kernel `lower` makes."""
+from __future__ import annotations
+
+import re
+
+from .. import kir, target
+from ..check import typed as T
+from ..check.types import Array
+from .body import Body, ctype_of
+from .values import View, const, mul
+
+
+def program_stem(file: str) -> str:
+    """The program's name in C identifiers (`benchmarks/mm.fut`: mm; `<stdin>`: stdin)."""
+    return re.sub(r"\W", "_", file.rsplit("/", 1)[-1].rsplit(".", 1)[0]).strip("_") or "kernel"
+
+
+def kernel_name(file: str, tiled: bool) -> str:
+    return f"tiler_{program_stem(file)}_{'tiled' if tiled else 'untiled'}"
+
+
+def bind_prelude(low, k: T.Kernel) -> None:
+    """The host prelude's names: a transpose is a view with two strides swapped."""
+    for pl in k.prelude:
+        if isinstance(pl.value, T.Transpose):
+            v = low.env[pl.value.source]
+            low.env[pl.binder] = View(v.buffer, v.offset, (v.strides[1], v.strides[0]) + v.strides[2:],
+                                      (v.sizes[1], v.sizes[0]) + v.sizes[2:], v.ctype)
+        else:
+            low.env[pl.binder] = low.name_value(pl.binder, low.exp(pl.value))
+
+
+def kernel_params(low: Body, k: T.Kernel, factor, fixed: dict, transposed: frozenset) -> list[kir.Param]:
+    """`fixed`: sizes the kernel runs at one value of (passed, but read as that
+    constant); `transposed`: arrays passed with their last two axes swapped,
+    read through a view that swaps them back."""
+    params, sizes = [], []
+    for s in k.sizes:
+        name = low.fresh(s.name)
+        low.env[s] = const(fixed[s.name]) if s.name in fixed else kir.Ref(name)
+        low.size_names[name] = s.name
+        sizes.append(kir.Param(name, "int", "size", s.name))
+    for p in k.params:
+        if p.kind == "size":  # an int parameter that is a size: passed once, as the size
+            continue
+        swap = p.name in transposed
+        name = low.fresh(f"{p.name}_t" if swap else p.name)
+        if isinstance(p.type, Array):
+            shape = tuple(size_expr(low, s) for s in p.type.shape)
+            names = shape_names(p.type)
+            laid = swapped(shape) if swap else shape  # the extents as the array lies in memory
+            strides, stride = [], const(1)
+            for extent in reversed(laid):
+                strides.insert(0, stride)
+                stride = mul(stride, factor(extent))
+            low.env[p] = View(name, const(0), swapped(tuple(strides)) if swap else tuple(strides), shape,
+                              ctype_of(p.type))
+            params.append(kir.Param(name, ctype_of(p.type), "input", p.name, swapped(names) if swap else names,
+                                    transposed=swap))
+        else:
+            low.env[p] = kir.Ref(name)
+            params.append(kir.Param(name, ctype_of(p.type), "scalar", p.name))
+    shape = tuple(size_name(lv.size) for lv in k.levels)
+    for i, t in enumerate(k.outputs):
+        params.append(kir.Param(low.fresh(f"out{i}"), ctype_of(t), "output", f"out{i}", shape))
+    return params + sizes
+
+
+def swapped(axes: tuple) -> tuple:
+    """The last two axes exchanged."""
+    return axes[:-2] + (axes[-1], axes[-2])
+
+
+def wide_factor(extent):
+    """A size as a factor of a 64-bit flat offset (every size itself fits an int)."""
+    return kir.Cast(target.INDEX, extent) if not isinstance(extent, kir.Const) or extent.value > 1 else extent
+
+
+def size_expr(low: Body, size):
+    return const(size) if isinstance(size, int) else low.env[size]
+
+
+def size_name(size):
+    return size if isinstance(size, int) else size.name
+
+
+def shape_names(t: Array) -> tuple:
+    return tuple(size_name(s) for s in t.shape)
