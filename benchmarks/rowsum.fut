@@ -1,6 +1,9 @@
--- The sum of each row of a matrix: one row a thread, a pure stream of
--- memory. In place neighbouring threads read a row apart (uncoalesced); the
--- block copies its threads' rows into shared memory along the rows.
+-- The sum of each row of a matrix, a pure stream of memory. The row's
+-- threads (a warp, or a block of 256 or 1024, chosen at launch) share the
+-- sum: each adds every T-th element, and the shares are combined. Rows
+-- shorter than 256 run one row a thread, the block copying its threads'
+-- rows into shared memory along the rows (in place, neighbouring threads
+-- would read a row apart: uncoalesced).
 fun [f32, n] main([[f32, m], n] A) =
   map(fn f32 ([f32, m] r) =>
         streamSeq(fn f32 (int kk, [f32, c] rc, f32 acc) =>

@@ -166,7 +166,7 @@ class _FakeGpu:
         if self.fail:
             raise RuntimeError(self.fail)
         kernels = getattr(module, "kernels", (module,))
-        tiled = any("tiled" in k.name and "untiled" not in k.name for k in kernels)
+        tiled = any(k.tiled for k in kernels)  # a default module (tiled or split versions), or the untiled kernel
         ms = points * self.per_point * (self.factor if tiled else 1.0)
         return self.outputs, [ms] * max(repeat, 1)
 

@@ -93,6 +93,10 @@ def rownorm(i):
     return [(a * a).sum(axis=1)]
 
 
+def rowsum3d(i):
+    return [i["X"].astype(np.float64).sum(axis=2)]
+
+
 def softmax(i):
     x = i["X"].astype(np.float64)
     e = np.exp(x - x.max(axis=1, keepdims=True))
@@ -114,7 +118,7 @@ def kmeans(i):
 FORMULAS = {"nbody": nbody, "mm": mm, "lavamd": lavamd, "nbody3d": nbody3d,
             "lavamd_rodinia": lavamd_rodinia, "mriq": mriq, "conv2d": conv2d, "aat": aat, "mm_rows": mm_rows,
             "matvec": matvec, "rowsum": rowsum, "rownorm": rownorm, "kmeans": kmeans, "softmax": softmax,
-            "layernorm": layernorm}
+            "layernorm": layernorm, "rowsum3d": rowsum3d}
 
 
 def test_every_benchmark_has_a_formula():

@@ -42,6 +42,7 @@ class Options:
     multiprocessors: int = target.MULTIPROCESSORS  # the GPU's SM count (bench and tune read the device's)
     device_shared: int = target.SHARED_LIMIT_ANY_GPU  # the most a block can opt in to (bench and tune read the GPU's)
     no_split: bool = False  # never share a row's reductions among threads (ablation)
+    lanes: int | None = None  # threads a row when its reductions are split (None: chosen at launch)
     no_launch_timing: bool = False  # run the model's version without timing it against untiled at a first launch
 
     def steers_schedule(self) -> bool:
@@ -103,7 +104,7 @@ CLI_NAMES = {"tile": "--tile", "register_tile": "--register-tile", "max_shared":
              "sizes": "--size", "thresholds": "--threshold", "chunk": "--chunk", "unroll": "--unroll",
              "min_blocks": "--min-blocks", "no_tile": "--no-tile", "no_register_tile": "--no-register-tile",
              "single_buffer": "--single-buffer", "double_buffer": "--double-buffer",
-             "no_launch_timing": "--no-launch-timing"}
+             "no_launch_timing": "--no-launch-timing", "no_split": "--no-split", "lanes": "--lanes"}
 MAX_MIN_BLOCKS = 32  # an SM holds at most 32 blocks (sm_90)
 MAX_UNROLL = 64  # the most --unroll takes (a chunk loop's body copied more often only grows the code)
 MAX_CHUNK = 4096  # the longest chunk --chunk takes (one line of 4096 f32 is 16 KiB of shared memory)
@@ -117,7 +118,7 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
                  unroll: int | None = None, pack: bool = False, fast_math: bool = False,
                  no_async: bool = False, transpose: bool | None = None, interior: bool = False,
                  min_blocks: int | None = None, join_rows: bool | None = None,
-                 no_launch_timing: bool = False) -> Options:
+                 no_launch_timing: bool = False, no_split: bool = False, lanes: int | None = None) -> Options:
     """Options from values, each checked, for the command line and the Python
     API alike: `tile` and `register_tile` as an int, a tuple per dimension or
     the command line's text; `sizes` and `thresholds` as {size name: value}.
@@ -129,11 +130,13 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
     flags = _flags(name, no_tile=no_tile, no_register_tile=no_register_tile, no_vector=no_vector,
                    single_buffer=single_buffer, double_buffer=double_buffer, no_coalesce=no_coalesce,
                    no_promote=no_promote, pack=pack, fast_math=fast_math, no_async=no_async, interior=interior,
-                   no_launch_timing=no_launch_timing, transpose=transpose, join_rows=join_rows)
+                   no_launch_timing=no_launch_timing, transpose=transpose, join_rows=join_rows,
+                   no_split=no_split)
     no_tile, no_register_tile, single_buffer, double_buffer = (flags[k] for k in (
         "no_tile", "no_register_tile", "single_buffer", "double_buffer"))
-    max_shared, chunk, min_blocks, unroll = (_whole(v, name(k)) for k, v in (
-        ("max_shared", max_shared), ("chunk", chunk), ("min_blocks", min_blocks), ("unroll", unroll)))
+    max_shared, chunk, min_blocks, unroll, lanes = (_whole(v, name(k)) for k, v in (
+        ("max_shared", max_shared), ("chunk", chunk), ("min_blocks", min_blocks), ("unroll", unroll),
+        ("lanes", lanes)))
     sizes, thresholds = _size_table(sizes, name("sizes")), _size_table(thresholds, name("thresholds"))
     tile, register_tile = _tile_value(tile, name("tile")), _tile_value(register_tile, name("register_tile"))
 
@@ -141,7 +144,9 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
                                   ("no_tile", "register_tile", no_tile and register_tile not in (None, "")),
                                   ("no_register_tile", "register_tile",
                                    no_register_tile and register_tile not in (None, "")),
-                                  ("single_buffer", "double_buffer", single_buffer and double_buffer)):
+                                  ("single_buffer", "double_buffer", single_buffer and double_buffer),
+                                  ("no_split", "lanes", no_split and lanes is not None),
+                                  ("no_tile", "lanes", no_tile and lanes is not None)):
         if given:  # a conflict is refused, never settled silently by one of them
             raise PlainError(f"{name(first)} and {name(second)} contradict each other", "give one of them")
     if max_shared is not None and max_shared < 0:
@@ -154,6 +159,9 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
     if min_blocks is not None and not 0 <= min_blocks <= MAX_MIN_BLOCKS:
         raise PlainError(f"{name('min_blocks')} {min_blocks}: between 0 (ptxas chooses) and {MAX_MIN_BLOCKS} "
                          "blocks an SM")
+    if lanes is not None and not (target.WARP <= lanes <= target.MAX_THREADS_PER_BLOCK and lanes % target.WARP == 0):
+        raise PlainError(f"{name('lanes')} {lanes}: threads a row are whole warps, from {target.WARP} to "
+                         f"{target.MAX_THREADS_PER_BLOCK}", "give 32, 64, ..., 1024")
     if unroll is not None and not 1 <= unroll <= MAX_UNROLL:
         raise PlainError(f"{name('unroll')} {unroll}: between 1 (never unroll) and {MAX_UNROLL}")
     hinted = {}
@@ -167,7 +175,7 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
         hinted[key] = tuple(sorted((given or {}).items()))
     return Options(tile=_tile(tile, name("tile")), max_shared=max_shared, sizes=hinted["sizes"],
                    thresholds=hinted["thresholds"], register_tile=_tile(register_tile, name("register_tile"), 64),
-                   chunk=chunk, unroll=unroll, min_blocks=min_blocks, **flags)
+                   chunk=chunk, unroll=unroll, min_blocks=min_blocks, lanes=lanes, **flags)
 
 
 # ---- the API's values, checked before their ranges: a wrong type is the caller's mistake, named ----------------

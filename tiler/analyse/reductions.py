@@ -53,6 +53,7 @@ ROWS_A_WARP_BLOCK = 8  # rows a block of 32-lane rows holds (a block of 256 thre
 # a row's reduction with nothing computed per inner point is split only from this length on: shorter,
 # one thread a row (the tiled kernel) is faster (rows of 64 elements: 0.031 ms against 0.048 a warp a row)
 MIN_SPLIT_LENGTH = 256
+STEERED = "an option chooses the tiled kernel's schedule, and that kernel runs (--lanes N splits as well)"
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,7 @@ class Split:
     others: tuple[NotReduction, ...]  # loops at a row's level that are not reductions
     reason: str
     inner: bool = False  # map levels lie inside the rows: their points would recompute the row's lets
+    given: int | None = None  # --lanes: the one lane count
 
     @property
     def active(self) -> bool:
@@ -131,7 +133,9 @@ class Split:
 
     @property
     def choices(self) -> tuple[LaneChoice, ...]:
-        """The lanes a row, in the order the launch tests them."""
+        """The lanes a row, in the order the launch tests them (`given`: --lanes)."""
+        if self.given:
+            return (LaneChoice(self.given, ()),)
         known = self.length is not None
         warp = (Test("length", "<=", SHORT_ROW), Test("rows", ">=", WARP_ROWS_AN_SM, True)) if known \
             else (Test("rows", ">=", 2 * WARP_ROWS_AN_SM, True),)
@@ -159,6 +163,9 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options) -> Split | Non
     if options.no_split or not kernel.levels:
         return None
     found = [_level_loops(kernel, lv.dim) for lv in kernel.levels]
+    if options.lanes is None and options.steers_schedule():
+        everything = tuple(replace(r, split=False, reason=r.reason or STEERED) for reds, _ in found for r in reds)
+        return Split(0, everything, tuple(o for _, outs in found for o in outs), STEERED)
     last = len(kernel.levels) - 1
     own = {id(r.loop): _shared(r.loop, var, frozenset(range(last + 1))) for r in found[last][0] if r.split}
     found[last] = ([replace(r, split=False, reason=own[id(r.loop)]) if own.get(id(r.loop)) else r
@@ -180,7 +187,7 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options) -> Split | Non
     if inner:
         reason += "; the lets between map levels run once a row, and its threads share the " + \
                   ("inner level's points" if inner == 1 else f"{inner} inner levels' points")
-    return Split(deepest + 1, reductions, others, reason, bool(inner))
+    return Split(deepest + 1, reductions, others, reason, bool(inner), options.lanes)
 
 
 def _shared(loop: T.Loop, var: Variance, rows: frozenset) -> str:

@@ -46,6 +46,7 @@ ABLATIONS = {  # each removes (or, where the plan leaves it out, adds) one techn
     "fast math": Options(fast_math=True),
     "interior blocks without clamps": Options(interior=True),
     "ptxas's register choice (--min-blocks 0)": Options(min_blocks=0),
+    "a thread a point, reductions not split (--no-split)": Options(no_split=True),
 }
 # how far --fast-math's results may stray (relative to an output's largest
 # magnitude), from the untiled IEEE kernel and from the float64 interpreter:

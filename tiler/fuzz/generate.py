@@ -11,7 +11,9 @@ whose chunks are rows (`[[f32, d], c]`, as k-means' centres), loops whose
 body streams rows an index table picks (lavaMD's neighbour boxes), and loops
 over a thread's own row read by element (`p[f]`, or `M[i, f]` under a map
 over `iota`), with row lengths that are
-sometimes literals (so tiler can stage them) and sometimes sizes. The
+sometimes literals (so tiler can stage them) and sometimes sizes; and
+between map levels, a row's reduction by +, *, min or max (a softmax's
+maximum, which tiler splits among a row's threads). The
 body's lets mostly reach an output (stage `kernel` removes what nothing
 reads, so a dead one, left now and then, tests that instead). Values
 stay small: streams only add (or take maxima), divisions are by a positive
@@ -73,6 +75,7 @@ class Generator:
         self.r = random.Random(seed)
         # how a program is spelled draws from its own stream: a seed's program keeps its shape as spellings are added
         self.spelling = random.Random(-1 - seed)
+        self.reducing = random.Random(seed ^ 0x5EED)  # reductions between levels: likewise their own stream
         self.n = 0
         self.params: list[ast.Param] = []
         self.sizes = ["s0", "s1"]  # sizes of streamed arrays
@@ -163,6 +166,9 @@ class Generator:
             if self.chance(0.3) and scope.floats:  # a scalar let between two levels, in scope below
                 between = (self.fresh("t"), binop("*", v(self.r.choice(scope.floats)), f(0.5)))
                 inner_scope.floats.append(between[0])
+            elif self.reducing.random() < 0.4:  # a row's statistic between two levels (a softmax's maximum)
+                between = (self.fresh("st"), self.reduction(inner_scope))
+                inner_scope.floats.append(between[0])
             inner = self.level(d + 1, sizes, inner_scope, outputs)
             rest = sizes[d + 1:]
             ret = arr(F32, *rest) if outputs == 1 else ast.TTuple(tuple(arr(F32, *rest) for _ in range(outputs)))
@@ -188,6 +194,35 @@ class Generator:
         for name, value in reversed(lets):
             out = ast.Let((name,), False, value, out)
         return out
+
+    def reduction(self, scope: Scope):
+        """A reduction by +, *, min or max over the level's own row (or an
+        array every row reads), as a loop or a stream's loop, its operands in
+        either order, from a start value that is not the identity."""
+        rr = self.reducing
+        op = rr.choice(["+", "*", "min", "max"])
+        if scope.rows and rr.random() < 0.7:
+            row, length = rr.choice(scope.rows)
+            array = self.row(row)
+        else:
+            length = rr.choice(self.sizes)
+            array = v(self.param(arr(F32, length), "ys"))
+        acc, k = self.fresh("r"), self.fresh("k")
+        as_stream = rr.random() < 0.5
+        xc = self.fresh("xc")
+        x = ast.Index(v(xc), (v(k),)) if as_stream else ast.Index(array, (v(k),))
+        term = {"+": x, "*": binop("+", f(1.0), binop("*", x, f(0.01))), "min": x,
+                "max": binop("*", x, f(2.0))}[op]
+        pair = (v(acc), term) if rr.random() < 0.5 else (term, v(acc))
+        step = call(op, *pair) if op in ("min", "max") else binop(op, *pair)
+        init = {"+": f(0.5), "*": f(1.0), "min": f(1.0e30), "max": ast.UnOp("-", f(1.0e30))}[op]
+        bound = v(length) if isinstance(length, str) else i(length)
+        if not as_stream:
+            return ast.Loop((ast.LoopParam(acc, init),), k, bound, step, v(acc))
+        chunk, kk = self.fresh("c"), self.fresh("kk")
+        loop = ast.Loop((ast.LoopParam(acc, None),), k, v(chunk), step, v(acc))
+        params = (ast.Param(INT, kk), ast.Param(arr(F32, chunk), xc), ast.Param(F32, acc))
+        return ast.StreamSeq(ast.Lambda(F32, params, loop), (array, init))
 
     def row_length(self):
         """A row's length: a size, or a literal tiler knows when compiling

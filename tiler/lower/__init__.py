@@ -99,7 +99,7 @@ def _split_module(analysis: Analysis, file: str) -> kir.Module:
         for choice in split.choices:
             when = _any(_all(_test(t, tests) for t in alts) for alts in choice.when) if choice.when else None
             when = _and(fits if not wide else None, _and(gate, when))
-            why = f"{choice.who} a row" + ("; shorter rows run the tiled kernel" if gate else "")
+            why = f"{choice.who} a row" + ("; shorter rows run the versions that follow" if gate else "")
             out.append(kir.Version(lower_split(analysis, split, choice.lanes, file, wide), when, _joined(note, why)))
         if regular is not None:
             out[-1] = dataclasses.replace(out[-1], condition=_and(fits if not wide else None, gate))

@@ -2,14 +2,14 @@
 //
 // 9 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_rownorm_split32: when (long long)n * m <= 2147483647LL && (m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL)) (a warp a row; shorter rows run the tiled kernel); rival: tiler_rownorm_untiled_transposed
-//   1. tiler_rownorm_split1024: when (long long)n * m <= 2147483647LL && (m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; shorter rows run the tiled kernel); rival: tiler_rownorm_untiled_transposed
-//   2. tiler_rownorm_split256: when (long long)n * m <= 2147483647LL && m >= 256LL (a block of 256 threads a row; shorter rows run the tiled kernel); rival: tiler_rownorm_untiled_transposed
+//   0. tiler_rownorm_split32: when (long long)n * m <= 2147483647LL && (m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL)) (a warp a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled_transposed
+//   1. tiler_rownorm_split1024: when (long long)n * m <= 2147483647LL && (m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled_transposed
+//   2. tiler_rownorm_split256: when (long long)n * m <= 2147483647LL && m >= 256LL (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled_transposed
 //   3. tiler_rownorm_untiled_transposed: when (long long)n * m <= 2147483647LL && (m >= 2048 && n <= 16896) (the launch transposes A first)
 //   4. tiler_rownorm_untiled: when (long long)n * m <= 2147483647LL (unless m >= 2048 and n <= 16896: A read in place)
-//   5. tiler_rownorm_split32_wide: when m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL) (64-bit offsets: an array has 2^31 elements or more; a warp a row; shorter rows run the tiled kernel); rival: tiler_rownorm_untiled_wide
-//   6. tiler_rownorm_split1024_wide: when m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL) (64-bit offsets: an array has 2^31 elements or more; a block of 1024 threads a row; shorter rows run the tiled kernel); rival: tiler_rownorm_untiled_wide
-//   7. tiler_rownorm_split256_wide: when m >= 256LL (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; shorter rows run the tiled kernel); rival: tiler_rownorm_untiled_wide
+//   5. tiler_rownorm_split32_wide: when m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL) (64-bit offsets: an array has 2^31 elements or more; a warp a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled_wide
+//   6. tiler_rownorm_split1024_wide: when m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL) (64-bit offsets: an array has 2^31 elements or more; a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled_wide
+//   7. tiler_rownorm_split256_wide: when m >= 256LL (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled_wide
 //   8. tiler_rownorm_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more)
 //
 // rows: n, 32 threads a row; a row's reductions (+) are shared by the threads of a warp or block
@@ -223,9 +223,9 @@ tiler_transpose_float(const float* __restrict__ in, float* __restrict__ out, int
 extern "C" __global__ void __launch_bounds__(256)
 tiler_rownorm_split32(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
-  const int row0 = blockIdx.x * 8 + threadIdx.y;  // rownorm.fut:7
+  const int row0 = blockIdx.x * 8 + threadIdx.y;  // rownorm.fut:6
   const int i0 = tiler_min(row0, n - 1);
-  float acc_part = -0.0f;  // rownorm.fut:8
+  float acc_part = -0.0f;  // rownorm.fut:7
   for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
     acc_part = acc_part + A[i0 * m + k] * A[i0 * m + k];
   }
@@ -234,9 +234,9 @@ tiler_rownorm_split32(const float* __restrict__ A, float* __restrict__ out0, int
   const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
   const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
   const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
-  const float acc = 0.0f + acc_part_1;  // rownorm.fut:8
+  const float acc = 0.0f + acc_part_1;  // rownorm.fut:7
   if (row0 < n && threadIdx.x == 0) {
-    out0[row0] = acc;  // rownorm.fut:6
+    out0[row0] = acc;  // rownorm.fut:5
   }
 }
 
@@ -244,8 +244,8 @@ extern "C" __global__ void __launch_bounds__(1024)
 tiler_rownorm_split1024(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
   __shared__ __align__(16) float acc_part_warps[32];
-  const int row0 = blockIdx.x;  // rownorm.fut:7
-  float acc_part = -0.0f;  // rownorm.fut:8
+  const int row0 = blockIdx.x;  // rownorm.fut:6
+  float acc_part = -0.0f;  // rownorm.fut:7
   for (int k = threadIdx.x; k < m; k += 1024) {  // this lane's share: one iteration in 1024
     acc_part = acc_part + A[row0 * m + k] * A[row0 * m + k];
   }
@@ -264,9 +264,9 @@ tiler_rownorm_split1024(const float* __restrict__ A, float* __restrict__ out0, i
     acc_part_all = acc_part_all + acc_part_warps[w];
   }
   __syncthreads();  // the partial results are read before another reduction writes them
-  const float acc = 0.0f + acc_part_all;  // rownorm.fut:8
+  const float acc = 0.0f + acc_part_all;  // rownorm.fut:7
   if (row0 < n && threadIdx.x == 0) {
-    out0[row0] = acc;  // rownorm.fut:6
+    out0[row0] = acc;  // rownorm.fut:5
   }
 }
 
@@ -274,8 +274,8 @@ extern "C" __global__ void __launch_bounds__(256)
 tiler_rownorm_split256(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
   __shared__ __align__(16) float acc_part_warps[8];
-  const int row0 = blockIdx.x;  // rownorm.fut:7
-  float acc_part = -0.0f;  // rownorm.fut:8
+  const int row0 = blockIdx.x;  // rownorm.fut:6
+  float acc_part = -0.0f;  // rownorm.fut:7
   for (int k = threadIdx.x; k < m; k += 256) {  // this lane's share: one iteration in 256
     acc_part = acc_part + A[row0 * m + k] * A[row0 * m + k];
   }
@@ -294,23 +294,23 @@ tiler_rownorm_split256(const float* __restrict__ A, float* __restrict__ out0, in
     acc_part_all = acc_part_all + acc_part_warps[w];
   }
   __syncthreads();  // the partial results are read before another reduction writes them
-  const float acc = 0.0f + acc_part_all;  // rownorm.fut:8
+  const float acc = 0.0f + acc_part_all;  // rownorm.fut:7
   if (row0 < n && threadIdx.x == 0) {
-    out0[row0] = acc;  // rownorm.fut:6
+    out0[row0] = acc;  // rownorm.fut:5
   }
 }
 
 extern "C" __global__ void __launch_bounds__(32)
 tiler_rownorm_untiled_transposed(const float* __restrict__ A_t, float* __restrict__ out0, int n, int m)
 {
-  const int gtid0 = blockIdx.x * 32 + threadIdx.x;  // rownorm.fut:7
+  const int gtid0 = blockIdx.x * 32 + threadIdx.x;  // rownorm.fut:6
   if (gtid0 < n) {
-    float acc = 0.0f;  // rownorm.fut:8
-    for (int k = 0; k < m; k += 1) {  // rownorm.fut:8
+    float acc = 0.0f;  // rownorm.fut:7
+    for (int k = 0; k < m; k += 1) {  // rownorm.fut:7
       acc = acc + A_t[gtid0 + k * n] * A_t[gtid0 + k * n];
     }
     if (gtid0 < n) {
-      out0[gtid0] = acc;  // rownorm.fut:6
+      out0[gtid0] = acc;  // rownorm.fut:5
     }
   }
 }
@@ -318,14 +318,14 @@ tiler_rownorm_untiled_transposed(const float* __restrict__ A_t, float* __restric
 extern "C" __global__ void __launch_bounds__(256)
 tiler_rownorm_untiled(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
-  const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // rownorm.fut:7
+  const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // rownorm.fut:6
   if (gtid0 < n) {
-    float acc = 0.0f;  // rownorm.fut:8
-    for (int k = 0; k < m; k += 1) {  // rownorm.fut:8
+    float acc = 0.0f;  // rownorm.fut:7
+    for (int k = 0; k < m; k += 1) {  // rownorm.fut:7
       acc = acc + A[gtid0 * m + k] * A[gtid0 * m + k];
     }
     if (gtid0 < n) {
-      out0[gtid0] = acc;  // rownorm.fut:6
+      out0[gtid0] = acc;  // rownorm.fut:5
     }
   }
 }
@@ -333,9 +333,9 @@ tiler_rownorm_untiled(const float* __restrict__ A, float* __restrict__ out0, int
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_rownorm_split32_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
-  const int row0 = blockIdx.x * 8 + threadIdx.y;  // rownorm.fut:7
+  const int row0 = blockIdx.x * 8 + threadIdx.y;  // rownorm.fut:6
   const int i0 = tiler_min(row0, n - 1);
-  float acc_part = -0.0f;  // rownorm.fut:8
+  float acc_part = -0.0f;  // rownorm.fut:7
   for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
     acc_part = acc_part + A[i0 * (long long)m + k] * A[i0 * (long long)m + k];
   }
@@ -344,9 +344,9 @@ tiler_rownorm_split32_wide(const float* __restrict__ A, float* __restrict__ out0
   const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
   const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
   const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
-  const float acc = 0.0f + acc_part_1;  // rownorm.fut:8
+  const float acc = 0.0f + acc_part_1;  // rownorm.fut:7
   if (row0 < n && threadIdx.x == 0) {
-    out0[row0] = acc;  // rownorm.fut:6
+    out0[row0] = acc;  // rownorm.fut:5
   }
 }
 
@@ -354,8 +354,8 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
 tiler_rownorm_split1024_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
   __shared__ __align__(16) float acc_part_warps[32];
-  const int row0 = blockIdx.x;  // rownorm.fut:7
-  float acc_part = -0.0f;  // rownorm.fut:8
+  const int row0 = blockIdx.x;  // rownorm.fut:6
+  float acc_part = -0.0f;  // rownorm.fut:7
   for (int k = threadIdx.x; k < m; k += 1024) {  // this lane's share: one iteration in 1024
     acc_part = acc_part + A[row0 * (long long)m + k] * A[row0 * (long long)m + k];
   }
@@ -374,9 +374,9 @@ tiler_rownorm_split1024_wide(const float* __restrict__ A, float* __restrict__ ou
     acc_part_all = acc_part_all + acc_part_warps[w];
   }
   __syncthreads();  // the partial results are read before another reduction writes them
-  const float acc = 0.0f + acc_part_all;  // rownorm.fut:8
+  const float acc = 0.0f + acc_part_all;  // rownorm.fut:7
   if (row0 < n && threadIdx.x == 0) {
-    out0[row0] = acc;  // rownorm.fut:6
+    out0[row0] = acc;  // rownorm.fut:5
   }
 }
 
@@ -384,8 +384,8 @@ extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_rownorm_split256_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
   __shared__ __align__(16) float acc_part_warps[8];
-  const int row0 = blockIdx.x;  // rownorm.fut:7
-  float acc_part = -0.0f;  // rownorm.fut:8
+  const int row0 = blockIdx.x;  // rownorm.fut:6
+  float acc_part = -0.0f;  // rownorm.fut:7
   for (int k = threadIdx.x; k < m; k += 256) {  // this lane's share: one iteration in 256
     acc_part = acc_part + A[row0 * (long long)m + k] * A[row0 * (long long)m + k];
   }
@@ -404,23 +404,23 @@ tiler_rownorm_split256_wide(const float* __restrict__ A, float* __restrict__ out
     acc_part_all = acc_part_all + acc_part_warps[w];
   }
   __syncthreads();  // the partial results are read before another reduction writes them
-  const float acc = 0.0f + acc_part_all;  // rownorm.fut:8
+  const float acc = 0.0f + acc_part_all;  // rownorm.fut:7
   if (row0 < n && threadIdx.x == 0) {
-    out0[row0] = acc;  // rownorm.fut:6
+    out0[row0] = acc;  // rownorm.fut:5
   }
 }
 
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_rownorm_untiled_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
-  const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // rownorm.fut:7
+  const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // rownorm.fut:6
   if (gtid0 < n) {
-    float acc = 0.0f;  // rownorm.fut:8
-    for (int k = 0; k < m; k += 1) {  // rownorm.fut:8
+    float acc = 0.0f;  // rownorm.fut:7
+    for (int k = 0; k < m; k += 1) {  // rownorm.fut:7
       acc = acc + A[gtid0 * (long long)m + k] * A[gtid0 * (long long)m + k];
     }
     if (gtid0 < n) {
-      out0[gtid0] = acc;  // rownorm.fut:6
+      out0[gtid0] = acc;  // rownorm.fut:5
     }
   }
 }

@@ -104,14 +104,14 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(256)
 tiler_rownorm_untiled(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
-  const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // rownorm.fut:7
+  const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // rownorm.fut:6
   if (gtid0 < n) {
-    float acc = 0.0f;  // rownorm.fut:8
-    for (int k = 0; k < m; k += 1) {  // rownorm.fut:8
+    float acc = 0.0f;  // rownorm.fut:7
+    for (int k = 0; k < m; k += 1) {  // rownorm.fut:7
       acc = acc + A[gtid0 * m + k] * A[gtid0 * m + k];
     }
     if (gtid0 < n) {
-      out0[gtid0] = acc;  // rownorm.fut:6
+      out0[gtid0] = acc;  // rownorm.fut:5
     }
   }
 }
@@ -119,14 +119,14 @@ tiler_rownorm_untiled(const float* __restrict__ A, float* __restrict__ out0, int
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_rownorm_untiled_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
-  const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // rownorm.fut:7
+  const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // rownorm.fut:6
   if (gtid0 < n) {
-    float acc = 0.0f;  // rownorm.fut:8
-    for (int k = 0; k < m; k += 1) {  // rownorm.fut:8
+    float acc = 0.0f;  // rownorm.fut:7
+    for (int k = 0; k < m; k += 1) {  // rownorm.fut:7
       acc = acc + A[gtid0 * (long long)m + k] * A[gtid0 * (long long)m + k];
     }
     if (gtid0 < n) {
-      out0[gtid0] = acc;  // rownorm.fut:6
+      out0[gtid0] = acc;  // rownorm.fut:5
     }
   }
 }

@@ -2,15 +2,15 @@
 //
 // 11 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_rowsum_split32: when (long long)n * m <= 2147483647LL && (m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL)) (a warp a row; shorter rows run the tiled kernel); rival: tiler_rowsum_untiled
-//   1. tiler_rowsum_split1024: when (long long)n * m <= 2147483647LL && (m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; shorter rows run the tiled kernel); rival: tiler_rowsum_untiled
-//   2. tiler_rowsum_split256: when (long long)n * m <= 2147483647LL && m >= 256LL (a block of 256 threads a row; shorter rows run the tiled kernel); rival: tiler_rowsum_untiled
+//   0. tiler_rowsum_split32: when (long long)n * m <= 2147483647LL && (m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL)) (a warp a row; shorter rows run the versions that follow); rival: tiler_rowsum_untiled
+//   1. tiler_rowsum_split1024: when (long long)n * m <= 2147483647LL && (m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_rowsum_untiled
+//   2. tiler_rowsum_split256: when (long long)n * m <= 2147483647LL && m >= 256LL (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_rowsum_untiled
 //   3. tiler_rowsum_tiled: when (long long)n * m <= 2147483647LL && (m >= 2 && m % 4 == 0) (128-bit copies: the rows they read start 16-byte aligned); rival: tiler_rowsum_untiled
 //   4. tiler_rowsum_tiled_scalar: when (long long)n * m <= 2147483647LL && m >= 2 (scalar copies for the other sizes; below them, the cost model finds the untiled kernel cheaper); rival: tiler_rowsum_untiled
 //   5. tiler_rowsum_untiled: when (long long)n * m <= 2147483647LL (the untiled fallback)
-//   6. tiler_rowsum_split32_wide: when m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL) (64-bit offsets: an array has 2^31 elements or more; a warp a row; shorter rows run the tiled kernel); rival: tiler_rowsum_untiled_wide
-//   7. tiler_rowsum_split1024_wide: when m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL) (64-bit offsets: an array has 2^31 elements or more; a block of 1024 threads a row; shorter rows run the tiled kernel); rival: tiler_rowsum_untiled_wide
-//   8. tiler_rowsum_split256_wide: when m >= 256LL (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; shorter rows run the tiled kernel); rival: tiler_rowsum_untiled_wide
+//   6. tiler_rowsum_split32_wide: when m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL) (64-bit offsets: an array has 2^31 elements or more; a warp a row; shorter rows run the versions that follow); rival: tiler_rowsum_untiled_wide
+//   7. tiler_rowsum_split1024_wide: when m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL) (64-bit offsets: an array has 2^31 elements or more; a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_rowsum_untiled_wide
+//   8. tiler_rowsum_split256_wide: when m >= 256LL (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_rowsum_untiled_wide
 //   9. tiler_rowsum_tiled_wide: when m >= 2 (64-bit offsets: an array has 2^31 elements or more); rival: tiler_rowsum_untiled_wide
 //   10. tiler_rowsum_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more, below the thresholds)
 //
@@ -48,7 +48,7 @@
 //   m: size
 //
 // block: 16 threads; spans dimension 0 (16 threads): stages 1 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
-// streamSeq at 6:9: tiled (1-D), chunk 64; shared: rc (16 x 64 row-major +4, cp.async 3 deep)
+// streamSeq at 9:9: tiled (1-D), chunk 64; shared: rc (16 x 64 row-major +4, cp.async 3 deep)
 //
 // launch: tiler_rowsum_tiled<<<grid, block, 0>>>(A, out0, n, m)
 //   block = (16, 1, 1), 16 threads
@@ -60,7 +60,7 @@
 //   m: size
 //
 // block: 16 threads; spans dimension 0 (16 threads): stages 1 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
-// streamSeq at 6:9: tiled (1-D), chunk 64; shared: rc (16 x 64 row-major +4, cp.async 3 deep)
+// streamSeq at 9:9: tiled (1-D), chunk 64; shared: rc (16 x 64 row-major +4, cp.async 3 deep)
 //
 // launch: tiler_rowsum_tiled_scalar<<<grid, block, 0>>>(A, out0, n, m)
 //   block = (16, 1, 1), 16 threads
@@ -72,7 +72,7 @@
 //   m: size
 //
 // block: 256 threads; the untiled fallback
-// streamSeq at 6:9: not tiled: the untiled fallback
+// streamSeq at 9:9: not tiled: the untiled fallback
 //
 // launch: tiler_rowsum_untiled<<<grid, block, 0>>>(A, out0, n, m)
 //   block = (256, 1, 1), 256 threads
@@ -120,7 +120,7 @@
 //   m: size
 //
 // block: 16 threads; spans dimension 0 (16 threads): stages 1 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
-// streamSeq at 6:9: tiled (1-D), chunk 64; shared: rc (16 x 64 row-major +4, cp.async 3 deep)
+// streamSeq at 9:9: tiled (1-D), chunk 64; shared: rc (16 x 64 row-major +4, cp.async 3 deep)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_rowsum_tiled_wide<<<grid, block, 0>>>(A, out0, n, m)
@@ -133,7 +133,7 @@
 //   m: size
 //
 // block: 256 threads; the untiled fallback
-// streamSeq at 6:9: not tiled: the untiled fallback
+// streamSeq at 9:9: not tiled: the untiled fallback
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_rowsum_untiled_wide<<<grid, block, 0>>>(A, out0, n, m)
@@ -222,10 +222,10 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(256)
 tiler_rowsum_split32(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
-  const int row0 = blockIdx.x * 8 + threadIdx.y;  // rowsum.fut:5
+  const int row0 = blockIdx.x * 8 + threadIdx.y;  // rowsum.fut:8
   const int i0 = tiler_min(row0, n - 1);
-  float acc = 0.0f;  // rowsum.fut:6
-  float acc_part = -0.0f;  // rowsum.fut:7
+  float acc = 0.0f;  // rowsum.fut:9
+  float acc_part = -0.0f;  // rowsum.fut:10
   for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
     acc_part = acc_part + A[i0 * m + k];
   }
@@ -234,10 +234,10 @@ tiler_rowsum_split32(const float* __restrict__ A, float* __restrict__ out0, int 
   const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
   const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
   const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
-  const float acc_2 = acc + acc_part_1;  // rowsum.fut:7
+  const float acc_2 = acc + acc_part_1;  // rowsum.fut:10
   acc = acc_2;
   if (row0 < n && threadIdx.x == 0) {
-    out0[row0] = acc;  // rowsum.fut:4
+    out0[row0] = acc;  // rowsum.fut:7
   }
 }
 
@@ -245,9 +245,9 @@ extern "C" __global__ void __launch_bounds__(1024)
 tiler_rowsum_split1024(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
   __shared__ __align__(16) float acc_part_warps[32];
-  const int row0 = blockIdx.x;  // rowsum.fut:5
-  float acc = 0.0f;  // rowsum.fut:6
-  float acc_part = -0.0f;  // rowsum.fut:7
+  const int row0 = blockIdx.x;  // rowsum.fut:8
+  float acc = 0.0f;  // rowsum.fut:9
+  float acc_part = -0.0f;  // rowsum.fut:10
   for (int k = threadIdx.x; k < m; k += 1024) {  // this lane's share: one iteration in 1024
     acc_part = acc_part + A[row0 * m + k];
   }
@@ -266,10 +266,10 @@ tiler_rowsum_split1024(const float* __restrict__ A, float* __restrict__ out0, in
     acc_part_all = acc_part_all + acc_part_warps[w];
   }
   __syncthreads();  // the partial results are read before another reduction writes them
-  const float acc_2 = acc + acc_part_all;  // rowsum.fut:7
+  const float acc_2 = acc + acc_part_all;  // rowsum.fut:10
   acc = acc_2;
   if (row0 < n && threadIdx.x == 0) {
-    out0[row0] = acc;  // rowsum.fut:4
+    out0[row0] = acc;  // rowsum.fut:7
   }
 }
 
@@ -277,9 +277,9 @@ extern "C" __global__ void __launch_bounds__(256)
 tiler_rowsum_split256(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
   __shared__ __align__(16) float acc_part_warps[8];
-  const int row0 = blockIdx.x;  // rowsum.fut:5
-  float acc = 0.0f;  // rowsum.fut:6
-  float acc_part = -0.0f;  // rowsum.fut:7
+  const int row0 = blockIdx.x;  // rowsum.fut:8
+  float acc = 0.0f;  // rowsum.fut:9
+  float acc_part = -0.0f;  // rowsum.fut:10
   for (int k = threadIdx.x; k < m; k += 256) {  // this lane's share: one iteration in 256
     acc_part = acc_part + A[row0 * m + k];
   }
@@ -298,10 +298,10 @@ tiler_rowsum_split256(const float* __restrict__ A, float* __restrict__ out0, int
     acc_part_all = acc_part_all + acc_part_warps[w];
   }
   __syncthreads();  // the partial results are read before another reduction writes them
-  const float acc_2 = acc + acc_part_all;  // rowsum.fut:7
+  const float acc_2 = acc + acc_part_all;  // rowsum.fut:10
   acc = acc_2;
   if (row0 < n && threadIdx.x == 0) {
-    out0[row0] = acc;  // rowsum.fut:4
+    out0[row0] = acc;  // rowsum.fut:7
   }
 }
 
@@ -311,11 +311,11 @@ tiler_rowsum_tiled(const float* __restrict__ A, float* __restrict__ out0, int n,
   __shared__ __align__(16) float sh_rc[1088];
   __shared__ __align__(16) float sh_rc_2[1088];
   __shared__ __align__(16) float sh_rc_3[1088];
-  const int gtid0 = blockIdx.x * 16 + threadIdx.x;  // rowsum.fut:5
-  float acc = 0.0f;  // rowsum.fut:6
+  const int gtid0 = blockIdx.x * 16 + threadIdx.x;  // rowsum.fut:8
+  float acc = 0.0f;  // rowsum.fut:9
   const int kk_last = m - m % 64;
-  if (0 < kk_last) {  // rowsum.fut:6
-    // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest, 4 at a time  // rowsum.fut:6
+  if (0 < kk_last) {  // rowsum.fut:9
+    // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest, 4 at a time  // rowsum.fut:9
     #pragma unroll
     for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: all issued at once
       const int t_ = threadIdx.x + c_ * 16;
@@ -325,8 +325,8 @@ tiler_rowsum_tiled(const float* __restrict__ A, float* __restrict__ out0, int n,
     }
   }
   tiler_cp_async_commit();
-  if (64 < kk_last) {  // rowsum.fut:6
-    // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest, 4 at a time  // rowsum.fut:6
+  if (64 < kk_last) {  // rowsum.fut:9
+    // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest, 4 at a time  // rowsum.fut:9
     #pragma unroll
     for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: all issued at once
       const int t_ = threadIdx.x + c_ * 16;
@@ -340,7 +340,7 @@ tiler_rowsum_tiled(const float* __restrict__ A, float* __restrict__ out0, int n,
     tiler_cp_async_wait<1>();
     __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
     if (kk + 128 < kk_last) {
-      // asynchronous copy: 16 x 64 tile of A into sh_rc_3, chunk fastest, 4 at a time  // rowsum.fut:6
+      // asynchronous copy: 16 x 64 tile of A into sh_rc_3, chunk fastest, 4 at a time  // rowsum.fut:9
       #pragma unroll
       for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: all issued at once
         const int t_ = threadIdx.x + c_ * 16;
@@ -350,9 +350,9 @@ tiler_rowsum_tiled(const float* __restrict__ A, float* __restrict__ out0, int n,
       }
     }
     tiler_cp_async_commit();
-    float acc_2 = acc;  // rowsum.fut:7
+    float acc_2 = acc;  // rowsum.fut:10
     #pragma unroll 8
-    for (int k = 0; k < 64; k += 1) {  // rowsum.fut:7
+    for (int k = 0; k < 64; k += 1) {  // rowsum.fut:10
       acc_2 = acc_2 + sh_rc[threadIdx.x * 68 + k];
     }
     acc = acc_2;
@@ -360,7 +360,7 @@ tiler_rowsum_tiled(const float* __restrict__ A, float* __restrict__ out0, int n,
       tiler_cp_async_wait<1>();
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
       if (kk + 64 + 128 < kk_last) {
-        // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest, 4 at a time  // rowsum.fut:6
+        // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest, 4 at a time  // rowsum.fut:9
         #pragma unroll
         for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: all issued at once
           const int t_ = threadIdx.x + c_ * 16;
@@ -370,9 +370,9 @@ tiler_rowsum_tiled(const float* __restrict__ A, float* __restrict__ out0, int n,
         }
       }
       tiler_cp_async_commit();
-      float acc_3 = acc;  // rowsum.fut:7
+      float acc_3 = acc;  // rowsum.fut:10
       #pragma unroll 8
-      for (int k_2 = 0; k_2 < 64; k_2 += 1) {  // rowsum.fut:7
+      for (int k_2 = 0; k_2 < 64; k_2 += 1) {  // rowsum.fut:10
         acc_3 = acc_3 + sh_rc_2[threadIdx.x * 68 + k_2];
       }
       acc = acc_3;
@@ -381,7 +381,7 @@ tiler_rowsum_tiled(const float* __restrict__ A, float* __restrict__ out0, int n,
       tiler_cp_async_wait<1>();
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
       if (kk + 128 + 128 < kk_last) {
-        // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest, 4 at a time  // rowsum.fut:6
+        // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest, 4 at a time  // rowsum.fut:9
         #pragma unroll
         for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled: all issued at once
           const int t_ = threadIdx.x + c_ * 16;
@@ -391,9 +391,9 @@ tiler_rowsum_tiled(const float* __restrict__ A, float* __restrict__ out0, int n,
         }
       }
       tiler_cp_async_commit();
-      float acc_4 = acc;  // rowsum.fut:7
+      float acc_4 = acc;  // rowsum.fut:10
       #pragma unroll 8
-      for (int k_3 = 0; k_3 < 64; k_3 += 1) {  // rowsum.fut:7
+      for (int k_3 = 0; k_3 < 64; k_3 += 1) {  // rowsum.fut:10
         acc_4 = acc_4 + sh_rc_3[threadIdx.x * 68 + k_3];
       }
       acc = acc_4;
@@ -401,9 +401,9 @@ tiler_rowsum_tiled(const float* __restrict__ A, float* __restrict__ out0, int n,
   }
   tiler_cp_async_wait<0>();
   __syncthreads();  // every chunk is read before the last one is copied
-  if (kk_last < m) {  // rowsum.fut:6
+  if (kk_last < m) {  // rowsum.fut:9
     const int c = m - kk_last;
-    // cooperative copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
+    // cooperative copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:9
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
       const int t_ = threadIdx.x + c_ * 16;
       const int r_6 = t_ / 64;
@@ -411,16 +411,16 @@ tiler_rowsum_tiled(const float* __restrict__ A, float* __restrict__ out0, int n,
       sh_rc[r_6 * 68 + e_6] = kk_last + e_6 < m ? A[tiler_min(blockIdx.x * 16 + r_6, n - 1) * m + (kk_last + e_6)] : (float)0;
     }
     __syncthreads();  // the tiles are written
-    float acc_5 = acc;  // rowsum.fut:7
+    float acc_5 = acc;  // rowsum.fut:10
     #pragma unroll 8
-    for (int k_4 = 0; k_4 < c; k_4 += 1) {  // rowsum.fut:7
+    for (int k_4 = 0; k_4 < c; k_4 += 1) {  // rowsum.fut:10
       acc_5 = acc_5 + sh_rc[threadIdx.x * 68 + k_4];
     }
     acc = acc_5;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < n) {
-    out0[gtid0] = acc;  // rowsum.fut:4
+    out0[gtid0] = acc;  // rowsum.fut:7
   }
 }
 
@@ -430,11 +430,11 @@ tiler_rowsum_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0,
   __shared__ __align__(16) float sh_rc[1088];
   __shared__ __align__(16) float sh_rc_2[1088];
   __shared__ __align__(16) float sh_rc_3[1088];
-  const int gtid0 = blockIdx.x * 16 + threadIdx.x;  // rowsum.fut:5
-  float acc = 0.0f;  // rowsum.fut:6
+  const int gtid0 = blockIdx.x * 16 + threadIdx.x;  // rowsum.fut:8
+  float acc = 0.0f;  // rowsum.fut:9
   const int kk_last = m - m % 64;
-  if (0 < kk_last) {  // rowsum.fut:6
-    // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
+  if (0 < kk_last) {  // rowsum.fut:9
+    // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:9
     #pragma unroll
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
       const int t_ = threadIdx.x + c_ * 16;
@@ -444,8 +444,8 @@ tiler_rowsum_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0,
     }
   }
   tiler_cp_async_commit();
-  if (64 < kk_last) {  // rowsum.fut:6
-    // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest  // rowsum.fut:6
+  if (64 < kk_last) {  // rowsum.fut:9
+    // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest  // rowsum.fut:9
     #pragma unroll
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
       const int t_ = threadIdx.x + c_ * 16;
@@ -459,7 +459,7 @@ tiler_rowsum_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0,
     tiler_cp_async_wait<1>();
     __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
     if (kk + 128 < kk_last) {
-      // asynchronous copy: 16 x 64 tile of A into sh_rc_3, chunk fastest  // rowsum.fut:6
+      // asynchronous copy: 16 x 64 tile of A into sh_rc_3, chunk fastest  // rowsum.fut:9
       #pragma unroll
       for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
         const int t_ = threadIdx.x + c_ * 16;
@@ -469,9 +469,9 @@ tiler_rowsum_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0,
       }
     }
     tiler_cp_async_commit();
-    float acc_2 = acc;  // rowsum.fut:7
+    float acc_2 = acc;  // rowsum.fut:10
     #pragma unroll 8
-    for (int k = 0; k < 64; k += 1) {  // rowsum.fut:7
+    for (int k = 0; k < 64; k += 1) {  // rowsum.fut:10
       acc_2 = acc_2 + sh_rc[threadIdx.x * 68 + k];
     }
     acc = acc_2;
@@ -479,7 +479,7 @@ tiler_rowsum_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0,
       tiler_cp_async_wait<1>();
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
       if (kk + 64 + 128 < kk_last) {
-        // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
+        // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:9
         #pragma unroll
         for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
           const int t_ = threadIdx.x + c_ * 16;
@@ -489,9 +489,9 @@ tiler_rowsum_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0,
         }
       }
       tiler_cp_async_commit();
-      float acc_3 = acc;  // rowsum.fut:7
+      float acc_3 = acc;  // rowsum.fut:10
       #pragma unroll 8
-      for (int k_2 = 0; k_2 < 64; k_2 += 1) {  // rowsum.fut:7
+      for (int k_2 = 0; k_2 < 64; k_2 += 1) {  // rowsum.fut:10
         acc_3 = acc_3 + sh_rc_2[threadIdx.x * 68 + k_2];
       }
       acc = acc_3;
@@ -500,7 +500,7 @@ tiler_rowsum_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0,
       tiler_cp_async_wait<1>();
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
       if (kk + 128 + 128 < kk_last) {
-        // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest  // rowsum.fut:6
+        // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest  // rowsum.fut:9
         #pragma unroll
         for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
           const int t_ = threadIdx.x + c_ * 16;
@@ -510,9 +510,9 @@ tiler_rowsum_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0,
         }
       }
       tiler_cp_async_commit();
-      float acc_4 = acc;  // rowsum.fut:7
+      float acc_4 = acc;  // rowsum.fut:10
       #pragma unroll 8
-      for (int k_3 = 0; k_3 < 64; k_3 += 1) {  // rowsum.fut:7
+      for (int k_3 = 0; k_3 < 64; k_3 += 1) {  // rowsum.fut:10
         acc_4 = acc_4 + sh_rc_3[threadIdx.x * 68 + k_3];
       }
       acc = acc_4;
@@ -520,9 +520,9 @@ tiler_rowsum_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0,
   }
   tiler_cp_async_wait<0>();
   __syncthreads();  // every chunk is read before the last one is copied
-  if (kk_last < m) {  // rowsum.fut:6
+  if (kk_last < m) {  // rowsum.fut:9
     const int c = m - kk_last;
-    // cooperative copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
+    // cooperative copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:9
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
       const int t_ = threadIdx.x + c_ * 16;
       const int r_6 = t_ / 64;
@@ -530,32 +530,32 @@ tiler_rowsum_tiled_scalar(const float* __restrict__ A, float* __restrict__ out0,
       sh_rc[r_6 * 68 + e_6] = kk_last + e_6 < m ? A[tiler_min(blockIdx.x * 16 + r_6, n - 1) * m + (kk_last + e_6)] : (float)0;
     }
     __syncthreads();  // the tiles are written
-    float acc_5 = acc;  // rowsum.fut:7
+    float acc_5 = acc;  // rowsum.fut:10
     #pragma unroll 8
-    for (int k_4 = 0; k_4 < c; k_4 += 1) {  // rowsum.fut:7
+    for (int k_4 = 0; k_4 < c; k_4 += 1) {  // rowsum.fut:10
       acc_5 = acc_5 + sh_rc[threadIdx.x * 68 + k_4];
     }
     acc = acc_5;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < n) {
-    out0[gtid0] = acc;  // rowsum.fut:4
+    out0[gtid0] = acc;  // rowsum.fut:7
   }
 }
 
 extern "C" __global__ void __launch_bounds__(256)
 tiler_rowsum_untiled(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
-  const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // rowsum.fut:5
+  const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // rowsum.fut:8
   if (gtid0 < n) {
-    float acc = 0.0f;  // rowsum.fut:6
-    float acc_2 = acc;  // rowsum.fut:7
-    for (int k = 0; k < m; k += 1) {  // rowsum.fut:7
+    float acc = 0.0f;  // rowsum.fut:9
+    float acc_2 = acc;  // rowsum.fut:10
+    for (int k = 0; k < m; k += 1) {  // rowsum.fut:10
       acc_2 = acc_2 + A[gtid0 * m + k];
     }
     acc = acc_2;
     if (gtid0 < n) {
-      out0[gtid0] = acc;  // rowsum.fut:4
+      out0[gtid0] = acc;  // rowsum.fut:7
     }
   }
 }
@@ -563,10 +563,10 @@ tiler_rowsum_untiled(const float* __restrict__ A, float* __restrict__ out0, int 
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_rowsum_split32_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
-  const int row0 = blockIdx.x * 8 + threadIdx.y;  // rowsum.fut:5
+  const int row0 = blockIdx.x * 8 + threadIdx.y;  // rowsum.fut:8
   const int i0 = tiler_min(row0, n - 1);
-  float acc = 0.0f;  // rowsum.fut:6
-  float acc_part = -0.0f;  // rowsum.fut:7
+  float acc = 0.0f;  // rowsum.fut:9
+  float acc_part = -0.0f;  // rowsum.fut:10
   for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
     acc_part = acc_part + A[i0 * (long long)m + k];
   }
@@ -575,10 +575,10 @@ tiler_rowsum_split32_wide(const float* __restrict__ A, float* __restrict__ out0,
   const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
   const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
   const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
-  const float acc_2 = acc + acc_part_1;  // rowsum.fut:7
+  const float acc_2 = acc + acc_part_1;  // rowsum.fut:10
   acc = acc_2;
   if (row0 < n && threadIdx.x == 0) {
-    out0[row0] = acc;  // rowsum.fut:4
+    out0[row0] = acc;  // rowsum.fut:7
   }
 }
 
@@ -586,9 +586,9 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
 tiler_rowsum_split1024_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
   __shared__ __align__(16) float acc_part_warps[32];
-  const int row0 = blockIdx.x;  // rowsum.fut:5
-  float acc = 0.0f;  // rowsum.fut:6
-  float acc_part = -0.0f;  // rowsum.fut:7
+  const int row0 = blockIdx.x;  // rowsum.fut:8
+  float acc = 0.0f;  // rowsum.fut:9
+  float acc_part = -0.0f;  // rowsum.fut:10
   for (int k = threadIdx.x; k < m; k += 1024) {  // this lane's share: one iteration in 1024
     acc_part = acc_part + A[row0 * (long long)m + k];
   }
@@ -607,10 +607,10 @@ tiler_rowsum_split1024_wide(const float* __restrict__ A, float* __restrict__ out
     acc_part_all = acc_part_all + acc_part_warps[w];
   }
   __syncthreads();  // the partial results are read before another reduction writes them
-  const float acc_2 = acc + acc_part_all;  // rowsum.fut:7
+  const float acc_2 = acc + acc_part_all;  // rowsum.fut:10
   acc = acc_2;
   if (row0 < n && threadIdx.x == 0) {
-    out0[row0] = acc;  // rowsum.fut:4
+    out0[row0] = acc;  // rowsum.fut:7
   }
 }
 
@@ -618,9 +618,9 @@ extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_rowsum_split256_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
   __shared__ __align__(16) float acc_part_warps[8];
-  const int row0 = blockIdx.x;  // rowsum.fut:5
-  float acc = 0.0f;  // rowsum.fut:6
-  float acc_part = -0.0f;  // rowsum.fut:7
+  const int row0 = blockIdx.x;  // rowsum.fut:8
+  float acc = 0.0f;  // rowsum.fut:9
+  float acc_part = -0.0f;  // rowsum.fut:10
   for (int k = threadIdx.x; k < m; k += 256) {  // this lane's share: one iteration in 256
     acc_part = acc_part + A[row0 * (long long)m + k];
   }
@@ -639,10 +639,10 @@ tiler_rowsum_split256_wide(const float* __restrict__ A, float* __restrict__ out0
     acc_part_all = acc_part_all + acc_part_warps[w];
   }
   __syncthreads();  // the partial results are read before another reduction writes them
-  const float acc_2 = acc + acc_part_all;  // rowsum.fut:7
+  const float acc_2 = acc + acc_part_all;  // rowsum.fut:10
   acc = acc_2;
   if (row0 < n && threadIdx.x == 0) {
-    out0[row0] = acc;  // rowsum.fut:4
+    out0[row0] = acc;  // rowsum.fut:7
   }
 }
 
@@ -652,11 +652,11 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
   __shared__ __align__(16) float sh_rc[1088];
   __shared__ __align__(16) float sh_rc_2[1088];
   __shared__ __align__(16) float sh_rc_3[1088];
-  const int gtid0 = blockIdx.x * 16 + threadIdx.x;  // rowsum.fut:5
-  float acc = 0.0f;  // rowsum.fut:6
+  const int gtid0 = blockIdx.x * 16 + threadIdx.x;  // rowsum.fut:8
+  float acc = 0.0f;  // rowsum.fut:9
   const int kk_last = m - m % 64;
-  if (0 < kk_last) {  // rowsum.fut:6
-    // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
+  if (0 < kk_last) {  // rowsum.fut:9
+    // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:9
     #pragma unroll
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
       const int t_ = threadIdx.x + c_ * 16;
@@ -666,8 +666,8 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
     }
   }
   tiler_cp_async_commit();
-  if (64 < kk_last) {  // rowsum.fut:6
-    // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest  // rowsum.fut:6
+  if (64 < kk_last) {  // rowsum.fut:9
+    // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest  // rowsum.fut:9
     #pragma unroll
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
       const int t_ = threadIdx.x + c_ * 16;
@@ -681,7 +681,7 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
     tiler_cp_async_wait<1>();
     __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
     if (kk + 128 < kk_last) {
-      // asynchronous copy: 16 x 64 tile of A into sh_rc_3, chunk fastest  // rowsum.fut:6
+      // asynchronous copy: 16 x 64 tile of A into sh_rc_3, chunk fastest  // rowsum.fut:9
       #pragma unroll
       for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
         const int t_ = threadIdx.x + c_ * 16;
@@ -691,9 +691,9 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
       }
     }
     tiler_cp_async_commit();
-    float acc_2 = acc;  // rowsum.fut:7
+    float acc_2 = acc;  // rowsum.fut:10
     #pragma unroll 8
-    for (int k = 0; k < 64; k += 1) {  // rowsum.fut:7
+    for (int k = 0; k < 64; k += 1) {  // rowsum.fut:10
       acc_2 = acc_2 + sh_rc[threadIdx.x * 68 + k];
     }
     acc = acc_2;
@@ -701,7 +701,7 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
       tiler_cp_async_wait<1>();
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
       if (kk + 64 + 128 < kk_last) {
-        // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
+        // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:9
         #pragma unroll
         for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
           const int t_ = threadIdx.x + c_ * 16;
@@ -711,9 +711,9 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
         }
       }
       tiler_cp_async_commit();
-      float acc_3 = acc;  // rowsum.fut:7
+      float acc_3 = acc;  // rowsum.fut:10
       #pragma unroll 8
-      for (int k_2 = 0; k_2 < 64; k_2 += 1) {  // rowsum.fut:7
+      for (int k_2 = 0; k_2 < 64; k_2 += 1) {  // rowsum.fut:10
         acc_3 = acc_3 + sh_rc_2[threadIdx.x * 68 + k_2];
       }
       acc = acc_3;
@@ -722,7 +722,7 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
       tiler_cp_async_wait<1>();
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
       if (kk + 128 + 128 < kk_last) {
-        // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest  // rowsum.fut:6
+        // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest  // rowsum.fut:9
         #pragma unroll
         for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
           const int t_ = threadIdx.x + c_ * 16;
@@ -732,9 +732,9 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
         }
       }
       tiler_cp_async_commit();
-      float acc_4 = acc;  // rowsum.fut:7
+      float acc_4 = acc;  // rowsum.fut:10
       #pragma unroll 8
-      for (int k_3 = 0; k_3 < 64; k_3 += 1) {  // rowsum.fut:7
+      for (int k_3 = 0; k_3 < 64; k_3 += 1) {  // rowsum.fut:10
         acc_4 = acc_4 + sh_rc_3[threadIdx.x * 68 + k_3];
       }
       acc = acc_4;
@@ -742,9 +742,9 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
   }
   tiler_cp_async_wait<0>();
   __syncthreads();  // every chunk is read before the last one is copied
-  if (kk_last < m) {  // rowsum.fut:6
+  if (kk_last < m) {  // rowsum.fut:9
     const int c = m - kk_last;
-    // cooperative copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:6
+    // cooperative copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:9
     for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
       const int t_ = threadIdx.x + c_ * 16;
       const int r_6 = t_ / 64;
@@ -752,32 +752,32 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
       sh_rc[r_6 * 68 + e_6] = kk_last + e_6 < m ? A[tiler_min(blockIdx.x * 16 + r_6, n - 1) * (long long)m + (kk_last + e_6)] : (float)0;
     }
     __syncthreads();  // the tiles are written
-    float acc_5 = acc;  // rowsum.fut:7
+    float acc_5 = acc;  // rowsum.fut:10
     #pragma unroll 8
-    for (int k_4 = 0; k_4 < c; k_4 += 1) {  // rowsum.fut:7
+    for (int k_4 = 0; k_4 < c; k_4 += 1) {  // rowsum.fut:10
       acc_5 = acc_5 + sh_rc[threadIdx.x * 68 + k_4];
     }
     acc = acc_5;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < n) {
-    out0[gtid0] = acc;  // rowsum.fut:4
+    out0[gtid0] = acc;  // rowsum.fut:7
   }
 }
 
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_rowsum_untiled_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
-  const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // rowsum.fut:5
+  const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // rowsum.fut:8
   if (gtid0 < n) {
-    float acc = 0.0f;  // rowsum.fut:6
-    float acc_2 = acc;  // rowsum.fut:7
-    for (int k = 0; k < m; k += 1) {  // rowsum.fut:7
+    float acc = 0.0f;  // rowsum.fut:9
+    float acc_2 = acc;  // rowsum.fut:10
+    for (int k = 0; k < m; k += 1) {  // rowsum.fut:10
       acc_2 = acc_2 + A[gtid0 * (long long)m + k];
     }
     acc = acc_2;
     if (gtid0 < n) {
-      out0[gtid0] = acc;  // rowsum.fut:4
+      out0[gtid0] = acc;  // rowsum.fut:7
     }
   }
 }

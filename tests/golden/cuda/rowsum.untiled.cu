@@ -5,7 +5,7 @@
 //   1. tiler_rowsum_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more)
 //
 // block: 256 threads; tiling is off (--no-tile)
-// streamSeq at 6:9: not tiled: tiling is off (--no-tile)
+// streamSeq at 9:9: not tiled: tiling is off (--no-tile)
 //
 // launch: tiler_rowsum_untiled<<<grid, block, 0>>>(A, out0, n, m)
 //   block = (256, 1, 1), 256 threads
@@ -17,7 +17,7 @@
 //   m: size
 //
 // block: 256 threads; tiling is off (--no-tile)
-// streamSeq at 6:9: not tiled: tiling is off (--no-tile)
+// streamSeq at 9:9: not tiled: tiling is off (--no-tile)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_rowsum_untiled_wide<<<grid, block, 0>>>(A, out0, n, m)
@@ -106,16 +106,16 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(256)
 tiler_rowsum_untiled(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
-  const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // rowsum.fut:5
+  const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // rowsum.fut:8
   if (gtid0 < n) {
-    float acc = 0.0f;  // rowsum.fut:6
-    float acc_2 = acc;  // rowsum.fut:7
-    for (int k = 0; k < m; k += 1) {  // rowsum.fut:7
+    float acc = 0.0f;  // rowsum.fut:9
+    float acc_2 = acc;  // rowsum.fut:10
+    for (int k = 0; k < m; k += 1) {  // rowsum.fut:10
       acc_2 = acc_2 + A[gtid0 * m + k];
     }
     acc = acc_2;
     if (gtid0 < n) {
-      out0[gtid0] = acc;  // rowsum.fut:4
+      out0[gtid0] = acc;  // rowsum.fut:7
     }
   }
 }
@@ -123,16 +123,16 @@ tiler_rowsum_untiled(const float* __restrict__ A, float* __restrict__ out0, int 
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_rowsum_untiled_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int m)
 {
-  const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // rowsum.fut:5
+  const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // rowsum.fut:8
   if (gtid0 < n) {
-    float acc = 0.0f;  // rowsum.fut:6
-    float acc_2 = acc;  // rowsum.fut:7
-    for (int k = 0; k < m; k += 1) {  // rowsum.fut:7
+    float acc = 0.0f;  // rowsum.fut:9
+    float acc_2 = acc;  // rowsum.fut:10
+    for (int k = 0; k < m; k += 1) {  // rowsum.fut:10
       acc_2 = acc_2 + A[gtid0 * (long long)m + k];
     }
     acc = acc_2;
     if (gtid0 < n) {
-      out0[gtid0] = acc;  // rowsum.fut:4
+      out0[gtid0] = acc;  // rowsum.fut:7
     }
   }
 }

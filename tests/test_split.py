@@ -1,0 +1,133 @@
+"""Rows whose reductions are split among a warp's or a block's threads
+(analyse/reductions.py, lower/split.py): what is recognised as a reduction
+and why not, which versions a module holds and which the launch picks, and
+the kernels' shape (their GPU results are tests/test_gpu.py's)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import BENCHMARKS, PROGRAMS, tiler
+
+from tiler import kir
+from tiler.analyse import Options
+from tiler.analyse.reductions import MIN_SPLIT_LENGTH, Operator, identity
+from tiler.errors import PlainError
+from tiler.pipeline import run_to
+
+ROW = "fun [f32, n] main([[f32, m], n] A) =\n  map(fn f32 ([f32, m] r) =>\n    {body}\n  , A)\n"
+
+
+def split_of(text: str, options: Options = Options()):
+    return run_to("analyse", text, "t.fut", options).plan.split
+
+
+@pytest.mark.parametrize("body, ops", [
+    ("loop (acc = 0f32) = for k < m do acc + r[k] in acc", "+"),
+    ("loop (acc = 1f32) = for k < m do r[k] * acc in acc", "*"),
+    ("loop (acc = 0f32) = for k < m do min(r[k], acc) in acc", "min"),
+    ("loop (a = 0f32, b = 0f32) = for k < m do let x = r[k] * 2f32 in (max(a, x), b + x) in a + b", "max,+"),
+])
+def test_reductions_are_recognised_by_their_operators(body, ops):
+    (r,) = split_of(ROW.format(body=body)).reductions
+    assert r.split and ",".join(op.value for op in r.operators) == ops and r.length == "m"
+
+
+@pytest.mark.parametrize("body, why", [
+    ("loop (acc = 0f32) = for k < m do acc - r[k] in acc", "not combined with +, *, min or max"),
+    ("loop (acc = 0f32) = for k < m do acc + acc * r[k] in acc", "reads the carried value `acc`"),
+    ("loop (acc = 0f32) = for k < m do let t = acc * 2f32 in t + r[k] in acc", "a `let` in its body reads"),
+    ("loop (a = 0f32, b = 0f32) = for k < m do (a + r[k], a) in b", "`b` is not combined"),
+    ("loop (acc = 0f32) = for k < m do acc + acc in acc", "`acc` is not one operand"),
+])
+def test_a_loop_that_is_not_a_reduction_says_why(body, why):
+    split = split_of(ROW.format(body=body))
+    assert not split.active and split.reductions == ()
+    (o,) = split.others
+    assert why in o.reason, o.reason
+
+
+def test_a_short_loop_and_shared_inputs_are_not_split():
+    few = split_of(ROW.format(body="loop (acc = 0f32) = for k < 16 do acc + r[k % m] in acc"))
+    assert not few.active and "too few" in few.reductions[0].reason
+    mm = run_to("analyse", (BENCHMARKS / "mm.fut").read_text(), "mm.fut").plan.split
+    assert not mm.active and "does not vary with dimension 1" in mm.reductions[0].reason
+
+
+def test_identities_leave_every_start_value_alone():
+    assert str(identity(Operator.ADD, "f32")) == "-0.0" and identity(Operator.MUL, "i32") == 1
+    assert identity(Operator.MIN, "f64") == float("inf") and identity(Operator.MAX, "i32") == -2**31
+    assert identity(Operator.MAX, "i64") == -2**63 and identity(Operator.MIN, "i64") == 2**63 - 1
+
+
+def module_of(name: str, options: Options = Options()) -> kir.Module:
+    path = BENCHMARKS / f"{name}.fut"
+    return run_to("verify", path.read_text(), path.name, options)
+
+
+@pytest.mark.parametrize("sizes, lanes", [
+    ({"n": 65536, "m": 512}, 32), ({"n": 8192, "m": 8192}, 256), ({"n": 1024, "m": 65536}, 1024),
+    ({"n": 64, "m": 4096}, 1024), ({"n": 1000, "m": 4000}, 256),
+])
+def test_the_launch_picks_the_lanes_by_the_rows_count_and_length(sizes, lanes):
+    assert module_of("softmax").select(sizes, 132).lanes == lanes
+
+
+def test_short_rows_with_nothing_per_point_run_the_tiled_kernel():
+    module = module_of("rowsum")
+    assert module.select({"n": 262144, "m": MIN_SPLIT_LENGTH - 1}, 132).lanes == 0
+    assert module.select({"n": 262144, "m": MIN_SPLIT_LENGTH}, 132).lanes == 32
+    assert module.select({"n": 262144, "m": 64}, 132).tiled  # the tiled kernel's versions follow
+
+
+def test_split_versions_are_raced_against_the_untiled_kernel_with_the_same_offsets():
+    module = module_of("softmax")
+    for v in module.versions:
+        if v.kernel.lanes:
+            assert module.rival(v.kernel).name == f"tiler_softmax_untiled{'_wide' if v.kernel.wide else ''}"
+
+
+def test_a_warp_a_row_shuffles_and_a_block_a_row_meets_at_barriers():
+    module = module_of("softmax")
+    by_lanes = {k.lanes: k for k in module.kernels if k.lanes and not k.wide}
+    warp, block = by_lanes[32], by_lanes[256]
+    assert warp.block == (32, 8, 1) and block.block == (256, 1, 1)
+    assert not warp.shared and not any(isinstance(s, kir.Barrier) for s in kir.statements(warp.body))
+    assert sum(isinstance(s, kir.Barrier) for s in kir.statements(block.body)) == 4  # two a reduction
+    assert [a.elems for a in block.shared] == [8, 8]  # one partial result a warp, each reduction
+    shuffles = [n for n in kir.walk(warp.body) if isinstance(n, kir.Call) and n.fn == "shuffle_xor"]
+    assert len(shuffles) == 10  # 5 butterfly steps, each reduction
+
+
+def test_lanes_fix_the_threads_a_row_and_steering_options_keep_the_tiled_kernel():
+    (k, *_) = module_of("softmax", Options(lanes=64)).kernels
+    assert k.lanes == 64 and k.block == (64, 1, 1)
+    tiled = module_of("softmax", Options(tile=(64,)))
+    assert not any(k.lanes for k in tiled.kernels)
+    assert not any(k.lanes for k in module_of("softmax", Options(no_split=True)).kernels)
+
+
+@pytest.mark.parametrize("flag, message", [("--lanes=100", "threads a row are whole warps"),
+                                           ("--lanes=2048", "threads a row are whole warps")])
+def test_a_bad_lane_count_is_a_user_error(flag, message):
+    r = tiler("explain", BENCHMARKS / "softmax.fut", flag)
+    assert r.returncode == 1 and message in r.stderr and "Traceback" not in r.stderr
+
+
+def test_lanes_and_no_split_contradict():
+    from tiler.analyse import make_options
+
+    with pytest.raises(PlainError, match="contradict"):
+        make_options(no_split=True, lanes=64)
+
+
+def test_explain_lists_the_reductions_and_the_split_versions():
+    r = tiler("explain", PROGRAMS / "analysis" / "reduce_int.fut", "--json")
+    data = json.loads(r.stdout)["reductions"]
+    assert data["rows"] == 1 and [lp["operators"] for lp in data["loops"]] == [["+", "max"]]
+    assert "reads the carried value `h`" in data["not_reductions"][0]["reason"]
+    text = tiler("explain", BENCHMARKS / "softmax.fut").stdout
+    assert "loop at 9:30: a reduction by max; split among a row's threads" in text
+    assert "split, 32 threads a row: when" in text
+    shown = tiler("explain", BENCHMARKS / "softmax.fut", "--show-transformed").stdout
+    assert "split by max: thread t of the row folds iterations t, t + T" in shown
