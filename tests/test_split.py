@@ -131,3 +131,39 @@ def test_explain_lists_the_reductions_and_the_split_versions():
     assert "split, 32 threads a row: when" in text
     shown = tiler("explain", BENCHMARKS / "softmax.fut", "--show-transformed").stdout
     assert "split by max: thread t of the row folds iterations t, t + T" in shown
+
+
+def test_tune_tries_the_threads_a_row_and_one_thread_a_point():
+    from tiler.autotune import _same_family, families
+
+    analysis = run_to("analyse", (BENCHMARKS / "softmax.fut").read_text(), "softmax.fut")
+    name, values = families(analysis)[0]
+    assert name == "split" and {"lanes": 32} in values and {"lanes": 1024} in values and values[-1] == {"no_split": True}
+    assert _same_family("lanes", "split") and _same_family("no_split", "split")
+    mm = run_to("analyse", (BENCHMARKS / "mm.fut").read_text(), "mm.fut")
+    assert "split" not in dict(families(mm))
+
+
+@pytest.mark.parametrize("body, op", [
+    ("let (i, v) = loop (i = 0, v = 1e30f32) = for k < m do if r[k] < v then (k, r[k]) else (i, v) in (i, v) "
+     "in f32(i) + v", "argmin"),
+    ("let (v, i) = loop (v = 0f32, i = 0) = for k < m do if v <= r[k] then (r[k], k) else (v, i) in (v, i) "
+     "in f32(i) + v", "argmax"),
+])
+def test_a_pair_of_an_extreme_and_its_index_is_a_reduction(body, op):
+    (r,) = split_of(ROW.format(body=body)).reductions
+    assert r.split and {o.value for o in r.operators} == {op}
+
+
+@pytest.mark.parametrize("body, why", [
+    ("let (i, v) = loop (i = 0f32, v = 1e30f32) = for k < m do if r[k] < v then (f32(k), r[k]) else (v, i) "
+     "in (i, v) in i + v", "does not keep the carried values"),
+    ("let (i, v) = loop (i = 0, v = 1e30f32) = for k < m do if r[k] < v then (i + k, r[k]) else (i, v) in (i, v) "
+     "in f32(i) + v", "an index that reads no carried value"),
+    ("let (i, v) = loop (i = 0, v = 1e30f32) = for k < m do if r[k] < 0.5f32 then (k, r[k]) else (i, v) in (i, v) "
+     "in f32(i) + v", "does not compare a term with one carried value"),
+])
+def test_a_pick_that_is_not_one_says_why(body, why):
+    split = split_of(ROW.format(body=body))
+    (o,) = split.others
+    assert why in o.reason, o.reason

@@ -1,7 +1,8 @@
 """`tiler tune`: search the plan's parameters on the GPU, keep the fastest.
 
 The search is coordinate descent over families of parameters, in the order
-the plan decides them: the block's threads, the chunk, the register tile,
+the plan decides them: the threads a row that split its reductions (or
+none), the block's threads, the chunk, the register tile,
 packed tiles, the buffering, the transposition, a loop's rows joined or
 apart, the unrolling, the interior blocks, the blocks an SM. Each family's
 values are tried with the best of the earlier families fixed, so a family
@@ -30,6 +31,7 @@ MICRO = ((4, 4), (4, 8), (8, 4), (8, 8))  # (outer, inner) points a thread
 COARSENINGS = (1, 2, 4, 8)  # points a thread of a 1-D block
 UNROLLS = (1, 2, 4, 8, 16, 32, 64)  # times the loop over a staged chunk is unrolled
 MIN_BLOCKS = (0, 1, 2, 3, 4)  # blocks an SM the kernel asks for (0: ptxas's choice)
+LANES = (32, 64, 128, 256, 512, 1024)  # threads a row that split its reductions
 
 
 @dataclass
@@ -57,6 +59,8 @@ def families(a: Analysis) -> list[tuple[str, list]]:
     """The parameters worth varying for this kernel, each with its values."""
     b, rank = a.block, a.block.rank
     out = []
+    if a.plan.split is not None and a.plan.split.active:  # the threads a row, or one thread a point
+        out.append(("split", [{"lanes": n} for n in LANES] + [{"no_split": True}]))
     if len(b.spans) == 1:  # the other dims keep one thread (`_` would give them the plan's default)
         out.append(("tile", [_per_dim(rank, {b.spans[0]: w}, 1) for w in BLOCK_1D]))
     elif len(b.spans) == 2:
@@ -149,7 +153,8 @@ def _as_parameters(name: str, value) -> dict:
 
 
 def _same_family(key: str, name: str) -> bool:
-    return key == name or (name == "buffering" and key in ("single_buffer", "double_buffer", "no_async"))
+    return key == name or (name == "buffering" and key in ("single_buffer", "double_buffer", "no_async")) \
+        or (name == "split" and key in ("lanes", "no_split"))
 
 
 class GpuMeasure:

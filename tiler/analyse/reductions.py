@@ -37,6 +37,20 @@ class Operator(Enum):
     MUL = "*"
     MIN = "min"
     MAX = "max"
+    ARGMIN = "argmin"  # a minimum and its index, carried as a pair (Pick)
+    ARGMAX = "argmax"
+
+
+@dataclass(frozen=True)
+class Pick:
+    """`if t < v then (i, t) else (ix, v)`: the pair of an extreme value and
+    its index. Threads' shares are combined by value, ties by the iteration
+    each came from, so the pair is the one the loop in order would keep."""
+
+    value: int  # the carried value's position among the loop's parameters
+    index: int  # the index's
+    strict: bool  # `<` (or `>`): the first of equal values is kept; `<=`: the last
+    smaller: bool  # a minimum (else a maximum)
 
 
 FEW = 64  # a loop of fewer iterations, known when compiling, stays with one thread
@@ -258,6 +272,14 @@ def operators(loop: T.Loop) -> tuple[Operator, ...] | str:
         if _reads(body.value, carried):
             return f"a `let` in its body reads the carried value `{_names(body.value, carried)}`"
         body = body.body
+    if isinstance(body, T.If) and len(loop.params) == 2:
+        pick = pick_of(loop)
+        if isinstance(pick, str):
+            return pick
+        out = [None, None]
+        out[pick.value] = Operator.ARGMIN if pick.smaller else Operator.ARGMAX
+        out[pick.index] = out[pick.value]
+        return tuple(out)
     values = body.items if isinstance(body, T.TupleE) and len(loop.params) > 1 else (body,)
     if len(values) != len(loop.params):
         return "its body does not give one value for each carried value"
@@ -268,6 +290,41 @@ def operators(loop: T.Loop) -> tuple[Operator, ...] | str:
             return op
         out.append(op)
     return tuple(out)
+
+
+FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def pick_of(loop: T.Loop) -> Pick | str:
+    """The loop as `if t < v then (i, t) else (ix, v)` (any comparison, either
+    side), or why it is not."""
+    carried = frozenset(loop.params)
+    body = loop.body
+    while isinstance(body, T.Let):
+        body = body.body
+    if not (isinstance(body, T.If) and isinstance(body.then, T.TupleE) and isinstance(body.else_, T.TupleE)):
+        return "its body does not give one value for each carried value"
+    kept = [e.binder if isinstance(e, T.Var) else None for e in body.else_.items]
+    if kept != list(loop.params):
+        return "its `else` does not keep the carried values as they are"
+    c = body.cond
+    if not (isinstance(c, T.BinOp) and c.op in FLIPPED):
+        return "its `if` is not a comparison of a carried value"
+    op, lhs, rhs = c.op, c.lhs, c.rhs
+    if isinstance(lhs, T.Var) and lhs.binder in carried:  # `v > t` is `t < v`
+        op, lhs, rhs = FLIPPED[op], rhs, lhs
+    if not (isinstance(rhs, T.Var) and rhs.binder in carried) or _reads(lhs, carried):
+        return "its `if` does not compare a term with one carried value"
+    value = loop.params.index(rhs.binder)
+    index = 1 - value
+    then = body.then.items
+    if then[value] != lhs or _reads(then[index], carried):
+        return "its `then` does not take the compared term and an index that reads no carried value"
+    if not isinstance(loop.params[value].type, Scalar) or loop.params[value].type.kind == "bool":
+        return f"`{loop.params[value].name}` is not a number"
+    if not isinstance(loop.params[index].type, Scalar):
+        return f"`{loop.params[index].name}` is not a scalar"
+    return Pick(value, index, op in ("<", ">"), op in ("<", "<="))
 
 
 def _combine(param, value, carried) -> Operator | str:

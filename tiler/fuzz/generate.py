@@ -12,8 +12,9 @@ body streams rows an index table picks (lavaMD's neighbour boxes), and loops
 over a thread's own row read by element (`p[f]`, or `M[i, f]` under a map
 over `iota`), with row lengths that are
 sometimes literals (so tiler can stage them) and sometimes sizes; and
-between map levels, a row's reduction by +, *, min or max (a softmax's
-maximum, which tiler splits among a row's threads). The
+between map levels, a row's reduction by +, *, min or max, or the position
+of its smallest or largest element (a softmax's maximum, which tiler splits
+among a row's threads). The
 body's lets mostly reach an output (stage `kernel` removes what nothing
 reads, so a dead one, left now and then, tests that instead). Values
 stay small: streams only add (or take maxima), divisions are by a positive
@@ -200,7 +201,7 @@ class Generator:
         array every row reads), as a loop or a stream's loop, its operands in
         either order, from a start value that is not the identity."""
         rr = self.reducing
-        op = rr.choice(["+", "*", "min", "max"])
+        op = rr.choice(["+", "*", "min", "max", "argmin"])
         if scope.rows and rr.random() < 0.7:
             row, length = rr.choice(scope.rows)
             array = self.row(row)
@@ -208,6 +209,9 @@ class Generator:
             length = rr.choice(self.sizes)
             array = v(self.param(arr(F32, length), "ys"))
         acc, k = self.fresh("r"), self.fresh("k")
+        bound = v(length) if isinstance(length, str) else i(length)
+        if op == "argmin":  # the position of the row's smallest (or largest) element, and the element
+            return self.pick(rr, ast.Index(array, (v(k),)), k, bound)
         as_stream = rr.random() < 0.5
         xc = self.fresh("xc")
         x = ast.Index(v(xc), (v(k),)) if as_stream else ast.Index(array, (v(k),))
@@ -216,13 +220,26 @@ class Generator:
         pair = (v(acc), term) if rr.random() < 0.5 else (term, v(acc))
         step = call(op, *pair) if op in ("min", "max") else binop(op, *pair)
         init = {"+": f(0.5), "*": f(1.0), "min": f(1.0e30), "max": ast.UnOp("-", f(1.0e30))}[op]
-        bound = v(length) if isinstance(length, str) else i(length)
         if not as_stream:
             return ast.Loop((ast.LoopParam(acc, init),), k, bound, step, v(acc))
         chunk, kk = self.fresh("c"), self.fresh("kk")
         loop = ast.Loop((ast.LoopParam(acc, None),), k, v(chunk), step, v(acc))
         params = (ast.Param(INT, kk), ast.Param(arr(F32, chunk), xc), ast.Param(F32, acc))
         return ast.StreamSeq(ast.Lambda(F32, params, loop), (array, init))
+
+    def pick(self, rr, x, k: str, bound):
+        """`if x < best then (f32(k), x) else (pos, best)`: an argmin or argmax,
+        keeping the first (`<`) or the last (`<=`) of equal elements."""
+        pos, best = self.fresh("pos"), self.fresh("best")
+        smaller, op = rr.random() < 0.5, rr.choice(["<", "<="])
+        rounded = call("f32", call("int", binop("*", x, f(4.0))))  # equal values are common: ties are tested
+        body = ast.If(binop(op, rounded, v(best)) if smaller else binop(op, v(best), rounded),
+                      ast.TupleExp((call("f32", v(k)), rounded)), ast.TupleExp((v(pos), v(best))))
+        start = f(1.0e30) if smaller else ast.UnOp("-", f(1.0e30))
+        loop = ast.Loop((ast.LoopParam(pos, ast.UnOp("-", f(1.0))), ast.LoopParam(best, start)), k, bound, body,
+                        ast.TupleExp((v(pos), v(best))))
+        a, b = self.fresh("p"), self.fresh("q")
+        return ast.Let((a, b), True, loop, binop("+", v(b), binop("*", v(a), f(0.001))))
 
     def row_length(self):
         """A row's length: a size, or a literal tiler knows when compiling

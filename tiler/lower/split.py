@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .. import kir, target
 from ..analyse import Analysis
-from ..analyse.reductions import ROWS_A_WARP_BLOCK, Operator, Split, identity
+from ..analyse.reductions import ROWS_A_WARP_BLOCK, Operator, Pick, Split, identity, pick_of
 from ..check import typed as T
 from ..check.types import Scalar
 from .body import ctype_of
@@ -25,6 +25,7 @@ from .streams import Streams
 from .values import add, const, minimum, mul
 
 SHUFFLE = "shuffle_xor"  # target.CALL_SPELLING spells it
+PICKS = (Operator.ARGMIN, Operator.ARGMAX)
 
 
 class SplitBody(Streams):
@@ -47,6 +48,8 @@ class SplitBody(Streams):
         reduction = self.loops.get(id(e))
         if reduction is None or not self.uniform:
             return super()._loop(e)
+        if reduction.operators[0] in PICKS:
+            return self._split_pick(e, pick_of(e))
         inits = [self.exp(i) for i in e.inits]
         bound = self.exp(e.bound)
         ctypes = [ctype_of(p.type) for p in e.params]
@@ -68,6 +71,91 @@ class SplitBody(Streams):
         for b, init, total, op, c in zip(e.results, inits, totals, reduction.operators, ctypes):
             self.env[b] = self.declare(b.name, c, self._apply(op, init, total, c), e.span)
         return self.exp(e.rest)
+
+    def _split_pick(self, e: T.Loop, pick: Pick):
+        """A minimum (or maximum) and its index: each thread keeps its first
+        (or last) extreme and the iteration it came from; the shares are
+        combined by value, ties by iteration, so that the pair is the one
+        the loop in order keeps; then the start pair, which comes first."""
+        inits = [self.exp(i) for i in e.inits]
+        bound = self.exp(e.bound)
+        vp, ip = e.params[pick.value], e.params[pick.index]
+        vc, ic = ctype_of(vp.type), ctype_of(ip.type)
+        extreme = Operator.MIN if pick.smaller else Operator.MAX
+        value = self.declare(f"{vp.name}_part", vc, const(identity(extreme, vp.type.kind), vc), e.span, const_=False)
+        index = self.declare(f"{ip.name}_part", ic, const(0, ic), e.span, const_=False)
+        # the iteration the share came from; a share that took none loses every tie
+        never = target.INT_MAX if pick.strict else -1
+        step = self.declare(f"{ip.name}_step", "int", const(never), e.span, const_=False)
+        self.env[vp], self.env[ip] = value, index
+        k = self.fresh(e.index.name)
+        self.env[e.index] = kir.Ref(k)
+        self.uniform = False
+        try:
+            stmts, _ = self.block(lambda: self._pick_step(e.body, pick, value, index, step, kir.Ref(k)))
+        finally:
+            self.uniform = True
+        self.emit(kir.For(k, self.lane, bound, const(self.lanes), stmts, e.span,
+                          note=f"this lane's share: one iteration in {self.lanes}"))
+        value, index, step = self._pick_across(pick, (value, index, step), (vc, ic, "int"))
+        # the start pair comes before every iteration: a share replaces it only when strictly better (or, `<=`, as good)
+        ahead = _better(pick, value, inits[pick.value], "<=" if not pick.strict else "<")
+        if not pick.strict:
+            ahead = kir.Bin("&&", kir.Bin("!=", step, const(never)), ahead)
+        took = self.declare(f"{vp.name}_took", "bool", ahead, e.span)
+        results = [None, None]
+        results[pick.value] = kir.Select(took, value, inits[pick.value])
+        results[pick.index] = kir.Select(took, index, inits[pick.index])
+        for b, r, c in zip(e.results, results, (ctype_of(p.type) for p in e.params)):
+            self.env[b] = self.declare(b.name, c, r, e.span)
+        return self.exp(e.rest)
+
+    def _pick_step(self, body, pick: Pick, value, index, step, k) -> None:
+        """One iteration: the lets, then `if (t < v) { v = t; i = index; step = k; }`."""
+        while isinstance(body, T.Let):
+            self.bind(body.binders, self.exp(body.value), body.span)
+            body = body.body
+        cond = self.exp(body.cond)
+        then_stmts, then = self.block(lambda: self.exp(body.then))
+        then = then if isinstance(then, tuple) else (then,)
+        self.emit(kir.If(cond, then_stmts + (kir.Assign(value.name, then[pick.value]),
+                                             kir.Assign(index.name, then[pick.index]),
+                                             kir.Assign(step.name, k)), (), body.span))
+
+    def _pick_across(self, pick: Pick, refs: tuple, ctypes: tuple) -> tuple:
+        """The threads' (value, index, iteration) shares combined; every thread gets the result."""
+        values = list(refs)
+        shift = target.WARP // 2
+        while shift:
+            other = [self.declare(f"{r.name}_{shift}o", c, kir.Call(SHUFFLE, (const(target.FULL_MASK, "unsigned"),
+                                                                              v, const(shift))))
+                     for r, v, c in zip(refs, values, ctypes)]
+            values = self._pick_better(pick, values, other, refs, ctypes, f"_{shift}")
+            shift //= 2
+        warps = self.lanes // target.WARP
+        if warps == 1:
+            return tuple(values)
+        buffers = [self.fresh(f"{r.name}_warps") for r in refs]
+        self.shared += [kir.SharedAlloc(b, c, warps) for b, c in zip(buffers, ctypes)]
+        first = kir.Bin("==", kir.Bin("%", self.lane, const(target.WARP)), const(0))
+        warp = kir.Bin("/", self.lane, const(target.WARP))
+        self.emit(kir.If(first, tuple(kir.Store(b, warp, v, kir.SHARED) for b, v in zip(buffers, values))))
+        self.emit(kir.Barrier("each warp's partial results are written"))
+        totals = [self.declare(f"{r.name}_all", c, kir.Load(b, const(0), kir.SHARED), const_=False)
+                  for r, b, c in zip(refs, buffers, ctypes)]
+        w = self.fresh("w")
+        other = [kir.Load(b, kir.Ref(w), kir.SHARED) for b in buffers]
+        better = self.fresh("better")
+        body = (kir.Decl(better, "bool", _pick_wins(pick, other, totals), True),) + tuple(
+            kir.Assign(t.name, kir.Select(kir.Ref(better), o, t)) for t, o in zip(totals, other))
+        self.emit(kir.For(w, const(1), const(warps), const(1), body, unroll=kir.FULL))
+        self.emit(kir.Barrier("the partial results are read before another reduction writes them"))
+        return tuple(totals)
+
+    def _pick_better(self, pick: Pick, mine, other, refs, ctypes, suffix: str) -> list:
+        wins = self.declare(f"{refs[0].name}{suffix}w", "bool", _pick_wins(pick, other, mine))
+        return [self.declare(f"{r.name}{suffix}", c, kir.Select(wins, o, m))
+                for r, m, o, c in zip(refs, mine, other, ctypes)]
 
     def _apply(self, op: Operator, a, b, ctype: str):
         if op in (Operator.ADD, Operator.MUL):
@@ -100,6 +188,20 @@ class SplitBody(Streams):
         self.emit(kir.For(w, const(1), const(warps), const(1), body, unroll=kir.FULL))
         self.emit(kir.Barrier("the partial results are read before another reduction writes them"))
         return totals
+
+
+def _better(pick: Pick, a, b, op: str):
+    """`a` is a better extreme than `b` (`op` "<" strictly, "<=" or as good)."""
+    return kir.Bin(op, a, b) if pick.smaller else kir.Bin(op.replace("<", ">"), a, b)
+
+
+def _pick_wins(pick: Pick, other, mine):
+    """The other (value, index, iteration) share wins: a better value, or an
+    equal one from an earlier iteration (`<`: the first is kept) or a later
+    one (`<=`: the last)."""
+    earlier = kir.Bin("<" if pick.strict else ">", other[2], mine[2])
+    return kir.Bin("||", _better(pick, other[0], mine[0], "<"),
+                   kir.Bin("&&", kir.Bin("==", other[0], mine[0]), earlier))
 
 
 def lower_split(analysis: Analysis, split: Split, lanes: int, file: str, wide: bool = False) -> kir.Kernel:
