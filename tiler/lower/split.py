@@ -124,17 +124,41 @@ class SplitBody(Streams):
 
     def _pick_across(self, pick: Pick, refs: tuple, ctypes: tuple) -> tuple:
         """The threads' (value, index, iteration) shares combined; every thread gets the result."""
+        def merge(mine, other, suffix):
+            wins = self.declare(f"{refs[0].name}{suffix}w", "bool", _pick_wins(pick, other, mine))
+            return [self.declare(f"{r.name}{suffix}", c, kir.Select(wins, o, m))
+                    for r, m, o, c in zip(refs, mine, other, ctypes)]
+        return tuple(self._combined(refs, ctypes, merge))
+
+    def _apply(self, op: Operator, a, b, ctype: str):
+        if op in (Operator.ADD, Operator.MUL):
+            return kir.Bin(op.value, a, b)
+        return kir.Call(target.math_function(ctype, op.value, self.fast_math), (a, b))
+
+    def _across(self, parts, ops, ctypes) -> list:
+        """Each lane's partial results combined over the row's lanes, by their operators."""
+        def merge(mine, other, suffix):
+            return [self.declare(f"{r.name}{suffix}", c, self._apply(op, m, o, c))
+                    for r, m, o, op, c in zip(parts, mine, other, ops, ctypes)]
+        return self._combined(parts, ctypes, merge)
+
+    def _combined(self, refs, ctypes, merge) -> list:
+        """Shares combined over the row's threads, every thread getting the
+        result: a butterfly of shuffles in each warp (threads i and i ^ step
+        hold the same values after each step), then, past one warp, each
+        warp's result through shared memory between two barriers.
+        `merge(mine, other, suffix)` declares two shares merged."""
         values = list(refs)
-        shift = target.WARP // 2
-        while shift:
-            other = [self.declare(f"{r.name}_{shift}o", c, kir.Call(SHUFFLE, (const(target.FULL_MASK, "unsigned"),
-                                                                              v, const(shift))))
+        step = target.WARP // 2
+        while step:
+            other = [self.declare(f"{r.name}_{step}o", c, kir.Call(SHUFFLE, (const(target.FULL_MASK, "unsigned"),
+                                                                             v, const(step))))
                      for r, v, c in zip(refs, values, ctypes)]
-            values = self._pick_better(pick, values, other, refs, ctypes, f"_{shift}")
-            shift //= 2
+            values = merge(values, other, f"_{step}")
+            step //= 2
         warps = self.lanes // target.WARP
         if warps == 1:
-            return tuple(values)
+            return values
         buffers = [self.fresh(f"{r.name}_warps") for r in refs]
         self.shared += [kir.SharedAlloc(b, c, warps) for b, c in zip(buffers, ctypes)]
         first = kir.Bin("==", kir.Bin("%", self.lane, const(target.WARP)), const(0))
@@ -144,47 +168,9 @@ class SplitBody(Streams):
         totals = [self.declare(f"{r.name}_all", c, kir.Load(b, const(0), kir.SHARED), const_=False)
                   for r, b, c in zip(refs, buffers, ctypes)]
         w = self.fresh("w")
-        other = [kir.Load(b, kir.Ref(w), kir.SHARED) for b in buffers]
-        better = self.fresh("better")
-        body = (kir.Decl(better, "bool", _pick_wins(pick, other, totals), True),) + tuple(
-            kir.Assign(t.name, kir.Select(kir.Ref(better), o, t)) for t, o in zip(totals, other))
-        self.emit(kir.For(w, const(1), const(warps), const(1), body, unroll=kir.FULL))
-        self.emit(kir.Barrier("the partial results are read before another reduction writes them"))
-        return tuple(totals)
-
-    def _pick_better(self, pick: Pick, mine, other, refs, ctypes, suffix: str) -> list:
-        wins = self.declare(f"{refs[0].name}{suffix}w", "bool", _pick_wins(pick, other, mine))
-        return [self.declare(f"{r.name}{suffix}", c, kir.Select(wins, o, m))
-                for r, m, o, c in zip(refs, mine, other, ctypes)]
-
-    def _apply(self, op: Operator, a, b, ctype: str):
-        if op in (Operator.ADD, Operator.MUL):
-            return kir.Bin(op.value, a, b)
-        return kir.Call(target.math_function(ctype, op.value, self.fast_math), (a, b))
-
-    def _across(self, parts, ops, ctypes) -> list:
-        """Each lane's partial results combined over the row's lanes; every lane gets the totals."""
-        values = list(parts)
-        step = target.WARP // 2
-        while step:  # a butterfly: lanes i and i ^ step hold the same value after each step
-            values = [self.declare(f"{r.name}_{step}", c, self._apply(op, v, kir.Call(SHUFFLE, (
-                const(target.FULL_MASK, "unsigned"), v, const(step))), c))
-                for r, v, op, c in zip(parts, values, ops, ctypes)]
-            step //= 2
-        warps = self.lanes // target.WARP
-        if warps == 1:
-            return values
-        buffers = [self.fresh(f"{r.name}_warps") for r in parts]
-        self.shared += [kir.SharedAlloc(b, c, warps) for b, c in zip(buffers, ctypes)]
-        first = kir.Bin("==", kir.Bin("%", self.lane, const(target.WARP)), const(0))
-        warp = kir.Bin("/", self.lane, const(target.WARP))
-        self.emit(kir.If(first, tuple(kir.Store(b, warp, v, kir.SHARED) for b, v in zip(buffers, values))))
-        self.emit(kir.Barrier("each warp's partial results are written"))
-        totals = [self.declare(f"{r.name}_all", c, kir.Load(b, const(0), kir.SHARED), const_=False)
-                  for r, b, c in zip(parts, buffers, ctypes)]
-        w = self.fresh("w")
-        body = tuple(kir.Assign(t.name, self._apply(op, t, kir.Load(b, kir.Ref(w), kir.SHARED), c))
-                     for t, b, op, c in zip(totals, buffers, ops, ctypes))
+        stmts, merged = self.block(lambda: merge(totals, [kir.Load(b, kir.Ref(w), kir.SHARED) for b in buffers],
+                                                 "_w"))
+        body = stmts + tuple(kir.Assign(t.name, m) for t, m in zip(totals, merged))
         self.emit(kir.For(w, const(1), const(warps), const(1), body, unroll=kir.FULL))
         self.emit(kir.Barrier("the partial results are read before another reduction writes them"))
         return totals

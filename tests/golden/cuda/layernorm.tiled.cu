@@ -186,22 +186,32 @@ tiler_layernorm_split32(const float* __restrict__ X, float* __restrict__ out0, i
   for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
     acc_part = acc_part + X[i0 * m + k];
   }
-  const float acc_part_16 = acc_part + __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_8 = acc_part_16 + __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
   const float acc = 0.0f + acc_part_1;  // layernorm.fut:7
   const float mean = acc / (float)m;  // layernorm.fut:6
   float acc_part_3 = -0.0f;  // layernorm.fut:9
   for (int k_2 = threadIdx.x; k_2 < m; k_2 += 32) {  // this lane's share: one iteration in 32
     acc_part_3 = acc_part_3 + (X[i0 * m + k_2] - mean) * (X[i0 * m + k_2] - mean);
   }
-  const float acc_part_3_16 = acc_part_3 + __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
-  const float acc_part_3_8 = acc_part_3_16 + __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
-  const float acc_part_3_4 = acc_part_3_8 + __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
-  const float acc_part_3_2 = acc_part_3_4 + __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
-  const float acc_part_3_1 = acc_part_3_2 + __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
+  const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
+  const float acc_part_3_8o = __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
+  const float acc_part_3_8 = acc_part_3_16 + acc_part_3_8o;
+  const float acc_part_3_4o = __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
+  const float acc_part_3_4 = acc_part_3_8 + acc_part_3_4o;
+  const float acc_part_3_2o = __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
+  const float acc_part_3_2 = acc_part_3_4 + acc_part_3_2o;
+  const float acc_part_3_1o = __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_1 = acc_part_3_2 + acc_part_3_1o;
   const float acc_2 = 0.0f + acc_part_3_1;  // layernorm.fut:9
   const float inv = 1.0f / sqrtf(acc_2 / (float)m + 1e-05f);  // layernorm.fut:6
   for (int i1 = threadIdx.x; i1 < m; i1 += 32) {  // this lane's points of the row
@@ -222,11 +232,16 @@ tiler_layernorm_split1024(const float* __restrict__ X, float* __restrict__ out0,
   for (int k = threadIdx.x; k < m; k += 1024) {  // this lane's share: one iteration in 1024
     acc_part = acc_part + X[row0 * m + k];
   }
-  const float acc_part_16 = acc_part + __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_8 = acc_part_16 + __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_warps[threadIdx.x / 32] = acc_part_1;
   }
@@ -234,7 +249,8 @@ tiler_layernorm_split1024(const float* __restrict__ X, float* __restrict__ out0,
   float acc_part_all = acc_part_warps[0];
   #pragma unroll
   for (int w = 1; w < 32; w += 1) {
-    acc_part_all = acc_part_all + acc_part_warps[w];
+    const float acc_part_w = acc_part_all + acc_part_warps[w];
+    acc_part_all = acc_part_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc = 0.0f + acc_part_all;  // layernorm.fut:7
@@ -243,11 +259,16 @@ tiler_layernorm_split1024(const float* __restrict__ X, float* __restrict__ out0,
   for (int k_2 = threadIdx.x; k_2 < m; k_2 += 1024) {  // this lane's share: one iteration in 1024
     acc_part_3 = acc_part_3 + (X[row0 * m + k_2] - mean) * (X[row0 * m + k_2] - mean);
   }
-  const float acc_part_3_16 = acc_part_3 + __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
-  const float acc_part_3_8 = acc_part_3_16 + __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
-  const float acc_part_3_4 = acc_part_3_8 + __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
-  const float acc_part_3_2 = acc_part_3_4 + __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
-  const float acc_part_3_1 = acc_part_3_2 + __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
+  const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
+  const float acc_part_3_8o = __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
+  const float acc_part_3_8 = acc_part_3_16 + acc_part_3_8o;
+  const float acc_part_3_4o = __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
+  const float acc_part_3_4 = acc_part_3_8 + acc_part_3_4o;
+  const float acc_part_3_2o = __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
+  const float acc_part_3_2 = acc_part_3_4 + acc_part_3_2o;
+  const float acc_part_3_1o = __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_1 = acc_part_3_2 + acc_part_3_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_3_warps[threadIdx.x / 32] = acc_part_3_1;
   }
@@ -255,7 +276,8 @@ tiler_layernorm_split1024(const float* __restrict__ X, float* __restrict__ out0,
   float acc_part_3_all = acc_part_3_warps[0];
   #pragma unroll
   for (int w_2 = 1; w_2 < 32; w_2 += 1) {
-    acc_part_3_all = acc_part_3_all + acc_part_3_warps[w_2];
+    const float acc_part_3_w = acc_part_3_all + acc_part_3_warps[w_2];
+    acc_part_3_all = acc_part_3_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc_2 = 0.0f + acc_part_3_all;  // layernorm.fut:9
@@ -278,11 +300,16 @@ tiler_layernorm_split256(const float* __restrict__ X, float* __restrict__ out0, 
   for (int k = threadIdx.x; k < m; k += 256) {  // this lane's share: one iteration in 256
     acc_part = acc_part + X[row0 * m + k];
   }
-  const float acc_part_16 = acc_part + __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_8 = acc_part_16 + __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_warps[threadIdx.x / 32] = acc_part_1;
   }
@@ -290,7 +317,8 @@ tiler_layernorm_split256(const float* __restrict__ X, float* __restrict__ out0, 
   float acc_part_all = acc_part_warps[0];
   #pragma unroll
   for (int w = 1; w < 8; w += 1) {
-    acc_part_all = acc_part_all + acc_part_warps[w];
+    const float acc_part_w = acc_part_all + acc_part_warps[w];
+    acc_part_all = acc_part_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc = 0.0f + acc_part_all;  // layernorm.fut:7
@@ -299,11 +327,16 @@ tiler_layernorm_split256(const float* __restrict__ X, float* __restrict__ out0, 
   for (int k_2 = threadIdx.x; k_2 < m; k_2 += 256) {  // this lane's share: one iteration in 256
     acc_part_3 = acc_part_3 + (X[row0 * m + k_2] - mean) * (X[row0 * m + k_2] - mean);
   }
-  const float acc_part_3_16 = acc_part_3 + __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
-  const float acc_part_3_8 = acc_part_3_16 + __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
-  const float acc_part_3_4 = acc_part_3_8 + __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
-  const float acc_part_3_2 = acc_part_3_4 + __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
-  const float acc_part_3_1 = acc_part_3_2 + __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
+  const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
+  const float acc_part_3_8o = __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
+  const float acc_part_3_8 = acc_part_3_16 + acc_part_3_8o;
+  const float acc_part_3_4o = __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
+  const float acc_part_3_4 = acc_part_3_8 + acc_part_3_4o;
+  const float acc_part_3_2o = __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
+  const float acc_part_3_2 = acc_part_3_4 + acc_part_3_2o;
+  const float acc_part_3_1o = __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_1 = acc_part_3_2 + acc_part_3_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_3_warps[threadIdx.x / 32] = acc_part_3_1;
   }
@@ -311,7 +344,8 @@ tiler_layernorm_split256(const float* __restrict__ X, float* __restrict__ out0, 
   float acc_part_3_all = acc_part_3_warps[0];
   #pragma unroll
   for (int w_2 = 1; w_2 < 8; w_2 += 1) {
-    acc_part_3_all = acc_part_3_all + acc_part_3_warps[w_2];
+    const float acc_part_3_w = acc_part_3_all + acc_part_3_warps[w_2];
+    acc_part_3_all = acc_part_3_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc_2 = 0.0f + acc_part_3_all;  // layernorm.fut:9
@@ -356,22 +390,32 @@ tiler_layernorm_split32_wide(const float* __restrict__ X, float* __restrict__ ou
   for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
     acc_part = acc_part + X[i0 * (long long)m + k];
   }
-  const float acc_part_16 = acc_part + __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_8 = acc_part_16 + __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
   const float acc = 0.0f + acc_part_1;  // layernorm.fut:7
   const float mean = acc / (float)m;  // layernorm.fut:6
   float acc_part_3 = -0.0f;  // layernorm.fut:9
   for (int k_2 = threadIdx.x; k_2 < m; k_2 += 32) {  // this lane's share: one iteration in 32
     acc_part_3 = acc_part_3 + (X[i0 * (long long)m + k_2] - mean) * (X[i0 * (long long)m + k_2] - mean);
   }
-  const float acc_part_3_16 = acc_part_3 + __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
-  const float acc_part_3_8 = acc_part_3_16 + __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
-  const float acc_part_3_4 = acc_part_3_8 + __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
-  const float acc_part_3_2 = acc_part_3_4 + __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
-  const float acc_part_3_1 = acc_part_3_2 + __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
+  const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
+  const float acc_part_3_8o = __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
+  const float acc_part_3_8 = acc_part_3_16 + acc_part_3_8o;
+  const float acc_part_3_4o = __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
+  const float acc_part_3_4 = acc_part_3_8 + acc_part_3_4o;
+  const float acc_part_3_2o = __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
+  const float acc_part_3_2 = acc_part_3_4 + acc_part_3_2o;
+  const float acc_part_3_1o = __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_1 = acc_part_3_2 + acc_part_3_1o;
   const float acc_2 = 0.0f + acc_part_3_1;  // layernorm.fut:9
   const float inv = 1.0f / sqrtf(acc_2 / (float)m + 1e-05f);  // layernorm.fut:6
   for (int i1 = threadIdx.x; i1 < m; i1 += 32) {  // this lane's points of the row
@@ -392,11 +436,16 @@ tiler_layernorm_split1024_wide(const float* __restrict__ X, float* __restrict__ 
   for (int k = threadIdx.x; k < m; k += 1024) {  // this lane's share: one iteration in 1024
     acc_part = acc_part + X[row0 * (long long)m + k];
   }
-  const float acc_part_16 = acc_part + __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_8 = acc_part_16 + __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_warps[threadIdx.x / 32] = acc_part_1;
   }
@@ -404,7 +453,8 @@ tiler_layernorm_split1024_wide(const float* __restrict__ X, float* __restrict__ 
   float acc_part_all = acc_part_warps[0];
   #pragma unroll
   for (int w = 1; w < 32; w += 1) {
-    acc_part_all = acc_part_all + acc_part_warps[w];
+    const float acc_part_w = acc_part_all + acc_part_warps[w];
+    acc_part_all = acc_part_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc = 0.0f + acc_part_all;  // layernorm.fut:7
@@ -413,11 +463,16 @@ tiler_layernorm_split1024_wide(const float* __restrict__ X, float* __restrict__ 
   for (int k_2 = threadIdx.x; k_2 < m; k_2 += 1024) {  // this lane's share: one iteration in 1024
     acc_part_3 = acc_part_3 + (X[row0 * (long long)m + k_2] - mean) * (X[row0 * (long long)m + k_2] - mean);
   }
-  const float acc_part_3_16 = acc_part_3 + __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
-  const float acc_part_3_8 = acc_part_3_16 + __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
-  const float acc_part_3_4 = acc_part_3_8 + __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
-  const float acc_part_3_2 = acc_part_3_4 + __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
-  const float acc_part_3_1 = acc_part_3_2 + __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
+  const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
+  const float acc_part_3_8o = __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
+  const float acc_part_3_8 = acc_part_3_16 + acc_part_3_8o;
+  const float acc_part_3_4o = __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
+  const float acc_part_3_4 = acc_part_3_8 + acc_part_3_4o;
+  const float acc_part_3_2o = __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
+  const float acc_part_3_2 = acc_part_3_4 + acc_part_3_2o;
+  const float acc_part_3_1o = __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_1 = acc_part_3_2 + acc_part_3_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_3_warps[threadIdx.x / 32] = acc_part_3_1;
   }
@@ -425,7 +480,8 @@ tiler_layernorm_split1024_wide(const float* __restrict__ X, float* __restrict__ 
   float acc_part_3_all = acc_part_3_warps[0];
   #pragma unroll
   for (int w_2 = 1; w_2 < 32; w_2 += 1) {
-    acc_part_3_all = acc_part_3_all + acc_part_3_warps[w_2];
+    const float acc_part_3_w = acc_part_3_all + acc_part_3_warps[w_2];
+    acc_part_3_all = acc_part_3_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc_2 = 0.0f + acc_part_3_all;  // layernorm.fut:9
@@ -448,11 +504,16 @@ tiler_layernorm_split256_wide(const float* __restrict__ X, float* __restrict__ o
   for (int k = threadIdx.x; k < m; k += 256) {  // this lane's share: one iteration in 256
     acc_part = acc_part + X[row0 * (long long)m + k];
   }
-  const float acc_part_16 = acc_part + __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_8 = acc_part_16 + __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_warps[threadIdx.x / 32] = acc_part_1;
   }
@@ -460,7 +521,8 @@ tiler_layernorm_split256_wide(const float* __restrict__ X, float* __restrict__ o
   float acc_part_all = acc_part_warps[0];
   #pragma unroll
   for (int w = 1; w < 8; w += 1) {
-    acc_part_all = acc_part_all + acc_part_warps[w];
+    const float acc_part_w = acc_part_all + acc_part_warps[w];
+    acc_part_all = acc_part_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc = 0.0f + acc_part_all;  // layernorm.fut:7
@@ -469,11 +531,16 @@ tiler_layernorm_split256_wide(const float* __restrict__ X, float* __restrict__ o
   for (int k_2 = threadIdx.x; k_2 < m; k_2 += 256) {  // this lane's share: one iteration in 256
     acc_part_3 = acc_part_3 + (X[row0 * (long long)m + k_2] - mean) * (X[row0 * (long long)m + k_2] - mean);
   }
-  const float acc_part_3_16 = acc_part_3 + __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
-  const float acc_part_3_8 = acc_part_3_16 + __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
-  const float acc_part_3_4 = acc_part_3_8 + __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
-  const float acc_part_3_2 = acc_part_3_4 + __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
-  const float acc_part_3_1 = acc_part_3_2 + __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
+  const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
+  const float acc_part_3_8o = __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
+  const float acc_part_3_8 = acc_part_3_16 + acc_part_3_8o;
+  const float acc_part_3_4o = __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
+  const float acc_part_3_4 = acc_part_3_8 + acc_part_3_4o;
+  const float acc_part_3_2o = __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
+  const float acc_part_3_2 = acc_part_3_4 + acc_part_3_2o;
+  const float acc_part_3_1o = __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_1 = acc_part_3_2 + acc_part_3_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_3_warps[threadIdx.x / 32] = acc_part_3_1;
   }
@@ -481,7 +548,8 @@ tiler_layernorm_split256_wide(const float* __restrict__ X, float* __restrict__ o
   float acc_part_3_all = acc_part_3_warps[0];
   #pragma unroll
   for (int w_2 = 1; w_2 < 8; w_2 += 1) {
-    acc_part_3_all = acc_part_3_all + acc_part_3_warps[w_2];
+    const float acc_part_3_w = acc_part_3_all + acc_part_3_warps[w_2];
+    acc_part_3_all = acc_part_3_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc_2 = 0.0f + acc_part_3_all;  // layernorm.fut:9

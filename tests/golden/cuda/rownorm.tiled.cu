@@ -229,11 +229,16 @@ tiler_rownorm_split32(const float* __restrict__ A, float* __restrict__ out0, int
   for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
     acc_part = acc_part + A[i0 * m + k] * A[i0 * m + k];
   }
-  const float acc_part_16 = acc_part + __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_8 = acc_part_16 + __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
   const float acc = 0.0f + acc_part_1;  // rownorm.fut:7
   if (row0 < n && threadIdx.x == 0) {
     out0[row0] = acc;  // rownorm.fut:5
@@ -249,11 +254,16 @@ tiler_rownorm_split1024(const float* __restrict__ A, float* __restrict__ out0, i
   for (int k = threadIdx.x; k < m; k += 1024) {  // this lane's share: one iteration in 1024
     acc_part = acc_part + A[row0 * m + k] * A[row0 * m + k];
   }
-  const float acc_part_16 = acc_part + __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_8 = acc_part_16 + __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_warps[threadIdx.x / 32] = acc_part_1;
   }
@@ -261,7 +271,8 @@ tiler_rownorm_split1024(const float* __restrict__ A, float* __restrict__ out0, i
   float acc_part_all = acc_part_warps[0];
   #pragma unroll
   for (int w = 1; w < 32; w += 1) {
-    acc_part_all = acc_part_all + acc_part_warps[w];
+    const float acc_part_w = acc_part_all + acc_part_warps[w];
+    acc_part_all = acc_part_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc = 0.0f + acc_part_all;  // rownorm.fut:7
@@ -279,11 +290,16 @@ tiler_rownorm_split256(const float* __restrict__ A, float* __restrict__ out0, in
   for (int k = threadIdx.x; k < m; k += 256) {  // this lane's share: one iteration in 256
     acc_part = acc_part + A[row0 * m + k] * A[row0 * m + k];
   }
-  const float acc_part_16 = acc_part + __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_8 = acc_part_16 + __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_warps[threadIdx.x / 32] = acc_part_1;
   }
@@ -291,7 +307,8 @@ tiler_rownorm_split256(const float* __restrict__ A, float* __restrict__ out0, in
   float acc_part_all = acc_part_warps[0];
   #pragma unroll
   for (int w = 1; w < 8; w += 1) {
-    acc_part_all = acc_part_all + acc_part_warps[w];
+    const float acc_part_w = acc_part_all + acc_part_warps[w];
+    acc_part_all = acc_part_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc = 0.0f + acc_part_all;  // rownorm.fut:7
@@ -339,11 +356,16 @@ tiler_rownorm_split32_wide(const float* __restrict__ A, float* __restrict__ out0
   for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
     acc_part = acc_part + A[i0 * (long long)m + k] * A[i0 * (long long)m + k];
   }
-  const float acc_part_16 = acc_part + __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_8 = acc_part_16 + __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
   const float acc = 0.0f + acc_part_1;  // rownorm.fut:7
   if (row0 < n && threadIdx.x == 0) {
     out0[row0] = acc;  // rownorm.fut:5
@@ -359,11 +381,16 @@ tiler_rownorm_split1024_wide(const float* __restrict__ A, float* __restrict__ ou
   for (int k = threadIdx.x; k < m; k += 1024) {  // this lane's share: one iteration in 1024
     acc_part = acc_part + A[row0 * (long long)m + k] * A[row0 * (long long)m + k];
   }
-  const float acc_part_16 = acc_part + __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_8 = acc_part_16 + __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_warps[threadIdx.x / 32] = acc_part_1;
   }
@@ -371,7 +398,8 @@ tiler_rownorm_split1024_wide(const float* __restrict__ A, float* __restrict__ ou
   float acc_part_all = acc_part_warps[0];
   #pragma unroll
   for (int w = 1; w < 32; w += 1) {
-    acc_part_all = acc_part_all + acc_part_warps[w];
+    const float acc_part_w = acc_part_all + acc_part_warps[w];
+    acc_part_all = acc_part_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc = 0.0f + acc_part_all;  // rownorm.fut:7
@@ -389,11 +417,16 @@ tiler_rownorm_split256_wide(const float* __restrict__ A, float* __restrict__ out
   for (int k = threadIdx.x; k < m; k += 256) {  // this lane's share: one iteration in 256
     acc_part = acc_part + A[row0 * (long long)m + k] * A[row0 * (long long)m + k];
   }
-  const float acc_part_16 = acc_part + __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_8 = acc_part_16 + __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_warps[threadIdx.x / 32] = acc_part_1;
   }
@@ -401,7 +434,8 @@ tiler_rownorm_split256_wide(const float* __restrict__ A, float* __restrict__ out
   float acc_part_all = acc_part_warps[0];
   #pragma unroll
   for (int w = 1; w < 8; w += 1) {
-    acc_part_all = acc_part_all + acc_part_warps[w];
+    const float acc_part_w = acc_part_all + acc_part_warps[w];
+    acc_part_all = acc_part_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc = 0.0f + acc_part_all;  // rownorm.fut:7

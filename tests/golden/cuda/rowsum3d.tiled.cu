@@ -195,11 +195,16 @@ tiler_rowsum3d_split32(const float* __restrict__ X, float* __restrict__ out0, in
   for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
     acc_part = acc_part + X[row0 * (m * n) + i1 * m + k];
   }
-  const float acc_part_16 = acc_part + __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_8 = acc_part_16 + __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
   const float acc = 0.0f + acc_part_1;  // rowsum3d.fut:8
   if (row0 < b && row1 < n && threadIdx.x == 0) {
     out0[row0 * n + row1] = acc;  // rowsum3d.fut:5
@@ -216,11 +221,16 @@ tiler_rowsum3d_split1024(const float* __restrict__ X, float* __restrict__ out0, 
   for (int k = threadIdx.x; k < m; k += 1024) {  // this lane's share: one iteration in 1024
     acc_part = acc_part + X[row0 * (m * n) + row1 * m + k];
   }
-  const float acc_part_16 = acc_part + __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_8 = acc_part_16 + __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_warps[threadIdx.x / 32] = acc_part_1;
   }
@@ -228,7 +238,8 @@ tiler_rowsum3d_split1024(const float* __restrict__ X, float* __restrict__ out0, 
   float acc_part_all = acc_part_warps[0];
   #pragma unroll
   for (int w = 1; w < 32; w += 1) {
-    acc_part_all = acc_part_all + acc_part_warps[w];
+    const float acc_part_w = acc_part_all + acc_part_warps[w];
+    acc_part_all = acc_part_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc = 0.0f + acc_part_all;  // rowsum3d.fut:8
@@ -247,11 +258,16 @@ tiler_rowsum3d_split256(const float* __restrict__ X, float* __restrict__ out0, i
   for (int k = threadIdx.x; k < m; k += 256) {  // this lane's share: one iteration in 256
     acc_part = acc_part + X[row0 * (m * n) + row1 * m + k];
   }
-  const float acc_part_16 = acc_part + __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_8 = acc_part_16 + __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_warps[threadIdx.x / 32] = acc_part_1;
   }
@@ -259,7 +275,8 @@ tiler_rowsum3d_split256(const float* __restrict__ X, float* __restrict__ out0, i
   float acc_part_all = acc_part_warps[0];
   #pragma unroll
   for (int w = 1; w < 8; w += 1) {
-    acc_part_all = acc_part_all + acc_part_warps[w];
+    const float acc_part_w = acc_part_all + acc_part_warps[w];
+    acc_part_all = acc_part_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc = 0.0f + acc_part_all;  // rowsum3d.fut:8
@@ -294,11 +311,16 @@ tiler_rowsum3d_split32_wide(const float* __restrict__ X, float* __restrict__ out
   for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
     acc_part = acc_part + X[row0 * ((long long)m * (long long)n) + i1 * (long long)m + k];
   }
-  const float acc_part_16 = acc_part + __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_8 = acc_part_16 + __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
   const float acc = 0.0f + acc_part_1;  // rowsum3d.fut:8
   if (row0 < b && row1 < n && threadIdx.x == 0) {
     out0[row0 * (long long)n + row1] = acc;  // rowsum3d.fut:5
@@ -315,11 +337,16 @@ tiler_rowsum3d_split1024_wide(const float* __restrict__ X, float* __restrict__ o
   for (int k = threadIdx.x; k < m; k += 1024) {  // this lane's share: one iteration in 1024
     acc_part = acc_part + X[row0 * ((long long)m * (long long)n) + row1 * (long long)m + k];
   }
-  const float acc_part_16 = acc_part + __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_8 = acc_part_16 + __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_warps[threadIdx.x / 32] = acc_part_1;
   }
@@ -327,7 +354,8 @@ tiler_rowsum3d_split1024_wide(const float* __restrict__ X, float* __restrict__ o
   float acc_part_all = acc_part_warps[0];
   #pragma unroll
   for (int w = 1; w < 32; w += 1) {
-    acc_part_all = acc_part_all + acc_part_warps[w];
+    const float acc_part_w = acc_part_all + acc_part_warps[w];
+    acc_part_all = acc_part_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc = 0.0f + acc_part_all;  // rowsum3d.fut:8
@@ -346,11 +374,16 @@ tiler_rowsum3d_split256_wide(const float* __restrict__ X, float* __restrict__ ou
   for (int k = threadIdx.x; k < m; k += 256) {  // this lane's share: one iteration in 256
     acc_part = acc_part + X[row0 * ((long long)m * (long long)n) + row1 * (long long)m + k];
   }
-  const float acc_part_16 = acc_part + __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_8 = acc_part_16 + __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_4 = acc_part_8 + __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_2 = acc_part_4 + __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_1 = acc_part_2 + __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_warps[threadIdx.x / 32] = acc_part_1;
   }
@@ -358,7 +391,8 @@ tiler_rowsum3d_split256_wide(const float* __restrict__ X, float* __restrict__ ou
   float acc_part_all = acc_part_warps[0];
   #pragma unroll
   for (int w = 1; w < 8; w += 1) {
-    acc_part_all = acc_part_all + acc_part_warps[w];
+    const float acc_part_w = acc_part_all + acc_part_warps[w];
+    acc_part_all = acc_part_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc = 0.0f + acc_part_all;  // rowsum3d.fut:8

@@ -191,11 +191,16 @@ tiler_softmax_split32(const float* __restrict__ X, float* __restrict__ out0, int
   for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
     acc_part = fmaxf(acc_part, X[i0 * m + k]);
   }
-  const float acc_part_16 = fmaxf(acc_part, __shfl_xor_sync(0xffffffffu, acc_part, 16));
-  const float acc_part_8 = fmaxf(acc_part_16, __shfl_xor_sync(0xffffffffu, acc_part_16, 8));
-  const float acc_part_4 = fmaxf(acc_part_8, __shfl_xor_sync(0xffffffffu, acc_part_8, 4));
-  const float acc_part_2 = fmaxf(acc_part_4, __shfl_xor_sync(0xffffffffu, acc_part_4, 2));
-  const float acc_part_1 = fmaxf(acc_part_2, __shfl_xor_sync(0xffffffffu, acc_part_2, 1));
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = fmaxf(acc_part, acc_part_16o);
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = fmaxf(acc_part_16, acc_part_8o);
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = fmaxf(acc_part_8, acc_part_4o);
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = fmaxf(acc_part_4, acc_part_2o);
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = fmaxf(acc_part_2, acc_part_1o);
   const float acc_2 = fmaxf(acc, acc_part_1);  // softmax.fut:9
   acc = acc_2;
   float acc_3 = 0.0f;  // softmax.fut:11
@@ -203,11 +208,16 @@ tiler_softmax_split32(const float* __restrict__ X, float* __restrict__ out0, int
   for (int k_2 = threadIdx.x; k_2 < m; k_2 += 32) {  // this lane's share: one iteration in 32
     acc_part_3 = acc_part_3 + expf(X[i0 * m + k_2] - acc);
   }
-  const float acc_part_3_16 = acc_part_3 + __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
-  const float acc_part_3_8 = acc_part_3_16 + __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
-  const float acc_part_3_4 = acc_part_3_8 + __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
-  const float acc_part_3_2 = acc_part_3_4 + __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
-  const float acc_part_3_1 = acc_part_3_2 + __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
+  const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
+  const float acc_part_3_8o = __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
+  const float acc_part_3_8 = acc_part_3_16 + acc_part_3_8o;
+  const float acc_part_3_4o = __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
+  const float acc_part_3_4 = acc_part_3_8 + acc_part_3_4o;
+  const float acc_part_3_2o = __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
+  const float acc_part_3_2 = acc_part_3_4 + acc_part_3_2o;
+  const float acc_part_3_1o = __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_1 = acc_part_3_2 + acc_part_3_1o;
   const float acc_4 = acc_3 + acc_part_3_1;  // softmax.fut:12
   acc_3 = acc_4;
   for (int i1 = threadIdx.x; i1 < m; i1 += 32) {  // this lane's points of the row
@@ -229,11 +239,16 @@ tiler_softmax_split1024(const float* __restrict__ X, float* __restrict__ out0, i
   for (int k = threadIdx.x; k < m; k += 1024) {  // this lane's share: one iteration in 1024
     acc_part = fmaxf(acc_part, X[row0 * m + k]);
   }
-  const float acc_part_16 = fmaxf(acc_part, __shfl_xor_sync(0xffffffffu, acc_part, 16));
-  const float acc_part_8 = fmaxf(acc_part_16, __shfl_xor_sync(0xffffffffu, acc_part_16, 8));
-  const float acc_part_4 = fmaxf(acc_part_8, __shfl_xor_sync(0xffffffffu, acc_part_8, 4));
-  const float acc_part_2 = fmaxf(acc_part_4, __shfl_xor_sync(0xffffffffu, acc_part_4, 2));
-  const float acc_part_1 = fmaxf(acc_part_2, __shfl_xor_sync(0xffffffffu, acc_part_2, 1));
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = fmaxf(acc_part, acc_part_16o);
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = fmaxf(acc_part_16, acc_part_8o);
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = fmaxf(acc_part_8, acc_part_4o);
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = fmaxf(acc_part_4, acc_part_2o);
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = fmaxf(acc_part_2, acc_part_1o);
   if (threadIdx.x % 32 == 0) {
     acc_part_warps[threadIdx.x / 32] = acc_part_1;
   }
@@ -241,7 +256,8 @@ tiler_softmax_split1024(const float* __restrict__ X, float* __restrict__ out0, i
   float acc_part_all = acc_part_warps[0];
   #pragma unroll
   for (int w = 1; w < 32; w += 1) {
-    acc_part_all = fmaxf(acc_part_all, acc_part_warps[w]);
+    const float acc_part_w = fmaxf(acc_part_all, acc_part_warps[w]);
+    acc_part_all = acc_part_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc_2 = fmaxf(acc, acc_part_all);  // softmax.fut:9
@@ -251,11 +267,16 @@ tiler_softmax_split1024(const float* __restrict__ X, float* __restrict__ out0, i
   for (int k_2 = threadIdx.x; k_2 < m; k_2 += 1024) {  // this lane's share: one iteration in 1024
     acc_part_3 = acc_part_3 + expf(X[row0 * m + k_2] - acc);
   }
-  const float acc_part_3_16 = acc_part_3 + __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
-  const float acc_part_3_8 = acc_part_3_16 + __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
-  const float acc_part_3_4 = acc_part_3_8 + __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
-  const float acc_part_3_2 = acc_part_3_4 + __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
-  const float acc_part_3_1 = acc_part_3_2 + __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
+  const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
+  const float acc_part_3_8o = __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
+  const float acc_part_3_8 = acc_part_3_16 + acc_part_3_8o;
+  const float acc_part_3_4o = __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
+  const float acc_part_3_4 = acc_part_3_8 + acc_part_3_4o;
+  const float acc_part_3_2o = __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
+  const float acc_part_3_2 = acc_part_3_4 + acc_part_3_2o;
+  const float acc_part_3_1o = __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_1 = acc_part_3_2 + acc_part_3_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_3_warps[threadIdx.x / 32] = acc_part_3_1;
   }
@@ -263,7 +284,8 @@ tiler_softmax_split1024(const float* __restrict__ X, float* __restrict__ out0, i
   float acc_part_3_all = acc_part_3_warps[0];
   #pragma unroll
   for (int w_2 = 1; w_2 < 32; w_2 += 1) {
-    acc_part_3_all = acc_part_3_all + acc_part_3_warps[w_2];
+    const float acc_part_3_w = acc_part_3_all + acc_part_3_warps[w_2];
+    acc_part_3_all = acc_part_3_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc_4 = acc_3 + acc_part_3_all;  // softmax.fut:12
@@ -287,11 +309,16 @@ tiler_softmax_split256(const float* __restrict__ X, float* __restrict__ out0, in
   for (int k = threadIdx.x; k < m; k += 256) {  // this lane's share: one iteration in 256
     acc_part = fmaxf(acc_part, X[row0 * m + k]);
   }
-  const float acc_part_16 = fmaxf(acc_part, __shfl_xor_sync(0xffffffffu, acc_part, 16));
-  const float acc_part_8 = fmaxf(acc_part_16, __shfl_xor_sync(0xffffffffu, acc_part_16, 8));
-  const float acc_part_4 = fmaxf(acc_part_8, __shfl_xor_sync(0xffffffffu, acc_part_8, 4));
-  const float acc_part_2 = fmaxf(acc_part_4, __shfl_xor_sync(0xffffffffu, acc_part_4, 2));
-  const float acc_part_1 = fmaxf(acc_part_2, __shfl_xor_sync(0xffffffffu, acc_part_2, 1));
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = fmaxf(acc_part, acc_part_16o);
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = fmaxf(acc_part_16, acc_part_8o);
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = fmaxf(acc_part_8, acc_part_4o);
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = fmaxf(acc_part_4, acc_part_2o);
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = fmaxf(acc_part_2, acc_part_1o);
   if (threadIdx.x % 32 == 0) {
     acc_part_warps[threadIdx.x / 32] = acc_part_1;
   }
@@ -299,7 +326,8 @@ tiler_softmax_split256(const float* __restrict__ X, float* __restrict__ out0, in
   float acc_part_all = acc_part_warps[0];
   #pragma unroll
   for (int w = 1; w < 8; w += 1) {
-    acc_part_all = fmaxf(acc_part_all, acc_part_warps[w]);
+    const float acc_part_w = fmaxf(acc_part_all, acc_part_warps[w]);
+    acc_part_all = acc_part_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc_2 = fmaxf(acc, acc_part_all);  // softmax.fut:9
@@ -309,11 +337,16 @@ tiler_softmax_split256(const float* __restrict__ X, float* __restrict__ out0, in
   for (int k_2 = threadIdx.x; k_2 < m; k_2 += 256) {  // this lane's share: one iteration in 256
     acc_part_3 = acc_part_3 + expf(X[row0 * m + k_2] - acc);
   }
-  const float acc_part_3_16 = acc_part_3 + __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
-  const float acc_part_3_8 = acc_part_3_16 + __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
-  const float acc_part_3_4 = acc_part_3_8 + __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
-  const float acc_part_3_2 = acc_part_3_4 + __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
-  const float acc_part_3_1 = acc_part_3_2 + __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
+  const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
+  const float acc_part_3_8o = __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
+  const float acc_part_3_8 = acc_part_3_16 + acc_part_3_8o;
+  const float acc_part_3_4o = __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
+  const float acc_part_3_4 = acc_part_3_8 + acc_part_3_4o;
+  const float acc_part_3_2o = __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
+  const float acc_part_3_2 = acc_part_3_4 + acc_part_3_2o;
+  const float acc_part_3_1o = __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_1 = acc_part_3_2 + acc_part_3_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_3_warps[threadIdx.x / 32] = acc_part_3_1;
   }
@@ -321,7 +354,8 @@ tiler_softmax_split256(const float* __restrict__ X, float* __restrict__ out0, in
   float acc_part_3_all = acc_part_3_warps[0];
   #pragma unroll
   for (int w_2 = 1; w_2 < 8; w_2 += 1) {
-    acc_part_3_all = acc_part_3_all + acc_part_3_warps[w_2];
+    const float acc_part_3_w = acc_part_3_all + acc_part_3_warps[w_2];
+    acc_part_3_all = acc_part_3_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc_4 = acc_3 + acc_part_3_all;  // softmax.fut:12
@@ -369,11 +403,16 @@ tiler_softmax_split32_wide(const float* __restrict__ X, float* __restrict__ out0
   for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
     acc_part = fmaxf(acc_part, X[i0 * (long long)m + k]);
   }
-  const float acc_part_16 = fmaxf(acc_part, __shfl_xor_sync(0xffffffffu, acc_part, 16));
-  const float acc_part_8 = fmaxf(acc_part_16, __shfl_xor_sync(0xffffffffu, acc_part_16, 8));
-  const float acc_part_4 = fmaxf(acc_part_8, __shfl_xor_sync(0xffffffffu, acc_part_8, 4));
-  const float acc_part_2 = fmaxf(acc_part_4, __shfl_xor_sync(0xffffffffu, acc_part_4, 2));
-  const float acc_part_1 = fmaxf(acc_part_2, __shfl_xor_sync(0xffffffffu, acc_part_2, 1));
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = fmaxf(acc_part, acc_part_16o);
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = fmaxf(acc_part_16, acc_part_8o);
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = fmaxf(acc_part_8, acc_part_4o);
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = fmaxf(acc_part_4, acc_part_2o);
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = fmaxf(acc_part_2, acc_part_1o);
   const float acc_2 = fmaxf(acc, acc_part_1);  // softmax.fut:9
   acc = acc_2;
   float acc_3 = 0.0f;  // softmax.fut:11
@@ -381,11 +420,16 @@ tiler_softmax_split32_wide(const float* __restrict__ X, float* __restrict__ out0
   for (int k_2 = threadIdx.x; k_2 < m; k_2 += 32) {  // this lane's share: one iteration in 32
     acc_part_3 = acc_part_3 + expf(X[i0 * (long long)m + k_2] - acc);
   }
-  const float acc_part_3_16 = acc_part_3 + __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
-  const float acc_part_3_8 = acc_part_3_16 + __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
-  const float acc_part_3_4 = acc_part_3_8 + __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
-  const float acc_part_3_2 = acc_part_3_4 + __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
-  const float acc_part_3_1 = acc_part_3_2 + __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
+  const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
+  const float acc_part_3_8o = __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
+  const float acc_part_3_8 = acc_part_3_16 + acc_part_3_8o;
+  const float acc_part_3_4o = __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
+  const float acc_part_3_4 = acc_part_3_8 + acc_part_3_4o;
+  const float acc_part_3_2o = __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
+  const float acc_part_3_2 = acc_part_3_4 + acc_part_3_2o;
+  const float acc_part_3_1o = __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_1 = acc_part_3_2 + acc_part_3_1o;
   const float acc_4 = acc_3 + acc_part_3_1;  // softmax.fut:12
   acc_3 = acc_4;
   for (int i1 = threadIdx.x; i1 < m; i1 += 32) {  // this lane's points of the row
@@ -407,11 +451,16 @@ tiler_softmax_split1024_wide(const float* __restrict__ X, float* __restrict__ ou
   for (int k = threadIdx.x; k < m; k += 1024) {  // this lane's share: one iteration in 1024
     acc_part = fmaxf(acc_part, X[row0 * (long long)m + k]);
   }
-  const float acc_part_16 = fmaxf(acc_part, __shfl_xor_sync(0xffffffffu, acc_part, 16));
-  const float acc_part_8 = fmaxf(acc_part_16, __shfl_xor_sync(0xffffffffu, acc_part_16, 8));
-  const float acc_part_4 = fmaxf(acc_part_8, __shfl_xor_sync(0xffffffffu, acc_part_8, 4));
-  const float acc_part_2 = fmaxf(acc_part_4, __shfl_xor_sync(0xffffffffu, acc_part_4, 2));
-  const float acc_part_1 = fmaxf(acc_part_2, __shfl_xor_sync(0xffffffffu, acc_part_2, 1));
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = fmaxf(acc_part, acc_part_16o);
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = fmaxf(acc_part_16, acc_part_8o);
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = fmaxf(acc_part_8, acc_part_4o);
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = fmaxf(acc_part_4, acc_part_2o);
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = fmaxf(acc_part_2, acc_part_1o);
   if (threadIdx.x % 32 == 0) {
     acc_part_warps[threadIdx.x / 32] = acc_part_1;
   }
@@ -419,7 +468,8 @@ tiler_softmax_split1024_wide(const float* __restrict__ X, float* __restrict__ ou
   float acc_part_all = acc_part_warps[0];
   #pragma unroll
   for (int w = 1; w < 32; w += 1) {
-    acc_part_all = fmaxf(acc_part_all, acc_part_warps[w]);
+    const float acc_part_w = fmaxf(acc_part_all, acc_part_warps[w]);
+    acc_part_all = acc_part_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc_2 = fmaxf(acc, acc_part_all);  // softmax.fut:9
@@ -429,11 +479,16 @@ tiler_softmax_split1024_wide(const float* __restrict__ X, float* __restrict__ ou
   for (int k_2 = threadIdx.x; k_2 < m; k_2 += 1024) {  // this lane's share: one iteration in 1024
     acc_part_3 = acc_part_3 + expf(X[row0 * (long long)m + k_2] - acc);
   }
-  const float acc_part_3_16 = acc_part_3 + __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
-  const float acc_part_3_8 = acc_part_3_16 + __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
-  const float acc_part_3_4 = acc_part_3_8 + __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
-  const float acc_part_3_2 = acc_part_3_4 + __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
-  const float acc_part_3_1 = acc_part_3_2 + __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
+  const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
+  const float acc_part_3_8o = __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
+  const float acc_part_3_8 = acc_part_3_16 + acc_part_3_8o;
+  const float acc_part_3_4o = __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
+  const float acc_part_3_4 = acc_part_3_8 + acc_part_3_4o;
+  const float acc_part_3_2o = __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
+  const float acc_part_3_2 = acc_part_3_4 + acc_part_3_2o;
+  const float acc_part_3_1o = __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_1 = acc_part_3_2 + acc_part_3_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_3_warps[threadIdx.x / 32] = acc_part_3_1;
   }
@@ -441,7 +496,8 @@ tiler_softmax_split1024_wide(const float* __restrict__ X, float* __restrict__ ou
   float acc_part_3_all = acc_part_3_warps[0];
   #pragma unroll
   for (int w_2 = 1; w_2 < 32; w_2 += 1) {
-    acc_part_3_all = acc_part_3_all + acc_part_3_warps[w_2];
+    const float acc_part_3_w = acc_part_3_all + acc_part_3_warps[w_2];
+    acc_part_3_all = acc_part_3_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc_4 = acc_3 + acc_part_3_all;  // softmax.fut:12
@@ -465,11 +521,16 @@ tiler_softmax_split256_wide(const float* __restrict__ X, float* __restrict__ out
   for (int k = threadIdx.x; k < m; k += 256) {  // this lane's share: one iteration in 256
     acc_part = fmaxf(acc_part, X[row0 * (long long)m + k]);
   }
-  const float acc_part_16 = fmaxf(acc_part, __shfl_xor_sync(0xffffffffu, acc_part, 16));
-  const float acc_part_8 = fmaxf(acc_part_16, __shfl_xor_sync(0xffffffffu, acc_part_16, 8));
-  const float acc_part_4 = fmaxf(acc_part_8, __shfl_xor_sync(0xffffffffu, acc_part_8, 4));
-  const float acc_part_2 = fmaxf(acc_part_4, __shfl_xor_sync(0xffffffffu, acc_part_4, 2));
-  const float acc_part_1 = fmaxf(acc_part_2, __shfl_xor_sync(0xffffffffu, acc_part_2, 1));
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = fmaxf(acc_part, acc_part_16o);
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = fmaxf(acc_part_16, acc_part_8o);
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = fmaxf(acc_part_8, acc_part_4o);
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = fmaxf(acc_part_4, acc_part_2o);
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = fmaxf(acc_part_2, acc_part_1o);
   if (threadIdx.x % 32 == 0) {
     acc_part_warps[threadIdx.x / 32] = acc_part_1;
   }
@@ -477,7 +538,8 @@ tiler_softmax_split256_wide(const float* __restrict__ X, float* __restrict__ out
   float acc_part_all = acc_part_warps[0];
   #pragma unroll
   for (int w = 1; w < 8; w += 1) {
-    acc_part_all = fmaxf(acc_part_all, acc_part_warps[w]);
+    const float acc_part_w = fmaxf(acc_part_all, acc_part_warps[w]);
+    acc_part_all = acc_part_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc_2 = fmaxf(acc, acc_part_all);  // softmax.fut:9
@@ -487,11 +549,16 @@ tiler_softmax_split256_wide(const float* __restrict__ X, float* __restrict__ out
   for (int k_2 = threadIdx.x; k_2 < m; k_2 += 256) {  // this lane's share: one iteration in 256
     acc_part_3 = acc_part_3 + expf(X[row0 * (long long)m + k_2] - acc);
   }
-  const float acc_part_3_16 = acc_part_3 + __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
-  const float acc_part_3_8 = acc_part_3_16 + __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
-  const float acc_part_3_4 = acc_part_3_8 + __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
-  const float acc_part_3_2 = acc_part_3_4 + __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
-  const float acc_part_3_1 = acc_part_3_2 + __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
+  const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
+  const float acc_part_3_8o = __shfl_xor_sync(0xffffffffu, acc_part_3_16, 8);
+  const float acc_part_3_8 = acc_part_3_16 + acc_part_3_8o;
+  const float acc_part_3_4o = __shfl_xor_sync(0xffffffffu, acc_part_3_8, 4);
+  const float acc_part_3_4 = acc_part_3_8 + acc_part_3_4o;
+  const float acc_part_3_2o = __shfl_xor_sync(0xffffffffu, acc_part_3_4, 2);
+  const float acc_part_3_2 = acc_part_3_4 + acc_part_3_2o;
+  const float acc_part_3_1o = __shfl_xor_sync(0xffffffffu, acc_part_3_2, 1);
+  const float acc_part_3_1 = acc_part_3_2 + acc_part_3_1o;
   if (threadIdx.x % 32 == 0) {
     acc_part_3_warps[threadIdx.x / 32] = acc_part_3_1;
   }
@@ -499,7 +566,8 @@ tiler_softmax_split256_wide(const float* __restrict__ X, float* __restrict__ out
   float acc_part_3_all = acc_part_3_warps[0];
   #pragma unroll
   for (int w_2 = 1; w_2 < 8; w_2 += 1) {
-    acc_part_3_all = acc_part_3_all + acc_part_3_warps[w_2];
+    const float acc_part_3_w = acc_part_3_all + acc_part_3_warps[w_2];
+    acc_part_3_all = acc_part_3_w;
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc_4 = acc_3 + acc_part_3_all;  // softmax.fut:12
