@@ -158,14 +158,16 @@ class Split:
         return LaneChoice(WARP, (warp,)), LaneChoice(WIDE_BLOCK, wide), LaneChoice(BLOCK, ())
 
     @property
-    def gate(self) -> Test | None:
-        """What the launch tests before it runs any split version (else the tiled kernel's)."""
-        return Test("length", ">=", MIN_SPLIT_LENGTH) if self.gated else None
+    def gate(self) -> tuple[Test, ...]:
+        """What the launch tests before it runs any split version (else the
+        tiled kernel's): rows from MIN_SPLIT_LENGTH on. Empty where every
+        launch splits (lets between map levels, or a length not known)."""
+        return (Test("length", ">=", MIN_SPLIT_LENGTH),) if not self.inner and self.length is not None else ()
 
     @property
     def gated(self) -> bool:
-        """Split only from MIN_SPLIT_LENGTH on, the tiled kernel's versions below it."""
-        return not self.inner and self.length is not None
+        """Some launches run the tiled kernel's versions instead."""
+        return bool(self.gate)
 
 
 def split_plan(kernel: T.Kernel, var: Variance, options: Options) -> Split | None:
@@ -201,7 +203,12 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options) -> Split | Non
     if inner:
         reason += "; the lets between map levels run once a row, and its threads share the " + \
                   ("inner level's points" if inner == 1 else f"{inner} inner levels' points")
-    return Split(deepest + 1, reductions, others, reason, bool(inner), options.lanes)
+    split = Split(deepest + 1, reductions, others, reason, bool(inner), options.lanes)
+    length = dict(options.sizes).get(split.length) if isinstance(split.length, str) else split.length
+    if split.gated and length is not None and length < MIN_SPLIT_LENGTH:  # known when compiling (--size)
+        short = f"its {length} iterations are too few to share among threads"
+        return Split(0, tuple(replace(r, split=False, reason=r.reason or short) for r in reductions), others, short)
+    return split
 
 
 def _shared(loop: T.Loop, var: Variance, rows: frozenset) -> str:
@@ -234,7 +241,7 @@ def _level_loops(kernel: T.Kernel, dim: int) -> tuple[list[Reduction], list[NotR
     while stack:
         e = stack.pop()
         if isinstance(e, T.Stream) and isinstance(e.arrays[0].type, Array):
-            lengths[e.chunk] = _size(e.arrays[0].type.shape[0])
+            lengths[e.chunk] = _size(e.arrays[0].type.shape[0], kernel)
         if isinstance(e, T.Loop):
             ops = operators(e)
             if isinstance(ops, str):
@@ -254,8 +261,9 @@ def _level_loops(kernel: T.Kernel, dim: int) -> tuple[list[Reduction], list[NotR
     return reductions, others
 
 
-def _size(s) -> str | int:
-    return s if isinstance(s, int) else s.name
+def _size(s, kernel: T.Kernel) -> str | int | None:
+    """A length the launch can test: a literal, or a size of the kernel's (not a chunk's)."""
+    return s if isinstance(s, int) else s.name if s in kernel.sizes else None
 
 
 def _few(bound) -> str:

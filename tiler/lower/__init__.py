@@ -91,7 +91,7 @@ def _split_module(analysis: Analysis, file: str) -> kir.Module:
     rows = _product(tuple(size_name(lv.size) for lv in k.levels[:split.rows]), wide=True)
     tests = {"rows": rows, "length": const(split.length) if isinstance(split.length, int) else
              kir.Ref(split.length) if split.length is not None else None}
-    gate = _test(split.gate, tests) if split.gate else None
+    gate = _all(_test(t, tests) for t in split.gate) if split.gate else None
     fits = _fits_int(k)
 
     def versions(wide: bool, note: str) -> list[kir.Version]:

@@ -234,7 +234,7 @@ def lower_split(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
     for lv in rows:
         grid[target.AXES.index(axes[lv.dim])] = (size_name(lv.size), per_block if lv.dim == split.rows - 1 else 1)
     name = kernel_name(file, True).replace("_tiled", f"_split{lanes}") + ("_wide" if wide else "")
-    summary = (f"rows: {' x '.join(size_name(lv.size) for lv in rows)}, {lanes} threads a row; {split.reason}",) + \
+    summary = (f"rows: {' x '.join(str(size_name(lv.size)) for lv in rows)}, {lanes} threads a row; {split.reason}",) + \
         (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ())
     return kir.Kernel(name, tuple(params), tuple(low.shared), tuple(low.out) + body, block, tuple(grid), True,
                       file, summary, k.span, (), wide, (), False, None, lanes)

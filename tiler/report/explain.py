@@ -67,7 +67,7 @@ def _reductions(a: Analysis) -> dict | None:
     return {"rows": split.rows, "reason": split.reason,
             "lanes": [{"lanes": c.lanes, "when": [[_test(t) for t in alts] for alts in c.when]}
                       for c in split.choices] if split.active else [],
-            "gate": _test(split.gate) if split.active and split.gate else None,
+            "gate": [_test(t) for t in split.gate] if split.active else [],
             "loops": [{"line": r.span.line, "column": r.span.col, "operators": [op.value for op in r.operators],
                        "split": r.split, "length": r.length, "reason": r.reason} for r in split.reductions],
             "not_reductions": [{"line": o.span.line, "column": o.span.col, "reason": o.reason}
@@ -80,7 +80,7 @@ def _lanes_when(split, lanes: int) -> str | None:
         return None
     choice = next(c for c in split.choices if c.lanes == lanes)
     tests = [tests_text(choice.when, split.length)] if choice.when else []
-    tests += [split.gate.text(split.length)] if split.gate else []
+    tests += [t.text(split.length) for t in split.gate]
     return " and ".join(f"({t})" if " or " in t else t for t in tests) or None
 
 

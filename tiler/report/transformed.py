@@ -22,7 +22,8 @@ AXIS = {"x": "threadIdx.x", "y": "threadIdx.y"}
 
 
 def show_transformed(program: ast.Program, a: Analysis) -> str:
-    if a.plan.split is not None and a.plan.split.active:
+    split = a.plan.split
+    if split is not None and split.active and not split.gated:
         return _split(program, a)
     plans = {span_key(s.site.stream.origin): s for s in a.streams if s.tiled and s.site.stream.origin is not None}
     comments = {_nest_position(program): _block_comments(a)}
@@ -40,7 +41,7 @@ def _split(program: ast.Program, a: Analysis) -> str:
     """Rows run by T threads each: the reductions they split, the inner maps they share."""
     split = a.plan.split
     counts = sorted(c.lanes for c in split.choices)
-    lanes = ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
+    lanes = ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}" if len(counts) > 1 else str(counts[0])
     maps = kernel_maps(program, len(a.kernel.levels))
     rows = "map level 0" if split.rows == 1 else f"map levels 0 to {split.rows - 1}"
     comments = {span_key(maps[0]): [f"rows ({rows}): each run by T = {lanes} threads (chosen at launch by the "
