@@ -167,3 +167,23 @@ def test_a_pick_that_is_not_one_says_why(body, why):
     split = split_of(ROW.format(body=body))
     (o,) = split.others
     assert why in o.reason, o.reason
+
+
+def test_a_reduction_over_a_chunk_has_no_length_the_launch_could_test():
+    """Its length is the chunk's, a name inside the kernel only: the launch
+    tests no length (and the module compiles; nvcc refused `c >= 256`)."""
+    text = """fun [f32, n] main([[f32, m], n] A) =
+  map(fn f32 ([f32, m] r) =>
+        streamSeq(fn f32 (int kk, [f32, c] xc, f32 acc) =>
+                    loop (acc) = for t < 2 do
+                      acc * 0.5f32 + streamSeq(fn f32 (int k2, [f32, c2] yc, f32 b) =>
+                                                 loop (b) = for k < c2 do b + yc[k] in b, xc, 0f32)
+                    in acc
+                 , r, 0f32)
+     , A)
+"""
+    split = split_of(text)
+    assert split.active and [r.length for r in split.reductions if r.split] == [None] and not split.gate
+    module = run_to("verify", text, "t.fut")
+    names = {n.name for v in module.versions for n in kir.walk(v.condition) if isinstance(n, kir.Ref)}
+    assert names <= {"n", "m", "tiler_multiprocessors"}, names
