@@ -284,6 +284,15 @@ def _header(console: Console, data: dict) -> None:
     elif tuning:
         why = "the command line sets what it tuned" if tuning["tuned_flags"] else "the default schedule was fastest"
         console.print(escape(f"tuning: {tuning['file']}: {why} ({tuning['note']}" + _tuned_times(tuning) + ")"))
+    r = data.get("reductions")
+    if r and r["rows"]:
+        which = "the tiled kernel's, which runs for rows shorter than that" if r["gate"] else \
+            "the tiled kernel's, which no version runs"
+        console.print(f"rows split: each row of map level{'s' if r['rows'] > 1 else ''} 0"
+                      f"{' to ' + str(r['rows'] - 1) if r['rows'] > 1 else ''} is run by a warp or a block that "
+                      f"shares its reductions (`reductions` below"
+                      + (f", for rows of {r['gate'][0]['value']} elements and more" if r["gate"] else "")
+                      + f"); the block and streams below are {which}")
     b = data["block"]
     threads = " x ".join(str(b["threads"][d]) for d in b["spans"])
     axes = ", ".join(f"dim {d} -> {AXIS_NAMES[a]}" for d, a in sorted(b["thread_axis"].items(),
