@@ -456,3 +456,23 @@ def test_compiles_writing_the_same_files_at_once_leave_one_whole_set(tmp_path):
     r = tiler("compile", BENCHMARKS / "mm.fut", "-o", fresh / "k.cu")
     assert r.returncode == 1 and "cannot write" in r.stderr
     assert [p.name for p in fresh.iterdir()] == ["k.h"]
+
+
+def test_a_shipped_benchmark_is_found_by_name_outside_a_checkout(tmp_path):
+    """`tiler explain mm` (and `benchmarks/mm.fut`, as the docs write it) from
+    any directory; a file of that name that exists wins."""
+    r = tiler("explain", "mm", cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout.startswith("benchmarks/mm.fut: a 2-D kernel"), r.stderr
+    r = tiler("compile", "benchmarks/softmax.fut", "--emit", "launch", cwd=tmp_path)
+    assert r.returncode == 0 and "tiler_softmax_split32" in r.stdout, r.stderr
+    (tmp_path / "mm.fut").write_text("fun [f32, n] main([f32, n] xs) = map(fn f32 (f32 x) => x, xs)\n")
+    r = tiler("explain", "mm.fut", cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout.startswith("mm.fut: a 1-D kernel")
+    r = tiler("explain", "nosuch", cwd=tmp_path)
+    assert r.returncode == 1 and "cannot read nosuch" in r.stderr
+
+
+def test_the_api_compiles_a_shipped_benchmark_by_name():
+    import tiler as api
+
+    assert any(k.lanes for k in api.compile("softmax").module.kernels)

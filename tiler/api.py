@@ -164,8 +164,10 @@ def _compiled(text: str, name: str, options) -> tuple[dict, dict]:
 def _program(program, file: str | None) -> tuple[str, str]:
     """A path (read as the command line reads it), or the program's text."""
     from .pipeline import read_program
+    from .resources import shipped_program
 
-    if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")):
+    if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")) \
+            or shipped_program(program) is not None:  # a path, or a shipped benchmark's name ("mm")
         text, name = read_program(str(program))
         return text, file or name
     return program, file or "<string>"

@@ -20,6 +20,7 @@ from .kir.prune import prune
 from .kir.verify import check_module
 from .lower import lower
 from .render import render
+from .resources import shipped_program
 from .source import Source
 from .syntax import deepest, parse
 from .transform import transform
@@ -67,8 +68,12 @@ STDIN_NAME = "<stdin>"
 
 
 def read_program(path: str) -> tuple[str, str]:
-    """The text of a program file (`-`: standard input), or a clear error for
-    a missing or binary file."""
+    """The text of a program file (`-`: standard input; where no such file
+    exists, a shipped benchmark's name: `mm`), or a clear error for a missing
+    or binary file."""
+    shipped = shipped_program(path) if path != STDIN else None
+    if shipped is not None:
+        return shipped.read_text(), f"benchmarks/{shipped.name}"
     try:
         data = sys.stdin.buffer.read() if path == STDIN else Path(path).read_bytes()
     except IsADirectoryError:

@@ -2,7 +2,9 @@
 
 `templates_dir()` is `templates/` of the checkout (through the link
 `tiler/templates`) or the copy an installed wheel carries inside the package;
-`benchmarks_dir()` the same for `benchmarks/` (programs and their `.toml`).
+`benchmarks_dir()` the same for `benchmarks/` (programs and their `.toml`),
+and `shipped_program(name)` one of them by name, for every command and the
+Python API outside a checkout.
 """
 from __future__ import annotations
 
@@ -16,6 +18,23 @@ def templates_dir() -> Path:
 
 def benchmarks_dir() -> Path:
     return _shipped("benchmarks")
+
+
+def shipped_program(path: str) -> Path | None:
+    """The shipped benchmark a path names where no such file exists (`mm`,
+    `mm.fut` or `benchmarks/mm.fut`, as the docs write it), else None: a
+    file that exists always wins."""
+    given = Path(path)
+    if given.exists() or str(given.parent) not in (".", "benchmarks"):
+        return None
+    stem = given.name[:-4] if given.name.endswith(".fut") else given.name
+    if not stem.isidentifier():
+        return None
+    try:
+        program = benchmarks_dir() / f"{stem}.fut"
+    except FileNotFoundError:
+        return None
+    return program if program.is_file() else None
 
 
 def _shipped(name: str) -> Path:
