@@ -520,3 +520,15 @@ def test_nvcc_accepts_each_regression_module_whole(path):
 
     for variant, options in VARIANTS.items():
         assert errors(run_all(path.read_text(), path.name, options)["render"]) == "", (path.name, variant)
+
+
+def test_a_statement_the_templates_do_not_know_is_a_compiler_bug_not_missing_cuda():
+    from tiler.errors import CompilerBug
+    from tiler.render import environment
+
+    @dataclasses.dataclass(frozen=True)
+    class Unknown:
+        span: object = None
+
+    with pytest.raises(CompilerBug, match="cannot write a Unknown statement"):
+        environment().get_template("statements.cu.j2").module.stmts((Unknown(),), "  ")

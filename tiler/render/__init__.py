@@ -17,6 +17,7 @@ import re
 import jinja2
 
 from .. import __version__, kir, target
+from ..errors import CompilerBug
 from ..lower import program_stem
 from ..lower.values import rewrite
 from ..resources import templates_dir
@@ -39,6 +40,7 @@ def environment() -> jinja2.Environment:
         _env.globals["vector_type"] = target.vector_type
         _env.globals["make_vector"] = target.make_vector
         _env.globals["deeper"] = deeper
+        _env.globals["unrenderable"] = unrenderable
     return _env
 
 
@@ -64,6 +66,11 @@ LAUNCHER_DEVICES = 64  # devices whose SM count the host launcher keeps once rea
 
 
 MAX_INDENT = 80  # spaces: past 40 levels, statements stay at this depth (the text grows linearly, not as a square)
+
+
+def unrenderable(statement):
+    """A statement the template has no case for: a defect of tiler's, never CUDA with it left out."""
+    raise CompilerBug(f"the CUDA templates cannot write a {type(statement).__name__} statement", stage="render")
 
 
 def deeper(pad: str) -> str:
