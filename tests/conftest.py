@@ -62,5 +62,6 @@ def errors_of(path: Path) -> UserError:
 
 def tiler(*args: str, cwd: Path = ROOT, timeout: int = 120) -> subprocess.CompletedProcess:
     """Run the real command line in a fresh process."""
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)  # this checkout's
     return subprocess.run([sys.executable, "-m", "tiler", *map(str, args)], cwd=cwd, capture_output=True,
-                          text=True, timeout=timeout, env={**os.environ, "COLUMNS": "120"})
+                          text=True, timeout=timeout, env={**os.environ, "COLUMNS": "120", "PYTHONPATH": path})

@@ -1,6 +1,7 @@
 """The command line: exit codes, located errors, never a traceback."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -476,3 +477,25 @@ def test_the_api_compiles_a_shipped_benchmark_by_name():
     import tiler as api
 
     assert any(k.lanes for k in api.compile("softmax").module.kernels)
+
+
+def test_name_sets_the_generated_symbols(tmp_path):
+    """A program read from standard input would be `tiler_stdin_launch`; --name
+    names the launcher and every kernel (and the rivals the launch races)."""
+    src = (BENCHMARKS / "softmax.fut").read_text()
+    r = subprocess.run([sys.executable, "-m", "tiler", "compile", "-", "--name", "soft_max", "-o",
+                        str(tmp_path / "k.cu")], input=src, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stderr
+    cuda, launch = (tmp_path / "k.cu").read_text(), json.loads((tmp_path / "k.launch.json").read_text())
+    assert "tiler_soft_max_launch(" in (tmp_path / "k.h").read_text() and "tiler_stdin" not in cuda
+    assert all(v["kernel"].startswith("tiler_soft_max_") for v in launch["versions"])
+    r = tiler("compile", BENCHMARKS / "mm.fut", "--name", "a__b")
+    assert r.returncode == 1 and "single underscores" in r.stderr
+
+
+def test_the_api_takes_the_name_too():
+    import tiler as api
+
+    c = api.compile(BENCHMARKS / "rowsum.fut", name="sums")
+    assert all(k.name.startswith("tiler_sums_") for k in c.module.kernels) and "tiler_sums_launch(" in c.header
+    assert all(v.rival.startswith("tiler_sums_") for v in c.module.versions if v.rival)

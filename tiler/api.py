@@ -13,7 +13,7 @@ per dimension, or the command line's text), `no_tile`, `max_shared`,
 `register_tile`, `no_register_tile`, `no_vector`, `single_buffer`,
 `double_buffer`, `chunk`, `unroll`, `no_coalesce`, `no_promote`, `pack`,
 `fast_math`, `no_async`, `transpose`, `interior`, `min_blocks`, `join_rows`,
-`no_split`, `lanes`, `sizes` (sizes known in advance, a dict) and `thresholds` (a dict). Mistakes raise
+`no_split`, `lanes`, `name` (`--name`), `sizes` (sizes known in advance, a dict) and `thresholds` (a dict). Mistakes raise
 `tiler.UserError` (in the program; `.render()` gives the located message)
 or `tiler.PlainError` (in an option or an input).
 """
@@ -125,13 +125,17 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
             interior: bool = False, min_blocks: int | None = None, join_rows: bool | None = None,
             sizes: dict | None = None, thresholds: dict | None = None, no_launch_timing: bool = False,
             no_split: bool = False, lanes: int | None = None, file: str | None = None,
-            tuning: str | bool | None = None) -> Compiled:
+            tuning: str | bool | None = None, name: str | None = None) -> Compiled:
     """Compile a program (a path to a `.fut` file, or its text; `file` names
     text in messages) as `tiler compile` does. `tuning`: a tuning file, or
-    False for none; by default a path's own `.tuning` (tiler/tuning.py)."""
+    False for none; by default a path's own `.tuning` (tiler/tuning.py).
+    `name`: the name in the generated symbols (`tiler_NAME_launch`), as
+    `--name` gives it."""
+    from .pipeline import symbol_name
     from .render import header, launch
 
-    text, name = _program(program, file)
+    symbol = symbol_name(name, "name")
+    text, shown = _program(program, file)
     options = make_options(pair=lambda what, size, value: f"{what}[{size!r}] = {value!r}", tile=tile,
                            no_tile=no_tile, max_shared=max_shared, sizes=sizes, thresholds=thresholds,
                            register_tile=register_tile, no_register_tile=no_register_tile, no_vector=no_vector,
@@ -145,18 +149,18 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
     path = str(program) if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")) else "-"
     options, applied = for_program(path, options, tuning if isinstance(tuning, str) else None, tuning is False)
     # the room for deep programs the command line gives itself (a chain of ten thousand lets is legal)
-    values, explained = call_deep(_compiled, text, name, options)
+    values, explained = call_deep(_compiled, text, shown, options, symbol)
     module = values["verify"]
     explained |= {"tuning": describe(applied)}
-    return Compiled(name, values["render"], header(module), launch(module), explained, module, values["check"])
+    return Compiled(shown, values["render"], header(module), launch(module), explained, module, values["check"])
 
 
-def _compiled(text: str, name: str, options) -> tuple[dict, dict]:
+def _compiled(text: str, name: str, options, stem: str = "") -> tuple[dict, dict]:
     """Every stage's value, and what explain says of them (both recurse over the program)."""
     from .pipeline import run_all
     from .report.explain import explain_data
 
-    values = run_all(text, name, options)
+    values = run_all(text, name, options, stem=stem)
     check_size_names(values["check"].kernel.sizes, options)
     return values, explain_data(values["analyse"], Source(text, name), values["verify"])
 

@@ -351,6 +351,9 @@ from .pipeline import EMITS, STAGE_NAMES, STAGES  # noqa: E402 - the options bel
 @plan_options
 @tuning_options
 @click.option("--arch", default="sm_90", show_default=True, help="GPU architecture, for --nvcc and the launch file.")
+@click.option("--name", "symbol", default=None, metavar="NAME",
+              help="The name in the generated symbols (tiler_NAME_launch, tiler_NAME_tiled, ...) instead of the "
+                   "program file's (a program read from - is `stdin`).")
 @click.option("--emit", type=click.Choice(EMITS), default=None,
               help="Print one stage's result instead: " + ", ".join(f"{s.emit} ({s.name})" for s in STAGES)
                    + ", launch (the launch description) or header (the host launcher's C header).")
@@ -359,14 +362,16 @@ from .pipeline import EMITS, STAGE_NAMES, STAGES  # noqa: E402 - the options bel
 @click.option("--nvcc", "use_nvcc", is_flag=True,
               help="Also compile the CUDA with nvcc and print ptxas's report (registers, spills, shared memory).")
 @guarded
-def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
+def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, symbol, **plan):
     """Compile PROG.fut to a CUDA kernel (tiled as `tiler explain` shows) and
     describe how to launch it."""
     import json
 
     from . import target
-    from .pipeline import run_all
+    from .pipeline import run_all, symbol_name
     from .render import launch
+
+    symbol = symbol_name(symbol)
 
     _exclusive(("--stop-after", stop_after), ("--emit", emit), ("--nvcc", use_nvcc), ("-o", output != "-"))
     _exclusive(("--emit", emit), ("--nvcc", use_nvcc))
@@ -375,9 +380,9 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, **plan):
     _check_output(output, program, emit)
     text, name = read_program(program)
     if stop_after:
-        run_all(text, name, options, until=stop_after)
+        run_all(text, name, options, until=stop_after, stem=symbol)
         return
-    values = run_all(text, name, options)
+    values = run_all(text, name, options, stem=symbol)
     check_size_names(values["check"].kernel.sizes, options, CLI_NAMES)
     describe = dict(launch(values["verify"]), arch=arch)
     if emit:

@@ -7,6 +7,7 @@ stages up to and including `name`; the command line's `--emit` and
 """
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,7 @@ from .errors import CompilerBug, PlainError, UserError
 from .kernel import kernel_of
 from .kir.prune import prune
 from .kir.verify import check_module
-from .lower import lower
+from .lower import lower, program_stem
 from .render import render
 from .resources import shipped_program
 from .source import Source
@@ -47,7 +48,7 @@ STAGES: tuple[Stage, ...] = (
           lambda analysis, src, opt: transform(analysis), "transformed"),
     Stage("lower", "analysis -> kernel IR module: each version's loops, loads, shared tiles, copies, barriers "
                    "(tiler.lower)",
-          lambda analysis, src, opt: lower(analysis, src.name), "lowered"),
+          lambda analysis, src, opt: _named(lower(analysis, src.name), src), "lowered"),
     Stage("prune", "kernel IR -> kernel IR without constants nobody reads (tiler.kir.prune)",
           lambda module, src, opt: module.replace_kernels(prune), "pruned"),
     Stage("verify", "kernel IR -> the same, checked: barriers, shared reads, register arrays, vector accesses, "
@@ -98,16 +99,33 @@ def _too_deep(source: Source) -> UserError:
                         "or split the work into helper functions", source)
 
 
+def _named(module, source: Source):
+    """The module's symbols named by --name, where it was given."""
+    return module.named(source.stem, program_stem(source.name)) if source.stem else module
+
+
+def symbol_name(name: str | None, flag: str = "--name") -> str:
+    """A --name value, checked: it goes into C identifiers (`tiler_NAME_launch`)."""
+    if name is None:
+        return ""
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,63}", name) or "__" in name:
+        raise PlainError(f"{flag} {name!r}: the generated symbols are tiler_NAME_launch and tiler_NAME_tiled, so "
+                         "NAME is a letter, then letters, digits and single underscores (64 at most)",
+                         "for example --name my_kernel")
+    return name
+
+
 def run_to(name: str, text: str, file: str = "<input>", options=DEFAULT):
     """The value of stage `name` for a program's text; user errors carry the source."""
     return run_all(text, file, options, until=name)[name]
 
 
-def run_all(text: str, file: str = "<input>", options=DEFAULT, until: str = "render") -> dict:
-    """Every stage's value up to `until`, by stage name. A user error carries
-    the source; a failure after `check` is a compiler bug, except running out
-    of recursion on a program nested DEEP or more: a located user error."""
-    source = Source(text, file)
+def run_all(text: str, file: str = "<input>", options=DEFAULT, until: str = "render", stem: str = "") -> dict:
+    """Every stage's value up to `until`, by stage name (`stem`: the name in
+    the generated symbols, default the file's). A user error carries the
+    source; a failure after `check` is a compiler bug, except running out of
+    recursion on a program nested DEEP or more: a located user error."""
+    source = Source(text, file, stem)
     value, values = source.text, {}
     for stage in STAGES:
         try:

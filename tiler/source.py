@@ -38,10 +38,11 @@ class Source:
     is the file's without a leading byte-order mark: every stage reads
     `source.text`, so spans and the source lines messages show agree."""
 
-    def __init__(self, text: str, name: str = "<input>"):
+    def __init__(self, text: str, name: str = "<input>", stem: str = ""):
         text = text.removeprefix(BOM)
         self.text = text
         self.name = name
+        self.stem = stem  # the generated symbols' name (--name); "": the file's
         self._starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
 
     def position(self, offset: int) -> tuple[int, int]:

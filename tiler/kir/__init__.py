@@ -385,6 +385,7 @@ class Module:
     source: str
     versions: tuple[Version, ...]
     notes: tuple[str, ...] = ()  # what holds for every version (--fast-math), for the header comment
+    stem: str = ""  # the name in its kernels' and launcher's symbols (--name); "": the program file's
 
     @property
     def kernels(self) -> tuple[Kernel, ...]:
@@ -432,6 +433,15 @@ class Module:
         """The kernel a launch times `kernel` against, if any."""
         name = next((v.rival for v in self.versions if v.kernel.name == kernel.name), "")
         return next((v.kernel for v in self.versions if v.kernel.name == name), None) if name else None
+
+    def named(self, stem: str, old: str) -> "Module":
+        """The module with `old`, the program file's name in every kernel's
+        symbol (`tiler_<old>_tiled`), replaced by `stem`, and its launcher named so."""
+        def rename(name: str) -> str:
+            return f"tiler_{stem}_" + name.removeprefix(f"tiler_{old}_") if name else name
+        versions = tuple(dataclasses.replace(v, kernel=dataclasses.replace(v.kernel, name=rename(v.kernel.name)),
+                                             rival=rename(v.rival)) for v in self.versions)
+        return dataclasses.replace(self, versions=versions, stem=stem)
 
     def replace_kernels(self, fn) -> "Module":
         """The module with `fn` applied to every kernel (passes over kernels)."""

@@ -59,7 +59,7 @@ def header(m: kir.Module) -> str:
 
 
 def launcher_name(m: kir.Module) -> str:
-    return f"tiler_{program_stem(m.source)}_launch"
+    return f"tiler_{m.stem or program_stem(m.source)}_launch"
 
 
 LAUNCHER_DEVICES = 64  # devices whose SM count the host launcher keeps once read
