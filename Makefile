@@ -2,7 +2,19 @@
 # dev extra are installed (editable) when they are missing or pyproject.toml
 # changed. The stamp names the Python environment (its prefix), so a second
 # virtual environment in the same clone gets its own install.
-PYTHON ?= python3
+# A Python that refuses `pip install` into itself (PEP 668's EXTERNALLY-MANAGED:
+# Debian's and Homebrew's system Pythons) gets a virtual environment in .venv,
+# made here once; `make test PYTHON=...` chooses another.
+SYSTEM_PYTHON ?= python3
+MANAGED ?= $(shell $(SYSTEM_PYTHON) -c 'import os, sys, sysconfig; print(int(sys.prefix == sys.base_prefix and os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED"))))')
+ifeq ($(MANAGED),1)
+PYTHON ?= .venv/bin/python
+ifeq ($(origin PYTHON),file)
+$(if $(wildcard .venv/bin/python),,$(info $(SYSTEM_PYTHON) is externally managed (PEP 668): making a virtual environment in .venv)$(shell $(SYSTEM_PYTHON) -m venv .venv))
+endif
+else
+PYTHON ?= $(SYSTEM_PYTHON)
+endif
 STAMP := .make/installed-$(shell $(PYTHON) -c 'import sys, hashlib; print("%d.%d-%s" % (*sys.version_info[:2], hashlib.sha1(sys.prefix.encode()).hexdigest()[:10]))')
 N ?= 200
 SEED ?= 0
@@ -43,4 +55,4 @@ fuzz-gpu: $(STAMP)
 	$(PYTHON) -m tiler fuzz $(N) --seed $(SEED) --gpu
 
 clean:
-	rm -rf .make build dist *.egg-info .pytest_cache .hypothesis fuzz-failures
+	rm -rf .make build dist *.egg-info .pytest_cache .hypothesis fuzz-failures .venv

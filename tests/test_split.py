@@ -10,7 +10,7 @@ import pytest
 from conftest import BENCHMARKS, PROGRAMS, tiler
 
 from tiler import kir
-from tiler.analyse import Options
+from tiler.analyse import DEFAULT, Options
 from tiler.analyse.reductions import MIN_SPLIT_LENGTH, Operator, identity
 from tiler.errors import PlainError
 from tiler.pipeline import run_to
@@ -18,7 +18,7 @@ from tiler.pipeline import run_to
 ROW = "fun [f32, n] main([[f32, m], n] A) =\n  map(fn f32 ([f32, m] r) =>\n    {body}\n  , A)\n"
 
 
-def split_of(text: str, options: Options = Options()):
+def split_of(text: str, options: Options = DEFAULT):
     return run_to("analyse", text, "t.fut", options).plan.split
 
 
@@ -60,7 +60,7 @@ def test_identities_leave_every_start_value_alone():
     assert identity(Operator.MAX, "i64") == -2**63 and identity(Operator.MIN, "i64") == 2**63 - 1
 
 
-def module_of(name: str, options: Options = Options()) -> kir.Module:
+def module_of(name: str, options: Options = DEFAULT) -> kir.Module:
     path = BENCHMARKS / f"{name}.fut"
     return run_to("verify", path.read_text(), path.name, options)
 
