@@ -639,3 +639,28 @@ def test_a_first_launch_races_the_tiled_version_against_the_untiled_kernel(name)
             assert not np.isnan(g).any()
             assert float(np.abs(g.astype(np.float64) - w).max(initial=0)) <= 1e-3 * max(1.0, float(np.abs(w).max()))
         assert all(np.array_equal(a, b) for a, b in zip(got, again))
+
+
+def test_split_minimum_and_maximum_keep_nan_as_the_loop_in_order_does():
+    """A row of NaN stays NaN and a NaN among numbers is passed over, as
+    `fmin`/`fmax` in order do: every version, the split ones among them."""
+    text = """fun [f32, n] main([[f32, m], n] A) =
+  map(fn f32 ([f32, m] r) =>
+        let hi = loop (acc = r[0]) = for k < m do max(acc, r[k]) in acc in
+        let lo = loop (acc = r[0]) = for k < m do min(r[k], acc) in acc in
+        hi - lo * 0.5f32
+     , A)
+"""
+    prog = check(parse(text, "nanrows.fut"))
+    a = np.random.default_rng(3).uniform(-1, 1, (5, 700)).astype(np.float32)
+    a[0, :] = np.nan
+    a[1, ::7] = np.nan
+    a[2, 0] = np.nan
+    a[3, 1:] = np.nan
+    want = run(prog, {"A": a})
+    values = run_all(text, "nanrows.fut")
+    sizes = {"n": 5, "m": 700}
+    for kernel in values["verify"].kernels:
+        if kernel.runs_at(sizes):
+            got, _ = Gpu.get().run(kernel, values["render"], {"A": a}, sizes)
+            assert np.allclose(got[0], want[0], equal_nan=True), (kernel.name, got[0], want[0])

@@ -5,13 +5,14 @@ the kernels' shape (their GPU results are tests/test_gpu.py's)."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from conftest import BENCHMARKS, PROGRAMS, tiler
 
 from tiler import kir
 from tiler.analyse import DEFAULT, Options
-from tiler.analyse.reductions import MIN_SPLIT_LENGTH, Operator, identity
+from tiler.analyse.reductions import MIN_SPLIT_LENGTH, Operator, extreme, identity
 from tiler.errors import PlainError
 from tiler.pipeline import run_to
 
@@ -55,9 +56,14 @@ def test_a_short_loop_and_shared_inputs_are_not_split():
 
 
 def test_identities_leave_every_start_value_alone():
+    """-0.0 for a float sum; NaN for a float minimum or maximum (fmin and fmax
+    pass over it, so a row of NaN stays NaN, as the loop in order leaves it);
+    the int limits; a pair's comparisons start from infinity."""
     assert str(identity(Operator.ADD, "f32")) == "-0.0" and identity(Operator.MUL, "i32") == 1
-    assert identity(Operator.MIN, "f64") == float("inf") and identity(Operator.MAX, "i32") == -2**31
-    assert identity(Operator.MAX, "i64") == -2**63 and identity(Operator.MIN, "i64") == 2**63 - 1
+    assert math.isnan(identity(Operator.MIN, "f64")) and math.isnan(identity(Operator.MAX, "f32"))
+    assert identity(Operator.MAX, "i32") == -2**31 and identity(Operator.MIN, "i64") == 2**63 - 1
+    assert identity(Operator.MAX, "i64") == -2**63
+    assert extreme(True, "f32") == float("inf") and extreme(False, "i32") == -2**31
 
 
 def module_of(name: str, options: Options = DEFAULT) -> kir.Module:
@@ -187,3 +193,45 @@ def test_a_reduction_over_a_chunk_has_no_length_the_launch_could_test():
     module = run_to("verify", text, "t.fut")
     names = {n.name for v in module.versions for n in kir.walk(v.condition) if isinstance(n, kir.Ref)}
     assert names <= {"n", "m", "tiler_multiprocessors"}, names
+
+
+def test_outer_rows_stay_within_grid_y_and_the_untiled_kernel_takes_more():
+    """Found by a review: 100,000 matrices would need 100,000 blocks along
+    grid y, one a row; the launch then runs the untiled kernel."""
+    module = module_of("rowsum3d")
+    assert module.select({"b": 100000, "n": 2, "m": 256}, 132).lanes == 0
+    assert module.select({"b": 65535, "n": 2, "m": 256}, 132).lanes
+    literal = split_of("""fun [[f32, n], 70000] main([[[f32, m], n], 70000] X) =
+  map(fn [f32, n] ([[f32, m], n] mat) =>
+        map(fn f32 ([f32, m] row) => loop (acc = 0f32) = for k < m do acc + row[k] in acc, mat), X)
+""")
+    assert not literal.active and "70,000 blocks along grid y" in literal.reason
+
+
+def test_a_tiled_stream_inside_the_row_keeps_the_tiled_kernel():
+    """Found by a review: a product divided by its row's norm; splitting the
+    rows would read the product's staged inputs from global memory."""
+    text = """fun [[f32, p], n] main([[f32, m], n] A, [[f32, p], m] B) =
+  let Bt = transpose(B) in
+  map(fn [f32, p] ([f32, m] a) =>
+        let s = loop (acc = 0f32) = for k < m do acc + a[k] * a[k] in acc in
+        map(fn f32 ([f32, m] b) =>
+              streamSeq(fn f32 (int kk, [f32, c] ac, [f32, c] bc, f32 acc) =>
+                          loop (acc) = for k < c do acc + ac[k] * bc[k] in acc, a, b, 0f32) / s, Bt), A)
+"""
+    split = split_of(text)
+    assert not split.active and "is tiled" in split.reason
+    assert split_of(text, Options(lanes=128)).active
+
+
+def test_gated_split_versions_race_the_untiled_kernel_in_place():
+    """Found by a review: not the version that transposes its input first."""
+    path = PROGRAMS / "analysis" / "reduce_pick.fut"
+    module = run_to("verify", path.read_text(), path.name)
+    rivals = {module.rival(v.kernel).name for v in module.versions if v.kernel.lanes}
+    assert rivals == {"tiler_reduce_pick_untiled", "tiler_reduce_pick_untiled_wide"}
+
+
+def test_a_file_named_tiled_keeps_its_name_in_the_split_kernels():
+    module = run_to("verify", (BENCHMARKS / "softmax.fut").read_text(), "x_tiled.fut")
+    assert "tiler_x_tiled_split32" in {k.name for k in module.kernels}

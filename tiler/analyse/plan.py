@@ -48,7 +48,7 @@ class Plan:
 
 def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
     tiling = _tiling(kernel, var, options)
-    return tiling if options.no_tile else replace(tiling, split=split_plan(kernel, var, options))
+    return tiling if options.no_tile else replace(tiling, split=split_plan(kernel, var, options, tiling.schedule))
 
 
 def _tiling(kernel: T.Kernel, var: Variance, options: Options) -> Plan:

@@ -170,7 +170,7 @@ class Split:
         return bool(self.gate)
 
 
-def split_plan(kernel: T.Kernel, var: Variance, options: Options) -> Split | None:
+def split_plan(kernel: T.Kernel, var: Variance, options: Options, schedule=None) -> Split | None:
     """The rows and the reductions they split (`rows` 0: none is, and
     `reason` says why), or None where splitting is off. A reduction at the
     innermost level is split only where it reads the row's own data: a
@@ -188,11 +188,16 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options) -> Split | Non
                     for r in found[last][0]], found[last][1])
     deepest = max((d for d, (reds, _) in enumerate(found) if any(r.split for r in reds)), default=None)
     others = tuple(o for _, outs in found for o in outs)
-    if deepest is None or deepest >= len(target.AXES):
+    wide = [(lv, target.AXES[deepest - lv.dim]) for lv in kernel.levels[:deepest]
+            if deepest < len(target.AXES) and isinstance(lv.size, int)
+            and lv.size > target.MAX_GRID[target.AXES[deepest - lv.dim]]] if deepest is not None else []
+    if deepest is None or deepest >= len(target.AXES) or wide:
         everything = tuple(r for reds, _ in found for r in reds)
         reason = "no loop of the kernel is a reduction" if not everything else \
             "no reduction is worth sharing among threads" if deepest is None else \
-            f"the rows would need {deepest + 1} grid axes; CUDA has {len(target.AXES)}"
+            f"the rows would need {deepest + 1} grid axes; CUDA has {len(target.AXES)}" if not wide else \
+            f"the rows would need {wide[0][0].size:,} blocks along grid {wide[0][1]}; CUDA allows " \
+            f"{target.MAX_GRID[wide[0][1]]:,}"
         return Split(0, tuple(replace(r, split=False, reason=r.reason or reason) for r in everything), others, reason)
     inside = "it lies inside the row, in a map whose points the row's threads share"
     reductions = tuple(r if r.level <= deepest else replace(r, split=False, reason=inside)
@@ -204,11 +209,32 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options) -> Split | Non
         reason += "; the lets between map levels run once a row, and its threads share the " + \
                   ("inner level's points" if inner == 1 else f"{inner} inner levels' points")
     split = Split(deepest + 1, reductions, others, reason, bool(inner), options.lanes)
+    staged = _staged_elsewhere(split, schedule) if inner and options.lanes is None else ""
+    if staged:
+        return Split(0, tuple(replace(r, split=False, reason=staged if r.split or r.reason == inside else r.reason)
+                              for r in reductions), others, staged)
     length = dict(options.sizes).get(split.length) if isinstance(split.length, str) else split.length
     if split.gated and length is not None and length < MIN_SPLIT_LENGTH:  # known when compiling (--size)
         short = f"its {length} iterations are too few to share among threads"
         return Split(0, tuple(replace(r, split=False, reason=r.reason or short) for r in reductions), others, short)
     return split
+
+
+def _staged_elsewhere(split: Split, schedule) -> str:
+    """Why a row's threads should not take over the inner points: a stream
+    the tiled kernel stages that is not one of the split reductions (a
+    product in the inner map, whose rows the tiled kernel shares among its
+    threads), or ""."""
+    loops = {id(r.loop) for r in split.reductions if r.split}
+    for s in schedule.streams if schedule is not None else ():
+        body = s.site.stream.body
+        while isinstance(body, T.Let):
+            body = body.body
+        if s.tiled and id(body) not in loops:
+            return f"the stream at {s.site.span.line}:{s.site.span.col} is tiled, its inputs shared in shared " \
+                   f"memory by a block of the inner map's points: splitting the rows would read them from " \
+                   f"global memory (--lanes N splits anyway)"
+    return ""
 
 
 def _shared(loop: T.Loop, var: Variance, rows: frozenset) -> str:
@@ -365,16 +391,25 @@ def _names(e, binders: frozenset) -> str:
 
 def identity(op: Operator, kind: str):
     """The operator's identity for a scalar kind: -0.0 for a float sum (so
-    that a sum of -0.0 stays -0.0), the largest value for a minimum."""
-    big = {"i32": target.INT_MAX, "i64": 2**63 - 1}
+    that a sum of -0.0 stays -0.0); for a float minimum or maximum NaN,
+    which `fmin` and `fmax` pass over (so that a row of NaN stays NaN, as
+    the loop in order leaves it); the largest int for an int minimum."""
     if op is Operator.ADD:
         return -0.0 if kind in ("f32", "f64") else 0
     if op is Operator.MUL:
         return 1.0 if kind in ("f32", "f64") else 1
-    sign = 1 if op is Operator.MIN else -1
     if kind in ("f32", "f64"):
-        return sign * float("inf")
-    return big[kind] if sign > 0 else -big[kind] - 1
+        return float("nan")
+    return extreme(op is Operator.MIN, kind)
+
+
+def extreme(smaller: bool, kind: str):
+    """The value every other one beats in a comparison (`<` for a minimum):
+    +inf (-inf) for floats, the largest (smallest) int."""
+    big = float("inf") if kind in ("f32", "f64") else {"i32": target.INT_MAX, "i64": 2**63 - 1}[kind]
+    if smaller:
+        return big
+    return -big if kind in ("f32", "f64") else -big - 1
 
 
 def describe(r: Reduction) -> str:

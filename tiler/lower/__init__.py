@@ -92,6 +92,10 @@ def _split_module(analysis: Analysis, file: str) -> kir.Module:
     tests = {"rows": rows, "length": const(split.length) if isinstance(split.length, int) else
              kir.Ref(split.length) if split.length is not None else None}
     gate = _all(_test(t, tests) for t in split.gate) if split.gate else None
+    # an outer row level walks grid y or z, one block a row: at most 65,535 of them
+    outer = [kir.Bin("<=", kir.Ref(lv.size.name), const(target.MAX_GRID[target.AXES[split.rows - 1 - lv.dim]]))
+             for lv in k.levels[:split.rows - 1] if not isinstance(lv.size, int)]
+    gate = _and(_all(outer) if outer else None, gate)
     fits = _fits_int(k)
 
     def versions(wide: bool, note: str) -> list[kir.Version]:
@@ -104,11 +108,15 @@ def _split_module(analysis: Analysis, file: str) -> kir.Module:
         if regular is not None:
             out[-1] = dataclasses.replace(out[-1], condition=_and(fits if not wide else None, gate))
             out += [v for v in regular.versions if v.kernel.wide == wide]
-        elif analysis.options.launch_timing:
+        else:
             untiled = lower_schedule(analysis, analysis.plan.untiled, file, wide=wide)
-            out = _rivals(out, untiled, None if wide else fits, note and note + ", ")
-        if analysis.options.launch_timing:
-            untiled = next(v.kernel.name for v in out if not v.kernel.tiled)
+            if gate is not None:  # past the grid's rows, the untiled kernel
+                out[-1] = dataclasses.replace(out[-1], condition=_and(fits if not wide else None, gate))
+                out.append(kir.Version(untiled, None if wide else fits, _joined(note, "rows past the grid's")))
+            elif analysis.options.launch_timing:
+                out = _rivals(out, untiled, None if wide else fits, note and note + ", ")
+        if analysis.options.launch_timing:  # the untiled kernel reading the arrays in place
+            untiled = next(v.kernel.name for v in out if not v.kernel.tiled and not v.kernel.transposes)
             out = [dataclasses.replace(v, rival=untiled) if v.kernel.lanes else v for v in out]
         return out
     notes = (f"math: {target.FAST_MATH_NOTE}",) if analysis.options.fast_math else ()

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from .. import kir, target
 from ..analyse import Analysis
-from ..analyse.reductions import ROWS_A_WARP_BLOCK, Operator, Pick, Split, identity, pick_of
+from ..analyse.reductions import ROWS_A_WARP_BLOCK, Operator, Pick, Split, extreme, identity, pick_of
 from ..check import typed as T
 from ..check.types import Scalar
 from .body import ctype_of
-from .params import bind_prelude, kernel_name, kernel_params, size_expr, size_name, wide_factor
+from .params import bind_prelude, kernel_params, program_stem, size_expr, size_name, wide_factor
 from .reassociate import loop_levels
 from .streams import Streams
 from .values import add, const, minimum, mul
@@ -81,8 +81,8 @@ class SplitBody(Streams):
         bound = self.exp(e.bound)
         vp, ip = e.params[pick.value], e.params[pick.index]
         vc, ic = ctype_of(vp.type), ctype_of(ip.type)
-        extreme = Operator.MIN if pick.smaller else Operator.MAX
-        value = self.declare(f"{vp.name}_part", vc, const(identity(extreme, vp.type.kind), vc), e.span, const_=False)
+        value = self.declare(f"{vp.name}_part", vc, const(extreme(pick.smaller, vp.type.kind), vc), e.span,
+                             const_=False)
         index = self.declare(f"{ip.name}_part", ic, const(0, ic), e.span, const_=False)
         # the iteration the share came from; a share that took none loses every tie
         never = target.INT_MAX if pick.strict else -1
@@ -233,7 +233,7 @@ def lower_split(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
     grid = [None, None, None]
     for lv in rows:
         grid[target.AXES.index(axes[lv.dim])] = (size_name(lv.size), per_block if lv.dim == split.rows - 1 else 1)
-    name = kernel_name(file, True).replace("_tiled", f"_split{lanes}") + ("_wide" if wide else "")
+    name = f"tiler_{program_stem(file)}_split{lanes}" + ("_wide" if wide else "")
     summary = (f"rows: {' x '.join(str(size_name(lv.size)) for lv in rows)}, {lanes} threads a row; {split.reason}",) + \
         (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ())
     return kir.Kernel(name, tuple(params), tuple(low.shared), tuple(low.out) + body, block, tuple(grid), True,

@@ -2,9 +2,9 @@
 //
 // 9 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_rownorm_split32: when (long long)n * m <= 2147483647LL && (m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL)) (a warp a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled_transposed
-//   1. tiler_rownorm_split1024: when (long long)n * m <= 2147483647LL && (m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled_transposed
-//   2. tiler_rownorm_split256: when (long long)n * m <= 2147483647LL && m >= 256LL (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled_transposed
+//   0. tiler_rownorm_split32: when (long long)n * m <= 2147483647LL && (m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL)) (a warp a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled
+//   1. tiler_rownorm_split1024: when (long long)n * m <= 2147483647LL && (m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled
+//   2. tiler_rownorm_split256: when (long long)n * m <= 2147483647LL && m >= 256LL (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled
 //   3. tiler_rownorm_untiled_transposed: when (long long)n * m <= 2147483647LL && (m >= 2048 && n <= 16896) (the launch transposes A first)
 //   4. tiler_rownorm_untiled: when (long long)n * m <= 2147483647LL (unless m >= 2048 and n <= 16896: A read in place)
 //   5. tiler_rownorm_split32_wide: when m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL) (64-bit offsets: an array has 2^31 elements or more; a warp a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled_wide
@@ -566,7 +566,7 @@ extern "C" cudaError_t tiler_rownorm_launch(const float* A, float* out0, int n, 
   if (tiler_version < 0 && (m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL))) tiler_version = 6;
   if (tiler_version < 0 && (m >= 256LL)) tiler_version = 7;
   if (tiler_version < 0) tiler_version = 8;
-  static const int tiler_rivals[] = {3, 3, 3, -1, -1, 8, 8, 8, -1};  // the version each is raced against (-1: none)
+  static const int tiler_rivals[] = {4, 4, 4, -1, -1, 8, 8, 8, -1};  // the version each is raced against (-1: none)
   cudaStreamCaptureStatus tiler_capture = cudaStreamCaptureStatusNone;
   if (tiler_rivals[tiler_version] >= 0) {
     const bool tiler_may_race = cudaStreamIsCapturing(stream, &tiler_capture) == cudaSuccess && tiler_capture == cudaStreamCaptureStatusNone;

@@ -187,7 +187,7 @@ tiler_softmax_split32(const float* __restrict__ X, float* __restrict__ out0, int
   const int row0 = blockIdx.x * 8 + threadIdx.y;  // softmax.fut:7
   const int i0 = tiler_min(row0, n - 1);
   float acc = X[i0 * m];  // softmax.fut:8
-  float acc_part = (-__int_as_float(0x7f800000));  // softmax.fut:9
+  float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
   for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
     acc_part = fmaxf(acc_part, X[i0 * m + k]);
   }
@@ -235,7 +235,7 @@ tiler_softmax_split1024(const float* __restrict__ X, float* __restrict__ out0, i
   __shared__ __align__(16) float acc_part_3_warps[32];
   const int row0 = blockIdx.x;  // softmax.fut:7
   float acc = X[row0 * m];  // softmax.fut:8
-  float acc_part = (-__int_as_float(0x7f800000));  // softmax.fut:9
+  float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
   for (int k = threadIdx.x; k < m; k += 1024) {  // this lane's share: one iteration in 1024
     acc_part = fmaxf(acc_part, X[row0 * m + k]);
   }
@@ -305,7 +305,7 @@ tiler_softmax_split256(const float* __restrict__ X, float* __restrict__ out0, in
   __shared__ __align__(16) float acc_part_3_warps[8];
   const int row0 = blockIdx.x;  // softmax.fut:7
   float acc = X[row0 * m];  // softmax.fut:8
-  float acc_part = (-__int_as_float(0x7f800000));  // softmax.fut:9
+  float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
   for (int k = threadIdx.x; k < m; k += 256) {  // this lane's share: one iteration in 256
     acc_part = fmaxf(acc_part, X[row0 * m + k]);
   }
@@ -399,7 +399,7 @@ tiler_softmax_split32_wide(const float* __restrict__ X, float* __restrict__ out0
   const int row0 = blockIdx.x * 8 + threadIdx.y;  // softmax.fut:7
   const int i0 = tiler_min(row0, n - 1);
   float acc = X[i0 * (long long)m];  // softmax.fut:8
-  float acc_part = (-__int_as_float(0x7f800000));  // softmax.fut:9
+  float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
   for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
     acc_part = fmaxf(acc_part, X[i0 * (long long)m + k]);
   }
@@ -447,7 +447,7 @@ tiler_softmax_split1024_wide(const float* __restrict__ X, float* __restrict__ ou
   __shared__ __align__(16) float acc_part_3_warps[32];
   const int row0 = blockIdx.x;  // softmax.fut:7
   float acc = X[row0 * (long long)m];  // softmax.fut:8
-  float acc_part = (-__int_as_float(0x7f800000));  // softmax.fut:9
+  float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
   for (int k = threadIdx.x; k < m; k += 1024) {  // this lane's share: one iteration in 1024
     acc_part = fmaxf(acc_part, X[row0 * (long long)m + k]);
   }
@@ -517,7 +517,7 @@ tiler_softmax_split256_wide(const float* __restrict__ X, float* __restrict__ out
   __shared__ __align__(16) float acc_part_3_warps[8];
   const int row0 = blockIdx.x;  // softmax.fut:7
   float acc = X[row0 * (long long)m];  // softmax.fut:8
-  float acc_part = (-__int_as_float(0x7f800000));  // softmax.fut:9
+  float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
   for (int k = threadIdx.x; k < m; k += 256) {  // this lane's share: one iteration in 256
     acc_part = fmaxf(acc_part, X[row0 * (long long)m + k]);
   }
