@@ -179,15 +179,14 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options, schedule=None)
     if options.no_split or not kernel.levels:
         return None
     found = [_level_loops(kernel, lv.dim) for lv in kernel.levels]
+    others = tuple(o for _, outs in found for o in outs)
     if options.lanes is None and options.steers_schedule():
-        everything = tuple(replace(r, split=False, reason=r.reason or STEERED) for reds, _ in found for r in reds)
-        return Split(0, everything, tuple(o for _, outs in found for o in outs), STEERED)
+        return _unsplit([r for reds, _ in found for r in reds], others, STEERED)
     last = len(kernel.levels) - 1
     own = {id(r.loop): _shared(r.loop, var, frozenset(range(last + 1))) for r in found[last][0] if r.split}
     found[last] = ([replace(r, split=False, reason=own[id(r.loop)]) if own.get(id(r.loop)) else r
                     for r in found[last][0]], found[last][1])
     deepest = max((d for d, (reds, _) in enumerate(found) if any(r.split for r in reds)), default=None)
-    others = tuple(o for _, outs in found for o in outs)
     wide = [(lv, target.AXES[deepest - lv.dim]) for lv in kernel.levels[:deepest]
             if deepest < len(target.AXES) and isinstance(lv.size, int)
             and lv.size > target.MAX_GRID[target.AXES[deepest - lv.dim]]] if deepest is not None else []
@@ -198,7 +197,7 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options, schedule=None)
             f"the rows would need {deepest + 1} grid axes; CUDA has {len(target.AXES)}" if not wide else \
             f"the rows would need {wide[0][0].size:,} blocks along grid {wide[0][1]}; CUDA allows " \
             f"{target.MAX_GRID[wide[0][1]]:,}"
-        return Split(0, tuple(replace(r, split=False, reason=r.reason or reason) for r in everything), others, reason)
+        return _unsplit(everything, others, reason)
     inside = "it lies inside the row, in a map whose points the row's threads share"
     reductions = tuple(r if r.level <= deepest else replace(r, split=False, reason=inside)
                        for reds, _ in found for r in reds)
@@ -211,13 +210,18 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options, schedule=None)
     split = Split(deepest + 1, reductions, others, reason, bool(inner), options.lanes)
     staged = _staged_elsewhere(split, schedule) if inner and options.lanes is None else ""
     if staged:
-        return Split(0, tuple(replace(r, split=False, reason=staged if r.split or r.reason == inside else r.reason)
-                              for r in reductions), others, staged)
+        return _unsplit(reductions, others, staged, (inside,))
     length = dict(options.sizes).get(split.length) if isinstance(split.length, str) else split.length
     if split.gated and length is not None and length < MIN_SPLIT_LENGTH:  # known when compiling (--size)
-        short = f"its {length} iterations are too few to share among threads"
-        return Split(0, tuple(replace(r, split=False, reason=r.reason or short) for r in reductions), others, short)
+        return _unsplit(reductions, others, f"its {length} iterations are too few to share among threads")
     return split
+
+
+def _unsplit(reductions, others, reason: str, overruled: tuple = ()) -> Split:
+    """No rows: every reduction unsplit, with `reason` where it has none of
+    its own (or its own is one of `overruled`)."""
+    return Split(0, tuple(replace(r, split=False, reason=reason if not r.reason or r.reason in overruled
+                                  else r.reason) for r in reductions), others, reason)
 
 
 def _staged_elsewhere(split: Split, schedule) -> str:
@@ -411,8 +415,3 @@ def extreme(smaller: bool, kind: str):
         return big
     return -big if kind in ("f32", "f64") else -big - 1
 
-
-def describe(r: Reduction) -> str:
-    ops = ", ".join(op.value for op in r.operators)
-    where = f"loop at {r.span.line}:{r.span.col}"
-    return f"{where}: a reduction by {ops}, " + ("split among a row's threads" if r.split else f"not split: {r.reason}")

@@ -18,12 +18,23 @@ from ..analyse.schedule import describe_thresholds
 from ..check import typed as T
 from ..check.types import Array
 from ..kir.verify import verify
+from .body import value_parts
 from .micro import Micro, point_index, replicate
-from .params import bind_prelude, kernel_name, kernel_params, program_stem, size_expr, size_name, wide_factor
+from .params import (
+    bind_prelude,
+    flat_index,
+    kernel_name,
+    kernel_params,
+    output_stores,
+    program_stem,
+    size_expr,
+    size_name,
+    wide_factor,
+)
 from .reassociate import loop_levels
 from .split import lower_split
 from .streams import Streams
-from .values import add, const, minimum, mul, unclamped
+from .values import add, all_of, any_of, both, const, minimum, mul, unclamped
 
 __all__ = ["lower", "lower_schedule", "kernel_name", "program_stem"]
 
@@ -51,7 +62,7 @@ def _tiled_module(analysis: Analysis, file: str) -> kir.Module:
     versions = _versions(analysis, file, arrays, moved)
     tests = [test for t in moves for test in t.launch_tests()]
     if tests:  # transposed only at some sizes: the same versions reading in place follow for the others
-        when = _all(kir.Bin(op, _product(sizes), const(value, target.INDEX if len(sizes) > 1 else "int"))
+        when = all_of(kir.Bin(op, _product(sizes), const(value, target.INDEX if len(sizes) > 1 else "int"))
                     for sizes, op, value in tests)
         versions = [dataclasses.replace(v, condition=when if v.condition is None else kir.Bin("&&", when, v.condition))
                     for v in versions if v.kernel.transposes]  # (the untiled fallback, in place, comes after)
@@ -91,27 +102,25 @@ def _split_module(analysis: Analysis, file: str) -> kir.Module:
     rows = _product(tuple(size_name(lv.size) for lv in k.levels[:split.rows]), wide=True)
     tests = {"rows": rows, "length": const(split.length) if isinstance(split.length, int) else
              kir.Ref(split.length) if split.length is not None else None}
-    gate = _all(_test(t, tests) for t in split.gate) if split.gate else None
+    gate = all_of(_test(t, tests) for t in split.gate) if split.gate else None
     # an outer row level walks grid y or z, one block a row: at most 65,535 of them
     outer = [kir.Bin("<=", kir.Ref(lv.size.name), const(target.MAX_GRID[target.AXES[split.rows - 1 - lv.dim]]))
              for lv in k.levels[:split.rows - 1] if not isinstance(lv.size, int)]
-    gate = _and(_all(outer) if outer else None, gate)
+    gate = both(all_of(outer) if outer else None, gate)
     fits = _fits_int(k)
 
     def versions(wide: bool, note: str) -> list[kir.Version]:
         out = []
         for choice in split.choices:
-            when = _any(_all(_test(t, tests) for t in alts) for alts in choice.when) if choice.when else None
-            when = _and(fits if not wide else None, _and(gate, when))
+            when = any_of(all_of(_test(t, tests) for t in alts) for alts in choice.when) if choice.when else None
+            when = both(fits if not wide else None, both(gate, when))
             why = f"{choice.who} a row" + ("; shorter rows run the versions that follow" if gate else "")
             out.append(kir.Version(lower_split(analysis, split, choice.lanes, file, wide), when, _joined(note, why)))
         if regular is not None:
-            out[-1] = dataclasses.replace(out[-1], condition=_and(fits if not wide else None, gate))
             out += [v for v in regular.versions if v.kernel.wide == wide]
         else:
             untiled = lower_schedule(analysis, analysis.plan.untiled, file, wide=wide)
             if gate is not None:  # past the grid's rows, the untiled kernel
-                out[-1] = dataclasses.replace(out[-1], condition=_and(fits if not wide else None, gate))
                 out.append(kir.Version(untiled, None if wide else fits, _joined(note, "rows past the grid's")))
             elif analysis.options.launch_timing:
                 out = _rivals(out, untiled, None if wide else fits, note and note + ", ")
@@ -132,17 +141,6 @@ def _test(t, tests: dict):
     if t.per_sm:
         value = kir.Bin("*", kir.Cast(target.INDEX, kir.Ref(target.MULTIPROCESSORS_NAME)), value)
     return kir.Bin(t.op, tests[t.what], value)
-
-
-def _and(a, b):
-    return b if a is None else a if b is None else kir.Bin("&&", a, b)
-
-
-def _any(conds):
-    out = None
-    for c in conds:
-        out = c if out is None else kir.Bin("||", out, c)
-    return out
 
 
 def _rivals(versions: list[kir.Version], untiled: kir.Kernel, fits, note: str = "") -> list[kir.Version]:
@@ -181,7 +179,7 @@ def _versions(analysis: Analysis, file: str, transposed: frozenset, note: str = 
         why = _joined(f"{schedule.block.register.points} points a thread", why)
     versions = []
     if main.divisible:
-        aligned = _all(kir.Bin("==", kir.Bin("%", kir.Ref(n), const(w)), const(0)) for n, w in main.divisible)
+        aligned = all_of(kir.Bin("==", kir.Bin("%", kir.Ref(n), const(w)), const(0)) for n, w in main.divisible)
         scalar = lower_schedule(analysis, schedule, file, vectors=False, transposed=transposed)
         scalar = dataclasses.replace(scalar, name=scalar.name + "_scalar")
         if not verify(main):  # else the vector copies are not provably aligned: the scalar kernel alone
@@ -206,7 +204,7 @@ def _launch_condition(plan, main: kir.Kernel):
     """In size names, as the grid is: the launch evaluates it with the sizes it binds."""
     if not (plan.thresholds or main.fixed):
         return None
-    return _all([kir.Bin(">=", kir.Ref(t.size), const(t.value)) for t in plan.thresholds]
+    return all_of([kir.Bin(">=", kir.Ref(t.size), const(t.value)) for t in plan.thresholds]
                 + [kir.Bin("==", kir.Ref(n), const(v)) for n, v in main.fixed])
 
 
@@ -249,7 +247,7 @@ def _fits_int(k: T.Kernel):
             term = const(s) if isinstance(s, int) else kir.Ref(s)
             count = kir.Cast(target.INDEX, term) if count is None else kir.Bin("*", count, term)
         conds.append(kir.Bin("<=", count, const(target.INT_MAX, target.INDEX)))
-    return _all(conds) if conds else None
+    return all_of(conds) if conds else None
 
 
 def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: bool = True,
@@ -275,7 +273,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
         gtid = low.declare(f"gtid{d}", "int", add(_base(block, d), _local(block, micro, d)), level.span)
         sizes.append(size)
         gtids.append(gtid)
-    in_range = _all(kir.Bin("<", g, s) for g, s in zip(gtids, sizes))
+    in_range = all_of(kir.Bin("<", g, s) for g, s in zip(gtids, sizes))
     staged_rows = {r.name: r for r in schedule.slabs if r.staged}
     outputs = [p for p in params if p.role == "output"]
 
@@ -290,13 +288,8 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
                 low.env[p] = low.name_value(p, value, level.span)
             for binders, value in level.lets:
                 low.bind(binders, low.exp(value), level.span)
-        values = low.exp(k.body)
-        values = values if isinstance(values, tuple) else (values,)
-        flat = const(0)
-        for g, s in zip(gtids, sizes):
-            flat = add(mul(flat, factor(s)), g)
-        stores = tuple(kir.Store(o.name, flat, v, "global", k.span) for o, v in zip(outputs, values))
-        low.emit(kir.If(in_range, stores))
+        values = value_parts(low.exp(k.body))
+        low.emit(kir.If(in_range, output_stores(outputs, flat_index(gtids, sizes, factor), values, k.span)))
 
     body, _ = low.block(nest)
     inside = _inside(block, sizes) if block.interior else None
@@ -361,14 +354,7 @@ def _inside(block, sizes):
     # overflow near 2^31
     conds = [kir.Bin("<=", kir.Cast("int", _base(block, d)), kir.Bin("-", size, const(block.points(d))))
              for d, size in enumerate(sizes) if block.points(d) > 1]
-    return _all(conds) if conds else None
-
-
-def _all(conds):
-    out = None
-    for c in conds:
-        out = c if out is None else kir.Bin("&&", out, c)
-    return out if out is not None else const(True, "bool")
+    return all_of(conds) if conds else None
 
 
 def _block_dims(block) -> tuple[int, int, int]:

@@ -184,7 +184,7 @@ class Body:
         cond = self.exp(e.cond)
         then_stmts, then = self.block(lambda: self.exp(e.then))
         else_stmts, else_ = self.block(lambda: self.exp(e.else_))
-        parts_t, parts_e = _parts(then), _parts(else_)
+        parts_t, parts_e = value_parts(then), value_parts(else_)
         if any(isinstance(p, View) for p in parts_t + parts_e):
             raise CompilerBug("code generation does not support arrays chosen by `if` yet", e.span, "lower")
         if not then_stmts and not else_stmts:
@@ -216,7 +216,7 @@ class Body:
 
     def _carry(self, body, binders, refs):
         """Evaluate a loop or stream body and assign its values to the carried variables."""
-        values = _parts(self.exp(body))
+        values = value_parts(self.exp(body))
         temps = [self.declare(f"{b.name}_next", ctype_of(b.type), v) if len(refs) > 1 else v
                  for b, v in zip(binders, values)]
         for r, t in zip(refs, temps):
@@ -226,5 +226,5 @@ class Body:
         raise NotImplementedError  # provided by streams.Streams
 
 
-def _parts(v) -> tuple:
+def value_parts(v) -> tuple:
     return v if isinstance(v, tuple) else (v,)

@@ -8,7 +8,7 @@ from .. import kir, target
 from ..check import typed as T
 from ..check.types import Array
 from .body import Body, ctype_of
-from .values import View, const, mul
+from .values import View, add, const, mul
 
 
 def program_stem(file: str) -> str:
@@ -87,3 +87,16 @@ def size_name(size):
 
 def shape_names(t: Array) -> tuple:
     return tuple(size_name(s) for s in t.shape)
+
+
+def flat_index(indices, sizes, factor):
+    """The row-major offset of a point of the map nest in an output array."""
+    flat = const(0)
+    for g, s in zip(indices, sizes):
+        flat = add(mul(flat, factor(s)), g)
+    return flat
+
+
+def output_stores(outputs, flat, values, span) -> tuple:
+    """A point's values stored to the output arrays."""
+    return tuple(kir.Store(o.name, flat, v, kir.GLOBAL, span) for o, v in zip(outputs, values))

@@ -18,11 +18,20 @@ from ..analyse import Analysis
 from ..analyse.reductions import ROWS_A_WARP_BLOCK, Operator, Pick, Split, extreme, identity, pick_of
 from ..check import typed as T
 from ..check.types import Scalar
-from .body import ctype_of
-from .params import bind_prelude, kernel_params, program_stem, size_expr, size_name, wide_factor
+from .body import ctype_of, value_parts
+from .params import (
+    bind_prelude,
+    flat_index,
+    kernel_params,
+    output_stores,
+    program_stem,
+    size_expr,
+    size_name,
+    wide_factor,
+)
 from .reassociate import loop_levels
 from .streams import Streams
-from .values import add, const, minimum, mul
+from .values import add, all_of, const, minimum, mul
 
 SHUFFLE = "shuffle_xor"  # target.CALL_SPELLING spells it
 PICKS = (Operator.ARGMIN, Operator.ARGMAX)
@@ -34,7 +43,6 @@ class SplitBody(Streams):
     def __init__(self, analysis: Analysis, split: Split, lanes: int):
         levels = loop_levels(analysis.kernel) if analysis.options.fast_math else None
         super().__init__(analysis.plan.untiled, {}, False, levels)
-        self.split = split
         self.loops = {id(r.loop): r for r in split.reductions if r.split}
         self.lanes = lanes
         self.lane = kir.ThreadIdx("x")
@@ -58,15 +66,7 @@ class SplitBody(Streams):
                  for p, c, op, kind in zip(e.params, ctypes, reduction.operators, kinds)]
         for p, r in zip(e.params, parts):
             self.env[p] = r
-        index = self.fresh(e.index.name)
-        self.env[e.index] = kir.Ref(index)
-        self.uniform = False
-        try:
-            stmts, _ = self.block(lambda: self._carry(e.body, e.params, parts))
-        finally:
-            self.uniform = True
-        self.emit(kir.For(index, self.lane, bound, const(self.lanes), stmts, e.span,
-                          note=f"this lane's share: one iteration in {self.lanes}"))
+        self._lanes_loop(e, bound, lambda k: self._carry(e.body, e.params, parts))
         totals = self._across(parts, reduction.operators, ctypes)
         for b, init, total, op, c in zip(e.results, inits, totals, reduction.operators, ctypes):
             self.env[b] = self.declare(b.name, c, self._apply(op, init, total, c), e.span)
@@ -88,15 +88,7 @@ class SplitBody(Streams):
         never = target.INT_MAX if pick.strict else -1
         step = self.declare(f"{ip.name}_step", "int", const(never), e.span, const_=False)
         self.env[vp], self.env[ip] = value, index
-        k = self.fresh(e.index.name)
-        self.env[e.index] = kir.Ref(k)
-        self.uniform = False
-        try:
-            stmts, _ = self.block(lambda: self._pick_step(e.body, pick, value, index, step, kir.Ref(k)))
-        finally:
-            self.uniform = True
-        self.emit(kir.For(k, self.lane, bound, const(self.lanes), stmts, e.span,
-                          note=f"this lane's share: one iteration in {self.lanes}"))
+        self._lanes_loop(e, bound, lambda k: self._pick_step(e.body, pick, value, index, step, k))
         value, index, step = self._pick_across(pick, (value, index, step), (vc, ic, "int"))
         # the start pair comes before every iteration: a share replaces it only when strictly better (or, `<=`, as good)
         ahead = _better(pick, value, inits[pick.value], "<=" if not pick.strict else "<")
@@ -109,6 +101,19 @@ class SplitBody(Streams):
         for b, r, c in zip(e.results, results, (ctype_of(p.type) for p in e.params)):
             self.env[b] = self.declare(b.name, c, r, e.span)
         return self.exp(e.rest)
+
+    def _lanes_loop(self, e: T.Loop, bound, fold) -> None:
+        """`fold(k)` over this lane's iterations of `e`, k = lane, lane + T, ...
+        (code that, inside, differs between the row's lanes)."""
+        k = self.fresh(e.index.name)
+        self.env[e.index] = kir.Ref(k)
+        self.uniform = False
+        try:
+            stmts, _ = self.block(lambda: fold(kir.Ref(k)))
+        finally:
+            self.uniform = True
+        self.emit(kir.For(k, self.lane, bound, const(self.lanes), stmts, e.span,
+                          note=f"this lane's share: one iteration in {self.lanes}"))
 
     def _pick_step(self, body, pick: Pick, value, index, step, k) -> None:
         """One iteration: the lets, then `if (t < v) { v = t; i = index; step = k; }`."""
@@ -207,7 +212,7 @@ def lower_split(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
         at = add(mul(block, const(per_block)), kir.ThreadIdx("y")) if lv.dim == split.rows - 1 and per_block > 1 \
             else block
         gtids.append(low.declare(f"row{lv.dim}", "int", at, lv.span))
-    in_range = _all(kir.Bin("<", g, sizes[lv.dim]) for g, lv in zip(gtids, rows))
+    in_range = all_of(kir.Bin("<", g, sizes[lv.dim]) for g, lv in zip(gtids, rows))
     outputs = [p for p in params if p.role == "output"]
 
     def nest():
@@ -219,14 +224,14 @@ def lower_split(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
             indices.append(idx)
         inner = k.levels[split.rows:]
         if not inner:
-            values = _parts(low.exp(k.body))
-            stores = _stores(outputs, _flat(gtids, sizes, factor), values, k.span)
+            values = value_parts(low.exp(k.body))
+            stores = output_stores(outputs, flat_index(gtids, sizes, factor), values, k.span)
             low.emit(kir.If(kir.Bin("&&", in_range, kir.Bin("==", low.lane, const(0))), stores))
             return
         low.uniform = False
         low.emit_all(_inner_loops(low, k, inner, sizes, lambda idx: (
-            kir.If(in_range, _stores(outputs, _flat(gtids + idx, sizes, factor),
-                                     _parts(low.exp(k.body)), k.span)),)))
+            kir.If(in_range, output_stores(outputs, flat_index(gtids + idx, sizes, factor),
+                                     value_parts(low.exp(k.body)), k.span)),)))
 
     body, _ = low.block(nest)
     block = (lanes, per_block, 1)
@@ -266,25 +271,3 @@ def _inner_loops(low: SplitBody, k: T.Kernel, inner, sizes, store) -> tuple:
         return (kir.For(var, start, sizes[lv.dim], step, stmts, lv.span,
                         note="this lane's points of the row" if last else ""),)
     return level(0, [])
-
-
-def _flat(indices, sizes, factor):
-    flat = const(0)
-    for g, s in zip(indices, sizes):
-        flat = add(mul(flat, factor(s)), g)
-    return flat
-
-
-def _stores(outputs, flat, values, span) -> tuple:
-    return tuple(kir.Store(o.name, flat, v, "global", span) for o, v in zip(outputs, values))
-
-
-def _parts(v) -> tuple:
-    return v if isinstance(v, tuple) else (v,)
-
-
-def _all(conds):
-    out = None
-    for c in conds:
-        out = c if out is None else kir.Bin("&&", out, c)
-    return out if out is not None else const(True, "bool")

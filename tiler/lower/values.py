@@ -68,6 +68,27 @@ def const(v, ctype: str = "int") -> kir.Const:
     return kir.Const(v, ctype)
 
 
+def all_of(conds):
+    """The conditions joined by `&&` (true where there are none)."""
+    out = None
+    for c in conds:
+        out = c if out is None else kir.Bin("&&", out, c)
+    return out if out is not None else const(True, "bool")
+
+
+def any_of(conds):
+    """The conditions joined by `||` (None where there are none)."""
+    out = None
+    for c in conds:
+        out = c if out is None else kir.Bin("||", out, c)
+    return out
+
+
+def both(a, b):
+    """`a && b`, either of which may be None (no condition)."""
+    return b if a is None else a if b is None else kir.Bin("&&", a, b)
+
+
 def _is(e, v) -> bool:
     return isinstance(e, kir.Const) and e.value == v
 
