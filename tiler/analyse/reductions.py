@@ -100,13 +100,13 @@ class NotReduction:
 class Test:
     """A launch test on the rows' count or their length: `rows >= 32 an SM`."""
 
-    what: str  # "rows" or "length"
+    what: str  # "rows", "length", or a size of the program's
     op: str  # ">=", "<=" or "<"
     value: int
     per_sm: bool = False  # `value` is per SM of the GPU
 
     def text(self, length) -> str:
-        name = "rows" if self.what == "rows" else f"the row's length ({length})"
+        name = {"rows": "rows", "length": f"the row's length ({length})"}.get(self.what, self.what)
         return f"{name} {self.op} {self.value}" + (" an SM" if self.per_sm else "")
 
 
@@ -133,6 +133,7 @@ class Split:
     reason: str
     inner: bool = False  # map levels lie inside the rows: their points would recompute the row's lets
     given: int | None = None  # --lanes: the one lane count
+    limits: tuple[Test, ...] = ()  # an outer row level walks grid y or z, one block a row: at most 65,535
 
     @property
     def active(self) -> bool:
@@ -158,11 +159,17 @@ class Split:
         return LaneChoice(WARP, (warp,)), LaneChoice(WIDE_BLOCK, wide), LaneChoice(BLOCK, ())
 
     @property
+    def min_length(self) -> Test | None:
+        """Rows from MIN_SPLIT_LENGTH on, where a row's reduction is all it
+        computes and its length is known at launch; else None."""
+        return Test("length", ">=", MIN_SPLIT_LENGTH) if not self.inner and self.length is not None else None
+
+    @property
     def gate(self) -> tuple[Test, ...]:
         """What the launch tests before it runs any split version (else the
-        tiled kernel's): rows from MIN_SPLIT_LENGTH on. Empty where every
-        launch splits (lets between map levels, or a length not known)."""
-        return (Test("length", ">=", MIN_SPLIT_LENGTH),) if not self.inner and self.length is not None else ()
+        tiled kernel's versions): the rows' length (`min_length`) and the
+        grid's limits. Empty where every launch splits."""
+        return ((self.min_length,) if self.min_length else ()) + self.limits
 
     @property
     def gated(self) -> bool:
@@ -207,12 +214,14 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options, schedule=None)
     if inner:
         reason += "; the lets between map levels run once a row, and its threads share the " + \
                   ("inner level's points" if inner == 1 else f"{inner} inner levels' points")
-    split = Split(deepest + 1, reductions, others, reason, bool(inner), options.lanes)
+    limits = tuple(Test(lv.size.name, "<=", target.MAX_GRID[target.AXES[deepest - lv.dim]])
+                   for lv in kernel.levels[:deepest] if not isinstance(lv.size, int))
+    split = Split(deepest + 1, reductions, others, reason, bool(inner), options.lanes, limits)
     staged = _staged_elsewhere(split, schedule) if inner and options.lanes is None else ""
     if staged:
         return _unsplit(reductions, others, staged, (inside,))
     length = dict(options.sizes).get(split.length) if isinstance(split.length, str) else split.length
-    if split.gated and length is not None and length < MIN_SPLIT_LENGTH:  # known when compiling (--size)
+    if split.min_length and length is not None and length < MIN_SPLIT_LENGTH:  # known when compiling (--size)
         return _unsplit(reductions, others, f"its {length} iterations are too few to share among threads")
     return split
 

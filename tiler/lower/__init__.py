@@ -94,8 +94,8 @@ def _split_module(analysis: Analysis, file: str) -> kir.Module:
     """The rows run by a warp or a block, the lanes a row chosen at launch
     by the rows' count and length (Split.choices), each version timed
     against the untiled kernel at a first launch. Where the split is gated
-    by the rows' length (a row's reduction and nothing else), the tiled
-    kernel's versions follow for shorter rows."""
+    (rows shorter than it pays for, or more outer rows than the grid holds),
+    the tiled kernel's versions follow."""
     split = analysis.plan.split
     k = analysis.kernel
     regular = _tiled_module(analysis, file) if split.gated else None
@@ -103,10 +103,7 @@ def _split_module(analysis: Analysis, file: str) -> kir.Module:
     tests = {"rows": rows, "length": const(split.length) if isinstance(split.length, int) else
              kir.Ref(split.length) if split.length is not None else None}
     gate = all_of(_test(t, tests) for t in split.gate) if split.gate else None
-    # an outer row level walks grid y or z, one block a row: at most 65,535 of them
-    outer = [kir.Bin("<=", kir.Ref(lv.size.name), const(target.MAX_GRID[target.AXES[split.rows - 1 - lv.dim]]))
-             for lv in k.levels[:split.rows - 1] if not isinstance(lv.size, int)]
-    gate = both(all_of(outer) if outer else None, gate)
+    others = "other sizes" if split.limits else "shorter rows"
     fits = _fits_int(k)
 
     def versions(wide: bool, note: str) -> list[kir.Version]:
@@ -114,16 +111,13 @@ def _split_module(analysis: Analysis, file: str) -> kir.Module:
         for choice in split.choices:
             when = any_of(all_of(_test(t, tests) for t in alts) for alts in choice.when) if choice.when else None
             when = both(fits if not wide else None, both(gate, when))
-            why = f"{choice.who} a row" + ("; shorter rows run the versions that follow" if gate else "")
+            why = f"{choice.who} a row" + (f"; {others} run the versions that follow" if gate else "")
             out.append(kir.Version(lower_split(analysis, split, choice.lanes, file, wide), when, _joined(note, why)))
         if regular is not None:
             out += [v for v in regular.versions if v.kernel.wide == wide]
-        else:
-            untiled = lower_schedule(analysis, analysis.plan.untiled, file, wide=wide)
-            if gate is not None:  # past the grid's rows, the untiled kernel
-                out.append(kir.Version(untiled, None if wide else fits, _joined(note, "rows past the grid's")))
-            elif analysis.options.launch_timing:
-                out = _rivals(out, untiled, None if wide else fits, note and note + ", ")
+        elif analysis.options.launch_timing:
+            out = _rivals(out, lower_schedule(analysis, analysis.plan.untiled, file, wide=wide),
+                          None if wide else fits, note and note + ", ")
         if analysis.options.launch_timing:  # the untiled kernel reading the arrays in place
             untiled = next(v.kernel.name for v in out if not v.kernel.tiled and not v.kernel.transposes)
             out = [dataclasses.replace(v, rival=untiled) if v.kernel.lanes else v for v in out]
@@ -140,7 +134,7 @@ def _test(t, tests: dict):
     value = const(t.value, target.INDEX)
     if t.per_sm:
         value = kir.Bin("*", kir.Cast(target.INDEX, kir.Ref(target.MULTIPROCESSORS_NAME)), value)
-    return kir.Bin(t.op, tests[t.what], value)
+    return kir.Bin(t.op, tests.get(t.what) or kir.Ref(t.what), value)
 
 
 def _rivals(versions: list[kir.Version], untiled: kir.Kernel, fits, note: str = "") -> list[kir.Version]:

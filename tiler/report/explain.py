@@ -286,12 +286,14 @@ def _header(console: Console, data: dict) -> None:
         console.print(escape(f"tuning: {tuning['file']}: {why} ({tuning['note']}" + _tuned_times(tuning) + ")"))
     r = data.get("reductions")
     if r and r["rows"]:
-        which = "the tiled kernel's, which runs for rows shorter than that" if r["gate"] else \
+        length = next((t["value"] for t in r["gate"] if t["what"] == "length"), None)
+        which = "the tiled kernel's, which runs for rows shorter than that" if length else \
+            "the tiled kernel's, which runs where the rows do not fit the grid" if r["gate"] else \
             "the tiled kernel's, which no version runs"
         console.print(f"rows split: each row of map level{'s' if r['rows'] > 1 else ''} 0"
                       f"{' to ' + str(r['rows'] - 1) if r['rows'] > 1 else ''} is run by a warp or a block that "
                       f"shares its reductions (`reductions` below"
-                      + (f", for rows of {r['gate'][0]['value']} elements and more" if r["gate"] else "")
+                      + (f", for rows of {length} elements and more" if length else "")
                       + f"); the block and streams below are {which}")
     b = data["block"]
     threads = " x ".join(str(b["threads"][d]) for d in b["spans"])

@@ -23,7 +23,7 @@ AXIS = {"x": "threadIdx.x", "y": "threadIdx.y"}
 
 def show_transformed(program: ast.Program, a: Analysis) -> str:
     split = a.plan.split
-    if split is not None and split.active and not split.gated:
+    if split is not None and split.active and split.min_length is None:
         return _split(program, a)
     plans = {span_key(s.site.stream.origin): s for s in a.streams if s.tiled and s.site.stream.origin is not None}
     comments = {_nest_position(program): _block_comments(a)}

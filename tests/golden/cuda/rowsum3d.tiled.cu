@@ -2,13 +2,13 @@
 //
 // 8 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_rowsum3d_split32: when (long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (b <= 65535 && m >= 256LL && (m <= 2048LL && (long long)b * n >= (long long)tiler_multiprocessors * 32LL)) (a warp a row; shorter rows run the versions that follow); rival: tiler_rowsum3d_untiled
-//   1. tiler_rowsum3d_split1024: when (long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (b <= 65535 && m >= 256LL && (m >= 65536LL || (long long)b * n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_rowsum3d_untiled
-//   2. tiler_rowsum3d_split256: when (long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (b <= 65535 && m >= 256LL) (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_rowsum3d_untiled
+//   0. tiler_rowsum3d_split32: when (long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (m >= 256LL && b <= 65535LL && (m <= 2048LL && (long long)b * n >= (long long)tiler_multiprocessors * 32LL)) (a warp a row; other sizes run the versions that follow); rival: tiler_rowsum3d_untiled
+//   1. tiler_rowsum3d_split1024: when (long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (m >= 256LL && b <= 65535LL && (m >= 65536LL || (long long)b * n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; other sizes run the versions that follow); rival: tiler_rowsum3d_untiled
+//   2. tiler_rowsum3d_split256: when (long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (m >= 256LL && b <= 65535LL) (a block of 256 threads a row; other sizes run the versions that follow); rival: tiler_rowsum3d_untiled
 //   3. tiler_rowsum3d_untiled: when (long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL (the only version)
-//   4. tiler_rowsum3d_split32_wide: when b <= 65535 && m >= 256LL && (m <= 2048LL && (long long)b * n >= (long long)tiler_multiprocessors * 32LL) (64-bit offsets: an array has 2^31 elements or more; a warp a row; shorter rows run the versions that follow); rival: tiler_rowsum3d_untiled_wide
-//   5. tiler_rowsum3d_split1024_wide: when b <= 65535 && m >= 256LL && (m >= 65536LL || (long long)b * n < (long long)tiler_multiprocessors * 4LL) (64-bit offsets: an array has 2^31 elements or more; a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_rowsum3d_untiled_wide
-//   6. tiler_rowsum3d_split256_wide: when b <= 65535 && m >= 256LL (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_rowsum3d_untiled_wide
+//   4. tiler_rowsum3d_split32_wide: when m >= 256LL && b <= 65535LL && (m <= 2048LL && (long long)b * n >= (long long)tiler_multiprocessors * 32LL) (64-bit offsets: an array has 2^31 elements or more; a warp a row; other sizes run the versions that follow); rival: tiler_rowsum3d_untiled_wide
+//   5. tiler_rowsum3d_split1024_wide: when m >= 256LL && b <= 65535LL && (m >= 65536LL || (long long)b * n < (long long)tiler_multiprocessors * 4LL) (64-bit offsets: an array has 2^31 elements or more; a block of 1024 threads a row; other sizes run the versions that follow); rival: tiler_rowsum3d_untiled_wide
+//   6. tiler_rowsum3d_split256_wide: when m >= 256LL && b <= 65535LL (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; other sizes run the versions that follow); rival: tiler_rowsum3d_untiled_wide
 //   7. tiler_rowsum3d_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more)
 //
 // rows: b x n, 32 threads a row; a row's reductions (+) are shared by the threads of a warp or block
@@ -499,13 +499,13 @@ extern "C" cudaError_t tiler_rowsum3d_launch(const float* X, float* out0, int b,
     return cudaErrorInvalidValue;
   };
   int tiler_version = -1;
-  if (tiler_version < 0 && ((long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (b <= 65535 && m >= 256LL && (m <= 2048LL && (long long)b * n >= (long long)tiler_multiprocessors * 32LL)))) tiler_version = 0;
-  if (tiler_version < 0 && ((long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (b <= 65535 && m >= 256LL && (m >= 65536LL || (long long)b * n < (long long)tiler_multiprocessors * 4LL)))) tiler_version = 1;
-  if (tiler_version < 0 && ((long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (b <= 65535 && m >= 256LL))) tiler_version = 2;
+  if (tiler_version < 0 && ((long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (m >= 256LL && b <= 65535LL && (m <= 2048LL && (long long)b * n >= (long long)tiler_multiprocessors * 32LL)))) tiler_version = 0;
+  if (tiler_version < 0 && ((long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (m >= 256LL && b <= 65535LL && (m >= 65536LL || (long long)b * n < (long long)tiler_multiprocessors * 4LL)))) tiler_version = 1;
+  if (tiler_version < 0 && ((long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (m >= 256LL && b <= 65535LL))) tiler_version = 2;
   if (tiler_version < 0 && ((long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL)) tiler_version = 3;
-  if (tiler_version < 0 && (b <= 65535 && m >= 256LL && (m <= 2048LL && (long long)b * n >= (long long)tiler_multiprocessors * 32LL))) tiler_version = 4;
-  if (tiler_version < 0 && (b <= 65535 && m >= 256LL && (m >= 65536LL || (long long)b * n < (long long)tiler_multiprocessors * 4LL))) tiler_version = 5;
-  if (tiler_version < 0 && (b <= 65535 && m >= 256LL)) tiler_version = 6;
+  if (tiler_version < 0 && (m >= 256LL && b <= 65535LL && (m <= 2048LL && (long long)b * n >= (long long)tiler_multiprocessors * 32LL))) tiler_version = 4;
+  if (tiler_version < 0 && (m >= 256LL && b <= 65535LL && (m >= 65536LL || (long long)b * n < (long long)tiler_multiprocessors * 4LL))) tiler_version = 5;
+  if (tiler_version < 0 && (m >= 256LL && b <= 65535LL)) tiler_version = 6;
   if (tiler_version < 0) tiler_version = 7;
   static const int tiler_rivals[] = {3, 3, 3, -1, 7, 7, 7, -1};  // the version each is raced against (-1: none)
   cudaStreamCaptureStatus tiler_capture = cudaStreamCaptureStatusNone;
