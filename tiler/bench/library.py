@@ -51,10 +51,16 @@ def _operand(inputs: dict, name: str):
     return inputs[name[:-2]].T if name.endswith(".T") else inputs[name]
 
 
-# PyTorch's kernels for the rows of one operand
-ROW_OPS = {"softmax": lambda torch, x: torch.softmax(x, dim=-1),
-           "layernorm": lambda torch, x: torch.nn.functional.layer_norm(x, x.shape[-1:], eps=1e-5),
-           "rowsum": lambda torch, x: x.sum(dim=-1)}
+def _product(torch, a, b):
+    return a @ b
+
+
+# each op as PyTorch computes it from the operands on the device; a product's label says TF32 is off
+TORCH_OPS = {"matmul": _product, "matvec": _product,
+             "softmax": lambda torch, x: torch.softmax(x, dim=-1),
+             "layernorm": lambda torch, x: torch.nn.functional.layer_norm(x, x.shape[-1:], eps=1e-5),
+             "rowsum": lambda torch, x: x.sum(dim=-1)}
+ROW_OPS = frozenset(TORCH_OPS) - {"matmul", "matvec"}  # PyTorch's own kernels; CuPy's would be other ones
 
 
 def _torch(op, operands, repeat):
@@ -66,12 +72,10 @@ def _torch(op, operands, repeat):
         return None
     torch.backends.cuda.matmul.allow_tf32 = False
     ts = [_torch_view(torch, x) for x in operands]
-    if op in ROW_OPS:
-        work = lambda: ROW_OPS[op](torch, ts[0])  # noqa: E731
-        label = "PyTorch"
-    else:
-        work = lambda: ts[0] @ ts[1]  # noqa: E731
-        label = "PyTorch, TF32 off"
+
+    def work():
+        return TORCH_OPS[op](torch, *ts)
+    label = "PyTorch" if op in ROW_OPS else "PyTorch, TF32 off"
     return label, work().cpu().numpy(), _torch_times(torch, work, repeat)
 
 
