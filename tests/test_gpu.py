@@ -503,11 +503,14 @@ int main(int argc, char** argv) {
 """
 
 
-# transposed; in place (short rows); transposed; in place (many rows)
-@pytest.mark.parametrize("sizes", [("1000", "2100"), ("37", "100"), ("3", "2049"), ("20000", "2048")])
+# transposed; in place (short rows); transposed; in place (many rows); several blocks a row
+@pytest.mark.parametrize("sizes", [("1000", "2100"), ("37", "100"), ("3", "2049"), ("20000", "2048"),
+                                   ("3", "1100001")])
 def test_the_host_launcher_transposes_long_rows(tmp_path, sizes):
     """rownorm's C launcher, called from C++: it takes scratch memory on the
-    stream, transposes A and runs the kernel that reads the copy."""
+    stream, transposes A and runs the kernel that reads the copy; or, for
+    few long rows, runs several blocks a row, their partial results in
+    scratch memory."""
     import subprocess
 
     from tiler.runtime.nvcc import nvcc_path
@@ -664,3 +667,27 @@ def test_split_minimum_and_maximum_keep_nan_as_the_loop_in_order_does():
         if kernel.runs_at(sizes):
             got, _ = Gpu.get().run(kernel, values["render"], {"A": a}, sizes)
             assert np.allclose(got[0], want[0], equal_nan=True), (kernel.name, got[0], want[0])
+
+
+@pytest.mark.parametrize("length", [1000, 8193, 20001])
+@pytest.mark.parametrize("path", PROGRAM_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_several_blocks_a_row_match_the_interpreter(path, length):
+    """Every version of several blocks a row, with one, two and three blocks
+    a row (the last one's share cut short): the row's length set to
+    `length`, every other size to 3."""
+    text = path.read_text()
+    values = run_all(text, path.name, Options())
+    kernels = [k for k in values["verify"].kernels if k.stages]
+    if not kernels:
+        pytest.skip("no version runs several blocks a row")
+    prog = values["check"]
+    split = values["analyse"].plan.split
+    sizes = {s.name: length if s.name == split.length else 3 for s in prog.kernel.sizes}
+    inputs = make_inputs(prog, sizes, load_spec(path), seed=5)
+    want = run(prog, inputs)
+    for kernel in kernels:
+        got, _ = Gpu.get().run(kernel, values["render"], inputs, sizes)
+        for g, w in zip(got, want):
+            assert not np.isnan(g).any(), "an output element was never written"
+            err = float(np.abs(g.astype(np.float64) - w.astype(np.float64)).max(initial=0))
+            assert err <= 1e-3 * max(1.0, float(np.abs(w).max(initial=0))), (kernel.name, sizes, err)

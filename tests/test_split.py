@@ -12,7 +12,7 @@ from conftest import BENCHMARKS, PROGRAMS, tiler
 
 from tiler import kir
 from tiler.analyse import DEFAULT, Options
-from tiler.analyse.reductions import MIN_SPLIT_LENGTH, Operator, extreme, identity
+from tiler.analyse.reductions import BLOCK_SHARE, MIN_SPLIT_LENGTH, Operator, extreme, identity
 from tiler.errors import PlainError
 from tiler.pipeline import run_to
 
@@ -235,3 +235,50 @@ def test_gated_split_versions_race_the_untiled_kernel_in_place():
 def test_a_file_named_tiled_keeps_its_name_in_the_split_kernels():
     module = run_to("verify", (BENCHMARKS / "softmax.fut").read_text(), "x_tiled.fut")
     assert "tiler_x_tiled_split32" in {k.name for k in module.kernels}
+
+
+@pytest.mark.parametrize("name, sizes, kernels", [
+    ("softmax", {"n": 8, "m": 1 << 18}, 3), ("layernorm", {"n": 100, "m": 1 << 20}, 3),
+    ("rownorm", {"n": 64, "m": 1 << 20}, 2), ("rowsum", {"n": 1, "m": 1 << 26}, 2),
+])
+def test_few_long_rows_run_several_blocks_a_row_a_kernel_each_reduction(name, sizes, kernels):
+    """Fewer rows than SMs: a block a row would leave SMs idle. Each stage
+    folds one reduction, a block each BLOCK_SHARE iterations, and leaves one
+    partial result a block in scratch memory; the last kernel combines them."""
+    k = module_of(name).select(sizes, 132)
+    assert len(k.launches) == kernels and k.lanes == 256
+    blocks = -(-sizes["m"] // BLOCK_SHARE)
+    assert all(s.grid_dims(sizes) == (blocks, sizes["n"], 1) for s in k.stages)
+    assert k.grid_dims(sizes) == ((blocks if kernels == 3 else 1), sizes["n"], 1)  # softmax's points, or one store
+    assert [kir.evaluate(s.count, sizes) for s in k.scratch] == [sizes["n"] * blocks] * (kernels - 1)
+    assert [p.name for p in k.params] == [p.name for p in k.stages[0].params]  # one argument list for the launch
+    stores = [s for s in kir.statements(k.stages[-1].body) if isinstance(s, kir.Store) and s.buffer.startswith("partials")]
+    assert stores and not any(isinstance(s, kir.Store) and s.buffer.startswith("out") for s in kir.statements(k.stages[0].body))
+
+
+@pytest.mark.parametrize("sizes", [{"n": 132, "m": 1 << 20}, {"n": 8, "m": (1 << 20) - 1}, {"n": 8, "m": 65536}])
+def test_rows_as_many_as_the_sms_or_short_keep_a_block_a_row(sizes):
+    assert not module_of("rownorm").select(sizes, 132).stages
+
+
+def test_a_reduction_in_a_branch_keeps_a_block_a_row():
+    """A kernel of several blocks ends right after its reduction: one the row reaches only in an `if` cannot."""
+    split = split_of(ROW.format(body="if r[0] > 0f32 then loop (acc = 0f32) = for k < m do acc + r[k] in acc "
+                                     "else 0f32"))
+    assert split.active and not split.several
+    assert not any(c.several for c in split.choices)
+
+
+def test_the_host_launcher_takes_scratch_and_launches_the_stages_in_order():
+    cuda = run_to("render", (BENCHMARKS / "softmax.fut").read_text(), "softmax.fut")
+    case = cuda[cuda.index("case 1: {"):cuda.index("case 2: {")]
+    alloc, stage0, stage1 = (case.index(s) for s in ("cudaMallocAsync((void**)&partials,", "_stage0<<<", "_stage1<<<"))
+    main, free = case.index("tiler_softmax_split256_blocks<<<"), case.index("cudaFreeAsync(partials")
+    assert alloc < stage0 < stage1 < main < free
+    assert case.count("if (tiler_err == cudaSuccess)") == 6  # two allocations, the launches, each stage, the last
+
+
+def test_explain_names_the_kernels_of_several_blocks_a_row():
+    done = tiler("explain", str(BENCHMARKS / "softmax.fut"))
+    assert "ceil(m / 8192) blocks of 256 threads a row in 3 kernels: when" in done.stdout.replace("\n", " ")
+    assert "rows < the GPU's SM count" in done.stdout.replace("\n", " ")

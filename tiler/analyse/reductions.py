@@ -67,6 +67,17 @@ ROWS_A_WARP_BLOCK = 8  # rows a block of 32-lane rows holds (a block of 256 thre
 # a row's reduction with nothing computed per inner point is split only from this length on: shorter,
 # one thread a row (the tiled kernel) is faster (rows of 64 elements: 0.031 ms against 0.048 a warp a row)
 MIN_SPLIT_LENGTH = 256
+# Several blocks a row (a kernel a split reduction, then one for the rest of the row): each block of BLOCK
+# lanes folds BLOCK_SHARE iterations (so the blocks a row follow from the row's length alone, and a result's
+# rounding does not depend on the GPU), where the rows are fewer than the SMs and long enough to pay for a
+# second launch: SEVERAL_BLOCKS_ROW where the row only reduces, SEVERAL_BLOCKS_PASSES where its points are
+# computed after its reductions (a block a row makes a pass over the row each). H200, benchmarks/RESULTS.md:
+# 8 rows of 2^20, a sum 0.020 ms against 0.043 a block a row; a softmax of 8 rows of 2^18 0.037 against 0.092;
+# shorter, or rows as many as the SMs, a block a row is as fast or faster.
+BLOCK_SHARE = 8192
+SEVERAL_BLOCKS_ROW = 1 << 20
+SEVERAL_BLOCKS_PASSES = 1 << 18
+SEVERAL_ROWS_AN_SM = 1
 STEERED = "an option chooses the tiled kernel's schedule, and that kernel runs (--lanes N splits as well)"
 
 
@@ -78,6 +89,9 @@ class Reduction:
     split: bool
     reason: str = ""  # why it is not split ("" when it is)
     length: str | int | None = None  # its iterations: a size's name, a number, or None (computed)
+    # the row's code reaches it without passing into an `if`'s branch or a loop's body: a kernel of several
+    # blocks a row can stop right after it
+    top: bool = True
 
     @property
     def span(self):
@@ -107,6 +121,8 @@ class Test:
 
     def text(self, length) -> str:
         name = {"rows": "rows", "length": f"the row's length ({length})"}.get(self.what, self.what)
+        if self.per_sm and self.value == 1:
+            return f"{name} {self.op} the GPU's SM count"
         return f"{name} {self.op} {self.value}" + (" an SM" if self.per_sm else "")
 
 
@@ -117,11 +133,14 @@ def tests_text(when: tuple[tuple[Test, ...], ...], length) -> str:
 
 @dataclass(frozen=True)
 class LaneChoice:
-    lanes: int
+    lanes: int  # threads a block shares a row among
     when: tuple[tuple[Test, ...], ...]  # any of these, each all of its tests; empty: otherwise
+    several: bool = False  # several blocks a row, one each BLOCK_SHARE iterations (a kernel each reduction)
 
     @property
     def who(self) -> str:
+        if self.several:
+            return f"several blocks of {self.lanes} threads (one each {BLOCK_SHARE:,} iterations)"
         return "a warp" if self.lanes == WARP else f"a block of {self.lanes} threads"
 
 
@@ -156,7 +175,19 @@ class Split:
             else (Test("rows", ">=", 2 * WARP_ROWS_AN_SM, True),)
         few = (Test("rows", "<", FEW_ROWS_AN_SM, True),)
         wide = ((Test("length", ">=", LONG_ROW),), few) if known else (few,)
-        return LaneChoice(WARP, (warp,)), LaneChoice(WIDE_BLOCK, wide), LaneChoice(BLOCK, ())
+        long = SEVERAL_BLOCKS_PASSES if self.inner else SEVERAL_BLOCKS_ROW
+        several = (LaneChoice(BLOCK, ((Test("rows", "<", SEVERAL_ROWS_AN_SM, True), Test("length", ">=", long)),),
+                              True),) if self.several else ()
+        return (LaneChoice(WARP, (warp,)),) + several + (LaneChoice(WIDE_BLOCK, wide), LaneChoice(BLOCK, ()))
+
+    @property
+    def several(self) -> bool:
+        """Several blocks can share a row: the split reductions have one known
+        length and each is reached by the row's code outside any branch or
+        loop body (a kernel can end after it), and the blocks of a row fit
+        grid x, with the rows on y and z."""
+        split = [r for r in self.reductions if r.split]
+        return self.length is not None and all(r.top for r in split) and self.rows < len(target.AXES)
 
     @property
     def min_length(self) -> Test | None:
@@ -276,16 +307,17 @@ def _level_loops(kernel: T.Kernel, dim: int) -> tuple[list[Reduction], list[NotR
         roots.append(kernel.body)
     reductions, others = [], []
     lengths: dict = {}  # a stream's chunk size -> the length of the arrays it walks (untiled: one chunk)
-    stack = list(reversed(roots))
+    stack = [(r, True) for r in reversed(roots)]  # (expression, whether the row's code reaches it at its top)
     while stack:
-        e = stack.pop()
+        e, top = stack.pop()
         if isinstance(e, T.Stream) and isinstance(e.arrays[0].type, Array):
             lengths[e.chunk] = _size(e.arrays[0].type.shape[0], kernel)
         if isinstance(e, T.Loop):
             ops = operators(e)
             if isinstance(ops, str):
                 others.append(NotReduction(e, ops))
-                stack.extend(reversed(tuple(children(e, T.is_exp))))  # its body runs the same on every lane
+                # its body runs the same on every lane
+                stack.extend(reversed([(c, top and c is not e.body) for c in children(e, T.is_exp)]))
                 continue
             few = _few(e.bound)
             length = lengths.get(e.bound.binder) if isinstance(e.bound, T.Var) else None
@@ -293,11 +325,20 @@ def _level_loops(kernel: T.Kernel, dim: int) -> tuple[list[Reduction], list[NotR
                 length = int(e.bound.value)
             elif isinstance(e.bound, T.Var) and e.bound.binder in kernel.sizes:
                 length = e.bound.binder.name
-            reductions.append(Reduction(e, ops, dim, not few, few, length))
-            stack.extend(reversed(list(e.inits) + [e.bound, e.rest] + ([e.body] if few else [])))
+            reductions.append(Reduction(e, ops, dim, not few, few, length, top))
+            stack.extend(reversed([(c, top) for c in list(e.inits) + [e.bound, e.rest]] + ([(e.body, False)] if few
+                                                                                            else [])))
             continue
-        stack.extend(reversed(tuple(children(e, T.is_exp))))
+        stack.extend(reversed([(c, top and not _branch(e, c)) for c in children(e, T.is_exp)]))
     return reductions, others
+
+
+def _branch(e, child) -> bool:
+    """`child` runs only on some paths through `e` (an `if`'s branch, the
+    right side of `&&` or `||`): its code lies in a block of its own."""
+    if isinstance(e, T.If):
+        return child is not e.cond
+    return isinstance(e, T.BinOp) and e.op in ("&&", "||") and child is e.rhs
 
 
 def _size(s, kernel: T.Kernel) -> str | int | None:

@@ -162,7 +162,7 @@ def _batch(part: list[Compiled]):
     for c in part:
         for variant, (m, cuda) in c.kernels.items():  # every version: a fallback runs too
             cuda, unique = rename_module(cuda, m, f"fz{c.seed}_{variant}")
-            names[(c.seed, variant)] = [dataclasses.replace(k, name=u) for k, u in zip(m.kernels, unique)]
+            names[(c.seed, variant)] = [k.renamed(u) for k, u in zip(m.kernels, unique)]
             units.append(cuda)
     return part, "\n".join(units), names
 

@@ -256,7 +256,7 @@ BODIES = ("body", "then", "else_")  # the fields of a statement that hold statem
 class Param:
     name: str
     ctype: str
-    role: str  # "input" (array), "output" (array), "scalar", "size"
+    role: str  # "input" (array), "output" (array), "scalar", "size", "scratch" (the launch's own array)
     source: str = ""  # the .fut name it stands for
     shape: tuple = ()  # size names or numbers, outermost first (arrays)
     # an input holding `source` with its last two axes swapped (`shape` is the
@@ -271,6 +271,20 @@ class Param:
     def source_shape(self) -> tuple:
         """The shape of the program's array the parameter holds."""
         return self.shape[:-2] + (self.shape[-1], self.shape[-2]) if self.transposed else self.shape
+
+
+SCRATCH = "scratch"
+
+
+@dataclass(frozen=True)
+class Scratch:
+    """Global memory a launch takes for its kernels' partial results (and
+    gives back after them): `count` elements, an expression over size names."""
+
+    name: str  # the kernels' parameter
+    ctype: str
+    count: object
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -302,6 +316,19 @@ class Kernel:
     interior: bool = False  # blocks inside every dim run a copy of the body without clamps (lower/values.py: unclamped)
     occupancy: int | None = None  # the blocks an SM the plan asks for (BlockPlan.min_blocks); None: ptxas's choice
     lanes: int = 0  # threads a row that share its reductions (lower/split.py); 0: a thread a point
+    # kernels the launch runs before this one, in order, with their own grids; they share `scratch` with it
+    stages: tuple["Kernel", ...] = ()
+    scratch: tuple[Scratch, ...] = ()
+
+    @property
+    def launches(self) -> tuple["Kernel", ...]:
+        """What a launch of this kernel runs: its stages, then itself."""
+        return self.stages + (self,)
+
+    def renamed(self, name: str) -> "Kernel":
+        """The kernel called `name`, its stages after it (`<name>_stage<i>`)."""
+        return dataclasses.replace(self, name=name, stages=tuple(
+            dataclasses.replace(s, name=stage_name(name, i)) for i, s in enumerate(self.stages)))
 
     @property
     def transposes(self) -> tuple[Param, ...]:
@@ -364,6 +391,11 @@ class Kernel:
         return ["1" if a is None else str(a[0]) if a[1] == 1 else f"ceil({a[0]} / {a[1]})" for a in self.grid]
 
 
+def stage_name(kernel: str, i: int) -> str:
+    """The name of a kernel's `i`-th stage."""
+    return f"{kernel}_stage{i}"
+
+
 @dataclass(frozen=True)
 class Version:
     """One kernel of a module and when it runs: the first version whose
@@ -389,7 +421,13 @@ class Module:
 
     @property
     def kernels(self) -> tuple[Kernel, ...]:
+        """The versions' kernels (each launched with its stages)."""
         return tuple(v.kernel for v in self.versions)
+
+    @property
+    def functions(self) -> tuple[Kernel, ...]:
+        """Every kernel the CUDA defines: each version's stages, then its kernel."""
+        return tuple(s for k in self.kernels for s in k.launches)
 
     @property
     def reads_multiprocessors(self) -> bool:
@@ -409,7 +447,7 @@ class Module:
         plain = next((k for k in self.kernels if not k.transposes), None)
         if plain is None:
             raise ValueError(f"every version of {self.main.name} reads an input transposed")
-        return plain.params
+        return tuple(p for p in plain.params if p.role != SCRATCH)
 
     @property
     def timed(self) -> bool:
@@ -439,7 +477,7 @@ class Module:
         symbol (`tiler_<old>_tiled`), replaced by `stem`, and its launcher named so."""
         def rename(name: str) -> str:
             return f"tiler_{stem}_" + name.removeprefix(f"tiler_{old}_") if name else name
-        versions = tuple(dataclasses.replace(v, kernel=dataclasses.replace(v.kernel, name=rename(v.kernel.name)),
+        versions = tuple(dataclasses.replace(v, kernel=v.kernel.renamed(rename(v.kernel.name)),
                                              rival=rename(v.rival)) for v in self.versions)
         return dataclasses.replace(self, versions=versions, stem=stem)
 

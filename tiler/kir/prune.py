@@ -1,5 +1,5 @@
-"""Drop constant declarations nobody reads (a map parameter the body never
-uses, say) and per-thread arrays nobody loads from (with their stores, and
+"""Drop declarations nobody reads or assigns (a map parameter the body never
+uses, say; a carried value a stage of several blocks a row stops before) and per-thread arrays nobody loads from (with their stores, and
 loops left empty): loads have no side effects, and the CUDA stays clean."""
 from __future__ import annotations
 
@@ -9,6 +9,11 @@ from . import LOCAL, ArrayDecl, Assign, Decl, For, If, Kernel, Load, Ref, Store,
 
 
 def prune(k: Kernel) -> Kernel:
+    """The kernel and its stages, each pruned."""
+    return dataclasses.replace(_prune(k), stages=tuple(_prune(s) for s in k.stages))
+
+
+def _prune(k: Kernel) -> Kernel:
     while True:
         used = _used(k.body)
         body = _drop(k.body, used)
@@ -44,7 +49,7 @@ def _statements(stmts):
 def _drop(stmts, used: set[str]) -> tuple:
     out = []
     for s in stmts:
-        if isinstance(s, Decl) and s.const and s.name not in used:
+        if isinstance(s, Decl) and s.name not in used:  # (a variable assigned later is used)
             continue
         if isinstance(s, (ArrayDecl, Store)) and getattr(s, "space", LOCAL) == LOCAL and \
                 (s.name if isinstance(s, ArrayDecl) else s.buffer) not in used:

@@ -83,7 +83,7 @@ def check(k: Kernel) -> Kernel:
 
 def check_module(m: Module) -> Module:
     """Every version of a module verified (the pipeline's `verify` stage)."""
-    for k in m.kernels:
+    for k in m.functions:
         check(k)
     return m
 

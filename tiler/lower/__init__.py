@@ -32,7 +32,7 @@ from .params import (
     wide_factor,
 )
 from .reassociate import loop_levels
-from .split import lower_split
+from .split import lower_several, lower_split
 from .streams import Streams
 from .values import add, all_of, any_of, both, const, minimum, mul, unclamped
 
@@ -112,7 +112,8 @@ def _split_module(analysis: Analysis, file: str) -> kir.Module:
             when = any_of(all_of(_test(t, tests) for t in alts) for alts in choice.when) if choice.when else None
             when = both(fits if not wide else None, both(gate, when))
             why = f"{choice.who} a row" + (f"; {others} run the versions that follow" if gate else "")
-            out.append(kir.Version(lower_split(analysis, split, choice.lanes, file, wide), when, _joined(note, why)))
+            lowering = lower_several if choice.several else lower_split
+            out.append(kir.Version(lowering(analysis, split, choice.lanes, file, wide), when, _joined(note, why)))
         if regular is not None:
             out += [v for v in regular.versions if v.kernel.wide == wide]
         elif analysis.options.launch_timing:

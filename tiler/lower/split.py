@@ -13,9 +13,12 @@ row.
 """
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass, field
+
 from .. import kir, target
 from ..analyse import Analysis
-from ..analyse.reductions import ROWS_A_WARP_BLOCK, Operator, Pick, Split, extreme, identity, pick_of
+from ..analyse.reductions import BLOCK_SHARE, ROWS_A_WARP_BLOCK, Operator, Pick, Split, extreme, identity, pick_of
 from ..check import typed as T
 from ..check.types import Scalar
 from .body import ctype_of, value_parts
@@ -37,6 +40,37 @@ SHUFFLE = "shuffle_xor"  # target.CALL_SPELLING spells it
 PICKS = (Operator.ARGMIN, Operator.ARGMAX)
 
 
+class Stopped(Exception):
+    """A stage of several blocks a row has written its reduction's partial results: its kernel ends there."""
+
+
+@dataclass
+class Several:
+    """A kernel of several blocks a row, as it is lowered: the reductions met
+    before `stage` (all of them in the row's last kernel, `stage` None) are
+    combined from the partial results earlier kernels left in scratch
+    memory; reduction `stage` is folded by this kernel's blocks, each writing
+    its partial results there."""
+
+    stage: int | None
+    blocks: object  # the blocks a row (an int expression)
+    row: object  # the row's index among all rows (flat)
+    names: tuple[str, ...]  # the scratch arrays, one each carried value of each reduction, in the order met
+    met: int = 0  # split reductions met so far
+    taken: int = 0  # scratch arrays taken so far
+    ctypes: list = field(default_factory=list)  # of the scratch arrays taken
+
+    def take(self, ctypes: list) -> list[str]:
+        names = self.names[self.taken:self.taken + len(ctypes)]
+        self.taken += len(ctypes)
+        self.ctypes += ctypes
+        return list(names)
+
+    def slot(self, block):
+        """Where a block's partial result lies in a scratch array."""
+        return add(mul(kir.Cast(target.INDEX, self.row), self.blocks), block)
+
+
 class SplitBody(Streams):
     """The untiled lowering, with the plan's reductions split among a row's lanes."""
 
@@ -46,7 +80,9 @@ class SplitBody(Streams):
         self.loops = {id(r.loop): r for r in split.reductions if r.split}
         self.lanes = lanes
         self.lane = kir.ThreadIdx("x")
+        self.base = None  # several blocks a row: the first iteration (or point) of the block's share
         self.uniform = True  # the code being lowered runs alike on every lane of a row
+        self.several: Several | None = None
 
     def emit_all(self, stmts) -> None:
         for s in stmts:
@@ -56,64 +92,112 @@ class SplitBody(Streams):
         reduction = self.loops.get(id(e))
         if reduction is None or not self.uniform:
             return super()._loop(e)
-        if reduction.operators[0] in PICKS:
-            return self._split_pick(e, pick_of(e))
+        pick = pick_of(e) if reduction.operators[0] in PICKS else None
         inits = [self.exp(i) for i in e.inits]
         bound = self.exp(e.bound)
         ctypes = [ctype_of(p.type) for p in e.params]
-        kinds = [p.type.kind for p in e.params if isinstance(p.type, Scalar)]
-        parts = [self.declare(f"{p.name}_part", c, const(identity(op, kind), c), e.span, const_=False)
-                 for p, c, op, kind in zip(e.params, ctypes, reduction.operators, kinds)]
-        for p, r in zip(e.params, parts):
-            self.env[p] = r
-        self._lanes_loop(e, bound, lambda k: self._carry(e.body, e.params, parts))
-        totals = self._across(parts, reduction.operators, ctypes)
-        for b, init, total, op, c in zip(e.results, inits, totals, reduction.operators, ctypes):
-            self.env[b] = self.declare(b.name, c, self._apply(op, init, total, c), e.span)
+        if pick is None:
+            kinds = [p.type.kind for p in e.params if isinstance(p.type, Scalar)]
+            shares = [self.declare(f"{p.name}_part", c, const(identity(op, kind), c), e.span, const_=False)
+                      for p, c, op, kind in zip(e.params, ctypes, reduction.operators, kinds)]
+            for p, r in zip(e.params, shares):
+                self.env[p] = r
+            merge = self._merge(shares, reduction.operators, ctypes)
+            step = (lambda k: self._carry(e.body, e.params, shares))  # noqa: E731
+        else:
+            shares = self._pick_shares(e, pick)
+            ctypes = [ctypes[pick.value], ctypes[pick.index], "int"]
+            merge = self._pick_merge(pick, shares, ctypes)
+            step = (lambda k: self._pick_step(e.body, pick, *shares, k))  # noqa: E731
+        shares = self._shares(e, bound, shares, ctypes, step, merge)
+        results = self._finish(e, pick, reduction.operators, inits, shares, ctypes)
+        for b, r, c in zip(e.results, results, (ctype_of(p.type) for p in e.params)):
+            self.env[b] = self.declare(b.name, c, r, e.span)
         return self.exp(e.rest)
 
-    def _split_pick(self, e: T.Loop, pick: Pick):
+    def _shares(self, e: T.Loop, bound, shares: list, ctypes: list, step, merge) -> list:
+        """The shares folded over the lanes' iterations and combined over the
+        row's lanes; with several blocks a row, either this kernel's blocks'
+        partial results written (then the kernel ends) or those of an earlier
+        kernel combined."""
+        several = self.several
+        n = None if several is None else several.met
+        if several is not None:
+            several.met += 1
+        if n is not None and n != several.stage:  # combined from the partial results in scratch memory
+            names = several.take(ctypes)
+            w = self.fresh("b")
+            stmts, merged = self.block(lambda: merge(shares, [kir.Load(a, several.slot(kir.Ref(w))) for a in names],
+                                                     "_p"))
+            self.emit(kir.For(w, self.lane, several.blocks, const(self.lanes),
+                              stmts + tuple(kir.Assign(r.name, m) for r, m in zip(shares, merged)), e.span,
+                              note="this lane's share of the blocks' partial results"))
+            return self._combined(shares, ctypes, merge)
+        self._lanes_loop(e, bound, step)
+        shares = self._combined(shares, ctypes, merge)
+        if n is None:
+            return shares
+        names = several.take(ctypes)
+        self.emit(kir.If(kir.Bin("==", self.lane, const(0)), tuple(
+            kir.Store(a, several.slot(kir.BlockIdx("x")), r) for a, r in zip(names, shares))))
+        raise Stopped
+
+    def _finish(self, e: T.Loop, pick: Pick | None, ops, inits: list, shares: list, ctypes: list) -> list:
+        """The loop's results: the start values combined with the row's shares."""
+        if pick is None:
+            return [self._apply(op, init, total, c) for init, total, op, c in zip(inits, shares, ops, ctypes)]
+        # the start pair comes before every iteration: a share replaces it only when strictly better (or, `<=`, as good)
+        value, index, step = shares
+        ahead = _better(pick, value, inits[pick.value], "<=" if not pick.strict else "<")
+        if not pick.strict:
+            ahead = kir.Bin("&&", kir.Bin("!=", step, const(_never(pick))), ahead)
+        took = self.declare(f"{e.params[pick.value].name}_took", "bool", ahead, e.span)
+        results = [None, None]
+        results[pick.value] = kir.Select(took, value, inits[pick.value])
+        results[pick.index] = kir.Select(took, index, inits[pick.index])
+        return results
+
+    def _pick_shares(self, e: T.Loop, pick: Pick) -> list:
         """A minimum (or maximum) and its index: each thread keeps its first
         (or last) extreme and the iteration it came from; the shares are
         combined by value, ties by iteration, so that the pair is the one
         the loop in order keeps; then the start pair, which comes first."""
-        inits = [self.exp(i) for i in e.inits]
-        bound = self.exp(e.bound)
         vp, ip = e.params[pick.value], e.params[pick.index]
         vc, ic = ctype_of(vp.type), ctype_of(ip.type)
         value = self.declare(f"{vp.name}_part", vc, const(extreme(pick.smaller, vp.type.kind), vc), e.span,
                              const_=False)
         index = self.declare(f"{ip.name}_part", ic, const(0, ic), e.span, const_=False)
         # the iteration the share came from; a share that took none loses every tie
-        never = target.INT_MAX if pick.strict else -1
-        step = self.declare(f"{ip.name}_step", "int", const(never), e.span, const_=False)
+        step = self.declare(f"{ip.name}_step", "int", const(_never(pick)), e.span, const_=False)
         self.env[vp], self.env[ip] = value, index
-        self._lanes_loop(e, bound, lambda k: self._pick_step(e.body, pick, value, index, step, k))
-        value, index, step = self._pick_across(pick, (value, index, step), (vc, ic, "int"))
-        # the start pair comes before every iteration: a share replaces it only when strictly better (or, `<=`, as good)
-        ahead = _better(pick, value, inits[pick.value], "<=" if not pick.strict else "<")
-        if not pick.strict:
-            ahead = kir.Bin("&&", kir.Bin("!=", step, const(never)), ahead)
-        took = self.declare(f"{vp.name}_took", "bool", ahead, e.span)
-        results = [None, None]
-        results[pick.value] = kir.Select(took, value, inits[pick.value])
-        results[pick.index] = kir.Select(took, index, inits[pick.index])
-        for b, r, c in zip(e.results, results, (ctype_of(p.type) for p in e.params)):
-            self.env[b] = self.declare(b.name, c, r, e.span)
-        return self.exp(e.rest)
+        return [value, index, step]
 
     def _lanes_loop(self, e: T.Loop, bound, fold) -> None:
-        """`fold(k)` over this lane's iterations of `e`, k = lane, lane + T, ...
+        """`fold(k)` over this lane's iterations of `e`, k = start, start + stride, ...
         (code that, inside, differs between the row's lanes)."""
         k = self.fresh(e.index.name)
-        self.env[e.index] = kir.Ref(k)
+
+        def body():
+            self.env[e.index] = at = self.at(k)
+            fold(at)
         self.uniform = False
         try:
-            stmts, _ = self.block(lambda: fold(kir.Ref(k)))
+            stmts, _ = self.block(body)
         finally:
             self.uniform = True
-        self.emit(kir.For(k, self.lane, bound, const(self.lanes), stmts, e.span,
-                          note=f"this lane's share: one iteration in {self.lanes}"))
+        share = f"one iteration in {self.lanes}" if self.base is None else \
+            f"one iteration in {self.lanes} of its block's {BLOCK_SHARE:,}"
+        self.emit(kir.For(k, self.lane, self.stop(bound), const(self.lanes), stmts, e.span,
+                          note=f"this lane's share: {share}"))
+
+    def at(self, k: str):
+        """The iteration (or point) a lane's loop variable `k` stands for:
+        itself, or with several blocks a row, counted from the block's first."""
+        return kir.Ref(k) if self.base is None else self.declare(f"{k}_at", "int", add(self.base, kir.Ref(k)))
+
+    def stop(self, bound):
+        """A lane loop's bound: the row's, or the end of the block's share of it."""
+        return bound if self.base is None else kir.Call("min", (kir.Bin("-", bound, self.base), const(BLOCK_SHARE)))
 
     def _pick_step(self, body, pick: Pick, value, index, step, k) -> None:
         """One iteration: the lets, then `if (t < v) { v = t; i = index; step = k; }`."""
@@ -127,25 +211,26 @@ class SplitBody(Streams):
                                              kir.Assign(index.name, then[pick.index]),
                                              kir.Assign(step.name, k)), (), body.span))
 
-    def _pick_across(self, pick: Pick, refs: tuple, ctypes: tuple) -> tuple:
-        """The threads' (value, index, iteration) shares combined; every thread gets the result."""
+    def _pick_merge(self, pick: Pick, refs: list, ctypes: list):
+        """Two (value, index, iteration) shares merged: the better value, ties
+        by iteration (named after `refs`, the shares they stand for)."""
         def merge(mine, other, suffix):
             wins = self.declare(f"{refs[0].name}{suffix}w", "bool", _pick_wins(pick, other, mine))
             return [self.declare(f"{r.name}{suffix}", c, kir.Select(wins, o, m))
                     for r, m, o, c in zip(refs, mine, other, ctypes)]
-        return tuple(self._combined(refs, ctypes, merge))
+        return merge
 
     def _apply(self, op: Operator, a, b, ctype: str):
         if op in (Operator.ADD, Operator.MUL):
             return kir.Bin(op.value, a, b)
         return kir.Call(target.math_function(ctype, op.value, self.fast_math), (a, b))
 
-    def _across(self, parts, ops, ctypes) -> list:
-        """Each lane's partial results combined over the row's lanes, by their operators."""
+    def _merge(self, refs: list, ops, ctypes: list):
+        """Two lists of shares merged by their operators (named after `refs`)."""
         def merge(mine, other, suffix):
             return [self.declare(f"{r.name}{suffix}", c, self._apply(op, m, o, c))
-                    for r, m, o, op, c in zip(parts, mine, other, ops, ctypes)]
-        return self._combined(parts, ctypes, merge)
+                    for r, m, o, op, c in zip(refs, mine, other, ops, ctypes)]
+        return merge
 
     def _combined(self, refs, ctypes, merge) -> list:
         """Shares combined over the row's threads, every thread getting the
@@ -181,6 +266,11 @@ class SplitBody(Streams):
         return totals
 
 
+def _never(pick: Pick) -> int:
+    """The iteration of a share that took none: it loses every tie."""
+    return target.INT_MAX if pick.strict else -1
+
+
 def _better(pick: Pick, a, b, op: str):
     """`a` is a better extreme than `b` (`op` "<" strictly, "<=" or as good)."""
     return kir.Bin(op, a, b) if pick.smaller else kir.Bin(op.replace("<", ">"), a, b)
@@ -197,14 +287,48 @@ def _pick_wins(pick: Pick, other, mine):
 
 def lower_split(analysis: Analysis, split: Split, lanes: int, file: str, wide: bool = False) -> kir.Kernel:
     """One kernel with `lanes` threads a row (32: a warp; more: a block)."""
+    return _row_kernel(analysis, split, lanes, file, wide)[0]
+
+
+def lower_several(analysis: Analysis, split: Split, lanes: int, file: str, wide: bool = False) -> kir.Kernel:
+    """Several blocks of `lanes` threads a row, one each BLOCK_SHARE
+    iterations: a kernel (a stage) each split reduction, whose blocks write
+    their partial results to scratch memory, then the row's last kernel,
+    which combines them (every block alike, in a fixed order) and runs the
+    rest of the row. Each kernel recomputes the row's code up to its
+    reduction, combining the earlier ones' partial results."""
+    last, several = _row_kernel(analysis, split, lanes, file, wide, stage=None)
+    # every kernel of the launch takes the same arguments: each stage the scratch arrays of all reductions
+    stages = tuple(dataclasses.replace(_row_kernel(analysis, split, lanes, file, wide, stage=i)[0], params=last.params)
+                   for i in range(several.met))
+    rows = [size_name(lv.size) for lv in analysis.kernel.levels[:split.rows]]
+    count = kir.Cast(target.INDEX, _blocks_a_row(split.length, lambda n: kir.Ref(n)))
+    for r in rows:
+        count = kir.Bin("*", count, const(r) if isinstance(r, int) else kir.Ref(r))
+    scratch = tuple(kir.Scratch(n, c, count, "a block's partial result of a reduction, for each block of each row")
+                    for n, c in zip(several.names, several.ctypes))
+    return dataclasses.replace(last, stages=stages, scratch=scratch).renamed(last.name)
+
+
+def _blocks_a_row(length, ref):
+    """ceil(length / BLOCK_SHARE), without overflow near 2^31 (length >= 1)."""
+    n = const(length) if isinstance(length, int) else ref(length)
+    return add(kir.Bin("/", kir.Bin("-", n, const(1)), const(BLOCK_SHARE)), const(1))
+
+
+def _row_kernel(analysis: Analysis, split: Split, lanes: int, file: str, wide: bool, **several):
+    """A kernel of the split; with `stage` (several blocks a row), the stage
+    that folds that reduction (None: the row's last kernel), and its state."""
     k = analysis.kernel
     low = SplitBody(analysis, split, lanes)
     factor = wide_factor if wide else (lambda extent: extent)
     params = kernel_params(low, k, factor, {}, frozenset())
+    names = tuple(low.fresh("partials") for _ in range(_parts(split))) if several else ()
     bind_prelude(low, k)
     rows = k.levels[:split.rows]
-    per_block = ROWS_A_WARP_BLOCK if lanes == target.WARP else 1
-    axes = {lv.dim: target.AXES[split.rows - 1 - lv.dim] for lv in rows}  # the row level along x
+    per_block = ROWS_A_WARP_BLOCK if lanes == target.WARP and not several else 1
+    shift = 1 if several else 0  # several blocks a row: the blocks along x, the rows along y and z
+    axes = {lv.dim: target.AXES[split.rows - 1 - lv.dim + shift] for lv in rows}  # the row level along x
     sizes = [size_expr(low, lv.size) for lv in k.levels]
     gtids = []
     for lv in rows:
@@ -212,6 +336,13 @@ def lower_split(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
         at = add(mul(block, const(per_block)), kir.ThreadIdx("y")) if lv.dim == split.rows - 1 and per_block > 1 \
             else block
         gtids.append(low.declare(f"row{lv.dim}", "int", at, lv.span))
+    inner = k.levels[split.rows:]
+    if several:
+        length = next((low.env[s] for s in k.sizes if s.name == split.length), None)
+        blocks = low.declare("blocks", "int", _blocks_a_row(split.length, lambda n: length))
+        low.several = Several(several["stage"], blocks, flat_index(gtids, sizes, lambda extent: extent), names)
+        if several["stage"] is not None or inner:
+            low.base = low.declare("first", "int", mul(kir.BlockIdx("x"), const(BLOCK_SHARE)))
     in_range = all_of(kir.Bin("<", g, sizes[lv.dim]) for g, lv in zip(gtids, rows))
     outputs = [p for p in params if p.role == "output"]
 
@@ -222,7 +353,6 @@ def lower_split(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
                 if per_block > 1 and lv.dim == split.rows - 1 else gtid
             _bind_level(low, lv, idx)
             indices.append(idx)
-        inner = k.levels[split.rows:]
         if not inner:
             values = value_parts(low.exp(k.body))
             stores = output_stores(outputs, flat_index(gtids, sizes, factor), values, k.span)
@@ -233,16 +363,37 @@ def lower_split(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
             kir.If(in_range, output_stores(outputs, flat_index(gtids + idx, sizes, factor),
                                      value_parts(low.exp(k.body)), k.span)),)))
 
-    body, _ = low.block(nest)
+    def stopping():
+        try:
+            nest()
+        except Stopped:  # a stage: its reduction's partial results are written
+            pass
+    body, _ = low.block(stopping)
     block = (lanes, per_block, 1)
     grid = [None, None, None]
     for lv in rows:
         grid[target.AXES.index(axes[lv.dim])] = (size_name(lv.size), per_block if lv.dim == split.rows - 1 else 1)
-    name = f"tiler_{program_stem(file)}_split{lanes}" + ("_wide" if wide else "")
-    summary = (f"rows: {' x '.join(str(size_name(lv.size)) for lv in rows)}, {lanes} threads a row; {split.reason}",) + \
+    name = f"tiler_{program_stem(file)}_split{lanes}" + ("_blocks" if several else "") + ("_wide" if wide else "")
+    who = f"{lanes} threads a row"
+    if several:
+        # a stage's blocks share its reduction's iterations; the last kernel's, the innermost level's points
+        grid[0] = (split.length, BLOCK_SHARE) if several["stage"] is not None else \
+            (size_name(inner[-1].size), BLOCK_SHARE) if inner else None
+        who = f"blocks of {lanes} threads, one each {BLOCK_SHARE:,} iterations of a row; " + (
+            f"folds reduction {several['stage'] + 1} of {low.several.met}" if several["stage"] is not None else
+            "combines the partial results of " + ("its reduction" if low.several.met == 1 else
+                                                  f"its {low.several.met} reductions") +
+            (" and runs the row's points" if inner else ""))
+        params += [kir.Param(n, c, kir.SCRATCH) for n, c in zip(names, low.several.ctypes)]
+    summary = (f"rows: {' x '.join(str(size_name(lv.size)) for lv in rows)}, {who}; {split.reason}",) + \
         (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ())
     return kir.Kernel(name, tuple(params), tuple(low.shared), tuple(low.out) + body, block, tuple(grid), True,
-                      file, summary, k.span, (), wide, (), False, None, lanes)
+                      file, summary, k.span, (), wide, (), False, None, lanes), low.several
+
+
+def _parts(split: Split) -> int:
+    """The values a row's split reductions carry (a pick three: its iteration too)."""
+    return sum(3 if r.operators[0] in PICKS else len(r.operators) for r in split.reductions if r.split)
 
 
 def _bind_level(low: SplitBody, lv: T.MapLevel, idx) -> None:
@@ -261,13 +412,15 @@ def _inner_loops(low: SplitBody, k: T.Kernel, inner, sizes, store) -> tuple:
         last = n == len(inner) - 1
 
         def body():
-            _bind_level(low, lv, kir.Ref(var))
+            at = low.at(var) if last else kir.Ref(var)
+            _bind_level(low, lv, at)
             if last:
-                low.emit_all(store(idx + [kir.Ref(var)]))
+                low.emit_all(store(idx + [at]))
             else:
-                low.emit_all(level(n + 1, idx + [kir.Ref(var)]))
+                low.emit_all(level(n + 1, idx + [at]))
         stmts, _ = low.block(body)
-        start, step = (low.lane, const(low.lanes)) if last else (const(0), const(1))
-        return (kir.For(var, start, sizes[lv.dim], step, stmts, lv.span,
+        start, stop, step = (low.lane, low.stop(sizes[lv.dim]), const(low.lanes)) if last else \
+            (const(0), sizes[lv.dim], const(1))
+        return (kir.For(var, start, stop, step, stmts, lv.span,
                         note="this lane's points of the row" if last else ""),)
     return level(0, [])

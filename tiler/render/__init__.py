@@ -46,7 +46,7 @@ def environment() -> jinja2.Environment:
 
 def render(m: kir.Module) -> str:
     kernels = [{"k": k, "params": ", ".join(_param(p) for p in k.params), "grid": k.grid_formulas()}
-               for k in m.kernels]
+               for k in m.functions]
     transposed = sorted({p.ctype for k in m.kernels for p in k.transposes})
     return environment().get_template("module.cu.j2").render(
         m=m, kernels=kernels, version=__version__, launcher=launcher(m), transposed_types=transposed,
@@ -98,13 +98,12 @@ def launcher(m: kir.Module) -> dict:
             pointers = " | ".join(f"(unsigned long long){_host_name(p, arrays)}" for p in k.params
                                   if p.pointer and not p.transposed)
             conds.append(f"(({pointers}) & 15) == 0")
-        grid = ["1" if a is None else (str(-(-a[0] // a[1])) if isinstance(a[0], int) else
-                                       names.get(a[0], a[0]) if a[1] == 1 else
-                                       f"({names.get(a[0], a[0])} + {a[1] - 1}) / {a[1]}") for a in k.grid]
         versions.append({"kernel": k.name, "condition": " && ".join(f"({x})" for x in conds) or None,
-                         "grid": grid, "block": list(k.block), "shared": k.dynamic_shared_bytes,
+                         "grid": _grid_c(k, names), "block": list(k.block), "shared": k.dynamic_shared_bytes,
                          "args": ", ".join(_host_name(p, arrays) for p in k.params),
-                         "scratch": [_scratch(p, arrays[p.source], names) for p in k.transposes]})
+                         "scratch": [_scratch(p, arrays[p.source], names) for p in k.transposes] +
+                         [_partials(s, in_params) for s in k.scratch],
+                         "stages": [{"kernel": s.name, "grid": _grid_c(s, names)} for s in k.stages]})
     index = {v.kernel.name: i for i, v in enumerate(m.versions)}
     rivals = [index[v.rival] if v.rival else -1 for v in m.versions]
     return {"name": launcher_name(m), "params": ", ".join(_host_param(p) for p in host),
@@ -112,6 +111,19 @@ def launcher(m: kir.Module) -> dict:
             "max_size": target.MAX_SIZE, "sizes": [p for p in host if p.role == "size"],
             "arrays": [p for p in host if p.pointer], "scalars": [p for p in host if p.role == "scalar"],
             "versions": versions, "multiprocessors": m.reads_multiprocessors, "devices": LAUNCHER_DEVICES}
+
+
+def _grid_c(k: kir.Kernel, names: dict) -> list[str]:
+    """The kernel's grid in C, over the launcher's parameters."""
+    return ["1" if a is None else (str(-(-a[0] // a[1])) if isinstance(a[0], int) else
+                                   names.get(a[0], a[0]) if a[1] == 1 else
+                                   f"({names.get(a[0], a[0])} + {a[1] - 1}) / {a[1]}") for a in k.grid]
+
+
+def _partials(s: kir.Scratch, in_params) -> dict:
+    """Scratch memory for a kernel's partial results, in the launcher."""
+    return {"name": s.name, "ctype": s.ctype, "why": s.why, "bytes": f"sizeof({s.ctype}) * ({c(in_params(s.count))})",
+            "transpose": False}
 
 
 def _host_name(p: kir.Param, arrays: dict) -> str:
@@ -131,7 +143,8 @@ def _scratch(p: kir.Param, source: str, names: dict) -> dict:
     count = " * ".join([f"({target.INDEX}){rows}", cols] + [f"({x})" for x in lead])
     grid = target.transpose_grid_c(rows, cols, batch if lead else None)
     return {"name": p.name, "source": source, "ctype": p.ctype, "rows": rows, "cols": cols, "batch": batch,
-            "bytes": f"sizeof({p.ctype}) * {count}", "grid": grid}
+            "bytes": f"sizeof({p.ctype}) * {count}", "grid": grid, "transpose": True,
+            "why": f"`{source}` with its last two axes swapped"}
 
 
 def rename(cuda: str, name: str, new: str) -> str:
@@ -147,6 +160,8 @@ def rename_module(cuda: str, m: kir.Module, prefix: str) -> tuple[str, tuple[str
     kernels' new names, in the module's order."""
     names = tuple(f"{prefix}_{k.name.removeprefix('tiler_')}" for k in m.kernels)
     for k, new in zip(m.kernels, names):
+        for i, stage in enumerate(k.stages):
+            cuda = rename(cuda, stage.name, kir.stage_name(new, i))
         cuda = rename(cuda, k.name, new)
     return rename(cuda, launcher_name(m), f"{prefix}_launch"), names
 
@@ -159,7 +174,7 @@ def _param(p: kir.Param, restrict: str = target.RESTRICT + " ") -> str:
     """A kernel's parameter (arrays `__restrict__`); the host launcher's drop it."""
     if p.role == "input":
         return f"const {p.ctype}* {restrict}{p.name}"
-    if p.role == "output":
+    if p.role in ("output", kir.SCRATCH):
         return f"{p.ctype}* {restrict}{p.name}"
     return f"{p.ctype} {p.name}"
 
@@ -191,4 +206,8 @@ def _version(v: kir.Version) -> dict:
         "dynamic_shared_bytes": k.dynamic_shared_bytes,
         "transposed": [{"param": p.name, "array": p.source, "kernel": target.transpose_kernel(p.ctype),
                         "shape": list(p.shape)} for p in k.transposes],
+        # kernels launched before this one, on the same block, with the same arguments
+        "stages": [{"kernel": s.name, "grid": [None if a is None else {"size": a[0], "threads": a[1]} for a in s.grid],
+                    "grid_formula": s.grid_formulas()} for s in k.stages],
+        "scratch": [{"param": s.name, "ctype": s.ctype, "elements": c(s.count), "why": s.why} for s in k.scratch],
     }

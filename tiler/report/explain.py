@@ -74,11 +74,11 @@ def _reductions(a: Analysis) -> dict | None:
                                for o in split.others]}
 
 
-def _lanes_when(split, lanes: int) -> str | None:
+def _lanes_when(split, lanes: int, several: bool) -> str | None:
     """The launch's test for a split version, in words (None: not one, or it runs otherwise)."""
     if not lanes:
         return None
-    choice = next(c for c in split.choices if c.lanes == lanes)
+    choice = next(c for c in split.choices if c.lanes == lanes and c.several == several)
     tests = [tests_text(choice.when, split.length)] if choice.when else []
     tests += [t.text(split.length) for t in split.gate]
     return " and ".join(f"({t})" if " or " in t else t for t in tests) or None
@@ -209,8 +209,12 @@ def _versions(a: Analysis, module) -> list[dict]:
         share = version.grid_share if version is not None else 0
         last = n == len(kernels) - 1 and len(kernels) > 1
         lanes = version.kernel.lanes if version is not None else 0
+        stages = len(version.kernel.stages) if version is not None else 0
         kind = "split" if lanes else "tiled" if tiled else "untiled"
-        out.append({"kernel": kind, "lanes": lanes or None, "lanes_when": _lanes_when(a.plan.split, lanes),
+        out.append({"kernel": kind, "lanes": lanes or None,
+                    "lanes_when": _lanes_when(a.plan.split, lanes, bool(stages)),
+                    "blocks_a_row": _grid_blocks(version.kernel.stages[0], x_only=True) if stages else None,
+                    "kernels": stages + 1 if stages else None,
                     "condition": None if last or not tiled or lanes else conds,
                     "multiple_of": [{"size": s, "factor": f} for s, f in divisible],
                     "equal_to": [{"size": s, "value": v} for s, v in fixed],
@@ -223,9 +227,9 @@ def _versions(a: Analysis, module) -> list[dict]:
     return out
 
 
-def _grid_blocks(k) -> str:
-    """The kernel's grid in blocks, as a formula of the sizes."""
-    return " * ".join(f for f in k.grid_formulas() if f != "1") or "1"
+def _grid_blocks(k, x_only: bool = False) -> str:
+    """The kernel's grid in blocks (or along x alone), as a formula of the sizes."""
+    return " * ".join(f for f in k.grid_formulas()[:1 if x_only else 3] if f != "1") or "1"
 
 
 def _candidate(c) -> dict:
@@ -443,7 +447,9 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
             conds.append(describe_share(v["grid_share"], v["grid_blocks_at_least_sms"]))
         conds += [f"{m['size']} a multiple of {m['factor']}" for m in v["multiple_of"]]
         conds += [v["lanes_when"]] if v.get("lanes_when") else []
-        name = v["kernel"] + (f", {v['lanes']} threads a row" if v.get("lanes") else "") + \
+        name = v["kernel"] + (f", {v['lanes']} threads a row" if v.get("lanes") and not v.get("kernels") else "") + \
+            (f", {v['blocks_a_row']} blocks of {v['lanes']} threads a row in {v['kernels']} kernels"
+             if v.get("kernels") else "") + \
             (", vector copies" if v["multiple_of"] else "") + \
             (", 64-bit offsets" if v["offsets"] == "64-bit" else "") + \
             "".join(f", {a} transposed" for a in v.get("transposed", ()))

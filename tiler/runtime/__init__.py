@@ -232,6 +232,8 @@ class Gpu:
                 args.append(buf)
             elif p.role == "size":
                 args.append(np.int32(sizes[p.source]))
+            elif p.role == kir.SCRATCH:
+                args.append(self._scratch(k, p, sizes, keep))
             else:
                 args.append(NUMPY[p.ctype](inputs[p.source]))
         shared = k.dynamic_shared_bytes
@@ -241,10 +243,13 @@ class Gpu:
                                  f"{self.max_shared_optin}", "plan with a smaller --max-shared or --tile")
             fn.set_attribute(drv.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, shared)
         grid = k.grid_dims(sizes)
+        stages = [(self.function(cuda, s.name), s.grid_dims(sizes)) for s in k.stages]
 
-        def launch():  # what a launch runs: the transpositions it needs, then the kernel
+        def launch():  # what a launch runs: the transpositions it needs, its stages, then the kernel
             for transpose, targs, tgrid in transposes:
                 transpose(*targs, block=(target.TRANSPOSE_TILE, target.TRANSPOSE_ROWS, 1), grid=tgrid)
+            for stage, sgrid in stages:
+                stage(*args, block=k.block, grid=sgrid, shared=shared)
             fn(*args, block=k.block, grid=grid, shared=shared)
 
         times = []
@@ -279,6 +284,13 @@ class Gpu:
             _check_fits(p, kind, nbytes, sizes)
             return buf
         buf = self.drv.to_device(np.ascontiguousarray(inputs[p.source], dtype=NUMPY[p.ctype]))
+        keep.append(buf)
+        return buf
+
+    def _scratch(self, k: kir.Kernel, p: kir.Param, sizes: dict, keep: list):
+        """The scratch memory a kernel's stages leave their partial results in (freed after the launch)."""
+        s = next(s for s in k.scratch if s.name == p.name)
+        buf = self.drv.mem_alloc(max(kir.evaluate(s.count, sizes), 1) * np.dtype(NUMPY[s.ctype]).itemsize)
         keep.append(buf)
         return buf
 
@@ -321,7 +333,7 @@ def check_launch(k: kir.Kernel, sizes: dict) -> None:
             raise PlainError(f"size {name} = {sizes[name]:,}: a generated kernel indexes a dimension with a 32-bit int, "
                              f"so each size is at most {target.MAX_SIZE:,}",
                              "flat offsets are 64-bit: arrays may have more elements, spread over two dimensions")
-    for axis, blocks in zip(target.AXES, k.grid_dims(sizes)):
+    for axis, blocks in ((a, b) for s in k.launches for a, b in zip(target.AXES, s.grid_dims(sizes))):
         if blocks > target.MAX_GRID[axis]:
             raise PlainError(f"{k.name} at {sizes} needs {blocks:,} blocks along grid {axis}; CUDA allows "
                              f"{target.MAX_GRID[axis]:,}", "a larger --tile along that dimension needs fewer blocks")
