@@ -145,7 +145,9 @@ def test_tune_tries_the_threads_a_row_and_one_thread_a_point():
     analysis = run_to("analyse", (BENCHMARKS / "softmax.fut").read_text(), "softmax.fut")
     name, values = families(analysis)[0]
     assert name == "split" and {"lanes": 32} in values and {"lanes": 1024} in values and values[-1] == {"no_split": True}
+    assert {"several_blocks": True} in values
     assert _same_family("lanes", "split") and _same_family("no_split", "split")
+    assert _same_family("several_blocks", "split")
     mm = run_to("analyse", (BENCHMARKS / "mm.fut").read_text(), "mm.fut")
     assert "split" not in dict(families(mm))
 
@@ -282,3 +284,29 @@ def test_explain_names_the_kernels_of_several_blocks_a_row():
     done = tiler("explain", str(BENCHMARKS / "softmax.fut"))
     assert "ceil(m / 8192) blocks of 256 threads a row in 3 kernels: when" in done.stdout.replace("\n", " ")
     assert "rows < the GPU's SM count" in done.stdout.replace("\n", " ")
+
+
+@pytest.mark.parametrize("sizes", [{"n": 8192, "m": 8192}, {"n": 64, "m": 1 << 20}])
+def test_sizes_given_when_compiling_keep_an_untiled_rival_in_place(sizes):
+    """Found by `tiler bench`: with the sizes given, every version of the
+    tiled kernel's reads A transposed, and the split versions had no rival."""
+    path = BENCHMARKS / "rownorm.fut"
+    module = run_to("verify", path.read_text(), path.name, Options(sizes=tuple(sorted(sizes.items()))))
+    rivals = {module.rival(v.kernel) for v in module.versions if v.kernel.lanes}
+    assert {(k.name, k.transposes) for k in rivals} == {("tiler_rownorm_untiled", ()), ("tiler_rownorm_untiled_wide", ())}
+
+
+def test_several_blocks_are_forced_by_an_option_where_they_can_run():
+    """`--several-blocks` (a tuner's choice too): the one split version, of
+    --lanes threads a block (256 by default); a row that cannot stop after a
+    reduction keeps a block a row."""
+    (k, *_) = module_of("softmax", Options(several_blocks=True)).kernels
+    assert len(k.stages) == 2 and k.lanes == 256
+    (k, *_) = module_of("rowsum", Options(several_blocks=True, lanes=1024)).kernels
+    assert len(k.stages) == 1 and k.block == (1024, 1, 1)
+    branch = split_of(ROW.format(body="if r[0] > 0f32 then loop (acc = 0f32) = for k < m do acc + r[k] in acc "
+                                      "else 0f32"), Options(several_blocks=True))
+    assert [(c.lanes, c.several) for c in branch.choices] == [(256, False)]
+    for flags in (("--several-blocks", "--no-split"), ("--several-blocks", "--no-tile")):
+        r = tiler("explain", BENCHMARKS / "softmax.fut", *flags)
+        assert r.returncode == 1 and "contradict each other" in r.stderr

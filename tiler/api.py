@@ -13,7 +13,7 @@ per dimension, or the command line's text), `no_tile`, `max_shared`,
 `register_tile`, `no_register_tile`, `no_vector`, `single_buffer`,
 `double_buffer`, `chunk`, `unroll`, `no_coalesce`, `no_promote`, `pack`,
 `fast_math`, `no_async`, `transpose`, `interior`, `min_blocks`, `join_rows`,
-`no_split`, `lanes`, `name` (`--name`), `sizes` (sizes known in advance, a dict) and `thresholds` (a dict). Mistakes raise
+`no_split`, `lanes`, `several_blocks`, `name` (`--name`), `sizes` (sizes known in advance, a dict) and `thresholds` (a dict). Mistakes raise
 `tiler.UserError` (in the program; `.render()` gives the located message)
 or `tiler.PlainError` (in an option or an input).
 """
@@ -124,7 +124,8 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
             fast_math: bool = False, no_async: bool = False, transpose: bool | None = None,
             interior: bool = False, min_blocks: int | None = None, join_rows: bool | None = None,
             sizes: dict | None = None, thresholds: dict | None = None, no_launch_timing: bool = False,
-            no_split: bool = False, lanes: int | None = None, file: str | None = None,
+            no_split: bool = False, lanes: int | None = None, several_blocks: bool = False,
+            file: str | None = None,
             tuning: str | bool | None = None, name: str | None = None) -> Compiled:
     """Compile a program (a path to a `.fut` file, or its text; `file` names
     text in messages) as `tiler compile` does. `tuning`: a tuning file, or
@@ -143,7 +144,8 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
                            no_coalesce=no_coalesce, no_promote=no_promote, unroll=unroll, pack=pack,
                            fast_math=fast_math, no_async=no_async, transpose=transpose,
                            interior=interior, min_blocks=min_blocks, join_rows=join_rows,
-                           no_launch_timing=no_launch_timing, no_split=no_split, lanes=lanes)
+                           no_launch_timing=no_launch_timing, no_split=no_split, lanes=lanes,
+                           several_blocks=several_blocks)
     from .tuning import describe, for_program
 
     path = str(program) if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")) else "-"

@@ -60,7 +60,8 @@ def families(a: Analysis) -> list[tuple[str, list]]:
     b, rank = a.block, a.block.rank
     out = []
     if a.plan.split is not None and a.plan.split.active:  # the threads a row, or one thread a point
-        out.append(("split", [{"lanes": n} for n in LANES] + [{"no_split": True}]))
+        several = [{"several_blocks": True}] if a.plan.split.several else []
+        out.append(("split", [{"lanes": n} for n in LANES] + several + [{"no_split": True}]))
     if len(b.spans) == 1:  # the other dims keep one thread (`_` would give them the plan's default)
         out.append(("tile", [_per_dim(rank, {b.spans[0]: w}, 1) for w in BLOCK_1D]))
     elif len(b.spans) == 2:
@@ -154,7 +155,7 @@ def _as_parameters(name: str, value) -> dict:
 
 def _same_family(key: str, name: str) -> bool:
     return key == name or (name == "buffering" and key in ("single_buffer", "double_buffer", "no_async")) \
-        or (name == "split" and key in ("lanes", "no_split"))
+        or (name == "split" and key in ("lanes", "no_split", "several_blocks"))
 
 
 class GpuMeasure:

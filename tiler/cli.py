@@ -252,6 +252,9 @@ def plan_options(fn):
     fn = click.option("--lanes", type=int, default=None, metavar="N",
                       help="Threads a row where its reductions are split among them (a multiple of 32, up to "
                            "1024), instead of the launch's choice.")(fn)
+    fn = click.option("--several-blocks", is_flag=True,
+                      help="Run split rows by several blocks each (of --lanes threads, else 256; a kernel each "
+                           "reduction), whatever the rows' count and length.")(fn)
     fn = click.option("--no-split", is_flag=True,
                       help="Never share a row's reductions among threads: one thread a point computes the "
                            "lets between map levels itself.")(fn)
@@ -286,7 +289,7 @@ def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), regist
                  no_register_tile=False, no_vector=False, single_buffer=False, double_buffer=False, chunk=None,
                  no_coalesce=False, no_promote=False, unroll=None, pack=False, fast_math=False, no_async=False,
                  transpose=None, interior=False, min_blocks=None, join_rows=None, no_launch_timing=False,
-                 no_split=False, lanes=None):
+                 no_split=False, lanes=None, several_blocks=False):
     from .analyse import CLI_NAMES, make_options
 
     return make_options(CLI_NAMES, tile=tile, no_tile=no_tile, max_shared=max_shared,
@@ -296,7 +299,8 @@ def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), regist
                         no_coalesce=no_coalesce, no_promote=no_promote, unroll=unroll, pack=pack,
                         fast_math=fast_math, no_async=no_async, transpose=transpose,
                         interior=interior, min_blocks=min_blocks, join_rows=join_rows,
-                        no_launch_timing=no_launch_timing, no_split=no_split, lanes=lanes)
+                        no_launch_timing=no_launch_timing, no_split=no_split, lanes=lanes,
+                        several_blocks=several_blocks)
 
 
 @main.command("explain")

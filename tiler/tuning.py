@@ -37,7 +37,7 @@ SUFFIX = ".tuning"
 # the plan options a tuning may set, as make_options takes them
 PARAMETERS = ("tile", "chunk", "register_tile", "no_register_tile", "single_buffer", "double_buffer", "no_vector",
               "no_coalesce", "unroll", "pack", "no_async", "transpose", "interior", "min_blocks",
-              "join_rows", "no_split", "lanes")
+              "join_rows", "no_split", "lanes", "several_blocks")
 RECORD = ("device", "sizes", "time_ms", "default_ms", "date", "fast_math")  # what the table says about the measurement
 
 

@@ -43,6 +43,7 @@ class Options:
     device_shared: int = target.SHARED_LIMIT_ANY_GPU  # the most a block can opt in to (bench and tune read the GPU's)
     no_split: bool = False  # never share a row's reductions among threads (ablation)
     lanes: int | None = None  # threads a row when its reductions are split (None: chosen at launch)
+    several_blocks: bool = False  # split rows always by several blocks (of --lanes threads, else 256)
     no_launch_timing: bool = False  # run the model's version without timing it against untiled at a first launch
 
     def steers_schedule(self) -> bool:
@@ -104,7 +105,8 @@ CLI_NAMES = {"tile": "--tile", "register_tile": "--register-tile", "max_shared":
              "sizes": "--size", "thresholds": "--threshold", "chunk": "--chunk", "unroll": "--unroll",
              "min_blocks": "--min-blocks", "no_tile": "--no-tile", "no_register_tile": "--no-register-tile",
              "single_buffer": "--single-buffer", "double_buffer": "--double-buffer",
-             "no_launch_timing": "--no-launch-timing", "no_split": "--no-split", "lanes": "--lanes"}
+             "no_launch_timing": "--no-launch-timing", "no_split": "--no-split", "lanes": "--lanes",
+             "several_blocks": "--several-blocks"}
 MAX_MIN_BLOCKS = 32  # an SM holds at most 32 blocks (sm_90)
 MAX_UNROLL = 64  # the most --unroll takes (a chunk loop's body copied more often only grows the code)
 MAX_CHUNK = 4096  # the longest chunk --chunk takes (one line of 4096 f32 is 16 KiB of shared memory)
@@ -118,7 +120,8 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
                  unroll: int | None = None, pack: bool = False, fast_math: bool = False,
                  no_async: bool = False, transpose: bool | None = None, interior: bool = False,
                  min_blocks: int | None = None, join_rows: bool | None = None,
-                 no_launch_timing: bool = False, no_split: bool = False, lanes: int | None = None) -> Options:
+                 no_launch_timing: bool = False, no_split: bool = False, lanes: int | None = None,
+                 several_blocks: bool = False) -> Options:
     """Options from values, each checked, for the command line and the Python
     API alike: `tile` and `register_tile` as an int, a tuple per dimension or
     the command line's text; `sizes` and `thresholds` as {size name: value}.
@@ -131,7 +134,7 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
                    single_buffer=single_buffer, double_buffer=double_buffer, no_coalesce=no_coalesce,
                    no_promote=no_promote, pack=pack, fast_math=fast_math, no_async=no_async, interior=interior,
                    no_launch_timing=no_launch_timing, transpose=transpose, join_rows=join_rows,
-                   no_split=no_split)
+                   no_split=no_split, several_blocks=several_blocks)
     no_tile, no_register_tile, single_buffer, double_buffer = (flags[k] for k in (
         "no_tile", "no_register_tile", "single_buffer", "double_buffer"))
     max_shared, chunk, min_blocks, unroll, lanes = (_whole(v, name(k)) for k, v in (
@@ -146,7 +149,9 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
                                    no_register_tile and register_tile not in (None, "")),
                                   ("single_buffer", "double_buffer", single_buffer and double_buffer),
                                   ("no_split", "lanes", no_split and lanes is not None),
-                                  ("no_tile", "lanes", no_tile and lanes is not None)):
+                                  ("no_tile", "lanes", no_tile and lanes is not None),
+                                  ("no_split", "several_blocks", no_split and flags["several_blocks"]),
+                                  ("no_tile", "several_blocks", no_tile and flags["several_blocks"])):
         if given:  # a conflict is refused, never settled silently by one of them
             raise PlainError(f"{name(first)} and {name(second)} contradict each other", "give one of them")
     if max_shared is not None and max_shared < 0:

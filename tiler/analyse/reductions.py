@@ -78,7 +78,8 @@ BLOCK_SHARE = 8192
 SEVERAL_BLOCKS_ROW = 1 << 20
 SEVERAL_BLOCKS_PASSES = 1 << 18
 SEVERAL_ROWS_AN_SM = 1
-STEERED = "an option chooses the tiled kernel's schedule, and that kernel runs (--lanes N splits as well)"
+STEERED = "an option chooses the tiled kernel's schedule, and that kernel runs (--lanes N or --several-blocks " \
+          "splits as well)"
 
 
 @dataclass(frozen=True)
@@ -152,6 +153,7 @@ class Split:
     reason: str
     inner: bool = False  # map levels lie inside the rows: their points would recompute the row's lets
     given: int | None = None  # --lanes: the one lane count
+    forced: bool = False  # --several-blocks: several blocks a row wherever that can run
     limits: tuple[Test, ...] = ()  # an outer row level walks grid y or z, one block a row: at most 65,535
 
     @property
@@ -168,6 +170,8 @@ class Split:
     @property
     def choices(self) -> tuple[LaneChoice, ...]:
         """The lanes a row, in the order the launch tests them (`given`: --lanes)."""
+        if self.forced:
+            return (LaneChoice(self.given or BLOCK, (), self.several),)
         if self.given:
             return (LaneChoice(self.given, ()),)
         known = self.length is not None
@@ -218,7 +222,8 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options, schedule=None)
         return None
     found = [_level_loops(kernel, lv.dim) for lv in kernel.levels]
     others = tuple(o for _, outs in found for o in outs)
-    if options.lanes is None and options.steers_schedule():
+    chosen = options.lanes is not None or options.several_blocks  # the threads a row are the user's
+    if not chosen and options.steers_schedule():
         return _unsplit([r for reds, _ in found for r in reds], others, STEERED)
     last = len(kernel.levels) - 1
     own = {id(r.loop): _shared(r.loop, var, frozenset(range(last + 1))) for r in found[last][0] if r.split}
@@ -247,8 +252,9 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options, schedule=None)
                   ("inner level's points" if inner == 1 else f"{inner} inner levels' points")
     limits = tuple(Test(lv.size.name, "<=", target.MAX_GRID[target.AXES[deepest - lv.dim]])
                    for lv in kernel.levels[:deepest] if not isinstance(lv.size, int))
-    split = Split(deepest + 1, reductions, others, reason, bool(inner), options.lanes, limits)
-    staged = _staged_elsewhere(split, schedule) if inner and options.lanes is None else ""
+    split = Split(deepest + 1, reductions, others, reason, bool(inner), options.lanes, options.several_blocks,
+                  limits)
+    staged = _staged_elsewhere(split, schedule) if inner and not chosen else ""
     if staged:
         return _unsplit(reductions, others, staged, (inside,))
     length = dict(options.sizes).get(split.length) if isinstance(split.length, str) else split.length

@@ -47,6 +47,7 @@ ABLATIONS = {  # each removes (or, where the plan leaves it out, adds) one techn
     "interior blocks without clamps": Options(interior=True),
     "ptxas's register choice (--min-blocks 0)": Options(min_blocks=0),
     "a thread a point, reductions not split (--no-split)": Options(no_split=True),
+    "a block of 1024 a row, never several (--lanes 1024)": Options(lanes=1024),
 }
 # how far --fast-math's results may stray (relative to an output's largest
 # magnitude), from the untiled IEEE kernel and from the float64 interpreter:

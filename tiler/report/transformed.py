@@ -40,12 +40,18 @@ def show_transformed(program: ast.Program, a: Analysis) -> str:
 def _split(program: ast.Program, a: Analysis) -> str:
     """Rows run by T threads each: the reductions they split, the inner maps they share."""
     split = a.plan.split
-    counts = sorted(c.lanes for c in split.choices)
+    counts = sorted({c.lanes for c in split.choices if not c.several})
     lanes = ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}" if len(counts) > 1 else str(counts[0])
     maps = kernel_maps(program, len(a.kernel.levels))
     rows = "map level 0" if split.rows == 1 else f"map levels 0 to {split.rows - 1}"
     comments = {span_key(maps[0]): [f"rows ({rows}): each run by T = {lanes} threads (chosen at launch by the "
                                     f"rows' count and length); every thread of a row runs the row's code"]}
+    several = next((c for c in split.choices if c.several), None)
+    if several is not None:
+        comments[span_key(maps[0])].append(
+            f"or, for fewer rows than SMs and long ones, by {several.who}: a kernel each split reduction, "
+            "whose blocks leave their shares' sum (by its operator) in scratch memory; the next kernel combines "
+            "them, in the same order in every block, and the last one runs the rest of the row")
     for n, m in enumerate(maps[split.rows:]):
         last = n == len(maps) - split.rows - 1
         comments[span_key(m)] = ["the row's T threads share these points: thread t computes points t, t + T, ..."
