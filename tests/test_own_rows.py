@@ -80,3 +80,28 @@ def test_a_matrix_also_transposed_in_the_prelude_is_left():
         "  map(fn f32 (int i) =>", "  let At = transpose(A) in\n  map(fn f32 (int i) =>", 1)
     k = run_to("kernel", text, "t.fut", DEFAULT)
     assert row_params(k) == []
+
+
+LET_ROW = """
+fun [f32, n] main([[f32, 34], n] A, [f32, k] w) =
+  map(fn f32 (int i) =>
+        {level}streamSeq(fn f32 (int kk, [f32, c] wc, f32 acc) =>
+                    loop (acc) = for j < c do
+                      {inner}let s = loop (s = 0f32) = for f < 34 do s + row[f] * row[33 - f] in s
+                      in acc + s * wc[j]
+                    in acc
+                 , w, 0f32)
+     , iota(n))
+"""
+
+
+@pytest.mark.parametrize("level, inner", [("let row = A[i] in\n        ", ""), ("", "let row = A[i] in ")])
+def test_a_row_named_by_a_let_is_read_where_the_let_is_used(level, inner):
+    """Found on an unseen program: `let row = X[i] in ... row[f]` kept its
+    reads in place (a row apart, uncoalesced) where `X[i, f]` was staged."""
+    text = LET_ROW.format(level=level, inner=inner)
+    assert row_params(run_to("kernel", text, "t.fut", DEFAULT)) == ["A[i]"]
+    a = run_to("analyse", text, "t.fut", Options())
+    spelled = run_to("analyse", LET_ROW.format(level="", inner="").replace("row[", "A[i, "), "t.fut", Options())
+    assert [(s.name, s.staged, s.pitch) for s in a.schedule.slabs] == \
+        [(s.name, s.staged, s.pitch) for s in spelled.schedule.slabs] == [("A[i]", True, 34)]

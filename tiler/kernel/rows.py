@@ -26,6 +26,7 @@ from ..tree import descendants, map_children
 
 def own_rows(k: T.Kernel) -> T.Kernel:
     """The kernel with each thread's own rows read by index made map rows."""
+    k = row_aliases(k)
     for depth, level in enumerate(k.levels):
         index = _iota_param(level)
         if index is None:
@@ -34,6 +35,49 @@ def own_rows(k: T.Kernel) -> T.Kernel:
             if _reads_only_its_row(k, a, index, level.size):
                 k = _as_row(k, depth, a, index)
     return k
+
+
+def row_aliases(k: T.Kernel) -> T.Kernel:
+    """`let r = A[i] in ... r[f] ...` as `... A[i, f] ...`: a `let` that
+    names a row of an array copies nothing, so the kernel reads the row
+    where the let's body reads `r`, as if the program had spelled it out
+    (the same computation gets the same plan however it is written)."""
+    aliases: dict[Binder, T.Index] = {}
+
+    def rewrite(e):
+        if isinstance(e, T.Let) and _names_a_row(e):  # (the let stays, unused: explain lists its name)
+            value = aliases[e.binders[0]] = rewrite(e.value)
+            return dataclasses.replace(e, value=value, body=rewrite(e.body))
+        if isinstance(e, T.Index) and isinstance(e.array, T.Var) and e.array.binder in aliases:
+            row = aliases[e.array.binder]
+            return dataclasses.replace(e, array=row.array, indices=row.indices + tuple(rewrite(i) for i in e.indices))
+        if isinstance(e, T.Var) and e.binder in aliases:
+            return dataclasses.replace(aliases[e.binder], span=e.span)
+        return map_children(e, rewrite, T.is_exp)
+
+    levels = []
+    for lv in k.levels:
+        args = tuple(rewrite(a) for a in lv.args)
+        lets = []
+        for binders, value in lv.lets:
+            value = rewrite(value)
+            if len(binders) == 1 and _row_read(value):
+                aliases[binders[0]] = value
+            else:
+                lets.append((binders, value))
+        levels.append(dataclasses.replace(lv, args=args, lets=tuple(lets)))
+    body = rewrite(k.body)
+    return dataclasses.replace(k, levels=tuple(levels), body=body) if aliases else k
+
+
+def _names_a_row(e: T.Let) -> bool:
+    return len(e.binders) == 1 and _row_read(e.value)
+
+
+def _row_read(e) -> bool:
+    """`A[i]`: one row of a 2-D array named by a variable."""
+    return isinstance(e, T.Index) and isinstance(e.array, T.Var) and isinstance(e.array.type, Array) and \
+        e.array.type.rank == 2 and len(e.indices) == 1
 
 
 def _iota_param(level: T.MapLevel) -> Binder | None:
