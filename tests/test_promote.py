@@ -97,12 +97,14 @@ def test_a_read_outside_a_loop_over_the_chunk_is_not_a_candidate():
     assert kernel(text).promoted == ()
 
 
-def test_the_middle_index_of_a_3d_array_is_left():
+def test_the_first_index_of_a_3d_array_is_left():
+    """Its chunk would be a column of a 2-D slice across the outer axis: no
+    swap of the last two axes makes it a row."""
     text = """
-fun [f32, m] main([[[f32, m], n], 4] B, [f32, n] w) =
+fun [f32, m] main([[[f32, m], 4], n] B, [f32, n] w) =
   map(fn f32 (int i) =>
         streamSeq(fn f32 (int kk, [f32, c] wc, f32 acc) =>
-                    loop (acc) = for k < c do acc + wc[k] * B[2, kk + k, i] in acc
+                    loop (acc) = for k < c do acc + wc[k] * B[kk + k, 2, i] in acc
                  , w, 0f32)
      , iota(m))
 """
@@ -128,3 +130,20 @@ def test_explain_lists_every_read_and_what_became_of_it():
     assert [(r["read"], r["input"]) for r in data["promoted"]] == [("A[i, kk + k]", "A_c"), ("x[kk + k]", "x_c")]
     text = tiler("explain", BENCHMARKS / "mm_rows.fut").stdout
     assert "index read B[kk + k, j] at 12:44: made stream input B_c: a column of `B`" in " ".join(text.split())
+
+
+def test_a_column_of_a_batch_of_matrices_becomes_a_row_of_a_view_with_its_last_axes_swapped():
+    """Found on an unseen program: a batched product reading `B[b, kk + t, j]`
+    staged only A's row and read B from global memory on every step."""
+    path = PROGRAMS / "analysis" / "promoted_batch_column.fut"
+    k = kernel(path.read_text())
+    (p,) = k.promoted
+    assert p.param == "B_c" and "a column of `B`" in p.reason
+    (pl,) = k.prelude
+    assert isinstance(pl.value, T.Transpose) and pl.value.axis == 1
+    assert [str(s) if isinstance(s, int) else s.name for s in pl.binder.type.shape] == ["nb", "q", "p"]
+    s = stream_of(k)
+    assert isinstance(s.arrays[1], T.Index) and [i.binder.name for i in s.arrays[1].indices] == ["b", "j"]
+    a = run_to("analyse", path.read_text(), path.name, DEFAULT)
+    (stream,) = a.schedule.streams
+    assert stream.tiled and all(i.staged for i in stream.inputs)

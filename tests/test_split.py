@@ -12,7 +12,7 @@ from conftest import BENCHMARKS, PROGRAMS, tiler
 
 from tiler import kir
 from tiler.analyse import DEFAULT, Options
-from tiler.analyse.reductions import BLOCK_SHARE, MIN_SPLIT_LENGTH, Operator, extreme, identity
+from tiler.analyse.reductions import BLOCK_SHARE, MAX_BLOCKS_A_ROW, MIN_SPLIT_LENGTH, Operator, extreme, identity
 from tiler.errors import PlainError
 from tiler.pipeline import run_to
 
@@ -249,7 +249,7 @@ def test_few_long_rows_run_several_blocks_a_row_a_kernel_each_reduction(name, si
     partial result a block in scratch memory; the last kernel combines them."""
     k = module_of(name).select(sizes, 132)
     assert len(k.launches) == kernels and k.lanes == 256
-    blocks = -(-sizes["m"] // BLOCK_SHARE)
+    blocks = min(-(-sizes["m"] // BLOCK_SHARE), MAX_BLOCKS_A_ROW)  # 2^26: 8,192 shares, 2,048 blocks
     assert all(s.grid_dims(sizes) == (blocks, sizes["n"], 1) for s in k.stages)
     assert k.grid_dims(sizes) == ((blocks if kernels == 3 else 1), sizes["n"], 1)  # softmax's points, or one store
     assert [kir.evaluate(s.count, sizes) for s in k.scratch] == [sizes["n"] * blocks] * (kernels - 1)
@@ -282,7 +282,8 @@ def test_the_host_launcher_takes_scratch_and_launches_the_stages_in_order():
 
 def test_explain_names_the_kernels_of_several_blocks_a_row():
     done = tiler("explain", str(BENCHMARKS / "softmax.fut"))
-    assert "ceil(m / 8192) blocks of 256 threads a row in 3 kernels: when" in done.stdout.replace("\n", " ")
+    assert "min(ceil(m / 8192), 2048) blocks of 256 threads a row in 3 kernels: when" in \
+        done.stdout.replace("\n", " ")
     assert "rows < the GPU's SM count" in done.stdout.replace("\n", " ")
 
 
@@ -310,3 +311,27 @@ def test_several_blocks_are_forced_by_an_option_where_they_can_run():
     for flags in (("--several-blocks", "--no-split"), ("--several-blocks", "--no-tile")):
         r = tiler("explain", BENCHMARKS / "softmax.fut", *flags)
         assert r.returncode == 1 and "contradict each other" in r.stderr
+
+
+@pytest.mark.parametrize("sizes, several", [({"n": 70000, "m": 1 << 20}, False), ({"n": 4, "m": 0}, False),
+                                            ({"n": 65535, "m": 1}, True)])
+def test_forced_several_blocks_stay_within_the_grid_and_need_iterations(sizes, several):
+    """Found by a review: with --several-blocks the rows sit on grid y (at
+    most 65,535), and a row of no iterations has no blocks to fold it; past
+    either, a block a row runs."""
+    k = module_of("softmax", Options(several_blocks=True)).select(sizes, 132)
+    assert bool(k.stages) == several and k.lanes == 256
+
+
+def test_forced_several_blocks_show_transformed_and_say_why_not():
+    shown = tiler("explain", BENCHMARKS / "softmax.fut", "--several-blocks", "--show-transformed")
+    assert shown.returncode == 0 and "several blocks of 256 threads" in shown.stdout
+    branch = split_of(ROW.format(body="if r[0] > 0f32 then loop (acc = 0f32) = for k < m do acc + r[k] in acc "
+                                      "else 0f32"), Options(several_blocks=True))
+    assert "--several-blocks: a reduction lies in an `if`'s branch" in branch.reason
+
+
+def test_a_stage_says_which_reduction_it_folds_of_how_many():
+    (k, *_) = module_of("softmax", Options(several_blocks=True)).kernels
+    assert ["folds reduction 1 of 2" in s.summary[0] for s in k.stages] == [True, False]
+    assert "folds reduction 2 of 2" in k.stages[1].summary[0]

@@ -407,7 +407,7 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, symbol, **pla
                          stem + ".h": header(values["verify"])})
     if use_nvcc:
         from .runtime.nvcc import compile_report
-        click.echo(compile_report(cuda, arch, values["verify"].kernels), err=True)
+        click.echo(compile_report(cuda, arch, values["verify"].functions), err=True)
 
 
 @main.command("tune")

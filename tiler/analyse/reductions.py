@@ -75,6 +75,9 @@ MIN_SPLIT_LENGTH = 256
 # 8 rows of 2^20, a sum 0.020 ms against 0.043 a block a row; a softmax of 8 rows of 2^18 0.037 against 0.092;
 # shorter, or rows as many as the SMs, a block a row is as fast or faster.
 BLOCK_SHARE = 8192
+# at most this many blocks a row (longer rows give each block a larger share): every block of a later kernel
+# combines all the blocks' partial results, so their number must stay small beside a block's share
+MAX_BLOCKS_A_ROW = 2048
 SEVERAL_BLOCKS_ROW = 1 << 20
 SEVERAL_BLOCKS_PASSES = 1 << 18
 SEVERAL_ROWS_AN_SM = 1
@@ -141,7 +144,8 @@ class LaneChoice:
     @property
     def who(self) -> str:
         if self.several:
-            return f"several blocks of {self.lanes} threads (one each {BLOCK_SHARE:,} iterations)"
+            return f"several blocks of {self.lanes} threads (one each {BLOCK_SHARE:,} iterations, at most " \
+                   f"{MAX_BLOCKS_A_ROW:,})"
         return "a warp" if self.lanes == WARP else f"a block of {self.lanes} threads"
 
 
@@ -155,6 +159,8 @@ class Split:
     given: int | None = None  # --lanes: the one lane count
     forced: bool = False  # --several-blocks: several blocks a row wherever that can run
     limits: tuple[Test, ...] = ()  # an outer row level walks grid y or z, one block a row: at most 65,535
+    # the same with several blocks a row, the row levels on grid y and z (None: a literal size is past them)
+    several_limits: tuple[Test, ...] | None = ()
 
     @property
     def active(self) -> bool:
@@ -170,8 +176,12 @@ class Split:
     @property
     def choices(self) -> tuple[LaneChoice, ...]:
         """The lanes a row, in the order the launch tests them (`given`: --lanes)."""
+        lanes = self.given or BLOCK
+        if self.forced and self.several:  # past the grid's limits (or rows of no length), a block a row
+            return (LaneChoice(lanes, ((Test("length", ">=", 1),) + self.several_limits,), True),
+                    LaneChoice(lanes, ()))
         if self.forced:
-            return (LaneChoice(self.given or BLOCK, (), self.several),)
+            return (LaneChoice(lanes, ()),)
         if self.given:
             return (LaneChoice(self.given, ()),)
         known = self.length is not None
@@ -180,8 +190,8 @@ class Split:
         few = (Test("rows", "<", FEW_ROWS_AN_SM, True),)
         wide = ((Test("length", ">=", LONG_ROW),), few) if known else (few,)
         long = SEVERAL_BLOCKS_PASSES if self.inner else SEVERAL_BLOCKS_ROW
-        several = (LaneChoice(BLOCK, ((Test("rows", "<", SEVERAL_ROWS_AN_SM, True), Test("length", ">=", long)),),
-                              True),) if self.several else ()
+        several = (LaneChoice(BLOCK, ((Test("rows", "<", SEVERAL_ROWS_AN_SM, True), Test("length", ">=", long))
+                                      + self.several_limits,), True),) if self.several else ()
         return (LaneChoice(WARP, (warp,)),) + several + (LaneChoice(WIDE_BLOCK, wide), LaneChoice(BLOCK, ()))
 
     @property
@@ -191,7 +201,8 @@ class Split:
         loop body (a kernel can end after it), and the blocks of a row fit
         grid x, with the rows on y and z."""
         split = [r for r in self.reductions if r.split]
-        return self.length is not None and all(r.top for r in split) and self.rows < len(target.AXES)
+        return self.length is not None and all(r.top for r in split) and self.rows < len(target.AXES) and \
+            self.several_limits is not None
 
     @property
     def min_length(self) -> Test | None:
@@ -252,8 +263,15 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options, schedule=None)
                   ("inner level's points" if inner == 1 else f"{inner} inner levels' points")
     limits = tuple(Test(lv.size.name, "<=", target.MAX_GRID[target.AXES[deepest - lv.dim]])
                    for lv in kernel.levels[:deepest] if not isinstance(lv.size, int))
+    shifted = [(lv, target.AXES[deepest - lv.dim + 1]) for lv in kernel.levels[:deepest + 1]] \
+        if deepest + 1 < len(target.AXES) else []
+    several_limits = None if any(isinstance(lv.size, int) and lv.size > target.MAX_GRID[axis] for lv, axis in shifted) \
+        else tuple(Test(lv.size.name, "<=", target.MAX_GRID[axis]) for lv, axis in shifted
+                   if not isinstance(lv.size, int))
     split = Split(deepest + 1, reductions, others, reason, bool(inner), options.lanes, options.several_blocks,
-                  limits)
+                  limits, several_limits)
+    if options.several_blocks and not split.several:
+        split = replace(split, reason=split.reason + "; --several-blocks: " + _why_one_block(split))
     staged = _staged_elsewhere(split, schedule) if inner and not chosen else ""
     if staged:
         return _unsplit(reductions, others, staged, (inside,))
@@ -261,6 +279,15 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options, schedule=None)
     if split.min_length and length is not None and length < MIN_SPLIT_LENGTH:  # known when compiling (--size)
         return _unsplit(reductions, others, f"its {length} iterations are too few to share among threads")
     return split
+
+
+def _why_one_block(split: Split) -> str:
+    """Why a row keeps one block though --several-blocks asks for several."""
+    if split.length is None:
+        return "the reductions have no one length the launch knows, so a block a row"
+    if not all(r.top for r in split.reductions if r.split):
+        return "a reduction lies in an `if`'s branch or a loop's body, where a kernel cannot end, so a block a row"
+    return "the rows would need more grid axes, or more blocks along one, than CUDA has, so a block a row"
 
 
 def _unsplit(reductions, others, reason: str, overruled: tuple = ()) -> Split:

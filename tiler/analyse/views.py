@@ -26,7 +26,7 @@ class Views:
         self.defs: dict[Binder, tuple] = {}  # binder -> how it is defined
         for pl in kernel.prelude:
             if isinstance(pl.value, T.Transpose):
-                self.defs[pl.binder] = ("transpose", pl.value.source)
+                self.defs[pl.binder] = ("transpose", pl.value.source, pl.value.axis)
         for level in kernel.levels:
             for p, a in zip(level.params, level.args):
                 self.defs[p] = ("row", a, level.dim)
@@ -45,7 +45,7 @@ class Views:
                 return e.binder, tuple(("free", j) for j in range(rank))
             if d[0] == "transpose":
                 root, items = self.items(T.Var(d[1], d[1].type))
-                return root, tuple(_swap_outer(i) for i in items)
+                return root, tuple(_swap(i, d[2]) for i in items)
             if d[0] == "let":
                 return self.items(d[1])
             if d[0] == "row":
@@ -195,9 +195,10 @@ def _fix(items, fixed):
     return tuple(out)
 
 
-def _swap_outer(it):
-    if it[0] == "free" and it[1] in (0, 1):
-        return ("free", 1 - it[1])
+def _swap(it, axis: int):
+    """An item of a transpose's root: its free indices `axis` and `axis + 1` exchanged."""
+    if it[0] == "free" and it[1] in (axis, axis + 1):
+        return ("free", 2 * axis + 1 - it[1])
     return it
 
 

@@ -147,11 +147,14 @@ Exp = Lit | Var | TupleE | BinOp | UnOp | Index | Builtin | Call | Let | If | Lo
 
 @dataclass(frozen=True)
 class Transpose:
-    """A prelude transpose: an index permutation of `source`, never a copy."""
+    """A prelude transpose: an index permutation of `source`, never a copy:
+    its axes `axis` and `axis + 1` swapped (the language's `transpose`, 0;
+    the kernel stage reads a column of a batch of matrices through 1)."""
 
     source: Binder
     type: Type
     span: Span = _span()
+    axis: int = 0
 
 
 @dataclass(frozen=True)

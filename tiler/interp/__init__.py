@@ -92,7 +92,7 @@ def _start(program: T.Program, inputs: dict, chunking: Chunking, seed: int, wide
         ev.env[p] = _input(p, inputs[p.name], B, wide)
     for pl in k.prelude:
         if isinstance(pl.value, T.Transpose):
-            ev.env[pl.binder] = np.swapaxes(ev.env[pl.value.source], B, B + 1)
+            ev.env[pl.binder] = np.swapaxes(ev.env[pl.value.source], B + pl.value.axis, B + pl.value.axis + 1)
         else:
             ev.env[pl.binder] = ev.ev(pl.value)
     return ev

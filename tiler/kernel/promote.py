@@ -14,7 +14,8 @@ A read is rewritten when
 - the array and its other indices are fixed for the whole stream (bound
   outside it), so every chunk reads the same row;
 - that index is the array's last (a row: `B[j, kk + k]` reads `B[j]`) or the
-  first of a 2-D array of main's (a column: read through a transpose); and
+  one before it in an array of main's (a column: read through a view with
+  the last two axes swapped; `B[b, kk + k, j]` of a batch of matrices too); and
 - the read is made on every step (not under an `if` or a short-circuit), or
   every other index is the index of a parallel dimension within the array's
   extent: a copy that loads it for every element then stays in bounds.
@@ -113,9 +114,9 @@ class _Promoter:
             return (f"`{r.array.name}` has {_size_text(shape[r.position])} elements along that index, the stream "
                     f"{_size_text(_length(s))}: its chunks would not line up with the stream's")
         last = r.position == len(shape) - 1
-        if not last and not (r.position == 0 and len(shape) == 2 and r.array in self.globals):
-            return ("the stream walks an index that is neither the array's last nor the first of a 2-D array of "
-                    "main's: no row or transposed row of it is the stream's chunk")
+        if not last and not (r.position == len(shape) - 2 and r.array in self.globals):
+            return ("the stream walks an index that is neither the array's last nor the one before the last of "
+                    "an array of main's: no row or transposed row of it is the stream's chunk")
         if r.conditional and not all(self.in_range(o, size) for o, size in zip(r.others, _without(shape, r.position))):
             return ("it is read on some steps only (under an `if`), and its other indices are not known to be in "
                     "range: a copy of every element might read past the array")
@@ -141,10 +142,11 @@ class _Promoter:
         return T.Index(var, r.others, row, r.node.span)
 
     def transpose(self, b: Binder) -> Binder:
+        """`b` with its last two axes swapped (a view, never a copy)."""
         if b not in self.transposed:
-            rows, cols = b.type.shape
-            t = Binder(self.fresh(f"{b.name}_t"), Array(b.type.elem, (cols, rows)), "let", b.span)
-            self.prelude.append(T.PreludeLet(t, T.Transpose(b, t.type, b.span)))
+            *lead, rows, cols = b.type.shape
+            t = Binder(self.fresh(f"{b.name}_t"), Array(b.type.elem, (*lead, cols, rows)), "let", b.span)
+            self.prelude.append(T.PreludeLet(t, T.Transpose(b, t.type, b.span, len(lead))))
             self.transposed[b] = t
         return self.transposed[b]
 

@@ -305,7 +305,8 @@ class Kernel:
     shared: tuple[SharedAlloc, ...]
     body: tuple
     block: tuple[int, int, int]  # threads along x, y, z
-    grid: tuple  # per axis x, y, z: (size name or number, threads along it), or None
+    # per axis x, y, z: (size name or number, threads along it), with at most so many blocks a third item; or None
+    grid: tuple
     tiled: bool
     source: str
     summary: tuple[str, ...]  # the plan, in words, for the header comment
@@ -384,11 +385,16 @@ class Kernel:
 
     def grid_dims(self, sizes: dict) -> tuple[int, int, int]:
         """Blocks along x, y, z for the sizes of a launch (by size name)."""
-        return tuple(1 if a is None else math.ceil((sizes[a[0]] if isinstance(a[0], str) else a[0]) / a[1])
-                     for a in self.grid)
+        def blocks(a):
+            n = math.ceil((sizes[a[0]] if isinstance(a[0], str) else a[0]) / a[1])
+            return min(n, a[2]) if len(a) > 2 else n
+        return tuple(1 if a is None else blocks(a) for a in self.grid)
 
     def grid_formulas(self) -> list[str]:
-        return ["1" if a is None else str(a[0]) if a[1] == 1 else f"ceil({a[0]} / {a[1]})" for a in self.grid]
+        def formula(a):
+            text = str(a[0]) if a[1] == 1 else f"ceil({a[0]} / {a[1]})"
+            return f"min({text}, {a[2]})" if len(a) > 2 else text
+        return ["1" if a is None else formula(a) for a in self.grid]
 
 
 def stage_name(kernel: str, i: int) -> str:
@@ -506,6 +512,8 @@ def evaluate(e, env: dict):
         return (max if e.fn == "max" else min)(evaluate(a, env) for a in e.args)
     if isinstance(e, Cast):
         return evaluate(e.a, env)
+    if isinstance(e, Select):
+        return evaluate(e.a, env) if evaluate(e.cond, env) else evaluate(e.b, env)
     raise ValueError(f"not a launch condition: {e!r}")
 
 

@@ -24,9 +24,8 @@ def bind_prelude(low, k: T.Kernel) -> None:
     """The host prelude's names: a transpose is a view with two strides swapped."""
     for pl in k.prelude:
         if isinstance(pl.value, T.Transpose):
-            v = low.env[pl.value.source]
-            low.env[pl.binder] = View(v.buffer, v.offset, (v.strides[1], v.strides[0]) + v.strides[2:],
-                                      (v.sizes[1], v.sizes[0]) + v.sizes[2:], v.ctype)
+            v, a = low.env[pl.value.source], pl.value.axis
+            low.env[pl.binder] = View(v.buffer, v.offset, swap_at(v.strides, a), swap_at(v.sizes, a), v.ctype)
         else:
             low.env[pl.binder] = low.name_value(pl.binder, low.exp(pl.value))
 
@@ -65,6 +64,11 @@ def kernel_params(low: Body, k: T.Kernel, factor, fixed: dict, transposed: froze
     for i, t in enumerate(k.outputs):
         params.append(kir.Param(low.fresh(f"out{i}"), ctype_of(t), "output", f"out{i}", shape))
     return params + sizes
+
+
+def swap_at(axes: tuple, a: int) -> tuple:
+    """Axes `a` and `a + 1` exchanged."""
+    return axes[:a] + (axes[a + 1], axes[a]) + axes[a + 2:]
 
 
 def swapped(axes: tuple) -> tuple:

@@ -18,7 +18,17 @@ from dataclasses import dataclass, field
 
 from .. import kir, target
 from ..analyse import Analysis
-from ..analyse.reductions import BLOCK_SHARE, ROWS_A_WARP_BLOCK, Operator, Pick, Split, extreme, identity, pick_of
+from ..analyse.reductions import (
+    BLOCK_SHARE,
+    MAX_BLOCKS_A_ROW,
+    ROWS_A_WARP_BLOCK,
+    Operator,
+    Pick,
+    Split,
+    extreme,
+    identity,
+    pick_of,
+)
 from ..check import typed as T
 from ..check.types import Scalar
 from .body import ctype_of, value_parts
@@ -81,6 +91,7 @@ class SplitBody(Streams):
         self.lanes = lanes
         self.lane = kir.ThreadIdx("x")
         self.base = None  # several blocks a row: the first iteration (or point) of the block's share
+        self.share = None  # and how many it has (the last block's may be cut short)
         self.uniform = True  # the code being lowered runs alike on every lane of a row
         self.several: Several | None = None
 
@@ -186,7 +197,7 @@ class SplitBody(Streams):
         finally:
             self.uniform = True
         share = f"one iteration in {self.lanes}" if self.base is None else \
-            f"one iteration in {self.lanes} of its block's {BLOCK_SHARE:,}"
+            f"one iteration in {self.lanes} of its block's share"
         self.emit(kir.For(k, self.lane, self.stop(bound), const(self.lanes), stmts, e.span,
                           note=f"this lane's share: {share}"))
 
@@ -197,7 +208,7 @@ class SplitBody(Streams):
 
     def stop(self, bound):
         """A lane loop's bound: the row's, or the end of the block's share of it."""
-        return bound if self.base is None else kir.Call("min", (kir.Bin("-", bound, self.base), const(BLOCK_SHARE)))
+        return bound if self.base is None else kir.Call("min", (kir.Bin("-", bound, self.base), self.share))
 
     def _pick_step(self, body, pick: Pick, value, index, step, k) -> None:
         """One iteration: the lets, then `if (t < v) { v = t; i = index; step = k; }`."""
@@ -299,10 +310,10 @@ def lower_several(analysis: Analysis, split: Split, lanes: int, file: str, wide:
     reduction, combining the earlier ones' partial results."""
     last, several = _row_kernel(analysis, split, lanes, file, wide, stage=None)
     # every kernel of the launch takes the same arguments: each stage the scratch arrays of all reductions
-    stages = tuple(dataclasses.replace(_row_kernel(analysis, split, lanes, file, wide, stage=i)[0], params=last.params)
-                   for i in range(several.met))
+    stages = tuple(dataclasses.replace(_row_kernel(analysis, split, lanes, file, wide, stage=i, total=several.met)[0],
+                                       params=last.params) for i in range(several.met))
     rows = [size_name(lv.size) for lv in analysis.kernel.levels[:split.rows]]
-    count = kir.Cast(target.INDEX, _blocks_a_row(split.length, lambda n: kir.Ref(n)))
+    count = kir.Cast(target.INDEX, _blocks_a_row(split.length, kir.Ref, at_most))
     for r in rows:
         count = kir.Bin("*", count, const(r) if isinstance(r, int) else kir.Ref(r))
     scratch = tuple(kir.Scratch(n, c, count, "a block's partial result of a reduction, for each block of each row")
@@ -310,10 +321,24 @@ def lower_several(analysis: Analysis, split: Split, lanes: int, file: str, wide:
     return dataclasses.replace(last, stages=stages, scratch=scratch).renamed(last.name)
 
 
-def _blocks_a_row(length, ref):
-    """ceil(length / BLOCK_SHARE), without overflow near 2^31 (length >= 1)."""
+def _blocks_a_row(length, ref, at_most):
+    """min(ceil(length / BLOCK_SHARE), MAX_BLOCKS_A_ROW) (0 for no
+    iterations; a size is at most target.MAX_SIZE, so the sum cannot
+    overflow); `at_most(e, n)` spells the minimum."""
     n = const(length) if isinstance(length, int) else ref(length)
-    return add(kir.Bin("/", kir.Bin("-", n, const(1)), const(BLOCK_SHARE)), const(1))
+    return at_most(kir.Bin("/", add(n, const(BLOCK_SHARE - 1)), const(BLOCK_SHARE)), const(MAX_BLOCKS_A_ROW))
+
+
+def at_most(e, n):
+    """The smaller of two int expressions, as a launch computes it (a select: host code has no `min`)."""
+    return kir.Select(kir.Bin("<", e, n), e, n)
+
+
+def _share(low: SplitBody, length, blocks) -> None:
+    """The block's share of `length` iterations (or points) among `blocks`:
+    ceil(length / blocks) each, from blockIdx.x times that on."""
+    low.share = low.declare("share", "int", add(kir.Bin("/", kir.Bin("-", length, const(1)), blocks), const(1)))
+    low.base = low.declare("first", "int", mul(kir.BlockIdx("x"), low.share))
 
 
 def _row_kernel(analysis: Analysis, split: Split, lanes: int, file: str, wide: bool, **several):
@@ -338,11 +363,18 @@ def _row_kernel(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
         gtids.append(low.declare(f"row{lv.dim}", "int", at, lv.span))
     inner = k.levels[split.rows:]
     if several:
-        length = next((low.env[s] for s in k.sizes if s.name == split.length), None)
-        blocks = low.declare("blocks", "int", _blocks_a_row(split.length, lambda n: length))
+        def size(name):
+            return next(low.env[s] for s in k.sizes if s.name == name)
+
+        def in_kernel(e, n):
+            return kir.Call("min", (e, n))
+        blocks = low.declare("blocks", "int", _blocks_a_row(split.length, size, in_kernel))
         low.several = Several(several["stage"], blocks, flat_index(gtids, sizes, lambda extent: extent), names)
-        if several["stage"] is not None or inner:
-            low.base = low.declare("first", "int", mul(kir.BlockIdx("x"), const(BLOCK_SHARE)))
+        if several["stage"] is not None:  # its blocks share the reduction's iterations
+            _share(low, size(split.length) if isinstance(split.length, str) else const(split.length), blocks)
+        elif inner:  # the last kernel's blocks share the innermost level's points
+            points = low.declare("point_blocks", "int", _blocks_a_row(size_name(inner[-1].size), size, in_kernel))
+            _share(low, sizes[inner[-1].dim], points)
     in_range = all_of(kir.Bin("<", g, sizes[lv.dim]) for g, lv in zip(gtids, rows))
     outputs = [p for p in params if p.role == "output"]
 
@@ -377,10 +409,11 @@ def _row_kernel(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
     who = f"{lanes} threads a row"
     if several:
         # a stage's blocks share its reduction's iterations; the last kernel's, the innermost level's points
-        grid[0] = (split.length, BLOCK_SHARE) if several["stage"] is not None else \
-            (size_name(inner[-1].size), BLOCK_SHARE) if inner else None
-        who = f"blocks of {lanes} threads, one each {BLOCK_SHARE:,} iterations of a row; " + (
-            f"folds reduction {several['stage'] + 1} of {low.several.met}" if several["stage"] is not None else
+        grid[0] = (split.length, BLOCK_SHARE, MAX_BLOCKS_A_ROW) if several["stage"] is not None else \
+            (size_name(inner[-1].size), BLOCK_SHARE, MAX_BLOCKS_A_ROW) if inner else None
+        who = f"blocks of {lanes} threads, one each {BLOCK_SHARE:,} iterations of a row (at most " \
+              f"{MAX_BLOCKS_A_ROW:,}); " + (
+            f"folds reduction {several['stage'] + 1} of {several['total']}" if several["stage"] is not None else
             "combines the partial results of " + ("its reduction" if low.several.met == 1 else
                                                   f"its {low.several.met} reductions") +
             (" and runs the row's points" if inner else ""))

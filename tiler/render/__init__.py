@@ -115,9 +115,11 @@ def launcher(m: kir.Module) -> dict:
 
 def _grid_c(k: kir.Kernel, names: dict) -> list[str]:
     """The kernel's grid in C, over the launcher's parameters."""
-    return ["1" if a is None else (str(-(-a[0] // a[1])) if isinstance(a[0], int) else
-                                   names.get(a[0], a[0]) if a[1] == 1 else
-                                   f"({names.get(a[0], a[0])} + {a[1] - 1}) / {a[1]}") for a in k.grid]
+    def blocks(a):
+        n = str(-(-a[0] // a[1])) if isinstance(a[0], int) else names.get(a[0], a[0]) if a[1] == 1 else \
+            f"({names.get(a[0], a[0])} + {a[1] - 1}) / {a[1]}"
+        return f"({n} < {a[2]} ? {n} : {a[2]})" if len(a) > 2 else n
+    return ["1" if a is None else blocks(a) for a in k.grid]
 
 
 def _partials(s: kir.Scratch, in_params) -> dict:
@@ -194,20 +196,27 @@ def launch(m: kir.Module) -> dict:
     }
 
 
+def _axis(a) -> dict | None:
+    """A grid axis in the launch description: blocks = ceil(size / threads), at most `at_most`."""
+    if a is None:
+        return None
+    return {"size": a[0], "threads": a[1]} | ({"at_most": a[2]} if len(a) > 2 else {})
+
+
 def _version(v: kir.Version) -> dict:
     k = v.kernel
     return {
         "kernel": k.name, "tiled": k.tiled,
         "condition": None if v.condition is None else c(v.condition), "why": v.why, "rival": v.rival or None,
         "block": list(k.block),
-        "grid": [None if a is None else {"size": a[0], "threads": a[1]} for a in k.grid],
+        "grid": [_axis(a) for a in k.grid],
         "grid_formula": k.grid_formulas(),
         "static_shared_bytes": k.static_shared_bytes,
         "dynamic_shared_bytes": k.dynamic_shared_bytes,
         "transposed": [{"param": p.name, "array": p.source, "kernel": target.transpose_kernel(p.ctype),
                         "shape": list(p.shape)} for p in k.transposes],
         # kernels launched before this one, on the same block, with the same arguments
-        "stages": [{"kernel": s.name, "grid": [None if a is None else {"size": a[0], "threads": a[1]} for a in s.grid],
+        "stages": [{"kernel": s.name, "grid": [_axis(a) for a in s.grid],
                     "grid_formula": s.grid_formulas()} for s in k.stages],
         "scratch": [{"param": s.name, "ctype": s.ctype, "elements": c(s.count), "why": s.why} for s in k.scratch],
     }

@@ -40,7 +40,7 @@ def show_transformed(program: ast.Program, a: Analysis) -> str:
 def _split(program: ast.Program, a: Analysis) -> str:
     """Rows run by T threads each: the reductions they split, the inner maps they share."""
     split = a.plan.split
-    counts = sorted({c.lanes for c in split.choices if not c.several})
+    counts = sorted({c.lanes for c in split.choices if not c.several}) or [split.choices[0].lanes]
     lanes = ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}" if len(counts) > 1 else str(counts[0])
     maps = kernel_maps(program, len(a.kernel.levels))
     rows = "map level 0" if split.rows == 1 else f"map levels 0 to {split.rows - 1}"

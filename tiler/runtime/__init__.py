@@ -249,7 +249,8 @@ class Gpu:
             for transpose, targs, tgrid in transposes:
                 transpose(*targs, block=(target.TRANSPOSE_TILE, target.TRANSPOSE_ROWS, 1), grid=tgrid)
             for stage, sgrid in stages:
-                stage(*args, block=k.block, grid=sgrid, shared=shared)
+                if all(sgrid):  # (a stage of no iterations has no blocks)
+                    stage(*args, block=k.block, grid=sgrid, shared=shared)
             fn(*args, block=k.block, grid=grid, shared=shared)
 
         times = []

@@ -3,12 +3,12 @@
 // 10 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
 //   0. tiler_layernorm_split32: when (long long)n * m <= 2147483647LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL) (a warp a row); rival: tiler_layernorm_untiled
-//   1. tiler_layernorm_split256_blocks: when (long long)n * m <= 2147483647LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 262144LL) (several blocks of 256 threads (one each 8,192 iterations) a row); rival: tiler_layernorm_untiled
+//   1. tiler_layernorm_split256_blocks: when (long long)n * m <= 2147483647LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 262144LL && n <= 65535LL) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row); rival: tiler_layernorm_untiled
 //   2. tiler_layernorm_split1024: when (long long)n * m <= 2147483647LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL) (a block of 1024 threads a row); rival: tiler_layernorm_untiled
 //   3. tiler_layernorm_split256: when (long long)n * m <= 2147483647LL (a block of 256 threads a row); rival: tiler_layernorm_untiled
 //   4. tiler_layernorm_untiled: when (long long)n * m <= 2147483647LL (the untiled kernel, where it ran faster than the tiled version at a first launch)
 //   5. tiler_layernorm_split32_wide: when m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL (64-bit offsets: an array has 2^31 elements or more; a warp a row); rival: tiler_layernorm_untiled_wide
-//   6. tiler_layernorm_split256_blocks_wide: when (long long)n < (long long)tiler_multiprocessors * 1LL && m >= 262144LL (64-bit offsets: an array has 2^31 elements or more; several blocks of 256 threads (one each 8,192 iterations) a row); rival: tiler_layernorm_untiled_wide
+//   6. tiler_layernorm_split256_blocks_wide: when (long long)n < (long long)tiler_multiprocessors * 1LL && m >= 262144LL && n <= 65535LL (64-bit offsets: an array has 2^31 elements or more; several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row); rival: tiler_layernorm_untiled_wide
 //   7. tiler_layernorm_split1024_wide: when m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL (64-bit offsets: an array has 2^31 elements or more; a block of 1024 threads a row); rival: tiler_layernorm_untiled_wide
 //   8. tiler_layernorm_split256_wide: otherwise (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row); rival: tiler_layernorm_untiled_wide
 //   9. tiler_layernorm_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more, the untiled kernel, where it ran faster than the tiled version at a first launch)
@@ -24,11 +24,11 @@
 //   n: size
 //   m: size
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 2; a row's reductions (+) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
 //
 // launch: tiler_layernorm_split256_blocks_stage0<<<grid, block, 0>>>(X, out0, n, m, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 8192), n, 1)
+//   grid  = (min(ceil(m / 8192), 2048), n, 1)
 //   static shared memory: 32 bytes; dynamic: 0
 //   X: input [n, m] (row-major)
 //   out0: output [n, m] (row-major)
@@ -37,11 +37,11 @@
 //   partials: scratch
 //   partials_2: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; folds reduction 2 of 2; a row's reductions (+) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 2 of 2; a row's reductions (+) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
 //
 // launch: tiler_layernorm_split256_blocks_stage1<<<grid, block, 0>>>(X, out0, n, m, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 8192), n, 1)
+//   grid  = (min(ceil(m / 8192), 2048), n, 1)
 //   static shared memory: 64 bytes; dynamic: 0
 //   X: input [n, m] (row-major)
 //   out0: output [n, m] (row-major)
@@ -50,11 +50,11 @@
 //   partials: scratch
 //   partials_2: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; combines the partial results of its 2 reductions and runs the row's points; a row's reductions (+) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its 2 reductions and runs the row's points; a row's reductions (+) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
 //
 // launch: tiler_layernorm_split256_blocks<<<grid, block, 0>>>(X, out0, n, m, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 8192), n, 1)
+//   grid  = (min(ceil(m / 8192), 2048), n, 1)
 //   static shared memory: 64 bytes; dynamic: 0
 //   X: input [n, m] (row-major)
 //   out0: output [n, m] (row-major)
@@ -108,12 +108,12 @@
 //   n: size
 //   m: size
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 2; a row's reductions (+) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_layernorm_split256_blocks_wide_stage0<<<grid, block, 0>>>(X, out0, n, m, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 8192), n, 1)
+//   grid  = (min(ceil(m / 8192), 2048), n, 1)
 //   static shared memory: 32 bytes; dynamic: 0
 //   X: input [n, m] (row-major)
 //   out0: output [n, m] (row-major)
@@ -122,12 +122,12 @@
 //   partials: scratch
 //   partials_2: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; folds reduction 2 of 2; a row's reductions (+) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 2 of 2; a row's reductions (+) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_layernorm_split256_blocks_wide_stage1<<<grid, block, 0>>>(X, out0, n, m, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 8192), n, 1)
+//   grid  = (min(ceil(m / 8192), 2048), n, 1)
 //   static shared memory: 64 bytes; dynamic: 0
 //   X: input [n, m] (row-major)
 //   out0: output [n, m] (row-major)
@@ -136,12 +136,12 @@
 //   partials: scratch
 //   partials_2: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; combines the partial results of its 2 reductions and runs the row's points; a row's reductions (+) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its 2 reductions and runs the row's points; a row's reductions (+) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_layernorm_split256_blocks_wide<<<grid, block, 0>>>(X, out0, n, m, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 8192), n, 1)
+//   grid  = (min(ceil(m / 8192), 2048), n, 1)
 //   static shared memory: 64 bytes; dynamic: 0
 //   X: input [n, m] (row-major)
 //   out0: output [n, m] (row-major)
@@ -310,10 +310,11 @@ tiler_layernorm_split256_blocks_stage0(const float* __restrict__ X, float* __res
 {
   __shared__ __align__(16) float acc_part_warps[8];
   const int row0 = blockIdx.y;  // layernorm.fut:6
-  const int blocks = (m - 1) / 8192 + 1;
-  const int first = blockIdx.x * 8192;
+  const int blocks = min((m + 8191) / 8192, 2048);
+  const int share = (m - 1) / blocks + 1;
+  const int first = blockIdx.x * share;
   float acc_part = -0.0f;  // layernorm.fut:7
-  for (int k = threadIdx.x; k < min(m - first, 8192); k += 256) {  // this lane's share: one iteration in 256 of its block's 8,192
+  for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
     acc_part = acc_part + X[row0 * m + k_at];
   }
@@ -349,8 +350,9 @@ tiler_layernorm_split256_blocks_stage1(const float* __restrict__ X, float* __res
   __shared__ __align__(16) float acc_part_warps[8];
   __shared__ __align__(16) float acc_part_3_warps[8];
   const int row0 = blockIdx.y;  // layernorm.fut:6
-  const int blocks = (m - 1) / 8192 + 1;
-  const int first = blockIdx.x * 8192;
+  const int blocks = min((m + 8191) / 8192, 2048);
+  const int share = (m - 1) / blocks + 1;
+  const int first = blockIdx.x * share;
   float acc_part = -0.0f;  // layernorm.fut:7
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
     const float acc_part_p = acc_part + partials[(long long)row0 * blocks + b];
@@ -380,7 +382,7 @@ tiler_layernorm_split256_blocks_stage1(const float* __restrict__ X, float* __res
   const float acc = 0.0f + acc_part_all;  // layernorm.fut:7
   const float mean = acc / (float)m;  // layernorm.fut:6
   float acc_part_3 = -0.0f;  // layernorm.fut:9
-  for (int k = threadIdx.x; k < min(m - first, 8192); k += 256) {  // this lane's share: one iteration in 256 of its block's 8,192
+  for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
     acc_part_3 = acc_part_3 + (X[row0 * m + k_at] - mean) * (X[row0 * m + k_at] - mean);
   }
@@ -416,8 +418,10 @@ tiler_layernorm_split256_blocks(const float* __restrict__ X, float* __restrict__
   __shared__ __align__(16) float acc_part_warps[8];
   __shared__ __align__(16) float acc_part_3_warps[8];
   const int row0 = blockIdx.y;  // layernorm.fut:6
-  const int blocks = (m - 1) / 8192 + 1;
-  const int first = blockIdx.x * 8192;
+  const int blocks = min((m + 8191) / 8192, 2048);
+  const int point_blocks = min((m + 8191) / 8192, 2048);
+  const int share = (m - 1) / point_blocks + 1;
+  const int first = blockIdx.x * share;
   float acc_part = -0.0f;  // layernorm.fut:7
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
     const float acc_part_p = acc_part + partials[(long long)row0 * blocks + b];
@@ -474,7 +478,7 @@ tiler_layernorm_split256_blocks(const float* __restrict__ X, float* __restrict__
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc_2 = 0.0f + acc_part_3_all;  // layernorm.fut:9
   const float inv = 1.0f / sqrtf(acc_2 / (float)m + 1e-05f);  // layernorm.fut:6
-  for (int i1 = threadIdx.x; i1 < min(m - first, 8192); i1 += 256) {  // this lane's points of the row
+  for (int i1 = threadIdx.x; i1 < min(m - first, share); i1 += 256) {  // this lane's points of the row
     const int i1_at = first + i1;
     const float x = X[row0 * m + i1_at];  // layernorm.fut:11
     if (row0 < n) {
@@ -692,10 +696,11 @@ tiler_layernorm_split256_blocks_wide_stage0(const float* __restrict__ X, float* 
 {
   __shared__ __align__(16) float acc_part_warps[8];
   const int row0 = blockIdx.y;  // layernorm.fut:6
-  const int blocks = (m - 1) / 8192 + 1;
-  const int first = blockIdx.x * 8192;
+  const int blocks = min((m + 8191) / 8192, 2048);
+  const int share = (m - 1) / blocks + 1;
+  const int first = blockIdx.x * share;
   float acc_part = -0.0f;  // layernorm.fut:7
-  for (int k = threadIdx.x; k < min(m - first, 8192); k += 256) {  // this lane's share: one iteration in 256 of its block's 8,192
+  for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
     acc_part = acc_part + X[row0 * (long long)m + k_at];
   }
@@ -731,8 +736,9 @@ tiler_layernorm_split256_blocks_wide_stage1(const float* __restrict__ X, float* 
   __shared__ __align__(16) float acc_part_warps[8];
   __shared__ __align__(16) float acc_part_3_warps[8];
   const int row0 = blockIdx.y;  // layernorm.fut:6
-  const int blocks = (m - 1) / 8192 + 1;
-  const int first = blockIdx.x * 8192;
+  const int blocks = min((m + 8191) / 8192, 2048);
+  const int share = (m - 1) / blocks + 1;
+  const int first = blockIdx.x * share;
   float acc_part = -0.0f;  // layernorm.fut:7
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
     const float acc_part_p = acc_part + partials[(long long)row0 * blocks + b];
@@ -762,7 +768,7 @@ tiler_layernorm_split256_blocks_wide_stage1(const float* __restrict__ X, float* 
   const float acc = 0.0f + acc_part_all;  // layernorm.fut:7
   const float mean = acc / (float)m;  // layernorm.fut:6
   float acc_part_3 = -0.0f;  // layernorm.fut:9
-  for (int k = threadIdx.x; k < min(m - first, 8192); k += 256) {  // this lane's share: one iteration in 256 of its block's 8,192
+  for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
     acc_part_3 = acc_part_3 + (X[row0 * (long long)m + k_at] - mean) * (X[row0 * (long long)m + k_at] - mean);
   }
@@ -798,8 +804,10 @@ tiler_layernorm_split256_blocks_wide(const float* __restrict__ X, float* __restr
   __shared__ __align__(16) float acc_part_warps[8];
   __shared__ __align__(16) float acc_part_3_warps[8];
   const int row0 = blockIdx.y;  // layernorm.fut:6
-  const int blocks = (m - 1) / 8192 + 1;
-  const int first = blockIdx.x * 8192;
+  const int blocks = min((m + 8191) / 8192, 2048);
+  const int point_blocks = min((m + 8191) / 8192, 2048);
+  const int share = (m - 1) / point_blocks + 1;
+  const int first = blockIdx.x * share;
   float acc_part = -0.0f;  // layernorm.fut:7
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
     const float acc_part_p = acc_part + partials[(long long)row0 * blocks + b];
@@ -856,7 +864,7 @@ tiler_layernorm_split256_blocks_wide(const float* __restrict__ X, float* __restr
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc_2 = 0.0f + acc_part_3_all;  // layernorm.fut:9
   const float inv = 1.0f / sqrtf(acc_2 / (float)m + 1e-05f);  // layernorm.fut:6
-  for (int i1 = threadIdx.x; i1 < min(m - first, 8192); i1 += 256) {  // this lane's points of the row
+  for (int i1 = threadIdx.x; i1 < min(m - first, share); i1 += 256) {  // this lane's points of the row
     const int i1_at = first + i1;
     const float x = X[row0 * (long long)m + i1_at];  // layernorm.fut:11
     if (row0 < n) {
@@ -1060,20 +1068,22 @@ extern "C" cudaError_t tiler_layernorm_launch(const float* X, float* out0, int n
       return cudaGetLastError();
     }
     case 1: {  // tiler_layernorm_split256_blocks
-      const dim3 tiler_grid((m + 8191) / 8192, n, 1), tiler_block(256, 1, 1);
+      const dim3 tiler_grid(((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048), n, 1), tiler_block(256, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       cudaError_t tiler_err = cudaSuccess;
       float* partials = nullptr;  // a block's partial result of a reduction, for each block of each row
-      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m - 1) / 8192 + 1) * n), stream);
+      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048) * n), stream);
       float* partials_2 = nullptr;  // a block's partial result of a reduction, for each block of each row
-      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials_2, sizeof(float) * ((long long)((m - 1) / 8192 + 1) * n), stream);
+      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials_2, sizeof(float) * ((long long)((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048) * n), stream);
       if (tiler_err == cudaSuccess) {
-        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results
-          tiler_layernorm_split256_blocks_stage0<<<dim3((m + 8191) / 8192, n, 1), tiler_block, 0, stream>>>(X, out0, n, m, partials, partials_2);
+        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results (none for no iterations)
+          const dim3 tiler_stage(((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048), n, 1);
+          if (tiler_stage.x > 0) tiler_layernorm_split256_blocks_stage0<<<tiler_stage, tiler_block, 0, stream>>>(X, out0, n, m, partials, partials_2);
           tiler_err = cudaGetLastError();
         }
-        if (tiler_err == cudaSuccess) {  // stage 1: its blocks' partial results
-          tiler_layernorm_split256_blocks_stage1<<<dim3((m + 8191) / 8192, n, 1), tiler_block, 0, stream>>>(X, out0, n, m, partials, partials_2);
+        if (tiler_err == cudaSuccess) {  // stage 1: its blocks' partial results (none for no iterations)
+          const dim3 tiler_stage(((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048), n, 1);
+          if (tiler_stage.x > 0) tiler_layernorm_split256_blocks_stage1<<<tiler_stage, tiler_block, 0, stream>>>(X, out0, n, m, partials, partials_2);
           tiler_err = cudaGetLastError();
         }
         if (tiler_err == cudaSuccess) {
@@ -1110,20 +1120,22 @@ extern "C" cudaError_t tiler_layernorm_launch(const float* X, float* out0, int n
       return cudaGetLastError();
     }
     case 6: {  // tiler_layernorm_split256_blocks_wide
-      const dim3 tiler_grid((m + 8191) / 8192, n, 1), tiler_block(256, 1, 1);
+      const dim3 tiler_grid(((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048), n, 1), tiler_block(256, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       cudaError_t tiler_err = cudaSuccess;
       float* partials = nullptr;  // a block's partial result of a reduction, for each block of each row
-      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m - 1) / 8192 + 1) * n), stream);
+      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048) * n), stream);
       float* partials_2 = nullptr;  // a block's partial result of a reduction, for each block of each row
-      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials_2, sizeof(float) * ((long long)((m - 1) / 8192 + 1) * n), stream);
+      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials_2, sizeof(float) * ((long long)((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048) * n), stream);
       if (tiler_err == cudaSuccess) {
-        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results
-          tiler_layernorm_split256_blocks_wide_stage0<<<dim3((m + 8191) / 8192, n, 1), tiler_block, 0, stream>>>(X, out0, n, m, partials, partials_2);
+        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results (none for no iterations)
+          const dim3 tiler_stage(((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048), n, 1);
+          if (tiler_stage.x > 0) tiler_layernorm_split256_blocks_wide_stage0<<<tiler_stage, tiler_block, 0, stream>>>(X, out0, n, m, partials, partials_2);
           tiler_err = cudaGetLastError();
         }
-        if (tiler_err == cudaSuccess) {  // stage 1: its blocks' partial results
-          tiler_layernorm_split256_blocks_wide_stage1<<<dim3((m + 8191) / 8192, n, 1), tiler_block, 0, stream>>>(X, out0, n, m, partials, partials_2);
+        if (tiler_err == cudaSuccess) {  // stage 1: its blocks' partial results (none for no iterations)
+          const dim3 tiler_stage(((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048), n, 1);
+          if (tiler_stage.x > 0) tiler_layernorm_split256_blocks_wide_stage1<<<tiler_stage, tiler_block, 0, stream>>>(X, out0, n, m, partials, partials_2);
           tiler_err = cudaGetLastError();
         }
         if (tiler_err == cudaSuccess) {
@@ -1158,12 +1170,12 @@ extern "C" cudaError_t tiler_layernorm_launch(const float* X, float* out0, int n
   };
   int tiler_version = -1;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL))) tiler_version = 0;
-  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 262144LL))) tiler_version = 1;
+  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 262144LL && n <= 65535LL))) tiler_version = 1;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL))) tiler_version = 2;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL)) tiler_version = 3;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL)) tiler_version = 4;
   if (tiler_version < 0 && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL)) tiler_version = 5;
-  if (tiler_version < 0 && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 262144LL)) tiler_version = 6;
+  if (tiler_version < 0 && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 262144LL && n <= 65535LL)) tiler_version = 6;
   if (tiler_version < 0 && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)) tiler_version = 7;
   if (tiler_version < 0) tiler_version = 8;
   if (tiler_version < 0) tiler_version = 9;

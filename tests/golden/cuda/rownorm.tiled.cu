@@ -3,13 +3,13 @@
 // 11 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
 //   0. tiler_rownorm_split32: when (long long)n * m <= 2147483647LL && (m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL)) (a warp a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled
-//   1. tiler_rownorm_split256_blocks: when (long long)n * m <= 2147483647LL && (m >= 256LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL)) (several blocks of 256 threads (one each 8,192 iterations) a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled
+//   1. tiler_rownorm_split256_blocks: when (long long)n * m <= 2147483647LL && (m >= 256LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL)) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled
 //   2. tiler_rownorm_split1024: when (long long)n * m <= 2147483647LL && (m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled
 //   3. tiler_rownorm_split256: when (long long)n * m <= 2147483647LL && m >= 256LL (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled
 //   4. tiler_rownorm_untiled_transposed: when (long long)n * m <= 2147483647LL && (m >= 2048 && n <= 16896) (the launch transposes A first)
 //   5. tiler_rownorm_untiled: when (long long)n * m <= 2147483647LL (unless m >= 2048 and n <= 16896: A read in place)
 //   6. tiler_rownorm_split32_wide: when m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL) (64-bit offsets: an array has 2^31 elements or more; a warp a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled_wide
-//   7. tiler_rownorm_split256_blocks_wide: when m >= 256LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL) (64-bit offsets: an array has 2^31 elements or more; several blocks of 256 threads (one each 8,192 iterations) a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled_wide
+//   7. tiler_rownorm_split256_blocks_wide: when m >= 256LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL) (64-bit offsets: an array has 2^31 elements or more; several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled_wide
 //   8. tiler_rownorm_split1024_wide: when m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL) (64-bit offsets: an array has 2^31 elements or more; a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled_wide
 //   9. tiler_rownorm_split256_wide: when m >= 256LL (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_rownorm_untiled_wide
 //   10. tiler_rownorm_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more)
@@ -25,11 +25,11 @@
 //   n: size
 //   m: size
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block
 //
 // launch: tiler_rownorm_split256_blocks_stage0<<<grid, block, 0>>>(A, out0, n, m, partials)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 8192), n, 1)
+//   grid  = (min(ceil(m / 8192), 2048), n, 1)
 //   static shared memory: 32 bytes; dynamic: 0
 //   A: input [n, m] (row-major)
 //   out0: output [n] (row-major)
@@ -37,7 +37,7 @@
 //   m: size
 //   partials: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block
 //
 // launch: tiler_rownorm_split256_blocks<<<grid, block, 0>>>(A, out0, n, m, partials)
 //   block = (256, 1, 1), 256 threads
@@ -105,12 +105,12 @@
 //   n: size
 //   m: size
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_rownorm_split256_blocks_wide_stage0<<<grid, block, 0>>>(A, out0, n, m, partials)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 8192), n, 1)
+//   grid  = (min(ceil(m / 8192), 2048), n, 1)
 //   static shared memory: 32 bytes; dynamic: 0
 //   A: input [n, m] (row-major)
 //   out0: output [n] (row-major)
@@ -118,7 +118,7 @@
 //   m: size
 //   partials: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_rownorm_split256_blocks_wide<<<grid, block, 0>>>(A, out0, n, m, partials)
@@ -302,10 +302,11 @@ tiler_rownorm_split256_blocks_stage0(const float* __restrict__ A, float* __restr
 {
   __shared__ __align__(16) float acc_part_warps[8];
   const int row0 = blockIdx.y;  // rownorm.fut:6
-  const int blocks = (m - 1) / 8192 + 1;
-  const int first = blockIdx.x * 8192;
+  const int blocks = min((m + 8191) / 8192, 2048);
+  const int share = (m - 1) / blocks + 1;
+  const int first = blockIdx.x * share;
   float acc_part = -0.0f;  // rownorm.fut:7
-  for (int k = threadIdx.x; k < min(m - first, 8192); k += 256) {  // this lane's share: one iteration in 256 of its block's 8,192
+  for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
     acc_part = acc_part + A[row0 * m + k_at] * A[row0 * m + k_at];
   }
@@ -340,7 +341,7 @@ tiler_rownorm_split256_blocks(const float* __restrict__ A, float* __restrict__ o
 {
   __shared__ __align__(16) float acc_part_warps[8];
   const int row0 = blockIdx.y;  // rownorm.fut:6
-  const int blocks = (m - 1) / 8192 + 1;
+  const int blocks = min((m + 8191) / 8192, 2048);
   float acc_part = -0.0f;  // rownorm.fut:7
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
     const float acc_part_p = acc_part + partials[(long long)row0 * blocks + b];
@@ -505,10 +506,11 @@ tiler_rownorm_split256_blocks_wide_stage0(const float* __restrict__ A, float* __
 {
   __shared__ __align__(16) float acc_part_warps[8];
   const int row0 = blockIdx.y;  // rownorm.fut:6
-  const int blocks = (m - 1) / 8192 + 1;
-  const int first = blockIdx.x * 8192;
+  const int blocks = min((m + 8191) / 8192, 2048);
+  const int share = (m - 1) / blocks + 1;
+  const int first = blockIdx.x * share;
   float acc_part = -0.0f;  // rownorm.fut:7
-  for (int k = threadIdx.x; k < min(m - first, 8192); k += 256) {  // this lane's share: one iteration in 256 of its block's 8,192
+  for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
     acc_part = acc_part + A[row0 * (long long)m + k_at] * A[row0 * (long long)m + k_at];
   }
@@ -543,7 +545,7 @@ tiler_rownorm_split256_blocks_wide(const float* __restrict__ A, float* __restric
 {
   __shared__ __align__(16) float acc_part_warps[8];
   const int row0 = blockIdx.y;  // rownorm.fut:6
-  const int blocks = (m - 1) / 8192 + 1;
+  const int blocks = min((m + 8191) / 8192, 2048);
   float acc_part = -0.0f;  // rownorm.fut:7
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
     const float acc_part_p = acc_part + partials[(long long)row0 * blocks + b];
@@ -705,10 +707,11 @@ extern "C" cudaError_t tiler_rownorm_launch(const float* A, float* out0, int n, 
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       cudaError_t tiler_err = cudaSuccess;
       float* partials = nullptr;  // a block's partial result of a reduction, for each block of each row
-      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m - 1) / 8192 + 1) * n), stream);
+      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048) * n), stream);
       if (tiler_err == cudaSuccess) {
-        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results
-          tiler_rownorm_split256_blocks_stage0<<<dim3((m + 8191) / 8192, n, 1), tiler_block, 0, stream>>>(A, out0, n, m, partials);
+        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results (none for no iterations)
+          const dim3 tiler_stage(((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048), n, 1);
+          if (tiler_stage.x > 0) tiler_rownorm_split256_blocks_stage0<<<tiler_stage, tiler_block, 0, stream>>>(A, out0, n, m, partials);
           tiler_err = cudaGetLastError();
         }
         if (tiler_err == cudaSuccess) {
@@ -763,10 +766,11 @@ extern "C" cudaError_t tiler_rownorm_launch(const float* A, float* out0, int n, 
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       cudaError_t tiler_err = cudaSuccess;
       float* partials = nullptr;  // a block's partial result of a reduction, for each block of each row
-      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m - 1) / 8192 + 1) * n), stream);
+      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048) * n), stream);
       if (tiler_err == cudaSuccess) {
-        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results
-          tiler_rownorm_split256_blocks_wide_stage0<<<dim3((m + 8191) / 8192, n, 1), tiler_block, 0, stream>>>(A, out0, n, m, partials);
+        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results (none for no iterations)
+          const dim3 tiler_stage(((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048), n, 1);
+          if (tiler_stage.x > 0) tiler_rownorm_split256_blocks_wide_stage0<<<tiler_stage, tiler_block, 0, stream>>>(A, out0, n, m, partials);
           tiler_err = cudaGetLastError();
         }
         if (tiler_err == cudaSuccess) {
@@ -800,13 +804,13 @@ extern "C" cudaError_t tiler_rownorm_launch(const float* A, float* out0, int n, 
   };
   int tiler_version = -1;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL)))) tiler_version = 0;
-  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL)))) tiler_version = 1;
+  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL)))) tiler_version = 1;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)))) tiler_version = 2;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && m >= 256LL)) tiler_version = 3;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 2048 && n <= 16896))) tiler_version = 4;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL)) tiler_version = 5;
   if (tiler_version < 0 && (m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL))) tiler_version = 6;
-  if (tiler_version < 0 && (m >= 256LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL))) tiler_version = 7;
+  if (tiler_version < 0 && (m >= 256LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL))) tiler_version = 7;
   if (tiler_version < 0 && (m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL))) tiler_version = 8;
   if (tiler_version < 0 && (m >= 256LL)) tiler_version = 9;
   if (tiler_version < 0) tiler_version = 10;

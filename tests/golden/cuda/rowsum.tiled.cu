@@ -3,14 +3,14 @@
 // 13 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
 //   0. tiler_rowsum_split32: when (long long)n * m <= 2147483647LL && (m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL)) (a warp a row; shorter rows run the versions that follow); rival: tiler_rowsum_untiled
-//   1. tiler_rowsum_split256_blocks: when (long long)n * m <= 2147483647LL && (m >= 256LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL)) (several blocks of 256 threads (one each 8,192 iterations) a row; shorter rows run the versions that follow); rival: tiler_rowsum_untiled
+//   1. tiler_rowsum_split256_blocks: when (long long)n * m <= 2147483647LL && (m >= 256LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL)) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_rowsum_untiled
 //   2. tiler_rowsum_split1024: when (long long)n * m <= 2147483647LL && (m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_rowsum_untiled
 //   3. tiler_rowsum_split256: when (long long)n * m <= 2147483647LL && m >= 256LL (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_rowsum_untiled
 //   4. tiler_rowsum_tiled: when (long long)n * m <= 2147483647LL && (m >= 2 && m % 4 == 0) (128-bit copies: the rows they read start 16-byte aligned); rival: tiler_rowsum_untiled
 //   5. tiler_rowsum_tiled_scalar: when (long long)n * m <= 2147483647LL && m >= 2 (scalar copies for the other sizes; below them, the cost model finds the untiled kernel cheaper); rival: tiler_rowsum_untiled
 //   6. tiler_rowsum_untiled: when (long long)n * m <= 2147483647LL (the untiled fallback)
 //   7. tiler_rowsum_split32_wide: when m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL) (64-bit offsets: an array has 2^31 elements or more; a warp a row; shorter rows run the versions that follow); rival: tiler_rowsum_untiled_wide
-//   8. tiler_rowsum_split256_blocks_wide: when m >= 256LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL) (64-bit offsets: an array has 2^31 elements or more; several blocks of 256 threads (one each 8,192 iterations) a row; shorter rows run the versions that follow); rival: tiler_rowsum_untiled_wide
+//   8. tiler_rowsum_split256_blocks_wide: when m >= 256LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL) (64-bit offsets: an array has 2^31 elements or more; several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_rowsum_untiled_wide
 //   9. tiler_rowsum_split1024_wide: when m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL) (64-bit offsets: an array has 2^31 elements or more; a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_rowsum_untiled_wide
 //   10. tiler_rowsum_split256_wide: when m >= 256LL (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_rowsum_untiled_wide
 //   11. tiler_rowsum_tiled_wide: when m >= 2 (64-bit offsets: an array has 2^31 elements or more); rival: tiler_rowsum_untiled_wide
@@ -27,11 +27,11 @@
 //   n: size
 //   m: size
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block
 //
 // launch: tiler_rowsum_split256_blocks_stage0<<<grid, block, 0>>>(A, out0, n, m, partials)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 8192), n, 1)
+//   grid  = (min(ceil(m / 8192), 2048), n, 1)
 //   static shared memory: 32 bytes; dynamic: 0
 //   A: input [n, m] (row-major)
 //   out0: output [n] (row-major)
@@ -39,7 +39,7 @@
 //   m: size
 //   partials: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block
 //
 // launch: tiler_rowsum_split256_blocks<<<grid, block, 0>>>(A, out0, n, m, partials)
 //   block = (256, 1, 1), 256 threads
@@ -121,12 +121,12 @@
 //   n: size
 //   m: size
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_rowsum_split256_blocks_wide_stage0<<<grid, block, 0>>>(A, out0, n, m, partials)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 8192), n, 1)
+//   grid  = (min(ceil(m / 8192), 2048), n, 1)
 //   static shared memory: 32 bytes; dynamic: 0
 //   A: input [n, m] (row-major)
 //   out0: output [n] (row-major)
@@ -134,7 +134,7 @@
 //   m: size
 //   partials: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_rowsum_split256_blocks_wide<<<grid, block, 0>>>(A, out0, n, m, partials)
@@ -303,10 +303,11 @@ tiler_rowsum_split256_blocks_stage0(const float* __restrict__ A, float* __restri
 {
   __shared__ __align__(16) float acc_part_warps[8];
   const int row0 = blockIdx.y;  // rowsum.fut:8
-  const int blocks = (m - 1) / 8192 + 1;
-  const int first = blockIdx.x * 8192;
+  const int blocks = min((m + 8191) / 8192, 2048);
+  const int share = (m - 1) / blocks + 1;
+  const int first = blockIdx.x * share;
   float acc_part = -0.0f;  // rowsum.fut:10
-  for (int k = threadIdx.x; k < min(m - first, 8192); k += 256) {  // this lane's share: one iteration in 256 of its block's 8,192
+  for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
     acc_part = acc_part + A[row0 * m + k_at];
   }
@@ -341,7 +342,7 @@ tiler_rowsum_split256_blocks(const float* __restrict__ A, float* __restrict__ ou
 {
   __shared__ __align__(16) float acc_part_warps[8];
   const int row0 = blockIdx.y;  // rowsum.fut:8
-  const int blocks = (m - 1) / 8192 + 1;
+  const int blocks = min((m + 8191) / 8192, 2048);
   float acc = 0.0f;  // rowsum.fut:9
   float acc_part = -0.0f;  // rowsum.fut:10
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
@@ -739,10 +740,11 @@ tiler_rowsum_split256_blocks_wide_stage0(const float* __restrict__ A, float* __r
 {
   __shared__ __align__(16) float acc_part_warps[8];
   const int row0 = blockIdx.y;  // rowsum.fut:8
-  const int blocks = (m - 1) / 8192 + 1;
-  const int first = blockIdx.x * 8192;
+  const int blocks = min((m + 8191) / 8192, 2048);
+  const int share = (m - 1) / blocks + 1;
+  const int first = blockIdx.x * share;
   float acc_part = -0.0f;  // rowsum.fut:10
-  for (int k = threadIdx.x; k < min(m - first, 8192); k += 256) {  // this lane's share: one iteration in 256 of its block's 8,192
+  for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
     acc_part = acc_part + A[row0 * (long long)m + k_at];
   }
@@ -777,7 +779,7 @@ tiler_rowsum_split256_blocks_wide(const float* __restrict__ A, float* __restrict
 {
   __shared__ __align__(16) float acc_part_warps[8];
   const int row0 = blockIdx.y;  // rowsum.fut:8
-  const int blocks = (m - 1) / 8192 + 1;
+  const int blocks = min((m + 8191) / 8192, 2048);
   float acc = 0.0f;  // rowsum.fut:9
   float acc_part = -0.0f;  // rowsum.fut:10
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
@@ -1064,10 +1066,11 @@ extern "C" cudaError_t tiler_rowsum_launch(const float* A, float* out0, int n, i
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       cudaError_t tiler_err = cudaSuccess;
       float* partials = nullptr;  // a block's partial result of a reduction, for each block of each row
-      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m - 1) / 8192 + 1) * n), stream);
+      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048) * n), stream);
       if (tiler_err == cudaSuccess) {
-        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results
-          tiler_rowsum_split256_blocks_stage0<<<dim3((m + 8191) / 8192, n, 1), tiler_block, 0, stream>>>(A, out0, n, m, partials);
+        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results (none for no iterations)
+          const dim3 tiler_stage(((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048), n, 1);
+          if (tiler_stage.x > 0) tiler_rowsum_split256_blocks_stage0<<<tiler_stage, tiler_block, 0, stream>>>(A, out0, n, m, partials);
           tiler_err = cudaGetLastError();
         }
         if (tiler_err == cudaSuccess) {
@@ -1119,10 +1122,11 @@ extern "C" cudaError_t tiler_rowsum_launch(const float* A, float* out0, int n, i
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       cudaError_t tiler_err = cudaSuccess;
       float* partials = nullptr;  // a block's partial result of a reduction, for each block of each row
-      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m - 1) / 8192 + 1) * n), stream);
+      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048) * n), stream);
       if (tiler_err == cudaSuccess) {
-        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results
-          tiler_rowsum_split256_blocks_wide_stage0<<<dim3((m + 8191) / 8192, n, 1), tiler_block, 0, stream>>>(A, out0, n, m, partials);
+        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results (none for no iterations)
+          const dim3 tiler_stage(((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048), n, 1);
+          if (tiler_stage.x > 0) tiler_rowsum_split256_blocks_wide_stage0<<<tiler_stage, tiler_block, 0, stream>>>(A, out0, n, m, partials);
           tiler_err = cudaGetLastError();
         }
         if (tiler_err == cudaSuccess) {
@@ -1162,14 +1166,14 @@ extern "C" cudaError_t tiler_rowsum_launch(const float* A, float* out0, int n, i
   };
   int tiler_version = -1;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL)))) tiler_version = 0;
-  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL)))) tiler_version = 1;
+  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL)))) tiler_version = 1;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)))) tiler_version = 2;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && m >= 256LL)) tiler_version = 3;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 2 && m % 4 == 0)) && ((((unsigned long long)A | (unsigned long long)out0) & 15) == 0)) tiler_version = 4;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && m >= 2)) tiler_version = 5;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL)) tiler_version = 6;
   if (tiler_version < 0 && (m >= 256LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL))) tiler_version = 7;
-  if (tiler_version < 0 && (m >= 256LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL))) tiler_version = 8;
+  if (tiler_version < 0 && (m >= 256LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL))) tiler_version = 8;
   if (tiler_version < 0 && (m >= 256LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL))) tiler_version = 9;
   if (tiler_version < 0 && (m >= 256LL)) tiler_version = 10;
   if (tiler_version < 0 && (m >= 2)) tiler_version = 11;

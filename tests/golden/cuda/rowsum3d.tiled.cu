@@ -3,12 +3,12 @@
 // 10 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
 //   0. tiler_rowsum3d_split32: when (long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (m >= 256LL && b <= 65535LL && (m <= 2048LL && (long long)b * n >= (long long)tiler_multiprocessors * 32LL)) (a warp a row; other sizes run the versions that follow); rival: tiler_rowsum3d_untiled
-//   1. tiler_rowsum3d_split256_blocks: when (long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (m >= 256LL && b <= 65535LL && ((long long)b * n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL)) (several blocks of 256 threads (one each 8,192 iterations) a row; other sizes run the versions that follow); rival: tiler_rowsum3d_untiled
+//   1. tiler_rowsum3d_split256_blocks: when (long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (m >= 256LL && b <= 65535LL && ((long long)b * n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && b <= 65535LL && n <= 65535LL)) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; other sizes run the versions that follow); rival: tiler_rowsum3d_untiled
 //   2. tiler_rowsum3d_split1024: when (long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (m >= 256LL && b <= 65535LL && (m >= 65536LL || (long long)b * n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; other sizes run the versions that follow); rival: tiler_rowsum3d_untiled
 //   3. tiler_rowsum3d_split256: when (long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (m >= 256LL && b <= 65535LL) (a block of 256 threads a row; other sizes run the versions that follow); rival: tiler_rowsum3d_untiled
 //   4. tiler_rowsum3d_untiled: when (long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL (the only version)
 //   5. tiler_rowsum3d_split32_wide: when m >= 256LL && b <= 65535LL && (m <= 2048LL && (long long)b * n >= (long long)tiler_multiprocessors * 32LL) (64-bit offsets: an array has 2^31 elements or more; a warp a row; other sizes run the versions that follow); rival: tiler_rowsum3d_untiled_wide
-//   6. tiler_rowsum3d_split256_blocks_wide: when m >= 256LL && b <= 65535LL && ((long long)b * n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL) (64-bit offsets: an array has 2^31 elements or more; several blocks of 256 threads (one each 8,192 iterations) a row; other sizes run the versions that follow); rival: tiler_rowsum3d_untiled_wide
+//   6. tiler_rowsum3d_split256_blocks_wide: when m >= 256LL && b <= 65535LL && ((long long)b * n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && b <= 65535LL && n <= 65535LL) (64-bit offsets: an array has 2^31 elements or more; several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; other sizes run the versions that follow); rival: tiler_rowsum3d_untiled_wide
 //   7. tiler_rowsum3d_split1024_wide: when m >= 256LL && b <= 65535LL && (m >= 65536LL || (long long)b * n < (long long)tiler_multiprocessors * 4LL) (64-bit offsets: an array has 2^31 elements or more; a block of 1024 threads a row; other sizes run the versions that follow); rival: tiler_rowsum3d_untiled_wide
 //   8. tiler_rowsum3d_split256_wide: when m >= 256LL && b <= 65535LL (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; other sizes run the versions that follow); rival: tiler_rowsum3d_untiled_wide
 //   9. tiler_rowsum3d_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more)
@@ -25,11 +25,11 @@
 //   n: size
 //   m: size
 //
-// rows: b x n, blocks of 256 threads, one each 8,192 iterations of a row; folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block
+// rows: b x n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block
 //
 // launch: tiler_rowsum3d_split256_blocks_stage0<<<grid, block, 0>>>(X, out0, b, n, m, partials)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 8192), n, b)
+//   grid  = (min(ceil(m / 8192), 2048), n, b)
 //   static shared memory: 32 bytes; dynamic: 0
 //   X: input [b, n, m] (row-major)
 //   out0: output [b, n] (row-major)
@@ -38,7 +38,7 @@
 //   m: size
 //   partials: scratch
 //
-// rows: b x n, blocks of 256 threads, one each 8,192 iterations of a row; combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block
+// rows: b x n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block
 //
 // launch: tiler_rowsum3d_split256_blocks<<<grid, block, 0>>>(X, out0, b, n, m, partials)
 //   block = (256, 1, 1), 256 threads
@@ -100,12 +100,12 @@
 //   n: size
 //   m: size
 //
-// rows: b x n, blocks of 256 threads, one each 8,192 iterations of a row; folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block
+// rows: b x n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_rowsum3d_split256_blocks_wide_stage0<<<grid, block, 0>>>(X, out0, b, n, m, partials)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 8192), n, b)
+//   grid  = (min(ceil(m / 8192), 2048), n, b)
 //   static shared memory: 32 bytes; dynamic: 0
 //   X: input [b, n, m] (row-major)
 //   out0: output [b, n] (row-major)
@@ -114,7 +114,7 @@
 //   m: size
 //   partials: scratch
 //
-// rows: b x n, blocks of 256 threads, one each 8,192 iterations of a row; combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block
+// rows: b x n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_rowsum3d_split256_blocks_wide<<<grid, block, 0>>>(X, out0, b, n, m, partials)
@@ -273,10 +273,11 @@ tiler_rowsum3d_split256_blocks_stage0(const float* __restrict__ X, float* __rest
   __shared__ __align__(16) float acc_part_warps[8];
   const int row0 = blockIdx.z;  // rowsum3d.fut:6
   const int row1 = blockIdx.y;  // rowsum3d.fut:7
-  const int blocks = (m - 1) / 8192 + 1;
-  const int first = blockIdx.x * 8192;
+  const int blocks = min((m + 8191) / 8192, 2048);
+  const int share = (m - 1) / blocks + 1;
+  const int first = blockIdx.x * share;
   float acc_part = -0.0f;  // rowsum3d.fut:8
-  for (int k = threadIdx.x; k < min(m - first, 8192); k += 256) {  // this lane's share: one iteration in 256 of its block's 8,192
+  for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
     acc_part = acc_part + X[row0 * (m * n) + row1 * m + k_at];
   }
@@ -312,7 +313,7 @@ tiler_rowsum3d_split256_blocks(const float* __restrict__ X, float* __restrict__ 
   __shared__ __align__(16) float acc_part_warps[8];
   const int row0 = blockIdx.z;  // rowsum3d.fut:6
   const int row1 = blockIdx.y;  // rowsum3d.fut:7
-  const int blocks = (m - 1) / 8192 + 1;
+  const int blocks = min((m + 8191) / 8192, 2048);
   float acc_part = -0.0f;  // rowsum3d.fut:8
   for (int b_2 = threadIdx.x; b_2 < blocks; b_2 += 256) {  // this lane's share of the blocks' partial results
     const float acc_part_p = acc_part + partials[(long long)(row0 * n + row1) * blocks + b_2];
@@ -467,10 +468,11 @@ tiler_rowsum3d_split256_blocks_wide_stage0(const float* __restrict__ X, float* _
   __shared__ __align__(16) float acc_part_warps[8];
   const int row0 = blockIdx.z;  // rowsum3d.fut:6
   const int row1 = blockIdx.y;  // rowsum3d.fut:7
-  const int blocks = (m - 1) / 8192 + 1;
-  const int first = blockIdx.x * 8192;
+  const int blocks = min((m + 8191) / 8192, 2048);
+  const int share = (m - 1) / blocks + 1;
+  const int first = blockIdx.x * share;
   float acc_part = -0.0f;  // rowsum3d.fut:8
-  for (int k = threadIdx.x; k < min(m - first, 8192); k += 256) {  // this lane's share: one iteration in 256 of its block's 8,192
+  for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
     acc_part = acc_part + X[row0 * ((long long)m * (long long)n) + row1 * (long long)m + k_at];
   }
@@ -506,7 +508,7 @@ tiler_rowsum3d_split256_blocks_wide(const float* __restrict__ X, float* __restri
   __shared__ __align__(16) float acc_part_warps[8];
   const int row0 = blockIdx.z;  // rowsum3d.fut:6
   const int row1 = blockIdx.y;  // rowsum3d.fut:7
-  const int blocks = (m - 1) / 8192 + 1;
+  const int blocks = min((m + 8191) / 8192, 2048);
   float acc_part = -0.0f;  // rowsum3d.fut:8
   for (int b_2 = threadIdx.x; b_2 < blocks; b_2 += 256) {  // this lane's share of the blocks' partial results
     const float acc_part_p = acc_part + partials[(long long)(row0 * n + row1) * blocks + b_2];
@@ -670,10 +672,11 @@ extern "C" cudaError_t tiler_rowsum3d_launch(const float* X, float* out0, int b,
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       cudaError_t tiler_err = cudaSuccess;
       float* partials = nullptr;  // a block's partial result of a reduction, for each block of each row
-      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m - 1) / 8192 + 1) * b * n), stream);
+      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048) * b * n), stream);
       if (tiler_err == cudaSuccess) {
-        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results
-          tiler_rowsum3d_split256_blocks_stage0<<<dim3((m + 8191) / 8192, n, b), tiler_block, 0, stream>>>(X, out0, b, n, m, partials);
+        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results (none for no iterations)
+          const dim3 tiler_stage(((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048), n, b);
+          if (tiler_stage.x > 0) tiler_rowsum3d_split256_blocks_stage0<<<tiler_stage, tiler_block, 0, stream>>>(X, out0, b, n, m, partials);
           tiler_err = cudaGetLastError();
         }
         if (tiler_err == cudaSuccess) {
@@ -713,10 +716,11 @@ extern "C" cudaError_t tiler_rowsum3d_launch(const float* X, float* out0, int b,
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       cudaError_t tiler_err = cudaSuccess;
       float* partials = nullptr;  // a block's partial result of a reduction, for each block of each row
-      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m - 1) / 8192 + 1) * b * n), stream);
+      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048) * b * n), stream);
       if (tiler_err == cudaSuccess) {
-        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results
-          tiler_rowsum3d_split256_blocks_wide_stage0<<<dim3((m + 8191) / 8192, n, b), tiler_block, 0, stream>>>(X, out0, b, n, m, partials);
+        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results (none for no iterations)
+          const dim3 tiler_stage(((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048), n, b);
+          if (tiler_stage.x > 0) tiler_rowsum3d_split256_blocks_wide_stage0<<<tiler_stage, tiler_block, 0, stream>>>(X, out0, b, n, m, partials);
           tiler_err = cudaGetLastError();
         }
         if (tiler_err == cudaSuccess) {
@@ -750,12 +754,12 @@ extern "C" cudaError_t tiler_rowsum3d_launch(const float* X, float* out0, int b,
   };
   int tiler_version = -1;
   if (tiler_version < 0 && ((long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (m >= 256LL && b <= 65535LL && (m <= 2048LL && (long long)b * n >= (long long)tiler_multiprocessors * 32LL)))) tiler_version = 0;
-  if (tiler_version < 0 && ((long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (m >= 256LL && b <= 65535LL && ((long long)b * n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL)))) tiler_version = 1;
+  if (tiler_version < 0 && ((long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (m >= 256LL && b <= 65535LL && ((long long)b * n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && b <= 65535LL && n <= 65535LL)))) tiler_version = 1;
   if (tiler_version < 0 && ((long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (m >= 256LL && b <= 65535LL && (m >= 65536LL || (long long)b * n < (long long)tiler_multiprocessors * 4LL)))) tiler_version = 2;
   if (tiler_version < 0 && ((long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL && (m >= 256LL && b <= 65535LL))) tiler_version = 3;
   if (tiler_version < 0 && ((long long)b * n * m <= 2147483647LL && (long long)b * n <= 2147483647LL)) tiler_version = 4;
   if (tiler_version < 0 && (m >= 256LL && b <= 65535LL && (m <= 2048LL && (long long)b * n >= (long long)tiler_multiprocessors * 32LL))) tiler_version = 5;
-  if (tiler_version < 0 && (m >= 256LL && b <= 65535LL && ((long long)b * n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL))) tiler_version = 6;
+  if (tiler_version < 0 && (m >= 256LL && b <= 65535LL && ((long long)b * n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && b <= 65535LL && n <= 65535LL))) tiler_version = 6;
   if (tiler_version < 0 && (m >= 256LL && b <= 65535LL && (m >= 65536LL || (long long)b * n < (long long)tiler_multiprocessors * 4LL))) tiler_version = 7;
   if (tiler_version < 0 && (m >= 256LL && b <= 65535LL)) tiler_version = 8;
   if (tiler_version < 0) tiler_version = 9;

@@ -3,12 +3,12 @@
 // 10 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
 //   0. tiler_softmax_split32: when (long long)n * m <= 2147483647LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL) (a warp a row); rival: tiler_softmax_untiled
-//   1. tiler_softmax_split256_blocks: when (long long)n * m <= 2147483647LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 262144LL) (several blocks of 256 threads (one each 8,192 iterations) a row); rival: tiler_softmax_untiled
+//   1. tiler_softmax_split256_blocks: when (long long)n * m <= 2147483647LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 262144LL && n <= 65535LL) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row); rival: tiler_softmax_untiled
 //   2. tiler_softmax_split1024: when (long long)n * m <= 2147483647LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL) (a block of 1024 threads a row); rival: tiler_softmax_untiled
 //   3. tiler_softmax_split256: when (long long)n * m <= 2147483647LL (a block of 256 threads a row); rival: tiler_softmax_untiled
 //   4. tiler_softmax_untiled: when (long long)n * m <= 2147483647LL (the untiled kernel, where it ran faster than the tiled version at a first launch)
 //   5. tiler_softmax_split32_wide: when m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL (64-bit offsets: an array has 2^31 elements or more; a warp a row); rival: tiler_softmax_untiled_wide
-//   6. tiler_softmax_split256_blocks_wide: when (long long)n < (long long)tiler_multiprocessors * 1LL && m >= 262144LL (64-bit offsets: an array has 2^31 elements or more; several blocks of 256 threads (one each 8,192 iterations) a row); rival: tiler_softmax_untiled_wide
+//   6. tiler_softmax_split256_blocks_wide: when (long long)n < (long long)tiler_multiprocessors * 1LL && m >= 262144LL && n <= 65535LL (64-bit offsets: an array has 2^31 elements or more; several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row); rival: tiler_softmax_untiled_wide
 //   7. tiler_softmax_split1024_wide: when m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL (64-bit offsets: an array has 2^31 elements or more; a block of 1024 threads a row); rival: tiler_softmax_untiled_wide
 //   8. tiler_softmax_split256_wide: otherwise (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row); rival: tiler_softmax_untiled_wide
 //   9. tiler_softmax_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more, the untiled kernel, where it ran faster than the tiled version at a first launch)
@@ -24,11 +24,11 @@
 //   n: size
 //   m: size
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; folds reduction 1 of 1; a row's reductions (+, max) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 2; a row's reductions (+, max) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
 //
 // launch: tiler_softmax_split256_blocks_stage0<<<grid, block, 0>>>(X, out0, n, m, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 8192), n, 1)
+//   grid  = (min(ceil(m / 8192), 2048), n, 1)
 //   static shared memory: 32 bytes; dynamic: 0
 //   X: input [n, m] (row-major)
 //   out0: output [n, m] (row-major)
@@ -37,11 +37,11 @@
 //   partials: scratch
 //   partials_2: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; folds reduction 2 of 2; a row's reductions (+, max) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 2 of 2; a row's reductions (+, max) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
 //
 // launch: tiler_softmax_split256_blocks_stage1<<<grid, block, 0>>>(X, out0, n, m, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 8192), n, 1)
+//   grid  = (min(ceil(m / 8192), 2048), n, 1)
 //   static shared memory: 64 bytes; dynamic: 0
 //   X: input [n, m] (row-major)
 //   out0: output [n, m] (row-major)
@@ -50,11 +50,11 @@
 //   partials: scratch
 //   partials_2: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; combines the partial results of its 2 reductions and runs the row's points; a row's reductions (+, max) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its 2 reductions and runs the row's points; a row's reductions (+, max) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
 //
 // launch: tiler_softmax_split256_blocks<<<grid, block, 0>>>(X, out0, n, m, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 8192), n, 1)
+//   grid  = (min(ceil(m / 8192), 2048), n, 1)
 //   static shared memory: 64 bytes; dynamic: 0
 //   X: input [n, m] (row-major)
 //   out0: output [n, m] (row-major)
@@ -110,12 +110,12 @@
 //   n: size
 //   m: size
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; folds reduction 1 of 1; a row's reductions (+, max) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 2; a row's reductions (+, max) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_softmax_split256_blocks_wide_stage0<<<grid, block, 0>>>(X, out0, n, m, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 8192), n, 1)
+//   grid  = (min(ceil(m / 8192), 2048), n, 1)
 //   static shared memory: 32 bytes; dynamic: 0
 //   X: input [n, m] (row-major)
 //   out0: output [n, m] (row-major)
@@ -124,12 +124,12 @@
 //   partials: scratch
 //   partials_2: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; folds reduction 2 of 2; a row's reductions (+, max) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 2 of 2; a row's reductions (+, max) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_softmax_split256_blocks_wide_stage1<<<grid, block, 0>>>(X, out0, n, m, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 8192), n, 1)
+//   grid  = (min(ceil(m / 8192), 2048), n, 1)
 //   static shared memory: 64 bytes; dynamic: 0
 //   X: input [n, m] (row-major)
 //   out0: output [n, m] (row-major)
@@ -138,12 +138,12 @@
 //   partials: scratch
 //   partials_2: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row; combines the partial results of its 2 reductions and runs the row's points; a row's reductions (+, max) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its 2 reductions and runs the row's points; a row's reductions (+, max) are shared by the threads of a warp or block; the lets between map levels run once a row, and its threads share the inner level's points
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_softmax_split256_blocks_wide<<<grid, block, 0>>>(X, out0, n, m, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 8192), n, 1)
+//   grid  = (min(ceil(m / 8192), 2048), n, 1)
 //   static shared memory: 64 bytes; dynamic: 0
 //   X: input [n, m] (row-major)
 //   out0: output [n, m] (row-major)
@@ -316,10 +316,11 @@ tiler_softmax_split256_blocks_stage0(const float* __restrict__ X, float* __restr
 {
   __shared__ __align__(16) float acc_part_warps[8];
   const int row0 = blockIdx.y;  // softmax.fut:7
-  const int blocks = (m - 1) / 8192 + 1;
-  const int first = blockIdx.x * 8192;
+  const int blocks = min((m + 8191) / 8192, 2048);
+  const int share = (m - 1) / blocks + 1;
+  const int first = blockIdx.x * share;
   float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
-  for (int k = threadIdx.x; k < min(m - first, 8192); k += 256) {  // this lane's share: one iteration in 256 of its block's 8,192
+  for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
     acc_part = fmaxf(acc_part, X[row0 * m + k_at]);
   }
@@ -355,8 +356,9 @@ tiler_softmax_split256_blocks_stage1(const float* __restrict__ X, float* __restr
   __shared__ __align__(16) float acc_part_warps[8];
   __shared__ __align__(16) float acc_part_3_warps[8];
   const int row0 = blockIdx.y;  // softmax.fut:7
-  const int blocks = (m - 1) / 8192 + 1;
-  const int first = blockIdx.x * 8192;
+  const int blocks = min((m + 8191) / 8192, 2048);
+  const int share = (m - 1) / blocks + 1;
+  const int first = blockIdx.x * share;
   float acc = X[row0 * m];  // softmax.fut:8
   float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
@@ -387,7 +389,7 @@ tiler_softmax_split256_blocks_stage1(const float* __restrict__ X, float* __restr
   const float acc_2 = fmaxf(acc, acc_part_all);  // softmax.fut:9
   acc = acc_2;
   float acc_part_3 = -0.0f;  // softmax.fut:12
-  for (int k = threadIdx.x; k < min(m - first, 8192); k += 256) {  // this lane's share: one iteration in 256 of its block's 8,192
+  for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
     acc_part_3 = acc_part_3 + expf(X[row0 * m + k_at] - acc);
   }
@@ -423,8 +425,10 @@ tiler_softmax_split256_blocks(const float* __restrict__ X, float* __restrict__ o
   __shared__ __align__(16) float acc_part_warps[8];
   __shared__ __align__(16) float acc_part_3_warps[8];
   const int row0 = blockIdx.y;  // softmax.fut:7
-  const int blocks = (m - 1) / 8192 + 1;
-  const int first = blockIdx.x * 8192;
+  const int blocks = min((m + 8191) / 8192, 2048);
+  const int point_blocks = min((m + 8191) / 8192, 2048);
+  const int share = (m - 1) / point_blocks + 1;
+  const int first = blockIdx.x * share;
   float acc = X[row0 * m];  // softmax.fut:8
   float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
@@ -483,7 +487,7 @@ tiler_softmax_split256_blocks(const float* __restrict__ X, float* __restrict__ o
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc_4 = acc_3 + acc_part_3_all;  // softmax.fut:12
   acc_3 = acc_4;
-  for (int i1 = threadIdx.x; i1 < min(m - first, 8192); i1 += 256) {  // this lane's points of the row
+  for (int i1 = threadIdx.x; i1 < min(m - first, share); i1 += 256) {  // this lane's points of the row
     const int i1_at = first + i1;
     const float x = X[row0 * m + i1_at];  // softmax.fut:14
     if (row0 < n) {
@@ -709,10 +713,11 @@ tiler_softmax_split256_blocks_wide_stage0(const float* __restrict__ X, float* __
 {
   __shared__ __align__(16) float acc_part_warps[8];
   const int row0 = blockIdx.y;  // softmax.fut:7
-  const int blocks = (m - 1) / 8192 + 1;
-  const int first = blockIdx.x * 8192;
+  const int blocks = min((m + 8191) / 8192, 2048);
+  const int share = (m - 1) / blocks + 1;
+  const int first = blockIdx.x * share;
   float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
-  for (int k = threadIdx.x; k < min(m - first, 8192); k += 256) {  // this lane's share: one iteration in 256 of its block's 8,192
+  for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
     acc_part = fmaxf(acc_part, X[row0 * (long long)m + k_at]);
   }
@@ -748,8 +753,9 @@ tiler_softmax_split256_blocks_wide_stage1(const float* __restrict__ X, float* __
   __shared__ __align__(16) float acc_part_warps[8];
   __shared__ __align__(16) float acc_part_3_warps[8];
   const int row0 = blockIdx.y;  // softmax.fut:7
-  const int blocks = (m - 1) / 8192 + 1;
-  const int first = blockIdx.x * 8192;
+  const int blocks = min((m + 8191) / 8192, 2048);
+  const int share = (m - 1) / blocks + 1;
+  const int first = blockIdx.x * share;
   float acc = X[row0 * (long long)m];  // softmax.fut:8
   float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
@@ -780,7 +786,7 @@ tiler_softmax_split256_blocks_wide_stage1(const float* __restrict__ X, float* __
   const float acc_2 = fmaxf(acc, acc_part_all);  // softmax.fut:9
   acc = acc_2;
   float acc_part_3 = -0.0f;  // softmax.fut:12
-  for (int k = threadIdx.x; k < min(m - first, 8192); k += 256) {  // this lane's share: one iteration in 256 of its block's 8,192
+  for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
     acc_part_3 = acc_part_3 + expf(X[row0 * (long long)m + k_at] - acc);
   }
@@ -816,8 +822,10 @@ tiler_softmax_split256_blocks_wide(const float* __restrict__ X, float* __restric
   __shared__ __align__(16) float acc_part_warps[8];
   __shared__ __align__(16) float acc_part_3_warps[8];
   const int row0 = blockIdx.y;  // softmax.fut:7
-  const int blocks = (m - 1) / 8192 + 1;
-  const int first = blockIdx.x * 8192;
+  const int blocks = min((m + 8191) / 8192, 2048);
+  const int point_blocks = min((m + 8191) / 8192, 2048);
+  const int share = (m - 1) / point_blocks + 1;
+  const int first = blockIdx.x * share;
   float acc = X[row0 * (long long)m];  // softmax.fut:8
   float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
@@ -876,7 +884,7 @@ tiler_softmax_split256_blocks_wide(const float* __restrict__ X, float* __restric
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc_4 = acc_3 + acc_part_3_all;  // softmax.fut:12
   acc_3 = acc_4;
-  for (int i1 = threadIdx.x; i1 < min(m - first, 8192); i1 += 256) {  // this lane's points of the row
+  for (int i1 = threadIdx.x; i1 < min(m - first, share); i1 += 256) {  // this lane's points of the row
     const int i1_at = first + i1;
     const float x = X[row0 * (long long)m + i1_at];  // softmax.fut:14
     if (row0 < n) {
@@ -1086,20 +1094,22 @@ extern "C" cudaError_t tiler_softmax_launch(const float* X, float* out0, int n, 
       return cudaGetLastError();
     }
     case 1: {  // tiler_softmax_split256_blocks
-      const dim3 tiler_grid((m + 8191) / 8192, n, 1), tiler_block(256, 1, 1);
+      const dim3 tiler_grid(((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048), n, 1), tiler_block(256, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       cudaError_t tiler_err = cudaSuccess;
       float* partials = nullptr;  // a block's partial result of a reduction, for each block of each row
-      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m - 1) / 8192 + 1) * n), stream);
+      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048) * n), stream);
       float* partials_2 = nullptr;  // a block's partial result of a reduction, for each block of each row
-      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials_2, sizeof(float) * ((long long)((m - 1) / 8192 + 1) * n), stream);
+      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials_2, sizeof(float) * ((long long)((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048) * n), stream);
       if (tiler_err == cudaSuccess) {
-        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results
-          tiler_softmax_split256_blocks_stage0<<<dim3((m + 8191) / 8192, n, 1), tiler_block, 0, stream>>>(X, out0, n, m, partials, partials_2);
+        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results (none for no iterations)
+          const dim3 tiler_stage(((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048), n, 1);
+          if (tiler_stage.x > 0) tiler_softmax_split256_blocks_stage0<<<tiler_stage, tiler_block, 0, stream>>>(X, out0, n, m, partials, partials_2);
           tiler_err = cudaGetLastError();
         }
-        if (tiler_err == cudaSuccess) {  // stage 1: its blocks' partial results
-          tiler_softmax_split256_blocks_stage1<<<dim3((m + 8191) / 8192, n, 1), tiler_block, 0, stream>>>(X, out0, n, m, partials, partials_2);
+        if (tiler_err == cudaSuccess) {  // stage 1: its blocks' partial results (none for no iterations)
+          const dim3 tiler_stage(((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048), n, 1);
+          if (tiler_stage.x > 0) tiler_softmax_split256_blocks_stage1<<<tiler_stage, tiler_block, 0, stream>>>(X, out0, n, m, partials, partials_2);
           tiler_err = cudaGetLastError();
         }
         if (tiler_err == cudaSuccess) {
@@ -1136,20 +1146,22 @@ extern "C" cudaError_t tiler_softmax_launch(const float* X, float* out0, int n, 
       return cudaGetLastError();
     }
     case 6: {  // tiler_softmax_split256_blocks_wide
-      const dim3 tiler_grid((m + 8191) / 8192, n, 1), tiler_block(256, 1, 1);
+      const dim3 tiler_grid(((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048), n, 1), tiler_block(256, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       cudaError_t tiler_err = cudaSuccess;
       float* partials = nullptr;  // a block's partial result of a reduction, for each block of each row
-      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m - 1) / 8192 + 1) * n), stream);
+      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048) * n), stream);
       float* partials_2 = nullptr;  // a block's partial result of a reduction, for each block of each row
-      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials_2, sizeof(float) * ((long long)((m - 1) / 8192 + 1) * n), stream);
+      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials_2, sizeof(float) * ((long long)((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048) * n), stream);
       if (tiler_err == cudaSuccess) {
-        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results
-          tiler_softmax_split256_blocks_wide_stage0<<<dim3((m + 8191) / 8192, n, 1), tiler_block, 0, stream>>>(X, out0, n, m, partials, partials_2);
+        if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results (none for no iterations)
+          const dim3 tiler_stage(((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048), n, 1);
+          if (tiler_stage.x > 0) tiler_softmax_split256_blocks_wide_stage0<<<tiler_stage, tiler_block, 0, stream>>>(X, out0, n, m, partials, partials_2);
           tiler_err = cudaGetLastError();
         }
-        if (tiler_err == cudaSuccess) {  // stage 1: its blocks' partial results
-          tiler_softmax_split256_blocks_wide_stage1<<<dim3((m + 8191) / 8192, n, 1), tiler_block, 0, stream>>>(X, out0, n, m, partials, partials_2);
+        if (tiler_err == cudaSuccess) {  // stage 1: its blocks' partial results (none for no iterations)
+          const dim3 tiler_stage(((m + 8191) / 8192 < 2048 ? (m + 8191) / 8192 : 2048), n, 1);
+          if (tiler_stage.x > 0) tiler_softmax_split256_blocks_wide_stage1<<<tiler_stage, tiler_block, 0, stream>>>(X, out0, n, m, partials, partials_2);
           tiler_err = cudaGetLastError();
         }
         if (tiler_err == cudaSuccess) {
@@ -1184,12 +1196,12 @@ extern "C" cudaError_t tiler_softmax_launch(const float* X, float* out0, int n, 
   };
   int tiler_version = -1;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL))) tiler_version = 0;
-  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 262144LL))) tiler_version = 1;
+  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 262144LL && n <= 65535LL))) tiler_version = 1;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL))) tiler_version = 2;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL)) tiler_version = 3;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL)) tiler_version = 4;
   if (tiler_version < 0 && (m <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL)) tiler_version = 5;
-  if (tiler_version < 0 && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 262144LL)) tiler_version = 6;
+  if (tiler_version < 0 && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 262144LL && n <= 65535LL)) tiler_version = 6;
   if (tiler_version < 0 && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)) tiler_version = 7;
   if (tiler_version < 0) tiler_version = 8;
   if (tiler_version < 0) tiler_version = 9;
