@@ -201,8 +201,7 @@ class Split:
         loop body (a kernel can end after it), and the blocks of a row fit
         grid x, with the rows on y and z."""
         split = [r for r in self.reductions if r.split]
-        return self.length is not None and all(r.top for r in split) and self.rows < len(target.AXES) and \
-            self.several_limits is not None
+        return self.length is not None and all(r.top for r in split) and self.several_limits is not None
 
     @property
     def min_length(self) -> Test | None:
@@ -241,10 +240,9 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options, schedule=None)
     found[last] = ([replace(r, split=False, reason=own[id(r.loop)]) if own.get(id(r.loop)) else r
                     for r in found[last][0]], found[last][1])
     deepest = max((d for d, (reds, _) in enumerate(found) if any(r.split for r in reds)), default=None)
-    wide = [(lv, target.AXES[deepest - lv.dim]) for lv in kernel.levels[:deepest]
-            if deepest < len(target.AXES) and isinstance(lv.size, int)
-            and lv.size > target.MAX_GRID[target.AXES[deepest - lv.dim]]] if deepest is not None else []
-    if deepest is None or deepest >= len(target.AXES) or wide:
+    grid = _grid_limits(kernel, deepest, 0) if deepest is not None else None
+    wide = grid[0] if grid else []
+    if grid is None or wide:
         everything = tuple(r for reds, _ in found for r in reds)
         reason = "no loop of the kernel is a reduction" if not everything else \
             "no reduction is worth sharing among threads" if deepest is None else \
@@ -261,15 +259,9 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options, schedule=None)
     if inner:
         reason += "; the lets between map levels run once a row, and its threads share the " + \
                   ("inner level's points" if inner == 1 else f"{inner} inner levels' points")
-    limits = tuple(Test(lv.size.name, "<=", target.MAX_GRID[target.AXES[deepest - lv.dim]])
-                   for lv in kernel.levels[:deepest] if not isinstance(lv.size, int))
-    shifted = [(lv, target.AXES[deepest - lv.dim + 1]) for lv in kernel.levels[:deepest + 1]] \
-        if deepest + 1 < len(target.AXES) else []
-    several_limits = None if any(isinstance(lv.size, int) and lv.size > target.MAX_GRID[axis] for lv, axis in shifted) \
-        else tuple(Test(lv.size.name, "<=", target.MAX_GRID[axis]) for lv, axis in shifted
-                   if not isinstance(lv.size, int))
+    blocks = _grid_limits(kernel, deepest, 1)  # several blocks a row: the blocks on x, the rows on y and z
     split = Split(deepest + 1, reductions, others, reason, bool(inner), options.lanes, options.several_blocks,
-                  limits, several_limits)
+                  grid[1], None if blocks is None or blocks[0] else blocks[1])
     if options.several_blocks and not split.several:
         split = replace(split, reason=split.reason + "; --several-blocks: " + _why_one_block(split))
     staged = _staged_elsewhere(split, schedule) if inner and not chosen else ""
@@ -279,6 +271,21 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options, schedule=None)
     if split.min_length and length is not None and length < MIN_SPLIT_LENGTH:  # known when compiling (--size)
         return _unsplit(reductions, others, f"its {length} iterations are too few to share among threads")
     return split
+
+
+def _grid_limits(kernel: T.Kernel, deepest: int, shift: int) -> tuple[list, tuple[Test, ...]] | None:
+    """The row levels 0 .. deepest on the grid, the deepest along axis
+    `shift` (x; y with several blocks a row) and each outer one on the next:
+    the levels of a literal size past their axis's limit, with that axis,
+    and a launch test for each named size on y or z (x's limit no size
+    reaches). None where the levels need more axes than CUDA has."""
+    if deepest + shift >= len(target.AXES):
+        return None
+    on = [(lv, target.AXES[deepest - lv.dim + shift]) for lv in kernel.levels[:deepest + 1]]
+    on = [(lv, axis) for lv, axis in on if axis != "x"]
+    over = [(lv, axis) for lv, axis in on if isinstance(lv.size, int) and lv.size > target.MAX_GRID[axis]]
+    return over, tuple(Test(lv.size.name, "<=", target.MAX_GRID[axis]) for lv, axis in on
+                       if not isinstance(lv.size, int))
 
 
 def _why_one_block(split: Split) -> str:

@@ -45,7 +45,7 @@ def row_aliases(k: T.Kernel) -> T.Kernel:
     aliases: dict[Binder, T.Index] = {}
 
     def rewrite(e):
-        if isinstance(e, T.Let) and _names_a_row(e):  # (the let stays, unused: explain lists its name)
+        if isinstance(e, T.Let) and _names_a_row(e.binders, e.value):  # (it stays, unused: explain lists its name)
             value = aliases[e.binders[0]] = rewrite(e.value)
             return dataclasses.replace(e, value=value, body=rewrite(e.body))
         if isinstance(e, T.Index) and isinstance(e.array, T.Var) and e.array.binder in aliases:
@@ -61,7 +61,7 @@ def row_aliases(k: T.Kernel) -> T.Kernel:
         lets = []
         for binders, value in lv.lets:
             value = rewrite(value)
-            if len(binders) == 1 and _row_read(value):
+            if _names_a_row(binders, value):  # dropped: a level's lets that mention a row keep it from staging
                 aliases[binders[0]] = value
             else:
                 lets.append((binders, value))
@@ -70,8 +70,8 @@ def row_aliases(k: T.Kernel) -> T.Kernel:
     return dataclasses.replace(k, levels=tuple(levels), body=body) if aliases else k
 
 
-def _names_a_row(e: T.Let) -> bool:
-    return len(e.binders) == 1 and _row_read(e.value)
+def _names_a_row(binders, value) -> bool:
+    return len(binders) == 1 and _row_read(value)
 
 
 def _row_read(e) -> bool:

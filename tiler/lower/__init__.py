@@ -116,16 +116,9 @@ def _split_module(analysis: Analysis, file: str) -> kir.Module:
             out.append(kir.Version(lowering(analysis, split, choice.lanes, file, wide), when, _joined(note, why)))
         if regular is not None:
             out += [v for v in regular.versions if v.kernel.wide == wide]
-        elif analysis.options.launch_timing:
+        if analysis.options.launch_timing:  # every version raced against the untiled kernel reading in place
             out = _rivals(out, lower_schedule(analysis, analysis.plan.untiled, file, wide=wide),
                           None if wide else fits, note and note + ", ")
-        if analysis.options.launch_timing:  # the untiled kernel reading the arrays in place
-            untiled = next((v.kernel for v in out if not v.kernel.tiled and not v.kernel.transposes), None)
-            if untiled is None:  # the tiled kernel's versions all transpose (the sizes were given): add it
-                untiled = lower_schedule(analysis, analysis.plan.untiled, file, wide=wide)
-                out.append(kir.Version(untiled, None if wide else fits, _joined(
-                    note, "the untiled kernel reading the arrays in place, raced against the split versions")))
-            out = [dataclasses.replace(v, rival=untiled.name) if v.kernel.lanes else v for v in out]
         return out
     notes = (f"math: {target.FAST_MATH_NOTE}",) if analysis.options.fast_math else ()
     versions_ = versions(False, "")

@@ -309,16 +309,17 @@ def lower_several(analysis: Analysis, split: Split, lanes: int, file: str, wide:
     rest of the row. Each kernel recomputes the row's code up to its
     reduction, combining the earlier ones' partial results."""
     last, several = _row_kernel(analysis, split, lanes, file, wide, stage=None)
-    # every kernel of the launch takes the same arguments: each stage the scratch arrays of all reductions
+    # every kernel of the launch takes the same arguments: the scratch arrays of all reductions after the program's
+    params = last.params + tuple(kir.Param(n, c, kir.SCRATCH) for n, c in zip(several.names, several.ctypes))
     stages = tuple(dataclasses.replace(_row_kernel(analysis, split, lanes, file, wide, stage=i, total=several.met)[0],
-                                       params=last.params) for i in range(several.met))
+                                       params=params) for i in range(several.met))
     rows = [size_name(lv.size) for lv in analysis.kernel.levels[:split.rows]]
     count = kir.Cast(target.INDEX, _blocks_a_row(split.length, kir.Ref, at_most))
     for r in rows:
         count = kir.Bin("*", count, const(r) if isinstance(r, int) else kir.Ref(r))
     scratch = tuple(kir.Scratch(n, c, count, "a block's partial result of a reduction, for each block of each row")
                     for n, c in zip(several.names, several.ctypes))
-    return dataclasses.replace(last, stages=stages, scratch=scratch).renamed(last.name)
+    return dataclasses.replace(last, params=params, stages=stages, scratch=scratch).renamed(last.name)
 
 
 def _blocks_a_row(length, ref, at_most):
@@ -417,7 +418,6 @@ def _row_kernel(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
             "combines the partial results of " + ("its reduction" if low.several.met == 1 else
                                                   f"its {low.several.met} reductions") +
             (" and runs the row's points" if inner else ""))
-        params += [kir.Param(n, c, kir.SCRATCH) for n, c in zip(names, low.several.ctypes)]
     summary = (f"rows: {' x '.join(str(size_name(lv.size)) for lv in rows)}, {who}; {split.reason}",) + \
         (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ())
     return kir.Kernel(name, tuple(params), tuple(low.shared), tuple(low.out) + body, block, tuple(grid), True,
