@@ -512,17 +512,28 @@ def test_rows_that_are_not_one_after_another_keep_the_padded_copy():
     rows picked through data) are copied row by row into odd lines."""
     from tiler.analyse.slabs import _layout
 
-    layout = _layout(34, 256, 4, False, Options())
+    layout = _layout(34, 256, 4, "the rows do not lie one after another in an input", Options())
     assert (layout.pitch, layout.run, layout.vector) == (35, False, 1) and "one after another" in layout.why
-    assert _layout(34, 256, 8, True, Options()).vector == 2  # 16 bytes a copy: two 8-byte elements
+    assert _layout(34, 256, 8, "", Options()).vector == 2  # 16 bytes a copy: two 8-byte elements
 
 
-def test_rows_of_a_length_known_only_at_launch_are_not_staged():
+def test_rows_of_a_length_known_only_at_launch_are_staged_for_a_bound():
+    """d known only at launch: the plan stages k-means' centres and points
+    in lines of ROW_BOUND elements (no run: shorter rows are not that far
+    apart; scalar copies: a vector could pass a row's end); the plan without
+    the bound, which stages nothing, is kept for longer rows."""
+    from tiler.analyse.plan import ROW_BOUND
+
     a = plan_of("kmeans")
+    assert a.schedule.bounds == {"d": ROW_BOUND} and a.schedule.fixed == {}
     (cc,) = a.streams[0].inputs
-    assert not cc.staged and "--size d=N" in cc.reason
+    assert cc.staged and cc.element == ROW_BOUND and cc.staging.vector == 1 and f"at most {ROW_BOUND}" in cc.reason
     (p,) = a.schedule.slabs
-    assert not p.staged and "--size d=N" in p.reason
+    assert p.staged and not p.run and p.pitch == ROW_BOUND + 1 and f"at most {ROW_BOUND}" in p.reason
+    past = a.plan.unbounded
+    assert not past.schedule.tiled and "--size d=N" in past.schedule.streams[0].inputs[0].reason
+    # a size given when compiling needs no bound
+    assert plan_of("kmeans", Options(sizes=KMEANS_SIZES)).plan.unbounded is None
 
 
 def test_a_chunk_of_rows_that_differ_between_threads_is_not_staged(tmp_path):
@@ -686,3 +697,13 @@ def test_rows_the_stream_needs_to_tell_apart_stay_apart(case):
 def test_a_stream_that_is_not_a_loops_body_has_no_join():
     (s,) = plan_of("nbody3d").streams
     assert s.join is None
+
+
+def test_a_block_is_narrowed_for_its_rows_before_its_tiles_must_fit():
+    """Two f64 rows a thread: at 256 threads no chunk fits; narrowed first
+    (16 threads), chunks of 32 f64 (256 bytes a row, the line the copies
+    need) fit in 26,112 bytes, where chunks of 64 would not (50,688)."""
+    a = analysed(PROGRAMS / "analysis" / "own_rows_f64.fut", Options(no_split=True))
+    (s,) = a.streams
+    assert s.tiled and s.chunk == 32 and a.block.extents == (16,)
+    assert a.block.shared_bytes == 26112 and all(p.staged for p in s.inputs)

@@ -17,7 +17,10 @@ def test_every_benchmark_can_be_benched():
 def test_variants_and_ablations():
     labels = [v.label for v in variants(("16",), ablate=True)]
     assert labels[:3] == ["untiled", "tiled", "tiled --tile 16"]
-    assert len(labels) == 3 + len(ABLATIONS)
+    assert len(labels) == 3 + len(ABLATIONS) + 1
+    # the last: the program as compiled without --size, its sizes read at launch
+    (last,) = [v for v in variants((), ablate=True) if not v.hinted]
+    assert "known only at launch" in last.label and all(v.hinted for v in variants((), ablate=False))
 
 
 @pytest.mark.skipif(gpu_unavailable() is None, reason="a GPU is present")

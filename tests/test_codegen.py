@@ -103,7 +103,8 @@ def test_tiled_mm_has_the_notes_shape():
     cuda = shared_only(BENCHMARKS / "mm.fut")["render"].split('extern "C" __global__')[1]  # the first kernel
     # two barriers a chunk: in the loop over full chunks, and in the last, partial chunk
     loop, last = cuda.split("const int kk_last")
-    assert loop.count("__syncthreads()") == 2 and last.count("__syncthreads()") == 2
+    # (and one ending each pass of the loop over grid y's blocks)
+    assert loop.count("__syncthreads()") == 2 and last.count("__syncthreads()") == 3
     assert "__shared__ __align__(16) float sh_a_c[1024]" in cuda and cuda.count("__shared__") == 2
     assert "? A[" not in loop and "kk_last + e_3 < n ? A[" in last  # full chunks need no guard
     assert "cooperative copy: 32 x 32 tile of B0 into sh_b_c, rows fastest" in cuda
@@ -123,20 +124,22 @@ def test_register_tiled_mm_has_the_outer_product_shape():
     assert "float acc[64];" in body  # the 8 x 8 micro-tile's accumulators
     # one float4 read of 4 rows of A and 4 columns of B per group, then 64 multiply-adds from registers
     assert "reg_sh_a_c[G0_ * 4 + L0_] * reg_sh_b_c[G1_ * 4 + L1_]" in body
-    # cp.async, three chunks a step: a barrier a chunk, one after the loop, two for the last chunk
-    assert body.count("__syncthreads()") == 6 and "tiler_cp_async_wait<1>();" in body
+    # cp.async, three chunks a step: a barrier a chunk, one after the loop, two for the last chunk, and one
+    # ending each pass of the loop over grid y's blocks
+    assert body.count("__syncthreads()") == 7 and "tiler_cp_async_wait<1>();" in body
     assert "tiler_cp_async<4>(&sh_a_c[" in body and "tiler_cp_async<16>(&sh_b_c[" in body
     assert "float* const sh_a_c_3 = (float*)(tiler_shared + " in body  # 49,920 bytes: dynamic shared memory
     for tile in ("sh_a_c", "sh_b_c"):
         assert f"*reinterpret_cast<const float4*>(&{tile}[G" in body
     single = run_all((BENCHMARKS / "mm.fut").read_text(), "benchmarks/mm.fut", Options(no_async=True))["render"]
     single = single[single.index("tiler_mm_tiled("):single.index("tiler_mm_tiled_scalar(")]
-    assert single.count("__syncthreads()") == 4  # two a chunk, in the loop and for the last chunk
+    assert single.count("__syncthreads()") == 5  # two a chunk, in the loop and for the last chunk; one a pass
     double = run_all((BENCHMARKS / "mm.fut").read_text(), "benchmarks/mm.fut", Options(double_buffer=True))["render"]
     double = double[double.index("tiler_mm_tiled("):double.index("tiler_mm_tiled_scalar(")]
-    # double-buffered: one barrier a chunk (two in the loop), one before it, two for the last chunk
-    assert "float4 next_a_c[2];" in double and double.count("__syncthreads()") == 5
-    assert "A[tiler_min(blockIdx.y * 128 + r" in body and "B0[tiler_min(blockIdx.x * 128 + r" in body
+    # double-buffered: one barrier a chunk (two in the loop), one before it, two for the last chunk; one a pass
+    assert "float4 next_a_c[2];" in double and double.count("__syncthreads()") == 6
+    # the rows' blocks on grid y are walked by a loop (grid y holds at most 65,535 blocks)
+    assert "A[tiler_min(tiler_block_y * 128 + r" in body and "B0[tiler_min(blockIdx.x * 128 + r" in body
 
 
 def test_interior_blocks_run_a_copy_of_the_body_without_clamps_or_guards():
@@ -145,7 +148,7 @@ def test_interior_blocks_run_a_copy_of_the_body_without_clamps_or_guards():
     values = run_all(text, "benchmarks/mm.fut", Options(interior=True))
     main = values["verify"].kernels[0]
     assert main.interior and main.min_blocks == 1  # ptxas may take the registers two bodies need
-    (split,) = [s for s in main.body if isinstance(s, kir.If)]
+    (split,) = [s for s in unfolded(main.body) if isinstance(s, kir.If)]
 
     def clamps(stmts):
         return sum(isinstance(n, kir.Call) and n.fn == kir.CLAMP for n in kir.walk(stmts))
@@ -157,7 +160,7 @@ def test_interior_blocks_run_a_copy_of_the_body_without_clamps_or_guards():
     assert clamps(split.then) == 0 and guarded_stores(split.then) == 0
     assert clamps(split.else_) > 0 and guarded_stores(split.else_) == 1  # the blocks at the edges keep them
     cuda = values["render"]
-    assert "if ((int)(blockIdx.y * 128) <= m - 128 && (int)(blockIdx.x * 128) <= q - 128) {" in cuda
+    assert "if ((int)(tiler_block_y * 128) <= m - 128 && (int)(blockIdx.x * 128) <= q - 128) {" in cuda
     assert "__launch_bounds__(256, 1)" in cuda and "// interior blocks: without clamps" in cuda
 
 
@@ -174,10 +177,21 @@ def tiled_mm() -> kir.Kernel:
     return shared_only(BENCHMARKS / "mm.fut")["verify"].main
 
 
+def unfolded(body: tuple) -> tuple:
+    """A kernel's body inside the loop over a grid axis's blocks past its limit (lower._folded), if any."""
+    if len(body) == 1 and isinstance(body[0], kir.For) and body[0].var.startswith("tiler_block_"):
+        return unfolded(body[0].body)
+    return body
+
+
 def edit_chunk_loop(k: kir.Kernel, edit) -> kir.Kernel:
     k = k.main if isinstance(k, kir.Module) else k
-    body = tuple(dataclasses.replace(s, body=edit(s.body)) if isinstance(s, kir.For) else s for s in k.body)
-    return dataclasses.replace(k, body=body)
+
+    def edited(stmts):
+        if len(stmts) == 1 and isinstance(stmts[0], kir.For) and stmts[0].var.startswith("tiler_block_"):
+            return (dataclasses.replace(stmts[0], body=edited(stmts[0].body)),)
+        return tuple(dataclasses.replace(s, body=edit(s.body)) if isinstance(s, kir.For) else s for s in stmts)
+    return dataclasses.replace(k, body=edited(k.body))
 
 
 def test_verifier_accepts_every_generated_kernel():
@@ -289,7 +303,7 @@ def test_compile_writes_cuda_and_launch_description(tmp_path):
     tiled, scalar, one_point, untiled, wide, untiled_wide = launch["versions"]
     assert tiled["block"] == [16, 16, 1] and tiled["static_shared_bytes"] == 0
     assert tiled["dynamic_shared_bytes"] == 3 * 16640  # three cp.async stages, past 48 KiB
-    assert tiled["grid_formula"] == ["ceil(q / 128)", "ceil(m / 128)", "1"]
+    assert tiled["grid_formula"] == ["ceil(q / 128)", "min(ceil(m / 128), 65535)", "1"]
     assert tiled["condition"].endswith("&& q % 4 == 0)") and scalar["kernel"].endswith("_scalar")
     # 32-bit offsets where every array has fewer than 2^31 elements, then the same kernels with 64-bit ones
     fits = "(long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL"
@@ -297,7 +311,7 @@ def test_compile_writes_cuda_and_launch_description(tmp_path):
     blocks = "(long long)((q + 127) / 128) * ((m + 127) / 128) * 4LL >= tiler_multiprocessors"
     assert scalar["condition"] == fits + f" && (m >= 5 && n >= 5 && {blocks})"
     assert one_point["condition"] == fits + " && (m >= 5 && n >= 5)" and one_point["grid_formula"][:2] == [
-        "ceil(q / 32)", "ceil(m / 32)"]
+        "ceil(q / 32)", "min(ceil(m / 32), 65535)"]
     assert untiled["condition"] == fits and not untiled["tiled"]
     assert wide["kernel"] == "tiler_mm_tiled_wide" and wide["condition"] == "m >= 5 && n >= 5"
     assert "cudaDevAttrMultiProcessorCount" in out.read_text()
@@ -374,7 +388,8 @@ def test_compile_writes_the_host_launcher_and_its_header(tmp_path):
     order = [launcher.index(f"tiler_mm_{v}<<<") for v in ("tiled", "tiled_scalar", "untiled", "tiled_wide",
                                                           "untiled_wide")]
     assert order == sorted(order) and "& 15) == 0" in launcher
-    assert "const dim3 tiler_grid((q + 127) / 128, (m + 127) / 128, 1), tiler_block(16, 16, 1);" in launcher
+    assert "const dim3 tiler_grid((q + 127) / 128, ((m + 127) / 128 < 65535 ? (m + 127) / 128 : 65535), 1), " \
+           "tiler_block(16, 16, 1);" in launcher
     assert tiler("compile", BENCHMARKS / "mm.fut", "--emit", "header").stdout == header
 
 
@@ -434,6 +449,55 @@ def test_kmeans_at_its_bench_sizes_has_no_spills_and_its_planned_shared_memory(t
         assert (int(smem.group(1)) if smem else 0) == k.static_shared_bytes, report
     tiled = values["verify"].main
     assert tiled.fixed == (("d", 34),) and tiled.static_shared_bytes == 256 * 34 * 4 + 16 * 34 * 4
+
+
+def test_rows_of_a_length_known_at_launch_get_versions_within_a_bound():
+    """k-means without --size d: its first versions hold rows of at most
+    ROW_BOUND elements in shared memory (named `_bounded`, run where d is no
+    longer, raced against the untiled kernel); every copy stops at the row's
+    real end, d read at launch; the plan without the bound runs the rest,
+    its 64-bit version after every 32-bit one."""
+    from tiler.analyse.plan import ROW_BOUND
+
+    values = run_all((BENCHMARKS / "kmeans.fut").read_text(), "kmeans.fut", Options())
+    module = values["verify"]
+    names = [v.kernel.name for v in module.versions]
+    assert names == ["tiler_kmeans_tiled_bounded", "tiler_kmeans_untiled_transposed", "tiler_kmeans_untiled",
+                     "tiler_kmeans_tiled_wide_bounded", "tiler_kmeans_untiled_wide"]
+    bounded = [v for v in module.versions if v.kernel.bounds]
+    assert all(v.kernel.bounds == (("d", ROW_BOUND),) and v.rival for v in bounded)
+    assert all(v.rival in names for v in bounded)
+    sizes = {"n": 1000, "k": 21, "d": ROW_BOUND}
+    assert module.select(sizes).name == "tiler_kmeans_tiled_bounded"
+    assert module.select(dict(sizes, d=ROW_BOUND + 1)).name == "tiler_kmeans_untiled"
+    cuda = values["render"]
+    assert f"d <= {ROW_BOUND}" in cuda
+    body = cuda[cuda.index("tiler_kmeans_tiled_bounded("):cuda.index("tiler_kmeans_untiled_transposed(")]
+    # the points' rows, the centres' full and last chunks: each copy guarded by the row's end; loops run to d
+    assert body.count("< d ? ") == 3 and "f < d;" in body
+    assert f"r * {ROW_BOUND + 1} + e" in body  # the points' lines: odd pitch
+
+
+def test_grid_y_past_its_limit_is_walked_by_a_loop():
+    """A dim on grid y or z whose blocks may pass CUDA's 65,535 there: the
+    grid holds at most that many and each block loops over its dim's tiles
+    a grid apart; any row count the sizes allow then launches. A size known
+    to fit keeps the plain block index."""
+    from tiler.runtime import check_launch
+
+    path = PROGRAMS / "analysis" / "tall_grid.fut"
+    values = run_all(path.read_text(), path.name, Options())
+    sizes = {"c": target.MAX_SIZE, "m": 1, "k": 3}
+    for k in values["verify"].kernels:
+        (y_axis,) = [a for a in k.grid[1:] if a is not None]
+        assert y_axis[0] == "c" and y_axis[2] == target.MAX_GRID["y"], k.grid
+        assert k.grid_dims(sizes)[1] == target.MAX_GRID["y"]
+        check_launch(k, sizes)  # no error
+    cuda = values["render"]
+    assert "for (int tiler_block_y = blockIdx.y; tiler_block_y < (c + " in cuda and "tiler_block_y += 65535" in cuda
+    small = run_all(path.read_text(), path.name, Options(sizes=(("c", 1000),)))
+    assert "tiler_block_y" not in small["render"] and all(len(a) == 2 for k in small["verify"].kernels
+                                                           for a in k.grid if a is not None)
 
 
 def test_every_tiled_version_is_raced_against_the_untiled_kernel_of_its_offsets():

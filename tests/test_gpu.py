@@ -66,6 +66,24 @@ def matches_the_interpreter(path, options: Options, scale: str, seed: int, toler
             assert err <= tolerance * scale_, (path.name, kernel.name, sizes, err)
 
 
+@pytest.mark.parametrize("length", [1, 63, 64, 65])
+@pytest.mark.parametrize("name", ["launch_rows", "launch_rows_chunk"])
+def test_rows_of_a_bounded_length_match_the_interpreter(name, length):
+    """Every version at the edges of the row-length bound (plan.ROW_BOUND:
+    64; at 65 the plan without the bound runs), other sizes odd."""
+    path = PROGRAMS / "analysis" / f"{name}.fut"
+    prog = check(parse(path.read_text(), path.name))
+    matches_the_interpreter(path, Options(), {s.name: (length if s.name == "d" else 41) for s in prog.kernel.sizes},
+                            seed=3)
+
+
+def test_more_blocks_than_grid_y_holds_match_the_interpreter():
+    """8,388,645 rows: the tiled kernel's 128 rows a block need 65,537 blocks
+    along grid y, past CUDA's 65,535; every version loops over them."""
+    matches_the_interpreter(PROGRAMS / "analysis" / "tall_grid.fut", Options(), {"c": 65536 * 128 + 37, "m": 2, "k": 3},
+                            seed=4)
+
+
 REGISTER_VARIANTS = {"double-buffered": Options(double_buffer=True), "4x2": Options(register_tile=(4, 2)),
                      "scalar": Options(no_vector=True), "2x8": Options(register_tile=(2, 8), double_buffer=True),
                      "registers": Options(no_async=True), "one buffer": Options(single_buffer=True)}

@@ -45,12 +45,15 @@ class Options:
     lanes: int | None = None  # threads a row when its reductions are split (None: chosen at launch)
     several_blocks: bool = False  # split rows always by several blocks (of --lanes threads, else 256)
     no_launch_timing: bool = False  # run the model's version without timing it against untiled at a first launch
+    # (size name, N): row lengths known only at launch that the plan takes as at most N (plan.py: _bounded);
+    # the plan's own choice, never the user's: its kernel runs only where the launch finds them so
+    bounds: tuple = ()
 
     def steers_schedule(self) -> bool:
         """Some option chooses the schedule, or a part of it, instead of the
         plan (an ablation, a tile, a tuned parameter): the launch then runs
         what was asked for, never timing it against the untiled kernel."""
-        free = {"sizes", "max_shared", "fast_math", "multiprocessors", "device_shared", "no_launch_timing"}
+        free = {"sizes", "max_shared", "fast_math", "multiprocessors", "device_shared", "no_launch_timing", "bounds"}
         return any(getattr(self, f.name) != f.default for f in fields(self) if f.name not in free)
 
     @property
@@ -72,6 +75,12 @@ class Options:
         if isinstance(size, int):
             return size
         return dict(self.sizes).get(getattr(size, "name", None))
+
+    def row_length(self, size) -> int | None:
+        """A row's length as a shared tile is sized: known (`known_size`),
+        else the bound the plan assumes for it, else None."""
+        known = self.known_size(size)
+        return known if known is not None else dict(self.bounds).get(getattr(size, "name", None))
 
     def tile_for(self, dim: int, default: int) -> int:
         """One size applies to every dimension; several are per dimension, outermost first."""

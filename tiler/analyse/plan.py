@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 
 from .. import target
 from ..check import typed as T
+from ..check.types import Array
+from ..interp.values import dtype
 from ..errors import PlainError
 from . import cost
 from .blocks import block as make_block
@@ -44,10 +46,13 @@ class Plan:
     fewer: Schedule | None = None
     # rows run by a warp or a block that share their reductions (reductions.py): the launch's first versions
     split: Split | None = None
+    # where the schedule's tiles hold rows of a bounded length (Schedule.bounds): the plan without the bound,
+    # whose versions run the launches past it
+    unbounded: "Plan | None" = None
 
 
 def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
-    tiling = _tiling(kernel, var, options)
+    tiling = _bounded(kernel, var, options, _tiling(kernel, var, options))
     return tiling if options.no_tile else replace(tiling, split=split_plan(kernel, var, options, tiling.schedule))
 
 
@@ -89,13 +94,61 @@ def _tiling(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
         return Plan(chosen, candidates, chosen, ())
     narrow = _coalescing_block(best, views, options)
     reason = "; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few " \
-             "threads, and small blocks spread them over every SM" if narrow is not best else ""
+             "threads, and small blocks spread them over every SM" if narrow.block.narrowed else ""
     best = _completed(narrow, reason, kernel, views, options)
     candidates = (best,) + candidates[1:]
     fewer = _fewer_points(best, narrow, reason, kernel, views, options)
     limits = cost.thresholds(fewer or best, untiled, {lv.dim: lv.size for lv in kernel.levels},
                              dict(options.thresholds), frozenset(kernel.sizes))
     return Plan(best, candidates, untiled, limits, fewer)
+
+
+# The row length a plan assumes, at most, for rows of a length known only at
+# launch that it would stage (k-means' centres and points, d features): 64
+# elements, 256 bytes of f32 a row. Shorter rows leave a line partly unused;
+# longer ones run the untiled kernel.
+ROW_BOUND = 64
+
+
+def _bounded(kernel: T.Kernel, var: Variance, options: Options, tiling: Plan) -> Plan:
+    """Where the plan stages nothing because rows it would stage have a
+    length known only at launch, the plan made with those lengths taken as at
+    most ROW_BOUND: its tiles hold rows that long, its copies stop at the
+    row's real end, and the launch runs it only where no row is longer (the
+    plan without the bound runs the others)."""
+    names = _launch_row_lengths(var, tiling.schedule, options)
+    if not names or options.no_tile:
+        return tiling
+    bounded = _tiling(kernel, var, replace(options, bounds=tuple((n, ROW_BOUND) for n in sorted(names))))
+    taken = frozenset(names)
+
+    def mark(s: Schedule | None) -> Schedule | None:
+        return None if s is None else replace(s, bounded=taken)
+    if not bounded.schedule.tiled or not mark(bounded.schedule).bounds:
+        return tiling
+    if tiling.schedule.tiled and bounded.schedule.cost >= _priced_at(tiling.schedule, taken, ROW_BOUND):
+        return tiling  # the bound saves no loads the plan does not already
+    return replace(bounded, schedule=mark(bounded.schedule), fewer=mark(bounded.fewer),
+                   candidates=(mark(bounded.schedule),) + bounded.candidates[1:], unbounded=tiling)
+
+
+def _priced_at(schedule: Schedule, names: frozenset, length: int) -> float:
+    """The schedule's cost with the rows of length `names` it reads in place
+    priced as `length` elements each (as a bounded plan prices its tiles)."""
+    def priced(p):
+        shape = getattr(p.array.type, "shape", ())
+        long = len(shape) == 2 and not isinstance(shape[1], int) and shape[1].name in names
+        return replace(p, element=length) if long and not p.staged else p
+    return cost.loads(tuple(replace(s, inputs=tuple(priced(p) for p in s.inputs)) for s in schedule.streams))
+
+
+def _launch_row_lengths(var: Variance, schedule: Schedule, options: Options) -> set[str]:
+    """The sizes known only at launch that are the row lengths of chunks of
+    rows the streams read, or of rows threads read whole (slabs.py)."""
+    rows = [i.param.type.shape[1] for s in var.streams for i in s.inputs
+            if isinstance(i.param.type, Array) and i.param.type.rank == 2]
+    rows += [r.array.type.shape[1] for r in schedule.slabs if r.length is None]
+    return {r.name for r in rows if not isinstance(r, int) and options.known_size(r) is None}
 
 
 def _completed(plain: Schedule, reason: str, kernel: T.Kernel, views: Views, options: Options) -> Schedule:
@@ -147,11 +200,23 @@ def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
     if shared > limit and block.pipelined:  # the stages go before the tiles shrink: shorter chunks cost more
         return _schedule(replace(block, register=synchronous(block.register, block.threads, options)), var, views,
                          options)
+    if shared > limit and _narrows(block, streams, options):
+        # _coalescing_block narrows this block for its threads' rows anyway: the narrow block is the one that
+        # must fit (two f64 rows a thread: 256 threads need 122,880 bytes even in chunks of 8, 16 threads 26,112)
+        return _schedule(_narrow_for_rows(block), var, views, options)
     if shared > limit and options.chunk is None and _narrowed_never(block, streams, options):
         # rows staged only to coalesce take a block's rows of tile each, and a block whose other tiles many
         # threads share is not narrowed for them (_coalescing_block): rather than shorter chunks for every
         # stream (a fuzzed kernel: chunks of 8 beside 256 rows of 8, 0.14x untiled), the rows stay in place
-        # (a --chunk the user gave is halved to fit instead, as it was asked for)
+        # (a --chunk the user gave is halved to fit instead, as it was asked for); but a chunk of wider
+        # elements may first shrink to COALESCE_LINE bytes a row, the line the copies need (f64: 32)
+        line = _line_chunk(streams)
+        if line < max((s.chunk for s in streams if s.tiled), default=0):
+            lined = _settled(tuple(plan_stream(s, block, views, options, line) for s in var.streams), block, views,
+                             options, line)
+            if sum(s.shared_bytes for s in lined) <= limit:
+                return Schedule(replace(block, shared_bytes=sum(s.shared_bytes for s in lined)), lined,
+                                cost.loads(lined))
         apart = _settled(tuple(plan_stream(s, block, views, options, coalesce=False) for s in var.streams),
                          block, views, options)
         if sum(s.shared_bytes for s in apart) <= limit:
@@ -179,6 +244,17 @@ def _narrows(block, streams, options: Options) -> bool:
     tiled = [s for s in streams if s.tiled]
     return len(block.spans) == 1 and bool(tiled) and all(any(p.for_coalescing for p in s.inputs) for s in tiled) \
         and not options.tile_for(block.spans[0], 0) and block.extents[block.spans[0]] > COALESCE_THREADS
+
+
+# bytes of a row a chunk copies, at least, where a block stages its threads' own rows: 64 f32 (COALESCE_CHUNK)
+COALESCE_LINE = 256
+
+
+def _line_chunk(streams) -> int:
+    """The shortest chunk whose rows, staged to coalesce, still hold COALESCE_LINE bytes each."""
+    widest = max((dtype(p.array.type).itemsize for s in streams if s.tiled for p in s.inputs if p.for_coalescing),
+                 default=4)
+    return max(MIN_CHUNK, COALESCE_LINE // widest)
 
 
 def _narrowed_never(block, streams, options: Options) -> bool:
@@ -227,10 +303,14 @@ def _coalescing_block(best: Schedule, views: Views, options: Options) -> Schedul
     block = best.block
     if not _narrows(block, best.streams, options):
         return best
-    (x,) = block.spans
-    narrow = replace(block, extents=tuple(COALESCE_THREADS if d == x else e for d, e in enumerate(block.extents)))
-    narrowed = _schedule(narrow, views.var, views, options)
+    narrowed = _schedule(_narrow_for_rows(block), views.var, views, options)
     return narrowed if narrowed.tiled else best
+
+
+def _narrow_for_rows(block):
+    (x,) = block.spans
+    return replace(block, extents=tuple(COALESCE_THREADS if d == x else e for d, e in enumerate(block.extents)),
+                   narrowed=True)
 
 
 def _registers(best: Schedule, kernel: T.Kernel, views: Views, options: Options) -> Schedule:

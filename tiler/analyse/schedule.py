@@ -223,6 +223,7 @@ class BlockPlan:
     interior_reason: str = ""
     min_blocks: int | None = None  # blocks an SM must hold at once (`__launch_bounds__`); None: ptxas's choice
     min_blocks_reason: str = ""
+    narrowed: bool = False  # narrowed for the rows its threads stage to coalesce (plan._coalescing_block)
 
     @property
     def threads(self) -> int:
@@ -315,6 +316,7 @@ class Schedule:
     slabs: tuple[RowSlab, ...] = ()  # rows threads read whole outside any stream, staged or why not
     transposes: tuple[Transposition, ...] = ()  # arrays of per-thread rows: transposed by the launch, or why not
     transposed_block: BlockPlan | None = None  # the block of the versions reading transposed copies (None: `block`)
+    bounded: frozenset = frozenset()  # sizes whose row length the tiles were sized by is a bound (plan._bounded)
 
     @property
     def transposed(self) -> tuple[Transposition, ...]:
@@ -334,6 +336,16 @@ class Schedule:
         """Sizes whose value, given when compiling, sizes a shared array (the
         row length of a chunk of rows or of a row read whole): the kernel runs
         at that value alone, and is lowered with the size as that constant."""
+        return {n: v for n, v in self._row_lengths().items() if n not in self.bounded}
+
+    @property
+    def bounds(self) -> dict[str, int]:
+        """Sizes known only at launch whose shared arrays hold rows of at most
+        this many elements: the kernel runs where they are no longer, and
+        reads the size itself at launch."""
+        return {n: v for n, v in self._row_lengths().items() if n in self.bounded}
+
+    def _row_lengths(self) -> dict[str, int]:
         rows = [(p.array, p.element) for s in self.streams if s.tiled for p in s.inputs if p.copied and p.element > 1]
         rows += [(r.array, r.length) for r in self.slabs if r.staged]
         return {a.type.shape[1].name: n for a, n in rows if not isinstance(a.type.shape[1], int)}

@@ -45,17 +45,21 @@ def row_candidates(schedule: Schedule, kernel: T.Kernel, views: Views, options: 
         for p, arg in zip(level.params, level.args):
             if not _read_apart(p, level, kernel, views, x):
                 continue
-            length = options.known_size(p.type.shape[0])
+            length = options.row_length(p.type.shape[0])
+            bounded = options.known_size(p.type.shape[0]) is None
             reason = _refusal(schedule, length, p, options)
             if reason:
                 out.append(RowSlab(p.name, arg, level.dim, length, False, reason))
                 continue
             points = block.points(x)
             itemsize = dtype(p.type).itemsize
-            layout = _layout(length, points, itemsize, _one_after_another(p, views, x), options)
+            apart = "the rows do not lie one after another in an input" if not _one_after_another(p, views, x) else \
+                f"rows shorter than {length} do not lie {length} apart" if bounded else ""
+            layout = _layout(length, points, itemsize, apart, options)
+            rows = f"rows of its points (at most {length} elements each)" if bounded else "rows of its points"
             out.append(RowSlab(p.name, arg, level.dim, length, True,
                                f"its reads are a row apart along threadIdx.x (uncoalesced): the block copies the "
-                               f"{points} rows of its points into shared memory along the rows, once, and each "
+                               f"{points} {rows} into shared memory along the rows, once, and each "
                                f"thread reads its own; {layout.why}", points, layout.pitch,
                                points * layout.pitch * itemsize, run=layout.run, vector=layout.vector,
                                asynchronous=layout.asynchronous))
@@ -76,7 +80,7 @@ def apart_loads(block, kernel: T.Kernel, views: Views, options: Options) -> floa
         for p in level.params:
             if x is None or not _read_apart(p, level, kernel, views, x):
                 continue
-            stageable = options.known_size(p.type.shape[0]) is not None and len(block.spans) == 1 \
+            stageable = options.row_length(p.type.shape[0]) is not None and len(block.spans) == 1 \
                 and not options.no_coalesce
             if not stageable:
                 extra += (UNCOALESCED_LOADS - 1) * dtype(p.type).itemsize / 4
@@ -92,12 +96,13 @@ class _Layout:
     why: str
 
 
-def _layout(length: int, points: int, itemsize: int, adjacent: bool, options: Options) -> _Layout:
-    """The shared array's pitch and how the copy fills it (module doc)."""
+def _layout(length: int, points: int, itemsize: int, apart: str, options: Options) -> _Layout:
+    """The shared array's pitch and how the copy fills it (module doc);
+    `apart`: why the block's rows are not one run in global memory ("": they are)."""
     ways = _conflicts(length, itemsize)
-    if not adjacent or ways > 2 or itemsize not in target.ASYNC_COPY_BYTES:
+    if apart or ways > 2 or itemsize not in target.ASYNC_COPY_BYTES:
         pitch = length | 1  # odd: a warp's reads at one index fall in distinct banks
-        why = "the rows do not lie one after another in an input" if not adjacent else \
+        why = apart if apart else \
             f"lines of {length} would leave reads {ways}-way bank conflicted" if ways > 2 else \
             f"elements of {itemsize} bytes are copied one by one"
         return _Layout(pitch, False, 1, False, f"pitch {pitch}, odd for conflict-free reads ({why})")

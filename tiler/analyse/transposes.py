@@ -63,8 +63,9 @@ def transpositions(schedule: Schedule, kernel: T.Kernel, views: Views, options: 
         shorter = longer = None
         if not reason and options.transpose is None:
             known = [options.known_size(lv.size) for lv in kernel.levels]
-            reason, shorter, longer = _bounds(options.known_size(length),
-                                              None if None in known else math.prod(known), most)
+            reason, shorter, longer = _bounds(options.row_length(length),
+                                              None if None in known else math.prod(known), most,
+                                              options.known_size(length) is None)
         t = Transposition(p.name, _name(rows), _name(length), points, not reason, MIN_ROW if shorter else None,
                           most if longer else None, reason)
         found.append(t if reason else replace(t, reason=_why(t)))
@@ -75,12 +76,14 @@ def transpositions(schedule: Schedule, kernel: T.Kernel, views: Views, options: 
         slabs=tuple(_transposed(r, chosen, views) for r in schedule.slabs))
 
 
-def _bounds(length: int | None, rows: int | None, most: int) -> tuple[str, bool, bool]:
+def _bounds(length: int | None, rows: int | None, most: int, bounded: bool = False) -> tuple[str, bool, bool]:
     """Why not, from the sizes known now (`rows`: the rows read at once, one
-    a thread); else whether the launch must still test the row length (too
-    short) and the row count (too many)."""
+    a thread; `bounded`: `length` is the most a plan takes the rows to be);
+    else whether the launch must still test the row length (too short) and
+    the row count (too many)."""
     if length is not None and length < MIN_ROW:
-        return (f"its rows are {length} elements long: below {MIN_ROW}, reading them in place costs less than "
+        long = f"at most {length} elements long (this version's bound)" if bounded else f"{length} elements long"
+        return (f"its rows are {long}: below {MIN_ROW}, reading them in place costs less than "
                 "transposing the array first (the cache keeps most of a warp's lines between its reads)"), False, False
     if rows is not None and rows > most:
         return (f"its threads read {rows} rows, more than {ROWS_PER_SM} an SM: with that many reading at once, in "

@@ -61,6 +61,7 @@ FAST_MATH_TOLERANCE = 1e-2
 class Variant:
     label: str
     options: Options
+    hinted: bool = True  # compiled knowing the bench's sizes (False: as a program compiled without --size)
 
 
 def tolerance(options: Options, spec: Spec | None) -> float | None:
@@ -100,6 +101,7 @@ def variants(tiles: tuple[str, ...], ablate: bool, fast_math: bool = False) -> l
         out.append(Variant("tiled, fast math", Options(fast_math=True)))
     if ablate:
         out += [Variant(f"tiled, {name}", opt) for name, opt in ABLATIONS.items()]
+        out.append(Variant("tiled, sizes known only at launch (no --size)", Options(), hinted=False))
     return out
 
 
@@ -126,7 +128,7 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
     own = {b.name for b in prog.kernel.sizes}
     hints = tuple(sorted((k, v) for k, v in sizes.items() if k in own))
     vs = vs + _tuned(path, hints, gpu)
-    compiled = {v.label: run_all(text, shown, device_options(v.options, hints, gpu)) for v in vs}
+    compiled = {v.label: run_all(text, shown, device_options(v.options, hints if v.hinted else (), gpu)) for v in vs}
     check_small(prog, spec, compiled, gpu)
     inputs = make_inputs(prog, sizes, spec, seed=INPUT_SEED, given=given)
     sample, precise = _float64_sample(prog, inputs)

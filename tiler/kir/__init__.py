@@ -314,6 +314,7 @@ class Kernel:
     divisible: tuple = ()  # (size name, k): the launch guarantees k divides the size
     wide: bool = False  # flat offsets into arrays of two or more dimensions are 64-bit
     fixed: tuple = ()  # (size name, value): shared tiles sized for this value; the launch runs it only there
+    bounds: tuple = ()  # (size name, value): shared tiles hold rows this long at most; the launch runs it only there
     interior: bool = False  # blocks inside every dim run a copy of the body without clamps (lower/values.py: unclamped)
     occupancy: int | None = None  # the blocks an SM the plan asks for (BlockPlan.min_blocks); None: ptxas's choice
     lanes: int = 0  # threads a row that share its reductions (lower/split.py); 0: a thread a point
@@ -381,7 +382,7 @@ class Kernel:
         accesses stay aligned: every `divisible` fact holds; the sizes its
         tiles were sized by are these)."""
         return all(sizes[name] % k == 0 for name, k in self.divisible) and \
-            all(sizes[name] == v for name, v in self.fixed)
+            all(sizes[name] == v for name, v in self.fixed) and all(sizes[name] <= v for name, v in self.bounds)
 
     def grid_dims(self, sizes: dict) -> tuple[int, int, int]:
         """Blocks along x, y, z for the sizes of a launch (by size name)."""
@@ -390,10 +391,12 @@ class Kernel:
             return min(n, a[2]) if len(a) > 2 else n
         return tuple(1 if a is None else blocks(a) for a in self.grid)
 
-    def grid_formulas(self) -> list[str]:
+    def grid_formulas(self, capped: bool = True) -> list[str]:
+        """Blocks along x, y, z as formulas of the sizes; `capped` off: the
+        blocks a dim has, where a loop walks those past an axis's limit."""
         def formula(a):
             text = str(a[0]) if a[1] == 1 else f"ceil({a[0]} / {a[1]})"
-            return f"min({text}, {a[2]})" if len(a) > 2 else text
+            return f"min({text}, {a[2]})" if len(a) > 2 and capped else text
         return ["1" if a is None else formula(a) for a in self.grid]
 
 

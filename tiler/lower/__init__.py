@@ -17,6 +17,7 @@ from ..analyse.registers import GRID_SHARE
 from ..analyse.schedule import describe_thresholds
 from ..check import typed as T
 from ..check.types import Array
+from ..errors import CompilerBug
 from ..kir.verify import verify
 from .body import value_parts
 from .micro import Micro, point_index, replicate
@@ -40,6 +41,7 @@ __all__ = ["lower", "lower_schedule", "kernel_name", "program_stem"]
 
 
 ONE_POINT = "_one_point"  # the name of the version with the schedule one point a thread (Plan.fewer)
+BOUNDED = "_bounded"  # the names of the versions whose tiles hold rows of a bounded length (Schedule.bounds)
 
 
 def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
@@ -55,6 +57,26 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
 
 
 def _tiled_module(analysis: Analysis, file: str) -> kir.Module:
+    """The schedule's versions; where its tiles hold rows of a bounded
+    length, its tiled versions alone, for launches within the bound, then
+    the versions of the plan without the bound for the others."""
+    module = _schedule_module(analysis, file)
+    if analysis.plan.unbounded is None:
+        return module
+    past = _schedule_module(dataclasses.replace(analysis, plan=analysis.plan.unbounded), file)
+    # renamed: the plan without the bound may have a tiled kernel of its own
+    within = [dataclasses.replace(v, kernel=v.kernel.renamed(v.kernel.name + BOUNDED)) for v in module.versions
+              if v.kernel.bounds]
+    names = {k.name for k in past.kernels}
+    if any(v.rival and v.rival not in names for v in within):
+        raise CompilerBug(f"a bounded version of {file} is raced against a kernel the unbounded plan does not have")
+    # 32-bit offsets first, as in every module: a version with 64-bit ones runs only where no other can
+    ordered = [v for v in within if not v.kernel.wide] + [v for v in past.versions if not v.kernel.wide] + \
+        [v for v in within if v.kernel.wide] + [v for v in past.versions if v.kernel.wide]
+    return dataclasses.replace(past, versions=tuple(ordered))
+
+
+def _schedule_module(analysis: Analysis, file: str) -> kir.Module:
     plan = analysis.plan
     moves = plan.schedule.transposed
     arrays = frozenset(t.array for t in moves)
@@ -82,7 +104,7 @@ def _tiled_module(analysis: Analysis, file: str) -> kir.Module:
     big = "64-bit offsets: an array has 2^31 elements or more"
     main = lower_schedule(analysis, plan.schedule, file, vectors=False, wide=True)
     wide = [kir.Version(main, _launch_condition(plan, main), big)]
-    if plan.thresholds or main.fixed:
+    if plan.thresholds or main.fixed or main.bounds:
         wide.append(kir.Version(lower_schedule(analysis, plan.untiled, file, wide=True), None,
                                 big + (", below the thresholds" if plan.thresholds else ", other sizes")))
     if timed:
@@ -158,8 +180,8 @@ def _versions(analysis: Analysis, file: str, transposed: frozenset, note: str = 
     main = lower_schedule(analysis, schedule, file, transposed=transposed)
     condition = _launch_condition(plan, main)
     why = _joined(describe_thresholds(plan.thresholds) if plan.thresholds else "",
-                  describe_fixed(main.fixed) if main.fixed else "")
-    fallback = bool(plan.thresholds or main.fixed)  # sizes where the launch runs the untiled kernel
+                  describe_fixed(main.fixed) if main.fixed else "", describe_bounds(main.bounds) if main.bounds else "")
+    fallback = bool(plan.thresholds or main.fixed or main.bounds)  # sizes where the launch runs the untiled kernel
     fewer, share = None, 0
     if plan.fewer is not None:  # the micro-tile only where its grid gives enough SMs a block (registers.fills)
         fewer = lower_schedule(analysis, plan.fewer, file, vectors=False, transposed=transposed)
@@ -194,10 +216,11 @@ def _versions(analysis: Analysis, file: str, transposed: frozenset, note: str = 
 
 def _launch_condition(plan, main: kir.Kernel):
     """In size names, as the grid is: the launch evaluates it with the sizes it binds."""
-    if not (plan.thresholds or main.fixed):
+    if not (plan.thresholds or main.fixed or main.bounds):
         return None
     return all_of([kir.Bin(">=", kir.Ref(t.size), const(t.value)) for t in plan.thresholds]
-                + [kir.Bin("==", kir.Ref(n), const(v)) for n, v in main.fixed])
+                + [kir.Bin("==", kir.Ref(n), const(v)) for n, v in main.fixed]
+                + [kir.Bin("<=", kir.Ref(n), const(v)) for n, v in main.bounds])
 
 
 def _blocks(k: kir.Kernel):
@@ -206,7 +229,7 @@ def _blocks(k: kir.Kernel):
     for axis in k.grid:
         if axis is None:
             continue
-        size, threads = axis
+        size, threads = axis[:2]  # every block the dim has, the ones a folded axis loops over included
         term = const(-(-size // threads)) if isinstance(size, int) else kir.Ref(size) if threads == 1 else \
             kir.Bin("/", kir.Bin("+", kir.Ref(size), const(threads - 1)), const(threads))
         out = kir.Cast(target.INDEX, term) if out is None else kir.Bin("*", out, term)
@@ -252,17 +275,18 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     can unroll, and a row's loads, known to be the same, load once."""
     k, block = analysis.kernel, schedule.block
     tiled = schedule.tiled
-    low = Streams(schedule, {}, vectors, loop_levels(k) if analysis.options.fast_math else None)
+    low = Streams(schedule, {}, vectors, loop_levels(k) if analysis.options.fast_math else None, wide)
     factor = wide_factor if wide else (lambda extent: extent)
     fixed = schedule.fixed
     params = kernel_params(low, k, factor, fixed, transposed)
     micro = _micro(block)
+    folded = _folded(k, block, analysis.options)
     bind_prelude(low, k)
     sizes, gtids = [], []
     for level in k.levels:
         d = level.dim
         size = size_expr(low, level.size)
-        gtid = low.declare(f"gtid{d}", "int", add(_base(block, d), _local(block, micro, d)), level.span)
+        gtid = low.declare(f"gtid{d}", "int", add(_base(block, d, folded), _local(block, micro, d)), level.span)
         sizes.append(size)
         gtids.append(gtid)
     in_range = all_of(kir.Bin("<", g, s) for g, s in zip(gtids, sizes))
@@ -273,7 +297,8 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
         for level, gtid, size in zip(k.levels, gtids, sizes):
             d = level.dim
             idx = low.declare(f"i{d}", "int", minimum(gtid, kir.Bin("-", size, const(1)))) if tiled else gtid
-            low.indices[d] = {"idx": idx, "base": _base(block, d), "size": size, "local": _local(block, micro, d)}
+            low.indices[d] = {"idx": idx, "base": _base(block, d, folded), "size": size,
+                              "local": _local(block, micro, d)}
             for p, arg in zip(level.params, level.args):
                 slab = staged_rows.get(p.name)
                 value = low.stage_row(slab, low.exp(arg), d, level.span) if slab else low.exp(arg).index([idx])
@@ -284,7 +309,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
         low.emit(kir.If(in_range, output_stores(outputs, flat_index(gtids, sizes, factor), values, k.span)))
 
     body, _ = low.block(nest)
-    inside = _inside(block, sizes) if block.interior else None
+    inside = _inside(block, sizes, folded) if block.interior else None
     if inside is not None:  # the same body without tiler's clamps and guards, for blocks that cannot need them
         body = (kir.If(inside, unclamped(body, in_range), body),)
     if not tiled:  # no barriers: threads outside the nest may simply leave
@@ -293,12 +318,28 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     if micro is not None:
         ctypes = {p.name: p.ctype for p in params} | {a.name: a.ctype for a in low.shared}
         body = replicate(body, micro, ctypes, low.used)
+    if folded and low.shared:  # a block's next tiles of the dim overwrite shared arrays this pass still reads
+        body += (kir.Barrier("this pass's shared arrays are read before the next pass writes them"),)
+    for d, name in folded.items():  # each block walks its rows of the grid past CUDA's limit, a grid apart
+        axis, points = block.grid_axis[d], block.points(d)
+        blocks = sizes[d] if points == 1 else kir.Bin("/", add(sizes[d], const(points - 1)), const(points))
+        body = (kir.For(name, kir.BlockIdx(axis), blocks, const(target.MAX_GRID[axis]), body,
+                        note=f"grid {axis} holds at most {target.MAX_GRID[axis]:,} blocks: a block takes every "
+                             f"{target.MAX_GRID[axis]:,}th of dim {d}'s"),)
     divisible = tuple(sorted(low.divisible.items()))
     summary = _summary(schedule) + (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ())
     suffix = ("_wide" if wide else "") + ("_transposed" if transposed else "")
     return kir.Kernel(kernel_name(file, tiled) + suffix, tuple(params), tuple(low.shared), body,
-                      _block_dims(block), _grid(k, block), tiled, file, summary, k.span, divisible, wide,
-                      tuple(sorted(fixed.items())), inside is not None, block.min_blocks)
+                      _block_dims(block), _grid(k, block, folded), tiled, file, summary, k.span, divisible, wide,
+                      tuple(sorted(fixed.items())), tuple(sorted(schedule.bounds.items())), inside is not None,
+                      block.min_blocks)
+
+
+def describe_bounds(bounds) -> str:
+    """Why a tiled kernel runs only up to a size known at launch."""
+    sizes = " and ".join(f"{n} <= {v}" for n, v in bounds)
+    return (f"its shared tiles hold rows of at most {' and '.join(str(v) for _, v in bounds)} elements: it runs "
+            f"where {sizes}, the versions that follow elsewhere")
 
 
 def describe_fixed(fixed) -> str:
@@ -325,9 +366,28 @@ def _micro(block) -> Micro | None:
     return Micro({d: n for d, n in enumerate(block.register.sizes) if n > 1}, block.register.group)
 
 
-def _base(block, d: int):
-    """The first point of the block's tile along dim d."""
-    return mul(kir.BlockIdx(block.grid_axis[d]), const(block.points(d)))
+def _base(block, d: int, folded: dict):
+    """The first point of the block's tile along dim d (`folded`: the dims
+    whose blocks a loop walks, by the loop's variable)."""
+    index = kir.Ref(folded[d]) if d in folded else kir.BlockIdx(block.grid_axis[d])
+    return mul(index, const(block.points(d)))
+
+
+def _folded(k: T.Kernel, block, options) -> dict[int, str]:
+    """The dims on grid y or z that may need more blocks than CUDA's 65,535
+    there (a size known only at launch, or a larger one): their grid axis
+    holds at most that many blocks, and each block loops over the tiles of
+    that dim a grid apart (the loop's variable, by dim). A block's trips are
+    the same for all its threads, so barriers inside stay uniform."""
+    out = {}
+    for level in k.levels:
+        d, axis = level.dim, block.grid_axis[level.dim]
+        if axis == "x":
+            continue
+        known = options.known_size(level.size)
+        if known is None or -(-known // block.points(d)) > target.MAX_GRID[axis]:
+            out[d] = f"tiler_block_{axis}"
+    return out
 
 
 def _local(block, micro: Micro | None, d: int):
@@ -339,12 +399,12 @@ def _local(block, micro: Micro | None, d: int):
     return point_index(micro, d, tid, block.extents[d])
 
 
-def _inside(block, sizes):
+def _inside(block, sizes, folded: dict):
     """Whether the block's tile lies wholly inside every dim it strip-mines
     (a dim of one point a block always does); None where no dim can overhang."""
     # signed (blockIdx is unsigned, and a size below the tile makes the right side negative), and no
     # overflow near 2^31
-    conds = [kir.Bin("<=", kir.Cast("int", _base(block, d)), kir.Bin("-", size, const(block.points(d))))
+    conds = [kir.Bin("<=", kir.Cast("int", _base(block, d, folded)), kir.Bin("-", size, const(block.points(d))))
              for d, size in enumerate(sizes) if block.points(d) > 1]
     return all_of(conds) if conds else None
 
@@ -356,11 +416,12 @@ def _block_dims(block) -> tuple[int, int, int]:
     return tuple(dims)
 
 
-def _grid(k: T.Kernel, block) -> tuple:
+def _grid(k: T.Kernel, block, folded: dict) -> tuple:
     axes = [None, None, None]
     for level in k.levels:
-        d = level.dim
-        axes[target.AXES.index(block.grid_axis[d])] = (size_name(level.size), block.points(d))
+        d, axis = level.dim, block.grid_axis[level.dim]
+        limit = (target.MAX_GRID[axis],) if d in folded else ()
+        axes[target.AXES.index(axis)] = (size_name(level.size), block.points(d)) + limit
     return tuple(axes)
 
 

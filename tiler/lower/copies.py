@@ -53,15 +53,26 @@ def copy_tile(c: TileCopy) -> tuple:
     return _copy(c, "cooperative copy", _loaded(c, _value(c)), None, ": a constant count")
 
 
-def copy_async(c: TileCopy) -> tuple:
+# copy steps of one cp.async copy a 64-bit kernel unrolls at once: each holds a
+# 64-bit address, and all 64 of a 16-thread block's chunk of rows at once
+# spilled (a bilinear form: 255 registers, 340 bytes of spill stores; none at 8)
+WIDE_ASYNC_UNROLL = 8
+
+
+def copy_async(c: TileCopy, wide: bool = False) -> tuple:
     """The statements of one cooperative copy by cp.async: each thread issues
     its copy steps and goes on; an `AsyncWait` and a barrier later show the
     tile to the block. A vector lands whole, so it needs the copy axis
     contiguous in the shared array; an element out of range is zero-filled
-    (its address, clamped like every copy's, stays in range)."""
+    (its address, clamped like every copy's, stays in range). `wide`: the
+    kernel's offsets are 64-bit, and a long copy is unrolled WIDE_ASYNC_UNROLL
+    steps at a time."""
     if c.width > 1 and not c.contiguous:
         raise CompilerBug(f"a {c.width}-wide asynchronous copy into {c.shared} along a strided axis")
     issue = kir.AsyncCopy(c.shared, c.dst_index, c.src, c.src_index, c.ctype, c.width, c.valid)
+    if wide and (c.per_thread or 0) > WIDE_ASYNC_UNROLL:
+        return _copy(c, "asynchronous copy", (issue,), WIDE_ASYNC_UNROLL,
+                     f", unrolled {WIDE_ASYNC_UNROLL} at a time: 64-bit addresses for all would spill")
     return _copy(c, "asynchronous copy", (issue,), kir.FULL, ", unrolled: all issued at once")
 
 

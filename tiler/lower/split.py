@@ -421,7 +421,7 @@ def _row_kernel(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
     summary = (f"rows: {' x '.join(str(size_name(lv.size)) for lv in rows)}, {who}; {split.reason}",) + \
         (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ())
     return kir.Kernel(name, tuple(params), tuple(low.shared), tuple(low.out) + body, block, tuple(grid), True,
-                      file, summary, k.span, (), wide, (), False, None, lanes), low.several
+                      file, summary, k.span, (), wide, (), (), False, None, lanes), low.several
 
 
 def _parts(split: Split) -> int:

@@ -16,7 +16,7 @@ from ..check import typed as T
 from ..errors import CompilerBug
 from .body import Body, ctype_of
 from .copies import TileCopy, commit_tile, copy_async, copy_tile, prefetch_registers, prefetch_tile
-from .values import Joined, View, add, const, minimum, mul, substitute
+from .values import Joined, View, add, both, const, minimum, mul, substitute
 
 # copy steps a thread may hold in registers between prefetch and commit: the
 # 128-bit copies of a block staging its threads' rows take 16 (a 64-element
@@ -25,9 +25,11 @@ PREFETCH_STEPS = 32
 
 
 class Streams(Body):
-    def __init__(self, schedule: Schedule, indices: dict, vectors: bool = True, levels: dict | None = None):
+    def __init__(self, schedule: Schedule, indices: dict, vectors: bool = True, levels: dict | None = None,
+                 wide: bool = False):
         super().__init__(levels)
         self.schedule = schedule
+        self.wide = wide  # 64-bit offsets: long cp.async copies are unrolled in parts (copies.WIDE_ASYNC_UNROLL)
         self.plans = {id(s.site.stream): s for s in schedule.streams}
         self.joins = {id(s.join.loop): s for s in schedule.streams if s.join is not None and s.join.joined}
         self.indices = indices  # kernel dim -> dict(idx=Ref, base=expr, size=expr, local=expr)
@@ -207,7 +209,8 @@ class Streams(Body):
 
         def issue(start, buffer) -> tuple:
             return tuple(s for view, ip in staged
-                         for s in copy_async(self._tile_copy(ip, view, start, length, size, e, False, buffer)))
+                         for s in copy_async(self._tile_copy(ip, view, start, length, size, e, False, buffer),
+                                             self.wide))
 
         for s in range(stages - 1):
             self.emit(kir.If(kir.Bin("<", const(s * size), tail), issue(const(s * size), s), (), e.span))
@@ -334,20 +337,25 @@ class Streams(Body):
                      el, rows.buffer, add(start, kir.Ref(el)), None, kir.Ref(el), span, slab.vector, True, run=True)
         if not slab.asynchronous:
             return copy_tile(c)
-        return copy_async(c) + (kir.AsyncCommit(), kir.AsyncWait(0))
+        return copy_async(c, self.wide) + (kir.AsyncCommit(), kir.AsyncWait(0))
 
     def _rows_copy(self, shared: str, view: View, row_of, count: int, length: int, pitch: int, valid_row,
                    width: int, span) -> TileCopy:
         """`count` whole rows of `view` as they lie (row r is `row_of(r)`),
         into lines of `pitch` elements: one flat copy, each row's elements
         fastest, so consecutive threads read consecutive addresses where the
-        rows lie one after another."""
+        rows lie one after another. Where `length` is a bound on the rows'
+        real length (known only at launch), elements past their end are not
+        copied (nothing reads them)."""
         block = self.schedule.block
         r, el = self.fresh("r"), self.fresh("e")
         row = row_of(kir.Ref(r))
         src_index = add(view.offset, add(mul(row, view.strides[0]), mul(kir.Ref(el), view.strides[1])))
         dst = add(mul(kir.Ref(r), const(pitch)), kir.Ref(el))
         valid = valid_row(row) if valid_row else None
+        real = view.sizes[-1]
+        if not (isinstance(real, kir.Const) and real.value == length):  # lines sized by a bound: the row ends first
+            valid = both(valid, kir.Bin("<", kir.Ref(el), real))
         return TileCopy(shared, view.ctype, count, length, CopyAxis.CHUNK, block.threads, _tid(block), r, el,
                         view.buffer, src_index, valid, dst, span, width, True)
 

@@ -42,6 +42,7 @@ def explain_data(a: Analysis, source: Source, module=None) -> dict:
                   "register_tile": _register_tile(a),
                   "interior": {"unclamped": b.interior, "reason": b.interior_reason},
                   "min_blocks": {"blocks": b.min_blocks, "reason": b.min_blocks_reason}},
+        "bounds": [{"size": n, "at_most": v} for n, v in sorted(a.schedule.bounds.items())],
         "promoted": [_promotion(r, source) for r in k.promoted],
         "unused": [{"line": span.line, "column": span.col} for span in sorted(k.unused, key=lambda s: (s.line, s.col))],
         "rows": [_row(r, source) for r in a.schedule.slabs],
@@ -191,21 +192,30 @@ def _input(p, source: Source) -> dict:
 def _versions(a: Analysis, module) -> list[dict]:
     """The kernels the launch chooses between, in order, with their
     conditions: the thresholds (a size at least a value) of a tiled kernel,
-    the sizes its vector copies need to be multiples of, and (where some array
-    may pass 2^31 elements) whether its offsets are 32- or 64-bit."""
-    conds = [{"size": t.size, "dim": t.dim, "at_least": t.value, "overridden": t.overridden}
-             for t in a.plan.thresholds] or None
+    the sizes its vector copies need to be multiples of, the row lengths its
+    tiles were sized for, and (where some array may pass 2^31 elements)
+    whether its offsets are 32- or 64-bit. A kernel whose tiles hold rows of
+    a bounded length comes from the plan; the others, then, from the plan
+    without the bound (Plan.unbounded)."""
+    def conds(plan):
+        return [{"size": t.size, "dim": t.dim, "at_least": t.value, "overridden": t.overridden}
+                for t in plan.thresholds] or None
+
+    def tests(plan):
+        return [{"size": " * ".join(map(str, sizes)), "op": op, "value": value} for t in plan.schedule.transposed
+                for sizes, op, value in t.launch_tests()]
+
     if module is None:  # before lowering: the plan's versions
-        kernels = [(a.tiled, (), (), describe_thresholds(a.plan.thresholds) if conds else "", False, (), None)]
-        kernels += [(False, (), (), "the untiled fallback", False, (), None)] if conds else []
+        kernels = [(a.tiled, (), (), (), describe_thresholds(a.plan.thresholds) if conds(a.plan) else "", False, (),
+                    None)]
+        kernels += [(False, (), (), (), "the untiled fallback", False, (), None)] if conds(a.plan) else []
     else:
-        kernels = [(v.kernel.tiled, v.kernel.divisible, v.kernel.fixed, v.why, v.kernel.wide,
+        kernels = [(v.kernel.tiled, v.kernel.divisible, v.kernel.fixed, v.kernel.bounds, v.why, v.kernel.wide,
                     tuple(p.source for p in v.kernel.transposes), v) for v in module.versions]
-    sized = any(k[4] for k in kernels)
-    tests = [{"size": " * ".join(map(str, sizes)), "op": op, "value": value} for t in a.schedule.transposed
-             for sizes, op, value in t.launch_tests()]
+    sized = any(k[5] for k in kernels)
     out = []
-    for n, (tiled, divisible, fixed, why, wide, transposed, version) in enumerate(kernels):
+    for n, (tiled, divisible, fixed, bounds, why, wide, transposed, version) in enumerate(kernels):
+        plan = a.plan.unbounded if a.plan.unbounded is not None and not bounds else a.plan
         share = version.grid_share if version is not None else 0
         last = n == len(kernels) - 1 and len(kernels) > 1
         lanes = version.kernel.lanes if version is not None else 0
@@ -215,12 +225,13 @@ def _versions(a: Analysis, module) -> list[dict]:
                     "lanes_when": _lanes_when(a.plan.split, lanes, bool(stages)),
                     "blocks_a_row": _grid_blocks(version.kernel.stages[0], x_only=True) if stages else None,
                     "kernels": stages + 1 if stages else None,
-                    "condition": None if last or not tiled or lanes else conds,
+                    "condition": None if last or not tiled or lanes else conds(plan),
                     "multiple_of": [{"size": s, "factor": f} for s, f in divisible],
                     "equal_to": [{"size": s, "value": v} for s, v in fixed],
+                    "at_most": [{"size": s, "value": v} for s, v in bounds],
                     "offsets": "64-bit" if wide else "32-bit",
                     "elements_below": target.INT_MAX + 1 if sized and not wide else None,
-                    "transposed": list(transposed), "transpose_when": tests if transposed else [], "why": why,
+                    "transposed": list(transposed), "transpose_when": tests(plan) if transposed else [], "why": why,
                     "grid_blocks_at_least_sms": _grid_blocks(version.kernel) if share else None,
                     "grid_share": share or None,
                     "timed_against": "untiled" if version is not None and version.rival else None})
@@ -228,8 +239,10 @@ def _versions(a: Analysis, module) -> list[dict]:
 
 
 def _grid_blocks(k, x_only: bool = False) -> str:
-    """The kernel's grid in blocks (or along x alone), as a formula of the sizes."""
-    return " * ".join(f for f in k.grid_formulas()[:1 if x_only else 3] if f != "1") or "1"
+    """The blocks along x a launch runs (several blocks a row: at most so
+    many); else every block the kernel's dims have, as the launch conditions
+    count them (a loop walks those past grid y's or z's limit)."""
+    return " * ".join(f for f in k.grid_formulas(capped=x_only)[:1 if x_only else 3] if f != "1") or "1"
 
 
 def _candidate(c) -> dict:
@@ -299,6 +312,12 @@ def _header(console: Console, data: dict) -> None:
                       f"shares its reductions (`reductions` below"
                       + (f", for rows of {length} elements and more" if length else "")
                       + f"); the block and streams below are {which}")
+    if data.get("bounds"):
+        sizes = " and ".join(f"{x['size']} <= {x['at_most']}" for x in data["bounds"])
+        console.print(f"rows of a length known only at launch: the plan below holds them in shared memory for {sizes}"
+                      f" (lines of at most {', '.join(str(x['at_most']) for x in data['bounds'])} elements); "
+                      "longer rows run the versions of the plan without that bound (`versions` below; "
+                      "--size NAME=N plans for one length)")
     b = data["block"]
     threads = " x ".join(str(b["threads"][d]) for d in b["spans"])
     axes = ", ".join(f"dim {d} -> {AXIS_NAMES[a]}" for d, a in sorted(b["thread_axis"].items(),
@@ -446,6 +465,8 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
         if v.get("grid_share"):
             conds.append(describe_share(v["grid_share"], v["grid_blocks_at_least_sms"]))
         conds += [f"{m['size']} a multiple of {m['factor']}" for m in v["multiple_of"]]
+        conds += [f"{e['size']} = {e['value']}" for e in v.get("equal_to", ())]
+        conds += [f"{e['size']} <= {e['value']}" for e in v.get("at_most", ())]
         conds += [v["lanes_when"]] if v.get("lanes_when") else []
         name = v["kernel"] + (f", {v['lanes']} threads a row" if v.get("lanes") and not v.get("kernels") else "") + \
             (f", {v['blocks_a_row']} blocks of {v['lanes']} threads a row in {v['kernels']} kernels"

@@ -14,7 +14,7 @@
 //
 // launch: tiler_aat_tiled<<<grid, block, 50688>>>(A, out0, n, d)
 //   block = (16, 16, 1), 256 threads
-//   grid  = (ceil(n / 128), ceil(n / 128), 1)
+//   grid  = (ceil(n / 128), min(ceil(n / 128), 65535), 1)
 //   static shared memory: 0; dynamic: 50688 bytes (raise the function's
 //   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it before the launch)
 //   A: input [n, d] (row-major)
@@ -27,7 +27,7 @@
 //
 // launch: tiler_aat_tiled_one_point<<<grid, block, 0>>>(A, out0, n, d)
 //   block = (32, 32, 1), 1024 threads
-//   grid  = (ceil(n / 32), ceil(n / 32), 1)
+//   grid  = (ceil(n / 32), min(ceil(n / 32), 65535), 1)
 //   static shared memory: 8320 bytes; dynamic: 0
 //   A: input [n, d] (row-major)
 //   out0: output [n, n] (row-major)
@@ -39,7 +39,7 @@
 //
 // launch: tiler_aat_untiled<<<grid, block, 0>>>(A, out0, n, d)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(n / 32), ceil(n / 8), 1)
+//   grid  = (ceil(n / 32), min(ceil(n / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   A: input [n, d] (row-major)
 //   out0: output [n, n] (row-major)
@@ -53,7 +53,7 @@
 //
 // launch: tiler_aat_tiled_wide<<<grid, block, 50688>>>(A, out0, n, d)
 //   block = (16, 16, 1), 256 threads
-//   grid  = (ceil(n / 128), ceil(n / 128), 1)
+//   grid  = (ceil(n / 128), min(ceil(n / 128), 65535), 1)
 //   static shared memory: 0; dynamic: 50688 bytes (raise the function's
 //   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it before the launch)
 //   A: input [n, d] (row-major)
@@ -67,7 +67,7 @@
 //
 // launch: tiler_aat_untiled_wide<<<grid, block, 0>>>(A, out0, n, d)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(n / 32), ceil(n / 8), 1)
+//   grid  = (ceil(n / 32), min(ceil(n / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   A: input [n, d] (row-major)
 //   out0: output [n, n] (row-major)
@@ -158,181 +158,99 @@ tiler_aat_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, in
   float* const sh_vc_2 = (float*)(tiler_shared + 25344);
   float* const sh_uc_3 = (float*)(tiler_shared + 33792);
   float* const sh_vc_3 = (float*)(tiler_shared + 42240);
-  int gtid0[8];  // aat.fut:6
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (n + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    int gtid0[8];  // aat.fut:6
     #pragma unroll
-    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-      gtid0[G0_ * 4 + L0_] = blockIdx.y * 128 + (G0_ * 64 + threadIdx.y * 4 + L0_);  // aat.fut:6
-    }
-  }
-  int gtid1[8];  // aat.fut:7
-  #pragma unroll
-  for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-    #pragma unroll
-    for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-      gtid1[G1_ * 4 + L1_] = blockIdx.x * 128 + (G1_ * 64 + threadIdx.x * 4 + L1_);  // aat.fut:7
-    }
-  }
-  float acc[64];  // aat.fut:8
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-    #pragma unroll
-    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
       #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+        gtid0[G0_ * 4 + L0_] = tiler_block_y * 128 + (G0_ * 64 + threadIdx.y * 4 + L0_);  // aat.fut:6
+      }
+    }
+    int gtid1[8];  // aat.fut:7
+    #pragma unroll
+    for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+      #pragma unroll
+      for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+        gtid1[G1_ * 4 + L1_] = blockIdx.x * 128 + (G1_ * 64 + threadIdx.x * 4 + L1_);  // aat.fut:7
+      }
+    }
+    float acc[64];  // aat.fut:8
+    #pragma unroll
+    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      #pragma unroll
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-          acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = 0.0f;  // aat.fut:8
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          #pragma unroll
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = 0.0f;  // aat.fut:8
+          }
         }
       }
     }
-  }
-  const int kk_last = d - d % 16;
-  if (0 < kk_last) {  // aat.fut:8
-    // asynchronous copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r = t_ / 16;
-      const int e = t_ % 16;
-      tiler_cp_async<4>(&sh_uc[e * 132 + r], &A[tiler_min(blockIdx.y * 128 + r, n - 1) * d + e], true);
-    }
-    // asynchronous copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_2 = t_ / 16;
-      const int e_2 = t_ % 16;
-      tiler_cp_async<4>(&sh_vc[e_2 * 132 + r_2], &A[tiler_min(blockIdx.x * 128 + r_2, n - 1) * d + e_2], true);
-    }
-  }
-  tiler_cp_async_commit();
-  if (16 < kk_last) {  // aat.fut:8
-    // asynchronous copy: 128 x 16 tile of A into sh_uc_2, chunk fastest  // aat.fut:8
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_3 = t_ / 16;
-      const int e_3 = t_ % 16;
-      tiler_cp_async<4>(&sh_uc_2[e_3 * 132 + r_3], &A[tiler_min(blockIdx.y * 128 + r_3, n - 1) * d + (16 + e_3)], true);
-    }
-    // asynchronous copy: 128 x 16 tile of A into sh_vc_2, chunk fastest  // aat.fut:8
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_4 = t_ / 16;
-      const int e_4 = t_ % 16;
-      tiler_cp_async<4>(&sh_vc_2[e_4 * 132 + r_4], &A[tiler_min(blockIdx.x * 128 + r_4, n - 1) * d + (16 + e_4)], true);
-    }
-  }
-  tiler_cp_async_commit();
-  for (int kk = 0; kk < kk_last; kk += 48) {  // 3 chunks a step, one in each shared buffer
-    tiler_cp_async_wait<1>();
-    __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
-    if (kk + 32 < kk_last) {
-      // asynchronous copy: 128 x 16 tile of A into sh_uc_3, chunk fastest  // aat.fut:8
+    const int kk_last = d - d % 16;
+    if (0 < kk_last) {  // aat.fut:8
+      // asynchronous copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_5 = t_ / 16;
-        const int e_5 = t_ % 16;
-        tiler_cp_async<4>(&sh_uc_3[e_5 * 132 + r_5], &A[tiler_min(blockIdx.y * 128 + r_5, n - 1) * d + (kk + 32 + e_5)], true);
+        const int r = t_ / 16;
+        const int e = t_ % 16;
+        tiler_cp_async<4>(&sh_uc[e * 132 + r], &A[tiler_min(tiler_block_y * 128 + r, n - 1) * d + e], true);
       }
-      // asynchronous copy: 128 x 16 tile of A into sh_vc_3, chunk fastest  // aat.fut:8
+      // asynchronous copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_6 = t_ / 16;
-        const int e_6 = t_ % 16;
-        tiler_cp_async<4>(&sh_vc_3[e_6 * 132 + r_6], &A[tiler_min(blockIdx.x * 128 + r_6, n - 1) * d + (kk + 32 + e_6)], true);
+        const int r_2 = t_ / 16;
+        const int e_2 = t_ % 16;
+        tiler_cp_async<4>(&sh_vc[e_2 * 132 + r_2], &A[tiler_min(blockIdx.x * 128 + r_2, n - 1) * d + e_2], true);
       }
     }
     tiler_cp_async_commit();
-    float acc_2[64];  // aat.fut:9
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+    if (16 < kk_last) {  // aat.fut:8
+      // asynchronous copy: 128 x 16 tile of A into sh_uc_2, chunk fastest  // aat.fut:8
       #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
-          }
-        }
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_3 = t_ / 16;
+        const int e_3 = t_ % 16;
+        tiler_cp_async<4>(&sh_uc_2[e_3 * 132 + r_3], &A[tiler_min(tiler_block_y * 128 + r_3, n - 1) * d + (16 + e_3)], true);
+      }
+      // asynchronous copy: 128 x 16 tile of A into sh_vc_2, chunk fastest  // aat.fut:8
+      #pragma unroll
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_4 = t_ / 16;
+        const int e_4 = t_ % 16;
+        tiler_cp_async<4>(&sh_vc_2[e_4 * 132 + r_4], &A[tiler_min(blockIdx.x * 128 + r_4, n - 1) * d + (16 + e_4)], true);
       }
     }
-    #pragma unroll
-    for (int k = 0; k < 16; k += 1) {  // aat.fut:9
-      float reg_sh_uc[8];
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        const float4 v_reg_sh_uc = *reinterpret_cast<const float4*>(&sh_uc[G0_ * 64 + threadIdx.y * 4 + k * 132]);
-        reg_sh_uc[G0_ * 4] = v_reg_sh_uc.x;
-        reg_sh_uc[G0_ * 4 + 1] = v_reg_sh_uc.y;
-        reg_sh_uc[G0_ * 4 + 2] = v_reg_sh_uc.z;
-        reg_sh_uc[G0_ * 4 + 3] = v_reg_sh_uc.w;
-      }
-      float reg_sh_vc[8];
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        const float4 v_reg_sh_vc = *reinterpret_cast<const float4*>(&sh_vc[G1_ * 64 + threadIdx.x * 4 + k * 132]);
-        reg_sh_vc[G1_ * 4] = v_reg_sh_vc.x;
-        reg_sh_vc[G1_ * 4 + 1] = v_reg_sh_vc.y;
-        reg_sh_vc[G1_ * 4 + 2] = v_reg_sh_vc.z;
-        reg_sh_vc[G1_ * 4 + 3] = v_reg_sh_vc.w;
-      }
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc[G0_ * 4 + L0_] * reg_sh_vc[G1_ * 4 + L1_];
-            }
-          }
-        }
-      }
-    }
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-          }
-        }
-      }
-    }
-    if (kk + 16 < kk_last) {
+    tiler_cp_async_commit();
+    for (int kk = 0; kk < kk_last; kk += 48) {  // 3 chunks a step, one in each shared buffer
       tiler_cp_async_wait<1>();
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
-      if (kk + 16 + 32 < kk_last) {
-        // asynchronous copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
+      if (kk + 32 < kk_last) {
+        // asynchronous copy: 128 x 16 tile of A into sh_uc_3, chunk fastest  // aat.fut:8
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_7 = t_ / 16;
-          const int e_7 = t_ % 16;
-          tiler_cp_async<4>(&sh_uc[e_7 * 132 + r_7], &A[tiler_min(blockIdx.y * 128 + r_7, n - 1) * d + (kk + 16 + 32 + e_7)], true);
+          const int r_5 = t_ / 16;
+          const int e_5 = t_ % 16;
+          tiler_cp_async<4>(&sh_uc_3[e_5 * 132 + r_5], &A[tiler_min(tiler_block_y * 128 + r_5, n - 1) * d + (kk + 32 + e_5)], true);
         }
-        // asynchronous copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
+        // asynchronous copy: 128 x 16 tile of A into sh_vc_3, chunk fastest  // aat.fut:8
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_8 = t_ / 16;
-          const int e_8 = t_ % 16;
-          tiler_cp_async<4>(&sh_vc[e_8 * 132 + r_8], &A[tiler_min(blockIdx.x * 128 + r_8, n - 1) * d + (kk + 16 + 32 + e_8)], true);
+          const int r_6 = t_ / 16;
+          const int e_6 = t_ % 16;
+          tiler_cp_async<4>(&sh_vc_3[e_6 * 132 + r_6], &A[tiler_min(blockIdx.x * 128 + r_6, n - 1) * d + (kk + 32 + e_6)], true);
         }
       }
       tiler_cp_async_commit();
-      float acc_3[64];  // aat.fut:9
+      float acc_2[64];  // aat.fut:9
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
         #pragma unroll
@@ -341,30 +259,30 @@ tiler_aat_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, in
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
+              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
             }
           }
         }
       }
       #pragma unroll
-      for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // aat.fut:9
-        float reg_sh_uc_2[8];
+      for (int k = 0; k < 16; k += 1) {  // aat.fut:9
+        float reg_sh_uc[8];
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_uc_2 = *reinterpret_cast<const float4*>(&sh_uc_2[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
-          reg_sh_uc_2[G0_ * 4] = v_reg_sh_uc_2.x;
-          reg_sh_uc_2[G0_ * 4 + 1] = v_reg_sh_uc_2.y;
-          reg_sh_uc_2[G0_ * 4 + 2] = v_reg_sh_uc_2.z;
-          reg_sh_uc_2[G0_ * 4 + 3] = v_reg_sh_uc_2.w;
+          const float4 v_reg_sh_uc = *reinterpret_cast<const float4*>(&sh_uc[G0_ * 64 + threadIdx.y * 4 + k * 132]);
+          reg_sh_uc[G0_ * 4] = v_reg_sh_uc.x;
+          reg_sh_uc[G0_ * 4 + 1] = v_reg_sh_uc.y;
+          reg_sh_uc[G0_ * 4 + 2] = v_reg_sh_uc.z;
+          reg_sh_uc[G0_ * 4 + 3] = v_reg_sh_uc.w;
         }
-        float reg_sh_vc_2[8];
+        float reg_sh_vc[8];
         #pragma unroll
         for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_vc_2 = *reinterpret_cast<const float4*>(&sh_vc_2[G1_ * 64 + threadIdx.x * 4 + k_2 * 132]);
-          reg_sh_vc_2[G1_ * 4] = v_reg_sh_vc_2.x;
-          reg_sh_vc_2[G1_ * 4 + 1] = v_reg_sh_vc_2.y;
-          reg_sh_vc_2[G1_ * 4 + 2] = v_reg_sh_vc_2.z;
-          reg_sh_vc_2[G1_ * 4 + 3] = v_reg_sh_vc_2.w;
+          const float4 v_reg_sh_vc = *reinterpret_cast<const float4*>(&sh_vc[G1_ * 64 + threadIdx.x * 4 + k * 132]);
+          reg_sh_vc[G1_ * 4] = v_reg_sh_vc.x;
+          reg_sh_vc[G1_ * 4 + 1] = v_reg_sh_vc.y;
+          reg_sh_vc[G1_ * 4 + 2] = v_reg_sh_vc.z;
+          reg_sh_vc[G1_ * 4 + 3] = v_reg_sh_vc.w;
         }
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -374,7 +292,7 @@ tiler_aat_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, in
             for (int G1_ = 0; G1_ < 2; G1_ += 1) {
               #pragma unroll
               for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_2[G0_ * 4 + L0_] * reg_sh_vc_2[G1_ * 4 + L1_];
+                acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc[G0_ * 4 + L0_] * reg_sh_vc[G1_ * 4 + L1_];
               }
             }
           }
@@ -388,67 +306,80 @@ tiler_aat_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, in
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
             }
           }
         }
       }
-    }
-    if (kk + 32 < kk_last) {
-      tiler_cp_async_wait<1>();
-      __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
-      if (kk + 32 + 32 < kk_last) {
-        // asynchronous copy: 128 x 16 tile of A into sh_uc_2, chunk fastest  // aat.fut:8
-        #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_9 = t_ / 16;
-          const int e_9 = t_ % 16;
-          tiler_cp_async<4>(&sh_uc_2[e_9 * 132 + r_9], &A[tiler_min(blockIdx.y * 128 + r_9, n - 1) * d + (kk + 32 + 32 + e_9)], true);
-        }
-        // asynchronous copy: 128 x 16 tile of A into sh_vc_2, chunk fastest  // aat.fut:8
-        #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_10 = t_ / 16;
-          const int e_10 = t_ % 16;
-          tiler_cp_async<4>(&sh_vc_2[e_10 * 132 + r_10], &A[tiler_min(blockIdx.x * 128 + r_10, n - 1) * d + (kk + 32 + 32 + e_10)], true);
-        }
-      }
-      tiler_cp_async_commit();
-      float acc_4[64];  // aat.fut:9
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+      if (kk + 16 < kk_last) {
+        tiler_cp_async_wait<1>();
+        __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+        if (kk + 16 + 32 < kk_last) {
+          // asynchronous copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
           #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
-            }
+          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_7 = t_ / 16;
+            const int e_7 = t_ % 16;
+            tiler_cp_async<4>(&sh_uc[e_7 * 132 + r_7], &A[tiler_min(tiler_block_y * 128 + r_7, n - 1) * d + (kk + 16 + 32 + e_7)], true);
+          }
+          // asynchronous copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
+          #pragma unroll
+          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_8 = t_ / 16;
+            const int e_8 = t_ % 16;
+            tiler_cp_async<4>(&sh_vc[e_8 * 132 + r_8], &A[tiler_min(blockIdx.x * 128 + r_8, n - 1) * d + (kk + 16 + 32 + e_8)], true);
           }
         }
-      }
-      #pragma unroll
-      for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // aat.fut:9
-        float reg_sh_uc_3[8];
+        tiler_cp_async_commit();
+        float acc_3[64];  // aat.fut:9
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_uc_3 = *reinterpret_cast<const float4*>(&sh_uc_3[G0_ * 64 + threadIdx.y * 4 + k_3 * 132]);
-          reg_sh_uc_3[G0_ * 4] = v_reg_sh_uc_3.x;
-          reg_sh_uc_3[G0_ * 4 + 1] = v_reg_sh_uc_3.y;
-          reg_sh_uc_3[G0_ * 4 + 2] = v_reg_sh_uc_3.z;
-          reg_sh_uc_3[G0_ * 4 + 3] = v_reg_sh_uc_3.w;
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
+              }
+            }
+          }
         }
-        float reg_sh_vc_3[8];
         #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_vc_3 = *reinterpret_cast<const float4*>(&sh_vc_3[G1_ * 64 + threadIdx.x * 4 + k_3 * 132]);
-          reg_sh_vc_3[G1_ * 4] = v_reg_sh_vc_3.x;
-          reg_sh_vc_3[G1_ * 4 + 1] = v_reg_sh_vc_3.y;
-          reg_sh_vc_3[G1_ * 4 + 2] = v_reg_sh_vc_3.z;
-          reg_sh_vc_3[G1_ * 4 + 3] = v_reg_sh_vc_3.w;
+        for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // aat.fut:9
+          float reg_sh_uc_2[8];
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            const float4 v_reg_sh_uc_2 = *reinterpret_cast<const float4*>(&sh_uc_2[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
+            reg_sh_uc_2[G0_ * 4] = v_reg_sh_uc_2.x;
+            reg_sh_uc_2[G0_ * 4 + 1] = v_reg_sh_uc_2.y;
+            reg_sh_uc_2[G0_ * 4 + 2] = v_reg_sh_uc_2.z;
+            reg_sh_uc_2[G0_ * 4 + 3] = v_reg_sh_uc_2.w;
+          }
+          float reg_sh_vc_2[8];
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            const float4 v_reg_sh_vc_2 = *reinterpret_cast<const float4*>(&sh_vc_2[G1_ * 64 + threadIdx.x * 4 + k_2 * 132]);
+            reg_sh_vc_2[G1_ * 4] = v_reg_sh_vc_2.x;
+            reg_sh_vc_2[G1_ * 4 + 1] = v_reg_sh_vc_2.y;
+            reg_sh_vc_2[G1_ * 4 + 2] = v_reg_sh_vc_2.z;
+            reg_sh_vc_2[G1_ * 4 + 3] = v_reg_sh_vc_2.w;
+          }
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            #pragma unroll
+            for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+              #pragma unroll
+              for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+                #pragma unroll
+                for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                  acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_2[G0_ * 4 + L0_] * reg_sh_vc_2[G1_ * 4 + L1_];
+                }
+              }
+            }
+          }
         }
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -458,7 +389,158 @@ tiler_aat_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, in
             for (int G1_ = 0; G1_ < 2; G1_ += 1) {
               #pragma unroll
               for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_3[G0_ * 4 + L0_] * reg_sh_vc_3[G1_ * 4 + L1_];
+                acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              }
+            }
+          }
+        }
+      }
+      if (kk + 32 < kk_last) {
+        tiler_cp_async_wait<1>();
+        __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+        if (kk + 32 + 32 < kk_last) {
+          // asynchronous copy: 128 x 16 tile of A into sh_uc_2, chunk fastest  // aat.fut:8
+          #pragma unroll
+          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_9 = t_ / 16;
+            const int e_9 = t_ % 16;
+            tiler_cp_async<4>(&sh_uc_2[e_9 * 132 + r_9], &A[tiler_min(tiler_block_y * 128 + r_9, n - 1) * d + (kk + 32 + 32 + e_9)], true);
+          }
+          // asynchronous copy: 128 x 16 tile of A into sh_vc_2, chunk fastest  // aat.fut:8
+          #pragma unroll
+          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_10 = t_ / 16;
+            const int e_10 = t_ % 16;
+            tiler_cp_async<4>(&sh_vc_2[e_10 * 132 + r_10], &A[tiler_min(blockIdx.x * 128 + r_10, n - 1) * d + (kk + 32 + 32 + e_10)], true);
+          }
+        }
+        tiler_cp_async_commit();
+        float acc_4[64];  // aat.fut:9
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
+              }
+            }
+          }
+        }
+        #pragma unroll
+        for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // aat.fut:9
+          float reg_sh_uc_3[8];
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            const float4 v_reg_sh_uc_3 = *reinterpret_cast<const float4*>(&sh_uc_3[G0_ * 64 + threadIdx.y * 4 + k_3 * 132]);
+            reg_sh_uc_3[G0_ * 4] = v_reg_sh_uc_3.x;
+            reg_sh_uc_3[G0_ * 4 + 1] = v_reg_sh_uc_3.y;
+            reg_sh_uc_3[G0_ * 4 + 2] = v_reg_sh_uc_3.z;
+            reg_sh_uc_3[G0_ * 4 + 3] = v_reg_sh_uc_3.w;
+          }
+          float reg_sh_vc_3[8];
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            const float4 v_reg_sh_vc_3 = *reinterpret_cast<const float4*>(&sh_vc_3[G1_ * 64 + threadIdx.x * 4 + k_3 * 132]);
+            reg_sh_vc_3[G1_ * 4] = v_reg_sh_vc_3.x;
+            reg_sh_vc_3[G1_ * 4 + 1] = v_reg_sh_vc_3.y;
+            reg_sh_vc_3[G1_ * 4 + 2] = v_reg_sh_vc_3.z;
+            reg_sh_vc_3[G1_ * 4 + 3] = v_reg_sh_vc_3.w;
+          }
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            #pragma unroll
+            for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+              #pragma unroll
+              for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+                #pragma unroll
+                for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                  acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_3[G0_ * 4 + L0_] * reg_sh_vc_3[G1_ * 4 + L1_];
+                }
+              }
+            }
+          }
+        }
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              }
+            }
+          }
+        }
+      }
+    }
+    tiler_cp_async_wait<0>();
+    __syncthreads();  // every chunk is read before the last one is copied
+    if (kk_last < d) {  // aat.fut:8
+      const int c = d - kk_last;
+      // cooperative copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_11 = t_ / 16;
+        const int e_11 = t_ % 16;
+        sh_uc[e_11 * 132 + r_11] = kk_last + e_11 < d ? A[tiler_min(tiler_block_y * 128 + r_11, n - 1) * d + (kk_last + e_11)] : (float)0;
+      }
+      // cooperative copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_12 = t_ / 16;
+        const int e_12 = t_ % 16;
+        sh_vc[e_12 * 132 + r_12] = kk_last + e_12 < d ? A[tiler_min(blockIdx.x * 128 + r_12, n - 1) * d + (kk_last + e_12)] : (float)0;
+      }
+      __syncthreads();  // the tiles are written
+      float acc_5[64];  // aat.fut:9
+      #pragma unroll
+      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        #pragma unroll
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            #pragma unroll
+            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+              acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
+            }
+          }
+        }
+      }
+      for (int k_4 = 0; k_4 < c; k_4 += 1) {  // aat.fut:9
+        float reg_sh_uc_4[8];
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          const float4 v_reg_sh_uc_4 = *reinterpret_cast<const float4*>(&sh_uc[G0_ * 64 + threadIdx.y * 4 + k_4 * 132]);
+          reg_sh_uc_4[G0_ * 4] = v_reg_sh_uc_4.x;
+          reg_sh_uc_4[G0_ * 4 + 1] = v_reg_sh_uc_4.y;
+          reg_sh_uc_4[G0_ * 4 + 2] = v_reg_sh_uc_4.z;
+          reg_sh_uc_4[G0_ * 4 + 3] = v_reg_sh_uc_4.w;
+        }
+        float reg_sh_vc_4[8];
+        #pragma unroll
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          const float4 v_reg_sh_vc_4 = *reinterpret_cast<const float4*>(&sh_vc[G1_ * 64 + threadIdx.x * 4 + k_4 * 132]);
+          reg_sh_vc_4[G1_ * 4] = v_reg_sh_vc_4.x;
+          reg_sh_vc_4[G1_ * 4 + 1] = v_reg_sh_vc_4.y;
+          reg_sh_vc_4[G1_ * 4 + 2] = v_reg_sh_vc_4.z;
+          reg_sh_vc_4[G1_ * 4 + 3] = v_reg_sh_vc_4.w;
+        }
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_4[G0_ * 4 + L0_] * reg_sh_vc_4[G1_ * 4 + L1_];
               }
             }
           }
@@ -472,78 +554,12 @@ tiler_aat_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, in
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
             }
           }
         }
       }
-    }
-  }
-  tiler_cp_async_wait<0>();
-  __syncthreads();  // every chunk is read before the last one is copied
-  if (kk_last < d) {  // aat.fut:8
-    const int c = d - kk_last;
-    // cooperative copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_11 = t_ / 16;
-      const int e_11 = t_ % 16;
-      sh_uc[e_11 * 132 + r_11] = kk_last + e_11 < d ? A[tiler_min(blockIdx.y * 128 + r_11, n - 1) * d + (kk_last + e_11)] : (float)0;
-    }
-    // cooperative copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_12 = t_ / 16;
-      const int e_12 = t_ % 16;
-      sh_vc[e_12 * 132 + r_12] = kk_last + e_12 < d ? A[tiler_min(blockIdx.x * 128 + r_12, n - 1) * d + (kk_last + e_12)] : (float)0;
-    }
-    __syncthreads();  // the tiles are written
-    float acc_5[64];  // aat.fut:9
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
-          }
-        }
-      }
-    }
-    for (int k_4 = 0; k_4 < c; k_4 += 1) {  // aat.fut:9
-      float reg_sh_uc_4[8];
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        const float4 v_reg_sh_uc_4 = *reinterpret_cast<const float4*>(&sh_uc[G0_ * 64 + threadIdx.y * 4 + k_4 * 132]);
-        reg_sh_uc_4[G0_ * 4] = v_reg_sh_uc_4.x;
-        reg_sh_uc_4[G0_ * 4 + 1] = v_reg_sh_uc_4.y;
-        reg_sh_uc_4[G0_ * 4 + 2] = v_reg_sh_uc_4.z;
-        reg_sh_uc_4[G0_ * 4 + 3] = v_reg_sh_uc_4.w;
-      }
-      float reg_sh_vc_4[8];
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        const float4 v_reg_sh_vc_4 = *reinterpret_cast<const float4*>(&sh_vc[G1_ * 64 + threadIdx.x * 4 + k_4 * 132]);
-        reg_sh_vc_4[G1_ * 4] = v_reg_sh_vc_4.x;
-        reg_sh_vc_4[G1_ * 4 + 1] = v_reg_sh_vc_4.y;
-        reg_sh_vc_4[G1_ * 4 + 2] = v_reg_sh_vc_4.z;
-        reg_sh_vc_4[G1_ * 4 + 3] = v_reg_sh_vc_4.w;
-      }
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_4[G0_ * 4 + L0_] * reg_sh_vc_4[G1_ * 4 + L1_];
-            }
-          }
-        }
-      }
+      __syncthreads();  // the tiles are read before the next copy
     }
     #pragma unroll
     for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -553,27 +569,14 @@ tiler_aat_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, in
         for (int G1_ = 0; G1_ < 2; G1_ += 1) {
           #pragma unroll
           for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+            if (gtid0[G0_ * 4 + L0_] < n && gtid1[G1_ * 4 + L1_] < n) {
+              out0[gtid0[G0_ * 4 + L0_] * n + gtid1[G1_ * 4 + L1_]] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:5
+            }
           }
         }
       }
     }
-    __syncthreads();  // the tiles are read before the next copy
-  }
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-    #pragma unroll
-    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        #pragma unroll
-        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-          if (gtid0[G0_ * 4 + L0_] < n && gtid1[G1_ * 4 + L1_] < n) {
-            out0[gtid0[G0_ * 4 + L0_] * n + gtid1[G1_ * 4 + L1_]] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:5
-          }
-        }
-      }
-    }
+    __syncthreads();  // this pass's shared arrays are read before the next pass writes them
   }
 }
 
@@ -582,76 +585,81 @@ tiler_aat_tiled_one_point(const float* __restrict__ A, float* __restrict__ out0,
 {
   __shared__ __align__(16) float sh_uc[1024];
   __shared__ __align__(16) float sh_vc[1056];
-  const int gtid0 = blockIdx.y * 32 + threadIdx.y;  // aat.fut:6
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // aat.fut:7
-  float acc = 0.0f;  // aat.fut:8
-  for (int kk = 0; kk < d - 31; kk += 32) {  // aat.fut:8
-    // cooperative copy: 32 x 32 tile of A into sh_uc, chunk fastest  // aat.fut:8
-    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-      const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
-      const int r = t_ / 32;
-      const int e = t_ % 32;
-      sh_uc[r * 32 + e] = A[tiler_min(blockIdx.y * 32 + r, n - 1) * d + (kk + e)];
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (n + 31) / 32; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 32 + threadIdx.y;  // aat.fut:6
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // aat.fut:7
+    float acc = 0.0f;  // aat.fut:8
+    for (int kk = 0; kk < d - 31; kk += 32) {  // aat.fut:8
+      // cooperative copy: 32 x 32 tile of A into sh_uc, chunk fastest  // aat.fut:8
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
+        const int r = t_ / 32;
+        const int e = t_ % 32;
+        sh_uc[r * 32 + e] = A[tiler_min(tiler_block_y * 32 + r, n - 1) * d + (kk + e)];
+      }
+      // cooperative copy: 32 x 32 tile of A into sh_vc, chunk fastest  // aat.fut:8
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
+        const int r_2 = t_ / 32;
+        const int e_2 = t_ % 32;
+        sh_vc[e_2 * 33 + r_2] = A[tiler_min(blockIdx.x * 32 + r_2, n - 1) * d + (kk + e_2)];
+      }
+      __syncthreads();  // the tiles are written
+      float acc_2 = acc;  // aat.fut:9
+      for (int k = 0; k < 32; k += 1) {  // aat.fut:9
+        acc_2 = acc_2 + sh_uc[threadIdx.y * 32 + k] * sh_vc[threadIdx.x + k * 33];
+      }
+      acc = acc_2;
+      __syncthreads();  // the tiles are read before the next copy
     }
-    // cooperative copy: 32 x 32 tile of A into sh_vc, chunk fastest  // aat.fut:8
-    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-      const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
-      const int r_2 = t_ / 32;
-      const int e_2 = t_ % 32;
-      sh_vc[e_2 * 33 + r_2] = A[tiler_min(blockIdx.x * 32 + r_2, n - 1) * d + (kk + e_2)];
+    const int kk_last = d - d % 32;
+    if (kk_last < d) {  // aat.fut:8
+      const int c = d - kk_last;
+      // cooperative copy: 32 x 32 tile of A into sh_uc, chunk fastest  // aat.fut:8
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
+        const int r_3 = t_ / 32;
+        const int e_3 = t_ % 32;
+        sh_uc[r_3 * 32 + e_3] = kk_last + e_3 < d ? A[tiler_min(tiler_block_y * 32 + r_3, n - 1) * d + (kk_last + e_3)] : (float)0;
+      }
+      // cooperative copy: 32 x 32 tile of A into sh_vc, chunk fastest  // aat.fut:8
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
+        const int r_4 = t_ / 32;
+        const int e_4 = t_ % 32;
+        sh_vc[e_4 * 33 + r_4] = kk_last + e_4 < d ? A[tiler_min(blockIdx.x * 32 + r_4, n - 1) * d + (kk_last + e_4)] : (float)0;
+      }
+      __syncthreads();  // the tiles are written
+      float acc_3 = acc;  // aat.fut:9
+      for (int k_2 = 0; k_2 < c; k_2 += 1) {  // aat.fut:9
+        acc_3 = acc_3 + sh_uc[threadIdx.y * 32 + k_2] * sh_vc[threadIdx.x + k_2 * 33];
+      }
+      acc = acc_3;
+      __syncthreads();  // the tiles are read before the next copy
     }
-    __syncthreads();  // the tiles are written
-    float acc_2 = acc;  // aat.fut:9
-    for (int k = 0; k < 32; k += 1) {  // aat.fut:9
-      acc_2 = acc_2 + sh_uc[threadIdx.y * 32 + k] * sh_vc[threadIdx.x + k * 33];
+    if (gtid0 < n && gtid1 < n) {
+      out0[gtid0 * n + gtid1] = acc;  // aat.fut:5
     }
-    acc = acc_2;
-    __syncthreads();  // the tiles are read before the next copy
-  }
-  const int kk_last = d - d % 32;
-  if (kk_last < d) {  // aat.fut:8
-    const int c = d - kk_last;
-    // cooperative copy: 32 x 32 tile of A into sh_uc, chunk fastest  // aat.fut:8
-    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-      const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
-      const int r_3 = t_ / 32;
-      const int e_3 = t_ % 32;
-      sh_uc[r_3 * 32 + e_3] = kk_last + e_3 < d ? A[tiler_min(blockIdx.y * 32 + r_3, n - 1) * d + (kk_last + e_3)] : (float)0;
-    }
-    // cooperative copy: 32 x 32 tile of A into sh_vc, chunk fastest  // aat.fut:8
-    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-      const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
-      const int r_4 = t_ / 32;
-      const int e_4 = t_ % 32;
-      sh_vc[e_4 * 33 + r_4] = kk_last + e_4 < d ? A[tiler_min(blockIdx.x * 32 + r_4, n - 1) * d + (kk_last + e_4)] : (float)0;
-    }
-    __syncthreads();  // the tiles are written
-    float acc_3 = acc;  // aat.fut:9
-    for (int k_2 = 0; k_2 < c; k_2 += 1) {  // aat.fut:9
-      acc_3 = acc_3 + sh_uc[threadIdx.y * 32 + k_2] * sh_vc[threadIdx.x + k_2 * 33];
-    }
-    acc = acc_3;
-    __syncthreads();  // the tiles are read before the next copy
-  }
-  if (gtid0 < n && gtid1 < n) {
-    out0[gtid0 * n + gtid1] = acc;  // aat.fut:5
+    __syncthreads();  // this pass's shared arrays are read before the next pass writes them
   }
 }
 
 extern "C" __global__ void __launch_bounds__(256)
 tiler_aat_untiled(const float* __restrict__ A, float* __restrict__ out0, int n, int d)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // aat.fut:6
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // aat.fut:7
-  if (gtid0 < n && gtid1 < n) {
-    float acc = 0.0f;  // aat.fut:8
-    float acc_2 = acc;  // aat.fut:9
-    for (int k = 0; k < d; k += 1) {  // aat.fut:9
-      acc_2 = acc_2 + A[gtid0 * d + k] * A[gtid1 * d + k];
-    }
-    acc = acc_2;
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (n + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // aat.fut:6
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // aat.fut:7
     if (gtid0 < n && gtid1 < n) {
-      out0[gtid0 * n + gtid1] = acc;  // aat.fut:5
+      float acc = 0.0f;  // aat.fut:8
+      float acc_2 = acc;  // aat.fut:9
+      for (int k = 0; k < d; k += 1) {  // aat.fut:9
+        acc_2 = acc_2 + A[gtid0 * d + k] * A[gtid1 * d + k];
+      }
+      acc = acc_2;
+      if (gtid0 < n && gtid1 < n) {
+        out0[gtid0 * n + gtid1] = acc;  // aat.fut:5
+      }
     }
   }
 }
@@ -666,181 +674,99 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
   float* const sh_vc_2 = (float*)(tiler_shared + 25344);
   float* const sh_uc_3 = (float*)(tiler_shared + 33792);
   float* const sh_vc_3 = (float*)(tiler_shared + 42240);
-  int gtid0[8];  // aat.fut:6
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (n + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    int gtid0[8];  // aat.fut:6
     #pragma unroll
-    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-      gtid0[G0_ * 4 + L0_] = blockIdx.y * 128 + (G0_ * 64 + threadIdx.y * 4 + L0_);  // aat.fut:6
-    }
-  }
-  int gtid1[8];  // aat.fut:7
-  #pragma unroll
-  for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-    #pragma unroll
-    for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-      gtid1[G1_ * 4 + L1_] = blockIdx.x * 128 + (G1_ * 64 + threadIdx.x * 4 + L1_);  // aat.fut:7
-    }
-  }
-  float acc[64];  // aat.fut:8
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-    #pragma unroll
-    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
       #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+        gtid0[G0_ * 4 + L0_] = tiler_block_y * 128 + (G0_ * 64 + threadIdx.y * 4 + L0_);  // aat.fut:6
+      }
+    }
+    int gtid1[8];  // aat.fut:7
+    #pragma unroll
+    for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+      #pragma unroll
+      for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+        gtid1[G1_ * 4 + L1_] = blockIdx.x * 128 + (G1_ * 64 + threadIdx.x * 4 + L1_);  // aat.fut:7
+      }
+    }
+    float acc[64];  // aat.fut:8
+    #pragma unroll
+    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      #pragma unroll
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-          acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = 0.0f;  // aat.fut:8
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          #pragma unroll
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = 0.0f;  // aat.fut:8
+          }
         }
       }
     }
-  }
-  const int kk_last = d - d % 16;
-  if (0 < kk_last) {  // aat.fut:8
-    // asynchronous copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r = t_ / 16;
-      const int e = t_ % 16;
-      tiler_cp_async<4>(&sh_uc[e * 132 + r], &A[tiler_min(blockIdx.y * 128 + r, n - 1) * (long long)d + e], true);
-    }
-    // asynchronous copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_2 = t_ / 16;
-      const int e_2 = t_ % 16;
-      tiler_cp_async<4>(&sh_vc[e_2 * 132 + r_2], &A[tiler_min(blockIdx.x * 128 + r_2, n - 1) * (long long)d + e_2], true);
-    }
-  }
-  tiler_cp_async_commit();
-  if (16 < kk_last) {  // aat.fut:8
-    // asynchronous copy: 128 x 16 tile of A into sh_uc_2, chunk fastest  // aat.fut:8
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_3 = t_ / 16;
-      const int e_3 = t_ % 16;
-      tiler_cp_async<4>(&sh_uc_2[e_3 * 132 + r_3], &A[tiler_min(blockIdx.y * 128 + r_3, n - 1) * (long long)d + (16 + e_3)], true);
-    }
-    // asynchronous copy: 128 x 16 tile of A into sh_vc_2, chunk fastest  // aat.fut:8
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_4 = t_ / 16;
-      const int e_4 = t_ % 16;
-      tiler_cp_async<4>(&sh_vc_2[e_4 * 132 + r_4], &A[tiler_min(blockIdx.x * 128 + r_4, n - 1) * (long long)d + (16 + e_4)], true);
-    }
-  }
-  tiler_cp_async_commit();
-  for (int kk = 0; kk < kk_last; kk += 48) {  // 3 chunks a step, one in each shared buffer
-    tiler_cp_async_wait<1>();
-    __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
-    if (kk + 32 < kk_last) {
-      // asynchronous copy: 128 x 16 tile of A into sh_uc_3, chunk fastest  // aat.fut:8
+    const int kk_last = d - d % 16;
+    if (0 < kk_last) {  // aat.fut:8
+      // asynchronous copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_5 = t_ / 16;
-        const int e_5 = t_ % 16;
-        tiler_cp_async<4>(&sh_uc_3[e_5 * 132 + r_5], &A[tiler_min(blockIdx.y * 128 + r_5, n - 1) * (long long)d + (kk + 32 + e_5)], true);
+        const int r = t_ / 16;
+        const int e = t_ % 16;
+        tiler_cp_async<4>(&sh_uc[e * 132 + r], &A[tiler_min(tiler_block_y * 128 + r, n - 1) * (long long)d + e], true);
       }
-      // asynchronous copy: 128 x 16 tile of A into sh_vc_3, chunk fastest  // aat.fut:8
+      // asynchronous copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_6 = t_ / 16;
-        const int e_6 = t_ % 16;
-        tiler_cp_async<4>(&sh_vc_3[e_6 * 132 + r_6], &A[tiler_min(blockIdx.x * 128 + r_6, n - 1) * (long long)d + (kk + 32 + e_6)], true);
+        const int r_2 = t_ / 16;
+        const int e_2 = t_ % 16;
+        tiler_cp_async<4>(&sh_vc[e_2 * 132 + r_2], &A[tiler_min(blockIdx.x * 128 + r_2, n - 1) * (long long)d + e_2], true);
       }
     }
     tiler_cp_async_commit();
-    float acc_2[64];  // aat.fut:9
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+    if (16 < kk_last) {  // aat.fut:8
+      // asynchronous copy: 128 x 16 tile of A into sh_uc_2, chunk fastest  // aat.fut:8
       #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
-          }
-        }
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_3 = t_ / 16;
+        const int e_3 = t_ % 16;
+        tiler_cp_async<4>(&sh_uc_2[e_3 * 132 + r_3], &A[tiler_min(tiler_block_y * 128 + r_3, n - 1) * (long long)d + (16 + e_3)], true);
+      }
+      // asynchronous copy: 128 x 16 tile of A into sh_vc_2, chunk fastest  // aat.fut:8
+      #pragma unroll
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_4 = t_ / 16;
+        const int e_4 = t_ % 16;
+        tiler_cp_async<4>(&sh_vc_2[e_4 * 132 + r_4], &A[tiler_min(blockIdx.x * 128 + r_4, n - 1) * (long long)d + (16 + e_4)], true);
       }
     }
-    #pragma unroll
-    for (int k = 0; k < 16; k += 1) {  // aat.fut:9
-      float reg_sh_uc[8];
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        const float4 v_reg_sh_uc = *reinterpret_cast<const float4*>(&sh_uc[G0_ * 64 + threadIdx.y * 4 + k * 132]);
-        reg_sh_uc[G0_ * 4] = v_reg_sh_uc.x;
-        reg_sh_uc[G0_ * 4 + 1] = v_reg_sh_uc.y;
-        reg_sh_uc[G0_ * 4 + 2] = v_reg_sh_uc.z;
-        reg_sh_uc[G0_ * 4 + 3] = v_reg_sh_uc.w;
-      }
-      float reg_sh_vc[8];
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        const float4 v_reg_sh_vc = *reinterpret_cast<const float4*>(&sh_vc[G1_ * 64 + threadIdx.x * 4 + k * 132]);
-        reg_sh_vc[G1_ * 4] = v_reg_sh_vc.x;
-        reg_sh_vc[G1_ * 4 + 1] = v_reg_sh_vc.y;
-        reg_sh_vc[G1_ * 4 + 2] = v_reg_sh_vc.z;
-        reg_sh_vc[G1_ * 4 + 3] = v_reg_sh_vc.w;
-      }
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc[G0_ * 4 + L0_] * reg_sh_vc[G1_ * 4 + L1_];
-            }
-          }
-        }
-      }
-    }
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-          }
-        }
-      }
-    }
-    if (kk + 16 < kk_last) {
+    tiler_cp_async_commit();
+    for (int kk = 0; kk < kk_last; kk += 48) {  // 3 chunks a step, one in each shared buffer
       tiler_cp_async_wait<1>();
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
-      if (kk + 16 + 32 < kk_last) {
-        // asynchronous copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
+      if (kk + 32 < kk_last) {
+        // asynchronous copy: 128 x 16 tile of A into sh_uc_3, chunk fastest  // aat.fut:8
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_7 = t_ / 16;
-          const int e_7 = t_ % 16;
-          tiler_cp_async<4>(&sh_uc[e_7 * 132 + r_7], &A[tiler_min(blockIdx.y * 128 + r_7, n - 1) * (long long)d + (kk + 16 + 32 + e_7)], true);
+          const int r_5 = t_ / 16;
+          const int e_5 = t_ % 16;
+          tiler_cp_async<4>(&sh_uc_3[e_5 * 132 + r_5], &A[tiler_min(tiler_block_y * 128 + r_5, n - 1) * (long long)d + (kk + 32 + e_5)], true);
         }
-        // asynchronous copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
+        // asynchronous copy: 128 x 16 tile of A into sh_vc_3, chunk fastest  // aat.fut:8
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_8 = t_ / 16;
-          const int e_8 = t_ % 16;
-          tiler_cp_async<4>(&sh_vc[e_8 * 132 + r_8], &A[tiler_min(blockIdx.x * 128 + r_8, n - 1) * (long long)d + (kk + 16 + 32 + e_8)], true);
+          const int r_6 = t_ / 16;
+          const int e_6 = t_ % 16;
+          tiler_cp_async<4>(&sh_vc_3[e_6 * 132 + r_6], &A[tiler_min(blockIdx.x * 128 + r_6, n - 1) * (long long)d + (kk + 32 + e_6)], true);
         }
       }
       tiler_cp_async_commit();
-      float acc_3[64];  // aat.fut:9
+      float acc_2[64];  // aat.fut:9
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
         #pragma unroll
@@ -849,30 +775,30 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
+              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
             }
           }
         }
       }
       #pragma unroll
-      for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // aat.fut:9
-        float reg_sh_uc_2[8];
+      for (int k = 0; k < 16; k += 1) {  // aat.fut:9
+        float reg_sh_uc[8];
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_uc_2 = *reinterpret_cast<const float4*>(&sh_uc_2[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
-          reg_sh_uc_2[G0_ * 4] = v_reg_sh_uc_2.x;
-          reg_sh_uc_2[G0_ * 4 + 1] = v_reg_sh_uc_2.y;
-          reg_sh_uc_2[G0_ * 4 + 2] = v_reg_sh_uc_2.z;
-          reg_sh_uc_2[G0_ * 4 + 3] = v_reg_sh_uc_2.w;
+          const float4 v_reg_sh_uc = *reinterpret_cast<const float4*>(&sh_uc[G0_ * 64 + threadIdx.y * 4 + k * 132]);
+          reg_sh_uc[G0_ * 4] = v_reg_sh_uc.x;
+          reg_sh_uc[G0_ * 4 + 1] = v_reg_sh_uc.y;
+          reg_sh_uc[G0_ * 4 + 2] = v_reg_sh_uc.z;
+          reg_sh_uc[G0_ * 4 + 3] = v_reg_sh_uc.w;
         }
-        float reg_sh_vc_2[8];
+        float reg_sh_vc[8];
         #pragma unroll
         for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_vc_2 = *reinterpret_cast<const float4*>(&sh_vc_2[G1_ * 64 + threadIdx.x * 4 + k_2 * 132]);
-          reg_sh_vc_2[G1_ * 4] = v_reg_sh_vc_2.x;
-          reg_sh_vc_2[G1_ * 4 + 1] = v_reg_sh_vc_2.y;
-          reg_sh_vc_2[G1_ * 4 + 2] = v_reg_sh_vc_2.z;
-          reg_sh_vc_2[G1_ * 4 + 3] = v_reg_sh_vc_2.w;
+          const float4 v_reg_sh_vc = *reinterpret_cast<const float4*>(&sh_vc[G1_ * 64 + threadIdx.x * 4 + k * 132]);
+          reg_sh_vc[G1_ * 4] = v_reg_sh_vc.x;
+          reg_sh_vc[G1_ * 4 + 1] = v_reg_sh_vc.y;
+          reg_sh_vc[G1_ * 4 + 2] = v_reg_sh_vc.z;
+          reg_sh_vc[G1_ * 4 + 3] = v_reg_sh_vc.w;
         }
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -882,7 +808,7 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
             for (int G1_ = 0; G1_ < 2; G1_ += 1) {
               #pragma unroll
               for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_2[G0_ * 4 + L0_] * reg_sh_vc_2[G1_ * 4 + L1_];
+                acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc[G0_ * 4 + L0_] * reg_sh_vc[G1_ * 4 + L1_];
               }
             }
           }
@@ -896,67 +822,80 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
             }
           }
         }
       }
-    }
-    if (kk + 32 < kk_last) {
-      tiler_cp_async_wait<1>();
-      __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
-      if (kk + 32 + 32 < kk_last) {
-        // asynchronous copy: 128 x 16 tile of A into sh_uc_2, chunk fastest  // aat.fut:8
-        #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_9 = t_ / 16;
-          const int e_9 = t_ % 16;
-          tiler_cp_async<4>(&sh_uc_2[e_9 * 132 + r_9], &A[tiler_min(blockIdx.y * 128 + r_9, n - 1) * (long long)d + (kk + 32 + 32 + e_9)], true);
-        }
-        // asynchronous copy: 128 x 16 tile of A into sh_vc_2, chunk fastest  // aat.fut:8
-        #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_10 = t_ / 16;
-          const int e_10 = t_ % 16;
-          tiler_cp_async<4>(&sh_vc_2[e_10 * 132 + r_10], &A[tiler_min(blockIdx.x * 128 + r_10, n - 1) * (long long)d + (kk + 32 + 32 + e_10)], true);
-        }
-      }
-      tiler_cp_async_commit();
-      float acc_4[64];  // aat.fut:9
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+      if (kk + 16 < kk_last) {
+        tiler_cp_async_wait<1>();
+        __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+        if (kk + 16 + 32 < kk_last) {
+          // asynchronous copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
           #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
-            }
+          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_7 = t_ / 16;
+            const int e_7 = t_ % 16;
+            tiler_cp_async<4>(&sh_uc[e_7 * 132 + r_7], &A[tiler_min(tiler_block_y * 128 + r_7, n - 1) * (long long)d + (kk + 16 + 32 + e_7)], true);
+          }
+          // asynchronous copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
+          #pragma unroll
+          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_8 = t_ / 16;
+            const int e_8 = t_ % 16;
+            tiler_cp_async<4>(&sh_vc[e_8 * 132 + r_8], &A[tiler_min(blockIdx.x * 128 + r_8, n - 1) * (long long)d + (kk + 16 + 32 + e_8)], true);
           }
         }
-      }
-      #pragma unroll
-      for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // aat.fut:9
-        float reg_sh_uc_3[8];
+        tiler_cp_async_commit();
+        float acc_3[64];  // aat.fut:9
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_uc_3 = *reinterpret_cast<const float4*>(&sh_uc_3[G0_ * 64 + threadIdx.y * 4 + k_3 * 132]);
-          reg_sh_uc_3[G0_ * 4] = v_reg_sh_uc_3.x;
-          reg_sh_uc_3[G0_ * 4 + 1] = v_reg_sh_uc_3.y;
-          reg_sh_uc_3[G0_ * 4 + 2] = v_reg_sh_uc_3.z;
-          reg_sh_uc_3[G0_ * 4 + 3] = v_reg_sh_uc_3.w;
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
+              }
+            }
+          }
         }
-        float reg_sh_vc_3[8];
         #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_vc_3 = *reinterpret_cast<const float4*>(&sh_vc_3[G1_ * 64 + threadIdx.x * 4 + k_3 * 132]);
-          reg_sh_vc_3[G1_ * 4] = v_reg_sh_vc_3.x;
-          reg_sh_vc_3[G1_ * 4 + 1] = v_reg_sh_vc_3.y;
-          reg_sh_vc_3[G1_ * 4 + 2] = v_reg_sh_vc_3.z;
-          reg_sh_vc_3[G1_ * 4 + 3] = v_reg_sh_vc_3.w;
+        for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // aat.fut:9
+          float reg_sh_uc_2[8];
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            const float4 v_reg_sh_uc_2 = *reinterpret_cast<const float4*>(&sh_uc_2[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
+            reg_sh_uc_2[G0_ * 4] = v_reg_sh_uc_2.x;
+            reg_sh_uc_2[G0_ * 4 + 1] = v_reg_sh_uc_2.y;
+            reg_sh_uc_2[G0_ * 4 + 2] = v_reg_sh_uc_2.z;
+            reg_sh_uc_2[G0_ * 4 + 3] = v_reg_sh_uc_2.w;
+          }
+          float reg_sh_vc_2[8];
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            const float4 v_reg_sh_vc_2 = *reinterpret_cast<const float4*>(&sh_vc_2[G1_ * 64 + threadIdx.x * 4 + k_2 * 132]);
+            reg_sh_vc_2[G1_ * 4] = v_reg_sh_vc_2.x;
+            reg_sh_vc_2[G1_ * 4 + 1] = v_reg_sh_vc_2.y;
+            reg_sh_vc_2[G1_ * 4 + 2] = v_reg_sh_vc_2.z;
+            reg_sh_vc_2[G1_ * 4 + 3] = v_reg_sh_vc_2.w;
+          }
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            #pragma unroll
+            for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+              #pragma unroll
+              for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+                #pragma unroll
+                for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                  acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_2[G0_ * 4 + L0_] * reg_sh_vc_2[G1_ * 4 + L1_];
+                }
+              }
+            }
+          }
         }
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -966,7 +905,158 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
             for (int G1_ = 0; G1_ < 2; G1_ += 1) {
               #pragma unroll
               for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_3[G0_ * 4 + L0_] * reg_sh_vc_3[G1_ * 4 + L1_];
+                acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              }
+            }
+          }
+        }
+      }
+      if (kk + 32 < kk_last) {
+        tiler_cp_async_wait<1>();
+        __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+        if (kk + 32 + 32 < kk_last) {
+          // asynchronous copy: 128 x 16 tile of A into sh_uc_2, chunk fastest  // aat.fut:8
+          #pragma unroll
+          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_9 = t_ / 16;
+            const int e_9 = t_ % 16;
+            tiler_cp_async<4>(&sh_uc_2[e_9 * 132 + r_9], &A[tiler_min(tiler_block_y * 128 + r_9, n - 1) * (long long)d + (kk + 32 + 32 + e_9)], true);
+          }
+          // asynchronous copy: 128 x 16 tile of A into sh_vc_2, chunk fastest  // aat.fut:8
+          #pragma unroll
+          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_10 = t_ / 16;
+            const int e_10 = t_ % 16;
+            tiler_cp_async<4>(&sh_vc_2[e_10 * 132 + r_10], &A[tiler_min(blockIdx.x * 128 + r_10, n - 1) * (long long)d + (kk + 32 + 32 + e_10)], true);
+          }
+        }
+        tiler_cp_async_commit();
+        float acc_4[64];  // aat.fut:9
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
+              }
+            }
+          }
+        }
+        #pragma unroll
+        for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // aat.fut:9
+          float reg_sh_uc_3[8];
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            const float4 v_reg_sh_uc_3 = *reinterpret_cast<const float4*>(&sh_uc_3[G0_ * 64 + threadIdx.y * 4 + k_3 * 132]);
+            reg_sh_uc_3[G0_ * 4] = v_reg_sh_uc_3.x;
+            reg_sh_uc_3[G0_ * 4 + 1] = v_reg_sh_uc_3.y;
+            reg_sh_uc_3[G0_ * 4 + 2] = v_reg_sh_uc_3.z;
+            reg_sh_uc_3[G0_ * 4 + 3] = v_reg_sh_uc_3.w;
+          }
+          float reg_sh_vc_3[8];
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            const float4 v_reg_sh_vc_3 = *reinterpret_cast<const float4*>(&sh_vc_3[G1_ * 64 + threadIdx.x * 4 + k_3 * 132]);
+            reg_sh_vc_3[G1_ * 4] = v_reg_sh_vc_3.x;
+            reg_sh_vc_3[G1_ * 4 + 1] = v_reg_sh_vc_3.y;
+            reg_sh_vc_3[G1_ * 4 + 2] = v_reg_sh_vc_3.z;
+            reg_sh_vc_3[G1_ * 4 + 3] = v_reg_sh_vc_3.w;
+          }
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            #pragma unroll
+            for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+              #pragma unroll
+              for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+                #pragma unroll
+                for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                  acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_3[G0_ * 4 + L0_] * reg_sh_vc_3[G1_ * 4 + L1_];
+                }
+              }
+            }
+          }
+        }
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              }
+            }
+          }
+        }
+      }
+    }
+    tiler_cp_async_wait<0>();
+    __syncthreads();  // every chunk is read before the last one is copied
+    if (kk_last < d) {  // aat.fut:8
+      const int c = d - kk_last;
+      // cooperative copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_11 = t_ / 16;
+        const int e_11 = t_ % 16;
+        sh_uc[e_11 * 132 + r_11] = kk_last + e_11 < d ? A[tiler_min(tiler_block_y * 128 + r_11, n - 1) * (long long)d + (kk_last + e_11)] : (float)0;
+      }
+      // cooperative copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_12 = t_ / 16;
+        const int e_12 = t_ % 16;
+        sh_vc[e_12 * 132 + r_12] = kk_last + e_12 < d ? A[tiler_min(blockIdx.x * 128 + r_12, n - 1) * (long long)d + (kk_last + e_12)] : (float)0;
+      }
+      __syncthreads();  // the tiles are written
+      float acc_5[64];  // aat.fut:9
+      #pragma unroll
+      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        #pragma unroll
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            #pragma unroll
+            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+              acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
+            }
+          }
+        }
+      }
+      for (int k_4 = 0; k_4 < c; k_4 += 1) {  // aat.fut:9
+        float reg_sh_uc_4[8];
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          const float4 v_reg_sh_uc_4 = *reinterpret_cast<const float4*>(&sh_uc[G0_ * 64 + threadIdx.y * 4 + k_4 * 132]);
+          reg_sh_uc_4[G0_ * 4] = v_reg_sh_uc_4.x;
+          reg_sh_uc_4[G0_ * 4 + 1] = v_reg_sh_uc_4.y;
+          reg_sh_uc_4[G0_ * 4 + 2] = v_reg_sh_uc_4.z;
+          reg_sh_uc_4[G0_ * 4 + 3] = v_reg_sh_uc_4.w;
+        }
+        float reg_sh_vc_4[8];
+        #pragma unroll
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          const float4 v_reg_sh_vc_4 = *reinterpret_cast<const float4*>(&sh_vc[G1_ * 64 + threadIdx.x * 4 + k_4 * 132]);
+          reg_sh_vc_4[G1_ * 4] = v_reg_sh_vc_4.x;
+          reg_sh_vc_4[G1_ * 4 + 1] = v_reg_sh_vc_4.y;
+          reg_sh_vc_4[G1_ * 4 + 2] = v_reg_sh_vc_4.z;
+          reg_sh_vc_4[G1_ * 4 + 3] = v_reg_sh_vc_4.w;
+        }
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_4[G0_ * 4 + L0_] * reg_sh_vc_4[G1_ * 4 + L1_];
               }
             }
           }
@@ -980,78 +1070,12 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
             }
           }
         }
       }
-    }
-  }
-  tiler_cp_async_wait<0>();
-  __syncthreads();  // every chunk is read before the last one is copied
-  if (kk_last < d) {  // aat.fut:8
-    const int c = d - kk_last;
-    // cooperative copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_11 = t_ / 16;
-      const int e_11 = t_ % 16;
-      sh_uc[e_11 * 132 + r_11] = kk_last + e_11 < d ? A[tiler_min(blockIdx.y * 128 + r_11, n - 1) * (long long)d + (kk_last + e_11)] : (float)0;
-    }
-    // cooperative copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_12 = t_ / 16;
-      const int e_12 = t_ % 16;
-      sh_vc[e_12 * 132 + r_12] = kk_last + e_12 < d ? A[tiler_min(blockIdx.x * 128 + r_12, n - 1) * (long long)d + (kk_last + e_12)] : (float)0;
-    }
-    __syncthreads();  // the tiles are written
-    float acc_5[64];  // aat.fut:9
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
-          }
-        }
-      }
-    }
-    for (int k_4 = 0; k_4 < c; k_4 += 1) {  // aat.fut:9
-      float reg_sh_uc_4[8];
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        const float4 v_reg_sh_uc_4 = *reinterpret_cast<const float4*>(&sh_uc[G0_ * 64 + threadIdx.y * 4 + k_4 * 132]);
-        reg_sh_uc_4[G0_ * 4] = v_reg_sh_uc_4.x;
-        reg_sh_uc_4[G0_ * 4 + 1] = v_reg_sh_uc_4.y;
-        reg_sh_uc_4[G0_ * 4 + 2] = v_reg_sh_uc_4.z;
-        reg_sh_uc_4[G0_ * 4 + 3] = v_reg_sh_uc_4.w;
-      }
-      float reg_sh_vc_4[8];
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        const float4 v_reg_sh_vc_4 = *reinterpret_cast<const float4*>(&sh_vc[G1_ * 64 + threadIdx.x * 4 + k_4 * 132]);
-        reg_sh_vc_4[G1_ * 4] = v_reg_sh_vc_4.x;
-        reg_sh_vc_4[G1_ * 4 + 1] = v_reg_sh_vc_4.y;
-        reg_sh_vc_4[G1_ * 4 + 2] = v_reg_sh_vc_4.z;
-        reg_sh_vc_4[G1_ * 4 + 3] = v_reg_sh_vc_4.w;
-      }
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_4[G0_ * 4 + L0_] * reg_sh_vc_4[G1_ * 4 + L1_];
-            }
-          }
-        }
-      }
+      __syncthreads();  // the tiles are read before the next copy
     }
     #pragma unroll
     for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -1061,44 +1085,33 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
         for (int G1_ = 0; G1_ < 2; G1_ += 1) {
           #pragma unroll
           for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+            if (gtid0[G0_ * 4 + L0_] < n && gtid1[G1_ * 4 + L1_] < n) {
+              out0[gtid0[G0_ * 4 + L0_] * (long long)n + gtid1[G1_ * 4 + L1_]] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:5
+            }
           }
         }
       }
     }
-    __syncthreads();  // the tiles are read before the next copy
-  }
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-    #pragma unroll
-    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        #pragma unroll
-        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-          if (gtid0[G0_ * 4 + L0_] < n && gtid1[G1_ * 4 + L1_] < n) {
-            out0[gtid0[G0_ * 4 + L0_] * (long long)n + gtid1[G1_ * 4 + L1_]] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:5
-          }
-        }
-      }
-    }
+    __syncthreads();  // this pass's shared arrays are read before the next pass writes them
   }
 }
 
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_aat_untiled_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int d)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // aat.fut:6
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // aat.fut:7
-  if (gtid0 < n && gtid1 < n) {
-    float acc = 0.0f;  // aat.fut:8
-    float acc_2 = acc;  // aat.fut:9
-    for (int k = 0; k < d; k += 1) {  // aat.fut:9
-      acc_2 = acc_2 + A[gtid0 * (long long)d + k] * A[gtid1 * (long long)d + k];
-    }
-    acc = acc_2;
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (n + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // aat.fut:6
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // aat.fut:7
     if (gtid0 < n && gtid1 < n) {
-      out0[gtid0 * (long long)n + gtid1] = acc;  // aat.fut:5
+      float acc = 0.0f;  // aat.fut:8
+      float acc_2 = acc;  // aat.fut:9
+      for (int k = 0; k < d; k += 1) {  // aat.fut:9
+        acc_2 = acc_2 + A[gtid0 * (long long)d + k] * A[gtid1 * (long long)d + k];
+      }
+      acc = acc_2;
+      if (gtid0 < n && gtid1 < n) {
+        out0[gtid0 * (long long)n + gtid1] = acc;  // aat.fut:5
+      }
     }
   }
 }
@@ -1133,33 +1146,33 @@ extern "C" cudaError_t tiler_aat_launch(const float* A, float* out0, int n, int 
   auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_aat_tiled
-      const dim3 tiler_grid((n + 127) / 128, (n + 127) / 128, 1), tiler_block(16, 16, 1);
+      const dim3 tiler_grid((n + 127) / 128, ((n + 127) / 128 < 65535 ? (n + 127) / 128 : 65535), 1), tiler_block(16, 16, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       if (tiler_raise) cudaFuncSetAttribute(tiler_aat_tiled, cudaFuncAttributeMaxDynamicSharedMemorySize, 50688);
       tiler_aat_tiled<<<tiler_grid, tiler_block, 50688, stream>>>(A, out0, n, d);
       return cudaGetLastError();
     }
     case 1: {  // tiler_aat_tiled_one_point
-      const dim3 tiler_grid((n + 31) / 32, (n + 31) / 32, 1), tiler_block(32, 32, 1);
+      const dim3 tiler_grid((n + 31) / 32, ((n + 31) / 32 < 65535 ? (n + 31) / 32 : 65535), 1), tiler_block(32, 32, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_aat_tiled_one_point<<<tiler_grid, tiler_block, 0, stream>>>(A, out0, n, d);
       return cudaGetLastError();
     }
     case 2: {  // tiler_aat_untiled
-      const dim3 tiler_grid((n + 31) / 32, (n + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((n + 31) / 32, ((n + 7) / 8 < 65535 ? (n + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_aat_untiled<<<tiler_grid, tiler_block, 0, stream>>>(A, out0, n, d);
       return cudaGetLastError();
     }
     case 3: {  // tiler_aat_tiled_wide
-      const dim3 tiler_grid((n + 127) / 128, (n + 127) / 128, 1), tiler_block(16, 16, 1);
+      const dim3 tiler_grid((n + 127) / 128, ((n + 127) / 128 < 65535 ? (n + 127) / 128 : 65535), 1), tiler_block(16, 16, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       if (tiler_raise) cudaFuncSetAttribute(tiler_aat_tiled_wide, cudaFuncAttributeMaxDynamicSharedMemorySize, 50688);
       tiler_aat_tiled_wide<<<tiler_grid, tiler_block, 50688, stream>>>(A, out0, n, d);
       return cudaGetLastError();
     }
     case 4: {  // tiler_aat_untiled_wide
-      const dim3 tiler_grid((n + 31) / 32, (n + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((n + 31) / 32, ((n + 7) / 8 < 65535 ? (n + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_aat_untiled_wide<<<tiler_grid, tiler_block, 0, stream>>>(A, out0, n, d);
       return cudaGetLastError();

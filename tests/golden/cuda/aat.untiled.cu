@@ -9,7 +9,7 @@
 //
 // launch: tiler_aat_untiled<<<grid, block, 0>>>(A, out0, n, d)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(n / 32), ceil(n / 8), 1)
+//   grid  = (ceil(n / 32), min(ceil(n / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   A: input [n, d] (row-major)
 //   out0: output [n, n] (row-major)
@@ -22,7 +22,7 @@
 //
 // launch: tiler_aat_untiled_wide<<<grid, block, 0>>>(A, out0, n, d)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(n / 32), ceil(n / 8), 1)
+//   grid  = (ceil(n / 32), min(ceil(n / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   A: input [n, d] (row-major)
 //   out0: output [n, n] (row-major)
@@ -106,17 +106,19 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(256)
 tiler_aat_untiled(const float* __restrict__ A, float* __restrict__ out0, int n, int d)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // aat.fut:6
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // aat.fut:7
-  if (gtid0 < n && gtid1 < n) {
-    float acc = 0.0f;  // aat.fut:8
-    float acc_2 = acc;  // aat.fut:9
-    for (int k = 0; k < d; k += 1) {  // aat.fut:9
-      acc_2 = acc_2 + A[gtid0 * d + k] * A[gtid1 * d + k];
-    }
-    acc = acc_2;
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (n + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // aat.fut:6
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // aat.fut:7
     if (gtid0 < n && gtid1 < n) {
-      out0[gtid0 * n + gtid1] = acc;  // aat.fut:5
+      float acc = 0.0f;  // aat.fut:8
+      float acc_2 = acc;  // aat.fut:9
+      for (int k = 0; k < d; k += 1) {  // aat.fut:9
+        acc_2 = acc_2 + A[gtid0 * d + k] * A[gtid1 * d + k];
+      }
+      acc = acc_2;
+      if (gtid0 < n && gtid1 < n) {
+        out0[gtid0 * n + gtid1] = acc;  // aat.fut:5
+      }
     }
   }
 }
@@ -124,17 +126,19 @@ tiler_aat_untiled(const float* __restrict__ A, float* __restrict__ out0, int n, 
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_aat_untiled_wide(const float* __restrict__ A, float* __restrict__ out0, int n, int d)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // aat.fut:6
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // aat.fut:7
-  if (gtid0 < n && gtid1 < n) {
-    float acc = 0.0f;  // aat.fut:8
-    float acc_2 = acc;  // aat.fut:9
-    for (int k = 0; k < d; k += 1) {  // aat.fut:9
-      acc_2 = acc_2 + A[gtid0 * (long long)d + k] * A[gtid1 * (long long)d + k];
-    }
-    acc = acc_2;
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (n + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // aat.fut:6
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // aat.fut:7
     if (gtid0 < n && gtid1 < n) {
-      out0[gtid0 * (long long)n + gtid1] = acc;  // aat.fut:5
+      float acc = 0.0f;  // aat.fut:8
+      float acc_2 = acc;  // aat.fut:9
+      for (int k = 0; k < d; k += 1) {  // aat.fut:9
+        acc_2 = acc_2 + A[gtid0 * (long long)d + k] * A[gtid1 * (long long)d + k];
+      }
+      acc = acc_2;
+      if (gtid0 < n && gtid1 < n) {
+        out0[gtid0 * (long long)n + gtid1] = acc;  // aat.fut:5
+      }
     }
   }
 }
@@ -152,13 +156,13 @@ extern "C" cudaError_t tiler_aat_launch(const float* A, float* out0, int n, int 
   auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_aat_untiled
-      const dim3 tiler_grid((n + 31) / 32, (n + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((n + 31) / 32, ((n + 7) / 8 < 65535 ? (n + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_aat_untiled<<<tiler_grid, tiler_block, 0, stream>>>(A, out0, n, d);
       return cudaGetLastError();
     }
     case 1: {  // tiler_aat_untiled_wide
-      const dim3 tiler_grid((n + 31) / 32, (n + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((n + 31) / 32, ((n + 7) / 8 < 65535 ? (n + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_aat_untiled_wide<<<tiler_grid, tiler_block, 0, stream>>>(A, out0, n, d);
       return cudaGetLastError();

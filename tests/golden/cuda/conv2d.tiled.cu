@@ -9,7 +9,7 @@
 //
 // launch: tiler_conv2d_untiled<<<grid, block, 0>>>(img, filt, out0, h, w)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(w / 32), ceil(h / 8), 1)
+//   grid  = (ceil(w / 32), min(ceil(h / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   img: input [h, w] (row-major)
 //   filt: input [5, 5] (row-major)
@@ -23,7 +23,7 @@
 //
 // launch: tiler_conv2d_untiled_wide<<<grid, block, 0>>>(img, filt, out0, h, w)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(w / 32), ceil(h / 8), 1)
+//   grid  = (ceil(w / 32), min(ceil(h / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   img: input [h, w] (row-major)
 //   filt: input [5, 5] (row-major)
@@ -108,21 +108,23 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(256)
 tiler_conv2d_untiled(const float* __restrict__ img, const float* __restrict__ filt, float* __restrict__ out0, int h, int w)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // conv2d.fut:6
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // conv2d.fut:7
-  if (gtid0 < h && gtid1 < w) {
-    float acc = 0.0f;  // conv2d.fut:8
-    for (int r = 0; r < 5; r += 1) {  // conv2d.fut:8
-      float a = acc;  // conv2d.fut:9
-      float a_2 = a;  // conv2d.fut:10
-      for (int k = 0; k < 5; k += 1) {  // conv2d.fut:10
-        a_2 = a_2 + filt[r * 5 + k] * img[min(gtid0 + r, h - 1) * w + min(gtid1 + 0 + k, w - 1)];
-      }
-      a = a_2;
-      acc = a;
-    }
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (h + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // conv2d.fut:6
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // conv2d.fut:7
     if (gtid0 < h && gtid1 < w) {
-      out0[gtid0 * w + gtid1] = acc;  // conv2d.fut:5
+      float acc = 0.0f;  // conv2d.fut:8
+      for (int r = 0; r < 5; r += 1) {  // conv2d.fut:8
+        float a = acc;  // conv2d.fut:9
+        float a_2 = a;  // conv2d.fut:10
+        for (int k = 0; k < 5; k += 1) {  // conv2d.fut:10
+          a_2 = a_2 + filt[r * 5 + k] * img[min(gtid0 + r, h - 1) * w + min(gtid1 + 0 + k, w - 1)];
+        }
+        a = a_2;
+        acc = a;
+      }
+      if (gtid0 < h && gtid1 < w) {
+        out0[gtid0 * w + gtid1] = acc;  // conv2d.fut:5
+      }
     }
   }
 }
@@ -130,21 +132,23 @@ tiler_conv2d_untiled(const float* __restrict__ img, const float* __restrict__ fi
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_conv2d_untiled_wide(const float* __restrict__ img, const float* __restrict__ filt, float* __restrict__ out0, int h, int w)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // conv2d.fut:6
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // conv2d.fut:7
-  if (gtid0 < h && gtid1 < w) {
-    float acc = 0.0f;  // conv2d.fut:8
-    for (int r = 0; r < 5; r += 1) {  // conv2d.fut:8
-      float a = acc;  // conv2d.fut:9
-      float a_2 = a;  // conv2d.fut:10
-      for (int k = 0; k < 5; k += 1) {  // conv2d.fut:10
-        a_2 = a_2 + filt[r * (long long)5 + k] * img[min(gtid0 + r, h - 1) * (long long)w + min(gtid1 + 0 + k, w - 1)];
-      }
-      a = a_2;
-      acc = a;
-    }
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (h + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // conv2d.fut:6
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // conv2d.fut:7
     if (gtid0 < h && gtid1 < w) {
-      out0[gtid0 * (long long)w + gtid1] = acc;  // conv2d.fut:5
+      float acc = 0.0f;  // conv2d.fut:8
+      for (int r = 0; r < 5; r += 1) {  // conv2d.fut:8
+        float a = acc;  // conv2d.fut:9
+        float a_2 = a;  // conv2d.fut:10
+        for (int k = 0; k < 5; k += 1) {  // conv2d.fut:10
+          a_2 = a_2 + filt[r * (long long)5 + k] * img[min(gtid0 + r, h - 1) * (long long)w + min(gtid1 + 0 + k, w - 1)];
+        }
+        a = a_2;
+        acc = a;
+      }
+      if (gtid0 < h && gtid1 < w) {
+        out0[gtid0 * (long long)w + gtid1] = acc;  // conv2d.fut:5
+      }
     }
   }
 }
@@ -162,13 +166,13 @@ extern "C" cudaError_t tiler_conv2d_launch(const float* img, const float* filt, 
   auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_conv2d_untiled
-      const dim3 tiler_grid((w + 31) / 32, (h + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((w + 31) / 32, ((h + 7) / 8 < 65535 ? (h + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_conv2d_untiled<<<tiler_grid, tiler_block, 0, stream>>>(img, filt, out0, h, w);
       return cudaGetLastError();
     }
     case 1: {  // tiler_conv2d_untiled_wide
-      const dim3 tiler_grid((w + 31) / 32, (h + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((w + 31) / 32, ((h + 7) / 8 < 65535 ? (h + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_conv2d_untiled_wide<<<tiler_grid, tiler_block, 0, stream>>>(img, filt, out0, h, w);
       return cudaGetLastError();

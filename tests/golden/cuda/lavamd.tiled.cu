@@ -16,7 +16,7 @@
 //
 // launch: tiler_lavamd_tiled<<<grid, block, 0>>>(AA, inds_nhbs, out0, n, m, p)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 1024), n, 1)
+//   grid  = (ceil(m / 1024), min(n, 65535), 1)
 //   static shared memory: 4096 bytes; dynamic: 0
 //   AA: input [n, m] (row-major)
 //   inds_nhbs: input [n, p] (row-major)
@@ -32,7 +32,7 @@
 //
 // launch: tiler_lavamd_tiled_one_point<<<grid, block, 0>>>(AA, inds_nhbs, out0, n, m, p)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 256), n, 1)
+//   grid  = (ceil(m / 256), min(n, 65535), 1)
 //   static shared memory: 2048 bytes; dynamic: 0
 //   AA: input [n, m] (row-major)
 //   inds_nhbs: input [n, p] (row-major)
@@ -47,7 +47,7 @@
 //
 // launch: tiler_lavamd_untiled<<<grid, block, 0>>>(AA, inds_nhbs, out0, n, m, p)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(m / 32), ceil(n / 8), 1)
+//   grid  = (ceil(m / 32), min(ceil(n / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   AA: input [n, m] (row-major)
 //   inds_nhbs: input [n, p] (row-major)
@@ -65,7 +65,7 @@
 //
 // launch: tiler_lavamd_tiled_wide<<<grid, block, 0>>>(AA, inds_nhbs, out0, n, m, p)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(m / 1024), n, 1)
+//   grid  = (ceil(m / 1024), min(n, 65535), 1)
 //   static shared memory: 4096 bytes; dynamic: 0
 //   AA: input [n, m] (row-major)
 //   inds_nhbs: input [n, p] (row-major)
@@ -81,7 +81,7 @@
 //
 // launch: tiler_lavamd_untiled_wide<<<grid, block, 0>>>(AA, inds_nhbs, out0, n, m, p)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(m / 32), ceil(n / 8), 1)
+//   grid  = (ceil(m / 32), min(ceil(n / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   AA: input [n, m] (row-major)
 //   inds_nhbs: input [n, p] (row-major)
@@ -169,115 +169,118 @@ tiler_lavamd_tiled(const float* __restrict__ AA, const int* __restrict__ inds_nh
 {
   __shared__ __align__(16) float sh_invar_AArow_chunk[512];
   __shared__ __align__(16) float sh_invar_AArow_chunk_2[512];
-  const int gtid0 = blockIdx.y;  // lavamd.fut:8
-  int gtid1[4];  // lavamd.fut:9
-  #pragma unroll
-  for (int G1_ = 0; G1_ < 4; G1_ += 1) {
-    gtid1[G1_] = blockIdx.x * 1024 + (G1_ * 256 + threadIdx.x);  // lavamd.fut:9
-  }
-  const int i0 = tiler_min(gtid0, n - 1);
-  float acc1 = 0.0f;  // lavamd.fut:10
-  const int joined = p * m;  // lavamd.fut:11
-  float acc2 = acc1;  // lavamd.fut:11
-  const int kk2_last = joined - joined % 512;
-  float next_invar_AArow_chunk[2];
-  if (0 < kk2_last) {  // lavamd.fut:14
-    // prefetch: the next 1 x 512 tile of AA into registers  // lavamd.fut:14
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < n; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y;  // lavamd.fut:8
+    int gtid1[4];  // lavamd.fut:9
     #pragma unroll
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.x + c_ * 256;
-      const int e_2 = t_ % 512;
-      next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * p + e_2 / m] * m + e_2 % m];
+    for (int G1_ = 0; G1_ < 4; G1_ += 1) {
+      gtid1[G1_] = blockIdx.x * 1024 + (G1_ * 256 + threadIdx.x);  // lavamd.fut:9
     }
-    // the prefetched tile of AA into sh_invar_AArow_chunk
-    #pragma unroll
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_2 = t_ / 512;
-      const int e_2 = t_ % 512;
-      sh_invar_AArow_chunk[r_2 * 512 + e_2] = next_invar_AArow_chunk[c_];
-    }
-  }
-  __syncthreads();  // the first tiles are written
-  for (int kk2 = 0; kk2 < kk2_last; kk2 += 1024) {  // two chunks a step, one in each shared buffer
-    const bool more_2 = kk2 + 512 < kk2_last;
-    if (more_2) {
+    const int i0 = tiler_min(gtid0, n - 1);
+    float acc1 = 0.0f;  // lavamd.fut:10
+    const int joined = p * m;  // lavamd.fut:11
+    float acc2 = acc1;  // lavamd.fut:11
+    const int kk2_last = joined - joined % 512;
+    float next_invar_AArow_chunk[2];
+    if (0 < kk2_last) {  // lavamd.fut:14
       // prefetch: the next 1 x 512 tile of AA into registers  // lavamd.fut:14
       #pragma unroll
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
         const int t_ = threadIdx.x + c_ * 256;
-        const int e_4 = t_ % 512;
-        next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * p + (kk2 + 512 + e_4) / m] * m + (kk2 + 512 + e_4) % m];
+        const int e_2 = t_ % 512;
+        next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * p + e_2 / m] * m + e_2 % m];
       }
-    }
-    float acc2_3 = acc2;  // lavamd.fut:15
-    for (int k2_2 = 0; k2_2 < 512; k2_2 += 1) {  // lavamd.fut:15
-      acc2_3 = acc2_3 + sh_invar_AArow_chunk[k2_2] * 2.0f;
-    }
-    acc2 = acc2_3;
-    if (more_2) {
-      // the prefetched tile of AA into sh_invar_AArow_chunk_2
+      // the prefetched tile of AA into sh_invar_AArow_chunk
       #pragma unroll
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
         const int t_ = threadIdx.x + c_ * 256;
-        const int r_4 = t_ / 512;
-        const int e_4 = t_ % 512;
-        sh_invar_AArow_chunk_2[r_4 * 512 + e_4] = next_invar_AArow_chunk[c_];
+        const int r_2 = t_ / 512;
+        const int e_2 = t_ % 512;
+        sh_invar_AArow_chunk[r_2 * 512 + e_2] = next_invar_AArow_chunk[c_];
       }
     }
-    __syncthreads();  // the next tiles are written and this chunk's are read
-    if (kk2 + 512 < kk2_last) {
-      const bool more = kk2 + 512 + 512 < kk2_last;
-      if (more) {
+    __syncthreads();  // the first tiles are written
+    for (int kk2 = 0; kk2 < kk2_last; kk2 += 1024) {  // two chunks a step, one in each shared buffer
+      const bool more_2 = kk2 + 512 < kk2_last;
+      if (more_2) {
         // prefetch: the next 1 x 512 tile of AA into registers  // lavamd.fut:14
         #pragma unroll
         for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
-          const int e_3 = t_ % 512;
-          next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * p + (kk2 + 512 + 512 + e_3) / m] * m + (kk2 + 512 + 512 + e_3) % m];
+          const int e_4 = t_ % 512;
+          next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * p + (kk2 + 512 + e_4) / m] * m + (kk2 + 512 + e_4) % m];
         }
       }
-      float acc2_2 = acc2;  // lavamd.fut:15
-      for (int k2 = 0; k2 < 512; k2 += 1) {  // lavamd.fut:15
-        acc2_2 = acc2_2 + sh_invar_AArow_chunk_2[k2] * 2.0f;
+      float acc2_3 = acc2;  // lavamd.fut:15
+      for (int k2_2 = 0; k2_2 < 512; k2_2 += 1) {  // lavamd.fut:15
+        acc2_3 = acc2_3 + sh_invar_AArow_chunk[k2_2] * 2.0f;
       }
-      acc2 = acc2_2;
-      if (more) {
-        // the prefetched tile of AA into sh_invar_AArow_chunk
+      acc2 = acc2_3;
+      if (more_2) {
+        // the prefetched tile of AA into sh_invar_AArow_chunk_2
         #pragma unroll
         for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
-          const int r_3 = t_ / 512;
-          const int e_3 = t_ % 512;
-          sh_invar_AArow_chunk[r_3 * 512 + e_3] = next_invar_AArow_chunk[c_];
+          const int r_4 = t_ / 512;
+          const int e_4 = t_ % 512;
+          sh_invar_AArow_chunk_2[r_4 * 512 + e_4] = next_invar_AArow_chunk[c_];
         }
       }
       __syncthreads();  // the next tiles are written and this chunk's are read
+      if (kk2 + 512 < kk2_last) {
+        const bool more = kk2 + 512 + 512 < kk2_last;
+        if (more) {
+          // prefetch: the next 1 x 512 tile of AA into registers  // lavamd.fut:14
+          #pragma unroll
+          for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+            const int t_ = threadIdx.x + c_ * 256;
+            const int e_3 = t_ % 512;
+            next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * p + (kk2 + 512 + 512 + e_3) / m] * m + (kk2 + 512 + 512 + e_3) % m];
+          }
+        }
+        float acc2_2 = acc2;  // lavamd.fut:15
+        for (int k2 = 0; k2 < 512; k2 += 1) {  // lavamd.fut:15
+          acc2_2 = acc2_2 + sh_invar_AArow_chunk_2[k2] * 2.0f;
+        }
+        acc2 = acc2_2;
+        if (more) {
+          // the prefetched tile of AA into sh_invar_AArow_chunk
+          #pragma unroll
+          for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+            const int t_ = threadIdx.x + c_ * 256;
+            const int r_3 = t_ / 512;
+            const int e_3 = t_ % 512;
+            sh_invar_AArow_chunk[r_3 * 512 + e_3] = next_invar_AArow_chunk[c_];
+          }
+        }
+        __syncthreads();  // the next tiles are written and this chunk's are read
+      }
     }
-  }
-  if (kk2_last < joined) {  // lavamd.fut:14
-    const int chunk2 = joined - kk2_last;
-    // cooperative copy: 1 x 512 tile of AA into sh_invar_AArow_chunk, chunk fastest  // lavamd.fut:14
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_5 = t_ / 512;
-      const int e_5 = t_ % 512;
-      sh_invar_AArow_chunk[r_5 * 512 + e_5] = kk2_last + e_5 < joined ? AA[inds_nhbs[i0 * p + (kk2_last + e_5) / m] * m + (kk2_last + e_5) % m] : (float)0;
+    if (kk2_last < joined) {  // lavamd.fut:14
+      const int chunk2 = joined - kk2_last;
+      // cooperative copy: 1 x 512 tile of AA into sh_invar_AArow_chunk, chunk fastest  // lavamd.fut:14
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_5 = t_ / 512;
+        const int e_5 = t_ % 512;
+        sh_invar_AArow_chunk[r_5 * 512 + e_5] = kk2_last + e_5 < joined ? AA[inds_nhbs[i0 * p + (kk2_last + e_5) / m] * m + (kk2_last + e_5) % m] : (float)0;
+      }
+      __syncthreads();  // the tiles are written
+      float acc2_4 = acc2;  // lavamd.fut:15
+      for (int k2_3 = 0; k2_3 < chunk2; k2_3 += 1) {  // lavamd.fut:15
+        acc2_4 = acc2_4 + sh_invar_AArow_chunk[k2_3] * 2.0f;
+      }
+      acc2 = acc2_4;
+      __syncthreads();  // the tiles are read before the next copy
     }
-    __syncthreads();  // the tiles are written
-    float acc2_4 = acc2;  // lavamd.fut:15
-    for (int k2_3 = 0; k2_3 < chunk2; k2_3 += 1) {  // lavamd.fut:15
-      acc2_4 = acc2_4 + sh_invar_AArow_chunk[k2_3] * 2.0f;
+    acc1 = acc2;
+    #pragma unroll
+    for (int G1_ = 0; G1_ < 4; G1_ += 1) {
+      if (gtid0 < n && gtid1[G1_] < m) {
+        out0[gtid0 * m + gtid1[G1_]] = acc1;  // lavamd.fut:7
+      }
     }
-    acc2 = acc2_4;
-    __syncthreads();  // the tiles are read before the next copy
-  }
-  acc1 = acc2;
-  #pragma unroll
-  for (int G1_ = 0; G1_ < 4; G1_ += 1) {
-    if (gtid0 < n && gtid1[G1_] < m) {
-      out0[gtid0 * m + gtid1[G1_]] = acc1;  // lavamd.fut:7
-    }
+    __syncthreads();  // this pass's shared arrays are read before the next pass writes them
   }
 }
 
@@ -285,73 +288,78 @@ extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_lavamd_tiled_one_point(const float* __restrict__ AA, const int* __restrict__ inds_nhbs, float* __restrict__ out0, int n, int m, int p)
 {
   __shared__ __align__(16) float sh_invar_AArow_chunk[512];
-  const int gtid0 = blockIdx.y;  // lavamd.fut:8
-  const int gtid1 = blockIdx.x * 256 + threadIdx.x;  // lavamd.fut:9
-  const int i0 = tiler_min(gtid0, n - 1);
-  float acc1 = 0.0f;  // lavamd.fut:10
-  const int joined = p * m;  // lavamd.fut:11
-  float acc2 = acc1;  // lavamd.fut:11
-  for (int kk2 = 0; kk2 < joined - 511; kk2 += 512) {  // lavamd.fut:14
-    // cooperative copy: 1 x 512 tile of AA into sh_invar_AArow_chunk, chunk fastest  // lavamd.fut:14
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r = t_ / 512;
-      const int e = t_ % 512;
-      sh_invar_AArow_chunk[r * 512 + e] = AA[inds_nhbs[i0 * p + (kk2 + e) / m] * m + (kk2 + e) % m];
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < n; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y;  // lavamd.fut:8
+    const int gtid1 = blockIdx.x * 256 + threadIdx.x;  // lavamd.fut:9
+    const int i0 = tiler_min(gtid0, n - 1);
+    float acc1 = 0.0f;  // lavamd.fut:10
+    const int joined = p * m;  // lavamd.fut:11
+    float acc2 = acc1;  // lavamd.fut:11
+    for (int kk2 = 0; kk2 < joined - 511; kk2 += 512) {  // lavamd.fut:14
+      // cooperative copy: 1 x 512 tile of AA into sh_invar_AArow_chunk, chunk fastest  // lavamd.fut:14
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r = t_ / 512;
+        const int e = t_ % 512;
+        sh_invar_AArow_chunk[r * 512 + e] = AA[inds_nhbs[i0 * p + (kk2 + e) / m] * m + (kk2 + e) % m];
+      }
+      __syncthreads();  // the tiles are written
+      float acc2_2 = acc2;  // lavamd.fut:15
+      for (int k2 = 0; k2 < 512; k2 += 1) {  // lavamd.fut:15
+        acc2_2 = acc2_2 + sh_invar_AArow_chunk[k2] * 2.0f;
+      }
+      acc2 = acc2_2;
+      __syncthreads();  // the tiles are read before the next copy
     }
-    __syncthreads();  // the tiles are written
-    float acc2_2 = acc2;  // lavamd.fut:15
-    for (int k2 = 0; k2 < 512; k2 += 1) {  // lavamd.fut:15
-      acc2_2 = acc2_2 + sh_invar_AArow_chunk[k2] * 2.0f;
+    const int kk2_last = joined - joined % 512;
+    if (kk2_last < joined) {  // lavamd.fut:14
+      const int chunk2 = joined - kk2_last;
+      // cooperative copy: 1 x 512 tile of AA into sh_invar_AArow_chunk, chunk fastest  // lavamd.fut:14
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_2 = t_ / 512;
+        const int e_2 = t_ % 512;
+        sh_invar_AArow_chunk[r_2 * 512 + e_2] = kk2_last + e_2 < joined ? AA[inds_nhbs[i0 * p + (kk2_last + e_2) / m] * m + (kk2_last + e_2) % m] : (float)0;
+      }
+      __syncthreads();  // the tiles are written
+      float acc2_3 = acc2;  // lavamd.fut:15
+      for (int k2_2 = 0; k2_2 < chunk2; k2_2 += 1) {  // lavamd.fut:15
+        acc2_3 = acc2_3 + sh_invar_AArow_chunk[k2_2] * 2.0f;
+      }
+      acc2 = acc2_3;
+      __syncthreads();  // the tiles are read before the next copy
     }
-    acc2 = acc2_2;
-    __syncthreads();  // the tiles are read before the next copy
-  }
-  const int kk2_last = joined - joined % 512;
-  if (kk2_last < joined) {  // lavamd.fut:14
-    const int chunk2 = joined - kk2_last;
-    // cooperative copy: 1 x 512 tile of AA into sh_invar_AArow_chunk, chunk fastest  // lavamd.fut:14
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_2 = t_ / 512;
-      const int e_2 = t_ % 512;
-      sh_invar_AArow_chunk[r_2 * 512 + e_2] = kk2_last + e_2 < joined ? AA[inds_nhbs[i0 * p + (kk2_last + e_2) / m] * m + (kk2_last + e_2) % m] : (float)0;
+    acc1 = acc2;
+    if (gtid0 < n && gtid1 < m) {
+      out0[gtid0 * m + gtid1] = acc1;  // lavamd.fut:7
     }
-    __syncthreads();  // the tiles are written
-    float acc2_3 = acc2;  // lavamd.fut:15
-    for (int k2_2 = 0; k2_2 < chunk2; k2_2 += 1) {  // lavamd.fut:15
-      acc2_3 = acc2_3 + sh_invar_AArow_chunk[k2_2] * 2.0f;
-    }
-    acc2 = acc2_3;
-    __syncthreads();  // the tiles are read before the next copy
-  }
-  acc1 = acc2;
-  if (gtid0 < n && gtid1 < m) {
-    out0[gtid0 * m + gtid1] = acc1;  // lavamd.fut:7
+    __syncthreads();  // this pass's shared arrays are read before the next pass writes them
   }
 }
 
 extern "C" __global__ void __launch_bounds__(256)
 tiler_lavamd_untiled(const float* __restrict__ AA, const int* __restrict__ inds_nhbs, float* __restrict__ out0, int n, int m, int p)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // lavamd.fut:8
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // lavamd.fut:9
-  if (gtid0 < n && gtid1 < m) {
-    float acc1 = 0.0f;  // lavamd.fut:10
-    float acc1_2 = acc1;  // lavamd.fut:11
-    for (int k1 = 0; k1 < p; k1 += 1) {  // lavamd.fut:11
-      const int ind = inds_nhbs[gtid0 * p + k1];  // lavamd.fut:12
-      float acc2 = acc1_2;  // lavamd.fut:14
-      float acc2_2 = acc2;  // lavamd.fut:15
-      for (int k2 = 0; k2 < m; k2 += 1) {  // lavamd.fut:15
-        acc2_2 = acc2_2 + AA[ind * m + k2] * 2.0f;
-      }
-      acc2 = acc2_2;
-      acc1_2 = acc2;
-    }
-    acc1 = acc1_2;
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (n + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // lavamd.fut:8
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // lavamd.fut:9
     if (gtid0 < n && gtid1 < m) {
-      out0[gtid0 * m + gtid1] = acc1;  // lavamd.fut:7
+      float acc1 = 0.0f;  // lavamd.fut:10
+      float acc1_2 = acc1;  // lavamd.fut:11
+      for (int k1 = 0; k1 < p; k1 += 1) {  // lavamd.fut:11
+        const int ind = inds_nhbs[gtid0 * p + k1];  // lavamd.fut:12
+        float acc2 = acc1_2;  // lavamd.fut:14
+        float acc2_2 = acc2;  // lavamd.fut:15
+        for (int k2 = 0; k2 < m; k2 += 1) {  // lavamd.fut:15
+          acc2_2 = acc2_2 + AA[ind * m + k2] * 2.0f;
+        }
+        acc2 = acc2_2;
+        acc1_2 = acc2;
+      }
+      acc1 = acc1_2;
+      if (gtid0 < n && gtid1 < m) {
+        out0[gtid0 * m + gtid1] = acc1;  // lavamd.fut:7
+      }
     }
   }
 }
@@ -361,139 +369,144 @@ tiler_lavamd_tiled_wide(const float* __restrict__ AA, const int* __restrict__ in
 {
   __shared__ __align__(16) float sh_invar_AArow_chunk[512];
   __shared__ __align__(16) float sh_invar_AArow_chunk_2[512];
-  const int gtid0 = blockIdx.y;  // lavamd.fut:8
-  int gtid1[4];  // lavamd.fut:9
-  #pragma unroll
-  for (int G1_ = 0; G1_ < 4; G1_ += 1) {
-    gtid1[G1_] = blockIdx.x * 1024 + (G1_ * 256 + threadIdx.x);  // lavamd.fut:9
-  }
-  const int i0 = tiler_min(gtid0, n - 1);
-  float acc1 = 0.0f;  // lavamd.fut:10
-  const int joined = p * m;  // lavamd.fut:11
-  float acc2 = acc1;  // lavamd.fut:11
-  const int kk2_last = joined - joined % 512;
-  float next_invar_AArow_chunk[2];
-  if (0 < kk2_last) {  // lavamd.fut:14
-    // prefetch: the next 1 x 512 tile of AA into registers  // lavamd.fut:14
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < n; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y;  // lavamd.fut:8
+    int gtid1[4];  // lavamd.fut:9
     #pragma unroll
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.x + c_ * 256;
-      const int e_2 = t_ % 512;
-      next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * (long long)p + e_2 / m] * (long long)m + e_2 % m];
+    for (int G1_ = 0; G1_ < 4; G1_ += 1) {
+      gtid1[G1_] = blockIdx.x * 1024 + (G1_ * 256 + threadIdx.x);  // lavamd.fut:9
     }
-    // the prefetched tile of AA into sh_invar_AArow_chunk
-    #pragma unroll
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_2 = t_ / 512;
-      const int e_2 = t_ % 512;
-      sh_invar_AArow_chunk[r_2 * 512 + e_2] = next_invar_AArow_chunk[c_];
-    }
-  }
-  __syncthreads();  // the first tiles are written
-  for (int kk2 = 0; kk2 < kk2_last; kk2 += 1024) {  // two chunks a step, one in each shared buffer
-    const bool more_2 = kk2 + 512 < kk2_last;
-    if (more_2) {
+    const int i0 = tiler_min(gtid0, n - 1);
+    float acc1 = 0.0f;  // lavamd.fut:10
+    const int joined = p * m;  // lavamd.fut:11
+    float acc2 = acc1;  // lavamd.fut:11
+    const int kk2_last = joined - joined % 512;
+    float next_invar_AArow_chunk[2];
+    if (0 < kk2_last) {  // lavamd.fut:14
       // prefetch: the next 1 x 512 tile of AA into registers  // lavamd.fut:14
       #pragma unroll
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
         const int t_ = threadIdx.x + c_ * 256;
-        const int e_4 = t_ % 512;
-        next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * (long long)p + (kk2 + 512 + e_4) / m] * (long long)m + (kk2 + 512 + e_4) % m];
+        const int e_2 = t_ % 512;
+        next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * (long long)p + e_2 / m] * (long long)m + e_2 % m];
       }
-    }
-    float acc2_3 = acc2;  // lavamd.fut:15
-    for (int k2_2 = 0; k2_2 < 512; k2_2 += 1) {  // lavamd.fut:15
-      acc2_3 = acc2_3 + sh_invar_AArow_chunk[k2_2] * 2.0f;
-    }
-    acc2 = acc2_3;
-    if (more_2) {
-      // the prefetched tile of AA into sh_invar_AArow_chunk_2
+      // the prefetched tile of AA into sh_invar_AArow_chunk
       #pragma unroll
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
         const int t_ = threadIdx.x + c_ * 256;
-        const int r_4 = t_ / 512;
-        const int e_4 = t_ % 512;
-        sh_invar_AArow_chunk_2[r_4 * 512 + e_4] = next_invar_AArow_chunk[c_];
+        const int r_2 = t_ / 512;
+        const int e_2 = t_ % 512;
+        sh_invar_AArow_chunk[r_2 * 512 + e_2] = next_invar_AArow_chunk[c_];
       }
     }
-    __syncthreads();  // the next tiles are written and this chunk's are read
-    if (kk2 + 512 < kk2_last) {
-      const bool more = kk2 + 512 + 512 < kk2_last;
-      if (more) {
+    __syncthreads();  // the first tiles are written
+    for (int kk2 = 0; kk2 < kk2_last; kk2 += 1024) {  // two chunks a step, one in each shared buffer
+      const bool more_2 = kk2 + 512 < kk2_last;
+      if (more_2) {
         // prefetch: the next 1 x 512 tile of AA into registers  // lavamd.fut:14
         #pragma unroll
         for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
-          const int e_3 = t_ % 512;
-          next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * (long long)p + (kk2 + 512 + 512 + e_3) / m] * (long long)m + (kk2 + 512 + 512 + e_3) % m];
+          const int e_4 = t_ % 512;
+          next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * (long long)p + (kk2 + 512 + e_4) / m] * (long long)m + (kk2 + 512 + e_4) % m];
         }
       }
-      float acc2_2 = acc2;  // lavamd.fut:15
-      for (int k2 = 0; k2 < 512; k2 += 1) {  // lavamd.fut:15
-        acc2_2 = acc2_2 + sh_invar_AArow_chunk_2[k2] * 2.0f;
+      float acc2_3 = acc2;  // lavamd.fut:15
+      for (int k2_2 = 0; k2_2 < 512; k2_2 += 1) {  // lavamd.fut:15
+        acc2_3 = acc2_3 + sh_invar_AArow_chunk[k2_2] * 2.0f;
       }
-      acc2 = acc2_2;
-      if (more) {
-        // the prefetched tile of AA into sh_invar_AArow_chunk
+      acc2 = acc2_3;
+      if (more_2) {
+        // the prefetched tile of AA into sh_invar_AArow_chunk_2
         #pragma unroll
         for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
-          const int r_3 = t_ / 512;
-          const int e_3 = t_ % 512;
-          sh_invar_AArow_chunk[r_3 * 512 + e_3] = next_invar_AArow_chunk[c_];
+          const int r_4 = t_ / 512;
+          const int e_4 = t_ % 512;
+          sh_invar_AArow_chunk_2[r_4 * 512 + e_4] = next_invar_AArow_chunk[c_];
         }
       }
       __syncthreads();  // the next tiles are written and this chunk's are read
+      if (kk2 + 512 < kk2_last) {
+        const bool more = kk2 + 512 + 512 < kk2_last;
+        if (more) {
+          // prefetch: the next 1 x 512 tile of AA into registers  // lavamd.fut:14
+          #pragma unroll
+          for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+            const int t_ = threadIdx.x + c_ * 256;
+            const int e_3 = t_ % 512;
+            next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * (long long)p + (kk2 + 512 + 512 + e_3) / m] * (long long)m + (kk2 + 512 + 512 + e_3) % m];
+          }
+        }
+        float acc2_2 = acc2;  // lavamd.fut:15
+        for (int k2 = 0; k2 < 512; k2 += 1) {  // lavamd.fut:15
+          acc2_2 = acc2_2 + sh_invar_AArow_chunk_2[k2] * 2.0f;
+        }
+        acc2 = acc2_2;
+        if (more) {
+          // the prefetched tile of AA into sh_invar_AArow_chunk
+          #pragma unroll
+          for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
+            const int t_ = threadIdx.x + c_ * 256;
+            const int r_3 = t_ / 512;
+            const int e_3 = t_ % 512;
+            sh_invar_AArow_chunk[r_3 * 512 + e_3] = next_invar_AArow_chunk[c_];
+          }
+        }
+        __syncthreads();  // the next tiles are written and this chunk's are read
+      }
     }
-  }
-  if (kk2_last < joined) {  // lavamd.fut:14
-    const int chunk2 = joined - kk2_last;
-    // cooperative copy: 1 x 512 tile of AA into sh_invar_AArow_chunk, chunk fastest  // lavamd.fut:14
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_5 = t_ / 512;
-      const int e_5 = t_ % 512;
-      sh_invar_AArow_chunk[r_5 * 512 + e_5] = kk2_last + e_5 < joined ? AA[inds_nhbs[i0 * (long long)p + (kk2_last + e_5) / m] * (long long)m + (kk2_last + e_5) % m] : (float)0;
+    if (kk2_last < joined) {  // lavamd.fut:14
+      const int chunk2 = joined - kk2_last;
+      // cooperative copy: 1 x 512 tile of AA into sh_invar_AArow_chunk, chunk fastest  // lavamd.fut:14
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_5 = t_ / 512;
+        const int e_5 = t_ % 512;
+        sh_invar_AArow_chunk[r_5 * 512 + e_5] = kk2_last + e_5 < joined ? AA[inds_nhbs[i0 * (long long)p + (kk2_last + e_5) / m] * (long long)m + (kk2_last + e_5) % m] : (float)0;
+      }
+      __syncthreads();  // the tiles are written
+      float acc2_4 = acc2;  // lavamd.fut:15
+      for (int k2_3 = 0; k2_3 < chunk2; k2_3 += 1) {  // lavamd.fut:15
+        acc2_4 = acc2_4 + sh_invar_AArow_chunk[k2_3] * 2.0f;
+      }
+      acc2 = acc2_4;
+      __syncthreads();  // the tiles are read before the next copy
     }
-    __syncthreads();  // the tiles are written
-    float acc2_4 = acc2;  // lavamd.fut:15
-    for (int k2_3 = 0; k2_3 < chunk2; k2_3 += 1) {  // lavamd.fut:15
-      acc2_4 = acc2_4 + sh_invar_AArow_chunk[k2_3] * 2.0f;
+    acc1 = acc2;
+    #pragma unroll
+    for (int G1_ = 0; G1_ < 4; G1_ += 1) {
+      if (gtid0 < n && gtid1[G1_] < m) {
+        out0[gtid0 * (long long)m + gtid1[G1_]] = acc1;  // lavamd.fut:7
+      }
     }
-    acc2 = acc2_4;
-    __syncthreads();  // the tiles are read before the next copy
-  }
-  acc1 = acc2;
-  #pragma unroll
-  for (int G1_ = 0; G1_ < 4; G1_ += 1) {
-    if (gtid0 < n && gtid1[G1_] < m) {
-      out0[gtid0 * (long long)m + gtid1[G1_]] = acc1;  // lavamd.fut:7
-    }
+    __syncthreads();  // this pass's shared arrays are read before the next pass writes them
   }
 }
 
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_lavamd_untiled_wide(const float* __restrict__ AA, const int* __restrict__ inds_nhbs, float* __restrict__ out0, int n, int m, int p)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // lavamd.fut:8
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // lavamd.fut:9
-  if (gtid0 < n && gtid1 < m) {
-    float acc1 = 0.0f;  // lavamd.fut:10
-    float acc1_2 = acc1;  // lavamd.fut:11
-    for (int k1 = 0; k1 < p; k1 += 1) {  // lavamd.fut:11
-      const int ind = inds_nhbs[gtid0 * (long long)p + k1];  // lavamd.fut:12
-      float acc2 = acc1_2;  // lavamd.fut:14
-      float acc2_2 = acc2;  // lavamd.fut:15
-      for (int k2 = 0; k2 < m; k2 += 1) {  // lavamd.fut:15
-        acc2_2 = acc2_2 + AA[ind * (long long)m + k2] * 2.0f;
-      }
-      acc2 = acc2_2;
-      acc1_2 = acc2;
-    }
-    acc1 = acc1_2;
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (n + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // lavamd.fut:8
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // lavamd.fut:9
     if (gtid0 < n && gtid1 < m) {
-      out0[gtid0 * (long long)m + gtid1] = acc1;  // lavamd.fut:7
+      float acc1 = 0.0f;  // lavamd.fut:10
+      float acc1_2 = acc1;  // lavamd.fut:11
+      for (int k1 = 0; k1 < p; k1 += 1) {  // lavamd.fut:11
+        const int ind = inds_nhbs[gtid0 * (long long)p + k1];  // lavamd.fut:12
+        float acc2 = acc1_2;  // lavamd.fut:14
+        float acc2_2 = acc2;  // lavamd.fut:15
+        for (int k2 = 0; k2 < m; k2 += 1) {  // lavamd.fut:15
+          acc2_2 = acc2_2 + AA[ind * (long long)m + k2] * 2.0f;
+        }
+        acc2 = acc2_2;
+        acc1_2 = acc2;
+      }
+      acc1 = acc1_2;
+      if (gtid0 < n && gtid1 < m) {
+        out0[gtid0 * (long long)m + gtid1] = acc1;  // lavamd.fut:7
+      }
     }
   }
 }
@@ -529,31 +542,31 @@ extern "C" cudaError_t tiler_lavamd_launch(const float* AA, const int* inds_nhbs
   auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_lavamd_tiled
-      const dim3 tiler_grid((m + 1023) / 1024, n, 1), tiler_block(256, 1, 1);
+      const dim3 tiler_grid((m + 1023) / 1024, (n < 65535 ? n : 65535), 1), tiler_block(256, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_lavamd_tiled<<<tiler_grid, tiler_block, 0, stream>>>(AA, inds_nhbs, out0, n, m, p);
       return cudaGetLastError();
     }
     case 1: {  // tiler_lavamd_tiled_one_point
-      const dim3 tiler_grid((m + 255) / 256, n, 1), tiler_block(256, 1, 1);
+      const dim3 tiler_grid((m + 255) / 256, (n < 65535 ? n : 65535), 1), tiler_block(256, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_lavamd_tiled_one_point<<<tiler_grid, tiler_block, 0, stream>>>(AA, inds_nhbs, out0, n, m, p);
       return cudaGetLastError();
     }
     case 2: {  // tiler_lavamd_untiled
-      const dim3 tiler_grid((m + 31) / 32, (n + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((m + 31) / 32, ((n + 7) / 8 < 65535 ? (n + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_lavamd_untiled<<<tiler_grid, tiler_block, 0, stream>>>(AA, inds_nhbs, out0, n, m, p);
       return cudaGetLastError();
     }
     case 3: {  // tiler_lavamd_tiled_wide
-      const dim3 tiler_grid((m + 1023) / 1024, n, 1), tiler_block(256, 1, 1);
+      const dim3 tiler_grid((m + 1023) / 1024, (n < 65535 ? n : 65535), 1), tiler_block(256, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_lavamd_tiled_wide<<<tiler_grid, tiler_block, 0, stream>>>(AA, inds_nhbs, out0, n, m, p);
       return cudaGetLastError();
     }
     case 4: {  // tiler_lavamd_untiled_wide
-      const dim3 tiler_grid((m + 31) / 32, (n + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((m + 31) / 32, ((n + 7) / 8 < 65535 ? (n + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_lavamd_untiled_wide<<<tiler_grid, tiler_block, 0, stream>>>(AA, inds_nhbs, out0, n, m, p);
       return cudaGetLastError();

@@ -10,7 +10,7 @@
 //
 // launch: tiler_lavamd_untiled<<<grid, block, 0>>>(AA, inds_nhbs, out0, n, m, p)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(m / 32), ceil(n / 8), 1)
+//   grid  = (ceil(m / 32), min(ceil(n / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   AA: input [n, m] (row-major)
 //   inds_nhbs: input [n, p] (row-major)
@@ -26,7 +26,7 @@
 //
 // launch: tiler_lavamd_untiled_wide<<<grid, block, 0>>>(AA, inds_nhbs, out0, n, m, p)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(m / 32), ceil(n / 8), 1)
+//   grid  = (ceil(m / 32), min(ceil(n / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   AA: input [n, m] (row-major)
 //   inds_nhbs: input [n, p] (row-major)
@@ -112,24 +112,26 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(256)
 tiler_lavamd_untiled(const float* __restrict__ AA, const int* __restrict__ inds_nhbs, float* __restrict__ out0, int n, int m, int p)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // lavamd.fut:8
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // lavamd.fut:9
-  if (gtid0 < n && gtid1 < m) {
-    float acc1 = 0.0f;  // lavamd.fut:10
-    float acc1_2 = acc1;  // lavamd.fut:11
-    for (int k1 = 0; k1 < p; k1 += 1) {  // lavamd.fut:11
-      const int ind = inds_nhbs[gtid0 * p + k1];  // lavamd.fut:12
-      float acc2 = acc1_2;  // lavamd.fut:14
-      float acc2_2 = acc2;  // lavamd.fut:15
-      for (int k2 = 0; k2 < m; k2 += 1) {  // lavamd.fut:15
-        acc2_2 = acc2_2 + AA[ind * m + k2] * 2.0f;
-      }
-      acc2 = acc2_2;
-      acc1_2 = acc2;
-    }
-    acc1 = acc1_2;
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (n + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // lavamd.fut:8
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // lavamd.fut:9
     if (gtid0 < n && gtid1 < m) {
-      out0[gtid0 * m + gtid1] = acc1;  // lavamd.fut:7
+      float acc1 = 0.0f;  // lavamd.fut:10
+      float acc1_2 = acc1;  // lavamd.fut:11
+      for (int k1 = 0; k1 < p; k1 += 1) {  // lavamd.fut:11
+        const int ind = inds_nhbs[gtid0 * p + k1];  // lavamd.fut:12
+        float acc2 = acc1_2;  // lavamd.fut:14
+        float acc2_2 = acc2;  // lavamd.fut:15
+        for (int k2 = 0; k2 < m; k2 += 1) {  // lavamd.fut:15
+          acc2_2 = acc2_2 + AA[ind * m + k2] * 2.0f;
+        }
+        acc2 = acc2_2;
+        acc1_2 = acc2;
+      }
+      acc1 = acc1_2;
+      if (gtid0 < n && gtid1 < m) {
+        out0[gtid0 * m + gtid1] = acc1;  // lavamd.fut:7
+      }
     }
   }
 }
@@ -137,24 +139,26 @@ tiler_lavamd_untiled(const float* __restrict__ AA, const int* __restrict__ inds_
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_lavamd_untiled_wide(const float* __restrict__ AA, const int* __restrict__ inds_nhbs, float* __restrict__ out0, int n, int m, int p)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // lavamd.fut:8
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // lavamd.fut:9
-  if (gtid0 < n && gtid1 < m) {
-    float acc1 = 0.0f;  // lavamd.fut:10
-    float acc1_2 = acc1;  // lavamd.fut:11
-    for (int k1 = 0; k1 < p; k1 += 1) {  // lavamd.fut:11
-      const int ind = inds_nhbs[gtid0 * (long long)p + k1];  // lavamd.fut:12
-      float acc2 = acc1_2;  // lavamd.fut:14
-      float acc2_2 = acc2;  // lavamd.fut:15
-      for (int k2 = 0; k2 < m; k2 += 1) {  // lavamd.fut:15
-        acc2_2 = acc2_2 + AA[ind * (long long)m + k2] * 2.0f;
-      }
-      acc2 = acc2_2;
-      acc1_2 = acc2;
-    }
-    acc1 = acc1_2;
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (n + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // lavamd.fut:8
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // lavamd.fut:9
     if (gtid0 < n && gtid1 < m) {
-      out0[gtid0 * (long long)m + gtid1] = acc1;  // lavamd.fut:7
+      float acc1 = 0.0f;  // lavamd.fut:10
+      float acc1_2 = acc1;  // lavamd.fut:11
+      for (int k1 = 0; k1 < p; k1 += 1) {  // lavamd.fut:11
+        const int ind = inds_nhbs[gtid0 * (long long)p + k1];  // lavamd.fut:12
+        float acc2 = acc1_2;  // lavamd.fut:14
+        float acc2_2 = acc2;  // lavamd.fut:15
+        for (int k2 = 0; k2 < m; k2 += 1) {  // lavamd.fut:15
+          acc2_2 = acc2_2 + AA[ind * (long long)m + k2] * 2.0f;
+        }
+        acc2 = acc2_2;
+        acc1_2 = acc2;
+      }
+      acc1 = acc1_2;
+      if (gtid0 < n && gtid1 < m) {
+        out0[gtid0 * (long long)m + gtid1] = acc1;  // lavamd.fut:7
+      }
     }
   }
 }
@@ -173,13 +177,13 @@ extern "C" cudaError_t tiler_lavamd_launch(const float* AA, const int* inds_nhbs
   auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_lavamd_untiled
-      const dim3 tiler_grid((m + 31) / 32, (n + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((m + 31) / 32, ((n + 7) / 8 < 65535 ? (n + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_lavamd_untiled<<<tiler_grid, tiler_block, 0, stream>>>(AA, inds_nhbs, out0, n, m, p);
       return cudaGetLastError();
     }
     case 1: {  // tiler_lavamd_untiled_wide
-      const dim3 tiler_grid((m + 31) / 32, (n + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((m + 31) / 32, ((n + 7) / 8 < 65535 ? (n + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_lavamd_untiled_wide<<<tiler_grid, tiler_block, 0, stream>>>(AA, inds_nhbs, out0, n, m, p);
       return cudaGetLastError();

@@ -13,7 +13,7 @@
 //
 // launch: tiler_lavamd_rodinia_tiled<<<grid, block, 0>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(p / 256), b, 1)
+//   grid  = (ceil(p / 256), min(b, 65535), 1)
 //   static shared memory: 10240 bytes; dynamic: 0
 //   alpha: scalar
 //   nn: input [b] (row-major)
@@ -35,7 +35,7 @@
 //
 // launch: tiler_lavamd_rodinia_untiled<<<grid, block, 0>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(p / 32), ceil(b / 8), 1)
+//   grid  = (ceil(p / 32), min(ceil(b / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   alpha: scalar
 //   nn: input [b] (row-major)
@@ -59,7 +59,7 @@
 //
 // launch: tiler_lavamd_rodinia_tiled_wide<<<grid, block, 0>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p)
 //   block = (256, 1, 1), 256 threads
-//   grid  = (ceil(p / 256), b, 1)
+//   grid  = (ceil(p / 256), min(b, 65535), 1)
 //   static shared memory: 10240 bytes; dynamic: 0
 //   alpha: scalar
 //   nn: input [b] (row-major)
@@ -82,7 +82,7 @@
 //
 // launch: tiler_lavamd_rodinia_untiled_wide<<<grid, block, 0>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(p / 32), ceil(b / 8), 1)
+//   grid  = (ceil(p / 32), min(ceil(b / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   alpha: scalar
 //   nn: input [b] (row-major)
@@ -181,223 +181,228 @@ tiler_lavamd_rodinia_tiled(float alpha, const int* __restrict__ nn, const int* _
   __shared__ __align__(16) float sh_yj[512];
   __shared__ __align__(16) float sh_zj[512];
   __shared__ __align__(16) float sh_qj[512];
-  const float a2 = 2.0f * alpha * alpha;
-  const int gtid0 = blockIdx.y;  // lavamd_rodinia.fut:10
-  const int gtid1 = blockIdx.x * 256 + threadIdx.x;  // lavamd_rodinia.fut:12
-  const int i0 = tiler_min(gtid0, b - 1);
-  const int count = nn[i0];  // lavamd_rodinia.fut:10
-  const int i1 = tiler_min(gtid1, p - 1);
-  const float vi = rv[i0 * p + i1];  // lavamd_rodinia.fut:12
-  const float xi = rx[i0 * p + i1];  // lavamd_rodinia.fut:12
-  const float yi = ry[i0 * p + i1];  // lavamd_rodinia.fut:12
-  const float zi = rz[i0 * p + i1];  // lavamd_rodinia.fut:12
-  const int joined = count * p;  // lavamd_rodinia.fut:13
-  float fv = 0.0f;  // lavamd_rodinia.fut:13
-  float fx = 0.0f;  // lavamd_rodinia.fut:13
-  float fy = 0.0f;  // lavamd_rodinia.fut:13
-  float fz = 0.0f;  // lavamd_rodinia.fut:13
-  for (int kk = 0; kk < joined - 511; kk += 512) {  // lavamd_rodinia.fut:15
-    // cooperative copy: 1 x 512 tile of rv into sh_vj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r = t_ / 512;
-      const int e = t_ % 512;
-      sh_vj[r * 512 + e] = rv[nei[i0 * 27 + (kk + e) / p] * p + (kk + e) % p];
-    }
-    // cooperative copy: 1 x 512 tile of rx into sh_xj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_2 = t_ / 512;
-      const int e_2 = t_ % 512;
-      sh_xj[r_2 * 512 + e_2] = rx[nei[i0 * 27 + (kk + e_2) / p] * p + (kk + e_2) % p];
-    }
-    // cooperative copy: 1 x 512 tile of ry into sh_yj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_3 = t_ / 512;
-      const int e_3 = t_ % 512;
-      sh_yj[r_3 * 512 + e_3] = ry[nei[i0 * 27 + (kk + e_3) / p] * p + (kk + e_3) % p];
-    }
-    // cooperative copy: 1 x 512 tile of rz into sh_zj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_4 = t_ / 512;
-      const int e_4 = t_ % 512;
-      sh_zj[r_4 * 512 + e_4] = rz[nei[i0 * 27 + (kk + e_4) / p] * p + (kk + e_4) % p];
-    }
-    // cooperative copy: 1 x 512 tile of qv into sh_qj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_5 = t_ / 512;
-      const int e_5 = t_ % 512;
-      sh_qj[r_5 * 512 + e_5] = qv[nei[i0 * 27 + (kk + e_5) / p] * p + (kk + e_5) % p];
-    }
-    __syncthreads();  // the tiles are written
-    float fv_2 = fv;  // lavamd_rodinia.fut:18
-    float fx_2 = fx;  // lavamd_rodinia.fut:18
-    float fy_2 = fy;  // lavamd_rodinia.fut:18
-    float fz_2 = fz;  // lavamd_rodinia.fut:18
-    for (int j = 0; j < 512; j += 1) {  // lavamd_rodinia.fut:18
-      const float r2 = vi + sh_vj[j] - (xi * sh_xj[j] + yi * sh_yj[j] + zi * sh_zj[j]);  // lavamd_rodinia.fut:19
-      const float vij = expf(-(a2 * r2));  // lavamd_rodinia.fut:20
-      const float fs = 2.0f * vij;  // lavamd_rodinia.fut:21
-      const float q = sh_qj[j];  // lavamd_rodinia.fut:22
-      const float fv_next = fv_2 + q * vij;
-      const float fx_next = fx_2 + q * (fs * (xi - sh_xj[j]));
-      const float fy_next = fy_2 + q * (fs * (yi - sh_yj[j]));
-      const float fz_next = fz_2 + q * (fs * (zi - sh_zj[j]));
-      fv_2 = fv_next;
-      fx_2 = fx_next;
-      fy_2 = fy_next;
-      fz_2 = fz_next;
-    }
-    const float fv_next_2 = fv_2;
-    const float fx_next_2 = fx_2;
-    const float fy_next_2 = fy_2;
-    const float fz_next_2 = fz_2;
-    fv = fv_next_2;
-    fx = fx_next_2;
-    fy = fy_next_2;
-    fz = fz_next_2;
-    __syncthreads();  // the tiles are read before the next copy
-  }
-  const int kk_last = joined - joined % 512;
-  if (kk_last < joined) {  // lavamd_rodinia.fut:15
-    const int c = joined - kk_last;
-    // cooperative copy: 1 x 512 tile of rv into sh_vj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_6 = t_ / 512;
-      const int e_6 = t_ % 512;
-      sh_vj[r_6 * 512 + e_6] = kk_last + e_6 < joined ? rv[nei[i0 * 27 + (kk_last + e_6) / p] * p + (kk_last + e_6) % p] : (float)0;
-    }
-    // cooperative copy: 1 x 512 tile of rx into sh_xj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_7 = t_ / 512;
-      const int e_7 = t_ % 512;
-      sh_xj[r_7 * 512 + e_7] = kk_last + e_7 < joined ? rx[nei[i0 * 27 + (kk_last + e_7) / p] * p + (kk_last + e_7) % p] : (float)0;
-    }
-    // cooperative copy: 1 x 512 tile of ry into sh_yj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_8 = t_ / 512;
-      const int e_8 = t_ % 512;
-      sh_yj[r_8 * 512 + e_8] = kk_last + e_8 < joined ? ry[nei[i0 * 27 + (kk_last + e_8) / p] * p + (kk_last + e_8) % p] : (float)0;
-    }
-    // cooperative copy: 1 x 512 tile of rz into sh_zj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_9 = t_ / 512;
-      const int e_9 = t_ % 512;
-      sh_zj[r_9 * 512 + e_9] = kk_last + e_9 < joined ? rz[nei[i0 * 27 + (kk_last + e_9) / p] * p + (kk_last + e_9) % p] : (float)0;
-    }
-    // cooperative copy: 1 x 512 tile of qv into sh_qj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_10 = t_ / 512;
-      const int e_10 = t_ % 512;
-      sh_qj[r_10 * 512 + e_10] = kk_last + e_10 < joined ? qv[nei[i0 * 27 + (kk_last + e_10) / p] * p + (kk_last + e_10) % p] : (float)0;
-    }
-    __syncthreads();  // the tiles are written
-    float fv_3 = fv;  // lavamd_rodinia.fut:18
-    float fx_3 = fx;  // lavamd_rodinia.fut:18
-    float fy_3 = fy;  // lavamd_rodinia.fut:18
-    float fz_3 = fz;  // lavamd_rodinia.fut:18
-    for (int j_2 = 0; j_2 < c; j_2 += 1) {  // lavamd_rodinia.fut:18
-      const float r2_2 = vi + sh_vj[j_2] - (xi * sh_xj[j_2] + yi * sh_yj[j_2] + zi * sh_zj[j_2]);  // lavamd_rodinia.fut:19
-      const float vij_2 = expf(-(a2 * r2_2));  // lavamd_rodinia.fut:20
-      const float fs_2 = 2.0f * vij_2;  // lavamd_rodinia.fut:21
-      const float q_2 = sh_qj[j_2];  // lavamd_rodinia.fut:22
-      const float fv_next_3 = fv_3 + q_2 * vij_2;
-      const float fx_next_3 = fx_3 + q_2 * (fs_2 * (xi - sh_xj[j_2]));
-      const float fy_next_3 = fy_3 + q_2 * (fs_2 * (yi - sh_yj[j_2]));
-      const float fz_next_3 = fz_3 + q_2 * (fs_2 * (zi - sh_zj[j_2]));
-      fv_3 = fv_next_3;
-      fx_3 = fx_next_3;
-      fy_3 = fy_next_3;
-      fz_3 = fz_next_3;
-    }
-    const float fv_next_4 = fv_3;
-    const float fx_next_4 = fx_3;
-    const float fy_next_4 = fy_3;
-    const float fz_next_4 = fz_3;
-    fv = fv_next_4;
-    fx = fx_next_4;
-    fy = fy_next_4;
-    fz = fz_next_4;
-    __syncthreads();  // the tiles are read before the next copy
-  }
-  if (gtid0 < b && gtid1 < p) {
-    out0[gtid0 * p + gtid1] = fv;  // lavamd_rodinia.fut:6
-    out1[gtid0 * p + gtid1] = fx;  // lavamd_rodinia.fut:6
-    out2[gtid0 * p + gtid1] = fy;  // lavamd_rodinia.fut:6
-    out3[gtid0 * p + gtid1] = fz;  // lavamd_rodinia.fut:6
-  }
-}
-
-extern "C" __global__ void __launch_bounds__(256)
-tiler_lavamd_rodinia_untiled(float alpha, const int* __restrict__ nn, const int* __restrict__ nei, const float* __restrict__ rv, const float* __restrict__ rx, const float* __restrict__ ry, const float* __restrict__ rz, const float* __restrict__ qv, float* __restrict__ out0, float* __restrict__ out1, float* __restrict__ out2, float* __restrict__ out3, int b, int p)
-{
-  const float a2 = 2.0f * alpha * alpha;
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // lavamd_rodinia.fut:10
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // lavamd_rodinia.fut:12
-  if (gtid0 < b && gtid1 < p) {
-    const int count = nn[gtid0];  // lavamd_rodinia.fut:10
-    const float vi = rv[gtid0 * p + gtid1];  // lavamd_rodinia.fut:12
-    const float xi = rx[gtid0 * p + gtid1];  // lavamd_rodinia.fut:12
-    const float yi = ry[gtid0 * p + gtid1];  // lavamd_rodinia.fut:12
-    const float zi = rz[gtid0 * p + gtid1];  // lavamd_rodinia.fut:12
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < b; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const float a2 = 2.0f * alpha * alpha;
+    const int gtid0 = tiler_block_y;  // lavamd_rodinia.fut:10
+    const int gtid1 = blockIdx.x * 256 + threadIdx.x;  // lavamd_rodinia.fut:12
+    const int i0 = tiler_min(gtid0, b - 1);
+    const int count = nn[i0];  // lavamd_rodinia.fut:10
+    const int i1 = tiler_min(gtid1, p - 1);
+    const float vi = rv[i0 * p + i1];  // lavamd_rodinia.fut:12
+    const float xi = rx[i0 * p + i1];  // lavamd_rodinia.fut:12
+    const float yi = ry[i0 * p + i1];  // lavamd_rodinia.fut:12
+    const float zi = rz[i0 * p + i1];  // lavamd_rodinia.fut:12
+    const int joined = count * p;  // lavamd_rodinia.fut:13
     float fv = 0.0f;  // lavamd_rodinia.fut:13
     float fx = 0.0f;  // lavamd_rodinia.fut:13
     float fy = 0.0f;  // lavamd_rodinia.fut:13
     float fz = 0.0f;  // lavamd_rodinia.fut:13
-    for (int k = 0; k < count; k += 1) {  // lavamd_rodinia.fut:13
-      const int jb = nei[gtid0 * 27 + k];  // lavamd_rodinia.fut:14
-      float fv_2 = fv;  // lavamd_rodinia.fut:15
-      float fx_2 = fx;  // lavamd_rodinia.fut:15
-      float fy_2 = fy;  // lavamd_rodinia.fut:15
-      float fz_2 = fz;  // lavamd_rodinia.fut:15
-      float fv_3 = fv_2;  // lavamd_rodinia.fut:18
-      float fx_3 = fx_2;  // lavamd_rodinia.fut:18
-      float fy_3 = fy_2;  // lavamd_rodinia.fut:18
-      float fz_3 = fz_2;  // lavamd_rodinia.fut:18
-      for (int j = 0; j < p; j += 1) {  // lavamd_rodinia.fut:18
-        const float r2 = vi + rv[jb * p + j] - (xi * rx[jb * p + j] + yi * ry[jb * p + j] + zi * rz[jb * p + j]);  // lavamd_rodinia.fut:19
+    for (int kk = 0; kk < joined - 511; kk += 512) {  // lavamd_rodinia.fut:15
+      // cooperative copy: 1 x 512 tile of rv into sh_vj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r = t_ / 512;
+        const int e = t_ % 512;
+        sh_vj[r * 512 + e] = rv[nei[i0 * 27 + (kk + e) / p] * p + (kk + e) % p];
+      }
+      // cooperative copy: 1 x 512 tile of rx into sh_xj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_2 = t_ / 512;
+        const int e_2 = t_ % 512;
+        sh_xj[r_2 * 512 + e_2] = rx[nei[i0 * 27 + (kk + e_2) / p] * p + (kk + e_2) % p];
+      }
+      // cooperative copy: 1 x 512 tile of ry into sh_yj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_3 = t_ / 512;
+        const int e_3 = t_ % 512;
+        sh_yj[r_3 * 512 + e_3] = ry[nei[i0 * 27 + (kk + e_3) / p] * p + (kk + e_3) % p];
+      }
+      // cooperative copy: 1 x 512 tile of rz into sh_zj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_4 = t_ / 512;
+        const int e_4 = t_ % 512;
+        sh_zj[r_4 * 512 + e_4] = rz[nei[i0 * 27 + (kk + e_4) / p] * p + (kk + e_4) % p];
+      }
+      // cooperative copy: 1 x 512 tile of qv into sh_qj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_5 = t_ / 512;
+        const int e_5 = t_ % 512;
+        sh_qj[r_5 * 512 + e_5] = qv[nei[i0 * 27 + (kk + e_5) / p] * p + (kk + e_5) % p];
+      }
+      __syncthreads();  // the tiles are written
+      float fv_2 = fv;  // lavamd_rodinia.fut:18
+      float fx_2 = fx;  // lavamd_rodinia.fut:18
+      float fy_2 = fy;  // lavamd_rodinia.fut:18
+      float fz_2 = fz;  // lavamd_rodinia.fut:18
+      for (int j = 0; j < 512; j += 1) {  // lavamd_rodinia.fut:18
+        const float r2 = vi + sh_vj[j] - (xi * sh_xj[j] + yi * sh_yj[j] + zi * sh_zj[j]);  // lavamd_rodinia.fut:19
         const float vij = expf(-(a2 * r2));  // lavamd_rodinia.fut:20
         const float fs = 2.0f * vij;  // lavamd_rodinia.fut:21
-        const float q = qv[jb * p + j];  // lavamd_rodinia.fut:22
-        const float fv_next = fv_3 + q * vij;
-        const float fx_next = fx_3 + q * (fs * (xi - rx[jb * p + j]));
-        const float fy_next = fy_3 + q * (fs * (yi - ry[jb * p + j]));
-        const float fz_next = fz_3 + q * (fs * (zi - rz[jb * p + j]));
-        fv_3 = fv_next;
-        fx_3 = fx_next;
-        fy_3 = fy_next;
-        fz_3 = fz_next;
+        const float q = sh_qj[j];  // lavamd_rodinia.fut:22
+        const float fv_next = fv_2 + q * vij;
+        const float fx_next = fx_2 + q * (fs * (xi - sh_xj[j]));
+        const float fy_next = fy_2 + q * (fs * (yi - sh_yj[j]));
+        const float fz_next = fz_2 + q * (fs * (zi - sh_zj[j]));
+        fv_2 = fv_next;
+        fx_2 = fx_next;
+        fy_2 = fy_next;
+        fz_2 = fz_next;
       }
-      const float fv_next_2 = fv_3;
-      const float fx_next_2 = fx_3;
-      const float fy_next_2 = fy_3;
-      const float fz_next_2 = fz_3;
-      fv_2 = fv_next_2;
-      fx_2 = fx_next_2;
-      fy_2 = fy_next_2;
-      fz_2 = fz_next_2;
-      const float fv_next_3 = fv_2;
-      const float fx_next_3 = fx_2;
-      const float fy_next_3 = fy_2;
-      const float fz_next_3 = fz_2;
-      fv = fv_next_3;
-      fx = fx_next_3;
-      fy = fy_next_3;
-      fz = fz_next_3;
+      const float fv_next_2 = fv_2;
+      const float fx_next_2 = fx_2;
+      const float fy_next_2 = fy_2;
+      const float fz_next_2 = fz_2;
+      fv = fv_next_2;
+      fx = fx_next_2;
+      fy = fy_next_2;
+      fz = fz_next_2;
+      __syncthreads();  // the tiles are read before the next copy
+    }
+    const int kk_last = joined - joined % 512;
+    if (kk_last < joined) {  // lavamd_rodinia.fut:15
+      const int c = joined - kk_last;
+      // cooperative copy: 1 x 512 tile of rv into sh_vj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_6 = t_ / 512;
+        const int e_6 = t_ % 512;
+        sh_vj[r_6 * 512 + e_6] = kk_last + e_6 < joined ? rv[nei[i0 * 27 + (kk_last + e_6) / p] * p + (kk_last + e_6) % p] : (float)0;
+      }
+      // cooperative copy: 1 x 512 tile of rx into sh_xj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_7 = t_ / 512;
+        const int e_7 = t_ % 512;
+        sh_xj[r_7 * 512 + e_7] = kk_last + e_7 < joined ? rx[nei[i0 * 27 + (kk_last + e_7) / p] * p + (kk_last + e_7) % p] : (float)0;
+      }
+      // cooperative copy: 1 x 512 tile of ry into sh_yj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_8 = t_ / 512;
+        const int e_8 = t_ % 512;
+        sh_yj[r_8 * 512 + e_8] = kk_last + e_8 < joined ? ry[nei[i0 * 27 + (kk_last + e_8) / p] * p + (kk_last + e_8) % p] : (float)0;
+      }
+      // cooperative copy: 1 x 512 tile of rz into sh_zj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_9 = t_ / 512;
+        const int e_9 = t_ % 512;
+        sh_zj[r_9 * 512 + e_9] = kk_last + e_9 < joined ? rz[nei[i0 * 27 + (kk_last + e_9) / p] * p + (kk_last + e_9) % p] : (float)0;
+      }
+      // cooperative copy: 1 x 512 tile of qv into sh_qj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_10 = t_ / 512;
+        const int e_10 = t_ % 512;
+        sh_qj[r_10 * 512 + e_10] = kk_last + e_10 < joined ? qv[nei[i0 * 27 + (kk_last + e_10) / p] * p + (kk_last + e_10) % p] : (float)0;
+      }
+      __syncthreads();  // the tiles are written
+      float fv_3 = fv;  // lavamd_rodinia.fut:18
+      float fx_3 = fx;  // lavamd_rodinia.fut:18
+      float fy_3 = fy;  // lavamd_rodinia.fut:18
+      float fz_3 = fz;  // lavamd_rodinia.fut:18
+      for (int j_2 = 0; j_2 < c; j_2 += 1) {  // lavamd_rodinia.fut:18
+        const float r2_2 = vi + sh_vj[j_2] - (xi * sh_xj[j_2] + yi * sh_yj[j_2] + zi * sh_zj[j_2]);  // lavamd_rodinia.fut:19
+        const float vij_2 = expf(-(a2 * r2_2));  // lavamd_rodinia.fut:20
+        const float fs_2 = 2.0f * vij_2;  // lavamd_rodinia.fut:21
+        const float q_2 = sh_qj[j_2];  // lavamd_rodinia.fut:22
+        const float fv_next_3 = fv_3 + q_2 * vij_2;
+        const float fx_next_3 = fx_3 + q_2 * (fs_2 * (xi - sh_xj[j_2]));
+        const float fy_next_3 = fy_3 + q_2 * (fs_2 * (yi - sh_yj[j_2]));
+        const float fz_next_3 = fz_3 + q_2 * (fs_2 * (zi - sh_zj[j_2]));
+        fv_3 = fv_next_3;
+        fx_3 = fx_next_3;
+        fy_3 = fy_next_3;
+        fz_3 = fz_next_3;
+      }
+      const float fv_next_4 = fv_3;
+      const float fx_next_4 = fx_3;
+      const float fy_next_4 = fy_3;
+      const float fz_next_4 = fz_3;
+      fv = fv_next_4;
+      fx = fx_next_4;
+      fy = fy_next_4;
+      fz = fz_next_4;
+      __syncthreads();  // the tiles are read before the next copy
     }
     if (gtid0 < b && gtid1 < p) {
       out0[gtid0 * p + gtid1] = fv;  // lavamd_rodinia.fut:6
       out1[gtid0 * p + gtid1] = fx;  // lavamd_rodinia.fut:6
       out2[gtid0 * p + gtid1] = fy;  // lavamd_rodinia.fut:6
       out3[gtid0 * p + gtid1] = fz;  // lavamd_rodinia.fut:6
+    }
+    __syncthreads();  // this pass's shared arrays are read before the next pass writes them
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+tiler_lavamd_rodinia_untiled(float alpha, const int* __restrict__ nn, const int* __restrict__ nei, const float* __restrict__ rv, const float* __restrict__ rx, const float* __restrict__ ry, const float* __restrict__ rz, const float* __restrict__ qv, float* __restrict__ out0, float* __restrict__ out1, float* __restrict__ out2, float* __restrict__ out3, int b, int p)
+{
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (b + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const float a2 = 2.0f * alpha * alpha;
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // lavamd_rodinia.fut:10
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // lavamd_rodinia.fut:12
+    if (gtid0 < b && gtid1 < p) {
+      const int count = nn[gtid0];  // lavamd_rodinia.fut:10
+      const float vi = rv[gtid0 * p + gtid1];  // lavamd_rodinia.fut:12
+      const float xi = rx[gtid0 * p + gtid1];  // lavamd_rodinia.fut:12
+      const float yi = ry[gtid0 * p + gtid1];  // lavamd_rodinia.fut:12
+      const float zi = rz[gtid0 * p + gtid1];  // lavamd_rodinia.fut:12
+      float fv = 0.0f;  // lavamd_rodinia.fut:13
+      float fx = 0.0f;  // lavamd_rodinia.fut:13
+      float fy = 0.0f;  // lavamd_rodinia.fut:13
+      float fz = 0.0f;  // lavamd_rodinia.fut:13
+      for (int k = 0; k < count; k += 1) {  // lavamd_rodinia.fut:13
+        const int jb = nei[gtid0 * 27 + k];  // lavamd_rodinia.fut:14
+        float fv_2 = fv;  // lavamd_rodinia.fut:15
+        float fx_2 = fx;  // lavamd_rodinia.fut:15
+        float fy_2 = fy;  // lavamd_rodinia.fut:15
+        float fz_2 = fz;  // lavamd_rodinia.fut:15
+        float fv_3 = fv_2;  // lavamd_rodinia.fut:18
+        float fx_3 = fx_2;  // lavamd_rodinia.fut:18
+        float fy_3 = fy_2;  // lavamd_rodinia.fut:18
+        float fz_3 = fz_2;  // lavamd_rodinia.fut:18
+        for (int j = 0; j < p; j += 1) {  // lavamd_rodinia.fut:18
+          const float r2 = vi + rv[jb * p + j] - (xi * rx[jb * p + j] + yi * ry[jb * p + j] + zi * rz[jb * p + j]);  // lavamd_rodinia.fut:19
+          const float vij = expf(-(a2 * r2));  // lavamd_rodinia.fut:20
+          const float fs = 2.0f * vij;  // lavamd_rodinia.fut:21
+          const float q = qv[jb * p + j];  // lavamd_rodinia.fut:22
+          const float fv_next = fv_3 + q * vij;
+          const float fx_next = fx_3 + q * (fs * (xi - rx[jb * p + j]));
+          const float fy_next = fy_3 + q * (fs * (yi - ry[jb * p + j]));
+          const float fz_next = fz_3 + q * (fs * (zi - rz[jb * p + j]));
+          fv_3 = fv_next;
+          fx_3 = fx_next;
+          fy_3 = fy_next;
+          fz_3 = fz_next;
+        }
+        const float fv_next_2 = fv_3;
+        const float fx_next_2 = fx_3;
+        const float fy_next_2 = fy_3;
+        const float fz_next_2 = fz_3;
+        fv_2 = fv_next_2;
+        fx_2 = fx_next_2;
+        fy_2 = fy_next_2;
+        fz_2 = fz_next_2;
+        const float fv_next_3 = fv_2;
+        const float fx_next_3 = fx_2;
+        const float fy_next_3 = fy_2;
+        const float fz_next_3 = fz_2;
+        fv = fv_next_3;
+        fx = fx_next_3;
+        fy = fy_next_3;
+        fz = fz_next_3;
+      }
+      if (gtid0 < b && gtid1 < p) {
+        out0[gtid0 * p + gtid1] = fv;  // lavamd_rodinia.fut:6
+        out1[gtid0 * p + gtid1] = fx;  // lavamd_rodinia.fut:6
+        out2[gtid0 * p + gtid1] = fy;  // lavamd_rodinia.fut:6
+        out3[gtid0 * p + gtid1] = fz;  // lavamd_rodinia.fut:6
+      }
     }
   }
 }
@@ -410,223 +415,228 @@ tiler_lavamd_rodinia_tiled_wide(float alpha, const int* __restrict__ nn, const i
   __shared__ __align__(16) float sh_yj[512];
   __shared__ __align__(16) float sh_zj[512];
   __shared__ __align__(16) float sh_qj[512];
-  const float a2 = 2.0f * alpha * alpha;
-  const int gtid0 = blockIdx.y;  // lavamd_rodinia.fut:10
-  const int gtid1 = blockIdx.x * 256 + threadIdx.x;  // lavamd_rodinia.fut:12
-  const int i0 = tiler_min(gtid0, b - 1);
-  const int count = nn[i0];  // lavamd_rodinia.fut:10
-  const int i1 = tiler_min(gtid1, p - 1);
-  const float vi = rv[i0 * (long long)p + i1];  // lavamd_rodinia.fut:12
-  const float xi = rx[i0 * (long long)p + i1];  // lavamd_rodinia.fut:12
-  const float yi = ry[i0 * (long long)p + i1];  // lavamd_rodinia.fut:12
-  const float zi = rz[i0 * (long long)p + i1];  // lavamd_rodinia.fut:12
-  const int joined = count * p;  // lavamd_rodinia.fut:13
-  float fv = 0.0f;  // lavamd_rodinia.fut:13
-  float fx = 0.0f;  // lavamd_rodinia.fut:13
-  float fy = 0.0f;  // lavamd_rodinia.fut:13
-  float fz = 0.0f;  // lavamd_rodinia.fut:13
-  for (int kk = 0; kk < joined - 511; kk += 512) {  // lavamd_rodinia.fut:15
-    // cooperative copy: 1 x 512 tile of rv into sh_vj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r = t_ / 512;
-      const int e = t_ % 512;
-      sh_vj[r * 512 + e] = rv[nei[i0 * (long long)27 + (kk + e) / p] * (long long)p + (kk + e) % p];
-    }
-    // cooperative copy: 1 x 512 tile of rx into sh_xj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_2 = t_ / 512;
-      const int e_2 = t_ % 512;
-      sh_xj[r_2 * 512 + e_2] = rx[nei[i0 * (long long)27 + (kk + e_2) / p] * (long long)p + (kk + e_2) % p];
-    }
-    // cooperative copy: 1 x 512 tile of ry into sh_yj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_3 = t_ / 512;
-      const int e_3 = t_ % 512;
-      sh_yj[r_3 * 512 + e_3] = ry[nei[i0 * (long long)27 + (kk + e_3) / p] * (long long)p + (kk + e_3) % p];
-    }
-    // cooperative copy: 1 x 512 tile of rz into sh_zj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_4 = t_ / 512;
-      const int e_4 = t_ % 512;
-      sh_zj[r_4 * 512 + e_4] = rz[nei[i0 * (long long)27 + (kk + e_4) / p] * (long long)p + (kk + e_4) % p];
-    }
-    // cooperative copy: 1 x 512 tile of qv into sh_qj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_5 = t_ / 512;
-      const int e_5 = t_ % 512;
-      sh_qj[r_5 * 512 + e_5] = qv[nei[i0 * (long long)27 + (kk + e_5) / p] * (long long)p + (kk + e_5) % p];
-    }
-    __syncthreads();  // the tiles are written
-    float fv_2 = fv;  // lavamd_rodinia.fut:18
-    float fx_2 = fx;  // lavamd_rodinia.fut:18
-    float fy_2 = fy;  // lavamd_rodinia.fut:18
-    float fz_2 = fz;  // lavamd_rodinia.fut:18
-    for (int j = 0; j < 512; j += 1) {  // lavamd_rodinia.fut:18
-      const float r2 = vi + sh_vj[j] - (xi * sh_xj[j] + yi * sh_yj[j] + zi * sh_zj[j]);  // lavamd_rodinia.fut:19
-      const float vij = expf(-(a2 * r2));  // lavamd_rodinia.fut:20
-      const float fs = 2.0f * vij;  // lavamd_rodinia.fut:21
-      const float q = sh_qj[j];  // lavamd_rodinia.fut:22
-      const float fv_next = fv_2 + q * vij;
-      const float fx_next = fx_2 + q * (fs * (xi - sh_xj[j]));
-      const float fy_next = fy_2 + q * (fs * (yi - sh_yj[j]));
-      const float fz_next = fz_2 + q * (fs * (zi - sh_zj[j]));
-      fv_2 = fv_next;
-      fx_2 = fx_next;
-      fy_2 = fy_next;
-      fz_2 = fz_next;
-    }
-    const float fv_next_2 = fv_2;
-    const float fx_next_2 = fx_2;
-    const float fy_next_2 = fy_2;
-    const float fz_next_2 = fz_2;
-    fv = fv_next_2;
-    fx = fx_next_2;
-    fy = fy_next_2;
-    fz = fz_next_2;
-    __syncthreads();  // the tiles are read before the next copy
-  }
-  const int kk_last = joined - joined % 512;
-  if (kk_last < joined) {  // lavamd_rodinia.fut:15
-    const int c = joined - kk_last;
-    // cooperative copy: 1 x 512 tile of rv into sh_vj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_6 = t_ / 512;
-      const int e_6 = t_ % 512;
-      sh_vj[r_6 * 512 + e_6] = kk_last + e_6 < joined ? rv[nei[i0 * (long long)27 + (kk_last + e_6) / p] * (long long)p + (kk_last + e_6) % p] : (float)0;
-    }
-    // cooperative copy: 1 x 512 tile of rx into sh_xj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_7 = t_ / 512;
-      const int e_7 = t_ % 512;
-      sh_xj[r_7 * 512 + e_7] = kk_last + e_7 < joined ? rx[nei[i0 * (long long)27 + (kk_last + e_7) / p] * (long long)p + (kk_last + e_7) % p] : (float)0;
-    }
-    // cooperative copy: 1 x 512 tile of ry into sh_yj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_8 = t_ / 512;
-      const int e_8 = t_ % 512;
-      sh_yj[r_8 * 512 + e_8] = kk_last + e_8 < joined ? ry[nei[i0 * (long long)27 + (kk_last + e_8) / p] * (long long)p + (kk_last + e_8) % p] : (float)0;
-    }
-    // cooperative copy: 1 x 512 tile of rz into sh_zj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_9 = t_ / 512;
-      const int e_9 = t_ % 512;
-      sh_zj[r_9 * 512 + e_9] = kk_last + e_9 < joined ? rz[nei[i0 * (long long)27 + (kk_last + e_9) / p] * (long long)p + (kk_last + e_9) % p] : (float)0;
-    }
-    // cooperative copy: 1 x 512 tile of qv into sh_qj, chunk fastest  // lavamd_rodinia.fut:15
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 256;
-      const int r_10 = t_ / 512;
-      const int e_10 = t_ % 512;
-      sh_qj[r_10 * 512 + e_10] = kk_last + e_10 < joined ? qv[nei[i0 * (long long)27 + (kk_last + e_10) / p] * (long long)p + (kk_last + e_10) % p] : (float)0;
-    }
-    __syncthreads();  // the tiles are written
-    float fv_3 = fv;  // lavamd_rodinia.fut:18
-    float fx_3 = fx;  // lavamd_rodinia.fut:18
-    float fy_3 = fy;  // lavamd_rodinia.fut:18
-    float fz_3 = fz;  // lavamd_rodinia.fut:18
-    for (int j_2 = 0; j_2 < c; j_2 += 1) {  // lavamd_rodinia.fut:18
-      const float r2_2 = vi + sh_vj[j_2] - (xi * sh_xj[j_2] + yi * sh_yj[j_2] + zi * sh_zj[j_2]);  // lavamd_rodinia.fut:19
-      const float vij_2 = expf(-(a2 * r2_2));  // lavamd_rodinia.fut:20
-      const float fs_2 = 2.0f * vij_2;  // lavamd_rodinia.fut:21
-      const float q_2 = sh_qj[j_2];  // lavamd_rodinia.fut:22
-      const float fv_next_3 = fv_3 + q_2 * vij_2;
-      const float fx_next_3 = fx_3 + q_2 * (fs_2 * (xi - sh_xj[j_2]));
-      const float fy_next_3 = fy_3 + q_2 * (fs_2 * (yi - sh_yj[j_2]));
-      const float fz_next_3 = fz_3 + q_2 * (fs_2 * (zi - sh_zj[j_2]));
-      fv_3 = fv_next_3;
-      fx_3 = fx_next_3;
-      fy_3 = fy_next_3;
-      fz_3 = fz_next_3;
-    }
-    const float fv_next_4 = fv_3;
-    const float fx_next_4 = fx_3;
-    const float fy_next_4 = fy_3;
-    const float fz_next_4 = fz_3;
-    fv = fv_next_4;
-    fx = fx_next_4;
-    fy = fy_next_4;
-    fz = fz_next_4;
-    __syncthreads();  // the tiles are read before the next copy
-  }
-  if (gtid0 < b && gtid1 < p) {
-    out0[gtid0 * (long long)p + gtid1] = fv;  // lavamd_rodinia.fut:6
-    out1[gtid0 * (long long)p + gtid1] = fx;  // lavamd_rodinia.fut:6
-    out2[gtid0 * (long long)p + gtid1] = fy;  // lavamd_rodinia.fut:6
-    out3[gtid0 * (long long)p + gtid1] = fz;  // lavamd_rodinia.fut:6
-  }
-}
-
-extern "C" __global__ void __launch_bounds__(256, 1)
-tiler_lavamd_rodinia_untiled_wide(float alpha, const int* __restrict__ nn, const int* __restrict__ nei, const float* __restrict__ rv, const float* __restrict__ rx, const float* __restrict__ ry, const float* __restrict__ rz, const float* __restrict__ qv, float* __restrict__ out0, float* __restrict__ out1, float* __restrict__ out2, float* __restrict__ out3, int b, int p)
-{
-  const float a2 = 2.0f * alpha * alpha;
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // lavamd_rodinia.fut:10
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // lavamd_rodinia.fut:12
-  if (gtid0 < b && gtid1 < p) {
-    const int count = nn[gtid0];  // lavamd_rodinia.fut:10
-    const float vi = rv[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
-    const float xi = rx[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
-    const float yi = ry[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
-    const float zi = rz[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < b; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const float a2 = 2.0f * alpha * alpha;
+    const int gtid0 = tiler_block_y;  // lavamd_rodinia.fut:10
+    const int gtid1 = blockIdx.x * 256 + threadIdx.x;  // lavamd_rodinia.fut:12
+    const int i0 = tiler_min(gtid0, b - 1);
+    const int count = nn[i0];  // lavamd_rodinia.fut:10
+    const int i1 = tiler_min(gtid1, p - 1);
+    const float vi = rv[i0 * (long long)p + i1];  // lavamd_rodinia.fut:12
+    const float xi = rx[i0 * (long long)p + i1];  // lavamd_rodinia.fut:12
+    const float yi = ry[i0 * (long long)p + i1];  // lavamd_rodinia.fut:12
+    const float zi = rz[i0 * (long long)p + i1];  // lavamd_rodinia.fut:12
+    const int joined = count * p;  // lavamd_rodinia.fut:13
     float fv = 0.0f;  // lavamd_rodinia.fut:13
     float fx = 0.0f;  // lavamd_rodinia.fut:13
     float fy = 0.0f;  // lavamd_rodinia.fut:13
     float fz = 0.0f;  // lavamd_rodinia.fut:13
-    for (int k = 0; k < count; k += 1) {  // lavamd_rodinia.fut:13
-      const int jb = nei[gtid0 * (long long)27 + k];  // lavamd_rodinia.fut:14
-      float fv_2 = fv;  // lavamd_rodinia.fut:15
-      float fx_2 = fx;  // lavamd_rodinia.fut:15
-      float fy_2 = fy;  // lavamd_rodinia.fut:15
-      float fz_2 = fz;  // lavamd_rodinia.fut:15
-      float fv_3 = fv_2;  // lavamd_rodinia.fut:18
-      float fx_3 = fx_2;  // lavamd_rodinia.fut:18
-      float fy_3 = fy_2;  // lavamd_rodinia.fut:18
-      float fz_3 = fz_2;  // lavamd_rodinia.fut:18
-      for (int j = 0; j < p; j += 1) {  // lavamd_rodinia.fut:18
-        const float r2 = vi + rv[jb * (long long)p + j] - (xi * rx[jb * (long long)p + j] + yi * ry[jb * (long long)p + j] + zi * rz[jb * (long long)p + j]);  // lavamd_rodinia.fut:19
+    for (int kk = 0; kk < joined - 511; kk += 512) {  // lavamd_rodinia.fut:15
+      // cooperative copy: 1 x 512 tile of rv into sh_vj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r = t_ / 512;
+        const int e = t_ % 512;
+        sh_vj[r * 512 + e] = rv[nei[i0 * (long long)27 + (kk + e) / p] * (long long)p + (kk + e) % p];
+      }
+      // cooperative copy: 1 x 512 tile of rx into sh_xj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_2 = t_ / 512;
+        const int e_2 = t_ % 512;
+        sh_xj[r_2 * 512 + e_2] = rx[nei[i0 * (long long)27 + (kk + e_2) / p] * (long long)p + (kk + e_2) % p];
+      }
+      // cooperative copy: 1 x 512 tile of ry into sh_yj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_3 = t_ / 512;
+        const int e_3 = t_ % 512;
+        sh_yj[r_3 * 512 + e_3] = ry[nei[i0 * (long long)27 + (kk + e_3) / p] * (long long)p + (kk + e_3) % p];
+      }
+      // cooperative copy: 1 x 512 tile of rz into sh_zj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_4 = t_ / 512;
+        const int e_4 = t_ % 512;
+        sh_zj[r_4 * 512 + e_4] = rz[nei[i0 * (long long)27 + (kk + e_4) / p] * (long long)p + (kk + e_4) % p];
+      }
+      // cooperative copy: 1 x 512 tile of qv into sh_qj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_5 = t_ / 512;
+        const int e_5 = t_ % 512;
+        sh_qj[r_5 * 512 + e_5] = qv[nei[i0 * (long long)27 + (kk + e_5) / p] * (long long)p + (kk + e_5) % p];
+      }
+      __syncthreads();  // the tiles are written
+      float fv_2 = fv;  // lavamd_rodinia.fut:18
+      float fx_2 = fx;  // lavamd_rodinia.fut:18
+      float fy_2 = fy;  // lavamd_rodinia.fut:18
+      float fz_2 = fz;  // lavamd_rodinia.fut:18
+      for (int j = 0; j < 512; j += 1) {  // lavamd_rodinia.fut:18
+        const float r2 = vi + sh_vj[j] - (xi * sh_xj[j] + yi * sh_yj[j] + zi * sh_zj[j]);  // lavamd_rodinia.fut:19
         const float vij = expf(-(a2 * r2));  // lavamd_rodinia.fut:20
         const float fs = 2.0f * vij;  // lavamd_rodinia.fut:21
-        const float q = qv[jb * (long long)p + j];  // lavamd_rodinia.fut:22
-        const float fv_next = fv_3 + q * vij;
-        const float fx_next = fx_3 + q * (fs * (xi - rx[jb * (long long)p + j]));
-        const float fy_next = fy_3 + q * (fs * (yi - ry[jb * (long long)p + j]));
-        const float fz_next = fz_3 + q * (fs * (zi - rz[jb * (long long)p + j]));
-        fv_3 = fv_next;
-        fx_3 = fx_next;
-        fy_3 = fy_next;
-        fz_3 = fz_next;
+        const float q = sh_qj[j];  // lavamd_rodinia.fut:22
+        const float fv_next = fv_2 + q * vij;
+        const float fx_next = fx_2 + q * (fs * (xi - sh_xj[j]));
+        const float fy_next = fy_2 + q * (fs * (yi - sh_yj[j]));
+        const float fz_next = fz_2 + q * (fs * (zi - sh_zj[j]));
+        fv_2 = fv_next;
+        fx_2 = fx_next;
+        fy_2 = fy_next;
+        fz_2 = fz_next;
       }
-      const float fv_next_2 = fv_3;
-      const float fx_next_2 = fx_3;
-      const float fy_next_2 = fy_3;
-      const float fz_next_2 = fz_3;
-      fv_2 = fv_next_2;
-      fx_2 = fx_next_2;
-      fy_2 = fy_next_2;
-      fz_2 = fz_next_2;
-      const float fv_next_3 = fv_2;
-      const float fx_next_3 = fx_2;
-      const float fy_next_3 = fy_2;
-      const float fz_next_3 = fz_2;
-      fv = fv_next_3;
-      fx = fx_next_3;
-      fy = fy_next_3;
-      fz = fz_next_3;
+      const float fv_next_2 = fv_2;
+      const float fx_next_2 = fx_2;
+      const float fy_next_2 = fy_2;
+      const float fz_next_2 = fz_2;
+      fv = fv_next_2;
+      fx = fx_next_2;
+      fy = fy_next_2;
+      fz = fz_next_2;
+      __syncthreads();  // the tiles are read before the next copy
+    }
+    const int kk_last = joined - joined % 512;
+    if (kk_last < joined) {  // lavamd_rodinia.fut:15
+      const int c = joined - kk_last;
+      // cooperative copy: 1 x 512 tile of rv into sh_vj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_6 = t_ / 512;
+        const int e_6 = t_ % 512;
+        sh_vj[r_6 * 512 + e_6] = kk_last + e_6 < joined ? rv[nei[i0 * (long long)27 + (kk_last + e_6) / p] * (long long)p + (kk_last + e_6) % p] : (float)0;
+      }
+      // cooperative copy: 1 x 512 tile of rx into sh_xj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_7 = t_ / 512;
+        const int e_7 = t_ % 512;
+        sh_xj[r_7 * 512 + e_7] = kk_last + e_7 < joined ? rx[nei[i0 * (long long)27 + (kk_last + e_7) / p] * (long long)p + (kk_last + e_7) % p] : (float)0;
+      }
+      // cooperative copy: 1 x 512 tile of ry into sh_yj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_8 = t_ / 512;
+        const int e_8 = t_ % 512;
+        sh_yj[r_8 * 512 + e_8] = kk_last + e_8 < joined ? ry[nei[i0 * (long long)27 + (kk_last + e_8) / p] * (long long)p + (kk_last + e_8) % p] : (float)0;
+      }
+      // cooperative copy: 1 x 512 tile of rz into sh_zj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_9 = t_ / 512;
+        const int e_9 = t_ % 512;
+        sh_zj[r_9 * 512 + e_9] = kk_last + e_9 < joined ? rz[nei[i0 * (long long)27 + (kk_last + e_9) / p] * (long long)p + (kk_last + e_9) % p] : (float)0;
+      }
+      // cooperative copy: 1 x 512 tile of qv into sh_qj, chunk fastest  // lavamd_rodinia.fut:15
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
+        const int t_ = threadIdx.x + c_ * 256;
+        const int r_10 = t_ / 512;
+        const int e_10 = t_ % 512;
+        sh_qj[r_10 * 512 + e_10] = kk_last + e_10 < joined ? qv[nei[i0 * (long long)27 + (kk_last + e_10) / p] * (long long)p + (kk_last + e_10) % p] : (float)0;
+      }
+      __syncthreads();  // the tiles are written
+      float fv_3 = fv;  // lavamd_rodinia.fut:18
+      float fx_3 = fx;  // lavamd_rodinia.fut:18
+      float fy_3 = fy;  // lavamd_rodinia.fut:18
+      float fz_3 = fz;  // lavamd_rodinia.fut:18
+      for (int j_2 = 0; j_2 < c; j_2 += 1) {  // lavamd_rodinia.fut:18
+        const float r2_2 = vi + sh_vj[j_2] - (xi * sh_xj[j_2] + yi * sh_yj[j_2] + zi * sh_zj[j_2]);  // lavamd_rodinia.fut:19
+        const float vij_2 = expf(-(a2 * r2_2));  // lavamd_rodinia.fut:20
+        const float fs_2 = 2.0f * vij_2;  // lavamd_rodinia.fut:21
+        const float q_2 = sh_qj[j_2];  // lavamd_rodinia.fut:22
+        const float fv_next_3 = fv_3 + q_2 * vij_2;
+        const float fx_next_3 = fx_3 + q_2 * (fs_2 * (xi - sh_xj[j_2]));
+        const float fy_next_3 = fy_3 + q_2 * (fs_2 * (yi - sh_yj[j_2]));
+        const float fz_next_3 = fz_3 + q_2 * (fs_2 * (zi - sh_zj[j_2]));
+        fv_3 = fv_next_3;
+        fx_3 = fx_next_3;
+        fy_3 = fy_next_3;
+        fz_3 = fz_next_3;
+      }
+      const float fv_next_4 = fv_3;
+      const float fx_next_4 = fx_3;
+      const float fy_next_4 = fy_3;
+      const float fz_next_4 = fz_3;
+      fv = fv_next_4;
+      fx = fx_next_4;
+      fy = fy_next_4;
+      fz = fz_next_4;
+      __syncthreads();  // the tiles are read before the next copy
     }
     if (gtid0 < b && gtid1 < p) {
       out0[gtid0 * (long long)p + gtid1] = fv;  // lavamd_rodinia.fut:6
       out1[gtid0 * (long long)p + gtid1] = fx;  // lavamd_rodinia.fut:6
       out2[gtid0 * (long long)p + gtid1] = fy;  // lavamd_rodinia.fut:6
       out3[gtid0 * (long long)p + gtid1] = fz;  // lavamd_rodinia.fut:6
+    }
+    __syncthreads();  // this pass's shared arrays are read before the next pass writes them
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(256, 1)
+tiler_lavamd_rodinia_untiled_wide(float alpha, const int* __restrict__ nn, const int* __restrict__ nei, const float* __restrict__ rv, const float* __restrict__ rx, const float* __restrict__ ry, const float* __restrict__ rz, const float* __restrict__ qv, float* __restrict__ out0, float* __restrict__ out1, float* __restrict__ out2, float* __restrict__ out3, int b, int p)
+{
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (b + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const float a2 = 2.0f * alpha * alpha;
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // lavamd_rodinia.fut:10
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // lavamd_rodinia.fut:12
+    if (gtid0 < b && gtid1 < p) {
+      const int count = nn[gtid0];  // lavamd_rodinia.fut:10
+      const float vi = rv[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
+      const float xi = rx[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
+      const float yi = ry[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
+      const float zi = rz[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
+      float fv = 0.0f;  // lavamd_rodinia.fut:13
+      float fx = 0.0f;  // lavamd_rodinia.fut:13
+      float fy = 0.0f;  // lavamd_rodinia.fut:13
+      float fz = 0.0f;  // lavamd_rodinia.fut:13
+      for (int k = 0; k < count; k += 1) {  // lavamd_rodinia.fut:13
+        const int jb = nei[gtid0 * (long long)27 + k];  // lavamd_rodinia.fut:14
+        float fv_2 = fv;  // lavamd_rodinia.fut:15
+        float fx_2 = fx;  // lavamd_rodinia.fut:15
+        float fy_2 = fy;  // lavamd_rodinia.fut:15
+        float fz_2 = fz;  // lavamd_rodinia.fut:15
+        float fv_3 = fv_2;  // lavamd_rodinia.fut:18
+        float fx_3 = fx_2;  // lavamd_rodinia.fut:18
+        float fy_3 = fy_2;  // lavamd_rodinia.fut:18
+        float fz_3 = fz_2;  // lavamd_rodinia.fut:18
+        for (int j = 0; j < p; j += 1) {  // lavamd_rodinia.fut:18
+          const float r2 = vi + rv[jb * (long long)p + j] - (xi * rx[jb * (long long)p + j] + yi * ry[jb * (long long)p + j] + zi * rz[jb * (long long)p + j]);  // lavamd_rodinia.fut:19
+          const float vij = expf(-(a2 * r2));  // lavamd_rodinia.fut:20
+          const float fs = 2.0f * vij;  // lavamd_rodinia.fut:21
+          const float q = qv[jb * (long long)p + j];  // lavamd_rodinia.fut:22
+          const float fv_next = fv_3 + q * vij;
+          const float fx_next = fx_3 + q * (fs * (xi - rx[jb * (long long)p + j]));
+          const float fy_next = fy_3 + q * (fs * (yi - ry[jb * (long long)p + j]));
+          const float fz_next = fz_3 + q * (fs * (zi - rz[jb * (long long)p + j]));
+          fv_3 = fv_next;
+          fx_3 = fx_next;
+          fy_3 = fy_next;
+          fz_3 = fz_next;
+        }
+        const float fv_next_2 = fv_3;
+        const float fx_next_2 = fx_3;
+        const float fy_next_2 = fy_3;
+        const float fz_next_2 = fz_3;
+        fv_2 = fv_next_2;
+        fx_2 = fx_next_2;
+        fy_2 = fy_next_2;
+        fz_2 = fz_next_2;
+        const float fv_next_3 = fv_2;
+        const float fx_next_3 = fx_2;
+        const float fy_next_3 = fy_2;
+        const float fz_next_3 = fz_2;
+        fv = fv_next_3;
+        fx = fx_next_3;
+        fy = fy_next_3;
+        fz = fz_next_3;
+      }
+      if (gtid0 < b && gtid1 < p) {
+        out0[gtid0 * (long long)p + gtid1] = fv;  // lavamd_rodinia.fut:6
+        out1[gtid0 * (long long)p + gtid1] = fx;  // lavamd_rodinia.fut:6
+        out2[gtid0 * (long long)p + gtid1] = fy;  // lavamd_rodinia.fut:6
+        out3[gtid0 * (long long)p + gtid1] = fz;  // lavamd_rodinia.fut:6
+      }
     }
   }
 }
@@ -654,25 +664,25 @@ extern "C" cudaError_t tiler_lavamd_rodinia_launch(float alpha, const int* nn, c
   auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_lavamd_rodinia_tiled
-      const dim3 tiler_grid((p + 255) / 256, b, 1), tiler_block(256, 1, 1);
+      const dim3 tiler_grid((p + 255) / 256, (b < 65535 ? b : 65535), 1), tiler_block(256, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_lavamd_rodinia_tiled<<<tiler_grid, tiler_block, 0, stream>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p);
       return cudaGetLastError();
     }
     case 1: {  // tiler_lavamd_rodinia_untiled
-      const dim3 tiler_grid((p + 31) / 32, (b + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((p + 31) / 32, ((b + 7) / 8 < 65535 ? (b + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_lavamd_rodinia_untiled<<<tiler_grid, tiler_block, 0, stream>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p);
       return cudaGetLastError();
     }
     case 2: {  // tiler_lavamd_rodinia_tiled_wide
-      const dim3 tiler_grid((p + 255) / 256, b, 1), tiler_block(256, 1, 1);
+      const dim3 tiler_grid((p + 255) / 256, (b < 65535 ? b : 65535), 1), tiler_block(256, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_lavamd_rodinia_tiled_wide<<<tiler_grid, tiler_block, 0, stream>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p);
       return cudaGetLastError();
     }
     case 3: {  // tiler_lavamd_rodinia_untiled_wide
-      const dim3 tiler_grid((p + 31) / 32, (b + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((p + 31) / 32, ((b + 7) / 8 < 65535 ? (b + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_lavamd_rodinia_untiled_wide<<<tiler_grid, tiler_block, 0, stream>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p);
       return cudaGetLastError();

@@ -9,7 +9,7 @@
 //
 // launch: tiler_lavamd_rodinia_untiled<<<grid, block, 0>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(p / 32), ceil(b / 8), 1)
+//   grid  = (ceil(p / 32), min(ceil(b / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   alpha: scalar
 //   nn: input [b] (row-major)
@@ -32,7 +32,7 @@
 //
 // launch: tiler_lavamd_rodinia_untiled_wide<<<grid, block, 0>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(p / 32), ceil(b / 8), 1)
+//   grid  = (ceil(p / 32), min(ceil(b / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   alpha: scalar
 //   nn: input [b] (row-major)
@@ -126,65 +126,67 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(256)
 tiler_lavamd_rodinia_untiled(float alpha, const int* __restrict__ nn, const int* __restrict__ nei, const float* __restrict__ rv, const float* __restrict__ rx, const float* __restrict__ ry, const float* __restrict__ rz, const float* __restrict__ qv, float* __restrict__ out0, float* __restrict__ out1, float* __restrict__ out2, float* __restrict__ out3, int b, int p)
 {
-  const float a2 = 2.0f * alpha * alpha;
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // lavamd_rodinia.fut:10
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // lavamd_rodinia.fut:12
-  if (gtid0 < b && gtid1 < p) {
-    const int count = nn[gtid0];  // lavamd_rodinia.fut:10
-    const float vi = rv[gtid0 * p + gtid1];  // lavamd_rodinia.fut:12
-    const float xi = rx[gtid0 * p + gtid1];  // lavamd_rodinia.fut:12
-    const float yi = ry[gtid0 * p + gtid1];  // lavamd_rodinia.fut:12
-    const float zi = rz[gtid0 * p + gtid1];  // lavamd_rodinia.fut:12
-    float fv = 0.0f;  // lavamd_rodinia.fut:13
-    float fx = 0.0f;  // lavamd_rodinia.fut:13
-    float fy = 0.0f;  // lavamd_rodinia.fut:13
-    float fz = 0.0f;  // lavamd_rodinia.fut:13
-    for (int k = 0; k < count; k += 1) {  // lavamd_rodinia.fut:13
-      const int jb = nei[gtid0 * 27 + k];  // lavamd_rodinia.fut:14
-      float fv_2 = fv;  // lavamd_rodinia.fut:15
-      float fx_2 = fx;  // lavamd_rodinia.fut:15
-      float fy_2 = fy;  // lavamd_rodinia.fut:15
-      float fz_2 = fz;  // lavamd_rodinia.fut:15
-      float fv_3 = fv_2;  // lavamd_rodinia.fut:18
-      float fx_3 = fx_2;  // lavamd_rodinia.fut:18
-      float fy_3 = fy_2;  // lavamd_rodinia.fut:18
-      float fz_3 = fz_2;  // lavamd_rodinia.fut:18
-      for (int j = 0; j < p; j += 1) {  // lavamd_rodinia.fut:18
-        const float r2 = vi + rv[jb * p + j] - (xi * rx[jb * p + j] + yi * ry[jb * p + j] + zi * rz[jb * p + j]);  // lavamd_rodinia.fut:19
-        const float vij = expf(-(a2 * r2));  // lavamd_rodinia.fut:20
-        const float fs = 2.0f * vij;  // lavamd_rodinia.fut:21
-        const float q = qv[jb * p + j];  // lavamd_rodinia.fut:22
-        const float fv_next = fv_3 + q * vij;
-        const float fx_next = fx_3 + q * (fs * (xi - rx[jb * p + j]));
-        const float fy_next = fy_3 + q * (fs * (yi - ry[jb * p + j]));
-        const float fz_next = fz_3 + q * (fs * (zi - rz[jb * p + j]));
-        fv_3 = fv_next;
-        fx_3 = fx_next;
-        fy_3 = fy_next;
-        fz_3 = fz_next;
-      }
-      const float fv_next_2 = fv_3;
-      const float fx_next_2 = fx_3;
-      const float fy_next_2 = fy_3;
-      const float fz_next_2 = fz_3;
-      fv_2 = fv_next_2;
-      fx_2 = fx_next_2;
-      fy_2 = fy_next_2;
-      fz_2 = fz_next_2;
-      const float fv_next_3 = fv_2;
-      const float fx_next_3 = fx_2;
-      const float fy_next_3 = fy_2;
-      const float fz_next_3 = fz_2;
-      fv = fv_next_3;
-      fx = fx_next_3;
-      fy = fy_next_3;
-      fz = fz_next_3;
-    }
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (b + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const float a2 = 2.0f * alpha * alpha;
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // lavamd_rodinia.fut:10
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // lavamd_rodinia.fut:12
     if (gtid0 < b && gtid1 < p) {
-      out0[gtid0 * p + gtid1] = fv;  // lavamd_rodinia.fut:6
-      out1[gtid0 * p + gtid1] = fx;  // lavamd_rodinia.fut:6
-      out2[gtid0 * p + gtid1] = fy;  // lavamd_rodinia.fut:6
-      out3[gtid0 * p + gtid1] = fz;  // lavamd_rodinia.fut:6
+      const int count = nn[gtid0];  // lavamd_rodinia.fut:10
+      const float vi = rv[gtid0 * p + gtid1];  // lavamd_rodinia.fut:12
+      const float xi = rx[gtid0 * p + gtid1];  // lavamd_rodinia.fut:12
+      const float yi = ry[gtid0 * p + gtid1];  // lavamd_rodinia.fut:12
+      const float zi = rz[gtid0 * p + gtid1];  // lavamd_rodinia.fut:12
+      float fv = 0.0f;  // lavamd_rodinia.fut:13
+      float fx = 0.0f;  // lavamd_rodinia.fut:13
+      float fy = 0.0f;  // lavamd_rodinia.fut:13
+      float fz = 0.0f;  // lavamd_rodinia.fut:13
+      for (int k = 0; k < count; k += 1) {  // lavamd_rodinia.fut:13
+        const int jb = nei[gtid0 * 27 + k];  // lavamd_rodinia.fut:14
+        float fv_2 = fv;  // lavamd_rodinia.fut:15
+        float fx_2 = fx;  // lavamd_rodinia.fut:15
+        float fy_2 = fy;  // lavamd_rodinia.fut:15
+        float fz_2 = fz;  // lavamd_rodinia.fut:15
+        float fv_3 = fv_2;  // lavamd_rodinia.fut:18
+        float fx_3 = fx_2;  // lavamd_rodinia.fut:18
+        float fy_3 = fy_2;  // lavamd_rodinia.fut:18
+        float fz_3 = fz_2;  // lavamd_rodinia.fut:18
+        for (int j = 0; j < p; j += 1) {  // lavamd_rodinia.fut:18
+          const float r2 = vi + rv[jb * p + j] - (xi * rx[jb * p + j] + yi * ry[jb * p + j] + zi * rz[jb * p + j]);  // lavamd_rodinia.fut:19
+          const float vij = expf(-(a2 * r2));  // lavamd_rodinia.fut:20
+          const float fs = 2.0f * vij;  // lavamd_rodinia.fut:21
+          const float q = qv[jb * p + j];  // lavamd_rodinia.fut:22
+          const float fv_next = fv_3 + q * vij;
+          const float fx_next = fx_3 + q * (fs * (xi - rx[jb * p + j]));
+          const float fy_next = fy_3 + q * (fs * (yi - ry[jb * p + j]));
+          const float fz_next = fz_3 + q * (fs * (zi - rz[jb * p + j]));
+          fv_3 = fv_next;
+          fx_3 = fx_next;
+          fy_3 = fy_next;
+          fz_3 = fz_next;
+        }
+        const float fv_next_2 = fv_3;
+        const float fx_next_2 = fx_3;
+        const float fy_next_2 = fy_3;
+        const float fz_next_2 = fz_3;
+        fv_2 = fv_next_2;
+        fx_2 = fx_next_2;
+        fy_2 = fy_next_2;
+        fz_2 = fz_next_2;
+        const float fv_next_3 = fv_2;
+        const float fx_next_3 = fx_2;
+        const float fy_next_3 = fy_2;
+        const float fz_next_3 = fz_2;
+        fv = fv_next_3;
+        fx = fx_next_3;
+        fy = fy_next_3;
+        fz = fz_next_3;
+      }
+      if (gtid0 < b && gtid1 < p) {
+        out0[gtid0 * p + gtid1] = fv;  // lavamd_rodinia.fut:6
+        out1[gtid0 * p + gtid1] = fx;  // lavamd_rodinia.fut:6
+        out2[gtid0 * p + gtid1] = fy;  // lavamd_rodinia.fut:6
+        out3[gtid0 * p + gtid1] = fz;  // lavamd_rodinia.fut:6
+      }
     }
   }
 }
@@ -192,65 +194,67 @@ tiler_lavamd_rodinia_untiled(float alpha, const int* __restrict__ nn, const int*
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_lavamd_rodinia_untiled_wide(float alpha, const int* __restrict__ nn, const int* __restrict__ nei, const float* __restrict__ rv, const float* __restrict__ rx, const float* __restrict__ ry, const float* __restrict__ rz, const float* __restrict__ qv, float* __restrict__ out0, float* __restrict__ out1, float* __restrict__ out2, float* __restrict__ out3, int b, int p)
 {
-  const float a2 = 2.0f * alpha * alpha;
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // lavamd_rodinia.fut:10
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // lavamd_rodinia.fut:12
-  if (gtid0 < b && gtid1 < p) {
-    const int count = nn[gtid0];  // lavamd_rodinia.fut:10
-    const float vi = rv[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
-    const float xi = rx[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
-    const float yi = ry[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
-    const float zi = rz[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
-    float fv = 0.0f;  // lavamd_rodinia.fut:13
-    float fx = 0.0f;  // lavamd_rodinia.fut:13
-    float fy = 0.0f;  // lavamd_rodinia.fut:13
-    float fz = 0.0f;  // lavamd_rodinia.fut:13
-    for (int k = 0; k < count; k += 1) {  // lavamd_rodinia.fut:13
-      const int jb = nei[gtid0 * (long long)27 + k];  // lavamd_rodinia.fut:14
-      float fv_2 = fv;  // lavamd_rodinia.fut:15
-      float fx_2 = fx;  // lavamd_rodinia.fut:15
-      float fy_2 = fy;  // lavamd_rodinia.fut:15
-      float fz_2 = fz;  // lavamd_rodinia.fut:15
-      float fv_3 = fv_2;  // lavamd_rodinia.fut:18
-      float fx_3 = fx_2;  // lavamd_rodinia.fut:18
-      float fy_3 = fy_2;  // lavamd_rodinia.fut:18
-      float fz_3 = fz_2;  // lavamd_rodinia.fut:18
-      for (int j = 0; j < p; j += 1) {  // lavamd_rodinia.fut:18
-        const float r2 = vi + rv[jb * (long long)p + j] - (xi * rx[jb * (long long)p + j] + yi * ry[jb * (long long)p + j] + zi * rz[jb * (long long)p + j]);  // lavamd_rodinia.fut:19
-        const float vij = expf(-(a2 * r2));  // lavamd_rodinia.fut:20
-        const float fs = 2.0f * vij;  // lavamd_rodinia.fut:21
-        const float q = qv[jb * (long long)p + j];  // lavamd_rodinia.fut:22
-        const float fv_next = fv_3 + q * vij;
-        const float fx_next = fx_3 + q * (fs * (xi - rx[jb * (long long)p + j]));
-        const float fy_next = fy_3 + q * (fs * (yi - ry[jb * (long long)p + j]));
-        const float fz_next = fz_3 + q * (fs * (zi - rz[jb * (long long)p + j]));
-        fv_3 = fv_next;
-        fx_3 = fx_next;
-        fy_3 = fy_next;
-        fz_3 = fz_next;
-      }
-      const float fv_next_2 = fv_3;
-      const float fx_next_2 = fx_3;
-      const float fy_next_2 = fy_3;
-      const float fz_next_2 = fz_3;
-      fv_2 = fv_next_2;
-      fx_2 = fx_next_2;
-      fy_2 = fy_next_2;
-      fz_2 = fz_next_2;
-      const float fv_next_3 = fv_2;
-      const float fx_next_3 = fx_2;
-      const float fy_next_3 = fy_2;
-      const float fz_next_3 = fz_2;
-      fv = fv_next_3;
-      fx = fx_next_3;
-      fy = fy_next_3;
-      fz = fz_next_3;
-    }
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (b + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const float a2 = 2.0f * alpha * alpha;
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // lavamd_rodinia.fut:10
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // lavamd_rodinia.fut:12
     if (gtid0 < b && gtid1 < p) {
-      out0[gtid0 * (long long)p + gtid1] = fv;  // lavamd_rodinia.fut:6
-      out1[gtid0 * (long long)p + gtid1] = fx;  // lavamd_rodinia.fut:6
-      out2[gtid0 * (long long)p + gtid1] = fy;  // lavamd_rodinia.fut:6
-      out3[gtid0 * (long long)p + gtid1] = fz;  // lavamd_rodinia.fut:6
+      const int count = nn[gtid0];  // lavamd_rodinia.fut:10
+      const float vi = rv[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
+      const float xi = rx[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
+      const float yi = ry[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
+      const float zi = rz[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
+      float fv = 0.0f;  // lavamd_rodinia.fut:13
+      float fx = 0.0f;  // lavamd_rodinia.fut:13
+      float fy = 0.0f;  // lavamd_rodinia.fut:13
+      float fz = 0.0f;  // lavamd_rodinia.fut:13
+      for (int k = 0; k < count; k += 1) {  // lavamd_rodinia.fut:13
+        const int jb = nei[gtid0 * (long long)27 + k];  // lavamd_rodinia.fut:14
+        float fv_2 = fv;  // lavamd_rodinia.fut:15
+        float fx_2 = fx;  // lavamd_rodinia.fut:15
+        float fy_2 = fy;  // lavamd_rodinia.fut:15
+        float fz_2 = fz;  // lavamd_rodinia.fut:15
+        float fv_3 = fv_2;  // lavamd_rodinia.fut:18
+        float fx_3 = fx_2;  // lavamd_rodinia.fut:18
+        float fy_3 = fy_2;  // lavamd_rodinia.fut:18
+        float fz_3 = fz_2;  // lavamd_rodinia.fut:18
+        for (int j = 0; j < p; j += 1) {  // lavamd_rodinia.fut:18
+          const float r2 = vi + rv[jb * (long long)p + j] - (xi * rx[jb * (long long)p + j] + yi * ry[jb * (long long)p + j] + zi * rz[jb * (long long)p + j]);  // lavamd_rodinia.fut:19
+          const float vij = expf(-(a2 * r2));  // lavamd_rodinia.fut:20
+          const float fs = 2.0f * vij;  // lavamd_rodinia.fut:21
+          const float q = qv[jb * (long long)p + j];  // lavamd_rodinia.fut:22
+          const float fv_next = fv_3 + q * vij;
+          const float fx_next = fx_3 + q * (fs * (xi - rx[jb * (long long)p + j]));
+          const float fy_next = fy_3 + q * (fs * (yi - ry[jb * (long long)p + j]));
+          const float fz_next = fz_3 + q * (fs * (zi - rz[jb * (long long)p + j]));
+          fv_3 = fv_next;
+          fx_3 = fx_next;
+          fy_3 = fy_next;
+          fz_3 = fz_next;
+        }
+        const float fv_next_2 = fv_3;
+        const float fx_next_2 = fx_3;
+        const float fy_next_2 = fy_3;
+        const float fz_next_2 = fz_3;
+        fv_2 = fv_next_2;
+        fx_2 = fx_next_2;
+        fy_2 = fy_next_2;
+        fz_2 = fz_next_2;
+        const float fv_next_3 = fv_2;
+        const float fx_next_3 = fx_2;
+        const float fy_next_3 = fy_2;
+        const float fz_next_3 = fz_2;
+        fv = fv_next_3;
+        fx = fx_next_3;
+        fy = fy_next_3;
+        fz = fz_next_3;
+      }
+      if (gtid0 < b && gtid1 < p) {
+        out0[gtid0 * (long long)p + gtid1] = fv;  // lavamd_rodinia.fut:6
+        out1[gtid0 * (long long)p + gtid1] = fx;  // lavamd_rodinia.fut:6
+        out2[gtid0 * (long long)p + gtid1] = fy;  // lavamd_rodinia.fut:6
+        out3[gtid0 * (long long)p + gtid1] = fz;  // lavamd_rodinia.fut:6
+      }
     }
   }
 }
@@ -268,13 +272,13 @@ extern "C" cudaError_t tiler_lavamd_rodinia_launch(float alpha, const int* nn, c
   auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_lavamd_rodinia_untiled
-      const dim3 tiler_grid((p + 31) / 32, (b + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((p + 31) / 32, ((b + 7) / 8 < 65535 ? (b + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_lavamd_rodinia_untiled<<<tiler_grid, tiler_block, 0, stream>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p);
       return cudaGetLastError();
     }
     case 1: {  // tiler_lavamd_rodinia_untiled_wide
-      const dim3 tiler_grid((p + 31) / 32, (b + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((p + 31) / 32, ((b + 7) / 8 < 65535 ? (b + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_lavamd_rodinia_untiled_wide<<<tiler_grid, tiler_block, 0, stream>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p);
       return cudaGetLastError();

@@ -89,7 +89,7 @@
 //
 // launch: tiler_layernorm_untiled<<<grid, block, 0>>>(X, out0, n, m)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(m / 32), ceil(n / 8), 1)
+//   grid  = (ceil(m / 32), min(ceil(n / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   X: input [n, m] (row-major)
 //   out0: output [n, m] (row-major)
@@ -179,7 +179,7 @@
 //
 // launch: tiler_layernorm_untiled_wide<<<grid, block, 0>>>(X, out0, n, m)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(m / 32), ceil(n / 8), 1)
+//   grid  = (ceil(m / 32), min(ceil(n / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   X: input [n, m] (row-major)
 //   out0: output [n, m] (row-major)
@@ -626,22 +626,24 @@ tiler_layernorm_split256(const float* __restrict__ X, float* __restrict__ out0, 
 extern "C" __global__ void __launch_bounds__(256)
 tiler_layernorm_untiled(const float* __restrict__ X, float* __restrict__ out0, int n, int m)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // layernorm.fut:6
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // layernorm.fut:11
-  if (gtid0 < n && gtid1 < m) {
-    float acc = 0.0f;  // layernorm.fut:7
-    for (int k = 0; k < m; k += 1) {  // layernorm.fut:7
-      acc = acc + X[gtid0 * m + k];
-    }
-    const float mean = acc / (float)m;  // layernorm.fut:6
-    float acc_2 = 0.0f;  // layernorm.fut:9
-    for (int k_2 = 0; k_2 < m; k_2 += 1) {  // layernorm.fut:9
-      acc_2 = acc_2 + (X[gtid0 * m + k_2] - mean) * (X[gtid0 * m + k_2] - mean);
-    }
-    const float inv = 1.0f / sqrtf(acc_2 / (float)m + 1e-05f);  // layernorm.fut:6
-    const float x = X[gtid0 * m + gtid1];  // layernorm.fut:11
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (n + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // layernorm.fut:6
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // layernorm.fut:11
     if (gtid0 < n && gtid1 < m) {
-      out0[gtid0 * m + gtid1] = (x - mean) * inv;  // layernorm.fut:5
+      float acc = 0.0f;  // layernorm.fut:7
+      for (int k = 0; k < m; k += 1) {  // layernorm.fut:7
+        acc = acc + X[gtid0 * m + k];
+      }
+      const float mean = acc / (float)m;  // layernorm.fut:6
+      float acc_2 = 0.0f;  // layernorm.fut:9
+      for (int k_2 = 0; k_2 < m; k_2 += 1) {  // layernorm.fut:9
+        acc_2 = acc_2 + (X[gtid0 * m + k_2] - mean) * (X[gtid0 * m + k_2] - mean);
+      }
+      const float inv = 1.0f / sqrtf(acc_2 / (float)m + 1e-05f);  // layernorm.fut:6
+      const float x = X[gtid0 * m + gtid1];  // layernorm.fut:11
+      if (gtid0 < n && gtid1 < m) {
+        out0[gtid0 * m + gtid1] = (x - mean) * inv;  // layernorm.fut:5
+      }
     }
   }
 }
@@ -1012,22 +1014,24 @@ tiler_layernorm_split256_wide(const float* __restrict__ X, float* __restrict__ o
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_layernorm_untiled_wide(const float* __restrict__ X, float* __restrict__ out0, int n, int m)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // layernorm.fut:6
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // layernorm.fut:11
-  if (gtid0 < n && gtid1 < m) {
-    float acc = 0.0f;  // layernorm.fut:7
-    for (int k = 0; k < m; k += 1) {  // layernorm.fut:7
-      acc = acc + X[gtid0 * (long long)m + k];
-    }
-    const float mean = acc / (float)m;  // layernorm.fut:6
-    float acc_2 = 0.0f;  // layernorm.fut:9
-    for (int k_2 = 0; k_2 < m; k_2 += 1) {  // layernorm.fut:9
-      acc_2 = acc_2 + (X[gtid0 * (long long)m + k_2] - mean) * (X[gtid0 * (long long)m + k_2] - mean);
-    }
-    const float inv = 1.0f / sqrtf(acc_2 / (float)m + 1e-05f);  // layernorm.fut:6
-    const float x = X[gtid0 * (long long)m + gtid1];  // layernorm.fut:11
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (n + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // layernorm.fut:6
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // layernorm.fut:11
     if (gtid0 < n && gtid1 < m) {
-      out0[gtid0 * (long long)m + gtid1] = (x - mean) * inv;  // layernorm.fut:5
+      float acc = 0.0f;  // layernorm.fut:7
+      for (int k = 0; k < m; k += 1) {  // layernorm.fut:7
+        acc = acc + X[gtid0 * (long long)m + k];
+      }
+      const float mean = acc / (float)m;  // layernorm.fut:6
+      float acc_2 = 0.0f;  // layernorm.fut:9
+      for (int k_2 = 0; k_2 < m; k_2 += 1) {  // layernorm.fut:9
+        acc_2 = acc_2 + (X[gtid0 * (long long)m + k_2] - mean) * (X[gtid0 * (long long)m + k_2] - mean);
+      }
+      const float inv = 1.0f / sqrtf(acc_2 / (float)m + 1e-05f);  // layernorm.fut:6
+      const float x = X[gtid0 * (long long)m + gtid1];  // layernorm.fut:11
+      if (gtid0 < n && gtid1 < m) {
+        out0[gtid0 * (long long)m + gtid1] = (x - mean) * inv;  // layernorm.fut:5
+      }
     }
   }
 }
@@ -1108,7 +1112,7 @@ extern "C" cudaError_t tiler_layernorm_launch(const float* X, float* out0, int n
       return cudaGetLastError();
     }
     case 4: {  // tiler_layernorm_untiled
-      const dim3 tiler_grid((m + 31) / 32, (n + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((m + 31) / 32, ((n + 7) / 8 < 65535 ? (n + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_layernorm_untiled<<<tiler_grid, tiler_block, 0, stream>>>(X, out0, n, m);
       return cudaGetLastError();
@@ -1160,7 +1164,7 @@ extern "C" cudaError_t tiler_layernorm_launch(const float* X, float* out0, int n
       return cudaGetLastError();
     }
     case 9: {  // tiler_layernorm_untiled_wide
-      const dim3 tiler_grid((m + 31) / 32, (n + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((m + 31) / 32, ((n + 7) / 8 < 65535 ? (n + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_layernorm_untiled_wide<<<tiler_grid, tiler_block, 0, stream>>>(X, out0, n, m);
       return cudaGetLastError();

@@ -15,7 +15,7 @@
 //
 // launch: tiler_mm_tiled<<<grid, block, 49920>>>(A, B0, out0, m, n, q)
 //   block = (16, 16, 1), 256 threads
-//   grid  = (ceil(q / 128), ceil(m / 128), 1)
+//   grid  = (ceil(q / 128), min(ceil(m / 128), 65535), 1)
 //   static shared memory: 0; dynamic: 49920 bytes (raise the function's
 //   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it before the launch)
 //   A: input [m, n] (row-major)
@@ -31,7 +31,7 @@
 //
 // launch: tiler_mm_tiled_scalar<<<grid, block, 49920>>>(A, B0, out0, m, n, q)
 //   block = (16, 16, 1), 256 threads
-//   grid  = (ceil(q / 128), ceil(m / 128), 1)
+//   grid  = (ceil(q / 128), min(ceil(m / 128), 65535), 1)
 //   static shared memory: 0; dynamic: 49920 bytes (raise the function's
 //   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it before the launch)
 //   A: input [m, n] (row-major)
@@ -46,7 +46,7 @@
 //
 // launch: tiler_mm_tiled_one_point<<<grid, block, 0>>>(A, B0, out0, m, n, q)
 //   block = (32, 32, 1), 1024 threads
-//   grid  = (ceil(q / 32), ceil(m / 32), 1)
+//   grid  = (ceil(q / 32), min(ceil(m / 32), 65535), 1)
 //   static shared memory: 8192 bytes; dynamic: 0
 //   A: input [m, n] (row-major)
 //   B0: input [n, q] (row-major)
@@ -60,7 +60,7 @@
 //
 // launch: tiler_mm_untiled<<<grid, block, 0>>>(A, B0, out0, m, n, q)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(q / 32), ceil(m / 8), 1)
+//   grid  = (ceil(q / 32), min(ceil(m / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   A: input [m, n] (row-major)
 //   B0: input [n, q] (row-major)
@@ -76,7 +76,7 @@
 //
 // launch: tiler_mm_tiled_wide<<<grid, block, 49920>>>(A, B0, out0, m, n, q)
 //   block = (16, 16, 1), 256 threads
-//   grid  = (ceil(q / 128), ceil(m / 128), 1)
+//   grid  = (ceil(q / 128), min(ceil(m / 128), 65535), 1)
 //   static shared memory: 0; dynamic: 49920 bytes (raise the function's
 //   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it before the launch)
 //   A: input [m, n] (row-major)
@@ -92,7 +92,7 @@
 //
 // launch: tiler_mm_untiled_wide<<<grid, block, 0>>>(A, B0, out0, m, n, q)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(q / 32), ceil(m / 8), 1)
+//   grid  = (ceil(q / 32), min(ceil(m / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   A: input [m, n] (row-major)
 //   B0: input [n, q] (row-major)
@@ -185,181 +185,99 @@ tiler_mm_tiled(const float* __restrict__ A, const float* __restrict__ B0, float*
   float* const sh_b_c_2 = (float*)(tiler_shared + 25088);
   float* const sh_a_c_3 = (float*)(tiler_shared + 33280);
   float* const sh_b_c_3 = (float*)(tiler_shared + 41728);
-  int gtid0[8];  // mm.fut:7
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    int gtid0[8];  // mm.fut:7
     #pragma unroll
-    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-      gtid0[G0_ * 4 + L0_] = blockIdx.y * 128 + (G0_ * 64 + threadIdx.y * 4 + L0_);  // mm.fut:7
-    }
-  }
-  int gtid1[8];  // mm.fut:8
-  #pragma unroll
-  for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-    #pragma unroll
-    for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-      gtid1[G1_ * 4 + L1_] = blockIdx.x * 128 + (G1_ * 64 + threadIdx.x * 4 + L1_);  // mm.fut:8
-    }
-  }
-  float acc[64];  // mm.fut:9
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-    #pragma unroll
-    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
       #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+        gtid0[G0_ * 4 + L0_] = tiler_block_y * 128 + (G0_ * 64 + threadIdx.y * 4 + L0_);  // mm.fut:7
+      }
+    }
+    int gtid1[8];  // mm.fut:8
+    #pragma unroll
+    for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+      #pragma unroll
+      for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+        gtid1[G1_ * 4 + L1_] = blockIdx.x * 128 + (G1_ * 64 + threadIdx.x * 4 + L1_);  // mm.fut:8
+      }
+    }
+    float acc[64];  // mm.fut:9
+    #pragma unroll
+    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      #pragma unroll
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-          acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = 0.0f;  // mm.fut:9
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          #pragma unroll
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = 0.0f;  // mm.fut:9
+          }
         }
       }
     }
-  }
-  const int kk_last = n - n % 16;
-  if (0 < kk_last) {  // mm.fut:9
-    // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r = t_ / 16;
-      const int e = t_ % 16;
-      tiler_cp_async<4>(&sh_a_c[e * 132 + r], &A[tiler_min(blockIdx.y * 128 + r, m - 1) * n + e], true);
-    }
-    // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest, 4 at a time  // mm.fut:9
-    #pragma unroll
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_2 = t_ % 32 * 4;
-      const int e_2 = t_ / 32;
-      tiler_cp_async<16>(&sh_b_c[e_2 * 128 + r_2], &B0[tiler_min(blockIdx.x * 128 + r_2, q - 4) + e_2 * q], true);
-    }
-  }
-  tiler_cp_async_commit();
-  if (16 < kk_last) {  // mm.fut:9
-    // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm.fut:9
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_3 = t_ / 16;
-      const int e_3 = t_ % 16;
-      tiler_cp_async<4>(&sh_a_c_2[e_3 * 132 + r_3], &A[tiler_min(blockIdx.y * 128 + r_3, m - 1) * n + (16 + e_3)], true);
-    }
-    // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest, 4 at a time  // mm.fut:9
-    #pragma unroll
-    for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_4 = t_ % 32 * 4;
-      const int e_4 = t_ / 32;
-      tiler_cp_async<16>(&sh_b_c_2[e_4 * 128 + r_4], &B0[tiler_min(blockIdx.x * 128 + r_4, q - 4) + (16 + e_4) * q], true);
-    }
-  }
-  tiler_cp_async_commit();
-  for (int kk = 0; kk < kk_last; kk += 48) {  // 3 chunks a step, one in each shared buffer
-    tiler_cp_async_wait<1>();
-    __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
-    if (kk + 32 < kk_last) {
-      // asynchronous copy: 128 x 16 tile of A into sh_a_c_3, chunk fastest  // mm.fut:9
+    const int kk_last = n - n % 16;
+    if (0 < kk_last) {  // mm.fut:9
+      // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_5 = t_ / 16;
-        const int e_5 = t_ % 16;
-        tiler_cp_async<4>(&sh_a_c_3[e_5 * 132 + r_5], &A[tiler_min(blockIdx.y * 128 + r_5, m - 1) * n + (kk + 32 + e_5)], true);
+        const int r = t_ / 16;
+        const int e = t_ % 16;
+        tiler_cp_async<4>(&sh_a_c[e * 132 + r], &A[tiler_min(tiler_block_y * 128 + r, m - 1) * n + e], true);
       }
-      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_3, rows fastest, 4 at a time  // mm.fut:9
+      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest, 4 at a time  // mm.fut:9
       #pragma unroll
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_6 = t_ % 32 * 4;
-        const int e_6 = t_ / 32;
-        tiler_cp_async<16>(&sh_b_c_3[e_6 * 128 + r_6], &B0[tiler_min(blockIdx.x * 128 + r_6, q - 4) + (kk + 32 + e_6) * q], true);
+        const int r_2 = t_ % 32 * 4;
+        const int e_2 = t_ / 32;
+        tiler_cp_async<16>(&sh_b_c[e_2 * 128 + r_2], &B0[tiler_min(blockIdx.x * 128 + r_2, q - 4) + e_2 * q], true);
       }
     }
     tiler_cp_async_commit();
-    float acc_2[64];  // mm.fut:10
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+    if (16 < kk_last) {  // mm.fut:9
+      // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm.fut:9
       #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
-          }
-        }
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_3 = t_ / 16;
+        const int e_3 = t_ % 16;
+        tiler_cp_async<4>(&sh_a_c_2[e_3 * 132 + r_3], &A[tiler_min(tiler_block_y * 128 + r_3, m - 1) * n + (16 + e_3)], true);
+      }
+      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest, 4 at a time  // mm.fut:9
+      #pragma unroll
+      for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: all issued at once
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_4 = t_ % 32 * 4;
+        const int e_4 = t_ / 32;
+        tiler_cp_async<16>(&sh_b_c_2[e_4 * 128 + r_4], &B0[tiler_min(blockIdx.x * 128 + r_4, q - 4) + (16 + e_4) * q], true);
       }
     }
-    #pragma unroll
-    for (int k = 0; k < 16; k += 1) {  // mm.fut:10
-      float reg_sh_a_c[8];
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        const float4 v_reg_sh_a_c = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k * 132]);
-        reg_sh_a_c[G0_ * 4] = v_reg_sh_a_c.x;
-        reg_sh_a_c[G0_ * 4 + 1] = v_reg_sh_a_c.y;
-        reg_sh_a_c[G0_ * 4 + 2] = v_reg_sh_a_c.z;
-        reg_sh_a_c[G0_ * 4 + 3] = v_reg_sh_a_c.w;
-      }
-      float reg_sh_b_c[8];
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        const float4 v_reg_sh_b_c = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k * 128]);
-        reg_sh_b_c[G1_ * 4] = v_reg_sh_b_c.x;
-        reg_sh_b_c[G1_ * 4 + 1] = v_reg_sh_b_c.y;
-        reg_sh_b_c[G1_ * 4 + 2] = v_reg_sh_b_c.z;
-        reg_sh_b_c[G1_ * 4 + 3] = v_reg_sh_b_c.w;
-      }
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c[G0_ * 4 + L0_] * reg_sh_b_c[G1_ * 4 + L1_];
-            }
-          }
-        }
-      }
-    }
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-          }
-        }
-      }
-    }
-    if (kk + 16 < kk_last) {
+    tiler_cp_async_commit();
+    for (int kk = 0; kk < kk_last; kk += 48) {  // 3 chunks a step, one in each shared buffer
       tiler_cp_async_wait<1>();
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
-      if (kk + 16 + 32 < kk_last) {
-        // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
+      if (kk + 32 < kk_last) {
+        // asynchronous copy: 128 x 16 tile of A into sh_a_c_3, chunk fastest  // mm.fut:9
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_7 = t_ / 16;
-          const int e_7 = t_ % 16;
-          tiler_cp_async<4>(&sh_a_c[e_7 * 132 + r_7], &A[tiler_min(blockIdx.y * 128 + r_7, m - 1) * n + (kk + 16 + 32 + e_7)], true);
+          const int r_5 = t_ / 16;
+          const int e_5 = t_ % 16;
+          tiler_cp_async<4>(&sh_a_c_3[e_5 * 132 + r_5], &A[tiler_min(tiler_block_y * 128 + r_5, m - 1) * n + (kk + 32 + e_5)], true);
         }
-        // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest, 4 at a time  // mm.fut:9
+        // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_3, rows fastest, 4 at a time  // mm.fut:9
         #pragma unroll
         for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_8 = t_ % 32 * 4;
-          const int e_8 = t_ / 32;
-          tiler_cp_async<16>(&sh_b_c[e_8 * 128 + r_8], &B0[tiler_min(blockIdx.x * 128 + r_8, q - 4) + (kk + 16 + 32 + e_8) * q], true);
+          const int r_6 = t_ % 32 * 4;
+          const int e_6 = t_ / 32;
+          tiler_cp_async<16>(&sh_b_c_3[e_6 * 128 + r_6], &B0[tiler_min(blockIdx.x * 128 + r_6, q - 4) + (kk + 32 + e_6) * q], true);
         }
       }
       tiler_cp_async_commit();
-      float acc_3[64];  // mm.fut:10
+      float acc_2[64];  // mm.fut:10
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
         #pragma unroll
@@ -368,30 +286,30 @@ tiler_mm_tiled(const float* __restrict__ A, const float* __restrict__ B0, float*
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
+              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
             }
           }
         }
       }
       #pragma unroll
-      for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // mm.fut:10
-        float reg_sh_a_c_2[8];
+      for (int k = 0; k < 16; k += 1) {  // mm.fut:10
+        float reg_sh_a_c[8];
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_a_c_2 = *reinterpret_cast<const float4*>(&sh_a_c_2[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
-          reg_sh_a_c_2[G0_ * 4] = v_reg_sh_a_c_2.x;
-          reg_sh_a_c_2[G0_ * 4 + 1] = v_reg_sh_a_c_2.y;
-          reg_sh_a_c_2[G0_ * 4 + 2] = v_reg_sh_a_c_2.z;
-          reg_sh_a_c_2[G0_ * 4 + 3] = v_reg_sh_a_c_2.w;
+          const float4 v_reg_sh_a_c = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k * 132]);
+          reg_sh_a_c[G0_ * 4] = v_reg_sh_a_c.x;
+          reg_sh_a_c[G0_ * 4 + 1] = v_reg_sh_a_c.y;
+          reg_sh_a_c[G0_ * 4 + 2] = v_reg_sh_a_c.z;
+          reg_sh_a_c[G0_ * 4 + 3] = v_reg_sh_a_c.w;
         }
-        float reg_sh_b_c_2[8];
+        float reg_sh_b_c[8];
         #pragma unroll
         for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_b_c_2 = *reinterpret_cast<const float4*>(&sh_b_c_2[G1_ * 64 + threadIdx.x * 4 + k_2 * 128]);
-          reg_sh_b_c_2[G1_ * 4] = v_reg_sh_b_c_2.x;
-          reg_sh_b_c_2[G1_ * 4 + 1] = v_reg_sh_b_c_2.y;
-          reg_sh_b_c_2[G1_ * 4 + 2] = v_reg_sh_b_c_2.z;
-          reg_sh_b_c_2[G1_ * 4 + 3] = v_reg_sh_b_c_2.w;
+          const float4 v_reg_sh_b_c = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k * 128]);
+          reg_sh_b_c[G1_ * 4] = v_reg_sh_b_c.x;
+          reg_sh_b_c[G1_ * 4 + 1] = v_reg_sh_b_c.y;
+          reg_sh_b_c[G1_ * 4 + 2] = v_reg_sh_b_c.z;
+          reg_sh_b_c[G1_ * 4 + 3] = v_reg_sh_b_c.w;
         }
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -401,7 +319,7 @@ tiler_mm_tiled(const float* __restrict__ A, const float* __restrict__ B0, float*
             for (int G1_ = 0; G1_ < 2; G1_ += 1) {
               #pragma unroll
               for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_2[G0_ * 4 + L0_] * reg_sh_b_c_2[G1_ * 4 + L1_];
+                acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c[G0_ * 4 + L0_] * reg_sh_b_c[G1_ * 4 + L1_];
               }
             }
           }
@@ -415,67 +333,80 @@ tiler_mm_tiled(const float* __restrict__ A, const float* __restrict__ B0, float*
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
             }
           }
         }
       }
-    }
-    if (kk + 32 < kk_last) {
-      tiler_cp_async_wait<1>();
-      __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
-      if (kk + 32 + 32 < kk_last) {
-        // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm.fut:9
-        #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_9 = t_ / 16;
-          const int e_9 = t_ % 16;
-          tiler_cp_async<4>(&sh_a_c_2[e_9 * 132 + r_9], &A[tiler_min(blockIdx.y * 128 + r_9, m - 1) * n + (kk + 32 + 32 + e_9)], true);
-        }
-        // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest, 4 at a time  // mm.fut:9
-        #pragma unroll
-        for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_10 = t_ % 32 * 4;
-          const int e_10 = t_ / 32;
-          tiler_cp_async<16>(&sh_b_c_2[e_10 * 128 + r_10], &B0[tiler_min(blockIdx.x * 128 + r_10, q - 4) + (kk + 32 + 32 + e_10) * q], true);
-        }
-      }
-      tiler_cp_async_commit();
-      float acc_4[64];  // mm.fut:10
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+      if (kk + 16 < kk_last) {
+        tiler_cp_async_wait<1>();
+        __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+        if (kk + 16 + 32 < kk_last) {
+          // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
           #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
-            }
+          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_7 = t_ / 16;
+            const int e_7 = t_ % 16;
+            tiler_cp_async<4>(&sh_a_c[e_7 * 132 + r_7], &A[tiler_min(tiler_block_y * 128 + r_7, m - 1) * n + (kk + 16 + 32 + e_7)], true);
+          }
+          // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest, 4 at a time  // mm.fut:9
+          #pragma unroll
+          for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_8 = t_ % 32 * 4;
+            const int e_8 = t_ / 32;
+            tiler_cp_async<16>(&sh_b_c[e_8 * 128 + r_8], &B0[tiler_min(blockIdx.x * 128 + r_8, q - 4) + (kk + 16 + 32 + e_8) * q], true);
           }
         }
-      }
-      #pragma unroll
-      for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // mm.fut:10
-        float reg_sh_a_c_3[8];
+        tiler_cp_async_commit();
+        float acc_3[64];  // mm.fut:10
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_a_c_3 = *reinterpret_cast<const float4*>(&sh_a_c_3[G0_ * 64 + threadIdx.y * 4 + k_3 * 132]);
-          reg_sh_a_c_3[G0_ * 4] = v_reg_sh_a_c_3.x;
-          reg_sh_a_c_3[G0_ * 4 + 1] = v_reg_sh_a_c_3.y;
-          reg_sh_a_c_3[G0_ * 4 + 2] = v_reg_sh_a_c_3.z;
-          reg_sh_a_c_3[G0_ * 4 + 3] = v_reg_sh_a_c_3.w;
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
+              }
+            }
+          }
         }
-        float reg_sh_b_c_3[8];
         #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_b_c_3 = *reinterpret_cast<const float4*>(&sh_b_c_3[G1_ * 64 + threadIdx.x * 4 + k_3 * 128]);
-          reg_sh_b_c_3[G1_ * 4] = v_reg_sh_b_c_3.x;
-          reg_sh_b_c_3[G1_ * 4 + 1] = v_reg_sh_b_c_3.y;
-          reg_sh_b_c_3[G1_ * 4 + 2] = v_reg_sh_b_c_3.z;
-          reg_sh_b_c_3[G1_ * 4 + 3] = v_reg_sh_b_c_3.w;
+        for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // mm.fut:10
+          float reg_sh_a_c_2[8];
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            const float4 v_reg_sh_a_c_2 = *reinterpret_cast<const float4*>(&sh_a_c_2[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
+            reg_sh_a_c_2[G0_ * 4] = v_reg_sh_a_c_2.x;
+            reg_sh_a_c_2[G0_ * 4 + 1] = v_reg_sh_a_c_2.y;
+            reg_sh_a_c_2[G0_ * 4 + 2] = v_reg_sh_a_c_2.z;
+            reg_sh_a_c_2[G0_ * 4 + 3] = v_reg_sh_a_c_2.w;
+          }
+          float reg_sh_b_c_2[8];
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            const float4 v_reg_sh_b_c_2 = *reinterpret_cast<const float4*>(&sh_b_c_2[G1_ * 64 + threadIdx.x * 4 + k_2 * 128]);
+            reg_sh_b_c_2[G1_ * 4] = v_reg_sh_b_c_2.x;
+            reg_sh_b_c_2[G1_ * 4 + 1] = v_reg_sh_b_c_2.y;
+            reg_sh_b_c_2[G1_ * 4 + 2] = v_reg_sh_b_c_2.z;
+            reg_sh_b_c_2[G1_ * 4 + 3] = v_reg_sh_b_c_2.w;
+          }
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            #pragma unroll
+            for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+              #pragma unroll
+              for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+                #pragma unroll
+                for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                  acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_2[G0_ * 4 + L0_] * reg_sh_b_c_2[G1_ * 4 + L1_];
+                }
+              }
+            }
+          }
         }
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -485,7 +416,158 @@ tiler_mm_tiled(const float* __restrict__ A, const float* __restrict__ B0, float*
             for (int G1_ = 0; G1_ < 2; G1_ += 1) {
               #pragma unroll
               for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_3[G0_ * 4 + L0_] * reg_sh_b_c_3[G1_ * 4 + L1_];
+                acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              }
+            }
+          }
+        }
+      }
+      if (kk + 32 < kk_last) {
+        tiler_cp_async_wait<1>();
+        __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+        if (kk + 32 + 32 < kk_last) {
+          // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm.fut:9
+          #pragma unroll
+          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_9 = t_ / 16;
+            const int e_9 = t_ % 16;
+            tiler_cp_async<4>(&sh_a_c_2[e_9 * 132 + r_9], &A[tiler_min(tiler_block_y * 128 + r_9, m - 1) * n + (kk + 32 + 32 + e_9)], true);
+          }
+          // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest, 4 at a time  // mm.fut:9
+          #pragma unroll
+          for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_10 = t_ % 32 * 4;
+            const int e_10 = t_ / 32;
+            tiler_cp_async<16>(&sh_b_c_2[e_10 * 128 + r_10], &B0[tiler_min(blockIdx.x * 128 + r_10, q - 4) + (kk + 32 + 32 + e_10) * q], true);
+          }
+        }
+        tiler_cp_async_commit();
+        float acc_4[64];  // mm.fut:10
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
+              }
+            }
+          }
+        }
+        #pragma unroll
+        for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // mm.fut:10
+          float reg_sh_a_c_3[8];
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            const float4 v_reg_sh_a_c_3 = *reinterpret_cast<const float4*>(&sh_a_c_3[G0_ * 64 + threadIdx.y * 4 + k_3 * 132]);
+            reg_sh_a_c_3[G0_ * 4] = v_reg_sh_a_c_3.x;
+            reg_sh_a_c_3[G0_ * 4 + 1] = v_reg_sh_a_c_3.y;
+            reg_sh_a_c_3[G0_ * 4 + 2] = v_reg_sh_a_c_3.z;
+            reg_sh_a_c_3[G0_ * 4 + 3] = v_reg_sh_a_c_3.w;
+          }
+          float reg_sh_b_c_3[8];
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            const float4 v_reg_sh_b_c_3 = *reinterpret_cast<const float4*>(&sh_b_c_3[G1_ * 64 + threadIdx.x * 4 + k_3 * 128]);
+            reg_sh_b_c_3[G1_ * 4] = v_reg_sh_b_c_3.x;
+            reg_sh_b_c_3[G1_ * 4 + 1] = v_reg_sh_b_c_3.y;
+            reg_sh_b_c_3[G1_ * 4 + 2] = v_reg_sh_b_c_3.z;
+            reg_sh_b_c_3[G1_ * 4 + 3] = v_reg_sh_b_c_3.w;
+          }
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            #pragma unroll
+            for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+              #pragma unroll
+              for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+                #pragma unroll
+                for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                  acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_3[G0_ * 4 + L0_] * reg_sh_b_c_3[G1_ * 4 + L1_];
+                }
+              }
+            }
+          }
+        }
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              }
+            }
+          }
+        }
+      }
+    }
+    tiler_cp_async_wait<0>();
+    __syncthreads();  // every chunk is read before the last one is copied
+    if (kk_last < n) {  // mm.fut:9
+      const int chunk = n - kk_last;
+      // cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_11 = t_ / 16;
+        const int e_11 = t_ % 16;
+        sh_a_c[e_11 * 132 + r_11] = kk_last + e_11 < n ? A[tiler_min(tiler_block_y * 128 + r_11, m - 1) * n + (kk_last + e_11)] : (float)0;
+      }
+      // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_12 = t_ % 128;
+        const int e_12 = t_ / 128;
+        sh_b_c[e_12 * 128 + r_12] = kk_last + e_12 < n ? B0[tiler_min(blockIdx.x * 128 + r_12, q - 1) + (kk_last + e_12) * q] : (float)0;
+      }
+      __syncthreads();  // the tiles are written
+      float acc_5[64];  // mm.fut:10
+      #pragma unroll
+      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        #pragma unroll
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            #pragma unroll
+            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+              acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
+            }
+          }
+        }
+      }
+      for (int k_4 = 0; k_4 < chunk; k_4 += 1) {  // mm.fut:10
+        float reg_sh_a_c_4[8];
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          const float4 v_reg_sh_a_c_4 = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k_4 * 132]);
+          reg_sh_a_c_4[G0_ * 4] = v_reg_sh_a_c_4.x;
+          reg_sh_a_c_4[G0_ * 4 + 1] = v_reg_sh_a_c_4.y;
+          reg_sh_a_c_4[G0_ * 4 + 2] = v_reg_sh_a_c_4.z;
+          reg_sh_a_c_4[G0_ * 4 + 3] = v_reg_sh_a_c_4.w;
+        }
+        float reg_sh_b_c_4[8];
+        #pragma unroll
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          const float4 v_reg_sh_b_c_4 = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k_4 * 128]);
+          reg_sh_b_c_4[G1_ * 4] = v_reg_sh_b_c_4.x;
+          reg_sh_b_c_4[G1_ * 4 + 1] = v_reg_sh_b_c_4.y;
+          reg_sh_b_c_4[G1_ * 4 + 2] = v_reg_sh_b_c_4.z;
+          reg_sh_b_c_4[G1_ * 4 + 3] = v_reg_sh_b_c_4.w;
+        }
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_4[G0_ * 4 + L0_] * reg_sh_b_c_4[G1_ * 4 + L1_];
               }
             }
           }
@@ -499,78 +581,12 @@ tiler_mm_tiled(const float* __restrict__ A, const float* __restrict__ B0, float*
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
             }
           }
         }
       }
-    }
-  }
-  tiler_cp_async_wait<0>();
-  __syncthreads();  // every chunk is read before the last one is copied
-  if (kk_last < n) {  // mm.fut:9
-    const int chunk = n - kk_last;
-    // cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_11 = t_ / 16;
-      const int e_11 = t_ % 16;
-      sh_a_c[e_11 * 132 + r_11] = kk_last + e_11 < n ? A[tiler_min(blockIdx.y * 128 + r_11, m - 1) * n + (kk_last + e_11)] : (float)0;
-    }
-    // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_12 = t_ % 128;
-      const int e_12 = t_ / 128;
-      sh_b_c[e_12 * 128 + r_12] = kk_last + e_12 < n ? B0[tiler_min(blockIdx.x * 128 + r_12, q - 1) + (kk_last + e_12) * q] : (float)0;
-    }
-    __syncthreads();  // the tiles are written
-    float acc_5[64];  // mm.fut:10
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
-          }
-        }
-      }
-    }
-    for (int k_4 = 0; k_4 < chunk; k_4 += 1) {  // mm.fut:10
-      float reg_sh_a_c_4[8];
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        const float4 v_reg_sh_a_c_4 = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k_4 * 132]);
-        reg_sh_a_c_4[G0_ * 4] = v_reg_sh_a_c_4.x;
-        reg_sh_a_c_4[G0_ * 4 + 1] = v_reg_sh_a_c_4.y;
-        reg_sh_a_c_4[G0_ * 4 + 2] = v_reg_sh_a_c_4.z;
-        reg_sh_a_c_4[G0_ * 4 + 3] = v_reg_sh_a_c_4.w;
-      }
-      float reg_sh_b_c_4[8];
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        const float4 v_reg_sh_b_c_4 = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k_4 * 128]);
-        reg_sh_b_c_4[G1_ * 4] = v_reg_sh_b_c_4.x;
-        reg_sh_b_c_4[G1_ * 4 + 1] = v_reg_sh_b_c_4.y;
-        reg_sh_b_c_4[G1_ * 4 + 2] = v_reg_sh_b_c_4.z;
-        reg_sh_b_c_4[G1_ * 4 + 3] = v_reg_sh_b_c_4.w;
-      }
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_4[G0_ * 4 + L0_] * reg_sh_b_c_4[G1_ * 4 + L1_];
-            }
-          }
-        }
-      }
+      __syncthreads();  // the tiles are read before the next copy
     }
     #pragma unroll
     for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -580,27 +596,14 @@ tiler_mm_tiled(const float* __restrict__ A, const float* __restrict__ B0, float*
         for (int G1_ = 0; G1_ < 2; G1_ += 1) {
           #pragma unroll
           for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+            if (gtid0[G0_ * 4 + L0_] < m && gtid1[G1_ * 4 + L1_] < q) {
+              out0[gtid0[G0_ * 4 + L0_] * q + gtid1[G1_ * 4 + L1_]] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:5
+            }
           }
         }
       }
     }
-    __syncthreads();  // the tiles are read before the next copy
-  }
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-    #pragma unroll
-    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        #pragma unroll
-        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-          if (gtid0[G0_ * 4 + L0_] < m && gtid1[G1_ * 4 + L1_] < q) {
-            out0[gtid0[G0_ * 4 + L0_] * q + gtid1[G1_ * 4 + L1_]] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:5
-          }
-        }
-      }
-    }
+    __syncthreads();  // this pass's shared arrays are read before the next pass writes them
   }
 }
 
@@ -614,181 +617,99 @@ tiler_mm_tiled_scalar(const float* __restrict__ A, const float* __restrict__ B0,
   float* const sh_b_c_2 = (float*)(tiler_shared + 25088);
   float* const sh_a_c_3 = (float*)(tiler_shared + 33280);
   float* const sh_b_c_3 = (float*)(tiler_shared + 41728);
-  int gtid0[8];  // mm.fut:7
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    int gtid0[8];  // mm.fut:7
     #pragma unroll
-    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-      gtid0[G0_ * 4 + L0_] = blockIdx.y * 128 + (G0_ * 64 + threadIdx.y * 4 + L0_);  // mm.fut:7
-    }
-  }
-  int gtid1[8];  // mm.fut:8
-  #pragma unroll
-  for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-    #pragma unroll
-    for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-      gtid1[G1_ * 4 + L1_] = blockIdx.x * 128 + (G1_ * 64 + threadIdx.x * 4 + L1_);  // mm.fut:8
-    }
-  }
-  float acc[64];  // mm.fut:9
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-    #pragma unroll
-    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
       #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+        gtid0[G0_ * 4 + L0_] = tiler_block_y * 128 + (G0_ * 64 + threadIdx.y * 4 + L0_);  // mm.fut:7
+      }
+    }
+    int gtid1[8];  // mm.fut:8
+    #pragma unroll
+    for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+      #pragma unroll
+      for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+        gtid1[G1_ * 4 + L1_] = blockIdx.x * 128 + (G1_ * 64 + threadIdx.x * 4 + L1_);  // mm.fut:8
+      }
+    }
+    float acc[64];  // mm.fut:9
+    #pragma unroll
+    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      #pragma unroll
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-          acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = 0.0f;  // mm.fut:9
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          #pragma unroll
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = 0.0f;  // mm.fut:9
+          }
         }
       }
     }
-  }
-  const int kk_last = n - n % 16;
-  if (0 < kk_last) {  // mm.fut:9
-    // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r = t_ / 16;
-      const int e = t_ % 16;
-      tiler_cp_async<4>(&sh_a_c[e * 132 + r], &A[tiler_min(blockIdx.y * 128 + r, m - 1) * n + e], true);
-    }
-    // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_2 = t_ % 128;
-      const int e_2 = t_ / 128;
-      tiler_cp_async<4>(&sh_b_c[e_2 * 128 + r_2], &B0[tiler_min(blockIdx.x * 128 + r_2, q - 1) + e_2 * q], true);
-    }
-  }
-  tiler_cp_async_commit();
-  if (16 < kk_last) {  // mm.fut:9
-    // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm.fut:9
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_3 = t_ / 16;
-      const int e_3 = t_ % 16;
-      tiler_cp_async<4>(&sh_a_c_2[e_3 * 132 + r_3], &A[tiler_min(blockIdx.y * 128 + r_3, m - 1) * n + (16 + e_3)], true);
-    }
-    // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm.fut:9
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_4 = t_ % 128;
-      const int e_4 = t_ / 128;
-      tiler_cp_async<4>(&sh_b_c_2[e_4 * 128 + r_4], &B0[tiler_min(blockIdx.x * 128 + r_4, q - 1) + (16 + e_4) * q], true);
-    }
-  }
-  tiler_cp_async_commit();
-  for (int kk = 0; kk < kk_last; kk += 48) {  // 3 chunks a step, one in each shared buffer
-    tiler_cp_async_wait<1>();
-    __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
-    if (kk + 32 < kk_last) {
-      // asynchronous copy: 128 x 16 tile of A into sh_a_c_3, chunk fastest  // mm.fut:9
+    const int kk_last = n - n % 16;
+    if (0 < kk_last) {  // mm.fut:9
+      // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_5 = t_ / 16;
-        const int e_5 = t_ % 16;
-        tiler_cp_async<4>(&sh_a_c_3[e_5 * 132 + r_5], &A[tiler_min(blockIdx.y * 128 + r_5, m - 1) * n + (kk + 32 + e_5)], true);
+        const int r = t_ / 16;
+        const int e = t_ % 16;
+        tiler_cp_async<4>(&sh_a_c[e * 132 + r], &A[tiler_min(tiler_block_y * 128 + r, m - 1) * n + e], true);
       }
-      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_3, rows fastest  // mm.fut:9
+      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_6 = t_ % 128;
-        const int e_6 = t_ / 128;
-        tiler_cp_async<4>(&sh_b_c_3[e_6 * 128 + r_6], &B0[tiler_min(blockIdx.x * 128 + r_6, q - 1) + (kk + 32 + e_6) * q], true);
+        const int r_2 = t_ % 128;
+        const int e_2 = t_ / 128;
+        tiler_cp_async<4>(&sh_b_c[e_2 * 128 + r_2], &B0[tiler_min(blockIdx.x * 128 + r_2, q - 1) + e_2 * q], true);
       }
     }
     tiler_cp_async_commit();
-    float acc_2[64];  // mm.fut:10
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+    if (16 < kk_last) {  // mm.fut:9
+      // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm.fut:9
       #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
-          }
-        }
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_3 = t_ / 16;
+        const int e_3 = t_ % 16;
+        tiler_cp_async<4>(&sh_a_c_2[e_3 * 132 + r_3], &A[tiler_min(tiler_block_y * 128 + r_3, m - 1) * n + (16 + e_3)], true);
+      }
+      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm.fut:9
+      #pragma unroll
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_4 = t_ % 128;
+        const int e_4 = t_ / 128;
+        tiler_cp_async<4>(&sh_b_c_2[e_4 * 128 + r_4], &B0[tiler_min(blockIdx.x * 128 + r_4, q - 1) + (16 + e_4) * q], true);
       }
     }
-    #pragma unroll
-    for (int k = 0; k < 16; k += 1) {  // mm.fut:10
-      float reg_sh_a_c[8];
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        const float4 v_reg_sh_a_c = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k * 132]);
-        reg_sh_a_c[G0_ * 4] = v_reg_sh_a_c.x;
-        reg_sh_a_c[G0_ * 4 + 1] = v_reg_sh_a_c.y;
-        reg_sh_a_c[G0_ * 4 + 2] = v_reg_sh_a_c.z;
-        reg_sh_a_c[G0_ * 4 + 3] = v_reg_sh_a_c.w;
-      }
-      float reg_sh_b_c[8];
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        const float4 v_reg_sh_b_c = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k * 128]);
-        reg_sh_b_c[G1_ * 4] = v_reg_sh_b_c.x;
-        reg_sh_b_c[G1_ * 4 + 1] = v_reg_sh_b_c.y;
-        reg_sh_b_c[G1_ * 4 + 2] = v_reg_sh_b_c.z;
-        reg_sh_b_c[G1_ * 4 + 3] = v_reg_sh_b_c.w;
-      }
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c[G0_ * 4 + L0_] * reg_sh_b_c[G1_ * 4 + L1_];
-            }
-          }
-        }
-      }
-    }
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-          }
-        }
-      }
-    }
-    if (kk + 16 < kk_last) {
+    tiler_cp_async_commit();
+    for (int kk = 0; kk < kk_last; kk += 48) {  // 3 chunks a step, one in each shared buffer
       tiler_cp_async_wait<1>();
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
-      if (kk + 16 + 32 < kk_last) {
-        // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
+      if (kk + 32 < kk_last) {
+        // asynchronous copy: 128 x 16 tile of A into sh_a_c_3, chunk fastest  // mm.fut:9
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_7 = t_ / 16;
-          const int e_7 = t_ % 16;
-          tiler_cp_async<4>(&sh_a_c[e_7 * 132 + r_7], &A[tiler_min(blockIdx.y * 128 + r_7, m - 1) * n + (kk + 16 + 32 + e_7)], true);
+          const int r_5 = t_ / 16;
+          const int e_5 = t_ % 16;
+          tiler_cp_async<4>(&sh_a_c_3[e_5 * 132 + r_5], &A[tiler_min(tiler_block_y * 128 + r_5, m - 1) * n + (kk + 32 + e_5)], true);
         }
-        // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
+        // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_3, rows fastest  // mm.fut:9
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_8 = t_ % 128;
-          const int e_8 = t_ / 128;
-          tiler_cp_async<4>(&sh_b_c[e_8 * 128 + r_8], &B0[tiler_min(blockIdx.x * 128 + r_8, q - 1) + (kk + 16 + 32 + e_8) * q], true);
+          const int r_6 = t_ % 128;
+          const int e_6 = t_ / 128;
+          tiler_cp_async<4>(&sh_b_c_3[e_6 * 128 + r_6], &B0[tiler_min(blockIdx.x * 128 + r_6, q - 1) + (kk + 32 + e_6) * q], true);
         }
       }
       tiler_cp_async_commit();
-      float acc_3[64];  // mm.fut:10
+      float acc_2[64];  // mm.fut:10
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
         #pragma unroll
@@ -797,30 +718,30 @@ tiler_mm_tiled_scalar(const float* __restrict__ A, const float* __restrict__ B0,
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
+              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
             }
           }
         }
       }
       #pragma unroll
-      for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // mm.fut:10
-        float reg_sh_a_c_2[8];
+      for (int k = 0; k < 16; k += 1) {  // mm.fut:10
+        float reg_sh_a_c[8];
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_a_c_2 = *reinterpret_cast<const float4*>(&sh_a_c_2[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
-          reg_sh_a_c_2[G0_ * 4] = v_reg_sh_a_c_2.x;
-          reg_sh_a_c_2[G0_ * 4 + 1] = v_reg_sh_a_c_2.y;
-          reg_sh_a_c_2[G0_ * 4 + 2] = v_reg_sh_a_c_2.z;
-          reg_sh_a_c_2[G0_ * 4 + 3] = v_reg_sh_a_c_2.w;
+          const float4 v_reg_sh_a_c = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k * 132]);
+          reg_sh_a_c[G0_ * 4] = v_reg_sh_a_c.x;
+          reg_sh_a_c[G0_ * 4 + 1] = v_reg_sh_a_c.y;
+          reg_sh_a_c[G0_ * 4 + 2] = v_reg_sh_a_c.z;
+          reg_sh_a_c[G0_ * 4 + 3] = v_reg_sh_a_c.w;
         }
-        float reg_sh_b_c_2[8];
+        float reg_sh_b_c[8];
         #pragma unroll
         for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_b_c_2 = *reinterpret_cast<const float4*>(&sh_b_c_2[G1_ * 64 + threadIdx.x * 4 + k_2 * 128]);
-          reg_sh_b_c_2[G1_ * 4] = v_reg_sh_b_c_2.x;
-          reg_sh_b_c_2[G1_ * 4 + 1] = v_reg_sh_b_c_2.y;
-          reg_sh_b_c_2[G1_ * 4 + 2] = v_reg_sh_b_c_2.z;
-          reg_sh_b_c_2[G1_ * 4 + 3] = v_reg_sh_b_c_2.w;
+          const float4 v_reg_sh_b_c = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k * 128]);
+          reg_sh_b_c[G1_ * 4] = v_reg_sh_b_c.x;
+          reg_sh_b_c[G1_ * 4 + 1] = v_reg_sh_b_c.y;
+          reg_sh_b_c[G1_ * 4 + 2] = v_reg_sh_b_c.z;
+          reg_sh_b_c[G1_ * 4 + 3] = v_reg_sh_b_c.w;
         }
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -830,7 +751,7 @@ tiler_mm_tiled_scalar(const float* __restrict__ A, const float* __restrict__ B0,
             for (int G1_ = 0; G1_ < 2; G1_ += 1) {
               #pragma unroll
               for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_2[G0_ * 4 + L0_] * reg_sh_b_c_2[G1_ * 4 + L1_];
+                acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c[G0_ * 4 + L0_] * reg_sh_b_c[G1_ * 4 + L1_];
               }
             }
           }
@@ -844,67 +765,80 @@ tiler_mm_tiled_scalar(const float* __restrict__ A, const float* __restrict__ B0,
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
             }
           }
         }
       }
-    }
-    if (kk + 32 < kk_last) {
-      tiler_cp_async_wait<1>();
-      __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
-      if (kk + 32 + 32 < kk_last) {
-        // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm.fut:9
-        #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_9 = t_ / 16;
-          const int e_9 = t_ % 16;
-          tiler_cp_async<4>(&sh_a_c_2[e_9 * 132 + r_9], &A[tiler_min(blockIdx.y * 128 + r_9, m - 1) * n + (kk + 32 + 32 + e_9)], true);
-        }
-        // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm.fut:9
-        #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_10 = t_ % 128;
-          const int e_10 = t_ / 128;
-          tiler_cp_async<4>(&sh_b_c_2[e_10 * 128 + r_10], &B0[tiler_min(blockIdx.x * 128 + r_10, q - 1) + (kk + 32 + 32 + e_10) * q], true);
-        }
-      }
-      tiler_cp_async_commit();
-      float acc_4[64];  // mm.fut:10
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+      if (kk + 16 < kk_last) {
+        tiler_cp_async_wait<1>();
+        __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+        if (kk + 16 + 32 < kk_last) {
+          // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
           #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
-            }
+          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_7 = t_ / 16;
+            const int e_7 = t_ % 16;
+            tiler_cp_async<4>(&sh_a_c[e_7 * 132 + r_7], &A[tiler_min(tiler_block_y * 128 + r_7, m - 1) * n + (kk + 16 + 32 + e_7)], true);
+          }
+          // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
+          #pragma unroll
+          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_8 = t_ % 128;
+            const int e_8 = t_ / 128;
+            tiler_cp_async<4>(&sh_b_c[e_8 * 128 + r_8], &B0[tiler_min(blockIdx.x * 128 + r_8, q - 1) + (kk + 16 + 32 + e_8) * q], true);
           }
         }
-      }
-      #pragma unroll
-      for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // mm.fut:10
-        float reg_sh_a_c_3[8];
+        tiler_cp_async_commit();
+        float acc_3[64];  // mm.fut:10
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_a_c_3 = *reinterpret_cast<const float4*>(&sh_a_c_3[G0_ * 64 + threadIdx.y * 4 + k_3 * 132]);
-          reg_sh_a_c_3[G0_ * 4] = v_reg_sh_a_c_3.x;
-          reg_sh_a_c_3[G0_ * 4 + 1] = v_reg_sh_a_c_3.y;
-          reg_sh_a_c_3[G0_ * 4 + 2] = v_reg_sh_a_c_3.z;
-          reg_sh_a_c_3[G0_ * 4 + 3] = v_reg_sh_a_c_3.w;
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
+              }
+            }
+          }
         }
-        float reg_sh_b_c_3[8];
         #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_b_c_3 = *reinterpret_cast<const float4*>(&sh_b_c_3[G1_ * 64 + threadIdx.x * 4 + k_3 * 128]);
-          reg_sh_b_c_3[G1_ * 4] = v_reg_sh_b_c_3.x;
-          reg_sh_b_c_3[G1_ * 4 + 1] = v_reg_sh_b_c_3.y;
-          reg_sh_b_c_3[G1_ * 4 + 2] = v_reg_sh_b_c_3.z;
-          reg_sh_b_c_3[G1_ * 4 + 3] = v_reg_sh_b_c_3.w;
+        for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // mm.fut:10
+          float reg_sh_a_c_2[8];
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            const float4 v_reg_sh_a_c_2 = *reinterpret_cast<const float4*>(&sh_a_c_2[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
+            reg_sh_a_c_2[G0_ * 4] = v_reg_sh_a_c_2.x;
+            reg_sh_a_c_2[G0_ * 4 + 1] = v_reg_sh_a_c_2.y;
+            reg_sh_a_c_2[G0_ * 4 + 2] = v_reg_sh_a_c_2.z;
+            reg_sh_a_c_2[G0_ * 4 + 3] = v_reg_sh_a_c_2.w;
+          }
+          float reg_sh_b_c_2[8];
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            const float4 v_reg_sh_b_c_2 = *reinterpret_cast<const float4*>(&sh_b_c_2[G1_ * 64 + threadIdx.x * 4 + k_2 * 128]);
+            reg_sh_b_c_2[G1_ * 4] = v_reg_sh_b_c_2.x;
+            reg_sh_b_c_2[G1_ * 4 + 1] = v_reg_sh_b_c_2.y;
+            reg_sh_b_c_2[G1_ * 4 + 2] = v_reg_sh_b_c_2.z;
+            reg_sh_b_c_2[G1_ * 4 + 3] = v_reg_sh_b_c_2.w;
+          }
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            #pragma unroll
+            for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+              #pragma unroll
+              for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+                #pragma unroll
+                for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                  acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_2[G0_ * 4 + L0_] * reg_sh_b_c_2[G1_ * 4 + L1_];
+                }
+              }
+            }
+          }
         }
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -914,7 +848,158 @@ tiler_mm_tiled_scalar(const float* __restrict__ A, const float* __restrict__ B0,
             for (int G1_ = 0; G1_ < 2; G1_ += 1) {
               #pragma unroll
               for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_3[G0_ * 4 + L0_] * reg_sh_b_c_3[G1_ * 4 + L1_];
+                acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              }
+            }
+          }
+        }
+      }
+      if (kk + 32 < kk_last) {
+        tiler_cp_async_wait<1>();
+        __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+        if (kk + 32 + 32 < kk_last) {
+          // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm.fut:9
+          #pragma unroll
+          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_9 = t_ / 16;
+            const int e_9 = t_ % 16;
+            tiler_cp_async<4>(&sh_a_c_2[e_9 * 132 + r_9], &A[tiler_min(tiler_block_y * 128 + r_9, m - 1) * n + (kk + 32 + 32 + e_9)], true);
+          }
+          // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm.fut:9
+          #pragma unroll
+          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_10 = t_ % 128;
+            const int e_10 = t_ / 128;
+            tiler_cp_async<4>(&sh_b_c_2[e_10 * 128 + r_10], &B0[tiler_min(blockIdx.x * 128 + r_10, q - 1) + (kk + 32 + 32 + e_10) * q], true);
+          }
+        }
+        tiler_cp_async_commit();
+        float acc_4[64];  // mm.fut:10
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
+              }
+            }
+          }
+        }
+        #pragma unroll
+        for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // mm.fut:10
+          float reg_sh_a_c_3[8];
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            const float4 v_reg_sh_a_c_3 = *reinterpret_cast<const float4*>(&sh_a_c_3[G0_ * 64 + threadIdx.y * 4 + k_3 * 132]);
+            reg_sh_a_c_3[G0_ * 4] = v_reg_sh_a_c_3.x;
+            reg_sh_a_c_3[G0_ * 4 + 1] = v_reg_sh_a_c_3.y;
+            reg_sh_a_c_3[G0_ * 4 + 2] = v_reg_sh_a_c_3.z;
+            reg_sh_a_c_3[G0_ * 4 + 3] = v_reg_sh_a_c_3.w;
+          }
+          float reg_sh_b_c_3[8];
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            const float4 v_reg_sh_b_c_3 = *reinterpret_cast<const float4*>(&sh_b_c_3[G1_ * 64 + threadIdx.x * 4 + k_3 * 128]);
+            reg_sh_b_c_3[G1_ * 4] = v_reg_sh_b_c_3.x;
+            reg_sh_b_c_3[G1_ * 4 + 1] = v_reg_sh_b_c_3.y;
+            reg_sh_b_c_3[G1_ * 4 + 2] = v_reg_sh_b_c_3.z;
+            reg_sh_b_c_3[G1_ * 4 + 3] = v_reg_sh_b_c_3.w;
+          }
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            #pragma unroll
+            for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+              #pragma unroll
+              for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+                #pragma unroll
+                for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                  acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_3[G0_ * 4 + L0_] * reg_sh_b_c_3[G1_ * 4 + L1_];
+                }
+              }
+            }
+          }
+        }
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              }
+            }
+          }
+        }
+      }
+    }
+    tiler_cp_async_wait<0>();
+    __syncthreads();  // every chunk is read before the last one is copied
+    if (kk_last < n) {  // mm.fut:9
+      const int chunk = n - kk_last;
+      // cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_11 = t_ / 16;
+        const int e_11 = t_ % 16;
+        sh_a_c[e_11 * 132 + r_11] = kk_last + e_11 < n ? A[tiler_min(tiler_block_y * 128 + r_11, m - 1) * n + (kk_last + e_11)] : (float)0;
+      }
+      // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_12 = t_ % 128;
+        const int e_12 = t_ / 128;
+        sh_b_c[e_12 * 128 + r_12] = kk_last + e_12 < n ? B0[tiler_min(blockIdx.x * 128 + r_12, q - 1) + (kk_last + e_12) * q] : (float)0;
+      }
+      __syncthreads();  // the tiles are written
+      float acc_5[64];  // mm.fut:10
+      #pragma unroll
+      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        #pragma unroll
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            #pragma unroll
+            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+              acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
+            }
+          }
+        }
+      }
+      for (int k_4 = 0; k_4 < chunk; k_4 += 1) {  // mm.fut:10
+        float reg_sh_a_c_4[8];
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          const float4 v_reg_sh_a_c_4 = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k_4 * 132]);
+          reg_sh_a_c_4[G0_ * 4] = v_reg_sh_a_c_4.x;
+          reg_sh_a_c_4[G0_ * 4 + 1] = v_reg_sh_a_c_4.y;
+          reg_sh_a_c_4[G0_ * 4 + 2] = v_reg_sh_a_c_4.z;
+          reg_sh_a_c_4[G0_ * 4 + 3] = v_reg_sh_a_c_4.w;
+        }
+        float reg_sh_b_c_4[8];
+        #pragma unroll
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          const float4 v_reg_sh_b_c_4 = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k_4 * 128]);
+          reg_sh_b_c_4[G1_ * 4] = v_reg_sh_b_c_4.x;
+          reg_sh_b_c_4[G1_ * 4 + 1] = v_reg_sh_b_c_4.y;
+          reg_sh_b_c_4[G1_ * 4 + 2] = v_reg_sh_b_c_4.z;
+          reg_sh_b_c_4[G1_ * 4 + 3] = v_reg_sh_b_c_4.w;
+        }
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_4[G0_ * 4 + L0_] * reg_sh_b_c_4[G1_ * 4 + L1_];
               }
             }
           }
@@ -928,78 +1013,12 @@ tiler_mm_tiled_scalar(const float* __restrict__ A, const float* __restrict__ B0,
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
             }
           }
         }
       }
-    }
-  }
-  tiler_cp_async_wait<0>();
-  __syncthreads();  // every chunk is read before the last one is copied
-  if (kk_last < n) {  // mm.fut:9
-    const int chunk = n - kk_last;
-    // cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_11 = t_ / 16;
-      const int e_11 = t_ % 16;
-      sh_a_c[e_11 * 132 + r_11] = kk_last + e_11 < n ? A[tiler_min(blockIdx.y * 128 + r_11, m - 1) * n + (kk_last + e_11)] : (float)0;
-    }
-    // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_12 = t_ % 128;
-      const int e_12 = t_ / 128;
-      sh_b_c[e_12 * 128 + r_12] = kk_last + e_12 < n ? B0[tiler_min(blockIdx.x * 128 + r_12, q - 1) + (kk_last + e_12) * q] : (float)0;
-    }
-    __syncthreads();  // the tiles are written
-    float acc_5[64];  // mm.fut:10
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
-          }
-        }
-      }
-    }
-    for (int k_4 = 0; k_4 < chunk; k_4 += 1) {  // mm.fut:10
-      float reg_sh_a_c_4[8];
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        const float4 v_reg_sh_a_c_4 = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k_4 * 132]);
-        reg_sh_a_c_4[G0_ * 4] = v_reg_sh_a_c_4.x;
-        reg_sh_a_c_4[G0_ * 4 + 1] = v_reg_sh_a_c_4.y;
-        reg_sh_a_c_4[G0_ * 4 + 2] = v_reg_sh_a_c_4.z;
-        reg_sh_a_c_4[G0_ * 4 + 3] = v_reg_sh_a_c_4.w;
-      }
-      float reg_sh_b_c_4[8];
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        const float4 v_reg_sh_b_c_4 = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k_4 * 128]);
-        reg_sh_b_c_4[G1_ * 4] = v_reg_sh_b_c_4.x;
-        reg_sh_b_c_4[G1_ * 4 + 1] = v_reg_sh_b_c_4.y;
-        reg_sh_b_c_4[G1_ * 4 + 2] = v_reg_sh_b_c_4.z;
-        reg_sh_b_c_4[G1_ * 4 + 3] = v_reg_sh_b_c_4.w;
-      }
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_4[G0_ * 4 + L0_] * reg_sh_b_c_4[G1_ * 4 + L1_];
-            }
-          }
-        }
-      }
+      __syncthreads();  // the tiles are read before the next copy
     }
     #pragma unroll
     for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -1009,27 +1028,14 @@ tiler_mm_tiled_scalar(const float* __restrict__ A, const float* __restrict__ B0,
         for (int G1_ = 0; G1_ < 2; G1_ += 1) {
           #pragma unroll
           for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+            if (gtid0[G0_ * 4 + L0_] < m && gtid1[G1_ * 4 + L1_] < q) {
+              out0[gtid0[G0_ * 4 + L0_] * q + gtid1[G1_ * 4 + L1_]] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:5
+            }
           }
         }
       }
     }
-    __syncthreads();  // the tiles are read before the next copy
-  }
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-    #pragma unroll
-    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        #pragma unroll
-        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-          if (gtid0[G0_ * 4 + L0_] < m && gtid1[G1_ * 4 + L1_] < q) {
-            out0[gtid0[G0_ * 4 + L0_] * q + gtid1[G1_ * 4 + L1_]] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:5
-          }
-        }
-      }
-    }
+    __syncthreads();  // this pass's shared arrays are read before the next pass writes them
   }
 }
 
@@ -1038,76 +1044,81 @@ tiler_mm_tiled_one_point(const float* __restrict__ A, const float* __restrict__ 
 {
   __shared__ __align__(16) float sh_a_c[1024];
   __shared__ __align__(16) float sh_b_c[1024];
-  const int gtid0 = blockIdx.y * 32 + threadIdx.y;  // mm.fut:7
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm.fut:8
-  float acc = 0.0f;  // mm.fut:9
-  for (int kk = 0; kk < n - 31; kk += 32) {  // mm.fut:9
-    // cooperative copy: 32 x 32 tile of A into sh_a_c, chunk fastest  // mm.fut:9
-    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-      const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
-      const int r = t_ / 32;
-      const int e = t_ % 32;
-      sh_a_c[r * 32 + e] = A[tiler_min(blockIdx.y * 32 + r, m - 1) * n + (kk + e)];
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 31) / 32; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 32 + threadIdx.y;  // mm.fut:7
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm.fut:8
+    float acc = 0.0f;  // mm.fut:9
+    for (int kk = 0; kk < n - 31; kk += 32) {  // mm.fut:9
+      // cooperative copy: 32 x 32 tile of A into sh_a_c, chunk fastest  // mm.fut:9
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
+        const int r = t_ / 32;
+        const int e = t_ % 32;
+        sh_a_c[r * 32 + e] = A[tiler_min(tiler_block_y * 32 + r, m - 1) * n + (kk + e)];
+      }
+      // cooperative copy: 32 x 32 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
+        const int r_2 = t_ % 32;
+        const int e_2 = t_ / 32;
+        sh_b_c[e_2 * 32 + r_2] = B0[tiler_min(blockIdx.x * 32 + r_2, q - 1) + (kk + e_2) * q];
+      }
+      __syncthreads();  // the tiles are written
+      float acc_2 = acc;  // mm.fut:10
+      for (int k = 0; k < 32; k += 1) {  // mm.fut:10
+        acc_2 = acc_2 + sh_a_c[threadIdx.y * 32 + k] * sh_b_c[threadIdx.x + k * 32];
+      }
+      acc = acc_2;
+      __syncthreads();  // the tiles are read before the next copy
     }
-    // cooperative copy: 32 x 32 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
-    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-      const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
-      const int r_2 = t_ % 32;
-      const int e_2 = t_ / 32;
-      sh_b_c[e_2 * 32 + r_2] = B0[tiler_min(blockIdx.x * 32 + r_2, q - 1) + (kk + e_2) * q];
+    const int kk_last = n - n % 32;
+    if (kk_last < n) {  // mm.fut:9
+      const int chunk = n - kk_last;
+      // cooperative copy: 32 x 32 tile of A into sh_a_c, chunk fastest  // mm.fut:9
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
+        const int r_3 = t_ / 32;
+        const int e_3 = t_ % 32;
+        sh_a_c[r_3 * 32 + e_3] = kk_last + e_3 < n ? A[tiler_min(tiler_block_y * 32 + r_3, m - 1) * n + (kk_last + e_3)] : (float)0;
+      }
+      // cooperative copy: 32 x 32 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
+      for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
+        const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
+        const int r_4 = t_ % 32;
+        const int e_4 = t_ / 32;
+        sh_b_c[e_4 * 32 + r_4] = kk_last + e_4 < n ? B0[tiler_min(blockIdx.x * 32 + r_4, q - 1) + (kk_last + e_4) * q] : (float)0;
+      }
+      __syncthreads();  // the tiles are written
+      float acc_3 = acc;  // mm.fut:10
+      for (int k_2 = 0; k_2 < chunk; k_2 += 1) {  // mm.fut:10
+        acc_3 = acc_3 + sh_a_c[threadIdx.y * 32 + k_2] * sh_b_c[threadIdx.x + k_2 * 32];
+      }
+      acc = acc_3;
+      __syncthreads();  // the tiles are read before the next copy
     }
-    __syncthreads();  // the tiles are written
-    float acc_2 = acc;  // mm.fut:10
-    for (int k = 0; k < 32; k += 1) {  // mm.fut:10
-      acc_2 = acc_2 + sh_a_c[threadIdx.y * 32 + k] * sh_b_c[threadIdx.x + k * 32];
+    if (gtid0 < m && gtid1 < q) {
+      out0[gtid0 * q + gtid1] = acc;  // mm.fut:5
     }
-    acc = acc_2;
-    __syncthreads();  // the tiles are read before the next copy
-  }
-  const int kk_last = n - n % 32;
-  if (kk_last < n) {  // mm.fut:9
-    const int chunk = n - kk_last;
-    // cooperative copy: 32 x 32 tile of A into sh_a_c, chunk fastest  // mm.fut:9
-    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-      const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
-      const int r_3 = t_ / 32;
-      const int e_3 = t_ % 32;
-      sh_a_c[r_3 * 32 + e_3] = kk_last + e_3 < n ? A[tiler_min(blockIdx.y * 32 + r_3, m - 1) * n + (kk_last + e_3)] : (float)0;
-    }
-    // cooperative copy: 32 x 32 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
-    for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
-      const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
-      const int r_4 = t_ % 32;
-      const int e_4 = t_ / 32;
-      sh_b_c[e_4 * 32 + r_4] = kk_last + e_4 < n ? B0[tiler_min(blockIdx.x * 32 + r_4, q - 1) + (kk_last + e_4) * q] : (float)0;
-    }
-    __syncthreads();  // the tiles are written
-    float acc_3 = acc;  // mm.fut:10
-    for (int k_2 = 0; k_2 < chunk; k_2 += 1) {  // mm.fut:10
-      acc_3 = acc_3 + sh_a_c[threadIdx.y * 32 + k_2] * sh_b_c[threadIdx.x + k_2 * 32];
-    }
-    acc = acc_3;
-    __syncthreads();  // the tiles are read before the next copy
-  }
-  if (gtid0 < m && gtid1 < q) {
-    out0[gtid0 * q + gtid1] = acc;  // mm.fut:5
+    __syncthreads();  // this pass's shared arrays are read before the next pass writes them
   }
 }
 
 extern "C" __global__ void __launch_bounds__(256)
 tiler_mm_untiled(const float* __restrict__ A, const float* __restrict__ B0, float* __restrict__ out0, int m, int n, int q)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // mm.fut:7
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm.fut:8
-  if (gtid0 < m && gtid1 < q) {
-    float acc = 0.0f;  // mm.fut:9
-    float acc_2 = acc;  // mm.fut:10
-    for (int k = 0; k < n; k += 1) {  // mm.fut:10
-      acc_2 = acc_2 + A[gtid0 * n + k] * B0[gtid1 + k * q];
-    }
-    acc = acc_2;
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // mm.fut:7
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm.fut:8
     if (gtid0 < m && gtid1 < q) {
-      out0[gtid0 * q + gtid1] = acc;  // mm.fut:5
+      float acc = 0.0f;  // mm.fut:9
+      float acc_2 = acc;  // mm.fut:10
+      for (int k = 0; k < n; k += 1) {  // mm.fut:10
+        acc_2 = acc_2 + A[gtid0 * n + k] * B0[gtid1 + k * q];
+      }
+      acc = acc_2;
+      if (gtid0 < m && gtid1 < q) {
+        out0[gtid0 * q + gtid1] = acc;  // mm.fut:5
+      }
     }
   }
 }
@@ -1122,181 +1133,99 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
   float* const sh_b_c_2 = (float*)(tiler_shared + 25088);
   float* const sh_a_c_3 = (float*)(tiler_shared + 33280);
   float* const sh_b_c_3 = (float*)(tiler_shared + 41728);
-  int gtid0[8];  // mm.fut:7
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    int gtid0[8];  // mm.fut:7
     #pragma unroll
-    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-      gtid0[G0_ * 4 + L0_] = blockIdx.y * 128 + (G0_ * 64 + threadIdx.y * 4 + L0_);  // mm.fut:7
-    }
-  }
-  int gtid1[8];  // mm.fut:8
-  #pragma unroll
-  for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-    #pragma unroll
-    for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-      gtid1[G1_ * 4 + L1_] = blockIdx.x * 128 + (G1_ * 64 + threadIdx.x * 4 + L1_);  // mm.fut:8
-    }
-  }
-  float acc[64];  // mm.fut:9
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-    #pragma unroll
-    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
       #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+        gtid0[G0_ * 4 + L0_] = tiler_block_y * 128 + (G0_ * 64 + threadIdx.y * 4 + L0_);  // mm.fut:7
+      }
+    }
+    int gtid1[8];  // mm.fut:8
+    #pragma unroll
+    for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+      #pragma unroll
+      for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+        gtid1[G1_ * 4 + L1_] = blockIdx.x * 128 + (G1_ * 64 + threadIdx.x * 4 + L1_);  // mm.fut:8
+      }
+    }
+    float acc[64];  // mm.fut:9
+    #pragma unroll
+    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      #pragma unroll
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-          acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = 0.0f;  // mm.fut:9
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          #pragma unroll
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = 0.0f;  // mm.fut:9
+          }
         }
       }
     }
-  }
-  const int kk_last = n - n % 16;
-  if (0 < kk_last) {  // mm.fut:9
-    // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r = t_ / 16;
-      const int e = t_ % 16;
-      tiler_cp_async<4>(&sh_a_c[e * 132 + r], &A[tiler_min(blockIdx.y * 128 + r, m - 1) * (long long)n + e], true);
-    }
-    // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_2 = t_ % 128;
-      const int e_2 = t_ / 128;
-      tiler_cp_async<4>(&sh_b_c[e_2 * 128 + r_2], &B0[tiler_min(blockIdx.x * 128 + r_2, q - 1) + e_2 * (long long)q], true);
-    }
-  }
-  tiler_cp_async_commit();
-  if (16 < kk_last) {  // mm.fut:9
-    // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm.fut:9
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_3 = t_ / 16;
-      const int e_3 = t_ % 16;
-      tiler_cp_async<4>(&sh_a_c_2[e_3 * 132 + r_3], &A[tiler_min(blockIdx.y * 128 + r_3, m - 1) * (long long)n + (16 + e_3)], true);
-    }
-    // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm.fut:9
-    #pragma unroll
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_4 = t_ % 128;
-      const int e_4 = t_ / 128;
-      tiler_cp_async<4>(&sh_b_c_2[e_4 * 128 + r_4], &B0[tiler_min(blockIdx.x * 128 + r_4, q - 1) + (16 + e_4) * (long long)q], true);
-    }
-  }
-  tiler_cp_async_commit();
-  for (int kk = 0; kk < kk_last; kk += 48) {  // 3 chunks a step, one in each shared buffer
-    tiler_cp_async_wait<1>();
-    __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
-    if (kk + 32 < kk_last) {
-      // asynchronous copy: 128 x 16 tile of A into sh_a_c_3, chunk fastest  // mm.fut:9
+    const int kk_last = n - n % 16;
+    if (0 < kk_last) {  // mm.fut:9
+      // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_5 = t_ / 16;
-        const int e_5 = t_ % 16;
-        tiler_cp_async<4>(&sh_a_c_3[e_5 * 132 + r_5], &A[tiler_min(blockIdx.y * 128 + r_5, m - 1) * (long long)n + (kk + 32 + e_5)], true);
+        const int r = t_ / 16;
+        const int e = t_ % 16;
+        tiler_cp_async<4>(&sh_a_c[e * 132 + r], &A[tiler_min(tiler_block_y * 128 + r, m - 1) * (long long)n + e], true);
       }
-      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_3, rows fastest  // mm.fut:9
+      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_6 = t_ % 128;
-        const int e_6 = t_ / 128;
-        tiler_cp_async<4>(&sh_b_c_3[e_6 * 128 + r_6], &B0[tiler_min(blockIdx.x * 128 + r_6, q - 1) + (kk + 32 + e_6) * (long long)q], true);
+        const int r_2 = t_ % 128;
+        const int e_2 = t_ / 128;
+        tiler_cp_async<4>(&sh_b_c[e_2 * 128 + r_2], &B0[tiler_min(blockIdx.x * 128 + r_2, q - 1) + e_2 * (long long)q], true);
       }
     }
     tiler_cp_async_commit();
-    float acc_2[64];  // mm.fut:10
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+    if (16 < kk_last) {  // mm.fut:9
+      // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm.fut:9
       #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
-          }
-        }
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_3 = t_ / 16;
+        const int e_3 = t_ % 16;
+        tiler_cp_async<4>(&sh_a_c_2[e_3 * 132 + r_3], &A[tiler_min(tiler_block_y * 128 + r_3, m - 1) * (long long)n + (16 + e_3)], true);
+      }
+      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm.fut:9
+      #pragma unroll
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_4 = t_ % 128;
+        const int e_4 = t_ / 128;
+        tiler_cp_async<4>(&sh_b_c_2[e_4 * 128 + r_4], &B0[tiler_min(blockIdx.x * 128 + r_4, q - 1) + (16 + e_4) * (long long)q], true);
       }
     }
-    #pragma unroll
-    for (int k = 0; k < 16; k += 1) {  // mm.fut:10
-      float reg_sh_a_c[8];
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        const float4 v_reg_sh_a_c = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k * 132]);
-        reg_sh_a_c[G0_ * 4] = v_reg_sh_a_c.x;
-        reg_sh_a_c[G0_ * 4 + 1] = v_reg_sh_a_c.y;
-        reg_sh_a_c[G0_ * 4 + 2] = v_reg_sh_a_c.z;
-        reg_sh_a_c[G0_ * 4 + 3] = v_reg_sh_a_c.w;
-      }
-      float reg_sh_b_c[8];
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        const float4 v_reg_sh_b_c = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k * 128]);
-        reg_sh_b_c[G1_ * 4] = v_reg_sh_b_c.x;
-        reg_sh_b_c[G1_ * 4 + 1] = v_reg_sh_b_c.y;
-        reg_sh_b_c[G1_ * 4 + 2] = v_reg_sh_b_c.z;
-        reg_sh_b_c[G1_ * 4 + 3] = v_reg_sh_b_c.w;
-      }
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c[G0_ * 4 + L0_] * reg_sh_b_c[G1_ * 4 + L1_];
-            }
-          }
-        }
-      }
-    }
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-          }
-        }
-      }
-    }
-    if (kk + 16 < kk_last) {
+    tiler_cp_async_commit();
+    for (int kk = 0; kk < kk_last; kk += 48) {  // 3 chunks a step, one in each shared buffer
       tiler_cp_async_wait<1>();
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
-      if (kk + 16 + 32 < kk_last) {
-        // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
+      if (kk + 32 < kk_last) {
+        // asynchronous copy: 128 x 16 tile of A into sh_a_c_3, chunk fastest  // mm.fut:9
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_7 = t_ / 16;
-          const int e_7 = t_ % 16;
-          tiler_cp_async<4>(&sh_a_c[e_7 * 132 + r_7], &A[tiler_min(blockIdx.y * 128 + r_7, m - 1) * (long long)n + (kk + 16 + 32 + e_7)], true);
+          const int r_5 = t_ / 16;
+          const int e_5 = t_ % 16;
+          tiler_cp_async<4>(&sh_a_c_3[e_5 * 132 + r_5], &A[tiler_min(tiler_block_y * 128 + r_5, m - 1) * (long long)n + (kk + 32 + e_5)], true);
         }
-        // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
+        // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_3, rows fastest  // mm.fut:9
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_8 = t_ % 128;
-          const int e_8 = t_ / 128;
-          tiler_cp_async<4>(&sh_b_c[e_8 * 128 + r_8], &B0[tiler_min(blockIdx.x * 128 + r_8, q - 1) + (kk + 16 + 32 + e_8) * (long long)q], true);
+          const int r_6 = t_ % 128;
+          const int e_6 = t_ / 128;
+          tiler_cp_async<4>(&sh_b_c_3[e_6 * 128 + r_6], &B0[tiler_min(blockIdx.x * 128 + r_6, q - 1) + (kk + 32 + e_6) * (long long)q], true);
         }
       }
       tiler_cp_async_commit();
-      float acc_3[64];  // mm.fut:10
+      float acc_2[64];  // mm.fut:10
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
         #pragma unroll
@@ -1305,30 +1234,30 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
+              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
             }
           }
         }
       }
       #pragma unroll
-      for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // mm.fut:10
-        float reg_sh_a_c_2[8];
+      for (int k = 0; k < 16; k += 1) {  // mm.fut:10
+        float reg_sh_a_c[8];
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_a_c_2 = *reinterpret_cast<const float4*>(&sh_a_c_2[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
-          reg_sh_a_c_2[G0_ * 4] = v_reg_sh_a_c_2.x;
-          reg_sh_a_c_2[G0_ * 4 + 1] = v_reg_sh_a_c_2.y;
-          reg_sh_a_c_2[G0_ * 4 + 2] = v_reg_sh_a_c_2.z;
-          reg_sh_a_c_2[G0_ * 4 + 3] = v_reg_sh_a_c_2.w;
+          const float4 v_reg_sh_a_c = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k * 132]);
+          reg_sh_a_c[G0_ * 4] = v_reg_sh_a_c.x;
+          reg_sh_a_c[G0_ * 4 + 1] = v_reg_sh_a_c.y;
+          reg_sh_a_c[G0_ * 4 + 2] = v_reg_sh_a_c.z;
+          reg_sh_a_c[G0_ * 4 + 3] = v_reg_sh_a_c.w;
         }
-        float reg_sh_b_c_2[8];
+        float reg_sh_b_c[8];
         #pragma unroll
         for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_b_c_2 = *reinterpret_cast<const float4*>(&sh_b_c_2[G1_ * 64 + threadIdx.x * 4 + k_2 * 128]);
-          reg_sh_b_c_2[G1_ * 4] = v_reg_sh_b_c_2.x;
-          reg_sh_b_c_2[G1_ * 4 + 1] = v_reg_sh_b_c_2.y;
-          reg_sh_b_c_2[G1_ * 4 + 2] = v_reg_sh_b_c_2.z;
-          reg_sh_b_c_2[G1_ * 4 + 3] = v_reg_sh_b_c_2.w;
+          const float4 v_reg_sh_b_c = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k * 128]);
+          reg_sh_b_c[G1_ * 4] = v_reg_sh_b_c.x;
+          reg_sh_b_c[G1_ * 4 + 1] = v_reg_sh_b_c.y;
+          reg_sh_b_c[G1_ * 4 + 2] = v_reg_sh_b_c.z;
+          reg_sh_b_c[G1_ * 4 + 3] = v_reg_sh_b_c.w;
         }
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -1338,7 +1267,7 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
             for (int G1_ = 0; G1_ < 2; G1_ += 1) {
               #pragma unroll
               for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_2[G0_ * 4 + L0_] * reg_sh_b_c_2[G1_ * 4 + L1_];
+                acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c[G0_ * 4 + L0_] * reg_sh_b_c[G1_ * 4 + L1_];
               }
             }
           }
@@ -1352,67 +1281,80 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
             }
           }
         }
       }
-    }
-    if (kk + 32 < kk_last) {
-      tiler_cp_async_wait<1>();
-      __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
-      if (kk + 32 + 32 < kk_last) {
-        // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm.fut:9
-        #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_9 = t_ / 16;
-          const int e_9 = t_ % 16;
-          tiler_cp_async<4>(&sh_a_c_2[e_9 * 132 + r_9], &A[tiler_min(blockIdx.y * 128 + r_9, m - 1) * (long long)n + (kk + 32 + 32 + e_9)], true);
-        }
-        // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm.fut:9
-        #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_10 = t_ % 128;
-          const int e_10 = t_ / 128;
-          tiler_cp_async<4>(&sh_b_c_2[e_10 * 128 + r_10], &B0[tiler_min(blockIdx.x * 128 + r_10, q - 1) + (kk + 32 + 32 + e_10) * (long long)q], true);
-        }
-      }
-      tiler_cp_async_commit();
-      float acc_4[64];  // mm.fut:10
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+      if (kk + 16 < kk_last) {
+        tiler_cp_async_wait<1>();
+        __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+        if (kk + 16 + 32 < kk_last) {
+          // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
           #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
-            }
+          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_7 = t_ / 16;
+            const int e_7 = t_ % 16;
+            tiler_cp_async<4>(&sh_a_c[e_7 * 132 + r_7], &A[tiler_min(tiler_block_y * 128 + r_7, m - 1) * (long long)n + (kk + 16 + 32 + e_7)], true);
+          }
+          // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
+          #pragma unroll
+          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_8 = t_ % 128;
+            const int e_8 = t_ / 128;
+            tiler_cp_async<4>(&sh_b_c[e_8 * 128 + r_8], &B0[tiler_min(blockIdx.x * 128 + r_8, q - 1) + (kk + 16 + 32 + e_8) * (long long)q], true);
           }
         }
-      }
-      #pragma unroll
-      for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // mm.fut:10
-        float reg_sh_a_c_3[8];
+        tiler_cp_async_commit();
+        float acc_3[64];  // mm.fut:10
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_a_c_3 = *reinterpret_cast<const float4*>(&sh_a_c_3[G0_ * 64 + threadIdx.y * 4 + k_3 * 132]);
-          reg_sh_a_c_3[G0_ * 4] = v_reg_sh_a_c_3.x;
-          reg_sh_a_c_3[G0_ * 4 + 1] = v_reg_sh_a_c_3.y;
-          reg_sh_a_c_3[G0_ * 4 + 2] = v_reg_sh_a_c_3.z;
-          reg_sh_a_c_3[G0_ * 4 + 3] = v_reg_sh_a_c_3.w;
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
+              }
+            }
+          }
         }
-        float reg_sh_b_c_3[8];
         #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_b_c_3 = *reinterpret_cast<const float4*>(&sh_b_c_3[G1_ * 64 + threadIdx.x * 4 + k_3 * 128]);
-          reg_sh_b_c_3[G1_ * 4] = v_reg_sh_b_c_3.x;
-          reg_sh_b_c_3[G1_ * 4 + 1] = v_reg_sh_b_c_3.y;
-          reg_sh_b_c_3[G1_ * 4 + 2] = v_reg_sh_b_c_3.z;
-          reg_sh_b_c_3[G1_ * 4 + 3] = v_reg_sh_b_c_3.w;
+        for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // mm.fut:10
+          float reg_sh_a_c_2[8];
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            const float4 v_reg_sh_a_c_2 = *reinterpret_cast<const float4*>(&sh_a_c_2[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
+            reg_sh_a_c_2[G0_ * 4] = v_reg_sh_a_c_2.x;
+            reg_sh_a_c_2[G0_ * 4 + 1] = v_reg_sh_a_c_2.y;
+            reg_sh_a_c_2[G0_ * 4 + 2] = v_reg_sh_a_c_2.z;
+            reg_sh_a_c_2[G0_ * 4 + 3] = v_reg_sh_a_c_2.w;
+          }
+          float reg_sh_b_c_2[8];
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            const float4 v_reg_sh_b_c_2 = *reinterpret_cast<const float4*>(&sh_b_c_2[G1_ * 64 + threadIdx.x * 4 + k_2 * 128]);
+            reg_sh_b_c_2[G1_ * 4] = v_reg_sh_b_c_2.x;
+            reg_sh_b_c_2[G1_ * 4 + 1] = v_reg_sh_b_c_2.y;
+            reg_sh_b_c_2[G1_ * 4 + 2] = v_reg_sh_b_c_2.z;
+            reg_sh_b_c_2[G1_ * 4 + 3] = v_reg_sh_b_c_2.w;
+          }
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            #pragma unroll
+            for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+              #pragma unroll
+              for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+                #pragma unroll
+                for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                  acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_2[G0_ * 4 + L0_] * reg_sh_b_c_2[G1_ * 4 + L1_];
+                }
+              }
+            }
+          }
         }
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -1422,7 +1364,158 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
             for (int G1_ = 0; G1_ < 2; G1_ += 1) {
               #pragma unroll
               for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_3[G0_ * 4 + L0_] * reg_sh_b_c_3[G1_ * 4 + L1_];
+                acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              }
+            }
+          }
+        }
+      }
+      if (kk + 32 < kk_last) {
+        tiler_cp_async_wait<1>();
+        __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
+        if (kk + 32 + 32 < kk_last) {
+          // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm.fut:9
+          #pragma unroll
+          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_9 = t_ / 16;
+            const int e_9 = t_ % 16;
+            tiler_cp_async<4>(&sh_a_c_2[e_9 * 132 + r_9], &A[tiler_min(tiler_block_y * 128 + r_9, m - 1) * (long long)n + (kk + 32 + 32 + e_9)], true);
+          }
+          // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm.fut:9
+          #pragma unroll
+          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int r_10 = t_ % 128;
+            const int e_10 = t_ / 128;
+            tiler_cp_async<4>(&sh_b_c_2[e_10 * 128 + r_10], &B0[tiler_min(blockIdx.x * 128 + r_10, q - 1) + (kk + 32 + 32 + e_10) * (long long)q], true);
+          }
+        }
+        tiler_cp_async_commit();
+        float acc_4[64];  // mm.fut:10
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
+              }
+            }
+          }
+        }
+        #pragma unroll
+        for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // mm.fut:10
+          float reg_sh_a_c_3[8];
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            const float4 v_reg_sh_a_c_3 = *reinterpret_cast<const float4*>(&sh_a_c_3[G0_ * 64 + threadIdx.y * 4 + k_3 * 132]);
+            reg_sh_a_c_3[G0_ * 4] = v_reg_sh_a_c_3.x;
+            reg_sh_a_c_3[G0_ * 4 + 1] = v_reg_sh_a_c_3.y;
+            reg_sh_a_c_3[G0_ * 4 + 2] = v_reg_sh_a_c_3.z;
+            reg_sh_a_c_3[G0_ * 4 + 3] = v_reg_sh_a_c_3.w;
+          }
+          float reg_sh_b_c_3[8];
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            const float4 v_reg_sh_b_c_3 = *reinterpret_cast<const float4*>(&sh_b_c_3[G1_ * 64 + threadIdx.x * 4 + k_3 * 128]);
+            reg_sh_b_c_3[G1_ * 4] = v_reg_sh_b_c_3.x;
+            reg_sh_b_c_3[G1_ * 4 + 1] = v_reg_sh_b_c_3.y;
+            reg_sh_b_c_3[G1_ * 4 + 2] = v_reg_sh_b_c_3.z;
+            reg_sh_b_c_3[G1_ * 4 + 3] = v_reg_sh_b_c_3.w;
+          }
+          #pragma unroll
+          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+            #pragma unroll
+            for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+              #pragma unroll
+              for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+                #pragma unroll
+                for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                  acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_3[G0_ * 4 + L0_] * reg_sh_b_c_3[G1_ * 4 + L1_];
+                }
+              }
+            }
+          }
+        }
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              }
+            }
+          }
+        }
+      }
+    }
+    tiler_cp_async_wait<0>();
+    __syncthreads();  // every chunk is read before the last one is copied
+    if (kk_last < n) {  // mm.fut:9
+      const int chunk = n - kk_last;
+      // cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_11 = t_ / 16;
+        const int e_11 = t_ % 16;
+        sh_a_c[e_11 * 132 + r_11] = kk_last + e_11 < n ? A[tiler_min(tiler_block_y * 128 + r_11, m - 1) * (long long)n + (kk_last + e_11)] : (float)0;
+      }
+      // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
+      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int r_12 = t_ % 128;
+        const int e_12 = t_ / 128;
+        sh_b_c[e_12 * 128 + r_12] = kk_last + e_12 < n ? B0[tiler_min(blockIdx.x * 128 + r_12, q - 1) + (kk_last + e_12) * (long long)q] : (float)0;
+      }
+      __syncthreads();  // the tiles are written
+      float acc_5[64];  // mm.fut:10
+      #pragma unroll
+      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        #pragma unroll
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+          #pragma unroll
+          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+            #pragma unroll
+            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+              acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
+            }
+          }
+        }
+      }
+      for (int k_4 = 0; k_4 < chunk; k_4 += 1) {  // mm.fut:10
+        float reg_sh_a_c_4[8];
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          const float4 v_reg_sh_a_c_4 = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k_4 * 132]);
+          reg_sh_a_c_4[G0_ * 4] = v_reg_sh_a_c_4.x;
+          reg_sh_a_c_4[G0_ * 4 + 1] = v_reg_sh_a_c_4.y;
+          reg_sh_a_c_4[G0_ * 4 + 2] = v_reg_sh_a_c_4.z;
+          reg_sh_a_c_4[G0_ * 4 + 3] = v_reg_sh_a_c_4.w;
+        }
+        float reg_sh_b_c_4[8];
+        #pragma unroll
+        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+          const float4 v_reg_sh_b_c_4 = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k_4 * 128]);
+          reg_sh_b_c_4[G1_ * 4] = v_reg_sh_b_c_4.x;
+          reg_sh_b_c_4[G1_ * 4 + 1] = v_reg_sh_b_c_4.y;
+          reg_sh_b_c_4[G1_ * 4 + 2] = v_reg_sh_b_c_4.z;
+          reg_sh_b_c_4[G1_ * 4 + 3] = v_reg_sh_b_c_4.w;
+        }
+        #pragma unroll
+        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          #pragma unroll
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+            #pragma unroll
+            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+              #pragma unroll
+              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+                acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_4[G0_ * 4 + L0_] * reg_sh_b_c_4[G1_ * 4 + L1_];
               }
             }
           }
@@ -1436,78 +1529,12 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
           for (int G1_ = 0; G1_ < 2; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
             }
           }
         }
       }
-    }
-  }
-  tiler_cp_async_wait<0>();
-  __syncthreads();  // every chunk is read before the last one is copied
-  if (kk_last < n) {  // mm.fut:9
-    const int chunk = n - kk_last;
-    // cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_11 = t_ / 16;
-      const int e_11 = t_ % 16;
-      sh_a_c[e_11 * 132 + r_11] = kk_last + e_11 < n ? A[tiler_min(blockIdx.y * 128 + r_11, m - 1) * (long long)n + (kk_last + e_11)] : (float)0;
-    }
-    // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
-    for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-      const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-      const int r_12 = t_ % 128;
-      const int e_12 = t_ / 128;
-      sh_b_c[e_12 * 128 + r_12] = kk_last + e_12 < n ? B0[tiler_min(blockIdx.x * 128 + r_12, q - 1) + (kk_last + e_12) * (long long)q] : (float)0;
-    }
-    __syncthreads();  // the tiles are written
-    float acc_5[64];  // mm.fut:10
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:10
-          }
-        }
-      }
-    }
-    for (int k_4 = 0; k_4 < chunk; k_4 += 1) {  // mm.fut:10
-      float reg_sh_a_c_4[8];
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        const float4 v_reg_sh_a_c_4 = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k_4 * 132]);
-        reg_sh_a_c_4[G0_ * 4] = v_reg_sh_a_c_4.x;
-        reg_sh_a_c_4[G0_ * 4 + 1] = v_reg_sh_a_c_4.y;
-        reg_sh_a_c_4[G0_ * 4 + 2] = v_reg_sh_a_c_4.z;
-        reg_sh_a_c_4[G0_ * 4 + 3] = v_reg_sh_a_c_4.w;
-      }
-      float reg_sh_b_c_4[8];
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        const float4 v_reg_sh_b_c_4 = *reinterpret_cast<const float4*>(&sh_b_c[G1_ * 64 + threadIdx.x * 4 + k_4 * 128]);
-        reg_sh_b_c_4[G1_ * 4] = v_reg_sh_b_c_4.x;
-        reg_sh_b_c_4[G1_ * 4 + 1] = v_reg_sh_b_c_4.y;
-        reg_sh_b_c_4[G1_ * 4 + 2] = v_reg_sh_b_c_4.z;
-        reg_sh_b_c_4[G1_ * 4 + 3] = v_reg_sh_b_c_4.w;
-      }
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-        #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_4[G0_ * 4 + L0_] * reg_sh_b_c_4[G1_ * 4 + L1_];
-            }
-          }
-        }
-      }
+      __syncthreads();  // the tiles are read before the next copy
     }
     #pragma unroll
     for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -1517,44 +1544,33 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
         for (int G1_ = 0; G1_ < 2; G1_ += 1) {
           #pragma unroll
           for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
+            if (gtid0[G0_ * 4 + L0_] < m && gtid1[G1_ * 4 + L1_] < q) {
+              out0[gtid0[G0_ * 4 + L0_] * (long long)q + gtid1[G1_ * 4 + L1_]] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:5
+            }
           }
         }
       }
     }
-    __syncthreads();  // the tiles are read before the next copy
-  }
-  #pragma unroll
-  for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-    #pragma unroll
-    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-      #pragma unroll
-      for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-        #pragma unroll
-        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-          if (gtid0[G0_ * 4 + L0_] < m && gtid1[G1_ * 4 + L1_] < q) {
-            out0[gtid0[G0_ * 4 + L0_] * (long long)q + gtid1[G1_ * 4 + L1_]] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:5
-          }
-        }
-      }
-    }
+    __syncthreads();  // this pass's shared arrays are read before the next pass writes them
   }
 }
 
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_mm_untiled_wide(const float* __restrict__ A, const float* __restrict__ B0, float* __restrict__ out0, int m, int n, int q)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // mm.fut:7
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm.fut:8
-  if (gtid0 < m && gtid1 < q) {
-    float acc = 0.0f;  // mm.fut:9
-    float acc_2 = acc;  // mm.fut:10
-    for (int k = 0; k < n; k += 1) {  // mm.fut:10
-      acc_2 = acc_2 + A[gtid0 * (long long)n + k] * B0[gtid1 + k * (long long)q];
-    }
-    acc = acc_2;
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // mm.fut:7
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm.fut:8
     if (gtid0 < m && gtid1 < q) {
-      out0[gtid0 * (long long)q + gtid1] = acc;  // mm.fut:5
+      float acc = 0.0f;  // mm.fut:9
+      float acc_2 = acc;  // mm.fut:10
+      for (int k = 0; k < n; k += 1) {  // mm.fut:10
+        acc_2 = acc_2 + A[gtid0 * (long long)n + k] * B0[gtid1 + k * (long long)q];
+      }
+      acc = acc_2;
+      if (gtid0 < m && gtid1 < q) {
+        out0[gtid0 * (long long)q + gtid1] = acc;  // mm.fut:5
+      }
     }
   }
 }
@@ -1590,40 +1606,40 @@ extern "C" cudaError_t tiler_mm_launch(const float* A, const float* B0, float* o
   auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_mm_tiled
-      const dim3 tiler_grid((q + 127) / 128, (m + 127) / 128, 1), tiler_block(16, 16, 1);
+      const dim3 tiler_grid((q + 127) / 128, ((m + 127) / 128 < 65535 ? (m + 127) / 128 : 65535), 1), tiler_block(16, 16, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       if (tiler_raise) cudaFuncSetAttribute(tiler_mm_tiled, cudaFuncAttributeMaxDynamicSharedMemorySize, 49920);
       tiler_mm_tiled<<<tiler_grid, tiler_block, 49920, stream>>>(A, B0, out0, m, n, q);
       return cudaGetLastError();
     }
     case 1: {  // tiler_mm_tiled_scalar
-      const dim3 tiler_grid((q + 127) / 128, (m + 127) / 128, 1), tiler_block(16, 16, 1);
+      const dim3 tiler_grid((q + 127) / 128, ((m + 127) / 128 < 65535 ? (m + 127) / 128 : 65535), 1), tiler_block(16, 16, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       if (tiler_raise) cudaFuncSetAttribute(tiler_mm_tiled_scalar, cudaFuncAttributeMaxDynamicSharedMemorySize, 49920);
       tiler_mm_tiled_scalar<<<tiler_grid, tiler_block, 49920, stream>>>(A, B0, out0, m, n, q);
       return cudaGetLastError();
     }
     case 2: {  // tiler_mm_tiled_one_point
-      const dim3 tiler_grid((q + 31) / 32, (m + 31) / 32, 1), tiler_block(32, 32, 1);
+      const dim3 tiler_grid((q + 31) / 32, ((m + 31) / 32 < 65535 ? (m + 31) / 32 : 65535), 1), tiler_block(32, 32, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_mm_tiled_one_point<<<tiler_grid, tiler_block, 0, stream>>>(A, B0, out0, m, n, q);
       return cudaGetLastError();
     }
     case 3: {  // tiler_mm_untiled
-      const dim3 tiler_grid((q + 31) / 32, (m + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((q + 31) / 32, ((m + 7) / 8 < 65535 ? (m + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_mm_untiled<<<tiler_grid, tiler_block, 0, stream>>>(A, B0, out0, m, n, q);
       return cudaGetLastError();
     }
     case 4: {  // tiler_mm_tiled_wide
-      const dim3 tiler_grid((q + 127) / 128, (m + 127) / 128, 1), tiler_block(16, 16, 1);
+      const dim3 tiler_grid((q + 127) / 128, ((m + 127) / 128 < 65535 ? (m + 127) / 128 : 65535), 1), tiler_block(16, 16, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       if (tiler_raise) cudaFuncSetAttribute(tiler_mm_tiled_wide, cudaFuncAttributeMaxDynamicSharedMemorySize, 49920);
       tiler_mm_tiled_wide<<<tiler_grid, tiler_block, 49920, stream>>>(A, B0, out0, m, n, q);
       return cudaGetLastError();
     }
     case 5: {  // tiler_mm_untiled_wide
-      const dim3 tiler_grid((q + 31) / 32, (m + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((q + 31) / 32, ((m + 7) / 8 < 65535 ? (m + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_mm_untiled_wide<<<tiler_grid, tiler_block, 0, stream>>>(A, B0, out0, m, n, q);
       return cudaGetLastError();

@@ -9,7 +9,7 @@
 //
 // launch: tiler_mm_rows_untiled<<<grid, block, 0>>>(A, B, out0, m, n, q)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(q / 32), ceil(m / 8), 1)
+//   grid  = (ceil(q / 32), min(ceil(m / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   A: input [m, n] (row-major)
 //   B: input [n, q] (row-major)
@@ -24,7 +24,7 @@
 //
 // launch: tiler_mm_rows_untiled_wide<<<grid, block, 0>>>(A, B, out0, m, n, q)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(q / 32), ceil(m / 8), 1)
+//   grid  = (ceil(q / 32), min(ceil(m / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   A: input [m, n] (row-major)
 //   B: input [n, q] (row-major)
@@ -110,17 +110,19 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(256)
 tiler_mm_rows_untiled(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ out0, int m, int n, int q)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // mm_rows.fut:8
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm_rows.fut:9
-  if (gtid0 < m && gtid1 < q) {
-    float acc = 0.0f;  // mm_rows.fut:10
-    float acc_2 = acc;  // mm_rows.fut:11
-    for (int k = 0; k < n; k += 1) {  // mm_rows.fut:11
-      acc_2 = acc_2 + A[gtid0 * n + k] * B[gtid1 + k * q];
-    }
-    acc = acc_2;
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // mm_rows.fut:8
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm_rows.fut:9
     if (gtid0 < m && gtid1 < q) {
-      out0[gtid0 * q + gtid1] = acc;  // mm_rows.fut:7
+      float acc = 0.0f;  // mm_rows.fut:10
+      float acc_2 = acc;  // mm_rows.fut:11
+      for (int k = 0; k < n; k += 1) {  // mm_rows.fut:11
+        acc_2 = acc_2 + A[gtid0 * n + k] * B[gtid1 + k * q];
+      }
+      acc = acc_2;
+      if (gtid0 < m && gtid1 < q) {
+        out0[gtid0 * q + gtid1] = acc;  // mm_rows.fut:7
+      }
     }
   }
 }
@@ -128,17 +130,19 @@ tiler_mm_rows_untiled(const float* __restrict__ A, const float* __restrict__ B, 
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_mm_rows_untiled_wide(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ out0, int m, int n, int q)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // mm_rows.fut:8
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm_rows.fut:9
-  if (gtid0 < m && gtid1 < q) {
-    float acc = 0.0f;  // mm_rows.fut:10
-    float acc_2 = acc;  // mm_rows.fut:11
-    for (int k = 0; k < n; k += 1) {  // mm_rows.fut:11
-      acc_2 = acc_2 + A[gtid0 * (long long)n + k] * B[gtid1 + k * (long long)q];
-    }
-    acc = acc_2;
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // mm_rows.fut:8
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm_rows.fut:9
     if (gtid0 < m && gtid1 < q) {
-      out0[gtid0 * (long long)q + gtid1] = acc;  // mm_rows.fut:7
+      float acc = 0.0f;  // mm_rows.fut:10
+      float acc_2 = acc;  // mm_rows.fut:11
+      for (int k = 0; k < n; k += 1) {  // mm_rows.fut:11
+        acc_2 = acc_2 + A[gtid0 * (long long)n + k] * B[gtid1 + k * (long long)q];
+      }
+      acc = acc_2;
+      if (gtid0 < m && gtid1 < q) {
+        out0[gtid0 * (long long)q + gtid1] = acc;  // mm_rows.fut:7
+      }
     }
   }
 }
@@ -157,13 +161,13 @@ extern "C" cudaError_t tiler_mm_rows_launch(const float* A, const float* B, floa
   auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_mm_rows_untiled
-      const dim3 tiler_grid((q + 31) / 32, (m + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((q + 31) / 32, ((m + 7) / 8 < 65535 ? (m + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_mm_rows_untiled<<<tiler_grid, tiler_block, 0, stream>>>(A, B, out0, m, n, q);
       return cudaGetLastError();
     }
     case 1: {  // tiler_mm_rows_untiled_wide
-      const dim3 tiler_grid((q + 31) / 32, (m + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((q + 31) / 32, ((m + 7) / 8 < 65535 ? (m + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_mm_rows_untiled_wide<<<tiler_grid, tiler_block, 0, stream>>>(A, B, out0, m, n, q);
       return cudaGetLastError();

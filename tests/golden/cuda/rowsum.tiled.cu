@@ -901,8 +901,8 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
   const int kk_last = m - m % 64;
   if (0 < kk_last) {  // rowsum.fut:9
     // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:9
-    #pragma unroll
-    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+    #pragma unroll 8
+    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
       const int t_ = threadIdx.x + c_ * 16;
       const int r = t_ / 64;
       const int e = t_ % 64;
@@ -912,8 +912,8 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
   tiler_cp_async_commit();
   if (64 < kk_last) {  // rowsum.fut:9
     // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest  // rowsum.fut:9
-    #pragma unroll
-    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+    #pragma unroll 8
+    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
       const int t_ = threadIdx.x + c_ * 16;
       const int r_2 = t_ / 64;
       const int e_2 = t_ % 64;
@@ -926,8 +926,8 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
     __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
     if (kk + 128 < kk_last) {
       // asynchronous copy: 16 x 64 tile of A into sh_rc_3, chunk fastest  // rowsum.fut:9
-      #pragma unroll
-      for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+      #pragma unroll 8
+      for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
         const int t_ = threadIdx.x + c_ * 16;
         const int r_3 = t_ / 64;
         const int e_3 = t_ % 64;
@@ -946,8 +946,8 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
       if (kk + 64 + 128 < kk_last) {
         // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:9
-        #pragma unroll
-        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+        #pragma unroll 8
+        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
           const int t_ = threadIdx.x + c_ * 16;
           const int r_4 = t_ / 64;
           const int e_4 = t_ % 64;
@@ -967,8 +967,8 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
       if (kk + 128 + 128 < kk_last) {
         // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest  // rowsum.fut:9
-        #pragma unroll
-        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
+        #pragma unroll 8
+        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
           const int t_ = threadIdx.x + c_ * 16;
           const int r_5 = t_ / 64;
           const int e_5 = t_ % 64;

@@ -8,7 +8,7 @@
 //
 // launch: tiler_rowsum3d_untiled<<<grid, block, 0>>>(X, out0, b, n, m)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(n / 32), ceil(b / 8), 1)
+//   grid  = (ceil(n / 32), min(ceil(b / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   X: input [b, n, m] (row-major)
 //   out0: output [b, n] (row-major)
@@ -21,7 +21,7 @@
 //
 // launch: tiler_rowsum3d_untiled_wide<<<grid, block, 0>>>(X, out0, b, n, m)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(n / 32), ceil(b / 8), 1)
+//   grid  = (ceil(n / 32), min(ceil(b / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   X: input [b, n, m] (row-major)
 //   out0: output [b, n] (row-major)
@@ -106,15 +106,17 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(256)
 tiler_rowsum3d_untiled(const float* __restrict__ X, float* __restrict__ out0, int b, int n, int m)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // rowsum3d.fut:6
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // rowsum3d.fut:7
-  if (gtid0 < b && gtid1 < n) {
-    float acc = 0.0f;  // rowsum3d.fut:8
-    for (int k = 0; k < m; k += 1) {  // rowsum3d.fut:8
-      acc = acc + X[gtid0 * (m * n) + gtid1 * m + k];
-    }
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (b + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // rowsum3d.fut:6
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // rowsum3d.fut:7
     if (gtid0 < b && gtid1 < n) {
-      out0[gtid0 * n + gtid1] = acc;  // rowsum3d.fut:5
+      float acc = 0.0f;  // rowsum3d.fut:8
+      for (int k = 0; k < m; k += 1) {  // rowsum3d.fut:8
+        acc = acc + X[gtid0 * (m * n) + gtid1 * m + k];
+      }
+      if (gtid0 < b && gtid1 < n) {
+        out0[gtid0 * n + gtid1] = acc;  // rowsum3d.fut:5
+      }
     }
   }
 }
@@ -122,15 +124,17 @@ tiler_rowsum3d_untiled(const float* __restrict__ X, float* __restrict__ out0, in
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_rowsum3d_untiled_wide(const float* __restrict__ X, float* __restrict__ out0, int b, int n, int m)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // rowsum3d.fut:6
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // rowsum3d.fut:7
-  if (gtid0 < b && gtid1 < n) {
-    float acc = 0.0f;  // rowsum3d.fut:8
-    for (int k = 0; k < m; k += 1) {  // rowsum3d.fut:8
-      acc = acc + X[gtid0 * ((long long)m * (long long)n) + gtid1 * (long long)m + k];
-    }
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (b + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // rowsum3d.fut:6
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // rowsum3d.fut:7
     if (gtid0 < b && gtid1 < n) {
-      out0[gtid0 * (long long)n + gtid1] = acc;  // rowsum3d.fut:5
+      float acc = 0.0f;  // rowsum3d.fut:8
+      for (int k = 0; k < m; k += 1) {  // rowsum3d.fut:8
+        acc = acc + X[gtid0 * ((long long)m * (long long)n) + gtid1 * (long long)m + k];
+      }
+      if (gtid0 < b && gtid1 < n) {
+        out0[gtid0 * (long long)n + gtid1] = acc;  // rowsum3d.fut:5
+      }
     }
   }
 }
@@ -149,13 +153,13 @@ extern "C" cudaError_t tiler_rowsum3d_launch(const float* X, float* out0, int b,
   auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_rowsum3d_untiled
-      const dim3 tiler_grid((n + 31) / 32, (b + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((n + 31) / 32, ((b + 7) / 8 < 65535 ? (b + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_rowsum3d_untiled<<<tiler_grid, tiler_block, 0, stream>>>(X, out0, b, n, m);
       return cudaGetLastError();
     }
     case 1: {  // tiler_rowsum3d_untiled_wide
-      const dim3 tiler_grid((n + 31) / 32, (b + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((n + 31) / 32, ((b + 7) / 8 < 65535 ? (b + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_rowsum3d_untiled_wide<<<tiler_grid, tiler_block, 0, stream>>>(X, out0, b, n, m);
       return cudaGetLastError();

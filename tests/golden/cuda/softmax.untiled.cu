@@ -10,7 +10,7 @@
 //
 // launch: tiler_softmax_untiled<<<grid, block, 0>>>(X, out0, n, m)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(m / 32), ceil(n / 8), 1)
+//   grid  = (ceil(m / 32), min(ceil(n / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   X: input [n, m] (row-major)
 //   out0: output [n, m] (row-major)
@@ -24,7 +24,7 @@
 //
 // launch: tiler_softmax_untiled_wide<<<grid, block, 0>>>(X, out0, n, m)
 //   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(m / 32), ceil(n / 8), 1)
+//   grid  = (ceil(m / 32), min(ceil(n / 8), 65535), 1)
 //   static shared memory: 0 bytes; dynamic: 0
 //   X: input [n, m] (row-major)
 //   out0: output [n, m] (row-major)
@@ -108,24 +108,26 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 extern "C" __global__ void __launch_bounds__(256)
 tiler_softmax_untiled(const float* __restrict__ X, float* __restrict__ out0, int n, int m)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // softmax.fut:7
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // softmax.fut:14
-  if (gtid0 < n && gtid1 < m) {
-    float acc = X[gtid0 * m];  // softmax.fut:8
-    float acc_2 = acc;  // softmax.fut:9
-    for (int k = 0; k < m; k += 1) {  // softmax.fut:9
-      acc_2 = fmaxf(acc_2, X[gtid0 * m + k]);
-    }
-    acc = acc_2;
-    float acc_3 = 0.0f;  // softmax.fut:11
-    float acc_4 = acc_3;  // softmax.fut:12
-    for (int k_2 = 0; k_2 < m; k_2 += 1) {  // softmax.fut:12
-      acc_4 = acc_4 + expf(X[gtid0 * m + k_2] - acc);
-    }
-    acc_3 = acc_4;
-    const float x = X[gtid0 * m + gtid1];  // softmax.fut:14
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (n + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // softmax.fut:7
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // softmax.fut:14
     if (gtid0 < n && gtid1 < m) {
-      out0[gtid0 * m + gtid1] = expf(x - acc) / acc_3;  // softmax.fut:6
+      float acc = X[gtid0 * m];  // softmax.fut:8
+      float acc_2 = acc;  // softmax.fut:9
+      for (int k = 0; k < m; k += 1) {  // softmax.fut:9
+        acc_2 = fmaxf(acc_2, X[gtid0 * m + k]);
+      }
+      acc = acc_2;
+      float acc_3 = 0.0f;  // softmax.fut:11
+      float acc_4 = acc_3;  // softmax.fut:12
+      for (int k_2 = 0; k_2 < m; k_2 += 1) {  // softmax.fut:12
+        acc_4 = acc_4 + expf(X[gtid0 * m + k_2] - acc);
+      }
+      acc_3 = acc_4;
+      const float x = X[gtid0 * m + gtid1];  // softmax.fut:14
+      if (gtid0 < n && gtid1 < m) {
+        out0[gtid0 * m + gtid1] = expf(x - acc) / acc_3;  // softmax.fut:6
+      }
     }
   }
 }
@@ -133,24 +135,26 @@ tiler_softmax_untiled(const float* __restrict__ X, float* __restrict__ out0, int
 extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_softmax_untiled_wide(const float* __restrict__ X, float* __restrict__ out0, int n, int m)
 {
-  const int gtid0 = blockIdx.y * 8 + threadIdx.y;  // softmax.fut:7
-  const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // softmax.fut:14
-  if (gtid0 < n && gtid1 < m) {
-    float acc = X[gtid0 * (long long)m];  // softmax.fut:8
-    float acc_2 = acc;  // softmax.fut:9
-    for (int k = 0; k < m; k += 1) {  // softmax.fut:9
-      acc_2 = fmaxf(acc_2, X[gtid0 * (long long)m + k]);
-    }
-    acc = acc_2;
-    float acc_3 = 0.0f;  // softmax.fut:11
-    float acc_4 = acc_3;  // softmax.fut:12
-    for (int k_2 = 0; k_2 < m; k_2 += 1) {  // softmax.fut:12
-      acc_4 = acc_4 + expf(X[gtid0 * (long long)m + k_2] - acc);
-    }
-    acc_3 = acc_4;
-    const float x = X[gtid0 * (long long)m + gtid1];  // softmax.fut:14
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (n + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // softmax.fut:7
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // softmax.fut:14
     if (gtid0 < n && gtid1 < m) {
-      out0[gtid0 * (long long)m + gtid1] = expf(x - acc) / acc_3;  // softmax.fut:6
+      float acc = X[gtid0 * (long long)m];  // softmax.fut:8
+      float acc_2 = acc;  // softmax.fut:9
+      for (int k = 0; k < m; k += 1) {  // softmax.fut:9
+        acc_2 = fmaxf(acc_2, X[gtid0 * (long long)m + k]);
+      }
+      acc = acc_2;
+      float acc_3 = 0.0f;  // softmax.fut:11
+      float acc_4 = acc_3;  // softmax.fut:12
+      for (int k_2 = 0; k_2 < m; k_2 += 1) {  // softmax.fut:12
+        acc_4 = acc_4 + expf(X[gtid0 * (long long)m + k_2] - acc);
+      }
+      acc_3 = acc_4;
+      const float x = X[gtid0 * (long long)m + gtid1];  // softmax.fut:14
+      if (gtid0 < n && gtid1 < m) {
+        out0[gtid0 * (long long)m + gtid1] = expf(x - acc) / acc_3;  // softmax.fut:6
+      }
     }
   }
 }
@@ -168,13 +172,13 @@ extern "C" cudaError_t tiler_softmax_launch(const float* X, float* out0, int n, 
   auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_softmax_untiled
-      const dim3 tiler_grid((m + 31) / 32, (n + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((m + 31) / 32, ((n + 7) / 8 < 65535 ? (n + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_softmax_untiled<<<tiler_grid, tiler_block, 0, stream>>>(X, out0, n, m);
       return cudaGetLastError();
     }
     case 1: {  // tiler_softmax_untiled_wide
-      const dim3 tiler_grid((m + 31) / 32, (n + 7) / 8, 1), tiler_block(32, 8, 1);
+      const dim3 tiler_grid((m + 31) / 32, ((n + 7) / 8 < 65535 ? (n + 7) / 8 : 65535), 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_softmax_untiled_wide<<<tiler_grid, tiler_block, 0, stream>>>(X, out0, n, m);
       return cudaGetLastError();
