@@ -113,12 +113,15 @@ def test_tiled_mm_has_the_notes_shape():
 
 def test_register_tiled_mm_has_the_outer_product_shape():
     values = compiled(BENCHMARKS / "mm.fut", "tiled")
-    vector, scalar, one_point, untiled, wide, untiled_wide = values["verify"].kernels
+    vector, scalar, one_point, untiled, wide, wide_scalar, untiled_wide = values["verify"].kernels
     # where the 128 x 128 points a block would leave SMs without a block: 32 x 32 threads, one point each
     assert one_point.tiled and one_point.block == (32, 32, 1) and one_point.name.endswith("_one_point")
     # A's tile is copied element by element (cp.async into its transposed lines): only q need be aligned
     assert vector.divisible == (("q", 4),) and not scalar.divisible and not untiled.tiled
-    assert wide.tiled and not wide.divisible and wide.shared == scalar.shared and not untiled_wide.tiled
+    # 64-bit offsets: 128-bit copies where q keeps B's rows aligned, as the 32-bit kernel has them
+    assert wide.tiled and wide.divisible == vector.divisible and wide.shared == vector.shared
+    assert wide_scalar.tiled and not wide_scalar.divisible and wide_scalar.shared == scalar.shared
+    assert not untiled_wide.tiled
     cuda = values["render"]
     body = cuda[cuda.index("tiler_mm_tiled("):cuda.index("tiler_mm_tiled_scalar(")]
     assert "float acc[64];" in body  # the 8 x 8 micro-tile's accumulators
@@ -300,7 +303,7 @@ def test_compile_writes_cuda_and_launch_description(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "extern \"C\" __global__" in out.read_text()
     launch = json.loads((tmp_path / "mm.launch.json").read_text())
-    tiled, scalar, one_point, untiled, wide, untiled_wide = launch["versions"]
+    tiled, scalar, one_point, untiled, wide, wide_scalar, untiled_wide = launch["versions"]
     assert tiled["block"] == [16, 16, 1] and tiled["static_shared_bytes"] == 0
     assert tiled["dynamic_shared_bytes"] == 3 * 16640  # three cp.async stages, past 48 KiB
     assert tiled["grid_formula"] == ["ceil(q / 128)", "min(ceil(m / 128), 65535)", "1"]
@@ -313,7 +316,8 @@ def test_compile_writes_cuda_and_launch_description(tmp_path):
     assert one_point["condition"] == fits + " && (m >= 5 && n >= 5)" and one_point["grid_formula"][:2] == [
         "ceil(q / 32)", "min(ceil(m / 32), 65535)"]
     assert untiled["condition"] == fits and not untiled["tiled"]
-    assert wide["kernel"] == "tiler_mm_tiled_wide" and wide["condition"] == "m >= 5 && n >= 5"
+    assert wide["kernel"] == "tiler_mm_tiled_wide" and wide["condition"] == "m >= 5 && n >= 5 && q % 4 == 0"
+    assert wide_scalar["kernel"] == "tiler_mm_tiled_wide_scalar" and wide_scalar["condition"] == "m >= 5 && n >= 5"
     assert "cudaDevAttrMultiProcessorCount" in out.read_text()
     assert untiled_wide["condition"] is None and not untiled_wide["tiled"]
     assert [p["name"] for p in launch["params"]] == ["A", "B0", "out0", "m", "n", "q"]
@@ -386,7 +390,7 @@ def test_compile_writes_the_host_launcher_and_its_header(tmp_path):
     launcher = cuda[cuda.index("#if !defined(__CUDACC_RTC__)"):]  # NVRTC compiles the kernels alone
     # the versions in the module's order; the vector one also wants its arrays 16-byte aligned
     order = [launcher.index(f"tiler_mm_{v}<<<") for v in ("tiled", "tiled_scalar", "untiled", "tiled_wide",
-                                                          "untiled_wide")]
+                                                          "tiled_wide_scalar", "untiled_wide")]
     assert order == sorted(order) and "& 15) == 0" in launcher
     assert "const dim3 tiler_grid((q + 127) / 128, ((m + 127) / 128 < 65535 ? (m + 127) / 128 : 65535), 1), " \
            "tiler_block(16, 16, 1);" in launcher

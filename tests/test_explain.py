@@ -72,9 +72,10 @@ def test_cli_json_and_text():
 
 def test_versions_and_their_thresholds():
     data = json.loads(tiler("explain", BENCHMARKS / "mm.fut", "--json").stdout)
-    vector, scalar, one_point, untiled, wide, untiled_wide = data["versions"]
+    vector, scalar, one_point, untiled, wide, wide_scalar, untiled_wide = data["versions"]
     assert {c["size"] for c in vector["condition"]} == {"m", "n"} and untiled["condition"] is None
-    assert [v["offsets"] for v in data["versions"]] == ["32-bit"] * 4 + ["64-bit"] * 2
+    assert [v["offsets"] for v in data["versions"]] == ["32-bit"] * 4 + ["64-bit"] * 3
+    assert wide["multiple_of"] == vector["multiple_of"] and not wide_scalar["multiple_of"]
     # the 8 x 8 micro-tile where its grid gives every SM a block, one point a thread otherwise
     assert vector["grid_blocks_at_least_sms"] == "ceil(q / 128) * ceil(m / 128)"
     assert one_point["grid_blocks_at_least_sms"] is None and one_point["kernel"] == "tiled"

@@ -284,6 +284,7 @@ def test_ptxas_defect_is_avoided(tmp_path):
 
 @pytest.mark.parametrize("name, sizes", [
     ("analysis/matvec", {"n": 65536, "m": 32771}),  # A has 2^31 + 196,608 elements: a tiled input past 2^31
+    ("analysis/matvec", {"n": 65536, "m": 32772}),  # the same, its rows 16-byte aligned: 128-bit copies
     ("../../benchmarks/mm", {"m": 65536, "n": 1, "q": 32771}),  # the output has as many: register-tiled stores
 ])
 def test_arrays_past_2_31_elements(name, sizes):
@@ -302,12 +303,14 @@ def test_arrays_past_2_31_elements(name, sizes):
         inputs[p.name] = a
     values = run_all(text, path.name, Options())
     module = values["verify"]
-    assert module.select(sizes).name.endswith("_wide")  # the launch picks 64-bit offsets
+    assert module.select(sizes).wide  # the launch picks 64-bit offsets
     rows = [0, 1, sizes[next(iter(sizes))] // 2, sizes[next(iter(sizes))] - 1]
     (want,) = run(prog, inputs, rows=rows)
-    # what the launch picks, and the tiled kernel even where that is the untiled one (mm at n = 1)
-    tiled = next(k for k in module.kernels if k.tiled and k.name.endswith("_wide"))
-    for kernel in dict.fromkeys((module.select(sizes), tiled)):
+    # what the launch picks, and each tiled kernel that may run here even where that is the untiled one (mm
+    # at n = 1): with 128-bit copies where the rows are aligned, and with scalar ones
+    tiled = [k for k in module.kernels if k.tiled and k.wide and k.runs_at(sizes)]
+    assert tiled
+    for kernel in dict.fromkeys((module.select(sizes), *tiled)):
         (got,), _ = Gpu.get().run(kernel, values["render"], inputs, sizes)
         assert np.array_equal(got[rows], want), kernel.name
         assert not np.isnan(got).any(), kernel.name

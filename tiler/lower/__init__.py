@@ -102,14 +102,31 @@ def _schedule_module(analysis: Analysis, file: str) -> kir.Module:
     versions = [dataclasses.replace(v, condition=fits if v.condition is None else kir.Bin("&&", fits, v.condition))
                 for v in versions]
     big = "64-bit offsets: an array has 2^31 elements or more"
-    main = lower_schedule(analysis, plan.schedule, file, vectors=False, wide=True)
-    wide = [kir.Version(main, _launch_condition(plan, main), big)]
+    wide = _wide_versions(analysis, file, big)
+    main = wide[-1].kernel
     if plan.thresholds or main.fixed or main.bounds:
         wide.append(kir.Version(lower_schedule(analysis, plan.untiled, file, wide=True), None,
                                 big + (", below the thresholds" if plan.thresholds else ", other sizes")))
     if timed:
         wide = _rivals(wide, lower_schedule(analysis, plan.untiled, file, wide=True), None, big + ", ")
     return kir.Module(file, tuple(versions + wide), notes)
+
+
+def _wide_versions(analysis: Analysis, file: str, why: str) -> list[kir.Version]:
+    """The schedule's kernel with 64-bit offsets: with 128-bit copies where
+    the 32-bit kernel has them (for sizes that keep the rows they read
+    aligned), then with scalar copies."""
+    plan = analysis.plan
+    vector = lower_schedule(analysis, plan.schedule, file, wide=True)
+    scalar = lower_schedule(analysis, plan.schedule, file, vectors=False, wide=True)
+    condition = _launch_condition(plan, scalar)
+    if not vector.divisible or verify(vector):  # no vector copies, or not provably aligned: scalar copies alone
+        return [kir.Version(scalar, condition, why)]
+    aligned = all_of(kir.Bin("==", kir.Bin("%", kir.Ref(n), const(w)), const(0)) for n, w in vector.divisible)
+    return [kir.Version(vector, both(condition, aligned), _joined(why, "128-bit copies: the rows they read start "
+                                                                       "16-byte aligned")),
+            kir.Version(dataclasses.replace(scalar, name=scalar.name + "_scalar"), condition,
+                        _joined(why, "scalar copies for the other sizes"))]
 
 
 def _split_module(analysis: Analysis, file: str) -> kir.Module:
