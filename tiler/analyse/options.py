@@ -76,6 +76,10 @@ class Options:
             return size
         return dict(self.sizes).get(getattr(size, "name", None))
 
+    def bounded(self, size) -> bool:
+        """Whether the plan takes a bound for this size (known only at launch)."""
+        return self.known_size(size) is None and self.row_length(size) is not None
+
     def row_length(self, size) -> int | None:
         """A row's length as a shared tile is sized: known (`known_size`),
         else the bound the plan assumes for it, else None."""

@@ -52,8 +52,14 @@ class Plan:
 
 
 def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
-    tiling = _bounded(kernel, var, options, _tiling(kernel, var, options))
-    return tiling if options.no_tile else replace(tiling, split=split_plan(kernel, var, options, tiling.schedule))
+    tiling = _tiling(kernel, var, options)
+    if options.no_tile:
+        return tiling
+    split = replace(tiling, split=split_plan(kernel, var, options, tiling.schedule))
+    if split.split is not None and split.split.active:  # rows shared among threads: their launches keep that, whatever the row lengths
+        return split
+    bounded = _bounded(kernel, var, options, tiling)
+    return split if bounded is tiling else replace(bounded, split=split_plan(kernel, var, options, bounded.schedule))
 
 
 def _tiling(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
@@ -106,27 +112,31 @@ def _tiling(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
 # The row length a plan assumes, at most, for rows of a length known only at
 # launch that it would stage (k-means' centres and points, d features): 64
 # elements, 256 bytes of f32 a row. Shorter rows leave a line partly unused;
-# longer ones run the untiled kernel.
+# longer ones run the plan without the bound.
 ROW_BOUND = 64
 
 
 def _bounded(kernel: T.Kernel, var: Variance, options: Options, tiling: Plan) -> Plan:
-    """Where the plan stages nothing because rows it would stage have a
-    length known only at launch, the plan made with those lengths taken as at
-    most ROW_BOUND: its tiles hold rows that long, its copies stop at the
-    row's real end, and the launch runs it only where no row is longer (the
-    plan without the bound runs the others)."""
+    """Where rows the plan would stage have a length known only at launch,
+    the plan made with those lengths taken as at most ROW_BOUND, if it costs
+    less (its rows' loads priced alike): its tiles hold rows that long, its
+    copies stop at the row's real end, and the launch runs it only where no
+    row is longer (the plan without the bound runs the others)."""
     names = _launch_row_lengths(var, tiling.schedule, options)
-    if not names or options.no_tile:
+    if not names:
         return tiling
-    bounded = _tiling(kernel, var, replace(options, bounds=tuple((n, ROW_BOUND) for n in sorted(names))))
+    within = replace(options, bounds=tuple((n, ROW_BOUND) for n in sorted(names)))
+    bounded = _tiling(kernel, var, within)
     taken = frozenset(names)
 
     def mark(s: Schedule | None) -> Schedule | None:
         return None if s is None else replace(s, bounded=taken)
     if not bounded.schedule.tiled or not mark(bounded.schedule).bounds:
         return tiling
-    if tiling.schedule.tiled and bounded.schedule.cost >= _priced_at(tiling.schedule, taken, ROW_BOUND):
+    views = Views(kernel, var)  # ranked as _tiling ranks candidates: the streams' loads and the rows read apart
+    now = bounded.schedule.cost + apart_loads(bounded.schedule.block, kernel, views, within)
+    before = _priced_at(tiling.schedule, taken, ROW_BOUND) + apart_loads(tiling.schedule.block, kernel, views, options)
+    if tiling.schedule.tiled and now >= before:
         return tiling  # the bound saves no loads the plan does not already
     return replace(bounded, schedule=mark(bounded.schedule), fewer=mark(bounded.fewer),
                    candidates=(mark(bounded.schedule),) + bounded.candidates[1:], unbounded=tiling)
@@ -210,11 +220,15 @@ def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
         # stream (a fuzzed kernel: chunks of 8 beside 256 rows of 8, 0.14x untiled), the rows stay in place
         # (a --chunk the user gave is halved to fit instead, as it was asked for); but a chunk of wider
         # elements may first shrink to COALESCE_LINE bytes a row, the line the copies need (f64: 32)
-        line = _line_chunk(streams)
-        if line < max((s.chunk for s in streams if s.tiled), default=0):
+        line, full_chunk = _line_chunk(streams), max((s.chunk for s in streams if s.tiled), default=0)
+        if line < full_chunk:
             lined = _settled(tuple(plan_stream(s, block, views, options, line) for s in var.streams), block, views,
                              options, line)
             if sum(s.shared_bytes for s in lined) <= limit:
+                why = (f"chunk {line}, not {full_chunk}: the block's rows in chunks of {full_chunk} would need more "
+                       f"than the {limit} bytes of shared memory a block may use; {line} still copies "
+                       f"{COALESCE_LINE} bytes of each row at once")
+                lined = tuple(replace(s, reason=f"{s.reason}; {why}") if s.tiled else s for s in lined)
                 return Schedule(replace(block, shared_bytes=sum(s.shared_bytes for s in lined)), lined,
                                 cost.loads(lined))
         apart = _settled(tuple(plan_stream(s, block, views, options, coalesce=False) for s in var.streams),

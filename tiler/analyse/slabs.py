@@ -46,7 +46,7 @@ def row_candidates(schedule: Schedule, kernel: T.Kernel, views: Views, options: 
             if not _read_apart(p, level, kernel, views, x):
                 continue
             length = options.row_length(p.type.shape[0])
-            bounded = options.known_size(p.type.shape[0]) is None
+            bounded = options.bounded(p.type.shape[0])
             reason = _refusal(schedule, length, p, options)
             if reason:
                 out.append(RowSlab(p.name, arg, level.dim, length, False, reason))

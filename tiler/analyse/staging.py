@@ -343,15 +343,10 @@ def _stage_row_chunk(d: InputPlan, site: StreamSite, block: BlockPlan, views: Vi
     size = dtype(d.array.type).itemsize * elements
     staging = Staging(Level.SHARED, (), (chunk,), Layout.ROW_MAJOR, 0, copy, reads, size * buffers, reuse, vector,
                       buffers, element=d.element, asynchronous=asynchronous)
-    length = f"at most {d.element}" if _bounded(d.array.type.shape[-1], options) else f"{d.element}"
+    length = f"at most {d.element}" if options.bounded(d.array.type.shape[-1]) else f"{d.element}"
     reason = (f"invariant to dimension {dims_text(invariant)}, which the block spans: one copy of {chunk} rows of "
               f"{length} serves {serves}")
     return replace(d, staging=staging, reason=reason)
-
-
-def _bounded(size, options: Options) -> bool:
-    """Whether the plan took a bound for this row length (it is known only at launch)."""
-    return options.known_size(size) is None and options.row_length(size) is not None
 
 
 def _serves(invariant: frozenset, block: BlockPlan) -> tuple[int, str]:
@@ -439,7 +434,7 @@ def _vector(d: InputPlan, copy: Copy, along: int, elements: int, block: BlockPla
     inner = found[0].type.shape[1:] if found else ()
     if any((options.known_size(n) or width) % width for n in inner):
         return 1
-    if any(_bounded(n, options) for n in inner):  # a vector past a row's end would read the next row (or past the array)
+    if any(options.bounded(n) for n in inner):  # a vector past a row's end would read the next row (or past the array)
         return 1
     return width
 

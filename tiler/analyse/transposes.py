@@ -65,7 +65,7 @@ def transpositions(schedule: Schedule, kernel: T.Kernel, views: Views, options: 
             known = [options.known_size(lv.size) for lv in kernel.levels]
             reason, shorter, longer = _bounds(options.row_length(length),
                                               None if None in known else math.prod(known), most,
-                                              options.known_size(length) is None)
+                                              options.bounded(length))
         t = Transposition(p.name, _name(rows), _name(length), points, not reason, MIN_ROW if shorter else None,
                           most if longer else None, reason)
         found.append(t if reason else replace(t, reason=_why(t)))

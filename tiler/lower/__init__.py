@@ -50,7 +50,9 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
     then (when some size has a threshold) the untiled kernel for launches
     below it. Where the launch transposes inputs, those versions read the
     transposed copies; if only from some row length on, the same versions
-    reading the arrays in place follow for shorter rows."""
+    reading the arrays in place follow for shorter rows. Where the plan's
+    tiles hold rows of a bounded length, its tiled versions run within the
+    bound and the versions of the plan without it (Plan.unbounded) follow."""
     if analysis.plan.split is not None and analysis.plan.split.active:
         return _split_module(analysis, file)
     return _tiled_module(analysis, file)

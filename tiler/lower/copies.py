@@ -53,10 +53,13 @@ def copy_tile(c: TileCopy) -> tuple:
     return _copy(c, "cooperative copy", _loaded(c, _value(c)), None, ": a constant count")
 
 
-# copy steps of one cp.async copy a 64-bit kernel unrolls at once: each holds a
-# 64-bit address, and all 64 of a 16-thread block's chunk of rows at once
-# spilled (a bilinear form: 255 registers, 340 bytes of spill stores; none at 8)
+# copy steps of one cp.async copy a kernel unrolls at once: each holds an
+# address until issued. All 64 of a 16-thread block's chunk of rows, 64-bit
+# addresses each, spilled (a bilinear form: 255 registers, 340 bytes of spill
+# stores; none at 8); with 32-bit offsets 64 do not, 128 did (a bounded chunk
+# of f32 rows beside f64 rows: 276 bytes)
 WIDE_ASYNC_UNROLL = 8
+ASYNC_UNROLL = 64
 
 
 def copy_async(c: TileCopy, wide: bool = False) -> tuple:
@@ -64,15 +67,15 @@ def copy_async(c: TileCopy, wide: bool = False) -> tuple:
     its copy steps and goes on; an `AsyncWait` and a barrier later show the
     tile to the block. A vector lands whole, so it needs the copy axis
     contiguous in the shared array; an element out of range is zero-filled
-    (its address, clamped like every copy's, stays in range). `wide`: the
-    kernel's offsets are 64-bit, and a long copy is unrolled WIDE_ASYNC_UNROLL
-    steps at a time."""
+    (nothing is read at its address). `wide`: the kernel's offsets are
+    64-bit. A copy of more steps a thread than WIDE_ASYNC_UNROLL (64-bit) or
+    ASYNC_UNROLL (32-bit) is unrolled WIDE_ASYNC_UNROLL steps at a time."""
     if c.width > 1 and not c.contiguous:
         raise CompilerBug(f"a {c.width}-wide asynchronous copy into {c.shared} along a strided axis")
     issue = kir.AsyncCopy(c.shared, c.dst_index, c.src, c.src_index, c.ctype, c.width, c.valid)
-    if wide and (c.per_thread or 0) > WIDE_ASYNC_UNROLL:
+    if (c.per_thread or 0) > (WIDE_ASYNC_UNROLL if wide else ASYNC_UNROLL):
         return _copy(c, "asynchronous copy", (issue,), WIDE_ASYNC_UNROLL,
-                     f", unrolled {WIDE_ASYNC_UNROLL} at a time: 64-bit addresses for all would spill")
+                     f", unrolled {WIDE_ASYNC_UNROLL} at a time: every address held at once would spill")
     return _copy(c, "asynchronous copy", (issue,), kir.FULL, ", unrolled: all issued at once")
 
 

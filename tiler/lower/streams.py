@@ -103,6 +103,7 @@ class Streams(Body):
         whole block, so every thread reaches every barrier."""
         if plan.unroll is not None:
             self.unrolls[e.chunk] = plan.unroll
+        self.tiled_chunks.add(e.chunk)
         size = const(plan.chunk)
         if self._asynchronous(plan) or self._double_buffered(plan):
             tail = self.declare(f"{e.offset.name}_last", "int", kir.Bin("-", length, kir.Bin("%", length, size)))
@@ -300,7 +301,7 @@ class Streams(Body):
             self._require_divisible(view, width)
         valid = (lambda row: kir.Bin("<", row, length)) if guarded else None
         return self._rows_copy(self._shared_buffer(ip, view.ctype, buffer), view, lambda r: add(kk, r), chunk,
-                               st.element, st.pitch, valid, width, e.span)
+                               st.element, st.pitch, valid, width, e.span, st.asynchronous)
 
     def stage_row(self, slab, rows: View, d: int, span) -> View:
         """A row each thread reads whole (slabs.py): the block copies the rows
@@ -340,7 +341,7 @@ class Streams(Body):
         return copy_async(c, self.wide) + (kir.AsyncCommit(), kir.AsyncWait(0))
 
     def _rows_copy(self, shared: str, view: View, row_of, count: int, length: int, pitch: int, valid_row,
-                   width: int, span) -> TileCopy:
+                   width: int, span, asynchronous: bool = False) -> TileCopy:
         """`count` whole rows of `view` as they lie (row r is `row_of(r)`),
         into lines of `pitch` elements: one flat copy, each row's elements
         fastest, so consecutive threads read consecutive addresses where the
@@ -350,11 +351,15 @@ class Streams(Body):
         block = self.schedule.block
         r, el = self.fresh("r"), self.fresh("e")
         row = row_of(kir.Ref(r))
-        src_index = add(view.offset, add(mul(row, view.strides[0]), mul(kir.Ref(el), view.strides[1])))
+        real = view.sizes[-1]
+        bounded = not (isinstance(real, kir.Const) and real.value == length)  # lines sized by a bound: rows end first
+        # past a bounded row's end cp.async still forms an address, though it reads nothing: keep it in the row
+        # (a copy through registers loads nothing there)
+        column = minimum(kir.Ref(el), kir.Bin("-", real, const(1))) if bounded and asynchronous else kir.Ref(el)
+        src_index = add(view.offset, add(mul(row, view.strides[0]), mul(column, view.strides[1])))
         dst = add(mul(kir.Ref(r), const(pitch)), kir.Ref(el))
         valid = valid_row(row) if valid_row else None
-        real = view.sizes[-1]
-        if not (isinstance(real, kir.Const) and real.value == length):  # lines sized by a bound: the row ends first
+        if bounded:
             valid = both(valid, kir.Bin("<", kir.Ref(el), real))
         return TileCopy(shared, view.ctype, count, length, CopyAxis.CHUNK, block.threads, _tid(block), r, el,
                         view.buffer, src_index, valid, dst, span, width, True)

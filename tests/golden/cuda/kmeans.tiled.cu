@@ -214,21 +214,70 @@ tiler_kmeans_tiled_bounded(const float* __restrict__ points, const float* __rest
     __syncthreads();  // the tiles are written
     int best_2 = best;  // kmeans.fut:11
     float bestd_2 = bestd;  // kmeans.fut:11
-    for (int j = 0; j < 64; j += 1) {  // kmeans.fut:11
+    for (int j = 0; j < 64; j += 8) {  // 8 iterations a step, their inner loops jammed
       float s = 0.0f;  // kmeans.fut:12
-      for (int f = 0; f < d; f += 1) {  // kmeans.fut:12
-        const float t = sh_p[threadIdx.x * 65 + f] - sh_cc[j * 64 + f];  // kmeans.fut:13
+      float s_2 = 0.0f;  // kmeans.fut:12
+      float s_3 = 0.0f;  // kmeans.fut:12
+      float s_4 = 0.0f;  // kmeans.fut:12
+      float s_5 = 0.0f;  // kmeans.fut:12
+      float s_6 = 0.0f;  // kmeans.fut:12
+      float s_7 = 0.0f;  // kmeans.fut:12
+      float s_8 = 0.0f;  // kmeans.fut:12
+      for (int f = 0; f < d; f += 1) {  // 8 iterations of the loop at 11:23 at once
+        const float t = sh_p[threadIdx.x * 65 + f] - sh_cc[(j + 0) * 64 + f];  // kmeans.fut:13
         s = s + t * t;
+        const float t_2 = sh_p[threadIdx.x * 65 + f] - sh_cc[(j + 1) * 64 + f];  // kmeans.fut:13
+        s_2 = s_2 + t_2 * t_2;
+        const float t_3 = sh_p[threadIdx.x * 65 + f] - sh_cc[(j + 2) * 64 + f];  // kmeans.fut:13
+        s_3 = s_3 + t_3 * t_3;
+        const float t_4 = sh_p[threadIdx.x * 65 + f] - sh_cc[(j + 3) * 64 + f];  // kmeans.fut:13
+        s_4 = s_4 + t_4 * t_4;
+        const float t_5 = sh_p[threadIdx.x * 65 + f] - sh_cc[(j + 4) * 64 + f];  // kmeans.fut:13
+        s_5 = s_5 + t_5 * t_5;
+        const float t_6 = sh_p[threadIdx.x * 65 + f] - sh_cc[(j + 5) * 64 + f];  // kmeans.fut:13
+        s_6 = s_6 + t_6 * t_6;
+        const float t_7 = sh_p[threadIdx.x * 65 + f] - sh_cc[(j + 6) * 64 + f];  // kmeans.fut:13
+        s_7 = s_7 + t_7 * t_7;
+        const float t_8 = sh_p[threadIdx.x * 65 + f] - sh_cc[(j + 7) * 64 + f];  // kmeans.fut:13
+        s_8 = s_8 + t_8 * t_8;
       }
-      const int best_next = s < bestd_2 ? kk + j : best_2;
+      const int best_next = s < bestd_2 ? kk + (j + 0) : best_2;
       const float bestd_next = s < bestd_2 ? s : bestd_2;
       best_2 = best_next;
       bestd_2 = bestd_next;
+      const int best_next_2 = s_2 < bestd_2 ? kk + (j + 1) : best_2;
+      const float bestd_next_2 = s_2 < bestd_2 ? s_2 : bestd_2;
+      best_2 = best_next_2;
+      bestd_2 = bestd_next_2;
+      const int best_next_3 = s_3 < bestd_2 ? kk + (j + 2) : best_2;
+      const float bestd_next_3 = s_3 < bestd_2 ? s_3 : bestd_2;
+      best_2 = best_next_3;
+      bestd_2 = bestd_next_3;
+      const int best_next_4 = s_4 < bestd_2 ? kk + (j + 3) : best_2;
+      const float bestd_next_4 = s_4 < bestd_2 ? s_4 : bestd_2;
+      best_2 = best_next_4;
+      bestd_2 = bestd_next_4;
+      const int best_next_5 = s_5 < bestd_2 ? kk + (j + 4) : best_2;
+      const float bestd_next_5 = s_5 < bestd_2 ? s_5 : bestd_2;
+      best_2 = best_next_5;
+      bestd_2 = bestd_next_5;
+      const int best_next_6 = s_6 < bestd_2 ? kk + (j + 5) : best_2;
+      const float bestd_next_6 = s_6 < bestd_2 ? s_6 : bestd_2;
+      best_2 = best_next_6;
+      bestd_2 = bestd_next_6;
+      const int best_next_7 = s_7 < bestd_2 ? kk + (j + 6) : best_2;
+      const float bestd_next_7 = s_7 < bestd_2 ? s_7 : bestd_2;
+      best_2 = best_next_7;
+      bestd_2 = bestd_next_7;
+      const int best_next_8 = s_8 < bestd_2 ? kk + (j + 7) : best_2;
+      const float bestd_next_8 = s_8 < bestd_2 ? s_8 : bestd_2;
+      best_2 = best_next_8;
+      bestd_2 = bestd_next_8;
     }
-    const int best_next_2 = best_2;
-    const float bestd_next_2 = bestd_2;
-    best = best_next_2;
-    bestd = bestd_next_2;
+    const int best_next_9 = best_2;
+    const float bestd_next_9 = bestd_2;
+    best = best_next_9;
+    bestd = bestd_next_9;
     __syncthreads();  // the tiles are read before the next copy
   }
   const int kk_last = k - k % 64;
@@ -244,21 +293,82 @@ tiler_kmeans_tiled_bounded(const float* __restrict__ points, const float* __rest
     __syncthreads();  // the tiles are written
     int best_3 = best;  // kmeans.fut:11
     float bestd_3 = bestd;  // kmeans.fut:11
-    for (int j_2 = 0; j_2 < c; j_2 += 1) {  // kmeans.fut:11
-      float s_2 = 0.0f;  // kmeans.fut:12
-      for (int f_2 = 0; f_2 < d; f_2 += 1) {  // kmeans.fut:12
-        const float t_2 = sh_p[threadIdx.x * 65 + f_2] - sh_cc[j_2 * 64 + f_2];  // kmeans.fut:13
-        s_2 = s_2 + t_2 * t_2;
+    const int j_jammed = c - c % 8;
+    for (int j_2 = 0; j_2 < j_jammed; j_2 += 8) {  // 8 iterations a step, their inner loops jammed
+      float s_9 = 0.0f;  // kmeans.fut:12
+      float s_10 = 0.0f;  // kmeans.fut:12
+      float s_11 = 0.0f;  // kmeans.fut:12
+      float s_12 = 0.0f;  // kmeans.fut:12
+      float s_13 = 0.0f;  // kmeans.fut:12
+      float s_14 = 0.0f;  // kmeans.fut:12
+      float s_15 = 0.0f;  // kmeans.fut:12
+      float s_16 = 0.0f;  // kmeans.fut:12
+      for (int f_2 = 0; f_2 < d; f_2 += 1) {  // 8 iterations of the loop at 11:23 at once
+        const float t_9 = sh_p[threadIdx.x * 65 + f_2] - sh_cc[(j_2 + 0) * 64 + f_2];  // kmeans.fut:13
+        s_9 = s_9 + t_9 * t_9;
+        const float t_10 = sh_p[threadIdx.x * 65 + f_2] - sh_cc[(j_2 + 1) * 64 + f_2];  // kmeans.fut:13
+        s_10 = s_10 + t_10 * t_10;
+        const float t_11 = sh_p[threadIdx.x * 65 + f_2] - sh_cc[(j_2 + 2) * 64 + f_2];  // kmeans.fut:13
+        s_11 = s_11 + t_11 * t_11;
+        const float t_12 = sh_p[threadIdx.x * 65 + f_2] - sh_cc[(j_2 + 3) * 64 + f_2];  // kmeans.fut:13
+        s_12 = s_12 + t_12 * t_12;
+        const float t_13 = sh_p[threadIdx.x * 65 + f_2] - sh_cc[(j_2 + 4) * 64 + f_2];  // kmeans.fut:13
+        s_13 = s_13 + t_13 * t_13;
+        const float t_14 = sh_p[threadIdx.x * 65 + f_2] - sh_cc[(j_2 + 5) * 64 + f_2];  // kmeans.fut:13
+        s_14 = s_14 + t_14 * t_14;
+        const float t_15 = sh_p[threadIdx.x * 65 + f_2] - sh_cc[(j_2 + 6) * 64 + f_2];  // kmeans.fut:13
+        s_15 = s_15 + t_15 * t_15;
+        const float t_16 = sh_p[threadIdx.x * 65 + f_2] - sh_cc[(j_2 + 7) * 64 + f_2];  // kmeans.fut:13
+        s_16 = s_16 + t_16 * t_16;
       }
-      const int best_next_3 = s_2 < bestd_3 ? kk_last + j_2 : best_3;
-      const float bestd_next_3 = s_2 < bestd_3 ? s_2 : bestd_3;
-      best_3 = best_next_3;
-      bestd_3 = bestd_next_3;
+      const int best_next_10 = s_9 < bestd_3 ? kk_last + (j_2 + 0) : best_3;
+      const float bestd_next_10 = s_9 < bestd_3 ? s_9 : bestd_3;
+      best_3 = best_next_10;
+      bestd_3 = bestd_next_10;
+      const int best_next_11 = s_10 < bestd_3 ? kk_last + (j_2 + 1) : best_3;
+      const float bestd_next_11 = s_10 < bestd_3 ? s_10 : bestd_3;
+      best_3 = best_next_11;
+      bestd_3 = bestd_next_11;
+      const int best_next_12 = s_11 < bestd_3 ? kk_last + (j_2 + 2) : best_3;
+      const float bestd_next_12 = s_11 < bestd_3 ? s_11 : bestd_3;
+      best_3 = best_next_12;
+      bestd_3 = bestd_next_12;
+      const int best_next_13 = s_12 < bestd_3 ? kk_last + (j_2 + 3) : best_3;
+      const float bestd_next_13 = s_12 < bestd_3 ? s_12 : bestd_3;
+      best_3 = best_next_13;
+      bestd_3 = bestd_next_13;
+      const int best_next_14 = s_13 < bestd_3 ? kk_last + (j_2 + 4) : best_3;
+      const float bestd_next_14 = s_13 < bestd_3 ? s_13 : bestd_3;
+      best_3 = best_next_14;
+      bestd_3 = bestd_next_14;
+      const int best_next_15 = s_14 < bestd_3 ? kk_last + (j_2 + 5) : best_3;
+      const float bestd_next_15 = s_14 < bestd_3 ? s_14 : bestd_3;
+      best_3 = best_next_15;
+      bestd_3 = bestd_next_15;
+      const int best_next_16 = s_15 < bestd_3 ? kk_last + (j_2 + 6) : best_3;
+      const float bestd_next_16 = s_15 < bestd_3 ? s_15 : bestd_3;
+      best_3 = best_next_16;
+      bestd_3 = bestd_next_16;
+      const int best_next_17 = s_16 < bestd_3 ? kk_last + (j_2 + 7) : best_3;
+      const float bestd_next_17 = s_16 < bestd_3 ? s_16 : bestd_3;
+      best_3 = best_next_17;
+      bestd_3 = bestd_next_17;
     }
-    const int best_next_4 = best_3;
-    const float bestd_next_4 = bestd_3;
-    best = best_next_4;
-    bestd = bestd_next_4;
+    for (int j_3 = j_jammed; j_3 < c; j_3 += 1) {  // kmeans.fut:11
+      float s_17 = 0.0f;  // kmeans.fut:12
+      for (int f_3 = 0; f_3 < d; f_3 += 1) {  // kmeans.fut:12
+        const float t_17 = sh_p[threadIdx.x * 65 + f_3] - sh_cc[j_3 * 64 + f_3];  // kmeans.fut:13
+        s_17 = s_17 + t_17 * t_17;
+      }
+      const int best_next_18 = s_17 < bestd_3 ? kk_last + j_3 : best_3;
+      const float bestd_next_18 = s_17 < bestd_3 ? s_17 : bestd_3;
+      best_3 = best_next_18;
+      bestd_3 = bestd_next_18;
+    }
+    const int best_next_19 = best_3;
+    const float bestd_next_19 = bestd_3;
+    best = best_next_19;
+    bestd = bestd_next_19;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < n) {
@@ -353,21 +463,70 @@ tiler_kmeans_tiled_wide_bounded(const float* __restrict__ points, const float* _
     __syncthreads();  // the tiles are written
     int best_2 = best;  // kmeans.fut:11
     float bestd_2 = bestd;  // kmeans.fut:11
-    for (int j = 0; j < 64; j += 1) {  // kmeans.fut:11
+    for (int j = 0; j < 64; j += 8) {  // 8 iterations a step, their inner loops jammed
       float s = 0.0f;  // kmeans.fut:12
-      for (int f = 0; f < d; f += 1) {  // kmeans.fut:12
-        const float t = sh_p[threadIdx.x * 65 + f] - sh_cc[j * 64 + f];  // kmeans.fut:13
+      float s_2 = 0.0f;  // kmeans.fut:12
+      float s_3 = 0.0f;  // kmeans.fut:12
+      float s_4 = 0.0f;  // kmeans.fut:12
+      float s_5 = 0.0f;  // kmeans.fut:12
+      float s_6 = 0.0f;  // kmeans.fut:12
+      float s_7 = 0.0f;  // kmeans.fut:12
+      float s_8 = 0.0f;  // kmeans.fut:12
+      for (int f = 0; f < d; f += 1) {  // 8 iterations of the loop at 11:23 at once
+        const float t = sh_p[threadIdx.x * 65 + f] - sh_cc[(j + 0) * 64 + f];  // kmeans.fut:13
         s = s + t * t;
+        const float t_2 = sh_p[threadIdx.x * 65 + f] - sh_cc[(j + 1) * 64 + f];  // kmeans.fut:13
+        s_2 = s_2 + t_2 * t_2;
+        const float t_3 = sh_p[threadIdx.x * 65 + f] - sh_cc[(j + 2) * 64 + f];  // kmeans.fut:13
+        s_3 = s_3 + t_3 * t_3;
+        const float t_4 = sh_p[threadIdx.x * 65 + f] - sh_cc[(j + 3) * 64 + f];  // kmeans.fut:13
+        s_4 = s_4 + t_4 * t_4;
+        const float t_5 = sh_p[threadIdx.x * 65 + f] - sh_cc[(j + 4) * 64 + f];  // kmeans.fut:13
+        s_5 = s_5 + t_5 * t_5;
+        const float t_6 = sh_p[threadIdx.x * 65 + f] - sh_cc[(j + 5) * 64 + f];  // kmeans.fut:13
+        s_6 = s_6 + t_6 * t_6;
+        const float t_7 = sh_p[threadIdx.x * 65 + f] - sh_cc[(j + 6) * 64 + f];  // kmeans.fut:13
+        s_7 = s_7 + t_7 * t_7;
+        const float t_8 = sh_p[threadIdx.x * 65 + f] - sh_cc[(j + 7) * 64 + f];  // kmeans.fut:13
+        s_8 = s_8 + t_8 * t_8;
       }
-      const int best_next = s < bestd_2 ? kk + j : best_2;
+      const int best_next = s < bestd_2 ? kk + (j + 0) : best_2;
       const float bestd_next = s < bestd_2 ? s : bestd_2;
       best_2 = best_next;
       bestd_2 = bestd_next;
+      const int best_next_2 = s_2 < bestd_2 ? kk + (j + 1) : best_2;
+      const float bestd_next_2 = s_2 < bestd_2 ? s_2 : bestd_2;
+      best_2 = best_next_2;
+      bestd_2 = bestd_next_2;
+      const int best_next_3 = s_3 < bestd_2 ? kk + (j + 2) : best_2;
+      const float bestd_next_3 = s_3 < bestd_2 ? s_3 : bestd_2;
+      best_2 = best_next_3;
+      bestd_2 = bestd_next_3;
+      const int best_next_4 = s_4 < bestd_2 ? kk + (j + 3) : best_2;
+      const float bestd_next_4 = s_4 < bestd_2 ? s_4 : bestd_2;
+      best_2 = best_next_4;
+      bestd_2 = bestd_next_4;
+      const int best_next_5 = s_5 < bestd_2 ? kk + (j + 4) : best_2;
+      const float bestd_next_5 = s_5 < bestd_2 ? s_5 : bestd_2;
+      best_2 = best_next_5;
+      bestd_2 = bestd_next_5;
+      const int best_next_6 = s_6 < bestd_2 ? kk + (j + 5) : best_2;
+      const float bestd_next_6 = s_6 < bestd_2 ? s_6 : bestd_2;
+      best_2 = best_next_6;
+      bestd_2 = bestd_next_6;
+      const int best_next_7 = s_7 < bestd_2 ? kk + (j + 6) : best_2;
+      const float bestd_next_7 = s_7 < bestd_2 ? s_7 : bestd_2;
+      best_2 = best_next_7;
+      bestd_2 = bestd_next_7;
+      const int best_next_8 = s_8 < bestd_2 ? kk + (j + 7) : best_2;
+      const float bestd_next_8 = s_8 < bestd_2 ? s_8 : bestd_2;
+      best_2 = best_next_8;
+      bestd_2 = bestd_next_8;
     }
-    const int best_next_2 = best_2;
-    const float bestd_next_2 = bestd_2;
-    best = best_next_2;
-    bestd = bestd_next_2;
+    const int best_next_9 = best_2;
+    const float bestd_next_9 = bestd_2;
+    best = best_next_9;
+    bestd = bestd_next_9;
     __syncthreads();  // the tiles are read before the next copy
   }
   const int kk_last = k - k % 64;
@@ -383,21 +542,82 @@ tiler_kmeans_tiled_wide_bounded(const float* __restrict__ points, const float* _
     __syncthreads();  // the tiles are written
     int best_3 = best;  // kmeans.fut:11
     float bestd_3 = bestd;  // kmeans.fut:11
-    for (int j_2 = 0; j_2 < c; j_2 += 1) {  // kmeans.fut:11
-      float s_2 = 0.0f;  // kmeans.fut:12
-      for (int f_2 = 0; f_2 < d; f_2 += 1) {  // kmeans.fut:12
-        const float t_2 = sh_p[threadIdx.x * 65 + f_2] - sh_cc[j_2 * 64 + f_2];  // kmeans.fut:13
-        s_2 = s_2 + t_2 * t_2;
+    const int j_jammed = c - c % 8;
+    for (int j_2 = 0; j_2 < j_jammed; j_2 += 8) {  // 8 iterations a step, their inner loops jammed
+      float s_9 = 0.0f;  // kmeans.fut:12
+      float s_10 = 0.0f;  // kmeans.fut:12
+      float s_11 = 0.0f;  // kmeans.fut:12
+      float s_12 = 0.0f;  // kmeans.fut:12
+      float s_13 = 0.0f;  // kmeans.fut:12
+      float s_14 = 0.0f;  // kmeans.fut:12
+      float s_15 = 0.0f;  // kmeans.fut:12
+      float s_16 = 0.0f;  // kmeans.fut:12
+      for (int f_2 = 0; f_2 < d; f_2 += 1) {  // 8 iterations of the loop at 11:23 at once
+        const float t_9 = sh_p[threadIdx.x * 65 + f_2] - sh_cc[(j_2 + 0) * 64 + f_2];  // kmeans.fut:13
+        s_9 = s_9 + t_9 * t_9;
+        const float t_10 = sh_p[threadIdx.x * 65 + f_2] - sh_cc[(j_2 + 1) * 64 + f_2];  // kmeans.fut:13
+        s_10 = s_10 + t_10 * t_10;
+        const float t_11 = sh_p[threadIdx.x * 65 + f_2] - sh_cc[(j_2 + 2) * 64 + f_2];  // kmeans.fut:13
+        s_11 = s_11 + t_11 * t_11;
+        const float t_12 = sh_p[threadIdx.x * 65 + f_2] - sh_cc[(j_2 + 3) * 64 + f_2];  // kmeans.fut:13
+        s_12 = s_12 + t_12 * t_12;
+        const float t_13 = sh_p[threadIdx.x * 65 + f_2] - sh_cc[(j_2 + 4) * 64 + f_2];  // kmeans.fut:13
+        s_13 = s_13 + t_13 * t_13;
+        const float t_14 = sh_p[threadIdx.x * 65 + f_2] - sh_cc[(j_2 + 5) * 64 + f_2];  // kmeans.fut:13
+        s_14 = s_14 + t_14 * t_14;
+        const float t_15 = sh_p[threadIdx.x * 65 + f_2] - sh_cc[(j_2 + 6) * 64 + f_2];  // kmeans.fut:13
+        s_15 = s_15 + t_15 * t_15;
+        const float t_16 = sh_p[threadIdx.x * 65 + f_2] - sh_cc[(j_2 + 7) * 64 + f_2];  // kmeans.fut:13
+        s_16 = s_16 + t_16 * t_16;
       }
-      const int best_next_3 = s_2 < bestd_3 ? kk_last + j_2 : best_3;
-      const float bestd_next_3 = s_2 < bestd_3 ? s_2 : bestd_3;
-      best_3 = best_next_3;
-      bestd_3 = bestd_next_3;
+      const int best_next_10 = s_9 < bestd_3 ? kk_last + (j_2 + 0) : best_3;
+      const float bestd_next_10 = s_9 < bestd_3 ? s_9 : bestd_3;
+      best_3 = best_next_10;
+      bestd_3 = bestd_next_10;
+      const int best_next_11 = s_10 < bestd_3 ? kk_last + (j_2 + 1) : best_3;
+      const float bestd_next_11 = s_10 < bestd_3 ? s_10 : bestd_3;
+      best_3 = best_next_11;
+      bestd_3 = bestd_next_11;
+      const int best_next_12 = s_11 < bestd_3 ? kk_last + (j_2 + 2) : best_3;
+      const float bestd_next_12 = s_11 < bestd_3 ? s_11 : bestd_3;
+      best_3 = best_next_12;
+      bestd_3 = bestd_next_12;
+      const int best_next_13 = s_12 < bestd_3 ? kk_last + (j_2 + 3) : best_3;
+      const float bestd_next_13 = s_12 < bestd_3 ? s_12 : bestd_3;
+      best_3 = best_next_13;
+      bestd_3 = bestd_next_13;
+      const int best_next_14 = s_13 < bestd_3 ? kk_last + (j_2 + 4) : best_3;
+      const float bestd_next_14 = s_13 < bestd_3 ? s_13 : bestd_3;
+      best_3 = best_next_14;
+      bestd_3 = bestd_next_14;
+      const int best_next_15 = s_14 < bestd_3 ? kk_last + (j_2 + 5) : best_3;
+      const float bestd_next_15 = s_14 < bestd_3 ? s_14 : bestd_3;
+      best_3 = best_next_15;
+      bestd_3 = bestd_next_15;
+      const int best_next_16 = s_15 < bestd_3 ? kk_last + (j_2 + 6) : best_3;
+      const float bestd_next_16 = s_15 < bestd_3 ? s_15 : bestd_3;
+      best_3 = best_next_16;
+      bestd_3 = bestd_next_16;
+      const int best_next_17 = s_16 < bestd_3 ? kk_last + (j_2 + 7) : best_3;
+      const float bestd_next_17 = s_16 < bestd_3 ? s_16 : bestd_3;
+      best_3 = best_next_17;
+      bestd_3 = bestd_next_17;
     }
-    const int best_next_4 = best_3;
-    const float bestd_next_4 = bestd_3;
-    best = best_next_4;
-    bestd = bestd_next_4;
+    for (int j_3 = j_jammed; j_3 < c; j_3 += 1) {  // kmeans.fut:11
+      float s_17 = 0.0f;  // kmeans.fut:12
+      for (int f_3 = 0; f_3 < d; f_3 += 1) {  // kmeans.fut:12
+        const float t_17 = sh_p[threadIdx.x * 65 + f_3] - sh_cc[j_3 * 64 + f_3];  // kmeans.fut:13
+        s_17 = s_17 + t_17 * t_17;
+      }
+      const int best_next_18 = s_17 < bestd_3 ? kk_last + j_3 : best_3;
+      const float bestd_next_18 = s_17 < bestd_3 ? s_17 : bestd_3;
+      best_3 = best_next_18;
+      bestd_3 = bestd_next_18;
+    }
+    const int best_next_19 = best_3;
+    const float bestd_next_19 = bestd_3;
+    best = best_next_19;
+    bestd = bestd_next_19;
     __syncthreads();  // the tiles are read before the next copy
   }
   if (gtid0 < n) {

@@ -534,7 +534,7 @@ tiler_matvec_tiled_wide(const float* __restrict__ A, const float* __restrict__ x
   if (0 < kk_last) {  // matvec.fut:7
     // asynchronous copy: 16 x 64 tile of A into sh_ac, chunk fastest, 4 at a time  // matvec.fut:7
     #pragma unroll 8
-    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: every address held at once would spill
       const int t_ = threadIdx.x + c_ * 16;
       const int r = t_ / 16;
       const int e = t_ % 16 * 4;
@@ -553,7 +553,7 @@ tiler_matvec_tiled_wide(const float* __restrict__ A, const float* __restrict__ x
   if (64 < kk_last) {  // matvec.fut:7
     // asynchronous copy: 16 x 64 tile of A into sh_ac_2, chunk fastest, 4 at a time  // matvec.fut:7
     #pragma unroll 8
-    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: every address held at once would spill
       const int t_ = threadIdx.x + c_ * 16;
       const int r_3 = t_ / 16;
       const int e_3 = t_ % 16 * 4;
@@ -575,7 +575,7 @@ tiler_matvec_tiled_wide(const float* __restrict__ A, const float* __restrict__ x
     if (kk + 128 < kk_last) {
       // asynchronous copy: 16 x 64 tile of A into sh_ac_3, chunk fastest, 4 at a time  // matvec.fut:7
       #pragma unroll 8
-      for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+      for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: every address held at once would spill
         const int t_ = threadIdx.x + c_ * 16;
         const int r_5 = t_ / 16;
         const int e_5 = t_ % 16 * 4;
@@ -603,7 +603,7 @@ tiler_matvec_tiled_wide(const float* __restrict__ A, const float* __restrict__ x
       if (kk + 64 + 128 < kk_last) {
         // asynchronous copy: 16 x 64 tile of A into sh_ac, chunk fastest, 4 at a time  // matvec.fut:7
         #pragma unroll 8
-        for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+        for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: every address held at once would spill
           const int t_ = threadIdx.x + c_ * 16;
           const int r_7 = t_ / 16;
           const int e_7 = t_ % 16 * 4;
@@ -632,7 +632,7 @@ tiler_matvec_tiled_wide(const float* __restrict__ A, const float* __restrict__ x
       if (kk + 128 + 128 < kk_last) {
         // asynchronous copy: 16 x 64 tile of A into sh_ac_2, chunk fastest, 4 at a time  // matvec.fut:7
         #pragma unroll 8
-        for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+        for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: every address held at once would spill
           const int t_ = threadIdx.x + c_ * 16;
           const int r_9 = t_ / 16;
           const int e_9 = t_ % 16 * 4;
@@ -703,7 +703,7 @@ tiler_matvec_tiled_wide_scalar(const float* __restrict__ A, const float* __restr
   if (0 < kk_last) {  // matvec.fut:7
     // asynchronous copy: 16 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
     #pragma unroll 8
-    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: every address held at once would spill
       const int t_ = threadIdx.x + c_ * 16;
       const int r = t_ / 64;
       const int e = t_ % 64;
@@ -722,7 +722,7 @@ tiler_matvec_tiled_wide_scalar(const float* __restrict__ A, const float* __restr
   if (64 < kk_last) {  // matvec.fut:7
     // asynchronous copy: 16 x 64 tile of A into sh_ac_2, chunk fastest  // matvec.fut:7
     #pragma unroll 8
-    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: every address held at once would spill
       const int t_ = threadIdx.x + c_ * 16;
       const int r_3 = t_ / 64;
       const int e_3 = t_ % 64;
@@ -744,7 +744,7 @@ tiler_matvec_tiled_wide_scalar(const float* __restrict__ A, const float* __restr
     if (kk + 128 < kk_last) {
       // asynchronous copy: 16 x 64 tile of A into sh_ac_3, chunk fastest  // matvec.fut:7
       #pragma unroll 8
-      for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+      for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: every address held at once would spill
         const int t_ = threadIdx.x + c_ * 16;
         const int r_5 = t_ / 64;
         const int e_5 = t_ % 64;
@@ -772,7 +772,7 @@ tiler_matvec_tiled_wide_scalar(const float* __restrict__ A, const float* __restr
       if (kk + 64 + 128 < kk_last) {
         // asynchronous copy: 16 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
         #pragma unroll 8
-        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: every address held at once would spill
           const int t_ = threadIdx.x + c_ * 16;
           const int r_7 = t_ / 64;
           const int e_7 = t_ % 64;
@@ -801,7 +801,7 @@ tiler_matvec_tiled_wide_scalar(const float* __restrict__ A, const float* __restr
       if (kk + 128 + 128 < kk_last) {
         // asynchronous copy: 16 x 64 tile of A into sh_ac_2, chunk fastest  // matvec.fut:7
         #pragma unroll 8
-        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: every address held at once would spill
           const int t_ = threadIdx.x + c_ * 16;
           const int r_9 = t_ / 64;
           const int e_9 = t_ % 64;

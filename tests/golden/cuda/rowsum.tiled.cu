@@ -916,7 +916,7 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
   if (0 < kk_last) {  // rowsum.fut:9
     // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest, 4 at a time  // rowsum.fut:9
     #pragma unroll 8
-    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: every address held at once would spill
       const int t_ = threadIdx.x + c_ * 16;
       const int r = t_ / 16;
       const int e = t_ % 16 * 4;
@@ -927,7 +927,7 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
   if (64 < kk_last) {  // rowsum.fut:9
     // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest, 4 at a time  // rowsum.fut:9
     #pragma unroll 8
-    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: every address held at once would spill
       const int t_ = threadIdx.x + c_ * 16;
       const int r_2 = t_ / 16;
       const int e_2 = t_ % 16 * 4;
@@ -941,7 +941,7 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
     if (kk + 128 < kk_last) {
       // asynchronous copy: 16 x 64 tile of A into sh_rc_3, chunk fastest, 4 at a time  // rowsum.fut:9
       #pragma unroll 8
-      for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+      for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: every address held at once would spill
         const int t_ = threadIdx.x + c_ * 16;
         const int r_3 = t_ / 16;
         const int e_3 = t_ % 16 * 4;
@@ -961,7 +961,7 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
       if (kk + 64 + 128 < kk_last) {
         // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest, 4 at a time  // rowsum.fut:9
         #pragma unroll 8
-        for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+        for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: every address held at once would spill
           const int t_ = threadIdx.x + c_ * 16;
           const int r_4 = t_ / 16;
           const int e_4 = t_ % 16 * 4;
@@ -982,7 +982,7 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
       if (kk + 128 + 128 < kk_last) {
         // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest, 4 at a time  // rowsum.fut:9
         #pragma unroll 8
-        for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+        for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread, unrolled 8 at a time: every address held at once would spill
           const int t_ = threadIdx.x + c_ * 16;
           const int r_5 = t_ / 16;
           const int e_5 = t_ % 16 * 4;
@@ -1035,7 +1035,7 @@ tiler_rowsum_tiled_wide_scalar(const float* __restrict__ A, float* __restrict__ 
   if (0 < kk_last) {  // rowsum.fut:9
     // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:9
     #pragma unroll 8
-    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: every address held at once would spill
       const int t_ = threadIdx.x + c_ * 16;
       const int r = t_ / 64;
       const int e = t_ % 64;
@@ -1046,7 +1046,7 @@ tiler_rowsum_tiled_wide_scalar(const float* __restrict__ A, float* __restrict__ 
   if (64 < kk_last) {  // rowsum.fut:9
     // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest  // rowsum.fut:9
     #pragma unroll 8
-    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: every address held at once would spill
       const int t_ = threadIdx.x + c_ * 16;
       const int r_2 = t_ / 64;
       const int e_2 = t_ % 64;
@@ -1060,7 +1060,7 @@ tiler_rowsum_tiled_wide_scalar(const float* __restrict__ A, float* __restrict__ 
     if (kk + 128 < kk_last) {
       // asynchronous copy: 16 x 64 tile of A into sh_rc_3, chunk fastest  // rowsum.fut:9
       #pragma unroll 8
-      for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+      for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: every address held at once would spill
         const int t_ = threadIdx.x + c_ * 16;
         const int r_3 = t_ / 64;
         const int e_3 = t_ % 64;
@@ -1080,7 +1080,7 @@ tiler_rowsum_tiled_wide_scalar(const float* __restrict__ A, float* __restrict__ 
       if (kk + 64 + 128 < kk_last) {
         // asynchronous copy: 16 x 64 tile of A into sh_rc, chunk fastest  // rowsum.fut:9
         #pragma unroll 8
-        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: every address held at once would spill
           const int t_ = threadIdx.x + c_ * 16;
           const int r_4 = t_ / 64;
           const int e_4 = t_ % 64;
@@ -1101,7 +1101,7 @@ tiler_rowsum_tiled_wide_scalar(const float* __restrict__ A, float* __restrict__ 
       if (kk + 128 + 128 < kk_last) {
         // asynchronous copy: 16 x 64 tile of A into sh_rc_2, chunk fastest  // rowsum.fut:9
         #pragma unroll 8
-        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: 64-bit addresses for all would spill
+        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: every address held at once would spill
           const int t_ = threadIdx.x + c_ * 16;
           const int r_5 = t_ / 64;
           const int e_5 = t_ % 64;
