@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 from .. import target
 from ..check import typed as T
 from ..check.types import Array
-from ..interp.values import dtype
 from ..errors import PlainError
+from ..interp.values import dtype
 from . import cost
 from .blocks import block as make_block
 from .blocks import candidate_spans, untiled_block, why_block

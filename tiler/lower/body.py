@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from .. import kir
+from ..analyse.views import mentions
 from ..check import typed as T
 from ..check.types import Array, Binder, Scalar, flatten
 from ..errors import CompilerBug
@@ -28,7 +29,6 @@ from ..target import VECTOR as VECTOR_TYPES
 from .copies import COUNTER, LINEAR, VECTOR
 from .micro import RESERVED as MICRO_RESERVED
 from .reassociate import is_float_arithmetic, reassociate
-from ..analyse.views import mentions
 from .values import Names, View, const, fresh_name
 
 # names a kernel's own never take: C++'s and CUDA's (target.py), the math
