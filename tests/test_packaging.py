@@ -47,6 +47,9 @@ def test_a_built_wheel_carries_the_templates_and_benchmarks(tmp_path):
     assert "tiler/templates/README.md" in names and "tiler/cli.py" in names
     # `tiler bench nbody` works from an installed wheel, in any directory
     assert "tiler/benchmarks/nbody.fut" in names and "tiler/benchmarks/nbody.toml" in names
+    # the benchmarks' measuring scripts, results and logs are the checkout's, not the package's
+    assert not any("/experiments/" in n or n.endswith((".json", ".log")) for n in names), \
+        [n for n in names if "/experiments/" in n][:3]
 
 
 @pytest.mark.slow
