@@ -27,6 +27,20 @@ def test_version_and_help():
         assert result.returncode == 0 and "Usage:" in result.stdout
 
 
+def test_docs_list_show_and_locate_the_shipped_documents():
+    """The language reference and the guides ship with the package: `tiler
+    docs` lists them, `tiler docs TOPIC` prints one, `--path` says where."""
+    listed = tiler("docs")
+    assert listed.returncode == 0 and re.search(r"^language +The input language$", listed.stdout, re.M)
+    shown = tiler("docs", "language")
+    assert shown.returncode == 0 and shown.stdout == (ROOT / "docs" / "language.md").read_text() + "\n"
+    path = tiler("docs", "guide", "--path").stdout.strip()
+    assert path.endswith("guide.md") and os.path.samefile(path, ROOT / "docs" / "guide.md")
+    bad = tiler("docs", "langauge")
+    assert bad.returncode == 1 and "error: no document `langauge`" in bad.stderr and "language-notes" in bad.stderr
+    assert "tiler docs language" in tiler("--help").stdout
+
+
 def test_check_is_silent_on_a_good_program():
     result = tiler("check", NBODY)
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")

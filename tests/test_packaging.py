@@ -47,6 +47,8 @@ def test_a_built_wheel_carries_the_templates_and_benchmarks(tmp_path):
     assert "tiler/templates/README.md" in names and "tiler/cli.py" in names
     # `tiler bench nbody` works from an installed wheel, in any directory
     assert "tiler/benchmarks/nbody.fut" in names and "tiler/benchmarks/nbody.toml" in names
+    # `tiler docs language`: the reference ships with the package
+    assert "tiler/docs/language.md" in names and "tiler/docs/guide.md" in names
     # the benchmarks' measuring scripts, results and logs are the checkout's, not the package's
     assert not any("/experiments/" in n or n.endswith((".json", ".log")) for n in names), \
         [n for n in names if "/experiments/" in n][:3]
@@ -69,6 +71,7 @@ def test_the_sdist_leaves_the_tests_out_and_builds_a_whole_wheel(tmp_path):
     assert not any("/tests/" in n for n in names)  # the tests need the checkout: they stay out
     wheel = _wheel_names(tmp_path / "unpacked" / top, tmp_path / "dist")
     assert "tiler/templates/README.md" in wheel and "tiler/benchmarks/rowsum.toml" in wheel
+    assert "tiler/docs/language.md" in wheel
 
 
 def test_stages_are_data_in_pipeline_order():

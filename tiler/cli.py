@@ -112,7 +112,7 @@ def pairs(options, what: str, convert=str) -> dict:
 def main():
     """tiler: finds tiling opportunities in GPU kernel programs and writes tiled CUDA.
 
-    A program is a kernel in tiler's input language (docs/language.md): a host
+    A program is a kernel in tiler's input language (`tiler docs language`): a host
     prelude and a nest of 1 to 3 maps whose body streams over arrays with
     streamSeq. Every command that takes PROG.fut reads standard input for `-`."""
 
@@ -126,6 +126,27 @@ def checked_with_source(path: str):
 
     text, name = read_program(path)
     return run_to("check", text, name), Source(text, name)
+
+
+@main.command("docs")
+@click.argument("topic", required=False)
+@click.option("--path", "show_path", is_flag=True, help="Print the document's path instead of its text.")
+@guarded(deep=False)
+def docs_cmd(topic, show_path):
+    """Show one of tiler's documents (TOPIC: `language` is the input
+    language's reference), or list them; they ship with the package."""
+    from .resources import docs_dir
+
+    found = {p.stem: p for p in sorted(docs_dir().glob("*.md"))}
+    if topic is None:
+        for name, p in found.items():
+            heading = next((line.lstrip("# ").strip() for line in p.read_text().splitlines() if line.startswith("#")),
+                           "")
+            click.echo(f"{name:16} {heading}")
+        return
+    if topic not in found:
+        raise PlainError(f"no document `{topic}`", f"tiler's documents: {', '.join(found)}")
+    click.echo(str(found[topic]) if show_path else found[topic].read_text())
 
 
 @main.command("check")

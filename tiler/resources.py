@@ -1,4 +1,4 @@
-"""Files that ship with tiler: the Jinja templates and the benchmarks.
+"""Files that ship with tiler: the Jinja templates, the benchmarks and the docs.
 
 `templates_dir()` is `templates/` of the checkout (through the link
 `tiler/templates`) or the copy an installed wheel carries inside the package;
@@ -18,6 +18,11 @@ def templates_dir() -> Path:
 
 def benchmarks_dir() -> Path:
     return _shipped("benchmarks")
+
+
+def docs_dir() -> Path:
+    """`docs/` (the language reference and the guides), as `tiler docs` shows them."""
+    return _shipped("docs")
 
 
 def shipped_program(path: str) -> Path | None:
