@@ -214,34 +214,21 @@ def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
         # _coalescing_block narrows this block for its threads' rows anyway: the narrow block is the one that
         # must fit (two f64 rows a thread: 256 threads need 122,880 bytes even in chunks of 8, 16 threads 26,112)
         return _schedule(_narrow_for_rows(block), var, views, options)
+    full = _chunk_of(streams)
     if shared > limit and options.chunk is None and _narrowed_never(block, streams, options):
         # rows staged only to coalesce take a block's rows of tile each, and a block whose other tiles many
         # threads share is not narrowed for them (_coalescing_block): rather than shorter chunks for every
         # stream (a fuzzed kernel: chunks of 8 beside 256 rows of 8, 0.14x untiled), the rows stay in place
-        # (a --chunk the user gave is halved to fit instead, as it was asked for); but a chunk of wider
-        # elements may first shrink to COALESCE_LINE bytes a row, the line the copies need (f64: 32)
-        line, full_chunk = _line_chunk(streams), max((s.chunk for s in streams if s.tiled), default=0)
-        if line < full_chunk:
-            lined = _settled(tuple(plan_stream(s, block, views, options, line) for s in var.streams), block, views,
-                             options, line)
-            if sum(s.shared_bytes for s in lined) <= limit:
-                why = (f"chunk {line}, not {full_chunk}: the block's rows in chunks of {full_chunk} would need more "
-                       f"than the {limit} bytes of shared memory a block may use; {line} still copies "
-                       f"{COALESCE_LINE} bytes of each row at once")
-                lined = tuple(replace(s, reason=f"{s.reason}; {why}") if s.tiled else s for s in lined)
-                return Schedule(replace(block, shared_bytes=sum(s.shared_bytes for s in lined)), lined,
-                                cost.loads(lined))
-        apart = _settled(tuple(plan_stream(s, block, views, options, coalesce=False) for s in var.streams),
-                         block, views, options)
-        if sum(s.shared_bytes for s in apart) <= limit:
-            streams, shared = apart, sum(s.shared_bytes for s in apart)
-    full = max((s.chunk for s in streams if s.tiled), default=0)
-    chunk = full
-    while shared > limit and chunk > MIN_CHUNK:  # smaller tiles before no tiles
-        chunk //= 2
-        streams = _settled(tuple(plan_stream(s, block, views, options, chunk) for s in var.streams), block, views,
-                           options, chunk)
-        shared = sum(s.shared_bytes for s in streams)
+        # (a --chunk the user gave is halved to fit instead, as it was asked for); chunks shrink first only
+        # while each row's line keeps the COALESCE_LINE bytes its copies need (f64: 32 elements)
+        streams, shared = _halved(streams, shared, limit, _line_chunk(streams), block, var, views, options)
+        if shared > limit:
+            apart = _settled(tuple(plan_stream(s, block, views, options, coalesce=False) for s in var.streams),
+                             block, views, options)
+            if sum(s.shared_bytes for s in apart) <= limit:
+                streams, shared, full = apart, sum(s.shared_bytes for s in apart), _chunk_of(apart)
+    streams, shared = _halved(streams, shared, limit, MIN_CHUNK, block, var, views, options)  # smaller, then none
+    chunk = _chunk_of(streams)
     if shared > limit:
         streams = tuple(over_limit(s, shared, limit) for s in streams)
         shared = 0
@@ -250,6 +237,22 @@ def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
                "bytes of shared memory a block may use")
         streams = tuple(replace(s, reason=f"{s.reason}; {why}") if s.tiled else s for s in streams)
     return Schedule(replace(block, shared_bytes=shared), streams, cost.loads(streams))
+
+
+def _chunk_of(streams) -> int:
+    return max((s.chunk for s in streams if s.tiled), default=0)
+
+
+def _halved(streams, shared: int, limit: int, floor: int, block, var: Variance, views: Views, options: Options):
+    """The streams planned with their chunk halved until their tiles fit the
+    limit or the chunk reaches `floor`; and their shared bytes."""
+    chunk = _chunk_of(streams)
+    while shared > limit and chunk > floor:
+        chunk //= 2
+        streams = _settled(tuple(plan_stream(s, block, views, options, chunk) for s in var.streams), block, views,
+                           options, chunk)
+        shared = sum(s.shared_bytes for s in streams)
+    return streams, shared
 
 
 def _narrows(block, streams, options: Options) -> bool:

@@ -124,9 +124,7 @@ def _wide_versions(analysis: Analysis, file: str, why: str) -> list[kir.Version]
     condition = _launch_condition(plan, scalar)
     if not vector.divisible or verify(vector):  # no vector copies, or not provably aligned: scalar copies alone
         return [kir.Version(scalar, condition, why)]
-    aligned = all_of(kir.Bin("==", kir.Bin("%", kir.Ref(n), const(w)), const(0)) for n, w in vector.divisible)
-    return [kir.Version(vector, both(condition, aligned), _joined(why, "128-bit copies: the rows they read start "
-                                                                       "16-byte aligned")),
+    return [kir.Version(vector, both(condition, _aligned(vector)), _joined(why, ALIGNED)),
             kir.Version(dataclasses.replace(scalar, name=scalar.name + "_scalar"), condition,
                         _joined(why, "scalar copies for the other sizes"))]
 
@@ -212,13 +210,10 @@ def _versions(analysis: Analysis, file: str, transposed: frozenset, note: str = 
         why = _joined(f"{schedule.block.register.points} points a thread", why)
     versions = []
     if main.divisible:
-        aligned = all_of(kir.Bin("==", kir.Bin("%", kir.Ref(n), const(w)), const(0)) for n, w in main.divisible)
         scalar = lower_schedule(analysis, schedule, file, vectors=False, transposed=transposed)
         scalar = dataclasses.replace(scalar, name=scalar.name + "_scalar")
         if not verify(main):  # else the vector copies are not provably aligned: the scalar kernel alone
-            versions.append(kir.Version(main, aligned if condition is None else kir.Bin("&&", condition, aligned),
-                                        _joined("128-bit copies: the rows they read start 16-byte aligned", note),
-                                        share))
+            versions.append(kir.Version(main, both(condition, _aligned(main)), _joined(ALIGNED, note), share))
             single = ", in one buffer where two would spill registers" \
                 if scalar.shared_bytes < main.shared_bytes else ""
             why = f"scalar copies for the other sizes{single}" + (f"; {why}" if fallback else "")
@@ -231,6 +226,14 @@ def _versions(analysis: Analysis, file: str, transposed: frozenset, note: str = 
     if fallback:
         versions.append(kir.Version(lower_schedule(analysis, plan.untiled, file), None, "the untiled fallback"))
     return versions
+
+
+ALIGNED = "128-bit copies: the rows they read start 16-byte aligned"  # why a vector version runs where it does
+
+
+def _aligned(k: kir.Kernel):
+    """The launch condition under which a kernel's vector copies stay aligned (`Kernel.divisible`)."""
+    return all_of(kir.Bin("==", kir.Bin("%", kir.Ref(n), const(w)), const(0)) for n, w in k.divisible)
 
 
 def _launch_condition(plan, main: kir.Kernel):
