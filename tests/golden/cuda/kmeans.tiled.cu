@@ -8,14 +8,14 @@
 //   3. tiler_kmeans_tiled_wide_bounded: when d <= 64 (64-bit offsets: an array has 2^31 elements or more); rival: tiler_kmeans_untiled_wide
 //   4. tiler_kmeans_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more)
 //
-// block: 64 threads; spans dimension 0 (64 threads): stages 1 input(s) with the fewest global loads; 64 threads, so that the rows its points read whole fit in shared memory
-// streamSeq at 10:11: tiled (1-D), chunk 64; shared: cc (64 x 64 row-major)
-// row p: 64 x 64 in shared memory (pitch 65), to coalesce
+// block: 128 threads; spans dimension 0 (128 threads): stages 1 input(s) with the fewest global loads; 128 threads, so that the rows its points read whole fit in shared memory
+// streamSeq at 10:11: tiled (1-D), chunk 32; shared: cc (32 x 64 row-major)
+// row p: 128 x 64 in shared memory (pitch 65), to coalesce
 //
 // launch: tiler_kmeans_tiled_bounded<<<grid, block, 0>>>(points, centres, out0, n, d, k)
-//   block = (64, 1, 1), 64 threads
-//   grid  = (ceil(n / 64), 1, 1)
-//   static shared memory: 33024 bytes; dynamic: 0
+//   block = (128, 1, 1), 128 threads
+//   grid  = (ceil(n / 128), 1, 1)
+//   static shared memory: 41472 bytes; dynamic: 0
 //   points: input [n, d] (row-major)
 //   centres: input [k, d] (row-major)
 //   out0: output [n] (row-major)
@@ -51,15 +51,15 @@
 //   d: size
 //   k: size
 //
-// block: 64 threads; spans dimension 0 (64 threads): stages 1 input(s) with the fewest global loads; 64 threads, so that the rows its points read whole fit in shared memory
-// streamSeq at 10:11: tiled (1-D), chunk 64; shared: cc (64 x 64 row-major)
-// row p: 64 x 64 in shared memory (pitch 65), to coalesce
+// block: 128 threads; spans dimension 0 (128 threads): stages 1 input(s) with the fewest global loads; 128 threads, so that the rows its points read whole fit in shared memory
+// streamSeq at 10:11: tiled (1-D), chunk 32; shared: cc (32 x 64 row-major)
+// row p: 128 x 64 in shared memory (pitch 65), to coalesce
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_kmeans_tiled_wide_bounded<<<grid, block, 0>>>(points, centres, out0, n, d, k)
-//   block = (64, 1, 1), 64 threads
-//   grid  = (ceil(n / 64), 1, 1)
-//   static shared memory: 33024 bytes; dynamic: 0
+//   block = (128, 1, 1), 128 threads
+//   grid  = (ceil(n / 128), 1, 1)
+//   static shared memory: 41472 bytes; dynamic: 0
 //   points: input [n, d] (row-major)
 //   centres: input [k, d] (row-major)
 //   out0: output [n] (row-major)
@@ -187,26 +187,26 @@ tiler_transpose_float(const float* __restrict__ in, float* __restrict__ out, int
 #endif
 
 
-extern "C" __global__ void __launch_bounds__(64)
+extern "C" __global__ void __launch_bounds__(128)
 tiler_kmeans_tiled_bounded(const float* __restrict__ points, const float* __restrict__ centres, int* __restrict__ out0, int n, int d, int k)
 {
-  __shared__ __align__(16) float sh_p[4160];
-  __shared__ __align__(16) float sh_cc[4096];
-  const int gtid0 = blockIdx.x * 64 + threadIdx.x;  // kmeans.fut:8
-  // cooperative copy: 64 x 64 tile of points into sh_p, chunk fastest  // kmeans.fut:8
+  __shared__ __align__(16) float sh_p[8320];
+  __shared__ __align__(16) float sh_cc[2048];
+  const int gtid0 = blockIdx.x * 128 + threadIdx.x;  // kmeans.fut:8
+  // cooperative copy: 128 x 64 tile of points into sh_p, chunk fastest  // kmeans.fut:8
   for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
-    const int t_ = threadIdx.x + c_ * 64;
+    const int t_ = threadIdx.x + c_ * 128;
     const int r = t_ / 64;
     const int e = t_ % 64;
-    sh_p[r * 65 + e] = e < d ? points[tiler_min(blockIdx.x * 64 + r, n - 1) * d + e] : (float)0;
+    sh_p[r * 65 + e] = e < d ? points[tiler_min(blockIdx.x * 128 + r, n - 1) * d + e] : (float)0;
   }
   __syncthreads();  // the rows are written
   int best = 0;  // kmeans.fut:10
   float bestd = 3e+38f;  // kmeans.fut:10
-  for (int kk = 0; kk < k - 63; kk += 64) {  // kmeans.fut:10
-    // cooperative copy: 64 x 64 tile of centres into sh_cc, chunk fastest  // kmeans.fut:10
-    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 64;
+  for (int kk = 0; kk < k - 31; kk += 32) {  // kmeans.fut:10
+    // cooperative copy: 32 x 64 tile of centres into sh_cc, chunk fastest  // kmeans.fut:10
+    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 128;
       const int r_2 = t_ / 64;
       const int e_2 = t_ % 64;
       sh_cc[r_2 * 64 + e_2] = e_2 < d ? centres[(kk + r_2) * d + e_2] : (float)0;
@@ -214,7 +214,7 @@ tiler_kmeans_tiled_bounded(const float* __restrict__ points, const float* __rest
     __syncthreads();  // the tiles are written
     int best_2 = best;  // kmeans.fut:11
     float bestd_2 = bestd;  // kmeans.fut:11
-    for (int j = 0; j < 64; j += 8) {  // 8 iterations a step, their inner loops jammed
+    for (int j = 0; j < 32; j += 8) {  // 8 iterations a step, their inner loops jammed
       float s = 0.0f;  // kmeans.fut:12
       float s_2 = 0.0f;  // kmeans.fut:12
       float s_3 = 0.0f;  // kmeans.fut:12
@@ -280,12 +280,12 @@ tiler_kmeans_tiled_bounded(const float* __restrict__ points, const float* __rest
     bestd = bestd_next_9;
     __syncthreads();  // the tiles are read before the next copy
   }
-  const int kk_last = k - k % 64;
+  const int kk_last = k - k % 32;
   if (kk_last < k) {  // kmeans.fut:10
     const int c = k - kk_last;
-    // cooperative copy: 64 x 64 tile of centres into sh_cc, chunk fastest  // kmeans.fut:10
-    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 64;
+    // cooperative copy: 32 x 64 tile of centres into sh_cc, chunk fastest  // kmeans.fut:10
+    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 128;
       const int r_3 = t_ / 64;
       const int e_3 = t_ % 64;
       sh_cc[r_3 * 64 + e_3] = kk_last + r_3 < k && e_3 < d ? centres[(kk_last + r_3) * d + e_3] : (float)0;
@@ -436,26 +436,26 @@ tiler_kmeans_untiled(const float* __restrict__ points, const float* __restrict__
   }
 }
 
-extern "C" __global__ void __launch_bounds__(64, 1)
+extern "C" __global__ void __launch_bounds__(128, 1)
 tiler_kmeans_tiled_wide_bounded(const float* __restrict__ points, const float* __restrict__ centres, int* __restrict__ out0, int n, int d, int k)
 {
-  __shared__ __align__(16) float sh_p[4160];
-  __shared__ __align__(16) float sh_cc[4096];
-  const int gtid0 = blockIdx.x * 64 + threadIdx.x;  // kmeans.fut:8
-  // cooperative copy: 64 x 64 tile of points into sh_p, chunk fastest  // kmeans.fut:8
+  __shared__ __align__(16) float sh_p[8320];
+  __shared__ __align__(16) float sh_cc[2048];
+  const int gtid0 = blockIdx.x * 128 + threadIdx.x;  // kmeans.fut:8
+  // cooperative copy: 128 x 64 tile of points into sh_p, chunk fastest  // kmeans.fut:8
   for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
-    const int t_ = threadIdx.x + c_ * 64;
+    const int t_ = threadIdx.x + c_ * 128;
     const int r = t_ / 64;
     const int e = t_ % 64;
-    sh_p[r * 65 + e] = e < d ? points[tiler_min(blockIdx.x * 64 + r, n - 1) * (long long)d + e] : (float)0;
+    sh_p[r * 65 + e] = e < d ? points[tiler_min(blockIdx.x * 128 + r, n - 1) * (long long)d + e] : (float)0;
   }
   __syncthreads();  // the rows are written
   int best = 0;  // kmeans.fut:10
   float bestd = 3e+38f;  // kmeans.fut:10
-  for (int kk = 0; kk < k - 63; kk += 64) {  // kmeans.fut:10
-    // cooperative copy: 64 x 64 tile of centres into sh_cc, chunk fastest  // kmeans.fut:10
-    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 64;
+  for (int kk = 0; kk < k - 31; kk += 32) {  // kmeans.fut:10
+    // cooperative copy: 32 x 64 tile of centres into sh_cc, chunk fastest  // kmeans.fut:10
+    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 128;
       const int r_2 = t_ / 64;
       const int e_2 = t_ % 64;
       sh_cc[r_2 * 64 + e_2] = e_2 < d ? centres[(kk + r_2) * (long long)d + e_2] : (float)0;
@@ -463,7 +463,7 @@ tiler_kmeans_tiled_wide_bounded(const float* __restrict__ points, const float* _
     __syncthreads();  // the tiles are written
     int best_2 = best;  // kmeans.fut:11
     float bestd_2 = bestd;  // kmeans.fut:11
-    for (int j = 0; j < 64; j += 8) {  // 8 iterations a step, their inner loops jammed
+    for (int j = 0; j < 32; j += 8) {  // 8 iterations a step, their inner loops jammed
       float s = 0.0f;  // kmeans.fut:12
       float s_2 = 0.0f;  // kmeans.fut:12
       float s_3 = 0.0f;  // kmeans.fut:12
@@ -529,12 +529,12 @@ tiler_kmeans_tiled_wide_bounded(const float* __restrict__ points, const float* _
     bestd = bestd_next_9;
     __syncthreads();  // the tiles are read before the next copy
   }
-  const int kk_last = k - k % 64;
+  const int kk_last = k - k % 32;
   if (kk_last < k) {  // kmeans.fut:10
     const int c = k - kk_last;
-    // cooperative copy: 64 x 64 tile of centres into sh_cc, chunk fastest  // kmeans.fut:10
-    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread: a constant count
-      const int t_ = threadIdx.x + c_ * 64;
+    // cooperative copy: 32 x 64 tile of centres into sh_cc, chunk fastest  // kmeans.fut:10
+    for (int c_ = 0; c_ < 16; c_ += 1) {  // 16 a thread: a constant count
+      const int t_ = threadIdx.x + c_ * 128;
       const int r_3 = t_ / 64;
       const int e_3 = t_ % 64;
       sh_cc[r_3 * 64 + e_3] = kk_last + r_3 < k && e_3 < d ? centres[(kk_last + r_3) * (long long)d + e_3] : (float)0;
@@ -681,7 +681,7 @@ extern "C" cudaError_t tiler_kmeans_launch(const float* points, const float* cen
   auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_kmeans_tiled_bounded
-      const dim3 tiler_grid((n + 63) / 64, 1, 1), tiler_block(64, 1, 1);
+      const dim3 tiler_grid((n + 127) / 128, 1, 1), tiler_block(128, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_kmeans_tiled_bounded<<<tiler_grid, tiler_block, 0, stream>>>(points, centres, out0, n, d, k);
       return cudaGetLastError();
@@ -708,7 +708,7 @@ extern "C" cudaError_t tiler_kmeans_launch(const float* points, const float* cen
       return cudaGetLastError();
     }
     case 3: {  // tiler_kmeans_tiled_wide_bounded
-      const dim3 tiler_grid((n + 63) / 64, 1, 1), tiler_block(64, 1, 1);
+      const dim3 tiler_grid((n + 127) / 128, 1, 1), tiler_block(128, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_kmeans_tiled_wide_bounded<<<tiler_grid, tiler_block, 0, stream>>>(points, centres, out0, n, d, k);
       return cudaGetLastError();
