@@ -335,7 +335,7 @@ def test_conflicting_flags_and_unknown_size_names_are_refused():
             (["compile", mm, "--size", "zz=10"], "--size zz: `zz` is not a size of this program"),
             (["explain", mm, "--threshold", "zz=10"], "--threshold zz: `zz` is not a size of this program"),
             (["explain", mm, "--max-shared", "300000", "--chunk", "4096"],
-             "--max-shared 300000: no GPU gives a block more than 232448 bytes")):
+             "--max-shared 300000: between 0 and 232448 bytes: no GPU gives a block more")):
         r = tiler(*args)
         assert r.returncode == 1 and said in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
     assert "its sizes are m, n, q" in tiler("compile", mm, "--size", "zz=10").stderr

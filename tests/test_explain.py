@@ -112,7 +112,7 @@ def test_cli_plan_options():
 @pytest.mark.parametrize("args, message", [
     (["--tile", "abc"], "--tile expects N or N0,N1"),
     (["--tile", "0"], "between 1 and 1024"),
-    (["--max-shared", "-5"], "must not be negative"),
+    (["--max-shared", "-5"], "--max-shared -5: between 0 and"),
 ])
 def test_cli_plan_option_errors(args, message):
     result = tiler("explain", BENCHMARKS / "mm.fut", *args)

@@ -8,12 +8,11 @@
     (c,) = k.run(A=cupy.asarray(a), B0=torch_b)      # device arrays in place, outputs left on the device
     (want,) = k.reference(A=a, B0=b)                 # the reference interpreter
 
-The options are the command line's, as keywords: `tile` (an int, a tuple
-per dimension, or the command line's text), `no_tile`, `max_shared`,
-`register_tile`, `no_register_tile`, `no_vector`, `single_buffer`,
-`double_buffer`, `chunk`, `unroll`, `no_coalesce`, `no_promote`, `pack`,
-`fast_math`, `no_async`, `transpose`, `interior`, `min_blocks`, `join_rows`,
-`no_split`, `lanes`, `several_blocks`, `name` (`--name`), `sizes` (sizes known in advance, a dict) and `thresholds` (a dict). Mistakes raise
+The plan options are the command line's, as keywords (`tiler.analyse.
+options.OPTIONS` lists them; docs/python-api.md has the table): `tile`
+(an int, a tuple per dimension, or the command line's text), `sizes`
+(sizes known in advance, a dict), `chunk`, ...; and `name` (`--name`),
+`file` and `tuning`. Mistakes raise
 `tiler.UserError` (in the program; `.render()` gives the located message)
 or `tiler.PlainError` (in an option or an input).
 """
@@ -117,16 +116,8 @@ class Compiled:
         return host, device
 
 
-def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared: int | None = None,
-            register_tile=None, no_register_tile: bool = False, no_vector: bool = False,
-            single_buffer: bool = False, double_buffer: bool = False, chunk: int | None = None,
-            no_coalesce: bool = False, no_promote: bool = False, unroll: int | None = None, pack: bool = False,
-            fast_math: bool = False, no_async: bool = False, transpose: bool | None = None,
-            interior: bool = False, min_blocks: int | None = None, join_rows: bool | None = None,
-            sizes: dict | None = None, thresholds: dict | None = None, no_launch_timing: bool = False,
-            no_split: bool = False, lanes: int | None = None, several_blocks: bool = False,
-            file: str | None = None,
-            tuning: str | bool | None = None, name: str | None = None) -> Compiled:
+def compile(program: str | Path, *, file: str | None = None, tuning: str | bool | None = None,
+            name: str | None = None, **options) -> Compiled:
     """Compile a program (a path to a `.fut` file, or its text; `file` names
     text in messages) as `tiler compile` does. `tuning`: a tuning file, or
     False for none; by default a path's own `.tuning` (tiler/tuning.py).
@@ -137,15 +128,7 @@ def compile(program: str | Path, *, tile=None, no_tile: bool = False, max_shared
 
     symbol = symbol_name(name, "name")
     text, shown = _program(program, file)
-    options = make_options(pair=lambda what, size, value: f"{what}[{size!r}] = {value!r}", tile=tile,
-                           no_tile=no_tile, max_shared=max_shared, sizes=sizes, thresholds=thresholds,
-                           register_tile=register_tile, no_register_tile=no_register_tile, no_vector=no_vector,
-                           single_buffer=single_buffer, double_buffer=double_buffer, chunk=chunk,
-                           no_coalesce=no_coalesce, no_promote=no_promote, unroll=unroll, pack=pack,
-                           fast_math=fast_math, no_async=no_async, transpose=transpose,
-                           interior=interior, min_blocks=min_blocks, join_rows=join_rows,
-                           no_launch_timing=no_launch_timing, no_split=no_split, lanes=lanes,
-                           several_blocks=several_blocks)
+    options = make_options(pair=lambda what, size, value: f"{what}[{size!r}] = {value!r}", **options)
     from .tuning import describe, for_program
 
     path = str(program) if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")) else "-"

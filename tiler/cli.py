@@ -214,78 +214,18 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
 
 
 def plan_options(fn):
-    """--tile, --no-tile and --max-shared: shared by explain and compile, so
-    that explain shows exactly what compile will do."""
-    fn = click.option("--threshold", "thresholds", multiple=True, metavar="NAME=N",
-                      help="Run the tiled kernel only when size NAME >= N, the untiled one below (repeatable; "
-                           "overrides the cost model's threshold; N=1: always tiled).")(fn)
-    fn = click.option("--max-shared", type=int, default=None, metavar="BYTES",
-                      help="Shared memory a block may use [default: 48 KiB; for a register tile copied by "
-                           "cp.async, what the GPU allows].")(fn)
-    fn = click.option("--size", "size_hints", multiple=True, metavar="NAME=N",
-                      help="A size known in advance (repeatable): a block need not be wider than its dimension. "
-                           "The kernel still works for any size.")(fn)
-    fn = click.option("--single-buffer", is_flag=True,
-                      help="No double buffering of a register-tiled kernel's shared tiles.")(fn)
-    fn = click.option("--double-buffer", is_flag=True,
-                      help="Double-buffer a register-tiled kernel's shared tiles through registers (not cp.async), "
-                           "even past the register budget.")(fn)
-    fn = click.option("--no-vector", is_flag=True, help="Scalar global copies (no 128-bit loads).")(fn)
-    fn = click.option("--no-async", is_flag=True,
-                      help="Copy a stream's tiles through registers instead of by cp.async (the pipeline of "
-                           "the rows a block stages to coalesce, and of a 2-D register tile's tiles of rows).")(fn)
-    fn = click.option("--no-coalesce", is_flag=True,
-                      help="Leave rows each thread walks alone in global memory (no staging for coalescing).")(fn)
-    fn = click.option("--transpose/--no-transpose", default=None,
-                      help="Have the launch transpose the arrays whose rows threads walk alone, wherever it can "
-                           "(instead of staging the rows in shared memory), or never; by default where the rows "
-                           "cannot be staged and are long enough to pay.")(fn)
-    fn = click.option("--join-rows/--no-join-rows", default=None,
-                      help="Stream the rows a loop picks each iteration (a gather: lavaMD's neighbour boxes) "
-                           "end to end, so that a chunk copies several short rows between one pair of barriers; "
-                           "or keep one stream a row [default: where it saves barriers].")(fn)
-    fn = click.option("--min-blocks", type=int, default=None, metavar="N",
-                      help="Blocks an SM must hold at once (__launch_bounds__), which caps a thread's registers; "
-                           "0 leaves it to ptxas [default: the plan's choice].")(fn)
-    fn = click.option("--interior", is_flag=True,
-                      help="Give blocks wholly inside every dimension a copy of the body without the bounds "
-                           "clamps and store guards (the blocks at the edges keep them).")(fn)
-    fn = click.option("--unroll", type=int, default=None, metavar="N",
-                      help="Unroll the loop over a staged chunk N times (1: never); by default the compiler "
-                           "decides.")(fn)
-    fn = click.option("--fast-math", is_flag=True,
-                      help="Use the hardware approximations of sin, cos, exp, log, pow, sqrt, rsqrt and f32 "
-                           "division, and reorder float sums and products into multiply-adds (faster; results "
-                           "differ from IEEE rounding).")(fn)
-    fn = click.option("--pack", is_flag=True,
-                      help="Interleave staged inputs read at the same index in one shared array (one vector read "
-                           "a step).")(fn)
-    fn = click.option("--no-promote", is_flag=True,
-                      help="Leave index reads along a stream's position (B[kk + k, j]) as reads: do not make them "
-                           "stream inputs.")(fn)
-    fn = click.option("--chunk", type=int, default=None, metavar="K",
-                      help="Elements a tiled stream copies into shared memory at once, instead of the plan's "
-                           "choice (halved while the tiles do not fit --max-shared).")(fn)
-    fn = click.option("--no-register-tile", is_flag=True, help="One point a thread (no register tile).")(fn)
-    fn = click.option("--register-tile", default=None, metavar="N|N0,N1,...",
-                      help="Points a thread computes along every dimension (N), or per dimension, outermost "
-                           "first (1: none); instead of the plan's choice.")(fn)
-    fn = click.option("--lanes", type=int, default=None, metavar="N",
-                      help="Threads a row where its reductions are split among them (a multiple of 32, up to "
-                           "1024), instead of the launch's choice.")(fn)
-    fn = click.option("--several-blocks", is_flag=True,
-                      help="Run split rows by several blocks each (of --lanes threads, else 256; a kernel each "
-                           "reduction), whatever the rows' count and length.")(fn)
-    fn = click.option("--no-split", is_flag=True,
-                      help="Never share a row's reductions among threads: one thread a point computes the "
-                           "lets between map levels itself.")(fn)
-    fn = click.option("--no-launch-timing", is_flag=True,
-                      help="Run the version the cost model picks at every launch, without timing it against the "
-                           "untiled kernel the first time the launch meets a set of sizes.")(fn)
-    fn = click.option("--no-tile", is_flag=True, help="Plan the untiled kernel.")(fn)
-    fn = click.option("--tile", default=None, metavar="N|N0,N1,...",
-                      help="Threads a block spans along every dimension (N), or per dimension, "
-                           "outermost first ('_' keeps the default).")(fn)
+    """Every plan option (analyse.options.OPTIONS), shared by explain and
+    compile, so that explain shows exactly what compile will do."""
+    from .analyse.options import OPTIONS, Takes
+
+    for name, o in reversed(OPTIONS.items()):  # click lists the last decorator applied first
+        if o.takes is Takes.FLAG:
+            fn = click.option(o.flag, name, is_flag=True, help=o.help)(fn)
+        elif o.takes is Takes.EITHER:
+            fn = click.option(f"{o.flag}/--no-{o.flag[2:]}", name, default=None, help=o.help)(fn)
+        else:  # a table is repeatable NAME=N; a whole number is an int; a tile is text
+            fn = click.option(o.flag, name, multiple=o.takes is Takes.TABLE, metavar=o.metavar, default=None,
+                              type=int if o.takes is Takes.WHOLE else None, help=o.help)(fn)
     return fn
 
 
@@ -306,22 +246,12 @@ def tuned_options(program: str, plan: dict):
     return for_program(program, options_from(**plan), tuning_file, no_tuning)
 
 
-def options_from(tile, no_tile, max_shared, size_hints=(), thresholds=(), register_tile=None,
-                 no_register_tile=False, no_vector=False, single_buffer=False, double_buffer=False, chunk=None,
-                 no_coalesce=False, no_promote=False, unroll=None, pack=False, fast_math=False, no_async=False,
-                 transpose=None, interior=False, min_blocks=None, join_rows=None, no_launch_timing=False,
-                 no_split=False, lanes=None, several_blocks=False):
-    from .analyse import CLI_NAMES, make_options
+def options_from(**given):
+    """The plan options from the command line's values (NAME=N pairs for a table)."""
+    from .analyse.options import OPTIONS, Takes, make_options
 
-    return make_options(CLI_NAMES, tile=tile, no_tile=no_tile, max_shared=max_shared,
-                        sizes=pairs(size_hints, "--size", int), thresholds=pairs(thresholds, "--threshold", int),
-                        register_tile=register_tile, no_register_tile=no_register_tile, no_vector=no_vector,
-                        single_buffer=single_buffer, double_buffer=double_buffer, chunk=chunk,
-                        no_coalesce=no_coalesce, no_promote=no_promote, unroll=unroll, pack=pack,
-                        fast_math=fast_math, no_async=no_async, transpose=transpose,
-                        interior=interior, min_blocks=min_blocks, join_rows=join_rows,
-                        no_launch_timing=no_launch_timing, no_split=no_split, lanes=lanes,
-                        several_blocks=several_blocks)
+    given = {k: pairs(v, OPTIONS[k].flag, int) if OPTIONS[k].takes is Takes.TABLE else v for k, v in given.items()}
+    return make_options(CLI_NAMES, **given)
 
 
 @main.command("explain")

@@ -30,14 +30,10 @@ from pathlib import Path
 
 from . import tomlfile
 from .analyse import Options, make_options
-from .analyse.options import tile_text
+from .analyse.options import CLI_NAMES, TUNED, tile_text
 from .errors import PlainError
 
 SUFFIX = ".tuning"
-# the plan options a tuning may set, as make_options takes them
-PARAMETERS = ("tile", "chunk", "register_tile", "no_register_tile", "single_buffer", "double_buffer", "no_vector",
-              "no_coalesce", "unroll", "pack", "no_async", "transpose", "interior", "min_blocks",
-              "join_rows", "no_split", "lanes", "several_blocks")
 RECORD = ("device", "sizes", "time_ms", "default_ms", "date", "fast_math")  # what the table says about the measurement
 
 
@@ -87,11 +83,11 @@ def read(path: Path) -> list[Tuned]:
         raise wrong("`tuned` must be a list of tables ([[tuned]])", "tuned")
     out = []
     for n, t in enumerate(tables, 1):
-        unknown = set(t) - set(PARAMETERS) - set(RECORD)
+        unknown = set(t) - set(TUNED) - set(RECORD)
         if unknown or "device" not in t:
             key = sorted(unknown)[0] if unknown else "device"
             raise wrong(f"tuned table {n} has " + (f"unknown key `{key}`" if unknown else "no `device`"), key, n,
-                        f"a table holds device, sizes, time_ms, default_ms, date and {', '.join(PARAMETERS)}")
+                        f"a table holds device, sizes, time_ms, default_ms, date and {', '.join(TUNED)}")
         if not isinstance(t.get("fast_math", False), bool):
             raise wrong(f"tuned table {n}: `fast_math` must be true or false", "fast_math", n)
         sizes = t.get("sizes", {})
@@ -99,7 +95,7 @@ def read(path: Path) -> list[Tuned]:
                                                   for v in sizes.values()):
             raise wrong(f"tuned table {n}: `sizes` must be a table of size names to whole numbers", "sizes", n,
                         "e.g. sizes = { n = 4096 }")
-        params = {k: (tuple(v) if isinstance(v, list) else v) for k, v in t.items() if k in PARAMETERS}
+        params = {k: (tuple(v) if isinstance(v, list) else v) for k, v in t.items() if k in TUNED}
         for key, value in params.items():  # each value checked as the command line's would be, and located
             try:
                 make_options(**{key: value})
@@ -184,7 +180,7 @@ def flags(used: dict) -> str:
     """The parameters as the command line gives them."""
     out = []
     for k, v in used.items():
-        flag = "--" + k.replace("_", "-")
+        flag = CLI_NAMES[k]
         if isinstance(v, bool):  # False is a flag of its own where the default is neither (None)
             out.append(flag if v else f"--no-{flag[2:]}" if getattr(Options(), k) is None else "")
         else:

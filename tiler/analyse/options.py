@@ -4,47 +4,145 @@ share one `Options` so that explain shows exactly what compile does."""
 from __future__ import annotations
 
 import numbers
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from enum import Enum
 
 from .. import target
 from ..errors import PlainError
 
 SHARED_LIMIT = target.STATIC_SHARED_LIMIT
+MAX_MIN_BLOCKS = 32  # an SM holds at most 32 blocks (sm_90)
+MAX_UNROLL = 64  # the most --unroll takes (a chunk loop's body copied more often only grows the code)
+MAX_CHUNK = 4096  # the longest chunk --chunk takes (one line of 4096 f32 is 16 KiB of shared memory)
+MAX_REGISTER_TILE = 64  # points a thread along a dimension
+
+
+SET_BY_TILER = ("multiprocessors", "device_shared", "bounds")  # never the user's: the GPU's, the plan's
+
+
+class Takes(Enum):
+    """What a plan option takes, hence its command-line form and its check."""
+
+    FLAG = "True or False"  # --no-vector
+    EITHER = "True, False or None"  # --transpose / --no-transpose; None: the plan's choice
+    WHOLE = "a whole number"  # --chunk K
+    TILE = "sizes per dimension"  # --tile N|N0,N1,...
+    TABLE = "size names to whole numbers"  # --size NAME=N, repeatable
+
+
+@dataclass(frozen=True)
+class Option:
+    """How one plan option is given (the command line, the Python API, a
+    tuning file) and checked. Every entry point is made from these: a new
+    option is one field of `Options` and its consumer."""
+
+    takes: Takes
+    flag: str  # the command line's spelling
+    help: str
+    metavar: str = ""
+    most: int = 0  # WHOLE and TILE: the largest value (WHOLE also `least`)
+    least: int = 0
+    valid: Callable[[int], bool] | None = None  # WHOLE: a test beyond least..most
+    words: str = ""  # WHOLE: the values it takes, for the message and the docs
+    hint: str = ""
+    tuned: bool = False  # a tuning file may set it (the tuner varies it)
+    steers: bool = True  # it chooses (part of) the schedule: the launch then runs it without a race
+    contradicts: tuple[str, ...] = ()  # options that may not be given with it
+
+
+def _option(default, takes: Takes, flag: str, help: str, **how):
+    return field(default=default, metadata={"option": Option(takes, flag, help, **how)})
 
 
 @dataclass(frozen=True)
 class Options:
-    tile: tuple = ()  # per dimension (None: default), or one size for all
-    no_tile: bool = False
-    max_shared: int | None = None  # bytes a block may use (--max-shared); None: see shared_limit
+    """The plan options (fields with an `Option`), then what the commands
+    fill in from the GPU and what the plan itself decides."""
+
+    tile: tuple = _option((), Takes.TILE, "--tile", "Threads a block spans along every dimension (N), or per "
+                          "dimension, outermost first ('_' keeps the default).", metavar="N|N0,N1,...",
+                          most=target.MAX_THREADS_PER_BLOCK, tuned=True)
+    no_tile: bool = _option(False, Takes.FLAG, "--no-tile", "Plan the untiled kernel.",
+                            contradicts=("tile", "register_tile", "lanes", "several_blocks"))
+    max_shared: int | None = _option(None, Takes.WHOLE, "--max-shared", "Shared memory a block may use [default: "
+                                     "48 KiB; for a register tile copied by cp.async, what the GPU allows].",
+                                     metavar="BYTES", most=target.SHARED_LIMIT_ANY_GPU, steers=False,
+                                     words=f"between 0 and {target.SHARED_LIMIT_ANY_GPU} bytes: no GPU gives a "
+                                     "block more shared memory")
     # ablations (the design note's observations; `tiler bench --ablate`):
     copy_along_chunk: bool = False  # lay the chunk on threadIdx.x even where that is uncoalesced
     row_major_tiles: bool = False  # never transpose a tile (and never pad it)
-    no_register_tile: bool = False  # one point a thread
-    no_vector: bool = False  # scalar global copies
-    single_buffer: bool = False  # never double-buffer a register-tiled kernel's tiles
-    double_buffer: bool = False  # double-buffer them even past the register budget
-    register_tile: tuple = ()  # per dimension, as --register-tile gives it (empty: the plan's choice)
-    sizes: tuple = ()  # (size name, value) pairs known before launch: a block need not be wider than its dim
-    thresholds: tuple = ()  # (size name, value): run the tiled kernel from this size on (overrides the model)
-    chunk: int | None = None  # elements a tiled stream copies at once, instead of the plan's choice
-    no_coalesce: bool = False  # leave per-thread rows in global memory (ablation)
-    transpose: bool | None = None  # transpose per-thread rows' arrays at launch: always, never, None: where it pays
-    no_promote: bool = False  # leave index reads along a stream's position as reads (ablation)
-    unroll: int | None = None  # unroll the loop over a staged chunk this many times (None: the compiler decides)
-    pack: bool = False  # interleave inputs read at the same index in one shared array
-    join_rows: bool | None = None  # stream a loop's rows end to end: always, never, None: where it saves barriers
-    no_async: bool = False  # copy tiles through registers, not by cp.async (ablation)
-    fast_math: bool = False  # the hardware approximations of math functions (results change)
-    interior: bool = False  # blocks wholly inside every dimension run the body without clamps or store guards
-    min_blocks: int | None = None  # blocks an SM must hold at once (None: the plan's choice; 0: ptxas's)
+    no_register_tile: bool = _option(False, Takes.FLAG, "--no-register-tile", "One point a thread (no register "
+                                     "tile).", tuned=True, contradicts=("register_tile",))
+    no_vector: bool = _option(False, Takes.FLAG, "--no-vector", "Scalar global copies (no 128-bit loads).",
+                              tuned=True)
+    single_buffer: bool = _option(False, Takes.FLAG, "--single-buffer", "No double buffering of a register-tiled "
+                                  "kernel's shared tiles.", tuned=True, contradicts=("double_buffer",))
+    double_buffer: bool = _option(False, Takes.FLAG, "--double-buffer", "Double-buffer a register-tiled kernel's "
+                                  "shared tiles through registers (not cp.async), even past the register budget.",
+                                  tuned=True)
+    register_tile: tuple = _option((), Takes.TILE, "--register-tile", "Points a thread computes along every "
+                                   "dimension (N), or per dimension, outermost first (1: none); instead of the "
+                                   "plan's choice.", metavar="N|N0,N1,...", most=MAX_REGISTER_TILE, tuned=True)
+    sizes: tuple = _option((), Takes.TABLE, "--size", "A size known in advance (repeatable): a block need not be "
+                           "wider than its dimension. The kernel still works for any size.", metavar="NAME=N",
+                           steers=False)
+    thresholds: tuple = _option((), Takes.TABLE, "--threshold", "Run the tiled kernel only when size NAME >= N, "
+                                "the untiled one below (repeatable; overrides the cost model's threshold; N=1: "
+                                "always tiled).", metavar="NAME=N", least=1)
+    chunk: int | None = _option(None, Takes.WHOLE, "--chunk", "Elements a tiled stream copies into shared memory "
+                                "at once, instead of the plan's choice (halved while the tiles do not fit "
+                                "--max-shared).", metavar="K", least=1, most=MAX_CHUNK,
+                                words=f"a chunk is between 1 and {MAX_CHUNK} elements", tuned=True)
+    no_coalesce: bool = _option(False, Takes.FLAG, "--no-coalesce", "Leave rows each thread walks alone in global "
+                                "memory (no staging for coalescing).", tuned=True)
+    transpose: bool | None = _option(None, Takes.EITHER, "--transpose", "Have the launch transpose the arrays "
+                                     "whose rows threads walk alone, wherever it can (instead of staging the rows "
+                                     "in shared memory), or never; by default where the rows cannot be staged and "
+                                     "are long enough to pay.", tuned=True)
+    no_promote: bool = _option(False, Takes.FLAG, "--no-promote", "Leave index reads along a stream's position "
+                               "(B[kk + k, j]) as reads: do not make them stream inputs.")
+    unroll: int | None = _option(None, Takes.WHOLE, "--unroll", "Unroll the loop over a staged chunk N times (1: "
+                                 "never); by default the compiler decides.", metavar="N", least=1, most=MAX_UNROLL,
+                                 words=f"between 1 (never unroll) and {MAX_UNROLL}", tuned=True)
+    pack: bool = _option(False, Takes.FLAG, "--pack", "Interleave staged inputs read at the same index in one "
+                         "shared array (one vector read a step).", tuned=True)
+    join_rows: bool | None = _option(None, Takes.EITHER, "--join-rows", "Stream the rows a loop picks each "
+                                     "iteration (a gather: lavaMD's neighbour boxes) end to end, so that a chunk "
+                                     "copies several short rows between one pair of barriers; or keep one stream "
+                                     "a row [default: where it saves barriers].", tuned=True)
+    no_async: bool = _option(False, Takes.FLAG, "--no-async", "Copy a stream's tiles through registers instead of "
+                             "by cp.async (the pipeline of the rows a block stages to coalesce, and of a 2-D "
+                             "register tile's tiles of rows).", tuned=True)
+    fast_math: bool = _option(False, Takes.FLAG, "--fast-math", "Use the hardware approximations of sin, cos, exp, "
+                              "log, pow, sqrt, rsqrt and f32 division, and reorder float sums and products into "
+                              "multiply-adds (faster; results differ from IEEE rounding).", steers=False)
+    interior: bool = _option(False, Takes.FLAG, "--interior", "Give blocks wholly inside every dimension a copy of "
+                             "the body without the bounds clamps and store guards (the blocks at the edges keep "
+                             "them).", tuned=True)
+    min_blocks: int | None = _option(None, Takes.WHOLE, "--min-blocks", "Blocks an SM must hold at once "
+                                     "(__launch_bounds__), which caps a thread's registers; 0 leaves it to ptxas "
+                                     "[default: the plan's choice].", metavar="N", most=MAX_MIN_BLOCKS,
+                                     words=f"between 0 (ptxas chooses) and {MAX_MIN_BLOCKS} blocks an SM",
+                                     tuned=True)
+    no_split: bool = _option(False, Takes.FLAG, "--no-split", "Never share a row's reductions among threads: one "
+                             "thread a point computes the lets between map levels itself.", tuned=True,
+                             contradicts=("lanes", "several_blocks"))
+    lanes: int | None = _option(None, Takes.WHOLE, "--lanes", "Threads a row where its reductions are split among "
+                                "them (a multiple of 32, up to 1024), instead of the launch's choice.", metavar="N",
+                                least=target.WARP, most=target.MAX_THREADS_PER_BLOCK,
+                                valid=lambda n: n % target.WARP == 0,
+                                words=f"threads a row are whole warps, from {target.WARP} to "
+                                f"{target.MAX_THREADS_PER_BLOCK}", hint="give 32, 64, ..., 1024", tuned=True)
+    several_blocks: bool = _option(False, Takes.FLAG, "--several-blocks", "Run split rows by several blocks each "
+                                   "(of --lanes threads, else 256; a kernel each reduction), whatever the rows' "
+                                   "count and length.", tuned=True)
+    no_launch_timing: bool = _option(False, Takes.FLAG, "--no-launch-timing", "Run the version the cost model picks "
+                                     "at every launch, without timing it against the untiled kernel the first time "
+                                     "the launch meets a set of sizes.", steers=False)
     multiprocessors: int = target.MULTIPROCESSORS  # the GPU's SM count (bench and tune read the device's)
     device_shared: int = target.SHARED_LIMIT_ANY_GPU  # the most a block can opt in to (bench and tune read the GPU's)
-    no_split: bool = False  # never share a row's reductions among threads (ablation)
-    lanes: int | None = None  # threads a row when its reductions are split (None: chosen at launch)
-    several_blocks: bool = False  # split rows always by several blocks (of --lanes threads, else 256)
-    no_launch_timing: bool = False  # run the model's version without timing it against untiled at a first launch
     # (size name, N): row lengths known only at launch that the plan takes as at most N (plan.py: _bounded);
     # the plan's own choice, never the user's: its kernel runs only where the launch finds them so
     bounds: tuple = ()
@@ -53,8 +151,8 @@ class Options:
         """Some option chooses the schedule, or a part of it, instead of the
         plan (an ablation, a tile, a tuned parameter): the launch then runs
         what was asked for, never timing it against the untiled kernel."""
-        free = {"sizes", "max_shared", "fast_math", "multiprocessors", "device_shared", "no_launch_timing", "bounds"}
-        return any(getattr(self, f.name) != f.default for f in fields(self) if f.name not in free)
+        return any(getattr(self, f.name) != f.default for f in fields(self)
+                   if f.name not in SET_BY_TILER and ("option" not in f.metadata or f.metadata["option"].steers))
 
     @property
     def launch_timing(self) -> bool:
@@ -113,87 +211,78 @@ def tile_text(sizes: tuple) -> str:
     return ",".join("_" if t is None else str(t) for t in sizes)
 
 
-# How the command line names each option (the Python API uses the keywords themselves).
-CLI_NAMES = {"tile": "--tile", "register_tile": "--register-tile", "max_shared": "--max-shared",
-             "sizes": "--size", "thresholds": "--threshold", "chunk": "--chunk", "unroll": "--unroll",
-             "min_blocks": "--min-blocks", "no_tile": "--no-tile", "no_register_tile": "--no-register-tile",
-             "single_buffer": "--single-buffer", "double_buffer": "--double-buffer",
-             "no_launch_timing": "--no-launch-timing", "no_split": "--no-split", "lanes": "--lanes",
-             "several_blocks": "--several-blocks"}
-MAX_MIN_BLOCKS = 32  # an SM holds at most 32 blocks (sm_90)
-MAX_UNROLL = 64  # the most --unroll takes (a chunk loop's body copied more often only grows the code)
-MAX_CHUNK = 4096  # the longest chunk --chunk takes (one line of 4096 f32 is 16 KiB of shared memory)
+# the plan options, in the order the command line's help lists them: name -> how it is given
+OPTIONS: dict[str, Option] = {f.name: f.metadata["option"] for f in fields(Options) if "option" in f.metadata}
+CLI_NAMES = {name: o.flag for name, o in OPTIONS.items()}  # how the command line names each option
+TUNED = tuple(name for name, o in OPTIONS.items() if o.tuned)  # the plan options a tuning file may set
 
 
-def make_options(names: dict | None = None, pair=lambda what, name, value: f"{what} {name}={value}", *,
-                 tile=None, no_tile: bool = False, max_shared: int | None = None, sizes: dict | None = None,
-                 thresholds: dict | None = None, register_tile=None, no_register_tile: bool = False,
-                 no_vector: bool = False, single_buffer: bool = False, double_buffer: bool = False,
-                 chunk: int | None = None, no_coalesce: bool = False, no_promote: bool = False,
-                 unroll: int | None = None, pack: bool = False, fast_math: bool = False,
-                 no_async: bool = False, transpose: bool | None = None, interior: bool = False,
-                 min_blocks: int | None = None, join_rows: bool | None = None,
-                 no_launch_timing: bool = False, no_split: bool = False, lanes: int | None = None,
-                 several_blocks: bool = False) -> Options:
-    """Options from values, each checked, for the command line and the Python
-    API alike: `tile` and `register_tile` as an int, a tuple per dimension or
-    the command line's text; `sizes` and `thresholds` as {size name: value}.
-    `names` says how messages name each option (`CLI_NAMES`; default: the
-    keyword), `pair` how they show one NAME=VALUE of a dict option."""
+def make_options(names: dict | None = None, pair=lambda what, name, value: f"{what} {name}={value}",
+                 **given) -> Options:
+    """Options from values, each checked, for the command line, the Python
+    API and tuning files alike (`OPTIONS` says what each takes): a TILE as
+    an int, a tuple per dimension or the command line's text; a TABLE as
+    {size name: value}. `names` says how messages name each option
+    (`CLI_NAMES`; default: the keyword), `pair` how they show one
+    NAME=VALUE of a table."""
     def name(key):
         return (names or {}).get(key, key)
 
-    flags = _flags(name, no_tile=no_tile, no_register_tile=no_register_tile, no_vector=no_vector,
-                   single_buffer=single_buffer, double_buffer=double_buffer, no_coalesce=no_coalesce,
-                   no_promote=no_promote, pack=pack, fast_math=fast_math, no_async=no_async, interior=interior,
-                   no_launch_timing=no_launch_timing, transpose=transpose, join_rows=join_rows,
-                   no_split=no_split, several_blocks=several_blocks)
-    no_tile, no_register_tile, single_buffer, double_buffer = (flags[k] for k in (
-        "no_tile", "no_register_tile", "single_buffer", "double_buffer"))
-    max_shared, chunk, min_blocks, unroll, lanes = (_whole(v, name(k)) for k, v in (
-        ("max_shared", max_shared), ("chunk", chunk), ("min_blocks", min_blocks), ("unroll", unroll),
-        ("lanes", lanes)))
-    sizes, thresholds = _size_table(sizes, name("sizes")), _size_table(thresholds, name("thresholds"))
-    tile, register_tile = _tile_value(tile, name("tile")), _tile_value(register_tile, name("register_tile"))
+    unknown = sorted(set(given) - set(OPTIONS))
+    if unknown:
+        raise PlainError(f"{unknown[0]}: not a plan option", f"the options are {', '.join(OPTIONS)}")
+    values = {key: _checked(key, OPTIONS[key], value, name(key), pair) for key, value in given.items()}
+    for key, value in values.items():  # a conflict is refused, never settled silently by one of them
+        for other in OPTIONS[key].contradicts:
+            if _given(value) and _given(values.get(other)):
+                raise PlainError(f"{name(key)} and {name(other)} contradict each other", "give one of them")
+    return Options(**values)
 
-    for first, second, given in (("no_tile", "tile", no_tile and tile not in (None, "")),
-                                  ("no_tile", "register_tile", no_tile and register_tile not in (None, "")),
-                                  ("no_register_tile", "register_tile",
-                                   no_register_tile and register_tile not in (None, "")),
-                                  ("single_buffer", "double_buffer", single_buffer and double_buffer),
-                                  ("no_split", "lanes", no_split and lanes is not None),
-                                  ("no_tile", "lanes", no_tile and lanes is not None),
-                                  ("no_split", "several_blocks", no_split and flags["several_blocks"]),
-                                  ("no_tile", "several_blocks", no_tile and flags["several_blocks"])):
-        if given:  # a conflict is refused, never settled silently by one of them
-            raise PlainError(f"{name(first)} and {name(second)} contradict each other", "give one of them")
-    if max_shared is not None and max_shared < 0:
-        raise PlainError(f"{name('max_shared')} must not be negative")
-    if max_shared is not None and max_shared > target.SHARED_LIMIT_ANY_GPU:
-        raise PlainError(f"{name('max_shared')} {max_shared}: no GPU gives a block more than "
-                         f"{target.SHARED_LIMIT_ANY_GPU} bytes of shared memory", "give at most that")
-    if chunk is not None and not 1 <= chunk <= MAX_CHUNK:
-        raise PlainError(f"{name('chunk')} {chunk}: a chunk is between 1 and {MAX_CHUNK} elements")
-    if min_blocks is not None and not 0 <= min_blocks <= MAX_MIN_BLOCKS:
-        raise PlainError(f"{name('min_blocks')} {min_blocks}: between 0 (ptxas chooses) and {MAX_MIN_BLOCKS} "
-                         "blocks an SM")
-    if lanes is not None and not (target.WARP <= lanes <= target.MAX_THREADS_PER_BLOCK and lanes % target.WARP == 0):
-        raise PlainError(f"{name('lanes')} {lanes}: threads a row are whole warps, from {target.WARP} to "
-                         f"{target.MAX_THREADS_PER_BLOCK}", "give 32, 64, ..., 1024")
-    if unroll is not None and not 1 <= unroll <= MAX_UNROLL:
-        raise PlainError(f"{name('unroll')} {unroll}: between 1 (never unroll) and {MAX_UNROLL}")
-    hinted = {}
-    for key, given, least in (("sizes", sizes, 0), ("thresholds", thresholds, 1)):
-        for size, value in (given or {}).items():
-            if value < least:
-                raise PlainError(f"{pair(name(key), size, value)}: a size is a whole number of at least {least}")
-            if value > target.MAX_SIZE:
-                raise PlainError(f"{pair(name(key), size, value)}: a kernel indexes each dimension with an int, "
-                                 f"so a size is at most {target.MAX_SIZE:,}")
-        hinted[key] = tuple(sorted((given or {}).items()))
-    return Options(tile=_tile(tile, name("tile")), max_shared=max_shared, sizes=hinted["sizes"],
-                   thresholds=hinted["thresholds"], register_tile=_tile(register_tile, name("register_tile"), 64),
-                   chunk=chunk, unroll=unroll, min_blocks=min_blocks, lanes=lanes, **flags)
+
+def _any(_value) -> bool:
+    return True
+
+
+def _given(value) -> bool:
+    return value not in (None, False, "", ())
+
+
+def _checked(key: str, option: Option, value, flag: str, pair):
+    """One option's value as `Options` holds it, or a PlainError naming it."""
+    if option.takes in (Takes.FLAG, Takes.EITHER):
+        return _flag(value, flag, option.takes)
+    if option.takes is Takes.TILE:
+        return _tile(_tile_value(value, flag), flag, option.most)
+    if option.takes is Takes.TABLE:
+        return _table(_size_table(value, flag), key, option, flag, pair)
+    whole = _whole(value, flag)
+    if whole is not None and not (option.least <= whole <= option.most and (option.valid or _any)(whole)):
+        raise PlainError(f"{flag} {whole}: {option.words}", option.hint)
+    return whole
+
+
+def _table(table: dict | None, key: str, option: Option, flag: str, pair) -> tuple:
+    for size, value in (table or {}).items():
+        if value < option.least:
+            raise PlainError(f"{pair(flag, size, value)}: a size is a whole number of at least {option.least}")
+        if value > target.MAX_SIZE:
+            raise PlainError(f"{pair(flag, size, value)}: a kernel indexes each dimension with an int, "
+                             f"so a size is at most {target.MAX_SIZE:,}")
+    return tuple(sorted((table or {}).items()))
+
+
+def docs_table() -> str:
+    """The Python API's table of plan options (docs/python-api.md holds it; a test compares)."""
+    rows = ["| keyword | command line | takes | what it does |", "|---|---|---|---|"]
+    for name, o in OPTIONS.items():
+        flag = f"`{o.flag}`, `--no-{o.flag[2:]}`" if o.takes is Takes.EITHER else f"`{o.flag}`"
+        takes = {Takes.FLAG: "bool", Takes.EITHER: "True, False or None (the plan's choice)",
+                 Takes.WHOLE: f"an int ({o.words}); None: the plan's choice",
+                 Takes.TILE: f"an int (every dimension, at most {o.most}), a tuple per dimension (None keeps the "
+                             "default) or text like `\"16,_\"`",
+                 Takes.TABLE: f"a dict of size names to ints of at least {o.least}, e.g. `{{\"n\": 1024}}`"}[o.takes]
+        rows.append(f"| `{name}` | {flag} | {takes} | {o.help} |")
+    return "\n".join(rows) + "\n"
 
 
 # ---- the API's values, checked before their ranges: a wrong type is the caller's mistake, named ----------------
@@ -212,17 +301,13 @@ def _whole(value, flag: str):
     return whole
 
 
-def _flags(name, **given) -> dict:
-    """The on/off options as bools (`transpose` and `join_rows` may also be None: the plan's choice)."""
-    out = {}
-    for key, value in given.items():
-        if type(value).__name__ == "bool_":  # NumPy's
-            value = bool(value)
-        if not isinstance(value, bool) and not (value is None and key in ("transpose", "join_rows")):
-            either = "True, False or None" if key in ("transpose", "join_rows") else "True or False"
-            raise PlainError(f"{name(key)} {value!r}: {either}")
-        out[key] = value
-    return out
+def _flag(value, flag: str, takes: Takes):
+    """An on/off option as a bool (NumPy's too); an EITHER may also be None: the plan's choice."""
+    if type(value).__name__ == "bool_":  # NumPy's
+        value = bool(value)
+    if not isinstance(value, bool) and not (value is None and takes is Takes.EITHER):
+        raise PlainError(f"{flag} {value!r}: {takes.value}")
+    return value
 
 
 def _size_table(value, flag: str) -> dict | None:
