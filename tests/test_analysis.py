@@ -18,7 +18,8 @@ import pytest
 from conftest import BENCHMARKS, PROGRAMS, gathered_row, header
 
 from tiler.analyse import DEFAULT, Options
-from tiler.analyse.schedule import Coalesce, Coalescing, Copy, CopyAxis, Layout, Reads, describe_copy
+from tiler.analyse.blocks import stream_kind
+from tiler.analyse.schedule import Coalesce, Coalescing, Copy, CopyAxis, Layout, Reads, Refusal, describe_copy
 from tiler.analyse.transposes import MIN_ROW, ROWS_PER_SM
 from tiler.errors import PlainError
 from tiler.pipeline import run_to
@@ -46,7 +47,7 @@ def test_program_expectations(path):
         s = streams[pos]
         assert s.tiled == (state == "tiled"), (pos, s.reason)
         if kind:
-            assert s.kind == kind[0]
+            assert stream_kind(s, a.block) == kind[0]
     for line in want.get("input", []):
         pos, name, inv, where = re.match(r"(\S+) (\S+) invariant=(\S*) (shared|global)", line).groups()
         p = next(i for i in streams[pos].inputs if i.name == name)
@@ -92,7 +93,7 @@ def test_nbody_is_1d_with_bodies_shared():
     a = plan_of("nbody", Options(no_register_tile=True))
     (s,) = a.streams
     assert a.block.spans == (0,) and a.block.extents == (256,)
-    assert s.tiled and s.kind == "1-D" and s.chunk == 256 and s.shared_bytes == 1024
+    assert s.tiled and stream_kind(s, a.block) == "1-D" and s.chunk == 256 and s.shared_bytes == 1024
     assert s.inputs[0].staged and s.inputs[0].invariant_to == {0}
 
 
@@ -100,7 +101,7 @@ def test_mm_is_2d_with_a_coalesced_transposed_b():
     a = plan_of("mm", Options(no_register_tile=True))
     (s,) = a.streams
     assert a.block.spans == (1, 0) and a.block.extents == (32, 32)
-    assert s.kind == "2-D" and s.chunk == 32 and s.shared_bytes == 8192
+    assert stream_kind(s, a.block) == "2-D" and s.chunk == 32 and s.shared_bytes == 8192
     ac, bc = s.inputs
     a_st, b_st = ac.staging, bc.staging
     assert ac.invariant_to == {1} and a_st.layout is Layout.ROW_MAJOR and a_st.reads is Reads.BROADCAST
@@ -250,8 +251,8 @@ def test_a_streamed_column_is_an_uncoalesced_copy(tmp_path):
 def test_lavamd_rows_by_indirect_index_are_invariant_to_dim_1():
     a = plan_of("lavamd")
     outer, inner = a.streams
-    assert not outer.tiled and "iota" in outer.inputs[0].reason
-    assert inner.tiled and inner.kind == "1-D block in a 2-D grid" and a.block.spans == (1,)
+    assert not outer.tiled and "iota" in outer.inputs[0].reason and outer.inputs[0].refusal is Refusal.COMPUTED
+    assert inner.tiled and stream_kind(inner, a.block) == "1-D block in a 2-D grid" and a.block.spans == (1,)
     assert inner.inputs[0].varies_with == {0}
     assert [g.kind for g in inner.site.guards] == ["stream length", "loop bound"]
     (limit,) = a.plan.thresholds
@@ -390,6 +391,7 @@ def test_no_coalesce_leaves_the_row_in_global_memory_and_says_so():
     a = plan_of("matvec", Options(no_coalesce=True))
     ac, xc = a.streams[0].inputs
     assert not ac.staged and ac.uncoalesced and "--no-coalesce" in ac.reason and xc.staged
+    assert ac.refusal is Refusal.COALESCING_OFF and xc.refusal is None
     assert a.block.extents == (256,)  # nothing to narrow the block for
 
 
@@ -437,6 +439,7 @@ def test_a_row_that_varies_along_both_block_dims_is_not_staged(tmp_path):
     (two_d,) = [c for c in a.plan.candidates if c.block.spans == (1, 0)]
     rc, wc = two_d.streams[0].inputs
     assert not rc.staged and rc.uncoalesced and wc.staged and "both dimensions the block spans" in rc.reason
+    assert rc.refusal is Refusal.ROWS_ALONG_BOTH
     rc, wc = a.streams[0].inputs  # the plan's own block spans one of them, and stages rc there
     assert len(a.block.spans) == 1 and rc.for_coalescing
 

@@ -207,13 +207,13 @@ def test_verifier_accepts_every_generated_kernel():
 def test_verifier_catches_a_missing_first_barrier():
     k = edit_chunk_loop(tiled_mm(), lambda body: tuple(
         s for i, s in enumerate(body) if not (isinstance(s, kir.Barrier) and "written" in s.why)))
-    assert any("read before a barrier after its copy" in p for p in verify(k))
+    assert any("read before a barrier after its copy" in str(p) for p in verify(k))
 
 
 def test_verifier_catches_a_missing_second_barrier():
     k = edit_chunk_loop(tiled_mm(), lambda body: tuple(
         s for s in body if not (isinstance(s, kir.Barrier) and "next copy" in s.why)))
-    assert any("written while threads may still read it" in p for p in verify(k))
+    assert any("written while threads may still read it" in str(p) for p in verify(k))
 
 
 def _async_statements(k: kir.Kernel) -> list:
@@ -272,7 +272,7 @@ def test_verifier_catches_a_wait_that_leaves_the_chunk_read_in_flight():
         return out
 
     bad = dataclasses.replace(k, body=tuple(later(k.body)))
-    assert any("read while an asynchronous copy into it may be in flight" in p for p in verify(bad))
+    assert any("read while an asynchronous copy into it may be in flight" in str(p) for p in verify(bad))
 
 
 def test_verifier_catches_a_barrier_under_a_thread_dependent_branch():
@@ -284,14 +284,14 @@ def test_verifier_catches_a_barrier_under_a_thread_dependent_branch():
             out.append(s)
         return tuple(out)
 
-    assert any("under control that differs between threads" in p for p in verify(edit_chunk_loop(tiled_mm(), guard)))
+    assert any("under control that differs between threads" in str(p) for p in verify(edit_chunk_loop(tiled_mm(), guard)))
 
 
 def test_verifier_catches_an_unbound_name():
     k = tiled_mm()
     k = dataclasses.replace(k, body=k.body + (kir.Assign("nowhere", kir.Ref("nothing")),))
     assert verify(k)
-    assert any("`nothing` is used but never bound" in p for p in verify(k))
+    assert any("`nothing` is used but never bound" in str(p) for p in verify(k))
 
 
 # ---- tiler compile ---------------------------------------------------------------------

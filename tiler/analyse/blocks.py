@@ -77,6 +77,11 @@ def kind(b: BlockPlan) -> str:
     return grid + (", interchanged" if b.interchanged else "")
 
 
+def stream_kind(s, b: BlockPlan) -> str:
+    """How explain names a stream's tiling under its schedule's block."""
+    return kind(b) + (", partial" if s.partial else "") if s.tiled else "none"
+
+
 def why_block(b: BlockPlan, streams: tuple[StreamPlan, ...]) -> str:
     staged = [p for s in streams for p in s.inputs if p.staged]
     shape = " x ".join(str(b.extents[d]) for d in reversed(b.spans))

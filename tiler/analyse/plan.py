@@ -27,7 +27,7 @@ from .options import Options, tile_text
 from .records import Variance
 from .reductions import Split, split_plan
 from .registers import grid_blocks, register_block, register_tile, synchronous
-from .schedule import Schedule, StreamPlan, Threshold
+from .schedule import Math, Schedule, StreamPlan, Threshold
 from .slabs import apart_loads, fits, row_candidates, unfit
 from .staging import not_tiled, over_limit, plan_stream, stream_refusal
 from .transposes import transpositions
@@ -94,7 +94,7 @@ def _tiling(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
         reason = "no streamed input can be staged in shared memory" if var.streams else "the kernel has no streamSeq"
         streams = tuple(_left_untiled(_real_obstacle(candidates, n), untiled.streams[n])
                         for n in range(len(best.streams)))
-        chosen = Schedule(untiled_block(rank, reason), streams, cost.loads(streams))
+        chosen = Schedule(untiled_block(rank, reason), streams, cost.loads(streams), math=math_of(options))
         chosen = replace(chosen, slabs=row_candidates(chosen, kernel, views, options))
         chosen = transpositions(chosen, kernel, views, options)
         return Plan(chosen, candidates, chosen, ())
@@ -191,6 +191,10 @@ def _fewer_points(best: Schedule, plain: Schedule, reason: str, kernel: T.Kernel
         "block")))
 
 
+def math_of(options: Options) -> Math:
+    return Math.FAST if options.fast_math else Math.IEEE
+
+
 MIN_CHUNK = 8  # below this a chunk's two barriers cost more than its tiles save
 
 
@@ -236,7 +240,7 @@ def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
         why = (f"chunk {chunk}, not {full}: the tiles of {full} would need more than the {limit} "
                "bytes of shared memory a block may use")
         streams = tuple(replace(s, reason=f"{s.reason}; {why}") if s.tiled else s for s in streams)
-    return Schedule(replace(block, shared_bytes=shared), streams, cost.loads(streams))
+    return Schedule(replace(block, shared_bytes=shared), streams, cost.loads(streams), math=math_of(options))
 
 
 def _chunk_of(streams) -> int:
@@ -285,7 +289,7 @@ def _left_untiled(obstacle: StreamPlan, untiled: StreamPlan) -> StreamPlan:
     """A stream no block tiles: the reasons from the candidate that shows the
     obstacle, whether reads are uncoalesced from the untiled kernel's block."""
     inputs = tuple(replace(p, uncoalesced=u.uncoalesced) for p, u in zip(obstacle.inputs, untiled.inputs))
-    return replace(obstacle, kind="none", inputs=inputs)
+    return replace(obstacle, partial=False, inputs=inputs)
 
 
 def _real_obstacle(candidates: tuple[Schedule, ...], n: int) -> StreamPlan:
@@ -392,13 +396,13 @@ def _shorter_chunks(plain: Schedule, best: Schedule, rows, views: Views, options
     why = (f"chunk {chunk}, not {full}: the tiles of {full} and the rows its points read whole would need more "
            f"than the {options.shared_limit(plain.block.pipelined)} bytes of shared memory a block may use")
     streams = tuple(replace(s, reason=f"{s.reason}; {why}") if s.tiled else s for s in streams)
-    return Schedule(replace(plain.block, shared_bytes=shared), streams, cost.loads(streams))
+    return Schedule(replace(plain.block, shared_bytes=shared), streams, cost.loads(streams), math=plain.math)
 
 
 def _untiled(var: Variance, rank: int, reason: str, views: Views, options: Options) -> Schedule:
     block = untiled_block(rank, reason)
     streams = tuple(not_tiled(s, reason, rank, views, block.spans[0], options) for s in var.streams)
-    return Schedule(block, streams, cost.loads(streams))
+    return Schedule(block, streams, cost.loads(streams), math=math_of(options))
 
 
 # A tiled stream's body is emitted twice (the full chunks, then the last, partial

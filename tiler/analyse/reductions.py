@@ -266,7 +266,7 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options, schedule=None)
         split = replace(split, reason=split.reason + "; --several-blocks: " + _why_one_block(split))
     staged = _staged_elsewhere(split, schedule) if inner and not chosen else ""
     if staged:
-        return _unsplit(reductions, others, staged, (inside,))
+        return _unsplit([r for reds, _ in found for r in reds], others, staged, deepest)
     length = dict(options.sizes).get(split.length) if isinstance(split.length, str) else split.length
     if split.min_length and length is not None and length < MIN_SPLIT_LENGTH:  # known when compiling (--size)
         return _unsplit(reductions, others, f"its {length} iterations are too few to share among threads")
@@ -297,10 +297,10 @@ def _why_one_block(split: Split) -> str:
     return "the rows would need more grid axes, or more blocks along one, than CUDA has, so a block a row"
 
 
-def _unsplit(reductions, others, reason: str, overruled: tuple = ()) -> Split:
+def _unsplit(reductions, others, reason: str, past: int | None = None) -> Split:
     """No rows: every reduction unsplit, with `reason` where it has none of
-    its own (or its own is one of `overruled`)."""
-    return Split(0, tuple(replace(r, split=False, reason=reason if not r.reason or r.reason in overruled
+    its own, and in every one at a level deeper than `past`."""
+    return Split(0, tuple(replace(r, split=False, reason=reason if not r.reason or past is not None and r.level > past
                                   else r.reason) for r in reductions), others, reason)
 
 

@@ -120,6 +120,28 @@ class Staging:
         return (chunk, rows + self.padding) if self.layout is Layout.TRANSPOSED else (rows, chunk + self.padding)
 
 
+class Refusal(Enum):
+    """Why an input of a stream is read in place: what the plan decides on.
+    The words explain prints are InputPlan.reason, kept apart."""
+
+    COMPUTED = "its values are computed from the index"
+    NESTED = "its chunk's elements are arrays of arrays"
+    ROWS_AT_LAUNCH = "its rows' length is known only at launch"
+    OWN_DATA = "it varies with every dimension"
+    OTHER_BLOCKS = "the threads that share it are in other blocks"
+    DIVERGENT = "the stream is under control that differs between the block's threads"
+    USED_WHOLE = "its chunk is used whole"
+    NEVER_READ = "its chunk is never read"
+    COALESCING_OFF = "staging to coalesce is off"
+    TRANSPOSED = "the launch transposes its array instead"
+    ROWS_ALONG_BOTH = "its rows differ along both dimensions the block spans"
+    ROWS_DO_NOT_FIT = "its rows would not fit beside the other tiles"
+    ROWS_DIFFER = "its chunk's rows differ between the block's threads"
+    ROWS_THROUGH_DATA = "its rows are picked through data"
+    STREAM = "the stream itself is not tiled"
+    OVER_LIMIT = "the plan's tiles pass the shared-memory limit"
+
+
 @dataclass(frozen=True)
 class InputPlan:
     name: str  # the chunk parameter
@@ -132,6 +154,7 @@ class InputPlan:
     uncoalesced: bool = False  # read in place, consecutive threads (threadIdx.x) would read a row apart
     element: int = 1  # scalars an element of its chunk holds, where known (a row chunk's row length)
     transposed: bool = False  # its array is transposed by the launch (Schedule.transposes)
+    refusal: Refusal | None = None  # why it is read in place (None: it is staged, or could be)
 
     @property
     def staged(self) -> bool:
@@ -178,7 +201,7 @@ class Join:
 class StreamPlan:
     site: StreamSite
     tiled: bool
-    kind: str
+    partial: bool  # tiled, with some inputs read in place
     chunk: int | None
     inputs: tuple[InputPlan, ...]
     reason: str
@@ -308,6 +331,13 @@ class Transposition:
         return tuple(f"{' * '.join(map(str, sizes))} {op} {value}" for sizes, op, value in self.launch_tests())
 
 
+class Math(Enum):
+    """How the kernel computes math functions and float chains (--fast-math)."""
+
+    IEEE = "IEEE rounding, as the interpreter computes"
+    FAST = "the hardware approximations, float chains reordered into multiply-adds"
+
+
 @dataclass(frozen=True)
 class Schedule:
     block: BlockPlan
@@ -317,6 +347,7 @@ class Schedule:
     transposes: tuple[Transposition, ...] = ()  # arrays of per-thread rows: transposed by the launch, or why not
     transposed_block: BlockPlan | None = None  # the block of the versions reading transposed copies (None: `block`)
     bounded: frozenset = frozenset()  # sizes whose row length the tiles were sized by is a bound (plan._bounded)
+    math: Math = Math.IEEE
 
     @property
     def transposed(self) -> tuple[Transposition, ...]:

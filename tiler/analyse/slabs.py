@@ -32,7 +32,7 @@ from ..interp.values import dtype
 from .cost import UNCOALESCED_LOADS
 from .options import Options
 from .schedule import RowSlab, Schedule
-from .views import Views, element_reads, mentions
+from .views import Stride, UnitStride, Views, element_reads, mentions
 
 
 def row_candidates(schedule: Schedule, kernel: T.Kernel, views: Views, options: Options) -> tuple[RowSlab, ...]:
@@ -144,7 +144,7 @@ def _read_apart(p, level, kernel: T.Kernel, views: Views, x: int) -> bool:
     if any(mentions(v, p) for lv in kernel.levels for _, v in lv.lets):
         return False
     reads = element_reads(kernel.body, p)
-    return bool(reads) and views.unit_stride(T.Var(p, p.type)) == "chunk"
+    return bool(reads) and views.unit_stride(T.Var(p, p.type)) == UnitStride(Stride.CHUNK)
 
 
 def _refusal(schedule: Schedule, length: int | None, p, options: Options) -> str:

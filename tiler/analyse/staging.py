@@ -18,11 +18,23 @@ from .. import target
 from ..check import typed as T
 from ..check.types import Array, size_text
 from ..interp.values import dtype
-from .blocks import kind
 from .options import Options
 from .records import Guard, StreamInput, StreamSite, dims_text
-from .schedule import BlockPlan, Coalescing, Copy, CopyAxis, InputPlan, Layout, Level, Pack, Reads, Staging, StreamPlan
-from .views import Views, chunk_reads
+from .schedule import (
+    BlockPlan,
+    Coalescing,
+    Copy,
+    CopyAxis,
+    InputPlan,
+    Layout,
+    Level,
+    Pack,
+    Reads,
+    Refusal,
+    Staging,
+    StreamPlan,
+)
+from .views import Stride, UnitStride, Views, chunk_reads
 
 # elements a chunk has at least when a block stages its threads' own rows: a
 # 256-byte line of f32 a row, so that each thread's 128-bit copies of a chunk
@@ -44,9 +56,9 @@ def not_tiled(site: StreamSite, reason: str, rank: int, views: Views, x_dim: int
     there are uncoalesced under a block with `x_dim` on threadIdx.x."""
     everything = frozenset(range(rank))
     inputs = tuple(InputPlan(i.param.name, i.array, i.variance, everything - i.variance, None, reason,
-                             uncoalesced=uncoalesced(site, i, x_dim, views), element=_element(i, options))
-                   for i in site.inputs)
-    return StreamPlan(site, False, "none", None, inputs, reason, 0)
+                             uncoalesced=uncoalesced(site, i, x_dim, views), element=_element(i, options),
+                             refusal=Refusal.STREAM) for i in site.inputs)
+    return StreamPlan(site, False, False, None, inputs, reason, 0)
 
 
 def row_length(param, options: Options) -> int | None:
@@ -63,7 +75,8 @@ def uncoalesced(site: StreamSite, i: StreamInput, x_dim: int, views: Views) -> b
     """Read in place, would consecutive threads read a row apart? Its row
     varies along threadIdx.x while the chunk index is the unit-stride one,
     and the body reads its elements."""
-    return x_dim in i.variance and views.unit_stride(i.array) == "chunk" and bool(chunk_reads(site.stream, i.param))
+    return x_dim in i.variance and views.unit_stride(i.array) == UnitStride(Stride.CHUNK) \
+        and bool(chunk_reads(site.stream, i.param))
 
 
 # why a block leaves its threads' own rows in place when they do not fit (plan._schedule)
@@ -85,55 +98,61 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
         unco = uncoalesced(site, i, block.spans[0], views)
         kind_, sharing = _kind_refusal(i, options), _sharing_refusal(i.variance, invariant, spans)
         access = _access_refusal(i, site, unsafe, spans)
-        reason = kind_ or sharing or access or ""
+        refused = kind_ or sharing or access
         if not kind_ and sharing and unco:  # no thread shares it, but its reads could coalesce
             blocked = access or _coalescing_refusal(i, block, options) or (
-                None if coalesce else ROWS_DO_NOT_FIT.format(chunk=COALESCE_CHUNK))
-            reason = f"{sharing}; its reads are a row apart along threadIdx.x, but {blocked}" if blocked else ""
+                None if coalesce else (Refusal.ROWS_DO_NOT_FIT, ROWS_DO_NOT_FIT.format(chunk=COALESCE_CHUNK)))
+            refused = (blocked[0], f"{sharing[1]}; its reads are a row apart along threadIdx.x, but {blocked[1]}") \
+                if blocked else None
+        refusal, reason = refused or (None, "")
         decisions.append(InputPlan(i.param.name, i.array, i.variance, invariant, None, reason, uncoalesced=unco,
-                                   element=_element(i, options)))
+                                   element=_element(i, options), refusal=refusal))
     for n, d in enumerate(decisions):
         rows = _rows(d, block)
-        if not d.reason and rows and d.element > 1:
-            decisions[n] = replace(d, reason=(
+        if d.refusal is None and rows and d.element > 1:
+            decisions[n] = replace(d, refusal=Refusal.ROWS_DIFFER, reason=(
                 f"its chunk's rows differ along dimension {dims_text(rows)}, which the block spans: tiler stages "
                 "a chunk of rows only where every thread of the block reads the same rows"))
-        elif not d.reason and rows and not views.rows_computable(d.array, rows):
-            decisions[n] = replace(d, reason=(
+        elif d.refusal is None and rows and not views.rows_computable(d.array, rows):
+            decisions[n] = replace(d, refusal=Refusal.ROWS_THROUGH_DATA, reason=(
                 f"its row differs along dimension {dims_text(rows)} through data (an index read from memory): "
                 "the cooperative copy cannot compute the other threads' rows"))
-    staged_rows = [_rows(d, block) for d in decisions if not d.reason]
+    staged_rows = [_rows(d, block) for d in decisions if d.refusal is None]
     if not staged_rows:
-        return StreamPlan(site, False, "none", None, tuple(decisions), stream_refusal(decisions), 0)
+        return StreamPlan(site, False, False, None, tuple(decisions), stream_refusal(decisions), 0)
     chunk = max(1, block.threads // max(math.prod(block.extents[d] for d in r) for r in staged_rows))
-    coalescing = any(not d.reason and not d.invariant_to & spans for d in decisions)
+    coalescing = any(d.refusal is None and not d.invariant_to & spans for d in decisions)
     if coalescing:
         chunk = max(chunk, COALESCE_CHUNK)  # rows staged for coalescing: a whole line of each per copy
     chunk = options.chunk or _row_chunk(chunk, site, decisions, options)
     chunk = min(chunk, chunk_limit or chunk)
     asynchronous = _asynchronous(decisions, block, options, coalescing)
-    inputs = _share_tiles(tuple(d if d.reason else _stage(d, site, block, views, chunk, options, coalescing,
+    inputs = _share_tiles(tuple(d if d.refusal else _stage(d, site, block, views, chunk, options, coalescing,
                                                           asynchronous) for d in decisions))
     inputs = _pack(inputs, site) if options.pack else inputs
     staged = [p for p in inputs if p.staged]
-    shape = kind(block) + (", partial" if len(staged) < len(inputs) else "")
     shared = sum(p.staging.bytes for p in staged if p.copied)
     reason = (f"{len(staged)} of {len(inputs)} input(s) staged: "
               + "; ".join(f"{p.name} is invariant to dimension {dims_text(p.invariant_to & spans)}"
                           if p.invariant_to & spans else f"{p.name} so that its reads coalesce" for p in staged))
     unroll = options.unroll if options.unroll is not None else (COALESCE_UNROLL if coalescing else None)
-    return StreamPlan(site, True, shape, chunk, inputs, reason, shared, unroll)
+    return StreamPlan(site, True, len(staged) < len(inputs), chunk, inputs, reason, shared, unroll)
 
 
-def _kind_refusal(i, options: Options) -> str | None:
+Refused = tuple[Refusal, str]  # why an input stays in place, and the words for explain
+
+
+def _kind_refusal(i, options: Options) -> Refused | None:
     if isinstance(i.array, T.Iota):
-        return "iota values are computed from the index, not loaded: nothing to stage"
+        return Refusal.COMPUTED, "iota values are computed from the index, not loaded: nothing to stage"
     t = i.param.type
     if not isinstance(t, Array) or t.rank > 2:
-        return f"its chunk elements are arrays of arrays ({t}); tiler stages chunks of scalars or of rows"
+        return Refusal.NESTED, (f"its chunk elements are arrays of arrays ({t}); tiler stages chunks of scalars or "
+                                "of rows")
     if t.rank == 2 and row_length(i.param, options) is None:
-        return (f"its chunk elements are rows of {size_text(t.shape[1])} elements, a size known only at launch: "
-                f"a shared tile of rows is sized when the kernel is compiled (give --size {size_text(t.shape[1])}=N)")
+        return Refusal.ROWS_AT_LAUNCH, (
+            f"its chunk elements are rows of {size_text(t.shape[1])} elements, a size known only at launch: "
+            f"a shared tile of rows is sized when the kernel is compiled (give --size {size_text(t.shape[1])}=N)")
     return None
 
 
@@ -141,46 +160,46 @@ def _row_chunk(chunk: int, site: StreamSite, decisions, options: Options) -> int
     """A stream staging a chunk of rows takes no more rows a chunk than it
     has (its tile is rows x row length: a known short stream, k-means' 16
     centres, then fills one chunk exactly and leaves no shared memory idle)."""
-    if not any(not d.reason and d.element > 1 for d in decisions):
+    if not any(d.refusal is None and d.element > 1 for d in decisions):
         return chunk
     length = options.known_size(site.stream.arrays[0].type.shape[0])
     return min(chunk, length) if length else chunk
 
 
-def _sharing_refusal(variance: frozenset, invariant: frozenset, spans: frozenset) -> str | None:
+def _sharing_refusal(variance: frozenset, invariant: frozenset, spans: frozenset) -> Refused | None:
     if not invariant:
-        return (f"varies with every dimension ({dims_text(variance)}): each thread streams its own data, "
+        return Refusal.OWN_DATA, (f"varies with every dimension ({dims_text(variance)}): each thread streams its own data, "
                 "so no thread of a block could share a copy")
     if not invariant & spans:
-        return (f"invariant to dimension {dims_text(invariant)}, but the block spans dimension "
+        return Refusal.OTHER_BLOCKS, (f"invariant to dimension {dims_text(invariant)}, but the block spans dimension "
                 f"{dims_text(spans)}: the threads that share it are in different blocks")
     return None
 
 
-def _access_refusal(i, site: StreamSite, unsafe, spans: frozenset) -> str | None:
+def _access_refusal(i, site: StreamSite, unsafe, spans: frozenset) -> Refused | None:
     """Whether a cooperative copy is safe and has something to copy."""
     if unsafe:
         g = unsafe[0]
-        return (f"the stream is under a {g.kind} ({g.span.short}) that varies with dimension "
+        return Refusal.DIVERGENT, (f"the stream is under a {g.kind} ({g.span.short}) that varies with dimension "
                 f"{dims_text(g.variance & spans)}, which the block spans: its threads would not all reach the "
                 "barriers of a cooperative copy")
     reads = chunk_reads(site.stream, i.param)
     if reads is None:
-        return "its chunk is used whole (passed on or indexed partially), not read element by element"
+        return Refusal.USED_WHOLE, "its chunk is used whole (passed on or indexed partially), not read element by element"
     if not reads:
-        return "its chunk is never read: there is nothing to stage"
+        return Refusal.NEVER_READ, "its chunk is never read: there is nothing to stage"
     return None
 
 
-def _coalescing_refusal(i, block: BlockPlan, options: Options) -> str | None:
+def _coalescing_refusal(i, block: BlockPlan, options: Options) -> Refused | None:
     """Why a block cannot stage its threads' own rows of an input (None: it can)."""
     if options.no_coalesce:
-        return "staging for coalescing is off (--no-coalesce)"
+        return Refusal.COALESCING_OFF, "staging for coalescing is off (--no-coalesce)"
     if options.transpose:
-        return "--transpose chose the other remedy"
+        return Refusal.TRANSPOSED, "--transpose chose the other remedy"
     rows = [d for d in block.spans if d in i.variance]
     if len(rows) > 1:
-        return (f"its rows differ along both dimensions the block spans ({dims_text(rows)}): "
+        return Refusal.ROWS_ALONG_BOTH, (f"its rows differ along both dimensions the block spans ({dims_text(rows)}): "
                 "tiler stages one row a thread along one of them")
     return None
 
@@ -255,15 +274,15 @@ def _rows(d: InputPlan, block: BlockPlan) -> tuple[int, ...]:
     return tuple(x for x in block.spans if x in d.varies_with)
 
 
-def _copy(unit, rows: tuple[int, ...], options: Options) -> Copy:
+def _copy(unit: UnitStride | None, rows: tuple[int, ...], options: Options) -> Copy:
     """Which index of the tile the copy lays on threadIdx.x: the one that is
     unit-stride in global memory, so the copy's reads coalesce."""
-    if unit == "chunk":
+    if unit == UnitStride(Stride.CHUNK):
         return Copy(CopyAxis.CHUNK, Coalescing.COALESCED)
-    if isinstance(unit, tuple) and unit[1] in rows and options.copy_along_chunk:
-        return Copy(CopyAxis.CHUNK, Coalescing.UNCOALESCED, unit[1], ablation=True)
-    if isinstance(unit, tuple) and unit[1] in rows:
-        return Copy(CopyAxis.ROWS, Coalescing.COALESCED, unit[1])
+    if unit is not None and unit.along is Stride.DIM and unit.dim in rows and options.copy_along_chunk:
+        return Copy(CopyAxis.CHUNK, Coalescing.UNCOALESCED, unit.dim, ablation=True)
+    if unit is not None and unit.along is Stride.DIM and unit.dim in rows:
+        return Copy(CopyAxis.ROWS, Coalescing.COALESCED, unit.dim)
     if unit is None:
         return Copy(CopyAxis.CHUNK, Coalescing.UNKNOWN)
     return Copy(CopyAxis.CHUNK, Coalescing.UNCOALESCED)
@@ -317,9 +336,10 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     reuse, serves = _serves(invariant, block)
     reason = f"invariant to dimension {dims_text(invariant)}, which the block spans: one copy serves {serves}"
     if not invariant:
-        reason = (f"{_sharing_refusal(d.varies_with, d.invariant_to, frozenset(block.spans))}; but in place its reads are a "
-                  "row apart along threadIdx.x (uncoalesced): the block copies its threads' rows into shared "
-                  "memory along the rows, coalesced, and each thread reads its own row there")
+        _, own = _sharing_refusal(d.varies_with, d.invariant_to, frozenset(block.spans))
+        reason = (f"{own}; but in place its reads are a row apart along threadIdx.x (uncoalesced): the block "
+                  "copies its threads' rows into shared memory along the rows, coalesced, and each thread reads its "
+                  "own row there")
     staging = Staging(Level.SHARED, rows, (row_count, chunk) if rows else (chunk,), layout, padding, copy, reads,
                       size * buffers, reuse, vector, buffers, asynchronous=asynchronous)
     return replace(d, staging=staging, reason=reason)
@@ -332,8 +352,8 @@ def _stage_row_chunk(d: InputPlan, site: StreamSite, block: BlockPlan, views: Vi
     runs along the rows, one after another, as they lie (coalesced where each
     row's elements are unit-stride), and reads at one index are broadcasts."""
     unit = views.unit_stride(d.array)
-    copy = Copy(CopyAxis.CHUNK, Coalescing.COALESCED if unit == "row" else Coalescing.UNKNOWN if unit is None
-                else Coalescing.UNCOALESCED)
+    copy = Copy(CopyAxis.CHUNK, Coalescing.COALESCED if unit == UnitStride(Stride.ROW)
+                else Coalescing.UNKNOWN if unit is None else Coalescing.UNCOALESCED)
     x_dim = block.spans[0]
     reads = Reads.PER_THREAD if any(x_dim in v for v in _index_variance(d, site, views)) else Reads.BROADCAST
     elements = chunk * d.element
@@ -390,11 +410,11 @@ def _asynchronous(decisions, block: BlockPlan, options: Options, coalescing: boo
     its prefetch through registers). Every staged input of the stream is
     copied alike, so each must be of 4 or 8 bytes, sizes cp.async moves."""
     if block.register is not None and len(block.spans) == 2:  # a micro-tile's: as registers.py decided
-        staged = [d for d in decisions if not d.reason]
+        staged = [d for d in decisions if d.refusal is None]
         return block.register.asynchronous and pipelines(staged, lambda d: _rows(d, block))
     if not coalescing or options.no_async or options.single_buffer or block.register is not None:
         return False
-    return all(dtype(d.array.type).itemsize in target.ASYNC_COPY_BYTES for d in decisions if not d.reason)
+    return all(dtype(d.array.type).itemsize in target.ASYNC_COPY_BYTES for d in decisions if d.refusal is None)
 
 
 def pipelines(staged: list, rows) -> bool:
@@ -448,6 +468,7 @@ def over_limit(s: StreamPlan, total: int, limit: int) -> StreamPlan:
         return s
     reason = (f"the plan needs {total} bytes of shared memory, over the limit of {limit}; "
               "try a smaller --tile or a larger --max-shared")
-    inputs = tuple(replace(p, staging=None, reason=reason) if p.staged else p for p in s.inputs)
-    return StreamPlan(s.site, False, "none", None, inputs, reason, 0)
+    inputs = tuple(replace(p, staging=None, reason=reason, refusal=Refusal.OVER_LIMIT) if p.staged else p
+                   for p in s.inputs)
+    return StreamPlan(s.site, False, False, None, inputs, reason, 0)
 

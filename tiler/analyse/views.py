@@ -12,10 +12,28 @@ used whole.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import Enum
+
 from ..check import typed as T
 from ..check.types import Binder
 from .records import Variance
 from .variance import union
+
+
+class Stride(Enum):
+    """Which index of a streamed array is unit-stride in global memory."""
+
+    CHUNK = "the chunk's index"  # consecutive elements of the stream lie next to each other
+    ROW = "a row's index"  # a stream of rows, each row's elements unit-stride (and rows one after another)
+    DIM = "a kernel dimension's index"  # `UnitStride.dim` says which
+    STRIDED = "no index the kernel walks"
+
+
+@dataclass(frozen=True)
+class UnitStride:
+    along: Stride
+    dim: int | None = None  # Stride.DIM: the kernel dimension
 
 
 class Views:
@@ -94,21 +112,22 @@ class Views:
     def _input_vector(self, e) -> bool:
         return isinstance(e, T.Var) and e.binder in self.inputs and getattr(e.type, "rank", 0) == 1
 
-    def unit_stride(self, array):
-        """Which index of a streamed array is unit-stride in global memory."""
+    def unit_stride(self, array) -> UnitStride | None:
+        """Which index of a streamed array is unit-stride in global memory
+        (None: the array's layout is unknown)."""
         found = self.items(array)
         if not found or not found[1]:
             return None
         last = found[1][-1]
         if last == ("free", 0):
-            return "chunk"
+            return UnitStride(Stride.CHUNK)
         if last == ("free", 1) and len(found[1]) > 1 and found[1][-2] == ("free", 0):
-            return "row"  # a stream of rows, each row's elements unit-stride (and rows one after another)
+            return UnitStride(Stride.ROW)
         if last[0] == "dim":
-            return ("dim", last[1])
+            return UnitStride(Stride.DIM, last[1])
         if last[0] in ("exp", "gather") and len(last[1]) == 1:
-            return ("dim", next(iter(last[1])))
-        return "strided"
+            return UnitStride(Stride.DIM, next(iter(last[1])))
+        return UnitStride(Stride.STRIDED)
 
     def rows_computable(self, array, rows) -> bool:
         """Can a thread compute this array as another thread along `rows` sees

@@ -13,12 +13,13 @@ import dataclasses
 
 from .. import kir, target
 from ..analyse import Analysis, Schedule
+from ..analyse.blocks import stream_kind
 from ..analyse.registers import GRID_SHARE
-from ..analyse.schedule import describe_thresholds
+from ..analyse.schedule import Math, describe_thresholds
 from ..check import typed as T
 from ..check.types import Array
 from ..errors import CompilerBug
-from ..kir.verify import verify
+from ..kir.verify import Fault, check
 from .body import value_parts
 from .micro import Micro, point_index, replicate
 from .params import (
@@ -94,7 +95,7 @@ def _schedule_module(analysis: Analysis, file: str) -> kir.Module:
                     f"{', '.join(sorted(arrays))} read in place"
         versions += _versions(analysis, file, frozenset(), otherwise)
     fits = _fits_int(analysis.kernel)
-    notes = (f"math: {target.FAST_MATH_NOTE}",) if analysis.options.fast_math else ()
+    notes = (f"math: {target.FAST_MATH_NOTE}",) if plan.schedule.math is Math.FAST else ()
     timed = analysis.options.launch_timing and plan.schedule.tiled
     if timed:
         versions = _rivals(versions, lower_schedule(analysis, plan.untiled, file), None)  # `fits` comes below
@@ -114,6 +115,13 @@ def _schedule_module(analysis: Analysis, file: str) -> kir.Module:
     return kir.Module(file, tuple(versions + wide), notes)
 
 
+def _provably_aligned(vector: kir.Kernel) -> bool:
+    """Whether the kernel with vector copies verifies. Vector accesses the
+    verifier cannot prove aligned send the launch to the scalar kernel
+    alone; any other problem is a compiler bug, never a slower kernel."""
+    return check(vector, frozenset({Fault.UNALIGNED}))
+
+
 def _wide_versions(analysis: Analysis, file: str, why: str) -> list[kir.Version]:
     """The schedule's kernel with 64-bit offsets: with 128-bit copies where
     the 32-bit kernel has them (for sizes that keep the rows they read
@@ -122,7 +130,7 @@ def _wide_versions(analysis: Analysis, file: str, why: str) -> list[kir.Version]
     vector = lower_schedule(analysis, plan.schedule, file, wide=True)
     scalar = lower_schedule(analysis, plan.schedule, file, vectors=False, wide=True)
     condition = _launch_condition(plan, scalar)
-    if not vector.divisible or verify(vector):  # no vector copies, or not provably aligned: scalar copies alone
+    if not vector.divisible or not _provably_aligned(vector):  # no vector copies, or unaligned: scalar alone
         return [kir.Version(scalar, condition, why)]
     return [kir.Version(vector, both(condition, _aligned(vector)), _joined(why, ALIGNED)),
             kir.Version(dataclasses.replace(scalar, name=scalar.name + "_scalar"), condition,
@@ -159,7 +167,7 @@ def _split_module(analysis: Analysis, file: str) -> kir.Module:
             out = _rivals(out, lower_schedule(analysis, analysis.plan.untiled, file, wide=wide),
                           None if wide else fits, note and note + ", ")
         return out
-    notes = (f"math: {target.FAST_MATH_NOTE}",) if analysis.options.fast_math else ()
+    notes = (f"math: {target.FAST_MATH_NOTE}",) if analysis.plan.schedule.math is Math.FAST else ()
     versions_ = versions(False, "")
     if fits is not None:
         versions_ += versions(True, "64-bit offsets: an array has 2^31 elements or more")
@@ -212,7 +220,7 @@ def _versions(analysis: Analysis, file: str, transposed: frozenset, note: str = 
     if main.divisible:
         scalar = lower_schedule(analysis, schedule, file, vectors=False, transposed=transposed)
         scalar = dataclasses.replace(scalar, name=scalar.name + "_scalar")
-        if not verify(main):  # else the vector copies are not provably aligned: the scalar kernel alone
+        if _provably_aligned(main):  # else the scalar kernel alone
             versions.append(kir.Version(main, both(condition, _aligned(main)), _joined(ALIGNED, note), share))
             single = ", in one buffer where two would spill registers" \
                 if scalar.shared_bytes < main.shared_bytes else ""
@@ -297,7 +305,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     can unroll, and a row's loads, known to be the same, load once."""
     k, block = analysis.kernel, schedule.block
     tiled = schedule.tiled
-    low = Streams(schedule, {}, vectors, loop_levels(k) if analysis.options.fast_math else None, wide)
+    low = Streams(schedule, {}, vectors, loop_levels(k) if schedule.math is Math.FAST else None, wide)
     factor = wide_factor if wide else (lambda extent: extent)
     fixed = schedule.fixed
     params = kernel_params(low, k, factor, fixed, transposed)
@@ -461,7 +469,7 @@ def _summary(schedule: Schedule) -> tuple[str, ...]:
         where = f"streamSeq at {s.site.span.line}:{s.site.span.col}"
         if s.tiled:
             staged = ", ".join(_staged_text(p) for p in s.inputs if p.staged)
-            out.append(f"{where}: tiled ({s.kind}), chunk {s.chunk}; shared: {staged}")
+            out.append(f"{where}: tiled ({stream_kind(s, b)}), chunk {s.chunk}; shared: {staged}")
         else:
             out.append(f"{where}: not tiled: {s.reason}")
     out += [f"row {r.name}: {r.points} x {r.length} in shared memory (pitch {r.pitch}), to coalesce" + _run_text(r)

@@ -29,6 +29,7 @@ from ..analyse.reductions import (
     identity,
     pick_of,
 )
+from ..analyse.schedule import Math
 from ..check import typed as T
 from ..check.types import Scalar
 from .body import ctype_of, value_parts
@@ -85,7 +86,7 @@ class SplitBody(Streams):
     """The untiled lowering, with the plan's reductions split among a row's lanes."""
 
     def __init__(self, analysis: Analysis, split: Split, lanes: int):
-        levels = loop_levels(analysis.kernel) if analysis.options.fast_math else None
+        levels = loop_levels(analysis.kernel) if analysis.plan.untiled.math is Math.FAST else None
         super().__init__(analysis.plan.untiled, {}, False, levels)
         self.loops = {id(r.loop): r for r in split.reductions if r.split}
         self.lanes = lanes

@@ -15,10 +15,18 @@ from rich.table import Table
 
 from .. import target
 from ..analyse import Analysis
+from ..analyse.blocks import stream_kind
 from ..analyse.records import dims_text
 from ..analyse.reductions import tests_text
 from ..analyse.registers import REGISTER_BUDGET
-from ..analyse.schedule import describe_copy, describe_pipeline, describe_reads, describe_share, describe_thresholds
+from ..analyse.schedule import (
+    Math,
+    describe_copy,
+    describe_pipeline,
+    describe_reads,
+    describe_share,
+    describe_thresholds,
+)
 from ..check.expressions import text as source_text
 from ..check.types import Binder, size_text
 from ..source import Source
@@ -50,7 +58,7 @@ def explain_data(a: Analysis, source: Source, module=None) -> dict:
         "streams": [_stream(s, b, source) for s in a.streams],
         "reductions": _reductions(a),
         "versions": _versions(a, module),
-        "math": {"fast": a.options.fast_math, "note": target.FAST_MATH_NOTE if a.options.fast_math else
+        "math": {"fast": a.schedule.math is Math.FAST, "note": target.FAST_MATH_NOTE if a.schedule.math is Math.FAST else
                  "IEEE: CUDA's correctly rounded or documented-accuracy functions (--fast-math: the hardware "
                  "approximations)"},
         "candidates": [_candidate(c) for c in a.plan.candidates],
@@ -150,7 +158,7 @@ def _stream(s, block, source: Source) -> dict:
     site = s.site
     return {
         "line": site.span.line, "column": site.span.col,
-        "tiled": s.tiled, "kind": s.kind, "block": list(block.extents), "chunk": s.chunk, "unroll": s.unroll,
+        "tiled": s.tiled, "kind": stream_kind(s, block), "block": list(block.extents), "chunk": s.chunk, "unroll": s.unroll,
         "register_tile": _micro_pair(block) if s.tiled else [1, 1],
         "shared_bytes": s.shared_bytes, "reason": s.reason,
         "guards": [{"kind": g.kind, "line": g.span.line, "column": g.span.col, "varies_with": sorted(g.variance)}
