@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import tempfile
+import typing
 from pathlib import Path
 
 import pytest
@@ -598,13 +599,38 @@ def test_nvcc_accepts_each_regression_module_whole(path):
         assert errors(run_all(path.read_text(), path.name, options)["render"]) == "", (path.name, variant)
 
 
-def test_a_statement_the_templates_do_not_know_is_a_compiler_bug_not_missing_cuda():
+def test_a_statement_the_renderer_does_not_know_is_a_compiler_bug_not_missing_cuda():
     from tiler.errors import CompilerBug
-    from tiler.render import environment
+    from tiler.render.statements import WRITERS, statements
 
     @dataclasses.dataclass(frozen=True)
     class Unknown:
         span: object = None
 
     with pytest.raises(CompilerBug, match="cannot write a Unknown statement"):
-        environment().get_template("statements.cu.j2").module.stmts((Unknown(),), "  ")
+        statements((kir.Comment("before"), Unknown()), "  ")
+    # every statement type of the IR has its writer
+    assert set(WRITERS) == set(typing.get_args(kir.Stmt))
+
+
+def test_a_visitor_missing_a_node_class_fails_when_its_module_loads():
+    """The expression visitors (checker, variance, lowering, interpreter)
+    find their method by the node's class, from a table built at import:
+    a node class one of them has no method for is named then."""
+    from tiler.tree import methods
+
+    @dataclasses.dataclass(frozen=True)
+    class Lit:
+        value: int
+
+    @dataclasses.dataclass(frozen=True)
+    class Neg:
+        arg: object
+
+    class Visitor:
+        def _lit(self, e):
+            return e.value
+
+    with pytest.raises(TypeError, match="Visitor has no method _neg for Neg nodes"):
+        methods(Visitor, Lit | Neg)
+    assert methods(Visitor, Lit | Lit) == {Lit: "_lit"}

@@ -9,6 +9,7 @@ the node and everything below it.
 from __future__ import annotations
 
 import dataclasses
+import typing
 
 
 def map_children(node, f, is_child):
@@ -40,3 +41,18 @@ def descendants(node, is_child):
         n = stack.pop()
         yield n
         stack.extend(reversed(tuple(children(n, is_child))))
+
+
+def methods(visitor: type, union, prefix: str = "_") -> dict[type, str]:
+    """The name of `visitor`'s method for each node class of `union` (`_binop`
+    for BinOp), looked up by the node's class at each visit (a subclass's
+    override wins). Built when the visitor's module loads, so that a node
+    class the visitor has no method for fails then, naming both, rather
+    than on the first program that uses it."""
+    table = {}
+    for node in typing.get_args(union) or (union,):
+        name = prefix + node.__name__.lower()
+        if not callable(getattr(visitor, name, None)):
+            raise TypeError(f"{visitor.__name__} has no method {name} for {node.__name__} nodes")
+        table[node] = name
+    return table

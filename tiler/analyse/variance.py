@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ..check import typed as T
 from ..check.types import Binder
+from ..tree import methods
 from .records import Guard, StreamInput, StreamSite, Variance
 
 NONE = frozenset()
@@ -75,7 +76,7 @@ class _Analysis:
             self.set(b, part)
 
     def ev(self, e):
-        return getattr(self, "_" + type(e).__name__.lower())(e)
+        return getattr(self, _METHODS[type(e)])(e)
 
     def _lit(self, e):
         return NONE
@@ -192,3 +193,6 @@ def _join(a, b):
 def _anonymous_length(array) -> bool:
     shape = getattr(array.type, "shape", ())
     return bool(shape) and isinstance(shape[0], Binder) and shape[0].kind == "anon"
+
+
+_METHODS = methods(_Analysis, T.Exp)  # each node class's method, checked when the module loads

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..errors import Diagnostic
 from ..syntax import ast, pretty
+from ..tree import methods
 from . import typed as T
 from .scope import Scope, suggest
 from .types import (
@@ -133,8 +134,7 @@ class ExpChecker:
     # ---- expressions ----------------------------------------------------------
 
     def exp(self, e):
-        method = getattr(self, "_" + type(e).__name__.lower())
-        return method(e)
+        return getattr(self, _METHODS[type(e)])(e)
 
     def _intlit(self, e: ast.IntLit):
         kind = "i64" if e.suffix == "i64" else "i32"
@@ -496,3 +496,6 @@ def match(param, arg, sizes: dict) -> bool:
         elif p != a:
             return False
     return True
+
+
+_METHODS = methods(ExpChecker, ast.Exp)  # each node class's method, checked when the module loads

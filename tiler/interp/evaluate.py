@@ -11,6 +11,7 @@ import numpy as np
 
 from ..check import typed as T
 from ..check.types import Binder
+from ..tree import methods
 from .values import Chunking, NonUniform, RunError, dtype
 
 
@@ -62,7 +63,7 @@ class Evaluator:
     # ---- expressions ----------------------------------------------------------
 
     def ev(self, e):
-        return getattr(self, "_" + type(e).__name__.lower())(e)
+        return getattr(self, _METHODS[type(e)])(e)
 
     def _lit(self, e: T.Lit):
         return self.scalar(e.value, e.type)
@@ -276,3 +277,6 @@ _MATH = {
     "min": lambda a, b: np.fmin(a, b) if a.dtype.kind == "f" else np.minimum(a, b),
     "max": lambda a, b: np.fmax(a, b) if a.dtype.kind == "f" else np.maximum(a, b),
 }
+
+
+_METHODS = methods(Evaluator, T.Exp)  # each node class's method, checked when the module loads

@@ -26,6 +26,7 @@ from ..target import (
     math_function,
 )
 from ..target import VECTOR as VECTOR_TYPES
+from ..tree import methods
 from .copies import COUNTER, LINEAR, VECTOR
 from .micro import RESERVED as MICRO_RESERVED
 from .reassociate import is_float_arithmetic, reassociate
@@ -90,7 +91,7 @@ class Body:
     # ---- expressions ------------------------------------------------------------
 
     def exp(self, e):
-        return getattr(self, "_" + type(e).__name__.lower())(e)
+        return getattr(self, _METHODS[type(e)])(e)
 
     def _lit(self, e: T.Lit):
         return const(e.value, ctype_of(e.type))
@@ -309,3 +310,6 @@ def _jammable(e: T.Loop, env: dict, chunks: set) -> bool:
 
 def value_parts(v) -> tuple:
     return v if isinstance(v, tuple) else (v,)
+
+
+_METHODS = methods(Body, T.Exp)  # each node class's method, checked when the module loads

@@ -1,7 +1,8 @@
 """Stage `render`: kernel IR -> CUDA text, and the launch description.
 
-The Jinja templates in templates/ lay out what the IR says (StrictUndefined:
-a missing field is an error, not an empty string); expressions are printed
+The Jinja templates in templates/ lay out the module (StrictUndefined: a
+missing field is an error, not an empty string); a kernel's statements are
+written by statements.py, one function per IR statement type, expressions
 by cexpr.c, and every CUDA spelling comes from `tiler.target`.
 `launch(module)` is the launch description as data, for the runtime and for
 `--emit launch`: each version's kernel, block, grid and shared memory, and
@@ -17,11 +18,11 @@ import re
 import jinja2
 
 from .. import __version__, kir, target
-from ..errors import CompilerBug
 from ..lower import program_stem
 from ..lower.values import rewrite
 from ..resources import templates_dir
 from .cexpr import c
+from .statements import statements
 
 __all__ = ["render", "launch", "rename", "rename_module", "c", "header", "launcher_name"]
 
@@ -35,12 +36,8 @@ def environment() -> jinja2.Environment:
                                   undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                                   keep_trailing_newline=True, autoescape=False)
         _env.filters["c"] = c
-        _env.filters["cite"] = lambda span: f"{span.file.rsplit('/', 1)[-1]}:{span.line}"
         _env.globals["t"] = target
-        _env.globals["vector_type"] = target.vector_type
-        _env.globals["make_vector"] = target.make_vector
-        _env.globals["deeper"] = deeper
-        _env.globals["unrenderable"] = unrenderable
+        _env.globals["stmts"] = statements
     return _env
 
 
@@ -63,19 +60,6 @@ def launcher_name(m: kir.Module) -> str:
 
 
 LAUNCHER_DEVICES = 64  # devices whose SM count the host launcher keeps once read
-
-
-MAX_INDENT = 80  # spaces: past 40 levels, statements stay at this depth (the text grows linearly, not as a square)
-
-
-def unrenderable(statement):
-    """A statement the template has no case for: a defect of tiler's, never CUDA with it left out."""
-    raise CompilerBug(f"the CUDA templates cannot write a {type(statement).__name__} statement", stage="render")
-
-
-def deeper(pad: str) -> str:
-    """The indentation of a nested block."""
-    return pad + "  " if len(pad) < MAX_INDENT else pad
 
 
 def launcher(m: kir.Module) -> dict:

@@ -1,0 +1,106 @@
+"""Kernel-IR statements as CUDA lines: one function per statement type.
+
+The module template lays out a kernel and calls `statements(body, pad)` for
+its body. A statement type with no function here is a defect of tiler's
+(CompilerBug), never CUDA with the statement left out. Every CUDA spelling
+comes from `tiler.target`; expressions are printed by `cexpr.c`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .. import kir, target
+from ..errors import CompilerBug
+from .cexpr import c
+
+MAX_INDENT = 80  # spaces: past 40 levels, statements stay at this depth (the text grows linearly, not as a square)
+
+
+def statements(body, pad: str) -> str:
+    """The statements, each on its own lines, indented by `pad`."""
+    return "".join(statement(s, pad) for s in body)
+
+
+def statement(s, pad: str) -> str:
+    write = WRITERS.get(type(s))
+    if write is None:
+        raise CompilerBug(f"the CUDA renderer cannot write a {type(s).__name__} statement", stage="render")
+    return write(s, pad)
+
+
+def deeper(pad: str) -> str:
+    """The indentation of a nested block."""
+    return pad + "  " if len(pad) < MAX_INDENT else pad
+
+
+def cite(span) -> str:
+    """Where a statement comes from in the program, as a line comment ("" for none)."""
+    return f"  // {span.file.rsplit('/', 1)[-1]}:{span.line}" if span else ""
+
+
+def _decl(s: kir.Decl, pad: str) -> str:
+    init = "" if s.init is None else f" = {c(s.init)}"
+    return f"{pad}{'const ' if s.const else ''}{s.ctype} {s.name}{init};{cite(s.span)}\n"
+
+
+def _array_decl(s: kir.ArrayDecl, pad: str) -> str:
+    return f"{pad}{s.ctype} {s.name}[{s.elems}];{cite(s.span)}\n"
+
+
+def _assign(s: kir.Assign, pad: str) -> str:
+    return f"{pad}{s.name} = {c(s.value)};\n"
+
+
+def _store(s: kir.Store, pad: str) -> str:
+    return f"{pad}{s.buffer}[{c(s.index)}] = {c(s.value)};{cite(s.span)}\n"
+
+
+def _vec_store(s: kir.VecStore, pad: str) -> str:
+    vector = target.vector_type(s.ctype, s.width)
+    values = ", ".join(c(v) for v in s.values)
+    return (f"{pad}*reinterpret_cast<{vector}*>(&{s.buffer}[{c(s.index)}]) = "
+            f"{target.make_vector(s.ctype, s.width)}({values});{cite(s.span)}\n")
+
+
+def _for(s: kir.For, pad: str) -> str:
+    unroll = "" if s.unroll is None else f"{pad}{target.UNROLL}\n" if s.unroll == kir.FULL else \
+        f"{pad}{target.UNROLL} {s.unroll}\n"
+    comment = f"  // {s.note}" if s.note else cite(s.span)
+    head = f"{pad}for (int {s.var} = {c(s.start)}; {s.var} < {c(s.stop)}; {s.var} += {c(s.step)}) {{{comment}\n"
+    return unroll + head + statements(s.body, deeper(pad)) + f"{pad}}}\n"
+
+
+def _if(s: kir.If, pad: str) -> str:
+    out = f"{pad}if ({c(s.cond)}) {{{cite(s.span)}\n" + statements(s.then, deeper(pad))
+    if s.else_:
+        out += f"{pad}}} else {{\n" + statements(s.else_, deeper(pad))
+    return out + f"{pad}}}\n"
+
+
+def _barrier(s: kir.Barrier, pad: str) -> str:
+    return f"{pad}{target.BARRIER};  // {s.why}\n"
+
+
+def _comment(s: kir.Comment, pad: str) -> str:
+    return f"{pad}// {s.text}{cite(s.span)}\n"
+
+
+def _async_copy(s: kir.AsyncCopy, pad: str) -> str:
+    valid = "true" if s.valid is None else c(s.valid)
+    return (f"{pad}{target.ASYNC_COPY}<{s.bytes}>(&{s.shared}[{c(s.dst_index)}], &{s.src}[{c(s.src_index)}], "
+            f"{valid});\n")
+
+
+def _async_commit(s: kir.AsyncCommit, pad: str) -> str:
+    return f"{pad}{target.ASYNC_COMMIT}();\n"
+
+
+def _async_wait(s: kir.AsyncWait, pad: str) -> str:
+    return f"{pad}{target.ASYNC_WAIT}<{s.pending}>();\n"
+
+
+WRITERS: dict[type, Callable[..., str]] = {
+    kir.Decl: _decl, kir.ArrayDecl: _array_decl, kir.Assign: _assign, kir.Store: _store, kir.VecStore: _vec_store,
+    kir.For: _for, kir.If: _if, kir.Barrier: _barrier, kir.Comment: _comment, kir.AsyncCopy: _async_copy,
+    kir.AsyncCommit: _async_commit, kir.AsyncWait: _async_wait,
+}
