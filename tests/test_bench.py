@@ -54,7 +54,7 @@ def test_bench_json_says_what_makes_it_reproducible():
 
     from tiler import __version__
     from tiler.bench import Row
-    from tiler.cli import BENCH_SCHEMA, _bench_json
+    from tiler.cli.bench import BENCH_SCHEMA, _bench_json
 
     result = {"benchmark": "mm", "sizes": {"m": 8}, "flops": 1024, "device": "GPU", "tiler": __version__,
               "repeat": 3, "rows": [Row("tiled", "16 x 16", [1.0, 1.5, 2.0])]}
@@ -68,7 +68,7 @@ def test_bench_json_says_what_makes_it_reproducible():
 
 def test_a_library_the_bench_cannot_run_is_refused(tmp_path):
     from tiler.errors import PlainError
-    from tiler.workload import load_spec
+    from tiler.tune.workload import load_spec
 
     (tmp_path / "p.toml").write_text('[library]\nop = "gemv"\n')
     with pytest.raises(PlainError, match="op = 'gemv' is not one tiler bench runs"):

@@ -369,7 +369,7 @@ def test_ctrl_c_exits_130_and_bare_tiler_prints_the_help():
 
 
 def test_the_commit_recorded_is_tilers_own_never_the_users_repository(tmp_path):
-    from tiler.cli import _is_tilers_checkout
+    from tiler.cli.bench import _is_tilers_checkout
 
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "my-project"\n')

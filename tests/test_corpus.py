@@ -16,7 +16,7 @@ from tiler.check import typed as T
 from tiler.pipeline import run_to
 from tiler.runtime import gpu_unavailable
 from tiler.syntax import parse
-from tiler.workload import load_spec, resolve_sizes
+from tiler.tune.workload import load_spec, resolve_sizes
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
@@ -114,8 +114,8 @@ def test_arithmetic_is_priced_by_what_it_costs_an_sm():
 
 
 def test_rank_correlation_of_the_model_with_times():
-    from tiler.autotune import spearman
     from tiler.bench.corpus import ranking, ranking_summary
+    from tiler.tune.autotune import spearman
 
     assert spearman([1, 2, 3], [10, 20, 30]) == 1.0 and spearman([3, 2, 1], [10, 20, 30]) == -1.0
     assert spearman([1, 1, 1], [1, 2, 3]) is None  # the model ties throughout: it tells nothing apart

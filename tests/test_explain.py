@@ -11,7 +11,8 @@ import pytest
 from conftest import BENCHMARK_NAMES, BENCHMARKS, ROOT, tiler
 
 from tiler.pipeline import run_all
-from tiler.report.explain import explain_data, render_text
+from tiler.report.explain import explain_data
+from tiler.report.explain_text import render_text
 from tiler.source import Source
 
 GOLDEN = ROOT / "tests" / "golden" / "explain"

@@ -13,7 +13,7 @@ from tiler.fuzz.properties import check_mutant, close
 from tiler.fuzz.shrink import shrink
 from tiler.runtime.nvcc import nvcc_path
 from tiler.syntax import ast, pretty
-from tiler.workload import input_bytes
+from tiler.tune.workload import input_bytes
 
 BUDGET = 40
 

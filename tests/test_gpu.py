@@ -15,7 +15,7 @@ from tiler.interp import run
 from tiler.pipeline import run_all
 from tiler.runtime import Gpu, gpu_unavailable
 from tiler.syntax import parse
-from tiler.workload import load_spec, make_inputs, resolve_sizes
+from tiler.tune.workload import load_spec, make_inputs, resolve_sizes
 
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(gpu_unavailable() is not None,
                                                   reason=f"no GPU: {gpu_unavailable()}")]

@@ -10,7 +10,7 @@ from conftest import BENCHMARK_NAMES, BENCHMARKS
 from tiler.check import check
 from tiler.interp import Chunking, RunError, run
 from tiler.syntax import parse
-from tiler.workload import load_spec, make_inputs, resolve_sizes
+from tiler.tune.workload import load_spec, make_inputs, resolve_sizes
 
 CHUNKINGS = [Chunking("whole"), Chunking("fixed", size=1), Chunking("fixed", size=7),
              Chunking("fixed", size=64), Chunking("random", seed=1), Chunking("random", seed=2)]
@@ -257,3 +257,4 @@ def test_fused_rounds_a_product_and_a_sum_once_as_a_gpu_fma_does():
     inputs = {"a": np.full(3, 1 + 2.0**-12, np.float32), "c": np.full(3, 1 + 2.0**-11, np.float32)}
     (plain,), (fused,) = run(prog, inputs), run(prog, inputs, fused=True)
     assert (plain == 0).all() and (fused == np.float32(2.0**-24)).all()
+

@@ -56,8 +56,8 @@ def test_an_option_of_the_wrong_kind_or_range_is_refused_by_its_name():
 
 
 def test_a_tuning_may_set_what_the_tuner_varies():
-    from tiler import autotune
     from tiler.pipeline import run_all
+    from tiler.tune import autotune
 
     for bench in ("mm", "nbody", "softmax", "kmeans", "lavamd"):
         path = ROOT / "benchmarks" / f"{bench}.fut"

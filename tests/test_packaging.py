@@ -44,7 +44,7 @@ def _wheel_names(tree, dist) -> list[str]:
 @pytest.mark.slow
 def test_a_built_wheel_carries_the_templates_and_benchmarks(tmp_path):
     names = _wheel_names(_source_tree(tmp_path), tmp_path / "dist")
-    assert "tiler/templates/README.md" in names and "tiler/cli.py" in names
+    assert "tiler/templates/README.md" in names and "tiler/cli/__init__.py" in names
     # `tiler bench nbody` works from an installed wheel, in any directory
     assert "tiler/benchmarks/nbody.fut" in names and "tiler/benchmarks/nbody.toml" in names
     # `tiler docs language`: the reference ships with the package

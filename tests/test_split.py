@@ -140,7 +140,7 @@ def test_explain_lists_the_reductions_and_the_split_versions():
 
 
 def test_tune_tries_the_threads_a_row_and_one_thread_a_point():
-    from tiler.autotune import _same_family, families
+    from tiler.tune.autotune import _same_family, families
 
     analysis = run_to("analyse", (BENCHMARKS / "softmax.fut").read_text(), "softmax.fut")
     name, values = families(analysis)[0]

@@ -1,6 +1,6 @@
-"""Tuning files (tiler/tuning.py): read by compile, explain and the Python
+"""Tuning files (tiler/tune/tuning.py): read by compile, explain and the Python
 API, the command line's own values first, another device's table unused;
-and `tiler tune`'s search (tiler/autotune.py) with a stand-in for the GPU
+and `tiler tune`'s search (tiler/tune/autotune.py) with a stand-in for the GPU
 (tests/test_gpu.py runs the real one)."""
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from conftest import BENCHMARKS, tiler
 
 import tiler as tiler_api
 from tiler.analyse import Options
-from tiler.autotune import Trial, families, one_at_a_time, search
 from tiler.errors import PlainError, UserError
 from tiler.pipeline import run_to
 from tiler.runtime import gpu_unavailable
-from tiler.tuning import Tuned, flags, for_program, merged, read, write
+from tiler.tune.autotune import Trial, families, one_at_a_time, search
+from tiler.tune.tuning import Tuned, flags, for_program, merged, read, write
 
 TABLE = """[[tuned]]
 device = "NVIDIA H200"
@@ -98,7 +98,7 @@ def test_the_python_api_reads_it_too(program):
     assert tiler_api.compile(program, tuning=False).explain["tuning"] is None
 
 
-# ---- the search (tiler/autotune.py), with a stand-in for the GPU ------------------
+# ---- the search (tiler/tune/autotune.py), with a stand-in for the GPU ------------------
 
 
 def analysed(name):
@@ -183,7 +183,7 @@ def test_the_budget_ends_the_search_with_the_best_so_far():
 
 
 def test_workers_spread_a_batch_over_one_process_a_gpu():
-    from tiler.autotune import Workers
+    from tiler.tune.autotune import Workers
 
     workers = Workers(2, stand_in)
     try:
@@ -225,7 +225,7 @@ def test_explain_says_when_the_default_was_fastest_or_the_command_line_wins(tmp_
 
 
 def test_a_resumed_search_does_not_measure_again():
-    from tiler.autotune import resumed, trial_from_json, trial_json
+    from tiler.tune.autotune import resumed, trial_from_json, trial_json
 
     measure, calls = fake({((32,), None): 0.5})
     first = search([("tile", [(16,), (32,)])], measure, budget_s=100)
@@ -238,7 +238,7 @@ def test_a_resumed_search_does_not_measure_again():
 
 
 def test_the_rank_correlation_of_the_cost_model():
-    from tiler.autotune import rank_correlation
+    from tiler.tune.autotune import rank_correlation
 
     def trials(pairs):
         return [Trial({}, ms, "ok", cost) for cost, ms in pairs]
@@ -250,8 +250,8 @@ def test_the_rank_correlation_of_the_cost_model():
 
 def test_the_plot_draws_every_timed_candidate(tmp_path):
     pytest.importorskip("matplotlib")
-    from tiler.autotune import Result
-    from tiler.cli import _tune_plot
+    from tiler.cli.tune import _tune_plot
+    from tiler.tune.autotune import Result
 
     trials = [Trial({}, 1.0, "ok", 1.03), Trial({"tile": (32,)}, 0.8, "ok", 1.06), Trial({"chunk": 8}, None, "x")]
     _tune_plot(Result(trials[1], trials[0], trials), str(tmp_path / "t.png"), "p.fut")
@@ -259,7 +259,7 @@ def test_the_plot_draws_every_timed_candidate(tmp_path):
 
 
 def test_the_journal_keeps_trials_for_the_same_device_and_sizes(tmp_path):
-    from tiler.autotune import Journal
+    from tiler.tune.autotune import Journal
 
     path = tmp_path / "p.tuning.partial.json"
     journal = Journal(path, "G", {"n": 5})
@@ -290,7 +290,7 @@ def test_a_table_tuned_under_fast_math_applies_only_to_fast_math(tmp_path):
 
 
 def test_a_fast_math_search_gives_every_candidate_fast_math_and_resumes_only_its_own(tmp_path):
-    from tiler.autotune import Journal, candidate_options
+    from tiler.tune.autotune import Journal, candidate_options
 
     class Gpu:
         max_shared_optin, sm_count = 232448, 132

@@ -1,7 +1,7 @@
 """tiler: finds tiling opportunities in GPU kernel programs and writes tiled CUDA.
 
 `tiler.compile(program, **options)` (tiler/api.py) is the Python entry
-point; `tiler` on the command line is tiler/cli.py.
+point; `tiler` on the command line is tiler/cli/.
 """
 
 __version__ = "0.1.0"

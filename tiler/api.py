@@ -51,7 +51,7 @@ class Compiled:
     def sizes_of(self, inputs: dict) -> dict:
         """main's sizes, read from the arrays given (which must agree on them)."""
         from .interp import bind_sizes
-        from .workload import resolve_sizes
+        from .tune.workload import resolve_sizes
 
         missing = [p.name for p in self.program.kernel.params if p.name not in inputs]
         if missing:
@@ -96,7 +96,7 @@ class Compiled:
         from .check.types import Array
         from .interp.values import dtype
         from .runtime import interop
-        from .workload import check_given
+        from .tune.workload import check_given
 
         params = {p.name: p for p in self.program.kernel.params}
         device, scalars = {}, {}
@@ -120,7 +120,7 @@ def compile(program: str | Path, *, file: str | None = None, tuning: str | bool 
             name: str | None = None, **options) -> Compiled:
     """Compile a program (a path to a `.fut` file, or its text; `file` names
     text in messages) as `tiler compile` does. `tuning`: a tuning file, or
-    False for none; by default a path's own `.tuning` (tiler/tuning.py).
+    False for none; by default a path's own `.tuning` (tiler/tune/tuning.py).
     `name`: the name in the generated symbols (`tiler_NAME_launch`), as
     `--name` gives it."""
     from .pipeline import symbol_name
@@ -129,7 +129,7 @@ def compile(program: str | Path, *, file: str | None = None, tuning: str | bool 
     symbol = symbol_name(name, "name")
     text, shown = _program(program, file)
     options = make_options(pair=lambda what, size, value: f"{what}[{size!r}] = {value!r}", **options)
-    from .tuning import describe, for_program
+    from .tune.tuning import describe, for_program
 
     path = str(program) if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")) else "-"
     options, applied = for_program(path, options, tuning if isinstance(tuning, str) else None, tuning is False)

@@ -15,7 +15,7 @@ from tiler.check import check
 from tiler.pipeline import run_all
 from tiler.runtime import Gpu
 from tiler.syntax import parse
-from tiler.workload import load_spec, make_inputs, resolve_sizes
+from tiler.tune.workload import load_spec, make_inputs, resolve_sizes
 from tiler.resources import benchmarks_dir
 
 CASES = {

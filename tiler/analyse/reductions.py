@@ -3,10 +3,11 @@
 A `loop` (a stream's loop over its chunk, or a plain one) whose every
 carried value is combined with one associative, commutative operator
 (`acc + t`, `acc * t`, `min(acc, t)`, `max(acc, t)`, where `t` reads no
-carried value) is a reduction: its iterations can be shared among threads,
-each folding every T-th one from the operator's identity, and the partial
-results combined (`init op (p0 op p1 op ...)`). With `+` and `*` on floats
-the rounding order changes.
+carried value) is a reduction (folds.py recognises one): its iterations
+can be shared among threads, each folding every T-th one from the
+operator's identity, and the partial results combined
+(`init op (p0 op p1 op ...)`). With `+` and `*` on floats the rounding
+order changes.
 
 `split_plan(kernel, options)` finds the deepest map level whose lets (or,
 for the innermost level, whose body) hold such a reduction: every level
@@ -22,36 +23,20 @@ kernel at a first launch.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from enum import Enum
 
 from .. import target
 from ..check import typed as T
-from ..check.types import Array, Scalar
+from ..check.types import Array
 from ..tree import children, descendants
+from .folds import Operator, operators
+
+# the redundant aliases re-export what lower/split.py and the tests import from here
+from .folds import Pick as Pick
+from .folds import extreme as extreme
+from .folds import identity as identity
+from .folds import pick_of as pick_of
 from .options import Options
 from .records import Variance, dims_text
-
-
-class Operator(Enum):
-    ADD = "+"
-    MUL = "*"
-    MIN = "min"
-    MAX = "max"
-    ARGMIN = "argmin"  # a minimum and its index, carried as a pair (Pick)
-    ARGMAX = "argmax"
-
-
-@dataclass(frozen=True)
-class Pick:
-    """`if t < v then (i, t) else (ix, v)`: the pair of an extreme value and
-    its index. Threads' shares are combined by value, ties by the iteration
-    each came from, so the pair is the one the loop in order would keep."""
-
-    value: int  # the carried value's position among the loop's parameters
-    index: int  # the index's
-    strict: bool  # `<` (or `>`): the first of equal values is kept; `<=`: the last
-    smaller: bool  # a minimum (else a maximum)
-
 
 FEW = 64  # a loop of fewer iterations, known when compiling, stays with one thread
 # Lanes a row, chosen at launch from the rows and their length (H200, benchmarks/RESULTS.md): a warp a row
@@ -390,118 +375,3 @@ def _few(bound) -> str:
     if isinstance(bound, T.Lit) and int(bound.value) < FEW:
         return f"its {bound.value} iterations are too few to share among threads"
     return ""
-
-
-def operators(loop: T.Loop) -> tuple[Operator, ...] | str:
-    """The operator combining each carried value, or why the loop is not a reduction."""
-    carried = frozenset(loop.params)
-    body = loop.body
-    while isinstance(body, T.Let):
-        if _reads(body.value, carried):
-            return f"a `let` in its body reads the carried value `{_names(body.value, carried)}`"
-        body = body.body
-    if isinstance(body, T.If) and len(loop.params) == 2:
-        pick = pick_of(loop)
-        if isinstance(pick, str):
-            return pick
-        out = [None, None]
-        out[pick.value] = Operator.ARGMIN if pick.smaller else Operator.ARGMAX
-        out[pick.index] = out[pick.value]
-        return tuple(out)
-    values = body.items if isinstance(body, T.TupleE) and len(loop.params) > 1 else (body,)
-    if len(values) != len(loop.params):
-        return "its body does not give one value for each carried value"
-    out = []
-    for param, value in zip(loop.params, values):
-        op = _combine(param, value, carried)
-        if isinstance(op, str):
-            return op
-        out.append(op)
-    return tuple(out)
-
-
-FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
-
-
-def pick_of(loop: T.Loop) -> Pick | str:
-    """The loop as `if t < v then (i, t) else (ix, v)` (any comparison, either
-    side), or why it is not."""
-    carried = frozenset(loop.params)
-    body = loop.body
-    while isinstance(body, T.Let):
-        body = body.body
-    if not (isinstance(body, T.If) and isinstance(body.then, T.TupleE) and isinstance(body.else_, T.TupleE)):
-        return "its body does not give one value for each carried value"
-    kept = [e.binder if isinstance(e, T.Var) else None for e in body.else_.items]
-    if kept != list(loop.params):
-        return "its `else` does not keep the carried values as they are"
-    c = body.cond
-    if not (isinstance(c, T.BinOp) and c.op in FLIPPED):
-        return "its `if` is not a comparison of a carried value"
-    op, lhs, rhs = c.op, c.lhs, c.rhs
-    if isinstance(lhs, T.Var) and lhs.binder in carried:  # `v > t` is `t < v`
-        op, lhs, rhs = FLIPPED[op], rhs, lhs
-    if not (isinstance(rhs, T.Var) and rhs.binder in carried) or _reads(lhs, carried):
-        return "its `if` does not compare a term with one carried value"
-    value = loop.params.index(rhs.binder)
-    index = 1 - value
-    then = body.then.items
-    if then[value] != lhs or _reads(then[index], carried):
-        return "its `then` does not take the compared term and an index that reads no carried value"
-    if not isinstance(loop.params[value].type, Scalar) or loop.params[value].type.kind == "bool":
-        return f"`{loop.params[value].name}` is not a number"
-    if not isinstance(loop.params[index].type, Scalar):
-        return f"`{loop.params[index].name}` is not a scalar"
-    return Pick(value, index, op in ("<", ">"), op in ("<", "<="))
-
-
-def _combine(param, value, carried) -> Operator | str:
-    if not isinstance(param.type, Scalar) or param.type.kind == "bool":
-        return f"`{param.name}` is not a number"
-    if isinstance(value, T.BinOp) and value.op in ("+", "*"):
-        pair = (value.lhs, value.rhs)
-        op = Operator(value.op)
-    elif isinstance(value, T.Builtin) and value.name in ("min", "max"):
-        pair = value.args
-        op = Operator(value.name)
-    else:
-        return f"`{param.name}` is not combined with +, *, min or max"
-    own = [a for a in pair if isinstance(a, T.Var) and a.binder is param]
-    if len(own) != 1:
-        return f"`{param.name}` is not one operand of its {op.value}"
-    other = pair[1] if pair[0] is own[0] else pair[0]
-    if _reads(other, carried):
-        return f"the term combined with `{param.name}` reads the carried value `{_names(other, carried)}`"
-    return op
-
-
-def _reads(e, binders: frozenset) -> bool:
-    return any(isinstance(n, T.Var) and n.binder in binders for n in descendants(e, T.is_exp))
-
-
-def _names(e, binders: frozenset) -> str:
-    return next(n.binder.name for n in descendants(e, T.is_exp) if isinstance(n, T.Var) and n.binder in binders)
-
-
-def identity(op: Operator, kind: str):
-    """The operator's identity for a scalar kind: -0.0 for a float sum (so
-    that a sum of -0.0 stays -0.0); for a float minimum or maximum NaN,
-    which `fmin` and `fmax` pass over (so that a row of NaN stays NaN, as
-    the loop in order leaves it); the largest int for an int minimum."""
-    if op is Operator.ADD:
-        return -0.0 if kind in ("f32", "f64") else 0
-    if op is Operator.MUL:
-        return 1.0 if kind in ("f32", "f64") else 1
-    if kind in ("f32", "f64"):
-        return float("nan")
-    return extreme(op is Operator.MIN, kind)
-
-
-def extreme(smaller: bool, kind: str):
-    """The value every other one beats in a comparison (`<` for a minimum):
-    +inf (-inf) for floats, the largest (smallest) int."""
-    big = float("inf") if kind in ("f32", "f64") else {"i32": target.INT_MAX, "i64": 2**63 - 1}[kind]
-    if smaller:
-        return big
-    return -big if kind in ("f32", "f64") else -big - 1
-

@@ -25,7 +25,7 @@ from ..pipeline import run_all
 from ..resources import benchmarks_dir
 from ..runtime import Gpu
 from ..syntax import parse
-from ..workload import Spec, flops, load_spec, make_inputs, resolve_sizes
+from ..tune.workload import Spec, flops, load_spec, make_inputs, resolve_sizes
 
 INPUT_SEED, CHECK_SEED = 1, 2  # the timed inputs; the small sizes every version is checked at first
 BENCHMARKS = benchmarks_dir()  # the checkout's benchmarks/, or the copy in an installed wheel
@@ -170,7 +170,7 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
 def _tuned(path: Path, hints: tuple, gpu) -> list[Variant]:
     """The variants PROG.tuning gives for this GPU and these sizes, if any:
     one tuned with IEEE math, one tuned under --fast-math."""
-    from ..tuning import flags, for_program
+    from ..tune.tuning import flags, for_program
 
     out = []
     for fast, shown in ((False, ""), (True, ", fast math")):

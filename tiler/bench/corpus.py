@@ -25,13 +25,13 @@ from pathlib import Path
 
 from .. import __version__
 from ..analyse import Options
-from ..autotune import spearman
 from ..check import check
 from ..errors import CompilerBug, PlainError, UserError
 from ..pipeline import run_all
 from ..runtime import Gpu
 from ..syntax import parse
-from ..workload import load_spec, make_inputs, resolve_sizes
+from ..tune.autotune import spearman
+from ..tune.workload import load_spec, make_inputs, resolve_sizes
 from . import Variant, check_small, compare_outputs, device_options
 
 SIZE_SETS = ("small", "medium", "large")

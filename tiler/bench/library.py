@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import statistics
 
-from ..workload import LIBRARY_OPS
+from ..tune.workload import LIBRARY_OPS
 
 
 def library_row(lib: dict, inputs: dict, repeat: int, reference, compare, moved: int):

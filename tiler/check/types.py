@@ -145,3 +145,21 @@ def substitute(t: Type, sizes: dict) -> Type:
     if isinstance(t, Tuple):
         return Tuple(tuple(substitute(i, sizes) for i in t.items))
     return t
+
+
+def match(param, arg, sizes: dict) -> bool:
+    """Does `arg` fit `param`, binding the helper's sizes in `sizes`?"""
+    if isinstance(param, Tuple) or isinstance(arg, Tuple):
+        return (isinstance(param, Tuple) and isinstance(arg, Tuple) and len(param.items) == len(arg.items)
+                and all(match(p, a, sizes) for p, a in zip(param.items, arg.items)))
+    if isinstance(param, Scalar) or isinstance(arg, Scalar):
+        return param == arg
+    if param.elem != arg.elem or param.rank != arg.rank:
+        return False
+    for p, a in zip(param.shape, arg.shape):
+        if isinstance(p, Binder) and p.kind == "size":
+            if sizes.setdefault(p, a) != a:
+                return False
+        elif p != a:
+            return False
+    return True

@@ -19,59 +19,22 @@ body's lets mostly reach an output (stage `kernel` removes what nothing
 reads, so a dead one, left now and then, tests that instead). Values
 stay small: streams only add (or take maxima), divisions are by a positive
 denominator, and indices are in range by construction (index arrays hold
-values below every size, as `tiler.workload` makes them).
+values below every size, as `tiler.tune.workload` makes them).
+
+The streams are written by `streams.Streams`, which `Generator` extends;
+`trees` holds the shorthands for syntax trees and the `Scope`.
 """
 from __future__ import annotations
 
 import functools
 import random
-from dataclasses import dataclass, field
 
 from ..syntax import ast
-
-F32, INT = ast.TScalar("f32"), ast.TScalar("int")
-
-
-def arr(elem, *sizes):
-    """[[elem, s_last], ..., s0]: sizes outermost first."""
-    t = elem
-    for s in reversed(sizes):
-        t = ast.TArray(t, s)
-    return t
+from .streams import Streams
+from .trees import F32, INT, Scope, arr, binop, call, f, i, v
 
 
-def v(name):
-    return ast.Var(name)
-
-
-def f(x: float):
-    return ast.FloatLit(float(x), "f32")
-
-
-def i(x: int):
-    return ast.IntLit(int(x))
-
-
-def call(fn, *args):
-    return ast.Call(fn, tuple(args))
-
-
-def binop(op, a, b):
-    return ast.BinOp(op, a, b)
-
-
-@dataclass
-class Scope:
-    floats: list = field(default_factory=list)  # f32 scalars in scope
-    ints: list = field(default_factory=list)  # int scalars in scope (small, >= 0)
-    thread_ints: list = field(default_factory=list)  # ints that differ between threads
-    rows: list = field(default_factory=list)  # (name, size name or literal): [f32, size] arrays in scope
-
-    def copy(self) -> "Scope":
-        return Scope(list(self.floats), list(self.ints), list(self.thread_ints), list(self.rows))
-
-
-class Generator:
+class Generator(Streams):
     def __init__(self, seed: int):
         self.r = random.Random(seed)
         # how a program is spelled draws from its own stream: a seed's program keeps its shape as spellings are added
@@ -298,34 +261,6 @@ class Generator:
         step = binop("+", v(acc), binop("*", self.stream(inner, depth=1), f(0.5)))
         return ast.Loop((ast.LoopParam(acc, f(0.0)),), index, bound, step, v(acc))
 
-    def gather_loop(self, scope: Scope):
-        """A loop over the rows an index table picks for the outermost thread
-        index (lavaMD's neighbour boxes), whose body is a stream over them
-        that carries the loop's accumulator: rows tiler streams end to end,
-        unless the body weighs an element by its position (`kk + j`)."""
-        width, size = self.r.randint(1, 4), self.r.choice(self.sizes)
-        table = self.param(arr(INT, "n0", width), "nb")
-        arrays = [self.param(arr(F32, "n0", size), "G") for _ in range(self.r.randint(1, 2))]
-        who = call("min", v(scope.thread_ints[0]), binop("-", v("n0"), i(1))) if scope.thread_ints else i(0)
-        acc, k, row, chunk, j, kk = (self.fresh(x) for x in ("g", "t", "rw", "c", "j", "kk"))
-        names = [self.fresh("gc") for _ in arrays]
-        term = ast.Index(v(names[0]), (v(j),))
-        for n in names[1:]:
-            term = binop(self.r.choice(["+", "*"]), term, ast.Index(v(n), (v(j),)))
-        if scope.floats and self.chance(0.5):
-            term = binop("*", term, v(self.r.choice(scope.floats)))
-        if self.chance(0.2):
-            term = binop("+", term, binop("*", call("f32", binop("+", v(kk), v(j))), f(0.001)))
-        fold = ast.Loop((ast.LoopParam(acc, None),), j, v(chunk), binop("+", v(acc), term), v(acc))
-        params = (ast.Param(INT, kk),) + tuple(ast.Param(arr(F32, chunk), n) for n in names) + (ast.Param(F32, acc),)
-        stream = ast.StreamSeq(ast.Lambda(F32, params, fold),
-                               tuple(ast.Index(v(a), (v(row),)) for a in arrays) + (v(acc),))
-        bound = i(self.r.randint(1, width))
-        if scope.thread_ints and self.chance(0.4):  # a count that differs between the outer map's points
-            bound = binop("+", binop("%", v(scope.thread_ints[0]), i(width)), i(1))
-        body = ast.Let((row,), False, ast.Index(v(table), (who, v(k))), stream)
-        return ast.Loop((ast.LoopParam(acc, f(0.0)),), k, bound, body, v(acc))
-
     def row_loop(self, row: str, length, other):
         """A loop over a row read by element, `sum_f (row[f] - other(f))^2`
         (`row[f]` a thread's own row outside any stream, or a chunk's row
@@ -351,167 +286,6 @@ class Generator:
             m, idx = self.indexed_rows[name]
             return ast.Index(v(m), (v(idx), index))
         return ast.Index(v(name), (index,))
-
-    def row_stream(self, scope: Scope):
-        """A stream whose chunks are rows (`[[f32, d], c] cc`) of a matrix
-        every thread reads whole: for each row, a distance to the thread's own
-        row of that length where there is one (k-means), else to a scalar;
-        kept as a sum, a minimum, or the position of the nearest row."""
-        own = [(name, n) for name, n in scope.rows if self.chance(0.7)]
-        length = own[0][1] if own else self.row_length()
-        centres = self.param(arr(F32, self.r.choice(self.sizes), length), "C")
-        cc, j, kk, acc = self.fresh("cc"), self.fresh("j"), self.fresh("kk"), self.fresh("acc")
-        spelled_flat = self.chance(0.5)
-
-        def element(index):  # cc[j, f] or cc[j][f]
-            if spelled_flat:
-                return ast.Index(v(cc), (v(j), index))
-            return ast.Index(ast.Index(v(cc), (v(j),)), (index,))
-
-        if own:
-            dist = self.row_loop(own[0][0], length, element)
-        else:
-            row = self.fresh("r")
-            inner = self.row_loop(row, length, lambda _: self.scalar(scope, 1))
-            dist = ast.Let((row,), False, ast.Index(v(cc), (v(j),)), inner)
-        which = self.r.choice(["sum", "min", "nearest"])
-        if which == "nearest":  # (position of the nearest row, its distance), as f32s
-            pos, best, d = self.fresh("b"), self.fresh("bd"), self.fresh("dist")
-            pick = ast.If(binop("<", v(d), v(best)),
-                          ast.TupleExp((call("f32", binop("+", v(kk), v(j))), v(d))), ast.TupleExp((v(pos), v(best))))
-            body = ast.Let((d,), False, dist, pick)
-            chunk = self.fresh("c")
-            loop = ast.Loop((ast.LoopParam(pos, None), ast.LoopParam(best, None)), j, v(chunk),
-                            body, ast.TupleExp((v(pos), v(best))))
-            ret, accs, inits = ast.TTuple((F32, F32)), (pos, best), (f(0.0), f(1.0e30))
-        else:
-            step = call("min", v(acc), dist) if which == "min" else binop("+", v(acc), dist)
-            chunk = self.fresh("c")
-            loop = ast.Loop((ast.LoopParam(acc, None),), j, v(chunk), step, v(acc))
-            ret, accs, inits = F32, (acc,), (f(1.0e30) if which == "min" else f(0.0),)
-        params = (ast.Param(INT, kk), ast.Param(arr(F32, chunk, length), cc)) + tuple(ast.Param(F32, a) for a in accs)
-        stream = ast.StreamSeq(ast.Lambda(ret, params, loop), (v(centres),) + inits)
-        if len(accs) == 1:
-            return stream
-        a, b = self.fresh("p"), self.fresh("q")
-        return ast.Let((a, b), True, stream, binop("+", v(a), binop("*", v(b), f(0.001))))
-
-    def stream_input(self, scope: Scope):
-        """(array expression, chunk element type, stream size): what a stream goes over."""
-        kinds = ["param", "param", "iota", "indirect", "transposed"] + ["own"] * bool(scope.rows)
-        kind = self.r.choice(kinds)
-        size = self.r.choice(self.sizes)
-        if kind == "param":
-            return v(self.param(arr(F32, size), "ys")), F32, size
-        if kind == "iota":
-            return ast.Iota(v(size)), INT, size
-        if kind == "own":
-            name, size = self.r.choice(scope.rows)
-            return self.row(name), F32, size
-        if kind == "indirect" and scope.thread_ints:
-            table = self.param(arr(INT, "n0"), "idx")
-            rows = self.param(arr(F32, "r0", size), "Q")
-            return ast.Index(v(rows), (ast.Index(v(table), (call("min", v(self.r.choice(scope.thread_ints)),
-                                                                binop("-", v("n0"), i(1))),)),)), F32, size
-        if kind == "transposed":
-            return self.transposed_row(scope, size), F32, size
-        return v(self.param(arr(F32, size), "ys")), F32, size
-
-    def transposed(self, length, rows) -> str:
-        """A matrix of `rows` rows of `length`, given transposed (a matrix
-        product's B) and transposed back in the prelude: its name there."""
-        m = self.param(arr(F32, length, rows), "P")
-        t = self.fresh("T")
-        self.prelude.append((t, ast.Transpose(v(m))))
-        return t
-
-    def transposed_row(self, scope: Scope, size):
-        """A row of such a matrix picked by a thread's index, clamped to its rows."""
-        t = self.transposed(size, "n0")
-        which = v(self.r.choice(scope.thread_ints)) if scope.thread_ints else i(0)
-        return ast.Index(v(t), (call("min", which, binop("-", v("n0"), i(1))),))
-
-    def own_transposed_row(self, size, index: str):
-        """Row `index` of such a matrix with a row for each point of that map
-        index's dimension: a matrix product's row of A or of B."""
-        return ast.Index(v(self.transposed(size, self.index_sizes[index])), (v(index),))
-
-    def more_input(self, scope: Scope, size, first):
-        """Another array of the stream: a parameter every thread reads, a
-        map's row of the same length, or a transposed matrix's row picked by
-        a thread's index (with the first input a row too, a matrix product's
-        shape)."""
-        rows = [name for name, n in scope.rows if n == size and first != self.row(name)]
-        kind = self.r.choice(["param"] + ["own"] * bool(rows) + ["transposed"] * bool(scope.thread_ints))
-        if kind == "own":
-            return self.row(self.r.choice(rows))
-        if kind == "transposed":
-            return self.transposed_row(scope, size)
-        return v(self.param(arr(F32, size), "zs"))
-
-    def stream(self, scope: Scope, depth: int):
-        """streamSeq over one to three arrays of one size, with one or two accumulators."""
-        if len(scope.thread_ints) > 1 and (self.product or self.chance(0.25)):  # rows picked by two indices
-            size = self.r.choice(self.sizes)
-            inputs = [(self.own_transposed_row(size, t), F32) for t in scope.thread_ints[-2:]]
-        else:
-            first, first_t, size = self.stream_input(scope)
-            inputs = [(first, first_t)]
-            for _ in range(self.r.randint(0, 2)):
-                inputs.append((self.more_input(scope, size, first), F32))
-        accs = [self.fresh("acc") for _ in range(self.r.choice([1, 1, 2]))]
-        chunk, k, kk = self.fresh("c"), self.fresh("k"), self.fresh("kk")
-        names = [self.fresh("xc") for _ in inputs]
-        inner = scope.copy()
-        inner.ints.append(k)
-        elems = [ast.Index(v(n), (v(k),)) if t is F32 else call("f32", ast.Index(v(n), (v(k),)))
-                 for n, (_, t) in zip(names, inputs)]
-        if self.chance(0.3):
-            elems.append(self.position_read(scope, size, kk, k))
-        term = elems[0]
-        for e in elems[1:]:
-            term = binop(self.r.choice(["+", "*"]), term, e)
-        if inner.floats and self.chance(0.6):
-            term = binop("*", term, v(self.r.choice(inner.floats)))
-        steps = []
-        for n_acc, acc in enumerate(accs):
-            step = call("max", v(acc), term) if n_acc == 1 and self.chance(0.5) else binop("+", v(acc), term)
-            steps.append(step)
-        if depth < 1 and self.chance(0.25):  # a nested stream inside the chunk loop
-            inner.floats.extend(accs)
-            steps[0] = binop("+", steps[0], binop("*", self.stream(inner, depth + 1), f(0.001)))
-        loop = ast.Loop(tuple(ast.LoopParam(a, None) for a in accs), k, v(chunk),
-                        steps[0] if len(steps) == 1 else ast.TupleExp(tuple(steps)),
-                        v(accs[0]) if len(accs) == 1 else ast.TupleExp(tuple(v(a) for a in accs)))
-        ret = F32 if len(accs) == 1 else ast.TTuple((F32, F32))
-        params = (ast.Param(INT, kk),) + tuple(ast.Param(arr(t, chunk), n) for n, (_, t) in zip(names, inputs)) \
-            + tuple(ast.Param(F32, a) for a in accs)
-        inits = tuple(f(0.0) if n == 0 else ast.UnOp("-", f(1000.0)) for n in range(len(accs)))
-        stream = ast.StreamSeq(ast.Lambda(ret, params, loop), tuple(e for e, _ in inputs) + inits)
-        if len(accs) == 1:
-            return stream
-        a, b = self.fresh("p"), self.fresh("q")
-        return ast.Let((a, b), True, stream, binop("+", v(a), binop("*", v(b), f(0.001))))
-
-    def position_read(self, scope: Scope, size: str, kk: str, k: str):
-        """A read that walks the stream's position by index: `x[kk + k]`, a row
-        `X[j, kk + k]` or a column `X[kk + k, j]` (j a thread's map index, or
-        one clamped into range), sometimes on some steps only."""
-        position = binop("+", v(kk), v(k)) if self.chance(0.5) else binop("+", v(k), v(kk))
-        kind = self.r.choice(["vector", "row", "column"]) if scope.thread_ints else "vector"
-        if kind == "vector":
-            read = ast.Index(v(self.param(arr(F32, size), "ws")), (position,))
-        else:
-            j = self.r.choice(scope.thread_ints)
-            extent, index = self.index_sizes[j], v(j)
-            if self.chance(0.4):
-                extent, index = "n0", call("min", v(j), binop("-", v("n0"), i(1)))
-            shape = (extent, size) if kind == "row" else (size, extent)
-            x = self.param(arr(F32, *shape), "X")
-            read = ast.Index(v(x), (index, position) if kind == "row" else (position, index))
-        if self.chance(0.25):
-            return ast.If(binop("==", binop("%", position, i(2)), i(0)), read, f(0.5))  # by position: any chunking
-        return read
 
     def helper_call(self, scope: Scope):
         """A call of a helper: scalar arithmetic, or a stream over an array parameter."""

@@ -26,7 +26,7 @@ from ..analyse import Options
 from ..errors import CompilerBug, PlainError, UserError
 from ..pipeline import run_all
 from ..syntax import parse, pretty
-from ..workload import input_bytes, make_inputs, resolve_sizes
+from ..tune.workload import input_bytes, make_inputs, resolve_sizes
 from .properties import RTOL, Compiled, Failure, check_program, mismatch
 from .shrink import shrink
 

@@ -22,7 +22,7 @@ from ..errors import CompilerBug, PlainError, UserError
 from ..interp import Chunking, RunError, run
 from ..pipeline import run_all
 from ..syntax import parse, pretty
-from ..workload import make_inputs, resolve_sizes
+from ..tune.workload import make_inputs, resolve_sizes
 
 CHUNKINGS = (Chunking("whole"), Chunking("fixed", size=1), Chunking("fixed", size=3), Chunking("random", seed=5))
 VARIANTS = {"untiled": Options(no_tile=True), "tiled": Options()}

@@ -12,8 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..check import typed as T
-from ..check.expressions import match
-from ..check.types import Array, Binder, Tuple
+from ..check.types import Array, Binder, Tuple, match
 from ..errors import CompilerBug
 from ..tree import map_children
 

@@ -20,9 +20,9 @@ import statistics
 import time
 from dataclasses import dataclass, field, replace
 
-from .analyse import Analysis
-from .analyse.interior import with_interior
-from .analyse.registers import shares_every_tile
+from ..analyse import Analysis
+from ..analyse.interior import with_interior
+from ..analyse.registers import shares_every_tile
 
 BLOCK_1D = (16, 32, 64, 128, 256, 512)
 BLOCK_2D = ((8, 32), (16, 16), (32, 8), (16, 32), (32, 16), (32, 32))  # (outer, inner) threads
@@ -164,7 +164,7 @@ class GpuMeasure:
     tuned sizes), and time it with the bench's machinery."""
 
     def __init__(self, text: str, shown: str, prog, spec, sizes: dict, repeat: int, gpu, fixed: dict | None = None):
-        from .bench import INPUT_SEED
+        from ..bench import INPUT_SEED
         from .workload import make_inputs
 
         self.text, self.shown, self.prog, self.spec, self.sizes, self.repeat, self.gpu = \
@@ -176,9 +176,9 @@ class GpuMeasure:
         self.seen: dict[str, Trial] = {}  # CUDA text -> its trial: equal kernels are timed once
 
     def __call__(self, parameters: dict) -> Trial:
-        from .bench import check_small, compare_outputs, tolerance
-        from .errors import PlainError
-        from .pipeline import run_all
+        from ..bench import check_small, compare_outputs, tolerance
+        from ..errors import PlainError
+        from ..pipeline import run_all
 
         try:
             values = run_all(self.text, self.shown, candidate_options(parameters, self.sizes, self.gpu, self.fixed))
@@ -212,16 +212,16 @@ class GpuMeasure:
 
 def candidate_options(parameters: dict, sizes: dict, gpu, fixed: dict | None = None):
     """A candidate's plan options (over the search's fixed ones), for this GPU and the tuned sizes."""
-    from .analyse import make_options
-    from .bench import device_options
+    from ..analyse import make_options
+    from ..bench import device_options
 
     return device_options(make_options(**(fixed or {}), **parameters), tuple(sorted(sizes.items())), gpu)
 
 
 def estimator(text: str, shown: str, sizes: dict, gpu, fixed: dict | None = None):
     """The cost model's estimate for a candidate (None where it does not compile)."""
-    from .errors import PlainError
-    from .pipeline import run_all
+    from ..errors import PlainError
+    from ..pipeline import run_all
 
     def estimate(parameters: dict) -> float | None:
         try:
@@ -235,8 +235,8 @@ def estimator(text: str, shown: str, sizes: dict, gpu, fixed: dict | None = None
 def gpu_measure(path: str, text: str, shown: str, sizes: dict, repeat: int, fixed: dict | None = None) -> GpuMeasure:
     """A worker's measurement on the GPU it sees, its reference the default
     schedule's outputs (measured first, as the search does)."""
-    from .pipeline import run_to
-    from .runtime import Gpu
+    from ..pipeline import run_to
+    from ..runtime import Gpu
     from .workload import load_spec
 
     m = GpuMeasure(text, shown, run_to("check", text, shown), load_spec(path), sizes, repeat, Gpu.get(), fixed)
@@ -261,7 +261,7 @@ class Workers:
     def __call__(self, batch: list) -> list:
         from concurrent.futures.process import BrokenProcessPool
 
-        from .errors import PlainError
+        from ..errors import PlainError
 
         futures = [self.pools[n % len(self.pools)].submit(_measure_here, p) for n, p in enumerate(batch)]
         try:

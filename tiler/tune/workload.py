@@ -13,12 +13,12 @@ from pathlib import Path
 
 import numpy as np
 
-from . import target, tomlfile
-from .check import typed as T
-from .check.types import Array, Binder
-from .errors import PlainError, UserError
-from .interp.values import dtype
-from .syntax import ast, parse_expression
+from .. import target, tomlfile
+from ..check import typed as T
+from ..check.types import Array, Binder
+from ..errors import PlainError, UserError
+from ..interp.values import dtype
+from ..syntax import ast, parse_expression
 
 DEFAULT_SIZE = 100  # not a multiple of any tile, on purpose
 SIZE_SETS = ("test", "quick", "full")

@@ -28,10 +28,10 @@ import math
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
-from . import tomlfile
-from .analyse import Options, make_options
-from .analyse.options import CLI_NAMES, TUNED, tile_text
-from .errors import PlainError
+from .. import tomlfile
+from ..analyse import Options, make_options
+from ..analyse.options import CLI_NAMES, TUNED, tile_text
+from ..errors import PlainError
 
 SUFFIX = ".tuning"
 RECORD = ("device", "sizes", "time_ms", "default_ms", "date", "fast_math")  # what the table says about the measurement
@@ -207,7 +207,7 @@ def for_program(program: str, options: Options, file: str | None = None, off: bo
 
 def current_device() -> str | None:
     """This GPU's name, or None when there is none to ask."""
-    from .runtime import Gpu, gpu_unavailable
+    from ..runtime import Gpu, gpu_unavailable
 
     return None if gpu_unavailable() is not None else Gpu.get().name
 

@@ -1,0 +1,60 @@
+"""The `tiler` command line.
+
+Every command runs behind one error boundary (`guarded`): a mistake in the
+user's program or options is printed as a located message with exit code 1;
+anything else is an internal compiler error (exit code 3), never a bare
+traceback.
+
+This module holds the command group and the console script; each command
+is in a module of its own (`run` holds check and run, `bench` holds bench
+and corpus), and what they share is in `arguments`, `guard`, `files` and
+`display`.
+"""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .. import __version__
+from .bench import bench_cmd, corpus_cmd
+from .compile import compile_cmd
+from .docs import docs_cmd
+from .explain import explain_cmd
+from .fuzz import fuzz_cmd
+from .guard import EXIT_BUG, EXIT_INTERRUPTED, EXIT_USER
+from .run import check_cmd, run_cmd
+from .tune import tune_cmd
+
+__all__ = ["main", "entry", "EXIT_USER", "EXIT_BUG", "EXIT_INTERRUPTED"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="tiler")
+def main():
+    """tiler: finds tiling opportunities in GPU kernel programs and writes tiled CUDA.
+
+    A program is a kernel in tiler's input language (`tiler docs language`): a host
+    prelude and a nest of 1 to 3 maps whose body streams over arrays with
+    streamSeq. Every command that takes PROG.fut reads standard input for `-`."""
+
+
+for command in (docs_cmd, check_cmd, run_cmd, explain_cmd, compile_cmd, tune_cmd, bench_cmd, corpus_cmd, fuzz_cmd):
+    main.add_command(command)
+
+
+def entry() -> None:
+    """The console script: like `main`, but a usage mistake (an unknown
+    option or value) exits with 1, as every user error does."""
+    try:
+        code = main.main(standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:  # `tiler` alone: show the help
+        click.echo(exc.ctx.get_help())
+        sys.exit(0)
+    except click.UsageError as exc:
+        exc.show()
+        sys.exit(EXIT_USER)
+    except click.Abort:  # Ctrl-C (click turns the KeyboardInterrupt into this): the shell's code for SIGINT
+        click.echo("interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    sys.exit(code if isinstance(code, int) else 0)

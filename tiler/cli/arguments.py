@@ -1,0 +1,107 @@
+"""What several commands take alike: the program argument (and the checked
+program it names), NAME=VALUE pairs, the plan options and tuning file that
+explain and compile share, and options that exclude each other.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..analyse.options import CLI_NAMES
+from ..errors import PlainError
+from ..pipeline import STDIN, read_program
+from ..source import Source
+
+
+def _program_path(ctx, param, value: str) -> str:
+    """A program path the commands can go on with (`-`: standard input): an
+    empty one, or one the system refuses to look at (too long, say), is a
+    usage mistake here rather than an error deep inside a command."""
+    if value == "":
+        raise click.BadParameter("the path is empty: name a .fut file, or - for standard input")
+    if value != STDIN:
+        try:
+            Path(value).stat()
+        except FileNotFoundError:
+            pass  # the command says what is missing (a shipped benchmark's name is found by some)
+        except (OSError, ValueError) as exc:
+            raise click.BadParameter(f"cannot look at it: {getattr(exc, 'strerror', None) or exc}") from None
+    return value
+
+
+PROGRAM = click.argument("program", metavar="PROG.fut", callback=_program_path)
+
+
+def checked(path: str):
+    return checked_with_source(path)[0]
+
+
+def checked_with_source(path: str):
+    from ..pipeline import run_to
+
+    text, name = read_program(path)
+    return run_to("check", text, name), Source(text, name)
+
+
+def pairs(options, what: str, convert=str) -> dict:
+    out = {}
+    for item in options:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise PlainError(f"{what} expects NAME=VALUE, got `{item}`")
+        try:
+            out[name.strip()] = convert(value.strip())
+        except ValueError:
+            raise PlainError(f"{what} {name}: `{value}` is not valid") from None
+    return out
+
+
+def plan_options(fn):
+    """Every plan option (analyse.options.OPTIONS), shared by explain and
+    compile, so that explain shows exactly what compile will do."""
+    from ..analyse.options import OPTIONS, Takes
+
+    for name, o in reversed(OPTIONS.items()):  # click lists the last decorator applied first
+        if o.takes is Takes.FLAG:
+            fn = click.option(o.flag, name, is_flag=True, help=o.help)(fn)
+        elif o.takes is Takes.EITHER:
+            fn = click.option(f"{o.flag}/--no-{o.flag[2:]}", name, default=None, help=o.help)(fn)
+        else:  # a table is repeatable NAME=N; a whole number is an int; a tile is text
+            fn = click.option(o.flag, name, multiple=o.takes is Takes.TABLE, metavar=o.metavar, default=None,
+                              type=int if o.takes is Takes.WHOLE else None, help=o.help)(fn)
+    return fn
+
+
+def tuning_options(fn):
+    """--tuning and --no-tuning: explain and compile read the same file."""
+    fn = click.option("--no-tuning", is_flag=True, help="Ignore PROG.tuning.")(fn)
+    fn = click.option("--tuning", "tuning_file", metavar="FILE",
+                      help="Read tuned plan parameters from FILE instead of PROG.tuning beside the program.")(fn)
+    return fn
+
+
+def tuned_options(program: str, plan: dict):
+    """The plan options, with the program's tuning applied where the command
+    line left them at their defaults."""
+    from ..tune.tuning import for_program
+
+    tuning_file, no_tuning = plan.pop("tuning_file"), plan.pop("no_tuning")
+    return for_program(program, options_from(**plan), tuning_file, no_tuning)
+
+
+def options_from(**given):
+    """The plan options from the command line's values (NAME=N pairs for a table)."""
+    from ..analyse.options import OPTIONS, Takes, make_options
+
+    given = {k: pairs(v, OPTIONS[k].flag, int) if OPTIONS[k].takes is Takes.TABLE else v for k, v in given.items()}
+    return make_options(CLI_NAMES, **given)
+
+
+def _exclusive(first, *others) -> None:
+    """Refuse `first` (flag, value) given together with any of `others`: a
+    conflict is an error, never settled silently by one of them."""
+    flag, value = first
+    clash = [f for f, v in others if v]
+    if value and clash:
+        raise PlainError(f"{flag} and {clash[0]} cannot be used together", "give one of them")

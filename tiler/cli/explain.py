@@ -1,0 +1,52 @@
+"""`tiler explain`: what was tiled, how and why (or why not)."""
+from __future__ import annotations
+
+import click
+
+from ..analyse.options import CLI_NAMES, check_size_names
+from ..pipeline import read_program
+from ..source import Source
+from .arguments import PROGRAM, _exclusive, plan_options, tuned_options, tuning_options
+from .display import _width
+from .guard import guarded
+
+
+@click.command("explain")
+@PROGRAM
+@plan_options
+@tuning_options
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+@click.option("--variance", "show_variance", is_flag=True, help="Also print the variance of every name.")
+@click.option("--show-transformed", is_flag=True,
+              help="Print the program rewritten in the design note's tiled notation.")
+@click.option("--candidates", is_flag=True, help="Also list every candidate schedule with its cost, best first.")
+@guarded
+def explain_cmd(program, as_json, show_variance, show_transformed, candidates, **plan):
+    """Show PROG.fut's parallel dimensions, every streamSeq input, what it is
+    invariant to, and what was tiled, how and why (or why not)."""
+    import json
+
+    from ..pipeline import run_all
+    from ..report.explain import explain_data
+    from ..report.explain_text import render_text
+    from ..tune.tuning import describe
+
+    _exclusive(("--json", as_json), ("--show-transformed", show_transformed))
+    _exclusive(("--candidates", candidates), ("--show-transformed", show_transformed))
+    options, applied = tuned_options(program, plan)
+    text, name = read_program(program)
+    values = run_all(text, name, options, until="verify")
+    check_size_names(values["check"].kernel.sizes, options, CLI_NAMES)
+    analysis = values["analyse"]
+    data = explain_data(analysis, Source(text, name), values["verify"])
+    data["tuning"] = describe(applied)
+    if show_transformed:
+        from ..report.transformed import show_transformed as transformed
+
+        click.echo(transformed(values["parse"], analysis), nl=False)
+    elif as_json:
+        click.echo(json.dumps(data, indent=2))
+    else:
+        width = _width()
+        from rich.console import Console
+        click.echo(render_text(data, show_variance, width or Console().width, candidates), nl=False)

@@ -1,0 +1,113 @@
+"""The files commands read and write: .npy inputs and .npz outputs, files
+written whole (each, or a set together), and folders made only at the end
+of a run.
+"""
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import PlainError
+
+
+def _load_npy(path: str):
+    """The array, read through a memory map first: a header that claims more
+    elements than the file holds is refused, not allocated."""
+    try:
+        mapped = np.load(path, mmap_mode="r", allow_pickle=False)
+        return np.array(mapped) if isinstance(mapped, np.memmap) else mapped
+    except (FileNotFoundError, PermissionError, IsADirectoryError) as exc:
+        raise PlainError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except (OSError, ValueError, EOFError):  # an empty file, a cut one, a header past the data, not .npy at all
+        raise PlainError(f"{path} is not a .npy array file, or not a whole one", "write one with numpy.save(path, array)") from None
+    except MemoryError:
+        raise PlainError(f"{path}: the array does not fit in memory") from None
+
+
+def _save(path: str, outs) -> None:
+    try:
+        with open(path, "wb") as f:  # (given a name, np.savez would append .npz to one without it)
+            np.savez(f, **{f"out{i}": o for i, o in enumerate(outs)})
+    except OSError as exc:
+        raise PlainError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _write(path: str, text: str) -> None:
+    _write_together({path: text})
+
+
+def _write_together(files: dict[str, str]) -> None:
+    """Every file written whole, as one set: each goes to a temporary file
+    beside it first (so a failure leaves nothing behind, and a reader never
+    sees half a file), then all are renamed into place while holding a lock
+    on their folder, so two runs writing the same names at once leave one
+    run's set, not a mix of both."""
+    import errno
+    import os
+    import tempfile
+
+    done: dict[str, str] = {}
+    path = next(iter(files))
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        for path in files:  # a folder in a file's place would stop the renames halfway
+            if os.path.isdir(path):
+                raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
+        for path, text in files.items():
+            if os.path.exists(path) and not os.path.isfile(path):
+                with open(path, "w") as f:  # a device or a pipe (/dev/stdout): written in place, never replaced
+                    f.write(text)
+                continue
+            folder = os.path.dirname(os.path.abspath(path))
+            fd, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", dir=folder)
+            done[path] = temporary
+            os.chmod(temporary, 0o666 & ~umask)  # the mode a plain write would give (mkstemp's is 0600)
+            with os.fdopen(fd, "w") as f:
+                f.write(text)
+        with _folder_lock(os.path.dirname(os.path.abspath(next(iter(files))))):
+            for path, temporary in done.items():
+                os.replace(temporary, path)
+    except OSError as exc:
+        for temporary in done.values():
+            if os.path.exists(temporary):
+                os.remove(temporary)
+        raise PlainError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+@contextlib.contextmanager
+def _folder_lock(folder: str):
+    """An exclusive lock on a folder (flock, where the system has it; without
+    one, each file is still replaced whole)."""
+    import os
+    try:
+        import fcntl
+        fd = os.open(folder, os.O_RDONLY)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            pass  # a folder that takes no lock: each file is still replaced whole
+        yield
+    finally:
+        os.close(fd)  # (closing releases the lock)
+
+
+def _check_folder(path: str, flag: str) -> None:
+    """A folder written only at the end (and only if there is something to
+    write) can be made there: found out now, not after the run."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise PlainError(f"{flag} {path} is a file, not a folder")
+    made = not folder.exists()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if made:
+            folder.rmdir()  # (a parent it made stays: empty, harmless)
+    except OSError as exc:
+        raise PlainError(f"{flag} {path}: cannot make a folder there: {exc.strerror or exc}") from None

@@ -1,0 +1,74 @@
+"""`tiler fuzz`: differential testing on random programs (tiler/fuzz/)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..errors import PlainError
+from .files import _check_folder
+from .guard import EXIT_USER, guarded
+
+
+@click.command("fuzz")
+@click.argument("count", type=click.IntRange(min=0), default=100, metavar="N")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0),
+              help="The first program's seed (programs use SEED..SEED+N-1).")
+@click.option("--gpu", is_flag=True, help="Also run tiled and untiled kernels on the GPU against the interpreter.")
+@click.option("--mutations", default=2, show_default=True, type=click.IntRange(min=0),
+              help="Broken variants of each program to try.")
+@click.option("--no-nvcc", is_flag=True, help="Do not compile the kernels with nvcc.")
+@click.option("--out", default="fuzz-failures", show_default=True, metavar="DIR",
+              help="Where failing programs are kept (shrunk where possible).")
+@click.option("--perf", is_flag=True,
+              help="With --gpu: also time each program's default against its untiled kernel at a size with real "
+                   "work; a default more than 10% slower is a failure.")
+@click.option("--json", "json_path", metavar="FILE", help="With --perf: write every program's timing to FILE.")
+@guarded(deep=False)
+def fuzz_cmd(count, seed, gpu, mutations, no_nvcc, out, perf, json_path):
+    """Differential testing on N random programs: parse, print, check, interpret
+    under several chunkings, compile tiled and untiled (and run them with --gpu;
+    time them with --perf)."""
+    from rich.progress import Progress
+
+    from ..fuzz import fuzz, summary
+
+    if perf and not gpu:
+        raise PlainError("--perf times kernels on the GPU", "add --gpu")
+    _check_folder(out, "--out")
+    if json_path and not perf:
+        raise PlainError("--json writes the timings of --perf", "add --gpu --perf")
+    if gpu:
+        from ..runtime import Gpu
+        Gpu.get()
+    if not no_nvcc:
+        from ..runtime.nvcc import nvcc_path
+        if nvcc_path() is None:
+            click.echo("note: nvcc is not on PATH, so the kernels are not compiled with it (--no-nvcc skips "
+                       "that on purpose)", err=True)
+    import json
+    timings = []
+
+    def timed(t):  # each timing as it comes: a run cut short keeps what it measured
+        from ..fuzz import perf as perf_module
+        timings.append(t)
+        if json_path:
+            Path(json_path).write_text(json.dumps({"environment": Gpu.get().environment(),
+                                                   "timings": perf_module.records(timings)}, indent=1))
+
+    with Progress(transient=True) as progress:
+        task = progress.add_task("fuzzing", total=count)
+        failures = fuzz(count, seed, gpu, mutations, not no_nvcc, out, lambda: progress.advance(task),
+                        timed if perf else None)
+    for f in failures:
+        first = f.message.splitlines()[0] if f.message else ""
+        click.echo(f"seed {f.seed}: {f.stage}: {first[:300]}")
+    if failures:
+        click.echo(f"failing programs are in {out}/")
+    if perf:
+        from ..fuzz import perf as perf_module
+        click.echo(perf_module.summary(timings))
+    click.echo(summary(count, failures))
+    if failures:
+        sys.exit(EXIT_USER)

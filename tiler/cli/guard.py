@@ -1,0 +1,55 @@
+"""The error boundary every command runs behind (`guarded`): a mistake in
+the user's program or options is printed as a located message with exit
+code 1; anything else is an internal compiler error (exit code 3), never a
+bare traceback.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+
+import click
+
+from ..deep import call_deep
+from ..errors import CompilerBug, PlainError, UserError
+
+EXIT_USER, EXIT_BUG = 1, 3
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
+
+
+def guarded(fn=None, *, deep: bool = True):
+    """Run a command (on a deep stack, unless it drives the GPU: pycuda's
+    objects belong to the thread that made them) and turn every failure into
+    a message."""
+    if fn is None:
+        return lambda f: guarded(f, deep=deep)
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return call_deep(fn, *args, **kwargs) if deep else fn(*args, **kwargs)
+        except (UserError, PlainError) as exc:
+            _err(_rendered(exc))
+        except RecursionError:  # outside the stages (which locate it): the interpreter, say
+            _err("error: the program is nested too deeply for tiler to follow",
+                 "  hint: split deep expressions with `let`")
+        except CompilerBug as exc:
+            _err(exc.render(), code=EXIT_BUG)
+        except (KeyboardInterrupt, click.exceptions.Exit, click.ClickException, SystemExit):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the boundary that keeps tracebacks from users
+            _err(CompilerBug(f"{type(exc).__name__}: {exc}").render(), code=EXIT_BUG)
+
+    return wrapper
+
+
+def _rendered(exc: UserError | PlainError) -> str:
+    try:
+        return exc.render()
+    except Exception as bug:  # noqa: BLE001 - a message that cannot be shown is still not a traceback
+        return f"error: {exc}\n" + CompilerBug(f"rendering the message: {type(bug).__name__}: {bug}").render()
+
+
+def _err(*lines: str, code: int = EXIT_USER):
+    click.echo("\n".join(lines), err=True)
+    sys.exit(code)

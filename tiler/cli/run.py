@@ -1,0 +1,97 @@
+"""`tiler check` and `tiler run`: a program checked, and run in the
+reference interpreter.
+"""
+from __future__ import annotations
+
+import time
+
+import click
+import numpy as np
+
+from ..errors import PlainError, UserError
+from ..pipeline import STDIN
+from .arguments import PROGRAM, checked, checked_with_source, pairs
+from .display import _width
+from .files import _load_npy, _save
+from .guard import guarded
+
+
+@click.command("check")
+@PROGRAM
+@guarded
+def check_cmd(program):
+    """Parse and check PROG.fut; print nothing and exit 0 when it is fine."""
+    checked(program)
+
+
+@click.command("run")
+@PROGRAM
+@click.option("-i", "--input", "inputs", multiple=True, metavar="NAME=FILE.npy",
+              help="Read parameter NAME from a .npy file (repeatable).")
+@click.option("-s", "--size", "sizes", multiple=True, metavar="NAME=N",
+              help="Set a size of the program (repeatable); others come from PROG.toml or default to 100.")
+@click.option("--sizes-from", "size_set", default="test", show_default=True,
+              type=click.Choice(["test", "quick", "full"]), help="Which size table of PROG.toml to use.")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Seed of the random inputs.")
+@click.option("--chunk", default="whole", show_default=True, metavar="whole|K|random[:SEED]",
+              help="How streamSeq splits its arrays; the result must not depend on it.")
+@click.option("--check-splits", is_flag=True,
+              help="Run under several chunkings and fail if the result depends on the split.")
+@click.option("-o", "--output", metavar="OUT.npz", help="Save the outputs (out0, out1, ...).")
+@guarded
+def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output):
+    """Run PROG.fut in the reference interpreter and summarise its outputs."""
+    from ..interp import Chunking, run, run_splits
+    from ..tune.workload import check_given, load_spec, make_inputs, resolve_sizes
+
+    prog, source = checked_with_source(program)
+    try:
+        chunking = Chunking.parse(chunk)
+    except ValueError:
+        raise PlainError(f"--chunk: `{chunk}` is not whole, a positive size or random[:SEED]") from None
+    given = {name: _load_npy(path) for name, path in pairs(inputs, "--input").items()}
+    unknown = set(given) - {p.name for p in prog.kernel.params}
+    if unknown:
+        raise PlainError(f"--input {sorted(unknown)[0]}: main has no such parameter",
+                         f"its parameters are {', '.join(p.name for p in prog.kernel.params)}")
+    given, notes = check_given(prog, given)
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
+    spec = load_spec(program) if program != STDIN else None
+    size_values = resolve_sizes(prog, pairs(sizes, "--size", int), spec, size_set, given)
+    values = make_inputs(prog, size_values, spec, seed, given)
+    start = time.perf_counter()
+    try:
+        if check_splits:
+            outs, disagreement = run_splits(prog, values, seed)
+            chunking = Chunking("whole")
+        else:
+            outs, disagreement = run(prog, values, chunking, seed), None
+    except UserError as exc:
+        raise exc.with_source(source) from None
+    elapsed = time.perf_counter() - start
+    if disagreement:
+        split, agreement = disagreement
+        raise PlainError(f"out{agreement.output} depends on how streamSeq splits its arrays: with chunks of "
+                         f"{split}, {agreement.message}",
+                         "a streamSeq body must give the same result for any split of the array")
+    _summary(prog, outs, size_values, chunking, elapsed)
+    if output:
+        _save(output, outs)
+
+
+def _summary(prog, outs, sizes, chunking, elapsed: float) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False, width=_width())
+    shown = ", ".join(f"{k}={v}" for k, v in sizes.items())
+    console.print(f"[bold]{prog.file}[/]: sizes {shown}; chunks {chunking}; {elapsed:.3f} s")
+    table = Table("output", "shape", "dtype", "first values", "checksum (sum)", "min", "max")
+    for i, o in enumerate(outs):
+        flat = o.reshape(-1)
+        first = ", ".join(f"{v:.6g}" if o.dtype.kind == "f" else str(v) for v in flat[:3])
+        stats = (f"{flat.astype(np.float64).sum():.9g}", f"{flat.min():.6g}", f"{flat.max():.6g}") \
+            if flat.size else ("0", "-", "-")
+        table.add_row(f"out{i}", str(o.shape), str(o.dtype), first + (", ..." if flat.size > 3 else ""), *stats)
+    console.print(table)

@@ -1,0 +1,259 @@
+"""The kernel IR's kernels: a `Kernel` (its parameters, shared
+allocations, block and grid, the stages a launch runs before it), a
+`Version` (a kernel and the launch condition that selects it) and a
+`Module` (a program's versions).
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+
+from .. import target
+from ..source import Span
+from .nodes import Ref, _span
+from .walkers import evaluate, walk
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    ctype: str
+    role: str  # "input" (array), "output" (array), "scalar", "size", "scratch" (the launch's own array)
+    source: str = ""  # the .fut name it stands for
+    shape: tuple = ()  # size names or numbers, outermost first (arrays)
+    # an input holding `source` with its last two axes swapped (`shape` is the
+    # swapped one): the launch transposes the array into scratch memory first
+    transposed: bool = False
+
+    @property
+    def pointer(self) -> bool:
+        return self.role in ("input", "output")
+
+    @property
+    def source_shape(self) -> tuple:
+        """The shape of the program's array the parameter holds."""
+        return self.shape[:-2] + (self.shape[-1], self.shape[-2]) if self.transposed else self.shape
+
+
+SCRATCH = "scratch"
+
+
+@dataclass(frozen=True)
+class Scratch:
+    """Global memory a launch takes for its kernels' partial results (and
+    gives back after them): `count` elements, an expression over size names."""
+
+    name: str  # the kernels' parameter
+    ctype: str
+    count: object
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class SharedAlloc:
+    name: str
+    ctype: str
+    elems: int
+
+    @property
+    def bytes(self) -> int:
+        return target.SIZEOF[self.ctype] * self.elems
+
+
+@dataclass(frozen=True)
+class Kernel:
+    name: str
+    params: tuple[Param, ...]
+    shared: tuple[SharedAlloc, ...]
+    body: tuple
+    block: tuple[int, int, int]  # threads along x, y, z
+    # per axis x, y, z: (size name or number, threads along it), with at most so many blocks a third item; or None
+    grid: tuple
+    tiled: bool
+    source: str
+    summary: tuple[str, ...]  # the plan, in words, for the header comment
+    span: Span | None = _span()
+    divisible: tuple = ()  # (size name, k): the launch guarantees k divides the size
+    wide: bool = False  # flat offsets into arrays of two or more dimensions are 64-bit
+    fixed: tuple = ()  # (size name, value): shared tiles sized for this value; the launch runs it only there
+    bounds: tuple = ()  # (size name, value): shared tiles hold rows this long at most; the launch runs it only there
+    interior: bool = False  # blocks inside every dim run a copy of the body without clamps (lower/values.py: unclamped)
+    occupancy: int | None = None  # the blocks an SM the plan asks for (BlockPlan.min_blocks); None: ptxas's choice
+    lanes: int = 0  # threads a row that share its reductions (lower/split.py); 0: a thread a point
+    # kernels the launch runs before this one, in order, with their own grids; they share `scratch` with it
+    stages: tuple["Kernel", ...] = ()
+    scratch: tuple[Scratch, ...] = ()
+
+    @property
+    def launches(self) -> tuple["Kernel", ...]:
+        """What a launch of this kernel runs: its stages, then itself."""
+        return self.stages + (self,)
+
+    def renamed(self, name: str) -> "Kernel":
+        """The kernel called `name`, its stages after it (`<name>_stage<i>`)."""
+        return dataclasses.replace(self, name=name, stages=tuple(
+            dataclasses.replace(s, name=stage_name(name, i)) for i, s in enumerate(self.stages)))
+
+    @property
+    def transposes(self) -> tuple[Param, ...]:
+        """The inputs the launch transposes before this kernel runs."""
+        return tuple(p for p in self.params if p.transposed)
+
+    @property
+    def min_blocks(self) -> int | None:
+        """The blocks an SM must hold at once (`__launch_bounds__`' second
+        bound), or None to leave it to ptxas: the plan's (occupancy.py). A
+        64-bit version asks for one: ptxas then gives it the registers its
+        wider offsets need rather than spill them to keep two blocks (a
+        register-tiled kernel did, by 32 bytes); it runs only on arrays past
+        2^31 elements."""
+        return 1 if self.wide else self.occupancy
+
+    @property
+    def shared_bytes(self) -> int:
+        return sum(s.bytes for s in self.shared)
+
+    @property
+    def dynamic_shared(self) -> bool:
+        """Over 48 KiB, shared memory must be dynamic (and the launch must raise its limit)."""
+        return self.shared_bytes > target.STATIC_SHARED_LIMIT
+
+    @property
+    def static_shared_bytes(self) -> int:
+        return 0 if self.dynamic_shared else self.shared_bytes
+
+    @property
+    def dynamic_shared_bytes(self) -> int:
+        """What the launch passes as its dynamic shared memory."""
+        return self.shared_bytes if self.dynamic_shared else 0
+
+    def shared_offsets(self) -> list[tuple]:
+        """(allocation, byte offset) in the dynamic buffer, each aligned."""
+        out, offset, align = [], 0, target.DYNAMIC_SHARED_ALIGN
+        for a in self.shared:
+            out.append((a, offset))
+            offset += (a.bytes + align - 1) // align * align
+        return out
+
+    @property
+    def threads(self) -> int:
+        return self.block[0] * self.block[1] * self.block[2]
+
+    def runs_at(self, sizes: dict) -> bool:
+        """Whether the kernel may be launched at these sizes (its vector
+        accesses stay aligned: every `divisible` fact holds; the sizes its
+        tiles were sized by are these)."""
+        return all(sizes[name] % k == 0 for name, k in self.divisible) and \
+            all(sizes[name] == v for name, v in self.fixed) and all(sizes[name] <= v for name, v in self.bounds)
+
+    def grid_dims(self, sizes: dict) -> tuple[int, int, int]:
+        """Blocks along x, y, z for the sizes of a launch (by size name)."""
+        def blocks(a):
+            n = math.ceil((sizes[a[0]] if isinstance(a[0], str) else a[0]) / a[1])
+            return min(n, a[2]) if len(a) > 2 else n
+        return tuple(1 if a is None else blocks(a) for a in self.grid)
+
+    def grid_formulas(self, capped: bool = True) -> list[str]:
+        """Blocks along x, y, z as formulas of the sizes; `capped` off: the
+        blocks a dim has, where a loop walks those past an axis's limit."""
+        def formula(a):
+            text = str(a[0]) if a[1] == 1 else f"ceil({a[0]} / {a[1]})"
+            return f"min({text}, {a[2]})" if len(a) > 2 and capped else text
+        return ["1" if a is None else formula(a) for a in self.grid]
+
+
+def stage_name(kernel: str, i: int) -> str:
+    """The name of a kernel's `i`-th stage."""
+    return f"{kernel}_stage{i}"
+
+
+@dataclass(frozen=True)
+class Version:
+    """One kernel of a module and when it runs: the first version whose
+    condition holds for the launch's sizes is launched."""
+
+    kernel: Kernel
+    condition: object = None  # an expression over size names (Refs); None: always
+    why: str = ""
+    # the condition asks that the grid give a block to at least 1 in `grid_share` of the GPU's SMs (it names
+    # target.MULTIPROCESSORS_NAME); 0: it does not
+    grid_share: int = 0
+    # the kernel (a version of the module, by name) the launch times this one against the first time it meets
+    # a set of sizes, running the faster for those sizes from then on; "": none
+    rival: str = ""
+
+
+@dataclass(frozen=True)
+class Module:
+    source: str
+    versions: tuple[Version, ...]
+    notes: tuple[str, ...] = ()  # what holds for every version (--fast-math), for the header comment
+    stem: str = ""  # the name in its kernels' and launcher's symbols (--name); "": the program file's
+
+    @property
+    def kernels(self) -> tuple[Kernel, ...]:
+        """The versions' kernels (each launched with its stages)."""
+        return tuple(v.kernel for v in self.versions)
+
+    @property
+    def functions(self) -> tuple[Kernel, ...]:
+        """Every kernel the CUDA defines: each version's stages, then its kernel."""
+        return tuple(s for k in self.kernels for s in k.launches)
+
+    @property
+    def reads_multiprocessors(self) -> bool:
+        """Some version's condition asks for the GPU's SM count."""
+        return any(v.grid_share or any(isinstance(n, Ref) and n.name == target.MULTIPROCESSORS_NAME
+                                       for n in walk(v.condition)) for v in self.versions)
+
+    @property
+    def main(self) -> Kernel:
+        """The version the plan is for (the others are fallbacks)."""
+        return self.versions[0].kernel
+
+    @property
+    def params(self) -> tuple[Param, ...]:
+        """What a launch is given: every array as the program has it (a
+        version that reads an input transposed gets the launch's copy)."""
+        plain = next((k for k in self.kernels if not k.transposes), None)
+        if plain is None:
+            raise ValueError(f"every version of {self.main.name} reads an input transposed")
+        return tuple(p for p in plain.params if p.role != SCRATCH)
+
+    @property
+    def timed(self) -> bool:
+        """Some version is timed against a rival at a first launch."""
+        return any(v.rival for v in self.versions)
+
+    def select(self, sizes: dict, multiprocessors: int = target.MULTIPROCESSORS) -> Kernel:
+        """The version whose condition picks it for a launch at these sizes on
+        a GPU of this many SMs (before any timing against its rival)."""
+        return self.versions[self.picked(sizes, multiprocessors)].kernel
+
+    def picked(self, sizes: dict, multiprocessors: int = target.MULTIPROCESSORS) -> int:
+        """The index of the first version whose condition holds."""
+        env = {**sizes, target.MULTIPROCESSORS_NAME: multiprocessors}
+        for i, v in enumerate(self.versions):
+            if v.condition is None or evaluate(v.condition, env):
+                return i
+        raise ValueError(f"no version of {self.main.name} runs at {sizes}")
+
+    def rival(self, kernel: Kernel) -> Kernel | None:
+        """The kernel a launch times `kernel` against, if any."""
+        name = next((v.rival for v in self.versions if v.kernel.name == kernel.name), "")
+        return next((v.kernel for v in self.versions if v.kernel.name == name), None) if name else None
+
+    def named(self, stem: str, old: str) -> "Module":
+        """The module with `old`, the program file's name in every kernel's
+        symbol (`tiler_<old>_tiled`), replaced by `stem`, and its launcher named so."""
+        def rename(name: str) -> str:
+            return f"tiler_{stem}_" + name.removeprefix(f"tiler_{old}_") if name else name
+        versions = tuple(dataclasses.replace(v, kernel=v.kernel.renamed(rename(v.kernel.name)),
+                                             rival=rename(v.rival)) for v in self.versions)
+        return dataclasses.replace(self, versions=versions, stem=stem)
+
+    def replace_kernels(self, fn) -> "Module":
+        """The module with `fn` applied to every kernel (passes over kernels)."""
+        return dataclasses.replace(self, versions=tuple(dataclasses.replace(v, kernel=fn(v.kernel))
+                                                        for v in self.versions))

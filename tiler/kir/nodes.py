@@ -1,0 +1,232 @@
+"""The kernel IR's expressions and statements (the docstring of tiler.kir
+lists them): frozen dataclasses, compared by value; a statement's source
+span takes no part in the comparison.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import target
+from ..source import Span
+
+
+def _span():
+    return field(default=None, compare=False)
+
+
+# ---- expressions ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Const:
+    value: object
+    ctype: str
+
+
+@dataclass(frozen=True)
+class Ref:
+    name: str
+
+
+@dataclass(frozen=True)
+class ThreadIdx:
+    axis: str  # "x", "y" or "z"
+
+
+@dataclass(frozen=True)
+class BlockIdx:
+    axis: str
+
+
+@dataclass(frozen=True)
+class Bin:
+    op: str
+    a: object
+    b: object
+
+
+@dataclass(frozen=True)
+class Un:
+    op: str
+    a: object
+
+
+# A `Call` of CLAMP is an integer minimum tiler adds itself; it means what
+# "min" means, but its spelling keeps the CUDA front end from seeing through it.
+CLAMP = "clamp"
+MINMAX = ("min", "max", CLAMP)
+
+
+@dataclass(frozen=True)
+class Call:
+    fn: str
+    args: tuple
+
+
+@dataclass(frozen=True)
+class Cast:
+    ctype: str
+    a: object
+
+
+@dataclass(frozen=True)
+class Select:
+    cond: object
+    a: object
+    b: object
+
+
+GLOBAL, SHARED, LOCAL = "global", "shared", "local"  # memory spaces; local: a per-thread array
+
+
+@dataclass(frozen=True)
+class Load:
+    buffer: str
+    index: object
+    space: str = GLOBAL
+
+
+@dataclass(frozen=True)
+class VecLoad:
+    """`width` consecutive elements from `index` in one access. Legal only if
+    `index` is a multiple of `width` (and the buffer 16-byte aligned, which
+    every allocation is): the verifier proves it from the kernel's
+    `divisible` facts, which the launch condition guarantees."""
+
+    buffer: str
+    index: object
+    width: int
+    ctype: str
+    space: str = GLOBAL
+
+
+@dataclass(frozen=True)
+class Lane:
+    vector: object  # an expression of vector type (a Ref to a vector Decl)
+    lane: int
+
+
+Expr = Const | Ref | ThreadIdx | BlockIdx | Bin | Un | Call | Cast | Select | Load | VecLoad | Lane
+
+
+# ---- statements --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decl:
+    name: str
+    ctype: str  # a scalar type, or a vector type (target.vector_type)
+    init: object
+    const: bool = False
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class ArrayDecl:
+    """A per-thread array: a register tile when every index is a constant
+    once its loops are unrolled (else the compiler puts it in local memory)."""
+
+    name: str
+    ctype: str
+    elems: int
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Assign:
+    name: str
+    value: object
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Store:
+    buffer: str
+    index: object
+    value: object
+    space: str = GLOBAL
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class VecStore:
+    buffer: str
+    index: object
+    values: tuple  # `width` scalar expressions
+    ctype: str
+    space: str = GLOBAL
+    span: Span | None = _span()
+
+    @property
+    def width(self) -> int:
+        return len(self.values)
+
+
+FULL = "full"
+
+
+@dataclass(frozen=True)
+class For:
+    var: str
+    start: object
+    stop: object
+    step: object
+    body: tuple
+    span: Span | None = _span()
+    unroll: int | str | None = None  # None: the compiler decides; FULL; or a factor (1: never)
+    note: str = ""  # a comment on the loop's line
+
+
+@dataclass(frozen=True)
+class If:
+    cond: object
+    then: tuple
+    else_: tuple = ()
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Barrier:
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Comment:
+    text: str
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class AsyncCopy:
+    """cp.async: `width` elements from global `src[src_index]` to
+    `shared[dst_index]`, not waited for; an invalid element is zero-filled
+    (the source address must still be in range: clamp it)."""
+
+    shared: str
+    dst_index: object
+    src: str
+    src_index: object
+    ctype: str
+    width: int = 1
+    valid: object = None  # None: always valid
+
+    @property
+    def bytes(self) -> int:
+        return target.SIZEOF[self.ctype] * self.width
+
+
+@dataclass(frozen=True)
+class AsyncCommit:
+    """Close the group of asynchronous copies issued since the last commit."""
+
+
+@dataclass(frozen=True)
+class AsyncWait:
+    """Wait until at most `pending` committed groups are still in flight
+    (this thread's copies; a barrier then shows them to the block)."""
+
+    pending: int = 0
+
+
+Stmt = Decl | ArrayDecl | Assign | Store | VecStore | For | If | Barrier | Comment | AsyncCopy | AsyncCommit | AsyncWait
+BODIES = ("body", "then", "else_")  # the fields of a statement that hold statements

@@ -1,0 +1,53 @@
+"""Walks over kernel-IR trees, and the value of a launch condition."""
+from __future__ import annotations
+
+import dataclasses
+import operator
+
+from .nodes import BODIES, MINMAX, Bin, Call, Cast, Const, Ref, Select
+
+_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "<": operator.lt, "<=": operator.le,
+        ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
+        "&&": lambda a, b: a and b, "||": lambda a, b: a or b, "%": operator.mod, "/": operator.floordiv}
+
+
+def evaluate(e, env: dict):
+    """The value of a launch condition (integer arithmetic over size names)."""
+    if isinstance(e, Const):
+        return e.value
+    if isinstance(e, Ref):
+        return env[e.name]
+    if isinstance(e, Bin):
+        return _OPS[e.op](evaluate(e.a, env), evaluate(e.b, env))
+    if isinstance(e, Call) and e.fn in MINMAX:
+        return (max if e.fn == "max" else min)(evaluate(a, env) for a in e.args)
+    if isinstance(e, Cast):
+        return evaluate(e.a, env)
+    if isinstance(e, Select):
+        return evaluate(e.a, env) if evaluate(e.cond, env) else evaluate(e.b, env)
+    raise ValueError(f"not a launch condition: {e!r}")
+
+
+def walk(e):
+    """Every node of a kernel-IR tree (expressions and statements), `e` first."""
+    if e is None:
+        return
+    stack = list(e) if isinstance(e, tuple) else [e]
+    while stack:
+        node = stack.pop()
+        yield node
+        if dataclasses.is_dataclass(node):
+            for f in dataclasses.fields(node):
+                v = getattr(node, f.name)
+                if dataclasses.is_dataclass(v):
+                    stack.append(v)
+                elif isinstance(v, tuple):
+                    stack.extend(x for x in v if dataclasses.is_dataclass(x))
+
+
+def statements(stmts):
+    """Every statement of a body, nested ones included, in order."""
+    for s in stmts:
+        yield s
+        for name in BODIES:
+            yield from statements(getattr(s, name, ()))

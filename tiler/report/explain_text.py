@@ -1,0 +1,262 @@
+"""`tiler explain`'s text: `render_text(data, variance=...)` lays the data
+of `explain_data` (explain.py) out for a terminal with rich.
+"""
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from .. import target
+from ..analyse.records import dims_text
+from ..analyse.registers import REGISTER_BUDGET
+from ..analyse.schedule import describe_share
+
+AXIS_NAMES = {"x": "threadIdx.x", "y": "threadIdx.y", "z": "threadIdx.z"}
+
+
+def _register_pipeline(r: dict) -> str:
+    if r["asynchronous"]:
+        return "tiles copied by cp.async, chunks in flight while one is read (no prefetch registers)"
+    if r["double_buffer"]:
+        return "double-buffered through registers"
+    return f"single-buffered (prefetch registers would pass the budget of {REGISTER_BUDGET})"
+
+
+WIDE_TABLE = 110  # columns the inputs' table needs to keep its words whole
+
+
+def render_text(data: dict, variance: bool = False, width: int = 120, candidates: bool = False) -> str:
+    out = io.StringIO()
+    console = Console(file=out, width=width, highlight=False, emoji=False)
+    _header(console, data)
+    _promotions_text(console, data["promoted"])
+    _unused_text(console, data.get("unused", []))
+    _rows_text(console, data.get("rows", []))
+    _transposes_text(console, data.get("transposes", []))
+    for s in data["streams"]:
+        _stream_text(console, s)
+    _reductions_text(console, data.get("reductions"))
+    _versions_text(console, data["versions"])
+    if candidates:
+        _candidates_text(console, data["candidates"])
+    if variance:
+        _variance_text(console, data["variance"])
+    if data["warnings"]:
+        console.print("[bold yellow]warnings[/]")
+        for w in data["warnings"]:
+            console.print(f"  {w}")
+    return out.getvalue()
+
+
+def _header(console: Console, data: dict) -> None:
+    dims = data["dims"]
+    console.print(f"[bold]{data['file']}[/]: a {len(dims)}-D kernel")
+    for d in dims:
+        console.print(f"  dimension {d['dim']}: size {d['size']} (the map at {d['line']}:{d['column']})")
+    tuning = data.get("tuning")
+    if tuning and tuning["flags"]:
+        console.print(escape(f"tuned: {tuning['flags']} from {tuning['file']} ({tuning['note']}"
+                             + _tuned_times(tuning) + ")"))
+    elif tuning and tuning["device"] is None:
+        console.print(escape(f"tuning: {tuning['file']} not used: {tuning['note']}"))
+    elif tuning:
+        why = "the command line sets what it tuned" if tuning["tuned_flags"] else "the default schedule was fastest"
+        console.print(escape(f"tuning: {tuning['file']}: {why} ({tuning['note']}" + _tuned_times(tuning) + ")"))
+    r = data.get("reductions")
+    if r and r["rows"]:
+        length = next((t["value"] for t in r["gate"] if t["what"] == "length"), None)
+        which = "the tiled kernel's, which runs for rows shorter than that" if length else \
+            "the tiled kernel's, which runs where the rows do not fit the grid" if r["gate"] else \
+            "the tiled kernel's, which no version runs"
+        console.print(f"rows split: each row of map level{'s' if r['rows'] > 1 else ''} 0"
+                      f"{' to ' + str(r['rows'] - 1) if r['rows'] > 1 else ''} is run by a warp or a block that "
+                      f"shares its reductions (`reductions` below"
+                      + (f", for rows of {length} elements and more" if length else "")
+                      + f"); the block and streams below are {which}")
+    if data.get("bounds"):
+        sizes = " and ".join(f"{x['size']} <= {x['at_most']}" for x in data["bounds"])
+        console.print(f"rows of a length known only at launch: the plan below holds them in shared memory for {sizes}"
+                      f" (lines of at most {', '.join(str(x['at_most']) for x in data['bounds'])} elements); "
+                      "longer rows run the versions of the plan without that bound (`versions` below; "
+                      "--size NAME=N plans for one length)")
+    b = data["block"]
+    threads = " x ".join(str(b["threads"][d]) for d in b["spans"])
+    axes = ", ".join(f"dim {d} -> {AXIS_NAMES[a]}" for d, a in sorted(b["thread_axis"].items(),
+                                                                       key=lambda kv: kv[1]))
+    grid = ", ".join(f"dim {d} -> blockIdx.{a}" for d, a in sorted(b["grid_axis"].items(), key=lambda kv: kv[1]))
+    console.print(f"block: {threads} threads ({axes}); grid: {grid}")
+    console.print(f"  {b['reason']}")
+    console.print(f"  shared memory: {b['shared_bytes']} of {b['max_shared']} bytes a block")
+    console.print(escape(f"  interior blocks: {b['interior']['reason']}"))
+    blocks = b["min_blocks"]["blocks"]
+    console.print(escape(f"  blocks an SM: {f'at least {blocks}: ' if blocks else ''}{b['min_blocks']['reason']}"))
+    r = b["register_tile"]
+    if r["accumulators"]:
+        micro = " x ".join(str(r["sizes"][d]) for d in sorted(b["spans"]))
+        groups = f", in groups of {r['group']}" if r["group"] > 1 else ""
+        console.print(f"register tile: {micro} points a thread (dims {dims_text(sorted(b['spans']))}){groups}; "
+                      f"{r['accumulators']} accumulator registers, about "
+                      f"{r['registers_expected']} in all; "
+                      + _register_pipeline(r))
+        console.print(f"  {escape(r['reason'])}")
+    else:
+        console.print(f"register tile: none: {escape(r['reason'])}")
+    if any(s["tiled"] for s in data["streams"]):
+        console.print(f"  reuse: per point and streamed element, {r['global_loads_per_point_step']:.4g} global "
+                      f"loads and {r['shared_reads_per_point_step']:.4g} shared reads")
+    if data["math"]["fast"]:
+        console.print(escape(f"math: {data['math']['note']}"))
+
+
+def _promotions_text(console: Console, rows: list[dict]) -> None:
+    """The index reads along a stream's position: made inputs, or why not."""
+    if rows:
+        console.print()
+    for r in rows:
+        what = f"made stream input {r['input']}: {r['reason']}" if r["input"] else f"left as a read: {r['reason']}"
+        console.print(escape(f"index read {r['read']} at {r['line']}:{r['column']}: {what}"))
+
+
+def _unused_text(console: Console, spans: list[dict]) -> None:
+    """The streams removed because nothing reads their values."""
+    if spans:
+        console.print()
+    for s in spans:
+        console.print(f"streamSeq at {s['line']}:{s['column']}: removed: nothing reads its value (nvcc would drop "
+                      "it from an untiled kernel, but not a staged copy's barriers)")
+
+
+def _rows_text(console: Console, rows: list[dict]) -> None:
+    """The rows threads read whole outside any stream: staged, or why not."""
+    if rows:
+        console.print()
+    for r in rows:
+        what = f"staged, {r['rows']} x {r['length']} in shared memory, {r['bytes']} bytes" if r["staged"] \
+            else "read in place"
+        console.print(escape(f"row {r['param']} of {r['array']} (dim {r['dim']}): {what}: {r['reason']}"))
+
+
+def _transposes_text(console: Console, rows: list[dict]) -> None:
+    """The arrays whose rows threads read alone: transposed by the launch, or why not."""
+    if rows:
+        console.print()
+    for t in rows:
+        what = "transposed by the launch" if t["transposed"] else "not transposed"
+        console.print(escape(f"array {t['array']} [{t['rows']}, {t['length']}]: {what}: {t['reason']}"))
+
+
+def _tuned_times(tuning: dict) -> str:
+    if tuning["time_ms"] is None or tuning["default_ms"] is None:
+        return ""
+    return f": {tuning['time_ms']:.3f} ms there, the default {tuning['default_ms']:.3f} ms"
+
+
+def _stream_text(console: Console, s: dict) -> None:
+    unrolled = f", its loop unrolled {s['unroll']} times" if s.get("unroll") else ""
+    state = f"tiled ({s['kind']}), chunk {s['chunk']}{unrolled}, {s['shared_bytes']} bytes" if s["tiled"] \
+        else "not tiled"
+    console.print(f"\n[bold]streamSeq at {s['line']}:{s['column']}[/]: {state}")
+    for g in s["guards"]:
+        console.print(f"  on the way: a {escape(g['kind'])} at {g['line']}:{g['column']}, varies with "
+                      f"{dims_text(g['varies_with'])}")
+    if s.get("join"):
+        j = s["join"]
+        state = "joined" if j["joined"] else "apart"
+        console.print(escape(f"  rows {state}: the loop at {j['line']}:{j['column']} streams rows of {j['length']} "
+                             f"each iteration: {j['reason']}"))
+    headers = ("input", "array", "varies with", "invariant to", "decision", "tile", "layout", "copy", "reads")
+    rows = []
+    for i in s["inputs"]:
+        tile = " x ".join(map(str, i["tile"] + ([i["row_length"]] if i["row_length"] else []))) if i["tile"] else "-"
+        layout = i["layout"] + (f" +{i['padding']}" if i["padding"] else "") if i["staged"] else "-"
+        if i.get("packed"):
+            layout += f", packed {i['packed']['lane']}/{i['packed']['width']}"
+        rows.append((i["param"], i["array"], dims_text(i["varies_with"]), dims_text(i["invariant_to"]),
+                     _decision(i), tile, layout, i["copy"] or "-", i["reads"] or "-"))
+    if console.width >= WIDE_TABLE:
+        table = Table(*headers, show_lines=False, pad_edge=False)
+        for cells in rows:
+            table.add_row(*map(escape, cells))
+        console.print(table)
+    else:  # a narrow terminal: one line an input, every word whole
+        for cells in rows:
+            console.print(escape(f"  {cells[0]} = {cells[1]}: " + "; ".join(
+                f"{h} {c}" for h, c in zip(headers[2:], cells[2:]) if c != "-")))
+    for i in s["inputs"]:
+        console.print(escape(f"  {i['param']}: {i['reason']}"))
+
+
+def _decision(i: dict) -> str:
+    if i["for_coalescing"]:
+        return "shared, to coalesce"
+    if i["coalesce"] == "transpose":
+        return "global, transposed"
+    if not i["staged"] and i["uncoalesced_in_place"]:
+        return "global, uncoalesced"
+    return "shared" if i["staged"] else "global"
+
+
+def _reductions_text(console: Console, r: dict | None) -> None:
+    if r is None or not (r["loops"] or r["not_reductions"]):
+        return
+    rows = "map level 0" if r["rows"] == 1 else f"map levels 0 to {r['rows'] - 1}"
+    console.print(f"\n[bold]reductions[/]: {r['reason']}" + (f" (rows: {rows})" if r["rows"] else ""))
+    for loop in r["loops"]:
+        ops = ", ".join(dict.fromkeys(loop["operators"]))  # a pick's pair is one argmin
+        state = "split among a row's threads" if loop["split"] else f"not split: {loop['reason']}"
+        console.print(f"  loop at {loop['line']}:{loop['column']}: a reduction by {ops}; {state}")
+    for o in r["not_reductions"]:
+        console.print(f"  loop at {o['line']}:{o['column']}: not a reduction: {o['reason']}")
+
+
+def _versions_text(console: Console, versions: list[dict]) -> None:
+    if len(versions) < 2:
+        return
+    console.print("\n[bold]versions[/] (the launch runs the first whose condition holds)")
+    if any(v.get("timed_against") for v in versions):
+        console.print(f"  A version 'raced against the untiled kernel' is timed against it the first time the "
+                      f"launch meets a set of sizes on a GPU ({target.TIMED_ROUNDS} launches each after a "
+                      f"warm-up), and the faster runs at those sizes from then on: the cost model cannot tell "
+                      f"every program that tiling slows down, and the race makes sure it never does "
+                      f"(--no-launch-timing: the conditions alone).")
+    for n, v in enumerate(versions):
+        conds = ["every array has fewer than 2^31 elements"] if v["elements_below"] else []
+        conds += [f"{c['size']} >= {c['at_least']}" for c in v["condition"] or ()]
+        conds += [f"{c['size']} {c['op']} {c['value']}" for c in v.get("transpose_when", ())]
+        if v.get("grid_share"):
+            conds.append(describe_share(v["grid_share"], v["grid_blocks_at_least_sms"]))
+        conds += [f"{m['size']} a multiple of {m['factor']}" for m in v["multiple_of"]]
+        conds += [f"{e['size']} = {e['value']}" for e in v.get("equal_to", ())]
+        conds += [f"{e['size']} <= {e['value']}" for e in v.get("at_most", ())]
+        conds += [v["lanes_when"]] if v.get("lanes_when") else []
+        name = v["kernel"] + (f", {v['lanes']} threads a row" if v.get("lanes") and not v.get("kernels") else "") + \
+            (f", {v['blocks_a_row']} blocks of {v['lanes']} threads a row in {v['kernels']} kernels"
+             if v.get("kernels") else "") + \
+            (", vector copies" if v["multiple_of"] else "") + \
+            (", 64-bit offsets" if v["offsets"] == "64-bit" else "") + \
+            "".join(f", {a} transposed" for a in v.get("transposed", ()))
+        raced = "; raced against the untiled kernel" if v.get("timed_against") else ""
+        if n == len(versions) - 1 or not conds:
+            console.print(f"  {name}: otherwise ({v['why']}{raced})" if v["why"] else f"  {name}: otherwise")
+        else:
+            console.print(f"  {name}: when {' and '.join(conds)} ({v['why']}{raced})")
+
+
+def _candidates_text(console: Console, rows: list[dict]) -> None:
+    table = Table("rank", "block spans", "threads", "staged inputs", "shared bytes", "cost (loads/element)",
+                  title="candidate schedules, best first", pad_edge=False)
+    for n, c in enumerate(rows, 1):
+        table.add_row(str(n), dims_text(c["spans"]), " x ".join(map(str, reversed(c["threads"]))), str(c["staged"]),
+                      str(c["shared_bytes"]), f"{c['cost']:.4g}")
+    console.print(table)
+
+
+def _variance_text(console: Console, rows: list[dict]) -> None:
+    table = Table("name", "bound at", "kind", "type", "varies with", title="variance", pad_edge=False)
+    for r in rows:
+        cells = (r["name"], f"{r['line']}:{r['column']}", r["kind"], r["type"], dims_text(r["varies_with"]))
+        table.add_row(*map(escape, cells))
+    console.print(table)
