@@ -258,3 +258,26 @@ def test_fused_rounds_a_product_and_a_sum_once_as_a_gpu_fma_does():
     (plain,), (fused,) = run(prog, inputs), run(prog, inputs, fused=True)
     assert (plain == 0).all() and (fused == np.float32(2.0**-24)).all()
 
+
+
+def test_a_run_reports_the_fraction_done_as_its_outer_loops_iterate():
+    """tiler run shows it on long runs: the outer two levels of loops and
+    streams report, an inner loop's iterations counting within one of the
+    outer loop's (lavaMD: 27 neighbour boxes, each a stream of chunks)."""
+    from tiler.interp import Chunking, run
+
+    text = """fun [f32, n] main([f32, n] xs, [f32, m] ys) =
+  map(fn f32 (f32 x) =>
+        loop (acc = 0f32) = for i < 4 do
+          streamSeq(fn f32 (int kk, [f32, c] yc, f32 a) =>
+                      loop (a) = for j < c do a + x * yc[j] in a
+                   , ys, acc)
+        in acc
+     , xs)
+"""
+    prog = check(parse(text, "p.fut"))
+    seen = []
+    run(prog, {"xs": np.ones(3, np.float32), "ys": np.ones(10, np.float32)}, Chunking("fixed", size=5),
+        progress=seen.append)
+    assert seen == sorted(seen) and seen[-1] == 1.0 and len(seen) == 4 * 2 + 4  # 2 chunks in each of 4 iterations
+    assert seen[0] == 0.125  # the first chunk of the first of 4 iterations

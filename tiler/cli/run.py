@@ -3,6 +3,7 @@ reference interpreter.
 """
 from __future__ import annotations
 
+import contextlib
 import time
 
 import click
@@ -66,7 +67,8 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
             outs, disagreement = run_splits(prog, values, seed)
             chunking = Chunking("whole")
         else:
-            outs, disagreement = run(prog, values, chunking, seed), None
+            with _progress() as shown:
+                outs, disagreement = run(prog, values, chunking, seed, progress=shown), None
     except UserError as exc:
         raise exc.with_source(source) from None
     elapsed = time.perf_counter() - start
@@ -78,6 +80,19 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
     _summary(prog, outs, size_values, chunking, elapsed)
     if output:
         _save(output, outs)
+
+
+@contextlib.contextmanager
+def _progress():
+    """A callback taking the fraction of the run done, shown as a bar on
+    stderr where it is a terminal (and gone when the run ends): a long
+    interpreter run (lavaMD at its full sizes: a minute) is not silent."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("interpreting", total=1.0)
+        yield lambda done: bar.update(task, completed=done)
 
 
 def _summary(prog, outs, sizes, chunking, elapsed: float) -> None:

@@ -27,14 +27,17 @@ WHOLE = Chunking()  # one chunk a stream
 
 
 def run(program: T.Program, inputs: dict, chunking: Chunking = WHOLE, seed: int = 0,
-        rows=None, wide: bool = False, fused: bool = False) -> tuple:
+        rows=None, wide: bool = False, fused: bool = False, progress=None) -> tuple:
     """The outputs; `rows` (indices along dimension 0) evaluates only those
     points of the outermost map, so a reference is affordable at full sizes;
-    `wide` computes f32 in float64; `fused` rounds f32 `a * b + c` once."""
+    `wide` computes f32 in float64; `fused` rounds f32 `a * b + c` once;
+    `progress` is called with the fraction done as the outer loops and
+    streams iterate (Evaluator.progress)."""
     k = program.kernel
     with np.errstate(all="ignore"):
         try:
             ev = _start(program, inputs, chunking, seed, wide, fused)
+            ev.progress = progress
             return _nest(ev, k, rows)
         except NonUniform:
             ev = _start(program, inputs, chunking, seed, wide, fused)

@@ -7,12 +7,16 @@ compute is never reported, just as no thread would compute it.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ..check import typed as T
 from ..check.types import Binder
 from ..tree import methods
 from .values import Chunking, NonUniform, RunError, dtype
+
+PROGRESS_LEVELS = 2  # how deep in loops and streams an iteration reports progress (deeper ones only add calls)
 
 
 class Evaluator:
@@ -26,6 +30,10 @@ class Evaluator:
         self.rng = np.random.default_rng(seed)
         self.env: dict[Binder, object] = {}
         self.mask = None  # bool array over the batch axes, or None for all lanes
+        # called with the fraction of the run done, at each iteration of the outer PROGRESS_LEVELS loops and
+        # streams (tiler run's progress on long runs); None: no one asked
+        self.progress: Callable[[float], None] | None = None
+        self._levels: list[list[int]] = []  # [iterations done, iterations] of each loop or stream we are in
 
     # ---- helpers -----------------------------------------------------------
 
@@ -197,13 +205,34 @@ class Evaluator:
             self.mask = saved
         return _select(c, t, f, self.B)
 
+    # ---- progress: the fraction done, from the iterations of the loops we are in ---------
+
+    def _enter(self, total: int) -> list[int]:
+        level = [0, max(total, 1)]
+        self._levels.append(level)
+        return level
+
+    def _step(self, level: list[int]) -> None:
+        level[0] += 1
+        if self.progress is not None and len(self._levels) <= PROGRESS_LEVELS:
+            done, share = 0.0, 1.0
+            for finished, total in self._levels:
+                done += share * finished / total
+                share /= total
+            self.progress(done)
+
     def _loop(self, e: T.Loop):
         values = tuple(self.ev(i) for i in e.inits)
         bound = self.ev(e.bound)
         count = self.uniform(bound)
         if count is not None:
-            for k in range(int(count)):
-                values = self._iterate(e, values, k)
+            level = self._enter(int(count))
+            try:
+                for k in range(int(count)):
+                    values = self._iterate(e, values, k)
+                    self._step(level)
+            finally:
+                self._levels.pop()
         else:
             values = self._masked_loop(e, values, bound)
         self.bind_each(e.results, values)
@@ -218,14 +247,18 @@ class Evaluator:
     def _masked_loop(self, e: T.Loop, values, bound):
         live = self._live(bound)
         saved = self.mask
+        count = int(live.max()) if live.size else 0
+        level = self._enter(count)
         try:
-            for k in range(int(live.max()) if live.size else 0):
+            for k in range(count):
                 going = bound > k
                 self.mask = going if saved is None else saved & going
                 new = self._iterate(e, values, k)
                 values = tuple(np.where(going, n, v) for n, v in zip(new, values))
+                self._step(level)
         finally:
             self.mask = saved
+            self._levels.pop()
         return values
 
     def _iota(self, e: T.Iota):
@@ -242,14 +275,20 @@ class Evaluator:
         accs = tuple(self.ev(i) for i in e.inits)
         n = arrays[0].shape[self.B]
         lead = (slice(None),) * self.B
-        for start, length in self.chunking.splits(n, self.rng):
-            self.env[e.offset] = self.scalar(start, e.offset.type)
-            self.env[e.chunk] = self.scalar(length, e.chunk.type)
-            for p, a in zip(e.chunk_params, arrays):
-                self.env[p] = a[lead + (slice(start, start + length),)]
-            self.bind_each(e.acc_params, accs)
-            out = self.ev(e.body)
-            accs = out if isinstance(out, tuple) else (out,)
+        splits = list(self.chunking.splits(n, self.rng))
+        level = self._enter(len(splits))
+        try:
+            for start, length in splits:
+                self.env[e.offset] = self.scalar(start, e.offset.type)
+                self.env[e.chunk] = self.scalar(length, e.chunk.type)
+                for p, a in zip(e.chunk_params, arrays):
+                    self.env[p] = a[lead + (slice(start, start + length),)]
+                self.bind_each(e.acc_params, accs)
+                out = self.ev(e.body)
+                accs = out if isinstance(out, tuple) else (out,)
+                self._step(level)
+        finally:
+            self._levels.pop()
         return accs if len(accs) > 1 else accs[0]
 
 
