@@ -90,7 +90,11 @@ def _progress():
     from rich.console import Console
     from rich.progress import Progress
 
-    with Progress(console=Console(stderr=True), transient=True) as bar:
+    console = Console(stderr=True)
+    if not console.is_terminal:  # (a pipe or a file would get a stray line from it)
+        yield None
+        return
+    with Progress(console=console, transient=True) as bar:
         task = bar.add_task("interpreting", total=1.0)
         yield lambda done: bar.update(task, completed=done)
 
