@@ -134,20 +134,20 @@ def compile(program: str | Path, *, file: str | None = None, tuning: str | bool 
     path = str(program) if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")) else "-"
     options, applied = for_program(path, options, tuning if isinstance(tuning, str) else None, tuning is False)
     # the room for deep programs the command line gives itself (a chain of ten thousand lets is legal)
-    values, explained = call_deep(_compiled, text, shown, options, symbol)
+    values, explained = call_deep(_compiled, text, shown, options, symbol, applied)
     module = values["verify"]
     explained |= {"tuning": describe(applied)}
     return Compiled(shown, values["render"], header(module), launch(module), explained, module, values["check"])
 
 
-def _compiled(text: str, name: str, options, stem: str = "") -> tuple[dict, dict]:
+def _compiled(text: str, name: str, options, stem: str = "", applied=None) -> tuple[dict, dict]:
     """Every stage's value, and what explain says of them (both recurse over the program)."""
     from .pipeline import run_all
     from .report.explain import explain_data
 
     values = run_all(text, name, options, stem=stem)
     check_size_names(values["check"].kernel.sizes, options)
-    return values, explain_data(values["analyse"], Source(text, name), values["verify"])
+    return values, explain_data(values["analyse"], Source(text, name), values["verify"], applied)
 
 
 def _program(program, file: str | None) -> tuple[str, str]:

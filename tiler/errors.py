@@ -69,8 +69,8 @@ class CompilerBug(Exception):
         )
 
 
-def render_diagnostic(d: Diagnostic, source: Source | None) -> str:
-    lines = [f"{d.span}: error: {d.message}"]
+def render_diagnostic(d: Diagnostic, source: Source | None, severity: str = "error") -> str:
+    lines = [f"{d.span}: {severity}: {d.message}"]
     line, col = d.span.line, d.span.col
     text = source.line_text(line) if source is not None else ""
     if source is not None and not text.strip():  # at the end of the file, or on a blank line:

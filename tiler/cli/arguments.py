@@ -4,6 +4,7 @@ explain and compile share, and options that exclude each other.
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -12,6 +13,7 @@ from ..analyse.options import CLI_NAMES
 from ..errors import PlainError
 from ..pipeline import STDIN, read_program
 from ..source import Source
+from .guard import EXIT_USER
 
 
 def _program_path(ctx, param, value: str) -> str:
@@ -71,6 +73,20 @@ def plan_options(fn):
             fn = click.option(o.flag, name, multiple=o.takes is Takes.TABLE, metavar=o.metavar, default=None,
                               type=int if o.takes is Takes.WHOLE else None, help=o.help)(fn)
     return fn
+
+
+WERROR = click.option("--werror", "-Werror", "werror", is_flag=True,
+                      help="Treat warnings as errors: print them as errors and exit 1 (compile then writes nothing).")
+
+
+def warned(warnings, source, werror: bool) -> None:
+    """The warnings on stderr, `file:line:col: warning: ...` with the source
+    line; under --werror as errors, and exit 1."""
+    for w in warnings:
+        click.echo(w.render(source, "error" if werror else "warning"), err=True)
+    if werror and warnings:
+        click.echo(f"{len(warnings)} warning{'s' if len(warnings) > 1 else ''} treated as errors (--werror)", err=True)
+        sys.exit(EXIT_USER)
 
 
 def tuning_options(fn):

@@ -10,8 +10,9 @@ import click
 from ..analyse.options import CLI_NAMES, check_size_names
 from ..errors import PlainError
 from ..pipeline import EMITS, STAGE_NAMES, STAGES, STDIN, read_program
+from ..report.warnings import warnings_of
 from ..source import Source
-from .arguments import PROGRAM, _exclusive, plan_options, tuned_options, tuning_options
+from .arguments import PROGRAM, WERROR, _exclusive, plan_options, tuned_options, tuning_options, warned
 from .files import _write, _write_together
 from .guard import guarded
 
@@ -35,8 +36,9 @@ from .guard import guarded
               help="Run the stages up to this one, print nothing, and exit (0 when they succeed).")
 @click.option("--nvcc", "use_nvcc", is_flag=True,
               help="Also compile the CUDA with nvcc and print ptxas's report (registers, spills, shared memory).")
+@WERROR
 @guarded
-def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, symbol, **plan):
+def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, symbol, werror, **plan):
     """Compile PROG.fut to a CUDA kernel (tiled as `tiler explain` shows) and
     describe how to launch it."""
     import json
@@ -49,7 +51,7 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, symbol, **pla
 
     _exclusive(("--stop-after", stop_after), ("--emit", emit), ("--nvcc", use_nvcc), ("-o", output != "-"))
     _exclusive(("--emit", emit), ("--nvcc", use_nvcc))
-    options, _ = tuned_options(program, plan)
+    options, applied = tuned_options(program, plan)
     target.check_arch(arch)
     _check_output(output, program, emit)
     text, name = read_program(program)
@@ -58,6 +60,7 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, symbol, **pla
         return
     values = run_all(text, name, options, stem=symbol)
     check_size_names(values["check"].kernel.sizes, options, CLI_NAMES)
+    warned(warnings_of(values["analyse"], applied), Source(text, name), werror)
     describe = dict(launch(values["verify"]), arch=arch)
     if emit:
         shown = _emitted(emit, values, describe, Source(text, name))

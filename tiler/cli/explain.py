@@ -1,14 +1,16 @@
 """`tiler explain`: what was tiled, how and why (or why not)."""
 from __future__ import annotations
 
+import sys
+
 import click
 
 from ..analyse.options import CLI_NAMES, check_size_names
 from ..pipeline import read_program
 from ..source import Source
-from .arguments import PROGRAM, _exclusive, plan_options, tuned_options, tuning_options
+from .arguments import PROGRAM, WERROR, _exclusive, plan_options, tuned_options, tuning_options
 from .display import _width
-from .guard import guarded
+from .guard import EXIT_USER, guarded
 
 
 @click.command("explain")
@@ -20,8 +22,9 @@ from .guard import guarded
 @click.option("--show-transformed", is_flag=True,
               help="Print the program rewritten in the design note's tiled notation.")
 @click.option("--candidates", is_flag=True, help="Also list every candidate schedule with its cost, best first.")
+@WERROR
 @guarded
-def explain_cmd(program, as_json, show_variance, show_transformed, candidates, **plan):
+def explain_cmd(program, as_json, show_variance, show_transformed, candidates, werror, **plan):
     """Show PROG.fut's parallel dimensions, every streamSeq input, what it is
     invariant to, and what was tiled, how and why (or why not)."""
     import json
@@ -38,7 +41,7 @@ def explain_cmd(program, as_json, show_variance, show_transformed, candidates, *
     values = run_all(text, name, options, until="verify")
     check_size_names(values["check"].kernel.sizes, options, CLI_NAMES)
     analysis = values["analyse"]
-    data = explain_data(analysis, Source(text, name), values["verify"])
+    data = explain_data(analysis, Source(text, name), values["verify"], applied)
     data["tuning"] = describe(applied)
     if show_transformed:
         from ..report.transformed import show_transformed as transformed
@@ -50,3 +53,6 @@ def explain_cmd(program, as_json, show_variance, show_transformed, candidates, *
         width = _width()
         from rich.console import Console
         click.echo(render_text(data, show_variance, width or Console().width, candidates), nl=False)
+    if werror and data["warnings"]:  # (printed above, in the output asked for)
+        click.echo(f"{len(data['warnings'])} warning(s) treated as errors (--werror)", err=True)
+        sys.exit(EXIT_USER)

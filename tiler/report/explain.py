@@ -16,11 +16,13 @@ from ..analyse.schedule import Math, describe_copy, describe_pipeline, describe_
 from ..check.expressions import text as source_text
 from ..check.types import Binder, size_text
 from ..source import Source
+from .warnings import warnings_of
 
 
-def explain_data(a: Analysis, source: Source, module=None) -> dict:
+def explain_data(a: Analysis, source: Source, module=None, applied=None) -> dict:
     """`module`: the lowered kernels, whose versions the launch picks between
-    (without it, the plan's versions: before vector copies split one)."""
+    (without it, the plan's versions: before vector copies split one);
+    `applied`: the tuning file read, for its warning."""
     k, b = a.kernel, a.block
     return {
         "file": source.name,
@@ -47,7 +49,7 @@ def explain_data(a: Analysis, source: Source, module=None) -> dict:
                  "approximations)"},
         "candidates": [_candidate(c) for c in a.plan.candidates],
         "variance": _variance(a),
-        "warnings": [],
+        "warnings": [w.record() for w in warnings_of(a, applied)],
     }
 
 

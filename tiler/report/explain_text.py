@@ -45,9 +45,11 @@ def render_text(data: dict, variance: bool = False, width: int = 120, candidates
     if variance:
         _variance_text(console, data["variance"])
     if data["warnings"]:
+        console.print()
         console.print("[bold yellow]warnings[/]")
         for w in data["warnings"]:
-            console.print(f"  {w}")
+            where = f"{w['line']}:{w['column']}: " if w["line"] is not None else ""
+            console.print(f"  {where}{escape(w['message'])}" + (f" (hint: {escape(w['hint'])})" if w["hint"] else ""))
     return out.getvalue()
 
 

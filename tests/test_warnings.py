@@ -1,0 +1,63 @@
+"""Warnings: located, listed by explain (and in its JSON for tools), printed
+by compile, and errors under --werror (-Werror), where compile writes
+nothing."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import BENCHMARK_NAMES, BENCHMARKS, tiler
+
+DEAD = """fun [f32, n] main([f32, n] xs, [f32, m] ys) =
+  map(fn f32 (f32 x) =>
+        let unused = streamSeq(fn f32 (int kk, [f32, c] yc, f32 a) =>
+                                 loop (a) = for j < c do a + yc[j] in a
+                              , ys, 0f32)
+        in x * 2f32
+     , xs)
+"""
+
+
+def test_a_stream_nothing_reads_is_a_located_warning_and_an_error_under_werror(tmp_path):
+    prog = tmp_path / "dead.fut"
+    prog.write_text(DEAD)
+    done = tiler("compile", prog, "-o", tmp_path / "dead.cu")
+    assert done.returncode == 0 and (tmp_path / "dead.cu").exists()
+    assert done.stderr.startswith(f"{prog}:3:22: warning: nothing reads this streamSeq's value: it is removed")
+    assert "^" in done.stderr and "hint: use its result" in done.stderr
+    for flag in ("--werror", "-Werror"):
+        failed = tiler("compile", prog, "-o", tmp_path / "strict.cu", flag)
+        assert failed.returncode == 1 and f"{prog}:3:22: error: nothing reads" in failed.stderr
+        assert "1 warning treated as errors (--werror)" in failed.stderr and not (tmp_path / "strict.cu").exists()
+    data = json.loads(tiler("explain", prog, "--json").stdout)
+    assert data["warnings"] == [{"kind": "unused", "line": 3, "column": 22, "hint": "use its result, or delete it",
+                                 "message": "nothing reads this streamSeq's value: it is removed"}]
+    text = tiler("explain", prog)
+    assert text.returncode == 0 and "warnings\n  3:22: nothing reads this streamSeq's value" in text.stdout
+    assert tiler("explain", prog, "--json", "--werror").returncode == 1
+
+
+def test_an_option_the_plan_cannot_take_as_given_is_a_warning():
+    done = tiler("compile", BENCHMARKS / "mm.fut", "--chunk", "4096", "-o", "/dev/null")
+    assert done.returncode == 0
+    assert "mm.fut:9:15: warning: --chunk 4096: this stream takes chunks of" in done.stderr
+    assert "would not fit in the" in done.stderr and "hint: give a smaller --chunk" in done.stderr
+
+
+def test_a_tuning_file_no_table_of_applies_to_is_a_warning(tmp_path):
+    prog = tmp_path / "mm.fut"
+    prog.write_text((BENCHMARKS / "mm.fut").read_text())
+    (tmp_path / "mm.tuning").write_text("[[tuned]]\ndevice = \"Some GPU\"\nfast_math = true\nchunk = 8\n")
+    data = json.loads(tiler("explain", prog, "--json").stdout)
+    (w,) = data["warnings"]
+    assert w["kind"] == "tuning" and w["line"] is None and "no table applies: tuned only with --fast-math" in w["message"]
+
+
+@pytest.mark.parametrize("name", BENCHMARK_NAMES)
+def test_the_benchmarks_compile_without_warnings(name):
+    from tiler.analyse import Options
+    from tiler.pipeline import run_all
+    from tiler.report.warnings import warnings_of
+
+    path = BENCHMARKS / f"{name}.fut"
+    assert warnings_of(run_all(path.read_text(), path.name, Options(), until="analyse")["analyse"]) == ()

@@ -1,0 +1,73 @@
+"""Warnings: what tiler did that the user may not expect, located where it
+can be. `explain` lists them (`--json` as data for tools), `compile` prints
+them as `file:line:col: warning: ...` with the source line, and `--werror`
+makes them errors (exit 1). A warning never changes the kernel.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from ..analyse import Analysis
+from ..analyse.options import CLI_NAMES, tile_text
+from ..errors import Diagnostic, render_diagnostic
+from ..source import Source, Span
+
+
+class Kind(Enum):
+    UNUSED = "unused"  # a stream nothing reads: removed
+    OPTION = "option"  # a plan option given that the plan could not take as given
+    TUNING = "tuning"  # a tuning file beside the program that no table of applies to
+
+
+@dataclass(frozen=True)
+class CompilerWarning:
+    kind: Kind
+    message: str
+    span: Span | None = None
+    hint: str = ""
+
+    def record(self) -> dict:
+        """As `explain --json` lists it."""
+        where = {"line": self.span.line, "column": self.span.col} if self.span else {"line": None, "column": None}
+        return {"kind": self.kind.value, **where, "message": self.message, "hint": self.hint}
+
+    def render(self, source: Source | None, severity: str = "warning") -> str:
+        """As a compiler prints it; `severity` "error" under --werror."""
+        if self.span is None:
+            return f"{severity}: {self.message}" + (f"\n  hint: {self.hint}" if self.hint else "")
+        return render_diagnostic(Diagnostic(self.span, self.message, self.hint), source, severity)
+
+
+def warnings_of(a: Analysis, applied=None) -> tuple[CompilerWarning, ...]:
+    """Every warning for this analysis (and the tuning file read for it)."""
+    return _unused(a) + _options_not_taken(a) + _tuning(applied)
+
+
+def _unused(a: Analysis) -> tuple[CompilerWarning, ...]:
+    return tuple(CompilerWarning(Kind.UNUSED, "nothing reads this streamSeq's value: it is removed", span,
+                                 "use its result, or delete it")
+                 for span in sorted(a.kernel.unused, key=lambda s: (s.line, s.col)))
+
+
+def _options_not_taken(a: Analysis) -> tuple[CompilerWarning, ...]:
+    out = []
+    given, limit = a.options.chunk, a.options.shared_limit(a.block.pipelined)
+    for s in a.streams:
+        if given is not None and s.tiled and s.chunk != given:
+            out.append(CompilerWarning(
+                Kind.OPTION, f"{CLI_NAMES['chunk']} {given}: this stream takes chunks of {s.chunk}: the tiles of "
+                f"{given} would not fit in the {limit} bytes of shared memory a block may use", s.site.span,
+                f"give a smaller {CLI_NAMES['chunk']}, or a larger {CLI_NAMES['max_shared']}"))
+    asked = a.options.register_tile
+    if any(t not in (None, 1) for t in asked) and a.block.register is None:
+        out.append(CompilerWarning(Kind.OPTION, f"{CLI_NAMES['register_tile']} {tile_text(asked)}: not taken: "
+                                   f"{a.block.register_reason}"))
+    return tuple(out)
+
+
+def _tuning(applied) -> tuple[CompilerWarning, ...]:
+    if applied is None or applied.tuned is not None:
+        return ()
+    return (CompilerWarning(Kind.TUNING, f"{applied.file}: no table applies: {applied.note}",
+                            hint="tiler tune PROG.fut on this GPU writes one"),)
