@@ -552,6 +552,10 @@ def test_chunks_shrink_before_the_block_narrows_for_its_threads_rows():
     assert "chunk 32, not 128" in a.streams[0].reason and "rows its points read whole" in a.streams[0].reason
     given = plan_of("kmeans", Options(chunk=64))
     assert given.streams[0].chunk == 64 and given.block.extents == (64,)
+    # a chunk that is not a power of two never halves below MIN_CHUNK (184 threads' 184 -> 92 -> 46 -> 23 -> 11
+    # -> 5 would): the block narrows instead
+    odd = plan_of("kmeans", Options(tile=(184,)))
+    assert odd.block.extents == (92,) and odd.streams[0].chunk == 92
 
 
 def test_a_chunk_of_rows_that_differ_between_threads_is_not_staged(tmp_path):

@@ -111,3 +111,15 @@ def test_the_api_names_a_wrong_argument_and_takes_numpy_integers():
     k = tiler.compile(mm, tile=np.int64(16), chunk=np.int32(64), sizes={"n": np.int64(500)},
                       register_tile=(np.int64(4), 8))
     assert "__global__" in k.cuda
+
+
+def test_the_api_refuses_a_file_or_name_that_is_not_text_and_takes_the_defaults_given_back():
+    import tiler
+    from tiler.errors import PlainError
+
+    for kw in ({"file": 3}, {"name": 3}):
+        with pytest.raises(PlainError):
+            tiler.compile(BENCHMARKS / "mm.fut", **kw)
+    # an option's own default, given back, is no option: the race stays on, --no-tile alone
+    assert tiler.compile(BENCHMARKS / "mm.fut", tile=(), register_tile=()).module.timed
+    assert not tiler.compile(BENCHMARKS / "mm.fut", no_tile=True, tile=()).explain["streams"][0]["tiled"]

@@ -481,7 +481,7 @@ def test_rows_of_a_length_known_at_launch_get_versions_within_a_bound():
     # the points' rows, the centres' full and last chunks: each copy guarded by the row's end; loops run to d
     assert body.count("< d ? ") == 3 and "f < d;" in body
     assert f"r * {ROW_BOUND + 1} + e" in body  # the points' lines: odd pitch
-    # a full chunk's 64 centres, 8 at a time: their distances' loops over the row jammed into one
+    # a full chunk's 32 centres, 8 at a time: their distances' loops over the row jammed into one
     assert "for (int j = 0; j < 32; j += 8) {  // 8 iterations a step, their inner loops jammed" in body
     assert body.count("sh_p[threadIdx.x * 65 + f]") == 8 and "sh_cc[(j + 7) * 64 + f]" in body
     # the last, partial chunk likewise, its last c % 8 centres one at a time; a row length known when

@@ -278,6 +278,30 @@ def test_a_run_reports_the_fraction_done_as_its_outer_loops_iterate():
     prog = check(parse(text, "p.fut"))
     seen = []
     run(prog, {"xs": np.ones(3, np.float32), "ys": np.ones(10, np.float32)}, Chunking("fixed", size=5),
-        progress=seen.append)
-    assert seen == sorted(seen) and seen[-1] == 1.0 and len(seen) == 4 * 2 + 4  # 2 chunks in each of 4 iterations
-    assert seen[0] == 0.125  # the first chunk of the first of 4 iterations
+        progress=lambda done, where: seen.append((done, where)))
+    fractions = [f for f, _ in seen]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0 and len(seen) == 4 * 2 + 4  # 2 chunks each
+    assert seen[0] == (0.125, "the loop at 3:9")  # the first chunk of the first of 4 iterations
+
+
+def test_loops_one_after_another_report_each_its_own_progress_and_threads_one_at_a_time_theirs():
+    from tiler.interp import run
+
+    both = """fun [f32, n] main([f32, n] xs) =
+  map(fn f32 (f32 x) =>
+        loop (s = 0f32) = for i < 4 do s + x in
+        loop (t = s) = for j < 2 do t * x in t
+     , xs)
+"""
+    seen = []
+    run(check(parse(both, "p.fut")), {"xs": np.ones(3, np.float32)}, progress=lambda f, w: seen.append((f, w)))
+    assert seen == [(0.25, "the loop at 3:9"), (0.5, "the loop at 3:9"), (0.75, "the loop at 3:9"),
+                    (1.0, "the loop at 3:9"), (0.5, "the loop at 4:9"), (1.0, "the loop at 4:9")]
+    own = """fun [f32, n] main([int, n] cs) =
+  map(fn f32 (int c) => streamSeq(fn f32 (int k0, [int, q] ic, f32 s) => loop (s) = for i < q do s + 1f32 in s,
+                                  iota(c), 0f32), cs)
+"""  # an iota of a count that differs between threads: the map's points one at a time
+    seen = []
+    run(check(parse(own, "p.fut")), {"cs": np.array([1, 2, 3, 4])}, progress=lambda f, w: seen.append((f, w)))
+    fractions = [f for f, w in seen if w == "the points of the map at 2:3"]
+    assert len(fractions) == len(seen) and fractions == sorted(fractions) and set(fractions) == {0.25, 0.5, 0.75, 1.0}

@@ -61,3 +61,23 @@ def test_the_benchmarks_compile_without_warnings(name):
 
     path = BENCHMARKS / f"{name}.fut"
     assert warnings_of(run_all(path.read_text(), path.name, Options(), until="analyse")["analyse"]) == ()
+
+
+def test_a_tuned_value_a_given_option_contradicts_is_not_taken_nor_warned_about(tmp_path):
+    """--no-register-tile wins over a tuning file's register tile, as over one
+    given beside it: no warning blames the user's flag for the file's value."""
+    prog = tmp_path / "mm.fut"
+    prog.write_text((BENCHMARKS / "mm.fut").read_text())
+    (tmp_path / "mm.tuning").write_text("[[tuned]]\ndevice = \"Some GPU\"\nregister_tile = [2, 2]\n")
+    data = json.loads(tiler("explain", prog, "--json", "--no-register-tile").stdout)
+    assert data["warnings"] == [] and data["block"]["register_tile"]["sizes"] == [1, 1]
+    assert tiler("compile", prog, "--no-register-tile", "--werror", "-o", tmp_path / "mm.cu").returncode == 0
+
+
+def test_werror_prints_the_warnings_as_errors_in_every_output(tmp_path):
+    prog = tmp_path / "dead.fut"
+    prog.write_text(DEAD)
+    for args in (["explain", prog, "--show-transformed"], ["compile", prog, "--stop-after", "render"]):
+        done = tiler(*args, "--werror")
+        assert done.returncode == 1 and f"{prog}:3:22: error: nothing reads" in done.stderr, args
+        assert "1 warning treated as errors (--werror)" in done.stderr

@@ -155,6 +155,8 @@ def _program(program, file: str | None) -> tuple[str, str]:
     from .pipeline import read_program
     from .resources import shipped_program
 
+    if file is not None and not isinstance(file, str):
+        raise PlainError(f"file {file!r}: the name messages give a program passed as text, a str")
     if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")) \
             or shipped_program(program) is not None:  # a path, or a shipped benchmark's name ("mm")
         text, name = read_program(str(program))

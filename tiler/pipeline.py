@@ -108,7 +108,7 @@ def symbol_name(name: str | None, flag: str = "--name") -> str:
     """A --name value, checked: it goes into C identifiers (`tiler_NAME_launch`)."""
     if name is None:
         return ""
-    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,63}", name) or "__" in name:
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,63}", name) or "__" in name:
         raise PlainError(f"{flag} {name!r}: the generated symbols are tiler_NAME_launch and tiler_NAME_tiled, so "
                          "NAME is a letter, then letters, digits and single underscores (64 at most)",
                          "for example --name my_kernel")

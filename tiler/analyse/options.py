@@ -41,7 +41,7 @@ class Option:
     flag: str  # the command line's spelling
     help: str
     metavar: str = ""
-    most: int = 0  # WHOLE and TILE: the largest value (WHOLE also `least`)
+    most: int | None = None  # WHOLE and TILE: the largest value (None: no bound); WHOLE also `least`
     least: int = 0
     valid: Callable[[int], bool] | None = None  # WHOLE: a test beyond least..most
     words: str = ""  # WHOLE: the values it takes, for the message and the docs
@@ -239,10 +239,6 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
     return Options(**values)
 
 
-def _any(_value) -> bool:
-    return True
-
-
 def _given(value) -> bool:
     return value not in (None, False, "", ())
 
@@ -256,7 +252,10 @@ def _checked(key: str, option: Option, value, flag: str, pair):
     if option.takes is Takes.TABLE:
         return _table(_size_table(value, flag), key, option, flag, pair)
     whole = _whole(value, flag)
-    if whole is not None and not (option.least <= whole <= option.most and (option.valid or _any)(whole)):
+    if whole is None:
+        return None
+    fits = option.least <= whole and (option.most is None or whole <= option.most)
+    if not fits or (option.valid is not None and not option.valid(whole)):
         raise PlainError(f"{flag} {whole}: {option.words}", option.hint)
     return whole
 
@@ -338,7 +337,7 @@ def _tile_value(value, flag: str):
 
 
 def _tile(value, flag: str, limit: int = target.MAX_THREADS_PER_BLOCK) -> tuple:
-    if value is None or value == "":
+    if value is None or value == "" or value == ():  # (the field's own default, given back)
         return ()
     text = value if isinstance(value, str) else tile_text((value,) if isinstance(value, int) else tuple(value))
     return parse_tile(text, flag, limit)

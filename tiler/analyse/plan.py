@@ -379,9 +379,9 @@ def _shorter_chunks(plain: Schedule, best: Schedule, rows, views: Views, options
     the rows its threads read whole, where that keeps every chunk at least
     MIN_CHUNK (and a line of the rows staged to coalesce): a shorter chunk
     costs two barriers more a chunk, a narrower block costs its tiles half
-    their reuse, twice the global loads (k-means, rows of at most 64: 16
-    centres in chunks of 64 beside 64 threads' rows, 0.222 ms; chunks of 16
-    beside 128 threads', 0.135). None where the chunks cannot shrink so
+    their reuse, twice the global loads (k-means, rows of at most 64, 16
+    centres, H200: chunks of 64 beside 64 threads' rows, 0.227 ms; chunks of
+    32 beside 128 threads', 0.148). None where the chunks cannot shrink so
     (a --chunk given, a register tile, which plans its own chunks)."""
     if options.chunk is not None or best.block.register is not None:
         return None
@@ -390,7 +390,9 @@ def _shorter_chunks(plain: Schedule, best: Schedule, rows, views: Views, options
     limit = options.shared_limit(plain.block.pipelined) - sum(r.bytes for r in rows if r.staged)
     streams, shared = _halved(plain.streams, plain.block.shared_bytes, limit, floor, plain.block, views.var, views,
                               options)
-    if shared > limit or not all(s.tiled == t.tiled for s, t in zip(plain.streams, streams)):
+    # (_halved may step past the floor from a chunk that is not a power of two: 92 threads' chunk of 92 to 5)
+    if shared > limit or _chunk_of(streams) < floor or not all(s.tiled == t.tiled
+                                                             for s, t in zip(plain.streams, streams)):
         return None
     full, chunk = _chunk_of(plain.streams), _chunk_of(streams)
     why = (f"chunk {chunk}, not {full}: the tiles of {full} and the rows its points read whole would need more "

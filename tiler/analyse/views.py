@@ -1,12 +1,12 @@
 """Where a streamed array lives in global memory, and how its chunks are read.
 
-`Views(kernel).root_layout(array)` follows an array expression back to a
+`Views(kernel).unit_stride(array)` follows an array expression back to a
 parameter of `main` (through lets, rows picked by indices, map parameters,
 outer chunks and prelude transposes) and says which index of the stream is
-unit-stride there: the chunk index (`"chunk"`), the index within each
-element of a stream of rows (`"row"`), the index of parallel dimension d
-(`("dim", d)`), or neither (`"strided"`); None when the array
-is computed (an `if`, an `iota`). `chunk_reads(stream, param)` lists the
+unit-stride there, as a `UnitStride`: the chunk index (`Stride.CHUNK`), the
+index within each element of a stream of rows (`Stride.ROW`), the index of
+parallel dimension d (`Stride.DIM`, `dim` d), or neither (`Stride.STRIDED`);
+None when the array is computed (an `if`, an `iota`). `chunk_reads(stream, param)` lists the
 indices the body reads a chunk's elements with, or None when the chunk is
 used whole.
 """

@@ -56,7 +56,9 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, symbol, werro
     _check_output(output, program, emit)
     text, name = read_program(program)
     if stop_after:
-        run_all(text, name, options, until=stop_after, stem=symbol)
+        values = run_all(text, name, options, until=stop_after, stem=symbol)
+        if "analyse" in values:  # (the stages before it have no warnings)
+            warned(warnings_of(values["analyse"], applied), Source(text, name), werror)
         return
     values = run_all(text, name, options, stem=symbol)
     check_size_names(values["check"].kernel.sizes, options, CLI_NAMES)

@@ -1,16 +1,15 @@
 """`tiler explain`: what was tiled, how and why (or why not)."""
 from __future__ import annotations
 
-import sys
-
 import click
 
 from ..analyse.options import CLI_NAMES, check_size_names
 from ..pipeline import read_program
+from ..report.warnings import warnings_of
 from ..source import Source
-from .arguments import PROGRAM, WERROR, _exclusive, plan_options, tuned_options, tuning_options
+from .arguments import PROGRAM, WERROR, _exclusive, plan_options, tuned_options, tuning_options, warned
 from .display import _width
-from .guard import EXIT_USER, guarded
+from .guard import guarded
 
 
 @click.command("explain")
@@ -53,6 +52,5 @@ def explain_cmd(program, as_json, show_variance, show_transformed, candidates, w
         width = _width()
         from rich.console import Console
         click.echo(render_text(data, show_variance, width or Console().width, candidates), nl=False)
-    if werror and data["warnings"]:  # (printed above, in the output asked for)
-        click.echo(f"{len(data['warnings'])} warning(s) treated as errors (--werror)", err=True)
-        sys.exit(EXIT_USER)
+    if werror:  # listed above in the output asked for; as errors on stderr too, then exit 1
+        warned(warnings_of(analysis, applied), Source(text, name), werror)

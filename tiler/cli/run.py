@@ -84,7 +84,7 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
 
 @contextlib.contextmanager
 def _progress():
-    """A callback taking the fraction of the run done, shown as a bar on
+    """A callback taking the fraction done and where, shown as a bar on
     stderr where it is a terminal (and gone when the run ends): a long
     interpreter run (lavaMD at its full sizes: a minute) is not silent."""
     from rich.console import Console
@@ -96,7 +96,7 @@ def _progress():
         return
     with Progress(console=console, transient=True) as bar:
         task = bar.add_task("interpreting", total=1.0)
-        yield lambda done: bar.update(task, completed=done)
+        yield lambda done, where: bar.update(task, completed=done, description=f"interpreting: {where}")
 
 
 def _summary(prog, outs, sizes, chunking, elapsed: float) -> None:

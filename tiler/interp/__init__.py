@@ -31,8 +31,8 @@ def run(program: T.Program, inputs: dict, chunking: Chunking = WHOLE, seed: int 
     """The outputs; `rows` (indices along dimension 0) evaluates only those
     points of the outermost map, so a reference is affordable at full sizes;
     `wide` computes f32 in float64; `fused` rounds f32 `a * b + c` once;
-    `progress` is called with the fraction done as the outer loops and
-    streams iterate (Evaluator.progress)."""
+    `progress` is called with the fraction done, and where, as the outer
+    loops and streams iterate (Evaluator.progress)."""
     k = program.kernel
     with np.errstate(all="ignore"):
         try:
@@ -41,6 +41,7 @@ def run(program: T.Program, inputs: dict, chunking: Chunking = WHOLE, seed: int 
             return _nest(ev, k, rows)
         except NonUniform:
             ev = _start(program, inputs, chunking, seed, wide, fused)
+            ev.progress = progress
             outs = _nest_by_thread(ev, k)
             return outs if rows is None else tuple(o[np.asarray(rows)] for o in outs)
 
@@ -144,12 +145,17 @@ def _nest_by_thread(ev: Evaluator, k: T.Kernel) -> tuple:
         lv = k.levels[i]
         args = [ev.ev(a) for a in lv.args]
         shape[i] = args[0].shape[B]
+        points = ev.enter(shape[i], f"the points of the map at {lv.span.short}") if i == 0 else None
         for j in range(shape[i]):
             for p, a in zip(lv.params, args):
                 ev.env[p] = a[(slice(None),) * B + (j,)]
             for binders, value in lv.lets:
                 ev.bind(binders, ev.ev(value))
             level(i + 1, point + (j,))
+            if points is not None:  # a thread at a time: the outer map's points are the progress
+                ev.step(points)
+        if points is not None:
+            ev.leave()
 
     level(0, ())
     outs = tuple(np.zeros(tuple(shape), dtype=dtype(t, ev.wide)) for t in k.outputs)

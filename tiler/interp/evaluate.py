@@ -30,10 +30,11 @@ class Evaluator:
         self.rng = np.random.default_rng(seed)
         self.env: dict[Binder, object] = {}
         self.mask = None  # bool array over the batch axes, or None for all lanes
-        # called with the fraction of the run done, at each iteration of the outer PROGRESS_LEVELS loops and
-        # streams (tiler run's progress on long runs); None: no one asked
-        self.progress: Callable[[float], None] | None = None
-        self._levels: list[list[int]] = []  # [iterations done, iterations] of each loop or stream we are in
+        # called with (the fraction done, where) at each iteration of the outer PROGRESS_LEVELS loops, streams
+        # and map points (tiler run's progress on long runs): the fraction of the outermost one's iterations,
+        # an inner one's counting within one of those; None: no one asked
+        self.progress: Callable[[float, str], None] | None = None
+        self._levels: list[list] = []  # [iterations done, iterations, where] of each loop or stream we are in
 
     # ---- helpers -----------------------------------------------------------
 
@@ -207,32 +208,35 @@ class Evaluator:
 
     # ---- progress: the fraction done, from the iterations of the loops we are in ---------
 
-    def _enter(self, total: int) -> list[int]:
-        level = [0, max(total, 1)]
+    def enter(self, total: int, where: str) -> list:
+        level = [0, max(total, 1), where]
         self._levels.append(level)
         return level
 
-    def _step(self, level: list[int]) -> None:
+    def step(self, level: list) -> None:
         level[0] += 1
         if self.progress is not None and len(self._levels) <= PROGRESS_LEVELS:
             done, share = 0.0, 1.0
-            for finished, total in self._levels:
+            for finished, total, _ in self._levels:
                 done += share * finished / total
                 share /= total
-            self.progress(done)
+            self.progress(done, self._levels[0][2])
+
+    def leave(self) -> None:
+        self._levels.pop()
 
     def _loop(self, e: T.Loop):
         values = tuple(self.ev(i) for i in e.inits)
         bound = self.ev(e.bound)
         count = self.uniform(bound)
         if count is not None:
-            level = self._enter(int(count))
+            level = self.enter(int(count), f"the loop at {e.span.short}")
             try:
                 for k in range(int(count)):
                     values = self._iterate(e, values, k)
-                    self._step(level)
+                    self.step(level)
             finally:
-                self._levels.pop()
+                self.leave()
         else:
             values = self._masked_loop(e, values, bound)
         self.bind_each(e.results, values)
@@ -248,17 +252,17 @@ class Evaluator:
         live = self._live(bound)
         saved = self.mask
         count = int(live.max()) if live.size else 0
-        level = self._enter(count)
+        level = self.enter(count, f"the loop at {e.span.short}")
         try:
             for k in range(count):
                 going = bound > k
                 self.mask = going if saved is None else saved & going
                 new = self._iterate(e, values, k)
                 values = tuple(np.where(going, n, v) for n, v in zip(new, values))
-                self._step(level)
+                self.step(level)
         finally:
             self.mask = saved
-            self._levels.pop()
+            self.leave()
         return values
 
     def _iota(self, e: T.Iota):
@@ -276,7 +280,7 @@ class Evaluator:
         n = arrays[0].shape[self.B]
         lead = (slice(None),) * self.B
         splits = list(self.chunking.splits(n, self.rng))
-        level = self._enter(len(splits))
+        level = self.enter(len(splits), f"the streamSeq at {e.span.short}")
         try:
             for start, length in splits:
                 self.env[e.offset] = self.scalar(start, e.offset.type)
@@ -286,9 +290,9 @@ class Evaluator:
                 self.bind_each(e.acc_params, accs)
                 out = self.ev(e.body)
                 accs = out if isinstance(out, tuple) else (out,)
-                self._step(level)
+                self.step(level)
         finally:
-            self._levels.pop()
+            self.leave()
         return accs if len(accs) > 1 else accs[0]
 
 

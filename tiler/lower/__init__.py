@@ -115,10 +115,11 @@ def _schedule_module(analysis: Analysis, file: str) -> kir.Module:
     return kir.Module(file, tuple(versions + wide), notes)
 
 
-def _provably_aligned(vector: kir.Kernel) -> bool:
-    """Whether the kernel with vector copies verifies. Vector accesses the
-    verifier cannot prove aligned send the launch to the scalar kernel
-    alone; any other problem is a compiler bug, never a slower kernel."""
+def _vectors_verified(vector: kir.Kernel) -> bool:
+    """Whether the kernel with vector copies verifies: False where the
+    verifier cannot prove its vector accesses aligned (the launch then runs
+    the scalar kernel alone); any other problem raises a CompilerBug naming
+    the kernel, never a slower kernel."""
     return check(vector, frozenset({Fault.UNALIGNED}))
 
 
@@ -130,7 +131,7 @@ def _wide_versions(analysis: Analysis, file: str, why: str) -> list[kir.Version]
     vector = lower_schedule(analysis, plan.schedule, file, wide=True)
     scalar = lower_schedule(analysis, plan.schedule, file, vectors=False, wide=True)
     condition = _launch_condition(plan, scalar)
-    if not vector.divisible or not _provably_aligned(vector):  # no vector copies, or unaligned: scalar alone
+    if not vector.divisible or not _vectors_verified(vector):  # no vector copies, or unaligned: scalar alone
         return [kir.Version(scalar, condition, why)]
     return [kir.Version(vector, both(condition, _aligned(vector)), _joined(why, ALIGNED)),
             kir.Version(dataclasses.replace(scalar, name=scalar.name + "_scalar"), condition,
@@ -220,7 +221,7 @@ def _versions(analysis: Analysis, file: str, transposed: frozenset, note: str = 
     if main.divisible:
         scalar = lower_schedule(analysis, schedule, file, vectors=False, transposed=transposed)
         scalar = dataclasses.replace(scalar, name=scalar.name + "_scalar")
-        if _provably_aligned(main):  # else the scalar kernel alone
+        if _vectors_verified(main):  # else the scalar kernel alone
             versions.append(kir.Version(main, both(condition, _aligned(main)), _joined(ALIGNED, note), share))
             single = ", in one buffer where two would spill registers" \
                 if scalar.shared_bytes < main.shared_bytes else ""

@@ -41,7 +41,7 @@ class CompilerWarning:
 
 def warnings_of(a: Analysis, applied=None) -> tuple[CompilerWarning, ...]:
     """Every warning for this analysis (and the tuning file read for it)."""
-    return _unused(a) + _options_not_taken(a) + _tuning(applied)
+    return _unused(a) + _options_not_taken(a, applied) + _tuning(applied)
 
 
 def _unused(a: Analysis) -> tuple[CompilerWarning, ...]:
@@ -50,18 +50,22 @@ def _unused(a: Analysis) -> tuple[CompilerWarning, ...]:
                  for span in sorted(a.kernel.unused, key=lambda s: (s.line, s.col)))
 
 
-def _options_not_taken(a: Analysis) -> tuple[CompilerWarning, ...]:
+def _options_not_taken(a: Analysis, applied=None) -> tuple[CompilerWarning, ...]:
+    def given(key: str, value: str) -> str:  # the option as given: on the command line, or by the tuning file
+        tuned = applied is not None and key in applied.used
+        return f"{CLI_NAMES[key]} {value}" + (f" (from {applied.file})" if tuned else "")
+
     out = []
-    given, limit = a.options.chunk, a.options.shared_limit(a.block.pipelined)
+    chunk, limit = a.options.chunk, a.options.shared_limit(a.block.pipelined)
     for s in a.streams:
-        if given is not None and s.tiled and s.chunk != given:
+        if chunk is not None and s.tiled and s.chunk != chunk:
             out.append(CompilerWarning(
-                Kind.OPTION, f"{CLI_NAMES['chunk']} {given}: this stream takes chunks of {s.chunk}: the tiles of "
-                f"{given} would not fit in the {limit} bytes of shared memory a block may use", s.site.span,
+                Kind.OPTION, f"{given('chunk', chunk)}: this stream takes chunks of {s.chunk}: the tiles of "
+                f"{chunk} would not fit in the {limit} bytes of shared memory a block may use", s.site.span,
                 f"give a smaller {CLI_NAMES['chunk']}, or a larger {CLI_NAMES['max_shared']}"))
     asked = a.options.register_tile
     if any(t not in (None, 1) for t in asked) and a.block.register is None:
-        out.append(CompilerWarning(Kind.OPTION, f"{CLI_NAMES['register_tile']} {tile_text(asked)}: not taken: "
+        out.append(CompilerWarning(Kind.OPTION, f"{given('register_tile', tile_text(asked))}: not taken: "
                                    f"{a.block.register_reason}"))
     return tuple(out)
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from .. import tomlfile
 from ..analyse import Options, make_options
-from ..analyse.options import CLI_NAMES, TUNED, tile_text
+from ..analyse.options import CLI_NAMES, OPTIONS, TUNED, tile_text
 from ..errors import PlainError
 
 SUFFIX = ".tuning"
@@ -166,14 +166,22 @@ def pick(tables: list[Tuned], device: str | None, sizes: dict, fast_math: bool =
 
 
 def apply(options: Options, tuned: Tuned) -> tuple[Options, dict]:
-    """The tuned parameters the command line left at their defaults."""
+    """The tuned parameters the command line left at their defaults, and
+    that contradict none it gave (--no-register-tile wins over a tuned
+    register tile, as it would over one given beside it)."""
     default = Options()
     checked = make_options(**tuned.parameters)
+    given = {f.name for f in fields(Options) if getattr(options, f.name) != getattr(default, f.name)}
     used = {}
     for f in fields(Options):
-        if f.name in tuned.parameters and getattr(options, f.name) == getattr(default, f.name):
+        if f.name in tuned.parameters and f.name not in given and not _contradicted(f.name, given):
             used[f.name] = getattr(checked, f.name)
     return replace(options, **used), {k: tuned.parameters[k] for k in used}
+
+
+def _contradicted(name: str, given: set) -> bool:
+    """Whether an option the command line gave contradicts `name`, or `name` it."""
+    return any(g in OPTIONS and (name in OPTIONS[g].contradicts or g in OPTIONS[name].contradicts) for g in given)
 
 
 def flags(used: dict) -> str:
