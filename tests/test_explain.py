@@ -207,3 +207,11 @@ def test_show_transformed_says_step_three_in_words_for_a_stream_under_an_if():
     assert "step 2 of 3" in out and "(drawn in words only" in out
     plain = tiler("explain", BENCHMARKS / "matvec.fut", "--show-transformed").stdout
     assert "step 1 of 3" not in plain  # no register tile: the block-tiled program alone
+
+
+def test_json_says_why_an_input_is_read_in_place_as_one_word():
+    data = json.loads(tiler("explain", BENCHMARKS / "matvec.fut", "--json", "--no-coalesce").stdout)
+    (stream,) = data["streams"]
+    assert [i["refusal"] for i in stream["inputs"]] == ["coalescing_off", None]
+    tiled = json.loads(tiler("explain", BENCHMARKS / "mm.fut", "--json").stdout)
+    assert all(i["refusal"] is None for s in tiled["streams"] for i in s["inputs"])

@@ -167,7 +167,9 @@ def _input(p, source: Source) -> dict:
            "reads": describe_reads(st) if st else "",
            "bytes": st.bytes if st and p.copied else 0, "shares": p.shares or None,
            "coalesce": p.coalesce.value, "uncoalesced_in_place": p.uncoalesced,
-           "for_coalescing": p.for_coalescing, "reason": p.reason}
+           "for_coalescing": p.for_coalescing,
+           "refusal": p.refusal.name.lower() if p.refusal else None,  # why it is read in place, for tools
+           "reason": p.reason}
     if st:
         out["schedule"] = {"copy_axis": st.copy.axis.value, "coalescing": st.copy.coalescing.value,
                            "reads": st.reads.value, "pitch": st.pitch, "reuse": st.reuse, "vector": st.vector,
