@@ -513,3 +513,18 @@ def test_the_api_takes_the_name_too():
     c = api.compile(BENCHMARKS / "rowsum.fut", name="sums")
     assert all(k.name.startswith("tiler_sums_") for k in c.module.kernels) and "tiler_sums_launch(" in c.header
     assert all(v.rival.startswith("tiler_sums_") for v in c.module.versions if v.rival)
+
+
+def test_fuzz_runs_side_by_side_share_the_failures_folder(tmp_path, monkeypatch):
+    """Its probe of --out is removed again, unless another run meanwhile
+    removed it or wrote in it (8 parallel runs: one said "cannot make a
+    folder there" when another had removed the probe first)."""
+    from pathlib import Path
+
+    from tiler.cli.files import _check_folder
+
+    def gone(self):
+        raise FileNotFoundError(2, "No such file or directory")
+
+    monkeypatch.setattr(Path, "rmdir", gone)
+    _check_folder(str(tmp_path / "fuzz-failures"), "--out")  # no error

@@ -107,7 +107,8 @@ def _check_folder(path: str, flag: str) -> None:
     made = not folder.exists()
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        if made:
-            folder.rmdir()  # (a parent it made stays: empty, harmless)
     except OSError as exc:
         raise PlainError(f"{flag} {path}: cannot make a folder there: {exc.strerror or exc}") from None
+    if made:  # (a parent it made stays: empty, harmless)
+        with contextlib.suppress(OSError):  # runs side by side: another may have removed it, or written in it
+            folder.rmdir()
