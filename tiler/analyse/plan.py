@@ -237,9 +237,7 @@ def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
         streams = tuple(over_limit(s, shared, limit) for s in streams)
         shared = 0
     elif chunk < full:
-        why = (f"chunk {chunk}, not {full}: the tiles of {full} would need more than the {limit} "
-               "bytes of shared memory a block may use")
-        streams = tuple(replace(s, reason=f"{s.reason}; {why}") if s.tiled else s for s in streams)
+        streams = _shortened(streams, full, limit)
     return Schedule(replace(block, shared_bytes=shared), streams, cost.loads(streams), math=math_of(options))
 
 
@@ -247,11 +245,20 @@ def _chunk_of(streams) -> int:
     return max((s.chunk for s in streams if s.tiled), default=0)
 
 
+def _shortened(streams, full: int, limit: int, beside: str = "") -> tuple[StreamPlan, ...]:
+    """The tiled streams, their reasons saying why their chunk is shorter than `full`."""
+    why = (f"chunk {_chunk_of(streams)}, not {full}: the tiles of {full}{beside} would need more than the {limit} "
+           "bytes of shared memory a block may use")
+    return tuple(replace(s, reason=f"{s.reason}; {why}") if s.tiled else s for s in streams)
+
+
 def _halved(streams, shared: int, limit: int, floor: int, block, var: Variance, views: Views, options: Options):
     """The streams planned with their chunk halved until their tiles fit the
-    limit or the chunk reaches `floor`; and their shared bytes."""
+    limit or another halving would pass `floor` (a chunk that is not a power
+    of two stops above it: 92 -> 46 -> 23 -> 11, never 5); and their shared
+    bytes."""
     chunk = _chunk_of(streams)
-    while shared > limit and chunk > floor:
+    while shared > limit and chunk // 2 >= floor:
         chunk //= 2
         streams = _settled(tuple(plan_stream(s, block, views, options, chunk) for s in var.streams), block, views,
                            options, chunk)
@@ -390,14 +397,10 @@ def _shorter_chunks(plain: Schedule, best: Schedule, rows, views: Views, options
     limit = options.shared_limit(plain.block.pipelined) - sum(r.bytes for r in rows if r.staged)
     streams, shared = _halved(plain.streams, plain.block.shared_bytes, limit, floor, plain.block, views.var, views,
                               options)
-    # (_halved may step past the floor from a chunk that is not a power of two: 92 threads' chunk of 92 to 5)
-    if shared > limit or _chunk_of(streams) < floor or not all(s.tiled == t.tiled
-                                                             for s, t in zip(plain.streams, streams)):
+    if shared > limit or not all(s.tiled == t.tiled for s, t in zip(plain.streams, streams)):
         return None
-    full, chunk = _chunk_of(plain.streams), _chunk_of(streams)
-    why = (f"chunk {chunk}, not {full}: the tiles of {full} and the rows its points read whole would need more "
-           f"than the {options.shared_limit(plain.block.pipelined)} bytes of shared memory a block may use")
-    streams = tuple(replace(s, reason=f"{s.reason}; {why}") if s.tiled else s for s in streams)
+    streams = _shortened(streams, _chunk_of(plain.streams), options.shared_limit(plain.block.pipelined),
+                         " and the rows its points read whole")
     return Schedule(replace(plain.block, shared_bytes=shared), streams, cost.loads(streams), math=plain.math)
 
 
