@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -215,3 +216,28 @@ def test_json_says_why_an_input_is_read_in_place_as_one_word():
     assert [i["refusal"] for i in stream["inputs"]] == ["coalescing_off", None]
     tiled = json.loads(tiler("explain", BENCHMARKS / "mm.fut", "--json").stdout)
     assert all(i["refusal"] is None for s in tiled["streams"] for i in s["inputs"])
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not on PATH")
+def test_nvcc_gives_ptxas_report_for_every_version():
+    """explain --nvcc: each version's kernels as ptxas built them, their
+    shared memory the plan's; the micro-tile's "about N" near ptxas's N."""
+    done = tiler("explain", "benchmarks/mm.fut", "--nvcc", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["arch"] == "sm_90"
+    for v in data["versions"]:
+        (k,) = v["ptxas"]
+        assert k["shared_bytes"] == k["planned_shared_bytes"] and not k["spill_stores"]
+    first = data["versions"][0]["ptxas"][0]["registers"]
+    assert abs(data["block"]["register_tile"]["registers_expected"] - first) <= 0.15 * first
+    text = tiler("explain", "benchmarks/mm.fut", "--nvcc").stdout
+    assert f"ptxas: {first} registers, no spills" in text and "49920 of dynamic shared memory" in text
+
+
+def test_a_coarsened_block_claims_no_register_count():
+    """A 1-D block's registers are its body's, which the plan does not
+    count (ptxas's, with --nvcc): explain states its accumulators only."""
+    data = explained("lavamd")
+    assert data["block"]["register_tile"]["registers_expected"] is None
+    assert "in all" not in render_text(data, variance=False, width=120)

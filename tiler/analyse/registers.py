@@ -23,7 +23,7 @@ from .. import target
 from ..check import typed as T
 from ..check.types import Scalar
 from ..interp.values import dtype
-from ..tree import children
+from ..tree import children, descendants
 from .cost import LOAD_PRICE, price
 from .options import Options
 from .records import dims_text
@@ -152,6 +152,62 @@ def _coarsened(schedule: Schedule, kernel: T.Kernel, options: Options) -> tuple[
     shares = ", ".join(p.name for p in staged)
     return tile, (f"{wanted} points a thread, {threads} threads apart{why}: each value of {shares} read from "
                   f"shared memory serves all {wanted}")
+
+
+def expected_registers(schedule: Schedule, variance) -> int | None:
+    """The registers a thread of a 2-D micro-tile is expected to use, for
+    explain: its accumulators, one step's operands, the elements each thread
+    copies through registers a chunk (ptxas issues a copy's loads together),
+    and ADDRESSING. Within 20% of ptxas on the tests' register-tiled programs
+    (test_codegen); a value each point reads outside the stream (a
+    covariance's means) is not counted. None for a coarsened 1-D block: its
+    body, not the tile, sets its registers (ptxas's count: explain --nvcc)."""
+    block, tile = schedule.block, schedule.block.register
+    if tile is None or len(block.spans) < 2:
+        return None
+    staged = [p for s in schedule.streams if s.tiled for p in s.inputs if p.staged]
+    spans = frozenset(block.spans)
+    # a step's operands: one value of a staged input for each point along the dims it varies with
+    operands = sum(math.prod(block.micro(d) for d in spans - p.invariant_to) * _words(p.array.type) for p in staged)
+    threads = math.prod(block.extents[d] for d in block.spans)
+    copies = sum(-(-p.staging.elements // threads) * _words(p.array.type)
+                 for p in staged if p.copied and not p.staging.asynchronous)
+    return tile.accumulators + operands + copies + _point_values(schedule, variance) + ADDRESSING
+
+
+def _point_values(schedule: Schedule, variance) -> int:
+    """Registers for the scalars a tiled stream's body reads from outside it
+    that differ from point to point of a micro-tile (a covariance's means, a
+    scaled element): each thread keeps one for each of its points along the
+    spanned dims the value varies with."""
+    block, words = schedule.block, 0
+    for s in schedule.streams:
+        if not s.tiled:
+            continue
+        nodes = list(descendants(s.site.stream, T.is_exp))
+        inside = {b for e in nodes for b in _bound(e)}
+        outside = {e.binder for e in nodes if isinstance(e, T.Var)} - inside
+        for b in outside:
+            dims = variance.of(b) & frozenset(block.spans)
+            if dims and isinstance(b.type, Scalar):
+                words += math.prod(block.micro(d) for d in dims) * max(1, dtype(b.type).itemsize // 4)
+    return words
+
+
+def _bound(e) -> tuple:
+    """The names `e` binds."""
+    if isinstance(e, T.Let):
+        return e.binders
+    if isinstance(e, T.Loop):
+        return e.params + (e.index,) + e.results
+    if isinstance(e, T.Stream):
+        return (e.offset, e.chunk) + e.chunk_params + e.acc_params
+    return ()
+
+
+def _words(array_type) -> int:
+    """32-bit registers one element of an array takes."""
+    return max(1, dtype(array_type).itemsize // 4)
 
 
 def shares_every_tile(schedule: Schedule) -> bool:

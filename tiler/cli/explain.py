@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import click
 
+from .. import target
 from ..analyse.options import CLI_NAMES, check_size_names
 from ..pipeline import read_program
 from ..report.warnings import warnings_of
@@ -21,9 +22,13 @@ from .guard import guarded
 @click.option("--show-transformed", is_flag=True,
               help="Print the program rewritten in the design note's tiled notation.")
 @click.option("--candidates", is_flag=True, help="Also list every candidate schedule with its cost, best first.")
+@click.option("--nvcc", "use_nvcc", is_flag=True,
+              help="Also compile the CUDA with nvcc and give ptxas's registers, spills and shared memory for each "
+                   "version.")
+@click.option("--arch", default="sm_90", show_default=True, help="GPU architecture, for --nvcc.")
 @WERROR
 @guarded
-def explain_cmd(program, as_json, show_variance, show_transformed, candidates, werror, **plan):
+def explain_cmd(program, as_json, show_variance, show_transformed, candidates, use_nvcc, arch, werror, **plan):
     """Show PROG.fut's parallel dimensions, every streamSeq input, what it is
     invariant to, and what was tiled, how and why (or why not)."""
     import json
@@ -35,12 +40,20 @@ def explain_cmd(program, as_json, show_variance, show_transformed, candidates, w
 
     _exclusive(("--json", as_json), ("--show-transformed", show_transformed))
     _exclusive(("--candidates", candidates), ("--show-transformed", show_transformed))
+    _exclusive(("--nvcc", use_nvcc), ("--show-transformed", show_transformed))
     options, applied = tuned_options(program, plan)
+    if use_nvcc:
+        target.check_arch(arch)
     text, name = read_program(program)
-    values = run_all(text, name, options, until="verify")
+    values = run_all(text, name, options, until="render" if use_nvcc else "verify")
     check_size_names(values["check"].kernel.sizes, options, CLI_NAMES)
     analysis = values["analyse"]
     data = explain_data(analysis, Source(text, name), values["verify"], applied)
+    if use_nvcc:
+        from ..report.explain import with_ptxas
+        from ..runtime.nvcc import module_reports
+
+        with_ptxas(data, values["verify"], module_reports(values["render"], arch), arch)
     data["tuning"] = describe(applied)
     if show_transformed:
         from ..report.transformed import show_transformed as transformed

@@ -12,6 +12,7 @@ from .. import target
 from ..analyse import Analysis
 from ..analyse.blocks import stream_kind
 from ..analyse.reductions import tests_text
+from ..analyse.registers import expected_registers
 from ..analyse.schedule import Math, describe_copy, describe_pipeline, describe_reads, describe_thresholds
 from ..check.expressions import text as source_text
 from ..check.types import Binder, size_text
@@ -117,7 +118,7 @@ def _register_tile(a: Analysis) -> dict:
     shared_reads = sum(1 / math.prod(b.micro(d) for d in p.invariant_to & frozenset(b.spans))
                        / (len(p.staging.pack.members) if p.staging.pack else 1) for p, _ in staged)
     out = {"sizes": [b.micro(d) for d in range(b.rank)], "group": r.group if r else 1,
-           "accumulators": r.accumulators if r else 0, "registers_expected": r.registers if r else 0,
+           "accumulators": r.accumulators if r else 0, "registers_expected": expected_registers(a.schedule, a.variance),
            "double_buffer": r.double_buffer if r else False,
            "asynchronous": r.asynchronous if r else False, "reason": b.register_reason,
            "global_loads_per_point_step": round(global_loads, 6),
@@ -244,3 +245,15 @@ def _variance(a: Analysis) -> list[dict]:
     rows.sort(key=lambda bv: (bv[0].span.line, bv[0].span.col, bv[0].name))
     return [{"name": b.name, "kind": b.kind, "type": str(b.type), "line": b.span.line, "column": b.span.col,
              "varies_with": sorted(v)} for b, v in rows]
+
+
+def with_ptxas(data: dict, module, reports: dict, arch: str) -> None:
+    """Each version's kernels as ptxas built them (explain --nvcc): its
+    registers, spills and shared memory beside the plan's."""
+    data["arch"] = arch
+    for v, version in zip(data["versions"], module.versions):
+        v["ptxas"] = [{"kernel": k.name, "registers": reports[k.name].registers,
+                       "spill_stores": reports[k.name].spill_stores, "spill_loads": reports[k.name].spill_loads,
+                       "shared_bytes": reports[k.name].shared_bytes, "planned_shared_bytes": k.static_shared_bytes,
+                       "dynamic_shared_bytes": k.dynamic_shared_bytes}
+                      for k in version.kernel.launches]

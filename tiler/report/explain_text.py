@@ -17,6 +17,12 @@ from ..analyse.schedule import describe_share
 AXIS_NAMES = {"x": "threadIdx.x", "y": "threadIdx.y", "z": "threadIdx.z"}
 
 
+def _expected(r: dict) -> str:
+    """The registers a 2-D micro-tile's thread is expected to use in all (a
+    coarsened 1-D block's body sets its own: --nvcc gives ptxas's count)."""
+    return f", about {r['registers_expected']} in all" if r["registers_expected"] else ""
+
+
 def _register_pipeline(r: dict) -> str:
     if r["asynchronous"]:
         return "tiles copied by cp.async, chunks in flight while one is read (no prefetch registers)"
@@ -100,9 +106,7 @@ def _header(console: Console, data: dict) -> None:
         micro = " x ".join(str(r["sizes"][d]) for d in sorted(b["spans"]))
         groups = f", in groups of {r['group']}" if r["group"] > 1 else ""
         console.print(f"register tile: {micro} points a thread (dims {dims_text(sorted(b['spans']))}){groups}; "
-                      f"{r['accumulators']} accumulator registers, about "
-                      f"{r['registers_expected']} in all; "
-                      + _register_pipeline(r))
+                      f"{r['accumulators']} accumulator registers{_expected(r)}; " + _register_pipeline(r))
         console.print(f"  {escape(r['reason'])}")
     else:
         console.print(f"register tile: none: {escape(r['reason'])}")
@@ -216,6 +220,8 @@ def _reductions_text(console: Console, r: dict | None) -> None:
 
 def _versions_text(console: Console, versions: list[dict]) -> None:
     if len(versions) < 2:
+        for line in _ptxas_lines(versions[0] if versions else {}):
+            console.print(f"\n{line}")
         return
     console.print("\n[bold]versions[/] (the launch runs the first whose condition holds)")
     if any(v.get("timed_against") for v in versions):
@@ -245,6 +251,24 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
             console.print(f"  {name}: otherwise ({v['why']}{raced})" if v["why"] else f"  {name}: otherwise")
         else:
             console.print(f"  {name}: when {' and '.join(conds)} ({v['why']}{raced})")
+        for line in _ptxas_lines(v):
+            console.print(f"    {line}")
+
+
+def _ptxas_lines(version: dict) -> list[str]:
+    """ptxas's report on a version's kernels (explain --nvcc), a line each."""
+    lines = []
+    for k in version.get("ptxas", ()):
+        spills = "no spills" if not (k["spill_stores"] or k["spill_loads"]) else \
+            f"{k['spill_stores']} bytes of spill stores, {k['spill_loads']} of spill loads"
+        planned = "as planned" if k["shared_bytes"] == k["planned_shared_bytes"] else \
+            f"the plan said {k['planned_shared_bytes']}"
+        who = f"{k['kernel']}: " if len(version["ptxas"]) > 1 else ""
+        dynamic = f", and {k['dynamic_shared_bytes']} of dynamic shared memory at launch" \
+            if k["dynamic_shared_bytes"] else ""
+        lines.append(f"ptxas: {who}{k['registers']} registers, {spills}, {k['shared_bytes']} bytes of static shared "
+                     f"memory ({planned}){dynamic}")
+    return lines
 
 
 def _candidates_text(console: Console, rows: list[dict]) -> None:

@@ -85,15 +85,22 @@ def _int(pattern: str, text: str) -> int:
     return int(m.group(1)) if m else 0
 
 
-def compile_report(cuda: str, arch: str, kernels) -> str:
-    """ptxas's verdict on every kernel (`kir.Kernel`s) of one CUDA file, in words."""
+def module_reports(cuda: str, arch: str) -> dict[str, Report]:
+    """ptxas's report on every kernel of a module's CUDA, by name: nvcc
+    refusing the architecture is the user's to fix; refusing the CUDA, a
+    compiler bug."""
     whole = _compile(cuda, arch, 300)
     if not whole.ok:
         if "Unsupported gpu architecture" in whole.log or "is not defined for option 'gpu-architecture'" in whole.log:
             raise PlainError(f"this nvcc cannot build for {arch}: {whole.log.strip()}",
                              "name an architecture it supports (nvcc --list-gpu-arch), or update the CUDA toolkit")
         raise CompilerBug(f"nvcc rejects the generated CUDA:\n{whole.log.strip()}")
-    reports = _per_kernel(whole.log)
+    return _per_kernel(whole.log)
+
+
+def compile_report(cuda: str, arch: str, kernels) -> str:
+    """ptxas's verdict on every kernel (`kir.Kernel`s) of one CUDA file, in words."""
+    reports = module_reports(cuda, arch)
     lines = []
     for k in kernels:
         r = reports[k.name]
