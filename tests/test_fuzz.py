@@ -229,3 +229,17 @@ def test_perf_reports_a_wrong_default_and_a_failed_launch_and_goes_on():
 def test_perf_needs_the_gpu_flag():
     r = tiler("fuzz", "2", "--perf")
     assert r.returncode == 1 and "--perf times kernels on the GPU" in r.stderr and "add --gpu" in r.stderr
+
+
+def test_failures_are_said_as_they_are_found(monkeypatch):
+    """A long run cut short (a time limit, Ctrl-C) still reports: each
+    failure is said when it is found, and each phase when it ends."""
+    import tiler.fuzz as fuzz_module
+
+    monkeypatch.setattr(fuzz_module, "check_program",
+                        lambda tree, s: ([Failure(s, "check", "planted\nmore", "text")] if s == 5 else [], None))
+    monkeypatch.setattr(fuzz_module, "_shrunk", lambda f, tree: f)
+    lines = []
+    failures = fuzz(3, seed=4, mutations=0, nvcc=False, workers=1, say=lines.append)
+    assert [f.seed for f in failures] == [5]
+    assert lines == ["seed 5: check: planted", "3 programs checked on the CPU: 1 failures"]

@@ -60,10 +60,7 @@ def fuzz_cmd(count, seed, gpu, mutations, no_nvcc, out, perf, json_path):
     with Progress(transient=True) as progress:
         task = progress.add_task("fuzzing", total=count)
         failures = fuzz(count, seed, gpu, mutations, not no_nvcc, out, lambda: progress.advance(task),
-                        timed if perf else None)
-    for f in failures:
-        first = f.message.splitlines()[0] if f.message else ""
-        click.echo(f"seed {f.seed}: {f.stage}: {first[:300]}")
+                        timed if perf else None, say=click.echo)  # each line flushed as it comes
     if failures:
         click.echo(f"failing programs are in {out}/")
     if perf:

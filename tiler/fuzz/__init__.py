@@ -25,12 +25,16 @@ BATCHES_A_CORE = 4  # batches of about equal size of source each core compiles
 
 
 def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: bool = True,
-         out_dir: str | Path | None = None, progress=None, perf=None, workers: int | None = None) -> list[Failure]:
+         out_dir: str | Path | None = None, progress=None, perf=None, workers: int | None = None,
+         say=None) -> list[Failure]:
     """The failures of `n` programs from `seed` on. With `gpu` and a
     function as `perf`, every program that ran right is also timed
     (perf.py), each timing given to the function, a loser being a failure.
     The programs are checked (and, for `perf`, compiled as it times them) in
-    `workers` processes (default: one a core)."""
+    `workers` processes (default: one a core). `say(line)` hears each
+    failure as it is found and the end of each phase, so that a run cut
+    short still reports what it did."""
+    say = say or (lambda line: None)
     failures: list[Failure] = []
     compiled: list[Compiled] = []
     timed = None
@@ -41,22 +45,24 @@ def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: boo
 
         timed = variants(Gpu.get())  # plain options: the workers compile with them, never touching the GPU
     for found, comp in _checked(range(seed, seed + n), mutations, gpu, workers, timed):
-        failures += found
+        failures += _said(found, say)
         if comp:
             compiled.append(comp)
         if progress:
             progress()
+    say(f"{n} programs checked on the CPU: {len(failures)} failures")
     images = {}  # batch source -> cubin: what nvcc built here, the GPU check loads
     if nvcc:
         arch = Gpu.get().arch if gpu else ARCH
         found, images = nvcc_batches(compiled, arch, optimized=gpu)  # the GPU check runs the cubins
-        failures += found
+        failures += _said(found, say)
+        say(f"nvcc built every kernel for {arch}: {len(found)} failures")
     if gpu:
-        failures += gpu_batches(compiled, images)
+        failures += gpu_batches(compiled, images, say)
     if gpu and perf is not None:
         from .perf import perf as timings
 
-        failures += timings(compiled, Gpu.get(), {f.seed for f in failures}, perf)[0]
+        failures += _said(timings(compiled, Gpu.get(), {f.seed for f in failures}, perf)[0], say)
     failures.sort(key=lambda f: f.seed)  # the batches go largest first: report in the seeds' order
     if out_dir is not None:
         save(failures, Path(out_dir))
@@ -105,6 +111,18 @@ def _checked(seeds: range, mutations: int, gpu: bool, workers: int | None, timed
         n = len(seeds)
         yield from pool.map(_one, seeds, [mutations] * n, [gpu] * n, [timed] * n,
                             chunksize=max(1, min(4, n // workers)))
+
+
+def _said(found: list[Failure], say) -> list[Failure]:
+    for f in found:
+        say(failure_line(f))
+    return found
+
+
+def failure_line(f: Failure) -> str:
+    """A failure in one line: its seed, stage and the first line of why."""
+    first = f.message.splitlines()[0] if f.message else ""
+    return f"seed {f.seed}: {f.stage}: {first[:300]}"
 
 
 def summary(n: int, failures: list[Failure]) -> str:
@@ -195,15 +213,19 @@ def nvcc_batches(compiled: list[Compiled], arch: str = ARCH,
     return failures, {source: image for (_, source, _), (_, image) in zip(batches, done) if image and optimized}
 
 
-def gpu_batches(compiled: list[Compiled], images: dict | None = None) -> list[Failure]:
+def gpu_batches(compiled: list[Compiled], images: dict | None = None, say=None) -> list[Failure]:
     """Every version of tiled and untiled = interpreter, on random sizes, one
-    compilation a batch (`images`: batches nvcc_batches built already)."""
+    compilation a batch (`images`: batches nvcc_batches built already);
+    `say` hears each failure and each batch's end."""
     from ..runtime import Gpu
 
+    say = say or (lambda line: None)
     gpu = Gpu.get()
     failures = []
-    gpu.prepare([source for _, source, _ in _batched(compiled)], images=images)  # nvcc side by side, a batch a core
-    for part, source, names in _batched(compiled):
+    batches = list(_batched(compiled))
+    gpu.prepare([source for _, source, _ in batches], images=images)  # nvcc side by side, a batch a core
+    for n, (part, source, names) in enumerate(batches, 1):
+        before = len(failures)
         for c in part:
             for variant, kernel in ((v, k) for v in c.kernels for k in names[(c.seed, v)]):
                 try:
@@ -212,4 +234,6 @@ def gpu_batches(compiled: list[Compiled], images: dict | None = None) -> list[Fa
                     bad = f"{kernel.name}: {type(exc).__name__}: {exc}"
                 if bad:
                     failures.append(Failure(c.seed, "gpu", bad, c.text))
+                    say(failure_line(failures[-1]))
+        say(f"GPU batch {n} of {len(batches)} ({len(part)} programs): {len(failures) - before} failures")
     return failures
