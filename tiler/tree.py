@@ -11,21 +11,48 @@ from __future__ import annotations
 import dataclasses
 import typing
 
+# annotations of fields that never hold a child (a span, a type, a binder, a name or a number)
+LEAVES = frozenset({"Span", "Type", "Binder", "str", "int", "bool", "float", "str | int", "tuple[str, ...]",
+                    "tuple[Span, ...]", "tuple[Binder, ...]", "tuple[Type, ...]"})
+
+
+def _names(cls) -> tuple[str, ...]:
+    """The fields of a node class that may hold children, found once
+    (dataclasses.fields builds its tuple on every call, and testing every
+    span and type for a child was most of a 50,000-node program's kernel
+    stage)."""
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls) if str(f.type).strip() not in LEAVES)
+    return names
+
+
+_NAMES: dict[type, tuple[str, ...]] = {}
+
 
 def map_children(node, f, is_child):
     changes = {}
-    for field in dataclasses.fields(node):
-        value = getattr(node, field.name)
+    for name in _names(type(node)):
+        value = getattr(node, name)
         if is_child(value):
-            changes[field.name] = f(value)
+            changes[name] = f(value)
         elif isinstance(value, tuple) and value and all(is_child(v) for v in value):
-            changes[field.name] = tuple(f(v) for v in value)
-    return dataclasses.replace(node, **changes) if changes else node
+            changes[name] = tuple(f(v) for v in value)
+    return _replaced(node, changes) if changes else node
+
+
+def _replaced(node, changes: dict):
+    """`dataclasses.replace(node, **changes)` for the trees' frozen nodes
+    (no __post_init__, no slots), without calling __init__ on every field."""
+    new = object.__new__(type(node))
+    new.__dict__.update(node.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 def children(node, is_child):
-    for field in dataclasses.fields(node):
-        value = getattr(node, field.name)
+    for name in _names(type(node)):
+        value = getattr(node, name)
         if is_child(value):
             yield value
         elif isinstance(value, tuple):
