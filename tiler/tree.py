@@ -4,7 +4,8 @@
 a field holding a child, or a tuple of children. Fields that are not
 children (names, binders, types) are kept as they are. `children(node,
 is_child)` lists the same children, and `descendants(node, is_child)`
-the node and everything below it.
+the node and everything below it; `child_fields(cls)` names the fields
+that may hold children.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ LEAVES = frozenset({"Span", "Type", "Binder", "str", "int", "bool", "float", "st
                     "tuple[Span, ...]", "tuple[Binder, ...]", "tuple[Type, ...]"})
 
 
-def _names(cls) -> tuple[str, ...]:
+def child_fields(cls) -> tuple[str, ...]:
     """The fields of a node class that may hold children, found once
     (dataclasses.fields builds its tuple on every call, and testing every
     span and type for a child was most of a 50,000-node program's kernel
@@ -32,7 +33,7 @@ _NAMES: dict[type, tuple[str, ...]] = {}
 
 def map_children(node, f, is_child):
     changes = {}
-    for name in _names(type(node)):
+    for name in child_fields(type(node)):
         value = getattr(node, name)
         if is_child(value):
             changes[name] = f(value)
@@ -51,7 +52,7 @@ def _replaced(node, changes: dict):
 
 
 def children(node, is_child):
-    for name in _names(type(node)):
+    for name in child_fields(type(node)):
         value = getattr(node, name)
         if is_child(value):
             yield value

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ..errors import Diagnostic
 from ..syntax import ast
+from ..tree import child_fields
 from . import typed as T
 from .expressions import CONVERSIONS, MATH, ExpChecker
 from .types import ERROR, I32, Array, Binder, Tuple, agrees, array_of, flatten, is_scalar, scalar
@@ -121,7 +122,7 @@ def _type_size_names(node) -> frozenset:
         if isinstance(n, (list, tuple)):
             stack.extend(n)
         elif hasattr(n, "__dataclass_fields__"):
-            stack.extend(getattr(n, f) for f in n.__dataclass_fields__)
+            stack.extend(getattr(n, f) for f in child_fields(type(n)))
     return frozenset(names)
 
 
