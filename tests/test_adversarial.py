@@ -991,8 +991,8 @@ def _cuda_names():
 
 def _beyond():
     """Past the sizes the language reference promises."""
-    # a let whose value is a let, ten thousand deep: past the parser's recursion limit, which must end in a
-    # located error (tiler.compile raised RecursionError before)
+    # a let whose value is a let, ten thousand deep: accepted (the pyparsing parser ran out of recursion on it,
+    # a located error; tiler.compile raised RecursionError before that)
     yield "let_values_10000", body("let a = " * 10_000 + "x" + " in x" * 10_000)
     # 1,500 nested loops: the CUDA indents each level further, so it grows with the square of the depth
     yield "loops_1500", body("let s = x in " + "loop (s) = for j < 2 do " * 1500 + "s" + " in s" * 1500)

@@ -125,6 +125,20 @@ def test_syntax_errors_are_located_where_the_fault_is(text, line, col, message):
     assert d.message.startswith(message), d.message
 
 
+@pytest.mark.parametrize("text, col, message, hint", [
+    ("fun f32 main(f32 x) = max(x, )", 28, "expected ')', found `,`", ""),  # a comma before no argument
+    ("fun f32 main(f32 x) = let y = x inx", 33, "expected 'in', found `inx`", ""),  # the whole name
+    ("fun f32 main(f32 x) = if x = 1f32 then x else x", 28, "expected 'then', found `=`", "comparison is `==`"),
+    ("fun f32 main(f32 x) = let in = x in x", 27, "expected a name or a tuple of names, found `in`",
+     "`in` is a keyword and cannot be used as a name"),
+])
+def test_syntax_errors_say_what_was_expected(text, col, message, hint):
+    with pytest.raises(UserError) as info:
+        parse(text, "t.fut")
+    d = info.value.diagnostics[0]
+    assert (d.span.col, d.message, d.hint) == (col, message, hint)
+
+
 def test_runaway_nesting_is_refused_with_a_location():
     with pytest.raises(UserError) as info:
         parse("fun f32 main(f32 x) = " + "(" * 300 + "x" + ")" * 300)

@@ -1,10 +1,11 @@
 """Compile time grows about linearly with a program's size and nesting.
 
-Each program is compiled at two sizes, the second four times (or, for
-nesting, twice as deep as) the first; the test fails where the time grows
-like a square or worse. The bounds are ratios with a wide margin (linear
-would be 4x, a square 16x; a doubling per level of nesting would be
-thousands of times), so a slow or busy machine does not fail them.
+Each program is compiled (or, for a 1 MB expression, parsed) at two sizes,
+the second four times (or, for nesting, twice as deep as) the first; the
+test fails where the time grows like a square or worse. The bounds are
+ratios with a wide margin (linear would be 4x, a square 16x; a doubling per
+level of nesting would be thousands of times), so a slow or busy machine
+does not fail them.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 
 from tiler.deep import call_deep
 from tiler.pipeline import run_all
+from tiler.syntax import parse
 
 GROWTH = 9.0  # the most the time may grow when the program grows 4x (or twice as deep)
 
@@ -26,6 +28,12 @@ def chained_lets(n: int) -> str:
 def long_sum(n: int) -> str:
     terms = " + ".join(f"x * {i}f32" for i in range(n))
     return f"fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (f32 x) => {terms}, xs)\n"
+
+
+def grouped_sum(n: int) -> str:
+    """A sum of `n` terms in parenthesised groups of 100: 68,000 terms are a 1 MB expression."""
+    groups = (" + ".join(f"x * {i}f32" for i in range(start, min(start + 100, n))) for start in range(0, n, 100))
+    return f"fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (f32 x) => ({') + ('.join(groups)}), xs)\n"
 
 
 def nested_loops(depth: int) -> str:
@@ -45,20 +53,29 @@ def nested_streams(depth: int) -> str:
             f"    streamSeq(fn f32 (int kk0, [f32, c0] xc0, f32 a0) => {e}, ys, 0f32)\n  , xs)\n")
 
 
-def compile_seconds(text: str) -> float:
+def seconds(stage, text: str) -> float:
+    """How long `stage(text, file)` takes, with the room the command line and the API give."""
     best = float("inf")
     for _ in range(2):  # the faster of two: a first run pays for imports and caches
         start = time.perf_counter()
-        call_deep(run_all, text, "scaling.fut")  # with the room the command line and the API give
+        call_deep(stage, text, "scaling.fut")
         best = min(best, time.perf_counter() - start)
     return best
+
+
+def test_parse_time_grows_about_linearly_to_a_megabyte():
+    """The parser alone, on a 1 MB expression and on one a quarter of its size."""
+    small, large = grouped_sum(17_000), grouped_sum(68_000)
+    assert len(large) > 1_000_000
+    a, b = seconds(parse, small), seconds(parse, large)
+    assert b <= GROWTH * max(a, 0.05), f"parsing {len(small):,} characters took {a:.2f} s, {len(large):,} took {b:.2f} s"
 
 
 @pytest.mark.parametrize("make, small, large", [(chained_lets, 300, 1200), (long_sum, 500, 2000),
                                                 (nested_loops, 8, 16), (nested_streams, 5, 10)],
                          ids=["lets", "sum", "loops", "streams"])
 def test_compile_time_grows_about_linearly(make, small, large):
-    a, b = compile_seconds(make(small)), compile_seconds(make(large))
+    a, b = seconds(run_all, make(small)), seconds(run_all, make(large))
     assert b <= GROWTH * max(a, 0.05), f"{make.__name__}: {small} took {a:.2f} s, {large} took {b:.2f} s"
 
 
@@ -87,16 +104,17 @@ def test_the_api_compiles_what_the_command_line_does():
 
 
 def test_a_program_nested_past_what_tiler_follows_is_a_located_error(tmp_path):
-    """An if-chain 12,000 deep (legal, but past the recursion tiler's stages
-    have room for) is refused where it is deepest, never a compiler bug."""
+    """An if-chain 100,000 deep (legal, but past the recursion tiler has
+    room for: the parser alone takes three calls a level) is refused where
+    it is deepest, never a compiler bug."""
     from click.testing import CliRunner
 
     from tiler.cli import main
 
-    body = "".join(f"if x > {i}f32 then {i}f32 else " for i in range(12_000)) + "x"
+    body = "".join(f"if x > {i}f32 then {i}f32 else " for i in range(100_000)) + "x"
     path = tmp_path / "deep.fut"
     path.write_text(f"fun f32 pick(f32 x) =\n  let y = x in {body}\n"
                     "fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (f32 x) => let z = x in pick(z), xs)\n")
     result = CliRunner().invoke(main, ["explain", str(path)])
     assert result.exit_code == 1, result.output
-    assert f"{path}:2:" in result.output and "nested too deeply for tiler to follow (about 12001" in result.output
+    assert f"{path}:2:" in result.output and "nested too deeply for tiler to follow (about 100001" in result.output

@@ -1,16 +1,15 @@
 """Stage `parse`: program text -> `ast.Program`.
 
 `parse(text, file)` returns the syntax tree or raises `UserError` with the
-source attached. Comments are blanked (keeping every offset) before pyparsing
-sees the text; characters outside the language and runaway nesting are refused
-first, with their own located messages.
+source attached. Comments are blanked (keeping every offset) before the
+parser (grammar.py) sees the text; characters outside the language and
+runaway nesting are refused first, with their own located messages.
 """
 from __future__ import annotations
 
+import gc
 import re
 import unicodedata
-
-import pyparsing as pp
 
 from ..errors import Diagnostic, UserError
 from ..source import BOM, Source
@@ -20,11 +19,12 @@ from .printer import pretty
 __all__ = ["parse", "parse_expression", "pretty", "ast", "deepest"]
 
 _COMMENT = re.compile(r"--[^\n]*")
-_ALLOWED = re.compile(r"[A-Za-z0-9_' \t\r\n()\[\],=<>!+\-*/%&|.]")
+_REFUSED = re.compile(r"[^A-Za-z0-9_' \t\r\n()\[\],=<>!+\-*/%&|.]")
 # characters a reader may not see, named in messages
 _NAMED = {"\x0b": "vertical tab", "\x0c": "form feed", "\xa0": "no-break space", BOM: "byte-order mark",
           "\u200b": "zero-width space", "\x00": "NUL"}
 _OPEN, _CLOSE = "([", ")]"
+_BRACKET = re.compile(r"[()\[\]]")
 
 
 def parse(text: str, file: str = "<input>") -> ast.Program:
@@ -33,7 +33,7 @@ def parse(text: str, file: str = "<input>") -> ast.Program:
     code = _COMMENT.sub(lambda m: " " * len(m.group()), text)
     _check_characters(code, source)
     _check_nesting(code, source)
-    funs = _run(grammar.PROGRAM, code, source)
+    funs = _run(grammar.parse_program, code, source)
     if not funs:
         found = "an empty file" if not text.strip() else "only comments" if not code.strip() else _found(code, 0)
         raise UserError.at(source.span(0), "expected a function definition, found " + found,
@@ -42,26 +42,26 @@ def parse(text: str, file: str = "<input>") -> ast.Program:
 
 
 def _check_characters(code: str, source: Source) -> None:
-    for m in re.finditer(r".", code, re.S):
-        if not _ALLOWED.match(m.group()):
-            ch = m.group()
-            shown = repr(ch) if ch.isprintable() and not ch.isspace() else f"U+{ord(ch):04X}"
-            name = _NAMED.get(ch) or unicodedata.name(ch, "").lower()
-            shown += f" ({name})" if name else ""
-            hint = "separate tokens with spaces, tabs or new lines" if ch.isspace() or ch in _NAMED else \
-                "tiler programs are ASCII; comments start with `--`"
-            raise UserError.at(source.span(m.start()), f"unexpected character {shown}", hint, source)
+    m = _REFUSED.search(code)
+    if m:
+        ch = m.group()
+        shown = repr(ch) if ch.isprintable() and not ch.isspace() else f"U+{ord(ch):04X}"
+        name = _NAMED.get(ch) or unicodedata.name(ch, "").lower()
+        shown += f" ({name})" if name else ""
+        hint = "separate tokens with spaces, tabs or new lines" if ch.isspace() or ch in _NAMED else \
+            "tiler programs are ASCII; comments start with `--`"
+        raise UserError.at(source.span(m.start()), f"unexpected character {shown}", hint, source)
 
 
 def _check_nesting(code: str, source: Source) -> None:
     depth = 0
-    for i, ch in enumerate(code):
-        if ch in _OPEN:
+    for m in _BRACKET.finditer(code):
+        if m.group() in _OPEN:
             depth += 1
             if depth > grammar.MAX_NESTING:
-                raise UserError.at(source.span(i), f"brackets nested more than "
+                raise UserError.at(source.span(m.start()), f"brackets nested more than "
                                    f"{grammar.MAX_NESTING} deep", "split the expression with `let`", source)
-        elif ch in _CLOSE:
+        else:
             depth = max(0, depth - 1)
 
 
@@ -105,21 +105,18 @@ def _found(code: str, loc: int) -> str:
     return f"`{m.group()}`"
 
 
-def _diagnose(exc: pp.ParseBaseException, code: str, source: Source) -> Diagnostic:
-    loc = exc.loc
+def _diagnose(fault: grammar.SyntaxFault, code: str, source: Source) -> Diagnostic:
+    loc = fault.loc
     while loc < len(code) and code[loc].isspace():
         loc += 1
-    expected = str(exc.msg)
-    expected = expected[len("Expected "):] if expected.startswith("Expected ") else expected
-    expected = expected.replace("end of text", "the end of the file").replace("Keyword ", "")
-    found = _found(code, loc)
+    expected, found = fault.expected, _found(code, loc)
     hint = ""
-    if "end of file" in expected or "end of text" in str(exc.msg) or expected == "the end of the file":
+    if expected == grammar.END_OF_FILE:
         message = f"unexpected {found}: expected an operator, `fun` or the end of the file"
         hint = "a function body ends where the next `fun` begins"
     else:
         message = f"expected {expected}, found {found}"
-        if found == "`=`" and expected.startswith("'=='"):
+        if found == "`=`" and expected == "'then'":  # `if x = 0 then`
             hint = "comparison is `==`"
         elif found.strip("`") in grammar.KEYWORDS and "name" in expected:
             hint = f"`{found.strip('`')}` is a keyword and cannot be used as a name"
@@ -129,18 +126,22 @@ def _diagnose(exc: pp.ParseBaseException, code: str, source: Source) -> Diagnost
 
 def parse_expression(text: str, file: str = "<expression>") -> ast.Exp:
     """One expression on its own (size formulas and FLOP counts in benchmark metadata)."""
-    return _run(grammar.EXP + pp.StringEnd(), text, Source(text, file))[0]
+    return _run(grammar.parse_exp, text, Source(text, file))
 
 
-def _run(element, code: str, source: Source):
-    """Parse `code` with a grammar element; a failure is a located UserError."""
-    grammar._current.source = source
+def _run(parse_with, code: str, source: Source):
+    """Parse `code` with one of grammar.py's entry points; a failure is a
+    located UserError. The tree holds no cycles, so the cycle collector is
+    off meanwhile: it would walk the growing tree again and again (half the
+    time of parsing a large program)."""
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        # with tabs kept, pyparsing's offsets are offsets into the text itself
-        return element.parse_with_tabs().parse_string(code, parse_all=True)
-    except grammar._Fatal as exc:
-        raise UserError([exc.diagnostic], source) from None
-    except pp.ParseBaseException as exc:
-        raise UserError([_diagnose(exc, code, source)], source) from None
+        return parse_with(code, source)
+    except grammar.SyntaxFault as fault:
+        raise UserError([_diagnose(fault, code, source)], source) from None
+    except UserError as exc:
+        raise exc.with_source(source) from None
     finally:
-        grammar._current.source = None
+        if collecting:
+            gc.enable()

@@ -1,295 +1,452 @@
-"""The pyparsing grammar of LANGUAGE.md.
+"""The grammar of LANGUAGE.md: a recursive-descent parser over lexer.py's tokens.
 
-`parse_program(source)` takes a `Source` and returns an `ast.Program`, or raises
-`UserError` located at the real fault: every construct commits with pyparsing's
-`-` after its keyword, so a mistake inside it is reported where it is, not at
-the start of the program.
+`parse_program(code, source)` returns a program's function definitions and
+`parse_exp(code, source)` one expression. A token the grammar does not allow
+where it stands raises `SyntaxFault` (where, and what was expected there),
+which the package turns into a message; a literal out of range raises a
+located `UserError`. Each construct commits to itself at its first token
+(`let`, `(`, an operator), so a mistake inside it is reported where it is.
+
+Binary operators are parsed by precedence climbing, and chains of lets,
+operators and unary operators by loops: only brackets and the nesting of
+`if`, `loop` and lambdas take Python's stack.
+
+The trees, spans and messages are those of the pyparsing grammar this parser
+replaced, token for token (a name that runs a keyword into other letters,
+`inx` where `in` was expected, is now refused as the whole name).
 """
 from __future__ import annotations
 
 import re
-import threading
+from bisect import bisect_right
 
-import pyparsing as pp
-
-from ..errors import Diagnostic
+from ..errors import UserError
 from ..source import Source, Span
 from ..target import INT_MAX
 from . import ast
+from .lexer import END, KEYWORDS, NAME, NUMBER, tokenize
 
-pp.ParserElement.set_default_whitespace_chars(" \t\r\n")
-pp.Keyword.set_default_keyword_chars(pp.alphanums + "_'")
-
-KEYWORDS = frozenset(
-    "fun fn let in loop for do if then else map zip iota transpose streamSeq true false".split()
-)
 SCALAR_TYPES = ("f32", "f64", "int", "i32", "i64", "bool")
 MAX_NESTING = 200  # brackets deeper than this are refused before parsing
+LONGEST_INT = 100  # digits: longer integer literals are refused here (the checker names the range of shorter ones)
 
-_current = threading.local()  # the Source being parsed, for spans in parse actions
+_NEWLINE = re.compile("\n")
+_DIGITS = re.compile(r"\d+")
+_NUMBER = re.compile(r"(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)([A-Za-z0-9_']*)")
+PRECEDENCE = {"||": 1, "&&": 2, "<": 3, "<=": 3, ">": 3, ">=": 3, "==": 3, "!=": 3,
+              "+": 4, "-": 4, "*": 5, "/": 5, "%": 5}
+UNARY = ("-", "!")
+END_OF_FILE = "the end of the file"  # expected where a program or an expression is complete
 
 
-def _src() -> Source:
-    return _current.source
+class SyntaxFault(Exception):
+    """A token the grammar does not allow at offset `loc`; `expected` says
+    what it allows there. `soft`: no expression starts at `loc`, where a
+    list of arguments or items may end instead; its caller then takes the
+    list as ended and refuses the token as not closing it (`f(a, )` is
+    "expected ')', found `,`")."""
+
+    def __init__(self, loc: int, expected: str, soft: bool = False):
+        super().__init__(expected)
+        self.loc, self.expected, self.soft = loc, expected, soft
 
 
-def _span(start: int, end: int) -> Span:
-    return _src().span(start, end)
+def parse_program(code: str, source: Source) -> list[ast.FunDef]:
+    p = _Parser(code, source)
+    funs = []
+    while p.kinds[p.i] == "fun":
+        funs.append(p.fundef())
+    p.finish()
+    return funs
+
+
+def parse_exp(code: str, source: Source) -> ast.Exp:
+    p = _Parser(code, source)
+    exp = p.exp()
+    p.finish()
+    return exp
 
 
 def _join(a: Span, b: Span) -> Span:
     return Span(a.file, a.line, a.col, b.end_line, b.end_col)
 
 
-def _located(expr: pp.ParserElement, build) -> pp.ParserElement:
-    """Wrap `expr` so its parse action gets (span, tokens)."""
+class _Parser:
+    """The tokens of one text and the index `i` of the next one to read."""
 
-    def action(toks):
-        start, inner, end = toks[0]
-        return build(_span(start, end), inner)
+    def __init__(self, code: str, source: Source):
+        self.kinds, self.texts, self.starts = tokenize(code)
+        self.i = 0
+        # where lines start, for spans: Source.span's answers, faster (no clamping: offsets here are in the text)
+        self.lines = [0] + [m.end() for m in _NEWLINE.finditer(code)]
+        self.file = source.name
+        # Where the last expression parsed stops, for the span of a construct that ends with one (a
+        # function, lambda, `if`, `loop` or loop variable): at the next token, past spaces, comments and
+        # new lines, except after an operator whose right operand ends with an index: there, after its `]`.
+        # The pyparsing grammar made such spans (its repetitions skip spaces before they fail), and the
+        # spans are kept as they were.
+        self.exp_stop = 0
+        self.indexed = False  # whether the last operand parsed ends with an index of its own
+        self.primaries = {NAME: self.name_or_call, NUMBER: self.number, "(": self.paren, "if": self.if_,
+                          "loop": self.loop, "map": lambda: self.soac(ast.Map),
+                          "streamSeq": lambda: self.soac(ast.StreamSeq), "zip": self.zip,
+                          "iota": lambda: self.one_arg(ast.Iota), "transpose": lambda: self.one_arg(ast.Transpose),
+                          "true": self.bool, "false": self.bool}
 
-    return pp.Group(pp.Located(expr)).set_parse_action(action)
+    # ---- tokens ----------------------------------------------------------
+
+    def span(self, start: int, end: int) -> Span:
+        """Source.span(start, end) (every end here is past its start)."""
+        lines = self.lines
+        line, end_line = bisect_right(lines, start), bisect_right(lines, end)
+        return Span(self.file, line, start - lines[line - 1] + 1, end_line, end - lines[end_line - 1] + 1)
+
+    def next_span(self) -> Span:
+        """The next token's span (on one line: no token holds a new line), moving past it."""
+        start = self.starts[self.i]
+        line = bisect_right(self.lines, start)
+        col = start - self.lines[line - 1] + 1
+        span = Span(self.file, line, col, line, col + len(self.texts[self.i]))
+        self.i += 1
+        return span
+
+    def fault(self, expected: str, soft: bool = False) -> SyntaxFault:
+        return SyntaxFault(self.starts[self.i], expected, soft)
+
+    def take(self) -> int:
+        """The next token, known to be the right one: its offset."""
+        self.i += 1
+        return self.starts[self.i - 1]
+
+    def expect(self, kind: str) -> int:
+        """The next token, which must be `kind`: the offset after it."""
+        if self.kinds[self.i] != kind:
+            raise self.fault(f"'{kind}'")
+        self.i += 1
+        return self.starts[self.i - 1] + len(kind)
+
+    def finish(self) -> None:
+        if self.kinds[self.i] != END:
+            raise self.fault(END_OF_FILE)
+
+    def name(self) -> tuple[str, Span]:
+        kind = self.kinds[self.i]
+        if kind != NAME:
+            raise self.fault(f"a name (`{kind}` is a keyword)" if kind in KEYWORDS else "a name")
+        return self.texts[self.i], self.next_span()
+
+    def more(self, item, items: list) -> list:
+        """`, item` as long as an item follows the comma: a comma before
+        anything else is left for the caller to refuse (`(a, )` is "expected
+        ')', found `,`")."""
+        while self.kinds[self.i] == ",":
+            comma = self.i
+            self.i += 1
+            found = item()
+            if found is None:
+                self.i = comma
+                break
+            items.append(found)
+        return items
+
+    # ---- types and parameters ----------------------------------------------
+
+    def starts_type(self) -> bool:
+        kind = self.kinds[self.i]
+        return kind in ("(", "[") or kind == NAME and self.texts[self.i] in SCALAR_TYPES
+
+    def type(self) -> ast.TypeExp:
+        if not self.starts_type():
+            raise self.fault("a type")
+        if self.kinds[self.i] == NAME:  # a scalar type's name
+            return ast.TScalar(self.texts[self.i], self.next_span())
+        start = self.take()
+        if self.texts[self.i - 1] == "[":
+            elem = self.type()
+            self.expect(",")
+            size = self.size()
+            return ast.TArray(elem, size, self.span(start, self.expect("]")))
+        items = self.more(lambda: self.type() if self.starts_type() else None, [self.type()])
+        end = self.expect(")")
+        return ast.TTuple(tuple(items), self.span(start, end)) if len(items) > 1 else items[0]
+
+    def size(self) -> str | int:
+        kind, text, start = self.kinds[self.i], self.texts[self.i], self.starts[self.i]
+        if kind == NAME:
+            self.i += 1
+            return text
+        if kind != NUMBER:
+            raise self.fault("a size")
+        digits = _DIGITS.match(text).group()
+        value = _size_literal(self.span(start, start + len(digits)), digits)
+        if len(digits) < len(text):  # a size is digits alone: `]` must follow `2` in `2.5` or `3x`
+            raise SyntaxFault(start + len(digits), "']'")
+        self.i += 1
+        return value
+
+    def param(self) -> ast.Param | None:
+        """`TYPE name` (spanning its name), or None where there is none (a
+        type not followed by a name included)."""
+        if not self.starts_type():
+            return None
+        start = self.i
+        type_ = self.type()
+        if self.kinds[self.i] != NAME:
+            self.i = start
+            return None
+        name, span = self.name()
+        return ast.Param(type_, name, span)
+
+    def params(self) -> tuple[ast.Param, ...]:
+        """`(TYPE name, ...)`; the list may be empty."""
+        self.expect("(")
+        first = self.param()
+        params = [] if first is None else self.more(self.param, [first])
+        self.expect(")")
+        return tuple(params)
+
+    def fundef(self) -> ast.FunDef:
+        start = self.take()
+        ret = self.type()
+        name, name_span = self.name()
+        params = self.params()
+        self.expect("=")
+        body = self.exp()
+        return ast.FunDef(ret, name, params, body, self.span(start, self.exp_stop), name_span)
+
+    # ---- expressions -------------------------------------------------------
+
+    def exp(self, soft: bool = False) -> ast.Exp:
+        """Operands and binary operators, all left-associative: precedence
+        climbing with explicit stacks. `soft`: a failure to start is a
+        soft fault (see `SyntaxFault`)."""
+        kinds, starts = self.kinds, self.starts
+        operands = [self.operand(soft)]
+        ops: list[tuple[str, Span, int]] = []
+        while (op := kinds[self.i]) in PRECEDENCE:
+            tightness = PRECEDENCE[op]
+            while ops and ops[-1][2] >= tightness:
+                _reduce(operands, ops)
+            ops.append((op, self.next_span(), tightness))
+            operands.append(self.operand(False))
+        chained = len(operands) > 1
+        while ops:
+            _reduce(operands, ops)
+        self.exp_stop = starts[self.i - 1] + 1 if chained and self.indexed else starts[self.i]
+        return operands[0]
+
+    def operand(self, soft: bool) -> ast.Exp:
+        """Unary operators, a primary and its indices."""
+        kind = self.kinds[self.i]
+        if kind in UNARY:
+            return self.signed(soft)
+        if kind == "let":
+            node = self.let(soft)
+        else:
+            primary = self.primaries.get(kind)
+            if primary is None:
+                raise self.fault("an expression", soft)
+            node = primary()
+        if self.kinds[self.i] != "[":
+            self.indexed = False
+            return node
+        node = self.indexing(node)
+        self.indexed = True  # (after the indices, whose own operands set it)
+        return node
+
+    def signed(self, soft: bool) -> ast.UnOp:
+        """`-` and `!` before an operand: a loop, so that a long chain of them nests no calls."""
+        signs = []
+        while self.kinds[self.i] in UNARY:
+            signs.append((self.kinds[self.i], self.next_span()))
+        node = self.operand(soft)
+        for op, span in reversed(signs):
+            node = ast.UnOp(op, node, _join(span, node.span))
+        return node
+
+    def indexing(self, array: ast.Exp) -> ast.Index:
+        """`array[i, ...]`, once or more."""
+        while self.kinds[self.i] == "[":
+            start = self.take()
+            indices, end = self.items("]")
+            array = ast.Index(array, indices, _join(array.span, self.span(start, end)))
+        return array
+
+    def soft_exp(self) -> ast.Exp | None:
+        """An expression, or None where none starts (the caller backs off)."""
+        start = self.i
+        try:
+            return self.exp(soft=True)
+        except SyntaxFault as fault:
+            if not fault.soft:
+                raise
+            self.i = start
+            return None
+
+    def items(self, close: str) -> tuple[tuple[ast.Exp, ...], int]:
+        """`e, ...` then `close`: the items and the offset after `close`."""
+        items = self.more(self.soft_exp, [self.exp()])
+        return tuple(items), self.expect(close)
+
+    def args(self) -> tuple[tuple[ast.Exp, ...], int]:
+        """`(e, ...)` of a call or a builtin, possibly empty: the arguments
+        and the offset after `)`."""
+        self.expect("(")
+        first = self.soft_exp()
+        args = [] if first is None else self.more(self.soft_exp, [first])
+        return tuple(args), self.expect(")")
+
+    def name_or_call(self) -> ast.Exp:
+        start, name = self.starts[self.i], self.texts[self.i]
+        span = self.next_span()
+        if self.kinds[self.i] != "(":
+            return ast.Var(name, span)
+        args, end = self.args()
+        return ast.Call(name, args, self.span(start, end), span)
+
+    def number(self) -> ast.IntLit | ast.FloatLit:
+        text = self.texts[self.i]
+        return _number(self.next_span(), text)
+
+    def bool(self) -> ast.BoolLit:
+        return ast.BoolLit(self.kinds[self.i] == "true", self.next_span())
+
+    def paren(self) -> ast.Exp:
+        """`(e)` is `e` itself; `(e, ...)` a tuple."""
+        start = self.take()
+        items, end = self.items(")")
+        return ast.TupleExp(items, self.span(start, end)) if len(items) > 1 else items[0]
+
+    def let(self, soft: bool) -> ast.Exp:
+        """`let p = e in` repeated, then the body: a loop, so that a chain
+        of lets nests no calls. No expression starting where the body
+        should is a fault as soft as the let's own start would be."""
+        heads = []
+        while self.kinds[self.i] == "let":
+            start = self.take()
+            is_tuple, names = self.pattern()
+            self.expect("=")
+            value = self.exp()
+            self.expect("in")
+            heads.append((start, is_tuple, names, value))
+        body = self.exp(soft)
+        for start, is_tuple, names, value in reversed(heads):
+            body = ast.Let(tuple(n for n, _ in names), is_tuple, value, body, self.span(start, start + 3),
+                           tuple(s for _, s in names))
+        return body
+
+    def pattern(self) -> tuple[bool, list[tuple[str, Span]]]:
+        """A name, or a tuple of names: (whether a tuple, the names and their spans)."""
+        kind = self.kinds[self.i]
+        if kind == NAME:
+            return False, [self.name()]
+        if kind != "(":
+            raise self.fault("a name or a tuple of names")
+        self.i += 1
+        names = self.more(lambda: self.name() if self.kinds[self.i] == NAME else None, [self.name()])
+        self.expect(")")
+        return True, names
+
+    def if_(self) -> ast.If:
+        start = self.take()
+        cond = self.exp()
+        self.expect("then")
+        then = self.exp()
+        self.expect("else")
+        else_ = self.exp()
+        return ast.If(cond, then, else_, self.span(start, self.exp_stop))
+
+    def loop(self) -> ast.Loop:
+        start = self.take()
+        self.expect("(")
+        params = self.more(lambda: self.loop_param() if self.kinds[self.i] == NAME else None, [self.loop_param()])
+        self.expect(")")
+        self.expect("=")
+        self.expect("for")
+        index, index_span = self.name()
+        self.expect("<")
+        bound = self.exp()
+        self.expect("do")
+        body = self.exp()
+        self.expect("in")
+        rest = self.exp()
+        return ast.Loop(tuple(params), index, bound, body, rest, self.span(start, self.exp_stop), index_span)
+
+    def loop_param(self) -> ast.LoopParam:
+        """`name` or `name = e`: without a value, its span runs to the next token."""
+        start = self.starts[self.i]
+        name, _ = self.name()
+        if self.kinds[self.i] != "=":
+            return ast.LoopParam(name, None, self.span(start, self.starts[self.i]))
+        self.i += 1
+        init = self.exp()
+        return ast.LoopParam(name, init, self.span(start, self.exp_stop))
+
+    def lambda_(self) -> ast.Lambda:
+        start = self.starts[self.i]
+        self.expect("fn")
+        ret = self.type()
+        params = self.params()
+        self.expect("=>")
+        body = self.exp()
+        return ast.Lambda(ret, params, body, self.span(start, self.exp_stop))
+
+    def soac(self, cls) -> ast.Map | ast.StreamSeq:
+        """`map` or `streamSeq`: `(lambda, e, ...)`, at least one array."""
+        start = self.take()
+        self.expect("(")
+        lam = self.lambda_()
+        self.expect(",")
+        args = [self.exp()]
+        while self.kinds[self.i] == ",":
+            self.i += 1
+            args.append(self.exp())
+        return cls(lam, tuple(args), self.span(start, self.expect(")")))
+
+    def zip(self) -> ast.Zip:
+        start = self.take()
+        args, end = self.args()
+        return ast.Zip(args, self.span(start, end))
+
+    def one_arg(self, cls) -> ast.Iota | ast.Transpose:
+        word, start = self.kinds[self.i], self.take()
+        args, end = self.args()
+        span = self.span(start, end)
+        if len(args) != 1:
+            raise UserError.at(span, f"`{word}` takes one argument, got {len(args)}")
+        return cls(args[0], span)
 
 
-def _kw(word: str) -> pp.ParserElement:
-    return pp.Keyword(word).suppress()
+def _reduce(operands: list, ops: list) -> None:
+    """The last operator applied to the last two operands."""
+    (op, op_span, _), rhs = ops.pop(), operands.pop()
+    lhs = operands.pop()
+    operands.append(ast.BinOp(op, lhs, rhs, _join(lhs.span, rhs.span), op_span))
 
 
-def _sym(text: str, name: str | None = None) -> pp.ParserElement:
-    return pp.Literal(text).set_name(name or f"'{text}'").suppress()
+# ---- literals --------------------------------------------------------------
 
 
-LPAR, RPAR = _sym("("), _sym(")")
-LBRACK, RBRACK = _sym("["), _sym("]")
-COMMA = _sym(",")
-EQ = pp.Regex(r"=(?![=>])").set_name("'='").suppress()
-ARROW = _sym("=>")
-LT = pp.Regex(r"<(?!=)").set_name("'<'").suppress()
-
-
-def _ident_action(s, loc, toks):
-    name = toks[0]
-    if name in KEYWORDS:
-        raise pp.ParseException(s, loc, f"a name (`{name}` is a keyword)")
-    return name
-
-
-_KEYWORD_AHEAD = r"(?!(?:%s)(?![A-Za-z0-9_']))" % "|".join(sorted(KEYWORDS))
-# A plain name, the commonest operand, must not cost a failed keyword match:
-# keywords are refused by the regex itself, quickly.
-NAME_FAST = pp.Regex(_KEYWORD_AHEAD + r"[A-Za-z_][A-Za-z0-9_']*").set_name("a name")
-IDENT = pp.Regex(r"[A-Za-z_][A-Za-z0-9_']*").set_name("a name").set_parse_action(_ident_action)
-NAME_AT = _located(IDENT, lambda span, t: (t[0], span))  # a name and its span
-
-_NUMBER_RE = r"\d+(\.\d+)?([eE][+-]?\d+)?([A-Za-z_][A-Za-z0-9_']*)?"
-
-
-LONGEST_INT = 100  # digits: longer integer literals are refused here (the checker names the range of shorter ones)
-
-
-def _number(span: Span, toks):
-    text = toks[0]
-    m = re.fullmatch(r"(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)([A-Za-z0-9_']*)", text)
+def _number(span: Span, text: str) -> ast.IntLit | ast.FloatLit:
+    m = _NUMBER.fullmatch(text)
     digits, suffix = m.group(1), m.group(2)
     is_float = "." in digits or "e" in digits.lower()
     if suffix in ("f32", "f64") or (is_float and suffix == ""):
         return ast.FloatLit(float(digits), suffix, span)  # its range is the checker's (every error, in order)
     if suffix in ("", "i32", "i64") and not is_float:
         if len(digits.lstrip("0")) > LONGEST_INT:  # (Python refuses to convert past 4,300 digits)
-            raise _Fatal(span, f"integer literal of {len(digits.lstrip('0')):,} digits does not fit in i64",
-                         "the largest i64 is 9223372036854775807")
+            raise UserError.at(span, f"integer literal of {len(digits.lstrip('0')):,} digits does not fit in i64",
+                               "the largest i64 is 9223372036854775807")
         return ast.IntLit(int(digits), suffix, span)
     if suffix in ("i32", "i64"):
-        raise _Fatal(span, f"a float literal cannot have the integer suffix `{suffix}`",
-                     f"write `{digits}f32`, or drop the fraction for an integer")
-    raise _Fatal(span, f"unknown literal suffix `{suffix}` in `{text}`",
-                 "suffixes are i32, i64, f32 and f64")
+        raise UserError.at(span, f"a float literal cannot have the integer suffix `{suffix}`",
+                           f"write `{digits}f32`, or drop the fraction for an integer")
+    raise UserError.at(span, f"unknown literal suffix `{suffix}` in `{text}`", "suffixes are i32, i64, f32 and f64")
 
 
-def _size_literal(span: Span, toks) -> int:
+def _size_literal(span: Span, text: str) -> int:
     """A size written as a number in a type: a C int."""
-    digits = toks[0].lstrip("0") or "0"
+    digits = text.lstrip("0") or "0"
     if len(digits) > len(str(INT_MAX)) or int(digits) > INT_MAX:
-        raise _Fatal(span, f"size {toks[0]} does not fit in a 32-bit int", f"sizes are at most {INT_MAX:,}")
+        raise UserError.at(span, f"size {text} does not fit in a 32-bit int", f"sizes are at most {INT_MAX:,}")
     return int(digits)
-
-
-class _Fatal(pp.ParseSyntaxException):
-    """A located lexical error raised from a parse action.
-
-    A ParseSyntaxException, because pyparsing's `-` re-wraps any other kind
-    and would lose the diagnostic."""
-
-    def __init__(self, span: Span, message: str, hint: str = ""):
-        super().__init__("", 0, message)
-        self.diagnostic = Diagnostic(span, message, hint)
-
-
-NUMBER = _located(pp.Regex(_NUMBER_RE).set_name("a number"), _number)
-BOOL = _located(pp.Keyword("true") | pp.Keyword("false"),
-                lambda span, t: ast.BoolLit(t[0] == "true", span))
-
-# ---- types ---------------------------------------------------------------
-
-TYPE = pp.Forward().set_name("a type")
-SCALAR_T = _located(pp.MatchFirst([pp.Keyword(t) for t in SCALAR_TYPES]),
-                    lambda span, t: ast.TScalar(t[0], span))
-SIZE = (_located(pp.Regex(r"\d+"), _size_literal) | IDENT).set_name("a size")
-ARRAY_T = _located(LBRACK - TYPE - COMMA - SIZE - RBRACK,
-                   lambda span, t: ast.TArray(t[0], t[1], span))
-TUPLE_T = _located(LPAR - pp.DelimitedList(TYPE) - RPAR,
-                   lambda span, t: ast.TTuple(tuple(t), span) if len(t) > 1 else t[0])
-TYPE <<= (SCALAR_T | ARRAY_T | TUPLE_T).set_name("a type")
-
-PARAM = _located(TYPE + NAME_AT, lambda span, t: ast.Param(t[0], t[1][0], t[1][1]))
-PARAMS = LPAR - pp.Group(pp.Optional(pp.DelimitedList(PARAM))) - RPAR
-
-# ---- expressions -----------------------------------------------------------
-
-EXP = pp.Forward().set_name("an expression")
-ARGS = pp.Group(pp.Optional(pp.DelimitedList(EXP)))
-
-LAMBDA = _located(
-    _kw("fn") - TYPE - PARAMS - ARROW - EXP,
-    lambda span, t: ast.Lambda(t[0], tuple(t[1]), t[2], span),
-)
-
-
-def _soac(word: str, cls):
-    body = _kw(word) - LPAR - LAMBDA - pp.Group(pp.OneOrMore(COMMA - EXP)) - RPAR
-    return _located(body, lambda span, t: cls(t[0], tuple(t[1]), span))
-
-
-def _builtin(word: str, build):
-    return _located(_kw(word) - LPAR - ARGS - RPAR, lambda span, t: build(span, tuple(t[0])))
-
-
-def _one_arg(word: str, cls):
-    def build(span, args):
-        if len(args) != 1:
-            raise _Fatal(span, f"`{word}` takes one argument, got {len(args)}")
-        return cls(args[0], span)
-
-    return _builtin(word, build)
-
-
-def _tuple_or_paren(span: Span, t):
-    return ast.TupleExp(tuple(t), span) if len(t) > 1 else t[0]
-
-
-PAREN = _located(LPAR - pp.DelimitedList(EXP) - RPAR, _tuple_or_paren)
-
-
-def _name_or_call(span: Span, t):
-    (name, name_span), rest = t[0], t[1:]
-    if not rest:
-        return ast.Var(name, name_span)
-    return ast.Call(name, tuple(rest[0]), span, name_span)
-
-
-NAME_SPANNED = NAME_FAST.copy().set_parse_action(lambda s, loc, t: (t[0], _span(loc, loc + len(t[0]))))
-NAME_OR_CALL = _located(NAME_SPANNED + pp.Optional(LPAR - ARGS - RPAR), _name_or_call)
-PATTERN = (
-    pp.Group(NAME_AT).set_parse_action(lambda t: (False, [t[0][0]]))
-    | (LPAR - pp.Group(pp.DelimitedList(NAME_AT)) - RPAR).set_parse_action(lambda t: (True, list(t[0])))
-).set_name("a name or a tuple of names")
-
-LET_HEAD = pp.Group(pp.Located(_kw("let") - PATTERN - EQ - EXP - _kw("in")))
-
-
-def _let_chain(t):
-    """`let p = e in ... let q = f in body`, folded right without recursion."""
-    *heads, body = t
-    for head in reversed(heads):
-        start, ((is_tuple, names), value), _end = head
-        span = _span(start, start + 3)
-        body = ast.Let(tuple(n for n, _ in names), is_tuple, value, body, span,
-                       tuple(s for _, s in names))
-    return body
-
-
-LET = (pp.OneOrMore(LET_HEAD) + EXP).set_parse_action(_let_chain)
-IF = _located(_kw("if") - EXP - _kw("then") - EXP - _kw("else") - EXP,
-              lambda span, t: ast.If(t[0], t[1], t[2], span))
-LOOP_PARAM = _located(NAME_AT + pp.Optional(EQ - EXP),
-                      lambda span, t: ast.LoopParam(t[0][0], t[1] if len(t) > 1 else None, span))
-
-
-def _loop(span: Span, t):
-    params, (index, index_span), bound, body, rest = t
-    return ast.Loop(tuple(params), index, bound, body, rest, span, index_span)
-
-
-LOOP = _located(
-    _kw("loop") - LPAR - pp.Group(pp.DelimitedList(LOOP_PARAM)) - RPAR - EQ - _kw("for")
-    - NAME_AT - LT - EXP - _kw("do") - EXP - _kw("in") - EXP,
-    _loop,
-)
-
-PRIMARY = pp.MatchFirst([  # the commonest first: each failed alternative costs an exception
-    NAME_OR_CALL, NUMBER, PAREN, LET, IF, LOOP,
-    _soac("map", ast.Map), _soac("streamSeq", ast.StreamSeq),
-    _builtin("zip", lambda span, args: ast.Zip(args, span)),
-    _one_arg("iota", ast.Iota), _one_arg("transpose", ast.Transpose), BOOL,
-]).set_name("an expression")
-
-INDEX_SUFFIX = _located(LBRACK - pp.DelimitedList(EXP) - RBRACK, lambda span, t: (span, tuple(t)))
-
-
-def _postfix(t):
-    exp = t[0]
-    for span, indices in t[1:]:
-        exp = ast.Index(exp, indices, _join(exp.span, span))
-    return exp
-
-
-POSTFIX = (PRIMARY + pp.ZeroOrMore(INDEX_SUFFIX)).set_parse_action(_postfix)
-
-
-def _op(pattern: str, name: str):
-    return pp.Regex(pattern).set_name(name).set_parse_action(lambda s, loc, t: (t[0], _span(loc, loc + len(t[0]))))
-
-
-def _unary(t):
-    *ops, exp = t
-    for op, span in reversed(ops):
-        exp = ast.UnOp(op, exp, _join(span, exp.span))
-    return exp
-
-
-UNARY = (pp.ZeroOrMore(_op(r"-|!(?!=)", "'-' or '!'")) + POSTFIX).set_parse_action(_unary)
-BINARY_OP = _op(r"<=|>=|==|!=|&&|\|\||[-+*/%<>]", "an operator")
-PRECEDENCE = {"||": 1, "&&": 2, "<": 3, "<=": 3, ">": 3, ">=": 3, "==": 3, "!=": 3,
-              "+": 4, "-": 4, "*": 5, "/": 5, "%": 5}
-
-
-def _climb(t):
-    """`e0 op e1 op e2 ...` to a tree: precedence climbing, left-associative.
-
-    One flat rule instead of a grammar level per precedence keeps pyparsing
-    from trying (and failing) five operator matches around every operand."""
-    operands, ops = [t[0]], []
-
-    def reduce():
-        (op, op_span), rhs = ops.pop(), operands.pop()
-        lhs = operands.pop()
-        operands.append(ast.BinOp(op, lhs, rhs, _join(lhs.span, rhs.span), op_span))
-
-    for i in range(1, len(t), 2):
-        op = t[i]
-        while ops and PRECEDENCE[ops[-1][0]] >= PRECEDENCE[op[0]]:
-            reduce()
-        ops.append(op)
-        operands.append(t[i + 1])
-    while ops:
-        reduce()
-    return operands[0]
-
-
-EXP <<= (UNARY + pp.ZeroOrMore(BINARY_OP - UNARY)).set_parse_action(_climb)
-
-FUNDEF = _located(
-    _kw("fun") - TYPE - NAME_AT - PARAMS - EQ - EXP,
-    lambda span, t: ast.FunDef(t[0], t[1][0], tuple(t[2]), t[3], span, t[1][1]),
-)
-PROGRAM = pp.StringStart() + pp.ZeroOrMore(FUNDEF) + pp.StringEnd().set_name("end of file")
