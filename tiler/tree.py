@@ -36,10 +36,14 @@ def map_children(node, f, is_child):
     for name in child_fields(type(node)):
         value = getattr(node, name)
         if is_child(value):
-            changes[name] = f(value)
+            new = f(value)
+            if new is not value:
+                changes[name] = new
         elif isinstance(value, tuple) and value and all(is_child(v) for v in value):
-            changes[name] = tuple(f(v) for v in value)
-    return _replaced(node, changes) if changes else node
+            new = tuple(f(v) for v in value)
+            if any(a is not b for a, b in zip(new, value)):
+                changes[name] = new
+    return _replaced(node, changes) if changes else node  # unchanged children: the node itself
 
 
 def _replaced(node, changes: dict):
