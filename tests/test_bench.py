@@ -73,3 +73,13 @@ def test_a_library_the_bench_cannot_run_is_refused(tmp_path):
     (tmp_path / "p.toml").write_text('[library]\nop = "gemv"\n')
     with pytest.raises(PlainError, match="op = 'gemv' is not one tiler bench runs"):
         load_spec(tmp_path / "p.fut")
+
+
+def test_list_names_every_benchmark_with_its_sizes_without_a_gpu():
+    done = tiler("bench", "--list")
+    assert done.returncode == 0, done.stderr
+    for name in benchmark_names():
+        assert any(line.startswith(f"{name} ") for line in done.stdout.splitlines()), name
+    assert "quick: m=1024, n=1024, q=1024; full: m=4096, n=4096, q=4096" in done.stdout  # mm's
+    refused = tiler("bench", "--list", "mm")
+    assert refused.returncode == 1 and "give it no names" in refused.stderr

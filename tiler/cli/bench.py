@@ -32,14 +32,21 @@ from .guard import guarded
                                                 "the looser tolerance the bench prints).")
 @click.option("--json", "json_path", metavar="FILE", help="Write every measurement as JSON.")
 @click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the variants' times (needs matplotlib).")
+@click.option("--list", "listing", is_flag=True,
+              help="List the shipped benchmarks, what each computes and its quick and full sizes (no GPU needed).")
 @guarded(deep=False)
-def bench_cmd(names, quick, sizes, inputs, repeat, tiles, ablate, fast_math, json_path, plot_path):
+def bench_cmd(names, quick, sizes, inputs, repeat, tiles, ablate, fast_math, json_path, plot_path, listing):
     """Compile, check and time the untiled and tiled variants of benchmarks, or
     of any program (PROG.fut), on the GPU."""
     from ..bench import bench_one, benchmark_names, variants
     from ..runtime import Gpu
 
     known = benchmark_names()
+    if listing:
+        if names:
+            raise PlainError("--list lists every benchmark: give it no names", "tiler bench --list")
+        click.echo(_listing(known))
+        return
     chosen = known if not names or "all" in names else list(names)
     for n in chosen:
         if not n.endswith(".fut") and n not in known:
@@ -70,6 +77,20 @@ def bench_cmd(names, quick, sizes, inputs, repeat, tiles, ablate, fast_math, jso
         _write(json_path, _bench_json(results, gpu.environment()))
     if plot_path:
         _plot(results, plot_path)
+
+
+def _listing(names: list[str]) -> str:
+    """Each shipped benchmark: its name, its title and its quick and full sizes."""
+    from ..bench import program_path
+    from ..tune.workload import load_spec
+
+    lines = []
+    for name in names:
+        spec = load_spec(program_path(name)[0])
+        sets = "; ".join(f"{which}: " + ", ".join(f"{k}={v}" for k, v in spec.sizes[which].items())
+                         for which in ("quick", "full") if which in spec.sizes)
+        lines.append(f"{name:15} {spec.title}\n{'':15} {sets}")
+    return "\n".join(lines)
 
 
 @click.command("corpus")
