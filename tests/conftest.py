@@ -48,6 +48,20 @@ def header(path: Path) -> dict[str, list[str]]:
     return out
 
 
+def header_options(path: Path):
+    """The plan options a test program's `-- options:` header gives, parsed
+    as `tiler explain` parses its command line (none: the defaults)."""
+    import shlex
+
+    from tiler.analyse.options import OPTIONS
+    from tiler.cli import main
+    from tiler.cli.arguments import options_from
+
+    flags = [f for line in header(path).get("options", []) for f in shlex.split(line)]
+    ctx = main.commands["explain"].make_context("explain", ["p.fut", *flags])
+    return options_from(**{k: v for k, v in ctx.params.items() if k in OPTIONS})
+
+
 def load(path: Path):
     text = path.read_text()
     return check(parse(text, str(path)), Source(text, str(path)))

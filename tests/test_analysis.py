@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import BENCHMARKS, PROGRAMS, gathered_row, header
+from conftest import BENCHMARKS, PROGRAMS, gathered_row, header, header_options
 
 from tiler.analyse import DEFAULT, Options
 from tiler.analyse.blocks import stream_kind
@@ -37,7 +37,7 @@ def streams_by_position(a):
 
 @pytest.mark.parametrize("path", ANALYSIS, ids=lambda p: p.stem)
 def test_program_expectations(path):
-    want, a = header(path), analysed(path)
+    want, a = header(path), analysed(path, header_options(path))
     assert want.get("stream") or want.get("transpose") or want.get("reduction"), f"{path.name} states no expectation"
     streams = streams_by_position(a)
     for line in want.get("block", []):
@@ -612,23 +612,28 @@ def test_rows_copied_by_vectors_only_where_every_row_starts_aligned(tmp_path, le
 
 
 def test_rows_walked_alone_are_transposed_by_the_launch_where_they_cannot_be_staged():
-    """rownorm's loop over each thread's row stages nothing: the launch
-    transposes A, from a row length on where it is known only at launch."""
-    a = plan_of("rownorm")
+    """row_steps' loop over each thread's row (to m - 1: no stream) stages
+    nothing: the launch transposes A, from a row length on where it is
+    known only at launch."""
+    a = row_steps()
     (t,) = a.schedule.transposes
     assert t.chosen and (t.array, t.rows, t.length, t.min_length) == ("A", "n", "m", MIN_ROW)
     assert t.launch_tests() == ((("m",), ">=", MIN_ROW), (("n",), "<=", ROWS_PER_SM * 132))
     assert a.schedule.slabs[0].transposed and a.schedule.transposed_block.extents == (32,)
-    (t,) = plan_of("rownorm", Options(sizes=(("m", 4096), ("n", 1000)))).schedule.transposes
+    (t,) = row_steps(Options(sizes=(("m", 4096), ("n", 1000)))).schedule.transposes
     assert t.chosen and t.launch_tests() == ()  # known long and few: always
-    (t,) = plan_of("rownorm", Options(sizes=(("n", 100_000),))).schedule.transposes
+    (t,) = row_steps(Options(sizes=(("n", 100_000),))).schedule.transposes
     assert not t.chosen and "rows, more than 128 an SM" in t.reason
-    (t,) = plan_of("rownorm", Options(sizes=(("m", 34),))).schedule.transposes
+    (t,) = row_steps(Options(sizes=(("m", 34),))).schedule.transposes
     assert not t.chosen and "34 elements long" in t.reason
     for options, words in ((Options(transpose=False), "--no-transpose"), (Options(no_coalesce=True), "--no-coalesce")):
-        (t,) = plan_of("rownorm", options).schedule.transposes
+        (t,) = row_steps(options).schedule.transposes
         assert not t.chosen and words in t.reason
-    assert not plan_of("rownorm", Options(no_tile=True)).schedule.transposes  # the untiled baseline stays as written
+    assert not row_steps(Options(no_tile=True)).schedule.transposes  # the untiled baseline stays as written
+
+
+def row_steps(options=DEFAULT):
+    return analysed(PROGRAMS / "analysis" / "row_steps.fut", options)
 
 
 def test_staged_rows_are_not_transposed_unless_asked():
@@ -642,10 +647,11 @@ def test_staged_rows_are_not_transposed_unless_asked():
 
 
 def test_the_launch_transposes_only_where_it_pays():
-    """rownorm: the transposed kernel first, for long rows and few of them,
+    """row_steps: the transposed kernel first, for long rows and few of them,
     the same kernel in place after it; the launch's parameters as given
     (without the versions that split rows of 256 and more among threads)."""
-    module = run_to("verify", (BENCHMARKS / "rownorm.fut").read_text(), "rownorm.fut", Options(no_split=True))
+    path = PROGRAMS / "analysis" / "row_steps.fut"
+    module = run_to("verify", path.read_text(), path.name, Options(no_split=True))
     first, plain, wide = module.versions
     (p,) = first.kernel.transposes
     assert (p.name, p.source, p.shape, p.source_shape) == ("A_t", "A", ("m", "n"), ("n", "m"))

@@ -7,7 +7,7 @@ import dataclasses
 
 import numpy as np
 import pytest
-from conftest import BENCHMARKS, PROGRAMS, tiler
+from conftest import BENCHMARKS, PROGRAMS, header_options, tiler
 
 from tiler.analyse import Options
 from tiler.check import check
@@ -41,7 +41,9 @@ def sizes_for(prog, spec, scale):
 @pytest.mark.parametrize("variant", ["untiled", "tiled"])
 @pytest.mark.parametrize("path", PROGRAM_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_gpu_matches_the_interpreter(path, variant, scale):
-    matches_the_interpreter(path, Options(no_tile=variant == "untiled"), scale, seed=11)
+    """The tiled variant with the options the program's header gives."""
+    matches_the_interpreter(path, Options(no_tile=True) if variant == "untiled" else header_options(path), scale,
+                            seed=11)
 
 
 def matches_the_interpreter(path, options: Options, scale: str, seed: int, tolerance: float = 1e-3) -> None:
@@ -452,7 +454,8 @@ TRANSPOSE_VARIANTS = {"default": Options(), "transposed": Options(transpose=True
 @pytest.mark.parametrize("variant", TRANSPOSE_VARIANTS)
 @pytest.mark.parametrize("path", [BENCHMARKS / "rownorm.fut", BENCHMARKS / "matvec.fut", BENCHMARKS / "rowsum.fut",
                                   PROGRAMS / "analysis" / "nested.fut", PROGRAMS / "analysis" / "guarded_row.fut",
-                                  PROGRAMS / "analysis" / "rows_3d.fut"], ids=lambda p: p.stem)
+                                  PROGRAMS / "analysis" / "rows_3d.fut", PROGRAMS / "analysis" / "row_steps.fut"],
+                         ids=lambda p: p.stem)
 def test_rows_transposed_by_the_launch_match_the_interpreter(path, variant, scale):
     """Every version, the transposed ones included (each runs the launch's
     transposition first), whatever the launch would pick (the last sizes:

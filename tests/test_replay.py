@@ -13,6 +13,7 @@ import json
 import os
 from pathlib import Path
 
+from conftest import header, header_options
 from replay import OPTION_SETS
 
 from tiler.analyse.options import OPTIONS
@@ -33,7 +34,7 @@ def _programs():
     """(name, text, option set) for every program replayed."""
     for folder in ("corpus", "tests/programs/analysis", "tests/programs/regress"):
         for path in sorted((ROOT / folder).glob("*.fut")):
-            yield f"{folder}/{path.name}", path.read_text(), "tiled"
+            yield f"{folder}/{path.name}", path.read_text(), "header" if header(path).get("options") else "tiled"
     for path in sorted((ROOT / "benchmarks").glob("*.fut")):
         for name in OPTION_SETS:
             yield f"benchmarks/{path.name}", path.read_text(), name
@@ -41,15 +42,18 @@ def _programs():
         yield f"fuzz {seed}", pretty(generate(seed)), "tiled"
 
 
-def _options(option_set: str):
-    """tests/replay.py's command-line option set, parsed as `tiler explain` parses it."""
+def _options(option_set: str, name: str):
+    """tests/replay.py's command-line option set, parsed as `tiler explain`
+    parses it ("header": the options the program's header gives)."""
+    if option_set == "header":
+        return header_options(ROOT / name)
     ctx = main.commands["explain"].make_context("explain", ["p.fut", *OPTION_SETS[option_set]])
     return options_from(**{k: v for k, v in ctx.params.items() if k in OPTIONS})
 
 
 def _hash(name: str, text: str, option_set: str) -> str:
     try:
-        cuda = run_all(text, name.rsplit("/", 1)[-1], _options(option_set))["render"]
+        cuda = run_all(text, name.rsplit("/", 1)[-1], _options(option_set, name))["render"]
     except PlainError as e:  # an option set that does not fit the program (a 2-D tile of a 1-D kernel)
         return "refused: " + e.message
     body = cuda.split("\n", 1)[1]  # past the line naming tiler's version, which any release changes

@@ -102,7 +102,13 @@ class Options:
                                      "in shared memory), or never; by default where the rows cannot be staged and "
                                      "are long enough to pay.", tuned=True)
     no_promote: bool = _option(False, Takes.FLAG, "--no-promote", "Leave index reads along a stream's position "
-                               "(B[kk + k, j]) as reads: do not make them stream inputs.")
+                               "(B[kk + k, j]) as reads, and loops over whole arrays as loops: make no stream "
+                               "inputs of them.")
+    loops_as_streams: bool = _option(False, Takes.FLAG, "--loops-as-streams", "Read a plain loop that walks arrays "
+                                     "whole along its index as a stream over them, so that the plan can stage "
+                                     "them (a mat-vec or a matrix product written with a loop then gets the plan "
+                                     "of the same program written with streamSeq).", steers=False,
+                                     contradicts=("no_promote",))
     unroll: int | None = _option(None, Takes.WHOLE, "--unroll", "Unroll the loop over a staged chunk N times (1: "
                                  "never); by default the compiler decides.", metavar="N", least=1, most=MAX_UNROLL,
                                  words=f"between 1 (never unroll) and {MAX_UNROLL}", tuned=True)

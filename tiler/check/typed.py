@@ -140,6 +140,7 @@ class Stream:
     type: Type
     span: Span = _span()
     origin: object = field(default=None, repr=False, compare=False)  # the syntax node it was checked from
+    loop: bool = False  # written as a `loop` over its positions (kernel.loops), not as a streamSeq
 
 
 Exp = Lit | Var | TupleE | BinOp | UnOp | Index | Builtin | Call | Let | If | Loop | Iota | Stream
@@ -186,6 +187,7 @@ class Kernel:
     span: Span = _span()
     promoted: tuple = ()  # the index reads stage `kernel` made stream inputs, or left (kernel.promote.Promotion)
     unused: tuple = ()  # where the streams stage `kernel` removed were written: nothing reads their values
+    streamable: tuple = ()  # loops --loops-as-streams would read as streams (kernel.loops.Streamable)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ failure.
 """
 from __future__ import annotations
 
+import dataclasses
 import signal
 from dataclasses import dataclass
 
@@ -20,6 +21,7 @@ from ..check import check
 from ..compare import compare
 from ..errors import CompilerBug, PlainError, UserError
 from ..interp import Chunking, RunError, run
+from ..kernel import kernel_of
 from ..pipeline import run_all
 from ..syntax import parse, pretty
 from ..tune.workload import make_inputs, resolve_sizes
@@ -31,10 +33,12 @@ RTOL = 1e-3  # a kernel's outputs against the interpreter's, relative to an outp
 
 def variants(seed: int) -> dict:
     """VARIANTS, with every other seed's tiled kernels given interior blocks
-    (a copy of the body without clamps), and one seed in four's compiled
-    under --fast-math (approximations, float arithmetic reordered), so that
-    random programs run each."""
-    return VARIANTS | {"tiled": Options(interior=seed % 2 == 1, fast_math=seed % 4 == 2)}
+    (a copy of the body without clamps), one seed in four's compiled under
+    --fast-math (approximations, float arithmetic reordered), and one in
+    three's with its loops over whole arrays read as streams, so that random
+    programs run each."""
+    return VARIANTS | {"tiled": Options(interior=seed % 2 == 1, fast_math=seed % 4 == 2,
+                                        loops_as_streams=seed % 3 == 1)}
 
 
 def tolerance(seed: int, variant: str) -> float:
@@ -51,7 +55,7 @@ TIME_BOX_S = 10
 @dataclass(frozen=True)
 class Failure:
     seed: int
-    stage: str  # roundtrip, check, interp, compile, explain, nvcc, gpu, mutant
+    stage: str  # roundtrip, check, interp, kernel, compile, explain, nvcc, gpu, mutant
     message: str
     text: str
 
@@ -143,7 +147,20 @@ def _interp(prog, seed: int, text: str) -> list[Failure]:
         bad = close(outs, first)
         if bad:
             return [Failure(seed, "interp", f"chunks of {chunking} differ from one chunk: {bad}", text)]
-    return []
+    return _kernel_stage(prog, inputs, first, seed, text)
+
+
+def _kernel_stage(prog, inputs: dict, want, seed: int, text: str) -> list[Failure]:
+    """The kernel stage's program (helpers inlined, reads promoted, loops
+    read as streams, own rows made map rows) computes what the source does:
+    the interpreter runs it too."""
+    kernel = dataclasses.replace(prog, kernel=kernel_of(prog, promote=True, loops=True))
+    try:
+        bad = close(run(kernel, inputs, CHUNKINGS[0], seed), want)
+    except UserError as exc:
+        bad = f"the interpreter reports {exc.diagnostics[0].message}"
+    return [Failure(seed, "kernel", f"the kernel stage's program differs from the source's: {bad}", text)] if bad \
+        else []
 
 
 def close(got, want, rtol: float = RTOL, slack=None) -> str:

@@ -4,8 +4,10 @@ The analysis and code generation see one kernel body in which each
 `streamSeq` occurs once per call path. A helper's body is copied with fresh
 binders (so two calls do not share names), its parameters become `let`s of
 the arguments, and its sizes become the caller's sizes. Then the lets and loops
-nothing reads are removed (`dead`), index reads that walk a stream's
-position become stream inputs (`promote`), and a thread's reads of its own row by index become a row of its map (`rows`).
+nothing reads are removed (`dead`), a loop that walks arrays whole along
+its index is read as a stream (`loops`), index reads that walk a stream's
+position become stream inputs (`promote`), and a thread's reads of its own
+row by index become a row of its map (`rows`).
 """
 from __future__ import annotations
 
@@ -19,16 +21,24 @@ from ..tree import map_children
 __all__ = ["inline_kernel", "kernel_of"]
 
 
-def kernel_of(program: T.Program, promote: bool = True) -> T.Kernel:
+def kernel_of(program: T.Program, promote: bool = True, loops: bool = False) -> T.Kernel:
     """The stage: inlined, (unless `promote` is off) with reads along a
-    stream's position as stream inputs, and with a thread's own rows read
-    by index as map rows."""
+    stream's position as stream inputs (and, with `loops`, loops that walk
+    arrays whole read as streams), and with a thread's own rows read by
+    index as map rows."""
     from .dead import without_dead
+    from .loops import may_stream, streamable
     from .promote import promote_reads
     from .rows import own_rows
 
     k = without_dead(inline_kernel(program))
-    return own_rows(promote_reads(k) if promote else k)
+    if not promote:
+        return own_rows(k)
+    candidates = may_stream(k.body)
+    promoted = promote_reads(k, candidates if loops else frozenset())
+    if candidates and not loops:  # which loops the option would read as streams, for explain
+        promoted = dataclasses.replace(promoted, streamable=streamable(promote_reads(k, candidates)))
+    return own_rows(promoted)
 
 
 def inline_kernel(program: T.Program) -> T.Kernel:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from ..check import typed as T
 from ..check.types import Array, Binder
 from ..tree import children, descendants, map_children
+from .loops import as_stream, without_positions
 
 
 @dataclass(frozen=True)
@@ -42,10 +43,12 @@ class Promotion:
     reason: str  # how it is read as a stream input, or why it is not
 
 
-def promote_reads(k: T.Kernel) -> T.Kernel:
+def promote_reads(k: T.Kernel, loops: frozenset[int] = frozenset()) -> T.Kernel:
     """The kernel with every read that walks a stream's position made a
-    stream input, and a record of each such read in `k.promoted`."""
-    p = _Promoter(k)
+    stream input (and the reads of the loops `loops` names along their
+    index, each loop then read as a stream: kernel.loops), and a record of
+    each such read in `k.promoted`."""
+    p = _Promoter(k, loops)
     body = p.exp(k.body)
     if not p.records:
         return k
@@ -65,19 +68,37 @@ class _Read:
 
 
 class _Promoter:
-    def __init__(self, k: T.Kernel):
+    def __init__(self, k: T.Kernel, loops: frozenset[int]):
         self.globals = {b for b in k.params} | {pl.binder for pl in k.prelude}
         self.iota_dims = {p: lv for lv in k.levels for p, a in zip(lv.params, lv.args) if isinstance(a, T.Iota)}
         self.names = _names(k)
         self.prelude: list[T.PreludeLet] = []
         self.transposed: dict[Binder, Binder] = {}
         self.records: list[Promotion] = []
+        self.depth = 0  # streams around the node being rewritten
+        self.loops = loops  # ids of the body's loops to read as streams (the body is walked as it was)
 
     def exp(self, e):
         if isinstance(e, T.Stream):
+            self.depth += 1
             e = map_children(e, self.exp, T.is_exp)  # inner streams first
+            self.depth -= 1
             return self.stream(e)
+        if isinstance(e, T.Loop) and not self.depth and id(e) in self.loops:
+            converted = self.loop(e)
+            if converted is not None:
+                return converted
         return map_children(e, self.exp, T.is_exp) if T.is_exp(e) else e
+
+    def loop(self, e: T.Loop) -> T.Let | None:
+        """The loop as a stream (kernel.loops) where a read it makes along its
+        index becomes a stream input; None where none does."""
+        let = as_stream(e, self.fresh)
+        stream = without_positions(self.stream(let.value))
+        if stream is None:  # its reads' records say why each stays a read
+            return None
+        inits = tuple(self.exp(i) for i in stream.inits)
+        return dataclasses.replace(let, value=dataclasses.replace(stream, inits=inits), body=self.exp(let.body))
 
     def stream(self, s: T.Stream) -> T.Stream:
         reads = _reads(s)
@@ -96,7 +117,7 @@ class _Promoter:
                 new[key] = (self.chunk_param(s, r), self.stream_array(r))
             param = new[key][0]
             rewrite[id(r.node)] = (param, r.step)
-            self.records.append(Promotion(r.node, r.array.name, param.name, _how(r)))
+            self.records.append(Promotion(r.node, r.array.name, param.name, _how(r, s)))
         if not new:
             return s
         body = _replace_reads(s.body, rewrite)
@@ -105,18 +126,18 @@ class _Promoter:
         return dataclasses.replace(s, chunk_params=s.chunk_params + params, arrays=s.arrays + arrays, body=body)
 
     def refusal(self, s: T.Stream, r: _Read, inside: set) -> str:
-        shape = r.array.type.shape
+        shape, it = r.array.type.shape, _noun(s)
         if r.array in inside:
-            return f"`{r.array.name}` is bound inside the stream: its rows are not fixed for the whole stream"
+            return f"`{r.array.name}` is bound inside the {it}: its rows are not fixed for the whole {it}"
         if any(_binders(o) & inside for o in r.others):
-            return "an index other than the stream's position changes within the stream"
+            return f"an index other than the {it}'s position changes within the {it}"
         if shape[r.position] != _length(s):
-            return (f"`{r.array.name}` has {_size_text(shape[r.position])} elements along that index, the stream "
-                    f"{_size_text(_length(s))}: its chunks would not line up with the stream's")
+            return (f"`{r.array.name}` has {_size_text(shape[r.position])} elements along that index, the {it} "
+                    f"{_size_text(_length(s))}: its chunks would not line up with the {it}'s")
         last = r.position == len(shape) - 1
         if not last and not (r.position == len(shape) - 2 and r.array in self.globals):
-            return ("the stream walks an index that is neither the array's last nor the one before the last of "
-                    "an array of main's: no row or transposed row of it is the stream's chunk")
+            return (f"the {it} walks an index that is neither the array's last nor the one before the last of "
+                    f"an array of main's: no row or transposed row of it is the {it}'s chunk")
         if r.conditional and not all(self.in_range(o, size) for o, size in zip(r.others, _without(shape, r.position))):
             return ("it is read on some steps only (under an `if`), and its other indices are not known to be in "
                     "range: a copy of every element might read past the array")
@@ -162,13 +183,17 @@ class _Promoter:
         return name
 
 
-def _how(r: _Read) -> str:
+def _noun(s: T.Stream) -> str:
+    return "loop" if s.loop else "stream"
+
+
+def _how(r: _Read, s: T.Stream) -> str:
     shape = r.array.type.shape
     if r.position == len(shape) - 1:
         what = f"a row of `{r.array.name}`" if r.others else f"`{r.array.name}` itself"
     else:
         what = f"a column of `{r.array.name}` (a row of its transpose)"
-    return f"{what}, read chunk by chunk with the stream"
+    return f"{what}, read chunk by chunk with the {_noun(s)}"
 
 
 def _reads(s: T.Stream) -> list[_Read]:

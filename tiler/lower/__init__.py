@@ -467,7 +467,7 @@ def _summary(schedule: Schedule) -> tuple[str, ...]:
         cap = min(target.MAX_REGISTERS, target.REGISTER_FILE // (b.threads * b.min_blocks) // 8 * 8)
         out.append(f"blocks an SM: at least {b.min_blocks} (ptxas may give a thread up to {cap} registers)")
     for s in schedule.streams:
-        where = f"streamSeq at {s.site.span.line}:{s.site.span.col}"
+        where = f"{'loop' if s.site.stream.loop else 'streamSeq'} at {s.site.span.line}:{s.site.span.col}"
         if s.tiled:
             staged = ", ".join(_staged_text(p) for p in s.inputs if p.staged)
             out.append(f"{where}: tiled ({stream_kind(s, b)}), chunk {s.chunk}; shared: {staged}")

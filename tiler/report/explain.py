@@ -40,6 +40,8 @@ def explain_data(a: Analysis, source: Source, module=None, applied=None) -> dict
         "bounds": [{"size": n, "at_most": v} for n, v in sorted(a.schedule.bounds.items())],
         "promoted": [_promotion(r, source) for r in k.promoted],
         "unused": [{"line": span.line, "column": span.col} for span in sorted(k.unused, key=lambda s: (s.line, s.col))],
+        "streamable_loops": [{"line": x.span.line, "column": x.span.col, "arrays": list(x.arrays)}
+                             for x in k.streamable],
         "rows": [_row(r, source) for r in a.schedule.slabs],
         "transposes": [_transposition(t) for t in a.schedule.transposes],
         "streams": [_stream(s, b, source) for s in a.streams],
@@ -136,7 +138,7 @@ def _micro_pair(block) -> list[int]:
 def _stream(s, block, source: Source) -> dict:
     site = s.site
     return {
-        "line": site.span.line, "column": site.span.col,
+        "line": site.span.line, "column": site.span.col, "written": "loop" if site.stream.loop else "streamSeq",
         "tiled": s.tiled, "kind": stream_kind(s, block), "block": list(block.extents), "chunk": s.chunk, "unroll": s.unroll,
         "register_tile": _micro_pair(block) if s.tiled else [1, 1],
         "shared_bytes": s.shared_bytes, "reason": s.reason,

@@ -40,6 +40,7 @@ def render_text(data: dict, variance: bool = False, width: int = 120, candidates
     _header(console, data)
     _promotions_text(console, data["promoted"])
     _unused_text(console, data.get("unused", []))
+    _streamable_text(console, data.get("streamable_loops", []))
     _rows_text(console, data.get("rows", []))
     _transposes_text(console, data.get("transposes", []))
     for s in data["streams"]:
@@ -126,6 +127,17 @@ def _promotions_text(console: Console, rows: list[dict]) -> None:
         console.print(escape(f"index read {r['read']} at {r['line']}:{r['column']}: {what}"))
 
 
+def _streamable_text(console: Console, loops: list[dict]) -> None:
+    """The loops --loops-as-streams would read as streams (it is not the default)."""
+    if loops:
+        console.print()
+    for x in loops:
+        arrays = ", ".join(f"`{a}`" for a in x["arrays"])
+        console.print(escape(f"loop at {x['line']}:{x['column']}: it walks {arrays} whole along its index, as a "
+                             "stream would; --loops-as-streams reads it as one, so that the plan may stage its reads "
+                             "(the plan of the same program written with streamSeq)"))
+
+
 def _unused_text(console: Console, spans: list[dict]) -> None:
     """The streams removed because nothing reads their values."""
     if spans:
@@ -164,7 +176,9 @@ def _stream_text(console: Console, s: dict) -> None:
     unrolled = f", its loop unrolled {s['unroll']} times" if s.get("unroll") else ""
     state = f"tiled ({s['kind']}), chunk {s['chunk']}{unrolled}, {s['shared_bytes']} bytes" if s["tiled"] \
         else "not tiled"
-    console.print(f"\n[bold]streamSeq at {s['line']}:{s['column']}[/]: {state}")
+    written = "loop" if s.get("written") == "loop" else "streamSeq"
+    read_as = " (read as a streamSeq over the arrays it walks)" if written == "loop" else ""
+    console.print(f"\n[bold]{written} at {s['line']}:{s['column']}[/]{read_as}: {state}")
     for g in s["guards"]:
         console.print(f"  on the way: a {escape(g['kind'])} at {g['line']}:{g['column']}, varies with "
                       f"{dims_text(g['varies_with'])}")

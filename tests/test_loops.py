@@ -1,0 +1,149 @@
+"""Loops that walk arrays whole along their index, read as streams under
+--loops-as-streams (stage `kernel`, tiler/kernel/loops.py), or listed for
+explain without it."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from conftest import BENCHMARKS, PROGRAMS, tiler
+
+from tiler.analyse import Options
+from tiler.check import check
+from tiler.check import typed as T
+from tiler.fuzz.properties import _kernel_stage
+from tiler.interp import run
+from tiler.kernel import kernel_of
+from tiler.pipeline import run_all, run_to
+from tiler.syntax import parse
+from tiler.tree import descendants
+from tiler.tune.workload import make_inputs
+
+LOOPS = Options(loops_as_streams=True)
+
+MATVEC_LOOP = """fun [f32, n] main([[f32, m], n] A, [f32, m] x) =
+  map(fn f32 ([f32, m] a) =>
+        loop (acc = 0f32) = for k < m do acc + a[k] * x[k] in acc,
+      A)
+"""
+
+# two accumulators, the index in the arithmetic, a literal bound, a loop
+# around the one that walks the row, and one to m - 1 that cannot be a stream
+SHAPES = {
+    "two accumulators": """fun [f32, n] main([[f32, m], n] A, [f32, m] x) =
+  map(fn f32 ([f32, m] row) =>
+        loop (s = 0f32, t = 1f32) = for k < m do (s + row[k] * x[k] * f32(k), max(t, row[k])) in s + t,
+      A)
+""",
+    "literal bound": """fun [f32, n] main([[f32, 3], n] P, [f32, 3] w) =
+  map(fn f32 ([f32, 3] p) => loop (s = 0f32) = for k < 3 do s + p[k] * w[k] in s, P)
+""",
+    "inside a loop": """fun [f32, n] main([[f32, m], n] A, [f32, m] x) =
+  map(fn f32 ([f32, m] row) =>
+        loop (s = 0f32) = for t < 3 do
+          loop (acc = s) = for k < m do acc + row[k] * x[k] * f32(t + 1) in acc
+        in s,
+      A)
+""",
+    "to m - 1": """fun [f32, n] main([[f32, m], n] A) =
+  map(fn f32 ([f32, m] r) => loop (acc = 0f32) = for k < m - 1 do acc + abs(r[k + 1] - r[k]) in acc, A)
+""",
+}
+
+
+def streams(k: T.Kernel) -> list[T.Stream]:
+    return [s for s in descendants(k.body, T.is_exp) if isinstance(s, T.Stream)]
+
+
+def test_a_loop_over_whole_rows_is_read_as_a_stream_of_them():
+    k = run_to("kernel", MATVEC_LOOP, "mv.fut", LOOPS)
+    (s,) = streams(k)
+    assert s.loop and [b.name for b in s.chunk_params] == ["a_c", "x_c"]
+    assert {(p.array, p.param) for p in k.promoted} == {("a", "a_c"), ("x", "x_c")}
+    assert all("with the loop" in p.reason for p in k.promoted)
+
+
+def test_without_the_option_the_loop_stays_and_explain_names_it():
+    k = run_to("kernel", MATVEC_LOOP, "mv.fut")
+    assert not streams(k) and not k.promoted
+    (x,) = k.streamable
+    assert (x.span.line, x.span.col, x.arrays) == (3, 9, ("a", "x"))
+
+
+def test_the_loop_gets_the_plan_of_its_streamseq_spelling():
+    """The mat-vec written with a loop and with streamSeq (benchmarks/matvec): one plan."""
+    def plan(text, options):
+        data = json.loads(tiler_explain_json(text, options))
+        return data["block"]["threads"], [[(i["staged"], i["level"], i["tile"], i["copy"]) for i in s["inputs"]]
+                                          for s in data["streams"]]
+
+    spelled = (BENCHMARKS / "matvec.fut").read_text()
+    assert plan(MATVEC_LOOP, LOOPS) == plan(spelled, Options())
+
+
+def tiler_explain_json(text: str, options: Options) -> str:
+    from tiler.report.explain import explain_data
+    from tiler.source import Source
+
+    values = run_all(text, "p.fut", options)
+    return json.dumps(explain_data(values["transform"], Source(text, "p.fut")))
+
+
+def test_a_loop_inside_a_stream_stays_a_loop():
+    """k-means' loop over a centre's features walks a row of the chunk: it
+    stays as written, and the CUDA with the option is the CUDA without it."""
+    text = (BENCHMARKS / "kmeans.fut").read_text()
+    assert run_all(text, "kmeans.fut", LOOPS)["render"] == run_all(text, "kmeans.fut")["render"]
+
+
+def test_a_loop_that_stops_short_stays_a_loop():
+    k = run_to("kernel", SHAPES["to m - 1"], "steps.fut", LOOPS)
+    assert not streams(k) and not k.streamable
+
+
+def test_a_loop_around_it_keeps_its_stream_inside():
+    k = run_to("kernel", SHAPES["inside a loop"], "in.fut", LOOPS)
+    (s,) = streams(k)
+    assert s.loop and s.span.line == 4
+    assert isinstance(k.body, T.Loop)  # the loop over t, unchanged around it
+
+
+@pytest.mark.parametrize("name", SHAPES)
+def test_the_kernel_stage_computes_what_the_source_does(name):
+    """Bit for bit: the interpreter runs the kernel stage's program too."""
+    prog = check(parse(SHAPES[name], f"{name}.fut"))
+    sizes = {s.name: 37 for s in prog.kernel.sizes}
+    inputs = make_inputs(prog, sizes, None, seed=4)
+    want = run(prog, inputs)
+    got = run(dataclasses.replace(prog, kernel=kernel_of(prog, loops=True)), inputs)
+    assert all(g.tobytes() == w.tobytes() for g, w in zip(got, want))
+
+
+@pytest.mark.parametrize("path", sorted((PROGRAMS / "analysis").glob("loop_*.fut")) +
+                         [BENCHMARKS / "rownorm.fut", BENCHMARKS / "rowsum3d.fut"], ids=lambda p: p.stem)
+def test_the_fuzzers_kernel_stage_property_holds(path):
+    prog = check(parse(path.read_text(), path.name))
+    sizes = {s.name: 21 for s in prog.kernel.sizes}
+    inputs = make_inputs(prog, sizes, None, seed=2)
+    assert _kernel_stage(prog, inputs, run(prog, inputs), 2, path.read_text()) == []
+
+
+def test_explain_says_how_each_stream_was_written(tmp_path):
+    path = tmp_path / "mv.fut"
+    path.write_text(MATVEC_LOOP)
+    done = tiler("explain", str(path), "--json")
+    assert json.loads(done.stdout)["streamable_loops"] == [{"line": 3, "column": 9, "arrays": ["a", "x"]}]
+    done = tiler("explain", str(path), "--json", "--loops-as-streams")
+    data = json.loads(done.stdout)
+    assert [s["written"] for s in data["streams"]] == ["loop"] and data["streamable_loops"] == []
+    text = tiler("explain", str(path), "--loops-as-streams").stdout
+    assert "loop at 3:9 (read as a streamSeq over the arrays it walks): tiled" in text
+    assert "--loops-as-streams reads it as one" in tiler("explain", str(path)).stdout
+
+
+def test_the_option_contradicts_no_promote(tmp_path):
+    path = tmp_path / "mv.fut"
+    path.write_text(MATVEC_LOOP)
+    done = tiler("explain", str(path), "--loops-as-streams", "--no-promote")
+    assert done.returncode == 1 and "--loops-as-streams and --no-promote contradict each other" in done.stderr

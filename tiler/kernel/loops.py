@@ -1,0 +1,122 @@
+"""A loop that walks arrays along its index, written as a stream.
+
+`loop (acc = 0f32) = for k < m do acc + row[k] * x[k] in acc` folds `row`
+and `x` element by element, in order; so does
+
+    streamSeq(fn (int kk, [int, c] ks, f32 acc) =>
+                loop (acc) = for k' < c do acc + row[kk + k'] * x[kk + k'] in acc,
+              iota(m), 0f32)
+
+for every split of `[0, m)` into chunks, bit for bit: a stream folds its
+chunks in order, and each chunk's loop takes its elements in order. Written
+so, the reads `row[kk + k']` and `x[kk + k']` walk the stream's position,
+and `promote` makes them stream inputs like those of a program that spelled
+the stream out: a mat-vec or a matrix product written with a plain `loop`
+then gets the plan of the same computation written with `streamSeq`.
+
+`as_stream` builds that stream over `iota(bound)`; `promote` keeps it only
+where some read became a stream input (`without_positions` then drops the
+`iota`, which nothing reads), and otherwise keeps the loop.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..check import typed as T
+from ..check.types import I32, Array, Binder, tuple_of
+from ..source import Span
+from ..tree import children, descendants, map_children
+
+
+def may_stream(body) -> frozenset[int]:
+    """The ids of the loops in `body` that may become streams: the loop's
+    bound is a size or a literal (the stream's length), its index is an
+    index of some read (else nothing could become a stream input), and it
+    holds no stream (a stream inside the new one would only nest the
+    copies; the inner one stays as written). One walk for the whole body:
+    asking loop by loop would cost a nest of loops its depth squared."""
+    indexed: set[Binder] = set()
+    loops = []  # (loop, the innermost loop whose body holds it), parents before children
+    holders = []  # (stream, the innermost loop whose body holds it)
+    stack = [(body, None)]
+    while stack:
+        n, loop = stack.pop()
+        if isinstance(n, T.Loop):
+            loops.append((n, loop))
+            stack.extend((c, loop) for c in (*n.inits, n.bound, n.rest))
+            stack.append((n.body, n))
+            continue
+        if isinstance(n, T.Index):
+            indexed.update(i.binder for i in n.indices if isinstance(i, T.Var))
+        elif isinstance(n, T.Stream) and loop is not None:
+            holders.append((n, loop))
+        stack.extend((c, loop) for c in children(n, T.is_exp))
+    if not loops:
+        return frozenset()
+    holding = {id(loop) for _, loop in holders}
+    for n, loop in reversed(loops):  # inner loops before the loops around them
+        if loop is not None and id(n) in holding:
+            holding.add(id(loop))
+    return frozenset(id(n) for n, _ in loops if id(n) not in holding and n.index in indexed and _sized(n.bound))
+
+
+def _sized(bound) -> bool:
+    return isinstance(bound, T.Lit) and isinstance(bound.value, int) and bound.value > 0 or \
+        isinstance(bound, T.Var) and bound.binder.kind == "size"
+
+
+def as_stream(e: T.Loop, fresh: Callable[[str], str]) -> T.Let:
+    """`let (results) = streamSeq(..., iota(bound), inits) in rest`: the loop
+    as a stream over its positions (see the module's docstring)."""
+    size = e.bound.value if isinstance(e.bound, T.Lit) else e.bound.binder
+    span = e.span
+    offset = Binder(fresh("kk"), I32, "offset", span)
+    chunk = Binder(fresh("chunk"), I32, "chunk", span)
+    positions = Binder(fresh(f"{e.index.name}s"), Array(I32, (chunk,)), "chunk", span)
+    accs = tuple(Binder(fresh(p.name), p.type, "acc", p.span) for p in e.params)
+    step = Binder(fresh(e.index.name), I32, "index", e.index.span)
+    ends = tuple(Binder(fresh(p.name), p.type, "result", p.span) for p in e.params)
+    acc_type = tuple_of(p.type for p in e.params)
+    at = T.BinOp("+", T.Var(offset, I32, span), T.Var(step, I32, e.index.span), I32, e.index.span)
+    end = ends[0] if len(ends) == 1 else None
+    rest = T.Var(end, end.type, span) if end else T.TupleE(tuple(T.Var(b, b.type, span) for b in ends), acc_type, span)
+    chunk_loop = T.Loop(e.params, tuple(T.Var(a, a.type, span) for a in accs), step, T.Var(chunk, I32, span),
+                        _substituted(e.body, e.index, at), ends, rest, acc_type, span)
+    iota = T.Iota(e.bound, Array(I32, (size,)), span)
+    stream = T.Stream(offset, chunk, (positions,), accs, (iota,), e.inits, chunk_loop, acc_type, span, loop=True)
+    return T.Let(e.results, stream, e.rest, e.type, span)
+
+
+def without_positions(s: T.Stream) -> T.Stream | None:
+    """The stream `as_stream` built, without its `iota` input, once some read
+    became an input beside it; None where none did (the loop stays a loop)."""
+    if len(s.arrays) < 2:
+        return None
+    return T.Stream(s.offset, s.chunk, s.chunk_params[1:], s.acc_params, s.arrays[1:], s.inits, s.body, s.type,
+                    s.span, loop=True)
+
+
+@dataclass(frozen=True)
+class Streamable:
+    """A loop `--loops-as-streams` reads as a stream, and what it then streams."""
+
+    span: Span  # the loop's
+    arrays: tuple[str, ...]  # the arrays whose reads at its index become stream inputs
+
+
+def streamable(k: T.Kernel) -> tuple[Streamable, ...]:
+    """The loops of `k` (a kernel with loops read as streams) that became streams."""
+    out = []
+    for s in descendants(k.body, T.is_exp):
+        if isinstance(s, T.Stream) and s.loop:
+            params = {p.name for p in s.chunk_params}
+            out.append(Streamable(s.span, tuple(dict.fromkeys(r.array for r in k.promoted if r.param in params))))
+    return tuple(out)
+
+
+def _substituted(e, index: Binder, at):
+    """`e` with every read of the loop's index `index` replaced by `at`."""
+    if isinstance(e, T.Var) and e.binder is index:
+        return at
+    return map_children(e, lambda c: _substituted(c, index, at), T.is_exp) if T.is_exp(e) else e
