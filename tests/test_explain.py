@@ -241,3 +241,40 @@ def test_a_coarsened_block_claims_no_register_count():
     data = explained("lavamd")
     assert data["block"]["register_tile"]["registers_expected"] is None
     assert "in all" not in render_text(data, variance=False, width=120)
+
+
+def _explained(path) -> str:
+    return tiler("explain", str(path)).stdout + tiler("compile", str(path), "--emit", "launch").stdout
+
+
+def test_a_condition_two_transposed_arrays_share_is_tested_once():
+    """b_ell_spmv_f64 transposes cols and vals at the same sizes: one test, in explain and in the launch."""
+    shown = _explained(ROOT / "corpus" / "b_ell_spmv_f64.fut")
+    assert "maxd >= 2048" in shown and shown.count("maxd >= 2048 and n <= 16896 and maxd") == 0
+    assert "maxd >= 2048 && n <= 16896 && maxd" not in shown
+
+
+def test_reuse_is_what_the_kernel_does():
+    """A register tile's reads are said once an input (an input every point shares, for all of them); a
+    tile each thread reads at its own index serves nobody else; the matrix product's wording is its own."""
+    sq = """fun [[f32, m], n] main([[f32, m], n] A, [f32, k] w) =
+  map(fn [f32, m] ([f32, m] row) =>
+        map(fn f32 (f32 x) =>
+              streamSeq(fn f32 (int kk, [f32, ch] wc, [f32, ch] vc, f32 acc) =>
+                          loop (acc) = for j < ch do acc + wc[j] * vc[j] * x in acc
+                       , w, w, 0f32)
+           , row)
+     , A)
+"""
+    data = explain_data(run_all(sq, "sq.fut")["transform"], Source(sq, "sq.fut"))
+    reason = data["block"]["register_tile"]["reason"]
+    assert reason.count("wc is read once") == 1 and "wc is read once for the 64 points along dims 0 and 1" in reason
+    assert "product's" not in data["block"]["min_blocks"]["reason"]
+    vecmat = (ROOT / "corpus" / "a_vecmat_stream_f32.fut").read_text()
+    data = explain_data(run_all(vecmat, "v.fut")["transform"], Source(vecmat, "v.fut"))
+    (stream,) = data["streams"]
+    rows = next(i for i in stream["inputs"] if i["param"] == "rows")
+    assert "each element is read by one of them only, at its own index" in rows["reason"]
+    assert "every thread reads every staged element" not in data["block"]["min_blocks"]["reason"]
+    assert "each point reads its own elements of rows" in data["block"]["register_tile"]["reason"]
+    assert data["block"]["register_tile"]["global_loads_per_point_step"] > 1  # rows: one load a point

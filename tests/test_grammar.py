@@ -168,3 +168,10 @@ def test_literals_out_of_range_are_all_reported_in_order():
     found = [(d.span.col, d.message) for d in caught.value.diagnostics]
     assert found == [(29, "integer literal 99999999999999999999 does not fit in int"),
                      (53, "float literal 1e999f32 does not fit in f32")]
+    long = "9" * 5000  # past what is converted at all: still the checker's, in order
+    text = f"fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (f32 x) => x + 1e999f32 + f32({long}), xs)\n"
+    with pytest.raises(UserError) as caught:
+        check(parse(text, "long.fut"), Source(text, "long.fut"))
+    found = [(d.span.col, d.message) for d in caught.value.diagnostics]
+    assert found == [(29, "float literal 1e999f32 does not fit in f32"),
+                     (44, "integer literal of 5,000 digits does not fit in i64")]

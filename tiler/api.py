@@ -99,6 +99,9 @@ class Compiled:
         from .tune.workload import check_given
 
         params = {p.name: p for p in self.program.kernel.params}
+        unknown = sorted(set(inputs) - set(params))
+        if unknown:
+            raise PlainError(f"`{unknown[0]}` is not a parameter of main", f"its parameters are {', '.join(params)}")
         device, scalars = {}, {}
         for name, value in inputs.items():
             if name in params and interop.on_device(value):

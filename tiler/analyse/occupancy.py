@@ -37,10 +37,13 @@ def with_occupancy(schedule: Schedule, options: Options) -> Schedule:
             "one block an SM: with interior blocks the kernel has two bodies, whose registers ptxas spilled "
             "to keep more blocks")))
     if len(block.spans) == 1 and shares_every_tile(schedule) and not schedule.stages_to_coalesce:
+        own = any(p.staging.own for s in schedule.streams if s.tiled for p in s.inputs if p.staged)
+        shared = ("every staged tile serves the whole block (though some are read at each thread's own index)"
+                  if own else "every thread reads every staged element")
         return replace(schedule, block=replace(block, min_blocks=ONE_BLOCK, min_blocks_reason=(
-            "one block an SM suffices: every thread reads every staged element, so each thread's chain of "
-            "arithmetic is the work, and the registers ptxas then takes schedule it better than more warps do")))
+            f"one block an SM suffices: {shared}, so each thread's chain of arithmetic is the work, and the "
+            "registers ptxas then takes schedule it better than more warps do")))
     return replace(schedule, block=replace(block, min_blocks_reason=(
-        "ptxas's own register choice" + (": asked for one block an SM, the product's 2-D register tile took "
-                                         "more registers than two blocks allow, and ran slower"
+        "ptxas's own register choice" + (": asked for one block an SM, 2-D register tiles (measured on the matrix "
+                                         "product) took more registers than two blocks allow, and ran slower"
                                          if block.register is not None and len(block.spans) > 1 else ""))))

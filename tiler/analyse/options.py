@@ -64,7 +64,10 @@ class Options:
                           "dimension, outermost first ('_' keeps the default).", metavar="N|N0,N1,...",
                           most=target.MAX_THREADS_PER_BLOCK, tuned=True)
     no_tile: bool = _option(False, Takes.FLAG, "--no-tile", "Plan the untiled kernel.",
-                            contradicts=("tile", "register_tile", "lanes", "several_blocks"))
+                            contradicts=("tile", "register_tile", "lanes", "several_blocks", "no_register_tile",
+                                         "chunk", "unroll", "pack", "interior", "single_buffer", "double_buffer",
+                                         "join_rows", "no_async", "transpose", "no_coalesce", "no_vector",
+                                         "loops_as_streams"))  # each steers only what tiling makes
     max_shared: int | None = _option(None, Takes.WHOLE, "--max-shared", "Shared memory a block may use [default: "
                                      "48 KiB; for a register tile copied by cp.async, what the GPU allows].",
                                      metavar="BYTES", most=target.SHARED_LIMIT_ANY_GPU, steers=False,
@@ -74,7 +77,8 @@ class Options:
     copy_along_chunk: bool = False  # lay the chunk on threadIdx.x even where that is uncoalesced
     row_major_tiles: bool = False  # never transpose a tile (and never pad it)
     no_register_tile: bool = _option(False, Takes.FLAG, "--no-register-tile", "One point a thread (no register "
-                                     "tile).", tuned=True, contradicts=("register_tile",))
+                                     "tile).", tuned=True,
+                                     contradicts=("register_tile", "single_buffer", "double_buffer"))
     no_vector: bool = _option(False, Takes.FLAG, "--no-vector", "Scalar global copies (no 128-bit loads).",
                               tuned=True)
     single_buffer: bool = _option(False, Takes.FLAG, "--single-buffer", "No double buffering of a register-tiled "

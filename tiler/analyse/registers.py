@@ -110,10 +110,17 @@ def register_tile(schedule: Schedule, kernel: T.Kernel, options: Options) -> tup
     double = not all(pipelined) and _double_buffered(single, operands, threads, options)
     tile = RegisterTile(tuple(sizes), group, accumulators, single + (operands if double else 0), double,
                         asynchronous, operands)
-    shares = "; ".join(f"{p.name} is read once for the {sizes[d]} points along dim {d}"
-                       for s in schedule.streams for p in s.inputs if p.staged
-                       for d in sorted(p.invariant_to & frozenset(block.spans)) if sizes[d] > 1)
+    shares = "; ".join(_read_once(p, sizes, block) for s in schedule.streams for p in s.inputs
+                       if p.staged and any(sizes[d] > 1 for d in p.invariant_to & frozenset(block.spans)))
     return tile, f"{' x '.join(str(sizes[d]) for d in reversed(block.spans))} points a thread: {shares}"
+
+
+def _read_once(p, sizes: list, block) -> str:
+    """How many of a thread's points one shared read of `p` serves: those
+    along every dim it is invariant to, counted once."""
+    dims = [d for d in sorted(p.invariant_to & frozenset(block.spans)) if sizes[d] > 1]
+    where = f"dim {dims[0]}" if len(dims) == 1 else "dims " + " and ".join(map(str, dims))
+    return f"{p.name} is read once for the {math.prod(sizes[d] for d in dims)} points along {where}"
 
 
 def _coarsened(schedule: Schedule, kernel: T.Kernel, options: Options) -> tuple[RegisterTile | None, str]:
@@ -149,9 +156,12 @@ def _coarsened(schedule: Schedule, kernel: T.Kernel, options: Options) -> tuple[
     single = accumulators + operands + ADDRESSING
     double = _double_buffered(single, operands, threads, options)
     tile = RegisterTile(sizes, 1, accumulators, single + (operands if double else 0), double)
-    shares = ", ".join(p.name for p in staged)
-    return tile, (f"{wanted} points a thread, {threads} threads apart{why}: each value of {shares} read from "
-                  f"shared memory serves all {wanted}")
+    shared = ", ".join(p.name for p in staged if not p.staging.own)
+    own = ", ".join(p.name for p in staged if p.staging.own)
+    serves = f"each value of {shared} read from shared memory serves all {wanted}" if shared else ""
+    apart = f"each point reads its own elements of {own}" if own else ""
+    return tile, (f"{wanted} points a thread, {threads} threads apart{why}: " + "; ".join(x for x in (serves, apart)
+                                                                                       if x))
 
 
 def expected_registers(schedule: Schedule, variance) -> int | None:

@@ -96,6 +96,7 @@ class Staging:
     pack: Pack | None = None  # interleaved with other inputs' tiles in one shared array
     element: int = 1  # scalars in one element of the chunk: a row chunk's row length (1: a chunk of scalars)
     asynchronous: bool = False  # copied by cp.async, `buffers` chunks deep, not through registers
+    own: bool = False  # each element is read by one point only, at its own index (the copy shares nothing)
 
     @property
     def pitch(self) -> int:

@@ -334,14 +334,16 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     size = dtype(d.array.type).itemsize * inner * outer
     invariant = d.invariant_to & frozenset(block.spans)
     reuse, serves = _serves(invariant, block)
-    reason = f"invariant to dimension {dims_text(invariant)}, which the block spans: one copy serves {serves}"
+    own = reads is Reads.PER_THREAD and _own_elements(d, site, views, x_dim)
+    reason = f"invariant to dimension {dims_text(invariant)}, which the block spans: one copy serves " + \
+        (_own_words(serves) if own else serves)
     if not invariant:
         _, own = _sharing_refusal(d.varies_with, d.invariant_to, frozenset(block.spans))
         reason = (f"{own}; but in place its reads are a row apart along threadIdx.x (uncoalesced): the block "
                   "copies its threads' rows into shared memory along the rows, coalesced, and each thread reads its "
                   "own row there")
     staging = Staging(Level.SHARED, rows, (row_count, chunk) if rows else (chunk,), layout, padding, copy, reads,
-                      size * buffers, reuse, vector, buffers, asynchronous=asynchronous)
+                      size * buffers, reuse, vector, buffers, asynchronous=asynchronous, own=own)
     return replace(d, staging=staging, reason=reason)
 
 
@@ -360,12 +362,13 @@ def _stage_row_chunk(d: InputPlan, site: StreamSite, block: BlockPlan, views: Vi
     vector, buffers = _copy_steps(d, copy, d.element, elements, block, options, coalescing, views, asynchronous)
     invariant = d.invariant_to & frozenset(block.spans)
     reuse, serves = _serves(invariant, block)
+    own = reads is Reads.PER_THREAD and _own_elements(d, site, views, x_dim)
     size = dtype(d.array.type).itemsize * elements
     staging = Staging(Level.SHARED, (), (chunk,), Layout.ROW_MAJOR, 0, copy, reads, size * buffers, reuse, vector,
-                      buffers, element=d.element, asynchronous=asynchronous)
+                      buffers, element=d.element, asynchronous=asynchronous, own=own)
     length = f"at most {d.element}" if options.bounded(d.array.type.shape[-1]) else f"{d.element}"
     reason = (f"invariant to dimension {dims_text(invariant)}, which the block spans: one copy of {chunk} rows of "
-              f"{length} serves {serves}")
+              f"{length} serves " + (_own_words(serves) if own else serves))
     return replace(d, staging=staging, reason=reason)
 
 
@@ -394,6 +397,21 @@ def _copy_steps(d: InputPlan, copy: Copy, along: int, elements: int, block: Bloc
     whole = elements % (block.threads * vector) == 0
     double = whole and (block.register is None or block.register.double_buffer)
     return vector, 2 if double else 1
+
+
+def _own_elements(d: InputPlan, site: StreamSite, views: Views, dim: int) -> bool:
+    """Every index the body reads the chunk at that differs between the
+    block's threads along `dim` is the thread's own index there, shifted
+    alike for all (`rows[k, j]`, `yc[i - kk]`): no two threads read one
+    element."""
+    reads = chunk_reads(site.stream, _param(site, d.name)) or []
+    varying = [e for indices in reads for e in indices if dim in views.exp_variance(e)]
+    return bool(varying) and all(views.own_index(e, dim) for e in varying)
+
+
+def _own_words(serves: str) -> str:
+    return (f"{serves}, but each element is read by one of them only, at its own index: the copy gathers the "
+            "block's loads, it shares none")
 
 
 def _index_variance(d: InputPlan, site: StreamSite, views: Views) -> list:

@@ -141,6 +141,21 @@ class Views:
                 return False
         return True
 
+    def own_index(self, e, dim: int) -> bool:
+        """`i`, `i + x`, `x + i` or `i - x` (through lets), with `i` the index
+        of parallel dimension `dim` and `x` the same for every point along
+        it: points along `dim` read distinct elements there."""
+        if isinstance(e, T.Var):
+            d = self.defs.get(e.binder)
+            if d is not None and d[0] == "let":
+                return self.own_index(d[1], dim)
+            return d is not None and d[0] == "row" and isinstance(d[1], T.Iota) and d[2] == dim
+        if isinstance(e, T.BinOp) and e.op in ("+", "-"):
+            if self.own_index(e.lhs, dim) and dim not in self.exp_variance(e.rhs):
+                return True
+            return e.op == "+" and self.own_index(e.rhs, dim) and dim not in self.exp_variance(e.lhs)
+        return False
+
     def exp_variance(self, e) -> frozenset:
         if isinstance(e, T.Var):
             return self.var.of(e.binder)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..errors import Diagnostic
 from ..syntax import ast, pretty
+from ..syntax.grammar import TOO_LONG
 from ..tree import methods
 from . import typed as T
 from .scope import Scope, suggest
@@ -139,7 +140,11 @@ class ExpChecker:
 
     def _intlit(self, e: ast.IntLit):
         kind = "i64" if e.suffix == "i64" else "i32"
-        if e.value > INT_MAX[kind]:
+        if e.value >= TOO_LONG:  # (its digits were never converted)
+            digits = e.span.end_col - e.span.col - len(e.suffix)  # (a literal is one line of digits)
+            self.error(e.span, f"integer literal of {digits:,} digits does not fit in i64",
+                       f"the largest i64 is {INT_MAX['i64']}")
+        elif e.value > INT_MAX[kind]:
             self.error(e.span, f"integer literal {e.value} does not fit in {scalar(kind)}",
                        "use the suffix i64" if kind == "i32" else "")
         return T.Lit(e.value, scalar(kind), e.span)

@@ -17,6 +17,7 @@ import sys
 import click
 
 from .. import __version__
+from .arguments import refuse_repeats
 from .bench import bench_cmd, corpus_cmd
 from .compile import compile_cmd
 from .docs import docs_cmd
@@ -29,7 +30,16 @@ from .tune import tune_cmd
 __all__ = ["main", "entry", "EXIT_USER", "EXIT_BUG", "EXIT_INTERRUPTED"]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    def resolve_command(self, ctx, args):
+        """The command, once its options are known to be given once each."""
+        name, command, rest = super().resolve_command(ctx, args)
+        if command is not None:
+            refuse_repeats(command, rest)
+        return name, command, rest
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tiler")
 def main():
     """tiler: finds tiling opportunities in GPU kernel programs and writes tiled CUDA.

@@ -103,6 +103,8 @@ def tuned_options(program: str, plan: dict):
     from ..tune.tuning import for_program
 
     tuning_file, no_tuning = plan.pop("tuning_file"), plan.pop("no_tuning")
+    if tuning_file and no_tuning:
+        raise PlainError("--tuning and --no-tuning contradict each other", "give one of them")
     return for_program(program, options_from(**plan), tuning_file, no_tuning)
 
 
@@ -121,3 +123,29 @@ def _exclusive(first, *others) -> None:
     clash = [f for f, v in others if v]
     if value and clash:
         raise PlainError(f"{flag} and {clash[0]} cannot be used together", "give one of them")
+
+
+def refuse_repeats(command: click.Command, args: list[str]) -> None:
+    """A usage error where an option that holds one value is given twice
+    (`--tile 16 --tile 32`, `--emit cuda --emit header`) or a flag both ways
+    (`--transpose --no-transpose`): click would keep the last, silently."""
+    by_name = {name: p for p in command.params if isinstance(p, click.Option) and not p.multiple and not p.count
+               for name in (*p.opts, *p.secondary_opts)}
+    seen: dict[str, list[str]] = {}
+    tokens = iter(args)
+    for token in tokens:
+        if token == "--":
+            break
+        name, eq, attached = token.partition("=") if token.startswith("--") else (token, "", "")
+        p = by_name.get(name)
+        if p is None:
+            continue
+        given = seen.setdefault(p.name, [])
+        value = name if p.is_flag else attached if eq else next(tokens, "")
+        if p.is_flag and value in given:
+            continue  # the same flag again changes nothing
+        given.append(value)
+        if len(given) > 1:
+            what = (f"{given[0]} and {given[1]} contradict each other: give one of them" if p.is_flag else
+                    f"{p.opts[0]} is given {len(given)} times ({', '.join(given)}): give it once")
+            raise click.UsageError(what)

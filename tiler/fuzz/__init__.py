@@ -12,7 +12,7 @@ import dataclasses
 from pathlib import Path
 
 from ..render import rename_module
-from ..runtime.nvcc import cores
+from ..runtime.nvcc import cores, nvcc_path
 from ..syntax import pretty
 from .generate import generate
 from .mutate import mutate
@@ -52,7 +52,9 @@ def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: boo
             progress()
     say(f"{n} programs checked on the CPU: {len(failures)} failures")
     images = {}  # batch source -> cubin: what nvcc built here, the GPU check loads
-    if nvcc:
+    if nvcc and nvcc_path() is None:
+        say("nvcc is not on PATH: no kernel was compiled with it")
+    elif nvcc:
         arch = Gpu.get().arch if gpu else ARCH
         found, images = nvcc_batches(compiled, arch, optimized=gpu)  # the GPU check runs the cubins
         failures += _said(found, say)

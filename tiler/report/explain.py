@@ -115,9 +115,10 @@ def _register_tile(a: Analysis) -> dict:
     element (per multiply-add in a matrix product)."""
     b, r = a.block, a.block.register
     staged = [(p, s) for s in a.streams if s.tiled for p in s.inputs if p.staged]
-    global_loads = sum(1 / p.staging.reuse for p, _ in staged)
+    # an input each point reads at its own index is loaded once a point: its copy shares nothing
+    global_loads = sum(1.0 if p.staging.own else 1 / p.staging.reuse for p, _ in staged)
     # a packed group's members are one vector read
-    shared_reads = sum(1 / math.prod(b.micro(d) for d in p.invariant_to & frozenset(b.spans))
+    shared_reads = sum(1 / (1 if p.staging.own else math.prod(b.micro(d) for d in p.invariant_to & frozenset(b.spans)))
                        / (len(p.staging.pack.members) if p.staging.pack else 1) for p, _ in staged)
     out = {"sizes": [b.micro(d) for d in range(b.rank)], "group": r.group if r else 1,
            "accumulators": r.accumulators if r else 0, "registers_expected": expected_registers(a.schedule, a.variance),
@@ -192,9 +193,9 @@ def _versions(a: Analysis, module) -> list[dict]:
         return [{"size": t.size, "dim": t.dim, "at_least": t.value, "overridden": t.overridden}
                 for t in plan.thresholds] or None
 
-    def tests(plan):
-        return [{"size": " * ".join(map(str, sizes)), "op": op, "value": value} for t in plan.schedule.transposed
-                for sizes, op, value in t.launch_tests()]
+    def tests(plan):  # once each, as the launch tests them (two arrays often share their tests)
+        once = dict.fromkeys(test for t in plan.schedule.transposed for test in t.launch_tests())
+        return [{"size": " * ".join(map(str, sizes)), "op": op, "value": value} for sizes, op, value in once]
 
     if module is None:  # before lowering: the plan's versions
         kernels = [(a.tiled, (), (), (), describe_thresholds(a.plan.thresholds) if conds(a.plan) else "", False, (),

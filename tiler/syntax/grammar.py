@@ -28,7 +28,8 @@ from .lexer import END, KEYWORDS, NAME, NUMBER, tokenize
 
 SCALAR_TYPES = ("f32", "f64", "int", "i32", "i64", "bool")
 MAX_NESTING = 200  # brackets deeper than this are refused before parsing
-LONGEST_INT = 100  # digits: longer integer literals are refused here (the checker names the range of shorter ones)
+LONGEST_INT = 100  # digits: a longer integer literal is read as TOO_LONG, which the checker refuses
+TOO_LONG = 10 ** LONGEST_INT
 
 _NEWLINE = re.compile("\n")
 _DIGITS = re.compile(r"\d+")
@@ -434,9 +435,8 @@ def _number(span: Span, text: str) -> ast.IntLit | ast.FloatLit:
     if suffix in ("f32", "f64") or (is_float and suffix == ""):
         return ast.FloatLit(float(digits), suffix, span)  # its range is the checker's (every error, in order)
     if suffix in ("", "i32", "i64") and not is_float:
-        if len(digits.lstrip("0")) > LONGEST_INT:  # (Python refuses to convert past 4,300 digits)
-            raise UserError.at(span, f"integer literal of {len(digits.lstrip('0')):,} digits does not fit in i64",
-                               "the largest i64 is 9223372036854775807")
+        if len(digits.lstrip("0")) > LONGEST_INT:  # not converted (Python refuses past 4,300 digits): out of
+            return ast.IntLit(TOO_LONG, suffix, span)  # every range, the checker says so, in order with the rest
         return ast.IntLit(int(digits), suffix, span)
     if suffix in ("i32", "i64"):
         raise UserError.at(span, f"a float literal cannot have the integer suffix `{suffix}`",
