@@ -502,7 +502,13 @@ def test_a_shipped_benchmark_is_found_by_name_outside_a_checkout(tmp_path):
     """`tiler explain mm` (and `benchmarks/mm.fut`, as the docs write it) from
     any directory; a file of that name that exists wins."""
     r = tiler("explain", "mm", cwd=tmp_path)
-    assert r.returncode == 0 and r.stdout.startswith("benchmarks/mm.fut: a 2-D kernel"), r.stderr
+    label = r.stdout.split(": a 2-D kernel")[0]
+    assert r.returncode == 0 and label.endswith("benchmarks/mm.fut") and os.path.isabs(label), r.stderr
+    assert Path(label).read_text() == (BENCHMARKS / "mm.fut").read_text()  # the shipped file, named where it is
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / "benchmarks" / "mm.fut").write_text("fun [f32, n] main([f32, n] xs) = map(fn f32 (f32 x) => x, xs)\n")
+    assert tiler("explain", "mm", cwd=tmp_path).stdout.startswith(label + ": a 2-D kernel")  # not the other file's
+    assert tiler("explain", "mm", cwd=ROOT).stdout.startswith("benchmarks/mm.fut: a 2-D kernel")  # a checkout's
     r = tiler("compile", "benchmarks/softmax.fut", "--emit", "launch", cwd=tmp_path)
     assert r.returncode == 0 and "tiler_softmax_split32" in r.stdout, r.stderr
     (tmp_path / "mm.fut").write_text("fun [f32, n] main([f32, n] xs) = map(fn f32 (f32 x) => x, xs)\n")

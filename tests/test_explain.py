@@ -278,3 +278,25 @@ def test_reuse_is_what_the_kernel_does():
     assert "every thread reads every staged element" not in data["block"]["min_blocks"]["reason"]
     assert "each point reads its own elements of rows" in data["block"]["register_tile"]["reason"]
     assert data["block"]["register_tile"]["global_loads_per_point_step"] > 1  # rows: one load a point
+
+
+@pytest.mark.parametrize("path, args", [
+    (BENCHMARKS / "kmeans.fut", ("--size", "d=34")), (BENCHMARKS / "mm.fut", ()),
+    (ROOT / "corpus" / "b_ell_spmv_f64.fut", ()), (ROOT / "tests" / "programs" / "analysis" / "branch.fut", ()),
+    (ROOT / "corpus" / "a_vecmat_stream_f32.fut", ())], ids=["kmeans-d34", "mm", "ell", "branch", "vecmat"])
+def test_every_version_line_says_the_launchs_condition(path, args):
+    """Each version the launch holds has its line, with every size the
+    launch tests (a row length fixed at compile time as `d = 34`), no empty
+    condition and no test twice."""
+    text = tiler("explain", path, *args).stdout
+    launch = json.loads(tiler("compile", path, *args, "--emit", "launch").stdout)
+    lines = [line for line in text.split("\nversions", 1)[1].splitlines()[1:] if line.startswith("  ")]
+    named = [line for line in lines if ": when " in line or ": otherwise" in line or "at every size" in text]
+    assert len(named) >= len(launch["versions"]) or "at every size" in text
+    assert "when  (" not in text and "when (" not in text
+    for line in lines:
+        tests = line.split(": when ", 1)[1].split(" (")[0].split(" and ") if ": when " in line else []
+        assert len(tests) == len(set(tests)), line
+    if args:
+        assert all("d = 34" in line for line in lines if line.lstrip().startswith("tiled"))
+        assert all("d == 34" in (v["condition"] or "") for v in launch["versions"] if v["tiled"])

@@ -308,8 +308,10 @@ def test_a_fast_math_search_gives_every_candidate_fast_math_and_resumes_only_its
     ('[[tuned]]\ndevice = "X"\nsizes = { n = { m = 1 } }', "3:9: error: tuned table 1: `sizes` must be a table"),
     ('[[tuned]]\ndevice = "A"\n\n[[tuned]]\ndevice = "B"\nbogus = 3', "6:9: error: tuned table 2 has unknown key `bogus`"),
     ('[[tuned]]\ndevice = "X"\ntile = [0, 8]', "3:8: error: tuned table 1: tile 0,8: between 1 and 1024"),
-    ('[[tuned]]\ndevice = "X"\nchunk = "big"', "3:9: error: tuned table 1: chunk")],
-    ids=["not-tables", "sizes-int", "sizes-list", "sizes-nested", "unknown-key", "tile-zero", "chunk-text"])
+    ('[[tuned]]\ndevice = "X"\nchunk = "big"', "3:9: error: tuned table 1: chunk"),
+    ('tile = [16, 8]\n\n[[tuned]]\ndevice = "X"', "1:1: error: `tile` is outside every [[tuned]] table")],
+    ids=["not-tables", "sizes-int", "sizes-list", "sizes-nested", "unknown-key", "tile-zero", "chunk-text",
+         "outside-a-table"])
 def test_a_malformed_tuning_file_is_a_located_error(tmp_path, body, said):
     from conftest import BENCHMARKS, tiler
 

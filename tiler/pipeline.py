@@ -74,7 +74,7 @@ def read_program(path: str) -> tuple[str, str]:
     or binary file."""
     shipped = shipped_program(path) if path != STDIN else None
     if shipped is not None:
-        return shipped.read_text(), f"benchmarks/{shipped.name}"
+        return shipped.read_text(), _shipped_label(shipped)
     try:
         data = sys.stdin.buffer.read() if path == STDIN else Path(path).read_bytes()
     except IsADirectoryError:
@@ -89,6 +89,19 @@ def read_program(path: str) -> tuple[str, str]:
         span = source.span(len(source.text) - 1)  # the "?": where the bad byte is
         raise UserError.at(span, f"the file is not UTF-8 text: byte 0x{data[exc.start]:02x}",
                            "tiler programs are plain text", source) from None
+
+
+def _shipped_label(shipped: Path) -> str:
+    """`benchmarks/NAME` where that names this very file (a checkout's);
+    else the shipped file's own path, so that no location points at another
+    file of that name."""
+    short = Path("benchmarks") / shipped.name
+    try:
+        if short.samefile(shipped):
+            return str(short)
+    except OSError:
+        pass
+    return str(shipped)
 
 
 def _too_deep(source: Source) -> UserError:

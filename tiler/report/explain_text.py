@@ -233,9 +233,11 @@ def _reductions_text(console: Console, r: dict | None) -> None:
 
 
 def _versions_text(console: Console, versions: list[dict]) -> None:
-    if len(versions) < 2:
+    if len(versions) < 2:  # one kernel, run at every size
+        if versions:
+            console.print(f"\n[bold]versions[/]: one, {versions[0]['kernel']}, at every size")
         for line in _ptxas_lines(versions[0] if versions else {}):
-            console.print(f"\n{line}")
+            console.print(f"  {line}")
         return
     console.print("\n[bold]versions[/] (the launch runs the first whose condition holds)")
     if any(v.get("timed_against") for v in versions):

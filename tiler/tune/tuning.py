@@ -78,6 +78,10 @@ def read(path: Path) -> list[Tuned]:
         return tomlfile.error(text, str(path), message, key, "tuned" if n else "", n or 1, hint)
 
     data = tomlfile.load(text, str(path), "cannot read the tuning file")
+    stray = sorted(set(data) - {"tuned"})
+    if stray:  # a parameter outside any table would be read by nothing
+        raise wrong(f"`{stray[0]}` is outside every [[tuned]] table", stray[0],
+                    "put it in a table under [[tuned]], beside the device it was tuned on")
     tables = data.get("tuned", [])
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
         raise wrong("`tuned` must be a list of tables ([[tuned]])", "tuned")
