@@ -58,7 +58,7 @@ def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: boo
         arch = Gpu.get().arch if gpu else ARCH
         found, images = nvcc_batches(compiled, arch, optimized=gpu)  # the GPU check runs the cubins
         failures += _said(found, say)
-        say(f"nvcc built every kernel for {arch}: {len(found)} failures")
+        say(f"nvcc {'built' if gpu else 'accepted (to PTX)'} every kernel for {arch}: {len(found)} failures")
     if gpu:
         failures += gpu_batches(compiled, images, say)
     if gpu and perf is not None:
@@ -191,17 +191,17 @@ def nvcc_batches(compiled: list[Compiled], arch: str = ARCH,
                  optimized: bool = True) -> tuple[list[Failure], dict[str, bytes]]:
     """Every program's kernels through nvcc, batches side by side (one a core): the failures,
     and each batch's cubin (source -> image) for a GPU of `arch`; not
-    `optimized`, a check that nvcc accepts them only (nvcc.QUICK: a fifth of
-    the time), whose cubins are not for running."""
+    `optimized`, a check that nvcc's front end accepts them (nvcc.FRONT_END:
+    to PTX, nothing to run)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from ..runtime.nvcc import QUICK, built, errors, nvcc_path
+    from ..runtime.nvcc import FRONT_END, built, errors, nvcc_path
 
     if nvcc_path() is None or not compiled:
         return [], {}
     batches = list(_batched(compiled))
     with ThreadPoolExecutor(cores()) as pool:  # one nvcc a core
-        flags = () if optimized else QUICK
+        flags = () if optimized else FRONT_END
         done = list(pool.map(lambda b: built(b[1], arch, flags=flags), batches))
     failures = []
     for (part, _, _), (log, _) in zip(batches, done):
