@@ -25,6 +25,7 @@ from .resources import shipped_program
 from .source import Source
 from .syntax import deepest, parse
 from .transform import transform
+from .tree import no_cycle_collection
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,8 @@ def run_all(text: str, file: str = "<input>", options=DEFAULT, until: str = "ren
     value, values = source.text, {}
     for stage in STAGES:
         try:
-            value = stage.run(value, source, options)
+            with no_cycle_collection():  # the trees hold no cycles
+                value = stage.run(value, source, options)
         except UserError as exc:
             raise exc.with_source(source) from None
         except RecursionError as exc:

@@ -10,7 +10,9 @@ that may hold children.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import typing
+from contextlib import contextmanager
 
 # annotations of fields that never hold a child (a span, a type, a binder, a name or a number)
 LEAVES = frozenset({"Span", "Type", "Binder", "str", "int", "bool", "float", "str | int", "tuple[str, ...]",
@@ -88,3 +90,18 @@ def methods(visitor: type, union, prefix: str = "_") -> dict[type, str]:
             raise TypeError(f"{visitor.__name__} has no method {name} for {node.__name__} nodes")
         table[node] = name
     return table
+
+
+@contextmanager
+def no_cycle_collection():
+    """The cycle collector off meanwhile: the trees hold no cycles (reference
+    counts free them), and the collector would walk every live node again
+    each time allocations pass its thresholds: a third of the compile time
+    of a 1 MB expression, a half of a 50,000-term sum's."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()

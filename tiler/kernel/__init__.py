@@ -27,17 +27,17 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = False) -> 
     arrays whole read as streams), and with a thread's own rows read by
     index as map rows."""
     from .dead import without_dead
-    from .loops import may_stream, streamable
+    from .loops import streamable, survey
     from .promote import promote_reads
     from .rows import own_rows
 
     k = without_dead(inline_kernel(program))
-    if not promote:
+    found = survey(k.body)
+    if not promote or not (found.streams or found.loops):  # (nothing to promote: no walk)
         return own_rows(k)
-    candidates = may_stream(k.body)
-    promoted = promote_reads(k, candidates if loops else frozenset())
-    if candidates and not loops:  # which loops the option would read as streams, for explain
-        promoted = dataclasses.replace(promoted, streamable=streamable(promote_reads(k, candidates)))
+    promoted = promote_reads(k, found.loops if loops else frozenset())
+    if found.loops and not loops:  # which loops the option would read as streams, for explain
+        promoted = dataclasses.replace(promoted, streamable=streamable(promote_reads(k, found.loops)))
     return own_rows(promoted)
 
 

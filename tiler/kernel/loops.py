@@ -29,16 +29,24 @@ from ..source import Span
 from ..tree import children, descendants, map_children
 
 
-def may_stream(body) -> frozenset[int]:
-    """The ids of the loops in `body` that may become streams: the loop's
-    bound is a size or a literal (the stream's length), its index is an
-    index of some read (else nothing could become a stream input), and it
-    holds no stream (a stream inside the new one would only nest the
-    copies; the inner one stays as written). One walk for the whole body:
-    asking loop by loop would cost a nest of loops its depth squared."""
+@dataclass(frozen=True)
+class Survey:
+    """What `promote` may find in a kernel body, from one walk of it."""
+
+    loops: frozenset[int]  # the ids of the loops that may become streams
+    streams: bool  # whether it holds a stream at all
+
+
+def survey(body) -> Survey:
+    """The loops in `body` that may become streams: the loop's bound is a
+    size or a literal (the stream's length), its index is an index of some
+    read (else nothing could become a stream input), and it holds no stream
+    (a stream inside the new one would only nest the copies; the inner one
+    stays as written). One walk for the whole body: asking loop by loop
+    would cost a nest of loops its depth squared."""
     indexed: set[Binder] = set()
     loops = []  # (loop, the innermost loop whose body holds it), parents before children
-    holders = []  # (stream, the innermost loop whose body holds it)
+    holders = []  # (stream, the innermost loop whose body holds it: None for none)
     stack = [(body, None)]
     while stack:
         n, loop = stack.pop()
@@ -49,16 +57,15 @@ def may_stream(body) -> frozenset[int]:
             continue
         if isinstance(n, T.Index):
             indexed.update(i.binder for i in n.indices if isinstance(i, T.Var))
-        elif isinstance(n, T.Stream) and loop is not None:
+        elif isinstance(n, T.Stream):
             holders.append((n, loop))
         stack.extend((c, loop) for c in children(n, T.is_exp))
-    if not loops:
-        return frozenset()
-    holding = {id(loop) for _, loop in holders}
+    holding = {id(loop) for _, loop in holders if loop is not None}
     for n, loop in reversed(loops):  # inner loops before the loops around them
         if loop is not None and id(n) in holding:
             holding.add(id(loop))
-    return frozenset(id(n) for n, _ in loops if id(n) not in holding and n.index in indexed and _sized(n.bound))
+    return Survey(frozenset(id(n) for n, _ in loops if id(n) not in holding and n.index in indexed and
+                            _sized(n.bound)), bool(holders))
 
 
 def _sized(bound) -> bool:

@@ -36,13 +36,24 @@ def walk(e):
     while stack:
         node = stack.pop()
         yield node
-        if dataclasses.is_dataclass(node):
-            for f in dataclasses.fields(node):
-                v = getattr(node, f.name)
-                if dataclasses.is_dataclass(v):
-                    stack.append(v)
-                elif isinstance(v, tuple):
-                    stack.extend(x for x in v if dataclasses.is_dataclass(x))
+        for name in _fields(type(node)) or ():
+            v = getattr(node, name)
+            if _fields(type(v)) is not None:
+                stack.append(v)
+            elif isinstance(v, tuple):
+                stack.extend(x for x in v if _fields(type(x)) is not None)
+
+
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _fields(cls) -> tuple[str, ...] | None:
+    """A node class's field names (None: not a node), found once a class
+    (`dataclasses.fields` builds its tuple on every call: a third of walking
+    a large kernel)."""
+    if cls not in _FIELDS:
+        _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls)) if dataclasses.is_dataclass(cls) else None
+    return _FIELDS[cls]
 
 
 def statements(stmts):

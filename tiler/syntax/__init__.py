@@ -7,12 +7,12 @@ runaway nesting are refused first, with their own located messages.
 """
 from __future__ import annotations
 
-import gc
 import re
 import unicodedata
 
 from ..errors import Diagnostic, UserError
 from ..source import BOM, Source
+from ..tree import no_cycle_collection
 from . import ast, grammar
 from .printer import pretty
 
@@ -134,14 +134,10 @@ def _run(parse_with, code: str, source: Source):
     located UserError. The tree holds no cycles, so the cycle collector is
     off meanwhile: it would walk the growing tree again and again (half the
     time of parsing a large program)."""
-    collecting = gc.isenabled()
-    gc.disable()
     try:
-        return parse_with(code, source)
+        with no_cycle_collection():
+            return parse_with(code, source)
     except grammar.SyntaxFault as fault:
         raise UserError([_diagnose(fault, code, source)], source) from None
     except UserError as exc:
         raise exc.with_source(source) from None
-    finally:
-        if collecting:
-            gc.enable()
