@@ -53,13 +53,9 @@ def header_options(path: Path):
     as `tiler explain` parses its command line (none: the defaults)."""
     import shlex
 
-    from tiler.analyse.options import OPTIONS
-    from tiler.cli import main
-    from tiler.cli.arguments import options_from
+    from tiler.cli.arguments import options_of_flags
 
-    flags = [f for line in header(path).get("options", []) for f in shlex.split(line)]
-    ctx = main.commands["explain"].make_context("explain", ["p.fut", *flags])
-    return options_from(**{k: v for k, v in ctx.params.items() if k in OPTIONS})
+    return options_of_flags([f for line in header(path).get("options", []) for f in shlex.split(line)])
 
 
 def load(path: Path):

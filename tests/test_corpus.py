@@ -10,7 +10,7 @@ from conftest import tiler
 
 from tiler.analyse import Options
 from tiler.analyse.cost import LOAD_PRICE, price
-from tiler.bench.corpus import SIZE_SETS, against, losers, programs, summary
+from tiler.bench.corpus import SIZE_SETS, against, losers, programs, summary, versus_default
 from tiler.check import check
 from tiler.check import typed as T
 from tiler.pipeline import run_to
@@ -72,6 +72,24 @@ def test_a_default_that_ran_the_untiled_kernel_itself_is_not_a_loser():
 def test_without_a_gpu_corpus_says_so_in_one_line():
     result = tiler("corpus", str(CORPUS), "--only", "b_mri_q")
     assert result.returncode == 1 and "Traceback" not in result.stderr and result.stderr.startswith("error: no GPU:")
+
+
+def test_a_variant_is_compared_with_the_default():
+    """`--variant NAME=FLAGS`: a rule measured before it becomes the default."""
+    now = records(("a", "small", 1.0, 0.5), ("b", "small", 1.0, 1.0))
+    now[0]["ms"]["loops"], now[1]["ms"]["loops"] = 0.6, 0.25  # a: 1.2x the default's time; b: 4x faster
+    text = versus_default(now, "loops")
+    assert text.splitlines() == ["loops against the default: 2 pairs, 1 more than 5% slower",
+                                 "  a small: 1.20x the default's time"]
+    assert "geometric mean speedup over untiled 2.58x; 0 more than 5% slower" in summary(now, "loops")
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--variant", "default=--pack"], "--variant default: that name is one of the corpus's own variants"),
+    (["--variant", "x=--bogus"], "--bogus: No such option"), (["--variant", "x"], "--variant expects NAME=VALUE")])
+def test_a_bad_variant_is_a_located_usage_error(args, said):
+    result = tiler("corpus", str(CORPUS), *args)
+    assert result.returncode == 1 and said in result.stderr and "Traceback" not in result.stderr, result.stderr
 
 
 def test_corpus_needs_a_folder(tmp_path):

@@ -272,14 +272,33 @@ def summary(records: list[dict], label: str = DEFAULT) -> str:
     return "\n".join(lines)
 
 
+def versus_default(records: list[dict], label: str, slower: float = SLOWER) -> str:
+    """Where a variant is slower than the default (a rule not yet the
+    default must not be before it becomes one)."""
+    pairs = [(r, r["ms"][label] / r["ms"][DEFAULT]) for r in records
+             if r.get("ms", {}).get(label) and r["ms"].get(DEFAULT)]
+    worse = [(r, x) for r, x in pairs if x > slower]
+    lines = [f"{label} against the default: {len(pairs)} pairs, {len(worse)} more than "
+             f"{(slower - 1) * 100:.0f}% slower"]
+    lines += [f"  {r['program']} {r['size_set']}: {x:.2f}x the default's time" for r, x in worse]
+    return "\n".join(lines)
+
+
 def run_command(folder: str, only=(), size_sets: str = ",".join(SIZE_SETS), diagnose: bool = False,
-                json_path: str | None = None, against_path: str | None = None, echo=print) -> list[dict]:
+                json_path: str | None = None, against_path: str | None = None, echo=print,
+                variants: dict[str, Options] | None = None) -> list[dict]:
     """`tiler corpus`: run, print the summary (and what got slower than
-    `against_path`'s run), write the JSON."""
+    `against_path`'s run), write the JSON. `variants`: more option sets,
+    each timed beside the default and compared with it."""
     if not Path(folder).is_dir():
         raise PlainError(f"{folder} is not a folder of programs")
+    taken = sorted(set(variants or {}) & {UNTILED, DEFAULT, MODEL})
+    if taken:
+        raise PlainError(f"--variant {taken[0]}: that name is one of the corpus's own variants",
+                         "name it otherwise, e.g. loops=--loops-as-streams")
     extra = {"one point a thread": Options(register_tile=(1,)), "ptxas registers": Options(min_blocks=0),
              "no register tile": Options(no_register_tile=True)} if diagnose else {}
+    extra |= variants or {}
     gpu = Gpu.get()
 
     def save(records):
@@ -292,7 +311,9 @@ def run_command(folder: str, only=(), size_sets: str = ",".join(SIZE_SETS), diag
     echo(summary(records))
     for label in (MODEL, *extra):  # the cost model's version alone, then each diagnostic variant
         echo(summary(records, label))
-    if extra:
+    for label in variants or {}:
+        echo(versus_default(records, label))
+    if diagnose:
         echo(ranking_summary(records))
     if against_path:
         earlier = json.loads(Path(against_path).read_text())["records"]

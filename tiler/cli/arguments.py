@@ -108,6 +108,19 @@ def tuned_options(program: str, plan: dict):
     return for_program(program, options_from(**plan), tuning_file, no_tuning)
 
 
+def options_of_flags(flags: list[str]):
+    """The plan options a list of command-line flags gives (`--tile 16
+    --no-vector`), parsed as `tiler explain` parses its own."""
+    from ..analyse.options import OPTIONS
+    from . import main
+
+    try:
+        ctx = main.commands["explain"].make_context("explain", ["-", *flags])
+    except click.ClickException as exc:
+        raise PlainError(f"{' '.join(flags)}: {exc.format_message()}") from None
+    return options_from(**{k: v for k, v in ctx.params.items() if k in OPTIONS})
+
+
 def options_from(**given):
     """The plan options from the command line's values (NAME=N pairs for a table)."""
     from ..analyse.options import OPTIONS, Takes, make_options

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from ..errors import PlainError
-from .arguments import checked, pairs
+from .arguments import checked, options_of_flags, pairs
 from .display import _matplotlib
 from .files import _load_npy, _write
 from .guard import guarded
@@ -104,14 +104,21 @@ def _listing(names: list[str]) -> str:
 @click.option("--json", "json_path", metavar="FILE", help="Write every measurement as JSON.")
 @click.option("--against", "against_path", metavar="FILE", help="An earlier run's JSON: list the programs whose "
                                                                  "default got more than 5% slower.")
+@click.option("--variant", "variants", multiple=True, metavar="NAME=FLAGS",
+              help="Also time each program compiled with these plan flags (`loops=--loops-as-streams`), "
+                   "raced as the default is, and list where it is slower than untiled or the default "
+                   "(repeatable): how a rule is measured before it becomes the default.")
 @guarded(deep=False)
-def corpus_cmd(folder, only, size_sets, diagnose, json_path, against_path):
+def corpus_cmd(folder, only, size_sets, diagnose, json_path, against_path, variants):
     """Time every program of a performance corpus (DIR/*.fut, each with a
     .toml of test, small, medium and large sizes), compiled as a user would
     (no sizes given), against its untiled kernel; print the losers."""
+    import shlex
+
     from ..bench.corpus import run_command
 
-    run_command(folder, only, size_sets, diagnose, json_path, against_path, click.echo)
+    extra = {name: options_of_flags(shlex.split(flags)) for name, flags in pairs(variants, "--variant").items()}
+    run_command(folder, only, size_sets, diagnose, json_path, against_path, click.echo, extra)
 
 
 def _bench_inputs(chosen: list[str], arrays: dict) -> dict:
