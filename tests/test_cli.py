@@ -343,12 +343,15 @@ def test_conflicting_flags_and_unknown_size_names_are_refused():
             (["explain", mm, "--no-register-tile", "--double-buffer"],
              "--no-register-tile and --double-buffer contradict each other"),
             (["compile", mm, "--no-tuning", "--tuning", "t.tuning"], "--tuning and --no-tuning contradict"),
-            (["compile", mm, "--emit", "cuda", "--emit", "header"], "--emit is given 2 times (cuda, header)"),
-            (["explain", mm, "--tile", "16", "--tile=32"], "--tile is given 2 times (16, 32): give it once"),
+            (["compile", mm, "--emit", "cuda", "--emit", "header"], "--emit is given twice, as cuda and header"),
+            (["explain", mm, "--tile", "16", "--tile=32"], "--tile is given twice, as 16 and 32: give it once"),
+            (["compile", mm, "-ok.cu", "-o", "j.cu"], "-o is given twice, as k.cu and j.cu"),
             (["explain", mm, "--transpose", "--no-transpose"], "--transpose and --no-transpose contradict")):
         r = tiler(*args)
         assert r.returncode == 1 and said in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
     assert "its sizes are m, n, q" in tiler("compile", mm, "--size", "zz=10").stderr
+    for same in (["--werror", "-Werror"], ["--tile", "16", "--tile=16"], ["--size", "n=5", "--size", "m=6"]):
+        assert tiler("explain", mm, *same).returncode == 0, same  # one flag's two spellings, a value again
 
 
 def test_the_api_refuses_an_unknown_size_and_contradicting_options():

@@ -12,7 +12,7 @@ from conftest import BENCHMARKS, PROGRAMS, tiler
 from tiler.analyse import Options
 from tiler.check import check
 from tiler.check import typed as T
-from tiler.fuzz.properties import _kernel_stage
+from tiler.fuzz.properties import CHUNKINGS, _kernel_stage
 from tiler.interp import run
 from tiler.kernel import kernel_of
 from tiler.pipeline import run_all, run_to
@@ -116,8 +116,9 @@ def test_the_kernel_stage_computes_what_the_source_does(name):
     sizes = {s.name: 37 for s in prog.kernel.sizes}
     inputs = make_inputs(prog, sizes, None, seed=4)
     want = run(prog, inputs)
-    got = run(dataclasses.replace(prog, kernel=kernel_of(prog, loops=True)), inputs)
-    assert all(g.tobytes() == w.tobytes() for g, w in zip(got, want))
+    for chunking in CHUNKINGS:  # chunks that start past 0 too: the index is the chunk's offset plus its step
+        got = run(dataclasses.replace(prog, kernel=kernel_of(prog, loops=True)), inputs, chunking)
+        assert all(g.tobytes() == w.tobytes() for g, w in zip(got, want)), chunking
 
 
 @pytest.mark.parametrize("path", sorted((PROGRAMS / "analysis").glob("loop_*.fut")) +
@@ -147,3 +148,13 @@ def test_the_option_contradicts_no_promote(tmp_path):
     path.write_text(MATVEC_LOOP)
     done = tiler("explain", str(path), "--loops-as-streams", "--no-promote")
     assert done.returncode == 1 and "--loops-as-streams and --no-promote contradict each other" in done.stderr
+
+
+def test_the_untiled_plan_lists_no_loop_and_the_drawing_refuses_the_option(tmp_path):
+    """--no-tile would refuse --loops-as-streams, so explain does not offer
+    it; --show-transformed draws the program as written, so it refuses it."""
+    assert not run_to("kernel", MATVEC_LOOP, "mv.fut", Options(no_tile=True)).streamable
+    path = tmp_path / "mv.fut"
+    path.write_text(MATVEC_LOOP)
+    done = tiler("explain", str(path), "--show-transformed", "--loops-as-streams")
+    assert done.returncode == 1 and "--show-transformed and --loops-as-streams cannot be used together" in done.stderr

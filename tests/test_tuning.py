@@ -309,9 +309,11 @@ def test_a_fast_math_search_gives_every_candidate_fast_math_and_resumes_only_its
     ('[[tuned]]\ndevice = "A"\n\n[[tuned]]\ndevice = "B"\nbogus = 3', "6:9: error: tuned table 2 has unknown key `bogus`"),
     ('[[tuned]]\ndevice = "X"\ntile = [0, 8]', "3:8: error: tuned table 1: tile 0,8: between 1 and 1024"),
     ('[[tuned]]\ndevice = "X"\nchunk = "big"', "3:9: error: tuned table 1: chunk"),
-    ('tile = [16, 8]\n\n[[tuned]]\ndevice = "X"', "1:1: error: `tile` is outside every [[tuned]] table")],
+    ('tile = [16, 8]\n\n[[tuned]]\ndevice = "X"', "1:1: error: `tile` is outside every [[tuned]] table"),
+    ('[[tuned]]\ndevice = "X"\nno_register_tile = true\ndouble_buffer = true',
+     "4:17: error: tuned table 1: `no_register_tile` and `double_buffer` contradict each other")],
     ids=["not-tables", "sizes-int", "sizes-list", "sizes-nested", "unknown-key", "tile-zero", "chunk-text",
-         "outside-a-table"])
+         "outside-a-table", "contradicting"])
 def test_a_malformed_tuning_file_is_a_located_error(tmp_path, body, said):
     from conftest import BENCHMARKS, tiler
 

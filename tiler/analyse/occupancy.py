@@ -38,8 +38,8 @@ def with_occupancy(schedule: Schedule, options: Options) -> Schedule:
             "to keep more blocks")))
     if len(block.spans) == 1 and shares_every_tile(schedule) and not schedule.stages_to_coalesce:
         own = any(p.staging.own for s in schedule.streams if s.tiled for p in s.inputs if p.staged)
-        shared = ("every staged tile serves the whole block (though some are read at each thread's own index)"
-                  if own else "every thread reads every staged element")
+        shared = ("every staged tile is the same for all the block's threads (some read at each thread's own "
+                  "index)" if own else "every thread reads every staged element")
         return replace(schedule, block=replace(block, min_blocks=ONE_BLOCK, min_blocks_reason=(
             f"one block an SM suffices: {shared}, so each thread's chain of arithmetic is the work, and the "
             "registers ptxas then takes schedule it better than more warps do")))

@@ -78,7 +78,7 @@ class Options:
     row_major_tiles: bool = False  # never transpose a tile (and never pad it)
     no_register_tile: bool = _option(False, Takes.FLAG, "--no-register-tile", "One point a thread (no register "
                                      "tile).", tuned=True,
-                                     contradicts=("register_tile", "single_buffer", "double_buffer"))
+                                     contradicts=("register_tile", "double_buffer"))
     no_vector: bool = _option(False, Takes.FLAG, "--no-vector", "Scalar global copies (no 128-bit loads).",
                               tuned=True)
     single_buffer: bool = _option(False, Takes.FLAG, "--single-buffer", "No double buffering of a register-tiled "

@@ -329,7 +329,18 @@ class Transposition:
 
     def launch_text(self) -> tuple[str, ...]:
         """The same tests in words: `m >= 2048`, `b * n <= 16896`."""
-        return tuple(f"{' * '.join(map(str, sizes))} {op} {value}" for sizes, op, value in self.launch_tests())
+        return tuple(test_text(t) for t in self.launch_tests())
+
+
+def launch_tests(moves) -> tuple[tuple[tuple, str, int], ...]:
+    """Every test the launch checks before it transposes `moves`, once each
+    (two arrays of one kernel often share them)."""
+    return tuple(dict.fromkeys(test for t in moves for test in t.launch_tests()))
+
+
+def test_text(test: tuple[tuple, str, int]) -> str:
+    sizes, op, value = test
+    return f"{' * '.join(map(str, sizes))} {op} {value}"
 
 
 class Math(Enum):

@@ -400,12 +400,14 @@ def _copy_steps(d: InputPlan, copy: Copy, along: int, elements: int, block: Bloc
 
 
 def _own_elements(d: InputPlan, site: StreamSite, views: Views, dim: int) -> bool:
-    """Every index the body reads the chunk at that differs between the
-    block's threads along `dim` is the thread's own index there, shifted
-    alike for all (`rows[k, j]`, `yc[i - kk]`): no two threads read one
-    element."""
+    """The body reads the chunk once, and every index of that read that
+    differs between the block's threads along `dim` is the thread's own
+    index there, shifted alike for all (`rows[k, j]`, `yc[i - kk]`): no two
+    threads read one element."""
     reads = chunk_reads(site.stream, _param(site, d.name)) or []
-    varying = [e for indices in reads for e in indices if dim in views.exp_variance(e)]
+    if len(reads) != 1:  # two reads (`rows[k, j]`, `rows[k, j + 1]`) may meet at one element
+        return False
+    varying = [e for e in reads[0] if dim in views.exp_variance(e)]
     return bool(varying) and all(views.own_index(e, dim) for e in varying)
 
 

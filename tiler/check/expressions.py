@@ -141,7 +141,9 @@ class ExpChecker:
     def _intlit(self, e: ast.IntLit):
         kind = "i64" if e.suffix == "i64" else "i32"
         if e.value >= TOO_LONG:  # (its digits were never converted)
-            digits = e.span.end_col - e.span.col - len(e.suffix)  # (a literal is one line of digits)
+            written = self.source.line_text(e.span.line)[e.span.col - 1:e.span.end_col - 1] \
+                if self.source is not None else "9" * (e.span.end_col - e.span.col)  # (one line of digits)
+            digits = len(written.removesuffix(e.suffix).lstrip("0"))
             self.error(e.span, f"integer literal of {digits:,} digits does not fit in i64",
                        f"the largest i64 is {INT_MAX['i64']}")
         elif e.value > INT_MAX[kind]:

@@ -140,25 +140,43 @@ def _exclusive(first, *others) -> None:
 
 def refuse_repeats(command: click.Command, args: list[str]) -> None:
     """A usage error where an option that holds one value is given twice
-    (`--tile 16 --tile 32`, `--emit cuda --emit header`) or a flag both ways
-    (`--transpose --no-transpose`): click would keep the last, silently."""
+    with different values (`--tile 16 --tile 32`, `--emit cuda --emit
+    header`, `-o a.cu -ob.cu`) or a flag both ways (`--transpose
+    --no-transpose`): click would keep the last, silently."""
     by_name = {name: p for p in command.params if isinstance(p, click.Option) and not p.multiple and not p.count
                for name in (*p.opts, *p.secondary_opts)}
-    seen: dict[str, list[str]] = {}
+    seen: dict[str, list[tuple[str, str]]] = {}  # option -> (as written, its value)
     tokens = iter(args)
     for token in tokens:
         if token == "--":
             break
-        name, eq, attached = token.partition("=") if token.startswith("--") else (token, "", "")
-        p = by_name.get(name)
-        if p is None:
+        found = _option_in(token, by_name)
+        if found is None:
             continue
+        name, p, attached = found
+        if p.is_flag:
+            value = "off" if name in p.secondary_opts else "on"  # --werror and -Werror: one flag, two spellings
+        else:
+            value = attached if attached is not None else next(tokens, "")
         given = seen.setdefault(p.name, [])
-        value = name if p.is_flag else attached if eq else next(tokens, "")
-        if p.is_flag and value in given:
-            continue  # the same flag again changes nothing
-        given.append(value)
+        if any(v == value for _, v in given):
+            continue  # the same again changes nothing
+        given.append((name if p.is_flag else value, value))
         if len(given) > 1:
-            what = (f"{given[0]} and {given[1]} contradict each other: give one of them" if p.is_flag else
-                    f"{p.opts[0]} is given {len(given)} times ({', '.join(given)}): give it once")
+            (first, _), (second, _) = given[:2]
+            what = (f"{first} and {second} contradict each other: give one of them" if p.is_flag else
+                    f"{p.opts[0]} is given twice, as {first} and {second}: give it once")
             raise click.UsageError(what)
+
+
+def _option_in(token: str, by_name: dict):
+    """(the option's name, the option, a value written into the token or
+    None) where `token` gives one: `--tile`, `--tile=16`, `-o`, `-oout.cu`."""
+    if token in by_name:
+        return token, by_name[token], None
+    if token.startswith("--") and "=" in token:
+        name, _, value = token.partition("=")
+        return (name, by_name[name], value) if name in by_name else None
+    if len(token) > 2 and token[0] == "-" and token[1] != "-" and token[:2] in by_name and not by_name[token[:2]].is_flag:
+        return token[:2], by_name[token[:2]], token[2:]
+    return None

@@ -5,6 +5,7 @@ import click
 
 from .. import target
 from ..analyse.options import CLI_NAMES, check_size_names
+from ..errors import PlainError
 from ..pipeline import read_program
 from ..report.warnings import warnings_of
 from ..source import Source
@@ -42,6 +43,9 @@ def explain_cmd(program, as_json, show_variance, show_transformed, candidates, u
     _exclusive(("--json", as_json), ("--show-transformed", show_transformed))
     _exclusive(("--candidates", candidates), ("--show-transformed", show_transformed))
     _exclusive(("--nvcc", use_nvcc), ("--show-transformed", show_transformed))
+    if show_transformed and plan.get("loops_as_streams"):
+        raise PlainError("--show-transformed and --loops-as-streams cannot be used together",
+                         "the drawing is made from the program as written, whose loops stay loops in it")
     options, applied = tuned_options(program, plan)
     if use_nvcc:
         target.check_arch(arch)

@@ -21,22 +21,23 @@ from ..tree import map_children
 __all__ = ["inline_kernel", "kernel_of"]
 
 
-def kernel_of(program: T.Program, promote: bool = True, loops: bool = False) -> T.Kernel:
+def kernel_of(program: T.Program, promote: bool = True, loops: bool = False, listed: bool = True) -> T.Kernel:
     """The stage: inlined, (unless `promote` is off) with reads along a
     stream's position as stream inputs (and, with `loops`, loops that walk
-    arrays whole read as streams), and with a thread's own rows read by
-    index as map rows."""
+    arrays whole read as streams; without it, where `listed`, such loops
+    named for explain), and with a thread's own rows read by index as map
+    rows."""
     from .dead import without_dead
     from .loops import streamable, survey
     from .promote import promote_reads
     from .rows import own_rows
 
     k = without_dead(inline_kernel(program))
-    found = survey(k.body)
-    if not promote or not (found.streams or found.loops):  # (nothing to promote: no walk)
+    found = survey(k.body) if promote else None
+    if found is None or not (found.streams or found.loops):  # (nothing to promote: no walk)
         return own_rows(k)
     promoted = promote_reads(k, found.loops if loops else frozenset())
-    if found.loops and not loops:  # which loops the option would read as streams, for explain
+    if found.loops and listed and not loops:  # which loops the option would read as streams, for explain
         promoted = dataclasses.replace(promoted, streamable=streamable(promote_reads(k, found.loops)))
     return own_rows(promoted)
 

@@ -15,7 +15,7 @@ from .. import kir, target
 from ..analyse import Analysis, Schedule
 from ..analyse.blocks import stream_kind
 from ..analyse.registers import GRID_SHARE
-from ..analyse.schedule import Math, describe_thresholds
+from ..analyse.schedule import Math, describe_thresholds, launch_tests, test_text
 from ..check import typed as T
 from ..check.types import Array
 from ..errors import CompilerBug
@@ -85,13 +85,13 @@ def _schedule_module(analysis: Analysis, file: str) -> kir.Module:
     arrays = frozenset(t.array for t in moves)
     moved = f"the launch transposes {', '.join(sorted(arrays))} first" if moves else ""
     versions = _versions(analysis, file, arrays, moved)
-    tests = list(dict.fromkeys(test for t in moves for test in t.launch_tests()))  # two arrays often share them
+    tests = launch_tests(moves)
     if tests:  # transposed only at some sizes: the same versions reading in place follow for the others
         when = all_of(kir.Bin(op, _product(sizes), const(value, target.INDEX if len(sizes) > 1 else "int"))
                     for sizes, op, value in tests)
         versions = [dataclasses.replace(v, condition=when if v.condition is None else kir.Bin("&&", when, v.condition))
                     for v in versions if v.kernel.transposes]  # (the untiled fallback, in place, comes after)
-        otherwise = f"unless {' and '.join(dict.fromkeys(x for t in moves for x in t.launch_text()))}: " \
+        otherwise = f"unless {' and '.join(map(test_text, tests))}: " \
                     f"{', '.join(sorted(arrays))} read in place"
         versions += _versions(analysis, file, frozenset(), otherwise)
     fits = _fits_int(analysis.kernel)

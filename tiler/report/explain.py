@@ -13,7 +13,7 @@ from ..analyse import Analysis
 from ..analyse.blocks import stream_kind
 from ..analyse.reductions import tests_text
 from ..analyse.registers import expected_registers
-from ..analyse.schedule import Math, describe_copy, describe_pipeline, describe_reads, describe_thresholds
+from ..analyse.schedule import Math, describe_copy, describe_pipeline, describe_reads, describe_thresholds, launch_tests
 from ..check.expressions import text as source_text
 from ..check.types import Binder, size_text
 from ..source import Source
@@ -193,9 +193,9 @@ def _versions(a: Analysis, module) -> list[dict]:
         return [{"size": t.size, "dim": t.dim, "at_least": t.value, "overridden": t.overridden}
                 for t in plan.thresholds] or None
 
-    def tests(plan):  # once each, as the launch tests them (two arrays often share their tests)
-        once = dict.fromkeys(test for t in plan.schedule.transposed for test in t.launch_tests())
-        return [{"size": " * ".join(map(str, sizes)), "op": op, "value": value} for sizes, op, value in once]
+    def tests(plan):  # once each, as the launch tests them
+        return [{"size": " * ".join(map(str, sizes)), "op": op, "value": value}
+                for sizes, op, value in launch_tests(plan.schedule.transposed)]
 
     if module is None:  # before lowering: the plan's versions
         kernels = [(a.tiled, (), (), (), describe_thresholds(a.plan.thresholds) if conds(a.plan) else "", False, (),

@@ -127,7 +127,8 @@ def errors(cuda: str, arch: str = "sm_90", timeout: int = 900, flags: tuple = ()
 
 
 def built(cuda: str, arch: str = "sm_90", timeout: int = 900, flags: tuple = ()) -> tuple[str, bytes | None]:
-    """errors(), and the cubin where nvcc built one (a GPU of `arch` can load it)."""
+    """errors(), and the cubin where nvcc built one (a GPU of `arch` can
+    load it); with FRONT_END, the PTX (nothing to load)."""
     nvcc = nvcc_path()
     if nvcc is None:
         return "", None
