@@ -130,3 +130,22 @@ def test_the_licence_is_apache_2_with_llvm_exceptions_in_the_wheel(tmp_path):
     meta = wheel.read(next(n for n in wheel.namelist() if n.endswith(".dist-info/METADATA"))).decode()
     assert "License-Expression: Apache-2.0 WITH LLVM-exception" in meta
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in wheel.namelist())
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_uses_a_virtual_environment_where_the_python_is_externally_managed(tmp_path):
+    """Debian's and Homebrew's Pythons refuse `pip install` (PEP 668): make
+    says so, makes .venv with that Python, and installs and runs there."""
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
+    (tmp_path / "pyproject.toml").write_text("")
+    fake = tmp_path / "managed-python"  # says its standard library is externally managed, else is this Python
+    fake.write_text(f'#!/bin/sh\ncase "$*" in *EXTERNALLY-MANAGED*) echo 1; exit 0;; esac\nexec {sys.executable} "$@"\n')
+    fake.chmod(0o755)
+    done = subprocess.run(["make", "-n", "demo", "test", f"SYSTEM_PYTHON={fake}"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "is externally managed (PEP 668): making a virtual environment in .venv" in done.stdout + done.stderr
+    assert (tmp_path / ".venv" / "bin" / "python").exists()
+    commands = [line for line in done.stdout.splitlines() if "python" in line and "externally managed" not in line]
+    assert ".venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'" in commands
+    assert ".venv/bin/python -m pytest -q" in commands and str(fake) not in "\n".join(commands)  # all in .venv
