@@ -90,6 +90,19 @@ def tiler_explain_json(text: str, options: Options) -> str:
     return json.dumps(explain_data(values["transform"], Source(text, "p.fut")))
 
 
+def test_a_loop_none_of_whose_reads_can_be_an_input_is_listed_with_why():
+    """`B[q, j]` of a matrix of a map's (not main's): no row of it is the
+    loop's chunk, so the loop stays, and explain says where to look."""
+    text = """fun [[f32, m], n] main([[f32, m], n] A, [[[f32, m], p], n] B) =
+  map(fn [f32, m] ([[f32, m], p] b) =>
+        map(fn f32 (int j) => loop (s = 0f32) = for q < p do s + b[q, j] in s, iota(m)),
+      B)
+"""
+    for options in (LOOPS, Options()):
+        (x,) = run_to("kernel", text, "b.fut", options).streamable
+        assert "none of its reads at its index can be a stream input" in x.stays
+
+
 def test_a_loop_inside_a_stream_stays_a_loop():
     """k-means' loop over a centre's features walks a row of the chunk: it
     stays as written, and the CUDA with the option is the CUDA without it."""
@@ -97,9 +110,11 @@ def test_a_loop_inside_a_stream_stays_a_loop():
     assert run_all(text, "kmeans.fut", LOOPS)["render"] == run_all(text, "kmeans.fut")["render"]
 
 
-def test_a_loop_that_stops_short_stays_a_loop():
-    k = run_to("kernel", SHAPES["to m - 1"], "steps.fut", LOOPS)
-    assert not streams(k) and not k.streamable
+def test_a_loop_that_stops_short_stays_a_loop_and_explain_says_why():
+    for options in (LOOPS, Options()):
+        k = run_to("kernel", SHAPES["to m - 1"], "steps.fut", options)
+        (x,) = k.streamable
+        assert not streams(k) and x.stays.startswith("its bound is not a size or a literal") and not x.arrays
 
 
 def test_a_loop_around_it_keeps_its_stream_inside():
@@ -134,7 +149,8 @@ def test_explain_says_how_each_stream_was_written(tmp_path):
     path = tmp_path / "mv.fut"
     path.write_text(MATVEC_LOOP)
     done = tiler("explain", str(path), "--json")
-    assert json.loads(done.stdout)["streamable_loops"] == [{"line": 3, "column": 9, "arrays": ["a", "x"]}]
+    assert json.loads(done.stdout)["streamable_loops"] == [{"line": 3, "column": 9, "arrays": ["a", "x"],
+                                                            "stays": None}]
     done = tiler("explain", str(path), "--json", "--loops-as-streams")
     data = json.loads(done.stdout)
     assert [s["written"] for s in data["streams"]] == ["loop"] and data["streamable_loops"] == []

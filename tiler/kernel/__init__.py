@@ -28,17 +28,20 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = False, lis
     named for explain), and with a thread's own rows read by index as map
     rows."""
     from .dead import without_dead
-    from .loops import streamable, survey
+    from .loops import listed as loops_listed
+    from .loops import survey
     from .promote import promote_reads
     from .rows import own_rows
 
     k = without_dead(inline_kernel(program))
     found = survey(k.body) if promote else None
-    if found is None or not (found.streams or found.loops):  # (nothing to promote: no walk)
+    if found is None or not (found.streams or found.candidates or found.blocked):  # (nothing to promote: no walk)
         return own_rows(k)
-    promoted = promote_reads(k, found.loops if loops else frozenset())
-    if found.loops and listed and not loops:  # which loops the option would read as streams, for explain
-        promoted = dataclasses.replace(promoted, streamable=streamable(promote_reads(k, found.loops)))
+    promoted = promote_reads(k, found.loops if loops else frozenset()) if found.streams or found.candidates else k
+    if listed:  # the loops that read arrays at their index, for explain: read as streams with the option, or not
+        trial = None if not found.candidates else promoted if loops else promote_reads(k, found.loops)
+        notes = tuple(x for x in loops_listed(found, trial) if not (loops and not x.stays))  # (with it: streams)
+        promoted = dataclasses.replace(promoted, streamable=notes) if notes else promoted
     return own_rows(promoted)
 
 

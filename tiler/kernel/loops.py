@@ -33,39 +33,53 @@ from ..tree import children, descendants, map_children
 class Survey:
     """What `promote` may find in a kernel body, from one walk of it."""
 
-    loops: frozenset[int]  # the ids of the loops that may become streams
+    candidates: tuple  # the loops (outside any stream) that may become streams
+    blocked: tuple  # (loop, why) for the others outside any stream, holding none, that read arrays at their index
     streams: bool  # whether it holds a stream at all
+
+    @property
+    def loops(self) -> frozenset[int]:
+        return frozenset(id(n) for n in self.candidates)
 
 
 def survey(body) -> Survey:
-    """The loops in `body` that may become streams: the loop's bound is a
-    size or a literal (the stream's length), its index is an index of some
-    read (else nothing could become a stream input), and it holds no stream
-    (a stream inside the new one would only nest the copies; the inner one
-    stays as written). One walk for the whole body: asking loop by loop
-    would cost a nest of loops its depth squared."""
+    """The loops in `body`, outside any stream, that may become streams:
+    the loop's bound is a size or a literal (the stream's length), its
+    index is an index of some read (else nothing could become a stream
+    input), and it holds no stream (a stream inside the new one would only
+    nest the copies; the inner one stays as written). One walk for the
+    whole body: asking loop by loop would cost a nest of loops its depth
+    squared."""
     indexed: set[Binder] = set()
-    loops = []  # (loop, the innermost loop whose body holds it), parents before children
-    holders = []  # (stream, the innermost loop whose body holds it: None for none)
-    stack = [(body, None)]
+    loops = []  # (loop, the innermost loop whose body holds it, inside a stream), parents before children
+    holders = []  # the innermost loop whose body holds each stream (None: none)
+    stack = [(body, None, False)]
     while stack:
-        n, loop = stack.pop()
+        n, loop, streamed = stack.pop()
         if isinstance(n, T.Loop):
-            loops.append((n, loop))
-            stack.extend((c, loop) for c in (*n.inits, n.bound, n.rest))
-            stack.append((n.body, n))
+            loops.append((n, loop, streamed))
+            stack.extend((c, loop, streamed) for c in (*n.inits, n.bound, n.rest))
+            stack.append((n.body, n, streamed))
             continue
         if isinstance(n, T.Index):
             indexed.update(i.binder for i in n.indices if isinstance(i, T.Var))
         elif isinstance(n, T.Stream):
-            holders.append((n, loop))
-        stack.extend((c, loop) for c in children(n, T.is_exp))
-    holding = {id(loop) for _, loop in holders if loop is not None}
-    for n, loop in reversed(loops):  # inner loops before the loops around them
+            holders.append(loop)
+        inside = streamed or isinstance(n, T.Stream)
+        stack.extend((c, loop, inside) for c in children(n, T.is_exp))
+    holding = {id(loop) for loop in holders if loop is not None}
+    for n, loop, _ in reversed(loops):  # inner loops before the loops around them
         if loop is not None and id(n) in holding:
             holding.add(id(loop))
-    return Survey(frozenset(id(n) for n, _ in loops if id(n) not in holding and n.index in indexed and
-                            _sized(n.bound)), bool(holders))
+    candidates, blocked = [], []
+    for n, _, streamed in loops:  # (a loop around a stream is the program's own structure: not said)
+        if streamed or n.index not in indexed or id(n) in holding:
+            continue
+        if _sized(n.bound):
+            candidates.append(n)
+        else:
+            blocked.append((n, "its bound is not a size or a literal: a stream walks its arrays whole"))
+    return Survey(tuple(candidates), tuple(blocked), bool(holders))
 
 
 def _sized(bound) -> bool:
@@ -106,10 +120,25 @@ def without_positions(s: T.Stream) -> T.Stream | None:
 
 @dataclass(frozen=True)
 class Streamable:
-    """A loop `--loops-as-streams` reads as a stream, and what it then streams."""
+    """A loop that reads arrays at its index: what `--loops-as-streams`
+    streams of it, or why it stays a loop."""
 
     span: Span  # the loop's
     arrays: tuple[str, ...]  # the arrays whose reads at its index become stream inputs
+    stays: str = ""  # why it stays a loop even with the option ("": it is read as a stream)
+
+
+def listed(found: Survey, trial: T.Kernel | None) -> tuple[Streamable, ...]:
+    """For explain: the loops `trial` (the kernel with `found`'s candidates
+    read as streams; None: it was not made) read as streams, the candidates
+    it left as loops, and the loops `found` blocked, in source order."""
+    became = streamable(trial) if trial is not None else ()
+    spans = {x.span for x in became}
+    left = () if trial is None else tuple(
+        Streamable(n.span, (), "none of its reads at its index can be a stream input (--loops-as-streams says why "
+                   "for each)") for n in found.candidates if n.span not in spans)
+    blocked = tuple(Streamable(n.span, (), why) for n, why in found.blocked)
+    return tuple(sorted(became + left + blocked, key=lambda x: (x.span.line, x.span.col)))
 
 
 def streamable(k: T.Kernel) -> tuple[Streamable, ...]:

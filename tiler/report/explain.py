@@ -40,8 +40,8 @@ def explain_data(a: Analysis, source: Source, module=None, applied=None) -> dict
         "bounds": [{"size": n, "at_most": v} for n, v in sorted(a.schedule.bounds.items())],
         "promoted": [_promotion(r, source) for r in k.promoted],
         "unused": [{"line": span.line, "column": span.col} for span in sorted(k.unused, key=lambda s: (s.line, s.col))],
-        "streamable_loops": [{"line": x.span.line, "column": x.span.col, "arrays": list(x.arrays)}
-                             for x in k.streamable],
+        "streamable_loops": [{"line": x.span.line, "column": x.span.col, "arrays": list(x.arrays),
+                              "stays": x.stays or None} for x in k.streamable],
         "rows": [_row(r, source) for r in a.schedule.slabs],
         "transposes": [_transposition(t) for t in a.schedule.transposes],
         "streams": [_stream(s, b, source) for s in a.streams],

@@ -128,14 +128,17 @@ def _promotions_text(console: Console, rows: list[dict]) -> None:
 
 
 def _streamable_text(console: Console, loops: list[dict]) -> None:
-    """The loops --loops-as-streams would read as streams (it is not the default)."""
+    """The loops that read arrays at their index: those --loops-as-streams
+    would read as streams (it is not the default), and why the others stay."""
     if loops:
         console.print()
     for x in loops:
         arrays = ", ".join(f"`{a}`" for a in x["arrays"])
-        console.print(escape(f"loop at {x['line']}:{x['column']}: it walks {arrays} whole along its index, as a "
-                             "stream would; --loops-as-streams reads it as one, so that the plan may stage its reads "
-                             "(the plan of the same program written with streamSeq)"))
+        said = f"it reads arrays at its index, but stays a loop even with --loops-as-streams: {x['stays']}" \
+            if x.get("stays") else (f"it walks {arrays} whole along its index, as a stream would; "
+                                    "--loops-as-streams reads it as one, so that the plan may stage its reads (the "
+                                    "plan of the same program written with streamSeq)")
+        console.print(escape(f"loop at {x['line']}:{x['column']}: {said}"))
 
 
 def _unused_text(console: Console, spans: list[dict]) -> None:
