@@ -86,7 +86,8 @@ def test_a_variant_is_compared_with_the_default():
 
 @pytest.mark.parametrize("args, said", [
     (["--variant", "default=--pack"], "--variant default: that name is one of the corpus's own variants"),
-    (["--variant", "x=--bogus"], "--bogus: No such option"), (["--variant", "x"], "--variant expects NAME=VALUE")])
+    (["--variant", "x=--bogus"], "--bogus: No such option"), (["--variant", "x"], "--variant expects NAME=VALUE"),
+    (["--variant", "x=--tile 16 --tile 32"], "--tile is given twice, as 16 and 32")])
 def test_a_bad_variant_is_a_located_usage_error(args, said):
     result = tiler("corpus", str(CORPUS), *args)
     assert result.returncode == 1 and said in result.stderr and "Traceback" not in result.stderr, result.stderr

@@ -242,11 +242,19 @@ def make_options(names: dict | None = None, pair=lambda what, name, value: f"{wh
     if unknown:
         raise PlainError(f"{unknown[0]}: not a plan option", f"the options are {', '.join(OPTIONS)}")
     values = {key: _checked(key, OPTIONS[key], value, name(key), pair) for key, value in given.items()}
-    for key, value in values.items():  # a conflict is refused, never settled silently by one of them
+    clash = contradiction(values)  # a conflict is refused, never settled silently by one of them
+    if clash:
+        raise PlainError(f"{name(clash[0])} and {name(clash[1])} contradict each other", "give one of them")
+    return Options(**values)
+
+
+def contradiction(values: dict) -> tuple[str, str] | None:
+    """The first two options given among `values` that contradict each other."""
+    for key, value in values.items():
         for other in OPTIONS[key].contradicts:
             if _given(value) and _given(values.get(other)):
-                raise PlainError(f"{name(key)} and {name(other)} contradict each other", "give one of them")
-    return Options(**values)
+                return key, other
+    return None
 
 
 def _given(value) -> bool:

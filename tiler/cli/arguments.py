@@ -115,6 +115,7 @@ def options_of_flags(flags: list[str]):
     from . import main
 
     try:
+        refuse_repeats(main.commands["explain"], flags)
         ctx = main.commands["explain"].make_context("explain", ["-", *flags])
     except click.ClickException as exc:
         raise PlainError(f"{' '.join(flags)}: {exc.format_message()}") from None

@@ -28,8 +28,7 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = False, lis
     named for explain), and with a thread's own rows read by index as map
     rows."""
     from .dead import without_dead
-    from .loops import listed as loops_listed
-    from .loops import survey
+    from .loops import loop_notes, survey
     from .promote import promote_reads
     from .rows import own_rows
 
@@ -39,8 +38,8 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = False, lis
         return own_rows(k)
     promoted = promote_reads(k, found.loops if loops else frozenset()) if found.streams or found.candidates else k
     if listed:  # the loops that read arrays at their index, for explain: read as streams with the option, or not
-        trial = None if not found.candidates else promoted if loops else promote_reads(k, found.loops)
-        notes = tuple(x for x in loops_listed(found, trial) if not (loops and not x.stays))  # (with it: streams)
+        trial = (promoted if loops else promote_reads(k, found.loops)) if found.candidates else None
+        notes = loop_notes(found, trial, streams=not loops)  # (with the option, those are streams now)
         promoted = dataclasses.replace(promoted, streamable=notes) if notes else promoted
     return own_rows(promoted)
 

@@ -128,12 +128,14 @@ class Streamable:
     stays: str = ""  # why it stays a loop even with the option ("": it is read as a stream)
 
 
-def listed(found: Survey, trial: T.Kernel | None) -> tuple[Streamable, ...]:
+def loop_notes(found: Survey, trial: T.Kernel | None, streams: bool = True) -> tuple[Streamable, ...]:
     """For explain: the loops `trial` (the kernel with `found`'s candidates
-    read as streams; None: it was not made) read as streams, the candidates
-    it left as loops, and the loops `found` blocked, in source order."""
+    read as streams; None: it was not made) read as streams (where
+    `streams`: without the option), the candidates it left as loops, and
+    the loops `found` blocked, in source order."""
     became = streamable(trial) if trial is not None else ()
     spans = {x.span for x in became}
+    became = became if streams else ()
     left = () if trial is None else tuple(
         Streamable(n.span, (), "none of its reads at its index can be a stream input (--loops-as-streams says why "
                    "for each)") for n in found.candidates if n.span not in spans)

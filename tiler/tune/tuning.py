@@ -30,7 +30,7 @@ from pathlib import Path
 
 from .. import tomlfile
 from ..analyse import Options, make_options
-from ..analyse.options import CLI_NAMES, OPTIONS, TUNED, tile_text
+from ..analyse.options import CLI_NAMES, OPTIONS, TUNED, contradiction, tile_text
 from ..errors import PlainError
 
 SUFFIX = ".tuning"
@@ -105,11 +105,10 @@ def read(path: Path) -> list[Tuned]:
                 make_options(**{key: value})
             except PlainError as exc:
                 raise wrong(f"tuned table {n}: {exc.message}", key, n, exc.hint) from None
-        for key in params:  # and together: a table whose values contradict each other applies to nothing
-            clash = next((other for other in OPTIONS[key].contradicts if other in params), None)
-            if clash and params[key] and params[clash]:
-                raise wrong(f"tuned table {n}: `{key}` and `{clash}` contradict each other", clash, n,
-                            "keep one of them")
+        clash = contradiction(params)  # and together: a table whose values contradict each other applies to nothing
+        if clash:
+            raise wrong(f"tuned table {n}: `{clash[0]}` and `{clash[1]}` contradict each other", clash[1], n,
+                        "keep one of them")
         out.append(Tuned(str(t["device"]), dict(sizes), params, t.get("time_ms"), t.get("default_ms"),
                          str(t.get("date", "")), t.get("fast_math") is True))
     return out
