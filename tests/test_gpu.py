@@ -79,19 +79,20 @@ def test_rows_of_a_bounded_length_match_the_interpreter(name, length):
                             seed=3)
 
 
-# the programs --loops-as-streams changes (their loops read as streams): every version against the interpreter
+# the programs whose loops are read as streams: every version, the loops read so and kept (--keep-loops),
+# against the interpreter
 LOOP_PROGRAMS = [ROOT / "corpus" / f"{n}.fut" for n in (
     "a_batched_matmul_f32", "a_col_welford_f64", "a_gram_rows32_f32", "a_matmul_loop_f32", "a_matvec_colindex_f64",
     "a_pdist_manhattan_int", "b_kde2d_grid_f64", "b_mri_fhd", "b_nbody1d_f64", "b_nbody3d_pot_f64")] + \
     [BENCHMARKS / "rownorm.fut", BENCHMARKS / "rowsum3d.fut"]
 
 
+@pytest.mark.parametrize("kept", [False, True], ids=["streams", "kept"])
 @pytest.mark.parametrize("scale", ["test", "odd", "aligned"])
 @pytest.mark.parametrize("path", LOOP_PROGRAMS, ids=lambda p: p.stem)
-def test_loops_read_as_streams_match_the_interpreter(path, scale):
-    values = run_all(path.read_text(), path.name, Options(loops_as_streams=True))
-    assert any(s.loop for s in _streams(values["kernel"])), "no loop was read as a stream"
-    matches_the_interpreter(path, Options(loops_as_streams=True), scale, seed=29)
+def test_loops_read_as_streams_match_the_interpreter(path, scale, kept):
+    assert any(s.loop for s in _streams(run_all(path.read_text(), path.name)["kernel"])), "no loop read as a stream"
+    matches_the_interpreter(path, Options(keep_loops=kept), scale, seed=29)
 
 
 def _streams(kernel):

@@ -1,6 +1,5 @@
-"""Loops that walk arrays whole along their index, read as streams under
---loops-as-streams (stage `kernel`, tiler/kernel/loops.py), or listed for
-explain without it."""
+"""Loops that walk arrays whole along their index, read as streams (stage
+`kernel`, tiler/kernel/loops.py), or, under --keep-loops, listed for explain."""
 from __future__ import annotations
 
 import dataclasses
@@ -20,7 +19,8 @@ from tiler.syntax import parse
 from tiler.tree import descendants
 from tiler.tune.workload import make_inputs
 
-LOOPS = Options(loops_as_streams=True)
+LOOPS = Options()
+KEPT = Options(keep_loops=True)
 
 MATVEC_LOOP = """fun [f32, n] main([[f32, m], n] A, [f32, m] x) =
   map(fn f32 ([f32, m] a) =>
@@ -64,8 +64,8 @@ def test_a_loop_over_whole_rows_is_read_as_a_stream_of_them():
     assert all("with the loop" in p.reason for p in k.promoted)
 
 
-def test_without_the_option_the_loop_stays_and_explain_names_it():
-    k = run_to("kernel", MATVEC_LOOP, "mv.fut")
+def test_with_keep_loops_the_loop_stays_and_explain_names_it():
+    k = run_to("kernel", MATVEC_LOOP, "mv.fut", KEPT)
     assert not streams(k) and not k.promoted
     (x,) = k.streamable
     assert (x.span.line, x.span.col, x.arrays) == (3, 9, ("a", "x"))
@@ -79,7 +79,7 @@ def test_the_loop_gets_the_plan_of_its_streamseq_spelling():
                                           for s in data["streams"]]
 
     spelled = (BENCHMARKS / "matvec.fut").read_text()
-    assert plan(MATVEC_LOOP, LOOPS) == plan(spelled, Options())
+    assert plan(MATVEC_LOOP, LOOPS) == plan(spelled, LOOPS)
 
 
 def tiler_explain_json(text: str, options: Options) -> str:
@@ -98,20 +98,20 @@ def test_a_loop_none_of_whose_reads_can_be_an_input_is_listed_with_why():
         map(fn f32 (int j) => loop (s = 0f32) = for q < p do s + b[q, j] in s, iota(m)),
       B)
 """
-    for options in (LOOPS, Options()):
+    for options in (LOOPS, KEPT):
         (x,) = run_to("kernel", text, "b.fut", options).streamable
         assert "none of its reads at its index can be a stream input" in x.stays
 
 
 def test_a_loop_inside_a_stream_stays_a_loop():
     """k-means' loop over a centre's features walks a row of the chunk: it
-    stays as written, and the CUDA with the option is the CUDA without it."""
+    stays as written, and the CUDA is the CUDA under --keep-loops."""
     text = (BENCHMARKS / "kmeans.fut").read_text()
-    assert run_all(text, "kmeans.fut", LOOPS)["render"] == run_all(text, "kmeans.fut")["render"]
+    assert run_all(text, "kmeans.fut", LOOPS)["render"] == run_all(text, "kmeans.fut", KEPT)["render"]
 
 
 def test_a_loop_that_stops_short_stays_a_loop_and_explain_says_why():
-    for options in (LOOPS, Options()):
+    for options in (LOOPS, KEPT):
         k = run_to("kernel", SHAPES["to m - 1"], "steps.fut", options)
         (x,) = k.streamable
         assert not streams(k) and x.stays.startswith("its bound is not a size or a literal") and not x.arrays
@@ -148,29 +148,32 @@ def test_the_fuzzers_kernel_stage_property_holds(path):
 def test_explain_says_how_each_stream_was_written(tmp_path):
     path = tmp_path / "mv.fut"
     path.write_text(MATVEC_LOOP)
-    done = tiler("explain", str(path), "--json")
+    done = tiler("explain", str(path), "--json", "--keep-loops")
     assert json.loads(done.stdout)["streamable_loops"] == [{"line": 3, "column": 9, "arrays": ["a", "x"],
                                                             "stays": None}]
-    done = tiler("explain", str(path), "--json", "--loops-as-streams")
+    done = tiler("explain", str(path), "--json")
     data = json.loads(done.stdout)
     assert [s["written"] for s in data["streams"]] == ["loop"] and data["streamable_loops"] == []
-    text = tiler("explain", str(path), "--loops-as-streams").stdout
+    text = tiler("explain", str(path)).stdout
     assert "loop at 3:9 (read as a streamSeq over the arrays it walks): tiled" in text
-    assert "--loops-as-streams reads it as one" in tiler("explain", str(path)).stdout
+    assert "it stays a loop under --keep-loops" in tiler("explain", str(path), "--keep-loops").stdout
 
 
-def test_the_option_contradicts_no_promote(tmp_path):
+def test_no_promote_keeps_loops_too():
+    k = run_to("kernel", MATVEC_LOOP, "mv.fut", Options(no_promote=True))
+    assert not streams(k) and not k.promoted
+
+
+def test_the_untiled_kernel_keeps_its_loops_and_the_drawing_needs_them_kept(tmp_path):
+    """The untiled kernel is the program as written (its loops loops, none
+    listed); --show-transformed draws the program as written, so it asks
+    for --keep-loops where a loop is read as a stream."""
+    k = run_to("kernel", MATVEC_LOOP, "mv.fut", Options(no_tile=True))
+    assert not streams(k) and not k.streamable
     path = tmp_path / "mv.fut"
     path.write_text(MATVEC_LOOP)
-    done = tiler("explain", str(path), "--loops-as-streams", "--no-promote")
-    assert done.returncode == 1 and "--loops-as-streams and --no-promote contradict each other" in done.stderr
-
-
-def test_the_untiled_plan_lists_no_loop_and_the_drawing_refuses_the_option(tmp_path):
-    """--no-tile would refuse --loops-as-streams, so explain does not offer
-    it; --show-transformed draws the program as written, so it refuses it."""
-    assert not run_to("kernel", MATVEC_LOOP, "mv.fut", Options(no_tile=True)).streamable
-    path = tmp_path / "mv.fut"
-    path.write_text(MATVEC_LOOP)
-    done = tiler("explain", str(path), "--show-transformed", "--loops-as-streams")
-    assert done.returncode == 1 and "--show-transformed and --loops-as-streams cannot be used together" in done.stderr
+    done = tiler("explain", str(path), "--show-transformed")
+    assert done.returncode == 1 and "the plan reads its loop at 3:9 as a streamSeq" in done.stderr
+    assert "give --keep-loops" in done.stderr
+    done = tiler("explain", str(path), "--show-transformed", "--keep-loops")
+    assert done.returncode == 0 and "loop" in done.stdout

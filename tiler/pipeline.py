@@ -41,9 +41,10 @@ STAGES: tuple[Stage, ...] = (
     Stage("check", "syntax tree -> typed program: names, types, sizes, kernel shape (tiler.check)",
           lambda tree, src, opt: check(tree, src), "typed"),
     Stage("kernel", "typed program -> one kernel with every helper inlined, and index reads along a stream's "
-                    "position (with --loops-as-streams, a loop's along its index) made stream inputs "
+                    "position (and a plain loop's along its index, unless --keep-loops) made stream inputs "
                     "(tiler.kernel)",
-          lambda prog, src, opt: kernel_of(prog, not opt.no_promote, opt.loops_as_streams, not opt.no_tile),
+          lambda prog, src, opt: kernel_of(prog, not opt.no_promote, not (opt.keep_loops or opt.no_tile),
+                                           not opt.no_tile),  # (the untiled kernel is the program as written)
           "kernel"),
     Stage("analyse", "kernel -> variance of every name and a tiling plan with reasons (tiler.analyse)",
           lambda kernel, src, opt: analyse(kernel, opt), "analysis"),

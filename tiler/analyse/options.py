@@ -67,7 +67,7 @@ class Options:
                             contradicts=("tile", "register_tile", "lanes", "several_blocks", "no_register_tile",
                                          "chunk", "unroll", "pack", "interior", "single_buffer", "double_buffer",
                                          "join_rows", "no_async", "transpose", "no_coalesce", "no_vector",
-                                         "loops_as_streams"))  # each steers only what tiling makes
+                                         "keep_loops"))  # each steers only what tiling makes
     max_shared: int | None = _option(None, Takes.WHOLE, "--max-shared", "Shared memory a block may use [default: "
                                      "48 KiB; for a register tile copied by cp.async, what the GPU allows].",
                                      metavar="BYTES", most=target.SHARED_LIMIT_ANY_GPU, steers=False,
@@ -108,11 +108,10 @@ class Options:
     no_promote: bool = _option(False, Takes.FLAG, "--no-promote", "Leave index reads along a stream's position "
                                "(B[kk + k, j]) as reads, and loops over whole arrays as loops: make no stream "
                                "inputs of them.")
-    loops_as_streams: bool = _option(False, Takes.FLAG, "--loops-as-streams", "Read a plain loop that walks arrays "
-                                     "whole along its index as a stream over them, so that the plan can stage "
-                                     "them (a mat-vec or a matrix product written with a loop then gets the plan "
-                                     "of the same program written with streamSeq).", steers=False,
-                                     contradicts=("no_promote",))
+    keep_loops: bool = _option(False, Takes.FLAG, "--keep-loops", "Leave a plain loop that walks arrays whole "
+                               "along its index a loop. By default it is read as a stream over them, so that the "
+                               "plan can stage them (a mat-vec or a matrix product written with a loop gets the "
+                               "plan of the same program written with streamSeq).", steers=False)
     unroll: int | None = _option(None, Takes.WHOLE, "--unroll", "Unroll the loop over a staged chunk N times (1: "
                                  "never); by default the compiler decides.", metavar="N", least=1, most=MAX_UNROLL,
                                  words=f"between 1 (never unroll) and {MAX_UNROLL}", tuned=True)

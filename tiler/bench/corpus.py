@@ -295,7 +295,7 @@ def run_command(folder: str, only=(), size_sets: str = ",".join(SIZE_SETS), diag
     taken = sorted(set(variants or {}) & {UNTILED, DEFAULT, MODEL})
     if taken:
         raise PlainError(f"--variant {taken[0]}: that name is one of the corpus's own variants",
-                         "name it otherwise, e.g. loops=--loops-as-streams")
+                         "name it otherwise, e.g. kept=--keep-loops")
     extra = {"one point a thread": Options(register_tile=(1,)), "ptxas registers": Options(min_blocks=0),
              "no register tile": Options(no_register_tile=True)} if diagnose else {}
     extra |= variants or {}

@@ -187,7 +187,7 @@ class Kernel:
     span: Span = _span()
     promoted: tuple = ()  # the index reads stage `kernel` made stream inputs, or left (kernel.promote.Promotion)
     unused: tuple = ()  # where the streams stage `kernel` removed were written: nothing reads their values
-    streamable: tuple = ()  # loops that read arrays at their index: streams under --loops-as-streams, or why not
+    streamable: tuple = ()  # loops that read arrays at their index: streams (listed only under --keep-loops), or why not
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,7 @@ def _listing(names: list[str]) -> str:
 @click.option("--against", "against_path", metavar="FILE", help="An earlier run's JSON: list the programs whose "
                                                                  "default got more than 5% slower.")
 @click.option("--variant", "variants", multiple=True, metavar="NAME=FLAGS",
-              help="Also time each program compiled with these plan flags (`loops=--loops-as-streams`), "
+              help="Also time each program compiled with these plan flags (`kept=--keep-loops`), "
                    "raced as the default is, and list where it is slower than untiled or the default "
                    "(repeatable): how a rule is measured before it becomes the default.")
 @guarded(deep=False)

@@ -43,9 +43,6 @@ def explain_cmd(program, as_json, show_variance, show_transformed, candidates, u
     _exclusive(("--json", as_json), ("--show-transformed", show_transformed))
     _exclusive(("--candidates", candidates), ("--show-transformed", show_transformed))
     _exclusive(("--nvcc", use_nvcc), ("--show-transformed", show_transformed))
-    if show_transformed and plan.get("loops_as_streams"):
-        raise PlainError("--show-transformed and --loops-as-streams cannot be used together",
-                         "the drawing is made from the program as written, whose loops stay loops in it")
     options, applied = tuned_options(program, plan)
     if use_nvcc:
         target.check_arch(arch)
@@ -64,6 +61,8 @@ def explain_cmd(program, as_json, show_variance, show_transformed, candidates, u
     if show_transformed:
         from ..report.transformed import show_transformed as transformed
 
+        _drawable(values["kernel"])
+
         click.echo(transformed(values["parse"], analysis), nl=False)
     elif as_json:
         click.echo(json.dumps(data, indent=2))
@@ -73,3 +72,16 @@ def explain_cmd(program, as_json, show_variance, show_transformed, candidates, u
         click.echo(render_text(data, show_variance, width or Console().width, candidates), nl=False)
     if werror:  # listed above in the output asked for; as errors on stderr too, then exit 1
         warned(warnings_of(analysis, applied), Source(text, name), werror)
+
+
+def _drawable(kernel) -> None:
+    """--show-transformed draws the program as written, so it cannot draw a
+    loop the plan reads as a stream."""
+    from ..kernel.loops import streamable
+
+    read = streamable(kernel)
+    if read:
+        at = read[0].span
+        raise PlainError(f"--show-transformed draws the program as written, and the plan reads its loop at "
+                         f"{at.line}:{at.col} as a streamSeq",
+                         "give --keep-loops to draw (and plan) it with its loops kept as loops")

@@ -21,12 +21,12 @@ from ..tree import map_children
 __all__ = ["inline_kernel", "kernel_of"]
 
 
-def kernel_of(program: T.Program, promote: bool = True, loops: bool = False, listed: bool = True) -> T.Kernel:
+def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, listed: bool = True) -> T.Kernel:
     """The stage: inlined, (unless `promote` is off) with reads along a
     stream's position as stream inputs (and, with `loops`, loops that walk
-    arrays whole read as streams; without it, where `listed`, such loops
-    named for explain), and with a thread's own rows read by index as map
-    rows."""
+    arrays whole read as streams; without it (--keep-loops), where `listed`,
+    such loops named for explain), and with a thread's own rows read by
+    index as map rows."""
     from .dead import without_dead
     from .loops import loop_notes, survey
     from .promote import promote_reads

@@ -120,12 +120,12 @@ def without_positions(s: T.Stream) -> T.Stream | None:
 
 @dataclass(frozen=True)
 class Streamable:
-    """A loop that reads arrays at its index: what `--loops-as-streams`
-    streams of it, or why it stays a loop."""
+    """A loop that reads arrays at its index: what reading it as a stream
+    streams of it (unless --keep-loops), or why it stays a loop."""
 
     span: Span  # the loop's
     arrays: tuple[str, ...]  # the arrays whose reads at its index become stream inputs
-    stays: str = ""  # why it stays a loop even with the option ("": it is read as a stream)
+    stays: str = ""  # why it stays a loop even without --keep-loops ("": it can be read as a stream)
 
 
 def loop_notes(found: Survey, trial: T.Kernel | None, streams: bool = True) -> tuple[Streamable, ...]:
@@ -137,8 +137,8 @@ def loop_notes(found: Survey, trial: T.Kernel | None, streams: bool = True) -> t
     spans = {x.span for x in became}
     became = became if streams else ()
     left = () if trial is None else tuple(
-        Streamable(n.span, (), "none of its reads at its index can be a stream input (--loops-as-streams says why "
-                   "for each)") for n in found.candidates if n.span not in spans)
+        Streamable(n.span, (), "none of its reads at its index can be a stream input (the index reads' lines say "
+                   "why for each)") for n in found.candidates if n.span not in spans)
     blocked = tuple(Streamable(n.span, (), why) for n, why in found.blocked)
     return tuple(sorted(became + left + blocked, key=lambda x: (x.span.line, x.span.col)))
 

@@ -128,16 +128,15 @@ def _promotions_text(console: Console, rows: list[dict]) -> None:
 
 
 def _streamable_text(console: Console, loops: list[dict]) -> None:
-    """The loops that read arrays at their index: those --loops-as-streams
-    would read as streams (it is not the default), and why the others stay."""
+    """The loops that read arrays at their index and stay loops: why, or
+    (under --keep-loops) what reading them as streams would stage."""
     if loops:
         console.print()
     for x in loops:
         arrays = ", ".join(f"`{a}`" for a in x["arrays"])
-        said = f"it reads arrays at its index, but stays a loop even with --loops-as-streams: {x['stays']}" \
-            if x.get("stays") else (f"it walks {arrays} whole along its index, as a stream would; "
-                                    "--loops-as-streams reads it as one, so that the plan may stage its reads (the "
-                                    "plan of the same program written with streamSeq)")
+        said = f"it reads arrays at its index, but stays a loop: {x['stays']}" if x.get("stays") else (
+            f"it walks {arrays} whole along its index, as a stream would; it stays a loop under --keep-loops "
+            "(without it, it is read as a stream, so that the plan may stage its reads)")
         console.print(escape(f"loop at {x['line']}:{x['column']}: {said}"))
 
 

@@ -1,7 +1,7 @@
 -- The textbook product, two maps over iota and a loop over the inner
 -- dimension: A[i, q] walks row i of A and B[q, j] column j of B with the
--- loop, so --loops-as-streams reads it as a stream of both, tiled in 2-D as mm.
--- options: --loops-as-streams
+-- loop, so it is read as a stream of both, tiled in 2-D as mm.
+-- (--keep-loops keeps the loop, and the kernel is untiled.)
 -- block: 1,0
 -- stream: 12:7 tiled 2-D
 -- input: 12:7 A_c invariant=1 shared
