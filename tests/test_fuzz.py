@@ -243,3 +243,36 @@ def test_failures_are_said_as_they_are_found(monkeypatch):
     failures = fuzz(3, seed=4, mutations=0, nvcc=False, workers=1, say=lines.append)
     assert [f.seed for f in failures] == [5]
     assert lines == ["seed 5: check: planted", "3 programs checked on the CPU: 1 failures"]
+
+
+def test_prepared_yields_each_source_as_nvcc_finishes_it(monkeypatch):
+    """The GPU check runs a batch as soon as it is built (Gpu.prepared): a
+    slow batch holds up no other, and a run cut short has reported the
+    batches it ran. Without a GPU: a stand-in driver, nvcc timed by hand."""
+    import contextlib
+    import threading
+
+    import tiler.runtime.nvcc as nvcc
+    from tiler.runtime import Gpu
+
+    slow_may_finish = threading.Event()
+
+    def built(cuda, arch, timeout=300):
+        if cuda == "slow":
+            assert slow_may_finish.wait(10)
+        return None if cuda == "refused" else cuda.encode()
+
+    monkeypatch.setattr(nvcc, "cubin", built)
+    gpu = object.__new__(Gpu)
+    gpu.arch, gpu._modules = "sm_90", {}
+    gpu.drv = type("Driver", (), {"get_version": staticmethod(lambda: (13, 0)),
+                                  "module_from_buffer": staticmethod(lambda image: f"module {image.decode()}")})
+    gpu.active = contextlib.nullcontext
+    order = []
+    for source in gpu.prepared(["slow", "quick", "refused", "given"], workers=4, images={"given": b"given"}):
+        order.append(source)
+        if len(order) == 3:  # everything but the slow one has run by now
+            slow_may_finish.set()
+    assert order[-1] == "slow" and sorted(order) == ["given", "quick", "refused", "slow"]
+    assert sorted(gpu._modules.values()) == ["module given", "module quick", "module slow"]
+    assert list(gpu.prepared(["quick"])) == ["quick"]  # loaded already: no nvcc

@@ -224,9 +224,10 @@ def gpu_batches(compiled: list[Compiled], images: dict | None = None, say=None) 
     say = say or (lambda line: None)
     gpu = Gpu.get()
     failures = []
-    batches = list(_batched(compiled))
-    gpu.prepare([source for _, source, _ in batches], images=images)  # nvcc side by side, a batch a core
-    for n, (part, source, names) in enumerate(batches, 1):
+    batches = {source: (part, names) for part, source, names in _batched(compiled)}
+    # nvcc side by side, a batch a core; each batch runs as soon as it is built, so a run cut short reports
+    for n, source in enumerate(gpu.prepared(list(batches), images=images), 1):
+        part, names = batches[source]
         before = len(failures)
         for c in part:
             for variant, kernel in ((v, k) for v in c.kernels for k in names[(c.seed, v)]):

@@ -114,19 +114,29 @@ class Gpu:
         core), so that later launches find their modules loaded; a source
         nvcc refuses is left for `function` to report. `images` (source ->
         cubin for this GPU's arch) are loaded as they are, not built again."""
-        from concurrent.futures import ThreadPoolExecutor
+        for _ in self.prepared(sources, workers, images):
+            pass
+
+    def prepared(self, sources, workers: int | None = None, images: dict | None = None):
+        """`prepare`, yielding each source as soon as its module is loaded
+        (or nvcc refused it), in the order nvcc finishes them: a caller can
+        launch one batch's kernels while nvcc builds the others."""
+        from concurrent.futures import ThreadPoolExecutor, as_completed
 
         from .nvcc import cores, cubin
 
         images = images or {}
         todo = {self._key(c): c for c in sources}
-        todo = {k: c for k, c in todo.items() if k not in self._modules}
+        for key in [k for k in todo if k in self._modules]:
+            yield todo.pop(key)
         with ThreadPoolExecutor(workers or cores()) as pool:
-            built = dict(zip(todo, pool.map(lambda c: images.get(c) or cubin(c, self.arch), todo.values())))
-        with self.active():
-            for key, image in built.items():
+            building = {pool.submit(lambda c: images.get(c) or cubin(c, self.arch), c): k for k, c in todo.items()}
+            for done in as_completed(building):
+                image = done.result()
                 if image is not None:
-                    self._modules[key] = self.drv.module_from_buffer(image)
+                    with self.active():
+                        self._modules[building[done]] = self.drv.module_from_buffer(image)
+                yield todo[building[done]]
 
     def _function(self, cuda: str, name: str, options: tuple[str, ...]):
         from pycuda.compiler import SourceModule
