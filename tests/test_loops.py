@@ -164,16 +164,18 @@ def test_no_promote_keeps_loops_too():
     assert not streams(k) and not k.promoted
 
 
-def test_the_untiled_kernel_keeps_its_loops_and_the_drawing_needs_them_kept(tmp_path):
+def test_the_untiled_kernel_keeps_its_loops_and_the_drawing_shows_the_stream(tmp_path):
     """The untiled kernel is the program as written (its loops loops, none
-    listed); --show-transformed draws the program as written, so it asks
-    for --keep-loops where a loop is read as a stream."""
+    listed); --show-transformed draws a loop read as a stream as that
+    stream, its reads the stream's inputs, and as a loop under --keep-loops."""
     k = run_to("kernel", MATVEC_LOOP, "mv.fut", Options(no_tile=True))
     assert not streams(k) and not k.streamable
     path = tmp_path / "mv.fut"
     path.write_text(MATVEC_LOOP)
     done = tiler("explain", str(path), "--show-transformed")
-    assert done.returncode == 1 and "the plan reads its loop at 3:9 as a streamSeq" in done.stderr
-    assert "give --keep-loops" in done.stderr
-    done = tiler("explain", str(path), "--show-transformed", "--keep-loops")
-    assert done.returncode == 0 and "loop" in done.stdout
+    assert done.returncode == 0, done.stderr
+    assert "fn f32 (int kk, [f32, chunk] a_c, [f32, chunk] x_c, f32 acc) =>" in done.stdout
+    assert "loop (acc) = for k < chunk do" in done.stdout and "iota" not in done.stdout
+    assert "a, x, 0.0f32)" in done.stdout
+    kept = tiler("explain", str(path), "--show-transformed", "--keep-loops")
+    assert kept.returncode == 0 and "streamSeq" not in kept.stdout and "for k < m do" in kept.stdout

@@ -61,8 +61,6 @@ def explain_cmd(program, as_json, show_variance, show_transformed, candidates, u
     if show_transformed:
         from ..report.transformed import show_transformed as transformed
 
-        _drawable(values["kernel"])
-
         click.echo(transformed(values["parse"], analysis), nl=False)
     elif as_json:
         click.echo(json.dumps(data, indent=2))
@@ -73,15 +71,3 @@ def explain_cmd(program, as_json, show_variance, show_transformed, candidates, u
     if werror:  # listed above in the output asked for; as errors on stderr too, then exit 1
         warned(warnings_of(analysis, applied), Source(text, name), werror)
 
-
-def _drawable(kernel) -> None:
-    """--show-transformed draws the program as written, so it cannot draw a
-    loop the plan reads as a stream."""
-    from ..kernel.loops import streamable
-
-    read = streamable(kernel)
-    if read:
-        at = read[0].span
-        raise PlainError(f"--show-transformed draws the program as written, and the plan reads its loop at "
-                         f"{at.line}:{at.col} as a streamSeq",
-                         "give --keep-loops to draw (and plan) it with its loops kept as loops")

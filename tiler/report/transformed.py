@@ -16,6 +16,7 @@ from ..analyse.schedule import CopyAxis, Layout
 from ..check.types import size_text
 from ..syntax import ast, pretty
 from ..tree import map_children
+from .loop_streams import loop_streams, with_loop_streams, without_positions
 from .strips import Strips, kernel_maps, main_of, names_in, sequentialised, span_key, strip_mined
 
 AXIS = {"x": "threadIdx.x", "y": "threadIdx.y"}
@@ -25,13 +26,16 @@ def show_transformed(program: ast.Program, a: Analysis) -> str:
     split = a.plan.split
     if split is not None and split.active and split.min_length is None:
         return _split(program, a)
-    plans = {span_key(s.site.stream.origin): s for s in a.streams if s.tiled and s.site.stream.origin is not None}
+    loops = loop_streams(a.kernel)  # loops read as streams: drawn as those streams
+    program = with_loop_streams(program, loops)
+    plans = {span_key(s.site.stream.origin or s.site.stream): s for s in a.streams
+             if s.tiled and (s.site.stream.origin is not None or s.site.stream.loop)}
     comments = {_nest_position(program): _block_comments(a)}
     for s in plans.values():
         comments[span_key(s.site)] = [f"fast memory: {_tile_decl(p)}" for p in s.inputs if p.copied] + [
             f"chunk = {s.chunk} (the last chunk may be shorter); copies guard the array's end"] + _elements(a, s) \
             + _joined(s)
-    rewritten = _Rewriter(plans, a).program(_with_promotions(program, a))
+    rewritten = _Rewriter(plans, a).program(without_positions(_with_promotions(program, a), loops))
     if a.block.register is None:
         return pretty(rewritten, comments)
     return _three_steps(rewritten, comments, a, plans)
