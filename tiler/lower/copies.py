@@ -62,20 +62,27 @@ WIDE_ASYNC_UNROLL = 8
 ASYNC_UNROLL = 64
 
 
-def copy_async(c: TileCopy, wide: bool = False) -> tuple:
+def copy_async(c: TileCopy, wide: bool = False, together: int = 1) -> tuple:
     """The statements of one cooperative copy by cp.async: each thread issues
     its copy steps and goes on; an `AsyncWait` and a barrier later show the
     tile to the block. A vector lands whole, so it needs the copy axis
     contiguous in the shared array; an element out of range is zero-filled
     (nothing is read at its address). `wide`: the kernel's offsets are
-    64-bit. A copy of more steps a thread than WIDE_ASYNC_UNROLL (64-bit) or
-    ASYNC_UNROLL (32-bit) is unrolled WIDE_ASYNC_UNROLL steps at a time."""
+    64-bit. The `together` copies whose steps are all unrolled at once (a
+    stream of known length's) share WIDE_ASYNC_UNROLL such steps a thread
+    (64-bit) or ASYNC_UNROLL (32-bit); a copy of more is unrolled
+    WIDE_ASYNC_UNROLL steps at a time (or its share, if fewer)."""
     if c.width > 1 and not c.contiguous:
         raise CompilerBug(f"a {c.width}-wide asynchronous copy into {c.shared} along a strided axis")
     issue = kir.AsyncCopy(c.shared, c.dst_index, c.src, c.src_index, c.ctype, c.width, c.valid)
-    if (c.per_thread or 0) > (WIDE_ASYNC_UNROLL if wide else ASYNC_UNROLL):
-        return _copy(c, "asynchronous copy", (issue,), WIDE_ASYNC_UNROLL,
-                     f", unrolled {WIDE_ASYNC_UNROLL} at a time: every address held at once would spill")
+    # (a gram matrix's two 128 x 16 tiles of 8 steps each, 64-bit: 255 registers and 56 bytes of spill
+    # stores unrolled whole, 4 steps of each at a time none; attention scores' two 16 x 64 tiles of 64
+    # scalar steps each, 32-bit: 60 bytes of spill stores)
+    most = max(1, (WIDE_ASYNC_UNROLL if wide else ASYNC_UNROLL) // together)
+    if (c.per_thread or 0) > most:
+        at_once = min(most, WIDE_ASYNC_UNROLL)
+        return _copy(c, "asynchronous copy", (issue,), at_once,
+                     f", unrolled {at_once} at a time: every address held at once would spill")
     return _copy(c, "asynchronous copy", (issue,), kir.FULL, ", unrolled: all issued at once")
 
 

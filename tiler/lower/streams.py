@@ -207,11 +207,13 @@ class Streams(Body):
         a step, empty or not, so that the count a wait leaves is exact."""
         staged = [(view, ip) for view, ip in zip(arrays, plan.inputs) if ip.copied]
         stages, size = staged[0][1].staging.buffers, plan.chunk
+        # a length known when compiled: ptxas unrolls the whole pipeline, every chunk's copies at once
+        together = len(staged) if _is_const(length, _constant(length)) else 1
 
         def issue(start, buffer) -> tuple:
             return tuple(s for view, ip in staged
                          for s in copy_async(self._tile_copy(ip, view, start, length, size, e, False, buffer),
-                                             self.wide))
+                                             self.wide, together))
 
         for s in range(stages - 1):
             self.emit(kir.If(kir.Bin("<", const(s * size), tail), issue(const(s * size), s), (), e.span))
@@ -417,6 +419,13 @@ def _factors(e) -> list:
     if isinstance(e, kir.Cast):
         return _factors(e.a)
     return _factors(e.a) + _factors(e.b) if isinstance(e, kir.Bin) and e.op == "*" else [e]
+
+
+def _constant(e) -> int | None:
+    """`e`'s value where it is a constant (a 64-bit offset's casts aside)."""
+    while isinstance(e, kir.Cast):
+        e = e.a
+    return e.value if isinstance(e, kir.Const) else None
 
 
 def _is_const(e, value: int) -> bool:
