@@ -300,3 +300,24 @@ def test_every_version_line_says_the_launchs_condition(path, args):
     if args:
         assert all("d = 34" in line for line in lines if line.lstrip().startswith("tiled"))
         assert all("d == 34" in (v["condition"] or "") for v in launch["versions"] if v["tiled"])
+
+
+DRAWN = sorted(BENCHMARKS.glob("*.fut")) + sorted((ROOT / "tests/programs/analysis").glob("*.fut"))
+
+
+@pytest.mark.parametrize("path", DRAWN, ids=lambda p: p.stem)
+def test_every_tile_the_drawing_shows_is_one_the_cuda_declares(path):
+    """--show-transformed draws the plan from the syntax tree, lower builds
+    the CUDA from the kernel: each `fast memory: shMem_X[a][b]` drawn must
+    be a shared array `sh_X` of a * b elements in some version, so that the
+    drawing cannot drift from the kernels unnoticed."""
+    import math
+    import re
+
+    from tiler.report.transformed import show_transformed
+
+    values = run_all(path.read_text(), str(path))
+    drawn = {(name, math.prod(int(d) for d in re.findall(r"\d+", dims))) for name, dims in
+             re.findall(r"fast memory: shMem_(\w+)((?:\[\d+\])+)", show_transformed(values["parse"], values["analyse"]))}
+    declared = {(a.name.removeprefix("sh_"), a.elems) for k in values["verify"].kernels for a in k.shared}
+    assert drawn <= declared, (drawn - declared, declared)
