@@ -448,6 +448,16 @@ def test_launch_conditions_name_only_launch_sizes(path):
     assert values["verify"].select(sizes) in values["verify"].kernels
 
 
+def ptxas_reports(cuda: str, tmp_path: Path) -> dict[str, str]:
+    """ptxas's report (-v) for each kernel of `cuda`, compiled for sm_90, by name."""
+    src = tmp_path / "module.cu"
+    src.write_text(cuda)
+    done = subprocess.run([nvcc_path(), "-arch=sm_90", "-cubin", "-Xptxas", "-v", "-o", str(tmp_path / "m.cubin"),
+                           str(src)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return {b.split("'")[1]: b for b in re.split(r"ptxas info\s+: Compiling entry function ", done.stderr)[1:]}
+
+
 KMEANS_SIZED = Options(sizes=(("d", 34), ("k", 16), ("n", 1 << 20)))
 
 
@@ -460,12 +470,7 @@ def test_kmeans_at_its_bench_sizes_has_no_spills_and_its_planned_shared_memory(t
     if UPDATE or not golden.exists():
         golden.write_text(values["render"])
     assert values["render"] == golden.read_text(), "kmeans.sized.cu changed; review the diff"
-    src = tmp_path / "kmeans.cu"
-    src.write_text(values["render"])
-    done = subprocess.run([nvcc_path(), "-arch=sm_90", "-cubin", "-Xptxas", "-v", "-o", str(tmp_path / "k.cubin"),
-                           str(src)], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
-    reports = {b.split("'")[1]: b for b in re.split(r"ptxas info\s+: Compiling entry function ", done.stderr)[1:]}
+    reports = ptxas_reports(values["render"], tmp_path)
     for k in values["verify"].kernels:
         report = reports[k.name]
         assert "0 bytes spill stores" in report and "0 bytes spill loads" in report, report
@@ -700,12 +705,7 @@ def test_copies_of_a_stream_of_known_length_share_the_steps_issued_at_once(tmp_p
     chunks, whose 64-bit version spilled 56 bytes. No version spills."""
     for text, version in ((MASKED_SCORES, "_tiled_scalar"), (SHORT_ROWS_PRODUCT, "_tiled_wide")):
         values = run_all(text, "short.fut")
-        src = tmp_path / "m.cu"
-        src.write_text(values["render"])
-        done = subprocess.run([nvcc_path(), "-arch=sm_90", "-cubin", "-Xptxas", "-v", "-o", str(tmp_path / "m.cubin"),
-                               str(src)], capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr[-3000:]
-        reports = {b.split("'")[1]: b for b in re.split(r"ptxas info\s+: Compiling entry function ", done.stderr)[1:]}
+        reports = ptxas_reports(values["render"], tmp_path)
         assert any(k.name.endswith(version) for k in values["verify"].kernels)
         for k in values["verify"].kernels:
             assert "0 bytes spill stores" in reports[k.name], reports[k.name]
