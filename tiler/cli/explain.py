@@ -5,7 +5,6 @@ import click
 
 from .. import target
 from ..analyse.options import CLI_NAMES, check_size_names
-from ..errors import PlainError
 from ..pipeline import read_program
 from ..report.warnings import warnings_of
 from ..source import Source
