@@ -179,3 +179,34 @@ def test_the_untiled_kernel_keeps_its_loops_and_the_drawing_shows_the_stream(tmp
     assert "a, x, 0.0f32)" in done.stdout
     kept = tiler("explain", str(path), "--show-transformed", "--keep-loops")
     assert kept.returncode == 0 and "streamSeq" not in kept.stdout and "for k < m do" in kept.stdout
+
+
+def test_a_loop_inside_a_loop_read_as_a_stream_is_said_to_be_its_body():
+    text = """fun [f32, n] main([[f32, m], n] A, [f32, m] x) =
+  map(fn f32 ([f32, m] row) =>
+    loop (acc = 0f32) = for k < m do
+      loop (acc) = for j < m do acc + row[j] * x[k] in acc
+    in acc, A)
+"""
+    for options, verb in ((LOOPS, "is"), (KEPT, "would be")):
+        (inner,) = [x for x in run_to("kernel", text, "n.fut", options).streamable if x.span.line == 4]
+        assert inner.stays == f"it is inside the loop at 3:5, which {verb} read as a stream: it is part of that " \
+                              "stream's body"
+
+
+def test_the_drawing_names_nothing_the_source_names_and_substitutes_what_a_rebinding_loop_reads(tmp_path):
+    """The stream's offset is new to the source (a helper's size `kk` stays
+    the size), and an inner loop that rebinds the index reads the outer one
+    in its start value."""
+    path = tmp_path / "d.fut"
+    path.write_text("""fun f32 dot([f32, kk] a, [f32, kk] b) =
+  loop (acc = 0f32) = for k < kk do
+    let t = a[k] * b[k] * f32(kk - k) in
+    loop (s = acc + t * f32(k)) = for k < 2 do s + 1f32 in s
+  in acc
+fun [f32, n] main([[f32, m], n] A, [f32, m] x) =
+  map(fn f32 ([f32, m] row) => dot(row, x), A)
+""")
+    out = tiler("explain", str(path), "--show-transformed").stdout
+    assert "fn f32 (int kk1, " in out and "f32(kk - (kk1 + k))" in out
+    assert "loop (s = acc + t * f32(kk1 + k)) = for k < 2 do" in out

@@ -289,6 +289,25 @@ def test_a_table_tuned_under_fast_math_applies_only_to_fast_math(tmp_path):
         for_program(str(tmp_path / "p.fut"), Options(), device=lambda: "G")
 
 
+def test_a_table_tuned_with_loops_kept_applies_only_to_keep_loops(tmp_path):
+    """A table's parameters are those of the kernel it was tuned on: one
+    tuned with loops read as streams never steers the kernel --keep-loops
+    makes, nor the reverse."""
+    (tmp_path / "p.fut").write_text("")
+    streams, kept = Tuned("G", {"n": 1}, {"chunk": 8}), Tuned("G", {"n": 1}, {"chunk": 64}, keep_loops=True)
+    write(tmp_path / "p.tuning", merged([streams], kept), "p.fut")
+    assert read(tmp_path / "p.tuning") == [streams, kept] and "keep_loops = true" in (tmp_path / "p.tuning").read_text()
+    assert for_program(str(tmp_path / "p.fut"), Options(), device=lambda: "G")[0].chunk == 8
+    assert for_program(str(tmp_path / "p.fut"), Options(keep_loops=True), device=lambda: "G")[0].chunk == 64
+    write(tmp_path / "p.tuning", [streams], "p.fut")
+    options, applied = for_program(str(tmp_path / "p.fut"), Options(keep_loops=True), device=lambda: "G")
+    assert options == Options(keep_loops=True)
+    assert applied.note == "tuned with loops read as streams: not used with --keep-loops"
+    (tmp_path / "p.tuning").write_text('[[tuned]]\ndevice = "G"\nkeep_loops = 1\n')
+    with pytest.raises(UserError, match="`keep_loops` must be true or false"):
+        for_program(str(tmp_path / "p.fut"), Options(), device=lambda: "G")
+
+
 def test_a_fast_math_search_gives_every_candidate_fast_math_and_resumes_only_its_own(tmp_path):
     from tiler.tune.autotune import Journal, candidate_options
 

@@ -44,7 +44,7 @@ STAGES: tuple[Stage, ...] = (
                     "position (and a plain loop's along its index, unless --keep-loops) made stream inputs "
                     "(tiler.kernel)",
           lambda prog, src, opt: kernel_of(prog, not opt.no_promote, not (opt.keep_loops or opt.no_tile),
-                                           not opt.no_tile),  # (the untiled kernel is the program as written)
+                                           not opt.no_tile),  # (--no-tile's kernel is the program as written)
           "kernel"),
     Stage("analyse", "kernel -> variance of every name and a tiling plan with reasons (tiler.analyse)",
           lambda kernel, src, opt: analyse(kernel, opt), "analysis"),

@@ -32,8 +32,10 @@ from .guard import guarded
               help="Measure N candidates at once, one on each of N GPUs of this host (of one model).")
 @click.option("--fast-math", is_flag=True,
               help="Tune the kernel --fast-math compiles (the table then applies only to commands given it).")
+@click.option("--keep-loops", is_flag=True,
+              help="Tune the kernel --keep-loops compiles (the table then applies only to commands given it).")
 @guarded(deep=False)
-def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus, fast_math):
+def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus, fast_math, keep_loops):
     """Search PROG.fut's plan parameters on the GPU (block, chunk, register
     tile, packing, buffering, a loop's rows joined, unrolling, blocks an SM),
     each candidate checked before it is timed, and keep the fastest in
@@ -57,10 +59,10 @@ def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus, 
     spec = load_spec(program)
     size_values = resolve_sizes(prog, pairs(sizes, "--size", int), spec, "quick" if quick else "full")
     text, name = source.text, source.name
-    fixed = {"fast_math": True} if fast_math else {}  # every candidate's, not searched
+    fixed = {k: True for k, on in (("fast_math", fast_math), ("keep_loops", keep_loops)) if on}  # not searched
     fams = autotune.families(run_all(text, name, make_options(sizes=size_values, **fixed), until="analyse")["analyse"])
     journal = autotune.Journal(Path(program).with_suffix(tuning.SUFFIX + ".partial.json"), gpu.name, size_values,
-                               fast_math)
+                               fast_math, keep_loops)
     if journal.prior:
         click.echo(f"resuming from {journal.path}: {len(journal.prior)} candidates measured", err=True)
     _check_gpus(gpus, gpu)
@@ -87,17 +89,17 @@ def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus, 
     finally:
         close()
     journal.close()
-    _tune_report(result, size_values, gpu.name + (", --fast-math" if fast_math else ""))
+    _tune_report(result, size_values, gpu.name + "".join(f", --{k.replace('_', '-')}" for k in fixed))
     if result.best.ok:
         path = Path(program).with_suffix(tuning.SUFFIX)
-        table = autotune.tuned_table(result, gpu.name, size_values, fast_math)
+        table = autotune.tuned_table(result, gpu.name, size_values, fast_math, keep_loops)
         tuning.write(path, tuning.merged(tuning.read(path) if path.is_file() else [], table), name)
         click.echo(f"wrote {path}")
     if plot_path:
         _tune_plot(result, plot_path, name)
     if json_path:
         _write(json_path, json.dumps({"program": name, "device": gpu.name, "sizes": size_values, "fast_math": fast_math,
-                                      "stopped": result.stopped,
+                                      "keep_loops": keep_loops, "stopped": result.stopped,
                                       "rank_correlation": autotune.rank_correlation(result.trials),
                                       "trials": [autotune.trial_json(t) for t in result.trials]}, indent=2) + "\n")
 

@@ -20,6 +20,7 @@ where some read became a stream input (`without_positions` then drops the
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Callable
 
@@ -36,6 +37,7 @@ class Survey:
     candidates: tuple  # the loops (outside any stream) that may become streams
     blocked: tuple  # (loop, why) for the others outside any stream, holding none, that read arrays at their index
     streams: bool  # whether it holds a stream at all
+    outer: dict = dataclasses.field(default_factory=dict)  # id of a candidate -> the innermost loop around it
 
     @property
     def loops(self) -> frozenset[int]:
@@ -79,7 +81,8 @@ def survey(body) -> Survey:
             candidates.append(n)
         else:
             blocked.append((n, "its bound is not a size or a literal: a stream walks its arrays whole"))
-    return Survey(tuple(candidates), tuple(blocked), bool(holders))
+    outer = {id(n): loop for n, loop, _ in loops if loop is not None}
+    return Survey(tuple(candidates), tuple(blocked), bool(holders), outer)
 
 
 def _sized(bound) -> bool:
@@ -131,16 +134,28 @@ class Streamable:
 def loop_notes(found: Survey, trial: T.Kernel | None, streams: bool = True) -> tuple[Streamable, ...]:
     """For explain: the loops `trial` (the kernel with `found`'s candidates
     read as streams; None: it was not made) read as streams (where
-    `streams`: without the option), the candidates it left as loops, and
+    `streams`: under --keep-loops), the candidates it left as loops, and
     the loops `found` blocked, in source order."""
     became = streamable(trial) if trial is not None else ()
     spans = {x.span for x in became}
-    became = became if streams else ()
     left = () if trial is None else tuple(
-        Streamable(n.span, (), "none of its reads at its index can be a stream input (the index reads' lines say "
-                   "why for each)") for n in found.candidates if n.span not in spans)
+        Streamable(n.span, (), _why_left(n, found, spans, streams)) for n in found.candidates if n.span not in spans)
     blocked = tuple(Streamable(n.span, (), why) for n, why in found.blocked)
+    became = became if streams else ()
     return tuple(sorted(became + left + blocked, key=lambda x: (x.span.line, x.span.col)))
+
+
+def _why_left(loop, found: Survey, spans: set, kept: bool) -> str:
+    """Why a candidate stayed a loop: a loop around it became the stream
+    (it is that stream's body now), or none of its reads could be an input."""
+    around = found.outer.get(id(loop))
+    while around is not None and around.span not in spans:
+        around = found.outer.get(id(around))
+    if around is not None:
+        return (f"it is inside the loop at {around.span.line}:{around.span.col}, which "
+                f"{'would be' if kept else 'is'} read as a stream: it is part of that stream's body")
+    return "none of its reads at its index can be a stream input " + (
+        "(explain without --keep-loops says why for each)" if kept else "(the index reads' lines say why for each)")
 
 
 def streamable(k: T.Kernel) -> tuple[Streamable, ...]:

@@ -8,7 +8,7 @@ drawing shows the program tiler planned.
                             loop (acc) = for k < chunk do acc + row[kk + k] * x[kk + k] in acc,
                           iota(m), 0f32) in acc
 
-the names those of the kernel stage's stream. The reads keep their spans,
+its names new to the source. The reads keep their spans,
 so the promoted ones are then drawn as stream inputs like any other
 (`transformed._with_promotions`), after which the positions `ks`, which the
 kernel stage drops, are dropped here too (`without_positions`).
@@ -16,10 +16,11 @@ kernel stage drops, are dropped here too (`without_positions`).
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from ..check import typed as T
 from ..errors import PlainError
-from ..syntax import ast
+from ..syntax import ast, pretty
 from ..tree import descendants, map_children
 from .strips import span_key
 
@@ -31,56 +32,65 @@ def loop_streams(kernel: T.Kernel) -> dict[tuple, T.Stream]:
     return {span_key(s): s for s in descendants(kernel.body, T.is_exp) if isinstance(s, T.Stream) and s.loop}
 
 
-def with_loop_streams(program: ast.Program, streams: dict[tuple, T.Stream]) -> ast.Program:
-    """`program` with each loop of `streams` written as its stream."""
+def with_loop_streams(program: ast.Program, streams: dict[tuple, T.Stream]) -> tuple[ast.Program, dict]:
+    """`program` with each loop of `streams` written as its stream, and the
+    name of each such stream's positions, by the loop's (line, column). The
+    stream's names are new to the source: the kernel's may not be (a dead
+    `let` or a helper's size keeps a name the kernel no longer binds)."""
     if not streams:
-        return program
+        return program, {}
+    taken = set(re.findall(r"[A-Za-z_][A-Za-z0-9_']*", pretty(program)))
+    positions = {}
+
+    def fresh(base: str) -> str:
+        name = next(f"{base}{n or ''}" for n in range(len(taken) + 1) if f"{base}{n or ''}" not in taken)
+        taken.add(name)
+        return name
 
     def rewrite(e):
         e = map_children(e, rewrite, ast.is_node)
         if isinstance(e, ast.Loop) and span_key(e) in streams:
-            return _as_stream(e, streams[span_key(e)])
+            s = streams[span_key(e)]
+            offset, chunk = fresh(s.offset.name), fresh("chunk")
+            positions[span_key(e)] = fresh(f"{e.index}s")
+            return _as_stream(e, s, offset, chunk, positions[span_key(e)])
         return e
 
-    return dataclasses.replace(program, funs=tuple(dataclasses.replace(f, body=rewrite(f.body))
-                                                   for f in program.funs))
+    rewritten = dataclasses.replace(program, funs=tuple(dataclasses.replace(f, body=rewrite(f.body))
+                                                        for f in program.funs))
+    return rewritten, positions
 
 
-def without_positions(program: ast.Program, streams: dict[tuple, T.Stream]) -> ast.Program:
-    """The positions `ks` (and their `iota`) gone from each loop's stream,
-    now that its promoted reads are its inputs."""
-    if not streams:
+def without_positions(program: ast.Program, positions: dict) -> ast.Program:
+    """The positions (and their `iota`) gone from each loop's stream, now
+    that its promoted reads are its inputs (`positions`: with_loop_streams')."""
+    if not positions:
         return program
 
     def drop(e):
         e = map_children(e, drop, ast.is_node)
-        if not (isinstance(e, ast.StreamSeq) and span_key(e) in streams):
+        if not (isinstance(e, ast.StreamSeq) and span_key(e) in positions):
             return e
-        at = next(n for n, p in enumerate(e.lam.params) if p.name == _positions(streams[span_key(e)]))
+        at = next(n for n, p in enumerate(e.lam.params) if p.name == positions[span_key(e)])
         lam = dataclasses.replace(e.lam, params=e.lam.params[:at] + e.lam.params[at + 1:])
         return dataclasses.replace(e, lam=lam, args=e.args[:at - 1] + e.args[at:])
 
     return dataclasses.replace(program, funs=tuple(dataclasses.replace(f, body=drop(f.body)) for f in program.funs))
 
 
-def _positions(s: T.Stream) -> str:
-    return f"{s.offset.name}_positions"
-
-
-def _as_stream(loop: ast.Loop, s: T.Stream) -> ast.Let:
+def _as_stream(loop: ast.Loop, s: T.Stream, offset: str, chunk: str, positions: str) -> ast.Let:
     kinds = [str(b.type) for b in s.acc_params]
     if any(k not in SCALARS for k in kinds):
         raise PlainError(f"--show-transformed cannot draw the loop at {loop.span.line}:{loop.span.col}, which the "
                          "plan reads as a streamSeq: it carries an array", "give --keep-loops to draw (and plan) "
                          "it as a loop")
     names = tuple(p.name for p in loop.params)
-    offset, chunk = s.offset.name, s.chunk.name
     at = ast.BinOp("+", ast.Var(offset), ast.Var(loop.index))
     results = ast.Var(names[0]) if len(names) == 1 else ast.TupleExp(tuple(ast.Var(n) for n in names))
     inner = ast.Loop(tuple(ast.LoopParam(p.name, None, p.span) for p in loop.params), loop.index, ast.Var(chunk),
                      _substituted(loop.body, loop.index, at), results)  # (the comments are the stream's: no span)
     types = tuple(ast.TScalar(k) for k in kinds)
-    params = (ast.Param(ast.TScalar("int"), offset), ast.Param(ast.TArray(ast.TScalar("int"), chunk), _positions(s)),
+    params = (ast.Param(ast.TScalar("int"), offset), ast.Param(ast.TArray(ast.TScalar("int"), chunk), positions),
               *(ast.Param(t, n) for t, n in zip(types, names)))
     lam = ast.Lambda(types[0] if len(types) == 1 else ast.TTuple(types), params, inner, loop.span)
     inits = tuple(p.init if p.init is not None else ast.Var(p.name) for p in loop.params)
@@ -92,9 +102,15 @@ def _substituted(e, name: str, by):
     """`e` with its reads of `name` replaced by `by`, where `name` is not bound again."""
     if isinstance(e, ast.Var):
         return by if e.name == name else e
-    if isinstance(e, ast.Lambda) and any(p.name == name for p in e.params) or \
-            isinstance(e, ast.Loop) and (e.index == name or any(p.name == name for p in e.params)):
-        return e  # (a loop's inits and bound are outside its binding, but rebinding the index is rare enough)
+    if isinstance(e, ast.Lambda) and any(p.name == name for p in e.params):
+        return e
+    if isinstance(e, ast.Loop) and (e.index == name or any(p.name == name for p in e.params)):
+        # a loop binds its index in its body, its parameters in its body and after it; its inits and bound are outside
+        params = tuple(dataclasses.replace(p, init=_substituted(p.init, name, by)) if p.init is not None else p
+                       for p in e.params)
+        rebound = any(p.name == name for p in e.params)
+        return dataclasses.replace(e, params=params, bound=_substituted(e.bound, name, by),
+                                   rest=e.rest if rebound else _substituted(e.rest, name, by))
     if isinstance(e, ast.Let) and name in e.names:
         return dataclasses.replace(e, value=_substituted(e.value, name, by))
     return map_children(e, lambda c: _substituted(c, name, by), ast.is_node)

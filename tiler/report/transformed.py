@@ -26,8 +26,7 @@ def show_transformed(program: ast.Program, a: Analysis) -> str:
     split = a.plan.split
     if split is not None and split.active and split.min_length is None:
         return _split(program, a)
-    loops = loop_streams(a.kernel)  # loops read as streams: drawn as those streams
-    program = with_loop_streams(program, loops)
+    program, positions = with_loop_streams(program, loop_streams(a.kernel))  # drawn as the streams they became
     plans = {span_key(s.site.stream.origin or s.site.stream): s for s in a.streams
              if s.tiled and (s.site.stream.origin is not None or s.site.stream.loop)}
     comments = {_nest_position(program): _block_comments(a)}
@@ -35,7 +34,7 @@ def show_transformed(program: ast.Program, a: Analysis) -> str:
         comments[span_key(s.site)] = [f"fast memory: {_tile_decl(p)}" for p in s.inputs if p.copied] + [
             f"chunk = {s.chunk} (the last chunk may be shorter); copies guard the array's end"] + _elements(a, s) \
             + _joined(s)
-    rewritten = _Rewriter(plans, a).program(without_positions(_with_promotions(program, a), loops))
+    rewritten = _Rewriter(plans, a).program(without_positions(_with_promotions(program, a), positions))
     if a.block.register is None:
         return pretty(rewritten, comments)
     return _three_steps(rewritten, comments, a, plans)

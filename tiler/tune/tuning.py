@@ -20,7 +20,9 @@ A table for another device is not used (and `explain` says so). Without a
 GPU to ask, the tables are used when they all name one device. A table
 tuned under `--fast-math` (`fast_math = true`) applies only to commands
 given `--fast-math`, and the others only to commands without it: a tuning
-file never changes how a kernel rounds.
+file never changes how a kernel rounds. Likewise a table tuned with loops
+kept as loops (`keep_loops = true`, `tiler tune --keep-loops`) applies only
+to commands given `--keep-loops`: its parameters are another kernel's.
 """
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ from ..analyse.options import CLI_NAMES, OPTIONS, TUNED, contradiction, tile_tex
 from ..errors import PlainError
 
 SUFFIX = ".tuning"
-RECORD = ("device", "sizes", "time_ms", "default_ms", "date", "fast_math")  # what the table says about the measurement
+RECORD = ("device", "sizes", "time_ms", "default_ms", "date", "fast_math", "keep_loops")  # what the table says about the measurement
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,7 @@ class Tuned:
     default_ms: float | None = None
     date: str = ""
     fast_math: bool = False  # tuned under --fast-math: for commands given it, and only them
+    keep_loops: bool = False  # tuned under --keep-loops: likewise
 
 
 @dataclass(frozen=True)
@@ -92,8 +95,9 @@ def read(path: Path) -> list[Tuned]:
             key = sorted(unknown)[0] if unknown else "device"
             raise wrong(f"tuned table {n} has " + (f"unknown key `{key}`" if unknown else "no `device`"), key, n,
                         f"a table holds device, sizes, time_ms, default_ms, date and {', '.join(TUNED)}")
-        if not isinstance(t.get("fast_math", False), bool):
-            raise wrong(f"tuned table {n}: `fast_math` must be true or false", "fast_math", n)
+        for flag in ("fast_math", "keep_loops"):
+            if not isinstance(t.get(flag, False), bool):
+                raise wrong(f"tuned table {n}: `{flag}` must be true or false", flag, n)
         sizes = t.get("sizes", {})
         if not isinstance(sizes, dict) or not all(isinstance(v, int) and not isinstance(v, bool)
                                                   for v in sizes.values()):
@@ -110,7 +114,7 @@ def read(path: Path) -> list[Tuned]:
             raise wrong(f"tuned table {n}: `{clash[0]}` and `{clash[1]}` contradict each other", clash[1], n,
                         "keep one of them")
         out.append(Tuned(str(t["device"]), dict(sizes), params, t.get("time_ms"), t.get("default_ms"),
-                         str(t.get("date", "")), t.get("fast_math") is True))
+                         str(t.get("date", "")), t.get("fast_math") is True, t.get("keep_loops") is True))
     return out
 
 
@@ -122,6 +126,7 @@ def write(path: Path, tables: list[Tuned], program: str) -> None:
         lines.append(f"device = {_toml(t.device)}")
         lines.append("sizes = { " + ", ".join(f"{k} = {v}" for k, v in t.sizes.items()) + " }")
         lines += ["fast_math = true"] if t.fast_math else []
+        lines += ["keep_loops = true"] if t.keep_loops else []
         lines += [f"{k} = {_toml(v)}" for k, v in t.parameters.items()]
         lines += [f"{k} = {_toml(v)}" for k, v in (("time_ms", t.time_ms), ("default_ms", t.default_ms),
                                                    ("date", t.date)) if v not in (None, "")]
@@ -131,7 +136,8 @@ def write(path: Path, tables: list[Tuned], program: str) -> None:
 
 def merged(old: list[Tuned], new: Tuned) -> list[Tuned]:
     """A file's tables with `new` in place of the one for the same device, sizes and math."""
-    return [t for t in old if (t.device, t.sizes, t.fast_math) != (new.device, new.sizes, new.fast_math)] + [new]
+    key = (new.device, new.sizes, new.fast_math, new.keep_loops)
+    return [t for t in old if (t.device, t.sizes, t.fast_math, t.keep_loops) != key] + [new]
 
 
 def _toml(v) -> str:
@@ -144,7 +150,8 @@ def _toml(v) -> str:
     return repr(v)
 
 
-def pick(tables: list[Tuned], device: str | None, sizes: dict, fast_math: bool = False) -> tuple[Tuned | None, str]:
+def pick(tables: list[Tuned], device: str | None, sizes: dict, fast_math: bool = False,
+         keep_loops: bool = False) -> tuple[Tuned | None, str]:
     """The table for this device (None: no GPU to ask) and math (tuned with
     --fast-math or without, as asked) and, among several, the one tuned at
     exactly `sizes` (the --size hints), else the one at the largest sizes;
@@ -154,6 +161,11 @@ def pick(tables: list[Tuned], device: str | None, sizes: dict, fast_math: bool =
         return None, ("tuned without --fast-math: not used with it" if fast_math else
                       "tuned only with --fast-math: not used without it")
     tables = same_math
+    same_loops = [t for t in tables if t.keep_loops == keep_loops]
+    if tables and not same_loops:
+        return None, ("tuned with loops read as streams: not used with --keep-loops" if keep_loops else
+                      "tuned only with --keep-loops: not used without it")
+    tables = same_loops
     if device is None:
         devices = {t.device for t in tables}
         if len(devices) != 1:
@@ -214,7 +226,8 @@ def for_program(program: str, options: Options, file: str | None = None, off: bo
         return options, None
     if file and not path.is_file():
         raise PlainError(f"--tuning {file}: no such file")
-    tuned, note = pick(read(path), (device or current_device)(), dict(options.sizes), options.fast_math)
+    tuned, note = pick(read(path), (device or current_device)(), dict(options.sizes), options.fast_math,
+                        options.keep_loops)
     if tuned is None:
         return options, Applied(str(path), None, {}, note)
     options, used = apply(options, tuned)
