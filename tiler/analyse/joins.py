@@ -63,7 +63,7 @@ def with_joins(streams: tuple[StreamPlan, ...], block: BlockPlan, views: Views, 
     says), with the reason either way; a joined stream's chunk JOIN_CHUNK
     elements a thread, unless --chunk gave it (or `chunk_limit`, the shared
     memory, bounds it)."""
-    loops = loops_around(views.kernel)
+    loops = loops_around(views.kernel) if views.var.may_hold(T.Loop) else {}
     return tuple(_joined(s, loops[id(s.site.stream)], block, views, options, chunk_limit)
                  if s.tiled and id(s.site.stream) in loops else s for s in streams)
 

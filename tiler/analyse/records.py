@@ -57,6 +57,11 @@ class Variance:
     rank: int  # number of parallel dimensions
     table: dict = field(compare=False)  # Binder -> frozenset of dims
     streams: tuple[StreamSite, ...] = ()
+    kinds: frozenset | None = field(default=None, compare=False)  # the kernel's expression classes (None: not known)
+
+    def may_hold(self, *classes) -> bool:
+        """Whether the kernel may hold an expression of one of `classes`."""
+        return self.kinds is None or any(c in self.kinds for c in classes)
 
     def of(self, b: Binder) -> frozenset:
         return self.table.get(b, frozenset())

@@ -215,7 +215,7 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options, schedule=None)
     tiled kernel stages them for those points instead."""
     if options.no_split or not kernel.levels:
         return None
-    found = [_level_loops(kernel, lv.dim) for lv in kernel.levels]
+    found = [_level_loops(kernel, lv.dim) if var.may_hold(T.Loop) else ([], []) for lv in kernel.levels]
     others = tuple(o for _, outs in found for o in outs)
     chosen = options.lanes is not None or options.several_blocks  # the threads a row are the user's
     if not chosen and options.steers_schedule():

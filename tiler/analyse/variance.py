@@ -35,15 +35,16 @@ def variance(kernel: T.Kernel) -> Variance:
             a.set(p, v | {level.dim})
         for binders, value in level.lets:
             a.bind(binders, a.ev(value))
+    kinds = T.node_kinds(kernel)
     a.recording = False
-    while True:  # values only grow, over finitely many dimensions: this ends
-        before = (dict(a.table), dict(a.grown))
+    while kinds & {T.Loop, T.Stream}:  # values only grow, over finitely many dimensions: this ends
+        before = (dict(a.table), dict(a.grown))  # (without carried values, the one pass below is the fixpoint)
         a.ev(kernel.body)
         if (a.table, a.grown) == before:
             break
     a.recording = True
     a.ev(kernel.body)
-    return Variance(len(kernel.levels), a.table, tuple(a.sites))
+    return Variance(len(kernel.levels), a.table, tuple(a.sites), kinds)
 
 
 def union(*vs) -> frozenset:

@@ -48,7 +48,8 @@ class Views:
         for level in kernel.levels:
             for p, a in zip(level.params, level.args):
                 self.defs[p] = ("row", a, level.dim)
-        _collect(kernel.body, self.defs)
+        if var.may_hold(T.Let, T.Stream):  # (the definitions it collects)
+            _collect(kernel.body, self.defs)
 
     def items(self, e):
         """(root parameter, one item per root dimension) for an array expression.

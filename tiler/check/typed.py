@@ -215,3 +215,12 @@ def is_exp(value) -> bool:
     """Whether a field's value is an expression (a child to walk), not a
     binder, a type or a name."""
     return type(value) in EXPRESSIONS
+
+
+def node_kinds(k: Kernel) -> frozenset[type]:
+    """The classes of the expressions in a kernel's body and levels, from
+    one walk: a pass whose subject is not among them has nothing to do."""
+    from ..tree import descendants
+
+    roots = (k.body, *(a for lv in k.levels for a in lv.args), *(v for lv in k.levels for _, v in lv.lets))
+    return frozenset(type(n) for r in roots for n in descendants(r, is_exp))

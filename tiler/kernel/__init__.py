@@ -32,16 +32,23 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, list
     from .promote import promote_reads
     from .rows import own_rows
 
-    k = without_dead(inline_kernel(program))
-    found = survey(k.body) if promote else None
+    kinds = T.node_kinds(program.kernel)  # each pass runs only where what it rewrites is there (one walk for all)
+    k = program.kernel
+    if T.Call in kinds:
+        k = inline_kernel(program)
+        kinds = T.node_kinds(k)
+    if kinds & {T.Let, T.Loop} or any(lv.lets for lv in k.levels):
+        k = without_dead(k)
+    rows = own_rows if T.Index in kinds else (lambda kernel: kernel)  # (own rows are read by index)
+    found = survey(k.body) if promote and kinds & {T.Loop, T.Stream} else None
     if found is None or not (found.streams or found.candidates or found.blocked):  # (nothing to promote: no walk)
-        return own_rows(k)
+        return rows(k)
     promoted = promote_reads(k, found.loops if loops else frozenset()) if found.streams or found.candidates else k
     if listed:  # the loops that read arrays at their index, for explain: read as streams with the option, or not
         trial = (promoted if loops else promote_reads(k, found.loops)) if found.candidates else None
         notes = loop_notes(found, trial, streams=not loops)  # (with the option, those are streams now)
         promoted = dataclasses.replace(promoted, streamable=notes) if notes else promoted
-    return own_rows(promoted)
+    return rows(promoted)
 
 
 def inline_kernel(program: T.Program) -> T.Kernel:
