@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from . import LOCAL, ArrayDecl, Assign, Decl, For, If, Kernel, Load, Ref, Store, walk
+from .walkers import node_fields
 
 
 def prune(k: Kernel) -> Kernel:
@@ -15,9 +16,9 @@ def prune(k: Kernel) -> Kernel:
 
 def _prune(k: Kernel) -> Kernel:
     while True:
-        used = _used(k.body)
-        body = _drop(k.body, used)
-        if body == k.body:
+        dropped: list = []
+        body = _drop(k.body, _used(k.body), dropped)
+        if not dropped:  # (a count, not a comparison of the whole body: 20,000 lets took a second pass to compare)
             return k
         k = dataclasses.replace(k, body=body)
 
@@ -25,11 +26,11 @@ def _prune(k: Kernel) -> Kernel:
 def _used(stmts) -> set[str]:
     names: set[str] = set()
     for s in _statements(stmts):
-        for f in dataclasses.fields(s):
-            value = getattr(s, f.name)
-            if f.name in ("body", "then", "else_"):
+        for name in node_fields(type(s)):
+            if name in ("body", "then", "else_"):
                 continue
-            for node in walk(value if dataclasses.is_dataclass(value) or isinstance(value, tuple) else None):
+            value = getattr(s, name)
+            for node in walk(value if node_fields(type(value)) is not None or isinstance(value, tuple) else None):
                 if isinstance(node, Ref):
                     names.add(node.name)
                 elif isinstance(node, Load) and node.space == LOCAL:
@@ -46,20 +47,22 @@ def _statements(stmts):
             yield from _statements(getattr(s, field, ()))
 
 
-def _drop(stmts, used: set[str]) -> tuple:
+def _drop(stmts, used: set[str], dropped: list) -> tuple:
+    """`stmts` without what nobody reads; each statement dropped joins `dropped`."""
     out = []
     for s in stmts:
-        if isinstance(s, Decl) and s.name not in used:  # (a variable assigned later is used)
-            continue
-        if isinstance(s, (ArrayDecl, Store)) and getattr(s, "space", LOCAL) == LOCAL and \
-                (s.name if isinstance(s, ArrayDecl) else s.buffer) not in used:
+        if isinstance(s, Decl) and s.name not in used or \
+                isinstance(s, (ArrayDecl, Store)) and getattr(s, "space", LOCAL) == LOCAL and \
+                (s.name if isinstance(s, ArrayDecl) else s.buffer) not in used:  # (a variable assigned later is used)
+            dropped.append(s)
             continue
         if isinstance(s, For):
-            s = dataclasses.replace(s, body=_drop(s.body, used))
+            s = dataclasses.replace(s, body=_drop(s.body, used, dropped))
             if not s.body:
+                dropped.append(s)
                 continue
         elif isinstance(s, If):
-            s = dataclasses.replace(s, then=_drop(s.then, used), else_=_drop(s.else_, used))
+            s = dataclasses.replace(s, then=_drop(s.then, used, dropped), else_=_drop(s.else_, used, dropped))
         out.append(s)
     return tuple(out)
 

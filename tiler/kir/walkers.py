@@ -36,18 +36,18 @@ def walk(e):
     while stack:
         node = stack.pop()
         yield node
-        for name in _fields(type(node)) or ():
+        for name in node_fields(type(node)) or ():
             v = getattr(node, name)
-            if _fields(type(v)) is not None:
+            if node_fields(type(v)) is not None:
                 stack.append(v)
             elif isinstance(v, tuple):
-                stack.extend(x for x in v if _fields(type(x)) is not None)
+                stack.extend(x for x in v if node_fields(type(x)) is not None)
 
 
 _FIELDS: dict[type, tuple[str, ...] | None] = {}
 
 
-def _fields(cls) -> tuple[str, ...] | None:
+def node_fields(cls) -> tuple[str, ...] | None:
     """A node class's field names (None: not a node), found once a class
     (`dataclasses.fields` builds its tuple on every call: a third of walking
     a large kernel)."""
