@@ -208,7 +208,7 @@ class Streams(Body):
         staged = [(view, ip) for view, ip in zip(arrays, plan.inputs) if ip.copied]
         stages, size = staged[0][1].staging.buffers, plan.chunk
         # a length known when compiled: ptxas unrolls the whole pipeline, every chunk's copies at once
-        together = len(staged) if _is_const(length, _constant(length)) else 1
+        together = len(staged) if _constant(length) is not None else 1
 
         def issue(start, buffer) -> tuple:
             return tuple(s for view, ip in staged
@@ -430,9 +430,7 @@ def _constant(e) -> int | None:
 
 def _is_const(e, value: int) -> bool:
     """`e` is the constant `value` (a 64-bit offset's casts aside)."""
-    while isinstance(e, kir.Cast):
-        e = e.a
-    return isinstance(e, kir.Const) and e.value == value
+    return _constant(e) == value
 
 
 def _tid(block) -> object:
