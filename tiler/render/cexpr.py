@@ -15,19 +15,19 @@ def c(e) -> str:
 
 
 def _prec(e) -> int:
-    if isinstance(e, kir.Bin):
-        return BINARY[e.op]
-    if isinstance(e, (kir.Un, kir.Cast)):
-        return UNARY
-    if isinstance(e, kir.Select):
-        return TERNARY
-    if isinstance(e, (kir.Load, kir.Lane)):
-        return POSTFIX
-    if isinstance(e, kir.VecLoad):
-        return UNARY
-    if isinstance(e, kir.Const) and str(literal(e.value, e.ctype)).startswith("-"):
-        return UNARY
-    return ATOM
+    return _PRECEDENCE[type(e)](e)
+
+
+def _const_prec(e) -> int:
+    return UNARY if literal(e.value, e.ctype).startswith("-") else ATOM
+
+
+_PRECEDENCE = {  # a node class's precedence (a table: one lookup a node where a chain of tests took up to seven)
+    kir.Bin: lambda e: BINARY[e.op], kir.Un: lambda e: UNARY, kir.Cast: lambda e: UNARY,
+    kir.Select: lambda e: TERNARY, kir.Load: lambda e: POSTFIX, kir.Lane: lambda e: POSTFIX,
+    kir.VecLoad: lambda e: UNARY, kir.Const: _const_prec, kir.Ref: lambda e: ATOM,
+    kir.ThreadIdx: lambda e: ATOM, kir.BlockIdx: lambda e: ATOM, kir.Call: lambda e: ATOM,
+}
 
 
 def _wrap(e, need: int) -> str:
@@ -36,30 +36,34 @@ def _wrap(e, need: int) -> str:
 
 
 def _c(e, need: int) -> str:
-    if isinstance(e, kir.Const):
-        return literal(e.value, e.ctype)
-    if isinstance(e, kir.Ref):
-        return e.name
-    if isinstance(e, kir.ThreadIdx):
-        return f"{target.THREAD_INDEX}.{e.axis}"
-    if isinstance(e, kir.BlockIdx):
-        return f"{target.BLOCK_INDEX}.{e.axis}"
-    if isinstance(e, kir.VecLoad):
-        return f"*reinterpret_cast<const {target.vector_type(e.ctype, e.width)}*>(&{e.buffer}[{_c(e.index, 0)}])"
-    if isinstance(e, kir.Lane):
-        return f"{_wrap(e.vector, POSTFIX)}.{target.LANES[e.lane]}"
-    if isinstance(e, kir.Bin):
-        p = BINARY[e.op]
-        return f"{_wrap(e.a, p)} {e.op} {_wrap(e.b, p + 1)}"
-    if isinstance(e, kir.Un):
-        inner = _wrap(e.a, UNARY)
-        return f"{e.op}({inner})" if inner.startswith(e.op) else f"{e.op}{inner}"
-    if isinstance(e, kir.Cast):
-        return f"({e.ctype}){_wrap(e.a, UNARY)}"
-    if isinstance(e, kir.Call):
-        return f"{target.CALL_SPELLING.get(e.fn, e.fn)}(" + ", ".join(_c(a, 0) for a in e.args) + ")"
-    if isinstance(e, kir.Select):
-        return f"{_wrap(e.cond, TERNARY + 1)} ? {_wrap(e.a, TERNARY + 1)} : {_wrap(e.b, TERNARY)}"
-    if isinstance(e, kir.Load):
-        return f"{e.buffer}[{_c(e.index, 0)}]"
-    raise TypeError(f"not a kernel-IR expression: {e!r}")
+    writer = _WRITERS.get(type(e))
+    if writer is None:
+        raise TypeError(f"not a kernel-IR expression: {e!r}")
+    return writer(e)
+
+
+def _un(e) -> str:
+    inner = _wrap(e.a, UNARY)
+    return f"{e.op}({inner})" if inner.startswith(e.op) else f"{e.op}{inner}"
+
+
+def _bin(e) -> str:
+    p = BINARY[e.op]
+    return f"{_wrap(e.a, p)} {e.op} {_wrap(e.b, p + 1)}"
+
+
+_WRITERS = {  # a node class's C, by table
+    kir.Const: lambda e: literal(e.value, e.ctype),
+    kir.Ref: lambda e: e.name,
+    kir.ThreadIdx: lambda e: f"{target.THREAD_INDEX}.{e.axis}",
+    kir.BlockIdx: lambda e: f"{target.BLOCK_INDEX}.{e.axis}",
+    kir.VecLoad: lambda e: f"*reinterpret_cast<const {target.vector_type(e.ctype, e.width)}*>"
+                           f"(&{e.buffer}[{_c(e.index, 0)}])",
+    kir.Lane: lambda e: f"{_wrap(e.vector, POSTFIX)}.{target.LANES[e.lane]}",
+    kir.Bin: _bin,
+    kir.Un: _un,
+    kir.Cast: lambda e: f"({e.ctype}){_wrap(e.a, UNARY)}",
+    kir.Call: lambda e: f"{target.CALL_SPELLING.get(e.fn, e.fn)}(" + ", ".join(_c(a, 0) for a in e.args) + ")",
+    kir.Select: lambda e: f"{_wrap(e.cond, TERNARY + 1)} ? {_wrap(e.a, TERNARY + 1)} : {_wrap(e.b, TERNARY)}",
+    kir.Load: lambda e: f"{e.buffer}[{_c(e.index, 0)}]",
+}
