@@ -158,13 +158,17 @@ def _why_left(loop, found: Survey, spans: set, kept: bool) -> str:
         "(explain without --keep-loops says why for each)" if kept else "(the index reads' lines say why for each)")
 
 
+def read_loops(k: T.Kernel) -> list[T.Stream]:
+    """The streams of `k` that the source wrote as loops."""
+    return [s for s in descendants(k.body, T.is_exp) if isinstance(s, T.Stream) and s.loop]
+
+
 def streamable(k: T.Kernel) -> tuple[Streamable, ...]:
     """The loops of `k` (a kernel with loops read as streams) that became streams."""
     out = []
-    for s in descendants(k.body, T.is_exp):
-        if isinstance(s, T.Stream) and s.loop:
-            params = {p.name for p in s.chunk_params}
-            out.append(Streamable(s.span, tuple(dict.fromkeys(r.array for r in k.promoted if r.param in params))))
+    for s in read_loops(k):
+        params = {p.name for p in s.chunk_params}
+        out.append(Streamable(s.span, tuple(dict.fromkeys(r.array for r in k.promoted if r.param in params))))
     return tuple(out)
 
 

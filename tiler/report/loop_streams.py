@@ -19,17 +19,16 @@ import dataclasses
 import re
 
 from ..check import typed as T
-from ..errors import PlainError
+from ..check.types import Array, Tuple
+from ..kernel.loops import read_loops
 from ..syntax import ast, pretty
-from ..tree import descendants, map_children
+from ..tree import map_children
 from .strips import span_key
-
-SCALARS = ("f32", "f64", "int", "i32", "i64", "bool")
 
 
 def loop_streams(kernel: T.Kernel) -> dict[tuple, T.Stream]:
     """The kernel's streams written as loops in the source, by the loop's (line, column)."""
-    return {span_key(s): s for s in descendants(kernel.body, T.is_exp) if isinstance(s, T.Stream) and s.loop}
+    return {span_key(s): s for s in read_loops(kernel)}
 
 
 def with_loop_streams(program: ast.Program, streams: dict[tuple, T.Stream]) -> tuple[ast.Program, dict]:
@@ -79,23 +78,30 @@ def without_positions(program: ast.Program, positions: dict) -> ast.Program:
 
 
 def _as_stream(loop: ast.Loop, s: T.Stream, offset: str, chunk: str, positions: str) -> ast.Let:
-    kinds = [str(b.type) for b in s.acc_params]
-    if any(k not in SCALARS for k in kinds):
-        raise PlainError(f"--show-transformed cannot draw the loop at {loop.span.line}:{loop.span.col}, which the "
-                         "plan reads as a streamSeq: it carries an array", "give --keep-loops to draw (and plan) "
-                         "it as a loop")
     names = tuple(p.name for p in loop.params)
     at = ast.BinOp("+", ast.Var(offset), ast.Var(loop.index))
     results = ast.Var(names[0]) if len(names) == 1 else ast.TupleExp(tuple(ast.Var(n) for n in names))
     inner = ast.Loop(tuple(ast.LoopParam(p.name, None, p.span) for p in loop.params), loop.index, ast.Var(chunk),
                      _substituted(loop.body, loop.index, at), results)  # (the comments are the stream's: no span)
-    types = tuple(ast.TScalar(k) for k in kinds)
+    types = tuple(_type_exp(b.type) for b in s.acc_params)
     params = (ast.Param(ast.TScalar("int"), offset), ast.Param(ast.TArray(ast.TScalar("int"), chunk), positions),
               *(ast.Param(t, n) for t, n in zip(types, names)))
     lam = ast.Lambda(types[0] if len(types) == 1 else ast.TTuple(types), params, inner, loop.span)
     inits = tuple(p.init if p.init is not None else ast.Var(p.name) for p in loop.params)
     stream = ast.StreamSeq(lam, (ast.Iota(loop.bound), *inits), loop.span)
     return ast.Let(names, len(names) > 1, stream, loop.rest)
+
+
+def _type_exp(t) -> ast.TypeExp:
+    """A typed value's type as the source writes it."""
+    if isinstance(t, Array):
+        out = ast.TScalar(str(t.elem))
+        for size in reversed(t.shape):  # (the outer size is written last)
+            out = ast.TArray(out, size if isinstance(size, int) else size.name)
+        return out
+    if isinstance(t, Tuple):
+        return ast.TTuple(tuple(_type_exp(i) for i in t.items))
+    return ast.TScalar(str(t))
 
 
 def _substituted(e, name: str, by):
