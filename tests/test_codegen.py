@@ -674,10 +674,8 @@ fun [[f32, n], n] main([[f32, 32], n] X) =
 """
 
 MASKED_SCORES = """-- Masked scores of a query row against every key row, per batch, the rows'
--- length (64) known when compiled: one chunk of 64, the two tiles of the
--- threads' own rows copied by cp.async in 64 scalar steps each in the
--- version for unaligned rows. Issued all at once, those 128 steps spill (60
--- bytes); the copies share the steps a thread issues together.
+-- length (64) known when compiled: the whole stream is one chunk of 64, so
+-- one buffer a tile (three cp.async buffers were planned, and ptxas kept one).
 fun [[[f32, t], s], b] main([[[f32, 64], s], b] Q, [[[f32, 64], t], b] K) =
   map(fn [[f32, t], s] (int bb) =>
         map(fn [f32, t] (int i) =>
@@ -695,17 +693,41 @@ fun [[[f32, t], s], b] main([[[f32, 64], s], b] Q, [[[f32, 64], t], b] K) =
       iota(b))
 """
 
+BILINEAR_BATCH = """-- x_b^T A y_b for a batch of pairs: a stream over x and A's rows whose
+-- loop over each chunk's rows holds a stream over the row and y. That inner
+-- stream's copies are issued again for every row of the chunk, and y's
+-- addresses are the same each time: issued whole, ptxas hoisted all 64 out
+-- of the loop (80 bytes of spill stores in the scalar version), and the
+-- outer chunk loop, unrolled 8 times, copied the inner pipeline 8 times.
+fun [f32, nb] main([[f32, n], n] A, [[f32, n], nb] X, [[f32, n], nb] Y) =
+  map(fn f32 ([f32, n] x, [f32, n] y) =>
+        streamSeq(fn f32 (int i0, [f32, c] xc, [[f32, n], c] arows, f32 acc) =>
+                    loop (acc) = for r < c do
+                      let ay = streamSeq(fn f32 (int j0, [f32, d] ac, [f32, d] yc, f32 s) =>
+                                           loop (s) = for q < d do s + ac[q] * yc[q] in s,
+                                         arows[r], y, 0f32)
+                      in acc + xc[r] * ay
+                    in acc,
+                  x, A, 0f32),
+      X, Y)
+"""
+
 
 @needs_nvcc
-def test_copies_of_a_stream_of_known_length_share_the_steps_issued_at_once(tmp_path):
-    """A stream whose length is known when compiled is unrolled whole by
-    ptxas, every chunk's copies at once: here two tiles of 64 scalar cp.async
-    steps a thread in the version for unaligned rows (60 bytes of spill
-    stores when both were issued whole); and a product of rows of 32, two
-    chunks, whose 64-bit version spilled 56 bytes. No version spills."""
-    for text, version in ((MASKED_SCORES, "_tiled_scalar"), (SHORT_ROWS_PRODUCT, "_tiled_wide")):
+def test_versions_that_unrolled_every_copy_at_once_have_no_spills_and_their_planned_shared_memory(tmp_path):
+    """Copies ptxas would hold every address of at once: a stream whose
+    length is known when compiled is unrolled whole, every chunk's copies
+    together (a product of rows of 32, two chunks: its 64-bit version spilled
+    56 bytes); an inner stream's copies inside a loop over the outer chunk's
+    rows (the bilinear form). And a stream of one chunk gets one buffer, not
+    three that ptxas drops. No version spills; each declares what ptxas keeps."""
+    for text, buffers in ((MASKED_SCORES, 1), (SHORT_ROWS_PRODUCT, 2), (BILINEAR_BATCH, 3)):
         values = run_all(text, "short.fut")
+        staged = [p.staging for s in values["analyse"].streams for p in s.inputs if p.staged]
+        assert staged and max(st.buffers for st in staged) == buffers, text.splitlines()[0]
         reports = ptxas_reports(values["render"], tmp_path)
-        assert any(k.name.endswith(version) for k in values["verify"].kernels)
         for k in values["verify"].kernels:
-            assert "0 bytes spill stores" in reports[k.name], reports[k.name]
+            report = reports[k.name]
+            assert "0 bytes spill stores" in report, report
+            smem = re.search(r"(\d+) bytes smem", report)
+            assert (int(smem.group(1)) if smem else 0) == k.static_shared_bytes, report

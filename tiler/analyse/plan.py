@@ -437,7 +437,17 @@ def _nested(streams: tuple[StreamPlan, ...], block, views: Views, options: Optio
                           "chunks and the last one), so tiling it too would double the kernel's code again",
                           block.rank, views, block.spans[0], options)
         out.append(s)
-    return tuple(out)
+    holders = {i for n, s in enumerate(out) if s.tiled for i in s.site.enclosing}
+    return tuple(_rolled(s) if n in holders and s.unroll is not None else s for n, s in enumerate(out))
+
+
+def _rolled(s: StreamPlan) -> StreamPlan:
+    """A stream holding a tiled stream keeps its chunk loop rolled: each
+    unrolled copy would repeat the inner one's whole pipeline, its barriers
+    and copies, whose addresses ptxas then holds together (a bilinear form:
+    80 bytes of spill stores)."""
+    return replace(s, unroll=None, reason=f"{s.reason}; its loop over a chunk is not unrolled: it holds a tiled "
+                   "stream, whose copies and barriers each unrolled step would repeat")
 
 
 def _paying(s: StreamPlan, block, options: Options, views: Views) -> StreamPlan:

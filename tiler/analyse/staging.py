@@ -126,9 +126,12 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
         chunk = max(chunk, COALESCE_CHUNK)  # rows staged for coalescing: a whole line of each per copy
     chunk = options.chunk or _row_chunk(chunk, site, decisions, options)
     chunk = min(chunk, chunk_limit or chunk)
-    asynchronous = _asynchronous(decisions, block, options, coalescing)
-    inputs = _share_tiles(tuple(d if d.refusal else _stage(d, site, block, views, chunk, options, coalescing,
-                                                          asynchronous) for d in decisions))
+    chunks = _known_chunks(site, chunk, options)
+    # one chunk has nothing to overlap its copy with: cp.async only adds buffers
+    asynchronous = _asynchronous(decisions, block, options, coalescing) and chunks != 1
+    inputs = _share_tiles(tuple(d if d.refusal else _fewer_buffers(_stage(d, site, block, views, chunk, options,
+                                                                          coalescing, asynchronous), chunks)
+                                for d in decisions))
     inputs = _pack(inputs, site) if options.pack else inputs
     staged = [p for p in inputs if p.staged]
     shared = sum(p.staging.bytes for p in staged if p.copied)
@@ -164,6 +167,23 @@ def _row_chunk(chunk: int, site: StreamSite, decisions, options: Options) -> int
         return chunk
     length = options.known_size(site.stream.arrays[0].type.shape[0])
     return min(chunk, length) if length else chunk
+
+
+def _known_chunks(site: StreamSite, chunk: int, options: Options) -> int | None:
+    """The chunks a stream of length known when compiled has (None: known at launch only)."""
+    length = options.known_size(site.stream.arrays[0].type.shape[0])
+    return -(-length // chunk) if length is not None else None
+
+
+def _fewer_buffers(p: InputPlan, chunks: int | None) -> InputPlan:
+    """No more buffers than the stream has chunks: a buffer no chunk fills is
+    shared memory the plan would count and ptxas drop (attention scores'
+    head of 64, one chunk: 3 cp.async buffers planned, 1 kept)."""
+    st = p.staging
+    if chunks is None or st is None or st.buffers <= max(chunks, 1):
+        return p
+    fewer = max(chunks, 1)
+    return replace(p, staging=replace(st, buffers=fewer, bytes=st.bytes // st.buffers * fewer))
 
 
 def _sharing_refusal(variance: frozenset, invariant: frozenset, spans: frozenset) -> Refused | None:

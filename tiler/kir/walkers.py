@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 import operator
 
-from .nodes import BODIES, MINMAX, Bin, Call, Cast, Const, Ref, Select
+from .nodes import BODIES, MINMAX, Barrier, Bin, Call, Cast, Const, Ref, Select
 
 _OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "<": operator.lt, "<=": operator.le,
         ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
@@ -62,3 +62,10 @@ def statements(stmts):
         yield s
         for name in BODIES:
             yield from statements(getattr(s, name, ()))
+
+
+def has_barrier(stmts) -> bool:
+    """Whether a body holds a barrier, nested ones included: a loop around
+    one is not unrolled (each copy would repeat a whole tiled stream's
+    pipeline, whose addresses then stay live together and spill)."""
+    return any(isinstance(s, Barrier) for s in statements(stmts))

@@ -55,6 +55,7 @@ class Body:
         self.env: dict[Binder, object] = {}
         self.unrolls: dict[Binder, int] = {}  # a tiled stream's chunk size -> how often loops over it unroll
         self.tiled_chunks: set[Binder] = set()  # the chunk sizes of tiled streams (loops over them may be jammed)
+        self.loop_depth = 0  # loops (and chunk loops) around the statements being lowered
         self.out: list = []
         self.used = Names(C_RESERVED)
         self.definitions: dict[str, object] = {}  # a named scalar -> the expression it holds (never reassigned)
@@ -73,6 +74,14 @@ class Body:
 
     def emit(self, stmt) -> None:
         self.out.append(stmt)
+
+    def in_loop(self, fn):
+        """Run `fn` as the body of a loop (see copies.copy_async's `repeated`)."""
+        self.loop_depth += 1
+        try:
+            return fn()
+        finally:
+            self.loop_depth -= 1
 
     def block(self, fn):
         """Run `fn` with a fresh statement list; return (its statements, its value)."""
@@ -212,7 +221,7 @@ class Body:
             return self._jammed(e, bound, params)
         index = self.fresh(e.index.name)
         self.env[e.index] = kir.Ref(index)
-        stmts, nexts = self.block(lambda: self._carry(e.body, e.params, params))
+        stmts, nexts = self.in_loop(lambda: self.block(lambda: self._carry(e.body, e.params, params)))
         unroll = self.unrolls.get(e.bound.binder) if isinstance(e.bound, T.Var) else None
         self.emit(kir.For(index, const(0), bound, const(1), stmts, e.span, unroll=unroll))
         for b, r in zip(e.results, params):

@@ -62,7 +62,7 @@ WIDE_ASYNC_UNROLL = 8
 ASYNC_UNROLL = 64
 
 
-def copy_async(c: TileCopy, wide: bool = False, together: int = 1) -> tuple:
+def copy_async(c: TileCopy, wide: bool = False, together: int = 1, repeated: bool = False) -> tuple:
     """The statements of one cooperative copy by cp.async: each thread issues
     its copy steps and goes on; an `AsyncWait` and a barrier later show the
     tile to the block. A vector lands whole, so it needs the copy axis
@@ -71,14 +71,19 @@ def copy_async(c: TileCopy, wide: bool = False, together: int = 1) -> tuple:
     64-bit. The `together` copies whose steps are all unrolled at once (a
     stream of known length's) share WIDE_ASYNC_UNROLL such steps a thread
     (64-bit) or ASYNC_UNROLL (32-bit); a copy of more is unrolled
-    WIDE_ASYNC_UNROLL steps at a time (or its share, if fewer)."""
+    WIDE_ASYNC_UNROLL steps at a time (or its share, if fewer). A
+    `repeated` copy (issued again by each iteration of a loop around its
+    stream) is unrolled as a 64-bit one: its addresses are the same in every
+    iteration, and ptxas hoists them out of that loop, all held at once (a
+    bilinear form's row of Y, 64 steps a thread, inside the loop over A's
+    rows: 255 registers and 80 bytes of spill stores)."""
     if c.width > 1 and not c.contiguous:
         raise CompilerBug(f"a {c.width}-wide asynchronous copy into {c.shared} along a strided axis")
     issue = kir.AsyncCopy(c.shared, c.dst_index, c.src, c.src_index, c.ctype, c.width, c.valid)
     # (a gram matrix's two 128 x 16 tiles of 8 steps each, 64-bit: 255 registers and 56 bytes of spill
     # stores unrolled whole, 4 steps of each at a time none; attention scores' two 16 x 64 tiles of 64
     # scalar steps each, 32-bit: 60 bytes of spill stores)
-    most = max(1, (WIDE_ASYNC_UNROLL if wide else ASYNC_UNROLL) // together)
+    most = max(1, (WIDE_ASYNC_UNROLL if wide or repeated else ASYNC_UNROLL) // together)
     if (c.per_thread or 0) > most:
         at_once = min(most, WIDE_ASYNC_UNROLL)
         return _copy(c, "asynchronous copy", (issue,), at_once,

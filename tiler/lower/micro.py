@@ -103,7 +103,7 @@ class _Replicator:
             # not one around a tiled stream (a barrier inside): its tiles' offsets
             # are the stream's own, and unrolling would only copy the whole pipeline
             trip = _trip(s)
-            short = trip is not None and trip <= UNROLL_LIMIT and not _has_barrier(s.body)
+            short = trip is not None and trip <= UNROLL_LIMIT and not kir.has_barrier(s.body)
             unroll = kir.FULL if short and s.unroll is None else s.unroll
             return dataclasses.replace(s, body=tuple(self.block(s.body)), unroll=unroll)
         return dataclasses.replace(s, then=tuple(self.block(s.then)), else_=tuple(self.block(s.else_)))
@@ -246,10 +246,6 @@ class _Replicator:
 
     def fresh(self, base: str) -> str:
         return fresh_name(base, self.used)
-
-
-def _has_barrier(body) -> bool:
-    return any(isinstance(s, kir.Barrier) for s in kir.statements(body))
 
 
 def _trip(s: kir.For) -> int | None:

@@ -137,7 +137,7 @@ class Streams(Body):
                 self.env[p] = self._shared_view(ip, view.ctype, plan.chunk, buffer)
             else:
                 self.env[p] = view.shifted(start)
-        self._carry(e.body, e.acc_params, accs)
+        self.in_loop(lambda: self._carry(e.body, e.acc_params, accs))
 
     def _bind_chunk(self, e: T.Stream, start, chunk):
         self.env[e.offset] = start
@@ -213,7 +213,7 @@ class Streams(Body):
         def issue(start, buffer) -> tuple:
             return tuple(s for view, ip in staged
                          for s in copy_async(self._tile_copy(ip, view, start, length, size, e, False, buffer),
-                                             self.wide, together))
+                                             self.wide, together, self.loop_depth > 0))
 
         for s in range(stages - 1):
             self.emit(kir.If(kir.Bin("<", const(s * size), tail), issue(const(s * size), s), (), e.span))
@@ -340,7 +340,7 @@ class Streams(Body):
                      el, rows.buffer, add(start, kir.Ref(el)), None, kir.Ref(el), span, slab.vector, True, run=True)
         if not slab.asynchronous:
             return copy_tile(c)
-        return copy_async(c, self.wide) + (kir.AsyncCommit(), kir.AsyncWait(0))
+        return copy_async(c, self.wide, repeated=self.loop_depth > 0) + (kir.AsyncCommit(), kir.AsyncWait(0))
 
     def _rows_copy(self, shared: str, view: View, row_of, count: int, length: int, pitch: int, valid_row,
                    width: int, span, asynchronous: bool = False) -> TileCopy:
