@@ -24,11 +24,11 @@ from ..check import typed as T
 from ..check.types import Scalar
 from ..interp.values import dtype
 from ..tree import children, descendants
+from .copying import pipelines
 from .cost import LOAD_PRICE, price
 from .options import Options
 from .records import dims_text
 from .schedule import BlockPlan, RegisterTile, Schedule
-from .staging import pipelines
 
 MICRO = 8  # points a thread takes along a dim with reuse
 THREADS = 16  # threads along each dim of a register-tiled block

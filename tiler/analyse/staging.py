@@ -18,6 +18,13 @@ from .. import target
 from ..check import typed as T
 from ..check.types import Array, size_text
 from ..interp.values import dtype
+from .copying import (
+    asynchronous_copies,
+    copy_steps,
+    fewer_buffers,
+    known_chunks,
+    tile_rows,
+)
 from .options import Options
 from .records import Guard, StreamInput, StreamSite, dims_text
 from .schedule import (
@@ -44,11 +51,6 @@ COALESCE_CHUNK = 64
 # a chain of shared reads the compiler left rolled (H200, row sums of 8192^2:
 # 0.142 ms rolled, 0.119 unrolled 8 times; the mat-vec unchanged within 2%)
 COALESCE_UNROLL = 8
-# chunks a stream copied by cp.async keeps in shared memory: the one read and
-# two in flight (H200, the same row sums by a hand-written kernel of tiler's
-# shape, % of the copy bandwidth: 2 chunks 66%, 3 90%, 4 89%, 6 88%; the
-# register-prefetch pipeline 60%)
-ASYNC_STAGES = 3
 
 
 def not_tiled(site: StreamSite, reason: str, rank: int, views: Views, x_dim: int, options: Options) -> StreamPlan:
@@ -108,7 +110,7 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
         decisions.append(InputPlan(i.param.name, i.array, i.variance, invariant, None, reason, uncoalesced=unco,
                                    element=_element(i, options), refusal=refusal))
     for n, d in enumerate(decisions):
-        rows = _rows(d, block)
+        rows = tile_rows(d, block)
         if d.refusal is None and rows and d.element > 1:
             decisions[n] = replace(d, refusal=Refusal.ROWS_DIFFER, reason=(
                 f"its chunk's rows differ along dimension {dims_text(rows)}, which the block spans: tiler stages "
@@ -117,7 +119,7 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
             decisions[n] = replace(d, refusal=Refusal.ROWS_THROUGH_DATA, reason=(
                 f"its row differs along dimension {dims_text(rows)} through data (an index read from memory): "
                 "the cooperative copy cannot compute the other threads' rows"))
-    staged_rows = [_rows(d, block) for d in decisions if d.refusal is None]
+    staged_rows = [tile_rows(d, block) for d in decisions if d.refusal is None]
     if not staged_rows:
         return StreamPlan(site, False, False, None, tuple(decisions), stream_refusal(decisions), 0)
     chunk = max(1, block.threads // max(math.prod(block.extents[d] for d in r) for r in staged_rows))
@@ -126,10 +128,10 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
         chunk = max(chunk, COALESCE_CHUNK)  # rows staged for coalescing: a whole line of each per copy
     chunk = options.chunk or _row_chunk(chunk, site, decisions, options)
     chunk = min(chunk, chunk_limit or chunk)
-    chunks = _known_chunks(site, chunk, options)
+    chunks = known_chunks(site, chunk, options)
     # one chunk has nothing to overlap its copy with: cp.async only adds buffers
-    asynchronous = _asynchronous(decisions, block, options, coalescing) and chunks != 1
-    inputs = _share_tiles(tuple(d if d.refusal else _fewer_buffers(_stage(d, site, block, views, chunk, options,
+    asynchronous = asynchronous_copies(decisions, block, options, coalescing) and chunks != 1
+    inputs = _share_tiles(tuple(d if d.refusal else fewer_buffers(_stage(d, site, block, views, chunk, options,
                                                                           coalescing, asynchronous), chunks)
                                 for d in decisions))
     inputs = _pack(inputs, site) if options.pack else inputs
@@ -167,23 +169,6 @@ def _row_chunk(chunk: int, site: StreamSite, decisions, options: Options) -> int
         return chunk
     length = options.known_size(site.stream.arrays[0].type.shape[0])
     return min(chunk, length) if length else chunk
-
-
-def _known_chunks(site: StreamSite, chunk: int, options: Options) -> int | None:
-    """The chunks a stream of length known when compiled has (None: known at launch only)."""
-    length = options.known_size(site.stream.arrays[0].type.shape[0])
-    return -(-length // chunk) if length is not None else None
-
-
-def _fewer_buffers(p: InputPlan, chunks: int | None) -> InputPlan:
-    """No more buffers than the stream has chunks: a buffer no chunk fills is
-    shared memory the plan would count and ptxas drop (attention scores'
-    head of 64, one chunk: 3 cp.async buffers planned, 1 kept)."""
-    st = p.staging
-    if chunks is None or st is None or st.buffers <= max(chunks, 1):
-        return p
-    fewer = max(chunks, 1)
-    return replace(p, staging=replace(st, buffers=fewer, bytes=st.bytes // st.buffers * fewer))
 
 
 def _sharing_refusal(variance: frozenset, invariant: frozenset, spans: frozenset) -> Refused | None:
@@ -289,11 +274,6 @@ def stream_refusal(decisions) -> str:
     return reasons[0] if len(reasons) == 1 else "; ".join(f"{d.name}: {d.reason}" for d in decisions)
 
 
-def _rows(d: InputPlan, block: BlockPlan) -> tuple[int, ...]:
-    """Spanned dims the input varies with: the tile keeps one row per thread index along them."""
-    return tuple(x for x in block.spans if x in d.varies_with)
-
-
 def _copy(unit: UnitStride | None, rows: tuple[int, ...], options: Options) -> Copy:
     """Which index of the tile the copy lays on threadIdx.x: the one that is
     unit-stride in global memory, so the copy's reads coalesce."""
@@ -311,10 +291,10 @@ def _copy(unit: UnitStride | None, rows: tuple[int, ...], options: Options) -> C
 def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk: int,
            options: Options, coalescing: bool, asynchronous: bool) -> InputPlan:
     """`coalescing`: the stream stages some thread's own rows; its copies
-    then pipeline (see `_pipelined`), by cp.async where `asynchronous`."""
+    then pipeline (see `pipelined`), by cp.async where `asynchronous`."""
     if d.element > 1:
         return _stage_row_chunk(d, site, block, views, chunk, options, coalescing, asynchronous)
-    rows = _rows(d, block)
+    rows = tile_rows(d, block)
     row_count = math.prod(block.points(x) for x in rows)
     x_dim = block.spans[0]
     copy = _copy(views.unit_stride(d.array), rows, options)
@@ -329,7 +309,7 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     contiguous = CopyAxis.ROWS if layout is Layout.TRANSPOSED else CopyAxis.CHUNK
     elements = max(row_count, 1) * chunk
     along = chunk if copy.axis is CopyAxis.CHUNK else row_count
-    vector, buffers = _copy_steps(d, copy, along, elements, block, options, coalescing, views, asynchronous,
+    vector, buffers = copy_steps(d, copy, along, elements, block, options, coalescing, views, asynchronous,
                                   copy.axis is contiguous)
     # padding keeps the copy's stores off one bank; a register tile's vector
     # reads need lines that stay 16-byte aligned, so it pads by a whole group;
@@ -379,7 +359,7 @@ def _stage_row_chunk(d: InputPlan, site: StreamSite, block: BlockPlan, views: Vi
     x_dim = block.spans[0]
     reads = Reads.PER_THREAD if any(x_dim in v for v in _index_variance(d, site, views)) else Reads.BROADCAST
     elements = chunk * d.element
-    vector, buffers = _copy_steps(d, copy, d.element, elements, block, options, coalescing, views, asynchronous)
+    vector, buffers = copy_steps(d, copy, d.element, elements, block, options, coalescing, views, asynchronous)
     invariant = d.invariant_to & frozenset(block.spans)
     reuse, serves = _serves(invariant, block)
     own = reads is Reads.PER_THREAD and _own_elements(d, site, views, x_dim)
@@ -397,26 +377,6 @@ def _serves(invariant: frozenset, block: BlockPlan) -> tuple[int, str]:
     reuse = math.prod(block.points(x) for x in invariant)
     threads = math.prod(block.extents[x] for x in invariant)
     return reuse, f"{reuse} threads" if reuse == threads else f"{reuse} points ({threads} threads)"
-
-
-def _copy_steps(d: InputPlan, copy: Copy, along: int, elements: int, block: BlockPlan, options: Options,
-                coalescing: bool, views: Views, asynchronous: bool, contiguous: bool = True) -> tuple[int, int]:
-    """(vector width, buffers) of a tile of `elements` whose copy runs `along`
-    elements of its coalesced axis a line: pipelined copies (`_pipelined`)
-    move vectors where the tile divides into them; by cp.async they are
-    ASYNC_STAGES deep, and move vectors only where the copy's axis is the
-    shared array's `contiguous` one (a vector lands whole: a micro-tile's
-    transposed tile copied across its lines goes element by element); else
-    double-buffered where each thread's part of the tile is a constant count
-    of copy steps (the prefetch holds them in registers)."""
-    if not _pipelined(block, options, coalescing):
-        return 1, 1
-    vector = _vector(d, copy, along, elements, block, options, views)
-    if asynchronous:
-        return vector if contiguous else 1, ASYNC_STAGES
-    whole = elements % (block.threads * vector) == 0
-    double = whole and (block.register is None or block.register.double_buffer)
-    return vector, 2 if double else 1
 
 
 def _own_elements(d: InputPlan, site: StreamSite, views: Views, dim: int) -> bool:
@@ -440,63 +400,6 @@ def _index_variance(d: InputPlan, site: StreamSite, views: Views) -> list:
     """The variance of each index the body reads the input's chunk with."""
     reads = chunk_reads(site.stream, _param(site, d.name)) or []
     return [views.exp_variance(e) for indices in reads for e in indices]
-
-
-def _asynchronous(decisions, block: BlockPlan, options: Options, coalescing: bool) -> bool:
-    """Whether a stream's copies are cp.async (sm_80 on): where the block
-    stages its threads' own rows, a pure stream of memory whose few threads
-    need many loads in flight, which cp.async keeps without registers; and
-    a 2-D micro-tile's, as registers.py decided (a coarsened 1-D block keeps
-    its prefetch through registers). Every staged input of the stream is
-    copied alike, so each must be of 4 or 8 bytes, sizes cp.async moves."""
-    if block.register is not None and len(block.spans) == 2:  # a micro-tile's: as registers.py decided
-        staged = [d for d in decisions if d.refusal is None]
-        return block.register.asynchronous and pipelines(staged, lambda d: _rows(d, block))
-    if not coalescing or options.no_async or options.single_buffer or block.register is not None:
-        return False
-    return all(dtype(d.array.type).itemsize in target.ASYNC_COPY_BYTES for d in decisions if d.refusal is None)
-
-
-def pipelines(staged: list, rows) -> bool:
-    """Whether a register tile's stream is copied by cp.async: every staged
-    input a tile of rows (`rows(input)`) of elements cp.async moves."""
-    return bool(staged) and all(rows(p) and dtype(p.array.type).itemsize in target.ASYNC_COPY_BYTES
-                                for p in staged)
-
-
-def _pipelined(block: BlockPlan, options: Options, coalescing: bool) -> bool:
-    """Whether the copies of a stream move vectors and (where a thread's part
-    of the tile is a constant count) prefetch the next chunk through
-    registers: under a register tile, whose arithmetic hides the loads, and
-    where a block stages its threads' own rows, whose copy is nearly all the
-    work: there the loads must be many and in flight at once to keep the
-    memory busy, with the few threads such a kernel has."""
-    if block.register is not None:
-        return True
-    return coalescing and not options.single_buffer
-
-
-def _vector(d: InputPlan, copy: Copy, along: int, elements: int, block: BlockPlan, options: Options,
-            views: Views) -> int:
-    """Elements one copy instruction moves: 4 (128 bits of f32 or i32) along
-    the copy's coalesced axis when the tile divides into whole vectors for
-    every thread; the launch must then guarantee that the array's rows start
-    16-byte aligned (its inner sizes multiples of 4), which no launch can
-    where an inner size is known and not a multiple."""
-    width = 4
-    if options.no_vector or copy.coalescing is not Coalescing.COALESCED:
-        return 1
-    if dtype(d.array.type).itemsize != 4:
-        return 1
-    if along % width or elements % (block.threads * width):
-        return 1
-    found = views.items(d.array)
-    inner = found[0].type.shape[1:] if found else ()
-    if any((options.known_size(n) or width) % width for n in inner):
-        return 1
-    if any(options.bounded(n) for n in inner):  # a vector past a row's end would read the next row (or past the array)
-        return 1
-    return width
 
 
 def _param(site: StreamSite, name: str):

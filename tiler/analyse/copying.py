@@ -1,0 +1,120 @@
+"""How a staged tile is copied: the vector width of a copy instruction, how
+many buffers it takes (double-buffered through registers, or cp.async
+stages), whether cp.async moves it, and no more buffers than a stream of
+known length has chunks. staging.py decides what is staged; this module how.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import target
+from ..interp.values import dtype
+from .options import Options
+from .records import StreamSite
+from .schedule import BlockPlan, Coalescing, Copy, InputPlan
+from .views import Views
+
+# chunks a stream copied by cp.async keeps in shared memory: the one read and
+# two in flight (H200, the same row sums by a hand-written kernel of tiler's
+# shape, % of the copy bandwidth: 2 chunks 66%, 3 90%, 4 89%, 6 88%; the
+# register-prefetch pipeline 60%)
+ASYNC_STAGES = 3
+
+
+def tile_rows(d: InputPlan, block: BlockPlan) -> tuple[int, ...]:
+    """Spanned dims the input varies with: the tile keeps one row per thread index along them."""
+    return tuple(x for x in block.spans if x in d.varies_with)
+
+
+def known_chunks(site: StreamSite, chunk: int, options: Options) -> int | None:
+    """The chunks a stream of length known when compiled has (None: known at launch only)."""
+    length = options.known_size(site.stream.arrays[0].type.shape[0])
+    return -(-length // chunk) if length is not None else None
+
+
+def fewer_buffers(p: InputPlan, chunks: int | None) -> InputPlan:
+    """No more buffers than the stream has chunks: a buffer no chunk fills is
+    shared memory the plan would count and ptxas drop (attention scores'
+    head of 64, one chunk: 3 cp.async buffers planned, 1 kept)."""
+    st = p.staging
+    if chunks is None or st is None or st.buffers <= max(chunks, 1):
+        return p
+    fewer = max(chunks, 1)
+    return replace(p, staging=replace(st, buffers=fewer, bytes=st.bytes // st.buffers * fewer))
+
+
+def copy_steps(d: InputPlan, copy: Copy, along: int, elements: int, block: BlockPlan, options: Options,
+                coalescing: bool, views: Views, asynchronous: bool, contiguous: bool = True) -> tuple[int, int]:
+    """(vector width, buffers) of a tile of `elements` whose copy runs `along`
+    elements of its coalesced axis a line: pipelined copies (`pipelined`)
+    move vectors where the tile divides into them; by cp.async they are
+    ASYNC_STAGES deep, and move vectors only where the copy's axis is the
+    shared array's `contiguous` one (a vector lands whole: a micro-tile's
+    transposed tile copied across its lines goes element by element); else
+    double-buffered where each thread's part of the tile is a constant count
+    of copy steps (the prefetch holds them in registers)."""
+    if not pipelined(block, options, coalescing):
+        return 1, 1
+    vector = vector_width(d, copy, along, elements, block, options, views)
+    if asynchronous:
+        return vector if contiguous else 1, ASYNC_STAGES
+    whole = elements % (block.threads * vector) == 0
+    double = whole and (block.register is None or block.register.double_buffer)
+    return vector, 2 if double else 1
+
+
+def asynchronous_copies(decisions, block: BlockPlan, options: Options, coalescing: bool) -> bool:
+    """Whether a stream's copies are cp.async (sm_80 on): where the block
+    stages its threads' own rows, a pure stream of memory whose few threads
+    need many loads in flight, which cp.async keeps without registers; and
+    a 2-D micro-tile's, as registers.py decided (a coarsened 1-D block keeps
+    its prefetch through registers). Every staged input of the stream is
+    copied alike, so each must be of 4 or 8 bytes, sizes cp.async moves."""
+    if block.register is not None and len(block.spans) == 2:  # a micro-tile's: as registers.py decided
+        staged = [d for d in decisions if d.refusal is None]
+        return block.register.asynchronous and pipelines(staged, lambda d: tile_rows(d, block))
+    if not coalescing or options.no_async or options.single_buffer or block.register is not None:
+        return False
+    return all(dtype(d.array.type).itemsize in target.ASYNC_COPY_BYTES for d in decisions if d.refusal is None)
+
+
+def pipelines(staged: list, rows) -> bool:
+    """Whether a register tile's stream is copied by cp.async: every staged
+    input a tile of rows (`rows(input)`) of elements cp.async moves."""
+    return bool(staged) and all(rows(p) and dtype(p.array.type).itemsize in target.ASYNC_COPY_BYTES
+                                for p in staged)
+
+
+def pipelined(block: BlockPlan, options: Options, coalescing: bool) -> bool:
+    """Whether the copies of a stream move vectors and (where a thread's part
+    of the tile is a constant count) prefetch the next chunk through
+    registers: under a register tile, whose arithmetic hides the loads, and
+    where a block stages its threads' own rows, whose copy is nearly all the
+    work: there the loads must be many and in flight at once to keep the
+    memory busy, with the few threads such a kernel has."""
+    if block.register is not None:
+        return True
+    return coalescing and not options.single_buffer
+
+
+def vector_width(d: InputPlan, copy: Copy, along: int, elements: int, block: BlockPlan, options: Options,
+            views: Views) -> int:
+    """Elements one copy instruction moves: 4 (128 bits of f32 or i32) along
+    the copy's coalesced axis when the tile divides into whole vectors for
+    every thread; the launch must then guarantee that the array's rows start
+    16-byte aligned (its inner sizes multiples of 4), which no launch can
+    where an inner size is known and not a multiple."""
+    width = 4
+    if options.no_vector or copy.coalescing is not Coalescing.COALESCED:
+        return 1
+    if dtype(d.array.type).itemsize != 4:
+        return 1
+    if along % width or elements % (block.threads * width):
+        return 1
+    found = views.items(d.array)
+    inner = found[0].type.shape[1:] if found else ()
+    if any((options.known_size(n) or width) % width for n in inner):
+        return 1
+    if any(options.bounded(n) for n in inner):  # a vector past a row's end would read the next row (or past the array)
+        return 1
+    return width
