@@ -731,3 +731,15 @@ def test_versions_that_unrolled_every_copy_at_once_have_no_spills_and_their_plan
             assert "0 bytes spill stores" in report, report
             smem = re.search(r"(\d+) bytes smem", report)
             assert (int(smem.group(1)) if smem else 0) == k.static_shared_bytes, report
+
+
+def test_a_programs_integer_arithmetic_wraps_around_but_not_its_indices():
+    """`+ - *` and negation on ints are two's complement (docs/language.md),
+    which C's signed arithmetic is not: they are computed unsigned and cast
+    back (a wrapped operand stays unsigned); an index keeps signed
+    arithmetic, which nvcc folds into the 64-bit address."""
+    text = """fun [int, n] main([int, n] xs, [int, m] t) =
+  map(fn int (int x) => -(t[(x * 3 + 1) % m] * 1664525 + 1013904223), xs)
+"""
+    cuda = run_all(text, "w.fut", Options(no_tile=True))["render"]
+    assert "(int)(-(((unsigned)t[(x * 3 + 1) % m] * (unsigned)1664525) + (unsigned)1013904223));" in cuda

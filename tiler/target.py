@@ -216,6 +216,12 @@ EVENT_ELAPSED = "cudaEventElapsedTime(&{ms}, {start}, {stop})"
 EVENT_DESTROY = "cudaEventDestroy({event})"
 NOT_NVRTC = "!defined(__CUDACC_RTC__)"  # host code: nvcc only; NVRTC compiles device code alone
 
+# a program's integer sums, differences, products and negations wrap around
+# (two's complement); C's signed arithmetic does not, so they are computed in
+# the unsigned type of the same width, whose arithmetic does, and cast back
+WRAPPING = ("+", "-", "*")
+UNSIGNED = {"int": "unsigned", "long long": "unsigned long long"}
+
 # Flat offsets into arrays of two or more dimensions are 64-bit (sizes times
 # indices can pass 2^31); an index along one dimension stays an int, so every
 # size must leave room for a block past its end.

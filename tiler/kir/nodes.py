@@ -38,17 +38,23 @@ class BlockIdx:
     axis: str
 
 
+# `wrap` on an integer +, - or * (or a negation): the C type whose arithmetic
+# the program's wraps around (two's complement, as the language says), which C
+# leaves undefined for signed types and nvcc's optimiser exploits; None for
+# tiler's own index arithmetic, floats and comparisons.
 @dataclass(frozen=True)
 class Bin:
     op: str
     a: object
     b: object
+    wrap: str | None = None
 
 
 @dataclass(frozen=True)
 class Un:
     op: str
     a: object
+    wrap: str | None = None
 
 
 # A `Call` of CLAMP is an integer minimum tiler adds itself; it means what

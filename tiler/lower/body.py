@@ -22,6 +22,8 @@ from ..target import (
     LAUNCHER_NAMES,
     MATH,
     RESERVED,
+    UNSIGNED,
+    WRAPPING,
     implementation_shaped,
     math_function,
 )
@@ -56,6 +58,7 @@ class Body:
         self.unrolls: dict[Binder, int] = {}  # a tiled stream's chunk size -> how often loops over it unroll
         self.tiled_chunks: set[Binder] = set()  # the chunk sizes of tiled streams (loops over them may be jammed)
         self.loop_depth = 0  # loops (and chunk loops) around the statements being lowered
+        self.indexing = 0  # index expressions being lowered, inside one another
         self.out: list = []
         self.used = Names(C_RESERVED)
         self.definitions: dict[str, object] = {}  # a named scalar -> the expression it holds (never reassigned)
@@ -124,7 +127,14 @@ class Body:
             fn = math_function(ctype, e.op, self.fast_math)
             if fn is not None:
                 return kir.Call(fn, (a, b))
-        return kir.Bin(e.op, a, b)
+        return kir.Bin(e.op, a, b, self._wraps(e.op, ctype))
+
+    def _wraps(self, op: str, ctype: str) -> str | None:
+        """The C type whose arithmetic a program's integer `op` wraps around
+        in (target.WRAPPING); not inside an index, where a result past the
+        type's range reads out of bounds either way, and signed arithmetic
+        lets nvcc fold the index into the 64-bit address."""
+        return ctype if op in WRAPPING and ctype in UNSIGNED and not self.indexing else None
 
     def _logic(self, e: T.BinOp):
         a = self.exp(e.lhs)
@@ -139,7 +149,7 @@ class Body:
     def _unop(self, e: T.UnOp):
         if self.levels is not None and is_float_arithmetic(e):
             return self._arithmetic(reassociate(e, self.levels))
-        return kir.Un(e.op, self.exp(e.operand))
+        return kir.Un(e.op, self.exp(e.operand), self._wraps(e.op, ctype_of(e.type)) if e.op == "-" else None)
 
     def _arithmetic(self, e):
         """A reordered chain of float sums and products, as it stands (its
@@ -152,7 +162,11 @@ class Body:
 
     def _index(self, e: T.Index):
         view = self.exp(e.array)
-        return view.index([self.exp(i) for i in e.indices])
+        self.indexing += 1
+        try:
+            return view.index([self.exp(i) for i in e.indices])
+        finally:
+            self.indexing -= 1
 
     def _builtin(self, e: T.Builtin):
         if e.name in CTYPE:

@@ -23,7 +23,7 @@ def _const_prec(e) -> int:
 
 
 _PRECEDENCE = {  # a node class's precedence (a table: one lookup a node where a chain of tests took up to seven)
-    kir.Bin: lambda e: BINARY[e.op], kir.Un: lambda e: UNARY, kir.Cast: lambda e: UNARY,
+    kir.Bin: lambda e: UNARY if e.wrap else BINARY[e.op], kir.Un: lambda e: UNARY, kir.Cast: lambda e: UNARY,
     kir.Select: lambda e: TERNARY, kir.Load: lambda e: POSTFIX, kir.Lane: lambda e: POSTFIX,
     kir.VecLoad: lambda e: UNARY, kir.Const: _const_prec, kir.Ref: lambda e: ATOM,
     kir.ThreadIdx: lambda e: ATOM, kir.BlockIdx: lambda e: ATOM, kir.Call: lambda e: ATOM,
@@ -42,12 +42,37 @@ def _c(e, need: int) -> str:
     return writer(e)
 
 
+def _wrapped(e) -> str:
+    """A program's integer operation (target.WRAPPING) done in the unsigned
+    type of its width, whose arithmetic wraps around, and cast back."""
+    return f"({e.wrap})({_unsigned_op(e)})"
+
+
+def _unsigned_op(e) -> str:
+    u = target.UNSIGNED[e.wrap]
+    if isinstance(e, kir.Un):
+        return f"{e.op}{_unsigned(e.a, u)}"
+    return f"{_unsigned(e.a, u)} {e.op} {_unsigned(e.b, u)}"
+
+
+def _unsigned(e, unsigned: str) -> str:
+    """An operand in the unsigned type: an operation wrapped alike stays
+    there, without a cast back and forth."""
+    if isinstance(e, (kir.Bin, kir.Un)) and e.wrap and target.UNSIGNED[e.wrap] == unsigned:
+        return f"({_unsigned_op(e)})"
+    return f"({unsigned}){_wrap(e, UNARY)}"
+
+
 def _un(e) -> str:
+    if e.wrap:
+        return _wrapped(e)
     inner = _wrap(e.a, UNARY)
     return f"{e.op}({inner})" if inner.startswith(e.op) else f"{e.op}{inner}"
 
 
 def _bin(e) -> str:
+    if e.wrap:
+        return _wrapped(e)
     p = BINARY[e.op]
     return f"{_wrap(e.a, p)} {e.op} {_wrap(e.b, p + 1)}"
 

@@ -183,7 +183,7 @@ tiler_kmeans_tiled(const float* __restrict__ points, const float* __restrict__ c
         const float t = sh_p[threadIdx.x * 34 + f] - sh_cc[j * 34 + f];  // kmeans.fut:13
         s = s + t * t;
       }
-      const int best_next = s < bestd_2 ? kk + j : best_2;
+      const int best_next = s < bestd_2 ? (int)((unsigned)kk + (unsigned)j) : best_2;
       const float bestd_next = s < bestd_2 ? s : bestd_2;
       best_2 = best_next;
       bestd_2 = bestd_next;
@@ -212,7 +212,7 @@ tiler_kmeans_tiled(const float* __restrict__ points, const float* __restrict__ c
         const float t_2 = sh_p[threadIdx.x * 34 + f_2] - sh_cc[j_2 * 34 + f_2];  // kmeans.fut:13
         s_2 = s_2 + t_2 * t_2;
       }
-      const int best_next_3 = s_2 < bestd_3 ? kk_last + j_2 : best_3;
+      const int best_next_3 = s_2 < bestd_3 ? (int)((unsigned)kk_last + (unsigned)j_2) : best_3;
       const float bestd_next_3 = s_2 < bestd_3 ? s_2 : bestd_3;
       best_3 = best_next_3;
       bestd_3 = bestd_next_3;
@@ -243,7 +243,7 @@ tiler_kmeans_untiled(const float* __restrict__ points, const float* __restrict__
         const float t = points[gtid0 * d + f] - centres[j * d + f];  // kmeans.fut:13
         s = s + t * t;
       }
-      const int best_next = s < bestd_2 ? 0 + j : best_2;
+      const int best_next = s < bestd_2 ? (int)((unsigned)0 + (unsigned)j) : best_2;
       const float bestd_next = s < bestd_2 ? s : bestd_2;
       best_2 = best_next;
       bestd_2 = bestd_next;
@@ -300,7 +300,7 @@ tiler_kmeans_tiled_wide(const float* __restrict__ points, const float* __restric
         const float t = sh_p[threadIdx.x * 34 + f] - sh_cc[j * 34 + f];  // kmeans.fut:13
         s = s + t * t;
       }
-      const int best_next = s < bestd_2 ? kk + j : best_2;
+      const int best_next = s < bestd_2 ? (int)((unsigned)kk + (unsigned)j) : best_2;
       const float bestd_next = s < bestd_2 ? s : bestd_2;
       best_2 = best_next;
       bestd_2 = bestd_next;
@@ -329,7 +329,7 @@ tiler_kmeans_tiled_wide(const float* __restrict__ points, const float* __restric
         const float t_2 = sh_p[threadIdx.x * 34 + f_2] - sh_cc[j_2 * 34 + f_2];  // kmeans.fut:13
         s_2 = s_2 + t_2 * t_2;
       }
-      const int best_next_3 = s_2 < bestd_3 ? kk_last + j_2 : best_3;
+      const int best_next_3 = s_2 < bestd_3 ? (int)((unsigned)kk_last + (unsigned)j_2) : best_3;
       const float bestd_next_3 = s_2 < bestd_3 ? s_2 : bestd_3;
       best_3 = best_next_3;
       bestd_3 = bestd_next_3;
@@ -360,7 +360,7 @@ tiler_kmeans_untiled_wide(const float* __restrict__ points, const float* __restr
         const float t = points[gtid0 * (long long)d + f] - centres[j * (long long)d + f];  // kmeans.fut:13
         s = s + t * t;
       }
-      const int best_next = s < bestd_2 ? 0 + j : best_2;
+      const int best_next = s < bestd_2 ? (int)((unsigned)0 + (unsigned)j) : best_2;
       const float bestd_next = s < bestd_2 ? s : bestd_2;
       best_2 = best_next;
       bestd_2 = bestd_next;

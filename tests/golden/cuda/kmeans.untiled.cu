@@ -122,7 +122,7 @@ tiler_kmeans_untiled(const float* __restrict__ points, const float* __restrict__
         const float t = points[gtid0 * d + f] - centres[j * d + f];  // kmeans.fut:13
         s = s + t * t;
       }
-      const int best_next = s < bestd_2 ? 0 + j : best_2;
+      const int best_next = s < bestd_2 ? (int)((unsigned)0 + (unsigned)j) : best_2;
       const float bestd_next = s < bestd_2 ? s : bestd_2;
       best_2 = best_next;
       bestd_2 = bestd_next;
@@ -152,7 +152,7 @@ tiler_kmeans_untiled_wide(const float* __restrict__ points, const float* __restr
         const float t = points[gtid0 * (long long)d + f] - centres[j * (long long)d + f];  // kmeans.fut:13
         s = s + t * t;
       }
-      const int best_next = s < bestd_2 ? 0 + j : best_2;
+      const int best_next = s < bestd_2 ? (int)((unsigned)0 + (unsigned)j) : best_2;
       const float bestd_next = s < bestd_2 ? s : bestd_2;
       best_2 = best_next;
       bestd_2 = bestd_next;
