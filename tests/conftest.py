@@ -75,3 +75,9 @@ def tiler(*args: str, cwd: Path = ROOT, timeout: int = 120) -> subprocess.Comple
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)  # this checkout's
     return subprocess.run([sys.executable, "-m", "tiler", *map(str, args)], cwd=cwd, capture_output=True,
                           text=True, timeout=timeout, env={**os.environ, "COLUMNS": "120", "PYTHONPATH": path})
+
+
+def kernels_of(cuda: str) -> str:
+    """A module's CUDA from its first kernel on: tiler.cuh aside (its
+    transposition, a template the launch instantiates, stages a tile)."""
+    return cuda[cuda.index('\nextern "C" __global__'):]

@@ -13,7 +13,7 @@ import typing
 from pathlib import Path
 
 import pytest
-from conftest import BENCHMARK_NAMES, BENCHMARKS, PROGRAMS, ROOT, gathered_row, tiler
+from conftest import BENCHMARK_NAMES, BENCHMARKS, PROGRAMS, ROOT, gathered_row, kernels_of, tiler
 
 from tiler import kir, target
 from tiler.analyse import Options
@@ -190,7 +190,8 @@ def test_interior_blocks_run_a_copy_of_the_body_without_clamps_or_guards():
 def test_untiled_kernels_have_no_shared_memory_or_barriers():
     for name in BENCHMARK_NAMES:
         cuda = compiled(BENCHMARKS / f"{name}.fut", "untiled")["render"]
-        assert "__shared__" not in cuda and "__syncthreads" not in cuda
+        kernels = kernels_of(cuda)
+        assert "__shared__" not in kernels and "__syncthreads" not in kernels
 
 
 # ---- the verifier catches planted mistakes ----------------------------------------
@@ -567,17 +568,21 @@ def test_a_schedule_the_user_chose_or_no_launch_timing_is_never_raced(options):
 def test_the_launcher_races_with_a_cache_a_lock_and_not_while_capturing():
     cuda = run_all((BENCHMARKS / "nbody.fut").read_text(), "nbody.fut", Options())["render"]
     launcher = cuda[cuda.index("// Host launcher"):]
-    assert "#include <mutex>" in cuda and "std::lock_guard<std::mutex> tiler_hold(tiler_lock)" in launcher
-    assert "cudaStreamIsCapturing(stream, &tiler_capture)" in launcher  # a graph capture is never raced
-    assert "for (int tiler_round = 0; tiler_round <= 3 && tiler_timed; ++tiler_round)" in launcher and "tiler_best[1] * 1.02f < tiler_best[0]" in launcher
+    race = cuda[cuda.index("#define TILER_RACE_CUH"):cuda.index("// Host launcher")]  # templates/race.cuh
+    assert "#include <mutex>" in race and "std::lock_guard<std::mutex> hold(races.lock)" in race
+    assert "cudaStreamIsCapturing(stream, &capture)" in race  # a graph capture is never raced
+    assert "for (int round = 0; round <= ROUNDS && timed; ++round)" in race and "best[1] * margin < best[0]" in race
+    assert "tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, " \
+           "tiler_run, &tiler_version);" in launcher
     assert re.search(r"static const int tiler_rivals\[\] = \{[-0-9, ]+\};", launcher)
+    assert re.search(r"static tiler_races<\d+, 64> tiler_table;", launcher)  # the launcher's own table
     # the lock is held to look up and to remember, never across the race's waits; another thread's capture
     # cannot forbid those waits; the timed launches leave out raising the shared memory limit
-    race = launcher[launcher.index("if (tiler_winner < 0 && tiler_may_race"):]
-    waits = race.index("cudaEventSynchronize")
-    assert "tiler_hold" not in race[:waits] and race.index("tiler_hold") > race.index("cudaThreadExchangeStreamCaptureMode", waits)
-    assert race.count("cudaThreadExchangeStreamCaptureMode(&tiler_mode)") == 2
-    assert "tiler_run(tiler_racers[tiler_r], tiler_round == 0)" in race
+    body = race[race.index("if (winner < 0 && may_race"):]
+    waits = body.index("cudaEventSynchronize")
+    assert "hold" not in body[:waits] and body.index("hold") > body.index("cudaThreadExchangeStreamCaptureMode", waits)
+    assert body.count("cudaThreadExchangeStreamCaptureMode(&mode)") == 2
+    assert "run(racers[r], round == 0)" in body
 
 
 def test_the_launchers_own_names_are_all_reserved():

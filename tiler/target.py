@@ -19,7 +19,7 @@ REGISTER_FILE = 65536  # 32-bit registers an SM has (and a block may use), sm_50
 MAX_REGISTERS = 255  # a thread may use at most this many
 MULTIPROCESSORS = 132  # SMs of an H100 or H200 (SXM): what a plan assumes when no GPU is at hand
 # the name a launch condition gives the GPU's SM count: the host launcher reads
-# it once a device (GET_MULTIPROCESSORS), the Python runtime from pycuda
+# it once a device (templates/launcher.cuh), the Python runtime from pycuda
 MULTIPROCESSORS_NAME = "tiler_multiprocessors"
 STATIC_SHARED_LIMIT = 48 * 1024  # beyond it, shared memory is dynamic and the launch raises the limit
 SHARED_LIMIT_ANY_GPU = 227 * 1024  # the most a block can have (Hopper, Ampere A100: 227 KiB)
@@ -69,13 +69,11 @@ def implementation_shaped(name: str) -> bool:
     """A name shaped as the compiler's or the headers' own are (CXX_KEYWORDS
     and CUDA_DEFINED list the rest of what a program's names must avoid)."""
     return _IMPLEMENTATION_SHAPED.fullmatch(name) is not None
-# the host launcher's own names (module.cu.j2): a program's name never meets them
-LAUNCHER_NAMES = {"stream", "tiler_device", "tiler_sm_counts", MULTIPROCESSORS_NAME, "tiler_run", "tiler_v",
-                  "tiler_grid", "tiler_block", "tiler_err", "tiler_version", "tiler_rivals", "tiler_capture",
-                  "tiler_key", "tiler_seen", "tiler_winners", "tiler_seen_count", "tiler_lock", "tiler_hold",
-                  "tiler_winner", "tiler_racers", "tiler_best", "tiler_start", "tiler_stop", "tiler_round",
-                  "tiler_r", "tiler_ms", "tiler_i", "tiler_may_race", "tiler_timed", "tiler_raise", "tiler_known",
-                  "tiler_room", "tiler_mode", "tiler_failed", "tiler_first"}
+# the host launcher's own names (render/launcher.py, and the helpers of
+# templates/launcher.cuh and race.cuh it calls): a program's name never meets them
+LAUNCHER_NAMES = {"stream", "tiler_device", MULTIPROCESSORS_NAME, "tiler_multiprocessor_count", "tiler_run", "tiler_v",
+                  "tiler_raise", "tiler_grid", "tiler_block", "tiler_stage", "tiler_err", "tiler_version",
+                  "tiler_rivals", "tiler_key", "tiler_races", "tiler_table", "tiler_race"}
 
 # vector types: one 64- or 128-bit access moves WIDTH elements
 VECTOR = {("float", 2): "float2", ("float", 4): "float4", ("int", 2): "int2", ("int", 4): "int4",
@@ -194,7 +192,6 @@ SCRATCH_ALLOC = "cudaMallocAsync((void**)&{name}, {bytes}, stream)"  # stream-or
 SCRATCH_FREE = "cudaFreeAsync({name}, stream)"
 RAISE_DYNAMIC_SHARED = "cudaFuncSetAttribute({kernel}, cudaFuncAttributeMaxDynamicSharedMemorySize, {bytes})"
 GET_DEVICE = "cudaGetDevice(&{device})"
-GET_MULTIPROCESSORS = "cudaDeviceGetAttribute(&{count}, cudaDevAttrMultiProcessorCount, {device})"
 # A first launch at a set of sizes races a tiled version against the untiled
 # kernel: a warm-up launch each, then TIMED_ROUNDS launches each, alternating;
 # the fastest launch of each counts, and the rival wins only by TIMED_MARGIN
@@ -202,18 +199,6 @@ GET_MULTIPROCESSORS = "cudaDeviceGetAttribute(&{count}, cudaDevAttrMultiProcesso
 TIMED_ROUNDS = 3
 TIMED_MARGIN = 1.02
 TIMED_SIZES = 64  # sets of sizes (a device's, a version's) the C launcher remembers; past it, the conditions pick
-CAPTURING = "cudaStreamIsCapturing(stream, &{status})"
-CAPTURE_NONE = "cudaStreamCaptureStatusNone"
-CAPTURE_STATUS = "cudaStreamCaptureStatus"
-CAPTURE_MODE = "cudaStreamCaptureMode"
-CAPTURE_RELAXED = "cudaStreamCaptureModeRelaxed"  # the race may wait on its events while another thread captures
-EXCHANGE_CAPTURE_MODE = "cudaThreadExchangeStreamCaptureMode(&{mode})"
-EVENT = "cudaEvent_t"
-EVENT_CREATE = "cudaEventCreate(&{event})"
-EVENT_RECORD = "cudaEventRecord({event}, stream)"
-EVENT_SYNC = "cudaEventSynchronize({event})"
-EVENT_ELAPSED = "cudaEventElapsedTime(&{ms}, {start}, {stop})"
-EVENT_DESTROY = "cudaEventDestroy({event})"
 NOT_NVRTC = "!defined(__CUDACC_RTC__)"  # host code: nvcc only; NVRTC compiles device code alone
 
 # a program's integer sums, differences, products and negations wrap around

@@ -103,6 +103,33 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" :: "n"(PENDING));
 #endif
 }
+// The launch's transposition of an input whose rows the kernel's threads
+// walk alone, run before that kernel: [batch][rows][cols] ->
+// [batch][cols][rows], a TILE x TILE tile a step through shared memory (one
+// column of padding: no bank conflicts), so that both the reads and the
+// writes coalesce. Blocks of TILE x ROWS threads; grid.y and grid.z may be
+// smaller than the tiles and the batch, and then walk the rest.
+template <int TILE, int ROWS, typename T>
+__device__ __forceinline__ void tiler_transpose(const T* __restrict__ in, T* __restrict__ out, int rows, int cols,
+                                                int batch) {
+  __shared__ T tile[TILE][TILE + 1];
+  const long long plane = (long long)rows * cols;
+  const int r0 = blockIdx.x * TILE;
+  for (int b = blockIdx.z; b < batch; b += gridDim.z) {
+    for (int c0 = blockIdx.y * TILE; c0 < cols; c0 += gridDim.y * TILE) {
+      for (int j = threadIdx.y; j < TILE; j += ROWS) {
+        const int r = r0 + j, c = c0 + threadIdx.x;
+        if (r < rows && c < cols) tile[j][threadIdx.x] = in[b * plane + (long long)r * cols + c];
+      }
+      __syncthreads();
+      for (int j = threadIdx.y; j < TILE; j += ROWS) {
+        const int c = c0 + j, r = r0 + threadIdx.x;
+        if (r < rows && c < cols) out[b * plane + (long long)c * rows + r] = tile[threadIdx.x][j];
+      }
+      __syncthreads();
+    }
+  }
+}
 #endif
 
 extern "C" __global__ void __launch_bounds__(256)
@@ -154,6 +181,25 @@ tiler_conv2d_untiled_wide(const float* __restrict__ img, const float* __restrict
 }
 
 #if !defined(__CUDACC_RTC__)
+// launcher.cuh: what every host launcher shares, included into each .cu for
+// nvcc only (NVRTC compiles device code alone), once a translation unit.
+#ifndef TILER_LAUNCHER_CUH
+#define TILER_LAUNCHER_CUH
+
+// The SM count of `device`, read once a device (the first DEVICES devices;
+// others at each call): some versions run only where their grid fills it.
+template <int DEVICES>
+static int tiler_multiprocessor_count(int device) {
+  static int counts[DEVICES] = {0};
+  int count = device < DEVICES ? counts[device] : 0;
+  if (count == 0) {
+    cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device);
+    if (device < DEVICES) counts[device] = count;
+  }
+  return count;
+}
+#endif
+
 // Host launcher: checks the sizes, picks the first version whose condition
 // holds (as the comment at the top says), computes its grid and launches it
 // on `stream`. Returns cudaErrorInvalidValue for a size past 2146435072 or

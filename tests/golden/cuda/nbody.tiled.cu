@@ -117,6 +117,33 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" :: "n"(PENDING));
 #endif
 }
+// The launch's transposition of an input whose rows the kernel's threads
+// walk alone, run before that kernel: [batch][rows][cols] ->
+// [batch][cols][rows], a TILE x TILE tile a step through shared memory (one
+// column of padding: no bank conflicts), so that both the reads and the
+// writes coalesce. Blocks of TILE x ROWS threads; grid.y and grid.z may be
+// smaller than the tiles and the batch, and then walk the rest.
+template <int TILE, int ROWS, typename T>
+__device__ __forceinline__ void tiler_transpose(const T* __restrict__ in, T* __restrict__ out, int rows, int cols,
+                                                int batch) {
+  __shared__ T tile[TILE][TILE + 1];
+  const long long plane = (long long)rows * cols;
+  const int r0 = blockIdx.x * TILE;
+  for (int b = blockIdx.z; b < batch; b += gridDim.z) {
+    for (int c0 = blockIdx.y * TILE; c0 < cols; c0 += gridDim.y * TILE) {
+      for (int j = threadIdx.y; j < TILE; j += ROWS) {
+        const int r = r0 + j, c = c0 + threadIdx.x;
+        if (r < rows && c < cols) tile[j][threadIdx.x] = in[b * plane + (long long)r * cols + c];
+      }
+      __syncthreads();
+      for (int j = threadIdx.y; j < TILE; j += ROWS) {
+        const int c = c0 + j, r = r0 + threadIdx.x;
+        if (r < rows && c < cols) out[b * plane + (long long)c * rows + r] = tile[threadIdx.x][j];
+      }
+      __syncthreads();
+    }
+  }
+}
 #endif
 
 extern "C" __global__ void __launch_bounds__(256, 1)
@@ -332,30 +359,141 @@ tiler_nbody_untiled(float eps, const float* __restrict__ bodies, float* __restri
 }
 
 #if !defined(__CUDACC_RTC__)
+// launcher.cuh: what every host launcher shares, included into each .cu for
+// nvcc only (NVRTC compiles device code alone), once a translation unit.
+#ifndef TILER_LAUNCHER_CUH
+#define TILER_LAUNCHER_CUH
+
+// The SM count of `device`, read once a device (the first DEVICES devices;
+// others at each call): some versions run only where their grid fills it.
+template <int DEVICES>
+static int tiler_multiprocessor_count(int device) {
+  static int counts[DEVICES] = {0};
+  int count = device < DEVICES ? counts[device] : 0;
+  if (count == 0) {
+    cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device);
+    if (device < DEVICES) counts[device] = count;
+  }
+  return count;
+}
+#endif
+// race.cuh: how a host launcher races a version against its rival (the
+// untiled kernel) the first time it meets a set of sizes; included into each
+// .cu whose launcher races, for nvcc only, once a translation unit.
+#ifndef TILER_RACE_CUH
+#define TILER_RACE_CUH
 #include <cstring>
 #include <mutex>
+
+// A launcher's memory of its races: for up to SIZES sets of sizes (each with
+// the device and the version the conditions picked: KEYS numbers), the
+// version that won there. The lock is held to look up and to remember, never
+// across a race's launches.
+template <int KEYS, int SIZES>
+struct tiler_races {
+  long long seen[SIZES][KEYS];
+  int winners[SIZES];
+  int count;
+  std::mutex lock;
+  int known(const long long* key) const {  // the winner remembered for `key`, or -1 (call with the lock held)
+    for (int i = 0; i < count; ++i)
+      if (std::memcmp(seen[i], key, sizeof seen[i]) == 0) return winners[i];
+    return -1;
+  }
+};
+
+// Sets *chosen to `version` (the conditions' pick) or its `rival`. Where
+// `key` is new, `races` has room to remember it, and no graph is being
+// captured on `stream`, the two race there first: a warm-up launch each, then
+// ROUNDS launches each, alternating; the fastest launch of each counts, and
+// the rival wins only where its time times `margin` is below the version's
+// (timer noise must not flip the model's choice). That call waits for the
+// race's launches. `run(v, raise)` launches version v, raising its shared
+// memory limit first where `raise`. Returns the picked version's own launch
+// error if it fails in the race, else cudaSuccess.
+template <int ROUNDS, int KEYS, int SIZES, typename Run>
+static cudaError_t tiler_race(tiler_races<KEYS, SIZES>& races, const long long (&key)[KEYS], int version,
+                              int rival, float margin, cudaStream_t stream, Run run, int* chosen) {
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  const bool may_race = cudaStreamIsCapturing(stream, &capture) == cudaSuccess &&
+                        capture == cudaStreamCaptureStatusNone;
+  if (!may_race) (void)cudaGetLastError();  // a capture: the winner if known, else the condition's pick
+  int winner = -1;
+  bool room = false;
+  {
+    std::lock_guard<std::mutex> hold(races.lock);
+    winner = races.known(key);
+    room = races.count < SIZES;
+  }
+  cudaEvent_t start = nullptr, stop = nullptr;
+  if (winner < 0 && may_race && room &&
+      cudaEventCreate(&start) == cudaSuccess && cudaEventCreate(&stop) == cudaSuccess) {
+    // waiting for the race's events must stay legal while another thread captures a graph
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    (void)cudaThreadExchangeStreamCaptureMode(&mode);
+    const int racers[2] = {version, rival};
+    float best[2] = {3.4e38f, 3.4e38f};
+    bool timed = true;
+    cudaError_t failed = cudaSuccess;  // the picked version's own launch error ends the race
+    for (int round = 0; round <= ROUNDS && timed; ++round)  // round 0 warms up
+      for (int r = 0; r < 2 && timed; ++r) {
+        timed = cudaEventRecord(start, stream) == cudaSuccess;
+        // the shared memory limit is raised in the warm-up: host work the timed launches leave out
+        const cudaError_t err = run(racers[r], round == 0);
+        float ms = 0;
+        timed = timed && cudaEventRecord(stop, stream) == cudaSuccess && cudaEventSynchronize(stop) == cudaSuccess &&
+                cudaEventElapsedTime(&ms, start, stop) == cudaSuccess;
+        if (err != cudaSuccess && r == 0) {
+          failed = err;
+          timed = false;
+        } else if (err != cudaSuccess) {
+          best[1] = -1.0f;  // the rival cannot run here: never chosen
+        } else if (timed && round > 0 && best[r] >= 0 && ms < best[r]) {
+          best[r] = ms;
+        }
+      }
+    (void)cudaThreadExchangeStreamCaptureMode(&mode);  // the thread's own mode again
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    if (failed != cudaSuccess) return failed;
+    if (timed) {
+      winner = best[1] >= 0 && best[1] * margin < best[0] ? racers[1] : racers[0];
+      std::lock_guard<std::mutex> hold(races.lock);
+      const int first = races.known(key);  // another thread may have raced these sizes meanwhile: its winner stays
+      if (first >= 0) {
+        winner = first;
+      } else if (races.count < SIZES) {
+        std::memcpy(races.seen[races.count], key, sizeof key);
+        races.winners[races.count++] = winner;
+      }
+    } else {
+      (void)cudaGetLastError();  // the timer failed: nothing remembered, the condition's pick runs
+    }
+  } else {
+    if (start) cudaEventDestroy(start);
+    if (stop) cudaEventDestroy(stop);
+    if (winner < 0) (void)cudaGetLastError();  // an event could not be made (or no race): the condition's pick runs
+  }
+  *chosen = winner >= 0 ? winner : version;
+  return cudaSuccess;
+}
+#endif
 
 // Host launcher: checks the sizes, picks the first version whose condition
 // holds (as the comment at the top says), computes its grid and launches it
 // on `stream`. Returns cudaErrorInvalidValue for a size past 2146435072 or
 // below 0, else the launch's error (cudaSuccess when there is nothing to do).
 // The first time it meets a set of sizes on a device, a version that has a
-// rival is raced against it on `stream` (a warm-up launch each, then
-// 3 launches each, waiting for them), and the faster runs at those
-// sizes from then on: that first call blocks until its launches are done. A
-// stream being captured into a graph is not raced (the condition decides).
+// rival is raced against it on `stream` (race.cuh), and the faster runs at
+// those sizes from then on: that first call blocks until its launches are
+// done. A stream being captured into a graph is not raced.
 extern "C" cudaError_t tiler_nbody_launch(float eps, const float* bodies, float* out0, int n, cudaStream_t stream)
 {
   if (n < 0 || n > 2146435072) return cudaErrorInvalidValue;
   int tiler_device = 0;
   cudaGetDevice(&tiler_device);
-  // the GPU's SM count, read once a device: some versions run only where their grid fills it
-  static int tiler_sm_counts[64] = {0};
-  int tiler_multiprocessors = tiler_device < 64 ? tiler_sm_counts[tiler_device] : 0;
-  if (tiler_multiprocessors == 0) {
-    cudaDeviceGetAttribute(&tiler_multiprocessors, cudaDevAttrMultiProcessorCount, tiler_device);
-    if (tiler_device < 64) tiler_sm_counts[tiler_device] = tiler_multiprocessors;
-  }
+  // the GPU's SM count: some versions run only where their grid fills it
+  const int tiler_multiprocessors = tiler_multiprocessor_count<64>(tiler_device);
   // launches version `tiler_v` (numbered as at the top), raising its shared memory limit first if `tiler_raise`
   auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
@@ -385,78 +523,11 @@ extern "C" cudaError_t tiler_nbody_launch(float eps, const float* bodies, float*
   if (tiler_version < 0 && (n >= 9)) tiler_version = 1;
   if (tiler_version < 0) tiler_version = 2;
   static const int tiler_rivals[] = {2, 2, -1};  // the version each is raced against (-1: none)
-  cudaStreamCaptureStatus tiler_capture = cudaStreamCaptureStatusNone;
   if (tiler_rivals[tiler_version] >= 0) {
-    const bool tiler_may_race = cudaStreamIsCapturing(stream, &tiler_capture) == cudaSuccess && tiler_capture == cudaStreamCaptureStatusNone;
-    if (!tiler_may_race) (void)cudaGetLastError();  // a capture: the winner if known, else the condition's pick
     const long long tiler_key[] = {n, tiler_device, tiler_version};
-    static long long tiler_seen[64][sizeof tiler_key / sizeof tiler_key[0]];
-    static int tiler_winners[64], tiler_seen_count = 0;
-    static std::mutex tiler_lock;  // held to look up and to remember, never across a race's launches
-    auto tiler_known = [&]() -> int {  // the winner remembered for these sizes, or -1 (call with the lock held)
-      for (int tiler_i = 0; tiler_i < tiler_seen_count; ++tiler_i)
-        if (std::memcmp(tiler_seen[tiler_i], tiler_key, sizeof tiler_key) == 0) return tiler_winners[tiler_i];
-      return -1;
-    };
-    int tiler_winner = -1;
-    bool tiler_room = false;
-    {
-      std::lock_guard<std::mutex> tiler_hold(tiler_lock);
-      tiler_winner = tiler_known();
-      tiler_room = tiler_seen_count < 64;
-    }
-    // race where the sizes are new and there is room to remember the winner (else the condition's pick)
-    cudaEvent_t tiler_start = nullptr, tiler_stop = nullptr;
-    if (tiler_winner < 0 && tiler_may_race && tiler_room &&
-        cudaEventCreate(&tiler_start) == cudaSuccess && cudaEventCreate(&tiler_stop) == cudaSuccess) {
-      // waiting for the race's events must stay legal while another thread captures a graph
-      cudaStreamCaptureMode tiler_mode = cudaStreamCaptureModeRelaxed;
-      (void)cudaThreadExchangeStreamCaptureMode(&tiler_mode);
-      const int tiler_racers[2] = {tiler_version, tiler_rivals[tiler_version]};
-      float tiler_best[2] = {3.4e38f, 3.4e38f};
-      bool tiler_timed = true;
-      cudaError_t tiler_failed = cudaSuccess;  // the picked version's own launch error ends the race
-      for (int tiler_round = 0; tiler_round <= 3 && tiler_timed; ++tiler_round)  // round 0 warms up
-        for (int tiler_r = 0; tiler_r < 2 && tiler_timed; ++tiler_r) {
-          tiler_timed = cudaEventRecord(tiler_start, stream) == cudaSuccess;
-          // the shared memory limit is raised in the warm-up: host work the timed launches leave out
-          const cudaError_t tiler_err = tiler_run(tiler_racers[tiler_r], tiler_round == 0);
-          float tiler_ms = 0;
-          tiler_timed = tiler_timed && cudaEventRecord(tiler_stop, stream) == cudaSuccess &&
-                        cudaEventSynchronize(tiler_stop) == cudaSuccess &&
-                        cudaEventElapsedTime(&tiler_ms, tiler_start, tiler_stop) == cudaSuccess;
-          if (tiler_err != cudaSuccess && tiler_r == 0) {
-            tiler_failed = tiler_err;
-            tiler_timed = false;
-          } else if (tiler_err != cudaSuccess) {
-            tiler_best[1] = -1.0f;  // the rival cannot run here: never chosen
-          } else if (tiler_timed && tiler_round > 0 && tiler_best[tiler_r] >= 0 && tiler_ms < tiler_best[tiler_r]) {
-            tiler_best[tiler_r] = tiler_ms;
-          }
-        }
-      (void)cudaThreadExchangeStreamCaptureMode(&tiler_mode);  // the thread's own mode again
-      cudaEventDestroy(tiler_start);
-      cudaEventDestroy(tiler_stop);
-      if (tiler_failed != cudaSuccess) return tiler_failed;
-      if (tiler_timed) {
-        tiler_winner = tiler_best[1] >= 0 && tiler_best[1] * 1.02f < tiler_best[0] ? tiler_racers[1] : tiler_racers[0];
-        std::lock_guard<std::mutex> tiler_hold(tiler_lock);
-        const int tiler_first = tiler_known();  // another thread may have raced these sizes meanwhile: its winner stays
-        if (tiler_first >= 0) {
-          tiler_winner = tiler_first;
-        } else if (tiler_seen_count < 64) {
-          std::memcpy(tiler_seen[tiler_seen_count], tiler_key, sizeof tiler_key);
-          tiler_winners[tiler_seen_count++] = tiler_winner;
-        }
-      } else {
-        (void)cudaGetLastError();  // the timer failed: nothing remembered, the condition's pick runs
-      }
-    } else {
-      if (tiler_start) cudaEventDestroy(tiler_start);
-      if (tiler_stop) cudaEventDestroy(tiler_stop);
-      if (tiler_winner < 0) (void)cudaGetLastError();  // an event could not be made (or no race): the condition's pick runs
-    }
-    if (tiler_winner >= 0) tiler_version = tiler_winner;
+    static tiler_races<3, 64> tiler_table;  // the winners of its races
+    const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);
+    if (tiler_err != cudaSuccess) return tiler_err;
   }
   return tiler_run(tiler_version, true);
 }

@@ -1,0 +1,206 @@
+"""The host launcher, written in C from what `launcher(module)` decides.
+
+`launcher` is the launcher as data (its parameters, the sizes it refuses,
+each version's condition, grid, shared memory, scratch and stages); `body`
+writes its statements from that data, one small function a part. What every
+launcher shares, the SM count read once a device and the race of a version
+against its rival, is fixed C++ in templates/launcher.cuh and race.cuh; the
+module's template only lays the pieces out.
+"""
+from __future__ import annotations
+
+from .. import kir, target
+from ..lower import program_stem
+from ..lower.values import rewrite
+from .cexpr import c
+
+__all__ = ["launcher", "launcher_name", "body", "transpose_kernel"]
+
+LAUNCHER_DEVICES = 64  # devices whose SM count the host launcher keeps once read
+
+
+def launcher_name(m: kir.Module) -> str:
+    return f"tiler_{m.stem or program_stem(m.source)}_launch"
+
+
+def launcher(m: kir.Module) -> dict:
+    """What the host launcher does, decided here: its parameters, the sizes it
+    refuses, and for each version the condition (with the pointer alignment a
+    vector version needs), the grid and the shared memory."""
+    host = m.params
+    names = {p.source: p.name for p in host if p.role == "size"}
+    arrays = {p.source: p.name for p in host if p.pointer}
+
+    def in_params(e):  # conditions name sizes as the program does; the launcher's parameters may differ
+        return rewrite(e, lambda x: kir.Ref(names.get(x.name, x.name)) if isinstance(x, kir.Ref) else None)
+
+    versions = []
+    for v in m.versions:
+        k = v.kernel
+        conds = [c(in_params(v.condition))] if v.condition is not None else []
+        if k.divisible:  # 128-bit accesses: every array the caller gives must start 16-byte aligned too
+            # (a launch's transposed copy is the launcher's own allocation, aligned already)
+            pointers = " | ".join(f"(unsigned long long){_host_name(p, arrays)}" for p in k.params
+                                  if p.pointer and not p.transposed)
+            conds.append(f"(({pointers}) & 15) == 0")
+        versions.append({"kernel": k.name, "condition": " && ".join(f"({x})" for x in conds) or None,
+                         "grid": _grid_c(k, names), "block": list(k.block), "shared": k.dynamic_shared_bytes,
+                         "args": ", ".join(_host_name(p, arrays) for p in k.params),
+                         "scratch": [_scratch(p, arrays[p.source], names) for p in k.transposes] +
+                         [_partials(s, in_params) for s in k.scratch],
+                         "stages": [{"kernel": s.name, "grid": _grid_c(s, names)} for s in k.stages]})
+    index = {v.kernel.name: i for i, v in enumerate(m.versions)}
+    rivals = [index[v.rival] if v.rival else -1 for v in m.versions]
+    return {"name": launcher_name(m), "params": ", ".join(_host_param(p) for p in host),
+            "timed": m.timed, "rivals": rivals,
+            "max_size": target.MAX_SIZE, "sizes": [p for p in host if p.role == "size"],
+            "arrays": [p for p in host if p.pointer], "scalars": [p for p in host if p.role == "scalar"],
+            "versions": versions, "multiprocessors": m.reads_multiprocessors}
+
+
+def _grid_c(k: kir.Kernel, names: dict) -> list[str]:
+    """The kernel's grid in C, over the launcher's parameters."""
+    def blocks(a):
+        n = str(-(-a[0] // a[1])) if isinstance(a[0], int) else names.get(a[0], a[0]) if a[1] == 1 else \
+            f"({names.get(a[0], a[0])} + {a[1] - 1}) / {a[1]}"
+        return f"({n} < {a[2]} ? {n} : {a[2]})" if len(a) > 2 else n
+    return ["1" if a is None else blocks(a) for a in k.grid]
+
+
+def _partials(s: kir.Scratch, in_params) -> dict:
+    """Scratch memory for a kernel's partial results, in the launcher."""
+    return {"name": s.name, "ctype": s.ctype, "why": s.why, "bytes": f"sizeof({s.ctype}) * ({c(in_params(s.count))})",
+            "transpose": False}
+
+
+def _host_name(p: kir.Param, arrays: dict) -> str:
+    """What the launcher passes for a kernel parameter: its own array for an
+    input, else the kernel's name (an output, a size, a transposed copy)."""
+    return p.name if p.transposed or p.role != "input" else arrays[p.source]
+
+
+def _scratch(p: kir.Param, source: str, names: dict) -> dict:
+    """A transposed input in the launcher: its scratch array, bytes, and the
+    transposition's extents and grid, in C over the launcher's parameters."""
+    def size(s):
+        return str(s) if isinstance(s, int) else names.get(s, s)
+
+    *lead, rows, cols = [size(s) for s in p.source_shape]
+    batch = " * ".join(f"({x})" for x in lead) or "1"
+    count = " * ".join([f"({target.INDEX}){rows}", cols] + [f"({x})" for x in lead])
+    grid = target.transpose_grid_c(rows, cols, batch if lead else None)
+    return {"name": p.name, "source": source, "ctype": p.ctype, "rows": rows, "cols": cols, "batch": batch,
+            "bytes": f"sizeof({p.ctype}) * {count}", "grid": grid, "transpose": True,
+            "why": f"`{source}` with its last two axes swapped"}
+
+
+def _host_param(p: kir.Param) -> str:
+    return param(p, restrict="")
+
+
+def param(p: kir.Param, restrict: str = target.RESTRICT + " ") -> str:
+    """A kernel's parameter (arrays `__restrict__`); the host launcher's drop it."""
+    if p.role == "input":
+        return f"const {p.ctype}* {restrict}{p.name}"
+    if p.role in ("output", kir.SCRATCH):
+        return f"{p.ctype}* {restrict}{p.name}"
+    return f"{p.ctype} {p.name}"
+
+
+# ---- the launcher's statements ----------------------------------------------------
+
+
+def body(host: dict) -> str:
+    """The launcher's statements: the sizes checked, the version picked by
+    its condition (and raced against its rival where it has one), launched."""
+    lines = [f"  if ({p.name} < 0 || {p.name} > {host['max_size']}) return {target.INVALID_VALUE};" for p in host["sizes"]]
+    if host["multiprocessors"] or host["timed"]:
+        lines += ["  int tiler_device = 0;", f"  {target.GET_DEVICE.format(device='tiler_device')};"]
+    if host["multiprocessors"]:
+        lines += ["  // the GPU's SM count: some versions run only where their grid fills it",
+                  f"  const int {target.MULTIPROCESSORS_NAME} = "
+                  f"tiler_multiprocessor_count<{LAUNCHER_DEVICES}>(tiler_device);"]
+    lines += ["  // launches version `tiler_v` (numbered as at the top), raising its shared memory limit first if "
+              "`tiler_raise`",
+              f"  auto tiler_run = [&](int tiler_v, bool tiler_raise) -> {target.ERROR} {{", "    switch (tiler_v) {"]
+    for n, v in enumerate(host["versions"]):
+        lines += [f"    case {n}: {{  // {v['kernel']}", *_case(v), "    }"]
+    lines += ["    }", f"    return {target.INVALID_VALUE};", "  };", "  int tiler_version = -1;"]
+    lines += [f"  if (tiler_version < 0{' && ' + v['condition'] if v['condition'] else ''}) tiler_version = {n};"
+              for n, v in enumerate(host["versions"])]
+    if host["versions"][-1]["condition"]:
+        lines.append(f"  if (tiler_version < 0) return {target.INVALID_VALUE};")
+    if host["timed"]:
+        lines += _race(host)
+    lines.append("  return tiler_run(tiler_version, true);")
+    return "\n".join(lines) + "\n"
+
+
+def _case(v: dict) -> list[str]:
+    """One version's launch in the launcher's `switch`: its scratch taken,
+    the launch's transpositions and stages run before it, its scratch given
+    back; each step only if the last succeeded."""
+    grid, block = ", ".join(v["grid"]), ", ".join(str(b) for b in v["block"])
+    launch = f"{v['kernel']}<<<tiler_grid, tiler_block, {v['shared']}, stream>>>({v['args']});"
+    lines = [f"      const dim3 tiler_grid({grid}), tiler_block({block});",
+             f"      if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return {target.SUCCESS};"]
+    if v["shared"]:
+        lines.append(f"      if (tiler_raise) "
+                     f"{target.RAISE_DYNAMIC_SHARED.format(kernel=v['kernel'], bytes=v['shared'])};")
+    if not v["scratch"]:
+        return lines + [f"      {launch}", f"      return {target.LAST_ERROR};"]
+    ok = f"tiler_err == {target.SUCCESS}"
+    lines.append(f"      {target.ERROR} tiler_err = {target.SUCCESS};")
+    for s in v["scratch"]:
+        lines += [f"      {s['ctype']}* {s['name']} = nullptr;  // {s['why']}",
+                  f"      if ({ok}) tiler_err = {target.SCRATCH_ALLOC.format(name=s['name'], bytes=s['bytes'])};"]
+    lines.append(f"      if ({ok}) {{")
+    for s in v["scratch"]:
+        if s["transpose"]:
+            lines += [f"        if ({s['bytes']} > 0)",
+                      f"          {target.transpose_kernel(s['ctype'])}<<<dim3({', '.join(s['grid'])}), "
+                      f"dim3({target.TRANSPOSE_TILE}, {target.TRANSPOSE_ROWS}), 0, stream>>>({s['source']}, "
+                      f"{s['name']}, {s['rows']}, {s['cols']}, {s['batch']});"]
+    for n, st in enumerate(v["stages"]):
+        lines += [f"        if ({ok}) {{  // stage {n}: its blocks' partial results (none for no iterations)",
+                  f"          const dim3 tiler_stage({', '.join(st['grid'])});",
+                  f"          if (tiler_stage.x > 0) {st['kernel']}<<<tiler_stage, tiler_block, {v['shared']}, "
+                  f"stream>>>({v['args']});",
+                  f"          tiler_err = {target.LAST_ERROR};", "        }"]
+    if v["stages"]:
+        lines += [f"        if ({ok}) {{", f"          {launch}", f"          tiler_err = {target.LAST_ERROR};",
+                  "        }"]
+    else:
+        lines += [f"        {launch}", f"        tiler_err = {target.LAST_ERROR};"]
+    lines.append("      }")
+    lines += [f"      if ({s['name']}) {target.SCRATCH_FREE.format(name=s['name'])};" for s in v["scratch"]]
+    return lines + ["      return tiler_err;"]
+
+
+def _race(host: dict) -> list[str]:
+    """A version with a rival races it the first time the launcher meets its
+    sizes on a device (race.cuh), and the winner runs from then on."""
+    key = [p.name for p in host["sizes"]] + ["tiler_device", "tiler_version"]
+    return [f"  static const int tiler_rivals[] = {{{', '.join(str(r) for r in host['rivals'])}}};  "
+            "// the version each is raced against (-1: none)",
+            "  if (tiler_rivals[tiler_version] >= 0) {",
+            f"    const long long tiler_key[] = {{{', '.join(key)}}};",
+            f"    static tiler_races<{len(key)}, {target.TIMED_SIZES}> tiler_table;  // the winners of its races",
+            f"    const {target.ERROR} tiler_err = tiler_race<{target.TIMED_ROUNDS}>(tiler_table, tiler_key, "
+            f"tiler_version, tiler_rivals[tiler_version], {target.TIMED_MARGIN}f, stream, tiler_run, &tiler_version);",
+            f"    if (tiler_err != {target.SUCCESS}) return tiler_err;",
+            "  }"]
+
+
+def transpose_kernel(ctype: str) -> str:
+    """The launch's transposition of an input of `ctype` elements, as a kernel
+    of its own (tiler.cuh's tiler_transpose), guarded so that modules sharing
+    a translation unit define it once a type."""
+    name = target.transpose_kernel(ctype)
+    return "\n".join([
+        f"#ifndef {name.upper()}", f"#define {name.upper()}",
+        "// the launch runs this before a kernel that reads an input transposed (tiler.cuh says how)",
+        f"{target.KERNEL} {target.LAUNCH_BOUNDS}({target.TRANSPOSE_TILE * target.TRANSPOSE_ROWS})",
+        f"{name}(const {ctype}* {target.RESTRICT} in, {ctype}* {target.RESTRICT} out, int rows, int cols, int batch)",
+        "{", f"  tiler_transpose<{target.TRANSPOSE_TILE}, {target.TRANSPOSE_ROWS}>(in, out, rows, cols, batch);", "}",
+        "#endif"])
