@@ -197,7 +197,7 @@ class KernelShape:
 
     def main(self, f: ast.FunDef) -> T.Kernel | None:
         c = self.c
-        params = _params(c, f.params, "param", _type_size_names(f))
+        params = _params(c, f.params, "param", _type_size_names(f) if f.type_sizes is None else f.type_sizes)
         for b in params:  # the launcher passes arrays and scalars: a tuple has no C type to pass it as
             if isinstance(b.type, Tuple):
                 c.error(b.span, f"main's parameter `{b.name}` is a tuple {b.type}: main takes arrays and scalars",

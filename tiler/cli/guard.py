@@ -12,6 +12,7 @@ import click
 
 from ..deep import call_deep
 from ..errors import CompilerBug, PlainError, UserError
+from ..tree import no_cycle_collection
 
 EXIT_USER, EXIT_BUG = 1, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
@@ -27,7 +28,13 @@ def guarded(fn=None, *, deep: bool = True):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
-            return call_deep(fn, *args, **kwargs) if deep else fn(*args, **kwargs)
+            if not deep:
+                return fn(*args, **kwargs)
+            # a command on the deep stack works on a program's trees, which hold no cycles: with the cycle
+            # collector on, the few allocations after the pipeline (the header, say) made it walk every tree
+            # of every stage again, 0.8 s of a 1 MB expression's 3.7
+            with no_cycle_collection():
+                return call_deep(fn, *args, **kwargs)
         except (UserError, PlainError) as exc:
             _err(_rendered(exc))
         except RecursionError:  # outside the stages (which locate it): the interpreter, say

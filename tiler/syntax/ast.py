@@ -207,6 +207,8 @@ class FunDef:
     body: Exp
     span: Span = _span()
     name_span: Span = _span()
+    # the sizes its type annotations name, which the parser notes as it goes (None: found by a walk)
+    type_sizes: frozenset | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -87,6 +87,7 @@ class _Parser:
         # The pyparsing grammar made such spans (its repetitions skip spaces before they fail), and the
         # spans are kept as they were.
         self.exp_stop = 0
+        self.type_sizes: list[str] = []  # every size named in a type so far (FunDef.type_sizes)
         self.indexed = False  # whether the last operand parsed ends with an index of its own
         self.primaries = {NAME: self.name_or_call, NUMBER: self.number, "(": self.paren, "if": self.if_,
                           "loop": self.loop, "map": lambda: self.soac(ast.Map),
@@ -166,6 +167,8 @@ class _Parser:
             elem = self.type()
             self.expect(",")
             size = self.size()
+            if isinstance(size, str):
+                self.type_sizes.append(size)
             return ast.TArray(elem, size, self.span(start, self.expect("]")))
         items = self.more(lambda: self.type() if self.starts_type() else None, [self.type()])
         end = self.expect(")")
@@ -207,13 +210,14 @@ class _Parser:
         return tuple(params)
 
     def fundef(self) -> ast.FunDef:
-        start = self.take()
+        start, first_size = self.take(), len(self.type_sizes)
         ret = self.type()
         name, name_span = self.name()
         params = self.params()
         self.expect("=")
         body = self.exp()
-        return ast.FunDef(ret, name, params, body, self.span(start, self.exp_stop), name_span)
+        return ast.FunDef(ret, name, params, body, self.span(start, self.exp_stop), name_span,
+                          frozenset(self.type_sizes[first_size:]))
 
     # ---- expressions -------------------------------------------------------
 
