@@ -6,6 +6,7 @@ every later IR carries, so any stage can point back at the source.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 
 
@@ -30,6 +31,7 @@ class Span:
 NO_SPAN = Span("<none>", 0, 0, 0, 0)
 
 
+_NEWLINE = re.compile("\n")
 BOM = "\ufeff"  # a UTF-8 byte-order mark some editors write at the start of a file
 
 
@@ -43,7 +45,13 @@ class Source:
         self.text = text
         self.name = name
         self.stem = stem  # the generated symbols' name (--name); "": the file's
-        self._starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+        self._line_starts: list[int] | None = None  # where each line starts, found when first asked
+
+    @property
+    def _starts(self) -> list[int]:
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in _NEWLINE.finditer(self.text)]
+        return self._line_starts
 
     def position(self, offset: int) -> tuple[int, int]:
         offset = max(0, min(offset, len(self.text)))

@@ -71,10 +71,19 @@ def descendants(node, is_child):
     recursion: a chain of `yield from` costs its depth for every node, and
     a 50,000-term sum is a tree 50,000 deep."""
     stack = [node]
+    pop, extend, names_of = stack.pop, stack.extend, _NAMES  # (bound once: this runs for every node)
     while stack:
-        n = stack.pop()
+        n = pop()
         yield n
-        stack.extend(reversed(tuple(children(n, is_child))))
+        kids = []
+        for name in names_of.get(type(n)) or child_fields(type(n)):
+            value = getattr(n, name)
+            if is_child(value):
+                kids.append(value)
+            elif isinstance(value, tuple):
+                kids.extend(v for v in value if is_child(v))
+        kids.reverse()
+        extend(kids)
 
 
 def methods(visitor: type, union, prefix: str = "_") -> dict[type, str]:

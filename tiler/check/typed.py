@@ -8,6 +8,7 @@ around a sequential body.
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 
 from ..source import NO_SPAN, Span
@@ -217,10 +218,24 @@ def is_exp(value) -> bool:
     return type(value) in EXPRESSIONS
 
 
+# id -> (a weak reference to the kernel, so that its id is known to be its own; its kinds). Weak: a
+# kernel kept alive here would outlive the command, and the collection at exit would walk it (1.5 s).
+_KINDS: dict[int, tuple] = {}
+
+
 def node_kinds(k: Kernel) -> frozenset[type]:
     """The classes of the expressions in a kernel's body and levels, from
-    one walk: a pass whose subject is not among them has nothing to do."""
+    one walk: a pass whose subject is not among them has nothing to do.
+    Remembered for the last few kernels asked (stage `kernel` and the
+    analysis ask of the same one)."""
     from ..tree import descendants
 
+    known = _KINDS.get(id(k))
+    if known is not None and known[0]() is k:
+        return known[1]
     roots = (k.body, *(a for lv in k.levels for a in lv.args), *(v for lv in k.levels for _, v in lv.lets))
-    return frozenset(type(n) for r in roots for n in descendants(r, is_exp))
+    kinds = frozenset(type(n) for r in roots for n in descendants(r, is_exp))
+    if len(_KINDS) >= 4:
+        _KINDS.clear()
+    _KINDS[id(k)] = (weakref.ref(k), kinds)
+    return kinds

@@ -33,13 +33,16 @@ def walk(e):
     if e is None:
         return
     stack = list(e) if isinstance(e, tuple) else [e]
+    pop, push, fields = stack.pop, stack.append, _FIELDS  # (bound once: this runs for every node)
     while stack:
-        node = stack.pop()
+        node = pop()
         yield node
-        for name in node_fields(type(node)) or ():
+        names = fields[type(node)] if type(node) in fields else node_fields(type(node))
+        for name in names or ():
             v = getattr(node, name)
-            if node_fields(type(v)) is not None:
-                stack.append(v)
+            kind = type(v)
+            if (fields[kind] if kind in fields else node_fields(kind)) is not None:
+                push(v)
             elif isinstance(v, tuple):
                 stack.extend(x for x in v if node_fields(type(x)) is not None)
 

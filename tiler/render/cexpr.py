@@ -14,10 +14,6 @@ def c(e) -> str:
     return _c(e, 0)
 
 
-def _prec(e) -> int:
-    return _PRECEDENCE[type(e)](e)
-
-
 def _const_prec(e) -> int:
     return UNARY if literal(e.value, e.ctype).startswith("-") else ATOM
 
@@ -31,8 +27,9 @@ _PRECEDENCE = {  # a node class's precedence (a table: one lookup a node where a
 
 
 def _wrap(e, need: int) -> str:
-    text = _c(e, need)
-    return f"({text})" if _prec(e) < need else text
+    cls = type(e)
+    text = _c(e, need)  # (an unknown class fails there, before its precedence is asked)
+    return f"({text})" if _PRECEDENCE[cls](e) < need else text
 
 
 def _c(e, need: int) -> str:
@@ -73,8 +70,13 @@ def _un(e) -> str:
 def _bin(e) -> str:
     if e.wrap:
         return _wrapped(e)
-    p = BINARY[e.op]
-    return f"{_wrap(e.a, p)} {e.op} {_wrap(e.b, p + 1)}"
+    p, a, b = BINARY[e.op], e.a, e.b
+    left, right = _c(a, p), _c(b, p + 1)  # (_wrap, inline: a sum of 50,000 terms nests as deep)
+    if _PRECEDENCE[type(a)](a) < p:
+        left = f"({left})"
+    if _PRECEDENCE[type(b)](b) <= p:
+        right = f"({right})"
+    return f"{left} {e.op} {right}"
 
 
 _WRITERS = {  # a node class's C, by table
