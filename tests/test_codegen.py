@@ -741,10 +741,48 @@ def test_versions_that_unrolled_every_copy_at_once_have_no_spills_and_their_plan
 def test_a_programs_integer_arithmetic_wraps_around_but_not_its_indices():
     """`+ - *` and negation on ints are two's complement (docs/language.md),
     which C's signed arithmetic is not: they are computed unsigned and cast
-    back (a wrapped operand stays unsigned); an index keeps signed
-    arithmetic, which nvcc folds into the 64-bit address."""
+    back (a wrapped operand stays unsigned). An index made by + - * alone
+    keeps signed arithmetic, which nvcc folds into the 64-bit address (past
+    the type's range it is out of range); one that passes a `%` on the way
+    wraps below it (a hash taken modulo a table's length stays in range)."""
     text = """fun [int, n] main([int, n] xs, [int, m] t) =
-  map(fn int (int x) => -(t[(x * 3 + 1) % m] * 1664525 + 1013904223), xs)
+  map(fn int (int x) => -(t[(x * 3 + 1) % m] * 1664525 + 1013904223) + t[x * 2 - x], xs)
 """
     cuda = run_all(text, "w.fut", Options(no_tile=True))["render"]
-    assert "(int)(-(((unsigned)t[(x * 3 + 1) % m] * (unsigned)1664525) + (unsigned)1013904223));" in cuda
+    assert "-(((unsigned)t[(int)(((unsigned)x * (unsigned)3) + (unsigned)1) % m] * (unsigned)1664525) " \
+           "+ (unsigned)1013904223)" in cuda
+    assert "(unsigned)t[x * 2 - x]" in cuda
+    # under a register tile and in a split reduction's combining too
+    for path, wrapped in (("corpus/a_matmul_int_rowstream.fut", "(unsigned)reg_sh_ac[L0_] * (unsigned)reg_sh_bc["),
+                          ("tests/programs/analysis/reduce_int.fut", "(int)((unsigned)s_part + (unsigned)s_part_16o)")):
+        assert wrapped in run_all((ROOT / path).read_text(), path)["render"], path
+
+
+def test_buffers_follow_the_chunks_a_stream_really_has():
+    """A stream's known length caps its buffers (one chunk: one buffer, no
+    cp.async), but not that of a loop's rows streamed end to end (the
+    joined stream is many rows long, not one); a stream of length 0 is left
+    in place (it compiled into a one-stage pipeline the verifier refused);
+    and under a register tile the block's own plan of cp.async stands."""
+    def staged(values):
+        return [p.staging for s in values["analyse"].streams for p in s.inputs if p.staged]
+
+    joined = (PROGRAMS / "analysis" / "joined_rows.fut").read_text().replace("[[f32, m], r]", "[[f32, 64], r]")
+    assert [st.buffers for st in staged(run_all(joined, "j.fut"))] == [2, 2]
+    empty = run_all(MASKED_SCORES.replace("64]", "0]"), "e.fut")
+    assert not any(s.tiled for s in empty["analyse"].streams)
+    short = (BENCHMARKS / "mm.fut").read_text().replace("[[f32, n], m] A, [[f32, q], n] B0",
+                                                         "[[f32, 16], m] A, [[f32, q], 16] B0")
+    values = run_all(short, "mm16.fut")
+    block = values["analyse"].plan.schedule.block
+    assert block.register.asynchronous and all(st.asynchronous and st.buffers == 2 for st in staged(values))
+
+
+def test_a_stream_holding_a_tiled_stream_leaves_its_chunk_loop_to_nvcc_unless_told():
+    """The plan's 8-fold unroll of a chunk loop would copy an inner tiled
+    stream's whole pipeline 8 times; --unroll, given, still stands."""
+    plain = run_all(BILINEAR_BATCH, "b.fut")
+    outer = plain["analyse"].streams[0]
+    assert outer.unroll is None and "left to nvcc" in outer.reason
+    told = run_all(BILINEAR_BATCH, "b.fut", Options(unroll=1))
+    assert told["analyse"].streams[0].unroll == 1

@@ -37,9 +37,9 @@ def fewer_buffers(p: InputPlan, chunks: int | None) -> InputPlan:
     shared memory the plan would count and ptxas drop (attention scores'
     head of 64, one chunk: 3 cp.async buffers planned, 1 kept)."""
     st = p.staging
-    if chunks is None or st is None or st.buffers <= max(chunks, 1):
+    fewer = None if chunks is None or st is None else max(chunks, 2 if st.asynchronous else 1)  # (a pipeline: 2)
+    if fewer is None or st.buffers <= fewer:
         return p
-    fewer = max(chunks, 1)
     return replace(p, staging=replace(st, buffers=fewer, bytes=st.bytes // st.buffers * fewer))
 
 

@@ -83,7 +83,8 @@ def _joined(s: StreamPlan, around, block: BlockPlan, views: Views, options: Opti
     # staged again for the joined stream: its chunk, and scalar copies (a chunk's elements lie in several
     # rows, so no vector of them is one load)
     joined = replace(options, chunk=options.chunk or JOIN_CHUNK * block.threads, no_vector=True)
-    return replace(plan_stream(s.site, block, views, joined, chunk_limit), join=Join(loop, length, True, JOINED))
+    return replace(plan_stream(s.site, block, views, joined, chunk_limit, joined=True),
+                   join=Join(loop, length, True, JOINED))
 
 
 def unsound(s: StreamPlan, loop: T.Loop, lets: tuple, kernel: T.Kernel) -> str | None:

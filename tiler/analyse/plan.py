@@ -438,16 +438,19 @@ def _nested(streams: tuple[StreamPlan, ...], block, views: Views, options: Optio
                           block.rank, views, block.spans[0], options)
         out.append(s)
     holders = {i for n, s in enumerate(out) if s.tiled for i in s.site.enclosing}
+    if options.unroll is not None:  # the user's --unroll stands
+        return tuple(out)
     return tuple(_rolled(s) if n in holders and s.unroll is not None else s for n, s in enumerate(out))
 
 
 def _rolled(s: StreamPlan) -> StreamPlan:
-    """A stream holding a tiled stream keeps its chunk loop rolled: each
-    unrolled copy would repeat the inner one's whole pipeline, its barriers
-    and copies, whose addresses ptxas then holds together (a bilinear form:
-    80 bytes of spill stores)."""
-    return replace(s, unroll=None, reason=f"{s.reason}; its loop over a chunk is not unrolled: it holds a tiled "
-                   "stream, whose copies and barriers each unrolled step would repeat")
+    """A stream holding a tiled stream asks for no unrolling of its chunk
+    loop (nvcc decides, and leaves such a loop rolled): each unrolled copy
+    would repeat the inner one's whole pipeline, its barriers and copies,
+    whose addresses ptxas then holds together (a bilinear form: 80 bytes of
+    spill stores)."""
+    return replace(s, unroll=None, reason=f"{s.reason}; its loop over a chunk is left to nvcc, not unrolled 8 "
+                   "times: it holds a tiled stream, whose copies and barriers each unrolled step would repeat")
 
 
 def _paying(s: StreamPlan, block, options: Options, views: Views) -> StreamPlan:
@@ -455,9 +458,9 @@ def _paying(s: StreamPlan, block, options: Options, views: Views) -> StreamPlan:
     sizes known now (a stream of a few elements: its barriers cost more)."""
     known, size = dict(options.sizes), cost.stream_size(s)
     sizes = {size: known[size.name]} if getattr(size, "name", None) in known else {}
-    if not s.tiled or cost.stream_length(s, sizes) == cost.LARGE or cost.stream_pays(s, block, sizes):
-        return s  # a length known only at launch is for the versions' thresholds
     length = cost.stream_length(s, sizes)
+    if not s.tiled or length == cost.LARGE or (length > 0 and cost.stream_pays(s, block, sizes)):
+        return s  # a length known only at launch is for the versions' thresholds
     reason = (f"the stream is {length} element(s) long: two barriers a chunk would cost more global-load time "
               "than staging saves")
     return not_tiled(s.site, reason, block.rank, views, block.spans[0], options)

@@ -87,9 +87,11 @@ ROWS_DO_NOT_FIT = ("the block's rows in chunks of {chunk} (whole lines of each) 
 
 
 def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Options,
-                chunk_limit: int | None = None, coalesce: bool = True) -> StreamPlan:
+                chunk_limit: int | None = None, coalesce: bool = True, joined: bool = False) -> StreamPlan:
     """`chunk_limit`: a smaller chunk than the block's (tiles that fit the
-    shared memory); `coalesce` off: rows no thread shares stay in place."""
+    shared memory); `coalesce` off: rows no thread shares stay in place;
+    `joined`: the stream is its loop's rows end to end (joins.py), longer
+    than the one row its site walks."""
     rank, spans = block.rank, frozenset(block.spans)
     unsafe = [g for g in site.guards if g.variance & spans]
     if site.length_variance & spans:
@@ -128,9 +130,11 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
         chunk = max(chunk, COALESCE_CHUNK)  # rows staged for coalescing: a whole line of each per copy
     chunk = options.chunk or _row_chunk(chunk, site, decisions, options)
     chunk = min(chunk, chunk_limit or chunk)
-    chunks = known_chunks(site, chunk, options)
-    # one chunk has nothing to overlap its copy with: cp.async only adds buffers
-    asynchronous = asynchronous_copies(decisions, block, options, coalescing) and chunks != 1
+    chunks = None if joined else known_chunks(site, chunk, options)
+    # one chunk (or none) has nothing to overlap its copy with: cp.async only adds buffers (a register
+    # tile's copies are as registers.py planned the block)
+    asynchronous = asynchronous_copies(decisions, block, options, coalescing) and \
+        (chunks is None or chunks > 1 or block.register is not None)
     inputs = _share_tiles(tuple(d if d.refusal else fewer_buffers(_stage(d, site, block, views, chunk, options,
                                                                           coalescing, asynchronous), chunks)
                                 for d in decisions))

@@ -103,6 +103,14 @@ class Body:
     # ---- expressions ------------------------------------------------------------
 
     def exp(self, e):
+        if self.indexing and not _into_index(e):
+            # an index's value passes through this node otherwise than by + - * (a `%`, a `min`, an `if`):
+            # an overflow below it is no longer an index out of range, so it wraps as a value's does
+            self.indexing, saved = 0, self.indexing
+            try:
+                return getattr(self, _METHODS[type(e)])(e)
+            finally:
+                self.indexing = saved
         return getattr(self, _METHODS[type(e)])(e)
 
     def _lit(self, e: T.Lit):
@@ -131,9 +139,11 @@ class Body:
 
     def _wraps(self, op: str, ctype: str) -> str | None:
         """The C type whose arithmetic a program's integer `op` wraps around
-        in (target.WRAPPING); not inside an index, where a result past the
-        type's range reads out of bounds either way, and signed arithmetic
-        lets nvcc fold the index into the 64-bit address."""
+        in (target.WRAPPING); not where its value becomes an index by + - *,
+        min and max alone (`x[i * n + j]`, `img[min(i + r, h - 1)]`): there
+        a result past the type's range is the program's error
+        (docs/language.md), and signed arithmetic lets nvcc fold the index
+        into the 64-bit address."""
         return ctype if op in WRAPPING and ctype in UNSIGNED and not self.indexing else None
 
     def _logic(self, e: T.BinOp):
@@ -336,3 +346,16 @@ def value_parts(v) -> tuple:
 
 
 _METHODS = methods(Body, T.Exp)  # each node class's method, checked when the module loads
+
+
+def _into_index(e) -> bool:
+    """Whether an index's value passes through `e` by + - *, min and max
+    alone (or `e` is a name, a literal, or a let inside the index): see
+    Body._wraps."""
+    if isinstance(e, T.BinOp):
+        return e.op in WRAPPING
+    if isinstance(e, T.UnOp):
+        return e.op == "-"
+    if isinstance(e, T.Builtin):
+        return e.name in ("min", "max")  # a clamp to an edge (`img[min(i + r, h - 1)]`)
+    return isinstance(e, (T.Var, T.Lit, T.Let))  # (a let inside the index names a part of it: an inlined helper's)

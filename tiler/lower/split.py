@@ -233,8 +233,8 @@ class SplitBody(Streams):
         return merge
 
     def _apply(self, op: Operator, a, b, ctype: str):
-        if op in (Operator.ADD, Operator.MUL):
-            return kir.Bin(op.value, a, b)
+        if op in (Operator.ADD, Operator.MUL):  # a program's integers wrap around (body._wraps)
+            return kir.Bin(op.value, a, b, self._wraps(op.value, ctype))
         return kir.Call(target.math_function(ctype, op.value, self.fast_math), (a, b))
 
     def _merge(self, refs: list, ops, ctypes: list):

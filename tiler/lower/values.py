@@ -157,7 +157,7 @@ def substitute(e, mapping: dict):
     def one(x):
         if isinstance(x, kir.Ref):
             return mapping.get(x.name, x)
-        if isinstance(x, kir.Bin) and x.op in ("+", "*"):
+        if isinstance(x, kir.Bin) and x.op in ("+", "*") and not x.wrap:  # (a program's wraps: C folds it)
             return (add if x.op == "+" else mul)(substitute(x.a, mapping), substitute(x.b, mapping))
         return None
     return rewrite(e, one)

@@ -148,7 +148,7 @@ __device__ __forceinline__ void tiler_cp_async_wait() {
 template <int TILE, int ROWS, typename T>
 __device__ __forceinline__ void tiler_transpose(const T* __restrict__ in, T* __restrict__ out, int rows, int cols,
                                                 int batch) {
-  __shared__ T tile[TILE][TILE + 1];
+  __shared__ __align__(16) T tile[TILE][TILE + 1];
   const long long plane = (long long)rows * cols;
   const int r0 = blockIdx.x * TILE;
   for (int b = blockIdx.z; b < batch; b += gridDim.z) {
