@@ -40,6 +40,7 @@ class Generator(Streams):
         # how a program is spelled draws from its own stream: a seed's program keeps its shape as spellings are added
         self.spelling = random.Random(-1 - seed)
         self.reducing = random.Random(seed ^ 0x5EED)  # reductions between levels: likewise their own stream
+        self.hashing = random.Random(seed ^ 0x4A54)  # integer hashes among the leaves: likewise
         self.n = 0
         self.params: list[ast.Param] = []
         self.sizes = ["s0", "s1"]  # sizes of streamed arrays
@@ -234,7 +235,7 @@ class Generator(Streams):
         """Bounded f32 arithmetic over what is in scope."""
         if depth == 0 or self.chance(0.3):
             choices = [f(self.r.choice([0.5, 1.0, 1.5, 2.0, 0.25]))] + [v(x) for x in scope.floats]
-            choices += [call("f32", v(k)) for k in scope.ints]
+            choices += [call("f32", self.int_leaf(k)) for k in scope.ints]
             return self.r.choice(choices)
         a, b = self.scalar(scope, depth - 1), self.scalar(scope, depth - 1)
         op = self.r.choice(["+", "-", "*", "div", "max", "sin", "sqrt"])
@@ -247,6 +248,14 @@ class Generator(Streams):
         if op == "sqrt":
             return call("sqrt", binop("+", call("abs", a), f(1.0)))
         return binop(op, a, b)
+
+    def int_leaf(self, k: str):
+        """An int in scope, or now and then a hash of it whose product wraps
+        around past 2^31 (docs/language.md), taken modulo a table's length as
+        an index would be (negative where the product wrapped)."""
+        if self.hashing.random() >= 0.2:
+            return v(k)
+        return binop("%", binop("+", binop("*", v(k), i(1103515245)), i(12345)), i(1024))
 
     def loop(self, scope: Scope):
         """A loop around a stream: its bound is uniform or differs between threads."""
