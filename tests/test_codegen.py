@@ -752,6 +752,15 @@ def test_a_programs_integer_arithmetic_wraps_around_but_not_its_indices():
     assert "-(((unsigned)t[(int)(((unsigned)x * (unsigned)3) + (unsigned)1) % m] * (unsigned)1664525) " \
            "+ (unsigned)1013904223)" in cuda
     assert "(unsigned)t[x * 2 - x]" in cuda
+    # a name inside an index: wrapped where it reaches the index through a `/` or `%` too (a helper's
+    # parameter, inlined), signed where only + - *, min and max lie between (a clamp)
+    helpers = """fun int slot(int h, int m) = (h / 4) % m
+fun int clamp(int v, int m) = min(max(v, 0), m - 1)
+fun [int, n] main([int, n] xs, [int, m] t) =
+  map(fn int (int x) => t[slot(x * 4, m)] + t[clamp(x * 3 + 1, m)], xs)
+"""
+    cuda = run_all(helpers, "h.fut", Options(no_tile=True))["render"]
+    assert "(int)((unsigned)x * (unsigned)4)" in cuda and "= x * 3 + 1;" in cuda
     # under a register tile and in a split reduction's combining too
     for path, wrapped in (("corpus/a_matmul_int_rowstream.fut", "(unsigned)reg_sh_ac[L0_] * (unsigned)reg_sh_bc["),
                           ("tests/programs/analysis/reduce_int.fut", "(int)((unsigned)s_part + (unsigned)s_part_16o)")):

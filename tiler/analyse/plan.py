@@ -461,6 +461,7 @@ def _paying(s: StreamPlan, block, options: Options, views: Views) -> StreamPlan:
     length = cost.stream_length(s, sizes)
     if not s.tiled or length == cost.LARGE or (length > 0 and cost.stream_pays(s, block, sizes)):
         return s  # a length known only at launch is for the versions' thresholds
-    reason = (f"the stream is {length} element(s) long: two barriers a chunk would cost more global-load time "
-              "than staging saves")
+    reason = "the stream is empty: there is nothing to stage" if length == 0 else (
+        f"the stream is {length} element(s) long: two barriers a chunk would cost more global-load time than "
+        "staging saves")
     return not_tiled(s.site, reason, block.rank, views, block.spans[0], options)

@@ -28,7 +28,7 @@ from ..target import (
     math_function,
 )
 from ..target import VECTOR as VECTOR_TYPES
-from ..tree import methods
+from ..tree import children, methods
 from .copies import COUNTER, LINEAR, VECTOR
 from .micro import RESERVED as MICRO_RESERVED
 from .reassociate import is_float_arithmetic, reassociate
@@ -199,7 +199,16 @@ class Body:
 
     def _let(self, e: T.Let):
         while isinstance(e, T.Let):
-            self.bind(e.binders, self.exp(e.value), e.span)
+            if self.indexing and not all(_only_into_index(e.body, b) for b in e.binders):
+                # a name inside an index that also reaches it some other way: its value wraps
+                self.indexing, saved = 0, self.indexing
+                try:
+                    value = self.exp(e.value)
+                finally:
+                    self.indexing = saved
+            else:  # (inside an index, a helper's parameter the index uses by + - *, min and max alone)
+                value = self.exp(e.value)
+            self.bind(e.binders, value, e.span)
             e = e.body
         return self.exp(e)
 
@@ -350,12 +359,28 @@ _METHODS = methods(Body, T.Exp)  # each node class's method, checked when the mo
 
 def _into_index(e) -> bool:
     """Whether an index's value passes through `e` by + - *, min and max
-    alone (or `e` is a name, a literal, or a let inside the index): see
-    Body._wraps."""
+    alone (or `e` is a name, a literal, or a let, whose value Body._let
+    judges by how its name is used): see Body._wraps."""
     if isinstance(e, T.BinOp):
         return e.op in WRAPPING
     if isinstance(e, T.UnOp):
         return e.op == "-"
     if isinstance(e, T.Builtin):
         return e.name in ("min", "max")  # a clamp to an edge (`img[min(i + r, h - 1)]`)
-    return isinstance(e, (T.Var, T.Lit, T.Let))  # (a let inside the index names a part of it: an inlined helper's)
+    return isinstance(e, (T.Var, T.Lit, T.Let))  # (a let's value: Body._let asks how its name is used)
+
+
+def _only_into_index(e, binder, direct: bool = True) -> bool:
+    """Whether every use of `binder` in `e` (inside an index) reaches an
+    index by + - *, min and max alone: an inlined helper's parameter that
+    its body clamps (`min(max(v, 0), hi - 1)`) does; one it takes `% m`
+    of does not."""
+    if isinstance(e, T.Var):
+        return direct or e.binder is not binder
+    if isinstance(e, T.Index):  # each index is an index of its own
+        return _only_into_index(e.array, binder, False) and all(_only_into_index(i, binder) for i in e.indices)
+    if isinstance(e, T.Let):  # the inner name's value is as direct as that name's uses
+        inner = direct and all(_only_into_index(e.body, b) for b in e.binders)
+        return _only_into_index(e.value, binder, inner) and _only_into_index(e.body, binder, direct)
+    keeps = direct and _into_index(e)
+    return all(_only_into_index(c, binder, keeps) for c in children(e, T.is_exp))
