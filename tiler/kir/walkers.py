@@ -68,7 +68,7 @@ def statements(stmts):
 
 
 def has_barrier(stmts) -> bool:
-    """Whether a body holds a barrier, nested ones included: a loop around
-    one is not unrolled (each copy would repeat a whole tiled stream's
-    pipeline, whose addresses then stay live together and spill)."""
+    """Whether a body holds a barrier, nested ones included: a short loop
+    around one is not unrolled whole under a register tile (each copy would
+    repeat a whole tiled stream's pipeline)."""
     return any(isinstance(s, Barrier) for s in statements(stmts))

@@ -104,8 +104,8 @@ class Body:
 
     def exp(self, e):
         if self.indexing and not _into_index(e):
-            # an index's value passes through this node otherwise than by + - * (a `%`, a `min`, an `if`):
-            # an overflow below it is no longer an index out of range, so it wraps as a value's does
+            # an index's value passes through this node otherwise than by + - *, min and max (a `%`, an
+            # `if`): an overflow below it is no longer the index's own, so it wraps as a value's does
             self.indexing, saved = 0, self.indexing
             try:
                 return getattr(self, _METHODS[type(e)])(e)
