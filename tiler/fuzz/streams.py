@@ -101,11 +101,19 @@ class Streams:
         if kind == "indirect" and scope.thread_ints:
             table = self.param(arr(INT, "n0"), "idx")
             rows = self.param(arr(F32, "r0", size), "Q")
-            return ast.Index(v(rows), (ast.Index(v(table), (call("min", v(self.r.choice(scope.thread_ints)),
-                                                                binop("-", v("n0"), i(1))),)),)), F32, size
+            who = v(self.r.choice(scope.thread_ints))
+            at = self.hashed(who, "n0") if self.hashing.random() < 0.3 else call("min", who, binop("-", v("n0"), i(1)))
+            return ast.Index(v(rows), (ast.Index(v(table), (at,)),)), F32, size
         if kind == "transposed":
             return self.transposed_row(scope, size), F32, size
         return v(self.param(arr(F32, size), "ys")), F32, size
+
+    def hashed(self, x, size: str):
+        """A hash of `x` taken into [0, size) as a hash table's slot is: its
+        product wraps past 2^31, and the index passes a `%` on the way, so
+        the kernels must wrap it too (docs/language.md)."""
+        h = binop("%", binop("+", binop("*", x, i(1103515245)), i(12345)), v(size))
+        return binop("%", binop("+", h, v(size)), v(size))
 
     def transposed(self, length, rows) -> str:
         """A matrix of `rows` rows of `length`, given transposed (a matrix
