@@ -61,6 +61,7 @@ def _widen(v, extra: frozenset):
 class _Analysis:
     def __init__(self, rank: int):
         self.rank = rank
+        self._dispatch = {cls: getattr(self, name) for cls, name in _METHODS.items()}  # bound once, not a node
         self.table: dict[Binder, frozenset] = {}
         self.sites: list[StreamSite] = []
         self.guards: list[Guard] = []
@@ -77,7 +78,7 @@ class _Analysis:
             self.set(b, part)
 
     def ev(self, e):
-        return getattr(self, _METHODS[type(e)])(e)
+        return self._dispatch[type(e)](e)
 
     def _lit(self, e):
         return NONE

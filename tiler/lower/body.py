@@ -59,6 +59,7 @@ class Body:
         self.tiled_chunks: set[Binder] = set()  # the chunk sizes of tiled streams (loops over them may be jammed)
         self.loop_depth = 0  # loops (and chunk loops) around the statements being lowered
         self.indexing = 0  # index expressions being lowered, inside one another
+        self._dispatch = {cls: getattr(self, name) for cls, name in _METHODS.items()}  # bound once, not a node
         self.out: list = []
         self.used = Names(C_RESERVED)
         self.definitions: dict[str, object] = {}  # a named scalar -> the expression it holds (never reassigned)
@@ -108,10 +109,10 @@ class Body:
             # `if`): an overflow below it is no longer the index's own, so it wraps as a value's does
             self.indexing, saved = 0, self.indexing
             try:
-                return getattr(self, _METHODS[type(e)])(e)
+                return self._dispatch[type(e)](e)
             finally:
                 self.indexing = saved
-        return getattr(self, _METHODS[type(e)])(e)
+        return self._dispatch[type(e)](e)
 
     def _lit(self, e: T.Lit):
         return const(e.value, ctype_of(e.type))
