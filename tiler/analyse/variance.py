@@ -61,7 +61,9 @@ def _widen(v, extra: frozenset):
 class _Analysis:
     def __init__(self, rank: int):
         self.rank = rank
-        self._dispatch = {cls: getattr(self, name) for cls, name in _METHODS.items()}  # bound once, not a node
+        # each node class's method, found once, not at every node (the class's functions: bound methods
+        # would make a cycle through self, which the collector at exit would walk with all it holds)
+        self._dispatch = {cls: getattr(type(self), name) for cls, name in _METHODS.items()}
         self.table: dict[Binder, frozenset] = {}
         self.sites: list[StreamSite] = []
         self.guards: list[Guard] = []
@@ -78,7 +80,7 @@ class _Analysis:
             self.set(b, part)
 
     def ev(self, e):
-        return self._dispatch[type(e)](e)
+        return self._dispatch[type(e)](self, e)
 
     def _lit(self, e):
         return NONE

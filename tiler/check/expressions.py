@@ -76,8 +76,9 @@ class ExpChecker:
         self.scope = Scope()
         self.errors: list[Diagnostic] = []
         self.calls: list[tuple[str, ast.Call]] = []  # helper calls made, for the recursion check
-        # each node class's method, bound once (a lookup by name at every node was a tenth of checking)
-        self._dispatch = {cls: getattr(self, name) for cls, name in _METHODS.items()}
+        # each node class's method, found once (a lookup by name at every node was a tenth of checking; the
+        # class's functions, not bound methods, which would make a cycle through self)
+        self._dispatch = {cls: getattr(type(self), name) for cls, name in _METHODS.items()}
 
     # ---- reporting -----------------------------------------------------------
 
@@ -138,7 +139,7 @@ class ExpChecker:
     # ---- expressions ----------------------------------------------------------
 
     def exp(self, e):
-        return self._dispatch[type(e)](e)
+        return self._dispatch[type(e)](self, e)
 
     def _intlit(self, e: ast.IntLit):
         kind = "i64" if e.suffix == "i64" else "i32"

@@ -59,7 +59,9 @@ class Body:
         self.tiled_chunks: set[Binder] = set()  # the chunk sizes of tiled streams (loops over them may be jammed)
         self.loop_depth = 0  # loops (and chunk loops) around the statements being lowered
         self.indexing = 0  # index expressions being lowered, inside one another
-        self._dispatch = {cls: getattr(self, name) for cls, name in _METHODS.items()}  # bound once, not a node
+        # each node class's method, found once, not at every node (the class's functions: bound methods
+        # would make a cycle through self, which the collector at exit would walk with all it holds)
+        self._dispatch = {cls: getattr(type(self), name) for cls, name in _METHODS.items()}
         self.out: list = []
         self.used = Names(C_RESERVED)
         self.definitions: dict[str, object] = {}  # a named scalar -> the expression it holds (never reassigned)
@@ -109,10 +111,10 @@ class Body:
             # `if`): an overflow below it is no longer the index's own, so it wraps as a value's does
             self.indexing, saved = 0, self.indexing
             try:
-                return self._dispatch[type(e)](e)
+                return self._dispatch[type(e)](self, e)
             finally:
                 self.indexing = saved
-        return self._dispatch[type(e)](e)
+        return self._dispatch[type(e)](self, e)
 
     def _lit(self, e: T.Lit):
         return const(e.value, ctype_of(e.type))
