@@ -646,7 +646,7 @@ def test_a_visitor_missing_a_node_class_fails_when_its_module_loads():
     """The expression visitors (checker, variance, lowering, interpreter)
     find their method by the node's class, from a table built at import:
     a node class one of them has no method for is named then."""
-    from tiler.tree import methods
+    from tiler.tree import dispatch, methods
 
     @dataclasses.dataclass(frozen=True)
     class Lit:
@@ -663,6 +663,13 @@ def test_a_visitor_missing_a_node_class_fails_when_its_module_loads():
     with pytest.raises(TypeError, match="Visitor has no method _neg for Neg nodes"):
         methods(Visitor, Lit | Neg)
     assert methods(Visitor, Lit | Lit) == {Lit: "_lit"}
+
+    class Twice(Visitor):  # a subclass's override wins, found once a class
+        def _lit(self, e):
+            return 2 * e.value
+
+    table = methods(Visitor, Lit)
+    assert dispatch(Twice, table)[Lit](Twice(), Lit(3)) == 6 and dispatch(Visitor, table)[Lit](Visitor(), Lit(3)) == 3
 
 
 SHORT_ROWS_PRODUCT = """-- Products of short rows of a length known when compiled (32): each row of

@@ -48,15 +48,16 @@ class Source:
         self._line_starts: list[int] | None = None  # where each line starts, found when first asked
 
     @property
-    def _starts(self) -> list[int]:
+    def line_starts(self) -> list[int]:
+        """The offset at which each line starts (the parser's spans use them too)."""
         if self._line_starts is None:
             self._line_starts = [0] + [m.end() for m in _NEWLINE.finditer(self.text)]
         return self._line_starts
 
     def position(self, offset: int) -> tuple[int, int]:
         offset = max(0, min(offset, len(self.text)))
-        line = bisect.bisect_right(self._starts, offset)
-        return line, offset - self._starts[line - 1] + 1
+        line = bisect.bisect_right(self.line_starts, offset)
+        return line, offset - self.line_starts[line - 1] + 1
 
     def span(self, start: int, end: int | None = None) -> Span:
         line, col = self.position(start)
@@ -65,11 +66,11 @@ class Source:
 
     @property
     def line_count(self) -> int:
-        return len(self._starts)
+        return len(self.line_starts)
 
     def line_text(self, line: int) -> str:
-        if not 1 <= line <= len(self._starts):
+        if not 1 <= line <= len(self.line_starts):
             return ""
-        start = self._starts[line - 1]
+        start = self.line_starts[line - 1]
         end = self.text.find("\n", start)
         return self.text[start:] if end < 0 else self.text[start:end]

@@ -88,8 +88,8 @@ def descendants(node, is_child):
 
 def methods(visitor: type, union, prefix: str = "_") -> dict[type, str]:
     """The name of `visitor`'s method for each node class of `union` (`_binop`
-    for BinOp), looked up by the node's class at each visit (a subclass's
-    override wins). Built when the visitor's module loads, so that a node
+    for BinOp), which `dispatch` turns into each (sub)class's functions (a
+    subclass's override wins). Built when the visitor's module loads, so that a node
     class the visitor has no method for fails then, naming both, rather
     than on the first program that uses it."""
     table = {}
@@ -99,6 +99,22 @@ def methods(visitor: type, union, prefix: str = "_") -> dict[type, str]:
             raise TypeError(f"{visitor.__name__} has no method {name} for {node.__name__} nodes")
         table[node] = name
     return table
+
+
+def dispatch(visitor: type, table: dict[type, str]) -> dict[type, object]:
+    """For each node class, the function `visitor`'s class (or a subclass,
+    whose overrides win) runs for it: `methods`' names looked up once a
+    class, not at every node (a tenth of checking a large program). Plain
+    functions, called with the visitor: a table of bound methods held by the
+    visitor would be a cycle through it, which the collection at exit would
+    walk with everything the visitor holds."""
+    key = (visitor, id(table))
+    if key not in _DISPATCH:
+        _DISPATCH[key] = {node: getattr(visitor, name) for node, name in table.items()}
+    return _DISPATCH[key]
+
+
+_DISPATCH: dict[tuple, dict[type, object]] = {}
 
 
 @contextmanager

@@ -28,7 +28,7 @@ def tile_rows(d: InputPlan, block: BlockPlan) -> tuple[int, ...]:
 
 def known_chunks(site: StreamSite, chunk: int, options: Options) -> int | None:
     """The chunks a stream of length known when compiled has (None: known at launch only)."""
-    length = options.known_size(site.stream.arrays[0].type.shape[0])
+    length = options.known_size(site.stream.length)
     return -(-length // chunk) if length is not None else None
 
 

@@ -53,7 +53,7 @@ def loads(schedule_streams) -> float:
 
 def stream_size(s: StreamPlan):
     """The stream's length: a number, or the size (a Binder) it is at launch."""
-    return s.site.stream.arrays[0].type.shape[0]
+    return s.site.stream.length
 
 
 def stream_length(s: StreamPlan, sizes: dict) -> int:

@@ -71,7 +71,7 @@ def with_joins(streams: tuple[StreamPlan, ...], block: BlockPlan, views: Views, 
 def _joined(s: StreamPlan, around, block: BlockPlan, views: Views, options: Options,
             chunk_limit: int | None) -> StreamPlan:
     loop, lets = around
-    length = s.site.stream.arrays[0].type.shape[0]
+    length = s.site.stream.length
     refusal = unsound(s, loop, lets, views.kernel)
     sound = refusal is None
     if refusal is None and options.join_rows is False:
@@ -121,7 +121,7 @@ def _picked_by_accumulator(e: T.Stream, loop: T.Loop, lets, kernel, s) -> str | 
 
 
 def _lengths_differ(e: T.Stream, loop: T.Loop, lets, kernel, s) -> str | None:
-    length = e.arrays[0].type.shape[0]
+    length = e.length
     if isinstance(length, int) or length in kernel.sizes:
         return None
     return f"the rows' length ({length.name}) is not one of main's sizes: rows of several lengths"

@@ -336,7 +336,7 @@ def _level_loops(kernel: T.Kernel, dim: int) -> tuple[list[Reduction], list[NotR
     while stack:
         e, top = stack.pop()
         if isinstance(e, T.Stream) and isinstance(e.arrays[0].type, Array):
-            lengths[e.chunk] = _size(e.arrays[0].type.shape[0], kernel)
+            lengths[e.chunk] = _size(e.length, kernel)
         if isinstance(e, T.Loop):
             ops = operators(e)
             if isinstance(ops, str):

@@ -171,7 +171,7 @@ def _row_chunk(chunk: int, site: StreamSite, decisions, options: Options) -> int
     centres, then fills one chunk exactly and leaves no shared memory idle)."""
     if not any(d.refusal is None and d.element > 1 for d in decisions):
         return chunk
-    length = options.known_size(site.stream.arrays[0].type.shape[0])
+    length = options.known_size(site.stream.length)
     return min(chunk, length) if length else chunk
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..check import typed as T
 from ..check.types import Binder
-from ..tree import methods
+from ..tree import dispatch, methods
 from .records import Guard, StreamInput, StreamSite, Variance
 
 NONE = frozenset()
@@ -61,9 +61,7 @@ def _widen(v, extra: frozenset):
 class _Analysis:
     def __init__(self, rank: int):
         self.rank = rank
-        # each node class's method, found once, not at every node (the class's functions: bound methods
-        # would make a cycle through self, which the collector at exit would walk with all it holds)
-        self._dispatch = {cls: getattr(type(self), name) for cls, name in _METHODS.items()}
+        self._dispatch = dispatch(type(self), _METHODS)
         self.table: dict[Binder, frozenset] = {}
         self.sites: list[StreamSite] = []
         self.guards: list[Guard] = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..errors import Diagnostic
 from ..syntax import ast, pretty
 from ..syntax.grammar import TOO_LONG
-from ..tree import methods
+from ..tree import dispatch, methods
 from . import typed as T
 from .scope import Scope, suggest
 from .types import (
@@ -76,9 +76,7 @@ class ExpChecker:
         self.scope = Scope()
         self.errors: list[Diagnostic] = []
         self.calls: list[tuple[str, ast.Call]] = []  # helper calls made, for the recursion check
-        # each node class's method, found once (a lookup by name at every node was a tenth of checking; the
-        # class's functions, not bound methods, which would make a cycle through self)
-        self._dispatch = {cls: getattr(type(self), name) for cls, name in _METHODS.items()}
+        self._dispatch = dispatch(type(self), _METHODS)
 
     # ---- reporting -----------------------------------------------------------
 

@@ -141,6 +141,11 @@ class Stream:
     type: Type
     span: Span = _span()
     origin: object = field(default=None, repr=False, compare=False)  # the syntax node it was checked from
+
+    @property
+    def length(self):
+        """How many elements it folds: its arrays' outer size (a number, or a size's Binder)."""
+        return self.arrays[0].type.shape[0]
     loop: bool = False  # written as a `loop` over its positions (kernel.loops), not as a streamSeq
 
 

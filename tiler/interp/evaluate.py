@@ -13,7 +13,7 @@ import numpy as np
 
 from ..check import typed as T
 from ..check.types import Binder
-from ..tree import methods
+from ..tree import dispatch, methods
 from .values import Chunking, NonUniform, RunError, dtype
 
 PROGRESS_LEVELS = 2  # how deep in loops and streams an iteration reports progress (deeper ones only add calls)
@@ -22,6 +22,7 @@ PROGRESS_LEVELS = 2  # how deep in loops and streams an iteration reports progre
 class Evaluator:
     def __init__(self, rank: int, helpers: dict, chunking: Chunking, seed: int = 0, wide: bool = False,
                  fused: bool = False):
+        self._dispatch = dispatch(type(self), _METHODS)
         self.wide = wide  # compute f32 in float64: an independent, more precise reference
         self.fused = fused  # f32 `a * b + c` rounded once, as a GPU's fused multiply-add does
         self.B = rank
@@ -72,7 +73,7 @@ class Evaluator:
     # ---- expressions ----------------------------------------------------------
 
     def ev(self, e):
-        return getattr(self, _METHODS[type(e)])(e)
+        return self._dispatch[type(e)](self, e)
 
     def _lit(self, e: T.Lit):
         return self.scalar(e.value, e.type)

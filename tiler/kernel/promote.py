@@ -265,7 +265,7 @@ def _bound(e) -> set:
 
 
 def _length(s: T.Stream):
-    return s.arrays[0].type.shape[0]
+    return s.length
 
 
 def _without(shape: tuple, n: int) -> tuple:

@@ -28,7 +28,7 @@ from ..target import (
     math_function,
 )
 from ..target import VECTOR as VECTOR_TYPES
-from ..tree import children, methods
+from ..tree import children, dispatch, methods
 from .copies import COUNTER, LINEAR, VECTOR
 from .micro import RESERVED as MICRO_RESERVED
 from .reassociate import is_float_arithmetic, reassociate
@@ -59,9 +59,7 @@ class Body:
         self.tiled_chunks: set[Binder] = set()  # the chunk sizes of tiled streams (loops over them may be jammed)
         self.loop_depth = 0  # loops (and chunk loops) around the statements being lowered
         self.indexing = 0  # index expressions being lowered, inside one another
-        # each node class's method, found once, not at every node (the class's functions: bound methods
-        # would make a cycle through self, which the collector at exit would walk with all it holds)
-        self._dispatch = {cls: getattr(type(self), name) for cls, name in _METHODS.items()}
+        self._dispatch = dispatch(type(self), _METHODS)
         self.out: list = []
         self.used = Names(C_RESERVED)
         self.definitions: dict[str, object] = {}  # a named scalar -> the expression it holds (never reassigned)

@@ -126,7 +126,8 @@ def _diagnose(fault: grammar.SyntaxFault, code: str, source: Source) -> Diagnost
 
 def parse_expression(text: str, file: str = "<expression>") -> ast.Exp:
     """One expression on its own (size formulas and FLOP counts in benchmark metadata)."""
-    return _run(grammar.parse_exp, text, Source(text, file))
+    source = Source(text, file)
+    return _run(grammar.parse_exp, source.text, source)
 
 
 def _run(parse_with, code: str, source: Source):

@@ -31,7 +31,6 @@ MAX_NESTING = 200  # brackets deeper than this are refused before parsing
 LONGEST_INT = 100  # digits: a longer integer literal is read as TOO_LONG, which the checker refuses
 TOO_LONG = 10 ** LONGEST_INT
 
-_NEWLINE = re.compile("\n")
 _DIGITS = re.compile(r"\d+")
 _NUMBER = re.compile(r"(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)([A-Za-z0-9_']*)")
 PRECEDENCE = {"||": 1, "&&": 2, "<": 3, "<=": 3, ">": 3, ">=": 3, "==": 3, "!=": 3,
@@ -78,8 +77,9 @@ class _Parser:
     def __init__(self, code: str, source: Source):
         self.kinds, self.texts, self.starts = tokenize(code)
         self.i = 0
-        # where lines start, for spans: Source.span's answers, faster (no clamping: offsets here are in the text)
-        self.lines = [0] + [m.end() for m in _NEWLINE.finditer(code)]
+        # where lines start, for spans: Source.span's answers, faster (no clamping: offsets here are in the text;
+        # `code` is the source's text with comments blanked, so its lines start where the source's do)
+        self.lines = source.line_starts
         self.file = source.name
         # Where the last expression parsed stops, for the span of a construct that ends with one (a
         # function, lambda, `if`, `loop` or loop variable): at the next token, past spaces, comments and
