@@ -117,6 +117,39 @@ def dispatch(visitor: type, table: dict[type, str]) -> dict[type, object]:
 _DISPATCH: dict[tuple, dict[type, object]] = {}
 
 
+def quick_constructors(namespace: dict) -> None:
+    """Give the frozen dataclasses defined in a module (its `globals()`) a
+    faster constructor. A frozen dataclass's own sets each field through
+    `__dataclass_builtins_object__.__setattr__`, two lookups a field: most
+    of the cost of making a node, and a stage makes one for every node of
+    the program. This one calls `object.__setattr__` bound once. (Filling
+    `__dict__` directly is faster still, but gives each node a dictionary
+    of its own, and every later read of a field slower.) Only the speed
+    changes: fields, defaults, equality, hashing and the refusal of later
+    changes stay the dataclass's."""
+    module = namespace["__name__"]
+    for cls in list(namespace.values()):
+        if isinstance(cls, type) and cls.__module__ == module and dataclasses.is_dataclass(cls) \
+                and cls.__dataclass_params__.frozen and "__slots__" not in vars(cls) \
+                and not hasattr(cls, "__post_init__") and "__init__" in vars(cls):
+            cls.__init__ = _frozen_constructor(cls)
+
+
+def _frozen_constructor(cls):
+    fields = dataclasses.fields(cls)
+    if any(not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING for f in fields):
+        return cls.__init__  # (none of tiler's nodes has these; the dataclass's constructor handles them)
+    defaults = {f"_default_{f.name}": f.default for f in fields if f.default is not dataclasses.MISSING}
+    defaults["_set"] = object.__setattr__
+    params = ", ".join(f.name if f.default is dataclasses.MISSING else f"{f.name}=_default_{f.name}" for f in fields)
+    stores = "".join(f"\n    _set(self, {f.name!r}, {f.name})" for f in fields) or "\n    pass"
+    code = f"def __init__(self{', ' if params else ''}{params}):{stores}\n"
+    exec(code, defaults)  # (as dataclasses itself builds its constructors)
+    init = defaults["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    return init
+
+
 @contextmanager
 def no_cycle_collection():
     """The cycle collector off meanwhile: the trees hold no cycles (reference

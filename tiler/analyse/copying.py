@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import target
-from ..interp.values import dtype
+from ..check.types import element_bytes
 from .options import Options
 from .records import StreamSite
 from .schedule import BlockPlan, Coalescing, Copy, InputPlan
@@ -75,13 +75,13 @@ def asynchronous_copies(decisions, block: BlockPlan, options: Options, coalescin
         return block.register.asynchronous and pipelines(staged, lambda d: tile_rows(d, block))
     if not coalescing or options.no_async or options.single_buffer or block.register is not None:
         return False
-    return all(dtype(d.array.type).itemsize in target.ASYNC_COPY_BYTES for d in decisions if d.refusal is None)
+    return all(element_bytes(d.array.type) in target.ASYNC_COPY_BYTES for d in decisions if d.refusal is None)
 
 
 def pipelines(staged: list, rows) -> bool:
     """Whether a register tile's stream is copied by cp.async: every staged
     input a tile of rows (`rows(input)`) of elements cp.async moves."""
-    return bool(staged) and all(rows(p) and dtype(p.array.type).itemsize in target.ASYNC_COPY_BYTES
+    return bool(staged) and all(rows(p) and element_bytes(p.array.type) in target.ASYNC_COPY_BYTES
                                 for p in staged)
 
 
@@ -107,7 +107,7 @@ def vector_width(d: InputPlan, copy: Copy, along: int, elements: int, block: Blo
     width = 4
     if options.no_vector or copy.coalescing is not Coalescing.COALESCED:
         return 1
-    if dtype(d.array.type).itemsize != 4:
+    if element_bytes(d.array.type) != 4:
         return 1
     if along % width or elements % (block.threads * width):
         return 1

@@ -14,9 +14,8 @@ from dataclasses import dataclass, replace
 
 from .. import target
 from ..check import typed as T
-from ..check.types import Array
+from ..check.types import Array, element_bytes
 from ..errors import PlainError
-from ..interp.values import dtype
 from . import cost
 from .blocks import block as make_block
 from .blocks import candidate_spans, untiled_block, why_block
@@ -280,7 +279,7 @@ COALESCE_LINE = 256
 
 def _line_chunk(streams) -> int:
     """The shortest chunk whose rows, staged to coalesce, still hold COALESCE_LINE bytes each."""
-    widest = max((dtype(p.array.type).itemsize for s in streams if s.tiled for p in s.inputs if p.for_coalescing),
+    widest = max((element_bytes(p.array.type) for s in streams if s.tiled for p in s.inputs if p.for_coalescing),
                  default=4)
     return max(MIN_CHUNK, COALESCE_LINE // widest)
 

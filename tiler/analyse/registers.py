@@ -21,8 +21,7 @@ from dataclasses import replace
 
 from .. import target
 from ..check import typed as T
-from ..check.types import Scalar
-from ..interp.values import dtype
+from ..check.types import Scalar, element_bytes
 from ..tree import children, descendants
 from .copying import pipelines
 from .cost import LOAD_PRICE, price
@@ -200,7 +199,7 @@ def _point_values(schedule: Schedule, variance) -> int:
         for b in outside:
             dims = variance.of(b) & frozenset(block.spans)
             if dims and isinstance(b.type, Scalar):
-                words += math.prod(block.micro(d) for d in dims) * max(1, dtype(b.type).itemsize // 4)
+                words += math.prod(block.micro(d) for d in dims) * max(1, element_bytes(b.type) // 4)
     return words
 
 
@@ -217,7 +216,7 @@ def _bound(e) -> tuple:
 
 def _words(array_type) -> int:
     """32-bit registers one element of an array takes."""
-    return max(1, dtype(array_type).itemsize // 4)
+    return max(1, element_bytes(array_type) // 4)
 
 
 def shares_every_tile(schedule: Schedule) -> bool:
@@ -353,7 +352,7 @@ def _reuse_dims(schedule: Schedule) -> frozenset:
 
 def _accumulator_words(schedule: Schedule) -> int:
     """32-bit registers every point keeps across the streams: their accumulators."""
-    return sum(max(1, dtype(p.type).itemsize // 4) if isinstance(p.type, Scalar) else ACCUMULATORS
+    return sum(max(1, element_bytes(p.type) // 4) if isinstance(p.type, Scalar) else ACCUMULATORS
                for s in schedule.streams for p in s.site.stream.acc_params)
 
 
@@ -372,7 +371,7 @@ def _small(kernel: T.Kernel, d: int, options: Options) -> bool:
 
 def _group(schedule: Schedule, sizes) -> int:
     """Consecutive points per thread: one 16-byte read of the widest element."""
-    widest = max((dtype(p.array.type).itemsize for s in schedule.streams for p in s.inputs if p.staged), default=4)
+    widest = max((element_bytes(p.array.type) for s in schedule.streams for p in s.inputs if p.staged), default=4)
     group = GROUP_BYTES // widest
     for n in sizes:
         if n > 1:

@@ -27,8 +27,7 @@ from dataclasses import dataclass, replace
 
 from .. import target
 from ..check import typed as T
-from ..check.types import Array
-from ..interp.values import dtype
+from ..check.types import Array, element_bytes
 from .cost import UNCOALESCED_LOADS
 from .options import Options
 from .schedule import RowSlab, Schedule
@@ -52,7 +51,7 @@ def row_candidates(schedule: Schedule, kernel: T.Kernel, views: Views, options: 
                 out.append(RowSlab(p.name, arg, level.dim, length, False, reason))
                 continue
             points = block.points(x)
-            itemsize = dtype(p.type).itemsize
+            itemsize = element_bytes(p.type)
             apart = "the rows do not lie one after another in an input" if not _one_after_another(p, views, x) else \
                 f"rows shorter than {length} do not lie {length} apart" if bounded else ""
             layout = _layout(length, points, itemsize, apart, options)
@@ -83,7 +82,7 @@ def apart_loads(block, kernel: T.Kernel, views: Views, options: Options) -> floa
             stageable = options.row_length(p.type.shape[0]) is not None and len(block.spans) == 1 \
                 and not options.no_coalesce
             if not stageable:
-                extra += (UNCOALESCED_LOADS - 1) * dtype(p.type).itemsize / 4
+                extra += (UNCOALESCED_LOADS - 1) * element_bytes(p.type) / 4
     return extra
 
 

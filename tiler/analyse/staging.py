@@ -16,8 +16,7 @@ from dataclasses import replace
 
 from .. import target
 from ..check import typed as T
-from ..check.types import Array, size_text
-from ..interp.values import dtype
+from ..check.types import Array, element_bytes, size_text
 from .copying import (
     asynchronous_copies,
     copy_steps,
@@ -246,10 +245,10 @@ def _pack(inputs: tuple[InputPlan, ...], site: StreamSite) -> tuple[InputPlan, .
     groups: dict = {}
     for p in inputs:
         st = p.staging
-        if p.copied and not st.rows and st.element == 1 and dtype(p.array.type).itemsize == 4 and \
+        if p.copied and not st.rows and st.element == 1 and element_bytes(p.array.type) == 4 and \
                 not st.asynchronous:  # cp.async lands a vector whole, not interleaved
             reads = chunk_reads(site.stream, _param(site, p.name))
-            key = (st.tile, st.layout, st.copy, st.vector, st.buffers, dtype(p.array.type).str,
+            key = (st.tile, st.layout, st.copy, st.vector, st.buffers, p.array.type.elem.kind,
                    frozenset(reads))
             groups.setdefault(key, []).append(p.name)
     packs = {}
@@ -323,7 +322,7 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     padding = step if copy.axis is not contiguous and rows and not options.row_major_tiles else 0
     if asynchronous and not micro:
         padded = reads_vary and layout is Layout.ROW_MAJOR and not options.row_major_tiles
-        padding = max(target.ASYNC_COPY_BYTES) // dtype(d.array.type).itemsize if padded else 0
+        padding = max(target.ASYNC_COPY_BYTES) // element_bytes(d.array.type) if padded else 0
     index_variance = _index_variance(d, site, views)
     if any(x_dim in v for v in index_variance):
         reads = Reads.PER_THREAD
@@ -335,7 +334,7 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
         reads = Reads.BROADCAST
     inner = (row_count + padding) if layout is Layout.TRANSPOSED else (chunk + padding)
     outer = chunk if layout is Layout.TRANSPOSED else row_count
-    size = dtype(d.array.type).itemsize * inner * outer
+    size = element_bytes(d.array.type) * inner * outer
     invariant = d.invariant_to & frozenset(block.spans)
     reuse, serves = _serves(invariant, block)
     own = reads is Reads.PER_THREAD and _own_elements(d, site, views, x_dim)
@@ -367,7 +366,7 @@ def _stage_row_chunk(d: InputPlan, site: StreamSite, block: BlockPlan, views: Vi
     invariant = d.invariant_to & frozenset(block.spans)
     reuse, serves = _serves(invariant, block)
     own = reads is Reads.PER_THREAD and _own_elements(d, site, views, x_dim)
-    size = dtype(d.array.type).itemsize * elements
+    size = element_bytes(d.array.type) * elements
     staging = Staging(Level.SHARED, (), (chunk,), Layout.ROW_MAJOR, 0, copy, reads, size * buffers, reuse, vector,
                       buffers, element=d.element, asynchronous=asynchronous, own=own)
     length = f"at most {d.element}" if options.bounded(d.array.type.shape[-1]) else f"{d.element}"

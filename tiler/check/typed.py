@@ -12,6 +12,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from ..source import NO_SPAN, Span
+from ..tree import quick_constructors
 from .types import Binder, Type
 
 
@@ -244,3 +245,6 @@ def node_kinds(k: Kernel) -> frozenset[type]:
         _KINDS.clear()
     _KINDS[id(k)] = (weakref.ref(k), kinds)
     return kinds
+
+
+quick_constructors(globals())

@@ -14,6 +14,7 @@ from ..source import NO_SPAN, Span
 SCALAR_KINDS = ("f32", "f64", "i32", "i64", "bool")
 SPELLING = {"i32": "int"}  # how the language writes a kind
 ALIASES = {"int": "i32"}
+BYTES = {"f32": 4, "f64": 8, "i32": 4, "i64": 8, "bool": 1}  # an element's size in memory (numpy's and C's)
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,6 +74,11 @@ class Array:
         """The type of `a[i1, ..., i_drop]`."""
         rest = self.shape[drop:]
         return Array(self.elem, rest) if rest else self.elem
+
+
+def element_bytes(t: "Scalar | Array") -> int:
+    """The bytes of one element of an array type, or of a scalar."""
+    return BYTES[t.elem.kind if isinstance(t, Array) else t.kind]
 
 
 @dataclass(frozen=True)

@@ -7,14 +7,14 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
-import numpy as np
-
 from ..errors import PlainError
 
 
 def _load_npy(path: str):
     """The array, read through a memory map first: a header that claims more
     elements than the file holds is refused, not allocated."""
+    import numpy as np  # (here, not above: numpy's import is a tenth of a compile command's start)
+
     try:
         mapped = np.load(path, mmap_mode="r", allow_pickle=False)
         return np.array(mapped) if isinstance(mapped, np.memmap) else mapped
@@ -27,6 +27,8 @@ def _load_npy(path: str):
 
 
 def _save(path: str, outs) -> None:
+    import numpy as np
+
     try:
         with open(path, "wb") as f:  # (given a name, np.savez would append .npz to one without it)
             np.savez(f, **{f"out{i}": o for i, o in enumerate(outs)})

@@ -7,7 +7,6 @@ import contextlib
 import time
 
 import click
-import numpy as np
 
 from ..errors import PlainError, UserError
 from ..pipeline import STDIN
@@ -110,7 +109,7 @@ def _summary(prog, outs, sizes, chunking, elapsed: float) -> None:
     for i, o in enumerate(outs):
         flat = o.reshape(-1)
         first = ", ".join(f"{v:.6g}" if o.dtype.kind == "f" else str(v) for v in flat[:3])
-        stats = (f"{flat.astype(np.float64).sum():.9g}", f"{flat.min():.6g}", f"{flat.max():.6g}") \
+        stats = (f"{flat.astype('float64').sum():.9g}", f"{flat.min():.6g}", f"{flat.max():.6g}") \
             if flat.size else ("0", "-", "-")
         table.add_row(f"out{i}", str(o.shape), str(o.dtype), first + (", ..." if flat.size > 3 else ""), *stats)
     console.print(table)

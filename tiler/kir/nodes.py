@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from .. import target
 from ..source import Span
+from ..tree import quick_constructors
 
 
 def _span():
@@ -236,3 +237,6 @@ class AsyncWait:
 
 Stmt = Decl | ArrayDecl | Assign | Store | VecStore | For | If | Barrier | Comment | AsyncCopy | AsyncCommit | AsyncWait
 BODIES = ("body", "then", "else_")  # the fields of a statement that hold statements
+
+
+quick_constructors(globals())

@@ -10,6 +10,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from ..source import NO_SPAN, Span
+from ..tree import quick_constructors
 
 
 def _span():
@@ -221,3 +222,6 @@ def is_node(v) -> bool:
     """A node of a syntax tree (an expression, lambda, parameter, function), not a type."""
     return dataclasses.is_dataclass(v) and not isinstance(v, type) and type(v).__module__ == __name__ \
         and not isinstance(v, (TScalar, TArray, TTuple))
+
+
+quick_constructors(globals())
