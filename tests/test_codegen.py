@@ -51,8 +51,9 @@ def ptxas():
             # every version, in one translation unit with every other program's
             cuda, names = rename_module(values["render"], values["verify"], f"tiler_p{i}_{variant}")
             units.append(cuda)
-            planned[(path.name, variant)] = [(n, k.static_shared_bytes)
-                                             for n, k in zip(names, values["verify"].kernels)]
+            planned[(path.name, variant)] = [  # each kernel, and each stage of one (several blocks a row)
+                (stage, s.static_shared_bytes) for n, k in zip(names, values["verify"].kernels)
+                for stage, s in [(n, k)] + [(kir.stage_name(n, i), s) for i, s in enumerate(k.stages)]]
     with tempfile.TemporaryDirectory() as tmp:  # two translation units, compiled side by side (CI has 2 cores)
         runs = []
         for part in (0, 1):
