@@ -148,3 +148,39 @@ def test_a_module_selects_its_version_by_the_launch_sizes():
     assert tiled.grid_dims({"n": 4097}) == (65, 1, 1)
     cuda = render(m)
     assert "tiler_test_sum: when n >= 512 (large)" in cuda and "tiler_test_sum_small: otherwise (small)" in cuda
+
+
+def test_prune_drops_what_reaches_no_store_to_global_memory():
+    """A carried value that only feeds itself, a shared array written and
+    never read (with its allocation and the barrier after its store), and
+    the loop left empty all go; what the output reads, and the shared array
+    it reads through, stay."""
+    from tiler.kir.prune import prune
+
+    tid = kir.ThreadIdx("x")
+    body = (
+        kir.Decl("dead", "float", kir.Const(0.0, "float"), const=False),
+        kir.Decl("kept", "float", kir.Const(0.0, "float"), const=False),
+        kir.For("i", c(0), ref("n"), c(1), (
+            kir.Assign("dead", add(ref("dead"), kir.Load("x", ref("i")))),
+            kir.Assign("kept", add(ref("kept"), c(1))),
+        )),
+        kir.Store("unread", tid, ref("dead"), kir.SHARED),
+        kir.Barrier("the unread array is written"),
+        kir.Store("tile", tid, ref("kept"), kir.SHARED),
+        kir.Barrier("the tile is written"),
+        kir.Store("out0", tid, kir.Load("tile", c(0), kir.SHARED)),
+    )
+    k = kir.Kernel("tiler_test_prune", PARAMS, (kir.SharedAlloc("tile", "float", 64),
+                                               kir.SharedAlloc("unread", "float", 64)), body, (64, 1, 1),
+                   (("n", 64), None, None), True, "test", ("a hand-built kernel",))
+    pruned = prune(k)
+    assert [a.name for a in pruned.shared] == ["tile"]
+    assert pruned.body == (
+        kir.Decl("kept", "float", kir.Const(0.0, "float"), const=False),
+        kir.For("i", c(0), ref("n"), c(1), (kir.Assign("kept", add(ref("kept"), c(1))),)),
+        kir.Store("tile", tid, ref("kept"), kir.SHARED),
+        kir.Barrier("the tile is written"),
+        kir.Store("out0", tid, kir.Load("tile", c(0), kir.SHARED)),
+    )
+    assert prune(pruned) == pruned  # nothing more to drop
