@@ -276,3 +276,60 @@ def test_prepared_yields_each_source_as_nvcc_finishes_it(monkeypatch):
     assert order[-1] == "slow" and sorted(order) == ["given", "quick", "refused", "slow"]
     assert sorted(gpu._modules.values()) == ["module given", "module quick", "module slow"]
     assert list(gpu.prepared(["quick"])) == ["quick"]  # loaded already: no nvcc
+
+
+def test_a_batch_nvcc_does_not_build_is_checked_program_by_program(monkeypatch):
+    """Where nvcc refuses a batch, or runs past its time on it (a campaign's
+    batch once took more than 300 s), each version of each program is built
+    on its own: the one nvcc cannot build is a failure of that program, and
+    every other version still runs (the run goes on, nothing crashes)."""
+    import tiler.fuzz as fuzz_module
+    import tiler.runtime as runtime
+    import tiler.runtime.nvcc as nvcc
+    from tiler.fuzz.properties import check_program
+
+    compiled = [check_program(generate(s), s)[1] for s in (1, 2)]
+    slow = compiled[0].kernels["tiled"][1]
+
+    class NothingLoads:
+        arch = "sm_90"
+        prepared_now: list = []
+
+        def prepared(self, sources, images=None):
+            yield from sources
+
+        def loaded(self, cuda):
+            return False
+
+        def prepare(self, sources, images=None):
+            self.prepared_now += sources
+
+    gpu = NothingLoads()
+    monkeypatch.setattr(runtime.Gpu, "get", staticmethod(lambda: gpu))
+    monkeypatch.setattr(nvcc, "built", lambda cuda, arch, timeout: (
+        ("nvcc did not finish within 300 s (stopped)", None) if cuda == slow else ("", b"cubin")))
+    launched = []
+    monkeypatch.setattr(fuzz_module, "mismatch", lambda g, kernel, cuda, c, rtol: launched.append(kernel.name) or "")
+    lines = []
+    failures = fuzz_module.gpu_batches(compiled, say=lines.append)
+    assert [(f.seed, f.stage, f.message) for f in failures] == [(1, "nvcc", "tiled: nvcc did not finish within 300 s "
+                                                                            "(stopped)")]
+    others = [(c, v) for c in compiled for v in c.kernels if (c.seed, v) != (1, "tiled")]
+    assert sorted(launched) == sorted(k.name for c, v in others for k in c.kernels[v][0].kernels)
+    assert sorted(gpu.prepared_now) == sorted(c.kernels[v][1] for c, v in others)
+    assert "seed 1: nvcc: tiled: nvcc did not finish within 300 s (stopped)" in lines
+    assert sorted(line for line in lines if line.startswith("GPU batch")) == [
+        "GPU batch 1 of 2 (1 programs): 0 failures", "GPU batch 2 of 2 (1 programs): 1 failures"]
+
+
+def test_nvcc_past_its_time_is_a_refusal_not_a_crash(monkeypatch):
+    import subprocess
+
+    import tiler.runtime.nvcc as nvcc
+
+    def slow(cmd, **kwargs):
+        raise subprocess.TimeoutExpired(cmd, kwargs["timeout"])
+    monkeypatch.setattr(nvcc, "nvcc_path", lambda: "/usr/bin/nvcc")
+    monkeypatch.setattr(subprocess, "run", slow)
+    assert nvcc.built("__global__ void k() {}", "sm_90", timeout=7) == ("nvcc did not finish within 7 s (stopped)",
+                                                                        None)

@@ -230,13 +230,45 @@ def gpu_batches(compiled: list[Compiled], images: dict | None = None, say=None) 
         part, names = batches[source]
         before = len(failures)
         for c in part:
-            for variant, kernel in ((v, k) for v in c.kernels for k in names[(c.seed, v)]):
-                try:
-                    bad = mismatch(gpu, kernel, source, c, tolerance(c.seed, variant))
-                except Exception as exc:  # noqa: BLE001 - a launch failure is a finding
-                    bad = f"{kernel.name}: {type(exc).__name__}: {exc}"
-                if bad:
-                    failures.append(Failure(c.seed, "gpu", bad, c.text))
-                    say(failure_line(failures[-1]))
+            if gpu.loaded(source):
+                found = _launched(gpu, c, [(v, k, source) for v in c.kernels for k in names[(c.seed, v)]])
+            else:  # nvcc refused the batch, or ran past its time on it: each version on its own
+                found = _alone(gpu, c)
+            for f in found:
+                say(failure_line(f))
+            failures += found
         say(f"GPU batch {n} of {len(batches)} ({len(part)} programs): {len(failures) - before} failures")
+    return failures
+
+
+ALONE_S = 300  # nvcc's time for one version of one program, built on its own
+
+
+def _alone(gpu, c: Compiled) -> list[Failure]:
+    """A program of a batch nvcc did not build: each version built on its
+    own (a failure of nvcc's there is the finding: a refusal, or a version
+    that takes nvcc past ALONE_S), then run."""
+    from ..runtime.nvcc import built
+
+    failures, runs = [], []
+    for variant, (m, cuda) in c.kernels.items():
+        log, image = built(cuda, gpu.arch, timeout=ALONE_S)
+        if image is None:
+            failures.append(Failure(c.seed, "nvcc", f"{variant}: {log[-1500:]}", c.text))
+            continue
+        gpu.prepare([cuda], images={cuda: image})
+        runs += [(variant, k, cuda) for k in m.kernels]
+    return failures + _launched(gpu, c, runs)
+
+
+def _launched(gpu, c: Compiled, runs) -> list[Failure]:
+    """Each (variant, kernel, its module's CUDA) run against the interpreter."""
+    failures = []
+    for variant, kernel, cuda in runs:
+        try:
+            bad = mismatch(gpu, kernel, cuda, c, tolerance(c.seed, variant))
+        except Exception as exc:  # noqa: BLE001 - a launch failure is a finding
+            bad = f"{kernel.name}: {type(exc).__name__}: {exc}"
+        if bad:
+            failures.append(Failure(c.seed, "gpu", bad, c.text))
     return failures

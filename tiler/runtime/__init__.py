@@ -109,6 +109,11 @@ class Gpu:
     def _key(self, cuda: str, options: tuple[str, ...] = ()) -> str:
         return hashlib.sha256("\0".join([cuda, self.arch, *options, str(self.drv.get_version())]).encode()).hexdigest()
 
+    def loaded(self, cuda: str) -> bool:
+        """Whether the module of `cuda` is built and loaded (`prepare` left it
+        out where nvcc refused it or ran past its time)."""
+        return self._key(cuda) in self._modules
+
     def prepare(self, sources, workers: int | None = None, images: dict | None = None) -> None:
         """Compile many CUDA sources at once (nvcc runs side by side, one a
         core), so that later launches find their modules loaded; a source

@@ -77,7 +77,10 @@ def _build(nvcc: str, cuda: str, arch: str, timeout: int, flags: tuple = ()) -> 
         src.write_text(cuda)
         stage = ["-ptx"] if ptx else ["-cubin", "-Xptxas", "-v"]
         cmd = [nvcc, f"-arch={arch}", *stage, *flags, "-o", str(out), str(src)]
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:  # a finding to report like a refusal, not a crash of the caller
+            return _report(False, f"nvcc did not finish within {timeout} s (stopped)"), None
         ok = done.returncode == 0
         return _report(ok, done.stdout + done.stderr), out.read_bytes() if ok and out.is_file() else None
 
