@@ -12,6 +12,7 @@ first.
 from __future__ import annotations
 
 import atexit
+import functools
 import hashlib
 from dataclasses import dataclass
 
@@ -107,7 +108,7 @@ class Gpu:
             return self._function(cuda, name, options)
 
     def _key(self, cuda: str, options: tuple[str, ...] = ()) -> str:
-        return hashlib.sha256("\0".join([cuda, self.arch, *options, str(self.drv.get_version())]).encode()).hexdigest()
+        return _module_key(cuda, self.arch, tuple(options), str(self.drv.get_version()))
 
     def loaded(self, cuda: str) -> bool:
         """Whether the module of `cuda` is built and loaded (`prepare` left it
@@ -324,6 +325,14 @@ class Gpu:
                                (source, scratch, np.int32(rows), np.int32(cols), np.int32(batch)),
                                target.transpose_grid(rows, cols, batch)))
         return scratch
+
+
+@functools.lru_cache(maxsize=16)
+def _module_key(cuda: str, arch: str, options: tuple, driver: str) -> str:
+    """The key of a module's build, remembered for the last few sources: each
+    launch looks its module up, and the fuzzer's batches are megabytes of
+    CUDA, hashed again at every launch of one of their kernels before."""
+    return hashlib.sha256("\0".join([cuda, arch, *options, driver]).encode()).hexdigest()
 
 
 def _race_key(cuda: str, picked: kir.Kernel, sizes: dict) -> tuple:
