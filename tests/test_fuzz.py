@@ -322,14 +322,21 @@ def test_a_batch_nvcc_does_not_build_is_checked_program_by_program(monkeypatch):
         "GPU batch 1 of 2 (1 programs): 0 failures", "GPU batch 2 of 2 (1 programs): 1 failures"]
 
 
-def test_nvcc_past_its_time_is_a_refusal_not_a_crash(monkeypatch):
+def test_nvcc_past_its_time_is_a_refusal_and_stops_what_it_started(monkeypatch, tmp_path):
+    """nvcc past its time is reported like a refusal (not an exception that
+    ends the run), and the processes it started (cicc, ptxas) stop with it:
+    here a stand-in nvcc whose child would sleep on."""
     import subprocess
+    import time
 
     import tiler.runtime.nvcc as nvcc
 
-    def slow(cmd, **kwargs):
-        raise subprocess.TimeoutExpired(cmd, kwargs["timeout"])
-    monkeypatch.setattr(nvcc, "nvcc_path", lambda: "/usr/bin/nvcc")
-    monkeypatch.setattr(subprocess, "run", slow)
-    assert nvcc.built("__global__ void k() {}", "sm_90", timeout=7) == ("nvcc did not finish within 7 s (stopped)",
+    marker = f"{31 + time.time() % 1:.6f}"  # a sleep no other process runs
+    fake = tmp_path / "nvcc"
+    fake.write_text(f"#!/bin/sh\nsleep {marker} &\nwait\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(nvcc, "nvcc_path", lambda: str(fake))
+    assert nvcc.built("__global__ void k() {}", "sm_90", timeout=1) == ("nvcc did not finish within 1 s (stopped)",
                                                                         None)
+    time.sleep(0.2)
+    assert subprocess.run(["pgrep", "-f", f"sleep {marker}"], capture_output=True).returncode == 1  # none left

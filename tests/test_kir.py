@@ -184,3 +184,19 @@ def test_prune_drops_what_reaches_no_store_to_global_memory():
         kir.Store("out0", tid, kir.Load("tile", c(0), kir.SHARED)),
     )
     assert prune(pruned) == pruned  # nothing more to drop
+
+
+def test_prune_knows_a_statement_by_its_place():
+    """The same node in two loops counts in each (a statement known by its
+    identity and one parent kept only the last loop, and lost the output
+    written over `n`), and an assignment to a loop's own variable counts
+    with the loop."""
+    from tiler.kir.prune import prune
+
+    tid = kir.ThreadIdx("x")
+    store = kir.Store("out0", tid, kir.Load("x", ref("i")))
+    body = (kir.For("i", c(0), ref("n"), c(1), (store,)),
+            kir.For("i", c(0), c(4), c(1), (store, kir.Assign("i", add(ref("i"), c(1))))))
+    k = kir.Kernel("tiler_test_places", PARAMS, (), body, (64, 1, 1), (("n", 64), None, None), True, "test",
+                   ("a hand-built kernel",))
+    assert prune(k).body == body

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from dataclasses import FrozenInstanceError
 
 
 class Span:
@@ -30,9 +31,10 @@ class Span:
         _set(self, "end_col", end_col)
 
     def __setattr__(self, name, value):
-        raise AttributeError(f"a Span cannot be changed (its field {name})")
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")  # (as a frozen dataclass says it)
 
-    __delattr__ = __setattr__
+    def __delattr__(self, name):
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     def _key(self) -> tuple:
         return self.file, self.line, self.col, self.end_line, self.end_col

@@ -131,24 +131,34 @@ def quick_constructors(namespace: dict) -> None:
     for cls in list(namespace.values()):
         if isinstance(cls, type) and cls.__module__ == module and dataclasses.is_dataclass(cls) \
                 and cls.__dataclass_params__.frozen and "__slots__" not in vars(cls) \
-                and not hasattr(cls, "__post_init__") and "__init__" in vars(cls):
+                and not hasattr(cls, "__post_init__") and _generated(vars(cls).get("__init__")):
             cls.__init__ = _frozen_constructor(cls)
+
+
+def _generated(init) -> bool:
+    """Whether a class's own constructor is the one dataclasses wrote (a
+    constructor written in the class stays: dataclasses keeps it too)."""
+    return init is not None and getattr(getattr(init, "__code__", None), "co_filename", "") == "<string>"
 
 
 def _frozen_constructor(cls):
     fields = dataclasses.fields(cls)
-    if any(not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING for f in fields):
-        return cls.__init__  # (none of tiler's nodes has these; the dataclass's constructor handles them)
+    if len(fields) != len(cls.__dataclass_fields__) or \
+            any(not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING or f.name in _OWN_NAMES
+                for f in fields):  # (an InitVar, a keyword-only field, a factory: the dataclass's constructor)
+        return cls.__init__
     defaults = {f"_default_{f.name}": f.default for f in fields if f.default is not dataclasses.MISSING}
-    defaults["_set"] = object.__setattr__
+    defaults["_tiler_set"] = object.__setattr__
     params = ", ".join(f.name if f.default is dataclasses.MISSING else f"{f.name}=_default_{f.name}" for f in fields)
-    stores = "".join(f"\n    _set(self, {f.name!r}, {f.name})" for f in fields) or "\n    pass"
-    code = f"def __init__(self{', ' if params else ''}{params}):{stores}\n"
+    stores = "".join(f"\n    _tiler_set(_tiler_self, {f.name!r}, {f.name})" for f in fields) or "\n    pass"
+    code = f"def __init__(_tiler_self{', ' if params else ''}{params}):{stores}\n"
     exec(code, defaults)  # (as dataclasses itself builds its constructors)
     init = defaults["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     return init
 
+
+_OWN_NAMES = frozenset({"_tiler_self", "_tiler_set"})  # the generated constructor's own names
 
 @contextmanager
 def no_cycle_collection():

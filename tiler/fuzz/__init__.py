@@ -59,6 +59,8 @@ def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: boo
         found, images = nvcc_batches(compiled, arch, optimized=gpu)  # the GPU check runs the cubins
         failures += _said(found, say)
         say(f"nvcc {'built' if gpu else 'accepted (to PTX)'} every kernel for {arch}: {len(found)} failures")
+        refused = {f.seed for f in found}  # (reported once: the GPU check leaves them out, in batches of its own)
+        compiled = [c for c in compiled if c.seed not in refused]
     if gpu:
         failures += gpu_batches(compiled, images, say)
     if gpu and perf is not None:
@@ -254,7 +256,8 @@ def _alone(gpu, c: Compiled) -> list[Failure]:
     for variant, (m, cuda) in c.kernels.items():
         log, image = built(cuda, gpu.arch, timeout=ALONE_S)
         if image is None:
-            failures.append(Failure(c.seed, "nvcc", f"{variant}: {log[-1500:]}", c.text))
+            why = log[-1500:] or "nvcc built no module (is it on PATH?)"
+            failures.append(Failure(c.seed, "nvcc", f"{variant}: {why}", c.text))
             continue
         gpu.prepare([cuda], images={cuda: image})
         runs += [(variant, k, cuda) for k in m.kernels]

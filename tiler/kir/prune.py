@@ -49,50 +49,58 @@ def _prune(k: Kernel) -> Kernel:
     if len(liveness.live) == len(liveness.reads):  # (every statement counts: nothing to rebuild)
         return k
     shared = tuple(a for a in k.shared if a.name in liveness.names or a.name not in liveness.defs)
-    return dataclasses.replace(k, body=_spaced(_kept(k.body, liveness.live)), shared=shared)
+    body, _ = _kept(k.body, liveness, 0)
+    return dataclasses.replace(k, body=_spaced(body), shared=shared)
 
 
 class _Liveness:
     """Which statements count: the effects (stores to global memory, waits
     for asynchronous copies, barriers, comments), what their values read,
     what defines those, and so on; a loop or an if counts when anything
-    inside it does (and then what its bounds or condition read)."""
+    inside it does (and then what its bounds or condition read).
+
+    A statement is known by its place: its number in the body's order (the
+    same node may stand in two places, and count in one of them only)."""
 
     def __init__(self, stmts):
-        self.defs: dict[str, list] = {}  # name -> the statements that define it
-        self.reads: dict[int, list[str]] = {}  # id(statement) -> the names it reads (bodies apart)
-        self.parent: dict[int, object] = {}  # id(statement) -> the loop or if holding it
-        self.live: set[int] = set()  # id(statement)
+        self.defs: dict[str, list[int]] = {}  # name -> the places that define it
+        self.reads: list[list[str]] = []  # place -> the names its statement reads (bodies apart)
+        self.parent: list[int | None] = []  # place -> the place of the loop or if holding it
+        self.extent: list[int] = []  # place -> the places its statement spans, itself and its bodies'
+        self.live: set[int] = set()  # places
         self.names: set[str] = set()  # live names
         self.pending: list[str] = []
-        effects = []
+        effects: list[int] = []
         self._survey(stmts, None, effects)
-        for s in effects:
-            self._mark(s)
+        for place in effects:
+            self._mark(place)
         while self.pending:
-            for s in self.defs.get(self.pending.pop(), ()):
-                self._mark(s)
+            for place in self.defs.get(self.pending.pop(), ()):
+                self._mark(place)
 
-    def _survey(self, stmts, parent, effects: list) -> None:
+    def _survey(self, stmts, parent: int | None, effects: list) -> None:
         for s in stmts:
-            self.parent[id(s)] = parent
-            self.reads[id(s)] = _reads(s)
+            place = len(self.reads)
+            self.parent.append(parent)
+            self.reads.append(_reads(s))
+            self.extent.append(1)
             defined = _defines(s)
             if defined is not None:
-                self.defs.setdefault(defined, []).append(s)
+                self.defs.setdefault(defined, []).append(place)
             elif not isinstance(s, (For, If)):
-                effects.append(s)
+                effects.append(place)
             for name in BODIES:
-                self._survey(getattr(s, name, ()), s, effects)
+                self._survey(getattr(s, name, ()), place, effects)
+            self.extent[place] = len(self.reads) - place
 
-    def _mark(self, s) -> None:
-        while s is not None and id(s) not in self.live:
-            self.live.add(id(s))
-            for name in self.reads[id(s)]:
+    def _mark(self, place: int | None) -> None:
+        while place is not None and place not in self.live:
+            self.live.add(place)
+            for name in self.reads[place]:
                 if name not in self.names:
                     self.names.add(name)
                     self.pending.append(name)
-            s = self.parent[id(s)]  # (a statement counts: so do the loops and ifs around it)
+            place = self.parent[place]  # (a statement counts: so do the loops and ifs around it)
 
 
 def _defines(s) -> str | None:
@@ -109,8 +117,9 @@ def _defines(s) -> str | None:
 
 def _reads(s) -> list[str]:
     """The names a statement's own expressions read (its bodies apart): values,
-    per-thread and shared arrays."""
-    names = []
+    per-thread and shared arrays; a loop reads its own variable too (its
+    test and step do: an assignment to it in the body counts with the loop)."""
+    names = [s.var] if isinstance(s, For) else []
     for field in node_fields(type(s)):
         if field in BODIES:
             continue
@@ -122,21 +131,30 @@ def _reads(s) -> list[str]:
     return names
 
 
-def _kept(stmts, live: set[int]) -> tuple:
-    """`stmts` without the statements that do not count (a loop or an if
-    counts only with something inside it that does)."""
+def _kept(stmts, liveness: _Liveness, place: int) -> tuple[tuple, int]:
+    """`stmts`, whose first statement is at `place`, without the statements
+    that do not count (a loop or an if counts only with something inside it
+    that does); and the place after them."""
     out = []
     for s in stmts:
-        if id(s) not in live:
+        if place not in liveness.live:
+            place += liveness.extent[place]
             continue
+        place += 1
         if isinstance(s, For):
-            body = _kept(s.body, live)
-            s = s if body == s.body else dataclasses.replace(s, body=body)
+            body, place = _kept(s.body, liveness, place)
+            s = s if _same(body, s.body) else dataclasses.replace(s, body=body)
         elif isinstance(s, If):
-            then, else_ = _kept(s.then, live), _kept(s.else_, live)
-            s = s if (then, else_) == (s.then, s.else_) else dataclasses.replace(s, then=then, else_=else_)
+            then, place = _kept(s.then, liveness, place)
+            else_, place = _kept(s.else_, liveness, place)
+            s = s if _same(then, s.then) and _same(else_, s.else_) else dataclasses.replace(s, then=then, else_=else_)
         out.append(s)
-    return tuple(out)
+    return tuple(out), place
+
+
+def _same(a: tuple, b: tuple) -> bool:
+    """The same statements, object for object (no deep comparison)."""
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
 
 
 def _spaced(stmts) -> tuple:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -77,12 +78,16 @@ def _build(nvcc: str, cuda: str, arch: str, timeout: int, flags: tuple = ()) -> 
         src.write_text(cuda)
         stage = ["-ptx"] if ptx else ["-cubin", "-Xptxas", "-v"]
         cmd = [nvcc, f"-arch={arch}", *stage, *flags, "-o", str(out), str(src)]
+        # a session of its own: past its time, nvcc and what it started (cicc, ptxas) are stopped together
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
         try:
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+            stdout, stderr = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:  # a finding to report like a refusal, not a crash of the caller
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
             return _report(False, f"nvcc did not finish within {timeout} s (stopped)"), None
-        ok = done.returncode == 0
-        return _report(ok, done.stdout + done.stderr), out.read_bytes() if ok and out.is_file() else None
+        ok = proc.returncode == 0
+        return _report(ok, stdout + stderr), out.read_bytes() if ok and out.is_file() else None
 
 
 def _report(ok: bool, log: str) -> Report:
