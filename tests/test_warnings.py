@@ -81,3 +81,34 @@ def test_werror_prints_the_warnings_as_errors_in_every_output(tmp_path):
         done = tiler(*args, "--werror")
         assert done.returncode == 1 and f"{prog}:3:22: error: nothing reads" in done.stderr, args
         assert "1 warning treated as errors (--werror)" in done.stderr
+
+
+LOOP_PAST_CHUNK = """fun [f32, n] main([[f32, m], n] A, [f32, m] x) =
+  map(fn f32 ([f32, m] row) =>
+        streamSeq(fn f32 (int kk, [f32, c] rc, [f32, c] xc, f32 acc) =>
+                    loop (acc) = for k < m do acc + rc[k] * xc[k] in acc
+                 , row, x, 0f32)
+     , A)
+"""
+AT_OFFSET = LOOP_PAST_CHUNK.replace("for k < m do acc + rc[k] * xc[k]", "for k < c do acc + rc[kk + k] * xc[k]")
+
+
+@pytest.mark.parametrize("text, line, column, start", [
+    (LOOP_PAST_CHUNK, 4, 53, "`rc` has `c` elements (a chunk), read here for `k` up to another bound"),
+    (AT_OFFSET, 4, 53, "`rc` is a chunk, read here at the stream's offset `kk`")],
+    ids=["loop-to-m", "at-kk"])
+def test_a_chunk_read_as_if_it_were_the_whole_array_is_a_warning(tmp_path, text, line, column, start):
+    """A newcomer's mistake that `tiler run`'s whole chunks hide (the
+    program seems right there) and that makes the kernels read past their
+    shared tiles: check, run, compile and explain all say so, located."""
+    prog = tmp_path / "chunk.fut"
+    prog.write_text(text)
+    for command in (("check", prog), ("run", prog), ("compile", prog, "-o", tmp_path / "chunk.cu")):
+        done = tiler(*command)
+        assert done.returncode == 0 and done.stderr.startswith(f"{prog}:{line}:{column}: warning: {start}"), command
+    assert tiler("compile", prog, "-o", tmp_path / "strict.cu", "--werror").returncode == 1
+    kinds = [w["kind"] for w in json.loads(tiler("explain", prog, "--json").stdout)["warnings"]]
+    assert kinds == ["chunk"] * (2 if text is LOOP_PAST_CHUNK else 1)
+    fixed = text.replace("for k < m", "for k < c").replace("rc[kk + k]", "rc[k]")
+    prog.write_text(fixed)
+    assert tiler("check", prog).stderr == "" and tiler("compile", prog, "-o", tmp_path / "ok.cu").stderr == ""

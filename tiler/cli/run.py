@@ -10,7 +10,7 @@ import click
 
 from ..errors import PlainError, UserError
 from ..pipeline import STDIN
-from .arguments import PROGRAM, checked, checked_with_source, pairs
+from .arguments import PROGRAM, checked_with_source, pairs, warned
 from .display import _width
 from .files import _load_npy, _save
 from .guard import guarded
@@ -20,8 +20,18 @@ from .guard import guarded
 @PROGRAM
 @guarded
 def check_cmd(program):
-    """Parse and check PROG.fut; print nothing and exit 0 when it is fine."""
-    checked(program)
+    """Parse and check PROG.fut; exit 0 when it is fine (printing only
+    warnings, such as a chunk read past its end)."""
+    _chunk_warnings(*checked_with_source(program))
+
+
+def _chunk_warnings(prog, source) -> None:
+    """Chunks read as if they were whole arrays (report.warnings.chunk_reads):
+    right under `run`'s whole chunks, wrong split and in the kernels."""
+    from ..kernel import inline_kernel
+    from ..report.warnings import chunk_reads
+
+    warned(chunk_reads(inline_kernel(prog)), source, False)
 
 
 @click.command("run")
@@ -45,6 +55,7 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
     from ..tune.workload import check_given, load_spec, make_inputs, resolve_sizes
 
     prog, source = checked_with_source(program)
+    _chunk_warnings(prog, source)
     try:
         chunking = Chunking.parse(chunk)
     except ValueError:

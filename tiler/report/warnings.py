@@ -10,14 +10,18 @@ from enum import Enum
 
 from ..analyse import Analysis
 from ..analyse.options import CLI_NAMES, tile_text
+from ..analyse.views import mentions
+from ..check import typed as T
 from ..errors import Diagnostic, render_diagnostic
 from ..source import Source, Span
+from ..tree import descendants
 
 
 class Kind(Enum):
     UNUSED = "unused"  # a stream nothing reads: removed
     OPTION = "option"  # a plan option given that the plan could not take as given
     TUNING = "tuning"  # a tuning file beside the program that no table of applies to
+    CHUNK = "chunk"  # a chunk read at the stream's offset, or by a loop to another bound than the chunk's length
 
 
 @dataclass(frozen=True)
@@ -41,7 +45,40 @@ class CompilerWarning:
 
 def warnings_of(a: Analysis, applied=None) -> tuple[CompilerWarning, ...]:
     """Every warning for this analysis (and the tuning file read for it)."""
-    return _unused(a) + _options_not_taken(a, applied) + _tuning(applied)
+    return _unused(a) + chunk_reads(a.kernel) + _options_not_taken(a, applied) + _tuning(applied)
+
+
+def chunk_reads(kernel: T.Kernel) -> tuple[CompilerWarning, ...]:
+    """A chunk read as if it were the whole array: `xc[kk + k]` (a chunk's
+    elements count from 0; `kk` is where it starts), or `xc[k]` in a loop
+    `for k < m` whose bound is not the chunk's length. Either reads past
+    the chunk wherever the stream is split (`tiler run` splits it whole by
+    default, so there the program seems right); the generated kernels read
+    past their shared tiles."""
+    out = []
+    for s in _streams(kernel):
+        loops = {n.index: n for n in descendants(s.body, T.is_exp) if isinstance(n, T.Loop)}
+        for n in descendants(s.body, T.is_exp):
+            if not (isinstance(n, T.Index) and isinstance(n.array, T.Var) and n.array.binder in s.chunk_params):
+                continue
+            chunk, at = n.array.binder.name, n.indices[0]
+            if mentions(at, s.offset):
+                out.append(CompilerWarning(
+                    Kind.CHUNK, f"`{chunk}` is a chunk, read here at the stream's offset `{s.offset.name}`: a "
+                    f"chunk's elements count from 0, and `{s.offset.name}` is where the chunk starts in the array",
+                    n.span, f"read `{chunk}[j]` for j < {s.chunk.name}"))
+            elif isinstance(at, T.Var) and at.binder in loops and not mentions(loops[at.binder].bound, s.chunk):
+                out.append(CompilerWarning(
+                    Kind.CHUNK, f"`{chunk}` has `{s.chunk.name}` elements (a chunk), read here for `{at.binder.name}` "
+                    f"up to another bound: past its end wherever the stream is split", n.span,
+                    f"loop `for {at.binder.name} < {s.chunk.name}` (the chunk's length)"))
+    return tuple(sorted(out, key=lambda w: (w.span.line, w.span.col)))
+
+
+def _streams(k: T.Kernel):
+    """The streams written as `streamSeq` (not loops the kernel stage reads as streams)."""
+    roots = (k.body, *(a for lv in k.levels for a in lv.args), *(v for lv in k.levels for _, v in lv.lets))
+    return [n for r in roots for n in descendants(r, T.is_exp) if isinstance(n, T.Stream) and not n.loop]
 
 
 def _unused(a: Analysis) -> tuple[CompilerWarning, ...]:
