@@ -167,7 +167,8 @@ def test_unexpected_failures_are_reported_as_compiler_bugs(monkeypatch, capsys):
 
 
 def test_check_splits_exposes_a_split_dependent_program(tmp_path):
-    assert tiler("run", NBODY, "--size", "n=50", "--check-splits").returncode == 0
+    passed = tiler("run", NBODY, "--size", "n=50", "--check-splits")
+    assert passed.returncode == 0 and "the same outputs with chunks of 1, 7 and random:1" in passed.stdout  # (it says)
     path = tmp_path / "count.fut"  # counts chunks: depends on the split
     path.write_text("fun [int, n] main([int, n] xs) = map(fn int (int x) =>"
                     " streamSeq(fn int (int kk, [int, c] xc, int acc) => acc + 1, xs, 0), xs)\n")

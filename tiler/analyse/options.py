@@ -49,6 +49,7 @@ class Option:
     tuned: bool = False  # a tuning file may set it (the tuner varies it)
     steers: bool = True  # it chooses (part of) the schedule: the launch then runs it without a race
     contradicts: tuple[str, ...] = ()  # options that may not be given with it
+    short: str = ""  # a one-letter spelling too (`-s`, as run, bench and tune spell --size)
 
 
 def _option(default, takes: Takes, flag: str, help: str, **how):
@@ -90,7 +91,7 @@ class Options:
                                    "dimension (N), or per dimension, outermost first (1: none); instead of the "
                                    "plan's choice.", metavar="N|N0,N1,...", most=MAX_REGISTER_TILE, tuned=True)
     sizes: tuple = _option((), Takes.TABLE, "--size", "A size known in advance (repeatable): a block need not be "
-                           "wider than its dimension. The kernel still works for any size.", metavar="NAME=N",
+                           "wider than its dimension. The kernel still works for any size.", metavar="NAME=N", short="-s",
                            steers=False)
     thresholds: tuple = _option((), Takes.TABLE, "--threshold", "Run the tiled kernel only when size NAME >= N, "
                                 "the untiled one below (repeatable; overrides the cost model's threshold; N=1: "

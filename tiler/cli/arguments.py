@@ -70,8 +70,9 @@ def plan_options(fn):
         elif o.takes is Takes.EITHER:
             fn = click.option(f"{o.flag}/--no-{o.flag[2:]}", name, default=None, help=o.help)(fn)
         else:  # a table is repeatable NAME=N; a whole number is an int; a tile is text
-            fn = click.option(o.flag, name, multiple=o.takes is Takes.TABLE, metavar=o.metavar, default=None,
-                              type=int if o.takes is Takes.WHOLE else None, help=o.help)(fn)
+            fn = click.option(*filter(None, (o.short, o.flag)), name, multiple=o.takes is Takes.TABLE,
+                              metavar=o.metavar, default=None, type=int if o.takes is Takes.WHOLE else None,
+                              help=o.help)(fn)
     return fn
 
 

@@ -51,7 +51,7 @@ def _chunk_warnings(prog, source) -> None:
 @guarded
 def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output):
     """Run PROG.fut in the reference interpreter and summarise its outputs."""
-    from ..interp import Chunking, run, run_splits
+    from ..interp import SPLITS, Chunking, run, run_splits
     from ..tune.workload import check_given, load_spec, make_inputs, resolve_sizes
 
     prog, source = checked_with_source(program)
@@ -75,7 +75,8 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
     try:
         if check_splits:
             outs, disagreement = run_splits(prog, values, seed)
-            chunking = Chunking("whole")
+            chunking = f"{SPLITS[0]}, and the same outputs with chunks of " \
+                       f"{', '.join(map(str, SPLITS[1:-1]))} and {SPLITS[-1]} (--check-splits)"
         else:
             with _progress() as shown:
                 outs, disagreement = run(prog, values, chunking, seed, progress=shown), None
