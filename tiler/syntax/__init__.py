@@ -49,8 +49,17 @@ def _check_characters(code: str, source: Source) -> None:
         name = _NAMED.get(ch) or unicodedata.name(ch, "").lower()
         shown += f" ({name})" if name else ""
         hint = "separate tokens with spaces, tabs or new lines" if ch.isspace() or ch in _NAMED else \
-            "tiler programs are ASCII; comments start with `--`"
+            _ASCII_HINTS.get(ch, "no token of tiler's starts with it (docs/language.md lists them)") if ch.isascii() \
+            else "tiler programs are ASCII; comments start with `--`"
         raise UserError.at(source.span(m.start()), f"unexpected character {shown}", hint, source)
+
+
+_ASCII_HINTS = {"\\": "a lambda is `fn R (T x, ...) => body` (its result type first), an argument of `map` or "
+                       "`streamSeq`", ";": "there are no statements: bind with `let x = e in ...`",
+                "{": "no braces: a body is one expression (`let`s, `loop`s and `if`s nest)",
+                "}": "no braces: a body is one expression (`let`s, `loop`s and `if`s nest)",
+                ":": "a type comes before its name: `f32 x`, `[f32, n] xs`",
+                '"': "there are no strings; comments start with `--`", "#": "comments start with `--`"}
 
 
 def _check_nesting(code: str, source: Source) -> None:
@@ -118,10 +127,35 @@ def _diagnose(fault: grammar.SyntaxFault, code: str, source: Source) -> Diagnost
         message = f"expected {expected}, found {found}"
         if found == "`=`" and expected == "'then'":  # `if x = 0 then`
             hint = "comparison is `==`"
-        elif found.strip("`") in grammar.KEYWORDS and "name" in expected:
+        elif found.strip("`") in grammar.KEYWORDS and "name" in expected and found != "`fn`":
             hint = f"`{found.strip('`')}` is a keyword and cannot be used as a name"
+        else:
+            hint = _habit(code[:loc], found, expected)
     return Diagnostic(source.span(loc, loc + max(1, len(found.strip('`'))) if found.startswith("`") else None),
                       message, hint)
+
+
+# what a program written from another language's habits meets: a hint for each
+_NO_SUCH = re.compile(r"\b(reduce|reduce_comm|scan|filter|foldl|foldr|fold|sum|map2|map3|zipWith)\s*\(\s*$")
+_LAMBDA_START = re.compile(r"\bfn\s*\([^()]*$")
+
+
+def _habit(before: str, found: str, expected: str) -> str:
+    """A hint where the text before a syntax error shows a habit of another
+    language (Futhark's `reduce`, a lambda without its result type, a
+    projection `t.0`, a `loop` without `in`)."""
+    if found == "`fn`":
+        m = _NO_SUCH.search(before)
+        if m:
+            return f"tiler has no `{m.group(1)}`: a reduction is a `loop` or `streamSeq` carrying an accumulator"
+        return "a lambda is an argument of `map` or `streamSeq` only"
+    if _LAMBDA_START.search(before) and found not in ("`)`", "`,`"):
+        return "a lambda gives its result type first: `fn R (T x, ...) => body`"
+    if found == "`.`":
+        return "there is no `.`: bind a tuple's parts with `let (a, b) = e in ...`; floats are written `1.0`"
+    if expected == "'in'":
+        return "a `let` or `loop` ends with `in` and what follows: `loop (acc) = for k < n do body in acc`"
+    return ""
 
 
 def parse_expression(text: str, file: str = "<expression>") -> ast.Exp:
