@@ -563,3 +563,17 @@ def test_fuzz_runs_side_by_side_share_the_failures_folder(tmp_path, monkeypatch)
 
     monkeypatch.setattr(Path, "rmdir", gone)
     _check_folder(str(tmp_path / "fuzz-failures"), "--out")  # no error
+
+
+def test_a_scalar_parameter_given_as_a_size_says_how_to_give_it(tmp_path):
+    import numpy as np
+
+    prog = tmp_path / "scale.fut"
+    prog.write_text("fun [f32, n] main(f32 alpha, [f32, n] xs) = map(fn f32 (f32 x) => alpha * x, xs)\n")
+    wrong = tiler("run", prog, "-s", "alpha=2")
+    assert wrong.returncode == 1 and "`alpha` is a scalar parameter, not a size" in wrong.stderr
+    assert "-i alpha=FILE.npy" in wrong.stderr
+    np.save(tmp_path / "alpha.npy", np.float32(2))
+    np.save(tmp_path / "xs.npy", np.ones(5, np.float32))
+    right = tiler("run", prog, "-i", f"alpha={tmp_path / 'alpha.npy'}", "-i", f"xs={tmp_path / 'xs.npy'}")
+    assert right.returncode == 0 and "2, 2, 2" in right.stdout

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import target, tomlfile
 from ..check import typed as T
-from ..check.types import Array, Binder
+from ..check.types import Array, Binder, Scalar
 from ..errors import PlainError, UserError
 from ..interp.values import dtype
 from ..syntax import ast, parse_expression
@@ -140,7 +140,11 @@ def resolve_sizes(program: T.Program, given: dict[str, int], spec: Spec | None, 
                                          f"{s.name} = {n}", f"leave out --size {s.name}: the input sets it")
     names = {s.name for s in k.sizes}
     table = spec.size_set(size_set) if spec and size_set in spec.sizes else {}
+    scalars = {p.name for p in k.params if isinstance(p.type, Scalar) and p.kind != "size"}
     for name in given:  # a size of the program, or one its spec derives sizes from (boxes1d)
+        if name in scalars:
+            raise PlainError(f"`{name}` is a scalar parameter, not a size", f"give it as an input: -i {name}=FILE.npy "
+                             f"(a 0-d array: numpy.save(FILE, numpy.float32(2))); without one it is random")
         if name not in names and name not in table:
             raise PlainError(f"`{name}` is not a size of this program", f"its sizes are {', '.join(sorted(names))}")
     env = dict(known)
