@@ -117,6 +117,10 @@ def _accumulator(c: ExpChecker, p: ast.Param, arg) -> Binder:
     if not is_scalar(declared) or isinstance(declared, Tuple):
         c.error(p.span, f"accumulators must be scalars; `{p.name}` is {declared}")
         return Binder(p.name, ERROR, "acc", p.span)
+    if declared != init.type and isinstance(node, ast.IntLit) and not node.suffix and declared.is_float:
+        c.error(node.span, f"accumulator `{p.name}` is declared {declared} but starts as `{c.text(node)}`, which "
+                "is int", f"write `{c.text(node)}{declared}` (a number without a point or a suffix is an int)")
+        return Binder(p.name, ERROR, "acc", p.span)
     if declared != init.type:
         hint = (f"declare it `{init.type} {p.name}`, or start it with a value of type {declared}"
                 if isinstance(init.type, Scalar) else "")
