@@ -11,7 +11,7 @@ from ..syntax import ast, pretty
 from ..syntax.grammar import TOO_LONG
 from ..tree import dispatch, methods
 from . import typed as T
-from .scope import Scope, suggest
+from .scope import Scope, declared_at, suggest
 from .types import (
     BOOL,
     ERROR,
@@ -469,17 +469,18 @@ class ExpChecker:
     def common_length(self, args, verb: str, word: str):
         """The outer size shared by the arrays a map or stream goes over
         (`verb`: "mapped" or "streamed"; `word`: what goes over them)."""
-        length = None
+        length = first = None
         for node, a in args:
             if a.type is ERROR:
                 continue
             if not isinstance(a.type, Array):
                 self.error(node.span, f"{word} goes over arrays; `{self.text(node)}` is {a.type}")
             elif length is None:
-                length = a.type.shape[0]
+                length, first = a.type.shape[0], node
             elif a.type.shape[0] != length:
                 self.error(node.span, f"arrays {verb} together must have one length: `{self.text(node)}` has "
-                           f"{size_name(a.type.shape[0])}, the first has {size_name(length)}")
+                           f"{size_name(a.type.shape[0])}, `{self.text(first)}` has {size_name(length)}",
+                           declared_at(self.scope.vars.get(node.name) if isinstance(node, ast.Var) else None))
         return length
 
     def _streamseq(self, e: ast.StreamSeq):

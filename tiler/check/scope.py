@@ -78,3 +78,9 @@ def suggest(name: str, candidates, prefer=lambda c: False) -> str | None:
         if best_key is None or key < best_key:
             best, best_key = cand, key
     return best
+
+
+def declared_at(binder) -> str:
+    """Where a name was declared, as a hint (a parameter's type is often the mistake)."""
+    span = getattr(binder, "span", None)
+    return f"`{binder.name}` is declared at {span.line}:{span.col}" if span is not None and span.line else ""
