@@ -115,7 +115,9 @@ def _accumulator(c: ExpChecker, p: ast.Param, arg) -> Binder:
     if declared is ERROR or init.type is ERROR:
         return Binder(p.name, declared, "acc", p.span)
     if not is_scalar(declared) or isinstance(declared, Tuple):
-        c.error(p.span, f"accumulators must be scalars; `{p.name}` is {declared}")
+        c.error(p.span, f"accumulators must be scalars; `{p.name}` is {declared}",
+                f"one accumulator a value: `{', '.join(f'{t} {p.name}{i}' for i, t in enumerate(declared.items))}`, "
+                "the body returning them as a tuple" if isinstance(declared, Tuple) else "")
         return Binder(p.name, ERROR, "acc", p.span)
     if declared != init.type and isinstance(node, ast.IntLit) and not node.suffix and declared.is_float:
         c.error(node.span, f"accumulator `{p.name}` is declared {declared} but starts as `{c.text(node)}`, which "
