@@ -174,6 +174,7 @@ def test_check_splits_exposes_a_split_dependent_program(tmp_path):
                     " streamSeq(fn int (int kk, [int, c] xc, int acc) => acc + 1, xs, 0), xs)\n")
     result = no_traceback(tiler("run", path, "--size", "n=20", "--check-splits"))
     assert result.returncode == 1 and "out0 depends on how streamSeq splits its arrays" in result.stderr
+    assert "(the streams: line 1:" in result.stderr  # (where to look)
 
 
 @pytest.fixture(scope="module")

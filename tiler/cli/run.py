@@ -87,10 +87,23 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
         split, agreement = disagreement
         raise PlainError(f"out{agreement.output} depends on how streamSeq splits its arrays: with chunks of "
                          f"{split}, {agreement.message}",
-                         "a streamSeq body must give the same result for any split of the array")
+                         "a streamSeq body must give the same result for any split of the array (the streams: "
+                         f"{_streams_at(prog)}; tiler check warns about chunks read past their end)")
     _summary(prog, outs, size_values, chunking, elapsed)
     if output:
         _save(output, outs)
+
+
+def _streams_at(prog) -> str:
+    """Where the program's streams are written, for a message."""
+    from ..check import typed as T
+    from ..kernel import inline_kernel
+    from ..tree import descendants
+
+    k = inline_kernel(prog)
+    roots = (k.body, *(a for lv in k.levels for a in lv.args), *(v for lv in k.levels for _, v in lv.lets))
+    spans = sorted({n.span for r in roots for n in descendants(r, T.is_exp) if isinstance(n, T.Stream)})
+    return ", ".join(f"line {s.line}:{s.col}" for s in spans) or "none written"
 
 
 @contextlib.contextmanager
