@@ -127,7 +127,8 @@ def test_syntax_errors_are_located_where_the_fault_is(text, line, col, message):
 
 @pytest.mark.parametrize("text, col, message, hint", [
     ("fun f32 main(f32 x) = max(x, )", 28, "expected ')', found `,`", ""),  # a comma before no argument
-    ("fun f32 main(f32 x) = let y = x inx", 33, "expected 'in', found `inx`", ""),  # the whole name
+    ("fun f32 main(f32 x) = let y = x inx", 33, "expected 'in', found `inx`",  # the whole name
+     "`in` and `x` are two words: write `in x`"),
     ("fun f32 main(f32 x) = if x = 1f32 then x else x", 28, "expected 'then', found `=`", "comparison is `==`"),
     ("fun f32 main(f32 x) = let in = x in x", 27, "expected a name or a tuple of names, found `in`",
      "`in` is a keyword and cannot be used as a name"),

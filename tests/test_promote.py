@@ -93,8 +93,11 @@ def test_an_index_that_changes_within_the_stream_is_left():
 
 
 def test_a_read_outside_a_loop_over_the_chunk_is_not_a_candidate():
+    """Not promoted; listed, for explain, as a read that uses the position
+    otherwise (a stencil's window is the common case)."""
     text = PRODUCT.format(read="B[kk, j]", rows="n")
-    assert kernel(text).promoted == ()
+    (p,) = kernel(text).promoted
+    assert p.param == "" and p.reason.startswith("its index uses the stream's position `kk`, but not as `kk + k`")
 
 
 def test_the_first_index_of_a_3d_array_is_left():
@@ -147,3 +150,20 @@ def test_a_column_of_a_batch_of_matrices_becomes_a_row_of_a_view_with_its_last_a
     a = run_to("analyse", path.read_text(), path.name, DEFAULT)
     (stream,) = a.schedule.streams
     assert stream.tiled and all(i.staged for i in stream.inputs)
+
+
+def test_a_stencils_window_is_listed_as_a_read_with_its_reason():
+    """A read whose index moves with the stream and with each point (a
+    clamped window) is no chunk of a row or column: explain lists it."""
+    text = """
+fun int clampi(int i, int n) = min(max(i, 0), n - 1)
+
+fun [f32, n] main([f32, n] x, [f32, k] w) =
+  map(fn f32 (int i) =>
+        streamSeq(fn f32 (int kk, [f32, c] wc, f32 acc) =>
+                    loop (acc) = for j < c do acc + wc[j] * x[clampi(i + kk + j - k / 2, n)] in acc
+                 , w, 0f32)
+     , iota(n))
+"""
+    (p,) = kernel(text).promoted
+    assert p.array == "x" and p.param == "" and "a stencil's, stays a read" in p.reason

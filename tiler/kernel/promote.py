@@ -102,6 +102,11 @@ class _Promoter:
 
     def stream(self, s: T.Stream) -> T.Stream:
         reads = _reads(s)
+        for n in _moving(s, {id(r.node) for r in reads}):
+            self.records.append(Promotion(n, n.array.binder.name, "", (
+                f"its index uses the {_noun(s)}'s position `{s.offset.name}`, but not as `{s.offset.name} + k` over "
+                f"the chunk: what it reads is no chunk of a row or column of `{n.array.binder.name}` (a window that "
+                f"also moves with each point, as a stencil's, stays a read)")))
         if not reads:
             return s
         new: dict[tuple, tuple[Binder, object]] = {}  # (array, position, others) -> (chunk param, stream array)
@@ -231,6 +236,23 @@ def _reads(s: T.Stream) -> list[_Read]:
 
     walk(s.body, frozenset(), False)
     return out
+
+
+def _moving(s: T.Stream, listed: set) -> list:
+    """The other reads of arrays in the stream's body (not its inner streams'
+    nor its own chunks) whose index uses the stream's position: not rows or
+    columns the stream walks, said for explain."""
+    out, stack = [], [s.body]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, T.Stream):
+            continue  # an inner stream's reads are its own
+        if isinstance(e, T.Index) and id(e) not in listed and isinstance(e.array, T.Var) and \
+                isinstance(e.array.type, Array) and e.array.binder not in s.chunk_params and \
+                any(s.offset in _binders(i) for i in e.indices):
+            out.append(e)
+        stack.extend(children(e, T.is_exp))
+    return sorted(out, key=lambda n: (n.span.line, n.span.col))
 
 
 def _step(i, offset: Binder, loops: frozenset) -> T.Var | None:

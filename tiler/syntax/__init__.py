@@ -153,6 +153,8 @@ def _habit(before: str, found: str, expected: str) -> str:
         return "a lambda gives its result type first: `fn R (T x, ...) => body`"
     if found == "`.`":
         return "there is no `.`: bind a tuple's parts with `let (a, b) = e in ...`; floats are written `1.0`"
+    if expected == "'in'" and found.startswith("`in") and len(found) > 4:
+        return f"`in` and `{found[3:-1]}` are two words: write `in {found[3:-1]}`"
     if expected == "'in'":
         return "a `let` or `loop` ends with `in` and what follows: `loop (acc) = for k < n do body in acc`"
     return ""
