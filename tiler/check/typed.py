@@ -196,6 +196,11 @@ class Kernel:
     unused: tuple = ()  # where the streams stage `kernel` removed were written: nothing reads their values
     streamable: tuple = ()  # loops that read arrays at their index: streams (listed only under --keep-loops), or why not
 
+    @property
+    def roots(self) -> tuple:
+        """Its expressions: the body, and every level's arguments and lets' values."""
+        return (self.body, *(a for lv in self.levels for a in lv.args), *(v for lv in self.levels for _, v in lv.lets))
+
 
 @dataclass(frozen=True)
 class Helper:
@@ -239,8 +244,7 @@ def node_kinds(k: Kernel) -> frozenset[type]:
     known = _KINDS.get(id(k))
     if known is not None and known[0]() is k:
         return known[1]
-    roots = (k.body, *(a for lv in k.levels for a in lv.args), *(v for lv in k.levels for _, v in lv.lets))
-    kinds = frozenset(type(n) for r in roots for n in descendants(r, is_exp))
+    kinds = frozenset(type(n) for r in k.roots for n in descendants(r, is_exp))
     if len(_KINDS) >= 4:
         _KINDS.clear()
     _KINDS[id(k)] = (weakref.ref(k), kinds)

@@ -96,13 +96,10 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
 
 def _streams_at(prog) -> str:
     """Where the program's streams are written, for a message."""
-    from ..check import typed as T
     from ..kernel import inline_kernel
-    from ..tree import descendants
+    from ..report.warnings import written_streams
 
-    k = inline_kernel(prog)
-    roots = (k.body, *(a for lv in k.levels for a in lv.args), *(v for lv in k.levels for _, v in lv.lets))
-    spans = sorted({n.span for r in roots for n in descendants(r, T.is_exp) if isinstance(n, T.Stream)})
+    spans = sorted({s.span for s in written_streams(inline_kernel(prog))})
     return ", ".join(f"line {s.line}:{s.col}" for s in spans) or "none written"
 
 

@@ -56,7 +56,7 @@ def chunk_reads(kernel: T.Kernel) -> tuple[CompilerWarning, ...]:
     default, so there the program seems right); the generated kernels read
     past their shared tiles."""
     out = []
-    for s in _streams(kernel):
+    for s in written_streams(kernel):
         loops = {n.index: n for n in descendants(s.body, T.is_exp) if isinstance(n, T.Loop)}
         for n in descendants(s.body, T.is_exp):
             if not (isinstance(n, T.Index) and isinstance(n.array, T.Var) and n.array.binder in s.chunk_params):
@@ -75,10 +75,9 @@ def chunk_reads(kernel: T.Kernel) -> tuple[CompilerWarning, ...]:
     return tuple(sorted(out, key=lambda w: (w.span.line, w.span.col)))
 
 
-def _streams(k: T.Kernel):
+def written_streams(k: T.Kernel) -> list:
     """The streams written as `streamSeq` (not loops the kernel stage reads as streams)."""
-    roots = (k.body, *(a for lv in k.levels for a in lv.args), *(v for lv in k.levels for _, v in lv.lets))
-    return [n for r in roots for n in descendants(r, T.is_exp) if isinstance(n, T.Stream) and not n.loop]
+    return [n for r in k.roots for n in descendants(r, T.is_exp) if isinstance(n, T.Stream) and not n.loop]
 
 
 def _unused(a: Analysis) -> tuple[CompilerWarning, ...]:
