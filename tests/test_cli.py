@@ -578,3 +578,11 @@ def test_a_scalar_parameter_given_as_a_size_says_how_to_give_it(tmp_path):
     np.save(tmp_path / "xs.npy", np.ones(5, np.float32))
     right = tiler("run", prog, "-i", f"alpha={tmp_path / 'alpha.npy'}", "-i", f"xs={tmp_path / 'xs.npy'}")
     assert right.returncode == 0 and "2, 2, 2" in right.stdout
+
+
+def test_a_scalar_parameter_given_to_explain_as_a_size_is_refused_as_one(tmp_path):
+    prog = tmp_path / "scale.fut"
+    prog.write_text("fun [int, n] main(int shift, [int, n] xs) = map(fn int (int x) => x + shift, xs)\n")
+    refused = tiler("explain", prog, "-s", "shift=2")
+    assert refused.returncode == 1 and "`shift` is a scalar parameter, not a size" in refused.stderr
+    assert "numpy.int32(2)" in tiler("run", prog, "-s", "shift=2").stderr  # (the parameter's own type)

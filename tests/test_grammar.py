@@ -128,7 +128,12 @@ def test_syntax_errors_are_located_where_the_fault_is(text, line, col, message):
 @pytest.mark.parametrize("text, col, message, hint", [
     ("fun f32 main(f32 x) = max(x, )", 28, "expected ')', found `,`", ""),  # a comma before no argument
     ("fun f32 main(f32 x) = let y = x inx", 33, "expected 'in', found `inx`",  # the whole name
-     "`in` and `x` are two words: write `in x`"),
+     "a `let` or `loop` ends with `in` and what follows: `loop (acc) = for k < n do body in acc`"),
+    ("fun f32 fn(f32 x) = x", 9, "expected a name (`fn` is a keyword), found `fn`",
+     "`fn` is a keyword and cannot be used as a name"),
+    ("fun [f32, n] main([f32, n] xs) = map(fn (f32, [f32 n]) (f32 x) => (x, x), xs)", 52, "expected ',', found `n`",
+     ""),  # an error in a tuple result type: not told to give one
+    ("fun [f32, n] main([f32, n] xs) = map(fn (f32 f32) (f32 x) => x, xs)", 46, "expected ')', found `f32`", ""),
     ("fun f32 main(f32 x) = if x = 1f32 then x else x", 28, "expected 'then', found `=`", "comparison is `==`"),
     ("fun f32 main(f32 x) = let in = x in x", 27, "expected a name or a tuple of names, found `in`",
      "`in` is a keyword and cannot be used as a name"),

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 
 from .. import target
+from ..check.types import Array
 from ..errors import PlainError
 
 SHARED_LIMIT = target.STATIC_SHARED_LIMIT
@@ -361,14 +362,19 @@ def _tile(value, flag: str, limit: int = target.MAX_THREADS_PER_BLOCK) -> tuple:
     return parse_tile(text, flag, limit)
 
 
-def check_size_names(sizes, options: Options, names: dict | None = None) -> None:
+def check_size_names(sizes, options: Options, names: dict | None = None, params=()) -> None:
     """The sizes known in advance and the thresholds a user gave name sizes
-    of the program (`sizes`: its size binders); a misspelt one would be
-    ignored, so it is refused with the real names. (The bench and the tuner
-    pass a spec's derived sizes too: they do not call this.)"""
+    of the program (`sizes`: its size binders; `params`: main's, to tell a
+    scalar parameter given as a size); a misspelt one would be ignored, so
+    it is refused with the real names. (The bench and the tuner pass a
+    spec's derived sizes too: they do not call this.)"""
     real = sorted(b.name for b in sizes)
+    scalars = {p.name for p in params if not isinstance(p.type, Array) and p.kind != "size"}
     for key, given in (("sizes", options.sizes), ("thresholds", options.thresholds)):
         for name, _ in given:
+            if name in scalars:
+                raise PlainError(f"{(names or {}).get(key, key)} {name}: `{name}` is a scalar parameter, not a size",
+                                 "a plan needs no value of it: leave it out")
             if name not in real:
                 raise PlainError(f"{(names or {}).get(key, key)} {name}: `{name}` is not a size of this program",
                                  f"its sizes are {', '.join(real)}" if real else "it has no sizes")

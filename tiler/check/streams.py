@@ -117,9 +117,11 @@ def _accumulator(c: ExpChecker, p: ast.Param, arg) -> Binder:
     if not is_scalar(declared) or isinstance(declared, Tuple):
         c.error(p.span, f"accumulators must be scalars; `{p.name}` is {declared}",
                 f"one accumulator a value: `{', '.join(f'{t} {p.name}{i}' for i, t in enumerate(declared.items))}`, "
-                "the body returning them as a tuple" if isinstance(declared, Tuple) else "")
+                "the body returning them as a tuple" if isinstance(declared, Tuple) and
+                all(isinstance(t, Scalar) for t in declared.items) else "")
         return Binder(p.name, ERROR, "acc", p.span)
-    if declared != init.type and isinstance(node, ast.IntLit) and not node.suffix and declared.is_float:
+    literal = node.operand if isinstance(node, ast.UnOp) and node.op == "-" else node  # (-1000 is a negation)
+    if declared != init.type and isinstance(literal, ast.IntLit) and not literal.suffix and declared.is_float:
         c.error(node.span, f"accumulator `{p.name}` is declared {declared} but starts as `{c.text(node)}`, which "
                 "is int", f"write `{c.text(node)}{declared}` (a number without a point or a suffix is an int)")
         return Binder(p.name, ERROR, "acc", p.span)

@@ -102,11 +102,16 @@ class _Promoter:
 
     def stream(self, s: T.Stream) -> T.Stream:
         reads = _reads(s)
-        for n in _moving(s, {id(r.node) for r in reads}):
-            self.records.append(Promotion(n, n.array.binder.name, "", (
-                f"its index uses the {_noun(s)}'s position `{s.offset.name}`, but not as `{s.offset.name} + k` over "
-                f"the chunk: what it reads is no chunk of a row or column of `{n.array.binder.name}` (a window that "
-                f"also moves with each point, as a stencil's, stays a read)")))
+        moving = [] if s.loop else _moving(s, {id(r.node) for r in reads})  # (a loop's position has no name of yours)
+        try:
+            return self.promoted(s, reads)
+        finally:  # after the stream's other reads, for explain
+            self.records += [Promotion(n, n.array.binder.name, "", (
+                f"its index uses the stream's position `{s.offset.name}`, but not as `{s.offset.name} + k` over the "
+                f"chunk: what it reads is no chunk of a row or column of `{n.array.binder.name}` (a window that also "
+                f"moves with each point, as a stencil's, stays a read)")) for n in moving]
+
+    def promoted(self, s: T.Stream, reads: list) -> T.Stream:
         if not reads:
             return s
         new: dict[tuple, tuple[Binder, object]] = {}  # (array, position, others) -> (chunk param, stream array)

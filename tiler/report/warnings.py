@@ -14,7 +14,7 @@ from ..analyse.views import mentions
 from ..check import typed as T
 from ..errors import Diagnostic, render_diagnostic
 from ..source import Source, Span
-from ..tree import descendants
+from ..tree import children, descendants
 
 
 class Kind(Enum):
@@ -49,30 +49,57 @@ def warnings_of(a: Analysis, applied=None) -> tuple[CompilerWarning, ...]:
 
 
 def chunk_reads(kernel: T.Kernel) -> tuple[CompilerWarning, ...]:
-    """A chunk read as if it were the whole array: `xc[kk + k]` (a chunk's
-    elements count from 0; `kk` is where it starts), or `xc[k]` in a loop
-    `for k < m` whose bound is not the chunk's length. Either reads past
-    the chunk wherever the stream is split (`tiler run` splits it whole by
-    default, so there the program seems right); the generated kernels read
-    past their shared tiles."""
-    out = []
+    """A chunk read as if it were the whole array, in its two plain forms:
+    `xc[kk + k]` (a chunk's elements count from 0; `kk` is where it starts),
+    and `xc[k]` on every step of a loop `for k < m` whose bound is the
+    stream's length, not the chunk's. Either reads past the chunk wherever
+    the stream is split (`tiler run` splits it whole by default, so there
+    the program seems right), and the generated kernels past their shared
+    tiles. A read under an `if` is left alone (it may be guarded), and so is
+    any other bound (it may be the chunk's length under another name)."""
+    out: dict = {}  # (a helper called twice is inlined twice: one warning a place)
     for s in written_streams(kernel):
-        loops = {n.index: n for n in descendants(s.body, T.is_exp) if isinstance(n, T.Loop)}
-        for n in descendants(s.body, T.is_exp):
-            if not (isinstance(n, T.Index) and isinstance(n.array, T.Var) and n.array.binder in s.chunk_params):
-                continue
+        for n, loops in _unguarded_reads(s):
             chunk, at = n.array.binder.name, n.indices[0]
             if mentions(at, s.offset):
-                out.append(CompilerWarning(
+                out[n.span] = CompilerWarning(
                     Kind.CHUNK, f"`{chunk}` is a chunk, read here at the stream's offset `{s.offset.name}`: a "
                     f"chunk's elements count from 0, and `{s.offset.name}` is where the chunk starts in the array",
-                    n.span, f"read `{chunk}[j]` for j < {s.chunk.name}"))
-            elif isinstance(at, T.Var) and at.binder in loops and not mentions(loops[at.binder].bound, s.chunk):
-                out.append(CompilerWarning(
+                    n.span, f"read `{chunk}[j]` for j < {s.chunk.name}")
+            elif isinstance(at, T.Var) and at.binder in loops and _is_length(loops[at.binder].bound, s):
+                out[n.span] = CompilerWarning(
                     Kind.CHUNK, f"`{chunk}` has `{s.chunk.name}` elements (a chunk), read here for `{at.binder.name}` "
-                    f"up to another bound: past its end wherever the stream is split", n.span,
-                    f"loop `for {at.binder.name} < {s.chunk.name}` (the chunk's length)"))
-    return tuple(sorted(out, key=lambda w: (w.span.line, w.span.col)))
+                    f"up to the whole array's length: past its end wherever the stream is split", n.span,
+                    f"loop `for {at.binder.name} < {s.chunk.name}` (the chunk's length)")
+    return tuple(sorted(out.values(), key=lambda w: (w.span.line, w.span.col)))
+
+
+def _unguarded_reads(s: T.Stream):
+    """The reads of the stream's own chunks in its body that every step of
+    the loops around them makes (not under an `if` or a short-circuit, nor
+    in an inner stream), each with those loops by index."""
+    stack = [(s.body, {}, False)]
+    while stack:
+        e, loops, guarded = stack.pop()
+        if isinstance(e, T.Stream):
+            continue  # an inner stream's chunks are its own
+        if isinstance(e, T.Index) and isinstance(e.array, T.Var) and e.array.binder in s.chunk_params \
+                and not guarded:
+            yield e, loops
+        if isinstance(e, T.Loop):
+            stack += [(c, loops, guarded) for c in (*e.inits, e.bound, e.rest)]
+            stack.append((e.body, {**loops, e.index: e}, guarded))
+            continue
+        inner = guarded or isinstance(e, T.If) or isinstance(e, T.BinOp) and e.op in ("&&", "||")
+        stack += [(c, loops, inner) for c in children(e, T.is_exp)]
+
+
+def _is_length(bound, s: T.Stream) -> bool:
+    """Whether a loop's bound is the stream's whole length (its arrays' outer size)."""
+    length = s.length
+    if isinstance(bound, T.Lit):
+        return isinstance(length, int) and bound.value == length
+    return isinstance(bound, T.Var) and bound.binder is length
 
 
 def written_streams(k: T.Kernel) -> list:

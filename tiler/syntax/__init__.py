@@ -58,7 +58,7 @@ _ASCII_HINTS = {"\\": "a lambda is `fn R (T x, ...) => body` (its result type fi
                        "`streamSeq`", ";": "there are no statements: bind with `let x = e in ...`",
                 "{": "no braces: a body is one expression (`let`s, `loop`s and `if`s nest)",
                 "}": "no braces: a body is one expression (`let`s, `loop`s and `if`s nest)",
-                ":": "a type comes before its name: `f32 x`, `[f32, n] xs`",
+                ":": "a type comes before its name (`f32 x`, `[f32, n] xs`); there are no slices",
                 '"': "there are no strings; comments start with `--`", "#": "comments start with `--`"}
 
 
@@ -127,7 +127,7 @@ def _diagnose(fault: grammar.SyntaxFault, code: str, source: Source) -> Diagnost
         message = f"expected {expected}, found {found}"
         if found == "`=`" and expected == "'then'":  # `if x = 0 then`
             hint = "comparison is `==`"
-        elif found.strip("`") in grammar.KEYWORDS and "name" in expected and found != "`fn`":
+        elif found.strip("`") in grammar.KEYWORDS and "name" in expected:
             hint = f"`{found.strip('`')}` is a keyword and cannot be used as a name"
         else:
             hint = _habit(code[:loc], found, expected)
@@ -136,8 +136,8 @@ def _diagnose(fault: grammar.SyntaxFault, code: str, source: Source) -> Diagnost
 
 
 # what a program written from another language's habits meets: a hint for each
-_NO_SUCH = re.compile(r"\b(reduce|reduce_comm|scan|filter|foldl|foldr|fold|sum|map2|map3|zipWith)\s*\(\s*$")
-_LAMBDA_START = re.compile(r"\bfn\s*\([^()]*$")
+_NO_SUCH = re.compile(r"\b(reduce|reduce_comm|scan|filter|foldl|foldr|map2|map3|zipWith)\s*\(\s*$")
+_LAMBDA_START = re.compile(r"\bfn\s*\(\s*(\[[^\[\]]*\]|[A-Za-z_]\w*)\s*$")  # `fn (` and one type: then a name
 
 
 def _habit(before: str, found: str, expected: str) -> str:
@@ -149,12 +149,11 @@ def _habit(before: str, found: str, expected: str) -> str:
         if m:
             return f"tiler has no `{m.group(1)}`: a reduction is a `loop` or `streamSeq` carrying an accumulator"
         return "a lambda is an argument of `map` or `streamSeq` only"
-    if _LAMBDA_START.search(before) and found not in ("`)`", "`,`"):
+    if _LAMBDA_START.search(before) and re.fullmatch(r"`[A-Za-z_]\w*`", found) \
+            and found.strip("`") not in grammar.SCALAR_TYPES:  # (a name where a tuple type's next would be)
         return "a lambda gives its result type first: `fn R (T x, ...) => body`"
     if found == "`.`":
         return "there is no `.`: bind a tuple's parts with `let (a, b) = e in ...`; floats are written `1.0`"
-    if expected == "'in'" and found.startswith("`in") and len(found) > 4:
-        return f"`in` and `{found[3:-1]}` are two words: write `in {found[3:-1]}`"
     if expected == "'in'":
         return "a `let` or `loop` ends with `in` and what follows: `loop (acc) = for k < n do body in acc`"
     return ""

@@ -140,11 +140,10 @@ def resolve_sizes(program: T.Program, given: dict[str, int], spec: Spec | None, 
                                          f"{s.name} = {n}", f"leave out --size {s.name}: the input sets it")
     names = {s.name for s in k.sizes}
     table = spec.size_set(size_set) if spec and size_set in spec.sizes else {}
-    scalars = {p.name for p in k.params if isinstance(p.type, Scalar) and p.kind != "size"}
+    scalars = {p.name: p for p in k.params if isinstance(p.type, Scalar) and p.kind != "size"}
     for name in given:  # a size of the program, or one its spec derives sizes from (boxes1d)
         if name in scalars:
-            raise PlainError(f"`{name}` is a scalar parameter, not a size", f"give it as an input: -i {name}=FILE.npy "
-                             f"(a 0-d array: numpy.save(FILE, numpy.float32(2))); without one it is random")
+            raise PlainError(f"`{name}` is a scalar parameter, not a size", scalar_input_hint(scalars[name]))
         if name not in names and name not in table:
             raise PlainError(f"`{name}` is not a size of this program", f"its sizes are {', '.join(sorted(names))}")
     env = dict(known)
@@ -329,3 +328,10 @@ def grid_neighbours(boxes1d: int) -> tuple[np.ndarray, np.ndarray]:
 
 def flops(spec: Spec | None, sizes: dict[str, int]) -> float | None:
     return float(evaluate(spec.flops, sizes)) if spec and spec.flops else None
+
+
+def scalar_input_hint(p: Binder) -> str:
+    """How to give a scalar parameter a value: an input, a 0-d array."""
+    return (f"where a command takes inputs (run, bench), give it as one: -i {p.name}=FILE.npy, a 0-d array "
+            f"(numpy.save(FILE, numpy.{dtype(p.type).name}(2))); elsewhere it is random")
+
