@@ -68,15 +68,21 @@ def _un(e) -> str:
 
 
 def _bin(e) -> str:
+    """`a op b`; a chain of one precedence down the left (`x0 + x1 + ... +
+    xn`, as a left-associative sum parses) is written as one list of parts
+    joined once: written operation by operation, each level copied the text
+    of all the levels below it (a 50,000-term sum: 0.4 s)."""
     if e.wrap:
         return _wrapped(e)
-    p, a, b = BINARY[e.op], e.a, e.b
-    left, right = _c(a, p), _c(b, p + 1)  # (_wrap, inline: a sum of 50,000 terms nests as deep)
-    if _PRECEDENCE[type(a)](a) < p:
-        left = f"({left})"
-    if _PRECEDENCE[type(b)](b) <= p:
-        right = f"({right})"
-    return f"{left} {e.op} {right}"
+    p, rights = BINARY[e.op], []
+    while type(e) is kir.Bin and not e.wrap and BINARY[e.op] == p:  # (the left operand needs no parentheses)
+        b = e.b
+        right = _c(b, p + 1)
+        rights.append(f" {e.op} ({right})" if _PRECEDENCE[type(b)](b) <= p else f" {e.op} {right}")
+        e = e.a
+    left = _c(e, p)
+    rights.append(f"({left})" if _PRECEDENCE[type(e)](e) < p else left)
+    return "".join(reversed(rights))
 
 
 _WRITERS = {  # a node class's C, by table

@@ -104,6 +104,8 @@ def _is_length(bound, s: T.Stream) -> bool:
 
 def written_streams(k: T.Kernel) -> list:
     """The streams written as `streamSeq` (not loops the kernel stage reads as streams)."""
+    if T.Stream not in T.node_kinds(k):  # (remembered from the stages: no walk of a program without streams)
+        return []
     return [n for r in k.roots for n in descendants(r, T.is_exp) if isinstance(n, T.Stream) and not n.loop]
 
 
