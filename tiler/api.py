@@ -149,7 +149,7 @@ def _compiled(text: str, name: str, options, stem: str = "", applied=None) -> tu
     from .report.explain import explain_data
 
     values = run_all(text, name, options, stem=stem)
-    check_size_names(values["check"].kernel.sizes, options, params=values["check"].kernel.params)
+    check_size_names(values["check"].kernel, options)
     return values, explain_data(values["analyse"], Source(text, name), values["verify"], applied)
 
 

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 
 from .. import target
-from ..check.types import Array
 from ..errors import PlainError
 
 SHARED_LIMIT = target.STATIC_SHARED_LIMIT
@@ -362,14 +361,14 @@ def _tile(value, flag: str, limit: int = target.MAX_THREADS_PER_BLOCK) -> tuple:
     return parse_tile(text, flag, limit)
 
 
-def check_size_names(sizes, options: Options, names: dict | None = None, params=()) -> None:
+def check_size_names(kernel, options: Options, names: dict | None = None) -> None:
     """The sizes known in advance and the thresholds a user gave name sizes
-    of the program (`sizes`: its size binders; `params`: main's, to tell a
-    scalar parameter given as a size); a misspelt one would be ignored, so
-    it is refused with the real names. (The bench and the tuner pass a
+    of the program (`kernel`: its checked kernel); a misspelt one would be
+    ignored, so it is refused with the real names, and a scalar parameter
+    named as a size is said to be one. (The bench and the tuner pass a
     spec's derived sizes too: they do not call this.)"""
-    real = sorted(b.name for b in sizes)
-    scalars = {p.name for p in params if not isinstance(p.type, Array) and p.kind != "size"}
+    real = sorted(b.name for b in kernel.sizes)
+    scalars = {p.name for p in kernel.scalar_params}
     for key, given in (("sizes", options.sizes), ("thresholds", options.thresholds)):
         for name, _ in given:
             if name in scalars:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..source import NO_SPAN, Span
 from ..tree import quick_constructors
-from .types import Binder, Type
+from .types import Array, Binder, Type
 
 
 def _span():
@@ -195,6 +195,11 @@ class Kernel:
     promoted: tuple = ()  # the index reads stage `kernel` made stream inputs, or left (kernel.promote.Promotion)
     unused: tuple = ()  # where the streams stage `kernel` removed were written: nothing reads their values
     streamable: tuple = ()  # loops that read arrays at their index: streams (listed only under --keep-loops), or why not
+
+    @property
+    def scalar_params(self) -> tuple[Binder, ...]:
+        """main's scalar parameters that are inputs, not sizes."""
+        return tuple(p for p in self.params if not isinstance(p.type, Array) and p.kind != "size")
 
     @property
     def roots(self) -> tuple:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .. import target
 from ..source import NO_SPAN, Span
 
 SCALAR_KINDS = ("f32", "f64", "i32", "i64", "bool")
 SPELLING = {"i32": "int"}  # how the language writes a kind
 ALIASES = {"int": "i32"}
-BYTES = {"f32": 4, "f64": 8, "i32": 4, "i64": 8, "bool": 1}  # an element's size in memory (numpy's and C's)
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,7 +78,7 @@ class Array:
 
 def element_bytes(t: "Scalar | Array") -> int:
     """The bytes of one element of an array type, or of a scalar."""
-    return BYTES[t.elem.kind if isinstance(t, Array) else t.kind]
+    return target.SIZEOF[target.CTYPE[t.elem.kind if isinstance(t, Array) else t.kind]]  # (numpy's too)
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, symbol, werro
             warned(warnings_of(values["analyse"], applied), Source(text, name), werror)
         return
     values = run_all(text, name, options, stem=symbol)
-    check_size_names(values["check"].kernel.sizes, options, CLI_NAMES, values["check"].kernel.params)
+    check_size_names(values["check"].kernel, options, CLI_NAMES)
     warned(warnings_of(values["analyse"], applied), Source(text, name), werror)
     describe = dict(launch(values["verify"]), arch=arch)
     if emit:

@@ -47,7 +47,7 @@ def explain_cmd(program, as_json, show_variance, show_transformed, candidates, u
         target.check_arch(arch)
     text, name = read_program(program)
     values = run_all(text, name, options, until="render" if use_nvcc else "verify")
-    check_size_names(values["check"].kernel.sizes, options, CLI_NAMES, values["check"].kernel.params)
+    check_size_names(values["check"].kernel, options, CLI_NAMES)
     analysis = values["analyse"]
     with no_cycle_collection():  # (the records hold no cycles: a program of 20,000 lets, 0.39 -> 0.1 s)
         data = explain_data(analysis, Source(text, name), values["verify"], applied)

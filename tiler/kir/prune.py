@@ -36,7 +36,7 @@ from . import (
     walk,
 )
 from .nodes import BODIES
-from .walkers import node_fields
+from .walkers import node_fields, statements
 
 
 def prune(k: Kernel) -> Kernel:
@@ -170,17 +170,9 @@ def _spaced(stmts) -> tuple:
                 continue
             touched = False
         elif not touched:
-            touched = any(_touches_shared(n) for n in _inside(s))
+            touched = any(_touches_shared(n) for n in statements((s,)))
         out.append(s)
     return tuple(out)
-
-
-def _inside(s):
-    """A statement and every statement in its bodies."""
-    yield s
-    for name in BODIES:
-        for t in getattr(s, name, ()):
-            yield from _inside(t)
 
 
 def _touches_shared(s) -> bool:

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import target, tomlfile
 from ..check import typed as T
-from ..check.types import Array, Binder, Scalar
+from ..check.types import Array, Binder
 from ..errors import PlainError, UserError
 from ..interp.values import dtype
 from ..syntax import ast, parse_expression
@@ -140,7 +140,7 @@ def resolve_sizes(program: T.Program, given: dict[str, int], spec: Spec | None, 
                                          f"{s.name} = {n}", f"leave out --size {s.name}: the input sets it")
     names = {s.name for s in k.sizes}
     table = spec.size_set(size_set) if spec and size_set in spec.sizes else {}
-    scalars = {p.name: p for p in k.params if isinstance(p.type, Scalar) and p.kind != "size"}
+    scalars = {p.name: p for p in k.scalar_params}
     for name in given:  # a size of the program, or one its spec derives sizes from (boxes1d)
         if name in scalars:
             raise PlainError(f"`{name}` is a scalar parameter, not a size", scalar_input_hint(scalars[name]))
