@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..check import typed as T
+from .fission import fission_plan
 from .options import CLI_NAMES, Options, make_options, parse_tile, tile_text
 from .plan import Plan, plan
 from .records import Variance
@@ -25,6 +26,9 @@ class Analysis:
     plan: Plan
     options: Options
     rewrites: tuple[str, ...] = ()  # the transform stage's rewrites that ran, in order
+    # a fold over rows fissioned into a kernel of its pairs' values and one folding them (FissionPlan), or
+    # found and not fissioned (NoFission, its reason); None: the kernel has no such fold
+    fission: object = None
 
     @property
     def schedule(self) -> Schedule:
@@ -48,4 +52,4 @@ DEFAULT = Options()
 
 def analyse(kernel: T.Kernel, options: Options = DEFAULT) -> Analysis:
     var = variance(kernel)
-    return Analysis(kernel, var, plan(kernel, var, options), options)
+    return Analysis(kernel, var, plan(kernel, var, options), options, fission=fission_plan(kernel, options, analyse))

@@ -139,6 +139,9 @@ class Options:
     no_split: bool = _option(False, Takes.FLAG, "--no-split", "Never share a row's reductions among threads: one "
                              "thread a point computes the lets between map levels itself.", tuned=True,
                              contradicts=("lanes", "several_blocks"))
+    no_fission: bool = _option(False, Takes.FLAG, "--no-fission", "Never fission a fold over rows (an argmin over "
+                               "centres) into a kernel computing every (point, row) pair's value and one folding "
+                               "them.", steers=False)
     lanes: int | None = _option(None, Takes.WHOLE, "--lanes", "Threads a row where its reductions are split among "
                                 "them (a multiple of 32, up to 1024), instead of the launch's choice.", metavar="N",
                                 least=target.WARP, most=target.MAX_THREADS_PER_BLOCK,

@@ -195,6 +195,7 @@ class Kernel:
     promoted: tuple = ()  # the index reads stage `kernel` made stream inputs, or left (kernel.promote.Promotion)
     unused: tuple = ()  # where the streams stage `kernel` removed were written: nothing reads their values
     streamable: tuple = ()  # loops that read arrays at their index: streams (listed only under --keep-loops), or why not
+    output_names: tuple = ()  # names of the output arrays in the kernel's parameters (default out0, out1, ...)
 
     @property
     def scalar_params(self) -> tuple[Binder, ...]:

@@ -182,6 +182,8 @@ class Version:
     # the kernel (a version of the module, by name) the launch times this one against the first time it meets
     # a set of sizes, running the faster for those sizes from then on; "": none
     rival: str = ""
+    # its stage computes a fold's values for every pair into scratch memory, which its kernel folds (lower/fission.py)
+    fissioned: bool = False
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,8 @@ def kernel_params(low: Body, k: T.Kernel, factor, fixed: dict, transposed: froze
             params.append(kir.Param(name, ctype_of(p.type), "scalar", p.name))
     shape = tuple(size_name(lv.size) for lv in k.levels)
     for i, t in enumerate(k.outputs):
-        params.append(kir.Param(low.fresh(f"out{i}"), ctype_of(t), "output", f"out{i}", shape))
+        named = k.output_names[i] if i < len(k.output_names) else f"out{i}"
+        params.append(kir.Param(low.fresh(named), ctype_of(t), "output", f"out{i}", shape))
     return params + sizes
 
 

@@ -48,7 +48,9 @@ def launcher(m: kir.Module) -> dict:
                          "args": ", ".join(_host_name(p, arrays) for p in k.params),
                          "scratch": [_scratch(p, arrays[p.source], names) for p in k.transposes] +
                          [_partials(s, in_params) for s in k.scratch],
-                         "stages": [{"kernel": s.name, "grid": _grid_c(s, names)} for s in k.stages]})
+                         "stages": [{"kernel": s.name, "grid": _grid_c(s, names), "block": list(s.block),
+                                     "shared": s.dynamic_shared_bytes,
+                                     "args": ", ".join(_host_name(p, arrays) for p in s.params)} for s in k.stages]})
     index = {v.kernel.name: i for i, v in enumerate(m.versions)}
     rivals = [index[v.rival] if v.rival else -1 for v in m.versions]
     return {"name": launcher_name(m), "params": ", ".join(_host_param(p) for p in host),
@@ -162,10 +164,15 @@ def _case(v: dict) -> list[str]:
                       f"dim3({target.TRANSPOSE_TILE}, {target.TRANSPOSE_ROWS}), 0, stream>>>({s['source']}, "
                       f"{s['name']}, {s['rows']}, {s['cols']}, {s['batch']});"]
     for n, st in enumerate(v["stages"]):
+        # a stage of the main kernel's block and arguments (a split reduction's) is launched as it is
+        block = "tiler_block" if st["block"] == v["block"] else f"dim3({', '.join(str(b) for b in st['block'])})"
         lines += [f"        if ({ok}) {{  // stage {n}: its blocks' partial results (none for no iterations)",
-                  f"          const dim3 tiler_stage({', '.join(st['grid'])});",
-                  f"          if (tiler_stage.x > 0) {st['kernel']}<<<tiler_stage, tiler_block, {v['shared']}, "
-                  f"stream>>>({v['args']});",
+                  f"          const dim3 tiler_stage({', '.join(st['grid'])});"]
+        if st["shared"]:
+            lines.append(f"          if (tiler_raise) "
+                         f"{target.RAISE_DYNAMIC_SHARED.format(kernel=st['kernel'], bytes=st['shared'])};")
+        lines += [f"          if (tiler_stage.x > 0) {st['kernel']}<<<tiler_stage, {block}, {st['shared']}, "
+                  f"stream>>>({st['args']});",
                   f"          tiler_err = {target.LAST_ERROR};", "        }"]
     if v["stages"]:
         lines += [f"        if ({ok}) {{", f"          {launch}", f"          tiler_err = {target.LAST_ERROR};",

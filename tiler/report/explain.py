@@ -46,6 +46,7 @@ def explain_data(a: Analysis, source: Source, module=None, applied=None) -> dict
         "transposes": [_transposition(t) for t in a.schedule.transposes],
         "streams": [_stream(s, b, source) for s in a.streams],
         "reductions": _reductions(a),
+        "fission": _fission(a),
         "versions": _versions(a, module),
         "math": {"fast": a.schedule.math is Math.FAST, "note": target.FAST_MATH_NOTE if a.schedule.math is Math.FAST else
                  "IEEE: CUDA's correctly rounded or documented-accuracy functions (--fast-math: the hardware "
@@ -70,6 +71,22 @@ def _reductions(a: Analysis) -> dict | None:
                        "split": r.split, "length": r.length, "reason": r.reason} for r in split.reductions],
             "not_reductions": [{"line": o.span.line, "column": o.span.col, "reason": o.reason}
                                for o in split.others]}
+
+
+def _fission(a: Analysis) -> dict | None:
+    """A fold over rows fissioned into the pairs' kernel and the fold's (or why not)."""
+    f = a.fission
+    if f is None:
+        return None
+    if not hasattr(f, "gates"):
+        return {"fissioned": False, "reason": f.reason}
+    b = f.values.block
+    tile = b.register.sizes if b.register is not None else None
+    return {"fissioned": True, "reason": f.reason, "scratch": f.fission.scratch,
+            "when": [{"size": g.size, "at_least": g.least, "what": g.what} for g in f.gates],
+            "pairs": {"threads": list(b.extents), "register_tile": list(tile) if tile else None,
+                      "shared_bytes": b.shared_bytes, "reason": b.reason},
+            "fold": _reductions(f.fold)}
 
 
 def _lanes_when(split, lanes: int, several: bool) -> str | None:
@@ -207,14 +224,18 @@ def _versions(a: Analysis, module) -> list[dict]:
     sized = any(k[5] for k in kernels)
     out = []
     for n, (tiled, divisible, fixed, bounds, why, wide, transposed, version) in enumerate(kernels):
-        plan = a.plan.unbounded if a.plan.unbounded is not None and not bounds else a.plan
+        fissioned = version is not None and version.fissioned
+        owner = a.fission.fold if fissioned else a  # a fissioned version runs the fold's kernel after the pairs'
+        plan = owner.plan.unbounded if owner.plan.unbounded is not None and not bounds else owner.plan
         share = version.grid_share if version is not None else 0
         last = n == len(kernels) - 1 and len(kernels) > 1
         lanes = version.kernel.lanes if version is not None else 0
-        stages = len(version.kernel.stages) if version is not None else 0
+        stages = len(version.kernel.stages) if version is not None and not fissioned else 0
         kind = "split" if lanes else "tiled" if tiled else "untiled"
-        out.append({"kernel": kind, "lanes": lanes or None,
-                    "lanes_when": _lanes_when(a.plan.split, lanes, bool(stages)),
+        out.append({"kernel": kind, "lanes": lanes or None, "fissioned": fissioned,
+                    "fission_when": [{"size": g.size, "at_least": g.least} for g in a.fission.gates]
+                    if fissioned else [],
+                    "lanes_when": _lanes_when(owner.plan.split, lanes, bool(stages)),
                     "blocks_a_row": _grid_blocks(version.kernel.stages[0], x_only=True) if stages else None,
                     "kernels": stages + 1 if stages else None,
                     "condition": None if last or not tiled or lanes else conds(plan),

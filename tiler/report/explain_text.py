@@ -46,6 +46,7 @@ def render_text(data: dict, variance: bool = False, width: int = 120, candidates
     for s in data["streams"]:
         _stream_text(console, s)
     _reductions_text(console, data.get("reductions"))
+    _fission_text(console, data.get("fission"))
     _versions_text(console, data["versions"])
     if candidates:
         _candidates_text(console, data["candidates"])
@@ -221,6 +222,23 @@ def _decision(i: dict) -> str:
     return "shared" if i["staged"] else "global"
 
 
+def _fission_text(console: Console, f: dict | None) -> None:
+    if f is None:
+        return
+    if not f["fissioned"]:
+        console.print(f"\n[bold]fission[/]: none: {f['reason']}")
+        return
+    when = " and ".join(f"{w['size']} >= {w['at_least']} ({w['what']})" for w in f["when"]) or "at every size"
+    p = f["pairs"]
+    tile = " x ".join(map(str, p["register_tile"])) + " pairs a thread" if p["register_tile"] else "one pair a thread"
+    console.print(f"\n[bold]fission[/]: {f['reason']}; the fissioned versions run when {when}")
+    console.print(f"  the pairs' kernel: {' x '.join(map(str, p['threads']))} threads, {tile}, "
+                  f"{p['shared_bytes']} bytes of shared memory ({p['reason']})")
+    fold = f["fold"]
+    if fold is not None and fold["loops"]:
+        console.print(f"  the fold: {fold['reason']}")
+
+
 def _reductions_text(console: Console, r: dict | None) -> None:
     if r is None or not (r["loops"] or r["not_reductions"]):
         return
@@ -250,6 +268,7 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
                       f"(--no-launch-timing: the conditions alone).")
     for n, v in enumerate(versions):
         conds = ["every array has fewer than 2^31 elements"] if v["elements_below"] else []
+        conds += [f"{g['size']} >= {g['at_least']}" for g in v.get("fission_when", ())]
         conds += [f"{c['size']} >= {c['at_least']}" for c in v["condition"] or ()]
         conds += [f"{c['size']} {c['op']} {c['value']}" for c in v.get("transpose_when", ())]
         if v.get("grid_share"):
@@ -258,7 +277,7 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
         conds += [f"{e['size']} = {e['value']}" for e in v.get("equal_to", ())]
         conds += [f"{e['size']} <= {e['value']}" for e in v.get("at_most", ())]
         conds += [v["lanes_when"]] if v.get("lanes_when") else []
-        name = v["kernel"] + (f", {v['lanes']} threads a row" if v.get("lanes") and not v.get("kernels") else "") + \
+        name = ("fissioned, the fold " if v.get("fissioned") else "") + v["kernel"] + (f", {v['lanes']} threads a row" if v.get("lanes") and not v.get("kernels") else "") + \
             (f", {v['blocks_a_row']} blocks of {v['lanes']} threads a row in {v['kernels']} kernels"
              if v.get("kernels") else "") + \
             (", vector copies" if v["multiple_of"] else "") + \

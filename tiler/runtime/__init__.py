@@ -228,9 +228,9 @@ class Gpu:
 
     def _run(self, k: kir.Kernel, cuda: str, inputs: dict, sizes: dict, repeat: int, device, outputs_on):
         drv = self.drv
-        fn = self.function(cuda, k.name)
-        args, outputs, keep, transposes = [], [], [], []
-        for p in k.params:
+        fn = self._function_for(cuda, k)
+        args, outputs, keep, transposes, by_name = [], [], [], [], {}
+        for p in dict((p.name, p) for s in reversed(k.launches) for p in s.params).values():  # (once a name)
             if p.role == "input":
                 arg = self._input(p, inputs, sizes, device, keep)
                 if p.transposed:  # the launch's copy of the array, its last two axes swapped
@@ -252,21 +252,19 @@ class Gpu:
                 args.append(self._scratch(k, p, sizes, keep))
             else:
                 args.append(NUMPY[p.ctype](inputs[p.source]))
+            by_name[p.name] = args.pop()
+        args = [by_name[p.name] for p in k.params]
         shared = k.dynamic_shared_bytes
-        if shared:
-            if shared > self.max_shared_optin:
-                raise PlainError(f"{k.name} needs {shared} bytes of shared memory; this GPU gives a block "
-                                 f"{self.max_shared_optin}", "plan with a smaller --max-shared or --tile")
-            fn.set_attribute(drv.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, shared)
         grid = k.grid_dims(sizes)
-        stages = [(self.function(cuda, s.name), s.grid_dims(sizes)) for s in k.stages]
+        stages = [(self._function_for(cuda, s), s.grid_dims(sizes), [by_name[p.name] for p in s.params], s)
+                  for s in k.stages]
 
         def launch():  # what a launch runs: the transpositions it needs, its stages, then the kernel
             for transpose, targs, tgrid in transposes:
                 transpose(*targs, block=(target.TRANSPOSE_TILE, target.TRANSPOSE_ROWS, 1), grid=tgrid)
-            for stage, sgrid in stages:
+            for stage, sgrid, sargs, s in stages:
                 if all(sgrid):  # (a stage of no iterations has no blocks)
-                    stage(*args, block=k.block, grid=sgrid, shared=shared)
+                    stage(*sargs, block=s.block, grid=sgrid, shared=s.dynamic_shared_bytes)
             fn(*args, block=k.block, grid=grid, shared=shared)
 
         times = []
@@ -288,6 +286,17 @@ class Gpu:
         for buf in keep:
             buf.free()  # while the context is pushed
         return results, times
+
+    def _function_for(self, cuda: str, k: kir.Kernel):
+        """The module's function for kernel `k`, allowed the dynamic shared memory it takes."""
+        fn = self.function(cuda, k.name)
+        shared = k.dynamic_shared_bytes
+        if shared:
+            if shared > self.max_shared_optin:
+                raise PlainError(f"{k.name} needs {shared} bytes of shared memory; this GPU gives a block "
+                                 f"{self.max_shared_optin}", "plan with a smaller --max-shared or --tile")
+            fn.set_attribute(self.drv.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, shared)
+        return fn
 
     def _input(self, p: kir.Param, inputs: dict, sizes: dict, device, keep: list):
         """The device array the kernel reads for input `p`: given on the device,

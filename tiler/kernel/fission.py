@@ -1,0 +1,195 @@
+"""Loop fission of a value computed for every (point, row) pair.
+
+In a 1-D kernel of the shape
+
+    map(fn (x) => ... streamSeq(fn (kk, [[t, d], c] cc, acc...) =>
+                                  loop (acc...) = for j < c do
+                                    let v = E(x, cc[j]) in F(v, acc..., kk + j)
+                                  in (acc...), C, inits...) ..., X)
+
+`E` reads the thread's row and row `j` of `C` but none of the accumulators:
+its value for every pair (i, j) can be computed first, by a 2-D kernel whose
+second dimension walks the rows of `C`, into an n x k array `V`; the fold
+then reads `V[i, kk + j]` where it computed `E`. The first kernel has two
+parallel dimensions that read each other's rows (register tiling, as a
+matrix product's), where the thread's loop over `C` had one; the second is a
+row reduction (split among a row's threads). Both are kernel programs of
+their own (`Fission.values`, `Fission.fold`), planned like any other.
+
+Only the shape is found here; whether it pays is the analysis's
+(analyse/fission.py). `E` keeps its operations in their order, and the fold
+visits the pairs in the same order, so results are the same bit for bit.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ..check import typed as T
+from ..check.types import Array, Binder, Scalar
+from ..tree import descendants, map_children
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A fold over the rows of arrays invariant to the kernel's dimension,
+    whose first let computes a value from the thread's data and one row."""
+
+    stream: T.Stream
+    loop: T.Loop  # the fold over a chunk's rows, `for j < c`
+    let: T.Let  # `let v = E in F`, the loop's body
+    inner: object  # E's outermost loop or stream: the work a pair costs (None: none)
+
+
+@dataclass(frozen=True)
+class Fission:
+    candidate: Candidate
+    values: T.Kernel  # the 2-D kernel: V[i, j] = E
+    fold: T.Kernel  # the original kernel reading V where it computed E
+    scratch: str  # V's name: the values kernel's output and the fold's input
+
+
+def candidate(k: T.Kernel) -> tuple[Candidate | None, str]:
+    """The kernel's fissionable fold, or None and why not ("" where the
+    kernel has no fold over rows at all)."""
+    if len(k.levels) != 1:
+        return None, ""
+    for s in _top_streams(k.body):
+        found, why = _fold(s, k)
+        if found is not None or why:
+            return found, why
+    return None, ""
+
+
+def fission(k: T.Kernel, c: Candidate) -> Fission:
+    """The two kernel programs of a candidate."""
+    level, s, let = k.levels[0], c.stream, c.let
+    value = let.binders[0]
+    taken = {b.name for b in _binders(k)}
+    scratch = _free(f"{value.name}_all", taken)
+    rows = tuple(Binder(p.name, Array(p.type.elem, p.type.shape[1:]), "lambda", p.span) for p in s.chunk_params)
+    by_row = T.MapLevel(1, s.length, rows, s.arrays, (), s.span)
+    values = dataclasses.replace(
+        k, levels=(level, by_row), body=_on_rows(let.value, s, c.loop.index, rows),
+        outputs=(let.value.type,), output_names=(scratch,), promoted=(), unused=(), streamable=())
+    # the fold: V's row is the thread's, streamed in place of the rows of C
+    whole = Binder(scratch, Array(value.type, (level.size, s.length)), "param", let.span)
+    row = Binder(_free(f"{value.name}_row", taken), Array(value.type, (s.length,)), "lambda", let.span)
+    chunk = Binder(_free(f"{value.name}_c", taken), Array(value.type, (s.chunk,)), "chunk", let.span)
+    read = T.Index(T.Var(chunk, chunk.type, let.span), (T.Var(c.loop.index, c.loop.index.type, let.span),),
+                   value.type, let.value.span)
+    loop = dataclasses.replace(c.loop, body=dataclasses.replace(let, value=read))
+    stream = dataclasses.replace(s, chunk_params=(chunk,), arrays=(T.Var(row, row.type, s.span),),
+                                 body=_replaced(s.body, c.loop, loop))
+    body = _replaced(k.body, s, stream)
+    read = {n.binder for r in (body, *(v for _, v in level.lets)) for n in descendants(r, T.is_exp)
+            if isinstance(n, T.Var)}
+    kept = [(p, a) for p, a in zip(level.params, level.args) if p in read]  # (the rows only the values read go)
+    fold_level = dataclasses.replace(level, params=tuple(p for p, _ in kept) + (row,),
+                                     args=tuple(a for _, a in kept) + (T.Var(whole, whole.type, let.span),))
+    fold = dataclasses.replace(k, params=k.params + (whole,), levels=(fold_level,), body=body,
+                               promoted=(), unused=(), streamable=())
+    return Fission(c, values, fold, scratch)
+
+
+def _top_streams(e):
+    """The streams a kernel's body binds with lets, outside any loop or branch."""
+    while isinstance(e, T.Let):
+        if isinstance(e.value, T.Stream):
+            yield e.value
+        e = e.body
+    if isinstance(e, T.Stream):
+        yield e
+
+
+def _fold(s: T.Stream, k: T.Kernel) -> tuple[Candidate | None, str]:
+    if not s.arrays or any(not _invariant(a, k) or not isinstance(a.type, Array) or len(a.type.shape) < 2
+                           for a in s.arrays):
+        return None, ""  # not rows of arrays every thread reads
+    loop = s.body
+    if not isinstance(loop, T.Loop) or not (isinstance(loop.bound, T.Var) and loop.bound.binder is s.chunk):
+        return None, ""
+    if tuple(getattr(i, "binder", None) for i in loop.inits) != s.acc_params:
+        return None, ""
+    let = loop.body
+    if not isinstance(let, T.Let) or len(let.binders) != 1 or not isinstance(let.binders[0].type, Scalar):
+        return None, "the fold over the rows does not start by binding one value"
+    carried = set(loop.params) | set(s.acc_params) | {s.offset, s.chunk}
+    free = _free_vars(let.value)
+    if free & carried:
+        return None, f"`{let.binders[0].name}` reads what the fold carries, so it cannot be computed first"
+    rows = set(s.chunk_params)
+    if any(isinstance(n, T.Var) and n.binder in rows | {loop.index} and not _row_read(n, let.value, rows, loop.index)
+           for n in descendants(let.value, T.is_exp)):
+        return None, f"`{let.binders[0].name}` reads the rows other than as row j"
+    inner = next((n for n in descendants(let.value, T.is_exp) if isinstance(n, (T.Loop, T.Stream))), None)
+    if inner is None:
+        return None, f"`{let.binders[0].name}` has no loop: too little work a pair to pay for storing it"
+    return Candidate(s, loop, let, inner), ""
+
+
+def _invariant(a, k: T.Kernel) -> bool:
+    """An array main was given (every thread reads all of it)."""
+    return isinstance(a, T.Var) and a.binder in k.params
+
+
+def _row_read(v: T.Var, e, rows: set, index: Binder) -> bool:
+    """Whether `v` (a chunk's rows or the loop's index) occurs only in reads `cc[j, ...]`."""
+    return any(isinstance(n, T.Index) and isinstance(n.array, T.Var) and n.array.binder in rows and n.indices
+               and isinstance(n.indices[0], T.Var) and n.indices[0].binder is index
+               and (n.array is v or n.indices[0] is v) for n in descendants(e, T.is_exp))
+
+
+def _on_rows(e, s: T.Stream, index: Binder, rows: tuple):
+    """`e` with every `cc[j, rest]` read as `r[rest]`, `r` the map's row."""
+    by = dict(zip(s.chunk_params, rows))
+
+    def walk(n):
+        if isinstance(n, T.Index) and isinstance(n.array, T.Var) and n.array.binder in by:
+            r = by[n.array.binder]
+            rest = tuple(walk(i) for i in n.indices[1:])
+            return T.Index(T.Var(r, r.type, n.array.span), rest, n.type, n.span) if rest else \
+                T.Var(r, r.type, n.span)
+        return map_children(n, walk, T.is_exp)
+    return walk(e)
+
+
+def _replaced(e, old, new):
+    """`e` with the node `old` (itself, not an equal one) replaced by `new`."""
+    if e is old:
+        return new
+    return map_children(e, lambda n: _replaced(n, old, new), T.is_exp)
+
+
+def _free_vars(e) -> set:
+    used = {n.binder for n in descendants(e, T.is_exp) if isinstance(n, T.Var)}
+    return used - set(_bound(e))
+
+
+def _bound(e):
+    for n in descendants(e, T.is_exp):
+        for f in dataclasses.fields(n):
+            v = getattr(n, f.name)
+            if isinstance(v, Binder):
+                yield v
+            elif isinstance(v, tuple) and v and all(isinstance(b, Binder) for b in v):
+                yield from v
+
+
+def _binders(k: T.Kernel):
+    yield from k.params
+    yield from k.sizes
+    for lv in k.levels:
+        yield from lv.params
+        for bs, _ in lv.lets:
+            yield from bs
+    for r in k.roots:
+        yield from _bound(r)
+
+
+def _free(name: str, taken: set) -> str:
+    n, i = name, 1
+    while n in taken:
+        n, i = f"{name}{i}", i + 1
+    taken.add(n)
+    return n

@@ -1,0 +1,86 @@
+"""The fissioned versions (analyse/fission.py): the pairs' kernel as a
+stage, writing scratch memory, then a kernel of the fold reading it.
+
+Each of the two kernel programs is lowered as any program is; the pairs'
+kernel contributes its 32-bit tiled version with scalar copies (it runs at
+any row length; vector copies would add alignment tests for little: its
+copies are a small part of a register-tiled kernel's time), the fold its
+32-bit versions that read in place, each with its own launch condition.
+The fissioned versions come first, under the plan's gates; the module's
+own versions follow for every launch they do not take.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from .. import kir, target
+from ..errors import CompilerBug
+from .values import all_of, const
+
+MOST_FOLDS = 4  # fold versions kept (each carries a copy of the pairs' kernel): the split ones, then the last
+
+
+def with_fission(module: kir.Module, plan, lower, file: str) -> kir.Module:
+    """`module` with the fissioned versions first; `lower` lowers an analysis."""
+    stem = file.rsplit(".", 1)[0]
+    values, when = _values_kernel(lower(plan.values, f"{stem}_pairs.fut"), plan.fission.scratch)
+    folds = _fold_versions(lower(plan.fold, f"{stem}_fold.fut"))
+    gate = all_of([kir.Bin(">=", kir.Ref(g.size), const(g.least)) for g in plan.gates]) if plan.gates else None
+    rival = next((v.rival for v in module.versions if v.rival and not v.kernel.wide), "")
+    scratch = kir.Scratch(plan.fission.scratch, _output(values).ctype, _count(_output(values).shape),
+                          "the value of every pair, which the fold reads")
+    out = []
+    for fold in folds:
+        k = fold.kernel
+        params = tuple(dataclasses.replace(p, role=kir.SCRATCH) if p.source == plan.fission.scratch else p
+                       for p in k.params)
+        if sum(p.role == kir.SCRATCH for p in params) != 1 or not any(p.name == scratch.name for p in params):
+            raise CompilerBug(f"the fold of {file} does not read the pairs' values as `{scratch.name}`")
+        k = dataclasses.replace(k, params=params, stages=(values,), scratch=(scratch,)).renamed(k.name)
+        conds = [c for c in (gate, when, fold.condition) if c is not None]
+        out.append(kir.Version(k, all_of(conds) if conds else None,
+                               _joined("the pairs' values first", fold.why),
+                               rival=rival, fissioned=True))
+    return dataclasses.replace(module, versions=tuple(out) + module.versions)
+
+
+def _joined(*parts: str) -> str:
+    return "; ".join(p for p in parts if p)
+
+
+def _values_kernel(m: kir.Module, scratch: str) -> tuple[kir.Kernel, object]:
+    """The pairs' kernel the fissioned versions run (tiled, 32-bit, scalar
+    copies, in place, any size) and its version's launch condition."""
+    for v in m.versions:
+        k = v.kernel
+        if k.tiled and not (k.wide or k.transposes or k.stages or k.divisible or k.fixed or k.bounds):
+            out = _output(k)
+            if out.name != scratch:
+                raise CompilerBug(f"the pairs' kernel writes `{out.name}`, not `{scratch}`")
+            params = tuple(dataclasses.replace(p, role=kir.SCRATCH) if p is out else p for p in k.params)
+            return dataclasses.replace(k, params=params), v.condition
+    raise CompilerBug("the pairs' kernel has no tiled version with scalar copies")
+
+
+def _fold_versions(m: kir.Module) -> list[kir.Version]:
+    """The fold's 32-bit versions that read in place in one kernel: those
+    that split rows among threads, then the last (it runs at any size)."""
+    ok = [v for v in m.versions if not (v.kernel.wide or v.kernel.transposes or v.kernel.stages or
+                                        v.kernel.fixed or v.kernel.bounds)]
+    split = [v for v in ok[:-1] if v.kernel.lanes]
+    return split[:MOST_FOLDS - 1] + ok[-1:]
+
+
+def _output(k: kir.Kernel) -> kir.Param:
+    outs = [p for p in k.params if p.role in ("output", kir.SCRATCH)]
+    if len(outs) != 1:
+        raise CompilerBug(f"the pairs' kernel {k.name} has {len(outs)} outputs")
+    return outs[0]
+
+
+def _count(shape: tuple):
+    count = None
+    for s in shape:
+        term = const(s) if isinstance(s, int) else kir.Ref(s)
+        count = kir.Cast(target.INDEX, term) if count is None else kir.Bin("*", count, term)
+    return count
