@@ -9,6 +9,7 @@ Programs under tests/programs/analysis carry their expectations:
   -- join: L:C yes|no text             whether the loop around that stream joins its rows; a part of the reason
   -- rows: N                           map levels run by a warp or block that share their reductions
   -- reduction: L:C split OPS | not text   the loop at L:C: a reduction split by OPS, or a part of why not
+  -- fission: yes | no text             the fold over rows fissioned, or a part of why not
 """
 from __future__ import annotations
 
@@ -38,7 +39,12 @@ def streams_by_position(a):
 @pytest.mark.parametrize("path", ANALYSIS, ids=lambda p: p.stem)
 def test_program_expectations(path):
     want, a = header(path), analysed(path, header_options(path))
-    assert want.get("stream") or want.get("transpose") or want.get("reduction"), f"{path.name} states no expectation"
+    assert want.get("stream") or want.get("transpose") or want.get("reduction") or want.get("fission"), \
+        f"{path.name} states no expectation"
+    for line in want.get("fission", []):
+        verdict, *text = line.split(maxsplit=1)
+        assert (verdict == "yes") == hasattr(a.fission, "gates"), getattr(a.fission, "reason", None)
+        assert not text or text[0] in a.fission.reason, a.fission.reason
     streams = streams_by_position(a)
     for line in want.get("block", []):
         assert list(a.block.spans) == [int(d) for d in line.split(",")]

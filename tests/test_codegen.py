@@ -492,7 +492,7 @@ def test_rows_of_a_length_known_at_launch_get_versions_within_a_bound():
 
     values = run_all((BENCHMARKS / "kmeans.fut").read_text(), "kmeans.fut", Options())
     module = values["verify"]
-    names = [v.kernel.name for v in module.versions]
+    names = [v.kernel.name for v in module.versions if not v.fissioned]  # (those first: test_fission.py)
     assert names == ["tiler_kmeans_tiled_bounded", "tiler_kmeans_untiled_transposed", "tiler_kmeans_untiled",
                      "tiler_kmeans_tiled_wide_bounded", "tiler_kmeans_untiled_wide"]
     bounded = [v for v in module.versions if v.kernel.bounds]

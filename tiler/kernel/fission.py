@@ -33,12 +33,17 @@ from ..tree import descendants, map_children
 @dataclass(frozen=True)
 class Candidate:
     """A fold over the rows of arrays invariant to the kernel's dimension,
-    whose first let computes a value from the thread's data and one row."""
+    whose first let computes a value from the thread's data and one row:
+    a `loop for j < c` over a stream's chunk of rows, or a plain `loop for
+    j < k` reading `R[j, ...]`."""
 
-    stream: T.Stream
-    loop: T.Loop  # the fold over a chunk's rows, `for j < c`
+    stream: T.Stream | None  # the stream whose chunks the loop walks (None: a plain loop over the rows)
+    loop: T.Loop  # the fold over the rows
     let: T.Let  # `let v = E in F`, the loop's body
-    inner: object  # E's outermost loop or stream: the work a pair costs (None: none)
+    inner: object  # E's outermost loop or stream: the work a pair costs
+    rows: tuple[Binder, ...]  # what E reads row j of: the chunks' parameters, or main's arrays
+    arrays: tuple  # the arrays whose rows the second dimension walks
+    length: object  # how many rows: a number or a size's binder
 
 
 @dataclass(frozen=True)
@@ -54,8 +59,8 @@ def candidate(k: T.Kernel) -> tuple[Candidate | None, str]:
     kernel has no fold over rows at all)."""
     if len(k.levels) != 1:
         return None, ""
-    for s in _top_streams(k.body):
-        found, why = _fold(s, k)
+    for node in _top_folds(k.body):
+        found, why = _streamed(node, k) if isinstance(node, T.Stream) else _looped(node, k)
         if found is not None or why:
             return found, why
     return None, ""
@@ -63,28 +68,33 @@ def candidate(k: T.Kernel) -> tuple[Candidate | None, str]:
 
 def fission(k: T.Kernel, c: Candidate) -> Fission:
     """The two kernel programs of a candidate."""
-    level, s, let = k.levels[0], c.stream, c.let
+    level, let = k.levels[0], c.let
     value = let.binders[0]
     taken = {b.name for b in _binders(k)}
     scratch = _free(f"{value.name}_all", taken)
-    rows = tuple(Binder(p.name, Array(p.type.elem, p.type.shape[1:]), "lambda", p.span) for p in s.chunk_params)
-    by_row = T.MapLevel(1, s.length, rows, s.arrays, (), s.span)
+    rows = tuple(Binder(p.name, Array(p.type.elem, p.type.shape[1:]), "lambda", p.span) for p in c.rows)
+    by_row = T.MapLevel(1, c.length, rows, c.arrays, (), let.span)
     values = dataclasses.replace(
-        k, levels=(level, by_row), body=_on_rows(let.value, s, c.loop.index, rows),
+        k, levels=(level, by_row), body=_on_rows(let.value, c.rows, c.loop.index, rows),
         outputs=(let.value.type,), output_names=(scratch,), promoted=(), unused=(), streamable=())
-    # the fold: V's row is the thread's, streamed in place of the rows of C
-    whole = Binder(scratch, Array(value.type, (level.size, s.length)), "param", let.span)
-    row = Binder(_free(f"{value.name}_row", taken), Array(value.type, (s.length,)), "lambda", let.span)
-    chunk = Binder(_free(f"{value.name}_c", taken), Array(value.type, (s.chunk,)), "chunk", let.span)
-    read = T.Index(T.Var(chunk, chunk.type, let.span), (T.Var(c.loop.index, c.loop.index.type, let.span),),
-                   value.type, let.value.span)
-    loop = dataclasses.replace(c.loop, body=dataclasses.replace(let, value=read))
-    stream = dataclasses.replace(s, chunk_params=(chunk,), arrays=(T.Var(row, row.type, s.span),),
-                                 body=_replaced(s.body, c.loop, loop))
-    body = _replaced(k.body, s, stream)
-    read = {n.binder for r in (body, *(v for _, v in level.lets)) for n in descendants(r, T.is_exp)
-            if isinstance(n, T.Var)}
-    kept = [(p, a) for p, a in zip(level.params, level.args) if p in read]  # (the rows only the values read go)
+    # the fold: the thread's row of V, read at j where E was computed (streamed in place of the rows of C)
+    whole = Binder(scratch, Array(value.type, (level.size, c.length)), "param", let.span)
+    row = Binder(_free(f"{value.name}_row", taken), Array(value.type, (c.length,)), "lambda", let.span)
+    j = T.Var(c.loop.index, c.loop.index.type, let.span)
+    if c.stream is None:
+        read = T.Index(T.Var(row, row.type, let.span), (j,), value.type, let.value.span)
+        body = _replaced(k.body, c.loop, dataclasses.replace(c.loop, body=dataclasses.replace(let, value=read)))
+    else:
+        s = c.stream
+        chunk = Binder(_free(f"{value.name}_c", taken), Array(value.type, (s.chunk,)), "chunk", let.span)
+        read = T.Index(T.Var(chunk, chunk.type, let.span), (j,), value.type, let.value.span)
+        loop = dataclasses.replace(c.loop, body=dataclasses.replace(let, value=read))
+        stream = dataclasses.replace(s, chunk_params=(chunk,), arrays=(T.Var(row, row.type, s.span),),
+                                     body=_replaced(s.body, c.loop, loop))
+        body = _replaced(k.body, s, stream)
+    read_now = {n.binder for r in (body, *(v for _, v in level.lets)) for n in descendants(r, T.is_exp)
+                if isinstance(n, T.Var)}
+    kept = [(p, a) for p, a in zip(level.params, level.args) if p in read_now]  # (rows only E read go)
     fold_level = dataclasses.replace(level, params=tuple(p for p, _ in kept) + (row,),
                                      args=tuple(a for _, a in kept) + (T.Var(whole, whole.type, let.span),))
     fold = dataclasses.replace(k, params=k.params + (whole,), levels=(fold_level,), body=body,
@@ -92,40 +102,70 @@ def fission(k: T.Kernel, c: Candidate) -> Fission:
     return Fission(c, values, fold, scratch)
 
 
-def _top_streams(e):
-    """The streams a kernel's body binds with lets, outside any loop or branch."""
+def _top_folds(e):
+    """The streams and loops a kernel's body binds with lets, outside any loop or branch."""
     while isinstance(e, T.Let):
-        if isinstance(e.value, T.Stream):
+        if isinstance(e.value, (T.Stream, T.Loop)):
             yield e.value
         e = e.body
-    if isinstance(e, T.Stream):
+    if isinstance(e, (T.Stream, T.Loop)):
         yield e
 
 
-def _fold(s: T.Stream, k: T.Kernel) -> tuple[Candidate | None, str]:
-    if not s.arrays or any(not _invariant(a, k) or not isinstance(a.type, Array) or len(a.type.shape) < 2
-                           for a in s.arrays):
+def _streamed(s: T.Stream, k: T.Kernel) -> tuple[Candidate | None, str]:
+    """A stream over rows of main's arrays whose body is a loop over the chunk's rows."""
+    if not s.arrays or any(not _invariant(a, k) or len(a.type.shape) < 2 for a in s.arrays):
         return None, ""  # not rows of arrays every thread reads
     loop = s.body
     if not isinstance(loop, T.Loop) or not (isinstance(loop.bound, T.Var) and loop.bound.binder is s.chunk):
         return None, ""
     if tuple(getattr(i, "binder", None) for i in loop.inits) != s.acc_params:
         return None, ""
+    return _pairs(s, loop, s.chunk_params, s.arrays, s.length, set(s.acc_params) | {s.offset, s.chunk})
+
+
+def _looped(loop: T.Loop, k: T.Kernel) -> tuple[Candidate | None, str]:
+    """A plain loop `for j < k` whose first let reads rows `R[j]` of main's arrays, k rows each."""
+    length = _size(loop.bound)
+    let = loop.body
+    if length is None or not isinstance(let, T.Let):
+        return None, ""
+    arrays = {n.array.binder: n.array for n in descendants(let.value, T.is_exp)
+              if isinstance(n, T.Index) and isinstance(n.array, T.Var) and n.indices
+              and isinstance(n.indices[0], T.Var) and n.indices[0].binder is loop.index}
+    if not arrays or any(not _invariant(a, k) or len(a.type.shape) < 2 or a.type.shape[0] != length
+                         for a in arrays.values()):
+        return None, ""  # not whole rows of main's arrays, one a step
+    return _pairs(None, loop, tuple(arrays), tuple(arrays.values()), length, set())
+
+
+def _pairs(s, loop: T.Loop, rows: tuple, arrays: tuple, length, carried: set) -> tuple[Candidate | None, str]:
+    """The candidate, where the loop's first let computes a scalar from row j alone, with a loop in it."""
     let = loop.body
     if not isinstance(let, T.Let) or len(let.binders) != 1 or not isinstance(let.binders[0].type, Scalar):
         return None, "the fold over the rows does not start by binding one value"
-    carried = set(loop.params) | set(s.acc_params) | {s.offset, s.chunk}
-    free = _free_vars(let.value)
-    if free & carried:
-        return None, f"`{let.binders[0].name}` reads what the fold carries, so it cannot be computed first"
-    rows = set(s.chunk_params)
-    if any(isinstance(n, T.Var) and n.binder in rows | {loop.index} and not _row_read(n, let.value, rows, loop.index)
+    name = let.binders[0].name
+    if _free_vars(let.value) & (carried | set(loop.params)):
+        return None, f"`{name}` reads what the fold carries, so it cannot be computed first"
+    watched = set(rows) | {loop.index}
+    if any(isinstance(n, T.Var) and n.binder in watched and not _row_read(n, let.value, set(rows), loop.index)
            for n in descendants(let.value, T.is_exp)):
-        return None, f"`{let.binders[0].name}` reads the rows other than as row j"
+        return None, f"`{name}` reads the rows other than as row j"
     inner = next((n for n in descendants(let.value, T.is_exp) if isinstance(n, (T.Loop, T.Stream))), None)
     if inner is None:
-        return None, f"`{let.binders[0].name}` has no loop: too little work a pair to pay for storing it"
-    return Candidate(s, loop, let, inner), ""
+        return None, f"`{name}` has no loop: too little work a pair to pay for storing it"
+    if length is None:
+        return None, "the rows' count is not a size of the program"
+    return Candidate(s, loop, let, inner, rows, arrays, length), ""
+
+
+def _size(n):
+    """A bound that is a number or a size of the program: as such (None: neither)."""
+    if isinstance(n, T.Lit) and isinstance(n.value, int) and not isinstance(n.value, bool):
+        return n.value
+    if isinstance(n, T.Var) and n.binder.kind == "size":
+        return n.binder
+    return None
 
 
 def _invariant(a, k: T.Kernel) -> bool:
@@ -140,9 +180,9 @@ def _row_read(v: T.Var, e, rows: set, index: Binder) -> bool:
                and (n.array is v or n.indices[0] is v) for n in descendants(e, T.is_exp))
 
 
-def _on_rows(e, s: T.Stream, index: Binder, rows: tuple):
+def _on_rows(e, held: tuple, index: Binder, rows: tuple):
     """`e` with every `cc[j, rest]` read as `r[rest]`, `r` the map's row."""
-    by = dict(zip(s.chunk_params, rows))
+    by = dict(zip(held, rows))
 
     def walk(n):
         if isinstance(n, T.Index) and isinstance(n.array, T.Var) and n.array.binder in by:
@@ -167,7 +207,10 @@ def _free_vars(e) -> set:
 
 
 def _bound(e):
+    """The binders the nodes of `e` bind (a Var's binder is a use, not a binding)."""
     for n in descendants(e, T.is_exp):
+        if isinstance(n, T.Var):
+            continue
         for f in dataclasses.fields(n):
             v = getattr(n, f.name)
             if isinstance(v, Binder):

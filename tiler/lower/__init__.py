@@ -20,7 +20,6 @@ from ..check import typed as T
 from ..check.types import Array
 from ..errors import CompilerBug
 from ..kir.verify import Fault, check
-from ..analyse.fission import FissionPlan
 from .body import value_parts
 from .fission import with_fission
 from .micro import Micro, point_index, replicate
@@ -56,13 +55,9 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
     reading the arrays in place follow for shorter rows. Where the plan's
     tiles hold rows of a bounded length, its tiled versions run within the
     bound and the versions of the plan without it (Plan.unbounded) follow."""
-    if analysis.plan.split is not None and analysis.plan.split.active:
-        module = _split_module(analysis, file)
-    else:
-        module = _tiled_module(analysis, file)
-    if isinstance(analysis.fission, FissionPlan):
-        module = with_fission(module, analysis.fission, lower, file)
-    return module
+    split = analysis.plan.split is not None and analysis.plan.split.active
+    return with_fission(_split_module(analysis, file) if split else _tiled_module(analysis, file), analysis, lower,
+                        file)
 
 
 def _tiled_module(analysis: Analysis, file: str) -> kir.Module:

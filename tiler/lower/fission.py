@@ -14,14 +14,19 @@ from __future__ import annotations
 import dataclasses
 
 from .. import kir, target
+from ..analyse.fission import FissionPlan
 from ..errors import CompilerBug
 from .values import all_of, const
 
 MOST_FOLDS = 4  # fold versions kept (each carries a copy of the pairs' kernel): the split ones, then the last
 
 
-def with_fission(module: kir.Module, plan, lower, file: str) -> kir.Module:
-    """`module` with the fissioned versions first; `lower` lowers an analysis."""
+def with_fission(module: kir.Module, analysis, lower, file: str) -> kir.Module:
+    """`module` with the fissioned versions first, where the analysis
+    fissions a fold (else as it is); `lower` lowers an analysis."""
+    plan = analysis.fission
+    if not isinstance(plan, FissionPlan):
+        return module
     stem = file.rsplit(".", 1)[0]
     values, when = _values_kernel(lower(plan.values, f"{stem}_pairs.fut"), plan.fission.scratch)
     folds = _fold_versions(lower(plan.fold, f"{stem}_fold.fut"))

@@ -1,0 +1,146 @@
+"""A fold over rows fissioned (kernel/fission.py, analyse/fission.py,
+lower/fission.py): the pairs' values by a 2-D kernel into scratch memory,
+then the fold reading them. The rewrite is checked in the reference
+interpreter (the two programs give the original's outputs bit for bit);
+the plans, gates and versions here; the kernels on the GPU in test_gpu.py
+(every version of the programs that have them)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import BENCHMARKS
+
+from tiler.analyse import DEFAULT, Options
+from tiler.analyse.fission import FissionPlan, NoFission
+from tiler.check import typed as T
+from tiler.interp import run
+from tiler.pipeline import run_all, run_to
+
+KMEANS = (BENCHMARKS / "kmeans.fut").read_text()
+# a helper's distance, inlined; the distance is an output too
+ASSIGN = """
+fun f32 sqdist([f32, d] a, [f32, d] b) =
+  loop (s = 0f32) = for t < d do
+    let u = a[t] - b[t] in s + u * u
+  in s
+
+fun ([int, n], [f32, n]) main([[f32, d], n] X, [[f32, d], k] C) =
+  map(fn (int, f32) ([f32, d] x) =>
+        let (best, bd) =
+          streamSeq(fn (int, f32) (int c0, [[f32, d], c] cs, int best, f32 bd) =>
+                      loop (best, bd) = for j < c do
+                        let e = sqdist(x, cs[j]) in
+                        if e < bd then (c0 + j, e) else (best, bd)
+                      in (best, bd),
+                    C, 0, 3.0e38f32)
+        in (best, bd),
+      X)
+"""
+# the fold written as a plain loop over the rows, a best match by a dot product (the largest, first of equal)
+LOOPED = """
+fun [int, n] main([[f32, d], n] Q, [[f32, d], k] R) =
+  map(fn int ([f32, d] q) =>
+        let (best, top) =
+          loop (best = 0, top = -3.0e38f32) = for j < k do
+            let s = loop (a = 0f32) = for f < d do a + q[f] * R[j, f] in a
+            in if s > top then (j, s) else (best, top)
+          in (best, top)
+        in best
+     , Q)
+"""
+
+
+def _fission(text: str, options: Options = DEFAULT):
+    return run_to("analyse", text, "prog.fut", options).fission
+
+
+@pytest.mark.parametrize("text", [KMEANS, ASSIGN, LOOPED], ids=["kmeans", "assign", "looped"])
+def test_the_two_programs_compute_what_the_fold_did(text):
+    """The pairs' program then the fold's, in the interpreter, at sizes no
+    tile divides: the same outputs as the program as written, bit for bit
+    (each value keeps its operations and their order; the fold visits the
+    pairs in order)."""
+    f = _fission(text)
+    assert isinstance(f, FissionPlan)
+    rng = np.random.default_rng(5)
+    n, k, d = 37, 29, 11
+    names = [p.name for p in f.values.kernel.params if p.kind != "size"]
+    inputs = {names[0]: rng.standard_normal((n, d)).astype(np.float32),
+              names[1]: rng.standard_normal((k, d)).astype(np.float32)}
+    inputs[names[1]][3] = inputs[names[1]][17]  # two equal rows: the fold keeps the first
+    want = run(run_to("check", text, "prog.fut"), inputs)
+    values = run(T.Program("prog.fut", f.values.kernel, {}), inputs)
+    assert values[0].shape == (n, k)
+    got = run(T.Program("prog.fut", f.fold.kernel, {}), {**inputs, f.fission.scratch: values[0]})
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert np.array_equal(g, w)
+
+
+def test_kmeans_pairs_are_register_tiled_and_the_fold_split():
+    f = _fission(KMEANS)
+    assert f.values.block.register is not None and len(f.values.kernel.levels) == 2
+    assert f.fold.plan.split is not None and f.fold.plan.split.active
+    assert [(g.size, g.least) for g in f.gates] == [("k", 128), ("d", 128)]
+
+
+def test_fissioned_versions_come_first_under_their_gates():
+    module = run_all(KMEANS, "kmeans.fut", Options())["verify"]
+    fissioned = [v for v in module.versions if v.fissioned]
+    assert fissioned and module.versions[:len(fissioned)] == tuple(fissioned)
+    for v in fissioned:
+        (stage,) = v.kernel.stages
+        assert stage.block == (16, 16, 1) and v.kernel.scratch[0].name == "dist_all"
+        assert [p.role for p in stage.params if p.name == "dist_all"] == ["scratch"]
+        assert [p.role for p in v.kernel.params if p.name == "dist_all"] == ["scratch"]
+        assert v.rival == "tiler_kmeans_untiled"
+    assert module.select({"n": 2048, "k": 2048, "d": 2048}).stages
+    assert not module.select({"n": 1 << 20, "k": 16, "d": 34}).stages  # few centres: the fold as written
+    assert not module.select({"n": 1 << 20, "k": 256, "d": 34}).stages  # short rows: likewise
+
+
+def test_sizes_known_when_compiling_decide_the_gates_then():
+    assert isinstance(_fission(KMEANS, Options(sizes=(("d", 34),))), NoFission)
+    assert "fewer than 128" in _fission(KMEANS, Options(sizes=(("d", 34),))).reason
+    f = _fission(KMEANS, Options(sizes=(("d", 2048), ("k", 2048))))
+    assert isinstance(f, FissionPlan) and f.gates == ()
+    module = run_all(KMEANS, "kmeans.fut", Options(sizes=(("d", 34),)))["verify"]
+    assert not any(v.fissioned for v in module.versions)
+
+
+def test_off_with_no_fission_and_where_an_option_steers_the_schedule():
+    assert "--no-fission" in _fission(KMEANS, Options(no_fission=True)).reason
+    assert isinstance(_fission(KMEANS, Options(tile=(64,))), NoFission)
+    assert _fission(KMEANS, Options(no_tile=True)) is None
+
+
+def test_a_value_that_reads_the_accumulator_is_not_fissioned():
+    text = KMEANS.replace("s + t * t", "s + t * t + bestd * 0f32")
+    f = _fission(text)
+    assert isinstance(f, NoFission) and "reads what the fold carries" in f.reason
+
+
+def test_a_value_without_a_loop_is_not_worth_storing():
+    text = """
+fun [int, n] main([f32, n] xs, [f32, k] cs) =
+  map(fn int (f32 x) =>
+        let (best, bd) = loop (best = 0, bd = 3.0e38f32) = for j < k do
+          let e = (x - cs[j]) * (x - cs[j]) in if e < bd then (j, e) else (best, bd)
+        in (best, bd)
+        in best, xs)
+"""
+    f = _fission(text)
+    assert f is None or (isinstance(f, NoFission) and "no loop" in f.reason)
+
+
+def test_the_launcher_launches_the_stage_with_its_own_block_shared_memory_and_arguments():
+    cuda = run_all(KMEANS, "kmeans.fut", Options())["render"]
+    launch = next(line for line in cuda.splitlines() if "tiler_kmeans_fold_split32_stage0<<<tiler_stage" in line)
+    assert "dim3(16, 16, 1), 50688, stream>>>(points, centres, dist_all, n, d, k)" in launch
+    assert "cudaFuncSetAttribute(tiler_kmeans_fold_split32_stage0" in cuda
+
+
+def test_named_modules_rename_the_stages_with_them():
+    module = run_all(KMEANS, "kmeans.fut", Options(), stem="mine")["verify"]
+    names = [s.name for v in module.versions for s in v.kernel.stages]
+    assert names and all(n.startswith("tiler_mine_") for n in names)
