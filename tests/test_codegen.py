@@ -49,11 +49,10 @@ def ptxas():
             if variant == "interior" and not any(k.interior for k in values["verify"].kernels):
                 continue  # the plan keeps one body: the tiled variant's kernels
             # every version, in one translation unit with every other program's
-            cuda, names = rename_module(values["render"], values["verify"], f"tiler_p{i}_{variant}")
+            cuda, kernels = rename_module(values["render"], values["verify"], f"tiler_p{i}_{variant}")
             units.append(cuda)
-            planned[(path.name, variant)] = [  # each kernel, and each stage of one (several blocks a row)
-                (stage, s.static_shared_bytes) for n, k in zip(names, values["verify"].kernels)
-                for stage, s in [(n, k)] + [(kir.stage_name(n, i), s) for i, s in enumerate(k.stages)]]
+            planned[(path.name, variant)] = [  # each kernel, and each stage of one (several blocks a row, fission)
+                (s.name, s.static_shared_bytes) for k in kernels for s in k.launches]
     with tempfile.TemporaryDirectory() as tmp:  # two translation units, compiled side by side (CI has 2 cores)
         runs = []
         for part in (0, 1):

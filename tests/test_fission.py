@@ -88,13 +88,20 @@ def test_fissioned_versions_come_first_under_their_gates():
     module = run_all(KMEANS, "kmeans.fut", Options())["verify"]
     fissioned = [v for v in module.versions if v.fissioned]
     assert fissioned and module.versions[:len(fissioned)] == tuple(fissioned)
+    stages = {v.kernel.stages[0].name: v.kernel.stages[0] for v in fissioned}
+    # the register-tiled pairs' kernel, and one point a thread for grids too small for it: each defined once
+    assert [(n, s.block) for n, s in stages.items()] == [("tiler_kmeans_pairs_tiled", (16, 16, 1)),
+                                                           ("tiler_kmeans_pairs_tiled_one_point", (32, 32, 1))]
+    assert [k.name for k in module.functions].count("tiler_kmeans_pairs_tiled") == 1
     for v in fissioned:
         (stage,) = v.kernel.stages
-        assert stage.block == (16, 16, 1) and v.kernel.scratch[0].name == "dist_all"
+        assert v.kernel.scratch[0].name == "dist_all"
         assert [p.role for p in stage.params if p.name == "dist_all"] == ["scratch"]
         assert [p.role for p in v.kernel.params if p.name == "dist_all"] == ["scratch"]
         assert v.rival == "tiler_kmeans_untiled"
-    assert module.select({"n": 2048, "k": 2048, "d": 2048}).stages
+    assert module.select({"n": 2048, "k": 2048, "d": 2048}).stages[0].name == "tiler_kmeans_pairs_tiled"
+    # 32 blocks of 128 x 128 pairs do not fill the GPU: one pair a thread
+    assert module.select({"n": 4096, "k": 128, "d": 2048}).stages[0].name == "tiler_kmeans_pairs_tiled_one_point"
     assert not module.select({"n": 1 << 20, "k": 16, "d": 34}).stages  # few centres: the fold as written
     assert not module.select({"n": 1 << 20, "k": 256, "d": 34}).stages  # short rows: likewise
 
@@ -135,12 +142,22 @@ fun [int, n] main([f32, n] xs, [f32, k] cs) =
 
 def test_the_launcher_launches_the_stage_with_its_own_block_shared_memory_and_arguments():
     cuda = run_all(KMEANS, "kmeans.fut", Options())["render"]
-    launch = next(line for line in cuda.splitlines() if "tiler_kmeans_fold_split32_stage0<<<tiler_stage" in line)
+    launch = next(line for line in cuda.splitlines() if "tiler_kmeans_pairs_tiled<<<tiler_stage" in line)
     assert "dim3(16, 16, 1), 50688, stream>>>(points, centres, dist_all, n, d, k)" in launch
-    assert "cudaFuncSetAttribute(tiler_kmeans_fold_split32_stage0" in cuda
+    assert "cudaFuncSetAttribute(tiler_kmeans_pairs_tiled," in cuda
+    assert cuda.count("tiler_kmeans_pairs_tiled(") == 1  # defined once, launched by every fissioned version
 
 
 def test_named_modules_rename_the_stages_with_them():
     module = run_all(KMEANS, "kmeans.fut", Options(), stem="mine")["verify"]
     names = [s.name for v in module.versions for s in v.kernel.stages]
     assert names and all(n.startswith("tiler_mine_") for n in names)
+    assert "tiler_mine_pairs_tiled" in names
+
+
+def test_a_value_that_reads_what_the_thread_computed_before_the_fold_is_not_fissioned():
+    """The pairs' kernel has main's arrays, the map's rows and the map's lets, not the body's lets."""
+    text = KMEANS.replace("let (best, bestd) =", "let w = p[0] * 2f32 in\n        let (best, bestd) =", 1)
+    text = text.replace("s + t * t", "s + t * t * w")
+    f = _fission(text)
+    assert isinstance(f, NoFission) and "`w`, computed by the thread before the fold" in f.reason

@@ -26,8 +26,9 @@ BATCHES_A_CORE = 4  # batches of about equal size of source each core compiles
 
 def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: bool = True,
          out_dir: str | Path | None = None, progress=None, perf=None, workers: int | None = None,
-         say=None) -> list[Failure]:
-    """The failures of `n` programs from `seed` on. With `gpu` and a
+         say=None, seeds=None) -> list[Failure]:
+    """The failures of `n` programs from `seed` on (or of the programs of
+    `seeds`, a list, where given). With `gpu` and a
     function as `perf`, every program that ran right is also timed
     (perf.py), each timing given to the function, a loser being a failure.
     The programs are checked (and, for `perf`, compiled as it times them) in
@@ -44,7 +45,7 @@ def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: boo
         from .perf import variants
 
         timed = variants(Gpu.get())  # plain options: the workers compile with them, never touching the GPU
-    for found, comp in _checked(range(seed, seed + n), mutations, gpu, workers, timed):
+    for found, comp in _checked(seeds or range(seed, seed + n), mutations, gpu, workers, timed):
         failures += _said(found, say)
         if comp:
             compiled.append(comp)
@@ -184,7 +185,7 @@ def _batch(part: list[Compiled]):
     for c in part:
         for variant, (m, cuda) in c.kernels.items():  # every version: a fallback runs too
             cuda, unique = rename_module(cuda, m, f"fz{c.seed}_{variant}")
-            names[(c.seed, variant)] = [k.renamed(u) for k, u in zip(m.kernels, unique)]
+            names[(c.seed, variant)] = list(unique)
             units.append(cuda)
     return part, "\n".join(units), names
 

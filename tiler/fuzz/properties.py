@@ -113,7 +113,7 @@ def check_program(tree, seed: int):
         except (CompilerBug, UserError, PlainError) as exc:
             failures.append(Failure(seed, "compile", f"{variant}: {exc}", text))
             continue
-        failures += _transformed(seed, text, values)
+        failures += _transformed(seed, text, values) + _fissioned(prog, values["analyse"], seed, text)
     if len(kernels) < len(VARIANTS):
         return failures, None
     return failures, Compiled(seed, text, prog, kernels)
@@ -127,6 +127,27 @@ def _transformed(seed: int, text: str, values: dict) -> list[Failure]:
     except Exception as exc:  # noqa: BLE001 - any failure of the drawing is the finding
         return [Failure(seed, "explain", f"--show-transformed: {type(exc).__name__}: {exc}", text)]
     return []
+
+
+def _fissioned(prog, analysis, seed: int, text: str) -> list[Failure]:
+    """A fissioned fold's two programs (the pairs' values, then the fold
+    reading them) compute what the source does, in the interpreter."""
+    from ..analyse.fission import FissionPlan
+    from ..check import typed as T
+
+    plan = analysis.fission
+    if not isinstance(plan, FissionPlan):
+        return []
+    inputs = make_inputs(prog, sizes_for(prog, seed), None, seed)
+    try:
+        want = run(prog, inputs, CHUNKINGS[0], seed)
+        (values,) = run(T.Program(prog.file, plan.values.kernel, {}), inputs, CHUNKINGS[0], seed)
+        got = run(T.Program(prog.file, plan.fold.kernel, {}), {**inputs, plan.fission.scratch: values},
+                  CHUNKINGS[0], seed)
+        bad = close(got, want)
+    except Exception as exc:  # noqa: BLE001 - any failure of the programs or the interpreter is the finding
+        bad = f"{type(exc).__name__}: {exc}"
+    return [Failure(seed, "kernel", f"the fissioned programs differ from the source's: {bad}", text)] if bad else []
 
 
 def sizes_for(prog, seed: int) -> dict:

@@ -75,7 +75,11 @@ class Streams:
                             body, ast.TupleExp((v(pos), v(best))))
             ret, accs, inits = ast.TTuple((F32, F32)), (pos, best), (f(0.0), f(1.0e30))
         else:
-            step = call("min", v(acc), dist) if which == "min" else binop("+", v(acc), dist)
+            named = self.spelling.random() < 0.5  # the distance bound first (`let d = ... in acc + d`): fissionable
+            d = self.fresh("dist") if named else None
+            term = v(d) if named else dist
+            step = call("min", v(acc), term) if which == "min" else binop("+", v(acc), term)
+            step = ast.Let((d,), False, dist, step) if named else step
             chunk = self.fresh("c")
             loop = ast.Loop((ast.LoopParam(acc, None),), j, v(chunk), step, v(acc))
             ret, accs, inits = F32, (acc,), (f(1.0e30) if which == "min" else f(0.0),)

@@ -121,7 +121,7 @@ def _streamed(s: T.Stream, k: T.Kernel) -> tuple[Candidate | None, str]:
         return None, ""
     if tuple(getattr(i, "binder", None) for i in loop.inits) != s.acc_params:
         return None, ""
-    return _pairs(s, loop, s.chunk_params, s.arrays, s.length, set(s.acc_params) | {s.offset, s.chunk})
+    return _pairs(k, s, loop, s.chunk_params, s.arrays, s.length, set(s.acc_params) | {s.offset, s.chunk})
 
 
 def _looped(loop: T.Loop, k: T.Kernel) -> tuple[Candidate | None, str]:
@@ -136,17 +136,24 @@ def _looped(loop: T.Loop, k: T.Kernel) -> tuple[Candidate | None, str]:
     if not arrays or any(not _invariant(a, k) or len(a.type.shape) < 2 or a.type.shape[0] != length
                          for a in arrays.values()):
         return None, ""  # not whole rows of main's arrays, one a step
-    return _pairs(None, loop, tuple(arrays), tuple(arrays.values()), length, set())
+    return _pairs(k, None, loop, tuple(arrays), tuple(arrays.values()), length, set())
 
 
-def _pairs(s, loop: T.Loop, rows: tuple, arrays: tuple, length, carried: set) -> tuple[Candidate | None, str]:
+def _pairs(k: T.Kernel, s, loop: T.Loop, rows: tuple, arrays: tuple, length,
+           carried: set) -> tuple[Candidate | None, str]:
     """The candidate, where the loop's first let computes a scalar from row j alone, with a loop in it."""
     let = loop.body
     if not isinstance(let, T.Let) or len(let.binders) != 1 or not isinstance(let.binders[0].type, Scalar):
         return None, "the fold over the rows does not start by binding one value"
     name = let.binders[0].name
-    if _free_vars(let.value) & (carried | set(loop.params)):
+    free = _free_vars(let.value)
+    if free & (carried | set(loop.params)):
         return None, f"`{name}` reads what the fold carries, so it cannot be computed first"
+    level = k.levels[0]
+    known = set(k.params) | set(k.sizes) | set(level.params) | {b for bs, _ in level.lets for b in bs}
+    other = sorted(b.name for b in free - known - set(rows) - {loop.index})
+    if other:  # (the pairs' kernel has main's arrays, the map's rows and its lets; nothing the thread computed)
+        return None, f"`{name}` reads {', '.join(f'`{n}`' for n in other)}, computed by the thread before the fold"
     watched = set(rows) | {loop.index}
     if any(isinstance(n, T.Var) and n.binder in watched and not _row_read(n, let.value, set(rows), loop.index)
            for n in descendants(let.value, T.is_exp)):

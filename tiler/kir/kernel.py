@@ -90,6 +90,12 @@ class Kernel:
         """What a launch of this kernel runs: its stages, then itself."""
         return self.stages + (self,)
 
+    def renamed_by(self, rename) -> "Kernel":
+        """The kernel and its stages named `rename(name)` (a stage that
+        several versions launch keeps one name in each)."""
+        return dataclasses.replace(self, name=rename(self.name),
+                                   stages=tuple(dataclasses.replace(s, name=rename(s.name)) for s in self.stages))
+
     def renamed(self, name: str) -> "Kernel":
         """The kernel called `name`, its stages after it (`<name>_stage<i>`)."""
         return dataclasses.replace(self, name=name, stages=tuple(
@@ -200,8 +206,12 @@ class Module:
 
     @property
     def functions(self) -> tuple[Kernel, ...]:
-        """Every kernel the CUDA defines: each version's stages, then its kernel."""
-        return tuple(s for k in self.kernels for s in k.launches)
+        """Every kernel the CUDA defines: each version's stages, then its
+        kernel; a stage several versions launch (lower/fission.py) once."""
+        first: dict[str, Kernel] = {}
+        for s in (s for k in self.kernels for s in k.launches):
+            first.setdefault(s.name, s)
+        return tuple(first.values())
 
     @property
     def reads_multiprocessors(self) -> bool:
@@ -251,7 +261,7 @@ class Module:
         symbol (`tiler_<old>_tiled`), replaced by `stem`, and its launcher named so."""
         def rename(name: str) -> str:
             return f"tiler_{stem}_" + name.removeprefix(f"tiler_{old}_") if name else name
-        versions = tuple(dataclasses.replace(v, kernel=v.kernel.renamed(rename(v.kernel.name)),
+        versions = tuple(dataclasses.replace(v, kernel=v.kernel.renamed_by(rename),
                                              rival=rename(v.rival)) for v in self.versions)
         return dataclasses.replace(self, versions=versions, stem=stem)
 

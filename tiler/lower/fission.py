@@ -1,13 +1,17 @@
 """The fissioned versions (analyse/fission.py): the pairs' kernel as a
 stage, writing scratch memory, then a kernel of the fold reading it.
 
-Each of the two kernel programs is lowered as any program is; the pairs'
-kernel contributes its 32-bit tiled version with scalar copies (it runs at
-any row length; vector copies would add alignment tests for little: its
-copies are a small part of a register-tiled kernel's time), the fold its
-32-bit versions that read in place, each with its own launch condition.
-The fissioned versions come first, under the plan's gates; the module's
-own versions follow for every launch they do not take.
+Each of the two kernel programs is lowered as any program is. The pairs'
+kernel contributes its 32-bit tiled versions that read in place (the
+register-tiled one, for grids that fill the GPU, then one point a thread
+for smaller ones), each with its launch condition; the fold its 32-bit
+versions that read in place in one kernel (those that split rows among
+threads, then its last, which runs at any size). A fissioned version is a
+pair of them, the fold's kernel launching the pairs' as its stage: the
+pairs' kernels keep one name in every version, so the CUDA defines each
+once (kir.Module.functions). The fissioned versions come first, under the
+plan's gates; the module's own versions follow for every launch they do
+not take.
 """
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ from ..analyse.fission import FissionPlan
 from ..errors import CompilerBug
 from .values import all_of, const
 
-MOST_FOLDS = 4  # fold versions kept (each carries a copy of the pairs' kernel): the split ones, then the last
+MOST_FOLDS = 4  # fold versions kept: the split ones (at most 3), then the last
 
 
 def with_fission(module: kir.Module, analysis, lower, file: str) -> kir.Module:
@@ -28,11 +32,12 @@ def with_fission(module: kir.Module, analysis, lower, file: str) -> kir.Module:
     if not isinstance(plan, FissionPlan):
         return module
     stem = file.rsplit(".", 1)[0]
-    values, when = _values_kernel(lower(plan.values, f"{stem}_pairs.fut"), plan.fission.scratch)
+    pairs = _pairs_versions(lower(plan.values, f"{stem}_pairs.fut"), plan.fission.scratch)
     folds = _fold_versions(lower(plan.fold, f"{stem}_fold.fut"))
     gate = all_of([kir.Bin(">=", kir.Ref(g.size), const(g.least)) for g in plan.gates]) if plan.gates else None
     rival = next((v.rival for v in module.versions if v.rival and not v.kernel.wide), "")
-    scratch = kir.Scratch(plan.fission.scratch, _output(values).ctype, _count(_output(values).shape),
+    first = pairs[0].kernel
+    scratch = kir.Scratch(plan.fission.scratch, _output(first).ctype, _count(_output(first).shape),
                           "the value of every pair, which the fold reads")
     out = []
     for fold in folds:
@@ -41,30 +46,41 @@ def with_fission(module: kir.Module, analysis, lower, file: str) -> kir.Module:
                        for p in k.params)
         if sum(p.role == kir.SCRATCH for p in params) != 1 or not any(p.name == scratch.name for p in params):
             raise CompilerBug(f"the fold of {file} does not read the pairs' values as `{scratch.name}`")
-        k = dataclasses.replace(k, params=params, stages=(values,), scratch=(scratch,)).renamed(k.name)
-        conds = [c for c in (gate, when, fold.condition) if c is not None]
-        out.append(kir.Version(k, all_of(conds) if conds else None,
-                               _joined("the pairs' values first", fold.why),
-                               rival=rival, fissioned=True))
+        for pair in pairs:
+            suffix = pair.kernel.name.removeprefix(first.name)  # "" for the first: the fold's own name
+            conds = [c for c in (gate, pair.condition, fold.condition) if c is not None]
+            out.append(kir.Version(
+                dataclasses.replace(k, name=k.name + suffix, params=params, stages=(pair.kernel,),
+                                    scratch=(scratch,)),
+                all_of(conds) if conds else None, _joined("the pairs' values first" + _how(suffix), fold.why),
+                grid_share=pair.grid_share, rival=rival, fissioned=True))
     return dataclasses.replace(module, versions=tuple(out) + module.versions)
+
+
+def _how(suffix: str) -> str:
+    return ", one pair a thread" if suffix else ""
 
 
 def _joined(*parts: str) -> str:
     return "; ".join(p for p in parts if p)
 
 
-def _values_kernel(m: kir.Module, scratch: str) -> tuple[kir.Kernel, object]:
-    """The pairs' kernel the fissioned versions run (tiled, 32-bit, scalar
-    copies, in place, any size) and its version's launch condition."""
+def _pairs_versions(m: kir.Module, scratch: str) -> list[kir.Version]:
+    """The pairs' versions the fissioned ones launch: tiled, 32-bit, in
+    place, in one kernel, at any row length (the first is the plan's; the
+    others, one point a thread, for smaller grids), each writing `scratch`."""
+    out = []
     for v in m.versions:
         k = v.kernel
         if k.tiled and not (k.wide or k.transposes or k.stages or k.divisible or k.fixed or k.bounds):
-            out = _output(k)
-            if out.name != scratch:
-                raise CompilerBug(f"the pairs' kernel writes `{out.name}`, not `{scratch}`")
-            params = tuple(dataclasses.replace(p, role=kir.SCRATCH) if p is out else p for p in k.params)
-            return dataclasses.replace(k, params=params), v.condition
-    raise CompilerBug("the pairs' kernel has no tiled version with scalar copies")
+            target_ = _output(k)
+            if target_.name != scratch:
+                raise CompilerBug(f"the pairs' kernel writes `{target_.name}`, not `{scratch}`")
+            params = tuple(dataclasses.replace(p, role=kir.SCRATCH) if p is target_ else p for p in k.params)
+            out.append(dataclasses.replace(v, kernel=dataclasses.replace(k, params=params)))
+    if not out or not out[0].kernel.name.endswith("_tiled"):
+        raise CompilerBug("the pairs' kernel has no tiled version that reads in place")
+    return out
 
 
 def _fold_versions(m: kir.Module) -> list[kir.Version]:

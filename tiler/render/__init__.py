@@ -62,16 +62,15 @@ def rename(cuda: str, name: str, new: str) -> str:
     return re.sub(rf"\b{re.escape(name)}\b", new, cuda)
 
 
-def rename_module(cuda: str, m: kir.Module, prefix: str) -> tuple[str, tuple[str, ...]]:
+def rename_module(cuda: str, m: kir.Module, prefix: str) -> tuple[str, tuple[kir.Kernel, ...]]:
     """The module's CUDA with every kernel and the launcher named after
     `prefix`, so that several modules share one translation unit; and the
-    kernels' new names, in the module's order."""
-    names = tuple(f"{prefix}_{k.name.removeprefix('tiler_')}" for k in m.kernels)
-    for k, new in zip(m.kernels, names):
-        for i, stage in enumerate(k.stages):
-            cuda = rename(cuda, stage.name, kir.stage_name(new, i))
-        cuda = rename(cuda, k.name, new)
-    return rename(cuda, launcher_name(m), f"{prefix}_launch"), names
+    versions' kernels so renamed (their stages too), in the module's order."""
+    def new(name: str) -> str:
+        return f"{prefix}_{name.removeprefix('tiler_')}"
+    for k in m.functions:
+        cuda = rename(cuda, k.name, new(k.name))
+    return rename(cuda, launcher_name(m), f"{prefix}_launch"), tuple(k.renamed_by(new) for k in m.kernels)
 
 
 def launch(m: kir.Module) -> dict:

@@ -245,7 +245,8 @@ def _versions(a: Analysis, module) -> list[dict]:
                     "offsets": "64-bit" if wide else "32-bit",
                     "elements_below": target.INT_MAX + 1 if sized and not wide else None,
                     "transposed": list(transposed), "transpose_when": tests(plan) if transposed else [], "why": why,
-                    "grid_blocks_at_least_sms": _grid_blocks(version.kernel) if share else None,
+                    "grid_blocks_at_least_sms": _grid_blocks(version.kernel.stages[0] if fissioned else
+                                                             version.kernel) if share else None,
                     "grid_share": share or None,
                     "timed_against": "untiled" if version is not None and version.rival else None})
     return out
