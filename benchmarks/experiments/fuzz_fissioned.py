@@ -24,9 +24,10 @@ def fissioned(seed: int) -> bool:
     return isinstance(a.fission, FissionPlan)
 
 
-if sys.argv[1] == "find":
-    print(" ".join(str(s) for s in range(int(sys.argv[2]), int(sys.argv[3])) if fissioned(s)), flush=True)
-else:
-    seeds = [int(s) for s in sys.argv[2:]]
-    failures = fuzz(len(seeds), seeds=seeds, gpu=True, mutations=0, nvcc=True, say=print)
-    print(summary(len(seeds), failures), flush=True)
+if __name__ == "__main__":  # (the fuzzer's pool of processes imports this module again)
+    if sys.argv[1] == "find":
+        print(" ".join(str(s) for s in range(int(sys.argv[2]), int(sys.argv[3])) if fissioned(s)), flush=True)
+    else:
+        seeds = [int(s) for s in sys.argv[2:]]
+        failures = fuzz(len(seeds), seeds=seeds, gpu=True, mutations=0, nvcc=True, say=print)
+        print(summary(len(seeds), failures), flush=True)
