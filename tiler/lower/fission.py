@@ -22,7 +22,7 @@ from ..analyse.fission import FissionPlan
 from ..errors import CompilerBug
 from .values import all_of, const
 
-MOST_FOLDS = 4  # fold versions kept: the split ones (at most 3), then the last
+MOST_SPLIT = 3  # the fold's split versions kept (a warp, 1024 threads, 256 threads a row)
 
 
 def with_fission(module: kir.Module, analysis, lower, file: str) -> kir.Module:
@@ -85,11 +85,12 @@ def _pairs_versions(m: kir.Module, scratch: str) -> list[kir.Version]:
 
 def _fold_versions(m: kir.Module) -> list[kir.Version]:
     """The fold's 32-bit versions that read in place in one kernel: those
-    that split rows among threads, then the last (it runs at any size)."""
+    that split rows among threads, then its last (it runs at any size). (Its
+    tiled version of short rows is left out: on bilinear_rows' fold it
+    spills, 255 registers.)"""
     ok = [v for v in m.versions if not (v.kernel.wide or v.kernel.transposes or v.kernel.stages or
                                         v.kernel.fixed or v.kernel.bounds)]
-    split = [v for v in ok[:-1] if v.kernel.lanes]
-    return split[:MOST_FOLDS - 1] + ok[-1:]
+    return [v for v in ok[:-1] if v.kernel.lanes][:MOST_SPLIT] + ok[-1:]
 
 
 def _output(k: kir.Kernel) -> kir.Param:
