@@ -9,6 +9,7 @@ where the failure can be reproduced on the CPU, in `out_dir`.
 from __future__ import annotations
 
 import dataclasses
+import time
 from pathlib import Path
 
 from ..render import rename_module
@@ -36,6 +37,7 @@ def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: boo
     failure as it is found and the end of each phase, so that a run cut
     short still reports what it did."""
     say = say or (lambda line: None)
+    start = time.monotonic()  # (each phase's end says the time so far: where a run's time goes)
     failures: list[Failure] = []
     compiled: list[Compiled] = []
     timed = None
@@ -51,7 +53,7 @@ def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: boo
             compiled.append(comp)
         if progress:
             progress()
-    say(f"{n} programs checked on the CPU: {len(failures)} failures")
+    say(f"{n} programs checked on the CPU: {len(failures)} failures ({time.monotonic() - start:.0f} s)")
     images = {}  # batch source -> cubin: what nvcc built here, the GPU check loads
     if nvcc and nvcc_path() is None:
         say("nvcc is not on PATH: no kernel was compiled with it")
@@ -64,6 +66,7 @@ def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: boo
         compiled = [c for c in compiled if c.seed not in refused]
     if gpu:
         failures += gpu_batches(compiled, images, say)
+        say(f"GPU check done ({time.monotonic() - start:.0f} s)")
     if gpu and perf is not None:
         from .perf import perf as timings
 
@@ -83,6 +86,8 @@ def _one(s: int, mutations: int, gpu: bool, timed: dict | None = None) -> tuple[
     found, comp = check_program(tree, s)
     if comp and gpu:
         comp = dataclasses.replace(comp, expected=expected(comp))
+    if comp:  # (the check's runs: not sent back to the main process)
+        comp = dataclasses.replace(comp, chunked=None)
     if comp and timed:
         from .perf import builds
 

@@ -68,6 +68,9 @@ class Compiled:
     kernels: dict  # variant -> (kir.Kernel, cuda)
     expected: tuple | None = None  # (sizes, inputs, want, noise) for the GPU check, computed with the rest
     timed: dict | None = None  # perf.builds for --perf, computed with the rest
+    # (sizes, inputs, the interpreter's outputs under each of CHUNKINGS): the check's runs, which the
+    # reference would make again; dropped once `expected` is computed
+    chunked: tuple | None = None
 
 
 def mismatch(gpu, kernel, cuda: str, c: Compiled, rtol: float) -> str:
@@ -86,6 +89,9 @@ def expected(c: Compiled) -> tuple:
     """The GPU check's sizes, inputs, and the interpreter's outputs with their noise (reference)."""
     if c.expected is not None:
         return c.expected
+    if c.chunked is not None:
+        sizes, inputs, runs = c.chunked
+        return (sizes, inputs, *reference(c.program, inputs, c.seed, runs))
     sizes = sizes_for(c.program, c.seed)
     inputs = make_inputs(c.program, sizes, None, c.seed)
     return (sizes, inputs, *reference(c.program, inputs, c.seed))
@@ -104,7 +110,7 @@ def check_program(tree, seed: int):
         prog = check(again)
     except UserError as exc:
         return [Failure(seed, "check", exc.diagnostics[0].message, text)], None
-    failures = _interp(prog, seed, text)
+    failures, chunked = _interp(prog, seed, text)
     kernels = {}
     for variant, options in variants(seed).items():
         try:
@@ -113,10 +119,10 @@ def check_program(tree, seed: int):
         except (CompilerBug, UserError, PlainError) as exc:
             failures.append(Failure(seed, "compile", f"{variant}: {exc}", text))
             continue
-        failures += _transformed(seed, text, values) + _fissioned(prog, values["analyse"], seed, text)
+        failures += _transformed(seed, text, values) + _fissioned(prog, values["analyse"], seed, text, chunked)
     if len(kernels) < len(VARIANTS):
         return failures, None
-    return failures, Compiled(seed, text, prog, kernels)
+    return failures, Compiled(seed, text, prog, kernels, chunked=chunked)
 
 
 def _transformed(seed: int, text: str, values: dict) -> list[Failure]:
@@ -129,7 +135,7 @@ def _transformed(seed: int, text: str, values: dict) -> list[Failure]:
     return []
 
 
-def _fissioned(prog, analysis, seed: int, text: str) -> list[Failure]:
+def _fissioned(prog, analysis, seed: int, text: str, chunked: tuple | None) -> list[Failure]:
     """A fissioned fold's two programs (the pairs' values, then the fold
     reading them) compute what the source does, in the interpreter."""
     from ..analyse.fission import FissionPlan
@@ -138,9 +144,11 @@ def _fissioned(prog, analysis, seed: int, text: str) -> list[Failure]:
     plan = analysis.fission
     if not isinstance(plan, FissionPlan):
         return []
-    inputs = make_inputs(prog, sizes_for(prog, seed), None, seed)
+    if chunked is None:
+        return []  # (the interpreter failed on the source: reported as such)
+    _, inputs, runs = chunked
     try:
-        want = run(prog, inputs, CHUNKINGS[0], seed)
+        want = runs[0]
         (values,) = run(T.Program(prog.file, plan.values.kernel, {}), inputs, CHUNKINGS[0], seed)
         got = run(T.Program(prog.file, plan.fold.kernel, {}), {**inputs, plan.fission.scratch: values},
                   CHUNKINGS[0], seed)
@@ -156,30 +164,33 @@ def sizes_for(prog, seed: int) -> dict:
     return resolve_sizes(prog, {s.name: int(rng.integers(1, 70)) for s in prog.kernel.sizes}, None)
 
 
-def _interp(prog, seed: int, text: str) -> list[Failure]:
+def _interp(prog, seed: int, text: str) -> tuple[list[Failure], tuple | None]:
+    """The failures of the interpreter's checks, and (sizes, inputs, its
+    outputs under each chunking) where it ran."""
     sizes = sizes_for(prog, seed)
     inputs = make_inputs(prog, sizes, None, seed)
     try:
         results = [run(prog, inputs, c, seed) for c in CHUNKINGS]
     except UserError as exc:
-        return [Failure(seed, "interp", f"the interpreter reports {exc.diagnostics[0].message}", text)]
+        return [Failure(seed, "interp", f"the interpreter reports {exc.diagnostics[0].message}", text)], None
     first = results[0]
     for chunking, outs in zip(CHUNKINGS[1:], results[1:]):
         bad = close(outs, first)
         if bad:
-            return [Failure(seed, "interp", f"chunks of {chunking} differ from one chunk: {bad}", text)]
-    return _kernel_stage(prog, inputs, first, seed, text)
+            return [Failure(seed, "interp", f"chunks of {chunking} differ from one chunk: {bad}", text)], None
+    return _kernel_stage(prog, inputs, results, seed, text), (sizes, inputs, tuple(results))
 
 
-def _kernel_stage(prog, inputs: dict, want, seed: int, text: str) -> list[Failure]:
+def _kernel_stage(prog, inputs: dict, results: list, seed: int, text: str) -> list[Failure]:
     """The kernel stage's program (helpers inlined, reads promoted, loops
-    read as streams, own rows made map rows) computes what the source does:
-    the interpreter runs it too."""
+    read as streams, own rows made map rows) computes what the source does
+    (`results`: the source's, under each of CHUNKINGS): the interpreter runs
+    it too."""
     try:
         kernel = dataclasses.replace(prog, kernel=kernel_of(prog, promote=True, loops=True))
-        bad = close(run(kernel, inputs, CHUNKINGS[0], seed), want)
+        bad = close(run(kernel, inputs, CHUNKINGS[0], seed), results[0])
         if not bad:  # chunks that start past 0 too: a stream's offset in the rewritten loops
-            bad = close(run(kernel, inputs, CHUNKINGS[2], seed), run(prog, inputs, CHUNKINGS[2], seed))
+            bad = close(run(kernel, inputs, CHUNKINGS[2], seed), results[2])
     except UserError as exc:
         bad = f"the interpreter reports {exc.diagnostics[0].message}"
     except Exception as exc:  # noqa: BLE001 - any failure of the stage or the interpreter is the finding
@@ -211,7 +222,7 @@ def _perturbed(inputs: dict, seed: int) -> dict:
     return out
 
 
-def reference(prog, inputs: dict, seed: int) -> tuple[tuple, tuple]:
+def reference(prog, inputs: dict, seed: int, chunked: tuple | None = None) -> tuple[tuple, tuple]:
     """The float64 interpreter's outputs, and each element's rounding noise:
     how far evaluation strays from them under the chunkings (orders of
     accumulation) the interpreter tries in float32, in float32 with `a * b + c`
@@ -222,9 +233,10 @@ def reference(prog, inputs: dict, seed: int) -> tuple[tuple, tuple]:
     ILL_CONDITIONED of its own size (at least FLOOR of its output's scale: a
     `sin` of a large sum) has no meaningful float32 value, so its slack is infinite;
     where the float64 value is past float32's range, float32's own result
-    (an infinity) is the reference."""
+    (an infinity) is the reference. `chunked`: the float32 outputs under
+    CHUNKINGS where the caller ran them already (the check does)."""
     want = list(run(prog, inputs, wide=True))
-    runs = [run(prog, inputs, chunking, seed) for chunking in CHUNKINGS]
+    runs = list(chunked) if chunked is not None else [run(prog, inputs, chunking, seed) for chunking in CHUNKINGS]
     runs += [run(prog, _perturbed(inputs, seed + n), wide=True) for n in range(PERTURBATIONS)]
     try:
         runs.append(run(prog, inputs, CHUNKINGS[0], seed, fused=True))  # as nvcc contracts a * b + c
