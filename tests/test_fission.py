@@ -161,3 +161,65 @@ def test_a_value_that_reads_what_the_thread_computed_before_the_fold_is_not_fiss
     text = text.replace("s + t * t", "s + t * t * w")
     f = _fission(text)
     assert isinstance(f, NoFission) and "`w`, computed by the thread before the fold" in f.reason
+
+
+# ---- a cold review's findings (each failed before its fix) ----------------------------------------------------
+
+
+def test_a_fold_that_reads_the_rows_beyond_the_value_is_not_fissioned():
+    """The fold reads V's row in place of the chunks of C: where the rest of
+    the loop (or another array's chunk) reads them too, there is no fission
+    (the fold's program had an unbound chunk)."""
+    text = KMEANS.replace("then (kk + j, dist)", "then (kk + j + int(cc[j, 0] * 0f32), dist)")
+    f = _fission(text)
+    assert isinstance(f, NoFission) and "reads the rows of centres beyond `dist`" in f.reason
+    run_all(text, "kmeans.fut", Options())  # and it compiles
+
+
+@pytest.mark.parametrize("options", [Options(max_shared=49152), Options(max_shared=20000),
+                                     Options(device_shared=49152)], ids=["48KiB", "20000", "a 48 KiB GPU"])
+def test_pairs_kernels_with_vector_versions_are_fissioned(options):
+    """A pairs' plan with a vector version first (a smaller shared memory
+    limit): the fissioned versions take its in-place scalar versions."""
+    module = run_all(KMEANS, "kmeans.fut", options)["verify"]
+    stages = {v.kernel.stages[0].name for v in module.versions if v.fissioned}
+    assert stages and all(not s.endswith("_wide") for s in stages)
+    assert len({v.kernel.name for v in module.versions}) == len(module.versions)
+
+
+@pytest.mark.parametrize("name", ["tiler_dist", "__dist", "cuda_dist"])
+def test_a_value_named_as_the_implementation_names_its_scratch_as_c_does(name):
+    text = KMEANS.replace("dist", name)
+    module = run_all(text, "kmeans.fut", Options())["verify"]
+    (scratch,) = {v.kernel.scratch[0].name for v in module.versions if v.fissioned}
+    assert not scratch.startswith(("tiler_", "__", "cuda"))
+
+
+def test_fissioned_kernels_are_named_after_the_program_not_its_folder():
+    module = run_all(KMEANS, "dir.v2/kmeans", Options())["verify"]
+    assert all(k.name.startswith("tiler_kmeans_") for k in module.functions)
+
+
+def test_the_launch_description_gives_each_stage_its_block_shared_memory_and_arguments():
+    from tiler.render import launch
+
+    module = run_all(KMEANS, "kmeans.fut", Options())["verify"]
+    first = next(v for v in launch(module)["versions"] if v["stages"])
+    (stage,) = first["stages"]
+    assert stage["block"] == [16, 16, 1] and stage["dynamic_shared_bytes"] == 50688
+    assert stage["args"] == ["points", "centres", "dist_all", "n", "d", "k"]
+
+
+def test_one_long_loop_among_a_pairs_loops_is_enough():
+    """The gate looks at every outermost loop of the value: a short one
+    first does not hide a long one."""
+    text = KMEANS.replace("let dist = loop (s = 0f32)", "let dist = (loop (u = 0f32) = for t < 4 do u + p[t] in u) + loop (s = 0f32)")
+    f = _fission(text)
+    assert isinstance(f, FissionPlan) and [(g.size, g.least) for g in f.gates] == [("k", 128), ("d", 128)]
+
+
+def test_a_scalar_of_the_host_prelude_may_be_read():
+    text = KMEANS.replace("fun [int, n] main([[f32, d], n] points, [[f32, d], k] centres) =",
+                          "fun [int, n] main(f32 a, [[f32, d], n] points, [[f32, d], k] centres) =\n  let a2 = a * a in")
+    text = text.replace("s + t * t", "s + t * t * a2")
+    assert isinstance(_fission(text), FissionPlan)

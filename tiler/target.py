@@ -65,6 +65,14 @@ _IMPLEMENTATION_SHAPED = re.compile(r"(?:__|cuda|CU|tiler_|TILER_|_[A-Z]).*|[A-Z
                                     r"|M_[A-Z0-9_]+(?:f|l|f32x?|f64x?|f128)?", re.S)
 
 
+def c_name(base: str) -> str:
+    """A program's name as the kernels spell it (before a suffix makes it
+    unique): other characters as `_`, a name shaped as the implementation's
+    (`__x`, `tiler_x`, ...) behind `v_`."""
+    base = re.sub(r"[^A-Za-z0-9_]", "_", base.replace("'", "_q")) or "v"
+    return "v_" + base.strip("_") if implementation_shaped(base) else base
+
+
 def implementation_shaped(name: str) -> bool:
     """A name shaped as the compiler's or the headers' own are (CXX_KEYWORDS
     and CUDA_DEFINED list the rest of what a program's names must avoid)."""

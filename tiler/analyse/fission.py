@@ -78,39 +78,50 @@ def fission_plan(kernel: T.Kernel, options: Options, analyse) -> FissionPlan | N
     if not values.tiled:
         return NoFission("the kernel of the pairs would not be tiled")
     value = found.let.binders[0].name
+    tiled = "register-tiled" if values.block.register is not None else "tiled"
     reason = (f"`{value}` ({found.let.span.line}:{found.let.span.col}) reads no accumulator of the fold over the "
               f"rows of {', '.join(_name(a) for a in found.arrays)}: a 2-D kernel computes it for every "
-              f"pair into scratch memory first ({parts.scratch}), register-tiled, and the fold reads it there")
+              f"pair into scratch memory first ({parts.scratch}), {tiled}, and the fold reads it there")
     return FissionPlan(parts, values, fold, gates, reason)
 
 
 def _gates(found, options: Options) -> tuple[tuple[Gate, ...] | None, str]:
-    """The launch tests, those on sizes known now decided now."""
+    """The launch tests, those on sizes known now decided now: the rows at
+    least ROWS; a pair's loops (its outermost ones) at least WORK long, one
+    of them enough."""
     known = dict(options.sizes)
-    tests = ((found.length, ROWS, "rows"), (_length(found.inner), WORK, "a pair's loop"))
+
+    def value(size):
+        return size if isinstance(size, int) else known.get(size.name)
+
     gates = []
-    for size, least, what in tests:
-        if size is None:
+    rows = value(found.length)
+    if rows is not None and rows < ROWS:
+        return None, f"rows: {rows}, fewer than {ROWS}, do not pay for storing every pair"
+    if rows is None:
+        gates.append(Gate(found.length.name, ROWS, "rows"))
+    lengths = [_length(x) for x in found.loops]
+    if any(n is not None and value(n) is not None and value(n) >= WORK for n in lengths):
+        return tuple(gates), ""  # a loop long enough, known now
+    open_ = [n for n in lengths if n is not None and value(n) is None]
+    if not open_:
+        longest = max((value(n) for n in lengths if n is not None), default=None)
+        if longest is None:
             return None, "the length of a pair's loop is not a size of the program"
-        value = size if isinstance(size, int) else known.get(size.name)
-        if value is not None:
-            if value < least:
-                return None, f"{what}: {value}, fewer than {least}, do not pay for storing every pair"
-            continue
-        gates.append(Gate(size.name, least, what))
-    return tuple(gates), ""
+        return None, f"a pair's loop: {longest}, fewer than {WORK}, does not pay for storing every pair"
+    return tuple(gates) + (Gate(open_[0].name, WORK, "a pair's loop"),), ""
 
 
 def _length(inner):
     """A loop's bound or a stream's length: a number or a size's binder (None: neither)."""
     n = inner.length if isinstance(inner, T.Stream) else inner.bound
-    if isinstance(n, T.Lit) and isinstance(n.value, int):
+    if isinstance(n, T.Lit) and isinstance(n.value, int) and not isinstance(n.value, bool):
         return n.value
-    if isinstance(n, T.Var) and n.binder.kind == "size":
-        return n.binder
-    if isinstance(n, (int, Binder)):
-        return n if isinstance(n, int) or n.kind == "size" else None
-    return None
+    if isinstance(n, T.Var):
+        n = n.binder
+    if isinstance(n, int) and not isinstance(n, bool):
+        return n
+    return n if isinstance(n, Binder) and n.kind == "size" else None
 
 
 def _name(a) -> str:

@@ -25,9 +25,10 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from .. import target
 from ..check import typed as T
 from ..check.types import Array, Binder, Scalar
-from ..tree import descendants, map_children
+from ..tree import children, descendants, map_children
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class Candidate:
     stream: T.Stream | None  # the stream whose chunks the loop walks (None: a plain loop over the rows)
     loop: T.Loop  # the fold over the rows
     let: T.Let  # `let v = E in F`, the loop's body
-    inner: object  # E's outermost loop or stream: the work a pair costs
+    loops: tuple  # E's outermost loops and streams: the work a pair costs
     rows: tuple[Binder, ...]  # what E reads row j of: the chunks' parameters, or main's arrays
     arrays: tuple  # the arrays whose rows the second dimension walks
     length: object  # how many rows: a number or a size's binder
@@ -70,8 +71,8 @@ def fission(k: T.Kernel, c: Candidate) -> Fission:
     """The two kernel programs of a candidate."""
     level, let = k.levels[0], c.let
     value = let.binders[0]
-    taken = {b.name for b in _binders(k)}
-    scratch = _free(f"{value.name}_all", taken)
+    taken = {n for b in _binders(k) for n in (b.name, target.c_name(b.name))}
+    scratch = _free(target.c_name(f"{value.name}_all"), taken)  # (spelt as C spells it: both kernels agree)
     rows = tuple(Binder(p.name, Array(p.type.elem, p.type.shape[1:]), "lambda", p.span) for p in c.rows)
     by_row = T.MapLevel(1, c.length, rows, c.arrays, (), let.span)
     values = dataclasses.replace(
@@ -121,7 +122,12 @@ def _streamed(s: T.Stream, k: T.Kernel) -> tuple[Candidate | None, str]:
         return None, ""
     if tuple(getattr(i, "binder", None) for i in loop.inits) != s.acc_params:
         return None, ""
-    return _pairs(k, s, loop, s.chunk_params, s.arrays, s.length, set(s.acc_params) | {s.offset, s.chunk})
+    found, why = _pairs(k, s, loop, s.chunk_params, s.arrays, s.length, set(s.acc_params) | {s.offset, s.chunk})
+    if found is not None:  # the fold reads V's row in place of the chunks: nothing else may read them
+        inside = sum(_uses(found.let.value, set(s.chunk_params)))
+        if sum(_uses(s.body, set(s.chunk_params))) > inside:
+            return None, f"the fold reads the rows of {_names(s.arrays)} beyond `{found.let.binders[0].name}`"
+    return found, why
 
 
 def _looped(loop: T.Loop, k: T.Kernel) -> tuple[Candidate | None, str]:
@@ -150,7 +156,8 @@ def _pairs(k: T.Kernel, s, loop: T.Loop, rows: tuple, arrays: tuple, length,
     if free & (carried | set(loop.params)):
         return None, f"`{name}` reads what the fold carries, so it cannot be computed first"
     level = k.levels[0]
-    known = set(k.params) | set(k.sizes) | set(level.params) | {b for bs, _ in level.lets for b in bs}
+    known = set(k.params) | set(k.sizes) | set(level.params) | {b for bs, _ in level.lets for b in bs} | \
+        {p.binder for p in k.prelude}
     other = sorted(b.name for b in free - known - set(rows) - {loop.index})
     if other:  # (the pairs' kernel has main's arrays, the map's rows and its lets; nothing the thread computed)
         return None, f"`{name}` reads {', '.join(f'`{n}`' for n in other)}, computed by the thread before the fold"
@@ -158,12 +165,34 @@ def _pairs(k: T.Kernel, s, loop: T.Loop, rows: tuple, arrays: tuple, length,
     if any(isinstance(n, T.Var) and n.binder in watched and not _row_read(n, let.value, set(rows), loop.index)
            for n in descendants(let.value, T.is_exp)):
         return None, f"`{name}` reads the rows other than as row j"
-    inner = next((n for n in descendants(let.value, T.is_exp) if isinstance(n, (T.Loop, T.Stream))), None)
-    if inner is None:
+    loops = tuple(_outermost_loops(let.value))
+    if not loops:
         return None, f"`{name}` has no loop: too little work a pair to pay for storing it"
     if length is None:
         return None, "the rows' count is not a size of the program"
-    return Candidate(s, loop, let, inner, rows, arrays, length), ""
+    return Candidate(s, loop, let, loops, rows, arrays, length), ""
+
+
+def _outermost_loops(e):
+    """The loops and streams of `e` inside no other."""
+    if isinstance(e, (T.Loop, T.Stream)):
+        yield e
+        return
+    for child in _children(e):
+        yield from _outermost_loops(child)
+
+
+def _children(e):
+    return children(e, T.is_exp)
+
+
+def _uses(e, binders: set):
+    """1 for each read of one of `binders` in `e`."""
+    return (1 for n in descendants(e, T.is_exp) if isinstance(n, T.Var) and n.binder in binders)
+
+
+def _names(arrays) -> str:
+    return ", ".join(a.binder.name if isinstance(a, T.Var) else "an array" for a in arrays)
 
 
 def _size(n):

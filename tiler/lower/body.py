@@ -6,8 +6,6 @@ tuple for a tuple. Streams are lowered in streams.py, as the plan says.
 """
 from __future__ import annotations
 
-import re
-
 from .. import kir
 from ..analyse.views import mentions
 from ..check import typed as T
@@ -24,7 +22,7 @@ from ..target import (
     RESERVED,
     UNSIGNED,
     WRAPPING,
-    implementation_shaped,
+    c_name,
     math_function,
 )
 from ..target import VECTOR as VECTOR_TYPES
@@ -71,10 +69,7 @@ class Body:
     # ---- names and blocks ------------------------------------------------------
 
     def fresh(self, base: str) -> str:
-        base = re.sub(r"[^A-Za-z0-9_]", "_", base.replace("'", "_q")) or "v"
-        if implementation_shaped(base):  # (names C++ and CUDA spell exactly are C_RESERVED: they get a suffix)
-            base = "v_" + base.strip("_")
-        return fresh_name(base, self.used)
+        return fresh_name(c_name(base), self.used)  # (names C++ and CUDA spell exactly are C_RESERVED: a suffix)
 
     def emit(self, stmt) -> None:
         self.out.append(stmt)

@@ -20,6 +20,7 @@ import dataclasses
 from .. import kir, target
 from ..analyse.fission import FissionPlan
 from ..errors import CompilerBug
+from .params import program_stem
 from .values import all_of, const
 
 MOST_SPLIT = 3  # the fold's split versions kept (a warp, 1024 threads, 256 threads a row)
@@ -31,7 +32,7 @@ def with_fission(module: kir.Module, analysis, lower, file: str) -> kir.Module:
     plan = analysis.fission
     if not isinstance(plan, FissionPlan):
         return module
-    stem = file.rsplit(".", 1)[0]
+    stem = program_stem(file)
     pairs = _pairs_versions(lower(plan.values, f"{stem}_pairs.fut"), plan.fission.scratch)
     folds = _fold_versions(lower(plan.fold, f"{stem}_fold.fut"))
     gate = all_of([kir.Bin(">=", kir.Ref(g.size), const(g.least)) for g in plan.gates]) if plan.gates else None
@@ -46,19 +47,20 @@ def with_fission(module: kir.Module, analysis, lower, file: str) -> kir.Module:
                        for p in k.params)
         if sum(p.role == kir.SCRATCH for p in params) != 1 or not any(p.name == scratch.name for p in params):
             raise CompilerBug(f"the fold of {file} does not read the pairs' values as `{scratch.name}`")
-        for pair in pairs:
-            suffix = pair.kernel.name.removeprefix(first.name)  # "" for the first: the fold's own name
+        for n, pair in enumerate(pairs):
+            # the first pairs' kernel keeps the fold's name; each other adds its own (unique in the pairs' module)
+            suffix = "_" + pair.kernel.name.removeprefix(f"tiler_{stem}_pairs_") if n else ""
             conds = [c for c in (gate, pair.condition, fold.condition) if c is not None]
             out.append(kir.Version(
                 dataclasses.replace(k, name=k.name + suffix, params=params, stages=(pair.kernel,),
                                     scratch=(scratch,)),
-                all_of(conds) if conds else None, _joined("the pairs' values first" + _how(suffix), fold.why),
+                all_of(conds) if conds else None,
+                _joined("the pairs' values first" + (f" ({pair.why})" if n and pair.why else ""), fold.why),
                 grid_share=pair.grid_share, rival=rival, fissioned=True))
+    names = [v.kernel.name for v in out + list(module.versions)]
+    if len(set(names)) != len(names):
+        raise CompilerBug(f"two versions of {file} would share a kernel's name")
     return dataclasses.replace(module, versions=tuple(out) + module.versions)
-
-
-def _how(suffix: str) -> str:
-    return ", one pair a thread" if suffix else ""
 
 
 def _joined(*parts: str) -> str:
@@ -73,13 +75,13 @@ def _pairs_versions(m: kir.Module, scratch: str) -> list[kir.Version]:
     for v in m.versions:
         k = v.kernel
         if k.tiled and not (k.wide or k.transposes or k.stages or k.divisible or k.fixed or k.bounds):
-            target_ = _output(k)
-            if target_.name != scratch:
-                raise CompilerBug(f"the pairs' kernel writes `{target_.name}`, not `{scratch}`")
-            params = tuple(dataclasses.replace(p, role=kir.SCRATCH) if p is target_ else p for p in k.params)
+            written = _output(k)
+            if written.name != scratch:
+                raise CompilerBug(f"the pairs' kernel writes `{written.name}`, not `{scratch}`")
+            params = tuple(dataclasses.replace(p, role=kir.SCRATCH) if p is written else p for p in k.params)
             out.append(dataclasses.replace(v, kernel=dataclasses.replace(k, params=params)))
-    if not out or not out[0].kernel.name.endswith("_tiled"):
-        raise CompilerBug("the pairs' kernel has no tiled version that reads in place")
+    if not out:
+        raise CompilerBug("the pairs' kernel has no tiled version that reads in place with scalar copies")
     return out
 
 

@@ -109,8 +109,10 @@ def _version(v: kir.Version) -> dict:
         "dynamic_shared_bytes": k.dynamic_shared_bytes,
         "transposed": [{"param": p.name, "array": p.source, "kernel": target.transpose_kernel(p.ctype),
                         "shape": list(p.shape)} for p in k.transposes],
-        # kernels launched before this one, on the same block, with the same arguments
-        "stages": [{"kernel": s.name, "grid": [_axis(a) for a in s.grid],
-                    "grid_formula": s.grid_formulas()} for s in k.stages],
+        # kernels launched before this one, each with its own block, dynamic shared memory and arguments
+        # (a split reduction's stages: the kernel's; a fissioned fold's pairs: their own)
+        "stages": [{"kernel": s.name, "grid": [_axis(a) for a in s.grid], "grid_formula": s.grid_formulas(),
+                    "block": list(s.block), "dynamic_shared_bytes": s.dynamic_shared_bytes,
+                    "args": [p.name for p in s.params]} for s in k.stages],
         "scratch": [{"param": s.name, "ctype": s.ctype, "elements": c(s.count), "why": s.why} for s in k.scratch],
     }

@@ -3,13 +3,13 @@
 // 13 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
 //   0. tiler_kmeans_fold_split32: when k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (long long)((k + 127) / 128) * ((n + 127) / 128) * 4LL >= tiler_multiprocessors) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (k >= 256LL && (k <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL))) (the pairs' values first; a warp a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled
-//   1. tiler_kmeans_fold_split32_one_point: when k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (k >= 256LL && (k <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL))) (the pairs' values first, one pair a thread; a warp a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled
+//   1. tiler_kmeans_fold_split32_tiled_one_point: when k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (k >= 256LL && (k <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL))) (the pairs' values first (one point a thread: the micro-tile's grid would leave SMs without a block); a warp a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled
 //   2. tiler_kmeans_fold_split1024: when k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (long long)((k + 127) / 128) * ((n + 127) / 128) * 4LL >= tiler_multiprocessors) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (k >= 256LL && (k >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL))) (the pairs' values first; a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled
-//   3. tiler_kmeans_fold_split1024_one_point: when k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (k >= 256LL && (k >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL))) (the pairs' values first, one pair a thread; a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled
+//   3. tiler_kmeans_fold_split1024_tiled_one_point: when k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (k >= 256LL && (k >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL))) (the pairs' values first (one point a thread: the micro-tile's grid would leave SMs without a block); a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled
 //   4. tiler_kmeans_fold_split256: when k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (long long)((k + 127) / 128) * ((n + 127) / 128) * 4LL >= tiler_multiprocessors) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && k >= 256LL) (the pairs' values first; a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled
-//   5. tiler_kmeans_fold_split256_one_point: when k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && k >= 256LL) (the pairs' values first, one pair a thread; a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled
+//   5. tiler_kmeans_fold_split256_tiled_one_point: when k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && k >= 256LL) (the pairs' values first (one point a thread: the micro-tile's grid would leave SMs without a block); a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled
 //   6. tiler_kmeans_fold_untiled: when k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (long long)((k + 127) / 128) * ((n + 127) / 128) * 4LL >= tiler_multiprocessors) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) (the pairs' values first; the untiled fallback); rival: tiler_kmeans_untiled
-//   7. tiler_kmeans_fold_untiled_one_point: when k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) (the pairs' values first, one pair a thread; the untiled fallback); rival: tiler_kmeans_untiled
+//   7. tiler_kmeans_fold_untiled_tiled_one_point: when k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) (the pairs' values first (one point a thread: the micro-tile's grid would leave SMs without a block); the untiled fallback); rival: tiler_kmeans_untiled
 //   8. tiler_kmeans_tiled_bounded: when (long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && d <= 64 (its shared tiles hold rows of at most 64 elements: it runs where d <= 64, the versions that follow elsewhere); rival: tiler_kmeans_untiled
 //   9. tiler_kmeans_untiled_transposed: when (long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (d >= 2048 && n <= 16896) (the launch transposes points first)
 //   10. tiler_kmeans_untiled: when (long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL (unless d >= 2048 and n <= 16896: points read in place)
@@ -62,7 +62,7 @@
 //
 // rows: n, 32 threads a row; a row's reductions (argmin) are shared by the threads of a warp or block
 //
-// launch: tiler_kmeans_fold_split32_one_point<<<grid, block, 0>>>(points, centres, dist_all, out0, n, d, k)
+// launch: tiler_kmeans_fold_split32_tiled_one_point<<<grid, block, 0>>>(points, centres, dist_all, out0, n, d, k)
 //   block = (32, 8, 1), 256 threads
 //   grid  = (ceil(n / 8), 1, 1)
 //   static shared memory: 0 bytes; dynamic: 0
@@ -90,7 +90,7 @@
 //
 // rows: n, 1024 threads a row; a row's reductions (argmin) are shared by the threads of a warp or block
 //
-// launch: tiler_kmeans_fold_split1024_one_point<<<grid, block, 0>>>(points, centres, dist_all, out0, n, d, k)
+// launch: tiler_kmeans_fold_split1024_tiled_one_point<<<grid, block, 0>>>(points, centres, dist_all, out0, n, d, k)
 //   block = (1024, 1, 1), 1024 threads
 //   grid  = (n, 1, 1)
 //   static shared memory: 384 bytes; dynamic: 0
@@ -118,7 +118,7 @@
 //
 // rows: n, 256 threads a row; a row's reductions (argmin) are shared by the threads of a warp or block
 //
-// launch: tiler_kmeans_fold_split256_one_point<<<grid, block, 0>>>(points, centres, dist_all, out0, n, d, k)
+// launch: tiler_kmeans_fold_split256_tiled_one_point<<<grid, block, 0>>>(points, centres, dist_all, out0, n, d, k)
 //   block = (256, 1, 1), 256 threads
 //   grid  = (n, 1, 1)
 //   static shared memory: 96 bytes; dynamic: 0
@@ -148,7 +148,7 @@
 // block: 256 threads; the untiled fallback
 // streamSeq at 10:11: not tiled: the untiled fallback
 //
-// launch: tiler_kmeans_fold_untiled_one_point<<<grid, block, 0>>>(points, centres, dist_all, out0, n, d, k)
+// launch: tiler_kmeans_fold_untiled_tiled_one_point<<<grid, block, 0>>>(points, centres, dist_all, out0, n, d, k)
 //   block = (256, 1, 1), 256 threads
 //   grid  = (ceil(n / 256), 1, 1)
 //   static shared memory: 0 bytes; dynamic: 0
@@ -916,7 +916,7 @@ tiler_kmeans_pairs_tiled_one_point(const float* __restrict__ points, const float
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-tiler_kmeans_fold_split32_one_point(const float* __restrict__ points, const float* __restrict__ centres, float* __restrict__ dist_all, int* __restrict__ out0, int n, int d, int k)
+tiler_kmeans_fold_split32_tiled_one_point(const float* __restrict__ points, const float* __restrict__ centres, float* __restrict__ dist_all, int* __restrict__ out0, int n, int d, int k)
 {
   const int row0 = blockIdx.x * 8 + threadIdx.y;  // kmeans.fut:8
   const int i0 = tiler_min(row0, n - 1);
@@ -1067,7 +1067,7 @@ tiler_kmeans_fold_split1024(const float* __restrict__ points, const float* __res
 }
 
 extern "C" __global__ void __launch_bounds__(1024)
-tiler_kmeans_fold_split1024_one_point(const float* __restrict__ points, const float* __restrict__ centres, float* __restrict__ dist_all, int* __restrict__ out0, int n, int d, int k)
+tiler_kmeans_fold_split1024_tiled_one_point(const float* __restrict__ points, const float* __restrict__ centres, float* __restrict__ dist_all, int* __restrict__ out0, int n, int d, int k)
 {
   __shared__ __align__(16) float bestd_part_warps[32];
   __shared__ __align__(16) int best_part_warps[32];
@@ -1241,7 +1241,7 @@ tiler_kmeans_fold_split256(const float* __restrict__ points, const float* __rest
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-tiler_kmeans_fold_split256_one_point(const float* __restrict__ points, const float* __restrict__ centres, float* __restrict__ dist_all, int* __restrict__ out0, int n, int d, int k)
+tiler_kmeans_fold_split256_tiled_one_point(const float* __restrict__ points, const float* __restrict__ centres, float* __restrict__ dist_all, int* __restrict__ out0, int n, int d, int k)
 {
   __shared__ __align__(16) float bestd_part_warps[8];
   __shared__ __align__(16) int best_part_warps[8];
@@ -1354,7 +1354,7 @@ tiler_kmeans_fold_untiled(const float* __restrict__ points, const float* __restr
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-tiler_kmeans_fold_untiled_one_point(const float* __restrict__ points, const float* __restrict__ centres, float* __restrict__ dist_all, int* __restrict__ out0, int n, int d, int k)
+tiler_kmeans_fold_untiled_tiled_one_point(const float* __restrict__ points, const float* __restrict__ centres, float* __restrict__ dist_all, int* __restrict__ out0, int n, int d, int k)
 {
   const int gtid0 = blockIdx.x * 256 + threadIdx.x;  // kmeans.fut:8
   if (gtid0 < n) {
@@ -2015,7 +2015,7 @@ extern "C" cudaError_t tiler_kmeans_launch(const float* points, const float* cen
       if (dist_all) cudaFreeAsync(dist_all, stream);
       return tiler_err;
     }
-    case 1: {  // tiler_kmeans_fold_split32_one_point
+    case 1: {  // tiler_kmeans_fold_split32_tiled_one_point
       const dim3 tiler_grid((n + 7) / 8, 1, 1), tiler_block(32, 8, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       cudaError_t tiler_err = cudaSuccess;
@@ -2028,7 +2028,7 @@ extern "C" cudaError_t tiler_kmeans_launch(const float* points, const float* cen
           tiler_err = cudaGetLastError();
         }
         if (tiler_err == cudaSuccess) {
-          tiler_kmeans_fold_split32_one_point<<<tiler_grid, tiler_block, 0, stream>>>(points, centres, dist_all, out0, n, d, k);
+          tiler_kmeans_fold_split32_tiled_one_point<<<tiler_grid, tiler_block, 0, stream>>>(points, centres, dist_all, out0, n, d, k);
           tiler_err = cudaGetLastError();
         }
       }
@@ -2056,7 +2056,7 @@ extern "C" cudaError_t tiler_kmeans_launch(const float* points, const float* cen
       if (dist_all) cudaFreeAsync(dist_all, stream);
       return tiler_err;
     }
-    case 3: {  // tiler_kmeans_fold_split1024_one_point
+    case 3: {  // tiler_kmeans_fold_split1024_tiled_one_point
       const dim3 tiler_grid(n, 1, 1), tiler_block(1024, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       cudaError_t tiler_err = cudaSuccess;
@@ -2069,7 +2069,7 @@ extern "C" cudaError_t tiler_kmeans_launch(const float* points, const float* cen
           tiler_err = cudaGetLastError();
         }
         if (tiler_err == cudaSuccess) {
-          tiler_kmeans_fold_split1024_one_point<<<tiler_grid, tiler_block, 0, stream>>>(points, centres, dist_all, out0, n, d, k);
+          tiler_kmeans_fold_split1024_tiled_one_point<<<tiler_grid, tiler_block, 0, stream>>>(points, centres, dist_all, out0, n, d, k);
           tiler_err = cudaGetLastError();
         }
       }
@@ -2097,7 +2097,7 @@ extern "C" cudaError_t tiler_kmeans_launch(const float* points, const float* cen
       if (dist_all) cudaFreeAsync(dist_all, stream);
       return tiler_err;
     }
-    case 5: {  // tiler_kmeans_fold_split256_one_point
+    case 5: {  // tiler_kmeans_fold_split256_tiled_one_point
       const dim3 tiler_grid(n, 1, 1), tiler_block(256, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       cudaError_t tiler_err = cudaSuccess;
@@ -2110,7 +2110,7 @@ extern "C" cudaError_t tiler_kmeans_launch(const float* points, const float* cen
           tiler_err = cudaGetLastError();
         }
         if (tiler_err == cudaSuccess) {
-          tiler_kmeans_fold_split256_one_point<<<tiler_grid, tiler_block, 0, stream>>>(points, centres, dist_all, out0, n, d, k);
+          tiler_kmeans_fold_split256_tiled_one_point<<<tiler_grid, tiler_block, 0, stream>>>(points, centres, dist_all, out0, n, d, k);
           tiler_err = cudaGetLastError();
         }
       }
@@ -2138,7 +2138,7 @@ extern "C" cudaError_t tiler_kmeans_launch(const float* points, const float* cen
       if (dist_all) cudaFreeAsync(dist_all, stream);
       return tiler_err;
     }
-    case 7: {  // tiler_kmeans_fold_untiled_one_point
+    case 7: {  // tiler_kmeans_fold_untiled_tiled_one_point
       const dim3 tiler_grid((n + 255) / 256, 1, 1), tiler_block(256, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       cudaError_t tiler_err = cudaSuccess;
@@ -2151,7 +2151,7 @@ extern "C" cudaError_t tiler_kmeans_launch(const float* points, const float* cen
           tiler_err = cudaGetLastError();
         }
         if (tiler_err == cudaSuccess) {
-          tiler_kmeans_fold_untiled_one_point<<<tiler_grid, tiler_block, 0, stream>>>(points, centres, dist_all, out0, n, d, k);
+          tiler_kmeans_fold_untiled_tiled_one_point<<<tiler_grid, tiler_block, 0, stream>>>(points, centres, dist_all, out0, n, d, k);
           tiler_err = cudaGetLastError();
         }
       }
