@@ -19,9 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..check import typed as T
-from ..check.types import Binder
 from ..kernel import kernel_of
-from ..kernel.fission import Fission, candidate, fission
+from ..kernel.fission import Fission, candidate, fission, trip_count
 from .options import Options
 
 ROWS = 128  # rows (the second dimension of the pairs) from which the fissioned versions run
@@ -100,7 +99,7 @@ def _gates(found, options: Options) -> tuple[tuple[Gate, ...] | None, str]:
         return None, f"rows: {rows}, fewer than {ROWS}, do not pay for storing every pair"
     if rows is None:
         gates.append(Gate(found.length.name, ROWS, "rows"))
-    lengths = [_length(x) for x in found.loops]
+    lengths = [trip_count(x) for x in found.loops]
     if any(n is not None and value(n) is not None and value(n) >= WORK for n in lengths):
         return tuple(gates), ""  # a loop long enough, known now
     open_ = [n for n in lengths if n is not None and value(n) is None]
@@ -110,18 +109,6 @@ def _gates(found, options: Options) -> tuple[tuple[Gate, ...] | None, str]:
             return None, "the length of a pair's loop is not a size of the program"
         return None, f"a pair's loop: {longest}, fewer than {WORK}, does not pay for storing every pair"
     return tuple(gates) + (Gate(open_[0].name, WORK, "a pair's loop"),), ""
-
-
-def _length(inner):
-    """A loop's bound or a stream's length: a number or a size's binder (None: neither)."""
-    n = inner.length if isinstance(inner, T.Stream) else inner.bound
-    if isinstance(n, T.Lit) and isinstance(n.value, int) and not isinstance(n.value, bool):
-        return n.value
-    if isinstance(n, T.Var):
-        n = n.binder
-    if isinstance(n, int) and not isinstance(n, bool):
-        return n
-    return n if isinstance(n, Binder) and n.kind == "size" else None
 
 
 def _name(a) -> str:

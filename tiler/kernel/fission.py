@@ -132,7 +132,7 @@ def _streamed(s: T.Stream, k: T.Kernel) -> tuple[Candidate | None, str]:
 
 def _looped(loop: T.Loop, k: T.Kernel) -> tuple[Candidate | None, str]:
     """A plain loop `for j < k` whose first let reads rows `R[j]` of main's arrays, k rows each."""
-    length = _size(loop.bound)
+    length = trip_count(loop.bound)
     let = loop.body
     if length is None or not isinstance(let, T.Let):
         return None, ""
@@ -195,13 +195,20 @@ def _names(arrays) -> str:
     return ", ".join(a.binder.name if isinstance(a, T.Var) else "an array" for a in arrays)
 
 
-def _size(n):
-    """A bound that is a number or a size of the program: as such (None: neither)."""
-    if isinstance(n, T.Lit) and isinstance(n.value, int) and not isinstance(n.value, bool):
-        return n.value
-    if isinstance(n, T.Var) and n.binder.kind == "size":
-        return n.binder
-    return None
+def trip_count(n):
+    """How many times a loop (its bound) or a stream (its length) runs, or a
+    bound or a length itself: a number, a size's binder, or None (neither)."""
+    if isinstance(n, T.Stream):
+        n = n.length
+    elif isinstance(n, T.Loop):
+        n = n.bound
+    if isinstance(n, T.Lit):
+        n = n.value
+    elif isinstance(n, T.Var):
+        n = n.binder
+    if isinstance(n, bool):
+        return None
+    return n if isinstance(n, int) or (isinstance(n, Binder) and n.kind == "size") else None
 
 
 def _invariant(a, k: T.Kernel) -> bool:
