@@ -207,8 +207,11 @@ class Streams(Body):
         a step, empty or not, so that the count a wait leaves is exact."""
         staged = [(view, ip) for view, ip in zip(arrays, plan.inputs) if ip.copied]
         stages, size = staged[0][1].staging.buffers, plan.chunk
-        # a length known when compiled: ptxas unrolls the whole pipeline, every chunk's copies at once
-        together = len(staged) if _constant(length) is not None else 1
+        # a length known when compiled: ptxas unrolls the whole pipeline, every chunk's copies at once; with
+        # 32-bit offsets the copies of one chunk share the steps a thread unrolls at once even so (a dot product
+        # of two own rows, its length read at launch: 64 scalar steps each, both unrolled whole, 255 registers
+        # and 44 bytes of spill stores; 8 at a time, 56 registers). The 64-bit kernels keep theirs: none spills.
+        together = len(staged) if _constant(length) is not None or not self.wide else 1
 
         def issue(start, buffer) -> tuple:
             return tuple(s for view, ip in staged

@@ -237,7 +237,7 @@ def _versions(a: Analysis, module) -> list[dict]:
                     if fissioned else [],
                     "lanes_when": _lanes_when(owner.plan.split, lanes, bool(stages)),
                     "blocks_a_row": _grid_blocks(version.kernel.stages[0], x_only=True) if stages else None,
-                    "kernels": stages + 1 if stages else None,
+                    "kernels": 2 if fissioned else stages + 1 if stages else None,
                     "condition": None if last or not tiled or lanes else conds(plan),
                     "multiple_of": [{"size": s, "factor": f} for s, f in divisible],
                     "equal_to": [{"size": s, "value": v} for s, v in fixed],

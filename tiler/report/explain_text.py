@@ -277,9 +277,11 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
         conds += [f"{e['size']} = {e['value']}" for e in v.get("equal_to", ())]
         conds += [f"{e['size']} <= {e['value']}" for e in v.get("at_most", ())]
         conds += [v["lanes_when"]] if v.get("lanes_when") else []
-        name = ("fissioned, the fold " if v.get("fissioned") else "") + v["kernel"] + (f", {v['lanes']} threads a row" if v.get("lanes") and not v.get("kernels") else "") + \
+        several = v.get("kernels") and not v.get("fissioned")  # (a fissioned version's two kernels: named so)
+        name = ("fissioned, the fold " if v.get("fissioned") else "") + v["kernel"] + \
+            (f", {v['lanes']} threads a row" if v.get("lanes") and not several else "") + \
             (f", {v['blocks_a_row']} blocks of {v['lanes']} threads a row in {v['kernels']} kernels"
-             if v.get("kernels") else "") + \
+             if several else "") + \
             (", vector copies" if v["multiple_of"] else "") + \
             (", 64-bit offsets" if v["offsets"] == "64-bit" else "") + \
             "".join(f", {a} transposed" for a in v.get("transposed", ()))
