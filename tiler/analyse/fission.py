@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..check import typed as T
 from ..kernel import kernel_of
-from ..kernel.fission import Fission, candidate, fission, trip_count
+from ..kernel.fission import Fission, array_names, candidate, fission, trip_count
 from .options import Options
 
 ROWS = 128  # rows (the second dimension of the pairs) from which the fissioned versions run
@@ -79,7 +79,7 @@ def fission_plan(kernel: T.Kernel, options: Options, analyse) -> FissionPlan | N
     value = found.let.binders[0].name
     tiled = "register-tiled" if values.block.register is not None else "tiled"
     reason = (f"`{value}` ({found.let.span.line}:{found.let.span.col}) reads no accumulator of the fold over the "
-              f"rows of {', '.join(_name(a) for a in found.arrays)}: a 2-D kernel computes it for every "
+              f"rows of {array_names(found.arrays)}: a 2-D kernel computes it for every "
               f"pair into scratch memory first ({parts.scratch}), {tiled}, and the fold reads it there")
     return FissionPlan(parts, values, fold, gates, reason)
 
@@ -109,7 +109,3 @@ def _gates(found, options: Options) -> tuple[tuple[Gate, ...] | None, str]:
             return None, "the length of a pair's loop is not a size of the program"
         return None, f"a pair's loop: {longest}, fewer than {WORK}, does not pay for storing every pair"
     return tuple(gates) + (Gate(open_[0].name, WORK, "a pair's loop"),), ""
-
-
-def _name(a) -> str:
-    return a.binder.name if isinstance(a, T.Var) else "an array"

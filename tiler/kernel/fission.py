@@ -29,6 +29,7 @@ from .. import target
 from ..check import typed as T
 from ..check.types import Array, Binder, Scalar
 from ..tree import children, descendants, map_children
+from .names import free, fresh, kernel_names, used
 
 
 @dataclass(frozen=True)
@@ -71,8 +72,8 @@ def fission(k: T.Kernel, c: Candidate) -> Fission:
     """The two kernel programs of a candidate."""
     level, let = k.levels[0], c.let
     value = let.binders[0]
-    taken = {n for b in _binders(k) for n in (b.name, target.c_name(b.name))}
-    scratch = _free(target.c_name(f"{value.name}_all"), taken)  # (spelt as C spells it: both kernels agree)
+    taken = {n for name in kernel_names(k) for n in (name, target.c_name(name))}
+    scratch = fresh(target.c_name(f"{value.name}_all"), taken)  # (spelt as C spells it: both kernels agree)
     rows = tuple(Binder(p.name, Array(p.type.elem, p.type.shape[1:]), "lambda", p.span) for p in c.rows)
     by_row = T.MapLevel(1, c.length, rows, c.arrays, (), let.span)
     values = dataclasses.replace(
@@ -80,21 +81,20 @@ def fission(k: T.Kernel, c: Candidate) -> Fission:
         outputs=(let.value.type,), output_names=(scratch,), promoted=(), unused=(), streamable=())
     # the fold: the thread's row of V, read at j where E was computed (streamed in place of the rows of C)
     whole = Binder(scratch, Array(value.type, (level.size, c.length)), "param", let.span)
-    row = Binder(_free(f"{value.name}_row", taken), Array(value.type, (c.length,)), "lambda", let.span)
+    row = Binder(fresh(f"{value.name}_row", taken), Array(value.type, (c.length,)), "lambda", let.span)
     j = T.Var(c.loop.index, c.loop.index.type, let.span)
     if c.stream is None:
         read = T.Index(T.Var(row, row.type, let.span), (j,), value.type, let.value.span)
         body = _replaced(k.body, c.loop, dataclasses.replace(c.loop, body=dataclasses.replace(let, value=read)))
     else:
         s = c.stream
-        chunk = Binder(_free(f"{value.name}_c", taken), Array(value.type, (s.chunk,)), "chunk", let.span)
+        chunk = Binder(fresh(f"{value.name}_c", taken), Array(value.type, (s.chunk,)), "chunk", let.span)
         read = T.Index(T.Var(chunk, chunk.type, let.span), (j,), value.type, let.value.span)
         loop = dataclasses.replace(c.loop, body=dataclasses.replace(let, value=read))
         stream = dataclasses.replace(s, chunk_params=(chunk,), arrays=(T.Var(row, row.type, s.span),),
                                      body=_replaced(s.body, c.loop, loop))
         body = _replaced(k.body, s, stream)
-    read_now = {n.binder for r in (body, *(v for _, v in level.lets)) for n in descendants(r, T.is_exp)
-                if isinstance(n, T.Var)}
+    read_now = used(body).union(*(used(v) for _, v in level.lets))
     kept = [(p, a) for p, a in zip(level.params, level.args) if p in read_now]  # (rows only E read go)
     fold_level = dataclasses.replace(level, params=tuple(p for p, _ in kept) + (row,),
                                      args=tuple(a for _, a in kept) + (T.Var(whole, whole.type, let.span),))
@@ -123,10 +123,9 @@ def _streamed(s: T.Stream, k: T.Kernel) -> tuple[Candidate | None, str]:
     if tuple(getattr(i, "binder", None) for i in loop.inits) != s.acc_params:
         return None, ""
     found, why = _pairs(k, s, loop, s.chunk_params, s.arrays, s.length, set(s.acc_params) | {s.offset, s.chunk})
-    if found is not None:  # the fold reads V's row in place of the chunks: nothing else may read them
-        inside = sum(_uses(found.let.value, set(s.chunk_params)))
-        if sum(_uses(s.body, set(s.chunk_params))) > inside:
-            return None, f"the fold reads the rows of {_names(s.arrays)} beyond `{found.let.binders[0].name}`"
+    chunks = set(s.chunk_params)  # the fold reads V's row in place of the chunks: nothing else may read them
+    if found is not None and _reads_of(s.body, chunks) > _reads_of(found.let.value, chunks):
+        return None, f"the fold reads the rows of {array_names(s.arrays)} beyond `{found.let.binders[0].name}`"
     return found, why
 
 
@@ -152,18 +151,16 @@ def _pairs(k: T.Kernel, s, loop: T.Loop, rows: tuple, arrays: tuple, length,
     if not isinstance(let, T.Let) or len(let.binders) != 1 or not isinstance(let.binders[0].type, Scalar):
         return None, "the fold over the rows does not start by binding one value"
     name = let.binders[0].name
-    free = _free_vars(let.value)
-    if free & (carried | set(loop.params)):
+    reads = free(let.value)
+    if reads & (carried | set(loop.params)):
         return None, f"`{name}` reads what the fold carries, so it cannot be computed first"
     level = k.levels[0]
     known = set(k.params) | set(k.sizes) | set(level.params) | {b for bs, _ in level.lets for b in bs} | \
         {p.binder for p in k.prelude}
-    other = sorted(b.name for b in free - known - set(rows) - {loop.index})
+    other = sorted(b.name for b in reads - known - set(rows) - {loop.index})
     if other:  # (the pairs' kernel has main's arrays, the map's rows and its lets; nothing the thread computed)
         return None, f"`{name}` reads {', '.join(f'`{n}`' for n in other)}, computed by the thread before the fold"
-    watched = set(rows) | {loop.index}
-    if any(isinstance(n, T.Var) and n.binder in watched and not _row_read(n, let.value, set(rows), loop.index)
-           for n in descendants(let.value, T.is_exp)):
+    if not _only_row_reads(let.value, set(rows), loop.index):
         return None, f"`{name}` reads the rows other than as row j"
     loops = tuple(_outermost_loops(let.value))
     if not loops:
@@ -178,20 +175,17 @@ def _outermost_loops(e):
     if isinstance(e, (T.Loop, T.Stream)):
         yield e
         return
-    for child in _children(e):
+    for child in children(e, T.is_exp):
         yield from _outermost_loops(child)
 
 
-def _children(e):
-    return children(e, T.is_exp)
+def _reads_of(e, binders: set) -> int:
+    """How many times `e` reads one of `binders`."""
+    return sum(isinstance(n, T.Var) and n.binder in binders for n in descendants(e, T.is_exp))
 
 
-def _uses(e, binders: set):
-    """1 for each read of one of `binders` in `e`."""
-    return (1 for n in descendants(e, T.is_exp) if isinstance(n, T.Var) and n.binder in binders)
-
-
-def _names(arrays) -> str:
+def array_names(arrays) -> str:
+    """main's arrays named, for a reason."""
     return ", ".join(a.binder.name if isinstance(a, T.Var) else "an array" for a in arrays)
 
 
@@ -216,11 +210,15 @@ def _invariant(a, k: T.Kernel) -> bool:
     return isinstance(a, T.Var) and a.binder in k.params
 
 
-def _row_read(v: T.Var, e, rows: set, index: Binder) -> bool:
-    """Whether `v` (a chunk's rows or the loop's index) occurs only in reads `cc[j, ...]`."""
-    return any(isinstance(n, T.Index) and isinstance(n.array, T.Var) and n.array.binder in rows and n.indices
-               and isinstance(n.indices[0], T.Var) and n.indices[0].binder is index
-               and (n.array is v or n.indices[0] is v) for n in descendants(e, T.is_exp))
+def _only_row_reads(e, rows: set, index: Binder) -> bool:
+    """Whether `rows` (a chunk's rows, or main's arrays) and the loop's
+    `index` occur in `e` only as reads `cc[j, ...]` (one walk: ids of the
+    Vars those reads hold, then every other Var)."""
+    nodes = list(descendants(e, T.is_exp))
+    allowed = {id(x) for n in nodes if isinstance(n, T.Index) and isinstance(n.array, T.Var)
+               and n.array.binder in rows and n.indices and isinstance(n.indices[0], T.Var)
+               and n.indices[0].binder is index for x in (n.array, n.indices[0])}
+    return all(id(n) in allowed for n in nodes if isinstance(n, T.Var) and (n.binder in rows or n.binder is index))
 
 
 def _on_rows(e, held: tuple, index: Binder, rows: tuple):
@@ -242,40 +240,3 @@ def _replaced(e, old, new):
     if e is old:
         return new
     return map_children(e, lambda n: _replaced(n, old, new), T.is_exp)
-
-
-def _free_vars(e) -> set:
-    used = {n.binder for n in descendants(e, T.is_exp) if isinstance(n, T.Var)}
-    return used - set(_bound(e))
-
-
-def _bound(e):
-    """The binders the nodes of `e` bind (a Var's binder is a use, not a binding)."""
-    for n in descendants(e, T.is_exp):
-        if isinstance(n, T.Var):
-            continue
-        for f in dataclasses.fields(n):
-            v = getattr(n, f.name)
-            if isinstance(v, Binder):
-                yield v
-            elif isinstance(v, tuple) and v and all(isinstance(b, Binder) for b in v):
-                yield from v
-
-
-def _binders(k: T.Kernel):
-    yield from k.params
-    yield from k.sizes
-    for lv in k.levels:
-        yield from lv.params
-        for bs, _ in lv.lets:
-            yield from bs
-    for r in k.roots:
-        yield from _bound(r)
-
-
-def _free(name: str, taken: set) -> str:
-    n, i = name, 1
-    while n in taken:
-        n, i = f"{name}{i}", i + 1
-    taken.add(n)
-    return n

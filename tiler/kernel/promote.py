@@ -29,8 +29,9 @@ from dataclasses import dataclass
 
 from ..check import typed as T
 from ..check.types import Array, Binder
-from ..tree import children, descendants, map_children
+from ..tree import children, map_children
 from .loops import as_stream, without_positions
+from .names import bound, fresh, kernel_names, used
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ class _Promoter:
     def __init__(self, k: T.Kernel, loops: frozenset[int]):
         self.globals = {b for b in k.params} | {pl.binder for pl in k.prelude}
         self.iota_dims = {p: lv for lv in k.levels for p, a in zip(lv.params, lv.args) if isinstance(a, T.Iota)}
-        self.names = _names(k)
+        self.names = kernel_names(k)
         self.prelude: list[T.PreludeLet] = []
         self.transposed: dict[Binder, Binder] = {}
         self.records: list[Promotion] = []
@@ -116,7 +117,7 @@ class _Promoter:
             return s
         new: dict[tuple, tuple[Binder, object]] = {}  # (array, position, others) -> (chunk param, stream array)
         rewrite: dict[int, tuple] = {}  # id of a read node -> (its chunk param, the loop index)
-        inside = _bound(s)
+        inside = bound(s)
         for r in reads:
             key = (r.array, r.position, r.others)
             reason = self.refusal(s, r, inside)
@@ -139,7 +140,7 @@ class _Promoter:
         shape, it = r.array.type.shape, _noun(s)
         if r.array in inside:
             return f"`{r.array.name}` is bound inside the {it}: its rows are not fixed for the whole {it}"
-        if any(_binders(o) & inside for o in r.others):
+        if any(used(o) & inside for o in r.others):
             return f"an index other than the {it}'s position changes within the {it}"
         if shape[r.position] != _length(s):
             return (f"`{r.array.name}` has {_size_text(shape[r.position])} elements along that index, the {it} "
@@ -185,12 +186,7 @@ class _Promoter:
         return Binder(self.fresh(f"{r.array.name}_c"), Array(r.array.type.elem, (s.chunk,)), "chunk", r.node.span)
 
     def fresh(self, base: str) -> str:
-        name, n = base, 1
-        while name in self.names:
-            n += 1
-            name = f"{base}{n}"
-        self.names.add(name)
-        return name
+        return fresh(base, self.names)
 
 
 def _noun(s: T.Stream) -> str:
@@ -254,7 +250,7 @@ def _moving(s: T.Stream, listed: set) -> list:
             continue  # an inner stream's reads are its own
         if isinstance(e, T.Index) and id(e) not in listed and isinstance(e.array, T.Var) and \
                 isinstance(e.array.type, Array) and e.array.binder not in s.chunk_params and \
-                any(s.offset in _binders(i) for i in e.indices):
+                any(s.offset in used(i) for i in e.indices):
             out.append(e)
         stack.extend(children(e, T.is_exp))
     return sorted(out, key=lambda n: (n.span.line, n.span.col))
@@ -278,19 +274,6 @@ def _replace_reads(e, rewrite: dict):
     return map_children(e, lambda c: _replace_reads(c, rewrite), T.is_exp) if T.is_exp(e) else e
 
 
-def _bound(e) -> set:
-    """Every binder bound in `e`: by its lets, loops and streams."""
-    out: set = set()
-    for n in descendants(e, T.is_exp):
-        if isinstance(n, T.Let):
-            out.update(n.binders)
-        elif isinstance(n, T.Loop):
-            out.update((*n.params, n.index, *n.results))
-        elif isinstance(n, T.Stream):
-            out.update((n.offset, n.chunk, *n.chunk_params, *n.acc_params))
-    return out
-
-
 def _length(s: T.Stream):
     return s.length
 
@@ -301,16 +284,3 @@ def _without(shape: tuple, n: int) -> tuple:
 
 def _size_text(size) -> str:
     return str(size) if isinstance(size, int) else f"`{size.name}`"
-
-
-def _binders(e) -> set:
-    """The binders `e` refers to."""
-    return {n.binder for n in descendants(e, T.is_exp) if isinstance(n, T.Var)}
-
-
-def _names(k: T.Kernel) -> set:
-    """Every name the kernel binds (a new one must not meet them)."""
-    names = {b.name for b in (*k.params, *k.sizes)} | {pl.binder.name for pl in k.prelude}
-    for lv in k.levels:
-        names |= {p.name for p in lv.params} | {b.name for bs, v in lv.lets for b in (*bs, *_bound(v))}
-    return names | {b.name for b in _bound(k.body)}
