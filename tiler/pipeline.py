@@ -43,8 +43,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("kernel", "typed program -> one kernel with every helper inlined, and index reads along a stream's "
                     "position (and a plain loop's along its index, unless --keep-loops) made stream inputs "
                     "(tiler.kernel)",
-          lambda prog, src, opt: kernel_of(prog, not opt.no_promote, not (opt.keep_loops or opt.no_tile),
-                                           not opt.no_tile),  # (--no-tile's kernel is the program as written)
+          lambda prog, src, opt: kernel_of(prog, *opt.kernel_stage()),
           "kernel"),
     Stage("analyse", "kernel -> variance of every name and a tiling plan with reasons (tiler.analyse)",
           lambda kernel, src, opt: analyse(kernel, opt), "analysis"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..check import typed as T
-from .fission import fission_plan
+from .fission import FissionPlan, NoFission, fission_plan
 from .options import CLI_NAMES, Options, make_options, parse_tile, tile_text
 from .plan import Plan, plan
 from .records import Variance
@@ -28,7 +28,7 @@ class Analysis:
     rewrites: tuple[str, ...] = ()  # the transform stage's rewrites that ran, in order
     # a fold over rows fissioned into a kernel of its pairs' values and one folding them (FissionPlan), or
     # found and not fissioned (NoFission, its reason); None: the kernel has no such fold
-    fission: object = None
+    fission: "FissionPlan | NoFission | None" = None
 
     @property
     def schedule(self) -> Schedule:

@@ -16,6 +16,7 @@ against the untiled kernel like every tiled version.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from ..check import typed as T
@@ -67,11 +68,9 @@ def fission_plan(kernel: T.Kernel, options: Options, analyse) -> FissionPlan | N
     if gates is None:
         return NoFission(why)
     parts = fission(kernel, found)
-    own = Options(sizes=options.sizes, max_shared=options.max_shared, fast_math=options.fast_math,
-                  no_launch_timing=options.no_launch_timing, no_promote=options.no_promote,
-                  keep_loops=options.keep_loops, multiprocessors=options.multiprocessors,
-                  device_shared=options.device_shared, no_fission=True)
-    promote, loops = not options.no_promote, not options.keep_loops
+    # the user's options (none steers the schedule: above), the parts not fissioned again
+    own = dataclasses.replace(options, no_fission=True)
+    promote, loops, _ = options.kernel_stage()  # (the parts' streamable loops are not listed for explain)
     values = analyse(kernel_of(T.Program("", parts.values, {}), promote, loops, False), own)
     fold = analyse(kernel_of(T.Program("", parts.fold, {}), promote, loops, False), own)
     if not values.tiled:
@@ -88,11 +87,7 @@ def _gates(found, options: Options) -> tuple[tuple[Gate, ...] | None, str]:
     """The launch tests, those on sizes known now decided now: the rows at
     least ROWS; a pair's loops (its outermost ones) at least WORK long, one
     of them enough."""
-    known = dict(options.sizes)
-
-    def value(size):
-        return size if isinstance(size, int) else known.get(size.name)
-
+    value = options.known_size
     gates = []
     rows = value(found.length)
     if rows is not None and rows < ROWS:

@@ -167,6 +167,11 @@ class Options:
         return any(getattr(self, f.name) != f.default for f in fields(self)
                    if f.name not in SET_BY_TILER and ("option" not in f.metadata or f.metadata["option"].steers))
 
+    def kernel_stage(self) -> tuple[bool, bool, bool]:
+        """How stage `kernel` builds the kernel (kernel_of's promote, loops,
+        listed): --no-tile's kernel is the program as written."""
+        return not self.no_promote, not (self.keep_loops or self.no_tile), not self.no_tile
+
     @property
     def launch_timing(self) -> bool:
         """The launch times the plan's tiled version against the untiled kernel

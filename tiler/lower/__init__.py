@@ -37,7 +37,7 @@ from .params import (
 from .reassociate import loop_levels
 from .split import lower_several, lower_split
 from .streams import Streams
-from .values import add, all_of, any_of, both, const, minimum, mul, unclamped
+from .values import add, all_of, any_of, both, const, joined, minimum, mul, product, unclamped
 
 __all__ = ["lower", "lower_schedule", "kernel_name", "program_stem"]
 
@@ -88,7 +88,7 @@ def _schedule_module(analysis: Analysis, file: str) -> kir.Module:
     versions = _versions(analysis, file, arrays, moved)
     tests = launch_tests(moves)
     if tests:  # transposed only at some sizes: the same versions reading in place follow for the others
-        when = all_of(kir.Bin(op, _product(sizes), const(value, target.INDEX if len(sizes) > 1 else "int"))
+        when = all_of(kir.Bin(op, product(sizes), const(value, target.INDEX if len(sizes) > 1 else "int"))
                     for sizes, op, value in tests)
         versions = [dataclasses.replace(v, condition=when if v.condition is None else kir.Bin("&&", when, v.condition))
                     for v in versions if v.kernel.transposes]  # (the untiled fallback, in place, comes after)
@@ -134,9 +134,9 @@ def _wide_versions(analysis: Analysis, file: str, why: str) -> list[kir.Version]
     condition = _launch_condition(plan, scalar)
     if not vector.divisible or not _vectors_verified(vector):  # no vector copies, or unaligned: scalar alone
         return [kir.Version(scalar, condition, why)]
-    return [kir.Version(vector, both(condition, _aligned(vector)), _joined(why, ALIGNED)),
+    return [kir.Version(vector, both(condition, _aligned(vector)), joined(why, ALIGNED)),
             kir.Version(dataclasses.replace(scalar, name=scalar.name + "_scalar"), condition,
-                        _joined(why, "scalar copies for the other sizes"))]
+                        joined(why, "scalar copies for the other sizes"))]
 
 
 def _split_module(analysis: Analysis, file: str) -> kir.Module:
@@ -148,7 +148,7 @@ def _split_module(analysis: Analysis, file: str) -> kir.Module:
     split = analysis.plan.split
     k = analysis.kernel
     regular = _tiled_module(analysis, file) if split.gated else None
-    rows = _product(tuple(size_name(lv.size) for lv in k.levels[:split.rows]), wide=True)
+    rows = product(tuple(size_name(lv.size) for lv in k.levels[:split.rows]), wide=True)
     tests = {"rows": rows, "length": const(split.length) if isinstance(split.length, int) else
              kir.Ref(split.length) if split.length is not None else None}
     gate = all_of(_test(t, tests) for t in split.gate) if split.gate else None
@@ -162,7 +162,7 @@ def _split_module(analysis: Analysis, file: str) -> kir.Module:
             when = both(fits if not wide else None, both(gate, when))
             why = f"{choice.who} a row" + (f"; {others} run the versions that follow" if gate else "")
             lowering = lower_several if choice.several else lower_split
-            out.append(kir.Version(lowering(analysis, split, choice.lanes, file, wide), when, _joined(note, why)))
+            out.append(kir.Version(lowering(analysis, split, choice.lanes, file, wide), when, joined(note, why)))
         if regular is not None:
             out += [v for v in regular.versions if v.kernel.wide == wide]
         if analysis.options.launch_timing:  # every version raced against the untiled kernel reading in place
@@ -206,7 +206,7 @@ def _versions(analysis: Analysis, file: str, transposed: frozenset, note: str = 
         schedule = dataclasses.replace(schedule, block=schedule.transposed_block)
     main = lower_schedule(analysis, schedule, file, transposed=transposed)
     condition = _launch_condition(plan, main)
-    why = _joined(describe_thresholds(plan.thresholds) if plan.thresholds else "",
+    why = joined(describe_thresholds(plan.thresholds) if plan.thresholds else "",
                   describe_fixed(main.fixed) if main.fixed else "", describe_bounds(main.bounds) if main.bounds else "")
     fallback = bool(plan.thresholds or main.fixed or main.bounds)  # sizes where the launch runs the untiled kernel
     fewer, share = None, 0
@@ -217,20 +217,20 @@ def _versions(analysis: Analysis, file: str, transposed: frozenset, note: str = 
         blocks = _blocks(main) if share == 1 else kir.Bin("*", _blocks(main), const(share, target.INDEX))
         fills = kir.Bin(">=", blocks, kir.Ref(target.MULTIPROCESSORS_NAME))
         condition = fills if condition is None else kir.Bin("&&", condition, fills)
-        why = _joined(f"{schedule.block.register.points} points a thread", why)
+        why = joined(f"{schedule.block.register.points} points a thread", why)
     versions = []
     if main.divisible:
         scalar = lower_schedule(analysis, schedule, file, vectors=False, transposed=transposed)
         scalar = dataclasses.replace(scalar, name=scalar.name + "_scalar")
         if _vectors_verified(main):  # else the scalar kernel alone
-            versions.append(kir.Version(main, both(condition, _aligned(main)), _joined(ALIGNED, note), share))
+            versions.append(kir.Version(main, both(condition, _aligned(main)), joined(ALIGNED, note), share))
             single = ", in one buffer where two would spill registers" \
                 if scalar.shared_bytes < main.shared_bytes else ""
             why = f"scalar copies for the other sizes{single}" + (f"; {why}" if fallback else "")
         main = scalar
-    versions.append(kir.Version(main, condition, _joined(why, note) or "the only version", share))
+    versions.append(kir.Version(main, condition, joined(why, note) or "the only version", share))
     if fewer is not None:
-        versions.append(kir.Version(fewer, _launch_condition(plan, fewer), _joined(
+        versions.append(kir.Version(fewer, _launch_condition(plan, fewer), joined(
             "one point a thread: the micro-tile's grid would leave SMs without a block",
             describe_thresholds(plan.thresholds) if plan.thresholds else "", note)))
     if fallback:
@@ -268,32 +268,14 @@ def _blocks(k: kir.Kernel):
     return out if out is not None else const(1)
 
 
-def _joined(*parts) -> str:
-    return "; ".join(p for p in parts if p)
-
-
-def _product(sizes: tuple, wide: bool = False):
-    """Sizes multiplied (64-bit where there are several, or where `wide`)."""
-    terms = [const(s) if isinstance(s, int) else kir.Ref(s) for s in sizes]
-    out = terms[0] if len(terms) == 1 and not wide else kir.Cast(target.INDEX, terms[0])
-    for t in terms[1:]:
-        out = kir.Bin("*", out, t)
-    return out
-
-
 def _fits_int(k: T.Kernel):
     """The launch condition under which every array of two or more dimensions
     (parameters and outputs) has fewer than 2^31 elements; None when there is none."""
     shapes = [p.type.shape for p in k.params if isinstance(p.type, Array) and len(p.type.shape) > 1]
     if len(k.levels) > 1:
         shapes.append(tuple(lv.size for lv in k.levels))
-    conds = []
-    for shape in dict.fromkeys(tuple(size_name(s) for s in sh) for sh in shapes):
-        count = None
-        for s in shape:
-            term = const(s) if isinstance(s, int) else kir.Ref(s)
-            count = kir.Cast(target.INDEX, term) if count is None else kir.Bin("*", count, term)
-        conds.append(kir.Bin("<=", count, const(target.INT_MAX, target.INDEX)))
+    conds = [kir.Bin("<=", product(shape, wide=True), const(target.INT_MAX, target.INDEX))
+             for shape in dict.fromkeys(tuple(size_name(s) for s in sh) for sh in shapes)]
     return all_of(conds) if conds else None
 
 

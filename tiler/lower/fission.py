@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from .. import kir, target
+from .. import kir
 from ..analyse.fission import FissionPlan
 from ..errors import CompilerBug
 from .params import program_stem
-from .values import all_of, const
+from .values import all_of, const, joined, product
 
 MOST_SPLIT = 3  # the fold's split versions kept (a warp, 1024 threads, 256 threads a row)
 
@@ -38,7 +38,7 @@ def with_fission(module: kir.Module, analysis, lower, file: str) -> kir.Module:
     gate = all_of([kir.Bin(">=", kir.Ref(g.size), const(g.least)) for g in plan.gates]) if plan.gates else None
     rival = next((v.rival for v in module.versions if v.rival and not v.kernel.wide), "")
     first = pairs[0].kernel
-    scratch = kir.Scratch(plan.fission.scratch, _output(first).ctype, _count(_output(first).shape),
+    scratch = kir.Scratch(plan.fission.scratch, _output(first).ctype, product(_output(first).shape, wide=True),
                           "the value of every pair, which the fold reads")
     out = []
     for fold in folds:
@@ -55,16 +55,12 @@ def with_fission(module: kir.Module, analysis, lower, file: str) -> kir.Module:
                 dataclasses.replace(k, name=k.name + suffix, params=params, stages=(pair.kernel,),
                                     scratch=(scratch,)),
                 all_of(conds) if conds else None,
-                _joined("the pairs' values first" + (f" ({pair.why})" if n and pair.why else ""), fold.why),
+                joined("the pairs' values first" + (f" ({pair.why})" if n and pair.why else ""), fold.why),
                 grid_share=pair.grid_share, rival=rival, fissioned=True))
     names = [v.kernel.name for v in out + list(module.versions)]
     if len(set(names)) != len(names):
         raise CompilerBug(f"two versions of {file} would share a kernel's name")
     return dataclasses.replace(module, versions=tuple(out) + module.versions)
-
-
-def _joined(*parts: str) -> str:
-    return "; ".join(p for p in parts if p)
 
 
 def _pairs_versions(m: kir.Module, scratch: str) -> list[kir.Version]:
@@ -87,9 +83,10 @@ def _pairs_versions(m: kir.Module, scratch: str) -> list[kir.Version]:
 
 def _fold_versions(m: kir.Module) -> list[kir.Version]:
     """The fold's 32-bit versions that read in place in one kernel: those
-    that split rows among threads, then its last (it runs at any size). (Its
-    tiled version of short rows is left out: on bilinear_rows' fold it
-    spills, 255 registers.)"""
+    that split rows among threads, then its last (it runs at any size).
+    Its tiled versions (rows staged to coalesce) are left out: they spilled
+    when they were tried (before a chunk's copies shared their unroll) and
+    have not been timed as a fold of pairs since."""
     ok = [v for v in m.versions if not (v.kernel.wide or v.kernel.transposes or v.kernel.stages or
                                         v.kernel.fixed or v.kernel.bounds)]
     return [v for v in ok[:-1] if v.kernel.lanes][:MOST_SPLIT] + ok[-1:]
@@ -100,11 +97,3 @@ def _output(k: kir.Kernel) -> kir.Param:
     if len(outs) != 1:
         raise CompilerBug(f"the pairs' kernel {k.name} has {len(outs)} outputs")
     return outs[0]
-
-
-def _count(shape: tuple):
-    count = None
-    for s in shape:
-        term = const(s) if isinstance(s, int) else kir.Ref(s)
-        count = kir.Cast(target.INDEX, term) if count is None else kir.Bin("*", count, term)
-    return count

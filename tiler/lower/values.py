@@ -89,6 +89,20 @@ def both(a, b):
     return b if a is None else a if b is None else kir.Bin("&&", a, b)
 
 
+def product(sizes: tuple, wide: bool = False):
+    """Sizes (names or numbers) multiplied (64-bit where there are several, or where `wide`)."""
+    terms = [const(s) if isinstance(s, int) else kir.Ref(s) for s in sizes]
+    out = terms[0] if len(terms) == 1 and not wide else kir.Cast(target.INDEX, terms[0])
+    for t in terms[1:]:
+        out = kir.Bin("*", out, t)
+    return out
+
+
+def joined(*parts: str) -> str:
+    """A version's reasons, the empty ones left out."""
+    return "; ".join(p for p in parts if p)
+
+
 def _is(e, v) -> bool:
     return isinstance(e, kir.Const) and e.value == v
 

@@ -11,6 +11,7 @@ import math
 from .. import target
 from ..analyse import Analysis
 from ..analyse.blocks import stream_kind
+from ..analyse.fission import FissionPlan
 from ..analyse.reductions import tests_text
 from ..analyse.registers import expected_registers
 from ..analyse.schedule import Math, describe_copy, describe_pipeline, describe_reads, describe_thresholds, launch_tests
@@ -78,7 +79,7 @@ def _fission(a: Analysis) -> dict | None:
     f = a.fission
     if f is None:
         return None
-    if not hasattr(f, "gates"):
+    if not isinstance(f, FissionPlan):
         return {"fissioned": False, "reason": f.reason}
     b = f.values.block
     tile = b.register.sizes if b.register is not None else None
