@@ -229,30 +229,32 @@ class Gpu:
     def _run(self, k: kir.Kernel, cuda: str, inputs: dict, sizes: dict, repeat: int, device, outputs_on):
         drv = self.drv
         fn = self._function_for(cuda, k)
-        args, outputs, keep, transposes, by_name = [], [], [], [], {}
-        for p in dict((p.name, p) for s in reversed(k.launches) for p in s.params).values():  # (once a name)
+        outputs, keep, transposes, by_name = [], [], [], {}
+        params: dict[str, kir.Param] = {}  # every launch's, once a name (the kernel's first: its outputs' order)
+        for s in (k, *k.stages):
+            for p in s.params:
+                params.setdefault(p.name, p)
+        for p in params.values():
             if p.role == "input":
                 arg = self._input(p, inputs, sizes, device, keep)
                 if p.transposed:  # the launch's copy of the array, its last two axes swapped
                     arg = self._transposition(p, arg, cuda, sizes, keep, transposes)
-                args.append(arg)
             elif p.role == "output" and outputs_on is not None:
                 made = interop.allocator(outputs_on)(_shape(p, sizes), np.dtype(NUMPY[p.ctype]), POISON[p.ctype])
                 outputs.append((None, made.owner))
-                args.append(np.uintp(made.pointer))
+                arg = np.uintp(made.pointer)
             elif p.role == "output":
                 host = np.full(_shape(p, sizes), POISON[p.ctype], dtype=NUMPY[p.ctype])
-                buf = drv.to_device(host)
-                keep.append(buf)
-                outputs.append((buf, host))
-                args.append(buf)
+                arg = drv.to_device(host)
+                keep.append(arg)
+                outputs.append((arg, host))
             elif p.role == "size":
-                args.append(np.int32(sizes[p.source]))
+                arg = np.int32(sizes[p.source])
             elif p.role == kir.SCRATCH:
-                args.append(self._scratch(k, p, sizes, keep))
+                arg = self._scratch(k, p, sizes, keep)
             else:
-                args.append(NUMPY[p.ctype](inputs[p.source]))
-            by_name[p.name] = args.pop()
+                arg = NUMPY[p.ctype](inputs[p.source])
+            by_name[p.name] = arg
         args = [by_name[p.name] for p in k.params]
         shared = k.dynamic_shared_bytes
         grid = k.grid_dims(sizes)
