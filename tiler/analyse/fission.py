@@ -7,9 +7,10 @@ read once: 8 bytes a pair in f32) and for a second launch, and win where a
 pair costs a loop over its rows: the pairs' kernel is register-tiled over
 both dimensions, where one thread a point reread every row from shared
 memory (or global memory, where rows did not fit). The launch runs them
-where the rows are at least `ROWS` (the register tile's extent along them:
-fewer would leave most of each tile idle) and a pair's loop at least `WORK`
-long. Measured on k-means (benchmarks/experiments/fission.py, H100): at a
+where the rows fill at least one of the pairs' block tiles along them (the
+plan's threads times its register tile there: 128 for 16 threads of 8 pairs;
+fewer would leave most of each tile idle), and are at least `ROWS` (the fewest
+measured), and a pair's loop is at least `WORK` long. Measured on k-means (benchmarks/experiments/fission.py, H100): at a
 loop of 64 the fold as written won at 128, 256 and 1,024 rows (1.1x to
 1.5x); from 128 the fissioned versions won, 1.5x to 130x. They are raced
 against the untiled kernel like every tiled version.
@@ -24,7 +25,7 @@ from ..kernel import kernel_of
 from ..kernel.fission import Fission, array_names, candidate, fission, trip_count
 from .options import Options
 
-ROWS = 128  # rows (the second dimension of the pairs) from which the fissioned versions run
+ROWS = 128  # the fewest rows the fissioned versions were measured to win at (k-means, 128 centres)
 WORK = 128  # a pair's loop length from which they run (measured: at 64 the fold as written won)
 
 
@@ -64,9 +65,6 @@ def fission_plan(kernel: T.Kernel, options: Options, analyse) -> FissionPlan | N
         return NoFission("fission is off (--no-fission)")
     if options.steers_schedule():
         return NoFission("an option steers the schedule of the kernel as written")
-    gates, why = _gates(found, options)
-    if gates is None:
-        return NoFission(why)
     parts = fission(kernel, found)
     # the user's options (none steers the schedule: above), the parts not fissioned again
     own = dataclasses.replace(options, no_fission=True)
@@ -75,6 +73,9 @@ def fission_plan(kernel: T.Kernel, options: Options, analyse) -> FissionPlan | N
     fold = analyse(kernel_of(T.Program("", parts.fold, {}), promote, loops, False), own)
     if not values.tiled:
         return NoFission("the kernel of the pairs would not be tiled")
+    gates, why = _gates(found, options, max(_tile_rows(values.block), ROWS))
+    if gates is None:
+        return NoFission(why)
     value = found.let.binders[0].name
     tiled = "register-tiled" if values.block.register is not None else "tiled"
     reason = (f"`{value}` ({found.let.span.line}:{found.let.span.col}) reads no accumulator of the fold over the "
@@ -83,17 +84,24 @@ def fission_plan(kernel: T.Kernel, options: Options, analyse) -> FissionPlan | N
     return FissionPlan(parts, values, fold, gates, reason)
 
 
-def _gates(found, options: Options) -> tuple[tuple[Gate, ...] | None, str]:
+def _tile_rows(block) -> int:
+    """The rows one block of the pairs' kernel covers (dimension 1: threads
+    along it, times the points a thread takes there)."""
+    return block.extents[1] * (block.register.sizes[1] if block.register is not None else 1)
+
+
+def _gates(found, options: Options, least_rows: int) -> tuple[tuple[Gate, ...] | None, str]:
     """The launch tests, those on sizes known now decided now: the rows at
-    least ROWS; a pair's loops (its outermost ones) at least WORK long, one
-    of them enough."""
+    least `least_rows`; a pair's loops
+    (its outermost ones) at least WORK long, one of them enough."""
     value = options.known_size
     gates = []
     rows = value(found.length)
-    if rows is not None and rows < ROWS:
-        return None, f"rows: {rows}, fewer than {ROWS}, do not pay for storing every pair"
+    if rows is not None and rows < least_rows:
+        return None, f"rows: {rows}, fewer than {least_rows}, do not pay for storing " \
+                     "every pair"
     if rows is None:
-        gates.append(Gate(found.length.name, ROWS, "rows"))
+        gates.append(Gate(found.length.name, least_rows, "rows"))
     lengths = [trip_count(x) for x in found.loops]
     if any(n is not None and value(n) is not None and value(n) >= WORK for n in lengths):
         return tuple(gates), ""  # a loop long enough, known now
