@@ -774,6 +774,29 @@ fun [int, n] main([int, n] xs, [int, m] t) =
         assert wrapped in run_all((ROOT / path).read_text(), path)["render"], path
 
 
+def test_a_64_bit_offset_starts_with_one_widening_multiply():
+    """The product that makes a flat offset 64-bit (an int index times an int
+    size) is spelled tiler_wide_mul, tiler.cuh's PTX mul.wide.s32: written as
+    C, ptxas miscompiled two copy loops of the same shape around it (seeds
+    640373 and 304335, in tests/programs/regress/). Only ints are multiplied
+    so: a 64-bit constant or a product already 64-bit stays C's."""
+    from tiler.lower.values import const, mul
+
+    path = PROGRAMS / "regress" / "fuzz640373.fut"
+    module = run_all(path.read_text(), path.name)
+    wide = next(k for k in module["verify"].kernels if k.name.endswith("_tiled_wide"))
+    body = module["render"].split(wide.name + "(", 1)[1]
+    body = body[:body.index("\n}\n")]
+    assert "(long long)" not in body
+    assert body.count("M2[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r") == 4
+    n, m, i = kir.Ref("n"), kir.Ref("m"), kir.Ref("i")
+    wide_n = kir.Cast(target.INDEX, n)
+    assert mul(i, wide_n).widen and mul(wide_n, i).widen
+    assert not mul(wide_n, const(1 << 40, target.INDEX)).widen
+    assert not mul(mul(i, wide_n), kir.Cast(target.INDEX, m)).widen
+    assert not mul(i, m).widen
+
+
 def test_buffers_follow_the_chunks_a_stream_really_has():
     """A stream's known length caps its buffers (one chunk: one buffer, no
     cp.async), but not that of a loop's rows streamed end to end (the

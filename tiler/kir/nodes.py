@@ -43,12 +43,15 @@ class BlockIdx:
 # the program's wraps around (two's complement, as the language says), which C
 # leaves undefined for signed types and nvcc's optimiser exploits; None for
 # tiler's own index arithmetic, floats and comparisons.
+# `widen` on a `*` of two ints, one of them cast to long long: a product that
+# starts a 64-bit offset, spelled as one widening multiply (target.WIDE_MUL).
 @dataclass(frozen=True)
 class Bin:
     op: str
     a: object
     b: object
     wrap: str | None = None
+    widen: bool = False
 
 
 @dataclass(frozen=True)

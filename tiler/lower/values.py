@@ -133,7 +133,18 @@ def mul(a, b):
         return const(0)
     if isinstance(a, kir.Const) and isinstance(b, kir.Const):
         return const(a.value * b.value, a.ctype)
+    if (_widened(b) and _int(a)) or (_widened(a) and _int(b)):  # int times int made 64-bit: one widening multiply
+        return kir.Bin("*", a, b, widen=True)
     return kir.Bin("*", a, b)
+
+
+def _widened(e) -> bool:
+    return isinstance(e, kir.Cast) and e.ctype == target.INDEX and _int(e.a)
+
+
+def _int(e) -> bool:
+    """Int arithmetic: no 64-bit cast and no 64-bit constant in it (kernels declare no 64-bit variables)."""
+    return narrow(e) and not any(isinstance(x, kir.Const) and x.ctype != "int" for x in kir.walk(e))
 
 
 def minimum(a, b):

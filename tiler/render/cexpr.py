@@ -19,7 +19,7 @@ def _const_prec(e) -> int:
 
 
 _PRECEDENCE = {  # a node class's precedence (a table: one lookup a node where a chain of tests took up to seven)
-    kir.Bin: lambda e: UNARY if e.wrap else BINARY[e.op], kir.Un: lambda e: UNARY, kir.Cast: lambda e: UNARY,
+    kir.Bin: lambda e: UNARY if e.wrap else ATOM if e.widen else BINARY[e.op], kir.Un: lambda e: UNARY, kir.Cast: lambda e: UNARY,
     kir.Select: lambda e: TERNARY, kir.Load: lambda e: POSTFIX, kir.Lane: lambda e: POSTFIX,
     kir.VecLoad: lambda e: UNARY, kir.Const: _const_prec, kir.Ref: lambda e: ATOM,
     kir.ThreadIdx: lambda e: ATOM, kir.BlockIdx: lambda e: ATOM, kir.Call: lambda e: ATOM,
@@ -74,6 +74,9 @@ def _bin(e) -> str:
     of all the levels below it (a 50,000-term sum: 0.4 s)."""
     if e.wrap:
         return _wrapped(e)
+    if e.widen:  # (one operand is the int cast to 64 bits)
+        a, b = (e.a.a, e.b) if isinstance(e.a, kir.Cast) else (e.a, e.b.a)
+        return f"{target.WIDE_MUL}({_c(a, 0)}, {_c(b, 0)})"
     p, rights = BINARY[e.op], []
     while type(e) is kir.Bin and not e.wrap and BINARY[e.op] == p:  # (the left operand needs no parentheses)
         b = e.b

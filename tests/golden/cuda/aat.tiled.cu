@@ -95,6 +95,23 @@ __device__ __forceinline__ int tiler_min(int a, int b) {
   return r;
 }
 
+// A 64-bit flat offset's first product, an int index times an int size, as
+// one PTX mul.wide.s32 the front end cannot see through. Written as C, the
+// front end rewrote two sibling copy loops of a 64-bit-offset kernel into one
+// register reused as both loops' index, and ptxas (CUDA 13.0, sm_90, -O1 and
+// up) then started the second loop where the first had ended: wrong values
+// or shared-memory writes past the tile (tests/FUZZ.md, seeds 304335 and
+// 640373). The host's copy (launch conditions) is plain C.
+__host__ __device__ __forceinline__ long long tiler_wide_mul(int a, int b) {
+#ifdef __CUDA_ARCH__
+  long long r;
+  asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return (long long)a * b;
+#endif
+}
+
 // --fast-math's square roots: the hardware approximations, flushing
 // subnormals to zero, without the extra steps IEEE-exact results take.
 __device__ __forceinline__ float tiler_rsqrt_approx(float x) {
@@ -740,7 +757,7 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r = t_ / 16;
         const int e = t_ % 16;
-        tiler_cp_async<4>(&sh_uc[e * 132 + r], &A[tiler_min(tiler_block_y * 128 + r, n - 1) * (long long)d + e], true);
+        tiler_cp_async<4>(&sh_uc[e * 132 + r], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r, n - 1), d) + e], true);
       }
       // asynchronous copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
       #pragma unroll
@@ -748,7 +765,7 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_2 = t_ / 16;
         const int e_2 = t_ % 16;
-        tiler_cp_async<4>(&sh_vc[e_2 * 132 + r_2], &A[tiler_min(blockIdx.x * 128 + r_2, n - 1) * (long long)d + e_2], true);
+        tiler_cp_async<4>(&sh_vc[e_2 * 132 + r_2], &A[tiler_wide_mul(tiler_min(blockIdx.x * 128 + r_2, n - 1), d) + e_2], true);
       }
     }
     tiler_cp_async_commit();
@@ -759,7 +776,7 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_3 = t_ / 16;
         const int e_3 = t_ % 16;
-        tiler_cp_async<4>(&sh_uc_2[e_3 * 132 + r_3], &A[tiler_min(tiler_block_y * 128 + r_3, n - 1) * (long long)d + (16 + e_3)], true);
+        tiler_cp_async<4>(&sh_uc_2[e_3 * 132 + r_3], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_3, n - 1), d) + (16 + e_3)], true);
       }
       // asynchronous copy: 128 x 16 tile of A into sh_vc_2, chunk fastest  // aat.fut:8
       #pragma unroll
@@ -767,7 +784,7 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_4 = t_ / 16;
         const int e_4 = t_ % 16;
-        tiler_cp_async<4>(&sh_vc_2[e_4 * 132 + r_4], &A[tiler_min(blockIdx.x * 128 + r_4, n - 1) * (long long)d + (16 + e_4)], true);
+        tiler_cp_async<4>(&sh_vc_2[e_4 * 132 + r_4], &A[tiler_wide_mul(tiler_min(blockIdx.x * 128 + r_4, n - 1), d) + (16 + e_4)], true);
       }
     }
     tiler_cp_async_commit();
@@ -781,7 +798,7 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
           const int r_5 = t_ / 16;
           const int e_5 = t_ % 16;
-          tiler_cp_async<4>(&sh_uc_3[e_5 * 132 + r_5], &A[tiler_min(tiler_block_y * 128 + r_5, n - 1) * (long long)d + (kk + 32 + e_5)], true);
+          tiler_cp_async<4>(&sh_uc_3[e_5 * 132 + r_5], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_5, n - 1), d) + (kk + 32 + e_5)], true);
         }
         // asynchronous copy: 128 x 16 tile of A into sh_vc_3, chunk fastest  // aat.fut:8
         #pragma unroll
@@ -789,7 +806,7 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
           const int r_6 = t_ / 16;
           const int e_6 = t_ % 16;
-          tiler_cp_async<4>(&sh_vc_3[e_6 * 132 + r_6], &A[tiler_min(blockIdx.x * 128 + r_6, n - 1) * (long long)d + (kk + 32 + e_6)], true);
+          tiler_cp_async<4>(&sh_vc_3[e_6 * 132 + r_6], &A[tiler_wide_mul(tiler_min(blockIdx.x * 128 + r_6, n - 1), d) + (kk + 32 + e_6)], true);
         }
       }
       tiler_cp_async_commit();
@@ -864,7 +881,7 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_7 = t_ / 16;
             const int e_7 = t_ % 16;
-            tiler_cp_async<4>(&sh_uc[e_7 * 132 + r_7], &A[tiler_min(tiler_block_y * 128 + r_7, n - 1) * (long long)d + (kk + 16 + 32 + e_7)], true);
+            tiler_cp_async<4>(&sh_uc[e_7 * 132 + r_7], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_7, n - 1), d) + (kk + 16 + 32 + e_7)], true);
           }
           // asynchronous copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
           #pragma unroll
@@ -872,7 +889,7 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_8 = t_ / 16;
             const int e_8 = t_ % 16;
-            tiler_cp_async<4>(&sh_vc[e_8 * 132 + r_8], &A[tiler_min(blockIdx.x * 128 + r_8, n - 1) * (long long)d + (kk + 16 + 32 + e_8)], true);
+            tiler_cp_async<4>(&sh_vc[e_8 * 132 + r_8], &A[tiler_wide_mul(tiler_min(blockIdx.x * 128 + r_8, n - 1), d) + (kk + 16 + 32 + e_8)], true);
           }
         }
         tiler_cp_async_commit();
@@ -948,7 +965,7 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_9 = t_ / 16;
             const int e_9 = t_ % 16;
-            tiler_cp_async<4>(&sh_uc_2[e_9 * 132 + r_9], &A[tiler_min(tiler_block_y * 128 + r_9, n - 1) * (long long)d + (kk + 32 + 32 + e_9)], true);
+            tiler_cp_async<4>(&sh_uc_2[e_9 * 132 + r_9], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_9, n - 1), d) + (kk + 32 + 32 + e_9)], true);
           }
           // asynchronous copy: 128 x 16 tile of A into sh_vc_2, chunk fastest  // aat.fut:8
           #pragma unroll
@@ -956,7 +973,7 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_10 = t_ / 16;
             const int e_10 = t_ % 16;
-            tiler_cp_async<4>(&sh_vc_2[e_10 * 132 + r_10], &A[tiler_min(blockIdx.x * 128 + r_10, n - 1) * (long long)d + (kk + 32 + 32 + e_10)], true);
+            tiler_cp_async<4>(&sh_vc_2[e_10 * 132 + r_10], &A[tiler_wide_mul(tiler_min(blockIdx.x * 128 + r_10, n - 1), d) + (kk + 32 + 32 + e_10)], true);
           }
         }
         tiler_cp_async_commit();
@@ -1032,14 +1049,14 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_11 = t_ / 16;
         const int e_11 = t_ % 16;
-        sh_uc[e_11 * 132 + r_11] = kk_last + e_11 < d ? A[tiler_min(tiler_block_y * 128 + r_11, n - 1) * (long long)d + (kk_last + e_11)] : (float)0;
+        sh_uc[e_11 * 132 + r_11] = kk_last + e_11 < d ? A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_11, n - 1), d) + (kk_last + e_11)] : (float)0;
       }
       // cooperative copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_12 = t_ / 16;
         const int e_12 = t_ % 16;
-        sh_vc[e_12 * 132 + r_12] = kk_last + e_12 < d ? A[tiler_min(blockIdx.x * 128 + r_12, n - 1) * (long long)d + (kk_last + e_12)] : (float)0;
+        sh_vc[e_12 * 132 + r_12] = kk_last + e_12 < d ? A[tiler_wide_mul(tiler_min(blockIdx.x * 128 + r_12, n - 1), d) + (kk_last + e_12)] : (float)0;
       }
       __syncthreads();  // the tiles are written
       float acc_5[64];  // aat.fut:9
@@ -1113,7 +1130,7 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
           #pragma unroll
           for (int L1_ = 0; L1_ < 4; L1_ += 1) {
             if (gtid0[G0_ * 4 + L0_] < n && gtid1[G1_ * 4 + L1_] < n) {
-              out0[gtid0[G0_ * 4 + L0_] * (long long)n + gtid1[G1_ * 4 + L1_]] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:5
+              out0[tiler_wide_mul(gtid0[G0_ * 4 + L0_], n) + gtid1[G1_ * 4 + L1_]] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:5
             }
           }
         }
@@ -1133,11 +1150,11 @@ tiler_aat_untiled_wide(const float* __restrict__ A, float* __restrict__ out0, in
       float acc = 0.0f;  // aat.fut:8
       float acc_2 = acc;  // aat.fut:9
       for (int k = 0; k < d; k += 1) {  // aat.fut:9
-        acc_2 = acc_2 + A[gtid0 * (long long)d + k] * A[gtid1 * (long long)d + k];
+        acc_2 = acc_2 + A[tiler_wide_mul(gtid0, d) + k] * A[tiler_wide_mul(gtid1, d) + k];
       }
       acc = acc_2;
       if (gtid0 < n && gtid1 < n) {
-        out0[gtid0 * (long long)n + gtid1] = acc;  // aat.fut:5
+        out0[tiler_wide_mul(gtid0, n) + gtid1] = acc;  // aat.fut:5
       }
     }
   }

@@ -88,6 +88,23 @@ __device__ __forceinline__ int tiler_min(int a, int b) {
   return r;
 }
 
+// A 64-bit flat offset's first product, an int index times an int size, as
+// one PTX mul.wide.s32 the front end cannot see through. Written as C, the
+// front end rewrote two sibling copy loops of a 64-bit-offset kernel into one
+// register reused as both loops' index, and ptxas (CUDA 13.0, sm_90, -O1 and
+// up) then started the second loop where the first had ended: wrong values
+// or shared-memory writes past the tile (tests/FUZZ.md, seeds 304335 and
+// 640373). The host's copy (launch conditions) is plain C.
+__host__ __device__ __forceinline__ long long tiler_wide_mul(int a, int b) {
+#ifdef __CUDA_ARCH__
+  long long r;
+  asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return (long long)a * b;
+#endif
+}
+
 // --fast-math's square roots: the hardware approximations, flushing
 // subnormals to zero, without the extra steps IEEE-exact results take.
 __device__ __forceinline__ float tiler_rsqrt_approx(float x) {
@@ -295,7 +312,7 @@ tiler_kmeans_tiled_wide(const float* __restrict__ points, const float* __restric
     // asynchronous copy: one run of 8704 elements of points into sh_p, 4 at a time  // kmeans.fut:8
     for (int t_ = threadIdx.x; t_ < 2176; t_ += 256) {
       const int e_2 = t_ * 4;
-      tiler_cp_async<16>(&sh_p[e_2], &points[blockIdx.x * 256 * (long long)34 + e_2], true);
+      tiler_cp_async<16>(&sh_p[e_2], &points[tiler_wide_mul(blockIdx.x * 256, 34) + e_2], true);
     }
     tiler_cp_async_commit();
     tiler_cp_async_wait<0>();
@@ -305,7 +322,7 @@ tiler_kmeans_tiled_wide(const float* __restrict__ points, const float* __restric
       const int t_ = threadIdx.x + c_ * 256;
       const int r = t_ / 34;
       const int e = t_ % 34;
-      sh_p[r * 34 + e] = points[tiler_min(blockIdx.x * 256 + r, n - 1) * (long long)34 + e];
+      sh_p[r * 34 + e] = points[tiler_wide_mul(tiler_min(blockIdx.x * 256 + r, n - 1), 34) + e];
     }
   }
   __syncthreads();  // the rows are written
@@ -316,7 +333,7 @@ tiler_kmeans_tiled_wide(const float* __restrict__ points, const float* __restric
     for (int t_ = threadIdx.x; t_ < 544; t_ += 256) {
       const int r_3 = t_ / 34;
       const int e_3 = t_ % 34;
-      sh_cc[r_3 * 34 + e_3] = centres[(kk + r_3) * (long long)34 + e_3];
+      sh_cc[r_3 * 34 + e_3] = centres[tiler_wide_mul(kk + r_3, 34) + e_3];
     }
     __syncthreads();  // the tiles are written
     int best_2 = best;  // kmeans.fut:11
@@ -345,7 +362,7 @@ tiler_kmeans_tiled_wide(const float* __restrict__ points, const float* __restric
     for (int t_ = threadIdx.x; t_ < 544; t_ += 256) {
       const int r_4 = t_ / 34;
       const int e_4 = t_ % 34;
-      sh_cc[r_4 * 34 + e_4] = kk_last + r_4 < k ? centres[(kk_last + r_4) * (long long)34 + e_4] : (float)0;
+      sh_cc[r_4 * 34 + e_4] = kk_last + r_4 < k ? centres[tiler_wide_mul(kk_last + r_4, 34) + e_4] : (float)0;
     }
     __syncthreads();  // the tiles are written
     int best_3 = best;  // kmeans.fut:11
@@ -384,7 +401,7 @@ tiler_kmeans_untiled_wide(const float* __restrict__ points, const float* __restr
     for (int j = 0; j < k; j += 1) {  // kmeans.fut:11
       float s = 0.0f;  // kmeans.fut:12
       for (int f = 0; f < d; f += 1) {  // kmeans.fut:12
-        const float t = points[gtid0 * (long long)d + f] - centres[j * (long long)d + f];  // kmeans.fut:13
+        const float t = points[tiler_wide_mul(gtid0, d) + f] - centres[tiler_wide_mul(j, d) + f];  // kmeans.fut:13
         s = s + t * t;
       }
       const int best_next = s < bestd_2 ? (int)((unsigned)0 + (unsigned)j) : best_2;

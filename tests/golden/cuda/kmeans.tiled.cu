@@ -255,6 +255,23 @@ __device__ __forceinline__ int tiler_min(int a, int b) {
   return r;
 }
 
+// A 64-bit flat offset's first product, an int index times an int size, as
+// one PTX mul.wide.s32 the front end cannot see through. Written as C, the
+// front end rewrote two sibling copy loops of a 64-bit-offset kernel into one
+// register reused as both loops' index, and ptxas (CUDA 13.0, sm_90, -O1 and
+// up) then started the second loop where the first had ended: wrong values
+// or shared-memory writes past the tile (tests/FUZZ.md, seeds 304335 and
+// 640373). The host's copy (launch conditions) is plain C.
+__host__ __device__ __forceinline__ long long tiler_wide_mul(int a, int b) {
+#ifdef __CUDA_ARCH__
+  long long r;
+  asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return (long long)a * b;
+#endif
+}
+
 // --fast-math's square roots: the hardware approximations, flushing
 // subnormals to zero, without the extra steps IEEE-exact results take.
 __device__ __forceinline__ float tiler_rsqrt_approx(float x) {
@@ -1639,7 +1656,7 @@ tiler_kmeans_tiled_wide_bounded(const float* __restrict__ points, const float* _
     const int t_ = threadIdx.x + c_ * 128;
     const int r = t_ / 64;
     const int e = t_ % 64;
-    sh_p[r * 65 + e] = e < d ? points[tiler_min(blockIdx.x * 128 + r, n - 1) * (long long)d + e] : (float)0;
+    sh_p[r * 65 + e] = e < d ? points[tiler_wide_mul(tiler_min(blockIdx.x * 128 + r, n - 1), d) + e] : (float)0;
   }
   __syncthreads();  // the rows are written
   int best = 0;  // kmeans.fut:10
@@ -1650,7 +1667,7 @@ tiler_kmeans_tiled_wide_bounded(const float* __restrict__ points, const float* _
       const int t_ = threadIdx.x + c_ * 128;
       const int r_2 = t_ / 64;
       const int e_2 = t_ % 64;
-      sh_cc[r_2 * 64 + e_2] = e_2 < d ? centres[(kk + r_2) * (long long)d + e_2] : (float)0;
+      sh_cc[r_2 * 64 + e_2] = e_2 < d ? centres[tiler_wide_mul(kk + r_2, d) + e_2] : (float)0;
     }
     __syncthreads();  // the tiles are written
     int best_2 = best;  // kmeans.fut:11
@@ -1729,7 +1746,7 @@ tiler_kmeans_tiled_wide_bounded(const float* __restrict__ points, const float* _
       const int t_ = threadIdx.x + c_ * 128;
       const int r_3 = t_ / 64;
       const int e_3 = t_ % 64;
-      sh_cc[r_3 * 64 + e_3] = kk_last + r_3 < k && e_3 < d ? centres[(kk_last + r_3) * (long long)d + e_3] : (float)0;
+      sh_cc[r_3 * 64 + e_3] = kk_last + r_3 < k && e_3 < d ? centres[tiler_wide_mul(kk_last + r_3, d) + e_3] : (float)0;
     }
     __syncthreads();  // the tiles are written
     int best_3 = best;  // kmeans.fut:11
@@ -1829,7 +1846,7 @@ tiler_kmeans_untiled_wide(const float* __restrict__ points, const float* __restr
     for (int j = 0; j < k; j += 1) {  // kmeans.fut:11
       float s = 0.0f;  // kmeans.fut:12
       for (int f = 0; f < d; f += 1) {  // kmeans.fut:12
-        const float t = points[gtid0 * (long long)d + f] - centres[j * (long long)d + f];  // kmeans.fut:13
+        const float t = points[tiler_wide_mul(gtid0, d) + f] - centres[tiler_wide_mul(j, d) + f];  // kmeans.fut:13
         s = s + t * t;
       }
       const int best_next = s < bestd_2 ? (int)((unsigned)0 + (unsigned)j) : best_2;

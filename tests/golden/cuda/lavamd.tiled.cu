@@ -111,6 +111,23 @@ __device__ __forceinline__ int tiler_min(int a, int b) {
   return r;
 }
 
+// A 64-bit flat offset's first product, an int index times an int size, as
+// one PTX mul.wide.s32 the front end cannot see through. Written as C, the
+// front end rewrote two sibling copy loops of a 64-bit-offset kernel into one
+// register reused as both loops' index, and ptxas (CUDA 13.0, sm_90, -O1 and
+// up) then started the second loop where the first had ended: wrong values
+// or shared-memory writes past the tile (tests/FUZZ.md, seeds 304335 and
+// 640373). The host's copy (launch conditions) is plain C.
+__host__ __device__ __forceinline__ long long tiler_wide_mul(int a, int b) {
+#ifdef __CUDA_ARCH__
+  long long r;
+  asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return (long long)a * b;
+#endif
+}
+
 // --fast-math's square roots: the hardware approximations, flushing
 // subnormals to zero, without the extra steps IEEE-exact results take.
 __device__ __forceinline__ float tiler_rsqrt_approx(float x) {
@@ -415,7 +432,7 @@ tiler_lavamd_tiled_wide(const float* __restrict__ AA, const int* __restrict__ in
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
         const int t_ = threadIdx.x + c_ * 256;
         const int e_2 = t_ % 512;
-        next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * (long long)p + e_2 / m] * (long long)m + e_2 % m];
+        next_invar_AArow_chunk[c_] = AA[inds_nhbs[tiler_wide_mul(i0, p) + e_2 / m] * (long long)m + e_2 % m];
       }
       // the prefetched tile of AA into sh_invar_AArow_chunk
       #pragma unroll
@@ -435,7 +452,7 @@ tiler_lavamd_tiled_wide(const float* __restrict__ AA, const int* __restrict__ in
         for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
           const int e_4 = t_ % 512;
-          next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * (long long)p + (kk2 + 512 + e_4) / m] * (long long)m + (kk2 + 512 + e_4) % m];
+          next_invar_AArow_chunk[c_] = AA[inds_nhbs[tiler_wide_mul(i0, p) + (kk2 + 512 + e_4) / m] * (long long)m + (kk2 + 512 + e_4) % m];
         }
       }
       float acc2_3 = acc2;  // lavamd.fut:15
@@ -462,7 +479,7 @@ tiler_lavamd_tiled_wide(const float* __restrict__ AA, const int* __restrict__ in
           for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
             const int t_ = threadIdx.x + c_ * 256;
             const int e_3 = t_ % 512;
-            next_invar_AArow_chunk[c_] = AA[inds_nhbs[i0 * (long long)p + (kk2 + 512 + 512 + e_3) / m] * (long long)m + (kk2 + 512 + 512 + e_3) % m];
+            next_invar_AArow_chunk[c_] = AA[inds_nhbs[tiler_wide_mul(i0, p) + (kk2 + 512 + 512 + e_3) / m] * (long long)m + (kk2 + 512 + 512 + e_3) % m];
           }
         }
         float acc2_2 = acc2;  // lavamd.fut:15
@@ -490,7 +507,7 @@ tiler_lavamd_tiled_wide(const float* __restrict__ AA, const int* __restrict__ in
         const int t_ = threadIdx.x + c_ * 256;
         const int r_5 = t_ / 512;
         const int e_5 = t_ % 512;
-        sh_invar_AArow_chunk[r_5 * 512 + e_5] = kk2_last + e_5 < joined ? AA[inds_nhbs[i0 * (long long)p + (kk2_last + e_5) / m] * (long long)m + (kk2_last + e_5) % m] : (float)0;
+        sh_invar_AArow_chunk[r_5 * 512 + e_5] = kk2_last + e_5 < joined ? AA[inds_nhbs[tiler_wide_mul(i0, p) + (kk2_last + e_5) / m] * (long long)m + (kk2_last + e_5) % m] : (float)0;
       }
       __syncthreads();  // the tiles are written
       float acc2_4 = acc2;  // lavamd.fut:15
@@ -504,7 +521,7 @@ tiler_lavamd_tiled_wide(const float* __restrict__ AA, const int* __restrict__ in
     #pragma unroll
     for (int G1_ = 0; G1_ < 4; G1_ += 1) {
       if (gtid0 < n && gtid1[G1_] < m) {
-        out0[gtid0 * (long long)m + gtid1[G1_]] = acc1;  // lavamd.fut:7
+        out0[tiler_wide_mul(gtid0, m) + gtid1[G1_]] = acc1;  // lavamd.fut:7
       }
     }
     __syncthreads();  // this pass's shared arrays are read before the next pass writes them
@@ -521,18 +538,18 @@ tiler_lavamd_untiled_wide(const float* __restrict__ AA, const int* __restrict__ 
       float acc1 = 0.0f;  // lavamd.fut:10
       float acc1_2 = acc1;  // lavamd.fut:11
       for (int k1 = 0; k1 < p; k1 += 1) {  // lavamd.fut:11
-        const int ind = inds_nhbs[gtid0 * (long long)p + k1];  // lavamd.fut:12
+        const int ind = inds_nhbs[tiler_wide_mul(gtid0, p) + k1];  // lavamd.fut:12
         float acc2 = acc1_2;  // lavamd.fut:14
         float acc2_2 = acc2;  // lavamd.fut:15
         for (int k2 = 0; k2 < m; k2 += 1) {  // lavamd.fut:15
-          acc2_2 = acc2_2 + AA[ind * (long long)m + k2] * 2.0f;
+          acc2_2 = acc2_2 + AA[tiler_wide_mul(ind, m) + k2] * 2.0f;
         }
         acc2 = acc2_2;
         acc1_2 = acc2;
       }
       acc1 = acc1_2;
       if (gtid0 < n && gtid1 < m) {
-        out0[gtid0 * (long long)m + gtid1] = acc1;  // lavamd.fut:7
+        out0[tiler_wide_mul(gtid0, m) + gtid1] = acc1;  // lavamd.fut:7
       }
     }
   }

@@ -56,6 +56,23 @@ __device__ __forceinline__ int tiler_min(int a, int b) {
   return r;
 }
 
+// A 64-bit flat offset's first product, an int index times an int size, as
+// one PTX mul.wide.s32 the front end cannot see through. Written as C, the
+// front end rewrote two sibling copy loops of a 64-bit-offset kernel into one
+// register reused as both loops' index, and ptxas (CUDA 13.0, sm_90, -O1 and
+// up) then started the second loop where the first had ended: wrong values
+// or shared-memory writes past the tile (tests/FUZZ.md, seeds 304335 and
+// 640373). The host's copy (launch conditions) is plain C.
+__host__ __device__ __forceinline__ long long tiler_wide_mul(int a, int b) {
+#ifdef __CUDA_ARCH__
+  long long r;
+  asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return (long long)a * b;
+#endif
+}
+
 // --fast-math's square roots: the hardware approximations, flushing
 // subnormals to zero, without the extra steps IEEE-exact results take.
 __device__ __forceinline__ float tiler_rsqrt_approx(float x) {
@@ -173,18 +190,18 @@ tiler_lavamd_untiled_wide(const float* __restrict__ AA, const int* __restrict__ 
       float acc1 = 0.0f;  // lavamd.fut:10
       float acc1_2 = acc1;  // lavamd.fut:11
       for (int k1 = 0; k1 < p; k1 += 1) {  // lavamd.fut:11
-        const int ind = inds_nhbs[gtid0 * (long long)p + k1];  // lavamd.fut:12
+        const int ind = inds_nhbs[tiler_wide_mul(gtid0, p) + k1];  // lavamd.fut:12
         float acc2 = acc1_2;  // lavamd.fut:14
         float acc2_2 = acc2;  // lavamd.fut:15
         for (int k2 = 0; k2 < m; k2 += 1) {  // lavamd.fut:15
-          acc2_2 = acc2_2 + AA[ind * (long long)m + k2] * 2.0f;
+          acc2_2 = acc2_2 + AA[tiler_wide_mul(ind, m) + k2] * 2.0f;
         }
         acc2 = acc2_2;
         acc1_2 = acc2;
       }
       acc1 = acc1_2;
       if (gtid0 < n && gtid1 < m) {
-        out0[gtid0 * (long long)m + gtid1] = acc1;  // lavamd.fut:7
+        out0[tiler_wide_mul(gtid0, m) + gtid1] = acc1;  // lavamd.fut:7
       }
     }
   }

@@ -120,6 +120,23 @@ __device__ __forceinline__ int tiler_min(int a, int b) {
   return r;
 }
 
+// A 64-bit flat offset's first product, an int index times an int size, as
+// one PTX mul.wide.s32 the front end cannot see through. Written as C, the
+// front end rewrote two sibling copy loops of a 64-bit-offset kernel into one
+// register reused as both loops' index, and ptxas (CUDA 13.0, sm_90, -O1 and
+// up) then started the second loop where the first had ended: wrong values
+// or shared-memory writes past the tile (tests/FUZZ.md, seeds 304335 and
+// 640373). The host's copy (launch conditions) is plain C.
+__host__ __device__ __forceinline__ long long tiler_wide_mul(int a, int b) {
+#ifdef __CUDA_ARCH__
+  long long r;
+  asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return (long long)a * b;
+#endif
+}
+
 // --fast-math's square roots: the hardware approximations, flushing
 // subnormals to zero, without the extra steps IEEE-exact results take.
 __device__ __forceinline__ float tiler_rsqrt_approx(float x) {
@@ -449,10 +466,10 @@ tiler_lavamd_rodinia_tiled_wide(float alpha, const int* __restrict__ nn, const i
     const int i0 = tiler_min(gtid0, b - 1);
     const int count = nn[i0];  // lavamd_rodinia.fut:10
     const int i1 = tiler_min(gtid1, p - 1);
-    const float vi = rv[i0 * (long long)p + i1];  // lavamd_rodinia.fut:12
-    const float xi = rx[i0 * (long long)p + i1];  // lavamd_rodinia.fut:12
-    const float yi = ry[i0 * (long long)p + i1];  // lavamd_rodinia.fut:12
-    const float zi = rz[i0 * (long long)p + i1];  // lavamd_rodinia.fut:12
+    const float vi = rv[tiler_wide_mul(i0, p) + i1];  // lavamd_rodinia.fut:12
+    const float xi = rx[tiler_wide_mul(i0, p) + i1];  // lavamd_rodinia.fut:12
+    const float yi = ry[tiler_wide_mul(i0, p) + i1];  // lavamd_rodinia.fut:12
+    const float zi = rz[tiler_wide_mul(i0, p) + i1];  // lavamd_rodinia.fut:12
     const int joined = count * p;  // lavamd_rodinia.fut:13
     float fv = 0.0f;  // lavamd_rodinia.fut:13
     float fx = 0.0f;  // lavamd_rodinia.fut:13
@@ -464,35 +481,35 @@ tiler_lavamd_rodinia_tiled_wide(float alpha, const int* __restrict__ nn, const i
         const int t_ = threadIdx.x + c_ * 256;
         const int r = t_ / 512;
         const int e = t_ % 512;
-        sh_vj[r * 512 + e] = rv[nei[i0 * (long long)27 + (kk + e) / p] * (long long)p + (kk + e) % p];
+        sh_vj[r * 512 + e] = rv[nei[tiler_wide_mul(i0, 27) + (kk + e) / p] * (long long)p + (kk + e) % p];
       }
       // cooperative copy: 1 x 512 tile of rx into sh_xj, chunk fastest  // lavamd_rodinia.fut:15
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
         const int t_ = threadIdx.x + c_ * 256;
         const int r_2 = t_ / 512;
         const int e_2 = t_ % 512;
-        sh_xj[r_2 * 512 + e_2] = rx[nei[i0 * (long long)27 + (kk + e_2) / p] * (long long)p + (kk + e_2) % p];
+        sh_xj[r_2 * 512 + e_2] = rx[nei[tiler_wide_mul(i0, 27) + (kk + e_2) / p] * (long long)p + (kk + e_2) % p];
       }
       // cooperative copy: 1 x 512 tile of ry into sh_yj, chunk fastest  // lavamd_rodinia.fut:15
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
         const int t_ = threadIdx.x + c_ * 256;
         const int r_3 = t_ / 512;
         const int e_3 = t_ % 512;
-        sh_yj[r_3 * 512 + e_3] = ry[nei[i0 * (long long)27 + (kk + e_3) / p] * (long long)p + (kk + e_3) % p];
+        sh_yj[r_3 * 512 + e_3] = ry[nei[tiler_wide_mul(i0, 27) + (kk + e_3) / p] * (long long)p + (kk + e_3) % p];
       }
       // cooperative copy: 1 x 512 tile of rz into sh_zj, chunk fastest  // lavamd_rodinia.fut:15
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
         const int t_ = threadIdx.x + c_ * 256;
         const int r_4 = t_ / 512;
         const int e_4 = t_ % 512;
-        sh_zj[r_4 * 512 + e_4] = rz[nei[i0 * (long long)27 + (kk + e_4) / p] * (long long)p + (kk + e_4) % p];
+        sh_zj[r_4 * 512 + e_4] = rz[nei[tiler_wide_mul(i0, 27) + (kk + e_4) / p] * (long long)p + (kk + e_4) % p];
       }
       // cooperative copy: 1 x 512 tile of qv into sh_qj, chunk fastest  // lavamd_rodinia.fut:15
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
         const int t_ = threadIdx.x + c_ * 256;
         const int r_5 = t_ / 512;
         const int e_5 = t_ % 512;
-        sh_qj[r_5 * 512 + e_5] = qv[nei[i0 * (long long)27 + (kk + e_5) / p] * (long long)p + (kk + e_5) % p];
+        sh_qj[r_5 * 512 + e_5] = qv[nei[tiler_wide_mul(i0, 27) + (kk + e_5) / p] * (long long)p + (kk + e_5) % p];
       }
       __syncthreads();  // the tiles are written
       float fv_2 = fv;  // lavamd_rodinia.fut:18
@@ -531,35 +548,35 @@ tiler_lavamd_rodinia_tiled_wide(float alpha, const int* __restrict__ nn, const i
         const int t_ = threadIdx.x + c_ * 256;
         const int r_6 = t_ / 512;
         const int e_6 = t_ % 512;
-        sh_vj[r_6 * 512 + e_6] = kk_last + e_6 < joined ? rv[nei[i0 * (long long)27 + (kk_last + e_6) / p] * (long long)p + (kk_last + e_6) % p] : (float)0;
+        sh_vj[r_6 * 512 + e_6] = kk_last + e_6 < joined ? rv[nei[tiler_wide_mul(i0, 27) + (kk_last + e_6) / p] * (long long)p + (kk_last + e_6) % p] : (float)0;
       }
       // cooperative copy: 1 x 512 tile of rx into sh_xj, chunk fastest  // lavamd_rodinia.fut:15
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
         const int t_ = threadIdx.x + c_ * 256;
         const int r_7 = t_ / 512;
         const int e_7 = t_ % 512;
-        sh_xj[r_7 * 512 + e_7] = kk_last + e_7 < joined ? rx[nei[i0 * (long long)27 + (kk_last + e_7) / p] * (long long)p + (kk_last + e_7) % p] : (float)0;
+        sh_xj[r_7 * 512 + e_7] = kk_last + e_7 < joined ? rx[nei[tiler_wide_mul(i0, 27) + (kk_last + e_7) / p] * (long long)p + (kk_last + e_7) % p] : (float)0;
       }
       // cooperative copy: 1 x 512 tile of ry into sh_yj, chunk fastest  // lavamd_rodinia.fut:15
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
         const int t_ = threadIdx.x + c_ * 256;
         const int r_8 = t_ / 512;
         const int e_8 = t_ % 512;
-        sh_yj[r_8 * 512 + e_8] = kk_last + e_8 < joined ? ry[nei[i0 * (long long)27 + (kk_last + e_8) / p] * (long long)p + (kk_last + e_8) % p] : (float)0;
+        sh_yj[r_8 * 512 + e_8] = kk_last + e_8 < joined ? ry[nei[tiler_wide_mul(i0, 27) + (kk_last + e_8) / p] * (long long)p + (kk_last + e_8) % p] : (float)0;
       }
       // cooperative copy: 1 x 512 tile of rz into sh_zj, chunk fastest  // lavamd_rodinia.fut:15
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
         const int t_ = threadIdx.x + c_ * 256;
         const int r_9 = t_ / 512;
         const int e_9 = t_ % 512;
-        sh_zj[r_9 * 512 + e_9] = kk_last + e_9 < joined ? rz[nei[i0 * (long long)27 + (kk_last + e_9) / p] * (long long)p + (kk_last + e_9) % p] : (float)0;
+        sh_zj[r_9 * 512 + e_9] = kk_last + e_9 < joined ? rz[nei[tiler_wide_mul(i0, 27) + (kk_last + e_9) / p] * (long long)p + (kk_last + e_9) % p] : (float)0;
       }
       // cooperative copy: 1 x 512 tile of qv into sh_qj, chunk fastest  // lavamd_rodinia.fut:15
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
         const int t_ = threadIdx.x + c_ * 256;
         const int r_10 = t_ / 512;
         const int e_10 = t_ % 512;
-        sh_qj[r_10 * 512 + e_10] = kk_last + e_10 < joined ? qv[nei[i0 * (long long)27 + (kk_last + e_10) / p] * (long long)p + (kk_last + e_10) % p] : (float)0;
+        sh_qj[r_10 * 512 + e_10] = kk_last + e_10 < joined ? qv[nei[tiler_wide_mul(i0, 27) + (kk_last + e_10) / p] * (long long)p + (kk_last + e_10) % p] : (float)0;
       }
       __syncthreads();  // the tiles are written
       float fv_3 = fv;  // lavamd_rodinia.fut:18
@@ -591,10 +608,10 @@ tiler_lavamd_rodinia_tiled_wide(float alpha, const int* __restrict__ nn, const i
       __syncthreads();  // the tiles are read before the next copy
     }
     if (gtid0 < b && gtid1 < p) {
-      out0[gtid0 * (long long)p + gtid1] = fv;  // lavamd_rodinia.fut:6
-      out1[gtid0 * (long long)p + gtid1] = fx;  // lavamd_rodinia.fut:6
-      out2[gtid0 * (long long)p + gtid1] = fy;  // lavamd_rodinia.fut:6
-      out3[gtid0 * (long long)p + gtid1] = fz;  // lavamd_rodinia.fut:6
+      out0[tiler_wide_mul(gtid0, p) + gtid1] = fv;  // lavamd_rodinia.fut:6
+      out1[tiler_wide_mul(gtid0, p) + gtid1] = fx;  // lavamd_rodinia.fut:6
+      out2[tiler_wide_mul(gtid0, p) + gtid1] = fy;  // lavamd_rodinia.fut:6
+      out3[tiler_wide_mul(gtid0, p) + gtid1] = fz;  // lavamd_rodinia.fut:6
     }
     __syncthreads();  // this pass's shared arrays are read before the next pass writes them
   }
@@ -609,16 +626,16 @@ tiler_lavamd_rodinia_untiled_wide(float alpha, const int* __restrict__ nn, const
     const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // lavamd_rodinia.fut:12
     if (gtid0 < b && gtid1 < p) {
       const int count = nn[gtid0];  // lavamd_rodinia.fut:10
-      const float vi = rv[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
-      const float xi = rx[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
-      const float yi = ry[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
-      const float zi = rz[gtid0 * (long long)p + gtid1];  // lavamd_rodinia.fut:12
+      const float vi = rv[tiler_wide_mul(gtid0, p) + gtid1];  // lavamd_rodinia.fut:12
+      const float xi = rx[tiler_wide_mul(gtid0, p) + gtid1];  // lavamd_rodinia.fut:12
+      const float yi = ry[tiler_wide_mul(gtid0, p) + gtid1];  // lavamd_rodinia.fut:12
+      const float zi = rz[tiler_wide_mul(gtid0, p) + gtid1];  // lavamd_rodinia.fut:12
       float fv = 0.0f;  // lavamd_rodinia.fut:13
       float fx = 0.0f;  // lavamd_rodinia.fut:13
       float fy = 0.0f;  // lavamd_rodinia.fut:13
       float fz = 0.0f;  // lavamd_rodinia.fut:13
       for (int k = 0; k < count; k += 1) {  // lavamd_rodinia.fut:13
-        const int jb = nei[gtid0 * (long long)27 + k];  // lavamd_rodinia.fut:14
+        const int jb = nei[tiler_wide_mul(gtid0, 27) + k];  // lavamd_rodinia.fut:14
         float fv_2 = fv;  // lavamd_rodinia.fut:15
         float fx_2 = fx;  // lavamd_rodinia.fut:15
         float fy_2 = fy;  // lavamd_rodinia.fut:15
@@ -628,14 +645,14 @@ tiler_lavamd_rodinia_untiled_wide(float alpha, const int* __restrict__ nn, const
         float fy_3 = fy_2;  // lavamd_rodinia.fut:18
         float fz_3 = fz_2;  // lavamd_rodinia.fut:18
         for (int j = 0; j < p; j += 1) {  // lavamd_rodinia.fut:18
-          const float r2 = vi + rv[jb * (long long)p + j] - (xi * rx[jb * (long long)p + j] + yi * ry[jb * (long long)p + j] + zi * rz[jb * (long long)p + j]);  // lavamd_rodinia.fut:19
+          const float r2 = vi + rv[tiler_wide_mul(jb, p) + j] - (xi * rx[tiler_wide_mul(jb, p) + j] + yi * ry[tiler_wide_mul(jb, p) + j] + zi * rz[tiler_wide_mul(jb, p) + j]);  // lavamd_rodinia.fut:19
           const float vij = expf(-(a2 * r2));  // lavamd_rodinia.fut:20
           const float fs = 2.0f * vij;  // lavamd_rodinia.fut:21
-          const float q = qv[jb * (long long)p + j];  // lavamd_rodinia.fut:22
+          const float q = qv[tiler_wide_mul(jb, p) + j];  // lavamd_rodinia.fut:22
           const float fv_next = fv_3 + q * vij;
-          const float fx_next = fx_3 + q * (fs * (xi - rx[jb * (long long)p + j]));
-          const float fy_next = fy_3 + q * (fs * (yi - ry[jb * (long long)p + j]));
-          const float fz_next = fz_3 + q * (fs * (zi - rz[jb * (long long)p + j]));
+          const float fx_next = fx_3 + q * (fs * (xi - rx[tiler_wide_mul(jb, p) + j]));
+          const float fy_next = fy_3 + q * (fs * (yi - ry[tiler_wide_mul(jb, p) + j]));
+          const float fz_next = fz_3 + q * (fs * (zi - rz[tiler_wide_mul(jb, p) + j]));
           fv_3 = fv_next;
           fx_3 = fx_next;
           fy_3 = fy_next;
@@ -659,10 +676,10 @@ tiler_lavamd_rodinia_untiled_wide(float alpha, const int* __restrict__ nn, const
         fz = fz_next_3;
       }
       if (gtid0 < b && gtid1 < p) {
-        out0[gtid0 * (long long)p + gtid1] = fv;  // lavamd_rodinia.fut:6
-        out1[gtid0 * (long long)p + gtid1] = fx;  // lavamd_rodinia.fut:6
-        out2[gtid0 * (long long)p + gtid1] = fy;  // lavamd_rodinia.fut:6
-        out3[gtid0 * (long long)p + gtid1] = fz;  // lavamd_rodinia.fut:6
+        out0[tiler_wide_mul(gtid0, p) + gtid1] = fv;  // lavamd_rodinia.fut:6
+        out1[tiler_wide_mul(gtid0, p) + gtid1] = fx;  // lavamd_rodinia.fut:6
+        out2[tiler_wide_mul(gtid0, p) + gtid1] = fy;  // lavamd_rodinia.fut:6
+        out3[tiler_wide_mul(gtid0, p) + gtid1] = fz;  // lavamd_rodinia.fut:6
       }
     }
   }

@@ -207,6 +207,23 @@ __device__ __forceinline__ int tiler_min(int a, int b) {
   return r;
 }
 
+// A 64-bit flat offset's first product, an int index times an int size, as
+// one PTX mul.wide.s32 the front end cannot see through. Written as C, the
+// front end rewrote two sibling copy loops of a 64-bit-offset kernel into one
+// register reused as both loops' index, and ptxas (CUDA 13.0, sm_90, -O1 and
+// up) then started the second loop where the first had ended: wrong values
+// or shared-memory writes past the tile (tests/FUZZ.md, seeds 304335 and
+// 640373). The host's copy (launch conditions) is plain C.
+__host__ __device__ __forceinline__ long long tiler_wide_mul(int a, int b) {
+#ifdef __CUDA_ARCH__
+  long long r;
+  asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return (long long)a * b;
+#endif
+}
+
 // --fast-math's square roots: the hardware approximations, flushing
 // subnormals to zero, without the extra steps IEEE-exact results take.
 __device__ __forceinline__ float tiler_rsqrt_approx(float x) {
@@ -367,7 +384,7 @@ tiler_layernorm_split256_blocks_stage0(const float* __restrict__ X, float* __res
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   if (threadIdx.x == 0) {
-    partials[(long long)row0 * blocks + blockIdx.x] = acc_part_all;
+    partials[tiler_wide_mul(row0, blocks) + blockIdx.x] = acc_part_all;
   }
 }
 
@@ -382,7 +399,7 @@ tiler_layernorm_split256_blocks_stage1(const float* __restrict__ X, float* __res
   const int first = blockIdx.x * share;
   float acc_part = -0.0f;  // layernorm.fut:7
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
-    const float acc_part_p = acc_part + partials[(long long)row0 * blocks + b];
+    const float acc_part_p = acc_part + partials[tiler_wide_mul(row0, blocks) + b];
     acc_part = acc_part_p;
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
@@ -435,7 +452,7 @@ tiler_layernorm_split256_blocks_stage1(const float* __restrict__ X, float* __res
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   if (threadIdx.x == 0) {
-    partials_2[(long long)row0 * blocks + blockIdx.x] = acc_part_3_all;
+    partials_2[tiler_wide_mul(row0, blocks) + blockIdx.x] = acc_part_3_all;
   }
 }
 
@@ -451,7 +468,7 @@ tiler_layernorm_split256_blocks(const float* __restrict__ X, float* __restrict__
   const int first = blockIdx.x * share;
   float acc_part = -0.0f;  // layernorm.fut:7
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
-    const float acc_part_p = acc_part + partials[(long long)row0 * blocks + b];
+    const float acc_part_p = acc_part + partials[tiler_wide_mul(row0, blocks) + b];
     acc_part = acc_part_p;
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
@@ -479,7 +496,7 @@ tiler_layernorm_split256_blocks(const float* __restrict__ X, float* __restrict__
   const float mean = acc / (float)m;  // layernorm.fut:6
   float acc_part_3 = -0.0f;  // layernorm.fut:9
   for (int b_2 = threadIdx.x; b_2 < blocks; b_2 += 256) {  // this lane's share of the blocks' partial results
-    const float acc_part_3_p = acc_part_3 + partials_2[(long long)row0 * blocks + b_2];
+    const float acc_part_3_p = acc_part_3 + partials_2[tiler_wide_mul(row0, blocks) + b_2];
     acc_part_3 = acc_part_3_p;
   }
   const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
@@ -682,7 +699,7 @@ tiler_layernorm_split32_wide(const float* __restrict__ X, float* __restrict__ ou
   const int i0 = tiler_min(row0, n - 1);
   float acc_part = -0.0f;  // layernorm.fut:7
   for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
-    acc_part = acc_part + X[i0 * (long long)m + k];
+    acc_part = acc_part + X[tiler_wide_mul(i0, m) + k];
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
   const float acc_part_16 = acc_part + acc_part_16o;
@@ -698,7 +715,7 @@ tiler_layernorm_split32_wide(const float* __restrict__ X, float* __restrict__ ou
   const float mean = acc / (float)m;  // layernorm.fut:6
   float acc_part_3 = -0.0f;  // layernorm.fut:9
   for (int k_2 = threadIdx.x; k_2 < m; k_2 += 32) {  // this lane's share: one iteration in 32
-    acc_part_3 = acc_part_3 + (X[i0 * (long long)m + k_2] - mean) * (X[i0 * (long long)m + k_2] - mean);
+    acc_part_3 = acc_part_3 + (X[tiler_wide_mul(i0, m) + k_2] - mean) * (X[tiler_wide_mul(i0, m) + k_2] - mean);
   }
   const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
   const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
@@ -713,9 +730,9 @@ tiler_layernorm_split32_wide(const float* __restrict__ X, float* __restrict__ ou
   const float acc_2 = 0.0f + acc_part_3_1;  // layernorm.fut:9
   const float inv = 1.0f / sqrtf(acc_2 / (float)m + 1e-05f);  // layernorm.fut:6
   for (int i1 = threadIdx.x; i1 < m; i1 += 32) {  // this lane's points of the row
-    const float x = X[i0 * (long long)m + i1];  // layernorm.fut:11
+    const float x = X[tiler_wide_mul(i0, m) + i1];  // layernorm.fut:11
     if (row0 < n) {
-      out0[row0 * (long long)m + i1] = (x - mean) * inv;  // layernorm.fut:5
+      out0[tiler_wide_mul(row0, m) + i1] = (x - mean) * inv;  // layernorm.fut:5
     }
   }
 }
@@ -731,7 +748,7 @@ tiler_layernorm_split256_blocks_wide_stage0(const float* __restrict__ X, float* 
   float acc_part = -0.0f;  // layernorm.fut:7
   for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
-    acc_part = acc_part + X[row0 * (long long)m + k_at];
+    acc_part = acc_part + X[tiler_wide_mul(row0, m) + k_at];
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
   const float acc_part_16 = acc_part + acc_part_16o;
@@ -755,7 +772,7 @@ tiler_layernorm_split256_blocks_wide_stage0(const float* __restrict__ X, float* 
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   if (threadIdx.x == 0) {
-    partials[(long long)row0 * blocks + blockIdx.x] = acc_part_all;
+    partials[tiler_wide_mul(row0, blocks) + blockIdx.x] = acc_part_all;
   }
 }
 
@@ -770,7 +787,7 @@ tiler_layernorm_split256_blocks_wide_stage1(const float* __restrict__ X, float* 
   const int first = blockIdx.x * share;
   float acc_part = -0.0f;  // layernorm.fut:7
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
-    const float acc_part_p = acc_part + partials[(long long)row0 * blocks + b];
+    const float acc_part_p = acc_part + partials[tiler_wide_mul(row0, blocks) + b];
     acc_part = acc_part_p;
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
@@ -799,7 +816,7 @@ tiler_layernorm_split256_blocks_wide_stage1(const float* __restrict__ X, float* 
   float acc_part_3 = -0.0f;  // layernorm.fut:9
   for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
-    acc_part_3 = acc_part_3 + (X[row0 * (long long)m + k_at] - mean) * (X[row0 * (long long)m + k_at] - mean);
+    acc_part_3 = acc_part_3 + (X[tiler_wide_mul(row0, m) + k_at] - mean) * (X[tiler_wide_mul(row0, m) + k_at] - mean);
   }
   const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
   const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
@@ -823,7 +840,7 @@ tiler_layernorm_split256_blocks_wide_stage1(const float* __restrict__ X, float* 
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   if (threadIdx.x == 0) {
-    partials_2[(long long)row0 * blocks + blockIdx.x] = acc_part_3_all;
+    partials_2[tiler_wide_mul(row0, blocks) + blockIdx.x] = acc_part_3_all;
   }
 }
 
@@ -839,7 +856,7 @@ tiler_layernorm_split256_blocks_wide(const float* __restrict__ X, float* __restr
   const int first = blockIdx.x * share;
   float acc_part = -0.0f;  // layernorm.fut:7
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
-    const float acc_part_p = acc_part + partials[(long long)row0 * blocks + b];
+    const float acc_part_p = acc_part + partials[tiler_wide_mul(row0, blocks) + b];
     acc_part = acc_part_p;
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
@@ -867,7 +884,7 @@ tiler_layernorm_split256_blocks_wide(const float* __restrict__ X, float* __restr
   const float mean = acc / (float)m;  // layernorm.fut:6
   float acc_part_3 = -0.0f;  // layernorm.fut:9
   for (int b_2 = threadIdx.x; b_2 < blocks; b_2 += 256) {  // this lane's share of the blocks' partial results
-    const float acc_part_3_p = acc_part_3 + partials_2[(long long)row0 * blocks + b_2];
+    const float acc_part_3_p = acc_part_3 + partials_2[tiler_wide_mul(row0, blocks) + b_2];
     acc_part_3 = acc_part_3_p;
   }
   const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
@@ -895,9 +912,9 @@ tiler_layernorm_split256_blocks_wide(const float* __restrict__ X, float* __restr
   const float inv = 1.0f / sqrtf(acc_2 / (float)m + 1e-05f);  // layernorm.fut:6
   for (int i1 = threadIdx.x; i1 < min(m - first, share); i1 += 256) {  // this lane's points of the row
     const int i1_at = first + i1;
-    const float x = X[row0 * (long long)m + i1_at];  // layernorm.fut:11
+    const float x = X[tiler_wide_mul(row0, m) + i1_at];  // layernorm.fut:11
     if (row0 < n) {
-      out0[row0 * (long long)m + i1_at] = (x - mean) * inv;  // layernorm.fut:5
+      out0[tiler_wide_mul(row0, m) + i1_at] = (x - mean) * inv;  // layernorm.fut:5
     }
   }
 }
@@ -910,7 +927,7 @@ tiler_layernorm_split1024_wide(const float* __restrict__ X, float* __restrict__ 
   const int row0 = blockIdx.x;  // layernorm.fut:6
   float acc_part = -0.0f;  // layernorm.fut:7
   for (int k = threadIdx.x; k < m; k += 1024) {  // this lane's share: one iteration in 1024
-    acc_part = acc_part + X[row0 * (long long)m + k];
+    acc_part = acc_part + X[tiler_wide_mul(row0, m) + k];
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
   const float acc_part_16 = acc_part + acc_part_16o;
@@ -937,7 +954,7 @@ tiler_layernorm_split1024_wide(const float* __restrict__ X, float* __restrict__ 
   const float mean = acc / (float)m;  // layernorm.fut:6
   float acc_part_3 = -0.0f;  // layernorm.fut:9
   for (int k_2 = threadIdx.x; k_2 < m; k_2 += 1024) {  // this lane's share: one iteration in 1024
-    acc_part_3 = acc_part_3 + (X[row0 * (long long)m + k_2] - mean) * (X[row0 * (long long)m + k_2] - mean);
+    acc_part_3 = acc_part_3 + (X[tiler_wide_mul(row0, m) + k_2] - mean) * (X[tiler_wide_mul(row0, m) + k_2] - mean);
   }
   const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
   const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
@@ -963,9 +980,9 @@ tiler_layernorm_split1024_wide(const float* __restrict__ X, float* __restrict__ 
   const float acc_2 = 0.0f + acc_part_3_all;  // layernorm.fut:9
   const float inv = 1.0f / sqrtf(acc_2 / (float)m + 1e-05f);  // layernorm.fut:6
   for (int i1 = threadIdx.x; i1 < m; i1 += 1024) {  // this lane's points of the row
-    const float x = X[row0 * (long long)m + i1];  // layernorm.fut:11
+    const float x = X[tiler_wide_mul(row0, m) + i1];  // layernorm.fut:11
     if (row0 < n) {
-      out0[row0 * (long long)m + i1] = (x - mean) * inv;  // layernorm.fut:5
+      out0[tiler_wide_mul(row0, m) + i1] = (x - mean) * inv;  // layernorm.fut:5
     }
   }
 }
@@ -978,7 +995,7 @@ tiler_layernorm_split256_wide(const float* __restrict__ X, float* __restrict__ o
   const int row0 = blockIdx.x;  // layernorm.fut:6
   float acc_part = -0.0f;  // layernorm.fut:7
   for (int k = threadIdx.x; k < m; k += 256) {  // this lane's share: one iteration in 256
-    acc_part = acc_part + X[row0 * (long long)m + k];
+    acc_part = acc_part + X[tiler_wide_mul(row0, m) + k];
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
   const float acc_part_16 = acc_part + acc_part_16o;
@@ -1005,7 +1022,7 @@ tiler_layernorm_split256_wide(const float* __restrict__ X, float* __restrict__ o
   const float mean = acc / (float)m;  // layernorm.fut:6
   float acc_part_3 = -0.0f;  // layernorm.fut:9
   for (int k_2 = threadIdx.x; k_2 < m; k_2 += 256) {  // this lane's share: one iteration in 256
-    acc_part_3 = acc_part_3 + (X[row0 * (long long)m + k_2] - mean) * (X[row0 * (long long)m + k_2] - mean);
+    acc_part_3 = acc_part_3 + (X[tiler_wide_mul(row0, m) + k_2] - mean) * (X[tiler_wide_mul(row0, m) + k_2] - mean);
   }
   const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
   const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
@@ -1031,9 +1048,9 @@ tiler_layernorm_split256_wide(const float* __restrict__ X, float* __restrict__ o
   const float acc_2 = 0.0f + acc_part_3_all;  // layernorm.fut:9
   const float inv = 1.0f / sqrtf(acc_2 / (float)m + 1e-05f);  // layernorm.fut:6
   for (int i1 = threadIdx.x; i1 < m; i1 += 256) {  // this lane's points of the row
-    const float x = X[row0 * (long long)m + i1];  // layernorm.fut:11
+    const float x = X[tiler_wide_mul(row0, m) + i1];  // layernorm.fut:11
     if (row0 < n) {
-      out0[row0 * (long long)m + i1] = (x - mean) * inv;  // layernorm.fut:5
+      out0[tiler_wide_mul(row0, m) + i1] = (x - mean) * inv;  // layernorm.fut:5
     }
   }
 }
@@ -1047,17 +1064,17 @@ tiler_layernorm_untiled_wide(const float* __restrict__ X, float* __restrict__ ou
     if (gtid0 < n && gtid1 < m) {
       float acc = 0.0f;  // layernorm.fut:7
       for (int k = 0; k < m; k += 1) {  // layernorm.fut:7
-        acc = acc + X[gtid0 * (long long)m + k];
+        acc = acc + X[tiler_wide_mul(gtid0, m) + k];
       }
       const float mean = acc / (float)m;  // layernorm.fut:6
       float acc_2 = 0.0f;  // layernorm.fut:9
       for (int k_2 = 0; k_2 < m; k_2 += 1) {  // layernorm.fut:9
-        acc_2 = acc_2 + (X[gtid0 * (long long)m + k_2] - mean) * (X[gtid0 * (long long)m + k_2] - mean);
+        acc_2 = acc_2 + (X[tiler_wide_mul(gtid0, m) + k_2] - mean) * (X[tiler_wide_mul(gtid0, m) + k_2] - mean);
       }
       const float inv = 1.0f / sqrtf(acc_2 / (float)m + 1e-05f);  // layernorm.fut:6
-      const float x = X[gtid0 * (long long)m + gtid1];  // layernorm.fut:11
+      const float x = X[tiler_wide_mul(gtid0, m) + gtid1];  // layernorm.fut:11
       if (gtid0 < n && gtid1 < m) {
-        out0[gtid0 * (long long)m + gtid1] = (x - mean) * inv;  // layernorm.fut:5
+        out0[tiler_wide_mul(gtid0, m) + gtid1] = (x - mean) * inv;  // layernorm.fut:5
       }
     }
   }

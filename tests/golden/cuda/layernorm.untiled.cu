@@ -48,6 +48,23 @@ __device__ __forceinline__ int tiler_min(int a, int b) {
   return r;
 }
 
+// A 64-bit flat offset's first product, an int index times an int size, as
+// one PTX mul.wide.s32 the front end cannot see through. Written as C, the
+// front end rewrote two sibling copy loops of a 64-bit-offset kernel into one
+// register reused as both loops' index, and ptxas (CUDA 13.0, sm_90, -O1 and
+// up) then started the second loop where the first had ended: wrong values
+// or shared-memory writes past the tile (tests/FUZZ.md, seeds 304335 and
+// 640373). The host's copy (launch conditions) is plain C.
+__host__ __device__ __forceinline__ long long tiler_wide_mul(int a, int b) {
+#ifdef __CUDA_ARCH__
+  long long r;
+  asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return (long long)a * b;
+#endif
+}
+
 // --fast-math's square roots: the hardware approximations, flushing
 // subnormals to zero, without the extra steps IEEE-exact results take.
 __device__ __forceinline__ float tiler_rsqrt_approx(float x) {
@@ -162,17 +179,17 @@ tiler_layernorm_untiled_wide(const float* __restrict__ X, float* __restrict__ ou
     if (gtid0 < n && gtid1 < m) {
       float acc = 0.0f;  // layernorm.fut:7
       for (int k = 0; k < m; k += 1) {  // layernorm.fut:7
-        acc = acc + X[gtid0 * (long long)m + k];
+        acc = acc + X[tiler_wide_mul(gtid0, m) + k];
       }
       const float mean = acc / (float)m;  // layernorm.fut:6
       float acc_2 = 0.0f;  // layernorm.fut:9
       for (int k_2 = 0; k_2 < m; k_2 += 1) {  // layernorm.fut:9
-        acc_2 = acc_2 + (X[gtid0 * (long long)m + k_2] - mean) * (X[gtid0 * (long long)m + k_2] - mean);
+        acc_2 = acc_2 + (X[tiler_wide_mul(gtid0, m) + k_2] - mean) * (X[tiler_wide_mul(gtid0, m) + k_2] - mean);
       }
       const float inv = 1.0f / sqrtf(acc_2 / (float)m + 1e-05f);  // layernorm.fut:6
-      const float x = X[gtid0 * (long long)m + gtid1];  // layernorm.fut:11
+      const float x = X[tiler_wide_mul(gtid0, m) + gtid1];  // layernorm.fut:11
       if (gtid0 < n && gtid1 < m) {
-        out0[gtid0 * (long long)m + gtid1] = (x - mean) * inv;  // layernorm.fut:5
+        out0[tiler_wide_mul(gtid0, m) + gtid1] = (x - mean) * inv;  // layernorm.fut:5
       }
     }
   }

@@ -111,6 +111,23 @@ __device__ __forceinline__ int tiler_min(int a, int b) {
   return r;
 }
 
+// A 64-bit flat offset's first product, an int index times an int size, as
+// one PTX mul.wide.s32 the front end cannot see through. Written as C, the
+// front end rewrote two sibling copy loops of a 64-bit-offset kernel into one
+// register reused as both loops' index, and ptxas (CUDA 13.0, sm_90, -O1 and
+// up) then started the second loop where the first had ended: wrong values
+// or shared-memory writes past the tile (tests/FUZZ.md, seeds 304335 and
+// 640373). The host's copy (launch conditions) is plain C.
+__host__ __device__ __forceinline__ long long tiler_wide_mul(int a, int b) {
+#ifdef __CUDA_ARCH__
+  long long r;
+  asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return (long long)a * b;
+#endif
+}
+
 // --fast-math's square roots: the hardware approximations, flushing
 // subnormals to zero, without the extra steps IEEE-exact results take.
 __device__ __forceinline__ float tiler_rsqrt_approx(float x) {
@@ -565,7 +582,7 @@ tiler_matvec_tiled_wide(const float* __restrict__ A, const float* __restrict__ x
       const int t_ = threadIdx.x + c_ * 16;
       const int r = t_ / 16;
       const int e = t_ % 16 * 4;
-      tiler_cp_async<16>(&sh_ac[r * 68 + e], &A[tiler_min(blockIdx.x * 16 + r, n - 1) * (long long)m + e], true);
+      tiler_cp_async<16>(&sh_ac[r * 68 + e], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r, n - 1), m) + e], true);
     }
     // asynchronous copy: 1 x 64 tile of x into sh_xc, chunk fastest, 4 at a time  // matvec.fut:7
     #pragma unroll
@@ -584,7 +601,7 @@ tiler_matvec_tiled_wide(const float* __restrict__ A, const float* __restrict__ x
       const int t_ = threadIdx.x + c_ * 16;
       const int r_3 = t_ / 16;
       const int e_3 = t_ % 16 * 4;
-      tiler_cp_async<16>(&sh_ac_2[r_3 * 68 + e_3], &A[tiler_min(blockIdx.x * 16 + r_3, n - 1) * (long long)m + (64 + e_3)], true);
+      tiler_cp_async<16>(&sh_ac_2[r_3 * 68 + e_3], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_3, n - 1), m) + (64 + e_3)], true);
     }
     // asynchronous copy: 1 x 64 tile of x into sh_xc_2, chunk fastest, 4 at a time  // matvec.fut:7
     #pragma unroll
@@ -606,7 +623,7 @@ tiler_matvec_tiled_wide(const float* __restrict__ A, const float* __restrict__ x
         const int t_ = threadIdx.x + c_ * 16;
         const int r_5 = t_ / 16;
         const int e_5 = t_ % 16 * 4;
-        tiler_cp_async<16>(&sh_ac_3[r_5 * 68 + e_5], &A[tiler_min(blockIdx.x * 16 + r_5, n - 1) * (long long)m + (kk + 128 + e_5)], true);
+        tiler_cp_async<16>(&sh_ac_3[r_5 * 68 + e_5], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_5, n - 1), m) + (kk + 128 + e_5)], true);
       }
       // asynchronous copy: 1 x 64 tile of x into sh_xc_3, chunk fastest, 4 at a time  // matvec.fut:7
       #pragma unroll
@@ -634,7 +651,7 @@ tiler_matvec_tiled_wide(const float* __restrict__ A, const float* __restrict__ x
           const int t_ = threadIdx.x + c_ * 16;
           const int r_7 = t_ / 16;
           const int e_7 = t_ % 16 * 4;
-          tiler_cp_async<16>(&sh_ac[r_7 * 68 + e_7], &A[tiler_min(blockIdx.x * 16 + r_7, n - 1) * (long long)m + (kk + 64 + 128 + e_7)], true);
+          tiler_cp_async<16>(&sh_ac[r_7 * 68 + e_7], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_7, n - 1), m) + (kk + 64 + 128 + e_7)], true);
         }
         // asynchronous copy: 1 x 64 tile of x into sh_xc, chunk fastest, 4 at a time  // matvec.fut:7
         #pragma unroll
@@ -663,7 +680,7 @@ tiler_matvec_tiled_wide(const float* __restrict__ A, const float* __restrict__ x
           const int t_ = threadIdx.x + c_ * 16;
           const int r_9 = t_ / 16;
           const int e_9 = t_ % 16 * 4;
-          tiler_cp_async<16>(&sh_ac_2[r_9 * 68 + e_9], &A[tiler_min(blockIdx.x * 16 + r_9, n - 1) * (long long)m + (kk + 128 + 128 + e_9)], true);
+          tiler_cp_async<16>(&sh_ac_2[r_9 * 68 + e_9], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_9, n - 1), m) + (kk + 128 + 128 + e_9)], true);
         }
         // asynchronous copy: 1 x 64 tile of x into sh_xc_2, chunk fastest, 4 at a time  // matvec.fut:7
         #pragma unroll
@@ -692,7 +709,7 @@ tiler_matvec_tiled_wide(const float* __restrict__ A, const float* __restrict__ x
       const int t_ = threadIdx.x + c_ * 16;
       const int r_11 = t_ / 64;
       const int e_11 = t_ % 64;
-      sh_ac[r_11 * 68 + e_11] = kk_last + e_11 < m ? A[tiler_min(blockIdx.x * 16 + r_11, n - 1) * (long long)m + (kk_last + e_11)] : (float)0;
+      sh_ac[r_11 * 68 + e_11] = kk_last + e_11 < m ? A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_11, n - 1), m) + (kk_last + e_11)] : (float)0;
     }
     // cooperative copy: 1 x 64 tile of x into sh_xc, chunk fastest  // matvec.fut:7
     for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
@@ -734,7 +751,7 @@ tiler_matvec_tiled_wide_scalar(const float* __restrict__ A, const float* __restr
       const int t_ = threadIdx.x + c_ * 16;
       const int r = t_ / 64;
       const int e = t_ % 64;
-      tiler_cp_async<4>(&sh_ac[r * 68 + e], &A[tiler_min(blockIdx.x * 16 + r, n - 1) * (long long)m + e], true);
+      tiler_cp_async<4>(&sh_ac[r * 68 + e], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r, n - 1), m) + e], true);
     }
     // asynchronous copy: 1 x 64 tile of x into sh_xc, chunk fastest  // matvec.fut:7
     #pragma unroll
@@ -753,7 +770,7 @@ tiler_matvec_tiled_wide_scalar(const float* __restrict__ A, const float* __restr
       const int t_ = threadIdx.x + c_ * 16;
       const int r_3 = t_ / 64;
       const int e_3 = t_ % 64;
-      tiler_cp_async<4>(&sh_ac_2[r_3 * 68 + e_3], &A[tiler_min(blockIdx.x * 16 + r_3, n - 1) * (long long)m + (64 + e_3)], true);
+      tiler_cp_async<4>(&sh_ac_2[r_3 * 68 + e_3], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_3, n - 1), m) + (64 + e_3)], true);
     }
     // asynchronous copy: 1 x 64 tile of x into sh_xc_2, chunk fastest  // matvec.fut:7
     #pragma unroll
@@ -775,7 +792,7 @@ tiler_matvec_tiled_wide_scalar(const float* __restrict__ A, const float* __restr
         const int t_ = threadIdx.x + c_ * 16;
         const int r_5 = t_ / 64;
         const int e_5 = t_ % 64;
-        tiler_cp_async<4>(&sh_ac_3[r_5 * 68 + e_5], &A[tiler_min(blockIdx.x * 16 + r_5, n - 1) * (long long)m + (kk + 128 + e_5)], true);
+        tiler_cp_async<4>(&sh_ac_3[r_5 * 68 + e_5], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_5, n - 1), m) + (kk + 128 + e_5)], true);
       }
       // asynchronous copy: 1 x 64 tile of x into sh_xc_3, chunk fastest  // matvec.fut:7
       #pragma unroll
@@ -803,7 +820,7 @@ tiler_matvec_tiled_wide_scalar(const float* __restrict__ A, const float* __restr
           const int t_ = threadIdx.x + c_ * 16;
           const int r_7 = t_ / 64;
           const int e_7 = t_ % 64;
-          tiler_cp_async<4>(&sh_ac[r_7 * 68 + e_7], &A[tiler_min(blockIdx.x * 16 + r_7, n - 1) * (long long)m + (kk + 64 + 128 + e_7)], true);
+          tiler_cp_async<4>(&sh_ac[r_7 * 68 + e_7], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_7, n - 1), m) + (kk + 64 + 128 + e_7)], true);
         }
         // asynchronous copy: 1 x 64 tile of x into sh_xc, chunk fastest  // matvec.fut:7
         #pragma unroll
@@ -832,7 +849,7 @@ tiler_matvec_tiled_wide_scalar(const float* __restrict__ A, const float* __restr
           const int t_ = threadIdx.x + c_ * 16;
           const int r_9 = t_ / 64;
           const int e_9 = t_ % 64;
-          tiler_cp_async<4>(&sh_ac_2[r_9 * 68 + e_9], &A[tiler_min(blockIdx.x * 16 + r_9, n - 1) * (long long)m + (kk + 128 + 128 + e_9)], true);
+          tiler_cp_async<4>(&sh_ac_2[r_9 * 68 + e_9], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_9, n - 1), m) + (kk + 128 + 128 + e_9)], true);
         }
         // asynchronous copy: 1 x 64 tile of x into sh_xc_2, chunk fastest  // matvec.fut:7
         #pragma unroll
@@ -861,7 +878,7 @@ tiler_matvec_tiled_wide_scalar(const float* __restrict__ A, const float* __restr
       const int t_ = threadIdx.x + c_ * 16;
       const int r_11 = t_ / 64;
       const int e_11 = t_ % 64;
-      sh_ac[r_11 * 68 + e_11] = kk_last + e_11 < m ? A[tiler_min(blockIdx.x * 16 + r_11, n - 1) * (long long)m + (kk_last + e_11)] : (float)0;
+      sh_ac[r_11 * 68 + e_11] = kk_last + e_11 < m ? A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_11, n - 1), m) + (kk_last + e_11)] : (float)0;
     }
     // cooperative copy: 1 x 64 tile of x into sh_xc, chunk fastest  // matvec.fut:7
     for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
@@ -892,7 +909,7 @@ tiler_matvec_untiled_wide(const float* __restrict__ A, const float* __restrict__
     float acc = 0.0f;  // matvec.fut:7
     float acc_2 = acc;  // matvec.fut:8
     for (int k = 0; k < m; k += 1) {  // matvec.fut:8
-      acc_2 = acc_2 + A[gtid0 * (long long)m + k] * x[k];
+      acc_2 = acc_2 + A[tiler_wide_mul(gtid0, m) + k] * x[k];
     }
     acc = acc_2;
     if (gtid0 < n) {

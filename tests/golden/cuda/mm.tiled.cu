@@ -140,6 +140,23 @@ __device__ __forceinline__ int tiler_min(int a, int b) {
   return r;
 }
 
+// A 64-bit flat offset's first product, an int index times an int size, as
+// one PTX mul.wide.s32 the front end cannot see through. Written as C, the
+// front end rewrote two sibling copy loops of a 64-bit-offset kernel into one
+// register reused as both loops' index, and ptxas (CUDA 13.0, sm_90, -O1 and
+// up) then started the second loop where the first had ended: wrong values
+// or shared-memory writes past the tile (tests/FUZZ.md, seeds 304335 and
+// 640373). The host's copy (launch conditions) is plain C.
+__host__ __device__ __forceinline__ long long tiler_wide_mul(int a, int b) {
+#ifdef __CUDA_ARCH__
+  long long r;
+  asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return (long long)a * b;
+#endif
+}
+
 // --fast-math's square roots: the hardware approximations, flushing
 // subnormals to zero, without the extra steps IEEE-exact results take.
 __device__ __forceinline__ float tiler_rsqrt_approx(float x) {
@@ -1217,7 +1234,7 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r = t_ / 16;
         const int e = t_ % 16;
-        tiler_cp_async<4>(&sh_a_c[e * 132 + r], &A[tiler_min(tiler_block_y * 128 + r, m - 1) * (long long)n + e], true);
+        tiler_cp_async<4>(&sh_a_c[e * 132 + r], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r, m - 1), n) + e], true);
       }
       // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest, 4 at a time  // mm.fut:9
       #pragma unroll
@@ -1225,7 +1242,7 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_2 = t_ % 32 * 4;
         const int e_2 = t_ / 32;
-        tiler_cp_async<16>(&sh_b_c[e_2 * 128 + r_2], &B0[tiler_min(blockIdx.x * 128 + r_2, q - 4) + e_2 * (long long)q], true);
+        tiler_cp_async<16>(&sh_b_c[e_2 * 128 + r_2], &B0[tiler_min(blockIdx.x * 128 + r_2, q - 4) + tiler_wide_mul(e_2, q)], true);
       }
     }
     tiler_cp_async_commit();
@@ -1236,7 +1253,7 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_3 = t_ / 16;
         const int e_3 = t_ % 16;
-        tiler_cp_async<4>(&sh_a_c_2[e_3 * 132 + r_3], &A[tiler_min(tiler_block_y * 128 + r_3, m - 1) * (long long)n + (16 + e_3)], true);
+        tiler_cp_async<4>(&sh_a_c_2[e_3 * 132 + r_3], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_3, m - 1), n) + (16 + e_3)], true);
       }
       // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest, 4 at a time  // mm.fut:9
       #pragma unroll
@@ -1244,7 +1261,7 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_4 = t_ % 32 * 4;
         const int e_4 = t_ / 32;
-        tiler_cp_async<16>(&sh_b_c_2[e_4 * 128 + r_4], &B0[tiler_min(blockIdx.x * 128 + r_4, q - 4) + (16 + e_4) * (long long)q], true);
+        tiler_cp_async<16>(&sh_b_c_2[e_4 * 128 + r_4], &B0[tiler_min(blockIdx.x * 128 + r_4, q - 4) + tiler_wide_mul(16 + e_4, q)], true);
       }
     }
     tiler_cp_async_commit();
@@ -1258,7 +1275,7 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
           const int r_5 = t_ / 16;
           const int e_5 = t_ % 16;
-          tiler_cp_async<4>(&sh_a_c_3[e_5 * 132 + r_5], &A[tiler_min(tiler_block_y * 128 + r_5, m - 1) * (long long)n + (kk + 32 + e_5)], true);
+          tiler_cp_async<4>(&sh_a_c_3[e_5 * 132 + r_5], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_5, m - 1), n) + (kk + 32 + e_5)], true);
         }
         // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_3, rows fastest, 4 at a time  // mm.fut:9
         #pragma unroll
@@ -1266,7 +1283,7 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
           const int r_6 = t_ % 32 * 4;
           const int e_6 = t_ / 32;
-          tiler_cp_async<16>(&sh_b_c_3[e_6 * 128 + r_6], &B0[tiler_min(blockIdx.x * 128 + r_6, q - 4) + (kk + 32 + e_6) * (long long)q], true);
+          tiler_cp_async<16>(&sh_b_c_3[e_6 * 128 + r_6], &B0[tiler_min(blockIdx.x * 128 + r_6, q - 4) + tiler_wide_mul(kk + 32 + e_6, q)], true);
         }
       }
       tiler_cp_async_commit();
@@ -1341,7 +1358,7 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_7 = t_ / 16;
             const int e_7 = t_ % 16;
-            tiler_cp_async<4>(&sh_a_c[e_7 * 132 + r_7], &A[tiler_min(tiler_block_y * 128 + r_7, m - 1) * (long long)n + (kk + 16 + 32 + e_7)], true);
+            tiler_cp_async<4>(&sh_a_c[e_7 * 132 + r_7], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_7, m - 1), n) + (kk + 16 + 32 + e_7)], true);
           }
           // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest, 4 at a time  // mm.fut:9
           #pragma unroll
@@ -1349,7 +1366,7 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_8 = t_ % 32 * 4;
             const int e_8 = t_ / 32;
-            tiler_cp_async<16>(&sh_b_c[e_8 * 128 + r_8], &B0[tiler_min(blockIdx.x * 128 + r_8, q - 4) + (kk + 16 + 32 + e_8) * (long long)q], true);
+            tiler_cp_async<16>(&sh_b_c[e_8 * 128 + r_8], &B0[tiler_min(blockIdx.x * 128 + r_8, q - 4) + tiler_wide_mul(kk + 16 + 32 + e_8, q)], true);
           }
         }
         tiler_cp_async_commit();
@@ -1425,7 +1442,7 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_9 = t_ / 16;
             const int e_9 = t_ % 16;
-            tiler_cp_async<4>(&sh_a_c_2[e_9 * 132 + r_9], &A[tiler_min(tiler_block_y * 128 + r_9, m - 1) * (long long)n + (kk + 32 + 32 + e_9)], true);
+            tiler_cp_async<4>(&sh_a_c_2[e_9 * 132 + r_9], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_9, m - 1), n) + (kk + 32 + 32 + e_9)], true);
           }
           // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest, 4 at a time  // mm.fut:9
           #pragma unroll
@@ -1433,7 +1450,7 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_10 = t_ % 32 * 4;
             const int e_10 = t_ / 32;
-            tiler_cp_async<16>(&sh_b_c_2[e_10 * 128 + r_10], &B0[tiler_min(blockIdx.x * 128 + r_10, q - 4) + (kk + 32 + 32 + e_10) * (long long)q], true);
+            tiler_cp_async<16>(&sh_b_c_2[e_10 * 128 + r_10], &B0[tiler_min(blockIdx.x * 128 + r_10, q - 4) + tiler_wide_mul(kk + 32 + 32 + e_10, q)], true);
           }
         }
         tiler_cp_async_commit();
@@ -1509,14 +1526,14 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_11 = t_ / 16;
         const int e_11 = t_ % 16;
-        sh_a_c[e_11 * 132 + r_11] = kk_last + e_11 < n ? A[tiler_min(tiler_block_y * 128 + r_11, m - 1) * (long long)n + (kk_last + e_11)] : (float)0;
+        sh_a_c[e_11 * 132 + r_11] = kk_last + e_11 < n ? A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_11, m - 1), n) + (kk_last + e_11)] : (float)0;
       }
       // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_12 = t_ % 128;
         const int e_12 = t_ / 128;
-        sh_b_c[e_12 * 128 + r_12] = kk_last + e_12 < n ? B0[tiler_min(blockIdx.x * 128 + r_12, q - 1) + (kk_last + e_12) * (long long)q] : (float)0;
+        sh_b_c[e_12 * 128 + r_12] = kk_last + e_12 < n ? B0[tiler_min(blockIdx.x * 128 + r_12, q - 1) + tiler_wide_mul(kk_last + e_12, q)] : (float)0;
       }
       __syncthreads();  // the tiles are written
       float acc_5[64];  // mm.fut:10
@@ -1590,7 +1607,7 @@ tiler_mm_tiled_wide(const float* __restrict__ A, const float* __restrict__ B0, f
           #pragma unroll
           for (int L1_ = 0; L1_ < 4; L1_ += 1) {
             if (gtid0[G0_ * 4 + L0_] < m && gtid1[G1_ * 4 + L1_] < q) {
-              out0[gtid0[G0_ * 4 + L0_] * (long long)q + gtid1[G1_ * 4 + L1_]] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:5
+              out0[tiler_wide_mul(gtid0[G0_ * 4 + L0_], q) + gtid1[G1_ * 4 + L1_]] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:5
             }
           }
         }
@@ -1649,7 +1666,7 @@ tiler_mm_tiled_wide_scalar(const float* __restrict__ A, const float* __restrict_
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r = t_ / 16;
         const int e = t_ % 16;
-        tiler_cp_async<4>(&sh_a_c[e * 132 + r], &A[tiler_min(tiler_block_y * 128 + r, m - 1) * (long long)n + e], true);
+        tiler_cp_async<4>(&sh_a_c[e * 132 + r], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r, m - 1), n) + e], true);
       }
       // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
       #pragma unroll
@@ -1657,7 +1674,7 @@ tiler_mm_tiled_wide_scalar(const float* __restrict__ A, const float* __restrict_
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_2 = t_ % 128;
         const int e_2 = t_ / 128;
-        tiler_cp_async<4>(&sh_b_c[e_2 * 128 + r_2], &B0[tiler_min(blockIdx.x * 128 + r_2, q - 1) + e_2 * (long long)q], true);
+        tiler_cp_async<4>(&sh_b_c[e_2 * 128 + r_2], &B0[tiler_min(blockIdx.x * 128 + r_2, q - 1) + tiler_wide_mul(e_2, q)], true);
       }
     }
     tiler_cp_async_commit();
@@ -1668,7 +1685,7 @@ tiler_mm_tiled_wide_scalar(const float* __restrict__ A, const float* __restrict_
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_3 = t_ / 16;
         const int e_3 = t_ % 16;
-        tiler_cp_async<4>(&sh_a_c_2[e_3 * 132 + r_3], &A[tiler_min(tiler_block_y * 128 + r_3, m - 1) * (long long)n + (16 + e_3)], true);
+        tiler_cp_async<4>(&sh_a_c_2[e_3 * 132 + r_3], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_3, m - 1), n) + (16 + e_3)], true);
       }
       // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm.fut:9
       #pragma unroll
@@ -1676,7 +1693,7 @@ tiler_mm_tiled_wide_scalar(const float* __restrict__ A, const float* __restrict_
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_4 = t_ % 128;
         const int e_4 = t_ / 128;
-        tiler_cp_async<4>(&sh_b_c_2[e_4 * 128 + r_4], &B0[tiler_min(blockIdx.x * 128 + r_4, q - 1) + (16 + e_4) * (long long)q], true);
+        tiler_cp_async<4>(&sh_b_c_2[e_4 * 128 + r_4], &B0[tiler_min(blockIdx.x * 128 + r_4, q - 1) + tiler_wide_mul(16 + e_4, q)], true);
       }
     }
     tiler_cp_async_commit();
@@ -1690,7 +1707,7 @@ tiler_mm_tiled_wide_scalar(const float* __restrict__ A, const float* __restrict_
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
           const int r_5 = t_ / 16;
           const int e_5 = t_ % 16;
-          tiler_cp_async<4>(&sh_a_c_3[e_5 * 132 + r_5], &A[tiler_min(tiler_block_y * 128 + r_5, m - 1) * (long long)n + (kk + 32 + e_5)], true);
+          tiler_cp_async<4>(&sh_a_c_3[e_5 * 132 + r_5], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_5, m - 1), n) + (kk + 32 + e_5)], true);
         }
         // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_3, rows fastest  // mm.fut:9
         #pragma unroll
@@ -1698,7 +1715,7 @@ tiler_mm_tiled_wide_scalar(const float* __restrict__ A, const float* __restrict_
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
           const int r_6 = t_ % 128;
           const int e_6 = t_ / 128;
-          tiler_cp_async<4>(&sh_b_c_3[e_6 * 128 + r_6], &B0[tiler_min(blockIdx.x * 128 + r_6, q - 1) + (kk + 32 + e_6) * (long long)q], true);
+          tiler_cp_async<4>(&sh_b_c_3[e_6 * 128 + r_6], &B0[tiler_min(blockIdx.x * 128 + r_6, q - 1) + tiler_wide_mul(kk + 32 + e_6, q)], true);
         }
       }
       tiler_cp_async_commit();
@@ -1773,7 +1790,7 @@ tiler_mm_tiled_wide_scalar(const float* __restrict__ A, const float* __restrict_
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_7 = t_ / 16;
             const int e_7 = t_ % 16;
-            tiler_cp_async<4>(&sh_a_c[e_7 * 132 + r_7], &A[tiler_min(tiler_block_y * 128 + r_7, m - 1) * (long long)n + (kk + 16 + 32 + e_7)], true);
+            tiler_cp_async<4>(&sh_a_c[e_7 * 132 + r_7], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_7, m - 1), n) + (kk + 16 + 32 + e_7)], true);
           }
           // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
           #pragma unroll
@@ -1781,7 +1798,7 @@ tiler_mm_tiled_wide_scalar(const float* __restrict__ A, const float* __restrict_
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_8 = t_ % 128;
             const int e_8 = t_ / 128;
-            tiler_cp_async<4>(&sh_b_c[e_8 * 128 + r_8], &B0[tiler_min(blockIdx.x * 128 + r_8, q - 1) + (kk + 16 + 32 + e_8) * (long long)q], true);
+            tiler_cp_async<4>(&sh_b_c[e_8 * 128 + r_8], &B0[tiler_min(blockIdx.x * 128 + r_8, q - 1) + tiler_wide_mul(kk + 16 + 32 + e_8, q)], true);
           }
         }
         tiler_cp_async_commit();
@@ -1857,7 +1874,7 @@ tiler_mm_tiled_wide_scalar(const float* __restrict__ A, const float* __restrict_
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_9 = t_ / 16;
             const int e_9 = t_ % 16;
-            tiler_cp_async<4>(&sh_a_c_2[e_9 * 132 + r_9], &A[tiler_min(tiler_block_y * 128 + r_9, m - 1) * (long long)n + (kk + 32 + 32 + e_9)], true);
+            tiler_cp_async<4>(&sh_a_c_2[e_9 * 132 + r_9], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_9, m - 1), n) + (kk + 32 + 32 + e_9)], true);
           }
           // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm.fut:9
           #pragma unroll
@@ -1865,7 +1882,7 @@ tiler_mm_tiled_wide_scalar(const float* __restrict__ A, const float* __restrict_
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_10 = t_ % 128;
             const int e_10 = t_ / 128;
-            tiler_cp_async<4>(&sh_b_c_2[e_10 * 128 + r_10], &B0[tiler_min(blockIdx.x * 128 + r_10, q - 1) + (kk + 32 + 32 + e_10) * (long long)q], true);
+            tiler_cp_async<4>(&sh_b_c_2[e_10 * 128 + r_10], &B0[tiler_min(blockIdx.x * 128 + r_10, q - 1) + tiler_wide_mul(kk + 32 + 32 + e_10, q)], true);
           }
         }
         tiler_cp_async_commit();
@@ -1941,14 +1958,14 @@ tiler_mm_tiled_wide_scalar(const float* __restrict__ A, const float* __restrict_
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_11 = t_ / 16;
         const int e_11 = t_ % 16;
-        sh_a_c[e_11 * 132 + r_11] = kk_last + e_11 < n ? A[tiler_min(tiler_block_y * 128 + r_11, m - 1) * (long long)n + (kk_last + e_11)] : (float)0;
+        sh_a_c[e_11 * 132 + r_11] = kk_last + e_11 < n ? A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_11, m - 1), n) + (kk_last + e_11)] : (float)0;
       }
       // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_12 = t_ % 128;
         const int e_12 = t_ / 128;
-        sh_b_c[e_12 * 128 + r_12] = kk_last + e_12 < n ? B0[tiler_min(blockIdx.x * 128 + r_12, q - 1) + (kk_last + e_12) * (long long)q] : (float)0;
+        sh_b_c[e_12 * 128 + r_12] = kk_last + e_12 < n ? B0[tiler_min(blockIdx.x * 128 + r_12, q - 1) + tiler_wide_mul(kk_last + e_12, q)] : (float)0;
       }
       __syncthreads();  // the tiles are written
       float acc_5[64];  // mm.fut:10
@@ -2022,7 +2039,7 @@ tiler_mm_tiled_wide_scalar(const float* __restrict__ A, const float* __restrict_
           #pragma unroll
           for (int L1_ = 0; L1_ < 4; L1_ += 1) {
             if (gtid0[G0_ * 4 + L0_] < m && gtid1[G1_ * 4 + L1_] < q) {
-              out0[gtid0[G0_ * 4 + L0_] * (long long)q + gtid1[G1_ * 4 + L1_]] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:5
+              out0[tiler_wide_mul(gtid0[G0_ * 4 + L0_], q) + gtid1[G1_ * 4 + L1_]] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm.fut:5
             }
           }
         }
@@ -2042,11 +2059,11 @@ tiler_mm_untiled_wide(const float* __restrict__ A, const float* __restrict__ B0,
       float acc = 0.0f;  // mm.fut:9
       float acc_2 = acc;  // mm.fut:10
       for (int k = 0; k < n; k += 1) {  // mm.fut:10
-        acc_2 = acc_2 + A[gtid0 * (long long)n + k] * B0[gtid1 + k * (long long)q];
+        acc_2 = acc_2 + A[tiler_wide_mul(gtid0, n) + k] * B0[gtid1 + tiler_wide_mul(k, q)];
       }
       acc = acc_2;
       if (gtid0 < m && gtid1 < q) {
-        out0[gtid0 * (long long)q + gtid1] = acc;  // mm.fut:5
+        out0[tiler_wide_mul(gtid0, q) + gtid1] = acc;  // mm.fut:5
       }
     }
   }

@@ -232,6 +232,23 @@ __device__ __forceinline__ int tiler_min(int a, int b) {
   return r;
 }
 
+// A 64-bit flat offset's first product, an int index times an int size, as
+// one PTX mul.wide.s32 the front end cannot see through. Written as C, the
+// front end rewrote two sibling copy loops of a 64-bit-offset kernel into one
+// register reused as both loops' index, and ptxas (CUDA 13.0, sm_90, -O1 and
+// up) then started the second loop where the first had ended: wrong values
+// or shared-memory writes past the tile (tests/FUZZ.md, seeds 304335 and
+// 640373). The host's copy (launch conditions) is plain C.
+__host__ __device__ __forceinline__ long long tiler_wide_mul(int a, int b) {
+#ifdef __CUDA_ARCH__
+  long long r;
+  asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return (long long)a * b;
+#endif
+}
+
 // --fast-math's square roots: the hardware approximations, flushing
 // subnormals to zero, without the extra steps IEEE-exact results take.
 __device__ __forceinline__ float tiler_rsqrt_approx(float x) {
@@ -374,7 +391,7 @@ tiler_rowsum_split256_blocks_stage0(const float* __restrict__ A, float* __restri
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   if (threadIdx.x == 0) {
-    partials[(long long)row0 * blocks + blockIdx.x] = acc_part_all;
+    partials[tiler_wide_mul(row0, blocks) + blockIdx.x] = acc_part_all;
   }
 }
 
@@ -387,7 +404,7 @@ tiler_rowsum_split256_blocks(const float* __restrict__ A, float* __restrict__ ou
   float acc = 0.0f;  // rowsum.fut:9
   float acc_part = -0.0f;  // rowsum.fut:10
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
-    const float acc_part_p = acc_part + partials[(long long)row0 * blocks + b];
+    const float acc_part_p = acc_part + partials[tiler_wide_mul(row0, blocks) + b];
     acc_part = acc_part_p;
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
@@ -757,7 +774,7 @@ tiler_rowsum_split32_wide(const float* __restrict__ A, float* __restrict__ out0,
   float acc = 0.0f;  // rowsum.fut:9
   float acc_part = -0.0f;  // rowsum.fut:10
   for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
-    acc_part = acc_part + A[i0 * (long long)m + k];
+    acc_part = acc_part + A[tiler_wide_mul(i0, m) + k];
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
   const float acc_part_16 = acc_part + acc_part_16o;
@@ -787,7 +804,7 @@ tiler_rowsum_split256_blocks_wide_stage0(const float* __restrict__ A, float* __r
   float acc_part = -0.0f;  // rowsum.fut:10
   for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
-    acc_part = acc_part + A[row0 * (long long)m + k_at];
+    acc_part = acc_part + A[tiler_wide_mul(row0, m) + k_at];
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
   const float acc_part_16 = acc_part + acc_part_16o;
@@ -811,7 +828,7 @@ tiler_rowsum_split256_blocks_wide_stage0(const float* __restrict__ A, float* __r
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   if (threadIdx.x == 0) {
-    partials[(long long)row0 * blocks + blockIdx.x] = acc_part_all;
+    partials[tiler_wide_mul(row0, blocks) + blockIdx.x] = acc_part_all;
   }
 }
 
@@ -824,7 +841,7 @@ tiler_rowsum_split256_blocks_wide(const float* __restrict__ A, float* __restrict
   float acc = 0.0f;  // rowsum.fut:9
   float acc_part = -0.0f;  // rowsum.fut:10
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
-    const float acc_part_p = acc_part + partials[(long long)row0 * blocks + b];
+    const float acc_part_p = acc_part + partials[tiler_wide_mul(row0, blocks) + b];
     acc_part = acc_part_p;
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
@@ -863,7 +880,7 @@ tiler_rowsum_split1024_wide(const float* __restrict__ A, float* __restrict__ out
   float acc = 0.0f;  // rowsum.fut:9
   float acc_part = -0.0f;  // rowsum.fut:10
   for (int k = threadIdx.x; k < m; k += 1024) {  // this lane's share: one iteration in 1024
-    acc_part = acc_part + A[row0 * (long long)m + k];
+    acc_part = acc_part + A[tiler_wide_mul(row0, m) + k];
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
   const float acc_part_16 = acc_part + acc_part_16o;
@@ -901,7 +918,7 @@ tiler_rowsum_split256_wide(const float* __restrict__ A, float* __restrict__ out0
   float acc = 0.0f;  // rowsum.fut:9
   float acc_part = -0.0f;  // rowsum.fut:10
   for (int k = threadIdx.x; k < m; k += 256) {  // this lane's share: one iteration in 256
-    acc_part = acc_part + A[row0 * (long long)m + k];
+    acc_part = acc_part + A[tiler_wide_mul(row0, m) + k];
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
   const float acc_part_16 = acc_part + acc_part_16o;
@@ -947,7 +964,7 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
       const int t_ = threadIdx.x + c_ * 16;
       const int r = t_ / 16;
       const int e = t_ % 16 * 4;
-      tiler_cp_async<16>(&sh_rc[r * 68 + e], &A[tiler_min(blockIdx.x * 16 + r, n - 1) * (long long)m + e], true);
+      tiler_cp_async<16>(&sh_rc[r * 68 + e], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r, n - 1), m) + e], true);
     }
   }
   tiler_cp_async_commit();
@@ -958,7 +975,7 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
       const int t_ = threadIdx.x + c_ * 16;
       const int r_2 = t_ / 16;
       const int e_2 = t_ % 16 * 4;
-      tiler_cp_async<16>(&sh_rc_2[r_2 * 68 + e_2], &A[tiler_min(blockIdx.x * 16 + r_2, n - 1) * (long long)m + (64 + e_2)], true);
+      tiler_cp_async<16>(&sh_rc_2[r_2 * 68 + e_2], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_2, n - 1), m) + (64 + e_2)], true);
     }
   }
   tiler_cp_async_commit();
@@ -972,7 +989,7 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
         const int t_ = threadIdx.x + c_ * 16;
         const int r_3 = t_ / 16;
         const int e_3 = t_ % 16 * 4;
-        tiler_cp_async<16>(&sh_rc_3[r_3 * 68 + e_3], &A[tiler_min(blockIdx.x * 16 + r_3, n - 1) * (long long)m + (kk + 128 + e_3)], true);
+        tiler_cp_async<16>(&sh_rc_3[r_3 * 68 + e_3], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_3, n - 1), m) + (kk + 128 + e_3)], true);
       }
     }
     tiler_cp_async_commit();
@@ -992,7 +1009,7 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
           const int t_ = threadIdx.x + c_ * 16;
           const int r_4 = t_ / 16;
           const int e_4 = t_ % 16 * 4;
-          tiler_cp_async<16>(&sh_rc[r_4 * 68 + e_4], &A[tiler_min(blockIdx.x * 16 + r_4, n - 1) * (long long)m + (kk + 64 + 128 + e_4)], true);
+          tiler_cp_async<16>(&sh_rc[r_4 * 68 + e_4], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_4, n - 1), m) + (kk + 64 + 128 + e_4)], true);
         }
       }
       tiler_cp_async_commit();
@@ -1013,7 +1030,7 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
           const int t_ = threadIdx.x + c_ * 16;
           const int r_5 = t_ / 16;
           const int e_5 = t_ % 16 * 4;
-          tiler_cp_async<16>(&sh_rc_2[r_5 * 68 + e_5], &A[tiler_min(blockIdx.x * 16 + r_5, n - 1) * (long long)m + (kk + 128 + 128 + e_5)], true);
+          tiler_cp_async<16>(&sh_rc_2[r_5 * 68 + e_5], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_5, n - 1), m) + (kk + 128 + 128 + e_5)], true);
         }
       }
       tiler_cp_async_commit();
@@ -1034,7 +1051,7 @@ tiler_rowsum_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, i
       const int t_ = threadIdx.x + c_ * 16;
       const int r_6 = t_ / 64;
       const int e_6 = t_ % 64;
-      sh_rc[r_6 * 68 + e_6] = kk_last + e_6 < m ? A[tiler_min(blockIdx.x * 16 + r_6, n - 1) * (long long)m + (kk_last + e_6)] : (float)0;
+      sh_rc[r_6 * 68 + e_6] = kk_last + e_6 < m ? A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_6, n - 1), m) + (kk_last + e_6)] : (float)0;
     }
     __syncthreads();  // the tiles are written
     float acc_5 = acc;  // rowsum.fut:10
@@ -1066,7 +1083,7 @@ tiler_rowsum_tiled_wide_scalar(const float* __restrict__ A, float* __restrict__ 
       const int t_ = threadIdx.x + c_ * 16;
       const int r = t_ / 64;
       const int e = t_ % 64;
-      tiler_cp_async<4>(&sh_rc[r * 68 + e], &A[tiler_min(blockIdx.x * 16 + r, n - 1) * (long long)m + e], true);
+      tiler_cp_async<4>(&sh_rc[r * 68 + e], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r, n - 1), m) + e], true);
     }
   }
   tiler_cp_async_commit();
@@ -1077,7 +1094,7 @@ tiler_rowsum_tiled_wide_scalar(const float* __restrict__ A, float* __restrict__ 
       const int t_ = threadIdx.x + c_ * 16;
       const int r_2 = t_ / 64;
       const int e_2 = t_ % 64;
-      tiler_cp_async<4>(&sh_rc_2[r_2 * 68 + e_2], &A[tiler_min(blockIdx.x * 16 + r_2, n - 1) * (long long)m + (64 + e_2)], true);
+      tiler_cp_async<4>(&sh_rc_2[r_2 * 68 + e_2], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_2, n - 1), m) + (64 + e_2)], true);
     }
   }
   tiler_cp_async_commit();
@@ -1091,7 +1108,7 @@ tiler_rowsum_tiled_wide_scalar(const float* __restrict__ A, float* __restrict__ 
         const int t_ = threadIdx.x + c_ * 16;
         const int r_3 = t_ / 64;
         const int e_3 = t_ % 64;
-        tiler_cp_async<4>(&sh_rc_3[r_3 * 68 + e_3], &A[tiler_min(blockIdx.x * 16 + r_3, n - 1) * (long long)m + (kk + 128 + e_3)], true);
+        tiler_cp_async<4>(&sh_rc_3[r_3 * 68 + e_3], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_3, n - 1), m) + (kk + 128 + e_3)], true);
       }
     }
     tiler_cp_async_commit();
@@ -1111,7 +1128,7 @@ tiler_rowsum_tiled_wide_scalar(const float* __restrict__ A, float* __restrict__ 
           const int t_ = threadIdx.x + c_ * 16;
           const int r_4 = t_ / 64;
           const int e_4 = t_ % 64;
-          tiler_cp_async<4>(&sh_rc[r_4 * 68 + e_4], &A[tiler_min(blockIdx.x * 16 + r_4, n - 1) * (long long)m + (kk + 64 + 128 + e_4)], true);
+          tiler_cp_async<4>(&sh_rc[r_4 * 68 + e_4], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_4, n - 1), m) + (kk + 64 + 128 + e_4)], true);
         }
       }
       tiler_cp_async_commit();
@@ -1132,7 +1149,7 @@ tiler_rowsum_tiled_wide_scalar(const float* __restrict__ A, float* __restrict__ 
           const int t_ = threadIdx.x + c_ * 16;
           const int r_5 = t_ / 64;
           const int e_5 = t_ % 64;
-          tiler_cp_async<4>(&sh_rc_2[r_5 * 68 + e_5], &A[tiler_min(blockIdx.x * 16 + r_5, n - 1) * (long long)m + (kk + 128 + 128 + e_5)], true);
+          tiler_cp_async<4>(&sh_rc_2[r_5 * 68 + e_5], &A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_5, n - 1), m) + (kk + 128 + 128 + e_5)], true);
         }
       }
       tiler_cp_async_commit();
@@ -1153,7 +1170,7 @@ tiler_rowsum_tiled_wide_scalar(const float* __restrict__ A, float* __restrict__ 
       const int t_ = threadIdx.x + c_ * 16;
       const int r_6 = t_ / 64;
       const int e_6 = t_ % 64;
-      sh_rc[r_6 * 68 + e_6] = kk_last + e_6 < m ? A[tiler_min(blockIdx.x * 16 + r_6, n - 1) * (long long)m + (kk_last + e_6)] : (float)0;
+      sh_rc[r_6 * 68 + e_6] = kk_last + e_6 < m ? A[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_6, n - 1), m) + (kk_last + e_6)] : (float)0;
     }
     __syncthreads();  // the tiles are written
     float acc_5 = acc;  // rowsum.fut:10
@@ -1177,7 +1194,7 @@ tiler_rowsum_untiled_wide(const float* __restrict__ A, float* __restrict__ out0,
     float acc = 0.0f;  // rowsum.fut:9
     float acc_2 = acc;  // rowsum.fut:10
     for (int k = 0; k < m; k += 1) {  // rowsum.fut:10
-      acc_2 = acc_2 + A[gtid0 * (long long)m + k];
+      acc_2 = acc_2 + A[tiler_wide_mul(gtid0, m) + k];
     }
     acc = acc_2;
     if (gtid0 < n) {

@@ -50,6 +50,23 @@ __device__ __forceinline__ int tiler_min(int a, int b) {
   return r;
 }
 
+// A 64-bit flat offset's first product, an int index times an int size, as
+// one PTX mul.wide.s32 the front end cannot see through. Written as C, the
+// front end rewrote two sibling copy loops of a 64-bit-offset kernel into one
+// register reused as both loops' index, and ptxas (CUDA 13.0, sm_90, -O1 and
+// up) then started the second loop where the first had ended: wrong values
+// or shared-memory writes past the tile (tests/FUZZ.md, seeds 304335 and
+// 640373). The host's copy (launch conditions) is plain C.
+__host__ __device__ __forceinline__ long long tiler_wide_mul(int a, int b) {
+#ifdef __CUDA_ARCH__
+  long long r;
+  asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return (long long)a * b;
+#endif
+}
+
 // --fast-math's square roots: the hardware approximations, flushing
 // subnormals to zero, without the extra steps IEEE-exact results take.
 __device__ __forceinline__ float tiler_rsqrt_approx(float x) {
@@ -155,7 +172,7 @@ tiler_rowsum_untiled_wide(const float* __restrict__ A, float* __restrict__ out0,
     float acc = 0.0f;  // rowsum.fut:9
     float acc_2 = acc;  // rowsum.fut:10
     for (int k = 0; k < m; k += 1) {  // rowsum.fut:10
-      acc_2 = acc_2 + A[gtid0 * (long long)m + k];
+      acc_2 = acc_2 + A[tiler_wide_mul(gtid0, m) + k];
     }
     acc = acc_2;
     if (gtid0 < n) {

@@ -248,6 +248,23 @@ __device__ __forceinline__ int tiler_min(int a, int b) {
   return r;
 }
 
+// A 64-bit flat offset's first product, an int index times an int size, as
+// one PTX mul.wide.s32 the front end cannot see through. Written as C, the
+// front end rewrote two sibling copy loops of a 64-bit-offset kernel into one
+// register reused as both loops' index, and ptxas (CUDA 13.0, sm_90, -O1 and
+// up) then started the second loop where the first had ended: wrong values
+// or shared-memory writes past the tile (tests/FUZZ.md, seeds 304335 and
+// 640373). The host's copy (launch conditions) is plain C.
+__host__ __device__ __forceinline__ long long tiler_wide_mul(int a, int b) {
+#ifdef __CUDA_ARCH__
+  long long r;
+  asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return (long long)a * b;
+#endif
+}
+
 // --fast-math's square roots: the hardware approximations, flushing
 // subnormals to zero, without the extra steps IEEE-exact results take.
 __device__ __forceinline__ float tiler_rsqrt_approx(float x) {
@@ -392,7 +409,7 @@ tiler_rowsum3d_split256_blocks_stage0(const float* __restrict__ X, float* __rest
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   if (threadIdx.x == 0) {
-    partials[(long long)(row0 * n + row1) * blocks + blockIdx.x] = acc_part_all;
+    partials[tiler_wide_mul(row0 * n + row1, blocks) + blockIdx.x] = acc_part_all;
   }
 }
 
@@ -406,7 +423,7 @@ tiler_rowsum3d_split256_blocks(const float* __restrict__ X, float* __restrict__ 
   float acc2 = 0.0f;  // rowsum3d.fut:8
   float acc_part = -0.0f;  // rowsum3d.fut:8
   for (int b_2 = threadIdx.x; b_2 < blocks; b_2 += 256) {  // this lane's share of the blocks' partial results
-    const float acc_part_p = acc_part + partials[(long long)(row0 * n + row1) * blocks + b_2];
+    const float acc_part_p = acc_part + partials[tiler_wide_mul(row0 * n + row1, blocks) + b_2];
     acc_part = acc_part_p;
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
@@ -792,7 +809,7 @@ tiler_rowsum3d_split32_wide(const float* __restrict__ X, float* __restrict__ out
   float acc2 = 0.0f;  // rowsum3d.fut:8
   float acc_part = -0.0f;  // rowsum3d.fut:8
   for (int k2 = threadIdx.x; k2 < m; k2 += 32) {  // this lane's share: one iteration in 32
-    acc_part = acc_part + X[row0 * ((long long)m * (long long)n) + i1 * (long long)m + k2];
+    acc_part = acc_part + X[row0 * ((long long)m * (long long)n) + tiler_wide_mul(i1, m) + k2];
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
   const float acc_part_16 = acc_part + acc_part_16o;
@@ -807,7 +824,7 @@ tiler_rowsum3d_split32_wide(const float* __restrict__ X, float* __restrict__ out
   const float acc3 = acc2 + acc_part_1;  // rowsum3d.fut:8
   acc2 = acc3;
   if (row0 < b && row1 < n && threadIdx.x == 0) {
-    out0[row0 * (long long)n + row1] = acc2;  // rowsum3d.fut:5
+    out0[tiler_wide_mul(row0, n) + row1] = acc2;  // rowsum3d.fut:5
   }
 }
 
@@ -823,7 +840,7 @@ tiler_rowsum3d_split256_blocks_wide_stage0(const float* __restrict__ X, float* _
   float acc_part = -0.0f;  // rowsum3d.fut:8
   for (int k2 = threadIdx.x; k2 < min(m - first, share); k2 += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k2_at = first + k2;
-    acc_part = acc_part + X[row0 * ((long long)m * (long long)n) + row1 * (long long)m + k2_at];
+    acc_part = acc_part + X[row0 * ((long long)m * (long long)n) + tiler_wide_mul(row1, m) + k2_at];
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
   const float acc_part_16 = acc_part + acc_part_16o;
@@ -847,7 +864,7 @@ tiler_rowsum3d_split256_blocks_wide_stage0(const float* __restrict__ X, float* _
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   if (threadIdx.x == 0) {
-    partials[(long long)(row0 * n + row1) * blocks + blockIdx.x] = acc_part_all;
+    partials[tiler_wide_mul(row0 * n + row1, blocks) + blockIdx.x] = acc_part_all;
   }
 }
 
@@ -861,7 +878,7 @@ tiler_rowsum3d_split256_blocks_wide(const float* __restrict__ X, float* __restri
   float acc2 = 0.0f;  // rowsum3d.fut:8
   float acc_part = -0.0f;  // rowsum3d.fut:8
   for (int b_2 = threadIdx.x; b_2 < blocks; b_2 += 256) {  // this lane's share of the blocks' partial results
-    const float acc_part_p = acc_part + partials[(long long)(row0 * n + row1) * blocks + b_2];
+    const float acc_part_p = acc_part + partials[tiler_wide_mul(row0 * n + row1, blocks) + b_2];
     acc_part = acc_part_p;
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
@@ -888,7 +905,7 @@ tiler_rowsum3d_split256_blocks_wide(const float* __restrict__ X, float* __restri
   const float acc3 = acc2 + acc_part_all;  // rowsum3d.fut:8
   acc2 = acc3;
   if (row0 < b && row1 < n && threadIdx.x == 0) {
-    out0[row0 * (long long)n + row1] = acc2;  // rowsum3d.fut:5
+    out0[tiler_wide_mul(row0, n) + row1] = acc2;  // rowsum3d.fut:5
   }
 }
 
@@ -901,7 +918,7 @@ tiler_rowsum3d_split1024_wide(const float* __restrict__ X, float* __restrict__ o
   float acc2 = 0.0f;  // rowsum3d.fut:8
   float acc_part = -0.0f;  // rowsum3d.fut:8
   for (int k2 = threadIdx.x; k2 < m; k2 += 1024) {  // this lane's share: one iteration in 1024
-    acc_part = acc_part + X[row0 * ((long long)m * (long long)n) + row1 * (long long)m + k2];
+    acc_part = acc_part + X[row0 * ((long long)m * (long long)n) + tiler_wide_mul(row1, m) + k2];
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
   const float acc_part_16 = acc_part + acc_part_16o;
@@ -927,7 +944,7 @@ tiler_rowsum3d_split1024_wide(const float* __restrict__ X, float* __restrict__ o
   const float acc3 = acc2 + acc_part_all;  // rowsum3d.fut:8
   acc2 = acc3;
   if (row0 < b && row1 < n && threadIdx.x == 0) {
-    out0[row0 * (long long)n + row1] = acc2;  // rowsum3d.fut:5
+    out0[tiler_wide_mul(row0, n) + row1] = acc2;  // rowsum3d.fut:5
   }
 }
 
@@ -940,7 +957,7 @@ tiler_rowsum3d_split256_wide(const float* __restrict__ X, float* __restrict__ ou
   float acc2 = 0.0f;  // rowsum3d.fut:8
   float acc_part = -0.0f;  // rowsum3d.fut:8
   for (int k2 = threadIdx.x; k2 < m; k2 += 256) {  // this lane's share: one iteration in 256
-    acc_part = acc_part + X[row0 * ((long long)m * (long long)n) + row1 * (long long)m + k2];
+    acc_part = acc_part + X[row0 * ((long long)m * (long long)n) + tiler_wide_mul(row1, m) + k2];
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
   const float acc_part_16 = acc_part + acc_part_16o;
@@ -966,7 +983,7 @@ tiler_rowsum3d_split256_wide(const float* __restrict__ X, float* __restrict__ ou
   const float acc3 = acc2 + acc_part_all;  // rowsum3d.fut:8
   acc2 = acc3;
   if (row0 < b && row1 < n && threadIdx.x == 0) {
-    out0[row0 * (long long)n + row1] = acc2;  // rowsum3d.fut:5
+    out0[tiler_wide_mul(row0, n) + row1] = acc2;  // rowsum3d.fut:5
   }
 }
 
@@ -989,7 +1006,7 @@ tiler_rowsum3d_tiled_wide(const float* __restrict__ X, float* __restrict__ out0,
         const int t_ = threadIdx.x + c_ * 16;
         const int r = t_ / 16;
         const int e = t_ % 16 * 4;
-        tiler_cp_async<16>(&sh_row_c[r * 68 + e], &X[i0 * ((long long)m * (long long)n) + tiler_min(blockIdx.x * 16 + r, n - 1) * (long long)m + e], true);
+        tiler_cp_async<16>(&sh_row_c[r * 68 + e], &X[i0 * ((long long)m * (long long)n) + tiler_wide_mul(tiler_min(blockIdx.x * 16 + r, n - 1), m) + e], true);
       }
     }
     tiler_cp_async_commit();
@@ -1000,7 +1017,7 @@ tiler_rowsum3d_tiled_wide(const float* __restrict__ X, float* __restrict__ out0,
         const int t_ = threadIdx.x + c_ * 16;
         const int r_2 = t_ / 16;
         const int e_2 = t_ % 16 * 4;
-        tiler_cp_async<16>(&sh_row_c_2[r_2 * 68 + e_2], &X[i0 * ((long long)m * (long long)n) + tiler_min(blockIdx.x * 16 + r_2, n - 1) * (long long)m + (64 + e_2)], true);
+        tiler_cp_async<16>(&sh_row_c_2[r_2 * 68 + e_2], &X[i0 * ((long long)m * (long long)n) + tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_2, n - 1), m) + (64 + e_2)], true);
       }
     }
     tiler_cp_async_commit();
@@ -1014,7 +1031,7 @@ tiler_rowsum3d_tiled_wide(const float* __restrict__ X, float* __restrict__ out0,
           const int t_ = threadIdx.x + c_ * 16;
           const int r_3 = t_ / 16;
           const int e_3 = t_ % 16 * 4;
-          tiler_cp_async<16>(&sh_row_c_3[r_3 * 68 + e_3], &X[i0 * ((long long)m * (long long)n) + tiler_min(blockIdx.x * 16 + r_3, n - 1) * (long long)m + (kk + 128 + e_3)], true);
+          tiler_cp_async<16>(&sh_row_c_3[r_3 * 68 + e_3], &X[i0 * ((long long)m * (long long)n) + tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_3, n - 1), m) + (kk + 128 + e_3)], true);
         }
       }
       tiler_cp_async_commit();
@@ -1034,7 +1051,7 @@ tiler_rowsum3d_tiled_wide(const float* __restrict__ X, float* __restrict__ out0,
             const int t_ = threadIdx.x + c_ * 16;
             const int r_4 = t_ / 16;
             const int e_4 = t_ % 16 * 4;
-            tiler_cp_async<16>(&sh_row_c[r_4 * 68 + e_4], &X[i0 * ((long long)m * (long long)n) + tiler_min(blockIdx.x * 16 + r_4, n - 1) * (long long)m + (kk + 64 + 128 + e_4)], true);
+            tiler_cp_async<16>(&sh_row_c[r_4 * 68 + e_4], &X[i0 * ((long long)m * (long long)n) + tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_4, n - 1), m) + (kk + 64 + 128 + e_4)], true);
           }
         }
         tiler_cp_async_commit();
@@ -1055,7 +1072,7 @@ tiler_rowsum3d_tiled_wide(const float* __restrict__ X, float* __restrict__ out0,
             const int t_ = threadIdx.x + c_ * 16;
             const int r_5 = t_ / 16;
             const int e_5 = t_ % 16 * 4;
-            tiler_cp_async<16>(&sh_row_c_2[r_5 * 68 + e_5], &X[i0 * ((long long)m * (long long)n) + tiler_min(blockIdx.x * 16 + r_5, n - 1) * (long long)m + (kk + 128 + 128 + e_5)], true);
+            tiler_cp_async<16>(&sh_row_c_2[r_5 * 68 + e_5], &X[i0 * ((long long)m * (long long)n) + tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_5, n - 1), m) + (kk + 128 + 128 + e_5)], true);
           }
         }
         tiler_cp_async_commit();
@@ -1076,7 +1093,7 @@ tiler_rowsum3d_tiled_wide(const float* __restrict__ X, float* __restrict__ out0,
         const int t_ = threadIdx.x + c_ * 16;
         const int r_6 = t_ / 64;
         const int e_6 = t_ % 64;
-        sh_row_c[r_6 * 68 + e_6] = kk_last + e_6 < m ? X[i0 * ((long long)m * (long long)n) + tiler_min(blockIdx.x * 16 + r_6, n - 1) * (long long)m + (kk_last + e_6)] : (float)0;
+        sh_row_c[r_6 * 68 + e_6] = kk_last + e_6 < m ? X[i0 * ((long long)m * (long long)n) + tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_6, n - 1), m) + (kk_last + e_6)] : (float)0;
       }
       __syncthreads();  // the tiles are written
       float acc_4 = acc2;  // rowsum3d.fut:8
@@ -1088,7 +1105,7 @@ tiler_rowsum3d_tiled_wide(const float* __restrict__ X, float* __restrict__ out0,
       __syncthreads();  // the tiles are read before the next copy
     }
     if (gtid0 < b && gtid1 < n) {
-      out0[gtid0 * (long long)n + gtid1] = acc2;  // rowsum3d.fut:5
+      out0[tiler_wide_mul(gtid0, n) + gtid1] = acc2;  // rowsum3d.fut:5
     }
     __syncthreads();  // this pass's shared arrays are read before the next pass writes them
   }
@@ -1113,7 +1130,7 @@ tiler_rowsum3d_tiled_wide_scalar(const float* __restrict__ X, float* __restrict_
         const int t_ = threadIdx.x + c_ * 16;
         const int r = t_ / 64;
         const int e = t_ % 64;
-        tiler_cp_async<4>(&sh_row_c[r * 68 + e], &X[i0 * ((long long)m * (long long)n) + tiler_min(blockIdx.x * 16 + r, n - 1) * (long long)m + e], true);
+        tiler_cp_async<4>(&sh_row_c[r * 68 + e], &X[i0 * ((long long)m * (long long)n) + tiler_wide_mul(tiler_min(blockIdx.x * 16 + r, n - 1), m) + e], true);
       }
     }
     tiler_cp_async_commit();
@@ -1124,7 +1141,7 @@ tiler_rowsum3d_tiled_wide_scalar(const float* __restrict__ X, float* __restrict_
         const int t_ = threadIdx.x + c_ * 16;
         const int r_2 = t_ / 64;
         const int e_2 = t_ % 64;
-        tiler_cp_async<4>(&sh_row_c_2[r_2 * 68 + e_2], &X[i0 * ((long long)m * (long long)n) + tiler_min(blockIdx.x * 16 + r_2, n - 1) * (long long)m + (64 + e_2)], true);
+        tiler_cp_async<4>(&sh_row_c_2[r_2 * 68 + e_2], &X[i0 * ((long long)m * (long long)n) + tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_2, n - 1), m) + (64 + e_2)], true);
       }
     }
     tiler_cp_async_commit();
@@ -1138,7 +1155,7 @@ tiler_rowsum3d_tiled_wide_scalar(const float* __restrict__ X, float* __restrict_
           const int t_ = threadIdx.x + c_ * 16;
           const int r_3 = t_ / 64;
           const int e_3 = t_ % 64;
-          tiler_cp_async<4>(&sh_row_c_3[r_3 * 68 + e_3], &X[i0 * ((long long)m * (long long)n) + tiler_min(blockIdx.x * 16 + r_3, n - 1) * (long long)m + (kk + 128 + e_3)], true);
+          tiler_cp_async<4>(&sh_row_c_3[r_3 * 68 + e_3], &X[i0 * ((long long)m * (long long)n) + tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_3, n - 1), m) + (kk + 128 + e_3)], true);
         }
       }
       tiler_cp_async_commit();
@@ -1158,7 +1175,7 @@ tiler_rowsum3d_tiled_wide_scalar(const float* __restrict__ X, float* __restrict_
             const int t_ = threadIdx.x + c_ * 16;
             const int r_4 = t_ / 64;
             const int e_4 = t_ % 64;
-            tiler_cp_async<4>(&sh_row_c[r_4 * 68 + e_4], &X[i0 * ((long long)m * (long long)n) + tiler_min(blockIdx.x * 16 + r_4, n - 1) * (long long)m + (kk + 64 + 128 + e_4)], true);
+            tiler_cp_async<4>(&sh_row_c[r_4 * 68 + e_4], &X[i0 * ((long long)m * (long long)n) + tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_4, n - 1), m) + (kk + 64 + 128 + e_4)], true);
           }
         }
         tiler_cp_async_commit();
@@ -1179,7 +1196,7 @@ tiler_rowsum3d_tiled_wide_scalar(const float* __restrict__ X, float* __restrict_
             const int t_ = threadIdx.x + c_ * 16;
             const int r_5 = t_ / 64;
             const int e_5 = t_ % 64;
-            tiler_cp_async<4>(&sh_row_c_2[r_5 * 68 + e_5], &X[i0 * ((long long)m * (long long)n) + tiler_min(blockIdx.x * 16 + r_5, n - 1) * (long long)m + (kk + 128 + 128 + e_5)], true);
+            tiler_cp_async<4>(&sh_row_c_2[r_5 * 68 + e_5], &X[i0 * ((long long)m * (long long)n) + tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_5, n - 1), m) + (kk + 128 + 128 + e_5)], true);
           }
         }
         tiler_cp_async_commit();
@@ -1200,7 +1217,7 @@ tiler_rowsum3d_tiled_wide_scalar(const float* __restrict__ X, float* __restrict_
         const int t_ = threadIdx.x + c_ * 16;
         const int r_6 = t_ / 64;
         const int e_6 = t_ % 64;
-        sh_row_c[r_6 * 68 + e_6] = kk_last + e_6 < m ? X[i0 * ((long long)m * (long long)n) + tiler_min(blockIdx.x * 16 + r_6, n - 1) * (long long)m + (kk_last + e_6)] : (float)0;
+        sh_row_c[r_6 * 68 + e_6] = kk_last + e_6 < m ? X[i0 * ((long long)m * (long long)n) + tiler_wide_mul(tiler_min(blockIdx.x * 16 + r_6, n - 1), m) + (kk_last + e_6)] : (float)0;
       }
       __syncthreads();  // the tiles are written
       float acc_4 = acc2;  // rowsum3d.fut:8
@@ -1212,7 +1229,7 @@ tiler_rowsum3d_tiled_wide_scalar(const float* __restrict__ X, float* __restrict_
       __syncthreads();  // the tiles are read before the next copy
     }
     if (gtid0 < b && gtid1 < n) {
-      out0[gtid0 * (long long)n + gtid1] = acc2;  // rowsum3d.fut:5
+      out0[tiler_wide_mul(gtid0, n) + gtid1] = acc2;  // rowsum3d.fut:5
     }
     __syncthreads();  // this pass's shared arrays are read before the next pass writes them
   }
@@ -1228,11 +1245,11 @@ tiler_rowsum3d_untiled_wide(const float* __restrict__ X, float* __restrict__ out
       float acc2 = 0.0f;  // rowsum3d.fut:8
       float acc = acc2;  // rowsum3d.fut:8
       for (int k2 = 0; k2 < m; k2 += 1) {  // rowsum3d.fut:8
-        acc = acc + X[gtid0 * ((long long)m * (long long)n) + gtid1 * (long long)m + k2];
+        acc = acc + X[gtid0 * ((long long)m * (long long)n) + tiler_wide_mul(gtid1, m) + k2];
       }
       acc2 = acc;
       if (gtid0 < b && gtid1 < n) {
-        out0[gtid0 * (long long)n + gtid1] = acc2;  // rowsum3d.fut:5
+        out0[tiler_wide_mul(gtid0, n) + gtid1] = acc2;  // rowsum3d.fut:5
       }
     }
   }

@@ -211,6 +211,23 @@ __device__ __forceinline__ int tiler_min(int a, int b) {
   return r;
 }
 
+// A 64-bit flat offset's first product, an int index times an int size, as
+// one PTX mul.wide.s32 the front end cannot see through. Written as C, the
+// front end rewrote two sibling copy loops of a 64-bit-offset kernel into one
+// register reused as both loops' index, and ptxas (CUDA 13.0, sm_90, -O1 and
+// up) then started the second loop where the first had ended: wrong values
+// or shared-memory writes past the tile (tests/FUZZ.md, seeds 304335 and
+// 640373). The host's copy (launch conditions) is plain C.
+__host__ __device__ __forceinline__ long long tiler_wide_mul(int a, int b) {
+#ifdef __CUDA_ARCH__
+  long long r;
+  asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return (long long)a * b;
+#endif
+}
+
 // --fast-math's square roots: the hardware approximations, flushing
 // subnormals to zero, without the extra steps IEEE-exact results take.
 __device__ __forceinline__ float tiler_rsqrt_approx(float x) {
@@ -373,7 +390,7 @@ tiler_softmax_split256_blocks_stage0(const float* __restrict__ X, float* __restr
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   if (threadIdx.x == 0) {
-    partials[(long long)row0 * blocks + blockIdx.x] = acc_part_all;
+    partials[tiler_wide_mul(row0, blocks) + blockIdx.x] = acc_part_all;
   }
 }
 
@@ -389,7 +406,7 @@ tiler_softmax_split256_blocks_stage1(const float* __restrict__ X, float* __restr
   float acc = X[row0 * m];  // softmax.fut:8
   float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
-    const float acc_part_p = fmaxf(acc_part, partials[(long long)row0 * blocks + b]);
+    const float acc_part_p = fmaxf(acc_part, partials[tiler_wide_mul(row0, blocks) + b]);
     acc_part = acc_part_p;
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
@@ -442,7 +459,7 @@ tiler_softmax_split256_blocks_stage1(const float* __restrict__ X, float* __restr
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   if (threadIdx.x == 0) {
-    partials_2[(long long)row0 * blocks + blockIdx.x] = acc_part_3_all;
+    partials_2[tiler_wide_mul(row0, blocks) + blockIdx.x] = acc_part_3_all;
   }
 }
 
@@ -459,7 +476,7 @@ tiler_softmax_split256_blocks(const float* __restrict__ X, float* __restrict__ o
   float acc = X[row0 * m];  // softmax.fut:8
   float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
-    const float acc_part_p = fmaxf(acc_part, partials[(long long)row0 * blocks + b]);
+    const float acc_part_p = fmaxf(acc_part, partials[tiler_wide_mul(row0, blocks) + b]);
     acc_part = acc_part_p;
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
@@ -488,7 +505,7 @@ tiler_softmax_split256_blocks(const float* __restrict__ X, float* __restrict__ o
   float acc_3 = 0.0f;  // softmax.fut:11
   float acc_part_3 = -0.0f;  // softmax.fut:12
   for (int b_2 = threadIdx.x; b_2 < blocks; b_2 += 256) {  // this lane's share of the blocks' partial results
-    const float acc_part_3_p = acc_part_3 + partials_2[(long long)row0 * blocks + b_2];
+    const float acc_part_3_p = acc_part_3 + partials_2[tiler_wide_mul(row0, blocks) + b_2];
     acc_part_3 = acc_part_3_p;
   }
   const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
@@ -695,10 +712,10 @@ tiler_softmax_split32_wide(const float* __restrict__ X, float* __restrict__ out0
 {
   const int row0 = blockIdx.x * 8 + threadIdx.y;  // softmax.fut:7
   const int i0 = tiler_min(row0, n - 1);
-  float acc = X[i0 * (long long)m];  // softmax.fut:8
+  float acc = X[tiler_wide_mul(i0, m)];  // softmax.fut:8
   float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
   for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
-    acc_part = fmaxf(acc_part, X[i0 * (long long)m + k]);
+    acc_part = fmaxf(acc_part, X[tiler_wide_mul(i0, m) + k]);
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
   const float acc_part_16 = fmaxf(acc_part, acc_part_16o);
@@ -715,7 +732,7 @@ tiler_softmax_split32_wide(const float* __restrict__ X, float* __restrict__ out0
   float acc_3 = 0.0f;  // softmax.fut:11
   float acc_part_3 = -0.0f;  // softmax.fut:12
   for (int k_2 = threadIdx.x; k_2 < m; k_2 += 32) {  // this lane's share: one iteration in 32
-    acc_part_3 = acc_part_3 + expf(X[i0 * (long long)m + k_2] - acc);
+    acc_part_3 = acc_part_3 + expf(X[tiler_wide_mul(i0, m) + k_2] - acc);
   }
   const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
   const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
@@ -730,9 +747,9 @@ tiler_softmax_split32_wide(const float* __restrict__ X, float* __restrict__ out0
   const float acc_4 = acc_3 + acc_part_3_1;  // softmax.fut:12
   acc_3 = acc_4;
   for (int i1 = threadIdx.x; i1 < m; i1 += 32) {  // this lane's points of the row
-    const float x = X[i0 * (long long)m + i1];  // softmax.fut:14
+    const float x = X[tiler_wide_mul(i0, m) + i1];  // softmax.fut:14
     if (row0 < n) {
-      out0[row0 * (long long)m + i1] = expf(x - acc) / acc_3;  // softmax.fut:6
+      out0[tiler_wide_mul(row0, m) + i1] = expf(x - acc) / acc_3;  // softmax.fut:6
     }
   }
 }
@@ -748,7 +765,7 @@ tiler_softmax_split256_blocks_wide_stage0(const float* __restrict__ X, float* __
   float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
   for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
-    acc_part = fmaxf(acc_part, X[row0 * (long long)m + k_at]);
+    acc_part = fmaxf(acc_part, X[tiler_wide_mul(row0, m) + k_at]);
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
   const float acc_part_16 = fmaxf(acc_part, acc_part_16o);
@@ -772,7 +789,7 @@ tiler_softmax_split256_blocks_wide_stage0(const float* __restrict__ X, float* __
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   if (threadIdx.x == 0) {
-    partials[(long long)row0 * blocks + blockIdx.x] = acc_part_all;
+    partials[tiler_wide_mul(row0, blocks) + blockIdx.x] = acc_part_all;
   }
 }
 
@@ -785,10 +802,10 @@ tiler_softmax_split256_blocks_wide_stage1(const float* __restrict__ X, float* __
   const int blocks = min((m + 8191) / 8192, 2048);
   const int share = (m - 1) / blocks + 1;
   const int first = blockIdx.x * share;
-  float acc = X[row0 * (long long)m];  // softmax.fut:8
+  float acc = X[tiler_wide_mul(row0, m)];  // softmax.fut:8
   float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
-    const float acc_part_p = fmaxf(acc_part, partials[(long long)row0 * blocks + b]);
+    const float acc_part_p = fmaxf(acc_part, partials[tiler_wide_mul(row0, blocks) + b]);
     acc_part = acc_part_p;
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
@@ -817,7 +834,7 @@ tiler_softmax_split256_blocks_wide_stage1(const float* __restrict__ X, float* __
   float acc_part_3 = -0.0f;  // softmax.fut:12
   for (int k = threadIdx.x; k < min(m - first, share); k += 256) {  // this lane's share: one iteration in 256 of its block's share
     const int k_at = first + k;
-    acc_part_3 = acc_part_3 + expf(X[row0 * (long long)m + k_at] - acc);
+    acc_part_3 = acc_part_3 + expf(X[tiler_wide_mul(row0, m) + k_at] - acc);
   }
   const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
   const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
@@ -841,7 +858,7 @@ tiler_softmax_split256_blocks_wide_stage1(const float* __restrict__ X, float* __
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   if (threadIdx.x == 0) {
-    partials_2[(long long)row0 * blocks + blockIdx.x] = acc_part_3_all;
+    partials_2[tiler_wide_mul(row0, blocks) + blockIdx.x] = acc_part_3_all;
   }
 }
 
@@ -855,10 +872,10 @@ tiler_softmax_split256_blocks_wide(const float* __restrict__ X, float* __restric
   const int point_blocks = min((m + 8191) / 8192, 2048);
   const int share = (m - 1) / point_blocks + 1;
   const int first = blockIdx.x * share;
-  float acc = X[row0 * (long long)m];  // softmax.fut:8
+  float acc = X[tiler_wide_mul(row0, m)];  // softmax.fut:8
   float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
   for (int b = threadIdx.x; b < blocks; b += 256) {  // this lane's share of the blocks' partial results
-    const float acc_part_p = fmaxf(acc_part, partials[(long long)row0 * blocks + b]);
+    const float acc_part_p = fmaxf(acc_part, partials[tiler_wide_mul(row0, blocks) + b]);
     acc_part = acc_part_p;
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
@@ -887,7 +904,7 @@ tiler_softmax_split256_blocks_wide(const float* __restrict__ X, float* __restric
   float acc_3 = 0.0f;  // softmax.fut:11
   float acc_part_3 = -0.0f;  // softmax.fut:12
   for (int b_2 = threadIdx.x; b_2 < blocks; b_2 += 256) {  // this lane's share of the blocks' partial results
-    const float acc_part_3_p = acc_part_3 + partials_2[(long long)row0 * blocks + b_2];
+    const float acc_part_3_p = acc_part_3 + partials_2[tiler_wide_mul(row0, blocks) + b_2];
     acc_part_3 = acc_part_3_p;
   }
   const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
@@ -915,9 +932,9 @@ tiler_softmax_split256_blocks_wide(const float* __restrict__ X, float* __restric
   acc_3 = acc_4;
   for (int i1 = threadIdx.x; i1 < min(m - first, share); i1 += 256) {  // this lane's points of the row
     const int i1_at = first + i1;
-    const float x = X[row0 * (long long)m + i1_at];  // softmax.fut:14
+    const float x = X[tiler_wide_mul(row0, m) + i1_at];  // softmax.fut:14
     if (row0 < n) {
-      out0[row0 * (long long)m + i1_at] = expf(x - acc) / acc_3;  // softmax.fut:6
+      out0[tiler_wide_mul(row0, m) + i1_at] = expf(x - acc) / acc_3;  // softmax.fut:6
     }
   }
 }
@@ -928,10 +945,10 @@ tiler_softmax_split1024_wide(const float* __restrict__ X, float* __restrict__ ou
   __shared__ __align__(16) float acc_part_warps[32];
   __shared__ __align__(16) float acc_part_3_warps[32];
   const int row0 = blockIdx.x;  // softmax.fut:7
-  float acc = X[row0 * (long long)m];  // softmax.fut:8
+  float acc = X[tiler_wide_mul(row0, m)];  // softmax.fut:8
   float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
   for (int k = threadIdx.x; k < m; k += 1024) {  // this lane's share: one iteration in 1024
-    acc_part = fmaxf(acc_part, X[row0 * (long long)m + k]);
+    acc_part = fmaxf(acc_part, X[tiler_wide_mul(row0, m) + k]);
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
   const float acc_part_16 = fmaxf(acc_part, acc_part_16o);
@@ -959,7 +976,7 @@ tiler_softmax_split1024_wide(const float* __restrict__ X, float* __restrict__ ou
   float acc_3 = 0.0f;  // softmax.fut:11
   float acc_part_3 = -0.0f;  // softmax.fut:12
   for (int k_2 = threadIdx.x; k_2 < m; k_2 += 1024) {  // this lane's share: one iteration in 1024
-    acc_part_3 = acc_part_3 + expf(X[row0 * (long long)m + k_2] - acc);
+    acc_part_3 = acc_part_3 + expf(X[tiler_wide_mul(row0, m) + k_2] - acc);
   }
   const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
   const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
@@ -985,9 +1002,9 @@ tiler_softmax_split1024_wide(const float* __restrict__ X, float* __restrict__ ou
   const float acc_4 = acc_3 + acc_part_3_all;  // softmax.fut:12
   acc_3 = acc_4;
   for (int i1 = threadIdx.x; i1 < m; i1 += 1024) {  // this lane's points of the row
-    const float x = X[row0 * (long long)m + i1];  // softmax.fut:14
+    const float x = X[tiler_wide_mul(row0, m) + i1];  // softmax.fut:14
     if (row0 < n) {
-      out0[row0 * (long long)m + i1] = expf(x - acc) / acc_3;  // softmax.fut:6
+      out0[tiler_wide_mul(row0, m) + i1] = expf(x - acc) / acc_3;  // softmax.fut:6
     }
   }
 }
@@ -998,10 +1015,10 @@ tiler_softmax_split256_wide(const float* __restrict__ X, float* __restrict__ out
   __shared__ __align__(16) float acc_part_warps[8];
   __shared__ __align__(16) float acc_part_3_warps[8];
   const int row0 = blockIdx.x;  // softmax.fut:7
-  float acc = X[row0 * (long long)m];  // softmax.fut:8
+  float acc = X[tiler_wide_mul(row0, m)];  // softmax.fut:8
   float acc_part = __int_as_float(0x7fffffff);  // softmax.fut:9
   for (int k = threadIdx.x; k < m; k += 256) {  // this lane's share: one iteration in 256
-    acc_part = fmaxf(acc_part, X[row0 * (long long)m + k]);
+    acc_part = fmaxf(acc_part, X[tiler_wide_mul(row0, m) + k]);
   }
   const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
   const float acc_part_16 = fmaxf(acc_part, acc_part_16o);
@@ -1029,7 +1046,7 @@ tiler_softmax_split256_wide(const float* __restrict__ X, float* __restrict__ out
   float acc_3 = 0.0f;  // softmax.fut:11
   float acc_part_3 = -0.0f;  // softmax.fut:12
   for (int k_2 = threadIdx.x; k_2 < m; k_2 += 256) {  // this lane's share: one iteration in 256
-    acc_part_3 = acc_part_3 + expf(X[row0 * (long long)m + k_2] - acc);
+    acc_part_3 = acc_part_3 + expf(X[tiler_wide_mul(row0, m) + k_2] - acc);
   }
   const float acc_part_3_16o = __shfl_xor_sync(0xffffffffu, acc_part_3, 16);
   const float acc_part_3_16 = acc_part_3 + acc_part_3_16o;
@@ -1055,9 +1072,9 @@ tiler_softmax_split256_wide(const float* __restrict__ X, float* __restrict__ out
   const float acc_4 = acc_3 + acc_part_3_all;  // softmax.fut:12
   acc_3 = acc_4;
   for (int i1 = threadIdx.x; i1 < m; i1 += 256) {  // this lane's points of the row
-    const float x = X[row0 * (long long)m + i1];  // softmax.fut:14
+    const float x = X[tiler_wide_mul(row0, m) + i1];  // softmax.fut:14
     if (row0 < n) {
-      out0[row0 * (long long)m + i1] = expf(x - acc) / acc_3;  // softmax.fut:6
+      out0[tiler_wide_mul(row0, m) + i1] = expf(x - acc) / acc_3;  // softmax.fut:6
     }
   }
 }
@@ -1069,21 +1086,21 @@ tiler_softmax_untiled_wide(const float* __restrict__ X, float* __restrict__ out0
     const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // softmax.fut:7
     const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // softmax.fut:14
     if (gtid0 < n && gtid1 < m) {
-      float acc = X[gtid0 * (long long)m];  // softmax.fut:8
+      float acc = X[tiler_wide_mul(gtid0, m)];  // softmax.fut:8
       float acc_2 = acc;  // softmax.fut:9
       for (int k = 0; k < m; k += 1) {  // softmax.fut:9
-        acc_2 = fmaxf(acc_2, X[gtid0 * (long long)m + k]);
+        acc_2 = fmaxf(acc_2, X[tiler_wide_mul(gtid0, m) + k]);
       }
       acc = acc_2;
       float acc_3 = 0.0f;  // softmax.fut:11
       float acc_4 = acc_3;  // softmax.fut:12
       for (int k_2 = 0; k_2 < m; k_2 += 1) {  // softmax.fut:12
-        acc_4 = acc_4 + expf(X[gtid0 * (long long)m + k_2] - acc);
+        acc_4 = acc_4 + expf(X[tiler_wide_mul(gtid0, m) + k_2] - acc);
       }
       acc_3 = acc_4;
-      const float x = X[gtid0 * (long long)m + gtid1];  // softmax.fut:14
+      const float x = X[tiler_wide_mul(gtid0, m) + gtid1];  // softmax.fut:14
       if (gtid0 < n && gtid1 < m) {
-        out0[gtid0 * (long long)m + gtid1] = expf(x - acc) / acc_3;  // softmax.fut:6
+        out0[tiler_wide_mul(gtid0, m) + gtid1] = expf(x - acc) / acc_3;  // softmax.fut:6
       }
     }
   }

@@ -52,6 +52,23 @@ __device__ __forceinline__ int tiler_min(int a, int b) {
   return r;
 }
 
+// A 64-bit flat offset's first product, an int index times an int size, as
+// one PTX mul.wide.s32 the front end cannot see through. Written as C, the
+// front end rewrote two sibling copy loops of a 64-bit-offset kernel into one
+// register reused as both loops' index, and ptxas (CUDA 13.0, sm_90, -O1 and
+// up) then started the second loop where the first had ended: wrong values
+// or shared-memory writes past the tile (tests/FUZZ.md, seeds 304335 and
+// 640373). The host's copy (launch conditions) is plain C.
+__host__ __device__ __forceinline__ long long tiler_wide_mul(int a, int b) {
+#ifdef __CUDA_ARCH__
+  long long r;
+  asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return (long long)a * b;
+#endif
+}
+
 // --fast-math's square roots: the hardware approximations, flushing
 // subnormals to zero, without the extra steps IEEE-exact results take.
 __device__ __forceinline__ float tiler_rsqrt_approx(float x) {
@@ -166,21 +183,21 @@ tiler_softmax_untiled_wide(const float* __restrict__ X, float* __restrict__ out0
     const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // softmax.fut:7
     const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // softmax.fut:14
     if (gtid0 < n && gtid1 < m) {
-      float acc = X[gtid0 * (long long)m];  // softmax.fut:8
+      float acc = X[tiler_wide_mul(gtid0, m)];  // softmax.fut:8
       float acc_2 = acc;  // softmax.fut:9
       for (int k = 0; k < m; k += 1) {  // softmax.fut:9
-        acc_2 = fmaxf(acc_2, X[gtid0 * (long long)m + k]);
+        acc_2 = fmaxf(acc_2, X[tiler_wide_mul(gtid0, m) + k]);
       }
       acc = acc_2;
       float acc_3 = 0.0f;  // softmax.fut:11
       float acc_4 = acc_3;  // softmax.fut:12
       for (int k_2 = 0; k_2 < m; k_2 += 1) {  // softmax.fut:12
-        acc_4 = acc_4 + expf(X[gtid0 * (long long)m + k_2] - acc);
+        acc_4 = acc_4 + expf(X[tiler_wide_mul(gtid0, m) + k_2] - acc);
       }
       acc_3 = acc_4;
-      const float x = X[gtid0 * (long long)m + gtid1];  // softmax.fut:14
+      const float x = X[tiler_wide_mul(gtid0, m) + gtid1];  // softmax.fut:14
       if (gtid0 < n && gtid1 < m) {
-        out0[gtid0 * (long long)m + gtid1] = expf(x - acc) / acc_3;  // softmax.fut:6
+        out0[tiler_wide_mul(gtid0, m) + gtid1] = expf(x - acc) / acc_3;  // softmax.fut:6
       }
     }
   }
