@@ -15,7 +15,7 @@ from ..analyse.schedule import CopyAxis, Layout
 from ..check import typed as T
 from ..errors import CompilerBug
 from .body import Body, ctype_of
-from .copies import TileCopy, commit_tile, copy_async, copy_tile, prefetch_registers, prefetch_tile
+from .copies import WIDE_ASYNC_UNROLL, TileCopy, commit_tile, copy_async, copy_tile, prefetch_registers, prefetch_tile
 from .values import Joined, View, add, both, const, minimum, mul, substitute
 
 # copy steps a thread may hold in registers between prefetch and commit: the
@@ -194,6 +194,23 @@ class Streams(Body):
 
     # ---- cp.async: several chunks in flight, without registers ------------------------
 
+    def _together(self, copies: list, length) -> int:
+        """How many of a chunk's cp.async copies share the steps a thread
+        unrolls at once (copy_async). A length known when compiled: ptxas
+        unrolls the whole pipeline, every chunk's copies at once, so all of
+        them. Otherwise, with 32-bit offsets, the long ones (more than
+        WIDE_ASYNC_UNROLL steps): a dot product of two own rows, its length
+        read at launch, 64 scalar steps each, unrolled whole held 255
+        registers and spilled 44 bytes (8 at a time: 56); a mat-vec's 64 steps of A's rows
+        beside x's 4 are unrolled whole (255 registers, no spill), which ran
+        1.14x faster than 8 or 32 at a time (H100, 8192 x 8191). The 64-bit
+        kernels keep theirs: none spills."""
+        if _constant(length) is not None:
+            return len(copies)
+        if self.wide:
+            return 1
+        return max(1, sum(1 for c in copies if (c.per_thread or 0) > WIDE_ASYNC_UNROLL))
+
     def _asynchronous(self, plan: StreamPlan) -> bool:
         return any(p.copied and p.staging.asynchronous for p in plan.inputs)
 
@@ -207,16 +224,10 @@ class Streams(Body):
         a step, empty or not, so that the count a wait leaves is exact."""
         staged = [(view, ip) for view, ip in zip(arrays, plan.inputs) if ip.copied]
         stages, size = staged[0][1].staging.buffers, plan.chunk
-        # a length known when compiled: ptxas unrolls the whole pipeline, every chunk's copies at once; with
-        # 32-bit offsets the copies of one chunk share the steps a thread unrolls at once even so (a dot product
-        # of two own rows, its length read at launch: 64 scalar steps each, both unrolled whole, 255 registers
-        # and 44 bytes of spill stores; 8 at a time, 56 registers). The 64-bit kernels keep theirs: none spills.
-        together = len(staged) if _constant(length) is not None or not self.wide else 1
-
         def issue(start, buffer) -> tuple:
-            return tuple(s for view, ip in staged
-                         for s in copy_async(self._tile_copy(ip, view, start, length, size, e, False, buffer),
-                                             self.wide, together, self.loop_depth > 0))
+            copies = [self._tile_copy(ip, view, start, length, size, e, False, buffer) for view, ip in staged]
+            return tuple(s for c in copies for s in copy_async(c, self.wide, self._together(copies, length),
+                                                                self.loop_depth > 0))
 
         for s in range(stages - 1):
             self.emit(kir.If(kir.Bin("<", const(s * size), tail), issue(const(s * size), s), (), e.span))

@@ -391,8 +391,8 @@ tiler_matvec_tiled_scalar(const float* __restrict__ A, const float* __restrict__
   const int kk_last = m - m % 64;
   if (0 < kk_last) {  // matvec.fut:7
     // asynchronous copy: 16 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
-    #pragma unroll 8
-    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: every address held at once would spill
+    #pragma unroll
+    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
       const int t_ = threadIdx.x + c_ * 16;
       const int r = t_ / 64;
       const int e = t_ % 64;
@@ -410,8 +410,8 @@ tiler_matvec_tiled_scalar(const float* __restrict__ A, const float* __restrict__
   tiler_cp_async_commit();
   if (64 < kk_last) {  // matvec.fut:7
     // asynchronous copy: 16 x 64 tile of A into sh_ac_2, chunk fastest  // matvec.fut:7
-    #pragma unroll 8
-    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: every address held at once would spill
+    #pragma unroll
+    for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
       const int t_ = threadIdx.x + c_ * 16;
       const int r_3 = t_ / 64;
       const int e_3 = t_ % 64;
@@ -432,8 +432,8 @@ tiler_matvec_tiled_scalar(const float* __restrict__ A, const float* __restrict__
     __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
     if (kk + 128 < kk_last) {
       // asynchronous copy: 16 x 64 tile of A into sh_ac_3, chunk fastest  // matvec.fut:7
-      #pragma unroll 8
-      for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: every address held at once would spill
+      #pragma unroll
+      for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
         const int t_ = threadIdx.x + c_ * 16;
         const int r_5 = t_ / 64;
         const int e_5 = t_ % 64;
@@ -460,8 +460,8 @@ tiler_matvec_tiled_scalar(const float* __restrict__ A, const float* __restrict__
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
       if (kk + 64 + 128 < kk_last) {
         // asynchronous copy: 16 x 64 tile of A into sh_ac, chunk fastest  // matvec.fut:7
-        #pragma unroll 8
-        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: every address held at once would spill
+        #pragma unroll
+        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
           const int t_ = threadIdx.x + c_ * 16;
           const int r_7 = t_ / 64;
           const int e_7 = t_ % 64;
@@ -489,8 +489,8 @@ tiler_matvec_tiled_scalar(const float* __restrict__ A, const float* __restrict__
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
       if (kk + 128 + 128 < kk_last) {
         // asynchronous copy: 16 x 64 tile of A into sh_ac_2, chunk fastest  // matvec.fut:7
-        #pragma unroll 8
-        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled 8 at a time: every address held at once would spill
+        #pragma unroll
+        for (int c_ = 0; c_ < 64; c_ += 1) {  // 64 a thread, unrolled: all issued at once
           const int t_ = threadIdx.x + c_ * 16;
           const int r_9 = t_ / 64;
           const int e_9 = t_ % 64;
