@@ -11,7 +11,7 @@ from conftest import tiler
 from tiler.fuzz import Failure, fuzz, summary
 from tiler.fuzz.generate import generate
 from tiler.fuzz.mutate import mutate
-from tiler.fuzz.properties import check_mutant, close
+from tiler.fuzz.properties import check_mutant, close, reference
 from tiler.fuzz.shrink import shrink
 from tiler.runtime.nvcc import nvcc_path
 from tiler.syntax import ast, pretty
@@ -101,6 +101,23 @@ def test_close_compares_within_the_outputs_scale():
     a = np.array([1.0, 2.0, np.inf], dtype=np.float32)
     assert close((a,), (a.copy(),)) == ""
     assert "differs" in close((a + np.float32([0, 1, 0]),), (a,))
+
+
+def test_an_element_whose_float32_evaluation_overflows_on_the_way_has_no_float32_value():
+    """Seed 671703: every kernel, untiled too, gave inf where float64 ends at
+    1.6e38 (a sum of squares past float32's range, scaled by 0.25); float32
+    evaluation overflows there as the kernels did, so any value is accepted,
+    and only there."""
+    from tiler.check import check
+    from tiler.syntax import parse
+
+    prog = check(parse("fun [f32, n] main([f32, n] xs) = map(fn f32 (f32 x) => x * x * 0.25f32, xs)\n", "o.fut"))
+    xs = np.array([2.0e19, 3.0e18], np.float32)
+    (want,), (slack,) = reference(prog, {"xs": xs, "n": 2}, 1)
+    assert np.isfinite(want[0]) and slack[0] == np.inf
+    assert np.isfinite(slack[1])
+    assert close((np.array([np.inf, 2.25e36], np.float32),), (want,), slack=(slack,)) == ""
+    assert close((np.array([np.inf, 3.0e36], np.float32),), (want,), slack=(slack,)) != ""
 
 
 def test_the_command_prints_the_summary_line():

@@ -29,7 +29,7 @@ class Agreement:
 def compare(got, want, rtol: float = 1e-3, slack=None) -> Agreement:
     worst = 0.0
     for n, (g, w) in enumerate(zip(got, want)):
-        extra = 0.0 if slack is None else np.nan_to_num(np.asarray(slack[n], np.float64), nan=0.0)
+        extra = 0.0 if slack is None else np.nan_to_num(np.asarray(slack[n], np.float64), nan=0.0, posinf=np.inf)
         g64, w64 = np.asarray(g, np.float64), np.asarray(w, np.float64)
         if g64.shape != w64.shape:
             return Agreement(False, np.inf, n, f"out{n} has shape {g64.shape}, not {w64.shape}")

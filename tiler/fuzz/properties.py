@@ -231,7 +231,9 @@ def reference(prog, inputs: dict, seed: int, chunked: tuple | None = None) -> tu
     all), times NOISE_FACTOR. A kernel is wrong only where it differs by more
     than the tolerance plus that noise. An element whose noise passes
     ILL_CONDITIONED of its own size (at least FLOOR of its output's scale: a
-    `sin` of a large sum) has no meaningful float32 value, so its slack is infinite;
+    `sin` of a large sum), or that some evaluation took past float32's range
+    on the way where float64's ends in it (seed 671703: a sum of squares of
+    1e19, scaled by 0.25), has no meaningful float32 value, so its slack is infinite;
     where the float64 value is past float32's range, float32's own result
     (an infinity) is the reference. `chunked`: the float32 outputs under
     CHUNKINGS where the caller ran them already (the check does)."""
@@ -246,17 +248,20 @@ def reference(prog, inputs: dict, seed: int, chunked: tuple | None = None) -> tu
     for n, w in enumerate(want):
         w64 = np.asarray(w, np.float64)
         noise = np.zeros(np.shape(w))
+        overflowed = np.zeros(np.shape(w), bool)
         for outs in runs:
             with np.errstate(invalid="ignore"):
                 d = np.abs(np.asarray(outs[n], np.float64) - w64)
             noise = np.maximum(noise, np.where(np.isfinite(d), d, 0.0))
+            overflowed |= ~np.isfinite(np.asarray(outs[n], np.float64)) & np.isfinite(w64)
         if np.asarray(runs[0][n]).dtype == np.float32:
             past = np.abs(w64) > F32_MAX
             want[n] = np.where(past, runs[0][n], w64)
         scale = max(1.0, float(np.max(np.abs(w64[np.isfinite(w64)]), initial=0.0)))
         # against the element's own size (a sin among large values is lost in their scale), down to a floor
         size = np.maximum(np.abs(np.nan_to_num(w64, nan=0.0, posinf=0.0, neginf=0.0)), FLOOR * scale)
-        slack.append(np.where(noise > ILL_CONDITIONED * size, np.inf, NOISE_FACTOR * noise))
+        # an evaluation that passed float32's range on the way (x * x of 2e19, scaled back) has no float32 value
+        slack.append(np.where((noise > ILL_CONDITIONED * size) | overflowed, np.inf, NOISE_FACTOR * noise))
     return tuple(want), tuple(slack)
 
 
