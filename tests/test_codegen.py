@@ -778,10 +778,9 @@ def test_a_64_bit_offset_starts_with_one_widening_multiply():
     """The product that makes a flat offset 64-bit (an int index times an int
     size) is spelled tiler_wide_mul, tiler.cuh's PTX mul.wide.s32: written as
     C, ptxas miscompiled two copy loops of the same shape around it (seeds
-    640373 and 304335, in tests/programs/regress/). Only ints are multiplied
-    so: a 64-bit constant or a product already 64-bit stays C's."""
-    from tiler.lower.values import const, mul
-
+    640373 and 304335, in tests/programs/regress/). Only 32-bit ints are
+    multiplied so: a program's i64 value (a let, a parameter, an element)
+    times a size stays C's 64-bit product, since mul.wide.s32 would cut it."""
     path = PROGRAMS / "regress" / "fuzz640373.fut"
     module = run_all(path.read_text(), path.name)
     wide = next(k for k in module["verify"].kernels if k.name.endswith("_tiled_wide"))
@@ -789,12 +788,16 @@ def test_a_64_bit_offset_starts_with_one_widening_multiply():
     body = body[:body.index("\n}\n")]
     assert "(long long)" not in body
     assert body.count("M2[tiler_wide_mul(tiler_min(blockIdx.x * 16 + r") == 4
-    n, m, i = kir.Ref("n"), kir.Ref("m"), kir.Ref("i")
-    wide_n = kir.Cast(target.INDEX, n)
-    assert mul(i, wide_n).widen and mul(wide_n, i).widen
-    assert not mul(wide_n, const(1 << 40, target.INDEX)).widen
-    assert not mul(mul(i, wide_n), kir.Cast(target.INDEX, m)).widen
-    assert not mul(i, m).widen
+    text = """fun [f32, n] main([[f32, m], n] A, [[int, m], n] J, [[i64, m], n] K, i64 s) =
+  map(fn f32 (int i) => let k = i64(i) * s in A[k, 0] + A[i, 1] + A[J[i, 0], 2] + A[K[i, 0], 3]
+                        + A[i64(J[i, 1]) * s, 4] + A[min(k, i64(3)), 5], iota(n))
+"""
+    cuda = run_all(text, "w.fut", Options(no_tile=True))["render"]
+    wide = cuda.split("tiler_w_untiled_wide(", 1)[1]
+    assert "A[k * (long long)m] + A[tiler_wide_mul(gtid0, m) + 1] + A[tiler_wide_mul(J[tiler_wide_mul(gtid0, m)], m)" \
+           " + 2] + A[K[tiler_wide_mul(gtid0, m)] * (long long)m + 3]" in wide
+    assert "(long long)J[tiler_wide_mul(gtid0, m) + 1] * s * (long long)m + 4]" in wide
+    assert "A[min(k, (long long)3) * (long long)m + 5]" in wide
 
 
 def test_buffers_follow_the_chunks_a_stream_really_has():

@@ -233,7 +233,9 @@ def reference(prog, inputs: dict, seed: int, chunked: tuple | None = None) -> tu
     ILL_CONDITIONED of its own size (at least FLOOR of its output's scale: a
     `sin` of a large sum), or that some evaluation took past float32's range
     on the way where float64's ends in it (seed 671703: a sum of squares of
-    1e19, scaled by 0.25), has no meaningful float32 value, so its slack is infinite;
+    1e19, scaled by 0.25), has no meaningful float32 value, so its slack is
+    infinite (and the reference there is the first float32 run's: inf, or the
+    nan of inf - inf, agrees with it);
     where the float64 value is past float32's range, float32's own result
     (an infinity) is the reference. `chunked`: the float32 outputs under
     CHUNKINGS where the caller ran them already (the check does)."""
@@ -253,10 +255,11 @@ def reference(prog, inputs: dict, seed: int, chunked: tuple | None = None) -> tu
             with np.errstate(invalid="ignore"):
                 d = np.abs(np.asarray(outs[n], np.float64) - w64)
             noise = np.maximum(noise, np.where(np.isfinite(d), d, 0.0))
-            overflowed |= ~np.isfinite(np.asarray(outs[n], np.float64)) & np.isfinite(w64)
-        if np.asarray(runs[0][n]).dtype == np.float32:
-            past = np.abs(w64) > F32_MAX
-            want[n] = np.where(past, runs[0][n], w64)
+            overflowed |= ~np.isfinite(np.asarray(outs[n], np.float64)) & (np.abs(w64) <= F32_MAX)
+        if np.asarray(runs[0][n]).dtype == np.float32:  # float32's own value where it has no other
+            want[n] = np.where((np.abs(w64) > F32_MAX) | overflowed, runs[0][n], w64)
+        else:
+            overflowed[:] = False  # (an integer or float64 output's runs overflow only where float64 does)
         scale = max(1.0, float(np.max(np.abs(w64[np.isfinite(w64)]), initial=0.0)))
         # against the element's own size (a sin among large values is lost in their scale), down to a floor
         size = np.maximum(np.abs(np.nan_to_num(w64, nan=0.0, posinf=0.0, neginf=0.0)), FLOOR * scale)

@@ -84,6 +84,7 @@ class Kernel:
     # kernels the launch runs before this one, in order, with their own grids; they share `scratch` with it
     stages: tuple["Kernel", ...] = ()
     scratch: tuple[Scratch, ...] = ()
+    rewrites: tuple[str, ...] = ()  # the transforms that rewrote its body, in order (transform/register_tile.py)
 
     @property
     def launches(self) -> tuple["Kernel", ...]:

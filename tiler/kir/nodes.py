@@ -44,7 +44,8 @@ class BlockIdx:
 # leaves undefined for signed types and nvcc's optimiser exploits; None for
 # tiler's own index arithmetic, floats and comparisons.
 # `widen` on a `*` of two ints, one of them cast to long long: a product that
-# starts a 64-bit offset, spelled as one widening multiply (target.WIDE_MUL).
+# starts a 64-bit offset, spelled as one widening multiply (target.WIDE_MUL;
+# marked by kir/widen.py once the kernel is lowered).
 @dataclass(frozen=True)
 class Bin:
     op: str

@@ -20,9 +20,10 @@ from ..check import typed as T
 from ..check.types import Array
 from ..errors import CompilerBug
 from ..kir.verify import Fault, check
+from ..kir.widen import widened_module
+from ..transform.register_tile import Micro, point, register_tile
 from .body import value_parts
 from .fission import with_fission
-from .micro import Micro, point_index, replicate
 from .params import (
     bind_prelude,
     flat_index,
@@ -56,8 +57,8 @@ def lower(analysis: Analysis, file: str = "<input>") -> kir.Module:
     tiles hold rows of a bounded length, its tiled versions run within the
     bound and the versions of the plan without it (Plan.unbounded) follow."""
     split = analysis.plan.split is not None and analysis.plan.split.active
-    return with_fission(_split_module(analysis, file) if split else _tiled_module(analysis, file), analysis, lower,
-                        file)
+    return widened_module(with_fission(_split_module(analysis, file) if split else _tiled_module(analysis, file),
+                                       analysis, lower, file))
 
 
 def _tiled_module(analysis: Analysis, file: str) -> kir.Module:
@@ -329,9 +330,10 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     if not tiled:  # no barriers: threads outside the nest may simply leave
         body = (kir.If(in_range, body),)
     body = tuple(low.out) + body
-    if micro is not None:
+    rewrites = ()
+    if micro is not None:  # written for one point a thread: for each of the thread's points (transform/)
         ctypes = {p.name: p.ctype for p in params} | {a.name: a.ctype for a in low.shared}
-        body = replicate(body, micro, ctypes, low.used)
+        body, rewrites = register_tile(body, micro, ctypes, low.used)
     if folded and low.shared:  # a block's next tiles of the dim overwrite shared arrays this pass still reads
         body += (kir.Barrier("this pass's shared arrays are read before the next pass writes them"),)
     for d, name in folded.items():  # each block walks its rows of the grid past CUDA's limit, a grid apart
@@ -346,7 +348,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     return kir.Kernel(kernel_name(file, tiled) + suffix, tuple(params), tuple(low.shared), body,
                       _block_dims(block), _grid(k, block, folded), tiled, file, summary, k.span, divisible, wide,
                       tuple(sorted(fixed.items())), tuple(sorted(schedule.bounds.items())), inside is not None,
-                      block.min_blocks)
+                      block.min_blocks, rewrites=rewrites)
 
 
 def describe_bounds(bounds) -> str:
@@ -377,7 +379,8 @@ def describe_fixed(fixed) -> str:
 def _micro(block) -> Micro | None:
     if block.register is None:
         return None
-    return Micro({d: n for d, n in enumerate(block.register.sizes) if n > 1}, block.register.group)
+    sizes = {d: n for d, n in enumerate(block.register.sizes) if n > 1}
+    return Micro(sizes, block.register.group, {d: (_tid(block, d), block.extents[d]) for d in sizes})
 
 
 def _base(block, d: int, folded: dict):
@@ -405,12 +408,14 @@ def _folded(k: T.Kernel, block, options) -> dict[int, str]:
 
 
 def _local(block, micro: Micro | None, d: int):
-    """The thread's point (or, register-tiled, the micro-tile's current point) within the block's tile."""
+    """The thread's point within the block's tile (register-tiled, the point
+    register tiling strip-mines: the micro-tile's current point)."""
+    return point(d) if micro is not None and d in micro.sizes else _tid(block, d)
+
+
+def _tid(block, d: int):
     axis = block.thread_axis[d]
-    tid = kir.ThreadIdx(axis) if axis else const(0)
-    if micro is None or d not in micro.sizes:
-        return tid
-    return point_index(micro, d, tid, block.extents[d])
+    return kir.ThreadIdx(axis) if axis else const(0)
 
 
 def _inside(block, sizes, folded: dict):

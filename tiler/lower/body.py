@@ -26,9 +26,9 @@ from ..target import (
     math_function,
 )
 from ..target import VECTOR as VECTOR_TYPES
+from ..transform.register_tile import RESERVED as MICRO_RESERVED
 from ..tree import children, dispatch, methods
 from .copies import COUNTER, LINEAR, VECTOR
-from .micro import RESERVED as MICRO_RESERVED
 from .reassociate import is_float_arithmetic, reassociate
 from .values import Names, View, const, fresh_name
 

@@ -203,7 +203,9 @@ class Streams(Body):
         read at launch, 64 scalar steps each, unrolled whole held 255
         registers and spilled 44 bytes (8 at a time: 56); a mat-vec's 64 steps of A's rows
         beside x's 4 are unrolled whole (255 registers, no spill), which ran
-        1.14x faster than 8 or 32 at a time (H100, 8192 x 8191). The 64-bit
+        1.14x faster than 8 or 32 at a time (H100, 8192 x 8191). A repeated
+        copy (in a loop around its stream) shares alike, 64-bit-style: a
+        bilinear form's row alone is unrolled 8 at a time, not 4. The 64-bit
         kernels keep theirs: none spills."""
         if _constant(length) is not None:
             return len(copies)

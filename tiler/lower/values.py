@@ -12,6 +12,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from .. import kir, target
+from ..kir.build import Names, add, const, fresh_name, mul, narrow, rewrite, substitute  # noqa: F401 (lower's builders)
 
 
 @dataclass(frozen=True)
@@ -64,10 +65,6 @@ class Joined:
         return add(which, mul(kir.Bin("%", q, self.length), self.row.strides[0]))
 
 
-def const(v, ctype: str = "int") -> kir.Const:
-    return kir.Const(v, ctype)
-
-
 def all_of(conds):
     """The conditions joined by `&&` (true where there are none)."""
     out = None
@@ -103,50 +100,6 @@ def joined(*parts: str) -> str:
     return "; ".join(p for p in parts if p)
 
 
-def _is(e, v) -> bool:
-    return isinstance(e, kir.Const) and e.value == v
-
-
-def add(a, b):
-    if _is(a, 0):
-        return b
-    if _is(b, 0):
-        return a
-    if isinstance(a, kir.Const) and isinstance(b, kir.Const):
-        return const(a.value + b.value, a.ctype)
-    if isinstance(a, kir.Bin) and a.op == "+" and narrow(a.b) and narrow(b) and not narrow(a.a):
-        return kir.Bin("+", a.a, add(a.b, b))  # (row + kk) + k as row + (kk + k): one 64-bit add, not two
-    return kir.Bin("+", a, b)
-
-
-def narrow(e) -> bool:
-    """Whether `e` is int arithmetic (no 64-bit flat-offset factor in it)."""
-    return not any(isinstance(x, kir.Cast) and x.ctype == target.INDEX for x in kir.walk(e))
-
-
-def mul(a, b):
-    if _is(a, 1):
-        return b
-    if _is(b, 1):
-        return a
-    if _is(a, 0) or _is(b, 0):
-        return const(0)
-    if isinstance(a, kir.Const) and isinstance(b, kir.Const):
-        return const(a.value * b.value, a.ctype)
-    if (_widened(b) and _int(a)) or (_widened(a) and _int(b)):  # int times int made 64-bit: one widening multiply
-        return kir.Bin("*", a, b, widen=True)
-    return kir.Bin("*", a, b)
-
-
-def _widened(e) -> bool:
-    return isinstance(e, kir.Cast) and e.ctype == target.INDEX and _int(e.a)
-
-
-def _int(e) -> bool:
-    """Int arithmetic: no 64-bit cast and no 64-bit constant in it (kernels declare no 64-bit variables)."""
-    return narrow(e) and not any(isinstance(x, kir.Const) and x.ctype != "int" for x in kir.walk(e))
-
-
 def minimum(a, b):
     """A clamp tiler adds (a thread or a copied row past the end stands in for
     the last): one the CUDA front end cannot rewrite (tiler.cuh says why)."""
@@ -176,53 +129,3 @@ def _clamped_value(e):
     return None
 
 
-def substitute(e, mapping: dict):
-    """`e` with every `Ref` in `mapping` replaced (and the sums and products
-    a constant replacement makes trivial folded)."""
-    def one(x):
-        if isinstance(x, kir.Ref):
-            return mapping.get(x.name, x)
-        if isinstance(x, kir.Bin) and x.op in ("+", "*") and not x.wrap:  # (a program's wraps: C folds it)
-            return (add if x.op == "+" else mul)(substitute(x.a, mapping), substitute(x.b, mapping))
-        return None
-    return rewrite(e, one)
-
-
-def rewrite(e, fn):
-    """`e` rebuilt top-down: where `fn` gives a node it replaces the subtree,
-    where it gives None the children are rewritten."""
-    out = fn(e)
-    if out is not None:
-        return out
-    if not dataclasses.is_dataclass(e):
-        return e
-    changes = {}
-    for f in dataclasses.fields(e):
-        v = getattr(e, f.name)
-        if dataclasses.is_dataclass(v):
-            changes[f.name] = rewrite(v, fn)
-        elif isinstance(v, tuple):
-            changes[f.name] = tuple(rewrite(x, fn) for x in v)
-    return dataclasses.replace(e, **changes)
-
-
-class Names(set):
-    """The names a kernel has taken, and for each base the last suffix
-    fresh_name gave it: names are never given back, so the next search starts
-    there (a base made 10,000 times costs 10,000 steps, not 50 million)."""
-
-    def __init__(self, names=()):
-        super().__init__(names)
-        self.last: dict[str, int] = {}
-
-
-def fresh_name(base: str, used: Names) -> str:
-    """`base`, or `base_2`, `base_3`, ...: the first not in `used` (which it joins)."""
-    n = used.last.get(base, 1)
-    name = base if n == 1 else f"{base}_{n}"
-    while name in used:
-        n += 1
-        name = f"{base}_{n}"
-    used.add(name)
-    used.last[base] = n
-    return name

@@ -74,11 +74,12 @@ def _bin(e) -> str:
     of all the levels below it (a 50,000-term sum: 0.4 s)."""
     if e.wrap:
         return _wrapped(e)
-    if e.widen:  # (one operand is the int cast to 64 bits)
-        a, b = (e.a.a, e.b) if isinstance(e.a, kir.Cast) else (e.a, e.b.a)
+    if e.widen:  # (an int times an int cast to 64 bits: kir/widen.py)
+        wide_a = isinstance(e.a, kir.Cast) and e.a.ctype == target.INDEX
+        a, b = (e.a.a, e.b) if wide_a else (e.a, e.b.a)
         return f"{target.WIDE_MUL}({_c(a, 0)}, {_c(b, 0)})"
     p, rights = BINARY[e.op], []
-    while type(e) is kir.Bin and not e.wrap and BINARY[e.op] == p:  # (the left operand needs no parentheses)
+    while type(e) is kir.Bin and not e.wrap and not e.widen and BINARY[e.op] == p:  # (the left operand needs no parentheses)
         b = e.b
         right = _c(b, p + 1)
         rights.append(f" {e.op} ({right})" if _PRECEDENCE[type(b)](b) <= p else f" {e.op} {right}")

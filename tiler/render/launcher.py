@@ -10,8 +10,8 @@ module's template only lays the pieces out.
 from __future__ import annotations
 
 from .. import kir, target
+from ..kir.build import rewrite
 from ..lower import program_stem
-from ..lower.values import rewrite
 from .cexpr import c
 
 __all__ = ["launcher", "launcher_name", "body", "transpose_kernel"]

@@ -249,7 +249,9 @@ def _versions(a: Analysis, module) -> list[dict]:
                     "grid_blocks_at_least_sms": _grid_blocks(version.kernel.stages[0] if fissioned else
                                                              version.kernel) if share else None,
                     "grid_share": share or None,
-                    "timed_against": "untiled" if version is not None and version.rival else None})
+                    "timed_against": "untiled" if version is not None and version.rival else None,
+                    "rewrites": list((version.kernel.stages[0] if fissioned else version.kernel).rewrites)
+                    if version is not None else []})
     return out
 
 

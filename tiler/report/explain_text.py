@@ -290,6 +290,8 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
             console.print(f"  {name}: otherwise ({v['why']}{raced})" if v["why"] else f"  {name}: otherwise")
         else:
             console.print(f"  {name}: when {' and '.join(conds)} ({v['why']}{raced})")
+        if v.get("rewrites"):  # the transforms that rewrote its body (its pairs' kernel's, fissioned)
+            console.print(f"    rewritten by: {', '.join(v['rewrites'])}")
         for line in _ptxas_lines(v):
             console.print(f"    {line}")
 

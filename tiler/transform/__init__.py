@@ -4,11 +4,11 @@ schedule asks, before it is lowered.
 Rewrites are data: each `Rewrite` names itself, says from the schedule
 whether it applies, and maps the analysed kernel to a new one. They run in
 the order of `REWRITES`; which ran is kept with the result, for `explain`.
-No schedule asks for one today, so the list is empty and this stage returns
-the analysis as it is: register tiling (the note's strip-mine, interchange
-and sequentialise) works on the kernel IR instead, where the per-point
-body and the uniform copies and barriers can be told apart
-(`tiler/lower/micro.py`).
+No schedule asks for one of these yet, so the list is empty. Register
+tiling's three steps (the note's strip-mine, interchange and sequentialise)
+are rewrites too, of the kernel IR that lower writes for one point a thread,
+where the per-point body and the uniform copies and barriers can be told
+apart (`register_tile.py`).
 """
 from __future__ import annotations
 

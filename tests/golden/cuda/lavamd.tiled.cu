@@ -432,7 +432,7 @@ tiler_lavamd_tiled_wide(const float* __restrict__ AA, const int* __restrict__ in
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
         const int t_ = threadIdx.x + c_ * 256;
         const int e_2 = t_ % 512;
-        next_invar_AArow_chunk[c_] = AA[inds_nhbs[tiler_wide_mul(i0, p) + e_2 / m] * (long long)m + e_2 % m];
+        next_invar_AArow_chunk[c_] = AA[tiler_wide_mul(inds_nhbs[tiler_wide_mul(i0, p) + e_2 / m], m) + e_2 % m];
       }
       // the prefetched tile of AA into sh_invar_AArow_chunk
       #pragma unroll
@@ -452,7 +452,7 @@ tiler_lavamd_tiled_wide(const float* __restrict__ AA, const int* __restrict__ in
         for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
           const int t_ = threadIdx.x + c_ * 256;
           const int e_4 = t_ % 512;
-          next_invar_AArow_chunk[c_] = AA[inds_nhbs[tiler_wide_mul(i0, p) + (kk2 + 512 + e_4) / m] * (long long)m + (kk2 + 512 + e_4) % m];
+          next_invar_AArow_chunk[c_] = AA[tiler_wide_mul(inds_nhbs[tiler_wide_mul(i0, p) + (kk2 + 512 + e_4) / m], m) + (kk2 + 512 + e_4) % m];
         }
       }
       float acc2_3 = acc2;  // lavamd.fut:15
@@ -479,7 +479,7 @@ tiler_lavamd_tiled_wide(const float* __restrict__ AA, const int* __restrict__ in
           for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread, unrolled: the registers are indexed by constants
             const int t_ = threadIdx.x + c_ * 256;
             const int e_3 = t_ % 512;
-            next_invar_AArow_chunk[c_] = AA[inds_nhbs[tiler_wide_mul(i0, p) + (kk2 + 512 + 512 + e_3) / m] * (long long)m + (kk2 + 512 + 512 + e_3) % m];
+            next_invar_AArow_chunk[c_] = AA[tiler_wide_mul(inds_nhbs[tiler_wide_mul(i0, p) + (kk2 + 512 + 512 + e_3) / m], m) + (kk2 + 512 + 512 + e_3) % m];
           }
         }
         float acc2_2 = acc2;  // lavamd.fut:15
@@ -507,7 +507,7 @@ tiler_lavamd_tiled_wide(const float* __restrict__ AA, const int* __restrict__ in
         const int t_ = threadIdx.x + c_ * 256;
         const int r_5 = t_ / 512;
         const int e_5 = t_ % 512;
-        sh_invar_AArow_chunk[r_5 * 512 + e_5] = kk2_last + e_5 < joined ? AA[inds_nhbs[tiler_wide_mul(i0, p) + (kk2_last + e_5) / m] * (long long)m + (kk2_last + e_5) % m] : (float)0;
+        sh_invar_AArow_chunk[r_5 * 512 + e_5] = kk2_last + e_5 < joined ? AA[tiler_wide_mul(inds_nhbs[tiler_wide_mul(i0, p) + (kk2_last + e_5) / m], m) + (kk2_last + e_5) % m] : (float)0;
       }
       __syncthreads();  // the tiles are written
       float acc2_4 = acc2;  // lavamd.fut:15

@@ -481,35 +481,35 @@ tiler_lavamd_rodinia_tiled_wide(float alpha, const int* __restrict__ nn, const i
         const int t_ = threadIdx.x + c_ * 256;
         const int r = t_ / 512;
         const int e = t_ % 512;
-        sh_vj[r * 512 + e] = rv[nei[tiler_wide_mul(i0, 27) + (kk + e) / p] * (long long)p + (kk + e) % p];
+        sh_vj[r * 512 + e] = rv[tiler_wide_mul(nei[tiler_wide_mul(i0, 27) + (kk + e) / p], p) + (kk + e) % p];
       }
       // cooperative copy: 1 x 512 tile of rx into sh_xj, chunk fastest  // lavamd_rodinia.fut:15
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
         const int t_ = threadIdx.x + c_ * 256;
         const int r_2 = t_ / 512;
         const int e_2 = t_ % 512;
-        sh_xj[r_2 * 512 + e_2] = rx[nei[tiler_wide_mul(i0, 27) + (kk + e_2) / p] * (long long)p + (kk + e_2) % p];
+        sh_xj[r_2 * 512 + e_2] = rx[tiler_wide_mul(nei[tiler_wide_mul(i0, 27) + (kk + e_2) / p], p) + (kk + e_2) % p];
       }
       // cooperative copy: 1 x 512 tile of ry into sh_yj, chunk fastest  // lavamd_rodinia.fut:15
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
         const int t_ = threadIdx.x + c_ * 256;
         const int r_3 = t_ / 512;
         const int e_3 = t_ % 512;
-        sh_yj[r_3 * 512 + e_3] = ry[nei[tiler_wide_mul(i0, 27) + (kk + e_3) / p] * (long long)p + (kk + e_3) % p];
+        sh_yj[r_3 * 512 + e_3] = ry[tiler_wide_mul(nei[tiler_wide_mul(i0, 27) + (kk + e_3) / p], p) + (kk + e_3) % p];
       }
       // cooperative copy: 1 x 512 tile of rz into sh_zj, chunk fastest  // lavamd_rodinia.fut:15
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
         const int t_ = threadIdx.x + c_ * 256;
         const int r_4 = t_ / 512;
         const int e_4 = t_ % 512;
-        sh_zj[r_4 * 512 + e_4] = rz[nei[tiler_wide_mul(i0, 27) + (kk + e_4) / p] * (long long)p + (kk + e_4) % p];
+        sh_zj[r_4 * 512 + e_4] = rz[tiler_wide_mul(nei[tiler_wide_mul(i0, 27) + (kk + e_4) / p], p) + (kk + e_4) % p];
       }
       // cooperative copy: 1 x 512 tile of qv into sh_qj, chunk fastest  // lavamd_rodinia.fut:15
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
         const int t_ = threadIdx.x + c_ * 256;
         const int r_5 = t_ / 512;
         const int e_5 = t_ % 512;
-        sh_qj[r_5 * 512 + e_5] = qv[nei[tiler_wide_mul(i0, 27) + (kk + e_5) / p] * (long long)p + (kk + e_5) % p];
+        sh_qj[r_5 * 512 + e_5] = qv[tiler_wide_mul(nei[tiler_wide_mul(i0, 27) + (kk + e_5) / p], p) + (kk + e_5) % p];
       }
       __syncthreads();  // the tiles are written
       float fv_2 = fv;  // lavamd_rodinia.fut:18
@@ -548,35 +548,35 @@ tiler_lavamd_rodinia_tiled_wide(float alpha, const int* __restrict__ nn, const i
         const int t_ = threadIdx.x + c_ * 256;
         const int r_6 = t_ / 512;
         const int e_6 = t_ % 512;
-        sh_vj[r_6 * 512 + e_6] = kk_last + e_6 < joined ? rv[nei[tiler_wide_mul(i0, 27) + (kk_last + e_6) / p] * (long long)p + (kk_last + e_6) % p] : (float)0;
+        sh_vj[r_6 * 512 + e_6] = kk_last + e_6 < joined ? rv[tiler_wide_mul(nei[tiler_wide_mul(i0, 27) + (kk_last + e_6) / p], p) + (kk_last + e_6) % p] : (float)0;
       }
       // cooperative copy: 1 x 512 tile of rx into sh_xj, chunk fastest  // lavamd_rodinia.fut:15
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
         const int t_ = threadIdx.x + c_ * 256;
         const int r_7 = t_ / 512;
         const int e_7 = t_ % 512;
-        sh_xj[r_7 * 512 + e_7] = kk_last + e_7 < joined ? rx[nei[tiler_wide_mul(i0, 27) + (kk_last + e_7) / p] * (long long)p + (kk_last + e_7) % p] : (float)0;
+        sh_xj[r_7 * 512 + e_7] = kk_last + e_7 < joined ? rx[tiler_wide_mul(nei[tiler_wide_mul(i0, 27) + (kk_last + e_7) / p], p) + (kk_last + e_7) % p] : (float)0;
       }
       // cooperative copy: 1 x 512 tile of ry into sh_yj, chunk fastest  // lavamd_rodinia.fut:15
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
         const int t_ = threadIdx.x + c_ * 256;
         const int r_8 = t_ / 512;
         const int e_8 = t_ % 512;
-        sh_yj[r_8 * 512 + e_8] = kk_last + e_8 < joined ? ry[nei[tiler_wide_mul(i0, 27) + (kk_last + e_8) / p] * (long long)p + (kk_last + e_8) % p] : (float)0;
+        sh_yj[r_8 * 512 + e_8] = kk_last + e_8 < joined ? ry[tiler_wide_mul(nei[tiler_wide_mul(i0, 27) + (kk_last + e_8) / p], p) + (kk_last + e_8) % p] : (float)0;
       }
       // cooperative copy: 1 x 512 tile of rz into sh_zj, chunk fastest  // lavamd_rodinia.fut:15
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
         const int t_ = threadIdx.x + c_ * 256;
         const int r_9 = t_ / 512;
         const int e_9 = t_ % 512;
-        sh_zj[r_9 * 512 + e_9] = kk_last + e_9 < joined ? rz[nei[tiler_wide_mul(i0, 27) + (kk_last + e_9) / p] * (long long)p + (kk_last + e_9) % p] : (float)0;
+        sh_zj[r_9 * 512 + e_9] = kk_last + e_9 < joined ? rz[tiler_wide_mul(nei[tiler_wide_mul(i0, 27) + (kk_last + e_9) / p], p) + (kk_last + e_9) % p] : (float)0;
       }
       // cooperative copy: 1 x 512 tile of qv into sh_qj, chunk fastest  // lavamd_rodinia.fut:15
       for (int c_ = 0; c_ < 2; c_ += 1) {  // 2 a thread: a constant count
         const int t_ = threadIdx.x + c_ * 256;
         const int r_10 = t_ / 512;
         const int e_10 = t_ % 512;
-        sh_qj[r_10 * 512 + e_10] = kk_last + e_10 < joined ? qv[nei[tiler_wide_mul(i0, 27) + (kk_last + e_10) / p] * (long long)p + (kk_last + e_10) % p] : (float)0;
+        sh_qj[r_10 * 512 + e_10] = kk_last + e_10 < joined ? qv[tiler_wide_mul(nei[tiler_wide_mul(i0, 27) + (kk_last + e_10) / p], p) + (kk_last + e_10) % p] : (float)0;
       }
       __syncthreads();  // the tiles are written
       float fv_3 = fv;  // lavamd_rodinia.fut:18

@@ -1,45 +1,70 @@
-"""Register tiling in the kernel IR: one thread runs its body for every point
-of a micro-tile (the design note's strip-mine, interchange, sequentialise).
+"""Register tiling as three rewrites of a lowered kernel's body, the design
+note's steps: one thread computes a micro-tile of points instead of one.
 
-The body is lowered once, for one point, with its index along each
-strip-mined dim d written in two loop variables: the group `G{d}` and the
-lane `L{d}` within a group of consecutive points (`point_index`). This pass
-then
+Lower writes the body for one point a thread, its index along each dim to
+tile written `P{d}_` (`point`). Then, in the order of `REGISTER_TILING`:
 
-- finds what each variable depends on among those dims (a dataflow fixpoint,
-  control included: a value assigned under a point-dependent `if` depends on
-  the point);
-- keeps every statement that depends on no dim as it is, once a thread: the
-  cooperative copies, the barriers, the loops whose bounds are uniform (the
-  micro-tile's loop is interchanged inward through them);
-- hoists out of a statement each load that depends on fewer dims than the
-  statement (`acc + a[k] * b[k]`: the row of `a` is the same for every
-  column): the load runs once per point of its own dims into a register,
-  and is reused across the rest (the outer product);
-- runs the rest in fully unrolled loops over the points of its dims, with
-  each variable that depends on dims held in a per-thread array indexed by
-  them (registers, since every index is a constant after unrolling);
-- reads the hoisted shared loads of a group of consecutive points as one
-  vector where the index is provably the group's start plus the lane.
+- strip-mine: the point becomes the thread's current point of the micro-tile,
+  in two loop variables along each dim, the group `G{d}` and the lane `L{d}`
+  within a group of consecutive points (`point_index`);
+- interchange: the map over the thread's points is distributed over the
+  body's statements and moved inward. What each variable depends on among
+  the dims is a dataflow fixpoint (control included: a value assigned under a
+  point-dependent `if` depends on the point). A statement that depends on no
+  dim stays once a thread (the cooperative copies, the barriers), and so does
+  a loop or `if` whose control is uniform, with the map moved inside it. A
+  load that depends on fewer dims than its statement (`acc + a[k] * b[k]`:
+  the row of `a` is the same for every column) gets a map over its own dims
+  into a register, reused across the rest (the outer product). What remains
+  are runs of statements over the points of their dims (`PointMap`);
+- sequentialise: each `PointMap` becomes fully unrolled loops over its
+  points, with each variable that depends on dims held in a per-thread array
+  indexed by them (registers, since every index is a constant after
+  unrolling); the hoisted shared loads of a group of consecutive points are
+  read as one vector where the index is provably the group's start plus the
+  lane.
+
+The kernel records the rewrites that ran (`kir.Kernel.rewrites`).
 """
 from __future__ import annotations
 
 import dataclasses
 import math
+from dataclasses import dataclass
+from typing import Callable
 
 from .. import kir, target
 from ..errors import CompilerBug
-from .values import Names, add, const, fresh_name, mul, rewrite, substitute
+from ..kir.build import Names, add, const, fresh_name, mul, rewrite, substitute
 
-GROUP, LANE = "G{}_", "L{}_"  # loop variables of the micro-tile along dim d (reserved names)
-RESERVED = {GROUP.format(d) for d in range(3)} | {LANE.format(d) for d in range(3)}
+POINT, GROUP, LANE = "P{}_", "G{}_", "L{}_"  # a thread's point along dim d; the micro-tile's loop variables
+RESERVED = {name.format(d) for name in (POINT, GROUP, LANE) for d in range(3)}
 UNROLL_LIMIT = 32  # a uniform loop of at most this constant count around per-point work is unrolled (but not one with a barrier inside)
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclass(frozen=True)
 class Micro:
     sizes: dict  # kernel dim -> points a thread takes along it (> 1 only)
     group: int  # consecutive points along a dim (a vector read)
+    threads: dict = dataclasses.field(default_factory=dict)  # dim -> (the thread's index along it, threads there)
+
+
+@dataclass(frozen=True)
+class PointMap:
+    """Interchange's product: `stmts` for every point of the micro-tile's `dims`."""
+    dims: frozenset
+    stmts: tuple
+
+
+@dataclass(frozen=True)
+class KernelRewrite:
+    name: str
+    run: Callable[[tuple, Micro, dict, Names], tuple]  # (body, micro-tile, C types, names taken) -> body
+
+
+def point(d: int) -> kir.Ref:
+    """The thread's point along dim d, as lower writes it before strip-mining."""
+    return kir.Ref(POINT.format(d))
 
 
 def point_index(micro: Micro, d: int, tid, threads: int):
@@ -52,21 +77,37 @@ def point_index(micro: Micro, d: int, tid, threads: int):
     return add(add(mul(group, const(threads * g)), mul(tid, const(g))), lane)
 
 
-def replicate(body: tuple, micro: Micro, ctypes: dict, used: Names) -> tuple:
-    """`body` for every point of the micro-tile (see the module doc)."""
-    return _Replicator(body, micro, ctypes, used).run()
+def strip_mine(body: tuple, micro: Micro, ctypes: dict, used: Names) -> tuple:
+    """Step 1: each `point(d)` as the micro-tile's current point."""
+    table = {POINT.format(d): point_index(micro, d, *micro.threads[d]) for d in micro.sizes}
+    return tuple(rewrite(s, lambda e: table.get(e.name) if isinstance(e, kir.Ref) else None) for s in body)
 
 
-class _Replicator:
+def interchange(body: tuple, micro: Micro, ctypes: dict, used: Names) -> tuple:
+    """Step 2 (see the module doc)."""
+    return tuple(_Interchange(body, micro, ctypes, used).block(body))
+
+
+def sequentialise(body: tuple, micro: Micro, ctypes: dict, used: Names) -> tuple:
+    """Step 3 (see the module doc)."""
+    return tuple(_Sequentialise(micro, ctypes, used).block(body))
+
+
+REGISTER_TILING = (KernelRewrite("strip-mine", strip_mine), KernelRewrite("interchange", interchange),
+                   KernelRewrite("sequentialise", sequentialise))
+
+
+def register_tile(body: tuple, micro: Micro, ctypes: dict, used: Names) -> tuple[tuple, tuple[str, ...]]:
+    """`body`, written for one point a thread, for every point of the micro-tile; the rewrites that ran."""
+    for r in REGISTER_TILING:
+        body = r.run(body, micro, ctypes, used)
+    return body, tuple(r.name for r in REGISTER_TILING)
+
+
+class _Interchange:
     def __init__(self, body, micro: Micro, ctypes: dict, used: Names):
-        self.body, self.micro = body, micro
-        self.ctypes = dict(ctypes)  # buffer or variable -> C type
-        self.used = used
+        self.micro, self.ctypes, self.used = micro, dict(ctypes), used
         self.deps = _deps(body, micro)
-        self.arrays: dict[str, frozenset] = {}  # variable held per point -> its dims
-
-    def run(self) -> tuple:
-        return tuple(self.block(self.body))
 
     # ---- uniform level: statements once a thread --------------------------------
 
@@ -153,6 +194,31 @@ class _Replicator:
         rewritten = rewrite(s, lift)
         pieces = [kir.Decl(name, self.ctypes[load.buffer], load, True) for load, name in hoisted.items()]
         return sorted(pieces, key=lambda p: sorted(self.deps[p.name])) + [rewritten]
+
+    def flush(self, run: list, dims) -> list:
+        return [PointMap(dims, tuple(run))] if run else []
+
+    def fresh(self, base: str) -> str:
+        return fresh_name(base, self.used)
+
+
+class _Sequentialise:
+    def __init__(self, micro: Micro, ctypes: dict, used: Names):
+        self.micro, self.ctypes, self.used = micro, dict(ctypes), used
+        self.arrays: dict[str, frozenset] = {}  # variable held per point -> its dims
+
+    def block(self, stmts) -> list:
+        out = []
+        for s in stmts:
+            if isinstance(s, PointMap):
+                out += self.flush(list(s.stmts), s.dims)
+            elif isinstance(s, kir.For):
+                out.append(dataclasses.replace(s, body=tuple(self.block(s.body))))
+            elif isinstance(s, kir.If):
+                out.append(dataclasses.replace(s, then=tuple(self.block(s.then)), else_=tuple(self.block(s.else_))))
+            else:
+                out.append(s)
+        return out
 
     # ---- runs of statements over the points of their dims -----------------------
 

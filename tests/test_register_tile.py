@@ -1,0 +1,64 @@
+"""Register tiling as three rewrites of a lowered kernel (tiler/transform/register_tile.py):
+each does its own step, in order, and the kernel records them."""
+from __future__ import annotations
+
+import dataclasses
+
+from conftest import BENCHMARKS
+
+from tiler import kir
+from tiler.pipeline import run_all
+from tiler.transform import register_tile as rt
+
+
+def _nodes(body, cls) -> list:
+    return [n for n in kir.walk(tuple(body)) if isinstance(n, cls)]
+
+
+def _refs(body, names: set) -> set:
+    return {n.name for n in _nodes(body, kir.Ref) if n.name in names}
+
+
+def test_the_three_steps_each_do_their_own_part_in_order(monkeypatch):
+    seen = []
+
+    def recorded(r):
+        def run(body, *rest):
+            out = r.run(body, *rest)
+            seen.append((r.name, body, out))
+            return out
+        return dataclasses.replace(r, run=run)
+
+    monkeypatch.setattr(rt, "REGISTER_TILING", tuple(recorded(r) for r in rt.REGISTER_TILING))
+    module = run_all((BENCHMARKS / "mm.fut").read_text(), "mm.fut")["verify"]
+    tiled = next(k for k in module.kernels if k.name == "tiler_mm_tiled")
+    assert tiled.rewrites == ("strip-mine", "interchange", "sequentialise")
+    assert next(k for k in module.kernels if k.name.endswith("_one_point")).rewrites == ()
+    points, groups = {rt.POINT.format(d) for d in range(2)}, {rt.GROUP.format(d) for d in range(2)}
+    # the last kernel register-tiled is the 64-bit scalar one; each step's input is the last one's output
+    steps = seen[-3:]
+    assert [name for name, _, _ in steps] == ["strip-mine", "interchange", "sequentialise"]
+    assert steps[1][1] == steps[0][2] and steps[2][1] == steps[1][2]
+    (_, one_point, strip_mined), (_, _, interchanged), (_, _, sequential) = steps
+    # strip-mine: the one point a thread becomes the micro-tile's current point (its group along each dim)
+    assert _refs(one_point, points) == points and not _refs(one_point, groups)
+    assert not _refs(strip_mined, points) and _refs(strip_mined, groups) == groups
+    # interchange: the copies and barriers stay once a thread, outside the maps over the points
+    maps = _nodes(interchanged, rt.PointMap)
+    assert maps and not any(_nodes(m.stmts, kir.Barrier) for m in maps)
+    assert len(_nodes(interchanged, kir.Barrier)) == len(_nodes(one_point, kir.Barrier)) > 0
+    assert {m.dims for m in maps} >= {frozenset({0}), frozenset({1}), frozenset({0, 1})}  # a row, a column, a point
+    assert not _nodes(interchanged, kir.ArrayDecl)
+    # sequentialise: each map as fully unrolled loops over its points, its variables in per-point arrays
+    assert not _nodes(sequential, rt.PointMap) and _nodes(sequential, kir.ArrayDecl)
+    loops = [f for f in _nodes(sequential, kir.For) if f.var in groups]
+    assert loops and all(f.unroll == kir.FULL for f in loops)
+
+
+def test_explain_names_the_rewrites_of_each_version():
+    from click.testing import CliRunner
+
+    from tiler.cli import main
+
+    out = CliRunner().invoke(main, ["explain", str(BENCHMARKS / "mm.fut")]).output
+    assert "rewritten by: strip-mine, interchange, sequentialise" in out
