@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from conftest import BENCHMARKS
 
 from tiler import kir
@@ -62,3 +64,57 @@ def test_explain_names_the_rewrites_of_each_version():
 
     out = CliRunner().invoke(main, ["explain", str(BENCHMARKS / "mm.fut")]).output
     assert "rewritten by: strip-mine, interchange, sequentialise" in out
+
+
+DRAWN = sorted(BENCHMARKS.glob("*.fut")) + sorted((BENCHMARKS.parent / "tests/programs/analysis").glob("*.fut"))
+
+
+def _shared_loads(body, dims=frozenset()) -> list:
+    """(load, dims of the map over points around it: none outside every map) of each shared load."""
+    out = []
+    for s in body:
+        if isinstance(s, rt.PointMap):
+            out += _shared_loads(s.stmts, s.dims)
+        elif isinstance(s, (kir.For, kir.If)):
+            out += _shared_loads(getattr(s, "body", ()) + getattr(s, "then", ()) + getattr(s, "else_", ()), dims)
+        else:
+            out += [(n, dims) for n in kir.walk(s) if isinstance(n, kir.Load) and n.space == kir.SHARED]
+    return out
+
+
+@pytest.mark.parametrize("path", DRAWN, ids=lambda p: p.stem)
+def test_the_reuse_the_drawing_states_is_the_one_the_rewrites_made(path, monkeypatch):
+    """--show-transformed says which staged input is read once for the points
+    of which dim ("a_c[k] is read once for the T1 points of dimension 1"); the
+    interchange must have given that input's shared loads a map of their own
+    without that dim, so that the drawing cannot drift from the kernels."""
+    import re
+
+    from tiler.report.transformed import show_transformed
+
+    after = []
+
+    def kept(body, *rest):
+        out = rt.interchange(body, *rest)
+        after.append(out)
+        return out
+
+    monkeypatch.setattr(rt, "REGISTER_TILING", tuple(dataclasses.replace(r, run=kept) if r.name == "interchange"
+                                                     else r for r in rt.REGISTER_TILING))
+    values = run_all(path.read_text(), str(path))
+    said = set(re.findall(r"(\w+)\[k\] is read once for the T\d points of dimension (\d)",
+                          show_transformed(values["parse"], values["analyse"]).replace("\n-- ", " ")))
+    if not said:
+        pytest.skip("no register tile, or nothing read once for several points")
+    loads = [x for body in after for x in _shared_loads(body)]
+    held = {p.name: p.staging.pack.array if p.staging.pack else p.shares or p.name  # (shared arrays' names)
+            for st in values["analyse"].streams for p in st.inputs if p.staged}
+    for name, d in said:
+        mine = [(load, dims) for load, dims in loads if load.buffer.startswith(f"sh_{held[name]}")]
+        point = {rt.GROUP.format(d), rt.LANE.format(d)}
+        assert mine, (name, sorted({load.buffer for load, _ in loads}))
+        for load, dims in mine:
+            # the same for every point along d (its index has none of d's point variables) and, in a 2-D
+            # micro-tile, read in a map of its own without d (a 1-D one keeps it in the points' map: nvcc
+            # reads it once for the unrolled points)
+            assert not _refs((load.index,), point) and not (int(d) in dims and len(dims) > 1), (name, d, load, dims)
