@@ -3,6 +3,7 @@ each does its own step, in order, and the kernel records them."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 from conftest import BENCHMARKS
@@ -117,3 +118,30 @@ def test_the_reuse_the_drawing_states_is_the_one_the_rewrites_made(path, monkeyp
             # micro-tile, read in a map of its own without d (a 1-D one keeps it in the points' map: nvcc
             # reads it once for the unrolled points)
             assert not _refs((load.index,), point) and not (int(d) in dims and len(dims) > 1), (name, d, load, dims)
+
+
+def test_show_rewrites_prints_what_each_rewrite_produced():
+    """explain --show-rewrites: the body for one point a thread, then after
+    each rewrite; the last is the kernel's own body in the .cu, line for line."""
+    from click.testing import CliRunner
+
+    from tiler.cli import main
+
+    runner = CliRunner()
+    out = runner.invoke(main, ["explain", str(BENCHMARKS / "mm.fut"), "--show-rewrites"]).output
+    parts = out.split("\n// ==== ")
+    assert [p.split(":")[0] for p in parts[1:]] == ["as lower writes it", "after strip-mine", "after interchange",
+                                                    "after sequentialise"]
+    one_point, strip_mined, interchanged, sequential = parts[1:]
+    assert "P0_" in one_point and "P0_" not in strip_mined and "G0_" in strip_mined
+    assert "for (int point_01 = 0; point_01 < 64; point_01 += 1)" in interchanged and "point_" not in sequential
+    cuda = runner.invoke(main, ["compile", str(BENCHMARKS / "mm.fut")]).output
+    kernel = cuda.split("tiler_mm_tiled(", 1)[1].split("\n}\n", 1)[0]
+    missing = [line for line in sequential.splitlines()[1:] if line.strip() not in kernel]
+    # (only what prune drops after: per-point values nothing reads, named nowhere in the kernel)
+    names = [re.match(r" *(?:int )?(\w+)", line)[1] for line in missing]
+    assert missing and not any(re.search(rf"\b{n}\b", kernel) for n in names), missing
+    plain = runner.invoke(main, ["explain", str(BENCHMARKS / "softmax.fut"), "--show-rewrites"])
+    assert plain.exit_code == 0 and plain.output.startswith("no register tile in this plan")
+    both = runner.invoke(main, ["explain", str(BENCHMARKS / "mm.fut"), "--show-rewrites", "--json"])
+    assert both.exit_code == 1 and "cannot be used together" in both.output

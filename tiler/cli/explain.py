@@ -21,6 +21,9 @@ from .guard import guarded
 @click.option("--variance", "show_variance", is_flag=True, help="Also print the variance of every name.")
 @click.option("--show-transformed", is_flag=True,
               help="Print the program rewritten in the design note's tiled notation.")
+@click.option("--show-rewrites", is_flag=True,
+              help="Print the register-tiled kernel's body for one point a thread and after each rewrite that "
+                   "makes it compute the thread's points (strip-mine, interchange, sequentialise), as CUDA.")
 @click.option("--candidates", is_flag=True, help="Also list every candidate schedule with its cost, best first.")
 @click.option("--nvcc", "use_nvcc", is_flag=True,
               help="Also compile the CUDA with nvcc and give ptxas's registers, spills and shared memory for each "
@@ -28,7 +31,8 @@ from .guard import guarded
 @click.option("--arch", default="sm_90", show_default=True, help="GPU architecture, for --nvcc.")
 @WERROR
 @guarded
-def explain_cmd(program, as_json, show_variance, show_transformed, candidates, use_nvcc, arch, werror, **plan):
+def explain_cmd(program, as_json, show_variance, show_transformed, show_rewrites, candidates, use_nvcc, arch, werror,
+                **plan):
     """Show PROG.fut's parallel dimensions, every streamSeq input, what it is
     invariant to, and what was tiled, how and why (or why not)."""
     import json
@@ -42,6 +46,9 @@ def explain_cmd(program, as_json, show_variance, show_transformed, candidates, u
     _exclusive(("--json", as_json), ("--show-transformed", show_transformed))
     _exclusive(("--candidates", candidates), ("--show-transformed", show_transformed))
     _exclusive(("--nvcc", use_nvcc), ("--show-transformed", show_transformed))
+    for flag, given in (("--json", as_json), ("--show-transformed", show_transformed), ("--candidates", candidates),
+                        ("--nvcc", use_nvcc)):
+        _exclusive((flag, given), ("--show-rewrites", show_rewrites))
     options, applied = tuned_options(program, plan)
     if use_nvcc:
         target.check_arch(arch)
@@ -61,6 +68,10 @@ def explain_cmd(program, as_json, show_variance, show_transformed, candidates, u
         from ..report.transformed import show_transformed as transformed
 
         click.echo(transformed(values["parse"], analysis), nl=False)
+    elif show_rewrites:
+        from ..report.rewrites import show_rewrites as rewrites
+
+        click.echo(rewrites(values["transform"], name), nl=False)
     elif as_json:
         click.echo(json.dumps(data, indent=2))
     else:

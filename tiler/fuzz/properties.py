@@ -126,12 +126,16 @@ def check_program(tree, seed: int):
 
 
 def _transformed(seed: int, text: str, values: dict) -> list[Failure]:
-    """`explain --show-transformed` draws every plan, register-tiled or not, without failing."""
+    """`explain --show-transformed` draws every plan, register-tiled or not,
+    and `--show-rewrites` shows its rewrites, without failing."""
+    from ..report.rewrites import show_rewrites
     from ..report.transformed import show_transformed
-    try:
-        show_transformed(values["parse"], values["analyse"])
-    except Exception as exc:  # noqa: BLE001 - any failure of the drawing is the finding
-        return [Failure(seed, "explain", f"--show-transformed: {type(exc).__name__}: {exc}", text)]
+    for flag, show in (("--show-transformed", lambda: show_transformed(values["parse"], values["analyse"])),
+                       ("--show-rewrites", lambda: show_rewrites(values["transform"], "f.fut"))):
+        try:
+            show()
+        except Exception as exc:  # noqa: BLE001 - any failure of the drawing is the finding
+            return [Failure(seed, "explain", f"{flag}: {type(exc).__name__}: {exc}", text)]
     return []
 
 

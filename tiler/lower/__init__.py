@@ -281,13 +281,15 @@ def _fits_int(k: T.Kernel):
 
 
 def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: bool = True,
-                   wide: bool = False, transposed: frozenset = frozenset()) -> kir.Kernel:
+                   wide: bool = False, transposed: frozenset = frozenset(), observe=None) -> kir.Kernel:
     """One kernel; `wide`: its flat offsets into arrays of two or more
     dimensions are 64-bit (else int, for launches where every array is smaller
     than 2^31 elements); `transposed`: main's arrays it reads from the
     launch's transposed copies. The sizes the schedule fixes (`Schedule.fixed`) are
     constants in it: loops over a row then have a constant count that nvcc
-    can unroll, and a row's loads, known to be the same, load once."""
+    can unroll, and a row's loads, known to be the same, load once.
+    `observe(step, body)`: sees the body before and after each register
+    tiling rewrite (transform/register_tile.py)."""
     k, block = analysis.kernel, schedule.block
     tiled = schedule.tiled
     low = Streams(schedule, {}, vectors, loop_levels(k) if schedule.math is Math.FAST else None, wide)
@@ -333,7 +335,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     rewrites = ()
     if micro is not None:  # written for one point a thread: for each of the thread's points (transform/)
         ctypes = {p.name: p.ctype for p in params} | {a.name: a.ctype for a in low.shared}
-        body, rewrites = register_tile(body, micro, ctypes, low.used)
+        body, rewrites = register_tile(body, micro, ctypes, low.used, observe)
     if folded and low.shared:  # a block's next tiles of the dim overwrite shared arrays this pass still reads
         body += (kir.Barrier("this pass's shared arrays are read before the next pass writes them"),)
     for d, name in folded.items():  # each block walks its rows of the grid past CUDA's limit, a grid apart

@@ -51,9 +51,10 @@ class Micro:
 
 @dataclass(frozen=True)
 class PointMap:
-    """Interchange's product: `stmts` for every point of the micro-tile's `dims`."""
+    """Interchange's product: `stmts` for every point of the micro-tile's `dims` (`points` of them)."""
     dims: frozenset
     stmts: tuple
+    points: int
 
 
 @dataclass(frozen=True)
@@ -97,11 +98,36 @@ REGISTER_TILING = (KernelRewrite("strip-mine", strip_mine), KernelRewrite("inter
                    KernelRewrite("sequentialise", sequentialise))
 
 
-def register_tile(body: tuple, micro: Micro, ctypes: dict, used: Names) -> tuple[tuple, tuple[str, ...]]:
-    """`body`, written for one point a thread, for every point of the micro-tile; the rewrites that ran."""
+def register_tile(body: tuple, micro: Micro, ctypes: dict, used: Names,
+                  observe: Callable[[str, tuple], None] | None = None) -> tuple[tuple, tuple[str, ...]]:
+    """`body`, written for one point a thread, for every point of the micro-tile;
+    the rewrites that ran. `observe(name, body)` sees the body before them
+    ("one point a thread") and after each (explain --show-rewrites)."""
+    if observe is not None:
+        observe("one point a thread", body)
     for r in REGISTER_TILING:
         body = r.run(body, micro, ctypes, used)
+        if observe is not None:
+            observe(r.name, body)
     return body, tuple(r.name for r in REGISTER_TILING)
+
+
+def as_loops(body: tuple) -> tuple:
+    """`body` with each `PointMap` drawn as a loop over its points (for reading: sequentialise unrolls it)."""
+    out = []
+    for s in body:
+        if isinstance(s, PointMap):
+            name = "point_" + "".join(str(d) for d in sorted(s.dims))
+            out.append(kir.For(name, const(0), const(s.points), const(1), as_loops(s.stmts),
+                               note=f"the map over the thread's {s.points} points of dims "
+                                    f"{', '.join(map(str, sorted(s.dims)))}"))
+        elif isinstance(s, kir.For):
+            out.append(dataclasses.replace(s, body=as_loops(s.body)))
+        elif isinstance(s, kir.If):
+            out.append(dataclasses.replace(s, then=as_loops(s.then), else_=as_loops(s.else_)))
+        else:
+            out.append(s)
+    return tuple(out)
 
 
 class _Interchange:
@@ -196,7 +222,7 @@ class _Interchange:
         return sorted(pieces, key=lambda p: sorted(self.deps[p.name])) + [rewritten]
 
     def flush(self, run: list, dims) -> list:
-        return [PointMap(dims, tuple(run))] if run else []
+        return [PointMap(dims, tuple(run), math.prod(self.micro.sizes[d] for d in dims))] if run else []
 
     def fresh(self, base: str) -> str:
         return fresh_name(base, self.used)
