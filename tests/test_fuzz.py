@@ -130,6 +130,14 @@ def test_an_element_whose_float32_evaluation_overflows_on_the_way_has_no_float32
     assert close((np.array([np.inf, 9.0], np.float32),), (want,), slack=(slack,)) == ""
     for wrong in (0.0, -np.inf):
         assert close((np.array([wrong, 9.0], np.float32),), (want,), slack=(slack,)) != ""
+    # at the range's edge, rounded once (nvcc's multiply-add) it overflows and twice it does not: either is right
+    prog = check(parse("fun [f32, n] main([f32, n] x, [f32, n] y, [f32, n] z) = map(fn f32 (f32 a, f32 b, f32 c) => "
+                       "a * b + c, x, y, z)\n", "e.fut"))
+    edge = {"x": np.array([2.6848176e19], np.float32), "y": np.array([1.2674319e19], np.float32),
+            "z": np.array([8e30], np.float32), "n": 1}
+    (want,), (slack,) = reference(prog, edge, 1)
+    for got in (np.inf, np.finfo(np.float32).max):
+        assert close((np.array([got], np.float32),), (want,), slack=(slack,)) == ""
 
 
 def test_the_command_prints_the_summary_line():

@@ -143,5 +143,14 @@ def test_show_rewrites_prints_what_each_rewrite_produced():
     assert missing and not any(re.search(rf"\b{n}\b", kernel) for n in names), missing
     plain = runner.invoke(main, ["explain", str(BENCHMARKS / "softmax.fut"), "--show-rewrites"])
     assert plain.exit_code == 0 and plain.output.startswith("no register tile in this plan")
+    # the kernel shown is one of the module's, by name: a fissioned fold's pairs, a plan reading transposed copies
+    pairs = "the fissioned pairs' kernel: "
+    for path, args, name in (("benchmarks/kmeans.fut", [], pairs + "tiler_kmeans_pairs_tiled"),
+                             ("tests/programs/analysis/promoted_row.fut", ["--transpose"],
+                              "tiler_promoted_row_tiled_transposed")):
+        shown = runner.invoke(main, ["explain", str(BENCHMARKS.parent / path), "--show-rewrites", *args]).output
+        assert shown.startswith(f"// {name}:"), shown[:200]
+        name = name.removeprefix(pairs)
+        assert f"{name}(" in runner.invoke(main, ["compile", str(BENCHMARKS.parent / path), *args]).output
     both = runner.invoke(main, ["explain", str(BENCHMARKS / "mm.fut"), "--show-rewrites", "--json"])
     assert both.exit_code == 1 and "cannot be used together" in both.output

@@ -47,7 +47,7 @@ def explain_cmd(program, as_json, show_variance, show_transformed, show_rewrites
     _exclusive(("--candidates", candidates), ("--show-transformed", show_transformed))
     _exclusive(("--nvcc", use_nvcc), ("--show-transformed", show_transformed))
     for flag, given in (("--json", as_json), ("--show-transformed", show_transformed), ("--candidates", candidates),
-                        ("--nvcc", use_nvcc)):
+                        ("--nvcc", use_nvcc), ("--variance", show_variance)):
         _exclusive((flag, given), ("--show-rewrites", show_rewrites))
     options, applied = tuned_options(program, plan)
     if use_nvcc:

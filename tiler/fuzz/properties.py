@@ -254,22 +254,35 @@ def reference(prog, inputs: dict, seed: int, chunked: tuple | None = None) -> tu
     for n, w in enumerate(want):
         w64 = np.asarray(w, np.float64)
         noise = np.zeros(np.shape(w))
-        overflowed = np.zeros(np.shape(w), bool)
         for outs in runs:
             with np.errstate(invalid="ignore"):
                 d = np.abs(np.asarray(outs[n], np.float64) - w64)
             noise = np.maximum(noise, np.where(np.isfinite(d), d, 0.0))
-            overflowed |= ~np.isfinite(np.asarray(outs[n], np.float64)) & (np.abs(w64) <= F32_MAX)
+        overflowed = np.zeros(np.shape(w), bool)
         if np.asarray(runs[0][n]).dtype == np.float32:  # float32's own value where it has no other
+            overflowed = _overflowed(w64, [np.asarray(outs[n], np.float64) for outs in runs
+                                           if np.asarray(outs[n]).dtype == np.float32])
             want[n] = np.where((np.abs(w64) > F32_MAX) | overflowed, runs[0][n], w64)
-        else:
-            overflowed[:] = False  # (an integer or float64 output's runs overflow only where float64 does)
         scale = max(1.0, float(np.max(np.abs(w64[np.isfinite(w64)]), initial=0.0)))
         # against the element's own size (a sin among large values is lost in their scale), down to a floor
         size = np.maximum(np.abs(np.nan_to_num(w64, nan=0.0, posinf=0.0, neginf=0.0)), FLOOR * scale)
         # an evaluation that passed float32's range on the way (x * x of 2e19, scaled back) has no float32 value
         slack.append(np.where((noise > ILL_CONDITIONED * size) | overflowed, np.inf, NOISE_FACTOR * noise))
     return tuple(want), tuple(slack)
+
+
+def _overflowed(w64, f32_runs: list):
+    """Elements some float32 run takes past float32's range (inf, or nan)
+    where float64 ends finite, and that float64 ends within the range or
+    another float32 run ends finite: float32 has no one value there. (Where
+    float64 ends past the range and every float32 run overflows, float32's
+    infinity is the value, and it is compared.)"""
+    some = np.zeros(np.shape(w64), bool)
+    finite = np.zeros(np.shape(w64), bool)
+    for r in f32_runs:
+        some |= ~np.isfinite(r)
+        finite |= np.isfinite(r)
+    return some & np.isfinite(w64) & ((np.abs(w64) <= F32_MAX) | finite)
 
 
 class Hang(Exception):

@@ -5,8 +5,9 @@ first product on: an index times a size cast to `long long`. Where both
 factors are 32-bit ints, the product is marked `widen` and written as one
 widening multiply (target.WIDE_MUL: tiler.cuh says why). That needs every
 operand's C type, which only the lowered kernel has (a program's `i64` lets,
-parameters and array elements are 64-bit and must stay C's product): names
-are unique in a kernel, so one table of them does.
+parameters and array elements are 64-bit and must stay C's product). One
+table of names does: a name declared twice in a kernel (a copy's vector
+`v_`, the interior copy of a body) is declared alike or never multiplied.
 """
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ def widened_module(m: Module) -> Module:
 
 def widened(k: Kernel) -> Kernel:
     """`k` (and its stages) with each int-by-int 64-bit product marked."""
+    stages = tuple(widened(s) for s in k.stages)
+    if not any(isinstance(n, Cast) and n.ctype == target.INDEX for n in walk(k.body)):
+        return dataclasses.replace(k, stages=stages) if stages != k.stages else k  # (a 32-bit kernel: nothing to mark)
     types = _types(k)
 
     def mark(e):
@@ -37,8 +41,7 @@ def widened(k: Kernel) -> Kernel:
             return Bin("*", a, b, widen=True) if wide else dataclasses.replace(e, a=a, b=b)
         return None
 
-    return dataclasses.replace(k, body=tuple(rewrite(s, mark) for s in k.body),
-                               stages=tuple(widened(s) for s in k.stages))
+    return dataclasses.replace(k, body=tuple(rewrite(s, mark) for s in k.body), stages=stages)
 
 
 def _types(k: Kernel) -> dict[str, str]:

@@ -40,7 +40,7 @@ from .split import lower_several, lower_split
 from .streams import Streams
 from .values import add, all_of, any_of, both, const, joined, minimum, mul, product, unclamped
 
-__all__ = ["lower", "lower_schedule", "kernel_name", "program_stem"]
+__all__ = ["lower", "lower_schedule", "kernel_name", "program_stem", "launch_transposed", "reading"]
 
 
 ONE_POINT = "_one_point"  # the name of the version with the schedule one point a thread (Plan.fewer)
@@ -84,7 +84,7 @@ def _tiled_module(analysis: Analysis, file: str) -> kir.Module:
 def _schedule_module(analysis: Analysis, file: str) -> kir.Module:
     plan = analysis.plan
     moves = plan.schedule.transposed
-    arrays = frozenset(t.array for t in moves)
+    arrays = launch_transposed(plan.schedule)
     moved = f"the launch transposes {', '.join(sorted(arrays))} first" if moves else ""
     versions = _versions(analysis, file, arrays, moved)
     tests = launch_tests(moves)
@@ -198,13 +198,23 @@ def _rivals(versions: list[kir.Version], untiled: kir.Kernel, fits, note: str = 
     return out
 
 
+def launch_transposed(schedule: Schedule) -> frozenset:
+    """The arrays the schedule's first versions read from the launch's transposed copies."""
+    return frozenset(t.array for t in schedule.transposed)
+
+
+def reading(schedule: Schedule, transposed: frozenset) -> Schedule:
+    """The schedule whose kernel reads the `transposed` arrays from the launch's copies (its own block for them)."""
+    if transposed and schedule.transposed_block is not None:
+        return dataclasses.replace(schedule, block=schedule.transposed_block)
+    return schedule
+
+
 def _versions(analysis: Analysis, file: str, transposed: frozenset, note: str = "") -> list[kir.Version]:
     """The versions with int offsets, reading the `transposed` inputs from the
     launch's transposed copies; `note` adds to why each of the schedule's runs."""
     plan = analysis.plan
-    schedule = plan.schedule
-    if transposed and schedule.transposed_block is not None:
-        schedule = dataclasses.replace(schedule, block=schedule.transposed_block)
+    schedule = reading(plan.schedule, transposed)
     main = lower_schedule(analysis, schedule, file, transposed=transposed)
     condition = _launch_condition(plan, main)
     why = joined(describe_thresholds(plan.thresholds) if plan.thresholds else "",

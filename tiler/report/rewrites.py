@@ -9,7 +9,8 @@ in the note's notation).
 from __future__ import annotations
 
 from ..analyse import Analysis
-from ..lower import lower_schedule
+from ..analyse.fission import FissionPlan
+from ..lower import BOUNDED, launch_transposed, lower_schedule, program_stem, reading
 from ..render.statements import statements
 from ..transform.register_tile import as_loops
 
@@ -21,19 +22,30 @@ WHAT = {
                    "(drawn as a loop `point_...`) distributed over the statements and moved inward, loads that "
                    "fewer dims decide given maps of their own",
     "sequentialise": "after sequentialise: each map as unrolled loops, per-point values in register arrays "
-                     "(the kernel's body in the .cu, once prune drops what nothing reads)",
+                     "(the kernel's body in the .cu, once prune drops or folds what nothing needs)",
 }
 
 
 def show_rewrites(a: Analysis, file: str) -> str:
-    schedule = a.plan.schedule
-    if schedule.block.register is None:
-        return "no register tile in this plan: one point a thread, and no rewrites (explain says why)\n"
-    steps = []
-    kernel = lower_schedule(a, schedule, file, observe=lambda name, body: steps.append((name, body)))
-    out = [f"// {kernel.name}: register tiled, {' x '.join(map(str, schedule.block.register.sizes))} points a "
-           f"thread\n"]
-    for name, body in steps:
-        out.append(f"\n// ==== {WHAT.get(name, name)}\n")
+    """Each register-tiled kernel of the plan (and of a fissioned fold's
+    pairs), as its first version: 32-bit offsets, vector copies, the launch's
+    transposed inputs where it reads them."""
+    plans = [("", a, file)]
+    if isinstance(a.fission, FissionPlan):  # (named as lower/fission.py names the pairs' program)
+        plans.append(("the fissioned pairs' kernel: ", a.fission.values, f"{program_stem(file)}_pairs.fut"))
+    shown = [_steps(label, p, f) for label, p, f in plans if p.plan.schedule.block.register is not None]
+    return "\n".join(shown) or "no register tile in this plan: one point a thread, and no rewrites (explain says why)\n"
+
+
+def _steps(label: str, a: Analysis, file: str) -> str:
+    schedule, steps = a.plan.schedule, []
+    arrays = launch_transposed(schedule)
+    kernel = lower_schedule(a, reading(schedule, arrays), file, transposed=arrays,
+                            observe=lambda name, body: steps.append((name, body)))
+    name = kernel.name + (BOUNDED if kernel.bounds else "")
+    out = [f"// {label}{name}: register tiled, {' x '.join(map(str, schedule.block.register.sizes))} points a "
+           f"thread (the module's other versions vary it: scalar copies, 64-bit offsets)\n"]
+    for step, body in steps:
+        out.append(f"\n// ==== {WHAT.get(step, step)}\n")
         out.append(statements(as_loops(body), ""))
     return "".join(out)
