@@ -19,6 +19,7 @@ from ..analyse.schedule import Math, describe_thresholds, launch_tests, test_tex
 from ..check import typed as T
 from ..check.types import Array
 from ..errors import CompilerBug
+from ..kir.build import add, const, mul
 from ..kir.verify import Fault, check
 from ..kir.widen import widened_module
 from ..transform.register_tile import Micro, point, register_tile
@@ -38,7 +39,7 @@ from .params import (
 from .reassociate import loop_levels
 from .split import lower_several, lower_split
 from .streams import Streams
-from .values import add, all_of, any_of, both, const, joined, minimum, mul, product, unclamped
+from .values import all_of, any_of, both, joined, minimum, product, unclamped
 
 __all__ = ["lower", "lower_schedule", "kernel_name", "program_stem", "launch_transposed", "reading"]
 

@@ -11,6 +11,7 @@ from ..analyse.views import mentions
 from ..check import typed as T
 from ..check.types import Array, Binder, Scalar, flatten
 from ..errors import CompilerBug
+from ..kir.build import Names, const, fresh_name
 from ..target import (
     CTYPE,
     CUDA_DEFINED,
@@ -30,7 +31,7 @@ from ..transform.register_tile import RESERVED as MICRO_RESERVED
 from ..tree import children, dispatch, methods
 from .copies import COUNTER, LINEAR, VECTOR
 from .reassociate import is_float_arithmetic, reassociate
-from .values import Names, View, const, fresh_name
+from .values import View
 
 # names a kernel's own never take: C++'s and CUDA's (target.py), the math
 # functions and vector types it calls by name, and tiler's own

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from .. import kir, target
 from ..analyse.schedule import CopyAxis
 from ..errors import CompilerBug
+from ..kir.build import add, const, mul, substitute
 from ..source import Span
-from .values import add, const, mul, substitute
 
 # loop-local names of every copy (reserved, so no program name meets them)
 COUNTER, LINEAR, VECTOR = "c_", "t_", "v_"

@@ -20,8 +20,9 @@ import dataclasses
 from .. import kir
 from ..analyse.fission import FissionPlan
 from ..errors import CompilerBug
+from ..kir.build import const
 from .params import program_stem
-from .values import all_of, const, joined, product
+from .values import all_of, joined, product
 
 MOST_SPLIT = 3  # the fold's split versions kept (a warp, 1024 threads, 256 threads a row)
 

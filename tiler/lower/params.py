@@ -7,8 +7,9 @@ import re
 from .. import kir, target
 from ..check import typed as T
 from ..check.types import Array
+from ..kir.build import add, const, mul
 from .body import Body, ctype_of
-from .values import View, add, const, mul
+from .values import View
 
 
 def program_stem(file: str) -> str:

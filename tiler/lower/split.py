@@ -32,6 +32,7 @@ from ..analyse.reductions import (
 from ..analyse.schedule import Math
 from ..check import typed as T
 from ..check.types import Scalar
+from ..kir.build import add, const, mul
 from .body import ctype_of, value_parts
 from .params import (
     bind_prelude,
@@ -45,7 +46,7 @@ from .params import (
 )
 from .reassociate import loop_levels
 from .streams import Streams
-from .values import add, all_of, const, minimum, mul
+from .values import all_of, minimum
 
 SHUFFLE = "shuffle_xor"  # target.CALL_SPELLING spells it
 PICKS = (Operator.ARGMIN, Operator.ARGMAX)

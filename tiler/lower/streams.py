@@ -14,9 +14,10 @@ from ..analyse import InputPlan, Schedule, StreamPlan
 from ..analyse.schedule import CopyAxis, Layout
 from ..check import typed as T
 from ..errors import CompilerBug
+from ..kir.build import add, const, mul, substitute
 from .body import Body, ctype_of
 from .copies import WIDE_ASYNC_UNROLL, TileCopy, commit_tile, copy_async, copy_tile, prefetch_registers, prefetch_tile
-from .values import Joined, View, add, both, const, minimum, mul, substitute
+from .values import Joined, View, both, minimum
 
 # copy steps a thread may hold in registers between prefetch and commit: the
 # 128-bit copies of a block staging its threads' rows take 16 (a 64-element

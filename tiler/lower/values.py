@@ -12,7 +12,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from .. import kir, target
-from ..kir.build import Names, add, const, fresh_name, mul, narrow, rewrite, substitute  # noqa: F401 (lower's builders)
+from ..kir.build import add, const, mul, rewrite, substitute
 
 
 @dataclass(frozen=True)
