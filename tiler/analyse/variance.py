@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ..check import typed as T
 from ..check.types import Binder
+from ..errors import CompilerBug
 from ..tree import dispatch, methods
 from .records import Guard, StreamInput, StreamSite, Variance
 
@@ -132,6 +133,10 @@ class _Analysis:
         for b, v in zip(e.results, carried):
             self.set(b, v | bound)
         return self.ev(e.rest)
+
+    def _joinrows(self, e: T.JoinRows):
+        raise CompilerBug("rows joined by the transform stage reached the analysis, which comes before it",
+                          e.span, "analyse")
 
     def _stream(self, e: T.Stream):
         arrays = [self.ev(a) for a in e.arrays]

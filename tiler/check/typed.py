@@ -150,7 +150,22 @@ class Stream:
     loop: bool = False  # written as a `loop` over its positions (kernel.loops), not as a streamSeq
 
 
-Exp = Lit | Var | TupleE | BinOp | UnOp | Index | Builtin | Call | Let | If | Loop | Iota | Stream
+@dataclass(frozen=True)
+class JoinRows:
+    """The rows a loop picks, laid end to end: for each `index` < `count`,
+    the array `row` (the lets that pick it, then the row) as that iteration
+    computes it. Only a stream's input, written by the join-rows rewrite
+    (transform/join_rows.py) after analysis; `type` is one row's, and the
+    stream over it folds `count` times a row's length of elements."""
+
+    index: Binder
+    count: object
+    row: object
+    type: Type
+    span: Span = _span()
+
+
+Exp = Lit | Var | TupleE | BinOp | UnOp | Index | Builtin | Call | Let | If | Loop | Iota | Stream | JoinRows
 
 
 @dataclass(frozen=True)
@@ -226,7 +241,7 @@ class Program:
     main: str = "main"
 
 
-EXPRESSIONS = (Lit, Var, TupleE, BinOp, UnOp, Index, Builtin, Call, Let, If, Loop, Iota, Stream)
+EXPRESSIONS = (Lit, Var, TupleE, BinOp, UnOp, Index, Builtin, Call, Let, If, Loop, Iota, Stream, JoinRows)
 
 
 def is_exp(value) -> bool:

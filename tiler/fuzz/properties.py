@@ -119,7 +119,8 @@ def check_program(tree, seed: int):
         except (CompilerBug, UserError, PlainError) as exc:
             failures.append(Failure(seed, "compile", f"{variant}: {exc}", text))
             continue
-        failures += _transformed(seed, text, values) + _fissioned(prog, values["analyse"], seed, text, chunked)
+        failures += _transformed(seed, text, values) + _fissioned(prog, values["analyse"], seed, text, chunked) \
+            + _joined(prog, values["analyse"], seed, text, chunked)
     if len(kernels) < len(VARIANTS):
         return failures, None
     return failures, Compiled(seed, text, prog, kernels, chunked=chunked)
@@ -137,6 +138,27 @@ def _transformed(seed: int, text: str, values: dict) -> list[Failure]:
         except Exception as exc:  # noqa: BLE001 - any failure of the drawing is the finding
             return [Failure(seed, "explain", f"{flag}: {type(exc).__name__}: {exc}", text)]
     return []
+
+
+def _joined(prog, analysis, seed: int, text: str, chunked: tuple | None) -> list[Failure]:
+    """Where the schedule joins a loop's rows, the rewritten program (one
+    stream over the rows laid end to end) computes what the source does in
+    the interpreter, its chunks of 3 and random ones crossing the rows'
+    borders as the kernel's do."""
+    from ..transform.join_rows import join_rows
+
+    kernel, _, joined = join_rows(analysis.kernel, analysis.schedule)
+    if not joined or chunked is None:
+        return []
+    _, inputs, runs = chunked
+    program = dataclasses.replace(prog, kernel=kernel)
+    try:
+        bad = close(run(program, inputs, CHUNKINGS[2], seed), runs[2]) \
+            or close(run(program, inputs, CHUNKINGS[3], seed), runs[3])
+    except Exception as exc:  # noqa: BLE001 - any failure of the rewrite or the interpreter is the finding
+        bad = f"{type(exc).__name__}: {exc}"
+    return [Failure(seed, "kernel", f"the program with its rows joined differs from the source's: {bad}", text)] \
+        if bad else []
 
 
 def _fissioned(prog, analysis, seed: int, text: str, chunked: tuple | None) -> list[Failure]:

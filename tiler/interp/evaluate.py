@@ -275,9 +275,48 @@ class Evaluator:
             self.fail(e.span, f"iota of a negative count ({int(n)})", self._bad(count < 0))
         return np.arange(int(n), dtype=dtype(e.type, self.wide)).reshape((1,) * self.B + (int(n),))
 
+    def _joinrows(self, e: T.JoinRows):  # (a stream's inputs: `_stream` evaluates them together)
+        raise RunError(e.span, "rows joined outside a stream's inputs")
+
     def _stream(self, e: T.Stream):
-        arrays = [self.ev(a) for a in e.arrays]
+        if isinstance(e.arrays[0], T.JoinRows):
+            return self._joined(e)
+        return self._over(e, [self.ev(a) for a in e.arrays], tuple(self.ev(i) for i in e.inits))
+
+    def _joined(self, e: T.Stream):
+        """A stream over rows joined end to end (transform/join_rows.py):
+        where every live lane picks the same count of rows, one stream over
+        their concatenation, its chunks (random under a random chunking)
+        crossing the rows' borders as the tiled kernel's do; else row after
+        row, each lane folding its own count."""
         accs = tuple(self.ev(i) for i in e.inits)
+        joined = e.arrays
+        bound = self.ev(joined[0].count)
+        count = self.uniform(bound)
+        if count is not None:
+            per_row = [self._picked(joined, k) for k in range(int(count))]
+            if not per_row:
+                return accs if len(accs) > 1 else accs[0]
+            arrays = [_concatenated([rows[i] for rows in per_row], self.B) for i in range(len(joined))]
+            return self._over(e, arrays, accs)
+        saved = self.mask
+        try:
+            for k in range(int(self._live(bound).max(initial=0))):
+                going = bound > k
+                self.mask = going if saved is None else saved & going
+                out = self._over(e, self._picked(joined, k), accs)
+                out = out if isinstance(out, tuple) else (out,)
+                accs = tuple(np.where(going, n, v) for n, v in zip(out, accs))
+        finally:
+            self.mask = saved
+        return accs if len(accs) > 1 else accs[0]
+
+    def _picked(self, joined, k: int) -> list:
+        """Each joined input's row at iteration `k`."""
+        self.env[joined[0].index] = self.scalar(k, joined[0].index.type)
+        return [self.ev(j.row) for j in joined]
+
+    def _over(self, e: T.Stream, arrays: list, accs: tuple):
         n = arrays[0].shape[self.B]
         lead = (slice(None),) * self.B
         splits = list(self.chunking.splits(n, self.rng))
@@ -295,6 +334,12 @@ class Evaluator:
         finally:
             self.leave()
         return accs if len(accs) > 1 else accs[0]
+
+
+def _concatenated(rows: list, B: int) -> np.ndarray:
+    """Rows laid end to end along the first axis after the lanes' (broadcast to one batch shape first)."""
+    batch = np.broadcast_shapes(*(r.shape[:B] for r in rows))
+    return np.concatenate([np.broadcast_to(r, batch + r.shape[B:]) for r in rows], axis=B)
 
 
 def _select(c, t, f, B: int):

@@ -22,6 +22,7 @@ from ..errors import CompilerBug
 from ..kir.build import add, const, mul
 from ..kir.verify import Fault, check
 from ..kir.widen import widened_module
+from ..transform.join_rows import join_rows
 from ..transform.register_tile import Micro, point, register_tile
 from .body import value_parts
 from .fission import with_fission
@@ -301,9 +302,10 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     can unroll, and a row's loads, known to be the same, load once.
     `observe(step, body)`: sees the body before and after each register
     tiling rewrite (transform/register_tile.py)."""
-    k, block = analysis.kernel, schedule.block
-    tiled = schedule.tiled
-    low = Streams(schedule, {}, vectors, loop_levels(k) if schedule.math is Math.FAST else None, wide)
+    # the loops the schedule joins, one stream each (the fast-math levels are the program's as written)
+    k, schedule, rewrites = join_rows(analysis.kernel, schedule)
+    block, tiled = schedule.block, schedule.tiled
+    low = Streams(schedule, {}, vectors, loop_levels(analysis.kernel) if schedule.math is Math.FAST else None, wide)
     factor = wide_factor if wide else (lambda extent: extent)
     fixed = schedule.fixed
     params = kernel_params(low, k, factor, fixed, transposed)
@@ -343,10 +345,10 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     if not tiled:  # no barriers: threads outside the nest may simply leave
         body = (kir.If(in_range, body),)
     body = tuple(low.out) + body
-    rewrites = ()
     if micro is not None:  # written for one point a thread: for each of the thread's points (transform/)
         ctypes = {p.name: p.ctype for p in params} | {a.name: a.ctype for a in low.shared}
-        body, rewrites = register_tile(body, micro, ctypes, low.used, observe)
+        body, tiling = register_tile(body, micro, ctypes, low.used, observe)
+        rewrites += tiling
     if folded and low.shared:  # a block's next tiles of the dim overwrite shared arrays this pass still reads
         body += (kir.Barrier("this pass's shared arrays are read before the next pass writes them"),)
     for d, name in folded.items():  # each block walks its rows of the grid past CUDA's limit, a grid apart

@@ -191,6 +191,9 @@ class Body:
     def _call(self, e: T.Call):
         raise CompilerBug(f"call of `{e.func}` was not inlined", e.span, "lower")
 
+    def _joinrows(self, e: T.JoinRows):  # (Streams._joined lowers a stream's joined rows together)
+        raise CompilerBug("rows joined outside a stream's inputs", e.span, "lower")
+
     def _iota(self, e: T.Iota):
         return View(None, const(0), (const(1),), (self.exp(e.count),), "int")
 

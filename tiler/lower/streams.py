@@ -32,7 +32,6 @@ class Streams(Body):
         self.schedule = schedule
         self.wide = wide  # 64-bit offsets: long cp.async copies are unrolled in parts (copies.WIDE_ASYNC_UNROLL)
         self.plans = {id(s.site.stream): s for s in schedule.streams}
-        self.joins = {id(s.join.loop): s for s in schedule.streams if s.join is not None and s.join.joined}
         self.indices = indices  # kernel dim -> dict(idx=Ref, base=expr, size=expr, local=expr)
         self.shared: list[kir.SharedAlloc] = []
         self.buffers: dict = {}
@@ -42,6 +41,8 @@ class Streams(Body):
 
     def _stream(self, e: T.Stream):
         plan = self.plans.get(id(e))
+        if isinstance(e.arrays[0], T.JoinRows):
+            return self._joined(e, plan)
         arrays = [self.exp(a) for a in e.arrays]
         for a in arrays:
             if not isinstance(a, View):
@@ -61,41 +62,47 @@ class Streams(Body):
             self._tiled(e, plan, arrays, length, accs)
         return tuple(accs) if len(accs) > 1 else accs[0]
 
-    def _loop(self, e: T.Loop):
-        plan = self.joins.get(id(e))
-        return super()._loop(e) if plan is None else self._joined(e, plan)
-
-    def _joined(self, e: T.Loop, plan: StreamPlan):
-        """The loop and the stream that is its body as one tiled stream over
-        the loop's rows laid end to end (analyse/joins.py). The lets between
-        them, which pick a row, are written into each copied element's
+    def _joined(self, e: T.Stream, plan: StreamPlan | None):
+        """A tiled stream over rows laid end to end (transform/join_rows.py).
+        The lets that pick a row are written into each copied element's
         offset, taken at the element's own iteration."""
-        s = plan.site.stream
+        if plan is None or not plan.tiled or plan.join is None or not plan.join.joined:
+            raise CompilerBug("a stream over joined rows that its schedule does not join", e.span, "lower")
+        first = e.arrays[0]
         inits = [self.exp(i) for i in e.inits]
-        count = self.exp(e.bound)
-        index = self.fresh(e.index.name)  # stands for an iteration in the rows' offsets; never declared
-        self.env[e.index] = kir.Ref(index)
-        stmts, rows = self.block(lambda: self._rows(e.body, s))
-        held = _held(stmts, self.definitions, e.span)
+        count = self.exp(first.count)
+        index = self.fresh(first.index.name)  # stands for an iteration in the rows' offsets; never declared
+        self.env[first.index] = kir.Ref(index)
+        stmts, rows = self.block(lambda: self._rows(e.arrays))
+        held = _held(stmts, self.definitions, first.span)
         rows = [substitute(r, held) for r in rows]
         length = rows[0].sizes[0]
-        total = self.declare("joined", "int", mul(count, length), e.span)
-        accs = [self.declare(p.name, ctype_of(p.type), v, e.span, const_=False) for p, v in zip(s.acc_params, inits)]
-        for p, r in zip(s.acc_params, accs):
+        total = self.declare("joined", "int", mul(count, length), first.span)
+        accs = [self.declare(p.name, ctype_of(p.type), v, first.span, const_=False)
+                for p, v in zip(e.acc_params, inits)]
+        for p, r in zip(e.acc_params, accs):
             self.env[p] = r
-        self._tiled(s, plan, [Joined(r, index, length) for r in rows], total, accs)
-        for b, r in zip(e.results, accs):
-            self.env[b] = r
-        return self.exp(e.rest)
+        self._tiled(e, plan, [Joined(r, index, length) for r in rows], total, accs)
+        return tuple(accs) if len(accs) > 1 else accs[0]
 
-    def _rows(self, body, s: T.Stream) -> list:
-        """The rows the stream goes over, after the lets that pick them."""
+    def _rows(self, joined: tuple) -> list:
+        """Each input's row, after the lets that pick it (bound once: every
+        input's chain has the same ones)."""
+        picks, body = [], joined[0].row
         while isinstance(body, T.Let):
             self.bind(body.binders, self.exp(body.value), body.span)
+            picks.append(body.binders)
             body = body.body
-        rows = [self.exp(a) for a in s.arrays]
+        rows = []
+        for j in joined:
+            row = j.row
+            for binders in picks:
+                if not isinstance(row, T.Let) or row.binders != binders:
+                    raise CompilerBug("a joined stream's inputs pick their rows apart", j.span, "lower")
+                row = row.body
+            rows.append(self.exp(row))
         if not all(isinstance(r, View) for r in rows):
-            raise CompilerBug("a joined stream's input is not an array view", s.span, "lower")
+            raise CompilerBug("a joined stream's input is not an array view", joined[0].span, "lower")
         return rows
 
     def _tiled(self, e: T.Stream, plan: StreamPlan, arrays, length, accs) -> None:

@@ -4,11 +4,17 @@ schedule asks, before it is lowered.
 Rewrites are data: each `Rewrite` names itself, says from the schedule
 whether it applies, and maps the analysed kernel to a new one. They run in
 the order of `REWRITES`; which ran is kept with the result, for `explain`.
-No schedule asks for one of these yet, so the list is empty. Register
-tiling's three steps (the note's strip-mine, interchange and sequentialise)
-are rewrites too, of the kernel IR that lower writes for one point a thread,
-where the per-point body and the uniform copies and barriers can be told
-apart (`register_tile.py`).
+No rewrite applies to the whole analysis yet, so the list is empty. The
+two rewrites tiler makes depend on the version being lowered, so lower runs
+them on each schedule's kernel and records them in the kernel
+(`kir.Kernel.rewrites`, which explain lists):
+
+- join rows (`join_rows.py`), on the kernel program: a loop the schedule
+  joins becomes one stream over its rows laid end to end;
+- register tiling's three steps (the note's strip-mine, interchange and
+  sequentialise, `register_tile.py`), on the kernel IR that lower writes for
+  one point a thread, where the per-point body and the uniform copies and
+  barriers can be told apart.
 """
 from __future__ import annotations
 
