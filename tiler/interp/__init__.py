@@ -27,20 +27,22 @@ WHOLE = Chunking()  # one chunk a stream
 
 
 def run(program: T.Program, inputs: dict, chunking: Chunking = WHOLE, seed: int = 0,
-        rows=None, wide: bool = False, fused: bool = False, progress=None) -> tuple:
+        rows=None, wide: bool = False, fused: bool = False, progress=None, jitter: bool = False) -> tuple:
     """The outputs; `rows` (indices along dimension 0) evaluates only those
     points of the outermost map, so a reference is affordable at full sizes;
     `wide` computes f32 in float64; `fused` rounds f32 `a * b + c` once;
+    `jitter` (with `wide`) moves every f32 result by a random share of
+    float32's rounding, drawn from `seed` (Evaluator.jitter);
     `progress` is called with the fraction done, and where, as the outer
     loops and streams iterate (Evaluator.progress)."""
     k = program.kernel
     with np.errstate(all="ignore"):
         try:
-            ev = _start(program, inputs, chunking, seed, wide, fused)
+            ev = _start(program, inputs, chunking, seed, wide, fused, jitter)
             ev.progress = progress
             return _nest(ev, k, rows)
         except NonUniform:
-            ev = _start(program, inputs, chunking, seed, wide, fused)
+            ev = _start(program, inputs, chunking, seed, wide, fused, jitter)
             ev.progress = progress
             outs = _nest_by_thread(ev, k)
             return outs if rows is None else tuple(o[np.asarray(rows)] for o in outs)
@@ -86,10 +88,10 @@ def bind_sizes(kernel: T.Kernel, inputs: dict) -> dict[Binder, int]:
 
 
 def _start(program: T.Program, inputs: dict, chunking: Chunking, seed: int, wide: bool = False,
-           fused: bool = False) -> Evaluator:
+           fused: bool = False, jitter: bool = False) -> Evaluator:
     k = program.kernel
     B = len(k.levels)
-    ev = Evaluator(B, program.helpers, chunking, seed, wide, fused)
+    ev = Evaluator(B, program.helpers, chunking, seed, wide, fused, jitter)
     for size, n in bind_sizes(k, inputs).items():
         ev.env[size] = ev.scalar(n, I32)
     for p in k.params:

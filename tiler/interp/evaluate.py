@@ -12,19 +12,24 @@ from collections.abc import Callable
 import numpy as np
 
 from ..check import typed as T
-from ..check.types import Binder
+from ..check.types import F32, Binder
 from ..tree import dispatch, methods
 from .values import Chunking, NonUniform, RunError, dtype
 
+F32_ROUNDING = 2.0**-24  # float32's unit roundoff: half an ulp, relative
 PROGRESS_LEVELS = 2  # how deep in loops and streams an iteration reports progress (deeper ones only add calls)
 
 
 class Evaluator:
     def __init__(self, rank: int, helpers: dict, chunking: Chunking, seed: int = 0, wide: bool = False,
-                 fused: bool = False):
+                 fused: bool = False, jitter: bool = False):
         self._dispatch = dispatch(type(self), _METHODS)
         self.wide = wide  # compute f32 in float64: an independent, more precise reference
         self.fused = fused  # f32 `a * b + c` rounded once, as a GPU's fused multiply-add does
+        # with `wide`: every f32 operation's result moved by a random share of float32's rounding (up to
+        # F32_ROUNDING of it), so that two runs differ as much as float32's rounding can make an element
+        # differ (a `sin` of a sum of 1e8, whose float32 value is lost, seed 725898), within float64's range
+        self.jitter = jitter
         self.B = rank
         self.helpers = helpers
         self.chunking = chunking
@@ -96,8 +101,14 @@ class Evaluator:
         if op in ("/", "%") and a.dtype.kind in "iu":
             return self._int_division(e, a, b)
         if op == "%":
-            return np.fmod(a, b)
-        return _ARITH[op](a, b)
+            return self._rounded(np.fmod(a, b), e.type)
+        return self._rounded(_ARITH[op](a, b), e.type)
+
+    def _rounded(self, value: np.ndarray, t):
+        """`value` as `jitter` rounds an f32 result (else as it is)."""
+        if not self.jitter or t != F32:
+            return value
+        return value * (1.0 + self.rng.uniform(-F32_ROUNDING, F32_ROUNDING, np.shape(value)))
 
     def _fused(self, e: T.BinOp, product: T.BinOp, first: bool):
         """`a * b ± c` (or `c ± a * b`) rounded to f32 once where the values
@@ -165,8 +176,8 @@ class Evaluator:
     def _builtin(self, e: T.Builtin):
         args = [self.ev(a) for a in e.args]
         if e.name in ("f32", "f64", "i32", "i64"):
-            return args[0].astype(dtype(e.type, self.wide))
-        return _MATH[e.name](*args).astype(dtype(e.type, self.wide), copy=False)
+            return self._rounded(args[0].astype(dtype(e.type, self.wide)), e.type)
+        return self._rounded(_MATH[e.name](*args).astype(dtype(e.type, self.wide), copy=False), e.type)
 
     def _call(self, e: T.Call):
         h: T.Helper = self.helpers[e.func]
