@@ -26,9 +26,9 @@ class Evaluator:
         self._dispatch = dispatch(type(self), _METHODS)
         self.wide = wide  # compute f32 in float64: an independent, more precise reference
         self.fused = fused  # f32 `a * b + c` rounded once, as a GPU's fused multiply-add does
-        # with `wide`: every f32 operation's result moved by a random share of float32's rounding (up to
-        # F32_ROUNDING of it), so that two runs differ as much as float32's rounding can make an element
-        # differ (a `sin` of a sum of 1e8, whose float32 value is lost, seed 725898), within float64's range
+        # with `wide`: every f32 result float32 could not hold exactly moved by a random share of float32's
+        # rounding (up to F32_ROUNDING of it), so that two runs differ as much as float32's rounding can make
+        # an element differ (a `sin` of a sum of 1e8, whose float32 value is lost: seed 725898)
         self.jitter = jitter
         self.B = rank
         self.helpers = helpers
@@ -105,10 +105,13 @@ class Evaluator:
         return self._rounded(_ARITH[op](a, b), e.type)
 
     def _rounded(self, value: np.ndarray, t):
-        """`value` as `jitter` rounds an f32 result (else as it is)."""
+        """`value` as `jitter` rounds an f32 result (else as it is): one that
+        float32 holds exactly (a small integer, a tie in a comparison to keep)
+        stays; any other moves by a random share of float32's rounding."""
         if not self.jitter or t != F32:
             return value
-        return value * (1.0 + self.rng.uniform(-F32_ROUNDING, F32_ROUNDING, np.shape(value)))
+        inexact = value.astype(np.float32).astype(np.float64) != value
+        return value * (1.0 + inexact * self.rng.uniform(-F32_ROUNDING, F32_ROUNDING, np.shape(value)))
 
     def _fused(self, e: T.BinOp, product: T.BinOp, first: bool):
         """`a * b ± c` (or `c ± a * b`) rounded to f32 once where the values
