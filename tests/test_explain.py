@@ -173,26 +173,41 @@ def test_show_transformed_walks_a_1d_blocks_row_tile_with_one_index():
 def test_show_transformed_gives_register_tilings_three_steps():
     out = tiler("explain", BENCHMARKS / "mm.fut", "--show-transformed").stdout
     step1, step2, step3 = out.split("-- step ")[1:]
-    assert step1.startswith("1 of 3") and "copyFastMem(a_c[threadIdx.x]" in step1 and "streamPar" not in step1
-    # step 2: each micro-tile dimension's map a streamPar over strips, the stream a loop over chunks
-    assert step2.count("streamPar(") == 2 and "[[f32, n], T1] b_strip" in step2 and "map(" in step2
-    assert "for kk < n step 16 do" in step2 and "streamSeq(" not in step2
-    # step 3: the strip maps gone inward: loops over the points, registers read once a step
-    assert "map(\n" not in step3.split("for kk")[1].split("let reg_a_c")[0]
-    assert "loop (acc = replicate(T0, replicate(T1, 0.0f32)))" in step3
-    assert "shMem_a_c[k, t0 / 4 * 64 + threadIdx.y * 4 + t0 % 4]" in step3
-    assert "acc with [t0, t1] = acc[t0, t1] + reg_a_c[t0] * reg_b_c[t1]" in step3
-    assert "let a_c = a_strip[:, kk : kk + chunk] in" in step3
+    assert step1.startswith("1 of 3") and "copyFastMem(a_c[threadIdx.x]" in step1 and "G0_" not in step1
+    # step 2: the kernel with each tiled dim's point the thread's group and lane, copies one line each
+    assert "const int gtid0 = tiler_block_y * 128 + (G0_ * 64 + threadIdx.y * 4 + L0_);" in step2
+    assert "// copyFastMem: cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest" in step2
+    assert "point_" not in step2 and "cp_async" not in out and "tiler_cp_async" not in out
+    # step 3: interchanged (maps over points drawn as loops, A's and B's shared values read once into
+    # registers for the other dim's points), then sequentialised (register arrays, unrolled loops)
+    interchanged, sequentialised = step3.split("-- After sequentialising")
+    assert "const float reg_sh_a_c = sh_a_c[G0_ * 64 + threadIdx.y * 4 + L0_ + k * 132];" in interchanged
+    assert "for (int point_01 = 0; point_01 < 64; point_01 += 1) {" in interchanged
+    assert "acc_2 = acc_2 + reg_sh_a_c * reg_sh_b_c;" in interchanged
+    assert "float acc[64];" in sequentialised and "point_" not in sequentialised
+
+
+def test_show_transformed_prints_the_rewrites_own_kernel():
+    """Steps 2 and 3 are the kernel the rewrites made: the sequentialised
+    compute statement is the .cu's own, line for line."""
+    values = run_all((BENCHMARKS / "mm.fut").read_text(), "mm.fut")
+    from tiler.report.transformed import show_transformed
+
+    out = show_transformed(values["parse"], values["analyse"], "mm.fut")
+    last = out.split("-- After sequentialising")[1]
+    lines = [line.strip() for line in last.splitlines() if "reg_sh_a_c[G0_ * 4 + L0_] * reg_sh_b_c[" in line
+             or "v_reg_sh_a_c = " in line]
+    assert len(lines) >= 2 and all(line in values["render"] for line in lines)
 
 
 def test_show_transformed_keeps_a_1d_strips_point_values_and_enclosing_streams():
     out = tiler("explain", BENCHMARKS / "nbody3d.fut", "--show-transformed", "--register-tile", "2").stdout.split(
         "step 3 of 3")[1]
-    assert "let dx = reg_xc - xi_strip[t0] in" in out and "ax with [t0] = ax[t0] + dx * s" in out
+    assert "const float dx = sh_xc[j] - xi;" in out.split("-- After sequentialising")[0]
+    assert "float ax[2];" in out.split("-- After sequentialising")[1]
     out = tiler("explain", BENCHMARKS / "lavamd.fut", "--show-transformed").stdout.split("step 3 of 3")[1]
-    # the untiled stream around the tiled one carries every point's accumulator
-    assert "iota(p), replicate(T1, 0.0f32))" in out and "fn [f32, T1] (int kk1, [int, chunk1] nhbs, [f32, T1] acc1)" in out
-    assert "loop (acc2 = acc1) = for kk2 < m step 512 do" in out and "drawn a row at a time" in out  # rows joined
+    # rows joined: the loop is one stream over p rows of m, its chunks of 512 copied once for the block
+    assert "const int joined = p * m;" in out and "for (int kk2 = 0; kk2 < joined - 511; kk2 += 512) {" in out
 
 
 def test_show_transformed_writes_promoted_reads_as_the_chunks_they_became():
@@ -200,12 +215,13 @@ def test_show_transformed_writes_promoted_reads_as_the_chunks_they_became():
     step1 = out.split("step 2 of 3")[0]
     assert "acc + shMem_a_c[k, threadIdx.y] * shMem_B_c[k, threadIdx.x]" in step1
     assert "a, transpose(B)[j], 0.0f32)" in step1
-    assert "let B_c = transpose(B)[j_strip][:, kk : kk + chunk] in" in out.split("step 3 of 3")[1]
+    assert "128 x 16 tile of B into sh_B_c" in out.split("step 3 of 3")[1]
 
 
-def test_show_transformed_says_step_three_in_words_for_a_stream_under_an_if():
+def test_show_transformed_keeps_a_uniform_branch_around_the_points():
     out = tiler("explain", ROOT / "tests/programs/analysis/uniform_branch.fut", "--show-transformed").stdout
-    assert "step 2 of 3" in out and "(drawn in words only" in out
+    interchanged = out.split("step 3 of 3")[1].split("-- After sequentialising")[0]
+    assert interchanged.lstrip("-").count("if (mode > 0) {") == 1 and "point_0" in interchanged
     plain = tiler("explain", BENCHMARKS / "matvec.fut", "--show-transformed").stdout
     assert "step 1 of 3" not in plain  # no register tile: the block-tiled program alone
 

@@ -20,7 +20,8 @@ from .guard import guarded
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 @click.option("--variance", "show_variance", is_flag=True, help="Also print the variance of every name.")
 @click.option("--show-transformed", is_flag=True,
-              help="Print the program rewritten in the design note's tiled notation.")
+              help="Print the program rewritten in the design note's tiled notation; for a register tile, then "
+                   "the kernel after strip-mining and after sequentialising.")
 @click.option("--show-rewrites", is_flag=True,
               help="Print the register-tiled kernel's body for one point a thread and after each rewrite that "
                    "makes it compute the thread's points (strip-mine, interchange, sequentialise), as CUDA.")
@@ -67,7 +68,7 @@ def explain_cmd(program, as_json, show_variance, show_transformed, show_rewrites
     if show_transformed:
         from ..report.transformed import show_transformed as transformed
 
-        click.echo(transformed(values["parse"], analysis), nl=False)
+        click.echo(transformed(values["parse"], analysis, name), nl=False)
     elif show_rewrites:
         from ..report.rewrites import show_rewrites as rewrites
 

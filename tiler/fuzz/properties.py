@@ -131,7 +131,7 @@ def _transformed(seed: int, text: str, values: dict) -> list[Failure]:
     and `--show-rewrites` shows its rewrites, without failing."""
     from ..report.rewrites import show_rewrites
     from ..report.transformed import show_transformed
-    for flag, show in (("--show-transformed", lambda: show_transformed(values["parse"], values["analyse"])),
+    for flag, show in (("--show-transformed", lambda: show_transformed(values["parse"], values["analyse"], "f.fut")),
                        ("--show-rewrites", lambda: show_rewrites(values["transform"], "f.fut"))):
         try:
             show()

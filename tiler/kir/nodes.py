@@ -205,6 +205,7 @@ class Barrier:
 class Comment:
     text: str
     span: Span | None = _span()
+    copy: bool = False  # it heads a copy of a tile or row: the next statement is the copy's loop (for reports)
 
 
 @dataclass(frozen=True)

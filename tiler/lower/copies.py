@@ -100,7 +100,7 @@ def _copy(c: TileCopy, what: str, moves: tuple, unroll, how: str) -> tuple:
         f"{c.rows} x {c.chunk} tile of {c.src}"
     order = "" if c.run else f", {c.axis.value} fastest"
     header = kir.Comment(f"{what}: {shape} into {c.shared}{order}" + (f", {c.width} at a time" if c.width > 1 else ""),
-                         c.span)
+                         c.span, copy=True)
     if c.per_thread is not None:
         loop = _steps(c, element, unroll, f"{c.per_thread} a thread{how}")
     elif steps < c.threads:  # a tile smaller than the block (a chunk halved to fit): one step or none
@@ -116,14 +116,14 @@ def prefetch_tile(c: TileCopy, registers: str) -> tuple:
     value = kir.Store(registers, kir.Ref(COUNTER), _value(c), kir.LOCAL)
     read = {n.name for n in kir.walk(value) if isinstance(n, kir.Ref)}
     coords = tuple(d for d in _coords(c) if d.name in read)  # the row of a tile without rows is not read
-    return (kir.Comment(f"prefetch: the next {c.rows} x {c.chunk} tile of {c.src} into registers", c.span),
+    return (kir.Comment(f"prefetch: the next {c.rows} x {c.chunk} tile of {c.src} into registers", c.span, copy=True),
             _unrolled(c, coords + (value,)))
 
 
 def commit_tile(c: TileCopy, registers: str) -> tuple:
     """The second half: the prefetched registers stored into the shared tile."""
     value = kir.Load(registers, kir.Ref(COUNTER), kir.LOCAL)
-    return (kir.Comment(f"the prefetched tile of {c.src} into {c.shared}"),
+    return (kir.Comment(f"the prefetched tile of {c.src} into {c.shared}", copy=True),
             _unrolled(c, _coords(c) + _loaded(c, value)))
 
 

@@ -23,7 +23,7 @@ from ..check.types import Array, Tuple
 from ..kernel.loops import read_loops
 from ..syntax import ast, pretty
 from ..tree import map_children
-from .strips import span_key
+from .source_nodes import span_key
 
 
 def loop_streams(kernel: T.Kernel) -> dict[tuple, T.Stream]:

@@ -3,8 +3,8 @@ writes it, for one point a thread, then after each rewrite that makes it
 compute the thread's micro-tile of points (tiler/transform/register_tile.py),
 as CUDA statements. What it prints is what the rewrites produced, not a
 drawing of them: the last body is the kernel's in the .cu, but for what
-prune drops after (--show-transformed draws the same steps on the program,
-in the note's notation).
+prune drops after (--show-transformed prints the same steps with the
+copies synchronous and one line each, after the block-tiled program).
 """
 from __future__ import annotations
 

@@ -4,7 +4,9 @@
 `let shMem_X = copyFastMem(...)` between the stream and its body, and the
 body's reads `X[e]` replaced by reads of `shMem_X`, with comments giving the
 block and the fast memory, as in the note's "How to Implement Tiling?". It
-is for people to read; tiler does not parse it back.
+is for people to read; tiler does not parse it back. For a register-tiled
+plan that is step 1 of three; steps 2 and 3 are the kernel the register
+tiling rewrites made (kernel_steps.py), not a drawing of it.
 """
 from __future__ import annotations
 
@@ -13,16 +15,16 @@ import textwrap
 
 from ..analyse import Analysis
 from ..analyse.schedule import CopyAxis, Layout
-from ..check.types import size_text
 from ..syntax import ast, pretty
 from ..tree import map_children
+from .kernel_steps import STEPS, kernel_steps
 from .loop_streams import loop_streams, with_loop_streams, without_positions
-from .strips import Strips, kernel_maps, main_of, names_in, sequentialised, span_key, strip_mined
+from .source_nodes import kernel_maps, main_of, names_in, span_key
 
 AXIS = {"x": "threadIdx.x", "y": "threadIdx.y"}
 
 
-def show_transformed(program: ast.Program, a: Analysis) -> str:
+def show_transformed(program: ast.Program, a: Analysis, file: str = "<input>") -> str:
     split = a.plan.split
     if split is not None and split.active and split.min_length is None:
         return _split(program, a)
@@ -37,7 +39,7 @@ def show_transformed(program: ast.Program, a: Analysis) -> str:
     rewritten = _Rewriter(plans, a).program(without_positions(_with_promotions(program, a), positions))
     if a.block.register is None:
         return pretty(rewritten, comments)
-    return _three_steps(rewritten, comments, a, plans)
+    return _three_steps(rewritten, comments, a, file)
 
 
 def _split(program: ast.Program, a: Analysis) -> str:
@@ -76,73 +78,33 @@ def _joined(s) -> list[str]:
             "its iterations, laid end to end; a chunk may hold the end of one row and the start of the next"]
 
 
-def _three_steps(rewritten: ast.Program, comments: dict, a: Analysis, plans: dict) -> str:
-    """The note's register tiling: the block-tiled program, strip-mined, then sequentialised."""
-    b, st = a.block, _strips(a, plans)
-    strips = " and ".join(f"dimension {d} by T{d} = {b.micro(d)}" for d in st.dims)
-    points = " x ".join(f"T{d}" for d in st.dims)
-    third = sequentialised(rewritten, st, b.rank)
-    texts = [
+def _three_steps(rewritten: ast.Program, comments: dict, a: Analysis, file: str) -> str:
+    """The note's register tiling: the block-tiled program, then the kernel
+    the register tiling rewrites made of it (kernel_steps.py): strip-mined,
+    interchanged and sequentialised."""
+    b = a.block
+    strips = " and ".join(f"dimension {d} by T{d} = {b.micro(d)}" for d in sorted(b.spans) if b.micro(d) > 1)
+    steps = dict(kernel_steps(a, file))
+    return "\n".join([
         _header("step 1 of 3, block tiling: the tiles a block shares in fast memory, one point a thread")
         + pretty(rewritten, comments),
-        _header(f"step 2 of 3, strip-mining {strips}: each such map becomes a streamPar over strips of "
-                "T points, each strip a map, and the tiled streamSeq a loop over its chunks")
-        + pretty(strip_mined(rewritten, st, b.rank)),
-        _header(f"step 3 of 3, sequentialising: the strip's map distributed around the loop over chunks, "
-                f"interchanged inward through it and the loop over k, and made loops over the thread's "
-                f"{points} points, their accumulators in registers; per k, {_reuse(a, st)}")
-        + (pretty(third) if third else _header(
-            "(drawn in words only: around the tiled stream the strip's map body has more than lets, "
-            "streams and loops, or the stream's body more than its copies and one loop)")),
-    ]
-    return "\n".join(texts)
+        _header(f"step 2 of 3, strip-mining {strips}. From here on, the kernel tiler writes for this plan, as "
+                "the register tiling rewrites made it, with its copies synchronous and drawn one line each "
+                "(--show-rewrites prints the kernel's own, pipelined). " + STEPS["strip-mine"])
+        + steps["strip-mine"],
+        _header("step 3 of 3, sequentialising, in two rewrites. " + STEPS["interchange"])
+        + steps["interchange"],
+        _header(STEPS["sequentialise"]) + steps["sequentialise"],
+    ])
 
 
 def _header(text: str) -> str:
     return "".join(f"-- {line}\n" for line in textwrap.wrap(text, 96))
 
 
-def _strips(a: Analysis, plans: dict) -> Strips:
-    b = a.block
-    tiled = list(plans.values())
-    shared = {}
-    for s in tiled:
-        for p in s.inputs:
-            if p.staged:
-                elem = getattr(getattr(p.array, "type", None), "elem", "f32")
-                shared.setdefault(f"shMem_{p.shares or p.name}", (
-                    p, tuple(p.staging.rows), p.staging.layout is Layout.TRANSPOSED, str(elem)))
-    return Strips(sizes={d: b.micro(d) for d in b.spans if b.micro(d) > 1}, group=b.register.group,
-                  extents={d: b.extents[d] for d in b.spans}, axes={d: AXIS.get(b.thread_axis[d], "?") for d in b.spans},
-                  streams={span_key(s.site): s for s in tiled}, lengths={span_key(s.site): _length(s) for s in tiled},
-                  inputs=_inputs(a),
-                  types=_types(a),
-                  shared=shared)
-
-
 def _inputs(a: Analysis) -> dict:
     """Every stream's count of arrays streamed, by its place in the source."""
     return {span_key(site): len(site.inputs) for site in a.variance.streams}
-
-
-def _types(a: Analysis) -> dict:
-    """Names bound once in the kernel, with their types."""
-    seen: dict = {}
-    for b in a.variance.table:
-        seen.setdefault(b.name, []).append(str(b.type))
-    return {n: ts[0] for n, ts in seen.items() if len(ts) == 1}
-
-
-def _length(s) -> str:
-    shape = getattr(getattr(s.site.inputs[0].array, "type", None), "shape", None) if s.site.inputs else None
-    return size_text(shape[0]) if shape else "n"
-
-
-def _reuse(a: Analysis, st: Strips) -> str:
-    staged = [p for s in a.streams if s.tiled for p in s.inputs if p.staged]
-    reuse = "; ".join(f"{p.name}[k] is read once for the T{d} points of dimension {d}" for p in staged
-                      for d in sorted(p.invariant_to & frozenset(st.dims)))
-    return reuse or "each point reads its own values"
 
 
 def _with_promotions(program: ast.Program, a: Analysis) -> ast.Program:

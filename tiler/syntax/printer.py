@@ -132,6 +132,4 @@ def _exp(e, ind: str, need: int) -> str:  # noqa: C901 - one case per form
         args = ", ".join(_exp(a, inner, 0) for a in e.args)
         notes = "".join(f"-- {c}\n{ind}" for c in _comments.get((e.span.line, e.span.col), ()))
         return f"{notes}{word}(\n{inner}{head}\n{inner}{STEP}{body},\n{inner}{args})"
-    if hasattr(e, "show"):  # a form only explain's transformed programs print (report/strips.py)
-        return e.show(ind, lambda x, i: _exp(x, i, 0))
     raise TypeError(f"cannot print {type(e).__name__}")
