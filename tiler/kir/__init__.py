@@ -58,11 +58,12 @@ from .nodes import (
     VecLoad,
     VecStore,
 )
-from .walkers import evaluate, has_barrier, statements, walk
+from .walkers import blocks_mapped, evaluate, has_barrier, statements, walk
 
 __all__ = [
     "Const", "Ref", "ThreadIdx", "BlockIdx", "Bin", "Un", "CLAMP", "MINMAX", "Call", "Cast", "Select", "GLOBAL",
     "SHARED", "LOCAL", "Load", "VecLoad", "Lane", "Expr", "Decl", "ArrayDecl", "Assign", "Store", "VecStore", "FULL",
     "For", "If", "Barrier", "Comment", "AsyncCopy", "AsyncCommit", "AsyncWait", "Stmt", "BODIES", "Param", "SCRATCH",
     "Scratch", "SharedAlloc", "Kernel", "stage_name", "Version", "Module", "evaluate", "walk", "statements", "has_barrier",
+    "blocks_mapped",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 import operator
 
-from .nodes import BODIES, MINMAX, Barrier, Bin, Call, Cast, Const, Ref, Select
+from .nodes import BODIES, MINMAX, Barrier, Bin, Call, Cast, Const, For, If, Ref, Select
 
 _OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "<": operator.lt, "<=": operator.le,
         ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
@@ -65,6 +65,18 @@ def statements(stmts):
         yield s
         for name in BODIES:
             yield from statements(getattr(s, name, ()))
+
+
+def blocks_mapped(body: tuple, fn) -> tuple:
+    """`fn(statements) -> statements` applied to every block of `body`, the
+    blocks nested in its loops and ifs first, then `body` itself."""
+    def inner(s):
+        if isinstance(s, For):
+            return dataclasses.replace(s, body=blocks_mapped(s.body, fn))
+        if isinstance(s, If):
+            return dataclasses.replace(s, then=blocks_mapped(s.then, fn), else_=blocks_mapped(s.else_, fn))
+        return s
+    return fn(tuple(inner(s) for s in body))
 
 
 def has_barrier(stmts) -> bool:

@@ -60,18 +60,12 @@ def synchronous(schedule: Schedule) -> Schedule:
 
 def _one_line_copies(body: tuple) -> tuple:
     """Each copy (its header, then its loop) as its header alone."""
-    out, skip = [], False
-    for s in body:
-        if skip:
-            skip = False
-            continue
-        if isinstance(s, kir.Comment) and s.copy:
-            out.append(dataclasses.replace(s, text=f"copyFastMem: {s.text}"))
-            skip = True
-        elif isinstance(s, kir.For):
-            out.append(dataclasses.replace(s, body=_one_line_copies(s.body)))
-        elif isinstance(s, kir.If):
-            out.append(dataclasses.replace(s, then=_one_line_copies(s.then), else_=_one_line_copies(s.else_)))
-        else:
-            out.append(s)
-    return tuple(out)
+    def block(stmts: tuple) -> tuple:
+        out, skip = [], False
+        for s in stmts:
+            if not skip:
+                copy = isinstance(s, kir.Comment) and s.copy
+                out.append(dataclasses.replace(s, text=f"copyFastMem: {s.text}") if copy else s)
+            skip = not skip and isinstance(s, kir.Comment) and s.copy
+        return tuple(out)
+    return kir.blocks_mapped(body, block)

@@ -114,20 +114,13 @@ def register_tile(body: tuple, micro: Micro, ctypes: dict, used: Names,
 
 def as_loops(body: tuple) -> tuple:
     """`body` with each `PointMap` drawn as a loop over its points (for reading: sequentialise unrolls it)."""
-    out = []
-    for s in body:
-        if isinstance(s, PointMap):
-            name = "point_" + "".join(str(d) for d in sorted(s.dims))
-            out.append(kir.For(name, const(0), const(s.points), const(1), as_loops(s.stmts),
-                               note=f"the map over the thread's {s.points} points of dims "
-                                    f"{', '.join(map(str, sorted(s.dims)))}"))
-        elif isinstance(s, kir.For):
-            out.append(dataclasses.replace(s, body=as_loops(s.body)))
-        elif isinstance(s, kir.If):
-            out.append(dataclasses.replace(s, then=as_loops(s.then), else_=as_loops(s.else_)))
-        else:
-            out.append(s)
-    return tuple(out)
+    def block(stmts: tuple) -> tuple:
+        return tuple(kir.For("point_" + "".join(str(d) for d in sorted(s.dims)), const(0), const(s.points),
+                             const(1), as_loops(s.stmts),
+                             note=f"the map over the thread's {s.points} points of dims "
+                                  f"{', '.join(map(str, sorted(s.dims)))}") if isinstance(s, PointMap) else s
+                     for s in stmts)
+    return kir.blocks_mapped(body, block)
 
 
 class _Interchange:
