@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 from conftest import BENCHMARKS, PROGRAMS
 
@@ -22,6 +23,39 @@ from tiler.tree import descendants
 from tiler.tune.workload import load_spec, make_inputs, resolve_sizes
 
 JOINED = [PROGRAMS / "analysis" / "joined_rows.fut", BENCHMARKS / "lavamd.fut", BENCHMARKS / "lavamd_rodinia.fut"]
+# each group streams the rows its table picks, as many as its own count says (lanes pick different counts)
+UNEQUAL = """
+fun [[f32, p], g] main([[int, q], g] nb, [int, g] cnt, [[f32, m], r] Q, [[f32, p], g] X) =
+  map(fn [f32, p] (int gi, [f32, p] xs) =>
+        map(fn f32 (f32 x) =>
+              loop (s = 0f32) = for k < min(cnt[gi], q) do
+                let at = min(max(nb[gi, k], 0), r - 1) in
+                streamSeq(fn f32 (int kk, [f32, c] qs, f32 s) =>
+                            loop (s) = for j < c do s + qs[j] * x in s
+                         , Q[at], s)
+              in s
+           , xs)
+     , zip(iota(g), X))
+"""
+# a joined loop in the start value of another (a cold review found the inner one left out of the rewrite)
+IN_START = """
+fun [[f32, p], g] main([[int, q], g] nb, [[f32, m], r] Q, [[f32, m], r] W, [[f32, p], g] X) =
+  map(fn [f32, p] (int gi, [f32, p] xs) =>
+        map(fn f32 (f32 x) =>
+              loop (t = loop (s = 0f32) = for k < q do
+                          let at = min(max(nb[gi, k], 0), r - 1) in
+                          streamSeq(fn f32 (int kk, [f32, c] qs, f32 s) =>
+                                      loop (s) = for j < c do s + qs[j] * x in s
+                                   , Q[at], s)
+                        in s) = for k < q do
+                let bt = min(max(nb[gi, k], 0), r - 1) in
+                streamSeq(fn f32 (int kk, [f32, c] ws, f32 t) =>
+                            loop (t) = for j < c do max(t, ws[j] - x) in t
+                         , W[bt], t)
+              in t
+           , xs)
+     , zip(iota(g), X))
+"""
 CROSSING = (Chunking("fixed", size=3), Chunking("random", seed=5), Chunking("fixed", size=1000))
 
 
@@ -71,6 +105,46 @@ def test_the_rewritten_program_computes_the_sources_result(path, size):
     rewritten = dataclasses.replace(prog, kernel=kernel)
     for chunking in CROSSING:
         assert compare(run(rewritten, inputs, chunking, 1), want, 1e-4).message == ""
+
+
+@pytest.mark.parametrize("text", [UNEQUAL, IN_START], ids=["unequal_counts", "in_start"])
+def test_written_programs_join_and_compute_the_sources_result(text, tmp_path):
+    path = tmp_path / "joined.fut"
+    path.write_text(text)
+    prog, a = _analysed(path)
+    kernel, schedule, rewrites = join_rows(a.kernel, a.schedule)
+    joined = [s for s in schedule.streams if s.join is not None and s.join.joined]
+    assert rewrites == (NAME,) and len(joined) == text.count("streamSeq")
+    assert not _nodes(kernel, T.Loop) or all(not isinstance(n.body, T.Stream) for n in _nodes(kernel, T.Loop))
+    rewritten = dataclasses.replace(prog, kernel=kernel)
+    for size in (3, 11):
+        inputs = _inputs(prog, size)
+        if "cnt" in inputs:  # counts from 0 to q, so that lanes pick different counts
+            inputs["cnt"] = np.arange(len(inputs["cnt"]), dtype=inputs["cnt"].dtype) % (size + 1)
+        want = run(prog, inputs, Chunking("whole"), 1)
+        for chunking in CROSSING:
+            assert compare(run(rewritten, inputs, chunking, 1), want, 1e-4).message == ""
+    assert run_all(text, "joined.fut")["verify"] is not None  # lowered, every version
+
+
+def test_lanes_picking_different_counts_run_row_after_row(monkeypatch, tmp_path):
+    """The interpreter's other path: where lanes pick different counts of rows,
+    each row is its own stream, a lane's past its count masked."""
+    from tiler.interp import evaluate
+
+    seen = []
+    picked = evaluate.Evaluator._picked
+    monkeypatch.setattr(evaluate.Evaluator, "_picked", lambda self, j, k: seen.append(k) or picked(self, j, k))
+    path = tmp_path / "unequal.fut"
+    path.write_text(UNEQUAL)
+    prog, a = _analysed(path)
+    kernel, _, _ = join_rows(a.kernel, a.schedule)
+    inputs = _inputs(prog, 6)
+    inputs["cnt"] = np.arange(6, dtype=inputs["cnt"].dtype)
+    want = run(prog, inputs, Chunking("whole"), 1)
+    assert compare(run(dataclasses.replace(prog, kernel=kernel), inputs, Chunking("fixed", size=3), 1),
+                   want, 1e-4).message == ""
+    assert seen == list(range(5))  # rows 0..4, one at a time: the longest count is 5
 
 
 def test_chunks_cross_the_rows_borders_in_the_interpreter():

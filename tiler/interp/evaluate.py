@@ -30,6 +30,7 @@ class Evaluator:
         # rounding (up to F32_ROUNDING of it), so that two runs differ as much as float32's rounding can make
         # an element differ (a `sin` of a sum of 1e8, whose float32 value is lost: seed 725898)
         self.jitter = jitter
+        self.seed = seed
         self.B = rank
         self.helpers = helpers
         self.chunking = chunking
@@ -106,12 +107,15 @@ class Evaluator:
 
     def _rounded(self, value: np.ndarray, t):
         """`value` as `jitter` rounds an f32 result (else as it is): one that
-        float32 holds exactly (a small integer, a tie in a comparison to keep)
-        stays; any other moves by a random share of float32's rounding."""
+        float32 holds exactly (a small integer converted) stays; any other
+        moves by a share of float32's rounding drawn from the value itself and
+        the seed, so that equal values stay equal (float32 is deterministic: a
+        value computed twice, or a tie an argmax compares, keeps its ties)."""
         if not self.jitter or t != F32:
             return value
+        value = np.asarray(value, np.float64)
         inexact = value.astype(np.float32).astype(np.float64) != value
-        return value * (1.0 + inexact * self.rng.uniform(-F32_ROUNDING, F32_ROUNDING, np.shape(value)))
+        return value * (1.0 + inexact * F32_ROUNDING * _share(value, self.seed))
 
     def _fused(self, e: T.BinOp, product: T.BinOp, first: bool):
         """`a * b ± c` (or `c ± a * b`) rounded to f32 once where the values
@@ -348,6 +352,16 @@ class Evaluator:
         finally:
             self.leave()
         return accs if len(accs) > 1 else accs[0]
+
+
+def _share(value: np.ndarray, seed: int) -> np.ndarray:
+    """A number in [-1, 1) for each element, a hash of its float64 bits and
+    `seed` (splitmix64's finaliser): random across values, the same for equal ones."""
+    x = np.ascontiguousarray(value, np.float64).view(np.uint64) ^ np.uint64((seed * 0x9E3779B97F4A7C15) % 2**64)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    x ^= x >> np.uint64(31)
+    return (x >> np.uint64(11)).astype(np.float64) / 2.0**52 - 1.0
 
 
 def _concatenated(rows: list, B: int) -> np.ndarray:

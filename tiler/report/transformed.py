@@ -17,7 +17,7 @@ from ..analyse import Analysis
 from ..analyse.schedule import CopyAxis, Layout
 from ..syntax import ast, pretty
 from ..tree import map_children
-from .kernel_steps import STEPS, kernel_steps
+from .kernel_steps import STEPS, kernel_steps, synchronous
 from .loop_streams import loop_streams, with_loop_streams, without_positions
 from .source_nodes import kernel_maps, main_of, names_in, span_key
 
@@ -89,8 +89,9 @@ def _three_steps(rewritten: ast.Program, comments: dict, a: Analysis, file: str)
         _header("step 1 of 3, block tiling: the tiles a block shares in fast memory, one point a thread")
         + pretty(rewritten, comments),
         _header(f"step 2 of 3, strip-mining {strips}. From here on, the kernel tiler writes for this plan, as "
-                "the register tiling rewrites made it, with its copies synchronous and drawn one line each "
-                "(--show-rewrites prints the kernel's own, pipelined). " + STEPS["strip-mine"])
+                "the register tiling rewrites made it, with its copies drawn one line each"
+                + (" and synchronous (--show-rewrites prints the kernel's own, pipelined). "
+                   if synchronous(a.plan.schedule) != a.plan.schedule else ". ") + STEPS["strip-mine"])
         + steps["strip-mine"],
         _header("step 3 of 3, sequentialising, in two rewrites. " + STEPS["interchange"])
         + steps["interchange"],

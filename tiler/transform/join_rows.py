@@ -68,8 +68,10 @@ class _Rewrite:
         stream = plan.site.stream
         if body is not stream:
             raise CompilerBug("a joined loop's body is not its stream", loop.span, "transform")
-        rows = tuple(T.JoinRows(loop.index, loop.bound, _picked(lets, a), a.type, loop.span) for a in stream.arrays)
-        joined = replace(stream, arrays=rows, inits=loop.inits, body=self(stream.body))
+        # (the loop's start values and count may hold joined loops of their own; the picks are plain)
+        count = self(loop.bound)
+        rows = tuple(T.JoinRows(loop.index, count, _picked(lets, a), a.type, loop.span) for a in stream.arrays)
+        joined = replace(stream, arrays=rows, inits=tuple(self(i) for i in loop.inits), body=self(stream.body))
         self.streams[id(stream)] = joined
         return T.Let(loop.results, joined, self(loop.rest), loop.type, loop.span)
 

@@ -27,10 +27,10 @@ fun [[f32, m], n] main([[f32, m], n] AA, [[int, p], n] inds_nhbs) =
     zip(AA, iota(n)))
 
 -- step 2 of 3, strip-mining dimension 1 by T1 = 4. From here on, the kernel tiler writes for this
--- plan, as the register tiling rewrites made it, with its copies synchronous and drawn one line
--- each (--show-rewrites prints the kernel's own, pipelined). After strip-mining, each tiled dim's
--- point P{d}_ becomes the thread's current point of its micro-tile, its group G{d}_ and lane L{d}_
--- (the loops over them come next)
+-- plan, as the register tiling rewrites made it, with its copies drawn one line each and
+-- synchronous (--show-rewrites prints the kernel's own, pipelined). After strip-mining, each tiled
+-- dim's point P{d}_ becomes the thread's current point of its micro-tile, its group G{d}_ and lane
+-- L{d}_ (the loops over them come next)
 const int gtid0 = tiler_block_y;  // lavamd.fut:8
 const int gtid1 = blockIdx.x * 1024 + (G1_ * 256 + threadIdx.x);  // lavamd.fut:9
 const int i0 = tiler_min(gtid0, n - 1);

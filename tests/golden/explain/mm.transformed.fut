@@ -24,7 +24,7 @@ fun [[f32, q], m] main([[f32, n], m] A, [[f32, q], n] B0) =
 
 -- step 2 of 3, strip-mining dimension 0 by T0 = 8 and dimension 1 by T1 = 8. From here on, the
 -- kernel tiler writes for this plan, as the register tiling rewrites made it, with its copies
--- synchronous and drawn one line each (--show-rewrites prints the kernel's own, pipelined). After
+-- drawn one line each and synchronous (--show-rewrites prints the kernel's own, pipelined). After
 -- strip-mining, each tiled dim's point P{d}_ becomes the thread's current point of its micro-tile,
 -- its group G{d}_ and lane L{d}_ (the loops over them come next)
 const int gtid0 = tiler_block_y * 128 + (G0_ * 64 + threadIdx.y * 4 + L0_);  // mm.fut:7

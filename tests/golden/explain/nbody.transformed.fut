@@ -16,10 +16,10 @@ fun [f32, n] main(f32 eps, [f32, n] bodies) =
     bodies)
 
 -- step 2 of 3, strip-mining dimension 0 by T0 = 4. From here on, the kernel tiler writes for this
--- plan, as the register tiling rewrites made it, with its copies synchronous and drawn one line
--- each (--show-rewrites prints the kernel's own, pipelined). After strip-mining, each tiled dim's
--- point P{d}_ becomes the thread's current point of its micro-tile, its group G{d}_ and lane L{d}_
--- (the loops over them come next)
+-- plan, as the register tiling rewrites made it, with its copies drawn one line each and
+-- synchronous (--show-rewrites prints the kernel's own, pipelined). After strip-mining, each tiled
+-- dim's point P{d}_ becomes the thread's current point of its micro-tile, its group G{d}_ and lane
+-- L{d}_ (the loops over them come next)
 const int gtid0 = blockIdx.x * 1024 + (G0_ * 256 + threadIdx.x);  // nbody.fut:6
 const int i0 = tiler_min(gtid0, n - 1);
 const float body = bodies[i0];  // nbody.fut:6
