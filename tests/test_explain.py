@@ -218,6 +218,19 @@ def test_show_transformed_writes_promoted_reads_as_the_chunks_they_became():
     assert "128 x 16 tile of B into sh_B_c" in out.split("step 3 of 3")[1]
 
 
+def test_show_transformed_shows_a_fissioned_folds_pairs_kernel():
+    """k-means' fold is fissioned: after the fold's own drawing, the pairs'
+    kernel (every point-centre distance, register-tiled) as the rewrites made it."""
+    out = tiler("explain", BENCHMARKS / "kmeans.fut", "--show-transformed").stdout
+    own, pairs = out.split("-- the fissioned versions")
+    assert "copyFastMem(cc[e / 64, e % 64]" in own and "G0_" not in own
+    assert "into scratch memory first (dist_all)" in pairs
+    assert "// copyFastMem: cooperative copy: 128 x 16 tile of centres into sh_cc_c, chunk fastest" in pairs
+    assert "point_01" in pairs and "-- After sequentialising" in pairs
+    plain = tiler("explain", BENCHMARKS / "kmeans.fut", "--show-transformed", "--no-fission").stdout
+    assert "fissioned" not in plain
+
+
 def test_show_transformed_keeps_a_uniform_branch_around_the_points():
     out = tiler("explain", ROOT / "tests/programs/analysis/uniform_branch.fut", "--show-transformed").stdout
     interchanged = out.split("step 3 of 3")[1].split("-- After sequentialising")[0]

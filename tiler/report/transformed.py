@@ -14,7 +14,9 @@ import dataclasses
 import textwrap
 
 from ..analyse import Analysis
+from ..analyse.fission import FissionPlan
 from ..analyse.schedule import CopyAxis, Layout
+from ..lower import program_stem
 from ..syntax import ast, pretty
 from ..tree import map_children
 from .kernel_steps import STEPS, kernel_steps, synchronous
@@ -37,9 +39,23 @@ def show_transformed(program: ast.Program, a: Analysis, file: str = "<input>") -
             f"chunk = {s.chunk} (the last chunk may be shorter); copies guard the array's end"] + _elements(a, s) \
             + _joined(s)
     rewritten = _Rewriter(plans, a).program(without_positions(_with_promotions(program, a), positions))
-    if a.block.register is None:
-        return pretty(rewritten, comments)
-    return _three_steps(rewritten, comments, a, file)
+    shown = pretty(rewritten, comments) if a.block.register is None else _three_steps(rewritten, comments, a, file)
+    return shown + _fissioned(a, file)
+
+
+def _fissioned(a: Analysis, file: str) -> str:
+    """A fissioned fold's pairs' kernel (the launch's first versions, under
+    their gates), as the register tiling rewrites made it."""
+    plan = a.fission
+    if not isinstance(plan, FissionPlan) or plan.values.block.register is None:
+        return ""
+    steps = dict(kernel_steps(plan.values, f"{program_stem(file)}_pairs.fut"))
+    return "\n" + "\n".join([
+        _header(f"the fissioned versions, which the launch runs first where their gates hold: {plan.reason}. "
+                "Their pairs' kernel, register-tiled, as the rewrites made it (its copies drawn one line each). "
+                + STEPS["strip-mine"]) + steps["strip-mine"],
+        _header(STEPS["interchange"]) + steps["interchange"],
+        _header(STEPS["sequentialise"]) + steps["sequentialise"]])
 
 
 def _split(program: ast.Program, a: Analysis) -> str:
