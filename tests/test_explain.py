@@ -227,8 +227,15 @@ def test_show_transformed_shows_a_fissioned_folds_pairs_kernel():
     assert "into scratch memory first (dist_all)" in pairs
     assert "// copyFastMem: cooperative copy: 128 x 16 tile of centres into sh_cc_c, chunk fastest" in pairs
     assert "point_01" in pairs and "-- After sequentialising" in pairs
+    assert "and synchronous (--show-rewrites prints the kernel's own, pipelined)" in pairs.replace("\n-- ", " ")
     plain = tiler("explain", BENCHMARKS / "kmeans.fut", "--show-transformed", "--no-fission").stdout
     assert "fissioned" not in plain
+    # a grid too small for the register tile: the pairs' kernel one point a thread, shown once (a review
+    # found it left out)
+    small = tiler("explain", BENCHMARKS / "kmeans.fut", "--size", "k=128", "--size", "n=3",
+                  "--show-transformed").stdout.split("-- the fissioned versions")[1]
+    assert "one point a thread (no register tile)" in small.replace("\n-- ", " ") and "dist_all[gtid0 * k + gtid1] = s2;" in small
+    assert "G0_" not in small and "point_" not in small
 
 
 def test_show_transformed_keeps_a_uniform_branch_around_the_points():

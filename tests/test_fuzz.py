@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pytest
 from conftest import PROGRAMS, tiler
 
 from tiler.fuzz import Failure, fuzz, summary
@@ -166,17 +167,21 @@ def test_an_element_whose_float32_rounding_is_lost_is_left_uncompared(monkeypatc
     assert np.isfinite(reference(prog, inputs, 725898)[1][0][44, 14])
 
 
-def test_the_jitter_keeps_equal_values_equal():
-    """float32 computes the same value the same way every time: two lets of
-    x * 0.3 tie, and the program gives 0 everywhere. The jitter moves an
-    inexact value by a share drawn from the value itself, so the tie holds and
-    every element is compared (a fresh random share at each evaluation broke
-    it: 884 of 1000 elements went uncompared, and a kernel giving 5 passed)."""
+@pytest.mark.parametrize("second", ["x * 0.3f32", "max(a, -2f32)", "abs(a) * (if a < 0f32 then -1f32 else 1f32)",
+                                    "a + 0f32", "a * 1f32", "0f32 - (0f32 - a)"])
+def test_the_jitter_keeps_equal_values_equal(second):
+    """float32 computes the same value the same way every time, and gives an
+    operand back exactly (max, abs, a + 0, 0 - a): `a` and `b` tie, and the
+    program gives 0 everywhere. The jitter moves an inexact value by a share
+    drawn from the value itself, and leaves a result that is an operand (or
+    its negation) as it is, so the tie holds and every element is compared (a
+    fresh random share at each evaluation left 884 of 1000 uncompared, and a
+    share for max(a, -2) of its own 880)."""
     from tiler.check import check
     from tiler.syntax import parse
 
-    prog = check(parse("fun [f32, n] main([f32, n] xs) = map(fn f32 (f32 x) => let a = x * 0.3f32 in "
-                       "let b = x * 0.3f32 in if a < b then 1f32 else if b < a then 2f32 else 0f32, xs)\n", "t.fut"))
+    prog = check(parse(f"fun [f32, n] main([f32, n] xs) = map(fn f32 (f32 x) => let a = x * 0.3f32 in "
+                       f"let b = {second} in if a < b then 1f32 else if b < a then 2f32 else 0f32, xs)\n", "t.fut"))
     xs = np.random.default_rng(0).uniform(-1, 1, 1000).astype(np.float32)
     (want,), (slack,) = reference(prog, {"xs": xs, "n": 1000}, 3)
     assert np.isfinite(slack).all() and not want.any()

@@ -21,7 +21,7 @@ from .guard import guarded
 @click.option("--variance", "show_variance", is_flag=True, help="Also print the variance of every name.")
 @click.option("--show-transformed", is_flag=True,
               help="Print the program rewritten in the design note's tiled notation; for a register tile, then "
-                   "the kernel after strip-mining and after sequentialising.")
+                   "the kernel after strip-mining and after sequentialising; and a fissioned fold's pairs' kernel.")
 @click.option("--show-rewrites", is_flag=True,
               help="Print the register-tiled kernel's body for one point a thread and after each rewrite that "
                    "makes it compute the thread's points (strip-mine, interchange, sequentialise), as CUDA.")

@@ -253,10 +253,10 @@ def reference(prog, inputs: dict, seed: int, chunked: tuple | None = None) -> tu
     how far evaluation strays from them under the chunkings (orders of
     accumulation) the interpreter tries in float32, in float32 with `a * b + c`
     rounded once (the fused multiply-adds nvcc makes), and in float64 with the
-    float inputs nudged by NUDGE and every f32 operation's result moved by a
-    random share of float32's rounding (how much the element depends on
-    rounding at all: a `sin` of a sum of 1e8 whose float32 runs happen to
-    agree, seed 725898), times NOISE_FACTOR. A kernel is wrong only where it differs by more
+    float inputs nudged by NUDGE and every f32 result float32 would round
+    moved by a share of float32's rounding hashed from the value (how much
+    the element depends on rounding at all: a `sin` of a sum of 1e8 whose
+    float32 runs happen to agree, seed 725898), times NOISE_FACTOR. A kernel is wrong only where it differs by more
     than the tolerance plus that noise. An element whose noise passes
     ILL_CONDITIONED of its own size (at least FLOOR of its output's scale: a
     `sin` of a large sum), or that some evaluation took past float32's range

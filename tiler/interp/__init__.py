@@ -31,8 +31,9 @@ def run(program: T.Program, inputs: dict, chunking: Chunking = WHOLE, seed: int 
     """The outputs; `rows` (indices along dimension 0) evaluates only those
     points of the outermost map, so a reference is affordable at full sizes;
     `wide` computes f32 in float64; `fused` rounds f32 `a * b + c` once;
-    `jitter` (with `wide`) moves every f32 result by a random share of
-    float32's rounding, drawn from `seed` (Evaluator.jitter);
+    `jitter` (with `wide`) moves every f32 result float32 would round by a
+    share of float32's rounding hashed from the value and `seed`
+    (Evaluator._rounded);
     `progress` is called with the fraction done, and where, as the outer
     loops and streams iterate (Evaluator.progress)."""
     k = program.kernel

@@ -26,9 +26,9 @@ class Evaluator:
         self._dispatch = dispatch(type(self), _METHODS)
         self.wide = wide  # compute f32 in float64: an independent, more precise reference
         self.fused = fused  # f32 `a * b + c` rounded once, as a GPU's fused multiply-add does
-        # with `wide`: every f32 result float32 could not hold exactly moved by a random share of float32's
-        # rounding (up to F32_ROUNDING of it), so that two runs differ as much as float32's rounding can make
-        # an element differ (a `sin` of a sum of 1e8, whose float32 value is lost: seed 725898)
+        # with `wide`: every f32 result float32 would round moved by a share of float32's rounding (up to
+        # F32_ROUNDING of it), hashed from the value and the seed (`_rounded`), so that two runs differ as
+        # much as float32's rounding can make an element differ (a `sin` of a sum of 1e8: seed 725898)
         self.jitter = jitter
         self.seed = seed
         self.B = rank
@@ -102,20 +102,25 @@ class Evaluator:
         if op in ("/", "%") and a.dtype.kind in "iu":
             return self._int_division(e, a, b)
         if op == "%":
-            return self._rounded(np.fmod(a, b), e.type)
-        return self._rounded(_ARITH[op](a, b), e.type)
+            return self._rounded(np.fmod(a, b), e.type, (a, b))
+        return self._rounded(_ARITH[op](a, b), e.type, (a, b))
 
-    def _rounded(self, value: np.ndarray, t):
+    def _rounded(self, value: np.ndarray, t, operands: tuple = ()):
         """`value` as `jitter` rounds an f32 result (else as it is): one that
-        float32 holds exactly (a small integer converted) stays; any other
-        moves by a share of float32's rounding drawn from the value itself and
-        the seed, so that equal values stay equal (float32 is deterministic: a
-        value computed twice, or a tie an argmax compares, keeps its ties)."""
+        float32 holds exactly (a small integer converted), or that is one of
+        the operation's `operands` or its negation (max, abs, a + 0, 0 - a:
+        exact in float32 too), stays; any other moves by a share of float32's
+        rounding drawn from the value itself and the seed, so that equal
+        values stay equal (float32 is deterministic: a value computed twice,
+        or a tie an argmax compares, keeps its ties)."""
         if not self.jitter or t != F32:
             return value
         value = np.asarray(value, np.float64)
-        inexact = value.astype(np.float32).astype(np.float64) != value
-        return value * (1.0 + inexact * F32_ROUNDING * _share(value, self.seed))
+        moved = value.astype(np.float32).astype(np.float64) != value
+        for x in operands:
+            x = np.asarray(x, np.float64)
+            moved = moved & (value != x) & (value != -x)
+        return value * (1.0 + moved * F32_ROUNDING * _share(value, self.seed))
 
     def _fused(self, e: T.BinOp, product: T.BinOp, first: bool):
         """`a * b ± c` (or `c ± a * b`) rounded to f32 once where the values
@@ -184,7 +189,7 @@ class Evaluator:
         args = [self.ev(a) for a in e.args]
         if e.name in ("f32", "f64", "i32", "i64"):
             return self._rounded(args[0].astype(dtype(e.type, self.wide)), e.type)
-        return self._rounded(_MATH[e.name](*args).astype(dtype(e.type, self.wide), copy=False), e.type)
+        return self._rounded(_MATH[e.name](*args).astype(dtype(e.type, self.wide), copy=False), e.type, args)
 
     def _call(self, e: T.Call):
         h: T.Helper = self.helpers[e.func]
@@ -357,11 +362,12 @@ class Evaluator:
 def _share(value: np.ndarray, seed: int) -> np.ndarray:
     """A number in [-1, 1) for each element, a hash of its float64 bits and
     `seed` (splitmix64's finaliser): random across values, the same for equal ones."""
-    x = np.ascontiguousarray(value, np.float64).view(np.uint64) ^ np.uint64((seed * 0x9E3779B97F4A7C15) % 2**64)
+    bits = np.ascontiguousarray(value, np.float64).reshape(-1).view(np.uint64)
+    x = bits ^ np.uint64((seed * 0x9E3779B97F4A7C15) % 2**64)
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     x ^= x >> np.uint64(31)
-    return (x >> np.uint64(11)).astype(np.float64) / 2.0**52 - 1.0
+    return ((x >> np.uint64(11)).astype(np.float64) / 2.0**52 - 1.0).reshape(np.shape(value))
 
 
 def _concatenated(rows: list, B: int) -> np.ndarray:

@@ -1,7 +1,8 @@
-"""Steps 2 and 3 of `--show-transformed` for a register-tiled plan: the
-kernel program the register tiling rewrites produced (transform/
-register_tile.py), printed after strip-mining, after interchange and after
-sequentialising. Not a drawing: lower_schedule's own rewrites, observed.
+"""Steps 2 and 3 of `--show-transformed` for a register-tiled plan (and a
+fissioned fold's pairs' kernel): the kernel program the register tiling
+rewrites produced (transform/register_tile.py), printed after strip-mining,
+after interchange and after sequentialising (a kernel without a register
+tile: as lower writes it). Not a drawing: lower_schedule's own output.
 
 Printed for reading, not as the .cu has it: the copies synchronous, one
 buffer a tile (the kernel's pipeline of cp.async or prefetching registers is
@@ -19,6 +20,7 @@ from ..lower import launch_transposed, lower_schedule, reading
 from ..render.statements import statements
 from ..transform.register_tile import as_loops
 
+ONE_POINT = "one point a thread"
 STEPS = {
     "strip-mine": "After strip-mining, each tiled dim's point P{d}_ becomes the thread's current "
                   "point of its micro-tile, its group G{d}_ and lane L{d}_ (the loops over them come next)",
@@ -33,13 +35,20 @@ STEPS = {
 
 def kernel_steps(a: Analysis, file: str) -> list[tuple[str, str]]:
     """(the step's name, the kernel's body printed) after each register
-    tiling rewrite of the plan's schedule, its copies synchronous."""
+    tiling rewrite of the plan's schedule, its copies synchronous; without a
+    register tile, the one body lower writes ("one point a thread")."""
     seen: list[tuple[str, tuple]] = []
     schedule = synchronous(a.plan.schedule)
     arrays = launch_transposed(schedule)
-    lower_schedule(a, reading(schedule, arrays), file, transposed=arrays,
-                   observe=lambda name, body: seen.append((name, body)))
-    return [(name, statements(_one_line_copies(as_loops(body)), "")) for name, body in seen if name in STEPS]
+    kernel = lower_schedule(a, reading(schedule, arrays), file, transposed=arrays,
+                            observe=lambda name, body: seen.append((name, body)))
+    steps = [(name, body) for name, body in seen if name in STEPS] or [(ONE_POINT, kernel.body)]
+    return [(name, statements(_one_line_copies(as_loops(body)), "")) for name, body in steps]
+
+
+def pipelined(a: Analysis) -> bool:
+    """Whether the plan's kernel pipelines copies the steps draw synchronous."""
+    return synchronous(a.plan.schedule) != a.plan.schedule
 
 
 def synchronous(schedule: Schedule) -> Schedule:

@@ -19,7 +19,7 @@ from ..analyse.schedule import CopyAxis, Layout
 from ..lower import program_stem
 from ..syntax import ast, pretty
 from ..tree import map_children
-from .kernel_steps import STEPS, kernel_steps, synchronous
+from .kernel_steps import ONE_POINT, STEPS, kernel_steps, pipelined
 from .loop_streams import loop_streams, with_loop_streams, without_positions
 from .source_nodes import kernel_maps, main_of, names_in, span_key
 
@@ -45,17 +45,22 @@ def show_transformed(program: ast.Program, a: Analysis, file: str = "<input>") -
 
 def _fissioned(a: Analysis, file: str) -> str:
     """A fissioned fold's pairs' kernel (the launch's first versions, under
-    their gates), as the register tiling rewrites made it."""
+    their gates), as tiler writes it: after each register tiling rewrite, or
+    once where it has no register tile."""
     plan = a.fission
-    if not isinstance(plan, FissionPlan) or plan.values.block.register is None:
+    if not isinstance(plan, FissionPlan):
         return ""
-    steps = dict(kernel_steps(plan.values, f"{program_stem(file)}_pairs.fut"))
-    return "\n" + "\n".join([
-        _header(f"the fissioned versions, which the launch runs first where their gates hold: {plan.reason}. "
-                "Their pairs' kernel, register-tiled, as the rewrites made it (its copies drawn one line each). "
-                + STEPS["strip-mine"]) + steps["strip-mine"],
-        _header(STEPS["interchange"]) + steps["interchange"],
-        _header(STEPS["sequentialise"]) + steps["sequentialise"]])
+    steps = kernel_steps(plan.values, f"{program_stem(file)}_pairs.fut")
+    head = (f"the fissioned versions, which the launch runs first where their gates hold: {plan.reason}. Their "
+            f"pairs' kernel, as tiler writes it, with its copies drawn one line each{_synchronous(plan.values)}")
+    if steps[0][0] == ONE_POINT:
+        return "\n" + _header(head + ", one point a thread (no register tile)") + steps[0][1]
+    texts = [_header(f"{head} {STEPS[name]}" if n == 0 else STEPS[name]) + body for n, (name, body) in enumerate(steps)]
+    return "\n" + "\n".join(texts)
+
+
+def _synchronous(a: Analysis) -> str:
+    return " and synchronous (--show-rewrites prints the kernel's own, pipelined)." if pipelined(a) else "."
 
 
 def _split(program: ast.Program, a: Analysis) -> str:
@@ -105,9 +110,8 @@ def _three_steps(rewritten: ast.Program, comments: dict, a: Analysis, file: str)
         _header("step 1 of 3, block tiling: the tiles a block shares in fast memory, one point a thread")
         + pretty(rewritten, comments),
         _header(f"step 2 of 3, strip-mining {strips}. From here on, the kernel tiler writes for this plan, as "
-                "the register tiling rewrites made it, with its copies drawn one line each"
-                + (" and synchronous (--show-rewrites prints the kernel's own, pipelined). "
-                   if synchronous(a.plan.schedule) != a.plan.schedule else ". ") + STEPS["strip-mine"])
+                f"the register tiling rewrites made it, with its copies drawn one line each{_synchronous(a)} "
+                + STEPS["strip-mine"])
         + steps["strip-mine"],
         _header("step 3 of 3, sequentialising, in two rewrites. " + STEPS["interchange"])
         + steps["interchange"],
