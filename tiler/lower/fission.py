@@ -34,7 +34,7 @@ def with_fission(module: kir.Module, analysis, lower, file: str) -> kir.Module:
     if not isinstance(plan, FissionPlan):
         return module
     stem = program_stem(file)
-    pairs = _pairs_versions(lower(plan.values, f"{stem}_pairs.fut"), plan.fission.scratch)
+    pairs = _pairs_versions(lower(plan.values, pairs_file(file)), plan.fission.scratch)
     folds = _fold_versions(lower(plan.fold, f"{stem}_fold.fut"))
     gate = all_of([kir.Bin(">=", kir.Ref(g.size), const(g.least)) for g in plan.gates]) if plan.gates else None
     rival = next((v.rival for v in module.versions if v.rival and not v.kernel.wide), "")
@@ -62,6 +62,11 @@ def with_fission(module: kir.Module, analysis, lower, file: str) -> kir.Module:
     if len(set(names)) != len(names):
         raise CompilerBug(f"two versions of {file} would share a kernel's name")
     return dataclasses.replace(module, versions=tuple(out) + module.versions)
+
+
+def pairs_file(file: str) -> str:
+    """The name the pairs' program is lowered under (its kernels are named from it)."""
+    return f"{program_stem(file)}_pairs.fut"
 
 
 def _pairs_versions(m: kir.Module, scratch: str) -> list[kir.Version]:

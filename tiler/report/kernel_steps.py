@@ -16,7 +16,9 @@ import dataclasses
 
 from .. import kir
 from ..analyse import Analysis, Schedule
+from ..analyse.fission import FissionPlan
 from ..lower import launch_transposed, lower_schedule, reading
+from ..lower.fission import pairs_file
 from ..render.statements import statements
 from ..transform.register_tile import as_loops
 
@@ -33,15 +35,27 @@ STEPS = {
 }
 
 
+def observed(a: Analysis, schedule: Schedule, file: str) -> tuple[kir.Kernel, list[tuple[str, tuple]]]:
+    """The schedule's first version (32-bit offsets, vector copies, the
+    launch's transposed inputs where it reads them), and its body before and
+    after each register tiling rewrite (none without a register tile)."""
+    seen: list[tuple[str, tuple]] = []
+    arrays = launch_transposed(schedule)
+    kernel = lower_schedule(a, reading(schedule, arrays), file, transposed=arrays,
+                            observe=lambda name, body: seen.append((name, body)))
+    return kernel, seen
+
+
+def pairs(a: Analysis, file: str) -> tuple[Analysis, str] | None:
+    """A fissioned fold's pairs' program, and the file lower names its kernels from."""
+    return (a.fission.values, pairs_file(file)) if isinstance(a.fission, FissionPlan) else None
+
+
 def kernel_steps(a: Analysis, file: str) -> list[tuple[str, str]]:
     """(the step's name, the kernel's body printed) after each register
     tiling rewrite of the plan's schedule, its copies synchronous; without a
     register tile, the one body lower writes ("one point a thread")."""
-    seen: list[tuple[str, tuple]] = []
-    schedule = synchronous(a.plan.schedule)
-    arrays = launch_transposed(schedule)
-    kernel = lower_schedule(a, reading(schedule, arrays), file, transposed=arrays,
-                            observe=lambda name, body: seen.append((name, body)))
+    kernel, seen = observed(a, synchronous(a.plan.schedule), file)
     steps = [(name, body) for name, body in seen if name in STEPS] or [(ONE_POINT, kernel.body)]
     return [(name, statements(_one_line_copies(as_loops(body)), "")) for name, body in steps]
 

@@ -9,10 +9,10 @@ copies synchronous and one line each, after the block-tiled program).
 from __future__ import annotations
 
 from ..analyse import Analysis
-from ..analyse.fission import FissionPlan
-from ..lower import BOUNDED, launch_transposed, lower_schedule, program_stem, reading
+from ..lower import BOUNDED
 from ..render.statements import statements
 from ..transform.register_tile import as_loops
+from .kernel_steps import observed, pairs
 
 WHAT = {
     "one point a thread": "as lower writes it: one point a thread, its point along each tiled dim P{d}_",
@@ -30,18 +30,14 @@ def show_rewrites(a: Analysis, file: str) -> str:
     """Each register-tiled kernel of the plan (and of a fissioned fold's
     pairs), as its first version: 32-bit offsets, vector copies, the launch's
     transposed inputs where it reads them."""
-    plans = [("", a, file)]
-    if isinstance(a.fission, FissionPlan):  # (named as lower/fission.py names the pairs' program)
-        plans.append(("the fissioned pairs' kernel: ", a.fission.values, f"{program_stem(file)}_pairs.fut"))
+    plans = [("", a, file)] + [("the fissioned pairs' kernel: ", *p) for p in [pairs(a, file)] if p]
     shown = [_steps(label, p, f) for label, p, f in plans if p.plan.schedule.block.register is not None]
     return "\n".join(shown) or "no register tile in this plan: one point a thread, and no rewrites (explain says why)\n"
 
 
 def _steps(label: str, a: Analysis, file: str) -> str:
-    schedule, steps = a.plan.schedule, []
-    arrays = launch_transposed(schedule)
-    kernel = lower_schedule(a, reading(schedule, arrays), file, transposed=arrays,
-                            observe=lambda name, body: steps.append((name, body)))
+    schedule = a.plan.schedule
+    kernel, steps = observed(a, schedule, file)
     name = kernel.name + (BOUNDED if kernel.bounds else "")
     out = [f"// {label}{name}: register tiled, {' x '.join(map(str, schedule.block.register.sizes))} points a "
            f"thread (the module's other versions vary it: scalar copies, 64-bit offsets)\n"]

@@ -14,12 +14,10 @@ import dataclasses
 import textwrap
 
 from ..analyse import Analysis
-from ..analyse.fission import FissionPlan
 from ..analyse.schedule import CopyAxis, Layout
-from ..lower import program_stem
 from ..syntax import ast, pretty
 from ..tree import map_children
-from .kernel_steps import ONE_POINT, STEPS, kernel_steps, pipelined
+from .kernel_steps import ONE_POINT, STEPS, kernel_steps, pairs, pipelined
 from .loop_streams import loop_streams, with_loop_streams, without_positions
 from .source_nodes import kernel_maps, main_of, names_in, span_key
 
@@ -47,12 +45,13 @@ def _fissioned(a: Analysis, file: str) -> str:
     """A fissioned fold's pairs' kernel (the launch's first versions, under
     their gates), as tiler writes it: after each register tiling rewrite, or
     once where it has no register tile."""
-    plan = a.fission
-    if not isinstance(plan, FissionPlan):
+    fissioned = pairs(a, file)
+    if fissioned is None:
         return ""
-    steps = kernel_steps(plan.values, f"{program_stem(file)}_pairs.fut")
-    head = (f"the fissioned versions, which the launch runs first where their gates hold: {plan.reason}. Their "
-            f"pairs' kernel, as tiler writes it, with its copies drawn one line each{_synchronous(plan.values)}")
+    steps = kernel_steps(*fissioned)
+    head = (f"the fissioned versions, which the launch runs first where their gates hold: {a.fission.reason}. "
+            f"Their pairs' kernel, as tiler writes it, with its copies drawn one line each"
+            f"{_synchronous(fissioned[0])}")
     if steps[0][0] == ONE_POINT:
         return "\n" + _header(head + ", one point a thread (no register tile)") + steps[0][1]
     texts = [_header(f"{head} {STEPS[name]}" if n == 0 else STEPS[name]) + body for n, (name, body) in enumerate(steps)]
