@@ -1,0 +1,2 @@
+def torch_twin(X):
+    return X.sum(dim=0)

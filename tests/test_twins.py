@@ -1,0 +1,30 @@
+"""Every corpus program's PyTorch twin (corpus/NAME.py) computes what the
+program computes: run on the CPU at the program's `test` sizes and compared
+with the reference interpreter. Skipped where torch is not installed (CI);
+`tiler corpus --peer` times the twins on the GPU."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tiler.bench.corpus import programs
+from tiler.bench.peer import check_twin, load_twin, twin_path
+from tiler.check import check
+from tiler.interp import run
+from tiler.syntax import parse
+from tiler.tune.workload import load_spec, make_inputs, resolve_sizes
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+TWINNED = [p for p in programs(CORPUS) if twin_path(p).is_file()]
+
+
+@pytest.mark.parametrize("path", TWINNED, ids=lambda p: p.stem)
+def test_twin_agrees_with_the_interpreter(path):
+    pytest.importorskip("torch")
+    prog = check(parse(path.read_text(), path.name))
+    spec = load_spec(path)
+    sizes = resolve_sizes(prog, {}, spec, "test")
+    inputs = make_inputs(prog, sizes, spec, seed=2)
+    want = run(prog, inputs)
+    check_twin(load_twin(path), prog, inputs, want, max(spec.tolerance, 1e-3), path.stem)
