@@ -81,3 +81,12 @@ def kernels_of(cuda: str) -> str:
     """A module's CUDA from its first kernel on: tiler.cuh aside (its
     transposition, a template the launch instantiates, stages a tile)."""
     return cuda[cuda.index('\nextern "C" __global__'):]
+
+
+def transformed(values: dict) -> str:
+    """What `tiler explain --show-transformed` prints, from a run's stage values."""
+    from tiler.report.transformed import show_transformed
+    from tiler.versions.lowering import lower_shown
+
+    shown = lower_shown(values["versions"], synchronous_copies=True)
+    return show_transformed(values["parse"], values["analyse"], shown, values["versions"].fission)

@@ -1,6 +1,6 @@
 """Process replay: the CUDA of every program, before and after a change.
 
-    python tests/replay.py [--base REF] [--fuzz N] [--out DIR]
+    python tests/replay.py [--base REF] [--fuzz N] [--out DIR] [--explain]
 
 Writes the program set (benchmarks, analysis test programs, regressions and
 N random programs from the fuzzer's generator) once, then compiles every
@@ -9,7 +9,11 @@ trees: a checkout of REF (default HEAD, in a temporary worktree) and the
 working tree. Prints which kernels changed and a unified diff of each (or
 saves both sides under DIR). Exit 1 when anything changed, so a refactor can
 be proved not to change the generated code, and a deliberate change shows
-exactly what it touched.
+exactly what it touched. `--explain` also replays what explain says of
+every program (its JSON, its text, --show-transformed and --show-rewrites)
+and the launch description (`compile --emit launch`), under the default
+options and --no-tile, so that a refactor of the records explain reads can
+be proved to leave its outputs alone.
 """
 from __future__ import annotations
 
@@ -30,6 +34,14 @@ OPTION_SETS = {
     "small-shared": ["--max-shared", "2048"],
     "sized": ["--size", "n=100", "--size", "m=37", "--size", "q=3"],
 }
+EXPLAIN_SETS = {  # (command, arguments): what --explain adds for each program
+    "explain.json": ("explain", ["--json"]),
+    "explain.text": ("explain", []),
+    "explain.untiled": ("explain", ["--json", "--no-tile"]),
+    "explain.transformed": ("explain", ["--show-transformed"]),
+    "explain.rewrites": ("explain", ["--show-rewrites"]),
+    "launch": ("compile", ["--emit", "launch"]),
+}
 
 # Runs inside one tree: compile every (program, option set) through the CLI's
 # own entry point (the stable interface), one process for all of them.
@@ -40,8 +52,8 @@ from tiler.cli import main
 jobs = json.load(open(sys.argv[1]))
 out = {}
 runner = CliRunner()
-for key, (path, args) in jobs.items():
-    r = runner.invoke(main, ["compile", path, *args])
+for key, (command, path, args) in jobs.items():
+    r = runner.invoke(main, [command, path, *args])
     out[key] = r.output if r.exit_code == 0 else f"exit {r.exit_code}\n{r.output}"
 json.dump(out, open(sys.argv[2], "w"))
 """
@@ -51,6 +63,7 @@ def programs(fuzz: int, into: Path) -> list[Path]:
     files = sorted((ROOT / "benchmarks").glob("*.fut"))
     files += sorted((ROOT / "tests" / "programs" / "analysis").glob("*.fut"))
     files += sorted((ROOT / "tests" / "programs" / "regress").glob("*.fut"))
+    files += sorted((ROOT / "corpus").glob("*.fut"))
     sys.path.insert(0, str(ROOT))
     from tiler.fuzz.generate import generate
     from tiler.syntax import pretty
@@ -76,6 +89,8 @@ def main() -> int:
     ap.add_argument("--fuzz", type=int, default=60)
     ap.add_argument("--out", default=None, help="also save both sides under this folder")
     ap.add_argument("--stat", action="store_true", help="list changed kernels only")
+    ap.add_argument("--explain", action="store_true", help="also replay explain's outputs and the launch description")
+    ap.add_argument("--only-explain", action="store_true", help="replay explain's outputs alone (not the CUDA)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="tiler-replay-") as tmp_name:
         tmp = Path(tmp_name)
@@ -84,7 +99,11 @@ def main() -> int:
         try:
             (tmp / "progs").mkdir()
             files = programs(args.fuzz, tmp / "progs")
-            jobs = {f"{p.stem}.{name}": (str(p.resolve()), opts) for p in files for name, opts in OPTION_SETS.items()}
+            sets = {} if args.only_explain else {name: ("compile", opts) for name, opts in OPTION_SETS.items()}
+            if args.explain or args.only_explain:
+                sets |= EXPLAIN_SETS
+            jobs = {f"{p.stem}.{name}": (command, str(p.resolve()), opts) for p in files
+                    for name, (command, opts) in sets.items()}
             before = compile_all(base, jobs, tmp, "base")
             after = compile_all(ROOT, jobs, tmp, "work")
         finally:

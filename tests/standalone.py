@@ -28,7 +28,7 @@ from tiler.fuzz.properties import sizes_for  # noqa: E402
 from tiler.interp import run  # noqa: E402
 from tiler.pipeline import run_all  # noqa: E402
 from tiler.syntax import parse  # noqa: E402
-from tiler.tune.workload import make_inputs, resolve_sizes  # noqa: E402
+from tiler.workload import make_inputs, resolve_sizes  # noqa: E402
 
 
 def _array(name: str, ctype: str, values) -> str:

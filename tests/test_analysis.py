@@ -18,19 +18,20 @@ import re
 import pytest
 from conftest import BENCHMARKS, PROGRAMS, gathered_row, header, header_options
 
-from tiler.analyse import DEFAULT, Options
+from tiler import target
+from tiler.analyse import DEFAULT, Context, Options
 from tiler.analyse.blocks import stream_kind
-from tiler.analyse.fission import FissionPlan
 from tiler.analyse.schedule import Coalesce, Coalescing, Copy, CopyAxis, Layout, Reads, Refusal, describe_copy
 from tiler.analyse.transposes import MIN_ROW, ROWS_PER_SM
 from tiler.errors import PlainError
 from tiler.pipeline import run_to
+from tiler.versions import FissionPlan, versions_of
 
 ANALYSIS = sorted((PROGRAMS / "analysis").glob("*.fut"))
 
 
-def analysed(path, options=DEFAULT):
-    return run_to("analyse", path.read_text(), path.name, options)
+def analysed(path, options=DEFAULT, device=target.DEFAULT_DEVICE):
+    return run_to("analyse", path.read_text(), path.name, options, device)
 
 
 def streams_by_position(a):
@@ -44,8 +45,9 @@ def test_program_expectations(path):
         f"{path.name} states no expectation"
     for line in want.get("fission", []):
         verdict, *text = line.split(maxsplit=1)
-        assert (verdict == "yes") == isinstance(a.fission, FissionPlan), getattr(a.fission, "reason", None)
-        assert not text or text[0] in a.fission.reason, a.fission.reason
+        fission = versions_of(a, path.name).fission
+        assert (verdict == "yes") == isinstance(fission, FissionPlan), getattr(fission, "reason", None)
+        assert not text or text[0] in fission.reason, fission.reason
     streams = streams_by_position(a)
     for line in want.get("block", []):
         assert list(a.block.spans) == [int(d) for d in line.split(",")]
@@ -92,8 +94,8 @@ def test_analysis_programs_cover_the_issue():
             "helper", "nested"} <= names
 
 
-def plan_of(name, options=DEFAULT):
-    return analysed(BENCHMARKS / f"{name}.fut", options)
+def plan_of(name, options=DEFAULT, device=target.DEFAULT_DEVICE):
+    return analysed(BENCHMARKS / f"{name}.fut", options, device)
 
 
 def test_nbody_is_1d_with_bodies_shared():
@@ -207,7 +209,8 @@ def test_a_1d_block_whose_threads_share_its_tiles_is_coarsened():
 def test_coarsening_keeps_the_grid_full_and_its_points_in_range():
     few = plan_of("nbody", Options(sizes=(("n", 65536),)))  # 4 a thread: 64 blocks, 2: 128, for 132 SMs
     assert few.block.register is None and "fewer than the GPU's 132 multiprocessors" in few.block.register_reason
-    assert plan_of("nbody", Options(sizes=(("n", 65536),), multiprocessors=100)).block.register.sizes == (2,)
+    assert plan_of("nbody", Options(sizes=(("n", 65536),)), target.Device(multiprocessors=100)).block.register.sizes \
+        == (2,)
     # its grid known only at launch: 4 a thread, and a version of one a thread for grids of fewer blocks
     launch = plan_of("nbody")
     assert launch.plan.schedule.block.register.sizes == (4,) and launch.plan.fewer.block.register is None
@@ -522,9 +525,9 @@ def test_rows_that_are_not_one_after_another_keep_the_padded_copy():
     rows picked through data) are copied row by row into odd lines."""
     from tiler.analyse.slabs import _layout
 
-    layout = _layout(34, 256, 4, "the rows do not lie one after another in an input", Options())
+    layout = _layout(34, 256, 4, "the rows do not lie one after another in an input", Context(Options()))
     assert (layout.pitch, layout.run, layout.vector) == (35, False, 1) and "one after another" in layout.why
-    assert _layout(34, 256, 8, "", Options()).vector == 2  # 16 bytes a copy: two 8-byte elements
+    assert _layout(34, 256, 8, "", Context(Options())).vector == 2  # 16 bytes a copy: two 8-byte elements
 
 
 def test_rows_of_a_length_known_only_at_launch_are_staged_for_a_bound():

@@ -68,7 +68,7 @@ def test_bench_json_says_what_makes_it_reproducible():
 
 def test_a_library_the_bench_cannot_run_is_refused(tmp_path):
     from tiler.errors import PlainError
-    from tiler.tune.workload import load_spec
+    from tiler.workload import load_spec
 
     (tmp_path / "p.toml").write_text('[library]\nop = "gemv"\n')
     with pytest.raises(PlainError, match="op = 'gemv' is not one tiler bench runs"):

@@ -375,7 +375,7 @@ def test_a_failure_after_checking_is_an_internal_compiler_error(monkeypatch):
     def broken(*args):
         raise IndexError("planted")
 
-    monkeypatch.setattr(pipeline, "lower", broken)
+    monkeypatch.setattr(pipeline, "lower_versions", broken)
     result = CliRunner().invoke(cli.main, ["compile", str(BENCHMARKS / "nbody.fut")])
     assert result.exit_code == cli.EXIT_BUG
     assert "internal compiler error in stage 'lower'" in result.output and "IndexError: planted" in result.output

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import tiler
 
+from tiler import target
 from tiler.analyse import Options
 from tiler.analyse.cost import LOAD_PRICE, price
 from tiler.bench.corpus import SIZE_SETS, against, losers, programs, summary, versus_default
@@ -16,7 +17,7 @@ from tiler.check import typed as T
 from tiler.pipeline import run_to
 from tiler.runtime import gpu_unavailable
 from tiler.syntax import parse
-from tiler.tune.workload import load_spec, resolve_sizes
+from tiler.workload import load_spec, resolve_sizes
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
@@ -174,7 +175,7 @@ def test_the_model_costs_the_version_the_launch_runs():
     from tiler.pipeline import run_all
 
     path = CORPUS / "b_poly_horner_f32.fut"
-    values = run_all(path.read_text(), str(path), Options(multiprocessors=132))
+    values = run_all(path.read_text(), str(path), Options(), device=target.Device(multiprocessors=132))
     module = values["verify"]
     sizes = {"n": 1 << 20, "deg": 4096}
     tiled = module.select(sizes, 132)

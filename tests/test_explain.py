@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import BENCHMARK_NAMES, BENCHMARKS, ROOT, tiler
+from conftest import BENCHMARK_NAMES, BENCHMARKS, ROOT, tiler, transformed
 
 from tiler.pipeline import run_all
 from tiler.report.explain import explain_data
@@ -24,7 +24,7 @@ def explained(name: str) -> dict:
     path = f"benchmarks/{name}.fut"
     text = (ROOT / path).read_text()
     values = run_all(text, path, until="verify")
-    return explain_data(values["analyse"], Source(text, path), values["verify"])
+    return explain_data(values["analyse"], Source(text, path), values["verify"], versions=values["versions"])
 
 
 def golden(path, actual: str):
@@ -129,11 +129,10 @@ def test_explain_reports_program_errors_like_check():
 @pytest.mark.parametrize("name", ["nbody", "mm", "lavamd"])
 def test_golden_show_transformed(name):
     from tiler.pipeline import run_all
-    from tiler.report.transformed import show_transformed
 
     path = f"benchmarks/{name}.fut"
-    values = run_all((ROOT / path).read_text(), path, until="analyse")
-    out = show_transformed(values["parse"], values["analyse"])
+    values = run_all((ROOT / path).read_text(), path, until="versions")
+    out = transformed(values)
     assert "copyFastMem(" in out and "shMem_" in out
     golden(GOLDEN / f"{name}.transformed.fut", out)
 
@@ -191,9 +190,7 @@ def test_show_transformed_prints_the_rewrites_own_kernel():
     """Steps 2 and 3 are the kernel the rewrites made: the sequentialised
     compute statement is the .cu's own, line for line."""
     values = run_all((BENCHMARKS / "mm.fut").read_text(), "mm.fut")
-    from tiler.report.transformed import show_transformed
-
-    out = show_transformed(values["parse"], values["analyse"], "mm.fut")
+    out = transformed(values)
     last = out.split("-- After sequentialising")[1]
     lines = [line.strip() for line in last.splitlines() if "reg_sh_a_c[G0_ * 4 + L0_] * reg_sh_b_c[" in line
              or "v_reg_sh_a_c = " in line]
@@ -302,12 +299,12 @@ def test_reuse_is_what_the_kernel_does():
            , row)
      , A)
 """
-    data = explain_data(run_all(sq, "sq.fut")["transform"], Source(sq, "sq.fut"))
+    data = explain_data(run_all(sq, "sq.fut")["analyse"], Source(sq, "sq.fut"))
     reason = data["block"]["register_tile"]["reason"]
     assert reason.count("wc is read once") == 1 and "wc is read once for the 64 points along dims 0 and 1" in reason
     assert "product's" not in data["block"]["min_blocks"]["reason"]
     vecmat = (ROOT / "corpus" / "a_vecmat_stream_f32.fut").read_text()
-    data = explain_data(run_all(vecmat, "v.fut")["transform"], Source(vecmat, "v.fut"))
+    data = explain_data(run_all(vecmat, "v.fut")["analyse"], Source(vecmat, "v.fut"))
     (stream,) = data["streams"]
     rows = next(i for i in stream["inputs"] if i["param"] == "rows")
     assert "each element is read by one of them only, at its own index" in rows["reason"]
@@ -350,10 +347,8 @@ def test_every_tile_the_drawing_shows_is_one_the_cuda_declares(path):
     import math
     import re
 
-    from tiler.report.transformed import show_transformed
-
     values = run_all(path.read_text(), str(path))
     drawn = {(name, math.prod(int(d) for d in re.findall(r"\d+", dims))) for name, dims in
-             re.findall(r"fast memory: shMem_(\w+)((?:\[\d+\])+)", show_transformed(values["parse"], values["analyse"]))}
+             re.findall(r"fast memory: shMem_(\w+)((?:\[\d+\])+)", transformed(values))}
     declared = {(a.name.removeprefix("sh_"), a.elems) for k in values["verify"].kernels for a in k.shared}
     assert drawn <= declared, (drawn - declared, declared)

@@ -1,5 +1,5 @@
-"""A fold over rows fissioned (kernel/fission.py, analyse/fission.py,
-lower/fission.py): the pairs' values by a 2-D kernel into scratch memory,
+"""A fold over rows fissioned (kernel/fission.py, versions/fission.py,
+versions/lowering.py): the pairs' values by a 2-D kernel into scratch memory,
 then the fold reading them. The rewrite is checked in the reference
 interpreter (the two programs give the original's outputs bit for bit);
 the plans, gates and versions here; the kernels on the GPU in test_gpu.py
@@ -10,11 +10,12 @@ import numpy as np
 import pytest
 from conftest import BENCHMARKS
 
+from tiler import target
 from tiler.analyse import DEFAULT, Options
-from tiler.analyse.fission import FissionPlan, NoFission
 from tiler.check import typed as T
 from tiler.interp import run
 from tiler.pipeline import run_all, run_to
+from tiler.versions import FissionPlan, NoFission
 
 KMEANS = (BENCHMARKS / "kmeans.fut").read_text()
 # a helper's distance, inlined; the distance is an output too
@@ -51,7 +52,7 @@ fun [int, n] main([[f32, d], n] Q, [[f32, d], k] R) =
 
 
 def _fission(text: str, options: Options = DEFAULT):
-    return run_to("analyse", text, "prog.fut", options).fission
+    return run_to("versions", text, "prog.fut", options).fission
 
 
 @pytest.mark.parametrize("text", [KMEANS, ASSIGN, LOOPED], ids=["kmeans", "assign", "looped"])
@@ -176,12 +177,14 @@ def test_a_fold_that_reads_the_rows_beyond_the_value_is_not_fissioned():
     run_all(text, "kmeans.fut", Options())  # and it compiles
 
 
-@pytest.mark.parametrize("options", [Options(max_shared=49152), Options(max_shared=20000),
-                                     Options(device_shared=49152)], ids=["48KiB", "20000", "a 48 KiB GPU"])
-def test_pairs_kernels_with_vector_versions_are_fissioned(options):
+@pytest.mark.parametrize("options, device", [(Options(max_shared=49152), target.DEFAULT_DEVICE),
+                                             (Options(max_shared=20000), target.DEFAULT_DEVICE),
+                                             (Options(), target.Device(shared_optin=49152))],
+                         ids=["48KiB", "20000", "a 48 KiB GPU"])
+def test_pairs_kernels_with_vector_versions_are_fissioned(options, device):
     """A pairs' plan with a vector version first (a smaller shared memory
     limit): the fissioned versions take its in-place scalar versions."""
-    module = run_all(KMEANS, "kmeans.fut", options)["verify"]
+    module = run_all(KMEANS, "kmeans.fut", options, device=device)["verify"]
     stages = {v.kernel.stages[0].name for v in module.versions if v.fissioned}
     assert stages and all(not s.endswith("_wide") for s in stages)
     assert len({v.kernel.name for v in module.versions}) == len(module.versions)

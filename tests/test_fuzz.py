@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from conftest import PROGRAMS, tiler
 
+from tiler import target
 from tiler.fuzz import Failure, fuzz, summary
 from tiler.fuzz.generate import generate
 from tiler.fuzz.mutate import mutate
@@ -16,7 +17,7 @@ from tiler.fuzz.properties import check_mutant, close, reference
 from tiler.fuzz.shrink import shrink
 from tiler.runtime.nvcc import nvcc_path
 from tiler.syntax import ast, pretty
-from tiler.tune.workload import input_bytes
+from tiler.workload import input_bytes
 
 BUDGET = 40
 
@@ -153,7 +154,7 @@ def test_an_element_whose_float32_rounding_is_lost_is_left_uncompared(monkeypatc
     from tiler.fuzz.properties import sizes_for
     from tiler.interp import run
     from tiler.syntax import parse
-    from tiler.tune.workload import make_inputs
+    from tiler.workload import make_inputs
 
     path = PROGRAMS / "regress" / "fuzz725898.fut"
     prog = check(parse(path.read_text(), path.name))
@@ -218,8 +219,8 @@ def test_trees_are_the_parsers_own():
 
 
 def test_one_seed_in_four_is_compiled_under_fast_math_and_checked_within_its_tolerance():
-    from tiler.bench import FAST_MATH_TOLERANCE
     from tiler.fuzz.properties import RTOL, tolerance, variants
+    from tiler.workload.checks import FAST_MATH_TOLERANCE
 
     fast = [s for s in range(8) if variants(s)["tiled"].fast_math]
     assert fast == [2, 6] and not any(v.fast_math for s in range(8) for v in [variants(s)["untiled"]])
@@ -231,6 +232,7 @@ class _FakeGpu:
     multiple of it (the default), for perf.py's logic without a GPU."""
 
     sm_count, max_shared_optin = 132, 232448
+    described = target.Device("a fake GPU", multiprocessors=132, shared_optin=232448)
 
     def __init__(self, default_factor: float, ms_per_point: float = 1e-6, outputs=None, fail: str = ""):
         self.factor, self.per_point, self.launches = default_factor, ms_per_point, []

@@ -15,7 +15,7 @@ from tiler.interp import run
 from tiler.pipeline import run_all
 from tiler.runtime import Gpu, gpu_unavailable
 from tiler.syntax import parse
-from tiler.tune.workload import load_spec, make_inputs, resolve_sizes
+from tiler.workload import load_spec, make_inputs, resolve_sizes
 
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(gpu_unavailable() is not None,
                                                   reason=f"no GPU: {gpu_unavailable()}")]
@@ -180,7 +180,7 @@ COARSE_VARIANTS = {"default": Options(), "2 a thread": Options(register_tile=(2,
                                   BENCHMARKS / "lavamd.fut", BENCHMARKS / "lavamd_rodinia.fut",
                                   PROGRAMS / "analysis" / "int_size.fut"], ids=lambda p: p.stem)
 def test_coarsened_and_packed_variants_match_the_interpreter(path, variant, scale):
-    from tiler.bench import FAST_MATH_TOLERANCE
+    from tiler.workload.checks import FAST_MATH_TOLERANCE
 
     options = COARSE_VARIANTS[variant]
     matches_the_interpreter(path, options, scale, seed=13, tolerance=FAST_MATH_TOLERANCE if options.fast_math else 1e-3)
@@ -191,7 +191,7 @@ def test_coarsened_and_packed_variants_match_the_interpreter(path, variant, scal
 @pytest.mark.parametrize("scale", ["odd", "aligned"])
 @pytest.mark.parametrize("path", PROGRAM_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_fast_math_matches_the_interpreter(path, scale, variant):
-    from tiler.bench import FAST_MATH_TOLERANCE
+    from tiler.workload.checks import FAST_MATH_TOLERANCE
 
     options = Options(fast_math=True, no_tile=variant == "untiled")
     matches_the_interpreter(path, options, scale, seed=17, tolerance=FAST_MATH_TOLERANCE)
@@ -212,7 +212,7 @@ JOIN_VARIANTS = {"joined": Options(join_rows=True), "apart": Options(join_rows=F
 @pytest.mark.parametrize("path", [BENCHMARKS / "lavamd.fut", BENCHMARKS / "lavamd_rodinia.fut",
                                   PROGRAMS / "analysis" / "joined_rows.fut"], ids=lambda p: p.stem)
 def test_joined_rows_match_the_interpreter(path, variant, scale):
-    from tiler.bench import FAST_MATH_TOLERANCE
+    from tiler.workload.checks import FAST_MATH_TOLERANCE
 
     options = JOIN_VARIANTS[variant]
     values = run_all(path.read_text(), path.name, options)
@@ -241,7 +241,7 @@ def test_chunks_of_rows_and_rows_read_whole_match_the_interpreter(variant, sizes
     values = run_all((BENCHMARKS / "kmeans.fut").read_text(), "kmeans.fut", options)
     if sizes["n"] >= 37:  # (fewer points: the thresholds pick the untiled kernel)
         assert values["verify"].select(sizes).tiled == (sizes["d"] == compiled_d)
-    from tiler.bench import FAST_MATH_TOLERANCE
+    from tiler.workload.checks import FAST_MATH_TOLERANCE
 
     matches_the_interpreter(BENCHMARKS / "kmeans.fut", options, sizes, seed=17,
                             tolerance=FAST_MATH_TOLERANCE if options.fast_math else 1e-3)

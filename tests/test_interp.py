@@ -10,7 +10,7 @@ from conftest import BENCHMARK_NAMES, BENCHMARKS
 from tiler.check import check
 from tiler.interp import Chunking, RunError, run
 from tiler.syntax import parse
-from tiler.tune.workload import load_spec, make_inputs, resolve_sizes
+from tiler.workload import load_spec, make_inputs, resolve_sizes
 
 CHUNKINGS = [Chunking("whole"), Chunking("fixed", size=1), Chunking("fixed", size=7),
              Chunking("fixed", size=64), Chunking("random", seed=1), Chunking("random", seed=2)]

@@ -20,7 +20,7 @@ from tiler.report.explain_text import render_text
 from tiler.source import Source
 from tiler.transform.join_rows import NAME, join_rows
 from tiler.tree import descendants
-from tiler.tune.workload import load_spec, make_inputs, resolve_sizes
+from tiler.workload import load_spec, make_inputs, resolve_sizes
 
 JOINED = [PROGRAMS / "analysis" / "joined_rows.fut", BENCHMARKS / "lavamd.fut", BENCHMARKS / "lavamd_rodinia.fut"]
 # each group streams the rows its table picks, as many as its own count says (lanes pick different counts)

@@ -155,7 +155,7 @@ def test_prune_drops_what_reaches_no_store_to_global_memory():
     never read (with its allocation and the barrier after its store), and
     the loop left empty all go; what the output reads, and the shared array
     it reads through, stay."""
-    from tiler.kir.prune import prune
+    from tiler.transform.prune import prune
 
     tid = kir.ThreadIdx("x")
     body = (
@@ -191,7 +191,7 @@ def test_prune_knows_a_statement_by_its_place():
     identity and one parent kept only the last loop, and lost the output
     written over `n`), and an assignment to a loop's own variable counts
     with the loop."""
-    from tiler.kir.prune import prune
+    from tiler.transform.prune import prune
 
     tid = kir.ThreadIdx("x")
     store = kir.Store("out0", tid, kir.Load("x", ref("i")))

@@ -17,7 +17,7 @@ from tiler.kernel import kernel_of
 from tiler.pipeline import run_all, run_to
 from tiler.syntax import parse
 from tiler.tree import descendants
-from tiler.tune.workload import make_inputs
+from tiler.workload import make_inputs
 
 LOOPS = Options()
 KEPT = Options(keep_loops=True)
@@ -87,7 +87,7 @@ def tiler_explain_json(text: str, options: Options) -> str:
     from tiler.source import Source
 
     values = run_all(text, "p.fut", options)
-    return json.dumps(explain_data(values["transform"], Source(text, "p.fut")))
+    return json.dumps(explain_data(values["analyse"], Source(text, "p.fut"), versions=values["versions"]))
 
 
 def test_a_loop_none_of_whose_reads_can_be_an_input_is_listed_with_why():

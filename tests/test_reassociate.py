@@ -11,8 +11,8 @@ from conftest import BENCHMARKS
 from tiler.analyse import Options
 from tiler.check import typed as T
 from tiler.check.types import Binder, Scalar
-from tiler.lower.reassociate import Level, loop_levels, reassociate
 from tiler.pipeline import run_to
+from tiler.transform.reassociate import Level, loop_levels, reassociate
 
 F32, I32 = Scalar("f32"), Scalar("i32")
 
@@ -68,7 +68,7 @@ def test_a_let_of_outer_values_takes_their_level_not_its_depth():
     loop = T.Loop((), (), i, T.Lit(3, I32), inner, (), T.Lit(0.0, F32), F32)
     body = T.Let((x,), T.Lit(1.0, F32), loop, F32)
     levels = {}
-    from tiler.lower.reassociate import _bind
+    from tiler.transform.reassociate import _bind
     _bind(body, 0, levels)
     assert levels[y] == Level(0)  # inside the loop, but the same in every iteration
 

@@ -46,13 +46,13 @@ def test_the_three_steps_each_do_their_own_part_in_order(monkeypatch):
     assert _refs(one_point, points) == points and not _refs(one_point, groups)
     assert not _refs(strip_mined, points) and _refs(strip_mined, groups) == groups
     # interchange: the copies and barriers stay once a thread, outside the maps over the points
-    maps = _nodes(interchanged, rt.PointMap)
+    maps = _nodes(interchanged, kir.PointMap)
     assert maps and not any(_nodes(m.stmts, kir.Barrier) for m in maps)
     assert len(_nodes(interchanged, kir.Barrier)) == len(_nodes(one_point, kir.Barrier)) > 0
     assert {m.dims for m in maps} >= {frozenset({0}), frozenset({1}), frozenset({0, 1})}  # a row, a column, a point
     assert not _nodes(interchanged, kir.ArrayDecl)
     # sequentialise: each map as fully unrolled loops over its points, its variables in per-point arrays
-    assert not _nodes(sequential, rt.PointMap) and _nodes(sequential, kir.ArrayDecl)
+    assert not _nodes(sequential, kir.PointMap) and _nodes(sequential, kir.ArrayDecl)
     loops = [f for f in _nodes(sequential, kir.For) if f.var in groups]
     assert loops and all(f.unroll == kir.FULL for f in loops)
 
@@ -73,7 +73,7 @@ def _shared_loads(body, dims=frozenset()) -> list:
     """(load, dims of the map over points around it: none outside every map) of each shared load."""
     out = []
     for s in body:
-        if isinstance(s, rt.PointMap):
+        if isinstance(s, kir.PointMap):
             out += _shared_loads(s.stmts, s.dims)
         elif isinstance(s, (kir.For, kir.If)):
             out += _shared_loads(getattr(s, "body", ()) + getattr(s, "then", ()) + getattr(s, "else_", ()), dims)

@@ -1,36 +1,48 @@
-"""The transform stage runs the rewrites the schedule asks for, in order,
-and records which ran."""
+"""The rewrites are named passes in one list (tiler/transform/), and what
+each produced is kept: the module passes as stages of the pipeline, the
+register tiling rewrites in the kernel's trace."""
 from __future__ import annotations
-
-import dataclasses
 
 from conftest import BENCHMARKS
 
 from tiler.pipeline import STAGE_NAMES, run_all
-from tiler.transform import Rewrite, transform
+from tiler.transform import PASS, PASSES, Subject
+from tiler.transform.register_tile import ONE_POINT, REGISTER_TILING
 
 
-def analysed():
-    path = BENCHMARKS / "mm.fut"
-    return run_all(path.read_text(), "mm.fut", until="analyse")["analyse"]
+def test_every_pass_has_its_own_name_and_says_who_runs_it():
+    names = [p.name for p in PASSES]
+    assert len(set(names)) == len(names) and all(p.runs for p in PASSES)
+    assert [p.name for p in PASSES if p.subject is Subject.BODY] == [r.name for r in REGISTER_TILING]
 
 
-def test_transform_sits_between_analyse_and_lower():
-    assert STAGE_NAMES.index("analyse") + 1 == STAGE_NAMES.index("transform") == STAGE_NAMES.index("lower") - 1
+def test_the_module_passes_are_stages_and_the_pipeline_keeps_each_ones_module():
+    for p in PASSES:
+        if p.subject is Subject.MODULE:
+            assert p.name in STAGE_NAMES
+    assert STAGE_NAMES.index("lower") < STAGE_NAMES.index("widen") < STAGE_NAMES.index("prune") \
+        < STAGE_NAMES.index("verify")
+    values = run_all((BENCHMARKS / "mm.fut").read_text(), "mm.fut")
+    # the 64-bit versions' offsets are widened by the widen stage, not by lower
+    wide = [v.kernel for v in values["lowered"].versions if v.kernel.wide] if "lowered" in values else None
+    lowered, widened = values["lower"], values["widen"]
+    assert wide is None and lowered is not widened
+    marked = [n for v in widened.versions for n in _nodes(v.kernel.body) if getattr(n, "widen", False)]
+    assert marked and not [n for v in lowered.versions for n in _nodes(v.kernel.body) if getattr(n, "widen", False)]
+    assert values["prune"] == PASS["prune"].run(widened)
 
 
-def test_rewrites_run_in_order_when_the_schedule_asks():
-    def mark(tag):
-        return lambda a: dataclasses.replace(a, options=dataclasses.replace(a.options, sizes=a.options.sizes + (tag,)))
-
-    rewrites = (Rewrite("first", lambda s: s.tiled, mark(("first", 1))),
-                Rewrite("never", lambda s: False, mark(("never", 1))),
-                Rewrite("second", lambda s: True, mark(("second", 2))))
-    out = transform(analysed(), rewrites)
-    assert out.rewrites == ("first", "second")
-    assert out.options.sizes == (("first", 1), ("second", 2))
+def test_a_register_tiled_kernel_keeps_its_body_after_each_rewrite():
+    values = run_all((BENCHMARKS / "mm.fut").read_text(), "mm.fut")
+    kernel = values["verify"].versions[0].kernel
+    assert [name for name, _ in kernel.trace] == [ONE_POINT] + [r.name for r in REGISTER_TILING]
+    assert kernel.rewrites == tuple(r.name for r in REGISTER_TILING)
+    last, body = kernel.trace[-1][1], values["lower"].versions[0].kernel.body
+    # the last step is the kernel's body, in the loop that walks grid y's blocks past CUDA's limit
+    assert body[0].var == "tiler_block_y" and body[0].body[:len(last)] == last
 
 
-def test_no_rewrite_leaves_the_analysis_as_it_is():
-    a = analysed()
-    assert transform(a) == a
+def _nodes(body):
+    from tiler import kir
+
+    return [n for s in body for n in kir.walk(s)]

@@ -13,7 +13,7 @@ from tiler.bench.peer import check_twin, load_twin, twin_path
 from tiler.check import check
 from tiler.interp import run
 from tiler.syntax import parse
-from tiler.tune.workload import load_spec, make_inputs, resolve_sizes
+from tiler.workload import load_spec, make_inputs, resolve_sizes
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 TWINNED = [p for p in programs(CORPUS) if twin_path(p).is_file()]

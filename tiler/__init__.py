@@ -4,7 +4,9 @@
 point; `tiler` on the command line is tiler/cli/.
 """
 
-__version__ = "0.1.0"
+from .version import __version__
+
+__all__ = ["__version__", "compile"]
 
 
 def compile(program, **options):  # noqa: A001 - the verb users expect, as in re.compile

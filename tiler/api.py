@@ -51,7 +51,7 @@ class Compiled:
     def sizes_of(self, inputs: dict) -> dict:
         """main's sizes, read from the arrays given (which must agree on them)."""
         from .interp import bind_sizes
-        from .tune.workload import resolve_sizes
+        from .workload import resolve_sizes
 
         missing = [p.name for p in self.program.kernel.params if p.name not in inputs]
         if missing:
@@ -96,7 +96,7 @@ class Compiled:
         from .check.types import Array
         from .interp.values import dtype
         from .runtime import interop
-        from .tune.workload import check_given
+        from .workload import check_given
 
         params = {p.name: p for p in self.program.kernel.params}
         unknown = sorted(set(inputs) - set(params))
@@ -150,7 +150,7 @@ def _compiled(text: str, name: str, options, stem: str = "", applied=None) -> tu
 
     values = run_all(text, name, options, stem=stem)
     check_size_names(values["check"].kernel, options)
-    return values, explain_data(values["analyse"], Source(text, name), values["verify"], applied)
+    return values, explain_data(values["analyse"], Source(text, name), values["verify"], applied, values["versions"])
 
 
 def _program(program, file: str | None) -> tuple[str, str]:

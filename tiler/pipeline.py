@@ -13,26 +13,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .analyse import DEFAULT, analyse
+from . import target
+from .analyse import DEFAULT, Context, analyse
 from .check import check
 from .errors import CompilerBug, PlainError, UserError
 from .kernel import kernel_of
-from .kir.prune import prune
 from .kir.verify import check_module
-from .lower import lower, program_stem
 from .render import render
 from .resources import shipped_program
-from .source import Source
+from .source import Source, program_stem
 from .syntax import deepest, parse
-from .transform import transform
+from .transform import PASS
 from .tree import no_cycle_collection
+from .versions import versions_of
+from .versions.lowering import lower_versions
 
 
 @dataclass(frozen=True)
 class Stage:
     name: str
     description: str
-    run: Callable  # (value of the previous stage, Source, Options) -> value
+    run: Callable  # (value of the previous stage, Source, Context: the user's options and the GPU) -> value
     emit: str  # what `--emit` calls its value
 
 
@@ -43,17 +44,22 @@ STAGES: tuple[Stage, ...] = (
     Stage("kernel", "typed program -> one kernel with every helper inlined, and index reads along a stream's "
                     "position (and a plain loop's along its index, unless --keep-loops) made stream inputs "
                     "(tiler.kernel)",
-          lambda prog, src, opt: kernel_of(prog, *opt.kernel_stage()),
+          lambda prog, src, ctx: kernel_of(prog, *ctx.options.kernel_stage()),
           "kernel"),
     Stage("analyse", "kernel -> variance of every name and a tiling plan with reasons (tiler.analyse)",
-          lambda kernel, src, opt: analyse(kernel, opt), "analysis"),
-    Stage("transform", "analysis -> analysis: the kernel rewritten as the schedule asks (tiler.transform)",
-          lambda analysis, src, opt: transform(analysis), "transformed"),
-    Stage("lower", "analysis -> kernel IR module: each version's loops, loads, shared tiles, copies, barriers "
-                   "(tiler.lower)",
-          lambda analysis, src, opt: _named(lower(analysis, src.name), src), "lowered"),
-    Stage("prune", "kernel IR -> kernel IR without constants nobody reads (tiler.kir.prune)",
-          lambda module, src, opt: module.replace_kernels(prune), "pruned"),
+          lambda kernel, src, ctx: analyse(kernel, ctx.options, ctx.device), "analysis"),
+    Stage("versions", "analysis -> the module's versions as records: each kernel's schedule and flavour (copies, "
+                      "offsets, transposed reads), its launch condition as tests, its rival and stages, and a fold "
+                      "over rows fissioned or why not (tiler.versions)",
+          lambda analysis, src, opt: versions_of(analysis, src.name), "versions"),
+    Stage("lower", "versions -> kernel IR module: each version's kernel lowered (its loops, loads, shared tiles, "
+                   "copies, barriers) under its condition (tiler.versions.lower_versions, tiler.lower)",
+          lambda versions, src, opt: _named(lower_versions(versions), src), "lowered"),
+    Stage("widen", "kernel IR -> kernel IR with each int-by-int product that starts a 64-bit offset one widening "
+                   "multiply (the pass `widen`, tiler.transform.widen)",
+          lambda module, src, opt: PASS["widen"].run(module), "widened"),
+    Stage("prune", "kernel IR -> kernel IR without what reaches no store (the pass `prune`, tiler.transform.prune)",
+          lambda module, src, opt: PASS["prune"].run(module), "pruned"),
     Stage("verify", "kernel IR -> the same, checked: barriers, shared reads, register arrays, vector accesses, "
                     "limits (tiler.kir.verify)",
           lambda module, src, opt: check_module(module), "kir"),
@@ -131,22 +137,25 @@ def symbol_name(name: str | None, flag: str = "--name") -> str:
     return name
 
 
-def run_to(name: str, text: str, file: str = "<input>", options=DEFAULT):
+def run_to(name: str, text: str, file: str = "<input>", options=DEFAULT, device: target.Device = target.DEFAULT_DEVICE):
     """The value of stage `name` for a program's text; user errors carry the source."""
-    return run_all(text, file, options, until=name)[name]
+    return run_all(text, file, options, until=name, device=device)[name]
 
 
-def run_all(text: str, file: str = "<input>", options=DEFAULT, until: str = "render", stem: str = "") -> dict:
+def run_all(text: str, file: str = "<input>", options=DEFAULT, until: str = "render", stem: str = "",
+            device: target.Device = target.DEFAULT_DEVICE) -> dict:
     """Every stage's value up to `until`, by stage name (`stem`: the name in
-    the generated symbols, default the file's). A user error carries the
-    source; a failure after `check` is a compiler bug, except running out of
-    recursion on a program nested DEEP or more: a located user error."""
+    the generated symbols, default the file's; `device`: the GPU planned for,
+    the defaults where none is at hand). A user error carries the source; a
+    failure after `check` is a compiler bug, except running out of recursion
+    on a program nested DEEP or more: a located user error."""
     source = Source(text, file, stem)
+    context = Context(options, device)
     value, values = source.text, {}
     for stage in STAGES:
         try:
             with no_cycle_collection():  # the trees hold no cycles
-                value = stage.run(value, source, options)
+                value = stage.run(value, source, context)
         except UserError as exc:
             raise exc.with_source(source) from None
         except RecursionError as exc:

@@ -121,3 +121,8 @@ class Source:
         start = self.line_starts[line - 1]
         end = self.text.find("\n", start)
         return self.text[start:] if end < 0 else self.text[start:end]
+
+
+def program_stem(file: str) -> str:
+    """The program's name in C identifiers (`benchmarks/mm.fut`: mm; `<stdin>`: stdin)."""
+    return re.sub(r"\W", "_", file.rsplit("/", 1)[-1].rsplit(".", 1)[0]).strip("_") or "kernel"

@@ -5,6 +5,7 @@ and the runtime all read these; nothing else spells CUDA."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 CTYPE = {"f32": "float", "f64": "double", "i32": "int", "i64": "long long", "bool": "bool"}
 SIZEOF = {"float": 4, "double": 8, "int": 4, "long long": 8, "bool": 1}
@@ -26,6 +27,23 @@ SHARED_LIMIT_ANY_GPU = 227 * 1024  # the most a block can have (Hopper, Ampere A
 DYNAMIC_SHARED_ALIGN = 16  # each allocation in the dynamic buffer starts on a 16-byte boundary
 MAX_GRID = {"x": 2**31 - 1, "y": 65535, "z": 65535}
 AXES = ("x", "y", "z")
+
+
+@dataclass(frozen=True)
+class Device:
+    """The GPU a plan is made for: read from the device where one is at hand
+    (runtime.Gpu.described), else these defaults, an H100's or H200's
+    (SXM, sm_90). A plan never reads them from the user's options."""
+
+    name: str = "the default GPU (an H100 or H200, sm_90)"
+    arch: str = ARCH
+    multiprocessors: int = MULTIPROCESSORS  # SMs: how many blocks fill the GPU
+    shared_optin: int = SHARED_LIMIT_ANY_GPU  # the shared memory a block may opt in to (dynamic)
+    register_file: int = REGISTER_FILE  # 32-bit registers an SM has
+    max_registers: int = MAX_REGISTERS  # a thread's most
+
+
+DEFAULT_DEVICE = Device()
 
 # ---- spellings ------------------------------------------------------------------
 

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import target
 from ..check import typed as T
-from .fission import FissionPlan, NoFission, fission_plan
+from .context import Constraints, Context
 from .options import CLI_NAMES, Options, make_options, parse_tile, tile_text
 from .plan import Plan, plan
 from .records import Variance
 from .schedule import BlockPlan, InputPlan, Schedule, StreamPlan, Threshold
 from .variance import variance
 
-__all__ = ["analyse", "Analysis", "Options", "parse_tile", "make_options", "tile_text", "CLI_NAMES", "BlockPlan", "StreamPlan", "InputPlan", "Schedule",
+__all__ = ["analyse", "Analysis", "Options", "Context", "Constraints", "parse_tile", "make_options", "tile_text", "CLI_NAMES", "BlockPlan", "StreamPlan", "InputPlan", "Schedule",
            "Threshold", "DEFAULT"]
 
 
@@ -24,11 +25,13 @@ class Analysis:
     kernel: T.Kernel
     variance: Variance
     plan: Plan
-    options: Options
-    rewrites: tuple[str, ...] = ()  # the transform stage's rewrites that ran, in order
-    # a fold over rows fissioned into a kernel of its pairs' values and one folding them (FissionPlan), or
-    # found and not fissioned (NoFission, its reason); None: the kernel has no such fold
-    fission: "FissionPlan | NoFission | None" = None
+    options: Options  # what the user asked
+    device: target.Device = target.DEFAULT_DEVICE  # the GPU planned for
+
+    @property
+    def context(self) -> Context:
+        """What the plan was made under (the planner's own constraints aside: each schedule records its own)."""
+        return Context(self.options, self.device)
 
     @property
     def schedule(self) -> Schedule:
@@ -50,6 +53,7 @@ class Analysis:
 DEFAULT = Options()
 
 
-def analyse(kernel: T.Kernel, options: Options = DEFAULT) -> Analysis:
+def analyse(kernel: T.Kernel, options: Options = DEFAULT, device: target.Device = target.DEFAULT_DEVICE) -> Analysis:
+    """`device`: the GPU planned for (its SM count, its shared memory)."""
     var = variance(kernel)
-    return Analysis(kernel, var, plan(kernel, var, options), options, fission=fission_plan(kernel, options, analyse))
+    return Analysis(kernel, var, plan(kernel, var, Context(options, device)), options, device)

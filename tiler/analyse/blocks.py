@@ -11,8 +11,8 @@ from itertools import combinations
 
 from .. import target
 from ..check import typed as T
+from .context import Context
 from .interior import UNTILED_INTERIOR
-from .options import Options
 from .records import dims_text
 from .schedule import BlockPlan, StreamPlan
 
@@ -26,12 +26,12 @@ def candidate_spans(rank: int):
             yield tuple(sorted(dims, reverse=True))  # innermost dim on threadIdx.x
 
 
-def block(rank: int, spans: tuple[int, ...], options: Options, kernel: T.Kernel | None = None) -> BlockPlan:
+def block(rank: int, spans: tuple[int, ...], ctx: Context, kernel: T.Kernel | None = None) -> BlockPlan:
     default = DEFAULT_1D if len(spans) == 1 else DEFAULT_2D
     extents = [1] * rank
     thread_axis: list = [None] * rank
     for axis, d in zip(target.AXES, spans):
-        extents[d] = options.tile_for(d, _fit(default, options.known_size(kernel.levels[d].size) if kernel else None))
+        extents[d] = ctx.options.tile_for(d, _fit(default, ctx.known_size(kernel.levels[d].size) if kernel else None))
         thread_axis[d] = axis
     interchanged = len(spans) == 1 and rank > 1 and spans[0] != rank - 1
     return BlockPlan(rank, spans, tuple(extents), tuple(thread_axis), _grid_axes(rank, spans), interchanged, "", 0)

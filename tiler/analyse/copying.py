@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from .. import target
 from ..check.types import element_bytes
-from .options import Options
+from .context import Context
 from .records import StreamSite
 from .schedule import BlockPlan, Coalescing, Copy, InputPlan
 from .views import Views
@@ -26,9 +26,9 @@ def tile_rows(d: InputPlan, block: BlockPlan) -> tuple[int, ...]:
     return tuple(x for x in block.spans if x in d.varies_with)
 
 
-def known_chunks(site: StreamSite, chunk: int, options: Options) -> int | None:
+def known_chunks(site: StreamSite, chunk: int, ctx: Context) -> int | None:
     """The chunks a stream of length known when compiled has (None: known at launch only)."""
-    length = options.known_size(site.stream.length)
+    length = ctx.known_size(site.stream.length)
     return -(-length // chunk) if length is not None else None
 
 
@@ -43,7 +43,7 @@ def fewer_buffers(p: InputPlan, chunks: int | None) -> InputPlan:
     return replace(p, staging=replace(st, buffers=fewer, bytes=st.bytes // st.buffers * fewer))
 
 
-def copy_steps(d: InputPlan, copy: Copy, along: int, elements: int, block: BlockPlan, options: Options,
+def copy_steps(d: InputPlan, copy: Copy, along: int, elements: int, block: BlockPlan, ctx: Context,
                 coalescing: bool, views: Views, asynchronous: bool, contiguous: bool = True) -> tuple[int, int]:
     """(vector width, buffers) of a tile of `elements` whose copy runs `along`
     elements of its coalesced axis a line: pipelined copies (`pipelined`)
@@ -53,9 +53,9 @@ def copy_steps(d: InputPlan, copy: Copy, along: int, elements: int, block: Block
     transposed tile copied across its lines goes element by element); else
     double-buffered where each thread's part of the tile is a constant count
     of copy steps (the prefetch holds them in registers)."""
-    if not pipelined(block, options, coalescing):
+    if not pipelined(block, ctx, coalescing):
         return 1, 1
-    vector = vector_width(d, copy, along, elements, block, options, views)
+    vector = vector_width(d, copy, along, elements, block, ctx, views)
     if asynchronous:
         return vector if contiguous else 1, ASYNC_STAGES
     whole = elements % (block.threads * vector) == 0
@@ -63,7 +63,7 @@ def copy_steps(d: InputPlan, copy: Copy, along: int, elements: int, block: Block
     return vector, 2 if double else 1
 
 
-def asynchronous_copies(decisions, block: BlockPlan, options: Options, coalescing: bool) -> bool:
+def asynchronous_copies(decisions, block: BlockPlan, ctx: Context, coalescing: bool) -> bool:
     """Whether a stream's copies are cp.async (sm_80 on): where the block
     stages its threads' own rows, a pure stream of memory whose few threads
     need many loads in flight, which cp.async keeps without registers; and
@@ -73,7 +73,7 @@ def asynchronous_copies(decisions, block: BlockPlan, options: Options, coalescin
     if block.register is not None and len(block.spans) == 2:  # a micro-tile's: as registers.py decided
         staged = [d for d in decisions if d.refusal is None]
         return block.register.asynchronous and pipelines(staged, lambda d: tile_rows(d, block))
-    if not coalescing or options.no_async or options.single_buffer or block.register is not None:
+    if not coalescing or ctx.options.no_async or ctx.options.single_buffer or block.register is not None:
         return False
     return all(element_bytes(d.array.type) in target.ASYNC_COPY_BYTES for d in decisions if d.refusal is None)
 
@@ -85,7 +85,7 @@ def pipelines(staged: list, rows) -> bool:
                                 for p in staged)
 
 
-def pipelined(block: BlockPlan, options: Options, coalescing: bool) -> bool:
+def pipelined(block: BlockPlan, ctx: Context, coalescing: bool) -> bool:
     """Whether the copies of a stream move vectors and (where a thread's part
     of the tile is a constant count) prefetch the next chunk through
     registers: under a register tile, whose arithmetic hides the loads, and
@@ -94,10 +94,10 @@ def pipelined(block: BlockPlan, options: Options, coalescing: bool) -> bool:
     memory busy, with the few threads such a kernel has."""
     if block.register is not None:
         return True
-    return coalescing and not options.single_buffer
+    return coalescing and not ctx.options.single_buffer
 
 
-def vector_width(d: InputPlan, copy: Copy, along: int, elements: int, block: BlockPlan, options: Options,
+def vector_width(d: InputPlan, copy: Copy, along: int, elements: int, block: BlockPlan, ctx: Context,
             views: Views) -> int:
     """Elements one copy instruction moves: 4 (128 bits of f32 or i32) along
     the copy's coalesced axis when the tile divides into whole vectors for
@@ -105,7 +105,7 @@ def vector_width(d: InputPlan, copy: Copy, along: int, elements: int, block: Blo
     16-byte aligned (its inner sizes multiples of 4), which no launch can
     where an inner size is known and not a multiple."""
     width = 4
-    if options.no_vector or copy.coalescing is not Coalescing.COALESCED:
+    if ctx.no_vector or copy.coalescing is not Coalescing.COALESCED:
         return 1
     if element_bytes(d.array.type) != 4:
         return 1
@@ -113,8 +113,8 @@ def vector_width(d: InputPlan, copy: Copy, along: int, elements: int, block: Blo
         return 1
     found = views.items(d.array)
     inner = found[0].type.shape[1:] if found else ()
-    if any((options.known_size(n) or width) % width for n in inner):
+    if any((ctx.known_size(n) or width) % width for n in inner):
         return 1
-    if any(options.bounded(n) for n in inner):  # a vector past a row's end would read the next row (or past the array)
+    if any(ctx.bounded(n) for n in inner):  # a vector past a row's end would read the next row (or past the array)
         return 1
     return width

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .options import Options
+from .context import Context
 from .schedule import Schedule
 
 UNTILED_INTERIOR = "untiled: a thread past the end of a dimension leaves before the body, so nothing is clamped"
@@ -29,7 +29,7 @@ COALESCING = "one body for every block: unclamped, the copies of rows staged to 
              "(ptxas spills)"
 
 
-def with_interior(schedule: Schedule, options: Options) -> Schedule:
+def with_interior(schedule: Schedule, ctx: Context) -> Schedule:
     """The tiled schedule with the interior decision and why."""
     block = schedule.block
     if block.register is None:
@@ -37,5 +37,5 @@ def with_interior(schedule: Schedule, options: Options) -> Schedule:
     elif schedule.stages_to_coalesce:
         chosen, reason = False, COALESCING
     else:
-        chosen, reason = options.interior, UNCLAMPED if options.interior else CLAMPED
+        chosen, reason = ctx.options.interior, UNCLAMPED if ctx.options.interior else CLAMPED
     return replace(schedule, block=replace(block, interior=chosen, interior_reason=reason))

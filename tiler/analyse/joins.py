@@ -24,7 +24,7 @@ from dataclasses import replace
 
 from ..check import typed as T
 from ..tree import children, descendants
-from .options import Options
+from .context import Context
 from .schedule import BlockPlan, Join, StreamPlan
 from .staging import plan_stream
 from .views import Views, mentions
@@ -56,7 +56,7 @@ def loops_around(kernel: T.Kernel) -> dict[int, tuple[T.Loop, tuple[T.Let, ...]]
 JOIN_CHUNK = 2
 
 
-def with_joins(streams: tuple[StreamPlan, ...], block: BlockPlan, views: Views, options: Options,
+def with_joins(streams: tuple[StreamPlan, ...], block: BlockPlan, views: Views, ctx: Context,
                chunk_limit: int | None = None) -> tuple[StreamPlan, ...]:
     """Each tiled stream that is a loop's body joined with the loop's
     iterations where that is sound and saves barriers (or as --join-rows
@@ -64,25 +64,25 @@ def with_joins(streams: tuple[StreamPlan, ...], block: BlockPlan, views: Views, 
     elements a thread, unless --chunk gave it (or `chunk_limit`, the shared
     memory, bounds it)."""
     loops = loops_around(views.kernel) if views.var.may_hold(T.Loop) else {}
-    return tuple(_joined(s, loops[id(s.site.stream)], block, views, options, chunk_limit)
+    return tuple(_joined(s, loops[id(s.site.stream)], block, views, ctx, chunk_limit)
                  if s.tiled and id(s.site.stream) in loops else s for s in streams)
 
 
-def _joined(s: StreamPlan, around, block: BlockPlan, views: Views, options: Options,
+def _joined(s: StreamPlan, around, block: BlockPlan, views: Views, ctx: Context,
             chunk_limit: int | None) -> StreamPlan:
     loop, lets = around
     length = s.site.stream.length
     refusal = unsound(s, loop, lets, views.kernel)
     sound = refusal is None
-    if refusal is None and options.join_rows is False:
+    if refusal is None and ctx.options.join_rows is False:
         refusal = "rows apart (--no-join-rows)"
-    if refusal is None and options.join_rows is None:
-        refusal = _saves_nothing(s, options.known_size(length))
+    if refusal is None and ctx.options.join_rows is None:
+        refusal = _saves_nothing(s, ctx.known_size(length))
     if refusal is not None:
         return replace(s, join=Join(loop, length, False, refusal, sound))
     # staged again for the joined stream: its chunk, and scalar copies (a chunk's elements lie in several
     # rows, so no vector of them is one load)
-    joined = replace(options, chunk=options.chunk or JOIN_CHUNK * block.threads, no_vector=True)
+    joined = ctx.constrained(join_chunk=ctx.chunk or JOIN_CHUNK * block.threads)
     return replace(plan_stream(s.site, block, views, joined, chunk_limit, joined=True),
                    join=Join(loop, length, True, JOINED))
 

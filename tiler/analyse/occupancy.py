@@ -17,18 +17,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .options import Options
+from .context import Context
 from .registers import shares_every_tile
 from .schedule import Schedule
 
 ONE_BLOCK = 1
 
 
-def with_occupancy(schedule: Schedule, options: Options) -> Schedule:
+def with_occupancy(schedule: Schedule, ctx: Context) -> Schedule:
     """The tiled schedule with the blocks an SM its kernel asks for, and why."""
     block = schedule.block
-    if options.min_blocks is not None:
-        given = options.min_blocks or None  # 0: ptxas's own choice
+    if ctx.options.min_blocks is not None:
+        given = ctx.options.min_blocks or None  # 0: ptxas's own choice
         why = f"{given} block(s) an SM, as --min-blocks gives" if given else "ptxas's own register choice " \
               "(--min-blocks 0)"
         return replace(schedule, block=replace(block, min_blocks=given, min_blocks_reason=why))

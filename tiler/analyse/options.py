@@ -1,6 +1,7 @@
 """What the user steers about a plan (`--tile`, `--no-tile`, `--max-shared`,
 `--size`, `--threshold` and the ablations); `explain`, `compile` and `bench`
-share one `Options` so that explain shows exactly what compile does."""
+share one `Options` so that explain shows exactly what compile does. The
+GPU's facts and the planner's own constraints are apart (context.py)."""
 from __future__ import annotations
 
 import numbers
@@ -18,9 +19,6 @@ MAX_CHUNK = 4096  # the longest chunk --chunk takes (one line of 4096 f32 is 16 
 MAX_REGISTER_TILE = 64  # points a thread along a dimension
 
 
-SET_BY_TILER = ("multiprocessors", "device_shared", "bounds")  # never the user's: the GPU's, the plan's
-
-
 class Takes(Enum):
     """What a plan option takes, hence its command-line form and its check."""
 
@@ -29,6 +27,33 @@ class Takes(Enum):
     WHOLE = "a whole number"  # --chunk K
     TILE = "sizes per dimension"  # --tile N|N0,N1,...
     TABLE = "size names to whole numbers"  # --size NAME=N, repeatable
+
+
+class Family(Enum):
+    """The tuner's families of plan options, in the order it searches them
+    (the order the plan decides them in): each family's values are tried
+    together, with the best of the others fixed (tune/autotune.py)."""
+
+    SPLIT = "split"
+    TILE = "tile"
+    CHUNK = "chunk"
+    REGISTER_TILE = "register_tile"
+    PACK = "pack"
+    BUFFERING = "buffering"
+    TRANSPOSE = "transpose"
+    JOIN_ROWS = "join_rows"
+    UNROLL = "unroll"
+    INTERIOR = "interior"
+    MIN_BLOCKS = "min_blocks"
+
+
+@dataclass(frozen=True)
+class Ablation:
+    """A variant of `tiler bench --ablate`: the option set to `value`, which
+    removes (or, where the plan leaves it out, adds) one technique."""
+
+    label: str
+    value: object = True
 
 
 @dataclass(frozen=True)
@@ -46,7 +71,10 @@ class Option:
     valid: Callable[[int], bool] | None = None  # WHOLE: a test beyond least..most
     words: str = ""  # WHOLE: the values it takes, for the message and the docs
     hint: str = ""
-    tuned: bool = False  # a tuning file may set it (the tuner varies it)
+    tuned: bool = False  # a tuning file may set it (so may one for any option of a `family`)
+    family: Family | None = None  # the tuner's family it is searched in
+    tries: tuple = ()  # the values the tuner tries for it (where the kernel's shape does not decide them)
+    ablation: Ablation | None = None  # its variant in `tiler bench --ablate`
     steers: bool = True  # it chooses (part of) the schedule: the launch then runs it without a race
     contradicts: tuple[str, ...] = ()  # options that may not be given with it
     short: str = ""  # a one-letter spelling too (`-s`, as run, bench and tune spell --size)
@@ -56,14 +84,21 @@ def _option(default, takes: Takes, flag: str, help: str, **how):
     return field(default=default, metadata={"option": Option(takes, flag, help, **how)})
 
 
+def _ablation(label: str, value=True):
+    """A field that is no plan option (no flag, not in the API) but a variant of `bench --ablate`."""
+    return field(default=False, metadata={"ablation": Ablation(label, value)})
+
+
 @dataclass(frozen=True)
 class Options:
-    """The plan options (fields with an `Option`), then what the commands
-    fill in from the GPU and what the plan itself decides."""
+    """What the user asks of a plan: the plan options (fields with an
+    `Option`) and the bench's ablations. What the GPU is (target.Device) and
+    what the planner fixes for itself (context.Constraints) are not here."""
 
     tile: tuple = _option((), Takes.TILE, "--tile", "Threads a block spans along every dimension (N), or per "
                           "dimension, outermost first ('_' keeps the default).", metavar="N|N0,N1,...",
-                          most=target.MAX_THREADS_PER_BLOCK, tuned=True)
+                          most=target.MAX_THREADS_PER_BLOCK, family=Family.TILE,
+                          ablation=Ablation("tile 16", (16,)))
     no_tile: bool = _option(False, Takes.FLAG, "--no-tile", "Plan the untiled kernel.",
                             contradicts=("tile", "register_tile", "lanes", "several_blocks", "no_register_tile",
                                          "chunk", "unroll", "pack", "interior", "single_buffer", "double_buffer",
@@ -74,22 +109,25 @@ class Options:
                                      metavar="BYTES", most=target.SHARED_LIMIT_ANY_GPU, steers=False,
                                      words=f"between 0 and {target.SHARED_LIMIT_ANY_GPU} bytes: no GPU gives a "
                                      "block more shared memory")
-    # ablations (the design note's observations; `tiler bench --ablate`):
-    copy_along_chunk: bool = False  # lay the chunk on threadIdx.x even where that is uncoalesced
-    row_major_tiles: bool = False  # never transpose a tile (and never pad it)
+    # ablations alone (the design note's observations; `tiler bench --ablate`):
+    copy_along_chunk: bool = _ablation("uncoalesced copy")  # lay the chunk on threadIdx.x even where uncoalesced
+    row_major_tiles: bool = _ablation("row-major tiles, no padding")  # never transpose a tile (and never pad it)
     no_register_tile: bool = _option(False, Takes.FLAG, "--no-register-tile", "One point a thread (no register "
-                                     "tile).", tuned=True,
-                                     contradicts=("register_tile", "double_buffer"))
+                                     "tile).", family=Family.REGISTER_TILE,
+                                     contradicts=("register_tile", "double_buffer"),
+                                     ablation=Ablation("no register tile"))
     no_vector: bool = _option(False, Takes.FLAG, "--no-vector", "Scalar global copies (no 128-bit loads).",
-                              tuned=True)
+                              tuned=True, ablation=Ablation("no vector loads"))
     single_buffer: bool = _option(False, Takes.FLAG, "--single-buffer", "No double buffering of a register-tiled "
-                                  "kernel's shared tiles.", tuned=True, contradicts=("double_buffer",))
+                                  "kernel's shared tiles.", family=Family.BUFFERING, tries=(True,),
+                                  contradicts=("double_buffer",))
     double_buffer: bool = _option(False, Takes.FLAG, "--double-buffer", "Double-buffer a register-tiled kernel's "
                                   "shared tiles through registers (not cp.async), even past the register budget.",
-                                  tuned=True)
+                                  family=Family.BUFFERING, tries=(True,), ablation=Ablation("double buffering"))
     register_tile: tuple = _option((), Takes.TILE, "--register-tile", "Points a thread computes along every "
                                    "dimension (N), or per dimension, outermost first (1: none); instead of the "
-                                   "plan's choice.", metavar="N|N0,N1,...", most=MAX_REGISTER_TILE, tuned=True)
+                                   "plan's choice.", metavar="N|N0,N1,...", most=MAX_REGISTER_TILE,
+                                   family=Family.REGISTER_TILE)
     sizes: tuple = _option((), Takes.TABLE, "--size", "A size known in advance (repeatable): a block need not be "
                            "wider than its dimension. The kernel still works for any size.", metavar="NAME=N", short="-s",
                            steers=False)
@@ -99,46 +137,58 @@ class Options:
     chunk: int | None = _option(None, Takes.WHOLE, "--chunk", "Elements a tiled stream copies into shared memory "
                                 "at once, instead of the plan's choice (halved while the tiles do not fit "
                                 "--max-shared).", metavar="K", least=1, most=MAX_CHUNK,
-                                words=f"a chunk is between 1 and {MAX_CHUNK} elements", tuned=True)
+                                words=f"a chunk is between 1 and {MAX_CHUNK} elements", family=Family.CHUNK,
+                                tries=(8, 16, 32, 64, 128, 256, 512))
     no_coalesce: bool = _option(False, Takes.FLAG, "--no-coalesce", "Leave rows each thread walks alone in global "
-                                "memory (no staging for coalescing).", tuned=True)
+                                "memory (no staging for coalescing).", tuned=True,
+                                ablation=Ablation("rows in place (no coalescing)"))
     transpose: bool | None = _option(None, Takes.EITHER, "--transpose", "Have the launch transpose the arrays "
                                      "whose rows threads walk alone, wherever it can (instead of staging the rows "
                                      "in shared memory), or never; by default where the rows cannot be staged and "
-                                     "are long enough to pay.", tuned=True)
+                                     "are long enough to pay.", family=Family.TRANSPOSE, tries=(True, False),
+                                     ablation=Ablation("rows transposed by the launch"))
     no_promote: bool = _option(False, Takes.FLAG, "--no-promote", "Leave index reads along a stream's position "
                                "(B[kk + k, j]) as reads, and loops over whole arrays as loops: make no stream "
-                               "inputs of them.")
+                               "inputs of them.", ablation=Ablation("index reads in place (no promotion)"))
     keep_loops: bool = _option(False, Takes.FLAG, "--keep-loops", "Leave a plain loop that walks arrays whole "
                                "along its index a loop. By default it is read as a stream over them, so that the "
                                "plan can stage them (a mat-vec or a matrix product written with a loop gets the "
                                "plan of the same program written with streamSeq).", steers=False)
     unroll: int | None = _option(None, Takes.WHOLE, "--unroll", "Unroll the loop over a staged chunk N times (1: "
                                  "never); by default the compiler decides.", metavar="N", least=1, most=MAX_UNROLL,
-                                 words=f"between 1 (never unroll) and {MAX_UNROLL}", tuned=True)
+                                 words=f"between 1 (never unroll) and {MAX_UNROLL}", family=Family.UNROLL,
+                                 tries=(1, 2, 4, 8, 16, 32, 64),
+                                 ablation=Ablation("no unrolling of a chunk's loop (--unroll 1)", 1))
     pack: bool = _option(False, Takes.FLAG, "--pack", "Interleave staged inputs read at the same index in one "
-                         "shared array (one vector read a step).", tuned=True)
+                         "shared array (one vector read a step).", family=Family.PACK, tries=(True,),
+                         ablation=Ablation("packed tiles"))
     join_rows: bool | None = _option(None, Takes.EITHER, "--join-rows", "Stream the rows a loop picks each "
                                      "iteration (a gather: lavaMD's neighbour boxes) end to end, so that a chunk "
                                      "copies several short rows between one pair of barriers; or keep one stream "
-                                     "a row [default: where it saves barriers].", tuned=True)
+                                     "a row [default: where it saves barriers].", family=Family.JOIN_ROWS,
+                                     ablation=Ablation("a loop's rows streamed apart (--no-join-rows)", False))
     no_async: bool = _option(False, Takes.FLAG, "--no-async", "Copy a stream's tiles through registers instead of "
                              "by cp.async (the pipeline of the rows a block stages to coalesce, and of a 2-D "
-                             "register tile's tiles of rows).", tuned=True)
+                             "register tile's tiles of rows).", family=Family.BUFFERING, tries=(True,),
+                             ablation=Ablation("no cp.async (prefetch through registers)"))
     fast_math: bool = _option(False, Takes.FLAG, "--fast-math", "Use the hardware approximations of sin, cos, exp, "
                               "log, pow, sqrt, rsqrt and f32 division, and reorder float sums and products into "
-                              "multiply-adds (faster; results differ from IEEE rounding).", steers=False)
+                              "multiply-adds (faster; results differ from IEEE rounding).", steers=False,
+                              ablation=Ablation("fast math"))
     interior: bool = _option(False, Takes.FLAG, "--interior", "Give blocks wholly inside every dimension a copy of "
                              "the body without the bounds clamps and store guards (the blocks at the edges keep "
-                             "them).", tuned=True)
+                             "them).", family=Family.INTERIOR, tries=(True,),
+                             ablation=Ablation("interior blocks without clamps"))
     min_blocks: int | None = _option(None, Takes.WHOLE, "--min-blocks", "Blocks an SM must hold at once "
                                      "(__launch_bounds__), which caps a thread's registers; 0 leaves it to ptxas "
                                      "[default: the plan's choice].", metavar="N", most=MAX_MIN_BLOCKS,
                                      words=f"between 0 (ptxas chooses) and {MAX_MIN_BLOCKS} blocks an SM",
-                                     tuned=True)
+                                     family=Family.MIN_BLOCKS, tries=(0, 1, 2, 3, 4),
+                                     ablation=Ablation("ptxas's register choice (--min-blocks 0)", 0))
     no_split: bool = _option(False, Takes.FLAG, "--no-split", "Never share a row's reductions among threads: one "
-                             "thread a point computes the lets between map levels itself.", tuned=True,
-                             contradicts=("lanes", "several_blocks"))
+                             "thread a point computes the lets between map levels itself.", family=Family.SPLIT,
+                             tries=(True,), contradicts=("lanes", "several_blocks"),
+                             ablation=Ablation("a thread a point, reductions not split (--no-split)"))
     no_fission: bool = _option(False, Takes.FLAG, "--no-fission", "Never fission a fold over rows (an argmin over "
                                "centres) into a kernel computing every (point, row) pair's value and one folding "
                                "them.", steers=False)
@@ -147,25 +197,22 @@ class Options:
                                 least=target.WARP, most=target.MAX_THREADS_PER_BLOCK,
                                 valid=lambda n: n % target.WARP == 0,
                                 words=f"threads a row are whole warps, from {target.WARP} to "
-                                f"{target.MAX_THREADS_PER_BLOCK}", hint="give 32, 64, ..., 1024", tuned=True)
+                                f"{target.MAX_THREADS_PER_BLOCK}", hint="give 32, 64, ..., 1024", family=Family.SPLIT,
+                                tries=(32, 64, 128, 256, 512, 1024),
+                                ablation=Ablation("a block of 1024 a row, never several (--lanes 1024)", 1024))
     several_blocks: bool = _option(False, Takes.FLAG, "--several-blocks", "Run split rows by several blocks each "
                                    "(of --lanes threads, else 256; a kernel each reduction), whatever the rows' "
-                                   "count and length.", tuned=True)
+                                   "count and length.", family=Family.SPLIT, tries=(True,))
     no_launch_timing: bool = _option(False, Takes.FLAG, "--no-launch-timing", "Run the version the cost model picks "
                                      "at every launch, without timing it against the untiled kernel the first time "
                                      "the launch meets a set of sizes.", steers=False)
-    multiprocessors: int = target.MULTIPROCESSORS  # the GPU's SM count (bench and tune read the device's)
-    device_shared: int = target.SHARED_LIMIT_ANY_GPU  # the most a block can opt in to (bench and tune read the GPU's)
-    # (size name, N): row lengths known only at launch that the plan takes as at most N (plan.py: _bounded);
-    # the plan's own choice, never the user's: its kernel runs only where the launch finds them so
-    bounds: tuple = ()
 
     def steers_schedule(self) -> bool:
         """Some option chooses the schedule, or a part of it, instead of the
         plan (an ablation, a tile, a tuned parameter): the launch then runs
         what was asked for, never timing it against the untiled kernel."""
         return any(getattr(self, f.name) != f.default for f in fields(self)
-                   if f.name not in SET_BY_TILER and ("option" not in f.metadata or f.metadata["option"].steers))
+                   if "option" not in f.metadata or f.metadata["option"].steers)
 
     def kernel_stage(self) -> tuple[bool, bool, bool]:
         """How stage `kernel` builds the kernel (kernel_of's promote, loops,
@@ -178,29 +225,10 @@ class Options:
         the first time it meets a set of sizes, and runs the faster from then on."""
         return not (self.no_launch_timing or self.steers_schedule())
 
-    def shared_limit(self, pipelined: bool = False) -> int:
-        """The shared memory a block may use: --max-shared's, else 48 KiB
-        (static shared memory, on every GPU), but up to the GPU's opt-in
-        limit for a register tile copied by cp.async: its stages are what
-        hides the loads, and two stages do worse than no cp.async at all."""
-        if self.max_shared is not None:
-            return self.max_shared
-        return self.device_shared if pipelined else SHARED_LIMIT
-
     def known_size(self, size) -> int | None:
         if isinstance(size, int):
             return size
         return dict(self.sizes).get(getattr(size, "name", None))
-
-    def bounded(self, size) -> bool:
-        """Whether the plan takes a bound for this size (known only at launch)."""
-        return self.known_size(size) is None and self.row_length(size) is not None
-
-    def row_length(self, size) -> int | None:
-        """A row's length as a shared tile is sized: known (`known_size`),
-        else the bound the plan assumes for it, else None."""
-        known = self.known_size(size)
-        return known if known is not None else dict(self.bounds).get(getattr(size, "name", None))
 
     def tile_for(self, dim: int, default: int) -> int:
         """One size applies to every dimension; several are per dimension, outermost first."""
@@ -232,7 +260,16 @@ def tile_text(sizes: tuple) -> str:
 # the plan options, in the order the command line's help lists them: name -> how it is given
 OPTIONS: dict[str, Option] = {f.name: f.metadata["option"] for f in fields(Options) if "option" in f.metadata}
 CLI_NAMES = {name: o.flag for name, o in OPTIONS.items()}  # how the command line names each option
-TUNED = tuple(name for name, o in OPTIONS.items() if o.tuned)  # the plan options a tuning file may set
+TUNED = tuple(name for name, o in OPTIONS.items() if o.tuned or o.family)  # the plan options a tuning file may set
+# `tiler bench --ablate`'s variants, in the order the options are declared: each sets one field
+ABLATIONS: dict[str, dict] = {a.label: {f.name: a.value} for f in fields(Options)
+                              if (a := f.metadata.get("ablation") or getattr(f.metadata.get("option"), "ablation",
+                                                                               None))}
+
+
+def family_members(family: Family) -> tuple[str, ...]:
+    """The plan options of a tuner's family, in the order they are declared."""
+    return tuple(name for name, o in OPTIONS.items() if o.family is family)
 
 
 def make_options(names: dict | None = None, pair=lambda what, name, value: f"{what} {name}={value}",

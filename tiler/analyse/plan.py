@@ -19,10 +19,11 @@ from ..errors import PlainError
 from . import cost
 from .blocks import block as make_block
 from .blocks import candidate_spans, untiled_block, why_block
+from .context import Context
 from .interior import with_interior
 from .joins import with_joins
 from .occupancy import with_occupancy
-from .options import Options, tile_text
+from .options import tile_text
 from .records import Variance
 from .reductions import Split, split_plan
 from .registers import grid_blocks, register_block, register_tile, synchronous
@@ -50,61 +51,61 @@ class Plan:
     unbounded: "Plan | None" = None
 
 
-def plan(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
-    tiling = _tiling(kernel, var, options)
-    if options.no_tile:
+def plan(kernel: T.Kernel, var: Variance, ctx: Context) -> Plan:
+    tiling = _tiling(kernel, var, ctx)
+    if ctx.options.no_tile:
         return tiling
-    split = replace(tiling, split=split_plan(kernel, var, options, tiling.schedule))
+    split = replace(tiling, split=split_plan(kernel, var, ctx, tiling.schedule))
     if split.split is not None and split.split.active:  # rows shared among threads: their launches keep that, whatever the row lengths
         return split
-    bounded = _bounded(kernel, var, options, tiling)
-    return split if bounded is tiling else replace(bounded, split=split_plan(kernel, var, options, bounded.schedule))
+    bounded = _bounded(kernel, var, ctx, tiling)
+    return split if bounded is tiling else replace(bounded, split=split_plan(kernel, var, ctx, bounded.schedule))
 
 
-def _tiling(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
+def _tiling(kernel: T.Kernel, var: Variance, ctx: Context) -> Plan:
     rank = len(kernel.levels)
     views = Views(kernel, var)
-    untiled = _untiled(var, rank, "tiling is off (--no-tile)" if options.no_tile else "the untiled fallback", views,
-                       options)
-    if options.no_tile:
+    untiled = _untiled(var, rank, "tiling is off (--no-tile)" if ctx.options.no_tile else "the untiled fallback", views,
+                       ctx)
+    if ctx.options.no_tile:
         return Plan(untiled, (untiled,), untiled, ())
-    _check_given(options, rank)
+    _check_given(ctx, rank)
     ranked = []
     for spans in candidate_spans(rank):
-        block = make_block(rank, spans, options, kernel)
-        if block.threads > target.MAX_THREADS_PER_BLOCK and len(options.tile) == 1:
+        block = make_block(rank, spans, ctx, kernel)
+        if block.threads > target.MAX_THREADS_PER_BLOCK and len(ctx.options.tile) == 1:
             continue  # one --tile N for every dimension: N x N is too many, so 2-D blocks are out
         if block.threads > target.MAX_THREADS_PER_BLOCK:  # sizes given per dimension: the user's block
             shape = " x ".join(str(block.extents[d]) for d in reversed(block.spans))
-            raise PlainError(f"--tile {tile_text(options.tile)}: a block of {shape} threads has {block.threads:,}; "
+            raise PlainError(f"--tile {tile_text(ctx.options.tile)}: a block of {shape} threads has {block.threads:,}; "
                              f"a block has at most {target.MAX_THREADS_PER_BLOCK:,}",
                              "give smaller sizes, or one per dimension (`_` keeps the default)")
-        schedule = _schedule(block, var, views, options)
-        ranked.append(((schedule.cost + apart_loads(block, kernel, views, options), len(spans), [-d for d in spans]),
+        schedule = _schedule(block, var, views, ctx)
+        ranked.append(((schedule.cost + apart_loads(block, kernel, views, ctx), len(spans), [-d for d in spans]),
                        schedule))
     ranked.sort(key=lambda kv: kv[0])
     candidates = tuple(s for _, s in ranked)
     if not candidates:
         reason = f"every block the tile sizes allow has more than {target.MAX_THREADS_PER_BLOCK} threads"
-        fallback = _untiled(var, rank, reason, views, options)
+        fallback = _untiled(var, rank, reason, views, ctx)
         return Plan(fallback, (), fallback, ())
     best = candidates[0]
     if not best.tiled:
         reason = "no streamed input can be staged in shared memory" if var.streams else "the kernel has no streamSeq"
         streams = tuple(_left_untiled(_real_obstacle(candidates, n), untiled.streams[n])
                         for n in range(len(best.streams)))
-        chosen = Schedule(untiled_block(rank, reason), streams, cost.loads(streams), math=math_of(options))
-        chosen = replace(chosen, slabs=row_candidates(chosen, kernel, views, options))
-        chosen = transpositions(chosen, kernel, views, options)
+        chosen = Schedule(untiled_block(rank, reason), streams, cost.loads(streams), math=math_of(ctx))
+        chosen = replace(chosen, slabs=row_candidates(chosen, kernel, views, ctx))
+        chosen = transpositions(chosen, kernel, views, ctx)
         return Plan(chosen, candidates, chosen, ())
-    narrow = _coalescing_block(best, views, options)
+    narrow = _coalescing_block(best, views, ctx)
     reason = "; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few " \
              "threads, and small blocks spread them over every SM" if narrow.block.narrowed else ""
-    best = _completed(narrow, reason, kernel, views, options)
+    best = _completed(narrow, reason, kernel, views, ctx)
     candidates = (best,) + candidates[1:]
-    fewer = _fewer_points(best, narrow, reason, kernel, views, options)
+    fewer = _fewer_points(best, narrow, reason, kernel, views, ctx)
     limits = cost.thresholds(fewer or best, untiled, {lv.dim: lv.size for lv in kernel.levels},
-                             dict(options.thresholds), frozenset(kernel.sizes))
+                             dict(ctx.options.thresholds), frozenset(kernel.sizes))
     return Plan(best, candidates, untiled, limits, fewer)
 
 
@@ -115,16 +116,16 @@ def _tiling(kernel: T.Kernel, var: Variance, options: Options) -> Plan:
 ROW_BOUND = 64
 
 
-def _bounded(kernel: T.Kernel, var: Variance, options: Options, tiling: Plan) -> Plan:
+def _bounded(kernel: T.Kernel, var: Variance, ctx: Context, tiling: Plan) -> Plan:
     """Where rows the plan would stage have a length known only at launch,
     the plan made with those lengths taken as at most ROW_BOUND, if it costs
     less (its rows' loads priced alike): its tiles hold rows that long, its
     copies stop at the row's real end, and the launch runs it only where no
     row is longer (the plan without the bound runs the others)."""
-    names = _launch_row_lengths(var, tiling.schedule, options)
+    names = _launch_row_lengths(var, tiling.schedule, ctx)
     if not names:
         return tiling
-    within = replace(options, bounds=tuple((n, ROW_BOUND) for n in sorted(names)))
+    within = ctx.constrained(bounds=tuple((n, ROW_BOUND) for n in sorted(names)))
     bounded = _tiling(kernel, var, within)
     taken = frozenset(names)
 
@@ -134,7 +135,7 @@ def _bounded(kernel: T.Kernel, var: Variance, options: Options, tiling: Plan) ->
         return tiling
     views = Views(kernel, var)  # ranked as _tiling ranks candidates: the streams' loads and the rows read apart
     now = bounded.schedule.cost + apart_loads(bounded.schedule.block, kernel, views, within)
-    before = _priced_at(tiling.schedule, taken, ROW_BOUND) + apart_loads(tiling.schedule.block, kernel, views, options)
+    before = _priced_at(tiling.schedule, taken, ROW_BOUND) + apart_loads(tiling.schedule.block, kernel, views, ctx)
     if tiling.schedule.tiled and now >= before:
         return tiling  # the bound saves no loads the plan does not already
     return replace(bounded, schedule=mark(bounded.schedule), fewer=mark(bounded.fewer),
@@ -151,26 +152,26 @@ def _priced_at(schedule: Schedule, names: frozenset, length: int) -> float:
     return cost.loads(tuple(replace(s, inputs=tuple(priced(p) for p in s.inputs)) for s in schedule.streams))
 
 
-def _launch_row_lengths(var: Variance, schedule: Schedule, options: Options) -> set[str]:
+def _launch_row_lengths(var: Variance, schedule: Schedule, ctx: Context) -> set[str]:
     """The sizes known only at launch that are the row lengths of chunks of
     rows the streams read, or of rows threads read whole (slabs.py)."""
     rows = [i.param.type.shape[1] for s in var.streams for i in s.inputs
             if isinstance(i.param.type, Array) and i.param.type.rank == 2]
     rows += [r.array.type.shape[1] for r in schedule.slabs if r.length is None]
-    return {r.name for r in rows if not isinstance(r, int) and options.known_size(r) is None}
+    return {r.name for r in rows if not isinstance(r, int) and ctx.known_size(r) is None}
 
 
-def _completed(plain: Schedule, reason: str, kernel: T.Kernel, views: Views, options: Options) -> Schedule:
+def _completed(plain: Schedule, reason: str, kernel: T.Kernel, views: Views, ctx: Context) -> Schedule:
     """A candidate made whole: its register tile and the rows its threads
     read whole (_with_rows), the transpositions, interior blocks, blocks an SM."""
-    best, narrowed = _with_rows(plain, kernel, views, options)
+    best, narrowed = _with_rows(plain, kernel, views, ctx)
     reason = why_block(best.block, best.streams) + reason + narrowed
-    best = transpositions(replace(best, block=replace(best.block, reason=reason)), kernel, views, options)
-    return with_occupancy(with_interior(best, options), options)
+    best = transpositions(replace(best, block=replace(best.block, reason=reason)), kernel, views, ctx)
+    return with_occupancy(with_interior(best, ctx), ctx)
 
 
 def _fewer_points(best: Schedule, plain: Schedule, reason: str, kernel: T.Kernel, views: Views,
-                  options: Options) -> Schedule | None:
+                  ctx: Context) -> Schedule | None:
     """The schedule with one point a thread, where the best one gives each
     thread several (a coarsened 1-D block, a 2-D register tile) and how many
     blocks its grid has is known only at launch: a grid of too few blocks
@@ -179,10 +180,10 @@ def _fewer_points(best: Schedule, plain: Schedule, reason: str, kernel: T.Kernel
     8 blocks for 132 SMs, 2.5x slower than untiled). The launch picks between
     them with the SM count (lower.py, registers.fills)."""
     points = {d: best.block.points(d) for d in best.block.spans}
-    if best.block.register is None or options.register_tile or best.transposed or best.block.interior \
-            or grid_blocks(kernel, points, options) is not None:
+    if best.block.register is None or ctx.options.register_tile or best.transposed or best.block.interior \
+            or grid_blocks(kernel, points, ctx) is not None:
         return None
-    fewer = _completed(plain, reason, kernel, views, replace(options, no_register_tile=True))
+    fewer = _completed(plain, reason, kernel, views, ctx.constrained(one_point=True))
     if not fewer.tiled or fewer.transposed:
         return None
     return replace(fewer, block=replace(fewer.block, register_reason=(
@@ -190,54 +191,54 @@ def _fewer_points(best: Schedule, plain: Schedule, reason: str, kernel: T.Kernel
         "block")))
 
 
-def math_of(options: Options) -> Math:
-    return Math.FAST if options.fast_math else Math.IEEE
+def math_of(ctx: Context) -> Math:
+    return Math.FAST if ctx.options.fast_math else Math.IEEE
 
 
 MIN_CHUNK = 8  # below this a chunk's two barriers cost more than its tiles save
 
 
-def _check_given(options: Options, rank: int) -> None:
+def _check_given(ctx: Context, rank: int) -> None:
     """Per-dimension --tile and --register-tile name at most the kernel's dimensions."""
-    for flag, sizes in (("--tile", options.tile), ("--register-tile", options.register_tile)):
+    for flag, sizes in (("--tile", ctx.options.tile), ("--register-tile", ctx.options.register_tile)):
         if len(sizes) > max(rank, 1) and len(sizes) > 1:
             raise PlainError(f"{flag} {tile_text(sizes)}: {len(sizes)} sizes for a kernel of {rank} dimension"
                              f"{'s' if rank > 1 else ''}", "give one size a dimension, outermost first, or one for all")
 
 
-def _schedule(block, var: Variance, views: Views, options: Options) -> Schedule:
+def _schedule(block, var: Variance, views: Views, ctx: Context) -> Schedule:
     """Every stream staged as far as it can be under `block`, within the shared-memory limit."""
-    streams = _settled(tuple(plan_stream(s, block, views, options) for s in var.streams), block, views, options)
+    streams = _settled(tuple(plan_stream(s, block, views, ctx) for s in var.streams), block, views, ctx)
     shared = sum(s.shared_bytes for s in streams)
-    limit = options.shared_limit(block.pipelined)
+    limit = ctx.shared_limit(block.pipelined)
     if shared > limit and block.pipelined:  # the stages go before the tiles shrink: shorter chunks cost more
-        return _schedule(replace(block, register=synchronous(block.register, block.threads, options)), var, views,
-                         options)
-    if shared > limit and _narrows(block, streams, options):
+        return _schedule(replace(block, register=synchronous(block.register, block.threads, ctx)), var, views,
+                         ctx)
+    if shared > limit and _narrows(block, streams, ctx):
         # _coalescing_block narrows this block for its threads' rows anyway: the narrow block is the one that
         # must fit (two f64 rows a thread: 256 threads need 122,880 bytes even in chunks of 8, 16 threads 26,112)
-        return _schedule(_narrow_for_rows(block), var, views, options)
+        return _schedule(_narrow_for_rows(block), var, views, ctx)
     full = _chunk_of(streams)
-    if shared > limit and options.chunk is None and _narrowed_never(block, streams, options):
+    if shared > limit and ctx.chunk is None and _narrowed_never(block, streams, ctx):
         # rows staged only to coalesce take a block's rows of tile each, and a block whose other tiles many
         # threads share is not narrowed for them (_coalescing_block): rather than shorter chunks for every
         # stream (a fuzzed kernel: chunks of 8 beside 256 rows of 8, 0.14x untiled), the rows stay in place
         # (a --chunk the user gave is halved to fit instead, as it was asked for); chunks shrink first only
         # while each row's line keeps the COALESCE_LINE bytes its copies need (f64: 32 elements)
-        streams, shared = _halved(streams, shared, limit, _line_chunk(streams), block, var, views, options)
+        streams, shared = _halved(streams, shared, limit, _line_chunk(streams), block, var, views, ctx)
         if shared > limit:
-            apart = _settled(tuple(plan_stream(s, block, views, options, coalesce=False) for s in var.streams),
-                             block, views, options)
+            apart = _settled(tuple(plan_stream(s, block, views, ctx, coalesce=False) for s in var.streams),
+                             block, views, ctx)
             if sum(s.shared_bytes for s in apart) <= limit:
                 streams, shared, full = apart, sum(s.shared_bytes for s in apart), _chunk_of(apart)
-    streams, shared = _halved(streams, shared, limit, MIN_CHUNK, block, var, views, options)  # smaller, then none
+    streams, shared = _halved(streams, shared, limit, MIN_CHUNK, block, var, views, ctx)  # smaller, then none
     chunk = _chunk_of(streams)
     if shared > limit:
         streams = tuple(over_limit(s, shared, limit) for s in streams)
         shared = 0
     elif chunk < full:
         streams = _shortened(streams, full, limit)
-    return Schedule(replace(block, shared_bytes=shared), streams, cost.loads(streams), math=math_of(options))
+    return Schedule(replace(block, shared_bytes=shared), streams, cost.loads(streams), math=math_of(ctx))
 
 
 def _chunk_of(streams) -> int:
@@ -251,7 +252,7 @@ def _shortened(streams, full: int, limit: int, beside: str = "") -> tuple[Stream
     return tuple(replace(s, reason=f"{s.reason}; {why}") if s.tiled else s for s in streams)
 
 
-def _halved(streams, shared: int, limit: int, floor: int, block, var: Variance, views: Views, options: Options):
+def _halved(streams, shared: int, limit: int, floor: int, block, var: Variance, views: Views, ctx: Context):
     """The streams planned with their chunk halved until their tiles fit the
     limit or another halving would pass `floor` (a chunk that is not a power
     of two stops above it: 92 -> 46 -> 23 -> 11, never 5); and their shared
@@ -259,18 +260,18 @@ def _halved(streams, shared: int, limit: int, floor: int, block, var: Variance, 
     chunk = _chunk_of(streams)
     while shared > limit and chunk // 2 >= floor:
         chunk //= 2
-        streams = _settled(tuple(plan_stream(s, block, views, options, chunk) for s in var.streams), block, views,
-                           options, chunk)
+        streams = _settled(tuple(plan_stream(s, block, views, ctx, chunk) for s in var.streams), block, views,
+                           ctx, chunk)
         shared = sum(s.shared_bytes for s in streams)
     return streams, shared
 
 
-def _narrows(block, streams, options: Options) -> bool:
+def _narrows(block, streams, ctx: Context) -> bool:
     """_coalescing_block narrows this block: 1-D, wider than COALESCE_THREADS
     and not by --tile, with every tiled stream staging its threads' own rows."""
     tiled = [s for s in streams if s.tiled]
     return len(block.spans) == 1 and bool(tiled) and all(any(p.for_coalescing for p in s.inputs) for s in tiled) \
-        and not options.tile_for(block.spans[0], 0) and block.extents[block.spans[0]] > COALESCE_THREADS
+        and not ctx.options.tile_for(block.spans[0], 0) and block.extents[block.spans[0]] > COALESCE_THREADS
 
 
 # bytes of a row a chunk copies, at least, where a block stages its threads' own rows: 64 f32 (COALESCE_CHUNK)
@@ -284,11 +285,11 @@ def _line_chunk(streams) -> int:
     return max(MIN_CHUNK, COALESCE_LINE // widest)
 
 
-def _narrowed_never(block, streams, options: Options) -> bool:
+def _narrowed_never(block, streams, ctx: Context) -> bool:
     """Some stream stages rows to coalesce, and the block will not be
     narrowed for them (_narrows)."""
     coalescing = any(p.for_coalescing for s in streams if s.tiled for p in s.inputs)
-    return coalescing and not _narrows(block, streams, options)
+    return coalescing and not _narrows(block, streams, ctx)
 
 
 def _left_untiled(obstacle: StreamPlan, untiled: StreamPlan) -> StreamPlan:
@@ -322,15 +323,15 @@ def _real_obstacle(candidates: tuple[Schedule, ...], n: int) -> StreamPlan:
 COALESCE_THREADS = 16
 
 
-def _coalescing_block(best: Schedule, views: Views, options: Options) -> Schedule:
+def _coalescing_block(best: Schedule, views: Views, ctx: Context) -> Schedule:
     """A 1-D block whose tiled streams all stage their threads' own rows,
     narrowed to COALESCE_THREADS unless --tile gave its width. (A stream
     whose tiles only serve many threads keeps the wide block: narrowing
     would cut that reuse.)"""
     block = best.block
-    if not _narrows(block, best.streams, options):
+    if not _narrows(block, best.streams, ctx):
         return best
-    narrowed = _schedule(_narrow_for_rows(block), views.var, views, options)
+    narrowed = _schedule(_narrow_for_rows(block), views.var, views, ctx)
     return narrowed if narrowed.tiled else best
 
 
@@ -340,39 +341,39 @@ def _narrow_for_rows(block):
                    narrowed=True)
 
 
-def _registers(best: Schedule, kernel: T.Kernel, views: Views, options: Options) -> Schedule:
+def _registers(best: Schedule, kernel: T.Kernel, views: Views, ctx: Context) -> Schedule:
     """The best schedule with a register tile where one pays, re-staged for
     the block's new shape; else the same, with the reason recorded."""
-    tile, reason = register_tile(best, kernel, options)
+    tile, reason = register_tile(best, kernel, ctx)
     if tile is not None:
-        tiled = _schedule(register_block(best.block, tile, options, kernel), views.var, views, options)
+        tiled = _schedule(register_block(best.block, tile, ctx, kernel), views.var, views, ctx)
         if tiled.tiled and all(s.tiled == t.tiled for s, t in zip(best.streams, tiled.streams)):
             return replace(tiled, block=replace(tiled.block, register_reason=reason))
         reason = "the register-tiled block could not stage what the plain one does (shared memory)"
     return replace(best, block=replace(best.block, register_reason=reason))
 
 
-def _with_rows(plain: Schedule, kernel: T.Kernel, views: Views, options: Options) -> tuple[Schedule, str]:
+def _with_rows(plain: Schedule, kernel: T.Kernel, views: Views, ctx: Context) -> tuple[Schedule, str]:
     """The schedule with its register tile and the rows its threads read
     whole (slabs.py); where those rows would not fit in shared memory beside
     the tiles, the block (before its register tile) narrowed until they do.
     Also the words for a narrowing."""
     x, narrowed = plain.block.spans[0], ""
     while True:
-        best = _registers(plain, kernel, views, options)
-        rows = row_candidates(best, kernel, views, options)
-        if not any(r.staged for r in rows) or fits(best, rows, options):
+        best = _registers(plain, kernel, views, ctx)
+        rows = row_candidates(best, kernel, views, ctx)
+        if not any(r.staged for r in rows) or fits(best, rows, ctx):
             break
-        shorter = _shorter_chunks(plain, best, rows, views, options)
+        shorter = _shorter_chunks(plain, best, rows, views, ctx)
         if shorter is not None:
             plain = shorter
             continue
         threads = plain.block.extents[x] // 2
         smaller = _schedule(replace(plain.block, extents=tuple(threads if d == x else e for d, e in
                                                                enumerate(plain.block.extents))), views.var, views,
-                            options) if threads >= target.WARP else None
+                            ctx) if threads >= target.WARP else None
         if smaller is None or not smaller.tiled:
-            return replace(best, slabs=unfit(rows, options)), ""
+            return replace(best, slabs=unfit(rows, ctx)), ""
         plain = smaller
         narrowed = f"; {threads} threads, so that the rows its points read whole fit in shared memory"
     slab_bytes = sum(r.bytes for r in rows if r.staged)
@@ -380,7 +381,7 @@ def _with_rows(plain: Schedule, kernel: T.Kernel, views: Views, options: Options
         narrowed
 
 
-def _shorter_chunks(plain: Schedule, best: Schedule, rows, views: Views, options: Options) -> Schedule | None:
+def _shorter_chunks(plain: Schedule, best: Schedule, rows, views: Views, ctx: Context) -> Schedule | None:
     """The plain schedule with its chunks halved until its tiles fit beside
     the rows its threads read whole, where that keeps every chunk at least
     MIN_CHUNK (and a line of the rows staged to coalesce): a shorter chunk
@@ -389,24 +390,24 @@ def _shorter_chunks(plain: Schedule, best: Schedule, rows, views: Views, options
     centres, H200: chunks of 64 beside 64 threads' rows, 0.227 ms; chunks of
     32 beside 128 threads', 0.148). None where the chunks cannot shrink so
     (a --chunk given, a register tile, which plans its own chunks)."""
-    if options.chunk is not None or best.block.register is not None:
+    if ctx.chunk is not None or best.block.register is not None:
         return None
     coalescing = any(p.for_coalescing for s in plain.streams if s.tiled for p in s.inputs)
     floor = _line_chunk(plain.streams) if coalescing else MIN_CHUNK
-    limit = options.shared_limit(plain.block.pipelined) - sum(r.bytes for r in rows if r.staged)
+    limit = ctx.shared_limit(plain.block.pipelined) - sum(r.bytes for r in rows if r.staged)
     streams, shared = _halved(plain.streams, plain.block.shared_bytes, limit, floor, plain.block, views.var, views,
-                              options)
+                              ctx)
     if shared > limit or not all(s.tiled == t.tiled for s, t in zip(plain.streams, streams)):
         return None
-    streams = _shortened(streams, _chunk_of(plain.streams), options.shared_limit(plain.block.pipelined),
+    streams = _shortened(streams, _chunk_of(plain.streams), ctx.shared_limit(plain.block.pipelined),
                          " and the rows its points read whole")
     return Schedule(replace(plain.block, shared_bytes=shared), streams, cost.loads(streams), math=plain.math)
 
 
-def _untiled(var: Variance, rank: int, reason: str, views: Views, options: Options) -> Schedule:
+def _untiled(var: Variance, rank: int, reason: str, views: Views, ctx: Context) -> Schedule:
     block = untiled_block(rank, reason)
-    streams = tuple(not_tiled(s, reason, rank, views, block.spans[0], options) for s in var.streams)
-    return Schedule(block, streams, cost.loads(streams), math=math_of(options))
+    streams = tuple(not_tiled(s, reason, rank, views, block.spans[0], ctx) for s in var.streams)
+    return Schedule(block, streams, cost.loads(streams), math=math_of(ctx))
 
 
 # A tiled stream's body is emitted twice (the full chunks, then the last, partial
@@ -416,16 +417,16 @@ def _untiled(var: Variance, rank: int, reason: str, views: Views, options: Optio
 MAX_TILED_NESTING = 3
 
 
-def _settled(streams: tuple[StreamPlan, ...], block, views: Views, options: Options,
+def _settled(streams: tuple[StreamPlan, ...], block, views: Views, ctx: Context,
              chunk: int | None = None) -> tuple[StreamPlan, ...]:
     """Each stream's own plan under `block`, with what depends on the rest:
     untiled where tiling does not pay, joined with its loop's iterations, and
     untiled inside MAX_TILED_NESTING tiled streams."""
-    return _nested(with_joins(tuple(_paying(s, block, options, views) for s in streams), block, views, options, chunk),
-                   block, views, options)
+    return _nested(with_joins(tuple(_paying(s, block, ctx, views) for s in streams), block, views, ctx, chunk),
+                   block, views, ctx)
 
 
-def _nested(streams: tuple[StreamPlan, ...], block, views: Views, options: Options) -> tuple[StreamPlan, ...]:
+def _nested(streams: tuple[StreamPlan, ...], block, views: Views, ctx: Context) -> tuple[StreamPlan, ...]:
     """The streams with any inside MAX_TILED_NESTING tiled ones left untiled
     (in source order, so an outer stream is decided first)."""
     out: list[StreamPlan] = []
@@ -434,10 +435,10 @@ def _nested(streams: tuple[StreamPlan, ...], block, views: Views, options: Optio
         if s.tiled and around >= MAX_TILED_NESTING:
             s = not_tiled(s.site, f"the stream lies inside {around} tiled streams: each emits its body twice (full "
                           "chunks and the last one), so tiling it too would double the kernel's code again",
-                          block.rank, views, block.spans[0], options)
+                          block.rank, views, block.spans[0], ctx)
         out.append(s)
     holders = {i for n, s in enumerate(out) if s.tiled for i in s.site.enclosing}
-    if options.unroll is not None:  # the user's --unroll stands
+    if ctx.options.unroll is not None:  # the user's --unroll stands
         return tuple(out)
     return tuple(_rolled(s) if n in holders and s.unroll is not None else s for n, s in enumerate(out))
 
@@ -452,10 +453,10 @@ def _rolled(s: StreamPlan) -> StreamPlan:
                    "times: it holds a tiled stream, whose copies and barriers each unrolled step would repeat")
 
 
-def _paying(s: StreamPlan, block, options: Options, views: Views) -> StreamPlan:
+def _paying(s: StreamPlan, block, ctx: Context, views: Views) -> StreamPlan:
     """The stream untiled where its tiling costs more than it saves at the
     sizes known now (a stream of a few elements: its barriers cost more)."""
-    known, size = dict(options.sizes), cost.stream_size(s)
+    known, size = dict(ctx.options.sizes), cost.stream_size(s)
     sizes = {size: known[size.name]} if getattr(size, "name", None) in known else {}
     length = cost.stream_length(s, sizes)
     if not s.tiled or length == cost.LARGE or (length > 0 and cost.stream_pays(s, block, sizes)):
@@ -463,4 +464,4 @@ def _paying(s: StreamPlan, block, options: Options, views: Views) -> StreamPlan:
     reason = "the stream is empty: there is nothing to stage" if length == 0 else (
         f"the stream is {length} element(s) long: two barriers a chunk would cost more global-load time than "
         "staging saves")
-    return not_tiled(s.site, reason, block.rank, views, block.spans[0], options)
+    return not_tiled(s.site, reason, block.rank, views, block.spans[0], ctx)

@@ -28,6 +28,7 @@ from .. import target
 from ..check import typed as T
 from ..check.types import Array
 from ..tree import children, descendants
+from .context import Context
 from .folds import Operator, operators
 
 # the redundant aliases re-export what lower/split.py and the tests import from here
@@ -35,7 +36,6 @@ from .folds import Pick as Pick
 from .folds import extreme as extreme
 from .folds import identity as identity
 from .folds import pick_of as pick_of
-from .options import Options
 from .records import Variance, dims_text
 
 FEW = 64  # a loop of fewer iterations, known when compiling, stays with one thread
@@ -207,18 +207,18 @@ class Split:
         return bool(self.gate)
 
 
-def split_plan(kernel: T.Kernel, var: Variance, options: Options, schedule=None) -> Split | None:
+def split_plan(kernel: T.Kernel, var: Variance, ctx: Context, schedule=None) -> Split | None:
     """The rows and the reductions they split (`rows` 0: none is, and
     `reason` says why), or None where splitting is off. A reduction at the
     innermost level is split only where it reads the row's own data: a
     product's or an n-body's inputs are shared by other points, and the
     tiled kernel stages them for those points instead."""
-    if options.no_split or not kernel.levels:
+    if ctx.options.no_split or not kernel.levels:
         return None
     found = [_level_loops(kernel, lv.dim) if var.may_hold(T.Loop) else ([], []) for lv in kernel.levels]
     others = tuple(o for _, outs in found for o in outs)
-    chosen = options.lanes is not None or options.several_blocks  # the threads a row are the user's
-    if not chosen and options.steers_schedule():
+    chosen = ctx.options.lanes is not None or ctx.options.several_blocks  # the threads a row are the user's
+    if not chosen and ctx.options.steers_schedule():
         return _unsplit([r for reds, _ in found for r in reds], others, STEERED)
     last = len(kernel.levels) - 1
     own = {id(r.loop): _shared(r.loop, var, frozenset(range(last + 1))) for r in found[last][0] if r.split}
@@ -245,14 +245,14 @@ def split_plan(kernel: T.Kernel, var: Variance, options: Options, schedule=None)
         reason += "; the lets between map levels run once a row, and its threads share the " + \
                   ("inner level's points" if inner == 1 else f"{inner} inner levels' points")
     blocks = _grid_limits(kernel, deepest, 1)  # several blocks a row: the blocks on x, the rows on y and z
-    split = Split(deepest + 1, reductions, others, reason, bool(inner), options.lanes, options.several_blocks,
+    split = Split(deepest + 1, reductions, others, reason, bool(inner), ctx.options.lanes, ctx.options.several_blocks,
                   grid[1], None if blocks is None or blocks[0] else blocks[1])
-    if options.several_blocks and not split.several:
+    if ctx.options.several_blocks and not split.several:
         split = replace(split, reason=split.reason + "; --several-blocks: " + _why_one_block(split))
     staged = _staged_elsewhere(split, schedule) if inner and not chosen else ""
     if staged:
         return _unsplit([r for reds, _ in found for r in reds], others, staged, deepest)
-    length = dict(options.sizes).get(split.length) if isinstance(split.length, str) else split.length
+    length = dict(ctx.options.sizes).get(split.length) if isinstance(split.length, str) else split.length
     if split.min_length and length is not None and length < MIN_SPLIT_LENGTH:  # known when compiling (--size)
         return _unsplit(reductions, others, f"its {length} iterations are too few to share among threads")
     return split

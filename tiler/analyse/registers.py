@@ -23,9 +23,9 @@ from .. import target
 from ..check import typed as T
 from ..check.types import Scalar, element_bytes
 from ..tree import children, descendants
+from .context import Context
 from .copying import pipelines
 from .cost import LOAD_PRICE, price
-from .options import Options
 from .records import dims_text
 from .schedule import BlockPlan, RegisterTile, Schedule
 
@@ -61,18 +61,18 @@ COARSEN_LIGHT, LIGHT = 4, 4
 GRID_SHARE = {1: 1, 2: 4}
 
 
-def register_tile(schedule: Schedule, kernel: T.Kernel, options: Options) -> tuple[RegisterTile | None, str]:
+def register_tile(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> tuple[RegisterTile | None, str]:
     """The micro-tile for this schedule's block, or None and why not."""
     block = schedule.block
-    if options.no_register_tile:
+    if ctx.no_register_tile:
         return None, "register tiling is off (--no-register-tile)"
     if not schedule.tiled:
         return None, "nothing is staged in shared memory to reuse from registers"
     if len(block.spans) == 1:
-        return _coarsened(schedule, kernel, options)
+        return _coarsened(schedule, kernel, ctx)
     if len(block.spans) != 2:
         return None, "a block of three dims: no micro-tile"
-    if not any(options.register_tile) and shares_every_tile(schedule):
+    if not any(ctx.options.register_tile) and shares_every_tile(schedule):
         ops = operations_per_read(schedule)  # a 2-D n-body: the 1-D block's rule (_coarsened)
         if ops >= LIGHT:
             return None, (f"every staged element serves the whole block, and the body does {ops:.3g} operations a "
@@ -81,32 +81,32 @@ def register_tile(schedule: Schedule, kernel: T.Kernel, options: Options) -> tup
     words = max(1, _accumulator_words(schedule))
     sizes = [1] * block.rank
     for d in block.spans:
-        wanted = _given(options, d)
+        wanted = _given(ctx, d)
         if wanted is not None:
             sizes[d] = wanted
-        elif d in reuse and not _small(kernel, d, options):
+        elif d in reuse and not _small(kernel, d, ctx):
             sizes[d] = MICRO
-    threads = math.prod(options.tile_for(d, THREADS) for d in block.spans)
-    while _over(sizes, words, threads, block) and max(sizes) > 1 and not any(options.register_tile):
+    threads = math.prod(ctx.options.tile_for(d, THREADS) for d in block.spans)
+    while _over(sizes, words, threads, block) and max(sizes) > 1 and not any(ctx.options.register_tile):
         sizes[sizes.index(max(sizes))] //= 2  # every point keeps its accumulators: halve the larger side
     if math.prod(sizes) == 1:
         return None, (f"no staged input is invariant to a dim wide enough for a micro-tile (dims "
                       f"{dims_text(block.spans)})")
     def blocks():
-        return grid_blocks(kernel, {d: options.tile_for(d, THREADS) * sizes[d] for d in block.spans}, options)
+        return grid_blocks(kernel, {d: ctx.options.tile_for(d, THREADS) * sizes[d] for d in block.spans}, ctx)
 
-    while not any(options.register_tile) and math.prod(sizes) > 1 and blocks() is not None \
-            and not fills(blocks(), 2, options.multiprocessors):  # enough SMs a block before more points a thread
+    while not any(ctx.options.register_tile) and math.prod(sizes) > 1 and blocks() is not None \
+            and not fills(blocks(), 2, ctx.device.multiprocessors):  # enough SMs a block before more points a thread
         sizes[sizes.index(max(sizes))] //= 2
     if math.prod(sizes) == 1:
         return None, (f"a micro-tile would leave blocks for fewer than a quarter of the GPU's "
-                      f"{options.multiprocessors} multiprocessors: one point a thread")
+                      f"{ctx.device.multiprocessors} multiprocessors: one point a thread")
     group = _group(schedule, sizes)
     accumulators, operands = _registers(sizes, words, block)
     single = accumulators + operands + ADDRESSING
-    pipelined = _pipelined_streams(schedule, options)
+    pipelined = _pipelined_streams(schedule, ctx)
     asynchronous = any(pipelined)
-    double = not all(pipelined) and _double_buffered(single, operands, threads, options)
+    double = not all(pipelined) and _double_buffered(single, operands, threads, ctx)
     tile = RegisterTile(tuple(sizes), group, accumulators, single + (operands if double else 0), double,
                         asynchronous, operands)
     shares = "; ".join(_read_once(p, sizes, block) for s in schedule.streams for p in s.inputs
@@ -122,13 +122,13 @@ def _read_once(p, sizes: list, block) -> str:
     return f"{p.name} is read once for the {math.prod(sizes[d] for d in dims)} points along {where}"
 
 
-def _coarsened(schedule: Schedule, kernel: T.Kernel, options: Options) -> tuple[RegisterTile | None, str]:
+def _coarsened(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> tuple[RegisterTile | None, str]:
     """The 1-D block's micro-tile: COARSEN points a thread (COARSEN_LIGHT for
     a light body), or --register-tile's."""
     block = schedule.block
     (d,) = block.spans
     staged = [p for s in schedule.streams if s.tiled for p in s.inputs if p.staged]
-    wanted, why = _given(options, d), ""
+    wanted, why = _given(ctx, d), ""
     if wanted is None:
         if not shares_every_tile(schedule):
             return None, ("a 1-D block staging its threads' own rows: more points a thread would only make "
@@ -139,21 +139,21 @@ def _coarsened(schedule: Schedule, kernel: T.Kernel, options: Options) -> tuple[
                           "the work, and more points a thread would only leave fewer threads (one a thread)")
         why = f" ({ops:.3g} operations a staged element read: a light body)"
         for wanted in (COARSEN_LIGHT, COARSEN):
-            threads = coarse_threads(block, kernel, options, wanted)
-            blocks = grid_blocks(kernel, {d: threads * wanted}, options)
-            if blocks is None or fills(blocks, 1, options.multiprocessors):
+            threads = coarse_threads(block, kernel, ctx, wanted)
+            blocks = grid_blocks(kernel, {d: threads * wanted}, ctx)
+            if blocks is None or fills(blocks, 1, ctx.device.multiprocessors):
                 break  # the grid still fills the GPU
         else:
             return None, (f"{wanted} points a thread would leave {blocks} blocks, fewer than the GPU's "
-                          f"{options.multiprocessors} multiprocessors: one a thread")
+                          f"{ctx.device.multiprocessors} multiprocessors: one a thread")
     if wanted == 1:
         return None, "one point a thread (--register-tile 1)"
-    threads = coarse_threads(block, kernel, options, wanted)
+    threads = coarse_threads(block, kernel, ctx, wanted)
     words = max(1, _accumulator_words(schedule))
     sizes = tuple(wanted if x == d else 1 for x in range(block.rank))
     accumulators, operands = _registers(sizes, words, block)
     single = accumulators + operands + ADDRESSING
-    double = _double_buffered(single, operands, threads, options)
+    double = _double_buffered(single, operands, threads, ctx)
     tile = RegisterTile(sizes, 1, accumulators, single + (operands if double else 0), double)
     shared = ", ".join(p.name for p in staged if not p.staging.own)
     own = ", ".join(p.name for p in staged if p.staging.own)
@@ -229,7 +229,7 @@ def shares_every_tile(schedule: Schedule) -> bool:
     return all(spans <= p.invariant_to for s in schedule.streams if s.tiled for p in s.inputs if p.staged)
 
 
-def _pipelined_streams(schedule: Schedule, options: Options) -> tuple[bool, ...]:
+def _pipelined_streams(schedule: Schedule, ctx: Context) -> tuple[bool, ...]:
     """For each tiled stream, whether a 2-D micro-tile's tiles are copied by
     cp.async, ASYNC_STAGES chunks in the shared buffers (staging.py), instead
     of through registers:
@@ -242,47 +242,47 @@ def _pipelined_streams(schedule: Schedule, options: Options) -> tuple[bool, ...]
     to copy, and pipelining it deeper only takes registers (a 2-D grid
     summing charges spilled with it)."""
     tiled = [s for s in schedule.streams if s.tiled]
-    if options.no_async or options.single_buffer or options.double_buffer:
+    if ctx.options.no_async or ctx.options.single_buffer or ctx.options.double_buffer:
         return tuple(False for _ in tiled)
     return tuple(pipelines([p for p in s.inputs if p.staged], lambda p: p.staging.rows) for s in tiled)
 
 
-def synchronous(tile: RegisterTile, threads: int, options: Options) -> RegisterTile:
+def synchronous(tile: RegisterTile, threads: int, ctx: Context) -> RegisterTile:
     """The micro-tile with its tiles copied through registers instead (where
     cp.async's stages would not fit the shared memory a block may use)."""
     single = tile.registers - (tile.operands if tile.double_buffer else 0)
-    double = _double_buffered(single, tile.operands, threads, options)
+    double = _double_buffered(single, tile.operands, threads, ctx)
     return replace(tile, asynchronous=False, double_buffer=double, registers=single + (tile.operands if double else 0))
 
 
-def _double_buffered(single: int, operands: int, threads: int, options: Options) -> bool:
+def _double_buffered(single: int, operands: int, threads: int, ctx: Context) -> bool:
     """Whether the next chunk's tiles are prefetched through registers:
     about as many registers again as the operands, within the budget and the
     register file (or as --double-buffer / --single-buffer say)."""
     fits = single + operands <= REGISTER_BUDGET and threads * (single + operands) <= target.REGISTER_FILE
-    return (fits or options.double_buffer) and not options.single_buffer
+    return (fits or ctx.options.double_buffer) and not ctx.options.single_buffer
 
 
-def coarse_threads(block: BlockPlan, kernel: T.Kernel, options: Options, points: int) -> int:
+def coarse_threads(block: BlockPlan, kernel: T.Kernel, ctx: Context, points: int) -> int:
     """Threads of a 1-D block whose threads take `points` each: fewer where
     a dim of known size would leave the block's last points past its end
     (a box of 512 particles, 4 points a thread: 128 threads); --tile's own."""
     (d,) = block.spans
     threads = block.extents[d]
-    n = options.known_size(kernel.levels[d].size)
-    if options.tile_for(d, 0) or n is None:
+    n = ctx.known_size(kernel.levels[d].size)
+    if ctx.options.tile_for(d, 0) or n is None:
         return threads
     while threads > target.WARP and (threads // 2) * points >= n:
         threads //= 2
     return threads
 
 
-def grid_blocks(kernel: T.Kernel, points: dict, options: Options) -> int | None:
+def grid_blocks(kernel: T.Kernel, points: dict, ctx: Context) -> int | None:
     """The grid's block count where a block covers `points[d]` points along
     each dim d it spans (None: some size is known only at launch)."""
     count = 1
     for lv in kernel.levels:
-        n = options.known_size(lv.size)
+        n = ctx.known_size(lv.size)
         if n is None:
             return None
         count *= -(-n // points.get(lv.dim, 1))
@@ -332,15 +332,15 @@ def _over(sizes, words: int, threads: int, block: BlockPlan) -> bool:
     return accumulators > ACCUMULATORS or threads * (accumulators + operands + ADDRESSING) > target.REGISTER_FILE
 
 
-def register_block(block: BlockPlan, tile: RegisterTile, options: Options, kernel: T.Kernel) -> BlockPlan:
+def register_block(block: BlockPlan, tile: RegisterTile, ctx: Context, kernel: T.Kernel) -> BlockPlan:
     """The block with fewer threads per dim, each computing the micro-tile
     (a coarsened 1-D block keeps its threads where the dim is long enough)."""
     if len(block.spans) == 1:
         (d,) = block.spans
-        threads = coarse_threads(block, kernel, options, tile.sizes[d])
+        threads = coarse_threads(block, kernel, ctx, tile.sizes[d])
         return replace(block, extents=tuple(threads if x == d else e for x, e in enumerate(block.extents)),
                        register=tile)
-    extents = tuple(options.tile_for(d, THREADS) if d in block.spans else 1 for d in range(block.rank))
+    extents = tuple(ctx.options.tile_for(d, THREADS) if d in block.spans else 1 for d in range(block.rank))
     return replace(block, extents=extents, register=tile)
 
 
@@ -356,16 +356,16 @@ def _accumulator_words(schedule: Schedule) -> int:
                for s in schedule.streams for p in s.site.stream.acc_params)
 
 
-def _given(options: Options, d: int) -> int | None:
-    if not options.register_tile:
+def _given(ctx: Context, d: int) -> int | None:
+    if not ctx.options.register_tile:
         return None
-    sizes = options.register_tile
+    sizes = ctx.options.register_tile
     return sizes[0] if len(sizes) == 1 else (sizes[d] if d < len(sizes) else None)
 
 
-def _small(kernel: T.Kernel, d: int, options: Options) -> bool:
+def _small(kernel: T.Kernel, d: int, ctx: Context) -> bool:
     """A dim known to be shorter than a register-tiled block's side."""
-    n = options.known_size(kernel.levels[d].size)
+    n = ctx.known_size(kernel.levels[d].size)
     return n is not None and n < THREADS * MICRO
 
 

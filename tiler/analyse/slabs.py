@@ -28,13 +28,13 @@ from dataclasses import dataclass, replace
 from .. import target
 from ..check import typed as T
 from ..check.types import Array, element_bytes
+from .context import Context
 from .cost import UNCOALESCED_LOADS
-from .options import Options
 from .schedule import RowSlab, Schedule
 from .views import Stride, UnitStride, Views, element_reads, mentions
 
 
-def row_candidates(schedule: Schedule, kernel: T.Kernel, views: Views, options: Options) -> tuple[RowSlab, ...]:
+def row_candidates(schedule: Schedule, kernel: T.Kernel, views: Views, ctx: Context) -> tuple[RowSlab, ...]:
     """Each map row the body reads by element alone, a row apart along
     threadIdx.x: staged if the block allows, else with the reason."""
     block = schedule.block
@@ -44,9 +44,9 @@ def row_candidates(schedule: Schedule, kernel: T.Kernel, views: Views, options: 
         for p, arg in zip(level.params, level.args):
             if not _read_apart(p, level, kernel, views, x):
                 continue
-            length = options.row_length(p.type.shape[0])
-            bounded = options.bounded(p.type.shape[0])
-            reason = _refusal(schedule, length, p, options)
+            length = ctx.row_length(p.type.shape[0])
+            bounded = ctx.bounded(p.type.shape[0])
+            reason = _refusal(schedule, length, p, ctx)
             if reason:
                 out.append(RowSlab(p.name, arg, level.dim, length, False, reason))
                 continue
@@ -54,7 +54,7 @@ def row_candidates(schedule: Schedule, kernel: T.Kernel, views: Views, options: 
             itemsize = element_bytes(p.type)
             apart = "the rows do not lie one after another in an input" if not _one_after_another(p, views, x) else \
                 f"rows shorter than {length} do not lie {length} apart" if bounded else ""
-            layout = _layout(length, points, itemsize, apart, options)
+            layout = _layout(length, points, itemsize, apart, ctx)
             rows = f"rows of its points (at most {length} elements each)" if bounded else "rows of its points"
             out.append(RowSlab(p.name, arg, level.dim, length, True,
                                f"its reads are a row apart along threadIdx.x (uncoalesced): the block copies the "
@@ -65,7 +65,7 @@ def row_candidates(schedule: Schedule, kernel: T.Kernel, views: Views, options: 
     return tuple(out)
 
 
-def apart_loads(block, kernel: T.Kernel, views: Views, options: Options) -> float:
+def apart_loads(block, kernel: T.Kernel, views: Views, ctx: Context) -> float:
     """What the rows read a row apart along `block`'s threadIdx.x cost beyond
     coalesced reads, in global loads a point per element, where the block
     could not stage them (a length known only at launch, a 2-D block): the
@@ -79,8 +79,8 @@ def apart_loads(block, kernel: T.Kernel, views: Views, options: Options) -> floa
         for p in level.params:
             if x is None or not _read_apart(p, level, kernel, views, x):
                 continue
-            stageable = options.row_length(p.type.shape[0]) is not None and len(block.spans) == 1 \
-                and not options.no_coalesce
+            stageable = ctx.row_length(p.type.shape[0]) is not None and len(block.spans) == 1 \
+                and not ctx.options.no_coalesce
             if not stageable:
                 extra += (UNCOALESCED_LOADS - 1) * element_bytes(p.type) / 4
     return extra
@@ -95,7 +95,7 @@ class _Layout:
     why: str
 
 
-def _layout(length: int, points: int, itemsize: int, apart: str, options: Options) -> _Layout:
+def _layout(length: int, points: int, itemsize: int, apart: str, ctx: Context) -> _Layout:
     """The shared array's pitch and how the copy fills it (module doc);
     `apart`: why the block's rows are not one run in global memory ("": they are)."""
     ways = _conflicts(length, itemsize)
@@ -105,9 +105,9 @@ def _layout(length: int, points: int, itemsize: int, apart: str, options: Option
             f"lines of {length} would leave reads {ways}-way bank conflicted" if ways > 2 else \
             f"elements of {itemsize} bytes are copied one by one"
         return _Layout(pitch, False, 1, False, f"pitch {pitch}, odd for conflict-free reads ({why})")
-    vector = 1 if options.no_vector else \
+    vector = 1 if ctx.no_vector else \
         max(w for w in (1, 2, 4) if w * itemsize <= 16 and points * length % w == 0)
-    asynchronous = not options.no_async
+    asynchronous = not ctx.options.no_async
     how = f"{vector} elements a copy" + (", all in flight by cp.async" if asynchronous else " through registers")
     conflicts = "conflict-free reads" if ways == 1 else f"reads at most {ways}-way bank conflicted"
     return _Layout(length, True, vector, asynchronous,
@@ -146,10 +146,10 @@ def _read_apart(p, level, kernel: T.Kernel, views: Views, x: int) -> bool:
     return bool(reads) and views.unit_stride(T.Var(p, p.type)) == UnitStride(Stride.CHUNK)
 
 
-def _refusal(schedule: Schedule, length: int | None, p, options: Options) -> str:
-    if options.no_coalesce:
+def _refusal(schedule: Schedule, length: int | None, p, ctx: Context) -> str:
+    if ctx.options.no_coalesce:
         return "staging for coalescing is off (--no-coalesce)"
-    if options.transpose:
+    if ctx.options.transpose:
         return "--transpose chose the other remedy"
     if length is None:
         return (f"its length {p.type.shape[0].name} is known only at launch: the shared array is sized when the "
@@ -162,14 +162,14 @@ def _refusal(schedule: Schedule, length: int | None, p, options: Options) -> str
     return ""
 
 
-def fits(schedule: Schedule, slabs: tuple[RowSlab, ...], options: Options) -> bool:
+def fits(schedule: Schedule, slabs: tuple[RowSlab, ...], ctx: Context) -> bool:
     return schedule.block.shared_bytes + sum(s.bytes for s in slabs if s.staged) <= \
-        options.shared_limit(schedule.block.pipelined)
+        ctx.shared_limit(schedule.block.pipelined)
 
 
-def unfit(slabs: tuple[RowSlab, ...], options: Options) -> tuple[RowSlab, ...]:
+def unfit(slabs: tuple[RowSlab, ...], ctx: Context) -> tuple[RowSlab, ...]:
     """The rows left in place: no block of at least a warp fits them."""
     why = (f"the rows of a block of {target.WARP} threads would not fit beside its tiles in the "
-           f"{options.shared_limit()} bytes of shared memory a block may use")
+           f"{ctx.shared_limit()} bytes of shared memory a block may use")
     return tuple(replace(s, staged=False, reason=why, points=0, pitch=0, bytes=0, run=False, vector=1,
                          asynchronous=False) if s.staged else s for s in slabs)

@@ -17,6 +17,7 @@ from dataclasses import replace
 from .. import target
 from ..check import typed as T
 from ..check.types import Array, element_bytes, size_text
+from .context import Context
 from .copying import (
     asynchronous_copies,
     copy_steps,
@@ -24,7 +25,6 @@ from .copying import (
     known_chunks,
     tile_rows,
 )
-from .options import Options
 from .records import Guard, StreamInput, StreamSite, dims_text
 from .schedule import (
     BlockPlan,
@@ -52,24 +52,24 @@ COALESCE_CHUNK = 64
 COALESCE_UNROLL = 8
 
 
-def not_tiled(site: StreamSite, reason: str, rank: int, views: Views, x_dim: int, options: Options) -> StreamPlan:
+def not_tiled(site: StreamSite, reason: str, rank: int, views: Views, x_dim: int, ctx: Context) -> StreamPlan:
     """The stream left in global memory; each input says whether its reads
     there are uncoalesced under a block with `x_dim` on threadIdx.x."""
     everything = frozenset(range(rank))
     inputs = tuple(InputPlan(i.param.name, i.array, i.variance, everything - i.variance, None, reason,
-                             uncoalesced=uncoalesced(site, i, x_dim, views), element=_element(i, options),
+                             uncoalesced=uncoalesced(site, i, x_dim, views), element=_element(i, ctx),
                              refusal=Refusal.STREAM) for i in site.inputs)
     return StreamPlan(site, False, False, None, inputs, reason, 0)
 
 
-def row_length(param, options: Options) -> int | None:
+def row_length(param, ctx: Context) -> int | None:
     """A chunk of rows' row length where it is known (a literal, or --size),
     or the bound the plan takes for it (Options.row_length)."""
-    return options.row_length(param.type.shape[1]) if param.type.rank == 2 else None
+    return ctx.row_length(param.type.shape[1]) if param.type.rank == 2 else None
 
 
-def _element(i: StreamInput, options: Options) -> int:
-    return row_length(i.param, options) or 1 if isinstance(i.param.type, Array) else 1
+def _element(i: StreamInput, ctx: Context) -> int:
+    return row_length(i.param, ctx) or 1 if isinstance(i.param.type, Array) else 1
 
 
 def uncoalesced(site: StreamSite, i: StreamInput, x_dim: int, views: Views) -> bool:
@@ -85,7 +85,7 @@ ROWS_DO_NOT_FIT = ("the block's rows in chunks of {chunk} (whole lines of each) 
                    "tiles, and shorter chunks for every stream would cost more barriers than coalescing saves")
 
 
-def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Options,
+def plan_stream(site: StreamSite, block: BlockPlan, views: Views, ctx: Context,
                 chunk_limit: int | None = None, coalesce: bool = True, joined: bool = False) -> StreamPlan:
     """`chunk_limit`: a smaller chunk than the block's (tiles that fit the
     shared memory); `coalesce` off: rows no thread shares stay in place;
@@ -99,17 +99,17 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
     for i in site.inputs:
         invariant = frozenset(range(rank)) - i.variance
         unco = uncoalesced(site, i, block.spans[0], views)
-        kind_, sharing = _kind_refusal(i, options), _sharing_refusal(i.variance, invariant, spans)
+        kind_, sharing = _kind_refusal(i, ctx), _sharing_refusal(i.variance, invariant, spans)
         access = _access_refusal(i, site, unsafe, spans)
         refused = kind_ or sharing or access
         if not kind_ and sharing and unco:  # no thread shares it, but its reads could coalesce
-            blocked = access or _coalescing_refusal(i, block, options) or (
+            blocked = access or _coalescing_refusal(i, block, ctx) or (
                 None if coalesce else (Refusal.ROWS_DO_NOT_FIT, ROWS_DO_NOT_FIT.format(chunk=COALESCE_CHUNK)))
             refused = (blocked[0], f"{sharing[1]}; its reads are a row apart along threadIdx.x, but {blocked[1]}") \
                 if blocked else None
         refusal, reason = refused or (None, "")
         decisions.append(InputPlan(i.param.name, i.array, i.variance, invariant, None, reason, uncoalesced=unco,
-                                   element=_element(i, options), refusal=refusal))
+                                   element=_element(i, ctx), refusal=refusal))
     for n, d in enumerate(decisions):
         rows = tile_rows(d, block)
         if d.refusal is None and rows and d.element > 1:
@@ -127,50 +127,50 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, options: Optio
     coalescing = any(d.refusal is None and not d.invariant_to & spans for d in decisions)
     if coalescing:
         chunk = max(chunk, COALESCE_CHUNK)  # rows staged for coalescing: a whole line of each per copy
-    chunk = options.chunk or _row_chunk(chunk, site, decisions, options)
+    chunk = ctx.chunk or _row_chunk(chunk, site, decisions, ctx)
     chunk = min(chunk, chunk_limit or chunk)
-    chunks = None if joined else known_chunks(site, chunk, options)
+    chunks = None if joined else known_chunks(site, chunk, ctx)
     # one chunk (or none) has nothing to overlap its copy with: cp.async only adds buffers (a register
     # tile's copies are as registers.py planned the block)
-    asynchronous = asynchronous_copies(decisions, block, options, coalescing) and \
+    asynchronous = asynchronous_copies(decisions, block, ctx, coalescing) and \
         (chunks is None or chunks > 1 or block.register is not None)
-    inputs = _share_tiles(tuple(d if d.refusal else fewer_buffers(_stage(d, site, block, views, chunk, options,
+    inputs = _share_tiles(tuple(d if d.refusal else fewer_buffers(_stage(d, site, block, views, chunk, ctx,
                                                                           coalescing, asynchronous), chunks)
                                 for d in decisions))
-    inputs = _pack(inputs, site) if options.pack else inputs
+    inputs = _pack(inputs, site) if ctx.options.pack else inputs
     staged = [p for p in inputs if p.staged]
     shared = sum(p.staging.bytes for p in staged if p.copied)
     reason = (f"{len(staged)} of {len(inputs)} input(s) staged: "
               + "; ".join(f"{p.name} is invariant to dimension {dims_text(p.invariant_to & spans)}"
                           if p.invariant_to & spans else f"{p.name} so that its reads coalesce" for p in staged))
-    unroll = options.unroll if options.unroll is not None else (COALESCE_UNROLL if coalescing else None)
+    unroll = ctx.options.unroll if ctx.options.unroll is not None else (COALESCE_UNROLL if coalescing else None)
     return StreamPlan(site, True, len(staged) < len(inputs), chunk, inputs, reason, shared, unroll)
 
 
 Refused = tuple[Refusal, str]  # why an input stays in place, and the words for explain
 
 
-def _kind_refusal(i, options: Options) -> Refused | None:
+def _kind_refusal(i, ctx: Context) -> Refused | None:
     if isinstance(i.array, T.Iota):
         return Refusal.COMPUTED, "iota values are computed from the index, not loaded: nothing to stage"
     t = i.param.type
     if not isinstance(t, Array) or t.rank > 2:
         return Refusal.NESTED, (f"its chunk elements are arrays of arrays ({t}); tiler stages chunks of scalars or "
                                 "of rows")
-    if t.rank == 2 and row_length(i.param, options) is None:
+    if t.rank == 2 and row_length(i.param, ctx) is None:
         return Refusal.ROWS_AT_LAUNCH, (
             f"its chunk elements are rows of {size_text(t.shape[1])} elements, a size known only at launch: "
             f"a shared tile of rows is sized when the kernel is compiled (give --size {size_text(t.shape[1])}=N)")
     return None
 
 
-def _row_chunk(chunk: int, site: StreamSite, decisions, options: Options) -> int:
+def _row_chunk(chunk: int, site: StreamSite, decisions, ctx: Context) -> int:
     """A stream staging a chunk of rows takes no more rows a chunk than it
     has (its tile is rows x row length: a known short stream, k-means' 16
     centres, then fills one chunk exactly and leaves no shared memory idle)."""
     if not any(d.refusal is None and d.element > 1 for d in decisions):
         return chunk
-    length = options.known_size(site.stream.length)
+    length = ctx.known_size(site.stream.length)
     return min(chunk, length) if length else chunk
 
 
@@ -199,11 +199,11 @@ def _access_refusal(i, site: StreamSite, unsafe, spans: frozenset) -> Refused | 
     return None
 
 
-def _coalescing_refusal(i, block: BlockPlan, options: Options) -> Refused | None:
+def _coalescing_refusal(i, block: BlockPlan, ctx: Context) -> Refused | None:
     """Why a block cannot stage its threads' own rows of an input (None: it can)."""
-    if options.no_coalesce:
+    if ctx.options.no_coalesce:
         return Refusal.COALESCING_OFF, "staging for coalescing is off (--no-coalesce)"
-    if options.transpose:
+    if ctx.options.transpose:
         return Refusal.TRANSPOSED, "--transpose chose the other remedy"
     rows = [d for d in block.spans if d in i.variance]
     if len(rows) > 1:
@@ -277,12 +277,12 @@ def stream_refusal(decisions) -> str:
     return reasons[0] if len(reasons) == 1 else "; ".join(f"{d.name}: {d.reason}" for d in decisions)
 
 
-def _copy(unit: UnitStride | None, rows: tuple[int, ...], options: Options) -> Copy:
+def _copy(unit: UnitStride | None, rows: tuple[int, ...], ctx: Context) -> Copy:
     """Which index of the tile the copy lays on threadIdx.x: the one that is
     unit-stride in global memory, so the copy's reads coalesce."""
     if unit == UnitStride(Stride.CHUNK):
         return Copy(CopyAxis.CHUNK, Coalescing.COALESCED)
-    if unit is not None and unit.along is Stride.DIM and unit.dim in rows and options.copy_along_chunk:
+    if unit is not None and unit.along is Stride.DIM and unit.dim in rows and ctx.options.copy_along_chunk:
         return Copy(CopyAxis.CHUNK, Coalescing.UNCOALESCED, unit.dim, ablation=True)
     if unit is not None and unit.along is Stride.DIM and unit.dim in rows:
         return Copy(CopyAxis.ROWS, Coalescing.COALESCED, unit.dim)
@@ -292,36 +292,36 @@ def _copy(unit: UnitStride | None, rows: tuple[int, ...], options: Options) -> C
 
 
 def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk: int,
-           options: Options, coalescing: bool, asynchronous: bool) -> InputPlan:
+           ctx: Context, coalescing: bool, asynchronous: bool) -> InputPlan:
     """`coalescing`: the stream stages some thread's own rows; its copies
     then pipeline (see `pipelined`), by cp.async where `asynchronous`."""
     if d.element > 1:
-        return _stage_row_chunk(d, site, block, views, chunk, options, coalescing, asynchronous)
+        return _stage_row_chunk(d, site, block, views, chunk, ctx, coalescing, asynchronous)
     rows = tile_rows(d, block)
     row_count = math.prod(block.points(x) for x in rows)
     x_dim = block.spans[0]
-    copy = _copy(views.unit_stride(d.array), rows, options)
+    copy = _copy(views.unit_stride(d.array), rows, ctx)
     reads_vary = x_dim in rows
     # under a register tile a thread reads `group` consecutive rows at one
     # chunk index: the tile is transposed so that they are one vector read
     micro = block.register is not None and bool(rows)
-    transpose = (reads_vary or micro) and not options.row_major_tiles
+    transpose = (reads_vary or micro) and not ctx.options.row_major_tiles
     if asynchronous and not micro:  # cp.async stores whole vectors: the copy's axis is the shared array's contiguous one
         transpose = copy.axis is CopyAxis.ROWS
     layout = Layout.TRANSPOSED if transpose else Layout.ROW_MAJOR
     contiguous = CopyAxis.ROWS if layout is Layout.TRANSPOSED else CopyAxis.CHUNK
     elements = max(row_count, 1) * chunk
     along = chunk if copy.axis is CopyAxis.CHUNK else row_count
-    vector, buffers = copy_steps(d, copy, along, elements, block, options, coalescing, views, asynchronous,
+    vector, buffers = copy_steps(d, copy, along, elements, block, ctx, coalescing, views, asynchronous,
                                   copy.axis is contiguous)
     # padding keeps the copy's stores off one bank; a register tile's vector
     # reads need lines that stay 16-byte aligned, so it pads by a whole group;
     # cp.async's lines too, so its threads' rows (read a line apart) are
     # padded by 16 bytes, which spreads a warp's reads over 8 banks' groups
     step = block.register.group if micro else 1
-    padding = step if copy.axis is not contiguous and rows and not options.row_major_tiles else 0
+    padding = step if copy.axis is not contiguous and rows and not ctx.options.row_major_tiles else 0
     if asynchronous and not micro:
-        padded = reads_vary and layout is Layout.ROW_MAJOR and not options.row_major_tiles
+        padded = reads_vary and layout is Layout.ROW_MAJOR and not ctx.options.row_major_tiles
         padding = max(target.ASYNC_COPY_BYTES) // element_bytes(d.array.type) if padded else 0
     index_variance = _index_variance(d, site, views)
     if any(x_dim in v for v in index_variance):
@@ -351,7 +351,7 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
 
 
 def _stage_row_chunk(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk: int,
-                     options: Options, coalescing: bool, asynchronous: bool) -> InputPlan:
+                     ctx: Context, coalescing: bool, asynchronous: bool) -> InputPlan:
     """A chunk of rows every thread of the block reads (k-means' centres):
     a chunk x row-length tile, row-major as in global memory, so the copy
     runs along the rows, one after another, as they lie (coalesced where each
@@ -362,14 +362,14 @@ def _stage_row_chunk(d: InputPlan, site: StreamSite, block: BlockPlan, views: Vi
     x_dim = block.spans[0]
     reads = Reads.PER_THREAD if any(x_dim in v for v in _index_variance(d, site, views)) else Reads.BROADCAST
     elements = chunk * d.element
-    vector, buffers = copy_steps(d, copy, d.element, elements, block, options, coalescing, views, asynchronous)
+    vector, buffers = copy_steps(d, copy, d.element, elements, block, ctx, coalescing, views, asynchronous)
     invariant = d.invariant_to & frozenset(block.spans)
     reuse, serves = _serves(invariant, block)
     own = reads is Reads.PER_THREAD and _own_elements(d, site, views, x_dim)
     size = element_bytes(d.array.type) * elements
     staging = Staging(Level.SHARED, (), (chunk,), Layout.ROW_MAJOR, 0, copy, reads, size * buffers, reuse, vector,
                       buffers, element=d.element, asynchronous=asynchronous, own=own)
-    length = f"at most {d.element}" if options.bounded(d.array.type.shape[-1]) else f"{d.element}"
+    length = f"at most {d.element}" if ctx.bounded(d.array.type.shape[-1]) else f"{d.element}"
     reason = (f"invariant to dimension {dims_text(invariant)}, which the block spans: one copy of {chunk} rows of "
               f"{length} serves " + (_own_words(serves) if own else serves))
     return replace(d, staging=staging, reason=reason)

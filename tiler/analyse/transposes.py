@@ -21,7 +21,7 @@ from dataclasses import replace
 from ..check import typed as T
 from ..check.types import Array
 from ..tree import children
-from .options import Options
+from .context import Context
 from .schedule import Schedule, Transposition
 from .views import Views, element_read, mentions
 
@@ -44,7 +44,7 @@ ROWS_PER_SM = 128
 THREADS = 32
 
 
-def transpositions(schedule: Schedule, kernel: T.Kernel, views: Views, options: Options) -> Schedule:
+def transpositions(schedule: Schedule, kernel: T.Kernel, views: Views, ctx: Context) -> Schedule:
     """The schedule with every array whose rows its threads read alone, in
     place, transposed by the launch where that pays (or why not)."""
     x = schedule.block.spans[0]
@@ -58,14 +58,14 @@ def transpositions(schedule: Schedule, kernel: T.Kernel, views: Views, options: 
             continue
         rows, length = p.type.shape[-2], p.type.shape[-1]
         points = tuple(_name(lv.size) for lv in kernel.levels)  # the threads, each reading its own row
-        reason = _refusal(kernel, p, uses, x, options)
-        most = ROWS_PER_SM * options.multiprocessors
+        reason = _refusal(kernel, p, uses, x, ctx)
+        most = ROWS_PER_SM * ctx.device.multiprocessors
         shorter = longer = None
-        if not reason and options.transpose is None:
-            known = [options.known_size(lv.size) for lv in kernel.levels]
-            reason, shorter, longer = _bounds(options.row_length(length),
+        if not reason and ctx.options.transpose is None:
+            known = [ctx.known_size(lv.size) for lv in kernel.levels]
+            reason, shorter, longer = _bounds(ctx.row_length(length),
                                               None if None in known else math.prod(known), most,
-                                              options.bounded(length))
+                                              ctx.bounded(length))
         t = Transposition(p.name, _name(rows), _name(length), points, not reason, MIN_ROW if shorter else None,
                           most if longer else None, reason)
         found.append(t if reason else replace(t, reason=_why(t)))
@@ -118,10 +118,10 @@ def _why(t: Transposition) -> str:
             "along threadIdx.x (coalesced)")
 
 
-def _refusal(kernel: T.Kernel, p, uses, x: int, options: Options) -> str:
-    if options.no_coalesce:
+def _refusal(kernel: T.Kernel, p, uses, x: int, ctx: Context) -> str:
+    if ctx.options.no_coalesce:
         return "coalescing is off (--no-coalesce)"
-    if options.transpose is False:
+    if ctx.options.transpose is False:
         return "transposition is off (--no-transpose)"
     if any(mentions(pl.value, p) for pl in kernel.prelude):
         return f"{p.name} is also used in main's prelude"

@@ -9,52 +9,26 @@ spread are reported). A mismatch stops the benchmark with where and how much.
 """
 from __future__ import annotations
 
-import statistics
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
-from .. import __version__
-from ..analyse import Options, parse_tile
+from ..analyse import Options, options, parse_tile
 from ..check import check
-from ..compare import compare
-from ..errors import PlainError
 from ..interp import run as interpret
 from ..pipeline import run_all
 from ..resources import benchmarks_dir
 from ..runtime import Gpu
 from ..syntax import parse
-from ..tune.workload import Spec, flops, load_spec, make_inputs, resolve_sizes
+from ..version import __version__
+from ..workload import Spec, flops, load_spec, make_inputs, resolve_sizes
+from ..workload.checks import INPUT_SEED, check_small, compare_outputs, tolerance
+from .rows import Row
 
-INPUT_SEED, CHECK_SEED = 1, 2  # the timed inputs; the small sizes every version is checked at first
 BENCHMARKS = benchmarks_dir()  # the checkout's benchmarks/, or the copy in an installed wheel
-ABLATIONS = {  # each removes (or, where the plan leaves it out, adds) one technique
-    "no vector loads": Options(no_vector=True),
-    "double buffering": Options(double_buffer=True),
-    "no cp.async (prefetch through registers)": Options(no_async=True),
-    "no register tile": Options(no_register_tile=True),
-    "uncoalesced copy": Options(copy_along_chunk=True),
-    "rows in place (no coalescing)": Options(no_coalesce=True),
-    "rows transposed by the launch": Options(transpose=True),
-    "index reads in place (no promotion)": Options(no_promote=True),
-    "packed tiles": Options(pack=True),
-    "a loop's rows streamed apart (--no-join-rows)": Options(join_rows=False),
-    "no unrolling of a chunk's loop (--unroll 1)": Options(unroll=1),
-    "row-major tiles, no padding": Options(row_major_tiles=True),
-    "tile 16": Options(tile=(16,)),
-    "fast math": Options(fast_math=True),
-    "interior blocks without clamps": Options(interior=True),
-    "ptxas's register choice (--min-blocks 0)": Options(min_blocks=0),
-    "a thread a point, reductions not split (--no-split)": Options(no_split=True),
-    "a block of 1024 a row, never several (--lanes 1024)": Options(lanes=1024),
-}
-# how far --fast-math's results may stray (relative to an output's largest
-# magnitude), from the untiled IEEE kernel and from the float64 interpreter:
-# the approximations' own error (sin and cos: 2^-21 absolute on [-pi, pi],
-# growing with the argument; exp and pow: 2 ulp plus 2 ulp a unit of the
-# argument's size) summed over a stream of thousands of terms
-FAST_MATH_TOLERANCE = 1e-2
+# each removes (or, where the plan leaves it out, adds) one technique: declared with the option (analyse/options.py)
+ABLATIONS = {label: Options(**values) for label, values in options.ABLATIONS.items()}
 
 
 @dataclass(frozen=True)
@@ -64,30 +38,6 @@ class Variant:
     hinted: bool = True  # compiled knowing the bench's sizes (False: as a program compiled without --size)
 
 
-def tolerance(options: Options, spec: Spec | None) -> float | None:
-    """The check's tolerance where the options change results (None: the spec's)."""
-    if not options.fast_math:
-        return None
-    return max(FAST_MATH_TOLERANCE, spec.tolerance if spec else 0.0)
-
-
-@dataclass
-class Row:
-    variant: str
-    block: str
-    times: list = field(default_factory=list)
-    gflops: float | None = None
-    gbps: float | None = None  # the inputs' and outputs' bytes, each moved once, a second
-    speedup: float | None = None
-    check: str = ""
-
-    @property
-    def ms(self) -> float:
-        return statistics.median(self.times) if self.times else float("nan")
-
-    @property
-    def spread(self) -> float:
-        return (max(self.times) - min(self.times)) if self.times else float("nan")
 
 
 def benchmark_names() -> list[str]:
@@ -128,7 +78,8 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
     own = {b.name for b in prog.kernel.sizes}
     hints = tuple(sorted((k, v) for k, v in sizes.items() if k in own))
     vs = vs + _tuned(path, hints, gpu)
-    compiled = {v.label: run_all(text, shown, device_options(v.options, hints if v.hinted else (), gpu)) for v in vs}
+    compiled = {v.label: run_all(text, shown, replace(v.options, sizes=hints if v.hinted else ()), device=gpu.described)
+                for v in vs}
     check_small(prog, spec, compiled, gpu)
     inputs = make_inputs(prog, sizes, spec, seed=INPUT_SEED, given=given)
     sample, precise = _float64_sample(prog, inputs)
@@ -180,12 +131,6 @@ def _tuned(path: Path, hints: tuple, gpu) -> list[Variant]:
     return out
 
 
-def device_options(options: Options, hints: tuple, gpu) -> Options:
-    """The bench's sizes as hints, and the device's shared-memory limit
-    (--max-shared's, if smaller)."""
-    given = options.max_shared
-    return replace(options, sizes=hints, max_shared=None if given is None else min(given, gpu.max_shared_optin),
-                   device_shared=min(options.device_shared, gpu.max_shared_optin), multiprocessors=gpu.sm_count)
 
 
 SAMPLE_ROWS = 9
@@ -205,28 +150,6 @@ def _outer_size(prog, inputs: dict) -> int:
     return size if isinstance(size, int) else bind_sizes(prog.kernel, inputs)[size]
 
 
-def check_small(prog, spec: Spec | None, compiled: dict, gpu) -> None:
-    """Every version of every variant against the interpreter at the spec's
-    test sizes (within the tolerance its options allow)."""
-    sizes = resolve_sizes(prog, {}, spec, "test")
-    inputs = make_inputs(prog, sizes, spec, seed=CHECK_SEED)
-    want = interpret(prog, inputs)
-    for label, values in compiled.items():
-        for k in values["verify"].kernels:
-            if not k.runs_at(sizes):
-                continue  # checked at the bench's own sizes, where the launch picks it
-            got, _ = gpu.run(k, values["render"], inputs, sizes)
-            compare_outputs(got, want, spec, f"{prog.file}: {label} ({k.name}) against the interpreter at {sizes}",
-                            tolerance(values["analyse"].options, spec))
-
-
-def compare_outputs(got, want, spec: Spec | None, what: str, tolerance: float | None = None) -> str:
-    """'ok' with the worst relative difference (and the tolerance where a
-    variant states its own), or a stop with where and how much."""
-    agreement = compare(got, want, tolerance or (spec.tolerance if spec else 1e-3))
-    if not agreement.ok:
-        raise PlainError(f"{what}: {agreement.message}")
-    return f"ok {agreement.worst:.0e}" + (f" (within {tolerance:g})" if tolerance else "")
 
 
 def _library(spec: Spec | None, inputs: dict, repeat: int, reference, moved: int) -> Row | None:

@@ -23,16 +23,16 @@ import statistics
 import time
 from pathlib import Path
 
-from .. import __version__
 from ..analyse import Options
 from ..check import check
 from ..errors import CompilerBug, PlainError, UserError
 from ..pipeline import run_all
 from ..runtime import Gpu
 from ..syntax import parse
-from ..tune.autotune import spearman
-from ..tune.workload import load_spec, make_inputs, resolve_sizes
-from . import Variant, check_small, compare_outputs, device_options
+from ..version import __version__
+from ..workload import load_spec, make_inputs, resolve_sizes
+from ..workload.checks import check_small, compare_outputs, spearman
+from . import Variant
 
 SIZE_SETS = ("small", "medium", "large")
 DEFAULT, UNTILED, MODEL = "default", "untiled", "model's choice"
@@ -76,7 +76,7 @@ def _program(path: Path, variants: list[Variant], size_sets, gpu, log) -> list[d
     shown = str(path)
     prog = check(parse(text, shown))
     spec = load_spec(path)
-    compiled = {v.label: run_all(text, shown, device_options(v.options, (), gpu)) for v in variants}
+    compiled = {v.label: run_all(text, shown, v.options, device=gpu.described) for v in variants}
     gpu.prepare([c["render"] for c in compiled.values()])
     check_small(prog, spec, compiled, gpu)
     out = []
@@ -136,7 +136,7 @@ def model_cost(values: dict, kernel, sizes: dict) -> float | None:
     global loads a point per streamed element, barriers and idle threads
     included) at the launch's sizes; None for an earlier tiler's modules."""
     from ..analyse import cost
-    from ..lower import ONE_POINT
+    from ..versions import ONE_POINT
 
     a = values.get("analyse")
     if a is None or not hasattr(a, "plan"):

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import statistics
 
-from ..tune.workload import LIBRARY_OPS
+from ..workload import LIBRARY_OPS
+from .rows import Row
 
 
 def library_row(lib: dict, inputs: dict, repeat: int, reference, compare, moved: int):
     """`moved`: the bytes the benchmark reads and writes, for `op = "copy"`."""
-    from . import Row
-
     op = lib.get("op")
     if op == "copy":
         per_byte = _copy_bandwidth(max(inputs.values(), key=lambda a: a.nbytes), repeat)

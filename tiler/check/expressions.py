@@ -12,6 +12,7 @@ from ..syntax.grammar import TOO_LONG
 from ..tree import dispatch, methods
 from . import typed as T
 from .scope import Scope, declared_at, suggest
+from .streams import check_stream
 from .types import (
     BOOL,
     ERROR,
@@ -484,7 +485,6 @@ class ExpChecker:
         return length
 
     def _streamseq(self, e: ast.StreamSeq):
-        from .streams import check_stream  # the stream rules have a module of their own
         return check_stream(self, e)
 
 

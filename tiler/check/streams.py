@@ -8,10 +8,14 @@ initial values and that `body` returns.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..syntax import ast
 from . import typed as T
-from .expressions import ExpChecker
 from .types import ERROR, I32, Array, Binder, Scalar, Tuple, agrees, is_scalar, tuple_of
+
+if TYPE_CHECKING:  # (the checker calls these rules: they take it, never import it)
+    from .expressions import ExpChecker
 
 
 def check_stream(c: ExpChecker, e: ast.StreamSeq):

@@ -16,7 +16,7 @@ import sys
 
 import click
 
-from .. import __version__
+from ..version import __version__
 from .arguments import refuse_repeats
 from .bench import bench_cmd, corpus_cmd
 from .compile import compile_cmd

@@ -113,11 +113,15 @@ def options_of_flags(flags: list[str]):
     """The plan options a list of command-line flags gives (`--tile 16
     --no-vector`), parsed as `tiler explain` parses its own."""
     from ..analyse.options import OPTIONS
-    from . import main
+
+    @click.command("explain")
+    @plan_options
+    def parse(**plan):  # (the plan options alone, as every command parses them)
+        pass
 
     try:
-        refuse_repeats(main.commands["explain"], flags)
-        ctx = main.commands["explain"].make_context("explain", ["-", *flags])
+        refuse_repeats(parse, flags)
+        ctx = parse.make_context("explain", list(flags))
     except click.ClickException as exc:
         raise PlainError(f"{' '.join(flags)}: {exc.format_message()}") from None
     return options_from(**{k: v for k, v in ctx.params.items() if k in OPTIONS})

@@ -82,7 +82,7 @@ def bench_cmd(names, quick, sizes, inputs, repeat, tiles, ablate, fast_math, jso
 def _listing(names: list[str]) -> str:
     """Each shipped benchmark: its name, its title and its quick and full sizes."""
     from ..bench import program_path
-    from ..tune.workload import load_spec
+    from ..workload import load_spec
 
     lines = []
     for name in names:
@@ -127,7 +127,7 @@ def _bench_inputs(chosen: list[str], arrays: dict) -> dict:
     against their types (with a note for each conversion); each --input must
     name a parameter of some program."""
     from ..bench import program_path
-    from ..tune.workload import check_given
+    from ..workload import check_given
 
     out, used = {}, set()
     for n in chosen:
@@ -167,8 +167,8 @@ def _bench_json(results, environment: dict) -> str:
     import datetime
     import json
 
-    from .. import __version__
-    from ..bench import CHECK_SEED, INPUT_SEED
+    from ..version import __version__
+    from ..workload.checks import CHECK_SEED, INPUT_SEED
 
     out = []
     for r in results:

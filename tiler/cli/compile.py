@@ -102,7 +102,10 @@ def _emitted(emit: str, values: dict, describe: dict, source: Source) -> str:
     if stage.name == "parse":
         return pretty(value)
     if stage.name == "analyse":
-        return json.dumps(explain_data(value, source), indent=2) + "\n"
+        return json.dumps(explain_data(value, source, versions=values["versions"]), indent=2) + "\n"
+    if stage.name == "versions":
+        from ..report.versions import versions_text
+        return versions_text(value)
     if stage.name == "render":
         return value
     return dump(value)

@@ -58,7 +58,7 @@ def explain_cmd(program, as_json, show_variance, show_transformed, show_rewrites
     check_size_names(values["check"].kernel, options, CLI_NAMES)
     analysis = values["analyse"]
     with no_cycle_collection():  # (the records hold no cycles: a program of 20,000 lets, 0.39 -> 0.1 s)
-        data = explain_data(analysis, Source(text, name), values["verify"], applied)
+        data = explain_data(analysis, Source(text, name), values["verify"], applied, values["versions"])
     if use_nvcc:
         from ..report.explain import with_ptxas
         from ..runtime.nvcc import module_reports
@@ -67,12 +67,15 @@ def explain_cmd(program, as_json, show_variance, show_transformed, show_rewrites
     data["tuning"] = describe(applied)
     if show_transformed:
         from ..report.transformed import show_transformed as transformed
+        from ..versions.lowering import lower_shown
 
-        click.echo(transformed(values["parse"], analysis, name), nl=False)
+        shown = lower_shown(values["versions"], synchronous_copies=True)
+        click.echo(transformed(values["parse"], analysis, shown, values["versions"].fission), nl=False)
     elif show_rewrites:
         from ..report.rewrites import show_rewrites as rewrites
+        from ..versions.lowering import lower_shown
 
-        click.echo(rewrites(values["transform"], name), nl=False)
+        click.echo(rewrites(lower_shown(values["versions"])), nl=False)
     elif as_json:
         click.echo(json.dumps(data, indent=2))
     else:

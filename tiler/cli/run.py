@@ -52,7 +52,7 @@ def _chunk_warnings(prog, source) -> None:
 def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output):
     """Run PROG.fut in the reference interpreter and summarise its outputs."""
     from ..interp import SPLITS, Chunking, run, run_splits
-    from ..tune.workload import check_given, load_spec, make_inputs, resolve_sizes
+    from ..workload import check_given, load_spec, make_inputs, resolve_sizes
 
     prog, source = checked_with_source(program)
     _chunk_warnings(prog, source)

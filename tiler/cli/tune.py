@@ -48,7 +48,7 @@ def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus, 
     from ..pipeline import run_all
     from ..runtime import Gpu
     from ..tune import autotune, tuning
-    from ..tune.workload import load_spec, resolve_sizes
+    from ..workload import load_spec, resolve_sizes
 
     if program == STDIN:
         raise PlainError("tune writes PROG.tuning beside the program: give a file, not -")

@@ -19,7 +19,7 @@ body's lets mostly reach an output (stage `kernel` removes what nothing
 reads, so a dead one, left now and then, tests that instead). Values
 stay small: streams only add (or take maxima), divisions are by a positive
 denominator, and indices are in range by construction (index arrays hold
-values below every size, as `tiler.tune.workload` makes them).
+values below every size, as `tiler.workload` makes them).
 
 The streams are written by `streams.Streams`, which `Generator` extends;
 `trees` holds the shorthands for syntax trees and the `Scope`.

@@ -26,7 +26,7 @@ from ..analyse import Options
 from ..errors import CompilerBug, PlainError, UserError
 from ..pipeline import run_all
 from ..syntax import parse, pretty
-from ..tune.workload import input_bytes, make_inputs, resolve_sizes
+from ..workload import input_bytes, make_inputs, resolve_sizes
 from .properties import RTOL, Compiled, Failure, check_program, mismatch
 from .shrink import shrink
 
@@ -71,23 +71,22 @@ class Timing:
         return self.judged and self.model_ms is not None and self.model_ms > SLOWER * self.untiled_ms
 
 
-def variants(gpu) -> dict[str, Options]:
-    """Untiled, and the default as a user compiles it for this GPU
-    (bench.device_options). The cost model's choice alone is the version the
-    default module's conditions pick, timed without the launch's race (the
-    same kernel as a module compiled with --no-launch-timing picks)."""
-    from ..bench import device_options
-
-    return {UNTILED: Options(no_tile=True), DEFAULT: device_options(Options(), (), gpu)}
+def variants(gpu) -> dict[str, tuple]:
+    """Untiled, and the default as a user compiles it for this GPU: (the
+    options, the GPU planned for) each. The cost model's choice alone is the
+    version the default module's conditions pick, timed without the launch's
+    race (the same kernel as a module compiled with --no-launch-timing picks)."""
+    return {UNTILED: (Options(no_tile=True), gpu.described), DEFAULT: (Options(), gpu.described)}
 
 
-def builds(text: str, seed: int, options: dict[str, Options]) -> dict | None:
+def builds(text: str, seed: int, options: dict[str, tuple]) -> dict | None:
     """Each variant's module and CUDA (what a timing needs, small enough to
     come back from a worker process); None where one does not compile (the
     correctness properties report it)."""
     try:
         return {label: {"verify": v["verify"], "render": v["render"]}
-                for label, v in ((label, run_all(text, f"fuzz{seed}.fut", o)) for label, o in options.items())}
+                for label, v in ((label, run_all(text, f"fuzz{seed}.fut", o, device=d))
+                                 for label, (o, d) in options.items())}
     except (CompilerBug, UserError, PlainError):
         return None
 

@@ -24,7 +24,7 @@ from ..interp import Chunking, RunError, run
 from ..kernel import kernel_of
 from ..pipeline import run_all
 from ..syntax import parse, pretty
-from ..tune.workload import make_inputs, resolve_sizes
+from ..workload import make_inputs, resolve_sizes
 
 CHUNKINGS = (Chunking("whole"), Chunking("fixed", size=1), Chunking("fixed", size=3), Chunking("random", seed=5))
 VARIANTS = {"untiled": Options(no_tile=True), "tiled": Options()}
@@ -44,7 +44,7 @@ def variants(seed: int) -> dict:
 def tolerance(seed: int, variant: str) -> float:
     """How far a variant's outputs may stray, relative to an output's scale
     (beyond the rounding noise of the reference)."""
-    from ..bench import FAST_MATH_TOLERANCE
+    from ..workload.checks import FAST_MATH_TOLERANCE
 
     return FAST_MATH_TOLERANCE if variants(seed)[variant].fast_math else RTOL
 
@@ -119,7 +119,7 @@ def check_program(tree, seed: int):
         except (CompilerBug, UserError, PlainError) as exc:
             failures.append(Failure(seed, "compile", f"{variant}: {exc}", text))
             continue
-        failures += _transformed(seed, text, values) + _fissioned(prog, values["analyse"], seed, text, chunked) \
+        failures += _transformed(seed, text, values) + _fissioned(prog, values["versions"], seed, text, chunked) \
             + _joined(prog, values["analyse"], seed, text, chunked)
     if len(kernels) < len(VARIANTS):
         return failures, None
@@ -131,8 +131,12 @@ def _transformed(seed: int, text: str, values: dict) -> list[Failure]:
     and `--show-rewrites` shows its rewrites, without failing."""
     from ..report.rewrites import show_rewrites
     from ..report.transformed import show_transformed
-    for flag, show in (("--show-transformed", lambda: show_transformed(values["parse"], values["analyse"], "f.fut")),
-                       ("--show-rewrites", lambda: show_rewrites(values["transform"], "f.fut"))):
+    from ..versions.lowering import lower_shown
+
+    vs = values["versions"]
+    for flag, show in (("--show-transformed", lambda: show_transformed(values["parse"], values["analyse"],
+                                                                      lower_shown(vs, True), vs.fission)),
+                       ("--show-rewrites", lambda: show_rewrites(lower_shown(vs)))):
         try:
             show()
         except Exception as exc:  # noqa: BLE001 - any failure of the drawing is the finding
@@ -161,13 +165,13 @@ def _joined(prog, analysis, seed: int, text: str, chunked: tuple | None) -> list
         if bad else []
 
 
-def _fissioned(prog, analysis, seed: int, text: str, chunked: tuple | None) -> list[Failure]:
+def _fissioned(prog, versions, seed: int, text: str, chunked: tuple | None) -> list[Failure]:
     """A fissioned fold's two programs (the pairs' values, then the fold
     reading them) compute what the source does, in the interpreter."""
-    from ..analyse.fission import FissionPlan
     from ..check import typed as T
+    from ..versions import FissionPlan
 
-    plan = analysis.fission
+    plan = versions.fission
     if not isinstance(plan, FissionPlan):
         return []
     if chunked is None:

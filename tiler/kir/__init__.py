@@ -9,7 +9,8 @@ global or shared memory, or from a per-thread register array), `VecLoad` (one
 Statements: `Decl`, `Assign`, `Store`, `VecStore`, `ArrayDecl` (a per-thread
 array: a register tile), `For` (with an unroll mark), `If`, `Barrier`,
 `Comment`, and the asynchronous global-to-shared copies `AsyncCopy`,
-`AsyncCommit`, `AsyncWait`.
+`AsyncCommit`, `AsyncWait`; `PointMap` (statements for each point of a
+thread's micro-tile) lives only between register tiling's rewrites.
 
 A `Kernel` carries its parameters, shared allocations, block and grid; a
 `Module` holds one or more kernels of the same program, each a `Version`
@@ -49,6 +50,7 @@ from .nodes import (
     If,
     Lane,
     Load,
+    PointMap,
     Ref,
     Select,
     Stmt,
@@ -58,12 +60,12 @@ from .nodes import (
     VecLoad,
     VecStore,
 )
-from .walkers import blocks_mapped, evaluate, has_barrier, statements, walk
+from .walkers import as_loops, blocks_mapped, evaluate, has_barrier, statements, walk
 
 __all__ = [
     "Const", "Ref", "ThreadIdx", "BlockIdx", "Bin", "Un", "CLAMP", "MINMAX", "Call", "Cast", "Select", "GLOBAL",
     "SHARED", "LOCAL", "Load", "VecLoad", "Lane", "Expr", "Decl", "ArrayDecl", "Assign", "Store", "VecStore", "FULL",
     "For", "If", "Barrier", "Comment", "AsyncCopy", "AsyncCommit", "AsyncWait", "Stmt", "BODIES", "Param", "SCRATCH",
     "Scratch", "SharedAlloc", "Kernel", "stage_name", "Version", "Module", "evaluate", "walk", "statements", "has_barrier",
-    "blocks_mapped",
+    "blocks_mapped", "as_loops", "PointMap",
 ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .. import target
 from ..source import Span
@@ -84,7 +84,10 @@ class Kernel:
     # kernels the launch runs before this one, in order, with their own grids; they share `scratch` with it
     stages: tuple["Kernel", ...] = ()
     scratch: tuple[Scratch, ...] = ()
-    rewrites: tuple[str, ...] = ()  # the transforms that rewrote its body, in order (transform/register_tile.py)
+    rewrites: tuple[str, ...] = ()  # the transforms that rewrote its body, in order (tiler/transform/)
+    # (step, body): its body as lower wrote it for one point a thread, then after each register tiling
+    # rewrite (transform/register_tile.py); () where none ran. Explain reads it (--show-rewrites)
+    trace: tuple = field(default=(), repr=False, compare=False)
 
     @property
     def launches(self) -> tuple["Kernel", ...]:
@@ -189,8 +192,10 @@ class Version:
     # the kernel (a version of the module, by name) the launch times this one against the first time it meets
     # a set of sizes, running the faster for those sizes from then on; "": none
     rival: str = ""
-    # its stage computes a fold's values for every pair into scratch memory, which its kernel folds (lower/fission.py)
+    # its stage computes a fold's values for every pair into scratch memory, which its kernel folds
     fissioned: bool = False
+    # the record it was lowered from (versions.records.Version: its kind, its tests as data), for explain
+    plan: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)

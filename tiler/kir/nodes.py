@@ -240,6 +240,18 @@ class AsyncWait:
     pending: int = 0
 
 
+@dataclass(frozen=True)
+class PointMap:
+    """`stmts` for every point of a thread's micro-tile along `dims` (`points`
+    of them): what register tiling's interchange makes, and sequentialise
+    turns into unrolled loops (transform/register_tile.py); never in a
+    finished kernel."""
+
+    dims: frozenset
+    stmts: tuple
+    points: int
+
+
 Stmt = Decl | ArrayDecl | Assign | Store | VecStore | For | If | Barrier | Comment | AsyncCopy | AsyncCommit | AsyncWait
 BODIES = ("body", "then", "else_")  # the fields of a statement that hold statements
 

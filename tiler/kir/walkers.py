@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 import operator
 
-from .nodes import BODIES, MINMAX, Barrier, Bin, Call, Cast, Const, For, If, Ref, Select
+from .nodes import BODIES, MINMAX, Barrier, Bin, Call, Cast, Const, For, If, PointMap, Ref, Select
 
 _OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "<": operator.lt, "<=": operator.le,
         ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
@@ -84,3 +84,15 @@ def has_barrier(stmts) -> bool:
     around one is not unrolled whole under a register tile (each copy would
     repeat a whole tiled stream's pipeline)."""
     return any(isinstance(s, Barrier) for s in statements(stmts))
+
+
+def as_loops(body: tuple) -> tuple:
+    """`body` with each `PointMap` drawn as a loop over its points (for
+    reading: sequentialise unrolls them)."""
+    def block(stmts: tuple) -> tuple:
+        return tuple(For("point_" + "".join(str(d) for d in sorted(s.dims)), Const(0, "int"), Const(s.points, "int"),
+                         Const(1, "int"), as_loops(s.stmts),
+                         note=f"the map over the thread's {s.points} points of dims "
+                              f"{', '.join(map(str, sorted(s.dims)))}") if isinstance(s, PointMap) else s
+                     for s in stmts)
+    return blocks_mapped(body, block)

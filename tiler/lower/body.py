@@ -27,10 +27,10 @@ from ..target import (
     math_function,
 )
 from ..target import VECTOR as VECTOR_TYPES
+from ..transform.reassociate import is_float_arithmetic, reassociate
 from ..transform.register_tile import RESERVED as MICRO_RESERVED
 from ..tree import children, dispatch, methods
 from .copies import COUNTER, LINEAR, VECTOR
-from .reassociate import is_float_arithmetic, reassociate
 from .values import View
 
 # names a kernel's own never take: C++'s and CUDA's (target.py), the math

@@ -2,19 +2,13 @@
 its code reads them through, shared by every kind of kernel `lower` makes."""
 from __future__ import annotations
 
-import re
-
 from .. import kir, target
 from ..check import typed as T
 from ..check.types import Array
 from ..kir.build import add, const, mul
+from ..source import program_stem
 from .body import Body, ctype_of
 from .values import View
-
-
-def program_stem(file: str) -> str:
-    """The program's name in C identifiers (`benchmarks/mm.fut`: mm; `<stdin>`: stdin)."""
-    return re.sub(r"\W", "_", file.rsplit("/", 1)[-1].rsplit(".", 1)[0]).strip("_") or "kernel"
 
 
 def kernel_name(file: str, tiled: bool) -> str:

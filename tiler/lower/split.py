@@ -33,18 +33,18 @@ from ..analyse.schedule import Math
 from ..check import typed as T
 from ..check.types import Scalar
 from ..kir.build import add, const, mul
+from ..source import program_stem
+from ..transform.reassociate import loop_levels
 from .body import ctype_of, value_parts
 from .params import (
     bind_prelude,
     flat_index,
     kernel_params,
     output_stores,
-    program_stem,
     size_expr,
     size_name,
     wide_factor,
 )
-from .reassociate import loop_levels
 from .streams import Streams
 from .values import all_of, minimum
 

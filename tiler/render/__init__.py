@@ -17,8 +17,9 @@ import re
 
 import jinja2
 
-from .. import __version__, kir, target
+from .. import kir, target
 from ..resources import templates_dir
+from ..version import __version__
 from .cexpr import c
 from .launcher import body, launcher, launcher_name, param, transpose_kernel
 from .statements import statements

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .. import kir, target
 from ..kir.build import rewrite
-from ..lower import program_stem
+from ..source import program_stem
 from .cexpr import c
 
 __all__ = ["launcher", "launcher_name", "body", "transpose_kernel"]

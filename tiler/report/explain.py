@@ -11,20 +11,21 @@ import math
 from .. import target
 from ..analyse import Analysis
 from ..analyse.blocks import stream_kind
-from ..analyse.fission import FissionPlan
 from ..analyse.reductions import tests_text
 from ..analyse.registers import expected_registers
-from ..analyse.schedule import Math, describe_copy, describe_pipeline, describe_reads, describe_thresholds, launch_tests
+from ..analyse.schedule import Math, describe_copy, describe_pipeline, describe_reads, describe_thresholds
 from ..check.expressions import text as source_text
 from ..check.types import Binder, size_text
 from ..source import Source
 from .warnings import warnings_of
 
 
-def explain_data(a: Analysis, source: Source, module=None, applied=None) -> dict:
-    """`module`: the lowered kernels, whose versions the launch picks between
-    (without it, the plan's versions: before vector copies split one);
-    `applied`: the tuning file read, for its warning."""
+def explain_data(a: Analysis, source: Source, module=None, applied=None, versions=None) -> dict:
+    """`module`: the lowered kernels, whose versions the launch picks between,
+    each with the record it was lowered from (without it, the plan's
+    versions: before vector copies split one); `versions`: the records'
+    stage (the fold fissioned, or why not); `applied`: the tuning file
+    read, for its warning."""
     k, b = a.kernel, a.block
     return {
         "file": source.name,
@@ -34,7 +35,7 @@ def explain_data(a: Analysis, source: Source, module=None, applied=None) -> dict
                   "thread_axis": {str(d): ax for d, ax in enumerate(b.thread_axis) if ax},
                   "grid_axis": {str(d): ax for d, ax in enumerate(b.grid_axis)},
                   "interchanged": b.interchanged, "shared_bytes": b.shared_bytes,
-                  "max_shared": a.options.shared_limit(b.pipelined), "reason": b.reason,
+                  "max_shared": a.context.shared_limit(b.pipelined), "reason": b.reason,
                   "register_tile": _register_tile(a),
                   "interior": {"unclamped": b.interior, "reason": b.interior_reason},
                   "min_blocks": {"blocks": b.min_blocks, "reason": b.min_blocks_reason}},
@@ -47,7 +48,7 @@ def explain_data(a: Analysis, source: Source, module=None, applied=None) -> dict
         "transposes": [_transposition(t) for t in a.schedule.transposes],
         "streams": [_stream(s, b, source) for s in a.streams],
         "reductions": _reductions(a),
-        "fission": _fission(a),
+        "fission": _fission(versions.fission if versions is not None else None),
         "versions": _versions(a, module),
         "math": {"fast": a.schedule.math is Math.FAST, "note": target.FAST_MATH_NOTE if a.schedule.math is Math.FAST else
                  "IEEE: CUDA's correctly rounded or documented-accuracy functions (--fast-math: the hardware "
@@ -74,12 +75,11 @@ def _reductions(a: Analysis) -> dict | None:
                                for o in split.others]}
 
 
-def _fission(a: Analysis) -> dict | None:
+def _fission(f) -> dict | None:
     """A fold over rows fissioned into the pairs' kernel and the fold's (or why not)."""
-    f = a.fission
     if f is None:
         return None
-    if not isinstance(f, FissionPlan):
+    if not hasattr(f, "values"):  # (versions.NoFission)
         return {"fissioned": False, "reason": f.reason}
     b = f.values.block
     tile = b.register.sizes if b.register is not None else None
@@ -90,11 +90,10 @@ def _fission(a: Analysis) -> dict | None:
             "fold": _reductions(f.fold)}
 
 
-def _lanes_when(split, lanes: int, several: bool) -> str | None:
+def _lanes_when(split, choice) -> str | None:
     """The launch's test for a split version, in words (None: not one, or it runs otherwise)."""
-    if not lanes:
+    if choice is None:
         return None
-    choice = next(c for c in split.choices if c.lanes == lanes and c.several == several)
     tests = [tests_text(choice.when, split.length)] if choice.when else []
     tests += [t.text(split.length) for t in split.gate]
     return " and ".join(f"({t})" if " or " in t else t for t in tests) or None
@@ -201,58 +200,59 @@ def _input(p, source: Source) -> dict:
 
 def _versions(a: Analysis, module) -> list[dict]:
     """The kernels the launch chooses between, in order, with their
-    conditions: the thresholds (a size at least a value) of a tiled kernel,
-    the sizes its vector copies need to be multiples of, the row lengths its
-    tiles were sized for, and (where some array may pass 2^31 elements)
-    whether its offsets are 32- or 64-bit. A kernel whose tiles hold rows of
-    a bounded length comes from the plan; the others, then, from the plan
-    without the bound (Plan.unbounded)."""
-    def conds(plan):
+    conditions, each read from the record it was lowered from
+    (versions.records.Version): the thresholds (a size at least a value) of
+    a tiled kernel, the sizes its vector copies need to be multiples of,
+    the row lengths its tiles were sized for, and (where some array may
+    pass 2^31 elements) whether its offsets are 32- or 64-bit."""
+    def conds(thresholds):
         return [{"size": t.size, "dim": t.dim, "at_least": t.value, "overridden": t.overridden}
-                for t in plan.thresholds] or None
+                for t in thresholds] or None
 
-    def tests(plan):  # once each, as the launch tests them
-        return [{"size": " * ".join(map(str, sizes)), "op": op, "value": value}
-                for sizes, op, value in launch_tests(plan.schedule.transposed)]
-
-    if module is None:  # before lowering: the plan's versions
-        kernels = [(a.tiled, (), (), (), describe_thresholds(a.plan.thresholds) if conds(a.plan) else "", False, (),
-                    None)]
-        kernels += [(False, (), (), (), "the untiled fallback", False, (), None)] if conds(a.plan) else []
-    else:
-        kernels = [(v.kernel.tiled, v.kernel.divisible, v.kernel.fixed, v.kernel.bounds, v.why, v.kernel.wide,
-                    tuple(p.source for p in v.kernel.transposes), v) for v in module.versions]
-    sized = any(k[5] for k in kernels)
+    if module is None:  # before lowering: the plan's versions (a bounded plan's condition: the plan without it)
+        plan = a.plan.unbounded or a.plan
+        out = [_plain(a.tiled, describe_thresholds(a.plan.thresholds) if a.plan.thresholds else "",
+                      conds(plan.thresholds))]
+        return out + ([_plain(False, "the untiled fallback", None)] if a.plan.thresholds else [])
+    sized = any(v.kernel.wide for v in module.versions)
     out = []
-    for n, (tiled, divisible, fixed, bounds, why, wide, transposed, version) in enumerate(kernels):
-        fissioned = version is not None and version.fissioned
-        owner = a.fission.fold if fissioned else a  # a fissioned version runs the fold's kernel after the pairs'
-        plan = owner.plan.unbounded if owner.plan.unbounded is not None and not bounds else owner.plan
-        share = version.grid_share if version is not None else 0
-        last = n == len(kernels) - 1 and len(kernels) > 1
-        lanes = version.kernel.lanes if version is not None else 0
-        stages = len(version.kernel.stages) if version is not None and not fissioned else 0
-        kind = "split" if lanes else "tiled" if tiled else "untiled"
-        out.append({"kernel": kind, "lanes": lanes or None, "fissioned": fissioned,
-                    "fission_when": [{"size": g.size, "at_least": g.least} for g in a.fission.gates]
-                    if fissioned else [],
-                    "lanes_when": _lanes_when(owner.plan.split, lanes, bool(stages)),
-                    "blocks_a_row": _grid_blocks(version.kernel.stages[0], x_only=True) if stages else None,
+    for n, version in enumerate(module.versions):
+        k, rec = version.kernel, version.plan
+        fissioned = version.fissioned
+        last = n == len(module.versions) - 1 and len(module.versions) > 1
+        stages = len(k.stages) if not fissioned else 0
+        split = rec.fold.build.split if fissioned else rec.build.split
+        kind = "split" if k.lanes else "tiled" if k.tiled else "untiled"
+        out.append({"kernel": kind, "lanes": k.lanes or None, "fissioned": fissioned,
+                    "fission_when": [{"size": g.size, "at_least": g.least} for g in rec.gates],
+                    "lanes_when": _lanes_when(split, rec.choice) if k.lanes else None,
+                    "blocks_a_row": _grid_blocks(k.stages[0], x_only=True) if stages else None,
                     "kernels": 2 if fissioned else stages + 1 if stages else None,
-                    "condition": None if last or not tiled or lanes else conds(plan),
-                    "multiple_of": [{"size": s, "factor": f} for s, f in divisible],
-                    "equal_to": [{"size": s, "value": v} for s, v in fixed],
-                    "at_most": [{"size": s, "value": v} for s, v in bounds],
-                    "offsets": "64-bit" if wide else "32-bit",
-                    "elements_below": target.INT_MAX + 1 if sized and not wide else None,
-                    "transposed": list(transposed), "transpose_when": tests(plan) if transposed else [], "why": why,
-                    "grid_blocks_at_least_sms": _grid_blocks(version.kernel.stages[0] if fissioned else
-                                                             version.kernel) if share else None,
-                    "grid_share": share or None,
-                    "timed_against": "untiled" if version is not None and version.rival else None,
-                    "rewrites": list((version.kernel.stages[0] if fissioned else version.kernel).rewrites)
-                    if version is not None else []})
+                    "condition": None if last or not k.tiled or k.lanes else conds(rec.thresholds),
+                    "multiple_of": [{"size": s, "factor": f} for s, f in k.divisible],
+                    "equal_to": [{"size": s, "value": v} for s, v in k.fixed],
+                    "at_most": [{"size": s, "value": v} for s, v in k.bounds],
+                    "offsets": "64-bit" if k.wide else "32-bit",
+                    "elements_below": target.INT_MAX + 1 if sized and not k.wide else None,
+                    "transposed": [p.source for p in k.transposes],
+                    "transpose_when": [{"size": " * ".join(map(str, sizes)), "op": op, "value": value}
+                                       for sizes, op, value in rec.transposing] if k.transposes else [],
+                    "why": version.why,
+                    "grid_blocks_at_least_sms": _grid_blocks(k.stages[0] if fissioned else k)
+                    if version.grid_share else None,
+                    "grid_share": version.grid_share or None,
+                    "timed_against": "untiled" if version.rival else None,
+                    "rewrites": list((k.stages[0] if fissioned else k).rewrites)})
     return out
+
+
+def _plain(tiled: bool, why: str, condition) -> dict:
+    """A version of the plan before lowering (`--emit analysis`)."""
+    return {"kernel": "tiled" if tiled else "untiled", "lanes": None, "fissioned": False, "fission_when": [],
+            "lanes_when": None, "blocks_a_row": None, "kernels": None, "condition": condition if tiled else None,
+            "multiple_of": [], "equal_to": [], "at_most": [], "offsets": "32-bit", "elements_below": None,
+            "transposed": [], "transpose_when": [], "why": why, "grid_blocks_at_least_sms": None, "grid_share": None,
+            "timed_against": None, "rewrites": []}
 
 
 def _grid_blocks(k, x_only: bool = False) -> str:

@@ -8,11 +8,8 @@ copies synchronous and one line each, after the block-tiled program).
 """
 from __future__ import annotations
 
-from ..analyse import Analysis
-from ..lower import BOUNDED
+from .. import kir
 from ..render.statements import statements
-from ..transform.register_tile import as_loops
-from .kernel_steps import observed, pairs
 
 WHAT = {
     "one point a thread": "as lower writes it: one point a thread, its point along each tiled dim P{d}_",
@@ -26,22 +23,19 @@ WHAT = {
 }
 
 
-def show_rewrites(a: Analysis, file: str) -> str:
+def show_rewrites(shown: list) -> str:
     """Each register-tiled kernel of the plan (and of a fissioned fold's
     pairs), as its first version: 32-bit offsets, vector copies, the launch's
-    transposed inputs where it reads them."""
-    plans = [("", a, file)] + [("the fissioned pairs' kernel: ", *p) for p in [pairs(a, file)] if p]
-    shown = [_steps(label, p, f) for label, p, f in plans if p.plan.schedule.block.register is not None]
-    return "\n".join(shown) or "no register tile in this plan: one point a thread, and no rewrites (explain says why)\n"
+    transposed inputs where it reads them (`shown`: (versions.shown.Shown,
+    its kernel) each, lowered with its trace)."""
+    texts = [_steps(s.label, s.schedule, k) for s, k in shown if s.schedule.block.register is not None]
+    return "\n".join(texts) or "no register tile in this plan: one point a thread, and no rewrites (explain says why)\n"
 
 
-def _steps(label: str, a: Analysis, file: str) -> str:
-    schedule = a.plan.schedule
-    kernel, steps = observed(a, schedule, file)
-    name = kernel.name + (BOUNDED if kernel.bounds else "")
-    out = [f"// {label}{name}: register tiled, {' x '.join(map(str, schedule.block.register.sizes))} points a "
+def _steps(label: str, schedule, kernel: kir.Kernel) -> str:
+    out = [f"// {label}{kernel.name}: register tiled, {' x '.join(map(str, schedule.block.register.sizes))} points a "
            f"thread (the module's other versions vary it: scalar copies, 64-bit offsets)\n"]
-    for step, body in steps:
+    for step, body in kernel.trace:
         out.append(f"\n// ==== {WHAT.get(step, step)}\n")
-        out.append(statements(as_loops(body), ""))
+        out.append(statements(kir.as_loops(body), ""))
     return "".join(out)

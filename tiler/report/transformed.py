@@ -17,14 +17,18 @@ from ..analyse import Analysis
 from ..analyse.schedule import CopyAxis, Layout
 from ..syntax import ast, pretty
 from ..tree import map_children
-from .kernel_steps import ONE_POINT, STEPS, kernel_steps, pairs, pipelined
+from ..versions.shown import pipelined
+from .kernel_steps import ONE_POINT, STEPS, kernel_steps
 from .loop_streams import loop_streams, with_loop_streams, without_positions
 from .source_nodes import kernel_maps, main_of, names_in, span_key
 
 AXIS = {"x": "threadIdx.x", "y": "threadIdx.y"}
 
 
-def show_transformed(program: ast.Program, a: Analysis, file: str = "<input>") -> str:
+def show_transformed(program: ast.Program, a: Analysis, shown: list = (), fission=None) -> str:
+    """`shown`: (versions.shown.Shown, its kernel lowered with its copies
+    synchronous) for the program and a fissioned fold's pairs; `fission`:
+    the fold fissioned (versions.FissionPlan), or not."""
     split = a.plan.split
     if split is not None and split.active and split.min_length is None:
         return _split(program, a)
@@ -37,29 +41,29 @@ def show_transformed(program: ast.Program, a: Analysis, file: str = "<input>") -
             f"chunk = {s.chunk} (the last chunk may be shorter); copies guard the array's end"] + _elements(a, s) \
             + _joined(s)
     rewritten = _Rewriter(plans, a).program(without_positions(_with_promotions(program, a), positions))
-    shown = pretty(rewritten, comments) if a.block.register is None else _three_steps(rewritten, comments, a, file)
-    return shown + _fissioned(a, file)
+    text = pretty(rewritten, comments) if a.block.register is None else \
+        _three_steps(rewritten, comments, a, shown[0])
+    return text + _fissioned(shown[1] if len(shown) > 1 else None, fission)
 
 
-def _fissioned(a: Analysis, file: str) -> str:
+def _fissioned(pairs, fission) -> str:
     """A fissioned fold's pairs' kernel (the launch's first versions, under
     their gates), as tiler writes it: after each register tiling rewrite, or
     once where it has no register tile."""
-    fissioned = pairs(a, file)
-    if fissioned is None:
+    if pairs is None:
         return ""
-    steps = kernel_steps(*fissioned)
-    head = (f"the fissioned versions, which the launch runs first where their gates hold: {a.fission.reason}. "
+    steps = kernel_steps(pairs[1])
+    head = (f"the fissioned versions, which the launch runs first where their gates hold: {fission.reason}. "
             f"Their pairs' kernel, as tiler writes it, with its copies drawn one line each"
-            f"{_synchronous(fissioned[0])}")
+            f"{_synchronous(pairs[0])}")
     if steps[0][0] == ONE_POINT:
         return "\n" + _header(head + ", one point a thread (no register tile)") + steps[0][1]
     texts = [_header(f"{head} {STEPS[name]}" if n == 0 else STEPS[name]) + body for n, (name, body) in enumerate(steps)]
     return "\n" + "\n".join(texts)
 
 
-def _synchronous(a: Analysis) -> str:
-    return " and synchronous (--show-rewrites prints the kernel's own, pipelined)." if pipelined(a) else "."
+def _synchronous(shown) -> str:
+    return " and synchronous (--show-rewrites prints the kernel's own, pipelined)." if pipelined(shown.schedule) else "."
 
 
 def _split(program: ast.Program, a: Analysis) -> str:
@@ -98,18 +102,18 @@ def _joined(s) -> list[str]:
             "its iterations, laid end to end; a chunk may hold the end of one row and the start of the next"]
 
 
-def _three_steps(rewritten: ast.Program, comments: dict, a: Analysis, file: str) -> str:
+def _three_steps(rewritten: ast.Program, comments: dict, a: Analysis, shown) -> str:
     """The note's register tiling: the block-tiled program, then the kernel
     the register tiling rewrites made of it (kernel_steps.py): strip-mined,
     interchanged and sequentialised."""
     b = a.block
     strips = " and ".join(f"dimension {d} by T{d} = {b.micro(d)}" for d in sorted(b.spans) if b.micro(d) > 1)
-    steps = dict(kernel_steps(a, file))
+    steps = dict(kernel_steps(shown[1]))
     return "\n".join([
         _header("step 1 of 3, block tiling: the tiles a block shares in fast memory, one point a thread")
         + pretty(rewritten, comments),
         _header(f"step 2 of 3, strip-mining {strips}. From here on, the kernel tiler writes for this plan, as "
-                f"the register tiling rewrites made it, with its copies drawn one line each{_synchronous(a)} "
+                f"the register tiling rewrites made it, with its copies drawn one line each{_synchronous(shown[0])} "
                 + STEPS["strip-mine"])
         + steps["strip-mine"],
         _header("step 3 of 3, sequentialising, in two rewrites. " + STEPS["interchange"])

@@ -121,7 +121,7 @@ def _options_not_taken(a: Analysis, applied=None) -> tuple[CompilerWarning, ...]
         return f"{CLI_NAMES[key]} {value}" + (f" (from {applied.file})" if tuned else "")
 
     out = []
-    chunk, limit = a.options.chunk, a.options.shared_limit(a.block.pipelined)
+    chunk, limit = a.options.chunk, a.context.shared_limit(a.block.pipelined)
     for s in a.streams:
         if chunk is not None and s.tiled and s.chunk != chunk:
             out.append(CompilerWarning(

@@ -75,6 +75,11 @@ class Gpu:
         self._modules: dict[str, object] = {}
         self.races: dict[tuple, Race] = {}  # (CUDA, version the conditions pick, sizes): how its first launch went
 
+    @property
+    def described(self) -> target.Device:
+        """This GPU as a plan sees it (its SM count, the shared memory a block may opt in to)."""
+        return target.Device(self.name, self.arch, self.sm_count, self.max_shared_optin)
+
     def environment(self) -> dict:
         """What makes a timing reproducible: the device and the software under it."""
         import pycuda
@@ -409,3 +414,4 @@ class _Pushed:
 
     def __exit__(self, *exc):
         self.context.pop()
+

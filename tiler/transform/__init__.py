@@ -1,44 +1,63 @@
-"""Stage `transform`: analysis -> analysis, the kernel rewritten as the
-schedule asks, before it is lowered.
+"""Every rewrite tiler makes once a program is analysed, as a named pass:
+one list (`PASSES`), each pass saying what it rewrites, who runs it and
+where what it produced is kept.
 
-Rewrites are data: each `Rewrite` names itself, says from the schedule
-whether it applies, and maps the analysed kernel to a new one. They run in
-the order of `REWRITES`; which ran is kept with the result, for `explain`.
-No rewrite applies to the whole analysis yet, so the list is empty. The
-two rewrites tiler makes depend on the version being lowered, so lower runs
-them on each schedule's kernel and records them in the kernel
-(`kir.Kernel.rewrites`, which explain lists):
+- join rows (`join_rows.py`), a kernel program under a schedule: each loop
+  the schedule joins becomes one stream over its rows laid end to end. Run
+  by lower for each schedule it lowers; the kernel records it.
+- reassociate (`reassociate.py`), a float chain, under `--fast-math` only:
+  sums and products reordered into multiply-adds as lower writes them.
+- strip-mine, interchange, sequentialise (`register_tile.py`), a kernel's
+  body, the design note's register tiling: run by lower on the body it
+  writes for one point a thread; the kernel keeps the body after each
+  (`kir.Kernel.trace`), which `explain --show-rewrites` and
+  `--show-transformed` print.
+- widen (`widen.py`) and prune (`prune.py`), a lowered module: stages of
+  the pipeline of their own, which keeps each one's module (`--emit`).
 
-- join rows (`join_rows.py`), on the kernel program: a loop the schedule
-  joins becomes one stream over its rows laid end to end;
-- register tiling's three steps (the note's strip-mine, interchange and
-  sequentialise, `register_tile.py`), on the kernel IR that lower writes for
-  one point a thread, where the per-point body and the uniform copies and
-  barriers can be told apart.
+The kernel stage's own rewrites (helpers inlined, dead lets removed, loops
+read as streams, reads promoted to stream inputs, a thread's own rows) are
+not here: they put every program in the one form the analysis reads,
+whatever the schedule (tiler/kernel/).
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
+from enum import Enum
 from typing import Callable
 
-from ..analyse import Analysis, Schedule
+from .join_rows import join_rows
+from .prune import prune
+from .reassociate import reassociate
+from .register_tile import REGISTER_TILING
+from .widen import widened_module
+
+
+class Subject(Enum):
+    """What a pass rewrites."""
+
+    PROGRAM = "a kernel program under a schedule"
+    CHAIN = "a chain of float sums or products, as it is lowered"
+    BODY = "a lowered kernel's body"
+    MODULE = "a lowered module"
 
 
 @dataclass(frozen=True)
-class Rewrite:
+class Pass:
     name: str
-    applies: Callable[[Schedule], bool]
-    run: Callable[[Analysis], Analysis]
+    subject: Subject
+    run: Callable
+    runs: str  # who runs it, and where what it produced is kept
 
 
-REWRITES: tuple[Rewrite, ...] = ()
+PASSES: tuple[Pass, ...] = (
+    Pass("join rows", Subject.PROGRAM, join_rows, "lower, for each schedule it lowers (kir.Kernel.rewrites)"),
+    Pass("reassociate", Subject.CHAIN, reassociate, "lower, under --fast-math"),
+    *(Pass(r.name, Subject.BODY, r.run, "lower, on a register-tiled kernel's body (kir.Kernel.trace)")
+      for r in REGISTER_TILING),
+    Pass("widen", Subject.MODULE, widened_module, "the pipeline: stage `widen`"),
+    Pass("prune", Subject.MODULE, lambda module: module.replace_kernels(prune), "the pipeline: stage `prune`"),
+)
+PASS = {p.name: p for p in PASSES}
 
-
-def transform(analysis: Analysis, rewrites: tuple[Rewrite, ...] = REWRITES) -> Analysis:
-    applied = []
-    for r in rewrites:
-        if r.applies(analysis.schedule):
-            analysis = r.run(analysis)
-            applied.append(r.name)
-    return dataclasses.replace(analysis, rewrites=analysis.rewrites + tuple(applied))
+__all__ = ["PASSES", "PASS", "Pass", "Subject"]

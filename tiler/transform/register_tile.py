@@ -16,15 +16,16 @@ tile written `P{d}_` (`point`). Then, in the order of `REGISTER_TILING`:
   load that depends on fewer dims than its statement (`acc + a[k] * b[k]`:
   the row of `a` is the same for every column) gets a map over its own dims
   into a register, reused across the rest (the outer product). What remains
-  are runs of statements over the points of their dims (`PointMap`);
-- sequentialise: each `PointMap` becomes fully unrolled loops over its
+  are runs of statements over the points of their dims (`kir.PointMap`);
+- sequentialise: each `kir.PointMap` becomes fully unrolled loops over its
   points, with each variable that depends on dims held in a per-thread array
   indexed by them (registers, since every index is a constant after
   unrolling); the hoisted shared loads of a group of consecutive points are
   read as one vector where the index is provably the group's start plus the
   lane.
 
-The kernel records the rewrites that ran (`kir.Kernel.rewrites`).
+The kernel records the rewrites that ran (`kir.Kernel.rewrites`) and what
+each produced (`kir.Kernel.trace`), which explain prints.
 """
 from __future__ import annotations
 
@@ -47,14 +48,6 @@ class Micro:
     sizes: dict  # kernel dim -> points a thread takes along it (> 1 only)
     group: int  # consecutive points along a dim (a vector read)
     threads: dict = dataclasses.field(default_factory=dict)  # dim -> (the thread's index along it, threads there)
-
-
-@dataclass(frozen=True)
-class PointMap:
-    """Interchange's product: `stmts` for every point of the micro-tile's `dims` (`points` of them)."""
-    dims: frozenset
-    stmts: tuple
-    points: int
 
 
 @dataclass(frozen=True)
@@ -98,29 +91,18 @@ REGISTER_TILING = (KernelRewrite("strip-mine", strip_mine), KernelRewrite("inter
                    KernelRewrite("sequentialise", sequentialise))
 
 
-def register_tile(body: tuple, micro: Micro, ctypes: dict, used: Names,
-                  observe: Callable[[str, tuple], None] | None = None) -> tuple[tuple, tuple[str, ...]]:
-    """`body`, written for one point a thread, for every point of the micro-tile;
-    the rewrites that ran. `observe(name, body)` sees the body before them
-    ("one point a thread") and after each (explain --show-rewrites)."""
-    if observe is not None:
-        observe("one point a thread", body)
+ONE_POINT = "one point a thread"  # the trace's first step: the body as lower wrote it
+
+
+def register_tile(body: tuple, micro: Micro, ctypes: dict, used: Names) -> tuple[tuple, tuple[tuple[str, tuple], ...]]:
+    """`body`, written for one point a thread, for every point of the
+    micro-tile; and the trace: the body before the rewrites (ONE_POINT),
+    then after each, by its name (explain --show-rewrites prints it)."""
+    trace = [(ONE_POINT, body)]
     for r in REGISTER_TILING:
         body = r.run(body, micro, ctypes, used)
-        if observe is not None:
-            observe(r.name, body)
-    return body, tuple(r.name for r in REGISTER_TILING)
-
-
-def as_loops(body: tuple) -> tuple:
-    """`body` with each `PointMap` drawn as a loop over its points (for reading: sequentialise unrolls it)."""
-    def block(stmts: tuple) -> tuple:
-        return tuple(kir.For("point_" + "".join(str(d) for d in sorted(s.dims)), const(0), const(s.points),
-                             const(1), as_loops(s.stmts),
-                             note=f"the map over the thread's {s.points} points of dims "
-                                  f"{', '.join(map(str, sorted(s.dims)))}") if isinstance(s, PointMap) else s
-                     for s in stmts)
-    return kir.blocks_mapped(body, block)
+        trace.append((r.name, body))
+    return body, tuple(trace)
 
 
 class _Interchange:
@@ -215,7 +197,7 @@ class _Interchange:
         return sorted(pieces, key=lambda p: sorted(self.deps[p.name])) + [rewritten]
 
     def flush(self, run: list, dims) -> list:
-        return [PointMap(dims, tuple(run), math.prod(self.micro.sizes[d] for d in dims))] if run else []
+        return [kir.PointMap(dims, tuple(run), math.prod(self.micro.sizes[d] for d in dims))] if run else []
 
     def fresh(self, base: str) -> str:
         return fresh_name(base, self.used)
@@ -229,7 +211,7 @@ class _Sequentialise:
     def block(self, stmts) -> list:
         out = []
         for s in stmts:
-            if isinstance(s, PointMap):
+            if isinstance(s, kir.PointMap):
                 out += self.flush(list(s.stmts), s.dims)
             elif isinstance(s, kir.For):
                 out.append(dataclasses.replace(s, body=tuple(self.block(s.body))))

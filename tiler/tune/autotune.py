@@ -22,16 +22,14 @@ from dataclasses import dataclass, field, replace
 
 from ..analyse import Analysis
 from ..analyse.interior import with_interior
+from ..analyse.options import OPTIONS, Family, family_members
 from ..analyse.registers import shares_every_tile
+from ..workload.checks import spearman
 
 BLOCK_1D = (16, 32, 64, 128, 256, 512)
 BLOCK_2D = ((8, 32), (16, 16), (32, 8), (16, 32), (32, 16), (32, 32))  # (outer, inner) threads
-CHUNKS = (8, 16, 32, 64, 128, 256, 512)
 MICRO = ((4, 4), (4, 8), (8, 4), (8, 8))  # (outer, inner) points a thread
 COARSENINGS = (1, 2, 4, 8)  # points a thread of a 1-D block
-UNROLLS = (1, 2, 4, 8, 16, 32, 64)  # times the loop over a staged chunk is unrolled
-MIN_BLOCKS = (0, 1, 2, 3, 4)  # blocks an SM the kernel asks for (0: ptxas's choice)
-LANES = (32, 64, 128, 256, 512, 1024)  # threads a row that split its reductions
 
 
 @dataclass
@@ -56,43 +54,95 @@ class Result:
 
 
 def families(a: Analysis) -> list[tuple[str, list]]:
-    """The parameters worth varying for this kernel, each with its values."""
-    b, rank = a.block, a.block.rank
+    """The families of parameters worth varying for this kernel, in the
+    order the options declare them (options.Family), each with its values:
+    its options' `tries`, where this kernel can use them (RULES)."""
     out = []
-    if a.plan.split is not None and a.plan.split.active:  # the threads a row, or one thread a point
-        several = [{"several_blocks": True}] if a.plan.split.several else []
-        out.append(("split", [{"lanes": n} for n in LANES] + several + [{"no_split": True}]))
-    if len(b.spans) == 1:  # the other dims keep one thread (`_` would give them the plan's default)
-        out.append(("tile", [_per_dim(rank, {b.spans[0]: w}, 1) for w in BLOCK_1D]))
-    elif len(b.spans) == 2:
-        inner, outer = b.spans
-        out.append(("tile", [_per_dim(rank, {outer: y, inner: x}) for y, x in BLOCK_2D]))
-    if a.tiled:
-        out.append(("chunk", list(CHUNKS)))
-    one_d = a.tiled and len(b.spans) == 1 and shares_every_tile(a.schedule)  # coarsened, or could be
-    if b.register is not None and not one_d:
-        inner, outer = b.spans
-        out.append(("register_tile", [_per_dim(rank, {outer: y, inner: x}, 1) for y, x in MICRO]))
-    elif one_d:  # coarsening, also where the plan declined it
-        out.append(("register_tile", [_per_dim(rank, {b.spans[0]: c}, 1) for c in COARSENINGS]))
-    if one_d and sum(p.staged and not p.staging.rows for s in a.streams for p in s.inputs) > 1:
-        out.append(("pack", [True]))
-    if any(p.staged and (p.staging.vector > 1 or p.staging.buffers > 1) for s in a.streams for p in s.inputs):
-        asynchronous = any(p.staged and p.staging.asynchronous for s in a.streams for p in s.inputs)
-        out.append(("buffering", [{"single_buffer": True}, {"double_buffer": True}]
-                    + ([{"no_async": True}] if asynchronous else [])))
-    if a.schedule.transposes or a.schedule.stages_to_coalesce:  # the other remedy for rows threads walk alone
-        out.append(("transpose", [True, False]))
-    joins = [s.join for s in a.streams if s.join is not None and s.join.sound]
-    if joins:  # the other way than the plan's
-        out.append(("join_rows", [not any(j.joined for j in joins)]))
-    if a.tiled and (b.register is None or one_d):  # a 2-D register tile's chunk loop is unrolled already
-        out.append(("unroll", list(UNROLLS)))
-    if with_interior(a.schedule, replace(a.options, interior=True)).block.interior:
-        out.append(("interior", [True]))  # blocks inside every dim without the clamps and store guards
-    if a.tiled:
-        out.append(("min_blocks", list(MIN_BLOCKS)))
+    for family in Family:
+        values = RULES.get(family, _tries)(a, family)
+        if values:
+            out.append((family.value, values))
     return out
+
+
+def _tries(a: Analysis, family: Family) -> list:
+    """Each option of the family at each value it declares, for a tiled kernel."""
+    if not a.tiled:
+        return []
+    members = family_members(family)
+    return [v if len(members) == 1 else {name: v} for name in members for v in OPTIONS[name].tries]
+
+
+def _split(a: Analysis, family: Family) -> list:
+    """The threads a row, or one thread a point."""
+    if a.plan.split is None or not a.plan.split.active:
+        return []
+    several = [{"several_blocks": True}] if a.plan.split.several else []
+    return [{"lanes": n} for n in OPTIONS["lanes"].tries] + several + [{"no_split": True}]
+
+
+def _tile(a: Analysis, family: Family) -> list:
+    b, rank = a.block, a.block.rank
+    if len(b.spans) == 1:  # the other dims keep one thread (`_` would give them the plan's default)
+        return [_per_dim(rank, {b.spans[0]: w}, 1) for w in BLOCK_1D]
+    if len(b.spans) == 2:
+        inner, outer = b.spans
+        return [_per_dim(rank, {outer: y, inner: x}) for y, x in BLOCK_2D]
+    return []
+
+
+def _one_d(a: Analysis) -> bool:
+    """A 1-D block whose tiles every thread shares: coarsened, or could be."""
+    return a.tiled and len(a.block.spans) == 1 and shares_every_tile(a.schedule)
+
+
+def _register_tile(a: Analysis, family: Family) -> list:
+    b, rank = a.block, a.block.rank
+    if b.register is not None and not _one_d(a):
+        inner, outer = b.spans
+        return [_per_dim(rank, {outer: y, inner: x}, 1) for y, x in MICRO]
+    if _one_d(a):  # coarsening, also where the plan declined it
+        return [_per_dim(rank, {b.spans[0]: c}, 1) for c in COARSENINGS]
+    return []
+
+
+def _pack(a: Analysis, family: Family) -> list:
+    staged = sum(p.staged and not p.staging.rows for s in a.streams for p in s.inputs)
+    return _tries(a, family) if _one_d(a) and staged > 1 else []
+
+
+def _buffering(a: Analysis, family: Family) -> list:
+    staged = [p for s in a.streams for p in s.inputs if p.staged]
+    if not any(p.staging.vector > 1 or p.staging.buffers > 1 for p in staged):
+        return []
+    asynchronous = any(p.staging.asynchronous for p in staged)
+    return [{"single_buffer": True}, {"double_buffer": True}] + ([{"no_async": True}] if asynchronous else [])
+
+
+def _transpose(a: Analysis, family: Family) -> list:
+    """The other remedy for rows threads walk alone."""
+    return list(OPTIONS["transpose"].tries) if a.schedule.transposes or a.schedule.stages_to_coalesce else []
+
+
+def _join_rows(a: Analysis, family: Family) -> list:
+    joins = [s.join for s in a.streams if s.join is not None and s.join.sound]
+    return [not any(j.joined for j in joins)] if joins else []  # the other way than the plan's
+
+
+def _unroll(a: Analysis, family: Family) -> list:
+    """A 2-D register tile's chunk loop is unrolled already."""
+    return _tries(a, family) if a.block.register is None or _one_d(a) else []
+
+
+def _interior(a: Analysis, family: Family) -> list:
+    """Blocks inside every dim without the clamps and store guards, where the plan can have them."""
+    asked = replace(a.context, options=replace(a.options, interior=True))
+    return list(OPTIONS["interior"].tries) if with_interior(a.schedule, asked).block.interior else []
+
+
+RULES = {Family.SPLIT: _split, Family.TILE: _tile, Family.REGISTER_TILE: _register_tile, Family.PACK: _pack,
+         Family.BUFFERING: _buffering, Family.TRANSPOSE: _transpose, Family.JOIN_ROWS: _join_rows,
+         Family.UNROLL: _unroll, Family.INTERIOR: _interior}  # a family not here: its options' tries (_tries)
 
 
 def _per_dim(rank: int, given: dict, rest=None) -> tuple:
@@ -154,8 +204,8 @@ def _as_parameters(name: str, value) -> dict:
 
 
 def _same_family(key: str, name: str) -> bool:
-    return key == name or (name == "buffering" and key in ("single_buffer", "double_buffer", "no_async")) \
-        or (name == "split" and key in ("lanes", "no_split", "several_blocks"))
+    family = OPTIONS[key].family if key in OPTIONS else None
+    return key == name or (family is not None and family.value == name)
 
 
 class GpuMeasure:
@@ -164,8 +214,8 @@ class GpuMeasure:
     tuned sizes), and time it with the bench's machinery."""
 
     def __init__(self, text: str, shown: str, prog, spec, sizes: dict, repeat: int, gpu, fixed: dict | None = None):
-        from ..bench import INPUT_SEED
-        from .workload import make_inputs
+        from ..workload import make_inputs
+        from ..workload.checks import INPUT_SEED
 
         self.text, self.shown, self.prog, self.spec, self.sizes, self.repeat, self.gpu = \
             text, shown, prog, spec, sizes, repeat, gpu
@@ -176,12 +226,13 @@ class GpuMeasure:
         self.seen: dict[str, Trial] = {}  # CUDA text -> its trial: equal kernels are timed once
 
     def __call__(self, parameters: dict) -> Trial:
-        from ..bench import check_small, compare_outputs, tolerance
         from ..errors import PlainError
         from ..pipeline import run_all
+        from ..workload.checks import check_small, compare_outputs, tolerance
 
         try:
-            values = run_all(self.text, self.shown, candidate_options(parameters, self.sizes, self.gpu, self.fixed))
+            values = run_all(self.text, self.shown, candidate_options(parameters, self.sizes, self.fixed),
+                             device=self.gpu.described)
         except PlainError as exc:
             return Trial(parameters, None, f"not compiled: {exc}")
         cost = values["analyse"].schedule.cost
@@ -210,12 +261,11 @@ class GpuMeasure:
         self.device.free()
 
 
-def candidate_options(parameters: dict, sizes: dict, gpu, fixed: dict | None = None):
-    """A candidate's plan options (over the search's fixed ones), for this GPU and the tuned sizes."""
+def candidate_options(parameters: dict, sizes: dict, fixed: dict | None = None):
+    """A candidate's plan options (over the search's fixed ones), at the tuned sizes."""
     from ..analyse import make_options
-    from ..bench import device_options
 
-    return device_options(make_options(**(fixed or {}), **parameters), tuple(sorted(sizes.items())), gpu)
+    return replace(make_options(**(fixed or {}), **parameters), sizes=tuple(sorted(sizes.items())))
 
 
 def estimator(text: str, shown: str, sizes: dict, gpu, fixed: dict | None = None):
@@ -225,8 +275,8 @@ def estimator(text: str, shown: str, sizes: dict, gpu, fixed: dict | None = None
 
     def estimate(parameters: dict) -> float | None:
         try:
-            options = candidate_options(parameters, sizes, gpu, fixed)
-            return run_all(text, shown, options, until="analyse")["analyse"].schedule.cost
+            options = candidate_options(parameters, sizes, fixed)
+            return run_all(text, shown, options, until="analyse", device=gpu.described)["analyse"].schedule.cost
         except PlainError:
             return None
     return estimate
@@ -237,7 +287,7 @@ def gpu_measure(path: str, text: str, shown: str, sizes: dict, repeat: int, fixe
     schedule's outputs (measured first, as the search does)."""
     from ..pipeline import run_to
     from ..runtime import Gpu
-    from .workload import load_spec
+    from ..workload import load_spec
 
     m = GpuMeasure(text, shown, run_to("check", text, shown), load_spec(path), sizes, repeat, Gpu.get(), fixed)
     m({})
@@ -362,30 +412,3 @@ def rank_correlation(trials: list[Trial]) -> float | None:
     if len(pairs) < 3:
         return None
     return spearman([c for c, _ in pairs], [m for _, m in pairs])
-
-
-def spearman(xs: list, ys: list) -> float | None:
-    """The correlation of the ranks of two equally long lists (ties share
-    their mean rank); None where either has no spread."""
-    cost_ranks, time_ranks = _ranks(list(xs)), _ranks(list(ys))
-    n = len(cost_ranks)
-    mean = (n + 1) / 2
-    cov = sum((a - mean) * (b - mean) for a, b in zip(cost_ranks, time_ranks))
-    var_a = sum((a - mean) ** 2 for a in cost_ranks)
-    var_b = sum((b - mean) ** 2 for b in time_ranks)
-    return None if var_a == 0 or var_b == 0 else cov / (var_a * var_b) ** 0.5
-
-
-def _ranks(values: list) -> list[float]:
-    """1-based ranks, ties sharing their mean rank."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    ranks = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            ranks[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return ranks

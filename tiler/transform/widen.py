@@ -14,10 +14,10 @@ from __future__ import annotations
 import dataclasses
 
 from .. import target
-from .build import rewrite
-from .kernel import Kernel, Module
-from .nodes import MINMAX, ArrayDecl, Bin, BlockIdx, Call, Cast, Const, Decl, For, Load, Ref, Select, ThreadIdx, Un
-from .walkers import walk
+from ..kir.build import rewrite
+from ..kir.kernel import Kernel, Module
+from ..kir.nodes import MINMAX, ArrayDecl, Bin, BlockIdx, Call, Cast, Const, Decl, For, Load, Ref, Select, ThreadIdx, Un
+from ..kir.walkers import walk
 
 _ARITHMETIC = ("+", "-", "*", "/", "%")
 

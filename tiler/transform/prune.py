@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from . import (
+from ..kir import (
     GLOBAL,
     SHARED,
     ArrayDecl,
@@ -35,8 +35,8 @@ from . import (
     VecStore,
     walk,
 )
-from .nodes import BODIES
-from .walkers import node_fields, statements
+from ..kir.nodes import BODIES
+from ..kir.walkers import node_fields, statements
 
 
 def prune(k: Kernel) -> Kernel:

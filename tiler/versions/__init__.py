@@ -1,0 +1,41 @@
+"""Stage `versions`: analysis -> `Versions`, every kernel a module holds and
+when the launch runs each, as records (records.py), before anything is
+lowered; and the one function that lowers them (lowering.py, stage `lower`).
+
+In launch order: the fissioned versions, where a fold over rows is
+fissioned (fission.py); then rows run by a warp or a block where the plan
+splits their reductions (split.py); else the schedule's versions
+(planned.py): tiled, its scalar-copy twin, one point a thread, the untiled
+fallback, each again reading the launch's transposed copies and with
+64-bit offsets where those apply, and the bounded plan's before the plan
+without the bound. Every tiled version of a default module is raced
+against the untiled kernel at a first launch. The records import nothing
+of lowering; `lowering.lower_versions` (stage `lower`) does.
+"""
+from __future__ import annotations
+
+from .. import target
+from ..analyse import Analysis
+from ..analyse.schedule import Math
+from .fission import FissionPlan, NoFission, fission_plan, fissioned_versions, fold_file, pairs_file
+from .planned import launch_transposed, plan_versions, reading
+from .records import BOUNDED, ONE_POINT, Build, Copies, Kind, Version, Versions
+from .split import split_versions
+
+__all__ = ["versions_of", "Versions", "Version", "Build", "Kind", "Copies", "FissionPlan",
+           "NoFission", "pairs_file", "launch_transposed", "reading", "ONE_POINT", "BOUNDED"]
+
+
+def versions_of(a: Analysis, file: str = "<input>", fission: bool = True) -> Versions:
+    """The program's versions (`fission`: with the fissioned ones first,
+    where its fold over rows is fissioned; the fissioned programs' own
+    versions are made without)."""
+    split = a.plan.split is not None and a.plan.split.active
+    own = split_versions(a, file) if split else plan_versions(a, file)
+    notes = (f"math: {target.FAST_MATH_NOTE}",) if a.plan.schedule.math is Math.FAST else ()
+    found = fission_plan(a) if fission else None
+    if isinstance(found, FissionPlan):
+        pairs = versions_of(found.values, pairs_file(file), fission=False).versions
+        folds = versions_of(found.fold, fold_file(file), fission=False).versions
+        own = fissioned_versions(found, list(pairs), list(folds), own) + own
+    return Versions(a, file, tuple(own), notes, found)

@@ -1,0 +1,173 @@
+"""A fold over rows fissioned (kernel/fission.py finds the shape and writes
+the two kernel programs): whether it is, the plans of its two kernels, and
+the fissioned versions.
+
+The fissioned versions compute the value of every (point, row) pair into
+scratch memory first, then fold it. They pay for that array (written once,
+read once: 8 bytes a pair in f32) and for a second launch, and win where a
+pair costs a loop over its rows: the pairs' kernel is register-tiled over
+both dimensions, where one thread a point reread every row from shared
+memory (or global memory, where rows did not fit). The launch runs them
+where the rows fill at least one of the pairs' block tiles along them (the
+plan's threads times its register tile there: 128 for 16 threads of 8 pairs;
+fewer would leave most of each tile idle), and are at least `ROWS` (the fewest
+measured), and a pair's loop is at least `WORK` long. Measured on k-means
+(H100): at a loop of 64 the fold as written won at 128, 256 and 1,024 rows
+(1.1x to 1.5x); from 128 the fissioned versions won, 1.5x to 130x. They are
+raced against the untiled kernel like every tiled version.
+
+Each fissioned version pairs a version of the pairs' program (its 32-bit
+tiled ones that read in place: the register-tiled one, for grids that fill
+the GPU, then one point a thread for smaller ones) with one of the fold's
+(its 32-bit versions that read in place in one kernel: those that split
+rows among threads, then its last, which runs at any size). They come first
+in the module, under the plan's gates; the module's own versions follow for
+every launch they do not take.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..analyse import Analysis, analyse
+from ..check import typed as T
+from ..kernel import kernel_of
+from ..kernel.fission import Fission, array_names, candidate, fission, trip_count
+from ..source import program_stem
+from .records import Gate, Kind, Version, all_of
+
+ROWS = 128  # the fewest rows the fissioned versions were measured to win at (k-means, 128 centres)
+WORK = 128  # a pair's loop length from which they run (measured: at 64 the fold as written won)
+MOST_SPLIT = 3  # the fold's split versions kept (a warp, 1024 threads, 256 threads a row)
+
+
+@dataclass(frozen=True)
+class Gating:
+    """A launch test of the fissioned versions: `size >= least`."""
+
+    size: str  # a size's name
+    least: int
+    what: str  # in words, for explain
+
+
+@dataclass(frozen=True)
+class FissionPlan:
+    fission: Fission
+    values: Analysis  # the pairs' kernel
+    fold: Analysis  # the fold reading them
+    gates: tuple[Gating, ...]  # all must hold at launch (sizes known now are tested here)
+    reason: str  # what was fissioned, in words
+
+
+@dataclass(frozen=True)
+class NoFission:
+    """A fold of the fissionable shape that is not fissioned, and why."""
+
+    reason: str
+
+
+def fission_plan(a: Analysis) -> FissionPlan | NoFission | None:
+    """The plan of a fissionable fold, NoFission with the reason where one is
+    found but not fissioned, None where the kernel has none."""
+    kernel, options = a.kernel, a.options
+    found, why = candidate(kernel) if not options.no_tile else (None, "")
+    if found is None:
+        return NoFission(why) if why else None
+    if options.no_fission:
+        return NoFission("fission is off (--no-fission)")
+    if options.steers_schedule():
+        return NoFission("an option steers the schedule of the kernel as written")
+    parts = fission(kernel, found)
+    promote, loops, _ = options.kernel_stage()  # (the parts' streamable loops are not listed for explain)
+    values = analyse(kernel_of(T.Program("", parts.values, {}), promote, loops, False), options, a.device)
+    fold = analyse(kernel_of(T.Program("", parts.fold, {}), promote, loops, False), options, a.device)
+    if not values.tiled:
+        return NoFission("the kernel of the pairs would not be tiled")
+    gates, why = _gates(found, options, max(_tile_rows(values.block), ROWS))
+    if gates is None:
+        return NoFission(why)
+    value = found.let.binders[0].name
+    tiled = "register-tiled" if values.block.register is not None else "tiled"
+    reason = (f"`{value}` ({found.let.span.line}:{found.let.span.col}) reads no accumulator of the fold over the "
+              f"rows of {array_names(found.arrays)}: a 2-D kernel computes it for every "
+              f"pair into scratch memory first ({parts.scratch}), {tiled}, and the fold reads it there")
+    return FissionPlan(parts, values, fold, gates, reason)
+
+
+def pairs_file(file: str) -> str:
+    """The name the pairs' program is lowered under (its kernels are named from it)."""
+    return f"{program_stem(file)}_pairs.fut"
+
+
+def fold_file(file: str) -> str:
+    return f"{program_stem(file)}_fold.fut"
+
+
+def fissioned_versions(plan: FissionPlan, pairs: list[Version], folds: list[Version],
+                       own: list[Version]) -> list[Version]:
+    """A version for each of the fold's versions that read in place in one
+    kernel and each of the pairs' tiled ones (`pairs`, `folds`: each
+    program's versions), raced against the untiled kernel of the module's own
+    versions (`own`)."""
+    gate = all_of(Gate(g) for g in plan.gates)
+    rival = next((v.rival for v in own if v.rival is not None and not v.build.wide), None)
+    out = []
+    for fold in _fold_versions(folds):
+        for n, pair in enumerate(_pairs_versions(pairs)):
+            out.append(Version(Kind.FISSIONED, fold.build, gate, rival=rival, grid_share=pair.grid_share,
+                               thresholds=fold.thresholds, choice=fold.choice, fold=fold, pair=pair, pair_index=n,
+                               gates=plan.gates, scratch=plan.fission.scratch))
+    return out
+
+
+def _pairs_versions(versions: list[Version]) -> list[Version]:
+    """The pairs' versions the fissioned ones launch: tiled, 32-bit, in
+    place, in one kernel, at any row length (the first is the plan's; the
+    others, one point a thread, for smaller grids); a version with vector
+    copies as its scalar half (lowering.py), which runs at any size."""
+    return [v for v in versions if v.tiled and v.kind is not Kind.FISSIONED and _in_place(v)]
+
+
+def _fold_versions(versions: list[Version]) -> list[Version]:
+    """The fold's 32-bit versions that read in place in one kernel: those
+    that split rows among threads, then its last (it runs at any size).
+    Its tiled versions (rows staged to coalesce) are left out: they spilled
+    when they were tried (before a chunk's copies shared their unroll) and
+    have not been timed as a fold of pairs since."""
+    ok = [v for v in versions if _in_place(v) and v.kind is not Kind.FISSIONED]
+    return [v for v in ok[:-1] if v.build.lanes][:MOST_SPLIT] + ok[-1:]
+
+
+def _in_place(v: Version) -> bool:
+    """32-bit, reading every input as the program has it, in one kernel, at any row length."""
+    b = v.build
+    return not (b.wide or b.transposed or b.several or b.fixed or b.bounds)
+
+
+def _tile_rows(block) -> int:
+    """The rows one block of the pairs' kernel covers (dimension 1: threads
+    along it, times the points a thread takes there)."""
+    return block.extents[1] * (block.register.sizes[1] if block.register is not None else 1)
+
+
+def _gates(found, options, least_rows: int) -> tuple[tuple[Gating, ...] | None, str]:
+    """The launch tests, those on sizes known now decided now: the rows at
+    least `least_rows`; a pair's loops (its outermost ones) at least WORK
+    long, one of them enough."""
+    value = options.known_size
+    gates = []
+    rows = value(found.length)
+    if rows is not None and rows < least_rows:
+        return None, f"rows: {rows}, fewer than {least_rows}, do not pay for storing " \
+                     "every pair"
+    if rows is None:
+        gates.append(Gating(found.length.name, least_rows, "rows"))
+    lengths = [trip_count(x) for x in found.loops]
+    if any(n is not None and value(n) is not None and value(n) >= WORK for n in lengths):
+        return tuple(gates), ""  # a loop long enough, known now
+    open_ = [n for n in lengths if n is not None and value(n) is None]
+    if not open_:
+        longest = max((value(n) for n in lengths if n is not None), default=None)
+        if longest is None:
+            return None, "the length of a pair's loop is not a size of the program"
+        return None, f"a pair's loop: {longest}, fewer than {WORK}, does not pay for storing every pair"
+    return tuple(gates) + (Gating(open_[0].name, WORK, "a pair's loop"),), ""

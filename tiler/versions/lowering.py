@@ -1,0 +1,238 @@
+"""The one function that lowers a program's versions into its module:
+`lower_versions(Versions) -> kir.Module`.
+
+Each version's kernel is lowered once (lower/: one kernel for one schedule
+or split), its launch condition written as a C expression over size names,
+its rival named. What the records leave to the lowered kernel is settled
+here: the sizes a kernel's 128-bit copies need to be multiples of 4 (where
+there are any, and the verifier proves the copies aligned, the vector
+kernel runs for aligned sizes and its scalar twin for the others), and the
+blocks its grid has. Each kir.Version keeps the record it came from (`plan`),
+with its half of a vector pair, for explain.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from .. import kir, target
+from ..errors import CompilerBug
+from ..kir.build import const
+from ..kir.verify import Fault, check
+from ..lower import lower_schedule, lower_several, lower_split
+from ..lower.values import all_of, any_of, joined, product
+from ..source import program_stem
+from .records import (
+    ALIGNED,
+    SCALAR,
+    Aligned,
+    All,
+    AnyOf,
+    AtLeast,
+    AtMost,
+    Build,
+    Copies,
+    Equals,
+    FillsSMs,
+    Fits,
+    Gate,
+    Kind,
+    RowTest,
+    Transposing,
+    Version,
+    Versions,
+    without_aligned,
+)
+from .shown import shown_builds
+
+
+def lower_versions(vs: Versions) -> kir.Module:
+    """The module: every version's kernel, in order, under its condition."""
+    lowering = _Lowering()
+    out = [v for version in vs.versions for v in lowering.versions(version)]
+    names = [v.kernel.name for v in out]
+    if len(set(names)) != len(names):
+        raise CompilerBug(f"two versions of {vs.file} would share a kernel's name")
+    return kir.Module(vs.file, tuple(out), vs.notes)
+
+
+class _Lowering:
+    """Lowers each Build once (several versions launch the same kernel)."""
+
+    def __init__(self):
+        self.kernels: dict[tuple, kir.Kernel] = {}
+
+    def kernel(self, b: Build) -> kir.Kernel:
+        if b.key not in self.kernels:
+            self.kernels[b.key] = _lowered(b)
+        return self.kernels[b.key]
+
+    def versions(self, v: Version) -> list[kir.Version]:
+        """The kir versions one record becomes (a vector pair: one or two)."""
+        if v.kind is Kind.FISSIONED:
+            return [self._fissioned(v)]
+        if v.copies in (Copies.VECTOR_OR_SCALAR, Copies.VECTOR_OR_SCALAR_WIDE):
+            return self._pair(v)
+        k = self.kernel(v.build)
+        return [self._version(v, k, condition(v.condition, k), v.why)]
+
+    def _version(self, v: Version, k: kir.Kernel, when, why: str, copies: Copies | None = None) -> kir.Version:
+        return kir.Version(k, when, why, v.grid_share, v.rival.name if v.rival is not None else "",
+                           plan=dataclasses.replace(v, copies=copies or v.copies))
+
+    def _pair(self, v: Version) -> list[kir.Version]:
+        """The vector kernel for sizes that keep its rows aligned, then the
+        scalar one; where no size needs testing, or the vectors cannot be
+        proven aligned, one of them alone (which, by the offsets: a 32-bit
+        version keeps the vector kernel where nothing needs testing)."""
+        vector = self.kernel(v.build)
+        plain = without_aligned(v.condition)
+        scalar_build = dataclasses.replace(v.build, vectors=False)
+        wide = v.copies is Copies.VECTOR_OR_SCALAR_WIDE
+        if wide:
+            if not vector.divisible or not _verified(vector):  # no vector copies, or unaligned: scalar alone
+                k = self.kernel(scalar_build)
+                return [self._version(v, k, condition(plain, k), v.why, Copies.SCALAR)]
+            scalar = self.kernel(dataclasses.replace(scalar_build, suffix=SCALAR + scalar_build.suffix))
+            return [self._version(v, vector, condition(v.condition, vector), joined(v.why, ALIGNED), Copies.VECTOR),
+                    self._version(v, scalar, condition(plain, scalar),
+                                  joined(v.why, "scalar copies for the other sizes"), Copies.SCALAR_HALF)]
+        out, why = [], v.why
+        main = vector
+        if vector.divisible:
+            scalar = self.kernel(dataclasses.replace(scalar_build, suffix=SCALAR + scalar_build.suffix))
+            if _verified(vector):  # else the scalar kernel alone
+                out.append(self._version(v, vector, condition(v.condition, vector), joined(ALIGNED, v.note),
+                                         Copies.VECTOR))
+                single = ", in one buffer where two would spill registers" \
+                    if scalar.shared_bytes < vector.shared_bytes else ""
+                why = f"scalar copies for the other sizes{single}" + (f"; {why}" if v.fallback else "")
+            main = scalar
+        copies = Copies.SCALAR_HALF if main is not vector else Copies.PLANNED
+        out.append(self._version(v, main, condition(plain, main), joined(why, v.note) or "the only version", copies))
+        return out
+
+    def _fissioned(self, v: Version) -> kir.Version:
+        """The fold's kernel launching the pairs' as its stage, which writes
+        every pair's value into scratch memory the fold reads."""
+        fold, pair = self.versions(v.fold)[-1], self.versions(v.pair)[-1]  # a vector pair's scalar half
+        scratch_name = v.scratch
+        pairs_kernel = _pairs_kernel(pair.kernel, scratch_name)
+        written = _output(pairs_kernel)
+        scratch = kir.Scratch(scratch_name, written.ctype, product(written.shape, wide=True),
+                              "the value of every pair, which the fold reads")
+        k = fold.kernel
+        params = tuple(dataclasses.replace(p, role=kir.SCRATCH) if p.source == scratch_name else p for p in k.params)
+        if sum(p.role == kir.SCRATCH for p in params) != 1 or not any(p.name == scratch.name for p in params):
+            raise CompilerBug(f"the fold of {v.fold.build.file} does not read the pairs' values as `{scratch.name}`")
+        # the first pairs' kernel keeps the fold's name; each other adds its own (unique in the pairs' module)
+        prefix = f"tiler_{program_stem(v.pair.build.file)}_"
+        suffix = "_" + pairs_kernel.name.removeprefix(prefix) if v.pair_index else ""
+        conds = [c for c in (condition(v.condition, k), pair.condition, fold.condition) if c is not None]
+        kernel = dataclasses.replace(k, name=k.name + suffix, params=params, stages=(pairs_kernel,),
+                                     scratch=(scratch,))
+        why = joined("the pairs' values first" + (f" ({pair.why})" if v.pair_index and pair.why else ""), fold.why)
+        return kir.Version(kernel, all_of(conds) if conds else None, why, grid_share=pair.grid_share,
+                           rival=v.rival.name if v.rival is not None else "", fissioned=True, plan=v)
+
+
+def _pairs_kernel(k: kir.Kernel, scratch: str) -> kir.Kernel:
+    """The pairs' kernel writing `scratch` (its output, as the fold names it)."""
+    written = _output(k)
+    if written.name != scratch:
+        raise CompilerBug(f"the pairs' kernel writes `{written.name}`, not `{scratch}`")
+    return dataclasses.replace(k, params=tuple(dataclasses.replace(p, role=kir.SCRATCH) if p is written else p
+                                               for p in k.params))
+
+
+def _output(k: kir.Kernel) -> kir.Param:
+    outs = [p for p in k.params if p.role in ("output", kir.SCRATCH)]
+    if len(outs) != 1:
+        raise CompilerBug(f"the pairs' kernel {k.name} has {len(outs)} outputs")
+    return outs[0]
+
+
+def _lowered(b: Build) -> kir.Kernel:
+    """One kernel as lower makes it, named as its version names it."""
+    if b.split is not None:
+        lowering = lower_several if b.several else lower_split
+        k = lowering(b.source, b.split, b.lanes, b.file, b.wide)
+    else:
+        k = lower_schedule(b.source, b.schedule, b.file, b.vectors, b.wide, b.transposed)
+    if b.suffix:
+        k = k.renamed(k.name + b.suffix)
+    if k.name != b.name:
+        raise CompilerBug(f"lower named a kernel {k.name}, its version {b.name}")
+    return k
+
+
+def _verified(vector: kir.Kernel) -> bool:
+    """Whether the kernel with vector copies verifies: False where the
+    verifier cannot prove its vector accesses aligned (the launch then runs
+    the scalar kernel alone); any other problem raises a CompilerBug naming
+    the kernel, never a slower kernel."""
+    return check(vector, frozenset({Fault.UNALIGNED}))
+
+
+# ---- conditions: each test as a C expression over size names (and the GPU's SM count) -----------------
+
+
+def condition(c, k: kir.Kernel):
+    """The test `c` as the launch evaluates it for kernel `k`; None: always."""
+    if c is None:
+        return None
+    if isinstance(c, All):
+        return all_of(condition(p, k) for p in c.parts)
+    if isinstance(c, AnyOf):
+        return any_of(condition(p, k) for p in c.parts)
+    if isinstance(c, AtLeast):
+        return kir.Bin(">=", kir.Ref(c.threshold.size), const(c.threshold.value))
+    if isinstance(c, Equals):
+        return kir.Bin("==", kir.Ref(c.size), const(c.value))
+    if isinstance(c, AtMost):
+        return kir.Bin("<=", kir.Ref(c.size), const(c.value))
+    if isinstance(c, Gate):
+        return kir.Bin(">=", kir.Ref(c.gate.size), const(c.gate.least))
+    if isinstance(c, Fits):
+        return all_of(kir.Bin("<=", product(shape, wide=True), const(target.INT_MAX, target.INDEX))
+                      for shape in c.shapes)
+    if isinstance(c, Aligned):
+        return all_of(kir.Bin("==", kir.Bin("%", kir.Ref(n), const(w)), const(0)) for n, w in k.divisible)
+    if isinstance(c, FillsSMs):
+        blocks = _blocks(k) if c.share == 1 else kir.Bin("*", _blocks(k), const(c.share, target.INDEX))
+        return kir.Bin(">=", blocks, kir.Ref(target.MULTIPROCESSORS_NAME))
+    if isinstance(c, Transposing):
+        sizes, op, value = c.test
+        return kir.Bin(op, product(sizes), const(value, target.INDEX if len(sizes) > 1 else "int"))
+    if isinstance(c, RowTest):
+        return _row_test(c)
+    raise CompilerBug(f"no launch condition for {c!r}")
+
+
+def _row_test(c: RowTest):
+    """A split's test on the rows' count or length (and the GPU's SM count)."""
+    t = c.test
+    value = const(t.value, target.INDEX)
+    if t.per_sm:
+        value = kir.Bin("*", kir.Cast(target.INDEX, kir.Ref(target.MULTIPROCESSORS_NAME)), value)
+    length = const(c.length) if isinstance(c.length, int) else kir.Ref(c.length) if c.length is not None else None
+    tests = {"rows": product(c.rows, wide=True), "length": length}
+    return kir.Bin(t.op, tests.get(t.what) or kir.Ref(t.what), value)
+
+
+def _blocks(k: kir.Kernel):
+    """The blocks of the kernel's grid, as a launch condition computes them (64-bit)."""
+    out = None
+    for axis in k.grid:
+        if axis is None:
+            continue
+        size, threads = axis[:2]  # every block the dim has, the ones a folded axis loops over included
+        term = const(-(-size // threads)) if isinstance(size, int) else kir.Ref(size) if threads == 1 else \
+            kir.Bin("/", kir.Bin("+", kir.Ref(size), const(threads - 1)), const(threads))
+        out = kir.Cast(target.INDEX, term) if out is None else kir.Bin("*", out, term)
+    return out if out is not None else const(1)
+
+
+def lower_shown(vs: Versions, synchronous_copies: bool = False) -> list[tuple]:
+    """The kernels explain shows being rewritten (shown.py), each lowered
+    with its trace: (Shown, kir.Kernel)."""
+    return [(s, _lowered(s.build)) for s in shown_builds(vs, synchronous_copies)]

@@ -1,0 +1,190 @@
+"""The versions of a plan's schedule (no split rows): the tiled kernel, its
+scalar-copy twin, one point a thread for small grids, the untiled fallback
+below the thresholds; the same reading transposed inputs first where the
+launch transposes them; the same again with 64-bit offsets where an array
+may pass 2^31 elements; and, where the plan's tiles hold rows of a bounded
+length, its tiled versions within the bound before the versions of the plan
+without it (Plan.unbounded).
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from ..analyse import Analysis, Schedule
+from ..analyse.registers import GRID_SHARE
+from ..analyse.schedule import describe_thresholds, launch_tests, test_text
+from ..check import typed as T
+from ..check.types import Array
+from ..errors import CompilerBug
+from .records import (
+    BOUNDED,
+    ONE_POINT,
+    WIDE_NOTE,
+    Aligned,
+    All,
+    AtLeast,
+    AtMost,
+    Build,
+    Copies,
+    Equals,
+    FillsSMs,
+    Fits,
+    Kind,
+    Transposing,
+    Version,
+    all_of,
+    both,
+)
+
+
+def plan_versions(a: Analysis, file: str) -> list[Version]:
+    """The schedule's versions; where its tiles hold rows of a bounded
+    length, its tiled versions alone, for launches within the bound, then
+    the versions of the plan without the bound for the others."""
+    versions = _schedule_versions(a, file)
+    if a.plan.unbounded is None:
+        return versions
+    past = _schedule_versions(dataclasses.replace(a, plan=a.plan.unbounded), file)
+    # renamed: the plan without the bound may have a tiled kernel of its own
+    within = [dataclasses.replace(v, build=dataclasses.replace(v.build, suffix=v.build.suffix + BOUNDED))
+              for v in versions if v.build.bounds]
+    names = {v.build.name for v in past}
+    if any(v.rival is not None and v.rival.name not in names for v in within):
+        raise CompilerBug(f"a bounded version of {file} is raced against a kernel the unbounded plan does not have")
+    # 32-bit offsets first, as in every module: a version with 64-bit ones runs only where no other can
+    return [v for v in within if not v.build.wide] + [v for v in past if not v.build.wide] + \
+        [v for v in within if v.build.wide] + [v for v in past if v.build.wide]
+
+
+def launch_transposed(schedule: Schedule) -> frozenset:
+    """The arrays the schedule's first versions read from the launch's transposed copies."""
+    return frozenset(t.array for t in schedule.transposed)
+
+
+def reading(schedule: Schedule, transposed: frozenset) -> Schedule:
+    """The schedule whose kernel reads the `transposed` arrays from the launch's copies (its own block for them)."""
+    if transposed and schedule.transposed_block is not None:
+        return dataclasses.replace(schedule, block=schedule.transposed_block)
+    return schedule
+
+
+def _schedule_versions(a: Analysis, file: str) -> list[Version]:
+    plan = a.plan
+    moves = plan.schedule.transposed
+    arrays = launch_transposed(plan.schedule)
+    moved = f"the launch transposes {', '.join(sorted(arrays))} first" if moves else ""
+    versions = _versions(a, file, arrays, moved)
+    tests = launch_tests(moves)
+    if tests:  # transposed only at some sizes: the same versions reading in place follow for the others
+        when = all_of(Transposing(t) for t in tests)
+        versions = [dataclasses.replace(v, condition=when if v.condition is None else All((when, v.condition)),
+                                        transposing=tests)
+                    for v in versions if v.build.transposed]  # (the untiled fallback, in place, comes after)
+        otherwise = f"unless {' and '.join(map(test_text, tests))}: {', '.join(sorted(arrays))} read in place"
+        versions += _versions(a, file, frozenset(), otherwise)
+    fits = fits_int(a.kernel)
+    timed = a.options.launch_timing and plan.schedule.tiled
+    untiled = Build(a, file, False, plan.untiled)
+    if timed:
+        versions = rivals(versions, untiled, None)  # `fits` comes below
+    if fits is None:  # every array is 1-D: int offsets reach every element
+        return versions
+    # the same kernels with 64-bit offsets, for launches where some array has 2^31 elements or more
+    versions = [dataclasses.replace(v, condition=fits if v.condition is None else All((fits, v.condition)))
+                for v in versions]
+    wide = _wide_versions(a, file, WIDE_NOTE)
+    main = wide[-1].build
+    if plan.thresholds or main.fixed or main.bounds:
+        wide.append(Version(Kind.UNTILED, dataclasses.replace(untiled, wide=True), None,
+                            WIDE_NOTE + (", below the thresholds" if plan.thresholds else ", other sizes")))
+    if timed:
+        wide = rivals(wide, dataclasses.replace(untiled, wide=True), None, WIDE_NOTE + ", ")
+    return versions + wide
+
+
+def _wide_versions(a: Analysis, file: str, why: str) -> list[Version]:
+    """The schedule's kernel with 64-bit offsets: with 128-bit copies where
+    the 32-bit kernel has them (for sizes that keep the rows they read
+    aligned), then with scalar copies."""
+    plan = a.plan
+    build = Build(a, file, plan.schedule.tiled, plan.schedule, wide=True)
+    return [Version(Kind.TILED if build.tiled else Kind.UNTILED, build, both(launch_condition(plan, build), Aligned()),
+                    why, Copies.VECTOR_OR_SCALAR_WIDE, thresholds=plan.thresholds)]
+
+
+def rivals(versions: list[Version], untiled: Build, fits, note: str = "") -> list[Version]:
+    """The versions with every tiled one timed against `untiled` at a first
+    launch (the cost model cannot tell every loser from the winners: launch
+    timing makes sure tiling never slows a program down); `untiled` is added
+    as the last version where it is not one already (the conditions reach it
+    only where no other holds; the timing reaches it where it is faster)."""
+    out = [dataclasses.replace(v, rival=untiled) if v.tiled else v for v in versions]
+    if not any(v.build.name == untiled.name for v in out):
+        out.append(Version(Kind.UNTILED, untiled, fits,
+                           note + "the untiled kernel, where it ran faster than the tiled version at a first launch"))
+    return out
+
+
+def _versions(a: Analysis, file: str, transposed: frozenset, note: str = "") -> list[Version]:
+    """The versions with int offsets, reading the `transposed` inputs from the
+    launch's transposed copies; `note` adds to why each of the schedule's runs."""
+    plan = a.plan
+    schedule = reading(plan.schedule, transposed)
+    main = Build(a, file, schedule.tiled, schedule, transposed=transposed)
+    condition = launch_condition(plan, main)
+    why = _joined(describe_thresholds(plan.thresholds) if plan.thresholds else "",
+                  describe_fixed(main.fixed) if main.fixed else "", describe_bounds(main.bounds) if main.bounds else "")
+    fallback = bool(plan.thresholds or main.fixed or main.bounds)  # sizes where the launch runs the untiled kernel
+    share = 0
+    if plan.fewer is not None:  # the micro-tile only where its grid gives enough SMs a block (registers.fills)
+        share = GRID_SHARE[len(schedule.block.spans)]
+        condition = both(condition, FillsSMs(share))
+        why = _joined(f"{schedule.block.register.points} points a thread", why)
+    kind = Kind.TILED if main.tiled else Kind.UNTILED
+    # the vector half's condition has the alignment test innermost (the scalar half's lacks it: lowering.py)
+    versions = [Version(kind, main, both(condition, Aligned()), why, Copies.VECTOR_OR_SCALAR, grid_share=share,
+                        note=note, fallback=fallback, thresholds=plan.thresholds)]
+    if plan.fewer is not None:
+        fewer = Build(a, file, plan.fewer.tiled, plan.fewer, vectors=False, transposed=transposed, suffix=ONE_POINT)
+        versions.append(Version(Kind.ONE_POINT, fewer, launch_condition(plan, fewer), _joined(
+            "one point a thread: the micro-tile's grid would leave SMs without a block",
+            describe_thresholds(plan.thresholds) if plan.thresholds else "", note), thresholds=plan.thresholds))
+    if fallback:
+        versions.append(Version(Kind.UNTILED, Build(a, file, False, plan.untiled), None, "the untiled fallback"))
+    return versions
+
+
+def launch_condition(plan, build: Build):
+    """The thresholds, the sizes fixed and the bounds a kernel's launch tests."""
+    if not (plan.thresholds or build.fixed or build.bounds):
+        return None
+    return all_of([AtLeast(t) for t in plan.thresholds] + [Equals(n, v) for n, v in build.fixed]
+                  + [AtMost(n, v) for n, v in build.bounds])
+
+
+def fits_int(k: T.Kernel) -> Fits | None:
+    """Every array of two or more dimensions (parameters and outputs) has
+    fewer than 2^31 elements; None when there is none."""
+    shapes = [p.type.shape for p in k.params if isinstance(p.type, Array) and len(p.type.shape) > 1]
+    if len(k.levels) > 1:
+        shapes.append(tuple(lv.size for lv in k.levels))
+    named = tuple(dict.fromkeys(tuple(s if isinstance(s, int) else s.name for s in sh) for sh in shapes))
+    return Fits(named) if named else None
+
+
+def describe_bounds(bounds) -> str:
+    """Why a tiled kernel runs only up to a size known at launch."""
+    sizes = " and ".join(f"{n} <= {v}" for n, v in bounds)
+    return (f"its shared tiles hold rows of at most {' and '.join(str(v) for _, v in bounds)} elements: it runs "
+            f"where {sizes}, the versions that follow elsewhere")
+
+
+def describe_fixed(fixed) -> str:
+    """Why a tiled kernel runs at one value of a size alone."""
+    sizes = " and ".join(f"{n} = {v}" for n, v in fixed)
+    return f"its shared tiles hold rows of {sizes} elements (the size given when it was compiled)"
+
+
+def _joined(*parts: str) -> str:
+    """A version's reasons, the empty ones left out."""
+    return "; ".join(p for p in parts if p)

@@ -1,0 +1,247 @@
+"""The records of a module's versions, as data built from the plan.
+
+A `Build` says how one kernel is lowered (which program, under which
+schedule or split, in which flavour: vector or scalar copies, 32- or 64-bit
+offsets, inputs read from the launch's transposed copies). A `Version` says
+when the launch runs it: its kind, its launch condition as tests (each a
+small record: a threshold, a size fixed or bounded, the arrays' element
+count, the grid's share of the SMs, ...), its rival and the stages a launch
+runs before it. `Versions` is the stage's value: every version in the order
+the launch tests them, and the fold fissioned or why not.
+
+Two facts exist only once a kernel is lowered, and the records name them
+rather than guess them: which sizes a kernel's 128-bit copies need to be
+multiples of 4 (`Aligned`), and the blocks its grid has (`FillsSMs`). A
+version whose copies use vectors (`Copies.VECTOR_OR_SCALAR`) becomes, when
+lowered, the vector kernel for aligned sizes and the scalar one for the
+others, or the one kernel where no size needs testing (lowering.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from ..analyse.schedule import Schedule, Threshold
+from ..source import program_stem
+
+ONE_POINT = "_one_point"  # the name of a version with one point a thread (Plan.fewer)
+BOUNDED = "_bounded"  # the names of versions whose tiles hold rows of a bounded length (Schedule.bounds)
+SCALAR = "_scalar"  # the name of a vector version's twin with scalar copies
+WIDE_NOTE = "64-bit offsets: an array has 2^31 elements or more"
+ALIGNED = "128-bit copies: the rows they read start 16-byte aligned"  # why a vector version runs where it does
+
+
+class Kind(Enum):
+    TILED = "tiled"
+    ONE_POINT = "one point a thread"  # the tiled schedule with one point a thread (Plan.fewer)
+    UNTILED = "untiled"
+    SPLIT = "split"  # rows run by a warp or a block (or several blocks) that share their reductions
+    FISSIONED = "fissioned"  # the pairs' kernel as a stage, then the fold reading its values
+
+
+class Copies(Enum):
+    """How a version's kernel copies its tiles."""
+
+    PLANNED = "as the schedule plans them"
+    SCALAR = "scalar"
+    # 32-bit offsets: the vector kernel where the sizes keep its rows aligned, then the scalar one (named
+    # `_scalar`) for the others; where no size needs testing, the vector kernel alone; where the verifier
+    # cannot prove its vectors aligned, the scalar one alone
+    VECTOR_OR_SCALAR = "128-bit where the rows stay aligned, else scalar"
+    # 64-bit offsets: the same, but where no size needs testing or the vectors are unproven, the scalar
+    # kernel alone, under its own name
+    VECTOR_OR_SCALAR_WIDE = "128-bit where the rows stay aligned, else scalar (64-bit offsets)"
+    VECTOR = "128-bit"  # a lowered version: the vector half
+    SCALAR_HALF = "scalar, for the sizes the vector half does not take"  # a lowered version: the scalar half
+
+
+@dataclass(frozen=True)
+class Build:
+    """One kernel, as lower makes it from one program's analysis."""
+
+    source: object = field(repr=False, compare=False)  # the Analysis of the program it lowers
+    file: str  # the program's name, which names the kernel
+    tiled: bool
+    schedule: Schedule | None = field(default=None, repr=False, compare=False)  # None: a split kernel
+    vectors: bool = True  # the schedule's vector copies (False: every copy one element)
+    wide: bool = False  # 64-bit flat offsets into arrays of two or more dimensions
+    transposed: frozenset = frozenset()  # arrays read from the launch's transposed copies
+    split: object = field(default=None, repr=False, compare=False)  # reductions.Split: rows run by `lanes` each
+    lanes: int = 0
+    several: bool = False  # several blocks a row (a kernel each split reduction)
+    suffix: str = ""  # added to the kernel's name by its version (SCALAR, ONE_POINT, BOUNDED)
+
+    @property
+    def key(self) -> tuple:
+        """What makes two builds one kernel: its name and copies, from the same schedule or split."""
+        return self.name, self.vectors, id(self.schedule), id(self.split)
+
+    @property
+    def name(self) -> str:
+        """The kernel's name, as lower names it, with the version's suffix."""
+        stem = program_stem(self.file)
+        if self.split is not None:
+            return f"tiler_{stem}_split{self.lanes}" + ("_blocks" if self.several else "") + \
+                ("_wide" if self.wide else "") + self.suffix
+        return f"tiler_{stem}_{'tiled' if self.tiled else 'untiled'}" + ("_wide" if self.wide else "") + \
+            ("_transposed" if self.transposed else "") + self.suffix
+
+    @property
+    def fixed(self) -> tuple:
+        """(size, value): row lengths the kernel's tiles were sized by (Schedule.fixed)."""
+        return tuple(sorted(self.schedule.fixed.items())) if self.schedule is not None else ()
+
+    @property
+    def bounds(self) -> tuple:
+        """(size, value): row lengths taken as at most a bound (Schedule.bounds)."""
+        return tuple(sorted(self.schedule.bounds.items())) if self.schedule is not None else ()
+
+
+# ---- launch conditions as data: each test lowers to a C expression over size names (conditions.py) ----
+
+
+@dataclass(frozen=True)
+class AtLeast:
+    """A threshold: below it the cost model finds the untiled kernel cheaper (or --threshold)."""
+
+    threshold: Threshold
+
+
+@dataclass(frozen=True)
+class Equals:
+    """The kernel's tiles hold rows of this length, the size given when it was compiled."""
+
+    size: str
+    value: int
+
+
+@dataclass(frozen=True)
+class AtMost:
+    """The kernel's tiles hold rows of at most this length."""
+
+    size: str
+    value: int
+
+
+@dataclass(frozen=True)
+class Fits:
+    """Every array of two or more dimensions (its shape, by size names) has fewer than 2^31 elements."""
+
+    shapes: tuple
+
+
+@dataclass(frozen=True)
+class Aligned:
+    """The sizes the lowered kernel's 128-bit copies need to be multiples of 4 are (Kernel.divisible)."""
+
+
+@dataclass(frozen=True)
+class FillsSMs:
+    """The lowered kernel's grid has a block for at least 1 in `share` of the GPU's SMs."""
+
+    share: int
+
+
+@dataclass(frozen=True)
+class Transposing:
+    """A test the launch makes before it transposes inputs: (sizes multiplied, op, value)."""
+
+    test: tuple
+
+
+@dataclass(frozen=True)
+class RowTest:
+    """A test of a split on the rows' count or length (reductions.Test); `rows`: the row levels' sizes."""
+
+    test: object
+    rows: tuple
+    length: object
+
+
+@dataclass(frozen=True)
+class Gate:
+    """A gate of the fissioned versions (fission.Gate): `size >= least`."""
+
+    gate: object
+
+
+@dataclass(frozen=True)
+class All:
+    """Every part holds (`&&`, folded from the left; a nested All stays a group)."""
+
+    parts: tuple
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    """One of the parts holds (`||`, folded from the left)."""
+
+    parts: tuple
+
+
+def both(a, b):
+    """`a && b`, either of which may be None (no condition)."""
+    return b if a is None else a if b is None else All((a, b))
+
+
+def all_of(parts) -> object | None:
+    """Every part (None where there is none; one part is itself)."""
+    parts = tuple(parts)
+    return None if not parts else parts[0] if len(parts) == 1 else All(parts)
+
+
+def any_of(parts) -> object | None:
+    """One of the parts (None where there is none; one part is itself)."""
+    parts = tuple(parts)
+    return None if not parts else parts[0] if len(parts) == 1 else AnyOf(parts)
+
+
+def without_aligned(condition):
+    """The condition of a vector version's scalar half: the alignment test
+    (always added innermost, by `both`) left out."""
+    if isinstance(condition, Aligned):
+        return None
+    if isinstance(condition, All):
+        return all_of(p for p in (without_aligned(p) for p in condition.parts) if p is not None)
+    return condition
+
+
+@dataclass(frozen=True)
+class Version:
+    """One version of a module: the first whose condition holds at a launch runs."""
+
+    kind: Kind
+    build: Build
+    condition: object = None  # a test, All or AnyOf of them; None: always
+    why: str = ""
+    copies: Copies = Copies.PLANNED
+    rival: Build | None = None  # the untiled kernel it is raced against at a first launch
+    grid_share: int = 0  # its condition asks that its grid give a block to 1 in this many SMs
+    thresholds: tuple[Threshold, ...] = ()  # the plan's thresholds it runs from (explain's "condition")
+    transposing: tuple = ()  # the launch's tests before it transposes the inputs it reads transposed
+    choice: object = None  # reductions.LaneChoice: the lanes a row of a split version, and when
+    note: str = ""  # what the version's reasons add (a vector pair's halves each say it)
+    fallback: bool = False  # its schedule runs the untiled kernel below some size (a pair's scalar half says so)
+    # a fissioned version: the fold's version and the pairs' one it launches first, and which pair it is
+    fold: "Version | None" = None
+    pair: "Version | None" = None
+    pair_index: int = 0
+    gates: tuple = ()  # fission.Gating: the fissioned versions' own tests
+    scratch: str = ""  # a fissioned version: the array its stage writes and its kernel reads
+
+    @property
+    def tiled(self) -> bool:
+        return self.build.tiled
+
+
+@dataclass(frozen=True)
+class Versions:
+    """The stage's value: a program's versions, in the order the launch tests them."""
+
+    analysis: object = field(repr=False)  # the program's Analysis
+    file: str
+    versions: tuple[Version, ...]
+    notes: tuple[str, ...] = ()  # what holds for every version (--fast-math)
+    # a fold over rows fissioned into a kernel of its pairs' values and one folding them (fission.FissionPlan),
+    # or found and not fissioned (fission.NoFission, its reason); None: the kernel has no such fold
+    fission: object = None

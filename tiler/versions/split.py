@@ -1,0 +1,45 @@
+"""The versions of a plan whose rows are run by a warp or a block
+(reductions.Split): the lanes a row chosen at launch by the rows' count and
+length (Split.choices), each raced against the untiled kernel at a first
+launch. Where the split is gated (rows shorter than it pays for, or more
+outer rows than the grid holds), the schedule's own versions follow.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from ..analyse import Analysis
+from .planned import fits_int, plan_versions, rivals
+from .records import WIDE_NOTE, Build, Kind, RowTest, Version, all_of, any_of, both
+
+
+def split_versions(a: Analysis, file: str) -> list[Version]:
+    split = a.plan.split
+    k = a.kernel
+    regular = plan_versions(a, file) if split.gated else None
+    rows = tuple(lv.size if isinstance(lv.size, int) else lv.size.name for lv in k.levels[:split.rows])
+
+    def test(t) -> RowTest:
+        return RowTest(t, rows, split.length)
+    gate = all_of(test(t) for t in split.gate) if split.gate else None
+    others = "other sizes" if split.limits else "shorter rows"
+    fits = fits_int(k)
+    untiled = Build(a, file, False, a.plan.untiled)
+
+    def versions(wide: bool, note: str) -> list[Version]:
+        out = []
+        for choice in split.choices:
+            when = any_of(all_of(test(t) for t in alts) for alts in choice.when) if choice.when else None
+            when = both(fits if not wide else None, both(gate, when))
+            why = f"{choice.who} a row" + (f"; {others} run the versions that follow" if gate else "")
+            build = Build(a, file, True, split=split, lanes=choice.lanes, several=choice.several, wide=wide)
+            out.append(Version(Kind.SPLIT, build, when, "; ".join(p for p in (note, why) if p), choice=choice))
+        if regular is not None:
+            out += [v for v in regular if v.build.wide == wide]
+        if a.options.launch_timing:  # every version raced against the untiled kernel reading in place
+            out = rivals(out, dataclasses.replace(untiled, wide=wide), None if wide else fits, note and note + ", ")
+        return out
+    out = versions(False, "")
+    if fits is not None:
+        out += versions(True, WIDE_NOTE)
+    return out

@@ -1,0 +1,25 @@
+"""Workloads: a program's sizes and inputs (spec.py: its `.toml`, random
+inputs), and how a kernel is checked before it is timed (checks.py). The
+bench, the tuner, the corpus and the fuzzer share them."""
+from __future__ import annotations
+
+from .spec import (
+    DEFAULT_SIZE,
+    LIBRARY_OPS,
+    SIZE_SETS,
+    Spec,
+    available_bytes,
+    check_given,
+    evaluate,
+    flops,
+    gib,
+    grid_neighbours,
+    input_bytes,
+    load_spec,
+    make_inputs,
+    resolve_sizes,
+    scalar_input_hint,
+)
+
+__all__ = ["DEFAULT_SIZE", "LIBRARY_OPS", "SIZE_SETS", "Spec", "available_bytes", "check_given", "evaluate", "flops",
+           "gib", "grid_neighbours", "input_bytes", "load_spec", "make_inputs", "resolve_sizes", "scalar_input_hint"]

@@ -1,0 +1,76 @@
+"""What the bench, the tuner and the corpus share about checking a kernel:
+the seeds of the inputs, the tolerance an option set's results get, and
+every version compared with the interpreter before anything is timed."""
+from __future__ import annotations
+
+from ..analyse import Options
+from ..compare import compare
+from ..errors import PlainError
+from ..interp import run as interpret
+from .spec import Spec, make_inputs, resolve_sizes
+
+INPUT_SEED, CHECK_SEED = 1, 2  # the timed inputs; the small sizes every version is checked at first
+# how far --fast-math's results may stray (relative to an output's largest
+# magnitude), from the untiled IEEE kernel and from the float64 interpreter:
+# the approximations' own error (sin and cos: 2^-21 absolute on [-pi, pi],
+# growing with the argument; exp and pow: 2 ulp plus 2 ulp a unit of the
+# argument's size) summed over a stream of thousands of terms
+FAST_MATH_TOLERANCE = 1e-2
+
+
+def tolerance(options: Options, spec: Spec | None) -> float | None:
+    """The check's tolerance where the options change results (None: the spec's)."""
+    if not options.fast_math:
+        return None
+    return max(FAST_MATH_TOLERANCE, spec.tolerance if spec else 0.0)
+
+
+def check_small(prog, spec: Spec | None, compiled: dict, gpu) -> None:
+    """Every version of every variant against the interpreter at the spec's
+    test sizes (within the tolerance its options allow)."""
+    sizes = resolve_sizes(prog, {}, spec, "test")
+    inputs = make_inputs(prog, sizes, spec, seed=CHECK_SEED)
+    want = interpret(prog, inputs)
+    for label, values in compiled.items():
+        for k in values["verify"].kernels:
+            if not k.runs_at(sizes):
+                continue  # checked at the bench's own sizes, where the launch picks it
+            got, _ = gpu.run(k, values["render"], inputs, sizes)
+            compare_outputs(got, want, spec, f"{prog.file}: {label} ({k.name}) against the interpreter at {sizes}",
+                            tolerance(values["analyse"].options, spec))
+
+
+def compare_outputs(got, want, spec: Spec | None, what: str, tolerance: float | None = None) -> str:
+    """'ok' with the worst relative difference (and the tolerance where a
+    variant states its own), or a stop with where and how much."""
+    agreement = compare(got, want, tolerance or (spec.tolerance if spec else 1e-3))
+    if not agreement.ok:
+        raise PlainError(f"{what}: {agreement.message}")
+    return f"ok {agreement.worst:.0e}" + (f" (within {tolerance:g})" if tolerance else "")
+
+
+def spearman(xs: list, ys: list) -> float | None:
+    """The correlation of the ranks of two equally long lists (ties share
+    their mean rank); None where either has no spread."""
+    cost_ranks, time_ranks = _ranks(list(xs)), _ranks(list(ys))
+    n = len(cost_ranks)
+    mean = (n + 1) / 2
+    cov = sum((a - mean) * (b - mean) for a, b in zip(cost_ranks, time_ranks))
+    var_a = sum((a - mean) ** 2 for a in cost_ranks)
+    var_b = sum((b - mean) ** 2 for b in time_ranks)
+    return None if var_a == 0 or var_b == 0 else cov / (var_a * var_b) ** 0.5
+
+
+def _ranks(values: list) -> list[float]:
+    """1-based ranks, ties sharing their mean rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
