@@ -1,0 +1,2 @@
+def torch_twin(A, Bt):
+    return A @ Bt.T

@@ -1,0 +1,5 @@
+import torch
+
+
+def torch_twin(R, t, P):
+    return torch.addmm(t, P, R.T)
