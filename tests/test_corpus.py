@@ -11,7 +11,7 @@ from conftest import tiler
 from tiler import target
 from tiler.analyse import Options
 from tiler.analyse.cost import LOAD_PRICE, price
-from tiler.bench.corpus import SIZE_SETS, against, losers, programs, summary, versus_default
+from tiler.bench.corpus import DEFAULT, SIZE_SETS, against, losers, programs, summary, versus_default
 from tiler.check import check
 from tiler.check import typed as T
 from tiler.pipeline import run_to
@@ -181,3 +181,24 @@ def test_the_model_costs_the_version_the_launch_runs():
     tiled = module.select(sizes, 132)
     untiled = next(k for k in module.kernels if not k.tiled)
     assert tiled.tiled and model_cost(values, tiled, sizes) < model_cost(values, untiled, sizes)
+
+
+def test_the_peer_ratio_is_the_better_twins_time_over_tilers():
+    from tiler.bench.peer import COMPILED, EAGER, peer_summary, ratio
+
+    faster = {"program": "a", "size_set": "small", "ms": {DEFAULT: 1.0, EAGER: 2.0, COMPILED: 0.5}}
+    slower = {"program": "b", "size_set": "large", "ms": {DEFAULT: 1.0, EAGER: 3.0}}
+    untwinned = {"program": "c", "size_set": "large", "ms": {DEFAULT: 1.0}}
+    assert ratio(faster) == 0.5 and ratio(slower) == 3.0 and ratio(untwinned) is None
+    text = peer_summary([faster, slower, untwinned])
+    assert "2 (program, size) pairs, median 1.75x" in text and "0 below 0.5x, 1 below 0.67x" in text
+    assert text.index("a small: 0.50x") < text.index("b large: 3.00x")  # the worst first
+
+
+def test_every_corpus_program_has_a_twin():
+    from tiler.bench.peer import TWIN, twin_path
+
+    missing = [p.stem for p in programs(CORPUS) if not twin_path(p).is_file()]
+    assert not missing, missing
+    for p in programs(CORPUS):
+        assert f"def {TWIN}(" in twin_path(p).read_text(), p.stem

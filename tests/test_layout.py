@@ -124,3 +124,10 @@ def test_report_reads_records_and_traces_and_imports_neither_lower_nor_transform
         if name.startswith("tiler.report"):
             bad = {m for m in imported if m.startswith(("tiler.lower", "tiler.transform", "tiler.versions.lowering"))}
             assert not bad, f"{name} imports {sorted(bad)}"
+
+
+def test_the_package_holds_no_experiment():
+    """The scripts that measured a decision live in experiments/, outside
+    the package (and outside what its data links reach: tiler/benchmarks)."""
+    linked = [p for p in (ROOT / "tiler" / "benchmarks").rglob("*") if p.suffix in (".py", ".sh", ".cu", ".log")]
+    assert not linked, linked[:3]

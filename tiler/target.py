@@ -189,7 +189,7 @@ FAST_MATH = {"float": {"sqrt": "tiler_sqrt_approx", "rsqrt": "tiler_rsqrt_approx
                        "sin": "__sinf", "cos": "__cosf", "pow": "__powf", "/": "__fdividef"}}
 # --fast-math's exp(x) as 2^(x log2 e) (tiler.cuh's helper, flushing
 # subnormals), the multiply written out in the kernel so that reordering a
-# product (tiler/lower/reassociate.py) folds log2 e into the program's own
+# product (tiler/transform/reassociate.py) folds log2 e into the program's own
 # constant factors, outside the loop
 FAST_MATH_SCALED = {"float": {"exp": ("tiler_exp2_approx", 1.4426950408889634)}}
 

@@ -34,7 +34,8 @@ JOINED = ("the loop's rows, laid end to end, are one stream: a chunk copies seve
 
 
 def loops_around(kernel: T.Kernel) -> dict[int, tuple[T.Loop, tuple[T.Let, ...]]]:
-    """For each stream that is a loop's body (after lets): the loop, and the lets between them."""
+    """For each stream that is a loop's body (after lets), by its program point: the loop, and the lets
+    between them."""
     found: dict[int, tuple] = {}
     roots = [kernel.body] + [v for lv in kernel.levels for _, v in lv.lets]
     for e in (n for r in roots for n in descendants(r, T.is_exp)):
@@ -44,7 +45,7 @@ def loops_around(kernel: T.Kernel) -> dict[int, tuple[T.Loop, tuple[T.Let, ...]]
                 lets.append(body)
                 body = body.body
             if isinstance(body, T.Stream):
-                found[id(body)] = (e, tuple(lets))
+                found[T.point(body)] = (e, tuple(lets))
     return found
 
 
@@ -64,8 +65,8 @@ def with_joins(streams: tuple[StreamPlan, ...], block: BlockPlan, views: Views, 
     elements a thread, unless --chunk gave it (or `chunk_limit`, the shared
     memory, bounds it)."""
     loops = loops_around(views.kernel) if views.var.may_hold(T.Loop) else {}
-    return tuple(_joined(s, loops[id(s.site.stream)], block, views, ctx, chunk_limit)
-                 if s.tiled and id(s.site.stream) in loops else s for s in streams)
+    return tuple(_joined(s, loops[T.point(s.site.stream)], block, views, ctx, chunk_limit)
+                 if s.tiled and T.point(s.site.stream) in loops else s for s in streams)
 
 
 def _joined(s: StreamPlan, around, block: BlockPlan, views: Views, ctx: Context,

@@ -221,8 +221,8 @@ def split_plan(kernel: T.Kernel, var: Variance, ctx: Context, schedule=None) -> 
     if not chosen and ctx.options.steers_schedule():
         return _unsplit([r for reds, _ in found for r in reds], others, STEERED)
     last = len(kernel.levels) - 1
-    own = {id(r.loop): _shared(r.loop, var, frozenset(range(last + 1))) for r in found[last][0] if r.split}
-    found[last] = ([replace(r, split=False, reason=own[id(r.loop)]) if own.get(id(r.loop)) else r
+    own = {T.point(r.loop): _shared(r.loop, var, frozenset(range(last + 1))) for r in found[last][0] if r.split}
+    found[last] = ([replace(r, split=False, reason=own[T.point(r.loop)]) if own.get(T.point(r.loop)) else r
                     for r in found[last][0]], found[last][1])
     deepest = max((d for d, (reds, _) in enumerate(found) if any(r.split for r in reds)), default=None)
     grid = _grid_limits(kernel, deepest, 0) if deepest is not None else None
@@ -294,12 +294,12 @@ def _staged_elsewhere(split: Split, schedule) -> str:
     the tiled kernel stages that is not one of the split reductions (a
     product in the inner map, whose rows the tiled kernel shares among its
     threads), or ""."""
-    loops = {id(r.loop) for r in split.reductions if r.split}
+    loops = {T.point(r.loop) for r in split.reductions if r.split}
     for s in schedule.streams if schedule is not None else ():
         body = s.site.stream.body
         while isinstance(body, T.Let):
             body = body.body
-        if s.tiled and id(body) not in loops:
+        if s.tiled and not (isinstance(body, T.Loop) and T.point(body) in loops):
             return f"the stream at {s.site.span.line}:{s.site.span.col} is tiled, its inputs shared in shared " \
                    f"memory by a block of the inner map's points: splitting the rows would read them from " \
                    f"global memory (--lanes N splits anyway)"

@@ -166,14 +166,14 @@ class _Analysis:
         """Carried values' variance: the start values and what earlier passes
         found the body gives, the body visited once with them (this pass's
         finding kept for the next)."""
-        earlier = self.grown.get(id(node), [NONE] * len(params))
+        earlier = self.grown.get(T.point(node), [NONE] * len(params))
         current = [union(v) | g for v, g in zip(inits, earlier)]
         for b, v in zip(params, current):
             self.set(b, v)
         out = body()
         out = out if isinstance(out, tuple) and len(params) > 1 else (out,)
         current = [c | union(o) for c, o in zip(current, out)]
-        self.grown[id(node)] = current
+        self.grown[T.point(node)] = current
         return current
 
     def guard(self, kind, span, v):

@@ -54,15 +54,17 @@ def programs(folder: Path, only: tuple[str, ...] = ()) -> list[Path]:
 
 
 def run_corpus(folder: Path, variants: list[Variant], size_sets=SIZE_SETS, only=(), log=print,
-               save=lambda records: None) -> list[dict]:
+               save=lambda records: None, peer: bool = False) -> list[dict]:
     """Every program's records; `save` is given them after each program (a
-    run cut short keeps what it measured)."""
+    run cut short keeps what it measured). `peer`: each program's PyTorch
+    twin (peer.py) timed too, eager and under torch.compile, in the same
+    call (a program without a twin: no peer times)."""
     gpu = Gpu.get()
     records = []
     for path in programs(folder, only):
         started = time.perf_counter()
         try:
-            records += _program(path, variants, size_sets, gpu, log)
+            records += _program(path, variants, size_sets, gpu, log, peer)
         except (PlainError, UserError, CompilerBug, ValueError, RuntimeError) as exc:
             records.append({"program": path.stem, "size_set": None, "error": f"{type(exc).__name__}: {exc}"})
             log(f"{path.stem}: FAILED {type(exc).__name__}: {str(exc)[:400]}")
@@ -71,7 +73,7 @@ def run_corpus(folder: Path, variants: list[Variant], size_sets=SIZE_SETS, only=
     return records
 
 
-def _program(path: Path, variants: list[Variant], size_sets, gpu, log) -> list[dict]:
+def _program(path: Path, variants: list[Variant], size_sets, gpu, log, peer: bool = False) -> list[dict]:
     text = path.read_text()
     shown = str(path)
     prog = check(parse(text, shown))
@@ -79,6 +81,7 @@ def _program(path: Path, variants: list[Variant], size_sets, gpu, log) -> list[d
     compiled = {v.label: run_all(text, shown, v.options, device=gpu.described) for v in variants}
     gpu.prepare([c["render"] for c in compiled.values()])
     check_small(prog, spec, compiled, gpu)
+    peers = _peers(path, prog, spec) if peer else None
     out = []
     for size_set in size_sets:
         if size_set not in spec.sizes:
@@ -86,7 +89,7 @@ def _program(path: Path, variants: list[Variant], size_sets, gpu, log) -> list[d
         sizes = resolve_sizes(prog, {}, spec, size_set)
         record = {"program": path.stem, "size_set": size_set, "sizes": sizes, "ms": {}, "version": {}}
         try:
-            _time(path, prog, spec, sizes, variants, compiled, gpu, record)
+            _time(path, prog, spec, sizes, variants, compiled, gpu, record, peers)
         except (PlainError, CompilerBug, ValueError, RuntimeError) as exc:  # this size only: the others still run
             record["error"] = f"{type(exc).__name__}: {exc}"
             log(f"{path.stem} {size_set}: FAILED {record['error'][:300]}")
@@ -96,7 +99,22 @@ def _program(path: Path, variants: list[Variant], size_sets, gpu, log) -> list[d
     return out
 
 
-def _time(path: Path, prog, spec, sizes: dict, variants, compiled: dict, gpu, record: dict) -> None:
+def _peers(path: Path, prog, spec):
+    """The program's twin, checked against the interpreter at its test sizes on the GPU (None: it has none)."""
+    from ..interp import run as interpret
+    from .peer import Peers, load_twin
+
+    fn = load_twin(path)
+    if fn is None:
+        return None
+    peers = Peers(fn, prog)
+    sizes = resolve_sizes(prog, {}, spec, "test")
+    inputs = make_inputs(prog, sizes, spec, seed=2)
+    peers.check(inputs, interpret(prog, inputs), max(spec.tolerance, 1e-3), f"{path.stem} at {sizes}")
+    return peers
+
+
+def _time(path: Path, prog, spec, sizes: dict, variants, compiled: dict, gpu, record: dict, peers=None) -> None:
     """Each variant's median time at `sizes` into `record`, its output checked
     against the first's. The variants are timed in turns (ROUNDS rounds, each
     timing every variant), so a drift of the GPU's clock or of a neighbour's
@@ -127,6 +145,9 @@ def _time(path: Path, prog, spec, sizes: dict, variants, compiled: dict, gpu, re
                 record.setdefault("race", {})[label] = race.ms
             record.setdefault("cost", {})[label] = model_cost(compiled[label], chosen, sizes)
             record.setdefault("kernel", {})[label] = kernel_digest(chosen)
+        if peers is not None:  # the twin, eager and compiled, checked against tiler's outputs, then timed
+            record["ms"] |= peers.time(inputs, max(MIN_REPEAT, repeats[DEFAULT]), reference,
+                                       max(spec.tolerance if spec else 1e-3, 1e-3), f"{path.stem} {size_set}")
     finally:
         uploaded.free()
 
@@ -205,6 +226,10 @@ def line(record: dict) -> str:
     parts = [f"{k} {v:.4g}" for k, v in ms.items()]
     s = speedup(record)
     mark = "" if s is None or s >= 1 / SLOWER else "  (the untiled kernel itself)" if same_kernel(record) else "  LOSER"
+    from .peer import ratio
+
+    peer = ratio(record)
+    mark += f"  peer/tiler {peer:.2f}x" if peer is not None else ""
     return f"{record['program']:28s} {record['size_set']:6s} x{s:.2f}  " + ", ".join(parts) + mark \
         if s is not None else f"{record['program']} {record['size_set']}: " + ", ".join(parts)
 
@@ -286,7 +311,7 @@ def versus_default(records: list[dict], label: str, slower: float = SLOWER) -> s
 
 def run_command(folder: str, only=(), size_sets: str = ",".join(SIZE_SETS), diagnose: bool = False,
                 json_path: str | None = None, against_path: str | None = None, echo=print,
-                variants: dict[str, Options] | None = None) -> list[dict]:
+                variants: dict[str, Options] | None = None, peer: bool = False) -> list[dict]:
     """`tiler corpus`: run, print the summary (and what got slower than
     `against_path`'s run), write the JSON. `variants`: more option sets,
     each timed beside the default and compared with it."""
@@ -306,9 +331,17 @@ def run_command(folder: str, only=(), size_sets: str = ",".join(SIZE_SETS), diag
             Path(json_path).write_text(json.dumps({"environment": gpu.environment(), "tiler": __version__,
                                                    "records": records}, indent=1))
 
+    if peer:
+        from .peer import torch_for_peers
+
+        torch_for_peers()  # (refused before any program is compiled where torch cannot time a twin)
     records = run_corpus(Path(folder), default_variants(extra), tuple(size_sets.split(",")), tuple(only), echo,
-                         save)
+                         save, peer)
     echo(summary(records))
+    if peer:
+        from .peer import peer_summary
+
+        echo(peer_summary(records))
     for label in (MODEL, *extra):  # the cost model's version alone, then each diagnostic variant
         echo(summary(records, label))
     for label in variants or {}:

@@ -72,3 +72,91 @@ def check_twin(fn, program: T.Program, inputs: dict, want: tuple, rtol: float, w
     if not agreement.ok:
         raise PlainError(f"{what}: the twin disagrees with the interpreter: {agreement.message}")
     return agreement.worst
+
+
+# ---- timing the twin beside tiler (`tiler corpus --peer`) ---------------------------------------------------
+
+EAGER, COMPILED = "torch eager", "torch.compile"
+PEERS = (EAGER, COMPILED)
+
+
+def torch_for_peers():
+    """PyTorch, with TF32 off (tiler computes in the program's own precision), or a PlainError."""
+    try:
+        import torch
+    except ImportError:
+        raise PlainError("--peer times each program's PyTorch twin: PyTorch is not installed",
+                         "pip install torch (a CUDA build)") from None
+    if not torch.cuda.is_available():
+        raise PlainError("--peer times the PyTorch twins on the GPU: torch sees no CUDA device")
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    torch.set_float32_matmul_precision("highest")
+    return torch
+
+
+class Peers:
+    """A program's twin, eager and under torch.compile (compiled once, for
+    each shape it meets), checked before it is timed."""
+
+    def __init__(self, fn, program: T.Program):
+        self.torch = torch_for_peers()
+        self.fn, self.program = fn, program
+        self.compiled = self.torch.compile(fn)
+
+    def check(self, inputs: dict, want: tuple, rtol: float, what: str) -> None:
+        """Both forms against the interpreter's outputs (`want`), on the GPU."""
+        for label, fn in ((EAGER, self.fn), (COMPILED, self.compiled)):
+            got = twin_outputs(fn, self.program, inputs, "cuda")
+            agreement = compare(got, want, rtol)
+            if not agreement.ok:
+                raise PlainError(f"{what}: the twin ({label}) disagrees with the interpreter: {agreement.message}")
+
+    def time(self, inputs: dict, repeat: int, reference: tuple, rtol: float, what: str) -> dict[str, float]:
+        """The median ms of each form at these inputs (CUDA events, after two
+        warm-up calls, which compile), each output checked against
+        `reference` (tiler's) first."""
+        torch = self.torch
+        args = twin_arguments(self.program, inputs, "cuda")
+        out = {}
+        for label, fn in ((EAGER, self.fn), (COMPILED, self.compiled)):
+            fn(*args)
+            got = fn(*args)
+            got = got if isinstance(got, (tuple, list)) else (got,)
+            agreement = compare(tuple(g.detach().cpu().numpy() for g in got), reference, rtol)
+            if not agreement.ok:
+                raise PlainError(f"{what}: {label} disagrees with tiler: {agreement.message}")
+            times = []
+            for _ in range(repeat):
+                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                start.record()
+                fn(*args)
+                end.record()
+                end.synchronize()
+                times.append(start.elapsed_time(end))
+            out[label] = sorted(times)[len(times) // 2]
+        del args
+        return out
+
+
+def ratio(record: dict, default: str = "default") -> float | None:
+    """The better peer's time over tiler's default (above 1: tiler is faster)."""
+    ms = record.get("ms", {})
+    peers = [ms[p] for p in PEERS if ms.get(p)]
+    return min(peers) / ms[default] if peers and ms.get(default) else None
+
+
+def peer_summary(records: list[dict], default: str = "default") -> str:
+    """The median ratio, how many are below 0.5x and 0.67x, and the worst."""
+    pairs = sorted(((r, x) for r in records if (x := ratio(r, default)) is not None), key=lambda rx: rx[1])
+    if not pairs:
+        return "against the peer: nothing timed"
+    xs = [x for _, x in pairs]
+    median = xs[len(xs) // 2] if len(xs) % 2 else (xs[len(xs) // 2 - 1] + xs[len(xs) // 2]) / 2
+    lines = [f"against the better of torch eager and torch.compile (TF32 off): {len(xs)} (program, size) pairs, "
+             f"median {median:.2f}x (above 1: tiler faster), {sum(x < 0.5 for x in xs)} below 0.5x, "
+             f"{sum(x < 2 / 3 for x in xs)} below 0.67x, {sum(x >= 1 for x in xs)} at 1x or more"]
+    lines += [f"  {r['program']} {r['size_set']}: {x:.2f}x (tiler {r['ms'][default]:.3g} ms, eager "
+              f"{r['ms'].get(EAGER, float('nan')):.3g}, compiled {r['ms'].get(COMPILED, float('nan')):.3g})"
+              for r, x in pairs[:15]]
+    return "\n".join(lines)

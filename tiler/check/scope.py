@@ -15,7 +15,7 @@ class Scope:
         self.vars: dict[str, Binder | int] = {}  # an int: a size name standing for a literal
         self.sizes: dict[str, Size] = {}
         self.order: list[str] = []  # most recent last, for hints
-        self.hidden: dict[int, Binder] = {}  # id(binder) -> the binder it shadowed
+        self.hidden: dict[Binder, Binder] = {}  # a binder -> the one it shadowed (binders are equal only to themselves)
         self._log: list[tuple[dict, str, object]] = []
 
     def mark(self) -> int:
@@ -24,7 +24,7 @@ class Scope:
     def bind(self, name: str, binder: Binder | int) -> None:
         old = self.vars.get(name)
         if isinstance(old, Binder) and isinstance(binder, Binder):
-            self.hidden[id(binder)] = old
+            self.hidden[binder] = old
         self._set(self.vars, name, binder)
         self.order.append(name)
 
@@ -47,7 +47,7 @@ class Scope:
                 self.order.pop()
 
     def shadowed(self, binder: Binder) -> Binder | None:
-        return self.hidden.get(id(binder))
+        return self.hidden.get(binder)
 
 
 _ABSENT = object()

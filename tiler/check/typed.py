@@ -119,6 +119,7 @@ class Loop:
     rest: object
     type: Type
     span: Span = _span()
+    point: int = field(default=0, repr=False, compare=False)  # its program point (kernel.points), 0: not numbered
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,7 @@ class Stream:
     type: Type
     span: Span = _span()
     origin: object = field(default=None, repr=False, compare=False)  # the syntax node it was checked from
+    point: int = field(default=0, repr=False, compare=False)  # its program point (kernel.points), 0: not numbered
 
     @property
     def length(self):
@@ -163,6 +165,18 @@ class JoinRows:
     row: object
     type: Type
     span: Span = _span()
+
+
+def point(node) -> int:
+    """A stream's or a loop's program point: the name records of later
+    stages give it (a schedule's stream plans, the reductions, the joins),
+    numbered when the kernel is built (kernel/points.py)."""
+    if not node.point:
+        from ..errors import CompilerBug
+
+        raise CompilerBug(f"a {type(node).__name__.lower()} has no program point: its kernel was not built by "
+                          "stage `kernel`", node.span)
+    return node.point
 
 
 Exp = Lit | Var | TupleE | BinOp | UnOp | Index | Builtin | Call | Let | If | Loop | Iota | Stream | JoinRows

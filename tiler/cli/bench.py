@@ -108,8 +108,11 @@ def _listing(names: list[str]) -> str:
               help="Also time each program compiled with these plan flags (`kept=--keep-loops`), "
                    "raced as the default is, and list where it is slower than untiled or the default "
                    "(repeatable): how a rule is measured before it becomes the default.")
+@click.option("--peer", is_flag=True, help="Also time each program's PyTorch twin (NAME.py beside it: torch_twin), "
+                                           "eager and under torch.compile, TF32 off, checked first against the "
+                                           "interpreter; print each ratio to tiler's default and the median.")
 @guarded(deep=False)
-def corpus_cmd(folder, only, size_sets, diagnose, json_path, against_path, variants):
+def corpus_cmd(folder, only, size_sets, diagnose, json_path, against_path, variants, peer):
     """Time every program of a performance corpus (DIR/*.fut, each with a
     .toml of test, small, medium and large sizes), compiled as a user would
     (no sizes given), against its untiled kernel; print the losers."""
@@ -118,7 +121,7 @@ def corpus_cmd(folder, only, size_sets, diagnose, json_path, against_path, varia
     from ..bench.corpus import run_command
 
     extra = {name: options_of_flags(shlex.split(flags)) for name, flags in pairs(variants, "--variant").items()}
-    run_command(folder, only, size_sets, diagnose, json_path, against_path, click.echo, extra)
+    run_command(folder, only, size_sets, diagnose, json_path, against_path, click.echo, extra, peer)
 
 
 def _bench_inputs(chosen: list[str], arrays: dict) -> dict:

@@ -7,7 +7,8 @@ the arguments, and its sizes become the caller's sizes. Then the lets and loops
 nothing reads are removed (`dead`), a loop that walks arrays whole along
 its index is read as a stream (`loops`), index reads that walk a stream's
 position become stream inputs (`promote`), and a thread's reads of its own
-row by index become a row of its map (`rows`).
+row by index become a row of its map (`rows`). Last, every stream and loop
+gets its program point, the number later stages name it by (`points`).
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, list
     index as map rows."""
     from .dead import without_dead
     from .loops import loop_notes, survey
+    from .points import numbered
     from .promote import promote_reads
     from .rows import own_rows
 
@@ -42,13 +44,13 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, list
     rows = own_rows if T.Index in kinds else (lambda kernel: kernel)  # (own rows are read by index)
     found = survey(k.body) if promote and kinds & {T.Loop, T.Stream} else None
     if found is None or not (found.streams or found.candidates or found.blocked):  # (nothing to promote: no walk)
-        return rows(k)
+        return numbered(rows(k))
     promoted = promote_reads(k, found.loops if loops else frozenset()) if found.streams or found.candidates else k
     if listed:  # the loops that read arrays at their index, for explain: read as streams with the option, or not
         trial = (promoted if loops else promote_reads(k, found.loops)) if found.candidates else None
         notes = loop_notes(found, trial, streams=not loops)  # (with the option, those are streams now)
         promoted = dataclasses.replace(promoted, streamable=notes) if notes else promoted
-    return rows(promoted)
+    return numbered(rows(promoted))
 
 
 def inline_kernel(program: T.Program) -> T.Kernel:

@@ -17,7 +17,7 @@ row reduction (split among a row's threads). Both are kernel programs of
 their own (`Fission.values`, `Fission.fold`), planned like any other.
 
 Only the shape is found here; whether it pays is the analysis's
-(analyse/fission.py). `E` keeps its operations in their order, and the fold
+(versions/fission.py). `E` keeps its operations in their order, and the fold
 visits the pairs in the same order, so results are the same bit for bit.
 """
 from __future__ import annotations

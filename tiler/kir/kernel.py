@@ -213,7 +213,7 @@ class Module:
     @property
     def functions(self) -> tuple[Kernel, ...]:
         """Every kernel the CUDA defines: each version's stages, then its
-        kernel; a stage several versions launch (lower/fission.py) once."""
+        kernel; a stage several versions launch (a fissioned version's pairs' kernel) once."""
         first: dict[str, Kernel] = {}
         for s in (s for k in self.kernels for s in k.launches):
             first.setdefault(s.name, s)

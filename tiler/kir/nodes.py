@@ -45,7 +45,7 @@ class BlockIdx:
 # tiler's own index arithmetic, floats and comparisons.
 # `widen` on a `*` of two ints, one of them cast to long long: a product that
 # starts a 64-bit offset, spelled as one widening multiply (target.WIDE_MUL;
-# marked by kir/widen.py once the kernel is lowered).
+# marked by transform/widen.py once the kernel is lowered).
 @dataclass(frozen=True)
 class Bin:
     op: str

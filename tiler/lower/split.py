@@ -89,7 +89,7 @@ class SplitBody(Streams):
     def __init__(self, analysis: Analysis, split: Split, lanes: int):
         levels = loop_levels(analysis.kernel) if analysis.plan.untiled.math is Math.FAST else None
         super().__init__(analysis.plan.untiled, {}, False, levels)
-        self.loops = {id(r.loop): r for r in split.reductions if r.split}
+        self.loops = {T.point(r.loop): r for r in split.reductions if r.split}
         self.lanes = lanes
         self.lane = kir.ThreadIdx("x")
         self.base = None  # several blocks a row: the first iteration (or point) of the block's share
@@ -102,7 +102,7 @@ class SplitBody(Streams):
             self.emit(s)
 
     def _loop(self, e: T.Loop):
-        reduction = self.loops.get(id(e))
+        reduction = self.loops.get(T.point(e))
         if reduction is None or not self.uniform:
             return super()._loop(e)
         pick = pick_of(e) if reduction.operators[0] in PICKS else None

@@ -31,7 +31,7 @@ class Streams(Body):
         super().__init__(levels)
         self.schedule = schedule
         self.wide = wide  # 64-bit offsets: long cp.async copies are unrolled in parts (copies.WIDE_ASYNC_UNROLL)
-        self.plans = {id(s.site.stream): s for s in schedule.streams}
+        self.plans = {T.point(s.site.stream): s for s in schedule.streams}
         self.indices = indices  # kernel dim -> dict(idx=Ref, base=expr, size=expr, local=expr)
         self.shared: list[kir.SharedAlloc] = []
         self.buffers: dict = {}
@@ -40,7 +40,7 @@ class Streams(Body):
         self.divisible: dict[str, int] = {}  # size name -> the factor vector copies need it to have
 
     def _stream(self, e: T.Stream):
-        plan = self.plans.get(id(e))
+        plan = self.plans.get(T.point(e))
         if isinstance(e.arrays[0], T.JoinRows):
             return self._joined(e, plan)
         arrays = [self.exp(a) for a in e.arrays]

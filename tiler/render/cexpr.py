@@ -74,7 +74,7 @@ def _bin(e) -> str:
     of all the levels below it (a 50,000-term sum: 0.4 s)."""
     if e.wrap:
         return _wrapped(e)
-    if e.widen:  # (an int times an int cast to 64 bits: kir/widen.py)
+    if e.widen:  # (an int times an int cast to 64 bits: transform/widen.py)
         wide_a = isinstance(e.a, kir.Cast) and e.a.ctype == target.INDEX
         a, b = (e.a.a, e.b) if wide_a else (e.a, e.b.a)
         return f"{target.WIDE_MUL}({_c(a, 0)}, {_c(b, 0)})"

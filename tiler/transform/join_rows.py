@@ -35,15 +35,15 @@ def join_rows(kernel: T.Kernel, schedule: Schedule) -> tuple[T.Kernel, Schedule,
     """The kernel with every loop the schedule joins rewritten, the
     schedule's stream plans pointing at the streams of the rewritten kernel,
     and the rewrite's name where it joined anything (for the kernel's record)."""
-    joins = {id(s.join.loop): s for s in schedule.streams if s.join is not None and s.join.joined}
+    joins = {T.point(s.join.loop): s for s in schedule.streams if s.join is not None and s.join.joined}
     if not joins:
         return kernel, schedule, ()
-    streams: dict[int, T.Stream] = {}  # id of a stream of `kernel` -> the one that replaces it
+    streams: dict[int, T.Stream] = {}  # a stream of `kernel`, by its point -> the one that replaces it
     rewrite = _Rewrite(joins, streams)
     levels = tuple(replace(lv, lets=tuple((b, rewrite(v)) for b, v in lv.lets)) for lv in kernel.levels)
     kernel = replace(kernel, levels=levels, body=rewrite(kernel.body))
     if rewrite.done != set(joins):
-        raise CompilerBug("a loop the schedule joins is not in the kernel", kernel.span, "transform")
+        raise CompilerBug("a loop the schedule joins is not in the kernel", kernel.span, "lower")
     plans = tuple(_resited(s, streams) for s in schedule.streams)
     return kernel, replace(schedule, streams=plans), (NAME,)
 
@@ -53,26 +53,26 @@ class _Rewrite:
         self.joins, self.streams, self.done = joins, streams, set()
 
     def __call__(self, e):
-        plan = self.joins.get(id(e)) if isinstance(e, T.Loop) else None
+        plan = self.joins.get(T.point(e)) if isinstance(e, T.Loop) else None
         new = self._joined(e, plan) if plan is not None else map_children(e, self, T.is_exp)
         if isinstance(e, T.Stream) and new is not e:  # a stream with a joined loop inside
-            self.streams[id(e)] = new
+            self.streams[T.point(e)] = new
         return new
 
     def _joined(self, loop: T.Loop, plan: StreamPlan) -> T.Let:
-        self.done.add(id(loop))
+        self.done.add(T.point(loop))
         lets, body = [], loop.body
         while isinstance(body, T.Let):
             lets.append(body)
             body = body.body
         stream = plan.site.stream
         if body is not stream:
-            raise CompilerBug("a joined loop's body is not its stream", loop.span, "transform")
+            raise CompilerBug("a joined loop's body is not its stream", loop.span, "lower")
         # (the loop's start values and count may hold joined loops of their own; the picks are plain)
         count = self(loop.bound)
         rows = tuple(T.JoinRows(loop.index, count, _picked(lets, a), a.type, loop.span) for a in stream.arrays)
         joined = replace(stream, arrays=rows, inits=tuple(self(i) for i in loop.inits), body=self(stream.body))
-        self.streams[id(stream)] = joined
+        self.streams[T.point(stream)] = joined
         return T.Let(loop.results, joined, self(loop.rest), loop.type, loop.span)
 
 
@@ -85,5 +85,5 @@ def _picked(lets: list, row):
 
 
 def _resited(s: StreamPlan, streams: dict) -> StreamPlan:
-    new = streams.get(id(s.site.stream))
+    new = streams.get(T.point(s.site.stream))
     return s if new is None else replace(s, site=replace(s.site, stream=new))

@@ -1,7 +1,7 @@
 """k-means compiled without --size d (issue 34): the bounded kernel against the sized one and hand edits of
 the bounded CUDA (the row loop unrolled by 4, to the bound with a guard, with a break):
 
-    python benchmarks/experiments/kmeans_launch_rows.py
+    python experiments/kmeans_launch_rows.py
 """
 import re, statistics, sys
 from pathlib import Path

@@ -4,7 +4,7 @@ conditions pick with fission on and off (--no-fission), with d known only at lau
 `--size d=D`, each checked against the no-fission result; the fissioned version's two kernels apart;
 and cuBLAS's product of the same shape (n x d times d x k, TF32 off). Median of `REPEAT` launches, ms:
 
-    python benchmarks/experiments/fission.py [quick]
+    python experiments/fission.py [quick]
 """
 import dataclasses
 import statistics

@@ -1,10 +1,10 @@
 """The GPU fuzz of programs whose tiled variant fissions a fold over rows
-(found on the CPU: `python benchmarks/experiments/fuzz_fissioned.py find A B`
+(found on the CPU: `python experiments/fuzz_fissioned.py find A B`
 lists the seeds from A to B; the generator makes one in about 500): every
 version of each, the fissioned ones included, against the interpreter on the
 GPU, as `tiler fuzz --gpu` checks them:
 
-    python benchmarks/experiments/fuzz_fissioned.py run SEED...
+    python experiments/fuzz_fissioned.py run SEED...
 """
 import sys
 

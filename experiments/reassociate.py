@@ -3,7 +3,7 @@ before and after, as two `tiler bench` runs of each program in one process
 (every variant checked first, median of 20; "before" compiles with the
 reordering switched off, which is the fast-math kernel of 2026-11-22):
 
-    python benchmarks/experiments/reassociate.py nbody3d nbody3d:n=65536 lavamd_rodinia mriq nbody lavamd kmeans
+    python experiments/reassociate.py nbody3d nbody3d:n=65536 lavamd_rodinia mriq nbody lavamd kmeans
 
 Writes $OUT (or /tmp)/reassociate.json; RESULTS.md, "Sums and products reordered".
 """

@@ -4,8 +4,8 @@ the kernel tiler writes at the full size with one edit; every variant is
 checked against numpy, timed with CUDA events (median of 50), and its SASS
 opcodes counted when cuobjdump is there:
 
-    python benchmarks/experiments/kmeans_copy.py
-    ncu --metrics smsp__inst_executed.sum -k regex:kmeans_tiled python benchmarks/experiments/kmeans_copy.py --once
+    python experiments/kmeans_copy.py
+    ncu --metrics smsp__inst_executed.sum -k regex:kmeans_tiled python experiments/kmeans_copy.py --once
 
   flat     the points' rows copied as one run of float4 (pitch 34, no / and %)
   flat2    the same with float2

@@ -2,7 +2,7 @@
 # Copies of a chunk sharing the steps unrolled at once, timed in three trees in one GPU call: .baseline
 # (tools/corpus-baseline dc3e285: all 64 of A's steps at once), .prev (1543798: 8 at a time) and the work tree
 # (then: 32 at a time). On a GPU host, from the repository's root, after `source .gpu/bootstrap`:
-#   bash benchmarks/experiments/copy_unroll.sh    (log: copy-unroll-2026-11-27-h100.log)
+#   bash experiments/copy_unroll.sh    (log: copy-unroll-2026-11-27-h100.log)
 nvidia-smi --query-gpu=name --format=csv,noheader
 mkdir -p changed-corpus; for p in a_matvec_rows_f32 a_ell_spmv_f32; do ln -sf ../corpus/$p.fut ../corpus/$p.toml changed-corpus/ 2>/dev/null; done
 for round in 1 2; do

@@ -1,7 +1,7 @@
 """Blocks an SM (--min-blocks) and fast math on the 1-D kernels, as variants of one
 `tiler bench` run each (checked first, median of 20), on the GPU of this host:
 
-    python benchmarks/experiments/blocks_an_sm.py nbody3d,nbody,mriq,lavamd,lavamd_rodinia,kmeans
+    python experiments/blocks_an_sm.py nbody3d,nbody,mriq,lavamd,lavamd_rodinia,kmeans
 
 Writes $OUT (or /tmp)/mb-NAMES.json; RESULTS.md, "Blocks an SM".
 """

@@ -1,7 +1,7 @@
 """Bounded row lengths (issue 34): every bounded kernel against the interpreter (`check`: d = 1, 3, 34, 63, 64,
 65; other sizes 5 and 1000), or the module (its race included) against untiled (`time`):
 
-    python benchmarks/experiments/bounded_rows.py check|time
+    python experiments/bounded_rows.py check|time
 """
 import sys, glob, statistics
 import numpy as np

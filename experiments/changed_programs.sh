@@ -4,7 +4,7 @@
 # runs compute-sanitizer on the ones named with SANITIZE; then `tiler bench`
 # of the benchmarks named with BENCH in both trees. On a GPU host, from the
 # repository's root, after `source .gpu/bootstrap`:
-#   SANITIZE="a b" BENCH="kmeans" bash benchmarks/experiments/changed_programs.sh prog1 prog2 ...
+#   SANITIZE="a b" BENCH="kmeans" bash experiments/changed_programs.sh prog1 prog2 ...
 # Logs and JSON go to $OUT (or ./changed-programs), in at most 8 files (what
 # the device tool brings back): the sanitizer's and the benches' logs appended.
 set -u

@@ -1,7 +1,7 @@
 """64-bit offset versions with 128-bit copies (issue 34): the mat-vec past 2^31 elements, its wide kernel
 with vector copies against the one with scalar copies, beside the 32-bit kernel just below 2^31:
 
-    python benchmarks/experiments/wide_vectors.py
+    python experiments/wide_vectors.py
 """
 import statistics
 from pathlib import Path

@@ -3,7 +3,7 @@
 block's), 256 and 512 and with the chunk loop unrolled, as variants of one
 `tiler bench` run a problem (checked first, median of 20):
 
-    python benchmarks/experiments/join_rows.py lavamd_rodinia:boxes1d=10 lavamd_rodinia lavamd
+    python experiments/join_rows.py lavamd_rodinia:boxes1d=10 lavamd_rodinia lavamd
 
 RESULTS.md, "A loop's rows streamed end to end".
 """

@@ -3,7 +3,7 @@
 chunk against shorter ones (--chunk), the plan with n and k given, and the one with d given, at a few
 centre counts (d = 34, n = 2^20; median of 30 launches, each result checked against the first):
 
-    python benchmarks/experiments/kmeans_short_streams.py
+    python experiments/kmeans_short_streams.py
 """
 import statistics
 from pathlib import Path

@@ -1,6 +1,6 @@
 """Interior blocks (--interior) against the default, twice each in one run:
 
-    python benchmarks/experiments/interior.py mm,aat,mm_rows,nbody3d,nbody,mriq,lavamd_rodinia
+    python experiments/interior.py mm,aat,mm_rows,nbody3d,nbody,mriq,lavamd_rodinia
 
 RESULTS.md, "Interior blocks".
 """

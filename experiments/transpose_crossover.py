@@ -1,7 +1,7 @@
 """Where the launch's transposition pays: rownorm (and the guarded row sums
 of tests/programs/analysis) compiled with --no-transpose and --transpose,
 timed at row lengths m and row counts n with 2^total elements in all, on
-one GPU: python benchmarks/experiments/transpose_crossover.py [M ...].
+one GPU: python experiments/transpose_crossover.py [M ...].
 The transposed time includes the transposition; both outputs are compared
 before the ratio is printed. The log beside it is the H200 run that set
 tiler/analyse/transposes.py's bounds.

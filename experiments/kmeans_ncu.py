@@ -1,7 +1,7 @@
 """One launch of k-means' tiled kernel at its full size through the Python
 API, for Nsight Compute (issue 11: where its time goes):
 
-    ncu --set full -k regex:kmeans_tiled -c 1 python benchmarks/experiments/kmeans_ncu.py
+    ncu --set full -k regex:kmeans_tiled -c 1 python experiments/kmeans_ncu.py
 
 RESULTS.md, "k-means: chunks of rows and rows read whole".
 """

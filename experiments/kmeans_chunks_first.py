@@ -1,6 +1,6 @@
 """k-means without sizes against the sized build, after chunks shrink before threads narrow (issue 34):
 
-    python benchmarks/experiments/kmeans_chunks_first.py
+    python experiments/kmeans_chunks_first.py
 """
 import statistics, sys
 from pathlib import Path

@@ -1,7 +1,7 @@
 """__launch_bounds__' blocks an SM (none, 1-4) rewritten into the generated
 kernel's text, for several plans of each benchmark (median of 10):
 
-    python benchmarks/experiments/launch_bounds.py nbody3d,mriq,nbody,lavamd_rodinia,mm
+    python experiments/launch_bounds.py nbody3d,mriq,nbody,lavamd_rodinia,mm
 
 What made the plan ask for one block a 1-D shared-tile kernel
 (tiler/analyse/occupancy.py); RESULTS.md, "Blocks an SM".

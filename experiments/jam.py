@@ -2,7 +2,7 @@
 row loop by hand (J = 2, 4, 8), against the kernel sized for d = 34. Written against the kernel before tiler
 jammed it (lower/body.py JAM): it stops where its text is no longer there.
 
-    python benchmarks/experiments/jam.py
+    python experiments/jam.py
 """
 import statistics
 from pathlib import Path

@@ -15,7 +15,7 @@ for tool in memcheck racecheck; do
     -p no:cacheprovider -k "(bilinear_rows or kmeans) and test_gpu_matches and odd" >> "$out/sanitizer.log" 2>&1
   echo "$tool rc=$?" >> "$out/sanitizer.log"
 done
-timeout 150 python3 benchmarks/experiments/fuzz_fissioned.py run 950 1124 1484 1724 1814 1944 2112 4820 4950 5418 5946 6218 6998 7160 7188 7274 7388 7500 8066 8166 8760 8816 8846 9326 9486 9726 9896 10058 10494 10592 10796 11282 11550 12008 12036 12290 12302 12314 12410 12620 13508 14246 14400 14448 14580 16058 16136 16484 > "$out/fuzz.log" 2>&1
+timeout 150 python3 experiments/fuzz_fissioned.py run 950 1124 1484 1724 1814 1944 2112 4820 4950 5418 5946 6218 6998 7160 7188 7274 7388 7500 8066 8166 8760 8816 8846 9326 9486 9726 9896 10058 10494 10592 10796 11282 11550 12008 12036 12290 12302 12314 12410 12620 13508 14246 14400 14448 14580 16058 16136 16484 > "$out/fuzz.log" 2>&1
 echo "fuzz rc=$?" >> "$out/fuzz.log"
-timeout 200 python3 benchmarks/experiments/fission.py > "$out/fission.log" 2>&1
+timeout 200 python3 experiments/fission.py > "$out/fission.log" 2>&1
 echo "fission rc=$?" >> "$out/fission.log"

@@ -3,7 +3,7 @@ element (n-body, MRI-Q, lavaMD): the default (256, or the plan's fit to a
 known size) against --tile 512 and 1024, with IEEE math and --fast-math, as
 variants of one `tiler bench` run each (checked first, median of 20):
 
-    python benchmarks/experiments/tile_1d.py nbody3d nbody3d:n=65536 nbody mriq
+    python experiments/tile_1d.py nbody3d nbody3d:n=65536 nbody mriq
 
 RESULTS.md, "A loop's rows streamed end to end" (the 1-D block's width).
 """

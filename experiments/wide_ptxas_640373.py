@@ -1,6 +1,6 @@
 """Seed 640373: the 64-bit-offset version built at each ptxas optimisation level and with a few source
 changes, run on the fuzzer's inputs (tests/FUZZ.md, Findings); the log of its run is in that entry. On a
-GPU host: python benchmarks/experiments/wide_ptxas_640373.py"""
+GPU host: python experiments/wide_ptxas_640373.py"""
 import re
 
 from pycuda.compiler import SourceModule

@@ -4,7 +4,7 @@ choice (4, no --unroll) against --unroll 8, 16 and 32, with IEEE math and
 with --fast-math, as variants of one `tiler bench` run each (checked first,
 median of 20):
 
-    python benchmarks/experiments/unroll_1d.py nbody3d nbody3d:n=65536 nbody mriq lavamd lavamd_rodinia
+    python experiments/unroll_1d.py nbody3d nbody3d:n=65536 nbody mriq lavamd lavamd_rodinia
 
 RESULTS.md, "Sums and products reordered".
 """

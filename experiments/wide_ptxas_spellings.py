@@ -3,7 +3,7 @@ Findings). Writes DIR/w640_*.cu and DIR/w304_*.cu from DIR/w640_orig.cu and DIR/
 files of each seed's `_tiled_wide` made before tiler_wide_mul (`python tests/standalone.py PROGRAM --seed S
 --version tiled_wide -o DIR/w640_orig.cu`, at 186d4e0's parent 1543798^); `wide_ptxas_spellings.sh DIR` then
 builds and runs each on a GPU, under memcheck too.
-    python benchmarks/experiments/wide_ptxas_spellings.py DIR"""
+    python experiments/wide_ptxas_spellings.py DIR"""
 import re, sys, pathlib
 d = pathlib.Path(sys.argv[1])
 HELP = '''
