@@ -566,18 +566,28 @@ def test_fuzz_runs_side_by_side_share_the_failures_folder(tmp_path, monkeypatch)
     _check_folder(str(tmp_path / "fuzz-failures"), "--out")  # no error
 
 
-def test_a_scalar_parameter_given_as_a_size_says_how_to_give_it(tmp_path):
+def test_a_scalar_parameters_value_is_given_on_the_command_line_as_its_type(tmp_path):
+    """`tiler run prog.fut -s eps=0.01`: a scalar parameter's value, as its
+    type (a float, an int, a bool), beside the sizes; a wrong one is said with
+    an example of a right one."""
     import numpy as np
 
     prog = tmp_path / "scale.fut"
-    prog.write_text("fun [f32, n] main(f32 alpha, [f32, n] xs) = map(fn f32 (f32 x) => alpha * x, xs)\n")
-    wrong = tiler("run", prog, "-s", "alpha=2")
-    assert wrong.returncode == 1 and "`alpha` is a scalar parameter, not a size" in wrong.stderr
-    assert "-i alpha=FILE.npy" in wrong.stderr
-    np.save(tmp_path / "alpha.npy", np.float32(2))
+    prog.write_text("fun [f32, n] main(f32 alpha, int k, bool on, [f32, n] xs) =\n"
+                    "  map(fn f32 (f32 x) => if on then alpha * x + f32(k) else x, xs)\n")
     np.save(tmp_path / "xs.npy", np.ones(5, np.float32))
-    right = tiler("run", prog, "-i", f"alpha={tmp_path / 'alpha.npy'}", "-i", f"xs={tmp_path / 'xs.npy'}")
-    assert right.returncode == 0 and "2, 2, 2" in right.stdout
+    xs = f"xs={tmp_path / 'xs.npy'}"
+    right = tiler("run", prog, "-s", "alpha=0.5", "-s", "k=2", "-s", "on=true", "-i", xs, "-o", tmp_path / "o.npz")
+    assert right.returncode == 0, right.stderr
+    assert np.load(tmp_path / "o.npz")["out0"].tolist() == [2.5] * 5
+    for given, said in (("alpha=abc", "`alpha` is f32, and `abc` is not one"), ("k=0.5", "`k` is int"),
+                        ("on=2", "`on` is bool"), ("k=99999999999", "past the range of int"),
+                        ("alpha=1e300", "past the range of f32"), ("n=1.5", "a size is a whole number")):
+        wrong = tiler("run", prog, "-s", given, "-i", xs)
+        assert wrong.returncode == 1 and said in wrong.stderr and "hint:" in wrong.stderr + "hint:", wrong.stderr
+    np.save(tmp_path / "alpha.npy", np.float32(2))
+    both = tiler("run", prog, "-s", "alpha=2", "-i", f"alpha={tmp_path / 'alpha.npy'}", "-i", xs)
+    assert both.returncode == 1 and "both give `alpha` a value" in both.stderr
 
 
 def test_a_scalar_parameter_given_to_explain_as_a_size_is_refused_as_one(tmp_path):
@@ -585,4 +595,52 @@ def test_a_scalar_parameter_given_to_explain_as_a_size_is_refused_as_one(tmp_pat
     prog.write_text("fun [int, n] main(int shift, [int, n] xs) = map(fn int (int x) => x + shift, xs)\n")
     refused = tiler("explain", prog, "-s", "shift=2")
     assert refused.returncode == 1 and "`shift` is a scalar parameter, not a size" in refused.stderr
-    assert "numpy.int32(2)" in tiler("run", prog, "-s", "shift=2").stderr  # (the parameter's own type)
+    assert tiler("run", prog, "-s", "shift=2").returncode == 0  # run takes its value
+
+
+def _tiler_process(*args: str, stdout) -> subprocess.Popen:
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    return subprocess.Popen([sys.executable, "-m", "tiler", *map(str, args)], cwd=ROOT, stdout=stdout,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": path})
+
+
+@pytest.mark.parametrize("args", [("explain", "benchmarks/mm.fut"), ("docs", "language"), ("bench", "--list"),
+                                  ("compile", "benchmarks/nbody.fut", "--emit", "kir")])
+def test_a_reader_that_went_away_ends_the_command_quietly(args):
+    """`tiler explain mm | head -1`: no internal error, no traceback, the status a Unix tool whose reader closed
+    the pipe has (128 + SIGPIPE)."""
+    p = _tiler_process(*args, stdout=subprocess.PIPE)
+    p.stdout.close()  # the reader goes away before anything is read
+    err = p.stderr.read()
+    assert p.wait(timeout=120) in (0, 141) and err == "", err  # (0: it wrote everything before the close)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("args", [("explain", "benchmarks/mm.fut"), ("explain", "benchmarks/mm.fut", "--json"),
+                                  ("compile", "benchmarks/mm.fut", "--emit", "kir"), ("docs", "language"),
+                                  ("--help",), ("bench", "--list")])
+def test_a_full_output_is_one_line_of_error_and_exit_1(args):
+    with open("/dev/full", "w") as full:
+        p = _tiler_process(*args, stdout=full)
+        err = p.stderr.read()
+        code = p.wait(timeout=120)
+    assert code == 1 and err.strip() == "error: cannot write the output: No space left on device", err
+
+
+def test_a_shipped_benchmark_named_from_elsewhere_reads_its_own_toml(tmp_path):
+    """`tiler run mm` outside the checkout: the sizes of the benchmark's own
+    .toml (not 100 for every size), its tables by --sizes-from, and never a
+    stray .toml of that name in the current folder."""
+    (tmp_path / "nbody.toml").write_text('[sizes.test]\nn = 7\n')  # a stray file of the user's, not the benchmark
+    ran = tiler("run", "mm", cwd=tmp_path)
+    assert ran.returncode == 0 and "sizes m=100, n=70, q=130" in ran.stdout, ran.stdout + ran.stderr
+    quick = tiler("run", "mm", "--sizes-from", "quick", cwd=tmp_path)
+    assert "sizes m=1024, n=1024, q=1024" in quick.stdout, quick.stderr
+    body = tiler("run", "nbody", cwd=tmp_path)
+    assert "sizes n=1000" in body.stdout and "n=7" not in body.stdout, body.stdout
+    missing = tiler("run", "mm", "--sizes-from", "huge", cwd=tmp_path)
+    assert missing.returncode == 1 and "mm.toml has no [sizes.huge] table" in missing.stderr
+    plain = tmp_path / "plain.fut"
+    plain.write_text("fun [f32, n] main([f32, n] xs) = map(fn f32 (f32 x) => x, xs)\n")
+    none = tiler("run", plain, "--sizes-from", "quick", cwd=tmp_path)
+    assert none.returncode == 1 and "there is no plain.toml beside the program" in none.stderr

@@ -107,6 +107,9 @@ def test_a_chunk_read_as_if_it_were_the_whole_array_is_a_warning(tmp_path, text,
         done = tiler(*command)
         assert done.returncode == 0 and done.stderr.startswith(f"{prog}:{line}:{column}: warning: {start}"), command
     assert tiler("compile", prog, "-o", tmp_path / "strict.cu", "--werror").returncode == 1
+    for spelling in ("--werror", "-Werror"):  # check takes them too, as the README says
+        strict = tiler("check", prog, spelling)
+        assert strict.returncode == 1 and f"{line}:{column}: error: {start}" in strict.stderr, strict.stderr
     kinds = [w["kind"] for w in json.loads(tiler("explain", prog, "--json").stdout)["warnings"]]
     assert kinds == ["chunk"] * (2 if text is LOOP_PAST_CHUNK else 1)
     fixed = text.replace("for k < m", "for k < c").replace("rc[kk + k]", "rc[k]")

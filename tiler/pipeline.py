@@ -100,6 +100,15 @@ def read_program(path: str) -> tuple[str, str]:
                            "tiler programs are plain text", source) from None
 
 
+def program_file(path: str) -> Path | None:
+    """The file a program argument names, where its `.toml` lies beside it:
+    a shipped benchmark's where no file of that name exists (`mm`), else the
+    path as given; None for standard input."""
+    if path == STDIN:
+        return None
+    return shipped_program(path) or Path(path)
+
+
 def _shipped_label(shipped: Path) -> str:
     """`benchmarks/NAME` where that names this very file (a checkout's);
     else the shipped file's own path, so that no location points at another

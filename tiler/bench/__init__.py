@@ -16,13 +16,14 @@ import numpy as np
 
 from ..analyse import Options, options, parse_tile
 from ..check import check
+from ..errors import PlainError
 from ..interp import run as interpret
 from ..pipeline import run_all
 from ..resources import benchmarks_dir
 from ..runtime import Gpu
 from ..syntax import parse
 from ..version import __version__
-from ..workload import Spec, flops, load_spec, make_inputs, resolve_sizes
+from ..workload import Spec, flops, load_spec, make_inputs, resolve_sizes, split_given
 from ..workload.checks import INPUT_SEED, check_small, compare_outputs, tolerance
 from .rows import Row
 
@@ -73,7 +74,12 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
     prog = check(parse(text, shown))
     spec = load_spec(path)
     gpu = Gpu.get()
-    sizes = resolve_sizes(prog, overrides, spec, size_set, given)
+    named, values = split_given(prog, overrides, "--size")  # (-s also gives scalar parameters their values)
+    taken = sorted(set(values) & set(given or {}))
+    if taken:
+        raise PlainError(f"--size {taken[0]} and --input {taken[0]} both give `{taken[0]}` a value", "give one of them")
+    given = {**(given or {}), **values}
+    sizes = resolve_sizes(prog, named, spec, size_set, given)
     # the plan may fit its block to the sizes (the kernel works for any); a spec's own derived names stay out
     own = {b.name for b in prog.kernel.sizes}
     hints = tuple(sorted((k, v) for k, v in sizes.items() if k in own))

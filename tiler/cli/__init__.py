@@ -23,7 +23,7 @@ from .compile import compile_cmd
 from .docs import docs_cmd
 from .explain import explain_cmd
 from .fuzz import fuzz_cmd
-from .guard import EXIT_BUG, EXIT_INTERRUPTED, EXIT_USER
+from .guard import EXIT_BUG, EXIT_INTERRUPTED, EXIT_USER, OUTPUT_ERRORS, closed_pipe, output_failed
 from .run import check_cmd, run_cmd
 from .tune import tune_cmd
 
@@ -58,9 +58,16 @@ def entry() -> None:
     option or value) exits with 1, as every user error does."""
     try:
         code = main.main(standalone_mode=False)
+        sys.stdout.flush()
     except click.exceptions.NoArgsIsHelpError as exc:  # `tiler` alone: show the help
-        click.echo(exc.ctx.get_help())
+        _shown(exc.ctx.get_help())
         sys.exit(0)
+    except BrokenPipeError:  # --help, --version: their reader went away
+        closed_pipe()
+    except OSError as exc:
+        if exc.errno not in OUTPUT_ERRORS:
+            raise
+        output_failed(exc)
     except click.UsageError as exc:
         exc.show()
         sys.exit(EXIT_USER)
@@ -68,3 +75,15 @@ def entry() -> None:
         click.echo("interrupted", err=True)
         sys.exit(EXIT_INTERRUPTED)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _shown(text: str) -> None:
+    try:
+        click.echo(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        closed_pipe()
+    except OSError as exc:
+        if exc.errno not in OUTPUT_ERRORS:
+            raise
+        output_failed(exc)

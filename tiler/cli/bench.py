@@ -58,7 +58,7 @@ def bench_cmd(names, quick, sizes, inputs, repeat, tiles, ablate, fast_math, jso
     if plot_path:
         _matplotlib()  # before the benchmarks run, not after
     gpu = Gpu.get()  # no GPU: one clear line, before any work
-    overrides = pairs(sizes, "--size", int)
+    overrides = pairs(sizes, "--size")  # (sizes, and scalar parameters' values: each program's own, bench_one)
     vs = variants(tuple(tiles), ablate, fast_math)
     results = []
     from rich.console import Console

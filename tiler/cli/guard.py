@@ -5,7 +5,9 @@ bare traceback.
 """
 from __future__ import annotations
 
+import errno
 import functools
+import os
 import sys
 
 import click
@@ -16,6 +18,9 @@ from ..tree import no_cycle_collection
 
 EXIT_USER, EXIT_BUG = 1, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
+EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE: what a Unix tool whose reader went away exits with
+# a write to standard output or error that cannot go on: the output, not tiler, is the problem
+OUTPUT_ERRORS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO, errno.EPIPE, errno.EBADF})
 
 
 def guarded(fn=None, *, deep: bool = True):
@@ -34,7 +39,15 @@ def guarded(fn=None, *, deep: bool = True):
             # collector on, the few allocations after the pipeline (the header, say) made it walk every tree
             # of every stage again, 0.8 s of a 1 MB expression's 3.7
             with no_cycle_collection():
-                return call_deep(fn, *args, **kwargs)
+                result = call_deep(fn, *args, **kwargs)
+            _flush()  # (a full or closed output fails here, inside the boundary, not at exit)
+            return result
+        except BrokenPipeError:
+            closed_pipe()
+        except OSError as exc:
+            if exc.errno not in OUTPUT_ERRORS:
+                _err(CompilerBug(f"{type(exc).__name__}: {exc}").render(), code=EXIT_BUG)
+            output_failed(exc)
         except (UserError, PlainError) as exc:
             _err(_rendered(exc))
         except RecursionError:  # outside the stages (which locate it): the interpreter, say
@@ -48,6 +61,31 @@ def guarded(fn=None, *, deep: bool = True):
             _err(CompilerBug(f"{type(exc).__name__}: {exc}").render(), code=EXIT_BUG)
 
     return wrapper
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+
+
+def closed_pipe() -> None:
+    """The reader of standard output went away (`tiler docs | head -1`):
+    exit quietly, as a Unix tool does, with nothing more written there."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (what is still buffered goes nowhere)
+    except OSError:
+        pass
+    sys.exit(EXIT_CLOSED_PIPE)
+
+
+def output_failed(exc: OSError) -> None:
+    """Standard output cannot be written (a full disk, /dev/full): one line, exit 1."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        click.echo(f"error: cannot write the output: {exc.strerror or exc}", err=True)
+    except OSError:
+        pass
+    sys.exit(EXIT_USER)
 
 
 def _rendered(exc: UserError | PlainError) -> str:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import time
+from pathlib import Path
 
 import click
 
 from ..errors import PlainError, UserError
-from ..pipeline import STDIN
-from .arguments import PROGRAM, checked_with_source, pairs, warned
+from ..pipeline import STDIN, program_file
+from .arguments import PROGRAM, WERROR, checked_with_source, pairs, warned
 from .display import _width
 from .files import _load_npy, _save
 from .guard import guarded
@@ -18,30 +19,33 @@ from .guard import guarded
 
 @click.command("check")
 @PROGRAM
+@WERROR
 @guarded
-def check_cmd(program):
+def check_cmd(program, werror):
     """Parse and check PROG.fut; exit 0 when it is fine (printing only
-    warnings, such as a chunk read past its end)."""
-    _chunk_warnings(*checked_with_source(program))
+    warnings, such as a chunk read past its end; --werror: as errors, exit 1)."""
+    _chunk_warnings(*checked_with_source(program), werror)
 
 
-def _chunk_warnings(prog, source) -> None:
+def _chunk_warnings(prog, source, werror: bool = False) -> None:
     """Chunks read as if they were whole arrays (report.warnings.chunk_reads):
     right under `run`'s whole chunks, wrong split and in the kernels."""
     from ..kernel import inline_kernel
     from ..report.warnings import chunk_reads
 
-    warned(chunk_reads(inline_kernel(prog)), source, False)
+    warned(chunk_reads(inline_kernel(prog)), source, werror)
 
 
 @click.command("run")
 @PROGRAM
 @click.option("-i", "--input", "inputs", multiple=True, metavar="NAME=FILE.npy",
               help="Read parameter NAME from a .npy file (repeatable).")
-@click.option("-s", "--size", "sizes", multiple=True, metavar="NAME=N",
-              help="Set a size of the program (repeatable); others come from PROG.toml or default to 100.")
-@click.option("--sizes-from", "size_set", default="test", show_default=True,
-              type=click.Choice(["test", "quick", "full"]), help="Which size table of PROG.toml to use.")
+@click.option("-s", "--size", "sizes", multiple=True, metavar="NAME=VALUE",
+              help="Set a size of the program, or a scalar parameter's value (repeatable); other sizes come from "
+                   "PROG.toml or default to 100, other scalars are random.")
+@click.option("--sizes-from", "size_set", default=None, metavar="TABLE",
+              help="Which size table of PROG.toml to use: test, quick or full (a corpus program's: small, medium, "
+                   "large) [default: test, where PROG.toml has one].")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Seed of the random inputs.")
 @click.option("--chunk", default="whole", show_default=True, metavar="whole|K|random[:SEED]",
               help="How streamSeq splits its arrays; the result must not depend on it.")
@@ -52,7 +56,7 @@ def _chunk_warnings(prog, source) -> None:
 def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output):
     """Run PROG.fut in the reference interpreter and summarise its outputs."""
     from ..interp import SPLITS, Chunking, run, run_splits
-    from ..workload import check_given, load_spec, make_inputs, resolve_sizes
+    from ..workload import check_given, load_spec, make_inputs, resolve_sizes, split_given
 
     prog, source = checked_with_source(program)
     _chunk_warnings(prog, source)
@@ -61,6 +65,11 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
     except ValueError:
         raise PlainError(f"--chunk: `{chunk}` is not whole, a positive size or random[:SEED]") from None
     given = {name: _load_npy(path) for name, path in pairs(inputs, "--input").items()}
+    size_given, values = split_given(prog, pairs(sizes, "--size"), "-s")
+    both = sorted(set(values) & set(given))
+    if both:
+        raise PlainError(f"-s {both[0]} and --input {both[0]} both give `{both[0]}` a value", "give one of them")
+    given |= values
     unknown = set(given) - {p.name for p in prog.kernel.params}
     if unknown:
         raise PlainError(f"--input {sorted(unknown)[0]}: main has no such parameter",
@@ -68,8 +77,13 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
     given, notes = check_given(prog, given)
     for note in notes:
         click.echo(f"note: {note}", err=True)
-    spec = load_spec(program) if program != STDIN else None
-    size_values = resolve_sizes(prog, pairs(sizes, "--size", int), spec, size_set, given)
+    spec = load_spec(program_file(program)) if program != STDIN else None
+    if size_set is not None and spec is None:
+        raise PlainError(f"--sizes-from {size_set}: there is no {_toml_name(program)} beside the program to read "
+                         "sizes from", "give sizes with -s NAME=N")
+    if size_set is not None:
+        spec.size_set(size_set)  # (a table it does not have: said, with the ones it has)
+    size_values = resolve_sizes(prog, size_given, spec, size_set or "test", given)
     values = make_inputs(prog, size_values, spec, seed, given)
     start = time.perf_counter()
     try:
@@ -135,3 +149,7 @@ def _summary(prog, outs, sizes, chunking, elapsed: float) -> None:
             if flat.size else ("0", "-", "-")
         table.add_row(f"out{i}", str(o.shape), str(o.dtype), first + (", ..." if flat.size > 3 else ""), *stats)
     console.print(table)
+
+
+def _toml_name(program: str) -> str:
+    return "PROG.toml" if program == STDIN else Path(program).with_suffix(".toml").name

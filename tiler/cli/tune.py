@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ..errors import PlainError
-from ..pipeline import STDIN
+from ..pipeline import STDIN, program_file
 from .arguments import PROGRAM, checked_with_source, pairs
 from .display import _matplotlib
 from .files import _write
@@ -48,7 +48,7 @@ def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus, 
     from ..pipeline import run_all
     from ..runtime import Gpu
     from ..tune import autotune, tuning
-    from ..workload import load_spec, resolve_sizes
+    from ..workload import load_spec, resolve_sizes, split_given
 
     if program == STDIN:
         raise PlainError("tune writes PROG.tuning beside the program: give a file, not -")
@@ -56,8 +56,9 @@ def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus, 
     if plot_path:
         _matplotlib()  # before the search, not after
     gpu = Gpu.get()  # no GPU: one clear line, before any work
-    spec = load_spec(program)
-    size_values = resolve_sizes(prog, pairs(sizes, "--size", int), spec, "quick" if quick else "full")
+    spec = load_spec(program_file(program))
+    named, values = split_given(prog, pairs(sizes, "--size"), "--size")  # (and scalar parameters' values)
+    size_values = resolve_sizes(prog, named, spec, "quick" if quick else "full")
     text, name = source.text, source.name
     fixed = {k: True for k, on in (("fast_math", fast_math), ("keep_loops", keep_loops)) if on}  # not searched
     fams = autotune.families(run_all(text, name, make_options(sizes=size_values, **fixed), until="analyse")["analyse"])
@@ -67,11 +68,11 @@ def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus, 
         click.echo(f"resuming from {journal.path}: {len(journal.prior)} candidates measured", err=True)
     _check_gpus(gpus, gpu)
     if gpus == 1:
-        one = autotune.GpuMeasure(text, name, prog, spec, size_values, repeat, gpu, fixed)
+        one = autotune.GpuMeasure(text, name, prog, spec, size_values, repeat, gpu, fixed, values)
         measure, close = autotune.one_at_a_time(one), one.close
     else:
         measure = autotune.Workers(gpus, functools.partial(autotune.gpu_measure, program, text, name, size_values,
-                                                           repeat, fixed))
+                                                           repeat, fixed, values))
         close = measure.close
     estimate = autotune.estimator(text, name, size_values, gpu, fixed)
     try:

@@ -213,14 +213,15 @@ class GpuMeasure:
     the program's test sizes, then its outputs against the default's at the
     tuned sizes), and time it with the bench's machinery."""
 
-    def __init__(self, text: str, shown: str, prog, spec, sizes: dict, repeat: int, gpu, fixed: dict | None = None):
+    def __init__(self, text: str, shown: str, prog, spec, sizes: dict, repeat: int, gpu, fixed: dict | None = None,
+                 given: dict | None = None):
         from ..workload import make_inputs
         from ..workload.checks import INPUT_SEED
 
         self.text, self.shown, self.prog, self.spec, self.sizes, self.repeat, self.gpu = \
             text, shown, prog, spec, sizes, repeat, gpu
         self.fixed = fixed or {}  # options every candidate has (--fast-math), not searched
-        self.inputs = make_inputs(prog, sizes, spec, seed=INPUT_SEED)
+        self.inputs = make_inputs(prog, sizes, spec, seed=INPUT_SEED, given=given)  # (given: scalars' values)
         self.device = gpu.upload(self.inputs)
         self.reference = None
         self.seen: dict[str, Trial] = {}  # CUDA text -> its trial: equal kernels are timed once
@@ -282,14 +283,16 @@ def estimator(text: str, shown: str, sizes: dict, gpu, fixed: dict | None = None
     return estimate
 
 
-def gpu_measure(path: str, text: str, shown: str, sizes: dict, repeat: int, fixed: dict | None = None) -> GpuMeasure:
+def gpu_measure(path: str, text: str, shown: str, sizes: dict, repeat: int, fixed: dict | None = None,
+                given: dict | None = None) -> GpuMeasure:
     """A worker's measurement on the GPU it sees, its reference the default
     schedule's outputs (measured first, as the search does)."""
-    from ..pipeline import run_to
+    from ..pipeline import program_file, run_to
     from ..runtime import Gpu
     from ..workload import load_spec
 
-    m = GpuMeasure(text, shown, run_to("check", text, shown), load_spec(path), sizes, repeat, Gpu.get(), fixed)
+    m = GpuMeasure(text, shown, run_to("check", text, shown), load_spec(program_file(path)), sizes, repeat,
+                   Gpu.get(), fixed, given)
     m({})
     return m
 

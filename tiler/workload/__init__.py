@@ -19,7 +19,8 @@ from .spec import (
     make_inputs,
     resolve_sizes,
     scalar_input_hint,
+    split_given,
 )
 
 __all__ = ["DEFAULT_SIZE", "LIBRARY_OPS", "SIZE_SETS", "Spec", "available_bytes", "check_given", "evaluate", "flops",
-           "gib", "grid_neighbours", "input_bytes", "load_spec", "make_inputs", "resolve_sizes", "scalar_input_hint"]
+           "gib", "grid_neighbours", "input_bytes", "load_spec", "make_inputs", "resolve_sizes", "scalar_input_hint", "split_given"]

@@ -257,6 +257,9 @@ def make_inputs(program: T.Program, sizes: dict[str, int], spec: Spec | None = N
         if p.kind == "size":  # an int parameter that is a size: its value is the size
             out[p.name] = np.int32(sizes[p.name])
             continue
+        if not isinstance(p.type, Array) and p.name in sizes:  # a scalar the spec's size table gives a value
+            out[p.name] = dtype(p.type).type(sizes[p.name])
+            continue
         gen = (spec.inputs.get(p.name) if spec else None) or {}
         shape = tuple(sizes[s.name] if isinstance(s, Binder) else s for s in p.type.shape) \
             if isinstance(p.type, Array) else ()
@@ -331,7 +334,56 @@ def flops(spec: Spec | None, sizes: dict[str, int]) -> float | None:
 
 
 def scalar_input_hint(p: Binder) -> str:
-    """How to give a scalar parameter a value: an input, a 0-d array."""
-    return (f"where a command takes inputs (run, bench), give it as one: -i {p.name}=FILE.npy, a 0-d array "
-            f"(numpy.save(FILE, numpy.{dtype(p.type).name}(2))); elsewhere it is random")
+    """How to give a scalar parameter a value."""
+    return (f"run, bench and tune take its value as -s {p.name}={_example(p)} (or -i {p.name}=FILE.npy, a 0-d "
+            f"array); in a plan it needs no value")
+
+
+def _example(p: Binder) -> str:
+    kind = dtype(p.type).kind
+    return "0.5" if kind == "f" else "true" if kind == "b" else "3"
+
+
+def split_given(program: T.Program, given: dict[str, str], what: str = "-s") -> tuple[dict[str, int], dict]:
+    """`-s NAME=VALUE` as the command line gives it, split: the sizes (whole
+    numbers) and the values of main's scalar parameters, each as its type
+    (a float; an int, within its range; true or false), or a PlainError."""
+    scalars = {p.name: p for p in program.kernel.scalar_params}
+    sizes, values = {}, {}
+    for name, text in given.items():
+        p = scalars.get(name)
+        if p is None:
+            try:
+                sizes[name] = int(text)
+            except ValueError:
+                raise PlainError(f"{what} {name}={text}: a size is a whole number", f"for example {what} {name}=1024"
+                                 ) from None
+            continue
+        values[name] = _scalar(p, text, what)
+    return sizes, values
+
+
+def _scalar(p: Binder, text: str, what: str):
+    """A scalar parameter's value from its text, as the parameter's type."""
+    want = dtype(p.type)
+    words = {"true": True, "false": False}
+    try:
+        if want.kind == "b":
+            if text.lower() not in words:
+                raise ValueError
+            return want.type(words[text.lower()])
+        if want.kind == "f":
+            value = float(text)
+            if math.isfinite(value) and abs(value) > np.finfo(want).max:
+                raise PlainError(f"{what} {p.name}={text}: past the range of {p.type} (at most "
+                                 f"{np.finfo(want).max:.4g})")
+            return want.type(value)
+        value = int(text)
+    except ValueError:
+        raise PlainError(f"{what} {p.name}={text}: `{p.name}` is {p.type}, and `{text}` is not one",
+                         f"for example {what} {p.name}={_example(p)}") from None
+    info = np.iinfo(want)
+    if not info.min <= value <= info.max:
+        raise PlainError(f"{what} {p.name}={text}: past the range of {p.type} ({info.min:,} to {info.max:,})")
+    return want.type(value)
 
