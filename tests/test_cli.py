@@ -644,3 +644,100 @@ def test_a_shipped_benchmark_named_from_elsewhere_reads_its_own_toml(tmp_path):
     plain.write_text("fun [f32, n] main([f32, n] xs) = map(fn f32 (f32 x) => x, xs)\n")
     none = tiler("run", plain, "--sizes-from", "quick", cwd=tmp_path)
     assert none.returncode == 1 and "there is no plain.toml beside the program" in none.stderr
+
+
+SLIPS = [
+    ("fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (f32 x) => streamseq(fn f32 (int kk, [f32, c] xc, f32 a) => a, xs, "
+     "0f32), xs)\n", "hint: did you mean `streamSeq`?"),
+    ("fun [float, n] main([f32, n] xs) = map(fn f32 (f32 x) => x, xs)\n", "hint: tiler spells it `f32`"),
+    ("fun [double, n] main([f32, n] xs) = map(fn f32 (f32 x) => x, xs)\n", "hint: tiler spells it `f64`"),
+    ("fun f32 h(f32 a, f32 b) = a + b\nfun [f32, n] main([f32, n] xs) = map(fn f32 (f32 x) => h(x), xs)\n",
+     "hint: `h` is defined at 1:1 as `h(f32 a, f32 b)`"),
+]
+
+
+@pytest.mark.parametrize("text, hint", SLIPS, ids=["streamseq", "float", "double", "arity"])
+def test_the_likeliest_slips_get_a_hint_that_fixes_them(tmp_path, text, hint):
+    prog = tmp_path / "slip.fut"
+    prog.write_text(text)
+    done = tiler("check", prog)
+    assert done.returncode == 1 and hint in done.stderr, done.stderr
+
+
+def test_explain_json_gives_a_broken_programs_errors_as_json(tmp_path):
+    prog = tmp_path / "slip.fut"
+    prog.write_text(SLIPS[1][0])
+    done = tiler("explain", prog, "--json")
+    (error,) = json.loads(done.stdout)["errors"]
+    assert done.returncode == 1 and (error["line"], error["column"]) == (1, 6) and "`float`" in error["message"]
+    assert "tiler spells it `f32`" in error["hint"] and "error:" in done.stderr  # (a person reads stderr)
+    missing = tiler("explain", tmp_path / "none.fut", "--json")
+    assert missing.returncode == 1 and "cannot read" in json.loads(missing.stdout)["errors"][0]["message"]
+
+
+def test_diagnostics_are_coloured_as_asked(tmp_path):
+    prog = tmp_path / "slip.fut"
+    prog.write_text(SLIPS[1][0])
+    assert "\x1b[1;31merror:" in tiler("--color", "always", "check", prog).stderr
+    assert "\x1b[" not in tiler("--color", "never", "check", prog).stderr
+    assert "\x1b[" not in tiler("check", prog).stderr  # auto: standard error is no terminal here
+
+
+@pytest.mark.parametrize("program, said", [(123, "tiler.compile(int)"), (b"fun", "tiler.compile(bytes)"),
+                                           (None, "tiler.compile(NoneType)"), ([1], "tiler.compile(list)"),
+                                           ("mynbody", "no such file or shipped benchmark: mynbody")])
+def test_the_api_says_what_a_program_is_given_as(program, said):
+    import tiler as api
+
+    with pytest.raises(api.PlainError, match=re.escape(said)):
+        api.compile(program)
+
+
+def test_the_api_takes_any_path_object_and_refuses_a_tuning_that_is_no_path(tmp_path):
+    import tiler as api
+
+    class Where:  # an os.PathLike that is no pathlib.Path
+        def __fspath__(self):
+            return str(BENCHMARKS / "nbody.fut")
+
+    assert api.compile(Where()).file.endswith("nbody.fut")
+    for tuning in (True, 0, 1, ""):
+        with pytest.raises(api.PlainError, match="a tuning file's path"):
+            api.compile("nbody", tuning=tuning)
+    missing = Path(tmp_path / "none.tuning")
+    with pytest.raises(api.PlainError):
+        api.compile("nbody", tuning=missing)  # (a path object is read as the same str would be)
+
+
+@pytest.mark.parametrize("entry, said", [("time_ms = [1, 2]", "`time_ms` must be a number of milliseconds"),
+                                         ('default_ms = "abc"', "`default_ms` must be a number of milliseconds"),
+                                         ("time_ms = {a = 1}", "`time_ms` must be a number"),
+                                         ("time_ms = 1979-05-27", "`time_ms` must be a number"),
+                                         ("device = 5", "`device` must be text")])
+def test_a_tuning_files_records_of_the_wrong_type_are_located_errors(tmp_path, entry, said):
+    prog = tmp_path / "nb.fut"
+    prog.write_text((BENCHMARKS / "nbody.fut").read_text())
+    device = "" if entry.startswith("device") else 'device = "X"\n'
+    (tmp_path / "nb.tuning").write_text(f"[[tuned]]\n{device}sizes = {{n = 1000}}\n{entry}\ntile = [128]\n")
+    done = tiler("explain", prog)
+    assert done.returncode == 1 and said in done.stderr and "nb.tuning:" in done.stderr, done.stderr
+
+
+def test_a_run_past_the_machines_memory_is_refused_with_the_figure(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from tiler.cli import main
+    from tiler.workload import spec
+
+    prog = tmp_path / "outer.fut"
+    prog.write_text("fun [[f32, m], n] main([f32, n] a, [f32, m] b) =\n"
+                    "  map(fn [f32, m] (f32 x) => map(fn f32 (f32 y) => x * y, b), a)\n")
+    monkeypatch.setattr(spec, "available_bytes", lambda: 2**30)  # a machine with 1 GiB free
+    done = CliRunner().invoke(main, ["run", str(prog), "-s", "n=20000", "-s", "m=20000"])
+    assert done.exit_code == 1 and "the interpreter needs at least" in done.output and "1.0 GiB free" in done.output
+    assert CliRunner().invoke(main, ["run", str(prog), "-s", "n=100", "-s", "m=100"]).exit_code == 0
+
+
+def test_fuzz_refuses_a_count_no_machine_could_run():
+    done = tiler("fuzz", "99999999999999999999")
+    assert done.returncode == 1 and "is not in the range" in done.stderr and "Traceback" not in done.stderr

@@ -18,6 +18,7 @@ or `tiler.PlainError` (in an option or an input).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,7 +88,9 @@ class Compiled:
             from .runtime.interop import to_host
 
             host |= {name: to_host(d, Gpu.get()) for name, d in device.items()}
-        self.sizes_of(host)
+        from .workload import check_run_memory
+
+        check_run_memory(self.program, self.sizes_of(host), host)
         return run(self.program, host)
 
     def _split(self, inputs: dict) -> tuple[dict, dict]:
@@ -130,12 +133,11 @@ def compile(program: str | Path, *, file: str | None = None, tuning: str | bool 
     from .render import header, launch
 
     symbol = symbol_name(name, "name")
-    text, shown = _program(program, file)
+    text, shown, path = _program(program, file)
     options = make_options(pair=lambda what, size, value: f"{what}[{size!r}] = {value!r}", **options)
     from .tune.tuning import describe, for_program
 
-    path = str(program) if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")) else "-"
-    options, applied = for_program(path, options, tuning if isinstance(tuning, str) else None, tuning is False)
+    options, applied = for_program(path, options, _tuning_file(tuning), tuning is False)
     # the room for deep programs the command line gives itself (a chain of ten thousand lets is legal)
     values, explained = call_deep(_compiled, text, shown, options, symbol, applied)
     module = values["verify"]
@@ -153,16 +155,47 @@ def _compiled(text: str, name: str, options, stem: str = "", applied=None) -> tu
     return values, explain_data(values["analyse"], Source(text, name), values["verify"], applied, values["versions"])
 
 
-def _program(program, file: str | None) -> tuple[str, str]:
-    """A path (read as the command line reads it), or the program's text."""
+def _tuning_file(tuning) -> str | None:
+    """`tuning`: a tuning file's path (a str or a path object), False for
+    none, None for the program's own; anything else is refused."""
+    import os
+
+    if tuning is None or tuning is False:
+        return None
+    if isinstance(tuning, os.PathLike):
+        return os.fspath(tuning)
+    if isinstance(tuning, str) and tuning:
+        return tuning
+    raise PlainError(f"tuning={tuning!r}: a tuning file's path, False for none, or None (the program's own "
+                     "PROG.tuning where there is one)")
+
+
+def _program(program, file: str | None) -> tuple[str, str, str]:
+    """A path (a `pathlib.Path` or other path object, or a str naming a file
+    or a shipped benchmark: read as the command line reads it), or the
+    program's text (a str holding a `fun`); anything else is refused. Its
+    text, the name messages give it, and its path ("-" for text: no
+    tuning file of its own)."""
+    import os
+
     from .pipeline import read_program
     from .resources import shipped_program
 
     if file is not None and not isinstance(file, str):
         raise PlainError(f"file {file!r}: the name messages give a program passed as text, a str")
-    if isinstance(program, Path) or ("\n" not in program and program.endswith(".fut")) \
-            or shipped_program(program) is not None:  # a path, or a shipped benchmark's name ("mm")
-        text, name = read_program(str(program))
-        return text, file or name
-    return program, file or "<string>"
-
+    if isinstance(program, os.PathLike):
+        text, name = read_program(os.fspath(program))
+        return text, file or name, os.fspath(program)
+    if not isinstance(program, str):
+        raise PlainError(f"tiler.compile({type(program).__name__}): a program is its text (a str) or a path "
+                         "(a str or a pathlib.Path)", "decode bytes first: program.decode('utf-8')"
+                         if isinstance(program, (bytes, bytearray)) else "")
+    if "\n" not in program and (program.endswith(".fut") or shipped_program(program) is not None
+                                 or not re.search(r"\bfun\b", program)):
+        if shipped_program(program) is None and not os.path.exists(program):
+            raise PlainError(f"no such file or shipped benchmark: {program}",
+                             "a program is given as its text (holding `fun ... main`), a path to a .fut file, "
+                             "or a benchmark's name (tiler bench --list); pass pathlib.Path(...) for a file")
+        text, name = read_program(program)
+        return text, file or name, program
+    return program, file or "<string>", "-"

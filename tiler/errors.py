@@ -49,7 +49,8 @@ class PlainError(Exception):
         super().__init__(message)
 
     def render(self) -> str:
-        return f"error: {self.message}" + (f"\n  hint: {self.hint}" if self.hint else "")
+        return f"{_styled('error:', 'error')} {self.message}" + (f"\n  {_styled('hint:', 'hint')} {self.hint}"
+                                                               if self.hint else "")
 
 
 class CompilerBug(Exception):
@@ -69,8 +70,28 @@ class CompilerBug(Exception):
         )
 
 
+# ANSI styles of a diagnostic's parts on a terminal, as gcc and clang colour theirs (`tiler --color`)
+_STYLES = {"where": "1", "error": "1;31", "warning": "1;35", "caret": "1;32", "hint": "1;36"}
+_COLOR = {"on": False}
+
+
+def set_color(on: bool) -> None:
+    """Colour diagnostics from now on (`tiler --color always`, or `auto` on a terminal)."""
+    _COLOR["on"] = on
+
+
+def colored() -> bool:
+    """Whether diagnostics are coloured (click.echo's `color`: it strips styles off a non-terminal otherwise)."""
+    return _COLOR["on"]
+
+
+def _styled(text: str, part: str) -> str:
+    return f"\x1b[{_STYLES[part]}m{text}\x1b[0m" if _COLOR["on"] else text
+
+
 def render_diagnostic(d: Diagnostic, source: Source | None, severity: str = "error") -> str:
-    lines = [f"{d.span}: {severity}: {d.message}"]
+    lines = [f"{_styled(f'{d.span}:', 'where')} {_styled(f'{severity}:', severity if severity in _STYLES else 'error')} "
+             f"{d.message}"]
     line, col = d.span.line, d.span.col
     text = source.line_text(line) if source is not None else ""
     if source is not None and not text.strip():  # at the end of the file, or on a blank line:
@@ -87,7 +108,7 @@ def render_diagnostic(d: Diagnostic, source: Source | None, severity: str = "err
         visible = "".join(ch if ch.isprintable() or ch == "\t" else "?" for ch in text)
         lead = "".join("\t" if ch == "\t" else " " for ch in text[:col - 1])
         lines.append(gutter + visible)
-        lines.append(" " * (len(gutter) - 2) + "| " + lead + "^" * width)
+        lines.append(" " * (len(gutter) - 2) + "| " + lead + _styled("^" * width, "caret"))
     if d.hint:
-        lines.append(f"  hint: {d.hint}")
+        lines.append(f"  {_styled('hint:', 'hint')} {d.hint}")
     return "\n".join(lines)

@@ -22,6 +22,7 @@ MAX_DIMS = 3
 class Signature:
     params: tuple[Binder, ...]
     ret: object
+    span: object = None  # where the helper is defined (for a call's messages)
 
 
 def check_program(prog: ast.Program, source=None) -> tuple[T.Program | None, list[Diagnostic]]:
@@ -128,7 +129,7 @@ def _type_size_names(node) -> frozenset:
 
 def _signature(c: ExpChecker, f: ast.FunDef) -> Signature:
     params = _params(c, f.params, "param")
-    return Signature(params, c.resolve(f.ret))
+    return Signature(params, c.resolve(f.ret), f.span)
 
 
 def _helper(c: ExpChecker, f: ast.FunDef, sig: Signature) -> T.Helper:

@@ -12,10 +12,12 @@ and corpus), and what they share is in `arguments`, `guard`, `files` and
 """
 from __future__ import annotations
 
+import os
 import sys
 
 import click
 
+from ..errors import set_color
 from ..version import __version__
 from .arguments import refuse_repeats
 from .bench import bench_cmd, corpus_cmd
@@ -41,12 +43,15 @@ class _Commands(click.Group):
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tiler")
-def main():
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colour the diagnostics (auto: where standard error is a terminal and NO_COLOR is not set).")
+def main(color):
     """tiler: finds tiling opportunities in GPU kernel programs and writes tiled CUDA.
 
     A program is a kernel in tiler's input language (`tiler docs language`): a host
     prelude and a nest of 1 to 3 maps whose body streams over arrays with
     streamSeq. Every command that takes PROG.fut reads standard input for `-`."""
+    set_color(color == "always" or (color == "auto" and sys.stderr.isatty() and not os.environ.get("NO_COLOR")))
 
 
 for command in (docs_cmd, check_cmd, run_cmd, explain_cmd, compile_cmd, tune_cmd, bench_cmd, corpus_cmd, fuzz_cmd):

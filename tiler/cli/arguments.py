@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from ..analyse.options import CLI_NAMES
-from ..errors import PlainError
+from ..errors import PlainError, colored
 from ..pipeline import STDIN, read_program
 from ..source import Source
 from .guard import EXIT_USER
@@ -84,7 +84,7 @@ def warned(warnings, source, werror: bool) -> None:
     """The warnings on stderr, `file:line:col: warning: ...` with the source
     line; under --werror as errors, and exit 1."""
     for w in warnings:
-        click.echo(w.render(source, "error" if werror else "warning"), err=True)
+        click.echo(w.render(source, "error" if werror else "warning"), err=True, color=colored() or None)
     if werror and warnings:
         click.echo(f"{len(warnings)} warning{'s' if len(warnings) > 1 else ''} treated as errors (--werror)", err=True)
         sys.exit(EXIT_USER)

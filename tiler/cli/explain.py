@@ -1,10 +1,13 @@
 """`tiler explain`: what was tiled, how and why (or why not)."""
 from __future__ import annotations
 
+import json
+
 import click
 
 from .. import target
 from ..analyse.options import CLI_NAMES, check_size_names
+from ..errors import PlainError, UserError
 from ..pipeline import read_program
 from ..report.warnings import warnings_of
 from ..source import Source
@@ -36,7 +39,26 @@ def explain_cmd(program, as_json, show_variance, show_transformed, show_rewrites
                 **plan):
     """Show PROG.fut's parallel dimensions, every streamSeq input, what it is
     invariant to, and what was tiled, how and why (or why not)."""
-    import json
+    try:
+        _explain(program, as_json, show_variance, show_transformed, show_rewrites, candidates, use_nvcc, arch, werror,
+                 plan)
+    except (UserError, PlainError) as exc:
+        if as_json:  # a tool reading the JSON gets the errors as data (and a person the text, on stderr)
+            click.echo(json.dumps({"file": program, "errors": error_records(exc)}, indent=2))
+        raise
+
+
+def error_records(exc: UserError | PlainError) -> list[dict]:
+    """A user error as data: each message, its hint and where it is."""
+    if isinstance(exc, PlainError):
+        return [{"severity": "error", "message": exc.message, "hint": exc.hint or None}]
+    return [{"severity": "error", "message": d.message, "hint": d.hint or None, "file": d.span.file,
+             "line": d.span.line, "column": d.span.col, "end_line": d.span.end_line, "end_column": d.span.end_col}
+            for d in exc.diagnostics]
+
+
+def _explain(program, as_json, show_variance, show_transformed, show_rewrites, candidates, use_nvcc, arch, werror,
+             plan):
 
     from ..pipeline import run_all
     from ..report.explain import explain_data

@@ -10,10 +10,13 @@ from ..errors import PlainError
 from .files import _check_folder
 from .guard import EXIT_USER, guarded
 
+MOST_PROGRAMS = 10**9  # a billion programs would take years on one machine: more is a slip of the keyboard
+MOST_SEED = 2**63 - 1  # (a seed feeds NumPy's generator and a range of seeds)
+
 
 @click.command("fuzz")
-@click.argument("count", type=click.IntRange(min=0), default=100, metavar="N")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0),
+@click.argument("count", type=click.IntRange(min=0, max=MOST_PROGRAMS), default=100, metavar="N")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MOST_SEED),
               help="The first program's seed (programs use SEED..SEED+N-1).")
 @click.option("--gpu", is_flag=True, help="Also run tiled and untiled kernels on the GPU against the interpreter.")
 @click.option("--mutations", default=2, show_default=True, type=click.IntRange(min=0),

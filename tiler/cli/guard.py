@@ -13,7 +13,7 @@ import sys
 import click
 
 from ..deep import call_deep
-from ..errors import CompilerBug, PlainError, UserError
+from ..errors import CompilerBug, PlainError, UserError, colored
 from ..tree import no_cycle_collection
 
 EXIT_USER, EXIT_BUG = 1, 3
@@ -96,5 +96,5 @@ def _rendered(exc: UserError | PlainError) -> str:
 
 
 def _err(*lines: str, code: int = EXIT_USER):
-    click.echo("\n".join(lines), err=True)
+    click.echo("\n".join(lines), err=True, color=colored() or None)
     sys.exit(code)

@@ -56,7 +56,7 @@ def _chunk_warnings(prog, source, werror: bool = False) -> None:
 def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output):
     """Run PROG.fut in the reference interpreter and summarise its outputs."""
     from ..interp import SPLITS, Chunking, run, run_splits
-    from ..workload import check_given, load_spec, make_inputs, resolve_sizes, split_given
+    from ..workload import check_given, check_run_memory, load_spec, make_inputs, resolve_sizes, split_given
 
     prog, source = checked_with_source(program)
     _chunk_warnings(prog, source)
@@ -84,6 +84,7 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
     if size_set is not None:
         spec.size_set(size_set)  # (a table it does not have: said, with the ones it has)
     size_values = resolve_sizes(prog, size_given, spec, size_set or "test", given)
+    check_run_memory(prog, size_values, given)
     values = make_inputs(prog, size_values, spec, seed, given)
     start = time.perf_counter()
     try:
@@ -96,6 +97,9 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
                 outs, disagreement = run(prog, values, chunking, seed, progress=shown), None
     except UserError as exc:
         raise exc.with_source(source) from None
+    except MemoryError:  # (past the estimate: an intermediate larger than a point's element)
+        raise PlainError(f"the interpreter ran out of memory at {', '.join(f'{k}={v:,}' for k, v in size_values.items())}",
+                         "use smaller sizes (-s NAME=N), or time the program on the GPU: tiler bench PROG.fut") from None
     elapsed = time.perf_counter() - start
     if disagreement:
         split, agreement = disagreement

@@ -36,7 +36,7 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, list
 
     kinds = T.node_kinds(program.kernel)  # each pass runs only where what it rewrites is there (one walk for all)
     k = program.kernel
-    if T.Call in kinds:
+    if T.Call in kinds or _prelude_calls(k):
         k = inline_kernel(program)
         kinds = T.node_kinds(k)
     if kinds & {T.Let, T.Loop} or any(lv.lets for lv in k.levels):
@@ -56,10 +56,19 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, list
 def inline_kernel(program: T.Program) -> T.Kernel:
     k = program.kernel
     inliner = _Inliner(program.helpers)
+    prelude = tuple(dataclasses.replace(pl, value=inliner.exp(pl.value)) if T.is_exp(pl.value) else pl
+                    for pl in k.prelude)  # (a helper called in the host prelude: `let t = h(s) in map(...)`)
     levels = tuple(dataclasses.replace(
         lv, args=tuple(inliner.exp(a) for a in lv.args),
         lets=tuple((b, inliner.exp(v)) for b, v in lv.lets)) for lv in k.levels)
-    return dataclasses.replace(k, levels=levels, body=inliner.exp(k.body))
+    return dataclasses.replace(k, prelude=prelude, levels=levels, body=inliner.exp(k.body))
+
+
+def _prelude_calls(k: T.Kernel) -> bool:
+    """Whether a helper is called in the host prelude (node_kinds walks the levels and the body)."""
+    from ..tree import descendants
+
+    return any(isinstance(n, T.Call) for pl in k.prelude if T.is_exp(pl.value) for n in descendants(pl.value, T.is_exp))
 
 
 class _Inliner:

@@ -7,6 +7,7 @@ runaway nesting are refused first, with their own located messages.
 """
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 
@@ -138,6 +139,12 @@ def _diagnose(fault: grammar.SyntaxFault, code: str, source: Source) -> Diagnost
 # what a program written from another language's habits meets: a hint for each
 _NO_SUCH = re.compile(r"\b(reduce|reduce_comm|scan|filter|foldl|foldr|map2|map3|zipWith)\s*\(\s*$")
 _LAMBDA_START = re.compile(r"\bfn\s*\(\s*(\[[^\[\]]*\]|[A-Za-z_]\w*)\s*$")  # `fn (` and one type: then a name
+_CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(\s*$")  # the name called just before the error
+_TAKES_LAMBDA = ("map", "streamSeq")
+# other languages' names of tiler's types
+_OTHER_TYPES = {"float": "f32", "double": "f64", "float32": "f32", "float64": "f64", "int32": "i32", "int64": "i64",
+                "long": "i64", "i32_t": "i32", "int32_t": "i32", "int64_t": "i64", "boolean": "bool", "Bool": "bool",
+                "Int": "int", "Float": "f32", "Double": "f64", "real": "f32"}
 
 
 def _habit(before: str, found: str, expected: str) -> str:
@@ -148,7 +155,15 @@ def _habit(before: str, found: str, expected: str) -> str:
         m = _NO_SUCH.search(before)
         if m:
             return f"tiler has no `{m.group(1)}`: a reduction is a `loop` or `streamSeq` carrying an accumulator"
+        called = _CALLED.search(before)
+        if called and called.group(1) not in _TAKES_LAMBDA:
+            close = difflib.get_close_matches(called.group(1).lower(), [w.lower() for w in _TAKES_LAMBDA], 1, 0.6)
+            if close:
+                spelled = next(w for w in _TAKES_LAMBDA if w.lower() == close[0])
+                return f"did you mean `{spelled}`? (`{called.group(1)}` is no function that takes a lambda)"
         return "a lambda is an argument of `map` or `streamSeq` only"
+    if expected == "a type" and found.strip("`") in _OTHER_TYPES:
+        return f"tiler spells it `{_OTHER_TYPES[found.strip('`')]}` (the types are {', '.join(grammar.SCALAR_TYPES)})"
     if _LAMBDA_START.search(before) and re.fullmatch(r"`[A-Za-z_]\w*`", found) \
             and found.strip("`") not in grammar.SCALAR_TYPES:  # (a name where a tuple type's next would be)
         return "a lambda gives its result type first: `fn R (T x, ...) => body`"

@@ -26,6 +26,7 @@ to commands given `--keep-loops`: its parameters are another kernel's.
 """
 from __future__ import annotations
 
+import datetime
 import math
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -98,6 +99,16 @@ def read(path: Path) -> list[Tuned]:
         for flag in ("fast_math", "keep_loops"):
             if not isinstance(t.get(flag, False), bool):
                 raise wrong(f"tuned table {n}: `{flag}` must be true or false", flag, n)
+        for key in ("time_ms", "default_ms"):  # what the tuner measured: a number of milliseconds, if given
+            value = t.get(key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                      or not math.isfinite(value) or value < 0):
+                raise wrong(f"tuned table {n}: `{key}` must be a number of milliseconds", key, n,
+                            f"e.g. {key} = 1.25")
+        if not isinstance(t.get("device", ""), str) or not isinstance(t.get("date", ""), (str, datetime.date)):
+            key = "device" if not isinstance(t.get("device", ""), str) else "date"
+            raise wrong(f"tuned table {n}: `{key}` must be text", key, n, f'e.g. {key} = "NVIDIA H200"'
+                        if key == "device" else 'e.g. date = "2026-11-28"')
         sizes = t.get("sizes", {})
         if not isinstance(sizes, dict) or not all(isinstance(v, int) and not isinstance(v, bool)
                                                   for v in sizes.values()):

@@ -10,6 +10,7 @@ from .spec import (
     Spec,
     available_bytes,
     check_given,
+    check_run_memory,
     evaluate,
     flops,
     gib,
@@ -22,5 +23,5 @@ from .spec import (
     split_given,
 )
 
-__all__ = ["DEFAULT_SIZE", "LIBRARY_OPS", "SIZE_SETS", "Spec", "available_bytes", "check_given", "evaluate", "flops",
+__all__ = ["DEFAULT_SIZE", "LIBRARY_OPS", "SIZE_SETS", "Spec", "available_bytes", "check_run_memory", "check_given", "evaluate", "flops",
            "gib", "grid_neighbours", "input_bytes", "load_spec", "make_inputs", "resolve_sizes", "scalar_input_hint", "split_given"]
