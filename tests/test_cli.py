@@ -131,7 +131,7 @@ def test_run_reads_given_inputs(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--size", "n"], "--size expects NAME=VALUE"),
-    (["--size", "n=abc"], "is not valid"),
+    (["--size", "n=abc"], "a size is a whole number"),
     (["--size", "zz=3"], "`zz` is not a size of this program"),
     (["--chunk", "0"], "--chunk"),
     (["--input", "nope=x.npy"], "cannot read x.npy"),
@@ -200,7 +200,7 @@ def npy(tmp_path_factory):
     (["benchmarks/nbody3d.fut", "-s", "n=5", "-i", "xs={int8}"], "--size n=5, but the array given for `xs` has n = 8"),
     (["benchmarks/nbody.fut", "-s", "n=-5"], "size n = -5: a size is an int, from 0 to 2,147,483,647"),
     (["benchmarks/nbody.fut", "-s", "n=3000000000"], "size n = 3,000,000,000: a size is an int"),
-    (["benchmarks/mm.fut", "-s", "m=100000", "-s", "n=100000", "-s", "q=100000"], "the inputs and outputs need 149.0 GiB"),
+    (["benchmarks/mm.fut", "-s", "m=100000", "-s", "n=100000", "-s", "q=100000"], "the interpreter needs at least 409.8 GiB"),
     (["benchmarks/nbody.fut", "--seed", "-1"], "-1 is not in the range x>=0"),
 ])
 def test_run_refuses_bad_arguments(npy, args, message):
@@ -220,7 +220,7 @@ def test_run_says_when_it_converts_an_input(npy):
     (["compile", "benchmarks/mm.fut", "--tile", "64,64"], "a block of 64 x 64 threads has 4,096; a block has at most"),
     (["compile", "benchmarks/nbody.fut", "--tile", "1,2,3,4"], "4 sizes for a kernel of 1 dimension"),
     (["compile", "benchmarks/nbody.fut", "--arch", "sm_00"], "--arch sm_00: not a GPU architecture"),
-    (["fuzz", "2", "--seed", "-5"], "-5 is not in the range x>=0"),
+    (["fuzz", "2", "--seed", "-5"], "-5 is not in the range 0<=x<="),
     (["explain", "benchmarks/matvec.fut", "--chunk", "0"], "--chunk 0: a chunk is between 1 and 4096 elements"),
 ])
 def test_commands_refuse_bad_values(args, message):
@@ -741,3 +741,86 @@ def test_a_run_past_the_machines_memory_is_refused_with_the_figure(tmp_path, mon
 def test_fuzz_refuses_a_count_no_machine_could_run():
     done = tiler("fuzz", "99999999999999999999")
     assert done.returncode == 1 and "is not in the range" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_no_output_may_write_over_a_file_the_command_reads(tmp_path):
+    """Each output tiler writes is refused before anything is computed where
+    it names the program, an input, or (compile) the header or launch file
+    beside the CUDA that would land on the program."""
+    import numpy as np
+
+    prog = tmp_path / "victim.fut"
+    text = (BENCHMARKS / "nbody.fut").read_text()
+    prog.write_text(text)
+    np.save(tmp_path / "bodies.npy", np.ones(4, np.float32))
+    header = tmp_path / "k.h"
+    header.write_text(text)
+    tuned = tmp_path / "p.tuning"
+    tuned.write_text(text)
+    refused = [("run", prog, "-s", "n=4", "-o", prog),
+               ("run", prog, "-i", f"bodies={tmp_path / 'bodies.npy'}", "-o", tmp_path / "bodies.npy"),
+               ("compile", header, "-o", tmp_path / "k.cu"),  # k.h is the program and the header beside k.cu
+               ("compile", prog, "-o", prog),
+               ("tune", tuned),  # p.tuning is the program and the tuning file it would write
+               ("bench", prog, "--json", prog)]
+    for args in refused:
+        done = tiler(*args)
+        assert done.returncode == 1 and "would write over" in done.stderr, (args, done.stderr)
+    assert prog.read_text() == text and header.read_text() == text and tuned.read_text() == text
+    assert np.load(tmp_path / "bodies.npy").tolist() == [1.0] * 4
+
+
+def test_compile_to_a_device_writes_nothing_beside_it(tmp_path):
+    before = set(Path("/dev").iterdir())
+    assert tiler("compile", BENCHMARKS / "nbody.fut", "-o", "/dev/null").returncode == 0
+    assert set(Path("/dev").iterdir()) == before  # no /dev/null.h, no /dev/null.launch.json
+
+
+def test_run_writes_its_archive_to_standard_output_for_dash():
+    import io
+
+    import numpy as np
+
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    done = subprocess.run([sys.executable, "-m", "tiler", "run", "benchmarks/nbody.fut", "-s", "n=4", "-o", "-"],
+                          cwd=ROOT, capture_output=True, env={**os.environ, "PYTHONPATH": path})
+    assert done.returncode == 0 and np.load(io.BytesIO(done.stdout))["out0"].shape == (4,)
+    assert b"sizes n=4" in done.stderr  # the summary goes to standard error
+
+
+def test_a_full_disk_leaves_every_earlier_output_as_it_was(tmp_path, monkeypatch):
+    """Fault injection: every write runs out of space (ENOSPC). run's archive
+    and compile's three files are each written beside their place first, so
+    the earlier ones stay whole and no temporary file is left."""
+    import errno
+
+    from click.testing import CliRunner
+
+    from tiler.cli import main
+
+    out = tmp_path / "out.npz"
+    cu = tmp_path / "k.cu"
+    for path in (out, cu, tmp_path / "k.h", tmp_path / "k.launch.json"):
+        path.write_bytes(b"earlier")
+    real = os.fdopen
+
+    class Full:
+        def __init__(self, f):
+            self.f = f
+
+        def write(self, data):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+    monkeypatch.setattr(os, "fdopen", lambda fd, mode="r", *a, **k: Full(real(fd, mode, *a, **k)))
+    ran = CliRunner().invoke(main, ["run", str(BENCHMARKS / "nbody.fut"), "-s", "n=4", "-o", str(out)])
+    compiled = CliRunner().invoke(main, ["compile", str(BENCHMARKS / "nbody.fut"), "-o", str(cu)])
+    for done in (ran, compiled):
+        assert done.exit_code == 1 and "No space left on device" in done.output, done.output
+    assert all(p.read_bytes() == b"earlier" for p in tmp_path.iterdir())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["k.cu", "k.h", "k.launch.json", "out.npz"]

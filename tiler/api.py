@@ -192,7 +192,8 @@ def _program(program, file: str | None) -> tuple[str, str, str]:
                          if isinstance(program, (bytes, bytearray)) else "")
     if "\n" not in program and (program.endswith(".fut") or shipped_program(program) is not None
                                  or not re.search(r"\bfun\b", program)):
-        if shipped_program(program) is None and not os.path.exists(program):
+        if shipped_program(program) is None and not os.path.exists(program) and not program.endswith(".fut") \
+                and os.sep not in program:  # (a .fut path that is not there: read_program says it cannot be read)
             raise PlainError(f"no such file or shipped benchmark: {program}",
                              "a program is given as its text (holding `fun ... main`), a path to a .fut file, "
                              "or a benchmark's name (tiler bench --list); pass pathlib.Path(...) for a file")

@@ -243,6 +243,8 @@ def parse_tile(text: str, flag: str = "--tile", limit: int = target.MAX_THREADS_
     """`N` or `N0,N1,...` ('_' keeps a dimension's default), as `--tile` (or
     `--register-tile`) takes it."""
     parts = [t.strip() for t in text.split(",")]
+    if all(t in ("", "_") for t in parts):  # `--tile ''`, `--tile ,`: no size at all, which is no choice
+        raise PlainError(f"{flag} `{text}` gives no size", f"{flag} N, or N0,N1,... ('_' keeps a dimension's default)")
     try:
         sizes = tuple(None if t in ("", "_") else int(t) for t in parts)
     except ValueError:
@@ -400,7 +402,7 @@ def _tile_value(value, flag: str):
 
 
 def _tile(value, flag: str, limit: int = target.MAX_THREADS_PER_BLOCK) -> tuple:
-    if value is None or value == "" or value == ():  # (the field's own default, given back)
+    if value is None or value == ():  # (the field's own default, given back)
         return ()
     text = value if isinstance(value, str) else tile_text((value,) if isinstance(value, int) else tuple(value))
     return parse_tile(text, flag, limit)

@@ -26,6 +26,7 @@ from .types import (
     Tuple,
     agrees,
     flatten,
+    holds_array,
     is_scalar,
     match,
     scalar,
@@ -325,11 +326,8 @@ class ExpChecker:
         sig = self.signatures[e.func]
         self.calls.append((e.func, e))
         if len(args) != len(sig.params):
-            wanted = ", ".join(f"{p.type} {p.name}" for p in sig.params)
-            where = f"defined at {sig.span.line}:{sig.span.col} as " if getattr(sig.span, "line", 0) else ""
-            return T.Call(e.func, args, self.error(e.span, f"`{e.func}` takes {len(sig.params)} "
-                                                   f"argument(s), got {len(args)}",
-                                                   f"`{e.func}` is {where}`{e.func}({wanted})`"), e.span)
+            return T.Call(e.func, args, self.error(e.span, f"`{e.func}` takes {len(sig.params)} argument(s), got "
+                                                   f"{len(args)}", sig.described(e.func)), e.span)
         sizes: dict = {}
         for a, p, node in zip(args, sig.params, e.args):
             if a.type is ERROR:
@@ -387,7 +385,7 @@ class ExpChecker:
         t = then.type if then.type is not ERROR else else_.type
         if not agrees(then.type, else_.type):
             t = self.error(e.span, f"the branches of `if` differ: {then.type} and {else_.type}")
-        elif _holds_array(t):  # a kernel reads an array where the program names it: it cannot pick one at run time
+        elif holds_array(t):  # a kernel reads an array where the program names it: it cannot pick one at run time
             t = self.error(e.span, f"an `if` cannot choose between arrays (its branches are {t})",
                            "choose between their elements instead: `if c then xs[i] else ys[i]`")
         return T.If(cond, then, else_, t, e.span)
@@ -492,10 +490,6 @@ class ExpChecker:
 
     def _streamseq(self, e: ast.StreamSeq):
         return check_stream(self, e)
-
-
-def _holds_array(t) -> bool:
-    return isinstance(t, Array) or isinstance(t, Tuple) and any(_holds_array(i) for i in t.items)
 
 
 def size_name(s) -> str:

@@ -24,6 +24,11 @@ class Signature:
     ret: object
     span: object = None  # where the helper is defined (for a call's messages)
 
+    def described(self, name: str) -> str:
+        """Where the helper is defined and what it takes: a call's hint."""
+        where = f"defined at {self.span.line}:{self.span.col} as " if getattr(self.span, "line", 0) else ""
+        return f"`{name}` is {where}`{name}({', '.join(f'{p.type} {p.name}' for p in self.params)})`"
+
 
 def check_program(prog: ast.Program, source=None) -> tuple[T.Program | None, list[Diagnostic]]:
     errors: list[Diagnostic] = []

@@ -169,3 +169,8 @@ def match(param, arg, sizes: dict) -> bool:
         elif p != a:
             return False
     return True
+
+
+def holds_array(t) -> bool:
+    """An array, or a tuple holding one."""
+    return isinstance(t, Array) or isinstance(t, Tuple) and any(holds_array(i) for i in t.items)

@@ -52,8 +52,11 @@ def pairs(options, what: str, convert=str) -> dict:
         name, sep, value = item.partition("=")
         if not sep or not name:
             raise PlainError(f"{what} expects NAME=VALUE, got `{item}`")
+        key = name.strip()
+        if key in out:  # a conflict is refused, never settled silently by the last one
+            raise PlainError(f"{what} {key} is given twice", f"give {what} {key}=... once")
         try:
-            out[name.strip()] = convert(value.strip())
+            out[key] = convert(value.strip())
         except ValueError:
             raise PlainError(f"{what} {name}: `{value}` is not valid") from None
     return out

@@ -12,7 +12,7 @@ import click
 from ..errors import PlainError
 from .arguments import checked, options_of_flags, pairs
 from .display import _matplotlib
-from .files import _load_npy, _write
+from .files import _load_npy, _write, refuse_overwriting
 from .guard import guarded
 
 
@@ -52,7 +52,12 @@ def bench_cmd(names, quick, sizes, inputs, repeat, tiles, ablate, fast_math, jso
         if not n.endswith(".fut") and n not in known:
             raise PlainError(f"no benchmark called `{n}`",
                              f"choose from {', '.join(known)} or all, or give a program's .fut file")
-    given = _bench_inputs(chosen, {name: _load_npy(path) for name, path in pairs(inputs, "--input").items()})
+    files = pairs(inputs, "--input")
+    from ..bench import program_path
+
+    refuse_overwriting({json_path: "--json", plot_path: "--plot"},
+                       {program_path(n)[0]: f"the program {n}" for n in chosen} | {p: f"input {n}" for n, p in files.items()})
+    given = _bench_inputs(chosen, {name: _load_npy(path) for name, path in files.items()})
     if repeat < 1:
         raise PlainError("--repeat must be at least 1")
     if plot_path:

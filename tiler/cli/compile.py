@@ -9,11 +9,11 @@ import click
 
 from ..analyse.options import CLI_NAMES, check_size_names
 from ..errors import PlainError
-from ..pipeline import EMITS, STAGE_NAMES, STAGES, STDIN, read_program
+from ..pipeline import EMITS, STAGE_NAMES, STAGES, read_program
 from ..report.warnings import warnings_of
 from ..source import Source
 from .arguments import PROGRAM, WERROR, _exclusive, plan_options, tuned_options, tuning_options, warned
-from .files import _write, _write_together
+from .files import _write, _write_together, refuse_overwriting
 from .guard import guarded
 
 
@@ -77,9 +77,11 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, symbol, werro
     else:
         from ..render import header
 
-        stem = str(Path(output).with_suffix(""))
-        _write_together({output: cuda, stem + ".launch.json": json.dumps(describe, indent=2) + "\n",
-                         stem + ".h": header(values["verify"])})
+        files = {output: cuda}
+        launch_file, header_file = _companions(output)
+        if _plain(output):  # (beside a device, /dev/null, there is nowhere to write them)
+            files |= {launch_file: json.dumps(describe, indent=2) + "\n", header_file: header(values["verify"])}
+        _write_together(files)
     if use_nvcc:
         from ..runtime.nvcc import compile_report
         click.echo(compile_report(cuda, arch, values["verify"].functions), err=True)
@@ -114,13 +116,31 @@ def _emitted(emit: str, values: dict, describe: dict, source: Source) -> str:
 HEADER_SUFFIXES = (".h", ".hpp", ".cuh")
 
 
+def _companions(output: str) -> tuple[str, str]:
+    """The launch description and the header written beside the CUDA."""
+    stem = str(Path(output).with_suffix(""))
+    return stem + ".launch.json", stem + ".h"
+
+
+def _plain(output: str) -> bool:
+    """-o names a file (new or plain), not a device or a pipe."""
+    path = Path(output)
+    return not path.exists() or path.is_file()
+
+
 def _check_output(output: str, program: str, emit: str | None) -> None:
-    """Refuse an -o that would destroy or lose work: the program itself, or a
-    header name for the kernels (which then went nowhere)."""
+    """Refuse an -o that would destroy or lose work: one of the files it
+    writes (the CUDA, and beside it the header and the launch description)
+    being the program or its tuning file, or a header name for the kernels
+    (which then went nowhere)."""
     if output == "-":
         return
-    if program != STDIN and Path(output).resolve() == Path(program).resolve():
-        raise PlainError(f"-o {output} would write over the program", "name the CUDA file, e.g. -o kernel.cu")
+    from ..pipeline import program_file
+    from ..tune.tuning import tuning_path
+
+    source = program_file(program)
+    reads = {source: "the program", tuning_path(str(source)) if source else None: "the program's tuning file"}
+    refuse_overwriting([output] + (list(_companions(output)) if emit is None else []), reads)
     if emit is None and Path(output).suffix in HEADER_SUFFIXES:
         stem = Path(output).with_suffix("")
         raise PlainError(f"-o {output}: -o names the CUDA file; the header is written beside it as {stem}.h",

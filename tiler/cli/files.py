@@ -27,20 +27,59 @@ def _load_npy(path: str):
 
 
 def _save(path: str, outs) -> None:
+    """The outputs as one .npz archive (out0, out1, ...), written whole like
+    every file tiler writes (a failure leaves an earlier file as it was);
+    `-`: to standard output, unless that is a terminal."""
+    import io
+    import sys
+
     import numpy as np
 
+    buffer = io.BytesIO()
+    np.savez(buffer, **{f"out{i}": o for i, o in enumerate(outs)})
+    if path == "-":
+        if sys.stdout.isatty():
+            raise PlainError("-o -: the .npz archive is binary, and standard output is a terminal",
+                             "name a file (-o out.npz), or send it on: -o - > out.npz")
+        sys.stdout.flush()
+        sys.stdout.buffer.write(buffer.getvalue())
+        return
+    _write_together({path: buffer.getvalue()})
+
+
+def refuse_overwriting(outputs, reads: dict) -> None:
+    """Refuse, before anything is computed or written, an output that is a
+    file the command reads (`outputs`: paths -o names, or a dict of each
+    path to what names it, "--json"; `reads`: a path read -> what it is,
+    "the program"): writing it would destroy that file."""
+    named = outputs if isinstance(outputs, dict) else {out: "-o" for out in outputs}
+    for out, flag in named.items():
+        if out is None or str(out) == "-":
+            continue
+        for path, what in reads.items():
+            if path is None or str(path) == "-":
+                continue
+            if _same_file(str(out), str(path)):
+                raise PlainError(f"{flag} {out} would write over {what} ({path})",
+                                 "name the output otherwise: nothing was written")
+
+
+def _same_file(a: str, b: str) -> bool:
+    import os
+
     try:
-        with open(path, "wb") as f:  # (given a name, np.savez would append .npz to one without it)
-            np.savez(f, **{f"out{i}": o for i, o in enumerate(outs)})
-    except OSError as exc:
-        raise PlainError(f"cannot write {path}: {exc.strerror or exc}") from None
+        if os.path.exists(a) and os.path.exists(b):
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return os.path.realpath(a) == os.path.realpath(b)
 
 
 def _write(path: str, text: str) -> None:
     _write_together({path: text})
 
 
-def _write_together(files: dict[str, str]) -> None:
+def _write_together(files: dict[str, str | bytes]) -> None:
     """Every file written whole, as one set: each goes to a temporary file
     beside it first (so a failure leaves nothing behind, and a reader never
     sees half a file), then all are renamed into place while holding a lock
@@ -59,15 +98,16 @@ def _write_together(files: dict[str, str]) -> None:
             if os.path.isdir(path):
                 raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
         for path, text in files.items():
+            mode = "wb" if isinstance(text, bytes) else "w"
             if os.path.exists(path) and not os.path.isfile(path):
-                with open(path, "w") as f:  # a device or a pipe (/dev/stdout): written in place, never replaced
+                with open(path, mode) as f:  # a device or a pipe (/dev/stdout): written in place, never replaced
                     f.write(text)
                 continue
             folder = os.path.dirname(os.path.abspath(path))
             fd, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", dir=folder)
             done[path] = temporary
             os.chmod(temporary, 0o666 & ~umask)  # the mode a plain write would give (mkstemp's is 0600)
-            with os.fdopen(fd, "w") as f:
+            with os.fdopen(fd, mode) as f:
                 f.write(text)
         with _folder_lock(os.path.dirname(os.path.abspath(next(iter(files))))):
             for path, temporary in done.items():

@@ -13,7 +13,7 @@ from ..errors import PlainError, UserError
 from ..pipeline import STDIN, program_file
 from .arguments import PROGRAM, WERROR, checked_with_source, pairs, warned
 from .display import _width
-from .files import _load_npy, _save
+from .files import _load_npy, _save, refuse_overwriting
 from .guard import guarded
 
 
@@ -51,7 +51,8 @@ def _chunk_warnings(prog, source, werror: bool = False) -> None:
               help="How streamSeq splits its arrays; the result must not depend on it.")
 @click.option("--check-splits", is_flag=True,
               help="Run under several chunkings and fail if the result depends on the split.")
-@click.option("-o", "--output", metavar="OUT.npz", help="Save the outputs (out0, out1, ...).")
+@click.option("-o", "--output", metavar="OUT.npz", help="Save the outputs (out0, out1, ...) as an .npz archive "
+                                                       "('-': to standard output).")
 @guarded
 def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output):
     """Run PROG.fut in the reference interpreter and summarise its outputs."""
@@ -64,7 +65,9 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
         chunking = Chunking.parse(chunk)
     except ValueError:
         raise PlainError(f"--chunk: `{chunk}` is not whole, a positive size or random[:SEED]") from None
-    given = {name: _load_npy(path) for name, path in pairs(inputs, "--input").items()}
+    files = pairs(inputs, "--input")
+    refuse_overwriting([output], {program_file(program): "the program"} | {p: f"input {n}" for n, p in files.items()})
+    given = {name: _load_npy(path) for name, path in files.items()}
     size_given, values = split_given(prog, pairs(sizes, "--size"), "-s")
     both = sorted(set(values) & set(given))
     if both:
@@ -107,7 +110,7 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
                          f"{split}, {agreement.message}",
                          "a streamSeq body must give the same result for any split of the array (the streams: "
                          f"{_streams_at(prog)}; tiler check warns about chunks read past their end)")
-    _summary(prog, outs, size_values, chunking, elapsed)
+    _summary(prog, outs, size_values, chunking, elapsed, to_stderr=output == "-")  # (-o -: stdout holds the archive)
     if output:
         _save(output, outs)
 
@@ -138,11 +141,11 @@ def _progress():
         yield lambda done, where: bar.update(task, completed=done, description=f"interpreting: {where}")
 
 
-def _summary(prog, outs, sizes, chunking, elapsed: float) -> None:
+def _summary(prog, outs, sizes, chunking, elapsed: float, to_stderr: bool = False) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False, width=_width())
+    console = Console(highlight=False, width=_width(), stderr=to_stderr)
     shown = ", ".join(f"{k}={v}" for k, v in sizes.items())
     console.print(f"[bold]{prog.file}[/]: sizes {shown}; chunks {chunking}; {elapsed:.3f} s")
     table = Table("output", "shape", "dtype", "first values", "checksum (sum)", "min", "max")

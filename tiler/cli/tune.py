@@ -12,7 +12,7 @@ from ..errors import PlainError
 from ..pipeline import STDIN, program_file
 from .arguments import PROGRAM, checked_with_source, pairs
 from .display import _matplotlib
-from .files import _write
+from .files import _write, refuse_overwriting
 from .guard import guarded
 
 
@@ -53,6 +53,9 @@ def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus, 
     if program == STDIN:
         raise PlainError("tune writes PROG.tuning beside the program: give a file, not -")
     prog, source = checked_with_source(program)
+    written = Path(program).with_suffix(tuning.SUFFIX)
+    refuse_overwriting({written: "the tuning file", written.with_suffix(tuning.SUFFIX + ".partial.json"):
+                        "its journal", json_path: "--json", plot_path: "--plot"}, {program_file(program): "the program"})
     if plot_path:
         _matplotlib()  # before the search, not after
     gpu = Gpu.get()  # no GPU: one clear line, before any work
