@@ -824,3 +824,63 @@ def test_a_full_disk_leaves_every_earlier_output_as_it_was(tmp_path, monkeypatch
         assert done.exit_code == 1 and "No space left on device" in done.output, done.output
     assert all(p.read_bytes() == b"earlier" for p in tmp_path.iterdir())
     assert sorted(p.name for p in tmp_path.iterdir()) == ["k.cu", "k.h", "k.launch.json", "out.npz"]
+
+
+def test_no_command_reads_an_unbounded_stream(tmp_path):
+    """A device is refused as a program, standard input is read up to a
+    limit, and an .npy whose header claims a huge array of empty elements is
+    refused from its header (it made `run` spin forever)."""
+    import struct
+
+    for device in ("/dev/zero", "/dev/urandom"):
+        if Path(device).exists():
+            done = tiler("check", device, timeout=30)
+            assert done.returncode == 1 and "is a device, not a file" in done.stderr
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    flood = subprocess.run([sys.executable, "-m", "tiler", "check", "-"], input=b"\0" * (65 * 2**20),
+                           capture_output=True, timeout=60, env={**os.environ, "PYTHONPATH": path})
+    assert flood.returncode == 1 and b"holds more than 64 MiB" in flood.stderr
+    header = "{'descr': '|V0', 'fortran_order': False, 'shape': (1000000000000,), }"
+    header += " " * (118 - len(header)) + "\n"
+    (tmp_path / "v0.npy").write_bytes(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+    prog = tmp_path / "idx.fut"
+    prog.write_text("fun [int, n] main([int, n] idx) = map(fn int (int i) => i, idx)\n")
+    done = tiler("run", prog, "-i", f"idx={tmp_path / 'v0.npy'}", timeout=30)
+    assert done.returncode == 1 and "not numbers" in done.stderr
+
+
+def test_an_npz_archive_named_npy_is_said_to_be_one(tmp_path):
+    import numpy as np
+
+    np.savez(tmp_path / "z.npz", a=np.ones(3))
+    (tmp_path / "z.npy").write_bytes((tmp_path / "z.npz").read_bytes())
+    prog = tmp_path / "idx.fut"
+    prog.write_text("fun [int, n] main([int, n] idx) = map(fn int (int i) => i, idx)\n")
+    done = tiler("run", prog, "-i", f"idx={tmp_path / 'z.npy'}")
+    assert done.returncode == 1 and "is a zip archive" in done.stderr
+
+
+@pytest.mark.parametrize("body, said", [
+    ("check = 5", "`check` must be a table"), ("library = [1]", "`library` must be a table"),
+    ("inputs = 5", "`inputs` must be a table of generators"), ("sizes = 5", "`sizes` must be"),
+    ("[sizes]\ntest = [1, 2]", "sizes.test must be a table"), ("[sizes.test]\nn = inf", "n = inf: a size is a whole"),
+    ("[sizes.test]\nn = 1979-05-27", "n = 1979-05-27: a size is a whole"), ("[sizes.test]\nn = 5.7", "n = 5.7"),
+    ("[sizes.test]\nn = true", "n = true"), ("[sizes.test]\nn = 3000000000", "a size is an int"),
+    ("[inputs]\nbodies = { integers = [0, 1e30] }", "past the 64-bit integers"),
+    ("[inputs]\neps = { constant = -1e300 }", "past the range of f32"),
+    ("[inputs]\nbodies = { uniform = [-1e308, 1e308] }", "not a finite range"),
+    ("title = 5", "title must be text"), ("nonsense = 1", "unknown key `nonsense`")])
+def test_every_value_of_a_programs_toml_is_checked_and_located(tmp_path, body, said):
+    prog = tmp_path / "sp.fut"
+    prog.write_text((BENCHMARKS / "nbody.fut").read_text())
+    (tmp_path / "sp.toml").write_text(body + "\n")
+    done = tiler("run", prog)
+    assert done.returncode == 1 and said in done.stderr and "sp.toml:" in done.stderr, done.stderr
+
+
+def test_an_integer_input_past_its_types_range_is_refused_not_wrapped(tmp_path):
+    prog = tmp_path / "ii.fut"
+    prog.write_text("fun [int, n] main([int, n] idx) = map(fn int (int i) => i, idx)\n")
+    (tmp_path / "ii.toml").write_text("[inputs]\nidx = { integers = [0, 9223372036854775807] }\n")
+    done = tiler("run", prog)
+    assert done.returncode == 1 and "past the range of int" in done.stderr

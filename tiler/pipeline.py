@@ -7,6 +7,7 @@ stages up to and including `name`; the command line's `--emit` and
 """
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 from dataclasses import dataclass
@@ -74,6 +75,7 @@ DEEP = 100  # nesting past which running out of recursion is the program's depth
 
 
 STDIN = "-"  # a program path that means: read the program from standard input
+MAX_PROGRAM_BYTES = 64 * 2**20  # a program file's most (a generated one of a million lets is a few MiB)
 STDIN_NAME = "<stdin>"
 
 
@@ -85,11 +87,18 @@ def read_program(path: str) -> tuple[str, str]:
     if shipped is not None:
         return shipped.read_text(), _shipped_label(shipped)
     try:
-        data = sys.stdin.buffer.read() if path == STDIN else Path(path).read_bytes()
+        if path != STDIN and (Path(path).is_char_device() or Path(path).is_block_device() or Path(path).is_socket()):
+            raise PlainError(f"{path} is a device, not a file: a program is a file of text",
+                             "give the program's file, or - to read it from standard input")
+        with (open(path, "rb") if path != STDIN else contextlib.nullcontext(sys.stdin.buffer)) as f:
+            data = f.read(MAX_PROGRAM_BYTES + 1)  # (never more: /dev/zero on standard input ends here too)
     except IsADirectoryError:
         raise PlainError(f"{path} is a directory, not a program") from None
     except OSError as exc:
         raise PlainError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_PROGRAM_BYTES:
+        raise PlainError(f"{path if path != STDIN else 'standard input'} holds more than "
+                         f"{MAX_PROGRAM_BYTES // 2**20} MiB: no kernel program is that long", "is it the right file?")
     try:
         return data.decode("utf-8"), STDIN_NAME if path == STDIN else path
     except UnicodeDecodeError as exc:

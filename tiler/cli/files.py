@@ -12,9 +12,11 @@ from ..errors import PlainError
 
 def _load_npy(path: str):
     """The array, read through a memory map first: a header that claims more
-    elements than the file holds is refused, not allocated."""
+    elements than the file holds is refused, not allocated; so is one whose
+    elements hold no bytes (`|V0`: any count of them fits in no data)."""
     import numpy as np  # (here, not above: numpy's import is a tenth of a compile command's start)
 
+    _npy_header(path)
     try:
         mapped = np.load(path, mmap_mode="r", allow_pickle=False)
         return np.array(mapped) if isinstance(mapped, np.memmap) else mapped
@@ -24,6 +26,30 @@ def _load_npy(path: str):
         raise PlainError(f"{path} is not a .npy array file, or not a whole one", "write one with numpy.save(path, array)") from None
     except MemoryError:
         raise PlainError(f"{path}: the array does not fit in memory") from None
+
+
+def _npy_header(path: str) -> None:
+    """Refuse a .npy whose header describes no array tiler could read: an
+    element type of no bytes, or one that is not a number (an .npz renamed,
+    text), before NumPy reads it."""
+    import numpy as np
+
+    try:
+        with open(path, "rb") as f:
+            if f.read(4) == b"PK\x03\x04":
+                raise PlainError(f"{path} is a zip archive (an .npz of several arrays?), not one .npy array",
+                                 "save the array alone: numpy.save(path, array)")
+            f.seek(0)
+            version = np.lib.format.read_magic(f)
+            read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+            shape, _, dtype = read(f)  # (the header alone)
+    except FileNotFoundError:
+        raise PlainError(f"cannot read {path}: No such file or directory") from None
+    except (OSError, ValueError, EOFError, SyntaxError, TypeError):
+        return  # (not a .npy file, or a damaged one: np.load says so)
+    if dtype.itemsize == 0 or dtype.kind not in "biuf":
+        raise PlainError(f"{path} holds elements of type {dtype} (shape {shape}), not numbers",
+                         "write one with numpy.save(path, array) of ints, floats or bools")
 
 
 def _save(path: str, outs) -> None:

@@ -59,6 +59,7 @@ def load_spec(program_path: str | Path) -> Spec | None:
     except UnicodeDecodeError as exc:
         raise PlainError(f"cannot read {path}: {exc}") from None
     data = tomlfile.load(text, str(path))
+    _check_document(data, text, str(path))
     library = data.get("library", {})
     if library and library.get("op") not in LIBRARY_OPS:
         raise PlainError(f"{path.name}: [library] op = {library.get('op')!r} is not one tiler bench runs",
@@ -75,6 +76,53 @@ def load_spec(program_path: str | Path) -> Spec | None:
 
 
 GENERATORS = ("constant", "uniform", "normal", "integers", "grid_neighbours")
+TABLES = {"sizes": "[sizes.test], [sizes.quick], ... each a table of size names", "inputs": "a table of generators, "
+          "one an input", "work": "a table: flops = \"2 * m * n\"", "check": "a table: tolerance = 1e-3",
+          "library": "a table: op = \"matmul\", operands = [...]"}
+
+
+def _toml_text(value) -> str:
+    """A value as TOML writes it (true, 1979-05-27), for messages."""
+    return str(value).lower() if isinstance(value, bool) else value.isoformat() if hasattr(value, "isoformat") \
+        else repr(value)
+
+
+def _check_document(data: dict, text: str, path: str) -> None:
+    """Every value of a program's .toml of the type and range it must have,
+    or a located error: its tables are tables, a size a whole number (or a
+    formula of other sizes) an int can hold, the title text."""
+    for key, value in data.items():
+        if key == "title":
+            if not isinstance(value, str):
+                raise tomlfile.error(text, path, "title must be text", "title", hint='e.g. title = "row sums"')
+        elif key in TABLES:
+            if not isinstance(value, dict):
+                raise tomlfile.error(text, path, f"`{key}` must be {TABLES[key]}", key)
+        else:
+            raise tomlfile.error(text, path, f"unknown key `{key}`", key,
+                                 hint=f"a program's .toml holds title, {', '.join(TABLES)}")
+    for name, table in data.get("sizes", {}).items():
+        if not isinstance(table, dict):
+            raise tomlfile.error(text, path, f"sizes.{name} must be a table of size names to whole numbers", name,
+                                 "sizes", hint=f"[sizes.{name}] then one `n = 1024` a line")
+        for size, value in table.items():
+            if isinstance(value, str):
+                continue  # a formula: evaluated, and checked, at its sizes
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise tomlfile.error(text, path, f"{size} = {_toml_text(value)}: a size is a whole number (or a "
+                                     "formula in quotes)", size, f"sizes.{name}", hint=f"e.g. {size} = 1024")
+            if not 0 <= value <= target.INT_MAX:
+                raise tomlfile.error(text, path, f"{size} = {value:,}: a size is an int, from 0 to "
+                                     f"{target.INT_MAX:,}", size, f"sizes.{name}")
+    for name, value in data.get("work", {}).items():
+        if name != "flops" or not (isinstance(value, str) or isinstance(value, (int, float)) and
+                                   not isinstance(value, bool)):
+            raise tomlfile.error(text, path, f"work: `{name}` = {value!r}: work holds flops, a number or a formula",
+                                 name, "work")
+    library = data.get("library", {})
+    if "operands" in library and not (isinstance(library["operands"], list)
+                                      and all(isinstance(x, str) for x in library["operands"])):
+        raise tomlfile.error(text, path, "library operands must be a list of parameter names", "operands", "library")
 
 
 def _check_generator(spec: Spec, name: str, gen) -> None:
@@ -302,10 +350,11 @@ def _bad_generator(spec: Spec | None, name: str, message: str) -> Exception:
 def _generate(p: Binder, gen: dict, shape: tuple, sizes: dict, smallest: int, rng, spec: Spec | None = None):
     want = dtype(p.type)
     if "constant" in gen:
+        _within(spec, p, want, gen["constant"], gen["constant"], "constant")
         value = np.full(shape, gen["constant"], dtype=want)
     elif "uniform" in gen:
         lo, hi = (evaluate(x, sizes) for x in gen["uniform"])
-        if not (math.isfinite(lo) and math.isfinite(hi) and lo <= hi):
+        if not (math.isfinite(lo) and math.isfinite(hi) and lo <= hi and math.isfinite(hi - lo)):
             raise _bad_generator(spec, p.name, f"uniform = [{lo}, {hi}] at these sizes: not a finite range from low "
                                  "to high")
         value = rng.uniform(lo, hi, shape)
@@ -313,10 +362,17 @@ def _generate(p: Binder, gen: dict, shape: tuple, sizes: dict, smallest: int, rn
         mean, std = gen["normal"]
         value = rng.normal(mean, std, shape)
     elif "integers" in gen:
-        lo, hi = (int(evaluate(x, sizes)) for x in gen["integers"])
+        lo, hi = (evaluate(x, sizes) for x in gen["integers"])
+        if not all(isinstance(x, int) or float(x).is_integer() for x in (lo, hi)):
+            raise _bad_generator(spec, p.name, f"integers = [{lo}, {hi}]: whole numbers (from low, up to but not high)")
+        lo, hi = int(lo), int(hi)
+        if not -2**63 <= lo < hi <= 2**63:
+            raise _bad_generator(spec, p.name, f"integers = [{lo:,}, {hi:,}]: past the 64-bit integers the generator "
+                                 "draws from")
         if lo >= hi:
             raise _bad_generator(spec, p.name, f"integers = [{lo}, {hi}] at these sizes: empty (from low, up to but "
                                  "not high)")
+        _within(spec, p, want, lo, hi - 1, "integers")
         value = rng.integers(lo, hi, shape)
     elif "grid_neighbours" in gen:
         table, count = grid_neighbours(int(evaluate(gen["grid_neighbours"], sizes)))
@@ -333,6 +389,21 @@ def _generate(p: Binder, gen: dict, shape: tuple, sizes: dict, smallest: int, rn
     if value.shape != shape:
         raise PlainError(f"the generator for `{p.name}` gives shape {value.shape}, but {p.type} needs {shape}")
     return value if shape else want.type(value)
+
+
+def _within(spec: Spec | None, p: Binder, want, lo, hi, kind: str) -> None:
+    """A generator's values that the parameter's type can hold (an int past
+    it would wrap, a float past it be infinite), or a located error."""
+    elem = p.type.elem if isinstance(p.type, Array) else p.type
+    if want.kind in "iu":
+        info = np.iinfo(want)
+        if not info.min <= lo <= hi <= info.max:
+            raise _bad_generator(spec, p.name, f"{kind} gives values past the range of {elem} ({info.min:,} to "
+                                 f"{info.max:,})")
+    elif want.kind == "f" and not isinstance(lo, bool):
+        top = float(np.finfo(want).max)
+        if not (abs(lo) <= top and abs(hi) <= top):
+            raise _bad_generator(spec, p.name, f"{kind} gives values past the range of {elem} (at most {top:.4g})")
 
 
 def grid_neighbours(boxes1d: int) -> tuple[np.ndarray, np.ndarray]:
