@@ -884,3 +884,33 @@ def test_an_integer_input_past_its_types_range_is_refused_not_wrapped(tmp_path):
     (tmp_path / "ii.toml").write_text("[inputs]\nidx = { integers = [0, 9223372036854775807] }\n")
     done = tiler("run", prog)
     assert done.returncode == 1 and "past the range of int" in done.stderr
+
+
+@pytest.mark.parametrize("text, said", [
+    ("fun [int, n] main([int, n] xs) = map(fn int (int x) => x << 2, xs)\n", "tiler has no shift operators"),
+    ("fun [int, n] main([int, n] xs) = map(fn int (int x) => x >> 1, xs)\n", "tiler has no shift operators"),
+    ("fun [int, n] main([int, n] xs) = map(fn int (int x) => x + 7 / 0, xs)\n", "integer division by zero"),
+    ("fun [int, n] main([int, n] xs) = map(fn int (int x) => x % 0, xs)\n", "integer remainder by zero"),
+])
+def test_more_slips_are_located_errors_with_a_hint(tmp_path, text, said):
+    prog = tmp_path / "slip.fut"
+    prog.write_text(text)
+    done = tiler("check", prog)
+    assert done.returncode == 1 and said in done.stderr, done.stderr
+
+
+def test_line_endings_of_every_system_read_alike(tmp_path):
+    """CR alone (classic Mac), CRLF and LF end lines alike: a leading comment
+    ends at its line's end, and a shown line carries no stray CR."""
+    body = ["-- a comment", "fun [f32, n] main([f32, n] xs) =", "  map(fn f32 (f32 x) => x + y, xs)", ""]
+    for end in ("\r", "\r\n", "\n"):
+        prog = tmp_path / "ends.fut"
+        prog.write_bytes(end.join(body).encode())
+        done = tiler("check", prog)
+        assert done.returncode == 1 and ":3:29: error: unknown name `y`" in done.stderr, (repr(end), done.stderr)
+        assert "xs)?" not in done.stderr and "\r" not in done.stderr
+
+
+def test_the_smallest_int_can_be_written():
+    done = tiler("run", PROGRAMS / "regress" / "int_min_literal.fut", "-s", "n=3")
+    assert done.returncode == 0, done.stderr

@@ -828,3 +828,16 @@ def test_a_stream_holding_a_tiled_stream_leaves_its_chunk_loop_to_nvcc_unless_to
     assert outer.unroll is None and "left to nvcc" in outer.reason
     told = run_all(BILINEAR_BATCH, "b.fut", Options(unroll=1))
     assert told["analyse"].streams[0].unroll == 1
+
+
+@needs_nvcc
+def test_the_planned_shared_memory_counts_each_arrays_alignment(tmp_path):
+    """Shared arrays start 16-byte aligned (as ptxas lays the static ones out,
+    and as the dynamic buffer's offsets are): odd tiles (`--tile 3`, two
+    arrays of 12 bytes) take 28 bytes, and the plan says so."""
+    values = run_all((BENCHMARKS / "nbody.fut").read_text(), "nbody.fut", Options(tile=(3,), no_register_tile=True))
+    reports = ptxas_reports(values["render"], tmp_path)
+    for k in values["verify"].kernels:
+        smem = re.search(r"(\d+) bytes smem", reports[k.name])
+        assert (int(smem.group(1)) if smem else 0) == k.static_shared_bytes, reports[k.name]
+    assert any(k.static_shared_bytes == 28 for k in values["verify"].kernels)

@@ -51,6 +51,9 @@ class Compiled:
 
     def sizes_of(self, inputs: dict) -> dict:
         """main's sizes, read from the arrays given (which must agree on them)."""
+        if not isinstance(inputs, dict):
+            raise PlainError(f"sizes_of({type(inputs).__name__}): give main's arguments as a dict of name to value",
+                             "k.sizes_of({'A': a, 'B0': b})")
         from .interp import bind_sizes
         from .workload import resolve_sizes
 
@@ -118,7 +121,7 @@ class Compiled:
 
                     scalars[name] = interop.to_host(d, Gpu.get())
         rest = {n: v for n, v in inputs.items() if n not in device} | scalars
-        host, _ = check_given(self.program, rest)
+        host, _ = check_given(self.program, rest, flag="")
         return host, device
 
 

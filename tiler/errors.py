@@ -89,6 +89,9 @@ def _styled(text: str, part: str) -> str:
     return f"\x1b[{_STYLES[part]}m{text}\x1b[0m" if _COLOR["on"] else text
 
 
+SHOWN_LINE = 160  # the longest source line a message shows whole
+
+
 def render_diagnostic(d: Diagnostic, source: Source | None, severity: str = "error") -> str:
     lines = [f"{_styled(f'{d.span}:', 'where')} {_styled(f'{severity}:', severity if severity in _STYLES else 'error')} "
              f"{d.message}"]
@@ -104,6 +107,12 @@ def render_diagnostic(d: Diagnostic, source: Source | None, severity: str = "err
         width = 1
         if d.span.end_line == d.span.line == line:
             width = max(1, d.span.end_col - d.span.col)
+        if len(text) > SHOWN_LINE:  # a very long line: the part around the fault, marked where it was cut
+            start = max(0, col - 1 - SHOWN_LINE // 2)
+            end = min(len(text), start + SHOWN_LINE)
+            text = ("..." if start else "") + text[start:end] + ("..." if end < len(text) else "")
+            col = col - start + (3 if start else 0)
+            width = min(width, SHOWN_LINE)
         # tabs stay tabs (a tab is one column, as in clang), so the caret line copies them to stay aligned
         visible = "".join(ch if ch.isprintable() or ch == "\t" else "?" for ch in text)
         lead = "".join("\t" if ch == "\t" else " " for ch in text[:col - 1])

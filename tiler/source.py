@@ -89,6 +89,8 @@ class Source:
 
     def __init__(self, text: str, name: str = "<input>", stem: str = ""):
         text = text.removeprefix(BOM)
+        if "\r" in text:  # a lone CR ends a line (classic Mac), as \n and \r\n do: one character for one, spans agree
+            text = re.sub(r"\r(?!\n)", "\n", text)
         self.text = text
         self.name = name
         self.stem = stem  # the generated symbols' name (--name); "": the file's
@@ -120,7 +122,7 @@ class Source:
             return ""
         start = self.line_starts[line - 1]
         end = self.text.find("\n", start)
-        return self.text[start:] if end < 0 else self.text[start:end]
+        return (self.text[start:] if end < 0 else self.text[start:end]).removesuffix("\r")  # (a \r\n line's \r)
 
 
 def program_stem(file: str) -> str:

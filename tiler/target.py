@@ -268,8 +268,8 @@ def literal(value, ctype: str) -> str:
         if "e" not in text and "." not in text:
             text += ".0"
         return text + ("f" if ctype == "float" else "")
-    if ctype == "long long":
-        return f"{int(value)}LL"
+    if ctype == "long long":  # (C has no literal for the smallest: its digits alone do not fit)
+        return f"({int(value) + 1}LL - 1)" if int(value) == -2**63 else f"{int(value)}LL"
     if ctype == "unsigned":
         return f"{int(value):#x}u"
-    return str(int(value))
+    return f"({int(value) + 1} - 1)" if int(value) == -2**31 else str(int(value))

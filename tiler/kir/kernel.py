@@ -122,7 +122,10 @@ class Kernel:
 
     @property
     def shared_bytes(self) -> int:
-        return sum(s.bytes for s in self.shared)
+        # each array starts 16-byte aligned, static (`__align__(16)`, as ptxas lays them out) and dynamic
+        # (shared_offsets) alike: the bytes up to the last one's end
+        offsets = self.shared_offsets()
+        return offsets[-1][1] + offsets[-1][0].bytes if offsets else 0
 
     @property
     def dynamic_shared(self) -> bool:

@@ -167,6 +167,8 @@ def _habit(before: str, found: str, expected: str) -> str:
     if _LAMBDA_START.search(before) and re.fullmatch(r"`[A-Za-z_]\w*`", found) \
             and found.strip("`") not in grammar.SCALAR_TYPES:  # (a name where a tuple type's next would be)
         return "a lambda gives its result type first: `fn R (T x, ...) => body`"
+    if found in ("`<`", "`>`", "`<=`", "`>=`") and re.search(r"[<>]\s*$", before):  # `x << 2`, `x >> 1`
+        return "tiler has no shift operators: multiply or divide by a power of two (`x * 4`, `x / 2`)"
     if found == "`.`":
         return "there is no `.`: bind a tuple's parts with `let (a, b) = e in ...`; floats are written `1.0`"
     if expected == "'in'":

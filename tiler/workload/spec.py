@@ -272,25 +272,37 @@ def gib(n: int) -> str:
     return f"{n / 2**30:,.1f} GiB" if n >= 2**30 else f"{n / 2**20:,.1f} MiB"
 
 
-def check_given(program: T.Program, given: dict) -> tuple[dict, list[str]]:
-    """Arrays read for parameters (`tiler run -i`), checked against their
-    types: the rank must match, and values convert only where they keep their
-    meaning. Returns the converted arrays and a note for each conversion."""
+def check_given(program: T.Program, given: dict, flag: str = "--input") -> tuple[dict, list[str]]:
+    """Arrays given for parameters (`tiler run -i`; the API's keywords, whose
+    messages name them without `flag`), checked against their types: the
+    rank must match, and values convert only where they keep their meaning.
+    Returns the converted arrays and a note for each conversion."""
     out, notes = {}, []
     for p in program.kernel.params:
         if p.name not in given:
             continue
-        a = np.asarray(given[p.name])
+        try:
+            a = np.asarray(given[p.name])
+        except ValueError:  # rows of different lengths: no array at all
+            raise PlainError(f"{_named(flag, p.name)}: not an array: its rows have different lengths",
+                             f"`{p.name}` is {p.type}") from None
         rank = p.type.rank if isinstance(p.type, Array) else 0
         held = f"an array of shape {a.shape} ({a.dtype})" if a.ndim else f"a single {a.dtype}"
         if a.ndim != rank:
-            hint = "save a 0-d array: numpy.save(path, numpy.float32(value))" if rank == 0 else \
-                f"save an array with {rank} dimension{'s' if rank > 1 else ''}"
-            raise PlainError(f"--input {p.name}: `{p.name}` is {p.type}, but the file holds {held}", hint)
-        out[p.name], note = _converted(p, a)
+            hint = "give a single value (numpy.float32(value)), or save one: numpy.save(path, numpy.float32(value))" \
+                if rank == 0 else f"give an array with {rank} dimension{'s' if rank > 1 else ''}"
+            raise PlainError(f"{_named(flag, p.name)}: `{p.name}` is {p.type}, but it is {held}", hint)
+        try:
+            out[p.name], note = _converted(p, a)
+        except PlainError as exc:
+            raise PlainError(exc.message.replace(f"--input {p.name}", _named(flag, p.name), 1), exc.hint) from None
         if note:
-            notes.append(f"--input {p.name}: {note}")
+            notes.append(f"{_named(flag, p.name)}: {note}")
     return out, notes
+
+
+def _named(flag: str, name: str) -> str:
+    return f"{flag} {name}" if flag else f"`{name}`"
 
 
 def _converted(p: Binder, a: np.ndarray):
@@ -300,7 +312,7 @@ def _converted(p: Binder, a: np.ndarray):
     kind = a.dtype.kind
     fix = f"save it as {want} (numpy: array.astype(numpy.{want}))"
     if want.kind == "b" or kind not in "biuf":
-        raise PlainError(f"--input {p.name}: `{p.name}` holds {want}, not {a.dtype}", fix)
+        raise PlainError(f"--input {p.name}: `{p.name}` holds {want}, but the array holds {a.dtype}", fix)
     if want.kind == "i":
         if kind == "f":
             raise PlainError(f"--input {p.name}: `{p.name}` holds {want}, not {a.dtype}: tiler does not turn "
@@ -310,8 +322,16 @@ def _converted(p: Binder, a: np.ndarray):
             bad = a.max() if a.max() > info.max else a.min()
             raise PlainError(f"--input {p.name}: the value {bad} does not fit `{p.name}`'s type, {want}", fix)
         return a.astype(want), f"{a.dtype} values converted to {want} (each fits)"
-    converted = a.astype(want)
-    exact = bool(np.all(converted.astype(a.dtype) == a)) if a.size else True
+    if kind == "f" and a.size:
+        top = float(np.finfo(want).max)
+        finite = a[np.isfinite(a)]
+        if finite.size and float(np.max(np.abs(finite))) > top:
+            bad = finite.flat[int(np.argmax(np.abs(finite)))]
+            raise PlainError(f"--input {p.name}: the value {bad:.6g} is past the range of `{p.name}`'s type, {want} "
+                             f"(at most {top:.4g})", "scale the data, or give the parameter a wider type")
+    with np.errstate(all="ignore"):  # (a 64-bit integer past a float's precision rounds, which the note says)
+        converted = a.astype(want)
+        exact = bool(np.all(converted.astype(a.dtype) == a)) if a.size else True
     return converted, f"{a.dtype} values converted to {want}" + ("" if exact else ", some rounded")
 
 
