@@ -835,7 +835,7 @@ def test_the_planned_shared_memory_counts_each_arrays_alignment(tmp_path):
     """Shared arrays start 16-byte aligned (as ptxas lays the static ones out,
     and as the dynamic buffer's offsets are): odd tiles (`--tile 3`, two
     arrays of 12 bytes) take 28 bytes, and the plan says so."""
-    values = run_all((BENCHMARKS / "nbody.fut").read_text(), "nbody.fut", Options(tile=(3,), no_register_tile=True))
+    values = run_all((BENCHMARKS / "nbody.fut").read_text(), "nbody.fut", Options(tile=(3,)))  # (double-buffered)
     reports = ptxas_reports(values["render"], tmp_path)
     for k in values["verify"].kernels:
         smem = re.search(r"(\d+) bytes smem", reports[k.name])
