@@ -8,7 +8,7 @@ import numpy as np
 from pathlib import Path
 from tiler.pipeline import run_all
 from tiler.analyse import Options
-from tiler.tune.workload import make_inputs, load_spec
+from tiler.workload import make_inputs, load_spec
 from tiler.interp import run as interp
 from tiler.runtime import Gpu
 
@@ -16,10 +16,10 @@ gpu = Gpu.get()
 files = sorted(glob.glob("benchmarks/*.fut")) + sorted(glob.glob("tests/programs/analysis/*.fut")) + \
     sorted(glob.glob("corpus/*.fut"))
 mode = sys.argv[1]
-opts = Options(multiprocessors=gpu.sm_count)
+opts = Options()
 for f in files:
     text = Path(f).read_text()
-    v = run_all(text, Path(f).name, opts)
+    v = run_all(text, Path(f).name, opts, device=gpu.described)
     mod, prog = v["verify"], v["check"]
     bounded = [k for k in mod.kernels if k.bounds]
     if not bounded:
@@ -52,7 +52,7 @@ for f in files:
                     label = k.name if k is not mod else "module:" + gpu.launched(mod, v["render"], inputs, sizes).name
                     print("CHECK", Path(f).stem, sizes, label, "OK" if not bad else "WRONG " + " ".join(bad), flush=True)
     else:  # time the module (its race included) against untiled, at the corpus sizes with the bounded size set
-        plain = run_all(text, Path(f).name, Options(no_tile=True, multiprocessors=gpu.sm_count))
+        plain = run_all(text, Path(f).name, Options(no_tile=True), device=gpu.described)
         tables = [t for t in ("small", "medium", "large", "full", "quick") if spec and t in spec.sizes]
         for t in tables:
             for length in (8, 34, 64):

@@ -17,7 +17,7 @@ import torch
 from tiler.analyse import Options
 from tiler.pipeline import run_all
 from tiler.runtime import Gpu
-from tiler.tune.workload import load_spec, make_inputs
+from tiler.workload import load_spec, make_inputs
 
 torch.backends.cuda.matmul.allow_tf32 = False
 gpu = Gpu.get()

@@ -8,7 +8,7 @@ GPU, as `tiler fuzz --gpu` checks them:
 """
 import sys
 
-from tiler.analyse.fission import FissionPlan
+from tiler.versions.fission import FissionPlan
 from tiler.fuzz import fuzz, summary
 from tiler.fuzz.generate import generate
 from tiler.fuzz.properties import variants

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 from tiler.pipeline import run_all
 from tiler.analyse import Options
-from tiler.tune.workload import make_inputs, load_spec
+from tiler.workload import make_inputs, load_spec
 from tiler.runtime import Gpu
 
 OLD = """    for (int j = 0; j < 64; j += 1) {  // kmeans.fut:11

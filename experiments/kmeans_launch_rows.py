@@ -7,7 +7,7 @@ import re, statistics, sys
 from pathlib import Path
 from tiler.pipeline import run_all
 from tiler.analyse import Options
-from tiler.tune.workload import make_inputs, load_spec
+from tiler.workload import make_inputs, load_spec
 from tiler.interp import run as interp
 from tiler.runtime import Gpu
 import numpy as np

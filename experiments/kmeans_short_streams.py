@@ -13,7 +13,7 @@ import numpy as np
 from tiler.analyse import Options
 from tiler.pipeline import run_all
 from tiler.runtime import Gpu
-from tiler.tune.workload import load_spec, make_inputs
+from tiler.workload import load_spec, make_inputs
 
 gpu = Gpu.get()
 path = Path("benchmarks/kmeans.fut")

@@ -10,12 +10,11 @@ import sys, re, statistics
 sys.path.insert(0, ".")
 from dataclasses import replace
 from tiler.analyse import Options
-from tiler.bench import device_options
 from tiler.check import check
 from tiler.pipeline import run_all
 from tiler.runtime import Gpu
 from tiler.syntax import parse
-from tiler.tune.workload import load_spec, make_inputs, resolve_sizes
+from tiler.workload import load_spec, make_inputs, resolve_sizes
 from tiler.resources import benchmarks_dir
 
 CASES = {
@@ -44,7 +43,7 @@ for name in names:
     device = gpu.upload(inputs)
     ref = None
     for label, opt in CASES[name]:
-        v = run_all(text, path.name, device_options(opt, hints, gpu))
+        v = run_all(text, path.name, replace(opt, sizes=hints), device=gpu.described)
         mod = v["verify"]; cuda = v["render"]
         k = mod.select(sizes)
         for mb in mins:

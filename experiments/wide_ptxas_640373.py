@@ -11,7 +11,7 @@ from tiler.fuzz.properties import sizes_for, variants
 from tiler.pipeline import run_all
 from tiler.runtime import Gpu
 from tiler.syntax import parse, pretty
-from tiler.tune.workload import make_inputs
+from tiler.workload import make_inputs
 
 seed = 640373
 text = pretty(generate(seed))

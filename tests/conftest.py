@@ -85,8 +85,7 @@ def kernels_of(cuda: str) -> str:
 
 def transformed(values: dict) -> str:
     """What `tiler explain --show-transformed` prints, from a run's stage values."""
+    from tiler.pipeline import shown_synchronous
     from tiler.report.transformed import show_transformed
-    from tiler.versions.lowering import lower_shown
 
-    shown = lower_shown(values["versions"], synchronous_copies=True)
-    return show_transformed(values["parse"], values["analyse"], shown, values["versions"].fission)
+    return show_transformed(values["parse"], values["analyse"], shown_synchronous(values), values["versions"].fission)

@@ -727,12 +727,12 @@ def test_a_run_past_the_machines_memory_is_refused_with_the_figure(tmp_path, mon
     from click.testing import CliRunner
 
     from tiler.cli import main
-    from tiler.workload import spec
+    from tiler.workload import memory
 
     prog = tmp_path / "outer.fut"
     prog.write_text("fun [[f32, m], n] main([f32, n] a, [f32, m] b) =\n"
                     "  map(fn [f32, m] (f32 x) => map(fn f32 (f32 y) => x * y, b), a)\n")
-    monkeypatch.setattr(spec, "available_bytes", lambda: 2**30)  # a machine with 1 GiB free
+    monkeypatch.setattr(memory, "available_bytes", lambda: 2**30)  # a machine with 1 GiB free
     done = CliRunner().invoke(main, ["run", str(prog), "-s", "n=20000", "-s", "m=20000"])
     assert done.exit_code == 1 and "the interpreter needs at least" in done.output and "1.0 GiB free" in done.output
     assert CliRunner().invoke(main, ["run", str(prog), "-s", "n=100", "-s", "m=100"]).exit_code == 0

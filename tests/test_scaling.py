@@ -53,6 +53,23 @@ def nested_streams(depth: int) -> str:
             f"    streamSeq(fn f32 (int kk0, [f32, c0] xc0, f32 a0) => {e}, ys, 0f32)\n  , xs)\n")
 
 
+def streams_in_a_row(n: int) -> str:
+    """`n` streams over a row, each starting from the last one's result."""
+    lets = "".join(f"    let s{i} = streamSeq(fn f32 (int kk, [f32, c] rc, f32 acc) => loop (acc) = for k < c do "
+                   f"acc + rc[k] in acc, r, s{i - 1}) in\n" for i in range(1, n + 1))
+    return f"fun [f32, n] main([[f32, m], n] A) =\n  map(fn f32 ([f32, m] r) =>\n    let s0 = 0f32 in\n{lets}    s{n}\n  , A)\n"
+
+
+def stream_over_inputs(n: int) -> str:
+    """One stream over the rows of `n` matrices."""
+    arrays = ", ".join(f"[[f32, m], n] A{i}" for i in range(n))
+    rows, chunks = ", ".join(f"[f32, m] r{i}" for i in range(n)), ", ".join(f"[f32, c] x{i}" for i in range(n))
+    terms = " + ".join(f"x{i}[k]" for i in range(n))
+    return (f"fun [f32, n] main({arrays}) =\n  map(fn f32 ({rows}) =>\n    streamSeq(fn f32 (int kk, {chunks}, f32 acc) => "
+            f"loop (acc) = for k < c do acc + {terms} in acc, {', '.join(f'r{i}' for i in range(n))}, 0f32)\n"
+            f"  , {', '.join(f'A{i}' for i in range(n))})\n")
+
+
 def seconds(stage, text: str) -> float:
     """How long `stage(text, file)` takes, with the room the command line and the API give."""
     best = float("inf")
@@ -72,8 +89,9 @@ def test_parse_time_grows_about_linearly_to_a_megabyte():
 
 
 @pytest.mark.parametrize("make, small, large", [(chained_lets, 300, 1200), (long_sum, 500, 2000),
-                                                (nested_loops, 8, 16), (nested_streams, 5, 10)],
-                         ids=["lets", "sum", "loops", "streams"])
+                                                (nested_loops, 8, 16), (nested_streams, 5, 10),
+                                                (streams_in_a_row, 64, 256), (stream_over_inputs, 64, 256)],
+                         ids=["lets", "sum", "loops", "streams", "streams-in-a-row", "stream-inputs"])
 def test_compile_time_grows_about_linearly(make, small, large):
     a, b = seconds(run_all, make(small)), seconds(run_all, make(large))
     assert b <= GROWTH * max(a, 0.05), f"{make.__name__}: {small} took {a:.2f} s, {large} took {b:.2f} s"

@@ -3,8 +3,10 @@ each produced is kept: the module passes as stages of the pipeline, the
 register tiling rewrites in the kernel's trace."""
 from __future__ import annotations
 
-from conftest import BENCHMARKS
+import pytest
+from conftest import BENCHMARK_NAMES, BENCHMARKS
 
+from tiler.analyse import Options
 from tiler.pipeline import STAGE_NAMES, run_all
 from tiler.transform import PASS, PASSES, Subject
 from tiler.transform.register_tile import ONE_POINT, REGISTER_TILING
@@ -13,7 +15,25 @@ from tiler.transform.register_tile import ONE_POINT, REGISTER_TILING
 def test_every_pass_has_its_own_name_and_says_who_runs_it():
     names = [p.name for p in PASSES]
     assert len(set(names)) == len(names) and all(p.runs for p in PASSES)
-    assert [p.name for p in PASSES if p.subject is Subject.BODY] == [r.name for r in REGISTER_TILING]
+    assert [p.name for p in PASSES if p.subject is Subject.BODY] == ["unclamp"] + [r.name for r in REGISTER_TILING]
+
+
+@pytest.mark.parametrize("asked", ["", "fast_math", "interior"])
+def test_every_rewrite_a_kernel_records_is_a_pass_and_each_leaves_its_record(asked):
+    """Kernels record the passes that changed them, by the passes' own names:
+    reassociate only where --fast-math reordered a chain, unclamp where the
+    kernel has interior blocks, register tiling's steps where it ran."""
+    seen = set()
+    for name in BENCHMARK_NAMES:
+        values = run_all((BENCHMARKS / f"{name}.fut").read_text(), f"{name}.fut", Options(**({asked: True} if asked else {})))
+        for v in values["verify"].versions:
+            for k in (v.kernel, *v.kernel.stages):
+                assert set(k.rewrites) <= PASS.keys(), (k.name, k.rewrites)
+                assert ("unclamp" in k.rewrites) == k.interior, k.name
+                assert ("strip-mine" in k.rewrites) == bool(k.trace), k.name
+                seen |= set(k.rewrites)
+    assert ("reassociate" in seen) == (asked == "fast_math") and ("unclamp" in seen) == (asked == "interior")
+    assert {"strip-mine", "join rows"} <= seen
 
 
 def test_the_module_passes_are_stages_and_the_pipeline_keeps_each_ones_module():
@@ -24,9 +44,8 @@ def test_the_module_passes_are_stages_and_the_pipeline_keeps_each_ones_module():
         < STAGE_NAMES.index("verify")
     values = run_all((BENCHMARKS / "mm.fut").read_text(), "mm.fut")
     # the 64-bit versions' offsets are widened by the widen stage, not by lower
-    wide = [v.kernel for v in values["lowered"].versions if v.kernel.wide] if "lowered" in values else None
     lowered, widened = values["lower"], values["widen"]
-    assert wide is None and lowered is not widened
+    assert [v for v in lowered.versions if v.kernel.wide] and lowered is not widened
     marked = [n for v in widened.versions for n in _nodes(v.kernel.body) if getattr(n, "widen", False)]
     assert marked and not [n for v in lowered.versions for n in _nodes(v.kernel.body) if getattr(n, "widen", False)]
     assert values["prune"] == PASS["prune"].run(widened)

@@ -7,7 +7,9 @@ import pytest
 from conftest import BENCHMARK_NAMES, BENCHMARKS, tiler
 
 from tiler.pipeline import run_all
+from tiler.source import program_stem
 from tiler.versions import Copies, Kind
+from tiler.versions.lowering import condition
 from tiler.versions.records import SCALAR, Aligned, All, without_aligned
 
 
@@ -28,12 +30,23 @@ def test_every_kernel_of_the_module_comes_from_a_record_in_order(name):
         if v.plan.copies is Copies.SCALAR_HALF or (rec.kind is Kind.FISSIONED and base.copies is Copies.SCALAR_HALF):
             expected = base.build.name.replace(base.build.suffix, "") + SCALAR + base.build.suffix \
                 if base.build.suffix else base.build.name + SCALAR
-        assert v.kernel.name.startswith(expected), (v.kernel.name, expected)
+        if rec.kind is Kind.FISSIONED and rec.pair_index:  # a later pair's kernel adds its own name to the fold's
+            expected += "_" + v.kernel.stages[0].name.removeprefix(f"tiler_{program_stem(rec.pair.build.file)}_")
+        assert v.kernel.name == expected, (v.kernel.name, expected)
         index = next(i for i, r in enumerate(records) if r.kind is rec.kind and r.build.key[:2] == rec.build.key[:2]
                      and (r.fold is None or r.pair_index == rec.pair_index))
         order.append(index)
     assert order == sorted(order), "the module's versions come in the records' order"
     assert set(order) == set(range(len(records))), "every record is lowered"
+
+
+@pytest.mark.parametrize("name", BENCHMARK_NAMES)
+def test_each_kernels_launch_condition_is_its_records_own(name):
+    """The launch tests exactly what the record says (its scalar half: without
+    the alignment test; a fissioned kernel: its stage's tests on its stage)."""
+    for v in _values(name)["verify"].versions:
+        stage = v.kernel.stages[0] if v.fissioned else None
+        assert condition(v.plan.launch_condition, v.kernel, stage) == v.condition, v.kernel.name
 
 
 def test_a_vector_records_scalar_half_is_its_condition_without_the_alignment_test():

@@ -27,7 +27,7 @@ from .syntax import deepest, parse
 from .transform import PASS
 from .tree import no_cycle_collection
 from .versions import versions_of
-from .versions.lowering import lower_versions
+from .versions.lowering import lower_shown, lower_versions
 
 
 @dataclass(frozen=True)
@@ -192,3 +192,13 @@ def run_all(text: str, file: str = "<input>", options=DEFAULT, until: str = "ren
         if stage.name == until:
             return values
     raise ValueError(f"no stage called {until!r}; stages: {', '.join(STAGE_NAMES)}")
+
+
+def shown_synchronous(values: dict) -> list[tuple]:
+    """For `explain --show-transformed`: the plan's first kernel (and a
+    fissioned fold's pairs' kernel) lowered once more with every copy
+    synchronous, which the register tiling rewrites do not touch, each with
+    its trace: (versions.shown.Shown, kir.Kernel). The module's own kernels
+    keep their pipelines; this is the one kernel the pipeline lowers for
+    explain alone."""
+    return lower_shown(values["versions"], synchronous_copies=True)

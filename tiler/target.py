@@ -39,8 +39,7 @@ class Device:
     arch: str = ARCH
     multiprocessors: int = MULTIPROCESSORS  # SMs: how many blocks fill the GPU
     shared_optin: int = SHARED_LIMIT_ANY_GPU  # the shared memory a block may opt in to (dynamic)
-    register_file: int = REGISTER_FILE  # 32-bit registers an SM has
-    max_registers: int = MAX_REGISTERS  # a thread's most
+    register_file: int = REGISTER_FILE  # 32-bit registers a block may use
 
 
 DEFAULT_DEVICE = Device()

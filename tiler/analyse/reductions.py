@@ -66,6 +66,10 @@ MAX_BLOCKS_A_ROW = 2048
 SEVERAL_BLOCKS_ROW = 1 << 20
 SEVERAL_BLOCKS_PASSES = 1 << 18
 SEVERAL_ROWS_AN_SM = 1
+# each of those kernels repeats the row's code up to its reduction, so the module grows with the square of a
+# row's split reductions (256 in a row: 258 kernels, 40 s to compile); past this many, a block a row (the
+# benchmarks and the corpus split at most 2)
+MAX_SEVERAL_REDUCTIONS = 8
 STEERED = "an option chooses the tiled kernel's schedule, and that kernel runs (--lanes N or --several-blocks " \
           "splits as well)"
 
@@ -183,10 +187,12 @@ class Split:
     def several(self) -> bool:
         """Several blocks can share a row: the split reductions have one known
         length and each is reached by the row's code outside any branch or
-        loop body (a kernel can end after it), and the blocks of a row fit
-        grid x, with the rows on y and z."""
+        loop body (a kernel can end after it), they are at most
+        MAX_SEVERAL_REDUCTIONS, and the blocks of a row fit grid x, with the
+        rows on y and z."""
         split = [r for r in self.reductions if r.split]
-        return self.length is not None and all(r.top for r in split) and self.several_limits is not None
+        return self.length is not None and all(r.top for r in split) and len(split) <= MAX_SEVERAL_REDUCTIONS \
+            and self.several_limits is not None
 
     @property
     def min_length(self) -> Test | None:
@@ -279,6 +285,9 @@ def _why_one_block(split: Split) -> str:
         return "the reductions have no one length the launch knows, so a block a row"
     if not all(r.top for r in split.reductions if r.split):
         return "a reduction lies in an `if`'s branch or a loop's body, where a kernel cannot end, so a block a row"
+    if sum(r.split for r in split.reductions) > MAX_SEVERAL_REDUCTIONS:
+        return f"more than {MAX_SEVERAL_REDUCTIONS} reductions a row (a kernel each, every one repeating the row's " \
+               "code before it), so a block a row"
     return "the rows would need more grid axes, or more blocks along one, than CUDA has, so a block a row"
 
 

@@ -87,7 +87,7 @@ def register_tile(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> tuple[R
         elif d in reuse and not _small(kernel, d, ctx):
             sizes[d] = MICRO
     threads = math.prod(ctx.options.tile_for(d, THREADS) for d in block.spans)
-    while _over(sizes, words, threads, block) and max(sizes) > 1 and not any(ctx.options.register_tile):
+    while _over(sizes, words, threads, block, ctx.device.register_file) and max(sizes) > 1 and not any(ctx.options.register_tile):
         sizes[sizes.index(max(sizes))] //= 2  # every point keeps its accumulators: halve the larger side
     if math.prod(sizes) == 1:
         return None, (f"no staged input is invariant to a dim wide enough for a micro-tile (dims "
@@ -259,7 +259,7 @@ def _double_buffered(single: int, operands: int, threads: int, ctx: Context) -> 
     """Whether the next chunk's tiles are prefetched through registers:
     about as many registers again as the operands, within the budget and the
     register file (or as --double-buffer / --single-buffer say)."""
-    fits = single + operands <= REGISTER_BUDGET and threads * (single + operands) <= target.REGISTER_FILE
+    fits = single + operands <= REGISTER_BUDGET and threads * (single + operands) <= ctx.device.register_file
     return (fits or ctx.options.double_buffer) and not ctx.options.single_buffer
 
 
@@ -325,11 +325,11 @@ def _registers(sizes, words: int, block: BlockPlan) -> tuple[int, int]:
     return math.prod(sizes) * words, operands
 
 
-def _over(sizes, words: int, threads: int, block: BlockPlan) -> bool:
+def _over(sizes, words: int, threads: int, block: BlockPlan, register_file: int) -> bool:
     """Too many accumulators, or a block whose registers pass the register
     file (ptxas would cap each thread's and spill the rest)."""
     accumulators, operands = _registers(sizes, words, block)
-    return accumulators > ACCUMULATORS or threads * (accumulators + operands + ADDRESSING) > target.REGISTER_FILE
+    return accumulators > ACCUMULATORS or threads * (accumulators + operands + ADDRESSING) > register_file
 
 
 def register_block(block: BlockPlan, tile: RegisterTile, ctx: Context, kernel: T.Kernel) -> BlockPlan:

@@ -23,7 +23,7 @@ from ..check.types import Array
 from ..tree import children
 from .context import Context
 from .schedule import Schedule, Transposition
-from .views import Views, element_read, mentions
+from .views import Views, index_chain, mentions
 
 # Where the transposition pays, measured on an H200 (benchmarks/RESULTS.md,
 # "Rows transposed by the launch"): a thread summing its row in a loop, in
@@ -50,10 +50,10 @@ def transpositions(schedule: Schedule, kernel: T.Kernel, views: Views, ctx: Cont
     x = schedule.block.spans[0]
     staged = _staged_roots(schedule, views)
     found = []
-    for p in kernel.params:
-        if not isinstance(p.type, Array) or p.type.rank < 2 or p.name in staged:
-            continue
-        uses = _uses(kernel, p, views)
+    wanted = [p for p in kernel.params if isinstance(p.type, Array) and p.type.rank >= 2 and p.name not in staged]
+    every_use = _uses(kernel, set(wanted), views)
+    for p in wanted:
+        uses = every_use[p]
         if not uses or not any(_per_thread_row(items, x) for items, _ in uses):
             continue
         rows, length = p.type.shape[-2], p.type.shape[-1]
@@ -148,29 +148,32 @@ def _per_thread_row(items, x: int) -> bool:
     return last[0] == "free" or x not in last[1]
 
 
-def _uses(kernel: T.Kernel, p, views: Views) -> list:
-    """(items, span) for every place the kernel reads `p`: its map rows and
-    index reads, each as `Views.items` describes it (None: used whole)."""
-    out = []
+def _uses(kernel: T.Kernel, wanted: set, views: Views) -> dict:
+    """For each array of `wanted`, (items, span) for every place the kernel
+    reads it: its map rows and index reads, each as `Views.items` describes
+    it (None: used whole). One walk serves every array."""
+    out = {p: [] for p in wanted}
 
     def walk(e):
-        indices = element_read(e, p)
-        if indices is not None:
-            found = views.items(e)
-            out.append((found[1] if found else None, e.span))
+        root, indices = index_chain(e)
+        if root is not None:
+            if root in out:
+                found = views.items(e)
+                out[root].append((found[1] if found else None, e.span))
             for i in indices:
                 walk(i)
-        elif isinstance(e, T.Var) and e.binder is p:
-            out.append((None, e.span))
+        elif isinstance(e, T.Var):
+            if e.binder in out:
+                out[e.binder].append((None, e.span))
         else:
             for c in children(e, T.is_exp):
                 walk(c)
 
     for level in kernel.levels:
         for param, arg in zip(level.params, level.args):
-            if isinstance(arg, T.Var) and arg.binder is p:  # the map's row: as the row parameter sees it
+            if isinstance(arg, T.Var) and arg.binder in out:  # the map's row: as the row parameter sees it
                 found = views.items(T.Var(param, param.type))
-                out.append((found[1] if found else None, arg.span))
+                out[arg.binder].append((found[1] if found else None, arg.span))
             else:
                 walk(arg)
         for _, value in level.lets:

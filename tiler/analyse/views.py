@@ -174,30 +174,70 @@ def chunk_reads(stream: T.Stream, param: Binder):
 def element_reads(body, param: Binder):
     """The index tuples of `body`'s element reads of the array `param`, or
     None when it is also used whole."""
-    reads, whole = [], []
-    rank = param.type.rank
+    return _reads_of_every_array(body).get(param, [])
+
+
+# the planner asks for every input's reads of one body: one walk a body serves them all (a body is kept with
+# its entry, so an id is never taken for another's; the last few bodies only, for long-running callers)
+_WALKED: dict[int, tuple[object, dict]] = {}
+_WALKED_KEPT = 64
+
+
+def _reads_of_every_array(body) -> dict:
+    """For each array `body` indexes or uses: the index tuples of its element
+    reads (a full index each: `a[j, f]`, `a[j][f]`), or None where it is also
+    used whole (passed on, a row of it taken)."""
+    kept = _WALKED.get(id(body))
+    if kept is not None and kept[0] is body:
+        return kept[1]
+    reads: dict[Binder, list | None] = {}
+    used: dict[int, bool] = {}  # a let's binders: whether its body mentions them (one walk a let)
+
+    def whole(b: Binder, _indices=()) -> None:
+        reads[b] = None
+
+    def read(b: Binder, indices) -> None:
+        if reads.get(b, []) is not None:
+            reads.setdefault(b, []).append(indices)
 
     def walk(e):
-        indices = element_read(e, param)
-        if indices is not None:
-            if len(indices) == rank:
-                reads.append(indices)
-            else:
-                whole.append(e)
+        root, indices = index_chain(e)
+        if root is not None:
+            (read if len(indices) == root.type.rank else whole)(root, indices)
             for i in indices:
                 walk(i)
             return
-        if isinstance(e, T.Var) and e.binder is param:
-            whole.append(e)
+        if isinstance(e, T.Var):  # (a scalar too: only arrays are asked for)
+            whole(e.binder)
             return
-        if isinstance(e, T.Let) and not any(mentions(e.body, b) for b in e.binders):
+        if isinstance(e, T.Let) and not _any_mentioned(e, used):
             walk(e.body)  # a let whose value is never used: its reads load nothing
             return
         for c in _children(e):
             walk(c)
 
     walk(body)
-    return None if whole else reads
+    if len(_WALKED) >= _WALKED_KEPT:
+        _WALKED.pop(next(iter(_WALKED)))
+    _WALKED[id(body)] = (body, reads)
+    return reads
+
+
+def index_chain(e) -> tuple[Binder | None, tuple]:
+    """`a[i][j]` as (a, (i, j)); (None, ()) where `e` is not an index of a named array."""
+    indices = ()
+    while isinstance(e, T.Index):
+        indices = e.indices + indices
+        e = e.array
+        if isinstance(e, T.Var):
+            return e.binder, indices
+    return None, ()
+
+
+def _any_mentioned(let: T.Let, used: dict) -> bool:
+    if id(let) not in used:
+        used[id(let)] = any(mentions(let.body, b) for b in let.binders)
+    return used[id(let)]
 
 
 def element_read(e, param: Binder) -> tuple | None:

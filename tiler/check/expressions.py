@@ -12,7 +12,7 @@ from ..tree import dispatch, methods
 from . import typed as T
 from .arithmetic import Arithmetic
 from .scope import Scope, declared_at, suggest
-from .streams import check_stream
+from .streams import Streams
 from .types import (
     BOOL,
     ERROR,
@@ -61,7 +61,7 @@ def describe(b: Binder) -> str:
     return f"{KIND_WORDS.get(b.kind, 'the name')} `{b.name}` ({b.type}, bound at {b.span.short})"
 
 
-class ExpChecker(Arithmetic):
+class ExpChecker(Arithmetic, Streams):
     """Checks expressions of a kernel body or a helper function (literals and
     operators: arithmetic.py)."""
 
@@ -412,9 +412,6 @@ class ExpChecker(Arithmetic):
                            f"{size_name(a.type.shape[0])}, `{self.text(first)}` has {size_name(length)}",
                            declared_at(self.scope.vars.get(node.name) if isinstance(node, ast.Var) else None))
         return length
-
-    def _streamseq(self, e: ast.StreamSeq):
-        return check_stream(self, e)
 
 
 def size_name(s) -> str:

@@ -1,4 +1,5 @@
-"""The `streamSeq` rules of LANGUAGE.md, for `ExpChecker`.
+"""The `streamSeq` rules of LANGUAGE.md, for `ExpChecker` (a mixin, so this
+module never imports the checker it is part of).
 
 `fn R (int kk, [T1, c] x1, ..., [Tk, c] xk, A1 acc1, ..., Am accm) => body`
 over `a1, ..., ak, init1, ..., initm`: the chunk parameters are the array
@@ -8,131 +9,124 @@ initial values and that `body` returns.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..syntax import ast
 from . import typed as T
 from .types import ERROR, I32, Array, Binder, Scalar, Tuple, agrees, is_scalar, tuple_of
 
-if TYPE_CHECKING:  # (the checker calls these rules: they take it, never import it)
-    from .expressions import ExpChecker
 
+class Streams:
+    def _streamseq(self, e: ast.StreamSeq):
+        lam = e.lam
+        args = self.args(e.args)
+        k, chunk_name = self._count_chunk_params(lam.params)
+        if not self._shape_ok(e, k, len(args)):
+            return T.Lit(0, ERROR, e.span)
+        arrays, inits = args[:k], args[k:]
+        self.common_length(arrays, "streamed", "streamSeq")
+        mark = self.scope.mark()
+        first = lam.params[0]
+        offset = Binder(first.name, I32, "offset", first.span)
+        self.scope.bind(offset.name, offset)
+        chunk = Binder(chunk_name, I32, "chunk", lam.params[1].type.span)
+        self.scope.bind_size(chunk_name, chunk)
+        chunk_params = tuple(self._chunk_param(p, a, chunk) for p, a in zip(lam.params[1:k + 1], arrays))
+        accs = tuple(self._accumulator(p, a) for p, a in zip(lam.params[k + 1:], inits))
+        for b in chunk_params + accs:
+            self.scope.bind(b.name, b)
+        want = tuple_of(a.type for a in accs)
+        ret = self.resolve(lam.ret)
+        if not any(a.type is ERROR for a in accs) and not agrees(ret, want):
+            self.error(lam.ret.span, f"the lambda returns {ret}, but its accumulators are {want}",
+                    "a streamSeq lambda returns the next value of its accumulators")
+        body = self.exp(lam.body)
+        if not agrees(body.type, want) and not agrees(body.type, ret):
+            self.error(lam.body.span, f"the streamSeq body must give the next accumulator value ({want}); "
+                    f"it gives {body.type}")
+        self.scope.restore(mark)
+        stype = ERROR if any(a.type is ERROR for a in accs) else want
+        return T.Stream(offset, chunk, chunk_params, accs, tuple(t for _, t in arrays),
+                        tuple(t for _, t in inits), body, stype, e.span, origin=e)
 
-def check_stream(c: ExpChecker, e: ast.StreamSeq):
-    lam = e.lam
-    args = c.args(e.args)
-    k, chunk_name = _count_chunk_params(lam.params)
-    if not _shape_ok(c, e, k, len(args)):
-        return T.Lit(0, ERROR, e.span)
-    arrays, inits = args[:k], args[k:]
-    c.common_length(arrays, "streamed", "streamSeq")
-    mark = c.scope.mark()
-    first = lam.params[0]
-    offset = Binder(first.name, I32, "offset", first.span)
-    c.scope.bind(offset.name, offset)
-    chunk = Binder(chunk_name, I32, "chunk", lam.params[1].type.span)
-    c.scope.bind_size(chunk_name, chunk)
-    chunk_params = tuple(_chunk_param(c, p, a, chunk) for p, a in zip(lam.params[1:k + 1], arrays))
-    accs = tuple(_accumulator(c, p, a) for p, a in zip(lam.params[k + 1:], inits))
-    for b in chunk_params + accs:
-        c.scope.bind(b.name, b)
-    want = tuple_of(a.type for a in accs)
-    ret = c.resolve(lam.ret)
-    if not any(a.type is ERROR for a in accs) and not agrees(ret, want):
-        c.error(lam.ret.span, f"the lambda returns {ret}, but its accumulators are {want}",
-                "a streamSeq lambda returns the next value of its accumulators")
-    body = c.exp(lam.body)
-    if not agrees(body.type, want) and not agrees(body.type, ret):
-        c.error(lam.body.span, f"the streamSeq body must give the next accumulator value ({want}); "
-                f"it gives {body.type}")
-    c.scope.restore(mark)
-    stype = ERROR if any(a.type is ERROR for a in accs) else want
-    return T.Stream(offset, chunk, chunk_params, accs, tuple(t for _, t in arrays),
-                    tuple(t for _, t in inits), body, stype, e.span, origin=e)
+    @staticmethod
+    def _count_chunk_params(params) -> tuple[int, str | None]:
+        k, name = 0, None
+        for p in params[1:]:
+            if not isinstance(p.type, ast.TArray) or (name is not None and p.type.size != name):
+                break
+            name = p.type.size
+            k += 1
+        return k, name
 
+    def _shape_ok(self, e: ast.StreamSeq, k: int, nargs: int) -> bool:
+        lam = e.lam
+        if not lam.params or self.resolve(lam.params[0].type) != I32:
+            at = lam.params[0].span if lam.params else lam.span
+            self.error(at, "the first parameter of a streamSeq lambda is the chunk's start index, an int",
+                    "write `fn R (int kk, [T, chunk] xs, A acc) => ...`")
+            return False
+        if k == 0:
+            self.error(lam.params[1].span if len(lam.params) > 1 else lam.span,
+                    "a streamSeq lambda needs chunk parameters after the index, like `[f32, chunk] xs`")
+            return False
+        size = lam.params[1].type.size
+        if isinstance(size, int) or size in self.scope.sizes and self.scope.sizes[size].kind != "chunk":
+            self.error(lam.params[1].type.span, f"the chunk size must be a fresh name, not `{size}`",
+                    "chunks may have any length: name it, e.g. `[f32, chunk] xs`")
+            return False
+        clash = next((q for q in lam.params if q.name == size), None)
+        if clash is not None:  # one name for two things: the body could not say which it means
+            self.error(clash.span, f"`{size}` is both the chunk size and a parameter of this lambda",
+                    "give the chunk size a name of its own, e.g. `[f32, chunk] xs`")
+            return False
+        self._no_duplicates([q.name for q in lam.params], [q.span for q in lam.params])
+        after = lam.params[1 + k] if len(lam.params) > 1 + k else None
+        if after is not None and isinstance(after.type, ast.TArray):  # an array cannot be an accumulator
+            self.error(after.type.span, f"`{after.name}` is a chunk, but its size `{after.type.size}` is not the chunk "
+                    f"size `{size}`", f"every chunk of one streamSeq has the same size, `{size}`")
+            return False
+        m = len(lam.params) - 1 - k
+        if nargs != k + m:
+            self.error(e.span, f"this streamSeq lambda takes {k} chunk{'s' if k > 1 else ''} and {m} "
+                    f"accumulator{'s' if m != 1 else ''}, so {k + m} arguments after it; got {nargs}")
+            return False
+        if m == 0:
+            self.error(lam.span, "a streamSeq lambda needs at least one accumulator after its chunks")
+            return False
+        return True
 
-def _count_chunk_params(params) -> tuple[int, str | None]:
-    k, name = 0, None
-    for p in params[1:]:
-        if not isinstance(p.type, ast.TArray) or (name is not None and p.type.size != name):
-            break
-        name = p.type.size
-        k += 1
-    return k, name
+    def _chunk_param(self, p: ast.Param, arg, chunk: Binder) -> Binder:
+        node, a = arg
+        if a.type is ERROR or not isinstance(a.type, Array):
+            # the declaration still counts, so mistakes in the body are found too
+            return Binder(p.name, self.resolve(p.type), "chunkparam", p.span)
+        expected = Array(a.type.elem, (chunk,) + a.type.shape[1:])
+        declared = self.resolve(p.type, expected)
+        if not agrees(declared, expected):
+            self.error(p.span, f"chunk parameter `{p.name}` is declared {declared}, but `{self.text(node)}` gives "
+                    f"chunks of type {expected}")
+            return Binder(p.name, ERROR, "chunkparam", p.span)
+        return Binder(p.name, declared, "chunkparam", p.span)
 
-
-def _shape_ok(c: ExpChecker, e: ast.StreamSeq, k: int, nargs: int) -> bool:
-    lam = e.lam
-    if not lam.params or c.resolve(lam.params[0].type) != I32:
-        at = lam.params[0].span if lam.params else lam.span
-        c.error(at, "the first parameter of a streamSeq lambda is the chunk's start index, an int",
-                "write `fn R (int kk, [T, chunk] xs, A acc) => ...`")
-        return False
-    if k == 0:
-        c.error(lam.params[1].span if len(lam.params) > 1 else lam.span,
-                "a streamSeq lambda needs chunk parameters after the index, like `[f32, chunk] xs`")
-        return False
-    size = lam.params[1].type.size
-    if isinstance(size, int) or size in c.scope.sizes and c.scope.sizes[size].kind != "chunk":
-        c.error(lam.params[1].type.span, f"the chunk size must be a fresh name, not `{size}`",
-                "chunks may have any length: name it, e.g. `[f32, chunk] xs`")
-        return False
-    clash = next((q for q in lam.params if q.name == size), None)
-    if clash is not None:  # one name for two things: the body could not say which it means
-        c.error(clash.span, f"`{size}` is both the chunk size and a parameter of this lambda",
-                "give the chunk size a name of its own, e.g. `[f32, chunk] xs`")
-        return False
-    c._no_duplicates([q.name for q in lam.params], [q.span for q in lam.params])
-    after = lam.params[1 + k] if len(lam.params) > 1 + k else None
-    if after is not None and isinstance(after.type, ast.TArray):  # an array cannot be an accumulator
-        c.error(after.type.span, f"`{after.name}` is a chunk, but its size `{after.type.size}` is not the chunk "
-                f"size `{size}`", f"every chunk of one streamSeq has the same size, `{size}`")
-        return False
-    m = len(lam.params) - 1 - k
-    if nargs != k + m:
-        c.error(e.span, f"this streamSeq lambda takes {k} chunk{'s' if k > 1 else ''} and {m} "
-                f"accumulator{'s' if m != 1 else ''}, so {k + m} arguments after it; got {nargs}")
-        return False
-    if m == 0:
-        c.error(lam.span, "a streamSeq lambda needs at least one accumulator after its chunks")
-        return False
-    return True
-
-
-def _chunk_param(c: ExpChecker, p: ast.Param, arg, chunk: Binder) -> Binder:
-    node, a = arg
-    if a.type is ERROR or not isinstance(a.type, Array):
-        # the declaration still counts, so mistakes in the body are found too
-        return Binder(p.name, c.resolve(p.type), "chunkparam", p.span)
-    expected = Array(a.type.elem, (chunk,) + a.type.shape[1:])
-    declared = c.resolve(p.type, expected)
-    if not agrees(declared, expected):
-        c.error(p.span, f"chunk parameter `{p.name}` is declared {declared}, but `{c.text(node)}` gives "
-                f"chunks of type {expected}")
-        return Binder(p.name, ERROR, "chunkparam", p.span)
-    return Binder(p.name, declared, "chunkparam", p.span)
-
-
-def _accumulator(c: ExpChecker, p: ast.Param, arg) -> Binder:
-    node, init = arg
-    declared = c.resolve(p.type)
-    if declared is ERROR or init.type is ERROR:
+    def _accumulator(self, p: ast.Param, arg) -> Binder:
+        node, init = arg
+        declared = self.resolve(p.type)
+        if declared is ERROR or init.type is ERROR:
+            return Binder(p.name, declared, "acc", p.span)
+        if not is_scalar(declared) or isinstance(declared, Tuple):
+            self.error(p.span, f"accumulators must be scalars; `{p.name}` is {declared}",
+                    f"one accumulator a value: `{', '.join(f'{t} {p.name}{i}' for i, t in enumerate(declared.items))}`, "
+                    "the body returning them as a tuple" if isinstance(declared, Tuple) and
+                    all(isinstance(t, Scalar) for t in declared.items) else "")
+            return Binder(p.name, ERROR, "acc", p.span)
+        literal = node.operand if isinstance(node, ast.UnOp) and node.op == "-" else node  # (-1000 is a negation)
+        if declared != init.type and isinstance(literal, ast.IntLit) and not literal.suffix and declared.is_float:
+            self.error(node.span, f"accumulator `{p.name}` is declared {declared} but starts as `{self.text(node)}`, which "
+                    "is int", f"write `{self.text(node)}{declared}` (a number without a point or a suffix is an int)")
+            return Binder(p.name, ERROR, "acc", p.span)
+        if declared != init.type:
+            hint = (f"declare it `{init.type} {p.name}`, or start it with a value of type {declared}"
+                    if isinstance(init.type, Scalar) else "")
+            self.error(p.span, f"accumulator `{p.name}` is declared {declared} but starts as `{self.text(node)}`, "
+                    f"which is {init.type}", hint)
+            return Binder(p.name, ERROR, "acc", p.span)
         return Binder(p.name, declared, "acc", p.span)
-    if not is_scalar(declared) or isinstance(declared, Tuple):
-        c.error(p.span, f"accumulators must be scalars; `{p.name}` is {declared}",
-                f"one accumulator a value: `{', '.join(f'{t} {p.name}{i}' for i, t in enumerate(declared.items))}`, "
-                "the body returning them as a tuple" if isinstance(declared, Tuple) and
-                all(isinstance(t, Scalar) for t in declared.items) else "")
-        return Binder(p.name, ERROR, "acc", p.span)
-    literal = node.operand if isinstance(node, ast.UnOp) and node.op == "-" else node  # (-1000 is a negation)
-    if declared != init.type and isinstance(literal, ast.IntLit) and not literal.suffix and declared.is_float:
-        c.error(node.span, f"accumulator `{p.name}` is declared {declared} but starts as `{c.text(node)}`, which "
-                "is int", f"write `{c.text(node)}{declared}` (a number without a point or a suffix is an int)")
-        return Binder(p.name, ERROR, "acc", p.span)
-    if declared != init.type:
-        hint = (f"declare it `{init.type} {p.name}`, or start it with a value of type {declared}"
-                if isinstance(init.type, Scalar) else "")
-        c.error(p.span, f"accumulator `{p.name}` is declared {declared} but starts as `{c.text(node)}`, "
-                f"which is {init.type}", hint)
-        return Binder(p.name, ERROR, "acc", p.span)
-    return Binder(p.name, declared, "acc", p.span)

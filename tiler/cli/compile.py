@@ -65,7 +65,7 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, symbol, werro
     warned(warnings_of(values["analyse"], applied), Source(text, name), werror)
     describe = dict(launch(values["verify"]), arch=arch)
     if emit:
-        shown = _emitted(emit, values, describe, Source(text, name))
+        shown = _emitted(emit, values, describe, Source(text, name, symbol or ""))
         if output == "-":
             click.echo(shown, nl=False)
         else:
@@ -107,7 +107,7 @@ def _emitted(emit: str, values: dict, describe: dict, source: Source) -> str:
         return json.dumps(explain_data(value, source, versions=values["versions"]), indent=2) + "\n"
     if stage.name == "versions":
         from ..report.versions import versions_text
-        return versions_text(value)
+        return versions_text(value, source.stem)
     if stage.name == "render":
         return value
     return dump(value)

@@ -88,16 +88,15 @@ def _explain(program, as_json, show_variance, show_transformed, show_rewrites, c
         with_ptxas(data, values["verify"], module_reports(values["render"], arch), arch)
     data["tuning"] = describe(applied)
     if show_transformed:
+        from ..pipeline import shown_synchronous
         from ..report.transformed import show_transformed as transformed
-        from ..versions.lowering import lower_shown
 
-        shown = lower_shown(values["versions"], synchronous_copies=True)
+        shown = shown_synchronous(values)
         click.echo(transformed(values["parse"], analysis, shown, values["versions"].fission), nl=False)
     elif show_rewrites:
         from ..report.rewrites import show_rewrites as rewrites
-        from ..versions.lowering import lower_shown
 
-        click.echo(rewrites(lower_shown(values["versions"])), nl=False)
+        click.echo(rewrites(values["verify"], analysis.block.register is not None), nl=False)
     elif as_json:
         click.echo(json.dumps(data, indent=2))
     else:

@@ -46,7 +46,7 @@ def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: boo
     if gpu and perf is not None:
         from .perf import variants
 
-        timed = variants(Gpu.get())  # plain options: the workers compile with them, never touching the GPU
+        timed = variants(Gpu.get())  # options, the GPU described: the workers compile with them, never touching it
     for found, comp in _checked(seeds or range(seed, seed + n), mutations, gpu, workers, timed):
         failures += _said(found, say)
         if comp:

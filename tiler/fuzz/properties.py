@@ -129,14 +129,15 @@ def check_program(tree, seed: int):
 def _transformed(seed: int, text: str, values: dict) -> list[Failure]:
     """`explain --show-transformed` draws every plan, register-tiled or not,
     and `--show-rewrites` shows its rewrites, without failing."""
+    from ..pipeline import shown_synchronous
     from ..report.rewrites import show_rewrites
     from ..report.transformed import show_transformed
-    from ..versions.lowering import lower_shown
 
-    vs = values["versions"]
     for flag, show in (("--show-transformed", lambda: show_transformed(values["parse"], values["analyse"],
-                                                                      lower_shown(vs, True), vs.fission)),
-                       ("--show-rewrites", lambda: show_rewrites(lower_shown(vs)))):
+                                                                      shown_synchronous(values),
+                                                                      values["versions"].fission)),
+                       ("--show-rewrites", lambda: show_rewrites(values["verify"],
+                                                                    values["analyse"].block.register is not None))):
         try:
             show()
         except Exception as exc:  # noqa: BLE001 - any failure of the drawing is the finding

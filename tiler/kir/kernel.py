@@ -78,7 +78,7 @@ class Kernel:
     wide: bool = False  # flat offsets into arrays of two or more dimensions are 64-bit
     fixed: tuple = ()  # (size name, value): shared tiles sized for this value; the launch runs it only there
     bounds: tuple = ()  # (size name, value): shared tiles hold rows this long at most; the launch runs it only there
-    interior: bool = False  # blocks inside every dim run a copy of the body without clamps (lower/values.py: unclamped)
+    interior: bool = False  # blocks inside every dim run a copy of the body without clamps (transform/unclamp.py)
     occupancy: int | None = None  # the blocks an SM the plan asks for (BlockPlan.min_blocks); None: ptxas's choice
     lanes: int = 0  # threads a row that share its reductions (lower/split.py); 0: a thread a point
     # kernels the launch runs before this one, in order, with their own grids; they share `scratch` with it

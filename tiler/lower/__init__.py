@@ -18,8 +18,11 @@ from ..analyse.schedule import Math
 from ..check import typed as T
 from ..kir.build import add, const, mul
 from ..transform.join_rows import join_rows
+from ..transform.reassociate import NAME as REASSOCIATE
 from ..transform.reassociate import loop_levels
 from ..transform.register_tile import Micro, point, register_tile
+from ..transform.unclamp import NAME as UNCLAMP
+from ..transform.unclamp import unclamped
 from .body import value_parts
 from .params import (
     bind_prelude,
@@ -33,7 +36,7 @@ from .params import (
 )
 from .split import lower_several, lower_split
 from .streams import Streams
-from .values import all_of, minimum, unclamped
+from .values import all_of, minimum
 
 __all__ = ["lower_schedule", "lower_split", "lower_several", "kernel_name"]
 
@@ -85,9 +88,11 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
         low.emit(kir.If(in_range, output_stores(outputs, flat_index(gtids, sizes, factor), values, k.span)))
 
     body, _ = low.block(nest)
+    rewrites += (REASSOCIATE,) if low.reassociated else ()
     inside = _inside(block, sizes, folded) if block.interior else None
     if inside is not None:  # the same body without tiler's clamps and guards, for blocks that cannot need them
         body = (kir.If(inside, unclamped(body, in_range), body),)
+        rewrites += (UNCLAMP,)
     if not tiled:  # no barriers: threads outside the nest may simply leave
         body = (kir.If(in_range, body),)
     body = tuple(low.out) + body

@@ -53,6 +53,7 @@ class Body:
         # --fast-math, given as the loop level of every name (reassociate.loop_levels): the hardware
         # approximations of math functions and f32 division, and float sums and products reordered
         self.levels = levels
+        self.reassociated = False  # whether a chain changed its order (the kernel then records the rewrite)
         self.env: dict[Binder, object] = {}
         self.unrolls: dict[Binder, int] = {}  # a tiled stream's chunk size -> how often loops over it unroll
         self.tiled_chunks: set[Binder] = set()  # the chunk sizes of tiled streams (loops over them may be jammed)
@@ -125,7 +126,7 @@ class Body:
         if e.op in ("&&", "||"):
             return self._logic(e)
         if self.levels is not None and is_float_arithmetic(e):
-            return self._arithmetic(reassociate(e, self.levels))
+            return self._arithmetic(self._reassociate(e))
         a, b = self.exp(e.lhs), self.exp(e.rhs)
         ctype = ctype_of(e.lhs.type)
         if e.op in ("%", "/") and ctype in ("float", "double"):
@@ -155,8 +156,13 @@ class Body:
 
     def _unop(self, e: T.UnOp):
         if self.levels is not None and is_float_arithmetic(e):
-            return self._arithmetic(reassociate(e, self.levels))
+            return self._arithmetic(self._reassociate(e))
         return kir.Un(e.op, self.exp(e.operand), self._wraps(e.op, ctype_of(e.type)) if e.op == "-" else None)
+
+    def _reassociate(self, e):
+        reordered = reassociate(e, self.levels)
+        self.reassociated |= reordered != e  # (typed nodes compare by structure, spans aside)
+        return reordered
 
     def _arithmetic(self, e):
         """A reordered chain of float sums and products, as it stands (its
@@ -184,7 +190,7 @@ class Body:
             fn, factor = scaled
             x = e.args[0]
             product = T.BinOp("*", x, T.Lit(factor, x.type, e.span), x.type, e.span)
-            return kir.Call(fn, (self._arithmetic(reassociate(product, self.levels)),))
+            return kir.Call(fn, (self._arithmetic(self._reassociate(product)),))
         args = tuple(self.exp(a) for a in e.args)
         return kir.Call(math_function(ctype, e.name, self.fast_math), args)
 

@@ -12,7 +12,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from .. import kir, target
-from ..kir.build import add, const, mul, rewrite, substitute
+from ..kir.build import add, const, mul, substitute
 
 
 @dataclass(frozen=True)
@@ -104,28 +104,5 @@ def minimum(a, b):
     """A clamp tiler adds (a thread or a copied row past the end stands in for
     the last): one the CUDA front end cannot rewrite (tiler.cuh says why)."""
     return kir.Call(kir.CLAMP, (a, b))
-
-
-def unclamped(stmts: tuple, guard) -> tuple:
-    """`stmts` as a block inside every dim runs them: each clamp tiler adds
-    (a thread's index, a copied row: never past the block's own tile) is the
-    value it clamps, and the store guard `guard` holds."""
-    out = []
-    for s in stmts:
-        if isinstance(s, kir.If) and s.cond == guard and not s.else_:
-            out += unclamped(s.then, guard)
-            continue
-        if isinstance(s, kir.For):
-            s = dataclasses.replace(s, body=unclamped(s.body, guard))
-        elif isinstance(s, kir.If):
-            s = dataclasses.replace(s, then=unclamped(s.then, guard), else_=unclamped(s.else_, guard))
-        out.append(rewrite(s, _clamped_value))
-    return tuple(out)
-
-
-def _clamped_value(e):
-    if isinstance(e, kir.Call) and e.fn == kir.CLAMP:
-        return rewrite(e.args[0], _clamped_value)
-    return None
 
 

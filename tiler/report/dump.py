@@ -19,7 +19,8 @@ def _dump(node, ind: str, out: list, label: str) -> None:
     if isinstance(node, Binder):
         out.append(f"{head}{node.name}@{node.span.short} : {node.type}")
     elif dataclasses.is_dataclass(node) and not isinstance(node, type):
-        fields = [(f.name, getattr(node, f.name)) for f in dataclasses.fields(node) if f.name not in SKIP]
+        # (a field kept out of repr is a link back to another stage's value: the plan, the source node, the trace)
+        fields = [(f.name, getattr(node, f.name)) for f in dataclasses.fields(node) if f.name not in SKIP and f.repr]
         simple = [(n, v) for n, v in fields if _simple(v)]
         nested = [(n, v) for n, v in fields if not _simple(v)]
         kind = f" : {node.type}" if hasattr(node, "type") and not isinstance(node.type, str) else ""

@@ -17,6 +17,7 @@ from ..analyse.schedule import Math, describe_copy, describe_pipeline, describe_
 from ..check.expressions import text as source_text
 from ..check.types import Binder, size_text
 from ..source import Source
+from ..versions.records import Kind
 from .warnings import warnings_of
 
 
@@ -222,7 +223,7 @@ def _versions(a: Analysis, module) -> list[dict]:
         last = n == len(module.versions) - 1 and len(module.versions) > 1
         stages = len(k.stages) if not fissioned else 0
         split = rec.fold.build.split if fissioned else rec.build.split
-        kind = "split" if k.lanes else "tiled" if k.tiled else "untiled"
+        kind = KIND_NAMES[(rec.fold if fissioned else rec).kind]
         out.append({"kernel": kind, "lanes": k.lanes or None, "fissioned": fissioned,
                     "fission_when": [{"size": g.size, "at_least": g.least} for g in rec.gates],
                     "lanes_when": _lanes_when(split, rec.choice) if k.lanes else None,
@@ -244,6 +245,9 @@ def _versions(a: Analysis, module) -> list[dict]:
                     "timed_against": "untiled" if version.rival else None,
                     "rewrites": list((k.stages[0] if fissioned else k).rewrites)})
     return out
+
+
+KIND_NAMES = {Kind.TILED: "tiled", Kind.ONE_POINT: "tiled", Kind.UNTILED: "untiled", Kind.SPLIT: "split"}
 
 
 def _plain(tiled: bool, why: str, condition) -> dict:

@@ -1,7 +1,8 @@
-"""`tiler explain --show-rewrites`: the register-tiled kernel's body as lower
-writes it, for one point a thread, then after each rewrite that makes it
+"""`tiler explain --show-rewrites`: a register-tiled kernel's body as lower
+wrote it, for one point a thread, then after each rewrite that makes it
 compute the thread's micro-tile of points (tiler/transform/register_tile.py),
-as CUDA statements. What it prints is what the rewrites produced, not a
+as CUDA statements, read from the trace the module's kernel keeps
+(`kir.Kernel.trace`). What it prints is what the rewrites produced, not a
 drawing of them: the last body is the kernel's in the .cu, but for what
 prune drops after (--show-transformed prints the same steps with the
 copies synchronous and one line each, after the block-tiled program).
@@ -23,16 +24,25 @@ WHAT = {
 }
 
 
-def show_rewrites(shown: list) -> str:
-    """Each register-tiled kernel of the plan (and of a fissioned fold's
-    pairs), as its first version: 32-bit offsets, vector copies, the launch's
-    transposed inputs where it reads them (`shown`: (versions.shown.Shown,
-    its kernel) each, lowered with its trace)."""
-    texts = [_steps(s.label, s.schedule, k) for s, k in shown if s.schedule.block.register is not None]
-    return "\n".join(texts) or "no register tile in this plan: one point a thread, and no rewrites (explain says why)\n"
+def show_rewrites(module: kir.Module, planned: bool = False) -> str:
+    """Each register-tiled kernel the module launches, from its trace: the
+    program's own (its first version that has one) and a fissioned fold's
+    pairs' kernel (the stage of its first fissioned version). `planned`: the
+    plan's schedule has a register tile (which no version may launch)."""
+    own = next((v for v in module.versions if v.kernel.trace), None)
+    staged = next((v for v in module.versions if v.fissioned and v.kernel.stages[0].trace), None)
+    shown = [_steps("", own.kernel, own.plan.build.schedule)] if own is not None else []
+    if staged is not None:
+        shown.append(_steps("the fissioned pairs' kernel: ", staged.kernel.stages[0], staged.plan.pair.build.schedule))
+    if shown:
+        return "\n".join(shown)
+    if planned:
+        return ("the plan's register-tiled kernel is none of the module's versions (explain lists them: its rows are "
+                "split among threads, say), so no rewrites ran on a kernel it launches\n")
+    return "no register tile in this plan: one point a thread, and no rewrites (explain says why)\n"
 
 
-def _steps(label: str, schedule, kernel: kir.Kernel) -> str:
+def _steps(label: str, kernel: kir.Kernel, schedule) -> str:
     out = [f"// {label}{kernel.name}: register tiled, {' x '.join(map(str, schedule.block.register.sizes))} points a "
            f"thread (the module's other versions vary it: scalar copies, 64-bit offsets)\n"]
     for step, body in kernel.trace:

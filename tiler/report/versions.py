@@ -4,6 +4,7 @@ copies is still one record, which lowering may split in two)."""
 from __future__ import annotations
 
 from ..analyse.schedule import describe_share, test_text
+from ..source import program_stem
 from ..versions.records import (
     Aligned,
     All,
@@ -16,6 +17,7 @@ from ..versions.records import (
     Fits,
     Gate,
     Kind,
+    OnStage,
     RowTest,
     Transposing,
     Version,
@@ -23,7 +25,14 @@ from ..versions.records import (
 )
 
 
-def versions_text(vs: Versions) -> str:
+def versions_text(vs: Versions, stem: str = "") -> str:
+    """`stem`: the name --name gives the generated symbols (default the program file's)."""
+    text = _text(vs)
+    old = f"tiler_{program_stem(vs.file)}_"
+    return text.replace(old, f"tiler_{stem}_") if stem else text
+
+
+def _text(vs: Versions) -> str:
     out = [f"versions of {vs.file}, in the order the launch tests them (the first whose condition holds runs)"]
     out += [f"  {note}" for note in vs.notes]
     for n, v in enumerate(vs.versions, 1):
@@ -39,11 +48,12 @@ def versions_text(vs: Versions) -> str:
     return "\n".join(out) + "\n"
 
 
-def _head(v: Version) -> str:
+def _head(v: Version, last: bool = False) -> str:
+    """`last`: the record's last kernel (a vector record's scalar one, where it splits in two)."""
     b = v.build
     if v.kind is Kind.FISSIONED:
-        return (f"fissioned: the pairs' kernel ({_head(v.pair)}) as a stage writing {v.scratch}, then the fold's "
-                f"({_head(v.fold)})")
+        return (f"fissioned: the pairs' kernel ({_head(v.pair, last=True)}) as a stage writing {v.scratch}, then the "
+                f"fold's ({_head(v.fold, last=True)})")
     parts = [f"{v.kind.value}: {b.name}"]
     if b.split is not None:
         parts.append(f"{b.lanes} threads a row" + (", several blocks a row" if b.several else ""))
@@ -51,7 +61,9 @@ def _head(v: Version) -> str:
         block = b.schedule.block
         parts.append(f"block {' x '.join(str(block.extents[d]) for d in block.spans)}" +
                      (f", {block.register.points} points a thread" if block.register is not None else ""))
-        parts.append(f"copies: {v.copies.value if v.copies is not Copies.PLANNED else _copies(b)}")
+        split = v.copies in (Copies.VECTOR_OR_SCALAR, Copies.VECTOR_OR_SCALAR_WIDE)
+        parts.append("copies: scalar where its copies split in two, else as planned" if last and split else
+                     f"copies: {v.copies.value if v.copies is not Copies.PLANNED else _copies(b)}")
     parts.append("64-bit offsets" if b.wide else "32-bit offsets")
     if b.transposed:
         parts.append(f"reads {', '.join(sorted(b.transposed))} transposed by the launch")
@@ -59,7 +71,7 @@ def _head(v: Version) -> str:
 
 
 def _copies(b) -> str:
-    return "128-bit where planned" if b.vectors else "scalar"
+    return "as planned" if b.vectors else "scalar"
 
 
 def _why(v: Version) -> str:
@@ -101,4 +113,6 @@ def _test_text(c) -> str:
         return test_text(c.test)
     if isinstance(c, RowTest):
         return c.test.text(c.length)
+    if isinstance(c, OnStage):
+        return f"for the pairs' kernel: {condition_text(c.condition, True)}"
     return repr(c)

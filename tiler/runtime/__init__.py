@@ -72,13 +72,15 @@ class Gpu:
         self.max_shared = self.device.get_attribute(drv.device_attribute.MAX_SHARED_MEMORY_PER_BLOCK)
         self.max_shared_optin = self.device.get_attribute(drv.device_attribute.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
         self.sm_count = self.device.get_attribute(drv.device_attribute.MULTIPROCESSOR_COUNT)
+        self.block_registers = self.device.get_attribute(drv.device_attribute.MAX_REGISTERS_PER_BLOCK)
         self._modules: dict[str, object] = {}
         self.races: dict[tuple, Race] = {}  # (CUDA, version the conditions pick, sizes): how its first launch went
 
     @property
     def described(self) -> target.Device:
-        """This GPU as a plan sees it (its SM count, the shared memory a block may opt in to)."""
-        return target.Device(self.name, self.arch, self.sm_count, self.max_shared_optin)
+        """This GPU as a plan sees it (its SM count, the shared memory and the
+        registers a block may use)."""
+        return target.Device(self.name, self.arch, self.sm_count, self.max_shared_optin, self.block_registers)
 
     def environment(self) -> dict:
         """What makes a timing reproducible: the device and the software under it."""

@@ -6,7 +6,11 @@ where what it produced is kept.
   the schedule joins becomes one stream over its rows laid end to end. Run
   by lower for each schedule it lowers; the kernel records it.
 - reassociate (`reassociate.py`), a float chain, under `--fast-math` only:
-  sums and products reordered into multiply-adds as lower writes them.
+  sums and products reordered into multiply-adds as lower writes them; the
+  kernel records it where a chain's order changed.
+- unclamp (`unclamp.py`), a lowered body: for the blocks a schedule finds
+  inside every dim, the body without tiler's clamps and store guard; lower
+  runs it on the kernel's body before register tiling, and records it.
 - strip-mine, interchange, sequentialise (`register_tile.py`), a kernel's
   body, the design note's register tiling: run by lower on the body it
   writes for one point a thread; the kernel keeps the body after each
@@ -30,11 +34,16 @@ from .join_rows import join_rows
 from .prune import prune
 from .reassociate import reassociate
 from .register_tile import REGISTER_TILING
+from .unclamp import unclamped
 from .widen import widened_module
 
 
 class Subject(Enum):
-    """What a pass rewrites."""
+    """What a pass rewrites, which fixes how it is called (its `run`):
+    PROGRAM: (T.Kernel, Schedule) -> (T.Kernel, Schedule, names of the
+    rewrites made); CHAIN: (T.Exp, loop levels) -> T.Exp; BODY: kir
+    statements (and what the rewrite needs) -> kir statements; MODULE:
+    kir.Module -> kir.Module."""
 
     PROGRAM = "a kernel program under a schedule"
     CHAIN = "a chain of float sums or products, as it is lowered"
@@ -52,7 +61,8 @@ class Pass:
 
 PASSES: tuple[Pass, ...] = (
     Pass("join rows", Subject.PROGRAM, join_rows, "lower, for each schedule it lowers (kir.Kernel.rewrites)"),
-    Pass("reassociate", Subject.CHAIN, reassociate, "lower, under --fast-math"),
+    Pass("reassociate", Subject.CHAIN, reassociate, "lower, under --fast-math (kir.Kernel.rewrites)"),
+    Pass("unclamp", Subject.BODY, unclamped, "lower, where the schedule has interior blocks (kir.Kernel.rewrites)"),
     *(Pass(r.name, Subject.BODY, r.run, "lower, on a register-tiled kernel's body (kir.Kernel.trace)")
       for r in REGISTER_TILING),
     Pass("widen", Subject.MODULE, widened_module, "the pipeline: stage `widen`"),

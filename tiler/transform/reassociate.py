@@ -26,6 +26,7 @@ from ..check import typed as T
 from ..check.types import Binder, Scalar
 from ..tree import children
 
+NAME = "reassociate"
 SUM = ("+", "-")
 
 

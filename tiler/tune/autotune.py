@@ -70,15 +70,19 @@ def _tries(a: Analysis, family: Family) -> list:
     if not a.tiled:
         return []
     members = family_members(family)
-    return [v if len(members) == 1 else {name: v} for name in members for v in OPTIONS[name].tries]
+    return [v if members == (family.value,) else {name: v} for name in members for v in OPTIONS[name].tries]
+
+
+def _each(name: str) -> list[dict]:
+    """The option at each value it declares for the tuner (its `tries`)."""
+    return [{name: v} for v in OPTIONS[name].tries]
 
 
 def _split(a: Analysis, family: Family) -> list:
     """The threads a row, or one thread a point."""
     if a.plan.split is None or not a.plan.split.active:
         return []
-    several = [{"several_blocks": True}] if a.plan.split.several else []
-    return [{"lanes": n} for n in OPTIONS["lanes"].tries] + several + [{"no_split": True}]
+    return _each("lanes") + (_each("several_blocks") if a.plan.split.several else []) + _each("no_split")
 
 
 def _tile(a: Analysis, family: Family) -> list:
@@ -115,8 +119,8 @@ def _buffering(a: Analysis, family: Family) -> list:
     staged = [p for s in a.streams for p in s.inputs if p.staged]
     if not any(p.staging.vector > 1 or p.staging.buffers > 1 for p in staged):
         return []
-    asynchronous = any(p.staging.asynchronous for p in staged)
-    return [{"single_buffer": True}, {"double_buffer": True}] + ([{"no_async": True}] if asynchronous else [])
+    asynchronous = any(p.staging.asynchronous for p in staged)  # (else no cp.async to turn off)
+    return [v for name in family_members(family) if name != "no_async" or asynchronous for v in _each(name)]
 
 
 def _transpose(a: Analysis, family: Family) -> list:

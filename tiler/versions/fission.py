@@ -12,7 +12,7 @@ where the rows fill at least one of the pairs' block tiles along them (the
 plan's threads times its register tile there: 128 for 16 threads of 8 pairs;
 fewer would leave most of each tile idle), and are at least `ROWS` (the fewest
 measured), and a pair's loop is at least `WORK` long. Measured on k-means
-(H100): at a loop of 64 the fold as written won at 128, 256 and 1,024 rows
+(experiments/fission.py in tiler's repository, H100): at a loop of 64 the fold as written won at 128, 256 and 1,024 rows
 (1.1x to 1.5x); from 128 the fissioned versions won, 1.5x to 130x. They are
 raced against the untiled kernel like every tiled version.
 
@@ -30,10 +30,11 @@ from dataclasses import dataclass
 
 from ..analyse import Analysis, analyse
 from ..check import typed as T
+from ..errors import CompilerBug
 from ..kernel import kernel_of
 from ..kernel.fission import Fission, array_names, candidate, fission, trip_count
 from ..source import program_stem
-from .records import Gate, Kind, Version, all_of
+from .records import Gate, Kind, OnStage, Version, all_of
 
 ROWS = 128  # the fewest rows the fissioned versions were measured to win at (k-means, 128 centres)
 WORK = 128  # a pair's loop length from which they run (measured: at 64 the fold as written won)
@@ -110,12 +111,17 @@ def fissioned_versions(plan: FissionPlan, pairs: list[Version], folds: list[Vers
     versions (`own`)."""
     gate = all_of(Gate(g) for g in plan.gates)
     rival = next((v.rival for v in own if v.rival is not None and not v.build.wide), None)
+    pairs = _pairs_versions(pairs)
+    if not pairs:
+        raise CompilerBug("the pairs' kernel has no tiled version that reads in place")
     out = []
     for fold in _fold_versions(folds):
-        for n, pair in enumerate(_pairs_versions(pairs)):
-            out.append(Version(Kind.FISSIONED, fold.build, gate, rival=rival, grid_share=pair.grid_share,
-                               thresholds=fold.thresholds, choice=fold.choice, fold=fold, pair=pair, pair_index=n,
-                               gates=plan.gates, scratch=plan.fission.scratch))
+        for n, pair in enumerate(pairs):
+            # the pair's and the fold's last halves (a vector record's scalar one) run at any alignment
+            on_stage = OnStage(pair.launch_condition) if pair.launch_condition is not None else None
+            when = all_of(c for c in (gate, on_stage, fold.launch_condition) if c is not None)
+            out.append(Version(Kind.FISSIONED, fold.build, when, rival=rival, choice=fold.choice, fold=fold,
+                               pair=pair, pair_index=n, scratch=plan.fission.scratch))
     return out
 
 

@@ -36,11 +36,11 @@ from .records import (
     Fits,
     Gate,
     Kind,
+    OnStage,
     RowTest,
     Transposing,
     Version,
     Versions,
-    without_aligned,
 )
 from .shown import shown_builds
 
@@ -72,12 +72,15 @@ class _Lowering:
             return [self._fissioned(v)]
         if v.copies in (Copies.VECTOR_OR_SCALAR, Copies.VECTOR_OR_SCALAR_WIDE):
             return self._pair(v)
-        k = self.kernel(v.build)
-        return [self._version(v, k, condition(v.condition, k), v.why)]
+        return [self._version(v, self.kernel(v.build), v.why, v.copies)]
 
-    def _version(self, v: Version, k: kir.Kernel, when, why: str, copies: Copies | None = None) -> kir.Version:
-        return kir.Version(k, when, why, v.grid_share, v.rival.name if v.rival is not None else "",
-                           plan=dataclasses.replace(v, copies=copies or v.copies))
+    def _version(self, v: Version, k: kir.Kernel, why: str, copies: Copies) -> kir.Version:
+        """The version of kernel `k` under the record's condition (a scalar
+        kernel's without the alignment test), keeping the record, its copies
+        resolved."""
+        record = dataclasses.replace(v, copies=copies)
+        return kir.Version(k, condition(record.launch_condition, k), why, record.grid_share,
+                           v.rival.name if v.rival is not None else "", plan=record)
 
     def _pair(self, v: Version) -> list[kir.Version]:
         """The vector kernel for sizes that keep its rows aligned, then the
@@ -85,36 +88,27 @@ class _Lowering:
         proven aligned, one of them alone (which, by the offsets: a 32-bit
         version keeps the vector kernel where nothing needs testing)."""
         vector = self.kernel(v.build)
-        plain = without_aligned(v.condition)
         scalar_build = dataclasses.replace(v.build, vectors=False)
-        wide = v.copies is Copies.VECTOR_OR_SCALAR_WIDE
-        if wide:
+        if v.copies is Copies.VECTOR_OR_SCALAR_WIDE:
             if not vector.divisible or not _verified(vector):  # no vector copies, or unaligned: scalar alone
-                k = self.kernel(scalar_build)
-                return [self._version(v, k, condition(plain, k), v.why, Copies.SCALAR)]
+                return [self._version(v, self.kernel(scalar_build), v.why, Copies.SCALAR)]
             scalar = self.kernel(dataclasses.replace(scalar_build, suffix=SCALAR + scalar_build.suffix))
-            return [self._version(v, vector, condition(v.condition, vector), joined(v.why, ALIGNED), Copies.VECTOR),
-                    self._version(v, scalar, condition(plain, scalar),
-                                  joined(v.why, "scalar copies for the other sizes"), Copies.SCALAR_HALF)]
-        out, why = [], v.why
-        main = vector
-        if vector.divisible:
-            scalar = self.kernel(dataclasses.replace(scalar_build, suffix=SCALAR + scalar_build.suffix))
-            if _verified(vector):  # else the scalar kernel alone
-                out.append(self._version(v, vector, condition(v.condition, vector), joined(ALIGNED, v.note),
-                                         Copies.VECTOR))
-                single = ", in one buffer where two would spill registers" \
-                    if scalar.shared_bytes < vector.shared_bytes else ""
-                why = f"scalar copies for the other sizes{single}" + (f"; {why}" if v.fallback else "")
-            main = scalar
-        copies = Copies.SCALAR_HALF if main is not vector else Copies.PLANNED
-        out.append(self._version(v, main, condition(plain, main), joined(why, v.note) or "the only version", copies))
-        return out
+            return [self._version(v, vector, joined(v.why, ALIGNED), Copies.VECTOR),
+                    self._version(v, scalar, joined(v.why, "scalar copies for the other sizes"), Copies.SCALAR_HALF)]
+        if not vector.divisible:  # no size to test: the vector kernel alone
+            return [self._version(v, vector, joined(v.why, v.note) or "the only version", Copies.PLANNED)]
+        scalar = self.kernel(dataclasses.replace(scalar_build, suffix=SCALAR + scalar_build.suffix))
+        if not _verified(vector):  # the verifier cannot prove them aligned: the scalar kernel alone
+            return [self._version(v, scalar, joined(v.why, v.note) or "the only version", Copies.SCALAR)]
+        single = ", in one buffer where two would spill registers" if scalar.shared_bytes < vector.shared_bytes else ""
+        why = f"scalar copies for the other sizes{single}" + (f"; {v.why}" if v.fallback else "")
+        return [self._version(v, vector, joined(ALIGNED, v.note), Copies.VECTOR),
+                self._version(v, scalar, joined(why, v.note), Copies.SCALAR_HALF)]
 
     def _fissioned(self, v: Version) -> kir.Version:
         """The fold's kernel launching the pairs' as its stage, which writes
         every pair's value into scratch memory the fold reads."""
-        fold, pair = self.versions(v.fold)[-1], self.versions(v.pair)[-1]  # a vector pair's scalar half
+        fold, pair = self.versions(v.fold)[-1], self.versions(v.pair)[-1]  # a vector record's scalar half
         scratch_name = v.scratch
         pairs_kernel = _pairs_kernel(pair.kernel, scratch_name)
         written = _output(pairs_kernel)
@@ -127,11 +121,11 @@ class _Lowering:
         # the first pairs' kernel keeps the fold's name; each other adds its own (unique in the pairs' module)
         prefix = f"tiler_{program_stem(v.pair.build.file)}_"
         suffix = "_" + pairs_kernel.name.removeprefix(prefix) if v.pair_index else ""
-        conds = [c for c in (condition(v.condition, k), pair.condition, fold.condition) if c is not None]
         kernel = dataclasses.replace(k, name=k.name + suffix, params=params, stages=(pairs_kernel,),
                                      scratch=(scratch,))
         why = joined("the pairs' values first" + (f" ({pair.why})" if v.pair_index and pair.why else ""), fold.why)
-        return kir.Version(kernel, all_of(conds) if conds else None, why, grid_share=pair.grid_share,
+        # the gates, the pairs' kernel's condition (its grid's tests on its own grid), then the fold's
+        return kir.Version(kernel, condition(v.condition, k, pairs_kernel), why, grid_share=v.grid_share,
                            rival=v.rival.name if v.rival is not None else "", fissioned=True, plan=v)
 
 
@@ -176,14 +170,19 @@ def _verified(vector: kir.Kernel) -> bool:
 # ---- conditions: each test as a C expression over size names (and the GPU's SM count) -----------------
 
 
-def condition(c, k: kir.Kernel):
-    """The test `c` as the launch evaluates it for kernel `k`; None: always."""
+def condition(c, k: kir.Kernel, stage: kir.Kernel | None = None):
+    """The test `c` as the launch evaluates it for kernel `k` (`stage`: its
+    stage's kernel, for tests OnStage); None: always."""
     if c is None:
         return None
     if isinstance(c, All):
-        return all_of(condition(p, k) for p in c.parts)
+        return all_of(condition(p, k, stage) for p in c.parts)
     if isinstance(c, AnyOf):
-        return any_of(condition(p, k) for p in c.parts)
+        return any_of(condition(p, k, stage) for p in c.parts)
+    if isinstance(c, OnStage):
+        if stage is None:
+            raise CompilerBug(f"a test of a stage in a version without one: {c!r}")
+        return condition(c.condition, stage)
     if isinstance(c, AtLeast):
         return kir.Bin(">=", kir.Ref(c.threshold.size), const(c.threshold.value))
     if isinstance(c, Equals):

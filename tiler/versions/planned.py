@@ -77,8 +77,7 @@ def _schedule_versions(a: Analysis, file: str) -> list[Version]:
     tests = launch_tests(moves)
     if tests:  # transposed only at some sizes: the same versions reading in place follow for the others
         when = all_of(Transposing(t) for t in tests)
-        versions = [dataclasses.replace(v, condition=when if v.condition is None else All((when, v.condition)),
-                                        transposing=tests)
+        versions = [dataclasses.replace(v, condition=when if v.condition is None else All((when, v.condition)))
                     for v in versions if v.build.transposed]  # (the untiled fallback, in place, comes after)
         otherwise = f"unless {' and '.join(map(test_text, tests))}: {', '.join(sorted(arrays))} read in place"
         versions += _versions(a, file, frozenset(), otherwise)
@@ -108,8 +107,10 @@ def _wide_versions(a: Analysis, file: str, why: str) -> list[Version]:
     aligned), then with scalar copies."""
     plan = a.plan
     build = Build(a, file, plan.schedule.tiled, plan.schedule, wide=True)
-    return [Version(Kind.TILED if build.tiled else Kind.UNTILED, build, both(launch_condition(plan, build), Aligned()),
-                    why, Copies.VECTOR_OR_SCALAR_WIDE, thresholds=plan.thresholds)]
+    kind = Kind.TILED if build.tiled else Kind.UNTILED
+    if not plans_vectors(plan.schedule):  # every copy scalar: one kernel, no alignment to test
+        return [Version(kind, build, launch_condition(plan, build), why)]
+    return [Version(kind, build, both(launch_condition(plan, build), Aligned()), why, Copies.VECTOR_OR_SCALAR_WIDE)]
 
 
 def rivals(versions: list[Version], untiled: Build, fits, note: str = "") -> list[Version]:
@@ -141,17 +142,27 @@ def _versions(a: Analysis, file: str, transposed: frozenset, note: str = "") -> 
         condition = both(condition, FillsSMs(share))
         why = _joined(f"{schedule.block.register.points} points a thread", why)
     kind = Kind.TILED if main.tiled else Kind.UNTILED
-    # the vector half's condition has the alignment test innermost (the scalar half's lacks it: lowering.py)
-    versions = [Version(kind, main, both(condition, Aligned()), why, Copies.VECTOR_OR_SCALAR, grid_share=share,
-                        note=note, fallback=fallback, thresholds=plan.thresholds)]
+    if plans_vectors(schedule):  # the vector half's condition has the alignment test innermost (lowering.py)
+        versions = [Version(kind, main, both(condition, Aligned()), why, Copies.VECTOR_OR_SCALAR, note=note,
+                            fallback=fallback)]
+    else:  # every copy scalar: one kernel, no alignment to test
+        versions = [Version(kind, main, condition, _joined(why, note) or "the only version")]
     if plan.fewer is not None:
         fewer = Build(a, file, plan.fewer.tiled, plan.fewer, vectors=False, transposed=transposed, suffix=ONE_POINT)
         versions.append(Version(Kind.ONE_POINT, fewer, launch_condition(plan, fewer), _joined(
             "one point a thread: the micro-tile's grid would leave SMs without a block",
-            describe_thresholds(plan.thresholds) if plan.thresholds else "", note), thresholds=plan.thresholds))
+            describe_thresholds(plan.thresholds) if plan.thresholds else "", note)))
     if fallback:
         versions.append(Version(Kind.UNTILED, Build(a, file, False, plan.untiled), None, "the untiled fallback"))
     return versions
+
+
+def plans_vectors(schedule: Schedule) -> bool:
+    """Some staged tile is copied in vectors of several elements (whether the
+    lowered kernel's copies then need a size to be a multiple of the width is
+    known once it is lowered: records.Aligned)."""
+    return any(p.copied and p.staging is not None and p.staging.vector > 1
+               for s in schedule.streams if s.tiled for p in s.inputs)
 
 
 def launch_condition(plan, build: Build):

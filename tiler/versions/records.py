@@ -73,7 +73,9 @@ class Build:
 
     @property
     def key(self) -> tuple:
-        """What makes two builds one kernel: its name and copies, from the same schedule or split."""
+        """What makes two builds one kernel: its name and copies, from the same
+        schedule or split (by identity: they are the analysis's own objects,
+        alive while its records are, and a schedule holds dicts, so no hash)."""
         return self.name, self.vectors, id(self.schedule), id(self.split)
 
     @property
@@ -97,7 +99,7 @@ class Build:
         return tuple(sorted(self.schedule.bounds.items())) if self.schedule is not None else ()
 
 
-# ---- launch conditions as data: each test lowers to a C expression over size names (conditions.py) ----
+# ---- launch conditions as data: each test lowers to a C expression over size names (lowering.py) ----
 
 
 @dataclass(frozen=True)
@@ -207,6 +209,26 @@ def without_aligned(condition):
 
 
 @dataclass(frozen=True)
+class OnStage:
+    """Tests of a fissioned version's stage (the pairs' kernel): resolved against that kernel, not the fold's."""
+
+    condition: object
+
+
+def leaves(condition):
+    """The tests of a condition, in order."""
+    if condition is None:
+        return
+    if isinstance(condition, (All, AnyOf)):
+        for part in condition.parts:
+            yield from leaves(part)
+    elif isinstance(condition, OnStage):
+        yield from leaves(condition.condition)
+    else:
+        yield condition
+
+
+@dataclass(frozen=True)
 class Version:
     """One version of a module: the first whose condition holds at a launch runs."""
 
@@ -216,9 +238,6 @@ class Version:
     why: str = ""
     copies: Copies = Copies.PLANNED
     rival: Build | None = None  # the untiled kernel it is raced against at a first launch
-    grid_share: int = 0  # its condition asks that its grid give a block to 1 in this many SMs
-    thresholds: tuple[Threshold, ...] = ()  # the plan's thresholds it runs from (explain's "condition")
-    transposing: tuple = ()  # the launch's tests before it transposes the inputs it reads transposed
     choice: object = None  # reductions.LaneChoice: the lanes a row of a split version, and when
     note: str = ""  # what the version's reasons add (a vector pair's halves each say it)
     fallback: bool = False  # its schedule runs the untiled kernel below some size (a pair's scalar half says so)
@@ -226,12 +245,39 @@ class Version:
     fold: "Version | None" = None
     pair: "Version | None" = None
     pair_index: int = 0
-    gates: tuple = ()  # fission.Gating: the fissioned versions' own tests
     scratch: str = ""  # a fissioned version: the array its stage writes and its kernel reads
 
     @property
     def tiled(self) -> bool:
         return self.build.tiled
+
+    @property
+    def launch_condition(self):
+        """The condition the launch tests for this kernel: a vector record's
+        scalar half (or the kernel alone where no size needs testing) lacks
+        the alignment test."""
+        return self.condition if self.copies is Copies.VECTOR else without_aligned(self.condition)
+
+    @property
+    def thresholds(self) -> tuple:
+        """The plan's thresholds it runs from (a fissioned version: its fold's)."""
+        own = self.fold.condition if self.fold is not None else self.condition
+        return tuple(t.threshold for t in leaves(own) if isinstance(t, AtLeast))
+
+    @property
+    def transposing(self) -> tuple:
+        """The launch's tests before it transposes the inputs this version reads transposed."""
+        return tuple(t.test for t in leaves(self.condition) if isinstance(t, Transposing))
+
+    @property
+    def gates(self) -> tuple:
+        """A fissioned version's own tests (fission.Gating)."""
+        return tuple(t.gate for t in leaves(self.condition) if isinstance(t, Gate))
+
+    @property
+    def grid_share(self) -> int:
+        """Its condition asks that its grid (a fissioned one's: its stage's) give a block to 1 in this many SMs."""
+        return next((t.share for t in leaves(self.condition) if isinstance(t, FillsSMs)), 0)
 
 
 @dataclass(frozen=True)

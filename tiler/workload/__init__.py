@@ -1,21 +1,18 @@
 """Workloads: a program's sizes and inputs (spec.py: its `.toml`, random
-inputs), and how a kernel is checked before it is timed (checks.py). The
+inputs; memory.py: the memory a run takes), and how a kernel is checked before it is timed (checks.py). The
 bench, the tuner, the corpus and the fuzzer share them."""
 from __future__ import annotations
 
+from .memory import available_bytes, check_run_memory, gib, input_bytes
 from .spec import (
     DEFAULT_SIZE,
     LIBRARY_OPS,
     SIZE_SETS,
     Spec,
-    available_bytes,
     check_given,
-    check_run_memory,
     evaluate,
     flops,
-    gib,
     grid_neighbours,
-    input_bytes,
     load_spec,
     make_inputs,
     resolve_sizes,

@@ -19,6 +19,7 @@ from ..check.types import Array, Binder
 from ..errors import PlainError, UserError
 from ..interp.values import dtype
 from ..syntax import ast, parse_expression
+from . import memory
 
 DEFAULT_SIZE = 100  # not a multiple of any tile, on purpose
 SIZE_SETS = ("test", "quick", "full")
@@ -216,62 +217,6 @@ def resolve_sizes(program: T.Program, given: dict[str, int], spec: Spec | None, 
     return sizes
 
 
-def input_bytes(program: T.Program, sizes: dict[str, int], given: dict | None = None) -> int:
-    """Host memory the inputs and outputs take at these sizes, with the
-    float64 draw a random input is made from."""
-    def count(t) -> int:
-        return math.prod(sizes[s.name] if isinstance(s, Binder) else s for s in t.shape) \
-            if isinstance(t, Array) else 1
-
-    k = program.kernel
-    made = [count(p.type) for p in k.params if p.name not in (given or {})]
-    total = sum(count(p.type) * dtype(p.type).itemsize for p in k.params if p.name not in (given or {}))
-    total += sum(points(program, sizes) * dtype(t).itemsize for t in k.outputs)  # (an output: one element a point)
-    return total + 8 * max(made, default=0)
-
-
-def points(program: T.Program, sizes: dict[str, int]) -> int:
-    """The points of the map nest at these sizes."""
-    return math.prod(lv.size if isinstance(lv.size, int) else sizes[lv.size.name] for lv in program.kernel.levels)
-
-
-# the interpreter evaluates every point at once: each value it computes is an array of one element a point, and
-# an operation holds its operands and its result, so at least this many such arrays (of up to 8 bytes) at once
-RUN_WORKING = 3
-
-
-def run_bytes(program: T.Program, sizes: dict[str, int], given: dict | None = None) -> int:
-    """Host memory the reference interpreter needs at these sizes, at least:
-    the inputs and outputs, and its own working arrays."""
-    return input_bytes(program, sizes, given) + RUN_WORKING * 8 * points(program, sizes)
-
-
-def check_run_memory(program: T.Program, sizes: dict[str, int], given: dict | None = None) -> None:
-    """A PlainError, before anything is allocated, where the interpreter's
-    run would not fit in the memory this machine has free."""
-    need, have = run_bytes(program, sizes, given), available_bytes()
-    if have is not None and need > have:
-        shown = ", ".join(f"{k}={v:,}" for k, v in sizes.items())
-        raise PlainError(f"at {shown} the interpreter needs at least {gib(need)} (inputs, outputs and its working "
-                         f"arrays: it computes every point at once); this machine has {gib(have)} free",
-                         "use smaller sizes (-s NAME=N), or time the program on the GPU: tiler bench PROG.fut")
-
-
-def available_bytes() -> int | None:
-    """Memory this machine can still give (Linux's MemAvailable), if known."""
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemAvailable:"):
-                return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
-
-
-def gib(n: int) -> str:
-    return f"{n / 2**30:,.1f} GiB" if n >= 2**30 else f"{n / 2**20:,.1f} MiB"
-
-
 def check_given(program: T.Program, given: dict, flag: str = "--input") -> tuple[dict, list[str]]:
     """Arrays given for parameters (`tiler run -i`; the API's keywords, whose
     messages name them without `flag`), checked against their types: the
@@ -291,7 +236,8 @@ def check_given(program: T.Program, given: dict, flag: str = "--input") -> tuple
         if a.ndim != rank:
             hint = "give a single value (numpy.float32(value)), or save one: numpy.save(path, numpy.float32(value))" \
                 if rank == 0 else f"give an array with {rank} dimension{'s' if rank > 1 else ''}"
-            raise PlainError(f"{_named(flag, p.name)}: `{p.name}` is {p.type}, but it is {held}", hint)
+            holder = "the file holds" if flag else "it is"  # the CLI reads files; the API is given values
+            raise PlainError(f"{_named(flag, p.name)}: `{p.name}` is {p.type}, but {holder} {held}", hint)
         try:
             out[p.name], note = _converted(p, a)
         except PlainError as exc:
@@ -338,11 +284,7 @@ def _converted(p: Binder, a: np.ndarray):
 def make_inputs(program: T.Program, sizes: dict[str, int], spec: Spec | None = None, seed: int = 0,
                 given: dict | None = None) -> dict:
     """Inputs for every parameter of `main`: given ones kept, the rest random."""
-    need, have = input_bytes(program, sizes, given), available_bytes()
-    if have is not None and need > have:
-        shown = ", ".join(f"{k}={v:,}" for k, v in sizes.items())
-        raise PlainError(f"at {shown} the inputs and outputs need {gib(need)}; this machine has {gib(have)} free",
-                         "use smaller sizes (-s NAME=N)")
+    memory.check_input_memory(program, sizes, given)
     rng = np.random.default_rng(seed)
     out = dict(given or {})
     smallest = min([v for v in sizes.values() if v > 0] or [1])
