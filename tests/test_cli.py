@@ -899,6 +899,15 @@ def test_more_slips_are_located_errors_with_a_hint(tmp_path, text, said):
     assert done.returncode == 1 and said in done.stderr, done.stderr
 
 
+def test_an_array_of_tuples_is_the_one_error_its_size_still_bound(tmp_path):
+    prog = tmp_path / "tup.fut"
+    prog.write_text("fun [f32, n] main([(f32, f32), n] xs) =\n"
+                    "  map(fn f32 ((f32, f32) p) => let (a, b) = p in a + b, xs)\n")
+    done = tiler("check", prog)
+    assert done.returncode == 1 and "arrays of tuples are not supported" in done.stderr
+    assert "unknown size" not in done.stderr, done.stderr
+
+
 def test_line_endings_of_every_system_read_alike(tmp_path):
     """CR alone (classic Mac), CRLF and LF end lines alike: a leading comment
     ends at its line's end, and a shown line carries no stray CR."""

@@ -135,7 +135,25 @@ def test_a_program_nested_past_what_tiler_follows_is_a_located_error(tmp_path):
                     "fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (f32 x) => let z = x in pick(z), xs)\n")
     result = CliRunner().invoke(main, ["explain", str(path)])
     assert result.exit_code == 1, result.output
-    assert f"{path}:2:" in result.output and "nested too deeply for tiler to follow (about 100001" in result.output
+    assert f"{path}:2:" in result.output and "nested too deeply for tiler to follow (about 100,000 levels here; at most 16,384" in result.output
+
+
+def test_check_refuses_the_nesting_the_later_stages_cannot_follow(tmp_path):
+    """What `check` accepts, `explain` compiles: past FOLLOWED nested loops
+    both refuse it at the same place (check alone would follow further)."""
+    from click.testing import CliRunner
+
+    from tiler.cli import main
+    from tiler.pipeline import FOLLOWED
+
+    e = "acc + x"
+    for i in range(FOLLOWED + 1):
+        e = f"loop (acc) = for i{i} < 2 do {e} in acc"
+    path = tmp_path / "loops.fut"
+    path.write_text(f"fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (f32 x) =>\n    let acc = 0f32 in {e}\n  , xs)\n")
+    said = [CliRunner().invoke(main, [command, str(path)]) for command in ("check", "explain")]
+    assert [r.exit_code for r in said] == [1, 1] and said[0].output == said[1].output
+    assert f"at most {FOLLOWED:,} loops" in said[0].output
 
 
 def test_quick_constructors_change_only_the_speed():

@@ -72,6 +72,9 @@ STAGE_NAMES = tuple(s.name for s in STAGES)
 EMITS = tuple(s.emit for s in STAGES) + ("launch", "header")
 FRONT = ("parse", "check")  # a failure here may be the user's; after them, it is tiler's
 DEEP = 100  # nesting past which running out of recursion is the program's depth, not a defect of tiler's
+# the most nested loops, ifs and brackets (lets aside) any program may have: every stage follows this many (a
+# stage after check takes more room a level than check, so check refuses past it too: what it accepts compiles)
+FOLLOWED = 16_384
 
 
 STDIN = "-"  # a program path that means: read the program from standard input
@@ -131,10 +134,11 @@ def _shipped_label(shipped: Path) -> str:
     return str(shipped)
 
 
-def _too_deep(source: Source) -> UserError:
-    depth, offset = deepest(source.text)
+def _too_deep(source: Source, lets: bool = True) -> UserError:
+    depth, offset = deepest(source.text, lets)
+    most = "" if lets else f"; at most {FOLLOWED:,} loops, ifs, lambdas and brackets, lets aside"
     return UserError.at(source.span(offset), f"the program is nested too deeply for tiler to follow "
-                        f"(about {depth} levels here)",
+                        f"(about {depth:,} levels here{most})",
                         "bind inner parts to names with `let` (a chain of lets is followed much further) "
                         "or split the work into helper functions", source)
 
@@ -169,6 +173,8 @@ def run_all(text: str, file: str = "<input>", options=DEFAULT, until: str = "ren
     on a program nested DEEP or more: a located user error."""
     source = Source(text, file, stem)
     context = Context(options, device)
+    if deepest(source.text, lets=False)[0] > FOLLOWED:
+        raise _too_deep(source, lets=False)
     value, values = source.text, {}
     for stage in STAGES:
         try:

@@ -102,7 +102,8 @@ class ExpChecker(Arithmetic, Streams):
         if elem is ERROR:
             return ERROR
         if isinstance(elem, Tuple):
-            return self.error(t.span, "arrays of tuples are not supported",
+            self.size(t, against.shape[0] if isinstance(against, Array) else None, fresh)  # bound all the same:
+            return self.error(t.span, "arrays of tuples are not supported",  # its uses are not unknown sizes
                               "use one array per component (zip them where you map or stream)")
         size = self.size(t, against.shape[0] if isinstance(against, Array) else None, fresh)
         if size is ERROR:

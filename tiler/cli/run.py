@@ -142,6 +142,7 @@ def _progress():
 
 
 def _summary(prog, outs, sizes, chunking, elapsed: float, to_stderr: bool = False) -> None:
+    import numpy as np
     from rich.console import Console
     from rich.table import Table
 
@@ -152,8 +153,9 @@ def _summary(prog, outs, sizes, chunking, elapsed: float, to_stderr: bool = Fals
     for i, o in enumerate(outs):
         flat = o.reshape(-1)
         first = ", ".join(f"{v:.6g}" if o.dtype.kind == "f" else str(v) for v in flat[:3])
-        stats = (f"{flat.astype('float64').sum():.9g}", f"{flat.min():.6g}", f"{flat.max():.6g}") \
-            if flat.size else ("0", "-", "-")
+        with np.errstate(all="ignore"):  # inf + -inf is a nan checksum, shown as such, not a NumPy warning
+            stats = (f"{flat.astype('float64').sum():.9g}", f"{flat.min():.6g}", f"{flat.max():.6g}") \
+                if flat.size else ("0", "-", "-")
         table.add_row(f"out{i}", str(o.shape), str(o.dtype), first + (", ..." if flat.size > 3 else ""), *stats)
     console.print(table)
 

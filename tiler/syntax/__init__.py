@@ -78,12 +78,14 @@ def _check_nesting(code: str, source: Source) -> None:
 _NESTING_TOKEN = re.compile(r"[()\[\]]|\b(?:if|let|loop|fn|fun)\b")
 
 
-def deepest(text: str) -> tuple[int, int]:
+def deepest(text: str, lets: bool = True) -> tuple[int, int]:
     """(depth, offset) of the most deeply nested construct, by a scan of the
     text alone (it must work where parsing itself ran out of room): a bracket
     opens a level until it closes; `if`, `let`, `loop` and `fn` open one that
     lasts until the bracket around them closes (their last part, an `else`
-    branch or a body, runs on to there); each `fun` starts at the top."""
+    branch or a body, runs on to there); each `fun` starts at the top.
+    Without `lets`, a `let` opens no level (a chain of them is followed
+    much further than other nesting)."""
     code = _COMMENT.sub(lambda m: " " * len(m.group()), text)
     levels = [0]  # constructs opened inside each open bracket
     opened = 0  # their sum
@@ -92,6 +94,8 @@ def deepest(text: str) -> tuple[int, int]:
         token = m.group()
         if token == "fun":  # a new definition starts at the top again
             levels, opened = [0], 0
+            continue
+        if token == "let" and not lets:
             continue
         if token in _OPEN:
             levels.append(0)
