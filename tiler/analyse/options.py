@@ -103,7 +103,7 @@ class Options:
                             contradicts=("tile", "register_tile", "lanes", "several_blocks", "no_register_tile",
                                          "chunk", "unroll", "pack", "interior", "single_buffer", "double_buffer",
                                          "join_rows", "no_async", "transpose", "no_coalesce", "no_vector",
-                                         "keep_loops"))  # each steers only what tiling makes
+                                         "keep_loops", "no_hoist"))  # each steers only what tiling makes
     max_shared: int | None = _option(None, Takes.WHOLE, "--max-shared", "Shared memory a block may use [default: "
                                      "48 KiB; for a register tile copied by cp.async, what the GPU allows].",
                                      metavar="BYTES", most=target.SHARED_LIMIT_ANY_GPU, steers=False,
@@ -150,6 +150,10 @@ class Options:
     no_promote: bool = _option(False, Takes.FLAG, "--no-promote", "Leave index reads along a stream's position "
                                "(B[kk + k, j]) as reads, and loops over whole arrays as loops: make no stream "
                                "inputs of them.", ablation=Ablation("index reads in place (no promotion)"))
+    no_hoist: bool = _option(False, Takes.FLAG, "--no-hoist", "Leave work where the program wrote it: a loop or "
+                             "a stream that reads nothing of its map's point (a row's maximum in each element's "
+                             "body) is by default computed once a row of the map level where it varies.",
+                             ablation=Ablation("work where written (no hoisting)"))
     keep_loops: bool = _option(False, Takes.FLAG, "--keep-loops", "Leave a plain loop that walks arrays whole "
                                "along its index a loop. By default it is read as a stream over them, so that the "
                                "plan can stage them (a mat-vec or a matrix product written with a loop gets the "
@@ -214,10 +218,11 @@ class Options:
         return any(getattr(self, f.name) != f.default for f in fields(self)
                    if "option" not in f.metadata or f.metadata["option"].steers)
 
-    def kernel_stage(self) -> tuple[bool, bool, bool]:
+    def kernel_stage(self) -> tuple[bool, bool, bool, bool]:
         """How stage `kernel` builds the kernel (kernel_of's promote, loops,
-        listed): --no-tile's kernel is the program as written."""
-        return not self.no_promote, not (self.keep_loops or self.no_tile), not self.no_tile
+        listed, hoist): --no-tile's kernel is the program as written."""
+        return not self.no_promote, not (self.keep_loops or self.no_tile), not self.no_tile, \
+            not (self.no_hoist or self.no_tile)
 
     @property
     def launch_timing(self) -> bool:

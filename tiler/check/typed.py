@@ -223,6 +223,7 @@ class Kernel:
     span: Span = _span()
     promoted: tuple = ()  # the index reads stage `kernel` made stream inputs, or left (kernel.promote.Promotion)
     unused: tuple = ()  # where the streams stage `kernel` removed were written: nothing reads their values
+    hoisted: tuple = ()  # the work stage `kernel` moved to the map level where it varies (kernel.hoist.Hoist)
     streamable: tuple = ()  # loops that read arrays at their index: streams (listed only under --keep-loops), or why not
     output_names: tuple = ()  # names of the output arrays in the kernel's parameters (default out0, out1, ...)
 

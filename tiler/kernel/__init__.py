@@ -4,7 +4,8 @@ The analysis and code generation see one kernel body in which each
 `streamSeq` occurs once per call path. A helper's body is copied with fresh
 binders (so two calls do not share names), its parameters become `let`s of
 the arguments, and its sizes become the caller's sizes. Then the lets and loops
-nothing reads are removed (`dead`), a loop that walks arrays whole along
+nothing reads are removed (`dead`), work that reads nothing of the map
+level it is written at moves to the level where it varies (`hoist`), a loop that walks arrays whole along
 its index is read as a stream (`loops`), index reads that walk a stream's
 position become stream inputs (`promote`), and a thread's reads of its own
 row by index become a row of its map (`rows`). Last, every stream and loop
@@ -22,13 +23,16 @@ from ..tree import map_children
 __all__ = ["inline_kernel", "kernel_of"]
 
 
-def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, listed: bool = True) -> T.Kernel:
-    """The stage: inlined, (unless `promote` is off) with reads along a
+def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, listed: bool = True,
+              hoist: bool = True) -> T.Kernel:
+    """The stage: inlined, (with `hoist`) its work moved to the map level
+    where it varies, (unless `promote` is off) with reads along a
     stream's position as stream inputs (and, with `loops`, loops that walk
     arrays whole read as streams; without it (--keep-loops), where `listed`,
     such loops named for explain), and with a thread's own rows read by
     index as map rows."""
     from .dead import without_dead
+    from .hoist import hoisted
     from .loops import loop_notes, survey
     from .points import numbered
     from .promote import promote_reads
@@ -41,6 +45,9 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, list
         kinds = T.node_kinds(k)
     if kinds & {T.Let, T.Loop} or any(lv.lets for lv in k.levels):
         k = without_dead(k)
+    if hoist and len(k.levels) and kinds & {T.Loop, T.Stream}:
+        k = hoisted(k)
+        kinds = T.node_kinds(k)
     rows = own_rows if T.Index in kinds else (lambda kernel: kernel)  # (own rows are read by index)
     found = survey(k.body) if promote and kinds & {T.Loop, T.Stream} else None
     if found is None or not (found.streams or found.candidates or found.blocked):  # (nothing to promote: no walk)

@@ -41,6 +41,8 @@ def explain_data(a: Analysis, source: Source, module=None, applied=None, version
                   "interior": {"unclamped": b.interior, "reason": b.interior_reason},
                   "min_blocks": {"blocks": b.min_blocks, "reason": b.min_blocks_reason}},
         "bounds": [{"size": n, "at_most": v} for n, v in sorted(a.schedule.bounds.items())],
+        "hoisted": [{"what": h.what, "line": h.span.line, "column": h.span.col, "written_at": h.written,
+                     "runs_at": h.runs, "reads": list(h.reads), "reason": h.reason} for h in k.hoisted],
         "promoted": [_promotion(r, source) for r in k.promoted],
         "unused": [{"line": span.line, "column": span.col} for span in sorted(k.unused, key=lambda s: (s.line, s.col))],
         "streamable_loops": [{"line": x.span.line, "column": x.span.col, "arrays": list(x.arrays),

@@ -38,6 +38,7 @@ def render_text(data: dict, variance: bool = False, width: int = 120, candidates
     out = io.StringIO()
     console = Console(file=out, width=width, highlight=False, emoji=False)
     _header(console, data)
+    _hoisted_text(console, data.get("hoisted", []))
     _promotions_text(console, data["promoted"])
     _unused_text(console, data.get("unused", []))
     _streamable_text(console, data.get("streamable_loops", []))
@@ -117,6 +118,19 @@ def _header(console: Console, data: dict) -> None:
                       f"loads and {r['shared_reads_per_point_step']:.4g} shared reads")
     if data["math"]["fast"]:
         console.print(escape(f"math: {data['math']['note']}"))
+
+
+def _hoisted_text(console: Console, rows: list[dict]) -> None:
+    """The work moved to the map level where it varies, or why it stays."""
+    if rows:
+        console.print()
+    for r in rows:
+        where = f"{r['what']} at {r['line']}:{r['column']}"
+        if r["runs_at"] == r["written_at"]:
+            console.print(escape(f"work in place: {where} (map level {r['written_at']}): {r['reason']}"))
+        else:
+            console.print(escape(f"hoisted: {where}, written at map level {r['written_at']}, runs at map level "
+                                 f"{r['runs_at']}: {r['reason']}"))
 
 
 def _promotions_text(console: Console, rows: list[dict]) -> None:

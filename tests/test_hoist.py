@@ -1,0 +1,186 @@
+"""Work moved to the map level where it varies (stage `kernel`,
+tiler/kernel/hoist.py): what moves, what stays and why, what explain says,
+and that the moved program computes what the source does."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import tiler
+
+from tiler.analyse import Options
+from tiler.check import check
+from tiler.check import typed as T
+from tiler.fuzz.properties import CHUNKINGS, _kernel_stage
+from tiler.interp import run
+from tiler.pipeline import run_to
+from tiler.syntax import parse
+from tiler.tree import descendants
+from tiler.workload import make_inputs
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+
+SOFTMAX_IN_ELEMENT = """fun [[f32, m], n] main([[f32, m], n] X) =
+  map(fn [f32, m] ([f32, m] row) =>
+        map(fn f32 (f32 x) =>
+              let mx = streamSeq(fn f32 (int kk, [f32, c] xc, f32 best) =>
+                                   loop (best) = for k < c do max(best, xc[k]) in best,
+                                 row, -3.4028235e38) in
+              let s = streamSeq(fn f32 (int kk, [f32, c2] xc, f32 acc) =>
+                                  loop (acc) = for k < c2 do acc + exp(xc[k] - mx) in acc,
+                                row, 0f32) in
+              exp(x - mx) / s,
+            row),
+      X)
+"""
+
+# work that must stay: it reads the element, it runs only in a branch, it runs in a loop's body
+STAYS = {
+    "reads the element": """fun [[f32, m], n] main([[f32, m], n] X) =
+  map(fn [f32, m] ([f32, m] row) =>
+        map(fn f32 (f32 x) => loop (a = x) = for k < m do a + row[k] in a, row),
+      X)
+""",
+    "in a branch": """fun [[f32, m], n] main([[f32, m], n] X) =
+  map(fn [f32, m] ([f32, m] row) =>
+        map(fn f32 (f32 x) => if x > 0f32 then loop (a = 0f32) = for k < m do a + row[k] in a else x, row),
+      X)
+""",
+    "in a loop's body": """fun [[f32, m], n] main([[f32, m], n] X) =
+  map(fn [f32, m] ([f32, m] row) =>
+        map(fn f32 (f32 x) =>
+              loop (b = x) = for t < 3 do b + (loop (a = 0f32) = for k < m do a + row[k] in a) in b,
+            row),
+      X)
+""",
+    "right of &&": """fun [[bool, m], n] main([[f32, m], n] X) =
+  map(fn [bool, m] ([f32, m] row) =>
+        map(fn bool (f32 x) => x > 0f32 && (loop (a = 0f32) = for k < m do a + row[k] in a) > x, row),
+      X)
+""",
+}
+
+# a helper called inside an expression, reading only the outer index; and one reading no level at all
+MOVES = {
+    "helper in an expression": """fun f64 rowsum([[f64, w], h] a, int i) =
+  loop (s = 0f64) = for k < w do s + a[i, k] in s
+
+fun [[f64, cols], rows] main([[f64, cols], rows] A) =
+  map(fn [f64, cols] (int i) =>
+        map(fn f64 (int j) => A[i, j] / rowsum(A, i), iota(cols)),
+      iota(rows))
+""",
+    "varies with no dimension": """fun [[f32, m], n] main([[f32, m], n] X, [f32, m] w) =
+  map(fn [f32, m] ([f32, m] row) =>
+        map(fn f32 (f32 x, f32 wj) =>
+              x * wj / sqrt(loop (s = 0f32) = for k < m do s + w[k] * w[k] in s),
+            zip(row, w)),
+      X)
+""",
+    "three levels": """fun [[[f32, p], m], n] main([[[f32, p], m], n] X) =
+  map(fn [[f32, p], m] ([[f32, p], m] plane) =>
+        map(fn [f32, p] ([f32, p] row) =>
+              map(fn f32 (f32 x) =>
+                    let t = loop (a = 0f32) = for k < p do a + row[k] in a in
+                    let u = loop (a = 0f32) = for k < p do a + plane[0, k] in a in
+                    x - t + u,
+                  row),
+            plane),
+      X)
+""",
+}
+
+
+def kernel(text: str, options: Options = Options()) -> T.Kernel:
+    return run_to("kernel", text, "p.fut", options)
+
+
+def body_work(k: T.Kernel) -> list:
+    return [n for n in descendants(k.body, T.is_exp) if isinstance(n, (T.Loop, T.Stream))]
+
+
+def test_a_rows_statistics_move_to_the_rows_level():
+    k = kernel(SOFTMAX_IN_ELEMENT)
+    assert [b.name for bs, _ in k.levels[0].lets for b in bs] == ["mx", "s"]
+    assert not body_work(k)  # the element only normalises itself
+    mx, s = k.hoisted
+    assert (mx.what, mx.written, mx.runs, mx.reads) == ("`mx`", 1, 0, ("row",))
+    assert s.reads == ("mx", "row") and "once a row, not once a point" in s.reason
+
+
+def test_the_plan_then_splits_the_rows_reductions():
+    a = run_to("analyse", SOFTMAX_IN_ELEMENT, "p.fut", Options())
+    assert a.plan.split.active and sorted(op.value for r in a.plan.split.reductions for op in r.operators) == \
+        ["+", "max"]
+
+
+@pytest.mark.parametrize("name", STAYS)
+def test_work_that_varies_or_may_not_run_stays(name):
+    k = kernel(STAYS[name])
+    assert not k.hoisted and not k.levels[0].lets and body_work(k)
+
+
+@pytest.mark.parametrize("name", MOVES)
+def test_work_inside_expressions_and_of_no_level_moves(name):
+    k = kernel(MOVES[name])
+    assert k.hoisted and all(h.moved for h in k.hoisted)
+    if name == "three levels":  # t reads the row (level 1), u only the plane (level 0)
+        t, u = k.hoisted
+        assert (t.written, t.runs, u.written, u.runs) == (2, 1, 2, 0)
+        assert not body_work(k)
+    else:
+        assert not body_work(k) and k.levels[0].lets
+    if name == "varies with no dimension":
+        assert k.hoisted[0].reads == () and "once a launch is not done" in k.hoisted[0].reason
+
+
+def test_one_level_has_nowhere_to_move_it_and_says_so():
+    text = """fun [f64, n] main([[f64, m], n] X, [f64, m] w) =
+  map(fn f64 ([f64, m] xrow) =>
+        let total = loop (s = 0f64) = for t < m do s + w[t] in s in
+        loop (acc = 0f64) = for t < m do acc + xrow[t] * w[t] / total in acc,
+      X)
+"""
+    (h,) = kernel(text).hoisted
+    assert not h.moved and h.what == "`total`" and "once a launch is not done" in h.reason
+
+
+@pytest.mark.parametrize("options", [Options(no_hoist=True), Options(no_tile=True)], ids=["--no-hoist", "--no-tile"])
+def test_the_options_leave_work_where_it_was_written(options):
+    k = kernel(SOFTMAX_IN_ELEMENT, options)
+    assert not k.hoisted and not k.levels[0].lets and len(body_work(k)) == 4  # two streams, a loop each
+
+
+PROGRAMS = [SOFTMAX_IN_ELEMENT, *MOVES.values(), *STAYS.values()]
+
+
+@pytest.mark.parametrize("text", PROGRAMS, ids=["softmax", *MOVES, *STAYS])
+def test_the_moved_program_computes_what_the_source_does(text):
+    """The fuzzer's property: the kernel stage's program, run by the
+    interpreter under each chunking, agrees with the source's."""
+    prog = check(parse(text, "p.fut"))
+    sizes = {s.name: 13 for s in prog.kernel.sizes}
+    inputs = make_inputs(prog, sizes, None, seed=3)
+    results = [run(prog, inputs, c, 3) for c in CHUNKINGS]
+    assert _kernel_stage(prog, inputs, results, 3, text) == []
+
+
+@pytest.mark.parametrize("path", sorted(CORPUS.glob("c_*.fut")), ids=lambda p: p.stem)
+def test_the_corpus_moved_programs_compute_what_their_sources_do(path):
+    prog = check(parse(path.read_text(), path.name))
+    sizes = {s.name: 11 for s in prog.kernel.sizes}
+    inputs = make_inputs(prog, sizes, None, seed=5)
+    results = [run(prog, inputs, c, 5) for c in CHUNKINGS]
+    assert _kernel_stage(prog, inputs, results, 5, path.read_text()) == []
+
+
+def test_explain_says_what_moved_where_and_why(tmp_path):
+    p = tmp_path / "softmax.fut"
+    p.write_text(SOFTMAX_IN_ELEMENT)
+    out = tiler("explain", str(p))
+    assert out.returncode == 0
+    assert "hoisted: `mx` at 4:24, written at map level 1, runs at map level 0: it reads `row` of map level 0" \
+        in " ".join(out.stdout.split())
+    data = json.loads(tiler("explain", str(p), "--json").stdout)
+    assert [(h["what"], h["written_at"], h["runs_at"]) for h in data["hoisted"]] == [("`mx`", 1, 0), ("`s`", 1, 0)]

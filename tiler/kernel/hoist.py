@@ -1,0 +1,241 @@
+"""Work moved to the map level where it varies (hoisting by invariance).
+
+A softmax whose every element streams its whole row for the row's maximum,
+
+    map(fn (row) => map(fn (x) => let mx = streamSeq(..., row, ...) in exp(x - mx) ..., row), X)
+
+computes the same maximum once a point; the maximum reads `row` and nothing
+of the inner map. Moved to the outer map's lets,
+
+    map(fn (row) => let mx = streamSeq(..., row, ...) in map(fn (x) => exp(x - mx) ..., row), X)
+
+it is computed once a row, where the row's threads share it as a reduction
+(analyse/reductions.py). So every piece of work (a `let` whose value holds a
+loop or a stream, or such a loop, stream or inlined helper written inside a
+larger expression) that reads nothing of its own level is moved to the
+deepest level whose names it reads: a level's params and lets, or, for
+work that reads no level's names (a sum over a vector of main's), the
+outermost level's lets, computed once a row of it. Only work the level's
+code always runs is moved (not an `if`'s branch, the right of `&&` or `||`,
+nor a loop's or a stream's body): the language is pure, and the reference
+interpreter already evaluates a level's code once for all its points, so
+the moved program computes what the source does. Scalars only (a level's
+lets name scalars and rows). And only work that holds a reduction the
+row's threads can share: anything else would still run whole on each
+point's thread, from a level whose loops the tiled kernel does not stage.
+
+A kernel of one level has nowhere to move work that varies with no
+dimension (that would be once a launch): it stays, and its record says so.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ..check import typed as T
+from ..check.types import Binder, Scalar
+from ..source import Span
+from ..tree import descendants, map_children
+from ..analyse.folds import operators
+from ..analyse.reductions import FEW
+from .names import bound, fresh, kernel_names
+
+WORK = (T.Loop, T.Stream)
+
+
+@dataclass(frozen=True)
+class Hoist:
+    """One piece of work that reads nothing of the level it was written at."""
+
+    what: str  # "`mx`", or "the loop" for work inside a larger expression
+    span: Span
+    written: int  # the map level whose code held it
+    runs: int  # the level whose lets now compute it (== written: it stays)
+    reads: tuple[str, ...]  # the names of the levels' it reads (empty: none)
+    reason: str
+
+    @property
+    def moved(self) -> bool:
+        return self.runs != self.written
+
+
+def hoisted(k: T.Kernel) -> T.Kernel:
+    """The kernel with its work moved out to the levels where it varies, and
+    the moves recorded in `k.hoisted`."""
+    if not k.levels or not T.node_kinds(k) & set(WORK):
+        return k
+    h = _Hoister(k)
+    levels = list(k.levels)
+    for d in range(1, len(levels)):  # a level's lets may move further out
+        lets = []
+        for binders, value in levels[d].lets:
+            lets += h.let(binders, value, d, None)
+        levels[d] = dataclasses.replace(levels[d], lets=tuple(lets))
+    body = h.exp(k.body, len(levels) - 1, frozenset())
+    if not h.records:
+        return k
+    for d, moved in enumerate(h.moved):
+        levels[d] = dataclasses.replace(levels[d], lets=levels[d].lets + tuple(moved))
+    return dataclasses.replace(k, levels=tuple(levels), body=body, hoisted=tuple(h.records))
+
+
+class _Hoister:
+    def __init__(self, k: T.Kernel):
+        self.level_of: dict[Binder, int] = {}
+        for d, lv in enumerate(k.levels):
+            self.level_of.update((p, d) for p in lv.params)
+            self.level_of.update((b, d) for bs, _ in lv.lets for b in bs)
+        self.moved: list[list] = [[] for _ in k.levels]  # the lets moved to each level, in order
+        self.records: list[Hoist] = []
+        self.names = kernel_names(k)
+        self.single = len(k.levels) == 1
+        self.stays: set = set()  # where the work that stays in a kernel of one level was written
+        self._work: dict[int, bool] = {}  # id of a node -> whether it holds a loop or a stream (this pass only)
+
+    def let(self, binders: tuple, value, depth: int, local) -> list:
+        """A level's let at `depth` (`local` None) kept or moved out: the
+        lets to keep at `depth` (none where it moved)."""
+        target = self.target(binders, value, depth, local or frozenset())
+        if target is None:
+            return [(binders, value)]
+        self.move(binders, value, depth, target, _names(binders))
+        return []
+
+    def target(self, binders, value, depth: int, local) -> int | None:
+        """The level `value` moves to, or None where it stays."""
+        if not self.works(value) or not all(isinstance(b.type, Scalar) for b in binders):
+            return None
+        reads = self.reads(value, local)
+        if reads is None:
+            return None
+        home = max((self.level_of[b] for b in reads), default=-1)
+        if home < 0 and self.single:
+            if (binders or isinstance(value, WORK)) and value.span not in self.stays:  # (a chain: its lets are
+                self.stays.add(value.span)  # asked one by one; a let's value, once)
+                self.records.append(Hoist(_names(binders) if binders else _where(value), value.span, depth, depth, (),
+                                          "it reads no map level's names, so it is the same at every point; "
+                                          "computing it once a launch is not done: it runs at every point"))
+            return None
+        target = max(home, 0)
+        if target >= depth:
+            return None
+        if not self.shared(value):
+            if value.span not in self.stays:
+                self.stays.add(value.span)
+                self.records.append(Hoist(_names(binders) if binders else _where(value), value.span, depth, depth,
+                                          (), "it reads nothing of its map level, but holds no reduction a row's "
+                                          "threads could share: moved, each thread would still run it whole, and "
+                                          "the tiled kernel could no longer stage what it reads"))
+            return None
+        return target
+
+    def shared(self, value) -> bool:
+        """Whether `value` holds a reduction a row's threads can share (a
+        loop of folds.operators, not of a few iterations known when
+        compiling): moved without one, the work runs once a point still,
+        from a level whose loops the tiled kernel leaves unstaged (measured:
+        an online log-sum-exp that is not recognised ran 1.37x slower moved)."""
+        return any(isinstance(n, T.Loop) and not isinstance(operators(n), str) and not _few(n.bound)
+                   for n in descendants(value, T.is_exp))
+
+    def move(self, binders: tuple, value, depth: int, target: int, what: str) -> None:
+        reads = self.reads(value, frozenset()) or set()
+        named = tuple(sorted(b.name for b in reads if b in self.level_of))
+        self.moved[target].append((binders, value))
+        self.level_of.update((b, target) for b in binders)
+        if named:
+            levels = sorted({self.level_of[b] for b in reads if b in self.level_of})
+            why = f"it reads {', '.join(f'`{n}`' for n in named)} of map level{'s' if len(levels) > 1 else ''} " \
+                  f"{', '.join(map(str, levels))} and nothing of map level {depth}: computed once a row, not once " \
+                  "a point"
+        else:
+            why = "it reads no map level's names, so it is the same at every point: computed once a row of map " \
+                  "level 0 (once a launch is not done)"
+        self.records.append(Hoist(what, value.span, depth, target, named, why))
+
+    def exp(self, e, depth: int, local: frozenset):
+        """`e` at a level's code (depth) with its work moved out; `local`:
+        the names bound around it inside that code."""
+        if isinstance(e, T.Let):
+            return self.chain(e, depth, local)
+        if isinstance(e, WORK) and isinstance(e.type, Scalar):
+            target = self.target((), e, depth, local)
+            if target is not None:
+                b = Binder(fresh(_stem(e), self.names), e.type, "let", e.span)
+                self.move((b,), e, depth, target, _where(e))
+                return T.Var(b, e.type, e.span)
+        if isinstance(e, T.Loop):  # (its body runs per iteration: not entered)
+            inits = tuple(self.exp(i, depth, local) for i in e.inits)
+            rest = self.exp(e.rest, depth, local | set(e.results))
+            return dataclasses.replace(e, inits=inits, bound=self.exp(e.bound, depth, local), rest=rest)
+        if isinstance(e, T.Stream):
+            return dataclasses.replace(e, arrays=tuple(self.exp(a, depth, local) for a in e.arrays),
+                                       inits=tuple(self.exp(i, depth, local) for i in e.inits))
+        if isinstance(e, T.If):
+            return dataclasses.replace(e, cond=self.exp(e.cond, depth, local))
+        if isinstance(e, T.BinOp) and e.op in ("&&", "||"):
+            return dataclasses.replace(e, lhs=self.exp(e.lhs, depth, local))
+        return map_children(e, lambda c: self.exp(c, depth, local), T.is_exp) if T.is_exp(e) else e
+
+    def chain(self, e: T.Let, depth: int, local: frozenset):
+        """A chain of lets (without recursion): the whole moved where it is
+        work that reads nothing of its level (an inlined helper's call),
+        else each let's value moved or kept."""
+        if isinstance(e.type, Scalar):
+            target = self.target((), e, depth, local)
+            if target is not None:
+                b = Binder(fresh(_stem(e), self.names), e.type, "let", e.span)
+                self.move((b,), e, depth, target, _where(e))
+                return T.Var(b, e.type, e.span)
+        kept = []
+        while isinstance(e, T.Let):
+            target = self.target(e.binders, e.value, depth, local)
+            if target is None:
+                kept.append(dataclasses.replace(e, value=self.exp(e.value, depth, local)))
+                local = local | set(e.binders)
+            else:
+                self.move(e.binders, e.value, depth, target, _names(e.binders))
+            e = e.body
+        body = self.exp(e, depth, local)
+        for let in reversed(kept):
+            body = dataclasses.replace(let, body=body)
+        return body
+
+    def works(self, e) -> bool:
+        """Whether `e` holds a loop or a stream (once a node for the pass)."""
+        known = self._work.get(id(e))
+        if known is None:
+            known = self._work[id(e)] = any(isinstance(n, WORK) for n in descendants(e, T.is_exp))
+        return known
+
+    def reads(self, e, local) -> set | None:
+        """The levels' names `e` reads, or None where it reads a name bound
+        around it in its level's code."""
+        inside = bound(e)
+        out = set()
+        for n in descendants(e, T.is_exp):
+            if isinstance(n, T.Var) and n.binder not in inside:
+                if n.binder in local:
+                    return None
+                if n.binder in self.level_of:
+                    out.add(n.binder)
+        return out
+
+
+def _few(bound) -> bool:
+    return isinstance(bound, T.Lit) and int(bound.value) < FEW
+
+
+def _names(binders: tuple) -> str:
+    return ", ".join(f"`{b.name}`" for b in binders)
+
+
+def _where(e) -> str:
+    return "the " + {T.Loop: "loop", T.Stream: "streamSeq"}.get(type(e), "expression")
+
+
+def _stem(e) -> str:
+    return {T.Loop: "loop", T.Stream: "stream"}.get(type(e), "work")
+
+
+__all__ = ["Hoist", "hoisted"]
