@@ -28,14 +28,25 @@ def split_of(text: str, options: Options = DEFAULT):
     ("loop (acc = 1f32) = for k < m do r[k] * acc in acc", "*"),
     ("loop (acc = 0f32) = for k < m do min(r[k], acc) in acc", "min"),
     ("loop (a = 0f32, b = 0f32) = for k < m do let x = r[k] * 2f32 in (max(a, x), b + x) in a + b", "max,+"),
+    ("loop (acc = 0f32) = for k < m do acc - r[k] in acc", "+"),  # adds -r[k]
+    ("loop (c = 0) = for k < m do if r[k] < 0.5f32 then c + 1 else c in f32(c)", "+"),  # a count
+    ("loop (c = 0, s = 0f32) = for k < m do let x = r[k] in if x > 0f32 then (c + 1, s + x) else "
+     "if x < -1f32 then (c, min(s, x)) else (c, s) in f32(c) + s", None),  # + and min on s: not one operator
+    ("loop (c = 0, s = 1f32) = for k < m do let x = r[k] in if x > 0f32 then (c + 1, s * x) else (c - 2, s) "
+     "in f32(c) + s", "+,*"),
 ])
 def test_reductions_are_recognised_by_their_operators(body, ops):
-    (r,) = split_of(ROW.format(body=body)).reductions
+    split = split_of(ROW.format(body=body))
+    if ops is None:
+        assert not split.reductions and "combined with + and min on different paths" in split.others[0].reason
+        return
+    (r,) = split.reductions
     assert r.split and ",".join(op.value for op in r.operators) == ops and r.length == "m"
 
 
 @pytest.mark.parametrize("body, why", [
-    ("loop (acc = 0f32) = for k < m do acc - r[k] in acc", "not combined with +, *, min or max"),
+    ("loop (acc = 0f32) = for k < m do r[k] - acc in acc", "not combined with +, -, *, min or max"),
+    ("loop (acc = 0f32) = for k < m do if acc > 1f32 then acc else acc + r[k] in acc", "tests the carried value"),
     ("loop (acc = 0f32) = for k < m do acc + acc * r[k] in acc", "reads the carried value `acc`"),
     ("loop (acc = 0f32) = for k < m do let t = acc * 2f32 in t + r[k] in acc", "a `let` in its body reads"),
     ("loop (a = 0f32, b = 0f32) = for k < m do (a + r[k], a) in b", "`b` is not combined"),

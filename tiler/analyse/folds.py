@@ -4,7 +4,9 @@ reductions.py).
 A `loop` (a stream's loop over its chunk, or a plain one) whose every
 carried value is combined with one associative, commutative operator
 (`acc + t`, `acc * t`, `min(acc, t)`, `max(acc, t)`, where `t` reads no
-carried value) is a reduction: `operators(loop)` names the operator of each
+carried value; `acc - t`, which adds `-t`; any of these under `if`s whose
+conditions read no carried value, a path that keeps `acc` adding nothing)
+is a reduction: `operators(loop)` names the operator of each
 carried value, or says why the loop is not one. A pair of an extreme value
 and its index is one too (`pick_of`). `identity` and `extreme` are the
 values the threads sharing a reduction start from.
@@ -49,7 +51,14 @@ def operators(loop: T.Loop) -> tuple[Operator, ...] | str:
         if _reads(body.value, carried):
             return f"a `let` in its body reads the carried value `{_names(body.value, carried)}`"
         body = body.body
-    if isinstance(body, T.If) and len(loop.params) == 2:
+    if isinstance(body, T.If) and not _reads(body.cond, carried):
+        ops = _conditional(loop, body, carried)
+        # (a pair that is not such updates may be a pick gone wrong: its reason says more)
+        pick = isinstance(ops, str) and len(loop.params) == 2 and "different paths" not in ops
+        return pick_of(loop) if pick else ops
+    if isinstance(body, T.If) and len(loop.params) != 2:
+        return f"an `if` in its body tests the carried value `{_names(body.cond, carried)}`"
+    if isinstance(body, T.If):
         pick = pick_of(loop)
         if isinstance(pick, str):
             return pick
@@ -57,9 +66,9 @@ def operators(loop: T.Loop) -> tuple[Operator, ...] | str:
         out[pick.value] = Operator.ARGMIN if pick.smaller else Operator.ARGMAX
         out[pick.index] = out[pick.value]
         return tuple(out)
-    values = body.items if isinstance(body, T.TupleE) and len(loop.params) > 1 else (body,)
-    if len(values) != len(loop.params):
-        return "its body does not give one value for each carried value"
+    values = _values(body, loop)
+    if isinstance(values, str):
+        return values
     out = []
     for param, value in zip(loop.params, values):
         op = _combine(param, value, carried)
@@ -67,6 +76,55 @@ def operators(loop: T.Loop) -> tuple[Operator, ...] | str:
             return op
         out.append(op)
     return tuple(out)
+
+
+def _values(body, loop: T.Loop) -> tuple | str:
+    values = body.items if isinstance(body, T.TupleE) and len(loop.params) > 1 else (body,)
+    return values if len(values) == len(loop.params) else "its body does not give one value for each carried value"
+
+
+def _conditional(loop: T.Loop, body: T.If, carried: frozenset) -> tuple[Operator, ...] | str:
+    """`if p then a + t else a` (conditions that read no carried value,
+    nested, each branch keeping a carried value or combining it): a share
+    folded from the identity under the same conditions is still combined by
+    the one operator, as `a + (if p then t else 0)` would be."""
+    leaves = _leaves(body, carried)
+    if isinstance(leaves, str):
+        return leaves
+    out = []
+    for i, param in enumerate(loop.params):
+        ops = set()
+        for leaf in leaves:
+            values = _values(leaf, loop)
+            if isinstance(values, str):
+                return values
+            if isinstance(values[i], T.Var) and values[i].binder is param:
+                continue  # kept as it is on this path
+            op = _combine(param, values[i], carried)
+            if isinstance(op, str):
+                return op
+            ops.add(op)
+        if len(ops) > 1:
+            return f"`{param.name}` is combined with {' and '.join(sorted(o.value for o in ops))} on different paths"
+        if not isinstance(param.type, Scalar) or param.type.kind == "bool":
+            return f"`{param.name}` is not a number"
+        out.append(ops.pop() if ops else Operator.ADD)  # (never changed: any operator keeps it)
+    return tuple(out)
+
+
+def _leaves(e, carried: frozenset) -> list | str:
+    """The values an `if` tree gives, or why it is not one of conditions
+    that read no carried value."""
+    while isinstance(e, T.Let):
+        if _reads(e.value, carried):
+            return f"a `let` in its body reads the carried value `{_names(e.value, carried)}`"
+        e = e.body
+    if not isinstance(e, T.If):
+        return [e]
+    if _reads(e.cond, carried):
+        return f"an `if` in its body tests the carried value `{_names(e.cond, carried)}`"
+    then, else_ = _leaves(e.then, carried), _leaves(e.else_, carried)
+    return then if isinstance(then, str) else else_ if isinstance(else_, str) else then + else_
 
 
 FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -110,11 +168,16 @@ def _combine(param, value, carried) -> Operator | str:
     if isinstance(value, T.BinOp) and value.op in ("+", "*"):
         pair = (value.lhs, value.rhs)
         op = Operator(value.op)
+    elif isinstance(value, T.BinOp) and value.op == "-" and isinstance(value.lhs, T.Var) and \
+            value.lhs.binder is param:  # `a - t` adds -t: a share from 0 sums the terms taken away
+        if _reads(value.rhs, carried):
+            return f"the term taken from `{param.name}` reads the carried value `{_names(value.rhs, carried)}`"
+        return Operator.ADD
     elif isinstance(value, T.Builtin) and value.name in ("min", "max"):
         pair = value.args
         op = Operator(value.name)
     else:
-        return f"`{param.name}` is not combined with +, *, min or max"
+        return f"`{param.name}` is not combined with +, -, *, min or max"
     own = [a for a in pair if isinstance(a, T.Var) and a.binder is param]
     if len(own) != 1:
         return f"`{param.name}` is not one operand of its {op.value}"
