@@ -133,9 +133,8 @@ def test_explain_reports_program_errors_like_check():
 
 @pytest.mark.parametrize("name", ["nbody", "mm", "lavamd"])
 def test_golden_show_transformed(name):
-    from tiler.pipeline import run_all
-
     from tiler.analyse import Options
+    from tiler.pipeline import run_all
 
     path = f"benchmarks/{name}.fut"  # (lavaMD's tiled kernel: where its work was written)
     values = run_all((ROOT / path).read_text(), path, Options(no_hoist=name == "lavamd"), until="versions")

@@ -71,6 +71,14 @@ fun [[f64, cols], rows] main([[f64, cols], rows] A) =
         map(fn f64 (int j) => A[i, j] / rowsum(A, i), iota(cols)),
       iota(rows))
 """,
+    "a helper given the row": """fun f32 centred([f32, m] r, f32 x) =
+  let mu = streamSeq(fn f32 (int kk, [f32, c] rc, f32 acc) =>
+                       loop (acc) = for k < c do acc + rc[k] in acc, r, 0f32) / f32(m) in
+  x - mu
+
+fun [[f32, m], n] main([[f32, m], n] X) =
+  map(fn [f32, m] ([f32, m] row) => map(fn f32 (f32 x) => centred(row, x), row), X)
+""",
     "varies with no dimension": """fun [[f32, m], n] main([[f32, m], n] X, [f32, m] w) =
   map(fn [f32, m] ([f32, m] row) =>
         map(fn f32 (f32 x, f32 wj) =>
@@ -92,7 +100,10 @@ fun [[f64, cols], rows] main([[f64, cols], rows] A) =
 }
 
 
-def kernel(text: str, options: Options = Options()) -> T.Kernel:
+DEFAULT = Options()
+
+
+def kernel(text: str, options: Options = DEFAULT) -> T.Kernel:
     return run_to("kernel", text, "p.fut", options)
 
 
@@ -184,3 +195,45 @@ def test_explain_says_what_moved_where_and_why(tmp_path):
         in " ".join(out.stdout.split())
     data = json.loads(tiler("explain", str(p), "--json").stdout)
     assert [(h["what"], h["written_at"], h["runs_at"]) for h in data["hoisted"]] == [("`mx`", 1, 0), ("`s`", 1, 0)]
+
+
+def test_show_transformed_draws_the_moved_program(tmp_path):
+    """The moved lets are bound before the inner map, and a moved call is
+    bound under the kernel's name for it and read by that name."""
+    out = tiler("explain", CORPUS / "c_softmax_helpers_f64.fut", "--show-transformed").stdout
+    main = out[out.index("fun [[f64, cols], rows] main"):]
+    assert main.index("let mx = rowmax(logits, i) in") < main.index("let work = rowexpsum(logits, i, mx) in") \
+        < main.index("map(\n        fn f64 (int j)") < main.index("exp(logits[i, j] - mx) / work")
+    assert "-- hoisted from map level 1 to map level 0: the expression (14:40): it reads `i`, `mx`" in main
+    p = tmp_path / "softmax.fut"
+    p.write_text(SOFTMAX_IN_ELEMENT)
+    out = tiler("explain", str(p), "--show-transformed").stdout
+    assert out.index("let mx = streamSeq(") < out.index("let s = streamSeq(") < out.index("fn f32 (f32 x) =>") \
+        < out.index("exp(x - mx) / s")
+
+
+PRODUCT_WITH_A_ROW_SUM = """fun [[f32, q], n] main([[f32, m], n] A, [[f32, m], q] B) =
+  map(fn [f32, q] ([f32, m] a) =>
+        map(fn f32 ([f32, m] b) =>
+              let s = loop (t = 0f32) = for k < m do t + a[k] in t in
+              s * streamSeq(fn f32 (int kk, [f32, c] ac, [f32, c] bc, f32 acc) =>
+                              loop (acc) = for k < c do acc + ac[k] * bc[k] in acc, a, b, 0f32),
+            B),
+      A)
+"""
+
+
+def test_work_the_rows_threads_would_not_share_stays_where_written():
+    """The row sum reads nothing of `b`, but the product beside it is tiled,
+    so no row is split: moved, every thread would still run the sum, from
+    a level whose loops are not staged. The plan is the kernel as written's,
+    and the CUDA is the same as under --no-hoist."""
+    from tiler.pipeline import run_all
+
+    values = run_all(PRODUCT_WITH_A_ROW_SUM, "p.fut")
+    a = values["analyse"]
+    assert kernel(PRODUCT_WITH_A_ROW_SUM).hoisted[0].moved  # (the stage moved it; the plan did not take it)
+    (h,) = a.kernel.hoisted
+    assert not h.moved and "the row's threads would not share it (the stream at 5:19 is tiled" in h.reason
+    assert not a.kernel.levels[0].lets and a.block.register is not None
+    assert values["render"] == run_all(PRODUCT_WITH_A_ROW_SUM, "p.fut", Options(no_hoist=True))["render"]

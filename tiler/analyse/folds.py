@@ -6,7 +6,7 @@ carried value is combined with one associative, commutative operator
 (`acc + t`, `acc * t`, `min(acc, t)`, `max(acc, t)`, where `t` reads no
 carried value; `acc - t`, which adds `-t`; any of these under `if`s whose
 conditions read no carried value, a path that keeps `acc` adding nothing)
-is a reduction: `operators(loop)` names the operator of each
+is a reduction, and so is an online log-sum-exp (online.py): `operators(loop)` names the operator of each
 carried value, or says why the loop is not one. A pair of an extreme value
 and its index is one too (`pick_of`). `identity` and `extreme` are the
 values the threads sharing a reduction start from.
@@ -20,6 +20,7 @@ from .. import target
 from ..check import typed as T
 from ..check.types import Scalar
 from ..tree import descendants
+from .online import Online, online_of
 
 
 class Operator(Enum):
@@ -29,6 +30,8 @@ class Operator(Enum):
     MAX = "max"
     ARGMIN = "argmin"  # a minimum and its index, carried as a pair (Pick)
     ARGMAX = "argmax"
+    ONLINE_MAX = "online max"  # a running maximum and a sum of exponentials rescaled to it (online.Online)
+    RESCALED_SUM = "sum of exp rescaled to it"
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,11 @@ class Pick:
 def operators(loop: T.Loop) -> tuple[Operator, ...] | str:
     """The operator combining each carried value, or why the loop is not a reduction."""
     carried = frozenset(loop.params)
+    online = online_of(loop) if len(loop.params) == 2 else None
+    if isinstance(online, Online):
+        out = [None, None]
+        out[online.maximum], out[online.total] = Operator.ONLINE_MAX, Operator.RESCALED_SUM
+        return tuple(out)
     body = loop.body
     while isinstance(body, T.Let):
         if _reads(body.value, carried):

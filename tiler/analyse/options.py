@@ -153,7 +153,7 @@ class Options:
     no_hoist: bool = _option(False, Takes.FLAG, "--no-hoist", "Leave work where the program wrote it: a loop or "
                              "a stream that reads nothing of its map's point (a row's maximum in each element's "
                              "body) is by default computed once a row of the map level where it varies.",
-                             ablation=Ablation("work where written (no hoisting)"))
+                             steers=False, ablation=Ablation("work where written (no hoisting)"))
     keep_loops: bool = _option(False, Takes.FLAG, "--keep-loops", "Leave a plain loop that walks arrays whole "
                                "along its index a loop. By default it is read as a stream over them, so that the "
                                "plan can stage them (a mat-vec or a matrix product written with a loop gets the "

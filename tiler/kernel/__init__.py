@@ -33,10 +33,6 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, list
     index as map rows."""
     from .dead import without_dead
     from .hoist import hoisted
-    from .loops import loop_notes, survey
-    from .points import numbered
-    from .promote import promote_reads
-    from .rows import own_rows
 
     kinds = T.node_kinds(program.kernel)  # each pass runs only where what it rewrites is there (one walk for all)
     k = program.kernel
@@ -46,8 +42,21 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, list
     if kinds & {T.Let, T.Loop} or any(lv.lets for lv in k.levels):
         k = without_dead(k)
     if hoist and len(k.levels) and kinds & {T.Loop, T.Stream}:
-        k = hoisted(k)
-        kinds = T.node_kinds(k)
+        moved = hoisted(k)
+        if any(h.moved for h in moved.hoisted):  # (analyse plans the kernel as written where no row is split)
+            written = _built(dataclasses.replace(k, hoisted=moved.hoisted), kinds, promote, loops, listed)
+            return dataclasses.replace(_built(moved, T.node_kinds(moved), promote, loops, listed), written=written)
+        k = moved
+    return _built(k, kinds, promote, loops, listed)
+
+
+def _built(k: T.Kernel, kinds, promote: bool, loops: bool, listed: bool) -> T.Kernel:
+    """The stage's last passes: promote (and loops), own rows, points."""
+    from .loops import loop_notes, survey
+    from .points import numbered
+    from .promote import promote_reads
+    from .rows import own_rows
+
     rows = own_rows if T.Index in kinds else (lambda kernel: kernel)  # (own rows are read by index)
     found = survey(k.body) if promote and kinds & {T.Loop, T.Stream} else None
     if found is None or not (found.streams or found.candidates or found.blocked):  # (nothing to promote: no walk)

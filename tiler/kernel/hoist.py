@@ -32,12 +32,12 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from ..analyse.folds import operators
+from ..analyse.reductions import FEW
 from ..check import typed as T
 from ..check.types import Binder, Scalar
 from ..source import Span
 from ..tree import descendants, map_children
-from ..analyse.folds import operators
-from ..analyse.reductions import FEW
 from .names import bound, fresh, kernel_names
 
 WORK = (T.Loop, T.Stream)
@@ -48,6 +48,7 @@ class Hoist:
     """One piece of work that reads nothing of the level it was written at."""
 
     what: str  # "`mx`", or "the loop" for work inside a larger expression
+    name: str  # the names it binds (work inside an expression: the one made for its value), comma-separated
     span: Span
     written: int  # the map level whose code held it
     runs: int  # the level whose lets now compute it (== written: it stays)
@@ -89,7 +90,8 @@ class _Hoister:
         self.records: list[Hoist] = []
         self.names = kernel_names(k)
         self.single = len(k.levels) == 1
-        self.stays: set = set()  # where the work that stays in a kernel of one level was written
+        self.stays: set = set()  # where the work that stays was written (each recorded once)
+        self.aliases: dict = {}  # a kept let's binder -> (its value, the levels' names it reads): lets.alias
         self._work: dict[int, bool] = {}  # id of a node -> whether it holds a loop or a stream (this pass only)
 
     def let(self, binders: tuple, value, depth: int, local) -> list:
@@ -110,24 +112,26 @@ class _Hoister:
             return None
         home = max((self.level_of[b] for b in reads), default=-1)
         if home < 0 and self.single:
-            if (binders or isinstance(value, WORK)) and value.span not in self.stays:  # (a chain: its lets are
-                self.stays.add(value.span)  # asked one by one; a let's value, once)
-                self.records.append(Hoist(_names(binders) if binders else _where(value), value.span, depth, depth, (),
-                                          "it reads no map level's names, so it is the same at every point; "
-                                          "computing it once a launch is not done: it runs at every point"))
+            if binders or isinstance(value, WORK):  # (a chain's lets are asked one by one)
+                self.stay(binders, value, depth, "it reads no map level's names, so it is the same at every point; "
+                          "computing it once a launch is not done: it runs at every point")
             return None
         target = max(home, 0)
         if target >= depth:
             return None
         if not self.shared(value):
-            if value.span not in self.stays:
-                self.stays.add(value.span)
-                self.records.append(Hoist(_names(binders) if binders else _where(value), value.span, depth, depth,
-                                          (), "it reads nothing of its map level, but holds no reduction a row's "
-                                          "threads could share: moved, each thread would still run it whole, and "
-                                          "the tiled kernel could no longer stage what it reads"))
+            self.stay(binders, value, depth, "it reads nothing of its map level, but holds no reduction a row's "
+                      "threads could share: moved, each thread would still run it whole, and the tiled kernel "
+                      "could no longer stage what it reads")
             return None
         return target
+
+    def stay(self, binders: tuple, value, depth: int, reason: str) -> None:
+        """A record of work that stays where it was written (once for each)."""
+        if value.span not in self.stays:
+            self.stays.add(value.span)
+            self.records.append(Hoist(_names(binders) if binders else _where(value), _plain(binders), value.span,
+                                      depth, depth, (), reason))
 
     def shared(self, value) -> bool:
         """Whether `value` holds a reduction a row's threads can share (a
@@ -140,6 +144,7 @@ class _Hoister:
 
     def move(self, binders: tuple, value, depth: int, target: int, what: str) -> None:
         reads = self.reads(value, frozenset()) or set()
+        value = self.substituted(value)
         named = tuple(sorted(b.name for b in reads if b in self.level_of))
         self.moved[target].append((binders, value))
         self.level_of.update((b, target) for b in binders)
@@ -151,7 +156,7 @@ class _Hoister:
         else:
             why = "it reads no map level's names, so it is the same at every point: computed once a row of map " \
                   "level 0 (once a launch is not done)"
-        self.records.append(Hoist(what, value.span, depth, target, named, why))
+        self.records.append(Hoist(what, _plain(binders), value.span, depth, target, named, why))
 
     def exp(self, e, depth: int, local: frozenset):
         """`e` at a level's code (depth) with its work moved out; `local`:
@@ -192,7 +197,8 @@ class _Hoister:
             target = self.target(e.binders, e.value, depth, local)
             if target is None:
                 kept.append(dataclasses.replace(e, value=self.exp(e.value, depth, local)))
-                local = local | set(e.binders)
+                if not self.alias(e, local):
+                    local = local | set(e.binders)
             else:
                 self.move(e.binders, e.value, depth, target, _names(e.binders))
             e = e.body
@@ -200,6 +206,27 @@ class _Hoister:
         for let in reversed(kept):
             body = dataclasses.replace(let, body=body)
         return body
+
+    def alias(self, let: T.Let, local) -> bool:
+        """Whether the kept `let` names a value that reads nothing bound
+        around it and holds no work (an inlined helper's parameter bound to
+        the row it was given, `let r = row`): work that reads its name may
+        still move, reading the value itself (`row`) where it moves to."""
+        if len(let.binders) != 1 or self.works(let.value):
+            return False
+        reads = self.reads(let.value, local)
+        if reads is None:
+            return False
+        self.aliases[let.binders[0]] = (self.substituted(let.value), reads)
+        return True
+
+    def substituted(self, e):
+        """`e` with every alias's name replaced by its value."""
+        if not self.aliases:
+            return e
+        if isinstance(e, T.Var) and e.binder in self.aliases:
+            return self.aliases[e.binder][0]
+        return map_children(e, self.substituted, T.is_exp) if T.is_exp(e) else e
 
     def works(self, e) -> bool:
         """Whether `e` holds a loop or a stream (once a node for the pass)."""
@@ -219,11 +246,17 @@ class _Hoister:
                     return None
                 if n.binder in self.level_of:
                     out.add(n.binder)
+                elif n.binder in self.aliases:
+                    out |= self.aliases[n.binder][1]
         return out
 
 
 def _few(bound) -> bool:
     return isinstance(bound, T.Lit) and int(bound.value) < FEW
+
+
+def _plain(binders: tuple) -> str:
+    return ", ".join(b.name for b in binders)
 
 
 def _names(binders: tuple) -> str:

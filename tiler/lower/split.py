@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from .. import kir, target
 from ..analyse import Analysis
+from ..analyse.online import Online, online_of
 from ..analyse.reductions import (
     BLOCK_SHARE,
     MAX_BLOCKS_A_ROW,
@@ -45,11 +46,13 @@ from .params import (
     size_name,
     wide_factor,
 )
+from .shares import better, never, pick_wins, rescaled_pair
 from .streams import Streams
 from .values import all_of, minimum
 
 SHUFFLE = "shuffle_xor"  # target.CALL_SPELLING spells it
 PICKS = (Operator.ARGMIN, Operator.ARGMAX)
+ONLINE = (Operator.ONLINE_MAX, Operator.RESCALED_SUM)
 
 
 class Stopped(Exception):
@@ -109,7 +112,14 @@ class SplitBody(Streams):
         inits = [self.exp(i) for i in e.inits]
         bound = self.exp(e.bound)
         ctypes = [ctype_of(p.type) for p in e.params]
-        if pick is None:
+        online = online_of(e) if reduction.operators[0] in ONLINE else None
+        if online is not None:
+            shares = self._online_shares(e, online, inits, ctypes)
+            merge = self._online_merge(online, shares, ctypes)
+            step = (lambda k: self._carry(e.body, e.params, shares))  # noqa: E731
+            shares = self._shares(e, bound, shares, ctypes, step, merge)
+            results = merge(inits, shares, "_fin")  # the start values come first, then the row's shares
+        elif pick is None:
             kinds = [p.type.kind for p in e.params if isinstance(p.type, Scalar)]
             shares = [self.declare(f"{p.name}_part", c, const(identity(op, kind), c), e.span, const_=False)
                       for p, c, op, kind in zip(e.params, ctypes, reduction.operators, kinds)]
@@ -122,8 +132,9 @@ class SplitBody(Streams):
             ctypes = [ctypes[pick.value], ctypes[pick.index], "int"]
             merge = self._pick_merge(pick, shares, ctypes)
             step = (lambda k: self._pick_step(e.body, pick, *shares, k))  # noqa: E731
-        shares = self._shares(e, bound, shares, ctypes, step, merge)
-        results = self._finish(e, pick, reduction.operators, inits, shares, ctypes)
+        if online is None:
+            shares = self._shares(e, bound, shares, ctypes, step, merge)
+            results = self._finish(e, pick, reduction.operators, inits, shares, ctypes)
         for b, r, c in zip(e.results, results, (ctype_of(p.type) for p in e.params)):
             self.env[b] = self.declare(b.name, c, r, e.span)
         return self.exp(e.rest)
@@ -161,9 +172,9 @@ class SplitBody(Streams):
             return [self._apply(op, init, total, c) for init, total, op, c in zip(inits, shares, ops, ctypes)]
         # the start pair comes before every iteration: a share replaces it only when strictly better (or, `<=`, as good)
         value, index, step = shares
-        ahead = _better(pick, value, inits[pick.value], "<=" if not pick.strict else "<")
+        ahead = better(pick, value, inits[pick.value], "<=" if not pick.strict else "<")
         if not pick.strict:
-            ahead = kir.Bin("&&", kir.Bin("!=", step, const(_never(pick))), ahead)
+            ahead = kir.Bin("&&", kir.Bin("!=", step, const(never(pick))), ahead)
         took = self.declare(f"{e.params[pick.value].name}_took", "bool", ahead, e.span)
         results = [None, None]
         results[pick.value] = kir.Select(took, value, inits[pick.value])
@@ -181,7 +192,7 @@ class SplitBody(Streams):
                              const_=False)
         index = self.declare(f"{ip.name}_part", ic, const(0, ic), e.span, const_=False)
         # the iteration the share came from; a share that took none loses every tie
-        step = self.declare(f"{ip.name}_step", "int", const(_never(pick)), e.span, const_=False)
+        step = self.declare(f"{ip.name}_step", "int", const(never(pick)), e.span, const_=False)
         self.env[vp], self.env[ip] = value, index
         return [value, index, step]
 
@@ -224,11 +235,31 @@ class SplitBody(Streams):
                                              kir.Assign(index.name, then[pick.index]),
                                              kir.Assign(step.name, k)), (), body.span))
 
+    def _online_shares(self, e: T.Loop, online: Online, inits: list, ctypes: list) -> list:
+        """A running maximum and its rescaled sum, each lane's from the
+        loop's start maximum and an empty sum: as good an identity as
+        (-inf, 0) (a share's maximum is then never below the loop's, as the
+        loop in order has it), and an element at -inf meets a finite maximum,
+        as it does in order, not -inf - -inf."""
+        starts = [None, None]
+        starts[online.maximum], starts[online.total] = inits[online.maximum], const(0.0, ctypes[online.total])
+        shares = [self.declare(f"{p.name}_part", c, v, e.span, const_=False)
+                  for p, c, v in zip(e.params, ctypes, starts)]
+        for p, r in zip(e.params, shares):
+            self.env[p] = r
+        return shares
+
+    def _online_merge(self, online: Online, refs: list, ctypes: list):
+        """Two (maximum, sum) shares merged (named after `refs`)."""
+        def merge(mine, other, suffix):
+            return rescaled_pair(self.declare, online, refs, ctypes, mine, other, suffix, self.fast_math)
+        return merge
+
     def _pick_merge(self, pick: Pick, refs: list, ctypes: list):
         """Two (value, index, iteration) shares merged: the better value, ties
         by iteration (named after `refs`, the shares they stand for)."""
         def merge(mine, other, suffix):
-            wins = self.declare(f"{refs[0].name}{suffix}w", "bool", _pick_wins(pick, other, mine))
+            wins = self.declare(f"{refs[0].name}{suffix}w", "bool", pick_wins(pick, other, mine))
             return [self.declare(f"{r.name}{suffix}", c, kir.Select(wins, o, m))
                     for r, m, o, c in zip(refs, mine, other, ctypes)]
         return merge
@@ -277,25 +308,6 @@ class SplitBody(Streams):
         self.emit(kir.For(w, const(1), const(warps), const(1), body, unroll=kir.FULL))
         self.emit(kir.Barrier("the partial results are read before another reduction writes them"))
         return totals
-
-
-def _never(pick: Pick) -> int:
-    """The iteration of a share that took none: it loses every tie."""
-    return target.INT_MAX if pick.strict else -1
-
-
-def _better(pick: Pick, a, b, op: str):
-    """`a` is a better extreme than `b` (`op` "<" strictly, "<=" or as good)."""
-    return kir.Bin(op, a, b) if pick.smaller else kir.Bin(op.replace("<", ">"), a, b)
-
-
-def _pick_wins(pick: Pick, other, mine):
-    """The other (value, index, iteration) share wins: a better value, or an
-    equal one from an earlier iteration (`<`: the first is kept) or a later
-    one (`<=`: the last)."""
-    earlier = kir.Bin("<" if pick.strict else ">", other[2], mine[2])
-    return kir.Bin("||", _better(pick, other[0], mine[0], "<"),
-                   kir.Bin("&&", kir.Bin("==", other[0], mine[0]), earlier))
 
 
 def lower_split(analysis: Analysis, split: Split, lanes: int, file: str, wide: bool = False) -> kir.Kernel:

@@ -18,6 +18,7 @@ from ..analyse.schedule import CopyAxis, Layout
 from ..syntax import ast, pretty
 from ..tree import map_children
 from ..versions.shown import pipelined
+from .hoisted import with_hoisted
 from .kernel_steps import ONE_POINT, STEPS, kernel_steps
 from .loop_streams import loop_streams, with_loop_streams, without_positions
 from .source_nodes import kernel_maps, main_of, names_in, span_key
@@ -30,12 +31,13 @@ def show_transformed(program: ast.Program, a: Analysis, shown: list = (), fissio
     synchronous) for the program and a fissioned fold's pairs; `fission`:
     the fold fissioned (versions.FissionPlan), or not."""
     split = a.plan.split
+    program, moved = with_hoisted(program, a.kernel)  # the work stage `kernel` moved, moved here too
     if split is not None and split.active and split.min_length is None:
-        return _split(program, a)
+        return _split(program, a, moved)
     program, positions = with_loop_streams(program, loop_streams(a.kernel))  # drawn as the streams they became
     plans = {span_key(s.site.stream.origin or s.site.stream): s for s in a.streams
              if s.tiled and (s.site.stream.origin is not None or s.site.stream.loop)}
-    comments = {_nest_position(program): _block_comments(a)}
+    comments = {**moved, _nest_position(program): _block_comments(a)}
     for s in plans.values():
         comments[span_key(s.site)] = [f"fast memory: {_tile_decl(p)}" for p in s.inputs if p.copied] + [
             f"chunk = {s.chunk} (the last chunk may be shorter); copies guard the array's end"] + _elements(a, s) \
@@ -66,14 +68,14 @@ def _synchronous(shown) -> str:
     return " and synchronous (--show-rewrites prints the kernel's own, pipelined)." if pipelined(shown.schedule) else "."
 
 
-def _split(program: ast.Program, a: Analysis) -> str:
+def _split(program: ast.Program, a: Analysis, moved: dict) -> str:
     """Rows run by T threads each: the reductions they split, the inner maps they share."""
     split = a.plan.split
     counts = sorted({c.lanes for c in split.choices if not c.several}) or [split.choices[0].lanes]
     lanes = ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}" if len(counts) > 1 else str(counts[0])
     maps = kernel_maps(program, len(a.kernel.levels))
     rows = "map level 0" if split.rows == 1 else f"map levels 0 to {split.rows - 1}"
-    comments = {span_key(maps[0]): [f"rows ({rows}): each run by T = {lanes} threads (chosen at launch by the "
+    comments = {**moved, span_key(maps[0]): [f"rows ({rows}): each run by T = {lanes} threads (chosen at launch by the "
                                     f"rows' count and length); every thread of a row runs the row's code"]}
     several = next((c for c in split.choices if c.several), None)
     if several is not None:

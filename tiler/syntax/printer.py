@@ -13,12 +13,13 @@ UNARY, POSTFIX, ATOM, OPEN = 6, 7, 8, 0  # OPEN: a form that extends to the righ
 STEP = "  "
 
 
-_comments: dict = {}  # (line, col) of a map, streamSeq or loop -> comment lines printed before it
+_comments: dict = {}  # (line, col) of a map, streamSeq or loop, or ("let", line, col) -> comment lines before it
 
 
 def pretty(node, comments: dict | None = None) -> str:
     """Source text for `node`; `comments` puts `-- ...` lines before the maps,
-    streams and loops at the given (line, column) (for `explain --show-transformed`)."""
+    streams and loops at the given (line, column), and before the lets at
+    ("let", line, column) (for `explain --show-transformed`)."""
     global _comments
     _comments, saved = comments or {}, _comments
     try:
@@ -111,7 +112,8 @@ def _exp(e, ind: str, need: int) -> str:  # noqa: C901 - one case per form
     if isinstance(e, ast.Let):
         pat = ", ".join(e.names)
         pat = f"({pat})" if e.is_tuple else pat
-        return f"let {pat} = {_exp(e.value, ind + STEP, 0)} in\n{ind}{_exp(e.body, ind, 0)}"
+        notes = "".join(f"-- {c}\n{ind}" for c in _comments.get(("let", e.span.line, e.span.col), ()))
+        return f"{notes}let {pat} = {_exp(e.value, ind + STEP, 0)} in\n{ind}{_exp(e.body, ind, 0)}"
     if isinstance(e, ast.If):
         inner = ind + STEP
         return (f"if {_exp(e.cond, inner, 0)}\n{inner}then {_exp(e.then, inner + STEP, 0)}"
