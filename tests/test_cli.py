@@ -37,6 +37,9 @@ def test_docs_list_show_and_locate_the_shipped_documents():
     assert shown.returncode == 0 and shown.stdout == (ROOT / "docs" / "language.md").read_text() + "\n"
     path = tiler("docs", "guide", "--path").stdout.strip()
     assert path.endswith("guide.md") and Path(path).read_text() == (ROOT / "docs" / "guide.md").read_text()  # (an sdist copies)
+    example = tiler("docs", "examples/mm_host.cu", "--path").stdout.strip()  # (the README's host program)
+    assert Path(example).read_text() == (ROOT / "docs" / "examples" / "mm_host.cu").read_text()
+    assert re.search(r"^examples/mm_host.cu +Calling a tiler kernel from your own program", listed.stdout, re.M)
     bad = tiler("docs", "langauge")
     assert bad.returncode == 1 and "error: no document `langauge`" in bad.stderr and "language-notes" in bad.stderr
     assert "tiler docs language" in tiler("--help").stdout

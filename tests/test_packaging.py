@@ -55,6 +55,8 @@ def test_a_built_wheel_carries_the_templates_and_benchmarks(tmp_path):
     assert "tiler/benchmarks/nbody.fut" in names and "tiler/benchmarks/nbody.toml" in names
     # `tiler docs language`: the reference ships with the package
     assert "tiler/docs/language.md" in names and "tiler/docs/guide.md" in names
+    # the README's host program calling a generated kernel (`tiler docs examples/mm_host.cu --path`)
+    assert "tiler/docs/examples/mm_host.cu" in names
     # the benchmarks' measuring scripts, results and logs are the checkout's, not the package's
     assert not any("/experiments/" in n or n.endswith((".json", ".log")) for n in names), \
         [n for n in names if "/experiments/" in n][:3]
