@@ -32,6 +32,12 @@ REFUSED = {
     "the rescale the wrong way": "let t = r[k] in let nm = max(a, t) in (nm, b * exp(nm - a) + exp(t - nm))",
     "a plain sum beside a maximum's pair": "let t = r[k] in (max(a, t), b + t)",
     "two terms": "let t = r[k] in let u = r[0] in let nm = max(a, t) in (nm, b * exp(a - nm) + exp(u - nm))",
+    # a clamp or a threshold that samples of moderate sums would never reach (found by a review: both split wrong)
+    "a clamp": "let t = r[k] in let nm = max(a, t) in (nm, min(b * exp(a - nm) + exp(t - nm), 20f32))",
+    "a threshold": "let t = r[k] in if b > 20f32 then (a, b) else let nm = max(a, t) in "
+                   "(nm, b * exp(a - nm) + exp(t - nm))",
+    "an if that always goes one way": "let t = r[k] in let nm = max(a, t) in "
+                                      "if nm >= nm then (nm, b * exp(a - nm) + exp(t - nm)) else (a, b)",
 }
 
 
@@ -54,6 +60,22 @@ def test_a_different_formula_is_not(name):
     assert isinstance(online_of(loop), str)
     if name == "a plain sum beside a maximum's pair":  # that one is two reductions, max and +
         assert operators(loop) == (Operator.MAX, Operator.ADD)
+
+
+def test_a_threads_share_starts_from_the_lowest_finite_number():
+    """From -inf (a start maximum of log(0), as masked attention writes),
+    a thread whose share holds only elements at -inf would compute exp(-inf
+    - -inf), NaN, where the loop in order, its maximum already finite, does
+    not (a review's finding): each share starts from -FLT_MAX instead."""
+    text = ROW.replace("a = -1e30f32", "a = log(0f32)").format(body=RECOGNISED["a let of the new maximum"])
+    cuda = run_to("render", text, "t.fut", Options())
+    assert "float a_part = -3.4028234663852886e+38f;" in cuda and "a_part = logf" not in cuda
+    k = run_to("kernel", text, "t.fut", Options(keep_loops=True))
+    (loop,) = [n for r in k.roots for n in descendants(r, T.is_exp) if isinstance(n, T.Loop)]
+    assert online_of(loop) == Online(0, 1)
+    # the combine with a share that took no element, or only elements at -inf: the other share, unchanged
+    lowest = -3.4028234663852886e38
+    assert combine(lowest, 0.0, 1.5, 2.0) == (1.5, 2.0) and combine(-math.inf, 0.0, lowest, 0.0) == (lowest, 0.0)
 
 
 def test_the_carried_values_in_the_other_order():

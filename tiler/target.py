@@ -237,6 +237,7 @@ UNSIGNED = {"int": "unsigned", "long long": "unsigned long long"}
 # size must leave room for a block past its end.
 INDEX = "long long"
 INT_MAX = 2**31 - 1  # a size is an int; 32-bit offsets reach arrays of at most this many elements
+FLOAT_MAX = {"float": 3.4028234663852886e38, "double": 1.7976931348623157e308}  # the largest finite value, by C type
 MAX_SIZE = 2**31 - 2**20
 
 # The clamps tiler adds (kernel-IR calls "clamp") are spelled through

@@ -9,9 +9,10 @@ relative to it, which rescales the sum whenever the maximum grows,
 folds `(m, s)` so that `s * exp(m)` is the sum of `exp(t)`: two shares
 `(m1, s1)` and `(m2, s2)` combine as `(M, s1 * exp(m1 - M) + s2 * exp(m2 -
 M))` with `M = max(m1, m2)`, an associative and commutative combine whose
-identity is `(-inf, 0)` (and `(m0, 0)` for shares that all start from the
-loop's start maximum m0, which then stays their floor as it is the loop's
-in order). So its iterations can be split among a row's
+identity is `(-inf, 0)`. A thread's share starts from the lowest finite
+number instead (an identity for every finite maximum): from -inf, a share
+of elements at -inf alone would meet `exp(-inf - -inf)`, NaN, where the
+loop in order has a finite maximum by then. So its iterations can be split among a row's
 threads like a sum's (lower/split.py writes the combine).
 
 Spellings differ (a `let` of the new maximum, an `if` on which is larger,
@@ -57,10 +58,37 @@ def online_of(loop: T.Loop) -> Online | str:
     term = _term(body, carried)
     if term is None:
         return "the parts of its body that read no carried value are not one term"
+    odd = _foreign(body, term)
+    if odd:
+        return f"its body uses {odd}, which the update of a running maximum and its sum does not"
     for order in ((0, 1), (1, 0)):
-        if all(_matches(body, loop.params, order, term, point) for point in _points()):
+        taken: set = set()  # (an if, the branch) met at the samples: each if must go both ways
+        if all(_matches(body, loop.params, order, term, point, taken) for point in _points()) and \
+                all((id(n), b) in taken for n in descendants(body, T.is_exp) if isinstance(n, T.If) for b in (0, 1)):
             return Online(*order)
     return "its body is not a running maximum with a sum of exponentials rescaled to it"
+
+
+def _foreign(body, term) -> str:
+    """What the body uses, the term aside, beyond the update's own parts
+    (exp, max, + - *, comparisons, the literals 0 and 1, lets and ifs), or
+    "": a threshold or a clamp the samples might never reach would pass
+    them unseen."""
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if n == term:
+            continue
+        stack.extend(children(n, T.is_exp))
+        if isinstance(n, T.Lit) and (isinstance(n.value, bool) or n.value not in (0, 1)):
+            return f"the constant {n.value}"
+        if isinstance(n, T.Builtin) and n.name not in ("exp", "max"):
+            return f"`{n.name}`"
+        if isinstance(n, T.BinOp) and n.op not in ("+", "-", "*", "<", "<=", ">", ">="):
+            return f"`{n.op}`"
+        if isinstance(n, T.UnOp) and n.op != "-" or isinstance(n, (T.Loop, T.Stream, T.Call)):
+            return "a loop" if isinstance(n, (T.Loop, T.Stream)) else f"`{getattr(n, 'op', getattr(n, 'func', ''))}`"
+    return ""
 
 
 def combine(m1: float, s1: float, m2: float, s2: float) -> tuple[float, float]:
@@ -72,18 +100,20 @@ def combine(m1: float, s1: float, m2: float, s2: float) -> tuple[float, float]:
 
 
 def _points():
+    """(m, s, t) samples: t at m, and below and above it by up to 20 (exp
+    of the difference from 2e-9 to 5e8); s over nine orders of magnitude."""
     rng = random.Random(0x0571)
     for n in range(SAMPLES):
-        m = rng.uniform(-4, 4)
-        t = m if n % 4 == 0 else m + rng.uniform(-3, 3)  # equal, then below and above
-        yield m, rng.uniform(0.25, 9), t
+        m = rng.uniform(-30, 30)
+        t = m if n % 4 == 0 else m + rng.uniform(-20, 20)
+        yield m, 10 ** rng.uniform(-3, 6), t
 
 
-def _matches(body, params, order, term, point) -> bool:
+def _matches(body, params, order, term, point, taken: set) -> bool:
     m, s, t = point
     env = {params[order[0]]: m, params[order[1]]: s}
     try:
-        got = _value(body, env, term, t)
+        got = _value(body, env, term, t, taken)
     except (ValueError, TypeError, ZeroDivisionError, OverflowError, KeyError):
         return False
     if not isinstance(got, tuple) or len(got) != 2:
@@ -121,7 +151,7 @@ OPERATORS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b:
              ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
 
 
-def _value(e, env: dict, term, t: float):
+def _value(e, env: dict, term, t: float, taken: set):
     """`e` in double precision, with `term` standing for `t` (a `let`-free,
     loop-free body of scalars; anything else raises)."""
     if e == term:
@@ -131,21 +161,23 @@ def _value(e, env: dict, term, t: float):
     if isinstance(e, T.Var):
         return env[e.binder]
     if isinstance(e, T.TupleE):
-        return tuple(_value(i, env, term, t) for i in e.items)
+        return tuple(_value(i, env, term, t, taken) for i in e.items)
     if isinstance(e, T.BinOp):
-        return OPERATORS[e.op](_value(e.lhs, env, term, t), _value(e.rhs, env, term, t))
+        return OPERATORS[e.op](_value(e.lhs, env, term, t, taken), _value(e.rhs, env, term, t, taken))
     if isinstance(e, T.UnOp) and e.op == "-":
-        return -_value(e.operand, env, term, t)
+        return -_value(e.operand, env, term, t, taken)
     if isinstance(e, T.Builtin) and e.name in FUNCTIONS:
-        return float(FUNCTIONS[e.name](*(_value(a, env, term, t) for a in e.args)))
+        return float(FUNCTIONS[e.name](*(_value(a, env, term, t, taken) for a in e.args)))
     if isinstance(e, T.Builtin) and e.name in ("f32", "f64"):
-        return float(_value(e.args[0], env, term, t))
+        return float(_value(e.args[0], env, term, t, taken))
     if isinstance(e, T.If):
-        return _value(e.then if _value(e.cond, env, term, t) else e.else_, env, term, t)
+        branch = 0 if _value(e.cond, env, term, t, taken) else 1
+        taken.add((id(e), branch))
+        return _value(e.then if branch == 0 else e.else_, env, term, t, taken)
     if isinstance(e, T.Let):
-        value = _value(e.value, env, term, t)
+        value = _value(e.value, env, term, t, taken)
         values = value if len(e.binders) > 1 else (value,)
-        return _value(e.body, {**env, **dict(zip(e.binders, values))}, term, t)
+        return _value(e.body, {**env, **dict(zip(e.binders, values))}, term, t, taken)
     raise TypeError(type(e).__name__)
 
 

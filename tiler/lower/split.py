@@ -114,7 +114,7 @@ class SplitBody(Streams):
         ctypes = [ctype_of(p.type) for p in e.params]
         online = online_of(e) if reduction.operators[0] in ONLINE else None
         if online is not None:
-            shares = self._online_shares(e, online, inits, ctypes)
+            shares = self._online_shares(e, online, ctypes)
             merge = self._online_merge(online, shares, ctypes)
             step = (lambda k: self._carry(e.body, e.params, shares))  # noqa: E731
             shares = self._shares(e, bound, shares, ctypes, step, merge)
@@ -235,14 +235,13 @@ class SplitBody(Streams):
                                              kir.Assign(index.name, then[pick.index]),
                                              kir.Assign(step.name, k)), (), body.span))
 
-    def _online_shares(self, e: T.Loop, online: Online, inits: list, ctypes: list) -> list:
+    def _online_shares(self, e: T.Loop, online: Online, ctypes: list) -> list:
         """A running maximum and its rescaled sum, each lane's from the
-        loop's start maximum and an empty sum: as good an identity as
-        (-inf, 0) (a share's maximum is then never below the loop's, as the
-        loop in order has it), and an element at -inf meets a finite maximum,
-        as it does in order, not -inf - -inf."""
+        lowest finite number and an empty sum (online.py: an element at -inf
+        then meets a finite maximum, as it does in order, not -inf - -inf)."""
         starts = [None, None]
-        starts[online.maximum], starts[online.total] = inits[online.maximum], const(0.0, ctypes[online.total])
+        starts[online.maximum] = const(-target.FLOAT_MAX[ctypes[online.maximum]], ctypes[online.maximum])
+        starts[online.total] = const(0.0, ctypes[online.total])
         shares = [self.declare(f"{p.name}_part", c, v, e.span, const_=False)
                   for p, c, v in zip(e.params, ctypes, starts)]
         for p, r in zip(e.params, shares):
