@@ -62,7 +62,7 @@ def operators(loop: T.Loop) -> tuple[Operator, ...] | str:
     if isinstance(body, T.If) and not _reads(body.cond, carried):
         ops = _conditional(loop, body, carried)
         # (a pair that is not such updates may be a pick gone wrong: its reason says more)
-        pick = isinstance(ops, str) and len(loop.params) == 2 and "different paths" not in ops
+        pick = isinstance(ops, str) and not isinstance(ops, Mixed) and len(loop.params) == 2
         return pick_of(loop) if pick else ops
     if isinstance(body, T.If) and len(loop.params) != 2:
         return f"an `if` in its body tests the carried value `{_names(body.cond, carried)}`"
@@ -84,6 +84,11 @@ def operators(loop: T.Loop) -> tuple[Operator, ...] | str:
             return op
         out.append(op)
     return tuple(out)
+
+
+class Mixed(str):
+    """Why updates under ifs are no reduction: one carried value meets two
+    operators (said as it is; other failures of a pair say a pick's reason)."""
 
 
 def _values(body, loop: T.Loop) -> tuple | str:
@@ -113,7 +118,8 @@ def _conditional(loop: T.Loop, body: T.If, carried: frozenset) -> tuple[Operator
                 return op
             ops.add(op)
         if len(ops) > 1:
-            return f"`{param.name}` is combined with {' and '.join(sorted(o.value for o in ops))} on different paths"
+            return Mixed(f"`{param.name}` is combined with {' and '.join(sorted(o.value for o in ops))} on different "
+                         "paths")
         if not isinstance(param.type, Scalar) or param.type.kind == "bool":
             return f"`{param.name}` is not a number"
         out.append(ops.pop() if ops else Operator.ADD)  # (never changed: any operator keeps it)

@@ -82,9 +82,9 @@ def _foreign(body, term) -> str:
         stack.extend(children(n, T.is_exp))
         if isinstance(n, T.Lit) and (isinstance(n.value, bool) or n.value not in (0, 1)):
             return f"the constant {n.value}"
-        if isinstance(n, T.Builtin) and n.name not in ("exp", "max"):
+        if isinstance(n, T.Builtin) and n.name not in FUNCTIONS:
             return f"`{n.name}`"
-        if isinstance(n, T.BinOp) and n.op not in ("+", "-", "*", "<", "<=", ">", ">="):
+        if isinstance(n, T.BinOp) and n.op not in OPERATORS:
             return f"`{n.op}`"
         if isinstance(n, T.UnOp) and n.op != "-" or isinstance(n, (T.Loop, T.Stream, T.Call)):
             return "a loop" if isinstance(n, (T.Loop, T.Stream)) else f"`{getattr(n, 'op', getattr(n, 'func', ''))}`"
@@ -145,15 +145,16 @@ def _term(body, carried: frozenset):
     return parts[0] if parts and all(p == parts[0] for p in parts) else None
 
 
-FUNCTIONS = {"exp": math.exp, "log": math.log, "max": max, "min": min, "abs": abs, "sqrt": math.sqrt}
-OPERATORS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": lambda a, b: a / b,
-             "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
-             ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+# what a body may use besides the term, lets, ifs, negation and the constants 0 and 1 (_foreign), and how
+# each is evaluated at the samples
+FUNCTIONS = {"exp": math.exp, "max": max}
+OPERATORS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+             "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
 def _value(e, env: dict, term, t: float, taken: set):
-    """`e` in double precision, with `term` standing for `t` (a `let`-free,
-    loop-free body of scalars; anything else raises)."""
+    """`e` in double precision, with `term` standing for `t` (what _foreign
+    lets through; anything else raises); `taken` collects the ifs' branches."""
     if e == term:
         return t
     if isinstance(e, T.Lit):
@@ -168,8 +169,6 @@ def _value(e, env: dict, term, t: float, taken: set):
         return -_value(e.operand, env, term, t, taken)
     if isinstance(e, T.Builtin) and e.name in FUNCTIONS:
         return float(FUNCTIONS[e.name](*(_value(a, env, term, t, taken) for a in e.args)))
-    if isinstance(e, T.Builtin) and e.name in ("f32", "f64"):
-        return float(_value(e.args[0], env, term, t, taken))
     if isinstance(e, T.If):
         branch = 0 if _value(e.cond, env, term, t, taken) else 1
         taken.add((id(e), branch))

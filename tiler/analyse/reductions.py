@@ -353,7 +353,7 @@ def _level_loops(kernel: T.Kernel, dim: int) -> tuple[list[Reduction], list[NotR
                 # its body runs the same on every lane
                 stack.extend(reversed([(c, top and c is not e.body) for c in children(e, T.is_exp)]))
                 continue
-            few = _few(e.bound)
+            few = too_few(e.bound)
             length = lengths.get(e.bound.binder) if isinstance(e.bound, T.Var) else None
             if isinstance(e.bound, T.Lit):
                 length = int(e.bound.value)
@@ -380,7 +380,9 @@ def _size(s, kernel: T.Kernel) -> str | int | None:
     return s if isinstance(s, int) else s.name if s in kernel.sizes else None
 
 
-def _few(bound) -> str:
+def too_few(bound) -> str:
+    """Why a loop of this bound is not shared among threads (too few
+    iterations, known when compiling), or ""."""
     if isinstance(bound, T.Lit) and int(bound.value) < FEW:
         return f"its {bound.value} iterations are too few to share among threads"
     return ""

@@ -33,7 +33,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from ..analyse.folds import operators
-from ..analyse.reductions import FEW
+from ..analyse.reductions import too_few
 from ..check import typed as T
 from ..check.types import Binder, Scalar
 from ..source import Span
@@ -70,7 +70,7 @@ def hoisted(k: T.Kernel) -> T.Kernel:
     for d in range(1, len(levels)):  # a level's lets may move further out
         lets = []
         for binders, value in levels[d].lets:
-            lets += h.let(binders, value, d, None)
+            lets += h.let(binders, value, d)
         levels[d] = dataclasses.replace(levels[d], lets=tuple(lets))
     body = h.exp(k.body, len(levels) - 1, frozenset())
     if not h.records:
@@ -94,10 +94,10 @@ class _Hoister:
         self.aliases: dict = {}  # a kept let's binder -> (its value, the levels' names it reads): lets.alias
         self._work: dict[int, bool] = {}  # id of a node -> whether it holds a loop or a stream (this pass only)
 
-    def let(self, binders: tuple, value, depth: int, local) -> list:
-        """A level's let at `depth` (`local` None) kept or moved out: the
-        lets to keep at `depth` (none where it moved)."""
-        target = self.target(binders, value, depth, local or frozenset())
+    def let(self, binders: tuple, value, depth: int) -> list:
+        """A level's let at `depth` kept or moved out: the lets to keep at
+        `depth` (none where it moved)."""
+        target = self.target(binders, value, depth, frozenset())
         if target is None:
             return [(binders, value)]
         self.move(binders, value, depth, target, _names(binders))
@@ -139,7 +139,7 @@ class _Hoister:
         compiling): moved without one, the work runs once a point still,
         from a level whose loops the tiled kernel leaves unstaged (measured:
         an online log-sum-exp that is not recognised ran 1.37x slower moved)."""
-        return any(isinstance(n, T.Loop) and not isinstance(operators(n), str) and not _few(n.bound)
+        return any(isinstance(n, T.Loop) and not isinstance(operators(n), str) and not too_few(n.bound)
                    for n in descendants(value, T.is_exp))
 
     def move(self, binders: tuple, value, depth: int, target: int, what: str) -> None:
@@ -163,12 +163,10 @@ class _Hoister:
         the names bound around it inside that code."""
         if isinstance(e, T.Let):
             return self.chain(e, depth, local)
-        if isinstance(e, WORK) and isinstance(e.type, Scalar):
-            target = self.target((), e, depth, local)
-            if target is not None:
-                b = Binder(fresh(_stem(e), self.names), e.type, "let", e.span)
-                self.move((b,), e, depth, target, _where(e))
-                return T.Var(b, e.type, e.span)
+        if isinstance(e, WORK):
+            named = self.named(e, depth, local)
+            if named is not None:
+                return named
         if isinstance(e, T.Loop):  # (its body runs per iteration: not entered)
             inits = tuple(self.exp(i, depth, local) for i in e.inits)
             rest = self.exp(e.rest, depth, local | set(e.results))
@@ -182,16 +180,23 @@ class _Hoister:
             return dataclasses.replace(e, lhs=self.exp(e.lhs, depth, local))
         return map_children(e, lambda c: self.exp(c, depth, local), T.is_exp) if T.is_exp(e) else e
 
+    def named(self, e, depth: int, local: frozenset) -> T.Var | None:
+        """Work inside a larger expression moved out whole, bound under a
+        fresh name its place then reads; None where it stays."""
+        target = self.target((), e, depth, local) if isinstance(e.type, Scalar) else None
+        if target is None:
+            return None
+        b = Binder(fresh(_stem(e), self.names), e.type, "let", e.span)
+        self.move((b,), e, depth, target, _where(e))
+        return T.Var(b, e.type, e.span)
+
     def chain(self, e: T.Let, depth: int, local: frozenset):
         """A chain of lets (without recursion): the whole moved where it is
         work that reads nothing of its level (an inlined helper's call),
         else each let's value moved or kept."""
-        if isinstance(e.type, Scalar):
-            target = self.target((), e, depth, local)
-            if target is not None:
-                b = Binder(fresh(_stem(e), self.names), e.type, "let", e.span)
-                self.move((b,), e, depth, target, _where(e))
-                return T.Var(b, e.type, e.span)
+        named = self.named(e, depth, local)
+        if named is not None:
+            return named
         kept = []
         while isinstance(e, T.Let):
             target = self.target(e.binders, e.value, depth, local)
@@ -249,10 +254,6 @@ class _Hoister:
                 elif n.binder in self.aliases:
                     out |= self.aliases[n.binder][1]
         return out
-
-
-def _few(bound) -> bool:
-    return isinstance(bound, T.Lit) and int(bound.value) < FEW
 
 
 def _plain(binders: tuple) -> str:

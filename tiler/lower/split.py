@@ -109,22 +109,21 @@ class SplitBody(Streams):
         if reduction is None or not self.uniform:
             return super()._loop(e)
         pick = pick_of(e) if reduction.operators[0] in PICKS else None
+        online = online_of(e) if reduction.operators[0] in ONLINE else None
         inits = [self.exp(i) for i in e.inits]
         bound = self.exp(e.bound)
         ctypes = [ctype_of(p.type) for p in e.params]
-        online = online_of(e) if reduction.operators[0] in ONLINE else None
-        if online is not None:
-            shares = self._online_shares(e, online, ctypes)
+        if online is not None:  # shares from the lowest finite maximum and an empty sum (online.py)
+            starts = [None, None]
+            starts[online.maximum] = const(-target.FLOAT_MAX[ctypes[online.maximum]], ctypes[online.maximum])
+            starts[online.total] = const(0.0, ctypes[online.total])
+            shares = self._started(e, ctypes, starts)
             merge = self._online_merge(online, shares, ctypes)
             step = (lambda k: self._carry(e.body, e.params, shares))  # noqa: E731
-            shares = self._shares(e, bound, shares, ctypes, step, merge)
-            results = merge(inits, shares, "_fin")  # the start values come first, then the row's shares
         elif pick is None:
             kinds = [p.type.kind for p in e.params if isinstance(p.type, Scalar)]
-            shares = [self.declare(f"{p.name}_part", c, const(identity(op, kind), c), e.span, const_=False)
-                      for p, c, op, kind in zip(e.params, ctypes, reduction.operators, kinds)]
-            for p, r in zip(e.params, shares):
-                self.env[p] = r
+            shares = self._started(e, ctypes, [const(identity(op, kind), c) for c, op, kind
+                                               in zip(ctypes, reduction.operators, kinds)])
             merge = self._merge(shares, reduction.operators, ctypes)
             step = (lambda k: self._carry(e.body, e.params, shares))  # noqa: E731
         else:
@@ -132,9 +131,10 @@ class SplitBody(Streams):
             ctypes = [ctypes[pick.value], ctypes[pick.index], "int"]
             merge = self._pick_merge(pick, shares, ctypes)
             step = (lambda k: self._pick_step(e.body, pick, *shares, k))  # noqa: E731
-        if online is None:
-            shares = self._shares(e, bound, shares, ctypes, step, merge)
-            results = self._finish(e, pick, reduction.operators, inits, shares, ctypes)
+        shares = self._shares(e, bound, shares, ctypes, step, merge)
+        # the start values come first, then the row's shares
+        results = merge(inits, shares, "_fin") if online is not None else \
+            self._finish(e, pick, reduction.operators, inits, shares, ctypes)
         for b, r, c in zip(e.results, results, (ctype_of(p.type) for p in e.params)):
             self.env[b] = self.declare(b.name, c, r, e.span)
         return self.exp(e.rest)
@@ -235,13 +235,8 @@ class SplitBody(Streams):
                                              kir.Assign(index.name, then[pick.index]),
                                              kir.Assign(step.name, k)), (), body.span))
 
-    def _online_shares(self, e: T.Loop, online: Online, ctypes: list) -> list:
-        """A running maximum and its rescaled sum, each lane's from the
-        lowest finite number and an empty sum (online.py: an element at -inf
-        then meets a finite maximum, as it does in order, not -inf - -inf)."""
-        starts = [None, None]
-        starts[online.maximum] = const(-target.FLOAT_MAX[ctypes[online.maximum]], ctypes[online.maximum])
-        starts[online.total] = const(0.0, ctypes[online.total])
+    def _started(self, e: T.Loop, ctypes: list, starts: list) -> list:
+        """A share of each carried value, from `starts`, that the loop's body then carries."""
         shares = [self.declare(f"{p.name}_part", c, v, e.span, const_=False)
                   for p, c, v in zip(e.params, ctypes, starts)]
         for p, r in zip(e.params, shares):
