@@ -8,6 +8,7 @@ Programs under tests/programs/analysis carry their expectations:
   -- transpose: NAME yes|no text       whether the launch transposes that array; a part of the reason
   -- join: L:C yes|no text             whether the loop around that stream joins its rows; a part of the reason
   -- rows: N                           map levels run by a warp or block that share their reductions
+  -- columns: yes|no                   those rows side by side, a block's 32 along x and each row's threads along y
   -- reduction: L:C split OPS | not text   the loop at L:C: a reduction split by OPS, or a part of why not
   -- fission: yes | no text             the fold over rows fissioned, or a part of why not
 """
@@ -73,6 +74,8 @@ def test_program_expectations(path):
         assert not text or text[0] in t.reason, t.reason
     for line in want.get("rows", []):
         assert a.plan.split.rows == int(line)
+    for line in want.get("columns", []):
+        assert a.plan.split.columns == (line == "yes")
     loops = {f"{r.span.line}:{r.span.col}": r for r in a.plan.split.reductions + a.plan.split.others} \
         if a.plan.split else {}
     for line in want.get("reduction", []):

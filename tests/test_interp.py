@@ -88,6 +88,14 @@ def rowsum(i):
     return [i["A"].astype(np.float64).sum(axis=1)]
 
 
+def colsum(i):
+    return [i["A"].astype(np.float64).sum(axis=0)]
+
+
+def rowcount(i):
+    return [(i["A"] < np.float32(0.25)).sum(axis=1).astype(np.int32)]
+
+
 def rownorm(i):
     a = i["A"].astype(np.float64)
     return [(a * a).sum(axis=1)]
@@ -118,7 +126,7 @@ def kmeans(i):
 FORMULAS = {"nbody": nbody, "mm": mm, "lavamd": lavamd, "nbody3d": nbody3d,
             "lavamd_rodinia": lavamd_rodinia, "mriq": mriq, "conv2d": conv2d, "aat": aat, "mm_rows": mm_rows,
             "matvec": matvec, "rowsum": rowsum, "rownorm": rownorm, "kmeans": kmeans, "softmax": softmax,
-            "layernorm": layernorm, "rowsum3d": rowsum3d}
+            "layernorm": layernorm, "rowsum3d": rowsum3d, "colsum": colsum, "rowcount": rowcount}
 
 
 def test_every_benchmark_has_a_formula():

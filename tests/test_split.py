@@ -346,3 +346,34 @@ def test_a_stage_says_which_reduction_it_folds_of_how_many():
     (k, *_) = module_of("softmax", Options(several_blocks=True)).kernels
     assert ["folds reduction 1 of 2" in s.summary[0] for s in k.stages] == [True, False]
     assert "folds reduction 2 of 2" in k.stages[1].summary[0]
+
+
+def analysis_module(name: str, options: Options = DEFAULT) -> kir.Module:
+    path = PROGRAMS / "analysis" / f"{name}.fut"
+    return run_to("verify", path.read_text(), path.name, options)
+
+
+@pytest.mark.parametrize("sizes, kernel", [
+    ({"n": 65536, "m": 1024}, "tiler_col_stats_split32_cols_blocks"),  # 32 blocks of columns: several blocks each
+    ({"n": 8192, "m": 8192}, "tiler_col_stats_split32_cols"),  # more blocks of columns than SMs
+    ({"n": 4000, "m": 100}, "tiler_col_stats_split32_cols"),  # too short for two shares
+    ({"n": MIN_SPLIT_LENGTH - 1, "m": 100000}, "tiler_col_stats_untiled"),
+])
+def test_columns_run_side_by_side_and_several_blocks_each_when_few(sizes, kernel):
+    assert analysis_module("col_stats").select(sizes, 132).name == kernel
+
+
+def test_rows_side_by_side_meet_in_shared_memory_in_lane_order():
+    """A block of 32 columns, each column's 32 threads down the block: every
+    lane writes its share, and after a barrier merges the column's shares in
+    lane order (no shuffles: a column's lanes lie in different warps)."""
+    module = analysis_module("col_stats")
+    k = next(k for k in module.kernels if k.name == "tiler_col_stats_split32_cols")
+    assert k.block == (32, 32, 1) and k.grid[0] == ("m", 32)
+    assert [a.elems for a in k.shared] == [1024, 1024]  # a share a thread, each reduction
+    assert sum(isinstance(s, kir.Barrier) for s in kir.statements(k.body)) == 4
+    assert not [n for n in kir.walk(k.body) if isinstance(n, kir.Call) and n.fn == "shuffle_xor"]
+    several = next(k for k in module.kernels if k.name == "tiler_col_stats_split32_cols_blocks")
+    assert len(several.stages) == 2 and several.grid[1] == ("m", 32)
+    assert not any("_cols" in k.name for k in analysis_module("row_sums_not_columns").kernels)
+    assert not any("_cols" in k.name for k in analysis_module("col_stats", Options(lanes=64)).kernels)

@@ -6,7 +6,8 @@ carried value is combined with one associative, commutative operator
 (`acc + t`, `acc * t`, `min(acc, t)`, `max(acc, t)`, where `t` reads no
 carried value; `acc - t`, which adds `-t`; any of these under `if`s whose
 conditions read no carried value, a path that keeps `acc` adding nothing)
-is a reduction, and so is an online log-sum-exp (online.py): `operators(loop)` names the operator of each
+is a reduction, and so are an online log-sum-exp (online.py) and Welford's
+count, mean and M2 (welford.py): `operators(loop)` names the operator of each
 carried value, or says why the loop is not one. A pair of an extreme value
 and its index is one too (`pick_of`). `identity` and `extreme` are the
 values the threads sharing a reduction start from.
@@ -21,6 +22,7 @@ from ..check import typed as T
 from ..check.types import Scalar
 from ..tree import descendants
 from .online import Online, online_of
+from .welford import Welford, welford_of
 
 
 class Operator(Enum):
@@ -32,6 +34,12 @@ class Operator(Enum):
     ARGMAX = "argmax"
     ONLINE_MAX = "online max"  # a running maximum and a sum of exponentials rescaled to it (online.Online)
     RESCALED_SUM = "sum of exp rescaled to it"
+    WELFORD_COUNT = "Welford's count"  # a count, a mean and M2 by Welford's update (welford.Welford)
+    WELFORD_MEAN = "mean"
+    WELFORD_M2 = "M2"
+
+
+WELFORD = (Operator.WELFORD_COUNT, Operator.WELFORD_MEAN, Operator.WELFORD_M2)
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,11 @@ def operators(loop: T.Loop) -> tuple[Operator, ...] | str:
     if isinstance(online, Online):
         out = [None, None]
         out[online.maximum], out[online.total] = Operator.ONLINE_MAX, Operator.RESCALED_SUM
+        return tuple(out)
+    welford = welford_of(loop) if len(loop.params) == 3 else None
+    if isinstance(welford, Welford):
+        out = [None, None, None]
+        out[welford.count], out[welford.mean], out[welford.m2] = WELFORD
         return tuple(out)
     body = loop.body
     while isinstance(body, T.Let):

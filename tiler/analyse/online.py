@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from ..check import typed as T
 from ..check.types import Scalar
-from ..tree import children, descendants
+from .samples import ERRORS, Vocabulary, both_ways, foreign, reads, term, value
 
 SAMPLES = 24
 RTOL = 1e-9  # the body evaluated in double precision against the update: rounding apart, equal
@@ -53,42 +53,20 @@ def online_of(loop: T.Loop) -> Online | str:
         return "it does not carry two floats"
     carried = frozenset(loop.params)
     body = loop.body
-    while isinstance(body, T.Let) and not _reads(body.value, carried):
+    while isinstance(body, T.Let) and not reads(body.value, carried):
         body = body.body  # lets of the term's parts (they read no carried value)
-    term = _term(body, carried)
-    if term is None:
+    one = term(body, carried)
+    if one is None:
         return "the parts of its body that read no carried value are not one term"
-    odd = _foreign(body, term)
+    odd = foreign(body, one, WORDS)
     if odd:
         return f"its body uses {odd}, which the update of a running maximum and its sum does not"
     for order in ((0, 1), (1, 0)):
         taken: set = set()  # (an if, the branch) met at the samples: each if must go both ways
-        if all(_matches(body, loop.params, order, term, point, taken) for point in _points()) and \
-                all((id(n), b) in taken for n in descendants(body, T.is_exp) if isinstance(n, T.If) for b in (0, 1)):
+        if all(_matches(body, loop.params, order, one, point, taken) for point in _points()) and \
+                both_ways(body, taken):
             return Online(*order)
     return "its body is not a running maximum with a sum of exponentials rescaled to it"
-
-
-def _foreign(body, term) -> str:
-    """What the body uses, the term aside, beyond the update's own parts
-    (exp, max, + - *, comparisons, the literals 0 and 1, lets and ifs), or
-    "": a threshold or a clamp the samples might never reach would pass
-    them unseen."""
-    stack = [body]
-    while stack:
-        n = stack.pop()
-        if n == term:
-            continue
-        stack.extend(children(n, T.is_exp))
-        if isinstance(n, T.Lit) and (isinstance(n.value, bool) or n.value not in (0, 1)):
-            return f"the constant {n.value}"
-        if isinstance(n, T.Builtin) and n.name not in FUNCTIONS:
-            return f"`{n.name}`"
-        if isinstance(n, T.BinOp) and n.op not in OPERATORS:
-            return f"`{n.op}`"
-        if isinstance(n, T.UnOp) and n.op != "-" or isinstance(n, (T.Loop, T.Stream, T.Call)):
-            return "a loop" if isinstance(n, (T.Loop, T.Stream)) else f"`{getattr(n, 'op', getattr(n, 'func', ''))}`"
-    return ""
 
 
 def combine(m1: float, s1: float, m2: float, s2: float) -> tuple[float, float]:
@@ -109,12 +87,12 @@ def _points():
         yield m, 10 ** rng.uniform(-3, 6), t
 
 
-def _matches(body, params, order, term, point, taken: set) -> bool:
+def _matches(body, params, order, one, point, taken: set) -> bool:
     m, s, t = point
     env = {params[order[0]]: m, params[order[1]]: s}
     try:
-        got = _value(body, env, term, t, taken)
-    except (ValueError, TypeError, ZeroDivisionError, OverflowError, KeyError):
+        got = value(body, env, one, t, taken, WORDS)
+    except ERRORS:
         return False
     if not isinstance(got, tuple) or len(got) != 2:
         return False
@@ -124,61 +102,9 @@ def _matches(body, params, order, term, point, taken: set) -> bool:
     return all(isinstance(g, float) and math.isclose(g, w, rel_tol=RTOL, abs_tol=1e-300) for g, w in zip(got, want))
 
 
-def _term(body, carried: frozenset):
-    """The one expression every part of `body` that reads no carried value
-    (nor a `let` of one) is, literals aside; or None."""
-    derived = set(carried)
-    for n in descendants(body, T.is_exp):  # (a let's value comes before its uses: one pass in order suffices)
-        if isinstance(n, T.Let) and _reads(n.value, frozenset(derived)):
-            derived.update(n.binders)
-    derived = frozenset(derived)
-    parts: list = []
-    stack = [body]
-    while stack:
-        e = stack.pop()
-        if isinstance(e, T.Lit):
-            continue
-        if not _reads(e, derived) and not isinstance(e, T.Let):
-            parts.append(e)
-            continue
-        stack.extend(children(e, T.is_exp))
-    return parts[0] if parts and all(p == parts[0] for p in parts) else None
-
-
-# what a body may use besides the term, lets, ifs, negation and the constants 0 and 1 (_foreign), and how
-# each is evaluated at the samples
-FUNCTIONS = {"exp": math.exp, "max": max}
-OPERATORS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-             "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
-
-
-def _value(e, env: dict, term, t: float, taken: set):
-    """`e` in double precision, with `term` standing for `t` (what _foreign
-    lets through; anything else raises); `taken` collects the ifs' branches."""
-    if e == term:
-        return t
-    if isinstance(e, T.Lit):
-        return float(e.value) if not isinstance(e.value, bool) else e.value
-    if isinstance(e, T.Var):
-        return env[e.binder]
-    if isinstance(e, T.TupleE):
-        return tuple(_value(i, env, term, t, taken) for i in e.items)
-    if isinstance(e, T.BinOp):
-        return OPERATORS[e.op](_value(e.lhs, env, term, t, taken), _value(e.rhs, env, term, t, taken))
-    if isinstance(e, T.UnOp) and e.op == "-":
-        return -_value(e.operand, env, term, t, taken)
-    if isinstance(e, T.Builtin) and e.name in FUNCTIONS:
-        return float(FUNCTIONS[e.name](*(_value(a, env, term, t, taken) for a in e.args)))
-    if isinstance(e, T.If):
-        branch = 0 if _value(e.cond, env, term, t, taken) else 1
-        taken.add((id(e), branch))
-        return _value(e.then if branch == 0 else e.else_, env, term, t, taken)
-    if isinstance(e, T.Let):
-        value = _value(e.value, env, term, t, taken)
-        values = value if len(e.binders) > 1 else (value,)
-        return _value(e.body, {**env, **dict(zip(e.binders, values))}, term, t, taken)
-    raise TypeError(type(e).__name__)
-
-
-def _reads(e, binders: frozenset) -> bool:
-    return any(isinstance(n, T.Var) and n.binder in binders for n in descendants(e, T.is_exp))
+# what a body may use besides the term, lets, ifs, negation and the constants 0 and 1, and how each is
+# evaluated at the samples
+WORDS = Vocabulary({"exp": math.exp, "max": max},
+                   {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+                    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+                    ">=": lambda a, b: a >= b})

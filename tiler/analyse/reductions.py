@@ -29,7 +29,7 @@ from ..check import typed as T
 from ..check.types import Array
 from ..tree import children, descendants
 from .context import Context
-from .folds import Operator, operators
+from .folds import WELFORD, Operator, operators
 
 # the redundant aliases re-export what lower/split.py and the tests import from here
 from .folds import Pick as Pick
@@ -37,6 +37,7 @@ from .folds import extreme as extreme
 from .folds import identity as identity
 from .folds import pick_of as pick_of
 from .records import Variance, dims_text
+from .views import Stride, Views
 
 FEW = 64  # a loop of fewer iterations, known when compiling, stays with one thread
 # Lanes a row, chosen at launch from the rows and their length (H200, benchmarks/RESULTS.md): a warp a row
@@ -70,6 +71,16 @@ SEVERAL_ROWS_AN_SM = 1
 # row's split reductions (256 in a row: 258 kernels, 40 s to compile); past this many, a block a row (the
 # benchmarks and the corpus split at most 2)
 MAX_SEVERAL_REDUCTIONS = 8
+# Rows side by side (a column sum: a map over columns, a loop down the rows, each step's reads consecutive in
+# memory from one row to the next): a block holds COLUMN_ROWS rows along its warps' lanes, each row's
+# COLUMN_LANES lanes down threadIdx.y, so a warp's reads are one run. Several blocks a row, each folding
+# COLUMN_SHARE iterations, where the rows give fewer than FEW_COLUMN_ROWS_AN_SM an SM (fewer blocks than SMs)
+# and are at least two shares long. H200 (benchmarks/RESULTS.md): 8192 x 8192 column sums 0.078 ms with 32
+# lanes a row against 0.086 with 8 and several blocks each; 2000 x 3000, 0.021 against 0.036.
+COLUMN_ROWS = 32
+COLUMN_LANES = 32
+COLUMN_SHARE = 2048
+FEW_COLUMN_ROWS_AN_SM = 32
 STEERED = "an option chooses the tiled kernel's schedule, and that kernel runs (--lanes N or --several-blocks " \
           "splits as well)"
 
@@ -129,9 +140,19 @@ class LaneChoice:
     lanes: int  # threads a block shares a row among
     when: tuple[tuple[Test, ...], ...]  # any of these, each all of its tests; empty: otherwise
     several: bool = False  # several blocks a row, one each BLOCK_SHARE iterations (a kernel each reduction)
+    columns: bool = False  # rows side by side: COLUMN_ROWS a block along x, each row's lanes along y
+
+    @property
+    def share(self) -> int:
+        """The iterations each of several blocks a row folds."""
+        return COLUMN_SHARE if self.columns else BLOCK_SHARE
 
     @property
     def who(self) -> str:
+        if self.columns:
+            return f"blocks of {COLUMN_ROWS} rows side by side, {self.lanes} threads" + (
+                f" and several blocks (one each {self.share:,} iterations, at most {MAX_BLOCKS_A_ROW:,})"
+                if self.several else "")
         if self.several:
             return f"several blocks of {self.lanes} threads (one each {BLOCK_SHARE:,} iterations, at most " \
                    f"{MAX_BLOCKS_A_ROW:,})"
@@ -150,6 +171,7 @@ class Split:
     limits: tuple[Test, ...] = ()  # an outer row level walks grid y or z, one block a row: at most 65,535
     # the same with several blocks a row, the row levels on grid y and z (None: a literal size is past them)
     several_limits: tuple[Test, ...] | None = ()
+    columns: bool = False  # rows side by side (COLUMN_ROWS a block): their reads run from one row to the next
 
     @property
     def active(self) -> bool:
@@ -165,6 +187,8 @@ class Split:
     @property
     def choices(self) -> tuple[LaneChoice, ...]:
         """The lanes a row, in the order the launch tests them (`given`: --lanes)."""
+        if self.columns:
+            return self._column_choices()
         lanes = self.given or BLOCK
         if self.forced and self.several:  # past the grid's limits (or rows of no length), a block a row
             return (LaneChoice(lanes, ((Test("length", ">=", 1),) + self.several_limits,), True),
@@ -182,6 +206,18 @@ class Split:
         several = (LaneChoice(BLOCK, ((Test("rows", "<", SEVERAL_ROWS_AN_SM, True), Test("length", ">=", long))
                                       + self.several_limits,), True),) if self.several else ()
         return (LaneChoice(WARP, (warp,)),) + several + (LaneChoice(WIDE_BLOCK, wide), LaneChoice(BLOCK, ()))
+
+    def _column_choices(self) -> tuple[LaneChoice, ...]:
+        """Rows side by side: several blocks a row where the rows are too few
+        to keep the GPU busy and long enough, else a block each COLUMN_ROWS
+        rows."""
+        lanes = self.given or COLUMN_LANES
+        one = LaneChoice(lanes, (), columns=True)
+        if not self.several or self.given and not self.forced:
+            return (one,)
+        when = (Test("length", ">=", 1),) if self.forced else \
+            (Test("rows", "<", FEW_COLUMN_ROWS_AN_SM, True), Test("length", ">=", 2 * COLUMN_SHARE))
+        return LaneChoice(lanes, (when + self.several_limits,), True, True), one
 
     @property
     def several(self) -> bool:
@@ -245,7 +281,7 @@ def split_plan(kernel: T.Kernel, var: Variance, ctx: Context, schedule=None) -> 
     reductions = tuple(r if r.level <= deepest else replace(r, split=False, reason=inside)
                        for reds, _ in found for r in reds)
     inner = last - deepest
-    ops = sorted({op.value for r in reductions if r.split for op in r.operators})
+    ops = sorted({"Welford's count, mean and M2" if op in WELFORD else op.value for r in reductions if r.split for op in r.operators})
     reason = f"a row's reductions ({', '.join(ops)}) are shared by the threads of a warp or block"
     if inner:
         reason += "; the lets between map levels run once a row, and its threads share the " + \
@@ -255,6 +291,10 @@ def split_plan(kernel: T.Kernel, var: Variance, ctx: Context, schedule=None) -> 
                   grid[1], None if blocks is None or blocks[0] else blocks[1])
     if ctx.options.several_blocks and not split.several:
         split = replace(split, reason=split.reason + "; --several-blocks: " + _why_one_block(split))
+    if not inner and (ctx.options.lanes or 0) * COLUMN_ROWS <= target.MAX_THREADS_PER_BLOCK \
+            and _side_by_side(kernel, var, {T.point(r.loop) for r in reductions if r.split}):
+        split = replace(split, columns=True, reason=split.reason + f"; each step's reads lie next to the next row's, "
+                        f"so a block holds {COLUMN_ROWS} rows side by side, their threads down the block")
     staged = _staged_elsewhere(split, schedule) if inner and not chosen else ""
     if staged:
         return _unsplit([r for reds, _ in found for r in reds], others, staged, deepest)
@@ -313,6 +353,30 @@ def _staged_elsewhere(split: Split, schedule) -> str:
                    f"memory by a block of the inner map's points: splitting the rows would read them from " \
                    f"global memory (--lanes N splits anyway)"
     return ""
+
+
+def _side_by_side(kernel: T.Kernel, var: Variance, loops: set) -> bool:
+    """Every split reduction is a stream's loop over arrays whose elements
+    for consecutive points of the innermost level lie next to each other (a
+    column's elements, a map over columns): a warp of consecutive rows then
+    reads one run a step, where a warp of one row's lanes reads one element
+    a row apart each."""
+    views = Views(kernel, var)
+    row = len(kernel.levels) - 1
+    roots = [kernel.body] + [e for lv in kernel.levels for e in list(lv.args) + [v for _, v in lv.lets]]
+    seen = set()
+    for e in (n for root in roots for n in descendants(root, T.is_exp)):
+        if not isinstance(e, T.Stream):
+            continue
+        body = e.body
+        while isinstance(body, T.Let):
+            body = body.body
+        if isinstance(body, T.Loop) and T.point(body) in loops:
+            strides = [views.unit_stride(a) for a in e.arrays]
+            if not all(s is not None and s.along is Stride.DIM and s.dim == row for s in strides):
+                return False
+            seen.add(T.point(body))
+    return bool(loops) and seen == loops
 
 
 def _shared(loop: T.Loop, var: Variance, rows: frozenset) -> str:

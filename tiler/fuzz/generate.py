@@ -41,6 +41,7 @@ class Generator(Streams):
         self.spelling = random.Random(-1 - seed)
         self.reducing = random.Random(seed ^ 0x5EED)  # reductions between levels: likewise their own stream
         self.hashing = random.Random(seed ^ 0x4A54)  # integer hashes among the leaves: likewise
+        self.algebra = random.Random(seed ^ 0xA16E)  # reductions known by their algebra, columns: likewise
         self.n = 0
         self.params: list[ast.Param] = []
         self.sizes = ["s0", "s1"]  # sizes of streamed arrays
@@ -165,6 +166,8 @@ class Generator(Streams):
         array every row reads), as a loop or a stream's loop, its operands in
         either order, from a start value that is not the identity."""
         rr = self.reducing
+        if self.algebra.random() < 0.35:
+            return self.algebraic(scope)
         op = rr.choice(["+", "*", "min", "max", "argmin"])
         if scope.rows and rr.random() < 0.7:
             row, length = rr.choice(scope.rows)
@@ -191,6 +194,60 @@ class Generator(Streams):
         params = (ast.Param(INT, kk), ast.Param(arr(F32, chunk), xc), ast.Param(F32, acc))
         return ast.StreamSeq(ast.Lambda(F32, params, loop), (array, init))
 
+    def algebraic(self, scope: Scope):
+        """A row's reduction known by its algebra rather than one operator: a
+        count under an `if`, a decreasing sum, Welford's count, mean and M2,
+        or an online maximum with a sum of exponentials rescaled to it."""
+        ra = self.algebra
+        if scope.rows and ra.random() < 0.7:
+            row, length = ra.choice(scope.rows)
+            array = self.row(row)
+        else:
+            length = ra.choice(self.sizes)
+            array = v(self.param(arr(F32, length), "ys"))
+        k, y = self.fresh("k"), self.fresh("y")
+        bound = v(length) if isinstance(length, str) else i(length)
+        x = ast.Index(array, (v(k),))
+        form = ra.choice(["count", "minus", "welford", "online", "online_if"])
+        if form == "count":
+            c = self.fresh("cnt")
+            loop = ast.Loop((ast.LoopParam(c, i(0)),), k, bound,
+                            ast.If(binop("<", x, f(0.25)), binop("+", v(c), i(1)), v(c)), v(c))
+            return ast.Let((c,), False, loop, call("f32", v(c)))
+        if form == "minus":
+            a = self.fresh("dec")
+            return ast.Loop((ast.LoopParam(a, f(0.5)),), k, bound, binop("-", v(a), binop("*", x, f(0.5))), v(a))
+        if form == "welford":
+            n, mu, q, n2, d, mu2 = (self.fresh(b) for b in ("wn", "wmu", "wq", "wn", "wd", "wmu"))
+            step = ast.Let((y,), False, x, ast.Let((n2,), False, binop("+", v(n), f(1.0)), ast.Let(
+                (d,), False, binop("-", v(y), v(mu)), ast.Let((mu2,), False, binop("+", v(mu), binop("/", v(d), v(n2))),
+                                                              ast.TupleExp((v(n2), v(mu2), binop("+", v(q), binop(
+                                                                  "*", v(d), binop("-", v(y), v(mu2))))))))))
+            loop = ast.Loop((ast.LoopParam(n, f(0.0)), ast.LoopParam(mu, f(0.0)), ast.LoopParam(q, f(0.0))), k, bound,
+                            step, ast.TupleExp((v(n), v(mu), v(q))))
+            return ast.Let((n, mu, q), True, loop, binop("+", v(mu), binop("*", v(q), f(0.001))))
+        m, t, nm = self.fresh("om"), self.fresh("os"), self.fresh("onm")
+        if form == "online":
+            step = ast.Let((nm,), False, call("max", v(m), v(y)), ast.TupleExp((v(nm), binop(
+                "+", binop("*", v(t), call("exp", binop("-", v(m), v(nm)))), call("exp", binop("-", v(y), v(nm)))))))
+        else:
+            step = ast.If(binop(">", v(y), v(m)),
+                          ast.TupleExp((v(y), binop("+", binop("*", v(t), call("exp", binop("-", v(m), v(y)))), f(1.0)))),
+                          ast.TupleExp((v(m), binop("+", v(t), call("exp", binop("-", v(y), v(m)))))))
+        loop = ast.Loop((ast.LoopParam(m, ast.UnOp("-", f(1.0e30))), ast.LoopParam(t, f(0.0))), k, bound,
+                        ast.Let((y,), False, x, step), ast.TupleExp((v(m), v(t))))
+        return ast.Let((m, t), True, loop, binop("+", v(m), binop("*", v(t), f(0.01))))
+
+    def column_loop(self, scope: Scope):
+        """A sum down a column, `M[r, j]` for a map index j: the rows of a
+        matrix whose columns the map's points are (side by side when split)."""
+        j = self.algebra.choice(scope.thread_ints)
+        length = self.algebra.choice(self.sizes)
+        m = self.param(arr(F32, length, self.index_sizes[j]), "C")
+        s, r = self.fresh("cs"), self.fresh("r")
+        return ast.Loop((ast.LoopParam(s, f(0.0)),), r, v(length),
+                        binop("+", v(s), ast.Index(v(m), (v(r), v(j)))), v(s))
+
     def pick(self, rr, x, k: str, bound):
         """`if x < best then (f32(k), x) else (pos, best)`: an argmin or argmax,
         keeping the first (`<`) or the last (`<=`) of equal elements."""
@@ -212,6 +269,8 @@ class Generator(Streams):
 
     def value(self, scope: Scope, sizes: list):
         """A scalar f32 worth naming: a stream, a loop around one, a branch, or arithmetic."""
+        if scope.thread_ints and self.algebra.random() < 0.1:
+            return self.column_loop(scope)
         if self.chance(0.12):
             return self.row_stream(scope)
         if self.chance(0.1):

@@ -1,12 +1,18 @@
-"""How two shares of a split reduction combine, beyond one operator a
-carried value (lower/split.py): an extreme value with its index (a pick:
-the better value, ties by the iteration each came from) and an online
-log-sum-exp's (maximum, rescaled sum) pair (analyse/online.py)."""
+"""How the shares of a split reduction combine (lower/split.py): two
+shares by one operator a carried value, an extreme value with its index (a
+pick: the better value, ties by the iteration each came from) or an online
+log-sum-exp's (maximum, rescaled sum) pair (analyse/online.py); and a row's
+shares over its lanes (`Shares`, which SplitBody mixes in)."""
 from __future__ import annotations
 
 from .. import kir, target
+from ..analyse.folds import Operator
 from ..analyse.online import Online
-from ..analyse.reductions import Pick
+from ..analyse.reductions import COLUMN_ROWS, Pick
+from ..analyse.welford import Welford
+from ..kir.build import add, const, mul
+
+SHUFFLE = "shuffle_xor"  # target.CALL_SPELLING spells it
 
 
 def never(pick: Pick) -> int:
@@ -46,3 +52,125 @@ def rescaled_pair(declare, online: Online, refs: list, ctypes: list, mine, other
     out = [None, None]
     out[m], out[t] = big, total
     return out
+
+
+def chan_triple(declare, welford: Welford, refs: list, ctypes: list, mine, other, suffix: str) -> list:
+    """Two (count, mean, M2) shares merged by Chan's formula (welford.combine):
+    k = ka + kb, w = kb / k (0 when both are empty), d = mb - ma; the mean
+    ma + d * w and M2 Ma + Mb + d * d * ka * w. `declare` names each value
+    after `refs` and `suffix`."""
+    n, mu, m2 = welford.count, welford.mean, welford.m2
+    c = ctypes[mu]
+
+    def real(e):  # a count in the mean's type
+        return e if ctypes[n] == c else kir.Cast(c, e)
+    k = declare(f"{refs[n].name}{suffix}", ctypes[n], kir.Bin("+", mine[n], other[n]))
+    w = declare(f"{refs[n].name}{suffix}w", c, kir.Select(kir.Bin(">", k, const(0, ctypes[n])),
+                                                         kir.Bin("/", real(other[n]), real(k)), const(0.0, c)))
+    d = declare(f"{refs[mu].name}{suffix}d", c, kir.Bin("-", other[mu], mine[mu]))
+    out = [None, None, None]
+    out[n] = k
+    out[mu] = declare(f"{refs[mu].name}{suffix}", c, kir.Bin("+", mine[mu], kir.Bin("*", d, w)))
+    out[m2] = declare(f"{refs[m2].name}{suffix}", ctypes[m2], kir.Bin("+", kir.Bin("+", mine[m2], other[m2]), kir.Bin(
+        "*", kir.Bin("*", d, d), kir.Bin("*", real(mine[n]), w))))
+    return out
+
+
+class Shares:
+    """A row's shares merged and combined over its lanes, for a lowering
+    with `lane`, `lanes` and `columns` (rows side by side) and the body
+    lowering's declare, emit and block."""
+
+    def _online_merge(self, online: Online, refs: list, ctypes: list):
+        """Two (maximum, sum) shares merged (named after `refs`)."""
+        def merge(mine, other, suffix):
+            return rescaled_pair(self.declare, online, refs, ctypes, mine, other, suffix, self.fast_math)
+        return merge
+
+    def _welford_merge(self, welford: Welford, refs: list, ctypes: list):
+        """Two (count, mean, M2) shares merged (named after `refs`)."""
+        def merge(mine, other, suffix):
+            return chan_triple(self.declare, welford, refs, ctypes, mine, other, suffix)
+        return merge
+
+    def _pick_merge(self, pick: Pick, refs: list, ctypes: list):
+        """Two (value, index, iteration) shares merged: the better value, ties
+        by iteration (named after `refs`, the shares they stand for)."""
+        def merge(mine, other, suffix):
+            wins = self.declare(f"{refs[0].name}{suffix}w", "bool", pick_wins(pick, other, mine))
+            return [self.declare(f"{r.name}{suffix}", c, kir.Select(wins, o, m))
+                    for r, m, o, c in zip(refs, mine, other, ctypes)]
+        return merge
+
+    def _apply(self, op: Operator, a, b, ctype: str):
+        if op in (Operator.ADD, Operator.MUL):  # a program's integers wrap around (body._wraps)
+            return kir.Bin(op.value, a, b, self._wraps(op.value, ctype))
+        return kir.Call(target.math_function(ctype, op.value, self.fast_math), (a, b))
+
+    def _merge(self, refs: list, ops, ctypes: list):
+        """Two lists of shares merged by their operators (named after `refs`)."""
+        def merge(mine, other, suffix):
+            return [self.declare(f"{r.name}{suffix}", c, self._apply(op, m, o, c))
+                    for r, m, o, op, c in zip(refs, mine, other, ops, ctypes)]
+        return merge
+
+    def _combined(self, refs, ctypes, merge) -> list:
+        """Shares combined over the row's threads, every thread getting the
+        result: a butterfly of shuffles in each warp (threads i and i ^ step
+        hold the same values after each step), then, past one warp, each
+        warp's result through shared memory between two barriers.
+        `merge(mine, other, suffix)` declares two shares merged."""
+        if self.columns:
+            return self._combined_down(refs, ctypes, merge)
+        values = list(refs)
+        step = target.WARP // 2
+        while step:
+            other = [self.declare(f"{r.name}_{step}o", c, kir.Call(SHUFFLE, (const(target.FULL_MASK, "unsigned"),
+                                                                             v, const(step))))
+                     for r, v, c in zip(refs, values, ctypes)]
+            values = merge(values, other, f"_{step}")
+            step //= 2
+        warps = self.lanes // target.WARP
+        if warps == 1:
+            return values
+        buffers = [self.fresh(f"{r.name}_warps") for r in refs]
+        self.shared += [kir.SharedAlloc(b, c, warps) for b, c in zip(buffers, ctypes)]
+        first = kir.Bin("==", kir.Bin("%", self.lane, const(target.WARP)), const(0))
+        warp = kir.Bin("/", self.lane, const(target.WARP))
+        self.emit(kir.If(first, tuple(kir.Store(b, warp, v, kir.SHARED) for b, v in zip(buffers, values))))
+        self.emit(kir.Barrier("each warp's partial results are written"))
+        totals = [self.declare(f"{r.name}_all", c, kir.Load(b, const(0), kir.SHARED), const_=False)
+                  for r, b, c in zip(refs, buffers, ctypes)]
+        w = self.fresh("w")
+        stmts, merged = self.block(lambda: merge(totals, [kir.Load(b, kir.Ref(w), kir.SHARED) for b in buffers],
+                                                 "_w"))
+        body = stmts + tuple(kir.Assign(t.name, m) for t, m in zip(totals, merged))
+        self.emit(kir.For(w, const(1), const(warps), const(1), body, unroll=kir.FULL))
+        self.emit(kir.Barrier("the partial results are read before another reduction writes them"))
+        return totals
+
+
+
+    def _combined_down(self, refs, ctypes, merge) -> list:
+        """Shares of rows side by side combined down the block (a row's lanes
+        lie in different warps): each lane writes its share to shared memory,
+        and after a barrier every lane merges its row's shares in lane order,
+        then a second barrier before another reduction writes them."""
+        x = kir.ThreadIdx("x")
+        buffers = [self.fresh(f"{r.name}_lanes") for r in refs]
+        self.shared += [kir.SharedAlloc(b, c, self.lanes * COLUMN_ROWS) for b, c in zip(buffers, ctypes)]
+
+        def at(lane):
+            return add(mul(lane, const(COLUMN_ROWS)), x)
+        self.emit_all(kir.Store(b, at(self.lane), r, kir.SHARED) for b, r in zip(buffers, refs))
+        self.emit(kir.Barrier("each lane's share is written"))
+        totals = [self.declare(f"{r.name}_all", c, kir.Load(b, x, kir.SHARED), const_=False)
+                  for r, b, c in zip(refs, buffers, ctypes)]
+        w = self.fresh("w")
+        stmts, merged = self.block(lambda: merge(totals, [kir.Load(b, at(kir.Ref(w)), kir.SHARED) for b in buffers],
+                                                 "_l"))
+        body = stmts + tuple(kir.Assign(t.name, m) for t, m in zip(totals, merged))
+        self.emit(kir.For(w, const(1), const(self.lanes), const(1), body, unroll=kir.FULL,
+                          note="the row's shares in lane order"))
+        self.emit(kir.Barrier("the shares are read before another reduction writes them"))
+        return totals

@@ -14,13 +14,17 @@ row.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 
 from .. import kir, target
 from ..analyse import Analysis
-from ..analyse.online import Online, online_of
+from ..analyse.folds import WELFORD
+from ..analyse.online import online_of
 from ..analyse.reductions import (
     BLOCK_SHARE,
+    COLUMN_ROWS,
+    COLUMN_SHARE,
     MAX_BLOCKS_A_ROW,
     ROWS_A_WARP_BLOCK,
     Operator,
@@ -31,6 +35,7 @@ from ..analyse.reductions import (
     pick_of,
 )
 from ..analyse.schedule import Math
+from ..analyse.welford import welford_of
 from ..check import typed as T
 from ..check.types import Scalar
 from ..kir.build import add, const, mul
@@ -46,11 +51,10 @@ from .params import (
     size_name,
     wide_factor,
 )
-from .shares import better, never, pick_wins, rescaled_pair
+from .shares import Shares, better, never
 from .streams import Streams
 from .values import all_of, minimum
 
-SHUFFLE = "shuffle_xor"  # target.CALL_SPELLING spells it
 PICKS = (Operator.ARGMIN, Operator.ARGMAX)
 ONLINE = (Operator.ONLINE_MAX, Operator.RESCALED_SUM)
 
@@ -74,6 +78,11 @@ class Several:
     met: int = 0  # split reductions met so far
     taken: int = 0  # scratch arrays taken so far
     ctypes: list = field(default_factory=list)  # of the scratch arrays taken
+    # rows side by side: all rows' count (a block's partial results lie together, one a row, so that a warp's
+    # consecutive rows write and read one run), and whether this thread's row is one (a row past the end
+    # stands in for the last, and stores nothing)
+    rows: object = None
+    real: object = None
 
     def take(self, ctypes: list) -> list[str]:
         names = self.names[self.taken:self.taken + len(ctypes)]
@@ -83,18 +92,21 @@ class Several:
 
     def slot(self, block):
         """Where a block's partial result lies in a scratch array."""
+        if self.rows is not None:
+            return add(mul(kir.Cast(target.INDEX, block), self.rows), self.row)
         return add(mul(kir.Cast(target.INDEX, self.row), self.blocks), block)
 
 
-class SplitBody(Streams):
+class SplitBody(Streams, Shares):
     """The untiled lowering, with the plan's reductions split among a row's lanes."""
 
-    def __init__(self, analysis: Analysis, split: Split, lanes: int):
+    def __init__(self, analysis: Analysis, split: Split, lanes: int, columns: bool = False):
         levels = loop_levels(analysis.kernel) if analysis.plan.untiled.math is Math.FAST else None
         super().__init__(analysis.plan.untiled, {}, False, levels)
         self.loops = {T.point(r.loop): r for r in split.reductions if r.split}
         self.lanes = lanes
-        self.lane = kir.ThreadIdx("x")
+        self.columns = columns  # rows side by side: a row's lanes down threadIdx.y
+        self.lane = kir.ThreadIdx("y" if columns else "x")
         self.base = None  # several blocks a row: the first iteration (or point) of the block's share
         self.share = None  # and how many it has (the last block's may be cut short)
         self.uniform = True  # the code being lowered runs alike on every lane of a row
@@ -110,6 +122,7 @@ class SplitBody(Streams):
             return super()._loop(e)
         pick = pick_of(e) if reduction.operators[0] in PICKS else None
         online = online_of(e) if reduction.operators[0] in ONLINE else None
+        welford = welford_of(e) if reduction.operators[0] in WELFORD else None
         inits = [self.exp(i) for i in e.inits]
         bound = self.exp(e.bound)
         ctypes = [ctype_of(p.type) for p in e.params]
@@ -119,6 +132,10 @@ class SplitBody(Streams):
             starts[online.total] = const(0.0, ctypes[online.total])
             shares = self._started(e, ctypes, starts)
             merge = self._online_merge(online, shares, ctypes)
+            step = (lambda k: self._carry(e.body, e.params, shares))  # noqa: E731
+        elif welford is not None:  # shares from an empty count, mean and M2 (welford.py)
+            shares = self._started(e, ctypes, [const(0.0 if c in target.FLOAT_MAX else 0, c) for c in ctypes])
+            merge = self._welford_merge(welford, shares, ctypes)
             step = (lambda k: self._carry(e.body, e.params, shares))  # noqa: E731
         elif pick is None:
             kinds = [p.type.kind for p in e.params if isinstance(p.type, Scalar)]
@@ -133,7 +150,7 @@ class SplitBody(Streams):
             step = (lambda k: self._pick_step(e.body, pick, *shares, k))  # noqa: E731
         shares = self._shares(e, bound, shares, ctypes, step, merge)
         # the start values come first, then the row's shares
-        results = merge(inits, shares, "_fin") if online is not None else \
+        results = merge(inits, shares, "_fin") if online is not None or welford is not None else \
             self._finish(e, pick, reduction.operators, inits, shares, ctypes)
         for b, r, c in zip(e.results, results, (ctype_of(p.type) for p in e.params)):
             self.env[b] = self.declare(b.name, c, r, e.span)
@@ -162,7 +179,8 @@ class SplitBody(Streams):
         if n is None:
             return shares
         names = several.take(ctypes)
-        self.emit(kir.If(kir.Bin("==", self.lane, const(0)), tuple(
+        first = kir.Bin("==", self.lane, const(0))
+        self.emit(kir.If(first if several.real is None else kir.Bin("&&", several.real, first), tuple(
             kir.Store(a, several.slot(kir.BlockIdx("x")), r) for a, r in zip(names, shares))))
         raise Stopped
 
@@ -243,86 +261,29 @@ class SplitBody(Streams):
             self.env[p] = r
         return shares
 
-    def _online_merge(self, online: Online, refs: list, ctypes: list):
-        """Two (maximum, sum) shares merged (named after `refs`)."""
-        def merge(mine, other, suffix):
-            return rescaled_pair(self.declare, online, refs, ctypes, mine, other, suffix, self.fast_math)
-        return merge
 
-    def _pick_merge(self, pick: Pick, refs: list, ctypes: list):
-        """Two (value, index, iteration) shares merged: the better value, ties
-        by iteration (named after `refs`, the shares they stand for)."""
-        def merge(mine, other, suffix):
-            wins = self.declare(f"{refs[0].name}{suffix}w", "bool", pick_wins(pick, other, mine))
-            return [self.declare(f"{r.name}{suffix}", c, kir.Select(wins, o, m))
-                    for r, m, o, c in zip(refs, mine, other, ctypes)]
-        return merge
-
-    def _apply(self, op: Operator, a, b, ctype: str):
-        if op in (Operator.ADD, Operator.MUL):  # a program's integers wrap around (body._wraps)
-            return kir.Bin(op.value, a, b, self._wraps(op.value, ctype))
-        return kir.Call(target.math_function(ctype, op.value, self.fast_math), (a, b))
-
-    def _merge(self, refs: list, ops, ctypes: list):
-        """Two lists of shares merged by their operators (named after `refs`)."""
-        def merge(mine, other, suffix):
-            return [self.declare(f"{r.name}{suffix}", c, self._apply(op, m, o, c))
-                    for r, m, o, op, c in zip(refs, mine, other, ops, ctypes)]
-        return merge
-
-    def _combined(self, refs, ctypes, merge) -> list:
-        """Shares combined over the row's threads, every thread getting the
-        result: a butterfly of shuffles in each warp (threads i and i ^ step
-        hold the same values after each step), then, past one warp, each
-        warp's result through shared memory between two barriers.
-        `merge(mine, other, suffix)` declares two shares merged."""
-        values = list(refs)
-        step = target.WARP // 2
-        while step:
-            other = [self.declare(f"{r.name}_{step}o", c, kir.Call(SHUFFLE, (const(target.FULL_MASK, "unsigned"),
-                                                                             v, const(step))))
-                     for r, v, c in zip(refs, values, ctypes)]
-            values = merge(values, other, f"_{step}")
-            step //= 2
-        warps = self.lanes // target.WARP
-        if warps == 1:
-            return values
-        buffers = [self.fresh(f"{r.name}_warps") for r in refs]
-        self.shared += [kir.SharedAlloc(b, c, warps) for b, c in zip(buffers, ctypes)]
-        first = kir.Bin("==", kir.Bin("%", self.lane, const(target.WARP)), const(0))
-        warp = kir.Bin("/", self.lane, const(target.WARP))
-        self.emit(kir.If(first, tuple(kir.Store(b, warp, v, kir.SHARED) for b, v in zip(buffers, values))))
-        self.emit(kir.Barrier("each warp's partial results are written"))
-        totals = [self.declare(f"{r.name}_all", c, kir.Load(b, const(0), kir.SHARED), const_=False)
-                  for r, b, c in zip(refs, buffers, ctypes)]
-        w = self.fresh("w")
-        stmts, merged = self.block(lambda: merge(totals, [kir.Load(b, kir.Ref(w), kir.SHARED) for b in buffers],
-                                                 "_w"))
-        body = stmts + tuple(kir.Assign(t.name, m) for t, m in zip(totals, merged))
-        self.emit(kir.For(w, const(1), const(warps), const(1), body, unroll=kir.FULL))
-        self.emit(kir.Barrier("the partial results are read before another reduction writes them"))
-        return totals
+def lower_split(analysis: Analysis, split: Split, lanes: int, file: str, wide: bool = False,
+                columns: bool = False) -> kir.Kernel:
+    """One kernel with `lanes` threads a row (32: a warp; more: a block; rows
+    side by side: COLUMN_ROWS rows a block)."""
+    return _row_kernel(analysis, split, lanes, file, wide, columns)[0]
 
 
-def lower_split(analysis: Analysis, split: Split, lanes: int, file: str, wide: bool = False) -> kir.Kernel:
-    """One kernel with `lanes` threads a row (32: a warp; more: a block)."""
-    return _row_kernel(analysis, split, lanes, file, wide)[0]
-
-
-def lower_several(analysis: Analysis, split: Split, lanes: int, file: str, wide: bool = False) -> kir.Kernel:
+def lower_several(analysis: Analysis, split: Split, lanes: int, file: str, wide: bool = False,
+                  columns: bool = False) -> kir.Kernel:
     """Several blocks of `lanes` threads a row, one each BLOCK_SHARE
-    iterations: a kernel (a stage) each split reduction, whose blocks write
+    (COLUMN_SHARE) iterations: a kernel (a stage) each split reduction, whose blocks write
     their partial results to scratch memory, then the row's last kernel,
     which combines them (every block alike, in a fixed order) and runs the
     rest of the row. Each kernel recomputes the row's code up to its
     reduction, combining the earlier ones' partial results."""
-    last, several = _row_kernel(analysis, split, lanes, file, wide, stage=None)
+    last, several = _row_kernel(analysis, split, lanes, file, wide, columns, stage=None)
     # every kernel of the launch takes the same arguments: the scratch arrays of all reductions after the program's
     params = last.params + tuple(kir.Param(n, c, kir.SCRATCH) for n, c in zip(several.names, several.ctypes))
-    stages = tuple(dataclasses.replace(_row_kernel(analysis, split, lanes, file, wide, stage=i, total=several.met)[0],
-                                       params=params) for i in range(several.met))
+    stages = tuple(dataclasses.replace(_row_kernel(analysis, split, lanes, file, wide, columns, stage=i,
+                                                   total=several.met)[0], params=params) for i in range(several.met))
     rows = [size_name(lv.size) for lv in analysis.kernel.levels[:split.rows]]
-    count = kir.Cast(target.INDEX, _blocks_a_row(split.length, kir.Ref, at_most))
+    count = kir.Cast(target.INDEX, _blocks_a_row(split.length, kir.Ref, at_most, _share_of(columns)))
     for r in rows:
         count = kir.Bin("*", count, const(r) if isinstance(r, int) else kir.Ref(r))
     scratch = tuple(kir.Scratch(n, c, count, "a block's partial result of a reduction, for each block of each row")
@@ -330,12 +291,17 @@ def lower_several(analysis: Analysis, split: Split, lanes: int, file: str, wide:
     return dataclasses.replace(last, params=params, stages=stages, scratch=scratch).renamed(last.name)
 
 
-def _blocks_a_row(length, ref, at_most):
-    """min(ceil(length / BLOCK_SHARE), MAX_BLOCKS_A_ROW) (0 for no
-    iterations; a size is at most target.MAX_SIZE, so the sum cannot
-    overflow); `at_most(e, n)` spells the minimum."""
+def _blocks_a_row(length, ref, at_most, share: int):
+    """min(ceil(length / share), MAX_BLOCKS_A_ROW) (0 for no iterations; a
+    size is at most target.MAX_SIZE, so the sum cannot overflow);
+    `at_most(e, n)` spells the minimum."""
     n = const(length) if isinstance(length, int) else ref(length)
-    return at_most(kir.Bin("/", add(n, const(BLOCK_SHARE - 1)), const(BLOCK_SHARE)), const(MAX_BLOCKS_A_ROW))
+    return at_most(kir.Bin("/", add(n, const(share - 1)), const(share)), const(MAX_BLOCKS_A_ROW))
+
+
+def _share_of(columns: bool) -> int:
+    """The iterations (or points) each of several blocks a row takes."""
+    return COLUMN_SHARE if columns else BLOCK_SHARE
 
 
 def at_most(e, n):
@@ -350,47 +316,57 @@ def _share(low: SplitBody, length, blocks) -> None:
     low.base = low.declare("first", "int", mul(kir.BlockIdx("x"), low.share))
 
 
-def _row_kernel(analysis: Analysis, split: Split, lanes: int, file: str, wide: bool, **several):
+def _row_kernel(analysis: Analysis, split: Split, lanes: int, file: str, wide: bool, columns: bool = False,
+                **several):
     """A kernel of the split; with `stage` (several blocks a row), the stage
     that folds that reduction (None: the row's last kernel), and its state."""
     k = analysis.kernel
-    low = SplitBody(analysis, split, lanes)
+    low = SplitBody(analysis, split, lanes, columns)
     factor = wide_factor if wide else (lambda extent: extent)
     params = kernel_params(low, k, factor, {}, frozenset())
     names = tuple(low.fresh("partials") for _ in range(_parts(split))) if several else ()
     bind_prelude(low, k)
     rows = k.levels[:split.rows]
-    per_block = ROWS_A_WARP_BLOCK if lanes == target.WARP and not several else 1
+    per_block = COLUMN_ROWS if columns else ROWS_A_WARP_BLOCK if lanes == target.WARP and not several else 1
+    along = "x" if columns else "y"  # the rows of a block
     shift = 1 if several else 0  # several blocks a row: the blocks along x, the rows along y and z
     axes = {lv.dim: target.AXES[split.rows - 1 - lv.dim + shift] for lv in rows}  # the row level along x
     sizes = [size_expr(low, lv.size) for lv in k.levels]
     gtids = []
     for lv in rows:
         block = kir.BlockIdx(axes[lv.dim])
-        at = add(mul(block, const(per_block)), kir.ThreadIdx("y")) if lv.dim == split.rows - 1 and per_block > 1 \
+        at = add(mul(block, const(per_block)), kir.ThreadIdx(along)) if lv.dim == split.rows - 1 and per_block > 1 \
             else block
         gtids.append(low.declare(f"row{lv.dim}", "int", at, lv.span))
     inner = k.levels[split.rows:]
+    in_range = all_of(kir.Bin("<", g, sizes[lv.dim]) for g, lv in zip(gtids, rows))
+    # a row past the end stands in for the last: its lanes still shuffle (and, side by side, meet at barriers)
+    clamped = {lv.dim: low.declare(f"i{lv.dim}", "int", minimum(g, kir.Bin("-", sizes[lv.dim], const(1))))
+               for g, lv in zip(gtids, rows) if columns and lv.dim == split.rows - 1}
     if several:
         def size(name):
             return next(low.env[s] for s in k.sizes if s.name == name)
 
         def in_kernel(e, n):
             return kir.Call("min", (e, n))
-        blocks = low.declare("blocks", "int", _blocks_a_row(split.length, size, in_kernel))
-        low.several = Several(several["stage"], blocks, flat_index(gtids, sizes, lambda extent: extent), names)
+        blocks = low.declare("blocks", "int", _blocks_a_row(split.length, size, in_kernel, _share_of(columns)))
+        row = flat_index([clamped.get(lv.dim, g) for g, lv in zip(gtids, rows)], sizes, lambda extent: extent)
+        low.several = Several(several["stage"], blocks, row, names)
+        if columns:
+            low.several.rows, low.several.real = functools.reduce(mul, sizes[:split.rows]), in_range
         if several["stage"] is not None:  # its blocks share the reduction's iterations
             _share(low, size(split.length) if isinstance(split.length, str) else const(split.length), blocks)
         elif inner:  # the last kernel's blocks share the innermost level's points
-            points = low.declare("point_blocks", "int", _blocks_a_row(size_name(inner[-1].size), size, in_kernel))
+            points = low.declare("point_blocks", "int", _blocks_a_row(size_name(inner[-1].size), size, in_kernel,
+                                                                      BLOCK_SHARE))
             _share(low, sizes[inner[-1].dim], points)
-    in_range = all_of(kir.Bin("<", g, sizes[lv.dim]) for g, lv in zip(gtids, rows))
     outputs = [p for p in params if p.role == "output"]
 
     def nest():
         indices = []
         for lv, gtid in zip(rows, gtids):  # a row past the end stands in for the last: its lanes still shuffle
-            idx = low.declare(f"i{lv.dim}", "int", minimum(gtid, kir.Bin("-", sizes[lv.dim], const(1)))) \
+            idx = clamped[lv.dim] if lv.dim in clamped else \
+                low.declare(f"i{lv.dim}", "int", minimum(gtid, kir.Bin("-", sizes[lv.dim], const(1)))) \
                 if per_block > 1 and lv.dim == split.rows - 1 else gtid
             _bind_level(low, lv, idx)
             indices.append(idx)
@@ -410,18 +386,20 @@ def _row_kernel(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
         except Stopped:  # a stage: its reduction's partial results are written
             pass
     body, _ = low.block(stopping)
-    block = (lanes, per_block, 1)
+    block = (per_block, lanes, 1) if columns else (lanes, per_block, 1)
     grid = [None, None, None]
     for lv in rows:
         grid[target.AXES.index(axes[lv.dim])] = (size_name(lv.size), per_block if lv.dim == split.rows - 1 else 1)
-    name = f"tiler_{program_stem(file)}_split{lanes}" + ("_blocks" if several else "") + ("_wide" if wide else "")
-    who = f"{lanes} threads a row"
+    name = f"tiler_{program_stem(file)}_split{lanes}" + ("_cols" if columns else "") + \
+        ("_blocks" if several else "") + ("_wide" if wide else "")
+    who = f"{lanes} threads a row" + (f", {COLUMN_ROWS} rows side by side a block" if columns else "")
     if several:
         # a stage's blocks share its reduction's iterations; the last kernel's, the innermost level's points
-        grid[0] = (split.length, BLOCK_SHARE, MAX_BLOCKS_A_ROW) if several["stage"] is not None else \
-            (size_name(inner[-1].size), BLOCK_SHARE, MAX_BLOCKS_A_ROW) if inner else None
-        who = f"blocks of {lanes} threads, one each {BLOCK_SHARE:,} iterations of a row (at most " \
-              f"{MAX_BLOCKS_A_ROW:,}); " + (
+        share = _share_of(columns)
+        grid[0] = (split.length, share, MAX_BLOCKS_A_ROW) if several["stage"] is not None else \
+            (size_name(inner[-1].size), share, MAX_BLOCKS_A_ROW) if inner else None
+        who = f"blocks of {lanes} threads" + (f" a row, {COLUMN_ROWS} rows side by side" if columns else "") + \
+            f", one each {share:,} iterations of a row (at most {MAX_BLOCKS_A_ROW:,}); " + (
             f"folds reduction {several['stage'] + 1} of {several['total']}" if several["stage"] is not None else
             "combines the partial results of " + ("its reduction" if low.several.met == 1 else
                                                   f"its {low.several.met} reductions") +

@@ -69,7 +69,8 @@ def _reductions(a: Analysis) -> dict | None:
     if split is None:
         return None
     return {"rows": split.rows, "reason": split.reason,
-            "lanes": [{"lanes": c.lanes, "when": [[_test(t) for t in alts] for alts in c.when]}
+            "lanes": [{"lanes": c.lanes, "several": c.several, "columns": c.columns,
+                       "when": [[_test(t) for t in alts] for alts in c.when]}
                       for c in split.choices] if split.active else [],
             "gate": [_test(t) for t in split.gate] if split.active else [],
             "loops": [{"line": r.span.line, "column": r.span.col, "operators": [op.value for op in r.operators],

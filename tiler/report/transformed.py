@@ -14,6 +14,7 @@ import dataclasses
 import textwrap
 
 from ..analyse import Analysis
+from ..analyse.reductions import COLUMN_ROWS
 from ..analyse.schedule import CopyAxis, Layout
 from ..syntax import ast, pretty
 from ..tree import map_children
@@ -77,10 +78,15 @@ def _split(program: ast.Program, a: Analysis, moved: dict) -> str:
     rows = "map level 0" if split.rows == 1 else f"map levels 0 to {split.rows - 1}"
     comments = {**moved, span_key(maps[0]): [f"rows ({rows}): each run by T = {lanes} threads (chosen at launch by the "
                                     f"rows' count and length); every thread of a row runs the row's code"]}
+    if split.columns:
+        comments[span_key(maps[0])].append(
+            f"rows side by side: a block holds {COLUMN_ROWS} consecutive rows along its warps, each row's T threads "
+            "down the block, so that a warp's reads of one step are one run of memory")
     several = next((c for c in split.choices if c.several), None)
     if several is not None:
         comments[span_key(maps[0])].append(
-            f"or, for fewer rows than SMs and long ones, by {several.who}: a kernel each split reduction, "
+            f"or, for {'few' if split.columns else 'fewer rows than SMs and'} long ones, by {several.who}: a kernel "
+            "each split reduction, "
             "whose blocks leave their shares' sum (by its operator) in scratch memory; the next kernel combines "
             "them, in the same order in every block, and the last one runs the rest of the row")
     for n, m in enumerate(maps[split.rows:]):

@@ -56,7 +56,8 @@ def _head(v: Version, last: bool = False) -> str:
                 f"fold's ({_head(v.fold, last=True)})")
     parts = [f"{v.kind.value}: {b.name}"]
     if b.split is not None:
-        parts.append(f"{b.lanes} threads a row" + (", several blocks a row" if b.several else ""))
+        parts.append(f"{b.lanes} threads a row" + (", rows side by side" if b.columns else "") +
+                     (", several blocks a row" if b.several else ""))
     elif b.schedule is not None and b.tiled:
         block = b.schedule.block
         parts.append(f"block {' x '.join(str(block.extents[d]) for d in block.spans)}" +

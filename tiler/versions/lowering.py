@@ -149,7 +149,7 @@ def _lowered(b: Build) -> kir.Kernel:
     """One kernel as lower makes it, named as its version names it."""
     if b.split is not None:
         lowering = lower_several if b.several else lower_split
-        k = lowering(b.source, b.split, b.lanes, b.file, b.wide)
+        k = lowering(b.source, b.split, b.lanes, b.file, b.wide, b.columns)
     else:
         k = lower_schedule(b.source, b.schedule, b.file, b.vectors, b.wide, b.transposed)
     if b.suffix:

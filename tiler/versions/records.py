@@ -69,6 +69,7 @@ class Build:
     split: object = field(default=None, repr=False, compare=False)  # reductions.Split: rows run by `lanes` each
     lanes: int = 0
     several: bool = False  # several blocks a row (a kernel each split reduction)
+    columns: bool = False  # rows side by side (reductions.COLUMN_ROWS a block), each row's lanes along y
     suffix: str = ""  # added to the kernel's name by its version (SCALAR, ONE_POINT, BOUNDED)
 
     @property
@@ -83,7 +84,8 @@ class Build:
         """The kernel's name, as lower names it, with the version's suffix."""
         stem = program_stem(self.file)
         if self.split is not None:
-            return f"tiler_{stem}_split{self.lanes}" + ("_blocks" if self.several else "") + \
+            return f"tiler_{stem}_split{self.lanes}" + ("_cols" if self.columns else "") + \
+                ("_blocks" if self.several else "") + \
                 ("_wide" if self.wide else "") + self.suffix
         return f"tiler_{stem}_{'tiled' if self.tiled else 'untiled'}" + ("_wide" if self.wide else "") + \
             ("_transposed" if self.transposed else "") + self.suffix

@@ -32,7 +32,8 @@ def split_versions(a: Analysis, file: str) -> list[Version]:
             when = any_of(all_of(test(t) for t in alts) for alts in choice.when) if choice.when else None
             when = both(fits if not wide else None, both(gate, when))
             why = f"{choice.who} a row" + (f"; {others} run the versions that follow" if gate else "")
-            build = Build(a, file, True, split=split, lanes=choice.lanes, several=choice.several, wide=wide)
+            build = Build(a, file, True, split=split, lanes=choice.lanes, several=choice.several, wide=wide,
+                          columns=choice.columns)
             out.append(Version(Kind.SPLIT, build, when, "; ".join(p for p in (note, why) if p), choice=choice))
         if regular is not None:
             out += [v for v in regular if v.build.wide == wide]

@@ -1,0 +1,122 @@
+"""Welford's running count, mean and M2, recognised by what its loop computes.
+
+A loop carrying a count `k`, a mean `mu` and a sum of squared deviations
+`M2`, updated for each element `t` as
+
+    let k2 = k + 1 in let d = t - mu in let mu2 = mu + d / k2 in (k2, mu2, M2 + d * (t - mu2))
+
+(or M2 + d * d * k / k2, or any other spelling of the same values), is a
+reduction: two shares (ka, ma, Ma) and (kb, mb, Mb) combine by Chan et
+al.'s formula, with k = ka + kb, d = mb - ma and w = kb / k (0 for two
+empty shares),
+
+    (k, ma + d * w, Ma + Mb + d * d * ka * w)
+
+an associative and commutative combine whose identity is (0, 0, 0). So its
+iterations can be split among a row's threads like a sum's, each share
+from (0, 0, 0), the loop's start values combined first (lower/split.py
+writes the combine).
+
+As with the online log-sum-exp, the body is evaluated at sample points of
+(k, mu, M2, t) (samples.py) and compared with the update above, for each
+way of naming the three carried values: counts from 0 to 10^6, means and
+elements apart by up to 50 standard units, M2 over nine orders of
+magnitude.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from itertools import permutations
+
+from ..check import typed as T
+from ..check.types import Scalar
+from ..tree import descendants
+from .samples import ERRORS, Vocabulary, both_ways, foreign, reads, term, value
+
+SAMPLES = 24
+RTOL = 1e-9
+
+
+@dataclass(frozen=True)
+class Welford:
+    """Which carried value is the count, which the mean, which M2."""
+
+    count: int
+    mean: int
+    m2: int
+
+
+def welford_of(loop: T.Loop) -> Welford | str:
+    """The loop as Welford's update, or why it is not one."""
+    kinds = [p.type.kind if isinstance(p.type, Scalar) else None for p in loop.params]
+    if len(kinds) != 3 or sum(k in ("f32", "f64") for k in kinds) < 2 or None in kinds:
+        return "it does not carry a count and two floats"
+    carried = frozenset(loop.params)
+    body = loop.body
+    while isinstance(body, T.Let) and not reads(body.value, carried):
+        body = body.body  # lets of the term's parts (they read no carried value)
+    one = term(body, carried)
+    if one is None:
+        return "the parts of its body that read no carried value are not one term"
+    odd = foreign(body, one, WORDS) or _int_division(body)
+    if odd:
+        return f"its body uses {odd}, which Welford's update does not"
+    for order in permutations(range(3)):
+        roles = Welford(*order)
+        if kinds[roles.mean] not in ("f32", "f64") or kinds[roles.m2] not in ("f32", "f64"):
+            continue
+        taken: set = set()
+        if all(_matches(body, loop.params, roles, one, point, taken) for point in _points()) and \
+                both_ways(body, taken):
+            return roles
+    return "its body is not Welford's update of a count, a mean and a sum of squared deviations"
+
+
+def combine(a: tuple, b: tuple) -> tuple:
+    """Two (count, mean, M2) shares combined (what lower/split.py writes)."""
+    (ka, ma, sa), (kb, mb, sb) = a, b
+    k = ka + kb
+    w = kb / k if k else 0.0
+    d = mb - ma
+    return k, ma + d * w, sa + sb + d * d * ka * w
+
+
+def _int_division(body) -> str:
+    """An integer division (the samples divide in floats), or ""."""
+    for n in (n for n in descendants(body, T.is_exp) if isinstance(n, T.BinOp) and n.op == "/"):
+        if not (isinstance(n.type, Scalar) and n.type.kind in ("f32", "f64")):
+            return "a division of integers"
+    return ""
+
+
+def _points():
+    rng = random.Random(0x3e1f)
+    for n in range(SAMPLES):
+        k = float(n % 3) if n < 6 else float(int(10 ** rng.uniform(0, 6)))
+        mu = rng.uniform(-50, 50)
+        yield k, mu, 10 ** rng.uniform(-3, 6), mu + rng.uniform(-50, 50)
+
+
+def _matches(body, params, roles: Welford, one, point, taken: set) -> bool:
+    k, mu, m2, t = point
+    env = {params[roles.count]: k, params[roles.mean]: mu, params[roles.m2]: m2}
+    try:
+        got = value(body, env, one, t, taken, WORDS)
+    except ERRORS:
+        return False
+    if not isinstance(got, tuple) or len(got) != 3:
+        return False
+    d = t - mu
+    mean = mu + d / (k + 1)
+    want = (k + 1, mean, m2 + d * (t - mean))
+    got = (got[roles.count], got[roles.mean], got[roles.m2])
+    return all(isinstance(g, float) and math.isclose(g, w, rel_tol=RTOL, abs_tol=1e-12 * (1 + abs(w)))
+               for g, w in zip(got, want))
+
+
+# the update's vocabulary: + - * /, a count's conversion to a float, the constants 0 and 1
+WORDS = Vocabulary({"f32": float, "f64": float},
+                   {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+                    "/": lambda a, b: a / b})
