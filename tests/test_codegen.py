@@ -93,13 +93,15 @@ REGISTER_TOLERANCE = 0.15  # explain says "about": the largest miss over these p
 @pytest.mark.parametrize("path", PROGRAM_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_explains_register_estimate_is_near_ptxas(ptxas, path):
     """A 2-D micro-tile's expected registers (explain's "about N in all")
-    against ptxas's count for the kernel the plan is for, the first version."""
+    against ptxas's count for the kernel the plan is for (Module.main)."""
     planned, reports = ptxas
-    analysis = compiled(path, "tiled")["analyse"]
+    values = compiled(path, "tiled")
+    analysis = values["analyse"]
     expected = expected_registers(analysis.schedule, analysis.variance)
     if expected is None:
         pytest.skip("no 2-D micro-tile: explain gives no count")
-    first = planned[(path.name, "tiled")][0][0]
+    main = "_tiled_" + values["verify"].main.name.removeprefix("tiler_")  # (after splits for few points)
+    first = next(name for name, _ in planned[(path.name, "tiled")] if name.endswith(main))
     used = int(re.search(r"Used (\d+) registers", reports[first]).group(1))
     assert abs(expected - used) <= REGISTER_TOLERANCE * used, (expected, used)
 
@@ -133,7 +135,9 @@ def test_tiled_mm_has_the_notes_shape():
 
 def test_register_tiled_mm_has_the_outer_product_shape():
     values = compiled(BENCHMARKS / "mm.fut", "tiled")
-    vector, scalar, one_point, untiled, wide, wide_scalar, untiled_wide = values["verify"].kernels
+    # (after the splits of a product's few points)
+    vector, scalar, one_point, untiled, wide, wide_scalar, untiled_wide = [k for k in values["verify"].kernels
+                                                                           if not k.lanes]
     # where the 128 x 128 points a block would leave SMs without a block: 32 x 32 threads, one point each
     assert one_point.tiled and one_point.block == (32, 32, 1) and one_point.name.endswith("_one_point")
     # A's tile is copied element by element (cp.async into its transposed lines): only q need be aligned
@@ -324,7 +328,8 @@ def test_compile_writes_cuda_and_launch_description(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "extern \"C\" __global__" in out.read_text()
     launch = json.loads((tmp_path / "mm.launch.json").read_text())
-    tiled, scalar, one_point, untiled, wide, wide_scalar, untiled_wide = launch["versions"]
+    tiled, scalar, one_point, untiled, wide, wide_scalar, untiled_wide = [v for v in launch["versions"]
+                                                                          if "_split" not in v["kernel"]]
     assert tiled["block"] == [16, 16, 1] and tiled["static_shared_bytes"] == 0
     assert tiled["dynamic_shared_bytes"] == 3 * 16640  # three cp.async stages, past 48 KiB
     assert tiled["grid_formula"] == ["ceil(q / 128)", "min(ceil(m / 128), 65535)", "1"]
@@ -491,7 +496,8 @@ def test_rows_of_a_length_known_at_launch_get_versions_within_a_bound():
 
     values = run_all((BENCHMARKS / "kmeans.fut").read_text(), "kmeans.fut", Options())
     module = values["verify"]
-    names = [v.kernel.name for v in module.versions if not v.fissioned]  # (those first: test_fission.py)
+    # (the fissioned ones first, test_fission.py; and those of few points)
+    names = [v.kernel.name for v in module.versions if not v.fissioned and not v.few]
     assert names == ["tiler_kmeans_tiled_bounded", "tiler_kmeans_untiled_transposed", "tiler_kmeans_untiled",
                      "tiler_kmeans_tiled_wide_bounded", "tiler_kmeans_untiled_wide"]
     bounded = [v for v in module.versions if v.kernel.bounds]
@@ -526,7 +532,7 @@ def test_grid_y_past_its_limit_is_walked_by_a_loop():
     path = PROGRAMS / "analysis" / "tall_grid.fut"
     values = run_all(path.read_text(), path.name, Options())
     sizes = {"c": target.MAX_SIZE, "m": 1, "k": 3}
-    for k in values["verify"].kernels:
+    for k in (k for k in values["verify"].kernels if not k.lanes):  # (a split for few points: at most 32 an SM)
         (y_axis,) = [a for a in k.grid[1:] if a is not None]
         assert y_axis[0] == "c" and y_axis[2] == target.MAX_GRID["y"], k.grid
         assert k.grid_dims(sizes)[1] == target.MAX_GRID["y"]
@@ -535,7 +541,7 @@ def test_grid_y_past_its_limit_is_walked_by_a_loop():
     assert "for (int tiler_block_y = blockIdx.y; tiler_block_y < (c + " in cuda and "tiler_block_y += 65535" in cuda
     small = run_all(path.read_text(), path.name, Options(sizes=(("c", 1000),)))
     assert "tiler_block_y" not in small["render"] and all(len(a) == 2 for k in small["verify"].kernels
-                                                           for a in k.grid if a is not None)
+                                                           if not k.lanes for a in k.grid if a is not None)
 
 
 def test_every_tiled_version_is_raced_against_the_untiled_kernel_of_its_offsets():

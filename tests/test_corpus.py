@@ -108,7 +108,7 @@ def test_the_launch_picks_the_micro_tile_by_the_gpus_sm_count():
     assert module.select(big).name == "tiler_mm_tiled"
     assert module.select(small).name == "tiler_mm_tiled_one_point"
     assert module.select(small, multiprocessors=64).name == "tiler_mm_tiled"  # 16 blocks for 64 SMs: enough
-    assert module.reads_multiprocessors and [v.grid_share for v in module.versions][:3] == [4, 4, 0]
+    assert module.reads_multiprocessors and [v.grid_share for v in module.versions if not v.few][:3] == [4, 4, 0]
     # sizes known when compiling: no version for the launch to pick, the tile fitted to the grid now
     sized = run_to("verify", (BENCHMARKS / "mm.fut").read_text(), "mm.fut", Options(sizes=tuple(small.items())))
     assert not sized.reads_multiprocessors

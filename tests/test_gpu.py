@@ -740,3 +740,27 @@ def test_several_blocks_a_row_match_the_interpreter(path, length):
             assert not np.isnan(g).any(), "an output element was never written"
             err = float(np.abs(g.astype(np.float64) - w.astype(np.float64)).max(initial=0))
             assert err <= 1e-3 * max(1.0, float(np.abs(w).max(initial=0))), (kernel.name, sizes, err)
+
+
+@pytest.mark.parametrize("path", PROGRAM_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_few_points_split_their_shared_reductions_right(path):
+    """Every 32-bit split version of a plan that splits reductions over
+    inputs other points read too only for few points (a product's, an
+    n-body's), at a row length of 1,000 and every other size 3."""
+    text = path.read_text()
+    values = run_all(text, path.name, Options())
+    split = values["analyse"].plan.split
+    if split is None or not split.few:
+        pytest.skip("no split for few points")
+    prog, spec = values["check"], load_spec(path)
+    derived = {n for n, f in (spec.size_set("test").items() if spec else ()) if isinstance(f, str)}
+    sizes = sizes_for(prog, spec, {s.name: 1000 if s.name == split.length else 3 for s in prog.kernel.sizes
+                                   if s.name not in derived})  # (lavaMD's box count stays derived)
+    inputs = make_inputs(prog, sizes, spec, seed=11)
+    want = run(prog, inputs)
+    for kernel in (k for k in values["verify"].kernels if k.lanes and not k.wide):
+        got, _ = Gpu.get().run(kernel, values["render"], inputs, sizes)
+        for g, w in zip(got, want):
+            assert not np.isnan(g).any(), "an output element was never written"
+            err = float(np.abs(g.astype(np.float64) - w.astype(np.float64)).max(initial=0))
+            assert err <= 1e-3 * max(1.0, float(np.abs(w).max(initial=0))), (kernel.name, sizes, err)

@@ -12,7 +12,16 @@ from conftest import BENCHMARKS, PROGRAMS, tiler
 
 from tiler import kir
 from tiler.analyse import DEFAULT, Options
-from tiler.analyse.reductions import BLOCK_SHARE, MAX_BLOCKS_A_ROW, MIN_SPLIT_LENGTH, Operator, extreme, identity
+from tiler.analyse.reductions import (
+    BLOCK_SHARE,
+    FEW_POINTS_AN_SM,
+    MAX_BLOCKS_A_ROW,
+    MIN_SPLIT_LENGTH,
+    Operator,
+    Test,
+    extreme,
+    identity,
+)
 from tiler.errors import PlainError
 from tiler.pipeline import run_to
 
@@ -59,11 +68,15 @@ def test_a_loop_that_is_not_a_reduction_says_why(body, why):
     assert why in o.reason, o.reason
 
 
-def test_a_short_loop_and_shared_inputs_are_not_split():
+def test_a_short_loop_is_not_split_and_shared_inputs_only_for_few_points():
     few = split_of(ROW.format(body="loop (acc = 0f32) = for k < 16 do acc + r[k % m] in acc"))
     assert not few.active and "too few" in few.reductions[0].reason
-    mm = run_to("analyse", (BENCHMARKS / "mm.fut").read_text(), "mm.fut").plan.split
-    assert not mm.active and "does not vary with dimension 1" in mm.reductions[0].reason
+    mm = module_of("mm")
+    assert mm.select({"m": 4096, "n": 4096, "q": 4096}, 132).tiled and not mm.select(
+        {"m": 4096, "n": 4096, "q": 4096}, 132).lanes  # many points: the tiled kernel shares the inputs
+    assert mm.select({"m": 64, "n": 32768, "q": 64}, 132).lanes  # 4,096 points, fewer than 32 an SM
+    assert not mm.select({"m": 64, "n": 32768, "q": 64 * 132}, 132).lanes
+    assert "fewer than 32 an SM" in run_to("analyse", (BENCHMARKS / "mm.fut").read_text(), "mm.fut").plan.split.reason
 
 
 def test_identities_leave_every_start_value_alone():
@@ -160,7 +173,7 @@ def test_tune_tries_the_threads_a_row_and_one_thread_a_point():
     assert _same_family("lanes", "split") and _same_family("no_split", "split")
     assert _same_family("several_blocks", "split")
     mm = run_to("analyse", (BENCHMARKS / "mm.fut").read_text(), "mm.fut")
-    assert "split" not in dict(families(mm))
+    assert dict(families(mm))["split"][-1] == {"no_split": True}  # a product's few points split
 
 
 @pytest.mark.parametrize("body, op", [
@@ -233,7 +246,7 @@ def test_a_tiled_stream_inside_the_row_keeps_the_tiled_kernel():
                           loop (acc) = for k < c do acc + ac[k] * bc[k] in acc, a, b, 0f32) / s, Bt), A)
 """
     split = split_of(text)
-    assert not split.active and "is tiled" in split.reason
+    assert split.few and Test("rows", "<", FEW_POINTS_AN_SM, True) in split.gate  # else the tiled kernel
     assert split_of(text, Options(lanes=128)).active
 
 
@@ -377,3 +390,17 @@ def test_rows_side_by_side_meet_in_shared_memory_in_lane_order():
     assert len(several.stages) == 2 and several.grid[1] == ("m", 32)
     assert not any("_cols" in k.name for k in analysis_module("row_sums_not_columns").kernels)
     assert not any("_cols" in k.name for k in analysis_module("col_stats", Options(lanes=64)).kernels)
+
+
+def test_a_few_points_split_runs_where_the_points_cannot_fill_the_gpu():
+    """X^T Y of 64 x 64 outputs: a split for its 4,096 points, 32 side by
+    side a block (X's element one read for the warp, Y's a run); given sizes
+    of many points, none; its 64-bit versions keep blocks of 256 threads
+    (lavaMD's body at 1,024 threads a block, 64 registers each, spilled)."""
+    few = analysis_module("xty_few")
+    assert few.select({"n": 32768, "p": 64, "q": 64}, 132).name == "tiler_xty_few_split32_cols_blocks"
+    assert not few.select({"n": 32768, "p": 64, "q": 64 * 132}, 132).lanes
+    assert few.main.name == "tiler_xty_few_tiled"  # the plan's own versions follow the few points' splits
+    sized = analysis_module("xty_few", Options(sizes=(("p", 64), ("q", 4096))))
+    assert not any(k.lanes for k in sized.kernels)
+    assert not [k for k in module_of("lavamd_rodinia").kernels if k.wide and k.lanes == 1024]

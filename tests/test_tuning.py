@@ -108,13 +108,14 @@ def analysed(name):
 
 def test_the_families_follow_the_plan():
     # rows staged to coalesce: the other remedy, the launch's transposition, is tried too
-    assert [n for n, _ in families(analysed("matvec"))] == ["tile", "chunk", "buffering", "transpose", "unroll",
-                                                           "min_blocks"]
+    # (first the threads a row: its few-row launches split each row's sum)
+    assert [n for n, _ in families(analysed("matvec"))] == ["split", "tile", "chunk", "buffering", "transpose",
+                                                           "unroll", "min_blocks"]
     assert dict(families(analysed("rownorm")))["transpose"] == [True, False]
     assert flags({"transpose": False}) == "--no-transpose" and flags({"transpose": True}) == "--transpose"
     mm = dict(families(analysed("mm")))
     # and a register tile's interior blocks; the blocks an SM wherever something is staged
-    assert list(mm) == ["tile", "chunk", "register_tile", "buffering", "interior", "min_blocks"]
+    assert list(mm) == ["split", "tile", "chunk", "register_tile", "buffering", "interior", "min_blocks"]
     assert mm["min_blocks"] == [0, 1, 2, 3, 4] and "interior" not in dict(families(analysed("matvec")))
     assert (16, 16) in mm["tile"] and (8, 8) in mm["register_tile"]
     assert [n for n, _ in families(analysed("conv2d"))] == ["tile"]  # nothing staged: only the block to try

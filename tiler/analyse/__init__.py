@@ -57,14 +57,15 @@ DEFAULT = Options()
 def analyse(kernel: T.Kernel, options: Options = DEFAULT, device: target.Device = target.DEFAULT_DEVICE) -> Analysis:
     """`device`: the GPU planned for (its SM count, its shared memory).
     Work stage `kernel` moved to the level where it varies pays only where
-    the row's threads share it: where the plan splits no row, the kernel as
+    the row's threads share it: where the plan splits no row (or only for
+    few points: reductions.FEW_POINTS_AN_SM), the kernel as
     written is planned instead (measured on generated programs: moved but
     unshared, a reduction whose inputs the tiled kernel staged ran up to
     1.19x slower), its records saying why nothing moved."""
     var = variance(kernel)
     a = Analysis(kernel, var, plan(kernel, var, Context(options, device)), options, device)
-    if kernel.written is None or a.plan.split is not None and a.plan.split.active:
-        return a
+    if kernel.written is None or a.plan.split is not None and a.plan.split.active and not a.plan.split.few:
+        return a  # (a split for few points only leaves the many-point launches to the tiled kernel: as written)
     why = a.plan.split.reason if a.plan.split is not None else "rows are not split (--no-split)"
     written = dataclasses.replace(kernel.written, hoisted=tuple(_kept(h, why) for h in kernel.hoisted))
     var = variance(written)

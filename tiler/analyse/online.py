@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from ..check import typed as T
 from ..check.types import Scalar
-from .samples import ERRORS, Vocabulary, both_ways, foreign, reads, term, value
+from .samples import ERRORS, Vocabulary, everywhere, prepared, value
 
 SAMPLES = 24
 RTOL = 1e-9  # the body evaluated in double precision against the update: rounding apart, equal
@@ -51,20 +51,12 @@ def online_of(loop: T.Loop) -> Online | str:
     if len(loop.params) != 2 or not all(isinstance(p.type, Scalar) and p.type.kind in ("f32", "f64")
                                         for p in loop.params):
         return "it does not carry two floats"
-    carried = frozenset(loop.params)
-    body = loop.body
-    while isinstance(body, T.Let) and not reads(body.value, carried):
-        body = body.body  # lets of the term's parts (they read no carried value)
-    one = term(body, carried)
-    if one is None:
-        return "the parts of its body that read no carried value are not one term"
-    odd = foreign(body, one, WORDS)
-    if odd:
-        return f"its body uses {odd}, which the update of a running maximum and its sum does not"
+    found = prepared(loop, WORDS, "the update of a running maximum and its sum")
+    if isinstance(found, str):
+        return found
+    body, one = found
     for order in ((0, 1), (1, 0)):
-        taken: set = set()  # (an if, the branch) met at the samples: each if must go both ways
-        if all(_matches(body, loop.params, order, one, point, taken) for point in _points()) and \
-                both_ways(body, taken):
+        if everywhere(body, _points(), lambda point, taken, order=order: _matches(body, loop.params, order, one, point, taken)):
             return Online(*order)
     return "its body is not a running maximum with a sum of exponentials rescaled to it"
 

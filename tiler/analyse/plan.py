@@ -56,8 +56,8 @@ def plan(kernel: T.Kernel, var: Variance, ctx: Context) -> Plan:
     if ctx.options.no_tile:
         return tiling
     split = replace(tiling, split=split_plan(kernel, var, ctx, tiling.schedule))
-    if split.split is not None and split.split.active:  # rows shared among threads: their launches keep that, whatever the row lengths
-        return split
+    if split.split is not None and split.split.active and not split.split.few:
+        return split  # rows shared among threads: their launches keep that, whatever the row lengths
     bounded = _bounded(kernel, var, ctx, tiling)
     return split if bounded is tiling else replace(bounded, split=split_plan(kernel, var, ctx, bounded.schedule))
 

@@ -28,6 +28,7 @@ from .. import target
 from ..check import typed as T
 from ..check.types import Array
 from ..tree import children, descendants
+from .columns import side_by_side
 from .context import Context
 from .folds import WELFORD, Operator, operators
 
@@ -37,7 +38,6 @@ from .folds import extreme as extreme
 from .folds import identity as identity
 from .folds import pick_of as pick_of
 from .records import Variance, dims_text
-from .views import Stride, Views
 
 FEW = 64  # a loop of fewer iterations, known when compiling, stays with one thread
 # Lanes a row, chosen at launch from the rows and their length (H200, benchmarks/RESULTS.md): a warp a row
@@ -81,6 +81,11 @@ COLUMN_ROWS = 32
 COLUMN_LANES = 32
 COLUMN_SHARE = 2048
 FEW_COLUMN_ROWS_AN_SM = 32
+# A reduction at the innermost level reading inputs other points read too (a product's, a mat-vec's shared
+# vector) is split only where the points are fewer than this an SM: one thread a point (the tiled kernel,
+# which shares those inputs) would leave most of the GPU idle. H200, benchmarks/RESULTS.md.
+FEW_POINTS_AN_SM = 32
+NO_ARRAY = "it reads no array"
 STEERED = "an option chooses the tiled kernel's schedule, and that kernel runs (--lanes N or --several-blocks " \
           "splits as well)"
 
@@ -172,6 +177,7 @@ class Split:
     # the same with several blocks a row, the row levels on grid y and z (None: a literal size is past them)
     several_limits: tuple[Test, ...] | None = ()
     columns: bool = False  # rows side by side (COLUMN_ROWS a block): their reads run from one row to the next
+    few: bool = False  # the split reads inputs other points read too: it runs only for fewer than FEW_POINTS_AN_SM
 
     @property
     def active(self) -> bool:
@@ -241,7 +247,16 @@ class Split:
         """What the launch tests before it runs any split version (else the
         tiled kernel's versions): the rows' length (`min_length`) and the
         grid's limits. Empty where every launch splits."""
-        return ((self.min_length,) if self.min_length else ()) + self.limits
+        few = (Test("rows", "<", FEW_POINTS_AN_SM, True),) if self.few else ()
+        return ((self.min_length,) if self.min_length else ()) + few + self.limits
+
+    def tests_of(self, choice: LaneChoice) -> tuple[tuple[Test, ...], ...] | None:
+        """A lane choice's alternatives of tests without those the gate makes
+        already (as a split for few points and its several blocks both test
+        the rows); None where one alternative is left empty (it always
+        holds)."""
+        alts = tuple(tuple(t for t in alt if t not in self.gate) for alt in choice.when)
+        return None if not alts or not all(alts) else alts
 
     @property
     def gated(self) -> bool:
@@ -252,9 +267,11 @@ class Split:
 def split_plan(kernel: T.Kernel, var: Variance, ctx: Context, schedule=None) -> Split | None:
     """The rows and the reductions they split (`rows` 0: none is, and
     `reason` says why), or None where splitting is off. A reduction at the
-    innermost level is split only where it reads the row's own data: a
-    product's or an n-body's inputs are shared by other points, and the
-    tiled kernel stages them for those points instead."""
+    innermost level whose inputs other points read too (a product's, an
+    n-body's) is left to the tiled kernel, which stages them for those
+    points, except for few points (`Split.few`: fewer than FEW_POINTS_AN_SM
+    an SM, where one thread a point would leave the GPU idle): the split
+    versions run for those launches, the tiled kernel's for the others."""
     if ctx.options.no_split or not kernel.levels:
         return None
     found = [_level_loops(kernel, lv.dim) if var.may_hold(T.Loop) else ([], []) for lv in kernel.levels]
@@ -264,8 +281,38 @@ def split_plan(kernel: T.Kernel, var: Variance, ctx: Context, schedule=None) -> 
         return _unsplit([r for reds, _ in found for r in reds], others, STEERED)
     last = len(kernel.levels) - 1
     own = {T.point(r.loop): _shared(r.loop, var, frozenset(range(last + 1))) for r in found[last][0] if r.split}
+    kept = list(found)
     found[last] = ([replace(r, split=False, reason=own[T.point(r.loop)]) if own.get(T.point(r.loop)) else r
                     for r in found[last][0]], found[last][1])
+    split = _rows(kernel, var, ctx, schedule, found, others, chosen)
+    if split.active or not any(why and why != NO_ARRAY for why in own.values()):
+        return split
+    # the inputs other points read too, shared by the tiled kernel's block: but where the points are too few to
+    # fill the GPU one a thread, the split versions run instead
+    points = _known_points(kernel, ctx)
+    if points is not None and points >= FEW_POINTS_AN_SM * ctx.device.multiprocessors:
+        return split  # sizes given when compiling: never few
+    few = _rows(kernel, var, ctx, schedule, kept, others, chosen, few=True)
+    return few if few.active else split
+
+
+def _known_points(kernel: T.Kernel, ctx: Context) -> int | None:
+    """The kernel's points, where every map level's size is known when compiling."""
+    given, points = dict(ctx.options.sizes), 1
+    for lv in kernel.levels:
+        size = lv.size if isinstance(lv.size, int) else given.get(lv.size.name)
+        if size is None:
+            return None
+        points *= size
+    return points
+
+
+def _rows(kernel: T.Kernel, var: Variance, ctx: Context, schedule, found: list, others: tuple, chosen: bool,
+          few: bool = False) -> Split:
+    """The split of the reductions `found` marks split (each level's
+    reductions and loops that are not); `few`: the split versions run only
+    where the points are fewer than FEW_POINTS_AN_SM an SM."""
+    last = len(kernel.levels) - 1
     deepest = max((d for d, (reds, _) in enumerate(found) if any(r.split for r in reds)), default=None)
     grid = _grid_limits(kernel, deepest, 0) if deepest is not None else None
     wide = grid[0] if grid else []
@@ -283,16 +330,19 @@ def split_plan(kernel: T.Kernel, var: Variance, ctx: Context, schedule=None) -> 
     inner = last - deepest
     ops = sorted({"Welford's count, mean and M2" if op in WELFORD else op.value for r in reductions if r.split for op in r.operators})
     reason = f"a row's reductions ({', '.join(ops)}) are shared by the threads of a warp or block"
+    if few:
+        reason += f" where the points are fewer than {FEW_POINTS_AN_SM} an SM (one a thread would leave the GPU " \
+                  "idle); more points run the tiled kernel, which shares the inputs other points read too"
     if inner:
         reason += "; the lets between map levels run once a row, and its threads share the " + \
                   ("inner level's points" if inner == 1 else f"{inner} inner levels' points")
     blocks = _grid_limits(kernel, deepest, 1)  # several blocks a row: the blocks on x, the rows on y and z
     split = Split(deepest + 1, reductions, others, reason, bool(inner), ctx.options.lanes, ctx.options.several_blocks,
-                  grid[1], None if blocks is None or blocks[0] else blocks[1])
+                  grid[1], None if blocks is None or blocks[0] else blocks[1], few=few)
     if ctx.options.several_blocks and not split.several:
         split = replace(split, reason=split.reason + "; --several-blocks: " + _why_one_block(split))
     if not inner and (ctx.options.lanes or 0) * COLUMN_ROWS <= target.MAX_THREADS_PER_BLOCK \
-            and _side_by_side(kernel, var, {T.point(r.loop) for r in reductions if r.split}):
+            and side_by_side(kernel, var, {T.point(r.loop) for r in reductions if r.split}):
         split = replace(split, columns=True, reason=split.reason + f"; each step's reads lie next to the next row's, "
                         f"so a block holds {COLUMN_ROWS} rows side by side, their threads down the block")
     staged = _staged_elsewhere(split, schedule) if inner and not chosen else ""
@@ -355,36 +405,12 @@ def _staged_elsewhere(split: Split, schedule) -> str:
     return ""
 
 
-def _side_by_side(kernel: T.Kernel, var: Variance, loops: set) -> bool:
-    """Every split reduction is a stream's loop over arrays whose elements
-    for consecutive points of the innermost level lie next to each other (a
-    column's elements, a map over columns): a warp of consecutive rows then
-    reads one run a step, where a warp of one row's lanes reads one element
-    a row apart each."""
-    views = Views(kernel, var)
-    row = len(kernel.levels) - 1
-    roots = [kernel.body] + [e for lv in kernel.levels for e in list(lv.args) + [v for _, v in lv.lets]]
-    seen = set()
-    for e in (n for root in roots for n in descendants(root, T.is_exp)):
-        if not isinstance(e, T.Stream):
-            continue
-        body = e.body
-        while isinstance(body, T.Let):
-            body = body.body
-        if isinstance(body, T.Loop) and T.point(body) in loops:
-            strides = [views.unit_stride(a) for a in e.arrays]
-            if not all(s is not None and s.along is Stride.DIM and s.dim == row for s in strides):
-                return False
-            seen.add(T.point(body))
-    return bool(loops) and seen == loops
-
-
 def _shared(loop: T.Loop, var: Variance, rows: frozenset) -> str:
     """Why a reduction's reads are not the row's own (another point reads
     them too), or "" where every array it reads varies with every row dim."""
     reads = [n for n in descendants(loop.body, T.is_exp) if isinstance(n, T.Index)]
     if not reads:
-        return "it reads no array"
+        return NO_ARRAY
     for n in reads:
         array = n.array
         dims = var.of(array.binder) if isinstance(array, T.Var) else frozenset()

@@ -28,6 +28,27 @@ class Vocabulary:
     constants: tuple = (0, 1)
 
 
+def prepared(loop: T.Loop, words: Vocabulary, update: str):
+    """(the body past the lets of its term's parts, the term), or why the
+    loop cannot be `update` (in words: "Welford's update")."""
+    carried = frozenset(loop.params)
+    body = loop.body
+    while isinstance(body, T.Let) and not reads(body.value, carried):
+        body = body.body  # lets of the term's parts (they read no carried value)
+    one = term(body, carried)
+    if one is None:
+        return "the parts of its body that read no carried value are not one term"
+    odd = foreign(body, one, words)
+    return f"its body uses {odd}, which {update} does not" if odd else (body, one)
+
+
+def everywhere(body, points, matches) -> bool:
+    """`matches(point, taken)` at every sample point, and every `if` of the
+    body gone both ways (`taken` collects the branches)."""
+    taken: set = set()
+    return all(matches(point, taken) for point in points) and both_ways(body, taken)
+
+
 def term(body, carried: frozenset):
     """The one expression every part of `body` that reads no carried value
     (nor a `let` of one) is, literals aside; or None."""

@@ -33,7 +33,7 @@ from itertools import permutations
 from ..check import typed as T
 from ..check.types import Scalar
 from ..tree import descendants
-from .samples import ERRORS, Vocabulary, both_ways, foreign, reads, term, value
+from .samples import ERRORS, Vocabulary, everywhere, prepared, value
 
 SAMPLES = 24
 RTOL = 1e-9
@@ -53,23 +53,16 @@ def welford_of(loop: T.Loop) -> Welford | str:
     kinds = [p.type.kind if isinstance(p.type, Scalar) else None for p in loop.params]
     if len(kinds) != 3 or sum(k in ("f32", "f64") for k in kinds) < 2 or None in kinds:
         return "it does not carry a count and two floats"
-    carried = frozenset(loop.params)
-    body = loop.body
-    while isinstance(body, T.Let) and not reads(body.value, carried):
-        body = body.body  # lets of the term's parts (they read no carried value)
-    one = term(body, carried)
-    if one is None:
-        return "the parts of its body that read no carried value are not one term"
-    odd = foreign(body, one, WORDS) or _int_division(body)
-    if odd:
-        return f"its body uses {odd}, which Welford's update does not"
+    found = prepared(loop, WORDS, "Welford's update")
+    if isinstance(found, str):
+        return found
+    body, one = found
+    if _divides_ints(body):  # (the samples divide in floats)
+        return "its body divides integers, which Welford's update does not"
     for order in permutations(range(3)):
         roles = Welford(*order)
-        if kinds[roles.mean] not in ("f32", "f64") or kinds[roles.m2] not in ("f32", "f64"):
-            continue
-        taken: set = set()
-        if all(_matches(body, loop.params, roles, one, point, taken) for point in _points()) and \
-                both_ways(body, taken):
+        if kinds[roles.mean] in ("f32", "f64") and kinds[roles.m2] in ("f32", "f64") and everywhere(
+                body, _points(), lambda point, taken, roles=roles: _matches(body, loop.params, roles, one, point, taken)):
             return roles
     return "its body is not Welford's update of a count, a mean and a sum of squared deviations"
 
@@ -83,12 +76,9 @@ def combine(a: tuple, b: tuple) -> tuple:
     return k, ma + d * w, sa + sb + d * d * ka * w
 
 
-def _int_division(body) -> str:
-    """An integer division (the samples divide in floats), or ""."""
-    for n in (n for n in descendants(body, T.is_exp) if isinstance(n, T.BinOp) and n.op == "/"):
-        if not (isinstance(n.type, Scalar) and n.type.kind in ("f32", "f64")):
-            return "a division of integers"
-    return ""
+def _divides_ints(body) -> bool:
+    return any(isinstance(n, T.BinOp) and n.op == "/" and not (isinstance(n.type, Scalar) and n.type.kind in
+                                                               ("f32", "f64")) for n in descendants(body, T.is_exp))
 
 
 def _points():

@@ -197,6 +197,9 @@ class Version:
     rival: str = ""
     # its stage computes a fold's values for every pair into scratch memory, which its kernel folds
     fissioned: bool = False
+    # it runs only for launches of few points (a split of reductions over inputs other points read too,
+    # reductions.FEW_POINTS_AN_SM): the plan's own versions follow it
+    few: bool = False
     # the record it was lowered from (versions.records.Version: its kind, its tests as data), for explain
     plan: object = field(default=None, repr=False, compare=False)
 
@@ -230,8 +233,9 @@ class Module:
 
     @property
     def main(self) -> Kernel:
-        """The version the plan is for (the others are fallbacks)."""
-        return self.versions[0].kernel
+        """The version the plan is for (the others are fallbacks, or, before
+        it, splits that run only for few points)."""
+        return next((v.kernel for v in self.versions if not v.few), self.versions[0].kernel)
 
     @property
     def params(self) -> tuple[Param, ...]:

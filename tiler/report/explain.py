@@ -98,7 +98,8 @@ def _lanes_when(split, choice) -> str | None:
     """The launch's test for a split version, in words (None: not one, or it runs otherwise)."""
     if choice is None:
         return None
-    tests = [tests_text(choice.when, split.length)] if choice.when else []
+    alts = split.tests_of(choice)
+    tests = [tests_text(alts, split.length)] if alts else []
     tests += [t.text(split.length) for t in split.gate]
     return " and ".join(f"({t})" if " or " in t else t for t in tests) or None
 

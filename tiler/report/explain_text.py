@@ -79,13 +79,16 @@ def _header(console: Console, data: dict) -> None:
     r = data.get("reductions")
     if r and r["rows"]:
         length = next((t["value"] for t in r["gate"] if t["what"] == "length"), None)
-        which = "the tiled kernel's, which runs for rows shorter than that" if length else \
+        few = next((t["value"] for t in r["gate"] if t["what"] == "rows" and t["op"] == "<"), None)
+        which = f"the tiled kernel's, which runs for more points{' or shorter rows' if length else ''}" if few else \
+            "the tiled kernel's, which runs for rows shorter than that" if length else \
             "the tiled kernel's, which runs where the rows do not fit the grid" if r["gate"] else \
             "the tiled kernel's, which no version runs"
         console.print(f"rows split: each row of map level{'s' if r['rows'] > 1 else ''} 0"
                       f"{' to ' + str(r['rows'] - 1) if r['rows'] > 1 else ''} is run by a warp or a block that "
                       f"shares its reductions (`reductions` below"
                       + (f", for rows of {length} elements and more" if length else "")
+                      + (f", where the points are fewer than {few} an SM" if few else "")
                       + f"); the block and streams below are {which}")
     if data.get("bounds"):
         sizes = " and ".join(f"{x['size']} <= {x['at_most']}" for x in data["bounds"])

@@ -126,11 +126,12 @@ def fissioned_versions(plan: FissionPlan, pairs: list[Version], folds: list[Vers
 
 
 def _pairs_versions(versions: list[Version]) -> list[Version]:
-    """The pairs' versions the fissioned ones launch: tiled, 32-bit, in
-    place, in one kernel, at any row length (the first is the plan's; the
+    """The pairs' versions the fissioned ones launch: tiled (none that
+    splits the few pairs' loops among threads), 32-bit, in place, in one
+    kernel, at any row length (the first is the plan's; the
     others, one point a thread, for smaller grids); a version with vector
     copies as its scalar half (lowering.py), which runs at any size."""
-    return [v for v in versions if v.tiled and v.kind is not Kind.FISSIONED and _in_place(v)]
+    return [v for v in versions if v.tiled and not v.build.lanes and v.kind is not Kind.FISSIONED and _in_place(v)]
 
 
 def _fold_versions(versions: list[Version]) -> list[Version]:

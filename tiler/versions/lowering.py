@@ -79,8 +79,9 @@ class _Lowering:
         kernel's without the alignment test), keeping the record, its copies
         resolved."""
         record = dataclasses.replace(v, copies=copies)
+        few = v.build.split is not None and v.build.split.few
         return kir.Version(k, condition(record.launch_condition, k), why, record.grid_share,
-                           v.rival.name if v.rival is not None else "", plan=record)
+                           v.rival.name if v.rival is not None else "", few=few, plan=record)
 
     def _pair(self, v: Version) -> list[kir.Version]:
         """The vector kernel for sizes that keep its rows aligned, then the

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..analyse import Analysis
+from ..analyse.reductions import WIDE_BLOCK
 from .planned import fits_int, plan_versions, rivals
 from .records import WIDE_NOTE, Build, Kind, RowTest, Version, all_of, any_of, both
 
@@ -29,7 +30,10 @@ def split_versions(a: Analysis, file: str) -> list[Version]:
     def versions(wide: bool, note: str) -> list[Version]:
         out = []
         for choice in split.choices:
-            when = any_of(all_of(test(t) for t in alts) for alts in choice.when) if choice.when else None
+            if wide and split.few and choice.lanes == WIDE_BLOCK and not choice.several:
+                continue  # 64-bit offsets beside a product's or an n-body's body, 64 registers a thread: spilled
+            tests = split.tests_of(choice)
+            when = any_of(all_of(test(t) for t in alts) for alts in tests) if tests else None
             when = both(fits if not wide else None, both(gate, when))
             why = f"{choice.who} a row" + (f"; {others} run the versions that follow" if gate else "")
             build = Build(a, file, True, split=split, lanes=choice.lanes, several=choice.several, wide=wide,
