@@ -34,6 +34,8 @@ REFUSED = {
     "two terms": "let t = r[k] in let u = r[0] in let nm = max(a, t) in (nm, b * exp(a - nm) + exp(u - nm))",
     # a clamp or a threshold that samples of moderate sums would never reach (found by a review: both split wrong)
     "a clamp": "let t = r[k] in let nm = max(a, t) in (nm, min(b * exp(a - nm) + exp(t - nm), 20f32))",
+    # the sum clamped at 0: the same for sums of 0 and more, not for a start below 0 (found by a review)
+    "a clamp at 0": "let t = r[k] in let nm = max(a, t) in (nm, max(b, 0f32) * exp(a - nm) + exp(t - nm))",
     "a threshold": "let t = r[k] in if b > 20f32 then (a, b) else let nm = max(a, t) in "
                    "(nm, b * exp(a - nm) + exp(t - nm))",
     "an if that always goes one way": "let t = r[k] in let nm = max(a, t) in "

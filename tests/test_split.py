@@ -404,3 +404,34 @@ def test_a_few_points_split_runs_where_the_points_cannot_fill_the_gpu():
     sized = analysis_module("xty_few", Options(sizes=(("p", 64), ("q", 4096))))
     assert not any(k.lanes for k in sized.kernels)
     assert not [k for k in module_of("lavamd_rodinia").kernels if k.wide and k.lanes == 1024]
+
+
+def test_welford_lanes_merge_the_lower_lanes_share_first():
+    """Chan's combine rounds differently with its operands swapped: both
+    lanes of a butterfly pair put the lower lane's share first, so every
+    lane of the row ends with the same mean (a branch on it then goes one
+    way for the whole warp; found by a review)."""
+    k = next(k for k in analysis_module("row_welford_int").kernels if k.name == "tiler_row_welford_int_split32")
+    ordered = [n for n in kir.walk(k.body) if isinstance(n, kir.Select) and getattr(n.cond, "name", "").endswith("up")]
+    assert len(ordered) >= 6 * 5  # each of the 3 values, both operands, at each of the 5 steps
+
+
+def test_rows_side_by_side_need_every_reduction_reached_alike_and_shared_memory_to_fit():
+    """32 columns a block meet at barriers: a reduction only some columns
+    reach (an `if` on the column) keeps a column a warp; so do shares past
+    the static shared memory a block has (7 sums of f64: 56 KiB)."""
+    assert not analysis_module("col_if_column").kernels[0].name.endswith("_cols") and not any(
+        "_cols" in k.name for k in analysis_module("col_if_column").kernels)
+    def sums(count):
+        lets = "".join(f"let s{i} = loop (s{i} = 0f64) = for i < n do s{i} + X[i, j] * {i}f64 in s{i} in "
+                       for i in range(count))
+        total = " + ".join(f"s{i}" for i in range(count))  # (each one used: a dead one is removed)
+        return split_of(f"fun [f64, m] main([[f64, m], n] X) =\n  map(fn f64 (int j) => {lets}{total}, iota(m))\n")
+    assert sums(5).columns  # 40 KiB
+    assert sums(7).active and not sums(7).columns
+
+
+def test_a_few_points_split_has_no_warp_a_row():
+    """A warp a row wants 32 rows an SM and more; the few-points split runs
+    only below that: no such version."""
+    assert not any(k.lanes == 32 and "_cols" not in k.name for k in module_of("matvec").kernels)

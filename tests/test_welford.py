@@ -37,6 +37,9 @@ REFUSED = {
                                "(c2, mu2, q + d * (x - mu2))"),
     "two terms": ("0f32", "let x = r[k] in let y = r[0] in let c2 = c + 1f32 in let d = x - mu in "
                           "let mu2 = mu + d / c2 in (c2, mu2, q + d * (y - mu2))"),
+    # c * c2 wraps around past 46,341 (the samples multiply without wrapping; found by a review)
+    "an int count multiplied": ("0", "let x = r[k] in let c2 = c + 1 in let d = x - mu in let mu2 = mu + d / f32(c2) "
+                                     "in (c2, mu2, q + d * d * f32(c * c2) / f32(c2 * c2))"),
     "a clamp": ("0f32", "let x = r[k] in let c2 = c + 1f32 in let d = x - mu in let mu2 = mu + d / c2 in "
                         "(c2, mu2, min(q + d * (x - mu2), 100f32))"),
 }

@@ -71,12 +71,13 @@ def combine(m1: float, s1: float, m2: float, s2: float) -> tuple[float, float]:
 
 def _points():
     """(m, s, t) samples: t at m, and below and above it by up to 20 (exp
-    of the difference from 2e-9 to 5e8); s over nine orders of magnitude."""
+    of the difference from 2e-9 to 5e8); s over nine orders of magnitude,
+    either sign (the update is linear in s: a start sum below zero stays)."""
     rng = random.Random(0x0571)
     for n in range(SAMPLES):
         m = rng.uniform(-30, 30)
         t = m if n % 4 == 0 else m + rng.uniform(-20, 20)
-        yield m, 10 ** rng.uniform(-3, 6), t
+        yield m, (-1) ** n * 10 ** rng.uniform(-3, 6), t  # negative sums too: `max(s, 0)` is not the update
 
 
 def _matches(body, params, order, one, point, taken: set) -> bool:

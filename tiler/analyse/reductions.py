@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 
 from .. import target
 from ..check import typed as T
-from ..check.types import Array
+from ..check.types import Array, Scalar
 from ..tree import children, descendants
 from .columns import side_by_side
 from .context import Context
@@ -39,6 +39,7 @@ from .folds import identity as identity
 from .folds import pick_of as pick_of
 from .records import Variance, dims_text
 
+PICKS = (Operator.ARGMIN, Operator.ARGMAX)
 FEW = 64  # a loop of fewer iterations, known when compiling, stays with one thread
 # Lanes a row, chosen at launch from the rows and their length (H200, benchmarks/RESULTS.md): a warp a row
 # for short rows, when there are enough of them to give every SM WARP_ROWS_AN_SM; a block of 1024 for very
@@ -211,7 +212,8 @@ class Split:
         long = SEVERAL_BLOCKS_PASSES if self.inner else SEVERAL_BLOCKS_ROW
         several = (LaneChoice(BLOCK, ((Test("rows", "<", SEVERAL_ROWS_AN_SM, True), Test("length", ">=", long))
                                       + self.several_limits,), True),) if self.several else ()
-        return (LaneChoice(WARP, (warp,)),) + several + (LaneChoice(WIDE_BLOCK, wide), LaneChoice(BLOCK, ()))
+        warps = () if self.few else (LaneChoice(WARP, (warp,)),)  # (a warp a row wants rows the few never have)
+        return warps + several + (LaneChoice(WIDE_BLOCK, wide), LaneChoice(BLOCK, ()))
 
     def _column_choices(self) -> tuple[LaneChoice, ...]:
         """Rows side by side: several blocks a row where the rows are too few
@@ -296,6 +298,16 @@ def split_plan(kernel: T.Kernel, var: Variance, ctx: Context, schedule=None) -> 
     return few if few.active else split
 
 
+def _shares_bytes(reductions: list, ctx: Context) -> int:
+    """The shared memory rows side by side take for their shares: a
+    COLUMN_ROWS x lanes array for each carried value (a pick's iteration
+    too) of each reduction."""
+    lanes = ctx.options.lanes or COLUMN_LANES
+    values = [8 if isinstance(p.type, Scalar) and p.type.kind in ("f64", "i64") else 4
+              for r in reductions for p in r.loop.params] + [4 for r in reductions if r.operators[0] in PICKS]
+    return sum(values) * lanes * COLUMN_ROWS
+
+
 def _known_points(kernel: T.Kernel, ctx: Context) -> int | None:
     """The kernel's points, where every map level's size is known when compiling."""
     given, points = dict(ctx.options.sizes), 1
@@ -341,8 +353,12 @@ def _rows(kernel: T.Kernel, var: Variance, ctx: Context, schedule, found: list, 
                   grid[1], None if blocks is None or blocks[0] else blocks[1], few=few)
     if ctx.options.several_blocks and not split.several:
         split = replace(split, reason=split.reason + "; --several-blocks: " + _why_one_block(split))
+    split_loops = [r for r in reductions if r.split]
+    # rows side by side meet at barriers: every split reduction reached alike by the block's 32 rows (not in a
+    # branch one row takes), and their shares within the static shared memory a block has
     if not inner and (ctx.options.lanes or 0) * COLUMN_ROWS <= target.MAX_THREADS_PER_BLOCK \
-            and side_by_side(kernel, var, {T.point(r.loop) for r in reductions if r.split}):
+            and all(r.top for r in split_loops) and _shares_bytes(split_loops, ctx) <= target.STATIC_SHARED_LIMIT \
+            and side_by_side(kernel, var, {T.point(r.loop) for r in split_loops}):
         split = replace(split, columns=True, reason=split.reason + f"; each step's reads lie next to the next row's, "
                         f"so a block holds {COLUMN_ROWS} rows side by side, their threads down the block")
     staged = _staged_elsewhere(split, schedule) if inner and not chosen else ""

@@ -57,8 +57,8 @@ def welford_of(loop: T.Loop) -> Welford | str:
     if isinstance(found, str):
         return found
     body, one = found
-    if _divides_ints(body):  # (the samples divide in floats)
-        return "its body divides integers, which Welford's update does not"
+    if _ints_by(body, ("/", "*")):  # (the samples divide in floats, and multiply without wrapping around)
+        return "its body divides or multiplies integers, which Welford's update does not"
     for order in permutations(range(3)):
         roles = Welford(*order)
         if kinds[roles.mean] in ("f32", "f64") and kinds[roles.m2] in ("f32", "f64") and everywhere(
@@ -76,9 +76,9 @@ def combine(a: tuple, b: tuple) -> tuple:
     return k, ma + d * w, sa + sb + d * d * ka * w
 
 
-def _divides_ints(body) -> bool:
-    return any(isinstance(n, T.BinOp) and n.op == "/" and not (isinstance(n.type, Scalar) and n.type.kind in
-                                                               ("f32", "f64")) for n in descendants(body, T.is_exp))
+def _ints_by(body, ops: tuple) -> bool:
+    return any(isinstance(n, T.BinOp) and n.op in ops and not (isinstance(n.type, Scalar) and n.type.kind in
+                                                              ("f32", "f64")) for n in descendants(body, T.is_exp))
 
 
 def _points():

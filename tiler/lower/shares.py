@@ -88,9 +88,12 @@ class Shares:
         return merge
 
     def _welford_merge(self, welford: Welford, refs: list, ctypes: list):
-        """Two (count, mean, M2) shares merged (named after `refs`)."""
+        """Two (count, mean, M2) shares merged (named after `refs`). Chan's
+        formula rounds differently with its operands swapped: the butterfly
+        gives it the lower lane's share first on both lanes (`ordered`)."""
         def merge(mine, other, suffix):
             return chan_triple(self.declare, welford, refs, ctypes, mine, other, suffix)
+        merge.ordered = True
         return merge
 
     def _pick_merge(self, pick: Pick, refs: list, ctypes: list):
@@ -119,15 +122,24 @@ class Shares:
         result: a butterfly of shuffles in each warp (threads i and i ^ step
         hold the same values after each step), then, past one warp, each
         warp's result through shared memory between two barriers.
-        `merge(mine, other, suffix)` declares two shares merged."""
+        `merge(mine, other, suffix)` declares two shares merged; where its
+        rounding depends on the operands' order (`merge.ordered`), both lanes
+        of a pair merge the lower lane's share first, so they stay equal."""
         if self.columns:
             return self._combined_down(refs, ctypes, merge)
+        ordered = getattr(merge, "ordered", False)
         values = list(refs)
         step = target.WARP // 2
         while step:
             other = [self.declare(f"{r.name}_{step}o", c, kir.Call(SHUFFLE, (const(target.FULL_MASK, "unsigned"),
                                                                              v, const(step))))
                      for r, v, c in zip(refs, values, ctypes)]
+            if ordered:  # the upper lane of the pair puts its partner's share first
+                upper = self.declare(f"{refs[0].name}_{step}up", "bool",
+                                     kir.Bin("!=", kir.Bin("%", kir.Bin("/", self.lane, const(step)), const(2)),
+                                             const(0)))
+                values, other = ([kir.Select(upper, o, v) for v, o in zip(values, other)],
+                                 [kir.Select(upper, v, o) for v, o in zip(values, other)])
             values = merge(values, other, f"_{step}")
             step //= 2
         warps = self.lanes // target.WARP

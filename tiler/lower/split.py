@@ -26,6 +26,7 @@ from ..analyse.reductions import (
     COLUMN_ROWS,
     COLUMN_SHARE,
     MAX_BLOCKS_A_ROW,
+    PICKS,
     ROWS_A_WARP_BLOCK,
     Operator,
     Pick,
@@ -55,7 +56,6 @@ from .shares import Shares, better, never
 from .streams import Streams
 from .values import all_of, minimum
 
-PICKS = (Operator.ARGMIN, Operator.ARGMAX)
 ONLINE = (Operator.ONLINE_MAX, Operator.RESCALED_SUM)
 
 
@@ -358,7 +358,7 @@ def _row_kernel(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
             _share(low, size(split.length) if isinstance(split.length, str) else const(split.length), blocks)
         elif inner:  # the last kernel's blocks share the innermost level's points
             points = low.declare("point_blocks", "int", _blocks_a_row(size_name(inner[-1].size), size, in_kernel,
-                                                                      BLOCK_SHARE))
+                                                                      _share_of(columns)))
             _share(low, sizes[inner[-1].dim], points)
     outputs = [p for p in params if p.role == "output"]
 
