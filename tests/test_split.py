@@ -11,14 +11,13 @@ import pytest
 from conftest import BENCHMARKS, PROGRAMS, tiler
 
 from tiler import kir
-from tiler.analyse import DEFAULT, Options
+from tiler.analyse import DEFAULT, Options, reductions
 from tiler.analyse.reductions import (
     BLOCK_SHARE,
     FEW_POINTS_AN_SM,
     MAX_BLOCKS_A_ROW,
     MIN_SPLIT_LENGTH,
     Operator,
-    Test,
     extreme,
     identity,
 )
@@ -246,7 +245,7 @@ def test_a_tiled_stream_inside_the_row_keeps_the_tiled_kernel():
                           loop (acc) = for k < c do acc + ac[k] * bc[k] in acc, a, b, 0f32) / s, Bt), A)
 """
     split = split_of(text)
-    assert split.few and Test("rows", "<", FEW_POINTS_AN_SM, True) in split.gate  # else the tiled kernel
+    assert split.few and reductions.Test("rows", "<", FEW_POINTS_AN_SM, True) in split.gate  # else the tiled kernel
     assert split_of(text, Options(lanes=128)).active
 
 
