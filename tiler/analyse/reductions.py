@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 
 from .. import target
 from ..check import typed as T
-from ..check.types import Array, Scalar
+from ..check.types import I32, Array, element_bytes
 from ..tree import children, descendants
 from .columns import side_by_side
 from .context import Context
@@ -141,6 +141,11 @@ def tests_text(when: tuple[tuple[Test, ...], ...], length) -> str:
     return " or ".join(" and ".join(t.text(length) for t in alts) for alts in when)
 
 
+def share_of(columns: bool) -> int:
+    """The iterations each of several blocks a row folds (rows side by side: COLUMN_SHARE)."""
+    return COLUMN_SHARE if columns else BLOCK_SHARE
+
+
 @dataclass(frozen=True)
 class LaneChoice:
     lanes: int  # threads a block shares a row among
@@ -150,8 +155,7 @@ class LaneChoice:
 
     @property
     def share(self) -> int:
-        """The iterations each of several blocks a row folds."""
-        return COLUMN_SHARE if self.columns else BLOCK_SHARE
+        return share_of(self.columns)
 
     @property
     def who(self) -> str:
@@ -303,16 +307,16 @@ def _shares_bytes(reductions: list, ctx: Context) -> int:
     COLUMN_ROWS x lanes array for each carried value (a pick's iteration
     too) of each reduction."""
     lanes = ctx.options.lanes or COLUMN_LANES
-    values = [8 if isinstance(p.type, Scalar) and p.type.kind in ("f64", "i64") else 4
-              for r in reductions for p in r.loop.params] + [4 for r in reductions if r.operators[0] in PICKS]
+    values = [element_bytes(p.type) for r in reductions for p in r.loop.params] + \
+        [element_bytes(I32) for r in reductions if r.operators[0] in PICKS]
     return sum(values) * lanes * COLUMN_ROWS
 
 
 def _known_points(kernel: T.Kernel, ctx: Context) -> int | None:
     """The kernel's points, where every map level's size is known when compiling."""
-    given, points = dict(ctx.options.sizes), 1
+    points = 1
     for lv in kernel.levels:
-        size = lv.size if isinstance(lv.size, int) else given.get(lv.size.name)
+        size = ctx.options.known_size(lv.size)
         if size is None:
             return None
         points *= size
@@ -340,7 +344,8 @@ def _rows(kernel: T.Kernel, var: Variance, ctx: Context, schedule, found: list, 
     reductions = tuple(r if r.level <= deepest else replace(r, split=False, reason=inside)
                        for reds, _ in found for r in reds)
     inner = last - deepest
-    ops = sorted({"Welford's count, mean and M2" if op in WELFORD else op.value for r in reductions if r.split for op in r.operators})
+    ops = sorted({"Welford's count, mean and M2" if op in WELFORD else op.value
+                  for r in reductions if r.split for op in r.operators})
     reason = f"a row's reductions ({', '.join(ops)}) are shared by the threads of a warp or block"
     if few:
         reason += f" where the points are fewer than {FEW_POINTS_AN_SM} an SM (one a thread would leave the GPU " \

@@ -258,11 +258,15 @@ class Module:
 
     def picked(self, sizes: dict, multiprocessors: int = target.MULTIPROCESSORS) -> int:
         """The index of the first version whose condition holds."""
-        env = {**sizes, target.MULTIPROCESSORS_NAME: multiprocessors}
         for i, v in enumerate(self.versions):
-            if v.condition is None or evaluate(v.condition, env):
+            if self.holds(v, sizes, multiprocessors):
                 return i
         raise ValueError(f"no version of {self.main.name} runs at {sizes}")
+
+    @staticmethod
+    def holds(v: Version, sizes: dict, multiprocessors: int = target.MULTIPROCESSORS) -> bool:
+        """Whether a version's launch condition holds at these sizes on a GPU of this many SMs."""
+        return v.condition is None or bool(evaluate(v.condition, {**sizes, target.MULTIPROCESSORS_NAME: multiprocessors}))
 
     def rival(self, kernel: Kernel) -> Kernel | None:
         """The kernel a launch times `kernel` against, if any."""

@@ -22,9 +22,7 @@ from ..analyse import Analysis
 from ..analyse.folds import WELFORD
 from ..analyse.online import online_of
 from ..analyse.reductions import (
-    BLOCK_SHARE,
     COLUMN_ROWS,
-    COLUMN_SHARE,
     MAX_BLOCKS_A_ROW,
     PICKS,
     ROWS_A_WARP_BLOCK,
@@ -34,6 +32,7 @@ from ..analyse.reductions import (
     extreme,
     identity,
     pick_of,
+    share_of,
 )
 from ..analyse.schedule import Math
 from ..analyse.welford import welford_of
@@ -283,7 +282,7 @@ def lower_several(analysis: Analysis, split: Split, lanes: int, file: str, wide:
     stages = tuple(dataclasses.replace(_row_kernel(analysis, split, lanes, file, wide, columns, stage=i,
                                                    total=several.met)[0], params=params) for i in range(several.met))
     rows = [size_name(lv.size) for lv in analysis.kernel.levels[:split.rows]]
-    count = kir.Cast(target.INDEX, _blocks_a_row(split.length, kir.Ref, at_most, _share_of(columns)))
+    count = kir.Cast(target.INDEX, _blocks_a_row(split.length, kir.Ref, at_most, share_of(columns)))
     for r in rows:
         count = kir.Bin("*", count, const(r) if isinstance(r, int) else kir.Ref(r))
     scratch = tuple(kir.Scratch(n, c, count, "a block's partial result of a reduction, for each block of each row")
@@ -297,11 +296,6 @@ def _blocks_a_row(length, ref, at_most, share: int):
     `at_most(e, n)` spells the minimum."""
     n = const(length) if isinstance(length, int) else ref(length)
     return at_most(kir.Bin("/", add(n, const(share - 1)), const(share)), const(MAX_BLOCKS_A_ROW))
-
-
-def _share_of(columns: bool) -> int:
-    """The iterations (or points) each of several blocks a row takes."""
-    return COLUMN_SHARE if columns else BLOCK_SHARE
 
 
 def at_most(e, n):
@@ -349,7 +343,7 @@ def _row_kernel(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
 
         def in_kernel(e, n):
             return kir.Call("min", (e, n))
-        blocks = low.declare("blocks", "int", _blocks_a_row(split.length, size, in_kernel, _share_of(columns)))
+        blocks = low.declare("blocks", "int", _blocks_a_row(split.length, size, in_kernel, share_of(columns)))
         row = flat_index([clamped.get(lv.dim, g) for g, lv in zip(gtids, rows)], sizes, lambda extent: extent)
         low.several = Several(several["stage"], blocks, row, names)
         if columns:
@@ -358,7 +352,7 @@ def _row_kernel(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
             _share(low, size(split.length) if isinstance(split.length, str) else const(split.length), blocks)
         elif inner:  # the last kernel's blocks share the innermost level's points
             points = low.declare("point_blocks", "int", _blocks_a_row(size_name(inner[-1].size), size, in_kernel,
-                                                                      _share_of(columns)))
+                                                                      share_of(columns)))
             _share(low, sizes[inner[-1].dim], points)
     outputs = [p for p in params if p.role == "output"]
 
@@ -395,7 +389,7 @@ def _row_kernel(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
     who = f"{lanes} threads a row" + (f", {COLUMN_ROWS} rows side by side a block" if columns else "")
     if several:
         # a stage's blocks share its reduction's iterations; the last kernel's, the innermost level's points
-        share = _share_of(columns)
+        share = share_of(columns)
         grid[0] = (split.length, share, MAX_BLOCKS_A_ROW) if several["stage"] is not None else \
             (size_name(inner[-1].size), share, MAX_BLOCKS_A_ROW) if inner else None
         who = f"blocks of {lanes} threads" + (f" a row, {COLUMN_ROWS} rows side by side" if columns else "") + \
