@@ -176,7 +176,7 @@ def test_check_splits_exposes_a_split_dependent_program(tmp_path):
     path.write_text("fun [int, n] main([int, n] xs) = map(fn int (int x) =>"
                     " streamSeq(fn int (int kk, [int, c] xc, int acc) => acc + 1, xs, 0), xs)\n")
     result = no_traceback(tiler("run", path, "--size", "n=20", "--check-splits"))
-    assert result.returncode == 1 and "out0 depends on how streamSeq splits its arrays" in result.stderr
+    assert result.returncode == 1 and "out0 depends on how a stream splits its arrays" in result.stderr
     assert "(the streams: line 1:" in result.stderr  # (where to look)
 
 

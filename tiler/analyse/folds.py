@@ -6,8 +6,9 @@ carried value is combined with one associative, commutative operator
 (`acc + t`, `acc * t`, `min(acc, t)`, `max(acc, t)`, where `t` reads no
 carried value; `acc - t`, which adds `-t`; any of these under `if`s whose
 conditions read no carried value, a path that keeps `acc` adding nothing)
-is a reduction, and so are an online log-sum-exp (online.py) and Welford's
-count, mean and M2 (welford.py): `operators(loop)` names the operator of each
+is a reduction, and so are an online log-sum-exp (online.py), Welford's
+count, mean and M2 (welford.py), and a streamRed's loop over its chunk,
+combined as its program says (`combined`): `operators(loop)` names the operator of each
 carried value, or says why the loop is not one. A pair of an extreme value
 and its index is one too (`pick_of`). `identity` and `extreme` are the
 values the threads sharing a reduction start from.
@@ -37,6 +38,7 @@ class Operator(Enum):
     WELFORD_COUNT = "Welford's count"  # a count, a mean and M2 by Welford's update (welford.Welford)
     WELFORD_MEAN = "mean"
     WELFORD_M2 = "M2"
+    COMBINE = "the streamRed's combine"  # a streamRed's loop the operators above do not describe (stream.combine)
 
 
 WELFORD = (Operator.WELFORD_COUNT, Operator.WELFORD_MEAN, Operator.WELFORD_M2)
@@ -244,3 +246,17 @@ def extreme(smaller: bool, kind: str):
         return big
     return -big if kind in ("f32", "f64") else -big - 1
 
+
+
+def combined(stream: T.Stream, loop: T.Loop) -> bool:
+    """Whether `loop` is a streamRed's fold over its chunk, so that lanes
+    may each fold a share from the stream's initial values and merge their
+    partial results with its combine: the stream's whole body, carrying its
+    accumulators in order over the chunk and giving them back."""
+    if stream.combine is None or stream.body is not loop:
+        return False
+    carried = all(isinstance(i, T.Var) and i.binder is a for i, a in zip(loop.inits, stream.acc_params))
+    rest = loop.rest.items if isinstance(loop.rest, T.TupleE) else (loop.rest,)
+    returned = all(isinstance(r, T.Var) and r.binder is b for r, b in zip(rest, loop.results))
+    over = isinstance(loop.bound, T.Var) and loop.bound.binder is stream.chunk
+    return carried and returned and over and len(loop.inits) == len(stream.acc_params) == len(rest)

@@ -22,25 +22,27 @@ kernel at a first launch.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from .. import target
 from ..check import typed as T
-from ..check.types import I32, Array, element_bytes
-from ..tree import children, descendants
+from ..check.types import I32, element_bytes
+from ..tree import descendants
 from .columns import side_by_side
 from .context import Context
-from .folds import WELFORD, Operator, operators
+from .folds import WELFORD, Operator
 
 # the redundant aliases re-export what lower/split.py and the tests import from here
 from .folds import Pick as Pick
 from .folds import extreme as extreme
 from .folds import identity as identity
 from .folds import pick_of as pick_of
+from .level_loops import NotReduction as NotReduction
+from .level_loops import Reduction, level_loops
+from .level_loops import too_few as too_few
 from .records import Variance, dims_text
 
 PICKS = (Operator.ARGMIN, Operator.ARGMAX)
-FEW = 64  # a loop of fewer iterations, known when compiling, stays with one thread
 # Lanes a row, chosen at launch from the rows and their length (H200, benchmarks/RESULTS.md): a warp a row
 # for short rows, when there are enough of them to give every SM WARP_ROWS_AN_SM; a block of 1024 for very
 # long rows or too few rows to give every SM FEW_ROWS_AN_SM; else a block of 256. A warp a row re-reads a
@@ -89,35 +91,6 @@ FEW_POINTS_AN_SM = 32
 NO_ARRAY = "it reads no array"
 STEERED = "an option chooses the tiled kernel's schedule, and that kernel runs (--lanes N or --several-blocks " \
           "splits as well)"
-
-
-@dataclass(frozen=True)
-class Reduction:
-    loop: T.Loop = field(repr=False, compare=False)
-    operators: tuple[Operator, ...]  # one a carried value
-    level: int  # the map level whose code holds it
-    split: bool
-    reason: str = ""  # why it is not split ("" when it is)
-    length: str | int | None = None  # its iterations: a size's name, a number, or None (computed)
-    # the row's code reaches it without passing into an `if`'s branch or a loop's body: a kernel of several
-    # blocks a row can stop right after it
-    top: bool = True
-
-    @property
-    def span(self):
-        return self.loop.span
-
-
-@dataclass(frozen=True)
-class NotReduction:
-    """A loop at a row's level that is not a reduction, and why."""
-
-    loop: T.Loop = field(repr=False, compare=False)
-    reason: str
-
-    @property
-    def span(self):
-        return self.loop.span
 
 
 @dataclass(frozen=True)
@@ -280,7 +253,7 @@ def split_plan(kernel: T.Kernel, var: Variance, ctx: Context, schedule=None) -> 
     versions run for those launches, the tiled kernel's for the others."""
     if ctx.options.no_split or not kernel.levels:
         return None
-    found = [_level_loops(kernel, lv.dim) if var.may_hold(T.Loop) else ([], []) for lv in kernel.levels]
+    found = [level_loops(kernel, lv.dim) if var.may_hold(T.Loop) else ([], []) for lv in kernel.levels]
     others = tuple(o for _, outs in found for o in outs)
     chosen = ctx.options.lanes is not None or ctx.options.several_blocks  # the threads a row are the user's
     if not chosen and ctx.options.steers_schedule():
@@ -439,61 +412,4 @@ def _shared(loop: T.Loop, var: Variance, rows: frozenset) -> str:
             name = array.binder.name if isinstance(array, T.Var) else "an array"
             return f"`{name}` does not vary with dimension {dims_text(rows - dims)}: other rows read it too, " \
                    f"and the tiled kernel shares it among them"
-    return ""
-
-
-def _level_loops(kernel: T.Kernel, dim: int) -> tuple[list[Reduction], list[NotReduction]]:
-    """The loops at a level's own code (its arguments and lets, and the body
-    for the innermost level), outside any loop's body: each a reduction to
-    split, one left with one thread, or not a reduction."""
-    level = kernel.levels[dim]
-    roots = list(level.args) + [v for _, v in level.lets]
-    if dim == len(kernel.levels) - 1:
-        roots.append(kernel.body)
-    reductions, others = [], []
-    lengths: dict = {}  # a stream's chunk size -> the length of the arrays it walks (untiled: one chunk)
-    stack = [(r, True) for r in reversed(roots)]  # (expression, whether the row's code reaches it at its top)
-    while stack:
-        e, top = stack.pop()
-        if isinstance(e, T.Stream) and isinstance(e.arrays[0].type, Array):
-            lengths[e.chunk] = _size(e.length, kernel)
-        if isinstance(e, T.Loop):
-            ops = operators(e)
-            if isinstance(ops, str):
-                others.append(NotReduction(e, ops))
-                # its body runs the same on every lane
-                stack.extend(reversed([(c, top and c is not e.body) for c in children(e, T.is_exp)]))
-                continue
-            few = too_few(e.bound)
-            length = lengths.get(e.bound.binder) if isinstance(e.bound, T.Var) else None
-            if isinstance(e.bound, T.Lit):
-                length = int(e.bound.value)
-            elif isinstance(e.bound, T.Var) and e.bound.binder in kernel.sizes:
-                length = e.bound.binder.name
-            reductions.append(Reduction(e, ops, dim, not few, few, length, top))
-            stack.extend(reversed([(c, top) for c in list(e.inits) + [e.bound, e.rest]] + ([(e.body, False)] if few
-                                                                                            else [])))
-            continue
-        stack.extend(reversed([(c, top and not _branch(e, c)) for c in children(e, T.is_exp)]))
-    return reductions, others
-
-
-def _branch(e, child) -> bool:
-    """`child` runs only on some paths through `e` (an `if`'s branch, the
-    right side of `&&` or `||`): its code lies in a block of its own."""
-    if isinstance(e, T.If):
-        return child is not e.cond
-    return isinstance(e, T.BinOp) and e.op in ("&&", "||") and child is e.rhs
-
-
-def _size(s, kernel: T.Kernel) -> str | int | None:
-    """A length the launch can test: a literal, or a size of the kernel's (not a chunk's)."""
-    return s if isinstance(s, int) else s.name if s in kernel.sizes else None
-
-
-def too_few(bound) -> str:
-    """Why a loop of this bound is not shared among threads (too few
-    iterations, known when compiling), or ""."""
-    if isinstance(bound, T.Lit) and int(bound.value) < FEW:
-        return f"its {bound.value} iterations are too few to share among threads"
     return ""

@@ -40,7 +40,8 @@ CONVERSIONS = {"f32": F32, "f64": F64, "int": I32, "i32": I32, "i64": I64}
 KIND_WORDS = {"param": "the parameter", "size": "the size", "chunk": "the chunk size",
               "offset": "the chunk offset", "let": "the let-bound name", "loop": "the loop variable",
               "index": "the loop index", "result": "the loop result", "lambda": "the lambda parameter",
-              "chunkparam": "the streamSeq chunk parameter", "acc": "the accumulator"}
+              "chunkparam": "the streamSeq chunk parameter", "acc": "the accumulator",
+              "combine": "the combine parameter"}
 
 
 def text(node, source=None) -> str:

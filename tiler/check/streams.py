@@ -1,28 +1,31 @@
-"""The `streamSeq` rules of LANGUAGE.md, for `ExpChecker` (a mixin, so this
-module never imports the checker it is part of).
+"""The `streamSeq` and `streamRed` rules of LANGUAGE.md, for `ExpChecker` (a
+mixin, so this module never imports the checker it is part of).
 
 `fn R (int kk, [T1, c] x1, ..., [Tk, c] xk, A1 acc1, ..., Am accm) => body`
 over `a1, ..., ak, init1, ..., initm`: the chunk parameters are the array
 parameters that share the first one's outer size name `c` (a fresh name:
 chunks may have any length); the accumulators are scalars that start as the
-initial values and that `body` returns.
+initial values and that `body` returns. A `streamRed` puts before that
+lambda its combine, `fn (A1, ..., Am) (A1 a1, ..., Am am, A1 b1, ..., Am bm)
+=> e`, which reads nothing but its parameters.
 """
 from __future__ import annotations
 
 from ..syntax import ast
+from ..tree import descendants
 from . import typed as T
 from .types import ERROR, I32, Array, Binder, Scalar, Tuple, agrees, is_scalar, tuple_of
 
 
 class Streams:
     def _streamseq(self, e: ast.StreamSeq):
-        lam = e.lam
+        lam, word = e.lam, _word(e)
         args = self.args(e.args)
         k, chunk_name = self._count_chunk_params(lam.params)
         if not self._shape_ok(e, k, len(args)):
             return T.Lit(0, ERROR, e.span)
         arrays, inits = args[:k], args[k:]
-        self.common_length(arrays, "streamed", "streamSeq")
+        self.common_length(arrays, "streamed", word)
         mark = self.scope.mark()
         first = lam.params[0]
         offset = Binder(first.name, I32, "offset", first.span)
@@ -37,15 +40,60 @@ class Streams:
         ret = self.resolve(lam.ret)
         if not any(a.type is ERROR for a in accs) and not agrees(ret, want):
             self.error(lam.ret.span, f"the lambda returns {ret}, but its accumulators are {want}",
-                    "a streamSeq lambda returns the next value of its accumulators")
+                    f"a {word} lambda returns the next value of its accumulators")
         body = self.exp(lam.body)
         if not agrees(body.type, want) and not agrees(body.type, ret):
-            self.error(lam.body.span, f"the streamSeq body must give the next accumulator value ({want}); "
+            self.error(lam.body.span, f"the {word} body must give the next accumulator value ({want}); "
                     f"it gives {body.type}")
         self.scope.restore(mark)
         stype = ERROR if any(a.type is ERROR for a in accs) else want
+        combine = None if e.combine is None or stype is ERROR else self._combine(e.combine, accs)
         return T.Stream(offset, chunk, chunk_params, accs, tuple(t for _, t in arrays),
-                        tuple(t for _, t in inits), body, stype, e.span, origin=e)
+                        tuple(t for _, t in inits), body, stype, e.span, origin=e, combine=combine)
+
+    def _combine(self, lam: ast.Lambda, accs) -> T.Combine | None:
+        """A streamRed's combine: two partial results of its accumulators merged into one."""
+        types = [a.type for a in accs]
+        want = tuple_of(types)
+        shape = f"fn {want} ({', '.join(f'{t} {a.name}1' for t, a in zip(types, accs))}, " \
+                f"{', '.join(f'{t} {a.name}2' for t, a in zip(types, accs))}) => ..."
+        if len(lam.params) != 2 * len(types):
+            self.error(lam.span, f"a streamRed's combine merges two partial results of its {len(types)} "
+                    f"accumulator{'s' if len(types) > 1 else ''}, so it takes {2 * len(types)} parameters; "
+                    f"it takes {len(lam.params)}", f"write `{shape}`")
+            return None
+        self._no_duplicates([q.name for q in lam.params], [q.span for q in lam.params])
+        mark = self.scope.mark()
+        params = []
+        for q, t in zip(lam.params, types * 2):
+            declared = self.resolve(q.type)
+            if declared is not ERROR and declared != t:
+                self.error(q.type.span, f"combine parameter `{q.name}` is declared {declared}, but the accumulator "
+                        f"it merges is {t}", f"the combine takes the accumulators' types twice: `{shape}`")
+            b = Binder(q.name, t, "combine", q.span)
+            self.scope.bind(b.name, b)
+            params.append(b)
+        ret = self.resolve(lam.ret)
+        if ret is not ERROR and not agrees(ret, want):
+            self.error(lam.ret.span, f"the combine returns {ret}, but its accumulators are {want}",
+                    "it returns one partial result: a value of each accumulator")
+        body = self.exp(lam.body)
+        self.scope.restore(mark)
+        if body.type is not ERROR and not agrees(body.type, want):
+            self.error(lam.body.span, f"the combine must give a partial result ({want}); it gives {body.type}")
+            return None
+        own = set(params)
+        for n in (n for n in descendants(body, T.is_exp) if not isinstance(n, T.Var)):  # what it binds
+            own.update(v for v in vars(n).values() if isinstance(v, Binder))
+            own.update(b for v in vars(n).values() if isinstance(v, tuple) for b in v if isinstance(b, Binder))
+        outside = next((n for n in descendants(body, T.is_exp) if isinstance(n, T.Var) and n.binder not in own
+                        and n.type is not ERROR), None)
+        if outside is not None:
+            self.error(outside.span, f"a streamRed's combine reads only its parameters: `{outside.binder.name}` is "
+                    "bound outside it", "it merges two partial results wherever they were made; what it needs "
+                    "must come in through the accumulators")
+            return None
+        return T.Combine(tuple(params), body, lam.span)
 
     @staticmethod
     def _count_chunk_params(params) -> tuple[int, str | None]:
@@ -58,15 +106,15 @@ class Streams:
         return k, name
 
     def _shape_ok(self, e: ast.StreamSeq, k: int, nargs: int) -> bool:
-        lam = e.lam
+        lam, word = e.lam, _word(e)
         if not lam.params or self.resolve(lam.params[0].type) != I32:
             at = lam.params[0].span if lam.params else lam.span
-            self.error(at, "the first parameter of a streamSeq lambda is the chunk's start index, an int",
+            self.error(at, f"the first parameter of a {word} lambda is the chunk's start index, an int",
                     "write `fn R (int kk, [T, chunk] xs, A acc) => ...`")
             return False
         if k == 0:
             self.error(lam.params[1].span if len(lam.params) > 1 else lam.span,
-                    "a streamSeq lambda needs chunk parameters after the index, like `[f32, chunk] xs`")
+                    f"a {word} lambda needs chunk parameters after the index, like `[f32, chunk] xs`")
             return False
         size = lam.params[1].type.size
         if isinstance(size, int) or size in self.scope.sizes and self.scope.sizes[size].kind != "chunk":
@@ -82,15 +130,15 @@ class Streams:
         after = lam.params[1 + k] if len(lam.params) > 1 + k else None
         if after is not None and isinstance(after.type, ast.TArray):  # an array cannot be an accumulator
             self.error(after.type.span, f"`{after.name}` is a chunk, but its size `{after.type.size}` is not the chunk "
-                    f"size `{size}`", f"every chunk of one streamSeq has the same size, `{size}`")
+                    f"size `{size}`", f"every chunk of one {word} has the same size, `{size}`")
             return False
         m = len(lam.params) - 1 - k
         if nargs != k + m:
-            self.error(e.span, f"this streamSeq lambda takes {k} chunk{'s' if k > 1 else ''} and {m} "
+            self.error(e.span, f"this {word} lambda takes {k} chunk{'s' if k > 1 else ''} and {m} "
                     f"accumulator{'s' if m != 1 else ''}, so {k + m} arguments after it; got {nargs}")
             return False
         if m == 0:
-            self.error(lam.span, "a streamSeq lambda needs at least one accumulator after its chunks")
+            self.error(lam.span, f"a {word} lambda needs at least one accumulator after its chunks")
             return False
         return True
 
@@ -130,3 +178,8 @@ class Streams:
                     f"which is {init.type}", hint)
             return Binder(p.name, ERROR, "acc", p.span)
         return Binder(p.name, declared, "acc", p.span)
+
+
+def _word(e: ast.StreamSeq) -> str:
+    """What the program wrote: `streamSeq`, or `streamRed` (one with a combine)."""
+    return "streamSeq" if e.combine is None else "streamRed"

@@ -130,8 +130,21 @@ class Iota:
 
 
 @dataclass(frozen=True)
+class Combine:
+    """A streamRed's combine, `fn (A1, ..., Am) (A1 a1, ..., Am am, A1 b1,
+    ..., Am bm) => body`: two partial results of its fold merged into one.
+    It reads only its parameters (the checker makes sure)."""
+
+    params: tuple[Binder, ...]  # the first partial result's accumulators, then the second's
+    body: object
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
 class Stream:
-    """streamSeq: fold `body` over chunks [offset, offset + chunk) of `arrays`."""
+    """streamSeq: fold `body` over chunks [offset, offset + chunk) of `arrays`;
+    a streamRed has a `combine` too (its fold may restart from the initial
+    values at any chunk, and the partial results be merged in any order)."""
 
     offset: Binder
     chunk: Binder  # the chunk size, an int in the body
@@ -150,6 +163,7 @@ class Stream:
         """How many elements it folds: its arrays' outer size (a number, or a size's Binder)."""
         return self.arrays[0].type.shape[0]
     loop: bool = False  # written as a `loop` over its positions (kernel.loops), not as a streamSeq
+    combine: object = None  # a streamRed's Combine (not an expression: passes over the body leave it alone)
 
 
 @dataclass(frozen=True)

@@ -106,13 +106,27 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
     elapsed = time.perf_counter() - start
     if disagreement:
         split, agreement = disagreement
-        raise PlainError(f"out{agreement.output} depends on how streamSeq splits its arrays: with chunks of "
+        reduced = _reduced(prog)
+        raise PlainError(f"out{agreement.output} depends on how a stream splits its arrays: with chunks of "
                          f"{split}, {agreement.message}",
                          "a streamSeq body must give the same result for any split of the array (the streams: "
-                         f"{_streams_at(prog)}; tiler check warns about chunks read past their end)")
+                         f"{_streams_at(prog)}; tiler check warns about chunks read past their end)" +
+                         ("; a streamRed's body folds from its initial values, which must leave a partial result "
+                          "as it is when combined, and its combine must be associative and commutative"
+                          if reduced else ""))
     _summary(prog, outs, size_values, chunking, elapsed, to_stderr=output == "-")  # (-o -: stdout holds the archive)
     if output:
         _save(output, outs)
+
+
+def _reduced(prog) -> bool:
+    """Whether the program has a streamRed."""
+    from ..check import typed as T
+    from ..kernel import inline_kernel
+    from ..tree import descendants
+
+    k = inline_kernel(prog)
+    return any(isinstance(n, T.Stream) and n.combine is not None for r in k.roots for n in descendants(r, T.is_exp))
 
 
 def _streams_at(prog) -> str:

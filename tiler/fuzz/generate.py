@@ -197,7 +197,8 @@ class Generator(Streams):
     def algebraic(self, scope: Scope):
         """A row's reduction known by its algebra rather than one operator: a
         count under an `if`, a decreasing sum, Welford's count, mean and M2,
-        or an online maximum with a sum of exponentials rescaled to it."""
+        an online maximum with a sum of exponentials rescaled to it, or one
+        a streamRed's combine states (`reduced`)."""
         ra = self.algebra
         if scope.rows and ra.random() < 0.7:
             row, length = ra.choice(scope.rows)
@@ -208,7 +209,9 @@ class Generator(Streams):
         k, y = self.fresh("k"), self.fresh("y")
         bound = v(length) if isinstance(length, str) else i(length)
         x = ast.Index(array, (v(k),))
-        form = ra.choice(["count", "minus", "welford", "online", "online_if"])
+        form = ra.choice(["count", "minus", "welford", "online", "online_if", "first", "range"])
+        if form in ("first", "range"):
+            return self.reduced(form, array)
         if form == "count":
             c = self.fresh("cnt")
             loop = ast.Loop((ast.LoopParam(c, i(0)),), k, bound,
@@ -237,6 +240,32 @@ class Generator(Streams):
         loop = ast.Loop((ast.LoopParam(m, ast.UnOp("-", f(1.0e30))), ast.LoopParam(t, f(0.0))), k, bound,
                         ast.Let((y,), False, x, step), ast.TupleExp((v(m), v(t))))
         return ast.Let((m, t), True, loop, binop("+", v(m), binop("*", v(t), f(0.01))))
+
+    def reduced(self, form: str, array):
+        """A streamRed no operator of tiler's algebra describes (each update
+        reads a carried value in its test): the first position past a
+        threshold (merged by `min`), or the range of the elements (the
+        smallest and the largest, merged by `min` and `max`)."""
+        k, kk, c, xs = self.fresh("k"), self.fresh("kk"), self.fresh("c"), self.fresh("xs")
+        x = ast.Index(v(xs), (v(k),))
+        if form == "first":
+            a, b, p, never = self.fresh("fa"), self.fresh("fb"), self.fresh("first"), i(2147483647)
+            combine = ast.Lambda(INT, (ast.Param(INT, a), ast.Param(INT, b)), call("min", v(a), v(b)))
+            step = ast.If(binop("&&", binop("==", v(p), never), binop(">", x, f(0.25))), binop("+", v(kk), v(k)), v(p))
+            fold = ast.Lambda(INT, (ast.Param(INT, kk), ast.Param(arr(F32, c), xs), ast.Param(INT, p)),
+                              ast.Loop((ast.LoopParam(p, None),), k, v(c), step, v(p)))
+            stream = ast.StreamSeq(fold, (array, never), combine=combine)
+            return ast.Let((p,), False, stream, ast.If(binop("==", v(p), never), ast.UnOp("-", f(1.0)), call("f32", v(p))))
+        lo, hi, l1, h1, l2, h2 = (self.fresh(n) for n in ("lo", "hi", "l", "h", "l", "h"))
+        pair = ast.TTuple((F32, F32))
+        combine = ast.Lambda(pair, tuple(ast.Param(F32, n) for n in (l1, h1, l2, h2)),
+                             ast.TupleExp((call("min", v(l1), v(l2)), call("max", v(h1), v(h2)))))
+        step = ast.TupleExp((ast.If(binop("<", x, v(lo)), x, v(lo)), ast.If(binop(">", x, v(hi)), x, v(hi))))
+        fold = ast.Lambda(pair, (ast.Param(INT, kk), ast.Param(arr(F32, c), xs), ast.Param(F32, lo), ast.Param(F32, hi)),
+                          ast.Loop((ast.LoopParam(lo, None), ast.LoopParam(hi, None)), k, v(c), step,
+                                   ast.TupleExp((v(lo), v(hi)))))
+        stream = ast.StreamSeq(fold, (array, f(1.0e30), ast.UnOp("-", f(1.0e30))), combine=combine)
+        return ast.Let((lo, hi), True, stream, binop("-", v(hi), v(lo)))
 
     def column_loop(self, scope: Scope):
         """A sum down a column, `M[r, j]` for a map index j: the rows of a

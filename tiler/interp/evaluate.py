@@ -340,23 +340,50 @@ class Evaluator:
         return [self.ev(j.row) for j in joined]
 
     def _over(self, e: T.Stream, arrays: list, accs: tuple):
-        n = arrays[0].shape[self.B]
-        lead = (slice(None),) * self.B
-        splits = list(self.chunking.splits(n, self.rng))
-        level = self.enter(len(splits), f"the streamSeq at {e.span.short}")
+        splits = list(self.chunking.splits(arrays[0].shape[self.B], self.rng))
+        level = self.enter(len(splits), f"the {'streamSeq' if e.combine is None else 'streamRed'} at {e.span.short}")
         try:
-            for start, length in splits:
-                self.env[e.offset] = self.scalar(start, e.offset.type)
-                self.env[e.chunk] = self.scalar(length, e.chunk.type)
-                for p, a in zip(e.chunk_params, arrays):
-                    self.env[p] = a[lead + (slice(start, start + length),)]
-                self.bind_each(e.acc_params, accs)
-                out = self.ev(e.body)
-                accs = out if isinstance(out, tuple) else (out,)
-                self.step(level)
+            if e.combine is not None and self.chunking.kind != "whole":
+                accs = self._reduced(e, arrays, accs, splits, level)
+            else:
+                for start, length in splits:
+                    accs = self._chunk(e, arrays, accs, start, length)
+                    self.step(level)
         finally:
             self.leave()
         return accs if len(accs) > 1 else accs[0]
+
+    def _chunk(self, e: T.Stream, arrays: list, accs: tuple, start: int, length: int) -> tuple:
+        """The accumulators after the stream's body folds the chunk [start, start + length)."""
+        lead = (slice(None),) * self.B
+        self.env[e.offset] = self.scalar(start, e.offset.type)
+        self.env[e.chunk] = self.scalar(length, e.chunk.type)
+        for p, a in zip(e.chunk_params, arrays):
+            self.env[p] = a[lead + (slice(start, start + length),)]
+        self.bind_each(e.acc_params, accs)
+        out = self.ev(e.body)
+        return out if isinstance(out, tuple) else (out,)
+
+    def _reduced(self, e: T.Stream, arrays: list, starts: tuple, splits: list, level: list) -> tuple:
+        """A streamRed as a split GPU kernel may run it: runs of consecutive
+        chunks (each chunk its own run under a fixed chunking, runs at random
+        under a random one), each folded from the initial values, their
+        partial results merged by the combine (left to right; at random
+        neighbours, in a shuffled order, under a random chunking)."""
+        shuffled = self.chunking.kind == "random"
+        runs: list[tuple] = []
+        for i, (start, length) in enumerate(splits):
+            fresh = i == 0 or not shuffled or self.rng.random() < 0.5
+            runs.append(self._chunk(e, arrays, starts if fresh else runs.pop(), start, length))
+            self.step(level)
+        if shuffled:
+            runs = [runs[i] for i in self.rng.permutation(len(runs))]
+        while len(runs) > 1:
+            i = int(self.rng.integers(len(runs) - 1)) if shuffled else 0
+            self.bind_each(e.combine.params, runs[i] + runs[i + 1])
+            out = self.ev(e.combine.body)
+            runs[i:i + 2] = [out if isinstance(out, tuple) else (out,)]
+        return runs[0] if runs else starts
 
 
 def _share(value: np.ndarray, seed: int) -> np.ndarray:

@@ -103,7 +103,10 @@ class _Inliner:
             for let in reversed(chain):
                 body = dataclasses.replace(let, value=self.exp(let.value), body=body)
             return body
-        return map_children(e, self.exp, T.is_exp)
+        out = map_children(e, self.exp, T.is_exp)
+        if isinstance(out, T.Stream) and out.combine is not None:  # (not a child: inlined here)
+            out = dataclasses.replace(out, combine=dataclasses.replace(out.combine, body=self.exp(out.combine.body)))
+        return out
 
     def call(self, e: T.Call):
         h: T.Helper = self.helpers[e.func]
@@ -170,4 +173,7 @@ class _Renamer:
                 changes[field.name] = tuple(self.binder(v) for v in value)
             elif isinstance(value, tuple) and value and all(T.is_exp(v) for v in value):
                 changes[field.name] = tuple(self.exp(v) for v in value)
+            elif isinstance(value, T.Combine):
+                changes[field.name] = T.Combine(tuple(self.binder(p) for p in value.params), self.exp(value.body),
+                                                value.span)
         return dataclasses.replace(e, **changes)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..analyse.folds import operators
+from ..analyse.folds import combined, operators
 from ..analyse.reductions import too_few
 from ..check import typed as T
 from ..check.types import Binder, Scalar
@@ -136,11 +136,12 @@ class _Hoister:
     def shared(self, value) -> bool:
         """Whether `value` holds a reduction a row's threads can share (a
         loop of folds.operators, not of a few iterations known when
-        compiling): moved without one, the work runs once a point still,
-        from a level whose loops the tiled kernel leaves unstaged (measured:
-        an online log-sum-exp that is not recognised ran 1.37x slower moved)."""
-        return any(isinstance(n, T.Loop) and not isinstance(operators(n), str) and not too_few(n.bound)
-                   for n in descendants(value, T.is_exp))
+        compiling, or a streamRed's fold): moved without one, the work runs
+        once a point still, from a level whose loops the tiled kernel leaves
+        unstaged (measured: an online log-sum-exp that is not recognised ran
+        1.37x slower moved)."""
+        return any(isinstance(n, T.Loop) and not isinstance(operators(n), str) and not too_few(n.bound) or
+                   isinstance(n, T.Stream) and combined(n, n.body) for n in descendants(value, T.is_exp))
 
     def move(self, binders: tuple, value, depth: int, target: int, what: str) -> None:
         reads = self.reads(value, frozenset()) or set()
@@ -265,6 +266,8 @@ def _names(binders: tuple) -> str:
 
 
 def _where(e) -> str:
+    if isinstance(e, T.Stream) and e.combine is not None:
+        return "the streamRed"
     return "the " + {T.Loop: "loop", T.Stream: "streamSeq"}.get(type(e), "expression")
 
 

@@ -1,7 +1,8 @@
 """How the shares of a split reduction combine (lower/split.py): two
 shares by one operator a carried value, an extreme value with its index (a
 pick: the better value, ties by the iteration each came from) or an online
-log-sum-exp's (maximum, rescaled sum) pair (analyse/online.py); and a row's
+log-sum-exp's (maximum, rescaled sum) pair (analyse/online.py), by a
+streamRed's combine; and a row's
 shares over its lanes (`Shares`, which SplitBody mixes in)."""
 from __future__ import annotations
 
@@ -93,6 +94,19 @@ class Shares:
         gives it the lower lane's share first on both lanes (`ordered`)."""
         def merge(mine, other, suffix):
             return chan_triple(self.declare, welford, refs, ctypes, mine, other, suffix)
+        merge.ordered = True
+        return merge
+
+    def _combine_merge(self, combine, refs: list, ctypes: list):
+        """Two shares merged by a streamRed's combine (named after `refs`):
+        its parameters the first share's values, then the other's. A
+        combine need not round alike both ways: `ordered`, as Chan's."""
+        def merge(mine, other, suffix):
+            for p, v, c in zip(combine.params, list(mine) + list(other), ctypes * 2):
+                self.env[p] = self.declare(f"{p.name}{suffix}", c, v)
+            out = self.exp(combine.body)
+            return [self.declare(f"{r.name}{suffix}", c, v)
+                    for r, v, c in zip(refs, out if isinstance(out, tuple) else (out,), ctypes)]
         merge.ordered = True
         return merge
 

@@ -136,6 +136,10 @@ class SplitBody(Streams, Shares):
             shares = self._started(e, ctypes, [const(0.0 if c in target.FLOAT_MAX else 0, c) for c in ctypes])
             merge = self._welford_merge(welford, shares, ctypes)
             step = (lambda k: self._carry(e.body, e.params, shares))  # noqa: E731
+        elif reduction.combine is not None:  # shares from the streamRed's initial values, merged by its combine
+            shares = self._started(e, ctypes, [self.exp(i) for i in reduction.stream.inits])
+            merge = self._combine_merge(reduction.combine, shares, ctypes)
+            step = (lambda k: self._carry(e.body, e.params, shares))  # noqa: E731
         elif pick is None:
             kinds = [p.type.kind for p in e.params if isinstance(p.type, Scalar)]
             shares = self._started(e, ctypes, [const(identity(op, kind), c) for c, op, kind
@@ -149,7 +153,7 @@ class SplitBody(Streams, Shares):
             step = (lambda k: self._pick_step(e.body, pick, *shares, k))  # noqa: E731
         shares = self._shares(e, bound, shares, ctypes, step, merge)
         # the start values come first, then the row's shares
-        results = merge(inits, shares, "_fin") if online is not None or welford is not None else \
+        results = merge(inits, shares, "_fin") if online or welford or reduction.combine else \
             self._finish(e, pick, reduction.operators, inits, shares, ctypes)
         for b, r, c in zip(e.results, results, (ctype_of(p.type) for p in e.params)):
             self.env[b] = self.declare(b.name, c, r, e.span)

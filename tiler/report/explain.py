@@ -161,7 +161,8 @@ def _micro_pair(block) -> list[int]:
 def _stream(s, block, source: Source) -> dict:
     site = s.site
     return {
-        "line": site.span.line, "column": site.span.col, "written": "loop" if site.stream.loop else "streamSeq",
+        "line": site.span.line, "column": site.span.col, "written": "loop" if site.stream.loop else
+        "streamSeq" if site.stream.combine is None else "streamRed",
         "tiled": s.tiled, "kind": stream_kind(s, block), "block": list(block.extents), "chunk": s.chunk, "unroll": s.unroll,
         "register_tile": _micro_pair(block) if s.tiled else [1, 1],
         "shared_bytes": s.shared_bytes, "reason": s.reason,

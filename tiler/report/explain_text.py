@@ -196,7 +196,7 @@ def _stream_text(console: Console, s: dict) -> None:
     unrolled = f", its loop unrolled {s['unroll']} times" if s.get("unroll") else ""
     state = f"tiled ({s['kind']}), chunk {s['chunk']}{unrolled}, {s['shared_bytes']} bytes" if s["tiled"] \
         else "not tiled"
-    written = "loop" if s.get("written") == "loop" else "streamSeq"
+    written = s.get("written", "streamSeq")
     read_as = " (read as a streamSeq over the arrays it walks)" if written == "loop" else ""
     console.print(f"\n[bold]{written} at {s['line']}:{s['column']}[/]{read_as}: {state}")
     for g in s["guards"]:

@@ -19,7 +19,7 @@ from ..syntax import ast
 from ..tree import descendants, map_children
 from .source_nodes import kernel_maps, main_of, span_key
 
-KINDS = {"the loop": ast.Loop, "the streamSeq": ast.StreamSeq, "the expression": ast.Call}
+KINDS = {"the loop": ast.Loop, "the streamSeq": ast.StreamSeq, "the streamRed": ast.StreamSeq, "the expression": ast.Call}
 
 
 def with_hoisted(program: ast.Program, kernel) -> tuple[ast.Program, dict]:

@@ -95,9 +95,10 @@ def _split(program: ast.Program, a: Analysis, moved: dict) -> str:
                                  if last else "each of the row's threads walks these points in a loop"]
     for r in split.reductions:
         if r.split:
-            ops = ", ".join(op.value for op in r.operators)
+            ops = ", ".join(dict.fromkeys(op.value for op in r.operators))
+            start = "the streamRed's initial values" if r.combine is not None else "the operator's identity"
             comments[(r.span.line, r.span.col)] = [
-                f"split by {ops}: thread t of the row folds iterations t, t + T, ... from the operator's identity; "
+                f"split by {ops}: thread t of the row folds iterations t, t + T, ... from {start}; "
                 "the T shares are combined (warp shuffles, then shared memory) and then with the start value"]
     return pretty(program, comments)
 

@@ -168,9 +168,12 @@ class Map:
 
 @dataclass(frozen=True)
 class StreamSeq:
+    """`streamSeq(lam, args)`, or with `combine`, `streamRed(combine, lam, args)`."""
+
     lam: Lambda
     args: tuple["Exp", ...]
     span: Span = _span()
+    combine: Lambda | None = None
 
 
 @dataclass(frozen=True)

@@ -91,7 +91,7 @@ class _Parser:
         self.indexed = False  # whether the last operand parsed ends with an index of its own
         self.primaries = {NAME: self.name_or_call, NUMBER: self.number, "(": self.paren, "if": self.if_,
                           "loop": self.loop, "map": lambda: self.soac(ast.Map),
-                          "streamSeq": lambda: self.soac(ast.StreamSeq), "zip": self.zip,
+                          "streamSeq": lambda: self.soac(ast.StreamSeq), "streamRed": self.stream_red, "zip": self.zip,
                           "iota": lambda: self.one_arg(ast.Iota), "transpose": lambda: self.one_arg(ast.Transpose),
                           "true": self.bool, "false": self.bool}
 
@@ -407,6 +407,19 @@ class _Parser:
             self.i += 1
             args.append(self.exp())
         return cls(lam, tuple(args), self.span(start, self.expect(")")))
+
+    def stream_red(self) -> ast.StreamSeq:
+        """`streamRed(combine, lambda, e, ...)`: a streamSeq with the combine of its partial results."""
+        start = self.take()
+        self.expect("(")
+        combine = self.lambda_()
+        self.expect(",")
+        lam = self.lambda_()
+        args = []
+        while self.kinds[self.i] == ",":
+            self.i += 1
+            args.append(self.exp())
+        return ast.StreamSeq(lam, tuple(args), self.span(start, self.expect(")")), combine)
 
     def zip(self) -> ast.Zip:
         start = self.take()

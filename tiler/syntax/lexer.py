@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 KEYWORDS = frozenset(
-    "fun fn let in loop for do if then else map zip iota transpose streamSeq true false".split()
+    "fun fn let in loop for do if then else map zip iota transpose streamSeq streamRed true false".split()
 )
 
 NAME, NUMBER, STRAY, END = "name", "number", "stray", "end"

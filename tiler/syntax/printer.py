@@ -126,12 +126,15 @@ def _exp(e, ind: str, need: int) -> str:  # noqa: C901 - one case per form
         return (f"{notes}loop ({params}) = for {e.index} < {_exp(e.bound, inner, 0)} do\n"
                 f"{inner}{_exp(e.body, inner, 0)}\n{ind}in {_exp(e.rest, ind, 0)}")
     if isinstance(e, (ast.Map, ast.StreamSeq)):
-        word = "map" if isinstance(e, ast.Map) else "streamSeq"
+        combine = getattr(e, "combine", None)
+        word = "map" if isinstance(e, ast.Map) else "streamSeq" if combine is None else "streamRed"
         inner = ind + STEP
-        lam = e.lam
-        head = f"fn {type_text(lam.ret)} {_params(lam.params)} =>"
-        body = _exp(lam.body, inner + STEP, 0)
+
+        def lam_text(lam):
+            head = f"fn {type_text(lam.ret)} {_params(lam.params)} =>"
+            return f"{inner}{head}\n{inner}{STEP}{_exp(lam.body, inner + STEP, 0)},\n"
         args = ", ".join(_exp(a, inner, 0) for a in e.args)
         notes = "".join(f"-- {c}\n{ind}" for c in _comments.get((e.span.line, e.span.col), ()))
-        return f"{notes}{word}(\n{inner}{head}\n{inner}{STEP}{body},\n{inner}{args})"
+        lams = ("" if combine is None else lam_text(combine)) + lam_text(e.lam)
+        return f"{notes}{word}(\n{lams}{inner}{args})"
     raise TypeError(f"cannot print {type(e).__name__}")
