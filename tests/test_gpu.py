@@ -749,7 +749,7 @@ def test_several_blocks_a_row_match_the_interpreter(path, length):
     `length`, every other size to 3."""
     text = path.read_text()
     values = run_all(text, path.name, Options())
-    kernels = [k for k in values["verify"].kernels if k.stages]
+    kernels = [k for k in values["verify"].kernels if k.split_stages]
     if not kernels:
         pytest.skip("no version runs several blocks a row")
     prog = values["check"]

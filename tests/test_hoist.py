@@ -14,7 +14,8 @@ from tiler.check import check
 from tiler.check import typed as T
 from tiler.fuzz.properties import CHUNKINGS, _kernel_stage
 from tiler.interp import run
-from tiler.pipeline import run_to
+from tiler.kernel.hoist import LAUNCH
+from tiler.pipeline import run_all, run_to
 from tiler.syntax import parse
 from tiler.tree import descendants
 from tiler.workload import make_inputs
@@ -142,19 +143,38 @@ def test_work_inside_expressions_and_of_no_level_moves(name):
         assert not body_work(k)
     else:
         assert not body_work(k) and k.levels[0].lets
-    if name == "varies with no dimension":
-        assert k.hoisted[0].reads == () and "once a launch is not done" in k.hoisted[0].reason
+    if name == "varies with no dimension":  # two levels: once a row of the outer one (a launch only for one level)
+        (h,) = k.hoisted
+        assert h.reads == () and h.runs == 0 and "once a row of map level 0" in h.reason and not k.launch
 
 
-def test_one_level_has_nowhere_to_move_it_and_says_so():
-    text = """fun [f64, n] main([[f64, m], n] X, [f64, m] w) =
+ONE_LEVEL = """fun [f64, n] main([[f64, m], n] X, [f64, m] w) =
   map(fn f64 ([f64, m] xrow) =>
-        let total = loop (s = 0f64) = for t < m do s + w[t] in s in
+        let total = loop (s = 0f64) = for t < m do {step} in s in
         loop (acc = 0f64) = for t < m do acc + xrow[t] * w[t] / total in acc,
       X)
 """
-    (h,) = kernel(text).hoisted
-    assert not h.moved and h.what == "`total`" and "once a launch is not done" in h.reason
+
+
+def test_one_level_moves_it_to_a_launch_of_its_own():
+    k = kernel(ONE_LEVEL.format(step="s + w[t]"))
+    (h,) = k.hoisted
+    assert h.moved and h.runs == LAUNCH and h.what == "`total`" and "once a launch" in h.reason
+    assert [b.name for bs, _ in k.launch for b in bs] == ["total"]
+    # the main kernel reads it from the launch's scratch array, in every version, after the kernel computing it
+    module = run_all(ONE_LEVEL.format(step="s + w[t]"), "p.fut", Options())["verify"]
+    for v in module.versions:
+        first = v.kernel.stages[0]
+        assert first.name.startswith("tiler_p_launch_") and any(p.name == "tiler_launch0_total" and
+                                                                p.role == "scratch" for p in first.params)
+        assert any(s.name == "tiler_launch0_total" for s in v.kernel.scratch)
+    assert {v.kernel.stages[0].name for v in module.versions} == {"tiler_p_launch_split1024", "tiler_p_launch_split256_wide"}
+
+
+def test_work_of_no_level_no_launch_shares_stays_and_says_so():
+    k = kernel(ONE_LEVEL.format(step="if s > 1f64 then s * 0.5f64 else s + w[t]"))  # no reduction: one thread
+    (h,) = k.hoisted
+    assert not h.moved and not k.launch and "no reduction a launch's threads could share" in h.reason
 
 
 @pytest.mark.parametrize("options", [Options(no_hoist=True), Options(no_tile=True)], ids=["--no-hoist", "--no-tile"])

@@ -74,7 +74,7 @@ def analyse(kernel: T.Kernel, options: Options = DEFAULT, device: target.Device 
 
 def _kept(h, why: str):
     """A move the plan does not take: the work stays where it was written."""
-    if not h.moved:
+    if not h.moved or h.runs < 0:  # (work computed once a launch is so in the kernel as written too)
         return h
     return dataclasses.replace(h, runs=h.written, reason=f"it reads nothing of its map level, but moved, the row's "
                                f"threads would not share it ({why}): it stays, where the tiled kernel can stage "

@@ -152,7 +152,8 @@ class Options:
                                "inputs of them.", ablation=Ablation("index reads in place (no promotion)"))
     no_hoist: bool = _option(False, Takes.FLAG, "--no-hoist", "Leave work where the program wrote it: a loop or "
                              "a stream that reads nothing of its map's point (a row's maximum in each element's "
-                             "body) is by default computed once a row of the map level where it varies.",
+                             "body) is by default computed once a row of the map level where it varies, or, in "
+                             "a kernel of one level, once a launch where it reads no map level's names.",
                              steers=False, ablation=Ablation("work where written (no hoisting)"))
     keep_loops: bool = _option(False, Takes.FLAG, "--keep-loops", "Leave a plain loop that walks arrays whole "
                                "along its index a loop. By default it is read as a stream over them, so that the "

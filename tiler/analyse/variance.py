@@ -30,6 +30,9 @@ def variance(kernel: T.Kernel) -> Variance:
         a.set(b, NONE)
     for pl in kernel.prelude:
         a.set(pl.binder, NONE if isinstance(pl.value, T.Transpose) else a.ev(pl.value))
+    for binders, _ in kernel.launch:  # (computed once a launch: it varies with nothing)
+        for b in binders:
+            a.set(b, NONE)
     for level in kernel.levels:
         args = [a.ev(x) for x in level.args]
         for p, v in zip(level.params, args):

@@ -242,6 +242,10 @@ class Kernel:
     written: Kernel | None = field(default=None, repr=False, compare=False)
     streamable: tuple = ()  # loops that read arrays at their index: streams (listed only under --keep-loops), or why not
     output_names: tuple = ()  # names of the output arrays in the kernel's parameters (default out0, out1, ...)
+    # work of no map level's names, computed once a launch (kernel.hoist): ((binders, value), ...), bound before
+    # the levels; `launched` is the kernel that computes it (one point), whose outputs the launch passes on
+    launch: tuple = ()
+    launched: Kernel | None = field(default=None, repr=False, compare=False)
 
     @property
     def scalar_params(self) -> tuple[Binder, ...]:

@@ -102,6 +102,8 @@ def _start(program: T.Program, inputs: dict, chunking: Chunking, seed: int, wide
             ev.env[pl.binder] = np.swapaxes(ev.env[pl.value.source], B + pl.value.axis, B + pl.value.axis + 1)
         else:
             ev.env[pl.binder] = ev.ev(pl.value)
+    for binders, value in k.launch:  # (stage `kernel`'s work of no map level's names)
+        ev.bind(binders, ev.ev(value))
     return ev
 
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import dataclasses
 
+from .. import target
 from ..check import typed as T
-from ..check.types import Array, Binder, Tuple, match
+from ..check.types import I32, Array, Binder, Tuple, match
 from ..errors import CompilerBug
 from ..tree import map_children
 
@@ -42,12 +43,45 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, list
     if kinds & {T.Let, T.Loop} or any(lv.lets for lv in k.levels):
         k = without_dead(k)
     if hoist and len(k.levels) and kinds & {T.Loop, T.Stream}:
+        k = hoisted(k, launch_only=True)
+        if k.launch:
+            k = dataclasses.replace(k, launched=_built(launched(k), T.node_kinds(launched(k)), promote, loops, listed))
         moved = hoisted(k)
-        if any(h.moved for h in moved.hoisted):  # (analyse plans the kernel as written where no row is split)
+        if any(h.moved and h.runs >= 0 for h in moved.hoisted):  # (analyse plans the kernel as written where no
+            # row is split; work of no level's names is computed once a launch in both)
             written = _built(dataclasses.replace(k, hoisted=moved.hoisted), kinds, promote, loops, listed)
             return dataclasses.replace(_built(moved, T.node_kinds(moved), promote, loops, listed), written=written)
         k = moved
     return _built(k, kinds, promote, loops, listed)
+
+
+def launched(k: T.Kernel) -> T.Kernel:
+    """The kernel that computes `k`'s work of no map level's names once a
+    launch: one point (a map over `iota(1)`) whose body computes `k.launch`
+    and gives each value it binds, an output of one element each
+    (`LAUNCH_OUTPUT`), with `k`'s parameters, sizes and prelude."""
+    binders = [b for bs, _ in k.launch for b in bs]
+    point = Binder("tiler_point", I32, "lambda", k.span)
+    count = T.Lit(1, I32, k.span)
+    level = T.MapLevel(0, 1, (point,), (T.Iota(count, Array(I32, (1,)), k.span),), (), k.span)
+    body = T.TupleE(tuple(T.Var(b, b.type, b.span) for b in binders), Tuple(tuple(b.type for b in binders)), k.span) \
+        if len(binders) > 1 else T.Var(binders[0], binders[0].type, binders[0].span)
+    for bs, value in reversed(k.launch):
+        body = T.Let(bs, value, body, body.type, value.span)
+    names = launch_outputs(k)
+    return T.Kernel(k.params, k.sizes, k.prelude, (level,), body, tuple(b.type for b in binders), k.span,
+                    output_names=tuple(names[b] for b in binders))
+
+
+LAUNCH_OUTPUT = "tiler_launch"
+
+
+def launch_outputs(k: T.Kernel) -> dict:
+    """The scratch array that passes each value computed once a launch on to
+    the launch's kernels, by its binder: `tiler_launch<i>_<name>` (tiler's
+    own names: a program's never start with `tiler_` in the CUDA)."""
+    binders = [b for bs, _ in k.launch for b in bs]
+    return {b: f"{LAUNCH_OUTPUT}{i}_{target.c_name(b.name)}" for i, b in enumerate(binders)}
 
 
 def _built(k: T.Kernel, kinds, promote: bool, loops: bool, listed: bool) -> T.Kernel:

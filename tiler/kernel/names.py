@@ -32,7 +32,8 @@ def free(e) -> set:
 
 def kernel_names(k: T.Kernel) -> set:
     """Every name the kernel binds (a new one must not meet them)."""
-    names = {b.name for b in (*k.params, *k.sizes)} | {pl.binder.name for pl in k.prelude}
+    names = {b.name for b in (*k.params, *k.sizes)} | {pl.binder.name for pl in k.prelude} | \
+        {b.name for bs, v in k.launch for b in (*bs, *bound(v))}
     for lv in k.levels:
         names |= {p.name for p in lv.params} | {b.name for bs, v in lv.lets for b in (*bs, *bound(v))}
     return names | {b.name for b in bound(k.body)}

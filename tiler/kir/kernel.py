@@ -88,6 +88,13 @@ class Kernel:
     # (step, body): its body as lower wrote it for one point a thread, then after each register tiling
     # rewrite (transform/register_tile.py); () where none ran. Explain reads it (--show-rewrites)
     trace: tuple = field(default=(), repr=False, compare=False)
+    once: bool = False  # it computes work of no map level's names once a launch (the first of another's stages)
+
+    @property
+    def split_stages(self) -> tuple["Kernel", ...]:
+        """Its stages but the one computing work of no map level's names: a
+        split's kernels of several blocks a row, or a fissioned fold's pairs."""
+        return tuple(s for s in self.stages if not s.once)
 
     @property
     def launches(self) -> tuple["Kernel", ...]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import kir, target
 from ..check import typed as T
 from ..check.types import Array
+from ..kernel import LAUNCH_OUTPUT, launch_outputs
 from ..kir.build import add, const, mul
 from ..source import program_stem
 from .body import Body, ctype_of
@@ -16,13 +17,17 @@ def kernel_name(file: str, tiled: bool) -> str:
 
 
 def bind_prelude(low, k: T.Kernel) -> None:
-    """The host prelude's names: a transpose is a view with two strides swapped."""
+    """The host prelude's names: a transpose is a view with two strides
+    swapped; then the values computed once a launch, each read from the
+    scratch array the launch's first kernel wrote it to."""
     for pl in k.prelude:
         if isinstance(pl.value, T.Transpose):
             v, a = low.env[pl.value.source], pl.value.axis
             low.env[pl.binder] = View(v.buffer, v.offset, swap_at(v.strides, a), swap_at(v.sizes, a), v.ctype)
         else:
             low.env[pl.binder] = low.name_value(pl.binder, low.exp(pl.value))
+    for b, name in launch_outputs(k).items():
+        low.env[b] = low.declare(b.name, ctype_of(b.type), kir.Load(name, const(0)))
 
 
 def kernel_params(low: Body, k: T.Kernel, factor, fixed: dict, transposed: frozenset) -> list[kir.Param]:
@@ -58,8 +63,20 @@ def kernel_params(low: Body, k: T.Kernel, factor, fixed: dict, transposed: froze
     shape = tuple(size_name(lv.size) for lv in k.levels)
     for i, t in enumerate(k.outputs):
         named = k.output_names[i] if i < len(k.output_names) else f"out{i}"
-        params.append(kir.Param(low.fresh(named), ctype_of(t), "output", f"out{i}", shape))
+        params.append(kir.Param(_own(low, named), ctype_of(t), "output", f"out{i}", shape))
+    for b, name in launch_outputs(k).items():  # (the launch's first kernel writes them: its outputs so named)
+        params.append(kir.Param(_own(low, name), ctype_of(b.type), kir.SCRATCH, name, (1,)))
     return params + sizes
+
+
+def _own(low: Body, name: str) -> str:
+    """A parameter's name: tiler's own for a value computed once a launch
+    (the kernel writing it and those reading it must agree on it), else
+    made fresh from the program's."""
+    if not name.startswith(LAUNCH_OUTPUT):
+        return low.fresh(name)
+    low.used.add(name)
+    return name
 
 
 def swap_at(axes: tuple, a: int) -> tuple:

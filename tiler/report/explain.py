@@ -226,13 +226,13 @@ def _versions(a: Analysis, module) -> list[dict]:
         k, rec = version.kernel, version.plan
         fissioned = version.fissioned
         last = n == len(module.versions) - 1 and len(module.versions) > 1
-        stages = len(k.stages) if not fissioned else 0
+        stages = len(k.split_stages) if not fissioned else 0
         split = rec.fold.build.split if fissioned else rec.build.split
         kind = KIND_NAMES[(rec.fold if fissioned else rec).kind]
         out.append({"kernel": kind, "lanes": k.lanes or None, "fissioned": fissioned,
                     "fission_when": [{"size": g.size, "at_least": g.least} for g in rec.gates],
                     "lanes_when": _lanes_when(split, rec.choice) if k.lanes else None,
-                    "blocks_a_row": _grid_blocks(k.stages[0], x_only=True) if stages else None,
+                    "blocks_a_row": _grid_blocks(k.split_stages[0], x_only=True) if stages else None,
                     "kernels": 2 if fissioned else stages + 1 if stages else None,
                     "condition": None if last or not k.tiled or k.lanes else conds(rec.thresholds),
                     "multiple_of": [{"size": s, "factor": f} for s, f in k.divisible],

@@ -13,6 +13,7 @@ from .. import target
 from ..analyse.records import dims_text
 from ..analyse.registers import REGISTER_BUDGET
 from ..analyse.schedule import describe_share
+from .hoisted import runs_text
 
 AXIS_NAMES = {"x": "threadIdx.x", "y": "threadIdx.y", "z": "threadIdx.z"}
 
@@ -132,8 +133,8 @@ def _hoisted_text(console: Console, rows: list[dict]) -> None:
         if r["runs_at"] == r["written_at"]:
             console.print(escape(f"work in place: {where} (map level {r['written_at']}): {r['reason']}"))
         else:
-            console.print(escape(f"hoisted: {where}, written at map level {r['written_at']}, runs at map level "
-                                 f"{r['runs_at']}: {r['reason']}"))
+            console.print(escape(f"hoisted: {where}, written at map level {r['written_at']}, runs "
+                                 f"{runs_text(r['runs_at'])}: {r['reason']}"))
 
 
 def _promotions_text(console: Console, rows: list[dict]) -> None:

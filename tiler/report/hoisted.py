@@ -38,11 +38,18 @@ def with_hoisted(program: ast.Program, kernel) -> tuple[ast.Program, dict]:
         let = cut.taken.get(h)
         where = f"{h.what} ({h.span.line}:{h.span.col})"
         if let is None or h.runs + 1 not in maps:  # in a helper's body: drawn where it is, said before it
-            comments[_said_at(program, h)] = [f"runs at map level {h.runs}, not {h.written}: {where}: {h.reason}"]
+            comments[_said_at(program, h)] = [f"runs {runs_text(h.runs)}, not at map level {h.written}: {where}: "
+                                              f"{h.reason}"]
             continue
         lets.setdefault(maps[h.runs + 1], []).append(let)
-        comments[("let", *span_key(let))] = [f"hoisted from map level {h.written} to map level {h.runs}: {where}: {h.reason}"]
+        to = "into a kernel of its own, once a launch" if h.runs < 0 else f"to map level {h.runs}"
+        comments[("let", *span_key(let))] = [f"hoisted from map level {h.written} {to}: {where}: {h.reason}"]
     return _with_body(program, main, _Wrap(lets)(body)), comments
+
+
+def runs_text(runs: int) -> str:
+    """Where moved work runs, in words: at a map level, or once a launch (kernel.hoist.LAUNCH)."""
+    return "in a kernel of its own, once a launch" if runs < 0 else f"at map level {runs}"
 
 
 def _said_at(program: ast.Program, h) -> tuple:

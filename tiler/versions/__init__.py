@@ -15,8 +15,9 @@ of lowering; `lowering.lower_versions` (stage `lower`) does.
 from __future__ import annotations
 
 from .. import target
-from ..analyse import Analysis
+from ..analyse import Analysis, analyse
 from ..analyse.schedule import Math
+from ..source import program_stem
 from .fission import FissionPlan, NoFission, fission_plan, fissioned_versions, fold_file, pairs_file
 from .planned import launch_transposed, plan_versions, reading
 from .records import BOUNDED, ONE_POINT, Build, Copies, Kind, Version, Versions
@@ -33,9 +34,17 @@ def versions_of(a: Analysis, file: str = "<input>", fission: bool = True) -> Ver
     split = a.plan.split is not None and a.plan.split.active
     own = split_versions(a, file) if split else plan_versions(a, file)
     notes = (f"math: {target.FAST_MATH_NOTE}",) if a.plan.schedule.math is Math.FAST else ()
-    found = fission_plan(a) if fission else None
+    found = fission_plan(a) if fission and not a.kernel.launch else None  # (its parts would not read the launch's)
     if isinstance(found, FissionPlan):
         pairs = versions_of(found.values, pairs_file(file), fission=False).versions
         folds = versions_of(found.fold, fold_file(file), fission=False).versions
         own = fissioned_versions(found, list(pairs), list(folds), own) + own
-    return Versions(a, file, tuple(own), notes, found)
+    launch = None
+    if a.kernel.launched is not None:
+        launch = versions_of(analyse(a.kernel.launched, a.options, a.device), launch_file(file), fission=False)
+    return Versions(a, file, tuple(own), notes, found, launch)
+
+
+def launch_file(file: str) -> str:
+    """The name the once-a-launch kernel's program is lowered under (its kernels are named from it)."""
+    return f"{program_stem(file)}_launch.fut"

@@ -49,6 +49,9 @@ def lower_versions(vs: Versions) -> kir.Module:
     """The module: every version's kernel, in order, under its condition."""
     lowering = _Lowering()
     out = [v for version in vs.versions for v in lowering.versions(version)]
+    if vs.launch is not None:
+        first = lower_versions(vs.launch)
+        out = [dataclasses.replace(v, kernel=_launching(v.kernel, _first_kernel(first, v.kernel.wide))) for v in out]
     names = [v.kernel.name for v in out]
     if len(set(names)) != len(names):
         raise CompilerBug(f"two versions of {vs.file} would share a kernel's name")
@@ -128,6 +131,35 @@ class _Lowering:
         # the gates, the pairs' kernel's condition (its grid's tests on its own grid), then the fold's
         return kir.Version(kernel, condition(v.condition, k, pairs_kernel), why, grid_share=v.grid_share,
                            rival=v.rival.name if v.rival is not None else "", fissioned=True, plan=v)
+
+
+def _first_kernel(launch: kir.Module, wide: bool) -> kir.Kernel:
+    """The kernel that computes the values of no map level's names once a
+    launch (one point): a block of 1024 threads sharing its reductions (256
+    with 64-bit offsets, whose 1024 the split leaves out), else its untiled
+    kernel; its outputs, one element each, made the scratch arrays the
+    launch's other kernels read them from."""
+    kernels = [k for k in launch.kernels if k.wide == wide and not k.stages] or \
+        [k for k in launch.kernels if not k.stages]  # (a module without 64-bit versions: none of its arrays needs them)
+    k = next((k for lanes in (1024, 256) for k in kernels if k.lanes == lanes), None) or \
+        next((k for k in kernels if not k.tiled), kernels[-1])
+    return dataclasses.replace(k, params=tuple(dataclasses.replace(p, role=kir.SCRATCH, source=p.name)
+                                               if p.role == "output" else p for p in k.params), once=True)
+
+
+def _launching(k: kir.Kernel, first: kir.Kernel) -> kir.Kernel:
+    """Kernel `k` launching `first` before its stages, sharing the scratch
+    arrays `first` writes (one value each)."""
+    written = [p for p in first.params if p.role == kir.SCRATCH]
+    names = {p.name for p in k.params}
+    # (its inputs are the launcher's arrays, whatever the kernel's reads of them: a transposed copy's name)
+    missing = [p.name for p in first.params if p.role in (kir.SCRATCH, "size", "scalar") and p.name not in names]
+    if missing or not written:
+        raise CompilerBug(f"{k.name} does not take what the kernel computing its values once a launch does "
+                          f"({', '.join(missing)})")
+    scratch = tuple(kir.Scratch(p.name, p.ctype, const(1), f"the value of `{p.name.removeprefix('tiler_launch_')}`, "
+                                                     "computed once a launch") for p in written)
+    return dataclasses.replace(k, stages=(first,) + k.stages, scratch=k.scratch + scratch)
 
 
 def _pairs_kernel(k: kir.Kernel, scratch: str) -> kir.Kernel:

@@ -7,6 +7,6 @@ fun [f32, n] main([f32, n] xs, [f32, m] ys) =
         let w = loop (t = 0f32, u = 0f32) = for k < 3 do (u, x) in t in
         w +
         streamSeq(fn f32 (int kk, [f32, c] yc, f32 acc) =>
-                    loop (acc) = for k < c do acc + yc[k] in acc
+                    loop (acc) = for k < c do acc + yc[k] * x in acc
                  , ys, 0f32)
      , xs)
