@@ -532,7 +532,7 @@ def test_grid_y_past_its_limit_is_walked_by_a_loop():
     path = PROGRAMS / "analysis" / "tall_grid.fut"
     values = run_all(path.read_text(), path.name, Options())
     sizes = {"c": target.MAX_SIZE, "m": 1, "k": 3}
-    for k in (k for k in values["verify"].kernels if not k.lanes):  # (a split for few points: at most 32 an SM)
+    for k in (k for k in values["verify"].kernels if not k.lanes):  # (a split for few points: fewer than 64 an SM)
         (y_axis,) = [a for a in k.grid[1:] if a is not None]
         assert y_axis[0] == "c" and y_axis[2] == target.MAX_GRID["y"], k.grid
         assert k.grid_dims(sizes)[1] == target.MAX_GRID["y"]

@@ -703,10 +703,16 @@ def test_a_first_launch_races_the_tiled_version_against_the_untiled_kernel(name)
         if not picked.tiled:
             assert race is None
             continue
-        rival = module.rival(picked)
-        assert race.picked is picked and set(race.ms) <= {picked.name, rival.name} and picked.name in race.ms
-        faster = rival.name in race.ms and race.ms[rival.name] * 1.02 < race.ms[picked.name]
-        assert race.winner is (rival if faster else picked) and gpu.ran(module, cuda, sizes) is race.winner
+        rival, fallback = module.rival(picked), module.fallback(sizes, gpu.sm_count)
+        if fallback is None:
+            assert race.picked is picked and set(race.ms) <= {picked.name, rival.name} and picked.name in race.ms
+            faster = rival.name in race.ms and race.ms[rival.name] * 1.02 < race.ms[picked.name]
+            assert race.winner is (rival if faster else picked)
+        else:  # a version for few points: against the version for more points, then the winner against its rival
+            racers = {k.name for k in (picked, rival, fallback, module.rival(fallback)) if k is not None}
+            assert race.picked is picked and {picked.name, fallback.name} <= set(race.ms) <= racers
+            assert race.winner.name in race.ms and race.ms[race.winner.name] <= min(race.ms.values()) * 1.02
+        assert gpu.ran(module, cuda, sizes) is race.winner
         count = len(gpu.races)
         again, _ = gpu.run(module, cuda, inputs, sizes)
         assert len(gpu.races) == count  # remembered, not raced again
@@ -714,6 +720,57 @@ def test_a_first_launch_races_the_tiled_version_against_the_untiled_kernel(name)
             assert not np.isnan(g).any()
             assert float(np.abs(g.astype(np.float64) - w).max(initial=0)) <= 1e-3 * max(1.0, float(np.abs(w).max()))
         assert all(np.array_equal(a, b) for a, b in zip(got, again))
+
+
+FEW_HOST = r"""
+#include <cstdio>
+#include <cmath>
+#include <vector>
+#include "mm.h"
+int main() {
+  const int m = 64, n = 4099, q = 64;  // 4,096 points: fewer than 64 an SM, the split for few points races first
+  std::vector<float> a((size_t)m * n), b((size_t)n * q), c((size_t)m * q);
+  for (size_t i = 0; i < a.size(); i++) a[i] = (float)((i * 7) % 13) / 13.0f - 0.5f;
+  for (size_t i = 0; i < b.size(); i++) b[i] = (float)((i * 5) % 11) / 11.0f - 0.5f;
+  float *da, *db, *dc;
+  cudaMalloc(&da, a.size() * 4); cudaMalloc(&db, b.size() * 4); cudaMalloc(&dc, c.size() * 4);
+  cudaMemcpy(da, a.data(), a.size() * 4, cudaMemcpyHostToDevice);
+  cudaMemcpy(db, b.data(), b.size() * 4, cudaMemcpyHostToDevice);
+  for (int round = 0; round < 2; round++) {  // the race, then its winner remembered
+    cudaMemset(dc, 0xff, c.size() * 4);
+    const cudaError_t err = tiler_mm_launch(da, db, dc, m, n, q, 0);
+    if (err != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) { printf("launch failed\n"); return 1; }
+    cudaMemcpy(c.data(), dc, c.size() * 4, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < m; i++)
+      for (int j = 0; j < q; j++) {
+        double want = 0;
+        for (int k = 0; k < n; k++) want += (double)a[(size_t)i * n + k] * b[(size_t)k * q + j];
+        if (!(std::fabs(c[(size_t)i * q + j] - want) <= 1e-3 * (1.0 + std::fabs(want)))) { printf("wrong\n"); return 1; }
+      }
+  }
+  printf("OK\n");
+  return 0;
+}
+"""
+
+
+def test_the_host_launcher_races_a_few_points_version_against_the_one_for_more_points(tmp_path):
+    """mm at 64 x 64 outputs of 4,099 terms: the launcher's conditions pick a
+    split for few points, which races the tiled version first, then the
+    winner its own rival; both launches are right."""
+    import subprocess
+
+    from tiler.runtime.nvcc import nvcc_path
+
+    done = tiler("compile", str(BENCHMARKS / "mm.fut"), "-o", str(tmp_path / "mm.cu"))
+    assert done.returncode == 0, done.stderr
+    assert "tiler_plain" in (tmp_path / "mm.cu").read_text()
+    (tmp_path / "main.cu").write_text(FEW_HOST)
+    exe = tmp_path / "few"
+    subprocess.run([nvcc_path(), "-arch=sm_90", "-std=c++17", "-I", str(tmp_path), str(tmp_path / "main.cu"),
+                    str(tmp_path / "mm.cu"), "-o", str(exe)], check=True)
+    done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith("OK"), done.stdout
 
 
 def test_split_minimum_and_maximum_keep_nan_as_the_loop_in_order_does():

@@ -255,6 +255,6 @@ def test_work_the_rows_threads_would_not_share_stays_where_written():
     assert kernel(PRODUCT_WITH_A_ROW_SUM).hoisted[0].moved  # (the stage moved it; the plan did not take it)
     (h,) = a.kernel.hoisted
     # (split only for launches of few points: the many-point ones run the tiled kernel, as written)
-    assert not h.moved and "the row's threads would not share it (" in h.reason and "fewer than 32 an SM" in h.reason
+    assert not h.moved and "the row's threads would not share it (" in h.reason and "fewer than 64 an SM" in h.reason
     assert not a.kernel.levels[0].lets and a.block.register is not None
     assert values["render"] == run_all(PRODUCT_WITH_A_ROW_SUM, "p.fut", Options(no_hoist=True))["render"]

@@ -73,9 +73,9 @@ def test_a_short_loop_is_not_split_and_shared_inputs_only_for_few_points():
     mm = module_of("mm")
     assert mm.select({"m": 4096, "n": 4096, "q": 4096}, 132).tiled and not mm.select(
         {"m": 4096, "n": 4096, "q": 4096}, 132).lanes  # many points: the tiled kernel shares the inputs
-    assert mm.select({"m": 64, "n": 32768, "q": 64}, 132).lanes  # 4,096 points, fewer than 32 an SM
+    assert mm.select({"m": 64, "n": 32768, "q": 64}, 132).lanes  # 4,096 points, fewer than 64 an SM
     assert not mm.select({"m": 64, "n": 32768, "q": 64 * 132}, 132).lanes
-    assert "fewer than 32 an SM" in run_to("analyse", (BENCHMARKS / "mm.fut").read_text(), "mm.fut").plan.split.reason
+    assert "fewer than 64 an SM" in run_to("analyse", (BENCHMARKS / "mm.fut").read_text(), "mm.fut").plan.split.reason
 
 
 def test_identities_leave_every_start_value_alone():

@@ -270,6 +270,16 @@ class Module:
                 return i
         raise ValueError(f"no version of {self.main.name} runs at {sizes}")
 
+    def fallback(self, sizes: dict, multiprocessors: int = target.MULTIPROCESSORS) -> Kernel | None:
+        """Where the conditions pick a version for few points that is raced
+        (launch timing on): the kernel of the first other version whose
+        condition holds (what runs for more points), which a first launch
+        races it against before its rival; else None."""
+        picked = self.versions[self.picked(sizes, multiprocessors)]
+        if not picked.few or not picked.rival:
+            return None
+        return next((v.kernel for v in self.versions if not v.few and self.holds(v, sizes, multiprocessors)), None)
+
     @staticmethod
     def holds(v: Version, sizes: dict, multiprocessors: int = target.MULTIPROCESSORS) -> bool:
         """Whether a version's launch condition holds at these sizes on a GPU of this many SMs."""

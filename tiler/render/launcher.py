@@ -43,7 +43,7 @@ def launcher(m: kir.Module) -> dict:
             pointers = " | ".join(f"(unsigned long long){_host_name(p, arrays)}" for p in k.params
                                   if p.pointer and not p.transposed)
             conds.append(f"(({pointers}) & 15) == 0")
-        versions.append({"kernel": k.name, "condition": " && ".join(f"({x})" for x in conds) or None,
+        versions.append({"kernel": k.name, "few": v.few and bool(v.rival), "condition": " && ".join(f"({x})" for x in conds) or None,
                          "grid": _grid_c(k, names), "block": list(k.block), "shared": k.dynamic_shared_bytes,
                          "args": ", ".join(_host_name(p, arrays) for p in k.params),
                          "scratch": [_scratch(p, arrays[p.source], names) for p in k.transposes] +
@@ -132,6 +132,10 @@ def body(host: dict) -> str:
               for n, v in enumerate(host["versions"])]
     if host["versions"][-1]["condition"]:
         lines.append(f"  if (tiler_version < 0) return {target.INVALID_VALUE};")
+    if any(v["few"] for v in host["versions"]):  # what runs for more points, which a version for few races first
+        lines += ["  int tiler_plain = -1;"]
+        lines += [f"  if (tiler_plain < 0{' && ' + v['condition'] if v['condition'] else ''}) tiler_plain = {n};"
+                  for n, v in enumerate(host["versions"]) if not v["few"]]
     if host["timed"]:
         lines += _race(host)
     lines.append("  return tiler_run(tiler_version, true);")
@@ -188,15 +192,24 @@ def _race(host: dict) -> list[str]:
     """A version with a rival races it the first time the launcher meets its
     sizes on a device (race.cuh), and the winner runs from then on."""
     key = [p.name for p in host["sizes"]] + ["tiler_device", "tiler_version"]
-    return [f"  static const int tiler_rivals[] = {{{', '.join(str(r) for r in host['rivals'])}}};  "
-            "// the version each is raced against (-1: none)",
-            "  if (tiler_rivals[tiler_version] >= 0) {",
-            f"    const long long tiler_key[] = {{{', '.join(key)}}};",
-            f"    static tiler_races<{len(key)}, {target.TIMED_SIZES}> tiler_table;  // the winners of its races",
-            f"    const {target.ERROR} tiler_err = tiler_race<{target.TIMED_ROUNDS}>(tiler_table, tiler_key, "
-            f"tiler_version, tiler_rivals[tiler_version], {target.TIMED_MARGIN}f, stream, tiler_run, &tiler_version);",
-            f"    if (tiler_err != {target.SUCCESS}) return tiler_err;",
-            "  }"]
+
+    def race(when: str, rival: str, what: str) -> list[str]:  # (each block's static table: its own races)
+        return [f"  if ({when}) {{  // {what}",
+                f"    const long long tiler_key[] = {{{', '.join(key)}}};",
+                f"    static tiler_races<{len(key)}, {target.TIMED_SIZES}> tiler_table;  // the winners of its races",
+                f"    const {target.ERROR} tiler_err = tiler_race<{target.TIMED_ROUNDS}>(tiler_table, tiler_key, "
+                f"tiler_version, {rival}, {target.TIMED_MARGIN}f, stream, tiler_run, &tiler_version);",
+                f"    if (tiler_err != {target.SUCCESS}) return tiler_err;",
+                "  }"]
+    lines = []
+    if any(v["few"] for v in host["versions"]):
+        few = ", ".join("1" if v["few"] else "0" for v in host["versions"])
+        lines += [f"  static const bool tiler_few[] = {{{few}}};  // versions for few points"]
+        lines += race("tiler_few[tiler_version] && tiler_plain >= 0", "tiler_plain",
+                      "a version for few points against the one for more points first")
+    return lines + [f"  static const int tiler_rivals[] = {{{', '.join(str(r) for r in host['rivals'])}}};  "
+                    "// the version each is raced against (-1: none)"] + \
+        race("tiler_rivals[tiler_version] >= 0", "tiler_rivals[tiler_version]", "then against its rival")
 
 
 def transpose_kernel(ctype: str) -> str:

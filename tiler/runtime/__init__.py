@@ -200,13 +200,26 @@ class Gpu:
         warm-up launch each, then target.TIMED_ROUNDS timed, the fastest of
         each compared, the rival winning by target.TIMED_MARGIN)."""
         picked = m.select(sizes, self.sm_count)
-        rival = m.rival(picked)
-        if rival is None:
-            return picked
+        fallback = m.fallback(sizes, self.sm_count)
+        if fallback is None:
+            rival = m.rival(picked)
+            return picked if rival is None else self._raced(picked, rival, cuda, inputs, sizes, device).winner
+        # a version for few points races the one for more points, then the winner its own rival; the two
+        # races remembered as one (Gpu.race), under the few points' version's key
+        key = _race_key(cuda, picked, sizes)
+        if key not in self.races:
+            first = self._race(picked, fallback, cuda, inputs, sizes, device)
+            rival = m.rival(first.winner)
+            last = self._race(first.winner, rival, cuda, inputs, sizes, device) if rival is not None else first
+            self.races[key] = Race(picked, last.winner, {**first.ms, **last.ms})
+        return self.races[key].winner
+
+    def _raced(self, picked: kir.Kernel, rival: kir.Kernel, cuda, inputs, sizes, device) -> "Race":
+        """`picked`'s race against `rival` at these sizes (run once, then remembered)."""
         key = _race_key(cuda, picked, sizes)
         if key not in self.races:
             self.races[key] = self._race(picked, rival, cuda, inputs, sizes, device)
-        return self.races[key].winner
+        return self.races[key]
 
     def race(self, m: kir.Module, cuda: str, sizes: dict) -> "Race | None":
         """How the launches of `m` at these sizes were raced (None: they were not)."""

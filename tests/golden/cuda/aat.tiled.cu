@@ -2,18 +2,18 @@
 //
 // 10 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_aat_split256_blocks: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 32LL && n <= 65535LL && ((long long)n * n < (long long)tiler_multiprocessors * 1LL && d >= 1048576LL)) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; other sizes run the versions that follow); rival: tiler_aat_untiled
-//   1. tiler_aat_split1024: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 32LL && n <= 65535LL && (d >= 65536LL || (long long)n * n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; other sizes run the versions that follow); rival: tiler_aat_untiled
-//   2. tiler_aat_split256: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 32LL && n <= 65535LL) (a block of 256 threads a row; other sizes run the versions that follow); rival: tiler_aat_untiled
+//   0. tiler_aat_split256_blocks: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL && ((long long)n * n < (long long)tiler_multiprocessors * 1LL && d >= 1048576LL)) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; other sizes run the versions that follow); rival: tiler_aat_untiled
+//   1. tiler_aat_split1024: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL && (d >= 65536LL || (long long)n * n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; other sizes run the versions that follow); rival: tiler_aat_untiled
+//   2. tiler_aat_split256: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL) (a block of 256 threads a row; other sizes run the versions that follow); rival: tiler_aat_untiled
 //   3. tiler_aat_tiled: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (long long)((n + 127) / 128) * ((n + 127) / 128) * 4LL >= tiler_multiprocessors (64 points a thread); rival: tiler_aat_untiled
 //   4. tiler_aat_tiled_one_point: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL (one point a thread: the micro-tile's grid would leave SMs without a block); rival: tiler_aat_untiled
 //   5. tiler_aat_untiled: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL (the untiled kernel, where it ran faster than the tiled version at a first launch)
-//   6. tiler_aat_split256_blocks_wide: when d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 32LL && n <= 65535LL && ((long long)n * n < (long long)tiler_multiprocessors * 1LL && d >= 1048576LL) (64-bit offsets: an array has 2^31 elements or more; several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; other sizes run the versions that follow); rival: tiler_aat_untiled_wide
-//   7. tiler_aat_split256_wide: when d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 32LL && n <= 65535LL (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; other sizes run the versions that follow); rival: tiler_aat_untiled_wide
+//   6. tiler_aat_split256_blocks_wide: when d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL && ((long long)n * n < (long long)tiler_multiprocessors * 1LL && d >= 1048576LL) (64-bit offsets: an array has 2^31 elements or more; several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; other sizes run the versions that follow); rival: tiler_aat_untiled_wide
+//   7. tiler_aat_split256_wide: when d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; other sizes run the versions that follow); rival: tiler_aat_untiled_wide
 //   8. tiler_aat_tiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more); rival: tiler_aat_untiled_wide
 //   9. tiler_aat_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more, the untiled kernel, where it ran faster than the tiled version at a first launch)
 //
-// rows: n x n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n x n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_aat_split256_blocks_stage0<<<grid, block, 0>>>(A, out0, n, d, partials)
 //   block = (256, 1, 1), 256 threads
@@ -25,7 +25,7 @@
 //   d: size
 //   partials: scratch
 //
-// rows: n x n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n x n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_aat_split256_blocks<<<grid, block, 0>>>(A, out0, n, d, partials)
 //   block = (256, 1, 1), 256 threads
@@ -37,7 +37,7 @@
 //   d: size
 //   partials: scratch
 //
-// rows: n x n, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n x n, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_aat_split1024<<<grid, block, 0>>>(A, out0, n, d)
 //   block = (1024, 1, 1), 1024 threads
@@ -48,7 +48,7 @@
 //   n: size
 //   d: size
 //
-// rows: n x n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n x n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_aat_split256<<<grid, block, 0>>>(A, out0, n, d)
 //   block = (256, 1, 1), 256 threads
@@ -97,7 +97,7 @@
 //   n: size
 //   d: size
 //
-// rows: n x n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n x n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_aat_split256_blocks_wide_stage0<<<grid, block, 0>>>(A, out0, n, d, partials)
@@ -110,7 +110,7 @@
 //   d: size
 //   partials: scratch
 //
-// rows: n x n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n x n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_aat_split256_blocks_wide<<<grid, block, 0>>>(A, out0, n, d, partials)
@@ -123,7 +123,7 @@
 //   d: size
 //   partials: scratch
 //
-// rows: n x n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n x n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_aat_split256_wide<<<grid, block, 0>>>(A, out0, n, d)
@@ -1766,18 +1766,31 @@ extern "C" cudaError_t tiler_aat_launch(const float* A, float* out0, int n, int 
     return cudaErrorInvalidValue;
   };
   int tiler_version = -1;
-  if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 32LL && n <= 65535LL && ((long long)n * n < (long long)tiler_multiprocessors * 1LL && d >= 1048576LL)))) tiler_version = 0;
-  if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 32LL && n <= 65535LL && (d >= 65536LL || (long long)n * n < (long long)tiler_multiprocessors * 4LL)))) tiler_version = 1;
-  if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 32LL && n <= 65535LL))) tiler_version = 2;
+  if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL && ((long long)n * n < (long long)tiler_multiprocessors * 1LL && d >= 1048576LL)))) tiler_version = 0;
+  if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL && (d >= 65536LL || (long long)n * n < (long long)tiler_multiprocessors * 4LL)))) tiler_version = 1;
+  if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL))) tiler_version = 2;
   if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (long long)((n + 127) / 128) * ((n + 127) / 128) * 4LL >= tiler_multiprocessors)) tiler_version = 3;
   if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL)) tiler_version = 4;
   if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL)) tiler_version = 5;
-  if (tiler_version < 0 && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 32LL && n <= 65535LL && ((long long)n * n < (long long)tiler_multiprocessors * 1LL && d >= 1048576LL))) tiler_version = 6;
-  if (tiler_version < 0 && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 32LL && n <= 65535LL)) tiler_version = 7;
+  if (tiler_version < 0 && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL && ((long long)n * n < (long long)tiler_multiprocessors * 1LL && d >= 1048576LL))) tiler_version = 6;
+  if (tiler_version < 0 && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL)) tiler_version = 7;
   if (tiler_version < 0) tiler_version = 8;
   if (tiler_version < 0) tiler_version = 9;
+  int tiler_plain = -1;
+  if (tiler_plain < 0 && ((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (long long)((n + 127) / 128) * ((n + 127) / 128) * 4LL >= tiler_multiprocessors)) tiler_plain = 3;
+  if (tiler_plain < 0 && ((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL)) tiler_plain = 4;
+  if (tiler_plain < 0 && ((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL)) tiler_plain = 5;
+  if (tiler_plain < 0) tiler_plain = 8;
+  if (tiler_plain < 0) tiler_plain = 9;
+  static const bool tiler_few[] = {1, 1, 1, 0, 0, 0, 1, 1, 0, 0};  // versions for few points
+  if (tiler_few[tiler_version] && tiler_plain >= 0) {  // a version for few points against the one for more points first
+    const long long tiler_key[] = {n, d, tiler_device, tiler_version};
+    static tiler_races<4, 64> tiler_table;  // the winners of its races
+    const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_plain, 1.02f, stream, tiler_run, &tiler_version);
+    if (tiler_err != cudaSuccess) return tiler_err;
+  }
   static const int tiler_rivals[] = {5, 5, 5, 5, 5, -1, 9, 9, 9, -1};  // the version each is raced against (-1: none)
-  if (tiler_rivals[tiler_version] >= 0) {
+  if (tiler_rivals[tiler_version] >= 0) {  // then against its rival
     const long long tiler_key[] = {n, d, tiler_device, tiler_version};
     static tiler_races<4, 64> tiler_table;  // the winners of its races
     const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);

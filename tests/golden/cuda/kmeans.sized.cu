@@ -595,7 +595,7 @@ extern "C" cudaError_t tiler_kmeans_launch(const float* points, const float* cen
   if (tiler_version < 0 && (n >= 2 && d == 34)) tiler_version = 2;
   if (tiler_version < 0) tiler_version = 3;
   static const int tiler_rivals[] = {1, -1, 3, -1};  // the version each is raced against (-1: none)
-  if (tiler_rivals[tiler_version] >= 0) {
+  if (tiler_rivals[tiler_version] >= 0) {  // then against its rival
     const long long tiler_key[] = {n, d, k, tiler_device, tiler_version};
     static tiler_races<5, 64> tiler_table;  // the winners of its races
     const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);

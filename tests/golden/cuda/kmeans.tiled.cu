@@ -10,14 +10,14 @@
 //   5. tiler_kmeans_fold_split256_tiled_one_point: when k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && k >= 256LL) (the pairs' values first (one point a thread: the micro-tile's grid would leave SMs without a block); a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled
 //   6. tiler_kmeans_fold_untiled: when k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (long long)((k + 127) / 128) * ((n + 127) / 128) * 4LL >= tiler_multiprocessors) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) (the pairs' values first; the untiled fallback); rival: tiler_kmeans_untiled
 //   7. tiler_kmeans_fold_untiled_tiled_one_point: when k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) (the pairs' values first (one point a thread: the micro-tile's grid would leave SMs without a block); the untiled fallback); rival: tiler_kmeans_untiled
-//   8. tiler_kmeans_split256_blocks: when (long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && k >= 1048576LL && n <= 65535LL)) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled
-//   9. tiler_kmeans_split1024: when (long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL && (k >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled
-//   10. tiler_kmeans_split256: when (long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL) (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled
+//   8. tiler_kmeans_split256_blocks: when (long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && k >= 1048576LL && n <= 65535LL)) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled
+//   9. tiler_kmeans_split1024: when (long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && (k >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled
+//   10. tiler_kmeans_split256: when (long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL) (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled
 //   11. tiler_kmeans_tiled_bounded: when (long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && d <= 64 (its shared tiles hold rows of at most 64 elements: it runs where d <= 64, the versions that follow elsewhere); rival: tiler_kmeans_untiled
 //   12. tiler_kmeans_untiled_transposed: when (long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (d >= 2048 && n <= 16896) (the launch transposes points first)
 //   13. tiler_kmeans_untiled: when (long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL (unless d >= 2048 and n <= 16896: points read in place)
-//   14. tiler_kmeans_split256_blocks_wide: when k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && k >= 1048576LL && n <= 65535LL) (64-bit offsets: an array has 2^31 elements or more; several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled_wide
-//   15. tiler_kmeans_split256_wide: when k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled_wide
+//   14. tiler_kmeans_split256_blocks_wide: when k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && k >= 1048576LL && n <= 65535LL) (64-bit offsets: an array has 2^31 elements or more; several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled_wide
+//   15. tiler_kmeans_split256_wide: when k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_kmeans_untiled_wide
 //   16. tiler_kmeans_tiled_wide_bounded: when d <= 64 (64-bit offsets: an array has 2^31 elements or more); rival: tiler_kmeans_untiled_wide
 //   17. tiler_kmeans_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more)
 //
@@ -165,7 +165,7 @@
 //   d: size
 //   k: size
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (argmin) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (argmin) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_kmeans_split256_blocks_stage0<<<grid, block, 0>>>(points, centres, out0, n, d, k, partials, partials_2, partials_3)
 //   block = (256, 1, 1), 256 threads
@@ -181,7 +181,7 @@
 //   partials_2: scratch
 //   partials_3: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (argmin) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (argmin) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_kmeans_split256_blocks<<<grid, block, 0>>>(points, centres, out0, n, d, k, partials, partials_2, partials_3)
 //   block = (256, 1, 1), 256 threads
@@ -197,7 +197,7 @@
 //   partials_2: scratch
 //   partials_3: scratch
 //
-// rows: n, 1024 threads a row; a row's reductions (argmin) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, 1024 threads a row; a row's reductions (argmin) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_kmeans_split1024<<<grid, block, 0>>>(points, centres, out0, n, d, k)
 //   block = (1024, 1, 1), 1024 threads
@@ -210,7 +210,7 @@
 //   d: size
 //   k: size
 //
-// rows: n, 256 threads a row; a row's reductions (argmin) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, 256 threads a row; a row's reductions (argmin) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_kmeans_split256<<<grid, block, 0>>>(points, centres, out0, n, d, k)
 //   block = (256, 1, 1), 256 threads
@@ -266,7 +266,7 @@
 //   d: size
 //   k: size
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (argmin) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (argmin) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_kmeans_split256_blocks_wide_stage0<<<grid, block, 0>>>(points, centres, out0, n, d, k, partials, partials_2, partials_3)
@@ -283,7 +283,7 @@
 //   partials_2: scratch
 //   partials_3: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (argmin) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (argmin) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_kmeans_split256_blocks_wide<<<grid, block, 0>>>(points, centres, out0, n, d, k, partials, partials_2, partials_3)
@@ -300,7 +300,7 @@
 //   partials_2: scratch
 //   partials_3: scratch
 //
-// rows: n, 256 threads a row; a row's reductions (argmin) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, 256 threads a row; a row's reductions (argmin) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_kmeans_split256_wide<<<grid, block, 0>>>(points, centres, out0, n, d, k)
@@ -3034,18 +3034,39 @@ extern "C" cudaError_t tiler_kmeans_launch(const float* points, const float* cen
   if (tiler_version < 0 && (k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && k >= 256LL))) tiler_version = 5;
   if (tiler_version < 0 && (k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (long long)((k + 127) / 128) * ((n + 127) / 128) * 4LL >= tiler_multiprocessors) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL))) tiler_version = 6;
   if (tiler_version < 0 && (k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL))) tiler_version = 7;
-  if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && k >= 1048576LL && n <= 65535LL)))) tiler_version = 8;
-  if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL && (k >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)))) tiler_version = 9;
-  if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL))) tiler_version = 10;
+  if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && k >= 1048576LL && n <= 65535LL)))) tiler_version = 8;
+  if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && (k >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)))) tiler_version = 9;
+  if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL))) tiler_version = 10;
   if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && d <= 64)) tiler_version = 11;
   if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (d >= 2048 && n <= 16896))) tiler_version = 12;
   if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL)) tiler_version = 13;
-  if (tiler_version < 0 && (k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && k >= 1048576LL && n <= 65535LL))) tiler_version = 14;
-  if (tiler_version < 0 && (k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL)) tiler_version = 15;
+  if (tiler_version < 0 && (k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && k >= 1048576LL && n <= 65535LL))) tiler_version = 14;
+  if (tiler_version < 0 && (k >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL)) tiler_version = 15;
   if (tiler_version < 0 && (d <= 64)) tiler_version = 16;
   if (tiler_version < 0) tiler_version = 17;
+  int tiler_plain = -1;
+  if (tiler_plain < 0 && (k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (long long)((k + 127) / 128) * ((n + 127) / 128) * 4LL >= tiler_multiprocessors) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (k >= 256LL && (k <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL))))) tiler_plain = 0;
+  if (tiler_plain < 0 && (k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (k >= 256LL && (k <= 2048LL && (long long)n >= (long long)tiler_multiprocessors * 32LL))))) tiler_plain = 1;
+  if (tiler_plain < 0 && (k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (long long)((k + 127) / 128) * ((n + 127) / 128) * 4LL >= tiler_multiprocessors) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (k >= 256LL && (k >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL))))) tiler_plain = 2;
+  if (tiler_plain < 0 && (k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (k >= 256LL && (k >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL))))) tiler_plain = 3;
+  if (tiler_plain < 0 && (k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (long long)((k + 127) / 128) * ((n + 127) / 128) * 4LL >= tiler_multiprocessors) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && k >= 256LL))) tiler_plain = 4;
+  if (tiler_plain < 0 && (k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && k >= 256LL))) tiler_plain = 5;
+  if (tiler_plain < 0 && (k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL && (long long)((k + 127) / 128) * ((n + 127) / 128) * 4LL >= tiler_multiprocessors) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL))) tiler_plain = 6;
+  if (tiler_plain < 0 && (k >= 128 && d >= 128 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL) && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (long long)n * k <= 2147483647LL))) tiler_plain = 7;
+  if (tiler_plain < 0 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && d <= 64)) tiler_plain = 11;
+  if (tiler_plain < 0 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL && (d >= 2048 && n <= 16896))) tiler_plain = 12;
+  if (tiler_plain < 0 && ((long long)n * d <= 2147483647LL && (long long)k * d <= 2147483647LL)) tiler_plain = 13;
+  if (tiler_plain < 0 && (d <= 64)) tiler_plain = 16;
+  if (tiler_plain < 0) tiler_plain = 17;
+  static const bool tiler_few[] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 0, 0};  // versions for few points
+  if (tiler_few[tiler_version] && tiler_plain >= 0) {  // a version for few points against the one for more points first
+    const long long tiler_key[] = {n, d, k, tiler_device, tiler_version};
+    static tiler_races<5, 64> tiler_table;  // the winners of its races
+    const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_plain, 1.02f, stream, tiler_run, &tiler_version);
+    if (tiler_err != cudaSuccess) return tiler_err;
+  }
   static const int tiler_rivals[] = {13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, -1, -1, 17, 17, 17, -1};  // the version each is raced against (-1: none)
-  if (tiler_rivals[tiler_version] >= 0) {
+  if (tiler_rivals[tiler_version] >= 0) {  // then against its rival
     const long long tiler_key[] = {n, d, k, tiler_device, tiler_version};
     static tiler_races<5, 64> tiler_table;  // the winners of its races
     const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);

@@ -761,7 +761,7 @@ extern "C" cudaError_t tiler_lavamd_launch(const float* AA, const int* inds_nhbs
   if (tiler_version < 0) tiler_version = 6;
   if (tiler_version < 0) tiler_version = 7;
   static const int tiler_rivals[] = {3, 3, 3, -1, 7, 7, 7, -1};  // the version each is raced against (-1: none)
-  if (tiler_rivals[tiler_version] >= 0) {
+  if (tiler_rivals[tiler_version] >= 0) {  // then against its rival
     const long long tiler_key[] = {n, m, p, tiler_device, tiler_version};
     static tiler_races<5, 64> tiler_table;  // the winners of its races
     const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);

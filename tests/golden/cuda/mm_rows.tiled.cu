@@ -2,19 +2,19 @@
 //
 // 11 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_mm_rows_split32_cols_blocks: when (long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 32LL && m <= 65535LL && (n >= 4096LL && q <= 65535LL)) (blocks of 32 rows side by side, 32 threads and several blocks (one each 2,048 iterations, at most 2,048) a row; other sizes run the versions that follow); rival: tiler_mm_rows_untiled
-//   1. tiler_mm_rows_split32_cols: when (long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 32LL && m <= 65535LL) (blocks of 32 rows side by side, 32 threads a row; other sizes run the versions that follow); rival: tiler_mm_rows_untiled
+//   0. tiler_mm_rows_split32_cols_blocks: when (long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 64LL && m <= 65535LL && ((long long)m * q < (long long)tiler_multiprocessors * 32LL && n >= 4096LL && q <= 65535LL)) (blocks of 32 rows side by side, 32 threads and several blocks (one each 2,048 iterations, at most 2,048) a row; other sizes run the versions that follow); rival: tiler_mm_rows_untiled
+//   1. tiler_mm_rows_split32_cols: when (long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 64LL && m <= 65535LL) (blocks of 32 rows side by side, 32 threads a row; other sizes run the versions that follow); rival: tiler_mm_rows_untiled
 //   2. tiler_mm_rows_tiled: when (long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (m >= 5 && n >= 5 && (long long)((q + 127) / 128) * ((m + 127) / 128) * 4LL >= tiler_multiprocessors && q % 4 == 0) (128-bit copies: the rows they read start 16-byte aligned); rival: tiler_mm_rows_untiled
 //   3. tiler_mm_rows_tiled_scalar: when (long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (m >= 5 && n >= 5 && (long long)((q + 127) / 128) * ((m + 127) / 128) * 4LL >= tiler_multiprocessors) (scalar copies for the other sizes; 64 points a thread; below them, the cost model finds the untiled kernel cheaper); rival: tiler_mm_rows_untiled
 //   4. tiler_mm_rows_tiled_one_point: when (long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (m >= 5 && n >= 5) (one point a thread: the micro-tile's grid would leave SMs without a block; below them, the cost model finds the untiled kernel cheaper); rival: tiler_mm_rows_untiled
 //   5. tiler_mm_rows_untiled: when (long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL (the untiled fallback)
-//   6. tiler_mm_rows_split32_cols_blocks_wide: when n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 32LL && m <= 65535LL && (n >= 4096LL && q <= 65535LL) (64-bit offsets: an array has 2^31 elements or more; blocks of 32 rows side by side, 32 threads and several blocks (one each 2,048 iterations, at most 2,048) a row; other sizes run the versions that follow); rival: tiler_mm_rows_untiled_wide
-//   7. tiler_mm_rows_split32_cols_wide: when n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 32LL && m <= 65535LL (64-bit offsets: an array has 2^31 elements or more; blocks of 32 rows side by side, 32 threads a row; other sizes run the versions that follow); rival: tiler_mm_rows_untiled_wide
+//   6. tiler_mm_rows_split32_cols_blocks_wide: when n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 64LL && m <= 65535LL && ((long long)m * q < (long long)tiler_multiprocessors * 32LL && n >= 4096LL && q <= 65535LL) (64-bit offsets: an array has 2^31 elements or more; blocks of 32 rows side by side, 32 threads and several blocks (one each 2,048 iterations, at most 2,048) a row; other sizes run the versions that follow); rival: tiler_mm_rows_untiled_wide
+//   7. tiler_mm_rows_split32_cols_wide: when n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 64LL && m <= 65535LL (64-bit offsets: an array has 2^31 elements or more; blocks of 32 rows side by side, 32 threads a row; other sizes run the versions that follow); rival: tiler_mm_rows_untiled_wide
 //   8. tiler_mm_rows_tiled_wide: when m >= 5 && n >= 5 && q % 4 == 0 (64-bit offsets: an array has 2^31 elements or more; 128-bit copies: the rows they read start 16-byte aligned); rival: tiler_mm_rows_untiled_wide
 //   9. tiler_mm_rows_tiled_wide_scalar: when m >= 5 && n >= 5 (64-bit offsets: an array has 2^31 elements or more; scalar copies for the other sizes); rival: tiler_mm_rows_untiled_wide
 //   10. tiler_mm_rows_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more, below the thresholds)
 //
-// rows: m x q, blocks of 32 threads a row, 32 rows side by side, one each 2,048 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; each step's reads lie next to the next row's, so a block holds 32 rows side by side, their threads down the block
+// rows: m x q, blocks of 32 threads a row, 32 rows side by side, one each 2,048 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; each step's reads lie next to the next row's, so a block holds 32 rows side by side, their threads down the block
 //
 // launch: tiler_mm_rows_split32_cols_blocks_stage0<<<grid, block, 0>>>(A, B, out0, m, n, q, partials)
 //   block = (32, 32, 1), 1024 threads
@@ -28,7 +28,7 @@
 //   q: size
 //   partials: scratch
 //
-// rows: m x q, blocks of 32 threads a row, 32 rows side by side, one each 2,048 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; each step's reads lie next to the next row's, so a block holds 32 rows side by side, their threads down the block
+// rows: m x q, blocks of 32 threads a row, 32 rows side by side, one each 2,048 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; each step's reads lie next to the next row's, so a block holds 32 rows side by side, their threads down the block
 //
 // launch: tiler_mm_rows_split32_cols_blocks<<<grid, block, 0>>>(A, B, out0, m, n, q, partials)
 //   block = (32, 32, 1), 1024 threads
@@ -42,7 +42,7 @@
 //   q: size
 //   partials: scratch
 //
-// rows: m x q, 32 threads a row, 32 rows side by side a block; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; each step's reads lie next to the next row's, so a block holds 32 rows side by side, their threads down the block
+// rows: m x q, 32 threads a row, 32 rows side by side a block; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; each step's reads lie next to the next row's, so a block holds 32 rows side by side, their threads down the block
 //
 // launch: tiler_mm_rows_split32_cols<<<grid, block, 0>>>(A, B, out0, m, n, q)
 //   block = (32, 32, 1), 1024 threads
@@ -115,7 +115,7 @@
 //   n: size
 //   q: size
 //
-// rows: m x q, blocks of 32 threads a row, 32 rows side by side, one each 2,048 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; each step's reads lie next to the next row's, so a block holds 32 rows side by side, their threads down the block
+// rows: m x q, blocks of 32 threads a row, 32 rows side by side, one each 2,048 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; each step's reads lie next to the next row's, so a block holds 32 rows side by side, their threads down the block
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_mm_rows_split32_cols_blocks_wide_stage0<<<grid, block, 0>>>(A, B, out0, m, n, q, partials)
@@ -130,7 +130,7 @@
 //   q: size
 //   partials: scratch
 //
-// rows: m x q, blocks of 32 threads a row, 32 rows side by side, one each 2,048 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; each step's reads lie next to the next row's, so a block holds 32 rows side by side, their threads down the block
+// rows: m x q, blocks of 32 threads a row, 32 rows side by side, one each 2,048 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; each step's reads lie next to the next row's, so a block holds 32 rows side by side, their threads down the block
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_mm_rows_split32_cols_blocks_wide<<<grid, block, 0>>>(A, B, out0, m, n, q, partials)
@@ -145,7 +145,7 @@
 //   q: size
 //   partials: scratch
 //
-// rows: m x q, 32 threads a row, 32 rows side by side a block; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; each step's reads lie next to the next row's, so a block holds 32 rows side by side, their threads down the block
+// rows: m x q, 32 threads a row, 32 rows side by side a block; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; each step's reads lie next to the next row's, so a block holds 32 rows side by side, their threads down the block
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_mm_rows_split32_cols_wide<<<grid, block, 0>>>(A, B, out0, m, n, q)
@@ -2579,19 +2579,34 @@ extern "C" cudaError_t tiler_mm_rows_launch(const float* A, const float* B, floa
     return cudaErrorInvalidValue;
   };
   int tiler_version = -1;
-  if (tiler_version < 0 && ((long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 32LL && m <= 65535LL && (n >= 4096LL && q <= 65535LL)))) tiler_version = 0;
-  if (tiler_version < 0 && ((long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 32LL && m <= 65535LL))) tiler_version = 1;
+  if (tiler_version < 0 && ((long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 64LL && m <= 65535LL && ((long long)m * q < (long long)tiler_multiprocessors * 32LL && n >= 4096LL && q <= 65535LL)))) tiler_version = 0;
+  if (tiler_version < 0 && ((long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 64LL && m <= 65535LL))) tiler_version = 1;
   if (tiler_version < 0 && ((long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (m >= 5 && n >= 5 && (long long)((q + 127) / 128) * ((m + 127) / 128) * 4LL >= tiler_multiprocessors && q % 4 == 0)) && ((((unsigned long long)A | (unsigned long long)B | (unsigned long long)out0) & 15) == 0)) tiler_version = 2;
   if (tiler_version < 0 && ((long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (m >= 5 && n >= 5 && (long long)((q + 127) / 128) * ((m + 127) / 128) * 4LL >= tiler_multiprocessors))) tiler_version = 3;
   if (tiler_version < 0 && ((long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (m >= 5 && n >= 5))) tiler_version = 4;
   if (tiler_version < 0 && ((long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL)) tiler_version = 5;
-  if (tiler_version < 0 && (n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 32LL && m <= 65535LL && (n >= 4096LL && q <= 65535LL))) tiler_version = 6;
-  if (tiler_version < 0 && (n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 32LL && m <= 65535LL)) tiler_version = 7;
+  if (tiler_version < 0 && (n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 64LL && m <= 65535LL && ((long long)m * q < (long long)tiler_multiprocessors * 32LL && n >= 4096LL && q <= 65535LL))) tiler_version = 6;
+  if (tiler_version < 0 && (n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 64LL && m <= 65535LL)) tiler_version = 7;
   if (tiler_version < 0 && (m >= 5 && n >= 5 && q % 4 == 0) && ((((unsigned long long)A | (unsigned long long)B | (unsigned long long)out0) & 15) == 0)) tiler_version = 8;
   if (tiler_version < 0 && (m >= 5 && n >= 5)) tiler_version = 9;
   if (tiler_version < 0) tiler_version = 10;
+  int tiler_plain = -1;
+  if (tiler_plain < 0 && ((long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (m >= 5 && n >= 5 && (long long)((q + 127) / 128) * ((m + 127) / 128) * 4LL >= tiler_multiprocessors && q % 4 == 0)) && ((((unsigned long long)A | (unsigned long long)B | (unsigned long long)out0) & 15) == 0)) tiler_plain = 2;
+  if (tiler_plain < 0 && ((long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (m >= 5 && n >= 5 && (long long)((q + 127) / 128) * ((m + 127) / 128) * 4LL >= tiler_multiprocessors))) tiler_plain = 3;
+  if (tiler_plain < 0 && ((long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (m >= 5 && n >= 5))) tiler_plain = 4;
+  if (tiler_plain < 0 && ((long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL)) tiler_plain = 5;
+  if (tiler_plain < 0 && (m >= 5 && n >= 5 && q % 4 == 0) && ((((unsigned long long)A | (unsigned long long)B | (unsigned long long)out0) & 15) == 0)) tiler_plain = 8;
+  if (tiler_plain < 0 && (m >= 5 && n >= 5)) tiler_plain = 9;
+  if (tiler_plain < 0) tiler_plain = 10;
+  static const bool tiler_few[] = {1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0};  // versions for few points
+  if (tiler_few[tiler_version] && tiler_plain >= 0) {  // a version for few points against the one for more points first
+    const long long tiler_key[] = {m, n, q, tiler_device, tiler_version};
+    static tiler_races<5, 64> tiler_table;  // the winners of its races
+    const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_plain, 1.02f, stream, tiler_run, &tiler_version);
+    if (tiler_err != cudaSuccess) return tiler_err;
+  }
   static const int tiler_rivals[] = {5, 5, 5, 5, 5, -1, 10, 10, 10, 10, -1};  // the version each is raced against (-1: none)
-  if (tiler_rivals[tiler_version] >= 0) {
+  if (tiler_rivals[tiler_version] >= 0) {  // then against its rival
     const long long tiler_key[] = {m, n, q, tiler_device, tiler_version};
     static tiler_races<5, 64> tiler_table;  // the winners of its races
     const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);

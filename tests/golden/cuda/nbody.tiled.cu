@@ -2,14 +2,14 @@
 //
 // 6 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_nbody_split256_blocks: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && n >= 1048576LL && n <= 65535LL) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_nbody_untiled
-//   1. tiler_nbody_split1024: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL && (n >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_nbody_untiled
-//   2. tiler_nbody_split256: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_nbody_untiled
+//   0. tiler_nbody_split256_blocks: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && n >= 1048576LL && n <= 65535LL) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_nbody_untiled
+//   1. tiler_nbody_split1024: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && (n >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_nbody_untiled
+//   2. tiler_nbody_split256: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_nbody_untiled
 //   3. tiler_nbody_tiled: when n >= 9 && (long long)((n + 1023) / 1024) >= tiler_multiprocessors (4 points a thread; below them, the cost model finds the untiled kernel cheaper); rival: tiler_nbody_untiled
 //   4. tiler_nbody_tiled_one_point: when n >= 9 (one point a thread: the micro-tile's grid would leave SMs without a block; below them, the cost model finds the untiled kernel cheaper); rival: tiler_nbody_untiled
 //   5. tiler_nbody_untiled: otherwise (the untiled fallback)
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_nbody_split256_blocks_stage0<<<grid, block, 0>>>(eps, bodies, out0, n, partials)
 //   block = (256, 1, 1), 256 threads
@@ -21,7 +21,7 @@
 //   n: size
 //   partials: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_nbody_split256_blocks<<<grid, block, 0>>>(eps, bodies, out0, n, partials)
 //   block = (256, 1, 1), 256 threads
@@ -33,7 +33,7 @@
 //   n: size
 //   partials: scratch
 //
-// rows: n, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_nbody_split1024<<<grid, block, 0>>>(eps, bodies, out0, n)
 //   block = (1024, 1, 1), 1024 threads
@@ -44,7 +44,7 @@
 //   out0: output [n] (row-major)
 //   n: size
 //
-// rows: n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_nbody_split256<<<grid, block, 0>>>(eps, bodies, out0, n)
 //   block = (256, 1, 1), 256 threads
@@ -779,14 +779,25 @@ extern "C" cudaError_t tiler_nbody_launch(float eps, const float* bodies, float*
     return cudaErrorInvalidValue;
   };
   int tiler_version = -1;
-  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && n >= 1048576LL && n <= 65535LL))) tiler_version = 0;
-  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL && (n >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL))) tiler_version = 1;
-  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL)) tiler_version = 2;
+  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && n >= 1048576LL && n <= 65535LL))) tiler_version = 0;
+  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && (n >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL))) tiler_version = 1;
+  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL)) tiler_version = 2;
   if (tiler_version < 0 && (n >= 9 && (long long)((n + 1023) / 1024) >= tiler_multiprocessors)) tiler_version = 3;
   if (tiler_version < 0 && (n >= 9)) tiler_version = 4;
   if (tiler_version < 0) tiler_version = 5;
+  int tiler_plain = -1;
+  if (tiler_plain < 0 && (n >= 9 && (long long)((n + 1023) / 1024) >= tiler_multiprocessors)) tiler_plain = 3;
+  if (tiler_plain < 0 && (n >= 9)) tiler_plain = 4;
+  if (tiler_plain < 0) tiler_plain = 5;
+  static const bool tiler_few[] = {1, 1, 1, 0, 0, 0};  // versions for few points
+  if (tiler_few[tiler_version] && tiler_plain >= 0) {  // a version for few points against the one for more points first
+    const long long tiler_key[] = {n, tiler_device, tiler_version};
+    static tiler_races<3, 64> tiler_table;  // the winners of its races
+    const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_plain, 1.02f, stream, tiler_run, &tiler_version);
+    if (tiler_err != cudaSuccess) return tiler_err;
+  }
   static const int tiler_rivals[] = {5, 5, 5, 5, 5, -1};  // the version each is raced against (-1: none)
-  if (tiler_rivals[tiler_version] >= 0) {
+  if (tiler_rivals[tiler_version] >= 0) {  // then against its rival
     const long long tiler_key[] = {n, tiler_device, tiler_version};
     static tiler_races<3, 64> tiler_table;  // the winners of its races
     const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);

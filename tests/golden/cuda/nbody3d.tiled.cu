@@ -2,13 +2,13 @@
 //
 // 5 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_nbody3d_split256_blocks: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && n >= 1048576LL && n <= 65535LL) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_nbody3d_untiled
-//   1. tiler_nbody3d_split1024: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL && (n >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_nbody3d_untiled
-//   2. tiler_nbody3d_split256: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_nbody3d_untiled
+//   0. tiler_nbody3d_split256_blocks: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && n >= 1048576LL && n <= 65535LL) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_nbody3d_untiled
+//   1. tiler_nbody3d_split1024: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && (n >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_nbody3d_untiled
+//   2. tiler_nbody3d_split256: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_nbody3d_untiled
 //   3. tiler_nbody3d_tiled: when n >= 3 (below them, the cost model finds the untiled kernel cheaper); rival: tiler_nbody3d_untiled
 //   4. tiler_nbody3d_untiled: otherwise (the untiled fallback)
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_nbody3d_split256_blocks_stage0<<<grid, block, 0>>>(eps2, xs, ys, zs, ms, out0, out1, out2, n, partials, partials_2, partials_3)
 //   block = (256, 1, 1), 256 threads
@@ -27,7 +27,7 @@
 //   partials_2: scratch
 //   partials_3: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_nbody3d_split256_blocks<<<grid, block, 0>>>(eps2, xs, ys, zs, ms, out0, out1, out2, n, partials, partials_2, partials_3)
 //   block = (256, 1, 1), 256 threads
@@ -46,7 +46,7 @@
 //   partials_2: scratch
 //   partials_3: scratch
 //
-// rows: n, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_nbody3d_split1024<<<grid, block, 0>>>(eps2, xs, ys, zs, ms, out0, out1, out2, n)
 //   block = (1024, 1, 1), 1024 threads
@@ -62,7 +62,7 @@
 //   out2: output [n] (row-major)
 //   n: size
 //
-// rows: n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 32 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_nbody3d_split256<<<grid, block, 0>>>(eps2, xs, ys, zs, ms, out0, out1, out2, n)
 //   block = (256, 1, 1), 256 threads
@@ -968,13 +968,23 @@ extern "C" cudaError_t tiler_nbody3d_launch(float eps2, const float* xs, const f
     return cudaErrorInvalidValue;
   };
   int tiler_version = -1;
-  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && n >= 1048576LL && n <= 65535LL))) tiler_version = 0;
-  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL && (n >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL))) tiler_version = 1;
-  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 32LL)) tiler_version = 2;
+  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && n >= 1048576LL && n <= 65535LL))) tiler_version = 0;
+  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && (n >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL))) tiler_version = 1;
+  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL)) tiler_version = 2;
   if (tiler_version < 0 && (n >= 3)) tiler_version = 3;
   if (tiler_version < 0) tiler_version = 4;
+  int tiler_plain = -1;
+  if (tiler_plain < 0 && (n >= 3)) tiler_plain = 3;
+  if (tiler_plain < 0) tiler_plain = 4;
+  static const bool tiler_few[] = {1, 1, 1, 0, 0};  // versions for few points
+  if (tiler_few[tiler_version] && tiler_plain >= 0) {  // a version for few points against the one for more points first
+    const long long tiler_key[] = {n, tiler_device, tiler_version};
+    static tiler_races<3, 64> tiler_table;  // the winners of its races
+    const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_plain, 1.02f, stream, tiler_run, &tiler_version);
+    if (tiler_err != cudaSuccess) return tiler_err;
+  }
   static const int tiler_rivals[] = {4, 4, 4, 4, -1};  // the version each is raced against (-1: none)
-  if (tiler_rivals[tiler_version] >= 0) {
+  if (tiler_rivals[tiler_version] >= 0) {  // then against its rival
     const long long tiler_key[] = {n, tiler_device, tiler_version};
     static tiler_races<3, 64> tiler_table;  // the winners of its races
     const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);

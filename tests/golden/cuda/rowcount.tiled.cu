@@ -1478,7 +1478,7 @@ extern "C" cudaError_t tiler_rowcount_launch(const float* A, int* out0, int n, i
   if (tiler_version < 0 && (m >= 2)) tiler_version = 12;
   if (tiler_version < 0) tiler_version = 13;
   static const int tiler_rivals[] = {6, 6, 6, 6, 6, 6, -1, 13, 13, 13, 13, 13, 13, -1};  // the version each is raced against (-1: none)
-  if (tiler_rivals[tiler_version] >= 0) {
+  if (tiler_rivals[tiler_version] >= 0) {  // then against its rival
     const long long tiler_key[] = {n, m, tiler_device, tiler_version};
     static tiler_races<4, 64> tiler_table;  // the winners of its races
     const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);

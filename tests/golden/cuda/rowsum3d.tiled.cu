@@ -1531,7 +1531,7 @@ extern "C" cudaError_t tiler_rowsum3d_launch(const float* X, float* out0, int b,
   if (tiler_version < 0 && (m >= 2)) tiler_version = 12;
   if (tiler_version < 0) tiler_version = 13;
   static const int tiler_rivals[] = {6, 6, 6, 6, 6, 6, -1, 13, 13, 13, 13, 13, 13, -1};  // the version each is raced against (-1: none)
-  if (tiler_rivals[tiler_version] >= 0) {
+  if (tiler_rivals[tiler_version] >= 0) {  // then against its rival
     const long long tiler_key[] = {b, n, m, tiler_device, tiler_version};
     static tiler_races<5, 64> tiler_table;  // the winners of its races
     const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);

@@ -1369,7 +1369,7 @@ extern "C" cudaError_t tiler_softmax_launch(const float* X, float* out0, int n, 
   if (tiler_version < 0) tiler_version = 8;
   if (tiler_version < 0) tiler_version = 9;
   static const int tiler_rivals[] = {4, 4, 4, 4, -1, 9, 9, 9, 9, -1};  // the version each is raced against (-1: none)
-  if (tiler_rivals[tiler_version] >= 0) {
+  if (tiler_rivals[tiler_version] >= 0) {  // then against its rival
     const long long tiler_key[] = {n, m, tiler_device, tiler_version};
     static tiler_races<4, 64> tiler_table;  // the winners of its races
     const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);
