@@ -668,18 +668,25 @@ def test_the_host_launcher_races_from_threads_beside_a_graph_capture(tmp_path):
     """Three threads meet the same new sizes at once, so each may race them,
     while a fourth captures a graph in global mode: every launch is right,
     and the capture is not broken by the races' waits."""
+    _runs_beside_mm(tmp_path, HOST_THREADS)
+
+
+def _runs_beside_mm(tmp_path, host: str) -> str:
+    """`host`, a C++ program calling mm's launcher, built with mm's compiled
+    .cu and run: it prints OK. Returns the .cu's text."""
     import subprocess
 
     from tiler.runtime.nvcc import nvcc_path
 
     done = tiler("compile", str(BENCHMARKS / "mm.fut"), "-o", str(tmp_path / "mm.cu"))
     assert done.returncode == 0, done.stderr
-    (tmp_path / "main.cu").write_text(HOST_THREADS)
-    exe = tmp_path / "threads"
+    (tmp_path / "main.cu").write_text(host)
+    exe = tmp_path / "host"
     subprocess.run([nvcc_path(), "-arch=sm_90", "-std=c++17", "-I", str(tmp_path), str(tmp_path / "main.cu"),
                     str(tmp_path / "mm.cu"), "-o", str(exe)], check=True)
     done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.startswith("OK"), done.stdout
+    return (tmp_path / "mm.cu").read_text()
 
 
 @pytest.mark.parametrize("name", ["nbody", "mm", "rowsum"])
@@ -758,19 +765,7 @@ def test_the_host_launcher_races_a_few_points_version_against_the_one_for_more_p
     """mm at 64 x 64 outputs of 4,099 terms: the launcher's conditions pick a
     split for few points, which races the tiled version first, then the
     winner its own rival; both launches are right."""
-    import subprocess
-
-    from tiler.runtime.nvcc import nvcc_path
-
-    done = tiler("compile", str(BENCHMARKS / "mm.fut"), "-o", str(tmp_path / "mm.cu"))
-    assert done.returncode == 0, done.stderr
-    assert "tiler_plain" in (tmp_path / "mm.cu").read_text()
-    (tmp_path / "main.cu").write_text(FEW_HOST)
-    exe = tmp_path / "few"
-    subprocess.run([nvcc_path(), "-arch=sm_90", "-std=c++17", "-I", str(tmp_path), str(tmp_path / "main.cu"),
-                    str(tmp_path / "mm.cu"), "-o", str(exe)], check=True)
-    done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0 and done.stdout.startswith("OK"), done.stdout
+    assert "tiler_plain" in _runs_beside_mm(tmp_path, FEW_HOST)
 
 
 def test_split_minimum_and_maximum_keep_nan_as_the_loop_in_order_does():

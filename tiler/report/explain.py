@@ -248,6 +248,8 @@ def _versions(a: Analysis, module) -> list[dict]:
                     if version.grid_share else None,
                     "grid_share": version.grid_share or None,
                     "timed_against": "untiled" if version.rival else None,
+                    "raced_first": "more points" if version.few and version.rival else None,
+                    "once_a_launch": any(st.once for st in k.stages),
                     "rewrites": list((k.stages[0] if fissioned else k).rewrites)})
     return out
 

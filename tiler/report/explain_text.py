@@ -302,8 +302,10 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
              if several else "") + \
             (", vector copies" if v["multiple_of"] else "") + \
             (", 64-bit offsets" if v["offsets"] == "64-bit" else "") + \
-            "".join(f", {a} transposed" for a in v.get("transposed", ()))
-        raced = "; raced against the untiled kernel" if v.get("timed_against") else ""
+            "".join(f", {a} transposed" for a in v.get("transposed", ())) + \
+            (", after a kernel of one point computing work of no map level's names" if v.get("once_a_launch") else "")
+        raced = ("; raced against the version that runs for more points, then the winner against the untiled kernel"
+                 if v.get("raced_first") else "; raced against the untiled kernel") if v.get("timed_against") else ""
         if n == len(versions) - 1 or not conds:
             console.print(f"  {name}: otherwise ({v['why']}{raced})" if v["why"] else f"  {name}: otherwise")
         else:
