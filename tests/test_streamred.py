@@ -66,6 +66,44 @@ def test_check_splits_catches_a_combine_that_breaks_the_contract(combine, ne):
     assert disagreement is not None
 
 
+ADJACENT = """fun [int, n] main([[f32, m], n] A) =
+  map(fn int ([f32, m] r) =>
+        let (f, l, cnt) = streamRed(
+          fn (int, int, int) (int f1, int l1, int c1, int f2, int l2, int c2) =>
+            if f1 < 0 then (f2, l2, c2) else if f2 < 0 then (f1, l1, c1)
+            else if f1 < f2 then (f1, l2, c1 + c2 + (if l1 + 1 == f2 then 1 else 0))
+            else (f2, l1, c1 + c2 + (if l2 + 1 == f1 then 1 else 0)),
+          fn (int, int, int) (int kk, [f32, c] xs, int f, int l, int cnt) =>
+            loop (f, l, cnt) = for k < c do
+              if xs[k] <= 0.2f32 then (f, l, cnt)
+              else if f < 0 then (kk + k, kk + k, 0)
+              else (f, kk + k, cnt + (if l + 1 == kk + k then 1 else 0))
+            in (f, l, cnt),
+          r, -1, -1, 0)
+        in cnt,
+      A)
+"""
+
+
+def test_check_splits_catches_a_fold_that_needs_its_neighbours():
+    """A count of adjacent matches merges consecutive runs right, but a
+    thread's share is every T-th element: the interpreter folds such shares
+    too, and the split's result would differ (found by a review)."""
+    prog = check(parse(ADJACENT, "t.fut"))
+    _, disagreement = run_splits(prog, {"A": np.random.default_rng(0).random((6, 100), dtype=np.float32)})
+    assert disagreement is not None
+
+
+def test_a_combine_with_a_loop_or_a_helper_compiles():
+    helper = "fun int smaller(int a, int b) = loop (s = a) = for k < 1 do min(s, b) in s\n"
+    for text in (program(**dict(FIRST, combine="loop (s = a) = for k < 2 do min(s, b) in s")),
+                 helper + program(**dict(FIRST, combine="smaller(a, b)"))):
+        from tiler.pipeline import run_all
+
+        module = run_all(text, "t.fut", Options())["verify"]
+        assert any(k.lanes for k in module.kernels)
+
+
 def test_a_lawful_combine_passes_check_splits():
     prog = check(parse(program(**SUM), "t.fut"))
     _, disagreement = run_splits(prog, {"A": np.random.default_rng(1).random((4, 50), dtype=np.float32)})

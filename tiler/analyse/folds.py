@@ -247,7 +247,6 @@ def extreme(smaller: bool, kind: str):
     return -big if kind in ("f32", "f64") else -big - 1
 
 
-
 def combined(stream: T.Stream, loop: T.Loop) -> bool:
     """Whether `loop` is a streamRed's fold over its chunk, so that lanes
     may each fold a share from the stream's initial values and merge their

@@ -285,6 +285,17 @@ def is_exp(value) -> bool:
     return type(value) in EXPRESSIONS
 
 
+def with_combines(nodes):
+    """`nodes`, and after each streamRed the nodes of its combine's body (not
+    a child of the stream: only the passes that look for it walk it)."""
+    from ..tree import descendants
+
+    for n in nodes:
+        yield n
+        if type(n) is Stream and n.combine is not None:
+            yield from with_combines(descendants(n.combine.body, is_exp))
+
+
 # id -> (a weak reference to the kernel, so that its id is known to be its own; its kinds). Weak: a
 # kernel kept alive here would outlive the command, and the collection at exit would walk it (1.5 s).
 _KINDS: dict[int, tuple] = {}
@@ -300,7 +311,7 @@ def node_kinds(k: Kernel) -> frozenset[type]:
     known = _KINDS.get(id(k))
     if known is not None and known[0]() is k:
         return known[1]
-    kinds = frozenset(type(n) for r in k.roots for n in descendants(r, is_exp))
+    kinds = frozenset(type(n) for r in k.roots for n in with_combines(descendants(r, is_exp)))
     if len(_KINDS) >= 4:
         _KINDS.clear()
     _KINDS[id(k)] = (weakref.ref(k), kinds)

@@ -111,7 +111,8 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
                          f"{split}, {agreement.message}",
                          "a streamSeq body must give the same result for any split of the array (the streams: "
                          f"{_streams_at(prog)}; tiler check warns about chunks read past their end)" +
-                         ("; a streamRed's body folds from its initial values, which must leave a partial result "
+                         ("; a streamRed's body folds any of its chunks, in order but not only neighbours (a "
+                          "thread's every T-th element), from its initial values, which must leave a partial result "
                           "as it is when combined, and its combine must be associative and commutative"
                           if reduced else ""))
     _summary(prog, outs, size_values, chunking, elapsed, to_stderr=output == "-")  # (-o -: stdout holds the archive)
@@ -119,22 +120,22 @@ def run_cmd(program, inputs, sizes, size_set, seed, chunk, check_splits, output)
         _save(output, outs)
 
 
+def _written(prog) -> list:
+    """The streams the program writes (helpers inlined)."""
+    from ..kernel import inline_kernel
+    from ..report.warnings import written_streams
+
+    return written_streams(inline_kernel(prog))
+
+
 def _reduced(prog) -> bool:
     """Whether the program has a streamRed."""
-    from ..check import typed as T
-    from ..kernel import inline_kernel
-    from ..tree import descendants
-
-    k = inline_kernel(prog)
-    return any(isinstance(n, T.Stream) and n.combine is not None for r in k.roots for n in descendants(r, T.is_exp))
+    return any(s.combine is not None for s in _written(prog))
 
 
 def _streams_at(prog) -> str:
     """Where the program's streams are written, for a message."""
-    from ..kernel import inline_kernel
-    from ..report.warnings import written_streams
-
-    spans = sorted({s.span for s in written_streams(inline_kernel(prog))})
+    spans = sorted({s.span for s in _written(prog)})
     return ", ".join(f"line {s.line}:{s.col}" for s in spans) or "none written"
 
 

@@ -365,17 +365,22 @@ class Evaluator:
         return out if isinstance(out, tuple) else (out,)
 
     def _reduced(self, e: T.Stream, arrays: list, starts: tuple, splits: list, level: list) -> tuple:
-        """A streamRed as a split GPU kernel may run it: runs of consecutive
-        chunks (each chunk its own run under a fixed chunking, runs at random
-        under a random one), each folded from the initial values, their
-        partial results merged by the combine (left to right; at random
-        neighbours, in a shuffled order, under a random chunking)."""
+        """A streamRed as a split GPU kernel may run it: the chunks shared
+        among lanes, each lane folding its chunks in order from the initial
+        values (under a fixed chunking a lane a chunk; under a random one 2
+        to 5 lanes, each taking every L-th chunk as a GPU's lanes take every
+        T-th element, or chunks at random), the lanes' partial results merged
+        by the combine (left to right; at random neighbours, in a shuffled
+        order, under a random chunking)."""
         shuffled = self.chunking.kind == "random"
-        runs: list[tuple] = []
+        count = len(splits) if not shuffled else int(self.rng.integers(2, 6))
+        strided = not shuffled or self.rng.random() < 0.5
+        runs: list[tuple | None] = [None] * count
         for i, (start, length) in enumerate(splits):
-            fresh = i == 0 or not shuffled or self.rng.random() < 0.5
-            runs.append(self._chunk(e, arrays, starts if fresh else runs.pop(), start, length))
+            lane = i % count if strided else int(self.rng.integers(count))
+            runs[lane] = self._chunk(e, arrays, starts if runs[lane] is None else runs[lane], start, length)
             self.step(level)
+        runs = [r for r in runs if r is not None]
         if shuffled:
             runs = [runs[i] for i in self.rng.permutation(len(runs))]
         while len(runs) > 1:

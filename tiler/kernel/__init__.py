@@ -45,7 +45,8 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, list
     if hoist and len(k.levels) and kinds & {T.Loop, T.Stream}:
         k = hoisted(k, launch_only=True)
         if k.launch:
-            k = dataclasses.replace(k, launched=_built(launched(k), T.node_kinds(launched(k)), promote, loops, listed))
+            first = launched(k)
+            k = dataclasses.replace(k, launched=_built(first, T.node_kinds(first), promote, loops, listed))
         moved = hoisted(k)
         if any(h.moved and h.runs >= 0 for h in moved.hoisted):  # (analyse plans the kernel as written where no
             # row is split; work of no level's names is computed once a launch in both)

@@ -46,6 +46,8 @@ class _Numbering:
                     dataclasses.replace(let, value=value, body=body)
             return body
         new = map_children(e, self, T.is_exp) if T.is_exp(e) else e
+        if isinstance(new, T.Stream) and new.combine is not None:  # (its combine's loops: points too)
+            new = dataclasses.replace(new, combine=dataclasses.replace(new.combine, body=self(new.combine.body)))
         if isinstance(e, POINTED):
             point = self.given.setdefault(id(e), next(self.count))
             new = dataclasses.replace(new, point=point)

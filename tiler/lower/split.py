@@ -153,7 +153,8 @@ class SplitBody(Streams, Shares):
             step = (lambda k: self._pick_step(e.body, pick, *shares, k))  # noqa: E731
         shares = self._shares(e, bound, shares, ctypes, step, merge)
         # the start values come first, then the row's shares
-        results = merge(inits, shares, "_fin") if online or welford or reduction.combine else \
+        merged = online is not None or welford is not None or reduction.combine is not None
+        results = merge(inits, shares, "_fin") if merged else \
             self._finish(e, pick, reduction.operators, inits, shares, ctypes)
         for b, r, c in zip(e.results, results, (ctype_of(p.type) for p in e.params)):
             self.env[b] = self.declare(b.name, c, r, e.span)

@@ -48,7 +48,7 @@ def launcher(m: kir.Module) -> dict:
                          "args": ", ".join(_host_name(p, arrays) for p in k.params),
                          "scratch": [_scratch(p, arrays[p.source], names) for p in k.transposes] +
                          [_partials(s, in_params) for s in k.scratch],
-                         "stages": [{"kernel": s.name, "grid": _grid_c(s, names), "block": list(s.block),
+                         "stages": [{"kernel": s.name, "once": s.once, "grid": _grid_c(s, names), "block": list(s.block),
                                      "shared": s.dynamic_shared_bytes,
                                      "args": ", ".join(_host_name(p, arrays) for p in s.params)} for s in k.stages]})
     index = {v.kernel.name: i for i, v in enumerate(m.versions)}
@@ -170,7 +170,9 @@ def _case(v: dict) -> list[str]:
     for n, st in enumerate(v["stages"]):
         # a stage of the main kernel's block and arguments (a split reduction's) is launched as it is
         block = "tiler_block" if st["block"] == v["block"] else f"dim3({', '.join(str(b) for b in st['block'])})"
-        lines += [f"        if ({ok}) {{  // stage {n}: its blocks' partial results (none for no iterations)",
+        what = "work of no map level's names, once a launch" if st["once"] else \
+            "its blocks' partial results (none for no iterations)"
+        lines += [f"        if ({ok}) {{  // stage {n}: {what}",
                   f"          const dim3 tiler_stage({', '.join(st['grid'])});"]
         if st["shared"]:
             lines.append(f"          if (tiler_raise) "

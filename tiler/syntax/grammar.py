@@ -412,14 +412,23 @@ class _Parser:
         """`streamRed(combine, lambda, e, ...)`: a streamSeq with the combine of its partial results."""
         start = self.take()
         self.expect("(")
-        combine = self.lambda_()
+        combine = self.red_lambda()
         self.expect(",")
-        lam = self.lambda_()
+        lam = self.red_lambda()
         args = []
         while self.kinds[self.i] == ",":
             self.i += 1
             args.append(self.exp())
         return ast.StreamSeq(lam, tuple(args), self.span(start, self.expect(")")), combine)
+
+    def red_lambda(self) -> ast.Lambda:
+        """One of a streamRed's two lambdas (a name there, as a helper's, is a mistake worth its own message)."""
+        if self.kinds[self.i] != "fn":
+            raise UserError.at(self.span(self.starts[self.i], self.starts[self.i] + 1),
+                               "streamRed takes two lambdas before its arrays: its combine, then its fold",
+                               "write streamRed(fn A (A a, A b) => ..., fn A (int kk, [T, c] xs, A acc) => ..., xs, "
+                               "ne); a helper may compute the combine's value, but not stand for the lambda")
+        return self.lambda_()
 
     def zip(self) -> ast.Zip:
         start = self.take()

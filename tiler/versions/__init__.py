@@ -15,7 +15,7 @@ of lowering; `lowering.lower_versions` (stage `lower`) does.
 from __future__ import annotations
 
 from .. import target
-from ..analyse import Analysis, analyse
+from ..analyse import Analysis, Options, analyse
 from ..analyse.schedule import Math
 from ..source import program_stem
 from .fission import FissionPlan, NoFission, fission_plan, fissioned_versions, fold_file, pairs_file
@@ -40,8 +40,11 @@ def versions_of(a: Analysis, file: str = "<input>", fission: bool = True) -> Ver
         folds = versions_of(found.fold, fold_file(file), fission=False).versions
         own = fissioned_versions(found, list(pairs), list(folds), own) + own
     launch = None
-    if a.kernel.launched is not None:
-        launch = versions_of(analyse(a.kernel.launched, a.options, a.device), launch_file(file), fission=False)
+    if a.kernel.launched is not None:  # planned as tiler plans it: the options that steer the main one's schedule
+        # are not its (its arithmetic, the sizes given and --no-split are)
+        o = a.options
+        options = Options(fast_math=o.fast_math, sizes=o.sizes, no_split=o.no_split)
+        launch = versions_of(analyse(a.kernel.launched, options, a.device), launch_file(file), fission=False)
     return Versions(a, file, tuple(own), notes, found, launch)
 
 

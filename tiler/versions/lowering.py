@@ -13,6 +13,7 @@ with its half of a vector pair, for explain.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from .. import kir, target
 from ..errors import CompilerBug
@@ -157,8 +158,8 @@ def _launching(k: kir.Kernel, first: kir.Kernel) -> kir.Kernel:
     if missing or not written:
         raise CompilerBug(f"{k.name} does not take what the kernel computing its values once a launch does "
                           f"({', '.join(missing)})")
-    scratch = tuple(kir.Scratch(p.name, p.ctype, const(1), f"the value of `{p.name.removeprefix('tiler_launch_')}`, "
-                                                     "computed once a launch") for p in written)
+    scratch = tuple(kir.Scratch(p.name, p.ctype, const(1), f"the value of `{re.sub(r'^tiler_launch[0-9]+_', '', p.name)}`"
+                                                            ", computed once a launch") for p in written)
     return dataclasses.replace(k, stages=(first,) + k.stages, scratch=k.scratch + scratch)
 
 
