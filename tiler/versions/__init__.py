@@ -44,9 +44,22 @@ def versions_of(a: Analysis, file: str = "<input>", fission: bool = True) -> Ver
         # are not its (its arithmetic, the sizes given and --no-split are)
         o = a.options
         options = Options(fast_math=o.fast_math, sizes=o.sizes, no_split=o.no_split)
-        launch = versions_of(analyse(a.kernel.launched, options, a.device), launch_file(file), fission=False)
+        launched = versions_of(analyse(a.kernel.launched, options, a.device), launch_file(file), fission=False)
+        launch = (first_build(launched, False), first_build(launched, True))
     return Versions(a, file, tuple(own), notes, found, launch)
 
+
+def first_build(launched: Versions, wide: bool) -> Build:
+    """The kernel that computes work of no map level's names once a launch
+    (one point), with 64-bit offsets or not: a block of 1024 threads sharing
+    its reductions (256 with 64-bit offsets, whose 1024 a split for few
+    points leaves out), else its untiled kernel. Its module has no other
+    version of these offsets where none of its arrays needs them: then one
+    of the others."""
+    builds = [v.build for v in launched.versions if v.build.wide == wide and not v.build.several] or \
+        [v.build for v in launched.versions if not v.build.several]
+    return next((b for lanes in (1024, 256) for b in builds if b.lanes == lanes), None) or \
+        next((b for b in builds if not b.tiled), builds[-1])
 
 def launch_file(file: str) -> str:
     """The name the once-a-launch kernel's program is lowered under (its kernels are named from it)."""

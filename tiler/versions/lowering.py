@@ -51,8 +51,8 @@ def lower_versions(vs: Versions) -> kir.Module:
     lowering = _Lowering()
     out = [v for version in vs.versions for v in lowering.versions(version)]
     if vs.launch is not None:
-        first = lower_versions(vs.launch)
-        out = [dataclasses.replace(v, kernel=_launching(v.kernel, _first_kernel(first, v.kernel.wide))) for v in out]
+        first = [_once(_lowered(b)) for b in vs.launch]
+        out = [dataclasses.replace(v, kernel=_launching(v.kernel, first[v.kernel.wide])) for v in out]
     names = [v.kernel.name for v in out]
     if len(set(names)) != len(names):
         raise CompilerBug(f"two versions of {vs.file} would share a kernel's name")
@@ -134,16 +134,10 @@ class _Lowering:
                            rival=v.rival.name if v.rival is not None else "", fissioned=True, plan=v)
 
 
-def _first_kernel(launch: kir.Module, wide: bool) -> kir.Kernel:
-    """The kernel that computes the values of no map level's names once a
-    launch (one point): a block of 1024 threads sharing its reductions (256
-    with 64-bit offsets, whose 1024 the split leaves out), else its untiled
-    kernel; its outputs, one element each, made the scratch arrays the
-    launch's other kernels read them from."""
-    kernels = [k for k in launch.kernels if k.wide == wide and not k.stages] or \
-        [k for k in launch.kernels if not k.stages]  # (a module without 64-bit versions: none of its arrays needs them)
-    k = next((k for lanes in (1024, 256) for k in kernels if k.lanes == lanes), None) or \
-        next((k for k in kernels if not k.tiled), kernels[-1])
+def _once(k: kir.Kernel) -> kir.Kernel:
+    """The kernel computing work of no map level's names once a launch, its
+    outputs (one element each) the scratch arrays the launch's other kernels
+    read them from."""
     return dataclasses.replace(k, params=tuple(dataclasses.replace(p, role=kir.SCRATCH, source=p.name)
                                                if p.role == "output" else p for p in k.params), once=True)
 

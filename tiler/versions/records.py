@@ -293,6 +293,6 @@ class Versions:
     # a fold over rows fissioned into a kernel of its pairs' values and one folding them (fission.FissionPlan),
     # or found and not fissioned (fission.NoFission, its reason); None: the kernel has no such fold
     fission: object = None
-    # the versions of the kernel that computes the work of no map level's names once a launch (the analysis's
-    # kernel.launched), one of which every version launches first; None: the kernel has no such work
-    launch: Versions | None = None
+    # the builds of the kernel that computes the work of no map level's names once a launch (the analysis's
+    # kernel.launched), with 32- and 64-bit offsets, which every version launches first; None: no such work
+    launch: tuple[Build, Build] | None = None
