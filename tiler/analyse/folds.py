@@ -44,6 +44,16 @@ class Operator(Enum):
 WELFORD = (Operator.WELFORD_COUNT, Operator.WELFORD_MEAN, Operator.WELFORD_M2)
 
 
+def label(op: Operator) -> str:
+    """An operator in words, as explain says it (Welford's three as one)."""
+    return "Welford's count, mean and M2" if op in WELFORD else op.value
+
+
+def described(ops) -> str:
+    """A reduction's operators in words, each once (a pick's pair is one argmin)."""
+    return ", ".join(dict.fromkeys(label(op) for op in ops))
+
+
 @dataclass(frozen=True)
 class Pick:
     """`if t < v then (i, t) else (ix, v)`: the pair of an extreme value and

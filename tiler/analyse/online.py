@@ -32,10 +32,9 @@ from dataclasses import dataclass
 
 from ..check import typed as T
 from ..check.types import Scalar
-from .samples import ERRORS, Vocabulary, everywhere, prepared, value
+from .samples import Vocabulary, everywhere, gives, prepared
 
 SAMPLES = 24
-RTOL = 1e-9  # the body evaluated in double precision against the update: rounding apart, equal
 
 
 @dataclass(frozen=True)
@@ -82,17 +81,9 @@ def _points():
 
 def _matches(body, params, order, one, point, taken: set) -> bool:
     m, s, t = point
-    env = {params[order[0]]: m, params[order[1]]: s}
-    try:
-        got = value(body, env, one, t, taken, WORDS)
-    except ERRORS:
-        return False
-    if not isinstance(got, tuple) or len(got) != 2:
-        return False
     big = max(m, t)
-    want = (big, s * math.exp(m - big) + math.exp(t - big))
-    got = (got[order[0]], got[order[1]])
-    return all(isinstance(g, float) and math.isclose(g, w, rel_tol=RTOL, abs_tol=1e-300) for g, w in zip(got, want))
+    return gives(body, {params[order[0]]: m, params[order[1]]: s}, one, t, taken, WORDS,
+                 (big, s * math.exp(m - big) + math.exp(t - big)), order, 1e-300)
 
 
 # what a body may use besides the term, lets, ifs, negation and the constants 0 and 1, and how each is

@@ -30,7 +30,7 @@ from ..check.types import I32, element_bytes
 from ..tree import descendants
 from .columns import side_by_side
 from .context import Context
-from .folds import WELFORD, Operator
+from .folds import Operator, label
 
 # the redundant aliases re-export what lower/split.py and the tests import from here
 from .folds import Pick as Pick
@@ -320,8 +320,7 @@ def _rows(kernel: T.Kernel, var: Variance, ctx: Context, schedule, found: list, 
     reductions = tuple(r if r.level <= deepest else replace(r, split=False, reason=inside)
                        for reds, _ in found for r in reds)
     inner = last - deepest
-    ops = sorted({"Welford's count, mean and M2" if op in WELFORD else op.value
-                  for r in reductions if r.split for op in r.operators})
+    ops = sorted({label(op) for r in reductions if r.split for op in r.operators})
     reason = f"a row's reductions ({', '.join(ops)}) are shared by the threads of a warp or block"
     if few:
         reason += f" where the points are fewer than {FEW_POINTS_AN_SM} an SM (one a thread would leave the GPU " \

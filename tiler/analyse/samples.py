@@ -10,6 +10,7 @@ a threshold or a clamp the samples never reach would pass them unseen.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..check import typed as T
@@ -40,6 +41,24 @@ def prepared(loop: T.Loop, words: Vocabulary, update: str):
         return "the parts of its body that read no carried value are not one term"
     odd = foreign(body, one, words)
     return f"its body uses {odd}, which {update} does not" if odd else (body, one)
+
+
+RTOL = 1e-9  # the body evaluated in double precision against the update: rounding apart, equal
+
+
+def gives(body, env: dict, one, t: float, taken: set, words: Vocabulary, want: tuple, at: tuple,
+          floor: float) -> bool:
+    """Whether the body, with the carried values `env` and the term `t`,
+    gives a tuple whose values at positions `at` are `want`, rounding apart
+    (absolute slack `floor` times 1 + the value)."""
+    try:
+        got = value(body, env, one, t, taken, words)
+    except ERRORS:
+        return False
+    if not isinstance(got, tuple) or len(got) != len(want):
+        return False
+    return all(isinstance(got[i], float) and math.isclose(got[i], w, rel_tol=RTOL, abs_tol=floor * (1 + abs(w)))
+               for i, w in zip(at, want))
 
 
 def everywhere(body, points, matches) -> bool:

@@ -25,7 +25,6 @@ magnitude.
 """
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 from itertools import permutations
@@ -33,10 +32,9 @@ from itertools import permutations
 from ..check import typed as T
 from ..check.types import Scalar
 from ..tree import descendants
-from .samples import ERRORS, Vocabulary, everywhere, prepared, value
+from .samples import Vocabulary, everywhere, gives, prepared
 
 SAMPLES = 24
-RTOL = 1e-9
 
 
 @dataclass(frozen=True)
@@ -91,19 +89,11 @@ def _points():
 
 def _matches(body, params, roles: Welford, one, point, taken: set) -> bool:
     k, mu, m2, t = point
-    env = {params[roles.count]: k, params[roles.mean]: mu, params[roles.m2]: m2}
-    try:
-        got = value(body, env, one, t, taken, WORDS)
-    except ERRORS:
-        return False
-    if not isinstance(got, tuple) or len(got) != 3:
-        return False
+    at = (roles.count, roles.mean, roles.m2)
     d = t - mu
     mean = mu + d / (k + 1)
-    want = (k + 1, mean, m2 + d * (t - mean))
-    got = (got[roles.count], got[roles.mean], got[roles.m2])
-    return all(isinstance(g, float) and math.isclose(g, w, rel_tol=RTOL, abs_tol=1e-12 * (1 + abs(w)))
-               for g, w in zip(got, want))
+    return gives(body, dict(zip((params[i] for i in at), (k, mu, m2))), one, t, taken, WORDS,
+                 (k + 1, mean, m2 + d * (t - mean)), at, 1e-12)
 
 
 # the update's vocabulary: + - * /, a count's conversion to a float, the constants 0 and 1

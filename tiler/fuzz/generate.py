@@ -169,12 +169,7 @@ class Generator(Streams):
         if self.algebra.random() < 0.35:
             return self.algebraic(scope)
         op = rr.choice(["+", "*", "min", "max", "argmin"])
-        if scope.rows and rr.random() < 0.7:
-            row, length = rr.choice(scope.rows)
-            array = self.row(row)
-        else:
-            length = rr.choice(self.sizes)
-            array = v(self.param(arr(F32, length), "ys"))
+        array, length = self.reduced_array(rr, scope)
         acc, k = self.fresh("r"), self.fresh("k")
         bound = v(length) if isinstance(length, str) else i(length)
         if op == "argmin":  # the position of the row's smallest (or largest) element, and the element
@@ -194,18 +189,23 @@ class Generator(Streams):
         params = (ast.Param(INT, kk), ast.Param(arr(F32, chunk), xc), ast.Param(F32, acc))
         return ast.StreamSeq(ast.Lambda(F32, params, loop), (array, init))
 
+    def reduced_array(self, rng, scope: Scope):
+        """What a reduction walks, drawn from `rng`: a row of the level's own
+        (seven times in ten where there is one), or a vector every row reads;
+        with its length."""
+        if scope.rows and rng.random() < 0.7:
+            row, length = rng.choice(scope.rows)
+            return self.row(row), length
+        length = rng.choice(self.sizes)
+        return v(self.param(arr(F32, length), "ys")), length
+
     def algebraic(self, scope: Scope):
         """A row's reduction known by its algebra rather than one operator: a
         count under an `if`, a decreasing sum, Welford's count, mean and M2,
         an online maximum with a sum of exponentials rescaled to it, or one
         a streamRed's combine states (`reduced`)."""
         ra = self.algebra
-        if scope.rows and ra.random() < 0.7:
-            row, length = ra.choice(scope.rows)
-            array = self.row(row)
-        else:
-            length = ra.choice(self.sizes)
-            array = v(self.param(arr(F32, length), "ys"))
+        array, length = self.reduced_array(ra, scope)
         k, y = self.fresh("k"), self.fresh("y")
         bound = v(length) if isinstance(length, str) else i(length)
         x = ast.Index(array, (v(k),))

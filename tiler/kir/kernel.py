@@ -210,6 +210,13 @@ class Version:
     # the record it was lowered from (versions.records.Version: its kind, its tests as data), for explain
     plan: object = field(default=None, repr=False, compare=False)
 
+    @property
+    def races_first(self) -> bool:
+        """A version for few points that is raced (launch timing on): a first
+        launch races it against the version for more points, then the winner
+        against its rival (Module.fallback; the C launcher does the same)."""
+        return self.few and bool(self.rival)
+
 
 @dataclass(frozen=True)
 class Module:
@@ -275,8 +282,7 @@ class Module:
         (launch timing on): the kernel of the first other version whose
         condition holds (what runs for more points), which a first launch
         races it against before its rival; else None."""
-        picked = self.versions[self.picked(sizes, multiprocessors)]
-        if not picked.few or not picked.rival:
+        if not self.versions[self.picked(sizes, multiprocessors)].races_first:
             return None
         return next((v.kernel for v in self.versions if not v.few and self.holds(v, sizes, multiprocessors)), None)
 

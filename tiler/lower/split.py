@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from .. import kir, target
 from ..analyse import Analysis
 from ..analyse.folds import WELFORD
-from ..analyse.online import online_of
+from ..analyse.online import Online, online_of
 from ..analyse.reductions import (
     COLUMN_ROWS,
     MAX_BLOCKS_A_ROW,
@@ -35,7 +35,7 @@ from ..analyse.reductions import (
     share_of,
 )
 from ..analyse.schedule import Math
-from ..analyse.welford import welford_of
+from ..analyse.welford import Welford, welford_of
 from ..check import typed as T
 from ..check.types import Scalar
 from ..kir.build import add, const, mul
@@ -125,32 +125,14 @@ class SplitBody(Streams, Shares):
         inits = [self.exp(i) for i in e.inits]
         bound = self.exp(e.bound)
         ctypes = [ctype_of(p.type) for p in e.params]
-        if online is not None:  # shares from the lowest finite maximum and an empty sum (online.py)
-            starts = [None, None]
-            starts[online.maximum] = const(-target.FLOAT_MAX[ctypes[online.maximum]], ctypes[online.maximum])
-            starts[online.total] = const(0.0, ctypes[online.total])
-            shares = self._started(e, ctypes, starts)
-            merge = self._online_merge(online, shares, ctypes)
-            step = (lambda k: self._carry(e.body, e.params, shares))  # noqa: E731
-        elif welford is not None:  # shares from an empty count, mean and M2 (welford.py)
-            shares = self._started(e, ctypes, [const(0.0 if c in target.FLOAT_MAX else 0, c) for c in ctypes])
-            merge = self._welford_merge(welford, shares, ctypes)
-            step = (lambda k: self._carry(e.body, e.params, shares))  # noqa: E731
-        elif reduction.combine is not None:  # shares from the streamRed's initial values, merged by its combine
-            shares = self._started(e, ctypes, [self.exp(i) for i in reduction.stream.inits])
-            merge = self._combine_merge(reduction.combine, shares, ctypes)
-            step = (lambda k: self._carry(e.body, e.params, shares))  # noqa: E731
-        elif pick is None:
-            kinds = [p.type.kind for p in e.params if isinstance(p.type, Scalar)]
-            shares = self._started(e, ctypes, [const(identity(op, kind), c) for c, op, kind
-                                               in zip(ctypes, reduction.operators, kinds)])
-            merge = self._merge(shares, reduction.operators, ctypes)
-            step = (lambda k: self._carry(e.body, e.params, shares))  # noqa: E731
-        else:
+        if pick is not None:
             shares = self._pick_shares(e, pick)
             ctypes = [ctypes[pick.value], ctypes[pick.index], "int"]
             merge = self._pick_merge(pick, shares, ctypes)
             step = (lambda k: self._pick_step(e.body, pick, *shares, k))  # noqa: E731
+        else:
+            shares, merge = self._folded_shares(e, reduction, online, welford, ctypes)
+            step = (lambda k: self._carry(e.body, e.params, shares))  # noqa: E731
         shares = self._shares(e, bound, shares, ctypes, step, merge)
         # the start values come first, then the row's shares
         merged = online is not None or welford is not None or reduction.combine is not None
@@ -159,6 +141,26 @@ class SplitBody(Streams, Shares):
         for b, r, c in zip(e.results, results, (ctype_of(p.type) for p in e.params)):
             self.env[b] = self.declare(b.name, c, r, e.span)
         return self.exp(e.rest)
+
+    def _folded_shares(self, e: T.Loop, reduction, online: Online | None, welford: Welford | None, ctypes: list):
+        """A lane's shares of a reduction its body folds (all but a pick),
+        started where its kind starts them, and how two of them merge."""
+        if online is not None:  # from the lowest finite maximum and an empty sum (online.py)
+            starts = [None, None]
+            starts[online.maximum] = const(-target.FLOAT_MAX[ctypes[online.maximum]], ctypes[online.maximum])
+            starts[online.total] = const(0.0, ctypes[online.total])
+            shares = self._started(e, ctypes, starts)
+            return shares, self._online_merge(online, shares, ctypes)
+        if welford is not None:  # from an empty count, mean and M2 (welford.py)
+            shares = self._started(e, ctypes, [const(0.0 if c in target.FLOAT_MAX else 0, c) for c in ctypes])
+            return shares, self._welford_merge(welford, shares, ctypes)
+        if reduction.combine is not None:  # from the streamRed's initial values, merged by its combine
+            shares = self._started(e, ctypes, [self.exp(i) for i in reduction.stream.inits])
+            return shares, self._combine_merge(reduction.combine, shares, ctypes)
+        kinds = [p.type.kind for p in e.params if isinstance(p.type, Scalar)]
+        shares = self._started(e, ctypes, [const(identity(op, kind), c) for c, op, kind
+                                           in zip(ctypes, reduction.operators, kinds)])
+        return shares, self._merge(shares, reduction.operators, ctypes)
 
     def _shares(self, e: T.Loop, bound, shares: list, ctypes: list, step, merge) -> list:
         """The shares folded over the lanes' iterations and combined over the

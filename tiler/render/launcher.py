@@ -43,7 +43,7 @@ def launcher(m: kir.Module) -> dict:
             pointers = " | ".join(f"(unsigned long long){_host_name(p, arrays)}" for p in k.params
                                   if p.pointer and not p.transposed)
             conds.append(f"(({pointers}) & 15) == 0")
-        versions.append({"kernel": k.name, "few": v.few and bool(v.rival), "condition": " && ".join(f"({x})" for x in conds) or None,
+        versions.append({"kernel": k.name, "few": v.races_first, "condition": " && ".join(f"({x})" for x in conds) or None,
                          "grid": _grid_c(k, names), "block": list(k.block), "shared": k.dynamic_shared_bytes,
                          "args": ", ".join(_host_name(p, arrays) for p in k.params),
                          "scratch": [_scratch(p, arrays[p.source], names) for p in k.transposes] +

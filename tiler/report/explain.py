@@ -11,6 +11,7 @@ import math
 from .. import target
 from ..analyse import Analysis
 from ..analyse.blocks import stream_kind
+from ..analyse.folds import described
 from ..analyse.reductions import tests_text
 from ..analyse.registers import expected_registers
 from ..analyse.schedule import Math, describe_copy, describe_pipeline, describe_reads, describe_thresholds
@@ -74,6 +75,7 @@ def _reductions(a: Analysis) -> dict | None:
                       for c in split.choices] if split.active else [],
             "gate": [_test(t) for t in split.gate] if split.active else [],
             "loops": [{"line": r.span.line, "column": r.span.col, "operators": [op.value for op in r.operators],
+                       "described": described(r.operators),
                        "split": r.split, "length": r.length, "reason": r.reason} for r in split.reductions],
             "not_reductions": [{"line": o.span.line, "column": o.span.col, "reason": o.reason}
                                for o in split.others]}
@@ -248,7 +250,7 @@ def _versions(a: Analysis, module) -> list[dict]:
                     if version.grid_share else None,
                     "grid_share": version.grid_share or None,
                     "timed_against": "untiled" if version.rival else None,
-                    "raced_first": "more points" if version.few and version.rival else None,
+                    "raced_first": "more points" if version.races_first else None,
                     "once_a_launch": any(st.once for st in k.stages),
                     "rewrites": list((k.stages[0] if fissioned else k).rewrites)})
     return out

@@ -263,9 +263,8 @@ def _reductions_text(console: Console, r: dict | None) -> None:
     rows = "map level 0" if r["rows"] == 1 else f"map levels 0 to {r['rows'] - 1}"
     console.print(f"\n[bold]reductions[/]: {r['reason']}" + (f" (rows: {rows})" if r["rows"] else ""))
     for loop in r["loops"]:
-        ops = ", ".join(dict.fromkeys(loop["operators"]))  # a pick's pair is one argmin
         state = "split among a row's threads" if loop["split"] else f"not split: {loop['reason']}"
-        console.print(f"  loop at {loop['line']}:{loop['column']}: a reduction by {ops}; {state}")
+        console.print(f"  loop at {loop['line']}:{loop['column']}: a reduction by {loop['described']}; {state}")
     for o in r["not_reductions"]:
         console.print(f"  loop at {o['line']}:{o['column']}: not a reduction: {o['reason']}")
 

@@ -14,6 +14,7 @@ import dataclasses
 import textwrap
 
 from ..analyse import Analysis
+from ..analyse.folds import described
 from ..analyse.reductions import COLUMN_ROWS
 from ..analyse.schedule import CopyAxis, Layout
 from ..syntax import ast, pretty
@@ -95,7 +96,7 @@ def _split(program: ast.Program, a: Analysis, moved: dict) -> str:
                                  if last else "each of the row's threads walks these points in a loop"]
     for r in split.reductions:
         if r.split:
-            ops = ", ".join(dict.fromkeys(op.value for op in r.operators))
+            ops = described(r.operators)
             start = "the streamRed's initial values" if r.combine is not None else "the operator's identity"
             comments[(r.span.line, r.span.col)] = [
                 f"split by {ops}: thread t of the row folds iterations t, t + T, ... from {start}; "
