@@ -187,7 +187,15 @@ class Generator(Streams):
         chunk, kk = self.fresh("c"), self.fresh("kk")
         loop = ast.Loop((ast.LoopParam(acc, None),), k, v(chunk), step, v(acc))
         params = (ast.Param(INT, kk), ast.Param(arr(F32, chunk), xc), ast.Param(F32, acc))
-        return ast.StreamSeq(ast.Lambda(F32, params, loop), (array, init))
+        fold = ast.Lambda(F32, params, loop)
+        if rr.random() < 0.5:
+            return ast.StreamSeq(fold, (array, init))
+        # a streamRed whose combine is the loop's own operator, from its identity
+        a, b = self.fresh("ca"), self.fresh("cb")
+        combine = ast.Lambda(F32, (ast.Param(F32, a), ast.Param(F32, b)), binop(op, v(a), v(b)) if op in "+*"
+                             else call(op, v(a), v(b)))
+        identity = {"+": f(0.0), "*": f(1.0), "min": f(1.0e30), "max": ast.UnOp("-", f(1.0e30))}[op]
+        return ast.StreamSeq(fold, (array, identity), combine=combine)
 
     def reduced_array(self, rng, scope: Scope):
         """What a reduction walks, drawn from `rng`: a row of the level's own
@@ -209,7 +217,7 @@ class Generator(Streams):
         k, y = self.fresh("k"), self.fresh("y")
         bound = v(length) if isinstance(length, str) else i(length)
         x = ast.Index(array, (v(k),))
-        form = ra.choice(["count", "minus", "welford", "online", "online_if", "first", "range"])
+        form = ra.choice(["count", "minus", "welford", "online", "online_if", "first", "range", "first", "range"])
         if form in ("first", "range"):
             return self.reduced(form, array)
         if form == "count":
