@@ -202,3 +202,33 @@ def test_every_corpus_program_has_a_twin():
     assert not missing, missing
     for p in programs(CORPUS):
         assert f"def {TWIN}(" in twin_path(p).read_text(), p.stem
+
+
+def test_shards_of_the_corpus_cover_it_once():
+    every = programs(CORPUS)
+    shards = [programs(CORPUS, shard=(k, 3)) for k in (1, 2, 3)]
+    assert sorted(p for s in shards for p in s) == every and all(shards)
+    assert programs(CORPUS, ("c_xty_loop_f32", "a_gram_rows32_f32"), (2, 2)) == [CORPUS / "c_xty_loop_f32.fut"]
+
+
+def test_a_bad_shard_is_the_users_error():
+    out = tiler("corpus", str(CORPUS), "--shard", "3/2")
+    assert out.returncode == 1 and "error: --shard 3/2" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_warming_torch_compile_never_fails_the_run(tmp_path):
+    """A worker that cannot compile (here: no torch, or a twin that raises)
+    leaves the cache colder and says so; the timing run goes on."""
+    from tiler.bench.warm import warm, workers_for
+
+    assert workers_for(0) == 0 and 1 <= workers_for(100) <= 8
+    for name in ("c_xty_loop_f32.fut", "c_xty_loop_f32.toml"):
+        (tmp_path / name).write_text((CORPUS / name).read_text())
+    (tmp_path / "c_xty_loop_f32.py").write_text("def torch_twin(X, Y):\n    raise RuntimeError('no')\n")
+    said = []
+    warm([tmp_path / "c_xty_loop_f32.fut"], ("small",), 2, said.append)
+    assert said[-1].startswith("torch.compile warmed for 1 twins by 1 processes") and "1 failed" in said[-1]
+    said.clear()
+    (tmp_path / "c_xty_loop_f32.py").unlink()
+    warm([tmp_path / "c_xty_loop_f32.fut"], ("small",), 2, said.append)
+    assert said == []  # no twin: nothing to warm

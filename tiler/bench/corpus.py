@@ -48,20 +48,30 @@ def default_variants(extra: dict[str, Options] | None = None) -> list[Variant]:
     return out + [Variant(k, v) for k, v in (extra or {}).items()]
 
 
-def programs(folder: Path, only: tuple[str, ...] = ()) -> list[Path]:
+def programs(folder: Path, only: tuple[str, ...] = (), shard: tuple[int, int] = (1, 1)) -> list[Path]:
+    """The corpus's programs (each with its .toml), in name order: those in
+    `only` where it names any; `shard` (k, n): the k-th of every n."""
     found = sorted(p for p in folder.glob("*.fut") if p.with_suffix(".toml").is_file())
-    return [p for p in found if not only or p.stem in only]
+    k, n = shard
+    return [p for p in found if not only or p.stem in only][k - 1::n]
 
 
 def run_corpus(folder: Path, variants: list[Variant], size_sets=SIZE_SETS, only=(), log=print,
-               save=lambda records: None, peer: bool = False) -> list[dict]:
+               save=lambda records: None, peer: bool = False, shard: tuple[int, int] = (1, 1),
+               warmers: int | None = None) -> list[dict]:
     """Every program's records; `save` is given them after each program (a
     run cut short keeps what it measured). `peer`: each program's PyTorch
     twin (peer.py) timed too, eager and under torch.compile, in the same
-    call (a program without a twin: no peer times)."""
+    call (a program without a twin: no peer times), torch.compile's caches
+    warmed first by `warmers` processes (warm.py; None: as many as suit)."""
     gpu = Gpu.get()
     records = []
-    for path in programs(folder, only):
+    paths = programs(folder, only, shard)
+    if peer:
+        from .warm import warm, workers_for
+
+        warm(paths, tuple(size_sets), workers_for(len(paths)) if warmers is None else warmers, log)
+    for path in paths:
         started = time.perf_counter()
         try:
             records += _program(path, variants, size_sets, gpu, log, peer)
@@ -312,7 +322,8 @@ def versus_default(records: list[dict], label: str, slower: float = SLOWER) -> s
 
 def run_command(folder: str, only=(), size_sets: str = ",".join(SIZE_SETS), diagnose: bool = False,
                 json_path: str | None = None, against_path: str | None = None, echo=print,
-                variants: dict[str, Options] | None = None, peer: bool = False) -> list[dict]:
+                variants: dict[str, Options] | None = None, peer: bool = False, shard: tuple[int, int] = (1, 1),
+                warmers: int | None = None) -> list[dict]:
     """`tiler corpus`: run, print the summary (and what got slower than
     `against_path`'s run), write the JSON. `variants`: more option sets,
     each timed beside the default and compared with it."""
@@ -337,7 +348,7 @@ def run_command(folder: str, only=(), size_sets: str = ",".join(SIZE_SETS), diag
 
         torch_for_peers()  # (refused before any program is compiled where torch cannot time a twin)
     records = run_corpus(Path(folder), default_variants(extra), tuple(size_sets.split(",")), tuple(only), echo,
-                         save, peer)
+                         save, peer, shard, warmers)
     echo(summary(records))
     if peer:
         from .peer import peer_summary

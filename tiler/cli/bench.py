@@ -116,8 +116,14 @@ def _listing(names: list[str]) -> str:
 @click.option("--peer", is_flag=True, help="Also time each program's PyTorch twin (NAME.py beside it: torch_twin), "
                                            "eager and under torch.compile, TF32 off, checked first against the "
                                            "interpreter; print each ratio to tiler's default and the median.")
+@click.option("--shard", default="1/1", show_default=True, metavar="K/N",
+              help="Only the K-th of every N programs (in name order): a corpus timed across several calls, "
+                   "each writing its own --json.")
+@click.option("--peer-warmers", "warmers", type=click.IntRange(min=0), default=None, metavar="N",
+              help="With --peer: processes that compile the twins under torch.compile before anything is timed, "
+                   "filling torch's caches (default: up to 8, half the CPUs; 0: none).")
 @guarded(deep=False)
-def corpus_cmd(folder, only, size_sets, diagnose, json_path, against_path, variants, peer):
+def corpus_cmd(folder, only, size_sets, diagnose, json_path, against_path, variants, peer, shard, warmers):
     """Time every program of a performance corpus (DIR/*.fut, each with a
     .toml of test, small, medium and large sizes), compiled as a user would
     (no sizes given), against its untiled kernel; print the losers."""
@@ -126,7 +132,17 @@ def corpus_cmd(folder, only, size_sets, diagnose, json_path, against_path, varia
     from ..bench.corpus import run_command
 
     extra = {name: options_of_flags(shlex.split(flags)) for name, flags in pairs(variants, "--variant").items()}
-    run_command(folder, only, size_sets, diagnose, json_path, against_path, click.echo, extra, peer)
+    run_command(folder, only, size_sets, diagnose, json_path, against_path, click.echo, extra, peer,
+                _shard(shard), warmers)
+
+
+def _shard(text: str) -> tuple[int, int]:
+    """`K/N` as (K, N), 1 <= K <= N; a bad value is the user's error."""
+    k, _, n = text.partition("/")
+    if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+        raise PlainError(f"--shard {text}: the K-th of every N programs, 1 <= K <= N",
+                         "give it as K/N: --shard 1/3, --shard 2/3 and --shard 3/3 time the corpus in three calls")
+    return int(k), int(n)
 
 
 def _bench_inputs(chosen: list[str], arrays: dict) -> dict:

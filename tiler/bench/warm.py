@@ -1,0 +1,86 @@
+"""torch.compile's caches warmed for `tiler corpus --peer`, in parallel.
+
+Compiling a twin under torch.compile takes seconds to minutes a program,
+one program after another in the timing process. Before that process times
+anything, worker processes (`python -m tiler.bench.warm`) each compile a
+share of the twins at the shapes the timing run will meet, in its order
+(the test sizes, then each size set), so that torch's on-disk caches (its
+compiled graphs and Triton kernels) already hold what the timing run
+compiles. A worker that fails only leaves the cache colder: the timing run
+compiles what it needs as before and checks every result itself.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+MAX_WORKERS = 8
+WAIT_S = 1800.0  # a worker still compiling after this long is stopped
+
+
+def workers_for(count: int) -> int:
+    """Worker processes for `count` programs: at most MAX_WORKERS, and half the CPUs (inductor compiles in
+    threads of its own)."""
+    return max(0, min(MAX_WORKERS, (os.cpu_count() or 2) // 2, count))
+
+
+def warm(paths: list[Path], size_sets: tuple[str, ...], workers: int, log=print) -> None:
+    """The twins of `paths` compiled at their test sizes and `size_sets` by `workers` processes, waited for."""
+    twins = [p for p in paths if p.with_suffix(".py").is_file()]
+    workers = min(workers, len(twins))
+    if workers <= 0:
+        return
+    started = time.perf_counter()
+    procs = [subprocess.Popen([sys.executable, "-m", "tiler.bench.warm", ",".join(size_sets),
+                               *map(str, twins[i::workers])], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True) for i in range(workers)]
+    failed = 0
+    for proc in procs:
+        try:
+            _, err = proc.communicate(timeout=max(1.0, WAIT_S - (time.perf_counter() - started)))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            err = "stopped: still compiling"
+        failed += proc.returncode != 0
+        for line in (err or "").splitlines()[-3:] if proc.returncode != 0 else ():
+            log(f"  (warming torch.compile: {line})")
+    log(f"torch.compile warmed for {len(twins)} twins by {workers} processes in "
+        f"{time.perf_counter() - started:.0f} s" + (f" ({failed} failed: the timing run compiles their twins)"
+                                                   if failed else ""))
+
+
+def _compile_each(size_sets: tuple[str, ...], paths: list[Path]) -> int:
+    """One worker: each twin under torch.compile, called once at each shape, in the timing run's order."""
+    from ..check import check
+    from ..syntax import parse
+    from ..workload import load_spec, make_inputs, resolve_sizes
+    from ..workload.checks import CHECK_SEED, INPUT_SEED
+    from .peer import Peers, load_twin, twin_arguments
+
+    failed = 0
+    for path in paths:
+        try:
+            prog = check(parse(path.read_text(), str(path)))
+            spec = load_spec(path)
+            peers = Peers(load_twin(path), prog)
+            for size_set in ("test",) + tuple(s for s in size_sets if s in spec.sizes):
+                sizes = resolve_sizes(prog, {}, spec, size_set)
+                # the timing run's inputs (torch.compile specializes on a scalar's value): its check's at the
+                # test sizes, its timings' at the others
+                seed = CHECK_SEED if size_set == "test" else INPUT_SEED
+                args = twin_arguments(prog, make_inputs(prog, sizes, spec, seed=seed), "cuda")
+                peers.compiled(*args)
+                peers.torch.cuda.synchronize()
+                del args
+        except Exception as exc:  # noqa: BLE001 (a colder cache, not a failure of the run)
+            failed += 1
+            print(f"{path.stem}: {type(exc).__name__}: {exc}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(_compile_each(tuple(sys.argv[1].split(",")), [Path(p) for p in sys.argv[2:]]))
