@@ -839,3 +839,63 @@ def test_few_points_split_their_shared_reductions_right(path):
             assert not np.isnan(g).any(), "an output element was never written"
             err = float(np.abs(g.astype(np.float64) - w.astype(np.float64)).max(initial=0))
             assert err <= 1e-3 * max(1.0, float(np.abs(w).max(initial=0))), (kernel.name, sizes, err)
+
+
+SPLIT_K_FILES = [p for p in PROGRAM_FILES if p.stem in ("mm", "aat", "mm_rows", "xty_few", "loop_matmul", "helper",
+                                                          "minplus_few")] + \
+    [ROOT / "corpus" / f"{n}.fut" for n in ("c_xty_loop_f32", "c_xty_tstream_f64", "a_covariance_f64",
+                                             "a_pdist_manhattan_int")]
+SPLIT_K_SIZES = [(1027, 130), (4099, 67), (20000, 5)]
+
+
+@pytest.mark.parametrize("path, sizes", [(p, s) for p in SPLIT_K_FILES for s in SPLIT_K_SIZES] +
+                         [(ROOT / "corpus" / "c_xty_loop_f32.fut", (262145, 3))],
+                         ids=lambda x: x.stem if hasattr(x, "stem") else f"{x[0]}x{x[1]}")
+def test_split_k_matches_the_interpreter(path, sizes):
+    """The split-K version (the register-tiled kernel's blocks along z
+    sharing each tile's reduction, a split kernel combining them), at a
+    reduction length no share divides and output sizes no tile divides
+    (130: a tile and a ragged one), several blocks a tile or one; and
+    (c_xty_loop_f32) past 2,048 blocks a tile, where the shares grow and
+    the last blocks may have none."""
+    text = path.read_text()
+    values = run_all(text, path.name, Options())
+    kernels = [v.kernel for v in values["verify"].versions if v.plan.build.k_split]
+    assert kernels, "no split-K version"
+    prog, spec = values["check"], load_spec(path)
+    length, other = sizes
+    split = values["analyse"].plan.split
+    derived = {n for n, f in (spec.size_set("test").items() if spec else ()) if isinstance(f, str)}
+    given = {s.name: length if s.name == split.length else other for s in prog.kernel.sizes if s.name not in derived}
+    sizes = resolve_sizes(prog, given, spec, "test")
+    inputs = make_inputs(prog, sizes, spec, seed=13)
+    want = run(prog, inputs)
+    for kernel in kernels:
+        got, _ = Gpu.get().run(kernel, values["render"], inputs, sizes)
+        for g, w in zip(got, want):
+            if np.issubdtype(g.dtype, np.floating):  # (a min-plus product's NaN identity never reaches an output)
+                assert not np.isnan(g).any(), "an output element was never written"
+            err = float(np.abs(g.astype(np.float64) - w.astype(np.float64)).max(initial=0))
+            assert err <= 1e-3 * max(1.0, float(np.abs(w).max(initial=0))), (kernel.name, sizes, err)
+
+
+def test_a_split_k_version_races_the_split_it_would_otherwise_be_first():
+    """X^T Y of 64 x 64 outputs and 32768 rows: the first launch times the
+    split-K version, the next version (a split for few points), the version
+    for more points and the untiled kernel as they win, each once; the
+    winner is within the margin of the fastest, and its result is right."""
+    path = ROOT / "corpus" / "c_xty_loop_f32.fut"
+    values = run_all(path.read_text(), path.name, Options())
+    module, cuda, prog = values["verify"], values["render"], values["check"]
+    sizes = {"N": 32768, "p": 64, "q": 64}
+    gpu = Gpu.get()
+    picked, ahead = module.select(sizes, gpu.sm_count), module.ahead(sizes, gpu.sm_count)
+    assert picked.name.endswith("_k") and ahead is not None
+    inputs = make_inputs(prog, sizes, load_spec(path), seed=17)
+    got, _ = gpu.run(module, cuda, inputs, sizes)
+    race = gpu.race(module, cuda, sizes)
+    assert race.picked is picked and {picked.name, ahead.name} <= set(race.ms)
+    assert race.winner.name in race.ms and race.ms[race.winner.name] <= min(race.ms.values()) * 1.02
+    want = run(prog, inputs)
+    err = float(np.abs(got[0].astype(np.float64) - want[0].astype(np.float64)).max())
+    assert err <= 1e-3 * max(1.0, float(np.abs(want[0]).max())), (race.winner.name, err)

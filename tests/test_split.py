@@ -397,7 +397,9 @@ def test_a_few_points_split_runs_where_the_points_cannot_fill_the_gpu():
     of many points, none; its 64-bit versions keep blocks of 256 threads
     (lavaMD's body at 1,024 threads a block, 64 registers each, spilled)."""
     few = analysis_module("xty_few")
-    assert few.select({"n": 32768, "p": 64, "q": 64}, 132).name == "tiler_xty_few_split32_cols_blocks"
+    # (split-K first, raced against this split: tests/test_split_k.py)
+    assert few.select({"n": 32768, "p": 64, "q": 64}, 132).name == "tiler_xty_few_split32_cols_blocks_k"
+    assert few.ahead({"n": 32768, "p": 64, "q": 64}, 132).name == "tiler_xty_few_split32_cols_blocks"
     assert not few.select({"n": 32768, "p": 64, "q": 64 * 132}, 132).lanes
     assert few.main.name == "tiler_xty_few_tiled"  # the plan's own versions follow the few points' splits
     sized = analysis_module("xty_few", Options(sizes=(("p", 64), ("q", 4096))))

@@ -67,7 +67,8 @@ def test_emit_versions_lists_the_records_in_launch_order():
     records = _values("mm")["versions"].versions
     numbered = [line for line in out.splitlines() if line[:1].isdigit()]
     assert len(numbered) == len(records)
-    assert numbered[0].startswith("1. split: tiler_mm_split32_cols_blocks;")  # few points: their loops split
+    assert numbered[0].startswith("1. split: tiler_mm_split32_cols_blocks_k;") and "split-K" in numbered[0]
+    assert numbered[1].startswith("2. split: tiler_mm_split32_cols_blocks;")  # few points: their loops split
     tiled = next(line for line in numbered if ". tiled: " in line)
     assert tiled.split(". ")[1].startswith("tiled: tiler_mm_tiled;") and "128-bit where the rows stay aligned" in tiled
     assert "raced against tiler_mm_untiled" in out and "m >= 5 and n >= 5" in out

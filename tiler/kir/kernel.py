@@ -207,6 +207,9 @@ class Version:
     # it runs only for launches of few points (a split of reductions over inputs other points read too,
     # reductions.FEW_POINTS_AN_SM): the plan's own versions follow it
     few: bool = False
+    # a split-K version: a first launch races it against the next version whose condition holds (the split
+    # for few points it would otherwise be) before the version for more points (Module.ahead)
+    ahead: bool = False
     # the record it was lowered from (versions.records.Version: its kind, its tests as data), for explain
     plan: object = field(default=None, repr=False, compare=False)
 
@@ -285,6 +288,15 @@ class Module:
         if not self.versions[self.picked(sizes, multiprocessors)].races_first:
             return None
         return next((v.kernel for v in self.versions if not v.few and self.holds(v, sizes, multiprocessors)), None)
+
+    def ahead(self, sizes: dict, multiprocessors: int = target.MULTIPROCESSORS) -> Kernel | None:
+        """Where the conditions pick a raced version that races the next one
+        first (Version.ahead): the kernel of the first later version whose
+        condition holds; else None."""
+        n = self.picked(sizes, multiprocessors)
+        if not (self.versions[n].ahead and self.versions[n].races_first):
+            return None
+        return next((v.kernel for v in self.versions[n + 1:] if self.holds(v, sizes, multiprocessors)), None)
 
     @staticmethod
     def holds(v: Version, sizes: dict, multiprocessors: int = target.MULTIPROCESSORS) -> bool:

@@ -24,6 +24,7 @@ from ..transform.register_tile import Micro, point, register_tile
 from ..transform.unclamp import NAME as UNCLAMP
 from ..transform.unclamp import unclamped
 from .body import value_parts
+from .k_stage import KShare, KStage
 from .params import (
     bind_prelude,
     flat_index,
@@ -42,7 +43,7 @@ __all__ = ["lower_schedule", "lower_split", "lower_several", "kernel_name"]
 
 
 def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: bool = True,
-                   wide: bool = False, transposed: frozenset = frozenset()) -> kir.Kernel:
+                   wide: bool = False, transposed: frozenset = frozenset(), k_stage: KStage | None = None) -> kir.Kernel:
     """One kernel; `wide`: its flat offsets into arrays of two or more
     dimensions are 64-bit (else int, for launches where every array is smaller
     than 2^31 elements); `transposed`: main's arrays it reads from the
@@ -50,17 +51,25 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     constants in it: loops over a row then have a constant count that nvcc
     can unroll, and a row's loads, known to be the same, load once. A
     register-tiled kernel keeps the body before and after each register
-    tiling rewrite (`Kernel.trace`)."""
+    tiling rewrite (`Kernel.trace`). `k_stage`: the stage of a split-K
+    launch (split_k.py), whose blocks along z each fold a share of one
+    stream's iterations and store its carried values to scratch memory in
+    place of the outputs."""
     # the loops the schedule joins, one stream each (the fast-math levels are the program's as written)
     k, schedule, rewrites = join_rows(analysis.kernel, schedule)
     block, tiled = schedule.block, schedule.tiled
     low = Streams(schedule, {}, vectors, loop_levels(analysis.kernel) if schedule.math is Math.FAST else None, wide)
     factor = wide_factor if wide else (lambda extent: extent)
     fixed = schedule.fixed
+    low.used.update(k_stage.names if k_stage is not None else ())  # (the last kernel's names for them)
     params = kernel_params(low, k, factor, fixed, transposed)
     micro = _micro(block)
     folded = _folded(k, block, analysis.options)
     bind_prelude(low, k)
+    if k_stage is not None:
+        params = [p for p in params if p.role != "output"] + \
+            [kir.Param(n, c, kir.SCRATCH) for n, c in zip(k_stage.names, k_stage.ctypes)]
+        low.k_share = KShare(k_stage.stream, k_stage.share(size_expr(low, k_stage.length)), k_stage.starts)
     sizes, gtids = [], []
     for level in k.levels:
         d = level.dim
@@ -85,6 +94,10 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
             for binders, value in level.lets:
                 low.bind(binders, low.exp(value), level.span)
         values = value_parts(low.exp(k.body))
+        if k_stage is not None:  # the block's share folded: its carried values, not the point's (split_k.py)
+            low.emit(kir.If(in_range, k_stage.stores(gtids, sizes, size_expr(low, k_stage.length), low.shared_out,
+                                                     k.span)))
+            return
         low.emit(kir.If(in_range, output_stores(outputs, flat_index(gtids, sizes, factor), values, k.span)))
 
     body, _ = low.block(nest)
@@ -112,8 +125,9 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     divisible = tuple(sorted(low.divisible.items()))
     summary = _summary(schedule) + (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ())
     suffix = ("_wide" if wide else "") + ("_transposed" if transposed else "")
+    grid = _grid(k, block, folded) if k_stage is None else k_stage.grid(_grid(k, block, folded))
     return kir.Kernel(kernel_name(file, tiled) + suffix, tuple(params), tuple(low.shared), body,
-                      _block_dims(block), _grid(k, block, folded), tiled, file, summary, k.span, divisible, wide,
+                      _block_dims(block), grid, tiled, file, summary, k.span, divisible, wide,
                       tuple(sorted(fixed.items())), tuple(sorted(schedule.bounds.items())), inside is not None,
                       block.min_blocks, rewrites=rewrites, trace=trace)
 

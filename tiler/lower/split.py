@@ -53,7 +53,7 @@ from .params import (
 )
 from .shares import Shares, better, never
 from .streams import Streams
-from .values import all_of, minimum
+from .values import all_of, at_most, blocks_a_row, in_kernel_min, minimum
 
 ONLINE = (Operator.ONLINE_MAX, Operator.RESCALED_SUM)
 
@@ -288,26 +288,24 @@ def lower_several(analysis: Analysis, split: Split, lanes: int, file: str, wide:
     params = last.params + tuple(kir.Param(n, c, kir.SCRATCH) for n, c in zip(several.names, several.ctypes))
     stages = tuple(dataclasses.replace(_row_kernel(analysis, split, lanes, file, wide, columns, stage=i,
                                                    total=several.met)[0], params=params) for i in range(several.met))
-    rows = [size_name(lv.size) for lv in analysis.kernel.levels[:split.rows]]
-    count = kir.Cast(target.INDEX, _blocks_a_row(split.length, kir.Ref, at_most, share_of(columns)))
-    for r in rows:
-        count = kir.Bin("*", count, const(r) if isinstance(r, int) else kir.Ref(r))
-    scratch = tuple(kir.Scratch(n, c, count, "a block's partial result of a reduction, for each block of each row")
-                    for n, c in zip(several.names, several.ctypes))
+    scratch = partial_scratch(analysis, split, several.names, several.ctypes, share_of(columns))
     return dataclasses.replace(last, params=params, stages=stages, scratch=scratch).renamed(last.name)
 
 
-def _blocks_a_row(length, ref, at_most, share: int):
-    """min(ceil(length / share), MAX_BLOCKS_A_ROW) (0 for no iterations; a
-    size is at most target.MAX_SIZE, so the sum cannot overflow);
-    `at_most(e, n)` spells the minimum."""
-    n = const(length) if isinstance(length, int) else ref(length)
-    return at_most(kir.Bin("/", add(n, const(share - 1)), const(share)), const(MAX_BLOCKS_A_ROW))
+def _blocks_a_row(length, ref, smaller, share: int):
+    """min(ceil(length / share), MAX_BLOCKS_A_ROW) for a length that is a
+    size's name (`ref` makes its expression) or a number."""
+    return blocks_a_row(const(length) if isinstance(length, int) else ref(length), smaller, share, MAX_BLOCKS_A_ROW)
 
 
-def at_most(e, n):
-    """The smaller of two int expressions, as a launch computes it (a select: host code has no `min`)."""
-    return kir.Select(kir.Bin("<", e, n), e, n)
+def partial_scratch(analysis: Analysis, split: Split, names, ctypes, share: int) -> tuple:
+    """The scratch arrays of a row's blocks' partial results: one element a
+    carried value for each block (one each `share` iterations) of each row."""
+    count = kir.Cast(target.INDEX, _blocks_a_row(split.length, kir.Ref, at_most, share))
+    for lv in analysis.kernel.levels[:split.rows]:
+        count = kir.Bin("*", count, const(lv.size) if isinstance(lv.size, int) else kir.Ref(lv.size.name))
+    return tuple(kir.Scratch(n, c, count, "a block's partial result of a reduction, for each block of each row")
+                 for n, c in zip(names, ctypes))
 
 
 def _share(low: SplitBody, length, blocks) -> None:
@@ -348,9 +346,8 @@ def _row_kernel(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
         def size(name):
             return next(low.env[s] for s in k.sizes if s.name == name)
 
-        def in_kernel(e, n):
-            return kir.Call("min", (e, n))
-        blocks = low.declare("blocks", "int", _blocks_a_row(split.length, size, in_kernel, share_of(columns)))
+        share = several.get("share") or share_of(columns)  # (a split-K's: its stage's, split_k.py)
+        blocks = low.declare("blocks", "int", _blocks_a_row(split.length, size, in_kernel_min, share))
         row = flat_index([clamped.get(lv.dim, g) for g, lv in zip(gtids, rows)], sizes, lambda extent: extent)
         low.several = Several(several["stage"], blocks, row, names)
         if columns:
@@ -358,7 +355,7 @@ def _row_kernel(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
         if several["stage"] is not None:  # its blocks share the reduction's iterations
             _share(low, size(split.length) if isinstance(split.length, str) else const(split.length), blocks)
         elif inner:  # the last kernel's blocks share the innermost level's points
-            points = low.declare("point_blocks", "int", _blocks_a_row(size_name(inner[-1].size), size, in_kernel,
+            points = low.declare("point_blocks", "int", _blocks_a_row(size_name(inner[-1].size), size, in_kernel_min,
                                                                       share_of(columns)))
             _share(low, sizes[inner[-1].dim], points)
     outputs = [p for p in params if p.role == "output"]
@@ -396,9 +393,9 @@ def _row_kernel(analysis: Analysis, split: Split, lanes: int, file: str, wide: b
     who = f"{lanes} threads a row" + (f", {COLUMN_ROWS} rows side by side a block" if columns else "")
     if several:
         # a stage's blocks share its reduction's iterations; the last kernel's, the innermost level's points
-        share = share_of(columns)
+        share = several.get("share") or share_of(columns)
         grid[0] = (split.length, share, MAX_BLOCKS_A_ROW) if several["stage"] is not None else \
-            (size_name(inner[-1].size), share, MAX_BLOCKS_A_ROW) if inner else None
+            (size_name(inner[-1].size), share_of(columns), MAX_BLOCKS_A_ROW) if inner else None
         who = f"blocks of {lanes} threads" + (f" a row, {COLUMN_ROWS} rows side by side" if columns else "") + \
             f", one each {share:,} iterations of a row (at most {MAX_BLOCKS_A_ROW:,}); " + (
             f"folds reduction {several['stage'] + 1} of {several['total']}" if several["stage"] is not None else

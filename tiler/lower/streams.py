@@ -17,6 +17,7 @@ from ..errors import CompilerBug
 from ..kir.build import add, const, mul, substitute
 from .body import Body, ctype_of
 from .copies import WIDE_ASYNC_UNROLL, TileCopy, commit_tile, copy_async, copy_tile, prefetch_registers, prefetch_tile
+from .k_stage import KShare
 from .values import Joined, View, both, minimum
 
 # copy steps a thread may hold in registers between prefetch and commit: the
@@ -38,6 +39,11 @@ class Streams(Body):
         self.vectors = vectors  # vector copies where the schedule plans them (False: the scalar version)
         self.size_names: dict[str, str] = {}  # C name of a size parameter -> its name in the program
         self.divisible: dict[str, int] = {}  # size name -> the factor vector copies need it to have
+        # a stage of a split-K launch (KShare): the stream whose iterations the blocks along z share, folded
+        # from its operators' identities; its carried values once folded (`shared_out`)
+        self.k_share: KShare | None = None
+        self.shared_out: tuple | None = None
+        self._offset_base = None  # the block's first iteration, added to the stream's offset in its body
 
     def _stream(self, e: T.Stream):
         plan = self.plans.get(T.point(e))
@@ -48,11 +54,20 @@ class Streams(Body):
             if not isinstance(a, View):
                 raise CompilerBug("a stream input is not an array view", e.span, "lower")
         length = arrays[0].sizes[0]
-        accs = [self.declare(p.name, ctype_of(p.type), self.exp(i), e.span, const_=False)
-                for p, i in zip(e.acc_params, e.inits)]
+        ks = self.k_share if self.k_share is not None and self.k_share.stream == T.point(e) else None
+        starts = ks.starts if ks is not None else [self.exp(i) for i in e.inits]
+        accs = [self.declare(p.name, ctype_of(p.type), i, e.span, const_=False) for p, i in zip(e.acc_params, starts)]
         for p, r in zip(e.acc_params, accs):
             self.env[p] = r
-        if plan is None or not plan.tiled:
+        if ks is not None:  # this block's share of the iterations: the arrays from its first on, as long as it is
+            if plan is None or not plan.tiled:
+                raise CompilerBug("a split-K stage's stream is not tiled", e.span, "lower")
+            self._offset_base = base = self.declare("k_first", "int", mul(kir.BlockIdx("z"), ks.share))
+            length = self.declare("k_length", "int", kir.Call("min", (kir.Bin("-", length, base), ks.share)))
+            self._tiled(e, plan, [a.shifted(base) for a in arrays], length, accs)
+            self._offset_base = None
+            self.shared_out = tuple(accs)
+        elif plan is None or not plan.tiled:
             self.env[e.offset] = const(0)
             self.env[e.chunk] = length
             for p, a in zip(e.chunk_params, arrays):
@@ -148,7 +163,7 @@ class Streams(Body):
         self.in_loop(lambda: self._carry(e.body, e.acc_params, accs))
 
     def _bind_chunk(self, e: T.Stream, start, chunk):
-        self.env[e.offset] = start
+        self.env[e.offset] = start if self._offset_base is None else add(self._offset_base, start)
         if not isinstance(chunk, kir.Const):
             chunk = self.declare(e.chunk.name, "int", chunk)
         self.env[e.chunk] = chunk

@@ -106,3 +106,19 @@ def minimum(a, b):
     return kir.Call(kir.CLAMP, (a, b))
 
 
+def blocks_a_row(n, smaller, share: int, most: int):
+    """min(ceil(n / share), most) blocks for `n` iterations, an int
+    expression (0 for none; a size is at most target.MAX_SIZE, so the sum
+    cannot overflow); `smaller(e, m)` spells the minimum (a launch's select,
+    a kernel's `min`)."""
+    return smaller(kir.Bin("/", add(n, const(share - 1)), const(share)), const(most))
+
+
+def at_most(e, n):
+    """The smaller of two int expressions, as a launch computes it (a select: host code has no `min`)."""
+    return kir.Select(kir.Bin("<", e, n), e, n)
+
+
+def in_kernel_min(e, n):
+    """The smaller of two int expressions, as a kernel computes it."""
+    return kir.Call("min", (e, n))

@@ -231,10 +231,13 @@ def _versions(a: Analysis, module) -> list[dict]:
         stages = len(k.split_stages) if not fissioned else 0
         split = rec.fold.build.split if fissioned else rec.build.split
         kind = KIND_NAMES[(rec.fold if fissioned else rec).kind]
+        k_split = not fissioned and rec.build.k_split
         out.append({"kernel": kind, "lanes": k.lanes or None, "fissioned": fissioned,
                     "fission_when": [{"size": g.size, "at_least": g.least} for g in rec.gates],
                     "lanes_when": _lanes_when(split, rec.choice) if k.lanes else None,
-                    "blocks_a_row": _grid_blocks(k.split_stages[0], x_only=True) if stages else None,
+                    "blocks_a_row": _grid_blocks(k.split_stages[0], x_only=True) if stages and not k_split else None,
+                    "k_split": k_split,
+                    "blocks_a_tile": k.split_stages[0].grid_formulas()[2] if k_split else None,
                     "kernels": 2 if fissioned else stages + 1 if stages else None,
                     "condition": None if last or not k.tiled or k.lanes else conds(rec.thresholds),
                     "multiple_of": [{"size": s, "factor": f} for s, f in k.divisible],
@@ -250,7 +253,8 @@ def _versions(a: Analysis, module) -> list[dict]:
                     if version.grid_share else None,
                     "grid_share": version.grid_share or None,
                     "timed_against": "untiled" if version.rival else None,
-                    "raced_first": "more points" if version.races_first else None,
+                    "raced_first": ("the next version, then more points" if version.ahead else "more points")
+                    if version.races_first else None,
                     "once_a_launch": any(st.once for st in k.stages),
                     "rewrites": list((k.stages[0] if fissioned else k).rewrites)})
     return out

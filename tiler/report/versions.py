@@ -39,7 +39,9 @@ def _text(vs: Versions) -> str:
         out.append(f"{n}. {_head(v)}")
         out.append(f"   when: {condition_text(v.condition)}")
         if v.rival is not None:
-            out.append(f"   raced against {v.rival.name} at the first launch of each set of sizes")
+            first = "the next version whose condition holds, the version for more points, then " if v.build.k_split else \
+                "the version for more points, then " if v.build.split is not None and v.build.split.few else ""
+            out.append(f"   raced against {first}{v.rival.name} at the first launch of each set of sizes")
         why = _why(v)
         if why:
             out.append(f"   why: {why}")
@@ -55,7 +57,13 @@ def _head(v: Version, last: bool = False) -> str:
         return (f"fissioned: the pairs' kernel ({_head(v.pair, last=True)}) as a stage writing {v.scratch}, then the "
                 f"fold's ({_head(v.fold, last=True)})")
     parts = [f"{v.kind.value}: {b.name}"]
-    if b.split is not None:
+    if b.k_split:
+        block = b.schedule.block
+        parts.append(f"split-K: the tiled kernel (block {' x '.join(str(block.extents[d]) for d in block.spans)}, "
+                     f"{block.register.points} points a thread) with blocks along z sharing the reduction, then "
+                     f"{b.lanes} threads a row" + (", rows side by side," if b.columns else "") +
+                     " combining their partial results")
+    elif b.split is not None:
         parts.append(f"{b.lanes} threads a row" + (", rows side by side" if b.columns else "") +
                      (", several blocks a row" if b.several else ""))
     elif b.schedule is not None and b.tiled:

@@ -198,20 +198,29 @@ class Gpu:
         conditions pick, or where that one has a rival, the faster of the two,
         raced at the first launch at these sizes (as the C launcher does: a
         warm-up launch each, then target.TIMED_ROUNDS timed, the fastest of
-        each compared, the rival winning by target.TIMED_MARGIN)."""
+        each compared, the rival winning by target.TIMED_MARGIN). A split-K
+        version races the next version first, a version for few points the
+        one for more points, each winner then the next; here a kernel is
+        timed once (the launcher times both of each race)."""
         picked = m.select(sizes, self.sm_count)
-        fallback = m.fallback(sizes, self.sm_count)
-        if fallback is None:
+        ahead, fallback = m.ahead(sizes, self.sm_count), m.fallback(sizes, self.sm_count)
+        if fallback is None and ahead is None:
             rival = m.rival(picked)
             return picked if rival is None else self._raced(picked, rival, cuda, inputs, sizes, device).winner
-        # a version for few points races the one for more points, then the winner its own rival; the two
-        # races remembered as one (Gpu.race), under the few points' version's key
+        # a split-K version races the next version first; a version for few points races the one for more
+        # points, then the winner its own rival; the races remembered as one (Gpu.race), under the picked key
         key = _race_key(cuda, picked, sizes)
         if key not in self.races:
-            first = self._race(picked, fallback, cuda, inputs, sizes, device)
-            rival = m.rival(first.winner)
-            last = self._race(first.winner, rival, cuda, inputs, sizes, device) if rival is not None else first
-            self.races[key] = Race(picked, last.winner, {**first.ms, **last.ms})
+            winner, ms = picked, {}
+            for against in (ahead, fallback):
+                if against is not None and against.name != winner.name and (against is ahead or _few(m, winner)):
+                    race = self._race(winner, against, cuda, inputs, sizes, device, ms)
+                    winner, ms = race.winner, {**ms, **race.ms}
+            rival = m.rival(winner)
+            if rival is not None:
+                race = self._race(winner, rival, cuda, inputs, sizes, device, ms)
+                winner, ms = race.winner, {**ms, **race.ms}
+            self.races[key] = Race(picked, winner, ms)
         return self.races[key].winner
 
     def _raced(self, picked: kir.Kernel, rival: kir.Kernel, cuda, inputs, sizes, device) -> "Race":
@@ -230,9 +239,13 @@ class Gpu:
         race = self.race(m, cuda, sizes)
         return race.winner if race is not None else m.select(sizes, self.sm_count)
 
-    def _race(self, picked: kir.Kernel, rival: kir.Kernel, cuda, inputs, sizes, device) -> "Race":
-        best = {}
+    def _race(self, picked: kir.Kernel, rival: kir.Kernel, cuda, inputs, sizes, device, timed=None) -> "Race":
+        """`picked` against `rival`, each timed once: a time in `timed` (an earlier race's) is kept, so that
+        a winner carried into a second race is judged by the time that won it the first."""
+        best = {k.name: timed[k.name] for k in (picked, rival) if timed and k.name in timed}
         for k in (picked, rival):
+            if k.name in best:
+                continue
             try:
                 check_launch(k, sizes)
             except PlainError:
@@ -364,6 +377,11 @@ def _module_key(cuda: str, arch: str, options: tuple, driver: str) -> str:
     launch looks its module up, and the fuzzer's batches are megabytes of
     CUDA, hashed again at every launch of one of their kernels before."""
     return hashlib.sha256("\0".join([cuda, arch, *options, driver]).encode()).hexdigest()
+
+
+def _few(m: kir.Module, k: kir.Kernel) -> bool:
+    """Whether kernel `k` is a version for few points that races the one for more points first."""
+    return any(v.kernel.name == k.name and v.races_first for v in m.versions)
 
 
 def _race_key(cuda: str, picked: kir.Kernel, sizes: dict) -> tuple:

@@ -20,6 +20,7 @@ from ..errors import CompilerBug
 from ..kir.build import const
 from ..kir.verify import Fault, check
 from ..lower import lower_schedule, lower_several, lower_split
+from ..lower.split_k import lower_split_k
 from ..lower.values import all_of, any_of, joined, product
 from ..source import program_stem
 from .records import (
@@ -85,7 +86,7 @@ class _Lowering:
         record = dataclasses.replace(v, copies=copies)
         few = v.build.split is not None and v.build.split.few
         return kir.Version(k, condition(record.launch_condition, k), why, record.grid_share,
-                           v.rival.name if v.rival is not None else "", few=few, plan=record)
+                           v.rival.name if v.rival is not None else "", few=few, ahead=v.build.k_split, plan=record)
 
     def _pair(self, v: Version) -> list[kir.Version]:
         """The vector kernel for sizes that keep its rows aligned, then the
@@ -175,7 +176,9 @@ def _output(k: kir.Kernel) -> kir.Param:
 
 def _lowered(b: Build) -> kir.Kernel:
     """One kernel as lower makes it, named as its version names it."""
-    if b.split is not None:
+    if b.k_split:
+        k = lower_split_k(b.source, b.split, b.schedule, b.lanes, b.file, b.columns, b.vectors, b.name)
+    elif b.split is not None:
         lowering = lower_several if b.several else lower_split
         k = lowering(b.source, b.split, b.lanes, b.file, b.wide, b.columns)
     else:

@@ -70,6 +70,9 @@ class Build:
     lanes: int = 0
     several: bool = False  # several blocks a row (a kernel each split reduction)
     columns: bool = False  # rows side by side (reductions.COLUMN_ROWS a block), each row's lanes along y
+    # split-K: the tiled `schedule`'s kernel, its blocks along z sharing the reduction, as the stage of the
+    # split's last kernel of several blocks a row (lower/split_k.py)
+    k_split: bool = False
     suffix: str = ""  # added to the kernel's name by its version (SCALAR, ONE_POINT, BOUNDED)
 
     @property
@@ -85,7 +88,7 @@ class Build:
         stem = program_stem(self.file)
         if self.split is not None:
             return f"tiler_{stem}_split{self.lanes}" + ("_cols" if self.columns else "") + \
-                ("_blocks" if self.several else "") + \
+                ("_blocks" if self.several else "") + ("_k" if self.k_split else "") + \
                 ("_wide" if self.wide else "") + self.suffix
         return f"tiler_{stem}_{'tiled' if self.tiled else 'untiled'}" + ("_wide" if self.wide else "") + \
             ("_transposed" if self.transposed else "") + self.suffix

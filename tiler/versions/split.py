@@ -9,9 +9,18 @@ from __future__ import annotations
 import dataclasses
 
 from ..analyse import Analysis
-from ..analyse.reductions import WIDE_BLOCK
+from ..analyse.reductions import (
+    COLUMN_ROWS,
+    K_MIN_LENGTH,
+    K_SHARE,
+    MAX_BLOCKS_A_ROW,
+    WIDE_BLOCK,
+    LaneChoice,
+    Test,
+    split_k_stream,
+)
 from .planned import fits_int, plan_versions, rivals
-from .records import WIDE_NOTE, Build, Kind, RowTest, Version, all_of, any_of, both
+from .records import WIDE_NOTE, Build, Copies, Kind, RowTest, Version, all_of, any_of, both
 
 
 def split_versions(a: Analysis, file: str) -> list[Version]:
@@ -28,7 +37,7 @@ def split_versions(a: Analysis, file: str) -> list[Version]:
     untiled = Build(a, file, False, a.plan.untiled)
 
     def versions(wide: bool, note: str) -> list[Version]:
-        out = []
+        out = [] if wide else k_split_versions(a, file, split, gate, test, fits)
         for choice in split.choices:
             if wide and split.few and choice.lanes == WIDE_BLOCK and not choice.several:
                 continue  # 64-bit offsets beside a product's or an n-body's body, 64 registers a thread: spilled
@@ -48,3 +57,25 @@ def split_versions(a: Analysis, file: str) -> list[Version]:
     if fits is not None:
         out += versions(True, WIDE_NOTE)
     return out
+
+
+def k_split_versions(a: Analysis, file: str, split, gate, test, fits) -> list[Version]:
+    """The split-K version, first, where it applies (reductions.split_k_stream):
+    for launches of few points whose rows are K_MIN_LENGTH long or more,
+    the last kernel the split's several blocks a row (its first choice's
+    lanes)."""
+    short = isinstance(split.length, int) and split.length < K_MIN_LENGTH  # (a literal: never long enough)
+    if short or split_k_stream(a.kernel, split, a.plan.schedule) is None:
+        return []
+    several = next(c for c in split.choices if c.several)
+    long = Test("length", ">=", K_MIN_LENGTH)
+    # (the rows on grid y and z, as the split's several blocks a row have them: its limits too)
+    choice = LaneChoice(several.lanes, ((long,) + split.several_limits,), True, several.columns)
+    build = Build(a, file, True, a.plan.schedule, vectors=False, split=split, lanes=choice.lanes, several=True,
+                  columns=choice.columns, k_split=True)
+    rows = f", {COLUMN_ROWS} rows side by side a block" if choice.columns else ""
+    why = f"split-K: the tiled kernel's blocks share each tile's reduction (one each {K_SHARE:,} iterations at " \
+          f"least, at most {MAX_BLOCKS_A_ROW:,} a tile), then {choice.lanes} threads a row{rows} combine the " \
+          f"partial results" + ("; other sizes run the versions that follow" if gate else "")
+    when = all_of(test(t) for t in choice.when[0] if t not in split.gate)
+    return [Version(Kind.SPLIT, build, both(fits, both(gate, when)), why, Copies.SCALAR, choice=choice)]

@@ -1,0 +1,65 @@
+"""Split-K (lower/split_k.py) on the CPU: which programs get the version,
+its two kernels and their grids, and how a first launch races it."""
+from __future__ import annotations
+
+from conftest import BENCHMARKS, ROOT
+
+from tiler.analyse import Options
+from tiler.analyse.reductions import K_MIN_LENGTH, K_SHARE, MAX_BLOCKS_A_ROW
+from tiler.pipeline import run_all
+
+XTY = ROOT / "corpus" / "c_xty_loop_f32.fut"
+
+
+def module(path, options=None):
+    return run_all(path.read_text(), path.name, options or Options())
+
+
+def k_versions(values):
+    return [v for v in values["verify"].versions if v.plan.build.k_split]
+
+
+def test_a_product_of_few_outputs_gets_a_split_k_version_first():
+    values = module(XTY)
+    (v,) = k_versions(values)
+    assert values["verify"].versions[0] is v and v.ahead and v.races_first
+    (stage,) = v.kernel.stages
+    assert stage.tiled and stage.grid[2] == ("N", K_SHARE, MAX_BLOCKS_A_ROW)
+    assert not any(p.role == "output" for p in stage.params)  # its points' partial results go to scratch
+    assert {p.name for p in stage.params if p.role == "scratch"} == {s.name for s in v.kernel.scratch}
+    assert "stage" not in v.kernel.name and v.kernel.name.endswith("_k")
+
+
+def test_the_split_k_version_races_the_split_it_would_otherwise_be_first():
+    m = module(XTY)["verify"]
+    few = {"N": 32768, "p": 64, "q": 64}
+    assert m.select(few, 132) is m.versions[0].kernel
+    ahead = m.ahead(few, 132)
+    assert ahead is not None and ahead is m.versions[1].kernel and "_k" not in ahead.name
+    short = dict(few, N=K_MIN_LENGTH - 1)
+    assert m.select(short, 132) is not m.versions[0].kernel and m.ahead(short, 132) is None
+    many = {"N": 32768, "p": 1024, "q": 1024}  # more points: the tiled kernel, no split-K
+    assert m.select(many, 132).name.endswith(("_tiled", "_tiled_scalar")) and m.ahead(many, 132) is None
+
+
+def test_the_launcher_races_a_split_k_version_against_the_next_version_first():
+    cuda = module(XTY)["render"]
+    assert "static const bool tiler_ahead[] = {1," in cuda
+    assert cuda.index("tiler_ahead[tiler_version] && tiler_next >= 0") < cuda.index("tiler_few[tiler_version]")
+
+
+def test_split_k_only_where_a_register_tiled_kernel_streams_the_one_reduction():
+    for name in ("rowsum", "softmax", "matvec", "colsum"):
+        assert not k_versions(module(BENCHMARKS / f"{name}.fut")), name
+    assert not k_versions(module(XTY, Options(no_split=True)))
+
+
+def test_a_block_folds_whole_chunks_so_that_none_is_left_without_iterations():
+    """nbody's stage copies chunks of 256: its blocks a row are counted one
+    each 256 iterations (K_SHARE rounded up to whole chunks), in both kernels."""
+    (v,) = k_versions(module(BENCHMARKS / "nbody.fut"))
+    (stage,) = v.kernel.stages
+    assert stage.grid[2] == ("n", 256, MAX_BLOCKS_A_ROW)
+    cuda = module(BENCHMARKS / "nbody.fut")["render"]
+    last = cuda[cuda.index(f"\n{v.kernel.name}("):]
+    assert "min((n + 255) / 256, 2048)" in last[:last.index("\n}\n")]
