@@ -63,3 +63,33 @@ def test_a_block_folds_whole_chunks_so_that_none_is_left_without_iterations():
     cuda = module(BENCHMARKS / "nbody.fut")["render"]
     last = cuda[cuda.index(f"\n{v.kernel.name}("):]
     assert "min((n + 255) / 256, 2048)" in last[:last.index("\n}\n")]
+
+
+def test_the_blocks_of_a_row_share_its_iterations_whole_and_once():
+    """KStage's arithmetic, evaluated as the kernels compute it: the blocks
+    along z (as many as the grid has and the last kernel counts) each take
+    whole chunks from block z times the share on, together every iteration
+    once; none is left without iterations below the cap of blocks a row,
+    and past it (longer shares) the blocks with none are fewer than a share's
+    worth of chunks."""
+    from types import SimpleNamespace
+
+    from tiler import kir
+    from tiler.kir.walkers import evaluate
+    from tiler.lower.k_stage import KStage
+
+    for chunk in (16, 32, 256):
+        per = -(-K_SHARE // chunk) * chunk
+        stage = KStage(1, SimpleNamespace(name="N"), chunk, (), (), (), per, MAX_BLOCKS_A_ROW, True)
+        grid = kir.Kernel("k", (), (), (), (1, 1, 1), stage.grid((None, None, None)), True, "k.fut", ())
+        n = kir.Ref("N")
+        lengths = [1, chunk - 1, chunk, per + 1, 4096, 4099, 20000, per * MAX_BLOCKS_A_ROW,
+                   per * MAX_BLOCKS_A_ROW + 1, 262145, 3_000_001]
+        for length in lengths:
+            blocks, share = evaluate(stage.blocks(n), {"N": length}), evaluate(stage.share(n), {"N": length})
+            assert grid.grid_dims({"N": length})[2] == blocks and share % chunk == 0
+            firsts = [z * share for z in range(blocks)]
+            taken = [max(0, min(length - f, share)) for f in firsts]
+            assert sum(taken) == length and all(f % chunk == 0 for f in firsts), (chunk, length)
+            idle = sum(t == 0 for t in taken)
+            assert idle == 0 if blocks < MAX_BLOCKS_A_ROW else idle * share < length, (chunk, length, idle)
