@@ -42,6 +42,7 @@ class Generator(Streams):
         self.reducing = random.Random(seed ^ 0x5EED)  # reductions between levels: likewise their own stream
         self.hashing = random.Random(seed ^ 0x4A54)  # integer hashes among the leaves: likewise
         self.algebra = random.Random(seed ^ 0xA16E)  # reductions known by their algebra, columns: likewise
+        self.windowing = random.Random(seed ^ 0x5717)  # reads in a window around the point: likewise
         self.n = 0
         self.params: list[ast.Param] = []
         self.sizes = ["s0", "s1"]  # sizes of streamed arrays
@@ -275,6 +276,29 @@ class Generator(Streams):
         stream = ast.StreamSeq(fold, (array, f(1.0e30), ast.UnOp("-", f(1.0e30))), combine=combine)
         return ast.Let((lo, hi), True, stream, binop("-", v(hi), v(lo)))
 
+    def window_loop(self, scope: Scope):
+        """A sum over a window around the point along one map index j:
+        `X[j + t - r]` for t < 2r + 1 (or t < a size), kept inside X by a
+        clamp, a guard that skips the read, or a wrap."""
+        rw = self.windowing
+        j = rw.choice(scope.thread_ints)
+        size = self.index_sizes[j]
+        x = self.param(arr(F32, size), "W")
+        s, t, q = self.fresh("ws"), self.fresh("t"), self.fresh("q")
+        radius = rw.choice([1, 2, 3])
+        bound = i(2 * radius + 1) if rw.random() < 0.8 else v(rw.choice(self.sizes))
+        at = binop("-", binop("+", v(j), v(t)), i(radius))
+        edge = rw.choice(["clamp", "guard", "wrap"])
+        if edge == "clamp":
+            step = binop("+", v(s), ast.Index(v(x), (call("min", call("max", at, i(0)), binop("-", v(size), i(1))),)))
+        elif edge == "wrap":  # (a wide window may pass the array more than once: wrapped from the far side too)
+            wrapped = binop("%", binop("+", binop("%", at, v(size)), v(size)), v(size))
+            step = binop("+", v(s), binop("*", ast.Index(v(x), (wrapped,)), f(0.5)))
+        else:
+            inside = binop("&&", binop(">=", v(q), i(0)), binop("<", v(q), v(size)))
+            step = ast.Let((q,), False, at, ast.If(inside, binop("+", v(s), ast.Index(v(x), (v(q),))), v(s)))
+        return ast.Loop((ast.LoopParam(s, f(0.0)),), t, bound, step, v(s))
+
     def column_loop(self, scope: Scope):
         """A sum down a column, `M[r, j]` for a map index j: the rows of a
         matrix whose columns the map's points are (side by side when split)."""
@@ -306,6 +330,8 @@ class Generator(Streams):
 
     def value(self, scope: Scope, sizes: list):
         """A scalar f32 worth naming: a stream, a loop around one, a branch, or arithmetic."""
+        if scope.thread_ints and self.windowing.random() < 0.08:
+            return self.window_loop(scope)
         if scope.thread_ints and self.algebra.random() < 0.1:
             return self.column_loop(scope)
         if self.chance(0.12):

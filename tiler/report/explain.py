@@ -15,6 +15,7 @@ from ..analyse.folds import described
 from ..analyse.reductions import tests_text
 from ..analyse.registers import expected_registers
 from ..analyse.schedule import Math, describe_copy, describe_pipeline, describe_reads, describe_thresholds
+from ..analyse.windows import WINDOW_REASON, windows
 from ..check.expressions import text as source_text
 from ..check.types import Binder, size_text
 from ..source import Source
@@ -45,6 +46,7 @@ def explain_data(a: Analysis, source: Source, module=None, applied=None, version
         "hoisted": [{"what": h.what, "line": h.span.line, "column": h.span.col, "written_at": h.written,
                      "runs_at": h.runs, "reads": list(h.reads), "reason": h.reason} for h in k.hoisted],
         "promoted": [_promotion(r, source) for r in k.promoted],
+        "windows": [_window(w, source) for w in windows(k)],
         "unused": [{"line": span.line, "column": span.col} for span in sorted(k.unused, key=lambda s: (s.line, s.col))],
         "streamable_loops": [{"line": x.span.line, "column": x.span.col, "arrays": list(x.arrays),
                               "stays": x.stays or None} for x in k.streamable],
@@ -113,6 +115,16 @@ def _test(t) -> dict:
 def _promotion(r, source: Source) -> dict:
     return {"read": source_text(r.read, source), "line": r.read.span.line, "column": r.read.span.col,
             "array": r.array, "input": r.param or None, "reason": r.reason}
+
+
+def _window(w, source: Source) -> dict:
+    """An array whose reads move with the points (analyse/windows.py)."""
+    first = w.reads[0]
+    return {"array": w.array, "read": source_text(first, source), "line": first.span.line,
+            "column": first.span.col, "reads": len(w.reads),
+            "axes": [{"axis": a.axis, "dim": a.dim, "low": a.low, "high": a.high, "halo": a.halo,
+                      "edges": list(a.edges), "bounds": list(a.bounds), "text": a.text()} for a in w.axes],
+            "staged": False, "reason": WINDOW_REASON}
 
 
 def _row(r, source: Source) -> dict:

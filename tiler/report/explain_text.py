@@ -41,6 +41,7 @@ def render_text(data: dict, variance: bool = False, width: int = 120, candidates
     _header(console, data)
     _hoisted_text(console, data.get("hoisted", []))
     _promotions_text(console, data["promoted"])
+    _windows_text(console, data.get("windows", []))
     _unused_text(console, data.get("unused", []))
     _streamable_text(console, data.get("streamable_loops", []))
     _rows_text(console, data.get("rows", []))
@@ -144,6 +145,16 @@ def _promotions_text(console: Console, rows: list[dict]) -> None:
     for r in rows:
         what = f"made stream input {r['input']}: {r['reason']}" if r["input"] else f"left as a read: {r['reason']}"
         console.print(escape(f"index read {r['read']} at {r['line']}:{r['column']}: {what}"))
+
+
+def _windows_text(console: Console, rows: list[dict]) -> None:
+    """The arrays whose reads move with the points (a stencil's, a convolution's), and what became of them."""
+    if rows:
+        console.print()
+    for w in rows:
+        reads = f" and {w['reads'] - 1} more read(s) of it" if w["reads"] > 1 else ""
+        console.print(escape(f"window: {w['read']} at {w['line']}:{w['column']}{reads}: "
+                             + "; ".join(a["text"] for a in w["axes"]) + f"; {w['reason']}"))
 
 
 def _streamable_text(console: Console, loops: list[dict]) -> None:
