@@ -67,7 +67,7 @@ fun [f32, n] main(int w, [f32, m] x, [f32, n] y) =
 
 
 @pytest.mark.parametrize("text, low, high, edges", [(WRAPPED, -1, 1, (WRAP,)), (PADDED, -3, 3, (GUARD,)),
-                                                    (RAW, None, None, (NONE,))], ids=["wrap", "padding", "raw"])
+                                                    (RAW, 0, None, (NONE,))], ids=["wrap", "padding", "raw"])
 def test_the_edges_and_offsets_of_a_1d_window(text, low, high, edges):
     (x,) = (w for name, w in found(text).items() if name == "x")
     assert axes(x) == [(0, 0, low, high, edges)]
@@ -111,3 +111,51 @@ def test_a_window_spans_what_its_reads_take_and_no_more():
     assert axes(x) == [(0, 0, 1, 2, (NONE,))]  # x[i + 1] and x[i + 2]: no halo below the point
     (u,) = found(CORNER).values()
     assert axes(u) == [(0, 0, 0, 1, (NONE,)), (1, 1, 0, 1, (NONE,))]  # each read stays on the other axis
+
+
+def one_d(body: str, params: str = "") -> dict:
+    """The windows of `map(fn f32 (int i) => BODY, iota(n))` over x of n elements (and PARAMS)."""
+    return found(f"fun [f32, n] main([f32, n] x{params}) =\n  map(fn f32 (int i) => {body}, iota(n))\n")
+
+
+def test_a_forward_difference_keeps_the_points_own_read():
+    assert axes(one_d("x[min(i + 1, n - 1)] - x[i]")["x"]) == [(0, 0, 0, 1, (CLAMP,))]
+
+
+@pytest.mark.parametrize("body, params", [
+    ("x[min(i + 1, n - 1)] + x[0]", ""),  # a constant along the axis
+    ("x[min(i + 1, t)]", ", int t"),  # (a clamp against a scalar fixed for the launch: a window, below)
+    ("x[max(i - 1, idx[i])]", ", [int, n] idx"),  # the clamp's other side varies
+    ("x[(i + 1) % (idx[i] + 1)]", ", [int, n] idx"),  # so does the modulus
+    ("loop (s = 0f32) = for t < idx[i] do s + x[min(i + t, n - 1)] in s", ", [int, n] idx"),  # a varying bound
+], ids=["constant", "fixed-clamp", "varying-clamp", "varying-modulus", "varying-bound"])
+def test_a_read_the_records_cannot_bound_leaves_the_array_without_a_window(body, params):
+    got = one_d(body, params)
+    if "int t" in params:  # a clamp against a scalar fixed for the launch is one
+        assert axes(got["x"]) == [(0, 0, 1, 1, (CLAMP,))]
+    else:
+        assert "x" not in got
+
+
+HELPERS = """
+fun f32 get([f32, n] a, int i) = a[min(i + 1, n - 1)]
+fun f32 geta([f32, n] z, int i) = z[max(i - 5, 0)]
+fun [f32, n] main([f32, n] a, [f32, n] x) =
+  map(fn f32 (int i) => geta(a, i) + get(x, i), iota(n))
+"""
+
+
+def test_reads_through_a_helper_are_the_arrays_passed_to_it():
+    got = found(HELPERS)
+    assert axes(got["a"]) == [(0, 0, -5, -5, (CLAMP,))] and axes(got["x"]) == [(0, 0, 1, 1, (CLAMP,))]
+
+
+def test_two_indices_of_one_chunk_and_an_index_twice_are_counted_each():
+    got = one_d("loop (s = 0f32) = for t < 5 do s + x[min(i + t + t, n - 1)] in s")
+    assert axes(got["x"]) == [(0, 0, 0, 8, (CLAMP,))]
+    assert axes(one_d("x[i + (0 - 3) / 2 + 2]")["x"]) == [(0, 0, 1, 1, (NONE,))]  # -3 / 2 is -1, toward zero
+
+
+def test_a_guard_through_a_let_or_an_and_is_seen():
+    assert axes(one_d("let k = i + 1 in if k < n then x[k] else 0f32")["x"]) == [(0, 0, 1, 1, (GUARD,))]
+    assert axes(one_d("if i + 1 < n && x[i + 1] > 0f32 then 1f32 else 0f32")["x"]) == [(0, 0, 1, 1, (GUARD,))]

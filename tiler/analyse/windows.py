@@ -2,17 +2,24 @@
 
 A read `img[min(y + a, h - 1), x + b - 2]` inside a map over (y, x) reads,
 along each mapped dimension, the point's own index plus an offset: a loop's
-index (`a < kh`), a stream's position, a constant, or a sum of them. The
-points of a block then read one window of the array: the block's tile
-widened by the offsets' extent less one (the halo) along each such axis, a
-tile shared memory could hold once for the whole block. This module finds
-those reads, as records: the axes that move with a dimension, each one's
-offsets (a number where the loop bounds are, else the size that bounds
-them), and how the program keeps the index inside the array at the edges
-(a `min`/`max` clamp, a guard that skips the read, a wrap by `%`, or
-nothing). Every read of one array in a kernel is one window: its offsets
-along an axis are the union of its reads' (a 5-point stencil's four
-neighbours: -1 to 1 along both axes).
+index (`a < kh`), a stream's position, a constant, a size fixed for the
+launch, or a sum of them. The points of a block then read one window of the
+array: the block's tile widened by the offsets' extent less one (the halo)
+along each such axis, a tile shared memory could hold once for the whole
+block. This module finds those arrays, as records: for each axis that
+moves, the dimension it follows, the offsets (numbers where the loop bounds
+are, else the sizes that bound them) and how the program keeps the index
+inside the array at the edges (a `min`/`max` clamp against a value fixed for
+the launch, an `if` that tests the index, a wrap by `%` of a fixed modulus,
+or nothing).
+
+A window is claimed only where every read of the array (a kernel
+parameter or a prelude array, through the lets and inlined helpers that
+rename it) indexes every axis it has; along each axis, every read follows
+one and the same dimension (offset 0 included), or none does. Any other
+read of it (a whole row, a constant, a gather, another dimension, a clamp
+whose other side varies) leaves the array without a window: a stager may
+then trust the records, which never claim less than a read touches.
 
 Windows are found, not yet staged: explain lists each with the halo its
 tile would need.
@@ -30,26 +37,44 @@ WINDOW_REASON = "read in place: tiler does not yet stage a window with its halo 
 
 
 @dataclass(frozen=True)
+class _Position:
+    """A stream's offset (`kind` "offset") or the index of a loop over its
+    chunk ("chunk"): within the stream's `length`; an offset and a chunk
+    index of one stream, added, walk that length once."""
+
+    stream: int
+    kind: str
+    length: object
+
+
+@dataclass(frozen=True)
 class Offset:
     """An index's offset from its point: a constant plus loop indices, each
     a coefficient times an index in [0, bound) (a number, or a size's
-    name where the bound is known only at launch)."""
+    name where the bound is known only at launch), plus values fixed for the
+    launch (`symbols`)."""
 
     const: int = 0
-    terms: tuple = ()  # (coefficient, bound), one a loop or stream index
-    symbols: tuple = ()  # (coefficient, name): values fixed for the launch but not known when compiling
+    terms: tuple = ()  # (coefficient, bound)
+    symbols: tuple = ()  # (coefficient, name)
 
     @property
     def low(self) -> int | None:
-        if self.symbols or any(not isinstance(b, int) for c, b in self.terms if c < 0):
-            return None
-        return self.const + sum(c * (b - 1) for c, b in self.terms if c < 0)
+        return self._end(lambda c: c < 0)
 
     @property
     def high(self) -> int | None:
-        if self.symbols or any(not isinstance(b, int) for c, b in self.terms if c > 0):
+        return self._end(lambda c: c > 0)
+
+    def _end(self, side) -> int | None:
+        if self.symbols or any(not isinstance(b, int) for c, b in self.terms if side(c)):
             return None
-        return self.const + sum(c * (b - 1) for c, b in self.terms if c > 0)
+        return self.const + sum(c * (b - 1) for c, b in self.terms if side(c))
+
+    @property
+    def still(self) -> bool:
+        """The point's own index: no offset at all."""
+        return self.const == 0 and not self.terms and not self.symbols
 
     def plus(self, other: "Offset") -> "Offset":
         return Offset(self.const + other.const, self.terms + other.terms, self.symbols + other.symbols)
@@ -59,25 +84,19 @@ class Offset:
                       tuple((k * c, n) for k, n in self.symbols))
 
     def streamed(self) -> "Offset":
-        """A stream's position and its chunk's index counted once: together
-        they walk the stream's length (each alone, at most that)."""
-        seen, terms = set(), []
+        """Stream positions as ranges: a stream's offset and one index of a
+        loop over its chunk, with the same coefficient, walk its length once;
+        any other (an offset alone, a second chunk index) its length each."""
+        terms, pending = [], [(c, b) for c, b in self.terms if isinstance(b, _Position) and b.kind == "chunk"]
         for c, b in self.terms:
-            if isinstance(b, _Position):
-                if (c, b.stream) in seen:
-                    continue
-                seen.add((c, b.stream))
-                b = b.length
-            terms.append((c, b))
-        return Offset(self.const, tuple(terms), self.symbols)
-
-
-@dataclass(frozen=True)
-class _Position:
-    """The range of a stream's offset, or of a loop over its chunk: within the stream's `length`."""
-
-    stream: int
-    length: object
+            if isinstance(b, _Position) and b.kind == "offset":
+                mate = next(((cc, bb) for cc, bb in pending if cc == c and bb.stream == b.stream), None)
+                if mate is not None:
+                    pending.remove(mate)
+                terms.append((c, b.length))
+            elif not isinstance(b, _Position):
+                terms.append((c, b))
+        return Offset(self.const, tuple(terms) + tuple((c, b.length) for c, b in pending), self.symbols)
 
 
 @dataclass(frozen=True)
@@ -99,8 +118,9 @@ class Axis:
         return None if self.low is None or self.high is None else self.high - self.low
 
     def text(self) -> str:
-        span = f"{_signed(self.low)} to {_signed(self.high)}" if self.halo is not None else \
-            f"offsets bounded by {', '.join(self.bounds)} (known at launch)"
+        low = _signed(self.low) if self.low is not None else "?"
+        high = _signed(self.high) if self.high is not None else "?"
+        span = f"{low} to {high}" + (f" (bounded by {', '.join(self.bounds)}, known at launch)" if self.bounds else "")
         edges = " and ".join(e for e in self.edges if e != NONE) or "read as written"
         return f"axis {self.axis} follows dimension {self.dim}, {span} ({edges} at the edges)" + \
             (f": a halo of {self.halo}" if self.halo else "")
@@ -115,6 +135,19 @@ class Window:
     reads: tuple = field(default=(), repr=False, compare=False)  # the Index nodes, as written
 
 
+@dataclass(frozen=True)
+class _Follows:
+    """A read's index along one axis: dimension `dim`'s plus an offset."""
+
+    dim: int
+    offset: Offset
+    edges: tuple[str, ...]
+
+
+OTHER = "other"  # an index that does not follow a dimension (a constant, a gather, a whole row)
+_VARYING = object()  # a loop bound that differs between points: its index is no window's offset
+
+
 def windows(k: T.Kernel) -> tuple[Window, ...]:
     """The kernel's windows, in the order their arrays are first read."""
     finder = _Finder(k)
@@ -122,17 +155,19 @@ def windows(k: T.Kernel) -> tuple[Window, ...]:
         for _, value in level.lets:
             finder.walk(value, ())
     finder.walk(k.body, ())
-    return tuple(_merged(name, found) for name, found in finder.found.items())
+    out = (_merged(array, reads) for array, reads in finder.found.items())
+    return tuple(w for w in out if w is not None)
 
 
 class _Finder:
     def __init__(self, k: T.Kernel):
         self.dims = {p: lv.dim for lv in k.levels for p, a in zip(lv.params, lv.args) if isinstance(a, T.Iota)}
         self.lets: dict[Binder, object] = {b: v for lv in k.levels for bs, v in lv.lets if len(bs) == 1 for b in bs}
-        self.ranges: dict[Binder, object] = {}  # a loop's or stream's index -> its bound (int or size name)
-        self.chunks: dict[Binder, _Position] = {}  # a stream's chunk size -> the stream
+        self.ranges: dict[Binder, object] = {}  # a loop's or stream's index -> its bound (int, size name, position)
+        self.chunks: dict[Binder, _Position] = {}  # a stream's chunk size -> the stream's length
         self.fixed = {p for p in k.params} | {pl.binder for pl in k.prelude} | set(k.sizes)  # the launch's values
-        self.found: dict[str, list] = {}
+        self.found: dict[Binder, list] = {}  # a kernel array -> its reads: (Index, per axis _Follows or OTHER)
+        self.expanded: dict[Binder, frozenset] = {}
 
     def walk(self, e, guards: tuple) -> None:
         if isinstance(e, T.Let):
@@ -145,59 +180,68 @@ class _Finder:
             for i in e.inits:
                 self.walk(i, guards)
             chunk = e.bound.binder if isinstance(e.bound, T.Var) else None
-            self.ranges[e.index] = self.chunks.get(chunk) or _bound(e.bound)  # (over a chunk: the stream's)
+            self.ranges[e.index] = _Position(self.chunks[chunk].stream, "chunk", self.chunks[chunk].length) \
+                if chunk in self.chunks else self.bound(e.bound)
             self.walk(e.body, guards)
             self.walk(e.rest, guards)
             return
         if isinstance(e, T.Stream):
             for a in e.arrays + e.inits:
                 self.walk(a, guards)
-            self.ranges[e.offset] = _Position(id(e), _bound(e.length))
-            self.chunks[e.chunk] = _Position(id(e), _bound(e.length))
+            length = self.bound(e.length)
+            self.ranges[e.offset] = _Position(id(e), "offset", length)
+            self.chunks[e.chunk] = _Position(id(e), "chunk", length)
             self.walk(e.body, guards)
             return
         if isinstance(e, T.If):
             self.walk(e.cond, guards)
-            self.walk(e.then, guards + (e.cond,))
-            self.walk(e.else_, guards + (e.cond,))
+            tested = guards + (self.names(e.cond),)
+            self.walk(e.then, tested)
+            self.walk(e.else_, tested)
             return
-        if isinstance(e, T.Index) and isinstance(e.array, T.Var):
-            axes = [self.axis(n, i, guards) for n, i in enumerate(e.indices)]
-            if any(a is not None for a in axes):
-                self.found.setdefault(e.array.binder.name, []).append((e, tuple(a for a in axes if a is not None)))
+        if isinstance(e, T.BinOp) and e.op in ("&&", "||"):  # the right side runs where the left allows it
+            self.walk(e.lhs, guards)
+            self.walk(e.rhs, guards + (self.names(e.lhs),))
+            return
+        if isinstance(e, T.Index):
+            self.read(e, guards)
         for c in children(e, T.is_exp):
             self.walk(c, guards)
 
-    def axis(self, n: int, index, guards: tuple) -> Axis | None:
-        """The axis `n` of a read, where its index is a point's index plus an offset."""
+    def read(self, e: T.Index, guards: tuple) -> None:
+        """A read of a kernel array: each axis it indexes, followed or not (an axis it leaves whole: OTHER)."""
+        array = self.resolved(e.array)
+        if not (isinstance(array, T.Var) and array.binder in self.fixed):
+            return
+        rank = len(array.binder.type.shape) if hasattr(array.binder.type, "shape") else len(e.indices)
+        axes = [self.axis(i, guards) for i in e.indices] + [OTHER] * (rank - len(e.indices))
+        self.found.setdefault(array.binder, []).append((e, tuple(axes)))
+
+    def axis(self, index, guards: tuple):
         edges: list[str] = []
         found = self.moving(index, edges)
         if found is None:
-            return None
+            return OTHER
         dim, offset = found
-        if offset.const == 0 and not offset.terms:
-            return None  # the point's own element: no window along this axis
-        if any(self.mentions(g, index) for g in guards):
+        if any(g & self.names(index) for g in guards):
             edges.append(GUARD)
-        offset = offset.streamed()
-        bounds = tuple(b for _, b in offset.terms if not isinstance(b, int)) + tuple(n for _, n in offset.symbols)
-        return Axis(n, dim, offset.low, offset.high, tuple(edges) or (NONE,), bounds)
+        return _Follows(dim, offset.streamed(), tuple(edges) or (NONE,))
 
     def moving(self, e, edges: list):
         """(dim, Offset) of the point's index plus an offset inside `e`'s
-        clamps (`min`, `max`: one side moves) and wraps (`%`), which
-        `edges` gains; None where `e` is no such index."""
+        clamps (`min`, `max` against a value fixed for the launch) and wraps
+        (`%` by one), which `edges` gains; None where `e` is no such index."""
         e = self.resolved(e)
         if isinstance(e, T.Builtin) and e.name in ("min", "max") and len(e.args) == 2:
-            sides = [(a, []) for a in e.args]
-            moving = [(self.moving(a, more), more) for a, more in sides]
-            moving = [(m, more) for m, more in moving if m is not None]
-            if len(moving) == 1:
-                edges += [CLAMP] + [x for x in moving[0][1] if x != CLAMP]
-                return moving[0][0]
+            for side, other in (e.args, e.args[::-1]):
+                inner: list[str] = []
+                found = self.moving(side, inner)
+                if found is not None and self.is_fixed(other):
+                    edges += [CLAMP] + [x for x in inner if x != CLAMP]
+                    return found
             return None
         if isinstance(e, T.BinOp) and e.op == "%":
-            found = self.moving(e.lhs, edges)
+            found = self.moving(e.lhs, edges) if self.is_fixed(e.rhs) else None
             if found is None:
                 return None
             edges.append(WRAP)
@@ -211,6 +255,11 @@ class _Finder:
         found = self.affine(e)
         return found if found is not None and found[0] is not None else None
 
+    def is_fixed(self, e) -> bool:
+        """Whether `e` is a value fixed for the launch (constants and sizes, no index)."""
+        found = self.affine(e)
+        return found is not None and found[0] is None and not found[1].terms
+
     def resolved(self, e):
         """`e`, through the lets that name it (an inlined helper's too)."""
         while True:
@@ -222,6 +271,29 @@ class _Finder:
             else:
                 return e
 
+    def names(self, e) -> frozenset:
+        """The names `e` reads, through the lets that bind them."""
+        out, stack = set(), [e]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, T.Var) and n.binder not in out:
+                out.add(n.binder)
+                if n.binder in self.lets:
+                    if n.binder not in self.expanded:
+                        self.expanded[n.binder] = self.names(self.lets[n.binder])
+                    out |= self.expanded[n.binder]
+            stack.extend(children(n, T.is_exp))
+        return frozenset(out)
+
+    def bound(self, b):
+        """A loop's bound as a range: a number, a name fixed for the launch, or _VARYING."""
+        if isinstance(b, int):
+            return b
+        if isinstance(b, T.Lit):
+            return b.value
+        binder = b if isinstance(b, Binder) else b.binder if isinstance(b, T.Var) else None
+        return binder.name if binder is not None and binder in self.fixed else _VARYING
+
     def affine(self, e):
         """(dim, Offset) where `e` is a point's index plus an offset; (None,
         Offset) for an offset alone; None otherwise."""
@@ -229,13 +301,7 @@ class _Finder:
         if isinstance(e, T.Lit) and isinstance(e.value, int) and not isinstance(e.value, bool):
             return None, Offset(e.value)
         if isinstance(e, T.Var):
-            if e.binder in self.dims:
-                return self.dims[e.binder], Offset()
-            if e.binder in self.ranges:
-                return None, Offset(0, ((1, self.ranges[e.binder]),))
-            if e.binder in self.fixed and e.binder.type == I32:
-                return None, Offset(symbols=((1, e.binder.name),))
-            return None
+            return self.name(e.binder)
         if isinstance(e, T.UnOp) and e.op == "-":
             inner = self.affine(e.operand)
             return None if inner is None or inner[0] is not None else (None, inner[1].scaled(-1))
@@ -255,32 +321,29 @@ class _Finder:
             a, b = self.affine(e.lhs), self.affine(e.rhs)
             if a is not None and b is not None and a[0] is None and b[0] is None and not a[1].terms \
                     and not b[1].terms:
-                return None, Offset(symbols=((1, _text(e)),)) if a[1].symbols or b[1].symbols else \
-                    (Offset(a[1].const // b[1].const) if b[1].const else None)
+                if a[1].symbols or b[1].symbols:
+                    return None, Offset(symbols=((1, _text(e)),))
+                return (None, Offset(_truncated(a[1].const, b[1].const))) if b[1].const else None
         return None
 
-    def mentions(self, cond, index) -> bool:
-        """Whether a guard tests the index (or a name its value is bound to)."""
-        names = {n.binder for n in _nodes(index) if isinstance(n, T.Var)}
-        return any(isinstance(n, T.Var) and n.binder in names for n in _nodes(cond))
+    def name(self, binder: Binder):
+        """A name's (dim, Offset): a map index, a loop's or stream's index, a value fixed for the launch."""
+        if binder in self.dims:
+            return self.dims[binder], Offset()
+        if binder in self.ranges:
+            bound = self.ranges[binder]
+            if bound is _VARYING or isinstance(bound, int) and bound <= 0:
+                return None  # a range that differs between points, or reads nothing
+            return None, Offset(0, ((1, bound),))
+        if binder in self.fixed and binder.type == I32:
+            return None, Offset(symbols=((1, binder.name),))
+        return None
 
 
-def _nodes(e):
-    yield e
-    for c in children(e, T.is_exp):
-        yield from _nodes(c)
-
-
-def _bound(b):
-    if isinstance(b, int):
-        return b
-    if isinstance(b, T.Lit):
-        return b.value
-    if isinstance(b, Binder):
-        return b.name
-    if isinstance(b, T.Var):
-        return b.binder.name
-    return "a computed bound"
+def _truncated(a: int, b: int) -> int:
+    """a / b as the language divides ints: toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
 
 
 def _text(e) -> str:
@@ -298,18 +361,26 @@ def _signed(v: int) -> str:
     return f"+{v}" if v > 0 else str(v)
 
 
-def _merged(name: str, found: list) -> Window:
-    """One window an array: along each (axis, dim), the union of its reads' offsets and edges."""
-    by_axis: dict[tuple, list] = {}
-    for _, axes in found:
-        for a in axes:
-            by_axis.setdefault((a.axis, a.dim), []).append(a)
-    axes = []
-    for (axis, dim), same in sorted(by_axis.items()):
-        still = [0] if len(same) < len(found) else []  # a read that does not move along it reads the point's own
-        lows, highs = [a.low for a in same] + still, [a.high for a in same] + still
-        known = None not in lows and None not in highs
-        edges = tuple(dict.fromkeys(e for a in same for e in a.edges))
-        bounds = tuple(dict.fromkeys(b for a in same for b in a.bounds))
-        axes.append(Axis(axis, dim, min(lows) if known else None, max(highs) if known else None, edges, bounds))
-    return Window(name, tuple(axes), tuple(r for r, _ in found))
+def _merged(array: Binder, reads: list) -> Window | None:
+    """The array's window: along each axis, the dimension every read follows
+    there and the union of their offsets and edges; None where a read leaves
+    an axis some other read follows (or follows another dimension there), or
+    no read moves off its point."""
+    rank = max(len(axes) for _, axes in reads)
+    out = []
+    for n in range(rank):
+        along = [axes[n] if n < len(axes) else OTHER for _, axes in reads]
+        followed = [a for a in along if a is not OTHER]
+        if not followed:
+            continue
+        if len(followed) < len(along) or len({a.dim for a in followed}) > 1:
+            return None
+        lows, highs = [a.offset.low for a in followed], [a.offset.high for a in followed]
+        edges = tuple(dict.fromkeys(e for a in followed if not a.offset.still for e in a.edges)) or (NONE,)
+        bounds = tuple(dict.fromkeys([b for a in followed for _, b in a.offset.terms if not isinstance(b, int)] +
+                                     [s for a in followed for _, s in a.offset.symbols]))
+        out.append((Axis(n, followed[0].dim, None if None in lows else min(lows),
+                         None if None in highs else max(highs), edges, bounds), followed))
+    if not any(not f.offset.still for _, followed in out for f in followed):
+        return None
+    return Window(array.name, tuple(a for a, _ in out), tuple(r for r, _ in reads))
