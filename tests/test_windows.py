@@ -159,3 +159,17 @@ def test_two_indices_of_one_chunk_and_an_index_twice_are_counted_each():
 def test_a_guard_through_a_let_or_an_and_is_seen():
     assert axes(one_d("let k = i + 1 in if k < n then x[k] else 0f32")["x"]) == [(0, 0, 1, 1, (GUARD,))]
     assert axes(one_d("if i + 1 < n && x[i + 1] > 0f32 then 1f32 else 0f32")["x"]) == [(0, 0, 1, 1, (GUARD,))]
+
+
+ROWS = """
+fun [[f32, l], c] main([[f32, l], c] X) =
+  map(fn [f32, l] ([f32, l] row) =>
+        map(fn f32 (int i) => row[min(i + 1, l - 1)] - row[i], iota(l)),
+      X)
+"""
+
+
+def test_a_row_of_a_map_over_an_arrays_rows_is_that_array_read_at_the_rows_index():
+    (x,) = found(ROWS).values()
+    assert x.array == "X" and axes(x) == [(0, 0, 0, 0, (NONE,)), (1, 1, 0, 1, (CLAMP,))]
+    assert x.axes[0].text() == "axis 0 follows dimension 0, the point's own index"

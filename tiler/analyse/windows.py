@@ -118,6 +118,8 @@ class Axis:
         return None if self.low is None or self.high is None else self.high - self.low
 
     def text(self) -> str:
+        if self.low == 0 and self.high == 0:
+            return f"axis {self.axis} follows dimension {self.dim}, the point's own index"
         low = _signed(self.low) if self.low is not None else "?"
         high = _signed(self.high) if self.high is not None else "?"
         span = f"{low} to {high}" + (f" (bounded by {', '.join(self.bounds)}, known at launch)" if self.bounds else "")
@@ -166,8 +168,14 @@ class _Finder:
         self.ranges: dict[Binder, object] = {}  # a loop's or stream's index -> its bound (int, size name, position)
         self.chunks: dict[Binder, _Position] = {}  # a stream's chunk size -> the stream's length
         self.fixed = {p for p in k.params} | {pl.binder for pl in k.prelude} | set(k.sizes)  # the launch's values
+        # a level's row parameter: the kernel array it is a row of, and the level's dimension (X[ch] for a map
+        # over X's rows, as the kernel stage writes X[ch, j] inside a map over ch)
+        self.rows: dict[Binder, tuple[Binder, int]] = {
+            p: (a.binder, lv.dim) for lv in k.levels for p, a in zip(lv.params, lv.args)
+            if isinstance(a, T.Var) and a.binder in self.fixed}
         self.found: dict[Binder, list] = {}  # a kernel array -> its reads: (Index, per axis _Follows or OTHER)
         self.expanded: dict[Binder, frozenset] = {}
+        self.tested: dict[int, frozenset] = {}  # a guard (by id: the kernel keeps it alive) -> the names it tests
 
     def walk(self, e, guards: tuple) -> None:
         if isinstance(e, T.Let):
@@ -193,15 +201,14 @@ class _Finder:
             self.chunks[e.chunk] = _Position(id(e), "chunk", length)
             self.walk(e.body, guards)
             return
-        if isinstance(e, T.If):
+        if isinstance(e, T.If):  # (a guard's names are found only where a read below it needs them)
             self.walk(e.cond, guards)
-            tested = guards + (self.names(e.cond),)
-            self.walk(e.then, tested)
-            self.walk(e.else_, tested)
+            self.walk(e.then, guards + (e.cond,))
+            self.walk(e.else_, guards + (e.cond,))
             return
         if isinstance(e, T.BinOp) and e.op in ("&&", "||"):  # the right side runs where the left allows it
             self.walk(e.lhs, guards)
-            self.walk(e.rhs, guards + (self.names(e.lhs),))
+            self.walk(e.rhs, guards + (e.lhs,))
             return
         if isinstance(e, T.Index):
             self.read(e, guards)
@@ -211,11 +218,18 @@ class _Finder:
     def read(self, e: T.Index, guards: tuple) -> None:
         """A read of a kernel array: each axis it indexes, followed or not (an axis it leaves whole: OTHER)."""
         array = self.resolved(e.array)
-        if not (isinstance(array, T.Var) and array.binder in self.fixed):
+        if not isinstance(array, T.Var):
             return
-        rank = len(array.binder.type.shape) if hasattr(array.binder.type, "shape") else len(e.indices)
-        axes = [self.axis(i, guards) for i in e.indices] + [OTHER] * (rank - len(e.indices))
-        self.found.setdefault(array.binder, []).append((e, tuple(axes)))
+        lead: tuple = ()
+        binder = array.binder
+        if binder in self.rows:  # row[j + 1] of a map over X's rows: X[i, j + 1], its first axis the level's index
+            binder, dim = self.rows[binder]
+            lead = (_Follows(dim, Offset(), (NONE,)),)
+        if binder not in self.fixed:
+            return
+        rank = len(binder.type.shape) if hasattr(binder.type, "shape") else len(lead) + len(e.indices)
+        axes = lead + tuple(self.axis(i, guards) for i in e.indices)
+        self.found.setdefault(binder, []).append((e, axes + (OTHER,) * (rank - len(axes))))
 
     def axis(self, index, guards: tuple):
         edges: list[str] = []
@@ -223,7 +237,7 @@ class _Finder:
         if found is None:
             return OTHER
         dim, offset = found
-        if any(g & self.names(index) for g in guards):
+        if guards and any(self.guarded(g) & self.names(index) for g in guards):
             edges.append(GUARD)
         return _Follows(dim, offset.streamed(), tuple(edges) or (NONE,))
 
@@ -270,6 +284,12 @@ class _Finder:
                 e = e.body
             else:
                 return e
+
+    def guarded(self, cond) -> frozenset:
+        """The names a guard tests (found once a guard)."""
+        if id(cond) not in self.tested:
+            self.tested[id(cond)] = self.names(cond)
+        return self.tested[id(cond)]
 
     def names(self, e) -> frozenset:
         """The names `e` reads, through the lets that bind them."""
