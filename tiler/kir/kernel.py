@@ -303,6 +303,10 @@ class Module:
         """Whether a version's launch condition holds at these sizes on a GPU of this many SMs."""
         return v.condition is None or bool(evaluate(v.condition, {**sizes, target.MULTIPROCESSORS_NAME: multiprocessors}))
 
+    def version(self, kernel: Kernel) -> Version:
+        """The version that launches `kernel`."""
+        return next(v for v in self.versions if v.kernel.name == kernel.name)
+
     def rival(self, kernel: Kernel) -> Kernel | None:
         """The kernel a launch times `kernel` against, if any."""
         name = next((v.rival for v in self.versions if v.kernel.name == kernel.name), "")

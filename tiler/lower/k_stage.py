@@ -4,12 +4,14 @@ iterations, and store their points' carried values where the launch's
 last kernel reads them."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
-from .. import kir, target
+from .. import kir
 from ..errors import CompilerBug
 from ..kir.build import add, const, mul
-from .values import blocks_a_row, in_kernel_min
+from .params import flat_index, size_name
+from .values import blocks_a_row, in_kernel_min, partial_slot
 
 
 @dataclass(frozen=True)
@@ -56,25 +58,15 @@ class KStage:
 
     def stores(self, gtids, sizes, n, values, span) -> tuple:
         """A point's carried values, where the last kernel reads block z's
-        partial result of its row (`n`: the stream's length)."""
-        row = const(0)
-        for g, extent in zip(gtids, sizes):
-            row = add(mul(row, extent), g)
-        z = kir.Cast(target.INDEX, kir.BlockIdx("z"))
-        if self.columns:  # as split.Several.slot: block z's partial results of every row, then block z + 1's
-            rows = sizes[0]
-            for extent in sizes[1:]:
-                rows = mul(rows, extent)
-            slot = add(mul(z, rows), row)
-        else:  # a row's blocks' partial results together
-            slot = add(mul(kir.Cast(target.INDEX, row), self.blocks(n)), z)
+        partial result of its row (split.Several.slot; `n`: the stream's length)."""
         if values is None or len(values) != len(self.names):
             raise CompilerBug("a split-K stage did not fold its stream")
+        rows = functools.reduce(mul, sizes) if self.columns else None
+        slot = partial_slot(kir.BlockIdx("z"), flat_index(gtids, sizes, lambda extent: extent), self.blocks(n), rows)
         return tuple(kir.Store(name, slot, v, kir.GLOBAL, span) for name, v in zip(self.names, values))
 
     def grid(self, axes: tuple) -> tuple:
         """The tiled kernel's grid with the blocks a row along z."""
         if axes[2] is not None:
             raise CompilerBug("a split-K stage's grid has no free z axis")
-        return axes[:2] + ((self.length if isinstance(self.length, int) else self.length.name, self.per,
-                            self.most),)
+        return axes[:2] + ((size_name(self.length), self.per, self.most),)

@@ -53,7 +53,7 @@ from .params import (
 )
 from .shares import Shares, better, never
 from .streams import Streams
-from .values import all_of, at_most, blocks_a_row, in_kernel_min, minimum
+from .values import all_of, at_most, blocks_a_row, in_kernel_min, minimum, partial_slot
 
 ONLINE = (Operator.ONLINE_MAX, Operator.RESCALED_SUM)
 
@@ -91,9 +91,7 @@ class Several:
 
     def slot(self, block):
         """Where a block's partial result lies in a scratch array."""
-        if self.rows is not None:
-            return add(mul(kir.Cast(target.INDEX, block), self.rows), self.row)
-        return add(mul(kir.Cast(target.INDEX, self.row), self.blocks), block)
+        return partial_slot(block, self.row, self.blocks, self.rows)
 
 
 class SplitBody(Streams, Shares):

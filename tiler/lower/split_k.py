@@ -22,6 +22,7 @@ from ..kir.build import const
 from . import lower_schedule
 from .body import ctype_of
 from .k_stage import KStage
+from .params import size_name
 from .split import _row_kernel, partial_scratch
 
 
@@ -43,12 +44,8 @@ def lower_split_k(analysis: Analysis, split: Split, schedule: Schedule, lanes: i
     stage = KStage(stream.point, length, plan.chunk, starts, several.names, ctypes, per, MAX_BLOCKS_A_ROW, columns)
     tiled = lower_schedule(analysis, schedule, file, vectors, k_stage=stage)
     tiled = dataclasses.replace(tiled, summary=tiled.summary + (
-        f"split-K: the blocks along z share each tile's {_text(length)} iterations (one each {per} while they "
+        f"split-K: the blocks along z share each tile's {size_name(length)} iterations (one each {per} while they "
         f"are at most {MAX_BLOCKS_A_ROW} a tile), each storing its points' partial results for the last kernel",))
     params = last.params + tuple(kir.Param(n, c, kir.SCRATCH) for n, c in zip(several.names, ctypes))
     return dataclasses.replace(last, params=params, stages=(tiled,), divisible=tiled.divisible,
                                scratch=partial_scratch(analysis, split, several.names, ctypes, per)).renamed(name)
-
-
-def _text(length) -> str:
-    return str(length) if isinstance(length, int) else length.name

@@ -122,3 +122,14 @@ def at_most(e, n):
 def in_kernel_min(e, n):
     """The smaller of two int expressions, as a kernel computes it."""
     return kir.Call("min", (e, n))
+
+
+def partial_slot(block, row, blocks, rows=None):
+    """Where block `block`'s partial result of row `row` lies in a scratch
+    array of several blocks a row (`blocks` of them): the row's blocks
+    together; with `rows` (the rows side by side, all of them), each
+    block's partial results of every row together, so that a warp's
+    consecutive rows write and read one run."""
+    if rows is not None:
+        return add(mul(kir.Cast(target.INDEX, block), rows), row)
+    return add(mul(kir.Cast(target.INDEX, row), blocks), block)

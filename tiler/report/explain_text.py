@@ -305,22 +305,11 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
         conds += [f"{e['size']} = {e['value']}" for e in v.get("equal_to", ())]
         conds += [f"{e['size']} <= {e['value']}" for e in v.get("at_most", ())]
         conds += [v["lanes_when"]] if v.get("lanes_when") else []
-        several = v.get("kernels") and not v.get("fissioned") and not v.get("k_split")  # (a fissioned version's
-        # two kernels, a split-K's: named so)
-        name = ("fissioned, the fold " if v.get("fissioned") else "") + v["kernel"] + \
-            (f", {v['lanes']} threads a row" if v.get("lanes") and not several and not v.get("k_split") else "") + \
-            (f", {v['blocks_a_row']} blocks of {v['lanes']} threads a row in {v['kernels']} kernels"
-             if several else "") + \
-            (f"-K, the tiled kernel with {v['blocks_a_tile']} blocks a tile along z, then {v['lanes']} threads a "
-             f"row" if v.get("k_split") else "") + \
-            (", vector copies" if v["multiple_of"] else "") + \
+        name = _version_name(v) + (", vector copies" if v["multiple_of"] else "") + \
             (", 64-bit offsets" if v["offsets"] == "64-bit" else "") + \
             "".join(f", {a} transposed" for a in v.get("transposed", ())) + \
             (", after a kernel of one point computing work of no map level's names" if v.get("once_a_launch") else "")
-        first = "the next version whose condition holds, then the winner against " \
-            if (v.get("raced_first") or "").startswith("the next") else ""
-        raced = (f"; raced against {first}the version that runs for more points, then the winner against the "
-                 f"untiled kernel" if v.get("raced_first") else "; raced against the untiled kernel") \
+        raced = f"; raced against {RACED_FIRST.get(v.get('raced_first'), '')}the untiled kernel" \
             if v.get("timed_against") else ""
         if n == len(versions) - 1 or not conds:
             console.print(f"  {name}: otherwise ({v['why']}{raced})" if v["why"] else f"  {name}: otherwise")
@@ -330,6 +319,24 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
             console.print(f"    rewritten by: {', '.join(v['rewrites'])}")
         for line in _ptxas_lines(v):
             console.print(f"    {line}")
+
+
+# what a version is raced against before the untiled kernel, by explain's JSON `raced_first`
+RACED_FIRST = {"more points": "the version that runs for more points, then the winner against ",
+               "the next version, then more points": "the next version whose condition holds, then the winner "
+               "against the version that runs for more points, then the winner against "}
+
+
+def _version_name(v: dict) -> str:
+    """What kind of kernel a version runs: a split-K's tiled kernel and its last kernel, a split's lanes and
+    kernels, a fissioned fold (its two kernels named so)."""
+    if v.get("k_split"):
+        return f"split-K, the tiled kernel with {v['blocks_a_tile']} blocks a tile along z, then {v['lanes']} " \
+               f"threads a row"
+    if v.get("kernels") and not v.get("fissioned"):
+        return f"{v['kernel']}, {v['blocks_a_row']} blocks of {v['lanes']} threads a row in {v['kernels']} kernels"
+    return ("fissioned, the fold " if v.get("fissioned") else "") + v["kernel"] + \
+        (f", {v['lanes']} threads a row" if v.get("lanes") else "")
 
 
 def _ptxas_lines(version: dict) -> list[str]:

@@ -211,15 +211,13 @@ class Gpu:
         # points, then the winner its own rival; the races remembered as one (Gpu.race), under the picked key
         key = _race_key(cuda, picked, sizes)
         if key not in self.races:
+            steps = (lambda w: ahead, lambda w: fallback if m.version(w).races_first else None, m.rival)
             winner, ms = picked, {}
-            for against in (ahead, fallback):
-                if against is not None and against.name != winner.name and (against is ahead or _few(m, winner)):
+            for opponent in steps:  # each step's opponent, given the winner so far
+                against = opponent(winner)
+                if against is not None and against.name != winner.name:
                     race = self._race(winner, against, cuda, inputs, sizes, device, ms)
                     winner, ms = race.winner, {**ms, **race.ms}
-            rival = m.rival(winner)
-            if rival is not None:
-                race = self._race(winner, rival, cuda, inputs, sizes, device, ms)
-                winner, ms = race.winner, {**ms, **race.ms}
             self.races[key] = Race(picked, winner, ms)
         return self.races[key].winner
 
@@ -377,11 +375,6 @@ def _module_key(cuda: str, arch: str, options: tuple, driver: str) -> str:
     launch looks its module up, and the fuzzer's batches are megabytes of
     CUDA, hashed again at every launch of one of their kernels before."""
     return hashlib.sha256("\0".join([cuda, arch, *options, driver]).encode()).hexdigest()
-
-
-def _few(m: kir.Module, k: kir.Kernel) -> bool:
-    """Whether kernel `k` is a version for few points that races the one for more points first."""
-    return any(v.kernel.name == k.name and v.races_first for v in m.versions)
 
 
 def _race_key(cuda: str, picked: kir.Kernel, sizes: dict) -> tuple:

@@ -733,7 +733,7 @@ tiler_aat_split256_blocks_k_stage0(const float* __restrict__ A, int n, int d, fl
           #pragma unroll
           for (int L1_ = 0; L1_ < 4; L1_ += 1) {
             if (gtid0[G0_ * 4 + L0_] < n && gtid1[G1_ * 4 + L1_] < n) {
-              partials[tiler_wide_mul(gtid0[G0_ * 4 + L0_] * n + gtid1[G1_ * 4 + L1_], min((d + 127) / 128, 2048)) + (long long)blockIdx.z] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:5
+              partials[tiler_wide_mul(gtid0[G0_ * 4 + L0_] * n + gtid1[G1_ * 4 + L1_], min((d + 127) / 128, 2048)) + blockIdx.z] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:5
             }
           }
         }

@@ -384,7 +384,7 @@ tiler_nbody_split256_blocks_k_stage0(float eps, const float* __restrict__ bodies
   #pragma unroll
   for (int G0_ = 0; G0_ < 4; G0_ += 1) {
     if (gtid0[G0_] < n) {
-      partials[tiler_wide_mul(gtid0[G0_], min((n + 255) / 256, 2048)) + (long long)blockIdx.z] = acc[G0_];  // nbody.fut:5
+      partials[tiler_wide_mul(gtid0[G0_], min((n + 255) / 256, 2048)) + blockIdx.z] = acc[G0_];  // nbody.fut:5
     }
   }
 }
