@@ -884,18 +884,64 @@ def test_a_split_k_version_races_the_split_it_would_otherwise_be_first():
     split-K version, the next version (a split for few points), the version
     for more points and the untiled kernel as they win, each once; the
     winner is within the margin of the fastest, and its result is right."""
-    path = ROOT / "corpus" / "c_xty_loop_f32.fut"
+    _races_the_next_version_first(ROOT / "corpus" / "c_xty_loop_f32.fut", {"N": 32768, "p": 64, "q": 64}, "_k",
+                                  seed=17, tolerance=1e-3)
+
+
+def _races_the_next_version_first(path, sizes: dict, suffix: str, seed: int, tolerance: float) -> None:
+    """The version the conditions pick at `sizes` (named with `suffix`)
+    races the next version whose condition holds first: the race timed
+    both, the winner is within the margin of the fastest kernel timed, and
+    its result is right."""
     values = run_all(path.read_text(), path.name, Options())
     module, cuda, prog = values["verify"], values["render"], values["check"]
-    sizes = {"N": 32768, "p": 64, "q": 64}
     gpu = Gpu.get()
     picked, ahead = module.select(sizes, gpu.sm_count), module.ahead(sizes, gpu.sm_count)
-    assert picked.name.endswith("_k") and ahead is not None
-    inputs = make_inputs(prog, sizes, load_spec(path), seed=17)
+    assert picked.name.endswith(suffix) and ahead is not None
+    inputs = make_inputs(prog, sizes, load_spec(path), seed=seed)
     got, _ = gpu.run(module, cuda, inputs, sizes)
     race = gpu.race(module, cuda, sizes)
     assert race.picked is picked and {picked.name, ahead.name} <= set(race.ms)
     assert race.winner.name in race.ms and race.ms[race.winner.name] <= min(race.ms.values()) * 1.02
     want = run(prog, inputs)
     err = float(np.abs(got[0].astype(np.float64) - want[0].astype(np.float64)).max())
-    assert err <= 1e-3 * max(1.0, float(np.abs(want[0]).max())), (race.winner.name, err)
+    assert err <= tolerance * max(1.0, float(np.abs(want[0]).max())), (race.winner.name, err)
+
+WINDOW_FILES = [ROOT / "corpus" / f"{n}.fut" for n in (
+    "d_blur_vertical15_f32", "d_sad8x8_int", "d_stencil3d_7pt_f32", "d_stencil3d_25pt_f64", "d_conv2d_3x3_wrap_f32",
+    "a_jacobi5_f32", "a_laplace3d_f64")] + [ROOT / "benchmarks" / "conv2d.fut"]
+
+
+@pytest.mark.parametrize("size", [None, 70, 133])
+@pytest.mark.parametrize("path", WINDOW_FILES, ids=lambda p: p.stem)
+def test_window_versions_match_the_interpreter(path, size):
+    """The window version (consecutive points a thread along the window's
+    dimension, unrolled): at the test sizes (smaller than a block: the
+    clamped body alone) and with every size 70 or 133 (interior blocks and
+    ragged ones at both ends), outputs poisoned before the launch."""
+    text = path.read_text()
+    values = run_all(text, path.name, Options())
+    kernels = [v.kernel for v in values["verify"].versions if v.kernel.name.endswith("_window")]
+    assert kernels, "no window version"
+    prog, spec = values["check"], load_spec(path)
+    derived = {n for n, f in (spec.size_set("test").items() if spec else ()) if isinstance(f, str)}
+    given = {s.name: size for s in prog.kernel.sizes if s.name not in derived} if size else {}
+    sizes = resolve_sizes(prog, given, spec, "test")
+    inputs = make_inputs(prog, sizes, spec, seed=19)
+    want = run(prog, inputs)
+    for kernel in kernels:
+        got, _ = Gpu.get().run(kernel, values["render"], inputs, sizes)
+        for g, w in zip(got, want):
+            if np.issubdtype(g.dtype, np.floating):
+                assert not np.isnan(g).any(), "an output element was never written"
+            err = float(np.abs(g.astype(np.float64) - w.astype(np.float64)).max(initial=0))
+            assert err <= 1e-4 * max(1.0, float(np.abs(w).max(initial=0))), (kernel.name, sizes, err)
+
+
+def test_a_window_version_races_the_next_version_then_the_untiled_kernel():
+    """The 15-tap vertical pass at 2048 x 2048: the first launch times the
+    window version against the next version, the winner against the
+    untiled kernel, each kernel once; the winner is within the margin of the
+    fastest, and its result is right."""
+    _races_the_next_version_first(ROOT / "corpus" / "d_blur_vertical15_f32.fut", {"h": 2048, "w": 2048}, "_window",
+                                  seed=23, tolerance=1e-4)

@@ -23,7 +23,7 @@ def test_every_rewrite_a_kernel_records_is_a_pass_and_each_leaves_its_record(ask
     """Kernels record the passes that changed them, by the passes' own names:
     reassociate only where --fast-math reordered a chain, unclamp where the
     kernel has interior blocks, register tiling's steps where it ran."""
-    seen = set()
+    seen, plain = set(), set()
     for name in BENCHMARK_NAMES:
         values = run_all((BENCHMARKS / f"{name}.fut").read_text(), f"{name}.fut", Options(**({asked: True} if asked else {})))
         for v in values["verify"].versions:
@@ -32,7 +32,9 @@ def test_every_rewrite_a_kernel_records_is_a_pass_and_each_leaves_its_record(ask
                 assert ("unclamp" in k.rewrites) == k.interior, k.name
                 assert ("strip-mine" in k.rewrites) == bool(k.trace), k.name
                 seen |= set(k.rewrites)
-    assert ("reassociate" in seen) == (asked == "fast_math") and ("unclamp" in seen) == (asked == "interior")
+                # (a window version's interior blocks are unclamped whatever was asked: window_tile.py)
+                plain |= set() if k.name.endswith("_window") else set(k.rewrites)
+    assert ("reassociate" in seen) == (asked == "fast_math") and ("unclamp" in plain) == (asked == "interior")
     assert {"strip-mine", "join rows"} <= seen
 
 

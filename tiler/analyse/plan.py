@@ -32,6 +32,7 @@ from .slabs import apart_loads, fits, row_candidates, unfit
 from .staging import not_tiled, over_limit, plan_stream, stream_refusal
 from .transposes import transpositions
 from .views import Views
+from .window_tile import WindowTile, window_tile
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,8 @@ class Plan:
     # where the schedule's tiles hold rows of a bounded length (Schedule.bounds): the plan without the bound,
     # whose versions run the launches past it
     unbounded: "Plan | None" = None
+    # where the kernel reads windows: consecutive points a thread sharing their reads (window_tile.py), or why not
+    window: WindowTile | None = None
 
 
 def plan(kernel: T.Kernel, var: Variance, ctx: Context) -> Plan:
@@ -59,7 +62,8 @@ def plan(kernel: T.Kernel, var: Variance, ctx: Context) -> Plan:
     if split.split is not None and split.split.active and not split.split.few:
         return split  # rows shared among threads: their launches keep that, whatever the row lengths
     bounded = _bounded(kernel, var, ctx, tiling)
-    return split if bounded is tiling else replace(bounded, split=split_plan(kernel, var, ctx, bounded.schedule))
+    chosen = split if bounded is tiling else replace(bounded, split=split_plan(kernel, var, ctx, bounded.schedule))
+    return replace(chosen, window=window_tile(kernel, chosen.untiled, ctx))
 
 
 def _tiling(kernel: T.Kernel, var: Variance, ctx: Context) -> Plan:

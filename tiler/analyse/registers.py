@@ -59,6 +59,9 @@ COARSEN_LIGHT, LIGHT = 4, 4
 # 8 x 8 tile for 132 SMs, ran 1.8x faster than one point a thread; 2 to 11
 # blocks ran 1.3-2.6x slower.
 GRID_SHARE = {1: 1, 2: 4}
+# the register tiling rewrite's interchange unrolls a uniform loop of at most this constant count around
+# per-point work (but not one with a barrier inside); a window's reads are alike point to point only so
+UNROLL_LIMIT = 32
 
 
 def register_tile(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> tuple[RegisterTile | None, str]:

@@ -207,18 +207,20 @@ class Version:
     # it runs only for launches of few points (a split of reductions over inputs other points read too,
     # reductions.FEW_POINTS_AN_SM): the plan's own versions follow it
     few: bool = False
-    # a split-K version: a first launch races it against the next version whose condition holds (the split
-    # for few points it would otherwise be) before the version for more points (Module.ahead)
+    # a split-K or window version: a first launch races it against the next version whose condition holds
+    # (the split for few points it would otherwise be, or the plan's version) before the version for more
+    # points and its rival (Module.ahead)
     ahead: bool = False
     # the record it was lowered from (versions.records.Version: its kind, its tests as data), for explain
     plan: object = field(default=None, repr=False, compare=False)
 
     @property
     def races_first(self) -> bool:
-        """A version for few points that is raced (launch timing on): a first
-        launch races it against the version for more points, then the winner
-        against its rival (Module.fallback; the C launcher does the same)."""
-        return self.few and bool(self.rival)
+        """A version for few points, or one that races the next version first
+        (`ahead`), that is raced (launch timing on): a first launch races it
+        against the version for more points, then the winner against its
+        rival (Module.fallback; the C launcher does the same)."""
+        return (self.few or self.ahead) and bool(self.rival)
 
 
 @dataclass(frozen=True)
@@ -252,7 +254,7 @@ class Module:
     def main(self) -> Kernel:
         """The version the plan is for (the others are fallbacks, or, before
         it, splits that run only for few points)."""
-        return next((v.kernel for v in self.versions if not v.few), self.versions[0].kernel)
+        return next((v.kernel for v in self.versions if not v.few and not v.ahead), self.versions[0].kernel)
 
     @property
     def params(self) -> tuple[Param, ...]:
@@ -287,7 +289,8 @@ class Module:
         races it against before its rival; else None."""
         if not self.versions[self.picked(sizes, multiprocessors)].races_first:
             return None
-        return next((v.kernel for v in self.versions if not v.few and self.holds(v, sizes, multiprocessors)), None)
+        return next((v.kernel for v in self.versions if not v.races_first and self.holds(v, sizes, multiprocessors)),
+                    None)
 
     def ahead(self, sizes: dict, multiprocessors: int = target.MULTIPROCESSORS) -> Kernel | None:
         """Where the conditions pick a raced version that races the next one

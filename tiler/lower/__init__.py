@@ -58,6 +58,9 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     # the loops the schedule joins, one stream each (the fast-math levels are the program's as written)
     k, schedule, rewrites = join_rows(analysis.kernel, schedule)
     block, tiled = schedule.block, schedule.tiled
+    # every thread computes all its points, clamped into range (a tiled kernel's threads for its barriers, a
+    # micro-tile's so that its points' reads stay alike: window_tile.py), only their stores guarded
+    clamped = tiled or block.register is not None
     low = Streams(schedule, {}, vectors, loop_levels(analysis.kernel) if schedule.math is Math.FAST else None, wide)
     factor = wide_factor if wide else (lambda extent: extent)
     fixed = schedule.fixed
@@ -84,7 +87,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     def nest():
         for level, gtid, size in zip(k.levels, gtids, sizes):
             d = level.dim
-            idx = low.declare(f"i{d}", "int", minimum(gtid, kir.Bin("-", size, const(1)))) if tiled else gtid
+            idx = low.declare(f"i{d}", "int", minimum(gtid, kir.Bin("-", size, const(1)))) if clamped else gtid
             low.indices[d] = {"idx": idx, "base": _base(block, d, folded), "size": size,
                               "local": _local(block, micro, d)}
             for p, arg in zip(level.params, level.args):
@@ -106,7 +109,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     if inside is not None:  # the same body without tiler's clamps and guards, for blocks that cannot need them
         body = (kir.If(inside, unclamped(body, in_range), body),)
         rewrites += (UNCLAMP,)
-    if not tiled:  # no barriers: threads outside the nest may simply leave
+    if not clamped:  # no barriers: threads outside the nest may simply leave
         body = (kir.If(in_range, body),)
     body = tuple(low.out) + body
     trace = ()

@@ -46,7 +46,7 @@ def explain_data(a: Analysis, source: Source, module=None, applied=None, version
         "hoisted": [{"what": h.what, "line": h.span.line, "column": h.span.col, "written_at": h.written,
                      "runs_at": h.runs, "reads": list(h.reads), "reason": h.reason} for h in k.hoisted],
         "promoted": [_promotion(r, source) for r in k.promoted],
-        "windows": [_window(w, source) for w in windows(k)],
+        "windows": [_window(w, source, a.plan.window) for w in windows(k)],
         "unused": [{"line": span.line, "column": span.col} for span in sorted(k.unused, key=lambda s: (s.line, s.col))],
         "streamable_loops": [{"line": x.span.line, "column": x.span.col, "arrays": list(x.arrays),
                               "stays": x.stays or None} for x in k.streamable],
@@ -117,14 +117,20 @@ def _promotion(r, source: Source) -> dict:
             "array": r.array, "input": r.param or None, "reason": r.reason}
 
 
-def _window(w, source: Source) -> dict:
-    """An array whose reads move with the points (analyse/windows.py)."""
+def _window(w, source: Source, tile) -> dict:
+    """An array whose reads move with the points (analyse/windows.py), and
+    whether the window version shares its reads among a thread's points
+    (analyse/window_tile.py)."""
     first = w.reads[0]
+    shared = tile is not None and tile.schedule is not None and w.array in tile.arrays
     return {"array": w.array, "read": source_text(first, source), "line": first.span.line,
             "column": first.span.col, "reads": len(w.reads),
             "axes": [{"axis": a.axis, "dim": a.dim, "low": a.low, "high": a.high, "halo": a.halo,
                       "edges": list(a.edges), "bounds": list(a.bounds), "text": a.text()} for a in w.axes],
-            "staged": False, "reason": WINDOW_REASON}
+            "staged": False, "registers": shared,
+            "reason": f"{tile.reason}, in a version raced first (no halo tile in shared memory yet)" if shared else
+            f"{WINDOW_REASON}; not shared in registers: {tile.reason}" if tile is not None and w.array in tile.arrays
+            else WINDOW_REASON}
 
 
 def _row(r, source: Source) -> dict:
@@ -265,14 +271,16 @@ def _versions(a: Analysis, module) -> list[dict]:
                     if version.grid_share else None,
                     "grid_share": version.grid_share or None,
                     "timed_against": "untiled" if version.rival else None,
-                    "raced_first": ("the next version, then more points" if version.ahead else "more points")
-                    if version.races_first else None,
+                    "raced_first": (("the next version, then more points" if version.few else "the next version")
+                                    if version.ahead else "more points") if version.races_first else None,
+                    "points_a_thread": rec.build.schedule.block.register.points if rec.kind is Kind.WINDOW else None,
                     "once_a_launch": any(st.once for st in k.stages),
                     "rewrites": list((k.stages[0] if fissioned else k).rewrites)})
     return out
 
 
-KIND_NAMES = {Kind.TILED: "tiled", Kind.ONE_POINT: "tiled", Kind.UNTILED: "untiled", Kind.SPLIT: "split"}
+KIND_NAMES = {Kind.TILED: "tiled", Kind.ONE_POINT: "tiled", Kind.UNTILED: "untiled", Kind.SPLIT: "split",
+              Kind.WINDOW: "window"}
 
 
 def _plain(tiled: bool, why: str, condition) -> dict:

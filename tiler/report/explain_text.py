@@ -324,7 +324,8 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
 # what a version is raced against before the untiled kernel, by explain's JSON `raced_first`
 RACED_FIRST = {"more points": "the version that runs for more points, then the winner against ",
                "the next version, then more points": "the next version whose condition holds, then the winner "
-               "against the version that runs for more points, then the winner against "}
+               "against the version that runs for more points, then the winner against ",
+               "the next version": "the next version whose condition holds, then the winner against "}
 
 
 def _version_name(v: dict) -> str:
@@ -333,6 +334,8 @@ def _version_name(v: dict) -> str:
     if v.get("k_split"):
         return f"split-K, the tiled kernel with {v['blocks_a_tile']} blocks a tile along z, then {v['lanes']} " \
                f"threads a row"
+    if v.get("points_a_thread"):
+        return f"window, {v['points_a_thread']} consecutive points a thread"
     if v.get("kernels") and not v.get("fissioned"):
         return f"{v['kernel']}, {v['blocks_a_row']} blocks of {v['lanes']} threads a row in {v['kernels']} kernels"
     return ("fissioned, the fold " if v.get("fissioned") else "") + v["kernel"] + \

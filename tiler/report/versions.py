@@ -40,6 +40,7 @@ def _text(vs: Versions) -> str:
         out.append(f"   when: {condition_text(v.condition)}")
         if v.rival is not None:
             first = "the next version whose condition holds, the version for more points, then " if v.build.k_split else \
+                "the next version whose condition holds, then " if v.build.window else \
                 "the version for more points, then " if v.build.split is not None and v.build.split.few else ""
             out.append(f"   raced against {first}{v.rival.name} at the first launch of each set of sizes")
         why = _why(v)
@@ -63,6 +64,10 @@ def _head(v: Version, last: bool = False) -> str:
                      f"{block.register.points} points a thread) with blocks along z sharing the reduction, then "
                      f"{b.lanes} threads a row" + (", rows side by side," if b.columns else "") +
                      " combining their partial results")
+    elif b.window:
+        block = b.schedule.block
+        parts.append(f"block {' x '.join(str(block.extents[d]) for d in block.spans)}, {block.register.points} "
+                     f"consecutive points a thread, no shared memory")
     elif b.split is not None:
         parts.append(f"{b.lanes} threads a row" + (", rows side by side" if b.columns else "") +
                      (", several blocks a row" if b.several else ""))

@@ -35,12 +35,12 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .. import kir, target
+from ..analyse.registers import UNROLL_LIMIT
 from ..errors import CompilerBug
 from ..kir.build import Names, add, const, fresh_name, mul, rewrite, substitute
 
 POINT, GROUP, LANE = "P{}_", "G{}_", "L{}_"  # a thread's point along dim d; the micro-tile's loop variables
 RESERVED = {name.format(d) for name in (POINT, GROUP, LANE) for d in range(3)}
-UNROLL_LIMIT = 32  # a uniform loop of at most this constant count around per-point work is unrolled (but not one with a barrier inside)
 
 
 @dataclass(frozen=True)

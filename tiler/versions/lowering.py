@@ -86,7 +86,7 @@ class _Lowering:
         record = dataclasses.replace(v, copies=copies)
         few = v.build.split is not None and v.build.split.few
         return kir.Version(k, condition(record.launch_condition, k), why, record.grid_share,
-                           v.rival.name if v.rival is not None else "", few=few, ahead=v.build.k_split, plan=record)
+                           v.rival.name if v.rival is not None else "", few=few, ahead=v.build.k_split or v.build.window, plan=record)
 
     def _pair(self, v: Version) -> list[kir.Version]:
         """The vector kernel for sizes that keep its rows aligned, then the
@@ -183,6 +183,8 @@ def _lowered(b: Build) -> kir.Kernel:
         k = lowering(b.source, b.split, b.lanes, b.file, b.wide, b.columns)
     else:
         k = lower_schedule(b.source, b.schedule, b.file, b.vectors, b.wide, b.transposed)
+    if b.window:
+        k = k.renamed(b.name.removesuffix(b.suffix))
     if b.suffix:
         k = k.renamed(k.name + b.suffix)
     if k.name != b.name:

@@ -36,6 +36,7 @@ class Kind(Enum):
     ONE_POINT = "one point a thread"  # the tiled schedule with one point a thread (Plan.fewer)
     UNTILED = "untiled"
     SPLIT = "split"  # rows run by a warp or a block (or several blocks) that share their reductions
+    WINDOW = "window"  # consecutive points a thread sharing their windows' reads (analyse/window_tile.py)
     FISSIONED = "fissioned"  # the pairs' kernel as a stage, then the fold reading its values
 
 
@@ -73,6 +74,9 @@ class Build:
     # split-K: the tiled `schedule`'s kernel, its blocks along z sharing the reduction, as the stage of the
     # split's last kernel of several blocks a row (lower/split_k.py)
     k_split: bool = False
+    # consecutive points a thread sharing their windows' reads in registers (analyse/window_tile.py): the
+    # untiled schedule's block, a micro-tile along the window's dimension
+    window: bool = False
     suffix: str = ""  # added to the kernel's name by its version (SCALAR, ONE_POINT, BOUNDED)
 
     @property
@@ -90,7 +94,8 @@ class Build:
             return f"tiler_{stem}_split{self.lanes}" + ("_cols" if self.columns else "") + \
                 ("_blocks" if self.several else "") + ("_k" if self.k_split else "") + \
                 ("_wide" if self.wide else "") + self.suffix
-        return f"tiler_{stem}_{'tiled' if self.tiled else 'untiled'}" + ("_wide" if self.wide else "") + \
+        kind = "window" if self.window else "tiled" if self.tiled else "untiled"
+        return f"tiler_{stem}_{kind}" + ("_wide" if self.wide else "") + \
             ("_transposed" if self.transposed else "") + self.suffix
 
     @property

@@ -1,0 +1,106 @@
+"""The window version (analyse/window_tile.py): where a thread takes
+consecutive points along a window's dimension, so that nvcc loads the reads
+its points share once; where not, and why; how it is raced; and that its
+unrolled copies of a read are one load once nvcc has them."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+from conftest import BENCHMARKS, ROOT
+
+from tiler.analyse import Options
+from tiler.pipeline import run_all
+
+CORPUS = ROOT / "corpus"
+DEFAULT = Options()
+
+
+def analysed(text: str, name: str = "w.fut", options: Options = DEFAULT):
+    return run_all(text, name, options)
+
+
+def tile_of(path, options: Options = DEFAULT):
+    return analysed(path.read_text(), path.name, options)["analyse"].plan.window
+
+
+@pytest.mark.parametrize("name", ["d_blur_vertical15_f32", "d_sad8x8_int", "d_stencil3d_7pt_f32",
+                                  "d_stencil3d_25pt_f64", "d_conv2d_3x3_wrap_f32", "a_jacobi5_f32"])
+def test_a_window_moving_along_an_outer_dimension_gets_consecutive_points_a_thread(name):
+    tile = tile_of(CORPUS / f"{name}.fut")
+    assert tile.schedule is not None, tile.reason
+    block = tile.schedule.block
+    assert tile.dim == 0 and block.register.sizes[0] == 8 and block.register.group == 8
+    assert block.interior and block.spans[0] != 0  # threadIdx.x walks another dimension
+
+
+@pytest.mark.parametrize("name, why", [
+    ("d_conv1d_taps31_f64", "which threadIdx.x walks"),
+    ("d_xcorr_valid_f32", "which threadIdx.x walks"),
+    ("a_conv2d_filter_f32", "known only at launch"),
+    ("a_box3d_w27_f32", "inside an if"),
+])
+def test_no_window_version_where_its_reads_would_not_be_alike(name, why):
+    tile = tile_of(CORPUS / f"{name}.fut")
+    assert tile.schedule is None and why in tile.reason
+
+
+def test_no_window_no_record_and_no_version():
+    values = analysed((BENCHMARKS / "mm.fut").read_text(), "mm.fut")
+    assert values["analyse"].plan.window is None
+    assert not any(v.ahead and not v.few for v in values["verify"].versions)
+
+
+LONG = """
+fun [[f32, w], h] main([[f32, w], h] img) =
+  map(fn [f32, w] (int y) =>
+        map(fn f32 (int x) =>
+              loop (s = 0f32) = for t < 40 do s + img[min(y + t, h - 1), x] in s,
+            iota(w)),
+      iota(h))
+"""
+
+
+def test_a_loop_too_long_to_unroll_and_options_that_turn_it_off():
+    tile = analysed(LONG)["analyse"].plan.window
+    assert tile.schedule is None and "more than 32 iterations" in tile.reason
+    path = CORPUS / "d_blur_vertical15_f32.fut"
+    assert "--no-register-tile" in tile_of(path, Options(no_register_tile=True)).reason
+    assert tile_of(path, Options(register_tile=(4, 1))).schedule.block.register.sizes == (4, 1)
+    values = analysed(path.read_text(), path.name, Options(no_launch_timing=True))
+    assert not any(v.kernel.name.endswith("_window") for v in values["verify"].versions)  # never untimed
+
+
+def test_the_window_version_comes_first_and_races_the_next_then_the_untiled_kernel():
+    path = CORPUS / "d_blur_vertical15_f32.fut"
+    module = analysed(path.read_text(), path.name)["verify"]
+    first, second = module.versions[:2]
+    assert first.kernel.name == "tiler_d_blur_vertical15_f32_window" and first.ahead and first.races_first
+    assert first.rival == "tiler_d_blur_vertical15_f32_untiled" and not first.few
+    sizes = {"h": 4096, "w": 4096}
+    assert module.select(sizes) is first.kernel
+    assert module.ahead(sizes) is second.kernel == module.fallback(sizes)
+    assert module.main is second.kernel  # the version the plan is for
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="no nvcc")
+def test_nvcc_loads_a_row_the_unrolled_points_share_once(tmp_path):
+    """The 15-tap vertical pass: 8 points a thread read 22 rows and 15
+    weights in the interior blocks' body (the edge blocks' clamped body,
+    whose indices differ point to point, reads 8 x 15 and 15): 172 loads in
+    all, where one load a point and tap would be 270; no spills."""
+    path = CORPUS / "d_blur_vertical15_f32.fut"
+    cu = tmp_path / "blur.cu"
+    cu.write_text(analysed(path.read_text(), path.name)["render"])
+    ptx = tmp_path / "blur.ptx"
+    subprocess.run(["nvcc", "-arch=sm_90", "-ptx", "-o", str(ptx), str(cu)], check=True, capture_output=True)
+    text = ptx.read_text()
+    body = text[text.index(".entry tiler_d_blur_vertical15_f32_window"):]
+    body = body[:body.index(".entry", 10)] if ".entry" in body[10:] else body
+    assert len(re.findall(r"ld\.global", body)) == 22 + 15 + 8 * 15 + 15
+    report = subprocess.run(["nvcc", "-arch=sm_90", "-cubin", "-o", str(tmp_path / "b.cubin"), "-Xptxas", "-v",
+                             str(cu)], check=True, capture_output=True, text=True).stderr
+    window = report[report.index("tiler_d_blur_vertical15_f32_window'"):]
+    assert "0 bytes spill stores" in window.split("ptxas info    : Compiling")[0]

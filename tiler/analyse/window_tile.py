@@ -1,0 +1,159 @@
+"""Windows shared in registers: consecutive points a thread along a window's
+dimension.
+
+Where the points along dimension d read a window of an array (windows.py)
+whose offsets run over loops of a few iterations each (or are constants),
+point p and point p + 1 read the same elements, one offset apart. A thread
+that takes POINTS consecutive points along d, with the loops around the
+reads unrolled (the register tiling rewrite's interchange unrolls uniform
+loops of a constant count), reads each element of its points' window once:
+nvcc finds the loads of one address among the unrolled copies (identical
+index expressions, no store between them) and keeps the value in a
+register. A 15-tap vertical pass then loads 22 rows for 8 points instead
+of 120, and a 3-D stencil marched along z keeps its planes in registers
+(the register half of 2.5-D blocking).
+
+The schedule is the untiled kernel's block (no shared memory), each thread
+taking POINTS points along the window's dimension, with the bounds clamps
+of a tiled kernel (so that every thread computes all its points and only
+its stores are guarded) and an unclamped copy of the body for the blocks
+wholly inside the array, whose index expressions are the ones nvcc can
+match. threadIdx.x's dimension is never the one: consecutive points a
+thread along it would stride a warp's loads and stores.
+
+The version is a guess the cost model cannot price (what nvcc keeps in
+registers is its own), so a first launch races it against the version that
+would otherwise run, then the winner against the untiled kernel.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from ..check import typed as T
+from ..check.types import element_bytes
+from ..tree import children
+from .context import Context
+from .registers import ADDRESSING, UNROLL_LIMIT, grid_blocks
+from .schedule import RegisterTile, Schedule
+from .windows import Window, windows
+
+POINTS = 8  # consecutive points a thread along the window's dimension (--register-tile gives others)
+# the unrolled copies of a window's reads a thread makes at most (points x iterations of the loops around
+# them): nvcc matches loads among this many, and a body larger than this takes long to compile
+MAX_COPIES = 1024
+
+
+@dataclass(frozen=True)
+class WindowTile:
+    """Consecutive points a thread along `dim`, sharing the reads of the
+    `arrays`' windows in registers, or why not (`schedule` None)."""
+
+    dim: int | None
+    points: int
+    arrays: tuple[str, ...]
+    schedule: Schedule | None
+    reason: str
+
+
+def window_tile(kernel: T.Kernel, untiled: Schedule, ctx: Context) -> WindowTile | None:
+    """The window version's schedule, or why there is none (None: the
+    kernel reads no window)."""
+    found = windows(kernel)
+    if not found:
+        return None
+
+    def refused(why: str) -> WindowTile:
+        return WindowTile(None, 1, tuple(w.array for w in found), None, why)
+    if ctx.no_register_tile:
+        return refused("register tiling is off (--no-register-tile)")
+    block = untiled.block
+    unit = block.spans[0]  # threadIdx.x's dimension
+    moving = [(a.halo or 0, -a.dim, a.dim, w) for w in found for a in w.axes if a.dim != unit and a.halo != 0]
+    if not moving:
+        return refused(f"every window moves only along dimension {unit}, which threadIdx.x walks: consecutive "
+                       "points a thread there would stride a warp's loads and stores")
+    unknown = [w for _, _, _, w in moving if _launch_extent(w)]
+    if unknown:
+        w = unknown[0]
+        return refused(f"the window of {w.array} has an extent known only at launch "
+                       f"({', '.join(b for a in w.axes for b in a.bounds)}): the loops around its reads cannot be "
+                       "unrolled")
+    _, _, dim, _ = max(moving, key=lambda m: (m[0], m[1]))
+    shared = tuple(w.array for _, _, d, w in moving if d == dim)
+    iterations = _iterations(kernel, [w for _, _, d, w in moving if d == dim])
+    given = ctx.options.register_tile
+    points = given[dim] if len(given) > dim and given[dim] else given[0] if len(given) == 1 and given[0] else POINTS
+    if points <= 1:
+        return refused("one point a thread (--register-tile 1)")
+    if iterations is None:
+        return refused(f"a loop around the reads of {', '.join(shared)} runs more than {UNROLL_LIMIT} iterations, "
+                       "a count known only at launch, or inside an if: it is not unrolled, so no two points' reads "
+                       "are the same expression")
+    if iterations * points > MAX_COPIES:
+        return refused(f"{points} points a thread would unroll {iterations * points:,} copies of the reads (more "
+                       f"than {MAX_COPIES:,})")
+    blocks = grid_blocks(kernel, {d: block.points(d) * (points if d == dim else 1) for d in range(block.rank)}, ctx)
+    if blocks is not None and blocks < ctx.device.multiprocessors:
+        return refused(f"{points} points a thread would leave {blocks} blocks for the GPU's "
+                       f"{ctx.device.multiprocessors} multiprocessors")
+    sizes = tuple(points if d == dim else 1 for d in range(block.rank))
+    words = max(1, max((element_bytes(p.type) for p in kernel.params if p.name in shared), default=4) // 4)
+    tile = RegisterTile(sizes, points, points * words, points * words * 2 + ADDRESSING, False)
+    why = (f"{points} consecutive points a thread along dimension {dim}: the reads of {', '.join(shared)} that "
+           f"neighbouring points share are loaded once, their loops unrolled")
+    chosen = replace(untiled, block=replace(block, register=tile, register_reason=why, interior=True,
+                                            interior_reason="blocks wholly inside every dimension run a copy of "
+                                            "the body without the bounds clamps, whose reads nvcc can match"))
+    return WindowTile(dim, points, shared, chosen, why)
+
+
+def _launch_extent(w: Window) -> bool:
+    return any(a.halo is None for a in w.axes)
+
+
+def _iterations(kernel: T.Kernel, found: list[Window]) -> int | None:
+    """The unrolled iterations around the windows' reads: the product of the
+    counts of the loops (and streams) that enclose any of them, each a
+    constant of at most UNROLL_LIMIT and none inside an `if` (whose test may
+    differ between a thread's points: the interchange then leaves the loop
+    in each point's copy); None where one is not."""
+    reads = {id(r) for w in found for r in w.reads}
+    counts: dict[int, int | None] = {}
+    chunks: dict = {}  # a stream's chunk size -> its constant length
+
+    def walk(e, loops: tuple, guarded: bool) -> None:
+        if isinstance(e, T.Index) and id(e) in reads:
+            counts.update(loops)
+        if isinstance(e, T.Loop):
+            for i in e.inits:
+                walk(i, loops, guarded)
+            chunk = e.bound.binder if isinstance(e.bound, T.Var) else None
+            count = chunks[chunk] if chunk in chunks else _count(e.bound)
+            walk(e.body, loops + ((id(e), None if guarded else count),), guarded)
+            walk(e.rest, loops, guarded)
+            return
+        if isinstance(e, T.Stream):
+            for a in e.arrays + e.inits:
+                walk(a, loops, guarded)
+            chunks[e.chunk] = _count(e.length)  # the untiled kernel walks a stream in one chunk: a loop over it
+            walk(e.body, loops, guarded)
+            return
+        if isinstance(e, T.If):
+            walk(e.cond, loops, guarded)
+            walk(e.then, loops, True)
+            walk(e.else_, loops, True)
+            return
+        for c in children(e, T.is_exp):
+            walk(c, loops, guarded)
+    for b in [v for lv in kernel.levels for _, v in lv.lets] + [kernel.body]:
+        walk(b, (), False)
+    if any(c is None for c in counts.values()):
+        return None
+    return math.prod(counts.values())
+
+
+def _count(bound) -> int | None:
+    """A loop's or stream's constant count, if at most UNROLL_LIMIT."""
+    value = bound if isinstance(bound, int) else bound.value if isinstance(bound, T.Lit) else None
+    return value if isinstance(value, int) and 0 < value <= UNROLL_LIMIT else None
