@@ -671,22 +671,22 @@ def test_the_host_launcher_races_from_threads_beside_a_graph_capture(tmp_path):
     _runs_beside_mm(tmp_path, HOST_THREADS)
 
 
-def _runs_beside_mm(tmp_path, host: str) -> str:
-    """`host`, a C++ program calling mm's launcher, built with mm's compiled
-    .cu and run: it prints OK. Returns the .cu's text."""
+def _runs_beside_mm(tmp_path, host: str, name: str = "mm") -> str:
+    """`host`, a C++ program calling a benchmark's launcher (mm's), built
+    with its compiled .cu and run: it prints OK. Returns the .cu's text."""
     import subprocess
 
     from tiler.runtime.nvcc import nvcc_path
 
-    done = tiler("compile", str(BENCHMARKS / "mm.fut"), "-o", str(tmp_path / "mm.cu"))
+    done = tiler("compile", str(BENCHMARKS / f"{name}.fut"), "-o", str(tmp_path / f"{name}.cu"))
     assert done.returncode == 0, done.stderr
     (tmp_path / "main.cu").write_text(host)
     exe = tmp_path / "host"
     subprocess.run([nvcc_path(), "-arch=sm_90", "-std=c++17", "-I", str(tmp_path), str(tmp_path / "main.cu"),
-                    str(tmp_path / "mm.cu"), "-o", str(exe)], check=True)
+                    str(tmp_path / f"{name}.cu"), "-o", str(exe)], check=True)
     done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.startswith("OK"), done.stdout
-    return (tmp_path / "mm.cu").read_text()
+    return (tmp_path / f"{name}.cu").read_text()
 
 
 @pytest.mark.parametrize("name", ["nbody", "mm", "rowsum"])
@@ -945,3 +945,45 @@ def test_a_window_version_races_the_next_version_then_the_untiled_kernel():
     fastest, and its result is right."""
     _races_the_next_version_first(ROOT / "corpus" / "d_blur_vertical15_f32.fut", {"h": 2048, "w": 2048}, "_window",
                                   seed=23, tolerance=1e-4)
+
+
+WINDOW_HOST = r"""
+#include <cstdio>
+#include <algorithm>
+#include <cmath>
+#include <vector>
+#include "conv2d.h"
+int main() {
+  const int h = 300, w = 509;  // neither a multiple of the window version's 64 rows nor of its 32 columns
+  std::vector<float> img((size_t)h * w), filt(25), out((size_t)h * w);
+  for (size_t i = 0; i < img.size(); i++) img[i] = (float)((i * 7) % 13) / 13.0f - 0.5f;
+  for (size_t i = 0; i < filt.size(); i++) filt[i] = (float)((i * 5) % 11) / 11.0f - 0.5f;
+  float *di, *df, *dout;
+  cudaMalloc(&di, img.size() * 4); cudaMalloc(&df, filt.size() * 4); cudaMalloc(&dout, out.size() * 4);
+  cudaMemcpy(di, img.data(), img.size() * 4, cudaMemcpyHostToDevice);
+  cudaMemcpy(df, filt.data(), filt.size() * 4, cudaMemcpyHostToDevice);
+  for (int round = 0; round < 2; round++) {  // the race, then its winner remembered
+    cudaMemset(dout, 0xff, out.size() * 4);
+    const cudaError_t err = tiler_conv2d_launch(di, df, dout, h, w, 0);
+    if (err != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) { printf("launch failed\n"); return 1; }
+    cudaMemcpy(out.data(), dout, out.size() * 4, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < h; i++)
+      for (int j = 0; j < w; j++) {
+        double want = 0;
+        for (int r = 0; r < 5; r++)
+          for (int k = 0; k < 5; k++)
+            want += (double)filt[r * 5 + k] * img[(size_t)std::min(i + r, h - 1) * w + std::min(j + k, w - 1)];
+        if (!(std::fabs(out[(size_t)i * w + j] - want) <= 1e-4 * (1.0 + std::fabs(want)))) { printf("wrong\n"); return 1; }
+      }
+  }
+  printf("OK\n");
+  return 0;
+}
+"""
+
+
+def test_the_host_launcher_races_a_window_version_against_the_next_then_its_rival(tmp_path):
+    """conv2d at 300 x 509: the launcher's conditions pick the window
+    version, which races the next version first, then the winner its rival;
+    both launches are right."""
+    assert "tiler_ahead" in _runs_beside_mm(tmp_path, WINDOW_HOST, "conv2d")

@@ -71,6 +71,22 @@ def conv2d(i):
     return [np.einsum("irjc,rc->ij", window, filt)]
 
 
+def blur(i):
+    img, wts = i["img"].astype(np.float64), i["wts"].astype(np.float64)
+    h = img.shape[0]
+    rows = np.clip(np.arange(h)[:, None] + np.arange(15)[None, :] - 7, 0, h - 1)  # [h, 15], clamped
+    return [np.einsum("itx,t->ix", img[rows], wts)]
+
+
+def stencil3d(i):
+    u, alpha = i["u"].astype(np.float64), float(i["alpha"])
+    padded = np.pad(u, 1, mode="edge")  # a neighbour past a face is the face's own value
+    c = padded[1:-1, 1:-1, 1:-1]
+    lap = (padded[:-2, 1:-1, 1:-1] + padded[2:, 1:-1, 1:-1] + padded[1:-1, :-2, 1:-1] + padded[1:-1, 2:, 1:-1]
+           + padded[1:-1, 1:-1, :-2] + padded[1:-1, 1:-1, 2:] - 6 * c)
+    return [c + alpha * lap]
+
+
 def aat(i):
     a = i["A"].astype(np.float64)
     return [a @ a.T]
@@ -126,7 +142,8 @@ def kmeans(i):
 FORMULAS = {"nbody": nbody, "mm": mm, "lavamd": lavamd, "nbody3d": nbody3d,
             "lavamd_rodinia": lavamd_rodinia, "mriq": mriq, "conv2d": conv2d, "aat": aat, "mm_rows": mm_rows,
             "matvec": matvec, "rowsum": rowsum, "rownorm": rownorm, "kmeans": kmeans, "softmax": softmax,
-            "layernorm": layernorm, "rowsum3d": rowsum3d, "colsum": colsum, "rowcount": rowcount}
+            "layernorm": layernorm, "rowsum3d": rowsum3d, "colsum": colsum, "rowcount": rowcount, "blur": blur,
+            "stencil3d": stencil3d}
 
 
 def test_every_benchmark_has_a_formula():

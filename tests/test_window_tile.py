@@ -9,7 +9,7 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import BENCHMARKS, ROOT
+from conftest import BENCHMARKS, ROOT, tiler
 
 from tiler.analyse import Options
 from tiler.pipeline import run_all
@@ -81,7 +81,7 @@ def test_the_window_version_comes_first_and_races_the_next_then_the_untiled_kern
     assert first.rival == "tiler_d_blur_vertical15_f32_untiled" and not first.few
     sizes = {"h": 4096, "w": 4096}
     assert module.select(sizes) is first.kernel
-    assert module.ahead(sizes) is second.kernel == module.fallback(sizes)
+    assert module.ahead(sizes) is second.kernel and module.fallback(sizes) is None  # (not for few points)
     assert module.main is second.kernel  # the version the plan is for
 
 
@@ -104,3 +104,65 @@ def test_nvcc_loads_a_row_the_unrolled_points_share_once(tmp_path):
                              str(cu)], check=True, capture_output=True, text=True).stderr
     window = report[report.index("tiler_d_blur_vertical15_f32_window'"):]
     assert "0 bytes spill stores" in window.split("ptxas info    : Compiling")[0]
+
+
+TRANSPOSED = """
+fun [[f32, w], h] main([[f32, w], h] img, [[[f32, d], w], h] feats) =
+  map(fn [f32, w] (int y) =>
+        map(fn f32 (int x) =>
+              let a = loop (s = 0f32) = for f < d do s * 0.5f32 + feats[y, x, f] in s in
+              loop (t = a) = for k < 5 do t + img[min(y + k, h - 1), x]
+              in t,
+            iota(w)),
+      iota(h))
+"""
+FISSIONED = """
+fun [int, n] main([[f32, d], n] points, [[f32, d], k] centres, [f32, n] a) =
+  map(fn int (int i, [f32, d] p) =>
+        let (best, bestd) =
+          streamSeq(fn (int, f32) (int kk, [[f32, d], c] cc, int best, f32 bestd) =>
+                      loop (best, bestd) = for j < c do
+                        let dist = (loop (s = 0f32) = for f < d do
+                                     let t = p[f] - cc[j, f] in s + t * t
+                                   in s) + (loop (u = 0f32) = for t < 4 do u + a[min(i + t, n - 1)] * cc[j, t] in u)
+                        in if dist < bestd then (kk + j, dist) else (best, bestd)
+                      in (best, bestd)
+                   , centres, 0, 3.0e38f32)
+        in best
+     , zip(iota(n), points))
+"""
+
+
+def test_the_window_version_races_the_untiled_kernel_the_module_has():
+    """Where the launch always transposes an input, the untiled kernel reads
+    the transposed copy: the window version races that one."""
+    options = Options(keep_loops=True, sizes=(("d", 4096), ("h", 1024), ("w", 16896)))
+    values = analysed(TRANSPOSED, "t.fut", options)
+    module = values["verify"]
+    names = [v.kernel.name for v in module.versions]
+    assert names[0] == "tiler_t_window"
+    assert module.versions[0].rival in names and "untiled" in module.versions[0].rival
+    assert "tiler_t_window" in values["render"]
+
+
+def test_a_fissioned_programs_pairs_kernel_is_never_a_window_version():
+    values = analysed(FISSIONED, "f.fut")
+    stages = [s.name for v in values["verify"].versions if v.fissioned for s in v.kernel.stages]
+    assert stages and not any(n.endswith("_window") for n in stages)
+
+
+def test_the_launcher_races_a_window_version_against_the_next_and_its_rival_once_each():
+    path = CORPUS / "d_blur_vertical15_f32.fut"
+    launcher = analysed(path.read_text(), path.name)["render"]
+    assert "static const bool tiler_ahead[] = {1, 0" in launcher
+    assert "tiler_few" not in launcher and "tiler_plain" not in launcher  # (no version for few points)
+
+
+def test_explain_says_when_no_window_version_is_made_and_a_dimension_too_short():
+    path = CORPUS / "d_blur_vertical15_f32.fut"
+    values = analysed(path.read_text(), path.name, Options(no_launch_timing=True))
+    assert not any(v.kernel.name.endswith("_window") for v in values["verify"].versions)
+    out = " ".join(tiler("explain", "--no-launch-timing", path).stdout.split())
+    assert "no window version: it runs only raced, and launch timing is off" in out
+    short = tile_of(path, Options(sizes=(("h", 4), ("w", 8192))))
+    assert short.schedule is None and "dimension 0 has 4 point(s)" in short.reason

@@ -423,6 +423,11 @@ def _shared(loop: T.Loop, var: Variance, rows: frozenset) -> str:
         dims = var.of(array.binder) if isinstance(array, T.Var) else frozenset()
         if not rows <= dims:
             name = array.binder.name if isinstance(array, T.Var) else "an array"
+            moving = frozenset().union(*(var.of(v.binder) for i in n.indices for v in descendants(i, T.is_exp)
+                                         if isinstance(v, T.Var)))
+            if rows <= dims | moving:  # the array is no row's own, but its index moves with the point
+                return f"`{name}` is no row's own array (read at an index that moves with dimension " \
+                       f"{dims_text(rows - dims)}, as a window's or a gather's): other rows may read the same elements"
             return f"`{name}` does not vary with dimension {dims_text(rows - dims)}: other rows read it too, " \
                    f"and the tiled kernel shares it among them"
     return ""

@@ -93,6 +93,9 @@ def window_tile(kernel: T.Kernel, untiled: Schedule, ctx: Context) -> WindowTile
     if iterations * points > MAX_COPIES:
         return refused(f"{points} points a thread would unroll {iterations * points:,} copies of the reads (more "
                        f"than {MAX_COPIES:,})")
+    along = next((ctx.known_size(lv.size) for lv in kernel.levels if lv.dim == dim), None)
+    if along is not None and along < points:
+        return refused(f"dimension {dim} has {along} point(s), fewer than the {points} a thread would take")
     blocks = grid_blocks(kernel, {d: block.points(d) * (points if d == dim else 1) for d in range(block.rank)}, ctx)
     if blocks is not None and blocks < ctx.device.multiprocessors:
         return refused(f"{points} points a thread would leave {blocks} blocks for the GPU's "

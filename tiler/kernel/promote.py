@@ -42,6 +42,7 @@ class Promotion:
     array: str  # X
     param: str  # the chunk parameter that now stands for it ("" when it was left in place)
     reason: str  # how it is read as a stream input, or why it is not
+    site: object = None  # the stream (or the loop read as one) it was considered for, by its span
 
 
 def promote_reads(k: T.Kernel, loops: frozenset[int] = frozenset()) -> T.Kernel:
@@ -110,7 +111,7 @@ class _Promoter:
             self.records += [Promotion(n, n.array.binder.name, "", (
                 f"its index uses the stream's position `{s.offset.name}`, but not as `{s.offset.name} + k` over the "
                 f"chunk: what it reads is no chunk of a row or column of `{n.array.binder.name}` (a window that also "
-                f"moves with each point, as a stencil's, stays a read)")) for n in moving]
+                f"moves with each point, as a stencil's, stays a read)"), s.span) for n in moving]
 
     def promoted(self, s: T.Stream, reads: list) -> T.Stream:
         if not reads:
@@ -122,13 +123,13 @@ class _Promoter:
             key = (r.array, r.position, r.others)
             reason = self.refusal(s, r, inside)
             if reason:
-                self.records.append(Promotion(r.node, r.array.name, "", reason))
+                self.records.append(Promotion(r.node, r.array.name, "", reason, s.span))
                 continue
             if key not in new:
                 new[key] = (self.chunk_param(s, r), self.stream_array(r))
             param = new[key][0]
             rewrite[id(r.node)] = (param, r.step)
-            self.records.append(Promotion(r.node, r.array.name, param.name, _how(r, s)))
+            self.records.append(Promotion(r.node, r.array.name, param.name, _how(r, s), s.span))
         if not new:
             return s
         body = _replace_reads(s.body, rewrite)

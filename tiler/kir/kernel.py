@@ -284,12 +284,14 @@ class Module:
 
     def fallback(self, sizes: dict, multiprocessors: int = target.MULTIPROCESSORS) -> Kernel | None:
         """Where the conditions pick a version for few points that is raced
-        (launch timing on): the kernel of the first other version whose
-        condition holds (what runs for more points), which a first launch
-        races it against before its rival; else None."""
-        if not self.versions[self.picked(sizes, multiprocessors)].races_first:
+        (launch timing on): the kernel of the first version for more points
+        whose condition holds (neither for few points nor racing the next
+        version first: the plan's own), which a first launch races it against
+        before its rival; else None."""
+        picked = self.versions[self.picked(sizes, multiprocessors)]
+        if not (picked.few and picked.races_first):
             return None
-        return next((v.kernel for v in self.versions if not v.races_first and self.holds(v, sizes, multiprocessors)),
+        return next((v.kernel for v in self.versions if not v.few and not v.ahead and self.holds(v, sizes, multiprocessors)),
                     None)
 
     def ahead(self, sizes: dict, multiprocessors: int = target.MULTIPROCESSORS) -> Kernel | None:

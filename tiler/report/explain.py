@@ -19,6 +19,7 @@ from ..analyse.windows import WINDOW_REASON, windows
 from ..check.expressions import text as source_text
 from ..check.types import Binder, size_text
 from ..source import Source
+from ..versions.planned import has_window_version
 from ..versions.records import Kind
 from .warnings import warnings_of
 
@@ -46,7 +47,7 @@ def explain_data(a: Analysis, source: Source, module=None, applied=None, version
         "hoisted": [{"what": h.what, "line": h.span.line, "column": h.span.col, "written_at": h.written,
                      "runs_at": h.runs, "reads": list(h.reads), "reason": h.reason} for h in k.hoisted],
         "promoted": [_promotion(r, source) for r in k.promoted],
-        "windows": [_window(w, source, a.plan.window) for w in windows(k)],
+        "windows": [_window(w, source, a.plan.window, has_window_version(a)) for w in windows(k)],
         "unused": [{"line": span.line, "column": span.col} for span in sorted(k.unused, key=lambda s: (s.line, s.col))],
         "streamable_loops": [{"line": x.span.line, "column": x.span.col, "arrays": list(x.arrays),
                               "stays": x.stays or None} for x in k.streamable],
@@ -114,21 +115,25 @@ def _test(t) -> dict:
 
 def _promotion(r, source: Source) -> dict:
     return {"read": source_text(r.read, source), "line": r.read.span.line, "column": r.read.span.col,
-            "array": r.array, "input": r.param or None, "reason": r.reason}
+            "array": r.array, "input": r.param or None, "reason": r.reason,
+            "for": [r.site.line, r.site.col] if r.site is not None else None}
 
 
-def _window(w, source: Source, tile) -> dict:
+def _window(w, source: Source, tile, made: bool) -> dict:
     """An array whose reads move with the points (analyse/windows.py), and
-    whether the window version shares its reads among a thread's points
-    (analyse/window_tile.py)."""
+    whether the window version (`made`: the module has it) shares its reads
+    among a thread's points (analyse/window_tile.py)."""
     first = w.reads[0]
-    shared = tile is not None and tile.schedule is not None and w.array in tile.arrays
+    planned = tile is not None and tile.schedule is not None and w.array in tile.arrays
+    shared = planned and made
     return {"array": w.array, "read": source_text(first, source), "line": first.span.line,
             "column": first.span.col, "reads": len(w.reads),
             "axes": [{"axis": a.axis, "dim": a.dim, "low": a.low, "high": a.high, "halo": a.halo,
                       "edges": list(a.edges), "bounds": list(a.bounds), "text": a.text()} for a in w.axes],
             "staged": False, "registers": shared,
             "reason": f"{tile.reason}, in a version raced first (no halo tile in shared memory yet)" if shared else
+            f"{WINDOW_REASON}; no window version: it runs only raced, and launch timing is off (--no-launch-timing, "
+            "or an option that steers the schedule)" if planned else
             f"{WINDOW_REASON}; not shared in registers: {tile.reason}" if tile is not None and w.array in tile.arrays
             else WINDOW_REASON}
 

@@ -144,7 +144,9 @@ def _promotions_text(console: Console, rows: list[dict]) -> None:
         console.print()
     for r in rows:
         what = f"made stream input {r['input']}: {r['reason']}" if r["input"] else f"left as a read: {r['reason']}"
-        console.print(escape(f"index read {r['read']} at {r['line']}:{r['column']}: {what}"))
+        twice = sum(x["line"] == r["line"] and x["column"] == r["column"] for x in rows) > 1
+        where = f", for the loop or stream at {r['for'][0]}:{r['for'][1]}" if twice and r.get("for") else ""
+        console.print(escape(f"index read {r['read']} at {r['line']}:{r['column']}{where}: {what}"))
 
 
 def _windows_text(console: Console, rows: list[dict]) -> None:

@@ -131,7 +131,9 @@ def _pairs_versions(versions: list[Version]) -> list[Version]:
     kernel, at any row length (the first is the plan's; the
     others, one point a thread, for smaller grids); a version with vector
     copies as its scalar half (lowering.py), which runs at any size."""
-    return [v for v in versions if v.tiled and not v.build.lanes and v.kind is not Kind.FISSIONED and _in_place(v)]
+    # (not a window version: it is raced against the next version, which a stage is not)
+    return [v for v in versions if v.tiled and not v.build.lanes and v.kind not in (Kind.FISSIONED, Kind.WINDOW)
+            and _in_place(v)]
 
 
 def _fold_versions(versions: list[Version]) -> list[Version]:
@@ -140,7 +142,7 @@ def _fold_versions(versions: list[Version]) -> list[Version]:
     Its tiled versions (rows staged to coalesce) are left out: they spilled
     when they were tried (before a chunk's copies shared their unroll) and
     have not been timed as a fold of pairs since."""
-    ok = [v for v in versions if _in_place(v) and v.kind is not Kind.FISSIONED]
+    ok = [v for v in versions if _in_place(v) and v.kind not in (Kind.FISSIONED, Kind.WINDOW)]
     return [v for v in ok[:-1] if v.build.lanes][:MOST_SPLIT] + ok[-1:]
 
 

@@ -38,15 +38,22 @@ from .records import (
 
 
 def plan_versions(a: Analysis, file: str) -> list[Version]:
-    """The schedule's versions; where its tiles hold rows of a bounded
-    length, its tiled versions alone, for launches within the bound, then
-    the versions of the plan without the bound for the others."""
-    window, versions = window_versions(a, file), _schedule_versions(a, file)
+    """The schedule's versions, the window version first where there is one."""
+    versions = _bounded_versions(a, file)
+    window = window_versions(a, file, versions)
     if window:  # (no longer the only version)
         versions = [dataclasses.replace(v, why="the plan's kernel, which the window version races first")
                     if v.why == "the only version" else v for v in versions]
+    return window + versions
+
+
+def _bounded_versions(a: Analysis, file: str) -> list[Version]:
+    """The schedule's versions; where its tiles hold rows of a bounded
+    length, its tiled versions alone, for launches within the bound, then
+    the versions of the plan without the bound for the others."""
+    versions = _schedule_versions(a, file)
     if a.plan.unbounded is None:
-        return window + versions
+        return versions
     past = _schedule_versions(dataclasses.replace(a, plan=a.plan.unbounded), file)
     # renamed: the plan without the bound may have a tiled kernel of its own
     within = [dataclasses.replace(v, build=dataclasses.replace(v.build, suffix=v.build.suffix + BOUNDED))
@@ -55,22 +62,31 @@ def plan_versions(a: Analysis, file: str) -> list[Version]:
     if any(v.rival is not None and v.rival.name not in names for v in within):
         raise CompilerBug(f"a bounded version of {file} is raced against a kernel the unbounded plan does not have")
     # 32-bit offsets first, as in every module: a version with 64-bit ones runs only where no other can
-    return window + [v for v in within if not v.build.wide] + [v for v in past if not v.build.wide] + \
+    return [v for v in within if not v.build.wide] + [v for v in past if not v.build.wide] + \
         [v for v in within if v.build.wide] + [v for v in past if v.build.wide]
 
 
-def window_versions(a: Analysis, file: str) -> list[Version]:
+def window_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
     """The window version, first, where the plan has one (window_tile.py)
     and launches are timed: with 32-bit offsets, raced at a first launch
     against the next version whose condition holds, then the winner against
-    the untiled kernel (what nvcc keeps in registers is no cost the model
-    can price, so it never runs untimed)."""
-    tile = a.plan.window
-    if tile is None or tile.schedule is None or not a.options.launch_timing:
+    the untiled kernel of the `rest` (the plan's versions: one reading an
+    input the launch transposes, where that is the only one); what nvcc
+    keeps in registers is no cost the model can price, so it never runs
+    untimed."""
+    if not has_window_version(a):
         return []
-    build = Build(a, file, True, tile.schedule, vectors=False, window=True)
-    return [Version(Kind.WINDOW, build, fits_int(a.kernel), tile.reason,
-                    rival=Build(a, file, False, a.plan.untiled))]
+    untiled = next((v.build for v in rest if v.kind is Kind.UNTILED and not v.build.wide), None)
+    if untiled is None:
+        return []
+    build = Build(a, file, True, a.plan.window.schedule, vectors=False, window=True)
+    return [Version(Kind.WINDOW, build, fits_int(a.kernel), a.plan.window.reason, rival=untiled)]
+
+
+def has_window_version(a: Analysis) -> bool:
+    """Whether the module gets a window version (explain says so only then)."""
+    tile = a.plan.window
+    return tile is not None and tile.schedule is not None and a.options.launch_timing
 
 
 def launch_transposed(schedule: Schedule) -> frozenset:

@@ -2318,8 +2318,8 @@ extern "C" cudaError_t tiler_aat_launch(const float* A, float* out0, int n, int 
   if (tiler_next < 0 && tiler_version < 8 && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL)) tiler_next = 8;
   if (tiler_next < 0 && tiler_version < 9) tiler_next = 9;
   if (tiler_next < 0 && tiler_version < 10) tiler_next = 10;
-  static const bool tiler_ahead[] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};  // split-K versions
-  if (tiler_ahead[tiler_version] && tiler_next >= 0) {  // a split-K version against the next version whose condition holds first
+  static const bool tiler_ahead[] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};  // split-K and window versions
+  if (tiler_ahead[tiler_version] && tiler_next >= 0) {  // a split-K or window version against the next version whose condition holds first
     const long long tiler_key[] = {n, d, tiler_device, tiler_version};
     static tiler_races<4, 64> tiler_table;  // the winners of its races
     const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_next, 1.02f, stream, tiler_run, &tiler_version);

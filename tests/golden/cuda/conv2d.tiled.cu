@@ -473,24 +473,14 @@ extern "C" cudaError_t tiler_conv2d_launch(const float* img, const float* filt, 
   if (tiler_version < 0 && ((long long)h * w <= 2147483647LL && (long long)5 * 5 <= 2147483647LL)) tiler_version = 0;
   if (tiler_version < 0 && ((long long)h * w <= 2147483647LL && (long long)5 * 5 <= 2147483647LL)) tiler_version = 1;
   if (tiler_version < 0) tiler_version = 2;
-  int tiler_plain = -1;
-  if (tiler_plain < 0 && ((long long)h * w <= 2147483647LL && (long long)5 * 5 <= 2147483647LL)) tiler_plain = 1;
-  if (tiler_plain < 0) tiler_plain = 2;
   int tiler_next = -1;
   if (tiler_next < 0 && tiler_version < 1 && ((long long)h * w <= 2147483647LL && (long long)5 * 5 <= 2147483647LL)) tiler_next = 1;
   if (tiler_next < 0 && tiler_version < 2) tiler_next = 2;
-  static const bool tiler_ahead[] = {1, 0, 0};  // split-K versions
-  if (tiler_ahead[tiler_version] && tiler_next >= 0) {  // a split-K version against the next version whose condition holds first
+  static const bool tiler_ahead[] = {1, 0, 0};  // split-K and window versions
+  if (tiler_ahead[tiler_version] && tiler_next >= 0) {  // a split-K or window version against the next version whose condition holds first
     const long long tiler_key[] = {h, w, tiler_device, tiler_version};
     static tiler_races<4, 64> tiler_table;  // the winners of its races
     const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_next, 1.02f, stream, tiler_run, &tiler_version);
-    if (tiler_err != cudaSuccess) return tiler_err;
-  }
-  static const bool tiler_few[] = {1, 0, 0};  // versions for few points
-  if (tiler_few[tiler_version] && tiler_plain >= 0) {  // a version for few points against the one for more points first
-    const long long tiler_key[] = {h, w, tiler_device, tiler_version};
-    static tiler_races<4, 64> tiler_table;  // the winners of its races
-    const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_plain, 1.02f, stream, tiler_run, &tiler_version);
     if (tiler_err != cudaSuccess) return tiler_err;
   }
   static const int tiler_rivals[] = {1, -1, -1};  // the version each is raced against (-1: none)

@@ -3128,8 +3128,8 @@ extern "C" cudaError_t tiler_mm_rows_launch(const float* A, const float* B, floa
   if (tiler_next < 0 && tiler_version < 9 && (m >= 5 && n >= 5 && q % 4 == 0) && ((((unsigned long long)A | (unsigned long long)B | (unsigned long long)out0) & 15) == 0)) tiler_next = 9;
   if (tiler_next < 0 && tiler_version < 10 && (m >= 5 && n >= 5)) tiler_next = 10;
   if (tiler_next < 0 && tiler_version < 11) tiler_next = 11;
-  static const bool tiler_ahead[] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};  // split-K versions
-  if (tiler_ahead[tiler_version] && tiler_next >= 0) {  // a split-K version against the next version whose condition holds first
+  static const bool tiler_ahead[] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};  // split-K and window versions
+  if (tiler_ahead[tiler_version] && tiler_next >= 0) {  // a split-K or window version against the next version whose condition holds first
     const long long tiler_key[] = {m, n, q, tiler_device, tiler_version};
     static tiler_races<5, 64> tiler_table;  // the winners of its races
     const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_next, 1.02f, stream, tiler_run, &tiler_version);

@@ -1034,8 +1034,8 @@ extern "C" cudaError_t tiler_nbody_launch(float eps, const float* bodies, float*
   if (tiler_next < 0 && tiler_version < 4 && (n >= 9 && (long long)((n + 1023) / 1024) >= tiler_multiprocessors)) tiler_next = 4;
   if (tiler_next < 0 && tiler_version < 5 && (n >= 9)) tiler_next = 5;
   if (tiler_next < 0 && tiler_version < 6) tiler_next = 6;
-  static const bool tiler_ahead[] = {1, 0, 0, 0, 0, 0, 0};  // split-K versions
-  if (tiler_ahead[tiler_version] && tiler_next >= 0) {  // a split-K version against the next version whose condition holds first
+  static const bool tiler_ahead[] = {1, 0, 0, 0, 0, 0, 0};  // split-K and window versions
+  if (tiler_ahead[tiler_version] && tiler_next >= 0) {  // a split-K or window version against the next version whose condition holds first
     const long long tiler_key[] = {n, tiler_device, tiler_version};
     static tiler_races<3, 64> tiler_table;  // the winners of its races
     const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_next, 1.02f, stream, tiler_run, &tiler_version);
