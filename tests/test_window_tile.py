@@ -68,7 +68,10 @@ def test_a_loop_too_long_to_unroll_and_options_that_turn_it_off():
     assert tile.schedule is None and "more than 32 iterations" in tile.reason
     path = CORPUS / "d_blur_vertical15_f32.fut"
     assert "--no-register-tile" in tile_of(path, Options(no_register_tile=True)).reason
-    assert tile_of(path, Options(register_tile=(4, 1))).schedule.block.register.sizes == (4, 1)
+    assert tile_of(path, Options(window_points=16)).schedule.block.register.sizes == (16, 1)
+    assert "--window-points 1" in tile_of(path, Options(window_points=1)).reason
+    raced = analysed(path.read_text(), path.name, Options(window_points=4))["verify"].versions[0]
+    assert raced.kernel.name.endswith("_window") and raced.ahead and raced.rival  # raced as the default's is
     values = analysed(path.read_text(), path.name, Options(no_launch_timing=True))
     assert not any(v.kernel.name.endswith("_window") for v in values["verify"].versions)  # never untimed
 
@@ -166,3 +169,14 @@ def test_explain_says_when_no_window_version_is_made_and_a_dimension_too_short()
     assert "no window version: it runs only raced, and launch timing is off" in out
     short = tile_of(path, Options(sizes=(("h", 4), ("w", 8192))))
     assert short.schedule is None and "dimension 0 has 4 point(s)" in short.reason
+
+
+@pytest.mark.parametrize("name, reads, elements", [
+    ("d_blur_vertical15_f32", 15, 22),  # 15 taps; 8 + 14 rows
+    ("d_stencil3d_7pt_f32", 7, 42),  # z - 1 .. z + 8 along the column, and 4 x 8 neighbours beside it
+    ("d_sad8x8_int", 64, 120),  # 8 x 8; 15 rows of 8
+])
+def test_the_reads_a_thread_s_points_share_are_counted(name, reads, elements):
+    tile = tile_of(CORPUS / f"{name}.fut")
+    assert f"{reads * 8:,} reads touch {elements:,} elements" in tile.reason
+    assert f"instead of {reads:,}" in tile.reason

@@ -128,6 +128,10 @@ class Options:
                                    "dimension (N), or per dimension, outermost first (1: none); instead of the "
                                    "plan's choice.", metavar="N|N0,N1,...", most=MAX_REGISTER_TILE,
                                    family=Family.REGISTER_TILE)
+    window_points: int | None = _option(None, Takes.WHOLE, "--window-points", "Consecutive points a thread takes "
+                                        "along a window's dimension in the window version (1: no window version); "
+                                        "it is raced as the default's is.", metavar="N", least=1, most=32,
+                                        words="between 1 and 32 points a thread", steers=False)
     sizes: tuple = _option((), Takes.TABLE, "--size", "A size known in advance (repeatable): a block need not be "
                            "wider than its dimension. The kernel still works for any size.", metavar="NAME=N", short="-s",
                            steers=False)

@@ -27,6 +27,7 @@ would otherwise run, then the winner against the untiled kernel.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, replace
 
@@ -38,7 +39,7 @@ from .registers import ADDRESSING, UNROLL_LIMIT, grid_blocks
 from .schedule import RegisterTile, Schedule
 from .windows import Window, windows
 
-POINTS = 8  # consecutive points a thread along the window's dimension (--register-tile gives others)
+POINTS = 8  # consecutive points a thread along the window's dimension (--window-points gives others)
 # the unrolled copies of a window's reads a thread makes at most (points x iterations of the loops around
 # them): nvcc matches loads among this many, and a body larger than this takes long to compile
 MAX_COPIES = 1024
@@ -82,10 +83,9 @@ def window_tile(kernel: T.Kernel, untiled: Schedule, ctx: Context) -> WindowTile
     _, _, dim, _ = max(moving, key=lambda m: (m[0], m[1]))
     shared = tuple(w.array for _, _, d, w in moving if d == dim)
     iterations = _iterations(kernel, [w for _, _, d, w in moving if d == dim])
-    given = ctx.options.register_tile
-    points = given[dim] if len(given) > dim and given[dim] else given[0] if len(given) == 1 and given[0] else POINTS
+    points = ctx.options.window_points or POINTS
     if points <= 1:
-        return refused("one point a thread (--register-tile 1)")
+        return refused("one point a thread (--window-points 1)")
     if iterations is None:
         return refused(f"a loop around the reads of {', '.join(shared)} runs more than {UNROLL_LIMIT} iterations, "
                        "a count known only at launch, or inside an if: it is not unrolled, so no two points' reads "
@@ -100,15 +100,49 @@ def window_tile(kernel: T.Kernel, untiled: Schedule, ctx: Context) -> WindowTile
     if blocks is not None and blocks < ctx.device.multiprocessors:
         return refused(f"{points} points a thread would leave {blocks} blocks for the GPU's "
                        f"{ctx.device.multiprocessors} multiprocessors")
+    loads = _loads(found, dim, points)
     sizes = tuple(points if d == dim else 1 for d in range(block.rank))
     words = max(1, max((element_bytes(p.type) for p in kernel.params if p.name in shared), default=4) // 4)
     tile = RegisterTile(sizes, points, points * words, points * words * 2 + ADDRESSING, False)
     why = (f"{points} consecutive points a thread along dimension {dim}: the reads of {', '.join(shared)} that "
-           f"neighbouring points share are loaded once, their loops unrolled")
+           f"neighbouring points share are loaded once, their loops unrolled") + \
+        (f" ({points} points' {loads[0] * points:,} reads touch {loads[1]:,} elements: {loads[1] / points:.3g} loads "
+         f"a point instead of {loads[0]:,} where nvcc matches them all)" if loads is not None else "")
     chosen = replace(untiled, block=replace(block, register=tile, register_reason=why, interior=True,
                                             interior_reason="blocks wholly inside every dimension run a copy of "
                                             "the body without the bounds clamps, whose reads nvcc can match"))
     return WindowTile(dim, points, shared, chosen, why)
+
+
+def _loads(found, dim: int, points: int) -> tuple[int, int] | None:
+    """(reads a point makes of the windows along `dim`, distinct elements
+    `points` consecutive points read): each read's offsets enumerated along
+    every axis it moves on (a product over axes: loops shared by two axes
+    count as if they were not, so an upper bound); None where an offset has
+    a value known only at launch."""
+    reads, elements = 0, set()
+    for w in found:
+        if not any(a.dim == dim for a in w.axes):
+            continue
+        for offsets in w.offsets:
+            values = [_values(o) for o in offsets]
+            if any(v is None for v in values):
+                return None
+            reads += math.prod(len(v) for v in values)
+            for p in range(points):
+                along = [{x + p for x in v} if a.dim == dim else v for a, v in zip(w.axes, values)]
+                elements |= {(w.array,) + e for e in itertools.product(*along)}
+    return (reads, len(elements)) if reads else None
+
+
+def _values(o) -> set | None:
+    """Every value an offset takes (None: a symbol, or a bound known only at launch)."""
+    if o.symbols or any(not isinstance(b, int) for _, b in o.terms):
+        return None
+    out = {o.const}
+    for c, b in o.terms:
+        out = {x + c * t for x in out for t in range(b)}
+    return out
 
 
 def _launch_extent(w: Window) -> bool:

@@ -135,6 +135,8 @@ class Window:
     array: str
     axes: tuple[Axis, ...]
     reads: tuple = field(default=(), repr=False, compare=False)  # the Index nodes, as written
+    # each read's offsets along the window's axes (an Offset each, in the order of `axes`)
+    offsets: tuple = field(default=(), repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -403,4 +405,5 @@ def _merged(array: Binder, reads: list) -> Window | None:
                          None if None in highs else max(highs), edges, bounds), followed))
     if not any(not f.offset.still for _, followed in out for f in followed):
         return None
-    return Window(array.name, tuple(a for a, _ in out), tuple(r for r, _ in reads))
+    offsets = tuple(tuple(axes[a.axis].offset for a, _ in out) for _, axes in reads)
+    return Window(array.name, tuple(a for a, _ in out), tuple(r for r, _ in reads), offsets)
