@@ -152,9 +152,10 @@ def _launch_extent(w: Window) -> bool:
 def _iterations(kernel: T.Kernel, found: list[Window]) -> int | None:
     """The unrolled iterations around the windows' reads: the product of the
     counts of the loops (and streams) that enclose any of them, each a
-    constant of at most UNROLL_LIMIT and none inside an `if` (whose test may
-    differ between a thread's points: the interchange then leaves the loop
-    in each point's copy); None where one is not."""
+    constant of at most UNROLL_LIMIT and none inside an `if` or the right
+    side of `&&`/`||` (whose test may differ between a thread's points: the
+    interchange then leaves the loop in each point's copy); None where one
+    is not."""
     reads = {id(r) for w in found for r in w.reads}
     counts: dict[int, int | None] = {}
     chunks: dict = {}  # a stream's chunk size -> its constant length
@@ -180,6 +181,10 @@ def _iterations(kernel: T.Kernel, found: list[Window]) -> int | None:
             walk(e.cond, loops, guarded)
             walk(e.then, loops, True)
             walk(e.else_, loops, True)
+            return
+        if isinstance(e, T.BinOp) and e.op in ("&&", "||"):  # the right side runs where the left allows it
+            walk(e.lhs, loops, guarded)
+            walk(e.rhs, loops, True)
             return
         for c in children(e, T.is_exp):
             walk(c, loops, guarded)
