@@ -180,3 +180,31 @@ def test_the_reads_a_thread_s_points_share_are_counted(name, reads, elements):
     tile = tile_of(CORPUS / f"{name}.fut")
     assert f"{reads * 8:,} reads touch {elements:,} elements" in tile.reason
     assert f"instead of {reads:,}" in tile.reason
+
+
+WINDOW_CORPUS = ("a_jacobi5_f32", "a_laplace3d_f64", "d_blur_vertical15_f32", "d_conv2d_3x3_wrap_f32", "d_sad8x8_int",
+                 "d_stencil3d_25pt_f64", "d_stencil3d_7pt_f32")
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="no nvcc")
+def test_the_corpus_window_versions_do_not_spill(tmp_path):
+    """The corpus programs with a window version (the benchmarks' and test
+    programs' are in test_codegen's ptxas check): each window kernel, 8
+    points a thread unrolled with their loops, fits its registers."""
+    from tiler.render import rename_module
+
+    units, names = [], []
+    for n, name in enumerate(WINDOW_CORPUS):
+        path = CORPUS / f"{name}.fut"
+        values = analysed(path.read_text(), path.name)
+        cuda, kernels = rename_module(values["render"], values["verify"], f"tiler_w{n}")
+        units.append(cuda)
+        names += [k.name for k in kernels if k.name.endswith("_window")]
+    assert len(names) == len(WINDOW_CORPUS)
+    src = tmp_path / "windows.cu"
+    src.write_text("\n".join(units))
+    log = subprocess.run(["nvcc", "-arch=sm_90", "-cubin", "-Xptxas", "-v", "-o", str(tmp_path / "w.cubin"), str(src)],
+                         check=True, capture_output=True, text=True).stderr
+    reports = {block.split("'")[1]: block for block in re.split(r"ptxas info\s+: Compiling entry function ", log)[1:]}
+    for name in names:
+        assert "0 bytes spill stores" in reports[name] and "0 bytes spill loads" in reports[name], reports[name]
