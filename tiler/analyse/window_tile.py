@@ -82,24 +82,10 @@ def window_tile(kernel: T.Kernel, untiled: Schedule, ctx: Context) -> WindowTile
                        "unrolled")
     _, _, dim, _ = max(moving, key=lambda m: (m[0], m[1]))
     shared = tuple(w.array for _, _, d, w in moving if d == dim)
-    iterations = _iterations(kernel, [w for _, _, d, w in moving if d == dim])
     points = ctx.options.window_points or POINTS
-    if points <= 1:
-        return refused("one point a thread (--window-points 1)")
-    if iterations is None:
-        return refused(f"a loop around the reads of {', '.join(shared)} runs more than {UNROLL_LIMIT} iterations, "
-                       "a count known only at launch, or inside an if: it is not unrolled, so no two points' reads "
-                       "are the same expression")
-    if iterations * points > MAX_COPIES:
-        return refused(f"{points} points a thread would unroll {iterations * points:,} copies of the reads (more "
-                       f"than {MAX_COPIES:,})")
-    along = next((ctx.known_size(lv.size) for lv in kernel.levels if lv.dim == dim), None)
-    if along is not None and along < points:
-        return refused(f"dimension {dim} has {along} point(s), fewer than the {points} a thread would take")
-    blocks = grid_blocks(kernel, {d: block.points(d) * (points if d == dim else 1) for d in range(block.rank)}, ctx)
-    if blocks is not None and blocks < ctx.device.multiprocessors:
-        return refused(f"{points} points a thread would leave {blocks} blocks for the GPU's "
-                       f"{ctx.device.multiprocessors} multiprocessors")
+    why_not = _refusal(kernel, [w for _, _, d, w in moving if d == dim], dim, points, block, ctx)
+    if why_not:
+        return refused(why_not)
     loads = _loads(found, dim, points)
     sizes = tuple(points if d == dim else 1 for d in range(block.rank))
     words = max(1, max((element_bytes(p.type) for p in kernel.params if p.name in shared), default=4) // 4)
@@ -112,6 +98,29 @@ def window_tile(kernel: T.Kernel, untiled: Schedule, ctx: Context) -> WindowTile
                                             interior_reason="blocks wholly inside every dimension run a copy of "
                                             "the body without the bounds clamps, whose reads nvcc can match"))
     return WindowTile(dim, points, shared, chosen, why)
+
+
+def _refusal(kernel: T.Kernel, found: list[Window], dim: int, points: int, block, ctx: Context) -> str:
+    """Why `points` consecutive points a thread along `dim` would share
+    nothing or cost too much ("": they would not)."""
+    shared = ", ".join(w.array for w in found)
+    iterations = _iterations(kernel, found)
+    if points <= 1:
+        return "one point a thread (--window-points 1)"
+    if iterations is None:
+        return (f"a loop around the reads of {shared} runs more than {UNROLL_LIMIT} iterations, a count known only "
+                "at launch, or inside an if: it is not unrolled, so no two points' reads are the same expression")
+    if iterations * points > MAX_COPIES:
+        return f"{points} points a thread would unroll {iterations * points:,} copies of the reads (more than " \
+               f"{MAX_COPIES:,})"
+    along = next((ctx.known_size(lv.size) for lv in kernel.levels if lv.dim == dim), None)
+    if along is not None and along < points:
+        return f"dimension {dim} has {along} point(s), fewer than the {points} a thread would take"
+    blocks = grid_blocks(kernel, {d: block.points(d) * (points if d == dim else 1) for d in range(block.rank)}, ctx)
+    if blocks is not None and blocks < ctx.device.multiprocessors:
+        return f"{points} points a thread would leave {blocks} blocks for the GPU's {ctx.device.multiprocessors} " \
+               "multiprocessors"
+    return ""
 
 
 def _loads(found, dim: int, points: int) -> tuple[int, int] | None:
