@@ -4,11 +4,13 @@ planted mistakes, and `tiler compile`'s options and errors."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
 import re
 import subprocess
 import tempfile
+import time
 import typing
 from pathlib import Path
 
@@ -38,8 +40,11 @@ def compiled(path: Path, variant: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def ptxas():
-    """Compile every kernel (in two nvcc runs); ptxas's report per kernel name."""
+def ptxas(tmp_path_factory):
+    """Compile every kernel (in two nvcc runs); ptxas's report per kernel name.
+    Under xdist the workers share one compilation (the first compiles, the
+    others wait for its report): each compiling its own took most of a
+    two-core `make test`."""
     if nvcc_path() is None:
         pytest.skip("nvcc is not on PATH")
     units, planned = [], {}
@@ -53,7 +58,21 @@ def ptxas():
             units.append(cuda)
             planned[(path.name, variant)] = [  # each kernel, and each stage of one (several blocks a row, fission)
                 (s.name, s.static_shared_bytes) for k in kernels for s in k.launches]
-    with tempfile.TemporaryDirectory() as tmp:  # two translation units, compiled side by side (CI has 2 cores)
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # the run's folder, which every worker of this run shares
+        key = hashlib.sha256("\n".join(units).encode()).hexdigest()[:16]
+        log = _once(tmp_path_factory.getbasetemp().parent / f"ptxas-{key}.log", lambda: _ptxas_log(units))
+    else:
+        log = _ptxas_log(units)
+    reports = {}
+    for block in re.split(r"ptxas info\s+: Compiling entry function ", log)[1:]:
+        name = block.split("'")[1]
+        reports[name] = block
+    return planned, reports
+
+
+def _ptxas_log(units: list[str]) -> str:
+    """ptxas's report on the units, in two translation units compiled side by side (CI has 2 cores)."""
+    with tempfile.TemporaryDirectory() as tmp:
         runs = []
         for part in (0, 1):
             src = Path(tmp) / f"part{part}.cu"
@@ -64,12 +83,31 @@ def ptxas():
         logs = [run.communicate(timeout=600)[0] for run in runs]
     for run, log in zip(runs, logs):
         assert run.returncode == 0, log[-3000:]
-    log = "".join(logs)
-    reports = {}
-    for block in re.split(r"ptxas info\s+: Compiling entry function ", log)[1:]:
-        name = block.split("'")[1]
-        reports[name] = block
-    return planned, reports
+    return "".join(logs)
+
+
+def _once(path: Path, make, wait_s: int = 900) -> str:
+    """`make()`'s text, made by the first process to ask and kept at `path`;
+    the others wait for it (a lock file beside it, created exclusively)."""
+    lock, failed = path.with_suffix(".lock"), path.with_suffix(".failed")
+    try:
+        os.close(os.open(lock, os.O_CREAT | os.O_EXCL))
+    except FileExistsError:  # another worker makes it
+        for _ in range(wait_s * 2):
+            if path.exists():
+                return path.read_text()
+            assert not failed.exists(), f"the worker making {path.name} failed: its own test says why"
+            time.sleep(0.5)
+        raise TimeoutError(f"{path} was not made in {wait_s} s") from None
+    try:
+        text = make()
+    except BaseException:
+        failed.touch()
+        raise
+    part = path.with_suffix(".part")
+    part.write_text(text)
+    part.rename(path)  # whole, or not there
+    return text
 
 
 @needs_nvcc
