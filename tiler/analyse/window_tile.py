@@ -89,6 +89,7 @@ def window_tile(kernel: T.Kernel, untiled: Schedule, ctx: Context) -> WindowTile
     loads = _loads(found, dim, points)
     sizes = tuple(points if d == dim else 1 for d in range(block.rank))
     words = max(1, max((element_bytes(p.type) for p in kernel.params if p.name in shared), default=4) // 4)
+    # (its registers an estimate explain does not show: the race, not the model, judges the version)
     tile = RegisterTile(sizes, points, points * words, points * words * 2 + ADDRESSING, False)
     why = (f"{points} consecutive points a thread along dimension {dim}: the reads of {', '.join(shared)} that "
            f"neighbouring points share are loaded once, their loops unrolled") + \

@@ -216,11 +216,17 @@ class Version:
 
     @property
     def races_first(self) -> bool:
-        """A version for few points, or one that races the next version first
-        (`ahead`), that is raced (launch timing on): a first launch races it
-        against the version for more points, then the winner against its
-        rival (Module.fallback; the C launcher does the same)."""
+        """A raced version (launch timing on) that a first launch races
+        against another before its rival: the next version whose condition
+        holds (`ahead`: Module.ahead), then, for few points, the version for
+        more points (`few`: Module.fallback); the C launcher does the same."""
         return (self.few or self.ahead) and bool(self.rival)
+
+    @property
+    def plain(self) -> bool:
+        """One of the plan's versions for more points: neither for few points
+        nor racing the next version first (Module.main, Module.fallback)."""
+        return not self.few and not self.ahead
 
 
 @dataclass(frozen=True)
@@ -254,7 +260,7 @@ class Module:
     def main(self) -> Kernel:
         """The version the plan is for (the others are fallbacks, or, before
         it, splits that run only for few points)."""
-        return next((v.kernel for v in self.versions if not v.few and not v.ahead), self.versions[0].kernel)
+        return next((v.kernel for v in self.versions if v.plain), self.versions[0].kernel)
 
     @property
     def params(self) -> tuple[Param, ...]:
@@ -291,8 +297,7 @@ class Module:
         picked = self.versions[self.picked(sizes, multiprocessors)]
         if not (picked.few and picked.races_first):
             return None
-        return next((v.kernel for v in self.versions if not v.few and not v.ahead and self.holds(v, sizes, multiprocessors)),
-                    None)
+        return next((v.kernel for v in self.versions if v.plain and self.holds(v, sizes, multiprocessors)), None)
 
     def ahead(self, sizes: dict, multiprocessors: int = target.MULTIPROCESSORS) -> Kernel | None:
         """Where the conditions pick a raced version that races the next one

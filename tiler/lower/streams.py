@@ -18,7 +18,7 @@ from ..kir.build import add, const, mul, substitute
 from .body import Body, ctype_of
 from .copies import WIDE_ASYNC_UNROLL, TileCopy, commit_tile, copy_async, copy_tile, prefetch_registers, prefetch_tile
 from .k_stage import KShare
-from .values import Joined, View, both, minimum
+from .values import Joined, View, both, in_kernel_min, minimum
 
 # copy steps a thread may hold in registers between prefetch and commit: the
 # 128-bit copies of a block staging its threads' rows take 16 (a 64-element
@@ -63,7 +63,7 @@ class Streams(Body):
             if plan is None or not plan.tiled:
                 raise CompilerBug("a split-K stage's stream is not tiled", e.span, "lower")
             self._offset_base = base = self.declare("k_first", "int", mul(kir.BlockIdx("z"), ks.share))
-            length = self.declare("k_length", "int", kir.Call("min", (kir.Bin("-", length, base), ks.share)))
+            length = self.declare("k_length", "int", in_kernel_min(kir.Bin("-", length, base), ks.share))
             self._tiled(e, plan, [a.shifted(base) for a in arrays], length, accs)
             self._offset_base = None
             self.shared_out = tuple(accs)

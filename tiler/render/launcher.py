@@ -44,7 +44,7 @@ def launcher(m: kir.Module) -> dict:
                                   if p.pointer and not p.transposed)
             conds.append(f"(({pointers}) & 15) == 0")
         versions.append({"kernel": k.name, "few": v.few and v.races_first, "ahead": v.ahead and v.races_first,
-                         "plain": not v.few and not v.ahead, "condition": " && ".join(f"({x})" for x in conds) or None,
+                         "plain": v.plain, "condition": " && ".join(f"({x})" for x in conds) or None,
                          "grid": _grid_c(k, names), "block": list(k.block), "shared": k.dynamic_shared_bytes,
                          "args": ", ".join(_host_name(p, arrays) for p in k.params),
                          "scratch": [_scratch(p, arrays[p.source], names) for p in k.transposes] +

@@ -20,7 +20,7 @@ from ..check.expressions import text as source_text
 from ..check.types import Binder, size_text
 from ..source import Source
 from ..versions.planned import has_window_version
-from ..versions.records import Kind
+from ..versions.records import RACED_FIRST, Kind
 from .warnings import warnings_of
 
 
@@ -276,8 +276,7 @@ def _versions(a: Analysis, module) -> list[dict]:
                     if version.grid_share else None,
                     "grid_share": version.grid_share or None,
                     "timed_against": "untiled" if version.rival else None,
-                    "raced_first": (("the next version, then more points" if version.few else "the next version")
-                                    if version.ahead else "more points") if version.races_first else None,
+                    "raced_first": RACED_FIRST[(version.few, version.ahead)][0] if version.races_first else None,
                     "points_a_thread": rec.build.schedule.block.register.points if rec.kind is Kind.WINDOW else None,
                     "once_a_launch": any(st.once for st in k.stages),
                     "rewrites": list((k.stages[0] if fissioned else k).rewrites)})

@@ -13,6 +13,7 @@ from .. import target
 from ..analyse.records import dims_text
 from ..analyse.registers import REGISTER_BUDGET
 from ..analyse.schedule import describe_share
+from ..versions.records import RACED_FIRST
 from .hoisted import runs_text
 
 AXIS_NAMES = {"x": "threadIdx.x", "y": "threadIdx.y", "z": "threadIdx.z"}
@@ -311,7 +312,7 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
             (", 64-bit offsets" if v["offsets"] == "64-bit" else "") + \
             "".join(f", {a} transposed" for a in v.get("transposed", ())) + \
             (", after a kernel of one point computing work of no map level's names" if v.get("once_a_launch") else "")
-        raced = f"; raced against {RACED_FIRST.get(v.get('raced_first'), '')}the untiled kernel" \
+        raced = f"; raced against {RACED_FIRST_WORDS.get(v.get('raced_first'), '')}the untiled kernel" \
             if v.get("timed_against") else ""
         if n == len(versions) - 1 or not conds:
             console.print(f"  {name}: otherwise ({v['why']}{raced})" if v["why"] else f"  {name}: otherwise")
@@ -324,10 +325,7 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
 
 
 # what a version is raced against before the untiled kernel, by explain's JSON `raced_first`
-RACED_FIRST = {"more points": "the version that runs for more points, then the winner against ",
-               "the next version, then more points": "the next version whose condition holds, then the winner "
-               "against the version that runs for more points, then the winner against ",
-               "the next version": "the next version whose condition holds, then the winner against "}
+RACED_FIRST_WORDS = dict(RACED_FIRST.values())
 
 
 def _version_name(v: dict) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..analyse.schedule import describe_share, test_text
 from ..source import program_stem
 from ..versions.records import (
+    RACED_FIRST,
     Aligned,
     All,
     AnyOf,
@@ -39,9 +40,7 @@ def _text(vs: Versions) -> str:
         out.append(f"{n}. {_head(v)}")
         out.append(f"   when: {condition_text(v.condition)}")
         if v.rival is not None:
-            first = "the next version whose condition holds, the version for more points, then " if v.build.k_split else \
-                "the next version whose condition holds, then " if v.build.window else \
-                "the version for more points, then " if v.build.split is not None and v.build.split.few else ""
+            first = RACED_FIRST[(v.build.few, v.build.ahead)][1] if v.build.few or v.build.ahead else ""
             out.append(f"   raced against {first}{v.rival.name} at the first launch of each set of sizes")
         why = _why(v)
         if why:

@@ -84,9 +84,9 @@ class _Lowering:
         kernel's without the alignment test), keeping the record, its copies
         resolved."""
         record = dataclasses.replace(v, copies=copies)
-        few = v.build.split is not None and v.build.split.few
         return kir.Version(k, condition(record.launch_condition, k), why, record.grid_share,
-                           v.rival.name if v.rival is not None else "", few=few, ahead=v.build.k_split or v.build.window, plan=record)
+                           v.rival.name if v.rival is not None else "", few=v.build.few, ahead=v.build.ahead,
+                           plan=record)
 
     def _pair(self, v: Version) -> list[kir.Version]:
         """The vector kernel for sizes that keep its rows aligned, then the
@@ -183,9 +183,9 @@ def _lowered(b: Build) -> kir.Kernel:
         k = lowering(b.source, b.split, b.lanes, b.file, b.wide, b.columns)
     else:
         k = lower_schedule(b.source, b.schedule, b.file, b.vectors, b.wide, b.transposed)
-    if b.window:
-        k = k.renamed(b.name.removesuffix(b.suffix))
-    if b.suffix:
+    if b.window:  # (lower names a kernel by its schedule's tiling: a window version is named by its record)
+        k = k.renamed(b.name)
+    elif b.suffix:
         k = k.renamed(k.name + b.suffix)
     if k.name != b.name:
         raise CompilerBug(f"lower named a kernel {k.name}, its version {b.name}")

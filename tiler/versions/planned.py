@@ -40,11 +40,7 @@ from .records import (
 def plan_versions(a: Analysis, file: str) -> list[Version]:
     """The schedule's versions, the window version first where there is one."""
     versions = _bounded_versions(a, file)
-    window = window_versions(a, file, versions)
-    if window:  # (no longer the only version)
-        versions = [dataclasses.replace(v, why="the plan's kernel, which the window version races first")
-                    if v.why == "the only version" else v for v in versions]
-    return window + versions
+    return window_versions(a, file, versions) + versions
 
 
 def _bounded_versions(a: Analysis, file: str) -> list[Version]:
@@ -78,7 +74,7 @@ def window_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version
         return []
     untiled = next((v.build for v in rest if v.kind is Kind.UNTILED and not v.build.wide), None)
     if untiled is None:
-        return []
+        raise CompilerBug(f"{file}'s versions have no untiled kernel with 32-bit offsets to race the window version")
     build = Build(a, file, True, a.plan.window.schedule, vectors=False, window=True)
     return [Version(Kind.WINDOW, build, fits_int(a.kernel), a.plan.window.reason, rival=untiled)]
 
@@ -179,7 +175,9 @@ def _versions(a: Analysis, file: str, transposed: frozenset, note: str = "") -> 
         versions = [Version(kind, main, both(condition, Aligned()), why, Copies.VECTOR_OR_SCALAR, note=note,
                             fallback=fallback)]
     else:  # every copy scalar: one kernel, no alignment to test
-        versions = [Version(kind, main, condition, _joined(why, note) or "the only version")]
+        only = "the plan's kernel, which the window version races first" if has_window_version(a) else \
+            "the only version"
+        versions = [Version(kind, main, condition, _joined(why, note) or only)]
     if plan.fewer is not None:
         fewer = Build(a, file, plan.fewer.tiled, plan.fewer, vectors=False, transposed=transposed, suffix=ONE_POINT)
         versions.append(Version(Kind.ONE_POINT, fewer, launch_condition(plan, fewer), _joined(

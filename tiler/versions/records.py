@@ -28,6 +28,14 @@ ONE_POINT = "_one_point"  # the name of a version with one point a thread (Plan.
 BOUNDED = "_bounded"  # the names of versions whose tiles hold rows of a bounded length (Schedule.bounds)
 SCALAR = "_scalar"  # the name of a vector version's twin with scalar copies
 WIDE_NOTE = "64-bit offsets: an array has 2^31 elements or more"
+# what a raced version is raced against before its rival, by (for few points, racing the next version first):
+# explain's JSON key (`raced_first`), and the words explain and `--emit versions` say it in
+RACED_FIRST = {
+    (True, False): ("more points", "the version that runs for more points, then the winner against "),
+    (True, True): ("the next version, then more points", "the next version whose condition holds, then the winner "
+                   "against the version that runs for more points, then the winner against "),
+    (False, True): ("the next version", "the next version whose condition holds, then the winner against "),
+}
 ALIGNED = "128-bit copies: the rows they read start 16-byte aligned"  # why a vector version runs where it does
 
 
@@ -78,6 +86,16 @@ class Build:
     # untiled schedule's block, a micro-tile along the window's dimension
     window: bool = False
     suffix: str = ""  # added to the kernel's name by its version (SCALAR, ONE_POINT, BOUNDED)
+
+    @property
+    def few(self) -> bool:
+        """It runs only for launches of few points (a split for few points, split-K among them)."""
+        return self.split is not None and self.split.few
+
+    @property
+    def ahead(self) -> bool:
+        """A first launch races it against the next version whose condition holds first (split-K, window)."""
+        return self.k_split or self.window
 
     @property
     def key(self) -> tuple:
