@@ -12,6 +12,7 @@ import pytest
 from conftest import BENCHMARKS, ROOT, tiler
 
 from tiler.analyse import Options
+from tiler.cli.arguments import options_of_flags
 from tiler.pipeline import run_all
 
 CORPUS = ROOT / "corpus"
@@ -22,8 +23,8 @@ def analysed(text: str, name: str = "w.fut", options: Options = DEFAULT):
     return run_all(text, name, options)
 
 
-def tile_of(path, options: Options = DEFAULT):
-    return analysed(path.read_text(), path.name, options)["analyse"].plan.window
+def tile_of(path, *flags):
+    return analysed(path.read_text(), path.name, options_of_flags(list(flags)))["analyse"].plan.window
 
 
 @pytest.mark.parametrize("name", ["d_blur_vertical15_f32", "d_sad8x8_int", "d_stencil3d_7pt_f32",
@@ -37,14 +38,90 @@ def test_a_window_moving_along_an_outer_dimension_gets_consecutive_points_a_thre
 
 
 @pytest.mark.parametrize("name, why", [
-    ("d_conv1d_taps31_f64", "which threadIdx.x walks"),
-    ("d_xcorr_valid_f32", "which threadIdx.x walks"),
+    ("d_xcorr_valid_f32", "known only at launch"),
     ("a_conv2d_filter_f32", "known only at launch"),
-    ("a_box3d_w27_f32", "inside an if"),
+    ("d_conv2d_3x3_wrap_f32", None),  # (registers share it; a wrap is never staged)
 ])
 def test_no_window_version_where_its_reads_would_not_be_alike(name, why):
     tile = tile_of(CORPUS / f"{name}.fut")
+    if why is None:
+        assert not tile.staged and "wrapped" in tile_of(CORPUS / f"{name}.fut", "--window-points", "1").reason
+        return
     assert tile.schedule is None and why in tile.reason
+
+
+@pytest.mark.parametrize("name, why", [
+    ("d_conv1d_taps31_f64", "which threadIdx.x walks"),
+    ("a_box3d_w27_f32", "inside an if"),
+])
+def test_a_window_registers_cannot_share_is_staged_with_its_halo(name, why):
+    """Where no point a thread can share the window (it moves only along
+    threadIdx.x's dimension, or its loops are not unrolled), the block
+    stages it in shared memory, each thread taking 8 points a block apart."""
+    tile = tile_of(CORPUS / f"{name}.fut")
+    assert tile.schedule is not None and tile.dim is None and why in tile.reason
+    assert tile.staged == tile.arrays and "halo included" in tile.reason
+    block = tile.schedule.block
+    unit = block.spans[0]
+    assert block.register.group == 1 and block.register.sizes[unit] == 8
+    for t in tile.schedule.halos:  # the block's points along each axis, and the halo (offset 0 spanned)
+        for a in t.axes:
+            assert a.low <= 0 and a.extent >= block.points(a.dim)
+
+
+def test_a_1d_convolution_tile_holds_its_block_and_halo():
+    tile = tile_of(CORPUS / "d_conv1d_taps31_f64.fut")
+    (t,) = tile.schedule.halos
+    assert [(a.axis, a.dim, a.low, a.extent) for a in t.axes] == [(0, 0, -15, 256 * 8 + 30)]
+    assert t.bytes == (256 * 8 + 30) * 8
+
+
+def test_a_2d_tile_gets_the_threads_along_its_halo():
+    """Depthwise rows: the halo is along x alone, so the block's 256 threads
+    all go along x (a tile of 8 rows of 32 would stage twice the points)."""
+    tile = tile_of(CORPUS / "d_conv1d_depthwise7_f32.fut")
+    block = tile.schedule.block
+    assert block.extents[block.spans[0]] == 256 and block.threads == 256
+    (t,) = tile.schedule.halos
+    assert [(a.low, a.extent) for a in t.axes] == [(0, 1), (-3, 256 * 8 + 6)]
+
+
+@pytest.mark.parametrize("index, why", [
+    ("(x + t + w - 1) % w", "wrapped"),
+    ("min(max(x + t - 1, 0), w - 2)", "other than the array's ends"),
+    ("max(x + t - 1, 1)", "other than the array's ends"),
+])
+def test_a_window_read_at_the_other_end_or_clamped_elsewhere_is_not_staged(index, why):
+    text = ROW.replace("INDEX", index)
+    tile = window_of(text)
+    assert tile.schedule is None and why in tile.reason
+
+
+def test_a_clamp_by_the_arrays_own_ends_is_staged_and_no_halo_leaves_it_in_place():
+    text = ROW.replace("INDEX", "min(max(x + t - 1, 0), w - 1)")
+    assert window_of(text).staged == ("img",)
+    off = window_of(text, "--no-halo")
+    assert off.schedule is None and "--no-halo" in off.reason
+
+
+def test_a_tile_past_the_shared_memory_a_block_may_use_is_not_staged():
+    text = ROW.replace("INDEX", "min(max(x + t - 1, 0), w - 1)")
+    tile = window_of(text, "--max-shared", "4096")
+    assert tile.schedule is None and "shared memory a block may use" in tile.reason
+
+
+ROW = """
+fun [[f32, w], h] main([[f32, w], h] img) =
+  map(fn [f32, w] (int y) =>
+        map(fn f32 (int x) =>
+              loop (s = 0f32) = for t < 3 do s + img[y, INDEX] in s,
+            iota(w)),
+      iota(h))
+"""
+
+
+def window_of(text: str, *flags):
+    return analysed(text, "row.fut", options_of_flags(list(flags)))["analyse"].plan.window
 
 
 def test_no_window_no_record_and_no_version():
@@ -67,9 +144,9 @@ def test_a_loop_too_long_to_unroll_and_options_that_turn_it_off():
     tile = analysed(LONG)["analyse"].plan.window
     assert tile.schedule is None and "more than 32 iterations" in tile.reason
     path = CORPUS / "d_blur_vertical15_f32.fut"
-    assert "--no-register-tile" in tile_of(path, Options(no_register_tile=True)).reason
-    assert tile_of(path, Options(window_points=16)).schedule.block.register.sizes == (16, 1)
-    assert "--window-points 1" in tile_of(path, Options(window_points=1)).reason
+    assert "--no-register-tile" in tile_of(path, "--no-register-tile").reason
+    assert tile_of(path, "--window-points", "16").schedule.block.register.sizes == (16, 1)
+    assert "--window-points 1" in tile_of(path, "--window-points", "1").reason
     raced = analysed(path.read_text(), path.name, Options(window_points=4))["verify"].versions[0]
     assert raced.kernel.name.endswith("_window") and raced.ahead and raced.rival  # raced as the default's is
     values = analysed(path.read_text(), path.name, Options(no_launch_timing=True))
@@ -167,7 +244,7 @@ def test_explain_says_when_no_window_version_is_made_and_a_dimension_too_short()
     assert not any(v.kernel.name.endswith("_window") for v in values["verify"].versions)
     out = " ".join(tiler("explain", "--no-launch-timing", path).stdout.split())
     assert "no window version: it runs only raced, and launch timing is off" in out
-    short = tile_of(path, Options(sizes=(("h", 4), ("w", 8192))))
+    short = tile_of(path, "-s", "h=4", "-s", "w=8192")
     assert short.schedule is None and "dimension 0 has 4 point(s)" in short.reason
 
 

@@ -93,8 +93,8 @@ def test_explain_lists_each_window_and_why_it_stays_a_read():
     out = tiler("explain", CORPUS / "a_jacobi5_f32.fut").stdout
     line = " ".join(out.split())
     assert "window: U[ym, x] at 11:26 and 3 more read(s) of it: axis 0 follows dimension 0, -1 to +1" in line
-    assert "a halo of 2" in line and "no halo tile in shared memory yet" in line
-    assert "window, 8 consecutive points a thread: when every array has fewer than 2^31 elements" in line
+    assert "a halo of 2" in line and "in a version raced first" in line
+    assert "window, 8 points a thread, consecutive: when every array has fewer than 2^31 elements" in line
     assert "raced against the next version whose condition holds, then the winner against the untiled kernel" \
         in line
 

@@ -129,9 +129,13 @@ class Options:
                                    "plan's choice.", metavar="N|N0,N1,...", most=MAX_REGISTER_TILE,
                                    family=Family.REGISTER_TILE)
     window_points: int | None = _option(None, Takes.WHOLE, "--window-points", "Consecutive points a thread takes "
-                                        "along a window's dimension in the window version (1: no window version); "
-                                        "it is raced as the default's is.", metavar="N", least=1, most=32,
+                                        "along a window's dimension in the window version (1: none), or a block's width "
+                                        "apart along x where it stages a window in shared memory; it is raced as the "
+                                        "default's is.", metavar="N", least=1, most=32,
                                         words="between 1 and 32 points a thread", steers=False)
+    no_halo: bool = _option(False, Takes.FLAG, "--no-halo", "Read windows in place in the window version (no tile "
+                            "of a window with its halo in shared memory); it is raced as the default's is.",
+                            steers=False)
     sizes: tuple = _option((), Takes.TABLE, "--size", "A size known in advance (repeatable): a block need not be "
                            "wider than its dimension. The kernel still works for any size.", metavar="NAME=N", short="-s",
                            steers=False)

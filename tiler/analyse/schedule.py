@@ -262,6 +262,11 @@ class BlockPlan:
         """Points a thread computes along kernel dim d."""
         return self.register.sizes[d] if self.register else 1
 
+    @property
+    def micro_points(self) -> int:
+        """Points a thread computes (1: no register tile)."""
+        return self.register.points if self.register else 1
+
     def points(self, d: int) -> int:
         """Points a block covers along kernel dim d."""
         return self.extents[d] * self.micro(d)
@@ -360,6 +365,7 @@ class Schedule:
     transposed_block: BlockPlan | None = None  # the block of the versions reading transposed copies (None: `block`)
     bounded: frozenset = frozenset()  # sizes whose row length the tiles were sized by is a bound (plan._bounded)
     math: Math = Math.IEEE
+    halos: tuple = ()  # windows the block stages in shared memory with their halo (halo_tile.HaloTile)
 
     @property
     def transposed(self) -> tuple[Transposition, ...]:

@@ -35,11 +35,13 @@ from ..check import typed as T
 from ..check.types import element_bytes
 from ..tree import children
 from .context import Context
+from .halo_tile import Halos, halo_tiles
 from .registers import ADDRESSING, UNROLL_LIMIT, grid_blocks
 from .schedule import RegisterTile, Schedule
 from .windows import Window, windows
 
 POINTS = 8  # consecutive points a thread along the window's dimension (--window-points gives others)
+STRIDED = 8  # points a thread along threadIdx.x's dimension, a block's width apart, in a halo tile's version
 # the unrolled copies of a window's reads a thread makes at most (points x iterations of the loops around
 # them): nvcc matches loads among this many, and a body larger than this takes long to compile
 MAX_COPIES = 1024
@@ -48,13 +50,21 @@ MAX_COPIES = 1024
 @dataclass(frozen=True)
 class WindowTile:
     """Consecutive points a thread along `dim`, sharing the reads of the
-    `arrays`' windows in registers, or why not (`schedule` None)."""
+    `arrays`' windows in registers (`dim` None: one point a thread), and the
+    windows the block stages in shared memory with their halo (`halos`), or
+    why neither (`schedule` None)."""
 
     dim: int | None
     points: int
     arrays: tuple[str, ...]
     schedule: Schedule | None
     reason: str
+    halos: Halos | None = None
+
+    @property
+    def staged(self) -> tuple[str, ...]:
+        """The arrays whose windows the version stages in shared memory."""
+        return tuple(t.array for t in self.halos.tiles) if self.halos and self.schedule is not None else ()
 
 
 def window_tile(kernel: T.Kernel, untiled: Schedule, ctx: Context) -> WindowTile | None:
@@ -63,12 +73,49 @@ def window_tile(kernel: T.Kernel, untiled: Schedule, ctx: Context) -> WindowTile
     found = windows(kernel)
     if not found:
         return None
+    registers = _registers(kernel, found, untiled, ctx)
+    if registers.schedule is not None:  # (a shared tile as well measured slower on most such programs)
+        return registers
+    strided = _strided(kernel, untiled, ctx)
+    halos = halo_tiles(kernel, found, strided.block, ctx)
+    if not halos.tiles:
+        return replace(registers, halos=halos, reason=f"{registers.reason}; no halo tile: {halos.reason}")
+    points = halos.block.micro_points
+    staged = f"the block stages the window{'s' if len(halos.tiles) > 1 else ''} of " \
+        f"{', '.join(t.text() for t in halos.tiles)} in shared memory, halo included, and reads it there " \
+        f"(neighbouring threads share its elements; registers cannot: {registers.reason})"
+    if points > 1:
+        staged += f"; {points} points a thread, a block's width apart along dimension {halos.block.spans[0]} (the " \
+                  "reads that do not move with them are loaded once for all)"
+    return WindowTile(None, points, tuple(t.array for t in halos.tiles),
+                      replace(strided, block=halos.block, halos=halos.tiles), staged, halos)
+
+
+def _strided(kernel: T.Kernel, untiled: Schedule, ctx: Context) -> Schedule:
+    """The untiled schedule with STRIDED points a thread along threadIdx.x's
+    dimension, a block's width apart (a warp's reads stay consecutive), where
+    the grid keeps a block for every SM; else one point a thread."""
+    block = untiled.block
+    unit = block.spans[0]
+    points = STRIDED if ctx.options.window_points is None else ctx.options.window_points
+    blocks = grid_blocks(kernel, {d: block.points(d) * (points if d == unit else 1) for d in range(block.rank)}, ctx)
+    if points <= 1 or ctx.no_register_tile or blocks is not None and blocks < ctx.device.multiprocessors:
+        return untiled
+    sizes = tuple(points if d == unit else 1 for d in range(block.rank))
+    words = max(1, max((element_bytes(p.type) for p in kernel.params), default=4) // 4)
+    tile = RegisterTile(sizes, 1, points * words, points * words * 2 + ADDRESSING, False)
+    return replace(untiled, block=replace(block, register=tile, register_reason=f"{points} points a thread, a "
+                                          f"block's width apart along dimension {unit}"))
+
+
+def _registers(kernel: T.Kernel, found: tuple[Window, ...], untiled: Schedule, ctx: Context) -> WindowTile:
+    """Consecutive points a thread along the window's dimension, or why not."""
+    block = untiled.block
 
     def refused(why: str) -> WindowTile:
         return WindowTile(None, 1, tuple(w.array for w in found), None, why)
     if ctx.no_register_tile:
         return refused("register tiling is off (--no-register-tile)")
-    block = untiled.block
     unit = block.spans[0]  # threadIdx.x's dimension
     moving = [(a.halo or 0, -a.dim, a.dim, w) for w in found for a in w.axes if a.dim != unit and a.halo != 0]
     if not moving:
@@ -96,8 +143,9 @@ def window_tile(kernel: T.Kernel, untiled: Schedule, ctx: Context) -> WindowTile
         (f" ({points} points' {loads[0] * points:,} reads touch {loads[1]:,} elements: {loads[1] / points:.3g} loads "
          f"a point instead of {loads[0]:,} where nvcc matches them all)" if loads is not None else "")
     chosen = replace(untiled, block=replace(block, register=tile, register_reason=why, interior=True,
-                                            interior_reason="blocks wholly inside every dimension run a copy of "
-                                            "the body without the bounds clamps, whose reads nvcc can match"))
+                                                        interior_reason="blocks wholly inside every dimension run "
+                                                        "a copy of the body without the bounds clamps, whose reads "
+                                                        "nvcc can match"))
     return WindowTile(dim, points, shared, chosen, why)
 
 

@@ -21,7 +21,8 @@ read of it (a whole row, a constant, a gather, another dimension, a clamp
 whose other side varies) leaves the array without a window: a stager may
 then trust the records, which never claim less than a read touches.
 
-Windows are found, not yet staged: explain lists each with the halo its
+Windows are found here; window_tile.py and halo_tile.py decide what the
+window version does with them; explain lists each with the halo its
 tile would need.
 """
 from __future__ import annotations
@@ -33,7 +34,8 @@ from ..check.types import I32, Binder
 from ..tree import children
 
 CLAMP, GUARD, WRAP, NONE = "clamped", "guarded", "wrapped", "none"
-WINDOW_REASON = "read in place: tiler does not yet stage a window with its halo in shared memory"
+LOOSE = "loose"  # (while finding: a clamp or wrap not by the array's own extent)
+WINDOW_REASON = "read in place"
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,9 @@ class Axis:
     high: int | None
     edges: tuple[str, ...]
     bounds: tuple[str, ...] = ()
+    # some read clamps against other values than the array's own ends (0 and its extent less one) or wraps by
+    # another modulus than its extent: a tile of the window would not hold what that read reads at the edges
+    loose: bool = False
 
     @property
     def halo(self) -> int | None:
@@ -146,6 +151,7 @@ class _Follows:
     dim: int
     offset: Offset
     edges: tuple[str, ...]
+    loose: bool = False  # a clamp or wrap not by the array's own extent (Axis.loose)
 
 
 OTHER = "other"  # an index that does not follow a dimension (a constant, a gather, a whole row)
@@ -230,37 +236,48 @@ class _Finder:
         if binder not in self.fixed:
             return
         rank = len(binder.type.shape) if hasattr(binder.type, "shape") else len(lead) + len(e.indices)
-        axes = lead + tuple(self.axis(i, guards) for i in e.indices)
+        shape = binder.type.shape if hasattr(binder.type, "shape") else ()
+        axes = lead + tuple(self.axis(i, guards, shape[n] if n < len(shape) else None)
+                            for n, i in enumerate(e.indices, len(lead)))
         self.found.setdefault(binder, []).append((e, axes + (OTHER,) * (rank - len(axes))))
 
-    def axis(self, index, guards: tuple):
+    def axis(self, index, guards: tuple, extent=None):
+        """`extent`: the array's along this axis (a size's binder or a number)."""
         edges: list[str] = []
-        found = self.moving(index, edges)
+        found = self.moving(index, edges, extent)
         if found is None:
             return OTHER
         dim, offset = found
+        loose = LOOSE in edges
+        edges = [x for x in edges if x != LOOSE]
         if guards and any(self.guarded(g) & self.names(index) for g in guards):
             edges.append(GUARD)
-        return _Follows(dim, offset.streamed(), tuple(edges) or (NONE,))
+        return _Follows(dim, offset.streamed(), tuple(edges) or (NONE,), loose)
 
-    def moving(self, e, edges: list):
+    def moving(self, e, edges: list, extent=None):
         """(dim, Offset) of the point's index plus an offset inside `e`'s
         clamps (`min`, `max` against a value fixed for the launch) and wraps
-        (`%` by one), which `edges` gains; None where `e` is no such index."""
+        (`%` by one), which `edges` gains (and LOOSE where one is not by
+        the array's own `extent`); None where `e` is no such index."""
         e = self.resolved(e)
         if isinstance(e, T.Builtin) and e.name in ("min", "max") and len(e.args) == 2:
             for side, other in (e.args, e.args[::-1]):
                 inner: list[str] = []
-                found = self.moving(side, inner)
+                found = self.moving(side, inner, extent)
                 if found is not None and self.is_fixed(other):
-                    edges += [CLAMP] + [x for x in inner if x != CLAMP]
+                    # max against 0, min against the extent less one
+                    own = self._zero(other) if e.name == "max" else self._at(other, extent, -1)
+                    own = [] if own else [LOOSE]
+                    edges += [CLAMP] + [x for x in inner if x != CLAMP] + own
                     return found
             return None
         if isinstance(e, T.BinOp) and e.op == "%":
-            found = self.moving(e.lhs, edges) if self.is_fixed(e.rhs) else None
+            found = self.moving(e.lhs, edges, extent) if self.is_fixed(e.rhs) else None
             if found is None:
                 return None
             edges.append(WRAP)
+            if not self._at(e.rhs, extent, 0):
+                edges.append(LOOSE)
             modulus = self.resolved(e.rhs)
             dim, offset = found
             if isinstance(modulus, T.Var) and (1, modulus.binder.name) in offset.symbols:  # `(i + t + n - 1) % n`
@@ -270,6 +287,21 @@ class _Finder:
             return dim, offset
         found = self.affine(e)
         return found if found is not None and found[0] is not None else None
+
+    def _zero(self, e) -> bool:
+        found = self.affine(e)
+        return found is not None and found[0] is None and found[1] == Offset()
+
+    def _at(self, e, extent, plus: int) -> bool:
+        """Whether `e` is the array's `extent` plus `plus`."""
+        found = self.affine(e)
+        if found is None or found[0] is not None or found[1].terms:
+            return False
+        offset = found[1]
+        if isinstance(extent, int):
+            return not offset.symbols and offset.const == extent + plus
+        name = getattr(extent, "name", None)
+        return name is not None and offset.symbols == ((1, name),) and offset.const == plus
 
     def is_fixed(self, e) -> bool:
         """Whether `e` is a value fixed for the launch (constants and sizes, no index)."""
@@ -402,7 +434,8 @@ def _merged(array: Binder, reads: list) -> Window | None:
         bounds = tuple(dict.fromkeys([b for a in followed for _, b in a.offset.terms if not isinstance(b, int)] +
                                      [s for a in followed for _, s in a.offset.symbols]))
         out.append((Axis(n, followed[0].dim, None if None in lows else min(lows),
-                         None if None in highs else max(highs), edges, bounds), followed))
+                         None if None in highs else max(highs), edges, bounds, any(a.loose for a in followed)),
+                    followed))
     if not any(not f.offset.still for _, followed in out for f in followed):
         return None
     offsets = tuple(tuple(axes[a.axis].offset for a, _ in out) for _, axes in reads)

@@ -24,6 +24,7 @@ from ..transform.register_tile import Micro, point, register_tile
 from ..transform.unclamp import NAME as UNCLAMP
 from ..transform.unclamp import unclamped
 from .body import value_parts
+from .halos import stage_halos
 from .k_stage import KShare, KStage
 from .params import (
     bind_prelude,
@@ -69,6 +70,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     micro = _micro(block)
     folded = _folded(k, block, analysis.options)
     bind_prelude(low, k)
+    staging = stage_halos(low, k, schedule.halos, _block_dims(block), lambda d: _base(block, d, folded))
     if k_stage is not None:
         params = [p for p in params if p.role != "output"] + \
             [kir.Param(n, c, kir.SCRATCH) for n, c in zip(k_stage.names, k_stage.ctypes)]
@@ -117,6 +119,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
         ctypes = {p.name: p.ctype for p in params} | {a.name: a.ctype for a in low.shared}
         body, trace = register_tile(body, micro, ctypes, low.used)
         rewrites += tuple(name for name, _ in trace[1:])
+    body = staging + body  # (every thread of the block copies, whatever its points)
     if folded and low.shared:  # a block's next tiles of the dim overwrite shared arrays this pass still reads
         body += (kir.Barrier("this pass's shared arrays are read before the next pass writes them"),)
     for d, name in folded.items():  # each block walks its rows of the grid past CUDA's limit, a grid apart

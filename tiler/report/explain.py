@@ -124,17 +124,18 @@ def _window(w, source: Source, tile, made: bool) -> dict:
     whether the window version (`made`: the module has it) shares its reads
     among a thread's points (analyse/window_tile.py)."""
     first = w.reads[0]
-    planned = tile is not None and tile.schedule is not None and w.array in tile.arrays
+    staged = tile is not None and w.array in tile.staged
+    planned = tile is not None and tile.schedule is not None and (w.array in tile.arrays or staged)
     shared = planned and made
     return {"array": w.array, "read": source_text(first, source), "line": first.span.line,
             "column": first.span.col, "reads": len(w.reads),
             "axes": [{"axis": a.axis, "dim": a.dim, "low": a.low, "high": a.high, "halo": a.halo,
                       "edges": list(a.edges), "bounds": list(a.bounds), "text": a.text()} for a in w.axes],
-            "staged": False, "registers": shared,
-            "reason": f"{tile.reason}, in a version raced first (no halo tile in shared memory yet)" if shared else
+            "staged": staged and made, "registers": shared and tile.dim is not None and w.array in tile.arrays,
+            "reason": f"{tile.reason}, in a version raced first" if shared else
             f"{WINDOW_REASON}; no window version: it runs only raced, and launch timing is off (--no-launch-timing, "
             "or an option that steers the schedule)" if planned else
-            f"{WINDOW_REASON}; not shared in registers: {tile.reason}" if tile is not None and w.array in tile.arrays
+            f"{WINDOW_REASON}: not shared in registers: {tile.reason}" if tile is not None and w.array in tile.arrays
             else WINDOW_REASON}
 
 
@@ -277,10 +278,17 @@ def _versions(a: Analysis, module) -> list[dict]:
                     "grid_share": version.grid_share or None,
                     "timed_against": "untiled" if version.rival else None,
                     "raced_first": RACED_FIRST[(version.few, version.ahead)][0] if version.races_first else None,
-                    "points_a_thread": rec.build.schedule.block.register.points if rec.kind is Kind.WINDOW else None,
+                    "points_a_thread": rec.build.schedule.block.micro_points if rec.kind is Kind.WINDOW else None,
+                    "staged_windows": [t.array for t in rec.build.schedule.halos] if rec.kind is Kind.WINDOW else None,
+                    "points_apart": _apart(rec.build.schedule.block) if rec.kind is Kind.WINDOW else None,
                     "once_a_launch": any(st.once for st in k.stages),
                     "rewrites": list((k.stages[0] if fissioned else k).rewrites)})
     return out
+
+
+def _apart(block) -> bool:
+    """A window version's points a thread lie a block's width apart (else consecutive)."""
+    return block.register is not None and block.register.group == 1 and block.register.points > 1
 
 
 KIND_NAMES = {Kind.TILED: "tiled", Kind.ONE_POINT: "tiled", Kind.UNTILED: "untiled", Kind.SPLIT: "split",

@@ -335,7 +335,11 @@ def _version_name(v: dict) -> str:
         return f"split-K, the tiled kernel with {v['blocks_a_tile']} blocks a tile along z, then {v['lanes']} " \
                f"threads a row"
     if v.get("points_a_thread"):
-        return f"window, {v['points_a_thread']} consecutive points a thread"
+        staged = f", {', '.join(v['staged_windows'])} staged with the halo" if v.get("staged_windows") else ""
+        points = v["points_a_thread"]
+        spacing = "a block's width apart" if v.get("points_apart") else "consecutive"
+        return (f"window, {points} points a thread, {spacing}" if points > 1 else "window, one point a thread") + \
+            staged
     if v.get("kernels") and not v.get("fissioned"):
         return f"{v['kernel']}, {v['blocks_a_row']} blocks of {v['lanes']} threads a row in {v['kernels']} kernels"
     return ("fissioned, the fold " if v.get("fissioned") else "") + v["kernel"] + \

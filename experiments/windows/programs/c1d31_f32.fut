@@ -1,0 +1,9 @@
+fun [[f32, l], c] main([[f32, l], c] X, [[f32, 31], c] W) =
+  map(fn [f32, l] (int ch) =>
+        map(fn f32 (int i) =>
+              loop (acc = 0f32) = for t < 31 do
+                let j = i + t - 15 in
+                if j >= 0 && j < l then acc + W[ch, t] * X[ch, j] else acc
+              in acc,
+            iota(l)),
+      iota(c))

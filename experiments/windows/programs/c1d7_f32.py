@@ -1,0 +1,5 @@
+from torch.nn import functional as nnf
+
+
+def torch_twin(X, W):
+    return nnf.conv1d(X[None], W[:, None, :], padding=3, groups=X.shape[0])[0]

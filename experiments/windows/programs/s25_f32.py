@@ -1,0 +1,15 @@
+import torch
+from torch.nn import functional as nnf
+
+
+def torch_twin(u, c):
+    # u: [nz, ny, nx], c: [5]. Zero padding of 4 on every face: a skipped neighbour adds 0.
+    nz, ny, nx = u.shape
+    p = nnf.pad(u[None, None], (4, 4, 4, 4, 4, 4))[0, 0]
+    acc = c[0] * u
+    for r in range(1, 5):  # the four radii (taps), whole-tensor slices each
+        s = (p[4 - r:4 - r + nz, 4:4 + ny, 4:4 + nx] + p[4 + r:4 + r + nz, 4:4 + ny, 4:4 + nx]
+             + p[4:4 + nz, 4 - r:4 - r + ny, 4:4 + nx] + p[4:4 + nz, 4 + r:4 + r + ny, 4:4 + nx]
+             + p[4:4 + nz, 4:4 + ny, 4 - r:4 - r + nx] + p[4:4 + nz, 4:4 + ny, 4 + r:4 + r + nx])
+        acc = acc + c[r] * s
+    return acc

@@ -1,0 +1,167 @@
+"""Windows staged in shared memory with their halo.
+
+Where the points of a block read a window of an array (windows.py) that
+moves along the dimension threadIdx.x walks, neighbouring threads of a warp
+read the same elements at shifted addresses, which registers cannot share
+between threads and the cache serves a misaligned row at a time. The block
+then copies its window once, halo included, into a shared tile at the
+kernel's start (coalesced along the last axis), waits at a barrier, and
+every read of the array reads the tile: a 31-tap pass along the rows loads
+(256 + 30) elements a block of 256 points instead of 31 a point from the
+cache, and a 3-D star's neighbours along x and y come from the block's
+plane.
+
+The tile is indexed by the read's own index less the block's first point
+and the tile's lowest offset. Each read must then land inside the tile, and
+the tile must hold what the program reads there:
+- guarded or unguarded reads: the index is the point's plus an offset, inside
+  the tile by construction; the copy clamps each element it copies into the
+  array (an element past the edge is one no executed read uses);
+- reads clamped by `min`/`max` against the array's own ends: a clamped
+  index lies between the point's own index and the unclamped one, so the tile
+  spans offset 0 as well, and the point's dimension must be the array's axis
+  itself (a point past the array's end would clamp outside the tile);
+- a wrap by `%` reads the array's other end: not staged (yet), nor a clamp
+  against other values (Axis.loose).
+Every axis of the array must follow a dimension (a row read whole, or an
+axis indexed otherwise, would need the whole axis in the tile).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from ..check import typed as T
+from ..check.types import Array, element_bytes
+from .context import Context
+from .windows import CLAMP, WRAP, Window
+
+
+@dataclass(frozen=True)
+class HaloAxis:
+    """One axis of a shared tile: the kernel dimension it follows, the tile's
+    first element's offset from the block's first point (<= 0), and its
+    elements along the axis (the block's points plus the halo)."""
+
+    axis: int
+    dim: int
+    low: int
+    extent: int
+
+
+@dataclass(frozen=True)
+class HaloTile:
+    """A window staged whole in shared memory: an axis for each of the array's."""
+
+    array: str
+    axes: tuple[HaloAxis, ...]
+    element: int  # bytes an element
+
+    @property
+    def elems(self) -> int:
+        return math.prod(a.extent for a in self.axes)
+
+    @property
+    def bytes(self) -> int:
+        return self.elems * self.element
+
+    def text(self) -> str:
+        shape = " x ".join(str(a.extent) for a in self.axes)
+        return f"{self.array} ({shape}, {self.bytes:,} bytes)"
+
+
+@dataclass(frozen=True)
+class Halos:
+    """The windows a block stages (none: `reason` says why)."""
+
+    tiles: tuple[HaloTile, ...]
+    reason: str
+    block: object = None  # the block they are sized for (schedule.BlockPlan)
+
+
+def halo_tiles(kernel: T.Kernel, found: tuple[Window, ...], block, ctx: Context) -> Halos:
+    """The shared tiles of `found`'s windows for `block` (its points a
+    thread included) or for the same threads shaped otherwise (`Halos.block`),
+    or why none."""
+    if ctx.options.no_halo:
+        return Halos((), "halo tiles are off (--no-halo)")
+    shapes = [_tiles(kernel, found, b, ctx) for b in _shapes(block, ctx)]
+    staged = [h for h in shapes if h.tiles]
+    if not staged:
+        return shapes[0]
+    return min(staged, key=lambda h: sum(t.elems for t in h.tiles) / _points(h.block))
+
+
+def _shapes(block, ctx: Context) -> list:
+    """`block`, then its threads laid out otherwise over the two dims threadIdx.x and y walk (at least a warp
+    along x, so that rows stay coalesced), where the user did not give the block (--tile)."""
+    if len(block.spans) != 2 or ctx.options.tile:
+        return [block]
+    x, y = block.spans
+    out = [block]
+    for along in (32, 64, 128, 256, 512, 1024):
+        if along != block.extents[x] and along <= block.threads and block.threads % along == 0:
+            extents = list(block.extents)
+            extents[x], extents[y] = along, block.threads // along
+            out.append(replace(block, extents=tuple(extents)))
+    return out
+
+
+def _points(block) -> int:
+    return math.prod(block.points(d) for d in range(block.rank))
+
+
+def _tiles(kernel: T.Kernel, found: tuple[Window, ...], block, ctx: Context) -> Halos:
+    tiles, refusals = [], []
+    for w in found:
+        why = _refusal(kernel, w, block)
+        if why:
+            refusals.append(f"{w.array}: {why}")
+            continue
+        tiles.append(_tile(kernel, w, block))
+    if not tiles:
+        return Halos((), "; ".join(refusals) or "no window", block)
+    limit = ctx.shared_limit()
+    total = sum(t.bytes for t in tiles)
+    if total > limit:
+        return Halos((), f"the tiles of {', '.join(t.text() for t in tiles)} take more than the {limit:,} bytes of "
+                         "shared memory a block may use", block)
+    return Halos(tuple(tiles), "; ".join(refusals), block)
+
+
+def _refusal(kernel: T.Kernel, w: Window, block) -> str:
+    """Why `w` is not staged ("": it is)."""
+    param = next((p for p in kernel.params if p.name == w.array and isinstance(p.type, Array)), None)
+    if param is None:
+        return "not one of main's arrays"
+    if len(w.axes) < len(param.type.shape):
+        return "an axis of it does not follow a dimension (the tile would need the whole axis)"
+    if any(a.halo is None for a in w.axes):
+        return "its offsets' extent is known only at launch"
+    if any(WRAP in a.edges for a in w.axes):
+        return "read wrapped around the array's ends (a tile of its window does not hold the other end)"
+    if any(a.loose for a in w.axes):
+        return "clamped against values other than the array's ends"
+    for a in w.axes:
+        level = next(lv for lv in kernel.levels if lv.dim == a.dim)
+        if CLAMP in a.edges and _name(level.size) != _name(param.type.shape[a.axis]):
+            return (f"clamped along axis {a.axis}, whose extent is not dimension {a.dim}'s size (a point past the "
+                    "array's end would read outside the tile)")
+    unit = block.spans[0]
+    if not any(a.halo and a.dim == unit for a in w.axes):
+        return (f"it does not move along dimension {unit}, which threadIdx.x walks: a warp reads whole rows of it, "
+                "which the cache serves as well as a tile would")
+    return ""
+
+
+def _tile(kernel: T.Kernel, w: Window, block) -> HaloTile:
+    param = next(p for p in kernel.params if p.name == w.array)
+    axes = []
+    for a in w.axes:  # (offset 0 always: a clamped read's, and a row a level reads)
+        low, high = min(a.low, 0), max(a.high, 0)
+        axes.append(HaloAxis(a.axis, a.dim, low, block.points(a.dim) + high - low))
+    return HaloTile(w.array, tuple(axes), element_bytes(param.type))
+
+
+def _name(size):
+    return size if isinstance(size, int) else size.name

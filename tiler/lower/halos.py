@@ -1,0 +1,55 @@
+"""Windows staged with their halo (analyse/halo_tile.py): each tile copied
+into shared memory at the kernel's start, and the array read through it.
+
+The copy walks the tile's elements a block's threads apart, the last axis
+fastest (a warp's loads are then consecutive elements of a row), each
+element's index clamped into the array (an element past the edge is one no
+read the program makes uses). The array's view becomes the tile's, its
+offset less the tile's first element, so every read of the array, a level's
+row included, reads the tile at its own index.
+"""
+from __future__ import annotations
+
+import math
+
+from .. import kir
+from ..check import typed as T
+from ..kir.build import add, const, mul
+from .values import View, minimum
+
+
+def stage_halos(low, k: T.Kernel, tiles: tuple, threads: tuple[int, int, int], base) -> tuple:
+    """The copies of `tiles` and the barrier after them; `low.env` reads
+    each array through its tile from then on. `threads`: the block's (x, y,
+    z); `base(d)`: the block's first point along kernel dim d."""
+    if not tiles:
+        return ()
+    x, y, _ = threads
+    tid = add(kir.ThreadIdx("x"), mul(const(x), add(kir.ThreadIdx("y"), mul(const(y), kir.ThreadIdx("z")))))
+    out = []
+    for tile in tiles:
+        binder = next(p for p in k.params if p.name == tile.array)
+        view = low.env[binder]
+        name = low.fresh(f"{tile.array}_window")
+        low.shared.append(kir.SharedAlloc(name, view.ctype, tile.elems))
+        strides = [math.prod(a.extent for a in tile.axes[n + 1:]) for n in range(len(tile.axes))]
+        # the tile's first element along each axis (signed: blockIdx is unsigned, and the first block's is negative)
+        origins = [add(kir.Cast("int", base(a.dim)), const(a.low)) for a in tile.axes]
+        first = const(0)
+        for origin, stride in zip(origins, strides):
+            first = add(first, mul(origin, const(stride)))
+        low.env[binder] = View(name, kir.Un("-", first), tuple(const(s) for s in strides), view.sizes, view.ctype,
+                               kir.SHARED)
+        e = low.fresh("e")
+        element = []
+        for a, origin, stride in zip(tile.axes, origins, strides):
+            along = kir.Bin("/", kir.Ref(e), const(stride)) if stride > 1 else kir.Ref(e)
+            along = kir.Bin("%", along, const(a.extent)) if a is not tile.axes[0] else along
+            index = add(origin, along)
+            element.append(kir.Call("max", (minimum(index, kir.Bin("-", view.sizes[a.axis], const(1))), const(0))))
+        out.append(kir.Comment(f"{tile.array}'s window, halo included: {' x '.join(str(a.extent) for a in tile.axes)}"
+                               " elements, clamped into the array", copy=True))
+        out.append(kir.For(e, tid, const(tile.elems), const(math.prod(threads)),
+                           (kir.Store(name, kir.Ref(e), view.index(element), kir.SHARED),)))
+    out.append(kir.Barrier("the windows are staged before any thread reads them"))
+    return tuple(out)
