@@ -910,7 +910,7 @@ def _races_the_next_version_first(path, sizes: dict, suffix: str, seed: int, tol
 WINDOW_FILES = [ROOT / "corpus" / f"{n}.fut" for n in (
     "d_blur_vertical15_f32", "d_sad8x8_int", "d_stencil3d_7pt_f32", "d_stencil3d_25pt_f64", "d_conv2d_3x3_wrap_f32",
     "a_jacobi5_f32", "a_laplace3d_f64", "d_conv1d_depthwise7_f32", "d_conv1d_taps31_f64", "a_box3d_w27_f32")] + \
-    [ROOT / "benchmarks" / f"{n}.fut" for n in ("conv2d", "blur", "stencil3d")]
+    [ROOT / "benchmarks" / f"{n}.fut" for n in ("conv2d", "blur", "stencil3d", "conv1d", "star25")]
 
 
 @pytest.mark.parametrize("size", [None, 70, 133])

@@ -87,6 +87,25 @@ def stencil3d(i):
     return [c + alpha * lap]
 
 
+def _depthwise(i):
+    x, w = i["X"].astype(np.float64), i["W"].astype(np.float64)
+    taps = w.shape[1]
+    padded = np.pad(x, ((0, 0), (taps // 2, taps // 2)))  # zero past either end
+    return [sum(w[:, t, None] * padded[:, t:t + x.shape[1]] for t in range(taps))]
+
+
+def star25(i):
+    u, c = i["u"].astype(np.float64), i["c"].astype(np.float64)
+    p = np.pad(u, 4)  # a skipped neighbour adds 0
+    nz, ny, nx = u.shape
+    out = c[0] * u
+    for r in range(1, 5):
+        out = out + c[r] * (p[4 - r:4 - r + nz, 4:4 + ny, 4:4 + nx] + p[4 + r:4 + r + nz, 4:4 + ny, 4:4 + nx]
+                            + p[4:4 + nz, 4 - r:4 - r + ny, 4:4 + nx] + p[4:4 + nz, 4 + r:4 + r + ny, 4:4 + nx]
+                            + p[4:4 + nz, 4:4 + ny, 4 - r:4 - r + nx] + p[4:4 + nz, 4:4 + ny, 4 + r:4 + r + nx])
+    return [out]
+
+
 def aat(i):
     a = i["A"].astype(np.float64)
     return [a @ a.T]
@@ -143,7 +162,7 @@ FORMULAS = {"nbody": nbody, "mm": mm, "lavamd": lavamd, "nbody3d": nbody3d,
             "lavamd_rodinia": lavamd_rodinia, "mriq": mriq, "conv2d": conv2d, "aat": aat, "mm_rows": mm_rows,
             "matvec": matvec, "rowsum": rowsum, "rownorm": rownorm, "kmeans": kmeans, "softmax": softmax,
             "layernorm": layernorm, "rowsum3d": rowsum3d, "colsum": colsum, "rowcount": rowcount, "blur": blur,
-            "stencil3d": stencil3d}
+            "stencil3d": stencil3d, "conv1d": _depthwise, "conv1d31": _depthwise, "star25": star25}
 
 
 def test_every_benchmark_has_a_formula():

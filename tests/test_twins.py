@@ -1,5 +1,5 @@
-"""Every corpus program's PyTorch twin (corpus/NAME.py) computes what the
-program computes: run on the CPU at the program's `test` sizes and compared
+"""Every corpus program's and benchmark's PyTorch twin (NAME.py beside
+it) computes what the program computes: run on the CPU at the program's `test` sizes and compared
 with the reference interpreter. Skipped where torch is not installed (CI);
 `tiler corpus --peer` times the twins on the GPU."""
 from __future__ import annotations
@@ -15,11 +15,15 @@ from tiler.interp import run
 from tiler.syntax import parse
 from tiler.workload import load_spec, make_inputs, resolve_sizes
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
-TWINNED = [p for p in programs(CORPUS) if twin_path(p).is_file()]
+ROOT = Path(__file__).resolve().parent.parent
+TWINNED = [p for folder in (ROOT / "corpus", ROOT / "benchmarks") for p in programs(folder) if twin_path(p).is_file()]
 
 
-@pytest.mark.parametrize("path", TWINNED, ids=lambda p: p.stem)
+def test_the_window_benchmarks_have_twins():
+    assert {p.stem for p in TWINNED} >= {"blur", "conv1d", "conv1d31", "conv2d", "stencil3d", "star25"}
+
+
+@pytest.mark.parametrize("path", TWINNED, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_twin_agrees_with_the_interpreter(path):
     pytest.importorskip("torch")
     prog = check(parse(path.read_text(), path.name))

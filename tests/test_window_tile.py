@@ -285,3 +285,26 @@ def test_the_corpus_window_versions_do_not_spill(tmp_path):
     reports = {block.split("'")[1]: block for block in re.split(r"ptxas info\s+: Compiling entry function ", log)[1:]}
     for name in names:
         assert "0 bytes spill stores" in reports[name] and "0 bytes spill loads" in reports[name], reports[name]
+
+
+APART = """
+fun [[f32, w], h] main([[f32, w], h] img) =
+  map(fn [f32, w] (int y) =>
+        map(fn f32 (int x) =>
+              img[y, x] + img[min(y + 8, h - 1), min(x + 1, w - 1)],
+            iota(w)),
+      iota(h))
+"""
+
+
+def test_points_that_share_no_read_and_a_tile_that_copies_as_much_as_it_serves_are_refused():
+    """Two reads 8 rows and a column apart: 8 consecutive points a thread
+    would share none of them, and a tile of the window (8 rows of halo)
+    would copy about 2 elements a point for the 2 reads a point it serves:
+    no window version, and explain says both."""
+    tile = window_of(APART)
+    assert tile.schedule is None
+    assert "would share none of their 2 reads a point" in tile.reason
+    assert "its tile would copy 2.01 elements a point for the 2 reads" in tile.reason
+    versions = analysed(APART, "apart.fut")["verify"].versions
+    assert not any(v.kernel.name.endswith("_window") for v in versions)

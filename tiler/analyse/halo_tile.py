@@ -115,10 +115,13 @@ def _tiles(kernel: T.Kernel, found: tuple[Window, ...], block, ctx: Context) -> 
     tiles, refusals = [], []
     for w in found:
         why = _refusal(kernel, w, block)
+        tile = None if why else _tile(kernel, w, block)
+        if tile is not None:
+            why = _unpaid(tile, w, block)
         if why:
             refusals.append(f"{w.array}: {why}")
             continue
-        tiles.append(_tile(kernel, w, block))
+        tiles.append(tile)
     if not tiles:
         return Halos((), "; ".join(refusals) or "no window", block)
     limit = ctx.shared_limit()
@@ -152,6 +155,18 @@ def _refusal(kernel: T.Kernel, w: Window, block) -> str:
         return (f"it does not move along dimension {unit}, which threadIdx.x walks: a warp reads whole rows of it, "
                 "which the cache serves as well as a tile would")
     return ""
+
+
+def _unpaid(tile: HaloTile, w: Window, block) -> str:
+    """Why the tile would not pay ("": it would): the elements its copy
+    loads a point, against the reads of the window a point makes (each
+    read's offsets enumerated), which it turns into shared reads."""
+    copies = tile.elems / _points(block)
+    reads = sum(math.prod(len(o.values()) for o in offsets) for offsets in w.offsets)
+    if copies < reads:
+        return ""
+    return (f"its tile would copy {copies:.3g} elements a point for the {reads} reads of it a point makes: the copy "
+            "costs more than the reads it saves")
 
 
 def _tile(kernel: T.Kernel, w: Window, block) -> HaloTile:

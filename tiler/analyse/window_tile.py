@@ -134,6 +134,9 @@ def _registers(kernel: T.Kernel, found: tuple[Window, ...], untiled: Schedule, c
     if why_not:
         return refused(why_not)
     loads = _loads(found, dim, points)
+    if loads is not None and loads[1] >= loads[0] * points:
+        return refused(f"{points} points a thread along dimension {dim} would share none of their {loads[0]} reads "
+                       "a point")
     sizes = tuple(points if d == dim else 1 for d in range(block.rank))
     words = max(1, max((element_bytes(p.type) for p in kernel.params if p.name in shared), default=4) // 4)
     # (its registers an estimate explain does not show: the race, not the model, judges the version)
@@ -183,7 +186,7 @@ def _loads(found, dim: int, points: int) -> tuple[int, int] | None:
         if not any(a.dim == dim for a in w.axes):
             continue
         for offsets in w.offsets:
-            values = [_values(o) for o in offsets]
+            values = [o.values() for o in offsets]
             if any(v is None for v in values):
                 return None
             reads += math.prod(len(v) for v in values)
@@ -191,16 +194,6 @@ def _loads(found, dim: int, points: int) -> tuple[int, int] | None:
                 along = [{x + p for x in v} if a.dim == dim else v for a, v in zip(w.axes, values)]
                 elements |= {(w.array,) + e for e in itertools.product(*along)}
     return (reads, len(elements)) if reads else None
-
-
-def _values(o) -> set | None:
-    """Every value an offset takes (None: a symbol, or a bound known only at launch)."""
-    if o.symbols or any(not isinstance(b, int) for _, b in o.terms):
-        return None
-    out = {o.const}
-    for c, b in o.terms:
-        out = {x + c * t for x in out for t in range(b)}
-    return out
 
 
 def _launch_extent(w: Window) -> bool:

@@ -73,6 +73,15 @@ class Offset:
             return None
         return self.const + sum(c * (b - 1) for c, b in self.terms if side(c))
 
+    def values(self) -> set | None:
+        """Every value the offset takes (None: a symbol, or a bound known only at launch)."""
+        if self.symbols or any(not isinstance(b, int) for _, b in self.terms):
+            return None
+        out = {self.const}
+        for c, b in self.terms:
+            out = {x + c * t for x in out for t in range(b)}
+        return out
+
     @property
     def still(self) -> bool:
         """The point's own index: no offset at all."""

@@ -115,6 +115,7 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
     library = _library(spec, inputs, repeat, reference, moved)
     if library:
         rows.append(library)
+    rows += _twin_rows(path, prog, spec, inputs, repeat, reference, name)
     base = rows[0].ms
     for row in rows:
         row.speedup = base / row.ms if row.ms else None
@@ -156,6 +157,31 @@ def _outer_size(prog, inputs: dict) -> int:
     return size if isinstance(size, int) else bind_sizes(prog.kernel, inputs)[size]
 
 
+
+
+def _twin_rows(path: Path, prog, spec: Spec | None, inputs: dict, repeat: int, reference, name: str) -> list[Row]:
+    """The benchmark's PyTorch twin (`NAME.py` beside it, as a corpus
+    program's: bench/peer.py), eager and under torch.compile, TF32 off: checked
+    against the interpreter at the test sizes, then against the untiled
+    kernel's outputs, then timed; none without a twin or without PyTorch on
+    the GPU."""
+    from .peer import COMPILED, EAGER, checked_peers, load_twin
+
+    if load_twin(path) is None or not _torch_on_gpu():
+        return []
+    peers = checked_peers(path, prog, spec)
+    tol = max(spec.tolerance if spec is not None else 0.0, 1e-3)
+    times = peers.times(inputs, repeat, reference, tol, f"{name}: its PyTorch twin against untiled")
+    return [Row(f"PyTorch twin, {label} (TF32 off)", "-", times[label], check="matches untiled")
+            for label in (EAGER, COMPILED)]
+
+
+def _torch_on_gpu() -> bool:
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
 
 
 def _library(spec: Spec | None, inputs: dict, repeat: int, reference, moved: int) -> Row | None:

@@ -31,8 +31,9 @@ from ..runtime import Gpu
 from ..syntax import parse
 from ..version import __version__
 from ..workload import load_spec, make_inputs, resolve_sizes
-from ..workload.checks import CHECK_SEED, INPUT_SEED, check_small, compare_outputs, spearman
+from ..workload.checks import INPUT_SEED, check_small, compare_outputs, spearman
 from . import Variant
+from .peer import checked_peers
 
 SIZE_SETS = ("small", "medium", "large")
 DEFAULT, UNTILED, MODEL = "default", "untiled", "model's choice"
@@ -91,7 +92,7 @@ def _program(path: Path, variants: list[Variant], size_sets, gpu, log, peer: boo
     compiled = {v.label: run_all(text, shown, v.options, device=gpu.described) for v in variants}
     gpu.prepare([c["render"] for c in compiled.values()])
     check_small(prog, spec, compiled, gpu)
-    peers = _peers(path, prog, spec) if peer else None
+    peers = checked_peers(path, prog, spec) if peer else None
     out = []
     for size_set in size_sets:
         if size_set not in spec.sizes:
@@ -107,22 +108,6 @@ def _program(path: Path, variants: list[Variant], size_sets, gpu, log, peer: boo
         if "error" not in record:
             log(line(record))
     return out
-
-
-def _peers(path: Path, prog, spec):
-    """The program's twin, checked against the interpreter at its test sizes on the GPU (None: it has none)."""
-    from ..interp import run as interpret
-    from .peer import Peers, load_twin
-
-    fn = load_twin(path)
-    if fn is None:
-        return None
-    peers = Peers(fn, prog)
-    sizes = resolve_sizes(prog, {}, spec, "test")
-    inputs = make_inputs(prog, sizes, spec, seed=CHECK_SEED)
-    within = max(spec.tolerance if spec is not None else 0.0, 1e-3)  # (a program without a .toml: the default)
-    peers.check(inputs, interpret(prog, inputs), within, f"{path.stem} at {sizes}")
-    return peers
 
 
 def _time(path: Path, prog, spec, sizes: dict, variants, compiled: dict, gpu, record: dict, peers=None) -> None:

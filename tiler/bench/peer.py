@@ -113,8 +113,13 @@ class Peers:
                 raise PlainError(f"{what}: the twin ({label}) disagrees with the interpreter: {agreement.message}")
 
     def time(self, inputs: dict, repeat: int, reference: tuple, rtol: float, what: str) -> dict[str, float]:
-        """The median ms of each form at these inputs (CUDA events, after two
-        warm-up calls, which compile), each output checked against
+        """The median ms of each form at these inputs (`times`)."""
+        return {label: sorted(ts)[len(ts) // 2] for label, ts in self.times(inputs, repeat, reference, rtol,
+                                                                              what).items()}
+
+    def times(self, inputs: dict, repeat: int, reference: tuple, rtol: float, what: str) -> dict[str, list]:
+        """Each form's `repeat` times in ms at these inputs (CUDA events,
+        after two warm-up calls, which compile), each output checked against
         `reference` (tiler's) first."""
         torch = self.torch
         args = twin_arguments(self.program, inputs, "cuda")
@@ -134,9 +139,27 @@ class Peers:
                 end.record()
                 end.synchronize()
                 times.append(start.elapsed_time(end))
-            out[label] = sorted(times)[len(times) // 2]
+            out[label] = times
         del args
         return out
+
+
+def checked_peers(path, prog: T.Program, spec) -> Peers | None:
+    """The program's twin, checked against the interpreter at its test sizes
+    on the GPU (None: it has none)."""
+    from ..interp import run as interpret
+    from ..workload import make_inputs, resolve_sizes
+    from ..workload.checks import CHECK_SEED
+
+    fn = load_twin(path)
+    if fn is None:
+        return None
+    peers = Peers(fn, prog)
+    sizes = resolve_sizes(prog, {}, spec, "test")
+    inputs = make_inputs(prog, sizes, spec, seed=CHECK_SEED)
+    within = max(spec.tolerance if spec is not None else 0.0, 1e-3)  # (a program without a .toml: the default)
+    peers.check(inputs, interpret(prog, inputs), within, f"{Path(path).stem} at {sizes}")
+    return peers
 
 
 def ratio(record: dict, default: str = "default") -> float | None:

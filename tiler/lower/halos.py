@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from .. import kir
+from .. import kir, target
 from ..check import typed as T
 from ..kir.build import add, const, mul
 from .values import View, minimum
@@ -31,7 +31,9 @@ def stage_halos(low, k: T.Kernel, tiles: tuple, threads: tuple[int, int, int], b
         binder = next(p for p in k.params if p.name == tile.array)
         view = low.env[binder]
         name = low.fresh(f"{tile.array}_window")
-        low.shared.append(kir.SharedAlloc(name, view.ctype, tile.elems))
+        # (a whole number of 16-byte lines: ptxas rounds a kernel's shared memory so where others share its unit)
+        size = target.SIZEOF[view.ctype]
+        low.shared.append(kir.SharedAlloc(name, view.ctype, -(-tile.elems * size // 16) * 16 // size))
         strides = [math.prod(a.extent for a in tile.axes[n + 1:]) for n in range(len(tile.axes))]
         # the tile's first element along each axis (signed: blockIdx is unsigned, and the first block's is negative)
         origins = [add(kir.Cast("int", base(a.dim)), const(a.low)) for a in tile.axes]
