@@ -84,3 +84,17 @@ def test_list_names_every_benchmark_with_its_sizes_without_a_gpu():
     assert "quick: m=1024, n=1024, q=1024; full: m=4096, n=4096, q=4096" in done.stdout  # mm's
     refused = tiler("bench", "--list", "mm")
     assert refused.returncode == 1 and "give it no names" in refused.stderr
+
+
+def test_a_users_own_script_beside_a_program_is_not_run_as_a_twin(tmp_path, monkeypatch):
+    """`tiler bench prog.fut` with a prog.py that defines no `torch_twin`
+    (a user's own host script, say): no twin rows, and the script is not
+    run, even where PyTorch sees a GPU."""
+    import tiler.bench
+    from tiler.bench import _twin_rows
+
+    monkeypatch.setattr(tiler.bench, "_torch_on_gpu", lambda: True)
+    program = tmp_path / "prog.fut"
+    program.write_text("fun [f32, n] main([f32, n] a) = map(fn f32 (f32 x) => x, a)\n")
+    (tmp_path / "prog.py").write_text("raise SystemExit('a user script must not run')\n")
+    assert _twin_rows(program, None, None, {}, 1, (), "prog") == []

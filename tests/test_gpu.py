@@ -4,6 +4,7 @@ tiles divide and sizes they do not, with outputs poisoned before launch."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -920,13 +921,34 @@ def test_window_versions_match_the_interpreter(path, size):
     dimension, unrolled): at the test sizes (smaller than a block: the
     clamped body alone) and with every size 70 or 133 (interior blocks and
     ragged ones at both ends), outputs poisoned before the launch."""
+    window_versions_match(path, size)
+
+
+@pytest.mark.parametrize("path, sizes", [
+    (ROOT / "benchmarks" / "conv1d.fut", {"c": 3, "l": 5000}),
+    (ROOT / "benchmarks" / "conv1d31.fut", {"c": 2, "l": 4097}),
+    (ROOT / "corpus" / "d_conv1d_taps31_f64.fut", {"n": 6151}),
+    (ROOT / "corpus" / "a_box3d_w27_f32.fut", {"nz": 3, "ny": 9, "nx": 2100}),
+    (PROGRAMS / "windows" / "halo_short_array.fut", {"n": 3000, "m": 2500}),
+], ids=lambda x: x.stem if isinstance(x, Path) else "-".join(map(str, x.values())))
+def test_halo_tiles_past_the_first_block_match_the_interpreter(path, sizes):
+    """A block stages 2,048 points along x and its halo: rows longer than
+    that (tiles whose first element is past the first block's, and a
+    ragged last block)."""
+    window_versions_match(path, sizes)
+
+
+def window_versions_match(path, size) -> None:
+    """Every window version of `path` against the interpreter: at the test
+    sizes (None), with every size `size` (an int), or at these sizes (a dict)."""
     text = path.read_text()
     values = run_all(text, path.name, Options())
     kernels = [v.kernel for v in values["verify"].versions if v.kernel.name.endswith("_window")]
     assert kernels, "no window version"
     prog, spec = values["check"], load_spec(path)
     derived = {n for n, f in (spec.size_set("test").items() if spec else ()) if isinstance(f, str)}
-    given = {s.name: size for s in prog.kernel.sizes if s.name not in derived} if size else {}
+    given = size if isinstance(size, dict) else \
+        {s.name: size for s in prog.kernel.sizes if s.name not in derived} if size else {}
     sizes = resolve_sizes(prog, given, spec, "test")
     inputs = make_inputs(prog, sizes, spec, seed=19)
     want = run(prog, inputs)

@@ -17,14 +17,18 @@ the tile must hold what the program reads there:
 - guarded or unguarded reads: the index is the point's plus an offset, inside
   the tile by construction; the copy clamps each element it copies into the
   array (an element past the edge is one no executed read uses);
-- reads clamped by `min`/`max` against the array's own ends: a clamped
+- reads clamped by `min`/`max` against the array's own ends (a read at
+  the point's own index included): a clamped
   index lies between the point's own index and the unclamped one, so the tile
   spans offset 0 as well, and the point's dimension must be the array's axis
   itself (a point past the array's end would clamp outside the tile);
 - a wrap by `%` reads the array's other end: not staged (yet), nor a clamp
   against other values (Axis.loose).
 Every axis of the array must follow a dimension (a row read whole, or an
-axis indexed otherwise, would need the whole axis in the tile).
+axis indexed otherwise, would need the whole axis in the tile), and the
+window's reads must be every use of the array (not whole as a stream's
+input, nor a level's value used otherwise than indexed: the tile stands
+for the array everywhere).
 """
 from __future__ import annotations
 
@@ -33,6 +37,7 @@ from dataclasses import dataclass, replace
 
 from ..check import typed as T
 from ..check.types import Array, element_bytes
+from ..tree import children
 from .context import Context
 from .windows import CLAMP, WRAP, Window
 
@@ -141,13 +146,15 @@ def _refusal(kernel: T.Kernel, w: Window, block) -> str:
         return "an axis of it does not follow a dimension (the tile would need the whole axis)"
     if any(a.halo is None for a in w.axes):
         return "its offsets' extent is known only at launch"
-    if any(WRAP in a.edges for a in w.axes):
+    if any(WRAP in a.every_edge for a in w.axes):
         return "read wrapped around the array's ends (a tile of its window does not hold the other end)"
     if any(a.loose for a in w.axes):
         return "clamped against values other than the array's ends"
+    if not _read_by_element(kernel, param, w):
+        return "read otherwise than element by element (whole, as a stream's input, or as a level's value)"
     for a in w.axes:
         level = next(lv for lv in kernel.levels if lv.dim == a.dim)
-        if CLAMP in a.edges and _name(level.size) != _name(param.type.shape[a.axis]):
+        if CLAMP in a.every_edge and _name(level.size) != _name(param.type.shape[a.axis]):
             return (f"clamped along axis {a.axis}, whose extent is not dimension {a.dim}'s size (a point past the "
                     "array's end would read outside the tile)")
     unit = block.spans[0]
@@ -155,6 +162,38 @@ def _refusal(kernel: T.Kernel, w: Window, block) -> str:
         return (f"it does not move along dimension {unit}, which threadIdx.x walks: a warp reads whole rows of it, "
                 "which the cache serves as well as a tile would")
     return ""
+
+
+def _read_by_element(kernel: T.Kernel, param, w: Window) -> bool:
+    """Whether the window's reads are every use of the array: each name
+    that means it (the parameter, a level's row of it, a let that renames
+    either) appears only as the array of a read the window records, as a
+    level's argument, or as a let's value (the tile then stands for the
+    array everywhere it is read)."""
+    recorded = {id(r.array) for r in w.reads}
+    names, passed = {param}, set()
+
+    def renamed(binders, value) -> None:
+        if len(binders) == 1 and isinstance(value, T.Var) and value.binder in names:
+            names.add(binders[0])
+            passed.add(id(value))
+    for level in kernel.levels:
+        for p, arg in zip(level.params, level.args):
+            renamed((p,), arg)
+        for binders, value in level.lets:
+            renamed(binders, value)
+    uses = []
+
+    def walk(e) -> None:
+        if isinstance(e, T.Let):
+            renamed(e.binders, e.value)
+        if isinstance(e, T.Var) and e.binder in names:
+            uses.append(e)
+        for c in children(e, T.is_exp):
+            walk(c)
+    for root in kernel.roots:
+        walk(root)
+    return all(id(v) in recorded or id(v) in passed for v in uses)
 
 
 def _unpaid(tile: HaloTile, w: Window, block) -> str:

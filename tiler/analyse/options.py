@@ -129,7 +129,7 @@ class Options:
                                    "plan's choice.", metavar="N|N0,N1,...", most=MAX_REGISTER_TILE,
                                    family=Family.REGISTER_TILE)
     window_points: int | None = _option(None, Takes.WHOLE, "--window-points", "Consecutive points a thread takes "
-                                        "along a window's dimension in the window version (1: none), or a block's width "
+                                        "along a window's dimension in the window version (1: one), or a block's width "
                                         "apart along x where it stages a window in shared memory; it is raced as the "
                                         "default's is.", metavar="N", least=1, most=32,
                                         words="between 1 and 32 points a thread", steers=False)

@@ -267,6 +267,11 @@ class BlockPlan:
         """Points a thread computes (1: no register tile)."""
         return self.register.points if self.register else 1
 
+    @property
+    def points_apart(self) -> bool:
+        """A thread's points lie a block's width apart (groups of one), not consecutive."""
+        return self.register is not None and self.register.group == 1 and self.register.points > 1
+
     def points(self, d: int) -> int:
         """Points a block covers along kernel dim d."""
         return self.extents[d] * self.micro(d)

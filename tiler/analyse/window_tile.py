@@ -101,9 +101,7 @@ def _strided(kernel: T.Kernel, untiled: Schedule, ctx: Context) -> Schedule:
     blocks = grid_blocks(kernel, {d: block.points(d) * (points if d == unit else 1) for d in range(block.rank)}, ctx)
     if points <= 1 or ctx.no_register_tile or blocks is not None and blocks < ctx.device.multiprocessors:
         return untiled
-    sizes = tuple(points if d == unit else 1 for d in range(block.rank))
-    words = max(1, max((element_bytes(p.type) for p in kernel.params), default=4) // 4)
-    tile = RegisterTile(sizes, 1, points * words, points * words * 2 + ADDRESSING, False)
+    tile = _micro_tile(kernel, tuple(p.name for p in kernel.params), unit, points, 1, block.rank)
     return replace(untiled, block=replace(block, register=tile, register_reason=f"{points} points a thread, a "
                                           f"block's width apart along dimension {unit}"))
 
@@ -137,10 +135,7 @@ def _registers(kernel: T.Kernel, found: tuple[Window, ...], untiled: Schedule, c
     if loads is not None and loads[1] >= loads[0] * points:
         return refused(f"{points} points a thread along dimension {dim} would share none of their {loads[0]} reads "
                        "a point")
-    sizes = tuple(points if d == dim else 1 for d in range(block.rank))
-    words = max(1, max((element_bytes(p.type) for p in kernel.params if p.name in shared), default=4) // 4)
-    # (its registers an estimate explain does not show: the race, not the model, judges the version)
-    tile = RegisterTile(sizes, points, points * words, points * words * 2 + ADDRESSING, False)
+    tile = _micro_tile(kernel, shared, dim, points, points, block.rank)
     why = (f"{points} consecutive points a thread along dimension {dim}: the reads of {', '.join(shared)} that "
            f"neighbouring points share are loaded once, their loops unrolled") + \
         (f" ({points} points' {loads[0] * points:,} reads touch {loads[1]:,} elements: {loads[1] / points:.3g} loads "
@@ -150,6 +145,15 @@ def _registers(kernel: T.Kernel, found: tuple[Window, ...], untiled: Schedule, c
                                                         "a copy of the body without the bounds clamps, whose reads "
                                                         "nvcc can match"))
     return WindowTile(dim, points, shared, chosen, why)
+
+
+def _micro_tile(kernel: T.Kernel, arrays: tuple, dim: int, points: int, group: int, rank: int) -> RegisterTile:
+    """`points` a thread along `dim` in groups of `group` (its registers an
+    estimate explain does not show: the race, not the model, judges the
+    version), sized by the widest element of `arrays`."""
+    sizes = tuple(points if d == dim else 1 for d in range(rank))
+    words = max(1, max((element_bytes(p.type) for p in kernel.params if p.name in arrays), default=4) // 4)
+    return RegisterTile(sizes, group, points * words, points * words * 2 + ADDRESSING, False)
 
 
 def _refusal(kernel: T.Kernel, found: list[Window], dim: int, points: int, block, ctx: Context) -> str:

@@ -125,6 +125,9 @@ class Axis:
     # some read clamps against other values than the array's own ends (0 and its extent less one) or wraps by
     # another modulus than its extent: a tile of the window would not hold what that read reads at the edges
     loose: bool = False
+    # the edges of every read along the axis, those at the point's own index included (`edges` leaves those
+    # out: explain's words are about the reads that move)
+    every_edge: tuple[str, ...] = ()
 
     @property
     def halo(self) -> int | None:
@@ -442,8 +445,9 @@ def _merged(array: Binder, reads: list) -> Window | None:
         edges = tuple(dict.fromkeys(e for a in followed if not a.offset.still for e in a.edges)) or (NONE,)
         bounds = tuple(dict.fromkeys([b for a in followed for _, b in a.offset.terms if not isinstance(b, int)] +
                                      [s for a in followed for _, s in a.offset.symbols]))
+        every = tuple(dict.fromkeys(e for a in followed for e in a.edges))
         out.append((Axis(n, followed[0].dim, None if None in lows else min(lows),
-                         None if None in highs else max(highs), edges, bounds, any(a.loose for a in followed)),
+                         None if None in highs else max(highs), edges, bounds, any(a.loose for a in followed), every),
                     followed))
     if not any(not f.offset.still for _, followed in out for f in followed):
         return None

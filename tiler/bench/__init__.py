@@ -160,14 +160,15 @@ def _outer_size(prog, inputs: dict) -> int:
 
 
 def _twin_rows(path: Path, prog, spec: Spec | None, inputs: dict, repeat: int, reference, name: str) -> list[Row]:
-    """The benchmark's PyTorch twin (`NAME.py` beside it, as a corpus
-    program's: bench/peer.py), eager and under torch.compile, TF32 off: checked
-    against the interpreter at the test sizes, then against the untiled
-    kernel's outputs, then timed; none without a twin or without PyTorch on
-    the GPU."""
-    from .peer import COMPILED, EAGER, checked_peers, load_twin
+    """The benchmark's PyTorch twin (`NAME.py` beside it defining
+    `torch_twin`, as a corpus program's: bench/peer.py), eager and under
+    torch.compile, TF32 off: checked against the interpreter at the test
+    sizes, then against the untiled kernel's outputs, then timed; none
+    without a twin or without PyTorch on the GPU."""
+    from .peer import COMPILED, EAGER, TWIN, checked_peers, twin_path
 
-    if load_twin(path) is None or not _torch_on_gpu():
+    twin = twin_path(path)  # (a user's own NAME.py that defines no twin is not run)
+    if not twin.is_file() or f"def {TWIN}(" not in twin.read_text() or not _torch_on_gpu():
         return []
     peers = checked_peers(path, prog, spec)
     tol = max(spec.tolerance if spec is not None else 0.0, 1e-3)

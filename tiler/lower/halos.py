@@ -15,7 +15,7 @@ import math
 from .. import kir, target
 from ..check import typed as T
 from ..kir.build import add, const, mul
-from .values import View, minimum
+from .values import View, all_of, minimum
 
 
 def stage_halos(low, k: T.Kernel, tiles: tuple, threads: tuple[int, int, int], base) -> tuple:
@@ -37,11 +37,13 @@ def stage_halos(low, k: T.Kernel, tiles: tuple, threads: tuple[int, int, int], b
         strides = [math.prod(a.extent for a in tile.axes[n + 1:]) for n in range(len(tile.axes))]
         # the tile's first element along each axis (signed: blockIdx is unsigned, and the first block's is negative)
         origins = [add(kir.Cast("int", base(a.dim)), const(a.low)) for a in tile.axes]
-        first = const(0)
-        for origin, stride in zip(origins, strides):
-            first = add(first, mul(origin, const(stride)))
-        low.env[binder] = View(name, kir.Un("-", first), tuple(const(s) for s in strides), view.sizes, view.ctype,
-                               kir.SHARED)
+        # a read's offset in the tile in unsigned arithmetic: its terms (a point's index times a tile row's
+        # length) may pass 2^31 where the sum does not, and unsigned wraps are defined
+        first = const(0, "unsigned")
+        for a, stride in zip(tile.axes, strides):
+            first = add(first, mul(add(kir.Cast("unsigned", base(a.dim)), const(a.low)), const(stride, "unsigned")))
+        low.env[binder] = View(name, kir.Un("-", first), tuple(const(s, "unsigned") for s in strides), view.sizes,
+                               view.ctype, kir.SHARED)
         e = low.fresh("e")
         element = []
         for a, origin, stride in zip(tile.axes, origins, strides):
@@ -51,7 +53,9 @@ def stage_halos(low, k: T.Kernel, tiles: tuple, threads: tuple[int, int, int], b
             element.append(kir.Call("max", (minimum(index, kir.Bin("-", view.sizes[a.axis], const(1))), const(0))))
         out.append(kir.Comment(f"{tile.array}'s window, halo included: {' x '.join(str(a.extent) for a in tile.axes)}"
                                " elements, clamped into the array", copy=True))
-        out.append(kir.For(e, tid, const(tile.elems), const(math.prod(threads)),
-                           (kir.Store(name, kir.Ref(e), view.index(element), kir.SHARED),)))
+        copy = kir.For(e, tid, const(tile.elems), const(math.prod(threads)),
+                       (kir.Store(name, kir.Ref(e), view.index(element), kir.SHARED),))
+        # an empty array has no element to clamp to (and no read of it runs)
+        out.append(kir.If(all_of(kir.Bin(">", view.sizes[a.axis], const(0)) for a in tile.axes), (copy,)))
     out.append(kir.Barrier("the windows are staged before any thread reads them"))
     return tuple(out)

@@ -280,15 +280,10 @@ def _versions(a: Analysis, module) -> list[dict]:
                     "raced_first": RACED_FIRST[(version.few, version.ahead)][0] if version.races_first else None,
                     "points_a_thread": rec.build.schedule.block.micro_points if rec.kind is Kind.WINDOW else None,
                     "staged_windows": [t.array for t in rec.build.schedule.halos] if rec.kind is Kind.WINDOW else None,
-                    "points_apart": _apart(rec.build.schedule.block) if rec.kind is Kind.WINDOW else None,
+                    "points_apart": rec.build.schedule.block.points_apart if rec.kind is Kind.WINDOW else None,
                     "once_a_launch": any(st.once for st in k.stages),
                     "rewrites": list((k.stages[0] if fissioned else k).rewrites)})
     return out
-
-
-def _apart(block) -> bool:
-    """A window version's points a thread lie a block's width apart (else consecutive)."""
-    return block.register is not None and block.register.group == 1 and block.register.points > 1
 
 
 KIND_NAMES = {Kind.TILED: "tiled", Kind.ONE_POINT: "tiled", Kind.UNTILED: "untiled", Kind.SPLIT: "split",

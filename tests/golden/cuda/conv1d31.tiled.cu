@@ -202,8 +202,10 @@ tiler_conv1d31_window(const float* __restrict__ X, const float* __restrict__ W, 
   __shared__ __align__(16) float X_window[2080];
   for (int tiler_block_y = blockIdx.y; tiler_block_y < c; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
     // X's window, halo included: 1 x 2078 elements, clamped into the array
-    for (int e = threadIdx.x + 256 * (threadIdx.y + threadIdx.z); e < 2078; e += 256) {
-      X_window[e] = X[max(tiler_min((int)tiler_block_y + e / 2078, c - 1), 0) * l + max(tiler_min((int)(blockIdx.x * 2048) + -15 + e % 2078, l - 1), 0)];
+    if (c > 0 && l > 0) {
+      for (int e = threadIdx.x + 256 * (threadIdx.y + threadIdx.z); e < 2078; e += 256) {
+        X_window[e] = X[max(tiler_min((int)tiler_block_y + e / 2078, c - 1), 0) * l + max(tiler_min((int)(blockIdx.x * 2048) + -15 + e % 2078, l - 1), 0)];
+      }
     }
     __syncthreads();  // the windows are staged before any thread reads them
     const int gtid0 = tiler_block_y + threadIdx.y;  // conv1d31.fut:6
@@ -228,7 +230,7 @@ tiler_conv1d31_window(const float* __restrict__ X, const float* __restrict__ W, 
       #pragma unroll
       for (int G1_ = 0; G1_ < 8; G1_ += 1) {
         j[G1_] = (int)(((unsigned)i1[G1_] + ((unsigned)0 + (unsigned)t2)) - (unsigned)15);  // conv1d31.fut:9
-        acc[G1_] = j[G1_] >= 0 && j[G1_] < l ? acc[G1_] + W[i0 * 31 + t2] * X_window[-((int)tiler_block_y * 2078 + ((int)(blockIdx.x * 2048) + -15)) + i0 * 2078 + j[G1_]] : acc[G1_];
+        acc[G1_] = j[G1_] >= 0 && j[G1_] < l ? acc[G1_] + W[i0 * 31 + t2] * X_window[-((unsigned)tiler_block_y * 0x81eu + ((unsigned)(blockIdx.x * 2048) + -15)) + i0 * 0x81eu + j[G1_]] : acc[G1_];
       }
     }
     #pragma unroll
