@@ -379,3 +379,36 @@ def test_the_copy_reads_nothing_from_an_empty_array():
     cuda = analysed((ROOT / "tests/programs/windows/halo_short_array.fut").read_text(), "short.fut")["render"]
     window = cuda[cuda.index("tiler_short_window("):]
     assert "if (m > 0) {" in window[:window.index("__syncthreads")]
+
+
+def test_a_stream_whose_length_varies_with_the_point_is_no_window_and_compiles():
+    """A second review's find: a stream over `iota(h - y)` read at
+    `y + kk + k` has offsets whose range differs between points; it once
+    reached the window records as a bound and crashed compile and explain."""
+    text = """
+fun [[f32, w], h] main([[f32, w], h] X) =
+  map(fn [f32, w] (int y) =>
+        map(fn f32 (int x) =>
+              streamSeq(fn f32 (int kk, [int, c] ks, f32 acc) =>
+                          loop (acc) = for k < c do acc + X[y + kk + k, x]
+                          in acc,
+                        iota(h - y), 0f32),
+            iota(w)),
+      iota(h))
+"""
+    values = analysed(text, "varying.fut")
+    assert values["analyse"].plan.window is None and "tiler_varying_untiled" in values["render"]
+
+
+def test_a_window_of_a_prelude_array_that_shadows_a_parameter_is_not_staged_as_the_parameter():
+    """The window is the transposed array's, which shadows main's `U`: the
+    tile would have been sized by the wrong array's axes."""
+    tile = window_of("""
+fun [[f32, n], m] main([[f32, m], n] U) =
+  let U = transpose(U) in
+  map(fn [f32, n] (int y) => map(fn f32 (int x) =>
+      loop (acc = 0f32) = for t < 7 do
+        let j = x + t - 3 in if j >= 0 && j < n then acc + U[y, j] else acc
+      in acc, iota(n)), iota(m))
+""")
+    assert not tile.staged and "not one of main's arrays" in tile.reason

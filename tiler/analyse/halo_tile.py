@@ -33,7 +33,7 @@ for the array everywhere).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ..check import typed as T
 from ..check.types import Array, element_bytes
@@ -61,6 +61,7 @@ class HaloTile:
     array: str
     axes: tuple[HaloAxis, ...]
     element: int  # bytes an element
+    binder: object = field(default=None, repr=False, compare=False)  # main's parameter it stages
 
     @property
     def elems(self) -> int:
@@ -139,9 +140,9 @@ def _tiles(kernel: T.Kernel, found: tuple[Window, ...], block, ctx: Context) -> 
 
 def _refusal(kernel: T.Kernel, w: Window, block) -> str:
     """Why `w` is not staged ("": it is)."""
-    param = next((p for p in kernel.params if p.name == w.array and isinstance(p.type, Array)), None)
+    param = next((p for p in kernel.params if p is w.binder and isinstance(p.type, Array)), None)
     if param is None:
-        return "not one of main's arrays"
+        return "not one of main's arrays (a prelude's, or a name it shadows)"
     if len(w.axes) < len(param.type.shape):
         return "an axis of it does not follow a dimension (the tile would need the whole axis)"
     if any(a.halo is None for a in w.axes):
@@ -209,12 +210,12 @@ def _unpaid(tile: HaloTile, w: Window, block) -> str:
 
 
 def _tile(kernel: T.Kernel, w: Window, block) -> HaloTile:
-    param = next(p for p in kernel.params if p.name == w.array)
+    param = w.binder
     axes = []
     for a in w.axes:  # (offset 0 always: a clamped read's, and a row a level reads)
         low, high = min(a.low, 0), max(a.high, 0)
         axes.append(HaloAxis(a.axis, a.dim, low, block.points(a.dim) + high - low))
-    return HaloTile(w.array, tuple(axes), element_bytes(param.type))
+    return HaloTile(w.array, tuple(axes), element_bytes(param.type), param)
 
 
 def _name(size):

@@ -154,6 +154,7 @@ class Window:
     reads: tuple = field(default=(), repr=False, compare=False)  # the Index nodes, as written
     # each read's offsets along the window's axes (an Offset each, in the order of `axes`)
     offsets: tuple = field(default=(), repr=False, compare=False)
+    binder: object = field(default=None, repr=False, compare=False)  # the array's Binder (a parameter or prelude's)
 
 
 @dataclass(frozen=True)
@@ -398,8 +399,9 @@ class _Finder:
             return self.dims[binder], Offset()
         if binder in self.ranges:
             bound = self.ranges[binder]
-            if bound is _VARYING or isinstance(bound, int) and bound <= 0:
-                return None  # a range that differs between points, or reads nothing
+            if bound is _VARYING or isinstance(bound, int) and bound <= 0 or \
+                    isinstance(bound, _Position) and bound.length is _VARYING:
+                return None  # a range that differs between points (a stream's too), or reads nothing
             return None, Offset(0, ((1, bound),))
         if binder in self.fixed and binder.type == I32:
             return None, Offset(symbols=((1, binder.name),))
@@ -452,4 +454,4 @@ def _merged(array: Binder, reads: list) -> Window | None:
     if not any(not f.offset.still for _, followed in out for f in followed):
         return None
     offsets = tuple(tuple(axes[a.axis].offset for a, _ in out) for _, axes in reads)
-    return Window(array.name, tuple(a for a, _ in out), tuple(r for r, _ in reads), offsets)
+    return Window(array.name, tuple(a for a, _ in out), tuple(r for r, _ in reads), offsets, array)

@@ -28,7 +28,7 @@ def stage_halos(low, k: T.Kernel, tiles: tuple, threads: tuple[int, int, int], b
     tid = add(kir.ThreadIdx("x"), mul(const(x), add(kir.ThreadIdx("y"), mul(const(y), kir.ThreadIdx("z")))))
     out = []
     for tile in tiles:
-        binder = next(p for p in k.params if p.name == tile.array)
+        binder = tile.binder
         view = low.env[binder]
         name = low.fresh(f"{tile.array}_window")
         # (a whole number of 16-byte lines: ptxas rounds a kernel's shared memory so where others share its unit)
