@@ -109,7 +109,8 @@ def _shapes(block, ctx: Context) -> list:
         if along != block.extents[x] and along <= block.threads and block.threads % along == 0:
             extents = list(block.extents)
             extents[x], extents[y] = along, block.threads // along
-            out.append(replace(block, extents=tuple(extents)))
+            out.append(replace(block, extents=tuple(extents), reason="its threads laid out so that its halo tiles "
+                               "copy the fewest elements a point"))
     return out
 
 
@@ -121,7 +122,7 @@ def _tiles(kernel: T.Kernel, found: tuple[Window, ...], block, ctx: Context) -> 
     tiles, refusals = [], []
     for w in found:
         why = _refusal(kernel, w, block)
-        tile = None if why else _tile(kernel, w, block)
+        tile = None if why else _tile(w, block)
         if tile is not None:
             why = _unpaid(tile, w, block)
         if why:
@@ -209,13 +210,12 @@ def _unpaid(tile: HaloTile, w: Window, block) -> str:
             "costs more than the reads it saves")
 
 
-def _tile(kernel: T.Kernel, w: Window, block) -> HaloTile:
-    param = w.binder
+def _tile(w: Window, block) -> HaloTile:
     axes = []
     for a in w.axes:  # (offset 0 always: a clamped read's, and a row a level reads)
         low, high = min(a.low, 0), max(a.high, 0)
         axes.append(HaloAxis(a.axis, a.dim, low, block.points(a.dim) + high - low))
-    return HaloTile(w.array, tuple(axes), element_bytes(param.type), param)
+    return HaloTile(w.array, tuple(axes), element_bytes(w.binder.type), w.binder)
 
 
 def _name(size):

@@ -92,16 +92,8 @@ def level_loops(kernel: T.Kernel, dim: int) -> tuple[list[Reduction], list[NotRe
             stack.extend(reversed([(c, top) for c in list(e.inits) + [e.bound, e.rest]] + ([(e.body, False)] if few
                                                                                             else [])))
             continue
-        stack.extend(reversed([(c, top and not _branch(e, c)) for c in children(e, T.is_exp)]))
+        stack.extend(reversed([(c, top and guard is None) for c, guard in T.guarded_children(e)]))
     return reductions, others
-
-
-def _branch(e, child) -> bool:
-    """`child` runs only on some paths through `e` (an `if`'s branch, the
-    right side of `&&` or `||`): its code lies in a block of its own."""
-    if isinstance(e, T.If):
-        return child is not e.cond
-    return isinstance(e, T.BinOp) and e.op in ("&&", "||") and child is e.rhs
 
 
 def _size(s, kernel: T.Kernel) -> str | int | None:

@@ -19,7 +19,10 @@ of a tiled kernel (so that every thread computes all its points and only
 its stores are guarded) and an unclamped copy of the body for the blocks
 wholly inside the array, whose index expressions are the ones nvcc can
 match. threadIdx.x's dimension is never the one: consecutive points a
-thread along it would stride a warp's loads and stores.
+thread along it would stride a warp's loads and stores. Where no
+dimension will do (or the loops are not unrolled), the version stages the
+window in shared memory instead (halo_tile.py), each thread taking
+STRIDED points a block's width apart along threadIdx.x's dimension.
 
 The version is a guess the cost model cannot price (what nvcc keeps in
 registers is its own), so a first launch races it against the version that
@@ -33,7 +36,6 @@ from dataclasses import dataclass, replace
 
 from ..check import typed as T
 from ..check.types import element_bytes
-from ..tree import children
 from .context import Context
 from .halo_tile import Halos, halo_tiles
 from .registers import ADDRESSING, UNROLL_LIMIT, grid_blocks
@@ -232,17 +234,8 @@ def _iterations(kernel: T.Kernel, found: list[Window]) -> int | None:
             chunks[e.chunk] = _count(e.length)  # the untiled kernel walks a stream in one chunk: a loop over it
             walk(e.body, loops, guarded)
             return
-        if isinstance(e, T.If):
-            walk(e.cond, loops, guarded)
-            walk(e.then, loops, True)
-            walk(e.else_, loops, True)
-            return
-        if isinstance(e, T.BinOp) and e.op in ("&&", "||"):  # the right side runs where the left allows it
-            walk(e.lhs, loops, guarded)
-            walk(e.rhs, loops, True)
-            return
-        for c in children(e, T.is_exp):
-            walk(c, loops, guarded)
+        for c, guard in T.guarded_children(e):
+            walk(c, loops, guarded or guard is not None)
     for b in [v for lv in kernel.levels for _, v in lv.lets] + [kernel.body]:
         walk(b, (), False)
     if any(c is None for c in counts.values()):

@@ -222,19 +222,10 @@ class _Finder:
             self.chunks[e.chunk] = _Position(id(e), "chunk", length)
             self.walk(e.body, guards)
             return
-        if isinstance(e, T.If):  # (a guard's names are found only where a read below it needs them)
-            self.walk(e.cond, guards)
-            self.walk(e.then, guards + (e.cond,))
-            self.walk(e.else_, guards + (e.cond,))
-            return
-        if isinstance(e, T.BinOp) and e.op in ("&&", "||"):  # the right side runs where the left allows it
-            self.walk(e.lhs, guards)
-            self.walk(e.rhs, guards + (e.lhs,))
-            return
         if isinstance(e, T.Index):
             self.read(e, guards)
-        for c in children(e, T.is_exp):
-            self.walk(c, guards)
+        for c, guard in T.guarded_children(e):  # (a guard's names are found only where a read below needs them)
+            self.walk(c, guards if guard is None else guards + (guard,))
 
     def read(self, e: T.Index, guards: tuple) -> None:
         """A read of a kernel array: each axis it indexes, followed or not (an axis it leaves whole: OTHER)."""

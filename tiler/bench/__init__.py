@@ -178,11 +178,13 @@ def _twin_rows(path: Path, prog, spec: Spec | None, inputs: dict, repeat: int, r
 
 
 def _torch_on_gpu() -> bool:
+    from .peer import torch_for_peers
+
     try:
-        import torch
-    except ImportError:
+        torch_for_peers()
+    except PlainError:
         return False
-    return torch.cuda.is_available()
+    return True
 
 
 def _library(spec: Spec | None, inputs: dict, repeat: int, reference, moved: int) -> Row | None:

@@ -12,7 +12,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from ..source import NO_SPAN, Span
-from ..tree import quick_constructors
+from ..tree import children, quick_constructors
 from .types import Array, Binder, Type
 
 
@@ -283,6 +283,19 @@ def is_exp(value) -> bool:
     """Whether a field's value is an expression (a child to walk), not a
     binder, a type or a name."""
     return type(value) in EXPRESSIONS
+
+
+def guarded_children(e):
+    """`e`'s child expressions, each with the test it runs under in `e`
+    (None: it runs wherever `e` does): an `if`'s branches run under its
+    condition, the right side of `&&` or `||` under the left side."""
+    for c in children(e, is_exp):
+        if isinstance(e, If) and c is not e.cond:
+            yield c, e.cond
+        elif isinstance(e, BinOp) and e.op in ("&&", "||") and c is e.rhs:
+            yield c, e.lhs
+        else:
+            yield c, None
 
 
 def with_combines(nodes):

@@ -224,17 +224,8 @@ def _reads(s: T.Stream) -> list[_Read]:
             walk(e.body, loops | {e.index} if chunk_loop else loops, conditional or not chunk_loop)
             walk(e.rest, loops, conditional)
             return
-        if isinstance(e, T.If):
-            walk(e.cond, loops, conditional)
-            walk(e.then, loops, True)
-            walk(e.else_, loops, True)
-            return
-        if isinstance(e, T.BinOp) and e.op in ("&&", "||"):
-            walk(e.lhs, loops, conditional)
-            walk(e.rhs, loops, True)
-            return
-        for c in children(e, T.is_exp):
-            walk(c, loops, conditional)
+        for c, guard in T.guarded_children(e):
+            walk(c, loops, conditional or guard is not None)
 
     walk(s.body, frozenset(), False)
     return out

@@ -70,7 +70,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     micro = _micro(block)
     folded = _folded(k, block, analysis.options)
     bind_prelude(low, k)
-    staging = stage_halos(low, k, schedule.halos, _block_dims(block), lambda d: _base(block, d, folded))
+    staging = stage_halos(low, schedule.halos, block, lambda d: _base(block, d, folded))
     if k_stage is not None:
         params = [p for p in params if p.role != "output"] + \
             [kir.Param(n, c, kir.SCRATCH) for n, c in zip(k_stage.names, k_stage.ctypes)]
@@ -225,6 +225,7 @@ def _summary(schedule: Schedule) -> tuple[str, ...]:
             out.append(f"{where}: not tiled: {s.reason}")
     out += [f"row {r.name}: {r.points} x {r.length} in shared memory (pitch {r.pitch}), to coalesce" + _run_text(r)
             for r in schedule.slabs if r.staged]
+    out += [f"window of {t.text()}: staged in shared memory with its halo" for t in schedule.halos]
     return tuple(out)
 
 

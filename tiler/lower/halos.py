@@ -13,19 +13,16 @@ from __future__ import annotations
 import math
 
 from .. import kir, target
-from ..check import typed as T
 from ..kir.build import add, const, mul
-from .values import View, all_of, minimum
+from .values import View, all_of, block_tid, minimum
 
 
-def stage_halos(low, k: T.Kernel, tiles: tuple, threads: tuple[int, int, int], base) -> tuple:
-    """The copies of `tiles` and the barrier after them; `low.env` reads
-    each array through its tile from then on. `threads`: the block's (x, y,
-    z); `base(d)`: the block's first point along kernel dim d."""
+def stage_halos(low, tiles: tuple, block, base) -> tuple:
+    """The copies of `tiles` by `block`'s threads and the barrier after
+    them; `low.env` reads each array through its tile from then on.
+    `base(d)`: the block's first point along kernel dim d."""
     if not tiles:
         return ()
-    x, y, _ = threads
-    tid = add(kir.ThreadIdx("x"), mul(const(x), add(kir.ThreadIdx("y"), mul(const(y), kir.ThreadIdx("z")))))
     out = []
     for tile in tiles:
         binder = tile.binder
@@ -53,7 +50,7 @@ def stage_halos(low, k: T.Kernel, tiles: tuple, threads: tuple[int, int, int], b
             element.append(kir.Call("max", (minimum(index, kir.Bin("-", view.sizes[a.axis], const(1))), const(0))))
         out.append(kir.Comment(f"{tile.array}'s window, halo included: {' x '.join(str(a.extent) for a in tile.axes)}"
                                " elements, clamped into the array", copy=True))
-        copy = kir.For(e, tid, const(tile.elems), const(math.prod(threads)),
+        copy = kir.For(e, block_tid(block), const(tile.elems), const(block.threads),
                        (kir.Store(name, kir.Ref(e), view.index(element), kir.SHARED),))
         # an empty array has no element to clamp to (and no read of it runs)
         out.append(kir.If(all_of(kir.Bin(">", view.sizes[a.axis], const(0)) for a in tile.axes), (copy,)))

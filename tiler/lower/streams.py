@@ -18,7 +18,7 @@ from ..kir.build import add, const, mul, substitute
 from .body import Body, ctype_of
 from .copies import WIDE_ASYNC_UNROLL, TileCopy, commit_tile, copy_async, copy_tile, prefetch_registers, prefetch_tile
 from .k_stage import KShare
-from .values import Joined, View, both, in_kernel_min, minimum
+from .values import Joined, View, block_tid, both, in_kernel_min, minimum
 
 # copy steps a thread may hold in registers between prefetch and commit: the
 # 128-bit copies of a block staging its threads' rows take 16 (a 64-element
@@ -314,7 +314,7 @@ class Streams(Body):
         contiguous = (st.copy.axis is CopyAxis.ROWS) == transposed and st.pack is None
         if st.pack is not None:  # this input's lane of the interleaved array
             dst = add(mul(dst, const(st.pack.width)), const(st.pack.lane))
-        return TileCopy(shared, view.ctype, rows, chunk, st.copy.axis, block.threads, _tid(block), r, el,
+        return TileCopy(shared, view.ctype, rows, chunk, st.copy.axis, block.threads, block_tid(block), r, el,
                         view.buffer, src_index, valid, dst, e.span, width, contiguous)
 
     def _expanded(self, view: View) -> View:
@@ -375,7 +375,7 @@ class Streams(Body):
         block = self.schedule.block
         r, el = self.fresh("r"), self.fresh("e")
         start = add(rows.offset, mul(base, rows.strides[0]))
-        c = TileCopy(shared, rows.ctype, 1, slab.points * slab.length, CopyAxis.CHUNK, block.threads, _tid(block), r,
+        c = TileCopy(shared, rows.ctype, 1, slab.points * slab.length, CopyAxis.CHUNK, block.threads, block_tid(block), r,
                      el, rows.buffer, add(start, kir.Ref(el)), None, kir.Ref(el), span, slab.vector, True, run=True)
         if not slab.asynchronous:
             return copy_tile(c)
@@ -402,7 +402,7 @@ class Streams(Body):
         valid = valid_row(row) if valid_row else None
         if bounded:
             valid = both(valid, kir.Bin("<", kir.Ref(el), real))
-        return TileCopy(shared, view.ctype, count, length, CopyAxis.CHUNK, block.threads, _tid(block), r, el,
+        return TileCopy(shared, view.ctype, count, length, CopyAxis.CHUNK, block.threads, block_tid(block), r, el,
                         view.buffer, src_index, valid, dst, span, width, True)
 
     def _shared_view(self, ip: InputPlan, ctype: str, chunk: int, buffer: int) -> View:
@@ -470,11 +470,3 @@ def _constant(e) -> int | None:
 def _is_const(e, value: int) -> bool:
     """`e` is the constant `value` (a 64-bit offset's casts aside)."""
     return _constant(e) == value
-
-
-def _tid(block) -> object:
-    """The linear thread index within the block (threadIdx.x fastest)."""
-    tid = kir.ThreadIdx("x")
-    if len(block.spans) > 1:
-        tid = add(mul(kir.ThreadIdx("y"), const(block.extents[block.spans[0]])), tid)
-    return tid

@@ -100,6 +100,14 @@ def joined(*parts: str) -> str:
     return "; ".join(p for p in parts if p)
 
 
+def block_tid(block):
+    """The linear thread index within the block (threadIdx.x fastest)."""
+    tid = kir.ThreadIdx("x")
+    if len(block.spans) > 1:
+        tid = add(mul(kir.ThreadIdx("y"), const(block.extents[block.spans[0]])), tid)
+    return tid
+
+
 def minimum(a, b):
     """A clamp tiler adds (a thread or a copied row past the end stands in for
     the last): one the CUDA front end cannot rewrite (tiler.cuh says why)."""

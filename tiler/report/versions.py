@@ -66,9 +66,11 @@ def _head(v: Version, last: bool = False) -> str:
     elif b.window:
         block = b.schedule.block
         staged = b.schedule.halos
+        spacing = "points a block apart" if block.points_apart else "consecutive point(s)"
+        shared = f"the window{'s' if len(staged) > 1 else ''} of {', '.join(t.text() for t in staged)} in shared " \
+            "memory" if staged else "no shared memory"
         parts.append(f"block {' x '.join(str(block.extents[d]) for d in block.spans)}, {block.micro_points} "
-                     f"{'points a block apart' if block.points_apart else 'consecutive point(s)'} a thread, " + (f"the window{'s' if len(staged) > 1 else ''} of "
-                     f"{', '.join(t.text() for t in staged)} in shared memory" if staged else "no shared memory"))
+                     f"{spacing} a thread, {shared}")
     elif b.split is not None:
         parts.append(f"{b.lanes} threads a row" + (", rows side by side" if b.columns else "") +
                      (", several blocks a row" if b.several else ""))

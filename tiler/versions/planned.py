@@ -68,8 +68,8 @@ def window_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version
     against the next version whose condition holds, then the winner against
     the untiled kernel of the `rest` (the plan's versions: one reading an
     input the launch transposes, where that is the only one); what nvcc
-    keeps in registers is no cost the model can price, so it never runs
-    untimed."""
+    keeps in registers, and what a halo tile's copy costs beside the cache,
+    are no costs the model can price, so it never runs untimed."""
     if not has_window_version(a):
         return []
     untiled = next((v.build for v in rest if v.kind is Kind.UNTILED and not v.build.wide), None)

@@ -44,7 +44,7 @@ class Kind(Enum):
     ONE_POINT = "one point a thread"  # the tiled schedule with one point a thread (Plan.fewer)
     UNTILED = "untiled"
     SPLIT = "split"  # rows run by a warp or a block (or several blocks) that share their reductions
-    WINDOW = "window"  # consecutive points a thread sharing their windows' reads (analyse/window_tile.py)
+    WINDOW = "window"  # points a thread sharing their windows' reads, or windows staged (analyse/window_tile.py)
     FISSIONED = "fissioned"  # the pairs' kernel as a stage, then the fold reading its values
 
 
@@ -82,8 +82,9 @@ class Build:
     # split-K: the tiled `schedule`'s kernel, its blocks along z sharing the reduction, as the stage of the
     # split's last kernel of several blocks a row (lower/split_k.py)
     k_split: bool = False
-    # consecutive points a thread sharing their windows' reads in registers (analyse/window_tile.py): the
-    # untiled schedule's block, a micro-tile along the window's dimension
+    # a window version (analyse/window_tile.py): the untiled schedule's block, a micro-tile of consecutive
+    # points along the window's dimension sharing its reads in registers, or windows staged in shared memory
+    # with their halo (analyse/halo_tile.py)
     window: bool = False
     suffix: str = ""  # added to the kernel's name by its version (SCALAR, ONE_POINT, BOUNDED)
 

@@ -6,9 +6,10 @@
 //   1. tiler_conv1d_untiled: when (long long)c * l <= 2147483647LL && (long long)c * 7 <= 2147483647LL (the plan's kernel, which the window version races first)
 //   2. tiler_conv1d_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more)
 //
-// block: 256 x 1 threads; no streamed input can be staged in shared memory
+// block: 256 x 1 threads; its threads laid out so that its halo tiles copy the fewest elements a point
 // register tile: 8 points a thread, a block's width apart along dimension 1
 // loop at 8:15: not tiled: the stream is 7 element(s) long: two barriers a chunk would cost more global-load time than staging saves
+// window of X (1 x 2054, 8,216 bytes): staged in shared memory with its halo
 //
 // launch: tiler_conv1d_window<<<grid, block, 0>>>(X, W, out0, c, l)
 //   block = (256, 1, 1), 256 threads
@@ -172,7 +173,7 @@ tiler_conv1d_window(const float* __restrict__ X, const float* __restrict__ W, fl
   for (int tiler_block_y = blockIdx.y; tiler_block_y < c; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
     // X's window, halo included: 1 x 2054 elements, clamped into the array
     if (c > 0 && l > 0) {
-      for (int e = threadIdx.x + 256 * (threadIdx.y + threadIdx.z); e < 2054; e += 256) {
+      for (int e = threadIdx.y * 256 + threadIdx.x; e < 2054; e += 256) {
         X_window[e] = X[max(tiler_min((int)tiler_block_y + e / 2054, c - 1), 0) * l + max(tiler_min((int)(blockIdx.x * 2048) + -3 + e % 2054, l - 1), 0)];
       }
     }

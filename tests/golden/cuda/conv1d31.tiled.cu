@@ -8,9 +8,10 @@
 //   3. tiler_conv1d31_tiled_wide: when l >= 65 (64-bit offsets: an array has 2^31 elements or more); rival: tiler_conv1d31_untiled_wide
 //   4. tiler_conv1d31_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more, below the thresholds)
 //
-// block: 256 x 1 threads; the untiled fallback
+// block: 256 x 1 threads; its threads laid out so that its halo tiles copy the fewest elements a point
 // register tile: 8 points a thread, a block's width apart along dimension 1
 // loop at 8:15: not tiled: the untiled fallback
+// window of X (1 x 2078, 8,312 bytes): staged in shared memory with its halo
 //
 // launch: tiler_conv1d31_window<<<grid, block, 0>>>(X, W, out0, c, l)
 //   block = (256, 1, 1), 256 threads
@@ -203,7 +204,7 @@ tiler_conv1d31_window(const float* __restrict__ X, const float* __restrict__ W, 
   for (int tiler_block_y = blockIdx.y; tiler_block_y < c; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
     // X's window, halo included: 1 x 2078 elements, clamped into the array
     if (c > 0 && l > 0) {
-      for (int e = threadIdx.x + 256 * (threadIdx.y + threadIdx.z); e < 2078; e += 256) {
+      for (int e = threadIdx.y * 256 + threadIdx.x; e < 2078; e += 256) {
         X_window[e] = X[max(tiler_min((int)tiler_block_y + e / 2078, c - 1), 0) * l + max(tiler_min((int)(blockIdx.x * 2048) + -15 + e % 2078, l - 1), 0)];
       }
     }
