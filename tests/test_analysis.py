@@ -319,12 +319,18 @@ def test_rows_picked_through_an_input_are_staged_in_a_2d_block():
 
 
 @pytest.mark.parametrize("row, staged", [("A[i]", True), ("A[idx[j]]", True), ("A[t]", True),
-                                         ("A[(i + 1) % r]", False), ("A[idx[j] * 0 + i]", False)])
+                                         ("A[(i + 1) % r]", True), ("A[idx[j] * 0 + i]", True),
+                                         ("A[min(max(idx[j] - 3, 0), r - 1)]", True), ("A[(t * 7 % r + r) % r]", True),
+                                         ("A[idx[idx[j]]]", True),
+                                         ("A[if i > 2 then i - 1 else i]", False),
+                                         ("A[loop (p = i) = for q < 2 do (p + q) % r in p]", False)])
 def test_a_row_picked_through_data_is_staged_only_where_it_is_an_inputs_element(tmp_path, row, staged):
     """Another thread's row can be computed by the block's copy where its
-    index is an input read at that thread's index (a map's element of `idx`,
-    `idx[j]` with `j` the thread's index, through lets); an index computed
-    from such reads is not staged (the reason says why)."""
+    index is built from that thread's index alone: inputs read at it (a
+    map's element of `idx`, `idx[j]` with `j` the thread's index), through
+    lets, sizes, literals, arithmetic and builtins (a clamp, a wrap, a
+    table read at such an index); an index the thread chose by an `if` or
+    computed by a loop is not staged (the reason says why)."""
     path = write(tmp_path, gathered_row(row))
     (rc,) = analysed(path).streams[0].inputs
     assert rc.staged is staged and rc.uncoalesced

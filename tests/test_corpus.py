@@ -216,6 +216,17 @@ def test_a_bad_shard_is_the_users_error():
     assert out.returncode == 1 and "error: --shard 3/2" in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.mark.parametrize("text, said", [(None, "cannot read it"), ("{", "not JSON"),
+                                         ("[1]", "not the JSON of a `tiler corpus --json` run")])
+def test_an_earlier_run_that_cannot_be_read_is_the_users_error_before_any_timing(tmp_path, text, said):
+    """(It was an internal error after the whole run had been timed.)"""
+    path = tmp_path / "earlier.json"
+    if text is not None:
+        path.write_text(text)
+    out = tiler("corpus", str(CORPUS), "--against", str(path))
+    assert out.returncode == 1 and f"error: --against {path}: {said}" in out.stderr and "Traceback" not in out.stderr
+
+
 def test_warming_torch_compile_never_fails_the_run(tmp_path):
     """A worker that cannot compile (here: no torch, or a twin that raises)
     leaves the cache colder and says so; the timing run goes on."""

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import BENCHMARKS
+from conftest import BENCHMARKS, PROGRAMS
 
 from tiler import target
 from tiler.analyse import DEFAULT, Options
 from tiler.check import typed as T
 from tiler.interp import run
 from tiler.pipeline import run_all, run_to
+from tiler.tree import descendants
 from tiler.versions import FissionPlan, NoFission
 
 KMEANS = (BENCHMARKS / "kmeans.fut").read_text()
@@ -226,3 +227,37 @@ def test_a_scalar_of_the_host_prelude_may_be_read():
                           "fun [int, n] main(f32 a, [[f32, d], n] points, [[f32, d], k] centres) =\n  let a2 = a * a in")
     text = text.replace("s + t * t", "s + t * t * a2")
     assert isinstance(_fission(text), FissionPlan)
+
+
+# ---- companions: vectors the fold zips with the rows (issue 57) ------------------------------------------------
+
+MLP = (PROGRAMS / "analysis" / "mlp_companions.fut").read_text()
+MLP_LOOP = (PROGRAMS / "analysis" / "mlp_loop.fut").read_text()
+
+
+@pytest.mark.parametrize("text", [MLP, MLP_LOOP], ids=["streamed", "looped"])
+def test_a_fold_with_companion_vectors_computes_what_it_did(text):
+    """A hidden layer's value for every (point, row) pair first; the fold
+    then zips those values with the bias and the output weights: the same
+    outputs as the program as written, bit for bit."""
+    f = _fission(text)
+    assert isinstance(f, FissionPlan)
+    rng = np.random.default_rng(7)
+    n, h, d = 37, 29, 11
+    inputs = {"X": rng.standard_normal((n, d)).astype(np.float32),
+              "W1": rng.standard_normal((h, d)).astype(np.float32),
+              "b1": rng.standard_normal(h).astype(np.float32), "w2": rng.standard_normal(h).astype(np.float32)}
+    want = run(run_to("check", text, "prog.fut"), inputs)
+    values = run(T.Program("prog.fut", f.values.kernel, {}), inputs)
+    assert values[0].shape == (n, h)
+    assert {p.name for p in f.values.kernel.params} >= {"X", "W1"}
+    fold = f.fold.kernel
+    (stream,) = [s for s in descendants(fold.body, T.is_exp) if isinstance(s, T.Stream)]
+    assert [getattr(a, "binder", None) and a.binder.name for a in stream.arrays][1:] in (["b1", "w2"], ["w2", "b1"])
+    got = run(T.Program("prog.fut", fold, {}), {**inputs, f.fission.scratch: values[0]})
+    assert np.array_equal(got[0], want[0])
+
+
+def test_a_companion_read_by_the_value_stops_fission():
+    f = _fission((PROGRAMS / "analysis" / "mlp_bias_inside.fut").read_text())
+    assert isinstance(f, NoFission) and "`z` reads `bc`, a chunk the stream zips with the rows" in f.reason

@@ -158,11 +158,23 @@ def kmeans(i):
     return [np.argmin(((p[:, None, :] - c[None, :, :]) ** 2).sum(axis=2), axis=1).astype(np.int32)]
 
 
+def embed_scores(i):
+    e, f = i["E"].astype(np.float64), i["F"].astype(np.float64)
+    qa, qb = np.clip(i["ids_a"], 0, len(e) - 1), np.clip(i["ids_b"], 0, len(f) - 1)
+    return [e[qa] @ f[qb].T]
+
+
+def mlp(i):
+    x, w1 = i["X"].astype(np.float64), i["W1"].astype(np.float64)
+    return [np.maximum(x @ w1.T + i["b1"], 0) @ i["w2"].astype(np.float64)]
+
+
 FORMULAS = {"nbody": nbody, "mm": mm, "lavamd": lavamd, "nbody3d": nbody3d,
             "lavamd_rodinia": lavamd_rodinia, "mriq": mriq, "conv2d": conv2d, "aat": aat, "mm_rows": mm_rows,
             "matvec": matvec, "rowsum": rowsum, "rownorm": rownorm, "kmeans": kmeans, "softmax": softmax,
             "layernorm": layernorm, "rowsum3d": rowsum3d, "colsum": colsum, "rowcount": rowcount, "blur": blur,
-            "stencil3d": stencil3d, "conv1d": _depthwise, "conv1d31": _depthwise, "star25": star25}
+            "stencil3d": stencil3d, "conv1d": _depthwise, "conv1d31": _depthwise, "star25": star25,
+            "embed_scores": embed_scores, "mlp": mlp}
 
 
 def test_every_benchmark_has_a_formula():

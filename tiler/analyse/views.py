@@ -42,6 +42,9 @@ class Views:
         self.kernel = kernel
         self.inputs = frozenset(kernel.params)  # main's parameters: in memory, readable by any thread
         self.defs: dict[Binder, tuple] = {}  # binder -> how it is defined
+        # a map level's scalar lets (`let r = wrap(h, v)`): what a gathered row's index may be computed through
+        self.level_lets: dict[Binder, object] = {bs[0]: v for level in kernel.levels for bs, v in level.lets
+                                                 if len(bs) == 1}
         for pl in kernel.prelude:
             if isinstance(pl.value, T.Transpose):
                 self.defs[pl.binder] = ("transpose", pl.value.source, pl.value.axis)
@@ -90,25 +93,48 @@ class Views:
             if d is not None and d[0] == "row" and isinstance(d[1], T.Iota):
                 return ("dim", d[2])
         variance = self.exp_variance(e)
-        dim = self._gathered(e)
-        if dim is not None and variance == {dim}:
+        if len(variance) == 1 and self.computable(e):
             return ("gather", variance)
         return ("exp", variance)
 
-    def _gathered(self, e) -> int | None:
-        """The dim d where `e` is an element of a 1-D input of `main` at d's
-        index: a map's element of it, or `idx[i]` with `i` d's index."""
+    def computable(self, e, local: frozenset = frozenset()) -> bool:
+        """Can any thread compute `e` as another point along its dimension
+        sees it? Where it is built from the dims' own indices, main's scalars
+        and sizes, literals, and elements of main's arrays read at such
+        indices (`idx[i]`, a map's element of `idx`), by arithmetic, builtins
+        (a clamp by `min`/`max`, a wrap by `%`) and lets of the same: the copy
+        then computes the row's index for each of the block's points (the
+        lowering writes those definitions out: lower.streams._expanded).
+        `local`: names bound by lets inside the expression."""
+        if isinstance(e, T.Lit):
+            return True
         if isinstance(e, T.Var):
-            d = self.defs.get(e.binder)
-            if d is not None and d[0] == "row" and self._input_vector(d[1]):
-                return d[2]
-            if d is not None and d[0] == "let":
-                return self._gathered(d[1])
-            return None
-        if isinstance(e, T.Index) and len(e.indices) == 1 and self._input_vector(e.array):
-            item = self._index_item(e.indices[0])
-            return item[1] if item[0] == "dim" else None
-        return None
+            return self._computable_name(e.binder, local)
+        if isinstance(e, T.Index):
+            return isinstance(e.array, T.Var) and e.array.binder in self.inputs \
+                and len(e.indices) == getattr(e.array.type, "rank", -1) \
+                and all(self.computable(i, local) for i in e.indices)
+        if isinstance(e, T.BinOp):
+            return self.computable(e.lhs, local) and self.computable(e.rhs, local)
+        if isinstance(e, T.UnOp):
+            return self.computable(e.operand, local)
+        if isinstance(e, T.Builtin):
+            return all(self.computable(a, local) for a in e.args)
+        if isinstance(e, T.Let):
+            return self.computable(e.value, local) and self.computable(e.body, local | set(e.binders))
+        return False  # (an `if`, a loop, a stream: not written out as one value)
+
+    def _computable_name(self, b: Binder, local: frozenset) -> bool:
+        if b in local or b.kind == "size" or (b in self.inputs and getattr(b.type, "rank", 0) == 0):
+            return True
+        if b in self.level_lets:
+            return self.computable(self.level_lets[b], local)
+        d = self.defs.get(b)
+        if d is None:
+            return False
+        if d[0] == "row":  # a map's element: of an iota (the dim's index) or of an input vector
+            return isinstance(d[1], T.Iota) or self._input_vector(d[1])
+        return d[0] == "let" and self.computable(d[1], local)
 
     def _input_vector(self, e) -> bool:
         return isinstance(e, T.Var) and e.binder in self.inputs and getattr(e.type, "rank", 0) == 1

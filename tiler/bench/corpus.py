@@ -305,6 +305,20 @@ def versus_default(records: list[dict], label: str, slower: float = SLOWER) -> s
     return "\n".join(lines)
 
 
+def earlier_run(path: str) -> list[dict]:
+    """The records of an earlier `tiler corpus --json` run, or the user's error."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as exc:
+        raise PlainError(f"--against {path}: cannot read it: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise PlainError(f"--against {path}: not JSON ({exc})") from None
+    records = data.get("records") if isinstance(data, dict) else None
+    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+        raise PlainError(f"--against {path}: not the JSON of a `tiler corpus --json` run (no list of records)")
+    return records
+
+
 def run_command(folder: str, only=(), size_sets: str = ",".join(SIZE_SETS), diagnose: bool = False,
                 json_path: str | None = None, against_path: str | None = None, echo=print,
                 variants: dict[str, Options] | None = None, peer: bool = False, shard: tuple[int, int] = (1, 1),
@@ -314,6 +328,7 @@ def run_command(folder: str, only=(), size_sets: str = ",".join(SIZE_SETS), diag
     each timed beside the default and compared with it."""
     if not Path(folder).is_dir():
         raise PlainError(f"{folder} is not a folder of programs")
+    earlier = earlier_run(against_path) if against_path else None  # (read before any timing: a typo costs none)
     taken = sorted(set(variants or {}) & {UNTILED, DEFAULT, MODEL})
     if taken:
         raise PlainError(f"--variant {taken[0]}: that name is one of the corpus's own variants",
@@ -345,8 +360,7 @@ def run_command(folder: str, only=(), size_sets: str = ",".join(SIZE_SETS), diag
         echo(versus_default(records, label))
     if diagnose:
         echo(ranking_summary(records))
-    if against_path:
-        earlier = json.loads(Path(against_path).read_text())["records"]
+    if earlier is not None:
         slower = against(records, earlier)
         changed = [(r, x) for r, x, same in slower if not same]
         echo(f"against {against_path}: {len(changed)} default(s) more than {(SLOWER - 1) * 100:.0f}% slower "

@@ -41,6 +41,7 @@ class Generator(Streams):
         self.spelling = random.Random(-1 - seed)
         self.reducing = random.Random(seed ^ 0x5EED)  # reductions between levels: likewise their own stream
         self.hashing = random.Random(seed ^ 0x4A54)  # integer hashes among the leaves: likewise
+        self.gathering = random.Random(seed ^ 0x6A7E)  # rows gathered through a clamped or wrapped index: likewise
         self.algebra = random.Random(seed ^ 0xA16E)  # reductions known by their algebra, columns: likewise
         self.windowing = random.Random(seed ^ 0x5717)  # reads in a window around the point: likewise
         self.n = 0

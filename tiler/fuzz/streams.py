@@ -107,7 +107,7 @@ class Streams:
             rows = self.param(arr(F32, "r0", size), "Q")
             who = v(self.r.choice(scope.thread_ints))
             at = self.hashed(who, "n0") if self.hashing.random() < 0.3 else call("min", who, binop("-", v("n0"), i(1)))
-            return ast.Index(v(rows), (ast.Index(v(table), (at,)),)), F32, size
+            return ast.Index(v(rows), (self.row_index(ast.Index(v(table), (at,)), "r0"),)), F32, size
         if kind == "transposed":
             return self.transposed_row(scope, size), F32, size
         return v(self.param(arr(F32, size), "ys")), F32, size
@@ -133,6 +133,25 @@ class Streams:
         which = v(self.r.choice(scope.thread_ints)) if scope.thread_ints else i(0)
         return ast.Index(v(t), (call("min", which, binop("-", v("n0"), i(1))),))
 
+    def row_index(self, picked, rows: str):
+        """An index table's entry as a row index: as it is, clamped into the
+        matrix's rows, or shifted and wrapped into them (each computed from
+        the table at the point's index alone: the copy of a block's rows
+        computes it for each of its points)."""
+        x = self.gathering.random()
+        if x < 0.25:
+            return call("min", call("max", picked, i(0)), binop("-", v(rows), i(1)))
+        if x < 0.5:
+            return binop("%", binop("+", picked, i(5)), v(rows))
+        return picked
+
+    def gathered_row(self, size, index: str):
+        """A row of a matrix picked through an index table read at a map's
+        index: a product of gathered rows (an embedding's)."""
+        table = self.param(arr(INT, self.index_sizes[index]), "idx")
+        rows = self.param(arr(F32, "r0", size), "Q")
+        return ast.Index(v(rows), (self.row_index(ast.Index(v(table), (v(index),)), "r0"),))
+
     def own_transposed_row(self, size, index: str):
         """Row `index` of such a matrix with a row for each point of that map
         index's dimension: a matrix product's row of A or of B."""
@@ -155,7 +174,8 @@ class Streams:
         """streamSeq over one to three arrays of one size, with one or two accumulators."""
         if len(scope.thread_ints) > 1 and (self.product or self.chance(0.25)):  # rows picked by two indices
             size = self.r.choice(self.sizes)
-            inputs = [(self.own_transposed_row(size, t), F32) for t in scope.thread_ints[-2:]]
+            inputs = [(self.gathered_row(size, t) if n == 0 and self.gathering.random() < 0.3
+                       else self.own_transposed_row(size, t), F32) for n, t in enumerate(scope.thread_ints[-2:])]
         else:
             first, first_t, size = self.stream_input(scope)
             inputs = [(first, first_t)]

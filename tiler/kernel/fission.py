@@ -91,7 +91,9 @@ def fission(k: T.Kernel, c: Candidate) -> Fission:
         chunk = Binder(fresh(f"{value.name}_c", taken), Array(value.type, (s.chunk,)), "chunk", let.span)
         read = T.Index(T.Var(chunk, chunk.type, let.span), (j,), value.type, let.value.span)
         loop = dataclasses.replace(c.loop, body=dataclasses.replace(let, value=read))
-        stream = dataclasses.replace(s, chunk_params=(chunk,), arrays=(T.Var(row, row.type, s.span),),
+        kept = [(p, a) for p, a in zip(s.chunk_params, s.arrays) if p not in c.rows]  # companions: a bias, weights
+        stream = dataclasses.replace(s, chunk_params=(chunk,) + tuple(p for p, _ in kept),
+                                     arrays=(T.Var(row, row.type, s.span),) + tuple(a for _, a in kept),
                                      body=_replaced(s.body, c.loop, loop))
         body = _replaced(k.body, s, stream)
     read_now = used(body).union(*(used(v) for _, v in level.lets))
@@ -114,19 +116,54 @@ def _top_folds(e):
 
 
 def _streamed(s: T.Stream, k: T.Kernel) -> tuple[Candidate | None, str]:
-    """A stream over rows of main's arrays whose body is a loop over the chunk's rows."""
-    if not s.arrays or any(not _invariant(a, k) or len(a.type.shape) < 2 for a in s.arrays):
-        return None, ""  # not rows of arrays every thread reads
+    """A stream whose body is a loop over the chunk, whose first let reads
+    rows: chunks of rows of main's arrays (`cc[j, ...]`), or, in a loop read
+    as a stream, main's arrays at the stream's position (`R[kk + j, ...]`).
+    The stream's other inputs (a bias, output weights: vectors zipped with
+    the rows) are companions the fold still reads beside the pairs' values."""
     loop = s.body
     if not isinstance(loop, T.Loop) or not (isinstance(loop.bound, T.Var) and loop.bound.binder is s.chunk):
         return None, ""
-    if tuple(getattr(i, "binder", None) for i in loop.inits) != s.acc_params:
+    if tuple(getattr(i, "binder", None) for i in loop.inits) != s.acc_params or not isinstance(loop.body, T.Let):
         return None, ""
-    found, why = _pairs(k, s, loop, s.chunk_params, s.arrays, s.length, set(s.acc_params) | {s.offset, s.chunk})
-    chunks = set(s.chunk_params)  # the fold reads V's row in place of the chunks: nothing else may read them
+    value = loop.body.value
+    read = used(value)
+    rows = [(p, a) for p, a in zip(s.chunk_params, s.arrays) if p in read]
+    other = [p for p, a in rows if not _invariant(a, k) or len(a.type.shape) < 2]
+    rows = [(p, a) for p, a in rows if p not in other]
+    placed = [n.array for n in descendants(value, T.is_exp) if _placed_read(n, k, s.offset, loop.index)]
+    rows += list({a.binder: (a.binder, a) for a in placed if _same_count(a.type.shape[0], s.length)}.values())
+    if not rows:
+        return None, ""  # no rows of arrays every thread reads
+    if other:
+        return None, (f"`{loop.body.binders[0].name}` reads `{other[0].name}`, a chunk the stream zips with the rows "
+                      "that is not a row of an array every thread reads: the pairs' kernel walks only those rows")
+    found, why = _pairs(k, s, loop, tuple(b for b, _ in rows), tuple(a for _, a in rows), s.length,
+                        set(s.acc_params) | {s.offset, s.chunk})
+    chunks = {p for p, _ in rows if p in s.chunk_params}  # the fold reads V's row in place of these chunks
     if found is not None and _reads_of(s.body, chunks) > _reads_of(found.let.value, chunks):
-        return None, f"the fold reads the rows of {array_names(s.arrays)} beyond `{found.let.binders[0].name}`"
+        return None, f"the fold reads the rows of {array_names(found.arrays)} beyond `{found.let.binders[0].name}`"
     return found, why
+
+
+def _placed_read(n, k: T.Kernel, offset: Binder, index: Binder) -> bool:
+    """`R[kk + j, ...]`: a row of main's array R at a stream's position."""
+    return isinstance(n, T.Index) and _invariant(n.array, k) and len(n.array.type.shape) >= 2 \
+        and len(n.indices) >= 2 and _position(n.indices[0], offset, index)
+
+
+def _position(e, offset: Binder | None, index: Binder) -> bool:
+    """`j`, or `kk + j` (`j + kk`) where the loop walks a stream's chunk from position `kk`."""
+    if isinstance(e, T.Var):
+        return e.binder is index
+    return offset is not None and isinstance(e, T.BinOp) and e.op == "+" and \
+        {getattr(e.lhs, "binder", None), getattr(e.rhs, "binder", None)} == {offset, index}
+
+
+def _same_count(extent, length) -> bool:
+    """Whether an array's row count is the stream's length (both one size, or one number)."""
+    a, b = trip_count(extent), trip_count(length)
+    return a is not None and a == b
 
 
 def _looped(loop: T.Loop, k: T.Kernel) -> tuple[Candidate | None, str]:
@@ -151,7 +188,10 @@ def _pairs(k: T.Kernel, s, loop: T.Loop, rows: tuple, arrays: tuple, length,
     if not isinstance(let, T.Let) or len(let.binders) != 1 or not isinstance(let.binders[0].type, Scalar):
         return None, "the fold over the rows does not start by binding one value"
     name = let.binders[0].name
-    reads = free(let.value)
+    offset = s.offset if s is not None else None
+    if not _only_row_reads(let.value, set(rows), loop.index, offset):
+        return None, f"`{name}` reads the rows other than as row j"
+    reads = free(let.value) - {offset}  # (the stream's position: only inside row reads, as `kk + j`)
     if reads & (carried | set(loop.params)):
         return None, f"`{name}` reads what the fold carries, so it cannot be computed first"
     level = k.levels[0]
@@ -160,8 +200,6 @@ def _pairs(k: T.Kernel, s, loop: T.Loop, rows: tuple, arrays: tuple, length,
     other = sorted(b.name for b in reads - known - set(rows) - {loop.index})
     if other:  # (the pairs' kernel has main's arrays, the map's rows and its lets; nothing the thread computed)
         return None, f"`{name}` reads {', '.join(f'`{n}`' for n in other)}, computed by the thread before the fold"
-    if not _only_row_reads(let.value, set(rows), loop.index):
-        return None, f"`{name}` reads the rows other than as row j"
     loops = tuple(_outermost_loops(let.value))
     if not loops:
         return None, f"`{name}` has no loop: too little work a pair to pay for storing it"
@@ -210,15 +248,17 @@ def _invariant(a, k: T.Kernel) -> bool:
     return isinstance(a, T.Var) and a.binder in k.params
 
 
-def _only_row_reads(e, rows: set, index: Binder) -> bool:
-    """Whether `rows` (a chunk's rows, or main's arrays) and the loop's
-    `index` occur in `e` only as reads `cc[j, ...]` (one walk: ids of the
-    Vars those reads hold, then every other Var)."""
+def _only_row_reads(e, rows: set, index: Binder, offset: Binder | None = None) -> bool:
+    """Whether `rows` (a chunk's rows, or main's arrays), the loop's `index`
+    and the stream's `offset` occur in `e` only as reads `cc[j, ...]` (or
+    `R[kk + j, ...]`; one walk: ids of the Vars those reads hold, then every
+    other Var)."""
     nodes = list(descendants(e, T.is_exp))
     allowed = {id(x) for n in nodes if isinstance(n, T.Index) and isinstance(n.array, T.Var)
-               and n.array.binder in rows and n.indices and isinstance(n.indices[0], T.Var)
-               and n.indices[0].binder is index for x in (n.array, n.indices[0])}
-    return all(id(n) in allowed for n in nodes if isinstance(n, T.Var) and (n.binder in rows or n.binder is index))
+               and n.array.binder in rows and n.indices and _position(n.indices[0], offset, index)
+               for x in (n.array, *descendants(n.indices[0], T.is_exp))}
+    watched = rows | {index, offset}
+    return all(id(n) in allowed for n in nodes if isinstance(n, T.Var) and n.binder in watched)
 
 
 def _on_rows(e, held: tuple, index: Binder, rows: tuple):

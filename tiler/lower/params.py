@@ -28,6 +28,7 @@ def bind_prelude(low, k: T.Kernel) -> None:
             low.env[pl.binder] = low.name_value(pl.binder, low.exp(pl.value))
     for b, name in launch_outputs(k).items():
         low.env[b] = low.declare(b.name, ctype_of(b.type), kir.Load(name, const(0)))
+        low.launch_scalars.add(low.env[b].name)
 
 
 def kernel_params(low: Body, k: T.Kernel, factor, fixed: dict, transposed: frozenset) -> list[kir.Param]:
@@ -59,6 +60,7 @@ def kernel_params(low: Body, k: T.Kernel, factor, fixed: dict, transposed: froze
                                     transposed=swap))
         else:
             low.env[p] = kir.Ref(name)
+            low.launch_scalars.add(name)
             params.append(kir.Param(name, ctype_of(p.type), "scalar", p.name))
     shape = tuple(size_name(lv.size) for lv in k.levels)
     for i, t in enumerate(k.outputs):

@@ -38,6 +38,7 @@ class Streams(Body):
         self.buffers: dict = {}
         self.vectors = vectors  # vector copies where the schedule plans them (False: the scalar version)
         self.size_names: dict[str, str] = {}  # C name of a size parameter -> its name in the program
+        self.launch_scalars: set[str] = set()  # C names of other scalars every thread holds alike (main's, once a launch's)
         self.divisible: dict[str, int] = {}  # size name -> the factor vector copies need it to have
         # a stage of a split-K launch (KShare): the stream whose iterations the blocks along z share, folded
         # from its operators' identities; its carried values once folded (`shared_out`)
@@ -303,7 +304,7 @@ class Streams(Body):
             # a vector along the rows stays whole: the last in-range vector stands in for those past the end
             last = const(width if st.copy.axis is CopyAxis.ROWS else 1)
             other = minimum(add(ix["base"], kir.Ref(r)), kir.Bin("-", ix["size"], last))
-            source = substitute(self._expanded(view), {ix["idx"].name: other})
+            source = substitute(self._expanded(view, ix["idx"].name, e.span), {ix["idx"].name: other})
         if width > 1:
             self._require_divisible(source, width)
         element = add(kk, kir.Ref(el))
@@ -317,21 +318,30 @@ class Streams(Body):
         return TileCopy(shared, view.ctype, rows, chunk, st.copy.axis, block.threads, block_tid(block), r, el,
                         view.buffer, src_index, valid, dst, e.span, width, contiguous)
 
-    def _expanded(self, view: View) -> View:
+    def _expanded(self, view: View, idx: str, span) -> View:
         """The view with the scalars its offset uses written out as what they
-        hold (a row `A[i]`, `i` a map's element of `idx`: `A[idx[i0]]`), so
-        that it can be taken at another thread's index. Only scalars that
-        come down to the dims' own indices, sizes and loads of the inputs are
-        written out: what any thread computes alike (the analysis stages a
-        row picked through data only where it is such a read:
-        views.Views._gathered)."""
-        known = {ix["idx"].name for ix in self.indices.values()} | set(self.size_names)
+        hold (a row `A[r]`, `r = (idx[i0] % v + v) % v`: the expression of
+        `i0`), so that it can be taken at another thread's index `idx`. Only
+        scalars that come down to the dims' own indices, sizes and loads of
+        the inputs are written out: what any thread computes alike (the
+        analysis stages a row picked through data only where it is such a
+        value: views.Views.computable). A scalar left that follows `idx` would
+        be this thread's row, not the other's: a compiler bug, not a kernel."""
+        known = {ix["idx"].name for ix in self.indices.values()} | set(self.size_names) | self.launch_scalars
         held: dict[str, object] = {}
+        follows = {idx}  # names whose value depends on the dim's index
         for name, value in self.definitions.items():  # in program order: what a value uses comes first
+            if _refs(value) & follows:
+                follows.add(name)
             value = substitute(value, held)
-            if name not in known and all(r.name in known for r in kir.walk(value) if isinstance(r, kir.Ref)):
+            if name not in known and _refs(value) <= known:
                 held[name] = value
-        return substitute(view, held)
+        out = substitute(view, held)
+        left = set().union(*(_refs(part) for part in (out.offset, *out.strides, *out.sizes))) & (follows - {idx})
+        if left:
+            raise CompilerBug(f"a staged row's index reads {', '.join(sorted(left))}, which this thread computed "
+                              "for its own point: the copy cannot take it at another's", span, "lower")
+        return out
 
     def _row_chunk_copy(self, ip: InputPlan, view: View, kk, length, chunk: int, e, guarded: bool, buffer: int,
                         width: int) -> TileCopy:
@@ -470,3 +480,8 @@ def _constant(e) -> int | None:
 def _is_const(e, value: int) -> bool:
     """`e` is the constant `value` (a 64-bit offset's casts aside)."""
     return _constant(e) == value
+
+
+def _refs(value) -> set[str]:
+    """The names a kernel IR value reads."""
+    return {r.name for r in kir.walk(value) if isinstance(r, kir.Ref)}
