@@ -337,6 +337,20 @@ def test_a_row_picked_through_data_is_staged_only_where_it_is_an_inputs_element(
     assert staged and rc.for_coalescing or "through data" in rc.reason
 
 
+@pytest.mark.parametrize("column, along", [("Tt[4 * i % r]", CopyAxis.CHUNK), ("Tt[4 * i]", CopyAxis.CHUNK), ("Tt[(i * 7) % r]", CopyAxis.CHUNK),
+                                           ("Tt[min(max(i - 1, 0), r - 1)]", CopyAxis.CHUNK),
+                                           ("Tt[i]", CopyAxis.ROWS), ("Tt[i + 3]", CopyAxis.ROWS)])
+def test_a_column_is_copied_along_the_rows_only_where_neighbouring_points_read_neighbouring_columns(column, along):
+    """A column at an index computed from the point's own one is staged, but
+    its copy moves neighbouring points' columns together (one vector of 4,
+    coalesced) only where they lie side by side: `i` plus what is alike
+    along the dim (a cold review found `4 * i` copied as if they did)."""
+    text = (PROGRAMS / "analysis" / "columns_by_computed_index.fut").read_text().replace("Tt[4 * i % r]", column)
+    a = run_to("analyse", text, "col.fut")
+    uc = a.streams[0].inputs[0]
+    assert uc.staged and uc.staging.copy.axis is along, uc.staging.copy
+
+
 def test_tile_sizes_that_overflow_a_block_are_skipped():
     a = plan_of("mm", Options(tile=(128,)))  # 128 x 128 would be 16384 threads: a 1-D block of 128 instead
     assert a.block.threads <= 1024 and a.block.spans in ((1,), (0,))

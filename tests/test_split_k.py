@@ -23,6 +23,8 @@ def test_a_product_of_few_outputs_gets_a_split_k_version_first():
     values = module(XTY)
     (v,) = k_versions(values)
     assert values["verify"].versions[0] is v and v.ahead and v.races_first
+    block = v.plan.build.schedule.block  # tiles of 64 x 64 outputs (4 x 4 points a thread), not the plan's 128
+    assert [block.points(d) for d in block.spans] == [64, 64] and "tiles of 64 x 64 outputs" in v.plan.why
     (stage,) = v.kernel.stages
     assert stage.tiled and stage.grid[2] == ("N", K_SHARE, MAX_BLOCKS_A_ROW)
     assert not any(p.role == "output" for p in stage.params)  # its points' partial results go to scratch
@@ -40,6 +42,13 @@ def test_the_split_k_version_races_the_split_it_would_otherwise_be_first():
     assert m.select(short, 132) is not m.versions[0].kernel and m.ahead(short, 132) is None
     many = {"N": 32768, "p": 1024, "q": 1024}  # more points: the tiled kernel, no split-K
     assert m.select(many, 132).name.endswith(("_tiled", "_tiled_scalar")) and m.ahead(many, 132) is None
+
+
+def test_a_plan_whose_micro_tile_is_not_a_products_keeps_its_tiles_for_split_k():
+    """(f64 X^T Y: its micro-tile is narrower than 8 x 8, so no smaller one is planned.)"""
+    values = module(ROOT / "corpus" / "c_xty_tstream_f64.fut")
+    (v,) = k_versions(values)
+    assert values["analyse"].plan.few_outputs is None and v.plan.build.schedule is values["analyse"].plan.schedule
 
 
 def test_the_launcher_races_a_split_k_version_against_the_next_version_first():

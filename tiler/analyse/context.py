@@ -24,6 +24,9 @@ class Constraints:
     # a stream joined with its loop's iterations (joins.py): chunks of this many elements, copied one element
     # at a time (rows of several lengths end anywhere in them)
     join_chunk: int | None = None
+    # points a thread takes along a dim with reuse, where not registers.MICRO: the split-K version's smaller
+    # micro-tile (plan._few_outputs)
+    micro: int | None = None
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from .occupancy import with_occupancy
 from .options import tile_text
 from .records import Variance
 from .reductions import Split, split_plan
-from .registers import grid_blocks, register_block, register_tile, synchronous
+from .registers import MICRO, grid_blocks, register_block, register_tile, synchronous
 from .schedule import Math, Schedule, StreamPlan, Threshold
 from .slabs import apart_loads, fits, row_candidates, unfit
 from .staging import not_tiled, over_limit, plan_stream, stream_refusal
@@ -52,6 +52,9 @@ class Plan:
     unbounded: "Plan | None" = None
     # where the kernel reads windows: consecutive points a thread sharing their reads (window_tile.py), or why not
     window: WindowTile | None = None
+    # the schedule with a smaller 2-D micro-tile, for few outputs whose reduction blocks share (split-K):
+    # None where the schedule has no 2-D micro-tile of MICRO points a side
+    few_outputs: Schedule | None = None
 
 
 def plan(kernel: T.Kernel, var: Variance, ctx: Context) -> Plan:
@@ -110,7 +113,30 @@ def _tiling(kernel: T.Kernel, var: Variance, ctx: Context) -> Plan:
     fewer = _fewer_points(best, narrow, reason, kernel, views, ctx)
     limits = cost.thresholds(fewer or best, untiled, {lv.dim: lv.size for lv in kernel.levels},
                              dict(ctx.options.thresholds), frozenset(kernel.sizes))
-    return Plan(best, candidates, untiled, limits, fewer)
+    return Plan(best, candidates, untiled, limits, fewer, few_outputs=_few_outputs(best, narrow, reason, kernel,
+                                                                                   views, ctx))
+
+
+# points a thread along each dim of the split-K version's micro-tile: 16 x 16 threads then cover 64 x 64
+# outputs, where the plan's 8 x 8 cover 128 x 128 (X^T Y of 64 x 64 outputs: three quarters idle)
+FEW_OUTPUTS_MICRO = 4
+
+
+def _few_outputs(best: Schedule, plain: Schedule, reason: str, kernel: T.Kernel, views: Views,
+                 ctx: Context) -> Schedule | None:
+    """The schedule with a 2-D micro-tile of FEW_OUTPUTS_MICRO points a
+    side, where the best one has MICRO (a product's): the split-K version's
+    (versions/split.py), which runs where the outputs are few and the blocks
+    along grid z share each tile's reduction, so that its tiles cover them
+    with fewer idle points."""
+    register = best.block.register
+    if register is None or len(best.block.spans) != 2 or ctx.options.register_tile or best.transposed or \
+            any(register.sizes[d] != MICRO for d in best.block.spans):
+        return None
+    few = _completed(plain, reason, kernel, views, ctx.constrained(micro=FEW_OUTPUTS_MICRO))
+    if not few.tiled or few.transposed or few.block.register is None or few.block.spans != best.block.spans:
+        return None
+    return few
 
 
 # The row length a plan assumes, at most, for rows of a length known only at
@@ -143,6 +169,7 @@ def _bounded(kernel: T.Kernel, var: Variance, ctx: Context, tiling: Plan) -> Pla
     if tiling.schedule.tiled and now >= before:
         return tiling  # the bound saves no loads the plan does not already
     return replace(bounded, schedule=mark(bounded.schedule), fewer=mark(bounded.fewer),
+                   few_outputs=mark(bounded.few_outputs),
                    candidates=(mark(bounded.schedule),) + bounded.candidates[1:], unbounded=tiling)
 
 

@@ -88,7 +88,7 @@ def register_tile(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> tuple[R
         if wanted is not None:
             sizes[d] = wanted
         elif d in reuse and not _small(kernel, d, ctx):
-            sizes[d] = MICRO
+            sizes[d] = ctx.constraints.micro or MICRO
     threads = math.prod(ctx.options.tile_for(d, THREADS) for d in block.spans)
     while _over(sizes, words, threads, block, ctx.device.register_file) and max(sizes) > 1 and not any(ctx.options.register_tile):
         sizes[sizes.index(max(sizes))] //= 2  # every point keeps its accumulators: halve the larger side

@@ -58,8 +58,12 @@ class Views:
         """(root parameter, one item per root dimension) for an array expression.
 
         An item is ("free", j): the array's own j-th index; ("dim", d): the
-        index of parallel dimension d; ("gather", variance): an input read at
-        that index; ("exp", variance): a computed index."""
+        index of parallel dimension d; ("gather", variance, adjacent): an
+        index any thread can compute for another point (an input read at the
+        dim's index, through arithmetic: `computable`); ("exp", variance,
+        adjacent): another computed index. `adjacent`: the dim's own index
+        plus what is alike along it (`i + x`): neighbouring points read
+        neighbouring elements."""
         if isinstance(e, T.Var):
             d = self.defs.get(e.binder)
             if d is None:
@@ -93,9 +97,12 @@ class Views:
             if d is not None and d[0] == "row" and isinstance(d[1], T.Iota):
                 return ("dim", d[2])
         variance = self.exp_variance(e)
+        # (adjacent: the dim's own index plus what is alike along it, so that neighbouring points read
+        # neighbouring elements: only then is the index unit-stride along the dim)
+        adjacent = len(variance) == 1 and self.own_index(e, next(iter(variance)))
         if len(variance) == 1 and self.computable(e):
-            return ("gather", variance)
-        return ("exp", variance)
+            return ("gather", variance, adjacent)
+        return ("exp", variance, adjacent)
 
     def computable(self, e, local: frozenset = frozenset()) -> bool:
         """Can any thread compute `e` as another point along its dimension
@@ -152,7 +159,7 @@ class Views:
             return UnitStride(Stride.ROW)
         if last[0] == "dim":
             return UnitStride(Stride.DIM, last[1])
-        if last[0] in ("exp", "gather") and len(last[1]) == 1:
+        if last[0] in ("exp", "gather") and len(last[1]) == 1 and last[2]:
             return UnitStride(Stride.DIM, next(iter(last[1])))
         return UnitStride(Stride.STRIDED)
 

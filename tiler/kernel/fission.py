@@ -152,12 +152,17 @@ def _placed_read(n, k: T.Kernel, offset: Binder, index: Binder) -> bool:
         and len(n.indices) >= 2 and _position(n.indices[0], offset, index)
 
 
-def _position(e, offset: Binder | None, index: Binder) -> bool:
-    """`j`, or `kk + j` (`j + kk`) where the loop walks a stream's chunk from position `kk`."""
-    if isinstance(e, T.Var):
-        return e.binder is index
-    return offset is not None and isinstance(e, T.BinOp) and e.op == "+" and \
+def _position(e, offset: Binder, index: Binder) -> bool:
+    """`kk + j` (or `j + kk`): the stream's position, the loop walking its chunk from `kk`."""
+    return isinstance(e, T.BinOp) and e.op == "+" and \
         {getattr(e.lhs, "binder", None), getattr(e.rhs, "binder", None)} == {offset, index}
+
+
+def _row_index(e, placed: bool, offset: Binder | None, index: Binder) -> bool:
+    """A row read's first index: the stream's position for main's arrays a
+    stream's loop reads (`placed`), else the loop's own index (a chunk's
+    row `cc[j]`, or main's array in a plain loop over its rows)."""
+    return _position(e, offset, index) if placed else isinstance(e, T.Var) and e.binder is index
 
 
 def _same_count(extent, length) -> bool:
@@ -189,7 +194,8 @@ def _pairs(k: T.Kernel, s, loop: T.Loop, rows: tuple, arrays: tuple, length,
         return None, "the fold over the rows does not start by binding one value"
     name = let.binders[0].name
     offset = s.offset if s is not None else None
-    if not _only_row_reads(let.value, set(rows), loop.index, offset):
+    placed = {r for r in rows if s is not None and r not in s.chunk_params}  # main's arrays at `kk + j`
+    if not _only_row_reads(let.value, set(rows), loop.index, offset, placed):
         return None, f"`{name}` reads the rows other than as row j"
     reads = free(let.value) - {offset}  # (the stream's position: only inside row reads, as `kk + j`)
     if reads & (carried | set(loop.params)):
@@ -248,14 +254,15 @@ def _invariant(a, k: T.Kernel) -> bool:
     return isinstance(a, T.Var) and a.binder in k.params
 
 
-def _only_row_reads(e, rows: set, index: Binder, offset: Binder | None = None) -> bool:
+def _only_row_reads(e, rows: set, index: Binder, offset: Binder | None = None, placed=frozenset()) -> bool:
     """Whether `rows` (a chunk's rows, or main's arrays), the loop's `index`
-    and the stream's `offset` occur in `e` only as reads `cc[j, ...]` (or
-    `R[kk + j, ...]`; one walk: ids of the Vars those reads hold, then every
-    other Var)."""
+    and the stream's `offset` occur in `e` only as reads `cc[j, ...]` (or,
+    for the `placed` ones, `R[kk + j, ...]`; one walk: ids of the Vars
+    those reads hold, then every other Var)."""
     nodes = list(descendants(e, T.is_exp))
     allowed = {id(x) for n in nodes if isinstance(n, T.Index) and isinstance(n.array, T.Var)
-               and n.array.binder in rows and n.indices and _position(n.indices[0], offset, index)
+               and n.array.binder in rows and n.indices
+               and _row_index(n.indices[0], n.array.binder in placed, offset, index)
                for x in (n.array, *descendants(n.indices[0], T.is_exp))}
     watched = rows | {index, offset}
     return all(id(n) in allowed for n in nodes if isinstance(n, T.Var) and n.binder in watched)

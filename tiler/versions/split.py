@@ -63,19 +63,26 @@ def k_split_versions(a: Analysis, file: str, split, gate, test, fits) -> list[Ve
     """The split-K version, first, where it applies (reductions.split_k_stream):
     for launches of few points whose rows are K_MIN_LENGTH long or more,
     the last kernel the split's several blocks a row (its first choice's
-    lanes)."""
+    lanes). Its tiles are the plan's smaller ones where it has them
+    (plan._few_outputs): measured on the corpus's products and X^T Y at 64,
+    90 and 32 outputs a side, they ran 0.46x-0.92x the time of the plan's
+    128 x 128 tiles where the race kept a split-K version (H200,
+    benchmarks/RESULTS.md)."""
     short = isinstance(split.length, int) and split.length < K_MIN_LENGTH  # (a literal: never long enough)
     if short or split_k_stream(a.kernel, split, a.plan.schedule) is None:
         return []
+    few = a.plan.few_outputs
+    schedule = few if few is not None and split_k_stream(a.kernel, split, few) is not None else a.plan.schedule
     several = next(c for c in split.choices if c.several)
     long = Test("length", ">=", K_MIN_LENGTH)
     # (the rows on grid y and z, as the split's several blocks a row have them: its limits too)
     choice = LaneChoice(several.lanes, ((long,) + split.several_limits,), True, several.columns)
-    build = Build(a, file, True, a.plan.schedule, vectors=False, split=split, lanes=choice.lanes, several=True,
+    build = Build(a, file, True, schedule, vectors=False, split=split, lanes=choice.lanes, several=True,
                   columns=choice.columns, k_split=True)
     rows = f", {COLUMN_ROWS} rows side by side a block" if choice.columns else ""
-    why = f"split-K: the tiled kernel's blocks share each tile's reduction (one each {K_SHARE:,} iterations at " \
-          f"least, at most {MAX_BLOCKS_A_ROW:,} a tile), then {choice.lanes} threads a row{rows} combine the " \
-          f"partial results" + ("; other sizes run the versions that follow" if gate else "")
+    tile = " x ".join(str(schedule.block.points(d)) for d in reversed(schedule.block.spans))
+    why = f"split-K: the tiled kernel with tiles of {tile} outputs, its blocks sharing each tile's reduction (one " \
+          f"each {K_SHARE:,} iterations at least, at most {MAX_BLOCKS_A_ROW:,} a tile), then {choice.lanes} " \
+          f"threads a row{rows} combine the partial results" + ("; other sizes run the versions that follow" if gate else "")
     when = all_of(test(t) for t in choice.when[0] if t not in split.gate)
     return [Version(Kind.SPLIT, build, both(fits, both(gate, when)), why, Copies.SCALAR, choice=choice)]

@@ -2,7 +2,7 @@
 //
 // 11 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_aat_split256_blocks_k: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL && d >= 4096LL) (split-K: the tiled kernel's blocks share each tile's reduction (one each 128 iterations at least, at most 2,048 a tile), then 256 threads a row combine the partial results; other sizes run the versions that follow); rival: tiler_aat_untiled
+//   0. tiler_aat_split256_blocks_k: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL && d >= 4096LL) (split-K: the tiled kernel with tiles of 64 x 64 outputs, its blocks sharing each tile's reduction (one each 128 iterations at least, at most 2,048 a tile), then 256 threads a row combine the partial results; other sizes run the versions that follow); rival: tiler_aat_untiled
 //   1. tiler_aat_split256_blocks: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL && ((long long)n * n < (long long)tiler_multiprocessors * 1LL && d >= 1048576LL)) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; other sizes run the versions that follow); rival: tiler_aat_untiled
 //   2. tiler_aat_split1024: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL && (d >= 65536LL || (long long)n * n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; other sizes run the versions that follow); rival: tiler_aat_untiled
 //   3. tiler_aat_split256: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL) (a block of 256 threads a row; other sizes run the versions that follow); rival: tiler_aat_untiled
@@ -15,15 +15,14 @@
 //   10. tiler_aat_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more, the untiled kernel, where it ran faster than the tiled version at a first launch)
 //
 // block: 16 x 16 threads; spans dimension 0, 1 (16 x 16 threads): stages 2 input(s) with the fewest global loads
-// register tile: 8 x 8 points a thread: uc is read once for the 8 points along dim 1; vc is read once for the 8 points along dim 0
-// streamSeq at 8:15: tiled (2-D), chunk 16; shared: uc (128 x 16 transposed +4, cp.async 3 deep), vc (128 x 16 transposed +4, cp.async 3 deep)
+// register tile: 4 x 4 points a thread: uc is read once for the 4 points along dim 1; vc is read once for the 4 points along dim 0
+// streamSeq at 8:15: tiled (2-D), chunk 16; shared: uc (64 x 16 transposed +4, cp.async 3 deep), vc (64 x 16 transposed +4, cp.async 3 deep)
 // split-K: the blocks along z share each tile's d iterations (one each 128 while they are at most 2048 a tile), each storing its points' partial results for the last kernel
 //
-// launch: tiler_aat_split256_blocks_k_stage0<<<grid, block, 50688>>>(A, n, d, partials)
+// launch: tiler_aat_split256_blocks_k_stage0<<<grid, block, 0>>>(A, n, d, partials)
 //   block = (16, 16, 1), 256 threads
-//   grid  = (ceil(n / 128), min(ceil(n / 128), 65535), min(ceil(d / 128), 2048))
-//   static shared memory: 0; dynamic: 50688 bytes (raise the function's
-//   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it before the launch)
+//   grid  = (ceil(n / 64), min(ceil(n / 64), 65535), min(ceil(d / 128), 2048))
+//   static shared memory: 26112 bytes; dynamic: 0
 //   A: input [n, d] (row-major)
 //   n: size
 //   d: size
@@ -312,82 +311,69 @@ __device__ __forceinline__ void tiler_transpose(const T* __restrict__ in, T* __r
 extern "C" __global__ void __launch_bounds__(256)
 tiler_aat_split256_blocks_k_stage0(const float* __restrict__ A, int n, int d, float* __restrict__ partials)
 {
-  extern __shared__ __align__(16) unsigned char tiler_shared[];
-  float* const sh_uc = (float*)(tiler_shared + 0);
-  float* const sh_vc = (float*)(tiler_shared + 8448);
-  float* const sh_uc_2 = (float*)(tiler_shared + 16896);
-  float* const sh_vc_2 = (float*)(tiler_shared + 25344);
-  float* const sh_uc_3 = (float*)(tiler_shared + 33792);
-  float* const sh_vc_3 = (float*)(tiler_shared + 42240);
-  for (int tiler_block_y = blockIdx.y; tiler_block_y < (n + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
-    int gtid0[8];  // aat.fut:6
+  __shared__ __align__(16) float sh_uc[1088];
+  __shared__ __align__(16) float sh_vc[1088];
+  __shared__ __align__(16) float sh_uc_2[1088];
+  __shared__ __align__(16) float sh_vc_2[1088];
+  __shared__ __align__(16) float sh_uc_3[1088];
+  __shared__ __align__(16) float sh_vc_3[1088];
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (n + 63) / 64; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    int gtid0[4];  // aat.fut:6
     #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        gtid0[G0_ * 4 + L0_] = tiler_block_y * 128 + (G0_ * 64 + threadIdx.y * 4 + L0_);  // aat.fut:6
-      }
+    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+      gtid0[L0_] = tiler_block_y * 64 + (threadIdx.y * 4 + L0_);  // aat.fut:6
     }
-    int gtid1[8];  // aat.fut:7
+    int gtid1[4];  // aat.fut:7
     #pragma unroll
-    for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+    for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+      gtid1[L1_] = blockIdx.x * 64 + (threadIdx.x * 4 + L1_);  // aat.fut:7
+    }
+    float acc[16];  // aat.fut:8
+    #pragma unroll
+    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
       #pragma unroll
       for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-        gtid1[G1_ * 4 + L1_] = blockIdx.x * 128 + (G1_ * 64 + threadIdx.x * 4 + L1_);  // aat.fut:7
-      }
-    }
-    float acc[64];  // aat.fut:8
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = -0.0f;  // aat.fut:8
-          }
-        }
+        acc[L0_ * 4 + L1_] = -0.0f;  // aat.fut:8
       }
     }
     const int k_first = blockIdx.z * (((d - 1) / min((d + 127) / 128, 2048) + 1 + 15) / 16 * 16);
     const int k_length = min(d - k_first, ((d - 1) / min((d + 127) / 128, 2048) + 1 + 15) / 16 * 16);
     const int kk_last = k_length - k_length % 16;
     if (0 < kk_last) {  // aat.fut:8
-      // asynchronous copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
+      // asynchronous copy: 64 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
       #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r = t_ / 16;
         const int e = t_ % 16;
-        tiler_cp_async<4>(&sh_uc[e * 132 + r], &A[tiler_min(tiler_block_y * 128 + r, n - 1) * d + k_first + e], true);
+        tiler_cp_async<4>(&sh_uc[e * 68 + r], &A[tiler_min(tiler_block_y * 64 + r, n - 1) * d + k_first + e], true);
       }
-      // asynchronous copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
+      // asynchronous copy: 64 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
       #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_2 = t_ / 16;
         const int e_2 = t_ % 16;
-        tiler_cp_async<4>(&sh_vc[e_2 * 132 + r_2], &A[tiler_min(blockIdx.x * 128 + r_2, n - 1) * d + k_first + e_2], true);
+        tiler_cp_async<4>(&sh_vc[e_2 * 68 + r_2], &A[tiler_min(blockIdx.x * 64 + r_2, n - 1) * d + k_first + e_2], true);
       }
     }
     tiler_cp_async_commit();
     if (16 < kk_last) {  // aat.fut:8
-      // asynchronous copy: 128 x 16 tile of A into sh_uc_2, chunk fastest  // aat.fut:8
+      // asynchronous copy: 64 x 16 tile of A into sh_uc_2, chunk fastest  // aat.fut:8
       #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_3 = t_ / 16;
         const int e_3 = t_ % 16;
-        tiler_cp_async<4>(&sh_uc_2[e_3 * 132 + r_3], &A[tiler_min(tiler_block_y * 128 + r_3, n - 1) * d + k_first + (16 + e_3)], true);
+        tiler_cp_async<4>(&sh_uc_2[e_3 * 68 + r_3], &A[tiler_min(tiler_block_y * 64 + r_3, n - 1) * d + k_first + (16 + e_3)], true);
       }
-      // asynchronous copy: 128 x 16 tile of A into sh_vc_2, chunk fastest  // aat.fut:8
+      // asynchronous copy: 64 x 16 tile of A into sh_vc_2, chunk fastest  // aat.fut:8
       #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_4 = t_ / 16;
         const int e_4 = t_ % 16;
-        tiler_cp_async<4>(&sh_vc_2[e_4 * 132 + r_4], &A[tiler_min(blockIdx.x * 128 + r_4, n - 1) * d + k_first + (16 + e_4)], true);
+        tiler_cp_async<4>(&sh_vc_2[e_4 * 68 + r_4], &A[tiler_min(blockIdx.x * 64 + r_4, n - 1) * d + k_first + (16 + e_4)], true);
       }
     }
     tiler_cp_async_commit();
@@ -395,166 +381,118 @@ tiler_aat_split256_blocks_k_stage0(const float* __restrict__ A, int n, int d, fl
       tiler_cp_async_wait<1>();
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
       if (kk + 32 < kk_last) {
-        // asynchronous copy: 128 x 16 tile of A into sh_uc_3, chunk fastest  // aat.fut:8
+        // asynchronous copy: 64 x 16 tile of A into sh_uc_3, chunk fastest  // aat.fut:8
         #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+        for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
           const int r_5 = t_ / 16;
           const int e_5 = t_ % 16;
-          tiler_cp_async<4>(&sh_uc_3[e_5 * 132 + r_5], &A[tiler_min(tiler_block_y * 128 + r_5, n - 1) * d + k_first + (kk + 32 + e_5)], true);
+          tiler_cp_async<4>(&sh_uc_3[e_5 * 68 + r_5], &A[tiler_min(tiler_block_y * 64 + r_5, n - 1) * d + k_first + (kk + 32 + e_5)], true);
         }
-        // asynchronous copy: 128 x 16 tile of A into sh_vc_3, chunk fastest  // aat.fut:8
+        // asynchronous copy: 64 x 16 tile of A into sh_vc_3, chunk fastest  // aat.fut:8
         #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+        for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
           const int r_6 = t_ / 16;
           const int e_6 = t_ % 16;
-          tiler_cp_async<4>(&sh_vc_3[e_6 * 132 + r_6], &A[tiler_min(blockIdx.x * 128 + r_6, n - 1) * d + k_first + (kk + 32 + e_6)], true);
+          tiler_cp_async<4>(&sh_vc_3[e_6 * 68 + r_6], &A[tiler_min(blockIdx.x * 64 + r_6, n - 1) * d + k_first + (kk + 32 + e_6)], true);
         }
       }
       tiler_cp_async_commit();
-      float acc_2[64];  // aat.fut:9
+      float acc_2[16];  // aat.fut:9
       #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
         #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
-            }
-          }
+        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+          acc_2[L0_ * 4 + L1_] = acc[L0_ * 4 + L1_];  // aat.fut:9
         }
       }
       #pragma unroll
       for (int k = 0; k < 16; k += 1) {  // aat.fut:9
-        float reg_sh_uc[8];
+        float reg_sh_uc[4];
+        const float4 v_reg_sh_uc = *reinterpret_cast<const float4*>(&sh_uc[threadIdx.y * 4 + k * 68]);
+        reg_sh_uc[0] = v_reg_sh_uc.x;
+        reg_sh_uc[1] = v_reg_sh_uc.y;
+        reg_sh_uc[2] = v_reg_sh_uc.z;
+        reg_sh_uc[3] = v_reg_sh_uc.w;
+        float reg_sh_vc[4];
+        const float4 v_reg_sh_vc = *reinterpret_cast<const float4*>(&sh_vc[threadIdx.x * 4 + k * 68]);
+        reg_sh_vc[0] = v_reg_sh_vc.x;
+        reg_sh_vc[1] = v_reg_sh_vc.y;
+        reg_sh_vc[2] = v_reg_sh_vc.z;
+        reg_sh_vc[3] = v_reg_sh_vc.w;
         #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_uc = *reinterpret_cast<const float4*>(&sh_uc[G0_ * 64 + threadIdx.y * 4 + k * 132]);
-          reg_sh_uc[G0_ * 4] = v_reg_sh_uc.x;
-          reg_sh_uc[G0_ * 4 + 1] = v_reg_sh_uc.y;
-          reg_sh_uc[G0_ * 4 + 2] = v_reg_sh_uc.z;
-          reg_sh_uc[G0_ * 4 + 3] = v_reg_sh_uc.w;
-        }
-        float reg_sh_vc[8];
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_vc = *reinterpret_cast<const float4*>(&sh_vc[G1_ * 64 + threadIdx.x * 4 + k * 132]);
-          reg_sh_vc[G1_ * 4] = v_reg_sh_vc.x;
-          reg_sh_vc[G1_ * 4 + 1] = v_reg_sh_vc.y;
-          reg_sh_vc[G1_ * 4 + 2] = v_reg_sh_vc.z;
-          reg_sh_vc[G1_ * 4 + 3] = v_reg_sh_vc.w;
-        }
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
           #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc[G0_ * 4 + L0_] * reg_sh_vc[G1_ * 4 + L1_];
-              }
-            }
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc_2[L0_ * 4 + L1_] = acc_2[L0_ * 4 + L1_] + reg_sh_uc[L0_] * reg_sh_vc[L1_];
           }
         }
       }
       #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
         #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-            }
-          }
+        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+          acc[L0_ * 4 + L1_] = acc_2[L0_ * 4 + L1_];
         }
       }
       if (kk + 16 < kk_last) {
         tiler_cp_async_wait<1>();
         __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
         if (kk + 16 + 32 < kk_last) {
-          // asynchronous copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
+          // asynchronous copy: 64 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
           #pragma unroll
-          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+          for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_7 = t_ / 16;
             const int e_7 = t_ % 16;
-            tiler_cp_async<4>(&sh_uc[e_7 * 132 + r_7], &A[tiler_min(tiler_block_y * 128 + r_7, n - 1) * d + k_first + (kk + 16 + 32 + e_7)], true);
+            tiler_cp_async<4>(&sh_uc[e_7 * 68 + r_7], &A[tiler_min(tiler_block_y * 64 + r_7, n - 1) * d + k_first + (kk + 16 + 32 + e_7)], true);
           }
-          // asynchronous copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
+          // asynchronous copy: 64 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
           #pragma unroll
-          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+          for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_8 = t_ / 16;
             const int e_8 = t_ % 16;
-            tiler_cp_async<4>(&sh_vc[e_8 * 132 + r_8], &A[tiler_min(blockIdx.x * 128 + r_8, n - 1) * d + k_first + (kk + 16 + 32 + e_8)], true);
+            tiler_cp_async<4>(&sh_vc[e_8 * 68 + r_8], &A[tiler_min(blockIdx.x * 64 + r_8, n - 1) * d + k_first + (kk + 16 + 32 + e_8)], true);
           }
         }
         tiler_cp_async_commit();
-        float acc_3[64];  // aat.fut:9
+        float acc_3[16];  // aat.fut:9
         #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
           #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
-              }
-            }
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc_3[L0_ * 4 + L1_] = acc[L0_ * 4 + L1_];  // aat.fut:9
           }
         }
         #pragma unroll
         for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // aat.fut:9
-          float reg_sh_uc_2[8];
+          float reg_sh_uc_2[4];
+          const float4 v_reg_sh_uc_2 = *reinterpret_cast<const float4*>(&sh_uc_2[threadIdx.y * 4 + k_2 * 68]);
+          reg_sh_uc_2[0] = v_reg_sh_uc_2.x;
+          reg_sh_uc_2[1] = v_reg_sh_uc_2.y;
+          reg_sh_uc_2[2] = v_reg_sh_uc_2.z;
+          reg_sh_uc_2[3] = v_reg_sh_uc_2.w;
+          float reg_sh_vc_2[4];
+          const float4 v_reg_sh_vc_2 = *reinterpret_cast<const float4*>(&sh_vc_2[threadIdx.x * 4 + k_2 * 68]);
+          reg_sh_vc_2[0] = v_reg_sh_vc_2.x;
+          reg_sh_vc_2[1] = v_reg_sh_vc_2.y;
+          reg_sh_vc_2[2] = v_reg_sh_vc_2.z;
+          reg_sh_vc_2[3] = v_reg_sh_vc_2.w;
           #pragma unroll
-          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-            const float4 v_reg_sh_uc_2 = *reinterpret_cast<const float4*>(&sh_uc_2[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
-            reg_sh_uc_2[G0_ * 4] = v_reg_sh_uc_2.x;
-            reg_sh_uc_2[G0_ * 4 + 1] = v_reg_sh_uc_2.y;
-            reg_sh_uc_2[G0_ * 4 + 2] = v_reg_sh_uc_2.z;
-            reg_sh_uc_2[G0_ * 4 + 3] = v_reg_sh_uc_2.w;
-          }
-          float reg_sh_vc_2[8];
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            const float4 v_reg_sh_vc_2 = *reinterpret_cast<const float4*>(&sh_vc_2[G1_ * 64 + threadIdx.x * 4 + k_2 * 132]);
-            reg_sh_vc_2[G1_ * 4] = v_reg_sh_vc_2.x;
-            reg_sh_vc_2[G1_ * 4 + 1] = v_reg_sh_vc_2.y;
-            reg_sh_vc_2[G1_ * 4 + 2] = v_reg_sh_vc_2.z;
-            reg_sh_vc_2[G1_ * 4 + 3] = v_reg_sh_vc_2.w;
-          }
-          #pragma unroll
-          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
             #pragma unroll
-            for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-              #pragma unroll
-              for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-                #pragma unroll
-                for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                  acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_2[G0_ * 4 + L0_] * reg_sh_vc_2[G1_ * 4 + L1_];
-                }
-              }
+            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+              acc_3[L0_ * 4 + L1_] = acc_3[L0_ * 4 + L1_] + reg_sh_uc_2[L0_] * reg_sh_vc_2[L1_];
             }
           }
         }
         #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
           #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-              }
-            }
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc[L0_ * 4 + L1_] = acc_3[L0_ * 4 + L1_];
           }
         }
       }
@@ -562,83 +500,59 @@ tiler_aat_split256_blocks_k_stage0(const float* __restrict__ A, int n, int d, fl
         tiler_cp_async_wait<1>();
         __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
         if (kk + 32 + 32 < kk_last) {
-          // asynchronous copy: 128 x 16 tile of A into sh_uc_2, chunk fastest  // aat.fut:8
+          // asynchronous copy: 64 x 16 tile of A into sh_uc_2, chunk fastest  // aat.fut:8
           #pragma unroll
-          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+          for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_9 = t_ / 16;
             const int e_9 = t_ % 16;
-            tiler_cp_async<4>(&sh_uc_2[e_9 * 132 + r_9], &A[tiler_min(tiler_block_y * 128 + r_9, n - 1) * d + k_first + (kk + 32 + 32 + e_9)], true);
+            tiler_cp_async<4>(&sh_uc_2[e_9 * 68 + r_9], &A[tiler_min(tiler_block_y * 64 + r_9, n - 1) * d + k_first + (kk + 32 + 32 + e_9)], true);
           }
-          // asynchronous copy: 128 x 16 tile of A into sh_vc_2, chunk fastest  // aat.fut:8
+          // asynchronous copy: 64 x 16 tile of A into sh_vc_2, chunk fastest  // aat.fut:8
           #pragma unroll
-          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+          for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_10 = t_ / 16;
             const int e_10 = t_ % 16;
-            tiler_cp_async<4>(&sh_vc_2[e_10 * 132 + r_10], &A[tiler_min(blockIdx.x * 128 + r_10, n - 1) * d + k_first + (kk + 32 + 32 + e_10)], true);
+            tiler_cp_async<4>(&sh_vc_2[e_10 * 68 + r_10], &A[tiler_min(blockIdx.x * 64 + r_10, n - 1) * d + k_first + (kk + 32 + 32 + e_10)], true);
           }
         }
         tiler_cp_async_commit();
-        float acc_4[64];  // aat.fut:9
+        float acc_4[16];  // aat.fut:9
         #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
           #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
-              }
-            }
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc_4[L0_ * 4 + L1_] = acc[L0_ * 4 + L1_];  // aat.fut:9
           }
         }
         #pragma unroll
         for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // aat.fut:9
-          float reg_sh_uc_3[8];
+          float reg_sh_uc_3[4];
+          const float4 v_reg_sh_uc_3 = *reinterpret_cast<const float4*>(&sh_uc_3[threadIdx.y * 4 + k_3 * 68]);
+          reg_sh_uc_3[0] = v_reg_sh_uc_3.x;
+          reg_sh_uc_3[1] = v_reg_sh_uc_3.y;
+          reg_sh_uc_3[2] = v_reg_sh_uc_3.z;
+          reg_sh_uc_3[3] = v_reg_sh_uc_3.w;
+          float reg_sh_vc_3[4];
+          const float4 v_reg_sh_vc_3 = *reinterpret_cast<const float4*>(&sh_vc_3[threadIdx.x * 4 + k_3 * 68]);
+          reg_sh_vc_3[0] = v_reg_sh_vc_3.x;
+          reg_sh_vc_3[1] = v_reg_sh_vc_3.y;
+          reg_sh_vc_3[2] = v_reg_sh_vc_3.z;
+          reg_sh_vc_3[3] = v_reg_sh_vc_3.w;
           #pragma unroll
-          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-            const float4 v_reg_sh_uc_3 = *reinterpret_cast<const float4*>(&sh_uc_3[G0_ * 64 + threadIdx.y * 4 + k_3 * 132]);
-            reg_sh_uc_3[G0_ * 4] = v_reg_sh_uc_3.x;
-            reg_sh_uc_3[G0_ * 4 + 1] = v_reg_sh_uc_3.y;
-            reg_sh_uc_3[G0_ * 4 + 2] = v_reg_sh_uc_3.z;
-            reg_sh_uc_3[G0_ * 4 + 3] = v_reg_sh_uc_3.w;
-          }
-          float reg_sh_vc_3[8];
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            const float4 v_reg_sh_vc_3 = *reinterpret_cast<const float4*>(&sh_vc_3[G1_ * 64 + threadIdx.x * 4 + k_3 * 132]);
-            reg_sh_vc_3[G1_ * 4] = v_reg_sh_vc_3.x;
-            reg_sh_vc_3[G1_ * 4 + 1] = v_reg_sh_vc_3.y;
-            reg_sh_vc_3[G1_ * 4 + 2] = v_reg_sh_vc_3.z;
-            reg_sh_vc_3[G1_ * 4 + 3] = v_reg_sh_vc_3.w;
-          }
-          #pragma unroll
-          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
             #pragma unroll
-            for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-              #pragma unroll
-              for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-                #pragma unroll
-                for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                  acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_3[G0_ * 4 + L0_] * reg_sh_vc_3[G1_ * 4 + L1_];
-                }
-              }
+            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+              acc_4[L0_ * 4 + L1_] = acc_4[L0_ * 4 + L1_] + reg_sh_uc_3[L0_] * reg_sh_vc_3[L1_];
             }
           }
         }
         #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
           #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-              }
-            }
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc[L0_ * 4 + L1_] = acc_4[L0_ * 4 + L1_];
           }
         }
       }
@@ -647,95 +561,65 @@ tiler_aat_split256_blocks_k_stage0(const float* __restrict__ A, int n, int d, fl
     __syncthreads();  // every chunk is read before the last one is copied
     if (kk_last < k_length) {  // aat.fut:8
       const int c = k_length - kk_last;
-      // cooperative copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+      // cooperative copy: 64 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_11 = t_ / 16;
         const int e_11 = t_ % 16;
-        sh_uc[e_11 * 132 + r_11] = kk_last + e_11 < k_length ? A[tiler_min(tiler_block_y * 128 + r_11, n - 1) * d + k_first + (kk_last + e_11)] : (float)0;
+        sh_uc[e_11 * 68 + r_11] = kk_last + e_11 < k_length ? A[tiler_min(tiler_block_y * 64 + r_11, n - 1) * d + k_first + (kk_last + e_11)] : (float)0;
       }
-      // cooperative copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+      // cooperative copy: 64 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_12 = t_ / 16;
         const int e_12 = t_ % 16;
-        sh_vc[e_12 * 132 + r_12] = kk_last + e_12 < k_length ? A[tiler_min(blockIdx.x * 128 + r_12, n - 1) * d + k_first + (kk_last + e_12)] : (float)0;
+        sh_vc[e_12 * 68 + r_12] = kk_last + e_12 < k_length ? A[tiler_min(blockIdx.x * 64 + r_12, n - 1) * d + k_first + (kk_last + e_12)] : (float)0;
       }
       __syncthreads();  // the tiles are written
-      float acc_5[64];  // aat.fut:9
+      float acc_5[16];  // aat.fut:9
       #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
         #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:9
-            }
-          }
+        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+          acc_5[L0_ * 4 + L1_] = acc[L0_ * 4 + L1_];  // aat.fut:9
         }
       }
       for (int k_4 = 0; k_4 < c; k_4 += 1) {  // aat.fut:9
-        float reg_sh_uc_4[8];
+        float reg_sh_uc_4[4];
+        const float4 v_reg_sh_uc_4 = *reinterpret_cast<const float4*>(&sh_uc[threadIdx.y * 4 + k_4 * 68]);
+        reg_sh_uc_4[0] = v_reg_sh_uc_4.x;
+        reg_sh_uc_4[1] = v_reg_sh_uc_4.y;
+        reg_sh_uc_4[2] = v_reg_sh_uc_4.z;
+        reg_sh_uc_4[3] = v_reg_sh_uc_4.w;
+        float reg_sh_vc_4[4];
+        const float4 v_reg_sh_vc_4 = *reinterpret_cast<const float4*>(&sh_vc[threadIdx.x * 4 + k_4 * 68]);
+        reg_sh_vc_4[0] = v_reg_sh_vc_4.x;
+        reg_sh_vc_4[1] = v_reg_sh_vc_4.y;
+        reg_sh_vc_4[2] = v_reg_sh_vc_4.z;
+        reg_sh_vc_4[3] = v_reg_sh_vc_4.w;
         #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_uc_4 = *reinterpret_cast<const float4*>(&sh_uc[G0_ * 64 + threadIdx.y * 4 + k_4 * 132]);
-          reg_sh_uc_4[G0_ * 4] = v_reg_sh_uc_4.x;
-          reg_sh_uc_4[G0_ * 4 + 1] = v_reg_sh_uc_4.y;
-          reg_sh_uc_4[G0_ * 4 + 2] = v_reg_sh_uc_4.z;
-          reg_sh_uc_4[G0_ * 4 + 3] = v_reg_sh_uc_4.w;
-        }
-        float reg_sh_vc_4[8];
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_vc_4 = *reinterpret_cast<const float4*>(&sh_vc[G1_ * 64 + threadIdx.x * 4 + k_4 * 132]);
-          reg_sh_vc_4[G1_ * 4] = v_reg_sh_vc_4.x;
-          reg_sh_vc_4[G1_ * 4 + 1] = v_reg_sh_vc_4.y;
-          reg_sh_vc_4[G1_ * 4 + 2] = v_reg_sh_vc_4.z;
-          reg_sh_vc_4[G1_ * 4 + 3] = v_reg_sh_vc_4.w;
-        }
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
           #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_uc_4[G0_ * 4 + L0_] * reg_sh_vc_4[G1_ * 4 + L1_];
-              }
-            }
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc_5[L0_ * 4 + L1_] = acc_5[L0_ * 4 + L1_] + reg_sh_uc_4[L0_] * reg_sh_vc_4[L1_];
           }
         }
       }
       #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
         #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-            }
-          }
+        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+          acc[L0_ * 4 + L1_] = acc_5[L0_ * 4 + L1_];
         }
       }
       __syncthreads();  // the tiles are read before the next copy
     }
     #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
       #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            if (gtid0[G0_ * 4 + L0_] < n && gtid1[G1_ * 4 + L1_] < n) {
-              partials[tiler_wide_mul(gtid0[G0_ * 4 + L0_] * n + gtid1[G1_ * 4 + L1_], min((d + 127) / 128, 2048)) + blockIdx.z] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // aat.fut:5
-            }
-          }
+      for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+        if (gtid0[L0_] < n && gtid1[L1_] < n) {
+          partials[tiler_wide_mul(gtid0[L0_] * n + gtid1[L1_], min((d + 127) / 128, 2048)) + blockIdx.z] = acc[L0_ * 4 + L1_];  // aat.fut:5
         }
       }
     }
@@ -2183,9 +2067,8 @@ extern "C" cudaError_t tiler_aat_launch(const float* A, float* out0, int n, int 
       if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((d + 127) / 128 < 2048 ? (d + 127) / 128 : 2048) * n * n), stream);
       if (tiler_err == cudaSuccess) {
         if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results (none for no iterations)
-          const dim3 tiler_stage((n + 127) / 128, ((n + 127) / 128 < 65535 ? (n + 127) / 128 : 65535), ((d + 127) / 128 < 2048 ? (d + 127) / 128 : 2048));
-          if (tiler_raise) cudaFuncSetAttribute(tiler_aat_split256_blocks_k_stage0, cudaFuncAttributeMaxDynamicSharedMemorySize, 50688);
-          if (tiler_stage.x > 0) tiler_aat_split256_blocks_k_stage0<<<tiler_stage, dim3(16, 16, 1), 50688, stream>>>(A, n, d, partials);
+          const dim3 tiler_stage((n + 63) / 64, ((n + 63) / 64 < 65535 ? (n + 63) / 64 : 65535), ((d + 127) / 128 < 2048 ? (d + 127) / 128 : 2048));
+          if (tiler_stage.x > 0) tiler_aat_split256_blocks_k_stage0<<<tiler_stage, dim3(16, 16, 1), 0, stream>>>(A, n, d, partials);
           tiler_err = cudaGetLastError();
         }
         if (tiler_err == cudaSuccess) {

@@ -2,7 +2,7 @@
 //
 // 11 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_embed_scores_split256_blocks_k: when (long long)ve * d <= 2147483647LL && (long long)vf * d <= 2147483647LL && (long long)na * nb <= 2147483647LL && (d >= 256LL && (long long)na * nb < (long long)tiler_multiprocessors * 64LL && na <= 65535LL && (d >= 4096LL && nb <= 65535LL)) (split-K: the tiled kernel's blocks share each tile's reduction (one each 128 iterations at least, at most 2,048 a tile), then 256 threads a row combine the partial results; other sizes run the versions that follow); rival: tiler_embed_scores_untiled
+//   0. tiler_embed_scores_split256_blocks_k: when (long long)ve * d <= 2147483647LL && (long long)vf * d <= 2147483647LL && (long long)na * nb <= 2147483647LL && (d >= 256LL && (long long)na * nb < (long long)tiler_multiprocessors * 64LL && na <= 65535LL && (d >= 4096LL && nb <= 65535LL)) (split-K: the tiled kernel with tiles of 64 x 64 outputs, its blocks sharing each tile's reduction (one each 128 iterations at least, at most 2,048 a tile), then 256 threads a row combine the partial results; other sizes run the versions that follow); rival: tiler_embed_scores_untiled
 //   1. tiler_embed_scores_split256_blocks: when (long long)ve * d <= 2147483647LL && (long long)vf * d <= 2147483647LL && (long long)na * nb <= 2147483647LL && (d >= 256LL && (long long)na * nb < (long long)tiler_multiprocessors * 64LL && na <= 65535LL && ((long long)na * nb < (long long)tiler_multiprocessors * 1LL && d >= 1048576LL && nb <= 65535LL)) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; other sizes run the versions that follow); rival: tiler_embed_scores_untiled
 //   2. tiler_embed_scores_split1024: when (long long)ve * d <= 2147483647LL && (long long)vf * d <= 2147483647LL && (long long)na * nb <= 2147483647LL && (d >= 256LL && (long long)na * nb < (long long)tiler_multiprocessors * 64LL && na <= 65535LL && (d >= 65536LL || (long long)na * nb < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; other sizes run the versions that follow); rival: tiler_embed_scores_untiled
 //   3. tiler_embed_scores_split256: when (long long)ve * d <= 2147483647LL && (long long)vf * d <= 2147483647LL && (long long)na * nb <= 2147483647LL && (d >= 256LL && (long long)na * nb < (long long)tiler_multiprocessors * 64LL && na <= 65535LL) (a block of 256 threads a row; other sizes run the versions that follow); rival: tiler_embed_scores_untiled
@@ -15,15 +15,14 @@
 //   10. tiler_embed_scores_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more, the untiled kernel, where it ran faster than the tiled version at a first launch)
 //
 // block: 16 x 16 threads; spans dimension 0, 1 (16 x 16 threads): stages 2 input(s) with the fewest global loads
-// register tile: 8 x 8 points a thread: ec is read once for the 8 points along dim 1; fc is read once for the 8 points along dim 0
-// streamSeq at 12:15: tiled (2-D), chunk 16; shared: ec (128 x 16 transposed +4, cp.async 3 deep), fc (128 x 16 transposed +4, cp.async 3 deep)
+// register tile: 4 x 4 points a thread: ec is read once for the 4 points along dim 1; fc is read once for the 4 points along dim 0
+// streamSeq at 12:15: tiled (2-D), chunk 16; shared: ec (64 x 16 transposed +4, cp.async 3 deep), fc (64 x 16 transposed +4, cp.async 3 deep)
 // split-K: the blocks along z share each tile's d iterations (one each 128 while they are at most 2048 a tile), each storing its points' partial results for the last kernel
 //
-// launch: tiler_embed_scores_split256_blocks_k_stage0<<<grid, block, 50688>>>(E, F, ids_a, ids_b, ve, d, vf, na, nb, partials)
+// launch: tiler_embed_scores_split256_blocks_k_stage0<<<grid, block, 0>>>(E, F, ids_a, ids_b, ve, d, vf, na, nb, partials)
 //   block = (16, 16, 1), 256 threads
-//   grid  = (ceil(nb / 128), min(ceil(na / 128), 65535), min(ceil(d / 128), 2048))
-//   static shared memory: 0; dynamic: 50688 bytes (raise the function's
-//   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it before the launch)
+//   grid  = (ceil(nb / 64), min(ceil(na / 64), 65535), min(ceil(d / 128), 2048))
+//   static shared memory: 26112 bytes; dynamic: 0
 //   E: input [ve, d] (row-major)
 //   F: input [vf, d] (row-major)
 //   ids_a: input [na] (row-major)
@@ -396,82 +395,69 @@ __device__ __forceinline__ void tiler_transpose(const T* __restrict__ in, T* __r
 extern "C" __global__ void __launch_bounds__(256)
 tiler_embed_scores_split256_blocks_k_stage0(const float* __restrict__ E, const float* __restrict__ F, const int* __restrict__ ids_a, const int* __restrict__ ids_b, int ve, int d, int vf, int na, int nb, float* __restrict__ partials)
 {
-  extern __shared__ __align__(16) unsigned char tiler_shared[];
-  float* const sh_ec = (float*)(tiler_shared + 0);
-  float* const sh_fc = (float*)(tiler_shared + 8448);
-  float* const sh_ec_2 = (float*)(tiler_shared + 16896);
-  float* const sh_fc_2 = (float*)(tiler_shared + 25344);
-  float* const sh_ec_3 = (float*)(tiler_shared + 33792);
-  float* const sh_fc_3 = (float*)(tiler_shared + 42240);
-  for (int tiler_block_y = blockIdx.y; tiler_block_y < (na + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
-    int gtid0[8];  // embed_scores.fut:8
+  __shared__ __align__(16) float sh_ec[1088];
+  __shared__ __align__(16) float sh_fc[1088];
+  __shared__ __align__(16) float sh_ec_2[1088];
+  __shared__ __align__(16) float sh_fc_2[1088];
+  __shared__ __align__(16) float sh_ec_3[1088];
+  __shared__ __align__(16) float sh_fc_3[1088];
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (na + 63) / 64; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    int gtid0[4];  // embed_scores.fut:8
     #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        gtid0[G0_ * 4 + L0_] = tiler_block_y * 128 + (G0_ * 64 + threadIdx.y * 4 + L0_);  // embed_scores.fut:8
-      }
+    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+      gtid0[L0_] = tiler_block_y * 64 + (threadIdx.y * 4 + L0_);  // embed_scores.fut:8
     }
-    int gtid1[8];  // embed_scores.fut:10
+    int gtid1[4];  // embed_scores.fut:10
     #pragma unroll
-    for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+    for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+      gtid1[L1_] = blockIdx.x * 64 + (threadIdx.x * 4 + L1_);  // embed_scores.fut:10
+    }
+    float acc[16];  // embed_scores.fut:12
+    #pragma unroll
+    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
       #pragma unroll
       for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-        gtid1[G1_ * 4 + L1_] = blockIdx.x * 128 + (G1_ * 64 + threadIdx.x * 4 + L1_);  // embed_scores.fut:10
-      }
-    }
-    float acc[64];  // embed_scores.fut:12
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = -0.0f;  // embed_scores.fut:12
-          }
-        }
+        acc[L0_ * 4 + L1_] = -0.0f;  // embed_scores.fut:12
       }
     }
     const int k_first = blockIdx.z * (((d - 1) / min((d + 127) / 128, 2048) + 1 + 15) / 16 * 16);
     const int k_length = min(d - k_first, ((d - 1) / min((d + 127) / 128, 2048) + 1 + 15) / 16 * 16);
     const int kk_last = k_length - k_length % 16;
     if (0 < kk_last) {  // embed_scores.fut:12
-      // asynchronous copy: 128 x 16 tile of E into sh_ec, chunk fastest  // embed_scores.fut:12
+      // asynchronous copy: 64 x 16 tile of E into sh_ec, chunk fastest  // embed_scores.fut:12
       #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r = t_ / 16;
         const int e = t_ % 16;
-        tiler_cp_async<4>(&sh_ec[e * 132 + r], &E[min(max(ids_a[tiler_min(tiler_block_y * 128 + r, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)) * d + k_first + e], true);
+        tiler_cp_async<4>(&sh_ec[e * 68 + r], &E[min(max(ids_a[tiler_min(tiler_block_y * 64 + r, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)) * d + k_first + e], true);
       }
-      // asynchronous copy: 128 x 16 tile of F into sh_fc, chunk fastest  // embed_scores.fut:12
+      // asynchronous copy: 64 x 16 tile of F into sh_fc, chunk fastest  // embed_scores.fut:12
       #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_2 = t_ / 16;
         const int e_2 = t_ % 16;
-        tiler_cp_async<4>(&sh_fc[e_2 * 132 + r_2], &F[min(max(ids_b[tiler_min(blockIdx.x * 128 + r_2, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)) * d + k_first + e_2], true);
+        tiler_cp_async<4>(&sh_fc[e_2 * 68 + r_2], &F[min(max(ids_b[tiler_min(blockIdx.x * 64 + r_2, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)) * d + k_first + e_2], true);
       }
     }
     tiler_cp_async_commit();
     if (16 < kk_last) {  // embed_scores.fut:12
-      // asynchronous copy: 128 x 16 tile of E into sh_ec_2, chunk fastest  // embed_scores.fut:12
+      // asynchronous copy: 64 x 16 tile of E into sh_ec_2, chunk fastest  // embed_scores.fut:12
       #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_3 = t_ / 16;
         const int e_3 = t_ % 16;
-        tiler_cp_async<4>(&sh_ec_2[e_3 * 132 + r_3], &E[min(max(ids_a[tiler_min(tiler_block_y * 128 + r_3, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)) * d + k_first + (16 + e_3)], true);
+        tiler_cp_async<4>(&sh_ec_2[e_3 * 68 + r_3], &E[min(max(ids_a[tiler_min(tiler_block_y * 64 + r_3, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)) * d + k_first + (16 + e_3)], true);
       }
-      // asynchronous copy: 128 x 16 tile of F into sh_fc_2, chunk fastest  // embed_scores.fut:12
+      // asynchronous copy: 64 x 16 tile of F into sh_fc_2, chunk fastest  // embed_scores.fut:12
       #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_4 = t_ / 16;
         const int e_4 = t_ % 16;
-        tiler_cp_async<4>(&sh_fc_2[e_4 * 132 + r_4], &F[min(max(ids_b[tiler_min(blockIdx.x * 128 + r_4, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)) * d + k_first + (16 + e_4)], true);
+        tiler_cp_async<4>(&sh_fc_2[e_4 * 68 + r_4], &F[min(max(ids_b[tiler_min(blockIdx.x * 64 + r_4, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)) * d + k_first + (16 + e_4)], true);
       }
     }
     tiler_cp_async_commit();
@@ -479,166 +465,118 @@ tiler_embed_scores_split256_blocks_k_stage0(const float* __restrict__ E, const f
       tiler_cp_async_wait<1>();
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
       if (kk + 32 < kk_last) {
-        // asynchronous copy: 128 x 16 tile of E into sh_ec_3, chunk fastest  // embed_scores.fut:12
+        // asynchronous copy: 64 x 16 tile of E into sh_ec_3, chunk fastest  // embed_scores.fut:12
         #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+        for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
           const int r_5 = t_ / 16;
           const int e_5 = t_ % 16;
-          tiler_cp_async<4>(&sh_ec_3[e_5 * 132 + r_5], &E[min(max(ids_a[tiler_min(tiler_block_y * 128 + r_5, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)) * d + k_first + (kk + 32 + e_5)], true);
+          tiler_cp_async<4>(&sh_ec_3[e_5 * 68 + r_5], &E[min(max(ids_a[tiler_min(tiler_block_y * 64 + r_5, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)) * d + k_first + (kk + 32 + e_5)], true);
         }
-        // asynchronous copy: 128 x 16 tile of F into sh_fc_3, chunk fastest  // embed_scores.fut:12
+        // asynchronous copy: 64 x 16 tile of F into sh_fc_3, chunk fastest  // embed_scores.fut:12
         #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+        for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
           const int r_6 = t_ / 16;
           const int e_6 = t_ % 16;
-          tiler_cp_async<4>(&sh_fc_3[e_6 * 132 + r_6], &F[min(max(ids_b[tiler_min(blockIdx.x * 128 + r_6, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)) * d + k_first + (kk + 32 + e_6)], true);
+          tiler_cp_async<4>(&sh_fc_3[e_6 * 68 + r_6], &F[min(max(ids_b[tiler_min(blockIdx.x * 64 + r_6, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)) * d + k_first + (kk + 32 + e_6)], true);
         }
       }
       tiler_cp_async_commit();
-      float acc_2[64];  // embed_scores.fut:13
+      float acc_2[16];  // embed_scores.fut:13
       #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
         #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // embed_scores.fut:13
-            }
-          }
+        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+          acc_2[L0_ * 4 + L1_] = acc[L0_ * 4 + L1_];  // embed_scores.fut:13
         }
       }
       #pragma unroll
       for (int k = 0; k < 16; k += 1) {  // embed_scores.fut:13
-        float reg_sh_ec[8];
+        float reg_sh_ec[4];
+        const float4 v_reg_sh_ec = *reinterpret_cast<const float4*>(&sh_ec[threadIdx.y * 4 + k * 68]);
+        reg_sh_ec[0] = v_reg_sh_ec.x;
+        reg_sh_ec[1] = v_reg_sh_ec.y;
+        reg_sh_ec[2] = v_reg_sh_ec.z;
+        reg_sh_ec[3] = v_reg_sh_ec.w;
+        float reg_sh_fc[4];
+        const float4 v_reg_sh_fc = *reinterpret_cast<const float4*>(&sh_fc[threadIdx.x * 4 + k * 68]);
+        reg_sh_fc[0] = v_reg_sh_fc.x;
+        reg_sh_fc[1] = v_reg_sh_fc.y;
+        reg_sh_fc[2] = v_reg_sh_fc.z;
+        reg_sh_fc[3] = v_reg_sh_fc.w;
         #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_ec = *reinterpret_cast<const float4*>(&sh_ec[G0_ * 64 + threadIdx.y * 4 + k * 132]);
-          reg_sh_ec[G0_ * 4] = v_reg_sh_ec.x;
-          reg_sh_ec[G0_ * 4 + 1] = v_reg_sh_ec.y;
-          reg_sh_ec[G0_ * 4 + 2] = v_reg_sh_ec.z;
-          reg_sh_ec[G0_ * 4 + 3] = v_reg_sh_ec.w;
-        }
-        float reg_sh_fc[8];
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_fc = *reinterpret_cast<const float4*>(&sh_fc[G1_ * 64 + threadIdx.x * 4 + k * 132]);
-          reg_sh_fc[G1_ * 4] = v_reg_sh_fc.x;
-          reg_sh_fc[G1_ * 4 + 1] = v_reg_sh_fc.y;
-          reg_sh_fc[G1_ * 4 + 2] = v_reg_sh_fc.z;
-          reg_sh_fc[G1_ * 4 + 3] = v_reg_sh_fc.w;
-        }
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
           #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_ec[G0_ * 4 + L0_] * reg_sh_fc[G1_ * 4 + L1_];
-              }
-            }
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc_2[L0_ * 4 + L1_] = acc_2[L0_ * 4 + L1_] + reg_sh_ec[L0_] * reg_sh_fc[L1_];
           }
         }
       }
       #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
         #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-            }
-          }
+        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+          acc[L0_ * 4 + L1_] = acc_2[L0_ * 4 + L1_];
         }
       }
       if (kk + 16 < kk_last) {
         tiler_cp_async_wait<1>();
         __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
         if (kk + 16 + 32 < kk_last) {
-          // asynchronous copy: 128 x 16 tile of E into sh_ec, chunk fastest  // embed_scores.fut:12
+          // asynchronous copy: 64 x 16 tile of E into sh_ec, chunk fastest  // embed_scores.fut:12
           #pragma unroll
-          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+          for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_7 = t_ / 16;
             const int e_7 = t_ % 16;
-            tiler_cp_async<4>(&sh_ec[e_7 * 132 + r_7], &E[min(max(ids_a[tiler_min(tiler_block_y * 128 + r_7, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)) * d + k_first + (kk + 16 + 32 + e_7)], true);
+            tiler_cp_async<4>(&sh_ec[e_7 * 68 + r_7], &E[min(max(ids_a[tiler_min(tiler_block_y * 64 + r_7, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)) * d + k_first + (kk + 16 + 32 + e_7)], true);
           }
-          // asynchronous copy: 128 x 16 tile of F into sh_fc, chunk fastest  // embed_scores.fut:12
+          // asynchronous copy: 64 x 16 tile of F into sh_fc, chunk fastest  // embed_scores.fut:12
           #pragma unroll
-          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+          for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_8 = t_ / 16;
             const int e_8 = t_ % 16;
-            tiler_cp_async<4>(&sh_fc[e_8 * 132 + r_8], &F[min(max(ids_b[tiler_min(blockIdx.x * 128 + r_8, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)) * d + k_first + (kk + 16 + 32 + e_8)], true);
+            tiler_cp_async<4>(&sh_fc[e_8 * 68 + r_8], &F[min(max(ids_b[tiler_min(blockIdx.x * 64 + r_8, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)) * d + k_first + (kk + 16 + 32 + e_8)], true);
           }
         }
         tiler_cp_async_commit();
-        float acc_3[64];  // embed_scores.fut:13
+        float acc_3[16];  // embed_scores.fut:13
         #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
           #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // embed_scores.fut:13
-              }
-            }
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc_3[L0_ * 4 + L1_] = acc[L0_ * 4 + L1_];  // embed_scores.fut:13
           }
         }
         #pragma unroll
         for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // embed_scores.fut:13
-          float reg_sh_ec_2[8];
+          float reg_sh_ec_2[4];
+          const float4 v_reg_sh_ec_2 = *reinterpret_cast<const float4*>(&sh_ec_2[threadIdx.y * 4 + k_2 * 68]);
+          reg_sh_ec_2[0] = v_reg_sh_ec_2.x;
+          reg_sh_ec_2[1] = v_reg_sh_ec_2.y;
+          reg_sh_ec_2[2] = v_reg_sh_ec_2.z;
+          reg_sh_ec_2[3] = v_reg_sh_ec_2.w;
+          float reg_sh_fc_2[4];
+          const float4 v_reg_sh_fc_2 = *reinterpret_cast<const float4*>(&sh_fc_2[threadIdx.x * 4 + k_2 * 68]);
+          reg_sh_fc_2[0] = v_reg_sh_fc_2.x;
+          reg_sh_fc_2[1] = v_reg_sh_fc_2.y;
+          reg_sh_fc_2[2] = v_reg_sh_fc_2.z;
+          reg_sh_fc_2[3] = v_reg_sh_fc_2.w;
           #pragma unroll
-          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-            const float4 v_reg_sh_ec_2 = *reinterpret_cast<const float4*>(&sh_ec_2[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
-            reg_sh_ec_2[G0_ * 4] = v_reg_sh_ec_2.x;
-            reg_sh_ec_2[G0_ * 4 + 1] = v_reg_sh_ec_2.y;
-            reg_sh_ec_2[G0_ * 4 + 2] = v_reg_sh_ec_2.z;
-            reg_sh_ec_2[G0_ * 4 + 3] = v_reg_sh_ec_2.w;
-          }
-          float reg_sh_fc_2[8];
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            const float4 v_reg_sh_fc_2 = *reinterpret_cast<const float4*>(&sh_fc_2[G1_ * 64 + threadIdx.x * 4 + k_2 * 132]);
-            reg_sh_fc_2[G1_ * 4] = v_reg_sh_fc_2.x;
-            reg_sh_fc_2[G1_ * 4 + 1] = v_reg_sh_fc_2.y;
-            reg_sh_fc_2[G1_ * 4 + 2] = v_reg_sh_fc_2.z;
-            reg_sh_fc_2[G1_ * 4 + 3] = v_reg_sh_fc_2.w;
-          }
-          #pragma unroll
-          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
             #pragma unroll
-            for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-              #pragma unroll
-              for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-                #pragma unroll
-                for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                  acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_ec_2[G0_ * 4 + L0_] * reg_sh_fc_2[G1_ * 4 + L1_];
-                }
-              }
+            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+              acc_3[L0_ * 4 + L1_] = acc_3[L0_ * 4 + L1_] + reg_sh_ec_2[L0_] * reg_sh_fc_2[L1_];
             }
           }
         }
         #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
           #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-              }
-            }
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc[L0_ * 4 + L1_] = acc_3[L0_ * 4 + L1_];
           }
         }
       }
@@ -646,83 +584,59 @@ tiler_embed_scores_split256_blocks_k_stage0(const float* __restrict__ E, const f
         tiler_cp_async_wait<1>();
         __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
         if (kk + 32 + 32 < kk_last) {
-          // asynchronous copy: 128 x 16 tile of E into sh_ec_2, chunk fastest  // embed_scores.fut:12
+          // asynchronous copy: 64 x 16 tile of E into sh_ec_2, chunk fastest  // embed_scores.fut:12
           #pragma unroll
-          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+          for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_9 = t_ / 16;
             const int e_9 = t_ % 16;
-            tiler_cp_async<4>(&sh_ec_2[e_9 * 132 + r_9], &E[min(max(ids_a[tiler_min(tiler_block_y * 128 + r_9, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)) * d + k_first + (kk + 32 + 32 + e_9)], true);
+            tiler_cp_async<4>(&sh_ec_2[e_9 * 68 + r_9], &E[min(max(ids_a[tiler_min(tiler_block_y * 64 + r_9, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)) * d + k_first + (kk + 32 + 32 + e_9)], true);
           }
-          // asynchronous copy: 128 x 16 tile of F into sh_fc_2, chunk fastest  // embed_scores.fut:12
+          // asynchronous copy: 64 x 16 tile of F into sh_fc_2, chunk fastest  // embed_scores.fut:12
           #pragma unroll
-          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+          for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_10 = t_ / 16;
             const int e_10 = t_ % 16;
-            tiler_cp_async<4>(&sh_fc_2[e_10 * 132 + r_10], &F[min(max(ids_b[tiler_min(blockIdx.x * 128 + r_10, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)) * d + k_first + (kk + 32 + 32 + e_10)], true);
+            tiler_cp_async<4>(&sh_fc_2[e_10 * 68 + r_10], &F[min(max(ids_b[tiler_min(blockIdx.x * 64 + r_10, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)) * d + k_first + (kk + 32 + 32 + e_10)], true);
           }
         }
         tiler_cp_async_commit();
-        float acc_4[64];  // embed_scores.fut:13
+        float acc_4[16];  // embed_scores.fut:13
         #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
           #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // embed_scores.fut:13
-              }
-            }
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc_4[L0_ * 4 + L1_] = acc[L0_ * 4 + L1_];  // embed_scores.fut:13
           }
         }
         #pragma unroll
         for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // embed_scores.fut:13
-          float reg_sh_ec_3[8];
+          float reg_sh_ec_3[4];
+          const float4 v_reg_sh_ec_3 = *reinterpret_cast<const float4*>(&sh_ec_3[threadIdx.y * 4 + k_3 * 68]);
+          reg_sh_ec_3[0] = v_reg_sh_ec_3.x;
+          reg_sh_ec_3[1] = v_reg_sh_ec_3.y;
+          reg_sh_ec_3[2] = v_reg_sh_ec_3.z;
+          reg_sh_ec_3[3] = v_reg_sh_ec_3.w;
+          float reg_sh_fc_3[4];
+          const float4 v_reg_sh_fc_3 = *reinterpret_cast<const float4*>(&sh_fc_3[threadIdx.x * 4 + k_3 * 68]);
+          reg_sh_fc_3[0] = v_reg_sh_fc_3.x;
+          reg_sh_fc_3[1] = v_reg_sh_fc_3.y;
+          reg_sh_fc_3[2] = v_reg_sh_fc_3.z;
+          reg_sh_fc_3[3] = v_reg_sh_fc_3.w;
           #pragma unroll
-          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-            const float4 v_reg_sh_ec_3 = *reinterpret_cast<const float4*>(&sh_ec_3[G0_ * 64 + threadIdx.y * 4 + k_3 * 132]);
-            reg_sh_ec_3[G0_ * 4] = v_reg_sh_ec_3.x;
-            reg_sh_ec_3[G0_ * 4 + 1] = v_reg_sh_ec_3.y;
-            reg_sh_ec_3[G0_ * 4 + 2] = v_reg_sh_ec_3.z;
-            reg_sh_ec_3[G0_ * 4 + 3] = v_reg_sh_ec_3.w;
-          }
-          float reg_sh_fc_3[8];
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            const float4 v_reg_sh_fc_3 = *reinterpret_cast<const float4*>(&sh_fc_3[G1_ * 64 + threadIdx.x * 4 + k_3 * 132]);
-            reg_sh_fc_3[G1_ * 4] = v_reg_sh_fc_3.x;
-            reg_sh_fc_3[G1_ * 4 + 1] = v_reg_sh_fc_3.y;
-            reg_sh_fc_3[G1_ * 4 + 2] = v_reg_sh_fc_3.z;
-            reg_sh_fc_3[G1_ * 4 + 3] = v_reg_sh_fc_3.w;
-          }
-          #pragma unroll
-          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
             #pragma unroll
-            for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-              #pragma unroll
-              for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-                #pragma unroll
-                for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                  acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_ec_3[G0_ * 4 + L0_] * reg_sh_fc_3[G1_ * 4 + L1_];
-                }
-              }
+            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+              acc_4[L0_ * 4 + L1_] = acc_4[L0_ * 4 + L1_] + reg_sh_ec_3[L0_] * reg_sh_fc_3[L1_];
             }
           }
         }
         #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
           #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-              }
-            }
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc[L0_ * 4 + L1_] = acc_4[L0_ * 4 + L1_];
           }
         }
       }
@@ -731,95 +645,65 @@ tiler_embed_scores_split256_blocks_k_stage0(const float* __restrict__ E, const f
     __syncthreads();  // every chunk is read before the last one is copied
     if (kk_last < k_length) {  // embed_scores.fut:12
       const int c = k_length - kk_last;
-      // cooperative copy: 128 x 16 tile of E into sh_ec, chunk fastest  // embed_scores.fut:12
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+      // cooperative copy: 64 x 16 tile of E into sh_ec, chunk fastest  // embed_scores.fut:12
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_11 = t_ / 16;
         const int e_11 = t_ % 16;
-        sh_ec[e_11 * 132 + r_11] = kk_last + e_11 < k_length ? E[min(max(ids_a[tiler_min(tiler_block_y * 128 + r_11, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)) * d + k_first + (kk_last + e_11)] : (float)0;
+        sh_ec[e_11 * 68 + r_11] = kk_last + e_11 < k_length ? E[min(max(ids_a[tiler_min(tiler_block_y * 64 + r_11, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)) * d + k_first + (kk_last + e_11)] : (float)0;
       }
-      // cooperative copy: 128 x 16 tile of F into sh_fc, chunk fastest  // embed_scores.fut:12
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+      // cooperative copy: 64 x 16 tile of F into sh_fc, chunk fastest  // embed_scores.fut:12
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_12 = t_ / 16;
         const int e_12 = t_ % 16;
-        sh_fc[e_12 * 132 + r_12] = kk_last + e_12 < k_length ? F[min(max(ids_b[tiler_min(blockIdx.x * 128 + r_12, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)) * d + k_first + (kk_last + e_12)] : (float)0;
+        sh_fc[e_12 * 68 + r_12] = kk_last + e_12 < k_length ? F[min(max(ids_b[tiler_min(blockIdx.x * 64 + r_12, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)) * d + k_first + (kk_last + e_12)] : (float)0;
       }
       __syncthreads();  // the tiles are written
-      float acc_5[64];  // embed_scores.fut:13
+      float acc_5[16];  // embed_scores.fut:13
       #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
         #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // embed_scores.fut:13
-            }
-          }
+        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+          acc_5[L0_ * 4 + L1_] = acc[L0_ * 4 + L1_];  // embed_scores.fut:13
         }
       }
       for (int k_4 = 0; k_4 < c; k_4 += 1) {  // embed_scores.fut:13
-        float reg_sh_ec_4[8];
+        float reg_sh_ec_4[4];
+        const float4 v_reg_sh_ec_4 = *reinterpret_cast<const float4*>(&sh_ec[threadIdx.y * 4 + k_4 * 68]);
+        reg_sh_ec_4[0] = v_reg_sh_ec_4.x;
+        reg_sh_ec_4[1] = v_reg_sh_ec_4.y;
+        reg_sh_ec_4[2] = v_reg_sh_ec_4.z;
+        reg_sh_ec_4[3] = v_reg_sh_ec_4.w;
+        float reg_sh_fc_4[4];
+        const float4 v_reg_sh_fc_4 = *reinterpret_cast<const float4*>(&sh_fc[threadIdx.x * 4 + k_4 * 68]);
+        reg_sh_fc_4[0] = v_reg_sh_fc_4.x;
+        reg_sh_fc_4[1] = v_reg_sh_fc_4.y;
+        reg_sh_fc_4[2] = v_reg_sh_fc_4.z;
+        reg_sh_fc_4[3] = v_reg_sh_fc_4.w;
         #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_ec_4 = *reinterpret_cast<const float4*>(&sh_ec[G0_ * 64 + threadIdx.y * 4 + k_4 * 132]);
-          reg_sh_ec_4[G0_ * 4] = v_reg_sh_ec_4.x;
-          reg_sh_ec_4[G0_ * 4 + 1] = v_reg_sh_ec_4.y;
-          reg_sh_ec_4[G0_ * 4 + 2] = v_reg_sh_ec_4.z;
-          reg_sh_ec_4[G0_ * 4 + 3] = v_reg_sh_ec_4.w;
-        }
-        float reg_sh_fc_4[8];
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_fc_4 = *reinterpret_cast<const float4*>(&sh_fc[G1_ * 64 + threadIdx.x * 4 + k_4 * 132]);
-          reg_sh_fc_4[G1_ * 4] = v_reg_sh_fc_4.x;
-          reg_sh_fc_4[G1_ * 4 + 1] = v_reg_sh_fc_4.y;
-          reg_sh_fc_4[G1_ * 4 + 2] = v_reg_sh_fc_4.z;
-          reg_sh_fc_4[G1_ * 4 + 3] = v_reg_sh_fc_4.w;
-        }
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
           #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_ec_4[G0_ * 4 + L0_] * reg_sh_fc_4[G1_ * 4 + L1_];
-              }
-            }
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc_5[L0_ * 4 + L1_] = acc_5[L0_ * 4 + L1_] + reg_sh_ec_4[L0_] * reg_sh_fc_4[L1_];
           }
         }
       }
       #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
         #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-            }
-          }
+        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+          acc[L0_ * 4 + L1_] = acc_5[L0_ * 4 + L1_];
         }
       }
       __syncthreads();  // the tiles are read before the next copy
     }
     #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
       #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            if (gtid0[G0_ * 4 + L0_] < na && gtid1[G1_ * 4 + L1_] < nb) {
-              partials[tiler_wide_mul(gtid0[G0_ * 4 + L0_] * nb + gtid1[G1_ * 4 + L1_], min((d + 127) / 128, 2048)) + blockIdx.z] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // embed_scores.fut:7
-            }
-          }
+      for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+        if (gtid0[L0_] < na && gtid1[L1_] < nb) {
+          partials[tiler_wide_mul(gtid0[L0_] * nb + gtid1[L1_], min((d + 127) / 128, 2048)) + blockIdx.z] = acc[L0_ * 4 + L1_];  // embed_scores.fut:7
         }
       }
     }
@@ -2284,9 +2168,8 @@ extern "C" cudaError_t tiler_embed_scores_launch(const float* E, const float* F,
       if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((d + 127) / 128 < 2048 ? (d + 127) / 128 : 2048) * na * nb), stream);
       if (tiler_err == cudaSuccess) {
         if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results (none for no iterations)
-          const dim3 tiler_stage((nb + 127) / 128, ((na + 127) / 128 < 65535 ? (na + 127) / 128 : 65535), ((d + 127) / 128 < 2048 ? (d + 127) / 128 : 2048));
-          if (tiler_raise) cudaFuncSetAttribute(tiler_embed_scores_split256_blocks_k_stage0, cudaFuncAttributeMaxDynamicSharedMemorySize, 50688);
-          if (tiler_stage.x > 0) tiler_embed_scores_split256_blocks_k_stage0<<<tiler_stage, dim3(16, 16, 1), 50688, stream>>>(E, F, ids_a, ids_b, ve, d, vf, na, nb, partials);
+          const dim3 tiler_stage((nb + 63) / 64, ((na + 63) / 64 < 65535 ? (na + 63) / 64 : 65535), ((d + 127) / 128 < 2048 ? (d + 127) / 128 : 2048));
+          if (tiler_stage.x > 0) tiler_embed_scores_split256_blocks_k_stage0<<<tiler_stage, dim3(16, 16, 1), 0, stream>>>(E, F, ids_a, ids_b, ve, d, vf, na, nb, partials);
           tiler_err = cudaGetLastError();
         }
         if (tiler_err == cudaSuccess) {

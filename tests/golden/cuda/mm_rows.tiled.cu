@@ -2,7 +2,7 @@
 //
 // 12 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_mm_rows_split32_cols_blocks_k: when (long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 64LL && m <= 65535LL && (n >= 4096LL && q <= 65535LL)) (split-K: the tiled kernel's blocks share each tile's reduction (one each 128 iterations at least, at most 2,048 a tile), then 32 threads a row, 32 rows side by side a block combine the partial results; other sizes run the versions that follow); rival: tiler_mm_rows_untiled
+//   0. tiler_mm_rows_split32_cols_blocks_k: when (long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 64LL && m <= 65535LL && (n >= 4096LL && q <= 65535LL)) (split-K: the tiled kernel with tiles of 64 x 64 outputs, its blocks sharing each tile's reduction (one each 128 iterations at least, at most 2,048 a tile), then 32 threads a row, 32 rows side by side a block combine the partial results; other sizes run the versions that follow); rival: tiler_mm_rows_untiled
 //   1. tiler_mm_rows_split32_cols_blocks: when (long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 64LL && m <= 65535LL && ((long long)m * q < (long long)tiler_multiprocessors * 32LL && n >= 4096LL && q <= 65535LL)) (blocks of 32 rows side by side, 32 threads and several blocks (one each 2,048 iterations, at most 2,048) a row; other sizes run the versions that follow); rival: tiler_mm_rows_untiled
 //   2. tiler_mm_rows_split32_cols: when (long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (n >= 256LL && (long long)m * q < (long long)tiler_multiprocessors * 64LL && m <= 65535LL) (blocks of 32 rows side by side, 32 threads a row; other sizes run the versions that follow); rival: tiler_mm_rows_untiled
 //   3. tiler_mm_rows_tiled: when (long long)m * n <= 2147483647LL && (long long)n * q <= 2147483647LL && (long long)m * q <= 2147483647LL && (m >= 5 && n >= 5 && (long long)((q + 127) / 128) * ((m + 127) / 128) * 4LL >= tiler_multiprocessors && q % 4 == 0) (128-bit copies: the rows they read start 16-byte aligned); rival: tiler_mm_rows_untiled
@@ -16,15 +16,14 @@
 //   11. tiler_mm_rows_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more, below the thresholds)
 //
 // block: 16 x 16 threads; spans dimension 0, 1 (16 x 16 threads): stages 2 input(s) with the fewest global loads
-// register tile: 8 x 8 points a thread: a_c is read once for the 8 points along dim 1; B_c is read once for the 8 points along dim 0
-// streamSeq at 10:15: tiled (2-D), chunk 16; shared: a_c (128 x 16 transposed +4, cp.async 3 deep), B_c (128 x 16 transposed, cp.async 3 deep)
+// register tile: 4 x 4 points a thread: a_c is read once for the 4 points along dim 1; B_c is read once for the 4 points along dim 0
+// streamSeq at 10:15: tiled (2-D), chunk 16; shared: a_c (64 x 16 transposed +4, cp.async 3 deep), B_c (64 x 16 transposed, cp.async 3 deep)
 // split-K: the blocks along z share each tile's n iterations (one each 128 while they are at most 2048 a tile), each storing its points' partial results for the last kernel
 //
-// launch: tiler_mm_rows_split32_cols_blocks_k_stage0<<<grid, block, 49920>>>(A, B, m, n, q, partials)
+// launch: tiler_mm_rows_split32_cols_blocks_k_stage0<<<grid, block, 0>>>(A, B, m, n, q, partials)
 //   block = (16, 16, 1), 256 threads
-//   grid  = (ceil(q / 128), min(ceil(m / 128), 65535), min(ceil(n / 128), 2048))
-//   static shared memory: 0; dynamic: 49920 bytes (raise the function's
-//   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it before the launch)
+//   grid  = (ceil(q / 64), min(ceil(m / 64), 65535), min(ceil(n / 128), 2048))
+//   static shared memory: 25344 bytes; dynamic: 0
 //   A: input [m, n] (row-major)
 //   B: input [n, q] (row-major)
 //   m: size
@@ -361,82 +360,69 @@ __device__ __forceinline__ void tiler_transpose(const T* __restrict__ in, T* __r
 extern "C" __global__ void __launch_bounds__(256)
 tiler_mm_rows_split32_cols_blocks_k_stage0(const float* __restrict__ A, const float* __restrict__ B, int m, int n, int q, float* __restrict__ partials)
 {
-  extern __shared__ __align__(16) unsigned char tiler_shared[];
-  float* const sh_a_c = (float*)(tiler_shared + 0);
-  float* const sh_B_c = (float*)(tiler_shared + 8448);
-  float* const sh_a_c_2 = (float*)(tiler_shared + 16640);
-  float* const sh_B_c_2 = (float*)(tiler_shared + 25088);
-  float* const sh_a_c_3 = (float*)(tiler_shared + 33280);
-  float* const sh_B_c_3 = (float*)(tiler_shared + 41728);
-  for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
-    int gtid0[8];  // mm_rows.fut:8
+  __shared__ __align__(16) float sh_a_c[1088];
+  __shared__ __align__(16) float sh_B_c[1024];
+  __shared__ __align__(16) float sh_a_c_2[1088];
+  __shared__ __align__(16) float sh_B_c_2[1024];
+  __shared__ __align__(16) float sh_a_c_3[1088];
+  __shared__ __align__(16) float sh_B_c_3[1024];
+  for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 63) / 64; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+    int gtid0[4];  // mm_rows.fut:8
     #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        gtid0[G0_ * 4 + L0_] = tiler_block_y * 128 + (G0_ * 64 + threadIdx.y * 4 + L0_);  // mm_rows.fut:8
-      }
+    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
+      gtid0[L0_] = tiler_block_y * 64 + (threadIdx.y * 4 + L0_);  // mm_rows.fut:8
     }
-    int gtid1[8];  // mm_rows.fut:9
+    int gtid1[4];  // mm_rows.fut:9
     #pragma unroll
-    for (int G1_ = 0; G1_ < 2; G1_ += 1) {
+    for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+      gtid1[L1_] = blockIdx.x * 64 + (threadIdx.x * 4 + L1_);  // mm_rows.fut:9
+    }
+    float acc[16];  // mm_rows.fut:10
+    #pragma unroll
+    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
       #pragma unroll
       for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-        gtid1[G1_ * 4 + L1_] = blockIdx.x * 128 + (G1_ * 64 + threadIdx.x * 4 + L1_);  // mm_rows.fut:9
-      }
-    }
-    float acc[64];  // mm_rows.fut:10
-    #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = -0.0f;  // mm_rows.fut:10
-          }
-        }
+        acc[L0_ * 4 + L1_] = -0.0f;  // mm_rows.fut:10
       }
     }
     const int k_first = blockIdx.z * (((n - 1) / min((n + 127) / 128, 2048) + 1 + 15) / 16 * 16);
     const int k_length = min(n - k_first, ((n - 1) / min((n + 127) / 128, 2048) + 1 + 15) / 16 * 16);
     const int kk_last = k_length - k_length % 16;
     if (0 < kk_last) {  // mm_rows.fut:10
-      // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm_rows.fut:10
+      // asynchronous copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_rows.fut:10
       #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r = t_ / 16;
         const int e = t_ % 16;
-        tiler_cp_async<4>(&sh_a_c[e * 132 + r], &A[tiler_min(tiler_block_y * 128 + r, m - 1) * n + k_first + e], true);
+        tiler_cp_async<4>(&sh_a_c[e * 68 + r], &A[tiler_min(tiler_block_y * 64 + r, m - 1) * n + k_first + e], true);
       }
-      // asynchronous copy: 128 x 16 tile of B into sh_B_c, rows fastest  // mm_rows.fut:10
+      // asynchronous copy: 64 x 16 tile of B into sh_B_c, rows fastest  // mm_rows.fut:10
       #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_2 = t_ % 128;
-        const int e_2 = t_ / 128;
-        tiler_cp_async<4>(&sh_B_c[e_2 * 128 + r_2], &B[tiler_min(blockIdx.x * 128 + r_2, q - 1) + k_first * q + e_2 * q], true);
+        const int r_2 = t_ % 64;
+        const int e_2 = t_ / 64;
+        tiler_cp_async<4>(&sh_B_c[e_2 * 64 + r_2], &B[tiler_min(blockIdx.x * 64 + r_2, q - 1) + k_first * q + e_2 * q], true);
       }
     }
     tiler_cp_async_commit();
     if (16 < kk_last) {  // mm_rows.fut:10
-      // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_rows.fut:10
+      // asynchronous copy: 64 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_rows.fut:10
       #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_3 = t_ / 16;
         const int e_3 = t_ % 16;
-        tiler_cp_async<4>(&sh_a_c_2[e_3 * 132 + r_3], &A[tiler_min(tiler_block_y * 128 + r_3, m - 1) * n + k_first + (16 + e_3)], true);
+        tiler_cp_async<4>(&sh_a_c_2[e_3 * 68 + r_3], &A[tiler_min(tiler_block_y * 64 + r_3, m - 1) * n + k_first + (16 + e_3)], true);
       }
-      // asynchronous copy: 128 x 16 tile of B into sh_B_c_2, rows fastest  // mm_rows.fut:10
+      // asynchronous copy: 64 x 16 tile of B into sh_B_c_2, rows fastest  // mm_rows.fut:10
       #pragma unroll
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_4 = t_ % 128;
-        const int e_4 = t_ / 128;
-        tiler_cp_async<4>(&sh_B_c_2[e_4 * 128 + r_4], &B[tiler_min(blockIdx.x * 128 + r_4, q - 1) + k_first * q + (16 + e_4) * q], true);
+        const int r_4 = t_ % 64;
+        const int e_4 = t_ / 64;
+        tiler_cp_async<4>(&sh_B_c_2[e_4 * 64 + r_4], &B[tiler_min(blockIdx.x * 64 + r_4, q - 1) + k_first * q + (16 + e_4) * q], true);
       }
     }
     tiler_cp_async_commit();
@@ -444,166 +430,118 @@ tiler_mm_rows_split32_cols_blocks_k_stage0(const float* __restrict__ A, const fl
       tiler_cp_async_wait<1>();
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
       if (kk + 32 < kk_last) {
-        // asynchronous copy: 128 x 16 tile of A into sh_a_c_3, chunk fastest  // mm_rows.fut:10
+        // asynchronous copy: 64 x 16 tile of A into sh_a_c_3, chunk fastest  // mm_rows.fut:10
         #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+        for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
           const int r_5 = t_ / 16;
           const int e_5 = t_ % 16;
-          tiler_cp_async<4>(&sh_a_c_3[e_5 * 132 + r_5], &A[tiler_min(tiler_block_y * 128 + r_5, m - 1) * n + k_first + (kk + 32 + e_5)], true);
+          tiler_cp_async<4>(&sh_a_c_3[e_5 * 68 + r_5], &A[tiler_min(tiler_block_y * 64 + r_5, m - 1) * n + k_first + (kk + 32 + e_5)], true);
         }
-        // asynchronous copy: 128 x 16 tile of B into sh_B_c_3, rows fastest  // mm_rows.fut:10
+        // asynchronous copy: 64 x 16 tile of B into sh_B_c_3, rows fastest  // mm_rows.fut:10
         #pragma unroll
-        for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+        for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_6 = t_ % 128;
-          const int e_6 = t_ / 128;
-          tiler_cp_async<4>(&sh_B_c_3[e_6 * 128 + r_6], &B[tiler_min(blockIdx.x * 128 + r_6, q - 1) + k_first * q + (kk + 32 + e_6) * q], true);
+          const int r_6 = t_ % 64;
+          const int e_6 = t_ / 64;
+          tiler_cp_async<4>(&sh_B_c_3[e_6 * 64 + r_6], &B[tiler_min(blockIdx.x * 64 + r_6, q - 1) + k_first * q + (kk + 32 + e_6) * q], true);
         }
       }
       tiler_cp_async_commit();
-      float acc_2[64];  // mm_rows.fut:11
+      float acc_2[16];  // mm_rows.fut:11
       #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
         #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm_rows.fut:11
-            }
-          }
+        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+          acc_2[L0_ * 4 + L1_] = acc[L0_ * 4 + L1_];  // mm_rows.fut:11
         }
       }
       #pragma unroll
       for (int k = 0; k < 16; k += 1) {  // mm_rows.fut:11
-        float reg_sh_a_c[8];
+        float reg_sh_a_c[4];
+        const float4 v_reg_sh_a_c = *reinterpret_cast<const float4*>(&sh_a_c[threadIdx.y * 4 + k * 68]);
+        reg_sh_a_c[0] = v_reg_sh_a_c.x;
+        reg_sh_a_c[1] = v_reg_sh_a_c.y;
+        reg_sh_a_c[2] = v_reg_sh_a_c.z;
+        reg_sh_a_c[3] = v_reg_sh_a_c.w;
+        float reg_sh_B_c[4];
+        const float4 v_reg_sh_B_c = *reinterpret_cast<const float4*>(&sh_B_c[threadIdx.x * 4 + k * 64]);
+        reg_sh_B_c[0] = v_reg_sh_B_c.x;
+        reg_sh_B_c[1] = v_reg_sh_B_c.y;
+        reg_sh_B_c[2] = v_reg_sh_B_c.z;
+        reg_sh_B_c[3] = v_reg_sh_B_c.w;
         #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_a_c = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k * 132]);
-          reg_sh_a_c[G0_ * 4] = v_reg_sh_a_c.x;
-          reg_sh_a_c[G0_ * 4 + 1] = v_reg_sh_a_c.y;
-          reg_sh_a_c[G0_ * 4 + 2] = v_reg_sh_a_c.z;
-          reg_sh_a_c[G0_ * 4 + 3] = v_reg_sh_a_c.w;
-        }
-        float reg_sh_B_c[8];
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_B_c = *reinterpret_cast<const float4*>(&sh_B_c[G1_ * 64 + threadIdx.x * 4 + k * 128]);
-          reg_sh_B_c[G1_ * 4] = v_reg_sh_B_c.x;
-          reg_sh_B_c[G1_ * 4 + 1] = v_reg_sh_B_c.y;
-          reg_sh_B_c[G1_ * 4 + 2] = v_reg_sh_B_c.z;
-          reg_sh_B_c[G1_ * 4 + 3] = v_reg_sh_B_c.w;
-        }
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
           #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c[G0_ * 4 + L0_] * reg_sh_B_c[G1_ * 4 + L1_];
-              }
-            }
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc_2[L0_ * 4 + L1_] = acc_2[L0_ * 4 + L1_] + reg_sh_a_c[L0_] * reg_sh_B_c[L1_];
           }
         }
       }
       #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
         #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_2[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-            }
-          }
+        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+          acc[L0_ * 4 + L1_] = acc_2[L0_ * 4 + L1_];
         }
       }
       if (kk + 16 < kk_last) {
         tiler_cp_async_wait<1>();
         __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
         if (kk + 16 + 32 < kk_last) {
-          // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm_rows.fut:10
+          // asynchronous copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_rows.fut:10
           #pragma unroll
-          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+          for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_7 = t_ / 16;
             const int e_7 = t_ % 16;
-            tiler_cp_async<4>(&sh_a_c[e_7 * 132 + r_7], &A[tiler_min(tiler_block_y * 128 + r_7, m - 1) * n + k_first + (kk + 16 + 32 + e_7)], true);
+            tiler_cp_async<4>(&sh_a_c[e_7 * 68 + r_7], &A[tiler_min(tiler_block_y * 64 + r_7, m - 1) * n + k_first + (kk + 16 + 32 + e_7)], true);
           }
-          // asynchronous copy: 128 x 16 tile of B into sh_B_c, rows fastest  // mm_rows.fut:10
+          // asynchronous copy: 64 x 16 tile of B into sh_B_c, rows fastest  // mm_rows.fut:10
           #pragma unroll
-          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+          for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_8 = t_ % 128;
-            const int e_8 = t_ / 128;
-            tiler_cp_async<4>(&sh_B_c[e_8 * 128 + r_8], &B[tiler_min(blockIdx.x * 128 + r_8, q - 1) + k_first * q + (kk + 16 + 32 + e_8) * q], true);
+            const int r_8 = t_ % 64;
+            const int e_8 = t_ / 64;
+            tiler_cp_async<4>(&sh_B_c[e_8 * 64 + r_8], &B[tiler_min(blockIdx.x * 64 + r_8, q - 1) + k_first * q + (kk + 16 + 32 + e_8) * q], true);
           }
         }
         tiler_cp_async_commit();
-        float acc_3[64];  // mm_rows.fut:11
+        float acc_3[16];  // mm_rows.fut:11
         #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
           #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm_rows.fut:11
-              }
-            }
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc_3[L0_ * 4 + L1_] = acc[L0_ * 4 + L1_];  // mm_rows.fut:11
           }
         }
         #pragma unroll
         for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // mm_rows.fut:11
-          float reg_sh_a_c_2[8];
+          float reg_sh_a_c_2[4];
+          const float4 v_reg_sh_a_c_2 = *reinterpret_cast<const float4*>(&sh_a_c_2[threadIdx.y * 4 + k_2 * 68]);
+          reg_sh_a_c_2[0] = v_reg_sh_a_c_2.x;
+          reg_sh_a_c_2[1] = v_reg_sh_a_c_2.y;
+          reg_sh_a_c_2[2] = v_reg_sh_a_c_2.z;
+          reg_sh_a_c_2[3] = v_reg_sh_a_c_2.w;
+          float reg_sh_B_c_2[4];
+          const float4 v_reg_sh_B_c_2 = *reinterpret_cast<const float4*>(&sh_B_c_2[threadIdx.x * 4 + k_2 * 64]);
+          reg_sh_B_c_2[0] = v_reg_sh_B_c_2.x;
+          reg_sh_B_c_2[1] = v_reg_sh_B_c_2.y;
+          reg_sh_B_c_2[2] = v_reg_sh_B_c_2.z;
+          reg_sh_B_c_2[3] = v_reg_sh_B_c_2.w;
           #pragma unroll
-          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-            const float4 v_reg_sh_a_c_2 = *reinterpret_cast<const float4*>(&sh_a_c_2[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
-            reg_sh_a_c_2[G0_ * 4] = v_reg_sh_a_c_2.x;
-            reg_sh_a_c_2[G0_ * 4 + 1] = v_reg_sh_a_c_2.y;
-            reg_sh_a_c_2[G0_ * 4 + 2] = v_reg_sh_a_c_2.z;
-            reg_sh_a_c_2[G0_ * 4 + 3] = v_reg_sh_a_c_2.w;
-          }
-          float reg_sh_B_c_2[8];
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            const float4 v_reg_sh_B_c_2 = *reinterpret_cast<const float4*>(&sh_B_c_2[G1_ * 64 + threadIdx.x * 4 + k_2 * 128]);
-            reg_sh_B_c_2[G1_ * 4] = v_reg_sh_B_c_2.x;
-            reg_sh_B_c_2[G1_ * 4 + 1] = v_reg_sh_B_c_2.y;
-            reg_sh_B_c_2[G1_ * 4 + 2] = v_reg_sh_B_c_2.z;
-            reg_sh_B_c_2[G1_ * 4 + 3] = v_reg_sh_B_c_2.w;
-          }
-          #pragma unroll
-          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
             #pragma unroll
-            for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-              #pragma unroll
-              for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-                #pragma unroll
-                for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                  acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_2[G0_ * 4 + L0_] * reg_sh_B_c_2[G1_ * 4 + L1_];
-                }
-              }
+            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+              acc_3[L0_ * 4 + L1_] = acc_3[L0_ * 4 + L1_] + reg_sh_a_c_2[L0_] * reg_sh_B_c_2[L1_];
             }
           }
         }
         #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
           #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_3[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-              }
-            }
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc[L0_ * 4 + L1_] = acc_3[L0_ * 4 + L1_];
           }
         }
       }
@@ -611,83 +549,59 @@ tiler_mm_rows_split32_cols_blocks_k_stage0(const float* __restrict__ A, const fl
         tiler_cp_async_wait<1>();
         __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
         if (kk + 32 + 32 < kk_last) {
-          // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_rows.fut:10
+          // asynchronous copy: 64 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_rows.fut:10
           #pragma unroll
-          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+          for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_9 = t_ / 16;
             const int e_9 = t_ % 16;
-            tiler_cp_async<4>(&sh_a_c_2[e_9 * 132 + r_9], &A[tiler_min(tiler_block_y * 128 + r_9, m - 1) * n + k_first + (kk + 32 + 32 + e_9)], true);
+            tiler_cp_async<4>(&sh_a_c_2[e_9 * 68 + r_9], &A[tiler_min(tiler_block_y * 64 + r_9, m - 1) * n + k_first + (kk + 32 + 32 + e_9)], true);
           }
-          // asynchronous copy: 128 x 16 tile of B into sh_B_c_2, rows fastest  // mm_rows.fut:10
+          // asynchronous copy: 64 x 16 tile of B into sh_B_c_2, rows fastest  // mm_rows.fut:10
           #pragma unroll
-          for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
+          for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_10 = t_ % 128;
-            const int e_10 = t_ / 128;
-            tiler_cp_async<4>(&sh_B_c_2[e_10 * 128 + r_10], &B[tiler_min(blockIdx.x * 128 + r_10, q - 1) + k_first * q + (kk + 32 + 32 + e_10) * q], true);
+            const int r_10 = t_ % 64;
+            const int e_10 = t_ / 64;
+            tiler_cp_async<4>(&sh_B_c_2[e_10 * 64 + r_10], &B[tiler_min(blockIdx.x * 64 + r_10, q - 1) + k_first * q + (kk + 32 + 32 + e_10) * q], true);
           }
         }
         tiler_cp_async_commit();
-        float acc_4[64];  // mm_rows.fut:11
+        float acc_4[16];  // mm_rows.fut:11
         #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
           #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm_rows.fut:11
-              }
-            }
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc_4[L0_ * 4 + L1_] = acc[L0_ * 4 + L1_];  // mm_rows.fut:11
           }
         }
         #pragma unroll
         for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // mm_rows.fut:11
-          float reg_sh_a_c_3[8];
+          float reg_sh_a_c_3[4];
+          const float4 v_reg_sh_a_c_3 = *reinterpret_cast<const float4*>(&sh_a_c_3[threadIdx.y * 4 + k_3 * 68]);
+          reg_sh_a_c_3[0] = v_reg_sh_a_c_3.x;
+          reg_sh_a_c_3[1] = v_reg_sh_a_c_3.y;
+          reg_sh_a_c_3[2] = v_reg_sh_a_c_3.z;
+          reg_sh_a_c_3[3] = v_reg_sh_a_c_3.w;
+          float reg_sh_B_c_3[4];
+          const float4 v_reg_sh_B_c_3 = *reinterpret_cast<const float4*>(&sh_B_c_3[threadIdx.x * 4 + k_3 * 64]);
+          reg_sh_B_c_3[0] = v_reg_sh_B_c_3.x;
+          reg_sh_B_c_3[1] = v_reg_sh_B_c_3.y;
+          reg_sh_B_c_3[2] = v_reg_sh_B_c_3.z;
+          reg_sh_B_c_3[3] = v_reg_sh_B_c_3.w;
           #pragma unroll
-          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-            const float4 v_reg_sh_a_c_3 = *reinterpret_cast<const float4*>(&sh_a_c_3[G0_ * 64 + threadIdx.y * 4 + k_3 * 132]);
-            reg_sh_a_c_3[G0_ * 4] = v_reg_sh_a_c_3.x;
-            reg_sh_a_c_3[G0_ * 4 + 1] = v_reg_sh_a_c_3.y;
-            reg_sh_a_c_3[G0_ * 4 + 2] = v_reg_sh_a_c_3.z;
-            reg_sh_a_c_3[G0_ * 4 + 3] = v_reg_sh_a_c_3.w;
-          }
-          float reg_sh_B_c_3[8];
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            const float4 v_reg_sh_B_c_3 = *reinterpret_cast<const float4*>(&sh_B_c_3[G1_ * 64 + threadIdx.x * 4 + k_3 * 128]);
-            reg_sh_B_c_3[G1_ * 4] = v_reg_sh_B_c_3.x;
-            reg_sh_B_c_3[G1_ * 4 + 1] = v_reg_sh_B_c_3.y;
-            reg_sh_B_c_3[G1_ * 4 + 2] = v_reg_sh_B_c_3.z;
-            reg_sh_B_c_3[G1_ * 4 + 3] = v_reg_sh_B_c_3.w;
-          }
-          #pragma unroll
-          for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
             #pragma unroll
-            for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-              #pragma unroll
-              for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-                #pragma unroll
-                for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                  acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_3[G0_ * 4 + L0_] * reg_sh_B_c_3[G1_ * 4 + L1_];
-                }
-              }
+            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+              acc_4[L0_ * 4 + L1_] = acc_4[L0_ * 4 + L1_] + reg_sh_a_c_3[L0_] * reg_sh_B_c_3[L1_];
             }
           }
         }
         #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
           #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_4[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-              }
-            }
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc[L0_ * 4 + L1_] = acc_4[L0_ * 4 + L1_];
           }
         }
       }
@@ -696,95 +610,65 @@ tiler_mm_rows_split32_cols_blocks_k_stage0(const float* __restrict__ A, const fl
     __syncthreads();  // every chunk is read before the last one is copied
     if (kk_last < k_length) {  // mm_rows.fut:10
       const int chunk = k_length - kk_last;
-      // cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm_rows.fut:10
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+      // cooperative copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_rows.fut:10
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_11 = t_ / 16;
         const int e_11 = t_ % 16;
-        sh_a_c[e_11 * 132 + r_11] = kk_last + e_11 < k_length ? A[tiler_min(tiler_block_y * 128 + r_11, m - 1) * n + k_first + (kk_last + e_11)] : (float)0;
+        sh_a_c[e_11 * 68 + r_11] = kk_last + e_11 < k_length ? A[tiler_min(tiler_block_y * 64 + r_11, m - 1) * n + k_first + (kk_last + e_11)] : (float)0;
       }
-      // cooperative copy: 128 x 16 tile of B into sh_B_c, rows fastest  // mm_rows.fut:10
-      for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
+      // cooperative copy: 64 x 16 tile of B into sh_B_c, rows fastest  // mm_rows.fut:10
+      for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_12 = t_ % 128;
-        const int e_12 = t_ / 128;
-        sh_B_c[e_12 * 128 + r_12] = kk_last + e_12 < k_length ? B[tiler_min(blockIdx.x * 128 + r_12, q - 1) + k_first * q + (kk_last + e_12) * q] : (float)0;
+        const int r_12 = t_ % 64;
+        const int e_12 = t_ / 64;
+        sh_B_c[e_12 * 64 + r_12] = kk_last + e_12 < k_length ? B[tiler_min(blockIdx.x * 64 + r_12, q - 1) + k_first * q + (kk_last + e_12) * q] : (float)0;
       }
       __syncthreads();  // the tiles are written
-      float acc_5[64];  // mm_rows.fut:11
+      float acc_5[16];  // mm_rows.fut:11
       #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
         #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm_rows.fut:11
-            }
-          }
+        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+          acc_5[L0_ * 4 + L1_] = acc[L0_ * 4 + L1_];  // mm_rows.fut:11
         }
       }
       for (int k_4 = 0; k_4 < chunk; k_4 += 1) {  // mm_rows.fut:11
-        float reg_sh_a_c_4[8];
+        float reg_sh_a_c_4[4];
+        const float4 v_reg_sh_a_c_4 = *reinterpret_cast<const float4*>(&sh_a_c[threadIdx.y * 4 + k_4 * 68]);
+        reg_sh_a_c_4[0] = v_reg_sh_a_c_4.x;
+        reg_sh_a_c_4[1] = v_reg_sh_a_c_4.y;
+        reg_sh_a_c_4[2] = v_reg_sh_a_c_4.z;
+        reg_sh_a_c_4[3] = v_reg_sh_a_c_4.w;
+        float reg_sh_B_c_4[4];
+        const float4 v_reg_sh_B_c_4 = *reinterpret_cast<const float4*>(&sh_B_c[threadIdx.x * 4 + k_4 * 64]);
+        reg_sh_B_c_4[0] = v_reg_sh_B_c_4.x;
+        reg_sh_B_c_4[1] = v_reg_sh_B_c_4.y;
+        reg_sh_B_c_4[2] = v_reg_sh_B_c_4.z;
+        reg_sh_B_c_4[3] = v_reg_sh_B_c_4.w;
         #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-          const float4 v_reg_sh_a_c_4 = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k_4 * 132]);
-          reg_sh_a_c_4[G0_ * 4] = v_reg_sh_a_c_4.x;
-          reg_sh_a_c_4[G0_ * 4 + 1] = v_reg_sh_a_c_4.y;
-          reg_sh_a_c_4[G0_ * 4 + 2] = v_reg_sh_a_c_4.z;
-          reg_sh_a_c_4[G0_ * 4 + 3] = v_reg_sh_a_c_4.w;
-        }
-        float reg_sh_B_c_4[8];
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          const float4 v_reg_sh_B_c_4 = *reinterpret_cast<const float4*>(&sh_B_c[G1_ * 64 + threadIdx.x * 4 + k_4 * 128]);
-          reg_sh_B_c_4[G1_ * 4] = v_reg_sh_B_c_4.x;
-          reg_sh_B_c_4[G1_ * 4 + 1] = v_reg_sh_B_c_4.y;
-          reg_sh_B_c_4[G1_ * 4 + 2] = v_reg_sh_B_c_4.z;
-          reg_sh_B_c_4[G1_ * 4 + 3] = v_reg_sh_B_c_4.w;
-        }
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
           #pragma unroll
-          for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-            #pragma unroll
-            for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-              #pragma unroll
-              for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-                acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] + reg_sh_a_c_4[G0_ * 4 + L0_] * reg_sh_B_c_4[G1_ * 4 + L1_];
-              }
-            }
+          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+            acc_5[L0_ * 4 + L1_] = acc_5[L0_ * 4 + L1_] + reg_sh_a_c_4[L0_] * reg_sh_B_c_4[L1_];
           }
         }
       }
       #pragma unroll
-      for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
         #pragma unroll
-        for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-            #pragma unroll
-            for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-              acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)] = acc_5[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];
-            }
-          }
+        for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+          acc[L0_ * 4 + L1_] = acc_5[L0_ * 4 + L1_];
         }
       }
       __syncthreads();  // the tiles are read before the next copy
     }
     #pragma unroll
-    for (int G0_ = 0; G0_ < 2; G0_ += 1) {
+    for (int L0_ = 0; L0_ < 4; L0_ += 1) {
       #pragma unroll
-      for (int L0_ = 0; L0_ < 4; L0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 2; G1_ += 1) {
-          #pragma unroll
-          for (int L1_ = 0; L1_ < 4; L1_ += 1) {
-            if (gtid0[G0_ * 4 + L0_] < m && gtid1[G1_ * 4 + L1_] < q) {
-              partials[tiler_wide_mul(blockIdx.z, m * q) + (gtid0[G0_ * 4 + L0_] * q + gtid1[G1_ * 4 + L1_])] = acc[(G0_ * 4 + L0_) * 8 + (G1_ * 4 + L1_)];  // mm_rows.fut:7
-            }
-          }
+      for (int L1_ = 0; L1_ < 4; L1_ += 1) {
+        if (gtid0[L0_] < m && gtid1[L1_] < q) {
+          partials[tiler_wide_mul(blockIdx.z, m * q) + (gtid0[L0_] * q + gtid1[L1_])] = acc[L0_ * 4 + L1_];  // mm_rows.fut:7
         }
       }
     }
@@ -2981,9 +2865,8 @@ extern "C" cudaError_t tiler_mm_rows_launch(const float* A, const float* B, floa
       if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&partials, sizeof(float) * ((long long)((n + 127) / 128 < 2048 ? (n + 127) / 128 : 2048) * m * q), stream);
       if (tiler_err == cudaSuccess) {
         if (tiler_err == cudaSuccess) {  // stage 0: its blocks' partial results (none for no iterations)
-          const dim3 tiler_stage((q + 127) / 128, ((m + 127) / 128 < 65535 ? (m + 127) / 128 : 65535), ((n + 127) / 128 < 2048 ? (n + 127) / 128 : 2048));
-          if (tiler_raise) cudaFuncSetAttribute(tiler_mm_rows_split32_cols_blocks_k_stage0, cudaFuncAttributeMaxDynamicSharedMemorySize, 49920);
-          if (tiler_stage.x > 0) tiler_mm_rows_split32_cols_blocks_k_stage0<<<tiler_stage, dim3(16, 16, 1), 49920, stream>>>(A, B, m, n, q, partials);
+          const dim3 tiler_stage((q + 63) / 64, ((m + 63) / 64 < 65535 ? (m + 63) / 64 : 65535), ((n + 127) / 128 < 2048 ? (n + 127) / 128 : 2048));
+          if (tiler_stage.x > 0) tiler_mm_rows_split32_cols_blocks_k_stage0<<<tiler_stage, dim3(16, 16, 1), 0, stream>>>(A, B, m, n, q, partials);
           tiler_err = cudaGetLastError();
         }
         if (tiler_err == cudaSuccess) {
