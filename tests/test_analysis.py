@@ -337,18 +337,24 @@ def test_a_row_picked_through_data_is_staged_only_where_it_is_an_inputs_element(
     assert staged and rc.for_coalescing or "through data" in rc.reason
 
 
-@pytest.mark.parametrize("column, along", [("Tt[4 * i % r]", CopyAxis.CHUNK), ("Tt[4 * i]", CopyAxis.CHUNK), ("Tt[(i * 7) % r]", CopyAxis.CHUNK),
-                                           ("Tt[min(max(i - 1, 0), r - 1)]", CopyAxis.CHUNK),
-                                           ("Tt[i]", CopyAxis.ROWS), ("Tt[i + 3]", CopyAxis.ROWS)])
-def test_a_column_is_copied_along_the_rows_only_where_neighbouring_points_read_neighbouring_columns(column, along):
-    """A column at an index computed from the point's own one is staged, but
-    its copy moves neighbouring points' columns together (one vector of 4,
-    coalesced) only where they lie side by side: `i` plus what is alike
-    along the dim (a cold review found `4 * i` copied as if they did)."""
-    text = (PROGRAMS / "analysis" / "columns_by_computed_index.fut").read_text().replace("Tt[4 * i % r]", column)
-    a = run_to("analyse", text, "col.fut")
+@pytest.mark.parametrize("column, adjacent", [("Tt[4 * i % r]", False), ("Tt[4 * i]", False),
+                                              ("Tt[(i * 7) % r]", False), ("Tt[min(max(i - 1, 0), r - 1)]", False),
+                                              ("Tt[r - 1 - i]", False), ("Tt[i]", True), ("Tt[i + 3]", True),
+                                              ("Tt[ii]", True)])
+def test_a_column_is_copied_in_vectors_only_where_neighbouring_points_read_neighbouring_columns(column, adjacent):
+    """A column at an index computed from the point's own one is staged and
+    copied along the points (each thread computes a point's index), but
+    moves neighbours' columns as one vector (coalesced) only where they lie
+    side by side: `i` plus what is alike along the dim, through lets, a map
+    level's too (a cold review found `4 * i` copied as if they did)."""
+    text = (PROGRAMS / "analysis" / "columns_by_computed_index.fut").read_text()
+    text = text.replace("map(fn f32 ([f32, n] v) =>", "let ii = i + 1 in\n        map(fn f32 ([f32, n] v) =>")
+    a = run_to("analyse", text.replace("Tt[4 * i % r]", column), "col.fut")
     uc = a.streams[0].inputs[0]
-    assert uc.staged and uc.staging.copy.axis is along, uc.staging.copy
+    copy = uc.staging.copy
+    assert uc.staged and copy.axis is CopyAxis.ROWS
+    assert (copy.coalescing is Coalescing.COALESCED) == adjacent and (uc.staging.vector > 1 or not adjacent)
+    assert ("coalesced" in describe_copy(copy)) and (("uncoalesced" in describe_copy(copy)) != adjacent)
 
 
 def test_tile_sizes_that_overflow_a_block_are_skipped():

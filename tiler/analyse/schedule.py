@@ -409,8 +409,11 @@ class Schedule:
 
 
 def describe_copy(c: Copy) -> str:
-    if c.axis is CopyAxis.ROWS:
+    if c.axis is CopyAxis.ROWS and c.coalescing is Coalescing.COALESCED:
         return f"along the rows (dim {c.unit_dim} is unit-stride, through the transpose): coalesced"
+    if c.axis is CopyAxis.ROWS:
+        return (f"along the rows (each point along dim {c.unit_dim} reads its own element, at an index computed "
+                "from its own): neighbours' elements apart, uncoalesced")
     if c.ablation:
         return "along the chunk, a row apart: uncoalesced (ablation)"
     if c.coalescing is Coalescing.COALESCED:

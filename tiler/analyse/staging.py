@@ -284,8 +284,8 @@ def _copy(unit: UnitStride | None, rows: tuple[int, ...], ctx: Context) -> Copy:
         return Copy(CopyAxis.CHUNK, Coalescing.COALESCED)
     if unit is not None and unit.along is Stride.DIM and unit.dim in rows and ctx.options.copy_along_chunk:
         return Copy(CopyAxis.CHUNK, Coalescing.UNCOALESCED, unit.dim, ablation=True)
-    if unit is not None and unit.along is Stride.DIM and unit.dim in rows:
-        return Copy(CopyAxis.ROWS, Coalescing.COALESCED, unit.dim)
+    if unit is not None and unit.along is Stride.DIM and unit.dim in rows:  # (each point's own element, at least)
+        return Copy(CopyAxis.ROWS, Coalescing.COALESCED if unit.adjacent else Coalescing.UNCOALESCED, unit.dim)
     if unit is None:
         return Copy(CopyAxis.CHUNK, Coalescing.UNKNOWN)
     return Copy(CopyAxis.CHUNK, Coalescing.UNCOALESCED)

@@ -34,6 +34,10 @@ class Stride(Enum):
 class UnitStride:
     along: Stride
     dim: int | None = None  # Stride.DIM: the kernel dimension
+    # Stride.DIM: neighbouring points read neighbouring elements (the dim's own index plus what is alike
+    # along it); else each point its own element at an index computed from its own (`4 * i`, a gathered id),
+    # which a copy along the points computes, but never moves as one vector of neighbours
+    adjacent: bool = True
 
 
 class Views:
@@ -159,8 +163,8 @@ class Views:
             return UnitStride(Stride.ROW)
         if last[0] == "dim":
             return UnitStride(Stride.DIM, last[1])
-        if last[0] in ("exp", "gather") and len(last[1]) == 1 and last[2]:
-            return UnitStride(Stride.DIM, next(iter(last[1])))
+        if last[0] in ("exp", "gather") and len(last[1]) == 1:
+            return UnitStride(Stride.DIM, next(iter(last[1])), last[2])
         return UnitStride(Stride.STRIDED)
 
     def rows_computable(self, array, rows) -> bool:
@@ -180,6 +184,8 @@ class Views:
         of parallel dimension `dim` and `x` the same for every point along
         it: points along `dim` read distinct elements there."""
         if isinstance(e, T.Var):
+            if e.binder in self.level_lets:
+                return self.own_index(self.level_lets[e.binder], dim)
             d = self.defs.get(e.binder)
             if d is not None and d[0] == "let":
                 return self.own_index(d[1], dim)

@@ -1,8 +1,8 @@
 -- A column of a transposed matrix picked by an index computed from the
 -- point's own one (`4 * i % r`): any thread can compute another point's column,
--- so the block's copy stages them; but neighbouring points' columns are 4
--- apart, not adjacent, so the copy runs along the chunk (a row of T apart,
--- uncoalesced) and never moves neighbouring columns as one vector.
+-- so the block's copy stages them, each thread computing a point's column;
+-- but neighbouring points' columns are 4 apart, not adjacent, so the copy
+-- never moves neighbouring columns as one vector.
 -- stream: 13:15 tiled 2-D
 -- input: 13:15 uc invariant=1 shared
 -- input: 13:15 vc invariant=0 shared
