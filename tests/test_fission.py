@@ -241,7 +241,8 @@ def test_a_fold_with_companion_vectors_computes_what_it_did(text):
     then zips those values with the bias and the output weights: the same
     outputs as the program as written, bit for bit."""
     f = _fission(text)
-    assert isinstance(f, FissionPlan)
+    assert isinstance(f, FissionPlan) and sorted(a.binder.name for a in f.fission.companions) == ["b1", "w2"]
+    assert "the fold reads it there, beside " in f.reason
     rng = np.random.default_rng(7)
     n, h, d = 37, 29, 11
     inputs = {"X": rng.standard_normal((n, d)).astype(np.float32),

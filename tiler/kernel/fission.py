@@ -54,6 +54,7 @@ class Fission:
     values: T.Kernel  # the 2-D kernel: V[i, j] = E
     fold: T.Kernel  # the original kernel reading V where it computed E
     scratch: str  # V's name: the values kernel's output and the fold's input
+    companions: tuple = ()  # the arrays the fold's stream zips with V's row (a bias, output weights)
 
 
 def candidate(k: T.Kernel) -> tuple[Candidate | None, str]:
@@ -83,6 +84,7 @@ def fission(k: T.Kernel, c: Candidate) -> Fission:
     whole = Binder(scratch, Array(value.type, (level.size, c.length)), "param", let.span)
     row = Binder(fresh(f"{value.name}_row", taken), Array(value.type, (c.length,)), "lambda", let.span)
     j = T.Var(c.loop.index, c.loop.index.type, let.span)
+    companions = []
     if c.stream is None:
         read = T.Index(T.Var(row, row.type, let.span), (j,), value.type, let.value.span)
         body = _replaced(k.body, c.loop, dataclasses.replace(c.loop, body=dataclasses.replace(let, value=read)))
@@ -91,9 +93,9 @@ def fission(k: T.Kernel, c: Candidate) -> Fission:
         chunk = Binder(fresh(f"{value.name}_c", taken), Array(value.type, (s.chunk,)), "chunk", let.span)
         read = T.Index(T.Var(chunk, chunk.type, let.span), (j,), value.type, let.value.span)
         loop = dataclasses.replace(c.loop, body=dataclasses.replace(let, value=read))
-        kept = [(p, a) for p, a in zip(s.chunk_params, s.arrays) if p not in c.rows]  # companions: a bias, weights
-        stream = dataclasses.replace(s, chunk_params=(chunk,) + tuple(p for p, _ in kept),
-                                     arrays=(T.Var(row, row.type, s.span),) + tuple(a for _, a in kept),
+        companions = [(p, a) for p, a in zip(s.chunk_params, s.arrays) if p not in c.rows]  # a bias, weights
+        stream = dataclasses.replace(s, chunk_params=(chunk,) + tuple(p for p, _ in companions),
+                                     arrays=(T.Var(row, row.type, s.span),) + tuple(a for _, a in companions),
                                      body=_replaced(s.body, c.loop, loop))
         body = _replaced(k.body, s, stream)
     read_now = used(body).union(*(used(v) for _, v in level.lets))
@@ -102,7 +104,7 @@ def fission(k: T.Kernel, c: Candidate) -> Fission:
                                      args=tuple(a for _, a in kept) + (T.Var(whole, whole.type, let.span),))
     fold = dataclasses.replace(k, params=k.params + (whole,), levels=(fold_level,), body=body,
                                promoted=(), unused=(), streamable=())
-    return Fission(c, values, fold, scratch)
+    return Fission(c, values, fold, scratch, tuple(a for _, a in companions))
 
 
 def _top_folds(e):

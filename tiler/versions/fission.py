@@ -90,7 +90,8 @@ def fission_plan(a: Analysis) -> FissionPlan | NoFission | None:
     tiled = "register-tiled" if values.block.register is not None else "tiled"
     reason = (f"`{value}` ({found.let.span.line}:{found.let.span.col}) reads no accumulator of the fold over the "
               f"rows of {array_names(found.arrays)}: a 2-D kernel computes it for every "
-              f"pair into scratch memory first ({parts.scratch}), {tiled}, and the fold reads it there")
+              f"pair into scratch memory first ({parts.scratch}), {tiled}, and the fold reads it there"
+              + (f", beside {array_names(parts.companions)}" if parts.companions else ""))
     return FissionPlan(parts, values, fold, gates, reason)
 
 
