@@ -46,15 +46,15 @@ class Views:
         self.kernel = kernel
         self.inputs = frozenset(kernel.params)  # main's parameters: in memory, readable by any thread
         self.defs: dict[Binder, tuple] = {}  # binder -> how it is defined
-        # a map level's scalar lets (`let r = wrap(h, v)`): what a gathered row's index may be computed through
-        self.level_lets: dict[Binder, object] = {bs[0]: v for level in kernel.levels for bs, v in level.lets
-                                                 if len(bs) == 1}
         for pl in kernel.prelude:
             if isinstance(pl.value, T.Transpose):
                 self.defs[pl.binder] = ("transpose", pl.value.source, pl.value.axis)
         for level in kernel.levels:
             for p, a in zip(level.params, level.args):
                 self.defs[p] = ("row", a, level.dim)
+            for bs, v in level.lets:  # (scalars between the maps: `let r = wrap(h, v)`, a gathered row's index)
+                if len(bs) == 1:
+                    self.defs[bs[0]] = ("let", v)
         if var.may_hold(T.Let, T.Stream):  # (the definitions it collects)
             _collect(kernel.body, self.defs)
 
@@ -138,8 +138,6 @@ class Views:
     def _computable_name(self, b: Binder, local: frozenset) -> bool:
         if b in local or b.kind == "size" or (b in self.inputs and getattr(b.type, "rank", 0) == 0):
             return True
-        if b in self.level_lets:
-            return self.computable(self.level_lets[b], local)
         d = self.defs.get(b)
         if d is None:
             return False
@@ -184,8 +182,6 @@ class Views:
         of parallel dimension `dim` and `x` the same for every point along
         it: points along `dim` read distinct elements there."""
         if isinstance(e, T.Var):
-            if e.binder in self.level_lets:
-                return self.own_index(self.level_lets[e.binder], dim)
             d = self.defs.get(e.binder)
             if d is not None and d[0] == "let":
                 return self.own_index(d[1], dim)

@@ -48,6 +48,11 @@ def mul(a, b):
     return kir.Bin("*", a, b)
 
 
+def ref_names(e) -> set[str]:
+    """The names `e` reads (its `Ref`s)."""
+    return {x.name for x in walk(e) if isinstance(x, kir.Ref)}
+
+
 def substitute(e, mapping: dict):
     """`e` with every `Ref` in `mapping` replaced (and the sums and products
     a constant replacement makes trivial folded)."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from .. import kir, target
 from ..analyse.schedule import CopyAxis
 from ..errors import CompilerBug
-from ..kir.build import add, const, mul, substitute
+from ..kir.build import add, const, mul, ref_names, substitute
 from ..source import Span
 
 # loop-local names of every copy (reserved, so no program name meets them)
@@ -114,7 +114,7 @@ def prefetch_tile(c: TileCopy, registers: str) -> tuple:
     """The first half of a copy through registers: every thread loads its
     part of the tile into `registers` (an array declared by `prefetch_registers`)."""
     value = kir.Store(registers, kir.Ref(COUNTER), _value(c), kir.LOCAL)
-    read = {n.name for n in kir.walk(value) if isinstance(n, kir.Ref)}
+    read = ref_names(value)
     coords = tuple(d for d in _coords(c) if d.name in read)  # the row of a tile without rows is not read
     return (kir.Comment(f"prefetch: the next {c.rows} x {c.chunk} tile of {c.src} into registers", c.span, copy=True),
             _unrolled(c, coords + (value,)))

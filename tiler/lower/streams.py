@@ -14,7 +14,7 @@ from ..analyse import InputPlan, Schedule, StreamPlan
 from ..analyse.schedule import CopyAxis, Layout
 from ..check import typed as T
 from ..errors import CompilerBug
-from ..kir.build import add, const, mul, substitute
+from ..kir.build import add, const, mul, ref_names, substitute
 from .body import Body, ctype_of
 from .copies import WIDE_ASYNC_UNROLL, TileCopy, commit_tile, copy_async, copy_tile, prefetch_registers, prefetch_tile
 from .k_stage import KShare
@@ -331,13 +331,13 @@ class Streams(Body):
         held: dict[str, object] = {}
         follows = {idx}  # names whose value depends on the dim's index
         for name, value in self.definitions.items():  # in program order: what a value uses comes first
-            if _refs(value) & follows:
+            if ref_names(value) & follows:
                 follows.add(name)
             value = substitute(value, held)
-            if name not in known and _refs(value) <= known:
+            if name not in known and ref_names(value) <= known:
                 held[name] = value
         out = substitute(view, held)
-        left = set().union(*(_refs(part) for part in (out.offset, *out.strides, *out.sizes))) & (follows - {idx})
+        left = set().union(*(ref_names(part) for part in (out.offset, *out.strides, *out.sizes))) & (follows - {idx})
         if left:
             raise CompilerBug(f"a staged row's index reads {', '.join(sorted(left))}, which this thread computed "
                               "for its own point: the copy cannot take it at another's", span, "lower")
@@ -481,7 +481,3 @@ def _is_const(e, value: int) -> bool:
     """`e` is the constant `value` (a 64-bit offset's casts aside)."""
     return _constant(e) == value
 
-
-def _refs(value) -> set[str]:
-    """The names a kernel IR value reads."""
-    return {r.name for r in kir.walk(value) if isinstance(r, kir.Ref)}
