@@ -243,3 +243,53 @@ def test_warming_torch_compile_never_fails_the_run(tmp_path):
     (tmp_path / "c_xty_loop_f32.py").unlink()
     warm([tmp_path / "c_xty_loop_f32.fut"], ("small",), 2, said.append)
     assert said == []  # no twin: nothing to warm
+
+
+class _FakeGpu:
+    """A GPU stand-in whose launches return the interpreter's outputs: what
+    run_corpus asks of the GPU, and in which order."""
+
+    described = target.Device("stand-in", "sm_90", 132, 227 * 1024, 65536)
+
+    def __init__(self):
+        self.calls = []
+
+    def prepare(self, sources, workers=None):
+        self.calls.append(("prepare", len(list(sources))))
+
+    def upload(self, inputs):
+        return type("Uploaded", (), {"free": lambda self: None})()
+
+    def run(self, k, cuda, inputs, sizes, repeat=0, device=None):
+        from tiler.interp import run as interpret
+
+        self.calls.append(("run", getattr(k, "name", "module")))
+        return interpret(self.program, inputs), [0.01] * repeat
+
+    def ran(self, m, cuda, sizes):
+        return m.select(sizes, self.described.multiprocessors)
+
+    def race(self, m, cuda, sizes):
+        return None
+
+
+def test_the_corpus_builds_every_module_before_it_times_any(tmp_path, monkeypatch):
+    """nvcc builds every program's modules side by side first; a program
+    that does not compile is recorded at its turn and the others are timed."""
+    from tiler.bench import corpus
+    from tiler.runtime import Gpu
+
+    (tmp_path / "a_count.fut").write_text((CORPUS / "c_row_count_below_f32.fut").read_text())
+    (tmp_path / "a_count.toml").write_text("[sizes.test]\nn = 5\nm = 7\n[sizes.small]\nn = 9\nm = 4\n"
+                                           "[inputs]\nt = { constant = 0.25 }\n")
+    (tmp_path / "b_broken.fut").write_text("fun [f32, n] main([f32, n] x) = map(fn f32 (f32 v) => v + y, x)\n")
+    (tmp_path / "b_broken.toml").write_text("[sizes.test]\nn = 3\n[sizes.small]\nn = 4\n")
+    fake = _FakeGpu()
+    fake.program = check(parse((tmp_path / "a_count.fut").read_text(), "a_count.fut"))
+    monkeypatch.setattr(Gpu, "get", classmethod(lambda cls: fake))
+    said = []
+    records = corpus.run_corpus(tmp_path, corpus.default_variants(), ("small",), log=said.append)
+    assert fake.calls[0] == ("prepare", 3) and all(c[0] == "run" for c in fake.calls[1:])
+    assert [(r["program"], r["size_set"]) for r in records] == [("a_count", "small"), ("b_broken", None)]
+    assert set(records[0]["ms"]) == {corpus.UNTILED, DEFAULT, corpus.MODEL} and "y" in records[1]["error"]
+    assert said[0].startswith("2 programs compiled in")

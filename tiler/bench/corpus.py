@@ -28,6 +28,7 @@ from ..check import check
 from ..errors import CompilerBug, PlainError, UserError
 from ..pipeline import run_all
 from ..runtime import Gpu
+from ..runtime.nvcc import cores
 from ..syntax import parse
 from ..version import __version__
 from ..workload import load_spec, make_inputs, resolve_sizes
@@ -61,21 +62,34 @@ def run_corpus(folder: Path, variants: list[Variant], size_sets=SIZE_SETS, only=
                save=lambda records: None, peer: bool = False, shard: tuple[int, int] = (1, 1),
                warmers: int | None = None) -> list[dict]:
     """Every program's records; `save` is given them after each program (a
-    run cut short keeps what it measured). `peer`: each program's PyTorch
-    twin (peer.py) timed too, eager and under torch.compile, in the same
-    call (a program without a twin: no peer times), torch.compile's caches
-    warmed first by `warmers` processes (warm.py; None: as many as suit)."""
+    run cut short keeps what it measured). Every program is compiled first,
+    nvcc building all their modules side by side; `peer`: each program's
+    PyTorch twin (peer.py) timed too, eager and under torch.compile, in the
+    same call (a program without a twin: no peer times), torch.compile's
+    caches warmed meanwhile by `warmers` processes (warm.py; None: as many
+    as suit), each taking a core from nvcc's share."""
     gpu = Gpu.get()
     records = []
     paths = programs(folder, only, shard)
+    warming = None
     if peer:
-        from .warm import warm, workers_for
+        from .warm import start, workers_for
 
-        warm(paths, tuple(size_sets), workers_for(len(paths)) if warmers is None else warmers, log)
+        warmers = workers_for(len(paths)) if warmers is None else warmers
+        warming = start(paths, tuple(size_sets), warmers)
+    started = time.perf_counter()
+    built = {path: _compiled(path, variants, gpu.described) for path in paths}
+    gpu.prepare([c["render"] for b in built.values() if not isinstance(b, Exception) for c in b[2].values()],
+                workers=max(1, cores() - (warmers or 0)) if warming else None)
+    log(f"{len(paths)} programs compiled in {time.perf_counter() - started:.0f} s")
+    if warming:
+        warming(log)
     for path in paths:
         started = time.perf_counter()
         try:
-            records += _program(path, variants, size_sets, gpu, log, peer)
+            if isinstance(built[path], Exception):
+                raise built[path]
+            records += _program(path, *built[path], size_sets, gpu, log, peer)
         except (PlainError, UserError, CompilerBug, ValueError, RuntimeError) as exc:
             records.append({"program": path.stem, "size_set": None, "error": f"{type(exc).__name__}: {exc}"})
             log(f"{path.stem}: FAILED {type(exc).__name__}: {str(exc)[:400]}")
@@ -84,13 +98,19 @@ def run_corpus(folder: Path, variants: list[Variant], size_sets=SIZE_SETS, only=
     return records
 
 
-def _program(path: Path, variants: list[Variant], size_sets, gpu, log, peer: bool = False) -> list[dict]:
-    text = path.read_text()
-    shown = str(path)
-    prog = check(parse(text, shown))
-    spec = load_spec(path)
-    compiled = {v.label: run_all(text, shown, v.options, device=gpu.described) for v in variants}
-    gpu.prepare([c["render"] for c in compiled.values()])
+def _compiled(path: Path, variants: list[Variant], device):
+    """(the typed program, its spec, each variant's compiled values), or the
+    exception that stopped it (recorded when the program's turn comes)."""
+    try:
+        text, shown = path.read_text(), str(path)
+        prog = check(parse(text, shown))
+        return prog, load_spec(path), {v.label: run_all(text, shown, v.options, device=device)
+                                       for v in variants}
+    except (PlainError, UserError, CompilerBug, ValueError, RuntimeError) as exc:
+        return exc
+
+
+def _program(path: Path, prog, spec, compiled: dict, size_sets, gpu, log, peer: bool = False) -> list[dict]:
     check_small(prog, spec, compiled, gpu)
     peers = checked_peers(path, prog, spec) if peer else None
     out = []
@@ -100,7 +120,7 @@ def _program(path: Path, variants: list[Variant], size_sets, gpu, log, peer: boo
         sizes = resolve_sizes(prog, {}, spec, size_set)
         record = {"program": path.stem, "size_set": size_set, "sizes": sizes, "ms": {}, "version": {}}
         try:
-            _time(path, prog, spec, sizes, variants, compiled, gpu, record, peers)
+            _time(path, prog, spec, sizes, compiled, gpu, record, peers)
         except (PlainError, CompilerBug, ValueError, RuntimeError) as exc:  # this size only: the others still run
             record["error"] = f"{type(exc).__name__}: {exc}"
             log(f"{path.stem} {size_set}: FAILED {record['error'][:300]}")
@@ -110,7 +130,7 @@ def _program(path: Path, variants: list[Variant], size_sets, gpu, log, peer: boo
     return out
 
 
-def _time(path: Path, prog, spec, sizes: dict, variants, compiled: dict, gpu, record: dict, peers=None) -> None:
+def _time(path: Path, prog, spec, sizes: dict, compiled: dict, gpu, record: dict, peers=None) -> None:
     """Each variant's median time at `sizes` into `record`, its output checked
     against the first's. The variants are timed in turns (ROUNDS rounds, each
     timing every variant), so a drift of the GPU's clock or of a neighbour's
@@ -120,7 +140,7 @@ def _time(path: Path, prog, spec, sizes: dict, variants, compiled: dict, gpu, re
     inputs = make_inputs(prog, sizes, spec, seed=INPUT_SEED)
     uploaded = gpu.upload(inputs)
     try:
-        built = {v.label: (compiled[v.label]["verify"], compiled[v.label]["render"]) for v in variants}
+        built = {label: (values["verify"], values["render"]) for label, values in compiled.items()}
         reference, repeats, times = None, {}, {label: [] for label in built}
         for label, (k, cuda) in built.items():
             outs, first = gpu.run(k, cuda, inputs, sizes, repeat=1, device=uploaded)

@@ -29,28 +29,37 @@ def workers_for(count: int) -> int:
 
 def warm(paths: list[Path], size_sets: tuple[str, ...], workers: int, log=print) -> None:
     """The twins of `paths` compiled at their test sizes and `size_sets` by `workers` processes, waited for."""
+    start(paths, size_sets, workers)(log)
+
+
+def start(paths: list[Path], size_sets: tuple[str, ...], workers: int):
+    """`warm`'s processes started; returns what waits for them (given a `log`), so that the caller can do its
+    own work meanwhile (tiler's modules built with the other half of the CPUs)."""
     twins = [p for p in paths if p.with_suffix(".py").is_file()]
     workers = min(workers, len(twins))
     if workers <= 0:
-        return
+        return lambda log=print: None
     started = time.perf_counter()
     procs = [subprocess.Popen([sys.executable, "-m", "tiler.bench.warm", ",".join(size_sets),
                                *map(str, twins[i::workers])], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True) for i in range(workers)]
-    failed = 0
-    for proc in procs:
-        try:
-            _, err = proc.communicate(timeout=max(1.0, WAIT_S - (time.perf_counter() - started)))
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-            err = "stopped: still compiling"
-        failed += proc.returncode != 0
-        for line in (err or "").splitlines()[-3:] if proc.returncode != 0 else ():
-            log(f"  (warming torch.compile: {line})")
-    log(f"torch.compile warmed for {len(twins)} twins by {workers} processes in "
-        f"{time.perf_counter() - started:.0f} s" + (f" ({failed} failed: the timing run compiles their twins)"
-                                                   if failed else ""))
+
+    def wait(log=print) -> None:
+        failed = 0
+        for proc in procs:
+            try:
+                _, err = proc.communicate(timeout=max(1.0, WAIT_S - (time.perf_counter() - started)))
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.communicate()
+                err = "stopped: still compiling"
+            failed += proc.returncode != 0
+            for line in (err or "").splitlines()[-3:] if proc.returncode != 0 else ():
+                log(f"  (warming torch.compile: {line})")
+        log(f"torch.compile warmed for {len(twins)} twins by {workers} processes in "
+            f"{time.perf_counter() - started:.0f} s" + (f" ({failed} failed: the timing run compiles their twins)"
+                                                       if failed else ""))
+    return wait
 
 
 def _compile_each(size_sets: tuple[str, ...], paths: list[Path]) -> int:
