@@ -71,7 +71,7 @@ def run_corpus(folder: Path, variants: list[Variant], size_sets=SIZE_SETS, only=
     gpu = Gpu.get()
     records = []
     paths = programs(folder, only, shard)
-    warming = None
+    warming, slow = None, set()
     if peer:
         from .warm import start, workers_for
 
@@ -83,13 +83,13 @@ def run_corpus(folder: Path, variants: list[Variant], size_sets=SIZE_SETS, only=
                 workers=max(1, cores() - (warmers or 0)) if warming else None)
     log(f"{len(paths)} programs compiled in {time.perf_counter() - started:.0f} s")
     if warming:
-        warming(log)
+        slow = warming(log)
     for path in paths:
         started = time.perf_counter()
         try:
             if isinstance(built[path], Exception):
                 raise built[path]
-            records += _program(path, *built[path], size_sets, gpu, log, peer)
+            records += _program(path, *built[path], size_sets, gpu, log, peer, path.stem not in slow)
         except (PlainError, UserError, CompilerBug, ValueError, RuntimeError) as exc:
             records.append({"program": path.stem, "size_set": None, "error": f"{type(exc).__name__}: {exc}"})
             log(f"{path.stem}: FAILED {type(exc).__name__}: {str(exc)[:400]}")
@@ -110,9 +110,10 @@ def _compiled(path: Path, variants: list[Variant], device):
         return exc
 
 
-def _program(path: Path, prog, spec, compiled: dict, size_sets, gpu, log, peer: bool = False) -> list[dict]:
+def _program(path: Path, prog, spec, compiled: dict, size_sets, gpu, log, peer: bool = False,
+             peer_compiled: bool = True) -> list[dict]:
     check_small(prog, spec, compiled, gpu)
-    peers = checked_peers(path, prog, spec) if peer else None
+    peers = checked_peers(path, prog, spec, peer_compiled) if peer else None
     out = []
     for size_set in size_sets:
         if size_set not in spec.sizes:
@@ -124,9 +125,14 @@ def _program(path: Path, prog, spec, compiled: dict, size_sets, gpu, log, peer: 
         except (PlainError, CompilerBug, ValueError, RuntimeError) as exc:  # this size only: the others still run
             record["error"] = f"{type(exc).__name__}: {exc}"
             log(f"{path.stem} {size_set}: FAILED {record['error'][:300]}")
+        if peers is not None and (peers.left_out or peers.notes):
+            record["peer_notes"] = [peers.left_out] * bool(peers.left_out) + peers.notes
+            peers.notes = []
         out.append(record)
         if "error" not in record:
             log(line(record))
+        for note in record.get("peer_notes", ()):
+            log(f"  (peer: {note[:300]})")
     return out
 
 
