@@ -293,3 +293,34 @@ def test_the_corpus_builds_every_module_before_it_times_any(tmp_path, monkeypatc
     assert [(r["program"], r["size_set"]) for r in records] == [("a_count", "small"), ("b_broken", None)]
     assert set(records[0]["ms"]) == {corpus.UNTILED, DEFAULT, corpus.MODEL} and "y" in records[1]["error"]
     assert said[0].startswith("2 programs compiled in")
+
+
+def test_a_twin_compiling_past_its_time_is_stopped_and_timed_eager_only(tmp_path, monkeypatch, capsys):
+    """The worker's alarm stops a twin still compiling after its limit and
+    goes on with the next; a worker the alarm cannot stop is killed, and the
+    twin it had started counts as stopped."""
+    import subprocess
+    import sys
+    import time
+
+    from tiler.bench import peer, warm
+
+    for stem in ("slow_one", "quick_one"):
+        for ext in ("fut", "toml"):
+            (tmp_path / f"{stem}.{ext}").write_text((CORPUS / f"c_xty_loop_f32.{ext}").read_text())
+        (tmp_path / f"{stem}.py").write_text("def torch_twin(X, Y):\n    return X\n")
+
+    class Sleepy:
+        def __init__(self, fn, prog):
+            time.sleep(5)
+
+    monkeypatch.setattr(peer, "Peers", Sleepy)
+    started = time.perf_counter()
+    assert warm._compile_each(("small",), 0.3, [tmp_path / "slow_one.fut"]) == 0
+    assert capsys.readouterr().out.split("\n")[:2] == ["started slow_one", "slow slow_one"]
+    assert time.perf_counter() - started < 3
+    stuck = subprocess.Popen([sys.executable, "-c", "import time; print('started a', flush=True); "
+                              "print('done a', flush=True); print('started b', flush=True); time.sleep(30)"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    said, _ = warm._waited(stuck, 2.0)
+    assert said["started"] - said["done"] == {"b"} and said["done"] == {"a"}

@@ -2,15 +2,18 @@
 
 Compiling a twin under torch.compile takes seconds to minutes a program,
 one program after another in the timing process. Before that process times
-anything, worker processes (`python -m tiler.bench.warm`, one a twin, a few
-side by side) compile the twins at the shapes the timing run will meet, in
+anything, worker processes (`python -m tiler.bench.warm`, each a share of
+the twins) compile them at the shapes the timing run will meet, in
 its order (the test sizes, then each size set), so that torch's on-disk
 caches (its compiled graphs and Triton kernels) already hold what the timing
 run compiles. A worker that fails only leaves the cache colder: the timing
 run compiles what it needs as before and checks every result itself. A twin
-still compiling after TWIN_S is stopped, and the timing run times it eager
-only: a Python loop over thousands of steps (a recurrence in time) is traced
-step by step, and its compilation did not end in ten minutes.
+still compiling after TWIN_S is stopped (an alarm in its worker, which goes
+on with the next; the worker killed where the alarm cannot stop it), and the
+timing run times it eager only: a Python loop over thousands of steps (a
+recurrence in time) is traced step by step, and its compilation did not end
+in ten minutes, cache or not. (A process a twin cost each its own start of
+torch: 296 s to warm 66 twins, where shares took 100 s for 34.)
 """
 from __future__ import annotations
 
@@ -41,24 +44,24 @@ def start(paths: list[Path], size_sets: tuple[str, ...], workers: int, limit: fl
     """`warm`'s processes started; returns what waits for them (given a `log`),
     so that the caller can do its own work meanwhile (tiler's modules built
     with the cores the workers leave)."""
-    from concurrent.futures import ThreadPoolExecutor
-
     twins = [p for p in paths if p.with_suffix(".py").is_file()]
     workers = min(workers, len(twins))
     if workers <= 0:
         return lambda log=print: set()
     started = time.perf_counter()
-    pool = ThreadPoolExecutor(workers)
-    outcomes = [pool.submit(_compile_one, path, size_sets, limit) for path in twins]
+    shares = [twins[i::workers] for i in range(workers)]
+    procs = [subprocess.Popen([sys.executable, "-m", "tiler.bench.warm", ",".join(size_sets), str(limit),
+                               *map(str, share)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for share in shares]
 
     def wait(log=print) -> set[str]:
-        pool.shutdown()
-        done = [o.result() for o in outcomes]
-        for path, (code, err) in zip(twins, done):
-            for line in err.splitlines()[-2:] if code != 0 else ():
-                log(f"  (warming torch.compile, {path.stem}: {line})")
-        slow = {path.stem for path, (code, _) in zip(twins, done) if code is None}
-        failed = sum(code not in (0, None) for code, _ in done)
+        slow, failed = set(), 0
+        for proc, share in zip(procs, shares):
+            said, err = _waited(proc, limit * len(share) + 60.0)
+            slow |= said["slow"] | (said["started"] - said["done"] - said["failed"] - said["slow"])
+            failed += len(said["failed"])
+            for line in err.splitlines()[-3:] if said["failed"] else ():
+                log(f"  (warming torch.compile: {line})")
         log(f"torch.compile warmed for {len(twins)} twins by {workers} processes in "
             f"{time.perf_counter() - started:.0f} s" +
             (f" ({failed} failed: the timing run compiles their twins)" if failed else "") +
@@ -68,29 +71,45 @@ def start(paths: list[Path], size_sets: tuple[str, ...], workers: int, limit: fl
     return wait
 
 
-def _compile_one(path: Path, size_sets: tuple[str, ...], limit: float) -> tuple[int | None, str]:
-    """One twin compiled by a worker process: its exit code (None: stopped after `limit` s) and its errors."""
-    proc = subprocess.Popen([sys.executable, "-m", "tiler.bench.warm", ",".join(size_sets), str(path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+def _waited(proc, deadline: float) -> tuple[dict[str, set], str]:
+    """A worker's report (the twins it started, finished, failed and stopped), killed past `deadline` s."""
     try:
-        _, err = proc.communicate(timeout=limit)
-        return proc.returncode, err or ""
+        out, err = proc.communicate(timeout=deadline)
     except subprocess.TimeoutExpired:
         proc.kill()
-        proc.communicate()
-        return None, "stopped: still compiling"
+        out, err = proc.communicate()
+    said = {"started": set(), "done": set(), "failed": set(), "slow": set()}
+    for line in (out or "").splitlines():
+        word, _, name = line.partition(" ")
+        if word in said:
+            said[word].add(name)
+    return said, err or ""
 
 
-def _compile_each(size_sets: tuple[str, ...], paths: list[Path]) -> int:
-    """One worker: each twin under torch.compile, called once at each shape, in the timing run's order."""
+class _Stopped(Exception):
+    """A twin's compilation past its time."""
+
+
+def _compile_each(size_sets: tuple[str, ...], limit: float, paths: list[Path]) -> int:
+    """One worker: each twin under torch.compile, called once at each shape,
+    in the timing run's order, each stopped after `limit` s; says on stdout
+    which twins it started, finished, failed and stopped."""
+    import signal
+
     from ..check import check
     from ..syntax import parse
     from ..workload import load_spec, make_inputs, resolve_sizes
     from ..workload.checks import CHECK_SEED, INPUT_SEED
     from .peer import Peers, load_twin, twin_arguments
 
+    def stop(signum, frame):
+        raise _Stopped()
+
+    signal.signal(signal.SIGALRM, stop)
     failed = 0
     for path in paths:
+        print("started", path.stem, flush=True)
+        signal.setitimer(signal.ITIMER_REAL, limit)
         try:
             prog = check(parse(path.read_text(), str(path)))
             spec = load_spec(path)
@@ -104,11 +123,17 @@ def _compile_each(size_sets: tuple[str, ...], paths: list[Path]) -> int:
                 peers.compiled(*args)
                 peers.torch.cuda.synchronize()
                 del args
+            print("done", path.stem, flush=True)
+        except _Stopped:
+            print("slow", path.stem, flush=True)
         except Exception as exc:  # noqa: BLE001 (a colder cache, not a failure of the run)
             failed += 1
+            print("failed", path.stem, flush=True)
             print(f"{path.stem}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
     return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    sys.exit(_compile_each(tuple(sys.argv[1].split(",")), [Path(p) for p in sys.argv[2:]]))
+    sys.exit(_compile_each(tuple(sys.argv[1].split(",")), float(sys.argv[2]), [Path(p) for p in sys.argv[3:]]))
