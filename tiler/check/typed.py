@@ -238,6 +238,7 @@ class Kernel:
     promoted: tuple = ()  # the index reads stage `kernel` made stream inputs, or left (kernel.promote.Promotion)
     unused: tuple = ()  # where the streams stage `kernel` removed were written: nothing reads their values
     hoisted: tuple = ()  # the work stage `kernel` moved to the map level where it varies (kernel.hoist.Hoist)
+    counted: tuple = ()  # loops whose index's count stage `kernel` carried (kernel.counts.Counted)
     # where it moved any: the kernel with its work where written, which analyse plans where no row is split
     written: Kernel | None = field(default=None, repr=False, compare=False)
     streamable: tuple = ()  # loops that read arrays at their index: streams (listed only under --keep-loops), or why not

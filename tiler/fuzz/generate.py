@@ -44,6 +44,7 @@ class Generator(Streams):
         self.gathering = random.Random(seed ^ 0x6A7E)  # rows gathered through a clamped or wrapped index: likewise
         self.algebra = random.Random(seed ^ 0xA16E)  # reductions known by their algebra, columns: likewise
         self.windowing = random.Random(seed ^ 0x5717)  # reads in a window around the point: likewise
+        self.counting = random.Random(seed ^ 0xC047)  # Welford's count taken from the loop's index: likewise
         self.n = 0
         self.params: list[ast.Param] = []
         self.sizes = ["s0", "s1"]  # sizes of streamed arrays
@@ -230,6 +231,8 @@ class Generator(Streams):
         if form == "minus":
             a = self.fresh("dec")
             return ast.Loop((ast.LoopParam(a, f(0.5)),), k, bound, binop("-", v(a), binop("*", x, f(0.5))), v(a))
+        if form == "welford" and self.counting.random() < 0.5:
+            return self.welford_by_index(x, k, bound)
         if form == "welford":
             n, mu, q, n2, d, mu2 = (self.fresh(b) for b in ("wn", "wmu", "wq", "wn", "wd", "wmu"))
             step = ast.Let((y,), False, x, ast.Let((n2,), False, binop("+", v(n), f(1.0)), ast.Let(
@@ -250,6 +253,18 @@ class Generator(Streams):
         loop = ast.Loop((ast.LoopParam(m, ast.UnOp("-", f(1.0e30))), ast.LoopParam(t, f(0.0))), k, bound,
                         ast.Let((y,), False, x, step), ast.TupleExp((v(m), v(t))))
         return ast.Let((m, t), True, loop, binop("+", v(m), binop("*", v(t), f(0.01))))
+
+    def welford_by_index(self, x, k: str, bound):
+        """Welford's mean and M2 whose count is the loop's index plus one
+        (`d / f32(k + 1)`): the kernel stage carries the count."""
+        y, mu, q, d, mu2 = (self.fresh(b) for b in ("y", "wmu", "wq", "wd", "wmu"))
+        count = call("f32", binop("+", v(k), i(1)))
+        step = ast.Let((y,), False, x, ast.Let((d,), False, binop("-", v(y), v(mu)), ast.Let(
+            (mu2,), False, binop("+", v(mu), binop("/", v(d), count)),
+            ast.TupleExp((v(mu2), binop("+", v(q), binop("*", v(d), binop("-", v(y), v(mu2)))))))))
+        loop = ast.Loop((ast.LoopParam(mu, f(0.0)), ast.LoopParam(q, f(0.0))), k, bound, step,
+                        ast.TupleExp((v(mu), v(q))))
+        return ast.Let((mu, q), True, loop, binop("+", v(mu), binop("*", v(q), f(0.001))))
 
     def reduced(self, form: str, array):
         """A streamRed no operator of tiler's algebra describes (each update

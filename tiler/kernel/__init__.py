@@ -4,7 +4,8 @@ The analysis and code generation see one kernel body in which each
 `streamSeq` occurs once per call path. A helper's body is copied with fresh
 binders (so two calls do not share names), its parameters become `let`s of
 the arguments, and its sizes become the caller's sizes. Then the lets and loops
-nothing reads are removed (`dead`), work that reads nothing of the map
+nothing reads are removed (`dead`), a loop whose index also counts its
+elements carries the count where that makes it a reduction (`counts`), work that reads nothing of the map
 level it is written at moves to the level where it varies (`hoist`), a loop that walks arrays whole along
 its index is read as a stream (`loops`), index reads that walk a stream's
 position become stream inputs (`promote`), and a thread's reads of its own
@@ -32,6 +33,7 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, list
     arrays whole read as streams; without it (--keep-loops), where `listed`,
     such loops named for explain), and with a thread's own rows read by
     index as map rows."""
+    from .counts import counted
     from .dead import without_dead
     from .hoist import hoisted
 
@@ -42,6 +44,8 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, list
         kinds = T.node_kinds(k)
     if kinds & {T.Let, T.Loop} or any(lv.lets for lv in k.levels):
         k = without_dead(k)
+    if T.Loop in kinds:
+        k = counted(k)
     if hoist and len(k.levels) and kinds & {T.Loop, T.Stream}:
         k = hoisted(k, launch_only=True)
         if k.launch:

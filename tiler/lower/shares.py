@@ -95,6 +95,9 @@ class Shares:
         def merge(mine, other, suffix):
             return chan_triple(self.declare, welford, refs, ctypes, mine, other, suffix)
         merge.ordered = True
+        # the lanes' merges are one chain, each waiting on the last, so unrolling it overlaps nothing; unrolled,
+        # the calls of f64 division's slow path spilled a column combine's registers (ptxas, a_col_welford_f64)
+        merge.rolled = ctypes[welford.mean] == target.CTYPE["f64"]
         return merge
 
     def _combine_merge(self, combine, refs: list, ctypes: list):
@@ -196,7 +199,8 @@ class Shares:
         stmts, merged = self.block(lambda: merge(totals, [kir.Load(b, at(kir.Ref(w)), kir.SHARED) for b in buffers],
                                                  "_l"))
         body = stmts + tuple(kir.Assign(t.name, m) for t, m in zip(totals, merged))
-        self.emit(kir.For(w, const(1), const(self.lanes), const(1), body, unroll=kir.FULL,
+        self.emit(kir.For(w, const(1), const(self.lanes), const(1), body,
+                          unroll=1 if getattr(merge, "rolled", False) else kir.FULL,
                           note="the row's shares in lane order"))
         self.emit(kir.Barrier("the shares are read before another reduction writes them"))
         return totals

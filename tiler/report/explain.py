@@ -47,6 +47,8 @@ def explain_data(a: Analysis, source: Source, module=None, applied=None, version
         "hoisted": [{"what": h.what, "line": h.span.line, "column": h.span.col, "written_at": h.written,
                      "runs_at": h.runs, "reads": list(h.reads), "reason": h.reason} for h in k.hoisted],
         "promoted": [_promotion(r, source) for r in k.promoted],
+        "counted": [{"line": c.span.line, "column": c.span.col, "index": c.index, "count": c.count}
+                    for c in k.counted],
         "windows": [_window(w, source, a.plan.window, has_window_version(a)) for w in windows(k)],
         "unused": [{"line": span.line, "column": span.col} for span in sorted(k.unused, key=lambda s: (s.line, s.col))],
         "streamable_loops": [{"line": x.span.line, "column": x.span.col, "arrays": list(x.arrays),

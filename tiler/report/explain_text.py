@@ -42,6 +42,7 @@ def render_text(data: dict, variance: bool = False, width: int = 120, candidates
     _header(console, data)
     _hoisted_text(console, data.get("hoisted", []))
     _promotions_text(console, data["promoted"])
+    _counted_text(console, data.get("counted", []))
     _windows_text(console, data.get("windows", []))
     _unused_text(console, data.get("unused", []))
     _streamable_text(console, data.get("streamable_loops", []))
@@ -171,6 +172,17 @@ def _streamable_text(console: Console, loops: list[dict]) -> None:
             f"it walks {arrays} whole along its index, as a stream would; it stays a loop under --keep-loops "
             "(without it, it is read as a stream, so that the plan may stage its reads)")
         console.print(escape(f"loop at {x['line']}:{x['column']}: {said}"))
+
+
+def _counted_text(console: Console, loops: list[dict]) -> None:
+    """The loops whose index also counted their elements: the count carried."""
+    if loops:
+        console.print()
+    for x in loops:
+        console.print(escape(f"loop at {x['line']}:{x['column']}: its index `{x['index']}` also counts the elements "
+                             f"folded so far: that count is carried (`{x['count']}`, equal to `{x['index']}` in the "
+                             "loop as written), so that a share of the loop split among threads counts its own "
+                             "elements, and the loop is a reduction (`reductions` below)"))
 
 
 def _unused_text(console: Console, spans: list[dict]) -> None:
