@@ -301,6 +301,7 @@ def test_a_twin_compiling_past_its_time_is_stopped_and_timed_eager_only(tmp_path
     twin it had started counts as stopped."""
     import subprocess
     import sys
+    import tempfile
     import time
 
     from tiler.bench import peer, warm
@@ -314,13 +315,25 @@ def test_a_twin_compiling_past_its_time_is_stopped_and_timed_eager_only(tmp_path
         def __init__(self, fn, prog):
             time.sleep(5)
 
-    monkeypatch.setattr(peer, "Peers", Sleepy)
+    class Traced:  # as Dynamo does: any Exception while tracing raised again as its own
+        def __init__(self, fn, prog):
+            try:
+                time.sleep(5)
+            except Exception as exc:
+                raise RuntimeError(f"InternalTorchDynamoError: {exc}") from None
+
     started = time.perf_counter()
-    assert warm._compile_each(("small",), 0.3, [tmp_path / "slow_one.fut"]) == 0
-    assert capsys.readouterr().out.split("\n")[:2] == ["started slow_one", "slow slow_one"]
-    assert time.perf_counter() - started < 3
-    stuck = subprocess.Popen([sys.executable, "-c", "import time; print('started a', flush=True); "
-                              "print('done a', flush=True); print('started b', flush=True); time.sleep(30)"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    said, _ = warm._waited(stuck, 2.0)
-    assert said["started"] - said["done"] == {"b"} and said["done"] == {"a"}
+    for fake in (Sleepy, Traced):
+        monkeypatch.setattr(peer, "Peers", fake)
+        assert warm._compile_each(("small",), 0.3, [tmp_path / "slow_one.fut"]) == 0
+        assert capsys.readouterr().out.split("\n")[:2] == ["started slow_one", "slow slow_one"]
+    assert time.perf_counter() - started < 4
+    script = ("import time; print('started a', flush=True); print('done a', flush=True); "
+              "print('started b', flush=True); time.sleep(30)")
+    files = [(tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")) for _ in range(2)]
+    stuck = [subprocess.Popen([sys.executable, "-c", script], stdout=out, stderr=err, text=True) for out, err in files]
+    began = time.perf_counter()
+    for proc, pair in zip(stuck, files):  # each killed at its own deadline, from the start, not one after another
+        said, _ = warm._waited(proc, began + 3.0 - time.perf_counter(), pair)
+        assert said["started"] - said["done"] == {"b"} and said["done"] == {"a"}
+    assert time.perf_counter() - began < 5

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -50,14 +51,18 @@ def start(paths: list[Path], size_sets: tuple[str, ...], workers: int, limit: fl
         return lambda log=print: set()
     started = time.perf_counter()
     shares = [twins[i::workers] for i in range(workers)]
+    # each worker's report and errors go to files, not pipes: nothing reads a pipe while the caller builds its
+    # modules, and a worker that filled one would block there, its twin's alarm running on
+    logs = [(tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")) for _ in shares]
     procs = [subprocess.Popen([sys.executable, "-m", "tiler.bench.warm", ",".join(size_sets), str(limit),
-                               *map(str, share)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for share in shares]
+                               *map(str, share)], stdout=out, stderr=err, text=True)
+             for share, (out, err) in zip(shares, logs)]
+    deadlines = [started + limit * len(share) + 60.0 for share in shares]  # from the workers' start
 
     def wait(log=print) -> set[str]:
         slow, failed = set(), 0
-        for proc, share in zip(procs, shares):
-            said, err = _waited(proc, limit * len(share) + 60.0)
+        for proc, deadline, files in zip(procs, deadlines, logs):
+            said, err = _waited(proc, deadline - time.perf_counter(), files)
             slow |= said["slow"] | (said["started"] - said["done"] - said["failed"] - said["slow"])
             failed += len(said["failed"])
             for line in err.splitlines()[-3:] if said["failed"] else ():
@@ -71,23 +76,33 @@ def start(paths: list[Path], size_sets: tuple[str, ...], workers: int, limit: fl
     return wait
 
 
-def _waited(proc, deadline: float) -> tuple[dict[str, set], str]:
-    """A worker's report (the twins it started, finished, failed and stopped), killed past `deadline` s."""
+def _waited(proc, timeout: float, files) -> tuple[dict[str, set], str]:
+    """A worker's report (the twins it started, finished, failed and
+    stopped), read from its `files` (stdout, stderr); killed past `timeout` s."""
     try:
-        out, err = proc.communicate(timeout=deadline)
+        proc.wait(timeout=max(0.0, timeout))
     except subprocess.TimeoutExpired:
         proc.kill()
-        out, err = proc.communicate()
+        proc.wait()
+    out, err = (_read(f) for f in files)
     said = {"started": set(), "done": set(), "failed": set(), "slow": set()}
-    for line in (out or "").splitlines():
+    for line in out.splitlines():
         word, _, name = line.partition(" ")
         if word in said:
             said[word].add(name)
-    return said, err or ""
+    return said, err
 
 
-class _Stopped(Exception):
-    """A twin's compilation past its time."""
+def _read(f) -> str:
+    f.seek(0)
+    text = f.read()
+    f.close()
+    return text
+
+
+class _Stopped(BaseException):
+    """A twin's compilation past its time: not an Exception, which Dynamo
+    would catch and raise again as its own error (InternalTorchDynamoError)."""
 
 
 def _compile_each(size_sets: tuple[str, ...], limit: float, paths: list[Path]) -> int:
@@ -102,13 +117,17 @@ def _compile_each(size_sets: tuple[str, ...], limit: float, paths: list[Path]) -
     from ..workload.checks import CHECK_SEED, INPUT_SEED
     from .peer import Peers, load_twin, twin_arguments
 
+    rang = []  # the alarm went off for this twin (whatever a library made of its exception)
+
     def stop(signum, frame):
+        rang.append(True)
         raise _Stopped()
 
     signal.signal(signal.SIGALRM, stop)
     failed = 0
     for path in paths:
         print("started", path.stem, flush=True)
+        rang.clear()
         signal.setitimer(signal.ITIMER_REAL, limit)
         try:
             prog = check(parse(path.read_text(), str(path)))
@@ -127,6 +146,9 @@ def _compile_each(size_sets: tuple[str, ...], limit: float, paths: list[Path]) -
         except _Stopped:
             print("slow", path.stem, flush=True)
         except Exception as exc:  # noqa: BLE001 (a colder cache, not a failure of the run)
+            if rang:
+                print("slow", path.stem, flush=True)
+                continue
             failed += 1
             print("failed", path.stem, flush=True)
             print(f"{path.stem}: {type(exc).__name__}: {exc}", file=sys.stderr)
