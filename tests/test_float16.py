@@ -226,3 +226,82 @@ def test_nvcc_compiles_every_version_with_conversions_alone_no_spills_and_the_pl
         assert "0 bytes spill stores" in report and "0 bytes spill loads" in report, (name, report)
         smem = re.search(r"(\d+) bytes smem", report)
         assert (int(smem.group(1)) if smem else 0) == shared, (name, report)
+
+
+# ---- inputs, tolerances and the device's layout ----------------------------------------------------
+
+
+def _program(name: str):
+    path = PROGRAMS / "float16" / f"{name}.fut"
+    return check(parse(path.read_text(), path.name))
+
+
+def test_random_and_given_inputs_hold_16_bit_values():
+    from tiler.workload import check_given, make_inputs
+
+    inputs = make_inputs(_program("mm_mixed"), {"n": 3, "k": 5, "m": 4}, seed=1)
+    a, b = inputs["A"], inputs["B"]
+    assert a.dtype == np.float16 and b.dtype == np.float32 and (bfloat16.rounded(b) == b).all()
+    given, notes = check_given(_program("matvec_bf16"), {"x": np.array([1 + 2.0**-9, 2], np.float64)}, flag="")
+    assert given["x"].tolist() == [1.0, 2.0] and notes == ["`x`: float64 values rounded to bf16"]
+    with pytest.raises(Exception, match="past the range of `x`'s type, bf16"):
+        check_given(_program("matvec_bf16"), {"x": np.array([3.4e38], np.float32)}, flag="")
+
+
+def test_a_16_bit_output_is_compared_within_its_types_default():
+    from tiler.workload.checks import DEFAULT_TOLERANCE, NARROW_TOLERANCE, check_tolerance
+
+    assert check_tolerance(_program("mm_f16"), None) == NARROW_TOLERANCE["f16"]
+    assert check_tolerance(_program("rowsum_bf16"), None) == NARROW_TOLERANCE["bf16"]
+    assert check_tolerance(_program("mm_mixed"), None) == DEFAULT_TOLERANCE  # (its outputs are f32)
+
+
+def test_the_device_holds_a_bf16_as_its_bits():
+    from tiler.runtime import device_layout, device_scalar, host_layout
+
+    x = np.array([1 + 2.0**-8 + 2.0**-12, -2.0], np.float32)
+    bits = device_layout("__nv_bfloat16", x)
+    assert bits.dtype == np.uint16 and bits.tolist() == [0x3F81, 0xC000]
+    assert host_layout("__nv_bfloat16", bits).tolist() == [1 + ULP_BF16, -2.0]
+    assert device_layout("__half", x).dtype == np.float16 and device_scalar("__nv_bfloat16", 1.0) == 0x3F80
+
+
+class _FakeTorchBf16:
+    """What a CUDA torch.bfloat16 tensor shows (no GPU needed): PyTorch calls its elements "<f2" in the
+    interface, float16's name, so tiler reads its dtype and takes its bits through an int16 view."""
+
+    dtype = "torch.bfloat16"
+    is_cuda = True
+
+    def __init__(self, shape):
+        self.shape = shape
+
+    def view(self, dtype):
+        assert dtype == "int16"
+        face = {"shape": self.shape, "typestr": "<i2", "strides": None, "data": (0x7F0000000000, False), "version": 3}
+        return type("View", (), {"__cuda_array_interface__": face})()
+
+
+_FakeTorchBf16.__module__ = "torch.fake"
+
+
+def test_a_torch_bfloat16_tensor_is_read_in_place_for_a_bf16_parameter(monkeypatch):
+    import sys
+    import types
+
+    from tiler.errors import PlainError
+    from tiler.runtime import interop
+
+    monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(int16="int16"))
+    assert interop.on_device(_FakeTorchBf16((5,)))
+    d = interop.device_array("x", _FakeTorchBf16((5,)))
+    assert d.bfloat16 and d.dtype == np.uint16 and d.nbytes == 10
+    interop.check_param("x", np.dtype(np.float32), 1, d, bfloat16=True)
+    with pytest.raises(PlainError, match="holds float16, not bfloat16"):
+        interop.check_param("x", np.dtype(np.float16), 1, d)
+    half = type("Half", (), {"__cuda_array_interface__": {"shape": (5,), "typestr": "<f2", "strides": None,
+                                                          "data": (0x7F0000000000, False), "version": 3}})()
+    interop.check_param("x", np.dtype(np.float16), 1, interop.device_array("x", half))  # CuPy's float16
+    with pytest.raises(PlainError, match="holds bf16, not float16") as refused:
+        interop.check_param("x", np.dtype(np.float32), 1, interop.device_array("x", half), bfloat16=True)
+    assert "torch.bfloat16" in refused.value.hint
