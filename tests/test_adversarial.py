@@ -165,7 +165,7 @@ def _syntax():
         "type_negative_size": "fun [f32, n] main([f32, -1] ys, [f32, n] xs) =\n  map(fn f32 (f32 x) => x, xs)\n",
         "type_float_size": "fun [f32, n] main([f32, 2.5] ys, [f32, n] xs) =\n  map(fn f32 (f32 x) => x, xs)\n",
         "type_bool_size": "fun [f32, n] main([f32, true] ys, [f32, n] xs) =\n  map(fn f32 (f32 x) => x, xs)\n",
-        "type_unknown_scalar": "fun [f16, n] main([f16, n] xs) =\n  map(fn f16 (f16 x) => x, xs)\n",
+        "type_unknown_scalar": "fun [f8, n] main([f8, n] xs) =\n  map(fn f8 (f8 x) => x, xs)\n",
         "type_float_word": "fun [float, n] main([float, n] xs) =\n  map(fn float (float x) => x, xs)\n",
         "type_u32": "fun [u32, n] main([u32, n] xs) =\n  map(fn u32 (u32 x) => x, xs)\n",
         "type_empty_tuple": "fun [f32, n] main((), [f32, n] xs) =\n  map(fn f32 (f32 x) => x, xs)\n",

@@ -257,7 +257,7 @@ class _FakeGpu:
     def prepare(self, sources, workers=None):
         self.calls.append(("prepare", len(list(sources))))
 
-    def upload(self, inputs):
+    def upload(self, inputs, program=None):
         return type("Uploaded", (), {"free": lambda self: None})()
 
     def run(self, k, cuda, inputs, sizes, repeat=0, device=None):

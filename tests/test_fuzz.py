@@ -32,6 +32,30 @@ def test_programs_depend_only_on_their_seed():
     assert pretty(generate(7)) == pretty(generate(7)) and pretty(generate(7)) != pretty(generate(8))
 
 
+def _as_f32(text: str) -> str:
+    """A program's text with its 16-bit types and each leaf's rounding through one spelled as f32."""
+    text = re.sub(r"\b(b?f16)\b", "f32", text)
+    return re.sub(r"(\d)b?f16\b", r"\1f32", text)
+
+
+def test_16_bit_programs_keep_their_seeds_f32_shape():
+    """--narrow draws from its own random stream: the seed's program is the
+    one it always was, and its 16-bit twin has the same shape, some arrays'
+    elements and leaves in f16 or bf16 (read as `f32(x)`)."""
+    narrow = [pretty(generate(s, narrow=True)) for s in range(40)]
+    assert sum("f16" in t for t in narrow) >= 10
+    for s, text in enumerate(narrow):
+        plain = pretty(generate(s))
+        assert plain == pretty(generate(s, narrow=False))
+        shape = re.sub(r"f32\((f32\()?", "", _as_f32(text)).replace(")", "")
+        assert shape.count("streamSeq") == plain.count("streamSeq") and shape.count("map(") == plain.count("map(")
+
+
+def test_a_budget_of_16_bit_programs_has_no_failures(tmp_path):
+    failures = fuzz(12, seed=20261203, mutations=1, nvcc=nvcc_path() is not None, out_dir=tmp_path, narrow=True)
+    assert failures == [], "\n".join(f"seed {f.seed}: {f.stage}: {f.message[:300]}" for f in failures)
+
+
 def test_the_generator_covers_the_language():
     texts = "\n".join(pretty(generate(s)) for s in range(60))
     for form in ("transpose(", "zip(", "iota(", "loop (", "if ", "streamSeq(", "fun f32 h", "fun f32 g",
@@ -243,7 +267,7 @@ class _FakeGpu:
     def prepare(self, sources):
         pass
 
-    def upload(self, inputs):
+    def upload(self, inputs, program=None):
         class Up:
             def free(self):
                 pass

@@ -1010,3 +1010,53 @@ def test_the_host_launcher_races_a_window_version_against_the_next_then_its_riva
     version, which races the next version first, then the winner its rival;
     both launches are right."""
     assert "tiler_ahead" in _runs_beside_mm(tmp_path, WINDOW_HOST, "conv2d")
+
+
+FLOAT16 = sorted((PROGRAMS / "float16").glob("*.fut"))
+
+
+@pytest.mark.parametrize("size", [1, 3, 37, 130])
+@pytest.mark.parametrize("variant", ["untiled", "tiled"])
+@pytest.mark.parametrize("path", FLOAT16, ids=lambda p: p.stem)
+def test_16_bit_programs_match_the_interpreter(path, variant, size):
+    """f16 and bf16 programs (tests/programs/float16) at sizes no tile
+    divides, every version: bit for bit where the header says `exact: yes`
+    (each operation rounds as the interpreter's does), else within the
+    tolerance of the outputs' type (a reduction in another order rounds its
+    16-bit partial sums otherwise)."""
+    from conftest import header
+
+    from tiler.workload.checks import check_tolerance
+
+    prog = check(parse(path.read_text(), path.name))
+    tolerance = 0.0 if header(path).get("exact") == ["yes"] else check_tolerance(prog, load_spec(path))
+    matches_the_interpreter(path, Options(no_tile=True) if variant == "untiled" else Options(), size, seed=16,
+                            tolerance=tolerance)
+
+
+@pytest.mark.parametrize("library", ["torch", "cupy"])
+def test_16_bit_device_arrays_are_read_in_place(library):
+    """torch.float16 and torch.bfloat16 tensors (CuPy: float16 arrays) are
+    read where they are; the outputs come back as the caller's library's
+    arrays of the outputs' type, with the interpreter's values (an
+    elementwise program: bit for bit)."""
+    import tiler
+
+    module = pytest.importorskip(library)
+    name = "map_f16" if library == "cupy" else "map_bf16"
+    k = tiler.compile(PROGRAMS / "float16" / f"{name}.fut")
+    inputs = make_inputs(k.program, {"n": 37}, seed=4)
+    (want,) = k.reference(**inputs)
+    if library == "torch":
+        device = {"xs": module.from_numpy(inputs["xs"]).to(module.bfloat16).cuda()}  # (exact: bf16 values)
+        (got,) = k.run(**device)
+        assert got.dtype == module.bfloat16
+        host = got.float().cpu().numpy()
+    else:
+        device = {n: module.asarray(v) if np.ndim(v) else v for n, v in inputs.items()}
+        (got,) = k.run(**device)
+        assert got.dtype == np.float16
+        host = got.get()
+    assert np.array_equal(host, want)
+    (again,) = k.reference(**device)  # the interpreter reads the device arrays' copies
+    assert np.array_equal(again, want)

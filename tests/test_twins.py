@@ -14,6 +14,7 @@ from tiler.check import check
 from tiler.interp import run
 from tiler.syntax import parse
 from tiler.workload import load_spec, make_inputs, resolve_sizes
+from tiler.workload.checks import check_tolerance
 
 ROOT = Path(__file__).resolve().parent.parent
 TWINNED = [p for folder in (ROOT / "corpus", ROOT / "benchmarks") for p in programs(folder) if twin_path(p).is_file()]
@@ -31,4 +32,4 @@ def test_twin_agrees_with_the_interpreter(path):
     sizes = resolve_sizes(prog, {}, spec, "test")
     inputs = make_inputs(prog, sizes, spec, seed=2)
     want = run(prog, inputs)
-    check_twin(load_twin(path), prog, inputs, want, max(spec.tolerance, 1e-3), path.stem)
+    check_twin(load_twin(path), prog, inputs, want, max(check_tolerance(prog, spec), 1e-3), path.stem)

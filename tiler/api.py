@@ -111,9 +111,10 @@ class Compiled:
         device, scalars = {}, {}
         for name, value in inputs.items():
             if name in params and interop.on_device(value):
-                rank = params[name].type.rank if isinstance(params[name].type, Array) else 0
+                t = params[name].type
+                rank = t.rank if isinstance(t, Array) else 0
                 d = interop.device_array(name, value)
-                interop.check_param(name, dtype(params[name].type), rank, d)
+                interop.check_param(name, dtype(t), rank, d, bfloat16=(t.elem if rank else t).kind == "bf16")
                 if rank:
                     device[name] = d
                 else:  # a scalar is passed by value: one element read back

@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-CTYPE = {"f32": "float", "f64": "double", "i32": "int", "i64": "long long", "bool": "bool"}
-SIZEOF = {"float": 4, "double": 8, "int": 4, "long long": 8, "bool": 1}
+CTYPE = {"f32": "float", "f64": "double", "i32": "int", "i64": "long long", "bool": "bool", "f16": "__half",
+         "bf16": "__nv_bfloat16"}
+SIZEOF = {"float": 4, "double": 8, "int": 4, "long long": 8, "bool": 1, "__half": 2, "__nv_bfloat16": 2}
 
 # ---- limits ---------------------------------------------------------------------
 
@@ -113,6 +114,46 @@ ASYNC_COMMIT = "tiler_cp_async_commit"
 ASYNC_WAIT = "tiler_cp_async_wait"  # tiler_cp_async_wait<PENDING>()
 ASYNC_COPY_BYTES = (4, 8, 16)
 ASYNC_MIN_ARCH = 80
+
+
+# ---- 16-bit floats ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Narrow:
+    """A 16-bit float as CUDA spells it: its header and its conversions.
+    Values are stored and moved in 16 bits; each operation converts its
+    operands to float (exact), computes there and rounds the result back to
+    nearest even, which for + - * / and sqrt is the exactly rounded result
+    (float's 24 bits are more than twice the 11 of f16 and the 8 of bf16,
+    plus two), as the interpreter computes it."""
+
+    header: str
+    to_float: str  # exact
+    from_float: str  # each conversion to it rounds to nearest even
+    from_double: str
+    from_int: str
+    from_long: str
+    max: float  # the largest finite value
+
+    def conversion(self, source: str) -> str:
+        """The function converting a value of C type `source` (not a 16-bit float) to this type."""
+        return {"float": self.from_float, "double": self.from_double, "int": self.from_int, "bool": self.from_int,
+                "long long": self.from_long}[source]
+
+
+NARROW = {"__half": Narrow("cuda_fp16.h", "__half2float", "__float2half_rn", "__double2half", "__int2half_rn",
+                           "__ll2half_rn", 65504.0),
+          "__nv_bfloat16": Narrow("cuda_bf16.h", "__bfloat162float", "__float2bfloat16_rn", "__double2bfloat16",
+                                  "__int2bfloat16_rn", "__ll2bfloat16_rn", 3.3895313892515355e38)}
+NARROW_COMPUTED_IN = "float"  # the C type a 16-bit float's operations compute in
+NARROW_FUNCTIONS = {fn: c for c, n in NARROW.items()  # each conversion function -> the 16-bit type it is of
+                    for fn in (n.to_float, n.from_float, n.from_double, n.from_int, n.from_long)}
+
+
+def headers(ctypes) -> list[str]:
+    """The headers a module whose values have these C types includes."""
+    return sorted({NARROW[c].header for c in ctypes if c in NARROW})
 
 
 # the launch's transposition of an input (a separate kernel before the main
@@ -238,7 +279,8 @@ UNSIGNED = {"int": "unsigned", "long long": "unsigned long long"}
 # size must leave room for a block past its end.
 INDEX = "long long"
 INT_MAX = 2**31 - 1  # a size is an int; 32-bit offsets reach arrays of at most this many elements
-FLOAT_MAX = {"float": 3.4028234663852886e38, "double": 1.7976931348623157e308}  # the largest finite value, by C type
+FLOAT_MAX = {"float": 3.4028234663852886e38, "double": 1.7976931348623157e308,  # the largest finite value, by C type
+             **{c: n.max for c, n in NARROW.items()}}
 MAX_SIZE = 2**31 - 2**20
 
 # The clamps tiler adds (kernel-IR calls "clamp") are spelled through
@@ -260,6 +302,8 @@ BITS = {"float": {"inf": "__int_as_float(0x7f800000)", "-inf": "(-__int_as_float
 
 
 def literal(value, ctype: str) -> str:
+    if ctype in NARROW:  # (its value is one the type holds: the float's conversion is exact)
+        return f"{NARROW[ctype].from_float}({literal(value, NARROW_COMPUTED_IN)})"
     if ctype == "bool":
         return "true" if value else "false"
     if ctype in ("float", "double"):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 
 from ..check import typed as T
+from ..check.types import NARROW_KINDS, element_bytes
 from .schedule import BlockPlan, Schedule, StreamPlan, Threshold
 
 # Two barriers a chunk, in the unit of one global load a thread: an estimate
@@ -28,6 +29,13 @@ LARGE = 1 << 20  # a size not known at compile time, taken as large
 # so it moves 8 times the bytes unless a sector stays in L1 until the thread's
 # next reads, which at many threads an SM it does not.
 UNCOALESCED_LOADS = 8.0
+
+
+def uncoalesced_loads(element_bytes: int) -> float:
+    """UNCOALESCED_LOADS for elements of this size: a warp's reads of 2-byte
+    elements a row apart still touch 32 sectors, where coalesced ones touch
+    2 (16 times the bytes); wider elements keep the 4-byte estimate."""
+    return max(UNCOALESCED_LOADS, 32.0 / element_bytes)
 
 
 def _input_loads(p, reuse: int) -> float:
@@ -43,7 +51,7 @@ def in_place_loads(p) -> float:
     lies (none for an iota or an input reading another's tile)."""
     if isinstance(p.array, T.Iota) or p.shares:
         return 0.0
-    return (UNCOALESCED_LOADS if p.uncoalesced else 1.0) * p.element
+    return (uncoalesced_loads(element_bytes(p.array.type)) if p.uncoalesced else 1.0) * p.element
 
 
 def loads(schedule_streams) -> float:
@@ -138,14 +146,19 @@ PRICE_F64 = {"/": 30, "%": 40, "sqrt": 30, "rsqrt": 30, "exp": 40, "log": 40, "s
 LOAD_PRICE = 4
 WIDE_KINDS = ("f64", "i64")
 WIDE = 2  # an f64 or i64 add or multiply: two f32 slots (half the rate, or two 32-bit instructions)
+# an f16 or bf16 operation is f32's with its operands converted to f32 and
+# its result rounded back (lower/narrow.py): about two slots more
+NARROW_CONVERSIONS = 2
 
 
 def price(e) -> float:
     """The cost of one operation node (BinOp, UnOp or Builtin) of the typed program."""
     name = e.op if isinstance(e, (T.BinOp, T.UnOp)) else e.name
-    wide = any(getattr(getattr(x, "type", None), "kind", "") in WIDE_KINDS for x in (e, *_operands(e)))
+    kinds = {getattr(getattr(x, "type", None), "kind", "") for x in (e, *_operands(e))}
+    wide = bool(kinds & set(WIDE_KINDS))
     table = PRICE_F64 if wide else PRICE
-    return table.get(name, WIDE if wide else 1)
+    cost = table.get(name, WIDE if wide else 1)
+    return cost + NARROW_CONVERSIONS if kinds & set(NARROW_KINDS) else cost
 
 
 def _operands(e):

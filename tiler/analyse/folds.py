@@ -20,7 +20,7 @@ from enum import Enum
 
 from .. import target
 from ..check import typed as T
-from ..check.types import Scalar
+from ..check.types import FLOAT_KINDS, Scalar
 from ..tree import descendants
 from .online import Online, online_of
 from .welford import Welford, welford_of
@@ -239,11 +239,12 @@ def identity(op: Operator, kind: str):
     that a sum of -0.0 stays -0.0); for a float minimum or maximum NaN,
     which `fmin` and `fmax` pass over (so that a row of NaN stays NaN, as
     the loop in order leaves it); the largest int for an int minimum."""
+    floating = kind in FLOAT_KINDS
     if op is Operator.ADD:
-        return -0.0 if kind in ("f32", "f64") else 0
+        return -0.0 if floating else 0
     if op is Operator.MUL:
-        return 1.0 if kind in ("f32", "f64") else 1
-    if kind in ("f32", "f64"):
+        return 1.0 if floating else 1
+    if floating:
         return float("nan")
     return extreme(op is Operator.MIN, kind)
 
@@ -251,10 +252,11 @@ def identity(op: Operator, kind: str):
 def extreme(smaller: bool, kind: str):
     """The value every other one beats in a comparison (`<` for a minimum):
     +inf (-inf) for floats, the largest (smallest) int."""
-    big = float("inf") if kind in ("f32", "f64") else {"i32": target.INT_MAX, "i64": 2**63 - 1}[kind]
+    floating = kind in FLOAT_KINDS
+    big = float("inf") if floating else {"i32": target.INT_MAX, "i64": 2**63 - 1}[kind]
     if smaller:
         return big
-    return -big if kind in ("f32", "f64") else -big - 1
+    return -big if floating else -big - 1
 
 
 def combined(stream: T.Stream, loop: T.Loop) -> bool:

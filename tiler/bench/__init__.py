@@ -24,7 +24,7 @@ from ..runtime import Gpu
 from ..syntax import parse
 from ..version import __version__
 from ..workload import Spec, flops, load_spec, make_inputs, resolve_sizes, split_given
-from ..workload.checks import INPUT_SEED, check_small, compare_outputs, tolerance
+from ..workload.checks import INPUT_SEED, check_small, check_tolerance, compare_outputs, tolerance
 from .rows import Row
 
 BENCHMARKS = benchmarks_dir()  # the checkout's benchmarks/, or the copy in an installed wheel
@@ -90,7 +90,7 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
     inputs = make_inputs(prog, sizes, spec, seed=INPUT_SEED, given=given)
     sample, precise = _float64_sample(prog, inputs)
     work = flops(spec, sizes)
-    device = gpu.upload(inputs)
+    device = gpu.upload(inputs, prog)
     rows, reference = [], None
     try:
         for v in vs:
@@ -98,7 +98,7 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
             outs, times = gpu.run(k, cuda, inputs, sizes, repeat=repeat, device=device)
             if reference is None:
                 reference = outs
-            tol = tolerance(v.options, spec)
+            tol = tolerance(v.options, spec, prog)
             same = compare_outputs(outs, reference, spec, f"{name}: {v.label} against untiled", tol)
             wide = compare_outputs(tuple(o[sample] for o in outs), precise, spec,
                                    f"{name}: {v.label} against the float64 interpreter at rows {list(sample)}", tol)
@@ -171,7 +171,7 @@ def _twin_rows(path: Path, prog, spec: Spec | None, inputs: dict, repeat: int, r
     if not twin.is_file() or f"def {TWIN}(" not in twin.read_text() or not _torch_on_gpu():
         return []
     peers = checked_peers(path, prog, spec)
-    tol = max(spec.tolerance if spec is not None else 0.0, 1e-3)
+    tol = max(check_tolerance(prog, spec), 1e-3)
     times = peers.times(inputs, repeat, reference, tol, f"{name}: its PyTorch twin against untiled")
     return [Row(f"PyTorch twin, {label} (TF32 off)", "-", times[label], check="matches untiled")
             for label in (EAGER, COMPILED)]

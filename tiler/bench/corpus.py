@@ -32,7 +32,7 @@ from ..runtime.nvcc import cores
 from ..syntax import parse
 from ..version import __version__
 from ..workload import load_spec, make_inputs, resolve_sizes
-from ..workload.checks import INPUT_SEED, check_small, compare_outputs, spearman
+from ..workload.checks import INPUT_SEED, check_small, check_tolerance, compare_outputs, spearman, tolerance
 from . import Variant
 from .peer import checked_peers
 
@@ -144,7 +144,7 @@ def _time(path: Path, prog, spec, sizes: dict, compiled: dict, gpu, record: dict
     variant after another made the same kernel differ by a quarter."""
     size_set = record["size_set"]
     inputs = make_inputs(prog, sizes, spec, seed=INPUT_SEED)
-    uploaded = gpu.upload(inputs)
+    uploaded = gpu.upload(inputs, prog)
     try:
         built = {label: (values["verify"], values["render"]) for label, values in compiled.items()}
         reference, repeats, times = None, {}, {label: [] for label in built}
@@ -153,7 +153,8 @@ def _time(path: Path, prog, spec, sizes: dict, compiled: dict, gpu, record: dict
             repeats[label] = max(MIN_REPEAT, min(MAX_REPEAT, int(BUDGET_MS / max(first[0], 1e-3))))
             if reference is None:
                 reference = outs
-            compare_outputs(outs, reference, spec, f"{path.stem} {size_set}: {label} against untiled")
+            compare_outputs(outs, reference, spec, f"{path.stem} {size_set}: {label} against untiled",
+                            tolerance(Options(), spec, prog))
         for _ in range(ROUNDS):
             for label, (k, cuda) in built.items():
                 turn = -(-repeats[label] // ROUNDS)
@@ -169,7 +170,7 @@ def _time(path: Path, prog, spec, sizes: dict, compiled: dict, gpu, record: dict
             record.setdefault("kernel", {})[label] = kernel_digest(chosen)
         if peers is not None:  # the twin, eager and compiled, checked against tiler's outputs, then timed
             record["ms"] |= peers.time(inputs, max(MIN_REPEAT, repeats[DEFAULT]), reference,
-                                       max(spec.tolerance if spec else 1e-3, 1e-3), f"{path.stem} {size_set}")
+                                       max(check_tolerance(prog, spec), 1e-3), f"{path.stem} {size_set}")
     finally:
         uploaded.free()
 

@@ -176,7 +176,7 @@ def checked_peers(path, prog: T.Program, spec, compiled: bool = True) -> Peers |
     on the GPU (None: it has none); `compiled`: under torch.compile too."""
     from ..interp import run as interpret
     from ..workload import make_inputs, resolve_sizes
-    from ..workload.checks import CHECK_SEED
+    from ..workload.checks import CHECK_SEED, check_tolerance
 
     fn = load_twin(path)
     if fn is None:
@@ -184,7 +184,7 @@ def checked_peers(path, prog: T.Program, spec, compiled: bool = True) -> Peers |
     peers = Peers(fn, prog, compiled)
     sizes = resolve_sizes(prog, {}, spec, "test")
     inputs = make_inputs(prog, sizes, spec, seed=CHECK_SEED)
-    within = max(spec.tolerance if spec is not None else 0.0, 1e-3)  # (a program without a .toml: the default)
+    within = max(check_tolerance(prog, spec), 1e-3)  # (a program without a .toml: its outputs' default)
     peers.check(inputs, interpret(prog, inputs), within, f"{Path(path).stem} at {sizes}")
     return peers
 

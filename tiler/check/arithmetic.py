@@ -3,17 +3,35 @@ literal's range, `+ - * / %`, comparisons, `&& ||`, `!` and unary `-`, with
 a hint where a literal's spelling is the likely mistake."""
 from __future__ import annotations
 
+import numpy as np
+
+from .. import bfloat16
 from ..syntax import ast
 from ..syntax.grammar import TOO_LONG
 from . import typed as T
-from .types import BOOL, ERROR, F32, F64, I64, Array, Scalar, is_scalar, scalar
+from .types import BOOL, ERROR, F32, I64, Array, Scalar, is_scalar, scalar
 
 ARITH, COMPARE, LOGIC = {"+", "-", "*", "/", "%"}, {"<", "<=", ">", ">="}, {"&&", "||"}
 INT_MAX = {"i32": 2**31 - 1, "i64": 2**63 - 1}
-FLOAT_MAX = {"f32": 3.4028234663852886e38, "f64": 1.7976931348623157e308}
+FLOAT_MAX = {"f32": 3.4028234663852886e38, "f64": 1.7976931348623157e308, "f16": 65504.0, "bf16": bfloat16.MAX}
 # the literals that round to a finite value: below the largest plus half its
-# spacing (2^103 for f32; for f64, Python's own parse gives infinity past it)
-FLOAT_ROUNDS_BELOW = {"f32": FLOAT_MAX["f32"] + 2.0**103, "f64": float("inf")}
+# spacing (2^103 for f32, 16 for f16, 2^119 for bf16; for f64, Python's own
+# parse gives infinity past it)
+FLOAT_ROUNDS_BELOW = {"f32": FLOAT_MAX["f32"] + 2.0**103, "f64": float("inf"), "f16": 65520.0,
+                      "bf16": bfloat16.MAX + 2.0**119}
+WIDER = {"f32": "f64", "f16": "f32", "bf16": "f32"}  # the suffix to suggest for a literal past a type's range
+
+
+def literal_value(value: float, kind: str) -> float:
+    """A float literal's value in its type: a 16-bit one rounded (to
+    nearest even, once, from the float64 Python reads its digits as), so
+    that the interpreter and the CUDA start from the same bits; f32 and
+    f64 literals keep their digits' value, which each rounds alike."""
+    if kind == "f16":
+        return float(np.float16(value))
+    if kind == "bf16":
+        return float(bfloat16.rounded(np.float64(value)))
+    return value
 
 
 def _zero(e) -> bool:
@@ -38,8 +56,10 @@ class Arithmetic:
         kind = e.suffix or "f32"
         if not abs(e.value) < FLOAT_ROUNDS_BELOW[kind]:  # 1e999 is infinity in Python
             self.error(e.span, f"float literal {self.text(e)} does not fit in {kind}",
-                       f"the largest {kind} is about {FLOAT_MAX[kind]:.4g}" + ("; use the suffix f64" if kind == "f32" else ""))
-        return T.Lit(e.value, F64 if e.suffix == "f64" else F32, e.span)
+                       f"the largest {kind} is about {FLOAT_MAX[kind]:.4g}" +
+                       (f"; use the suffix {WIDER[kind]}" if kind in WIDER else ""))
+            return T.Lit(e.value, scalar(kind), e.span)
+        return T.Lit(literal_value(e.value, kind), scalar(kind), e.span)
 
     def _binop(self, e: ast.BinOp):
         lhs, rhs = self.exp(e.lhs), self.exp(e.rhs)
@@ -75,11 +95,14 @@ class Arithmetic:
         for lit, other in ((e.lhs, b), (e.rhs, a)):
             if isinstance(lit, ast.IntLit) and lit.suffix == "" and other.is_float:
                 return f"there is no implicit conversion: write `{lit.value}{other}` (or `{lit.value}.0`)" \
-                    if other == F32 else f"there is no implicit conversion: write `{lit.value}f64`"
+                    if other == F32 else f"there is no implicit conversion: write `{lit.value}{other}`"
             if isinstance(lit, ast.IntLit) and lit.suffix == "" and other == I64:
                 return f"there is no implicit conversion: write `{lit.value}i64`"
-            if isinstance(lit, ast.FloatLit) and lit.suffix == "" and other == F64:
-                return f"there is no implicit conversion: write `{lit.value!r}f64`"
+            if isinstance(lit, ast.FloatLit) and lit.suffix == "" and other.is_float and other != F32:
+                return f"there is no implicit conversion: write `{lit.value!r}{other}`"
+            if isinstance(lit, ast.FloatLit) and lit.suffix and other.is_float and lit.suffix != other.kind:
+                digits = self.text(lit).removesuffix(lit.suffix)  # (as written: `1f32` -> `1f16`)
+                return f"there is no implicit conversion: write `{digits}{other}`"
         if a.is_numeric and b.is_numeric:
             return f"there is no implicit conversion: convert one side, e.g. {b}({self.text(e.lhs)})"
         return ""

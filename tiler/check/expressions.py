@@ -14,8 +14,10 @@ from .arithmetic import Arithmetic
 from .scope import Scope, declared_at, suggest
 from .streams import Streams
 from .types import (
+    BF16,
     BOOL,
     ERROR,
+    F16,
     F32,
     F64,
     I32,
@@ -36,7 +38,7 @@ from .types import (
 
 MATH_FLOAT1 = {"sqrt", "rsqrt", "exp", "log", "sin", "cos", "floor"}
 MATH = MATH_FLOAT1 | {"pow", "abs", "min", "max"}
-CONVERSIONS = {"f32": F32, "f64": F64, "int": I32, "i32": I32, "i64": I64}
+CONVERSIONS = {"f32": F32, "f64": F64, "int": I32, "i32": I32, "i64": I64, "f16": F16, "bf16": BF16}
 KIND_WORDS = {"param": "the parameter", "size": "the size", "chunk": "the chunk size",
               "offset": "the chunk offset", "let": "the let-bound name", "loop": "the loop variable",
               "index": "the loop index", "result": "the loop result", "lambda": "the lambda parameter",

@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 from .. import target
 from ..source import NO_SPAN, Span
 
-SCALAR_KINDS = ("f32", "f64", "i32", "i64", "bool")
+SCALAR_KINDS = ("f32", "f64", "i32", "i64", "bool", "f16", "bf16")
+FLOAT_KINDS = ("f32", "f64", "f16", "bf16")
+# the 16-bit floats: stored in 16 bits, each operation computed in f32 and rounded back (docs/language.md)
+NARROW_KINDS = ("f16", "bf16")
 SPELLING = {"i32": "int"}  # how the language writes a kind
 ALIASES = {"int": "i32"}
 
@@ -44,7 +47,12 @@ class Scalar:
 
     @property
     def is_float(self) -> bool:
-        return self.kind in ("f32", "f64")
+        return self.kind in FLOAT_KINDS
+
+    @property
+    def is_narrow(self) -> bool:
+        """An f16 or a bf16."""
+        return self.kind in NARROW_KINDS
 
     @property
     def is_int(self) -> bool:
@@ -100,7 +108,7 @@ class _Error:
 ERROR = _Error()
 Type = Scalar | Array | Tuple | _Error
 
-F32, F64, I32, I64, BOOL = (Scalar(k) for k in SCALAR_KINDS)
+F32, F64, I32, I64, BOOL, F16, BF16 = (Scalar(k) for k in SCALAR_KINDS)
 
 
 def size_text(size: Size) -> str:

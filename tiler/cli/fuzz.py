@@ -28,8 +28,11 @@ MOST_SEED = 2**63 - 1  # (a seed feeds NumPy's generator and a range of seeds)
               help="With --gpu: also time each program's default against its untiled kernel at a size with real "
                    "work; a default more than 10% slower is a failure.")
 @click.option("--json", "json_path", metavar="FILE", help="With --perf: write every program's timing to FILE.")
+@click.option("--narrow", is_flag=True,
+              help="Give the programs f16 and bf16 arrays, literals and conversions (each seed's program in f32 "
+                   "otherwise unchanged).")
 @guarded(deep=False)
-def fuzz_cmd(count, seed, gpu, mutations, no_nvcc, out, perf, json_path):
+def fuzz_cmd(count, seed, gpu, mutations, no_nvcc, out, perf, json_path, narrow):
     """Differential testing on N random programs: parse, print, check, interpret
     under several chunkings, compile tiled and untiled (and run them with --gpu;
     time them with --perf)."""
@@ -63,7 +66,7 @@ def fuzz_cmd(count, seed, gpu, mutations, no_nvcc, out, perf, json_path):
     with Progress(transient=True) as progress:
         task = progress.add_task("fuzzing", total=count)
         failures = fuzz(count, seed, gpu, mutations, not no_nvcc, out, lambda: progress.advance(task),
-                        timed if perf else None, say=click.echo)  # each line flushed as it comes
+                        timed if perf else None, say=click.echo, narrow=narrow)  # each line flushed as it comes
     if failures:
         click.echo(f"failing programs are in {out}/")
     if perf:

@@ -31,11 +31,14 @@ import random
 
 from ..syntax import ast
 from .streams import Streams
-from .trees import F32, INT, Scope, arr, binop, call, f, i, v
+from .trees import BF16, F16, F32, INT, Scope, arr, binop, call, f, i, v
+
+# with `narrow`: how often a streamed parameter's elements are f16 or bf16, and a scalar leaf passes through one
+NARROW_ARRAYS, NARROW_LEAVES = 0.35, 0.15
 
 
 class Generator(Streams):
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, narrow: bool = False):
         self.r = random.Random(seed)
         # how a program is spelled draws from its own stream: a seed's program keeps its shape as spellings are added
         self.spelling = random.Random(-1 - seed)
@@ -45,6 +48,9 @@ class Generator(Streams):
         self.algebra = random.Random(seed ^ 0xA16E)  # reductions known by their algebra, columns: likewise
         self.windowing = random.Random(seed ^ 0x5717)  # reads in a window around the point: likewise
         self.counting = random.Random(seed ^ 0xC047)  # Welford's count taken from the loop's index: likewise
+        # f16 and bf16 (only with `narrow`: the f32 program of each seed stays the one it always was, and the
+        # 16-bit one has its shape): which arrays hold them and which leaves pass through them; likewise
+        self.narrowing = random.Random(seed ^ 0x16B16) if narrow else None
         self.n = 0
         self.params: list[ast.Param] = []
         self.sizes = ["s0", "s1"]  # sizes of streamed arrays
@@ -53,6 +59,26 @@ class Generator(Streams):
         self.index_sizes: dict[str, str] = {}  # a map index -> the size of its dimension
         self.product = False  # a 2-D kernel whose streams all go over rows picked by both indices
         self.indexed_rows: dict[str, tuple[str, str]] = {}  # a thread's row spelled M[i]: row -> (M, i)
+
+    def element(self) -> ast.TScalar:
+        """A streamed parameter's element type: f32, or with `narrow` now and
+        then f16 or bf16 (its stream reads each element as `f32(x[k])`)."""
+        if self.narrowing is None or self.narrowing.random() >= NARROW_ARRAYS:
+            return F32
+        return self.narrowing.choice([F16, BF16])
+
+    def narrowed(self, e):
+        """An f32 leaf, with `narrow` now and then rounded through f16 or bf16
+        and back, with an operation of that type on a literal of it on the
+        way (`f32(bf16(x) * 1.5bf16)`). The leaves are small: f16's range holds them."""
+        if self.narrowing is None or self.narrowing.random() >= NARROW_LEAVES:
+            return e
+        kind = self.narrowing.choice(["f16", "bf16"])
+        x = call(kind, e)
+        if self.narrowing.random() < 0.6:
+            literal = ast.FloatLit(self.narrowing.choice([0.5, 1.5, 0.1, 3.0]), kind)
+            x = binop(self.narrowing.choice(["+", "-", "*", "/"]), x, literal)
+        return call("f32", x)
 
     def fresh(self, base: str) -> str:
         self.n += 1
@@ -374,7 +400,7 @@ class Generator(Streams):
         if depth == 0 or self.chance(0.3):
             choices = [f(self.r.choice([0.5, 1.0, 1.5, 2.0, 0.25]))] + [v(x) for x in scope.floats]
             choices += [call("f32", self.int_leaf(k)) for k in scope.ints]
-            return self.r.choice(choices)
+            return self.narrowed(self.r.choice(choices))
         a, b = self.scalar(scope, depth - 1), self.scalar(scope, depth - 1)
         op = self.r.choice(["+", "-", "*", "div", "max", "sin", "sqrt"])
         if op == "div":  # a positive denominator
@@ -454,5 +480,7 @@ class Generator(Streams):
         return call(name, array, self.scalar(scope, 1))
 
 
-def generate(seed: int) -> ast.Program:
-    return Generator(seed).program()
+def generate(seed: int, narrow: bool = False) -> ast.Program:
+    """Seed's program; with `narrow`, the same program with some of its
+    streamed arrays and scalar leaves in f16 or bf16."""
+    return Generator(seed, narrow).program()

@@ -188,7 +188,7 @@ def _timed(prog, builds: dict, seed: int, gpu) -> Timing | None:
 
 def _measure(prog, builds: dict, sizes: dict, seed: int, gpu) -> Timing:
     inputs = make_inputs(prog, sizes, None, seed)  # once, for every kernel
-    uploaded = gpu.upload(inputs)
+    uploaded = gpu.upload(inputs, prog)
     try:
         ms = {label: _launch(build, inputs, sizes, gpu, REPEAT, uploaded) for label, build in builds.items()}
         default = builds[DEFAULT]

@@ -96,7 +96,8 @@ class Streams:
         kind = self.r.choice(kinds)
         size = self.r.choice(self.sizes)
         if kind == "param":
-            return v(self.param(arr(F32, size), "ys")), F32, size
+            elem = self.element()
+            return v(self.param(arr(elem, size), "ys")), elem, size
         if kind == "iota":
             return ast.Iota(v(size)), INT, size
         if kind == "own":
@@ -109,8 +110,9 @@ class Streams:
             at = self.hashed(who, "n0") if self.hashing.random() < 0.3 else call("min", who, binop("-", v("n0"), i(1)))
             return ast.Index(v(rows), (self.row_index(ast.Index(v(table), (at,)), "r0"),)), F32, size
         if kind == "transposed":
-            return self.transposed_row(scope, size), F32, size
-        return v(self.param(arr(F32, size), "ys")), F32, size
+            return (*self.transposed_row(scope, size), size)
+        elem = self.element()
+        return v(self.param(arr(elem, size), "ys")), elem, size
 
     def hashed(self, x, size: str):
         """A hash of `x` taken into [0, size) as a hash table's slot is: its
@@ -119,19 +121,22 @@ class Streams:
         h = binop("%", binop("+", binop("*", x, i(1103515245)), i(12345)), v(size))
         return binop("%", binop("+", h, v(size)), v(size))
 
-    def transposed(self, length, rows) -> str:
+    def transposed(self, length, rows) -> tuple[str, ast.TScalar]:
         """A matrix of `rows` rows of `length`, given transposed (a matrix
-        product's B) and transposed back in the prelude: its name there."""
-        m = self.param(arr(F32, length, rows), "P")
+        product's B) and transposed back in the prelude: its name there, and
+        its element type."""
+        elem = self.element()
+        m = self.param(arr(elem, length, rows), "P")
         t = self.fresh("T")
         self.prelude.append((t, ast.Transpose(v(m))))
-        return t
+        return t, elem
 
-    def transposed_row(self, scope: Scope, size):
-        """A row of such a matrix picked by a thread's index, clamped to its rows."""
-        t = self.transposed(size, "n0")
+    def transposed_row(self, scope: Scope, size) -> tuple:
+        """A row of such a matrix picked by a thread's index, clamped to its
+        rows, and its element type."""
+        t, elem = self.transposed(size, "n0")
         which = v(self.r.choice(scope.thread_ints)) if scope.thread_ints else i(0)
-        return ast.Index(v(t), (call("min", which, binop("-", v("n0"), i(1))),))
+        return ast.Index(v(t), (call("min", which, binop("-", v("n0"), i(1))),)), elem
 
     def row_index(self, picked, rows: str):
         """An index table's entry as a row index: as it is, clamped into the
@@ -152,35 +157,38 @@ class Streams:
         rows = self.param(arr(F32, "r0", size), "Q")
         return ast.Index(v(rows), (self.row_index(ast.Index(v(table), (v(index),)), "r0"),))
 
-    def own_transposed_row(self, size, index: str):
+    def own_transposed_row(self, size, index: str) -> tuple:
         """Row `index` of such a matrix with a row for each point of that map
-        index's dimension: a matrix product's row of A or of B."""
-        return ast.Index(v(self.transposed(size, self.index_sizes[index])), (v(index),))
+        index's dimension (a matrix product's row of A or of B), and its
+        element type."""
+        t, elem = self.transposed(size, self.index_sizes[index])
+        return ast.Index(v(t), (v(index),)), elem
 
-    def more_input(self, scope: Scope, size, first):
-        """Another array of the stream: a parameter every thread reads, a
-        map's row of the same length, or a transposed matrix's row picked by
-        a thread's index (with the first input a row too, a matrix product's
-        shape)."""
+    def more_input(self, scope: Scope, size, first) -> tuple:
+        """Another array of the stream, and its element type: a parameter
+        every thread reads, a map's row of the same length, or a transposed
+        matrix's row picked by a thread's index (with the first input a row
+        too, a matrix product's shape)."""
         rows = [name for name, n in scope.rows if n == size and first != self.row(name)]
         kind = self.r.choice(["param"] + ["own"] * bool(rows) + ["transposed"] * bool(scope.thread_ints))
         if kind == "own":
-            return self.row(self.r.choice(rows))
+            return self.row(self.r.choice(rows)), F32
         if kind == "transposed":
             return self.transposed_row(scope, size)
-        return v(self.param(arr(F32, size), "zs"))
+        elem = self.element()
+        return v(self.param(arr(elem, size), "zs")), elem
 
     def stream(self, scope: Scope, depth: int):
         """streamSeq over one to three arrays of one size, with one or two accumulators."""
         if len(scope.thread_ints) > 1 and (self.product or self.chance(0.25)):  # rows picked by two indices
             size = self.r.choice(self.sizes)
-            inputs = [(self.gathered_row(size, t) if n == 0 and self.gathering.random() < 0.3
-                       else self.own_transposed_row(size, t), F32) for n, t in enumerate(scope.thread_ints[-2:])]
+            inputs = [(self.gathered_row(size, t), F32) if n == 0 and self.gathering.random() < 0.3
+                      else self.own_transposed_row(size, t) for n, t in enumerate(scope.thread_ints[-2:])]
         else:
             first, first_t, size = self.stream_input(scope)
             inputs = [(first, first_t)]
             for _ in range(self.r.randint(0, 2)):
-                inputs.append((self.more_input(scope, size, first), F32))
+                inputs.append(self.more_input(scope, size, first))
         accs = [self.fresh("acc") for _ in range(self.r.choice([1, 1, 2]))]
         chunk, k, kk = self.fresh("c"), self.fresh("k"), self.fresh("kk")
         names = [self.fresh("xc") for _ in inputs]

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from ..syntax import ast
 
 F32, INT = ast.TScalar("f32"), ast.TScalar("int")
+F16, BF16 = ast.TScalar("f16"), ast.TScalar("bf16")
 
 
 def arr(elem, *sizes):

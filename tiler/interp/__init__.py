@@ -15,7 +15,7 @@ from ..check.types import I32, Array, Binder
 from ..compare import compare
 from ..errors import PlainError
 from .evaluate import Evaluator
-from .values import Chunking, NonUniform, RunError, dtype
+from .values import Chunking, NonUniform, RunError, dtype, narrowed
 
 __all__ = ["run", "run_splits", "Chunking", "RunError", "bind_sizes", "SPLITS"]
 
@@ -112,7 +112,8 @@ def _input(p: Binder, value, B: int, wide: bool = False) -> np.ndarray:
     v = np.asarray(value)
     if not np.can_cast(v.dtype, want, "same_kind") and not (v.dtype.kind in "iub" and want.kind == "f"):
         raise PlainError(f"input `{p.name}` holds {v.dtype} values, but the parameter is {p.type}")
-    v = v.astype(want, copy=False)
+    elem = p.type.elem if isinstance(p.type, Array) else p.type
+    v = narrowed(elem.kind, v) if elem.is_narrow else v.astype(want, copy=False)
     return v.reshape((1,) * B + v.shape)
 
 

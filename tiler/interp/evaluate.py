@@ -14,7 +14,7 @@ import numpy as np
 from ..check import typed as T
 from ..check.types import F32, Binder
 from ..tree import dispatch, methods
-from .values import Chunking, NonUniform, RunError, dtype
+from .values import Chunking, NonUniform, RunError, dtype, narrowed
 
 F32_ROUNDING = 2.0**-24  # float32's unit roundoff: half an ulp, relative
 PROGRESS_LEVELS = 2  # how deep in loops and streams an iteration reports progress (deeper ones only add calls)
@@ -93,6 +93,8 @@ class Evaluator:
     def _binop(self, e: T.BinOp):
         if e.op in ("&&", "||"):
             return self._logic(e)
+        if e.lhs.type.is_narrow:
+            return self._narrow_binop(e)
         if self.fused and e.op in ("+", "-"):
             for product, first in ((e.lhs, True), (e.rhs, False)):
                 if isinstance(product, T.BinOp) and product.op == "*":
@@ -104,6 +106,15 @@ class Evaluator:
         if op == "%":
             return self._rounded(np.fmod(a, b), e.type, (a, b))
         return self._rounded(_ARITH[op](a, b), e.type, (a, b))
+
+    def _narrow_binop(self, e: T.BinOp):
+        """An f16 or bf16 operation: computed in float32 and, where it
+        gives a number, rounded back (exact for + - * / and %: float32's
+        24 bits are more than twice the 11 and 8 of the 16-bit formats,
+        plus 2, so rounding twice is rounding once)."""
+        a, b = (self.ev(x).astype(np.float32) for x in (e.lhs, e.rhs))
+        value = np.fmod(a, b) if e.op == "%" else _ARITH[e.op](a, b)
+        return narrowed(e.type.kind, value) if e.type.is_narrow else value
 
     def _rounded(self, value: np.ndarray, t, operands: tuple = ()):
         """`value` as `jitter` rounds an f32 result (else as it is): one that
@@ -187,8 +198,12 @@ class Evaluator:
 
     def _builtin(self, e: T.Builtin):
         args = [self.ev(a) for a in e.args]
+        if e.name in ("f16", "bf16"):
+            return narrowed(e.name, args[0])
         if e.name in ("f32", "f64", "i32", "i64"):
             return self._rounded(args[0].astype(dtype(e.type, self.wide)), e.type)
+        if e.type.is_narrow:  # as an operator: in float32, rounded back
+            return narrowed(e.type.kind, _MATH[e.name](*(a.astype(np.float32) for a in args)))
         return self._rounded(_MATH[e.name](*args).astype(dtype(e.type, self.wide), copy=False), e.type, args)
 
     def _call(self, e: T.Call):

@@ -10,11 +10,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import bfloat16
 from ..check.types import Array, Scalar, Type
 from ..errors import Diagnostic, UserError
 from ..source import Span
 
-DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "bool": np.bool_}
+# a bf16 is held in a float32 whose value bf16 represents exactly (tiler/bfloat16.py): numpy has no bfloat16
+DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "bool": np.bool_,
+          "f16": np.float16, "bf16": np.float32}
 
 
 WIDE = dict(DTYPES, f32=np.float64)  # a float64 reference for f32 programs
@@ -27,6 +30,14 @@ def dtype(t: Type, wide: bool = False):
     if isinstance(t, Scalar):
         return np.dtype(table[t.kind])
     raise TypeError(f"no dtype for {t}")
+
+
+def narrowed(kind: str, values) -> np.ndarray:
+    """Values of any numeric dtype rounded to a 16-bit float (to nearest,
+    ties to even), as the interpreter holds that kind."""
+    if kind == "f16":
+        return np.asarray(values).astype(np.float16)
+    return bfloat16.rounded(values)
 
 
 class RunError(UserError):

@@ -30,6 +30,7 @@ from ..target import VECTOR as VECTOR_TYPES
 from ..transform.reassociate import is_float_arithmetic, reassociate
 from ..transform.register_tile import RESERVED as MICRO_RESERVED
 from ..tree import children, dispatch, methods
+from . import narrow
 from .copies import COUNTER, LINEAR, VECTOR
 from .values import View
 
@@ -125,6 +126,8 @@ class Body:
     def _binop(self, e: T.BinOp):
         if e.op in ("&&", "||"):
             return self._logic(e)
+        if e.lhs.type.is_narrow:
+            return narrow.operation(e.op, self.exp(e.lhs), self.exp(e.rhs), ctype_of(e.lhs.type))
         if self.levels is not None and is_float_arithmetic(e):
             return self._arithmetic(self._reassociate(e))
         a, b = self.exp(e.lhs), self.exp(e.rhs)
@@ -155,6 +158,8 @@ class Body:
         return result
 
     def _unop(self, e: T.UnOp):
+        if e.op == "-" and e.type.is_narrow:
+            return narrow.negated(self.exp(e.operand), ctype_of(e.type))
         if self.levels is not None and is_float_arithmetic(e):
             return self._arithmetic(self._reassociate(e))
         return kir.Un(e.op, self.exp(e.operand), self._wraps(e.op, ctype_of(e.type)) if e.op == "-" else None)
@@ -183,8 +188,13 @@ class Body:
 
     def _builtin(self, e: T.Builtin):
         if e.name in CTYPE:
-            return kir.Cast(CTYPE[e.name], self.exp(e.args[0]))
+            to, source = CTYPE[e.name], ctype_of(e.args[0].type)
+            if narrow.is_narrow(to) or narrow.is_narrow(source):
+                return narrow.converted(self.exp(e.args[0]), to, source)
+            return kir.Cast(to, self.exp(e.args[0]))
         ctype = ctype_of(e.args[0].type)
+        if narrow.is_narrow(ctype):
+            return narrow.builtin(e.name, tuple(self.exp(a) for a in e.args), ctype)
         scaled = FAST_MATH_SCALED.get(ctype, {}).get(e.name) if self.levels is not None else None
         if scaled is not None:  # f(x) = g(x * c): the product joins the argument's chain
             fn, factor = scaled

@@ -158,7 +158,8 @@ def _value(c: TileCopy):
     if c.width > 1:
         return kir.VecLoad(c.src, c.src_index, c.width, c.ctype)
     load = kir.Load(c.src, c.src_index)
-    return load if c.valid is None else kir.Select(c.valid, load, kir.Cast(c.ctype, const(0)))
+    zero = const(0.0, c.ctype) if c.ctype in target.NARROW else kir.Cast(c.ctype, const(0))  # (no cast from int)
+    return load if c.valid is None else kir.Select(c.valid, load, zero)
 
 
 def _loaded(c: TileCopy, value) -> tuple:

@@ -12,6 +12,7 @@ from ..analyse.online import Online
 from ..analyse.reductions import COLUMN_ROWS, Pick
 from ..analyse.welford import Welford
 from ..kir.build import add, const, mul
+from . import narrow
 
 SHUFFLE = "shuffle_xor"  # target.CALL_SPELLING spells it
 
@@ -33,6 +34,12 @@ def pick_wins(pick: Pick, other, mine):
     earlier = kir.Bin("<" if pick.strict else ">", other[2], mine[2])
     return kir.Bin("||", better(pick, other[0], mine[0], "<"),
                    kir.Bin("&&", kir.Bin("==", other[0], mine[0]), earlier))
+
+
+def compared(share: list, ctype: str) -> list:
+    """A pick's share (value, index, iteration) with its value as a
+    comparison reads it: a 16-bit one as a float (lower/narrow.py)."""
+    return [narrow.widened(share[0], ctype) if narrow.is_narrow(ctype) else share[0], *share[1:]]
 
 
 def rescaled_pair(declare, online: Online, refs: list, ctypes: list, mine, other, suffix: str, fast: bool) -> list:
@@ -117,12 +124,16 @@ class Shares:
         """Two (value, index, iteration) shares merged: the better value, ties
         by iteration (named after `refs`, the shares they stand for)."""
         def merge(mine, other, suffix):
-            wins = self.declare(f"{refs[0].name}{suffix}w", "bool", pick_wins(pick, other, mine))
+            wins = self.declare(f"{refs[0].name}{suffix}w", "bool",
+                                pick_wins(pick, compared(other, ctypes[0]), compared(mine, ctypes[0])))
             return [self.declare(f"{r.name}{suffix}", c, kir.Select(wins, o, m))
                     for r, m, o, c in zip(refs, mine, other, ctypes)]
         return merge
 
     def _apply(self, op: Operator, a, b, ctype: str):
+        if narrow.is_narrow(ctype):
+            return narrow.operation(op.value, a, b, ctype) if op in (Operator.ADD, Operator.MUL) else \
+                narrow.builtin(op.value, (a, b), ctype)
         if op in (Operator.ADD, Operator.MUL):  # a program's integers wrap around (body._wraps)
             return kir.Bin(op.value, a, b, self._wraps(op.value, ctype))
         return kir.Call(target.math_function(ctype, op.value, self.fast_math), (a, b))

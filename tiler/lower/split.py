@@ -51,7 +51,7 @@ from .params import (
     size_name,
     wide_factor,
 )
-from .shares import Shares, better, never
+from .shares import Shares, better, compared, never
 from .streams import Streams
 from .values import all_of, at_most, blocks_a_row, in_kernel_min, minimum, partial_slot
 
@@ -194,7 +194,8 @@ class SplitBody(Streams, Shares):
             return [self._apply(op, init, total, c) for init, total, op, c in zip(inits, shares, ops, ctypes)]
         # the start pair comes before every iteration: a share replaces it only when strictly better (or, `<=`, as good)
         value, index, step = shares
-        ahead = better(pick, value, inits[pick.value], "<=" if not pick.strict else "<")
+        ahead = better(pick, compared([value], ctypes[0])[0], compared([inits[pick.value]], ctypes[0])[0],
+                       "<=" if not pick.strict else "<")
         if not pick.strict:
             ahead = kir.Bin("&&", kir.Bin("!=", step, const(never(pick))), ahead)
         took = self.declare(f"{e.params[pick.value].name}_took", "bool", ahead, e.span)

@@ -48,7 +48,18 @@ def render(m: kir.Module) -> str:
     host = launcher(m)
     return environment().get_template("module.cu.j2").render(
         m=m, kernels=kernels, version=__version__, launcher=host, launcher_body=body(host), transposes=transposes,
-        conditions=[None if v.condition is None else c(v.condition) for v in m.versions])
+        conditions=[None if v.condition is None else c(v.condition) for v in m.versions], headers=_headers(m))
+
+
+def _headers(m: kir.Module) -> list[str]:
+    """The headers of the 16-bit float types the module's kernels hold or
+    convert to (none for a program without them)."""
+    ctypes = set()
+    for k in m.functions:
+        ctypes |= {p.ctype for p in k.params} | {a.ctype for a in k.shared}
+        for node in kir.walk(k.body):
+            ctypes.add(target.NARROW_FUNCTIONS.get(node.fn) if isinstance(node, kir.Call) else getattr(node, "ctype", None))
+    return target.headers(ctypes)
 
 
 def header(m: kir.Module) -> str:

@@ -18,13 +18,35 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import kir, target
+from .. import bfloat16, kir, target
 from ..errors import CompilerBug, PlainError
 from . import interop
 
+# each C type's elements as the device holds them: a bf16 is its 16 bits (NumPy has no bfloat16)
+BF16 = target.CTYPE["bf16"]
 POISON = {"float": np.float32(np.nan), "double": np.float64(np.nan), "int": np.int32(-123456789),
-          "long long": np.int64(-123456789), "bool": np.bool_(True)}
-NUMPY = {"float": np.float32, "double": np.float64, "int": np.int32, "long long": np.int64, "bool": np.bool_}
+          "long long": np.int64(-123456789), "bool": np.bool_(True), "__half": np.float16(np.nan),
+          BF16: np.uint16(bfloat16.QUIET_NAN)}
+NUMPY = {"float": np.float32, "double": np.float64, "int": np.int32, "long long": np.int64, "bool": np.bool_,
+         "__half": np.float16, BF16: np.uint16}
+
+
+def device_layout(ctype: str, values) -> np.ndarray:
+    """Host values (as the interpreter holds them) as the device holds them:
+    a bf16's float32 rounded to bf16 and taken as its 16 bits."""
+    if ctype == BF16:
+        return np.ascontiguousarray(bfloat16.to_bits(values))
+    return np.ascontiguousarray(values, dtype=NUMPY[ctype])
+
+
+def device_scalar(ctype: str, value):
+    """A scalar argument as the kernel takes it (a bf16 as its bits)."""
+    return np.uint16(bfloat16.to_bits(value)) if ctype == BF16 else NUMPY[ctype](value)
+
+
+def host_layout(ctype: str, values: np.ndarray) -> np.ndarray:
+    """Device values back as the interpreter holds them (a bf16 as a float32)."""
+    return bfloat16.from_bits(values) if ctype == BF16 else values
 
 
 def gpu_unavailable() -> str | None:
@@ -167,10 +189,14 @@ class Gpu:
                                  f"reproduce with: nvcc -arch={self.arch} -cubin {f.name}") from None
         return self._modules[key].get_function(name)
 
-    def upload(self, inputs: dict) -> "DeviceInputs":
-        """Copy the input arrays to the device once, for many launches."""
+    def upload(self, inputs: dict, program=None) -> "DeviceInputs":
+        """Copy the input arrays to the device once, for many launches (each
+        as its parameter of `program`'s holds it: a bf16's as its bits)."""
+        ctypes = {} if program is None else {p.name: target.CTYPE[(p.type.elem if hasattr(p.type, "elem") else
+                                                                    p.type).kind] for p in program.kernel.params}
         with self.active():
-            arrays = {name: np.ascontiguousarray(v) for name, v in inputs.items() if np.ndim(v) > 0}
+            arrays = {name: device_layout(ctypes[name], v) if name in ctypes else np.ascontiguousarray(v)
+                      for name, v in inputs.items() if np.ndim(v) > 0}
             return DeviceInputs({name: (self.drv.to_device(a), a.nbytes, a.dtype) for name, a in arrays.items()},
                                 self)
 
@@ -271,20 +297,21 @@ class Gpu:
                 if p.transposed:  # the launch's copy of the array, its last two axes swapped
                     arg = self._transposition(p, arg, cuda, sizes, keep, transposes)
             elif p.role == "output" and outputs_on is not None:
-                made = interop.allocator(outputs_on)(_shape(p, sizes), np.dtype(NUMPY[p.ctype]), POISON[p.ctype])
-                outputs.append((None, made.owner))
+                made = interop.allocator(outputs_on)(_shape(p, sizes), np.dtype(NUMPY[p.ctype]), POISON[p.ctype],
+                                                     bfloat16=p.ctype == BF16)
+                outputs.append((None, made.owner, p.ctype))
                 arg = np.uintp(made.pointer)
             elif p.role == "output":
                 host = np.full(_shape(p, sizes), POISON[p.ctype], dtype=NUMPY[p.ctype])
                 arg = drv.to_device(host)
                 keep.append(arg)
-                outputs.append((arg, host))
+                outputs.append((arg, host, p.ctype))
             elif p.role == "size":
                 arg = np.int32(sizes[p.source])
             elif p.role == kir.SCRATCH:
                 arg = self._scratch(k, p, sizes, keep)
             else:
-                arg = NUMPY[p.ctype](inputs[p.source])
+                arg = device_scalar(p.ctype, inputs[p.source])
             by_name[p.name] = arg
         args = [by_name[p.name] for p in k.params]
         shared = k.dynamic_shared_bytes
@@ -315,7 +342,8 @@ class Gpu:
                     end.record()
                     end.synchronize()
                     times.append(start.time_till(end))
-        results = tuple(host if buf is None else drv.from_device_like(buf, host) for buf, host in outputs)
+        results = tuple(host if buf is None else host_layout(ctype, drv.from_device_like(buf, host))
+                        for buf, host, ctype in outputs)
         for buf in keep:
             buf.free()  # while the context is pushed
         return results, times
@@ -342,7 +370,7 @@ class Gpu:
             buf, nbytes, kind = device.buffers[p.source]
             _check_fits(p, kind, nbytes, sizes)
             return buf
-        buf = self.drv.to_device(np.ascontiguousarray(inputs[p.source], dtype=NUMPY[p.ctype]))
+        buf = self.drv.to_device(device_layout(p.ctype, inputs[p.source]))
         keep.append(buf)
         return buf
 

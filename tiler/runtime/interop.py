@@ -27,9 +27,10 @@ class DeviceArray:
 
     pointer: int
     shape: tuple[int, ...]
-    dtype: np.dtype
+    dtype: np.dtype  # as the device holds it: a bf16's is uint16 (its bits), NumPy having no bfloat16
     library: str  # "cupy", "torch", or "" (outputs as pycuda GPUArrays)
     owner: object  # the caller's array, kept alive while a kernel reads it
+    bfloat16: bool = False  # it holds bf16 values (a torch.bfloat16 tensor)
 
     @property
     def nbytes(self) -> int:
@@ -38,6 +39,8 @@ class DeviceArray:
 
 def on_device(value) -> bool:
     """Whether `value` lives in GPU memory (and is not a host array)."""
+    if _is_torch_bfloat16(value):  # (its interface may not describe it: device_array reads it through a view)
+        return bool(getattr(value, "is_cuda", False))
     if hasattr(value, "__cuda_array_interface__"):
         return True
     device = getattr(value, "__dlpack_device__", None)
@@ -47,49 +50,75 @@ def on_device(value) -> bool:
 def device_array(name: str, value) -> DeviceArray:
     """The array `value` given for parameter `name`, read through its
     interface; refused where a kernel cannot read it in place."""
-    if not hasattr(value, "__cuda_array_interface__"):
+    bf16 = _is_torch_bfloat16(value)
+    if not bf16 and not hasattr(value, "__cuda_array_interface__"):
         value = _from_dlpack(name, value)
+        bf16 = _is_torch_bfloat16(value)  # (a DLPack bfloat16 array that PyTorch views)
     try:
-        face = value.__cuda_array_interface__
+        # (PyTorch's interface calls a bf16 tensor "<f2", float16's typestr: its bits are read as int16s)
+        face = (value.view(_torch().int16) if bf16 else value).__cuda_array_interface__
     except (AttributeError, RuntimeError) as exc:  # PyTorch refuses tensors that require grad
         raise PlainError(f"`{name}`: its __cuda_array_interface__ cannot be read: {exc}",
                          "pass tensor.detach() for a PyTorch tensor that requires grad") from None
     shape = tuple(int(n) for n in face["shape"])
-    dtype = np.dtype(face["typestr"])
+    dtype = np.dtype(np.uint16) if bf16 else np.dtype(face["typestr"])
     _check_contiguous(name, shape, dtype, face.get("strides"))
     if face.get("mask") is not None:
         raise PlainError(f"`{name}` is a masked array; a kernel reads every element")
     _check_device(name, value)
     pointer = face["data"][0]
     library = type(value).__module__.split(".")[0]
-    return DeviceArray(int(pointer), shape, dtype, library if library in LIBRARIES else "", value)
+    return DeviceArray(int(pointer), shape, dtype, library if library in LIBRARIES else "", value, bf16)
 
 
-def check_param(name: str, want: np.dtype, rank: int, d: DeviceArray) -> None:
+def _is_torch_bfloat16(value) -> bool:
+    return type(value).__module__.split(".")[0] == "torch" and str(getattr(value, "dtype", "")) == "torch.bfloat16"
+
+
+def _torch():
+    import torch
+
+    return torch
+
+
+def check_param(name: str, want: np.dtype, rank: int, d: DeviceArray, bfloat16: bool = False) -> None:
     """The array fits the parameter: its rank and its element type, exactly
-    (converting would copy it)."""
+    (converting would copy it); a bf16 parameter takes a torch.bfloat16
+    tensor (CuPy has no bfloat16)."""
     if len(d.shape) != rank:
         raise PlainError(f"`{name}` is an array of rank {rank}, but the device array given has shape {d.shape}")
+    if bfloat16 or d.bfloat16:
+        if bfloat16 != d.bfloat16:
+            held = "bfloat16" if d.bfloat16 else d.dtype
+            raise PlainError(f"`{name}` holds {'bf16' if bfloat16 else want}, not {held}",
+                             "convert it on the device first (PyTorch: t.to(torch.bfloat16); CuPy has no bfloat16)"
+                             if bfloat16 else f"convert it on the device first (PyTorch: t.to(torch.{want}))")
+        return
     if d.dtype != want:
         raise PlainError(f"`{name}` holds {want}, not {d.dtype}",
                          f"convert it on the device first (CuPy: a.astype(cupy.{want}); PyTorch: "
                          f"t.to(torch.{'bool' if want == np.bool_ else want}))")
 
 
-def allocator(library: str) -> Callable[[tuple, np.dtype, object], DeviceArray]:
-    """A function making an output array of the library given, filled with a
-    poison value so that an element the kernel misses shows."""
+def allocator(library: str) -> Callable[..., DeviceArray]:
+    """A function making an output array of the library given, `(shape,
+    dtype, fill, bfloat16=False)`, filled with a poison value so that an
+    element the kernel misses shows. A bf16 output is a torch.bfloat16
+    tensor from PyTorch; CuPy, which has no bfloat16, and pycuda give its
+    bits (uint16)."""
     return {"cupy": _cupy_full, "torch": _torch_full}.get(library, _pycuda_full)
 
 
 def to_host(d: DeviceArray, gpu) -> np.ndarray:
-    """A host copy (for the reference interpreter)."""
+    """A host copy (for the reference interpreter: a bf16 array as float32)."""
+    from .. import bfloat16
+
     host = np.empty(d.shape, d.dtype)
     if host.nbytes:
         with gpu.active():
             gpu.drv.Context.synchronize()  # the producer's stream may still be writing it
             gpu.drv.memcpy_dtoh(host, d.pointer)
-    return host
+    return bfloat16.from_bits(host) if d.bfloat16 else host
 
 
 def _check_contiguous(name: str, shape: tuple, dtype: np.dtype, strides) -> None:
@@ -130,17 +159,23 @@ def _from_dlpack(name: str, value):
     if index != 0:
         raise PlainError(f"`{name}` is on GPU {index}; tiler runs kernels on GPU 0",
                          "make the GPU you want the first with CUDA_VISIBLE_DEVICES")
+    refused = []
     for module in LIBRARIES:
         try:
             library = __import__(module)
         except ImportError:
             continue
-        return library.from_dlpack(value)
+        try:
+            return library.from_dlpack(value)
+        except (TypeError, ValueError, BufferError, RuntimeError) as exc:  # (CuPy has no bfloat16: PyTorch next)
+            refused.append(f"{module}: {exc}")
+    if refused:
+        raise PlainError(f"`{name}` is a DLPack array neither CuPy nor PyTorch can view: {'; '.join(refused)}")
     raise PlainError(f"`{name}` is a DLPack array; tiler reads those through CuPy or PyTorch, and neither "
                      "is installed", "pip install cupy-cuda12x (or torch), or pass a NumPy array")
 
 
-def _cupy_full(shape: tuple, dtype: np.dtype, fill) -> DeviceArray:
+def _cupy_full(shape: tuple, dtype: np.dtype, fill, bfloat16: bool = False) -> DeviceArray:
     import cupy
 
     with cupy.cuda.Device(0):
@@ -148,15 +183,18 @@ def _cupy_full(shape: tuple, dtype: np.dtype, fill) -> DeviceArray:
     return DeviceArray(a.data.ptr, shape, dtype, "cupy", a)
 
 
-def _torch_full(shape: tuple, dtype: np.dtype, fill) -> DeviceArray:
+def _torch_full(shape: tuple, dtype: np.dtype, fill, bfloat16: bool = False) -> DeviceArray:
     import torch
 
+    if bfloat16:  # (the poison is a NaN: as a bf16)
+        t = torch.full(shape, float("nan"), dtype=torch.bfloat16, device="cuda:0")
+        return DeviceArray(t.data_ptr(), shape, dtype, "torch", t, bfloat16=True)
     kind = {np.dtype(np.bool_): torch.bool}.get(dtype) or getattr(torch, dtype.name)
     t = torch.full(shape, fill.item(), dtype=kind, device="cuda:0")
     return DeviceArray(t.data_ptr(), shape, dtype, "torch", t)
 
 
-def _pycuda_full(shape: tuple, dtype: np.dtype, fill) -> DeviceArray:
+def _pycuda_full(shape: tuple, dtype: np.dtype, fill, bfloat16: bool = False) -> DeviceArray:
     import pycuda.gpuarray as gpuarray
 
     a = gpuarray.to_gpu(np.full(shape, fill, dtype))

@@ -22,7 +22,7 @@ def _span():
 
 @dataclass(frozen=True)
 class TScalar:
-    name: str  # f32 f64 int i32 i64 bool
+    name: str  # f32 f64 int i32 i64 bool f16 bf16
     span: Span = _span()
 
 
@@ -55,7 +55,7 @@ class IntLit:
 @dataclass(frozen=True)
 class FloatLit:
     value: float
-    suffix: str = ""  # "", "f32", "f64"
+    suffix: str = ""  # "", "f32", "f64", "f16", "bf16"
     span: Span = _span()
 
 

@@ -26,7 +26,8 @@ from ..target import INT_MAX
 from . import ast
 from .lexer import END, KEYWORDS, NAME, NUMBER, tokenize
 
-SCALAR_TYPES = ("f32", "f64", "int", "i32", "i64", "bool")
+SCALAR_TYPES = ("f32", "f64", "int", "i32", "i64", "bool", "f16", "bf16")
+FLOAT_SUFFIXES = ("f32", "f64", "f16", "bf16")
 MAX_NESTING = 200  # brackets deeper than this are refused before parsing
 LONGEST_INT = 100  # digits: a longer integer literal is read as TOO_LONG, which the checker refuses
 TOO_LONG = 10 ** LONGEST_INT
@@ -458,7 +459,7 @@ def _number(span: Span, text: str) -> ast.IntLit | ast.FloatLit:
     m = _NUMBER.fullmatch(text)
     digits, suffix = m.group(1), m.group(2)
     is_float = "." in digits or "e" in digits.lower()
-    if suffix in ("f32", "f64") or (is_float and suffix == ""):
+    if suffix in FLOAT_SUFFIXES or (is_float and suffix == ""):
         return ast.FloatLit(float(digits), suffix, span)  # its range is the checker's (every error, in order)
     if suffix in ("", "i32", "i64") and not is_float:
         if len(digits.lstrip("0")) > LONGEST_INT:  # not converted (Python refuses past 4,300 digits): out of
@@ -467,7 +468,7 @@ def _number(span: Span, text: str) -> ast.IntLit | ast.FloatLit:
     if suffix in ("i32", "i64"):
         raise UserError.at(span, f"a float literal cannot have the integer suffix `{suffix}`",
                            f"write `{digits}f32`, or drop the fraction for an integer")
-    raise UserError.at(span, f"unknown literal suffix `{suffix}` in `{text}`", "suffixes are i32, i64, f32 and f64")
+    raise UserError.at(span, f"unknown literal suffix `{suffix}` in `{text}`", "suffixes are i32, i64, f32, f64, f16 and bf16")
 
 
 def _size_literal(span: Span, text: str) -> int:

@@ -87,8 +87,10 @@ def _carried(e, out: dict) -> bool:
 
 
 def is_float_arithmetic(e) -> bool:
-    """A float +, -, * or negation: a node of a chain this module reorders."""
-    if not (isinstance(e.type, Scalar) and e.type.is_float):
+    """A float +, -, * or negation: a node of a chain this module reorders
+    (not of f16 or bf16, each of whose operations rounds in its own
+    conversions: lower/narrow.py)."""
+    if not (isinstance(e.type, Scalar) and e.type.is_float and not e.type.is_narrow):
         return False
     return (isinstance(e, T.BinOp) and e.op in SUM + ("*",)) or (isinstance(e, T.UnOp) and e.op == "-")
 

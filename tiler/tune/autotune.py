@@ -226,7 +226,7 @@ class GpuMeasure:
             text, shown, prog, spec, sizes, repeat, gpu
         self.fixed = fixed or {}  # options every candidate has (--fast-math), not searched
         self.inputs = make_inputs(prog, sizes, spec, seed=INPUT_SEED, given=given)  # (given: scalars' values)
-        self.device = gpu.upload(self.inputs)
+        self.device = gpu.upload(self.inputs, prog)
         self.reference = None
         self.seen: dict[str, Trial] = {}  # CUDA text -> its trial: equal kernels are timed once
 
@@ -254,7 +254,7 @@ class GpuMeasure:
                                        device=self.device)
             self.reference = self.reference or outs
             verdict = compare_outputs(outs, self.reference, self.spec, "against the default schedule",
-                                      tolerance(values["analyse"].options, self.spec))
+                                      tolerance(values["analyse"].options, self.spec, self.prog))
         except PlainError as exc:
             trial = Trial(parameters, None, f"discarded: {exc}", cost)
         else:

@@ -16,13 +16,37 @@ INPUT_SEED, CHECK_SEED = 1, 2  # the timed inputs; the small sizes every version
 # growing with the argument; exp and pow: 2 ulp plus 2 ulp a unit of the
 # argument's size) summed over a stream of thousands of terms
 FAST_MATH_TOLERANCE = 1e-2
+DEFAULT_TOLERANCE = 1e-3
+# where the spec states none, an output of a 16-bit type gets more: its
+# values' spacing near 1 (2^-10 for f16, 2^-7 for bf16) ten times over, as a
+# tiled kernel's reduction in another order rounds each of its partial sums
+NARROW_TOLERANCE = {"f16": 1e-2, "bf16": 5e-2}
 
 
-def tolerance(options: Options, spec: Spec | None) -> float | None:
-    """The check's tolerance where the options change results (None: the spec's)."""
-    if not options.fast_math:
+def check_tolerance(prog, spec: Spec | None) -> float:
+    """The largest relative difference the program's outputs may show: the
+    spec's `[check] tolerance`, else the default for its outputs' types."""
+    if spec is not None and spec.tolerance is not None:
+        return spec.tolerance
+    return narrow_tolerance(prog, spec) or DEFAULT_TOLERANCE
+
+
+def narrow_tolerance(prog, spec: Spec | None) -> float | None:
+    """Where the spec states no tolerance, a program's with 16-bit outputs
+    (NARROW_TOLERANCE, the widest of its outputs'); else None."""
+    if spec is not None and spec.tolerance is not None:
         return None
-    return max(FAST_MATH_TOLERANCE, spec.tolerance if spec else 0.0)
+    kinds = [(t.elem if hasattr(t, "elem") else t).kind for t in prog.kernel.outputs]
+    return max((NARROW_TOLERANCE[k] for k in kinds if k in NARROW_TOLERANCE), default=None)
+
+
+def tolerance(options: Options, spec: Spec | None, prog=None) -> float | None:
+    """The check's tolerance where the options or the outputs' types change
+    results (None: compare_outputs's, the spec's or the default)."""
+    narrow = narrow_tolerance(prog, spec) if prog is not None else None
+    if not options.fast_math:
+        return narrow
+    return max(FAST_MATH_TOLERANCE, narrow or (spec.tolerance if spec and spec.tolerance else 0.0))
 
 
 def check_small(prog, spec: Spec | None, compiled: dict, gpu) -> None:
@@ -37,13 +61,13 @@ def check_small(prog, spec: Spec | None, compiled: dict, gpu) -> None:
                 continue  # checked at the bench's own sizes, where the launch picks it
             got, _ = gpu.run(k, values["render"], inputs, sizes)
             compare_outputs(got, want, spec, f"{prog.file}: {label} ({k.name}) against the interpreter at {sizes}",
-                            tolerance(values["analyse"].options, spec))
+                            tolerance(values["analyse"].options, spec, prog))
 
 
 def compare_outputs(got, want, spec: Spec | None, what: str, tolerance: float | None = None) -> str:
     """'ok' with the worst relative difference (and the tolerance where a
     variant states its own), or a stop with where and how much."""
-    agreement = compare(got, want, tolerance or (spec.tolerance if spec else 1e-3))
+    agreement = compare(got, want, tolerance or (spec.tolerance if spec and spec.tolerance else DEFAULT_TOLERANCE))
     if not agreement.ok:
         raise PlainError(f"{what}: {agreement.message}")
     return f"ok {agreement.worst:.0e}" + (f" (within {tolerance:g})" if tolerance else "")

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import target, tomlfile
+from .. import bfloat16, target, tomlfile
 from ..check import typed as T
 from ..check.types import Array, Binder
 from ..errors import PlainError, UserError
-from ..interp.values import dtype
+from ..interp.values import dtype, narrowed
 from ..syntax import ast, parse_expression
 from . import memory
 
@@ -36,7 +36,7 @@ class Spec:
     sizes: dict = field(default_factory=dict)  # set name -> {size name: int | formula}
     inputs: dict = field(default_factory=dict)  # parameter name -> generator table
     flops: str | None = None
-    tolerance: float = 1e-3
+    tolerance: float | None = None  # None: not stated (workload.checks.check_tolerance: the outputs' default)
     library: dict = field(default_factory=dict)  # a library doing the same work, for comparison
     text: str = ""  # the file's text: its errors are located in it
 
@@ -65,12 +65,13 @@ def load_spec(program_path: str | Path) -> Spec | None:
     if library and library.get("op") not in LIBRARY_OPS:
         raise PlainError(f"{path.name}: [library] op = {library.get('op')!r} is not one tiler bench runs",
                          f"choose from {', '.join(LIBRARY_OPS)}")
-    tolerance = data.get("check", {}).get("tolerance", 1e-3)
-    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 < tolerance < math.inf:
+    tolerance = data.get("check", {}).get("tolerance")
+    if tolerance is not None and (isinstance(tolerance, bool) or not isinstance(tolerance, (int, float))
+                                  or not 0 < tolerance < math.inf):
         raise tomlfile.error(text, str(path), f"tolerance = {tolerance!r}: a positive number", "tolerance", "check",
                              hint="the largest relative difference accepted, e.g. 1e-3")
     spec = Spec(path, data.get("title", ""), data.get("sizes", {}), data.get("inputs", {}),
-                data.get("work", {}).get("flops"), float(tolerance), library, text)
+                data.get("work", {}).get("flops"), None if tolerance is None else float(tolerance), library, text)
     for name, gen in spec.inputs.items():
         _check_generator(spec, name, gen)
     return spec
@@ -253,6 +254,12 @@ def _named(flag: str, name: str) -> str:
 
 def _converted(p: Binder, a: np.ndarray):
     want = dtype(p.type)
+    if _element(p).kind == "bf16" and a.dtype.kind in "biuf":  # (held in float32: each value rounded to bf16)
+        rounded = _range_checked(p, a, bfloat16.MAX) if a.dtype.kind == "f" else a
+        converted = narrowed("bf16", rounded)
+        exact = bool(np.all(converted.astype(np.float64) == a.astype(np.float64))) if a.size else True
+        return converted, "" if exact and a.dtype == want else \
+            f"{a.dtype} values rounded to bf16" if not exact else f"{a.dtype} values converted to bf16 (each exact)"
     if a.dtype == want:
         return a, ""
     kind = a.dtype.kind
@@ -281,6 +288,19 @@ def _converted(p: Binder, a: np.ndarray):
     return converted, f"{a.dtype} values converted to {want}" + ("" if exact else ", some rounded")
 
 
+def _element(p: Binder):
+    return p.type.elem if isinstance(p.type, Array) else p.type
+
+
+def _range_checked(p: Binder, a: np.ndarray, top: float) -> np.ndarray:
+    finite = a[np.isfinite(a)]
+    if finite.size and float(np.max(np.abs(finite))) > top:
+        bad = finite.flat[int(np.argmax(np.abs(finite)))]
+        raise PlainError(f"--input {p.name}: the value {bad:.6g} is past the range of `{p.name}`'s type, "
+                         f"{_element(p)} (at most {top:.4g})", "scale the data, or give the parameter a wider type")
+    return a
+
+
 def make_inputs(program: T.Program, sizes: dict[str, int], spec: Spec | None = None, seed: int = 0,
                 given: dict | None = None) -> dict:
     """Inputs for every parameter of `main`: given ones kept, the rest random."""
@@ -295,7 +315,8 @@ def make_inputs(program: T.Program, sizes: dict[str, int], spec: Spec | None = N
             out[p.name] = np.int32(sizes[p.name])
             continue
         if not isinstance(p.type, Array) and p.name in sizes:  # a scalar the spec's size table gives a value
-            out[p.name] = dtype(p.type).type(sizes[p.name])
+            value = sizes[p.name]
+            out[p.name] = narrowed(p.type.kind, value)[()] if p.type.is_narrow else dtype(p.type).type(value)
             continue
         gen = (spec.inputs.get(p.name) if spec else None) or {}
         shape = tuple(sizes[s.name] if isinstance(s, Binder) else s for s in p.type.shape) \
@@ -347,7 +368,8 @@ def _generate(p: Binder, gen: dict, shape: tuple, sizes: dict, smallest: int, rn
         value = rng.integers(0, 2, shape).astype(bool)
     else:  # ints: valid indices into any dimension of the program
         value = rng.integers(0, smallest, shape)
-    value = np.asarray(value).astype(want)
+    elem = _element(p)
+    value = narrowed(elem.kind, np.asarray(value)) if elem.is_narrow else np.asarray(value).astype(want)
     if value.shape != shape:
         raise PlainError(f"the generator for `{p.name}` gives shape {value.shape}, but {p.type} needs {shape}")
     return value if shape else want.type(value)
@@ -434,10 +456,10 @@ def _scalar(p: Binder, text: str, what: str):
             return want.type(words[text.lower()])
         if want.kind == "f":
             value = float(text)
-            if math.isfinite(value) and abs(value) > np.finfo(want).max:
-                raise PlainError(f"{what} {p.name}={text}: past the range of {p.type} (at most "
-                                 f"{np.finfo(want).max:.4g})")
-            return want.type(value)
+            top = bfloat16.MAX if p.type.kind == "bf16" else np.finfo(want).max
+            if math.isfinite(value) and abs(value) > top:
+                raise PlainError(f"{what} {p.name}={text}: past the range of {p.type} (at most {top:.4g})")
+            return narrowed("bf16", value)[()] if p.type.kind == "bf16" else want.type(value)
         value = int(text)
     except ValueError:
         raise PlainError(f"{what} {p.name}={text}: `{p.name}` is {p.type}, and `{text}` is not one",
