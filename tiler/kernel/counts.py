@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from ..check import typed as T
 from ..check.types import Binder, Tuple
 from ..source import Span
-from ..tree import map_children
+from ..tree import descendants, map_children
 from .names import fresh, kernel_names
 
 
@@ -45,6 +45,13 @@ class Counted:
 def counted(k: T.Kernel) -> T.Kernel:
     """`k` with each loop whose index counts its elements carrying that count
     where that makes it a reduction (`k.counted` lists them)."""
+    uses: set = set()  # the binders read outside subscripts, from one walk (a walk a loop: quadratic in depth)
+    for root in (k.body, *(v for lv in k.levels for _, v in lv.lets)):
+        _uses(root, uses)
+    if not any(isinstance(n, T.Loop) and n.index in uses for root in (k.body, *(v for lv in k.levels for _, v in
+                                                                                lv.lets))
+               for n in descendants(root, T.is_exp)):
+        return k
     names, found = kernel_names(k), []
     body = _walk(k.body, names, found)
     levels = tuple(dataclasses.replace(lv, lets=tuple((bs, _walk(v, names, found)) for bs, v in lv.lets))
@@ -81,6 +88,17 @@ def carried_count(loop: T.Loop, names: set) -> T.Loop | None:
                                                                          *loop.inits),
                               body=body, results=(result, *loop.results))
     return None if isinstance(operators(out), str) else out
+
+
+def _uses(e, out: set):
+    """`out` gains every binder `e` reads outside an array's subscripts."""
+    if isinstance(e, T.Var):
+        out.add(e.binder)
+    elif isinstance(e, T.Index):
+        _uses(e.array, out)
+    else:
+        map_children(e, lambda c: _uses(c, out) or c, T.is_exp)
+    return e
 
 
 def _counts(e, index: Binder) -> bool:
