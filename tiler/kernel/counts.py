@@ -45,25 +45,22 @@ class Counted:
 def counted(k: T.Kernel) -> T.Kernel:
     """`k` with each loop whose index counts its elements carrying that count
     where that makes it a reduction (`k.counted` lists them)."""
-    uses: set = set()  # the binders read outside subscripts, from one walk (a walk a loop: quadratic in depth)
-    for root in (k.body, *(v for lv in k.levels for _, v in lv.lets)):
+    roots = (k.body, *(v for lv in k.levels for _, v in lv.lets))
+    uses: set = set()  # the binders read outside subscripts, from one walk (not one a loop: nested loops)
+    for root in roots:
         _uses(root, uses)
-    if not any(isinstance(n, T.Loop) and n.index in uses for root in (k.body, *(v for lv in k.levels for _, v in
-                                                                                lv.lets))
-               for n in descendants(root, T.is_exp)):
+    if not any(isinstance(n, T.Loop) and n.index in uses for root in roots for n in descendants(root, T.is_exp)):
         return k
     names, found = kernel_names(k), []
-    body = _walk(k.body, names, found)
-    levels = tuple(dataclasses.replace(lv, lets=tuple((bs, _walk(v, names, found)) for bs, v in lv.lets))
+    body = _walk(k.body, uses, names, found)
+    levels = tuple(dataclasses.replace(lv, lets=tuple((bs, _walk(v, uses, names, found)) for bs, v in lv.lets))
                    for lv in k.levels)
-    if not found:
-        return k
-    return dataclasses.replace(k, body=body, levels=levels, counted=tuple(found))
+    return dataclasses.replace(k, body=body, levels=levels, counted=tuple(found)) if found else k
 
 
-def _walk(e, names: set, found: list):
-    e = map_children(e, lambda c: _walk(c, names, found), T.is_exp)
-    if isinstance(e, T.Loop):
+def _walk(e, uses: set, names: set, found: list):
+    e = map_children(e, lambda c: _walk(c, uses, names, found), T.is_exp)
+    if isinstance(e, T.Loop) and e.index in uses:  # (rewriting a loop leaves the other indices' uses as they were)
         carried = carried_count(e, names)
         if carried is not None:
             found.append(Counted(e.span, e.index.name, carried.params[0].name))
@@ -72,11 +69,12 @@ def _walk(e, names: set, found: list):
 
 
 def carried_count(loop: T.Loop, names: set) -> T.Loop | None:
-    """The loop with its index's uses as a count carried, where that loop is
-    a reduction and `loop` is not; else None."""
+    """The loop, whose index its body reads outside subscripts, with those
+    uses reading a carried count, where that loop is a reduction and `loop`
+    is not; else None."""
     from ..analyse.folds import operators
 
-    if not _counts(loop.body, loop.index) or not isinstance(operators(loop), str):
+    if not isinstance(operators(loop), str):
         return None
     index = loop.index
     count = Binder(fresh(f"{index.name}_count", names), index.type, "loop", index.span)
@@ -99,17 +97,6 @@ def _uses(e, out: set):
     else:
         map_children(e, lambda c: _uses(c, out) or c, T.is_exp)
     return e
-
-
-def _counts(e, index: Binder) -> bool:
-    """Whether `e` reads `index` outside an array's subscripts."""
-    if isinstance(e, T.Var):
-        return e.binder is index
-    if isinstance(e, T.Index):
-        return _counts(e.array, index)
-    found = []
-    map_children(e, lambda c: found.append(_counts(c, index)) or c, T.is_exp)
-    return any(found)
 
 
 def _counting(e, index: Binder, count: Binder):

@@ -102,9 +102,10 @@ class Shares:
         def merge(mine, other, suffix):
             return chan_triple(self.declare, welford, refs, ctypes, mine, other, suffix)
         merge.ordered = True
-        # the lanes' merges are one chain, each waiting on the last, so unrolling it overlaps nothing; unrolled,
-        # the calls of f64 division's slow path spilled a column combine's registers (ptxas, a_col_welford_f64)
-        merge.rolled = ctypes[welford.mean] == target.CTYPE["f64"]
+        # the lanes' merges are one chain, each waiting on the last, and each divides: unrolled, the chain
+        # overlaps nothing, and the calls of a division's slow path spilled a column combine's registers (ptxas,
+        # a_col_welford_f64)
+        merge.rolled = True
         return merge
 
     def _combine_merge(self, combine, refs: list, ctypes: list):
