@@ -193,6 +193,23 @@ def test_a_module_includes_the_headers_of_the_16_bit_types_it_uses(path):
         assert (f"#include <{narrow.header}>" in cuda) == (ctype in kernels), ctype
 
 
+def test_16_bit_tiles_move_in_128_bit_vectors_and_never_by_cp_async():
+    """Eight 2-byte elements a copy step and a register tile's read (where
+    the sizes are multiples of 8; a scalar version runs elsewhere); never
+    cp.async, which cannot move one 2-byte element, and explain says so;
+    the f16 product's register tile asks for one block an SM."""
+    path = PROGRAMS / "float16" / "mm_f16.fut"
+    values = run_all(path.read_text(), path.name)
+    plan = values["analyse"]
+    staged = [p for s in plan.streams for p in s.inputs if p.staged]
+    assert staged and all(p.staging.vector == 8 and not p.staging.asynchronous for p in staged)
+    assert all("not by cp.async" in p.reason for p in staged)
+    assert plan.block.min_blocks == 1
+    kernels = values["render"][values["render"].index('extern "C"'):]
+    assert "*reinterpret_cast<const tiler_vec<__half, 8>*>(&sh_ac[" in kernels and "tiler_cp_async" not in kernels
+    assert any(k.divisible for k in values["verify"].kernels) and len(values["verify"].kernels) > 1
+
+
 def test_other_programs_include_no_16_bit_header():
     cuda = run_all("fun [f32, n] main([f32, n] xs) =\n  map(fn f32 (f32 x) => x + 1f32, xs)\n", "p.fut")["render"]
     assert "cuda_fp16" not in cuda and "cuda_bf16" not in cuda
@@ -305,3 +322,38 @@ def test_a_torch_bfloat16_tensor_is_read_in_place_for_a_bf16_parameter(monkeypat
     with pytest.raises(PlainError, match="holds bf16, not float16") as refused:
         interop.check_param("x", np.dtype(np.float32), 1, interop.device_array("x", half), bfloat16=True)
     assert "torch.bfloat16" in refused.value.hint
+
+
+def _toolkit_include():
+    """The CUDA toolkit's include folder, where cuda_fp16.h is (None: no toolkit here)."""
+    import os
+    from pathlib import Path
+
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if root and (Path(root) / "include" / "cuda_fp16.h").is_file():
+            return Path(root) / "include"
+    return None
+
+
+def test_a_16_bit_module_compiles_under_nvrtc_given_the_toolkits_headers():
+    """NVRTC (CuPy's RawModule, cuda-python) finds cuda_fp16.h and cuda_bf16.h
+    in the toolkit's include folder, given as an include path."""
+    import ctypes
+
+    from test_nvrtc import NVRTC
+
+    include = _toolkit_include()
+    if NVRTC is None or include is None:
+        pytest.skip("libnvrtc or the CUDA toolkit's headers not found")
+    path = PROGRAMS / "float16" / "mm_mixed.fut"
+    source = run_all(path.read_text(), path.name)["render"].encode()
+    prog = ctypes.c_void_p()
+    assert NVRTC.nvrtcCreateProgram(ctypes.byref(prog), source, b"mm_mixed.cu", 0, None, None) == 0
+    options = [b"--gpu-architecture=sm_90", b"--std=c++17", f"--include-path={include}".encode()]
+    status = NVRTC.nvrtcCompileProgram(prog, len(options), (ctypes.c_char_p * len(options))(*options))
+    size = ctypes.c_size_t()
+    NVRTC.nvrtcGetProgramLogSize(prog, ctypes.byref(size))
+    log = ctypes.create_string_buffer(size.value)
+    NVRTC.nvrtcGetProgramLog(prog, log)
+    NVRTC.nvrtcDestroyProgram(ctypes.byref(prog))
+    assert status == 0, log.value.decode(errors="replace")[-2000:]

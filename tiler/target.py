@@ -181,14 +181,29 @@ def transpose_grid_c(rows: str, cols: str, batch: str | None) -> tuple[str, str,
             f"min({batch}, {MAX_GRID['z']})" if batch else "1")
 
 
+# vectors of a 16-bit float: CUDA's stop at 2, so templates/narrow.cuh's
+# tiler_vec<T, N> holds N of 2, 4 or 8 (one 32-, 64- or 128-bit access),
+# made by tiler_make_vec<T>(...), its lanes `.v[i]`
+NARROW_VECTOR_WIDTHS = (2, 4, 8)
+
+
+def has_vector(ctype: str, width: int) -> bool:
+    return (ctype, width) in VECTOR or ctype in NARROW and width in NARROW_VECTOR_WIDTHS
+
+
 def vector_type(ctype: str, width: int) -> str:
-    if (ctype, width) not in VECTOR:
+    if not has_vector(ctype, width):
         raise ValueError(f"no {width}-wide vector of {ctype}")
-    return VECTOR[(ctype, width)]
+    return f"tiler_vec<{ctype}, {width}>" if ctype in NARROW else VECTOR[(ctype, width)]
 
 
 def make_vector(ctype: str, width: int) -> str:
-    return "make_" + vector_type(ctype, width)
+    return f"tiler_make_vec<{ctype}>" if ctype in NARROW else "make_" + vector_type(ctype, width)
+
+
+def lane_member(lane: int, ctype: str = "") -> str:
+    """How a vector's lane is read: `.x`, or a 16-bit vector's `.v[i]`."""
+    return f".v[{lane}]" if ctype in NARROW else "." + LANES[lane]
 
 
 def arch_number(arch: str) -> int:

@@ -63,26 +63,46 @@ def copy_steps(d: InputPlan, copy: Copy, along: int, elements: int, block: Block
     return vector, 2 if double else 1
 
 
-def asynchronous_copies(decisions, block: BlockPlan, ctx: Context, coalescing: bool) -> bool:
+def asynchronous_copies(decisions, block: BlockPlan, ctx: Context, coalescing: bool,
+                        moved: tuple = target.ASYNC_COPY_BYTES) -> bool:
     """Whether a stream's copies are cp.async (sm_80 on): where the block
     stages its threads' own rows, a pure stream of memory whose few threads
     need many loads in flight, which cp.async keeps without registers; and
     a 2-D micro-tile's, as registers.py decided (a coarsened 1-D block keeps
     its prefetch through registers). Every staged input of the stream is
-    copied alike, so each must be of 4 or 8 bytes, sizes cp.async moves."""
+    copied alike, so each must be of a size cp.async moves (`moved`): 4 or 8
+    bytes."""
     if block.register is not None and len(block.spans) == 2:  # a micro-tile's: as registers.py decided
         staged = [d for d in decisions if d.refusal is None]
-        return block.register.asynchronous and pipelines(staged, lambda d: tile_rows(d, block))
+        return block.register.asynchronous and pipelines(staged, lambda d: tile_rows(d, block), moved)
     if not coalescing or ctx.options.no_async or ctx.options.single_buffer or block.register is not None:
         return False
-    return all(element_bytes(d.array.type) in target.ASYNC_COPY_BYTES for d in decisions if d.refusal is None)
+    return all(element_bytes(d.array.type) in moved for d in decisions if d.refusal is None)
 
 
-def pipelines(staged: list, rows) -> bool:
+def pipelines(staged: list, rows, moved: tuple = target.ASYNC_COPY_BYTES) -> bool:
     """Whether a register tile's stream is copied by cp.async: every staged
     input a tile of rows (`rows(input)`) of elements cp.async moves."""
-    return bool(staged) and all(rows(p) and element_bytes(p.array.type) in target.ASYNC_COPY_BYTES
-                                for p in staged)
+    return bool(staged) and all(rows(p) and element_bytes(p.array.type) in moved for p in staged)
+
+
+NARROW_BYTES = 2  # f16 and bf16
+NARROW_ASYNC = ("; copied through registers, not by cp.async: cp.async moves 4, 8 or 16 bytes, and a step of this "
+                "copy may move a single element of 2 (the last chunk's, or a tile that is no whole vectors)")
+
+
+def held_back_by_size(decisions, block: BlockPlan, ctx: Context, coalescing: bool) -> bool:
+    """Whether a stream's copies would be cp.async but for elements of 2
+    bytes, which a copy of one element at a time cannot move by cp.async:
+    they are copied through registers instead (NARROW_ASYNC says so)."""
+    staged = [d for d in decisions if d.refusal is None]
+    if not any(element_bytes(d.array.type) == NARROW_BYTES for d in staged):
+        return False
+    moved = target.ASYNC_COPY_BYTES + (NARROW_BYTES,)
+    if block.register is not None and len(block.spans) == 2:
+        off = ctx.options.no_async or ctx.options.single_buffer or ctx.options.double_buffer
+        return not off and pipelines(staged, lambda d: tile_rows(d, block), moved)
+    return asynchronous_copies(decisions, block, ctx, coalescing, moved)
 
 
 def pipelined(block: BlockPlan, ctx: Context, coalescing: bool) -> bool:
@@ -97,17 +117,20 @@ def pipelined(block: BlockPlan, ctx: Context, coalescing: bool) -> bool:
     return coalescing and not ctx.options.single_buffer
 
 
+# elements one 128-bit copy moves, by their size: 4 of f32 or i32, 8 of f16 or
+# bf16 (8-byte elements are copied one at a time)
+VECTOR_WIDTH = {4: 4, 2: 8}
+
+
 def vector_width(d: InputPlan, copy: Copy, along: int, elements: int, block: BlockPlan, ctx: Context,
             views: Views) -> int:
-    """Elements one copy instruction moves: 4 (128 bits of f32 or i32) along
+    """Elements one copy instruction moves: 128 bits (VECTOR_WIDTH) along
     the copy's coalesced axis when the tile divides into whole vectors for
     every thread; the launch must then guarantee that the array's rows start
-    16-byte aligned (its inner sizes multiples of 4), which no launch can
-    where an inner size is known and not a multiple."""
-    width = 4
-    if ctx.no_vector or copy.coalescing is not Coalescing.COALESCED:
-        return 1
-    if element_bytes(d.array.type) != 4:
+    16-byte aligned (its inner sizes multiples of the width), which no
+    launch can where an inner size is known and not a multiple."""
+    width = VECTOR_WIDTH.get(element_bytes(d.array.type), 1)
+    if ctx.no_vector or copy.coalescing is not Coalescing.COALESCED or width == 1:
         return 1
     if along % width or elements % (block.threads * width):
         return 1

@@ -19,9 +19,12 @@ from ..check import typed as T
 from ..check.types import Array, element_bytes, size_text
 from .context import Context
 from .copying import (
+    NARROW_ASYNC,
+    NARROW_BYTES,
     asynchronous_copies,
     copy_steps,
     fewer_buffers,
+    held_back_by_size,
     known_chunks,
     tile_rows,
 )
@@ -134,8 +137,10 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, ctx: Context,
     # tile's copies are as registers.py planned the block)
     asynchronous = asynchronous_copies(decisions, block, ctx, coalescing) and \
         (chunks is None or chunks > 1 or block.register is not None)
-    inputs = _share_tiles(tuple(d if d.refusal else fewer_buffers(_stage(d, site, block, views, chunk, ctx,
-                                                                          coalescing, asynchronous), chunks)
+    narrow = NARROW_ASYNC if not asynchronous and held_back_by_size(decisions, block, ctx, coalescing) else ""
+    inputs = _share_tiles(tuple(d if d.refusal else fewer_buffers(_noted(_stage(d, site, block, views, chunk, ctx,
+                                                                                  coalescing, asynchronous), narrow),
+                                                                  chunks)
                                 for d in decisions))
     inputs = _pack(inputs, site) if ctx.options.pack else inputs
     staged = [p for p in inputs if p.staged]
@@ -348,6 +353,11 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     staging = Staging(Level.SHARED, rows, (row_count, chunk) if rows else (chunk,), layout, padding, copy, reads,
                       size * buffers, reuse, vector, buffers, asynchronous=asynchronous, own=own)
     return replace(d, staging=staging, reason=reason)
+
+
+def _noted(p: InputPlan, note: str) -> InputPlan:
+    """A copy of 2-byte elements with why it is not cp.async (copying.NARROW_ASYNC), where that is the reason."""
+    return replace(p, reason=p.reason + note) if note and element_bytes(p.array.type) == NARROW_BYTES else p
 
 
 def _stage_row_chunk(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk: int,

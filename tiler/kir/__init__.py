@@ -59,6 +59,7 @@ from .nodes import (
     Un,
     VecLoad,
     VecStore,
+    lane,
 )
 from .walkers import as_loops, blocks_mapped, evaluate, has_barrier, statements, walk
 
@@ -67,5 +68,5 @@ __all__ = [
     "SHARED", "LOCAL", "Load", "VecLoad", "Lane", "Expr", "Decl", "ArrayDecl", "Assign", "Store", "VecStore", "FULL",
     "For", "If", "Barrier", "Comment", "AsyncCopy", "AsyncCommit", "AsyncWait", "Stmt", "BODIES", "Param", "SCRATCH",
     "Scratch", "SharedAlloc", "Kernel", "stage_name", "Version", "Module", "evaluate", "walk", "statements", "has_barrier",
-    "blocks_mapped", "as_loops", "PointMap",
+    "blocks_mapped", "as_loops", "PointMap", "lane",
 ]

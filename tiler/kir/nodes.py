@@ -115,6 +115,12 @@ class VecLoad:
 class Lane:
     vector: object  # an expression of vector type (a Ref to a vector Decl)
     lane: int
+    ctype: str = ""  # the element's, where it decides the lane's spelling (a 16-bit float's: target.lane_member)
+
+
+def lane(vector, index: int, ctype: str) -> Lane:
+    """Lane `index` of a vector of `ctype` elements."""
+    return Lane(vector, index, ctype if ctype in target.NARROW else "")
 
 
 Expr = Const | Ref | ThreadIdx | BlockIdx | Bin | Un | Call | Cast | Select | Load | VecLoad | Lane

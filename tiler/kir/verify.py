@@ -290,7 +290,7 @@ class _Verifier:
             self.fault(Fault.NOT_SHARED, f"{name} is not a shared allocation")
 
     def vector(self, buffer: str, index, width: int, ctype: str) -> None:
-        if (ctype, width) not in target.VECTOR:
+        if not target.has_vector(ctype, width):
             self.fault(Fault.NO_VECTOR_TYPE, f"no {width}-wide vector of {ctype} (access to {buffer})")
         elif not self.multiple(index, width):
             self.fault(Fault.UNALIGNED, f"a {width}-wide access to {buffer} at an index not provably a multiple of {width}")

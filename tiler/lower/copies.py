@@ -176,7 +176,7 @@ def _loaded(c: TileCopy, value) -> tuple:
 def _stores(c: TileCopy, value) -> tuple:
     if c.width == 1:
         return (kir.Store(c.shared, c.dst_index, value, kir.SHARED),)
-    lanes = tuple(kir.Lane(value, v) for v in range(c.width))
+    lanes = tuple(kir.lane(value, v, c.ctype) for v in range(c.width))
     if c.contiguous:
         return (kir.VecStore(c.shared, c.dst_index, lanes, c.ctype, kir.SHARED),)
     moved = c.row if c.axis is CopyAxis.ROWS else c.elem

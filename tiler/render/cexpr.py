@@ -96,7 +96,7 @@ _WRITERS = {  # a node class's C, by table
     kir.BlockIdx: lambda e: f"{target.BLOCK_INDEX}.{e.axis}",
     kir.VecLoad: lambda e: f"*reinterpret_cast<const {target.vector_type(e.ctype, e.width)}*>"
                            f"(&{e.buffer}[{_c(e.index, 0)}])",
-    kir.Lane: lambda e: f"{_wrap(e.vector, POSTFIX)}.{target.LANES[e.lane]}",
+    kir.Lane: lambda e: f"{_wrap(e.vector, POSTFIX)}{target.lane_member(e.lane, e.ctype)}",
     kir.Bin: _bin,
     kir.Un: _un,
     kir.Cast: lambda e: f"({e.ctype}){_wrap(e.a, UNARY)}",

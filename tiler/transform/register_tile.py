@@ -298,7 +298,7 @@ class _Sequentialise:
         lane = LANE.format(d)
         loads = [s.init for s in run if isinstance(s, kir.Decl)]
         if len(loads) != len(run) or not all(isinstance(e, kir.Load) and e.space == kir.SHARED and
-                                             (self.ctypes[e.buffer], g) in target.VECTOR and
+                                             target.has_vector(self.ctypes[e.buffer], g) and
                                              _unit_in(e.index, lane) for e in loads):
             return None
         body = []
@@ -307,7 +307,8 @@ class _Sequentialise:
             start = substitute(s.init.index, {lane: const(0)})
             body.append(kir.Decl(vec, target.vector_type(self.ctypes[s.init.buffer], g),
                                  kir.VecLoad(s.init.buffer, start, g, self.ctypes[s.init.buffer], kir.SHARED), True))
-            body += [kir.Store(s.name, self.slot(s.name, const(v)), kir.Lane(kir.Ref(vec), v), kir.LOCAL)
+            ctype = self.ctypes[s.init.buffer]
+            body += [kir.Store(s.name, self.slot(s.name, const(v)), kir.lane(kir.Ref(vec), v, ctype), kir.LOCAL)
                      for v in range(g)]
         return list(self.loops(dims, tuple(body), lanes=False))
 
