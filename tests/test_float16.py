@@ -283,6 +283,19 @@ def test_the_device_holds_a_bf16_as_its_bits():
     assert device_layout("__half", x).dtype == np.float16 and device_scalar("__nv_bfloat16", 1.0) == 0x3F80
 
 
+def test_a_16_bit_scalar_argument_is_packed_as_its_bits():
+    """pycuda packs a launch's scalars with `struct`, which has no code for a
+    half (NumPy's float16 is "e"): an f16 scalar goes as its 16 bits."""
+    import struct
+
+    from tiler.runtime import device_scalar
+
+    for ctype, value, bits in [("__half", -0.8125, 0xBA80), ("__nv_bfloat16", -0.8125, 0xBF50)]:
+        arg = device_scalar(ctype, value)
+        assert isinstance(arg, np.number) and arg.dtype == np.uint16 and int(arg) == bits
+        assert struct.unpack("H", struct.pack(arg.dtype.char, arg)) == (bits,)
+
+
 class _FakeTorchBf16:
     """What a CUDA torch.bfloat16 tensor shows (no GPU needed): PyTorch calls its elements "<f2" in the
     interface, float16's name, so tiler reads its dtype and takes its bits through an int16 view."""

@@ -40,8 +40,13 @@ def device_layout(ctype: str, values) -> np.ndarray:
 
 
 def device_scalar(ctype: str, value):
-    """A scalar argument as the kernel takes it (a bf16 as its bits)."""
-    return np.uint16(bfloat16.to_bits(value)) if ctype == BF16 else NUMPY[ctype](value)
+    """A scalar argument as the kernel takes it: a 16-bit float as its bits
+    (pycuda packs arguments with `struct`, which has no half-precision code)."""
+    if ctype == BF16:
+        return np.uint16(bfloat16.to_bits(value))
+    if ctype == "__half":
+        return np.float16(value).view(np.uint16)
+    return NUMPY[ctype](value)
 
 
 def host_layout(ctype: str, values: np.ndarray) -> np.ndarray:
