@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import tiler
 
@@ -337,3 +338,53 @@ def test_a_twin_compiling_past_its_time_is_stopped_and_timed_eager_only(tmp_path
         said, _ = warm._waited(proc, began + 3.0 - time.perf_counter(), pair)
         assert said["started"] - said["done"] == {"b"} and said["done"] == {"a"}
     assert time.perf_counter() - began < 5
+
+
+def test_a_slow_twin_is_timed_fewer_times_than_the_kernel_it_is_compared_with(monkeypatch):
+    """A twin whose call takes 1.2 s (a Python loop over a series) is timed
+    MIN_CALLS times, not the default kernel's 21; a fast one the full 21."""
+    from tiler.bench import peer
+
+    clock = [0.0]
+
+    class Event:
+        def __init__(self, enable_timing):
+            self.at = None
+
+        def record(self):
+            self.at = clock[0]
+
+        def synchronize(self):
+            pass
+
+        def elapsed_time(self, end):
+            return end.at - self.at
+
+    calls = {"slow": 0, "fast": 0}
+
+    class Tensor:
+        def detach(self):
+            return self
+
+        cpu = detach
+
+        def numpy(self):
+            return np.zeros(3)
+
+    def form(name, ms):
+        def fn(x):
+            calls[name] += 1
+            clock[0] += ms
+            return Tensor()
+        return fn
+
+    peers = object.__new__(peer.Peers)
+    peers.torch = type("Torch", (), {"cuda": type("Cuda", (), {"Event": Event})})()
+    peers.notes, peers.compiled, peers.program = [], None, None
+    monkeypatch.setattr(peer, "twin_arguments", lambda program, inputs, device: [np.zeros(3)])
+    monkeypatch.setattr(peer.Peers, "forms", lambda self: (("slow", form("slow", 1200.0)), ("fast", form("fast", 0.5))))
+    monkeypatch.setattr(peer, "compare", lambda got, want, rtol: type("Agreement", (), {"ok": True})())
+    times = peers.times({}, 21, (np.zeros(3),), 1e-5, "p small")
+    assert len(times["slow"]) == peer.MIN_CALLS and times["slow"] == [1200.0] * peer.MIN_CALLS
+    assert len(times["fast"]) == 21
+    assert calls == {"slow": 2 + peer.MIN_CALLS, "fast": 2 + 21}  # (two calls before the timed ones: compile, check)

@@ -20,6 +20,9 @@ from ..compare import compare
 from ..errors import PlainError
 
 TWIN = "torch_twin"  # the function a twin's file defines
+# a form's timed calls take about this long at most: a twin slow enough to pass it (a Python loop over a
+# series) is timed fewer times (never under MIN_CALLS) than the default kernel it is compared with
+BUDGET_MS, MIN_CALLS = 1000.0, 3
 
 
 def twin_path(program: Path) -> Path:
@@ -124,6 +127,17 @@ class Peers:
             return None
         return got if isinstance(got, (tuple, list)) else (got,)
 
+    def _timed(self, times: list, call, *args):
+        """`call(*args)`, its ms (CUDA events) appended to `times`."""
+        torch = self.torch
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        got = call(*args)
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+        return got
+
     def check(self, inputs: dict, want: tuple, rtol: float, what: str) -> None:
         """Both forms against the interpreter's outputs (`want`), on the GPU."""
         args = twin_arguments(self.program, inputs, "cuda")
@@ -147,25 +161,23 @@ class Peers:
         interpreter at the test sizes, so a difference here (an argmin's near
         tie, a count at a boundary, summed in another order) is a note, and
         the form is timed all the same."""
-        torch = self.torch
         args = twin_arguments(self.program, inputs, "cuda")
         out = {}
         for label, fn in self.forms():
             got = self._outputs(label, fn, args)  # (the first call compiles)
-            got = self._outputs(label, fn, args) if got is not None else None
+            if got is None:
+                continue
+            second = []
+            got = self._timed(second, self._outputs, label, fn, args)
             if got is None:
                 continue
             agreement = compare(tuple(g.detach().cpu().numpy() for g in got), reference, rtol)
             if not agreement.ok:
                 self.notes.append(f"{what}: {label} differs from tiler: {agreement.message}")
+            calls = max(MIN_CALLS, min(repeat, int(BUDGET_MS / max(second[0], 1e-3))))
             times = []
-            for _ in range(repeat):
-                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                start.record()
-                fn(*args)
-                end.record()
-                end.synchronize()
-                times.append(start.elapsed_time(end))
+            for _ in range(calls):
+                self._timed(times, fn, *args)
             out[label] = times
         del args
         return out
