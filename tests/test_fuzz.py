@@ -456,3 +456,20 @@ def test_nvcc_past_its_time_is_a_refusal_and_stops_what_it_started(monkeypatch, 
                                                                         None)
     time.sleep(0.2)
     assert subprocess.run(["pgrep", "-f", f"sleep {marker}"], capture_output=True).returncode == 1  # none left
+
+
+def test_the_generator_writes_a_count_beside_a_minimum_each_by_its_own_if():
+    """A loop carrying a minimum and a count whose `if` gives the count
+    alone (seed 170 of the first 400): a reduction by min and +."""
+    from tiler.analyse.folds import Operator, operators
+    from tiler.check import check
+    from tiler.check import typed as T
+    from tiler.syntax import parse
+    from tiler.tree import descendants
+
+    text = pretty(generate(170))
+    assert re.search(r"\(min\(lo\d+, y\d+\), if y\d+ < 0\.25f32", re.sub(r"\s+", " ", text)), text
+    k = check(parse(text, "s170.fut")).kernel  # (before the kernel stage, which hoists this loop out of the map)
+    roots = (k.body, *(v for lv in k.levels for _, v in lv.lets))
+    ops = [operators(n) for root in roots for n in descendants(root, T.is_exp) if isinstance(n, T.Loop)]
+    assert (Operator.MIN, Operator.ADD) in ops, ops

@@ -42,6 +42,13 @@ def split_of(text: str, options: Options = DEFAULT):
      "if x < -1f32 then (c, min(s, x)) else (c, s) in f32(c) + s", None),  # + and min on s: not one operator
     ("loop (c = 0, s = 1f32) = for k < m do let x = r[k] in if x > 0f32 then (c + 1, s * x) else (c - 2, s) "
      "in f32(c) + s", "+,*"),
+    # the same updates with an `if` for each value, not one for the tuple
+    ("loop (a = 1f32, c = 0) = for k < m do let x = r[k] in (min(a, x), if x < 0.5f32 then c + 1 else c) "
+     "in a + f32(c)", "min,+"),
+    ("loop (c = 0, s = 0f32) = for k < m do let x = r[k] in (if x > 0f32 then c + 1 else if x < -1f32 then c - 2 "
+     "else c, s + x) in f32(c) + s", "+,+"),
+    ("loop (c = 0, s = 0f32) = for k < m do let x = r[k] in (c + 1, if x > 0f32 then s + x else min(s, x)) "
+     "in f32(c) + s", None),
 ])
 def test_reductions_are_recognised_by_their_operators(body, ops):
     split = split_of(ROW.format(body=body))
@@ -59,6 +66,10 @@ def test_reductions_are_recognised_by_their_operators(body, ops):
     ("loop (acc = 0f32) = for k < m do let t = acc * 2f32 in t + r[k] in acc", "a `let` in its body reads"),
     ("loop (a = 0f32, b = 0f32) = for k < m do (a + r[k], a) in b", "`b` is not combined"),
     ("loop (acc = 0f32) = for k < m do acc + acc in acc", "`acc` is not one operand"),
+    ("loop (a = 0f32, b = 0f32) = for k < m do (a + r[k], if a > 1f32 then b + r[k] else b) in b",
+     "tests the carried value `a`"),
+    ("loop (a = 0f32, b = 0f32) = for k < m do (a + r[k], if r[k] > 1f32 then b + r[k] else a) in b",
+     "`b` is not combined"),
 ])
 def test_a_loop_that_is_not_a_reduction_says_why(body, why):
     split = split_of(ROW.format(body=body))

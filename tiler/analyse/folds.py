@@ -104,7 +104,7 @@ def operators(loop: T.Loop) -> tuple[Operator, ...] | str:
         return values
     out = []
     for param, value in zip(loop.params, values):
-        op = _combine(param, value, carried)
+        op = _operator(param, _leaves(value, carried), carried)
         if isinstance(op, str):
             return op
         out.append(op)
@@ -129,26 +129,39 @@ def _conditional(loop: T.Loop, body: T.If, carried: frozenset) -> tuple[Operator
     leaves = _leaves(body, carried)
     if isinstance(leaves, str):
         return leaves
+    rows = [_values(leaf, loop) for leaf in leaves]
+    if any(isinstance(row, str) for row in rows):
+        return next(row for row in rows if isinstance(row, str))
     out = []
     for i, param in enumerate(loop.params):
-        ops = set()
-        for leaf in leaves:
-            values = _values(leaf, loop)
-            if isinstance(values, str):
-                return values
-            if isinstance(values[i], T.Var) and values[i].binder is param:
-                continue  # kept as it is on this path
-            op = _combine(param, values[i], carried)
-            if isinstance(op, str):
-                return op
-            ops.add(op)
-        if len(ops) > 1:
-            return Mixed(f"`{param.name}` is combined with {' and '.join(sorted(o.value for o in ops))} on different "
-                         "paths")
-        if not isinstance(param.type, Scalar) or param.type.kind == "bool":
-            return f"`{param.name}` is not a number"
-        out.append(ops.pop() if ops else Operator.ADD)  # (never changed: any operator keeps it)
+        op = _operator(param, [row[i] for row in rows], carried)
+        if isinstance(op, str):
+            return op
+        out.append(op)
     return tuple(out)
+
+
+def _operator(param, leaves, carried: frozenset) -> Operator | str:
+    """The one operator by which `param` is combined on every path (`leaves`:
+    its new value on each, or why they are not an if-tree's values), a path
+    that keeps it as it is taking any: `if p then a + t else a`, whether the
+    `if` gives the whole tuple or this value alone."""
+    if isinstance(leaves, str):
+        return leaves
+    ops = set()
+    for leaf in leaves:
+        if isinstance(leaf, T.Var) and leaf.binder is param:
+            continue  # kept as it is on this path
+        op = _combine(param, leaf, carried)
+        if isinstance(op, str):
+            return op
+        ops.add(op)
+    if len(ops) > 1:
+        return Mixed(f"`{param.name}` is combined with {' and '.join(sorted(o.value for o in ops))} on different "
+                     "paths")
+    if not isinstance(param.type, Scalar) or param.type.kind == "bool":
+        return f"`{param.name}` is not a number"
+    return ops.pop() if ops else Operator.ADD  # (never changed: any operator keeps it)
 
 
 def _leaves(e, carried: frozenset) -> list | str:

@@ -154,7 +154,7 @@ def _time(path: Path, prog, spec, sizes: dict, compiled: dict, gpu, record: dict
             if reference is None:
                 reference = outs
             compare_outputs(outs, reference, spec, f"{path.stem} {size_set}: {label} against untiled",
-                            tolerance(Options(), spec, prog))
+                            tolerance(Options(), spec, prog), prog)
         for _ in range(ROUNDS):
             for label, (k, cuda) in built.items():
                 turn = -(-repeats[label] // ROUNDS)

@@ -48,6 +48,7 @@ class Generator(Streams):
         self.algebra = random.Random(seed ^ 0xA16E)  # reductions known by their algebra, columns: likewise
         self.windowing = random.Random(seed ^ 0x5717)  # reads in a window around the point: likewise
         self.counting = random.Random(seed ^ 0xC047)  # Welford's count taken from the loop's index: likewise
+        self.tupling = random.Random(seed ^ 0x7091E)  # a count's `if` as one value of a pair's: likewise
         # f16 and bf16 (only with `narrow`: the f32 program of each seed stays the one it always was, and the
         # 16-bit one has its shape): which arrays hold them and which leaves pass through them; likewise
         self.narrowing = random.Random(seed ^ 0x16B16) if narrow else None
@@ -249,6 +250,8 @@ class Generator(Streams):
         form = ra.choice(["count", "minus", "welford", "online", "online_if", "first", "range", "first", "range"])
         if form in ("first", "range"):
             return self.reduced(form, array)
+        if form == "count" and self.tupling.random() < 0.5:
+            return self.count_beside_min(x, k, bound)
         if form == "count":
             c = self.fresh("cnt")
             loop = ast.Loop((ast.LoopParam(c, i(0)),), k, bound,
@@ -279,6 +282,16 @@ class Generator(Streams):
         loop = ast.Loop((ast.LoopParam(m, ast.UnOp("-", f(1.0e30))), ast.LoopParam(t, f(0.0))), k, bound,
                         ast.Let((y,), False, x, step), ast.TupleExp((v(m), v(t))))
         return ast.Let((m, t), True, loop, binop("+", v(m), binop("*", v(t), f(0.01))))
+
+    def count_beside_min(self, x, k: str, bound):
+        """A minimum and a count carried together, the count's `if` giving
+        that value alone (`(min(lo, y), if y < t then c + 1 else c)`)."""
+        y, lo, c = self.fresh("y"), self.fresh("lo"), self.fresh("cnt")
+        step = ast.Let((y,), False, x, ast.TupleExp((call("min", v(lo), v(y)), ast.If(
+            binop("<", v(y), f(0.25)), binop("+", v(c), i(1)), v(c)))))
+        loop = ast.Loop((ast.LoopParam(lo, f(1.0e30)), ast.LoopParam(c, i(0))), k, bound, step,
+                        ast.TupleExp((v(lo), v(c))))
+        return ast.Let((lo, c), True, loop, binop("+", v(lo), call("f32", v(c))))
 
     def welford_by_index(self, x, k: str, bound):
         """Welford's mean and M2 whose count is the loop's index plus one

@@ -254,7 +254,7 @@ class GpuMeasure:
                                        device=self.device)
             self.reference = self.reference or outs
             verdict = compare_outputs(outs, self.reference, self.spec, "against the default schedule",
-                                      tolerance(values["analyse"].options, self.spec, self.prog))
+                                      tolerance(values["analyse"].options, self.spec, self.prog), self.prog)
         except PlainError as exc:
             trial = Trial(parameters, None, f"discarded: {exc}", cost)
         else:

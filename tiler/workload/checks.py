@@ -31,6 +31,13 @@ def check_tolerance(prog, spec: Spec | None) -> float:
     return narrow_tolerance(prog, spec) or DEFAULT_TOLERANCE
 
 
+# a sum kept in f16 or bf16 rounds each partial result to 11 or 8 bits, so two orders of a long one (a tiled
+# kernel's threads' shares, the untiled kernel's one chain) can differ past the type's default tolerance
+NARROW_HINT = ("16-bit outputs: a long f16 or bf16 accumulation rounds every partial sum, so versions that add in "
+               "another order differ more the longer it is. Accumulate in f32 (an f32 accumulator over f32(x) "
+               "terms), or state the difference you accept as `[check] tolerance` in the program's .toml")
+
+
 def narrow_tolerance(prog, spec: Spec | None) -> float | None:
     """Where the spec states no tolerance, a program's with 16-bit outputs
     (NARROW_TOLERANCE, the widest of its outputs'); else None."""
@@ -61,15 +68,17 @@ def check_small(prog, spec: Spec | None, compiled: dict, gpu) -> None:
                 continue  # checked at the bench's own sizes, where the launch picks it
             got, _ = gpu.run(k, values["render"], inputs, sizes)
             compare_outputs(got, want, spec, f"{prog.file}: {label} ({k.name}) against the interpreter at {sizes}",
-                            tolerance(values["analyse"].options, spec, prog))
+                            tolerance(values["analyse"].options, spec, prog), prog)
 
 
-def compare_outputs(got, want, spec: Spec | None, what: str, tolerance: float | None = None) -> str:
+def compare_outputs(got, want, spec: Spec | None, what: str, tolerance: float | None = None, prog=None) -> str:
     """'ok' with the worst relative difference (and the tolerance where a
-    variant states its own), or a stop with where and how much."""
+    variant states its own), or a stop with where and how much (`prog`:
+    whose 16-bit outputs may explain it, said in a hint)."""
     agreement = compare(got, want, tolerance or (spec.tolerance if spec and spec.tolerance else DEFAULT_TOLERANCE))
     if not agreement.ok:
-        raise PlainError(f"{what}: {agreement.message}")
+        raise PlainError(f"{what}: {agreement.message}", NARROW_HINT if prog is not None and
+                         narrow_tolerance(prog, spec) is not None else "")
     return f"ok {agreement.worst:.0e}" + (f" (within {tolerance:g})" if tolerance else "")
 
 

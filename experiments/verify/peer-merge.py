@@ -1,0 +1,29 @@
+"""The whole corpus against PyTorch, from the fifteenth and sixteenth
+sessions' peer runs (a later file wins for a program and size), with its
+summary: python3 experiments/verify/peer-merge.py OUT.json (from the
+repository's root)."""
+import json
+import statistics
+import sys
+
+sys.path.insert(0, ".")
+from tiler.bench.corpus import summary  # noqa: E402
+from tiler.bench.peer import peer_summary, ratio  # noqa: E402
+
+FILES = ["experiments/results/corpus-2026-11-29e-h200-peer-shard1.json",
+         "experiments/results/corpus-2026-11-29e-h200-peer-shards23-part.json",
+         "experiments/results/corpus-2026-11-29f-h200-peer-rest1.json",
+         "experiments/results/corpus-2026-11-29f-h200-peer-rest2.json",
+         "experiments/results/session16a-2026-11-29-h200-now.json"]
+records = {}
+for f in FILES:
+    for r in json.load(open(f))["records"]:
+        records[(r["program"], r["size_set"])] = r
+records = list(records.values())
+print(len({r["program"] for r in records}), "programs,", len(records), "(program, size) pairs")
+print(summary(records))
+print(peer_summary(records).split("\n")[0])
+for size in ("small", "medium", "large"):
+    xs = [x for r in records if r["size_set"] == size and (x := ratio(r)) is not None]
+    print(f"{size}: {len(xs)} pairs, median {statistics.median(xs):.2f}x, {sum(x < 0.5 for x in xs)} below 0.5x")
+json.dump({"records": records, "sources": FILES}, open(sys.argv[1], "w"), indent=1)
