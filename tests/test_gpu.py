@@ -393,6 +393,19 @@ def test_the_host_example_runs(tmp_path, sizes):
     assert done.returncode == 0 and done.stdout.startswith("OK"), done.stdout
 
 
+def test_floats_past_an_integer_types_range_convert_as_the_interpreter_says():
+    """NaN to 0, past the range to its nearest end, whatever the kernel's
+    variant (tests/test_interp.py holds the interpreter's side)."""
+    from test_interp import CONVERSIONS, CONVERTED
+
+    import tiler
+
+    for options in ({}, {"no_tile": True}):
+        k = tiler.compile(CONVERSIONS, file="conversions.fut", **options)
+        got, want = k.run(x=CONVERTED), k.reference(x=CONVERTED)
+        assert all(g.tolist() == w.tolist() for g, w in zip(got, want)), (got, want)
+
+
 def test_the_python_api_runs_on_the_gpu():
     import tiler
 

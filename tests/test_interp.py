@@ -232,6 +232,19 @@ def test_integer_division_and_remainder_round_toward_zero_like_c():
     assert q.tolist() == [3, -3, -3, 3, 0] and r.tolist() == [1, -1, 1, -1, 0]
 
 
+CONVERTED = np.array([np.nan, np.inf, -np.inf, 3e9, -3e9, 2.75, -2.75, 2147483520.0, -2147483648.0], np.float32)
+CONVERSIONS = "fun ([int, n], [i64, n]) main([f32, n] x) = map(fn (int, i64) (f32 v) => (int(v), i64(v * 4e9f32)), x)"
+
+
+def test_a_float_past_an_integer_types_range_converts_to_its_nearest_end_and_nan_to_0():
+    """As the GPU's conversion instruction does (NumPy's on x86 gives the
+    smallest value for all three)."""
+    i32, i64 = run(program(CONVERSIONS), {"x": CONVERTED})
+    top, bottom = 2**31 - 1, -2**31
+    assert i32.tolist() == [0, top, bottom, top, bottom, 2, -2, 2147483520, bottom]
+    assert i64.tolist()[:3] == [0, 2**63 - 1, -2**63] and i64.tolist()[5] == 11000000512  # (2.75 x 4e9 in f32)
+
+
 def test_division_by_zero_is_located():
     p = program("fun [int, n] main([int, n] a) =\n  map(fn int (int x) => 10 / x, a)")
     with pytest.raises(RunError) as info:
