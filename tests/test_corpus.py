@@ -388,3 +388,5 @@ def test_a_slow_twin_is_timed_fewer_times_than_the_kernel_it_is_compared_with(mo
     assert len(times["slow"]) == peer.MIN_CALLS and times["slow"] == [1200.0] * peer.MIN_CALLS
     assert len(times["fast"]) == 21
     assert calls == {"slow": 2 + peer.MIN_CALLS, "fast": 2 + 21}  # (two calls before the timed ones: compile, check)
+    once = peers.times({}, 1, (np.zeros(3),), 1e-5, "p small")  # (`tiler bench --repeat 1`: one call, however slow)
+    assert len(once["slow"]) == len(once["fast"]) == 1

@@ -284,8 +284,9 @@ def test_the_device_holds_a_bf16_as_its_bits():
 
 
 def test_a_16_bit_scalar_argument_is_packed_as_its_bits():
-    """pycuda packs a launch's scalars with `struct`, which has no code for a
-    half (NumPy's float16 is "e"): an f16 scalar goes as its 16 bits."""
+    """pycuda packs a launch's scalars with its own copy of `struct`, which
+    has no code for a half (NumPy's float16 is "e"): an f16 scalar goes as
+    its 16 bits."""
     import struct
 
     from tiler.runtime import device_scalar
@@ -386,3 +387,9 @@ def test_a_16_bit_output_that_differs_says_why_long_sums_may_and_what_to_do():
     with pytest.raises(PlainError) as mixed:
         compare_outputs(got, want, None, "mm_mixed: tiled against untiled", None, _program("mm_mixed"))
     assert mixed.value.hint == ""  # (its outputs are f32)
+    with pytest.raises(PlainError) as elementwise:
+        compare_outputs(got, want, None, "map_f16: tiled against untiled", 1e-2, _program("map_f16"))
+    assert elementwise.value.hint == ""  # (no loop carries a 16-bit value: no sum to reorder)
+    with pytest.raises(PlainError) as unwritten:
+        compare_outputs((np.array([np.nan], np.float32),), want, None, "rowsum_bf16", 5e-2, _program("rowsum_bf16"))
+    assert "not written" in unwritten.value.message and unwritten.value.hint == ""

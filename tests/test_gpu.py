@@ -394,8 +394,9 @@ def test_the_host_example_runs(tmp_path, sizes):
 
 
 def test_floats_past_an_integer_types_range_convert_as_the_interpreter_says():
-    """NaN to 0, past the range to its nearest end, whatever the kernel's
-    variant (tests/test_interp.py holds the interpreter's side)."""
+    """Past the range to its nearest end, NaN to 0 or the smallest value by
+    the types, whatever the kernel's variant (tests/test_interp.py holds the
+    interpreter's side)."""
     from test_interp import CONVERSIONS, CONVERTED
 
     import tiler

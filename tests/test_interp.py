@@ -233,16 +233,19 @@ def test_integer_division_and_remainder_round_toward_zero_like_c():
 
 
 CONVERTED = np.array([np.nan, np.inf, -np.inf, 3e9, -3e9, 2.75, -2.75, 2147483520.0, -2147483648.0], np.float32)
-CONVERSIONS = "fun ([int, n], [i64, n]) main([f32, n] x) = map(fn (int, i64) (f32 v) => (int(v), i64(v * 4e9f32)), x)"
+CONVERSIONS = ("fun ([int, n], [i64, n], [int, n]) main([f32, n] x) =\n"
+               "  map(fn (int, i64, int) (f32 v) => (int(v), i64(v * 4e9f32), int(f64(v) * 2f64)), x)")
 
 
-def test_a_float_past_an_integer_types_range_converts_to_its_nearest_end_and_nan_to_0():
-    """As the GPU's conversion instruction does (NumPy's on x86 gives the
-    smallest value for all three)."""
-    i32, i64 = run(program(CONVERSIONS), {"x": CONVERTED})
+def test_a_float_past_an_integer_types_range_converts_to_its_nearest_end():
+    """As the GPU's conversion (PTX cvt.rzi) does. NaN gives 0 from an f32
+    to a 32-bit int, else the type's smallest value (NumPy on x86 gives the
+    smallest value for all of these)."""
+    i32, i64, from_f64 = run(program(CONVERSIONS), {"x": CONVERTED})
     top, bottom = 2**31 - 1, -2**31
     assert i32.tolist() == [0, top, bottom, top, bottom, 2, -2, 2147483520, bottom]
-    assert i64.tolist()[:3] == [0, 2**63 - 1, -2**63] and i64.tolist()[5] == 11000000512  # (2.75 x 4e9 in f32)
+    assert i64.tolist()[:3] == [-2**63, 2**63 - 1, -2**63] and i64.tolist()[5] == 11000000512  # (2.75 x 4e9 in f32)
+    assert from_f64.tolist() == [bottom, top, bottom, top, bottom, 5, -5, top, bottom]
 
 
 def test_division_by_zero_is_located():

@@ -49,6 +49,8 @@ def split_of(text: str, options: Options = DEFAULT):
      "else c, s + x) in f32(c) + s", "+,+"),
     ("loop (c = 0, s = 0f32) = for k < m do let x = r[k] in (c + 1, if x > 0f32 then s + x else min(s, x)) "
      "in f32(c) + s", None),
+    ("loop (a = 1f32, c = 0f32) = for k < m do let x = r[k] in if x < 0f32 then (min(a, x), if x < -1f32 "
+     "then c + 1f32 else c) else (a, c) in a + c", "min,+"),  # a value's `if` under the tuple's
 ])
 def test_reductions_are_recognised_by_their_operators(body, ops):
     split = split_of(ROW.format(body=body))

@@ -134,7 +134,9 @@ def _conditional(loop: T.Loop, body: T.If, carried: frozenset) -> tuple[Operator
         return next(row for row in rows if isinstance(row, str))
     out = []
     for i, param in enumerate(loop.params):
-        op = _operator(param, [row[i] for row in rows], carried)
+        items = [_leaves(row[i], carried) for row in rows]  # (each value's own `if`s, under the tuple's)
+        bad = next((item for item in items if isinstance(item, str)), None)
+        op = _operator(param, bad if bad is not None else [leaf for item in items for leaf in item], carried)
         if isinstance(op, str):
             return op
         out.append(op)

@@ -155,8 +155,9 @@ class Peers:
                                                                               what).items()}
 
     def times(self, inputs: dict, repeat: int, reference: tuple, rtol: float, what: str) -> dict[str, list]:
-        """Each form's `repeat` times in ms at these inputs (CUDA events,
-        after two warm-up calls, which compile). Each output is compared with
+        """Each form's times in ms at these inputs (CUDA events, after two
+        warm-up calls, which compile): `repeat` calls, or fewer (at least
+        MIN_CALLS, where `repeat` allows) once they have taken BUDGET_MS. Each output is compared with
         `reference` (tiler's) first: the twins were checked against the
         interpreter at the test sizes, so a difference here (an argmin's near
         tie, a count at a boundary, summed in another order) is a note, and
@@ -167,16 +168,14 @@ class Peers:
             got = self._outputs(label, fn, args)  # (the first call compiles)
             if got is None:
                 continue
-            second = []
-            got = self._timed(second, self._outputs, label, fn, args)
+            got = self._outputs(label, fn, args)
             if got is None:
                 continue
             agreement = compare(tuple(g.detach().cpu().numpy() for g in got), reference, rtol)
             if not agreement.ok:
                 self.notes.append(f"{what}: {label} differs from tiler: {agreement.message}")
-            calls = max(MIN_CALLS, min(repeat, int(BUDGET_MS / max(second[0], 1e-3))))
-            times = []
-            for _ in range(calls):
+            times: list[float] = []
+            while len(times) < repeat and (len(times) < MIN_CALLS or sum(times) < BUDGET_MS):
                 self._timed(times, fn, *args)
             out[label] = times
         del args

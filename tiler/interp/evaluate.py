@@ -201,7 +201,7 @@ class Evaluator:
         if e.name in ("f16", "bf16"):
             return narrowed(e.name, args[0])
         if e.name in ("i32", "i64") and args[0].dtype.kind == "f":
-            return truncated(args[0], dtype(e.type, self.wide))
+            return truncated(args[0], dtype(e.type, self.wide), e.args[0].type.kind == "f64")
         if e.name in ("f32", "f64", "i32", "i64"):
             return self._rounded(args[0].astype(dtype(e.type, self.wide)), e.type)
         if e.type.is_narrow:  # as an operator: in float32, rounded back
@@ -454,13 +454,16 @@ _MATH = {
 _METHODS = methods(Evaluator, T.Exp)  # each node class's method, checked when the module loads
 
 
-def truncated(x: np.ndarray, to) -> np.ndarray:
+def truncated(x: np.ndarray, to, from_f64: bool) -> np.ndarray:
     """A float converted to an integer type as the GPU converts it (PTX's
-    cvt.rzi): toward zero, past the type's range its nearest end, NaN 0.
-    (NumPy leaves those to the machine: x86 gives the smallest value.)"""
+    cvt.rzi, which a C cast compiles to): toward zero, past the type's range
+    its nearest end; NaN 0 from f32 (f16 and bf16 convert through it) to a
+    32-bit type, else the type's smallest value (PTX ISA 9.0). NumPy leaves
+    all of these to the machine: x86 gives the smallest value."""
     info = np.iinfo(to)
     x = np.asarray(x, np.float64)  # (exact for every f16, bf16, f32 and f64)
-    inside = np.where(np.isnan(x) | (x >= 2.0 ** (info.bits - 1)) | (x < -(2.0 ** (info.bits - 1))), 0.0, x)
+    top = 2.0 ** (info.bits - 1)
+    nan = info.min if from_f64 or info.bits == 64 else 0
+    inside = np.where(np.isnan(x) | (x >= top) | (x < -top), 0.0, x)
     out = np.trunc(inside).astype(to)
-    return np.where(x >= 2.0 ** (info.bits - 1), info.max, np.where(x < -(2.0 ** (info.bits - 1)), info.min, out)
-                    ).astype(to)
+    return np.where(np.isnan(x), nan, np.where(x >= top, info.max, np.where(x < -top, info.min, out))).astype(to)

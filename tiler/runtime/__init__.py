@@ -41,7 +41,8 @@ def device_layout(ctype: str, values) -> np.ndarray:
 
 def device_scalar(ctype: str, value):
     """A scalar argument as the kernel takes it: a 16-bit float as its bits
-    (pycuda packs arguments with `struct`, which has no half-precision code)."""
+    (pycuda packs arguments with its own copy of `struct`, which has no
+    half-precision code)."""
     if ctype == BF16:
         return np.uint16(bfloat16.to_bits(value))
     if ctype == "__half":

@@ -3,10 +3,15 @@ the seeds of the inputs, the tolerance an option set's results get, and
 every version compared with the interpreter before anything is timed."""
 from __future__ import annotations
 
+import math
+
 from ..analyse import Options
+from ..check import typed as T
+from ..check.types import Scalar
 from ..compare import compare
 from ..errors import PlainError
 from ..interp import run as interpret
+from ..tree import descendants
 from .spec import Spec, make_inputs, resolve_sizes
 
 INPUT_SEED, CHECK_SEED = 1, 2  # the timed inputs; the small sizes every version is checked at first
@@ -36,6 +41,15 @@ def check_tolerance(prog, spec: Spec | None) -> float:
 NARROW_HINT = ("16-bit outputs: a long f16 or bf16 accumulation rounds every partial sum, so versions that add in "
                "another order differ more the longer it is. Accumulate in f32 (an f32 accumulator over f32(x) "
                "terms), or state the difference you accept as `[check] tolerance` in the program's .toml")
+
+
+def accumulates_narrow(prog) -> bool:
+    """Whether a loop of the program (a stream's over its chunk, or a plain
+    one, in main or a helper) carries an f16 or bf16 value."""
+    k = prog.kernel
+    roots = [k.body, *(v for lv in k.levels for _, v in lv.lets), *(h.body for h in prog.helpers.values())]
+    return any(isinstance(n, T.Loop) and any(isinstance(p.type, Scalar) and p.type.is_narrow for p in n.params)
+               for root in roots for n in descendants(root, T.is_exp))
 
 
 def narrow_tolerance(prog, spec: Spec | None) -> float | None:
@@ -77,8 +91,10 @@ def compare_outputs(got, want, spec: Spec | None, what: str, tolerance: float | 
     whose 16-bit outputs may explain it, said in a hint)."""
     agreement = compare(got, want, tolerance or (spec.tolerance if spec and spec.tolerance else DEFAULT_TOLERANCE))
     if not agreement.ok:
-        raise PlainError(f"{what}: {agreement.message}", NARROW_HINT if prog is not None and
-                         narrow_tolerance(prog, spec) is not None else "")
+        # (said only of a finite difference: an element left unwritten, or a NaN, is no rounding's)
+        rounding = prog is not None and math.isfinite(agreement.worst) and narrow_tolerance(prog, spec) is not None \
+            and accumulates_narrow(prog)
+        raise PlainError(f"{what}: {agreement.message}", NARROW_HINT if rounding else "")
     return f"ok {agreement.worst:.0e}" + (f" (within {tolerance:g})" if tolerance else "")
 
 
