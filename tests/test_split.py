@@ -449,3 +449,22 @@ def test_a_few_points_split_has_no_warp_a_row():
     """A warp a row wants 32 rows an SM and more; the few-points split runs
     only below that: no such version."""
     assert not any(k.lanes == 32 and "_cols" not in k.name for k in module_of("matvec").kernels)
+
+
+def test_a_version_that_could_never_run_is_left_out():
+    """An all-pairs fold whose rows are as many as they are long (n rows of
+    n): several blocks a row want 2^20 elements a row and at most 65,535
+    rows, which one size cannot both be."""
+    from tiler.analyse.reductions import Test
+    from tiler.versions.split import possible
+
+    several = (Test("rows", "<", 1, True), Test("length", ">=", 1048576), Test("n", "<=", 65535))
+    assert not possible(several, ("n",), "n") and possible(several, ("n",), "m")
+    assert not possible((Test("length", ">=", 256),), ("n",), 100) and possible((Test("rows", "<", 64, True),), (), 9)
+    from conftest import ROOT
+
+    from tiler.versions import versions_of
+
+    text = (ROOT / "corpus" / "b_radius_count3d.fut").read_text()
+    names = [v.build.name for v in versions_of(run_to("analyse", text, "r.fut")).versions]
+    assert not any(v.endswith("_blocks") for v in names) and any("split256" in v for v in names), names

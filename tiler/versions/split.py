@@ -42,6 +42,10 @@ def split_versions(a: Analysis, file: str) -> list[Version]:
             if wide and split.few and choice.lanes == WIDE_BLOCK and not choice.several:
                 continue  # 64-bit offsets beside a product's or an n-body's body, 64 registers a thread: spilled
             tests = split.tests_of(choice)
+            if tests is not None:
+                tests = tuple(alts for alts in tests if possible(alts, rows, split.length))
+                if not tests:
+                    continue  # it could never run (rows and length one size: at most 65,535 and 2^20 or more)
             when = any_of(all_of(test(t) for t in alts) for alts in tests) if tests else None
             when = both(fits if not wide else None, both(gate, when))
             why = f"{choice.who} a row" + (f"; {others} run the versions that follow" if gate else "")
@@ -84,5 +88,31 @@ def k_split_versions(a: Analysis, file: str, split, gate, test, fits) -> list[Ve
     why = f"split-K: the tiled kernel with tiles of {tile} outputs, its blocks sharing each tile's reduction (one " \
           f"each {K_SHARE:,} iterations at least, at most {MAX_BLOCKS_A_ROW:,} a tile), then {choice.lanes} " \
           f"threads a row{rows} combine the partial results" + ("; other sizes run the versions that follow" if gate else "")
+    if not possible(choice.when[0], tuple(lv.size if isinstance(lv.size, int) else lv.size.name
+                                          for lv in a.kernel.levels[:split.rows]), split.length):
+        return []
     when = all_of(test(t) for t in choice.when[0] if t not in split.gate)
     return [Version(Kind.SPLIT, build, both(fits, both(gate, when)), why, Copies.SCALAR, choice=choice)]
+
+
+def possible(tests, rows: tuple, length) -> bool:
+    """Whether the tests can all hold at once, those per SM of the GPU
+    aside: no size at least one literal and at most a smaller one (the rows'
+    count and their length may be one size), no literal size failing its
+    own test."""
+    low, high = {}, {}
+    for t in tests:
+        size = {"rows": rows[0] if len(rows) == 1 else None, "length": length}.get(t.what, t.what)
+        if t.per_sm or size is None:
+            continue
+        least = t.value if t.op == ">=" else None
+        most = t.value if t.op == "<=" else t.value - 1 if t.op == "<" else None
+        if isinstance(size, int):
+            if (least is not None and size < least) or (most is not None and size > most):
+                return False
+            continue
+        if least is not None:
+            low[size] = max(low.get(size, least), least)
+        if most is not None:
+            high[size] = min(high.get(size, most), most)
+    return all(low[s] <= high[s] for s in low.keys() & high.keys())
