@@ -99,16 +99,7 @@ def operators(loop: T.Loop) -> tuple[Operator, ...] | str:
         out[pick.value] = Operator.ARGMIN if pick.smaller else Operator.ARGMAX
         out[pick.index] = out[pick.value]
         return tuple(out)
-    values = _values(body, loop)
-    if isinstance(values, str):
-        return values
-    out = []
-    for param, value in zip(loop.params, values):
-        op = _operator(param, _leaves(value, carried), carried)
-        if isinstance(op, str):
-            return op
-        out.append(op)
-    return tuple(out)
+    return _conditional(loop, body, carried)  # (a body with no `if` around its tuple: one path)
 
 
 class Mixed(str):
@@ -121,9 +112,10 @@ def _values(body, loop: T.Loop) -> tuple | str:
     return values if len(values) == len(loop.params) else "its body does not give one value for each carried value"
 
 
-def _conditional(loop: T.Loop, body: T.If, carried: frozenset) -> tuple[Operator, ...] | str:
+def _conditional(loop: T.Loop, body, carried: frozenset) -> tuple[Operator, ...] | str:
     """`if p then a + t else a` (conditions that read no carried value,
-    nested, each branch keeping a carried value or combining it): a share
+    nested, around the tuple or a value of it, each branch keeping a carried
+    value or combining it; a body of no `if` is one path): a share
     folded from the identity under the same conditions is still combined by
     the one operator, as `a + (if p then t else 0)` would be."""
     leaves = _leaves(body, carried)

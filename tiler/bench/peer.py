@@ -127,16 +127,15 @@ class Peers:
             return None
         return got if isinstance(got, (tuple, list)) else (got,)
 
-    def _timed(self, times: list, call, *args):
+    def _timed(self, times: list, call, *args) -> None:
         """`call(*args)`, its ms (CUDA events) appended to `times`."""
         torch = self.torch
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
-        got = call(*args)
+        call(*args)
         end.record()
         end.synchronize()
         times.append(start.elapsed_time(end))
-        return got
 
     def check(self, inputs: dict, want: tuple, rtol: float, what: str) -> None:
         """Both forms against the interpreter's outputs (`want`), on the GPU."""

@@ -27,7 +27,7 @@ def split_versions(a: Analysis, file: str) -> list[Version]:
     split = a.plan.split
     k = a.kernel
     regular = plan_versions(a, file) if split.gated else None
-    rows = tuple(lv.size if isinstance(lv.size, int) else lv.size.name for lv in k.levels[:split.rows])
+    rows = row_sizes(a)
 
     def test(t) -> RowTest:
         return RowTest(t, rows, split.length)
@@ -88,11 +88,15 @@ def k_split_versions(a: Analysis, file: str, split, gate, test, fits) -> list[Ve
     why = f"split-K: the tiled kernel with tiles of {tile} outputs, its blocks sharing each tile's reduction (one " \
           f"each {K_SHARE:,} iterations at least, at most {MAX_BLOCKS_A_ROW:,} a tile), then {choice.lanes} " \
           f"threads a row{rows} combine the partial results" + ("; other sizes run the versions that follow" if gate else "")
-    if not possible(choice.when[0], tuple(lv.size if isinstance(lv.size, int) else lv.size.name
-                                          for lv in a.kernel.levels[:split.rows]), split.length):
+    if not possible(choice.when[0], row_sizes(a), split.length):
         return []
     when = all_of(test(t) for t in choice.when[0] if t not in split.gate)
     return [Version(Kind.SPLIT, build, both(fits, both(gate, when)), why, Copies.SCALAR, choice=choice)]
+
+
+def row_sizes(a: Analysis) -> tuple:
+    """The row levels' sizes, as the split's tests name them (a literal, or a size's name)."""
+    return tuple(lv.size if isinstance(lv.size, int) else lv.size.name for lv in a.kernel.levels[:a.plan.split.rows])
 
 
 def possible(tests, rows: tuple, length) -> bool:
