@@ -468,3 +468,25 @@ def test_a_version_that_could_never_run_is_left_out():
     text = (ROOT / "corpus" / "b_radius_count3d.fut").read_text()
     names = [v.build.name for v in versions_of(run_to("analyse", text, "r.fut")).versions]
     assert not any(v.endswith("_blocks") for v in names) and any("split256" in v for v in names), names
+
+
+def test_a_heavy_body_splits_for_few_points_up_to_more_points_an_sm():
+    """A reduction every point runs over the same vector, splitting for few
+    points: a body of a multiply and an add up to 64 points an SM; one
+    with an f64 exp a step (priced 40 f32 adds) up to 256, where one thread
+    a point would still leave an SM's issue slots idle."""
+    text = """fun [f64, n] main([f64, n] k, [f64, m] z) =
+  map(fn f64 (f64 kk) =>
+        streamSeq(fn f64 (int p0, [f64, c] zc, f64 acc) =>
+                    loop (acc) = for p < c do acc + {body} in acc, z, 0f64), k)
+"""
+    light, heavy = split_of(text.format(body="kk * zc[p]")), split_of(text.format(body="exp(kk * zc[p])"))
+    assert light.few and light.few_rows == FEW_POINTS_AN_SM == 64
+    assert reductions.Test("rows", "<", 64, True) in light.gate and "fewer than 64 an SM" in light.reason
+    assert heavy.few and heavy.few_rows == reductions.HEAVY_FEW_POINTS_AN_SM == 256
+    assert reductions.Test("rows", "<", 256, True) in heavy.gate
+    assert "fewer than 256 an SM" in heavy.reason and "each step costing 32 f32 adds or more" in heavy.reason
+    # sizes given when compiling: 200 an SM (of 132) is few for the heavy body alone
+    sized = Options(sizes=(("n", 200 * 132), ("m", 100000)))
+    assert not split_of(text.format(body="kk * zc[p]"), sized).active
+    assert split_of(text.format(body="exp(kk * zc[p])"), sized).active

@@ -30,6 +30,7 @@ from ..check.types import I32, Scalar, element_bytes
 from ..tree import descendants
 from .columns import side_by_side
 from .context import Context
+from .cost import price
 from .folds import Operator, label
 
 # the redundant aliases re-export what lower/split.py and the tests import from here
@@ -91,6 +92,12 @@ FEW_COLUMN_ROWS_AN_SM = 32
 # corpus pairs between them 1.0x to 7.8x faster (a weighted row sum at 8192 rows 0.60 -> 0.18 ms), none slower
 # (b_gp_matern_f64 at 8,000 points, 1.8x slower split, keeps its tiled kernel by the race).
 FEW_POINTS_AN_SM = 64
+# ... and below HEAVY_FEW_POINTS_AN_SM where one iteration of the reduction costs HEAVY_BODY f32 adds or more
+# (cost.price: an f64 exp is 40): such a body is the work, and one thread a point leaves an SM's issue slots
+# idle well past 64 points (b_mc_option_f64: an f64 exp a path, 16,384 options, 124 an SM; the race at the
+# first launch still keeps the tiled kernel where it is faster).
+HEAVY_FEW_POINTS_AN_SM = 256
+HEAVY_BODY = 32
 # Split-K (lower/split_k.py): where a split for few points is a product's (the inputs of its one reduction
 # are staged by the tiled kernel for other points too), a version whose tiled kernel's blocks along z share
 # each output tile's reduction, one each K_SHARE iterations at least (at most MAX_BLOCKS_A_ROW a tile), from
@@ -169,7 +176,8 @@ class Split:
     # the same with several blocks a row, the row levels on grid y and z (None: a literal size is past them)
     several_limits: tuple[Test, ...] | None = ()
     columns: bool = False  # rows side by side (COLUMN_ROWS a block): their reads run from one row to the next
-    few: bool = False  # the split reads inputs other points read too: it runs only for fewer than FEW_POINTS_AN_SM
+    few: bool = False  # the split reads inputs other points read too: it runs only for fewer than few_rows an SM
+    few_rows: int = FEW_POINTS_AN_SM  # (HEAVY_FEW_POINTS_AN_SM for a heavy body)
 
     @property
     def active(self) -> bool:
@@ -240,7 +248,7 @@ class Split:
         """What the launch tests before it runs any split version (else the
         tiled kernel's versions): the rows' length (`min_length`) and the
         grid's limits. Empty where every launch splits."""
-        few = (Test("rows", "<", FEW_POINTS_AN_SM, True),) if self.few else ()
+        few = (Test("rows", "<", self.few_rows, True),) if self.few else ()
         return ((self.min_length,) if self.min_length else ()) + few + self.limits
 
     def tests_of(self, choice: LaneChoice) -> tuple[tuple[Test, ...], ...] | None:
@@ -263,8 +271,9 @@ def split_plan(kernel: T.Kernel, var: Variance, ctx: Context, schedule=None) -> 
     innermost level whose inputs other points read too (a product's, an
     n-body's) is left to the tiled kernel, which stages them for those
     points, except for few points (`Split.few`: fewer than FEW_POINTS_AN_SM
-    an SM, where one thread a point would leave the GPU idle): the split
-    versions run for those launches, the tiled kernel's for the others."""
+    an SM, HEAVY_FEW_POINTS_AN_SM for a heavy body, where one thread a point
+    would leave the GPU idle): the split versions run for those launches,
+    the tiled kernel's for the others."""
     if ctx.options.no_split or not kernel.levels:
         return None
     found = [level_loops(kernel, lv.dim) if var.may_hold(T.Loop) else ([], []) for lv in kernel.levels]
@@ -283,10 +292,18 @@ def split_plan(kernel: T.Kernel, var: Variance, ctx: Context, schedule=None) -> 
     # the inputs other points read too, shared by the tiled kernel's block: but where the points are too few to
     # fill the GPU one a thread, the split versions run instead
     points = _known_points(kernel, ctx)
-    if points is not None and points >= FEW_POINTS_AN_SM * ctx.device.multiprocessors:
+    rows = HEAVY_FEW_POINTS_AN_SM if _heavy([r for r in kept[last][0] if T.point(r.loop) in own]) \
+        else FEW_POINTS_AN_SM
+    if points is not None and points >= rows * ctx.device.multiprocessors:
         return split  # sizes given when compiling: never few
-    few = _rows(kernel, var, ctx, schedule, kept, others, chosen, few=True)
+    few = _rows(kernel, var, ctx, schedule, kept, others, chosen, few=rows)
     return few if few.active else split
+
+
+def _heavy(reductions) -> bool:
+    """An iteration of these reductions costs HEAVY_BODY f32 adds or more."""
+    return sum(price(e) for r in reductions for e in descendants(r.loop.body, T.is_exp)
+               if isinstance(e, (T.BinOp, T.UnOp, T.Builtin))) >= HEAVY_BODY
 
 
 def _shares_bytes(reductions: list, ctx: Context) -> int:
@@ -311,10 +328,10 @@ def _known_points(kernel: T.Kernel, ctx: Context) -> int | None:
 
 
 def _rows(kernel: T.Kernel, var: Variance, ctx: Context, schedule, found: list, others: tuple, chosen: bool,
-          few: bool = False) -> Split:
+          few: int = 0) -> Split:
     """The split of the reductions `found` marks split (each level's
     reductions and loops that are not); `few`: the split versions run only
-    where the points are fewer than FEW_POINTS_AN_SM an SM."""
+    where the points are fewer than `few` an SM (0: every launch)."""
     last = len(kernel.levels) - 1
     deepest = max((d for d, (reds, _) in enumerate(found) if any(r.split for r in reds)), default=None)
     grid = _grid_limits(kernel, deepest, 0) if deepest is not None else None
@@ -334,14 +351,16 @@ def _rows(kernel: T.Kernel, var: Variance, ctx: Context, schedule, found: list, 
     ops = sorted({label(op) for r in reductions if r.split for op in r.operators})
     reason = f"a row's reductions ({', '.join(ops)}) are shared by the threads of a warp or block"
     if few:
-        reason += f" where the points are fewer than {FEW_POINTS_AN_SM} an SM (one a thread would leave the GPU " \
-                  "idle); more points run the tiled kernel, which shares the inputs other points read too"
+        heavy = f", each step costing {HEAVY_BODY} f32 adds or more" if few != FEW_POINTS_AN_SM else ""
+        reason += f" where the points are fewer than {few} an SM (one a thread would leave the GPU idle{heavy}); " \
+                  "more points run the tiled kernel, which shares the inputs other points read too"
     if inner:
         reason += "; the lets between map levels run once a row, and its threads share the " + \
                   ("inner level's points" if inner == 1 else f"{inner} inner levels' points")
     blocks = _grid_limits(kernel, deepest, 1)  # several blocks a row: the blocks on x, the rows on y and z
     split = Split(deepest + 1, reductions, others, reason, bool(inner), ctx.options.lanes, ctx.options.several_blocks,
-                  grid[1], None if blocks is None or blocks[0] else blocks[1], few=few)
+                  grid[1], None if blocks is None or blocks[0] else blocks[1], few=bool(few),
+                  few_rows=few or FEW_POINTS_AN_SM)
     if ctx.options.several_blocks and not split.several:
         split = replace(split, reason=split.reason + "; --several-blocks: " + _why_one_block(split))
     split_loops = [r for r in reductions if r.split]

@@ -2,15 +2,15 @@
 //
 // 7 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_lavamd_rodinia_split1024: when (long long)b * 27 <= 2147483647LL && (long long)b * p <= 2147483647LL && (p >= 256LL && (long long)b * p < (long long)tiler_multiprocessors * 64LL && b <= 65535LL && (p >= 65536LL || (long long)b * p < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; other sizes run the versions that follow); rival: tiler_lavamd_rodinia_untiled
-//   1. tiler_lavamd_rodinia_split256: when (long long)b * 27 <= 2147483647LL && (long long)b * p <= 2147483647LL && (p >= 256LL && (long long)b * p < (long long)tiler_multiprocessors * 64LL && b <= 65535LL) (a block of 256 threads a row; other sizes run the versions that follow); rival: tiler_lavamd_rodinia_untiled
+//   0. tiler_lavamd_rodinia_split1024: when (long long)b * 27 <= 2147483647LL && (long long)b * p <= 2147483647LL && (p >= 256LL && (long long)b * p < (long long)tiler_multiprocessors * 256LL && b <= 65535LL && (p >= 65536LL || (long long)b * p < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; other sizes run the versions that follow); rival: tiler_lavamd_rodinia_untiled
+//   1. tiler_lavamd_rodinia_split256: when (long long)b * 27 <= 2147483647LL && (long long)b * p <= 2147483647LL && (p >= 256LL && (long long)b * p < (long long)tiler_multiprocessors * 256LL && b <= 65535LL) (a block of 256 threads a row; other sizes run the versions that follow); rival: tiler_lavamd_rodinia_untiled
 //   2. tiler_lavamd_rodinia_tiled: when (long long)b * 27 <= 2147483647LL && (long long)b * p <= 2147483647LL && p >= 21 (below them, the cost model finds the untiled kernel cheaper); rival: tiler_lavamd_rodinia_untiled
 //   3. tiler_lavamd_rodinia_untiled: when (long long)b * 27 <= 2147483647LL && (long long)b * p <= 2147483647LL (the untiled fallback)
-//   4. tiler_lavamd_rodinia_split256_wide: when p >= 256LL && (long long)b * p < (long long)tiler_multiprocessors * 64LL && b <= 65535LL (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; other sizes run the versions that follow); rival: tiler_lavamd_rodinia_untiled_wide
+//   4. tiler_lavamd_rodinia_split256_wide: when p >= 256LL && (long long)b * p < (long long)tiler_multiprocessors * 256LL && b <= 65535LL (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; other sizes run the versions that follow); rival: tiler_lavamd_rodinia_untiled_wide
 //   5. tiler_lavamd_rodinia_tiled_wide: when p >= 21 (64-bit offsets: an array has 2^31 elements or more); rival: tiler_lavamd_rodinia_untiled_wide
 //   6. tiler_lavamd_rodinia_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more, below the thresholds)
 //
-// rows: b x p, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: b x p, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 32 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_lavamd_rodinia_split1024<<<grid, block, 0>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p)
 //   block = (1024, 1, 1), 1024 threads
@@ -31,7 +31,7 @@
 //   b: size
 //   p: size
 //
-// rows: b x p, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: b x p, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 32 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_lavamd_rodinia_split256<<<grid, block, 0>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p)
 //   block = (256, 1, 1), 256 threads
@@ -97,7 +97,7 @@
 //   b: size
 //   p: size
 //
-// rows: b x p, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: b x p, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 32 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_lavamd_rodinia_split256_wide<<<grid, block, 0>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p)
@@ -1347,11 +1347,11 @@ extern "C" cudaError_t tiler_lavamd_rodinia_launch(float alpha, const int* nn, c
     return cudaErrorInvalidValue;
   };
   int tiler_version = -1;
-  if (tiler_version < 0 && ((long long)b * 27 <= 2147483647LL && (long long)b * p <= 2147483647LL && (p >= 256LL && (long long)b * p < (long long)tiler_multiprocessors * 64LL && b <= 65535LL && (p >= 65536LL || (long long)b * p < (long long)tiler_multiprocessors * 4LL)))) tiler_version = 0;
-  if (tiler_version < 0 && ((long long)b * 27 <= 2147483647LL && (long long)b * p <= 2147483647LL && (p >= 256LL && (long long)b * p < (long long)tiler_multiprocessors * 64LL && b <= 65535LL))) tiler_version = 1;
+  if (tiler_version < 0 && ((long long)b * 27 <= 2147483647LL && (long long)b * p <= 2147483647LL && (p >= 256LL && (long long)b * p < (long long)tiler_multiprocessors * 256LL && b <= 65535LL && (p >= 65536LL || (long long)b * p < (long long)tiler_multiprocessors * 4LL)))) tiler_version = 0;
+  if (tiler_version < 0 && ((long long)b * 27 <= 2147483647LL && (long long)b * p <= 2147483647LL && (p >= 256LL && (long long)b * p < (long long)tiler_multiprocessors * 256LL && b <= 65535LL))) tiler_version = 1;
   if (tiler_version < 0 && ((long long)b * 27 <= 2147483647LL && (long long)b * p <= 2147483647LL && p >= 21)) tiler_version = 2;
   if (tiler_version < 0 && ((long long)b * 27 <= 2147483647LL && (long long)b * p <= 2147483647LL)) tiler_version = 3;
-  if (tiler_version < 0 && (p >= 256LL && (long long)b * p < (long long)tiler_multiprocessors * 64LL && b <= 65535LL)) tiler_version = 4;
+  if (tiler_version < 0 && (p >= 256LL && (long long)b * p < (long long)tiler_multiprocessors * 256LL && b <= 65535LL)) tiler_version = 4;
   if (tiler_version < 0 && (p >= 21)) tiler_version = 5;
   if (tiler_version < 0) tiler_version = 6;
   int tiler_plain = -1;

@@ -2,13 +2,13 @@
 //
 // 5 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_mriq_split256_blocks: when nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 64LL && ((long long)nx < (long long)tiler_multiprocessors * 1LL && nk >= 1048576LL && nx <= 65535LL) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_mriq_untiled
-//   1. tiler_mriq_split1024: when nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 64LL && (nk >= 65536LL || (long long)nx < (long long)tiler_multiprocessors * 4LL) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_mriq_untiled
-//   2. tiler_mriq_split256: when nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 64LL (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_mriq_untiled
+//   0. tiler_mriq_split256_blocks: when nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 256LL && ((long long)nx < (long long)tiler_multiprocessors * 1LL && nk >= 1048576LL && nx <= 65535LL) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_mriq_untiled
+//   1. tiler_mriq_split1024: when nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 256LL && (nk >= 65536LL || (long long)nx < (long long)tiler_multiprocessors * 4LL) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_mriq_untiled
+//   2. tiler_mriq_split256: when nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 256LL (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_mriq_untiled
 //   3. tiler_mriq_tiled: when nx >= 2 && nk >= 3 (below them, the cost model finds the untiled kernel cheaper); rival: tiler_mriq_untiled
 //   4. tiler_mriq_untiled: otherwise (the untiled fallback)
 //
-// rows: nx, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: nx, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 32 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_mriq_split256_blocks_stage0<<<grid, block, 0>>>(kx, ky, kz, phiMag, x, y, z, out0, out1, nk, nx, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
@@ -28,7 +28,7 @@
 //   partials: scratch
 //   partials_2: scratch
 //
-// rows: nx, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: nx, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 32 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_mriq_split256_blocks<<<grid, block, 0>>>(kx, ky, kz, phiMag, x, y, z, out0, out1, nk, nx, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
@@ -48,7 +48,7 @@
 //   partials: scratch
 //   partials_2: scratch
 //
-// rows: nx, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: nx, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 32 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_mriq_split1024<<<grid, block, 0>>>(kx, ky, kz, phiMag, x, y, z, out0, out1, nk, nx)
 //   block = (1024, 1, 1), 1024 threads
@@ -66,7 +66,7 @@
 //   nk: size
 //   nx: size
 //
-// rows: nx, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: nx, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 32 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_mriq_split256<<<grid, block, 0>>>(kx, ky, kz, phiMag, x, y, z, out0, out1, nk, nx)
 //   block = (256, 1, 1), 256 threads
@@ -839,9 +839,9 @@ extern "C" cudaError_t tiler_mriq_launch(const float* kx, const float* ky, const
     return cudaErrorInvalidValue;
   };
   int tiler_version = -1;
-  if (tiler_version < 0 && (nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 64LL && ((long long)nx < (long long)tiler_multiprocessors * 1LL && nk >= 1048576LL && nx <= 65535LL))) tiler_version = 0;
-  if (tiler_version < 0 && (nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 64LL && (nk >= 65536LL || (long long)nx < (long long)tiler_multiprocessors * 4LL))) tiler_version = 1;
-  if (tiler_version < 0 && (nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 64LL)) tiler_version = 2;
+  if (tiler_version < 0 && (nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 256LL && ((long long)nx < (long long)tiler_multiprocessors * 1LL && nk >= 1048576LL && nx <= 65535LL))) tiler_version = 0;
+  if (tiler_version < 0 && (nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 256LL && (nk >= 65536LL || (long long)nx < (long long)tiler_multiprocessors * 4LL))) tiler_version = 1;
+  if (tiler_version < 0 && (nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 256LL)) tiler_version = 2;
   if (tiler_version < 0 && (nx >= 2 && nk >= 3)) tiler_version = 3;
   if (tiler_version < 0) tiler_version = 4;
   int tiler_plain = -1;
