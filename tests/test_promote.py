@@ -259,3 +259,12 @@ fun [f32, n] main([[f32, d], n] P, [[f32, d], c0] C) =
     k = kernel(text)
     assert not any(p.array == "C" for p in k.promoted)
     assert [b.name for b in stream_of(k).chunk_params][0] == "cs"
+
+
+def test_a_chunk_of_rows_read_at_fixed_columns_is_no_candidate():
+    """`pc[k, 0]`, `pc[k, 1]`, `pc[k, 2]` of a chunk of 3-D points: every
+    point reads the same few columns, and the chunk of rows is copied whole
+    (three transposed columns would read it three times, strided)."""
+    k = kernel(ROWS_CHUNK.format(read="(rows[k, 0] + rows[k, 1] + rows[k, 2]) * f32(j)"))
+    assert k.promoted == ()
+    assert [b.name for b in stream_of(k).chunk_params] == ["xc", "rows"]

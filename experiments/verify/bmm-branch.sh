@@ -15,7 +15,7 @@ n=$(python3 -c "import xdist" 2>/dev/null && echo "-n 8")
 timeout ${GPU_S:-150} python3 -m pytest -q -m gpu -p no:cacheprovider $n tests/test_gpu.py \
   -k "batched_element_column" > "$out/gpu-tests.log" 2>&1
 tail -2 "$out/gpu-tests.log"; grep -E "^(FAILED|ERROR)" "$out/gpu-tests.log" | head -20
-rm -rf bc && mkdir bc && for p in ${PROGRAMS:-a_batched_matmul_f32}; do cp corpus/$p.* bc/; done
+rm -rf bc && mkdir bc && for p in ${PROGRAMS:-a_attn_online_softmax_f32 a_batched_matmul_f32 a_matmul_int_rowstream a_vecmat_stream_f32}; do cp corpus/$p.* bc/; done
 for tool in memcheck racecheck; do
   timeout 90 compute-sanitizer --tool "$tool" --error-exitcode 9 \
     python3 -m tiler corpus bc --only a_batched_matmul_f32 --sizes small > "$out/$tool.log" 2>&1

@@ -81,6 +81,7 @@ class _Read:
 class _Promoter:
     def __init__(self, k: T.Kernel, loops: frozenset[int]):
         self.globals = {b for b in k.params} | {pl.binder for pl in k.prelude}
+        self.points = {p for lv in k.levels for p in lv.params}  # what a point's column of a chunk of rows reads
         # a map level's element of an array of main's (`b` mapped over `B`): its transposed rows are the same
         # level's elements of B's transposed view (a parameter that level gains, in `rows`)
         self.elements = {p: (d, a.binder) for d, lv in enumerate(k.levels) for p, a in zip(lv.params, lv.args)
@@ -118,7 +119,7 @@ class _Promoter:
         return dataclasses.replace(let, value=dataclasses.replace(stream, inits=inits), body=self.exp(let.body))
 
     def stream(self, s: T.Stream) -> T.Stream:
-        reads = _reads(s)
+        reads = _reads(s, self.points)
         moving = [] if s.loop else _moving(s, {id(r.node) for r in reads})  # (a loop's position has no name of yours)
         try:
             return self.promoted(s, reads)
@@ -235,13 +236,14 @@ def _how(r: _Read, s: T.Stream) -> str:
     return f"{what}, read chunk by chunk with the {_noun(s)}"
 
 
-def _reads(s: T.Stream) -> list[_Read]:
+def _reads(s: T.Stream, points: set) -> list[_Read]:
     """The reads `X[..., s.offset + k, ...]` in the stream's body, k the index
     of a loop over the chunk's size."""
     out: list[_Read] = []
     # a chunk of rows (`[[f32, m], c] rows` of X) read at the chunk loop's step, `rows[k, j]`: X[offset + k, j]
-    # (only where its other indices are fixed for the whole stream: a row of the chunk walked by an inner loop,
-    # k-means' centres, is a chunk of rows as written)
+    # (only where its other indices are fixed for the whole stream and pick the point's own column: a row of the
+    # chunk walked by an inner loop, k-means' centres, or a few columns every point reads, a chunk of 3-D points,
+    # are a chunk of rows as written, copied whole)
     rows_of = {p: a.binder for p, a in zip(s.chunk_params, s.arrays)
                if isinstance(a, T.Var) and isinstance(p.type, Array) and p.type.rank >= 2}
     inside = bound(s)
@@ -256,7 +258,8 @@ def _reads(s: T.Stream) -> list[_Read]:
                 out.append(_Read(e, e.array.binder, n, k, e.indices[:n] + e.indices[n + 1:], conditional))
             first = e.indices[0]
             if e.array.binder in rows_of and len(e.indices) == e.array.type.rank and isinstance(first, T.Var) and \
-                    first.binder in loops and not any(used(i) & inside for i in e.indices[1:]):
+                    first.binder in loops and not any(used(i) & inside for i in e.indices[1:]) and \
+                    any(used(i) & points for i in e.indices[1:]):
                 out.append(_Read(e, rows_of[e.array.binder], 0, first, e.indices[1:], conditional))
         if isinstance(e, T.Loop):
             for i in e.inits:
