@@ -268,3 +268,14 @@ def test_a_chunk_of_rows_read_at_fixed_columns_is_no_candidate():
     k = kernel(ROWS_CHUNK.format(read="(rows[k, 0] + rows[k, 1] + rows[k, 2]) * f32(j)"))
     assert k.promoted == ()
     assert [b.name for b in stream_of(k).chunk_params] == ["xc", "rows"]
+
+
+def test_a_chunk_of_rows_no_longer_than_a_warp_stays_a_chunk_of_rows():
+    """Rows of a constant 32 read at the point's column (attention's values,
+    `vc[j, e]`, e over 32 features): a block spans the 32 whole, so the
+    chunk's rows are staged as written and nothing is promoted."""
+    text = ROWS_CHUNK.replace("[[f32, m], n] A", "[[f32, 32], n] A").replace("[[f32, m], c] rows", "[[f32, 32], c] rows")
+    text = text.replace("fun [f32, m] main", "fun [f32, 32] main").replace("iota(m)", "iota(32)")
+    k = kernel(text.format(read="rows[k, j]"))
+    assert not [p for p in k.promoted if p.param]
+    assert [b.name for b in stream_of(k).chunk_params] == ["xc", "rows"]
