@@ -91,11 +91,12 @@ def tiler_explain_json(text: str, options: Options) -> str:
 
 
 def test_a_loop_none_of_whose_reads_can_be_an_input_is_listed_with_why():
-    """`B[q, j]` of a matrix of a map's (not main's): no row of it is the
-    loop's chunk, so the loop stays, and explain says where to look."""
-    text = """fun [[f32, m], n] main([[f32, m], n] A, [[[f32, m], p], n] B) =
-  map(fn [f32, m] ([[f32, m], p] b) =>
-        map(fn f32 (int j) => loop (s = 0f32) = for q < p do s + b[q, j] in s, iota(m)),
+    """`b[q, j, 0]` of a map's element of B walks b's first index of three:
+    no row of it, nor of a view with its last two axes swapped, is the loop's
+    chunk, so the loop stays, and explain says where to look."""
+    text = """fun [[f32, m], n] main([[f32, m], n] A, [[[[f32, 2], m], p], n] B) =
+  map(fn [f32, m] ([[[f32, 2], m], p] b) =>
+        map(fn f32 (int j) => loop (s = 0f32) = for q < p do s + b[q, j, 0] in s, iota(m)),
       B)
 """
     for options in (LOOPS, KEPT):

@@ -167,3 +167,115 @@ fun [f32, n] main([f32, n] x, [f32, k] w) =
 """
     (p,) = kernel(text).promoted
     assert p.array == "x" and p.param == "" and "a stencil's, stays a read" in p.reason
+
+
+def test_a_column_of_a_maps_element_of_an_array_of_mains_becomes_a_row_of_its_transposed_element():
+    """`b[k, j]`, `b` the outer map's element of main's B: that map gains an
+    element of B's view with its last two axes swapped, and the chunk is its
+    row j; the kernel stage's program computes what the source does."""
+    from tiler.check import check
+    from tiler.fuzz.properties import CHUNKINGS, _kernel_stage
+    from tiler.interp import run
+    from tiler.syntax import parse
+    from tiler.workload import make_inputs
+
+    path = PROGRAMS / "analysis" / "batched_element_column.fut"
+    k = kernel(path.read_text())
+    (_, p) = k.promoted
+    assert p.param == "b_c" and "a column of `b`" in p.reason
+    (pl,) = k.prelude
+    assert isinstance(pl.value, T.Transpose) and pl.value.source.name == "B" and pl.value.axis == 1
+    outer = k.levels[0]
+    assert [b.name for b in outer.params] == ["a", "b", "b_t"] and outer.args[2].binder is pl.binder
+    s = stream_of(k)
+    assert isinstance(s.arrays[1], T.Index) and s.arrays[1].array.binder is outer.params[2]
+    prog = check(parse(path.read_text(), path.name))
+    for seed in (1, 2):
+        inputs = make_inputs(prog, {"nb": 2 + seed, "n": 5 + seed, "m": 7, "p": 9 + 4 * seed}, None, seed=seed)
+        results = [run(prog, inputs, c, seed) for c in CHUNKINGS]
+        assert _kernel_stage(prog, inputs, results, seed, path.read_text()) == []
+
+
+def test_a_column_of_an_element_of_a_maps_element_is_left():
+    """`b` an element of `bb`, itself a map's element: only a map's element
+    of an array of main's is read through a transposed view."""
+    text = """
+fun [[[f32, m], nb], nc] main([f32, p] x, [[[[f32, m], p], nb], nc] B) =
+  map(fn [[f32, m], nb] ([[[f32, m], p], nb] bb) =>
+    map(fn [f32, m] ([[f32, m], p] b) =>
+      map(fn f32 (int j) =>
+            loop (acc = 0f32) = for k < p do acc + x[k] * b[k, j] in acc,
+          iota(m)),
+      bb),
+    B)
+"""
+    (p,) = [p for p in kernel(text).promoted if p.array == "b"]
+    assert not p.param and "neither the array's last" in p.reason, p.reason
+
+
+ROWS_CHUNK = """
+fun [f32, m] main([f32, n] x, [[f32, m], n] A) =
+  map(fn f32 (int j) =>
+        streamSeq(fn f32 (int kk, [f32, c] xc, [[f32, m], c] rows, f32 acc) =>
+                    loop (acc) = for k < c do acc + xc[k] * {read} in acc,
+                  x, A, 0f32),
+      iota(m))
+"""
+
+
+def test_a_chunk_of_rows_read_at_one_column_becomes_that_columns_chunk():
+    """`rows[k, j]` of a chunk of A's rows is A[kk + k, j]: a chunk of A's
+    column j, as if the program had read it so; the chunk of rows, read
+    nowhere else, is no input any more."""
+    k = kernel(ROWS_CHUNK.format(read="rows[k, j]"))
+    (p,) = k.promoted
+    assert p.param == "A_c" and "a column of `A`" in p.reason
+    s = stream_of(k)
+    assert [b.name for b in s.chunk_params] == ["xc", "A_c"]
+    assert isinstance(s.arrays[1], T.Index) and s.arrays[1].array.binder is k.prelude[0].binder
+
+
+def test_a_chunk_of_rows_also_read_otherwise_stays_an_input():
+    k = kernel(ROWS_CHUNK.format(read="rows[k, j] + rows[k, (j + k) % m]"))
+    (p,) = [p for p in k.promoted if p.param]
+    assert p.param == "A_c"
+    assert [b.name for b in stream_of(k).chunk_params] == ["xc", "rows", "A_c"]
+
+
+def test_a_row_of_the_chunk_walked_by_an_inner_loop_is_no_candidate():
+    """k-means' centres: `cs[k, f]` with f an inner loop's index reads the
+    chunk's rows whole: the chunk of rows is the input as written."""
+    text = """
+fun [f32, n] main([[f32, d], n] P, [[f32, d], c0] C) =
+  map(fn f32 ([f32, d] pt) =>
+        streamSeq(fn f32 (int kk, [[f32, d], c] cs, f32 best) =>
+                    loop (best) = for k < c do
+                      let dist = loop (s = 0f32) = for f < d do s + (pt[f] - cs[k, f]) * (pt[f] - cs[k, f]) in s
+                      in min(best, dist)
+                    in best,
+                  C, 1e30f32),
+      P)
+"""
+    k = kernel(text)
+    assert not any(p.array == "C" for p in k.promoted)
+    assert [b.name for b in stream_of(k).chunk_params][0] == "cs"
+
+
+def test_a_chunk_of_rows_read_at_fixed_columns_is_no_candidate():
+    """`pc[k, 0]`, `pc[k, 1]`, `pc[k, 2]` of a chunk of 3-D points: every
+    point reads the same few columns, and the chunk of rows is copied whole
+    (three transposed columns would read it three times, strided)."""
+    k = kernel(ROWS_CHUNK.format(read="(rows[k, 0] + rows[k, 1] + rows[k, 2]) * f32(j)"))
+    assert k.promoted == ()
+    assert [b.name for b in stream_of(k).chunk_params] == ["xc", "rows"]
+
+
+def test_a_chunk_of_rows_no_longer_than_a_warp_stays_a_chunk_of_rows():
+    """Rows of a constant 32 read at the point's column (attention's values,
+    `vc[j, e]`, e over 32 features): a block spans the 32 whole, so the
+    chunk's rows are staged as written and nothing is promoted."""
+    text = ROWS_CHUNK.replace("[[f32, m], n] A", "[[f32, 32], n] A").replace("[[f32, m], c] rows", "[[f32, 32], c] rows")
+    text = text.replace("fun [f32, m] main", "fun [f32, 32] main").replace("iota(m)", "iota(32)")
+    k = kernel(text.format(read="rows[k, j]"))
+    assert not [p for p in k.promoted if p.param]
+    assert [b.name for b in stream_of(k).chunk_params] == ["xc", "rows"]

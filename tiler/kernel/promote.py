@@ -15,18 +15,24 @@ A read is rewritten when
   outside it), so every chunk reads the same row;
 - that index is the array's last (a row: `B[j, kk + k]` reads `B[j]`) or the
   one before it in an array of main's (a column: read through a view with
-  the last two axes swapped; `B[b, kk + k, j]` of a batch of matrices too); and
+  the last two axes swapped; `B[b, kk + k, j]` of a batch of matrices too)
+  or in a map's element of one (`b[kk + k, j]`, the map walking B: that map
+  then walks the view beside B, and the chunk is a row of its element); and
 - the read is made on every step (not under an `if` or a short-circuit), or
   every other index is the index of a parallel dimension within the array's
   extent: a copy that loads it for every element then stays in bounds.
 Every read that has the first form but not the rest keeps its reason, for
-explain.
+explain. A read of a chunk of rows at the chunk loop's step, `rows[k, j]`
+with `rows` the stream's chunk of X's rows and j fixed for the stream, is
+`X[kk + k, j]` and is treated as that read (the chunk of rows, read
+nowhere else then, is dropped from the stream's inputs).
 """
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
 
+from .. import target
 from ..check import typed as T
 from ..check.types import Array, Binder
 from ..tree import children, map_children
@@ -54,7 +60,11 @@ def promote_reads(k: T.Kernel, loops: frozenset[int] = frozenset()) -> T.Kernel:
     body = p.exp(k.body)
     if not p.records:
         return k
-    return dataclasses.replace(k, body=body, prelude=k.prelude + tuple(p.prelude), promoted=tuple(p.records))
+    levels = tuple(dataclasses.replace(lv, params=lv.params + tuple(b for b, _ in p.rows.get(d, {}).values()),
+                                       args=lv.args + tuple(a for _, a in p.rows.get(d, {}).values()))
+                   for d, lv in enumerate(k.levels))
+    return dataclasses.replace(k, body=body, levels=levels, prelude=k.prelude + tuple(p.prelude),
+                               promoted=tuple(p.records))
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,13 @@ class _Read:
 class _Promoter:
     def __init__(self, k: T.Kernel, loops: frozenset[int]):
         self.globals = {b for b in k.params} | {pl.binder for pl in k.prelude}
+        self.points = {p for lv in k.levels for p in lv.params}  # what a point's column of a chunk of rows reads
+        # a map level's element of an array of main's (`b` mapped over `B`): its transposed rows are the same
+        # level's elements of B's transposed view (a parameter that level gains, in `rows`)
+        self.elements = {p: (d, a.binder) for d, lv in enumerate(k.levels) for p, a in zip(lv.params, lv.args)
+                         if isinstance(a, T.Var) and a.binder in self.globals and isinstance(p.type, Array)
+                         and a.binder.type.rank == p.type.rank + 1}
+        self.rows: dict[int, dict[Binder, tuple[Binder, T.Var]]] = {}  # depth -> {element: (transposed, its array)}
         self.iota_dims = {p: lv for lv in k.levels for p, a in zip(lv.params, lv.args) if isinstance(a, T.Iota)}
         self.names = kernel_names(k)
         self.prelude: list[T.PreludeLet] = []
@@ -103,7 +120,7 @@ class _Promoter:
         return dataclasses.replace(let, value=dataclasses.replace(stream, inits=inits), body=self.exp(let.body))
 
     def stream(self, s: T.Stream) -> T.Stream:
-        reads = _reads(s)
+        reads = _reads(s, self.points)
         moving = [] if s.loop else _moving(s, {id(r.node) for r in reads})  # (a loop's position has no name of yours)
         try:
             return self.promoted(s, reads)
@@ -133,9 +150,12 @@ class _Promoter:
         if not new:
             return s
         body = _replace_reads(s.body, rewrite)
-        params = tuple(p for p, _ in new.values())
-        arrays = tuple(a for _, a in new.values())
-        return dataclasses.replace(s, chunk_params=s.chunk_params + params, arrays=s.arrays + arrays, body=body)
+        # a chunk of rows whose every read became a column's chunk is no input any more
+        before, after = used(s.body), used(body)
+        kept = [(p, a) for p, a in zip(s.chunk_params, s.arrays) if p in after or p not in before]
+        params = tuple(p for p, _ in kept) + tuple(p for p, _ in new.values())
+        arrays = tuple(a for _, a in kept) + tuple(a for _, a in new.values())
+        return dataclasses.replace(s, chunk_params=params, arrays=arrays, body=body)
 
     def refusal(self, s: T.Stream, r: _Read, inside: set) -> str:
         shape, it = r.array.type.shape, _noun(s)
@@ -147,9 +167,10 @@ class _Promoter:
             return (f"`{r.array.name}` has {_size_text(shape[r.position])} elements along that index, the {it} "
                     f"{_size_text(_length(s))}: its chunks would not line up with the {it}'s")
         last = r.position == len(shape) - 1
-        if not last and not (r.position == len(shape) - 2 and r.array in self.globals):
+        if not last and not (r.position == len(shape) - 2 and (r.array in self.globals or r.array in self.elements)):
             return (f"the {it} walks an index that is neither the array's last nor the one before the last of "
-                    f"an array of main's: no row or transposed row of it is the {it}'s chunk")
+                    f"an array of main's or of a map's element of one: no row or transposed row of it is the "
+                    f"{it}'s chunk")
         if r.conditional and not all(self.in_range(o, size) for o, size in zip(r.others, _without(shape, r.position))):
             return ("it is read on some steps only (under an `if`), and its other indices are not known to be in "
                     "range: a copy of every element might read past the array")
@@ -165,7 +186,7 @@ class _Promoter:
         """The array whose chunks the read walks: a row of X, or of X's transpose."""
         source = r.array
         if r.position != len(r.array.type.shape) - 1:
-            source = self.transpose(r.array)
+            source = self.transpose(r.array) if r.array in self.globals else self.transposed_element(r.array)
         var = T.Var(source, source.type, r.node.span)
         if not r.others:
             return var
@@ -182,6 +203,19 @@ class _Promoter:
             self.prelude.append(T.PreludeLet(t, T.Transpose(b, t.type, b.span, len(lead))))
             self.transposed[b] = t
         return self.transposed[b]
+
+    def transposed_element(self, b: Binder) -> Binder:
+        """`b`, a map level's element of an array of main's, with its last two
+        axes swapped: a new parameter of that level, its element of the
+        array's transposed view."""
+        depth, whole = self.elements[b]
+        rows = self.rows.setdefault(depth, {})
+        if b not in rows:
+            t = self.transpose(whole)
+            *lead, r, c = b.type.shape
+            element = Binder(self.fresh(f"{b.name}_t"), Array(b.type.elem, (*lead, c, r)), "lambda", b.span)
+            rows[b] = (element, T.Var(t, t.type, b.span))
+        return rows[b][0]
 
     def chunk_param(self, s: T.Stream, r: _Read) -> Binder:
         return Binder(self.fresh(f"{r.array.name}_c"), Array(r.array.type.elem, (s.chunk,)), "chunk", r.node.span)
@@ -203,10 +237,22 @@ def _how(r: _Read, s: T.Stream) -> str:
     return f"{what}, read chunk by chunk with the {_noun(s)}"
 
 
-def _reads(s: T.Stream) -> list[_Read]:
+def _reads(s: T.Stream, points: set) -> list[_Read]:
     """The reads `X[..., s.offset + k, ...]` in the stream's body, k the index
     of a loop over the chunk's size."""
     out: list[_Read] = []
+    # a chunk of rows (`[[f32, m], c] rows` of X) read at the chunk loop's step, `rows[k, j]`: X[offset + k, j]
+    # (only where its other indices are fixed for the whole stream and pick the point's own column: a row of the
+    # chunk walked by an inner loop, k-means' centres, or a few columns every point reads, a chunk of 3-D points,
+    # are a chunk of rows as written, copied whole)
+    # Not where the rows are a constant no longer than a warp (attention's 32 features a key): a block spans
+    # such a dim whole, so its copy of the chunk's rows is read whole, and a column's chunk a point would make
+    # the plan tile a body of many operations a read in registers (measured on an H200: attention with an
+    # online softmax 2.1x slower).
+    rows_of = {p: a.binder for p, a in zip(s.chunk_params, s.arrays)
+               if isinstance(a, T.Var) and isinstance(p.type, Array) and p.type.rank >= 2
+               and not (isinstance(p.type.shape[-1], int) and p.type.shape[-1] <= target.WARP)}
+    inside = bound(s)
 
     def walk(e, loops: frozenset, conditional: bool):
         if isinstance(e, T.Stream) and e is not s:
@@ -216,6 +262,11 @@ def _reads(s: T.Stream) -> list[_Read]:
             if len(hits) == 1:
                 (n, k), = hits
                 out.append(_Read(e, e.array.binder, n, k, e.indices[:n] + e.indices[n + 1:], conditional))
+            first = e.indices[0]
+            if e.array.binder in rows_of and len(e.indices) == e.array.type.rank and isinstance(first, T.Var) and \
+                    first.binder in loops and not any(used(i) & inside for i in e.indices[1:]) and \
+                    any(used(i) & points for i in e.indices[1:]):
+                out.append(_Read(e, rows_of[e.array.binder], 0, first, e.indices[1:], conditional))
         if isinstance(e, T.Loop):
             for i in e.inits:
                 walk(i, loops, conditional)
