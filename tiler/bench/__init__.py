@@ -45,11 +45,14 @@ def benchmark_names() -> list[str]:
     return sorted(p.stem for p in BENCHMARKS.glob("*.fut") if p.with_suffix(".toml").exists())
 
 
-def variants(tiles: tuple[str, ...], ablate: bool, fast_math: bool = False) -> list[Variant]:
+def variants(tiles: tuple[str, ...], ablate: bool, fast_math: bool = False,
+             tensor_cores: bool = False) -> list[Variant]:
     out = [Variant("untiled", Options(no_tile=True)), Variant("tiled", Options())]
     out += [Variant(f"tiled --tile {t}", Options(tile=parse_tile(t))) for t in tiles]
     if fast_math and not ablate:
         out.append(Variant("tiled, fast math", Options(fast_math=True)))
+    if tensor_cores and not ablate:  # (--ablate times it too: it is an ablation)
+        out.append(Variant("tiled, tensor cores", Options(tensor_cores=True)))
     if ablate:
         out += [Variant(f"tiled, {name}", opt) for name, opt in ABLATIONS.items()]
         out.append(Variant("tiled, sizes known only at launch (no --size)", Options(), hinted=False))
