@@ -193,7 +193,7 @@ class Options:
                                  "matrix units (tensor cores): f32 inputs rounded to TF32 (10-bit mantissas), f16 "
                                  "and bf16 inputs summed in f32, f64 as f64, in another order than the program's "
                                  "(checked within 1e-2 of each output's scale; explain says where and why not).",
-                                 steers=False, tuned=True, ablation=Ablation("tensor cores"))
+                                 steers=False, ablation=Ablation("tensor cores"))
     interior: bool = _option(False, Takes.FLAG, "--interior", "Give blocks wholly inside every dimension a copy of "
                              "the body without the bounds clamps and store guards (the blocks at the edges keep "
                              "them).", family=Family.INTERIOR, tries=(True,),
