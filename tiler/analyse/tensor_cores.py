@@ -29,7 +29,7 @@ from ..check import typed as T
 from ..check.types import Scalar
 from ..kir import MatrixShape
 from .context import Context
-from .schedule import Schedule
+from .schedule import Layout, Schedule
 
 MATRIX_TOLERANCE = 1e-2  # relative to each output's scale: TF32's 10-bit inputs over long sums
 
@@ -76,6 +76,9 @@ def decide(schedule: Schedule, ctx: Context) -> MatrixUnits:
     shape = _shape(kinds, schedule, dims, ctx)
     if isinstance(shape, str):
         return MatrixUnits(False, shape)
+    tiles = _tiles_refusal(schedule, (a, b), shape, dims)
+    if tiles:
+        return MatrixUnits(False, tiles)
     if schedule.block.interior:
         return MatrixUnits(False, "interior blocks (--interior) hold two bodies: the matrix units take one")
     what = (f"{shape.m} x {shape.n} x {shape.k} {target.MATRIX_PRECISION[shape.inputs]} instructions, "
@@ -174,6 +177,31 @@ def _shape(kinds: tuple, schedule: Schedule, dims: tuple, ctx: Context):
             return MatrixShape(m, n, k, inputs, accumulator, (wr, wc), (rows // (wr * m), cols // (wc * n)))
     return (f"the block's {rows} x {cols} tile does not split into {warps} warps' tiles of whole {m} x {n} "
             "fragments")
+
+
+def _tiles_refusal(schedule: Schedule, names: tuple, shape: MatrixShape, dims: tuple) -> str:
+    """Why the staged tiles cannot be read by the units as they lie ("":
+    they can): a fragment's load takes a leading dimension of whole 16-byte
+    steps and a start 32-byte aligned (target.MATRIX_LD_BYTES, MATRIX_ALIGN),
+    so each line's pitch, and the step to the next instruction's lines or
+    the next fragment's, must keep them."""
+    inputs = {p.name: p for p in schedule.streams[0].inputs}
+    size = target.SIZEOF[shape.inputs]
+    for name, side, d in zip(names, (shape.m, shape.n), dims):
+        st = inputs[name].staging
+        if st.pack is not None or st.element != 1 or len(st.tile) != 2:
+            return f"{name}'s tile is not a plain 2-D tile of scalars (packed, or of rows)"
+        if st.tile[0] != schedule.block.points(d):  # (the warps' fragments cover the block's points, no more)
+            return f"{name}'s tile holds {st.tile[0]} rows for the block's {schedule.block.points(d)} points"
+        pitch = st.pitch
+        if pitch * size % target.MATRIX_LD_BYTES:
+            return (f"{name}'s tile lines are {pitch * size} bytes apart: the matrix units read lines a multiple of "
+                    f"{target.MATRIX_LD_BYTES} bytes apart")
+        step = (shape.k if st.layout is Layout.TRANSPOSED else side) * pitch * size
+        if step % target.MATRIX_ALIGN:
+            return (f"{name}'s tile puts an instruction's lines {step} bytes apart: the matrix units start each "
+                    f"{target.MATRIX_ALIGN}-byte aligned")
+    return ""
 
 
 def _warp_grids(warps: int) -> list[tuple[int, int]]:
