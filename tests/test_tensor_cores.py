@@ -145,6 +145,30 @@ def test_other_bodies_are_not_products_of_two_staged_elements(body):
     assert not any(chunks(k) for k in values["verify"].kernels)
 
 
+IN_A_LOOP = """fun [[f32, q], m] main([[f32, n], m] A, [[f32, q], n] B0) =
+  let B = transpose(B0) in
+  map(fn [f32, q] ([f32, n] a) =>
+        map(fn f32 ([f32, n] b) =>
+              loop (x = 0f32) = for i < 2 do
+                streamSeq(fn f32 (int kk, [f32, chunk] a_c, [f32, chunk] b_c, f32 acc) =>
+                            loop (acc) = for k < chunk do acc + a_c[k] * b_c[k] in acc
+                         , a, b, x * 0.5f32)
+              in x
+           , B)
+     , A)
+"""
+
+
+def test_a_stream_a_loop_runs_again_is_left_to_the_register_tile():
+    """The units' share is added to the accumulator once, after the stream:
+    run twice from `x * 0.5`, the first run's share would be halved."""
+    values = run_all(IN_A_LOOP, "in_a_loop.fut", TENSOR_CORES, until="verify")
+    u = values["analyse"].plan.schedule.matrix_units
+    assert values["analyse"].plan.schedule.block.register is not None
+    assert not u.used and "the stream runs inside a loop" in u.reason
+    assert not any(chunks(k) for k in values["verify"].kernels)
+
+
 def test_explain_prints_the_decision_in_text_and_json():
     text = tiler("explain", "benchmarks/mm.fut", "--tensor-cores").stdout
     assert "matrix units: used: a_c x b_c on the matrix units: 16 x 16 x 8 TF32 instructions" in text

@@ -200,7 +200,7 @@ def _completed(plain: Schedule, reason: str, kernel: T.Kernel, views: Views, ctx
     best, narrowed = _with_rows(plain, kernel, views, ctx)
     reason = why_block(best.block, best.streams) + reason + narrowed
     best = transpositions(replace(best, block=replace(best.block, reason=reason)), kernel, views, ctx)
-    return with_matrix_units(with_occupancy(with_interior(best, ctx), ctx), ctx)
+    return with_matrix_units(with_occupancy(with_interior(best, ctx), ctx), kernel, ctx)
 
 
 def _fewer_points(best: Schedule, plain: Schedule, reason: str, kernel: T.Kernel, views: Views,

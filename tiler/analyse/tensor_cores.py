@@ -28,6 +28,7 @@ from .. import target
 from ..check import typed as T
 from ..check.types import Scalar
 from ..kir import MatrixShape
+from ..tree import descendants
 from .context import Context
 from .schedule import Layout, Schedule
 
@@ -52,7 +53,7 @@ class MatrixUnits:
         return target.MATRIX_PRECISION[self.shape.inputs] if self.shape is not None else ""
 
 
-def with_matrix_units(schedule: Schedule, ctx: Context) -> Schedule:
+def with_matrix_units(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> Schedule:
     """The schedule with its decision recorded: for a 2-D register tile, the
     only kind the units compute, and, under --tensor-cores, for any other
     schedule too (why not); else None."""
@@ -61,15 +62,21 @@ def with_matrix_units(schedule: Schedule, ctx: Context) -> Schedule:
         if not ctx.options.tensor_cores:
             return schedule
         return replace(schedule, matrix_units=MatrixUnits(False, NO_REGISTER_TILE))
-    return replace(schedule, matrix_units=decide(schedule, ctx))
+    return replace(schedule, matrix_units=decide(schedule, kernel, ctx))
 
 
 NO_REGISTER_TILE = ("no 2-D register tile (the matrix units compute a block's product tile from a staged row tile and "
                     "column tile)")
 
 
-def decide(schedule: Schedule, ctx: Context) -> MatrixUnits:
+def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
     product = _product(schedule)
+    if not isinstance(product, str) and _in_a_loop(schedule.streams[0].site.stream, kernel):
+        # (the units' share is added to the accumulator once, after the stream: a loop around it would need
+        # it added after each of its runs)
+        product = "the stream runs inside a loop"
+    if not isinstance(product, str) and schedule.streams[0].join is not None and schedule.streams[0].join.joined:
+        product = "the stream's rows are joined end to end (its tiles' positions are not the loop's index)"
     if isinstance(product, str):
         return MatrixUnits(False, f"not a product of two staged elements: {product}")
     a, b, dims, kinds = product
@@ -127,6 +134,12 @@ def _product(schedule: Schedule):
         (x, kx, dx), (y, ky, dy) = (y, ky, dy), (x, kx, dx)
     acc = loop.params[0].type.kind if isinstance(loop.params[0].type, Scalar) else "?"
     return x.name, y.name, (dx, dy), (kx, ky, acc)
+
+
+def _in_a_loop(stream, kernel: T.Kernel) -> bool:
+    """Whether a loop of the kernel runs the stream again each iteration."""
+    return any(isinstance(n, T.Loop) and any(m is stream for m in descendants(n.body, T.is_exp))
+               for n in descendants(kernel.body, T.is_exp))
 
 
 def _sum_of_product(e, acc) -> tuple | None:

@@ -66,6 +66,9 @@ class _Rewrite:
         if len(self.outer) != 1:
             raise CompilerBug(f"the matrix units' chunks sum into {len(self.outer)} accumulators", stage="lower")
         (outer,) = self.outer
+        if not any(isinstance(s, kir.Decl) and s.name == outer for s in body):  # (one run of the stream: analyse)
+            raise CompilerBug(f"the matrix units' accumulator `{outer}` is not declared once for the kernel",
+                              stage="lower")
         chunks = [i for i, s in enumerate(body) if any(isinstance(x, kir.MatrixChunk) for x in statements((s,)))]
         assigned = [i for i, s in enumerate(body) if any(isinstance(x, (kir.Assign, kir.Decl)) and x.name == outer
                                                         for x in statements((s,)))]
