@@ -250,3 +250,74 @@ def test_nvcc_compiles_every_version_under_the_flag_with_no_spills_and_the_plann
         assert "0 bytes spill stores" in report and "0 bytes spill loads" in report, (name, report)
         smem = re.search(r"(\d+) bytes smem", report)
         assert (int(smem.group(1)) if smem else 0) == shared, (name, report)
+
+
+# ---- the warps' fragments against the one-point loop (what a GPU cannot be asked here) -------------------
+
+
+def _at(e, env: dict, tid: int, threads_x: int = 16):
+    """The value of a kernel-IR index with these names and this thread's index."""
+    from tiler.kir.build import rewrite
+
+    fixed = rewrite(e, lambda x: kir.Const({"x": tid % threads_x, "y": tid // threads_x}[x.axis], "int")
+                    if isinstance(x, kir.ThreadIdx) else None)
+    return kir.evaluate(fixed, env)
+
+
+def _loop_reads(one_point: tuple):
+    """The first full chunk's loop of the one-point kernel: its variable and
+    the indices its A and B loads read at (P0_, k) and (P1_, k)."""
+    loop = next(s for s in kir.statements(one_point) if isinstance(s, kir.For) and isinstance(s.stop, kir.Const)
+                and len(s.body) == 1 and isinstance(s.body[0], kir.Assign) and s.body[0].name.startswith("acc"))
+    loads = [x for x in kir.walk(loop.body[0].value) if isinstance(x, kir.Load)]
+    by = {next(n.name for n in kir.walk(ld.index) if isinstance(n, kir.Ref) and n.name.startswith("P")): ld
+          for ld in loads}
+    return loop.var, by["P0_"], by["P1_"]
+
+
+@pytest.mark.parametrize("path", sorted(USED), ids=lambda p: p.stem)
+def test_each_warp_reads_the_elements_its_points_read_and_the_warps_cover_the_tile_once(path):
+    """WMMA's layouts by definition (a row-major fragment's element (r, c) at
+    first + r * ld + c, a column-major one's at first + r + c * ld; the
+    accumulators stored row-major): every element each warp's fragments load
+    for each instruction is the element the one-point loop reads for that
+    point at that position, and each point's sum lands where its thread reads
+    it back, once."""
+    k = next(k for k in module_of(path).kernels if chunks(k))
+    (_, one_point), (_, rewritten) = k.trace[0], k.trace[1]
+    var, load_a, load_b = _loop_reads(one_point)
+    chunk = next(s for s in kir.statements(rewritten) if isinstance(s, kir.MatrixChunk))
+    store = next(s for s in kir.statements(rewritten) if isinstance(s, kir.MatrixStore))
+    sh = chunk.shape
+    (a_next, a_step), (b_next, b_step) = kir.fragment_steps(sh, chunk.a, True), kir.fragment_steps(sh, chunk.b, False)
+    rows, cols = sh.warp_tile
+    covered = set()
+    for warp in range(sh.warps[0] * sh.warps[1]):
+        tid = warp * 32
+        wrow, wcol = warp // sh.warps[1] * rows, warp % sh.warps[1] * cols
+        a0, b0 = _at(chunk.a.first.index, {}, tid), _at(chunk.b.first.index, {}, tid)
+        s0 = _at(store.index, {}, tid)
+        for s in range(chunk.steps):
+            for i in range(sh.fragments[0]):
+                for r in range(sh.m):
+                    for kk in range(sh.k):
+                        got = a0 + i * a_next + s * a_step + (r * chunk.a.ld + kk if chunk.a.row_major else
+                                                             r + kk * chunk.a.ld)
+                        assert got == kir.evaluate(load_a.index, {"P0_": wrow + i * sh.m + r, var: s * sh.k + kk})
+            for j in range(sh.fragments[1]):
+                for c in range(sh.n):
+                    for kk in range(sh.k):
+                        got = b0 + j * b_next + s * b_step + (kk * chunk.b.ld + c if chunk.b.row_major else
+                                                             kk + c * chunk.b.ld)
+                        assert got == kir.evaluate(load_b.index, {"P1_": wcol + j * sh.n + c, var: s * sh.k + kk})
+        for i in range(sh.fragments[0]):
+            for j in range(sh.fragments[1]):
+                for r in range(sh.m):
+                    for c in range(sh.n):
+                        p0, p1 = wrow + i * sh.m + r, wcol + j * sh.n + c
+                        assert s0 + i * sh.m * store.ld + j * sh.n + r * store.ld + c == p0 * store.ld + p1
+                        covered.add((p0, p1))
+    every_row, every_col = sh.warps[0] * rows, sh.warps[1] * cols
+    assert covered == {(p0, p1) for p0 in range(every_row) for p1 in range(every_col)}
+    (tile,) = [a for a in k.shared if a.name == store.buffer]
+    assert tile.elems == every_row * store.ld and store.ld > every_col

@@ -65,6 +65,7 @@ from .nodes import (
     Un,
     VecLoad,
     VecStore,
+    fragment_steps,
     lane,
 )
 from .walkers import as_loops, blocks_mapped, evaluate, has_barrier, statements, walk
@@ -75,5 +76,5 @@ __all__ = [
     "For", "If", "Barrier", "Comment", "AsyncCopy", "AsyncCommit", "AsyncWait", "Stmt", "BODIES", "Param", "SCRATCH",
     "Scratch", "SharedAlloc", "Kernel", "stage_name", "Version", "Module", "evaluate", "walk", "statements", "has_barrier",
     "blocks_mapped", "as_loops", "PointMap", "lane", "MatrixShape", "MatrixOperand", "MatrixZero", "MatrixChunk",
-    "MatrixStore",
+    "MatrixStore", "fragment_steps",
 ]

@@ -297,6 +297,16 @@ class MatrixOperand:
     ld: int
 
 
+def fragment_steps(shape: MatrixShape, operand: MatrixOperand, a: bool) -> tuple[int, int]:
+    """Elements from an operand's first element to its next fragment (the
+    warp's next m rows of A, or n columns of B) and to its next instruction
+    (the next k positions of the chunk)."""
+    side = shape.m if a else shape.n
+    along_side = operand.ld if operand.row_major == a else 1  # A row-major, B column-major: lines are rows/columns
+    along_k = 1 if operand.row_major == a else operand.ld
+    return side * along_side, shape.k * along_k
+
+
 @dataclass(frozen=True)
 class MatrixZero:
     """Declares the warp's accumulator fragments `name`, all zero."""

@@ -109,8 +109,7 @@ def _matrix_zero(s: kir.MatrixZero, pad: str) -> str:
 def _matrix_chunk(s: kir.MatrixChunk, pad: str) -> str:
     sh, a, b = s.shape, s.a, s.b
     # where fragment i (a warp's next M rows, or N columns) and instruction s (the next K positions) start
-    a_next, a_step = (sh.m * a.ld, sh.k) if a.row_major else (sh.m, sh.k * a.ld)
-    b_next, b_step = (sh.n, sh.k * b.ld) if b.row_major else (sh.n * b.ld, sh.k)
+    (a_next, a_step), (b_next, b_step) = kir.fragment_steps(sh, a, True), kir.fragment_steps(sh, b, False)
     args = (f"{s.steps}, {target.MATRIX_LAYOUT[a.row_major]}, {target.MATRIX_LAYOUT[b.row_major]}, {a.ld}, {b.ld}, "
             f"{a_next}, {a_step}, {b_next}, {b_step}")
     return f"{pad}{target.MATRIX_CHUNK}<{args}>({s.name}, &{c(a.first)}, &{c(b.first)});  // the chunk on the " \
