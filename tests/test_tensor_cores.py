@@ -321,3 +321,11 @@ def test_each_warp_reads_the_elements_its_points_read_and_the_warps_cover_the_ti
     assert covered == {(p0, p1) for p0 in range(every_row) for p1 in range(every_col)}
     (tile,) = [a for a in k.shared if a.name == store.buffer]
     assert tile.elems == every_row * store.ld and store.ld > every_col
+
+
+def test_one_fuzz_seed_in_five_compiles_its_products_for_the_units_within_their_tolerance():
+    from tiler.fuzz.properties import RTOL, tolerance, variants
+
+    units = [s for s in range(10) if variants(s)["tiled"].tensor_cores]
+    assert units == [4, 9] and not any(variants(s)["untiled"].tensor_cores for s in range(10))
+    assert tolerance(4, "tiled") == 1e-2 and tolerance(4, "untiled") == tolerance(3, "tiled") == RTOL
