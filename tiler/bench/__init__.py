@@ -116,9 +116,10 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
     finally:
         device.free()
     moved = sum(a.nbytes for a in inputs.values()) + sum(o.nbytes for o in reference)
-    library = _library(spec, inputs, repeat, reference, moved)
-    if library:
-        rows.append(library)
+    for units in (None, *{tolerance(v.options, spec, prog) for v in vs if v.options.tensor_cores}):
+        library = _library(spec, prog, inputs, repeat, reference, moved, units)
+        if library:
+            rows.append(library)
     rows += _twin_rows(path, prog, spec, inputs, repeat, reference, name)
     base = rows[0].ms
     for row in rows:
@@ -191,9 +192,13 @@ def _torch_on_gpu() -> bool:
     return True
 
 
-def _library(spec: Spec | None, inputs: dict, repeat: int, reference, moved: int) -> Row | None:
+def _library(spec: Spec | None, prog, inputs: dict, repeat: int, reference, moved: int,
+             matrix_units: float | None = None) -> Row | None:
+    """The library's row; with `matrix_units` (a --tensor-cores variant's
+    tolerance), the library allowed the matrix units too."""
     if not spec or not spec.library:
         return None
     from .library import library_row
 
-    return library_row(spec.library, inputs, repeat, reference, compare_outputs, moved)
+    kinds = {p.name: (p.type.elem if hasattr(p.type, "elem") else p.type).kind for p in prog.kernel.params}
+    return library_row(spec.library, inputs, repeat, reference, compare_outputs, moved, matrix_units, kinds)

@@ -22,8 +22,13 @@ from ..workload import LIBRARY_OPS
 from .rows import Row
 
 
-def library_row(lib: dict, inputs: dict, repeat: int, reference, compare, moved: int):
-    """`moved`: the bytes the benchmark reads and writes, for `op = "copy"`."""
+def library_row(lib: dict, inputs: dict, repeat: int, reference, compare, moved: int,
+                matrix_units: float | None = None, kinds: dict | None = None):
+    """`moved`: the bytes the benchmark reads and writes, for `op = "copy"`;
+    `matrix_units`: the tolerance of a product timed under --tensor-cores,
+    which is then compared with cuBLAS allowed the same units (TF32 on);
+    `kinds`: each parameter's element type, so that 16-bit operands (held as
+    float32 here) reach the library as 16-bit tensors."""
     op = lib.get("op")
     if op == "copy":
         per_byte = _copy_bandwidth(max(inputs.values(), key=lambda a: a.nbytes), repeat)
@@ -35,12 +40,15 @@ def library_row(lib: dict, inputs: dict, repeat: int, reference, compare, moved:
     if not LIBRARY_OPS.get(op):
         return None
     operands = [_operand(inputs, name) for name in lib["operands"]]
-    backends = (_torch,) if op in ROW_OPS else (_torch, _cupy)
+    narrow = tuple((kinds or {}).get(name.removesuffix(".T")) for name in lib["operands"])
+    narrow = narrow if any(k in NARROW_DTYPES for k in narrow) else None
+    backends = (_torch,) if op in ROW_OPS or narrow else (_torch, _cupy)  # (CuPy has no bfloat16)
+    tf32 = matrix_units is not None and op not in ROW_OPS
     for backend in backends:
-        found = backend(op, operands, repeat)
+        found = backend(op, operands, repeat, tf32, narrow) if backend is _torch else backend(op, operands, repeat)
         if found is not None:
             label, out, times = found
-            verdict = compare((out,), reference, None, f"{label} against untiled")
+            verdict = compare((out,), reference, None, f"{label} against untiled", matrix_units if tf32 else None)
             return Row(f"{LIBRARY_OPS[op]} ({label})", "-", times, check=verdict)
     return None
 
@@ -62,20 +70,32 @@ TORCH_OPS = {"matmul": _product, "matvec": _product,
 ROW_OPS = frozenset(TORCH_OPS) - {"matmul", "matvec"}  # PyTorch's own kernels; CuPy's would be other ones
 
 
-def _torch(op, operands, repeat):
+NARROW_DTYPES = {"f16": "float16", "bf16": "bfloat16"}
+
+
+def _torch(op, operands, repeat, tf32: bool = False, narrow: tuple | None = None):
     try:
         import torch
     except ImportError:
         return None
     if not torch.cuda.is_available():
         return None
-    torch.backends.cuda.matmul.allow_tf32 = False
     ts = [_torch_view(torch, x) for x in operands]
+    if narrow:
+        ts = [t.to(getattr(torch, NARROW_DTYPES[k])) if k in NARROW_DTYPES else t for t, k in zip(ts, narrow)]
 
     def work():
         return TORCH_OPS[op](torch, *ts)
-    label = "PyTorch" if op in ROW_OPS else "PyTorch, TF32 off"
-    return label, work().cpu().numpy(), _torch_times(torch, work, repeat)
+    torch.backends.cuda.matmul.allow_tf32 = tf32
+    try:
+        label = "PyTorch" if op in ROW_OPS else f"PyTorch, TF32 {'on' if tf32 else 'off'}"
+        if narrow:
+            label = f"PyTorch, {'/'.join(sorted({k for k in narrow if k}))}"
+        out = work()
+        return label, (out.float() if out.dtype in (torch.float16, torch.bfloat16) else out).cpu().numpy(), \
+            _torch_times(torch, work, repeat)
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = False
 
 
 def _torch_times(torch, work, repeat) -> list[float]:
