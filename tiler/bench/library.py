@@ -40,17 +40,29 @@ def library_row(lib: dict, inputs: dict, repeat: int, reference, compare, moved:
     if not LIBRARY_OPS.get(op):
         return None
     operands = [_operand(inputs, name) for name in lib["operands"]]
-    narrow = tuple((kinds or {}).get(name.removesuffix(".T")) for name in lib["operands"])
-    narrow = narrow if any(k in NARROW_DTYPES for k in narrow) else None
+    types = tuple((kinds or {}).get(name.removesuffix(".T")) for name in lib["operands"])
+    narrow = types if any(k in NARROW_DTYPES for k in types) else None
+    if matrix_units is not None and op not in ROW_OPS and any(k not in (None, "f32") for k in types):
+        return None  # TF32 is f32's: a 16-bit or f64 product's library row is the same with it on
     backends = (_torch,) if op in ROW_OPS or narrow else (_torch, _cupy)  # (CuPy has no bfloat16)
     tf32 = matrix_units is not None and op not in ROW_OPS
     for backend in backends:
         found = backend(op, operands, repeat, tf32, narrow) if backend is _torch else backend(op, operands, repeat)
         if found is not None:
             label, out, times = found
-            verdict = compare((out,), reference, None, f"{label} against untiled", matrix_units if tf32 else None)
-            return Row(f"{LIBRARY_OPS[op]} ({label})", "-", times, check=verdict)
+            verdict = compare((out,), reference, None, f"{label} against untiled", _tolerance(tf32 and matrix_units, narrow))
+            return Row(f"{_named(LIBRARY_OPS[op], types)} ({label})", "-", times, check=verdict)
     return None
+
+
+def _named(name: str, types: tuple) -> str:
+    """cuBLAS's routine for the operands' type: SGEMM's name (f32) becomes
+    DGEMM's for f64 and GEMM's (cublasGemmEx) for 16-bit ones."""
+    if not name.startswith("cuBLAS S"):
+        return name
+    if "f64" in types:
+        return name.replace("cuBLAS S", "cuBLAS D", 1)
+    return name.replace("cuBLAS S", "cuBLAS ", 1) if any(k in NARROW_DTYPES for k in types) else name
 
 
 def _operand(inputs: dict, name: str):
@@ -71,6 +83,16 @@ ROW_OPS = frozenset(TORCH_OPS) - {"matmul", "matvec"}  # PyTorch's own kernels; 
 
 
 NARROW_DTYPES = {"f16": "float16", "bf16": "bfloat16"}
+
+
+def _tolerance(matrix_units, narrow: tuple | None) -> float | None:
+    """The library's check: its TF32 sums within the matrix units' tolerance;
+    its 16-bit results (cuBLAS rounds a 16-bit product's result to 16 bits)
+    within that format's."""
+    from ..workload.checks import NARROW_TOLERANCE
+
+    looser = [matrix_units or 0.0] + [NARROW_TOLERANCE[k] for k in narrow or () if k in NARROW_TOLERANCE]
+    return max(looser) or None
 
 
 def _torch(op, operands, repeat, tf32: bool = False, narrow: tuple | None = None):
