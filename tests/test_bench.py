@@ -11,7 +11,7 @@ from tiler.runtime import gpu_unavailable
 
 def test_every_benchmark_can_be_benched():
     assert benchmark_names() == ["aat", "blur", "colsum", "conv1d", "conv1d31", "conv2d", "embed_scores", "kmeans", "lavamd",
-                                 "lavamd_rodinia", "layernorm", "matvec", "mlp", "mm", "mm_rows", "mriq", "nbody", "nbody3d",
+                                 "lavamd_rodinia", "layernorm", "matvec", "mlp", "mm", "mm_bf16", "mm_f64", "mm_rows", "mriq", "nbody", "nbody3d",
                                  "rowcount", "rownorm", "rowsum", "rowsum3d", "softmax", "star25", "stencil3d"]
 
 
@@ -98,3 +98,18 @@ def test_a_users_own_script_beside_a_program_is_not_run_as_a_twin(tmp_path, monk
     program.write_text("fun [f32, n] main([f32, n] a) = map(fn f32 (f32 x) => x, a)\n")
     (tmp_path / "prog.py").write_text("raise SystemExit('a user script must not run')\n")
     assert _twin_rows(program, None, None, {}, 1, (), "prog") == []
+
+
+def test_the_library_row_names_cublas_by_the_operands_type_and_tf32_only_for_f32():
+    import numpy as np
+
+    from tiler.bench.library import _named, library_row
+
+    assert _named("cuBLAS SGEMM", ("f32", "f32")) == "cuBLAS SGEMM"
+    assert _named("cuBLAS SGEMM", ("f64", "f64")) == "cuBLAS DGEMM"
+    assert _named("cuBLAS SGEMM", ("bf16", "bf16")) == "cuBLAS GEMM"
+    assert _named("torch.softmax(dim=-1)", ("f64",)) == "torch.softmax(dim=-1)"
+    a = np.zeros((2, 2))
+    lib = {"op": "matmul", "operands": ["A", "B"]}
+    # under --tensor-cores the TF32 row is for f32 products alone (no GPU needed to decline the others)
+    assert library_row(lib, {"A": a, "B": a}, 1, None, None, 0, 1e-2, {"A": "f64", "B": "f64"}) is None

@@ -130,6 +130,22 @@ def test_more_blocks_than_grid_y_holds_match_the_interpreter():
                             seed=4)
 
 
+# --tensor-cores: the products the matrix units take (and two 16-bit ones they decline), every version at sizes
+# no tile divides (1 and 3: no full chunk, the register tile alone; 37 and 130: full chunks and a partial one)
+# and at aligned ones, within the tolerance the option's results get (TF32 inputs, the units' order)
+TENSOR_CORE_PROGRAMS = [BENCHMARKS / "mm.fut", BENCHMARKS / "mm_rows.fut", BENCHMARKS / "aat.fut",
+                        PROGRAMS / "float16" / "mm_f16.fut", PROGRAMS / "float16" / "mm_mixed.fut"] + \
+    sorted((PROGRAMS / "tensor_cores").glob("*.fut"))
+
+
+@pytest.mark.parametrize("scale", [1, 3, 37, 130, "aligned", 256, 512])
+@pytest.mark.parametrize("path", TENSOR_CORE_PROGRAMS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_tensor_cores_match_the_interpreter(path, scale):
+    from tiler.analyse.tensor_cores import MATRIX_TOLERANCE
+
+    matches_the_interpreter(path, Options(tensor_cores=True), scale, seed=17, tolerance=MATRIX_TOLERANCE)
+
+
 REGISTER_VARIANTS = {"double-buffered": Options(double_buffer=True), "4x2": Options(register_tile=(4, 2)),
                      "scalar": Options(no_vector=True), "2x8": Options(register_tile=(2, 8), double_buffer=True),
                      "registers": Options(no_async=True), "one buffer": Options(single_buffer=True)}

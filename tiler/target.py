@@ -116,6 +116,37 @@ ASYNC_COPY_BYTES = (4, 8, 16)
 ASYNC_MIN_ARCH = 80
 
 
+# the matrix units (tensor cores) through CUDA's WMMA API, wrapped by mma.cuh:
+# a warp's accumulator fragments (a struct of MATRIX_TILE<inputs, accumulator,
+# m, n, k, fragments along rows, along columns>), zeroed, updated over a
+# chunk of two shared tiles, stored row-major into a shared tile
+MATRIX_HEADER = "mma.h"
+MATRIX_TILE = "tiler_mma_tile"
+MATRIX_ZERO = "tiler_mma_zero"  # tiler_mma_zero(tile)
+MATRIX_CHUNK = "tiler_mma_chunk"  # tiler_mma_chunk<STEPS, LAYOUT_A, LAYOUT_B, LDA, LDB, A_NEXT, A_STEP, B_NEXT, B_STEP>(...)
+MATRIX_STORE = "tiler_mma_store"  # tiler_mma_store<LD>(tile, shared*)
+MATRIX_LAYOUT = {True: "nvcuda::wmma::row_major", False: "nvcuda::wmma::col_major"}
+# (the inputs' C type, the accumulator's) -> the instruction's m x n x k (WMMA's one shape for TF32 and f64; the
+# square one of f16's and bf16's three); float inputs are rounded to TF32, 10-bit mantissas
+MATRIX_SHAPES = {("float", "float"): (16, 16, 8), ("__half", "float"): (16, 16, 16),
+                 ("__nv_bfloat16", "float"): (16, 16, 16), ("double", "double"): (8, 8, 4)}
+MATRIX_MIN_ARCH = {"float": 80, "__half": 70, "__nv_bfloat16": 80, "double": 80}
+MATRIX_PRECISION = {"float": "TF32", "__half": "f16", "__nv_bfloat16": "bf16", "double": "f64"}
+MATRIX_ALIGN = 32  # load_matrix_sync and store_matrix_sync take 256-bit aligned pointers
+MATRIX_LD_BYTES = 16  # and a leading dimension of a multiple of 16 bytes
+
+
+def shared_declaration(align: int = DYNAMIC_SHARED_ALIGN) -> str:
+    """A static shared array's qualifiers, aligned to `align` bytes."""
+    return SHARED if align == DYNAMIC_SHARED_ALIGN else f"__shared__ __align__({align})"
+
+
+def dynamic_shared(align: int = DYNAMIC_SHARED_ALIGN) -> str:
+    """The dynamic shared buffer's declaration, aligned to `align` bytes."""
+    return DYNAMIC_SHARED if align == DYNAMIC_SHARED_ALIGN else \
+        f"extern __shared__ __align__({align}) unsigned char {DYNAMIC_SHARED_BUFFER}[]"
+
+
 # ---- 16-bit floats ---------------------------------------------------------------
 
 

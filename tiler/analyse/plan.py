@@ -30,6 +30,7 @@ from .registers import MICRO, grid_blocks, register_block, register_tile, synchr
 from .schedule import Math, Schedule, StreamPlan, Threshold
 from .slabs import apart_loads, fits, row_candidates, unfit
 from .staging import not_tiled, over_limit, plan_stream, stream_refusal
+from .tensor_cores import with_matrix_units
 from .transposes import transpositions
 from .views import Views
 from .window_tile import WindowTile, window_tile
@@ -194,11 +195,12 @@ def _launch_row_lengths(var: Variance, schedule: Schedule, ctx: Context) -> set[
 
 def _completed(plain: Schedule, reason: str, kernel: T.Kernel, views: Views, ctx: Context) -> Schedule:
     """A candidate made whole: its register tile and the rows its threads
-    read whole (_with_rows), the transpositions, interior blocks, blocks an SM."""
+    read whole (_with_rows), the transpositions, interior blocks, blocks an
+    SM, and whether its product runs on the matrix units."""
     best, narrowed = _with_rows(plain, kernel, views, ctx)
     reason = why_block(best.block, best.streams) + reason + narrowed
     best = transpositions(replace(best, block=replace(best.block, reason=reason)), kernel, views, ctx)
-    return with_occupancy(with_interior(best, ctx), ctx)
+    return with_matrix_units(with_occupancy(with_interior(best, ctx), ctx), kernel, ctx)
 
 
 def _fewer_points(best: Schedule, plain: Schedule, reason: str, kernel: T.Kernel, views: Views,

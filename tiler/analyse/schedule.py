@@ -371,6 +371,9 @@ class Schedule:
     bounded: frozenset = frozenset()  # sizes whose row length the tiles were sized by is a bound (plan._bounded)
     math: Math = Math.IEEE
     halos: tuple = ()  # windows the block stages in shared memory with their halo (halo_tile.HaloTile)
+    # whether a register-tiled product runs on the matrix units, and why or why not (tensor_cores.py); None: no
+    # 2-D register tile to ask about
+    matrix_units: object = None
 
     @property
     def transposed(self) -> tuple[Transposition, ...]:

@@ -45,11 +45,14 @@ def benchmark_names() -> list[str]:
     return sorted(p.stem for p in BENCHMARKS.glob("*.fut") if p.with_suffix(".toml").exists())
 
 
-def variants(tiles: tuple[str, ...], ablate: bool, fast_math: bool = False) -> list[Variant]:
+def variants(tiles: tuple[str, ...], ablate: bool, fast_math: bool = False,
+             tensor_cores: bool = False) -> list[Variant]:
     out = [Variant("untiled", Options(no_tile=True)), Variant("tiled", Options())]
     out += [Variant(f"tiled --tile {t}", Options(tile=parse_tile(t))) for t in tiles]
     if fast_math and not ablate:
         out.append(Variant("tiled, fast math", Options(fast_math=True)))
+    if tensor_cores and not ablate:  # (--ablate times it too: it is an ablation)
+        out.append(Variant("tiled, tensor cores", Options(tensor_cores=True)))
     if ablate:
         out += [Variant(f"tiled, {name}", opt) for name, opt in ABLATIONS.items()]
         out.append(Variant("tiled, sizes known only at launch (no --size)", Options(), hinted=False))
@@ -113,9 +116,10 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
     finally:
         device.free()
     moved = sum(a.nbytes for a in inputs.values()) + sum(o.nbytes for o in reference)
-    library = _library(spec, inputs, repeat, reference, moved)
-    if library:
-        rows.append(library)
+    for units in (None, *{tolerance(v.options, spec, prog) for v in vs if v.options.tensor_cores}):
+        library = _library(spec, prog, inputs, repeat, reference, moved, units)
+        if library:
+            rows.append(library)
     rows += _twin_rows(path, prog, spec, inputs, repeat, reference, name)
     base = rows[0].ms
     for row in rows:
@@ -188,9 +192,13 @@ def _torch_on_gpu() -> bool:
     return True
 
 
-def _library(spec: Spec | None, inputs: dict, repeat: int, reference, moved: int) -> Row | None:
+def _library(spec: Spec | None, prog, inputs: dict, repeat: int, reference, moved: int,
+             matrix_units: float | None = None) -> Row | None:
+    """The library's row; with `matrix_units` (a --tensor-cores variant's
+    tolerance), the library allowed the matrix units too."""
     if not spec or not spec.library:
         return None
     from .library import library_row
 
-    return library_row(spec.library, inputs, repeat, reference, compare_outputs, moved)
+    kinds = {p.name: (p.type.elem if hasattr(p.type, "elem") else p.type).kind for p in prog.kernel.params}
+    return library_row(spec.library, inputs, repeat, reference, compare_outputs, moved, matrix_units, kinds)

@@ -22,8 +22,13 @@ from ..workload import LIBRARY_OPS
 from .rows import Row
 
 
-def library_row(lib: dict, inputs: dict, repeat: int, reference, compare, moved: int):
-    """`moved`: the bytes the benchmark reads and writes, for `op = "copy"`."""
+def library_row(lib: dict, inputs: dict, repeat: int, reference, compare, moved: int,
+                matrix_units: float | None = None, kinds: dict | None = None):
+    """`moved`: the bytes the benchmark reads and writes, for `op = "copy"`;
+    `matrix_units`: the tolerance of a product timed under --tensor-cores,
+    which is then compared with cuBLAS allowed the same units (TF32 on);
+    `kinds`: each parameter's element type, so that 16-bit operands (held as
+    float32 here) reach the library as 16-bit tensors."""
     op = lib.get("op")
     if op == "copy":
         per_byte = _copy_bandwidth(max(inputs.values(), key=lambda a: a.nbytes), repeat)
@@ -35,14 +40,29 @@ def library_row(lib: dict, inputs: dict, repeat: int, reference, compare, moved:
     if not LIBRARY_OPS.get(op):
         return None
     operands = [_operand(inputs, name) for name in lib["operands"]]
-    backends = (_torch,) if op in ROW_OPS else (_torch, _cupy)
+    types = tuple((kinds or {}).get(name.removesuffix(".T")) for name in lib["operands"])
+    narrow = types if any(k in NARROW_DTYPES for k in types) else None
+    if matrix_units is not None and op not in ROW_OPS and any(k not in (None, "f32") for k in types):
+        return None  # TF32 is f32's: a 16-bit or f64 product's library row is the same with it on
+    backends = (_torch,) if op in ROW_OPS or narrow else (_torch, _cupy)  # (CuPy has no bfloat16)
+    tf32 = matrix_units is not None and op not in ROW_OPS
     for backend in backends:
-        found = backend(op, operands, repeat)
+        found = backend(op, operands, repeat, tf32, narrow) if backend is _torch else backend(op, operands, repeat)
         if found is not None:
             label, out, times = found
-            verdict = compare((out,), reference, None, f"{label} against untiled")
-            return Row(f"{LIBRARY_OPS[op]} ({label})", "-", times, check=verdict)
+            verdict = compare((out,), reference, None, f"{label} against untiled", _tolerance(tf32 and matrix_units, narrow))
+            return Row(f"{_named(LIBRARY_OPS[op], types)} ({label})", "-", times, check=verdict)
     return None
+
+
+def _named(name: str, types: tuple) -> str:
+    """cuBLAS's routine for the operands' type: SGEMM's name (f32) becomes
+    DGEMM's for f64 and GEMM's (cublasGemmEx) for 16-bit ones."""
+    if not name.startswith("cuBLAS S"):
+        return name
+    if "f64" in types:
+        return name.replace("cuBLAS S", "cuBLAS D", 1)
+    return name.replace("cuBLAS S", "cuBLAS ", 1) if any(k in NARROW_DTYPES for k in types) else name
 
 
 def _operand(inputs: dict, name: str):
@@ -62,20 +82,42 @@ TORCH_OPS = {"matmul": _product, "matvec": _product,
 ROW_OPS = frozenset(TORCH_OPS) - {"matmul", "matvec"}  # PyTorch's own kernels; CuPy's would be other ones
 
 
-def _torch(op, operands, repeat):
+NARROW_DTYPES = {"f16": "float16", "bf16": "bfloat16"}
+
+
+def _tolerance(matrix_units, narrow: tuple | None) -> float | None:
+    """The library's check: its TF32 sums within the matrix units' tolerance;
+    its 16-bit results (cuBLAS rounds a 16-bit product's result to 16 bits)
+    within that format's."""
+    from ..workload.checks import NARROW_TOLERANCE
+
+    looser = [matrix_units or 0.0] + [NARROW_TOLERANCE[k] for k in narrow or () if k in NARROW_TOLERANCE]
+    return max(looser) or None
+
+
+def _torch(op, operands, repeat, tf32: bool = False, narrow: tuple | None = None):
     try:
         import torch
     except ImportError:
         return None
     if not torch.cuda.is_available():
         return None
-    torch.backends.cuda.matmul.allow_tf32 = False
     ts = [_torch_view(torch, x) for x in operands]
+    if narrow:
+        ts = [t.to(getattr(torch, NARROW_DTYPES[k])) if k in NARROW_DTYPES else t for t, k in zip(ts, narrow)]
 
     def work():
         return TORCH_OPS[op](torch, *ts)
-    label = "PyTorch" if op in ROW_OPS else "PyTorch, TF32 off"
-    return label, work().cpu().numpy(), _torch_times(torch, work, repeat)
+    torch.backends.cuda.matmul.allow_tf32 = tf32
+    try:
+        label = "PyTorch" if op in ROW_OPS else f"PyTorch, TF32 {'on' if tf32 else 'off'}"
+        if narrow:
+            label = f"PyTorch, {'/'.join(sorted({k for k in narrow if k}))}"
+        out = work()
+        return label, (out.float() if out.dtype in (torch.float16, torch.bfloat16) else out).cpu().numpy(), \
+            _torch_times(torch, work, repeat)
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = False
 
 
 def _torch_times(torch, work, repeat) -> list[float]:

@@ -30,12 +30,15 @@ from .guard import guarded
                                              "padded tiles, packed tiles, the default tile, IEEE math).")
 @click.option("--fast-math", is_flag=True, help="Also time the tiled kernel with --fast-math (checked within "
                                                 "the looser tolerance the bench prints).")
+@click.option("--tensor-cores", is_flag=True, help="Also time the tiled kernel with --tensor-cores (checked within "
+                                                   "the looser tolerance the bench prints).")
 @click.option("--json", "json_path", metavar="FILE", help="Write every measurement as JSON.")
 @click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the variants' times (needs matplotlib).")
 @click.option("--list", "listing", is_flag=True,
               help="List the shipped benchmarks, what each computes and its quick and full sizes (no GPU needed).")
 @guarded(deep=False)
-def bench_cmd(names, quick, sizes, inputs, repeat, tiles, ablate, fast_math, json_path, plot_path, listing):
+def bench_cmd(names, quick, sizes, inputs, repeat, tiles, ablate, fast_math, tensor_cores, json_path, plot_path,
+              listing):
     """Compile, check and time the untiled and tiled variants of benchmarks, or
     of any program (PROG.fut), on the GPU."""
     from ..bench import bench_one, benchmark_names, variants
@@ -64,7 +67,7 @@ def bench_cmd(names, quick, sizes, inputs, repeat, tiles, ablate, fast_math, jso
         _matplotlib()  # before the benchmarks run, not after
     gpu = Gpu.get()  # no GPU: one clear line, before any work
     overrides = pairs(sizes, "--size")  # (sizes, and scalar parameters' values: each program's own, bench_one)
-    vs = variants(tuple(tiles), ablate, fast_math)
+    vs = variants(tuple(tiles), ablate, fast_math, tensor_cores)
     results = []
     from rich.console import Console
     from rich.progress import Progress

@@ -34,8 +34,10 @@ from .guard import guarded
               help="Tune the kernel --fast-math compiles (the table then applies only to commands given it).")
 @click.option("--keep-loops", is_flag=True,
               help="Tune the kernel --keep-loops compiles (the table then applies only to commands given it).")
+@click.option("--tensor-cores", is_flag=True,
+              help="Tune the kernel --tensor-cores compiles (the table then applies only to commands given it).")
 @guarded(deep=False)
-def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus, fast_math, keep_loops):
+def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus, fast_math, keep_loops, tensor_cores):
     """Search PROG.fut's plan parameters on the GPU (block, chunk, register
     tile, packing, buffering, a loop's rows joined, unrolling, blocks an SM),
     each candidate checked before it is timed, and keep the fastest in
@@ -63,10 +65,11 @@ def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus, 
     named, values = split_given(prog, pairs(sizes, "--size"), "--size")  # (and scalar parameters' values)
     size_values = resolve_sizes(prog, named, spec, "quick" if quick else "full")
     text, name = source.text, source.name
-    fixed = {k: True for k, on in (("fast_math", fast_math), ("keep_loops", keep_loops)) if on}  # not searched
+    fixed = {k: True for k, on in (("fast_math", fast_math), ("keep_loops", keep_loops),
+                                   ("tensor_cores", tensor_cores)) if on}  # not searched
     fams = autotune.families(run_all(text, name, make_options(sizes=size_values, **fixed), until="analyse")["analyse"])
     journal = autotune.Journal(Path(program).with_suffix(tuning.SUFFIX + ".partial.json"), gpu.name, size_values,
-                               fast_math, keep_loops)
+                               fast_math, keep_loops, tensor_cores)
     if journal.prior:
         click.echo(f"resuming from {journal.path}: {len(journal.prior)} candidates measured", err=True)
     _check_gpus(gpus, gpu)
@@ -96,14 +99,15 @@ def tune_cmd(program, sizes, quick, budget, repeat, json_path, plot_path, gpus, 
     _tune_report(result, size_values, gpu.name + "".join(f", --{k.replace('_', '-')}" for k in fixed))
     if result.best.ok:
         path = Path(program).with_suffix(tuning.SUFFIX)
-        table = autotune.tuned_table(result, gpu.name, size_values, fast_math, keep_loops)
+        table = autotune.tuned_table(result, gpu.name, size_values, fast_math, keep_loops, tensor_cores)
         tuning.write(path, tuning.merged(tuning.read(path) if path.is_file() else [], table), name)
         click.echo(f"wrote {path}")
     if plot_path:
         _tune_plot(result, plot_path, name)
     if json_path:
         _write(json_path, json.dumps({"program": name, "device": gpu.name, "sizes": size_values, "fast_math": fast_math,
-                                      "keep_loops": keep_loops, "stopped": result.stopped,
+                                      "keep_loops": keep_loops, "tensor_cores": tensor_cores,
+                                      "stopped": result.stopped,
                                       "rank_correlation": autotune.rank_correlation(result.trials),
                                       "trials": [autotune.trial_json(t) for t in result.trials]}, indent=2) + "\n")
 

@@ -36,17 +36,20 @@ def variants(seed: int) -> dict:
     (a copy of the body without clamps), one seed in four's compiled under
     --fast-math (approximations, float arithmetic reordered), and one in
     three's with its loops over whole arrays kept as loops (--keep-loops),
-    so that random programs run each."""
+    and one in five's with its products on the matrix units
+    (--tensor-cores), so that random programs run each."""
     return VARIANTS | {"tiled": Options(interior=seed % 2 == 1, fast_math=seed % 4 == 2,
-                                        keep_loops=seed % 3 == 1)}
+                                        keep_loops=seed % 3 == 1, tensor_cores=seed % 5 == 4)}
 
 
 def tolerance(seed: int, variant: str) -> float:
     """How far a variant's outputs may stray, relative to an output's scale
     (beyond the rounding noise of the reference)."""
-    from ..workload.checks import FAST_MATH_TOLERANCE
+    from ..workload.checks import FAST_MATH_TOLERANCE, TENSOR_CORES_TOLERANCE
 
-    return FAST_MATH_TOLERANCE if variants(seed)[variant].fast_math else RTOL
+    options = variants(seed)[variant]
+    return max(FAST_MATH_TOLERANCE if options.fast_math else RTOL,
+               TENSOR_CORES_TOLERANCE if options.tensor_cores else RTOL)
 
 
 TIME_BOX_S = 10

@@ -9,7 +9,8 @@ global or shared memory, or from a per-thread register array), `VecLoad` (one
 Statements: `Decl`, `Assign`, `Store`, `VecStore`, `ArrayDecl` (a per-thread
 array: a register tile), `For` (with an unroll mark), `If`, `Barrier`,
 `Comment`, and the asynchronous global-to-shared copies `AsyncCopy`,
-`AsyncCommit`, `AsyncWait`; `PointMap` (statements for each point of a
+`AsyncCommit`, `AsyncWait`; the matrix units' `MatrixZero`, `MatrixChunk`
+and `MatrixStore` (a warp's fragments of a product tile); `PointMap` (statements for each point of a
 thread's micro-tile) lives only between register tiling's rewrites.
 
 A `Kernel` carries its parameters, shared allocations, block and grid; a
@@ -50,6 +51,11 @@ from .nodes import (
     If,
     Lane,
     Load,
+    MatrixChunk,
+    MatrixOperand,
+    MatrixShape,
+    MatrixStore,
+    MatrixZero,
     PointMap,
     Ref,
     Select,
@@ -59,6 +65,7 @@ from .nodes import (
     Un,
     VecLoad,
     VecStore,
+    fragment_steps,
     lane,
 )
 from .walkers import as_loops, blocks_mapped, evaluate, has_barrier, statements, walk
@@ -68,5 +75,6 @@ __all__ = [
     "SHARED", "LOCAL", "Load", "VecLoad", "Lane", "Expr", "Decl", "ArrayDecl", "Assign", "Store", "VecStore", "FULL",
     "For", "If", "Barrier", "Comment", "AsyncCopy", "AsyncCommit", "AsyncWait", "Stmt", "BODIES", "Param", "SCRATCH",
     "Scratch", "SharedAlloc", "Kernel", "stage_name", "Version", "Module", "evaluate", "walk", "statements", "has_barrier",
-    "blocks_mapped", "as_loops", "PointMap", "lane",
+    "blocks_mapped", "as_loops", "PointMap", "lane", "MatrixShape", "MatrixOperand", "MatrixZero", "MatrixChunk",
+    "MatrixStore", "fragment_steps",
 ]

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 from .. import target
 from ..source import Span
-from .nodes import Ref, _span
-from .walkers import evaluate, walk
+from .nodes import MatrixZero, Ref, _span
+from .walkers import evaluate, statements, walk
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,8 @@ class Kernel:
     # rewrite (transform/register_tile.py); () where none ran. Explain reads it (--show-rewrites)
     trace: tuple = field(default=(), repr=False, compare=False)
     once: bool = False  # it computes work of no map level's names once a launch (the first of another's stages)
+    # bytes each shared allocation starts on: the matrix units' loads and stores take 32-byte aligned tiles
+    shared_align: int = target.DYNAMIC_SHARED_ALIGN
 
     @property
     def split_stages(self) -> tuple["Kernel", ...]:
@@ -150,11 +152,25 @@ class Kernel:
 
     def shared_offsets(self) -> list[tuple]:
         """(allocation, byte offset) in the dynamic buffer, each aligned."""
-        out, offset, align = [], 0, target.DYNAMIC_SHARED_ALIGN
+        out, offset, align = [], 0, self.shared_align
         for a in self.shared:
             out.append((a, offset))
             offset += (a.bytes + align - 1) // align * align
         return out
+
+    @property
+    def shared_declaration(self) -> str:
+        """A static shared array's qualifiers."""
+        return target.shared_declaration(self.shared_align)
+
+    @property
+    def dynamic_shared_declaration(self) -> str:
+        return target.dynamic_shared(self.shared_align)
+
+    @property
+    def matrix_units(self) -> bool:
+        """Its body runs the matrix units (tensor cores): the module includes mma.cuh."""
+        return any(isinstance(s, MatrixZero) for s in statements(self.body))
 
     @property
     def threads(self) -> int:

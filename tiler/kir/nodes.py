@@ -258,7 +258,90 @@ class PointMap:
     points: int
 
 
-Stmt = Decl | ArrayDecl | Assign | Store | VecStore | For | If | Barrier | Comment | AsyncCopy | AsyncCommit | AsyncWait
+# ---- the matrix units (tensor cores): a warp's share of a block's product tile ------------------------------
+
+
+@dataclass(frozen=True)
+class MatrixShape:
+    """One warp-wide matrix instruction and how a block's product tile is
+    split among its warps (analyse/tensor_cores.py decides it): `m x n x k`
+    (target.MATRIX_SHAPES), inputs of C type `inputs` (float: rounded to
+    TF32), sums of C type `accumulator`; the warps `warps[0] x warps[1]`
+    over the tile's rows and columns, each holding `fragments[0] x
+    fragments[1]` accumulator fragments."""
+
+    m: int
+    n: int
+    k: int
+    inputs: str
+    accumulator: str
+    warps: tuple
+    fragments: tuple
+
+    @property
+    def warp_tile(self) -> tuple[int, int]:
+        """Rows and columns of the product tile one warp computes."""
+        return self.m * self.fragments[0], self.n * self.fragments[1]
+
+
+@dataclass(frozen=True)
+class MatrixOperand:
+    """A shared tile as a matrix unit reads it: `first` is the element (as a
+    `Load`, whose address is taken) at the warp's first row (or column) and
+    the chunk's first position; `row_major`: consecutive positions along the
+    shared dimension are consecutive in memory for operand A (for B:
+    consecutive columns are); `ld`: the leading dimension, in elements."""
+
+    first: object
+    row_major: bool
+    ld: int
+
+
+def fragment_steps(shape: MatrixShape, operand: MatrixOperand, a: bool) -> tuple[int, int]:
+    """Elements from an operand's first element to its next fragment (the
+    warp's next m rows of A, or n columns of B) and to its next instruction
+    (the next k positions of the chunk)."""
+    side = shape.m if a else shape.n
+    along_side = operand.ld if operand.row_major == a else 1  # A row-major, B column-major: lines are rows/columns
+    along_k = 1 if operand.row_major == a else operand.ld
+    return side * along_side, shape.k * along_k
+
+
+@dataclass(frozen=True)
+class MatrixZero:
+    """Declares the warp's accumulator fragments `name`, all zero."""
+
+    name: str
+    shape: MatrixShape
+
+
+@dataclass(frozen=True)
+class MatrixChunk:
+    """`name` += A B over `steps` instructions along the chunk: the warp's
+    rows of tile `a` times its columns of tile `b`."""
+
+    name: str
+    shape: MatrixShape
+    a: MatrixOperand
+    b: MatrixOperand
+    steps: int
+
+
+@dataclass(frozen=True)
+class MatrixStore:
+    """The warp's fragments `name` stored row-major into shared array
+    `buffer` from element `index` (the warp's first row and column), `ld`
+    elements a row."""
+
+    name: str
+    shape: MatrixShape
+    buffer: str
+    index: object
+    ld: int
+
+
+Stmt = Decl | ArrayDecl | Assign | Store | VecStore | For | If | Barrier | Comment | AsyncCopy | AsyncCommit | AsyncWait | \
+    MatrixZero | MatrixChunk | MatrixStore
 BODIES = ("body", "then", "else_")  # the fields of a statement that hold statements
 
 

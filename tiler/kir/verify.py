@@ -42,6 +42,7 @@ from . import (
     If,
     Kernel,
     Load,
+    MatrixStore,
     Module,
     Ref,
     Store,
@@ -200,7 +201,9 @@ class _Verifier:
             return _merge(self.block(s.then, state, inner), self.block(s.else_, state, inner))
         if isinstance(s, (Store, VecStore)):
             return self.store(s, state)
-        for f in dataclasses.fields(s):  # Assign, Comment: just their reads
+        if isinstance(s, MatrixStore):  # a warp's fragments into shared memory: a shared store's rules
+            return self.store(Store(s.buffer, s.index, Const(0, s.shape.accumulator), SHARED), state)
+        for f in dataclasses.fields(s):  # (a MatrixChunk: the reads of its tiles, as its operands' loads)  # Assign, Comment: just their reads
             value = getattr(s, f.name)
             if dataclasses.is_dataclass(value):
                 state = self.reads(value, state)

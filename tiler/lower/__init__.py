@@ -18,6 +18,8 @@ from ..analyse.schedule import Math
 from ..check import typed as T
 from ..kir.build import add, const, mul
 from ..transform.join_rows import join_rows
+from ..transform.matrix_units import NAME as MATRIX_UNITS
+from ..transform.matrix_units import on_matrix_units
 from ..transform.reassociate import NAME as REASSOCIATE
 from ..transform.reassociate import loop_levels
 from ..transform.register_tile import Micro, point, register_tile
@@ -38,7 +40,7 @@ from .params import (
 )
 from .split import lower_several, lower_split
 from .streams import Streams
-from .values import all_of, minimum
+from .values import all_of, block_tid, minimum
 
 __all__ = ["lower_schedule", "lower_split", "lower_several", "kernel_name"]
 
@@ -115,10 +117,23 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
         body = (kir.If(in_range, body),)
     body = tuple(low.out) + body
     trace = ()
+    units = schedule.matrix_units if micro is not None and k_stage is None and inside is None else None
+    shared_align = target.DYNAMIC_SHARED_ALIGN
+    if units is not None and units.used:  # the full chunks' product on the matrix units (transform/matrix_units.py)
+        ctypes = {a.name: a.ctype for a in low.shared}
+        one_point = body
+        tile = tuple(block.points(d) for d in units.dims)
+        body, stage = on_matrix_units(body, units, block_tid(block), tile, ctypes, low.used)
+        low.shared.append(stage)
+        shared_align = target.MATRIX_ALIGN
+        rewrites += (MATRIX_UNITS,)
     if micro is not None:  # written for one point a thread: for each of the thread's points (transform/)
         ctypes = {p.name: p.ctype for p in params} | {a.name: a.ctype for a in low.shared}
+        before = body
         body, trace = register_tile(body, micro, ctypes, low.used)
         rewrites += tuple(name for name, _ in trace[1:])
+        if MATRIX_UNITS in rewrites:  # (explain shows the kernel before and after each rewrite)
+            trace = ((trace[0][0], one_point), (MATRIX_UNITS, before)) + trace[1:]
     body = staging + body  # (every thread of the block copies, whatever its points)
     if folded and low.shared:  # a block's next tiles of the dim overwrite shared arrays this pass still reads
         body += (kir.Barrier("this pass's shared arrays are read before the next pass writes them"),)
@@ -135,7 +150,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     return kir.Kernel(kernel_name(file, tiled) + suffix, tuple(params), tuple(low.shared), body,
                       _block_dims(block), grid, tiled, file, summary, k.span, divisible, wide,
                       tuple(sorted(fixed.items())), tuple(sorted(schedule.bounds.items())), inside is not None,
-                      block.min_blocks, rewrites=rewrites, trace=trace)
+                      block.min_blocks, rewrites=rewrites, trace=trace, shared_align=shared_align)
 
 
 def _micro(block) -> Micro | None:

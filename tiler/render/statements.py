@@ -99,8 +99,30 @@ def _async_wait(s: kir.AsyncWait, pad: str) -> str:
     return f"{pad}{target.ASYNC_WAIT}<{s.pending}>();\n"
 
 
+def _matrix_zero(s: kir.MatrixZero, pad: str) -> str:
+    sh = s.shape
+    tile = f"{target.MATRIX_TILE}<{sh.inputs}, {sh.accumulator}, {sh.m}, {sh.n}, {sh.k}, {sh.fragments[0]}, " \
+           f"{sh.fragments[1]}>"
+    return f"{pad}{tile} {s.name};  // the warp's accumulator fragments\n{pad}{target.MATRIX_ZERO}({s.name});\n"
+
+
+def _matrix_chunk(s: kir.MatrixChunk, pad: str) -> str:
+    sh, a, b = s.shape, s.a, s.b
+    # where fragment i (a warp's next M rows, or N columns) and instruction s (the next K positions) start
+    (a_next, a_step), (b_next, b_step) = kir.fragment_steps(sh, a, True), kir.fragment_steps(sh, b, False)
+    args = (f"{s.steps}, {target.MATRIX_LAYOUT[a.row_major]}, {target.MATRIX_LAYOUT[b.row_major]}, {a.ld}, {b.ld}, "
+            f"{a_next}, {a_step}, {b_next}, {b_step}")
+    return f"{pad}{target.MATRIX_CHUNK}<{args}>({s.name}, &{c(a.first)}, &{c(b.first)});  // the chunk on the " \
+           f"matrix units\n"
+
+
+def _matrix_store(s: kir.MatrixStore, pad: str) -> str:
+    return f"{pad}{target.MATRIX_STORE}<{s.ld}>({s.name}, &{s.buffer}[{c(s.index)}]);\n"
+
+
 WRITERS: dict[type, Callable[..., str]] = {
     kir.Decl: _decl, kir.ArrayDecl: _array_decl, kir.Assign: _assign, kir.Store: _store, kir.VecStore: _vec_store,
     kir.For: _for, kir.If: _if, kir.Barrier: _barrier, kir.Comment: _comment, kir.AsyncCopy: _async_copy,
-    kir.AsyncCommit: _async_commit, kir.AsyncWait: _async_wait,
+    kir.AsyncCommit: _async_commit, kir.AsyncWait: _async_wait, kir.MatrixZero: _matrix_zero,
+    kir.MatrixChunk: _matrix_chunk, kir.MatrixStore: _matrix_store,
 }

@@ -175,8 +175,20 @@ def _register_tile(a: Analysis) -> dict:
            "double_buffer": r.double_buffer if r else False,
            "asynchronous": r.asynchronous if r else False, "reason": b.register_reason,
            "global_loads_per_point_step": round(global_loads, 6),
-           "shared_reads_per_point_step": round(shared_reads, 6)}
+           "shared_reads_per_point_step": round(shared_reads, 6),
+           "matrix_units": _matrix_units(a.schedule.matrix_units)}
     return out
+
+
+def _matrix_units(units) -> dict | None:
+    """Whether the register-tiled product runs on the matrix units (tensor
+    cores), and why or why not; None where there is no 2-D register tile."""
+    if units is None:
+        return None
+    shape = units.shape
+    return {"used": units.used, "reason": units.reason, "precision": units.precision or None,
+            "instruction": [shape.m, shape.n, shape.k] if shape else None,
+            "warps": list(shape.warps) if shape else None, "fragments": list(shape.fragments) if shape else None}
 
 
 def _micro_pair(block) -> list[int]:

@@ -120,6 +120,9 @@ def _header(console: Console, data: dict) -> None:
         console.print(f"  {escape(r['reason'])}")
     else:
         console.print(f"register tile: none: {escape(r['reason'])}")
+    units = r["matrix_units"]
+    if units is not None:
+        console.print(escape(f"  matrix units: {'used' if units['used'] else 'not used'}: {units['reason']}"))
     if any(s["tiled"] for s in data["streams"]):
         console.print(f"  reuse: per point and streamed element, {r['global_loads_per_point_step']:.4g} global "
                       f"loads and {r['shared_reads_per_point_step']:.4g} shared reads")

@@ -347,26 +347,29 @@ def _measure_here(parameters: dict) -> Trial:
     return dataclasses.replace(_HERE["measure"](parameters), gpu=_HERE["gpu"])
 
 
-def tuned_table(result: Result, device: str, sizes: dict, fast_math: bool = False, keep_loops: bool = False):
+def tuned_table(result: Result, device: str, sizes: dict, fast_math: bool = False, keep_loops: bool = False,
+                tensor_cores: bool = False):
     """The tuning file's table for the search's best schedule."""
     import datetime
 
     from .tuning import Tuned
 
     return Tuned(device, dict(sizes), dict(result.best.parameters), round(result.best.ms, 6),
-                 round(result.default.ms, 6), datetime.date.today().isoformat(), fast_math, keep_loops)
+                 round(result.default.ms, 6), datetime.date.today().isoformat(), fast_math, keep_loops, tensor_cores)
 
 
 class Journal:
     """The trials so far, kept in a file while a search runs, so that one cut
     short resumes from them (at the same sizes, on the same device)."""
 
-    def __init__(self, path, device: str, sizes: dict, fast_math: bool = False, keep_loops: bool = False):
+    def __init__(self, path, device: str, sizes: dict, fast_math: bool = False, keep_loops: bool = False,
+                 tensor_cores: bool = False):
         self.path = path
         self.run = {"device": device, "sizes": sizes, "fast_math": fast_math, "keep_loops": keep_loops, "trials": []}
+        self.run |= {"tensor_cores": True} if tensor_cores else {}  # (a journal without it reads as before)
         prior = json.loads(path.read_text()) if path.is_file() else {}
-        if (prior.get("device"), prior.get("sizes"), prior.get("fast_math", False),
-                prior.get("keep_loops", False)) == (device, sizes, fast_math, keep_loops):
+        if (prior.get("device"), prior.get("sizes"), prior.get("fast_math", False), prior.get("keep_loops", False),
+                prior.get("tensor_cores", False)) == (device, sizes, fast_math, keep_loops, tensor_cores):
             self.run["trials"] = prior["trials"]
         self.prior = [trial_from_json(d) for d in self.run["trials"]]
 

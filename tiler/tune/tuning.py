@@ -20,7 +20,8 @@ A table for another device is not used (and `explain` says so). Without a
 GPU to ask, the tables are used when they all name one device. A table
 tuned under `--fast-math` (`fast_math = true`) applies only to commands
 given `--fast-math`, and the others only to commands without it: a tuning
-file never changes how a kernel rounds. Likewise a table tuned with loops
+file never changes how a kernel rounds. So with `--tensor-cores`
+(`tensor_cores = true`): the matrix units round and add in their own order. Likewise a table tuned with loops
 kept as loops (`keep_loops = true`, `tiler tune --keep-loops`) applies only
 to commands given `--keep-loops`: its parameters are another kernel's.
 """
@@ -37,7 +38,8 @@ from ..analyse.options import CLI_NAMES, OPTIONS, TUNED, contradiction, tile_tex
 from ..errors import PlainError
 
 SUFFIX = ".tuning"
-RECORD = ("device", "sizes", "time_ms", "default_ms", "date", "fast_math", "keep_loops")  # what the table says about the measurement
+RECORD = ("device", "sizes", "time_ms", "default_ms", "date", "fast_math", "keep_loops",
+          "tensor_cores")  # what the table says about the measurement
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class Tuned:
     date: str = ""
     fast_math: bool = False  # tuned under --fast-math: for commands given it, and only them
     keep_loops: bool = False  # tuned under --keep-loops: likewise
+    tensor_cores: bool = False  # tuned under --tensor-cores: likewise (the units round differently)
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,7 @@ def read(path: Path) -> list[Tuned]:
             key = sorted(unknown)[0] if unknown else "device"
             raise wrong(f"tuned table {n} has " + (f"unknown key `{key}`" if unknown else "no `device`"), key, n,
                         f"a table holds device, sizes, time_ms, default_ms, date and {', '.join(TUNED)}")
-        for flag in ("fast_math", "keep_loops"):
+        for flag in ("fast_math", "keep_loops", "tensor_cores"):
             if not isinstance(t.get(flag, False), bool):
                 raise wrong(f"tuned table {n}: `{flag}` must be true or false", flag, n)
         for key in ("time_ms", "default_ms"):  # what the tuner measured: a number of milliseconds, if given
@@ -125,7 +128,8 @@ def read(path: Path) -> list[Tuned]:
             raise wrong(f"tuned table {n}: `{clash[0]}` and `{clash[1]}` contradict each other", clash[1], n,
                         "keep one of them")
         out.append(Tuned(str(t["device"]), dict(sizes), params, t.get("time_ms"), t.get("default_ms"),
-                         str(t.get("date", "")), t.get("fast_math") is True, t.get("keep_loops") is True))
+                         str(t.get("date", "")), t.get("fast_math") is True, t.get("keep_loops") is True,
+                         t.get("tensor_cores") is True))
     return out
 
 
@@ -138,6 +142,7 @@ def write(path: Path, tables: list[Tuned], program: str) -> None:
         lines.append("sizes = { " + ", ".join(f"{k} = {v}" for k, v in t.sizes.items()) + " }")
         lines += ["fast_math = true"] if t.fast_math else []
         lines += ["keep_loops = true"] if t.keep_loops else []
+        lines += ["tensor_cores = true"] if t.tensor_cores else []
         lines += [f"{k} = {_toml(v)}" for k, v in t.parameters.items()]
         lines += [f"{k} = {_toml(v)}" for k, v in (("time_ms", t.time_ms), ("default_ms", t.default_ms),
                                                    ("date", t.date)) if v not in (None, "")]
@@ -147,8 +152,8 @@ def write(path: Path, tables: list[Tuned], program: str) -> None:
 
 def merged(old: list[Tuned], new: Tuned) -> list[Tuned]:
     """A file's tables with `new` in place of the one for the same device, sizes and math."""
-    key = (new.device, new.sizes, new.fast_math, new.keep_loops)
-    return [t for t in old if (t.device, t.sizes, t.fast_math, t.keep_loops) != key] + [new]
+    key = (new.device, new.sizes, new.fast_math, new.keep_loops, new.tensor_cores)
+    return [t for t in old if (t.device, t.sizes, t.fast_math, t.keep_loops, t.tensor_cores) != key] + [new]
 
 
 def _toml(v) -> str:
@@ -162,7 +167,7 @@ def _toml(v) -> str:
 
 
 def pick(tables: list[Tuned], device: str | None, sizes: dict, fast_math: bool = False,
-         keep_loops: bool = False) -> tuple[Tuned | None, str]:
+         keep_loops: bool = False, tensor_cores: bool = False) -> tuple[Tuned | None, str]:
     """The table for this device (None: no GPU to ask) and math (tuned with
     --fast-math or without, as asked) and, among several, the one tuned at
     exactly `sizes` (the --size hints), else the one at the largest sizes;
@@ -177,6 +182,11 @@ def pick(tables: list[Tuned], device: str | None, sizes: dict, fast_math: bool =
         return None, ("tuned with loops read as streams: not used with --keep-loops" if keep_loops else
                       "tuned only with --keep-loops: not used without it")
     tables = same_loops
+    same_units = [t for t in tables if t.tensor_cores == tensor_cores]
+    if tables and not same_units:
+        return None, ("tuned without --tensor-cores: not used with it" if tensor_cores else
+                      "tuned only with --tensor-cores: not used without it")
+    tables = same_units
     if device is None:
         devices = {t.device for t in tables}
         if len(devices) != 1:
@@ -238,7 +248,7 @@ def for_program(program: str, options: Options, file: str | None = None, off: bo
     if file and not path.is_file():
         raise PlainError(f"--tuning {file}: no such file")
     tuned, note = pick(read(path), (device or current_device)(), dict(options.sizes), options.fast_math,
-                        options.keep_loops)
+                        options.keep_loops, options.tensor_cores)
     if tuned is None:
         return options, Applied(str(path), None, {}, note)
     options, used = apply(options, tuned)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from ..analyse import Options
+from ..analyse.tensor_cores import MATRIX_TOLERANCE
 from ..check import typed as T
 from ..check.types import Scalar
 from ..compare import compare
@@ -21,6 +22,11 @@ INPUT_SEED, CHECK_SEED = 1, 2  # the timed inputs; the small sizes every version
 # growing with the argument; exp and pow: 2 ulp plus 2 ulp a unit of the
 # argument's size) summed over a stream of thousands of terms
 FAST_MATH_TOLERANCE = 1e-2
+# how far --tensor-cores' results may stray, likewise: TF32 rounds each f32
+# input to a 10-bit mantissa (2^-11 relative), and the units add each chunk's
+# products in their own order; over long sums of terms of mixed signs the
+# error grows against the output's largest magnitude (analyse/tensor_cores.py)
+TENSOR_CORES_TOLERANCE = MATRIX_TOLERANCE
 DEFAULT_TOLERANCE = 1e-3
 # where the spec states none, an output of a 16-bit type gets more: its
 # values' spacing near 1 (2^-10 for f16, 2^-7 for bf16) ten times over, as a
@@ -65,9 +71,11 @@ def tolerance(options: Options, spec: Spec | None, prog=None) -> float | None:
     """The check's tolerance where the options or the outputs' types change
     results (None: compare_outputs's, the spec's or the default)."""
     narrow = narrow_tolerance(prog, spec) if prog is not None else None
-    if not options.fast_math:
+    looser = max(FAST_MATH_TOLERANCE if options.fast_math else 0.0,
+                 TENSOR_CORES_TOLERANCE if options.tensor_cores else 0.0)
+    if not looser:
         return narrow
-    return max(FAST_MATH_TOLERANCE, narrow or (spec.tolerance if spec and spec.tolerance else 0.0))
+    return max(looser, narrow or (spec.tolerance if spec and spec.tolerance else 0.0))
 
 
 def check_small(prog, spec: Spec | None, compiled: dict, gpu) -> None:

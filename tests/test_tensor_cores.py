@@ -1,0 +1,331 @@
+"""--tensor-cores: the option on every entry point, the plan's decision and
+its reasons in explain, the kernel-IR rewrite (transform/matrix_units.py),
+and nvcc compiling every version with no spills. The GPU runs are in
+test_gpu.py (test_tensor_cores_match_the_interpreter)."""
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+from conftest import BENCHMARKS, PROGRAMS, tiler
+
+import tiler as tiler_api
+from tiler import kir
+from tiler.analyse import Options, make_options
+from tiler.analyse.options import ABLATIONS, OPTIONS, TUNED
+from tiler.errors import PlainError
+from tiler.pipeline import run_all
+from tiler.render import rename_module
+from tiler.runtime.nvcc import nvcc_path
+from tiler.tune.autotune import Journal
+from tiler.tune.tuning import RECORD, Tuned, for_program, merged, read, write
+from tiler.workload.checks import tolerance
+
+TENSOR_CORES = Options(tensor_cores=True)
+# the products that run on the matrix units, and the one form of each they take
+USED = {BENCHMARKS / "mm.fut": ("TF32", (16, 16, 8)), BENCHMARKS / "mm_rows.fut": ("TF32", (16, 16, 8)),
+        BENCHMARKS / "aat.fut": ("TF32", (16, 16, 8)),
+        PROGRAMS / "tensor_cores" / "mm_f16_f32.fut": ("f16", (16, 16, 16)),
+        PROGRAMS / "tensor_cores" / "mm_bf16_f32.fut": ("bf16", (16, 16, 16)),
+        PROGRAMS / "tensor_cores" / "mm_f64.fut": ("f64", (8, 8, 4)),
+        PROGRAMS / "tensor_cores" / "mm_bias.fut": ("TF32", (16, 16, 8))}
+# what the issue asks nvcc to compile under the flag, and the programs above
+COMPILED = sorted(set(USED) | {PROGRAMS / "float16" / "mm_f16.fut", PROGRAMS / "float16" / "mm_mixed.fut"})
+
+
+def units_of(path, options: Options = TENSOR_CORES):
+    return run_all(path.read_text(), path.name, options, until="analyse")["analyse"].plan.schedule.matrix_units
+
+
+def module_of(path, options: Options = TENSOR_CORES) -> kir.Module:
+    return run_all(path.read_text(), path.name, options, until="verify")["verify"]
+
+
+def chunks(k: kir.Kernel) -> list:
+    return [s for s in kir.statements(k.body) if isinstance(s, kir.MatrixChunk)]
+
+
+# ---- the option ---------------------------------------------------------------------------------------
+
+
+def test_the_option_is_declared_once_for_the_command_line_the_api_and_tuning_files():
+    o = OPTIONS["tensor_cores"]
+    assert o.flag == "--tensor-cores" and "TF32" in o.help and "1e-2" in o.help
+    # like --fast-math, it marks a tuning file's table, never a parameter a table sets: a tuning never changes
+    # how a kernel rounds
+    assert "tensor_cores" not in TUNED and "tensor_cores" in RECORD
+    assert ABLATIONS["tensor cores"] == {"tensor_cores": True}
+    assert make_options(tensor_cores=True).tensor_cores is True and Options().tensor_cores is False
+    with pytest.raises(PlainError):
+        make_options(tensor_cores="yes")
+
+
+def test_compile_help_lists_it_and_bad_use_is_a_plain_error():
+    assert "--tensor-cores" in tiler("compile", "--help").stdout
+    done = tiler("compile", "benchmarks/mm.fut", "--tensor-cores=3")
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+
+
+def test_the_api_keyword_puts_mm_on_the_matrix_units():
+    on = tiler_api.compile("benchmarks/mm.fut", tensor_cores=True)
+    off = tiler_api.compile("benchmarks/mm.fut")
+    assert "tiler_mma_chunk<" in on.cuda and "#include <mma.h>" in on.cuda
+    assert "mma" not in off.cuda  # flag off: nothing of it in the module
+    assert on.explain["block"]["register_tile"]["matrix_units"]["used"] is True
+
+
+def test_a_table_tuned_under_tensor_cores_applies_only_to_tensor_cores(tmp_path):
+    (tmp_path / "p.fut").write_text("")
+    plain, units = Tuned("G", {"n": 1}, {"chunk": 16}), Tuned("G", {"n": 1}, {"chunk": 32}, tensor_cores=True)
+    write(tmp_path / "p.tuning", merged([plain], units), "p.fut")
+    assert read(tmp_path / "p.tuning") == [plain, units] and "tensor_cores = true" in (tmp_path / "p.tuning").read_text()
+    options, _ = for_program(str(tmp_path / "p.fut"), Options(), device=lambda: "G")
+    assert options.chunk == 16 and not options.tensor_cores  # a tuning never turns the units on
+    options, _ = for_program(str(tmp_path / "p.fut"), TENSOR_CORES, device=lambda: "G")
+    assert options.chunk == 32
+    write(tmp_path / "p.tuning", [units], "p.fut")
+    options, applied = for_program(str(tmp_path / "p.fut"), Options(), device=lambda: "G")
+    assert options == Options() and applied.note == "tuned only with --tensor-cores: not used without it"
+    journal = Journal(tmp_path / "j.json", "G", {"n": 5}, tensor_cores=True)
+    assert journal.run["tensor_cores"] is True
+
+
+def test_its_results_are_checked_within_the_looser_tolerance():
+    assert tolerance(Options(), None) is None
+    assert tolerance(TENSOR_CORES, None) == 1e-2
+    assert tolerance(Options(tensor_cores=True, fast_math=True), None) == 1e-2
+
+
+# ---- the decision and its reasons -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", sorted(USED), ids=lambda p: p.stem)
+def test_a_product_of_two_staged_elements_is_put_on_the_matrix_units(path):
+    u = units_of(path)
+    precision, shape = USED[path]
+    assert u.used and u.precision == precision and (u.shape.m, u.shape.n, u.shape.k) == shape, u
+    assert u.shape.warps[0] * u.shape.warps[1] == 8  # a 16 x 16 block's warps, each a share of the tile
+    off = units_of(path, Options())
+    assert not off.used and off.reason.startswith("--tensor-cores is off (the product qualifies")
+
+
+@pytest.mark.parametrize("path, options, why", [
+    (PROGRAMS / "float16" / "mm_mixed.fut", TENSOR_CORES, "its inputs are f16 and bf16"),
+    (PROGRAMS / "float16" / "mm_f16.fut", TENSOR_CORES, "f16 inputs summed in f16"),
+    (BENCHMARKS / "nbody.fut", TENSOR_CORES, "no 2-D register tile"),
+    (BENCHMARKS / "mm.fut", Options(tensor_cores=True, no_register_tile=True), "no 2-D register tile"),
+    (BENCHMARKS / "mm.fut", Options(tensor_cores=True, interior=True), "interior blocks"),
+    (BENCHMARKS / "mm.fut", Options(tensor_cores=True, chunk=12), "not a multiple of an instruction's 8"),
+], ids=["mixed types", "f16 sum", "1-D block", "no register tile", "interior", "chunk"])
+def test_explain_says_why_not(path, options, why):
+    u = units_of(path, options)
+    assert u is not None and not u.used and why in u.reason, u
+    assert not any(chunks(k) for k in module_of(path, options).kernels)
+
+
+PRODUCT = """fun [[f32, q], m] main([[f32, n], m] A, [[f32, q], n] B0) =
+  let B = transpose(B0) in
+  map(fn [f32, q] ([f32, n] a) =>
+        map(fn f32 ([f32, n] b) =>
+              streamSeq(fn f32 (int kk, [f32, chunk] a_c, [f32, chunk] b_c, f32 acc) =>
+                          loop (acc) = for k < chunk do BODY in acc
+                       , a, b, 0f32)
+           , B)
+     , A)
+"""
+
+
+@pytest.mark.parametrize("body", ["acc + a_c[k] * b_c[k] * 2f32", "acc + a_c[k] - b_c[k]", "acc * a_c[k] + b_c[k]",
+                                  "acc + a_c[k] * a_c[k]", "acc + a_c[(k + 1) % chunk] * b_c[k]"])
+def test_other_bodies_are_not_products_of_two_staged_elements(body):
+    values = run_all(PRODUCT.replace("BODY", body), "product.fut", TENSOR_CORES, until="verify")
+    u = values["analyse"].plan.schedule.matrix_units
+    assert u is not None and not u.used and ("not a product" in u.reason or "register tile" in u.reason), (body, u)
+    assert not any(chunks(k) for k in values["verify"].kernels)
+
+
+IN_A_LOOP = """fun [[f32, q], m] main([[f32, n], m] A, [[f32, q], n] B0) =
+  let B = transpose(B0) in
+  map(fn [f32, q] ([f32, n] a) =>
+        map(fn f32 ([f32, n] b) =>
+              loop (x = 0f32) = for i < 2 do
+                streamSeq(fn f32 (int kk, [f32, chunk] a_c, [f32, chunk] b_c, f32 acc) =>
+                            loop (acc) = for k < chunk do acc + a_c[k] * b_c[k] in acc
+                         , a, b, x * 0.5f32)
+              in x
+           , B)
+     , A)
+"""
+
+
+def test_a_stream_a_loop_runs_again_is_left_to_the_register_tile():
+    """The units' share is added to the accumulator once, after the stream:
+    run twice from `x * 0.5`, the first run's share would be halved."""
+    values = run_all(IN_A_LOOP, "in_a_loop.fut", TENSOR_CORES, until="verify")
+    u = values["analyse"].plan.schedule.matrix_units
+    assert values["analyse"].plan.schedule.block.register is not None
+    assert not u.used and "the stream runs inside a loop" in u.reason
+    assert not any(chunks(k) for k in values["verify"].kernels)
+
+
+def test_explain_prints_the_decision_in_text_and_json():
+    text = tiler("explain", "benchmarks/mm.fut", "--tensor-cores").stdout
+    assert "matrix units: used: a_c x b_c on the matrix units: 16 x 16 x 8 TF32 instructions" in text
+    assert "rewritten by: matrix units, strip-mine, interchange, sequentialise" in text
+    off = tiler("explain", "tests/programs/float16/mm_mixed.fut", "--tensor-cores").stdout
+    assert "matrix units: not used: its inputs are f16 and bf16" in off
+    import json
+
+    data = json.loads(tiler("explain", "benchmarks/mm.fut", "--tensor-cores", "--json").stdout)
+    assert data["block"]["register_tile"]["matrix_units"] == {
+        "used": True, "reason": data["block"]["register_tile"]["matrix_units"]["reason"], "precision": "TF32",
+        "instruction": [16, 16, 8], "warps": [2, 4], "fragments": [4, 2]}
+
+
+# ---- the kernel -------------------------------------------------------------------------------------------
+
+
+def test_every_full_chunk_of_every_register_tiled_version_runs_on_the_units():
+    m = module_of(BENCHMARKS / "mm.fut")
+    tiled = [k for k in m.kernels if k.rewrites and "strip-mine" in k.rewrites]
+    assert len(tiled) == 4  # vector and scalar copies, 32- and 64-bit offsets
+    for k in tiled:
+        assert "matrix units" in k.rewrites and k.shared_align == 32
+        assert len(chunks(k)) == 3  # three cp.async stages of full chunks; the last partial chunk stays a loop
+        (stage,) = [a for a in k.shared if a.name.startswith("sh_mma")]
+        assert stage.ctype == "float" and stage.elems == 128 * 132  # the block's tile, rows padded by 16 bytes
+        assert all(offset % 32 == 0 for _, offset in k.shared_offsets())
+    for k in m.kernels:
+        if k not in tiled:
+            assert not chunks(k) and k.shared_align == 16
+
+
+def test_the_operands_are_the_planned_tiles_in_their_layouts():
+    """mm's A tile is transposed (the chunk outer, rows padded by 4): A read
+    column-major with leading dimension 132; B's tile row-major, 128."""
+    k = next(k for k in module_of(BENCHMARKS / "mm.fut").kernels if chunks(k))
+    c = chunks(k)[0]
+    assert (c.a.row_major, c.a.ld, c.b.row_major, c.b.ld, c.steps) == (False, 132, True, 128, 2)
+    assert c.a.first.buffer.startswith("sh_a_c") and c.b.first.buffer.startswith("sh_b_c")
+    half = next(k for k in module_of(PROGRAMS / "tensor_cores" / "mm_f16_f32.fut").kernels if chunks(k))
+    c = chunks(half)[0]
+    assert (c.a.row_major, c.a.ld, c.b.row_major, c.b.ld, c.steps) == (False, 136, True, 128, 1)
+    assert c.shape.inputs == "__half" and c.shape.accumulator == "float"
+
+
+def test_the_staging_tile_is_added_after_the_last_chunk_before_the_stores():
+    cuda = tiler_api.compile("benchmarks/mm.fut", tensor_cores=True).cuda
+    body = cuda[cuda.index("tiler_mm_tiled("):]
+    body = body[:body.index("\n}\n")]
+    store, barrier = body.index("tiler_mma_store<132>"), body.index("the warps' sums of the full chunks")
+    last_chunk, tail = body.rindex("tiler_mma_chunk<"), body.index("if (kk_last < n)")
+    assert last_chunk < store < tail < barrier < body.index("out0[")
+    assert re.search(r"acc\[[^]]*\] = acc\[[^]]*\] \+ sh_mma\[", body)
+
+
+# ---- nvcc ----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.nvcc
+@pytest.mark.skipif(nvcc_path() is None, reason="nvcc is not on PATH")
+def test_nvcc_compiles_every_version_under_the_flag_with_no_spills_and_the_planned_shared_memory(tmp_path):
+    units, planned = [], {}
+    for i, path in enumerate(COMPILED):
+        values = run_all(path.read_text(), path.name, TENSOR_CORES)
+        cuda, kernels = rename_module(values["render"], values["verify"], f"tiler_tc{i}")
+        units.append(cuda)
+        planned |= {s.name: s.static_shared_bytes for k in kernels for s in k.launches}
+    source = tmp_path / "tensor_cores.cu"
+    source.write_text("\n".join(units))
+    done = subprocess.run([nvcc_path(), "-arch=sm_90", "-cubin", "-Xptxas", "-v", "-o",
+                           str(tmp_path / "tensor_cores.cubin"), str(source)], capture_output=True, text=True,
+                          timeout=1500)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    reports = {block.split("'")[1]: block
+               for block in (done.stdout + done.stderr).split("ptxas info    : Compiling entry function ")[1:]}
+    assert sum("tiler_mma_chunk" in u for u in units) == len(USED)
+    for name, shared in planned.items():
+        report = reports[name]
+        assert "0 bytes spill stores" in report and "0 bytes spill loads" in report, (name, report)
+        smem = re.search(r"(\d+) bytes smem", report)
+        assert (int(smem.group(1)) if smem else 0) == shared, (name, report)
+
+
+# ---- the warps' fragments against the one-point loop (what a GPU cannot be asked here) -------------------
+
+
+def _at(e, env: dict, tid: int, threads_x: int = 16):
+    """The value of a kernel-IR index with these names and this thread's index."""
+    from tiler.kir.build import rewrite
+
+    fixed = rewrite(e, lambda x: kir.Const({"x": tid % threads_x, "y": tid // threads_x}[x.axis], "int")
+                    if isinstance(x, kir.ThreadIdx) else None)
+    return kir.evaluate(fixed, env)
+
+
+def _loop_reads(one_point: tuple):
+    """The first full chunk's loop of the one-point kernel: its variable and
+    the indices its A and B loads read at (P0_, k) and (P1_, k)."""
+    loop = next(s for s in kir.statements(one_point) if isinstance(s, kir.For) and isinstance(s.stop, kir.Const)
+                and len(s.body) == 1 and isinstance(s.body[0], kir.Assign) and s.body[0].name.startswith("acc"))
+    loads = [x for x in kir.walk(loop.body[0].value) if isinstance(x, kir.Load)]
+    by = {next(n.name for n in kir.walk(ld.index) if isinstance(n, kir.Ref) and n.name.startswith("P")): ld
+          for ld in loads}
+    return loop.var, by["P0_"], by["P1_"]
+
+
+@pytest.mark.parametrize("path", sorted(USED), ids=lambda p: p.stem)
+def test_each_warp_reads_the_elements_its_points_read_and_the_warps_cover_the_tile_once(path):
+    """WMMA's layouts by definition (a row-major fragment's element (r, c) at
+    first + r * ld + c, a column-major one's at first + r + c * ld; the
+    accumulators stored row-major): every element each warp's fragments load
+    for each instruction is the element the one-point loop reads for that
+    point at that position, and each point's sum lands where its thread reads
+    it back, once."""
+    k = next(k for k in module_of(path).kernels if chunks(k))
+    (_, one_point), (_, rewritten) = k.trace[0], k.trace[1]
+    var, load_a, load_b = _loop_reads(one_point)
+    chunk = next(s for s in kir.statements(rewritten) if isinstance(s, kir.MatrixChunk))
+    store = next(s for s in kir.statements(rewritten) if isinstance(s, kir.MatrixStore))
+    sh = chunk.shape
+    (a_next, a_step), (b_next, b_step) = kir.fragment_steps(sh, chunk.a, True), kir.fragment_steps(sh, chunk.b, False)
+    rows, cols = sh.warp_tile
+    covered = set()
+    for warp in range(sh.warps[0] * sh.warps[1]):
+        tid = warp * 32
+        wrow, wcol = warp // sh.warps[1] * rows, warp % sh.warps[1] * cols
+        a0, b0 = _at(chunk.a.first.index, {}, tid), _at(chunk.b.first.index, {}, tid)
+        s0 = _at(store.index, {}, tid)
+        for s in range(chunk.steps):
+            for i in range(sh.fragments[0]):
+                for r in range(sh.m):
+                    for kk in range(sh.k):
+                        got = a0 + i * a_next + s * a_step + (r * chunk.a.ld + kk if chunk.a.row_major else
+                                                             r + kk * chunk.a.ld)
+                        assert got == kir.evaluate(load_a.index, {"P0_": wrow + i * sh.m + r, var: s * sh.k + kk})
+            for j in range(sh.fragments[1]):
+                for c in range(sh.n):
+                    for kk in range(sh.k):
+                        got = b0 + j * b_next + s * b_step + (kk * chunk.b.ld + c if chunk.b.row_major else
+                                                             kk + c * chunk.b.ld)
+                        assert got == kir.evaluate(load_b.index, {"P1_": wcol + j * sh.n + c, var: s * sh.k + kk})
+        for i in range(sh.fragments[0]):
+            for j in range(sh.fragments[1]):
+                for r in range(sh.m):
+                    for c in range(sh.n):
+                        p0, p1 = wrow + i * sh.m + r, wcol + j * sh.n + c
+                        assert s0 + i * sh.m * store.ld + j * sh.n + r * store.ld + c == p0 * store.ld + p1
+                        covered.add((p0, p1))
+    every_row, every_col = sh.warps[0] * rows, sh.warps[1] * cols
+    assert covered == {(p0, p1) for p0 in range(every_row) for p1 in range(every_col)}
+    (tile,) = [a for a in k.shared if a.name == store.buffer]
+    assert tile.elems == every_row * store.ld and store.ld > every_col
+
+
+def test_one_fuzz_seed_in_five_compiles_its_products_for_the_units_within_their_tolerance():
+    from tiler.fuzz.properties import RTOL, tolerance, variants
+
+    units = [s for s in range(10) if variants(s)["tiled"].tensor_cores]
+    assert units == [4, 9] and not any(variants(s)["untiled"].tensor_cores for s in range(10))
+    assert tolerance(4, "tiled") == 1e-2 and tolerance(4, "untiled") == tolerance(3, "tiled") == RTOL

@@ -1,0 +1,224 @@
+"""The matrix units (tensor cores, `--tensor-cores`): whether a register-tiled
+product runs on them, and why or why not.
+
+Nothing here looks for a program's name. A block's stream is a product when
+its loop over a chunk does one thing: `acc + x * y` (in either order), with
+`x` and `y` the elements at the loop's index of two staged chunks, one
+invariant to each of the block's two dims (a row of A, a column of B), each
+read as it is or converted to the accumulator's type (`f32(ac[j])`). Every
+point's sum over the chunk is then one entry of the block's product tile,
+which its warps can compute with warp-wide matrix instructions from the
+same shared tiles the plan stages (transform/matrix_units.py rewrites the
+kernel). The accumulator starts where the program says; the units' share
+of the sum (its full chunks) is added to it once, after the stream, and the
+last partial chunk stays on the plain register-tiled path, so sizes that no
+tile divides need nothing new.
+
+The units round and order differently: f32 inputs are rounded to TF32
+(10-bit mantissas) and every sum is added in the units' own order, so a
+kernel using them is checked within a tolerance (workload/checks.py), as
+`--fast-math` is. The reference interpreter stays exact.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from .. import target
+from ..check import typed as T
+from ..check.types import Scalar
+from ..kir import MatrixShape
+from ..tree import descendants
+from .context import Context
+from .schedule import Layout, Schedule
+
+MATRIX_TOLERANCE = 1e-2  # relative to each output's scale: TF32's 10-bit inputs over long sums
+
+
+@dataclass(frozen=True)
+class MatrixUnits:
+    """The decision for a schedule's register-tiled product: `used`, and
+    `reason` in words (why, or why not); where the product qualifies, its
+    instruction (kir.MatrixShape), the dims its rows and columns run along
+    (`dims`: A's rows, B's columns) and the chunk inputs that are A and B."""
+
+    used: bool
+    reason: str
+    shape: object = None  # kir.MatrixShape
+    dims: tuple = ()  # (the dim of A's rows, the dim of B's columns)
+    inputs: tuple = ()  # (A's chunk parameter, B's)
+
+    @property
+    def precision(self) -> str:
+        return target.MATRIX_PRECISION[self.shape.inputs] if self.shape is not None else ""
+
+
+def with_matrix_units(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> Schedule:
+    """The schedule with its decision recorded: for a 2-D register tile, the
+    only kind the units compute, and, under --tensor-cores, for any other
+    schedule too (why not); else None."""
+    block = schedule.block
+    if block.register is None or len(block.spans) != 2 or not any(s.tiled for s in schedule.streams):
+        if not ctx.options.tensor_cores:
+            return schedule
+        return replace(schedule, matrix_units=MatrixUnits(False, NO_REGISTER_TILE))
+    return replace(schedule, matrix_units=decide(schedule, kernel, ctx))
+
+
+NO_REGISTER_TILE = ("no 2-D register tile (the matrix units compute a block's product tile from a staged row tile and "
+                    "column tile)")
+
+
+def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
+    product = _product(schedule)
+    if not isinstance(product, str) and _in_a_loop(schedule.streams[0].site.stream, kernel):
+        # (the units' share is added to the accumulator once, after the stream: a loop around it would need
+        # it added after each of its runs)
+        product = "the stream runs inside a loop"
+    if not isinstance(product, str) and schedule.streams[0].join is not None and schedule.streams[0].join.joined:
+        product = "the stream's rows are joined end to end (its tiles' positions are not the loop's index)"
+    if isinstance(product, str):
+        return MatrixUnits(False, f"not a product of two staged elements: {product}")
+    a, b, dims, kinds = product
+    shape = _shape(kinds, schedule, dims, ctx)
+    if isinstance(shape, str):
+        return MatrixUnits(False, shape)
+    tiles = _tiles_refusal(schedule, (a, b), shape, dims)
+    if tiles:
+        return MatrixUnits(False, tiles)
+    if schedule.block.interior:
+        return MatrixUnits(False, "interior blocks (--interior) hold two bodies: the matrix units take one")
+    what = (f"{shape.m} x {shape.n} x {shape.k} {target.MATRIX_PRECISION[shape.inputs]} instructions, "
+            f"{shape.warps[0]} x {shape.warps[1]} warps of {shape.fragments[0]} x {shape.fragments[1]} fragments")
+    if not ctx.options.tensor_cores:
+        return MatrixUnits(False, f"--tensor-cores is off (the product qualifies: {what})", shape, dims, (a, b))
+    rounding = ", inputs rounded to TF32 (10-bit mantissas)" if shape.inputs == "float" else ""
+    return MatrixUnits(True, f"{a} x {b} on the matrix units: {what}{rounding}; the last partial chunk on the "
+                             "register tile", shape, dims, (a, b))
+
+
+def _product(schedule: Schedule):
+    """(A's chunk parameter, B's, (A's dim, B's dim), (A's kind, B's kind,
+    the accumulator's kind)) where the one tiled stream's chunk loop is
+    `acc + x * y` of two staged chunks, one invariant to each block dim;
+    else why not."""
+    streams = [s for s in schedule.streams if s.tiled]
+    if len(streams) != 1 or len(schedule.streams) != 1:
+        return f"the kernel has {len(schedule.streams)} streams (the matrix units take one)"
+    plan = streams[0]
+    st = plan.site.stream
+    if len(st.acc_params) != 1:
+        return f"the stream carries {len(st.acc_params)} values (a product carries one sum)"
+    loop = st.body
+    if not (isinstance(loop, T.Loop) and len(loop.params) == 1 and isinstance(loop.bound, T.Var)
+            and loop.bound.binder == st.chunk and isinstance(loop.rest, T.Var) and loop.rest.binder in (loop.params[0], *loop.results)
+            and isinstance(loop.inits[0], T.Var) and loop.inits[0].binder == st.acc_params[0]):
+        return "the stream's body is not one loop over its chunk carrying the accumulator"
+    terms = _sum_of_product(loop.body, loop.params[0])
+    if terms is None:
+        return "the loop's body is not `acc + x * y`"
+    reads = [_chunk_read(t, loop.index) for t in terms]
+    if any(r is None for r in reads):
+        return "a factor is not a chunk's element at the loop's index (or its conversion)"
+    inputs = {p.name: p for p in plan.inputs}
+    (x, kx), (y, ky) = reads
+    px, py = inputs.get(x.name), inputs.get(y.name)
+    if px is None or py is None or not (px.staged and py.staged):
+        return "a factor's chunk is not staged in shared memory"
+    spans = frozenset(schedule.block.spans)
+    dx, dy = px.varies_with & spans, py.varies_with & spans
+    if len(dx) != 1 or len(dy) != 1 or dx == dy:
+        return "the two chunks do not vary with one block dim each (a row and a column)"
+    (dx,), (dy,) = dx, dy
+    if dx > dy:  # A's rows along the outer dim, B's columns along the inner: the output's row-major order
+        (x, kx, dx), (y, ky, dy) = (y, ky, dy), (x, kx, dx)
+    acc = loop.params[0].type.kind if isinstance(loop.params[0].type, Scalar) else "?"
+    return x.name, y.name, (dx, dy), (kx, ky, acc)
+
+
+def _in_a_loop(stream, kernel: T.Kernel) -> bool:
+    """Whether a loop of the kernel runs the stream again each iteration."""
+    return any(isinstance(n, T.Loop) and any(m is stream for m in descendants(n.body, T.is_exp))
+               for n in descendants(kernel.body, T.is_exp))
+
+
+def _sum_of_product(e, acc) -> tuple | None:
+    """(x, y) where `e` is `acc + x * y` or `x * y + acc`."""
+    if not (isinstance(e, T.BinOp) and e.op == "+"):
+        return None
+    for mine, other in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+        if isinstance(mine, T.Var) and mine.binder == acc and isinstance(other, T.BinOp) and other.op == "*":
+            return other.lhs, other.rhs
+    return None
+
+
+def _chunk_read(e, index):
+    """(the chunk parameter, its element kind) where `e` is `c[index]`, or
+    `f32(c[index])`; else None."""
+    if isinstance(e, T.Builtin) and len(e.args) == 1 and e.name == getattr(e.type, "kind", None):
+        e = e.args[0]
+    if isinstance(e, T.Index) and isinstance(e.array, T.Var) and len(e.indices) == 1 and \
+            isinstance(e.indices[0], T.Var) and e.indices[0].binder == index and isinstance(e.type, Scalar):
+        return e.array.binder, e.type.kind
+    return None
+
+
+def _shape(kinds: tuple, schedule: Schedule, dims: tuple, ctx: Context):
+    """The instruction and the warps' split of the block's tile; else why not."""
+    ka, kb, acc = kinds
+    if ka != kb:
+        return f"its inputs are {ka} and {kb}: a matrix unit multiplies two of one type"
+    inputs, accumulator = target.CTYPE.get(ka), target.CTYPE.get(acc)
+    mnk = target.MATRIX_SHAPES.get((inputs, accumulator))
+    if mnk is None:
+        return (f"{ka} inputs summed in {acc}: the matrix units here take f32 (as TF32), f16 or bf16 summed in f32, "
+                "and f64")
+    if target.arch_number(ctx.device.arch) < target.MATRIX_MIN_ARCH[inputs]:
+        return f"{ctx.device.arch} has no matrix instruction for {ka} (sm_{target.MATRIX_MIN_ARCH[inputs]} on)"
+    m, n, k = mnk
+    chunk = schedule.streams[0].chunk or 0
+    if chunk % k:
+        return f"the chunk ({chunk}) is not a multiple of an instruction's {k} positions"
+    block = schedule.block
+    rows, cols = block.points(dims[0]), block.points(dims[1])
+    threads = math.prod(block.extents)
+    warps = threads // target.WARP
+    if threads % target.WARP:
+        return f"the block's {threads} threads are not whole warps"
+    for wr, wc in _warp_grids(warps):
+        if rows % (wr * m) == 0 and cols % (wc * n) == 0:
+            return MatrixShape(m, n, k, inputs, accumulator, (wr, wc), (rows // (wr * m), cols // (wc * n)))
+    return (f"the block's {rows} x {cols} tile does not split into {warps} warps' tiles of whole {m} x {n} "
+            "fragments")
+
+
+def _tiles_refusal(schedule: Schedule, names: tuple, shape: MatrixShape, dims: tuple) -> str:
+    """Why the staged tiles cannot be read by the units as they lie ("":
+    they can): a fragment's load takes a leading dimension of whole 16-byte
+    steps and a start 32-byte aligned (target.MATRIX_LD_BYTES, MATRIX_ALIGN),
+    so each line's pitch, and the step to the next instruction's lines or
+    the next fragment's, must keep them."""
+    inputs = {p.name: p for p in schedule.streams[0].inputs}
+    size = target.SIZEOF[shape.inputs]
+    for name, side, d in zip(names, (shape.m, shape.n), dims):
+        st = inputs[name].staging
+        if st.pack is not None or st.element != 1 or len(st.tile) != 2:
+            return f"{name}'s tile is not a plain 2-D tile of scalars (packed, or of rows)"
+        if st.tile[0] != schedule.block.points(d):  # (the warps' fragments cover the block's points, no more)
+            return f"{name}'s tile holds {st.tile[0]} rows for the block's {schedule.block.points(d)} points"
+        pitch = st.pitch
+        if pitch * size % target.MATRIX_LD_BYTES:
+            return (f"{name}'s tile lines are {pitch * size} bytes apart: the matrix units read lines a multiple of "
+                    f"{target.MATRIX_LD_BYTES} bytes apart")
+        step = (shape.k if st.layout is Layout.TRANSPOSED else side) * pitch * size
+        if step % target.MATRIX_ALIGN:
+            return (f"{name}'s tile puts an instruction's lines {step} bytes apart: the matrix units start each "
+                    f"{target.MATRIX_ALIGN}-byte aligned")
+    return ""
+
+
+def _warp_grids(warps: int) -> list[tuple[int, int]]:
+    """The warps' splits rows x columns, the squarest first (each warp then
+    loads the fewest fragments an instruction step: fm + fn for fm x fn)."""
+    pairs = [(r, warps // r) for r in range(1, warps + 1) if warps % r == 0]
+    return sorted(pairs, key=lambda p: (abs(p[0] - p[1]), -p[1]))

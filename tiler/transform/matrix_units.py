@@ -1,0 +1,187 @@
+"""The matrix units (tensor cores) for a register-tiled product: a rewrite
+of the kernel as lower writes it for one point a thread, before register
+tiling's (register_tile.py), where the plan says so (analyse/tensor_cores.py).
+
+Lower writes each full chunk's loop of a product as
+
+    for (k = 0; k < CHUNK; k += 1) acc_2 = acc_2 + A_tile[row(P0_) + k...] * B_tile[col(P1_) + k...];
+
+with `P{d}_` the thread's point within the block's tile. The rewrite makes
+each such loop one `kir.MatrixChunk`: every warp multiplies its rows of the
+A tile by its columns of the B tile into its accumulator fragments, read
+from the same shared tiles at the same offsets (the layout and the leading
+dimension come from the index's strides along the point and along `k`). The
+fragments start at zero (`kir.MatrixZero`, first in the body); after the
+last full chunk each warp stores them into a staging tile (`kir.MatrixStore`),
+and after the last assignment of the point's accumulator (the partial last
+chunk, which stays a loop and is register-tiled as before) a barrier and
+`acc = acc + stage[P0_ * LD + P1_]` add them to it. The clamps, guards and
+output stores are untouched, so the edges work as in the plain kernel.
+Nothing in the new statements depends on the point: register tiling keeps
+them once a thread.
+"""
+from __future__ import annotations
+
+from .. import kir, target
+from ..errors import CompilerBug
+from ..kir.build import Names, add, const, fresh_name, mul, substitute
+from ..kir.walkers import blocks_mapped, evaluate, statements
+from .register_tile import POINT
+
+NAME = "matrix units"
+SAMPLES = ((3, 5), (7, 2), (16, 9))  # (point, k) pairs an index must be affine at, besides (0, 0), (1, 0), (0, 1)
+
+
+def on_matrix_units(body: tuple, units, tid, tile: tuple[int, int], ctypes: dict,
+                    used: Names) -> tuple[tuple, kir.SharedAlloc]:
+    """`body` with its full chunks on the matrix units, and the staging tile
+    the warps' sums go through (see the module doc). `units`: the plan's
+    MatrixUnits (used); `tid`: the thread's flat index in the block; `tile`:
+    the block's points along A's rows and B's columns."""
+    return _Rewrite(units, tid, tile, ctypes, used).run(body)
+
+
+class _Rewrite:
+    def __init__(self, units, tid, tile, ctypes: dict, used: Names):
+        self.shape: kir.MatrixShape = units.shape
+        self.points = tuple(POINT.format(d) for d in units.dims)
+        self.ctypes, self.used = ctypes, used
+        sh = self.shape
+        warp = kir.Bin("/", tid, const(target.WARP))
+        rows, cols = sh.warp_tile
+        self.first = (mul(kir.Bin("/", warp, const(sh.warps[1])), const(rows)),  # the warp's first row and column
+                      mul(kir.Bin("%", warp, const(sh.warps[1])), const(cols)))
+        self.fragments = fresh_name("mma_acc", used)
+        self.stage = fresh_name("sh_mma", used)
+        size = target.SIZEOF[sh.accumulator]
+        self.ld = tile[1] + target.MATRIX_LD_BYTES // size  # padded a 16-byte step: rows start on other banks
+        self.tile = tile
+        self.outer: set[str] = set()  # the point's accumulator each rewritten loop's result is assigned to
+
+    def run(self, body: tuple) -> tuple[tuple, kir.SharedAlloc]:
+        body = blocks_mapped(body, self.block)
+        if not self.outer:
+            raise CompilerBug("the plan puts a product on the matrix units, but no chunk loop of the kernel is "
+                              "`acc + a[..] * b[..]` of two shared tiles", stage="lower")
+        if len(self.outer) != 1:
+            raise CompilerBug(f"the matrix units' chunks sum into {len(self.outer)} accumulators", stage="lower")
+        (outer,) = self.outer
+        if not any(isinstance(s, kir.Decl) and s.name == outer for s in body):  # (one run of the stream: analyse)
+            raise CompilerBug(f"the matrix units' accumulator `{outer}` is not declared once for the kernel",
+                              stage="lower")
+        chunks = [i for i, s in enumerate(body) if any(isinstance(x, kir.MatrixChunk) for x in statements((s,)))]
+        assigned = [i for i, s in enumerate(body) if any(isinstance(x, (kir.Assign, kir.Decl)) and x.name == outer
+                                                        for x in statements((s,)))]
+        last_chunk, last_assigned = chunks[-1], assigned[-1]
+        if last_assigned < last_chunk:
+            raise CompilerBug("the point's accumulator is last assigned before the matrix units' last chunk", stage="lower")
+        sh = self.shape
+        store = kir.MatrixStore(self.fragments, sh, self.stage, add(mul(self.first[0], const(self.ld)), self.first[1]),
+                                self.ld)
+        p_rows, p_cols = (kir.Ref(p) for p in self.points)
+        added = (kir.Barrier("the warps' sums of the full chunks are in the staging tile"),
+                 kir.Assign(outer, kir.Bin("+", kir.Ref(outer),
+                                           kir.Load(self.stage, add(mul(p_rows, const(self.ld)), p_cols), kir.SHARED))))
+        body = body[:last_chunk + 1] + (store,) + body[last_chunk + 1:last_assigned + 1] + added + \
+            body[last_assigned + 1:]
+        body = (kir.MatrixZero(self.fragments, sh),) + body
+        return body, kir.SharedAlloc(self.stage, sh.accumulator, self.tile[0] * self.ld)
+
+    def block(self, stmts: tuple) -> tuple:
+        out = []
+        for i, s in enumerate(stmts):
+            chunk = self.chunk(s) if isinstance(s, kir.For) else None
+            after = stmts[i + 1] if i + 1 < len(stmts) else None
+            if chunk is not None and isinstance(after, kir.Assign) and after.value == kir.Ref(s.body[0].name):
+                self.outer.add(after.name)
+                out.append(chunk)
+            else:
+                out.append(s)
+        return tuple(out)
+
+    def chunk(self, s: kir.For) -> kir.MatrixChunk | None:
+        """The loop as a MatrixChunk, where it is a full chunk's `acc + a * b`."""
+        sh = self.shape
+        if not (s.start == const(0) and s.step == const(1) and isinstance(s.stop, kir.Const)
+                and s.stop.value % sh.k == 0 and len(s.body) == 1 and isinstance(s.body[0], kir.Assign)):
+            return None
+        acc = s.body[0]
+        factors = _sum_of_product(acc.value, acc.name)
+        if factors is None:
+            return None
+        loads = [_shared_read(f) for f in factors]
+        if any(x is None for x in loads):
+            return None
+        by_dim = {}
+        for load in loads:
+            names = {n.name for n in kir.walk(load.index) if isinstance(n, kir.Ref)}
+            mine = [p for p in self.points if p in names]
+            if len(mine) != 1:
+                return None
+            by_dim[mine[0]] = load
+        if set(by_dim) != set(self.points):
+            return None
+        a = self.operand(by_dim[self.points[0]], self.points[0], s.var, self.first[0], sh.m, rows=True)
+        b = self.operand(by_dim[self.points[1]], self.points[1], s.var, self.first[1], sh.n, rows=False)
+        if a is None or b is None:
+            return None
+        return kir.MatrixChunk(self.fragments, sh, a, b, s.stop.value // sh.k)
+
+    def operand(self, load: kir.Load, p: str, k: str, first, side: int, rows: bool) -> kir.MatrixOperand | None:
+        """The tile as operand A (`rows`: its rows along `p`) or B (its
+        columns along `p`), from the load's strides; None where they make no
+        layout the units read, or leave a fragment's start unaligned."""
+        if self.ctypes.get(load.buffer) != self.shape.inputs:
+            return None
+        strides = _strides(load.index, p, k)
+        if strides is None:
+            return None
+        c0, along_p, along_k = strides
+        if along_p == 1:  # consecutive rows of A (columns of B) adjacent: A col-major, B row-major
+            row_major, ld = not rows, along_k
+        elif along_k == 1:
+            row_major, ld = rows, along_p
+        else:
+            return None
+        size = target.SIZEOF[self.shape.inputs]
+        align = target.MATRIX_ALIGN
+        warp_side = self.shape.warp_tile[0 if rows else 1]
+        if (ld * size) % target.MATRIX_LD_BYTES or (c0 * size) % align or (side * along_p * size) % align or \
+                (self.shape.k * along_k * size) % align or (warp_side * along_p * size) % align:
+            return None
+        start = substitute(load.index, {p: first, k: const(0)})
+        return kir.MatrixOperand(kir.Load(load.buffer, start, kir.SHARED), row_major, ld)
+
+
+def _sum_of_product(e, acc: str) -> tuple | None:
+    if not (isinstance(e, kir.Bin) and e.op == "+"):
+        return None
+    for mine, other in ((e.a, e.b), (e.b, e.a)):
+        if mine == kir.Ref(acc) and isinstance(other, kir.Bin) and other.op == "*":
+            return other.a, other.b
+    return None
+
+
+def _shared_read(e) -> kir.Load | None:
+    """The shared load `e` is, or converts to float (a 16-bit element widened)."""
+    if isinstance(e, kir.Call) and len(e.args) == 1 and e.fn in target.NARROW_FUNCTIONS and \
+            target.NARROW[target.NARROW_FUNCTIONS[e.fn]].to_float == e.fn:
+        e = e.args[0]
+    return e if isinstance(e, kir.Load) and e.space == kir.SHARED else None
+
+
+def _strides(index, p: str, k: str) -> tuple[int, int, int] | None:
+    """(the index at p = k = 0, its step along p, along k) where it is affine
+    in them and depends on nothing else; else None."""
+    def at(pv, kv):
+        try:
+            return evaluate(index, {p: pv, k: kv})
+        except (KeyError, ValueError, TypeError):
+            return None
+    c0, p1, k1 = at(0, 0), at(1, 0), at(0, 1)
+    if None in (c0, p1, k1):
+        return None
+    along_p, along_k = p1 - c0, k1 - c0
+    if any(at(pv, kv) != c0 + pv * along_p + kv * along_k for pv, kv in SAMPLES):
+        return None
+    return c0, along_p, along_k
