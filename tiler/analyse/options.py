@@ -103,7 +103,7 @@ class Options:
                             contradicts=("tile", "register_tile", "lanes", "several_blocks", "no_register_tile",
                                          "chunk", "unroll", "pack", "interior", "single_buffer", "double_buffer",
                                          "join_rows", "no_async", "transpose", "no_coalesce", "no_vector",
-                                         "keep_loops", "no_hoist"))  # each steers only what tiling makes
+                                         "keep_loops", "no_hoist", "no_speculate"))  # each steers only what tiling makes
     max_shared: int | None = _option(None, Takes.WHOLE, "--max-shared", "Shared memory a block may use [default: "
                                      "48 KiB; for a register tile copied by cp.async, what the GPU allows].",
                                      metavar="BYTES", most=target.SHARED_LIMIT_ANY_GPU, steers=False,
@@ -163,6 +163,12 @@ class Options:
                              "body) is by default computed once a row of the map level where it varies, or, in "
                              "a kernel of one level, once a launch where it reads no map level's names.",
                              steers=False, ablation=Ablation("work where written (no hoisting)"))
+    no_speculate: bool = _option(False, Takes.FLAG, "--no-speculate", "Leave a stream under an `if` whose test "
+                                 "varies with the points (a mask around a dot product) under its `if`. By default "
+                                 "it is computed at every point before the `if`, where that is safe, so that a "
+                                 "block can stage its inputs; the launch races that against the untiled kernel "
+                                 "as written.", steers=False,
+                                 ablation=Ablation("streams under their `if` (no speculation)"))
     keep_loops: bool = _option(False, Takes.FLAG, "--keep-loops", "Leave a plain loop that walks arrays whole "
                                "along its index a loop. By default it is read as a stream over them, so that the "
                                "plan can stage them (a mat-vec or a matrix product written with a loop gets the "
@@ -233,11 +239,11 @@ class Options:
         return any(getattr(self, f.name) != f.default for f in fields(self)
                    if "option" not in f.metadata or f.metadata["option"].steers)
 
-    def kernel_stage(self) -> tuple[bool, bool, bool, bool]:
+    def kernel_stage(self) -> tuple[bool, bool, bool, bool, bool]:
         """How stage `kernel` builds the kernel (kernel_of's promote, loops,
-        listed, hoist): --no-tile's kernel is the program as written."""
+        listed, hoist, speculate): --no-tile's kernel is the program as written."""
         return not self.no_promote, not (self.keep_loops or self.no_tile), not self.no_tile, \
-            not (self.no_hoist or self.no_tile)
+            not (self.no_hoist or self.no_tile), not (self.no_speculate or self.no_tile)
 
     @property
     def launch_timing(self) -> bool:

@@ -239,6 +239,7 @@ class Kernel:
     unused: tuple = ()  # where the streams stage `kernel` removed were written: nothing reads their values
     hoisted: tuple = ()  # the work stage `kernel` moved to the map level where it varies (kernel.hoist.Hoist)
     counted: tuple = ()  # loops whose index's count stage `kernel` carried (kernel.counts.Counted)
+    speculated: tuple = ()  # streams stage `kernel` computes at every point, before their `if` (kernel.speculate)
     # where it moved any: the kernel with its work where written, which analyse plans where no row is split
     written: Kernel | None = field(default=None, repr=False, compare=False)
     streamable: tuple = ()  # loops that read arrays at their index: streams (listed only under --keep-loops), or why not
@@ -247,6 +248,8 @@ class Kernel:
     # the levels; `launched` is the kernel that computes it (one point), whose outputs the launch passes on
     launch: tuple = ()
     launched: Kernel | None = field(default=None, repr=False, compare=False)
+    # where stage `kernel` speculated a stream: the kernel without that, whose untiled kernel is the launch's fallback
+    unspeculated: Kernel | None = field(default=None, repr=False, compare=False)
 
     @property
     def scalar_params(self) -> tuple[Binder, ...]:

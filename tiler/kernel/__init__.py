@@ -5,8 +5,9 @@ The analysis and code generation see one kernel body in which each
 binders (so two calls do not share names), its parameters become `let`s of
 the arguments, and its sizes become the caller's sizes. Then the lets and loops
 nothing reads are removed (`dead`), a loop whose index also counts its
-elements carries the count where that makes it a reduction (`counts`), work that reads nothing of the map
-level it is written at moves to the level where it varies (`hoist`), a loop that walks arrays whole along
+elements carries the count where that makes it a reduction (`counts`), a stream under an `if` whose test
+varies with the points runs at every point before it where that is safe (`speculate`), work that reads
+nothing of the map level it is written at moves to the level where it varies (`hoist`), a loop that walks arrays whole along
 its index is read as a stream (`loops`), index reads that walk a stream's
 position become stream inputs (`promote`), and a thread's reads of its own
 row by index become a row of its map (`rows`). Last, every stream and loop
@@ -26,8 +27,22 @@ __all__ = ["inline_kernel", "kernel_of"]
 
 
 def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, listed: bool = True,
-              hoist: bool = True) -> T.Kernel:
-    """The stage: inlined, (with `hoist`) its work moved to the map level
+              hoist: bool = True, speculate: bool = True) -> T.Kernel:
+    """`_kernel_of`'s kernel; where it speculated a stream, with the kernel
+    built without speculation beside it (`unspeculated`), from which the
+    launch's untiled fallback is made: the program as written, which the
+    speculated kernels race (where few points take the stream's branch,
+    computing it at every point can cost more than tiling saves)."""
+    k = _kernel_of(program, promote, loops, listed, hoist, speculate)
+    if not k.speculated:
+        return k
+    return dataclasses.replace(k, unspeculated=_kernel_of(program, promote, loops, listed, hoist, False))
+
+
+def _kernel_of(program: T.Program, promote: bool, loops: bool, listed: bool, hoist: bool,
+               speculate: bool) -> T.Kernel:
+    """The stage: inlined, (with `speculate`) a stream under an `if` whose
+    test varies with the points computed before it, (with `hoist`) its work moved to the map level
     where it varies, (unless `promote` is off) with reads along a
     stream's position as stream inputs (and, with `loops`, loops that walk
     arrays whole read as streams; without it (--keep-loops), where `listed`,
@@ -36,6 +51,7 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, list
     from .counts import counted
     from .dead import without_dead
     from .hoist import hoisted
+    from .speculate import speculated
 
     kinds = T.node_kinds(program.kernel)  # each pass runs only where what it rewrites is there (one walk for all)
     k = program.kernel
@@ -46,6 +62,8 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, list
         k = without_dead(k)
     if T.Loop in kinds:
         k = counted(k)
+    if speculate and {T.If, T.Stream} <= kinds:
+        k = speculated(k)
     if hoist and len(k.levels) and kinds & {T.Loop, T.Stream}:
         k = hoisted(k, launch_only=True)
         if k.launch:

@@ -47,6 +47,9 @@ def explain_data(a: Analysis, source: Source, module=None, applied=None, version
         "hoisted": [{"what": h.what, "line": h.span.line, "column": h.span.col, "written_at": h.written,
                      "runs_at": h.runs, "reads": list(h.reads), "reason": h.reason} for h in k.hoisted],
         "promoted": [_promotion(r, source) for r in k.promoted],
+        **({"speculated": [{"line": r.stream.line, "column": r.stream.col, "branch_line": r.branch.line,
+                            "branch_column": r.branch.col, "lets": list(r.names), "dims": list(r.dims),
+                            "reason": r.reason} for r in k.speculated]} if k.speculated else {}),
         "counted": [{"line": c.span.line, "column": c.span.col, "index": c.index, "count": c.count}
                     for c in k.counted],
         "windows": [_window(w, source, a.plan.window, has_window_version(a)) for w in windows(k)],

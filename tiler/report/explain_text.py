@@ -40,6 +40,7 @@ def render_text(data: dict, variance: bool = False, width: int = 120, candidates
     out = io.StringIO()
     console = Console(file=out, width=width, highlight=False, emoji=False)
     _header(console, data)
+    _speculated_text(console, data.get("speculated", []))
     _hoisted_text(console, data.get("hoisted", []))
     _promotions_text(console, data["promoted"])
     _counted_text(console, data.get("counted", []))
@@ -128,6 +129,16 @@ def _header(console: Console, data: dict) -> None:
                       f"loads and {r['shared_reads_per_point_step']:.4g} shared reads")
     if data["math"]["fast"]:
         console.print(escape(f"math: {data['math']['note']}"))
+
+
+def _speculated_text(console: Console, rows: list[dict]) -> None:
+    """The streams computed at every point, before the `if` they were under."""
+    if rows:
+        console.print()
+    for r in rows:
+        lets = ", ".join(f"`{n}`" for n in r["lets"])
+        console.print(escape(f"speculated: the stream at {r['line']}:{r['column']} (with {lets}), under the `if` at "
+                             f"{r['branch_line']}:{r['branch_column']}, runs at every point: {r['reason']}"))
 
 
 def _hoisted_text(console: Console, rows: list[dict]) -> None:

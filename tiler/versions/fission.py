@@ -78,9 +78,11 @@ def fission_plan(a: Analysis) -> FissionPlan | NoFission | None:
     if options.steers_schedule():
         return NoFission("an option steers the schedule of the kernel as written")
     parts = fission(kernel, found)
-    promote, loops, _, hoist = options.kernel_stage()  # (the parts' streamable loops are not listed for explain)
-    values = analyse(kernel_of(T.Program("", parts.values, {}), promote, loops, False, hoist), options, a.device)
-    fold = analyse(kernel_of(T.Program("", parts.fold, {}), promote, loops, False, hoist), options, a.device)
+    promote, loops, _, hoist, speculate = options.kernel_stage()  # (the parts' streamable loops are not listed)
+    values = analyse(kernel_of(T.Program("", parts.values, {}), promote, loops, False, hoist, speculate), options,
+                     a.device)
+    fold = analyse(kernel_of(T.Program("", parts.fold, {}), promote, loops, False, hoist, speculate), options,
+                   a.device)
     if not values.tiled:
         return NoFission("the kernel of the pairs would not be tiled")
     gates, why = _gates(found, options, max(_tile_rows(values.block), ROWS))

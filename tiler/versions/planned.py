@@ -112,7 +112,7 @@ def _schedule_versions(a: Analysis, file: str) -> list[Version]:
         versions += _versions(a, file, frozenset(), otherwise)
     fits = fits_int(a.kernel)
     timed = a.options.launch_timing and plan.schedule.tiled
-    untiled = Build(a, file, False, plan.untiled)
+    untiled = untiled_build(a, file)
     if timed:
         versions = rivals(versions, untiled, None)  # `fits` comes below
     if fits is None:  # every array is 1-D: int offsets reach every element
@@ -184,8 +184,22 @@ def _versions(a: Analysis, file: str, transposed: frozenset, note: str = "") -> 
             "one point a thread: the micro-tile's grid would leave SMs without a block",
             describe_thresholds(plan.thresholds) if plan.thresholds else "", note)))
     if fallback:
-        versions.append(Version(Kind.UNTILED, Build(a, file, False, plan.untiled), None, "the untiled fallback"))
+        versions.append(Version(Kind.UNTILED, untiled_build(a, file), None, "the untiled fallback"))
     return versions
+
+
+def untiled_build(a: Analysis, file: str) -> Build:
+    """The untiled kernel the versions fall back to and race: of the program
+    as written where stage `kernel` speculated a stream (kernel/speculate.py),
+    so that the race keeps the written kernel where few points take the
+    stream's branch; else of the analysed kernel."""
+    plain = a.kernel.unspeculated
+    if plain is None or plain.launch != a.kernel.launch:
+        return Build(a, file, False, a.plan.untiled)
+    from ..analyse import analyse
+
+    written = analyse(plain, a.options, a.device)
+    return Build(written, file, False, written.plan.untiled)
 
 
 def plans_vectors(schedule: Schedule) -> bool:

@@ -19,7 +19,7 @@ from ..analyse.reductions import (
     Test,
     split_k_stream,
 )
-from .planned import fits_int, plan_versions, rivals
+from .planned import fits_int, plan_versions, rivals, untiled_build
 from .records import WIDE_NOTE, Build, Copies, Kind, RowTest, Version, all_of, any_of, both
 
 
@@ -34,7 +34,7 @@ def split_versions(a: Analysis, file: str) -> list[Version]:
     gate = all_of(test(t) for t in split.gate) if split.gate else None
     others = "other sizes" if split.limits else "shorter rows"
     fits = fits_int(k)
-    untiled = Build(a, file, False, a.plan.untiled)
+    untiled = untiled_build(a, file)
 
     def versions(wide: bool, note: str) -> list[Version]:
         out = [] if wide else k_split_versions(a, file, split, gate, test, fits)
