@@ -1,4 +1,4 @@
-"""The whole corpus against PyTorch, from the fifteenth and sixteenth
+"""The whole corpus against PyTorch, from the fifteenth to seventeenth
 sessions' peer runs (a later file wins for a program and size), with its
 summary: python3 experiments/verify/peer-merge.py OUT.json (from the
 repository's root)."""
@@ -14,7 +14,12 @@ FILES = ["experiments/results/corpus-2026-11-29e-h200-peer-shard1.json",
          "experiments/results/corpus-2026-11-29e-h200-peer-shards23-part.json",
          "experiments/results/corpus-2026-11-29f-h200-peer-rest1.json",
          "experiments/results/corpus-2026-11-29f-h200-peer-rest2.json",
-         "experiments/results/session16a-2026-11-29-h200-now.json"]
+         "experiments/results/session16a-2026-11-29-h200-now.json",
+         # the seventeenth session: the five never timed, the moved split gates, bmm's four, speculation
+         "experiments/results/session17b-2026-11-29-h200-untimed-peer.json",
+         "experiments/results/session17c-2026-11-29-h200-mine.json",
+         "experiments/results/session17c-2026-11-29-h200-bmm.json",
+         "experiments/results/session17d-2026-11-29-h200-now.json"]
 records = {}
 for f in FILES:
     for r in json.load(open(f))["records"]:
