@@ -132,6 +132,10 @@ MATRIX_SHAPES = {("float", "float"): (16, 16, 8), ("__half", "float"): (16, 16, 
                  ("__nv_bfloat16", "float"): (16, 16, 16), ("double", "double"): (8, 8, 4)}
 MATRIX_MIN_ARCH = {"float": 80, "__half": 70, "__nv_bfloat16": 80, "double": 80}
 MATRIX_PRECISION = {"float": "TF32", "__half": "f16", "__nv_bfloat16": "bf16", "double": "f64"}
+# inputs whose products run on the units without --tensor-cores: a product of two 16-bit values is exact in f32
+# and the units sum in f32, so only the order of an f32 sum differs (as a split reduction's does); TF32 rounds
+# f32 inputs, and the f64 units add in their own order at f64's precision, a change the user asks for
+MATRIX_ALWAYS = frozenset({"__half", "__nv_bfloat16"})
 MATRIX_ALIGN = 32  # load_matrix_sync and store_matrix_sync take 256-bit aligned pointers
 MATRIX_LD_BYTES = 16  # and a leading dimension of a multiple of 16 bytes
 

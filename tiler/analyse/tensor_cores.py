@@ -1,5 +1,6 @@
-"""The matrix units (tensor cores, `--tensor-cores`): whether a register-tiled
-product runs on them, and why or why not.
+"""The matrix units (tensor cores): whether a register-tiled product runs on
+them, and why or why not. Products of 16-bit inputs summed in f32 always
+may; f32 (as TF32) and f64 products only under `--tensor-cores`.
 
 Nothing here looks for a program's name. A block's stream is a product when
 its loop over a chunk does one thing: `acc + x * y` (in either order), with
@@ -90,9 +91,12 @@ def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
         return MatrixUnits(False, "interior blocks (--interior) hold two bodies: the matrix units take one")
     what = (f"{shape.m} x {shape.n} x {shape.k} {target.MATRIX_PRECISION[shape.inputs]} instructions, "
             f"{shape.warps[0]} x {shape.warps[1]} warps of {shape.fragments[0]} x {shape.fragments[1]} fragments")
-    if not ctx.options.tensor_cores:
+    always = shape.inputs in target.MATRIX_ALWAYS
+    if not ctx.options.tensor_cores and not always:
         return MatrixUnits(False, f"--tensor-cores is off (the product qualifies: {what})", shape, dims, (a, b))
-    rounding = ", inputs rounded to TF32 (10-bit mantissas)" if shape.inputs == "float" else ""
+    rounding = ", inputs rounded to TF32 (10-bit mantissas)" if shape.inputs == "float" else \
+        ", always for 16-bit inputs (each product is exact in f32 and the sums stay f32: only their order differs)" \
+        if always and not ctx.options.tensor_cores else ""
     return MatrixUnits(True, f"{a} x {b} on the matrix units: {what}{rounding}; the last partial chunk on the "
                              "register tile", shape, dims, (a, b))
 
