@@ -101,3 +101,87 @@ def test_the_launch_falls_back_to_and_races_the_untiled_kernel_as_written():
     tiled = tiled[:tiled.index("\n}\n")]
     assert "__syncthreads()" in tiled and "rival: tiler_t_untiled" in cuda
     assert "--no-speculate" in tiler("compile", "--help").stdout
+
+
+# ---- found by a cold review ------------------------------------------------------------------------------
+
+NORMED = """
+fun [[f32, t], s] main([[f32, 64], s] Q, [[f32, 64], t] K) =
+  map(fn [f32, t] (int i) =>
+        map(fn f32 (int j) =>
+              if j > i then 0f32
+              else
+                let q = Q[i] in
+                let k = K[j] in
+                let nq = streamSeq(fn f32 (int e1, [f32, c1] qc1, f32 a) =>
+                                     loop (a) = for u < c1 do a + qc1[u] * qc1[u] in a, q, 0f32) in
+                let d = streamSeq(fn f32 (int e0, [f32, c] qc, [f32, c] kc, f32 acc) =>
+                                    loop (acc) = for e < c do acc + qc[e] * kc[e] in acc, q, k, 0f32)
+                in d / sqrt(nq + 1f32),
+            iota(t)),
+      iota(s))
+"""
+
+
+def _function(cuda: str, name: str) -> str:
+    body = cuda[cuda.index(f"{name}(const"):]
+    return body[:body.index("\n}\n")]
+
+
+def test_the_untiled_fallback_is_as_written_where_hoisting_moved_work_too():
+    """`nq` reads no point of the inner map: hoisted, the plan may keep the
+    kernel with its work where written, and that kernel's untiled fallback
+    must be the unspeculated one too."""
+    from tiler.pipeline import run_all
+
+    values = run_all(NORMED, "t.fut", DEFAULT)
+    assert values["analyse"].kernel.unspeculated is not None
+    untiled = _function(values["render"], "tiler_t_untiled")
+    assert untiled.index("if (") < untiled.index("for (int u ") and untiled.index("if (") < untiled.index("for (int e ")
+
+
+ROW_SUM = """
+fun [f32, n] main([f32, n] xs, [[f32, m], n] A) =
+  map(fn f32 (int i) =>
+        if xs[i] > 0f32 then 0f32
+        else let r = A[i] in
+             let d = streamSeq(fn f32 (int k0, [f32, c] rc, f32 acc) =>
+                                 loop (acc) = for k < c do acc + rc[k] in acc, r, 0f32)
+             in d,
+      iota(n))
+"""
+
+
+@pytest.mark.parametrize("options", [{"no_coalesce": True}, {"max_shared": 64}])
+def test_a_plan_that_stages_nothing_keeps_the_program_as_written(options):
+    """Speculation pays only where a block stages the stream: a plan that
+    stages nothing plans the unspeculated kernel, and no two kernels share a
+    name."""
+    from tiler.analyse import Options
+    from tiler.pipeline import run_all
+
+    values = run_all(ROW_SUM, "t.fut", Options(**options))
+    a = values["analyse"]
+    assert not a.plan.schedule.tiled and not a.kernel.speculated
+    names = [k.name for k in values["verify"].kernels]
+    assert len(names) == len(set(names))
+    untiled = _function(values["render"], "tiler_t_untiled")
+    assert untiled.index("if (") < untiled.index("for (int k ")
+
+
+def test_a_loop_whose_count_varies_by_point_is_not_speculated():
+    """Under the mask a point runs (j - i) * 1000 iterations; every point
+    computing it would run up to millions where the source ran none."""
+    text = masked(qread="Q[i]").replace(
+        "let q = Q[i] in",
+        "let g = loop (a = 0f32) = for u < 1000 * (j - i) do a + 1f32 in a in\n                let q = Q[i] in"
+    ).replace("in d * 0.125f32", "in d * 0.125f32 + g")
+    assert not kernel(text).speculated
+    fixed = text.replace("1000 * (j - i)", "1000")  # the same count at every point: as cheap as the stream
+    assert kernel(fixed).speculated
+
+
+def test_rows_read_in_the_streams_own_arguments_are_speculated():
+    text = masked().replace("q, k, 0f32)", "Q[i], K[j], 0f32)")
+    (r,) = kernel(text).speculated
+    assert "d" in r.names

@@ -61,7 +61,18 @@ def analyse(kernel: T.Kernel, options: Options = DEFAULT, device: target.Device 
     few points: reductions.FEW_POINTS_AN_SM), the kernel as
     written is planned instead (measured on generated programs: moved but
     unshared, a reduction whose inputs the tiled kernel staged ran up to
-    1.19x slower), its records saying why nothing moved."""
+    1.19x slower), its records saying why nothing moved. A kernel with a
+    stream speculated (kernel/speculate.py) whose plan stages nothing is
+    planned as written instead."""
+    a = _analysed(kernel, options, device)
+    if kernel.unspeculated is not None and not a.plan.schedule.tiled:
+        # a stream computed at every point pays only where a block stages it (kernel/speculate.py): untiled, the
+        # program as written
+        return _analysed(kernel.unspeculated, options, device)
+    return a
+
+
+def _analysed(kernel: T.Kernel, options: Options, device: target.Device) -> Analysis:
     var = variance(kernel)
     a = Analysis(kernel, var, plan(kernel, var, Context(options, device)), options, device)
     if kernel.written is None or a.plan.split is not None and a.plan.split.active and not a.plan.split.few:

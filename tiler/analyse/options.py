@@ -166,8 +166,8 @@ class Options:
     no_speculate: bool = _option(False, Takes.FLAG, "--no-speculate", "Leave a stream under an `if` whose test "
                                  "varies with the points (a mask around a dot product) under its `if`. By default "
                                  "it is computed at every point before the `if`, where that is safe, so that a "
-                                 "block can stage its inputs; the launch races that against the untiled kernel "
-                                 "as written.", steers=False,
+                                 "block can stage its inputs; the untiled kernel the launch falls back to (and "
+                                 "races, unless an option steers the schedule) is the program as written.", steers=False,
                                  ablation=Ablation("streams under their `if` (no speculation)"))
     keep_loops: bool = _option(False, Takes.FLAG, "--keep-loops", "Leave a plain loop that walks arrays whole "
                                "along its index a loop. By default it is read as a stream over them, so that the "

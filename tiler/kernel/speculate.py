@@ -1,7 +1,7 @@
 """A stream under an `if` whose test varies with the points (a causal
 mask around a dot product: `if j > i then -inf else let q = Q[i] in ...
-streamSeq(...)`) is computed at every point, before the `if`, which then
-picks its value or the other branch's.
+let d = streamSeq(...) in d * 0.125`) is computed at every point, before
+the `if`, which then picks its value or the other branch's.
 
 Under the branch, only the threads whose points take it run the stream, so
 no block can stage the stream's chunks for all its points (the copy is
@@ -14,9 +14,10 @@ the whole product and then masking it pays too).
 Only work that is the same whatever the branch picks moves: the branch's
 leading lets up to its last stream, each of which reads in range at every
 point (an array of main's or a map's element indexed by the maps' own
-indices over that axis's extent; a stream's chunks at its loop's index)
-and divides no integer (no trap, no undefined value at the points that did
-not need it). The other branch must be light (no loop or stream): the
+indices over that axis's extent; a stream's chunks at its loop's index),
+divides no integer (no trap, no undefined value at the points that did not
+need it), and runs a loop only over the stream's chunk or a count that no
+point changes (a point that skipped the branch must not run more). The other branch must be light (no loop or stream): the
 choice is between a value and the stream's result.
 """
 from __future__ import annotations
@@ -60,6 +61,8 @@ class _Speculator:
         self.ranges = {p: lv.size for lv in k.levels for p, a in zip(lv.params, lv.args) if isinstance(a, T.Iota)}
         self.whole = set(k.params) | {p for lv in k.levels for p, a in zip(lv.params, lv.args)
                                       if not isinstance(a, T.Iota)}
+        # what no point changes: main's parameters and sizes, the host prelude's names
+        self.fixed = set(k.params) | set(k.sizes) | {pl.binder for pl in k.prelude}
         self.records: list[Speculation] = []
 
     def exp(self, e):
@@ -123,20 +126,33 @@ class _Speculator:
                 not e.type.kind.startswith(("f", "bf")):
             return False  # an integer division by zero at a point that did not need it
         if isinstance(e, T.Stream):
-            if e.combine is not None or not all(isinstance(a, T.Var) and (a.binder in rows or a.binder in self.whole)
-                                                for a in e.arrays):
+            if e.combine is not None or not all(self.whole_row(a, rows, loops, chunk) for a in e.arrays):
                 return False
             inner = rows | set(e.chunk_params)
             return all(self.safe(i, rows, loops, chunk) for i in e.inits) and \
                 self.safe(e.body, inner, frozenset(), e)
         if isinstance(e, T.Loop):
             over = chunk is not None and isinstance(e.bound, T.Var) and e.bound.binder is chunk.chunk
+            if not over and not self.invariant(e.bound):
+                return False  # a count that varies by point: a point that skipped the branch could run any number
             inner = loops | {e.index} if over else loops
             return all(self.safe(i, rows, loops, chunk) for i in e.inits) and self.safe(e.bound, rows, loops, chunk) \
                 and self.safe(e.body, rows, inner, chunk) and self.safe(e.rest, rows, loops, chunk)
         if isinstance(e, (T.Var, T.Lit, T.BinOp, T.UnOp, T.Builtin, T.TupleE, T.Let, T.If)):
             return all(self.safe(c, rows, loops, chunk) for c in children(e, T.is_exp))
         return False
+
+    def whole_row(self, a, rows: set, loops: frozenset, chunk) -> bool:
+        """A stream's array: a moved row, an array of main's or a map's
+        element, or a row of one read in range (`Q[i]`)."""
+        if isinstance(a, T.Var):
+            return a.binder in rows or a.binder in self.whole
+        return isinstance(a, T.Index) and self.in_range(a, rows, loops, chunk)
+
+    def invariant(self, e) -> bool:
+        """The same at every point: literals and arithmetic of main's scalars
+        and sizes (no read of an array)."""
+        return not any(isinstance(n, T.Index) for n in [e, *descendants(e, T.is_exp)]) and used(e) <= self.fixed
 
     def in_range(self, e: T.Index, rows: set, loops: frozenset, chunk) -> bool:
         """A chunk read at its loop's index, or an array of main's (a map's
