@@ -35,6 +35,14 @@ def gathered_row(row: str) -> str:
 """
 
 
+def toolkit_include() -> Path | None:
+    """The CUDA toolkit's include folder, where cuda_fp16.h is (None: no toolkit here)."""
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if root and (Path(root) / "include" / "cuda_fp16.h").is_file():
+            return Path(root) / "include"
+    return None
+
+
 def header(path: Path) -> dict[str, list[str]]:
     """`-- key: value` lines at the top of a test program (Futhark-style expectations)."""
     out: dict[str, list[str]] = {}

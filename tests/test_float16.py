@@ -13,7 +13,7 @@ import subprocess
 
 import numpy as np
 import pytest
-from conftest import PROGRAMS, header
+from conftest import PROGRAMS, header, toolkit_include
 
 from tiler import bfloat16, target
 from tiler.analyse import Options
@@ -338,17 +338,6 @@ def test_a_torch_bfloat16_tensor_is_read_in_place_for_a_bf16_parameter(monkeypat
     assert "torch.bfloat16" in refused.value.hint
 
 
-def _toolkit_include():
-    """The CUDA toolkit's include folder, where cuda_fp16.h is (None: no toolkit here)."""
-    import os
-    from pathlib import Path
-
-    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if root and (Path(root) / "include" / "cuda_fp16.h").is_file():
-            return Path(root) / "include"
-    return None
-
-
 def test_a_16_bit_module_compiles_under_nvrtc_given_the_toolkits_headers():
     """NVRTC (CuPy's RawModule, cuda-python) finds cuda_fp16.h and cuda_bf16.h
     in the toolkit's include folder, given as an include path."""
@@ -356,7 +345,7 @@ def test_a_16_bit_module_compiles_under_nvrtc_given_the_toolkits_headers():
 
     from test_nvrtc import NVRTC
 
-    include = _toolkit_include()
+    include = toolkit_include()
     if NVRTC is None or include is None:
         pytest.skip("libnvrtc or the CUDA toolkit's headers not found")
     path = PROGRAMS / "float16" / "mm_mixed.fut"

@@ -174,7 +174,7 @@ FORMULAS = {"nbody": nbody, "mm": mm, "lavamd": lavamd, "nbody3d": nbody3d,
             "matvec": matvec, "rowsum": rowsum, "rownorm": rownorm, "kmeans": kmeans, "softmax": softmax,
             "layernorm": layernorm, "rowsum3d": rowsum3d, "colsum": colsum, "rowcount": rowcount, "blur": blur,
             "stencil3d": stencil3d, "conv1d": _depthwise, "conv1d31": _depthwise, "star25": star25,
-            "embed_scores": embed_scores, "mlp": mlp}
+            "embed_scores": embed_scores, "mlp": mlp, "mm_bf16": mm, "mm_f64": mm}
 
 
 def test_every_benchmark_has_a_formula():
@@ -202,8 +202,9 @@ def test_benchmark_matches_numpy(name, chunking):
     outs = run(prog, inputs, chunking, seed=7)
     want = FORMULAS[name](inputs)
     assert len(outs) == len(want)
-    for got, ref in zip(outs, want):
-        assert got.shape == ref.shape and got.dtype == (np.int32 if ref.dtype.kind == "i" else np.float32)
+    held = {"f64": np.float64, "i64": np.int64, "i32": np.int32}  # (16-bit values are held as float32)
+    for got, ref, t in zip(outs, want, prog.kernel.outputs):
+        assert got.shape == ref.shape and got.dtype == held.get(t.kind, np.float32), (got.dtype, t)
         scale = max(1.0, float(np.abs(ref).max())) * 10
         assert close(got, ref, scale), (name, float(np.abs(got - ref).max()))
 

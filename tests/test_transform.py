@@ -15,7 +15,8 @@ from tiler.transform.register_tile import ONE_POINT, REGISTER_TILING
 def test_every_pass_has_its_own_name_and_says_who_runs_it():
     names = [p.name for p in PASSES]
     assert len(set(names)) == len(names) and all(p.runs for p in PASSES)
-    assert [p.name for p in PASSES if p.subject is Subject.BODY] == ["unclamp"] + [r.name for r in REGISTER_TILING]
+    assert [p.name for p in PASSES if p.subject is Subject.BODY] == \
+        ["unclamp", "matrix units"] + [r.name for r in REGISTER_TILING]
 
 
 @pytest.mark.parametrize("asked", ["", "fast_math", "interior"])
@@ -36,6 +37,7 @@ def test_every_rewrite_a_kernel_records_is_a_pass_and_each_leaves_its_record(ask
                 plain |= set() if k.name.endswith("_window") else set(k.rewrites)
     assert ("reassociate" in seen) == (asked == "fast_math") and ("unclamp" in plain) == (asked == "interior")
     assert {"strip-mine", "join rows"} <= seen
+    assert ("matrix units" in seen) == (asked != "interior")  # mm_bf16's product (interior blocks: two bodies)
 
 
 def test_the_module_passes_are_stages_and_the_pipeline_keeps_each_ones_module():

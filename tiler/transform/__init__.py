@@ -11,6 +11,10 @@ where what it produced is kept.
 - unclamp (`unclamp.py`), a lowered body: for the blocks a schedule finds
   inside every dim, the body without tiler's clamps and store guard; lower
   runs it on the kernel's body before register tiling, and records it.
+- matrix units (`matrix_units.py`), a lowered body: a register-tiled
+  product's full chunks as warp-wide matrix instructions (16-bit inputs
+  always, f32 and f64 under `--tensor-cores`); lower runs it before register
+  tiling's steps where the plan put the product on the units, and records it.
 - strip-mine, interchange, sequentialise (`register_tile.py`), a kernel's
   body, the design note's register tiling: run by lower on the body it
   writes for one point a thread; the kernel keeps the body after each
@@ -31,6 +35,8 @@ from enum import Enum
 from typing import Callable
 
 from .join_rows import join_rows
+from .matrix_units import NAME as MATRIX_UNITS
+from .matrix_units import on_matrix_units
 from .prune import prune
 from .reassociate import reassociate
 from .register_tile import REGISTER_TILING
@@ -63,6 +69,8 @@ PASSES: tuple[Pass, ...] = (
     Pass("join rows", Subject.PROGRAM, join_rows, "lower, for each schedule it lowers (kir.Kernel.rewrites)"),
     Pass("reassociate", Subject.CHAIN, reassociate, "lower, under --fast-math (kir.Kernel.rewrites)"),
     Pass("unclamp", Subject.BODY, unclamped, "lower, where the schedule has interior blocks (kir.Kernel.rewrites)"),
+    Pass(MATRIX_UNITS, Subject.BODY, on_matrix_units, "lower, where the plan puts a register-tiled product on the "
+         "matrix units (kir.Kernel.rewrites)"),
     *(Pass(r.name, Subject.BODY, r.run, "lower, on a register-tiled kernel's body (kir.Kernel.trace)")
       for r in REGISTER_TILING),
     Pass("widen", Subject.MODULE, widened_module, "the pipeline: stage `widen`"),

@@ -2,6 +2,10 @@
 -- with both points. Stage kernel computes the product at every point before
 -- the `if` (speculation), so that a block can stage its rows; the untiled
 -- fallback keeps it under the `if`.
+-- block: 1,0
+-- stream: 16:27 tiled 2-D
+-- input: 16:27 qc invariant=1 shared
+-- input: 16:27 kc invariant=0 shared
 fun [[f32, t], s] main([[f32, d], s] Q, [[f32, d], t] K) =
   map(fn [f32, t] (int i) =>
         map(fn f32 (int j) =>
