@@ -64,9 +64,10 @@ def test_a_built_wheel_carries_the_templates_and_benchmarks(tmp_path):
 
 # the tests an unpacked sdist runs on its own: every kind of data they read (the corpus, the analysis and
 # regression programs, the benchmarks and their goldens, the docs' shown outputs, the error programs)
-# (not the replay of every kernel, a minute of a two-core `make test`: the sdist's corpus and golden replay
-# are asserted present; explain's goldens read the same programs and data)
-SDIST_TESTS = ("tests/test_explain.py", "tests/test_docs.py", "tests/test_errors.py",
+# (not the replay of every kernel nor the rest of explain's tests, two minutes of a two-core `make test`: the
+# sdist's corpus and golden replay are asserted present; explain's goldens read the benchmarks and their data)
+SDIST_TESTS = ("tests/test_explain.py::test_golden_explain", "tests/test_explain.py::test_golden_show_transformed",
+               "tests/test_docs.py", "tests/test_errors.py",
                "tests/test_layout.py", "tests/test_options.py",
                "tests/test_cli.py::test_docs_list_show_and_locate_the_shipped_documents")  # (docs copied, not linked)
 
