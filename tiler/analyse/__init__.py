@@ -6,7 +6,7 @@ prints and code generation follows; nothing is decided later.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .. import target
 from ..check import typed as T
@@ -28,6 +28,9 @@ class Analysis:
     plan: Plan
     options: Options  # what the user asked
     device: target.Device = target.DEFAULT_DEVICE  # the GPU planned for
+    # where stage `kernel` speculated a stream: the program as written, planned, whose untiled kernel the
+    # versions fall back to and race (versions.planned.untiled_build)
+    as_written: Analysis | None = field(default=None, repr=False, compare=False)
 
     @property
     def context(self) -> Context:
@@ -65,11 +68,12 @@ def analyse(kernel: T.Kernel, options: Options = DEFAULT, device: target.Device 
     stream speculated (kernel/speculate.py) whose plan stages nothing is
     planned as written instead."""
     a = _analysed(kernel, options, device)
-    if kernel.unspeculated is not None and not a.plan.schedule.tiled:
-        # a stream computed at every point pays only where a block stages it (kernel/speculate.py): untiled, the
-        # program as written
-        return _analysed(kernel.unspeculated, options, device)
-    return a
+    if kernel.unspeculated is None:
+        return a
+    # a stream computed at every point pays only where a block stages it (kernel/speculate.py): untiled, the
+    # program as written
+    written = _analysed(kernel.unspeculated, options, device)
+    return dataclasses.replace(a, as_written=written) if a.plan.schedule.tiled else written
 
 
 def _analysed(kernel: T.Kernel, options: Options, device: target.Device) -> Analysis:

@@ -36,10 +36,7 @@ def kernel_of(program: T.Program, promote: bool = True, loops: bool = True, list
     k = _kernel_of(program, promote, loops, listed, hoist, speculate)
     if not k.speculated:
         return k
-    plain = _kernel_of(program, promote, loops, listed, hoist, False)
-    if k.written is not None:  # (analyse may plan the kernel with its work where written: that one's too)
-        k = dataclasses.replace(k, written=dataclasses.replace(k.written, unspeculated=plain.written or plain))
-    return dataclasses.replace(k, unspeculated=plain)
+    return dataclasses.replace(k, unspeculated=_kernel_of(program, promote, loops, listed, hoist, False))
 
 
 def _kernel_of(program: T.Program, promote: bool, loops: bool, listed: bool, hoist: bool,

@@ -189,17 +189,13 @@ def _versions(a: Analysis, file: str, transposed: frozenset, note: str = "") -> 
 
 
 def untiled_build(a: Analysis, file: str) -> Build:
-    """The untiled kernel the versions fall back to and race: of the program
-    as written where stage `kernel` speculated a stream (kernel/speculate.py),
+    """The untiled kernel the versions fall back to and race: the program's
+    as written where stage `kernel` speculated a stream (Analysis.as_written),
     so that the race keeps the written kernel where few points take the
-    stream's branch; else of the analysed kernel."""
-    plain = a.kernel.unspeculated
-    if plain is None or plain.launch != a.kernel.launch:
-        return Build(a, file, False, a.plan.untiled)
-    from ..analyse import analyse
-
-    written = analyse(plain, a.options, a.device)
-    return Build(written, file, False, written.plan.untiled)
+    stream's branch; else the analysed kernel's."""
+    written = a.as_written
+    source = written if written is not None and written.kernel.launch == a.kernel.launch else a
+    return Build(source, file, False, source.plan.untiled)
 
 
 def plans_vectors(schedule: Schedule) -> bool:
