@@ -44,16 +44,25 @@ def library_row(lib: dict, inputs: dict, repeat: int, reference, compare, moved:
     narrow = types if any(k in NARROW_DTYPES for k in types) else None
     if matrix_units is not None and op not in ROW_OPS and any(k not in (None, "f32") for k in types):
         return None  # TF32 is f32's: a 16-bit or f64 product's library row is the same with it on
-    backends = (_torch,) if op in ROW_OPS or narrow else (_torch, _cupy)  # (CuPy has no bfloat16)
+    backends = (_torch,) if op in ROW_OPS else (_torch, _cupy)
     tf32 = matrix_units is not None and op not in ROW_OPS
     for backend in backends:
-        found = backend(op, operands, repeat, tf32, narrow) if backend is _torch else backend(op, operands, repeat)
+        found = backend(op, operands, repeat, tf32, narrow)
         if found is not None:
             label, out, times = found
-            label = label.replace(", TF32 off", "") if "f64" in types else label  # (TF32 is f32's)
+            label += _precision(op, types, tf32)
             verdict = compare((out,), reference, None, f"{label} against untiled", _tolerance(tf32 and matrix_units, narrow))
             return Row(f"{_named(LIBRARY_OPS[op], types)} ({label})", "-", times, check=verdict)
     return None
+
+
+def _precision(op: str, types: tuple, tf32: bool) -> str:
+    """What a product's label says of its precision: its 16-bit type, or
+    whether an f32 one was allowed TF32 (nothing for f64 or a row's op)."""
+    narrow = sorted({k for k in types if k in NARROW_DTYPES})
+    if narrow:
+        return f", {'/'.join(narrow)}"
+    return "" if op in ROW_OPS or "f64" in types else f", TF32 {'on' if tf32 else 'off'}"
 
 
 def _named(name: str, types: tuple) -> str:
@@ -111,11 +120,8 @@ def _torch(op, operands, repeat, tf32: bool = False, narrow: tuple | None = None
         return TORCH_OPS[op](torch, *ts)
     torch.backends.cuda.matmul.allow_tf32 = tf32
     try:
-        label = "PyTorch" if op in ROW_OPS else f"PyTorch, TF32 {'on' if tf32 else 'off'}"
-        if narrow:
-            label = f"PyTorch, {'/'.join(sorted({k for k in narrow if k}))}"
         out = work()
-        return label, (out.float() if out.dtype in (torch.float16, torch.bfloat16) else out).cpu().numpy(), \
+        return "PyTorch", (out.float() if out.dtype in (torch.float16, torch.bfloat16) else out).cpu().numpy(), \
             _torch_times(torch, work, repeat)
     finally:
         torch.backends.cuda.matmul.allow_tf32 = False
@@ -142,7 +148,10 @@ def _torch_view(torch, x):
     return torch.from_numpy(x).cuda()
 
 
-def _cupy(op, operands, repeat):
+def _cupy(op, operands, repeat, tf32: bool = False, narrow: tuple | None = None):
+    """CuPy's product (library_row asks it for f32 and f64 products with TF32 off alone)."""
+    if tf32 or narrow:
+        return None
     try:
         import cupy
     except ImportError:
