@@ -85,7 +85,7 @@ class _Speculator:
         for side, other in (("else_", e.then), ("then", e.else_)):
             lets, rest = self.leading(getattr(e, side))
             if lets and _light(other) and not _names(lets) & (_all_names(other) | _all_names(e.cond)):
-                last = [n for let in lets for n in descendants(let.value, T.is_exp) if isinstance(n, T.Stream)][-1]
+                last = [n for let in lets for n in _nodes(let.value) if isinstance(n, T.Stream)][-1]
                 names = tuple(b.name for let in lets for b in let.binders)
                 self.records.append(Speculation(
                     last.span, e.span, names, dims,
@@ -152,7 +152,7 @@ class _Speculator:
     def invariant(self, e) -> bool:
         """The same at every point: literals and arithmetic of main's scalars
         and sizes (no read of an array)."""
-        return not any(isinstance(n, T.Index) for n in [e, *descendants(e, T.is_exp)]) and used(e) <= self.fixed
+        return not any(isinstance(n, T.Index) for n in _nodes(e)) and used(e) <= self.fixed
 
     def in_range(self, e: T.Index, rows: set, loops: frozenset, chunk) -> bool:
         """A chunk read at its loop's index, or an array of main's (a map's
@@ -175,13 +175,18 @@ def _wrapped(lets: list[T.Let], e):
     return e
 
 
+def _nodes(e) -> list:
+    """`e` and every expression in it."""
+    return [e, *descendants(e, T.is_exp)]
+
+
 def _has_stream(e) -> bool:
-    return any(isinstance(n, T.Stream) for n in descendants(e, T.is_exp)) or isinstance(e, T.Stream)
+    return any(isinstance(n, T.Stream) for n in _nodes(e))
 
 
 def _light(e) -> bool:
     """No loop or stream: the other branch is a value, not work of its own."""
-    return not any(isinstance(n, (T.Loop, T.Stream)) for n in [e, *descendants(e, T.is_exp)])
+    return not any(isinstance(n, (T.Loop, T.Stream)) for n in _nodes(e))
 
 
 def _names(lets: list[T.Let]) -> set[str]:
