@@ -1,9 +1,12 @@
-// mma.cuh: the matrix units (tensor cores) through CUDA's WMMA API, included
-// into a module whose register-tiled products run on them (--tensor-cores).
-// Each warp keeps FM x FN accumulator fragments of its block's product tile;
-// the plan (tiler/analyse/tensor_cores.py) chose the shape, the warps' split of
-// the tile and the tiles' layouts, and the kernel passes them in: nothing is
-// decided here.
+// mma.cuh: the matrix units (tensor cores), included into a module whose
+// register-tiled products run on them. Each warp keeps FM x FN accumulator
+// fragments of 16 x 16 (or the instruction's m x n) of its block's product
+// tile; the plan (tiler/analyse/tensor_cores.py) chose the shape, the warps'
+// split of the tile and the tiles' layouts, and the kernel passes them in:
+// nothing is decided here. 16-bit inputs run `mma.sync` fed by `ldmatrix`
+// (WMMA's loads are one shared load a thread an element pair: on sm_90 they
+// compile to no ldmatrix), and TF32 `mma.sync`; f64 runs through CUDA's WMMA
+// API.
 #ifndef TILER_MMA_CUH
 #define TILER_MMA_CUH
 // the fragments' element type for inputs of type In: float inputs are read as
@@ -73,6 +76,236 @@ __device__ __forceinline__ void tiler_mma_chunk(T& t, const typename T::in* a, c
       #pragma unroll
       for (int j = 0; j < T::fn; ++j) {
         nvcuda::wmma::mma_sync(t.c[i][j], fa[i], fb[j], t.c[i][j]);
+      }
+    }
+  }
+}
+
+// ---- 16-bit inputs summed in f32: mma.sync.m16n8k16 from ldmatrix ----------
+// A 16 x 16 fragment of the tile is two m16n8 instructions' accumulators, 4
+// floats each: thread `lane` holds rows lane / 4 and lane / 4 + 8, columns
+// 2 (lane % 4) and the next (PTX ISA, "Matrix Fragments for mma.m16n8k16").
+template <class L>
+struct tiler_mma_row_major {
+  static constexpr bool value = false;
+};
+template <>
+struct tiler_mma_row_major<nvcuda::wmma::row_major> {
+  static constexpr bool value = true;
+};
+
+template <class In>
+struct tiler_mma_sync_name;
+template <>
+struct tiler_mma_sync_name<__half> {
+  static constexpr bool f16 = true;
+};
+template <>
+struct tiler_mma_sync_name<__nv_bfloat16> {
+  static constexpr bool f16 = false;
+};
+
+template <class In, int FM, int FN>
+struct tiler_mma_tile<In, float, 16, 16, 16, FM, FN> {
+  using in = In;
+  using acc = float;
+  static constexpr int m = 16, n = 16, k = 16, fm = FM, fn = FN;
+  static constexpr bool sync = true;  // (mma.sync, not WMMA)
+  float c[FM][FN][8];  // per fragment: the left m16n8 instruction's 4, then the right one's
+};
+
+template <class In, int K, int FM, int FN>
+__device__ __forceinline__ void tiler_mma_zero(tiler_mma_tile<In, float, 16, 16, K, FM, FN>& t) {
+  #pragma unroll
+  for (int i = 0; i < FM; ++i) {
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      #pragma unroll
+      for (int e = 0; e < 8; ++e) {
+        t.c[i][j][e] = 0.0f;
+      }
+    }
+  }
+}
+
+// four 8 x 8 matrices of 16-bit elements, row `lane % 8` of matrix `lane / 8`
+// at `p` (each lane passes its own row's address); TRANS: each transposed
+__device__ __forceinline__ void tiler_ldmatrix4(unsigned (&r)[4], const void* p, bool trans) {
+  const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  if (trans) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 { %0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+  } else {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 { %0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+  }
+}
+
+template <class In>
+__device__ __forceinline__ void tiler_mma16816(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
+  if (tiler_mma_sync_name<In>::f16) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 { %0, %1, %2, %3}, { %4, %5, %6, %7}, { %8, %9}, "
+                 "{ %0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  } else {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 { %0, %1, %2, %3}, { %4, %5, %6, %7}, { %8, %9}, "
+                 "{ %0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  }
+}
+
+// t += A B, as the WMMA form below, for 16-bit inputs. A row-major (its
+// positions along the chunk adjacent) is read by ldmatrix, column-major by
+// ldmatrix.trans; B row-major (its columns adjacent) by ldmatrix.trans,
+// column-major by ldmatrix. Lane l's row address: for A, row (l % 8) + 8
+// ((l / 8) % 2) and position 8 (l / 16) (row-major; the two swapped in
+// memory for column-major); for B, position (l % 8) + 8 ((l / 8) % 2) and
+// column 8 (l / 16) (row-major), column (l % 8) + 8 (l / 16) and position
+// 8 ((l / 8) % 2) (column-major): the matrices land as the instruction's
+// fragments want them (PTX ISA, "Matrix Fragments for mma.m16n8k16").
+__device__ __forceinline__ int tiler_lane() {
+  int lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane;
+}
+
+template <int STEPS, class LA, class LB, int LDA, int LDB, int A_NEXT, int A_STEP, int B_NEXT, int B_STEP, class In,
+          int FM, int FN>
+__device__ __forceinline__ void tiler_mma_chunk(tiler_mma_tile<In, float, 16, 16, 16, FM, FN>& t, const In* a,
+                                                const In* b) {
+  const int lane = tiler_lane();
+  const int r8 = lane % 8, half = (lane / 8) % 2, quad = lane / 16;
+  constexpr bool a_row = tiler_mma_row_major<LA>::value, b_row = tiler_mma_row_major<LB>::value;
+  const In* pa = a_row ? a + (r8 + 8 * half) * LDA + 8 * quad : a + (r8 + 8 * quad) * LDA + 8 * half;
+  const In* pb = b_row ? b + (r8 + 8 * half) * LDB + 8 * quad : b + (r8 + 8 * quad) * LDB + 8 * half;
+  #pragma unroll
+  for (int s = 0; s < STEPS; ++s) {
+    unsigned fa[FM][4], fb[FN][4];
+    #pragma unroll
+    for (int i = 0; i < FM; ++i) {
+      tiler_ldmatrix4(fa[i], pa + i * A_NEXT + s * A_STEP, !a_row);
+    }
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      tiler_ldmatrix4(fb[j], pb + j * B_NEXT + s * B_STEP, b_row);
+    }
+    #pragma unroll
+    for (int i = 0; i < FM; ++i) {
+      #pragma unroll
+      for (int j = 0; j < FN; ++j) {
+        // (matrices 0 and 1 are the left 8 columns' two halves of the chunk, 2 and 3 the right ones')
+        float (&left)[4] = *reinterpret_cast<float (*)[4]>(&t.c[i][j][0]);
+        float (&right)[4] = *reinterpret_cast<float (*)[4]>(&t.c[i][j][4]);
+        tiler_mma16816<In>(left, fa[i], fb[j][0], fb[j][1]);
+        tiler_mma16816<In>(right, fa[i], fb[j][2], fb[j][3]);
+      }
+    }
+  }
+}
+
+// ---- f32 inputs as TF32: mma.sync.m16n8k8 ------------------------------------
+// A row-major is read by ldmatrix (its 8 x 8 matrices of 16-bit halves are 8
+// x 4 f32 ones: thread l gets row l / 4, element l % 4, as the instruction's A
+// wants), column-major element by element; B row-major (its columns
+// adjacent) element by element (thread l: position l % 4 and l % 4 + 4,
+// column l / 4), column-major by ldmatrix. Each element is rounded to TF32
+// first (cvt.rna, as WMMA's __float_to_tf32).
+template <int FM, int FN>
+struct tiler_mma_tile<float, float, 16, 16, 8, FM, FN> {
+  using in = float;
+  using acc = float;
+  static constexpr int m = 16, n = 16, k = 8, fm = FM, fn = FN;
+  static constexpr bool sync = true;
+  float c[FM][FN][8];
+};
+
+__device__ __forceinline__ unsigned tiler_tf32(float x) {
+  unsigned r;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+  return r;
+}
+
+__device__ __forceinline__ unsigned tiler_tf32_bits(unsigned x) {
+  return tiler_tf32(__uint_as_float(x));
+}
+
+__device__ __forceinline__ void tiler_mma1688(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 { %0, %1, %2, %3}, { %4, %5, %6, %7}, { %8, %9}, "
+               "{ %0, %1, %2, %3};\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+template <int STEPS, class LA, class LB, int LDA, int LDB, int A_NEXT, int A_STEP, int B_NEXT, int B_STEP, int FM,
+          int FN>
+__device__ __forceinline__ void tiler_mma_chunk(tiler_mma_tile<float, float, 16, 16, 8, FM, FN>& t, const float* a,
+                                                const float* b) {
+  const int lane = tiler_lane();
+  const int g = lane / 4, q = lane % 4, r8 = lane % 8, half = (lane / 8) % 2, quad = lane / 16;
+  constexpr bool a_row = tiler_mma_row_major<LA>::value, b_row = tiler_mma_row_major<LB>::value;
+  #pragma unroll
+  for (int s = 0; s < STEPS; ++s) {
+    unsigned fa[FM][4], fb[FN][4];  // fb[j]: the left 8 columns' two registers, then the right ones'
+    #pragma unroll
+    for (int i = 0; i < FM; ++i) {
+      const float* p = a + i * A_NEXT + s * A_STEP;
+      if (a_row) {
+        tiler_ldmatrix4(fa[i], p + (r8 + 8 * half) * LDA + 4 * quad, false);
+        #pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          fa[i][e] = tiler_tf32_bits(fa[i][e]);
+        }
+      } else {
+        fa[i][0] = tiler_tf32(p[q * LDA + g]);
+        fa[i][1] = tiler_tf32(p[q * LDA + g + 8]);
+        fa[i][2] = tiler_tf32(p[(q + 4) * LDA + g]);
+        fa[i][3] = tiler_tf32(p[(q + 4) * LDA + g + 8]);
+      }
+    }
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      const float* p = b + j * B_NEXT + s * B_STEP;
+      if (b_row) {
+        fb[j][0] = tiler_tf32(p[q * LDB + g]);
+        fb[j][1] = tiler_tf32(p[(q + 4) * LDB + g]);
+        fb[j][2] = tiler_tf32(p[q * LDB + g + 8]);
+        fb[j][3] = tiler_tf32(p[(q + 4) * LDB + g + 8]);
+      } else {
+        tiler_ldmatrix4(fb[j], p + (r8 + 8 * quad) * LDB + 4 * half, false);
+        #pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          fb[j][e] = tiler_tf32_bits(fb[j][e]);
+        }
+      }
+    }
+    #pragma unroll
+    for (int i = 0; i < FM; ++i) {
+      #pragma unroll
+      for (int j = 0; j < FN; ++j) {
+        float (&left)[4] = *reinterpret_cast<float (*)[4]>(&t.c[i][j][0]);
+        float (&right)[4] = *reinterpret_cast<float (*)[4]>(&t.c[i][j][4]);
+        tiler_mma1688(left, fa[i], fb[j][0], fb[j][1]);
+        tiler_mma1688(right, fa[i], fb[j][2], fb[j][3]);
+      }
+    }
+  }
+}
+
+template <int LD, class In, int K, int FM, int FN>
+__device__ __forceinline__ void tiler_mma_store(const tiler_mma_tile<In, float, 16, 16, K, FM, FN>& t, float* out) {
+  const int lane = tiler_lane();
+  const int row = lane / 4, col = 2 * (lane % 4);
+  #pragma unroll
+  for (int i = 0; i < FM; ++i) {
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      #pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        float* p = out + (i * 16 + row) * LD + j * 16 + h * 8 + col;
+        *reinterpret_cast<float2*>(p) = make_float2(t.c[i][j][4 * h], t.c[i][j][4 * h + 1]);
+        *reinterpret_cast<float2*>(p + 8 * LD) = make_float2(t.c[i][j][4 * h + 2], t.c[i][j][4 * h + 3]);
       }
     }
   }

@@ -200,3 +200,61 @@ def test_prune_knows_a_statement_by_its_place():
     k = kir.Kernel("tiler_test_places", PARAMS, (), body, (64, 1, 1), (("n", 64), None, None), True, "test",
                    ("a hand-built kernel",))
     assert prune(k).body == body
+
+
+# ---- allocations that share their bytes (SharedAlloc.over) ------------------------------------------------------
+
+
+def shared_over(after_sum) -> kir.Kernel:
+    """staged_sum whose `stage` (64 floats) takes the bytes of its `tile`
+    after the loop: `after_sum` are the statements between the loop and the
+    stage's write, which a thread then reads back at another's index."""
+    k = staged_sum()
+    tid = kir.ThreadIdx("x")
+    stage = (kir.Store("stage", tid, kir.Load("acc", c(0), kir.LOCAL), kir.SHARED),
+             kir.Barrier("the stage is written"),
+             kir.Store("out0", tid, kir.Load("stage", kir.Bin("%", add(tid, c(1)), c(64)), kir.SHARED)))
+    body = k.body[:3] + tuple(after_sum) + stage
+    shared = k.shared + (kir.SharedAlloc("stage", "float", 64, over=("tile",)),)
+    return dataclasses.replace(k, body=body, shared=shared)
+
+
+def test_an_allocation_over_another_starts_where_it_does_and_the_buffer_is_the_longer():
+    k = shared_over(())
+    assert [(a.name, offset) for a, offset in k.shared_offsets()] == [("tile", 0), ("stage", 0)]
+    assert k.shared_bytes == 1024 and k.dynamic_shared  # (static arrays cannot share bytes)
+    longer = dataclasses.replace(k, shared=(kir.SharedAlloc("other", "float", 8),
+                                            kir.SharedAlloc("tile", "float", 256),
+                                            kir.SharedAlloc("stage", "float", 512, over=("tile",))))
+    assert dict((a.name, o) for a, o in longer.shared_offsets()) == {"tile": 0, "stage": 0, "other": 2048}
+    assert longer.shared_bytes == 2048 + 32
+
+
+def test_a_write_over_bytes_another_allocation_was_read_from_needs_a_barrier_first():
+    """The loop ends with a barrier after its last read of `tile`, so the
+    stage may take its bytes; a read of `tile` after that barrier (and no
+    barrier before the stage's write) is caught, as is a read of the stage
+    while a copy into `tile` is in flight."""
+    assert verify(shared_over(())) == []
+    late = kir.Store("out0", c(0), kir.Load("tile", c(5), kir.SHARED))
+    problems = verify(shared_over((late,)))
+    assert any(p.fault is Fault.OVERWRITE and "through stage" in str(p) for p in problems), problems
+    assert verify(shared_over((late, kir.Barrier("the tile is read")))) == []
+    copy = (kir.AsyncCopy("tile", c(0), "x", c(0), "float", 1), kir.AsyncCommit())
+    k = shared_over(copy)
+    k = dataclasses.replace(k, body=k.body[:-3] + (kir.Barrier("b"),) + k.body[-1:])  # the stage's write gone
+    assert any(p.fault is Fault.STALE_READ and "stage" in str(p) for p in verify(k))
+
+
+def test_waiting_for_every_copy_completes_each_whichever_group_a_merge_kept():
+    """Two paths commit one group each, into different buffers; the merge
+    keeps one path's groups, and a wait for every copy still completes
+    both buffers' copies."""
+    both = (kir.If(kir.Bin("<", kir.ThreadIdx("x"), c(0)),
+                   (kir.AsyncCopy("tile", c(0), "x", c(0), "float", 1), kir.AsyncCommit()),
+                   (kir.AsyncCopy("other", c(0), "x", c(0), "float", 1), kir.AsyncCommit())),
+            kir.AsyncWait(0), kir.Barrier("the copies are done"),
+            kir.Store("out0", c(0), add(kir.Load("tile", c(0), kir.SHARED), kir.Load("other", c(0), kir.SHARED))))
+    k = dataclasses.replace(staged_sum(), body=both,
+                            shared=(kir.SharedAlloc("tile", "float", 256), kir.SharedAlloc("other", "float", 4)))
+    assert [p for p in verify(k) if p.fault is not Fault.DIVERGENT_BARRIER] == []

@@ -101,7 +101,7 @@ def test_deeply_nested_streams_tile_only_the_outer_ones():
     """Each tiled stream emits its body twice: past MAX_TILED_NESTING, inner
     streams stay in global memory (and explain says why), so 20 nested
     streams compile to a kernel of bounded size."""
-    from tiler.analyse.plan import MAX_TILED_NESTING
+    from tiler.analyse.settle import MAX_TILED_NESTING
 
     values = call_deep(run_all, nested_streams(20), "deep.fut")
     streams = values["analyse"].plan.schedule.streams

@@ -15,6 +15,7 @@ from tiler import kir
 from tiler.analyse import Options, make_options
 from tiler.analyse.options import ABLATIONS, OPTIONS, TUNED
 from tiler.errors import PlainError
+from tiler.kir.walkers import statements
 from tiler.pipeline import run_all
 from tiler.render import rename_module
 from tiler.runtime.nvcc import nvcc_path
@@ -195,36 +196,73 @@ def test_every_full_chunk_of_every_register_tiled_version_runs_on_the_units():
     assert len(tiled) == 4  # vector and scalar copies, 32- and 64-bit offsets
     for k in tiled:
         assert "matrix units" in k.rewrites and k.shared_align == 32
-        assert len(chunks(k)) == 3  # three cp.async stages of full chunks; the last partial chunk stays a loop
+        # three cp.async stages of full chunks (one buffer where the copies are scalar), and the last, partial
+        # chunk, whose tiles are zero past the stream's end
+        assert len(chunks(k)) == (4 if any(isinstance(s, kir.AsyncCopy) for s in statements(k.body)) else 2)
         (stage,) = [a for a in k.shared if a.name.startswith("sh_mma")]
         assert stage.ctype == "float" and stage.elems == 128 * 132  # the block's tile, rows padded by 16 bytes
-        assert all(offset % 32 == 0 for _, offset in k.shared_offsets())
+        tiles = {op.first.buffer for c in chunks(k) for op in (c.a, c.b)}
+        assert set(stage.over) == tiles and all(t.startswith(("sh_a_c", "sh_b_c")) for t in tiles)
+        offsets = {a.name: offset for a, offset in k.shared_offsets()}
+        assert offsets[stage.name] == 0 and all(offset % 32 == 0 for offset in offsets.values())
+        assert k.shared_bytes == max(stage.bytes, max(offsets[t] + a.bytes for a in k.shared for t in tiles
+                                                      if a.name == t))
     for k in m.kernels:
         if k not in tiled:
             assert not chunks(k) and k.shared_align == 16
 
 
 def test_the_operands_are_the_planned_tiles_in_their_layouts():
-    """mm's A tile is transposed (the chunk outer, rows padded by 4): A read
-    column-major with leading dimension 132; B's tile row-major, 128."""
+    """Laid out for the units: mm's A tile row-major (the chunk of 16 inner,
+    padded by 16 bytes: leading dimension 20), B's tile the chunk outer,
+    columns padded by 32 bytes (136: TF32's B is read element by element);
+    16-bit tiles in chunks of 64, both padded by 16 bytes."""
     k = next(k for k in module_of(BENCHMARKS / "mm.fut").kernels if chunks(k))
     c = chunks(k)[0]
-    assert (c.a.row_major, c.a.ld, c.b.row_major, c.b.ld, c.steps) == (False, 132, True, 128, 2)
+    assert (c.a.row_major, c.a.ld, c.b.row_major, c.b.ld, c.steps) == (True, 20, True, 136, 2)
     assert c.a.first.buffer.startswith("sh_a_c") and c.b.first.buffer.startswith("sh_b_c")
     half = next(k for k in module_of(PROGRAMS / "tensor_cores" / "mm_f16_f32.fut").kernels if chunks(k))
     c = chunks(half)[0]
-    assert (c.a.row_major, c.a.ld, c.b.row_major, c.b.ld, c.steps) == (False, 136, True, 128, 1)
+    assert (c.a.row_major, c.a.ld, c.b.row_major, c.b.ld, c.steps) == (True, 72, True, 136, 4)
     assert c.shape.inputs == "__half" and c.shape.accumulator == "float"
 
 
-def test_the_staging_tile_is_added_after_the_last_chunk_before_the_stores():
+def test_the_staging_tile_is_written_and_added_after_the_last_chunk_before_the_stores():
     cuda = tiler_api.compile("benchmarks/mm.fut", tensor_cores=True).cuda
     body = cuda[cuda.index("tiler_mm_tiled("):]
     body = body[:body.index("\n}\n")]
     store, barrier = body.index("tiler_mma_store<132>"), body.index("the warps' sums of the full chunks")
     last_chunk, tail = body.rindex("tiler_mma_chunk<"), body.index("if (kk_last < n)")
-    assert last_chunk < store < tail < barrier < body.index("out0[")
+    read = body.index("every chunk's tiles are read: the staging tile takes their bytes")
+    assert tail < last_chunk < read < store < barrier < body.index("out0[")
     assert re.search(r"acc\[[^]]*\] = acc\[[^]]*\] \+ sh_mma\[", body)
+
+
+def test_with_every_size_known_a_barrier_still_parts_the_staging_tiles_write_and_its_reads():
+    """Sizes the chunk divides leave no partial chunk: the pipeline's last
+    barrier, the stage's barrier, its write and the barrier after it come
+    one after another, and pruning must keep the last (it once counted the
+    write as no shared access and dropped it: every warp's reads raced the
+    others' writes)."""
+    sizes = Options(sizes=(("m", 4096), ("n", 4096), ("q", 4096)))
+    k = next(k for k in module_of(PROGRAMS / "tensor_cores" / "mm_bf16_f32.fut", sizes).kernels if chunks(k))
+    top = list(k.body[0].body) if isinstance(k.body[0], kir.For) and k.body[0].var.startswith("tiler_block") \
+        else list(k.body)
+    store = next(i for i, x in enumerate(top) if isinstance(x, kir.MatrixStore))
+    assert isinstance(top[store - 1], kir.Barrier) and isinstance(top[store + 1], kir.Barrier)
+
+
+def test_16_bit_products_ask_for_two_blocks_an_sm_and_tf32_for_ptxas_choice():
+    bf16 = run_all((BENCHMARKS / "mm_bf16.fut").read_text(), "mm_bf16.fut", Options(),
+                   until="analyse")["analyse"].plan.schedule.block
+    assert bf16.min_blocks == 2 and "matrix units" in bf16.min_blocks_reason
+    assert 2 * (bf16.shared_bytes + 1024) <= 227 * 1024 + 1024  # two blocks' tiles fit an SM
+    tf32 = run_all((BENCHMARKS / "mm.fut").read_text(), "mm.fut", TENSOR_CORES,
+                   until="analyse")["analyse"].plan.schedule.block
+    assert tf32.min_blocks != 2
+    given = run_all((BENCHMARKS / "mm_bf16.fut").read_text(), "mm_bf16.fut", Options(min_blocks=1),
+                    until="analyse")["analyse"].plan.schedule.block
+    assert given.min_blocks == 1
 
 
 # ---- nvcc ----------------------------------------------------------------------------------------------------

@@ -27,6 +27,10 @@ class Constraints:
     # points a thread takes along a dim with reuse, where not registers.MICRO: the split-K version's smaller
     # micro-tile (plan._few_outputs)
     micro: int | None = None
+    # the register tile's product runs on the matrix units (plan._completed, tensor_cores.py): its tiles are
+    # laid out for them (lines contiguous along the copy, a 16-byte pad), in chunks of MATRIX_CHUNK_BYTES
+    # a line, and cp.async moves 2-byte elements in whole vectors
+    matrix: bool = False
 
 
 @dataclass(frozen=True)

@@ -74,6 +74,7 @@ def asynchronous_copies(decisions, block: BlockPlan, ctx: Context, coalescing: b
     bytes."""
     if block.register is not None and len(block.spans) == 2:  # a micro-tile's: as registers.py decided
         staged = [d for d in decisions if d.refusal is None]
+        moved = tuple(sorted(set(moved) | set(async_sizes(ctx))))
         return block.register.asynchronous and pipelines(staged, lambda d: tile_rows(d, block), moved)
     if not coalescing or ctx.options.no_async or ctx.options.single_buffer or block.register is not None:
         return False
@@ -87,6 +88,15 @@ def pipelines(staged: list, rows, moved: tuple = target.ASYNC_COPY_BYTES) -> boo
 
 
 NARROW_BYTES = 2  # f16 and bf16
+
+
+def async_sizes(ctx: Context) -> tuple:
+    """The element sizes a micro-tile's cp.async copies take: 4 and 8
+    bytes, and 2 where the matrix units read the tiles (Constraints.matrix),
+    whose lines are copied in whole 16-byte vectors (a version of unaligned
+    rows, copied element by element, is copied through registers instead:
+    lower/streams.py)."""
+    return target.ASYNC_COPY_BYTES + ((NARROW_BYTES,) if ctx.constraints.matrix else ())
 NARROW_ASYNC = ("; copied through registers, not by cp.async: cp.async moves 4, 8 or 16 bytes, and a step of this "
                 "copy may move a single element of 2 (the last chunk's, or a tile that is no whole vectors)")
 

@@ -21,13 +21,13 @@ from .blocks import block as make_block
 from .blocks import candidate_spans, untiled_block, why_block
 from .context import Context
 from .interior import with_interior
-from .joins import with_joins
 from .occupancy import with_occupancy
 from .options import tile_text
 from .records import Variance
 from .reductions import Split, split_plan
 from .registers import MICRO, grid_blocks, register_block, register_tile, synchronous
 from .schedule import Math, Schedule, StreamPlan, Threshold
+from .settle import settled
 from .slabs import apart_loads, fits, row_candidates, unfit
 from .staging import not_tiled, over_limit, plan_stream, stream_refusal
 from .tensor_cores import with_matrix_units
@@ -198,9 +198,16 @@ def _completed(plain: Schedule, reason: str, kernel: T.Kernel, views: Views, ctx
     read whole (_with_rows), the transpositions, interior blocks, blocks an
     SM, and whether its product runs on the matrix units."""
     best, narrowed = _with_rows(plain, kernel, views, ctx)
-    reason = why_block(best.block, best.streams) + reason + narrowed
-    best = transpositions(replace(best, block=replace(best.block, reason=reason)), kernel, views, ctx)
-    return with_matrix_units(with_occupancy(with_interior(best, ctx), ctx), kernel, ctx)
+    why = why_block(best.block, best.streams) + reason + narrowed
+    best = transpositions(replace(best, block=replace(best.block, reason=why)), kernel, views, ctx)
+    best = with_matrix_units(with_occupancy(with_interior(best, ctx), ctx), kernel, ctx)
+    if best.matrix_units is not None and best.matrix_units.used and not ctx.constraints.matrix and \
+            target.SIZEOF[best.matrix_units.shape.inputs] in target.MATRIX_CHUNKS:
+        # planned again with tiles laid out for the units (Constraints.matrix), where the units still take it
+        units = _completed(plain, reason, kernel, views, ctx.constrained(matrix=True))
+        if units.matrix_units is not None and units.matrix_units.used:
+            return units
+    return best
 
 
 def _fewer_points(best: Schedule, plain: Schedule, reason: str, kernel: T.Kernel, views: Views,
@@ -241,7 +248,7 @@ def _check_given(ctx: Context, rank: int) -> None:
 
 def _schedule(block, var: Variance, views: Views, ctx: Context) -> Schedule:
     """Every stream staged as far as it can be under `block`, within the shared-memory limit."""
-    streams = _settled(tuple(plan_stream(s, block, views, ctx) for s in var.streams), block, views, ctx)
+    streams = settled(tuple(plan_stream(s, block, views, ctx) for s in var.streams), block, views, ctx)
     shared = sum(s.shared_bytes for s in streams)
     limit = ctx.shared_limit(block.pipelined)
     if shared > limit and block.pipelined:  # the stages go before the tiles shrink: shorter chunks cost more
@@ -260,7 +267,7 @@ def _schedule(block, var: Variance, views: Views, ctx: Context) -> Schedule:
         # while each row's line keeps the COALESCE_LINE bytes its copies need (f64: 32 elements)
         streams, shared = _halved(streams, shared, limit, _line_chunk(streams), block, var, views, ctx)
         if shared > limit:
-            apart = _settled(tuple(plan_stream(s, block, views, ctx, coalesce=False) for s in var.streams),
+            apart = settled(tuple(plan_stream(s, block, views, ctx, coalesce=False) for s in var.streams),
                              block, views, ctx)
             if sum(s.shared_bytes for s in apart) <= limit:
                 streams, shared, full = apart, sum(s.shared_bytes for s in apart), _chunk_of(apart)
@@ -293,7 +300,7 @@ def _halved(streams, shared: int, limit: int, floor: int, block, var: Variance, 
     chunk = _chunk_of(streams)
     while shared > limit and chunk // 2 >= floor:
         chunk //= 2
-        streams = _settled(tuple(plan_stream(s, block, views, ctx, chunk) for s in var.streams), block, views,
+        streams = settled(tuple(plan_stream(s, block, views, ctx, chunk) for s in var.streams), block, views,
                            ctx, chunk)
         shared = sum(s.shared_bytes for s in streams)
     return streams, shared
@@ -441,60 +448,3 @@ def _untiled(var: Variance, rank: int, reason: str, views: Views, ctx: Context) 
     block = untiled_block(rank, reason)
     streams = tuple(not_tiled(s, reason, rank, views, block.spans[0], ctx) for s in var.streams)
     return Schedule(block, streams, cost.loads(streams), math=math_of(ctx))
-
-
-# A tiled stream's body is emitted twice (the full chunks, then the last, partial
-# one), so streams tiled inside one another multiply the kernel's code: past
-# this many, a stream stays in global memory (20 nested tiled streams would be
-# a million copies of the innermost body).
-MAX_TILED_NESTING = 3
-
-
-def _settled(streams: tuple[StreamPlan, ...], block, views: Views, ctx: Context,
-             chunk: int | None = None) -> tuple[StreamPlan, ...]:
-    """Each stream's own plan under `block`, with what depends on the rest:
-    untiled where tiling does not pay, joined with its loop's iterations, and
-    untiled inside MAX_TILED_NESTING tiled streams."""
-    return _nested(with_joins(tuple(_paying(s, block, ctx, views) for s in streams), block, views, ctx, chunk),
-                   block, views, ctx)
-
-
-def _nested(streams: tuple[StreamPlan, ...], block, views: Views, ctx: Context) -> tuple[StreamPlan, ...]:
-    """The streams with any inside MAX_TILED_NESTING tiled ones left untiled
-    (in source order, so an outer stream is decided first)."""
-    out: list[StreamPlan] = []
-    for s in streams:
-        around = sum(out[i].tiled for i in s.site.enclosing)
-        if s.tiled and around >= MAX_TILED_NESTING:
-            s = not_tiled(s.site, f"the stream lies inside {around} tiled streams: each emits its body twice (full "
-                          "chunks and the last one), so tiling it too would double the kernel's code again",
-                          block.rank, views, block.spans[0], ctx)
-        out.append(s)
-    holders = {i for n, s in enumerate(out) if s.tiled for i in s.site.enclosing}
-    if ctx.options.unroll is not None:  # the user's --unroll stands
-        return tuple(out)
-    return tuple(_rolled(s) if n in holders and s.unroll is not None else s for n, s in enumerate(out))
-
-
-def _rolled(s: StreamPlan) -> StreamPlan:
-    """A stream holding a tiled stream asks for no unrolling of its chunk
-    loop (nvcc decides, and leaves such a loop rolled): each unrolled copy
-    would repeat the inner one's whole pipeline, its barriers and copies,
-    whose addresses ptxas then holds together (a bilinear form: 80 bytes of
-    spill stores)."""
-    return replace(s, unroll=None, reason=f"{s.reason}; its loop over a chunk is left to nvcc, not unrolled 8 "
-                   "times: it holds a tiled stream, whose copies and barriers each unrolled step would repeat")
-
-
-def _paying(s: StreamPlan, block, ctx: Context, views: Views) -> StreamPlan:
-    """The stream untiled where its tiling costs more than it saves at the
-    sizes known now (a stream of a few elements: its barriers cost more)."""
-    known, size = dict(ctx.options.sizes), cost.stream_size(s)
-    sizes = {size: known[size.name]} if getattr(size, "name", None) in known else {}
-    length = cost.stream_length(s, sizes)
-    if not s.tiled or length == cost.LARGE or (length > 0 and cost.stream_pays(s, block, sizes)):
-        return s  # a length known only at launch is for the versions' thresholds
-    reason = "the stream is empty: there is nothing to stage" if length == 0 else (
-        f"the stream is {length} element(s) long: two barriers a chunk would cost more global-load time than "
-        "staging saves")
-    return not_tiled(s.site, reason, block.rank, views, block.spans[0], ctx)

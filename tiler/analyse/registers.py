@@ -24,7 +24,7 @@ from ..check import typed as T
 from ..check.types import Scalar, element_bytes
 from ..tree import children, descendants
 from .context import Context
-from .copying import pipelines
+from .copying import async_sizes, pipelines
 from .cost import LOAD_PRICE, price
 from .records import dims_text
 from .schedule import BlockPlan, RegisterTile, Schedule
@@ -247,7 +247,8 @@ def _pipelined_streams(schedule: Schedule, ctx: Context) -> tuple[bool, ...]:
     tiled = [s for s in schedule.streams if s.tiled]
     if ctx.options.no_async or ctx.options.single_buffer or ctx.options.double_buffer:
         return tuple(False for _ in tiled)
-    return tuple(pipelines([p for p in s.inputs if p.staged], lambda p: p.staging.rows) for s in tiled)
+    moved = async_sizes(ctx)
+    return tuple(pipelines([p for p in s.inputs if p.staged], lambda p: p.staging.rows, moved) for s in tiled)
 
 
 def synchronous(tile: RegisterTile, threads: int, ctx: Context) -> RegisterTile:

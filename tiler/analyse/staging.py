@@ -130,6 +130,9 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, ctx: Context,
     coalescing = any(d.refusal is None and not d.invariant_to & spans for d in decisions)
     if coalescing:
         chunk = max(chunk, COALESCE_CHUNK)  # rows staged for coalescing: a whole line of each per copy
+    if ctx.constraints.matrix:
+        chunk = max(chunk, max(target.MATRIX_CHUNKS.get(element_bytes(d.array.type), 0) for d in decisions
+                               if d.refusal is None))
     chunk = ctx.chunk or _row_chunk(chunk, site, decisions, ctx)
     chunk = min(chunk, chunk_limit or chunk)
     chunks = None if joined else known_chunks(site, chunk, ctx)
@@ -311,7 +314,8 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     # chunk index: the tile is transposed so that they are one vector read
     micro = block.register is not None and bool(rows)
     transpose = (reads_vary or micro) and not ctx.options.row_major_tiles
-    if asynchronous and not micro:  # cp.async stores whole vectors: the copy's axis is the shared array's contiguous one
+    matrix = micro and ctx.constraints.matrix
+    if (asynchronous and not micro) or matrix:  # cp.async stores whole vectors: the copy's axis is the shared array's contiguous one
         transpose = copy.axis is CopyAxis.ROWS
     layout = Layout.TRANSPOSED if transpose else Layout.ROW_MAJOR
     contiguous = CopyAxis.ROWS if layout is Layout.TRANSPOSED else CopyAxis.CHUNK
@@ -328,6 +332,8 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     if asynchronous and not micro:
         padded = reads_vary and layout is Layout.ROW_MAJOR and not ctx.options.row_major_tiles
         padding = max(target.ASYNC_COPY_BYTES) // element_bytes(d.array.type) if padded else 0
+    if matrix:  # lines whose reads by the units fall on distinct banks
+        padding = target.matrix_pad(element_bytes(d.array.type), layout is Layout.TRANSPOSED)
     index_variance = _index_variance(d, site, views)
     if any(x_dim in v for v in index_variance):
         reads = Reads.PER_THREAD

@@ -48,6 +48,7 @@ class MatrixUnits:
     shape: object = None  # kir.MatrixShape
     dims: tuple = ()  # (the dim of A's rows, the dim of B's columns)
     inputs: tuple = ()  # (A's chunk parameter, B's)
+    chunk: int = 0  # the stream's chunk: a tile's positions, which the last, partial chunk zero-fills past its end
 
     @property
     def precision(self) -> str:
@@ -63,7 +64,37 @@ def with_matrix_units(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> Sch
         if not ctx.options.tensor_cores:
             return schedule
         return replace(schedule, matrix_units=MatrixUnits(False, NO_REGISTER_TILE))
-    return replace(schedule, matrix_units=decide(schedule, kernel, ctx))
+    units = decide(schedule, kernel, ctx)
+    if units.used:  # the staging tile the warps' sums go through takes the bytes of the chunks' tiles
+        block = replace(block, shared_bytes=max(block.shared_bytes, staging_bytes(units.shape, schedule.block,
+                                                                                  units.dims)))
+        block = _two_blocks(block, ctx) if units.shape.inputs in target.MATRIX_TWO_BLOCKS else block
+    return replace(schedule, block=block, matrix_units=units)
+
+
+def _two_blocks(block, ctx: Context):
+    """Two blocks an SM where their shared memory fits (and --min-blocks
+    does not say otherwise): on the units a warp's arithmetic is short and
+    its loads wait, and another block's warps fill the wait (mm_bf16 at
+    4096^3 on an H200: see target.MATRIX_CHUNKS); without the bound ptxas
+    took 150 registers, too many for two blocks of 256 threads. Only for
+    16-bit inputs (target.MATRIX_TWO_BLOCKS): TF32's kernel spilled under
+    the bound."""
+    blocks = target.MATRIX_BLOCKS
+    if ctx.options.min_blocks is not None or ctx.device.register_file // (block.threads * blocks) < \
+            target.MATRIX_REGISTERS or blocks * (block.shared_bytes + target.SHARED_RESERVED) > \
+            ctx.device.shared_optin + target.SHARED_RESERVED:
+        return block
+    return replace(block, min_blocks=target.MATRIX_BLOCKS, min_blocks_reason=(
+        f"{target.MATRIX_BLOCKS} blocks an SM: the product runs on the matrix units, whose warps wait on their "
+        "shared loads; another block's warps fill the wait"))
+
+
+def staging_bytes(shape: MatrixShape, block, dims: tuple) -> int:
+    """The staging tile's bytes: the block's product tile, its lines padded
+    by 16 bytes (transform/matrix_units.py lays it out)."""
+    size = target.SIZEOF[shape.accumulator]
+    return block.points(dims[0]) * (block.points(dims[1]) + target.MATRIX_LD_BYTES // size) * size
 
 
 NO_REGISTER_TILE = ("no 2-D register tile (the matrix units compute a block's product tile from a staged row tile and "
@@ -97,8 +128,8 @@ def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
     rounding = ", inputs rounded to TF32 (10-bit mantissas)" if shape.inputs == "float" else \
         ", always for 16-bit inputs (each product is exact in f32 and the sums stay f32: only their order differs)" \
         if always and not ctx.options.tensor_cores else ""
-    return MatrixUnits(True, f"{a} x {b} on the matrix units: {what}{rounding}; the last partial chunk on the "
-                             "register tile", shape, dims, (a, b))
+    return MatrixUnits(True, f"{a} x {b} on the matrix units: {what}{rounding}; the last partial chunk too, its "
+                             "tiles zero past the stream's end", shape, dims, (a, b), schedule.streams[0].chunk)
 
 
 def _product(schedule: Schedule):

@@ -55,6 +55,9 @@ class SharedAlloc:
     name: str
     ctype: str
     elems: int
+    # allocations it shares its bytes with: each is dead wherever this one is live (the matrix units' staging
+    # tile over the tiles of the chunks it sums, read only after the last of them: transform/matrix_units.py)
+    over: tuple[str, ...] = ()
 
     @property
     def bytes(self) -> int:
@@ -133,13 +136,14 @@ class Kernel:
     def shared_bytes(self) -> int:
         # each array starts 16-byte aligned, static (`__align__(16)`, as ptxas lays them out) and dynamic
         # (shared_offsets) alike: the bytes up to the last one's end
-        offsets = self.shared_offsets()
-        return offsets[-1][1] + offsets[-1][0].bytes if offsets else 0
+        return max((offset + a.bytes for a, offset in self.shared_offsets()), default=0)
 
     @property
     def dynamic_shared(self) -> bool:
-        """Over 48 KiB, shared memory must be dynamic (and the launch must raise its limit)."""
-        return self.shared_bytes > target.STATIC_SHARED_LIMIT
+        """Over 48 KiB, shared memory must be dynamic (and the launch must
+        raise its limit); so must allocations that share bytes, which static
+        arrays cannot."""
+        return self.shared_bytes > target.STATIC_SHARED_LIMIT or any(a.over for a in self.shared)
 
     @property
     def static_shared_bytes(self) -> int:
@@ -151,12 +155,25 @@ class Kernel:
         return self.shared_bytes if self.dynamic_shared else 0
 
     def shared_offsets(self) -> list[tuple]:
-        """(allocation, byte offset) in the dynamic buffer, each aligned."""
-        out, offset, align = [], 0, self.shared_align
+        """(allocation, byte offset) in the dynamic buffer, each aligned, in
+        the kernel's order; the allocations one shares its bytes with come
+        first, the sharing one at their start, and the rest after the longer
+        of the two."""
+        align = self.shared_align
+        def size(a):
+            return (a.bytes + align - 1) // align * align
+        covered = {n for a in self.shared for n in a.over}
+        sharing = [a for a in self.shared if a.over]
+        first = [a for a in self.shared if a.name in covered]
+        at, offset = {}, 0
+        for a in first:
+            at[a.name], offset = offset, offset + size(a)
+        for a in sharing:
+            at[a.name], offset = 0, max(offset, size(a))
         for a in self.shared:
-            out.append((a, offset))
-            offset += (a.bytes + align - 1) // align * align
-        return out
+            if a.name not in at:
+                at[a.name], offset = offset, offset + size(a)
+        return [(a, at[a.name]) for a in self.shared]
 
     @property
     def shared_declaration(self) -> str:

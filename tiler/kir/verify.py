@@ -124,6 +124,13 @@ class _Verifier:
         self.problems: list[Problem] = []
         self.bound = {p.name for p in k.params} | {a.name for a in k.shared}
         self.shared = {a.name for a in k.shared}
+        # allocation -> those sharing its bytes (SharedAlloc.over, both ways): a write to one must find none
+        # of them read since a barrier, and leaves each written
+        self.overlaps: dict[str, set] = {a.name: set() for a in k.shared}
+        for a in k.shared:
+            for n in a.over:
+                self.overlaps[a.name].add(n)
+                self.overlaps.setdefault(n, set()).add(a.name)
         self.arrays: set[str] = set()  # per-thread arrays
         self.varying: set[str] = set()  # names whose value differs between threads of a block
         self.divisible = dict(k.divisible)  # size name -> a factor the launch guarantees
@@ -235,12 +242,19 @@ class _Verifier:
             self.vector(s.buffer, s.index, s.width, s.ctype)
         self.buffer(s.buffer, s.space, s.index)
         if s.space == SHARED:
-            if state.tiles.get(s.buffer) == READ:
-                self.fault(Fault.OVERWRITE, f"{s.buffer} is written while threads may still read it (no barrier between)")
-            if state.tiles.get(s.buffer) == IN_FLIGHT:
-                self.fault(Fault.OVERWRITE, f"{s.buffer} is written while an asynchronous copy into it is in flight")
-            state = state.set(s.buffer, WRITTEN)
+            for name in (s.buffer, *self.overlaps.get(s.buffer, ())):
+                if state.tiles.get(name) == READ:
+                    self.fault(Fault.OVERWRITE, f"{name} is written while threads may still read it (no barrier "
+                                                "between)" + self.through(name, s.buffer))
+                if state.tiles.get(name) == IN_FLIGHT:
+                    self.fault(Fault.OVERWRITE, f"{name} is written while an asynchronous copy into it is in "
+                                                "flight" + self.through(name, s.buffer))
+                state = state.set(name, WRITTEN)
         return state
+
+    @staticmethod
+    def through(name: str, accessed: str) -> str:
+        return "" if name == accessed else f" (through {accessed}, which shares its bytes)"
 
     def async_copy(self, s: AsyncCopy, state: _State) -> _State:
         for e in (s.dst_index, s.src_index, s.valid):
@@ -251,10 +265,14 @@ class _Verifier:
             self.vector(s.shared, s.dst_index, s.width, s.ctype)
             self.vector(s.src, s.src_index, s.width, s.ctype)
         self.buffer(s.shared, SHARED, s.dst_index)
-        if state.tiles.get(s.shared) == READ:
-            self.fault(Fault.OVERWRITE, f"{s.shared} is copied over while threads may still read it (no barrier between)")
-        state = state.set(s.shared, IN_FLIGHT)
-        return dataclasses.replace(state, open=state.open | {s.shared})
+        for name in (s.shared, *self.overlaps.get(s.shared, ())):
+            if state.tiles.get(name) == READ:
+                self.fault(Fault.OVERWRITE, f"{name} is copied over while threads may still read it (no barrier "
+                                            "between)" + self.through(name, s.shared))
+        landing = {s.shared, *self.overlaps.get(s.shared, ())}  # (what shares its bytes is being written too)
+        for name in landing:
+            state = state.set(name, IN_FLIGHT)
+        return dataclasses.replace(state, open=state.open | landing)
 
     def wait(self, s: AsyncWait, state: _State) -> _State:
         keep = len(state.groups) - s.pending
@@ -262,6 +280,8 @@ class _Verifier:
         if s.pending == 0 and state.open:
             self.fault(Fault.ASYNC, "a wait for every copy with copies not yet committed")
         still = frozenset().union(*state.groups[max(keep, 0):], state.open)
+        if s.pending == 0:  # every committed copy is done, whichever group a merge of paths kept it in
+            done = frozenset(n for n, v in state.tiles.items() if v == IN_FLIGHT)
         tiles = {n: (WRITTEN if n in done and n not in still else v) for n, v in state.tiles.items()}
         return dataclasses.replace(state, tiles=tiles, groups=state.groups[max(keep, 0):])
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import math
 
-from .. import kir
+from .. import kir, target
 from ..analyse import InputPlan, Schedule, StreamPlan
 from ..analyse.schedule import CopyAxis, Layout
 from ..check import typed as T
+from ..check.types import element_bytes
 from ..errors import CompilerBug
 from ..kir.build import add, const, mul, ref_names, substitute
 from .body import Body, ctype_of
@@ -238,7 +239,12 @@ class Streams(Body):
         return max(1, sum(1 for c in copies if (c.per_thread or 0) > WIDE_ASYNC_UNROLL))
 
     def _asynchronous(self, plan: StreamPlan) -> bool:
-        return any(p.copied and p.staging.asynchronous for p in plan.inputs)
+        """As planned, but for a version whose copies of 2-byte elements go
+        one at a time (unaligned rows: no vectors), which cp.async cannot
+        move: that one copies each chunk after the last is read."""
+        copied = [p for p in plan.inputs if p.copied]
+        return any(p.staging.asynchronous for p in copied) and \
+            all(self._width(p.staging) * element_bytes(p.array.type) in target.ASYNC_COPY_BYTES for p in copied)
 
     def _async_pipelined(self, e: T.Stream, plan: StreamPlan, arrays, length, accs, tail) -> None:
         """Full chunks `stages` at a time, one in each of `stages` shared

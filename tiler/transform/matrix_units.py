@@ -12,15 +12,18 @@ A tile by its columns of the B tile into its accumulator fragments, read
 from the same shared tiles at the same offsets (the layout and the leading
 dimension come from the index's strides along the point and along `k`). The
 fragments start at zero (`kir.MatrixZero`, first in the body); after the
-last full chunk each warp stores them into a staging tile (`kir.MatrixStore`),
-and after the last assignment of the point's accumulator (the partial last
-chunk, which stays a loop and is register-tiled as before) a barrier and
-`acc = acc + stage[P0_ * LD + P1_]` add them to it. The clamps, guards and
+last assignment of the point's accumulator (the partial last chunk, which
+stays a loop and is register-tiled as before) each warp stores them into a
+staging tile (`kir.MatrixStore`) that takes the bytes of the chunks' tiles
+(every thread has read them: a barrier first), and after a barrier
+`acc = acc + stage[P0_ * LD + P1_]` adds them to it. The clamps, guards and
 output stores are untouched, so the edges work as in the plain kernel.
 Nothing in the new statements depends on the point: register tiling keeps
 them once a thread.
 """
 from __future__ import annotations
+
+from dataclasses import replace
 
 from .. import kir, target
 from ..errors import CompilerBug
@@ -56,6 +59,7 @@ class _Rewrite:
         size = target.SIZEOF[sh.accumulator]
         self.ld = tile[1] + target.MATRIX_LD_BYTES // size  # padded a 16-byte step: rows start on other banks
         self.tile = tile
+        self.chunk_length = units.chunk
         self.outer: set[str] = set()  # the point's accumulator each rewritten loop's result is assigned to
 
     def run(self, body: tuple) -> tuple[tuple, kir.SharedAlloc]:
@@ -79,18 +83,20 @@ class _Rewrite:
         store = kir.MatrixStore(self.fragments, sh, self.stage, add(mul(self.first[0], const(self.ld)), self.first[1]),
                                 self.ld)
         p_rows, p_cols = (kir.Ref(p) for p in self.points)
-        added = (kir.Barrier("the warps' sums of the full chunks are in the staging tile"),
+        added = (kir.Barrier("every chunk's tiles are read: the staging tile takes their bytes"), store,
+                 kir.Barrier("the warps' sums of the full chunks are in the staging tile"),
                  kir.Assign(outer, kir.Bin("+", kir.Ref(outer),
                                            kir.Load(self.stage, add(mul(p_rows, const(self.ld)), p_cols), kir.SHARED))))
-        body = body[:last_chunk + 1] + (store,) + body[last_chunk + 1:last_assigned + 1] + added + \
-            body[last_assigned + 1:]
+        body = body[:last_assigned + 1] + added + body[last_assigned + 1:]
         body = (kir.MatrixZero(self.fragments, sh),) + body
-        return body, kir.SharedAlloc(self.stage, sh.accumulator, self.tile[0] * self.ld)
+        tiles = tuple(dict.fromkeys(op.first.buffer for x in statements(body) if isinstance(x, kir.MatrixChunk)
+                                    for op in (x.a, x.b)))
+        return body, kir.SharedAlloc(self.stage, sh.accumulator, self.tile[0] * self.ld, over=tiles)
 
     def block(self, stmts: tuple) -> tuple:
         out = []
         for i, s in enumerate(stmts):
-            chunk = self.chunk(s) if isinstance(s, kir.For) else None
+            chunk = (self.chunk(s) or self.partial(s, stmts)) if isinstance(s, kir.For) else None
             after = stmts[i + 1] if i + 1 < len(stmts) else None
             if chunk is not None and isinstance(after, kir.Assign) and after.value == kir.Ref(s.body[0].name):
                 self.outer.add(after.name)
@@ -98,6 +104,24 @@ class _Rewrite:
             else:
                 out.append(s)
         return tuple(out)
+
+    def partial(self, s: kir.For, stmts: tuple) -> kir.MatrixChunk | None:
+        """The last, partial chunk's loop (to a length declared in its block)
+        as a whole chunk on the units, where every store into its tiles in
+        the block zero-fills past that length: the units' positions past it
+        multiply zeros."""
+        if not (isinstance(s.stop, kir.Ref) and self.chunk_length and
+                any(isinstance(x, kir.Decl) and x.name == s.stop.name for x in stmts)):
+            return None
+        whole = self.chunk(replace(s, stop=const(self.chunk_length)))
+        if whole is None:
+            return None
+        tiles = {whole.a.first.buffer, whole.b.first.buffer}
+        stores = [x for x in statements(stmts) if isinstance(x, (kir.Store, kir.VecStore, kir.AsyncCopy))
+                  and (x.shared if isinstance(x, kir.AsyncCopy) else x.buffer) in tiles]
+        if not stores or not all(isinstance(x, kir.Store) and _zero_past_end(x.value) for x in stores):
+            return None
+        return whole
 
     def chunk(self, s: kir.For) -> kir.MatrixChunk | None:
         """The loop as a MatrixChunk, where it is a full chunk's `acc + a * b`."""
@@ -151,6 +175,14 @@ class _Rewrite:
             return None
         start = substitute(load.index, {p: first, k: const(0)})
         return kir.MatrixOperand(kir.Load(load.buffer, start, kir.SHARED), row_major, ld)
+
+
+def _zero_past_end(value) -> bool:
+    """Whether a copy's stored value is `valid ? load : 0`."""
+    if not isinstance(value, kir.Select):
+        return False
+    zero = value.b.a if isinstance(value.b, kir.Cast) else value.b
+    return isinstance(zero, kir.Const) and zero.value == 0
 
 
 def _sum_of_product(e, acc: str) -> tuple | None:

@@ -29,6 +29,8 @@ from ..kir import (
     If,
     Kernel,
     Load,
+    MatrixChunk,
+    MatrixStore,
     Ref,
     Store,
     VecLoad,
@@ -179,7 +181,7 @@ def _touches_shared(s) -> bool:
     """Whether a statement (its bodies apart) reads or writes shared memory,
     or waits for copies into it, or is a barrier (a loop's own barrier
     orders its accesses with those after it)."""
-    if isinstance(s, (Barrier, AsyncCopy, AsyncWait)):
+    if isinstance(s, (Barrier, AsyncCopy, AsyncWait, MatrixStore, MatrixChunk)):  # (the units' tiles are shared)
         return True
     if isinstance(s, (Store, VecStore)) and s.space == SHARED:
         return True
