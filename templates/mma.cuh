@@ -5,8 +5,9 @@
 // split of the tile and the tiles' layouts, and the kernel passes them in:
 // nothing is decided here. 16-bit inputs run `mma.sync` fed by `ldmatrix`
 // (WMMA's loads are one shared load a thread an element pair: on sm_90 they
-// compile to no ldmatrix), and TF32 `mma.sync`; f64 runs through CUDA's WMMA
-// API.
+// compile to no ldmatrix), TF32 and f64 `mma.sync` from element-wise loads
+// where ldmatrix cannot serve; the generic WMMA form below is the fallback
+// for any other shape.
 #ifndef TILER_MMA_CUH
 #define TILER_MMA_CUH
 // the fragments' element type for inputs of type In: float inputs are read as
@@ -289,6 +290,76 @@ __device__ __forceinline__ void tiler_mma_chunk(tiler_mma_tile<float, float, 16,
         tiler_mma1688(left, fa[i], fb[j][0], fb[j][1]);
         tiler_mma1688(right, fa[i], fb[j][2], fb[j][3]);
       }
+    }
+  }
+}
+
+// ---- f64: mma.sync.m8n8k4 -----------------------------------------------------
+// Thread l holds A's row l / 4 at position l % 4, B's position l % 4 at
+// column l / 4, and the accumulator's row l / 4 at columns 2 (l % 4) and the
+// next (PTX ISA, "Matrix Fragments for mma.m8n8k4" with .f64): every operand
+// element by element, one 8-byte load each.
+template <int FM, int FN>
+struct tiler_mma_tile<double, double, 8, 8, 4, FM, FN> {
+  using in = double;
+  using acc = double;
+  static constexpr int m = 8, n = 8, k = 4, fm = FM, fn = FN;
+  static constexpr bool sync = true;
+  double c[FM][FN][2];
+};
+
+template <int FM, int FN>
+__device__ __forceinline__ void tiler_mma_zero(tiler_mma_tile<double, double, 8, 8, 4, FM, FN>& t) {
+  #pragma unroll
+  for (int i = 0; i < FM; ++i) {
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      t.c[i][j][0] = 0.0;
+      t.c[i][j][1] = 0.0;
+    }
+  }
+}
+
+template <int STEPS, class LA, class LB, int LDA, int LDB, int A_NEXT, int A_STEP, int B_NEXT, int B_STEP, int FM,
+          int FN>
+__device__ __forceinline__ void tiler_mma_chunk(tiler_mma_tile<double, double, 8, 8, 4, FM, FN>& t, const double* a,
+                                                const double* b) {
+  const int lane = tiler_lane();
+  const int g = lane / 4, q = lane % 4;
+  constexpr bool a_row = tiler_mma_row_major<LA>::value, b_row = tiler_mma_row_major<LB>::value;
+  const double* pa = a + (a_row ? g * LDA + q : q * LDA + g);
+  const double* pb = b + (b_row ? q * LDB + g : g * LDB + q);
+  #pragma unroll
+  for (int s = 0; s < STEPS; ++s) {
+    double fa[FM], fb[FN];
+    #pragma unroll
+    for (int i = 0; i < FM; ++i) {
+      fa[i] = pa[i * A_NEXT + s * A_STEP];
+    }
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      fb[j] = pb[j * B_NEXT + s * B_STEP];
+    }
+    #pragma unroll
+    for (int i = 0; i < FM; ++i) {
+      #pragma unroll
+      for (int j = 0; j < FN; ++j) {
+        asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 { %0, %1}, { %2}, { %3}, { %0, %1};\n"
+                     : "+d"(t.c[i][j][0]), "+d"(t.c[i][j][1]) : "d"(fa[i]), "d"(fb[j]));
+      }
+    }
+  }
+}
+
+template <int LD, int FM, int FN>
+__device__ __forceinline__ void tiler_mma_store(const tiler_mma_tile<double, double, 8, 8, 4, FM, FN>& t, double* out) {
+  const int lane = tiler_lane();
+  const int row = lane / 4, col = 2 * (lane % 4);
+  #pragma unroll
+  for (int i = 0; i < FM; ++i) {
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      *reinterpret_cast<double2*>(out + (i * 8 + row) * LD + j * 8 + col) = make_double2(t.c[i][j][0], t.c[i][j][1]);
     }
   }
 }

@@ -142,7 +142,7 @@ MATRIX_LD_BYTES = 16  # and a leading dimension of a multiple of 16 bytes
 # them (Constraints.matrix) at all: mm_bf16 at 4096^3 on an H200 ran 1.68 ms in chunks of 16 from
 # transposed tiles, 0.67 in chunks of 32 and 0.58 in chunks of 64 laid out for the units; TF32's product 2.06
 # ms in chunks of 16 (2.71 before; 32 spilled); f64's ran 7.37 ms laid out so, 6.68 as a register tile's
-MATRIX_CHUNKS = {2: 64, 4: 16}
+MATRIX_CHUNKS = {2: 64, 4: 16, 8: 16}
 # inputs whose products on the units ask for MATRIX_BLOCKS blocks an SM (TF32's kernel spilled 76 bytes
 # under that bound)
 MATRIX_TWO_BLOCKS = frozenset({"__half", "__nv_bfloat16"})
@@ -153,9 +153,11 @@ MATRIX_REGISTERS = 128  # and each thread keeps as many registers (mm_bf16's ker
 def matrix_pad(size: int, by_element: bool) -> int:
     """Elements a line of a tile the units read is padded by: 16 bytes, so
     that ldmatrix's 8 lines of 16 bytes fall on distinct banks; 32 for f32
-    lines read element by element (TF32's B, its columns adjacent: a
-    warp reads 4 lines at 8 columns, 8 words apart mod 32 banks)."""
-    return (2 * MATRIX_LD_BYTES if by_element and size == 4 else MATRIX_LD_BYTES) // size
+    lines read element by element (TF32's B, its columns adjacent: a warp
+    reads 4 lines at 8 columns, 8 words apart mod 32 banks) and for f64
+    lines (read element by element, a half-warp's 4 lines at 4 elements
+    land 8 words apart)."""
+    return (2 * MATRIX_LD_BYTES if (by_element and size == 4) or size == 8 else MATRIX_LD_BYTES) // size
 SHARED_RESERVED = 1024  # shared memory the GPU keeps for each resident block (sm_80 on)
 
 
