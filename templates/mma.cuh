@@ -1,100 +1,51 @@
 // mma.cuh: the matrix units (tensor cores), included into a module whose
 // register-tiled products run on them. Each warp keeps FM x FN accumulator
-// fragments of 16 x 16 (or the instruction's m x n) of its block's product
-// tile; the plan (tiler/analyse/tensor_cores.py) chose the shape, the warps'
+// fragments (16 x 16, or 8 x 8 for f64) of its block's product tile; the
+// plan (tiler/analyse/tensor_cores.py) chose the instruction, the warps'
 // split of the tile and the tiles' layouts, and the kernel passes them in:
-// nothing is decided here. 16-bit inputs run `mma.sync` fed by `ldmatrix`
-// (WMMA's loads are one shared load a thread an element pair: on sm_90 they
-// compile to no ldmatrix), TF32 and f64 `mma.sync` from element-wise loads
-// where ldmatrix cannot serve; the generic WMMA form below is the fallback
-// for any other shape.
+// nothing is decided here. Every product runs PTX `mma.sync`: 16-bit inputs
+// fed by `ldmatrix` (CUDA's WMMA loads, which tiler used first, compile to
+// one shared load a thread an element pair on sm_90), TF32 by ldmatrix where
+// a tile's lines run along the chunk and element by element where they do
+// not, f64 element by element.
 #ifndef TILER_MMA_CUH
 #define TILER_MMA_CUH
-// the fragments' element type for inputs of type In: float inputs are read as
-// TF32 (rounded to 10-bit mantissas), the others as they are
-template <class In>
-struct tiler_mma_element {
-  using type = In;
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+// a tile's layout as the units read it: row-major A (B) has its positions
+// along the chunk (its columns) adjacent in memory
+struct tiler_row_major {};
+struct tiler_col_major {};
+template <class L>
+struct tiler_mma_row_major {
+  static constexpr bool value = false;
 };
 template <>
-struct tiler_mma_element<float> {
-  using type = nvcuda::wmma::precision::tf32;
+struct tiler_mma_row_major<tiler_row_major> {
+  static constexpr bool value = true;
 };
 
+// a warp's accumulator fragments for inputs In summed in Acc by M x N x K
+// instructions: specialised below for each instruction tiler plans
+// (target.MATRIX_SHAPES); tiler_mma_zero, tiler_mma_chunk and
+// tiler_mma_store take each one. tiler_mma_chunk<STEPS, ...>(t, a, b) adds
+// STEPS instructions along a chunk: `a` is the warp's first row of A at the
+// chunk's first position, fragment i of it A_NEXT elements on and step s
+// A_STEP on; `b` the same for its columns of B. tiler_mma_store<LD>(t, out)
+// writes the fragments row-major from the warp's first row and column.
 template <class In, class Acc, int M, int N, int K, int FM, int FN>
-struct tiler_mma_tile {
-  using in = In;
-  using acc = Acc;
-  static constexpr int m = M, n = N, k = K, fm = FM, fn = FN;
-  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, M, N, K, Acc> c[FM][FN];
-};
+struct tiler_mma_tile;
 
-template <class T>
-__device__ __forceinline__ void tiler_mma_zero(T& t) {
-  #pragma unroll
-  for (int i = 0; i < T::fm; ++i) {
-    #pragma unroll
-    for (int j = 0; j < T::fn; ++j) {
-      nvcuda::wmma::fill_fragment(t.c[i][j], typename T::acc(0));
-    }
-  }
-}
-
-// a fragment loaded from float elements holds them unrounded: TF32's
-// instructions need them rounded first (CUDA's WMMA documentation)
-template <class F>
-__device__ __forceinline__ void tiler_mma_round(F&) {}
-template <class Use, int M, int N, int K, class L>
-__device__ __forceinline__ void tiler_mma_round(nvcuda::wmma::fragment<Use, M, N, K, nvcuda::wmma::precision::tf32, L>& f) {
-  #pragma unroll
-  for (int e = 0; e < f.num_elements; ++e) {
-    f.x[e] = nvcuda::wmma::__float_to_tf32(f.x[e]);
-  }
-}
-
-// t += A B over STEPS instructions along a chunk: `a` is the warp's first row
-// of A at the chunk's first position, fragment i of it A_NEXT elements on and
-// instruction s A_STEP on; `b` the same for its columns of B
-template <int STEPS, class LA, class LB, int LDA, int LDB, int A_NEXT, int A_STEP, int B_NEXT, int B_STEP, class T>
-__device__ __forceinline__ void tiler_mma_chunk(T& t, const typename T::in* a, const typename T::in* b) {
-  using E = typename tiler_mma_element<typename T::in>::type;
-  #pragma unroll
-  for (int s = 0; s < STEPS; ++s) {
-    nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, T::m, T::n, T::k, E, LA> fa[T::fm];
-    nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, T::m, T::n, T::k, E, LB> fb[T::fn];
-    #pragma unroll
-    for (int i = 0; i < T::fm; ++i) {
-      nvcuda::wmma::load_matrix_sync(fa[i], a + i * A_NEXT + s * A_STEP, LDA);
-      tiler_mma_round(fa[i]);
-    }
-    #pragma unroll
-    for (int j = 0; j < T::fn; ++j) {
-      nvcuda::wmma::load_matrix_sync(fb[j], b + j * B_NEXT + s * B_STEP, LDB);
-      tiler_mma_round(fb[j]);
-    }
-    #pragma unroll
-    for (int i = 0; i < T::fm; ++i) {
-      #pragma unroll
-      for (int j = 0; j < T::fn; ++j) {
-        nvcuda::wmma::mma_sync(t.c[i][j], fa[i], fb[j], t.c[i][j]);
-      }
-    }
-  }
+__device__ __forceinline__ int tiler_lane() {
+  int lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane;
 }
 
 // ---- 16-bit inputs summed in f32: mma.sync.m16n8k16 from ldmatrix ----------
 // A 16 x 16 fragment of the tile is two m16n8 instructions' accumulators, 4
 // floats each: thread `lane` holds rows lane / 4 and lane / 4 + 8, columns
 // 2 (lane % 4) and the next (PTX ISA, "Matrix Fragments for mma.m16n8k16").
-template <class L>
-struct tiler_mma_row_major {
-  static constexpr bool value = false;
-};
-template <>
-struct tiler_mma_row_major<nvcuda::wmma::row_major> {
-  static constexpr bool value = true;
-};
-
 template <class In>
 struct tiler_mma_sync_name;
 template <>
@@ -157,7 +108,7 @@ __device__ __forceinline__ void tiler_mma16816(float (&d)[4], const unsigned (&a
   }
 }
 
-// t += A B, as the WMMA form below, for 16-bit inputs. A row-major (its
+// t += A B for 16-bit inputs. A row-major (its
 // positions along the chunk adjacent) is read by ldmatrix, column-major by
 // ldmatrix.trans; B row-major (its columns adjacent) by ldmatrix.trans,
 // column-major by ldmatrix. Lane l's row address: for A, row (l % 8) + 8
@@ -166,11 +117,6 @@ __device__ __forceinline__ void tiler_mma16816(float (&d)[4], const unsigned (&a
 // column 8 (l / 16) (row-major), column (l % 8) + 8 (l / 16) and position
 // 8 ((l / 8) % 2) (column-major): the matrices land as the instruction's
 // fragments want them (PTX ISA, "Matrix Fragments for mma.m16n8k16").
-__device__ __forceinline__ int tiler_lane() {
-  int lane;
-  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
-  return lane;
-}
 
 template <int STEPS, class LA, class LB, int LDA, int LDB, int A_NEXT, int A_STEP, int B_NEXT, int B_STEP, class In,
           int FM, int FN>
@@ -212,7 +158,7 @@ __device__ __forceinline__ void tiler_mma_chunk(tiler_mma_tile<In, float, 16, 16
 // wants), column-major element by element; B row-major (its columns
 // adjacent) element by element (thread l: position l % 4 and l % 4 + 4,
 // column l / 4), column-major by ldmatrix. Each element is rounded to TF32
-// first (cvt.rna, as WMMA's __float_to_tf32).
+// first (cvt.rna: to nearest, ties away from zero).
 template <int FM, int FN>
 struct tiler_mma_tile<float, float, 16, 16, 8, FM, FN> {
   using in = float;
@@ -382,16 +328,4 @@ __device__ __forceinline__ void tiler_mma_store(const tiler_mma_tile<In, float, 
   }
 }
 
-// the warp's fragments, row-major from `out` (its first row and column), LD
-// elements a row
-template <int LD, class T>
-__device__ __forceinline__ void tiler_mma_store(const T& t, typename T::acc* out) {
-  #pragma unroll
-  for (int i = 0; i < T::fm; ++i) {
-    #pragma unroll
-    for (int j = 0; j < T::fn; ++j) {
-      nvcuda::wmma::store_matrix_sync(out + i * T::m * LD + j * T::n, t.c[i][j], LD, nvcuda::wmma::mem_row_major);
-    }
-  }
-}
 #endif

@@ -71,7 +71,7 @@ def test_compile_help_lists_it_and_bad_use_is_a_plain_error():
 def test_the_api_keyword_puts_mm_on_the_matrix_units():
     on = tiler_api.compile("benchmarks/mm.fut", tensor_cores=True)
     off = tiler_api.compile("benchmarks/mm.fut")
-    assert "tiler_mma_chunk<" in on.cuda and "#include <mma.h>" in on.cuda
+    assert "tiler_mma_chunk<" in on.cuda and "mma.sync.aligned.m16n8k8.row.col.f32.tf32" in on.cuda
     assert "mma" not in off.cuda  # flag off: nothing of it in the module
     assert on.explain["block"]["register_tile"]["matrix_units"]["used"] is True
 

@@ -116,21 +116,20 @@ ASYNC_COPY_BYTES = (4, 8, 16)
 ASYNC_MIN_ARCH = 80
 
 
-# the matrix units (tensor cores) through CUDA's WMMA API, wrapped by mma.cuh:
+# the matrix units (tensor cores) through PTX's mma.sync, wrapped by mma.cuh:
 # a warp's accumulator fragments (a struct of MATRIX_TILE<inputs, accumulator,
 # m, n, k, fragments along rows, along columns>), zeroed, updated over a
 # chunk of two shared tiles, stored row-major into a shared tile
-MATRIX_HEADER = "mma.h"
 MATRIX_TILE = "tiler_mma_tile"
 MATRIX_ZERO = "tiler_mma_zero"  # tiler_mma_zero(tile)
 MATRIX_CHUNK = "tiler_mma_chunk"  # tiler_mma_chunk<STEPS, LAYOUT_A, LAYOUT_B, LDA, LDB, A_NEXT, A_STEP, B_NEXT, B_STEP>(...)
 MATRIX_STORE = "tiler_mma_store"  # tiler_mma_store<LD>(tile, shared*)
-MATRIX_LAYOUT = {True: "nvcuda::wmma::row_major", False: "nvcuda::wmma::col_major"}
-# (the inputs' C type, the accumulator's) -> the instruction's m x n x k (WMMA's one shape for TF32 and f64; the
-# square one of f16's and bf16's three); float inputs are rounded to TF32, 10-bit mantissas
+MATRIX_LAYOUT = {True: "tiler_row_major", False: "tiler_col_major"}
+# (the inputs' C type, the accumulator's) -> a fragment's m x n x k: two mma.sync.m16n8k16 (f16, bf16) or
+# m16n8k8 (TF32) side by side, one m8n8k4 (f64); float inputs are rounded to TF32, 10-bit mantissas
 MATRIX_SHAPES = {("float", "float"): (16, 16, 8), ("__half", "float"): (16, 16, 16),
                  ("__nv_bfloat16", "float"): (16, 16, 16), ("double", "double"): (8, 8, 4)}
-MATRIX_MIN_ARCH = {"float": 80, "__half": 70, "__nv_bfloat16": 80, "double": 80}
+MATRIX_MIN_ARCH = {"float": 80, "__half": 80, "__nv_bfloat16": 80, "double": 80}  # mma.sync's shapes (and ldmatrix: 75)
 MATRIX_PRECISION = {"float": "TF32", "__half": "f16", "__nv_bfloat16": "bf16", "double": "f64"}
 # inputs whose products run on the units without --tensor-cores: a product of two 16-bit values is exact in f32
 # and the units sum in f32, so only the order of an f32 sum differs (as a split reduction's does); TF32 rounds

@@ -382,103 +382,54 @@ __device__ __forceinline__ void tiler_transpose(const T* __restrict__ in, T* __r
   }
 }
 #endif
-#include <mma.h>
 // mma.cuh: the matrix units (tensor cores), included into a module whose
 // register-tiled products run on them. Each warp keeps FM x FN accumulator
-// fragments of 16 x 16 (or the instruction's m x n) of its block's product
-// tile; the plan (tiler/analyse/tensor_cores.py) chose the shape, the warps'
+// fragments (16 x 16, or 8 x 8 for f64) of its block's product tile; the
+// plan (tiler/analyse/tensor_cores.py) chose the instruction, the warps'
 // split of the tile and the tiles' layouts, and the kernel passes them in:
-// nothing is decided here. 16-bit inputs run `mma.sync` fed by `ldmatrix`
-// (WMMA's loads are one shared load a thread an element pair: on sm_90 they
-// compile to no ldmatrix), and TF32 `mma.sync`; f64 runs through CUDA's WMMA
-// API.
+// nothing is decided here. Every product runs PTX `mma.sync`: 16-bit inputs
+// fed by `ldmatrix` (CUDA's WMMA loads, which tiler used first, compile to
+// one shared load a thread an element pair on sm_90), TF32 by ldmatrix where
+// a tile's lines run along the chunk and element by element where they do
+// not, f64 element by element.
 #ifndef TILER_MMA_CUH
 #define TILER_MMA_CUH
-// the fragments' element type for inputs of type In: float inputs are read as
-// TF32 (rounded to 10-bit mantissas), the others as they are
-template <class In>
-struct tiler_mma_element {
-  using type = In;
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+// a tile's layout as the units read it: row-major A (B) has its positions
+// along the chunk (its columns) adjacent in memory
+struct tiler_row_major {};
+struct tiler_col_major {};
+template <class L>
+struct tiler_mma_row_major {
+  static constexpr bool value = false;
 };
 template <>
-struct tiler_mma_element<float> {
-  using type = nvcuda::wmma::precision::tf32;
+struct tiler_mma_row_major<tiler_row_major> {
+  static constexpr bool value = true;
 };
 
+// a warp's accumulator fragments for inputs In summed in Acc by M x N x K
+// instructions: specialised below for each instruction tiler plans
+// (target.MATRIX_SHAPES); tiler_mma_zero, tiler_mma_chunk and
+// tiler_mma_store take each one. tiler_mma_chunk<STEPS, ...>(t, a, b) adds
+// STEPS instructions along a chunk: `a` is the warp's first row of A at the
+// chunk's first position, fragment i of it A_NEXT elements on and step s
+// A_STEP on; `b` the same for its columns of B. tiler_mma_store<LD>(t, out)
+// writes the fragments row-major from the warp's first row and column.
 template <class In, class Acc, int M, int N, int K, int FM, int FN>
-struct tiler_mma_tile {
-  using in = In;
-  using acc = Acc;
-  static constexpr int m = M, n = N, k = K, fm = FM, fn = FN;
-  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, M, N, K, Acc> c[FM][FN];
-};
+struct tiler_mma_tile;
 
-template <class T>
-__device__ __forceinline__ void tiler_mma_zero(T& t) {
-  #pragma unroll
-  for (int i = 0; i < T::fm; ++i) {
-    #pragma unroll
-    for (int j = 0; j < T::fn; ++j) {
-      nvcuda::wmma::fill_fragment(t.c[i][j], typename T::acc(0));
-    }
-  }
-}
-
-// a fragment loaded from float elements holds them unrounded: TF32's
-// instructions need them rounded first (CUDA's WMMA documentation)
-template <class F>
-__device__ __forceinline__ void tiler_mma_round(F&) {}
-template <class Use, int M, int N, int K, class L>
-__device__ __forceinline__ void tiler_mma_round(nvcuda::wmma::fragment<Use, M, N, K, nvcuda::wmma::precision::tf32, L>& f) {
-  #pragma unroll
-  for (int e = 0; e < f.num_elements; ++e) {
-    f.x[e] = nvcuda::wmma::__float_to_tf32(f.x[e]);
-  }
-}
-
-// t += A B over STEPS instructions along a chunk: `a` is the warp's first row
-// of A at the chunk's first position, fragment i of it A_NEXT elements on and
-// instruction s A_STEP on; `b` the same for its columns of B
-template <int STEPS, class LA, class LB, int LDA, int LDB, int A_NEXT, int A_STEP, int B_NEXT, int B_STEP, class T>
-__device__ __forceinline__ void tiler_mma_chunk(T& t, const typename T::in* a, const typename T::in* b) {
-  using E = typename tiler_mma_element<typename T::in>::type;
-  #pragma unroll
-  for (int s = 0; s < STEPS; ++s) {
-    nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, T::m, T::n, T::k, E, LA> fa[T::fm];
-    nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, T::m, T::n, T::k, E, LB> fb[T::fn];
-    #pragma unroll
-    for (int i = 0; i < T::fm; ++i) {
-      nvcuda::wmma::load_matrix_sync(fa[i], a + i * A_NEXT + s * A_STEP, LDA);
-      tiler_mma_round(fa[i]);
-    }
-    #pragma unroll
-    for (int j = 0; j < T::fn; ++j) {
-      nvcuda::wmma::load_matrix_sync(fb[j], b + j * B_NEXT + s * B_STEP, LDB);
-      tiler_mma_round(fb[j]);
-    }
-    #pragma unroll
-    for (int i = 0; i < T::fm; ++i) {
-      #pragma unroll
-      for (int j = 0; j < T::fn; ++j) {
-        nvcuda::wmma::mma_sync(t.c[i][j], fa[i], fb[j], t.c[i][j]);
-      }
-    }
-  }
+__device__ __forceinline__ int tiler_lane() {
+  int lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane;
 }
 
 // ---- 16-bit inputs summed in f32: mma.sync.m16n8k16 from ldmatrix ----------
 // A 16 x 16 fragment of the tile is two m16n8 instructions' accumulators, 4
 // floats each: thread `lane` holds rows lane / 4 and lane / 4 + 8, columns
 // 2 (lane % 4) and the next (PTX ISA, "Matrix Fragments for mma.m16n8k16").
-template <class L>
-struct tiler_mma_row_major {
-  static constexpr bool value = false;
-};
-template <>
-struct tiler_mma_row_major<nvcuda::wmma::row_major> {
-  static constexpr bool value = true;
-};
-
 template <class In>
 struct tiler_mma_sync_name;
 template <>
@@ -541,7 +492,7 @@ __device__ __forceinline__ void tiler_mma16816(float (&d)[4], const unsigned (&a
   }
 }
 
-// t += A B, as the WMMA form below, for 16-bit inputs. A row-major (its
+// t += A B for 16-bit inputs. A row-major (its
 // positions along the chunk adjacent) is read by ldmatrix, column-major by
 // ldmatrix.trans; B row-major (its columns adjacent) by ldmatrix.trans,
 // column-major by ldmatrix. Lane l's row address: for A, row (l % 8) + 8
@@ -550,11 +501,6 @@ __device__ __forceinline__ void tiler_mma16816(float (&d)[4], const unsigned (&a
 // column 8 (l / 16) (row-major), column (l % 8) + 8 (l / 16) and position
 // 8 ((l / 8) % 2) (column-major): the matrices land as the instruction's
 // fragments want them (PTX ISA, "Matrix Fragments for mma.m16n8k16").
-__device__ __forceinline__ int tiler_lane() {
-  int lane;
-  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
-  return lane;
-}
 
 template <int STEPS, class LA, class LB, int LDA, int LDB, int A_NEXT, int A_STEP, int B_NEXT, int B_STEP, class In,
           int FM, int FN>
@@ -596,7 +542,7 @@ __device__ __forceinline__ void tiler_mma_chunk(tiler_mma_tile<In, float, 16, 16
 // wants), column-major element by element; B row-major (its columns
 // adjacent) element by element (thread l: position l % 4 and l % 4 + 4,
 // column l / 4), column-major by ldmatrix. Each element is rounded to TF32
-// first (cvt.rna, as WMMA's __float_to_tf32).
+// first (cvt.rna: to nearest, ties away from zero).
 template <int FM, int FN>
 struct tiler_mma_tile<float, float, 16, 16, 8, FM, FN> {
   using in = float;
@@ -678,6 +624,76 @@ __device__ __forceinline__ void tiler_mma_chunk(tiler_mma_tile<float, float, 16,
   }
 }
 
+// ---- f64: mma.sync.m8n8k4 -----------------------------------------------------
+// Thread l holds A's row l / 4 at position l % 4, B's position l % 4 at
+// column l / 4, and the accumulator's row l / 4 at columns 2 (l % 4) and the
+// next (PTX ISA, "Matrix Fragments for mma.m8n8k4" with .f64): every operand
+// element by element, one 8-byte load each.
+template <int FM, int FN>
+struct tiler_mma_tile<double, double, 8, 8, 4, FM, FN> {
+  using in = double;
+  using acc = double;
+  static constexpr int m = 8, n = 8, k = 4, fm = FM, fn = FN;
+  static constexpr bool sync = true;
+  double c[FM][FN][2];
+};
+
+template <int FM, int FN>
+__device__ __forceinline__ void tiler_mma_zero(tiler_mma_tile<double, double, 8, 8, 4, FM, FN>& t) {
+  #pragma unroll
+  for (int i = 0; i < FM; ++i) {
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      t.c[i][j][0] = 0.0;
+      t.c[i][j][1] = 0.0;
+    }
+  }
+}
+
+template <int STEPS, class LA, class LB, int LDA, int LDB, int A_NEXT, int A_STEP, int B_NEXT, int B_STEP, int FM,
+          int FN>
+__device__ __forceinline__ void tiler_mma_chunk(tiler_mma_tile<double, double, 8, 8, 4, FM, FN>& t, const double* a,
+                                                const double* b) {
+  const int lane = tiler_lane();
+  const int g = lane / 4, q = lane % 4;
+  constexpr bool a_row = tiler_mma_row_major<LA>::value, b_row = tiler_mma_row_major<LB>::value;
+  const double* pa = a + (a_row ? g * LDA + q : q * LDA + g);
+  const double* pb = b + (b_row ? q * LDB + g : g * LDB + q);
+  #pragma unroll
+  for (int s = 0; s < STEPS; ++s) {
+    double fa[FM], fb[FN];
+    #pragma unroll
+    for (int i = 0; i < FM; ++i) {
+      fa[i] = pa[i * A_NEXT + s * A_STEP];
+    }
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      fb[j] = pb[j * B_NEXT + s * B_STEP];
+    }
+    #pragma unroll
+    for (int i = 0; i < FM; ++i) {
+      #pragma unroll
+      for (int j = 0; j < FN; ++j) {
+        asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 { %0, %1}, { %2}, { %3}, { %0, %1};\n"
+                     : "+d"(t.c[i][j][0]), "+d"(t.c[i][j][1]) : "d"(fa[i]), "d"(fb[j]));
+      }
+    }
+  }
+}
+
+template <int LD, int FM, int FN>
+__device__ __forceinline__ void tiler_mma_store(const tiler_mma_tile<double, double, 8, 8, 4, FM, FN>& t, double* out) {
+  const int lane = tiler_lane();
+  const int row = lane / 4, col = 2 * (lane % 4);
+  #pragma unroll
+  for (int i = 0; i < FM; ++i) {
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      *reinterpret_cast<double2*>(out + (i * 8 + row) * LD + j * 8 + col) = make_double2(t.c[i][j][0], t.c[i][j][1]);
+    }
+  }
+}
+
 template <int LD, class In, int K, int FM, int FN>
 __device__ __forceinline__ void tiler_mma_store(const tiler_mma_tile<In, float, 16, 16, K, FM, FN>& t, float* out) {
   const int lane = tiler_lane();
@@ -696,18 +712,6 @@ __device__ __forceinline__ void tiler_mma_store(const tiler_mma_tile<In, float, 
   }
 }
 
-// the warp's fragments, row-major from `out` (its first row and column), LD
-// elements a row
-template <int LD, class T>
-__device__ __forceinline__ void tiler_mma_store(const T& t, typename T::acc* out) {
-  #pragma unroll
-  for (int i = 0; i < T::fm; ++i) {
-    #pragma unroll
-    for (int j = 0; j < T::fn; ++j) {
-      nvcuda::wmma::store_matrix_sync(out + i * T::m * LD + j * T::n, t.c[i][j], LD, nvcuda::wmma::mem_row_major);
-    }
-  }
-}
 #endif
 
 extern "C" __global__ void __launch_bounds__(256, 1)
@@ -1216,7 +1220,7 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
           acc_2[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
         }
       }
-      tiler_mma_chunk<4, nvcuda::wmma::row_major, nvcuda::wmma::row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
+      tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
       #pragma unroll
       for (int L0_ = 0; L0_ < 8; L0_ += 1) {
         #pragma unroll
@@ -1254,7 +1258,7 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
             acc_3[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
           }
         }
-        tiler_mma_chunk<4, nvcuda::wmma::row_major, nvcuda::wmma::row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c_2[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c_2[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
+        tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c_2[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c_2[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
         #pragma unroll
         for (int L0_ = 0; L0_ < 8; L0_ += 1) {
           #pragma unroll
@@ -1293,7 +1297,7 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
             acc_4[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
           }
         }
-        tiler_mma_chunk<4, nvcuda::wmma::row_major, nvcuda::wmma::row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c_3[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c_3[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
+        tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c_3[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c_3[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
         #pragma unroll
         for (int L0_ = 0; L0_ < 8; L0_ += 1) {
           #pragma unroll
@@ -1329,7 +1333,7 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
           acc_5[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
         }
       }
-      tiler_mma_chunk<4, nvcuda::wmma::row_major, nvcuda::wmma::row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
+      tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
       #pragma unroll
       for (int L0_ = 0; L0_ < 8; L0_ += 1) {
         #pragma unroll
@@ -1408,7 +1412,7 @@ tiler_mm_bf16_tiled_scalar(const __nv_bfloat16* __restrict__ A, const __nv_bfloa
           acc_2[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
         }
       }
-      tiler_mma_chunk<4, nvcuda::wmma::row_major, nvcuda::wmma::row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
+      tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
       #pragma unroll
       for (int L0_ = 0; L0_ < 8; L0_ += 1) {
         #pragma unroll
@@ -1443,7 +1447,7 @@ tiler_mm_bf16_tiled_scalar(const __nv_bfloat16* __restrict__ A, const __nv_bfloa
           acc_3[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
         }
       }
-      tiler_mma_chunk<4, nvcuda::wmma::row_major, nvcuda::wmma::row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
+      tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
       #pragma unroll
       for (int L0_ = 0; L0_ < 8; L0_ += 1) {
         #pragma unroll
@@ -1742,7 +1746,7 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
           acc_2[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
         }
       }
-      tiler_mma_chunk<4, nvcuda::wmma::row_major, nvcuda::wmma::row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
+      tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
       #pragma unroll
       for (int L0_ = 0; L0_ < 8; L0_ += 1) {
         #pragma unroll
@@ -1780,7 +1784,7 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
             acc_3[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
           }
         }
-        tiler_mma_chunk<4, nvcuda::wmma::row_major, nvcuda::wmma::row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c_2[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c_2[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
+        tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c_2[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c_2[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
         #pragma unroll
         for (int L0_ = 0; L0_ < 8; L0_ += 1) {
           #pragma unroll
@@ -1819,7 +1823,7 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
             acc_4[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
           }
         }
-        tiler_mma_chunk<4, nvcuda::wmma::row_major, nvcuda::wmma::row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c_3[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c_3[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
+        tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c_3[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c_3[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
         #pragma unroll
         for (int L0_ = 0; L0_ < 8; L0_ += 1) {
           #pragma unroll
@@ -1855,7 +1859,7 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
           acc_5[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
         }
       }
-      tiler_mma_chunk<4, nvcuda::wmma::row_major, nvcuda::wmma::row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
+      tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
       #pragma unroll
       for (int L0_ = 0; L0_ < 8; L0_ += 1) {
         #pragma unroll
@@ -1934,7 +1938,7 @@ tiler_mm_bf16_tiled_wide_scalar(const __nv_bfloat16* __restrict__ A, const __nv_
           acc_2[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
         }
       }
-      tiler_mma_chunk<4, nvcuda::wmma::row_major, nvcuda::wmma::row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
+      tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
       #pragma unroll
       for (int L0_ = 0; L0_ < 8; L0_ += 1) {
         #pragma unroll
@@ -1969,7 +1973,7 @@ tiler_mm_bf16_tiled_wide_scalar(const __nv_bfloat16* __restrict__ A, const __nv_
           acc_3[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
         }
       }
-      tiler_mma_chunk<4, nvcuda::wmma::row_major, nvcuda::wmma::row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
+      tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
       #pragma unroll
       for (int L0_ = 0; L0_ < 8; L0_ += 1) {
         #pragma unroll
