@@ -30,7 +30,16 @@ USED = {BENCHMARKS / "mm.fut": ("TF32", (16, 16, 8)), BENCHMARKS / "mm_rows.fut"
         PROGRAMS / "tensor_cores" / "mm_f16_f32.fut": ("f16", (16, 16, 16)),
         PROGRAMS / "tensor_cores" / "mm_bf16_f32.fut": ("bf16", (16, 16, 16)),
         PROGRAMS / "tensor_cores" / "mm_f64.fut": ("f64", (8, 8, 4)),
-        PROGRAMS / "tensor_cores" / "mm_bias.fut": ("TF32", (16, 16, 8))}
+        PROGRAMS / "tensor_cores" / "mm_bias.fut": ("TF32", (16, 16, 8)),
+        # A or B (or both) read column-major by the units
+        PROGRAMS / "tensor_cores" / "mm_abt_bf16.fut": ("bf16", (16, 16, 16)),
+        PROGRAMS / "tensor_cores" / "mm_atb_f16.fut": ("f16", (16, 16, 16)),
+        PROGRAMS / "tensor_cores" / "mm_atbt_bf16.fut": ("bf16", (16, 16, 16)),
+        PROGRAMS / "tensor_cores" / "mm_atb_f32.fut": ("TF32", (16, 16, 8)),
+        PROGRAMS / "tensor_cores" / "mm_atbt_f64.fut": ("f64", (8, 8, 4))}
+# (A's row-major, B's row-major) as the units read each program's tiles
+LAYOUTS = {"mm_abt_bf16": (True, False), "mm_atb_f16": (False, True), "mm_atbt_bf16": (False, False),
+           "mm_atb_f32": (False, True), "mm_atbt_f64": (False, False), "mm_bf16_f32": (True, True)}
 # what the issue asks nvcc to compile under the flag, and the programs above
 COMPILED = sorted(set(USED) | {PROGRAMS / "float16" / "mm_f16.fut", PROGRAMS / "float16" / "mm_mixed.fut"})
 
@@ -263,6 +272,46 @@ def test_16_bit_products_ask_for_two_blocks_an_sm_and_tf32_for_ptxas_choice():
     given = run_all((BENCHMARKS / "mm_bf16.fut").read_text(), "mm_bf16.fut", Options(min_blocks=1),
                     until="analyse")["analyse"].plan.schedule.block
     assert given.min_blocks == 1
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_a_transposed_operand_is_read_column_major(name):
+    k = next(k for k in module_of(PROGRAMS / "tensor_cores" / f"{name}.fut").kernels if chunks(k))
+    assert {(c.a.row_major, c.b.row_major) for c in chunks(k)} == {LAYOUTS[name]}
+
+
+def test_a_register_tile_of_one_point_along_a_dim_leaves_the_product_to_the_register_tile():
+    """m = 48 known: the micro-tile takes one point a thread along dim 0,
+    and the rewrite finds a factor's tile by the points' index along its
+    dim: the plan declines (it once crashed in lower)."""
+    units = units_of(BENCHMARKS / "mm_bf16.fut", Options(sizes=(("m", 48),)))
+    assert not units.used and "one point a thread along dimension 0" in units.reason
+    assert not any(chunks(k) for k in module_of(BENCHMARKS / "mm_bf16.fut", Options(sizes=(("m", 48),))).kernels)
+
+
+def test_a_staging_tile_over_the_shared_memory_limit_leaves_the_product_to_the_register_tile():
+    units = units_of(BENCHMARKS / "mm_bf16.fut", Options(max_shared=16384))
+    assert not units.used and "67584 bytes" in units.reason and "16384" in units.reason
+
+
+@pytest.mark.parametrize("options", [Options(sizes=(("m", 2048), ("n", 80), ("q", 2048))), Options(chunk=32),
+                                     Options(double_buffer=True)], ids=["two-chunks", "chunk-32", "double-buffer"])
+def test_two_blocks_an_sm_only_for_the_copies_they_were_measured_with(options):
+    """Two blocks an SM leave 128 registers a thread: the kernel measured so
+    copies its tiles by cp.async in three buffers of the units' own chunks;
+    others spilled under that bound (up to 1,092 bytes)."""
+    block = run_all((BENCHMARKS / "mm_bf16.fut").read_text(), "mm_bf16.fut", options,
+                    until="analyse")["analyse"].plan.schedule.block
+    assert block.min_blocks != 2
+
+
+def test_the_points_indices_are_computed_after_the_chunks_loop():
+    """What only the bounds guards and the stores read is declared after the
+    units' sum, not held in registers through the loop."""
+    cuda = tiler_api.compile("benchmarks/mm_bf16.fut").cuda
+    body = cuda[cuda.index("tiler_mm_bf16_tiled("):]
+    body = body[:body.index("\n}\n")]
+    assert body.rindex("tiler_mma_chunk<") < body.index("tiler_mma_store<") < body.index("int gtid0[8];")
 
 
 # ---- nvcc ----------------------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from ..check.types import Scalar
 from ..kir import MatrixShape
 from ..tree import descendants
 from .context import Context
+from .copying import ASYNC_STAGES
 from .schedule import Layout, Schedule
 
 MATRIX_TOLERANCE = 1e-2  # relative to each output's scale: TF32's 10-bit inputs over long sums
@@ -65,11 +66,27 @@ def with_matrix_units(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> Sch
             return schedule
         return replace(schedule, matrix_units=MatrixUnits(False, NO_REGISTER_TILE))
     units = decide(schedule, kernel, ctx)
+    stage = staging_bytes(units.shape, block, units.dims) if units.used else 0
+    limit = ctx.shared_limit(pipelined=True)  # (the units' kernel takes its shared memory dynamically)
+    if stage > limit:
+        units = replace(units, used=False, reason=f"the staging tile the warps' sums go through takes {stage} bytes "
+                                                   f"of shared memory, over the {limit} a block may use")
     if units.used:  # the staging tile the warps' sums go through takes the bytes of the chunks' tiles
-        block = replace(block, shared_bytes=max(block.shared_bytes, staging_bytes(units.shape, schedule.block,
-                                                                                  units.dims)))
-        block = _two_blocks(block, ctx) if units.shape.inputs in target.MATRIX_TWO_BLOCKS else block
+        block = replace(block, shared_bytes=max(block.shared_bytes, stage))
+        block = _two_blocks(block, ctx) if units.shape.inputs in target.MATRIX_TWO_BLOCKS and \
+            _pipelined_as_measured(schedule, ctx) else block
     return replace(schedule, block=block, matrix_units=units)
+
+
+def _pipelined_as_measured(schedule: Schedule, ctx: Context) -> bool:
+    """Whether the tiles are copied as in the kernel two blocks an SM were
+    measured with: by cp.async in ASYNC_STAGES buffers, in the units' own
+    chunks. Under 128 registers, the others spilled: a stream of two chunks
+    (its tiles double-buffered through registers, 1,092 bytes of spill
+    stores), `--double-buffer` (268), `--chunk 32` (192)."""
+    staged = [p.staging for s in schedule.streams if s.tiled for p in s.inputs if p.copied]
+    return ctx.chunk is None and bool(staged) and \
+        all(st.asynchronous and st.buffers == ASYNC_STAGES for st in staged)
 
 
 def _two_blocks(block, ctx: Context):
@@ -112,6 +129,10 @@ def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
     if isinstance(product, str):
         return MatrixUnits(False, f"not a product of two staged elements: {product}")
     a, b, dims, kinds = product
+    single = [d for d in dims if schedule.block.register.sizes[d] == 1]
+    if single:  # (the rewrite finds each factor's tile by the index of the thread's points along its dim)
+        return MatrixUnits(False, f"the register tile has one point a thread along dimension {single[0]}: the "
+                                  "matrix units take a tile of several along both")
     shape = _shape(kinds, schedule, dims, ctx)
     if isinstance(shape, str):
         return MatrixUnits(False, shape)

@@ -180,7 +180,9 @@ class Streams(Body):
         block = self.schedule.block
         staged = [p.staging for p in plan.inputs if p.staged]
         steps = max((st.elements // (block.threads * self._width(st)) for st in staged), default=0)
-        return all(st.buffers == 2 for st in staged) and steps <= PREFETCH_STEPS
+        # (a plan for cp.async that this version cannot follow, 2-byte elements one at a time, was not planned
+        # with prefetch registers either: one buffer)
+        return all(st.buffers == 2 and not st.asynchronous for st in staged) and steps <= PREFETCH_STEPS
 
     def _pipelined(self, e: T.Stream, plan: StreamPlan, arrays, length, accs, tail) -> None:
         """Full chunks two at a time, in two shared buffers: while the body

@@ -87,7 +87,7 @@ class _Rewrite:
                  kir.Barrier("the warps' sums of the full chunks are in the staging tile"),
                  kir.Assign(outer, kir.Bin("+", kir.Ref(outer),
                                            kir.Load(self.stage, add(mul(p_rows, const(self.ld)), p_cols), kir.SHARED))))
-        body = body[:last_assigned + 1] + added + body[last_assigned + 1:]
+        body = _sunk(body[:last_assigned + 1], added) + body[last_assigned + 1:]
         body = (kir.MatrixZero(self.fragments, sh),) + body
         tiles = tuple(dict.fromkeys(op.first.buffer for x in statements(body) if isinstance(x, kir.MatrixChunk)
                                     for op in (x.a, x.b)))
@@ -175,6 +175,27 @@ class _Rewrite:
             return None
         start = substitute(load.index, {p: first, k: const(0)})
         return kir.MatrixOperand(kir.Load(load.buffer, start, kir.SHARED), row_major, ld)
+
+
+def _sunk(before: tuple, added: tuple) -> tuple:
+    """`before` then `added`, with the declarations of `before` that nothing
+    in it reads (the point's indices, read by the bounds guards and stores
+    after the units' sum) moved after `added`: held through the chunks'
+    loop they cost registers the units need (mm_bf16 with its sizes known,
+    two blocks an SM: 28 bytes of spill stores with the point's 16 indices
+    computed first, none with them computed after the loop)."""
+    def reads(stmts) -> set:
+        return {n.name for s in statements(stmts) for n in kir.walk(s) if isinstance(n, kir.Ref)}
+
+    moved = [s for s in before if isinstance(s, kir.Decl) and
+             not any(isinstance(n, (kir.Load, kir.VecLoad)) for n in kir.walk(s.init))]
+    while True:  # what a statement that stays reads stays too
+        stays = [s for s in before if not any(s is m for m in moved)]
+        held = reads(tuple(stays))
+        kept = [m for m in moved if m.name not in held]
+        if len(kept) == len(moved):
+            return tuple(stays) + added + tuple(moved)
+        moved = kept
 
 
 def _zero_past_end(value) -> bool:

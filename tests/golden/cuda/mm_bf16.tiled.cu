@@ -1133,16 +1133,6 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
   for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
     tiler_mma_tile<__nv_bfloat16, float, 16, 16, 16, 4, 2> mma_acc;  // the warp's accumulator fragments
     tiler_mma_zero(mma_acc);
-    int gtid0[8];  // mm_bf16.fut:6
-    #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
-      gtid0[L0_] = tiler_block_y * 128 + (threadIdx.y * 8 + L0_);  // mm_bf16.fut:6
-    }
-    int gtid1[8];  // mm_bf16.fut:7
-    #pragma unroll
-    for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-      gtid1[L1_] = blockIdx.x * 128 + (threadIdx.x * 8 + L1_);  // mm_bf16.fut:7
-    }
     float acc[64];  // mm_bf16.fut:8
     #pragma unroll
     for (int L0_ = 0; L0_ < 8; L0_ += 1) {
@@ -1351,6 +1341,22 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
       #pragma unroll
       for (int L1_ = 0; L1_ < 8; L1_ += 1) {
         acc[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_] + sh_mma[(threadIdx.y * 8 + L0_) * 132 + (threadIdx.x * 8 + L1_)];
+      }
+    }
+    int gtid0[8];  // mm_bf16.fut:6
+    #pragma unroll
+    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      gtid0[L0_] = tiler_block_y * 128 + (threadIdx.y * 8 + L0_);  // mm_bf16.fut:6
+    }
+    int gtid1[8];  // mm_bf16.fut:7
+    #pragma unroll
+    for (int L1_ = 0; L1_ < 8; L1_ += 1) {
+      gtid1[L1_] = blockIdx.x * 128 + (threadIdx.x * 8 + L1_);  // mm_bf16.fut:7
+    }
+    #pragma unroll
+    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      #pragma unroll
+      for (int L1_ = 0; L1_ < 8; L1_ += 1) {
         if (gtid0[L0_] < m && gtid1[L1_] < q) {
           out0[gtid0[L0_] * q + gtid1[L1_]] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:4
         }
@@ -1370,16 +1376,6 @@ tiler_mm_bf16_tiled_scalar(const __nv_bfloat16* __restrict__ A, const __nv_bfloa
   for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
     tiler_mma_tile<__nv_bfloat16, float, 16, 16, 16, 4, 2> mma_acc;  // the warp's accumulator fragments
     tiler_mma_zero(mma_acc);
-    int gtid0[8];  // mm_bf16.fut:6
-    #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
-      gtid0[L0_] = tiler_block_y * 128 + (threadIdx.y * 8 + L0_);  // mm_bf16.fut:6
-    }
-    int gtid1[8];  // mm_bf16.fut:7
-    #pragma unroll
-    for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-      gtid1[L1_] = blockIdx.x * 128 + (threadIdx.x * 8 + L1_);  // mm_bf16.fut:7
-    }
     float acc[64];  // mm_bf16.fut:8
     #pragma unroll
     for (int L0_ = 0; L0_ < 8; L0_ += 1) {
@@ -1465,6 +1461,22 @@ tiler_mm_bf16_tiled_scalar(const __nv_bfloat16* __restrict__ A, const __nv_bfloa
       #pragma unroll
       for (int L1_ = 0; L1_ < 8; L1_ += 1) {
         acc[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_] + sh_mma[(threadIdx.y * 8 + L0_) * 132 + (threadIdx.x * 8 + L1_)];
+      }
+    }
+    int gtid0[8];  // mm_bf16.fut:6
+    #pragma unroll
+    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      gtid0[L0_] = tiler_block_y * 128 + (threadIdx.y * 8 + L0_);  // mm_bf16.fut:6
+    }
+    int gtid1[8];  // mm_bf16.fut:7
+    #pragma unroll
+    for (int L1_ = 0; L1_ < 8; L1_ += 1) {
+      gtid1[L1_] = blockIdx.x * 128 + (threadIdx.x * 8 + L1_);  // mm_bf16.fut:7
+    }
+    #pragma unroll
+    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      #pragma unroll
+      for (int L1_ = 0; L1_ < 8; L1_ += 1) {
         if (gtid0[L0_] < m && gtid1[L1_] < q) {
           out0[gtid0[L0_] * q + gtid1[L1_]] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:4
         }
@@ -1659,16 +1671,6 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
   for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
     tiler_mma_tile<__nv_bfloat16, float, 16, 16, 16, 4, 2> mma_acc;  // the warp's accumulator fragments
     tiler_mma_zero(mma_acc);
-    int gtid0[8];  // mm_bf16.fut:6
-    #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
-      gtid0[L0_] = tiler_block_y * 128 + (threadIdx.y * 8 + L0_);  // mm_bf16.fut:6
-    }
-    int gtid1[8];  // mm_bf16.fut:7
-    #pragma unroll
-    for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-      gtid1[L1_] = blockIdx.x * 128 + (threadIdx.x * 8 + L1_);  // mm_bf16.fut:7
-    }
     float acc[64];  // mm_bf16.fut:8
     #pragma unroll
     for (int L0_ = 0; L0_ < 8; L0_ += 1) {
@@ -1877,6 +1879,22 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
       #pragma unroll
       for (int L1_ = 0; L1_ < 8; L1_ += 1) {
         acc[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_] + sh_mma[(threadIdx.y * 8 + L0_) * 132 + (threadIdx.x * 8 + L1_)];
+      }
+    }
+    int gtid0[8];  // mm_bf16.fut:6
+    #pragma unroll
+    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      gtid0[L0_] = tiler_block_y * 128 + (threadIdx.y * 8 + L0_);  // mm_bf16.fut:6
+    }
+    int gtid1[8];  // mm_bf16.fut:7
+    #pragma unroll
+    for (int L1_ = 0; L1_ < 8; L1_ += 1) {
+      gtid1[L1_] = blockIdx.x * 128 + (threadIdx.x * 8 + L1_);  // mm_bf16.fut:7
+    }
+    #pragma unroll
+    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      #pragma unroll
+      for (int L1_ = 0; L1_ < 8; L1_ += 1) {
         if (gtid0[L0_] < m && gtid1[L1_] < q) {
           out0[tiler_wide_mul(gtid0[L0_], q) + gtid1[L1_]] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:4
         }
@@ -1896,16 +1914,6 @@ tiler_mm_bf16_tiled_wide_scalar(const __nv_bfloat16* __restrict__ A, const __nv_
   for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
     tiler_mma_tile<__nv_bfloat16, float, 16, 16, 16, 4, 2> mma_acc;  // the warp's accumulator fragments
     tiler_mma_zero(mma_acc);
-    int gtid0[8];  // mm_bf16.fut:6
-    #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
-      gtid0[L0_] = tiler_block_y * 128 + (threadIdx.y * 8 + L0_);  // mm_bf16.fut:6
-    }
-    int gtid1[8];  // mm_bf16.fut:7
-    #pragma unroll
-    for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-      gtid1[L1_] = blockIdx.x * 128 + (threadIdx.x * 8 + L1_);  // mm_bf16.fut:7
-    }
     float acc[64];  // mm_bf16.fut:8
     #pragma unroll
     for (int L0_ = 0; L0_ < 8; L0_ += 1) {
@@ -1991,6 +1999,22 @@ tiler_mm_bf16_tiled_wide_scalar(const __nv_bfloat16* __restrict__ A, const __nv_
       #pragma unroll
       for (int L1_ = 0; L1_ < 8; L1_ += 1) {
         acc[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_] + sh_mma[(threadIdx.y * 8 + L0_) * 132 + (threadIdx.x * 8 + L1_)];
+      }
+    }
+    int gtid0[8];  // mm_bf16.fut:6
+    #pragma unroll
+    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      gtid0[L0_] = tiler_block_y * 128 + (threadIdx.y * 8 + L0_);  // mm_bf16.fut:6
+    }
+    int gtid1[8];  // mm_bf16.fut:7
+    #pragma unroll
+    for (int L1_ = 0; L1_ < 8; L1_ += 1) {
+      gtid1[L1_] = blockIdx.x * 128 + (threadIdx.x * 8 + L1_);  // mm_bf16.fut:7
+    }
+    #pragma unroll
+    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      #pragma unroll
+      for (int L1_ = 0; L1_ < 8; L1_ += 1) {
         if (gtid0[L0_] < m && gtid1[L1_] < q) {
           out0[tiler_wide_mul(gtid0[L0_], q) + gtid1[L1_]] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:4
         }
