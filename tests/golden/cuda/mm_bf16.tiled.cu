@@ -492,6 +492,23 @@ __device__ __forceinline__ void tiler_mma16816(float (&d)[4], const unsigned (&a
   }
 }
 
+// every pair of a warp's A and B fragments through `mma`, once for the left
+// 8 columns of the 16 x 16 fragment and once for the right ones (B's
+// registers 0 and 1 are the left columns' two halves of the chunk, 2 and 3
+// the right ones')
+template <class Mma, int FM, int FN>
+__device__ __forceinline__ void tiler_mma_pairs(float (&c)[FM][FN][8], const unsigned (&fa)[FM][4],
+                                                const unsigned (&fb)[FN][4], Mma mma) {
+  #pragma unroll
+  for (int i = 0; i < FM; ++i) {
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      mma(*reinterpret_cast<float (*)[4]>(&c[i][j][0]), fa[i], fb[j][0], fb[j][1]);
+      mma(*reinterpret_cast<float (*)[4]>(&c[i][j][4]), fa[i], fb[j][2], fb[j][3]);
+    }
+  }
+}
+
 // t += A B for 16-bit inputs. A row-major (its
 // positions along the chunk adjacent) is read by ldmatrix, column-major by
 // ldmatrix.trans; B row-major (its columns adjacent) by ldmatrix.trans,
@@ -522,17 +539,7 @@ __device__ __forceinline__ void tiler_mma_chunk(tiler_mma_tile<In, float, 16, 16
     for (int j = 0; j < FN; ++j) {
       tiler_ldmatrix4(fb[j], pb + j * B_NEXT + s * B_STEP, b_row);
     }
-    #pragma unroll
-    for (int i = 0; i < FM; ++i) {
-      #pragma unroll
-      for (int j = 0; j < FN; ++j) {
-        // (matrices 0 and 1 are the left 8 columns' two halves of the chunk, 2 and 3 the right ones')
-        float (&left)[4] = *reinterpret_cast<float (*)[4]>(&t.c[i][j][0]);
-        float (&right)[4] = *reinterpret_cast<float (*)[4]>(&t.c[i][j][4]);
-        tiler_mma16816<In>(left, fa[i], fb[j][0], fb[j][1]);
-        tiler_mma16816<In>(right, fa[i], fb[j][2], fb[j][3]);
-      }
-    }
+    tiler_mma_pairs(t.c, fa, fb, tiler_mma16816<In>);
   }
 }
 
@@ -611,16 +618,7 @@ __device__ __forceinline__ void tiler_mma_chunk(tiler_mma_tile<float, float, 16,
         }
       }
     }
-    #pragma unroll
-    for (int i = 0; i < FM; ++i) {
-      #pragma unroll
-      for (int j = 0; j < FN; ++j) {
-        float (&left)[4] = *reinterpret_cast<float (*)[4]>(&t.c[i][j][0]);
-        float (&right)[4] = *reinterpret_cast<float (*)[4]>(&t.c[i][j][4]);
-        tiler_mma1688(left, fa[i], fb[j][0], fb[j][1]);
-        tiler_mma1688(right, fa[i], fb[j][2], fb[j][3]);
-      }
-    }
+    tiler_mma_pairs(t.c, fa, fb, tiler_mma1688);
   }
 }
 
