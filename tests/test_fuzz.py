@@ -56,6 +56,34 @@ def test_a_budget_of_16_bit_programs_has_no_failures(tmp_path):
     assert failures == [], "\n".join(f"seed {f.seed}: {f.stage}: {f.message[:300]}" for f in failures)
 
 
+def test_products_reach_every_layout_and_type_the_matrix_units_read():
+    """--products writes matrix products (fuzz/products.py): every element
+    type, A and B each given as they are or transposed, and under the
+    fuzzer's own options a good share of them on the units."""
+    from tiler.analyse import Options
+    from tiler.fuzz.products import product_text
+    from tiler.fuzz.properties import variants
+    from tiler.pipeline import run_all
+
+    seen, on_units = set(), 0
+    for s in range(40):
+        text = product_text(s)
+        units = run_all(text, "p.fut", Options(tensor_cores=True), until="analyse")["analyse"].plan.schedule.matrix_units
+        assert units is not None and units.used, (text, units)
+        elem = re.search(r"main\(\[\[(\w+), ", text).group(1)
+        seen.add((elem, "A0" in text, "B0" in text))
+        module = run_all(text, "p.fut", variants(s)["tiled"], until="verify")["verify"]
+        on_units += any(k.matrix_units for k in module.kernels)
+    assert {e for e, _, _ in seen} == {"f32", "f16", "bf16", "f64"} and {(a, b) for _, a, b in seen} == \
+        {(False, False), (False, True), (True, False), (True, True)}
+    assert on_units >= 8
+
+
+def test_a_budget_of_products_has_no_failures(tmp_path):
+    failures = fuzz(8, seed=20261129, mutations=1, nvcc=nvcc_path() is not None, out_dir=tmp_path, products=True)
+    assert failures == [], "\n".join(f"seed {f.seed}: {f.stage}: {f.message[:300]}" for f in failures)
+
+
 def test_the_generator_covers_the_language():
     texts = "\n".join(pretty(generate(s)) for s in range(60))
     for form in ("transpose(", "zip(", "iota(", "loop (", "if ", "streamSeq(", "fun f32 h", "fun f32 g",

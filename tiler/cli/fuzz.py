@@ -31,8 +31,11 @@ MOST_SEED = 2**63 - 1  # (a seed feeds NumPy's generator and a range of seeds)
 @click.option("--narrow", is_flag=True,
               help="Give the programs f16 and bf16 arrays, literals and conversions (each seed's program in f32 "
                    "otherwise unchanged).")
+@click.option("--products", is_flag=True,
+              help="Write matrix products instead, the shapes the matrix units take: f32, f16, bf16 or f64, A or B "
+                   "transposed, a bias, an epilogue.")
 @guarded(deep=False)
-def fuzz_cmd(count, seed, gpu, mutations, no_nvcc, out, perf, json_path, narrow):
+def fuzz_cmd(count, seed, gpu, mutations, no_nvcc, out, perf, json_path, narrow, products):
     """Differential testing on N random programs: parse, print, check, interpret
     under several chunkings, compile tiled and untiled (and run them with --gpu;
     time them with --perf)."""
@@ -66,7 +69,8 @@ def fuzz_cmd(count, seed, gpu, mutations, no_nvcc, out, perf, json_path, narrow)
     with Progress(transient=True) as progress:
         task = progress.add_task("fuzzing", total=count)
         failures = fuzz(count, seed, gpu, mutations, not no_nvcc, out, lambda: progress.advance(task),
-                        timed if perf else None, say=click.echo, narrow=narrow)  # each line flushed as it comes
+                        timed if perf else None, say=click.echo, narrow=narrow,
+                        products=products)  # each line flushed as it comes
     if failures:
         click.echo(f"failing programs are in {out}/")
     if perf:

@@ -17,6 +17,7 @@ from ..runtime.nvcc import cores, nvcc_path
 from ..syntax import pretty
 from .generate import generate
 from .mutate import mutate
+from .products import product
 from .properties import Compiled, Failure, check_mutant, check_program, expected, mismatch, tolerance
 from .shrink import shrink
 
@@ -27,10 +28,11 @@ BATCHES_A_CORE = 4  # batches of about equal size of source each core compiles
 
 def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: bool = True,
          out_dir: str | Path | None = None, progress=None, perf=None, workers: int | None = None,
-         say=None, seeds=None, narrow: bool = False) -> list[Failure]:
+         say=None, seeds=None, narrow: bool = False, products: bool = False) -> list[Failure]:
     """The failures of `n` programs from `seed` on (or of the programs of
     `seeds`, a list, where given); `narrow`: the programs with some arrays
-    and scalars in f16 or bf16 (generate.generate). With `gpu` and a
+    and scalars in f16 or bf16 (generate.generate); `products`: matrix
+    products instead, the shapes the matrix units take (products.py). With `gpu` and a
     function as `perf`, every program that ran right is also timed
     (perf.py), each timing given to the function, a loser being a failure.
     The programs are checked (and, for `perf`, compiled as it times them) in
@@ -48,7 +50,7 @@ def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: boo
         from .perf import variants
 
         timed = variants(Gpu.get())  # options, the GPU described: the workers compile with them, never touching it
-    for found, comp in _checked(seeds or range(seed, seed + n), mutations, gpu, workers, timed, narrow):
+    for found, comp in _checked(seeds or range(seed, seed + n), mutations, gpu, workers, timed, narrow, products):
         failures += _said(found, say)
         if comp:
             compiled.append(comp)
@@ -79,12 +81,12 @@ def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: boo
 
 
 def _one(s: int, mutations: int, gpu: bool, timed: dict | None = None,
-         narrow: bool = False) -> tuple[list[Failure], Compiled | None]:
+         narrow: bool = False, products: bool = False) -> tuple[list[Failure], Compiled | None]:
     """One seed's program checked (shrunk where it fails) and its mutants;
     with `gpu`, the interpreter's outputs for the GPU check computed here too
     (in the worker: the interpreter is the slow part), and with `timed`
     (perf.variants' options) the builds the perf run times."""
-    tree = generate(s, narrow)
+    tree = product(s) if products else generate(s, narrow)
     found, comp = check_program(tree, s)
     if comp and gpu:
         comp = dataclasses.replace(comp, expected=expected(comp))
@@ -108,12 +110,12 @@ MIN_POOLED = 8  # fewer seeds than this are checked here: a pool takes about a s
 
 
 def _checked(seeds: range, mutations: int, gpu: bool, workers: int | None, timed: dict | None = None,
-             narrow: bool = False):
+             narrow: bool = False, products: bool = False):
     """_one for every seed, in order, in a pool of processes where there is
     more than one core and more than a few seeds."""
     workers = workers or cores()
     if workers == 1 or len(seeds) < MIN_POOLED:
-        yield from (_one(s, mutations, gpu, timed, narrow) for s in seeds)
+        yield from (_one(s, mutations, gpu, timed, narrow, products) for s in seeds)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -122,7 +124,7 @@ def _checked(seeds: range, mutations: int, gpu: bool, workers: int | None, timed
     # would share and break
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver")) as pool:
         n = len(seeds)
-        yield from pool.map(_one, seeds, [mutations] * n, [gpu] * n, [timed] * n, [narrow] * n,
+        yield from pool.map(_one, seeds, [mutations] * n, [gpu] * n, [timed] * n, [narrow] * n, [products] * n,
                             chunksize=max(1, min(4, n // workers)))
 
 
