@@ -314,6 +314,27 @@ def test_the_points_indices_are_computed_after_the_chunks_loop():
     assert body.rindex("tiler_mma_chunk<") < body.index("tiler_mma_store<") < body.index("int gtid0[8];")
 
 
+def test_the_plan_keeps_to_the_architecture_compile_is_given():
+    """`--arch` with no GPU at hand: sm_86 lets a block opt in to 99 KB of
+    shared memory (mm_bf16's three stages of 35,840 bytes would not launch
+    there), sm_75 has neither cp.async nor the units' instructions."""
+    from tiler import target
+
+    assert target.device_for_arch("sm_90") is target.DEFAULT_DEVICE
+    assert target.device_for_arch("sm_86").shared_optin == 99 * 1024
+    assert target.device_for_arch("sm_61").shared_optin == target.STATIC_SHARED_LIMIT
+    for arch, limit in (("sm_86", 99 * 1024), ("sm_120", 99 * 1024), ("sm_75", 64 * 1024)):
+        values = run_all((BENCHMARKS / "mm_bf16.fut").read_text(), "mm_bf16.fut", Options(),
+                         device=target.device_for_arch(arch))
+        assert max(s.shared_bytes for k in values["verify"].functions for s in k.launches) <= limit
+    old = run_all((BENCHMARKS / "mm.fut").read_text(), "mm.fut", TENSOR_CORES, device=target.device_for_arch("sm_75"))
+    units = old["analyse"].plan.schedule.matrix_units
+    assert not units.used and "sm_75 has no matrix instruction" in units.reason
+    assert "tiler_cp_async<" not in old["render"].split("#endif")[-1] and "tiler_mma_chunk<" not in old["render"]
+    done = tiler("compile", "benchmarks/mm.fut", "--tensor-cores", "--arch", "sm_75", "-o", "-")
+    assert done.returncode == 0 and "tiler_mma_chunk<" not in done.stdout
+
+
 # ---- nvcc ----------------------------------------------------------------------------------------------------
 
 

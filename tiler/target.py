@@ -45,6 +45,22 @@ class Device:
 
 DEFAULT_DEVICE = Device()
 
+# the shared memory a block may opt in to, by compute capability (CUDA's programming guide, "Technical
+# Specifications per Compute Capability"); another architecture is planned within the static 48 KiB
+SHARED_OPTIN = {75: 64 * 1024, 80: 163 * 1024, 86: 99 * 1024, 87: 163 * 1024, 89: 99 * 1024, 90: 227 * 1024,
+                100: 227 * 1024, 120: 99 * 1024}
+
+
+def device_for_arch(arch: str) -> Device:
+    """The GPU a plan is made for when only its architecture is known
+    (`--arch` with no GPU at hand): the default device for sm_90, else one
+    with that architecture's shared memory, so that the kernels launch
+    there (the SM count is read at launch)."""
+    number = arch_number(arch)
+    if number == arch_number(ARCH):
+        return DEFAULT_DEVICE
+    return Device(f"a GPU of {arch}", arch, shared_optin=SHARED_OPTIN.get(number, STATIC_SHARED_LIMIT))
+
 # ---- spellings ------------------------------------------------------------------
 
 KERNEL = 'extern "C" __global__ void'

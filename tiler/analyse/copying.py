@@ -76,9 +76,15 @@ def asynchronous_copies(decisions, block: BlockPlan, ctx: Context, coalescing: b
         staged = [d for d in decisions if d.refusal is None]
         moved = tuple(sorted(set(moved) | set(async_sizes(ctx))))
         return block.register.asynchronous and pipelines(staged, lambda d: tile_rows(d, block), moved)
-    if not coalescing or ctx.options.no_async or ctx.options.single_buffer or block.register is not None:
+    if not coalescing or ctx.options.no_async or ctx.options.single_buffer or block.register is not None or \
+            not has_async(ctx):
         return False
     return all(element_bytes(d.array.type) in moved for d in decisions if d.refusal is None)
+
+
+def has_async(ctx: Context) -> bool:
+    """Whether the GPU planned for has cp.async (sm_80 on)."""
+    return target.arch_number(ctx.device.arch) >= target.ASYNC_MIN_ARCH
 
 
 def pipelines(staged: list, rows, moved: tuple = target.ASYNC_COPY_BYTES) -> bool:

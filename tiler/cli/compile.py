@@ -25,7 +25,9 @@ from .guard import guarded
                    "With --emit, where the stage's result goes.")
 @plan_options
 @tuning_options
-@click.option("--arch", default="sm_90", show_default=True, help="GPU architecture, for --nvcc and the launch file.")
+@click.option("--arch", default="sm_90", show_default=True,
+              help="GPU architecture: the plan keeps to its limits (shared memory, cp.async, the matrix units), and "
+                   "--nvcc and the launch file name it.")
 @click.option("--name", "symbol", default=None, metavar="NAME",
               help="The name in the generated symbols (tiler_NAME_launch, tiler_NAME_tiled, ...) instead of the "
                    "program file's (a program read from - is `stdin`).")
@@ -56,11 +58,11 @@ def compile_cmd(program, output, arch, emit, stop_after, use_nvcc, symbol, werro
     _check_output(output, program, emit)
     text, name = read_program(program)
     if stop_after:
-        values = run_all(text, name, options, until=stop_after, stem=symbol)
+        values = run_all(text, name, options, until=stop_after, stem=symbol, device=target.device_for_arch(arch))
         if "analyse" in values:  # (the stages before it have no warnings)
             warned(warnings_of(values["analyse"], applied), Source(text, name), werror)
         return
-    values = run_all(text, name, options, stem=symbol)
+    values = run_all(text, name, options, stem=symbol, device=target.device_for_arch(arch))
     check_size_names(values["check"].kernel, options, CLI_NAMES)
     warned(warnings_of(values["analyse"], applied), Source(text, name), werror)
     describe = dict(launch(values["verify"]), arch=arch)

@@ -32,7 +32,9 @@ from .guard import guarded
 @click.option("--nvcc", "use_nvcc", is_flag=True,
               help="Also compile the CUDA with nvcc and give ptxas's registers, spills and shared memory for each "
                    "version.")
-@click.option("--arch", default="sm_90", show_default=True, help="GPU architecture, for --nvcc.")
+@click.option("--arch", default="sm_90", show_default=True,
+              help="GPU architecture: the plan keeps to its limits (shared memory, cp.async, the matrix units), and "
+                   "--nvcc builds for it.")
 @WERROR
 @guarded
 def explain_cmd(program, as_json, show_variance, show_transformed, show_rewrites, candidates, use_nvcc, arch, werror,
@@ -73,10 +75,10 @@ def _explain(program, as_json, show_variance, show_transformed, show_rewrites, c
                         ("--nvcc", use_nvcc), ("--variance", show_variance)):
         _exclusive((flag, given), ("--show-rewrites", show_rewrites))
     options, applied = tuned_options(program, plan)
-    if use_nvcc:
-        target.check_arch(arch)
+    target.check_arch(arch)
     text, name = read_program(program)
-    values = run_all(text, name, options, until="render" if use_nvcc else "verify")
+    values = run_all(text, name, options, until="render" if use_nvcc else "verify",
+                     device=target.device_for_arch(arch))
     check_size_names(values["check"].kernel, options, CLI_NAMES)
     analysis = values["analyse"]
     with no_cycle_collection():  # (the records hold no cycles: a program of 20,000 lets, 0.39 -> 0.1 s)
