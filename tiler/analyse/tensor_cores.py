@@ -50,6 +50,13 @@ class MatrixUnits:
     dims: tuple = ()  # (the dim of A's rows, the dim of B's columns)
     inputs: tuple = ()  # (A's chunk parameter, B's)
     chunk: int = 0  # the stream's chunk: a tile's positions, which the last, partial chunk zero-fills past its end
+    # the staging tile the warps' sums go through: (rows, elements a row), the block's product tile with its
+    # rows padded by 16 bytes so that they start on other banks (transform/matrix_units.py lays it out so)
+    stage: tuple = ()
+
+    @property
+    def stage_bytes(self) -> int:
+        return self.stage[0] * self.stage[1] * target.SIZEOF[self.shape.accumulator] if self.stage else 0
 
     @property
     def precision(self) -> str:
@@ -66,7 +73,7 @@ def with_matrix_units(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> Sch
             return schedule
         return replace(schedule, matrix_units=MatrixUnits(False, NO_REGISTER_TILE))
     units = decide(schedule, kernel, ctx)
-    stage = staging_bytes(units.shape, block, units.dims) if units.used else 0
+    stage = units.stage_bytes if units.used else 0
     limit = ctx.shared_limit(pipelined=True)  # (the units' kernel takes its shared memory dynamically)
     if stage > limit:
         units = replace(units, used=False, reason=f"the staging tile the warps' sums go through takes {stage} bytes "
@@ -107,11 +114,9 @@ def _two_blocks(block, ctx: Context):
         "shared loads; another block's warps fill the wait"))
 
 
-def staging_bytes(shape: MatrixShape, block, dims: tuple) -> int:
-    """The staging tile's bytes: the block's product tile, its lines padded
-    by 16 bytes (transform/matrix_units.py lays it out)."""
-    size = target.SIZEOF[shape.accumulator]
-    return block.points(dims[0]) * (block.points(dims[1]) + target.MATRIX_LD_BYTES // size) * size
+def _stage(shape: MatrixShape, block, dims: tuple) -> tuple[int, int]:
+    """The staging tile's rows and elements a row (MatrixUnits.stage)."""
+    return block.points(dims[0]), block.points(dims[1]) + target.MATRIX_LD_BYTES // target.SIZEOF[shape.accumulator]
 
 
 NO_REGISTER_TILE = ("no 2-D register tile (the matrix units compute a block's product tile from a staged row tile and "
@@ -150,7 +155,8 @@ def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
         ", always for 16-bit inputs (each product is exact in f32 and the sums stay f32: only their order differs)" \
         if always and not ctx.options.tensor_cores else ""
     return MatrixUnits(True, f"{a} x {b} on the matrix units: {what}{rounding}; the last partial chunk too, its "
-                             "tiles zero past the stream's end", shape, dims, (a, b), schedule.streams[0].chunk)
+                             "tiles zero past the stream's end", shape, dims, (a, b), schedule.streams[0].chunk,
+                             _stage(shape, schedule.block, dims))
 
 
 def _product(schedule: Schedule):

@@ -122,8 +122,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     if units is not None and units.used:  # the full chunks' product on the matrix units (transform/matrix_units.py)
         ctypes = {a.name: a.ctype for a in low.shared}
         one_point = body
-        tile = tuple(block.points(d) for d in units.dims)
-        body, stage = on_matrix_units(body, units, block_tid(block), tile, ctypes, low.used)
+        body, stage = on_matrix_units(body, units, block_tid(block), ctypes, low.used)
         low.shared.append(stage)
         shared_align = target.MATRIX_ALIGN
         rewrites += (MATRIX_UNITS,)

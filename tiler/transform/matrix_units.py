@@ -35,17 +35,16 @@ NAME = "matrix units"
 SAMPLES = ((3, 5), (7, 2), (16, 9))  # (point, k) pairs an index must be affine at, besides (0, 0), (1, 0), (0, 1)
 
 
-def on_matrix_units(body: tuple, units, tid, tile: tuple[int, int], ctypes: dict,
-                    used: Names) -> tuple[tuple, kir.SharedAlloc]:
+def on_matrix_units(body: tuple, units, tid, ctypes: dict, used: Names) -> tuple[tuple, kir.SharedAlloc]:
     """`body` with its full chunks on the matrix units, and the staging tile
     the warps' sums go through (see the module doc). `units`: the plan's
-    MatrixUnits (used); `tid`: the thread's flat index in the block; `tile`:
-    the block's points along A's rows and B's columns."""
-    return _Rewrite(units, tid, tile, ctypes, used).run(body)
+    MatrixUnits (used; its `stage` the staging tile's shape); `tid`: the
+    thread's flat index in the block."""
+    return _Rewrite(units, tid, ctypes, used).run(body)
 
 
 class _Rewrite:
-    def __init__(self, units, tid, tile, ctypes: dict, used: Names):
+    def __init__(self, units, tid, ctypes: dict, used: Names):
         self.shape: kir.MatrixShape = units.shape
         self.points = tuple(POINT.format(d) for d in units.dims)
         self.ctypes, self.used = ctypes, used
@@ -56,9 +55,7 @@ class _Rewrite:
                       mul(kir.Bin("%", warp, const(sh.warps[1])), const(cols)))
         self.fragments = fresh_name("mma_acc", used)
         self.stage = fresh_name("sh_mma", used)
-        size = target.SIZEOF[sh.accumulator]
-        self.ld = tile[1] + target.MATRIX_LD_BYTES // size  # padded a 16-byte step: rows start on other banks
-        self.tile = tile
+        self.rows, self.ld = units.stage
         self.chunk_length = units.chunk
         self.outer: set[str] = set()  # the point's accumulator each rewritten loop's result is assigned to
 
@@ -91,7 +88,7 @@ class _Rewrite:
         body = (kir.MatrixZero(self.fragments, sh),) + body
         tiles = tuple(dict.fromkeys(op.first.buffer for x in statements(body) if isinstance(x, kir.MatrixChunk)
                                     for op in (x.a, x.b)))
-        return body, kir.SharedAlloc(self.stage, sh.accumulator, self.tile[0] * self.ld, over=tiles)
+        return body, kir.SharedAlloc(self.stage, sh.accumulator, self.rows * self.ld, over=tiles)
 
     def block(self, stmts: tuple) -> tuple:
         out = []
