@@ -420,6 +420,35 @@ struct tiler_mma_row_major<tiler_row_major> {
 template <class In, class Acc, int M, int N, int K, int FM, int FN>
 struct tiler_mma_tile;
 
+// 16-bit and TF32 inputs summed in f32: a 16 x 16 fragment is two m16n8
+// instructions' accumulators, 4 floats each (the left 8 columns', then the
+// right ones'): thread `lane` holds rows lane / 4 and lane / 4 + 8, columns
+// 2 (lane % 4) and the next (PTX ISA, "Matrix Fragments for mma.m16n8k16")
+template <class In, int K, int FM, int FN>
+struct tiler_mma_tile<In, float, 16, 16, K, FM, FN> {
+  float c[FM][FN][8];
+};
+
+// f64: a fragment is one m8n8k4 instruction's accumulator, 2 doubles a thread
+template <int FM, int FN>
+struct tiler_mma_tile<double, double, 8, 8, 4, FM, FN> {
+  double c[FM][FN][2];
+};
+
+template <class T>
+__device__ __forceinline__ void tiler_mma_zero(T& t) {
+  #pragma unroll
+  for (auto& row : t.c) {
+    #pragma unroll
+    for (auto& fragment : row) {
+      #pragma unroll
+      for (auto& x : fragment) {
+        x = 0;
+      }
+    }
+  }
+}
+
 __device__ __forceinline__ int tiler_lane() {
   int lane;
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
@@ -427,9 +456,6 @@ __device__ __forceinline__ int tiler_lane() {
 }
 
 // ---- 16-bit inputs summed in f32: mma.sync.m16n8k16 from ldmatrix ----------
-// A 16 x 16 fragment of the tile is two m16n8 instructions' accumulators, 4
-// floats each: thread `lane` holds rows lane / 4 and lane / 4 + 8, columns
-// 2 (lane % 4) and the next (PTX ISA, "Matrix Fragments for mma.m16n8k16").
 template <class In>
 struct tiler_mma_sync_name;
 template <>
@@ -440,29 +466,6 @@ template <>
 struct tiler_mma_sync_name<__nv_bfloat16> {
   static constexpr bool f16 = false;
 };
-
-template <class In, int FM, int FN>
-struct tiler_mma_tile<In, float, 16, 16, 16, FM, FN> {
-  using in = In;
-  using acc = float;
-  static constexpr int m = 16, n = 16, k = 16, fm = FM, fn = FN;
-  static constexpr bool sync = true;  // (mma.sync, not WMMA)
-  float c[FM][FN][8];  // per fragment: the left m16n8 instruction's 4, then the right one's
-};
-
-template <class In, int K, int FM, int FN>
-__device__ __forceinline__ void tiler_mma_zero(tiler_mma_tile<In, float, 16, 16, K, FM, FN>& t) {
-  #pragma unroll
-  for (int i = 0; i < FM; ++i) {
-    #pragma unroll
-    for (int j = 0; j < FN; ++j) {
-      #pragma unroll
-      for (int e = 0; e < 8; ++e) {
-        t.c[i][j][e] = 0.0f;
-      }
-    }
-  }
-}
 
 // four 8 x 8 matrices of 16-bit elements, row `lane % 8` of matrix `lane / 8`
 // at `p` (each lane passes its own row's address); TRANS: each transposed
@@ -518,7 +521,6 @@ __device__ __forceinline__ void tiler_mma_pairs(float (&c)[FM][FN][8], const uns
 // column 8 (l / 16) (row-major), column (l % 8) + 8 (l / 16) and position
 // 8 ((l / 8) % 2) (column-major): the matrices land as the instruction's
 // fragments want them (PTX ISA, "Matrix Fragments for mma.m16n8k16").
-
 template <int STEPS, class LA, class LB, int LDA, int LDB, int A_NEXT, int A_STEP, int B_NEXT, int B_STEP, class In,
           int FM, int FN>
 __device__ __forceinline__ void tiler_mma_chunk(tiler_mma_tile<In, float, 16, 16, 16, FM, FN>& t, const In* a,
@@ -550,14 +552,6 @@ __device__ __forceinline__ void tiler_mma_chunk(tiler_mma_tile<In, float, 16, 16
 // adjacent) element by element (thread l: position l % 4 and l % 4 + 4,
 // column l / 4), column-major by ldmatrix. Each element is rounded to TF32
 // first (cvt.rna: to nearest, ties away from zero).
-template <int FM, int FN>
-struct tiler_mma_tile<float, float, 16, 16, 8, FM, FN> {
-  using in = float;
-  using acc = float;
-  static constexpr int m = 16, n = 16, k = 8, fm = FM, fn = FN;
-  static constexpr bool sync = true;
-  float c[FM][FN][8];
-};
 
 __device__ __forceinline__ unsigned tiler_tf32(float x) {
   unsigned r;
@@ -627,26 +621,6 @@ __device__ __forceinline__ void tiler_mma_chunk(tiler_mma_tile<float, float, 16,
 // column l / 4, and the accumulator's row l / 4 at columns 2 (l % 4) and the
 // next (PTX ISA, "Matrix Fragments for mma.m8n8k4" with .f64): every operand
 // element by element, one 8-byte load each.
-template <int FM, int FN>
-struct tiler_mma_tile<double, double, 8, 8, 4, FM, FN> {
-  using in = double;
-  using acc = double;
-  static constexpr int m = 8, n = 8, k = 4, fm = FM, fn = FN;
-  static constexpr bool sync = true;
-  double c[FM][FN][2];
-};
-
-template <int FM, int FN>
-__device__ __forceinline__ void tiler_mma_zero(tiler_mma_tile<double, double, 8, 8, 4, FM, FN>& t) {
-  #pragma unroll
-  for (int i = 0; i < FM; ++i) {
-    #pragma unroll
-    for (int j = 0; j < FN; ++j) {
-      t.c[i][j][0] = 0.0;
-      t.c[i][j][1] = 0.0;
-    }
-  }
-}
 
 template <int STEPS, class LA, class LB, int LDA, int LDB, int A_NEXT, int A_STEP, int B_NEXT, int B_STEP, int FM,
           int FN>
