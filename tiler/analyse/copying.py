@@ -64,17 +64,17 @@ def copy_steps(d: InputPlan, copy: Copy, along: int, elements: int, block: Block
 
 
 def asynchronous_copies(decisions, block: BlockPlan, ctx: Context, coalescing: bool,
-                        moved: tuple = target.ASYNC_COPY_BYTES) -> bool:
+                        moved: tuple | None = None) -> bool:
     """Whether a stream's copies are cp.async (sm_80 on): where the block
     stages its threads' own rows, a pure stream of memory whose few threads
     need many loads in flight, which cp.async keeps without registers; and
     a 2-D micro-tile's, as registers.py decided (a coarsened 1-D block keeps
     its prefetch through registers). Every staged input of the stream is
-    copied alike, so each must be of a size cp.async moves (`moved`): 4 or 8
-    bytes."""
+    copied alike, so each must be of a size cp.async moves (`moved`, by
+    default async_sizes')."""
+    moved = moved or async_sizes(ctx)
     if block.register is not None and len(block.spans) == 2:  # a micro-tile's: as registers.py decided
         staged = [d for d in decisions if d.refusal is None]
-        moved = tuple(sorted(set(moved) | set(async_sizes(ctx))))
         return block.register.asynchronous and pipelines(staged, lambda d: tile_rows(d, block), moved)
     if not coalescing or ctx.options.no_async or ctx.options.single_buffer or block.register is not None or \
             not has_async(ctx):
@@ -103,6 +103,8 @@ def async_sizes(ctx: Context) -> tuple:
     rows, copied element by element, is copied through registers instead:
     lower/streams.py)."""
     return target.ASYNC_COPY_BYTES + ((NARROW_BYTES,) if ctx.constraints.matrix else ())
+
+
 NARROW_ASYNC = ("; copied through registers, not by cp.async: cp.async moves 4, 8 or 16 bytes, and a step of this "
                 "copy may move a single element of 2 (the last chunk's, or a tile that is no whole vectors)")
 
@@ -116,7 +118,7 @@ def held_back_by_size(decisions, block: BlockPlan, ctx: Context, coalescing: boo
         return False
     moved = target.ASYNC_COPY_BYTES + (NARROW_BYTES,)
     if block.register is not None and len(block.spans) == 2:
-        off = ctx.options.no_async or ctx.options.single_buffer or ctx.options.double_buffer
+        off = ctx.options.no_async or ctx.options.single_buffer or ctx.options.double_buffer or not has_async(ctx)
         return not off and pipelines(staged, lambda d: tile_rows(d, block), moved)
     return asynchronous_copies(decisions, block, ctx, coalescing, moved)
 
