@@ -224,6 +224,7 @@ def test_run_says_when_it_converts_an_input(npy):
     (["compile", "benchmarks/nbody.fut", "--tile", "1,2,3,4"], "4 sizes for a kernel of 1 dimension"),
     (["compile", "benchmarks/nbody.fut", "--arch", "sm_00"], "--arch sm_00: not a GPU architecture"),
     (["fuzz", "2", "--seed", "-5"], "-5 is not in the range 0<=x<="),
+    (["fuzz", "2", "--narrow", "--products"], "--narrow and --products write different programs"),
     (["explain", "benchmarks/matvec.fut", "--chunk", "0"], "--chunk 0: a chunk is between 1 and 4096 elements"),
 ])
 def test_commands_refuse_bad_values(args, message):

@@ -45,6 +45,9 @@ def fuzz_cmd(count, seed, gpu, mutations, no_nvcc, out, perf, json_path, narrow,
 
     if perf and not gpu:
         raise PlainError("--perf times kernels on the GPU", "add --gpu")
+    if narrow and products:
+        raise PlainError("--narrow and --products write different programs",
+                         "give one: the products already draw f16 and bf16 elements")
     _check_folder(out, "--out")
     if json_path and not perf:
         raise PlainError("--json writes the timings of --perf", "add --gpu --perf")
