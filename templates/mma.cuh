@@ -36,16 +36,17 @@ struct tiler_mma_row_major<tiler_row_major> {
 template <class In, class Acc, int M, int N, int K, int FM, int FN>
 struct tiler_mma_tile;
 
-// 16-bit and TF32 inputs summed in f32: a 16 x 16 fragment is two m16n8
-// instructions' accumulators, 4 floats each (the left 8 columns', then the
-// right ones'): thread `lane` holds rows lane / 4 and lane / 4 + 8, columns
-// 2 (lane % 4) and the next (PTX ISA, "Matrix Fragments for mma.m16n8k16")
-template <class In, int K, int FM, int FN>
-struct tiler_mma_tile<In, float, 16, 16, K, FM, FN> {
-  float c[FM][FN][8];
+// 16-bit and TF32 inputs summed in f32, and f64 from sm_90: a 16 x 16
+// fragment is two m16n8 instructions' accumulators, 4 values each (the left
+// 8 columns', then the right ones'): thread `lane` holds rows lane / 4 and
+// lane / 4 + 8, columns 2 (lane % 4) and the next (PTX ISA, "Matrix
+// Fragments for mma.m16n8k16", the same for f64's m16n8k8)
+template <class In, class Acc, int K, int FM, int FN>
+struct tiler_mma_tile<In, Acc, 16, 16, K, FM, FN> {
+  Acc c[FM][FN][8];
 };
 
-// f64: a fragment is one m8n8k4 instruction's accumulator, 2 doubles a thread
+// f64 before sm_90: a fragment is one m8n8k4 instruction's accumulator, 2 doubles a thread
 template <int FM, int FN>
 struct tiler_mma_tile<double, double, 8, 8, 4, FM, FN> {
   double c[FM][FN][2];
@@ -232,7 +233,73 @@ __device__ __forceinline__ void tiler_mma_chunk(tiler_mma_tile<float, float, 16,
   }
 }
 
-// ---- f64: mma.sync.m8n8k4 -----------------------------------------------------
+// ---- f64 from sm_90: mma.sync.m16n8k8 ------------------------------------------
+// Thread l holds A's rows l / 4 and l / 4 + 8 at positions l % 4 and l % 4 +
+// 4 (register 2 p + r: row l / 4 + 8 r, position l % 4 + 4 p), B's
+// positions l % 4 and l % 4 + 4 at column l / 4, and the accumulator as the
+// 16 x 8 instructions above do (PTX ISA, "Matrix Fragments for mma.m16n8k8"
+// with .f64): every operand element by element, one 8-byte load each.
+// (mm_f64 at 4096^3 on an H200: m8n8k4 4.73 ms, m16n8k4 2.87, m16n8k8
+// 2.85, m16n8k16 3.46: its 16 operand registers a fragment pair crowd out
+// the loads in flight.)
+
+// the element at `line` (A's row, B's column) and position `p` along the
+// chunk of a tile whose lines are LD apart: LINES, each line's positions
+// adjacent (A row-major, B column-major); else each position's lines
+template <bool LINES, int LD>
+__device__ __forceinline__ int tiler_mma_at(int line, int p) {
+  return LINES ? line * LD + p : p * LD + line;
+}
+
+__device__ __forceinline__ void tiler_dmma16n8(double (&d)[4], const double (&a)[4], const double (&b)[2]) {
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 { %0, %1, %2, %3}, { %4, %5, %6, %7}, { %8, %9}, "
+               "{ %0, %1, %2, %3};\n"
+               : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+               : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+}
+
+template <int STEPS, class LA, class LB, int LDA, int LDB, int A_NEXT, int A_STEP, int B_NEXT, int B_STEP, int FM,
+          int FN>
+__device__ __forceinline__ void tiler_mma_chunk(tiler_mma_tile<double, double, 16, 16, 8, FM, FN>& t, const double* a,
+                                                const double* b) {
+  constexpr int K = 8;
+  const int lane = tiler_lane();
+  const int g = lane / 4, q = lane % 4;
+  constexpr bool a_row = tiler_mma_row_major<LA>::value, b_row = tiler_mma_row_major<LB>::value;
+  #pragma unroll
+  for (int s = 0; s < STEPS; ++s) {
+    double fa[FM][K / 2], fb[FN][2][K / 4];
+    #pragma unroll
+    for (int i = 0; i < FM; ++i) {
+      #pragma unroll
+      for (int v = 0; v < K / 2; ++v) {
+        fa[i][v] = a[i * A_NEXT + s * A_STEP + tiler_mma_at<a_row, LDA>(g + 8 * (v % 2), q + 4 * (v / 2))];
+      }
+    }
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      #pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        #pragma unroll
+        for (int v = 0; v < K / 4; ++v) {
+          fb[j][h][v] = b[j * B_NEXT + s * B_STEP + tiler_mma_at<!b_row, LDB>(g + 8 * h, q + 4 * v)];
+        }
+      }
+    }
+    #pragma unroll
+    for (int i = 0; i < FM; ++i) {
+      #pragma unroll
+      for (int j = 0; j < FN; ++j) {
+        #pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          tiler_dmma16n8(*reinterpret_cast<double (*)[4]>(&t.c[i][j][4 * h]), fa[i], fb[j][h]);
+        }
+      }
+    }
+  }
+}
+
+// ---- f64 before sm_90: mma.sync.m8n8k4 ----------------------------------------
 // Thread l holds A's row l / 4 at position l % 4, B's position l % 4 at
 // column l / 4, and the accumulator's row l / 4 at columns 2 (l % 4) and the
 // next (PTX ISA, "Matrix Fragments for mma.m8n8k4" with .f64): every operand
@@ -282,8 +349,16 @@ __device__ __forceinline__ void tiler_mma_store(const tiler_mma_tile<double, dou
   }
 }
 
-template <int LD, class In, int K, int FM, int FN>
-__device__ __forceinline__ void tiler_mma_store(const tiler_mma_tile<In, float, 16, 16, K, FM, FN>& t, float* out) {
+__device__ __forceinline__ void tiler_mma_store_pair(float* p, float x, float y) {
+  *reinterpret_cast<float2*>(p) = make_float2(x, y);
+}
+
+__device__ __forceinline__ void tiler_mma_store_pair(double* p, double x, double y) {
+  *reinterpret_cast<double2*>(p) = make_double2(x, y);
+}
+
+template <int LD, class In, class Acc, int K, int FM, int FN>
+__device__ __forceinline__ void tiler_mma_store(const tiler_mma_tile<In, Acc, 16, 16, K, FM, FN>& t, Acc* out) {
   const int lane = tiler_lane();
   const int row = lane / 4, col = 2 * (lane % 4);
   #pragma unroll
@@ -292,9 +367,9 @@ __device__ __forceinline__ void tiler_mma_store(const tiler_mma_tile<In, float, 
     for (int j = 0; j < FN; ++j) {
       #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        float* p = out + (i * 16 + row) * LD + j * 16 + h * 8 + col;
-        *reinterpret_cast<float2*>(p) = make_float2(t.c[i][j][4 * h], t.c[i][j][4 * h + 1]);
-        *reinterpret_cast<float2*>(p + 8 * LD) = make_float2(t.c[i][j][4 * h + 2], t.c[i][j][4 * h + 3]);
+        Acc* p = out + (i * 16 + row) * LD + j * 16 + h * 8 + col;
+        tiler_mma_store_pair(p, t.c[i][j][4 * h], t.c[i][j][4 * h + 1]);
+        tiler_mma_store_pair(p + 8 * LD, t.c[i][j][4 * h + 2], t.c[i][j][4 * h + 3]);
       }
     }
   }

@@ -10,7 +10,7 @@ from tiler.runtime import gpu_unavailable
 
 
 def test_every_benchmark_can_be_benched():
-    assert benchmark_names() == ["aat", "blur", "colsum", "conv1d", "conv1d31", "conv2d", "embed_scores", "kmeans", "lavamd",
+    assert benchmark_names() == ["aat", "attention_bf16", "blur", "colsum", "conv1d", "conv1d31", "conv2d", "embed_scores", "kmeans", "lavamd",
                                  "lavamd_rodinia", "layernorm", "matvec", "mlp", "mm", "mm_bf16", "mm_f64", "mm_rows", "mriq", "nbody", "nbody3d",
                                  "rowcount", "rownorm", "rowsum", "rowsum3d", "softmax", "star25", "stencil3d"]
 

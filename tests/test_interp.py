@@ -169,12 +169,20 @@ def mlp(i):
     return [np.maximum(x @ w1.T + i["b1"], 0) @ i["w2"].astype(np.float64)]
 
 
+def attention(i):
+    """softmax(Q K^T / 8) V per head (inputs hold bf16 values; the sums in f64 here)."""
+    q, k, v = (i[n].astype(np.float64) for n in "QKV")
+    s = q @ k.transpose(0, 2, 1) / 8
+    p = np.exp(s - s.max(axis=2, keepdims=True))
+    return [(p / p.sum(axis=2, keepdims=True)) @ v]
+
+
 FORMULAS = {"nbody": nbody, "mm": mm, "lavamd": lavamd, "nbody3d": nbody3d,
             "lavamd_rodinia": lavamd_rodinia, "mriq": mriq, "conv2d": conv2d, "aat": aat, "mm_rows": mm_rows,
             "matvec": matvec, "rowsum": rowsum, "rownorm": rownorm, "kmeans": kmeans, "softmax": softmax,
             "layernorm": layernorm, "rowsum3d": rowsum3d, "colsum": colsum, "rowcount": rowcount, "blur": blur,
             "stencil3d": stencil3d, "conv1d": _depthwise, "conv1d31": _depthwise, "star25": star25,
-            "embed_scores": embed_scores, "mlp": mlp, "mm_bf16": mm, "mm_f64": mm}
+            "embed_scores": embed_scores, "mlp": mlp, "mm_bf16": mm, "mm_f64": mm, "attention_bf16": attention}
 
 
 def test_every_benchmark_has_a_formula():

@@ -29,14 +29,14 @@ USED = {BENCHMARKS / "mm.fut": ("TF32", (16, 16, 8)), BENCHMARKS / "mm_rows.fut"
         BENCHMARKS / "aat.fut": ("TF32", (16, 16, 8)),
         PROGRAMS / "tensor_cores" / "mm_f16_f32.fut": ("f16", (16, 16, 16)),
         PROGRAMS / "tensor_cores" / "mm_bf16_f32.fut": ("bf16", (16, 16, 16)),
-        PROGRAMS / "tensor_cores" / "mm_f64.fut": ("f64", (8, 8, 4)),
+        PROGRAMS / "tensor_cores" / "mm_f64.fut": ("f64", (16, 16, 8)),
         PROGRAMS / "tensor_cores" / "mm_bias.fut": ("TF32", (16, 16, 8)),
         # A or B (or both) read column-major by the units
         PROGRAMS / "tensor_cores" / "mm_abt_bf16.fut": ("bf16", (16, 16, 16)),
         PROGRAMS / "tensor_cores" / "mm_atb_f16.fut": ("f16", (16, 16, 16)),
         PROGRAMS / "tensor_cores" / "mm_atbt_bf16.fut": ("bf16", (16, 16, 16)),
         PROGRAMS / "tensor_cores" / "mm_atb_f32.fut": ("TF32", (16, 16, 8)),
-        PROGRAMS / "tensor_cores" / "mm_atbt_f64.fut": ("f64", (8, 8, 4))}
+        PROGRAMS / "tensor_cores" / "mm_atbt_f64.fut": ("f64", (16, 16, 8))}
 # (A's row-major, B's row-major) as the units read each program's tiles
 LAYOUTS = {"mm_abt_bf16": (True, False), "mm_atb_f16": (False, True), "mm_atbt_bf16": (False, False),
            "mm_atb_f32": (False, True), "mm_atbt_f64": (False, False), "mm_bf16_f32": (True, True)}
@@ -200,11 +200,13 @@ def test_explain_prints_the_decision_in_text_and_json():
 
 
 def test_every_full_chunk_of_every_register_tiled_version_runs_on_the_units():
+    from tiler import target
+
     m = module_of(BENCHMARKS / "mm.fut")
     tiled = [k for k in m.kernels if k.rewrites and "strip-mine" in k.rewrites]
     assert len(tiled) == 4  # vector and scalar copies, 32- and 64-bit offsets
     for k in tiled:
-        assert "matrix units" in k.rewrites and k.shared_align == 32
+        assert "matrix units" in k.rewrites
         # three cp.async stages of full chunks (one buffer where the copies are scalar), and the last, partial
         # chunk, whose tiles are zero past the stream's end
         assert len(chunks(k)) == (4 if any(isinstance(s, kir.AsyncCopy) for s in statements(k.body)) else 2)
@@ -213,12 +215,12 @@ def test_every_full_chunk_of_every_register_tiled_version_runs_on_the_units():
         tiles = {op.first.buffer for c in chunks(k) for op in (c.a, c.b)}
         assert set(stage.over) == tiles and all(t.startswith(("sh_a_c", "sh_b_c")) for t in tiles)
         offsets = {a.name: offset for a, offset in k.shared_offsets()}
-        assert offsets[stage.name] == 0 and all(offset % 32 == 0 for offset in offsets.values())
+        assert offsets[stage.name] == 0 and all(offset % target.MATRIX_ALIGN == 0 for offset in offsets.values())
         assert k.shared_bytes == max(stage.bytes, max(offsets[t] + a.bytes for a in k.shared for t in tiles
                                                       if a.name == t))
     for k in m.kernels:
         if k not in tiled:
-            assert not chunks(k) and k.shared_align == 16
+            assert not chunks(k)
 
 
 def test_the_operands_are_the_planned_tiles_in_their_layouts():
@@ -335,6 +337,18 @@ def test_the_plan_keeps_to_the_architecture_compile_is_given():
     assert done.returncode == 0 and "tiler_mma_chunk<" not in done.stdout
 
 
+def test_f64_runs_sm90s_16_by_8_instructions_there_and_8_by_8_before():
+    """sm_90 runs mma.m8n8k4 at half its FP64 units' rate and has m16n8k8
+    (target.MATRIX_SHAPES_SM90); sm_80 to sm_89 have m8n8k4 alone."""
+    from tiler import target
+
+    path = PROGRAMS / "tensor_cores" / "mm_f64.fut"
+    for arch, shape in (("sm_90", (16, 16, 8)), ("sm_86", (8, 8, 4)), ("sm_80", (8, 8, 4))):
+        values = run_all(path.read_text(), path.name, TENSOR_CORES, until="analyse", device=target.device_for_arch(arch))
+        units = values["analyse"].plan.schedule.matrix_units
+        assert units.used and (units.shape.m, units.shape.n, units.shape.k) == shape, (arch, units)
+
+
 # ---- nvcc ----------------------------------------------------------------------------------------------------
 
 
@@ -361,6 +375,27 @@ def test_nvcc_compiles_every_version_under_the_flag_with_no_spills_and_the_plann
         assert "0 bytes spill stores" in report and "0 bytes spill loads" in report, (name, report)
         smem = re.search(r"(\d+) bytes smem", report)
         assert (int(smem.group(1)) if smem else 0) == shared, (name, report)
+
+
+@pytest.mark.nvcc
+@pytest.mark.skipif(nvcc_path() is None, reason="nvcc is not on PATH")
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_nvcc_compiles_f64_products_for_each_instruction_with_no_spills(tmp_path, arch):
+    from tiler import target
+
+    path = PROGRAMS / "tensor_cores" / "mm_atbt_f64.fut"
+    values = run_all(path.read_text(), path.name, TENSOR_CORES, device=target.device_for_arch(arch))
+    source = tmp_path / "f64.cu"
+    source.write_text(values["render"])
+    done = subprocess.run([nvcc_path(), f"-arch={arch}", "-cubin", "-Xptxas", "-v", "-keep", "-o",
+                           str(tmp_path / "f64.cubin"), str(source)], capture_output=True, text=True, timeout=900,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    report = done.stdout + done.stderr
+    assert report.count("0 bytes spill stores") == report.count("Compiling entry function") > 0, report[-3000:]
+    ptx = "".join(p.read_text() for p in tmp_path.glob("*.ptx"))
+    instruction = "mma.sync.aligned.m16n8k8.row.col.f64" if arch == "sm_90" else "mma.sync.aligned.m8n8k4.row.col.f64"
+    assert instruction in ptx and ptx.count("mma.sync.aligned") == ptx.count(instruction)
 
 
 # ---- the warps' fragments against the one-point loop (what a GPU cannot be asked here) -------------------
@@ -440,3 +475,4 @@ def test_one_fuzz_seed_in_five_compiles_its_products_for_the_units_within_their_
     units = [s for s in range(10) if variants(s)["tiled"].tensor_cores]
     assert units == [4, 9] and not any(variants(s)["untiled"].tensor_cores for s in range(10))
     assert tolerance(4, "tiled") == 1e-2 and tolerance(4, "untiled") == tolerance(3, "tiled") == RTOL
+

@@ -142,21 +142,25 @@ MATRIX_CHUNK = "tiler_mma_chunk"  # tiler_mma_chunk<STEPS, LAYOUT_A, LAYOUT_B, L
 MATRIX_STORE = "tiler_mma_store"  # tiler_mma_store<LD>(tile, shared*)
 MATRIX_LAYOUT = {True: "tiler_row_major", False: "tiler_col_major"}
 # (the inputs' C type, the accumulator's) -> a fragment's m x n x k: two mma.sync.m16n8k16 (f16, bf16) or
-# m16n8k8 (TF32) side by side, one m8n8k4 (f64); float inputs are rounded to TF32, 10-bit mantissas
+# m16n8k8 (TF32) side by side, one m8n8k4 (f64 before sm_90); float inputs are rounded to TF32, 10-bit mantissas
 MATRIX_SHAPES = {("float", "float"): (16, 16, 8), ("__half", "float"): (16, 16, 16),
                  ("__nv_bfloat16", "float"): (16, 16, 16), ("double", "double"): (8, 8, 4)}
+# from sm_90 on, f64 runs two mma.sync.m16n8k8 side by side: mm_f64 at 4096^3 on an H200 ran 4.73 ms on m8n8k4,
+# 2.85 on m16n8k8 (2.87 on m16n8k4, 3.46 on m16n8k16, and 2.99 and 3.01 on k8 and k4 in chunks of 32)
+MATRIX_SHAPES_SM90 = {("double", "double"): (16, 16, 8)}
 MATRIX_MIN_ARCH = {"float": 80, "__half": 80, "__nv_bfloat16": 80, "double": 80}  # mma.sync's shapes (and ldmatrix: 75)
 MATRIX_PRECISION = {"float": "TF32", "__half": "f16", "__nv_bfloat16": "bf16", "double": "f64"}
 # inputs whose products run on the units without --tensor-cores: a product of two 16-bit values is exact in f32
 # and the units sum in f32, so only the order of an f32 sum differs (as a split reduction's does); TF32 rounds
 # f32 inputs, and the f64 units add in their own order at f64's precision, a change the user asks for
 MATRIX_ALWAYS = frozenset({"__half", "__nv_bfloat16"})
-MATRIX_ALIGN = 32  # load_matrix_sync and store_matrix_sync take 256-bit aligned pointers
+MATRIX_ALIGN = 16  # ldmatrix reads each line from a 16-byte aligned address, and the staging tile takes float2 and double2
 MATRIX_LD_BYTES = 16  # and a leading dimension of a multiple of 16 bytes
 # the chunk of a product on the matrix units, by its inputs' bytes, and whether its tiles are laid out for
 # them (Constraints.matrix) at all: mm_bf16 at 4096^3 on an H200 ran 1.68 ms in chunks of 16 from
 # transposed tiles, 0.67 in chunks of 32 and 0.58 in chunks of 64 laid out for the units; TF32's product 2.06
-# ms in chunks of 16 (2.71 before; 32 spilled); f64's ran 7.37 ms laid out so, 6.68 as a register tile's
+# ms in chunks of 16 (2.71 before; 32 spilled); f64's ran 7.37 ms laid out so, 6.68 as a register tile's (on
+# WMMA; on sm_90's m16n8k8, chunks of 16 2.74 ms, of 32 2.99)
 MATRIX_CHUNKS = {2: 64, 4: 16, 8: 16}
 # inputs whose products on the units ask for MATRIX_BLOCKS blocks an SM (TF32's kernel spilled 76 bytes
 # under that bound)
@@ -173,18 +177,16 @@ def matrix_pad(size: int, by_element: bool) -> int:
     lines (read element by element, a half-warp's 4 lines at 4 elements
     land 8 words apart)."""
     return (2 * MATRIX_LD_BYTES if (by_element and size == 4) or size == 8 else MATRIX_LD_BYTES) // size
+
+
+def matrix_shape(inputs: str, accumulator: str, arch: int) -> tuple | None:
+    """A fragment's m x n x k for inputs and sums of those C types on
+    sm_`arch` (MATRIX_SHAPES); None where no instruction takes them."""
+    later = MATRIX_SHAPES_SM90.get((inputs, accumulator)) if arch >= 90 else None
+    return later or MATRIX_SHAPES.get((inputs, accumulator))
+
+
 SHARED_RESERVED = 1024  # shared memory the GPU keeps for each resident block (sm_80 on)
-
-
-def shared_declaration(align: int = DYNAMIC_SHARED_ALIGN) -> str:
-    """A static shared array's qualifiers, aligned to `align` bytes."""
-    return SHARED if align == DYNAMIC_SHARED_ALIGN else f"__shared__ __align__({align})"
-
-
-def dynamic_shared(align: int = DYNAMIC_SHARED_ALIGN) -> str:
-    """The dynamic shared buffer's declaration, aligned to `align` bytes."""
-    return DYNAMIC_SHARED if align == DYNAMIC_SHARED_ALIGN else \
-        f"extern __shared__ __align__({align}) unsigned char {DYNAMIC_SHARED_BUFFER}[]"
 
 
 # ---- 16-bit floats ---------------------------------------------------------------

@@ -136,8 +136,10 @@ def pipelined(block: BlockPlan, ctx: Context, coalescing: bool) -> bool:
 
 
 # elements one 128-bit copy moves, by their size: 4 of f32 or i32, 8 of f16 or
-# bf16 (8-byte elements are copied one at a time)
+# bf16 (8-byte elements are copied one at a time, but for the tiles of the
+# matrix units: MATRIX_VECTOR_WIDTH)
 VECTOR_WIDTH = {4: 4, 2: 8}
+MATRIX_VECTOR_WIDTH = {8: 2}
 
 
 def vector_width(d: InputPlan, copy: Copy, along: int, elements: int, block: BlockPlan, ctx: Context,
@@ -147,7 +149,9 @@ def vector_width(d: InputPlan, copy: Copy, along: int, elements: int, block: Blo
     every thread; the launch must then guarantee that the array's rows start
     16-byte aligned (its inner sizes multiples of the width), which no
     launch can where an inner size is known and not a multiple."""
-    width = VECTOR_WIDTH.get(element_bytes(d.array.type), 1)
+    size = element_bytes(d.array.type)
+    width = MATRIX_VECTOR_WIDTH.get(size, 1) if ctx.constraints.matrix and size not in VECTOR_WIDTH else \
+        VECTOR_WIDTH.get(size, 1)
     if ctx.no_vector or copy.coalescing is not Coalescing.COALESCED or width == 1:
         return 1
     if along % width or elements % (block.threads * width):

@@ -170,9 +170,9 @@ def expected_registers(schedule: Schedule, variance) -> int | None:
     """The registers a thread of a 2-D micro-tile is expected to use, for
     explain: its accumulators, one step's operands, the elements each thread
     copies through registers a chunk (ptxas issues a copy's loads together),
-    and ADDRESSING. Within 20% of ptxas on the tests' register-tiled programs
-    (test_codegen); a value each point reads outside the stream (a
-    covariance's means) is not counted. None for a coarsened 1-D block: its
+    the values each point reads from outside the stream (a covariance's
+    means) or computes in it, and ADDRESSING. Within 15% of ptxas on the
+    tests' register-tiled programs (test_codegen). None for a coarsened 1-D block: its
     body, not the tile, sets its registers (ptxas's count: explain --nvcc)."""
     block, tile = schedule.block, schedule.block.register
     if tile is None or len(block.spans) < 2:
@@ -184,7 +184,8 @@ def expected_registers(schedule: Schedule, variance) -> int | None:
     threads = math.prod(block.extents[d] for d in block.spans)
     copies = sum(-(-p.staging.elements // threads) * _words(p.array.type)
                  for p in staged if p.copied and not p.staging.asynchronous)
-    return tile.accumulators + operands + copies + _point_values(schedule, variance) + ADDRESSING
+    return tile.accumulators + operands + copies + _point_values(schedule, variance) + \
+        _body_values(schedule, variance) + ADDRESSING
 
 
 def _point_values(schedule: Schedule, variance) -> int:
@@ -203,6 +204,29 @@ def _point_values(schedule: Schedule, variance) -> int:
             dims = variance.of(b) & frozenset(block.spans)
             if dims and isinstance(b.type, Scalar):
                 words += math.prod(block.micro(d) for d in dims) * max(1, element_bytes(b.type) // 4)
+    return words
+
+
+def _body_values(schedule: Schedule, variance) -> int:
+    """Registers for the scalars a tiled stream's body computes for each
+    point beside its accumulators: the `let`s of its body and the values its
+    inner loops carry, one for each of a thread's points along the spanned
+    dims they vary with (an online softmax's score, maximum and scale, a
+    dot product's sum: ptxas holds every point's at once, 119 registers for
+    attention_bf16's 8 points where the tile and its operands made 80)."""
+    block, words, seen = schedule.block, 0, set()
+    spans = frozenset(block.spans)
+    for s in schedule.streams:
+        if not s.tiled:
+            continue
+        for e in descendants(s.site.stream.body, T.is_exp):
+            names = e.binders if isinstance(e, T.Let) else \
+                e.params if isinstance(e, T.Loop) and e is not s.site.stream.body else ()
+            for b in names:
+                dims = variance.of(b) & spans
+                if id(b) not in seen and dims and isinstance(b.type, Scalar):
+                    seen.add(id(b))
+                    words += math.prod(block.micro(d) for d in dims) * max(1, element_bytes(b.type) // 4)
     return words
 
 

@@ -231,7 +231,7 @@ def _shape(kinds: tuple, schedule: Schedule, dims: tuple, ctx: Context):
     if ka != kb:
         return f"its inputs are {ka} and {kb}: a matrix unit multiplies two of one type"
     inputs, accumulator = target.CTYPE.get(ka), target.CTYPE.get(acc)
-    mnk = target.MATRIX_SHAPES.get((inputs, accumulator))
+    mnk = target.matrix_shape(inputs, accumulator, target.arch_number(ctx.device.arch))
     if mnk is None:
         return (f"{ka} inputs summed in {acc}: the matrix units here take f32 (as TF32), f16 or bf16 summed in f32, "
                 "and f64")
@@ -257,7 +257,7 @@ def _shape(kinds: tuple, schedule: Schedule, dims: tuple, ctx: Context):
 def _tiles_refusal(schedule: Schedule, names: tuple, shape: MatrixShape, dims: tuple) -> str:
     """Why the staged tiles cannot be read by the units as they lie ("":
     they can): a fragment's load takes a leading dimension of whole 16-byte
-    steps and a start 32-byte aligned (target.MATRIX_LD_BYTES, MATRIX_ALIGN),
+    steps and a start 16-byte aligned (target.MATRIX_LD_BYTES, MATRIX_ALIGN),
     so each line's pitch, and the step to the next instruction's lines or
     the next fragment's, must keep them."""
     inputs = {p.name: p for p in schedule.streams[0].inputs}

@@ -9,6 +9,9 @@ A benchmark's `.toml` names it in `[library]`:
   PyTorch's own kernel for the rows of X (`torch.softmax(X, dim=-1)`,
   `layer_norm` over the last dimension with eps 1e-5 and no affine part,
   `X.sum(dim=-1)`), checked and timed the same way;
+- `op = "attention"` with `operands = ["Q", "K", "V"]`: PyTorch's
+  `scaled_dot_product_attention(Q, K, V)` (its fused kernels; the scale
+  1/sqrt of the head dimension), checked and timed the same way;
 - `op = "copy"`: no library does the work, so the row is the time the
   benchmark's bytes (inputs read once, outputs written once) take at the
   device's copy bandwidth, measured in the same run with a device-to-device
@@ -88,7 +91,8 @@ def _product(torch, a, b):
 TORCH_OPS = {"matmul": _product, "matvec": _product,
              "softmax": lambda torch, x: torch.softmax(x, dim=-1),
              "layernorm": lambda torch, x: torch.nn.functional.layer_norm(x, x.shape[-1:], eps=1e-5),
-             "rowsum": lambda torch, x: x.sum(dim=-1)}
+             "rowsum": lambda torch, x: x.sum(dim=-1),
+             "attention": lambda torch, q, k, v: torch.nn.functional.scaled_dot_product_attention(q, k, v)}
 ROW_OPS = frozenset(TORCH_OPS) - {"matmul", "matvec"}  # PyTorch's own kernels; CuPy's would be other ones
 
 

@@ -92,8 +92,6 @@ class Kernel:
     # rewrite (transform/register_tile.py); () where none ran. Explain reads it (--show-rewrites)
     trace: tuple = field(default=(), repr=False, compare=False)
     once: bool = False  # it computes work of no map level's names once a launch (the first of another's stages)
-    # bytes each shared allocation starts on: the matrix units' loads and stores take 32-byte aligned tiles
-    shared_align: int = target.DYNAMIC_SHARED_ALIGN
 
     @property
     def split_stages(self) -> tuple["Kernel", ...]:
@@ -159,7 +157,7 @@ class Kernel:
         the kernel's order; the allocations one shares its bytes with come
         first, the sharing one at their start, and the rest after the longer
         of the two."""
-        align = self.shared_align
+        align = target.DYNAMIC_SHARED_ALIGN
         def size(a):
             return (a.bytes + align - 1) // align * align
         covered = {n for a in self.shared for n in a.over}
@@ -178,11 +176,11 @@ class Kernel:
     @property
     def shared_declaration(self) -> str:
         """A static shared array's qualifiers."""
-        return target.shared_declaration(self.shared_align)
+        return target.SHARED
 
     @property
     def dynamic_shared_declaration(self) -> str:
-        return target.dynamic_shared(self.shared_align)
+        return target.DYNAMIC_SHARED
 
     @property
     def matrix_units(self) -> bool:

@@ -118,13 +118,11 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     body = tuple(low.out) + body
     trace = ()
     units = schedule.matrix_units if micro is not None and k_stage is None and inside is None else None
-    shared_align = target.DYNAMIC_SHARED_ALIGN
     if units is not None and units.used:  # the full chunks' product on the matrix units (transform/matrix_units.py)
         ctypes = {a.name: a.ctype for a in low.shared}
         one_point = body
         body, stage = on_matrix_units(body, units, block_tid(block), ctypes, low.used)
         low.shared.append(stage)
-        shared_align = target.MATRIX_ALIGN
         rewrites += (MATRIX_UNITS,)
     if micro is not None:  # written for one point a thread: for each of the thread's points (transform/)
         ctypes = {p.name: p.ctype for p in params} | {a.name: a.ctype for a in low.shared}
@@ -149,7 +147,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     return kir.Kernel(kernel_name(file, tiled) + suffix, tuple(params), tuple(low.shared), body,
                       _block_dims(block), grid, tiled, file, summary, k.span, divisible, wide,
                       tuple(sorted(fixed.items())), tuple(sorted(schedule.bounds.items())), inside is not None,
-                      block.min_blocks, rewrites=rewrites, trace=trace, shared_align=shared_align)
+                      block.min_blocks, rewrites=rewrites, trace=trace)
 
 
 def _micro(block) -> Micro | None:

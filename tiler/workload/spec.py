@@ -26,7 +26,8 @@ SIZE_SETS = ("test", "quick", "full")
 # what a benchmark's [library] table may name, and the library routine each is
 # (bench/library.py runs them; "copy" is the copy bandwidth, no library)
 LIBRARY_OPS = {"matmul": "cuBLAS SGEMM", "matvec": "cuBLAS SGEMV", "copy": None, "softmax": "torch.softmax(dim=-1)",
-               "layernorm": "torch layer_norm (no affine)", "rowsum": "torch.sum(dim=-1)"}
+               "layernorm": "torch layer_norm (no affine)", "rowsum": "torch.sum(dim=-1)",
+               "attention": "torch scaled_dot_product_attention"}
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@
 //
 // block: 16 x 16 threads; spans dimension 0, 1 (16 x 16 threads): stages 2 input(s) with the fewest global loads
 // register tile: 4 x 8 points a thread: a_c is read once for the 8 points along dim 1; b_c is read once for the 4 points along dim 0
-// streamSeq at 7:15: tiled (2-D), chunk 16; shared: a_c (64 x 16 transposed +2, cp.async 3 deep), b_c (128 x 16 transposed, cp.async 3 deep)
+// streamSeq at 8:15: tiled (2-D), chunk 16; shared: a_c (64 x 16 transposed +2, cp.async 3 deep), b_c (128 x 16 transposed, cp.async 3 deep)
 // split-K: the blocks along z share each tile's n iterations (one each 128 while they are at most 2048 a tile), each storing its points' partial results for the last kernel
 //
 // launch: tiler_mm_f64_split32_cols_blocks_k_stage0<<<grid, block, 74496>>>(A, B0, m, n, q, partials)
@@ -87,7 +87,7 @@
 //
 // block: 16 x 16 threads; spans dimension 0, 1 (16 x 16 threads): stages 2 input(s) with the fewest global loads
 // register tile: 4 x 8 points a thread: a_c is read once for the 8 points along dim 1; b_c is read once for the 4 points along dim 0
-// streamSeq at 7:15: tiled (2-D), chunk 16; shared: a_c (64 x 16 transposed +2, cp.async 3 deep), b_c (128 x 16 transposed, cp.async 3 deep)
+// streamSeq at 8:15: tiled (2-D), chunk 16; shared: a_c (64 x 16 transposed +2, cp.async 3 deep), b_c (128 x 16 transposed, cp.async 3 deep)
 //
 // launch: tiler_mm_f64_tiled<<<grid, block, 74496>>>(A, B0, out0, m, n, q)
 //   block = (16, 16, 1), 256 threads
@@ -102,7 +102,7 @@
 //   q: size
 //
 // block: 32 x 32 threads; spans dimension 0, 1 (32 x 32 threads): stages 2 input(s) with the fewest global loads
-// streamSeq at 7:15: tiled (2-D), chunk 32; shared: a_c (32 x 32 row-major), b_c (32 x 32 transposed)
+// streamSeq at 8:15: tiled (2-D), chunk 32; shared: a_c (32 x 32 row-major), b_c (32 x 32 transposed)
 //
 // launch: tiler_mm_f64_tiled_one_point<<<grid, block, 0>>>(A, B0, out0, m, n, q)
 //   block = (32, 32, 1), 1024 threads
@@ -116,7 +116,7 @@
 //   q: size
 //
 // block: 32 x 8 threads; the untiled fallback
-// streamSeq at 7:15: not tiled: the untiled fallback
+// streamSeq at 8:15: not tiled: the untiled fallback
 //
 // launch: tiler_mm_f64_untiled<<<grid, block, 0>>>(A, B0, out0, m, n, q)
 //   block = (32, 8, 1), 256 threads
@@ -175,7 +175,7 @@
 //
 // block: 16 x 16 threads; spans dimension 0, 1 (16 x 16 threads): stages 2 input(s) with the fewest global loads
 // register tile: 4 x 8 points a thread: a_c is read once for the 8 points along dim 1; b_c is read once for the 4 points along dim 0
-// streamSeq at 7:15: tiled (2-D), chunk 16; shared: a_c (64 x 16 transposed +2, cp.async 3 deep), b_c (128 x 16 transposed, cp.async 3 deep)
+// streamSeq at 8:15: tiled (2-D), chunk 16; shared: a_c (64 x 16 transposed +2, cp.async 3 deep), b_c (128 x 16 transposed, cp.async 3 deep)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_mm_f64_tiled_wide<<<grid, block, 74496>>>(A, B0, out0, m, n, q)
@@ -191,7 +191,7 @@
 //   q: size
 //
 // block: 32 x 8 threads; the untiled fallback
-// streamSeq at 7:15: not tiled: the untiled fallback
+// streamSeq at 8:15: not tiled: the untiled fallback
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_mm_f64_untiled_wide<<<grid, block, 0>>>(A, B0, out0, m, n, q)
@@ -334,23 +334,23 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
   double* const sh_a_c_3 = (double*)(tiler_shared + 49664);
   double* const sh_b_c_3 = (double*)(tiler_shared + 58112);
   for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 63) / 64; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
-    int gtid0[4];  // mm_f64.fut:5
+    int gtid0[4];  // mm_f64.fut:6
     #pragma unroll
     for (int G0_ = 0; G0_ < 2; G0_ += 1) {
       #pragma unroll
       for (int L0_ = 0; L0_ < 2; L0_ += 1) {
-        gtid0[G0_ * 2 + L0_] = tiler_block_y * 64 + (G0_ * 32 + threadIdx.y * 2 + L0_);  // mm_f64.fut:5
+        gtid0[G0_ * 2 + L0_] = tiler_block_y * 64 + (G0_ * 32 + threadIdx.y * 2 + L0_);  // mm_f64.fut:6
       }
     }
-    int gtid1[8];  // mm_f64.fut:6
+    int gtid1[8];  // mm_f64.fut:7
     #pragma unroll
     for (int G1_ = 0; G1_ < 4; G1_ += 1) {
       #pragma unroll
       for (int L1_ = 0; L1_ < 2; L1_ += 1) {
-        gtid1[G1_ * 2 + L1_] = blockIdx.x * 128 + (G1_ * 32 + threadIdx.x * 2 + L1_);  // mm_f64.fut:6
+        gtid1[G1_ * 2 + L1_] = blockIdx.x * 128 + (G1_ * 32 + threadIdx.x * 2 + L1_);  // mm_f64.fut:7
       }
     }
-    double acc[32];  // mm_f64.fut:7
+    double acc[32];  // mm_f64.fut:8
     #pragma unroll
     for (int G0_ = 0; G0_ < 2; G0_ += 1) {
       #pragma unroll
@@ -359,7 +359,7 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
         for (int G1_ = 0; G1_ < 4; G1_ += 1) {
           #pragma unroll
           for (int L1_ = 0; L1_ < 2; L1_ += 1) {
-            acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = -0.0;  // mm_f64.fut:7
+            acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = -0.0;  // mm_f64.fut:8
           }
         }
       }
@@ -367,8 +367,8 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
     const int k_first = blockIdx.z * (((n - 1) / min((n + 127) / 128, 2048) + 1 + 15) / 16 * 16);
     const int k_length = min(n - k_first, ((n - 1) / min((n + 127) / 128, 2048) + 1 + 15) / 16 * 16);
     const int kk_last = k_length - k_length % 16;
-    if (0 < kk_last) {  // mm_f64.fut:7
-      // asynchronous copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:7
+    if (0 < kk_last) {  // mm_f64.fut:8
+      // asynchronous copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -376,7 +376,7 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
         const int e = t_ % 16;
         tiler_cp_async<8>(&sh_a_c[e * 66 + r], &A[tiler_min(tiler_block_y * 64 + r, m - 1) * n + k_first + e], true);
       }
-      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:7
+      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -386,8 +386,8 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
       }
     }
     tiler_cp_async_commit();
-    if (16 < kk_last) {  // mm_f64.fut:7
-      // asynchronous copy: 64 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_f64.fut:7
+    if (16 < kk_last) {  // mm_f64.fut:8
+      // asynchronous copy: 64 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_f64.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -395,7 +395,7 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
         const int e_3 = t_ % 16;
         tiler_cp_async<8>(&sh_a_c_2[e_3 * 66 + r_3], &A[tiler_min(tiler_block_y * 64 + r_3, m - 1) * n + k_first + (16 + e_3)], true);
       }
-      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm_f64.fut:7
+      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm_f64.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -409,7 +409,7 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
       tiler_cp_async_wait<1>();
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
       if (kk + 32 < kk_last) {
-        // asynchronous copy: 64 x 16 tile of A into sh_a_c_3, chunk fastest  // mm_f64.fut:7
+        // asynchronous copy: 64 x 16 tile of A into sh_a_c_3, chunk fastest  // mm_f64.fut:8
         #pragma unroll
         for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -417,7 +417,7 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
           const int e_5 = t_ % 16;
           tiler_cp_async<8>(&sh_a_c_3[e_5 * 66 + r_5], &A[tiler_min(tiler_block_y * 64 + r_5, m - 1) * n + k_first + (kk + 32 + e_5)], true);
         }
-        // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_3, rows fastest  // mm_f64.fut:7
+        // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_3, rows fastest  // mm_f64.fut:8
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -427,7 +427,7 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
         }
       }
       tiler_cp_async_commit();
-      double acc_2[32];  // mm_f64.fut:8
+      double acc_2[32];  // mm_f64.fut:9
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
         #pragma unroll
@@ -436,13 +436,13 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
           for (int G1_ = 0; G1_ < 4; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 2; L1_ += 1) {
-              acc_2[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:8
+              acc_2[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:9
             }
           }
         }
       }
       #pragma unroll
-      for (int k = 0; k < 16; k += 1) {  // mm_f64.fut:8
+      for (int k = 0; k < 16; k += 1) {  // mm_f64.fut:9
         double reg_sh_a_c[4];
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -488,7 +488,7 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
         tiler_cp_async_wait<1>();
         __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
         if (kk + 16 + 32 < kk_last) {
-          // asynchronous copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:7
+          // asynchronous copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -496,7 +496,7 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
             const int e_7 = t_ % 16;
             tiler_cp_async<8>(&sh_a_c[e_7 * 66 + r_7], &A[tiler_min(tiler_block_y * 64 + r_7, m - 1) * n + k_first + (kk + 16 + 32 + e_7)], true);
           }
-          // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:7
+          // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -506,7 +506,7 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
           }
         }
         tiler_cp_async_commit();
-        double acc_3[32];  // mm_f64.fut:8
+        double acc_3[32];  // mm_f64.fut:9
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
           #pragma unroll
@@ -515,13 +515,13 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
             for (int G1_ = 0; G1_ < 4; G1_ += 1) {
               #pragma unroll
               for (int L1_ = 0; L1_ < 2; L1_ += 1) {
-                acc_3[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:8
+                acc_3[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:9
               }
             }
           }
         }
         #pragma unroll
-        for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // mm_f64.fut:8
+        for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // mm_f64.fut:9
           double reg_sh_a_c_2[4];
           #pragma unroll
           for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -568,7 +568,7 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
         tiler_cp_async_wait<1>();
         __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
         if (kk + 32 + 32 < kk_last) {
-          // asynchronous copy: 64 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_f64.fut:7
+          // asynchronous copy: 64 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_f64.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -576,7 +576,7 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
             const int e_9 = t_ % 16;
             tiler_cp_async<8>(&sh_a_c_2[e_9 * 66 + r_9], &A[tiler_min(tiler_block_y * 64 + r_9, m - 1) * n + k_first + (kk + 32 + 32 + e_9)], true);
           }
-          // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm_f64.fut:7
+          // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm_f64.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -586,7 +586,7 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
           }
         }
         tiler_cp_async_commit();
-        double acc_4[32];  // mm_f64.fut:8
+        double acc_4[32];  // mm_f64.fut:9
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
           #pragma unroll
@@ -595,13 +595,13 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
             for (int G1_ = 0; G1_ < 4; G1_ += 1) {
               #pragma unroll
               for (int L1_ = 0; L1_ < 2; L1_ += 1) {
-                acc_4[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:8
+                acc_4[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:9
               }
             }
           }
         }
         #pragma unroll
-        for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // mm_f64.fut:8
+        for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // mm_f64.fut:9
           double reg_sh_a_c_3[4];
           #pragma unroll
           for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -647,16 +647,16 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
     }
     tiler_cp_async_wait<0>();
     __syncthreads();  // every chunk is read before the last one is copied
-    if (kk_last < k_length) {  // mm_f64.fut:7
+    if (kk_last < k_length) {  // mm_f64.fut:8
       const int chunk = k_length - kk_last;
-      // cooperative copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:7
+      // cooperative copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:8
       for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_11 = t_ / 16;
         const int e_11 = t_ % 16;
         sh_a_c[e_11 * 66 + r_11] = kk_last + e_11 < k_length ? A[tiler_min(tiler_block_y * 64 + r_11, m - 1) * n + k_first + (kk_last + e_11)] : (double)0;
       }
-      // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:7
+      // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:8
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_12 = t_ % 128;
@@ -664,7 +664,7 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
         sh_b_c[e_12 * 128 + r_12] = kk_last + e_12 < k_length ? B0[tiler_min(blockIdx.x * 128 + r_12, q - 1) + k_first * q + (kk_last + e_12) * q] : (double)0;
       }
       __syncthreads();  // the tiles are written
-      double acc_5[32];  // mm_f64.fut:8
+      double acc_5[32];  // mm_f64.fut:9
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
         #pragma unroll
@@ -673,12 +673,12 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
           for (int G1_ = 0; G1_ < 4; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 2; L1_ += 1) {
-              acc_5[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:8
+              acc_5[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:9
             }
           }
         }
       }
-      for (int k_4 = 0; k_4 < chunk; k_4 += 1) {  // mm_f64.fut:8
+      for (int k_4 = 0; k_4 < chunk; k_4 += 1) {  // mm_f64.fut:9
         double reg_sh_a_c_4[4];
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -731,7 +731,7 @@ tiler_mm_f64_split32_cols_blocks_k_stage0(const double* __restrict__ A, const do
           #pragma unroll
           for (int L1_ = 0; L1_ < 2; L1_ += 1) {
             if (gtid0[G0_ * 2 + L0_] < m && gtid1[G1_ * 2 + L1_] < q) {
-              partials[tiler_wide_mul(blockIdx.z, m * q) + (gtid0[G0_ * 2 + L0_] * q + gtid1[G1_ * 2 + L1_])] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:3
+              partials[tiler_wide_mul(blockIdx.z, m * q) + (gtid0[G0_ * 2 + L0_] * q + gtid1[G1_ * 2 + L1_])] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:4
             }
           }
         }
@@ -745,12 +745,12 @@ extern "C" __global__ void __launch_bounds__(1024)
 tiler_mm_f64_split32_cols_blocks_k(const double* __restrict__ A, const double* __restrict__ B0, double* __restrict__ out0, int m, int n, int q, double* __restrict__ partials)
 {
   __shared__ __align__(16) double acc_part_lanes[1024];
-  const int row0 = blockIdx.z;  // mm_f64.fut:5
-  const int row1 = blockIdx.y * 32 + threadIdx.x;  // mm_f64.fut:6
+  const int row0 = blockIdx.z;  // mm_f64.fut:6
+  const int row1 = blockIdx.y * 32 + threadIdx.x;  // mm_f64.fut:7
   const int i1 = tiler_min(row1, q - 1);
   const int blocks = min((n + 127) / 128, 2048);
-  double acc = 0.0;  // mm_f64.fut:7
-  double acc_part = -0.0;  // mm_f64.fut:8
+  double acc = 0.0;  // mm_f64.fut:8
+  double acc_part = -0.0;  // mm_f64.fut:9
   for (int b = threadIdx.y; b < blocks; b += 32) {  // this lane's share of the blocks' partial results
     const double acc_part_p = acc_part + partials[tiler_wide_mul(b, m * q) + (row0 * q + i1)];
     acc_part = acc_part_p;
@@ -764,10 +764,10 @@ tiler_mm_f64_split32_cols_blocks_k(const double* __restrict__ A, const double* _
     acc_part_all = acc_part_l;
   }
   __syncthreads();  // the shares are read before another reduction writes them
-  const double acc_2 = acc + acc_part_all;  // mm_f64.fut:8
+  const double acc_2 = acc + acc_part_all;  // mm_f64.fut:9
   acc = acc_2;
   if (row0 < m && row1 < q && threadIdx.y == 0) {
-    out0[row0 * q + row1] = acc;  // mm_f64.fut:3
+    out0[row0 * q + row1] = acc;  // mm_f64.fut:4
   }
 }
 
@@ -775,13 +775,13 @@ extern "C" __global__ void __launch_bounds__(1024)
 tiler_mm_f64_split32_cols_blocks_stage0(const double* __restrict__ A, const double* __restrict__ B0, double* __restrict__ out0, int m, int n, int q, double* __restrict__ partials)
 {
   __shared__ __align__(16) double acc_part_lanes[1024];
-  const int row0 = blockIdx.z;  // mm_f64.fut:5
-  const int row1 = blockIdx.y * 32 + threadIdx.x;  // mm_f64.fut:6
+  const int row0 = blockIdx.z;  // mm_f64.fut:6
+  const int row1 = blockIdx.y * 32 + threadIdx.x;  // mm_f64.fut:7
   const int i1 = tiler_min(row1, q - 1);
   const int blocks = min((n + 2047) / 2048, 2048);
   const int share = (n - 1) / blocks + 1;
   const int first = blockIdx.x * share;
-  double acc_part = -0.0;  // mm_f64.fut:8
+  double acc_part = -0.0;  // mm_f64.fut:9
   for (int k = threadIdx.y; k < min(n - first, share); k += 32) {  // this lane's share: one iteration in 32 of its block's share
     const int k_at = first + k;
     acc_part = acc_part + A[row0 * n + k_at] * B0[i1 + k_at * q];
@@ -804,12 +804,12 @@ extern "C" __global__ void __launch_bounds__(1024)
 tiler_mm_f64_split32_cols_blocks(const double* __restrict__ A, const double* __restrict__ B0, double* __restrict__ out0, int m, int n, int q, double* __restrict__ partials)
 {
   __shared__ __align__(16) double acc_part_lanes[1024];
-  const int row0 = blockIdx.z;  // mm_f64.fut:5
-  const int row1 = blockIdx.y * 32 + threadIdx.x;  // mm_f64.fut:6
+  const int row0 = blockIdx.z;  // mm_f64.fut:6
+  const int row1 = blockIdx.y * 32 + threadIdx.x;  // mm_f64.fut:7
   const int i1 = tiler_min(row1, q - 1);
   const int blocks = min((n + 2047) / 2048, 2048);
-  double acc = 0.0;  // mm_f64.fut:7
-  double acc_part = -0.0;  // mm_f64.fut:8
+  double acc = 0.0;  // mm_f64.fut:8
+  double acc_part = -0.0;  // mm_f64.fut:9
   for (int b = threadIdx.y; b < blocks; b += 32) {  // this lane's share of the blocks' partial results
     const double acc_part_p = acc_part + partials[tiler_wide_mul(b, m * q) + (row0 * q + i1)];
     acc_part = acc_part_p;
@@ -823,10 +823,10 @@ tiler_mm_f64_split32_cols_blocks(const double* __restrict__ A, const double* __r
     acc_part_all = acc_part_l;
   }
   __syncthreads();  // the shares are read before another reduction writes them
-  const double acc_2 = acc + acc_part_all;  // mm_f64.fut:8
+  const double acc_2 = acc + acc_part_all;  // mm_f64.fut:9
   acc = acc_2;
   if (row0 < m && row1 < q && threadIdx.y == 0) {
-    out0[row0 * q + row1] = acc;  // mm_f64.fut:3
+    out0[row0 * q + row1] = acc;  // mm_f64.fut:4
   }
 }
 
@@ -834,11 +834,11 @@ extern "C" __global__ void __launch_bounds__(1024)
 tiler_mm_f64_split32_cols(const double* __restrict__ A, const double* __restrict__ B0, double* __restrict__ out0, int m, int n, int q)
 {
   __shared__ __align__(16) double acc_part_lanes[1024];
-  const int row0 = blockIdx.y;  // mm_f64.fut:5
-  const int row1 = blockIdx.x * 32 + threadIdx.x;  // mm_f64.fut:6
+  const int row0 = blockIdx.y;  // mm_f64.fut:6
+  const int row1 = blockIdx.x * 32 + threadIdx.x;  // mm_f64.fut:7
   const int i1 = tiler_min(row1, q - 1);
-  double acc = 0.0;  // mm_f64.fut:7
-  double acc_part = -0.0;  // mm_f64.fut:8
+  double acc = 0.0;  // mm_f64.fut:8
+  double acc_part = -0.0;  // mm_f64.fut:9
   for (int k = threadIdx.y; k < n; k += 32) {  // this lane's share: one iteration in 32
     acc_part = acc_part + A[row0 * n + k] * B0[i1 + k * q];
   }
@@ -851,10 +851,10 @@ tiler_mm_f64_split32_cols(const double* __restrict__ A, const double* __restrict
     acc_part_all = acc_part_l;
   }
   __syncthreads();  // the shares are read before another reduction writes them
-  const double acc_2 = acc + acc_part_all;  // mm_f64.fut:8
+  const double acc_2 = acc + acc_part_all;  // mm_f64.fut:9
   acc = acc_2;
   if (row0 < m && row1 < q && threadIdx.y == 0) {
-    out0[row0 * q + row1] = acc;  // mm_f64.fut:3
+    out0[row0 * q + row1] = acc;  // mm_f64.fut:4
   }
 }
 
@@ -869,23 +869,23 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
   double* const sh_a_c_3 = (double*)(tiler_shared + 49664);
   double* const sh_b_c_3 = (double*)(tiler_shared + 58112);
   for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 63) / 64; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
-    int gtid0[4];  // mm_f64.fut:5
+    int gtid0[4];  // mm_f64.fut:6
     #pragma unroll
     for (int G0_ = 0; G0_ < 2; G0_ += 1) {
       #pragma unroll
       for (int L0_ = 0; L0_ < 2; L0_ += 1) {
-        gtid0[G0_ * 2 + L0_] = tiler_block_y * 64 + (G0_ * 32 + threadIdx.y * 2 + L0_);  // mm_f64.fut:5
+        gtid0[G0_ * 2 + L0_] = tiler_block_y * 64 + (G0_ * 32 + threadIdx.y * 2 + L0_);  // mm_f64.fut:6
       }
     }
-    int gtid1[8];  // mm_f64.fut:6
+    int gtid1[8];  // mm_f64.fut:7
     #pragma unroll
     for (int G1_ = 0; G1_ < 4; G1_ += 1) {
       #pragma unroll
       for (int L1_ = 0; L1_ < 2; L1_ += 1) {
-        gtid1[G1_ * 2 + L1_] = blockIdx.x * 128 + (G1_ * 32 + threadIdx.x * 2 + L1_);  // mm_f64.fut:6
+        gtid1[G1_ * 2 + L1_] = blockIdx.x * 128 + (G1_ * 32 + threadIdx.x * 2 + L1_);  // mm_f64.fut:7
       }
     }
-    double acc[32];  // mm_f64.fut:7
+    double acc[32];  // mm_f64.fut:8
     #pragma unroll
     for (int G0_ = 0; G0_ < 2; G0_ += 1) {
       #pragma unroll
@@ -894,14 +894,14 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
         for (int G1_ = 0; G1_ < 4; G1_ += 1) {
           #pragma unroll
           for (int L1_ = 0; L1_ < 2; L1_ += 1) {
-            acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = 0.0;  // mm_f64.fut:7
+            acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = 0.0;  // mm_f64.fut:8
           }
         }
       }
     }
     const int kk_last = n - n % 16;
-    if (0 < kk_last) {  // mm_f64.fut:7
-      // asynchronous copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:7
+    if (0 < kk_last) {  // mm_f64.fut:8
+      // asynchronous copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -909,7 +909,7 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
         const int e = t_ % 16;
         tiler_cp_async<8>(&sh_a_c[e * 66 + r], &A[tiler_min(tiler_block_y * 64 + r, m - 1) * n + e], true);
       }
-      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:7
+      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -919,8 +919,8 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
       }
     }
     tiler_cp_async_commit();
-    if (16 < kk_last) {  // mm_f64.fut:7
-      // asynchronous copy: 64 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_f64.fut:7
+    if (16 < kk_last) {  // mm_f64.fut:8
+      // asynchronous copy: 64 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_f64.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -928,7 +928,7 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
         const int e_3 = t_ % 16;
         tiler_cp_async<8>(&sh_a_c_2[e_3 * 66 + r_3], &A[tiler_min(tiler_block_y * 64 + r_3, m - 1) * n + (16 + e_3)], true);
       }
-      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm_f64.fut:7
+      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm_f64.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -942,7 +942,7 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
       tiler_cp_async_wait<1>();
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
       if (kk + 32 < kk_last) {
-        // asynchronous copy: 64 x 16 tile of A into sh_a_c_3, chunk fastest  // mm_f64.fut:7
+        // asynchronous copy: 64 x 16 tile of A into sh_a_c_3, chunk fastest  // mm_f64.fut:8
         #pragma unroll
         for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -950,7 +950,7 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
           const int e_5 = t_ % 16;
           tiler_cp_async<8>(&sh_a_c_3[e_5 * 66 + r_5], &A[tiler_min(tiler_block_y * 64 + r_5, m - 1) * n + (kk + 32 + e_5)], true);
         }
-        // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_3, rows fastest  // mm_f64.fut:7
+        // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_3, rows fastest  // mm_f64.fut:8
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -960,7 +960,7 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
         }
       }
       tiler_cp_async_commit();
-      double acc_2[32];  // mm_f64.fut:8
+      double acc_2[32];  // mm_f64.fut:9
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
         #pragma unroll
@@ -969,13 +969,13 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
           for (int G1_ = 0; G1_ < 4; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 2; L1_ += 1) {
-              acc_2[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:8
+              acc_2[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:9
             }
           }
         }
       }
       #pragma unroll
-      for (int k = 0; k < 16; k += 1) {  // mm_f64.fut:8
+      for (int k = 0; k < 16; k += 1) {  // mm_f64.fut:9
         double reg_sh_a_c[4];
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -1021,7 +1021,7 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
         tiler_cp_async_wait<1>();
         __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
         if (kk + 16 + 32 < kk_last) {
-          // asynchronous copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:7
+          // asynchronous copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -1029,7 +1029,7 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
             const int e_7 = t_ % 16;
             tiler_cp_async<8>(&sh_a_c[e_7 * 66 + r_7], &A[tiler_min(tiler_block_y * 64 + r_7, m - 1) * n + (kk + 16 + 32 + e_7)], true);
           }
-          // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:7
+          // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -1039,7 +1039,7 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
           }
         }
         tiler_cp_async_commit();
-        double acc_3[32];  // mm_f64.fut:8
+        double acc_3[32];  // mm_f64.fut:9
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
           #pragma unroll
@@ -1048,13 +1048,13 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
             for (int G1_ = 0; G1_ < 4; G1_ += 1) {
               #pragma unroll
               for (int L1_ = 0; L1_ < 2; L1_ += 1) {
-                acc_3[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:8
+                acc_3[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:9
               }
             }
           }
         }
         #pragma unroll
-        for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // mm_f64.fut:8
+        for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // mm_f64.fut:9
           double reg_sh_a_c_2[4];
           #pragma unroll
           for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -1101,7 +1101,7 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
         tiler_cp_async_wait<1>();
         __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
         if (kk + 32 + 32 < kk_last) {
-          // asynchronous copy: 64 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_f64.fut:7
+          // asynchronous copy: 64 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_f64.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -1109,7 +1109,7 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
             const int e_9 = t_ % 16;
             tiler_cp_async<8>(&sh_a_c_2[e_9 * 66 + r_9], &A[tiler_min(tiler_block_y * 64 + r_9, m - 1) * n + (kk + 32 + 32 + e_9)], true);
           }
-          // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm_f64.fut:7
+          // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm_f64.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -1119,7 +1119,7 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
           }
         }
         tiler_cp_async_commit();
-        double acc_4[32];  // mm_f64.fut:8
+        double acc_4[32];  // mm_f64.fut:9
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
           #pragma unroll
@@ -1128,13 +1128,13 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
             for (int G1_ = 0; G1_ < 4; G1_ += 1) {
               #pragma unroll
               for (int L1_ = 0; L1_ < 2; L1_ += 1) {
-                acc_4[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:8
+                acc_4[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:9
               }
             }
           }
         }
         #pragma unroll
-        for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // mm_f64.fut:8
+        for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // mm_f64.fut:9
           double reg_sh_a_c_3[4];
           #pragma unroll
           for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -1180,16 +1180,16 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
     }
     tiler_cp_async_wait<0>();
     __syncthreads();  // every chunk is read before the last one is copied
-    if (kk_last < n) {  // mm_f64.fut:7
+    if (kk_last < n) {  // mm_f64.fut:8
       const int chunk = n - kk_last;
-      // cooperative copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:7
+      // cooperative copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:8
       for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_11 = t_ / 16;
         const int e_11 = t_ % 16;
         sh_a_c[e_11 * 66 + r_11] = kk_last + e_11 < n ? A[tiler_min(tiler_block_y * 64 + r_11, m - 1) * n + (kk_last + e_11)] : (double)0;
       }
-      // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:7
+      // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:8
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_12 = t_ % 128;
@@ -1197,7 +1197,7 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
         sh_b_c[e_12 * 128 + r_12] = kk_last + e_12 < n ? B0[tiler_min(blockIdx.x * 128 + r_12, q - 1) + (kk_last + e_12) * q] : (double)0;
       }
       __syncthreads();  // the tiles are written
-      double acc_5[32];  // mm_f64.fut:8
+      double acc_5[32];  // mm_f64.fut:9
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
         #pragma unroll
@@ -1206,12 +1206,12 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
           for (int G1_ = 0; G1_ < 4; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 2; L1_ += 1) {
-              acc_5[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:8
+              acc_5[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:9
             }
           }
         }
       }
-      for (int k_4 = 0; k_4 < chunk; k_4 += 1) {  // mm_f64.fut:8
+      for (int k_4 = 0; k_4 < chunk; k_4 += 1) {  // mm_f64.fut:9
         double reg_sh_a_c_4[4];
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -1264,7 +1264,7 @@ tiler_mm_f64_tiled(const double* __restrict__ A, const double* __restrict__ B0, 
           #pragma unroll
           for (int L1_ = 0; L1_ < 2; L1_ += 1) {
             if (gtid0[G0_ * 2 + L0_] < m && gtid1[G1_ * 2 + L1_] < q) {
-              out0[gtid0[G0_ * 2 + L0_] * q + gtid1[G1_ * 2 + L1_]] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:3
+              out0[gtid0[G0_ * 2 + L0_] * q + gtid1[G1_ * 2 + L1_]] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:4
             }
           }
         }
@@ -1280,18 +1280,18 @@ tiler_mm_f64_tiled_one_point(const double* __restrict__ A, const double* __restr
   __shared__ __align__(16) double sh_a_c[1024];
   __shared__ __align__(16) double sh_b_c[1024];
   for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 31) / 32; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
-    const int gtid0 = tiler_block_y * 32 + threadIdx.y;  // mm_f64.fut:5
-    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm_f64.fut:6
-    double acc = 0.0;  // mm_f64.fut:7
-    for (int kk = 0; kk < n - 31; kk += 32) {  // mm_f64.fut:7
-      // cooperative copy: 32 x 32 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:7
+    const int gtid0 = tiler_block_y * 32 + threadIdx.y;  // mm_f64.fut:6
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm_f64.fut:7
+    double acc = 0.0;  // mm_f64.fut:8
+    for (int kk = 0; kk < n - 31; kk += 32) {  // mm_f64.fut:8
+      // cooperative copy: 32 x 32 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:8
       for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
         const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
         const int r = t_ / 32;
         const int e = t_ % 32;
         sh_a_c[r * 32 + e] = A[tiler_min(tiler_block_y * 32 + r, m - 1) * n + (kk + e)];
       }
-      // cooperative copy: 32 x 32 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:7
+      // cooperative copy: 32 x 32 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:8
       for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
         const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
         const int r_2 = t_ % 32;
@@ -1299,24 +1299,24 @@ tiler_mm_f64_tiled_one_point(const double* __restrict__ A, const double* __restr
         sh_b_c[e_2 * 32 + r_2] = B0[tiler_min(blockIdx.x * 32 + r_2, q - 1) + (kk + e_2) * q];
       }
       __syncthreads();  // the tiles are written
-      double acc_2 = acc;  // mm_f64.fut:8
-      for (int k = 0; k < 32; k += 1) {  // mm_f64.fut:8
+      double acc_2 = acc;  // mm_f64.fut:9
+      for (int k = 0; k < 32; k += 1) {  // mm_f64.fut:9
         acc_2 = acc_2 + sh_a_c[threadIdx.y * 32 + k] * sh_b_c[threadIdx.x + k * 32];
       }
       acc = acc_2;
       __syncthreads();  // the tiles are read before the next copy
     }
     const int kk_last = n - n % 32;
-    if (kk_last < n) {  // mm_f64.fut:7
+    if (kk_last < n) {  // mm_f64.fut:8
       const int chunk = n - kk_last;
-      // cooperative copy: 32 x 32 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:7
+      // cooperative copy: 32 x 32 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:8
       for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
         const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
         const int r_3 = t_ / 32;
         const int e_3 = t_ % 32;
         sh_a_c[r_3 * 32 + e_3] = kk_last + e_3 < n ? A[tiler_min(tiler_block_y * 32 + r_3, m - 1) * n + (kk_last + e_3)] : (double)0;
       }
-      // cooperative copy: 32 x 32 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:7
+      // cooperative copy: 32 x 32 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:8
       for (int c_ = 0; c_ < 1; c_ += 1) {  // 1 a thread: a constant count
         const int t_ = threadIdx.y * 32 + threadIdx.x + c_ * 1024;
         const int r_4 = t_ % 32;
@@ -1324,15 +1324,15 @@ tiler_mm_f64_tiled_one_point(const double* __restrict__ A, const double* __restr
         sh_b_c[e_4 * 32 + r_4] = kk_last + e_4 < n ? B0[tiler_min(blockIdx.x * 32 + r_4, q - 1) + (kk_last + e_4) * q] : (double)0;
       }
       __syncthreads();  // the tiles are written
-      double acc_3 = acc;  // mm_f64.fut:8
-      for (int k_2 = 0; k_2 < chunk; k_2 += 1) {  // mm_f64.fut:8
+      double acc_3 = acc;  // mm_f64.fut:9
+      for (int k_2 = 0; k_2 < chunk; k_2 += 1) {  // mm_f64.fut:9
         acc_3 = acc_3 + sh_a_c[threadIdx.y * 32 + k_2] * sh_b_c[threadIdx.x + k_2 * 32];
       }
       acc = acc_3;
       __syncthreads();  // the tiles are read before the next copy
     }
     if (gtid0 < m && gtid1 < q) {
-      out0[gtid0 * q + gtid1] = acc;  // mm_f64.fut:3
+      out0[gtid0 * q + gtid1] = acc;  // mm_f64.fut:4
     }
     __syncthreads();  // this pass's shared arrays are read before the next pass writes them
   }
@@ -1342,17 +1342,17 @@ extern "C" __global__ void __launch_bounds__(256)
 tiler_mm_f64_untiled(const double* __restrict__ A, const double* __restrict__ B0, double* __restrict__ out0, int m, int n, int q)
 {
   for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
-    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // mm_f64.fut:5
-    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm_f64.fut:6
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // mm_f64.fut:6
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm_f64.fut:7
     if (gtid0 < m && gtid1 < q) {
-      double acc = 0.0;  // mm_f64.fut:7
-      double acc_2 = acc;  // mm_f64.fut:8
-      for (int k = 0; k < n; k += 1) {  // mm_f64.fut:8
+      double acc = 0.0;  // mm_f64.fut:8
+      double acc_2 = acc;  // mm_f64.fut:9
+      for (int k = 0; k < n; k += 1) {  // mm_f64.fut:9
         acc_2 = acc_2 + A[gtid0 * n + k] * B0[gtid1 + k * q];
       }
       acc = acc_2;
       if (gtid0 < m && gtid1 < q) {
-        out0[gtid0 * q + gtid1] = acc;  // mm_f64.fut:3
+        out0[gtid0 * q + gtid1] = acc;  // mm_f64.fut:4
       }
     }
   }
@@ -1362,13 +1362,13 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
 tiler_mm_f64_split32_cols_blocks_wide_stage0(const double* __restrict__ A, const double* __restrict__ B0, double* __restrict__ out0, int m, int n, int q, double* __restrict__ partials)
 {
   __shared__ __align__(16) double acc_part_lanes[1024];
-  const int row0 = blockIdx.z;  // mm_f64.fut:5
-  const int row1 = blockIdx.y * 32 + threadIdx.x;  // mm_f64.fut:6
+  const int row0 = blockIdx.z;  // mm_f64.fut:6
+  const int row1 = blockIdx.y * 32 + threadIdx.x;  // mm_f64.fut:7
   const int i1 = tiler_min(row1, q - 1);
   const int blocks = min((n + 2047) / 2048, 2048);
   const int share = (n - 1) / blocks + 1;
   const int first = blockIdx.x * share;
-  double acc_part = -0.0;  // mm_f64.fut:8
+  double acc_part = -0.0;  // mm_f64.fut:9
   for (int k = threadIdx.y; k < min(n - first, share); k += 32) {  // this lane's share: one iteration in 32 of its block's share
     const int k_at = first + k;
     acc_part = acc_part + A[tiler_wide_mul(row0, n) + k_at] * B0[i1 + tiler_wide_mul(k_at, q)];
@@ -1391,12 +1391,12 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
 tiler_mm_f64_split32_cols_blocks_wide(const double* __restrict__ A, const double* __restrict__ B0, double* __restrict__ out0, int m, int n, int q, double* __restrict__ partials)
 {
   __shared__ __align__(16) double acc_part_lanes[1024];
-  const int row0 = blockIdx.z;  // mm_f64.fut:5
-  const int row1 = blockIdx.y * 32 + threadIdx.x;  // mm_f64.fut:6
+  const int row0 = blockIdx.z;  // mm_f64.fut:6
+  const int row1 = blockIdx.y * 32 + threadIdx.x;  // mm_f64.fut:7
   const int i1 = tiler_min(row1, q - 1);
   const int blocks = min((n + 2047) / 2048, 2048);
-  double acc = 0.0;  // mm_f64.fut:7
-  double acc_part = -0.0;  // mm_f64.fut:8
+  double acc = 0.0;  // mm_f64.fut:8
+  double acc_part = -0.0;  // mm_f64.fut:9
   for (int b = threadIdx.y; b < blocks; b += 32) {  // this lane's share of the blocks' partial results
     const double acc_part_p = acc_part + partials[tiler_wide_mul(b, m * q) + (row0 * q + i1)];
     acc_part = acc_part_p;
@@ -1410,10 +1410,10 @@ tiler_mm_f64_split32_cols_blocks_wide(const double* __restrict__ A, const double
     acc_part_all = acc_part_l;
   }
   __syncthreads();  // the shares are read before another reduction writes them
-  const double acc_2 = acc + acc_part_all;  // mm_f64.fut:8
+  const double acc_2 = acc + acc_part_all;  // mm_f64.fut:9
   acc = acc_2;
   if (row0 < m && row1 < q && threadIdx.y == 0) {
-    out0[tiler_wide_mul(row0, q) + row1] = acc;  // mm_f64.fut:3
+    out0[tiler_wide_mul(row0, q) + row1] = acc;  // mm_f64.fut:4
   }
 }
 
@@ -1421,11 +1421,11 @@ extern "C" __global__ void __launch_bounds__(1024, 1)
 tiler_mm_f64_split32_cols_wide(const double* __restrict__ A, const double* __restrict__ B0, double* __restrict__ out0, int m, int n, int q)
 {
   __shared__ __align__(16) double acc_part_lanes[1024];
-  const int row0 = blockIdx.y;  // mm_f64.fut:5
-  const int row1 = blockIdx.x * 32 + threadIdx.x;  // mm_f64.fut:6
+  const int row0 = blockIdx.y;  // mm_f64.fut:6
+  const int row1 = blockIdx.x * 32 + threadIdx.x;  // mm_f64.fut:7
   const int i1 = tiler_min(row1, q - 1);
-  double acc = 0.0;  // mm_f64.fut:7
-  double acc_part = -0.0;  // mm_f64.fut:8
+  double acc = 0.0;  // mm_f64.fut:8
+  double acc_part = -0.0;  // mm_f64.fut:9
   for (int k = threadIdx.y; k < n; k += 32) {  // this lane's share: one iteration in 32
     acc_part = acc_part + A[tiler_wide_mul(row0, n) + k] * B0[i1 + tiler_wide_mul(k, q)];
   }
@@ -1438,10 +1438,10 @@ tiler_mm_f64_split32_cols_wide(const double* __restrict__ A, const double* __res
     acc_part_all = acc_part_l;
   }
   __syncthreads();  // the shares are read before another reduction writes them
-  const double acc_2 = acc + acc_part_all;  // mm_f64.fut:8
+  const double acc_2 = acc + acc_part_all;  // mm_f64.fut:9
   acc = acc_2;
   if (row0 < m && row1 < q && threadIdx.y == 0) {
-    out0[tiler_wide_mul(row0, q) + row1] = acc;  // mm_f64.fut:3
+    out0[tiler_wide_mul(row0, q) + row1] = acc;  // mm_f64.fut:4
   }
 }
 
@@ -1456,23 +1456,23 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
   double* const sh_a_c_3 = (double*)(tiler_shared + 49664);
   double* const sh_b_c_3 = (double*)(tiler_shared + 58112);
   for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 63) / 64; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
-    int gtid0[4];  // mm_f64.fut:5
+    int gtid0[4];  // mm_f64.fut:6
     #pragma unroll
     for (int G0_ = 0; G0_ < 2; G0_ += 1) {
       #pragma unroll
       for (int L0_ = 0; L0_ < 2; L0_ += 1) {
-        gtid0[G0_ * 2 + L0_] = tiler_block_y * 64 + (G0_ * 32 + threadIdx.y * 2 + L0_);  // mm_f64.fut:5
+        gtid0[G0_ * 2 + L0_] = tiler_block_y * 64 + (G0_ * 32 + threadIdx.y * 2 + L0_);  // mm_f64.fut:6
       }
     }
-    int gtid1[8];  // mm_f64.fut:6
+    int gtid1[8];  // mm_f64.fut:7
     #pragma unroll
     for (int G1_ = 0; G1_ < 4; G1_ += 1) {
       #pragma unroll
       for (int L1_ = 0; L1_ < 2; L1_ += 1) {
-        gtid1[G1_ * 2 + L1_] = blockIdx.x * 128 + (G1_ * 32 + threadIdx.x * 2 + L1_);  // mm_f64.fut:6
+        gtid1[G1_ * 2 + L1_] = blockIdx.x * 128 + (G1_ * 32 + threadIdx.x * 2 + L1_);  // mm_f64.fut:7
       }
     }
-    double acc[32];  // mm_f64.fut:7
+    double acc[32];  // mm_f64.fut:8
     #pragma unroll
     for (int G0_ = 0; G0_ < 2; G0_ += 1) {
       #pragma unroll
@@ -1481,14 +1481,14 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
         for (int G1_ = 0; G1_ < 4; G1_ += 1) {
           #pragma unroll
           for (int L1_ = 0; L1_ < 2; L1_ += 1) {
-            acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = 0.0;  // mm_f64.fut:7
+            acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = 0.0;  // mm_f64.fut:8
           }
         }
       }
     }
     const int kk_last = n - n % 16;
-    if (0 < kk_last) {  // mm_f64.fut:7
-      // asynchronous copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:7
+    if (0 < kk_last) {  // mm_f64.fut:8
+      // asynchronous copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -1496,7 +1496,7 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
         const int e = t_ % 16;
         tiler_cp_async<8>(&sh_a_c[e * 66 + r], &A[tiler_wide_mul(tiler_min(tiler_block_y * 64 + r, m - 1), n) + e], true);
       }
-      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:7
+      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -1506,8 +1506,8 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
       }
     }
     tiler_cp_async_commit();
-    if (16 < kk_last) {  // mm_f64.fut:7
-      // asynchronous copy: 64 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_f64.fut:7
+    if (16 < kk_last) {  // mm_f64.fut:8
+      // asynchronous copy: 64 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_f64.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -1515,7 +1515,7 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
         const int e_3 = t_ % 16;
         tiler_cp_async<8>(&sh_a_c_2[e_3 * 66 + r_3], &A[tiler_wide_mul(tiler_min(tiler_block_y * 64 + r_3, m - 1), n) + (16 + e_3)], true);
       }
-      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm_f64.fut:7
+      // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm_f64.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -1529,7 +1529,7 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
       tiler_cp_async_wait<1>();
       __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
       if (kk + 32 < kk_last) {
-        // asynchronous copy: 64 x 16 tile of A into sh_a_c_3, chunk fastest  // mm_f64.fut:7
+        // asynchronous copy: 64 x 16 tile of A into sh_a_c_3, chunk fastest  // mm_f64.fut:8
         #pragma unroll
         for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -1537,7 +1537,7 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
           const int e_5 = t_ % 16;
           tiler_cp_async<8>(&sh_a_c_3[e_5 * 66 + r_5], &A[tiler_wide_mul(tiler_min(tiler_block_y * 64 + r_5, m - 1), n) + (kk + 32 + e_5)], true);
         }
-        // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_3, rows fastest  // mm_f64.fut:7
+        // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_3, rows fastest  // mm_f64.fut:8
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -1547,7 +1547,7 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
         }
       }
       tiler_cp_async_commit();
-      double acc_2[32];  // mm_f64.fut:8
+      double acc_2[32];  // mm_f64.fut:9
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
         #pragma unroll
@@ -1556,13 +1556,13 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
           for (int G1_ = 0; G1_ < 4; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 2; L1_ += 1) {
-              acc_2[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:8
+              acc_2[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:9
             }
           }
         }
       }
       #pragma unroll
-      for (int k = 0; k < 16; k += 1) {  // mm_f64.fut:8
+      for (int k = 0; k < 16; k += 1) {  // mm_f64.fut:9
         double reg_sh_a_c[4];
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -1608,7 +1608,7 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
         tiler_cp_async_wait<1>();
         __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
         if (kk + 16 + 32 < kk_last) {
-          // asynchronous copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:7
+          // asynchronous copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -1616,7 +1616,7 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
             const int e_7 = t_ % 16;
             tiler_cp_async<8>(&sh_a_c[e_7 * 66 + r_7], &A[tiler_wide_mul(tiler_min(tiler_block_y * 64 + r_7, m - 1), n) + (kk + 16 + 32 + e_7)], true);
           }
-          // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:7
+          // asynchronous copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -1626,7 +1626,7 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
           }
         }
         tiler_cp_async_commit();
-        double acc_3[32];  // mm_f64.fut:8
+        double acc_3[32];  // mm_f64.fut:9
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
           #pragma unroll
@@ -1635,13 +1635,13 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
             for (int G1_ = 0; G1_ < 4; G1_ += 1) {
               #pragma unroll
               for (int L1_ = 0; L1_ < 2; L1_ += 1) {
-                acc_3[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:8
+                acc_3[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:9
               }
             }
           }
         }
         #pragma unroll
-        for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // mm_f64.fut:8
+        for (int k_2 = 0; k_2 < 16; k_2 += 1) {  // mm_f64.fut:9
           double reg_sh_a_c_2[4];
           #pragma unroll
           for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -1688,7 +1688,7 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
         tiler_cp_async_wait<1>();
         __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
         if (kk + 32 + 32 < kk_last) {
-          // asynchronous copy: 64 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_f64.fut:7
+          // asynchronous copy: 64 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_f64.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -1696,7 +1696,7 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
             const int e_9 = t_ % 16;
             tiler_cp_async<8>(&sh_a_c_2[e_9 * 66 + r_9], &A[tiler_wide_mul(tiler_min(tiler_block_y * 64 + r_9, m - 1), n) + (kk + 32 + 32 + e_9)], true);
           }
-          // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm_f64.fut:7
+          // asynchronous copy: 128 x 16 tile of B0 into sh_b_c_2, rows fastest  // mm_f64.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
@@ -1706,7 +1706,7 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
           }
         }
         tiler_cp_async_commit();
-        double acc_4[32];  // mm_f64.fut:8
+        double acc_4[32];  // mm_f64.fut:9
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
           #pragma unroll
@@ -1715,13 +1715,13 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
             for (int G1_ = 0; G1_ < 4; G1_ += 1) {
               #pragma unroll
               for (int L1_ = 0; L1_ < 2; L1_ += 1) {
-                acc_4[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:8
+                acc_4[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:9
               }
             }
           }
         }
         #pragma unroll
-        for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // mm_f64.fut:8
+        for (int k_3 = 0; k_3 < 16; k_3 += 1) {  // mm_f64.fut:9
           double reg_sh_a_c_3[4];
           #pragma unroll
           for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -1767,16 +1767,16 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
     }
     tiler_cp_async_wait<0>();
     __syncthreads();  // every chunk is read before the last one is copied
-    if (kk_last < n) {  // mm_f64.fut:7
+    if (kk_last < n) {  // mm_f64.fut:8
       const int chunk = n - kk_last;
-      // cooperative copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:7
+      // cooperative copy: 64 x 16 tile of A into sh_a_c, chunk fastest  // mm_f64.fut:8
       for (int c_ = 0; c_ < 4; c_ += 1) {  // 4 a thread: a constant count
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_11 = t_ / 16;
         const int e_11 = t_ % 16;
         sh_a_c[e_11 * 66 + r_11] = kk_last + e_11 < n ? A[tiler_wide_mul(tiler_min(tiler_block_y * 64 + r_11, m - 1), n) + (kk_last + e_11)] : (double)0;
       }
-      // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:7
+      // cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm_f64.fut:8
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_12 = t_ % 128;
@@ -1784,7 +1784,7 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
         sh_b_c[e_12 * 128 + r_12] = kk_last + e_12 < n ? B0[tiler_min(blockIdx.x * 128 + r_12, q - 1) + tiler_wide_mul(kk_last + e_12, q)] : (double)0;
       }
       __syncthreads();  // the tiles are written
-      double acc_5[32];  // mm_f64.fut:8
+      double acc_5[32];  // mm_f64.fut:9
       #pragma unroll
       for (int G0_ = 0; G0_ < 2; G0_ += 1) {
         #pragma unroll
@@ -1793,12 +1793,12 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
           for (int G1_ = 0; G1_ < 4; G1_ += 1) {
             #pragma unroll
             for (int L1_ = 0; L1_ < 2; L1_ += 1) {
-              acc_5[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:8
+              acc_5[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:9
             }
           }
         }
       }
-      for (int k_4 = 0; k_4 < chunk; k_4 += 1) {  // mm_f64.fut:8
+      for (int k_4 = 0; k_4 < chunk; k_4 += 1) {  // mm_f64.fut:9
         double reg_sh_a_c_4[4];
         #pragma unroll
         for (int G0_ = 0; G0_ < 2; G0_ += 1) {
@@ -1851,7 +1851,7 @@ tiler_mm_f64_tiled_wide(const double* __restrict__ A, const double* __restrict__
           #pragma unroll
           for (int L1_ = 0; L1_ < 2; L1_ += 1) {
             if (gtid0[G0_ * 2 + L0_] < m && gtid1[G1_ * 2 + L1_] < q) {
-              out0[tiler_wide_mul(gtid0[G0_ * 2 + L0_], q) + gtid1[G1_ * 2 + L1_]] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:3
+              out0[tiler_wide_mul(gtid0[G0_ * 2 + L0_], q) + gtid1[G1_ * 2 + L1_]] = acc[(G0_ * 2 + L0_) * 8 + (G1_ * 2 + L1_)];  // mm_f64.fut:4
             }
           }
         }
@@ -1865,17 +1865,17 @@ extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_mm_f64_untiled_wide(const double* __restrict__ A, const double* __restrict__ B0, double* __restrict__ out0, int m, int n, int q)
 {
   for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
-    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // mm_f64.fut:5
-    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm_f64.fut:6
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // mm_f64.fut:6
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm_f64.fut:7
     if (gtid0 < m && gtid1 < q) {
-      double acc = 0.0;  // mm_f64.fut:7
-      double acc_2 = acc;  // mm_f64.fut:8
-      for (int k = 0; k < n; k += 1) {  // mm_f64.fut:8
+      double acc = 0.0;  // mm_f64.fut:8
+      double acc_2 = acc;  // mm_f64.fut:9
+      for (int k = 0; k < n; k += 1) {  // mm_f64.fut:9
         acc_2 = acc_2 + A[tiler_wide_mul(gtid0, n) + k] * B0[gtid1 + tiler_wide_mul(k, q)];
       }
       acc = acc_2;
       if (gtid0 < m && gtid1 < q) {
-        out0[tiler_wide_mul(gtid0, q) + gtid1] = acc;  // mm_f64.fut:3
+        out0[tiler_wide_mul(gtid0, q) + gtid1] = acc;  // mm_f64.fut:4
       }
     }
   }
