@@ -476,3 +476,54 @@ def test_one_fuzz_seed_in_five_compiles_its_products_for_the_units_within_their_
     assert units == [4, 9] and not any(variants(s)["untiled"].tensor_cores for s in range(10))
     assert tolerance(4, "tiled") == 1e-2 and tolerance(4, "untiled") == tolerance(3, "tiled") == RTOL
 
+
+# ---- the verifier bounds each fragment in its tiles ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", sorted(USED), ids=lambda p: p.stem)
+def test_every_fragment_is_bounded_inside_its_tile(path):
+    """The verifier finds a range for every matrix operation's start (each
+    warp's, from threadIdx and constants) and its footprint inside the tile."""
+    from tiler.kir.bounds import value_range
+
+    for k in module_of(path).kernels:
+        for s in kir.statements(k.body):
+            if isinstance(s, kir.MatrixChunk):
+                firsts = [(s.a.first.buffer, s.a.first.index), (s.b.first.buffer, s.b.first.index)]
+            elif isinstance(s, kir.MatrixStore):
+                firsts = [(s.buffer, s.index)]
+            else:
+                continue
+            for buffer, index in firsts:
+                low, high = value_range(index, k.block, {}, {})
+                (tile,) = [a for a in k.shared if a.name == buffer]
+                assert 0 <= low <= high < tile.elems, (k.name, buffer)
+
+
+def test_a_chunk_or_a_store_past_its_tile_is_a_verifier_fault():
+    """One more instruction step than the tile holds, and a staging tile
+    whose rows are read as longer than they are, are faults."""
+    import dataclasses
+
+    from tiler.kir.verify import Fault, verify
+
+    k = next(k for k in module_of(BENCHMARKS / "mm.fut").kernels if chunks(k))
+    assert not verify(k)
+
+    def replaced(node_type, change):
+        def swap(stmts):
+            out = []
+            for s in stmts:
+                if isinstance(s, node_type):
+                    s = change(s)
+                for f in ("body", "then", "else_"):
+                    if hasattr(s, f):
+                        s = dataclasses.replace(s, **{f: swap(getattr(s, f))})
+                out.append(s)
+            return tuple(out)
+        return dataclasses.replace(k, body=swap(k.body))
+
+    longer = replaced(kir.MatrixChunk, lambda s: dataclasses.replace(s, steps=s.steps + 1))
+    assert any(p.fault is Fault.OUT_OF_TILE for p in verify(longer))
+    wider = replaced(kir.MatrixStore, lambda s: dataclasses.replace(s, ld=s.ld + 64))
+    assert any(p.fault is Fault.OUT_OF_TILE for p in verify(wider))

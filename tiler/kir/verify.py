@@ -11,6 +11,8 @@ each a `Problem` of a `Fault` kind.
   unrolled (else it would live in local memory, not registers).
 - A vector access starts at a multiple of its width, provably from the
   kernel's divisibility facts; an asynchronous copy moves 4, 8 or 16 bytes.
+- A matrix operation's fragments stay inside the shared tiles they read or
+  write, for every warp of the block (kir/bounds.py).
 - Every name an expression uses is bound; the block and its shared memory
   are within CUDA's limits.
 It re-derives what the analysis promised from the IR alone, so a mistake in
@@ -42,6 +44,7 @@ from . import (
     If,
     Kernel,
     Load,
+    MatrixChunk,
     MatrixStore,
     Module,
     Ref,
@@ -49,8 +52,10 @@ from . import (
     ThreadIdx,
     VecLoad,
     VecStore,
+    fragment_steps,
     walk,
 )
+from .bounds import value_range
 
 CLEAN, WRITTEN, READ, IN_FLIGHT = "clean", "written", "read", "in flight"
 ORDER = [CLEAN, READ, WRITTEN, IN_FLIGHT]
@@ -79,6 +84,7 @@ class Fault(Enum):
     LOCAL_ARRAY = "a per-thread array that would go to local memory"
     NOT_SHARED = "a shared access to no shared allocation"
     UNBOUND = "a name never bound"
+    OUT_OF_TILE = "a matrix operation past its shared tile"
     LIMIT = "past CUDA's limits"
 
 
@@ -124,6 +130,8 @@ class _Verifier:
         self.problems: list[Problem] = []
         self.bound = {p.name for p in k.params} | {a.name for a in k.shared}
         self.shared = {a.name for a in k.shared}
+        self.elems = {a.name: a.elems for a in k.shared}
+        self.threads = k.block
         # allocation -> those sharing its bytes (SharedAlloc.over, both ways): a write to one must find none
         # of them read since a barrier, and leaves each written
         self.overlaps: dict[str, set] = {a.name: set() for a in k.shared}
@@ -209,7 +217,11 @@ class _Verifier:
         if isinstance(s, (Store, VecStore)):
             return self.store(s, state)
         if isinstance(s, MatrixStore):  # a warp's fragments into shared memory: a shared store's rules
+            rows, cols = s.shape.warp_tile
+            self.inside(s.buffer, s.index, (rows - 1) * s.ld + cols - 1)
             return self.store(Store(s.buffer, s.index, Const(0, s.shape.accumulator), SHARED), state)
+        if isinstance(s, MatrixChunk):
+            self.chunk_inside(s)
         for f in dataclasses.fields(s):  # (a MatrixChunk: the reads of its tiles, as its operands' loads)  # Assign, Comment: just their reads
             value = getattr(s, f.name)
             if dataclasses.is_dataclass(value):
@@ -311,6 +323,30 @@ class _Verifier:
                                      "memory, not registers (unroll its loops fully)")
         elif space == SHARED and name not in self.shared:
             self.fault(Fault.NOT_SHARED, f"{name} is not a shared allocation")
+
+    def chunk_inside(self, s: MatrixChunk) -> None:
+        """Each operand's elements, over its fragments and the chunk's
+        instructions, within its tile."""
+        sh = s.shape
+        for op, a in ((s.a, True), (s.b, False)):
+            nxt, step = fragment_steps(sh, op, a)
+            lines = op.ld if op.row_major == a else 1  # (an operand's lines: A's rows, B's columns)
+            along = 1 if op.row_major == a else op.ld
+            side, count = (sh.m, sh.fragments[0]) if a else (sh.n, sh.fragments[1])
+            last = (count - 1) * nxt + (s.steps - 1) * step + (side - 1) * lines + (sh.k - 1) * along
+            self.inside(op.first.buffer, op.first.index, last)
+
+    def inside(self, buffer: str, index, last: int) -> None:
+        """Elements `index` to `index + last` of shared `buffer` lie within
+        it for every thread; an index whose range is not known at compile
+        time is a fault too (a warp's fragments start at constants and the
+        thread's index)."""
+        found = value_range(index, self.threads, self.loops, self.defs)
+        if found is None:
+            self.fault(Fault.OUT_OF_TILE, f"a matrix operation on {buffer} starts at an index not bounded at compile time")
+        elif buffer in self.elems and (found[0] < 0 or found[1] + last >= self.elems[buffer]):
+            self.fault(Fault.OUT_OF_TILE, f"a matrix operation reads or writes elements {found[0]} to "
+                                          f"{found[1] + last} of {buffer}, which holds {self.elems[buffer]}")
 
     def vector(self, buffer: str, index, width: int, ctype: str) -> None:
         if not target.has_vector(ctype, width):

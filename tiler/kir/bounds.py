@@ -1,0 +1,55 @@
+"""The range of an integer index expression over every thread of a block
+and every iteration of the loops around it, by interval arithmetic: what the
+verifier bounds a matrix operation's footprint in its shared tiles with.
+`None` where an operand's range is not known at compile time (a size, a
+load, an operation left out here)."""
+from __future__ import annotations
+
+from .nodes import Bin, Cast, Const, For, Ref, ThreadIdx
+
+AXES = {"x": 0, "y": 1, "z": 2}
+
+
+def value_range(e, block: tuple, loops: dict, defs: dict) -> tuple[int, int] | None:
+    """(lowest, highest) value of `e`: threadIdx within `block`, a loop's
+    variable (`loops`: name -> For) within its constant bounds, a constant
+    (`defs`: name -> its value) as its value."""
+    def r(x):
+        return value_range(x, block, loops, defs)
+
+    if isinstance(e, Const):
+        return (e.value, e.value) if isinstance(e.value, int) and not isinstance(e.value, bool) else None
+    if isinstance(e, ThreadIdx):
+        return 0, block[AXES[e.axis]] - 1
+    if isinstance(e, Cast):
+        return r(e.a)
+    if isinstance(e, Ref):
+        if e.name in loops:
+            return _loop_range(loops[e.name], r)
+        return r(defs[e.name]) if e.name in defs else None
+    if isinstance(e, Bin):
+        a, b = r(e.a), r(e.b)
+        return None if a is None or b is None else _combined(e.op, a, b)
+    return None
+
+
+def _loop_range(loop: For, r) -> tuple[int, int] | None:
+    start, stop, step = r(loop.start), r(loop.stop), r(loop.step)
+    if None in (start, stop, step) or step[0] <= 0:
+        return None
+    return start[0], max(start[0], stop[1] - 1)
+
+
+def _combined(op: str, a: tuple, b: tuple) -> tuple[int, int] | None:
+    if op == "+":
+        return a[0] + b[0], a[1] + b[1]
+    if op == "-":
+        return a[0] - b[1], a[1] - b[0]
+    if op == "*":
+        ends = [x * y for x in a for y in b]
+        return min(ends), max(ends)
+    if op in ("/", "%") and b[0] == b[1] and b[0] > 0 and a[0] >= 0:  # C's truncation is floor here
+        c = b[0]
+        return (a[0] // c, a[1] // c) if op == "/" else \
+            ((a[0] % c, a[1] % c) if a[0] // c == a[1] // c else (0, c - 1))
+    return None
