@@ -79,6 +79,23 @@ def test_products_reach_every_layout_and_type_the_matrix_units_read():
     assert on_units >= 8
 
 
+def test_products_are_checked_at_sizes_past_a_blocks_tile_too():
+    """--products draws each size past a block's 128 points and a 16-bit
+    chunk of 64 half the time, so outputs span several blocks and streams
+    several full chunks; the general generator keeps to small sizes."""
+    from tiler.check import check
+    from tiler.fuzz.products import product
+    from tiler.fuzz.properties import LARGE, SMALL, check_program, sizes_for
+
+    drawn = [sizes_for(check(product(s)), s, large=True) for s in range(40)]
+    assert all(1 <= v < LARGE for z in drawn for v in z.values())
+    assert sum(any(v >= 128 for v in z.values()) for z in drawn) >= 20
+    assert sum(all(v < SMALL for v in z.values()) for z in drawn) >= 1
+    assert all(v < SMALL for v in sizes_for(check(product(0)), 0).values())
+    _, compiled = check_program(product(3), 3, large=True)  # (n = 111: past the small sizes)
+    assert compiled.large and compiled.chunked[0] == drawn[3] and max(drawn[3].values()) >= SMALL
+
+
 def test_a_budget_of_products_has_no_failures(tmp_path):
     failures = fuzz(8, seed=20261129, mutations=1, nvcc=nvcc_path() is not None, out_dir=tmp_path, products=True)
     assert failures == [], "\n".join(f"seed {f.seed}: {f.stage}: {f.message[:300]}" for f in failures)

@@ -87,7 +87,7 @@ def _one(s: int, mutations: int, gpu: bool, timed: dict | None = None,
     (in the worker: the interpreter is the slow part), and with `timed`
     (perf.variants' options) the builds the perf run times."""
     tree = product(s) if products else generate(s, narrow)
-    found, comp = check_program(tree, s)
+    found, comp = check_program(tree, s, large=products)
     if comp and gpu:
         comp = dataclasses.replace(comp, expected=expected(comp))
     if comp:  # (the check's runs: not sent back to the main process)
@@ -96,7 +96,7 @@ def _one(s: int, mutations: int, gpu: bool, timed: dict | None = None,
         from .perf import builds
 
         comp = dataclasses.replace(comp, timed=builds(comp.text, s, timed))
-    failures = [_shrunk(f, tree) for f in found]
+    failures = [_shrunk(f, tree, products) for f in found]
     text = pretty(tree)
     for m in range(mutations):
         _, broken = mutate(text, s * 1009 + m)
@@ -144,9 +144,9 @@ def summary(n: int, failures: list[Failure]) -> str:
     return f"{n} programs, {len({(f.seed, f.stage) for f in failures})} failures"
 
 
-def _shrunk(f: Failure, tree) -> Failure:
+def _shrunk(f: Failure, tree, large: bool = False) -> Failure:
     def same(t):
-        return any(g.stage == f.stage for g in check_program(t, f.seed)[0])
+        return any(g.stage == f.stage for g in check_program(t, f.seed, large)[0])
 
     try:
         small = shrink(tree, same)

@@ -74,6 +74,7 @@ class Compiled:
     # (sizes, inputs, the interpreter's outputs under each of CHUNKINGS): the check's runs, which the
     # reference would make again; dropped once `expected` is computed
     chunked: tuple | None = None
+    large: bool = False  # sizes_for's: some sizes past a block's tile
 
 
 def mismatch(gpu, kernel, cuda: str, c: Compiled, rtol: float) -> str:
@@ -95,13 +96,13 @@ def expected(c: Compiled) -> tuple:
     if c.chunked is not None:
         sizes, inputs, runs = c.chunked
         return (sizes, inputs, *reference(c.program, inputs, c.seed, runs))
-    sizes = sizes_for(c.program, c.seed)
+    sizes = sizes_for(c.program, c.seed, c.large)
     inputs = make_inputs(c.program, sizes, None, c.seed)
     return (sizes, inputs, *reference(c.program, inputs, c.seed))
 
 
-def check_program(tree, seed: int):
-    """(failures, Compiled or None)."""
+def check_program(tree, seed: int, large: bool = False):
+    """(failures, Compiled or None); `large`: sizes as sizes_for's."""
     text = pretty(tree)
     try:
         again = parse(text, f"fuzz{seed}.fut")
@@ -113,7 +114,7 @@ def check_program(tree, seed: int):
         prog = check(again)
     except UserError as exc:
         return [Failure(seed, "check", exc.diagnostics[0].message, text)], None
-    failures, chunked = _interp(prog, seed, text)
+    failures, chunked = _interp(prog, seed, text, large)
     kernels = {}
     for variant, options in variants(seed).items():
         try:
@@ -126,7 +127,7 @@ def check_program(tree, seed: int):
             + _joined(prog, values["analyse"], seed, text, chunked)
     if len(kernels) < len(VARIANTS):
         return failures, None
-    return failures, Compiled(seed, text, prog, kernels, chunked=chunked)
+    return failures, Compiled(seed, text, prog, kernels, chunked=chunked, large=large)
 
 
 def _transformed(seed: int, text: str, values: dict) -> list[Failure]:
@@ -192,16 +193,25 @@ def _fissioned(prog, versions, seed: int, text: str, chunked: tuple | None) -> l
     return [Failure(seed, "kernel", f"the fissioned programs differ from the source's: {bad}", text)] if bad else []
 
 
-def sizes_for(prog, seed: int) -> dict:
-    """Small random sizes, often not multiples of a tile."""
+SMALL, LARGE = 70, 300  # sizes are drawn below SMALL, and with `large` each half the time from SMALL to LARGE
+
+
+def sizes_for(prog, seed: int, large: bool = False) -> dict:
+    """Small random sizes, often not multiples of a tile; `large`: each
+    size, half the time, past a block's tile of 128 points and a 16-bit
+    chunk of 64 (the matrix units' products: --products), so that outputs
+    span several blocks and streams several full chunks."""
     rng = np.random.default_rng(seed)
-    return resolve_sizes(prog, {s.name: int(rng.integers(1, 70)) for s in prog.kernel.sizes}, None)
+
+    def size() -> int:
+        return int(rng.integers(SMALL, LARGE)) if large and rng.random() < 0.5 else int(rng.integers(1, SMALL))
+    return resolve_sizes(prog, {s.name: size() for s in prog.kernel.sizes}, None)
 
 
-def _interp(prog, seed: int, text: str) -> tuple[list[Failure], tuple | None]:
+def _interp(prog, seed: int, text: str, large: bool = False) -> tuple[list[Failure], tuple | None]:
     """The failures of the interpreter's checks, and (sizes, inputs, its
     outputs under each chunking) where it ran."""
-    sizes = sizes_for(prog, seed)
+    sizes = sizes_for(prog, seed, large)
     inputs = make_inputs(prog, sizes, None, seed)
     try:
         results = [run(prog, inputs, c, seed) for c in CHUNKINGS]
