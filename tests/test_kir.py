@@ -258,3 +258,24 @@ def test_waiting_for_every_copy_completes_each_whichever_group_a_merge_kept():
     k = dataclasses.replace(staged_sum(), body=both,
                             shared=(kir.SharedAlloc("tile", "float", 256), kir.SharedAlloc("other", "float", 4)))
     assert [p for p in verify(k) if p.fault is not Fault.DIVERGENT_BARRIER] == []
+
+
+def test_index_ranges_over_the_block_and_constant_loops():
+    """kir/bounds.py, which bounds the matrix units' fragments: threadIdx,
+    constant loops, min/max and selects; nothing past 32-bit integers or
+    through a narrowing cast."""
+    from tiler.kir import Bin, Call, Cast, Const, For, Ref, Select, ThreadIdx
+    from tiler.kir.bounds import value_range
+
+    def c(v):
+        return Const(v, "int")
+
+    t, block = ThreadIdx("x"), (256, 2, 1)
+    loops = {"i": For("i", c(0), c(4), c(1), ())}
+    assert value_range(Bin("+", Bin("*", ThreadIdx("y"), c(100)), Ref("i")), block, loops, {}) == (0, 103)
+    assert value_range(Bin("%", Bin("/", t, c(32)), c(4)), block, {}, {}) == (0, 3)
+    assert value_range(Call("min", (Bin("*", t, c(4)), c(100))), block, {}, {}) == (0, 100)
+    assert value_range(Select(Ref("p"), t, c(-3)), block, {}, {}) == (-3, 255)
+    assert value_range(Bin("*", t, c(1 << 30)), block, {}, {}) is None
+    assert value_range(Cast("short", t), block, {}, {}) is None
+    assert value_range(Ref("n"), block, {}, {}) is None  # a size: not known at compile time

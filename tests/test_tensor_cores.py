@@ -349,6 +349,27 @@ def test_f64_runs_sm90s_16_by_8_instructions_there_and_8_by_8_before():
         assert units.used and (units.shape.m, units.shape.n, units.shape.k) == shape, (arch, units)
 
 
+@pytest.mark.parametrize("options", [Options(tensor_cores=True, sizes=(("m", 256), ("n", 256), ("q", 256))),
+                                     Options(tensor_cores=True, register_tile=(2,)),
+                                     Options(tensor_cores=True, chunk=12)], ids=["32 x 32 tile", "2 x 2", "chunk 12"])
+def test_where_sm90s_f64_fragment_does_not_fit_the_8_by_8_one_does(options):
+    """A block tile too small for 8 warps of 16 x 16 fragments, or a chunk
+    no whole number of m16n8k8's 8 positions, runs m8n8k4 (sm_90 has both)."""
+    units = units_of(PROGRAMS / "tensor_cores" / "mm_f64.fut", options)
+    assert units.used and (units.shape.m, units.shape.n, units.shape.k) == (8, 8, 4), units
+
+
+def test_f64_products_on_the_units_ask_for_one_block_an_sm():
+    """ptxas's own choice spilled mm_f64's kernel with its sizes known;
+    16-bit products keep two blocks, TF32 ptxas's choice."""
+    def blocks(path, options=TENSOR_CORES):
+        return run_all(path.read_text(), path.name, options, until="analyse")["analyse"].plan.schedule.block.min_blocks
+
+    assert blocks(BENCHMARKS / "mm_f64.fut") == 1 and blocks(BENCHMARKS / "mm_bf16.fut") == 2
+    assert blocks(BENCHMARKS / "mm.fut") is None
+    assert blocks(BENCHMARKS / "mm_f64.fut", Options(tensor_cores=True, min_blocks=0)) is None
+
+
 # ---- nvcc ----------------------------------------------------------------------------------------------------
 
 
@@ -379,12 +400,15 @@ def test_nvcc_compiles_every_version_under_the_flag_with_no_spills_and_the_plann
 
 @pytest.mark.nvcc
 @pytest.mark.skipif(nvcc_path() is None, reason="nvcc is not on PATH")
-@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_nvcc_compiles_f64_products_for_each_instruction_with_no_spills(tmp_path, arch):
+@pytest.mark.parametrize("arch, sized", [("sm_80", False), ("sm_90", False), ("sm_90", True)])
+def test_nvcc_compiles_f64_products_for_each_instruction_with_no_spills(tmp_path, arch, sized):
+    """With the sizes known too, as `tiler bench` compiles (ptxas spilled
+    those at its own register choice: one block an SM now)."""
     from tiler import target
 
     path = PROGRAMS / "tensor_cores" / "mm_atbt_f64.fut"
-    values = run_all(path.read_text(), path.name, TENSOR_CORES, device=target.device_for_arch(arch))
+    options = Options(tensor_cores=True, sizes=(("k", 4096), ("m", 4096), ("n", 4096)) if sized else ())
+    values = run_all(path.read_text(), path.name, options, device=target.device_for_arch(arch))
     source = tmp_path / "f64.cu"
     source.write_text(values["render"])
     done = subprocess.run([nvcc_path(), f"-arch={arch}", "-cubin", "-Xptxas", "-v", "-keep", "-o",

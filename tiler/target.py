@@ -166,6 +166,9 @@ MATRIX_CHUNKS = {2: 64, 4: 16, 8: 16}
 # under that bound)
 MATRIX_TWO_BLOCKS = frozenset({"__half", "__nv_bfloat16"})
 MATRIX_BLOCKS = 2  # blocks an SM a product on the units asks for, where their shared memory fits
+# inputs whose products on the units ask for one block an SM, which lets ptxas take the registers it wants:
+# under its own choice mm_f64's kernel on m16n8k8 with its sizes known took 128 and spilled 16 bytes (138, none)
+MATRIX_ONE_BLOCK = frozenset({"double"})
 MATRIX_REGISTERS = 128  # and each thread keeps as many registers (mm_bf16's kernel: 128, no spills)
 
 
@@ -179,11 +182,13 @@ def matrix_pad(size: int, by_element: bool) -> int:
     return (2 * MATRIX_LD_BYTES if (by_element and size == 4) or size == 8 else MATRIX_LD_BYTES) // size
 
 
-def matrix_shape(inputs: str, accumulator: str, arch: int) -> tuple | None:
-    """A fragment's m x n x k for inputs and sums of those C types on
-    sm_`arch` (MATRIX_SHAPES); None where no instruction takes them."""
+def matrix_shapes(inputs: str, accumulator: str, arch: int) -> tuple:
+    """The fragments' m x n x k for inputs and sums of those C types on
+    sm_`arch`, the best first (MATRIX_SHAPES_SM90, then MATRIX_SHAPES: the
+    smaller takes tiles and chunks the larger does not); () where no
+    instruction takes them."""
     later = MATRIX_SHAPES_SM90.get((inputs, accumulator)) if arch >= 90 else None
-    return later or MATRIX_SHAPES.get((inputs, accumulator))
+    return tuple(s for s in (later, MATRIX_SHAPES.get((inputs, accumulator))) if s is not None)
 
 
 SHARED_RESERVED = 1024  # shared memory the GPU keeps for each resident block (sm_80 on)

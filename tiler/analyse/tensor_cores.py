@@ -80,8 +80,13 @@ def with_matrix_units(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> Sch
                                                    f"of shared memory, over the {limit} a block may use")
     if units.used:  # the staging tile the warps' sums go through takes the bytes of the chunks' tiles
         block = replace(block, shared_bytes=max(block.shared_bytes, stage))
-        block = _two_blocks(block, ctx) if units.shape.inputs in target.MATRIX_TWO_BLOCKS and \
-            _pipelined_as_measured(schedule, ctx) else block
+        if units.shape.inputs in target.MATRIX_TWO_BLOCKS and _pipelined_as_measured(schedule, ctx):
+            block = _two_blocks(block, ctx)
+        elif units.shape.inputs in target.MATRIX_ONE_BLOCK and block.min_blocks is None and \
+                ctx.options.min_blocks is None:
+            block = replace(block, min_blocks=1, min_blocks_reason=(
+                "one block an SM: the product runs on the matrix units in f64, whose fragments take two registers "
+                "an element, and under ptxas's own register choice, with the sizes known, it spilled"))
     return replace(schedule, block=block, matrix_units=units)
 
 
@@ -226,17 +231,24 @@ def _chunk_read(e, index):
 
 
 def _shape(kinds: tuple, schedule: Schedule, dims: tuple, ctx: Context):
-    """The instruction and the warps' split of the block's tile; else why not."""
+    """The instruction and the warps' split of the block's tile (the first
+    of the architecture's shapes that fits); else why not (the first's)."""
     ka, kb, acc = kinds
     if ka != kb:
         return f"its inputs are {ka} and {kb}: a matrix unit multiplies two of one type"
     inputs, accumulator = target.CTYPE.get(ka), target.CTYPE.get(acc)
-    mnk = target.matrix_shape(inputs, accumulator, target.arch_number(ctx.device.arch))
-    if mnk is None:
+    shapes = target.matrix_shapes(inputs, accumulator, target.arch_number(ctx.device.arch))
+    if not shapes:
         return (f"{ka} inputs summed in {acc}: the matrix units here take f32 (as TF32), f16 or bf16 summed in f32, "
                 "and f64")
     if target.arch_number(ctx.device.arch) < target.MATRIX_MIN_ARCH[inputs]:
         return f"{ctx.device.arch} has no matrix instruction for {ka} (sm_{target.MATRIX_MIN_ARCH[inputs]} on)"
+    found = [_split(mnk, inputs, accumulator, schedule, dims) for mnk in shapes]
+    return next((f for f in found if not isinstance(f, str)), found[0])
+
+
+def _split(mnk: tuple, inputs: str, accumulator: str, schedule: Schedule, dims: tuple):
+    """The block's tile split among its warps in fragments of m x n x k; else why not."""
     m, n, k = mnk
     chunk = schedule.streams[0].chunk or 0
     if chunk % k:

@@ -5,15 +5,22 @@ verifier bounds a matrix operation's footprint in its shared tiles with.
 load, an operation left out here)."""
 from __future__ import annotations
 
-from .nodes import Bin, Cast, Const, For, Ref, ThreadIdx
+from .nodes import MINMAX, Bin, Call, Cast, Const, For, Ref, Select, ThreadIdx
 
 AXES = {"x": 0, "y": 1, "z": 2}
+INT32 = (-(1 << 31), (1 << 31) - 1)  # an int index's values: a range past them could wrap
 
 
 def value_range(e, block: tuple, loops: dict, defs: dict) -> tuple[int, int] | None:
     """(lowest, highest) value of `e`: threadIdx within `block`, a loop's
     variable (`loops`: name -> For) within its constant bounds, a constant
-    (`defs`: name -> its value) as its value."""
+    (`defs`: name -> its value) as its value; None past 32-bit integers. The
+    names are kir's, each bound once in a kernel (lower's fresh names)."""
+    found = _range(e, block, loops, defs)
+    return found if found is not None and INT32[0] <= found[0] and found[1] <= INT32[1] else None
+
+
+def _range(e, block: tuple, loops: dict, defs: dict) -> tuple[int, int] | None:
     def r(x):
         return value_range(x, block, loops, defs)
 
@@ -22,7 +29,16 @@ def value_range(e, block: tuple, loops: dict, defs: dict) -> tuple[int, int] | N
     if isinstance(e, ThreadIdx):
         return 0, block[AXES[e.axis]] - 1
     if isinstance(e, Cast):
-        return r(e.a)
+        return r(e.a) if e.ctype in ("int", "long long") else None
+    if isinstance(e, Select):
+        a, b = r(e.a), r(e.b)
+        return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+    if isinstance(e, Call) and e.fn in MINMAX and len(e.args) == 2:
+        a, b = r(e.args[0]), r(e.args[1])
+        if a is None or b is None:
+            return None
+        pick = max if e.fn == "max" else min
+        return pick(a[0], b[0]), pick(a[1], b[1])
     if isinstance(e, Ref):
         if e.name in loops:
             return _loop_range(loops[e.name], r)

@@ -384,7 +384,7 @@ __device__ __forceinline__ void tiler_transpose(const T* __restrict__ in, T* __r
 #endif
 // mma.cuh: the matrix units (tensor cores), included into a module whose
 // register-tiled products run on them. Each warp keeps FM x FN accumulator
-// fragments (16 x 16, or 8 x 8 for f64) of its block's product tile; the
+// fragments (16 x 16; 8 x 8 for f64 before sm_90) of its block's product tile; the
 // plan (tiler/analyse/tensor_cores.py) chose the instruction, the warps'
 // split of the tile and the tiles' layouts, and the kernel passes them in:
 // nothing is decided here. Every product runs PTX `mma.sync`: 16-bit inputs
