@@ -397,8 +397,8 @@ def test_failures_are_said_as_they_are_found(monkeypatch):
     import tiler.fuzz as fuzz_module
 
     monkeypatch.setattr(fuzz_module, "check_program",
-                        lambda tree, s: ([Failure(s, "check", "planted\nmore", "text")] if s == 5 else [], None))
-    monkeypatch.setattr(fuzz_module, "_shrunk", lambda f, tree: f)
+                        lambda tree, s, large=False: ([Failure(s, "check", "planted\nmore", "text")] if s == 5 else [], None))
+    monkeypatch.setattr(fuzz_module, "_shrunk", lambda f, tree, large=False: f)
     lines = []
     failures = fuzz(3, seed=4, mutations=0, nvcc=False, workers=1, say=lines.append)
     assert [f.seed for f in failures] == [5]
