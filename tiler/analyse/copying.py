@@ -87,6 +87,14 @@ def has_async(ctx: Context) -> bool:
     return target.arch_number(ctx.device.arch) >= target.ASYNC_MIN_ARCH
 
 
+def micro_tile_async(ctx: Context) -> bool:
+    """Whether a 2-D micro-tile's copies may be cp.async: no option keeps
+    them off it (--no-async, --single-buffer, --double-buffer) and the GPU
+    has it."""
+    o = ctx.options
+    return not (o.no_async or o.single_buffer or o.double_buffer) and has_async(ctx)
+
+
 def pipelines(staged: list, rows, moved: tuple = target.ASYNC_COPY_BYTES) -> bool:
     """Whether a register tile's stream is copied by cp.async: every staged
     input a tile of rows (`rows(input)`) of elements cp.async moves."""
@@ -118,8 +126,7 @@ def held_back_by_size(decisions, block: BlockPlan, ctx: Context, coalescing: boo
         return False
     moved = target.ASYNC_COPY_BYTES + (NARROW_BYTES,)
     if block.register is not None and len(block.spans) == 2:
-        off = ctx.options.no_async or ctx.options.single_buffer or ctx.options.double_buffer or not has_async(ctx)
-        return not off and pipelines(staged, lambda d: tile_rows(d, block), moved)
+        return micro_tile_async(ctx) and pipelines(staged, lambda d: tile_rows(d, block), moved)
     return asynchronous_copies(decisions, block, ctx, coalescing, moved)
 
 
@@ -149,9 +156,8 @@ def vector_width(d: InputPlan, copy: Copy, along: int, elements: int, block: Blo
     every thread; the launch must then guarantee that the array's rows start
     16-byte aligned (its inner sizes multiples of the width), which no
     launch can where an inner size is known and not a multiple."""
-    size = element_bytes(d.array.type)
-    width = MATRIX_VECTOR_WIDTH.get(size, 1) if ctx.constraints.matrix and size not in VECTOR_WIDTH else \
-        VECTOR_WIDTH.get(size, 1)
+    widths = {**MATRIX_VECTOR_WIDTH, **VECTOR_WIDTH} if ctx.constraints.matrix else VECTOR_WIDTH
+    width = widths.get(element_bytes(d.array.type), 1)
     if ctx.no_vector or copy.coalescing is not Coalescing.COALESCED or width == 1:
         return 1
     if along % width or elements % (block.threads * width):

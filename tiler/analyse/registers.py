@@ -24,7 +24,7 @@ from ..check import typed as T
 from ..check.types import Scalar, element_bytes
 from ..tree import children, descendants
 from .context import Context
-from .copying import async_sizes, has_async, pipelines
+from .copying import async_sizes, micro_tile_async, pipelines
 from .cost import LOAD_PRICE, price
 from .records import dims_text
 from .schedule import BlockPlan, RegisterTile, Schedule
@@ -269,7 +269,7 @@ def _pipelined_streams(schedule: Schedule, ctx: Context) -> tuple[bool, ...]:
     to copy, and pipelining it deeper only takes registers (a 2-D grid
     summing charges spilled with it)."""
     tiled = [s for s in schedule.streams if s.tiled]
-    if ctx.options.no_async or ctx.options.single_buffer or ctx.options.double_buffer or not has_async(ctx):
+    if not micro_tile_async(ctx):
         return tuple(False for _ in tiled)
     moved = async_sizes(ctx)
     return tuple(pipelines([p for p in s.inputs if p.staged], lambda p: p.staging.rows, moved) for s in tiled)

@@ -297,14 +297,19 @@ class MatrixOperand:
     ld: int
 
 
+def operand_strides(operand: MatrixOperand, a: bool) -> tuple[int, int]:
+    """Elements from an operand's element to the next along its side (A's
+    next row, B's next column) and to the next position of the chunk."""
+    lines = operand.row_major == a  # A row-major, B column-major: each row (column) a line of positions
+    return (operand.ld, 1) if lines else (1, operand.ld)
+
+
 def fragment_steps(shape: MatrixShape, operand: MatrixOperand, a: bool) -> tuple[int, int]:
     """Elements from an operand's first element to its next fragment (the
     warp's next m rows of A, or n columns of B) and to its next instruction
     (the next k positions of the chunk)."""
-    side = shape.m if a else shape.n
-    along_side = operand.ld if operand.row_major == a else 1  # A row-major, B column-major: lines are rows/columns
-    along_k = 1 if operand.row_major == a else operand.ld
-    return side * along_side, shape.k * along_k
+    along_side, along_k = operand_strides(operand, a)
+    return (shape.m if a else shape.n) * along_side, shape.k * along_k
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ from . import (
     VecLoad,
     VecStore,
     fragment_steps,
+    operand_strides,
     walk,
 )
 from .bounds import value_range
@@ -330,8 +331,7 @@ class _Verifier:
         sh = s.shape
         for op, a in ((s.a, True), (s.b, False)):
             nxt, step = fragment_steps(sh, op, a)
-            lines = op.ld if op.row_major == a else 1  # (an operand's lines: A's rows, B's columns)
-            along = 1 if op.row_major == a else op.ld
+            lines, along = operand_strides(op, a)
             side, count = (sh.m, sh.fragments[0]) if a else (sh.n, sh.fragments[1])
             last = (count - 1) * nxt + (s.steps - 1) * step + (side - 1) * lines + (sh.k - 1) * along
             self.inside(op.first.buffer, op.first.index, last)
