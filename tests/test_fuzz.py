@@ -3,6 +3,7 @@ test` (`make fuzz N=... SEED=...` for any number), the generator, the
 shrinker and the mutation property."""
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
@@ -334,6 +335,7 @@ class _FakeGpu:
         return module.select(sizes, self.sm_count)
 
 
+@functools.lru_cache(maxsize=None)  # (each perf test starts from the same program: compiled once)
 def _compiled(seed: int):
     from tiler.fuzz.properties import check_program
 

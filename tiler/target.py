@@ -5,7 +5,7 @@ and the runtime all read these; nothing else spells CUDA."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 CTYPE = {"f32": "float", "f64": "double", "i32": "int", "i64": "long long", "bool": "bool", "f16": "__half",
          "bf16": "__nv_bfloat16"}
@@ -57,8 +57,8 @@ def device_for_arch(arch: str) -> Device:
     with that architecture's shared memory, so that the kernels launch
     there (the SM count is read at launch)."""
     number = arch_number(arch)
-    if number == arch_number(ARCH):
-        return DEFAULT_DEVICE
+    if number == arch_number(ARCH):  # (sm_90a: the same GPU, built for its own instructions too)
+        return DEFAULT_DEVICE if arch == ARCH else replace(DEFAULT_DEVICE, arch=arch)
     return Device(f"a GPU of {arch}", arch, shared_optin=SHARED_OPTIN.get(number, STATIC_SHARED_LIMIT))
 
 # ---- spellings ------------------------------------------------------------------
@@ -69,6 +69,13 @@ RESTRICT = "__restrict__"
 SHARED = "__shared__ __align__(16)"  # aligned for 128-bit vector accesses
 DYNAMIC_SHARED_BUFFER = "tiler_shared"
 DYNAMIC_SHARED = f"extern __shared__ __align__({DYNAMIC_SHARED_ALIGN}) unsigned char {DYNAMIC_SHARED_BUFFER}[]"
+# where allocations must start on a wider boundary (swizzled tiles: WGMMA_ALIGN), the buffer's first such
+# boundary, found at run time: an `__align__` past 16 on the buffer would be the whole module's (PTX declares
+# it once), padding every other kernel's static shared memory to it (ptxas: 8,448 bytes became 9,216)
+ALIGNED_SHARED_BUFFER = "tiler_shared_aligned"
+ALIGNED_SHARED = ("unsigned char* const " + ALIGNED_SHARED_BUFFER + " = " + DYNAMIC_SHARED_BUFFER +
+                  " + ((0u - static_cast<unsigned>(__cvta_generic_to_shared(" + DYNAMIC_SHARED_BUFFER +
+                  "))) & {mask}u)")
 BARRIER = "__syncthreads()"
 THREAD_INDEX = "threadIdx"
 BLOCK_INDEX = "blockIdx"
@@ -189,6 +196,51 @@ def matrix_shapes(inputs: str, accumulator: str, arch: int) -> tuple:
     instruction takes them."""
     later = MATRIX_SHAPES_SM90.get((inputs, accumulator)) if arch >= 90 else None
     return tuple(s for s in (later, MATRIX_SHAPES.get((inputs, accumulator))) if s is not None)
+
+
+# ---- the warp groups' matrix instructions (sm_90a's wgmma) ------------------------
+# A warp group (WGMMA_GROUP threads, four warps) multiplies a 64 x N tile of A by B's N columns, 16 positions
+# an instruction, reading both operands from shared memory through descriptors: only in code built for the
+# architecture-specific sm_90a (WGMMA_ARCH), only for 16-bit inputs summed in f32 here (TF32 would need B's
+# tile with its positions adjacent). The tiles are laid out in lines of WGMMA_LINE_BYTES, the 16-byte units
+# of each line XOR-ed with its index among WGMMA_ATOM_LINES (the 128-byte swizzle), no padding, each tile
+# starting on a WGMMA_ATOM_LINES * WGMMA_LINE_BYTES boundary. mm_bf16 at 4096^3 on an H200, three stages
+# of chunks of 64 copied by cp.async: 0.266 ms against mma.sync's 0.500 and cuBLAS's 0.206
+# (experiments/wgmma/).
+WGMMA_ARCH = "sm_90a"
+WGMMA_GROUP = 128
+WGMMA_M = 64
+WGMMA_K = 16
+WGMMA_N = (128, 64)  # an instruction's columns, the widest first (a block's N a warp group: one of these times FN)
+WGMMA_INPUTS = frozenset({"__half", "__nv_bfloat16"})
+WGMMA_LINE_BYTES = 128
+WGMMA_ATOM_LINES = 8
+WGMMA_UNIT_BYTES = 16  # the swizzle permutes a line's units of this many bytes
+WGMMA_ALIGN = WGMMA_LINE_BYTES * WGMMA_ATOM_LINES  # 1,024: where each swizzled tile starts
+WGMMA_TILE = "tiler_wgmma_tile"
+WGMMA_CHUNK = "tiler_wgmma_chunk"  # tiler_wgmma_chunk<STEPS, TRANS_A, TRANS_B, A_NEXT, A_STEP, A_LBO, B_...>(...)
+WGMMA_STORE = "tiler_wgmma_store"  # tiler_wgmma_store<LD>(tile, shared*)
+# before a barrier after which a warp group's instructions read what the threads wrote (cp.async and stores
+# write through the generic proxy, wgmma reads through the async one)
+PROXY_FENCE = "tiler_fence_proxy_async()"
+
+
+def native_arch(major: int, minor: int) -> str:
+    """What tiler builds for on a GPU of this compute capability: its own
+    architecture, with its architecture-specific instructions where it has
+    some tiler uses (9.0: sm_90a, for wgmma)."""
+    arch = f"sm_{major}{minor}"
+    return WGMMA_ARCH if arch_number(WGMMA_ARCH) == major * 10 + minor else arch
+
+
+def has_wgmma(arch: str) -> bool:
+    """Whether code for `arch` may run wgmma (built for sm_90a, which runs only on compute capability 9.0)."""
+    return arch == WGMMA_ARCH
+
+
+def wgmma_line(inputs: str) -> int:
+    """Elements a swizzled tile's line holds."""
+    return WGMMA_LINE_BYTES // SIZEOF[inputs]
 
 
 SHARED_RESERVED = 1024  # shared memory the GPU keeps for each resident block (sm_80 on)

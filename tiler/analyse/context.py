@@ -31,6 +31,9 @@ class Constraints:
     # laid out for them (lines contiguous along the copy, a 16-byte pad), in chunks of MATRIX_CHUNK_BYTES
     # a line, and cp.async moves 2-byte elements in whole vectors
     matrix: bool = False
+    # and the warp groups' instructions read them (sm_90a's wgmma): lines of target.WGMMA_LINE_BYTES, no
+    # padding, swizzled (Staging.swizzled)
+    swizzle: bool = False
 
 
 @dataclass(frozen=True)

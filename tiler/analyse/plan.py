@@ -203,10 +203,15 @@ def _completed(plain: Schedule, reason: str, kernel: T.Kernel, views: Views, ctx
     best = with_matrix_units(with_occupancy(with_interior(best, ctx), ctx), kernel, ctx)
     if best.matrix_units is not None and best.matrix_units.used and not ctx.constraints.matrix and \
             target.SIZEOF[best.matrix_units.shape.inputs] in target.MATRIX_CHUNKS:
-        # planned again with tiles laid out for the units (Constraints.matrix), where the units still take it
-        units = _completed(plain, reason, kernel, views, ctx.constrained(matrix=True))
-        if units.matrix_units is not None and units.matrix_units.used:
-            return units
+        # planned again with tiles laid out for the units (Constraints.matrix), where the units still take it,
+        # and for the warp groups' instructions where the GPU has them (Constraints.swizzle)
+        tries = [ctx.constrained(matrix=True)]
+        if target.has_wgmma(ctx.device.arch) and best.matrix_units.shape.inputs in target.WGMMA_INPUTS:
+            tries.insert(0, ctx.constrained(matrix=True, swizzle=True))
+        for c in tries:
+            units = _completed(plain, reason, kernel, views, c)
+            if units.matrix_units is not None and units.matrix_units.used:
+                return units
     return best
 
 

@@ -97,6 +97,9 @@ class Staging:
     element: int = 1  # scalars in one element of the chunk: a row chunk's row length (1: a chunk of scalars)
     asynchronous: bool = False  # copied by cp.async, `buffers` chunks deep, not through registers
     own: bool = False  # each element is read by one point only, at its own index (the copy shares nothing)
+    # laid out for the warp groups' matrix instructions (target.WGMMA_*): no padding, each line's 16-byte
+    # units permuted by the line's index (lower/streams.py swizzled_index); only they read it
+    swizzled: bool = False
 
     @property
     def pitch(self) -> int:

@@ -332,8 +332,9 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     if asynchronous and not micro:
         padded = reads_vary and layout is Layout.ROW_MAJOR and not ctx.options.row_major_tiles
         padding = max(target.ASYNC_COPY_BYTES) // element_bytes(d.array.type) if padded else 0
-    if matrix:  # lines whose reads by the units fall on distinct banks
-        padding = target.matrix_pad(element_bytes(d.array.type), layout is Layout.TRANSPOSED)
+    swizzled = matrix and ctx.constraints.swizzle
+    if matrix:  # lines whose reads by the units fall on distinct banks (the swizzle spreads them unpadded)
+        padding = 0 if swizzled else target.matrix_pad(element_bytes(d.array.type), layout is Layout.TRANSPOSED)
     index_variance = _index_variance(d, site, views)
     if any(x_dim in v for v in index_variance):
         reads = Reads.PER_THREAD
@@ -357,7 +358,7 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
                   "copies its threads' rows into shared memory along the rows, coalesced, and each thread reads its "
                   "own row there")
     staging = Staging(Level.SHARED, rows, (row_count, chunk) if rows else (chunk,), layout, padding, copy, reads,
-                      size * buffers, reuse, vector, buffers, asynchronous=asynchronous, own=own)
+                      size * buffers, reuse, vector, buffers, asynchronous=asynchronous, own=own, swizzled=swizzled)
     return replace(d, staging=staging, reason=reason)
 
 

@@ -67,6 +67,7 @@ from .nodes import (
     VecStore,
     fragment_steps,
     lane,
+    operand_lines,
     operand_strides,
 )
 from .walkers import as_loops, blocks_mapped, evaluate, has_barrier, statements, walk
@@ -77,5 +78,5 @@ __all__ = [
     "For", "If", "Barrier", "Comment", "AsyncCopy", "AsyncCommit", "AsyncWait", "Stmt", "BODIES", "Param", "SCRATCH",
     "Scratch", "SharedAlloc", "Kernel", "stage_name", "Version", "Module", "evaluate", "walk", "statements", "has_barrier",
     "blocks_mapped", "as_loops", "PointMap", "lane", "MatrixShape", "MatrixOperand", "MatrixZero", "MatrixChunk",
-    "MatrixStore", "fragment_steps", "operand_strides",
+    "MatrixStore", "fragment_steps", "operand_lines", "operand_strides",
 ]

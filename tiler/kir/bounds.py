@@ -68,4 +68,6 @@ def _combined(op: str, a: tuple, b: tuple) -> tuple[int, int] | None:
         c = b[0]
         return (a[0] // c, a[1] // c) if op == "/" else \
             ((a[0] % c, a[1] % c) if a[0] // c == a[1] // c else (0, c - 1))
+    if op == "^" and a[0] >= 0 and b[0] >= 0:  # within the bits of the larger
+        return 0, (1 << max(a[1], b[1]).bit_length()) - 1
     return None

@@ -103,3 +103,20 @@ def fresh_name(base: str, used: Names) -> str:
     used.add(name)
     used.last[base] = n
     return name
+
+
+def swizzled_index(line, across, lines: int, line_elems: int, unpermuted: bool = False):
+    """The element at `across` along line `line` of a swizzled tile of
+    `lines` lines (target.WGMMA_*): where the lines are wider than
+    `line_elems`, blocks of `line_elems` across, each `lines` lines of
+    `line_elems`; in each, the 16-byte units of line l XOR-ed with l %
+    WGMMA_ATOM_LINES. `unpermuted`: the caller knows `line` a multiple of
+    WGMMA_ATOM_LINES and `across` of `line_elems` (a block's first element,
+    which the permutation leaves in place)."""
+    unit = line_elems * target.WGMMA_UNIT_BYTES // target.WGMMA_LINE_BYTES  # elements a 16-byte unit holds
+    block = kir.Bin("/", across, const(line_elems))
+    start = add(mul(block, const(line_elems * lines)), mul(line, const(line_elems)))
+    if unpermuted:
+        return start
+    within = kir.Bin("%", across, const(line_elems))
+    return add(start, kir.Bin("^", within, mul(kir.Bin("%", line, const(target.WGMMA_ATOM_LINES)), const(unit))))

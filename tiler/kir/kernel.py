@@ -58,6 +58,7 @@ class SharedAlloc:
     # allocations it shares its bytes with: each is dead wherever this one is live (the matrix units' staging
     # tile over the tiles of the chunks it sums, read only after the last of them: transform/matrix_units.py)
     over: tuple[str, ...] = ()
+    align: int = target.DYNAMIC_SHARED_ALIGN  # the byte boundary it starts on (a swizzled tile: target.WGMMA_ALIGN)
 
     @property
     def bytes(self) -> int:
@@ -141,7 +142,8 @@ class Kernel:
         """Over 48 KiB, shared memory must be dynamic (and the launch must
         raise its limit); so must allocations that share bytes, which static
         arrays cannot."""
-        return self.shared_bytes > target.STATIC_SHARED_LIMIT or any(a.over for a in self.shared)
+        return self.shared_bytes > target.STATIC_SHARED_LIMIT or any(a.over for a in self.shared) or \
+            self.shared_align > target.DYNAMIC_SHARED_ALIGN
 
     @property
     def static_shared_bytes(self) -> int:
@@ -149,29 +151,37 @@ class Kernel:
 
     @property
     def dynamic_shared_bytes(self) -> int:
-        """What the launch passes as its dynamic shared memory."""
-        return self.shared_bytes if self.dynamic_shared else 0
+        """What the launch passes as its dynamic shared memory (with the
+        slack that finding a wider boundary in the buffer may skip)."""
+        slack = self.shared_align - target.DYNAMIC_SHARED_ALIGN
+        return self.shared_bytes + slack if self.dynamic_shared else 0
 
     def shared_offsets(self) -> list[tuple]:
         """(allocation, byte offset) in the dynamic buffer, each aligned, in
         the kernel's order; the allocations one shares its bytes with come
         first, the sharing one at their start, and the rest after the longer
         of the two."""
-        align = target.DYNAMIC_SHARED_ALIGN
-        def size(a):
-            return (a.bytes + align - 1) // align * align
+        def up(offset: int, align: int) -> int:
+            return (offset + align - 1) // align * align
         covered = {n for a in self.shared for n in a.over}
         sharing = [a for a in self.shared if a.over]
         first = [a for a in self.shared if a.name in covered]
         at, offset = {}, 0
         for a in first:
-            at[a.name], offset = offset, offset + size(a)
+            at[a.name] = up(offset, a.align)
+            offset = at[a.name] + up(a.bytes, target.DYNAMIC_SHARED_ALIGN)
         for a in sharing:
-            at[a.name], offset = 0, max(offset, size(a))
+            at[a.name], offset = 0, max(offset, up(a.bytes, target.DYNAMIC_SHARED_ALIGN))
         for a in self.shared:
             if a.name not in at:
-                at[a.name], offset = offset, offset + size(a)
+                at[a.name] = up(offset, a.align)
+                offset = at[a.name] + up(a.bytes, target.DYNAMIC_SHARED_ALIGN)
         return [(a, at[a.name]) for a in self.shared]
+
+    @property
+    def shared_align(self) -> int:
+        """The boundary the dynamic buffer starts on: its most demanding allocation's."""
+        return max((a.align for a in self.shared), default=target.DYNAMIC_SHARED_ALIGN)
 
     @property
     def shared_declaration(self) -> str:
@@ -180,7 +190,17 @@ class Kernel:
 
     @property
     def dynamic_shared_declaration(self) -> str:
-        return target.DYNAMIC_SHARED
+        """The dynamic buffer, and where its allocations start a boundary
+        wider than its own, the first such boundary in it."""
+        if self.shared_align == target.DYNAMIC_SHARED_ALIGN:
+            return target.DYNAMIC_SHARED
+        return f"{target.DYNAMIC_SHARED};\n  {target.ALIGNED_SHARED.format(mask=self.shared_align - 1)}"
+
+    @property
+    def shared_base(self) -> str:
+        """What the dynamic buffer's allocations are placed from."""
+        return target.DYNAMIC_SHARED_BUFFER if self.shared_align == target.DYNAMIC_SHARED_ALIGN else \
+            target.ALIGNED_SHARED_BUFFER
 
     @property
     def matrix_units(self) -> bool:

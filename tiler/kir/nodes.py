@@ -205,6 +205,9 @@ class If:
 @dataclass(frozen=True)
 class Barrier:
     why: str = ""
+    # the threads' shared writes made visible to the warp groups' matrix instructions (the async proxy)
+    # before the barrier (transform/matrix_units.py, for wgmma)
+    proxy: bool = False
 
 
 @dataclass(frozen=True)
@@ -277,11 +280,28 @@ class MatrixShape:
     accumulator: str
     warps: tuple
     fragments: tuple
+    # threads one instruction takes: a warp's (mma.sync), or a warp group's (sm_90a's wgmma, whose operands
+    # are swizzled tiles read through descriptors); `warps` then counts warp groups
+    group: int = target.WARP
+
+    @property
+    def warp_group(self) -> bool:
+        return self.group > target.WARP
 
     @property
     def warp_tile(self) -> tuple[int, int]:
-        """Rows and columns of the product tile one warp computes."""
+        """Rows and columns of the product tile one warp (or warp group) computes."""
         return self.m * self.fragments[0], self.n * self.fragments[1]
+
+    @property
+    def stored(self) -> tuple[int, int]:
+        """Rows and columns a warp's MatrixStore writes from its index: its
+        whole tile, or within a warp group's tile its share of each
+        fragment's rows (WGMMA_M / 4 of them, the others' rows between)."""
+        if not self.warp_group:
+            return self.warp_tile
+        share = self.m // (self.group // target.WARP)
+        return (self.fragments[0] - 1) * self.m + share, self.n * self.fragments[1]
 
 
 @dataclass(frozen=True)
@@ -295,21 +315,39 @@ class MatrixOperand:
     first: object
     row_major: bool
     ld: int
+    # a swizzled tile (target.WGMMA_*): its lines (`ld` elements each, the 16-byte units of line l XOR-ed
+    # with l % WGMMA_ATOM_LINES); where its lines run along the chunk, the sides' elements come in blocks of
+    # `ld`, `ld * lines` apart (kir.build.swizzled_index). 0: a plain tile
+    lines: int = 0
+
+    @property
+    def block(self) -> int:
+        """Elements from a swizzled tile's block of `ld` lines across to the next."""
+        return self.ld * self.lines
+
+
+def operand_lines(operand: MatrixOperand, a: bool) -> bool:
+    """Whether each of the operand's rows of A (columns of B) is a line of
+    positions of the chunk: A row-major, B column-major (K-major)."""
+    return operand.row_major == a
 
 
 def operand_strides(operand: MatrixOperand, a: bool) -> tuple[int, int]:
     """Elements from an operand's element to the next along its side (A's
-    next row, B's next column) and to the next position of the chunk."""
-    lines = operand.row_major == a  # A row-major, B column-major: each row (column) a line of positions
-    return (operand.ld, 1) if lines else (1, operand.ld)
+    next row, B's next column) and to the next position of the chunk (in a
+    swizzled tile, before the swizzle and within a block)."""
+    return (operand.ld, 1) if operand_lines(operand, a) else (1, operand.ld)
 
 
 def fragment_steps(shape: MatrixShape, operand: MatrixOperand, a: bool) -> tuple[int, int]:
     """Elements from an operand's first element to its next fragment (the
     warp's next m rows of A, or n columns of B) and to its next instruction
     (the next k positions of the chunk)."""
+    side = shape.m if a else shape.n
     along_side, along_k = operand_strides(operand, a)
-    return (shape.m if a else shape.n) * along_side, shape.k * along_k
+    if operand.lines and not operand_lines(operand, a):  # a swizzled tile's sides in blocks of `ld`
+        return side // operand.ld * operand.block, shape.k * along_k
+    return side * along_side, shape.k * along_k
 
 
 @dataclass(frozen=True)

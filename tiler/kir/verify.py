@@ -53,6 +53,7 @@ from . import (
     VecLoad,
     VecStore,
     fragment_steps,
+    operand_lines,
     operand_strides,
     walk,
 )
@@ -218,7 +219,7 @@ class _Verifier:
         if isinstance(s, (Store, VecStore)):
             return self.store(s, state)
         if isinstance(s, MatrixStore):  # a warp's fragments into shared memory: a shared store's rules
-            rows, cols = s.shape.warp_tile
+            rows, cols = s.shape.stored
             self.inside(s.buffer, s.index, (rows - 1) * s.ld + cols - 1)
             return self.store(Store(s.buffer, s.index, Const(0, s.shape.accumulator), SHARED), state)
         if isinstance(s, MatrixChunk):
@@ -334,6 +335,9 @@ class _Verifier:
             lines, along = operand_strides(op, a)
             side, count = (sh.m, sh.fragments[0]) if a else (sh.n, sh.fragments[1])
             last = (count - 1) * nxt + (s.steps - 1) * step + (side - 1) * lines + (sh.k - 1) * along
+            if op.lines:  # a swizzled tile: whole lines, or whole blocks of them (the swizzle permutes within)
+                last = count * side * op.ld - 1 if operand_lines(op, a) else \
+                    (count * side // op.ld - 1) * op.block + op.block - 1
             self.inside(op.first.buffer, op.first.index, last)
 
     def inside(self, buffer: str, index, last: int) -> None:
@@ -381,6 +385,10 @@ class _Verifier:
         if isinstance(e, Bin) and e.op == "*":
             return self.multiple(e.a, w) or self.multiple(e.b, w)
         if isinstance(e, Bin) and e.op in ("+", "-"):
+            return self.multiple(e.a, w) and self.multiple(e.b, w)
+        if isinstance(e, Bin) and e.op == "^" and w & (w - 1) == 0:  # (the low bits of both are zero)
+            return self.multiple(e.a, w) and self.multiple(e.b, w)
+        if isinstance(e, Bin) and e.op == "%":  # a - (a / b) b
             return self.multiple(e.a, w) and self.multiple(e.b, w)
         if isinstance(e, Call) and e.fn in MINMAX:
             return all(self.multiple(a, w) for a in e.args)

@@ -8,7 +8,8 @@ from .nodes import BODIES, MINMAX, Barrier, Bin, Call, Cast, Const, For, If, Poi
 
 _OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "<": operator.lt, "<=": operator.le,
         ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
-        "&&": lambda a, b: a and b, "||": lambda a, b: a or b, "%": operator.mod, "/": operator.floordiv}
+        "&&": lambda a, b: a and b, "||": lambda a, b: a or b, "%": operator.mod, "/": operator.floordiv,
+        "^": operator.xor}
 
 
 def evaluate(e, env: dict):

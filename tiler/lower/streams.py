@@ -15,7 +15,7 @@ from ..analyse.schedule import CopyAxis, Layout
 from ..check import typed as T
 from ..check.types import element_bytes
 from ..errors import CompilerBug
-from ..kir.build import add, const, mul, ref_names, substitute
+from ..kir.build import add, const, mul, ref_names, substitute, swizzled_index
 from .body import Body, ctype_of
 from .copies import WIDE_ASYNC_UNROLL, TileCopy, commit_tile, copy_async, copy_tile, prefetch_registers, prefetch_tile
 from .k_stage import KShare
@@ -317,8 +317,10 @@ class Streams(Body):
             self._require_divisible(source, width)
         element = add(kk, kir.Ref(el))
         src_index = source.at(element)
-        dst = add(mul(kir.Ref(el), const(pitch)), kir.Ref(r)) if transposed else \
-            add(mul(kir.Ref(r), const(pitch)), kir.Ref(el))
+        line, across = (kir.Ref(el), kir.Ref(r)) if transposed else (kir.Ref(r), kir.Ref(el))
+        dst = add(mul(line, const(pitch)), across)
+        if st.swizzled:  # (only the warp groups' instructions read it: transform/matrix_units.py)
+            dst = swizzled_index(line, across, st.shape[0], target.wgmma_line(view.ctype))
         valid = kir.Bin("<", element, length) if guarded else None
         contiguous = (st.copy.axis is CopyAxis.ROWS) == transposed and st.pack is None
         if st.pack is not None:  # this input's lane of the interleaved array
@@ -452,7 +454,9 @@ class Streams(Body):
         if key not in self.buffers:
             self.buffers[key] = self.fresh(f"sh_{key[0]}")
             lanes = pack.width if pack else 1
-            self.shared.append(kir.SharedAlloc(self.buffers[key], ctype, math.prod(ip.staging.shape) * lanes))
+            align = target.WGMMA_ALIGN if ip.staging.swizzled else target.DYNAMIC_SHARED_ALIGN
+            self.shared.append(kir.SharedAlloc(self.buffers[key], ctype, math.prod(ip.staging.shape) * lanes,
+                                               align=align))
         return self.buffers[key]
 
 

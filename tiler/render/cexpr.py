@@ -6,7 +6,7 @@ from ..target import literal
 
 # C precedence, higher binds tighter
 BINARY = {"*": 13, "/": 13, "%": 13, "+": 12, "-": 12, "<": 10, "<=": 10, ">": 10, ">=": 10,
-          "==": 9, "!=": 9, "&&": 5, "||": 4}
+          "==": 9, "!=": 9, "^": 7, "&&": 5, "||": 4}
 UNARY, POSTFIX, ATOM, TERNARY = 14, 15, 16, 3
 
 

@@ -78,7 +78,9 @@ def _if(s: kir.If, pad: str) -> str:
 
 
 def _barrier(s: kir.Barrier, pad: str) -> str:
-    return f"{pad}{target.BARRIER};  // {s.why}\n"
+    fence = f"{pad}{target.PROXY_FENCE};  // the shared writes before it, to the warp groups' instructions\n" \
+        if s.proxy else ""
+    return f"{fence}{pad}{target.BARRIER};  // {s.why}\n"
 
 
 def _comment(s: kir.Comment, pad: str) -> str:
@@ -101,13 +103,34 @@ def _async_wait(s: kir.AsyncWait, pad: str) -> str:
 
 def _matrix_zero(s: kir.MatrixZero, pad: str) -> str:
     sh = s.shape
-    tile = f"{target.MATRIX_TILE}<{sh.inputs}, {sh.accumulator}, {sh.m}, {sh.n}, {sh.k}, {sh.fragments[0]}, " \
-           f"{sh.fragments[1]}>"
-    return f"{pad}{tile} {s.name};  // the warp's accumulator fragments\n{pad}{target.MATRIX_ZERO}({s.name});\n"
+    if sh.warp_group:
+        tile = f"{target.WGMMA_TILE}<{sh.inputs}, {sh.n}, {sh.fragments[0]}, {sh.fragments[1]}>"
+        whose = "the warp group's accumulator fragments, this thread's share"
+    else:
+        tile = f"{target.MATRIX_TILE}<{sh.inputs}, {sh.accumulator}, {sh.m}, {sh.n}, {sh.k}, {sh.fragments[0]}, " \
+               f"{sh.fragments[1]}>"
+        whose = "the warp's accumulator fragments"
+    return f"{pad}{tile} {s.name};  // {whose}\n{pad}{target.MATRIX_ZERO}({s.name});\n"
+
+
+def _wgmma_operand(sh: kir.MatrixShape, op: kir.MatrixOperand, a: bool) -> str:
+    """A swizzled operand's template arguments: whether its sides run along
+    its lines (wgmma's transposed operand), elements to its next fragment
+    and its next instruction, and its descriptor's leading byte offset (from
+    one block of lines across to the next; unused where the lines run along
+    the chunk)."""
+    nxt, step = kir.fragment_steps(sh, op, a)
+    transposed = not kir.operand_lines(op, a)
+    lead = op.block * target.SIZEOF[sh.inputs] if transposed else target.WGMMA_UNIT_BYTES
+    return f"{int(transposed)}, {nxt}, {step}, {lead}"
 
 
 def _matrix_chunk(s: kir.MatrixChunk, pad: str) -> str:
     sh, a, b = s.shape, s.a, s.b
+    if sh.warp_group:
+        args = f"{s.steps}, {_wgmma_operand(sh, a, True)}, {_wgmma_operand(sh, b, False)}"
+        return f"{pad}{target.WGMMA_CHUNK}<{args}>({s.name}, &{c(a.first)}, &{c(b.first)});  // the chunk on the " \
+               f"warp groups' matrix instructions\n"
     # where fragment i (a warp's next M rows, or N columns) and instruction s (the next K positions) start
     (a_next, a_step), (b_next, b_step) = kir.fragment_steps(sh, a, True), kir.fragment_steps(sh, b, False)
     args = (f"{s.steps}, {target.MATRIX_LAYOUT[a.row_major]}, {target.MATRIX_LAYOUT[b.row_major]}, {a.ld}, {b.ld}, "
@@ -117,7 +140,8 @@ def _matrix_chunk(s: kir.MatrixChunk, pad: str) -> str:
 
 
 def _matrix_store(s: kir.MatrixStore, pad: str) -> str:
-    return f"{pad}{target.MATRIX_STORE}<{s.ld}>({s.name}, &{s.buffer}[{c(s.index)}]);\n"
+    store = target.WGMMA_STORE if s.shape.warp_group else target.MATRIX_STORE
+    return f"{pad}{store}<{s.ld}>({s.name}, &{s.buffer}[{c(s.index)}]);\n"
 
 
 WRITERS: dict[type, Callable[..., str]] = {

@@ -95,7 +95,7 @@ class Gpu:
         self.context = self.device.retain_primary_context()
         atexit.register(self._release)
         major, minor = self.device.compute_capability()
-        self.arch = f"sm_{major}{minor}"
+        self.arch = target.native_arch(major, minor)
         self.name = self.device.name()
         self.max_shared = self.device.get_attribute(drv.device_attribute.MAX_SHARED_MEMORY_PER_BLOCK)
         self.max_shared_optin = self.device.get_attribute(drv.device_attribute.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)

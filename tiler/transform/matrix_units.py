@@ -27,7 +27,7 @@ from dataclasses import replace
 
 from .. import kir, target
 from ..errors import CompilerBug
-from ..kir.build import Names, add, const, fresh_name, mul, substitute
+from ..kir.build import Names, add, const, fresh_name, mul, substitute, swizzled_index
 from ..kir.walkers import blocks_mapped, evaluate, statements
 from .register_tile import POINT
 
@@ -49,10 +49,15 @@ class _Rewrite:
         self.points = tuple(POINT.format(d) for d in units.dims)
         self.ctypes, self.used = ctypes, used
         sh = self.shape
-        warp = kir.Bin("/", tid, const(target.WARP))
+        warp = kir.Bin("/", tid, const(sh.group))  # (a warp group's index, for wgmma)
         rows, cols = sh.warp_tile
         self.first = (mul(kir.Bin("/", warp, const(sh.warps[1])), const(rows)),  # the warp's first row and column
                       mul(kir.Bin("%", warp, const(sh.warps[1])), const(cols)))
+        # a warp group's warps store their shares of its fragments' rows: each from its own first
+        self.stored_row = self.first[0] if not sh.warp_group else add(self.first[0], mul(
+            kir.Bin("%", kir.Bin("/", tid, const(target.WARP)), const(sh.group // target.WARP)),
+            const(sh.m * target.WARP // sh.group)))
+        self.lines = units.lines  # the swizzled tiles' lines: A's, B's
         self.fragments = fresh_name("mma_acc", used)
         self.stage = fresh_name("sh_mma", used)
         self.rows, self.ld = units.stage
@@ -77,8 +82,8 @@ class _Rewrite:
         if last_assigned < last_chunk:
             raise CompilerBug("the point's accumulator is last assigned before the matrix units' last chunk", stage="lower")
         sh = self.shape
-        store = kir.MatrixStore(self.fragments, sh, self.stage, add(mul(self.first[0], const(self.ld)), self.first[1]),
-                                self.ld)
+        store = kir.MatrixStore(self.fragments, sh, self.stage, add(mul(self.stored_row, const(self.ld)),
+                                                                    self.first[1]), self.ld)
         p_rows, p_cols = (kir.Ref(p) for p in self.points)
         added = (kir.Barrier("every chunk's tiles are read: the staging tile takes their bytes"), store,
                  kir.Barrier("the warps' sums of the full chunks are in the staging tile"),
@@ -88,7 +93,21 @@ class _Rewrite:
         body = (kir.MatrixZero(self.fragments, sh),) + body
         tiles = tuple(dict.fromkeys(op.first.buffer for x in statements(body) if isinstance(x, kir.MatrixChunk)
                                     for op in (x.a, x.b)))
+        if sh.warp_group:
+            body = self._fenced(body, tiles)
         return body, kir.SharedAlloc(self.stage, sh.accumulator, self.rows * self.ld, over=tiles)
+
+    def _fenced(self, body: tuple, tiles: tuple) -> tuple:
+        """Every barrier fenced for the warp groups' reads of what the
+        threads wrote before it; the swizzled tiles read by nothing else."""
+        plain = [n for x in statements(body) if not isinstance(x, kir.MatrixChunk)
+                 for n in kir.walk(_shallow(x)) if isinstance(n, (kir.Load, kir.VecLoad)) and
+                 getattr(n, "buffer", None) in tiles]
+        if plain:
+            raise CompilerBug(f"a swizzled tile ({plain[0].buffer}) is read outside the warp groups' instructions",
+                              stage="lower")
+        return blocks_mapped(body, lambda stmts: tuple(replace(x, proxy=True) if isinstance(x, kir.Barrier) else x
+                                                       for x in stmts))
 
     def block(self, stmts: tuple) -> tuple:
         out = []
@@ -164,6 +183,8 @@ class _Rewrite:
             row_major, ld = rows, along_p
         else:
             return None
+        if self.shape.warp_group:
+            return self.swizzled(load.buffer, rows, row_major, ld, c0, first)
         size = target.SIZEOF[self.shape.inputs]
         align = target.MATRIX_ALIGN
         warp_side = self.shape.warp_tile[0 if rows else 1]
@@ -172,6 +193,26 @@ class _Rewrite:
             return None
         start = substitute(load.index, {p: first, k: const(0)})
         return kir.MatrixOperand(kir.Load(load.buffer, start, kir.SHARED), row_major, ld)
+
+    def swizzled(self, tile: str, a: bool, row_major: bool, ld: int, c0: int, first) -> kir.MatrixOperand | None:
+        """A swizzled tile (operand A where `a`) as the warp groups read it:
+        its lines `ld` apart before the swizzle, the warp group's first row
+        of A (column of B) at the chunk's first position found in it."""
+        width = target.wgmma_line(self.shape.inputs)
+        along = row_major == a  # each row of A (column of B) a line of the chunk's positions (kir.operand_lines)
+        if len(self.lines) != 2 or c0 != 0 or (ld != width if along else ld % width):
+            return None
+        lines = self.lines[0 if a else 1]
+        # (the group's first row of A, or column of B: a multiple of the instruction's m, or n, which the plan
+        # made whole blocks of lines (tensor_cores._swizzle_refusal))
+        line, across = (first, const(0)) if along else (const(0), first)
+        start = swizzled_index(line, across, lines, width, unpermuted=True)
+        return kir.MatrixOperand(kir.Load(tile, start, kir.SHARED), row_major, width, lines)
+
+
+def _shallow(s):
+    """A statement without the statements it holds (each is walked on its own)."""
+    return replace(s, **{f: () for f in kir.BODIES if hasattr(s, f)})
 
 
 def _sunk(before: tuple, added: tuple) -> tuple:

@@ -759,6 +759,189 @@ __device__ __forceinline__ void tiler_mma_store(const tiler_mma_tile<In, Acc, 16
   }
 }
 
+// ---- sm_90a: a warp group's wgmma.mma_async.m64nNk16, 16-bit inputs summed in f32 --------
+// A warp group (four warps, 128 threads) multiplies its 64 rows of A by its N
+// columns of B, 16 positions an instruction, both read from shared memory
+// through descriptors. The tiles are laid out as the 128-byte swizzle wants
+// (lower/streams.py): lines of 128 bytes, 16-byte unit u of line l at unit u
+// ^ (l % 8), each tile on a 1,024-byte boundary; a tile whose lines run along
+// the chunk (A row-major, B column-major: "K-major") is read line by line, 8
+// lines 1,024 bytes apart; one whose lines run along its sides (wgmma's
+// transposed operand) in blocks of 64 across, its leading byte offset from
+// one block to the next (CUTLASS's make_gmma_desc for its MN-major layout:
+// the two offsets swapped, every result was wrong; experiments/wgmma/).
+// Built only for sm_90a. Thread t of the group holds, of each fragment,
+// row 16 (t / 32) + (t % 32) / 4 + 8 ((v / 2) % 2) and column 8 (v / 4) + 2
+// (t % 4) + v % 2 in its v-th value (PTX ISA, "Register Fragments and Shared
+// Memory Matrix Layouts" for wgmma's accumulator D).
+struct tiler_wgmma_layout {
+  static constexpr int M = 64;  // an instruction's rows
+  static constexpr unsigned STRIDE_BYTES = 1024;  // 8 lines of 128 bytes: the swizzle's period
+  static constexpr unsigned long long SWIZZLE_128 = 1ull << 62;  // sm_90's layout type 1 in bits 62-63
+};
+
+template <class In, int N, int FM, int FN>
+struct tiler_wgmma_tile {
+  float c[FM][FN][N / 2];
+};
+
+// shared writes before the next barrier, made visible to the instructions
+// (cp.async and stores are the generic proxy's; wgmma reads through the async one)
+template <int = 0>
+__device__ __forceinline__ void tiler_fence_proxy_async() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+// a swizzled tile's descriptor: its start, leading byte offset and the stride (offsets in 16-byte units)
+__device__ __forceinline__ unsigned long long tiler_wgmma_desc(unsigned start, unsigned lead) {
+  return (unsigned long long)((start & 0x3FFFF) >> 4) | ((unsigned long long)((lead >> 4) & 0x3FFF) << 16) |
+         ((unsigned long long)((tiler_wgmma_layout::STRIDE_BYTES >> 4) & 0x3FFF) << 32) | tiler_wgmma_layout::SWIZZLE_128;
+}
+
+// d += A B for one instruction (the pointer's type picks the inputs' format); TA, TB: the operand is the
+// transposed one (its lines along its sides)
+template <int TA, int TB>
+__device__ __forceinline__ void tiler_wgmma(float (&d)[64], unsigned long long da, unsigned long long db, __nv_bfloat16*) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+               "{ %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, "
+               "%20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, "
+               "%38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, "
+               "%56, %57, %58, %59, %60, %61, %62, %63} "
+               ", %64, %65, p, 1, 1, %67, %68;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+                 "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+                 "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
+                 "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
+                 "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
+                 "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+                 "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+                 "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                 "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
+                 "+f"(d[63])
+               : "l"(da), "l"(db), "r"(1), "n"(TA), "n"(TB));
+}
+
+template <int TA, int TB>
+__device__ __forceinline__ void tiler_wgmma(float (&d)[64], unsigned long long da, unsigned long long db, __half*) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
+               "{ %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, "
+               "%20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, "
+               "%38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, "
+               "%56, %57, %58, %59, %60, %61, %62, %63} "
+               ", %64, %65, p, 1, 1, %67, %68;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+                 "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+                 "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
+                 "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
+                 "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
+                 "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+                 "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+                 "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                 "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
+                 "+f"(d[63])
+               : "l"(da), "l"(db), "r"(1), "n"(TA), "n"(TB));
+}
+
+template <int TA, int TB>
+__device__ __forceinline__ void tiler_wgmma(float (&d)[32], unsigned long long da, unsigned long long db, __nv_bfloat16*) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+               "{ %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, "
+               "%20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31} "
+               ", %32, %33, p, 1, 1, %35, %36;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+                 "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+                 "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
+                 "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
+                 "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+               : "l"(da), "l"(db), "r"(1), "n"(TA), "n"(TB));
+}
+
+template <int TA, int TB>
+__device__ __forceinline__ void tiler_wgmma(float (&d)[32], unsigned long long da, unsigned long long db, __half*) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
+               "{ %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, "
+               "%20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31} "
+               ", %32, %33, p, 1, 1, %35, %36;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+                 "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+                 "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
+                 "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
+                 "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+               : "l"(da), "l"(db), "r"(1), "n"(TA), "n"(TB));
+}
+
+// the registers' values, fixed where the compiler sees them (the instructions write them asynchronously)
+template <int N>
+__device__ __forceinline__ void tiler_wgmma_settle(float (&d)[N]) {
+  #pragma unroll
+  for (int i = 0; i < N; ++i) {
+    asm volatile("" : "+f"(d[i])::"memory");
+  }
+}
+
+// t += A B over STEPS instructions along the chunk: `a` is the warp group's
+// first row of A at the chunk's first position, its fragment i A_NEXT
+// elements on and step s A_STEP on (and the same for its columns of B)
+template <int STEPS, int TA, int A_NEXT, int A_STEP, int A_LEAD, int TB, int B_NEXT, int B_STEP, int B_LEAD,
+          class In, int N, int FM, int FN>
+__device__ __forceinline__ void tiler_wgmma_chunk(tiler_wgmma_tile<In, N, FM, FN>& t, const In* a, const In* b) {
+  const unsigned sa = static_cast<unsigned>(__cvta_generic_to_shared(a));
+  const unsigned sb = static_cast<unsigned>(__cvta_generic_to_shared(b));
+  #pragma unroll
+  for (int i = 0; i < FM; ++i) {
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      tiler_wgmma_settle(t.c[i][j]);
+    }
+  }
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+  #pragma unroll
+  for (int s = 0; s < STEPS; ++s) {
+    #pragma unroll
+    for (int i = 0; i < FM; ++i) {
+      #pragma unroll
+      for (int j = 0; j < FN; ++j) {
+        tiler_wgmma<TA, TB>(t.c[i][j], tiler_wgmma_desc(sa + (i * A_NEXT + s * A_STEP) * sizeof(In), A_LEAD),
+                            tiler_wgmma_desc(sb + (j * B_NEXT + s * B_STEP) * sizeof(In), B_LEAD),
+                            static_cast<In*>(nullptr));
+      }
+    }
+  }
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  #pragma unroll
+  for (int i = 0; i < FM; ++i) {
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      tiler_wgmma_settle(t.c[i][j]);
+    }
+  }
+}
+
+// this warp's share of the group's fragments, stored row-major from `out`
+// (its first row, the group's first column), LD elements a row
+template <int LD, class In, int N, int FM, int FN>
+__device__ __forceinline__ void tiler_wgmma_store(const tiler_wgmma_tile<In, N, FM, FN>& t, float* out) {
+  const int lane = tiler_lane();
+  const int row = lane / 4, col = 2 * (lane % 4);
+  #pragma unroll
+  for (int i = 0; i < FM; ++i) {
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      #pragma unroll
+      for (int q = 0; q < N / 8; ++q) {
+        float* p = out + (i * tiler_wgmma_layout::M + row) * LD + j * N + 8 * q + col;
+        tiler_mma_store_pair(p, t.c[i][j][4 * q], t.c[i][j][4 * q + 1]);
+        tiler_mma_store_pair(p + 8 * LD, t.c[i][j][4 * q + 2], t.c[i][j][4 * q + 3]);
+      }
+    }
+  }
+}
+
 #endif
 
 extern "C" __global__ void __launch_bounds__(256, 1)
@@ -1182,10 +1365,10 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
     tiler_mma_zero(mma_acc);
     float acc[64];  // mm_bf16.fut:8
     #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+    for (int G0_ = 0; G0_ < 8; G0_ += 1) {
       #pragma unroll
-      for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-        acc[L0_ * 8 + L1_] = 0.0f;  // mm_bf16.fut:8
+      for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+        acc[G0_ * 8 + G1_] = 0.0f;  // mm_bf16.fut:8
       }
     }
     const int kk_last = n - n % 64;
@@ -1251,18 +1434,18 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
       tiler_cp_async_commit();
       float acc_2[64];  // mm_bf16.fut:9
       #pragma unroll
-      for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-          acc_2[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
+        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+          acc_2[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
         }
       }
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
       #pragma unroll
-      for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-          acc[L0_ * 8 + L1_] = acc_2[L0_ * 8 + L1_];
+        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+          acc[G0_ * 8 + G1_] = acc_2[G0_ * 8 + G1_];
         }
       }
       if (kk + 64 < kk_last) {
@@ -1289,18 +1472,18 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
         tiler_cp_async_commit();
         float acc_3[64];  // mm_bf16.fut:9
         #pragma unroll
-        for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+        for (int G0_ = 0; G0_ < 8; G0_ += 1) {
           #pragma unroll
-          for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-            acc_3[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
+          for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+            acc_3[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
           }
         }
         tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c_2[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c_2[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
         #pragma unroll
-        for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+        for (int G0_ = 0; G0_ < 8; G0_ += 1) {
           #pragma unroll
-          for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-            acc[L0_ * 8 + L1_] = acc_3[L0_ * 8 + L1_];
+          for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+            acc[G0_ * 8 + G1_] = acc_3[G0_ * 8 + G1_];
           }
         }
       }
@@ -1328,18 +1511,18 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
         tiler_cp_async_commit();
         float acc_4[64];  // mm_bf16.fut:9
         #pragma unroll
-        for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+        for (int G0_ = 0; G0_ < 8; G0_ += 1) {
           #pragma unroll
-          for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-            acc_4[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
+          for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+            acc_4[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
           }
         }
         tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c_3[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c_3[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
         #pragma unroll
-        for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+        for (int G0_ = 0; G0_ < 8; G0_ += 1) {
           #pragma unroll
-          for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-            acc[L0_ * 8 + L1_] = acc_4[L0_ * 8 + L1_];
+          for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+            acc[G0_ * 8 + G1_] = acc_4[G0_ * 8 + G1_];
           }
         }
       }
@@ -1364,18 +1547,18 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
       __syncthreads();  // the tiles are written
       float acc_5[64];  // mm_bf16.fut:9
       #pragma unroll
-      for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-          acc_5[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
+        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+          acc_5[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
         }
       }
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
       #pragma unroll
-      for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-          acc[L0_ * 8 + L1_] = acc_5[L0_ * 8 + L1_];
+        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+          acc[G0_ * 8 + G1_] = acc_5[G0_ * 8 + G1_];
         }
       }
       __syncthreads();  // the tiles are read before the next copy
@@ -1384,28 +1567,28 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
     tiler_mma_store<132>(mma_acc, &sh_mma[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 132 + (threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);
     __syncthreads();  // the warps' sums of the full chunks are in the staging tile
     #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+    for (int G0_ = 0; G0_ < 8; G0_ += 1) {
       #pragma unroll
-      for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-        acc[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_] + sh_mma[(threadIdx.y * 8 + L0_) * 132 + (threadIdx.x * 8 + L1_)];
+      for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+        acc[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_] + sh_mma[(G0_ * 16 + threadIdx.y) * 132 + (G1_ * 16 + threadIdx.x)];
       }
     }
     int gtid0[8];  // mm_bf16.fut:6
     #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
-      gtid0[L0_] = tiler_block_y * 128 + (threadIdx.y * 8 + L0_);  // mm_bf16.fut:6
+    for (int G0_ = 0; G0_ < 8; G0_ += 1) {
+      gtid0[G0_] = tiler_block_y * 128 + (G0_ * 16 + threadIdx.y);  // mm_bf16.fut:6
     }
     int gtid1[8];  // mm_bf16.fut:7
     #pragma unroll
-    for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-      gtid1[L1_] = blockIdx.x * 128 + (threadIdx.x * 8 + L1_);  // mm_bf16.fut:7
+    for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+      gtid1[G1_] = blockIdx.x * 128 + (G1_ * 16 + threadIdx.x);  // mm_bf16.fut:7
     }
     #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+    for (int G0_ = 0; G0_ < 8; G0_ += 1) {
       #pragma unroll
-      for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-        if (gtid0[L0_] < m && gtid1[L1_] < q) {
-          out0[gtid0[L0_] * q + gtid1[L1_]] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:4
+      for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+        if (gtid0[G0_] < m && gtid1[G1_] < q) {
+          out0[gtid0[G0_] * q + gtid1[G1_]] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:4
         }
       }
     }
@@ -1425,10 +1608,10 @@ tiler_mm_bf16_tiled_scalar(const __nv_bfloat16* __restrict__ A, const __nv_bfloa
     tiler_mma_zero(mma_acc);
     float acc[64];  // mm_bf16.fut:8
     #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+    for (int G0_ = 0; G0_ < 8; G0_ += 1) {
       #pragma unroll
-      for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-        acc[L0_ * 8 + L1_] = 0.0f;  // mm_bf16.fut:8
+      for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+        acc[G0_ * 8 + G1_] = 0.0f;  // mm_bf16.fut:8
       }
     }
     for (int kk = 0; kk < n - 63; kk += 64) {  // mm_bf16.fut:8
@@ -1449,18 +1632,18 @@ tiler_mm_bf16_tiled_scalar(const __nv_bfloat16* __restrict__ A, const __nv_bfloa
       __syncthreads();  // the tiles are written
       float acc_2[64];  // mm_bf16.fut:9
       #pragma unroll
-      for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-          acc_2[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
+        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+          acc_2[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
         }
       }
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
       #pragma unroll
-      for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-          acc[L0_ * 8 + L1_] = acc_2[L0_ * 8 + L1_];
+        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+          acc[G0_ * 8 + G1_] = acc_2[G0_ * 8 + G1_];
         }
       }
       __syncthreads();  // the tiles are read before the next copy
@@ -1484,18 +1667,18 @@ tiler_mm_bf16_tiled_scalar(const __nv_bfloat16* __restrict__ A, const __nv_bfloa
       __syncthreads();  // the tiles are written
       float acc_3[64];  // mm_bf16.fut:9
       #pragma unroll
-      for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-          acc_3[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
+        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+          acc_3[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
         }
       }
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
       #pragma unroll
-      for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-          acc[L0_ * 8 + L1_] = acc_3[L0_ * 8 + L1_];
+        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+          acc[G0_ * 8 + G1_] = acc_3[G0_ * 8 + G1_];
         }
       }
       __syncthreads();  // the tiles are read before the next copy
@@ -1504,28 +1687,28 @@ tiler_mm_bf16_tiled_scalar(const __nv_bfloat16* __restrict__ A, const __nv_bfloa
     tiler_mma_store<132>(mma_acc, &sh_mma[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 132 + (threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);
     __syncthreads();  // the warps' sums of the full chunks are in the staging tile
     #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+    for (int G0_ = 0; G0_ < 8; G0_ += 1) {
       #pragma unroll
-      for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-        acc[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_] + sh_mma[(threadIdx.y * 8 + L0_) * 132 + (threadIdx.x * 8 + L1_)];
+      for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+        acc[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_] + sh_mma[(G0_ * 16 + threadIdx.y) * 132 + (G1_ * 16 + threadIdx.x)];
       }
     }
     int gtid0[8];  // mm_bf16.fut:6
     #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
-      gtid0[L0_] = tiler_block_y * 128 + (threadIdx.y * 8 + L0_);  // mm_bf16.fut:6
+    for (int G0_ = 0; G0_ < 8; G0_ += 1) {
+      gtid0[G0_] = tiler_block_y * 128 + (G0_ * 16 + threadIdx.y);  // mm_bf16.fut:6
     }
     int gtid1[8];  // mm_bf16.fut:7
     #pragma unroll
-    for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-      gtid1[L1_] = blockIdx.x * 128 + (threadIdx.x * 8 + L1_);  // mm_bf16.fut:7
+    for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+      gtid1[G1_] = blockIdx.x * 128 + (G1_ * 16 + threadIdx.x);  // mm_bf16.fut:7
     }
     #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+    for (int G0_ = 0; G0_ < 8; G0_ += 1) {
       #pragma unroll
-      for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-        if (gtid0[L0_] < m && gtid1[L1_] < q) {
-          out0[gtid0[L0_] * q + gtid1[L1_]] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:4
+      for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+        if (gtid0[G0_] < m && gtid1[G1_] < q) {
+          out0[gtid0[G0_] * q + gtid1[G1_]] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:4
         }
       }
     }
@@ -1720,10 +1903,10 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
     tiler_mma_zero(mma_acc);
     float acc[64];  // mm_bf16.fut:8
     #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+    for (int G0_ = 0; G0_ < 8; G0_ += 1) {
       #pragma unroll
-      for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-        acc[L0_ * 8 + L1_] = 0.0f;  // mm_bf16.fut:8
+      for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+        acc[G0_ * 8 + G1_] = 0.0f;  // mm_bf16.fut:8
       }
     }
     const int kk_last = n - n % 64;
@@ -1789,18 +1972,18 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
       tiler_cp_async_commit();
       float acc_2[64];  // mm_bf16.fut:9
       #pragma unroll
-      for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-          acc_2[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
+        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+          acc_2[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
         }
       }
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
       #pragma unroll
-      for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-          acc[L0_ * 8 + L1_] = acc_2[L0_ * 8 + L1_];
+        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+          acc[G0_ * 8 + G1_] = acc_2[G0_ * 8 + G1_];
         }
       }
       if (kk + 64 < kk_last) {
@@ -1827,18 +2010,18 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
         tiler_cp_async_commit();
         float acc_3[64];  // mm_bf16.fut:9
         #pragma unroll
-        for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+        for (int G0_ = 0; G0_ < 8; G0_ += 1) {
           #pragma unroll
-          for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-            acc_3[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
+          for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+            acc_3[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
           }
         }
         tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c_2[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c_2[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
         #pragma unroll
-        for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+        for (int G0_ = 0; G0_ < 8; G0_ += 1) {
           #pragma unroll
-          for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-            acc[L0_ * 8 + L1_] = acc_3[L0_ * 8 + L1_];
+          for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+            acc[G0_ * 8 + G1_] = acc_3[G0_ * 8 + G1_];
           }
         }
       }
@@ -1866,18 +2049,18 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
         tiler_cp_async_commit();
         float acc_4[64];  // mm_bf16.fut:9
         #pragma unroll
-        for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+        for (int G0_ = 0; G0_ < 8; G0_ += 1) {
           #pragma unroll
-          for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-            acc_4[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
+          for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+            acc_4[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
           }
         }
         tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c_3[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c_3[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
         #pragma unroll
-        for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+        for (int G0_ = 0; G0_ < 8; G0_ += 1) {
           #pragma unroll
-          for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-            acc[L0_ * 8 + L1_] = acc_4[L0_ * 8 + L1_];
+          for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+            acc[G0_ * 8 + G1_] = acc_4[G0_ * 8 + G1_];
           }
         }
       }
@@ -1902,18 +2085,18 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
       __syncthreads();  // the tiles are written
       float acc_5[64];  // mm_bf16.fut:9
       #pragma unroll
-      for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-          acc_5[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
+        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+          acc_5[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
         }
       }
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
       #pragma unroll
-      for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-          acc[L0_ * 8 + L1_] = acc_5[L0_ * 8 + L1_];
+        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+          acc[G0_ * 8 + G1_] = acc_5[G0_ * 8 + G1_];
         }
       }
       __syncthreads();  // the tiles are read before the next copy
@@ -1922,28 +2105,28 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
     tiler_mma_store<132>(mma_acc, &sh_mma[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 132 + (threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);
     __syncthreads();  // the warps' sums of the full chunks are in the staging tile
     #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+    for (int G0_ = 0; G0_ < 8; G0_ += 1) {
       #pragma unroll
-      for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-        acc[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_] + sh_mma[(threadIdx.y * 8 + L0_) * 132 + (threadIdx.x * 8 + L1_)];
+      for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+        acc[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_] + sh_mma[(G0_ * 16 + threadIdx.y) * 132 + (G1_ * 16 + threadIdx.x)];
       }
     }
     int gtid0[8];  // mm_bf16.fut:6
     #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
-      gtid0[L0_] = tiler_block_y * 128 + (threadIdx.y * 8 + L0_);  // mm_bf16.fut:6
+    for (int G0_ = 0; G0_ < 8; G0_ += 1) {
+      gtid0[G0_] = tiler_block_y * 128 + (G0_ * 16 + threadIdx.y);  // mm_bf16.fut:6
     }
     int gtid1[8];  // mm_bf16.fut:7
     #pragma unroll
-    for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-      gtid1[L1_] = blockIdx.x * 128 + (threadIdx.x * 8 + L1_);  // mm_bf16.fut:7
+    for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+      gtid1[G1_] = blockIdx.x * 128 + (G1_ * 16 + threadIdx.x);  // mm_bf16.fut:7
     }
     #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+    for (int G0_ = 0; G0_ < 8; G0_ += 1) {
       #pragma unroll
-      for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-        if (gtid0[L0_] < m && gtid1[L1_] < q) {
-          out0[tiler_wide_mul(gtid0[L0_], q) + gtid1[L1_]] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:4
+      for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+        if (gtid0[G0_] < m && gtid1[G1_] < q) {
+          out0[tiler_wide_mul(gtid0[G0_], q) + gtid1[G1_]] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:4
         }
       }
     }
@@ -1963,10 +2146,10 @@ tiler_mm_bf16_tiled_wide_scalar(const __nv_bfloat16* __restrict__ A, const __nv_
     tiler_mma_zero(mma_acc);
     float acc[64];  // mm_bf16.fut:8
     #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+    for (int G0_ = 0; G0_ < 8; G0_ += 1) {
       #pragma unroll
-      for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-        acc[L0_ * 8 + L1_] = 0.0f;  // mm_bf16.fut:8
+      for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+        acc[G0_ * 8 + G1_] = 0.0f;  // mm_bf16.fut:8
       }
     }
     for (int kk = 0; kk < n - 63; kk += 64) {  // mm_bf16.fut:8
@@ -1987,18 +2170,18 @@ tiler_mm_bf16_tiled_wide_scalar(const __nv_bfloat16* __restrict__ A, const __nv_
       __syncthreads();  // the tiles are written
       float acc_2[64];  // mm_bf16.fut:9
       #pragma unroll
-      for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-          acc_2[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
+        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+          acc_2[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
         }
       }
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
       #pragma unroll
-      for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-          acc[L0_ * 8 + L1_] = acc_2[L0_ * 8 + L1_];
+        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+          acc[G0_ * 8 + G1_] = acc_2[G0_ * 8 + G1_];
         }
       }
       __syncthreads();  // the tiles are read before the next copy
@@ -2022,18 +2205,18 @@ tiler_mm_bf16_tiled_wide_scalar(const __nv_bfloat16* __restrict__ A, const __nv_
       __syncthreads();  // the tiles are written
       float acc_3[64];  // mm_bf16.fut:9
       #pragma unroll
-      for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-          acc_3[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:9
+        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+          acc_3[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
         }
       }
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
       #pragma unroll
-      for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
         #pragma unroll
-        for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-          acc[L0_ * 8 + L1_] = acc_3[L0_ * 8 + L1_];
+        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+          acc[G0_ * 8 + G1_] = acc_3[G0_ * 8 + G1_];
         }
       }
       __syncthreads();  // the tiles are read before the next copy
@@ -2042,28 +2225,28 @@ tiler_mm_bf16_tiled_wide_scalar(const __nv_bfloat16* __restrict__ A, const __nv_
     tiler_mma_store<132>(mma_acc, &sh_mma[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 132 + (threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);
     __syncthreads();  // the warps' sums of the full chunks are in the staging tile
     #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+    for (int G0_ = 0; G0_ < 8; G0_ += 1) {
       #pragma unroll
-      for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-        acc[L0_ * 8 + L1_] = acc[L0_ * 8 + L1_] + sh_mma[(threadIdx.y * 8 + L0_) * 132 + (threadIdx.x * 8 + L1_)];
+      for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+        acc[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_] + sh_mma[(G0_ * 16 + threadIdx.y) * 132 + (G1_ * 16 + threadIdx.x)];
       }
     }
     int gtid0[8];  // mm_bf16.fut:6
     #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
-      gtid0[L0_] = tiler_block_y * 128 + (threadIdx.y * 8 + L0_);  // mm_bf16.fut:6
+    for (int G0_ = 0; G0_ < 8; G0_ += 1) {
+      gtid0[G0_] = tiler_block_y * 128 + (G0_ * 16 + threadIdx.y);  // mm_bf16.fut:6
     }
     int gtid1[8];  // mm_bf16.fut:7
     #pragma unroll
-    for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-      gtid1[L1_] = blockIdx.x * 128 + (threadIdx.x * 8 + L1_);  // mm_bf16.fut:7
+    for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+      gtid1[G1_] = blockIdx.x * 128 + (G1_ * 16 + threadIdx.x);  // mm_bf16.fut:7
     }
     #pragma unroll
-    for (int L0_ = 0; L0_ < 8; L0_ += 1) {
+    for (int G0_ = 0; G0_ < 8; G0_ += 1) {
       #pragma unroll
-      for (int L1_ = 0; L1_ < 8; L1_ += 1) {
-        if (gtid0[L0_] < m && gtid1[L1_] < q) {
-          out0[tiler_wide_mul(gtid0[L0_], q) + gtid1[L1_]] = acc[L0_ * 8 + L1_];  // mm_bf16.fut:4
+      for (int G1_ = 0; G1_ < 8; G1_ += 1) {
+        if (gtid0[G0_] < m && gtid1[G1_] < q) {
+          out0[tiler_wide_mul(gtid0[G0_], q) + gtid1[G1_]] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:4
         }
       }
     }

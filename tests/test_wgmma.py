@@ -1,0 +1,214 @@
+"""16-bit products on sm_90a's warp-group instructions (wgmma): the plan
+takes them only where the code is built for sm_90a, the tiles are swizzled
+as the instruction's 128-byte mode reads them, every element each warp
+group's descriptors reach is the element the program's point reads there,
+the warps' shares of each fragment land where their points read them back,
+and nvcc builds every version for sm_90a with no spills. The GPU runs are in
+test_gpu.py (the tensor-core programs under the GPU's own architecture)."""
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+from conftest import BENCHMARKS, PROGRAMS, tiler
+
+from tiler import kir, target
+from tiler.analyse import Options
+from tiler.kir.build import rewrite, swizzled_index
+from tiler.pipeline import run_all
+from tiler.render import rename_module
+from tiler.runtime.nvcc import nvcc_path
+
+SM90A = target.device_for_arch(target.WGMMA_ARCH)
+DEFAULT = Options()
+# each 16-bit product, and whether the warp groups read its A and its B along their lines (K-major)
+PRODUCTS = {BENCHMARKS / "mm_bf16.fut": (True, False),
+            PROGRAMS / "tensor_cores" / "mm_f16_f32.fut": (True, False),
+            PROGRAMS / "tensor_cores" / "mm_abt_bf16.fut": (True, True),
+            PROGRAMS / "tensor_cores" / "mm_atb_f16.fut": (False, False),
+            PROGRAMS / "tensor_cores" / "mm_atbt_bf16.fut": (False, True)}
+LINE, STRIDE = target.WGMMA_LINE_BYTES, target.WGMMA_ALIGN  # a line's bytes; 8 lines' (the descriptors' stride)
+
+
+def module_of(path) -> kir.Module:
+    return run_all(path.read_text(), path.name, DEFAULT, until="verify", device=SM90A)["verify"]
+
+
+def chunks(k: kir.Kernel) -> list:
+    return [s for s in kir.statements(k.body) if isinstance(s, kir.MatrixChunk)]
+
+
+def test_only_code_built_for_sm_90a_runs_them_and_explain_says_so():
+    for arch in ("sm_90", "sm_86", "sm_100"):
+        units = run_all(BENCHMARKS.joinpath("mm_bf16.fut").read_text(), "mm_bf16.fut", Options(), until="analyse",
+                        device=target.device_for_arch(arch))["analyse"].plan.schedule.matrix_units
+        assert units.used and not units.shape.warp_group and units.lines == (), arch
+    units = run_all(BENCHMARKS.joinpath("mm_bf16.fut").read_text(), "mm_bf16.fut", Options(), until="analyse",
+                    device=SM90A)["analyse"].plan.schedule.matrix_units
+    assert units.used and units.shape.warp_group and (units.shape.m, units.shape.n, units.shape.k) == (64, 128, 16)
+    assert units.shape.warps == (2, 1) and units.shape.fragments == (1, 1) and units.lines == (128, 64)
+    assert target.native_arch(9, 0) == "sm_90a" and target.native_arch(8, 0) == "sm_80"
+    assert target.native_arch(10, 0) == "sm_100"
+    out = tiler("explain", "benchmarks/mm_bf16.fut", "--arch", "sm_90a").stdout
+    assert "64 x 128 x 16 bf16 instructions, 2 x 1 warp groups of 1 x 1 fragments (wgmma" in " ".join(out.split())
+    # f32 and f64 products stay on mma.sync there: the warp groups' instructions take 16-bit inputs here
+    for name in ("mm.fut", "mm_f64.fut"):
+        plan = run_all(BENCHMARKS.joinpath(name).read_text(), name, Options(tensor_cores=True), until="analyse",
+                       device=SM90A)["analyse"].plan.schedule
+        assert plan.matrix_units.used and not plan.matrix_units.shape.warp_group, name
+
+
+@pytest.mark.parametrize("path", sorted(PRODUCTS), ids=lambda p: p.stem)
+def test_the_tiles_are_swizzled_unpadded_and_on_1024_byte_boundaries(path):
+    for k in module_of(path).kernels:
+        if not chunks(k):
+            continue
+        tiles = {op.first.buffer for c in chunks(k) for op in (c.a, c.b)}
+        offsets = dict((a.name, off) for a, off in k.shared_offsets())
+        assert all(offsets[t] % target.WGMMA_ALIGN == 0 for t in tiles), k.name
+        assert k.dynamic_shared and k.shared_align == target.WGMMA_ALIGN
+        assert target.ALIGNED_SHARED_BUFFER in k.dynamic_shared_declaration and k.shared_base == target.ALIGNED_SHARED_BUFFER
+        assert k.dynamic_shared_bytes == k.shared_bytes + target.WGMMA_ALIGN - target.DYNAMIC_SHARED_ALIGN
+        # the last barrier before each chunk (after its tiles' writes) fenced for the async proxy
+        last = None
+        for s in kir.statements(k.body):
+            if isinstance(s, kir.Barrier):
+                last = s
+            elif isinstance(s, kir.MatrixChunk):
+                assert last is not None and last.proxy, k.name
+
+
+def _at(e, tid: int, threads_x: int = 16) -> int:
+    fixed = rewrite(e, lambda x: kir.Const({"x": tid % threads_x, "y": tid // threads_x}[x.axis], "int")
+                    if isinstance(x, kir.ThreadIdx) else None)
+    return kir.evaluate(fixed, {})
+
+
+def _swizzle(byte: int) -> int:
+    """The 128-byte swizzle as the instruction applies it to a tile on a 1,024-byte boundary: the 16-byte unit
+    bits (4-6) XOR-ed with the line's bits (7-9)."""
+    return byte ^ ((byte >> 7) & 7) << 4
+
+
+def _descriptor_element(start: int, lead: int, kmajor: bool, side: int, kk: int, size: int) -> int:
+    """The element a descriptor reaches for row `side` (A) or column (B) and position `kk` of the instruction:
+    K-major, each side's positions a line, 8 lines STRIDE apart; else each position a line of 64 sides, blocks of
+    64 sides `lead` apart (PTX ISA, wgmma's shared memory matrix layouts, 128-byte swizzle)."""
+    per_line = LINE // size
+    if kmajor:
+        byte = start + side // 8 * STRIDE + side % 8 * LINE + kk * size
+    else:
+        byte = start + side // per_line * lead + kk // 8 * STRIDE + kk % 8 * LINE + side % per_line * size
+    return _swizzle(byte) // size
+
+
+def _loop_reads(one_point: tuple):
+    loop = next(s for s in kir.statements(one_point) if isinstance(s, kir.For) and isinstance(s.stop, kir.Const)
+                and len(s.body) == 1 and isinstance(s.body[0], kir.Assign) and s.body[0].name.startswith("acc"))
+    loads = [x for x in kir.walk(loop.body[0].value) if isinstance(x, kir.Load)]
+    by = {next(n.name for n in kir.walk(ld.index) if isinstance(n, kir.Ref) and n.name.startswith("P")): ld
+          for ld in loads}
+    return loop.var, by["P0_"], by["P1_"]
+
+
+@pytest.mark.parametrize("path", sorted(PRODUCTS), ids=lambda p: p.stem)
+def test_each_warp_group_reads_the_elements_its_points_read_and_stores_each_sum_once(path):
+    """The copies write element (line, across) of the plain tile at its
+    swizzled place (lower/streams.py); the descriptors the template builds
+    from each group's first element and the rendered steps reach, for every
+    row, column and position of every instruction, the place holding the
+    element the one-point loop reads for that point at that position; the
+    accumulators (thread t's value v of a fragment: row 16 (t / 32 % 4) + t %
+    32 / 4 + 8 (v / 2 % 2), column 8 (v / 4) + 2 (t % 4) + v % 2) land where
+    each point reads its sum back, every point once."""
+    k = next(k for k in module_of(path).kernels if chunks(k))
+    (_, one_point), (_, rewritten) = k.trace[0], k.trace[1]
+    var, load_a, load_b = _loop_reads(one_point)
+    chunk = chunks(k)[0]
+    store = next(s for s in kir.statements(rewritten) if isinstance(s, kir.MatrixStore))
+    sh = chunk.shape
+    size = target.SIZEOF[sh.inputs]
+    kmajor = (kir.operand_lines(chunk.a, True), kir.operand_lines(chunk.b, False))
+    assert kmajor == PRODUCTS[path]
+    plain = {}  # each tile's pitch before the swizzle: the one-point loop's step along its point or position
+    for op, load, p in ((chunk.a, load_a, "P0_"), (chunk.b, load_b, "P1_")):
+        base = kir.evaluate(load.index, {p: 0, var: 0})
+        plain[op.first.buffer] = max(kir.evaluate(load.index, {p: 1, var: 0}) - base,
+                                     kir.evaluate(load.index, {p: 0, var: 1}) - base)
+
+    def held(op, unswizzled: int) -> int:
+        """Where the copy put the element the plain tile holds at `unswizzled`."""
+        line, across = divmod(unswizzled, plain[op.first.buffer])
+        return kir.evaluate(swizzled_index(kir.Const(line, "int"), kir.Const(across, "int"), op.lines, op.ld), {})
+
+    rows, cols = sh.warp_tile
+    steps = {True: kir.fragment_steps(sh, chunk.a, True), False: kir.fragment_steps(sh, chunk.b, False)}
+    leads = {a: op.block * size if not kir.operand_lines(op, a) else target.WGMMA_UNIT_BYTES
+             for op, a in ((chunk.a, True), (chunk.b, False))}
+    covered = set()
+    for group in range(sh.warps[0] * sh.warps[1]):
+        tid = group * sh.group
+        grow, gcol = group // sh.warps[1] * rows, group % sh.warps[1] * cols
+        for op, a, load, p, first_side, count, side_len in (
+                (chunk.a, True, load_a, "P0_", grow, sh.fragments[0], sh.m),
+                (chunk.b, False, load_b, "P1_", gcol, sh.fragments[1], sh.n)):
+            start0 = _at(op.first.index, tid) * size
+            nxt, step = steps[a]
+            for s in range(chunk.steps):
+                for f in range(count):
+                    start = start0 + (f * nxt + s * step) * size
+                    for side in range(side_len):
+                        for kk in range(sh.k):
+                            got = _descriptor_element(start, leads[a], kir.operand_lines(op, a), side, kk, size)
+                            want = kir.evaluate(load.index, {p: first_side + f * side_len + side, var: s * sh.k + kk})
+                            assert got == held(op, want), (path.stem, a, group, s, f, side, kk)
+        for warp in range(sh.group // 32):
+            out = _at(store.index, tid + warp * 32)
+            for lane in range(32):
+                for i in range(sh.fragments[0]):
+                    for j in range(sh.fragments[1]):
+                        for v in range(sh.n // 2):
+                            r = i * sh.m + 16 * warp + lane // 4 + 8 * (v // 2 % 2)
+                            c = j * sh.n + 8 * (v // 4) + 2 * (lane % 4) + v % 2
+                            # tiler_wgmma_store's place for it, from this warp's first row
+                            placed = out + (i * sh.m + lane // 4 + 8 * (v // 2 % 2)) * store.ld + j * sh.n + \
+                                8 * (v // 4) + 2 * (lane % 4) + v % 2
+                            assert placed == (grow + r) * store.ld + gcol + c
+                            covered.add((grow + r, gcol + c))
+    assert covered == {(r, c) for r in range(sh.warps[0] * rows) for c in range(sh.warps[1] * cols)}
+
+
+def test_the_swizzled_copy_index_permutes_each_lines_units():
+    """Element (line, across) of a tile of 64 lines of 128 (two blocks of 64 across), 16-bit: blocks first, each
+    line 64 elements, its 16-byte units XOR-ed with the line's index mod 8; every place taken once."""
+    places = {kir.evaluate(swizzled_index(kir.Const(line, "int"), kir.Const(x, "int"), 64, 64), {})
+              for line in range(64) for x in range(128)}
+    assert places == set(range(64 * 128))
+    at = kir.evaluate(swizzled_index(kir.Const(3, "int"), kir.Const(64 + 9, "int"), 64, 64), {})
+    assert at == 64 * 64 + 3 * 64 + ((9 // 8) ^ 3) * 8 + 9 % 8
+
+
+@pytest.mark.nvcc
+@pytest.mark.skipif(nvcc_path() is None, reason="nvcc is not on PATH")
+def test_nvcc_builds_every_version_for_sm_90a_with_no_spills_and_the_planned_shared_memory(tmp_path):
+    units, planned = [], {}
+    for i, path in enumerate(sorted(PRODUCTS)):
+        values = run_all(path.read_text(), path.name, Options(), device=SM90A)
+        cuda, kernels = rename_module(values["render"], values["verify"], f"tiler_wg{i}")
+        assert re.search(r"tiler_wgmma_chunk<\d", cuda) and not re.search(r"tiler_mma_chunk<\d", cuda), path.stem
+        units.append(cuda)
+        planned |= {s.name: s.static_shared_bytes for k in kernels for s in k.launches}
+    source = tmp_path / "wgmma.cu"
+    source.write_text("\n".join(units))
+    done = subprocess.run([nvcc_path(), f"-arch={target.WGMMA_ARCH}", "-cubin", "-Xptxas", "-v", "-o",
+                           str(tmp_path / "wgmma.cubin"), str(source)], capture_output=True, text=True, timeout=900)
+    log = done.stdout + done.stderr
+    assert done.returncode == 0, log[-3000:]
+    assert "wgmma" not in log.lower() or "serializ" not in log.lower(), log[-3000:]  # no serialised instructions
+    reports = {block.split("'")[1]: block for block in log.split("ptxas info    : Compiling entry function ")[1:]}
+    for name, shared in planned.items():
+        report = reports[name]
+        assert "0 bytes spill stores" in report and "0 bytes spill loads" in report, (name, report)
+        smem = re.search(r"(\d+) bytes smem", report)
+        assert (int(smem.group(1)) if smem else 0) == shared, (name, report)
