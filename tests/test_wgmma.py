@@ -21,18 +21,27 @@ from tiler.render import rename_module
 from tiler.runtime.nvcc import nvcc_path
 
 SM90A = target.device_for_arch(target.WGMMA_ARCH)
-DEFAULT = Options()
-# each 16-bit product, and whether the warp groups read its A and its B along their lines (K-major)
+DEFAULT, TENSOR_CORES = Options(), Options(tensor_cores=True)
+# each product, and whether the warp groups read its A and its B along their lines (K-major): 16-bit ones in
+# every layout, TF32 ones (under --tensor-cores) only so, their B copied across its lines
 PRODUCTS = {BENCHMARKS / "mm_bf16.fut": (True, False),
             PROGRAMS / "tensor_cores" / "mm_f16_f32.fut": (True, False),
             PROGRAMS / "tensor_cores" / "mm_abt_bf16.fut": (True, True),
             PROGRAMS / "tensor_cores" / "mm_atb_f16.fut": (False, False),
-            PROGRAMS / "tensor_cores" / "mm_atbt_bf16.fut": (False, True)}
+            PROGRAMS / "tensor_cores" / "mm_atbt_bf16.fut": (False, True),
+            BENCHMARKS / "mm.fut": (True, True),
+            PROGRAMS / "tensor_cores" / "mm_atb_f32.fut": (True, True),
+            PROGRAMS / "tensor_cores" / "mm_bias.fut": (True, True)}
+TF32 = {BENCHMARKS / "mm.fut", PROGRAMS / "tensor_cores" / "mm_atb_f32.fut", PROGRAMS / "tensor_cores" / "mm_bias.fut"}
 LINE, STRIDE = target.WGMMA_LINE_BYTES, target.WGMMA_ALIGN  # a line's bytes; 8 lines' (the descriptors' stride)
 
 
+def options_of(path) -> Options:
+    return TENSOR_CORES if path in TF32 else DEFAULT
+
+
 def module_of(path) -> kir.Module:
-    return run_all(path.read_text(), path.name, DEFAULT, until="verify", device=SM90A)["verify"]
+    return run_all(path.read_text(), path.name, options_of(path), until="verify", device=SM90A)["verify"]
 
 
 def chunks(k: kir.Kernel) -> list:
@@ -52,11 +61,25 @@ def test_only_code_built_for_sm_90a_runs_them_and_explain_says_so():
     assert target.native_arch(10, 0) == "sm_100"
     out = tiler("explain", "benchmarks/mm_bf16.fut", "--arch", "sm_90a").stdout
     assert "64 x 128 x 16 bf16 instructions, 2 x 1 warp groups of 1 x 1 fragments (wgmma" in " ".join(out.split())
-    # f32 and f64 products stay on mma.sync there: the warp groups' instructions take 16-bit inputs here
-    for name in ("mm.fut", "mm_f64.fut"):
-        plan = run_all(BENCHMARKS.joinpath(name).read_text(), name, Options(tensor_cores=True), until="analyse",
-                       device=SM90A)["analyse"].plan.schedule
-        assert plan.matrix_units.used and not plan.matrix_units.shape.warp_group, name
+    # f32 products go to them as TF32 under --tensor-cores (k of 8: 32 bytes), f64 ones stay on mma.sync
+    for name, group in (("mm.fut", True), ("mm_f64.fut", False)):
+        units = run_all(BENCHMARKS.joinpath(name).read_text(), name, TENSOR_CORES, until="analyse",
+                        device=SM90A)["analyse"].plan.schedule.matrix_units
+        assert units.used and units.shape.warp_group == group, name
+    assert units_k("mm.fut") == 8 and "the low 13 bits ignored" in units_reason("mm.fut")
+
+
+def units_k(name: str) -> int:
+    return _units(name).shape.k
+
+
+def units_reason(name: str) -> str:
+    return _units(name).reason
+
+
+def _units(name: str):
+    return run_all(BENCHMARKS.joinpath(name).read_text(), name, TENSOR_CORES, until="analyse",
+                   device=SM90A)["analyse"].plan.schedule.matrix_units
 
 
 @pytest.mark.parametrize("path", sorted(PRODUCTS), ids=lambda p: p.stem)
@@ -194,7 +217,7 @@ def test_the_swizzled_copy_index_permutes_each_lines_units():
 def test_nvcc_builds_every_version_for_sm_90a_with_no_spills_and_the_planned_shared_memory(tmp_path):
     units, planned = [], {}
     for i, path in enumerate(sorted(PRODUCTS)):
-        values = run_all(path.read_text(), path.name, Options(), device=SM90A)
+        values = run_all(path.read_text(), path.name, options_of(path), device=SM90A)
         cuda, kernels = rename_module(values["render"], values["verify"], f"tiler_wg{i}")
         assert re.search(r"tiler_wgmma_chunk<\d", cuda) and not re.search(r"tiler_mma_chunk<\d", cuda), path.stem
         units.append(cuda)

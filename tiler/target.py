@@ -199,10 +199,11 @@ def matrix_shapes(inputs: str, accumulator: str, arch: int) -> tuple:
 
 
 # ---- the warp groups' matrix instructions (sm_90a's wgmma) ------------------------
-# A warp group (WGMMA_GROUP threads, four warps) multiplies a 64 x N tile of A by B's N columns, 16 positions
-# an instruction, reading both operands from shared memory through descriptors: only in code built for the
-# architecture-specific sm_90a (WGMMA_ARCH), only for 16-bit inputs summed in f32 here (TF32 would need B's
-# tile with its positions adjacent). The tiles are laid out in lines of WGMMA_LINE_BYTES, the 16-byte units
+# A warp group (WGMMA_GROUP threads, four warps) multiplies a 64 x N tile of A by B's N columns, 32 bytes of
+# positions an instruction (16 of 16-bit inputs, 8 of TF32), reading both operands from shared memory through
+# descriptors: only in code built for the architecture-specific sm_90a (WGMMA_ARCH), for 16-bit inputs and
+# f32 ones as TF32 (whose operands must have their positions adjacent: WGMMA_TRANSPOSABLE), summed in f32.
+# The tiles are laid out in lines of WGMMA_LINE_BYTES, the 16-byte units
 # of each line XOR-ed with its index among WGMMA_ATOM_LINES (the 128-byte swizzle), no padding, each tile
 # starting on a WGMMA_ATOM_LINES * WGMMA_LINE_BYTES boundary. mm_bf16 at 4096^3 on an H200, three stages
 # of chunks of 64 copied by cp.async: 0.266 ms against mma.sync's 0.500 and cuBLAS's 0.206
@@ -210,9 +211,10 @@ def matrix_shapes(inputs: str, accumulator: str, arch: int) -> tuple:
 WGMMA_ARCH = "sm_90a"
 WGMMA_GROUP = 128
 WGMMA_M = 64
-WGMMA_K = 16
+WGMMA_K_BYTES = 32  # an instruction's positions, in bytes of its inputs
 WGMMA_N = (128, 64)  # an instruction's columns, the widest first (a block's N a warp group: one of these times FN)
-WGMMA_INPUTS = frozenset({"__half", "__nv_bfloat16"})
+WGMMA_INPUTS = frozenset({"__half", "__nv_bfloat16", "float"})
+WGMMA_TRANSPOSABLE = frozenset({"__half", "__nv_bfloat16"})  # inputs whose tiles may run across the positions
 WGMMA_LINE_BYTES = 128
 WGMMA_ATOM_LINES = 8
 WGMMA_UNIT_BYTES = 16  # the swizzle permutes a line's units of this many bytes
@@ -236,6 +238,11 @@ def native_arch(major: int, minor: int) -> str:
 def has_wgmma(arch: str) -> bool:
     """Whether code for `arch` may run wgmma (built for sm_90a, which runs only on compute capability 9.0)."""
     return arch == WGMMA_ARCH
+
+
+def wgmma_k(inputs: str) -> int:
+    """Positions a warp-group instruction takes of inputs of this C type."""
+    return WGMMA_K_BYTES // SIZEOF[inputs]
 
 
 def wgmma_line(inputs: str) -> int:

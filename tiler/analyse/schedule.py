@@ -451,6 +451,8 @@ def describe_share(share: int, blocks: str = "") -> str:
 
 
 def describe_reads(s: Staging) -> str:
+    if s.swizzled:
+        return "by the warp groups' matrix instructions: the swizzle puts a read's lines on distinct banks"
     if s.reads is Reads.PER_THREAD:
         return "per-thread index: may conflict"
     if s.reads is Reads.STRIDED:  # a warp's threads (the tile's rows) read one element each, a line apart

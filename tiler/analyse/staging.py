@@ -133,6 +133,8 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, ctx: Context,
     if ctx.constraints.matrix:
         chunk = max(chunk, max(target.MATRIX_CHUNKS.get(element_bytes(d.array.type), 0) for d in decisions
                                if d.refusal is None))
+    if ctx.constraints.swizzle:  # a swizzled line's positions: the warp groups read a row's chunk as one line
+        chunk = max(target.WGMMA_LINE_BYTES // element_bytes(d.array.type) for d in decisions if d.refusal is None)
     chunk = ctx.chunk or _row_chunk(chunk, site, decisions, ctx)
     chunk = min(chunk, chunk_limit or chunk)
     chunks = None if joined else known_chunks(site, chunk, ctx)
@@ -315,8 +317,11 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     micro = block.register is not None and bool(rows)
     transpose = (reads_vary or micro) and not ctx.options.row_major_tiles
     matrix = micro and ctx.constraints.matrix
+    swizzled = matrix and ctx.constraints.swizzle
     if (asynchronous and not micro) or matrix:  # cp.async stores whole vectors: the copy's axis is the shared array's contiguous one
         transpose = copy.axis is CopyAxis.ROWS
+    if swizzled and target.CTYPE[d.array.type.elem.kind] not in target.WGMMA_TRANSPOSABLE:
+        transpose = False  # (the warp groups read TF32 rows with their positions adjacent: copied across them)
     layout = Layout.TRANSPOSED if transpose else Layout.ROW_MAJOR
     contiguous = CopyAxis.ROWS if layout is Layout.TRANSPOSED else CopyAxis.CHUNK
     elements = max(row_count, 1) * chunk
@@ -332,7 +337,6 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     if asynchronous and not micro:
         padded = reads_vary and layout is Layout.ROW_MAJOR and not ctx.options.row_major_tiles
         padding = max(target.ASYNC_COPY_BYTES) // element_bytes(d.array.type) if padded else 0
-    swizzled = matrix and ctx.constraints.swizzle
     if matrix:  # lines whose reads by the units fall on distinct banks (the swizzle spreads them unpadded)
         padding = 0 if swizzled else target.matrix_pad(element_bytes(d.array.type), layout is Layout.TRANSPOSED)
     index_variance = _index_variance(d, site, views)

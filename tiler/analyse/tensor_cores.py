@@ -176,7 +176,9 @@ def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
     always = shape.inputs in target.MATRIX_ALWAYS
     if not ctx.options.tensor_cores and not always:
         return MatrixUnits(False, f"--tensor-cores is off (the product qualifies: {what})", shape, dims, (a, b))
-    rounding = ", inputs rounded to TF32 (10-bit mantissas)" if shape.inputs == "float" else \
+    tf32 = ", inputs read as TF32 (10-bit mantissas: the low 13 bits ignored)" if shape.warp_group else \
+        ", inputs rounded to TF32 (10-bit mantissas)"
+    rounding = tf32 if shape.inputs == "float" else \
         ", always for 16-bit inputs (each product is exact in f32 and the sums stay f32: only their order differs)" \
         if always and not ctx.options.tensor_cores else ""
     staged = {p.name: p.staging for p in schedule.streams[0].inputs}
@@ -300,7 +302,8 @@ def _group_shape(kinds: tuple, schedule: Schedule, dims: tuple, ctx: Context):
     ka, kb, acc = kinds
     inputs, accumulator = target.CTYPE.get(ka), target.CTYPE.get(acc)
     if ka != kb or inputs not in target.WGMMA_INPUTS or accumulator != "float":
-        return f"{ka} and {kb} summed in {acc}: the warp groups' instructions here take 16-bit inputs summed in f32"
+        return (f"{ka} and {kb} summed in {acc}: the warp groups' instructions here take 16-bit or f32 (TF32) "
+                "inputs summed in f32")
     if not target.has_wgmma(ctx.device.arch):
         return f"{ctx.device.arch} has no warp-group matrix instructions (built for {target.WGMMA_ARCH} only)"
     chunk = schedule.streams[0].chunk or 0
@@ -309,15 +312,16 @@ def _group_shape(kinds: tuple, schedule: Schedule, dims: tuple, ctx: Context):
     threads = math.prod(block.extents)
     if threads % target.WGMMA_GROUP:
         return f"the block's {threads} threads are not whole warp groups of {target.WGMMA_GROUP}"
-    if chunk % target.WGMMA_K:
-        return f"the chunk ({chunk}) is not a multiple of an instruction's {target.WGMMA_K} positions"
+    k = target.wgmma_k(inputs)
+    if chunk % k:
+        return f"the chunk ({chunk}) is not a multiple of an instruction's {k} positions"
     found = []
     for wr, wc in _warp_grids(threads // target.WGMMA_GROUP):
         for n in target.WGMMA_N:
             if rows % (wr * target.WGMMA_M) == 0 and cols % (wc * n) == 0:
                 fm, fn = rows // (wr * target.WGMMA_M), cols // (wc * n)
-                found.append(((-n, fm * fn), MatrixShape(target.WGMMA_M, n, target.WGMMA_K, inputs, accumulator,
-                                                         (wr, wc), (fm, fn), target.WGMMA_GROUP)))
+                found.append(((-n, fm * fn), MatrixShape(target.WGMMA_M, n, k, inputs, accumulator, (wr, wc),
+                                                         (fm, fn), target.WGMMA_GROUP)))
     if not found:
         return (f"the block's {rows} x {cols} tile does not split into warp groups' tiles of whole "
                 f"{target.WGMMA_M}-row fragments {' or '.join(map(str, target.WGMMA_N))} columns wide")
@@ -340,6 +344,9 @@ def _swizzle_refusal(schedule: Schedule, names: tuple, shape: MatrixShape, dims:
             return f"{name}'s tile is not a plain swizzled 2-D tile of scalars"
         if st.tile[0] != schedule.block.points(d):
             return f"{name}'s tile holds {st.tile[0]} rows for the block's {schedule.block.points(d)} points"
+        if st.layout is not Layout.ROW_MAJOR and shape.inputs not in target.WGMMA_TRANSPOSABLE:
+            return (f"{name}'s tile holds a chunk position a line: the warp groups read "
+                    f"{target.MATRIX_PRECISION[shape.inputs]} tiles only with each row's positions adjacent")
         lines, across = st.shape
         if across % line or (st.layout is Layout.ROW_MAJOR and across != line):
             return (f"{name}'s tile lines hold {across} elements: the warp groups read lines of {line} (positions "

@@ -229,7 +229,7 @@ def _input(p, source: Source) -> dict:
     out = {"array": source_text(p.array, source), "param": p.name,
            "varies_with": sorted(p.varies_with), "invariant_to": sorted(p.invariant_to),
            "staged": p.staged, "level": st.level.value if st else "global",
-           "tile": list(st.tile) if st else [], "layout": st.layout.value if st else "",
+           "tile": list(st.tile) if st else [], "layout": (st.layout.value + (", swizzled" if st.swizzled else "")) if st else "",
            "padding": st.padding if st else 0, "row_length": p.element if p.element > 1 else None,
            "packed": ({"array": st.pack.array, "lane": st.pack.lane, "width": st.pack.width,
                        "members": list(st.pack.members)} if st and st.pack else None),
