@@ -78,9 +78,7 @@ class _Rewrite:
         chunks = [i for i, s in enumerate(body) if any(isinstance(x, kir.MatrixChunk) for x in statements((s,)))]
         assigned = [i for i, s in enumerate(body) if any(isinstance(x, (kir.Assign, kir.Decl)) and x.name == outer
                                                         for x in statements((s,)))]
-        last_chunk, last_assigned = chunks[-1], assigned[-1]
-        if last_assigned < last_chunk:
-            raise CompilerBug("the point's accumulator is last assigned before the matrix units' last chunk", stage="lower")
+        last = max(chunks[-1], assigned[-1])  # (the chunks no longer assign it: the units' sum is added once)
         sh = self.shape
         store = kir.MatrixStore(self.fragments, sh, self.stage, add(mul(self.stored_row, const(self.ld)),
                                                                     self.first[1]), self.ld)
@@ -89,7 +87,7 @@ class _Rewrite:
                  kir.Barrier("the warps' sums of the full chunks are in the staging tile"),
                  kir.Assign(outer, kir.Bin("+", kir.Ref(outer),
                                            kir.Load(self.stage, add(mul(p_rows, const(self.ld)), p_cols), kir.SHARED))))
-        body = _sunk(body[:last_assigned + 1], added) + body[last_assigned + 1:]
+        body = _sunk(body[:last + 1], added) + body[last + 1:]
         body = (kir.MatrixZero(self.fragments, sh),) + body
         tiles = tuple(dict.fromkeys(op.first.buffer for x in statements(body) if isinstance(x, kir.MatrixChunk)
                                     for op in (x.a, x.b)))
@@ -110,13 +108,26 @@ class _Rewrite:
                                                        for x in stmts))
 
     def block(self, stmts: tuple) -> tuple:
-        out = []
+        """The block with each chunk's loop `inner = outer; for (...) inner =
+        inner + a * b; outer = inner;` as one MatrixChunk: the copies in and
+        out of the loop's accumulator go too, so the point's accumulator is
+        untouched until the units' sum is added (held through the chunks,
+        its copies took registers the units need)."""
+        out, skip = [], False
         for i, s in enumerate(stmts):
+            if skip:
+                skip = False
+                continue
             chunk = (self.chunk(s) or self.partial(s, stmts)) if isinstance(s, kir.For) else None
             after = stmts[i + 1] if i + 1 < len(stmts) else None
-            if chunk is not None and isinstance(after, kir.Assign) and after.value == kir.Ref(s.body[0].name):
+            inner = s.body[0].name if chunk is not None else None
+            if chunk is not None and isinstance(after, kir.Assign) and after.value == kir.Ref(inner):
                 self.outer.add(after.name)
+                if out and isinstance(out[-1], kir.Decl) and out[-1].name == inner and \
+                        out[-1].init == kir.Ref(after.name):
+                    out.pop()
                 out.append(chunk)
+                skip = True
             else:
                 out.append(s)
         return tuple(out)
@@ -227,9 +238,9 @@ def _sunk(before: tuple, added: tuple) -> tuple:
 
     moved = [s for s in before if isinstance(s, kir.Decl) and
              not any(isinstance(n, (kir.Load, kir.VecLoad)) for n in kir.walk(s.init))]
-    while True:  # what a statement that stays reads stays too
+    while True:  # what a statement that stays, or one added, reads stays too
         stays = [s for s in before if not any(s is m for m in moved)]
-        held = reads(tuple(stays))
+        held = reads(tuple(stays)) | reads(added)
         kept = [m for m in moved if m.name not in held]
         if len(kept) == len(moved):
             return tuple(stays) + added + tuple(moved)

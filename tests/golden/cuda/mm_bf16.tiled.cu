@@ -759,9 +759,9 @@ __device__ __forceinline__ void tiler_mma_store(const tiler_mma_tile<In, Acc, 16
   }
 }
 
-// ---- sm_90a: a warp group's wgmma.mma_async.m64nNk16, 16-bit inputs summed in f32 --------
+// ---- sm_90a: a warp group's wgmma.mma_async.m64nNk16 (16-bit inputs) or m64nNk8 (TF32), summed in f32 ----
 // A warp group (four warps, 128 threads) multiplies its 64 rows of A by its N
-// columns of B, 16 positions an instruction, both read from shared memory
+// columns of B, 32 bytes of positions an instruction, both read from shared memory
 // through descriptors. The tiles are laid out as the 128-byte swizzle wants
 // (lower/streams.py): lines of 128 bytes, 16-byte unit u of line l at unit u
 // ^ (l % 8), each tile on a 1,024-byte boundary; a tile whose lines run along
@@ -872,6 +872,45 @@ __device__ __forceinline__ void tiler_wgmma(float (&d)[32], unsigned long long d
                  "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
                  "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
                : "l"(da), "l"(db), "r"(1), "n"(TA), "n"(TB));
+}
+
+// f32 inputs read as TF32 (the low 13 bits of each ignored)
+template <int TA, int TB>
+__device__ __forceinline__ void tiler_wgmma(float (&d)[64], unsigned long long da, unsigned long long db, float*) {
+  static_assert(TA == 0 && TB == 0, "TF32 operands have their positions adjacent");
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+               "{ %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
+               "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, "
+               "%37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, "
+               "%55, %56, %57, %58, %59, %60, %61, %62, %63} "
+               ", %64, %65, p, 1, 1;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),
+                 "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),
+                 "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),
+                 "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+                 "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]),
+                 "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]),
+                 "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),
+                 "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+               : "l"(da), "l"(db), "r"(1));
+}
+
+template <int TA, int TB>
+__device__ __forceinline__ void tiler_wgmma(float (&d)[32], unsigned long long da, unsigned long long db, float*) {
+  static_assert(TA == 0 && TB == 0, "TF32 operands have their positions adjacent");
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
+               "{ %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
+               "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31} "
+               ", %32, %33, p, 1, 1;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),
+                 "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),
+                 "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),
+                 "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+               : "l"(da), "l"(db), "r"(1));
 }
 
 // the registers' values, fixed where the compiler sees them (the instructions write them asynchronously)
@@ -1432,22 +1471,7 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
         }
       }
       tiler_cp_async_commit();
-      float acc_2[64];  // mm_bf16.fut:9
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-          acc_2[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
-        }
-      }
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-          acc[G0_ * 8 + G1_] = acc_2[G0_ * 8 + G1_];
-        }
-      }
       if (kk + 64 < kk_last) {
         tiler_cp_async_wait<1>();
         __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
@@ -1470,22 +1494,7 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
           }
         }
         tiler_cp_async_commit();
-        float acc_3[64];  // mm_bf16.fut:9
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-            acc_3[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
-          }
-        }
         tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c_2[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c_2[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-            acc[G0_ * 8 + G1_] = acc_3[G0_ * 8 + G1_];
-          }
-        }
       }
       if (kk + 128 < kk_last) {
         tiler_cp_async_wait<1>();
@@ -1509,22 +1518,7 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
           }
         }
         tiler_cp_async_commit();
-        float acc_4[64];  // mm_bf16.fut:9
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-            acc_4[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
-          }
-        }
         tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c_3[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c_3[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-            acc[G0_ * 8 + G1_] = acc_4[G0_ * 8 + G1_];
-          }
-        }
       }
     }
     tiler_cp_async_wait<0>();
@@ -1545,22 +1539,7 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
         sh_b_c[e_12 * 136 + r_12] = kk_last + e_12 < n ? B0[tiler_min(blockIdx.x * 128 + r_12, q - 1) + (kk_last + e_12) * q] : __float2bfloat16_rn(0.0f);
       }
       __syncthreads();  // the tiles are written
-      float acc_5[64];  // mm_bf16.fut:9
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-          acc_5[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
-        }
-      }
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-          acc[G0_ * 8 + G1_] = acc_5[G0_ * 8 + G1_];
-        }
-      }
       __syncthreads();  // the tiles are read before the next copy
     }
     __syncthreads();  // every chunk's tiles are read: the staging tile takes their bytes
@@ -1630,22 +1609,7 @@ tiler_mm_bf16_tiled_scalar(const __nv_bfloat16* __restrict__ A, const __nv_bfloa
         sh_b_c[e_2 * 136 + r_2] = B0[tiler_min(blockIdx.x * 128 + r_2, q - 1) + (kk + e_2) * q];
       }
       __syncthreads();  // the tiles are written
-      float acc_2[64];  // mm_bf16.fut:9
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-          acc_2[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
-        }
-      }
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-          acc[G0_ * 8 + G1_] = acc_2[G0_ * 8 + G1_];
-        }
-      }
       __syncthreads();  // the tiles are read before the next copy
     }
     const int kk_last = n - n % 64;
@@ -1665,22 +1629,7 @@ tiler_mm_bf16_tiled_scalar(const __nv_bfloat16* __restrict__ A, const __nv_bfloa
         sh_b_c[e_4 * 136 + r_4] = kk_last + e_4 < n ? B0[tiler_min(blockIdx.x * 128 + r_4, q - 1) + (kk_last + e_4) * q] : __float2bfloat16_rn(0.0f);
       }
       __syncthreads();  // the tiles are written
-      float acc_3[64];  // mm_bf16.fut:9
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-          acc_3[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
-        }
-      }
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-          acc[G0_ * 8 + G1_] = acc_3[G0_ * 8 + G1_];
-        }
-      }
       __syncthreads();  // the tiles are read before the next copy
     }
     __syncthreads();  // every chunk's tiles are read: the staging tile takes their bytes
@@ -1970,22 +1919,7 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
         }
       }
       tiler_cp_async_commit();
-      float acc_2[64];  // mm_bf16.fut:9
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-          acc_2[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
-        }
-      }
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-          acc[G0_ * 8 + G1_] = acc_2[G0_ * 8 + G1_];
-        }
-      }
       if (kk + 64 < kk_last) {
         tiler_cp_async_wait<1>();
         __syncthreads();  // this chunk's tiles are written, and the buffer refilled next is read
@@ -2008,22 +1942,7 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
           }
         }
         tiler_cp_async_commit();
-        float acc_3[64];  // mm_bf16.fut:9
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-            acc_3[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
-          }
-        }
         tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c_2[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c_2[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-            acc[G0_ * 8 + G1_] = acc_3[G0_ * 8 + G1_];
-          }
-        }
       }
       if (kk + 128 < kk_last) {
         tiler_cp_async_wait<1>();
@@ -2047,22 +1966,7 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
           }
         }
         tiler_cp_async_commit();
-        float acc_4[64];  // mm_bf16.fut:9
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-            acc_4[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
-          }
-        }
         tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c_3[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c_3[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
-        #pragma unroll
-        for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-          #pragma unroll
-          for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-            acc[G0_ * 8 + G1_] = acc_4[G0_ * 8 + G1_];
-          }
-        }
       }
     }
     tiler_cp_async_wait<0>();
@@ -2083,22 +1987,7 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
         sh_b_c[e_12 * 136 + r_12] = kk_last + e_12 < n ? B0[tiler_min(blockIdx.x * 128 + r_12, q - 1) + tiler_wide_mul(kk_last + e_12, q)] : __float2bfloat16_rn(0.0f);
       }
       __syncthreads();  // the tiles are written
-      float acc_5[64];  // mm_bf16.fut:9
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-          acc_5[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
-        }
-      }
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-          acc[G0_ * 8 + G1_] = acc_5[G0_ * 8 + G1_];
-        }
-      }
       __syncthreads();  // the tiles are read before the next copy
     }
     __syncthreads();  // every chunk's tiles are read: the staging tile takes their bytes
@@ -2168,22 +2057,7 @@ tiler_mm_bf16_tiled_wide_scalar(const __nv_bfloat16* __restrict__ A, const __nv_
         sh_b_c[e_2 * 136 + r_2] = B0[tiler_min(blockIdx.x * 128 + r_2, q - 1) + tiler_wide_mul(kk + e_2, q)];
       }
       __syncthreads();  // the tiles are written
-      float acc_2[64];  // mm_bf16.fut:9
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-          acc_2[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
-        }
-      }
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-          acc[G0_ * 8 + G1_] = acc_2[G0_ * 8 + G1_];
-        }
-      }
       __syncthreads();  // the tiles are read before the next copy
     }
     const int kk_last = n - n % 64;
@@ -2203,22 +2077,7 @@ tiler_mm_bf16_tiled_wide_scalar(const __nv_bfloat16* __restrict__ A, const __nv_
         sh_b_c[e_4 * 136 + r_4] = kk_last + e_4 < n ? B0[tiler_min(blockIdx.x * 128 + r_4, q - 1) + tiler_wide_mul(kk_last + e_4, q)] : __float2bfloat16_rn(0.0f);
       }
       __syncthreads();  // the tiles are written
-      float acc_3[64];  // mm_bf16.fut:9
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-          acc_3[G0_ * 8 + G1_] = acc[G0_ * 8 + G1_];  // mm_bf16.fut:9
-        }
-      }
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
-      #pragma unroll
-      for (int G0_ = 0; G0_ < 8; G0_ += 1) {
-        #pragma unroll
-        for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-          acc[G0_ * 8 + G1_] = acc_3[G0_ * 8 + G1_];
-        }
-      }
       __syncthreads();  // the tiles are read before the next copy
     }
     __syncthreads();  // every chunk's tiles are read: the staging tile takes their bytes
