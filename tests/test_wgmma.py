@@ -202,6 +202,23 @@ def test_each_warp_group_reads_the_elements_its_points_read_and_stores_each_sum_
     assert covered == {(r, c) for r in range(sh.warps[0] * rows) for c in range(sh.warps[1] * cols)}
 
 
+@pytest.mark.parametrize("path", sorted(PRODUCTS), ids=lambda p: p.stem)
+def test_the_rendered_instructions_transpose_exactly_the_operands_whose_lines_cross_the_chunk(path):
+    """The template's flags against the programs' layouts as written down
+    here (not as the plan derives them): an operand is wgmma's transposed
+    one where its tile's lines run across the chunk's positions; its leading
+    byte offset is then a block of 64 lines across, else one 16-byte unit."""
+    cuda = run_all(path.read_text(), path.name, options_of(path), device=SM90A)["render"]
+    calls = re.findall(r"tiler_wgmma_chunk<([\d, ]+)>", cuda)
+    assert calls, path.stem
+    a_kmajor, b_kmajor = PRODUCTS[path]
+    for call in calls:
+        _, ta, _, _, a_lead, tb, _, _, b_lead = map(int, call.split(","))
+        assert (ta, tb) == (int(not a_kmajor), int(not b_kmajor)), (path.stem, call)
+        for kmajor, lead in ((a_kmajor, a_lead), (b_kmajor, b_lead)):
+            assert lead == target.WGMMA_UNIT_BYTES if kmajor else lead % target.WGMMA_ALIGN == 0, (path.stem, call)
+
+
 def test_the_swizzled_copy_index_permutes_each_lines_units():
     """Element (line, across) of a tile of 64 lines of 128 (two blocks of 64 across), 16-bit: blocks first, each
     line 64 elements, its 16-byte units XOR-ed with the line's index mod 8; every place taken once."""

@@ -197,7 +197,7 @@ class Options:
     tensor_cores: bool = _option(False, Takes.FLAG, "--tensor-cores", "Compute a register-tiled product (an "
                                  "accumulator plus a staged row element times a staged column element) of f32 or "
                                  "f64 inputs on the matrix units (tensor cores): f32 inputs rounded to TF32 (10-bit "
-                                 "mantissas), f64 as f64, in another order than the program's (checked within 1e-2 "
+                                 "mantissas; truncated on sm_90a's warp groups), f64 as f64, in another order than the program's (checked within 1e-2 "
                                  "of each output's scale; explain says where and why not). f16 and bf16 inputs "
                                  "summed in f32 use them always.",
                                  steers=False, ablation=Ablation("tensor cores"))

@@ -76,12 +76,15 @@ def with_matrix_units(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> Sch
         return replace(schedule, matrix_units=MatrixUnits(False, NO_REGISTER_TILE))
     units = decide(schedule, kernel, ctx)
     stage = units.stage_bytes if units.used else 0
+    # a warp group's kernel finds its tiles' 1,024-byte boundary at run time, in as many more bytes
+    slack = target.WGMMA_ALIGN - target.DYNAMIC_SHARED_ALIGN if units.used and units.shape.warp_group else 0
     limit = ctx.shared_limit(pipelined=True)  # (the units' kernel takes its shared memory dynamically)
-    if stage > limit:
-        units = replace(units, used=False, reason=f"the staging tile the warps' sums go through takes {stage} bytes "
-                                                   f"of shared memory, over the {limit} a block may use")
+    if max(stage, block.shared_bytes) + slack > limit:
+        units = replace(units, used=False, reason=f"the staging tile the warps' sums go through and the tiles take "
+                                                   f"{max(stage, block.shared_bytes) + slack} bytes of shared memory, "
+                                                   f"over the {limit} a block may use")
     if units.used:  # the staging tile the warps' sums go through takes the bytes of the chunks' tiles
-        block = replace(block, shared_bytes=max(block.shared_bytes, stage), register=_spread(block.register))
+        block = replace(block, shared_bytes=max(block.shared_bytes, stage) + slack, register=_spread(block.register))
         if units.shape.inputs in target.MATRIX_TWO_BLOCKS and _pipelined_as_measured(schedule, ctx):
             block = _two_blocks(block, ctx)
         elif units.shape.inputs in target.MATRIX_ONE_BLOCK and block.min_blocks is None and \
