@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tiler import kir
 from tiler.check import check
 from tiler.errors import UserError
 from tiler.source import Source
@@ -97,3 +98,14 @@ def transformed(values: dict) -> str:
     from tiler.report.transformed import show_transformed
 
     return show_transformed(values["parse"], values["analyse"], shown_synchronous(values), values["versions"].fission)
+
+
+def chunk_loop_reads(one_point: tuple):
+    """The first full chunk's loop of the one-point kernel: its variable and
+    the indices its A and B loads read at (P0_, k) and (P1_, k)."""
+    loop = next(s for s in kir.statements(one_point) if isinstance(s, kir.For) and isinstance(s.stop, kir.Const)
+                and len(s.body) == 1 and isinstance(s.body[0], kir.Assign) and s.body[0].name.startswith("acc"))
+    loads = [x for x in kir.walk(loop.body[0].value) if isinstance(x, kir.Load)]
+    by = {next(n.name for n in kir.walk(ld.index) if isinstance(n, kir.Ref) and n.name.startswith("P")): ld
+          for ld in loads}
+    return loop.var, by["P0_"], by["P1_"]

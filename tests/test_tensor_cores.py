@@ -8,7 +8,7 @@ import re
 import subprocess
 
 import pytest
-from conftest import BENCHMARKS, PROGRAMS, tiler
+from conftest import BENCHMARKS, PROGRAMS, chunk_loop_reads, tiler
 
 import tiler as tiler_api
 from tiler import kir
@@ -436,17 +436,6 @@ def _at(e, env: dict, tid: int, threads_x: int = 16):
     return kir.evaluate(fixed, env)
 
 
-def _loop_reads(one_point: tuple):
-    """The first full chunk's loop of the one-point kernel: its variable and
-    the indices its A and B loads read at (P0_, k) and (P1_, k)."""
-    loop = next(s for s in kir.statements(one_point) if isinstance(s, kir.For) and isinstance(s.stop, kir.Const)
-                and len(s.body) == 1 and isinstance(s.body[0], kir.Assign) and s.body[0].name.startswith("acc"))
-    loads = [x for x in kir.walk(loop.body[0].value) if isinstance(x, kir.Load)]
-    by = {next(n.name for n in kir.walk(ld.index) if isinstance(n, kir.Ref) and n.name.startswith("P")): ld
-          for ld in loads}
-    return loop.var, by["P0_"], by["P1_"]
-
-
 @pytest.mark.parametrize("path", sorted(USED), ids=lambda p: p.stem)
 def test_each_warp_reads_the_elements_its_points_read_and_the_warps_cover_the_tile_once(path):
     """WMMA's layouts by definition (a row-major fragment's element (r, c) at
@@ -457,7 +446,7 @@ def test_each_warp_reads_the_elements_its_points_read_and_the_warps_cover_the_ti
     it back, once."""
     k = next(k for k in module_of(path).kernels if chunks(k))
     (_, one_point), (_, rewritten) = k.trace[0], k.trace[1]
-    var, load_a, load_b = _loop_reads(one_point)
+    var, load_a, load_b = chunk_loop_reads(one_point)
     chunk = next(s for s in kir.statements(rewritten) if isinstance(s, kir.MatrixChunk))
     store = next(s for s in kir.statements(rewritten) if isinstance(s, kir.MatrixStore))
     sh = chunk.shape

@@ -11,7 +11,7 @@ import re
 import subprocess
 
 import pytest
-from conftest import BENCHMARKS, PROGRAMS, tiler
+from conftest import BENCHMARKS, PROGRAMS, chunk_loop_reads, tiler
 
 from tiler import kir, target
 from tiler.analyse import Options
@@ -126,15 +126,6 @@ def _descriptor_element(start: int, lead: int, kmajor: bool, side: int, kk: int,
     return _swizzle(byte) // size
 
 
-def _loop_reads(one_point: tuple):
-    loop = next(s for s in kir.statements(one_point) if isinstance(s, kir.For) and isinstance(s.stop, kir.Const)
-                and len(s.body) == 1 and isinstance(s.body[0], kir.Assign) and s.body[0].name.startswith("acc"))
-    loads = [x for x in kir.walk(loop.body[0].value) if isinstance(x, kir.Load)]
-    by = {next(n.name for n in kir.walk(ld.index) if isinstance(n, kir.Ref) and n.name.startswith("P")): ld
-          for ld in loads}
-    return loop.var, by["P0_"], by["P1_"]
-
-
 @pytest.mark.parametrize("path", sorted(PRODUCTS), ids=lambda p: p.stem)
 def test_each_warp_group_reads_the_elements_its_points_read_and_stores_each_sum_once(path):
     """The copies write element (line, across) of the plain tile at its
@@ -147,7 +138,7 @@ def test_each_warp_group_reads_the_elements_its_points_read_and_stores_each_sum_
     each point reads its sum back, every point once."""
     k = next(k for k in module_of(path).kernels if chunks(k))
     (_, one_point), (_, rewritten) = k.trace[0], k.trace[1]
-    var, load_a, load_b = _loop_reads(one_point)
+    var, load_a, load_b = chunk_loop_reads(one_point)
     chunk = chunks(k)[0]
     store = next(s for s in kir.statements(rewritten) if isinstance(s, kir.MatrixStore))
     sh = chunk.shape
