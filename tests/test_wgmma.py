@@ -50,11 +50,9 @@ def chunks(k: kir.Kernel) -> list:
 
 def test_only_code_built_for_sm_90a_runs_them_and_explain_says_so():
     for arch in ("sm_90", "sm_86", "sm_100"):
-        units = run_all(BENCHMARKS.joinpath("mm_bf16.fut").read_text(), "mm_bf16.fut", Options(), until="analyse",
-                        device=target.device_for_arch(arch))["analyse"].plan.schedule.matrix_units
+        units = _units("mm_bf16.fut", DEFAULT, target.device_for_arch(arch))
         assert units.used and not units.shape.warp_group and units.lines == (), arch
-    units = run_all(BENCHMARKS.joinpath("mm_bf16.fut").read_text(), "mm_bf16.fut", Options(), until="analyse",
-                    device=SM90A)["analyse"].plan.schedule.matrix_units
+    units = _units("mm_bf16.fut", DEFAULT)
     assert units.used and units.shape.warp_group and (units.shape.m, units.shape.n, units.shape.k) == (64, 128, 16)
     assert units.shape.warps == (2, 1) and units.shape.fragments == (1, 1) and units.lines == (128, 64)
     assert target.native_arch(9, 0) == "sm_90a" and target.native_arch(8, 0) == "sm_80"
@@ -63,23 +61,15 @@ def test_only_code_built_for_sm_90a_runs_them_and_explain_says_so():
     assert "64 x 128 x 16 bf16 instructions, 2 x 1 warp groups of 1 x 1 fragments (wgmma" in " ".join(out.split())
     # f32 products go to them as TF32 under --tensor-cores (k of 8: 32 bytes), f64 ones stay on mma.sync
     for name, group in (("mm.fut", True), ("mm_f64.fut", False)):
-        units = run_all(BENCHMARKS.joinpath(name).read_text(), name, TENSOR_CORES, until="analyse",
-                        device=SM90A)["analyse"].plan.schedule.matrix_units
+        units = _units(name)
         assert units.used and units.shape.warp_group == group, name
-    assert units_k("mm.fut") == 8 and "the low 13 bits ignored" in units_reason("mm.fut")
+    tf32 = _units("mm.fut")
+    assert tf32.shape.k == 8 and "the low 13 bits ignored" in tf32.reason
 
 
-def units_k(name: str) -> int:
-    return _units(name).shape.k
-
-
-def units_reason(name: str) -> str:
-    return _units(name).reason
-
-
-def _units(name: str):
-    return run_all(BENCHMARKS.joinpath(name).read_text(), name, TENSOR_CORES, until="analyse",
-                   device=SM90A)["analyse"].plan.schedule.matrix_units
+def _units(name: str, options: Options = TENSOR_CORES, device=SM90A):
+    return run_all(BENCHMARKS.joinpath(name).read_text(), name, options, until="analyse",
+                   device=device)["analyse"].plan.schedule.matrix_units
 
 
 @pytest.mark.parametrize("path", sorted(PRODUCTS), ids=lambda p: p.stem)

@@ -240,6 +240,12 @@ def has_wgmma(arch: str) -> bool:
     return arch == WGMMA_ARCH
 
 
+def alignment_slack(align: int) -> int:
+    """Bytes the first `align`-byte boundary of the dynamic buffer (aligned
+    to DYNAMIC_SHARED_ALIGN) may lie past its start (ALIGNED_SHARED)."""
+    return align - DYNAMIC_SHARED_ALIGN
+
+
 def wgmma_k(inputs: str) -> int:
     """Positions a warp-group instruction takes of inputs of this C type."""
     return WGMMA_K_BYTES // SIZEOF[inputs]

@@ -134,7 +134,7 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, ctx: Context,
         chunk = max(chunk, max(target.MATRIX_CHUNKS.get(element_bytes(d.array.type), 0) for d in decisions
                                if d.refusal is None))
     if ctx.constraints.swizzle:  # a swizzled line's positions: the warp groups read a row's chunk as one line
-        chunk = max(target.WGMMA_LINE_BYTES // element_bytes(d.array.type) for d in decisions if d.refusal is None)
+        chunk = max(target.wgmma_line(target.CTYPE[d.array.type.elem.kind]) for d in decisions if d.refusal is None)
     chunk = ctx.chunk or _row_chunk(chunk, site, decisions, ctx)
     chunk = min(chunk, chunk_limit or chunk)
     chunks = None if joined else known_chunks(site, chunk, ctx)

@@ -77,7 +77,7 @@ def with_matrix_units(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> Sch
     units = decide(schedule, kernel, ctx)
     stage = units.stage_bytes if units.used else 0
     # a warp group's kernel finds its tiles' 1,024-byte boundary at run time, in as many more bytes
-    slack = target.WGMMA_ALIGN - target.DYNAMIC_SHARED_ALIGN if units.used and units.shape.warp_group else 0
+    slack = target.alignment_slack(target.WGMMA_ALIGN) if units.used and units.shape.warp_group else 0
     limit = ctx.shared_limit(pipelined=True)  # (the units' kernel takes its shared memory dynamically)
     if max(stage, block.shared_bytes) + slack > limit:
         units = replace(units, used=False, reason=f"the staging tile the warps' sums go through and the tiles take "

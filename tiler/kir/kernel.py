@@ -153,8 +153,7 @@ class Kernel:
     def dynamic_shared_bytes(self) -> int:
         """What the launch passes as its dynamic shared memory (with the
         slack that finding a wider boundary in the buffer may skip)."""
-        slack = self.shared_align - target.DYNAMIC_SHARED_ALIGN
-        return self.shared_bytes + slack if self.dynamic_shared else 0
+        return self.shared_bytes + target.alignment_slack(self.shared_align) if self.dynamic_shared else 0
 
     def shared_offsets(self) -> list[tuple]:
         """(allocation, byte offset) in the dynamic buffer, each aligned, in
