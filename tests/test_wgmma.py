@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 from conftest import BENCHMARKS, PROGRAMS, chunk_loop_reads, tiler
@@ -22,16 +23,19 @@ from tiler.runtime.nvcc import nvcc_path
 
 SM90A = target.device_for_arch(target.WGMMA_ARCH)
 DEFAULT, TENSOR_CORES = Options(), Options(tensor_cores=True)
-# each product, and whether the warp groups read its A and its B along their lines (K-major): 16-bit ones in
-# every layout, TF32 ones (under --tensor-cores) only so, their B copied across its lines
-PRODUCTS = {BENCHMARKS / "mm_bf16.fut": (True, False),
-            PROGRAMS / "tensor_cores" / "mm_f16_f32.fut": (True, False),
-            PROGRAMS / "tensor_cores" / "mm_abt_bf16.fut": (True, True),
-            PROGRAMS / "tensor_cores" / "mm_atb_f16.fut": (False, False),
-            PROGRAMS / "tensor_cores" / "mm_atbt_bf16.fut": (False, True),
-            BENCHMARKS / "mm.fut": (True, True),
-            PROGRAMS / "tensor_cores" / "mm_atb_f32.fut": (True, True),
-            PROGRAMS / "tensor_cores" / "mm_bias.fut": (True, True)}
+# each product, and how the warp groups read the instruction's A and B: along their lines (K-major), across
+# them, or (TF32's B tile, its columns adjacent) into each thread's registers as the instruction's A, the
+# product then computed transposed: 16-bit ones in every layout, TF32 ones (under --tensor-cores) so, A's tile
+# copied across its lines where it has its rows adjacent
+K, MN, REGISTERS = "K-major", "MN-major", "registers"
+PRODUCTS = {BENCHMARKS / "mm_bf16.fut": (K, MN),
+            PROGRAMS / "tensor_cores" / "mm_f16_f32.fut": (K, MN),
+            PROGRAMS / "tensor_cores" / "mm_abt_bf16.fut": (K, K),
+            PROGRAMS / "tensor_cores" / "mm_atb_f16.fut": (MN, MN),
+            PROGRAMS / "tensor_cores" / "mm_atbt_bf16.fut": (MN, K),
+            BENCHMARKS / "mm.fut": (REGISTERS, K),
+            PROGRAMS / "tensor_cores" / "mm_atb_f32.fut": (REGISTERS, K),
+            PROGRAMS / "tensor_cores" / "mm_bias.fut": (REGISTERS, K)}
 TF32 = {BENCHMARKS / "mm.fut", PROGRAMS / "tensor_cores" / "mm_atb_f32.fut", PROGRAMS / "tensor_cores" / "mm_bias.fut"}
 LINE, STRIDE = target.WGMMA_LINE_BYTES, target.WGMMA_ALIGN  # a line's bytes; 8 lines' (the descriptors' stride)
 
@@ -116,16 +120,34 @@ def _descriptor_element(start: int, lead: int, kmajor: bool, side: int, kk: int,
     return _swizzle(byte) // size
 
 
+def _layout(op, a: bool) -> str:
+    return REGISTERS if op.registers else K if kir.operand_lines(op, a) else MN
+
+
+def _register_elements(first: int, op, sh, f: int, s: int) -> dict:
+    """The elements a thread's registers hold of fragment `f`, instruction `s`, from its own first element, by
+    (row, position) within its share (tiler_wgmma_chunk_rs: the second row 8 on, the second position 4 on)."""
+    along_row, along_k = kir.operand_strides(op, True)
+    nxt, step = kir.fragment_steps(sh, op, True)
+    base = first + f * nxt + s * step
+    return {(r, q): base + r * along_row + q * along_k
+            for r in (0, target.WGMMA_REGISTER_ROWS) for q in (0, target.WGMMA_REGISTER_POSITIONS)}
+
+
 @pytest.mark.parametrize("path", sorted(PRODUCTS), ids=lambda p: p.stem)
 def test_each_warp_group_reads_the_elements_its_points_read_and_stores_each_sum_once(path):
     """The copies write element (line, across) of the plain tile at its
     swizzled place (lower/streams.py); the descriptors the template builds
     from each group's first element and the rendered steps reach, for every
     row, column and position of every instruction, the place holding the
-    element the one-point loop reads for that point at that position; the
-    accumulators (thread t's value v of a fragment: row 16 (t / 32 % 4) + t %
-    32 / 4 + 8 (v / 2 % 2), column 8 (v / 4) + 2 (t % 4) + v % 2) land where
-    each point reads its sum back, every point once."""
+    element the one-point loop reads for that point at that position; a
+    tile read into registers gives thread t of a warp group rows 16 (t / 32
+    % 4) + t % 32 / 4 and 8 more of each fragment, positions t % 4 and 4
+    more, the element the loop reads for each; the accumulators (thread t's
+    value v of a fragment: row 16 (t / 32 % 4) + t % 32 / 4 + 8 (v / 2 % 2),
+    column 8 (v / 4) + 2 (t % 4) + v % 2, a product computed transposed
+    stored row for column) land where each point reads its sum back, every
+    point once."""
     k = next(k for k in module_of(path).kernels if chunks(k))
     (_, one_point), (_, rewritten) = k.trace[0], k.trace[1]
     var, load_a, load_b = chunk_loop_reads(one_point)
@@ -133,16 +155,21 @@ def test_each_warp_group_reads_the_elements_its_points_read_and_stores_each_sum_
     store = next(s for s in kir.statements(rewritten) if isinstance(s, kir.MatrixStore))
     sh = chunk.shape
     size = target.SIZEOF[sh.inputs]
-    kmajor = (kir.operand_lines(chunk.a, True), kir.operand_lines(chunk.b, False))
-    assert kmajor == PRODUCTS[path]
+    assert (_layout(chunk.a, True), _layout(chunk.b, False)) == PRODUCTS[path]
+    assert sh.transposed == (PRODUCTS[path][0] == REGISTERS)
+    # the instruction's A and B: the one-point loop's loads and the points they vary with
+    (load_a, pa), (load_b, pb) = ((load_b, "P1_"), (load_a, "P0_")) if sh.transposed else \
+        ((load_a, "P0_"), (load_b, "P1_"))
     plain = {}  # each tile's pitch before the swizzle: the one-point loop's step along its point or position
-    for op, load, p in ((chunk.a, load_a, "P0_"), (chunk.b, load_b, "P1_")):
+    for op, load, p in ((chunk.a, load_a, pa), (chunk.b, load_b, pb)):
         base = kir.evaluate(load.index, {p: 0, var: 0})
         plain[op.first.buffer] = max(kir.evaluate(load.index, {p: 1, var: 0}) - base,
                                      kir.evaluate(load.index, {p: 0, var: 1}) - base)
 
     def held(op, unswizzled: int) -> int:
         """Where the copy put the element the plain tile holds at `unswizzled`."""
+        if op.registers:
+            return unswizzled
         line, across = divmod(unswizzled, plain[op.first.buffer])
         return kir.evaluate(swizzled_index(kir.Const(line, "int"), kir.Const(across, "int"), op.lines, op.ld), {})
 
@@ -154,9 +181,24 @@ def test_each_warp_group_reads_the_elements_its_points_read_and_stores_each_sum_
     for group in range(sh.warps[0] * sh.warps[1]):
         tid = group * sh.group
         grow, gcol = group // sh.warps[1] * rows, group % sh.warps[1] * cols
+        if chunk.a.registers:
+            reached = set()
+            for t in range(sh.group):
+                first = _at(chunk.a.first.index, tid + t)
+                row = 16 * (t // 32) + t % 32 // 4
+                for s in range(chunk.steps):
+                    for f in range(sh.fragments[0]):
+                        for (r, q), got in _register_elements(first, chunk.a, sh, f, s).items():
+                            side, kk = row + r, t % 4 + q
+                            want = kir.evaluate(load_a.index, {pa: grow + f * sh.m + side, var: s * sh.k + kk})
+                            assert got == want, (path.stem, group, t, s, f, r, q)
+                            reached.add((f, s, side, kk))
+            assert len(reached) == sh.fragments[0] * chunk.steps * sh.m * sh.k
         for op, a, load, p, first_side, count, side_len in (
-                (chunk.a, True, load_a, "P0_", grow, sh.fragments[0], sh.m),
-                (chunk.b, False, load_b, "P1_", gcol, sh.fragments[1], sh.n)):
+                (chunk.a, True, load_a, pa, grow, sh.fragments[0], sh.m),
+                (chunk.b, False, load_b, pb, gcol, sh.fragments[1], sh.n)):
+            if op.registers:
+                continue
             start0 = _at(op.first.index, tid) * size
             nxt, step = steps[a]
             for s in range(chunk.steps):
@@ -175,12 +217,19 @@ def test_each_warp_group_reads_the_elements_its_points_read_and_stores_each_sum_
                         for v in range(sh.n // 2):
                             r = i * sh.m + 16 * warp + lane // 4 + 8 * (v // 2 % 2)
                             c = j * sh.n + 8 * (v // 4) + 2 * (lane % 4) + v % 2
-                            # tiler_wgmma_store's place for it, from this warp's first row
-                            placed = out + (i * sh.m + lane // 4 + 8 * (v // 2 % 2)) * store.ld + j * sh.n + \
-                                8 * (v // 4) + 2 * (lane % 4) + v % 2
-                            assert placed == (grow + r) * store.ld + gcol + c
-                            covered.add((grow + r, gcol + c))
-    assert covered == {(r, c) for r in range(sh.warps[0] * rows) for c in range(sh.warps[1] * cols)}
+                            # tiler_wgmma_store's place for it, from this warp's first row (the transposed
+                            # store's, from its first column)
+                            mine = (i * sh.m + lane // 4 + 8 * (v // 2 % 2), j * sh.n + 8 * (v // 4) +
+                                    2 * (lane % 4) + v % 2)
+                            point = (grow + r, gcol + c)
+                            if sh.transposed:
+                                mine, point = mine[::-1], point[::-1]
+                            assert out + mine[0] * store.ld + mine[1] == point[0] * store.ld + point[1]
+                            covered.add(point)
+    tile = (sh.warps[0] * rows, sh.warps[1] * cols)
+    if sh.transposed:
+        tile = tile[::-1]
+    assert covered == {(r, c) for r in range(tile[0]) for c in range(tile[1])}
 
 
 @pytest.mark.parametrize("path", sorted(PRODUCTS), ids=lambda p: p.stem)
@@ -191,13 +240,25 @@ def test_the_rendered_instructions_transpose_exactly_the_operands_whose_lines_cr
     byte offset is then a block of 64 lines across, else one 16-byte unit."""
     cuda = run_all(path.read_text(), path.name, options_of(path), device=SM90A)["render"]
     calls = re.findall(r"tiler_wgmma_chunk<([\d, ]+)>", cuda)
+    a_layout, b_layout = PRODUCTS[path]
+    if a_layout == REGISTERS:  # (A's steps from a thread's own element: along its rows, its positions, ...)
+        assert not calls, path.stem
+        calls = ["0, 0, 0, 0, 0, " + ", ".join(call.split(",")[5:])
+                 for call in re.findall(r"tiler_wgmma_chunk_rs<([\d, ]+)>", cuda)]
     assert calls, path.stem
-    a_kmajor, b_kmajor = PRODUCTS[path]
     for call in calls:
         _, ta, _, _, a_lead, tb, _, _, b_lead = map(int, call.split(","))
-        assert (ta, tb) == (int(not a_kmajor), int(not b_kmajor)), (path.stem, call)
-        for kmajor, lead in ((a_kmajor, a_lead), (b_kmajor, b_lead)):
-            assert lead == target.WGMMA_UNIT_BYTES if kmajor else lead % target.WGMMA_ALIGN == 0, (path.stem, call)
+        assert tb == int(b_layout == MN) and (a_layout == REGISTERS or ta == int(a_layout == MN)), (path.stem, call)
+        for layout, lead in ((a_layout, a_lead), (b_layout, b_lead)):
+            if layout != REGISTERS:
+                assert lead == target.WGMMA_UNIT_BYTES if layout == K else lead % target.WGMMA_ALIGN == 0, \
+                    (path.stem, call)
+
+
+def test_the_templates_register_fragments_are_the_ones_the_lane_test_models():
+    text = (Path(__file__).parent.parent / "templates" / "mma.cuh").read_text()
+    assert re.search(r"\bROWS = (\d+);", text).group(1) == str(target.WGMMA_REGISTER_ROWS)
+    assert re.search(r"\bPOSITIONS = (\d+);", text).group(1) == str(target.WGMMA_REGISTER_POSITIONS)
 
 
 def test_the_swizzled_copy_index_permutes_each_lines_units():
@@ -217,7 +278,7 @@ def test_nvcc_builds_every_version_for_sm_90a_with_no_spills_and_the_planned_sha
     for i, path in enumerate(sorted(PRODUCTS)):
         values = run_all(path.read_text(), path.name, options_of(path), device=SM90A)
         cuda, kernels = rename_module(values["render"], values["verify"], f"tiler_wg{i}")
-        assert re.search(r"tiler_wgmma_chunk<\d", cuda) and not re.search(r"tiler_mma_chunk<\d", cuda), path.stem
+        assert re.search(r"tiler_wgmma_chunk(_rs)?<\d", cuda) and not re.search(r"tiler_mma_chunk<\d", cuda), path.stem
         units.append(cuda)
         planned |= {s.name: s.static_shared_bytes for k in kernels for s in k.launches}
     source = tmp_path / "wgmma.cu"

@@ -222,6 +222,17 @@ WGMMA_ALIGN = WGMMA_LINE_BYTES * WGMMA_ATOM_LINES  # 1,024: where each swizzled 
 WGMMA_TILE = "tiler_wgmma_tile"
 WGMMA_CHUNK = "tiler_wgmma_chunk"  # tiler_wgmma_chunk<STEPS, TRANS_A, TRANS_B, A_NEXT, A_STEP, A_LBO, B_...>(...)
 WGMMA_STORE = "tiler_wgmma_store"  # tiler_wgmma_store<LD>(tile, shared*)
+# A from registers: where one tile of a TF32 product has its sides adjacent (B's of a plain product, which the
+# descriptors cannot read), each thread loads its share of it from a plain padded tile (matrix_pad) and the
+# instruction takes it as A, computing the product transposed where that tile is B's (kir.MatrixShape)
+WGMMA_REGISTER_INPUTS = frozenset({"float"})
+WGMMA_CHUNK_REGISTERS = "tiler_wgmma_chunk_rs"  # <STEPS, A_ROW, A_POS, A_NEXT, A_STEP, TRANS_B, B_...>(...)
+WGMMA_STORE_TRANSPOSED = "tiler_wgmma_store_transposed"  # <LD>(tile, shared*): each fragment's row as a column
+# thread t of a warp group holds, of a fragment of A, rows 16 (t / 32 % 4) + t % 32 / 4 and 8 more, positions
+# t % 4 and 4 more (PTX ISA, wgmma's register fragments for TF32's A)
+WGMMA_WARP_ROWS = 16
+WGMMA_REGISTER_ROWS = 8
+WGMMA_REGISTER_POSITIONS = 4
 # before a barrier after which a warp group's instructions read what the threads wrote (cp.async and stores
 # write through the generic proxy, wgmma reads through the async one)
 PROXY_FENCE = "tiler_fence_proxy_async()"

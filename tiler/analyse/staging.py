@@ -320,8 +320,12 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     swizzled = matrix and ctx.constraints.swizzle
     if (asynchronous and not micro) or matrix:  # cp.async stores whole vectors: the copy's axis is the shared array's contiguous one
         transpose = copy.axis is CopyAxis.ROWS
-    if swizzled and target.CTYPE[d.array.type.elem.kind] not in target.WGMMA_TRANSPOSABLE:
-        transpose = False  # (the warp groups read TF32 rows with their positions adjacent: copied across them)
+    if swizzled and transpose and target.CTYPE[d.array.type.elem.kind] not in target.WGMMA_TRANSPOSABLE:
+        # the warp groups read TF32 tiles through descriptors only with a row's positions adjacent: B's tile
+        # (its rows along the block's inner dim, analyse/tensor_cores.py) stays as copied, padded, each thread
+        # reading its share into registers (target.WGMMA_REGISTER_INPUTS); A's is copied across its lines
+        swizzled = rows != (max(block.spans),)
+        transpose = not swizzled
     layout = Layout.TRANSPOSED if transpose else Layout.ROW_MAJOR
     contiguous = CopyAxis.ROWS if layout is Layout.TRANSPOSED else CopyAxis.CHUNK
     elements = max(row_count, 1) * chunk

@@ -53,7 +53,8 @@ class MatrixUnits:
     # the staging tile the warps' sums go through: (rows, elements a row), the block's product tile with its
     # rows padded by 16 bytes so that they start on other banks (transform/matrix_units.py lays it out so)
     stage: tuple = ()
-    # where the tiles are swizzled for the warp groups' instructions: A's tile's lines and B's (Staging.shape)
+    # where the tiles are swizzled for the warp groups' instructions: A's tile's lines and B's (Staging.shape; 0:
+    # the plain tile read into registers)
     lines: tuple = ()
 
     @property
@@ -161,10 +162,16 @@ def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
         return MatrixUnits(False, f"the register tile has one point a thread along dimension {single[0]}: the "
                                   "matrix units take a tile of several along both")
     swizzled = _swizzled(schedule)
-    shape = _group_shape(kinds, schedule, dims, ctx) if swizzled else _shape(kinds, schedule, dims, ctx)
+    staged = {p.name: p.staging for p in schedule.streams[0].inputs}
+    # the warp groups' A from registers where B's tile is the plain one: the instruction's rows are then the
+    # tile's columns (kir.MatrixShape.transposed), its operands and dims in its own order
+    transposed = swizzled and staged[b] is not None and not staged[b].swizzled
+    names, frame = ((b, a), dims[::-1]) if transposed else ((a, b), dims)
+    shape = _group_shape(kinds, schedule, frame, ctx, transposed) if swizzled else \
+        _shape(kinds, schedule, dims, ctx)
     if isinstance(shape, str):
         return MatrixUnits(False, shape)
-    tiles = _swizzle_refusal(schedule, (a, b), shape, dims) if swizzled else \
+    tiles = _swizzle_refusal(schedule, names, shape, frame) if swizzled else \
         _tiles_refusal(schedule, (a, b), shape, dims)
     if tiles:
         return MatrixUnits(False, tiles)
@@ -176,6 +183,9 @@ def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
     if shape.warp_group:
         what += (" (wgmma, from tiles swizzled in lines of "
                  f"{target.WGMMA_LINE_BYTES} bytes, copies and instructions fenced between the two proxies)")
+    if shape.transposed:
+        what += (f", {b}'s tile read by each thread into registers as the instructions' A (the product computed "
+                 f"transposed, {b}ᵀ {a}ᵀ, the instructions' rows along dimension {dims[1]})")
     always = shape.inputs in target.MATRIX_ALWAYS
     if not ctx.options.tensor_cores and not always:
         return MatrixUnits(False, f"--tensor-cores is off (the product qualifies: {what})", shape, dims, (a, b))
@@ -184,8 +194,7 @@ def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
     rounding = tf32 if shape.inputs == "float" else \
         ", always for 16-bit inputs (each product is exact in f32 and the sums stay f32: only their order differs)" \
         if always and not ctx.options.tensor_cores else ""
-    staged = {p.name: p.staging for p in schedule.streams[0].inputs}
-    lines = tuple(staged[x].shape[0] for x in (a, b)) if swizzled else ()
+    lines = tuple(staged[x].shape[0] if staged[x].swizzled else 0 for x in (a, b)) if swizzled else ()
     return MatrixUnits(True, f"{a} x {b} on the matrix units: {what}{rounding}; the last partial chunk too, its "
                              "tiles zero past the stream's end", shape, dims, (a, b), schedule.streams[0].chunk,
                              _stage(shape, schedule.block, dims), lines)
@@ -298,10 +307,11 @@ def _swizzled(schedule: Schedule) -> bool:
     return any(p.staged and p.staging.swizzled for s in schedule.streams for p in s.inputs)
 
 
-def _group_shape(kinds: tuple, schedule: Schedule, dims: tuple, ctx: Context):
+def _group_shape(kinds: tuple, schedule: Schedule, dims: tuple, ctx: Context, transposed: bool = False):
     """The warp groups' instruction (sm_90a's wgmma) and the groups' split
-    of the block's tile: the widest instruction, then the fewest a step;
-    else why not."""
+    of the block's tile (`dims`: the instruction's rows, its columns; the
+    tile's columns first where `transposed`): the widest instruction, then
+    the fewest a step; else why not."""
     ka, kb, acc = kinds
     inputs, accumulator = target.CTYPE.get(ka), target.CTYPE.get(acc)
     if ka != kb or inputs not in target.WGMMA_INPUTS or accumulator != "float":
@@ -324,7 +334,7 @@ def _group_shape(kinds: tuple, schedule: Schedule, dims: tuple, ctx: Context):
             if rows % (wr * target.WGMMA_M) == 0 and cols % (wc * n) == 0:
                 fm, fn = rows // (wr * target.WGMMA_M), cols // (wc * n)
                 found.append(((-n, fm * fn), MatrixShape(target.WGMMA_M, n, k, inputs, accumulator, (wr, wc),
-                                                         (fm, fn), target.WGMMA_GROUP)))
+                                                         (fm, fn), target.WGMMA_GROUP, transposed)))
     if not found:
         return (f"the block's {rows} x {cols} tile does not split into warp groups' tiles of whole "
                 f"{target.WGMMA_M}-row fragments {' or '.join(map(str, target.WGMMA_N))} columns wide")
@@ -341,12 +351,17 @@ def _swizzle_refusal(schedule: Schedule, names: tuple, shape: MatrixShape, dims:
     if others:
         return f"{others[0]}'s tile is swizzled but not an operand of the product"
     line = target.wgmma_line(shape.inputs)
-    for name, side, d in zip(names, (shape.warp_tile[0], shape.warp_tile[1]), dims):
+    for i, (name, side, d) in enumerate(zip(names, (shape.warp_tile[0], shape.warp_tile[1]), dims)):
         st = inputs[name].staging
-        if st.pack is not None or st.element != 1 or len(st.tile) != 2 or not st.swizzled:
-            return f"{name}'s tile is not a plain swizzled 2-D tile of scalars"
+        if st.pack is not None or st.element != 1 or len(st.tile) != 2:
+            return f"{name}'s tile is not a plain 2-D tile of scalars"
         if st.tile[0] != schedule.block.points(d):
             return f"{name}'s tile holds {st.tile[0]} rows for the block's {schedule.block.points(d)} points"
+        if not st.swizzled:  # (read into registers: B's as the instructions' A, of inputs they take so)
+            if i or not shape.transposed or shape.inputs not in target.WGMMA_REGISTER_INPUTS:
+                return (f"neither tile has a row's positions adjacent: the warp groups read "
+                        f"{target.MATRIX_PRECISION[shape.inputs]} tiles so, but for one tile read into registers")
+            continue
         if st.layout is not Layout.ROW_MAJOR and shape.inputs not in target.WGMMA_TRANSPOSABLE:
             return (f"{name}'s tile holds a chunk position a line: the warp groups read "
                     f"{target.MATRIX_PRECISION[shape.inputs]} tiles only with each row's positions adjacent")

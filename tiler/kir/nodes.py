@@ -283,6 +283,10 @@ class MatrixShape:
     # threads one instruction takes: a warp's (mma.sync), or a warp group's (sm_90a's wgmma, whose operands
     # are swizzled tiles read through descriptors); `warps` then counts warp groups
     group: int = target.WARP
+    # the instruction computes the block's product tile transposed (Cᵀ = Bᵀ Aᵀ: its rows are the tile's columns,
+    # its A operand B's tile): a warp group reads TF32 into registers in any layout, from shared memory only
+    # with the positions adjacent, and B's tile of a plain product has its columns adjacent
+    transposed: bool = False
 
     @property
     def warp_group(self) -> bool:
@@ -319,6 +323,9 @@ class MatrixOperand:
     # with l % WGMMA_ATOM_LINES); where its lines run along the chunk, the sides' elements come in blocks of
     # `ld`, `ld * lines` apart (kir.build.swizzled_index). 0: a plain tile
     lines: int = 0
+    # read into each thread's registers (wgmma's A operand from registers): `first` is then the thread's own
+    # first element (its first row of the fragment and position of the chunk, target.WGMMA_REGISTER_*)
+    registers: bool = False
 
     @property
     def block(self) -> int:

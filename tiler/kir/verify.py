@@ -220,7 +220,7 @@ class _Verifier:
         if isinstance(s, (Store, VecStore)):
             return self.store(s, state)
         if isinstance(s, MatrixStore):  # a warp's fragments into shared memory: a shared store's rules
-            rows, cols = s.shape.stored
+            rows, cols = s.shape.stored[::-1] if s.shape.transposed else s.shape.stored
             self.inside(s.buffer, s.index, (rows - 1) * s.ld + cols - 1)
             return self.store(Store(s.buffer, s.index, Const(0, s.shape.accumulator), SHARED), state)
         if isinstance(s, MatrixChunk):
@@ -336,7 +336,10 @@ class _Verifier:
             lines, along = operand_strides(op, a)
             side, count = (sh.m, sh.fragments[0]) if a else (sh.n, sh.fragments[1])
             last = (count - 1) * nxt + (s.steps - 1) * step + (side - 1) * lines + (sh.k - 1) * along
-            if op.lines:  # a swizzled tile: whole lines, or whole blocks of them (the swizzle permutes within)
+            if op.registers:  # (from the thread's own first element: its second row and second position)
+                last = (count - 1) * nxt + (s.steps - 1) * step + target.WGMMA_REGISTER_ROWS * lines + \
+                    target.WGMMA_REGISTER_POSITIONS * along
+            elif op.lines:  # a swizzled tile: whole lines, or whole blocks of them (the swizzle permutes within)
                 last = count * side * op.ld - 1 if operand_lines(op, a) else \
                     (count * side // op.ld - 1) * op.block + op.block - 1
             self.inside(op.first.buffer, op.first.index, last)

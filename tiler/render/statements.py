@@ -127,6 +127,12 @@ def _wgmma_operand(sh: kir.MatrixShape, op: kir.MatrixOperand, a: bool) -> str:
 
 def _matrix_chunk(s: kir.MatrixChunk, pad: str) -> str:
     sh, a, b = s.shape, s.a, s.b
+    if sh.warp_group and a.registers:  # (A's elements from the thread's own first: along its rows, positions)
+        along_row, along_k = kir.operand_strides(a, True)
+        a_next, a_step = kir.fragment_steps(sh, a, True)
+        args = f"{s.steps}, {along_row}, {along_k}, {a_next}, {a_step}, {_wgmma_operand(sh, b, False)}"
+        return f"{pad}{target.WGMMA_CHUNK_REGISTERS}<{args}>({s.name}, &{c(a.first)}, &{c(b.first)});  // the " \
+               f"chunk on the warp groups' matrix instructions, A from registers\n"
     if sh.warp_group:
         args = f"{s.steps}, {_wgmma_operand(sh, a, True)}, {_wgmma_operand(sh, b, False)}"
         return f"{pad}{target.WGMMA_CHUNK}<{args}>({s.name}, &{c(a.first)}, &{c(b.first)});  // the chunk on the " \
@@ -140,7 +146,8 @@ def _matrix_chunk(s: kir.MatrixChunk, pad: str) -> str:
 
 
 def _matrix_store(s: kir.MatrixStore, pad: str) -> str:
-    store = target.WGMMA_STORE if s.shape.warp_group else target.MATRIX_STORE
+    store = target.MATRIX_STORE if not s.shape.warp_group else \
+        target.WGMMA_STORE_TRANSPOSED if s.shape.transposed else target.WGMMA_STORE
     return f"{pad}{store}<{s.ld}>({s.name}, &{s.buffer}[{c(s.index)}]);\n"
 
 

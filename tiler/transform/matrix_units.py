@@ -46,18 +46,20 @@ def on_matrix_units(body: tuple, units, tid, ctypes: dict, used: Names) -> tuple
 class _Rewrite:
     def __init__(self, units, tid, ctypes: dict, used: Names):
         self.shape: kir.MatrixShape = units.shape
-        self.points = tuple(POINT.format(d) for d in units.dims)
-        self.ctypes, self.used = ctypes, used
         sh = self.shape
+        self.tile_points = tuple(POINT.format(d) for d in units.dims)  # the product tile's rows, columns
+        # the instruction's rows, columns (the tile's columns first where it computes the tile transposed)
+        self.points = self.tile_points[::-1] if sh.transposed else self.tile_points
+        self.ctypes, self.used, self.tid = ctypes, used, tid
         warp = kir.Bin("/", tid, const(sh.group))  # (a warp group's index, for wgmma)
         rows, cols = sh.warp_tile
         self.first = (mul(kir.Bin("/", warp, const(sh.warps[1])), const(rows)),  # the warp's first row and column
                       mul(kir.Bin("%", warp, const(sh.warps[1])), const(cols)))
         # a warp group's warps store their shares of its fragments' rows: each from its own first
-        self.stored_row = self.first[0] if not sh.warp_group else add(self.first[0], mul(
-            kir.Bin("%", kir.Bin("/", tid, const(target.WARP)), const(sh.group // target.WARP)),
-            const(sh.m * target.WARP // sh.group)))
-        self.lines = units.lines  # the swizzled tiles' lines: A's, B's
+        self.warp_row = mul(kir.Bin("%", kir.Bin("/", tid, const(target.WARP)), const(sh.group // target.WARP)),
+                            const(sh.m * target.WARP // sh.group))
+        self.stored_row = self.first[0] if not sh.warp_group else add(self.first[0], self.warp_row)
+        self.lines = units.lines[::-1] if sh.transposed else units.lines  # the swizzled tiles' lines: A's, B's
         self.fragments = fresh_name("mma_acc", used)
         self.stage = fresh_name("sh_mma", used)
         self.rows, self.ld = units.stage
@@ -80,9 +82,10 @@ class _Rewrite:
                                                         for x in statements((s,)))]
         last = max(chunks[-1], assigned[-1])  # (the chunks no longer assign it: the units' sum is added once)
         sh = self.shape
-        store = kir.MatrixStore(self.fragments, sh, self.stage, add(mul(self.stored_row, const(self.ld)),
-                                                                    self.first[1]), self.ld)
-        p_rows, p_cols = (kir.Ref(p) for p in self.points)
+        # (the instruction's first row and column: the staging tile's, or its column and row where transposed)
+        row, col = (self.first[1], self.stored_row) if sh.transposed else (self.stored_row, self.first[1])
+        store = kir.MatrixStore(self.fragments, sh, self.stage, add(mul(row, const(self.ld)), col), self.ld)
+        p_rows, p_cols = (kir.Ref(p) for p in self.tile_points)
         added = (kir.Barrier("every chunk's tiles are read: the staging tile takes their bytes"), store,
                  kir.Barrier("the warps' sums of the full chunks are in the staging tile"),
                  kir.Assign(outer, kir.Bin("+", kir.Ref(outer),
@@ -92,12 +95,15 @@ class _Rewrite:
         tiles = tuple(dict.fromkeys(op.first.buffer for x in statements(body) if isinstance(x, kir.MatrixChunk)
                                     for op in (x.a, x.b)))
         if sh.warp_group:
-            body = self._fenced(body, tiles)
+            body = self._fenced(body, tuple(dict.fromkeys(
+                op.first.buffer for x in statements(body) if isinstance(x, kir.MatrixChunk)
+                for op in (x.a, x.b) if not op.registers)))
         return body, kir.SharedAlloc(self.stage, sh.accumulator, self.rows * self.ld, over=tiles)
 
     def _fenced(self, body: tuple, tiles: tuple) -> tuple:
         """Every barrier fenced for the warp groups' reads of what the
-        threads wrote before it; the swizzled tiles read by nothing else."""
+        threads wrote before it; the swizzled tiles (`tiles`) read by
+        nothing else."""
         plain = [n for x in statements(body) if not isinstance(x, kir.MatrixChunk)
                  for n in kir.walk(_shallow(x)) if isinstance(n, (kir.Load, kir.VecLoad)) and
                  getattr(n, "buffer", None) in tiles]
@@ -194,6 +200,8 @@ class _Rewrite:
             row_major, ld = rows, along_p
         else:
             return None
+        if self.shape.warp_group and rows and not self.lines[0]:
+            return self.registers(load, p, k, row_major, ld, first)
         if self.shape.warp_group:
             return self.swizzled(load.buffer, rows, row_major, ld, c0, first)
         size = target.SIZEOF[self.shape.inputs]
@@ -204,6 +212,15 @@ class _Rewrite:
             return None
         start = substitute(load.index, {p: first, k: const(0)})
         return kir.MatrixOperand(kir.Load(load.buffer, start, kir.SHARED), row_major, ld)
+
+    def registers(self, load: kir.Load, p: str, k: str, row_major: bool, ld: int, first) -> kir.MatrixOperand:
+        """A plain tile as the instructions' A from registers: each thread's
+        first element, its row of the group's first fragment and position of
+        the chunk (target.WGMMA_REGISTER_*)."""
+        lane = kir.Bin("%", self.tid, const(target.WARP))
+        row = add(add(first, self.warp_row), kir.Bin("/", lane, const(target.WGMMA_REGISTER_POSITIONS)))
+        start = substitute(load.index, {p: row, k: kir.Bin("%", lane, const(target.WGMMA_REGISTER_POSITIONS))})
+        return kir.MatrixOperand(kir.Load(load.buffer, start, kir.SHARED), row_major, ld, registers=True)
 
     def swizzled(self, tile: str, a: bool, row_major: bool, ld: int, c0: int, first) -> kir.MatrixOperand | None:
         """A swizzled tile (operand A where `a`) as the warp groups read it:
