@@ -34,9 +34,10 @@ PRODUCTS = {BENCHMARKS / "mm_bf16.fut": (K, MN),
             PROGRAMS / "tensor_cores" / "mm_atb_f16.fut": (MN, MN),
             PROGRAMS / "tensor_cores" / "mm_atbt_bf16.fut": (MN, K),
             BENCHMARKS / "mm.fut": (REGISTERS, K),
+            BENCHMARKS / "aat.fut": (K, K),
             PROGRAMS / "tensor_cores" / "mm_atb_f32.fut": (REGISTERS, K),
             PROGRAMS / "tensor_cores" / "mm_bias.fut": (REGISTERS, K)}
-TF32 = {BENCHMARKS / "mm.fut", PROGRAMS / "tensor_cores" / "mm_atb_f32.fut", PROGRAMS / "tensor_cores" / "mm_bias.fut"}
+TF32 = {BENCHMARKS / "mm.fut", BENCHMARKS / "aat.fut", PROGRAMS / "tensor_cores" / "mm_atb_f32.fut", PROGRAMS / "tensor_cores" / "mm_bias.fut"}
 LINE, STRIDE = target.WGMMA_LINE_BYTES, target.WGMMA_ALIGN  # a line's bytes; 8 lines' (the descriptors' stride)
 
 
