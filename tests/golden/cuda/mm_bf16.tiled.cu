@@ -981,6 +981,123 @@ __device__ __forceinline__ void tiler_wgmma_store(const tiler_wgmma_tile<In, N, 
   }
 }
 
+// ---- A from registers: TF32 products whose one tile has its sides adjacent ----
+// Thread t of the group holds, of each fragment of A, rows 16 (t / 32) + (t % 32) / 4 and 8 more, positions
+// t % 4 and 4 more, in the order (row, position), (row + 8, position), (row, position + 4), (row + 8,
+// position + 4) (PTX ISA, wgmma's register fragments for TF32's A); B through its descriptor as above.
+struct tiler_wgmma_registers {
+  static constexpr int ROWS = 8;  // a thread's second row of a fragment, below its first
+  static constexpr int POSITIONS = 4;  // its second position, after its first
+};
+
+template <int TB>
+__device__ __forceinline__ void tiler_wgmma_rs(float (&d)[64], const unsigned (&a)[4], unsigned long long db, float*) {
+  static_assert(TB == 0, "TF32 operands have their positions adjacent");
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+               "{ %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
+               "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, "
+               "%38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, "
+               "%57, %58, %59, %60, %61, %62, %63} "
+               ", { %64, %65, %66, %67 }, %68, p, 1, 1;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                 "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                 "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                 "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                 "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                 "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
+}
+
+template <int TB>
+__device__ __forceinline__ void tiler_wgmma_rs(float (&d)[32], const unsigned (&a)[4], unsigned long long db, float*) {
+  static_assert(TB == 0, "TF32 operands have their positions adjacent");
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
+               "{ %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
+               "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31} "
+               ", { %32, %33, %34, %35 }, %36, p, 1, 1;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                 "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
+}
+
+// t += A B over STEPS instructions along the chunk, A read into registers first: `a` is this thread's own
+// first element of A (its first row of the group's first fragment, its first position of the chunk), its next
+// row A_ROW elements on and its next position A_POS; fragment i A_NEXT on, instruction s A_STEP on; B as in
+// tiler_wgmma_chunk. The registers are all loaded before the fence that orders them for the instructions.
+template <int STEPS, int A_ROW, int A_POS, int A_NEXT, int A_STEP, int TB, int B_NEXT, int B_STEP, int B_LEAD,
+          class In, int N, int FM, int FN>
+__device__ __forceinline__ void tiler_wgmma_chunk_rs(tiler_wgmma_tile<In, N, FM, FN>& t, const In* a, const In* b) {
+  const unsigned sb = static_cast<unsigned>(__cvta_generic_to_shared(b));
+  unsigned r[STEPS][FM][4];
+  #pragma unroll
+  for (int s = 0; s < STEPS; ++s) {
+    #pragma unroll
+    for (int i = 0; i < FM; ++i) {
+      const In* p = a + i * A_NEXT + s * A_STEP;
+      r[s][i][0] = __float_as_uint(p[0]);
+      r[s][i][1] = __float_as_uint(p[tiler_wgmma_registers::ROWS * A_ROW]);
+      r[s][i][2] = __float_as_uint(p[tiler_wgmma_registers::POSITIONS * A_POS]);
+      r[s][i][3] = __float_as_uint(p[tiler_wgmma_registers::ROWS * A_ROW + tiler_wgmma_registers::POSITIONS * A_POS]);
+    }
+  }
+  #pragma unroll
+  for (int i = 0; i < FM; ++i) {
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      tiler_wgmma_settle(t.c[i][j]);
+    }
+  }
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+  #pragma unroll
+  for (int s = 0; s < STEPS; ++s) {
+    #pragma unroll
+    for (int i = 0; i < FM; ++i) {
+      #pragma unroll
+      for (int j = 0; j < FN; ++j) {
+        tiler_wgmma_rs<TB>(t.c[i][j], r[s][i], tiler_wgmma_desc(sb + (j * B_NEXT + s * B_STEP) * sizeof(In), B_LEAD),
+                           static_cast<In*>(nullptr));
+      }
+    }
+  }
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  #pragma unroll
+  for (int i = 0; i < FM; ++i) {
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      tiler_wgmma_settle(t.c[i][j]);
+    }
+  }
+}
+
+// this warp's share of the group's fragments of the transposed product: each fragment's row stored as a
+// column from `out` (the tile's row of the group's first column of the fragments, this warp's first column)
+template <int LD, class In, int N, int FM, int FN>
+__device__ __forceinline__ void tiler_wgmma_store_transposed(const tiler_wgmma_tile<In, N, FM, FN>& t, float* out) {
+  const int lane = tiler_lane();
+  const int row = lane / 4, col = 2 * (lane % 4);
+  #pragma unroll
+  for (int i = 0; i < FM; ++i) {
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      #pragma unroll
+      for (int q = 0; q < N / 8; ++q) {
+        float* p = out + (j * N + 8 * q + col) * LD + i * tiler_wgmma_layout::M + row;
+        p[0] = t.c[i][j][4 * q];
+        p[LD] = t.c[i][j][4 * q + 1];
+        p[8] = t.c[i][j][4 * q + 2];
+        p[LD + 8] = t.c[i][j][4 * q + 3];
+      }
+    }
+  }
+}
+
 #endif
 
 extern "C" __global__ void __launch_bounds__(256, 1)
