@@ -256,6 +256,20 @@ def test_the_rendered_instructions_transpose_exactly_the_operands_whose_lines_cr
                     (path.stem, call)
 
 
+def test_a_copy_that_writes_past_its_swizzled_tile_is_a_verifier_fault(monkeypatch):
+    """A swizzled copy's index with its tile's lines miscounted (8 more) reaches past B's tile (two blocks across): the
+    verifier bounds a shared store's or copy's elements over every thread where no `if` guards them."""
+    from tiler.errors import CompilerBug
+    from tiler.lower import streams
+
+    path = BENCHMARKS / "mm_bf16.fut"
+    assert module_of(path)
+    monkeypatch.setattr(streams, "swizzled_index", lambda line, across, lines, width, **kw:
+                        swizzled_index(line, across, lines + 8, width, **kw))
+    with pytest.raises(CompilerBug, match=r"a store writes elements 0 to \d+ of shared sh_b_c, which holds 8192"):
+        module_of(path)
+
+
 def test_the_templates_register_fragments_are_the_ones_the_lane_test_models():
     text = (Path(__file__).parent.parent / "templates" / "mma.cuh").read_text()
     assert re.search(r"\bROWS = (\d+);", text).group(1) == str(target.WGMMA_REGISTER_ROWS)

@@ -148,6 +148,7 @@ class _Verifier:
         self.params = {p.name: p.source for p in k.params if p.role == "size"}
         self.defs: dict[str, object] = {}  # constant name -> its value
         self.loops: dict[str, For] = {}  # loop variable -> its loop
+        self.guards: list = []  # the conditions of the ifs around the statement walked
         # a loop met again in the same state ends in the same state: remembered, so that nested loops (each
         # walked twice) cost their size, not 2 ** depth times it
         self.walked: dict[tuple, _State] = {}
@@ -207,8 +208,12 @@ class _Verifier:
         if isinstance(s, Decl):
             if s.init is not None:
                 state = self.reads(s.init, state)
-                if s.const:
-                    self.defs[s.name] = s.init
+            # (a name a copy declares may be another copy's loop variable, or a value, elsewhere in the kernel:
+            # the walk's latest binding is the one in scope)
+            self.loops.pop(s.name, None)
+            self.defs.pop(s.name, None)
+            if s.init is not None and s.const:
+                self.defs[s.name] = s.init
             self.bound.add(s.name)
             return state
         if isinstance(s, For):
@@ -216,7 +221,11 @@ class _Verifier:
         if isinstance(s, If):
             state = self.reads(s.cond, state)
             inner = divergent or self.thread_varying(s.cond)
-            return _merge(self.block(s.then, state, inner), self.block(s.else_, state, inner))
+            self.guards.append(s.cond)
+            try:
+                return _merge(self.block(s.then, state, inner), self.block(s.else_, state, inner))
+            finally:
+                self.guards.pop()
         if isinstance(s, (Store, VecStore)):
             return self.store(s, state)
         if isinstance(s, MatrixStore):  # a warp's fragments into shared memory: a shared store's rules
@@ -245,6 +254,7 @@ class _Verifier:
         inner = divergent or any(self.thread_varying(e) for e in (s.start, s.stop, s.step))
         self.bound.add(s.var)
         self.loops[s.var] = s
+        self.defs.pop(s.var, None)
         for _ in range(2):  # twice: the end of one iteration meets the start of the next
             state = self.block(s.body, state, inner)
         return state
@@ -257,6 +267,7 @@ class _Verifier:
             self.vector(s.buffer, s.index, s.width, s.ctype)
         self.buffer(s.buffer, s.space, s.index)
         if s.space == SHARED:
+            self.stored_inside(s.buffer, s.index, s.width if isinstance(s, VecStore) else 1)
             for name in (s.buffer, *self.overlaps.get(s.buffer, ())):
                 if state.tiles.get(name) == READ:
                     self.fault(Fault.OVERWRITE, f"{name} is written while threads may still read it (no barrier "
@@ -280,6 +291,7 @@ class _Verifier:
             self.vector(s.shared, s.dst_index, s.width, s.ctype)
             self.vector(s.src, s.src_index, s.width, s.ctype)
         self.buffer(s.shared, SHARED, s.dst_index)
+        self.stored_inside(s.shared, s.dst_index, s.width)
         for name in (s.shared, *self.overlaps.get(s.shared, ())):
             if state.tiles.get(name) == READ:
                 self.fault(Fault.OVERWRITE, f"{name} is copied over while threads may still read it (no barrier "
@@ -343,6 +355,40 @@ class _Verifier:
                 last = count * side * op.ld - 1 if operand_lines(op, a) else \
                     (count * side // op.ld - 1) * op.block + op.block - 1
             self.inside(op.first.buffer, op.first.index, last)
+
+    def stored_inside(self, buffer: str, index, width: int) -> None:
+        """A shared store's (or copy's) elements within its allocation, for
+        every thread and iteration, where the index's range is known at
+        compile time and no `if` around it tests what it is computed from
+        (a copy's last threads, guarded off past the tile, need not fit
+        unguarded); a cooperative copy's index is a tile's whole layout, a
+        swizzle's included."""
+        names = self.depends(index)
+        if buffer not in self.elems or any(names & self.depends(g) for g in self.guards):
+            return
+        found = value_range(index, self.threads, self.loops, self.defs)
+        if found is None:
+            return
+        last = found[1] - found[1] % width + width - 1  # (a vector's index is a multiple of its width: self.vector)
+        if found[0] < 0 or last >= self.elems[buffer]:
+            self.fault(Fault.OUT_OF_TILE, f"a store writes elements {found[0]} to {last} of shared {buffer}, which "
+                                          f"holds {self.elems[buffer]}")
+
+    def depends(self, e) -> set:
+        """The names `e` reads (a thread index as `threadIdx.x`, ...), and
+        those the constants and loop variables among them are computed from."""
+        out, todo = set(), [e]
+        while todo:
+            for n in walk(todo.pop()):
+                if isinstance(n, ThreadIdx):
+                    out.add(f"threadIdx.{n.axis}")
+                elif isinstance(n, Ref) and n.name not in out:
+                    out.add(n.name)
+                    if n.name in self.defs:
+                        todo.append(self.defs[n.name])
+                    if n.name in self.loops:
+                        todo += [self.loops[n.name].start, self.loops[n.name].stop]
+        return out
 
     def inside(self, buffer: str, index, last: int) -> None:
         """Elements `index` to `index + last` of shared `buffer` lie within
