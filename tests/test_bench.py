@@ -59,9 +59,10 @@ def test_bench_json_says_what_makes_it_reproducible():
 
     result = {"benchmark": "mm", "sizes": {"m": 8}, "flops": 1024, "device": "GPU", "tiler": __version__,
               "repeat": 3, "rows": [Row("tiled", "16 x 16", [1.0, 1.5, 2.0])]}
-    run = json.loads(_bench_json([result], {"device": "GPU", "compute_capability": "sm_90"}))
+    run = json.loads(_bench_json([result], {"device": "GPU", "compute_capability": "9.0", "build_arch": "sm_90a"}))
     assert run["schema"] == BENCH_SCHEMA and run["tiler"] == __version__ and run["date"].startswith("20")
-    assert run["environment"]["compute_capability"] == "sm_90" and run["input_seed"] == 1
+    assert run["environment"]["compute_capability"] == "9.0" and run["environment"]["build_arch"] == "sm_90a"
+    assert run["input_seed"] == 1
     assert run["commit"] is None or len(run["commit"].rstrip("+")) == 40
     (mm,) = run["results"]
     assert mm["sizes"] == {"m": 8} and mm["variants"][0]["times_ms"] == [1.0, 1.5, 2.0]

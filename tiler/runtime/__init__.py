@@ -95,6 +95,7 @@ class Gpu:
         self.context = self.device.retain_primary_context()
         atexit.register(self._release)
         major, minor = self.device.compute_capability()
+        self.capability = f"{major}.{minor}"
         self.arch = target.native_arch(major, minor)
         self.name = self.device.name()
         self.max_shared = self.device.get_attribute(drv.device_attribute.MAX_SHARED_MEMORY_PER_BLOCK)
@@ -120,7 +121,8 @@ class Gpu:
             except Exception:  # noqa: BLE001 - a missing detail is left out, not fatal
                 return None
 
-        return {"device": self.name, "compute_capability": self.arch, "sm_count": self.sm_count,
+        return {"device": self.name, "compute_capability": self.capability, "build_arch": self.arch,
+                "sm_count": self.sm_count,
                 "driver_version": safe(self.drv.get_driver_version),
                 "cuda_version": safe(lambda: ".".join(map(str, self.drv.get_version()))),
                 "pycuda_version": getattr(pycuda, "VERSION_TEXT", None)}
