@@ -922,6 +922,17 @@ __device__ __forceinline__ void tiler_wgmma_settle(float (&d)[N]) {
   }
 }
 
+template <class In, int N, int FM, int FN>
+__device__ __forceinline__ void tiler_wgmma_settle_tile(tiler_wgmma_tile<In, N, FM, FN>& t) {
+  #pragma unroll
+  for (int i = 0; i < FM; ++i) {
+    #pragma unroll
+    for (int j = 0; j < FN; ++j) {
+      tiler_wgmma_settle(t.c[i][j]);
+    }
+  }
+}
+
 // t += A B over STEPS instructions along the chunk: `a` is the warp group's
 // first row of A at the chunk's first position, its fragment i A_NEXT
 // elements on and step s A_STEP on (and the same for its columns of B)
@@ -930,13 +941,7 @@ template <int STEPS, int TA, int A_NEXT, int A_STEP, int A_LEAD, int TB, int B_N
 __device__ __forceinline__ void tiler_wgmma_chunk(tiler_wgmma_tile<In, N, FM, FN>& t, const In* a, const In* b) {
   const unsigned sa = static_cast<unsigned>(__cvta_generic_to_shared(a));
   const unsigned sb = static_cast<unsigned>(__cvta_generic_to_shared(b));
-  #pragma unroll
-  for (int i = 0; i < FM; ++i) {
-    #pragma unroll
-    for (int j = 0; j < FN; ++j) {
-      tiler_wgmma_settle(t.c[i][j]);
-    }
-  }
+  tiler_wgmma_settle_tile(t);
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
   #pragma unroll
   for (int s = 0; s < STEPS; ++s) {
@@ -952,13 +957,7 @@ __device__ __forceinline__ void tiler_wgmma_chunk(tiler_wgmma_tile<In, N, FM, FN
   }
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-  #pragma unroll
-  for (int i = 0; i < FM; ++i) {
-    #pragma unroll
-    for (int j = 0; j < FN; ++j) {
-      tiler_wgmma_settle(t.c[i][j]);
-    }
-  }
+  tiler_wgmma_settle_tile(t);
 }
 
 // this warp's share of the group's fragments, stored row-major from `out`
@@ -1046,13 +1045,7 @@ __device__ __forceinline__ void tiler_wgmma_chunk_rs(tiler_wgmma_tile<In, N, FM,
       r[s][i][3] = __float_as_uint(p[tiler_wgmma_registers::ROWS * A_ROW + tiler_wgmma_registers::POSITIONS * A_POS]);
     }
   }
-  #pragma unroll
-  for (int i = 0; i < FM; ++i) {
-    #pragma unroll
-    for (int j = 0; j < FN; ++j) {
-      tiler_wgmma_settle(t.c[i][j]);
-    }
-  }
+  tiler_wgmma_settle_tile(t);
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
   #pragma unroll
   for (int s = 0; s < STEPS; ++s) {
@@ -1067,13 +1060,7 @@ __device__ __forceinline__ void tiler_wgmma_chunk_rs(tiler_wgmma_tile<In, N, FM,
   }
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-  #pragma unroll
-  for (int i = 0; i < FM; ++i) {
-    #pragma unroll
-    for (int j = 0; j < FN; ++j) {
-      tiler_wgmma_settle(t.c[i][j]);
-    }
-  }
+  tiler_wgmma_settle_tile(t);
 }
 
 // this warp's share of the group's fragments of the transposed product: each fragment's row stored as a
