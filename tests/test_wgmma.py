@@ -270,10 +270,31 @@ def test_a_copy_that_writes_past_its_swizzled_tile_is_a_verifier_fault(monkeypat
         module_of(path)
 
 
-def test_the_templates_register_fragments_are_the_ones_the_lane_test_models():
+def test_the_templates_register_loads_and_transposed_store_follow_the_ptx_layouts():
+    """tiler_wgmma_chunk_rs's four loads and tiler_wgmma_store_transposed's
+    four stores, read from the template and evaluated, against the PTX
+    ISA's layouts (the lane test's model): register v of a thread holds A's
+    row + 8 (v % 2), position + 4 (v / 2); accumulator v is at row + 8 (v /
+    2 % 2), column + v % 2, which the transposed store writes at the staging
+    tile's row column + v % 2, column row + 8 (v / 2 % 2)."""
     text = (Path(__file__).parent.parent / "templates" / "mma.cuh").read_text()
-    assert re.search(r"\bROWS = (\d+);", text).group(1) == str(target.WGMMA_REGISTER_ROWS)
-    assert re.search(r"\bPOSITIONS = (\d+);", text).group(1) == str(target.WGMMA_REGISTER_POSITIONS)
+    rows, positions = (int(re.search(rf"\b{n} = (\d+);", text).group(1)) for n in ("ROWS", "POSITIONS"))
+    assert (rows, positions) == (target.WGMMA_REGISTER_ROWS, target.WGMMA_REGISTER_POSITIONS)
+    wide = 1000  # an offset's rows (or the staging tile's) in its thousands, positions (columns) in its units
+
+    def evaluated(expr: str, names: dict) -> tuple[int, int]:
+        expr = expr.replace("tiler_wgmma_registers::ROWS", str(rows)).replace(
+            "tiler_wgmma_registers::POSITIONS", str(positions))
+        return divmod(eval(expr, {}, names), wide)  # noqa: S307 - the template's own index arithmetic
+
+    chunk = text[text.index("void tiler_wgmma_chunk_rs("):]
+    loads = re.findall(r"r\[s\]\[i\]\[(\d)\] = __float_as_uint\(p\[(.*?)\]\);", chunk)
+    assert {int(v): evaluated(e, {"A_ROW": wide, "A_POS": 1}) for v, e in loads} == \
+        {v: (8 * (v % 2), 4 * (v // 2)) for v in range(4)}
+    store = text[text.index("void tiler_wgmma_store_transposed("):]
+    stores = re.findall(r"p\[(.*?)\] = t\.c\[i\]\[j\]\[4 \* q(?: \+ (\d))?\];", store)
+    assert {int(v or 0): evaluated(e, {"LD": wide}) for e, v in stores} == \
+        {v: (v % 2, 8 * (v // 2 % 2)) for v in range(4)}
 
 
 def test_the_swizzled_copy_index_permutes_each_lines_units():

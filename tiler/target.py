@@ -230,7 +230,6 @@ WGMMA_CHUNK_REGISTERS = "tiler_wgmma_chunk_rs"  # <STEPS, A_ROW, A_POS, A_NEXT, 
 WGMMA_STORE_TRANSPOSED = "tiler_wgmma_store_transposed"  # <LD>(tile, shared*): each fragment's row as a column
 # thread t of a warp group holds, of a fragment of A, rows 16 (t / 32 % 4) + t % 32 / 4 and 8 more, positions
 # t % 4 and 4 more (PTX ISA, wgmma's register fragments for TF32's A)
-WGMMA_WARP_ROWS = 16
 WGMMA_REGISTER_ROWS = 8
 WGMMA_REGISTER_POSITIONS = 4
 # before a barrier after which a warp group's instructions read what the threads wrote (cp.async and stores

@@ -100,6 +100,9 @@ class Staging:
     # laid out for the warp groups' matrix instructions (target.WGMMA_*): no padding, each line's 16-byte
     # units permuted by the line's index (lower/streams.py swizzled_index); only they read it
     swizzled: bool = False
+    # read by each thread into registers as the warp groups' A operand (TF32's B tile, its columns adjacent:
+    # analyse/tensor_cores.py computes the product transposed), padded so that a warp's loads fall on 32 banks
+    registers: bool = False
 
     @property
     def pitch(self) -> int:
@@ -453,6 +456,9 @@ def describe_share(share: int, blocks: str = "") -> str:
 def describe_reads(s: Staging) -> str:
     if s.swizzled:
         return "by the warp groups' matrix instructions: the swizzle puts a read's lines on distinct banks"
+    if s.registers:
+        return (f"by each thread into registers, the warp groups' A: a warp's loads on distinct banks (pitch "
+                f"{s.pitch})")
     if s.reads is Reads.PER_THREAD:
         return "per-thread index: may conflict"
     if s.reads is Reads.STRIDED:  # a warp's threads (the tile's rows) read one element each, a line apart

@@ -320,12 +320,14 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
     swizzled = matrix and ctx.constraints.swizzle
     if (asynchronous and not micro) or matrix:  # cp.async stores whole vectors: the copy's axis is the shared array's contiguous one
         transpose = copy.axis is CopyAxis.ROWS
+    registers = False
     if swizzled and transpose and target.CTYPE[d.array.type.elem.kind] not in target.WGMMA_TRANSPOSABLE:
         # the warp groups read TF32 tiles through descriptors only with a row's positions adjacent: B's tile
         # (its rows along the block's inner dim, analyse/tensor_cores.py) stays as copied, padded, each thread
         # reading its share into registers (target.WGMMA_REGISTER_INPUTS); A's is copied across its lines
-        swizzled = rows != (max(block.spans),)
-        transpose = not swizzled
+        registers = target.CTYPE[d.array.type.elem.kind] in target.WGMMA_REGISTER_INPUTS and \
+            rows == (max(block.spans),)
+        swizzled, transpose = not registers, registers
     layout = Layout.TRANSPOSED if transpose else Layout.ROW_MAJOR
     contiguous = CopyAxis.ROWS if layout is Layout.TRANSPOSED else CopyAxis.CHUNK
     elements = max(row_count, 1) * chunk
@@ -366,7 +368,8 @@ def _stage(d: InputPlan, site: StreamSite, block: BlockPlan, views: Views, chunk
                   "copies its threads' rows into shared memory along the rows, coalesced, and each thread reads its "
                   "own row there")
     staging = Staging(Level.SHARED, rows, (row_count, chunk) if rows else (chunk,), layout, padding, copy, reads,
-                      size * buffers, reuse, vector, buffers, asynchronous=asynchronous, own=own, swizzled=swizzled)
+                      size * buffers, reuse, vector, buffers, asynchronous=asynchronous, own=own, swizzled=swizzled,
+                      registers=registers)
     return replace(d, staging=staging, reason=reason)
 
 

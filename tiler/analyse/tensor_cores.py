@@ -165,7 +165,7 @@ def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
     staged = {p.name: p.staging for p in schedule.streams[0].inputs}
     # the warp groups' A from registers where B's tile is the plain one: the instruction's rows are then the
     # tile's columns (kir.MatrixShape.transposed), its operands and dims in its own order
-    transposed = swizzled and staged[b] is not None and not staged[b].swizzled
+    transposed = swizzled and staged[b] is not None and staged[b].registers
     names, frame = ((b, a), dims[::-1]) if transposed else ((a, b), dims)
     shape = _group_shape(kinds, schedule, frame, ctx, transposed) if swizzled else \
         _shape(kinds, schedule, dims, ctx)
@@ -180,12 +180,13 @@ def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
     who = "warp groups" if shape.warp_group else "warps"
     what = (f"{shape.m} x {shape.n} x {shape.k} {target.MATRIX_PRECISION[shape.inputs]} instructions, "
             f"{shape.warps[0]} x {shape.warps[1]} {who} of {shape.fragments[0]} x {shape.fragments[1]} fragments")
-    if shape.warp_group:
+    if shape.transposed:  # (the counts above are the transposed tile's: its rows along B's dim)
+        what += (f" over the product's transpose (wgmma computing {b}ᵀ {a}ᵀ, its rows along dimension {dims[1]}: "
+                 f"{b}'s tile read by each thread into registers as the instructions' A, {a}'s swizzled in lines "
+                 f"of {target.WGMMA_LINE_BYTES} bytes, copies and instructions fenced between the two proxies)")
+    elif shape.warp_group:
         what += (" (wgmma, from tiles swizzled in lines of "
                  f"{target.WGMMA_LINE_BYTES} bytes, copies and instructions fenced between the two proxies)")
-    if shape.transposed:
-        what += (f", {b}'s tile read by each thread into registers as the instructions' A (the product computed "
-                 f"transposed, {b}ᵀ {a}ᵀ, the instructions' rows along dimension {dims[1]})")
     always = shape.inputs in target.MATRIX_ALWAYS
     if not ctx.options.tensor_cores and not always:
         return MatrixUnits(False, f"--tensor-cores is off (the product qualifies: {what})", shape, dims, (a, b))
@@ -357,11 +358,12 @@ def _swizzle_refusal(schedule: Schedule, names: tuple, shape: MatrixShape, dims:
             return f"{name}'s tile is not a plain 2-D tile of scalars"
         if st.tile[0] != schedule.block.points(d):
             return f"{name}'s tile holds {st.tile[0]} rows for the block's {schedule.block.points(d)} points"
-        if not st.swizzled:  # (read into registers: B's as the instructions' A, of inputs they take so)
-            if i or not shape.transposed or shape.inputs not in target.WGMMA_REGISTER_INPUTS:
-                return (f"neither tile has a row's positions adjacent: the warp groups read "
-                        f"{target.MATRIX_PRECISION[shape.inputs]} tiles so, but for one tile read into registers")
+        if st.registers:  # (B's tile, read into registers as the instructions' A: the product transposed)
+            if i or not shape.transposed:
+                return f"{name}'s tile is read into registers but is not the instructions' A"
             continue
+        if not st.swizzled:
+            return f"{name}'s tile is not swizzled"
         if st.layout is not Layout.ROW_MAJOR and shape.inputs not in target.WGMMA_TRANSPOSABLE:
             return (f"{name}'s tile holds a chunk position a line: the warp groups read "
                     f"{target.MATRIX_PRECISION[shape.inputs]} tiles only with each row's positions adjacent")
