@@ -148,7 +148,7 @@ class _Verifier:
         self.params = {p.name: p.source for p in k.params if p.role == "size"}
         self.defs: dict[str, object] = {}  # constant name -> its value
         self.loops: dict[str, For] = {}  # loop variable -> its loop
-        self.guards: list = []  # the conditions of the ifs around the statement walked
+        self.guards: list[set] = []  # what the conditions of the ifs around the statement walked read (depends)
         # a loop met again in the same state ends in the same state: remembered, so that nested loops (each
         # walked twice) cost their size, not 2 ** depth times it
         self.walked: dict[tuple, _State] = {}
@@ -221,7 +221,7 @@ class _Verifier:
         if isinstance(s, If):
             state = self.reads(s.cond, state)
             inner = divergent or self.thread_varying(s.cond)
-            self.guards.append(s.cond)
+            self.guards.append(self.depends(s.cond))
             try:
                 return _merge(self.block(s.then, state, inner), self.block(s.else_, state, inner))
             finally:
@@ -363,9 +363,12 @@ class _Verifier:
         (a copy's last threads, guarded off past the tile, need not fit
         unguarded); a cooperative copy's index is a tile's whole layout, a
         swizzle's included."""
-        names = self.depends(index)
-        if buffer not in self.elems or any(names & self.depends(g) for g in self.guards):
+        if buffer not in self.elems:
             return
+        if self.guards:
+            names = self.depends(index)
+            if any(names & g for g in self.guards):
+                return
         found = value_range(index, self.threads, self.loops, self.defs)
         if found is None:
             return
