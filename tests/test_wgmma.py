@@ -271,7 +271,7 @@ def test_a_copy_that_writes_past_its_swizzled_tile_is_a_verifier_fault(monkeypat
 
 
 def test_the_templates_register_loads_and_transposed_store_follow_the_ptx_layouts():
-    """tiler_wgmma_chunk_rs's four loads and tiler_wgmma_store_transposed's
+    """tiler_wgmma_chunk_rs's four loads and tiler_wgmma_store's transposed
     four stores, read from the template and evaluated, against the PTX
     ISA's layouts (the lane test's model): register v of a thread holds A's
     row + 8 (v % 2), position + 4 (v / 2); accumulator v is at row + 8 (v /
@@ -291,7 +291,7 @@ def test_the_templates_register_loads_and_transposed_store_follow_the_ptx_layout
     loads = re.findall(r"r\[s\]\[i\]\[(\d)\] = __float_as_uint\(p\[(.*?)\]\);", chunk)
     assert {int(v): evaluated(e, {"A_ROW": wide, "A_POS": 1}) for v, e in loads} == \
         {v: (8 * (v % 2), 4 * (v // 2)) for v in range(4)}
-    store = text[text.index("void tiler_wgmma_store_transposed("):]
+    store = text[text.index("if (TRANSPOSED)", text.index("void tiler_wgmma_store(")):]
     stores = re.findall(r"p\[(.*?)\] = t\.c\[i\]\[j\]\[4 \* q(?: \+ (\d))?\];", store)
     assert {int(v or 0): evaluated(e, {"LD": wide}) for e, v in stores} == \
         {v: (v % 2, 8 * (v // 2 % 2)) for v in range(4)}

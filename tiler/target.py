@@ -221,13 +221,12 @@ WGMMA_UNIT_BYTES = 16  # the swizzle permutes a line's units of this many bytes
 WGMMA_ALIGN = WGMMA_LINE_BYTES * WGMMA_ATOM_LINES  # 1,024: where each swizzled tile starts
 WGMMA_TILE = "tiler_wgmma_tile"
 WGMMA_CHUNK = "tiler_wgmma_chunk"  # tiler_wgmma_chunk<STEPS, TRANS_A, TRANS_B, A_NEXT, A_STEP, A_LBO, B_...>(...)
-WGMMA_STORE = "tiler_wgmma_store"  # tiler_wgmma_store<LD>(tile, shared*)
+WGMMA_STORE = "tiler_wgmma_store"  # <LD>(tile, shared*); <LD, 1>: the transposed product's, rows as columns
 # A from registers: where one tile of a TF32 product has its sides adjacent (B's of a plain product, which the
 # descriptors cannot read), each thread loads its share of it from a plain padded tile (matrix_pad) and the
 # instruction takes it as A, computing the product transposed where that tile is B's (kir.MatrixShape)
 WGMMA_REGISTER_INPUTS = frozenset({"float"})
 WGMMA_CHUNK_REGISTERS = "tiler_wgmma_chunk_rs"  # <STEPS, A_ROW, A_POS, A_NEXT, A_STEP, TRANS_B, B_...>(...)
-WGMMA_STORE_TRANSPOSED = "tiler_wgmma_store_transposed"  # <LD>(tile, shared*): each fragment's row as a column
 # thread t of a warp group holds, of a fragment of A, rows 16 (t / 32 % 4) + t % 32 / 4 and 8 more, positions
 # t % 4 and 4 more (PTX ISA, wgmma's register fragments for TF32's A)
 WGMMA_REGISTER_ROWS = 8

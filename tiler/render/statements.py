@@ -146,9 +146,9 @@ def _matrix_chunk(s: kir.MatrixChunk, pad: str) -> str:
 
 
 def _matrix_store(s: kir.MatrixStore, pad: str) -> str:
-    store = target.MATRIX_STORE if not s.shape.warp_group else \
-        target.WGMMA_STORE_TRANSPOSED if s.shape.transposed else target.WGMMA_STORE
-    return f"{pad}{store}<{s.ld}>({s.name}, &{s.buffer}[{c(s.index)}]);\n"
+    store = target.WGMMA_STORE if s.shape.warp_group else target.MATRIX_STORE
+    flag = ", 1" if s.shape.transposed else ""  # (the transposed product's accumulators: rows stored as columns)
+    return f"{pad}{store}<{s.ld}{flag}>({s.name}, &{s.buffer}[{c(s.index)}]);\n"
 
 
 WRITERS: dict[type, Callable[..., str]] = {

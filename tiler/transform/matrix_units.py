@@ -200,7 +200,7 @@ class _Rewrite:
             row_major, ld = rows, along_p
         else:
             return None
-        if self.shape.warp_group and rows and not self.lines[0]:
+        if self.shape.transposed and rows:  # (B's tile, the instructions' A: tensor_cores._swizzle_refusal)
             return self.registers(load, p, k, row_major, ld, first)
         if self.shape.warp_group:
             return self.swizzled(load.buffer, rows, row_major, ld, c0, first)

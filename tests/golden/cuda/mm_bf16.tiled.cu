@@ -933,6 +933,21 @@ __device__ __forceinline__ void tiler_wgmma_settle_tile(tiler_wgmma_tile<In, N, 
   }
 }
 
+// before a chunk's instructions: the accumulators (and registers of A loaded before) ordered for them
+template <class In, int N, int FM, int FN>
+__device__ __forceinline__ void tiler_wgmma_begin(tiler_wgmma_tile<In, N, FM, FN>& t) {
+  tiler_wgmma_settle_tile(t);
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+
+// after them: committed, waited for, their sums in the accumulators
+template <class In, int N, int FM, int FN>
+__device__ __forceinline__ void tiler_wgmma_end(tiler_wgmma_tile<In, N, FM, FN>& t) {
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  tiler_wgmma_settle_tile(t);
+}
+
 // t += A B over STEPS instructions along the chunk: `a` is the warp group's
 // first row of A at the chunk's first position, its fragment i A_NEXT
 // elements on and step s A_STEP on (and the same for its columns of B)
@@ -941,8 +956,7 @@ template <int STEPS, int TA, int A_NEXT, int A_STEP, int A_LEAD, int TB, int B_N
 __device__ __forceinline__ void tiler_wgmma_chunk(tiler_wgmma_tile<In, N, FM, FN>& t, const In* a, const In* b) {
   const unsigned sa = static_cast<unsigned>(__cvta_generic_to_shared(a));
   const unsigned sb = static_cast<unsigned>(__cvta_generic_to_shared(b));
-  tiler_wgmma_settle_tile(t);
-  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+  tiler_wgmma_begin(t);
   #pragma unroll
   for (int s = 0; s < STEPS; ++s) {
     #pragma unroll
@@ -955,14 +969,15 @@ __device__ __forceinline__ void tiler_wgmma_chunk(tiler_wgmma_tile<In, N, FM, FN
       }
     }
   }
-  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-  tiler_wgmma_settle_tile(t);
+  tiler_wgmma_end(t);
 }
 
 // this warp's share of the group's fragments, stored row-major from `out`
-// (its first row, the group's first column), LD elements a row
-template <int LD, class In, int N, int FM, int FN>
+// (its first row, the group's first column), LD elements a row; where
+// TRANSPOSED (the instructions computed the product's transpose), each
+// fragment's row stored as a column from `out` (the tile's row of the
+// group's first column of the fragments, this warp's first column)
+template <int LD, int TRANSPOSED = 0, class In, int N, int FM, int FN>
 __device__ __forceinline__ void tiler_wgmma_store(const tiler_wgmma_tile<In, N, FM, FN>& t, float* out) {
   const int lane = tiler_lane();
   const int row = lane / 4, col = 2 * (lane % 4);
@@ -972,9 +987,17 @@ __device__ __forceinline__ void tiler_wgmma_store(const tiler_wgmma_tile<In, N, 
     for (int j = 0; j < FN; ++j) {
       #pragma unroll
       for (int q = 0; q < N / 8; ++q) {
-        float* p = out + (i * tiler_wgmma_layout::M + row) * LD + j * N + 8 * q + col;
-        tiler_mma_store_pair(p, t.c[i][j][4 * q], t.c[i][j][4 * q + 1]);
-        tiler_mma_store_pair(p + 8 * LD, t.c[i][j][4 * q + 2], t.c[i][j][4 * q + 3]);
+        if (TRANSPOSED) {
+          float* p = out + (j * N + 8 * q + col) * LD + i * tiler_wgmma_layout::M + row;
+          p[0] = t.c[i][j][4 * q];
+          p[LD] = t.c[i][j][4 * q + 1];
+          p[8] = t.c[i][j][4 * q + 2];
+          p[LD + 8] = t.c[i][j][4 * q + 3];
+        } else {
+          float* p = out + (i * tiler_wgmma_layout::M + row) * LD + j * N + 8 * q + col;
+          tiler_mma_store_pair(p, t.c[i][j][4 * q], t.c[i][j][4 * q + 1]);
+          tiler_mma_store_pair(p + 8 * LD, t.c[i][j][4 * q + 2], t.c[i][j][4 * q + 3]);
+        }
       }
     }
   }
@@ -1045,8 +1068,7 @@ __device__ __forceinline__ void tiler_wgmma_chunk_rs(tiler_wgmma_tile<In, N, FM,
       r[s][i][3] = __float_as_uint(p[tiler_wgmma_registers::ROWS * A_ROW + tiler_wgmma_registers::POSITIONS * A_POS]);
     }
   }
-  tiler_wgmma_settle_tile(t);
-  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+  tiler_wgmma_begin(t);
   #pragma unroll
   for (int s = 0; s < STEPS; ++s) {
     #pragma unroll
@@ -1058,31 +1080,7 @@ __device__ __forceinline__ void tiler_wgmma_chunk_rs(tiler_wgmma_tile<In, N, FM,
       }
     }
   }
-  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-  tiler_wgmma_settle_tile(t);
-}
-
-// this warp's share of the group's fragments of the transposed product: each fragment's row stored as a
-// column from `out` (the tile's row of the group's first column of the fragments, this warp's first column)
-template <int LD, class In, int N, int FM, int FN>
-__device__ __forceinline__ void tiler_wgmma_store_transposed(const tiler_wgmma_tile<In, N, FM, FN>& t, float* out) {
-  const int lane = tiler_lane();
-  const int row = lane / 4, col = 2 * (lane % 4);
-  #pragma unroll
-  for (int i = 0; i < FM; ++i) {
-    #pragma unroll
-    for (int j = 0; j < FN; ++j) {
-      #pragma unroll
-      for (int q = 0; q < N / 8; ++q) {
-        float* p = out + (j * N + 8 * q + col) * LD + i * tiler_wgmma_layout::M + row;
-        p[0] = t.c[i][j][4 * q];
-        p[LD] = t.c[i][j][4 * q + 1];
-        p[8] = t.c[i][j][4 * q + 2];
-        p[LD + 8] = t.c[i][j][4 * q + 3];
-      }
-    }
-  }
+  tiler_wgmma_end(t);
 }
 
 #endif
