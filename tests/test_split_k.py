@@ -5,8 +5,9 @@ from __future__ import annotations
 from conftest import BENCHMARKS, ROOT
 
 from tiler.analyse import Options
-from tiler.analyse.reductions import K_MIN_LENGTH, K_SHARE, MAX_BLOCKS_A_ROW
+from tiler.analyse.reductions import K_FEW_TILES_LENGTH, K_MIN_LENGTH, K_SHARE, MAX_BLOCKS_A_ROW
 from tiler.pipeline import run_all
+from tiler.report.versions import condition_text
 
 XTY = ROOT / "corpus" / "c_xty_loop_f32.fut"
 
@@ -102,3 +103,22 @@ def test_the_blocks_of_a_row_share_its_iterations_whole_and_once():
             assert sum(taken) == length and all(f % chunk == 0 for f in firsts), (chunk, length)
             idle = sum(t == 0 for t in taken)
             assert idle == 0 if blocks < MAX_BLOCKS_A_ROW else idle * share < length, (chunk, length, idle)
+
+
+def test_a_product_whose_tiles_leave_sms_idle_gets_split_k_whatever_its_points():
+    """200 x 150 outputs of 2,000 iterations: 30,000 points (227 an SM on 132
+    SMs, not few) in 4 tiles of 128 x 128, too few for the tiled kernel's
+    grid (a block for 1 in 4 SMs): the split-K version runs, raced against
+    the version that would otherwise run. Not where the tiles give 1 in 4
+    SMs a block, nor for rows shorter than K_FEW_TILES_LENGTH, nor (that
+    rule) for few points (X^T Y: K_MIN_LENGTH)."""
+    m = module(ROOT / "corpus" / "a_matmul_stream_f32.fut")["verify"]
+    wide = {"n": 150, "m": 200, "p": 2000}
+    assert m.select(wide, 132).name.endswith("_k") and m.ahead(wide, 132) is not None
+    assert not m.select(dict(wide, p=K_FEW_TILES_LENGTH - 1), 132).name.endswith("_k")
+    edge = {"n": 128 * 3, "m": 128 * 11, "p": 2000}  # 33 tiles: 1 in 4 of 132 SMs
+    assert not m.select(edge, 132).name.endswith("_k") and m.select(edge, 133).name.endswith("_k")
+    x = module(XTY)["verify"]
+    assert not x.select({"N": K_MIN_LENGTH - 1, "p": 64, "q": 64}, 132).name.endswith("_k")
+    words = condition_text(m.versions[0].plan.condition)
+    assert "tiles of 128 x 128 outputs (ceil(n / 128) * ceil(m / 128)) are fewer than 1 in 4 of the GPU's SMs" in words

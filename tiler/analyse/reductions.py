@@ -108,6 +108,13 @@ HEAVY_BODY = 32
 # mostly idle) run the split by the race.
 K_SHARE = 128
 K_MIN_LENGTH = 4096  # (the shortest reduction timed: 8192)
+# ... and for more points, where the plan's tiled kernel's grid would not give 1 in GRID_SHARE SMs a block
+# (so that its one-point version runs: 200 x 150 outputs are 4 tiles of 128 x 128), from K_FEW_TILES_LENGTH
+# iterations on (8 blocks a tile). H200 (benchmarks/RESULTS.md), the corpus's products with fewer tiles than
+# SMs, split-K against the version it raced: 1.13x-5.3x faster for 4 to 10 tiles and 1,500 to 8,000
+# iterations; 0.07x-0.88x for 256 to 1,000 iterations, or 64 tiles and more (its last kernel, one row an
+# output, then costs more than the blocks along z gain). The race at a first launch keeps the faster.
+K_FEW_TILES_LENGTH = 8 * K_SHARE
 K_OPERATORS = (Operator.ADD, Operator.MUL, Operator.MIN, Operator.MAX)
 NO_ARRAY = "it reads no array"
 STEERED = "an option chooses the tiled kernel's schedule, and that kernel runs (--lanes N or --several-blocks " \
@@ -246,8 +253,8 @@ class Split:
     @property
     def gate(self) -> tuple[Test, ...]:
         """What the launch tests before it runs any split version (else the
-        tiled kernel's versions): the rows' length (`min_length`) and the
-        grid's limits. Empty where every launch splits."""
+        tiled kernel's versions): the rows' length (`min_length`), their
+        count (`few`) and the grid's limits. Empty where every launch splits."""
         few = (Test("rows", "<", self.few_rows, True),) if self.few else ()
         return ((self.min_length,) if self.min_length else ()) + few + self.limits
 

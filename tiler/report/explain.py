@@ -20,7 +20,8 @@ from ..check.expressions import text as source_text
 from ..check.types import Binder, size_text
 from ..source import Source
 from ..versions.planned import has_window_version
-from ..versions.records import RACED_FIRST, Kind
+from ..versions.records import RACED_FIRST, Fits, Kind, without
+from .versions import condition_text
 from .warnings import warnings_of
 
 
@@ -275,7 +276,8 @@ def _versions(a: Analysis, module) -> list[dict]:
         k_split = not fissioned and rec.build.k_split
         out.append({"kernel": kind, "lanes": k.lanes or None, "fissioned": fissioned,
                     "fission_when": [{"size": g.size, "at_least": g.least} for g in rec.gates],
-                    "lanes_when": _lanes_when(split, rec.choice) if k.lanes else None,
+                    "lanes_when": (condition_text(without(rec.condition, Fits), True) if k_split else
+                                   _lanes_when(split, rec.choice)) if k.lanes else None,
                     "blocks_a_row": _grid_blocks(k.split_stages[0], x_only=True) if stages and not k_split else None,
                     "k_split": k_split,
                     "blocks_a_tile": k.split_stages[0].grid_formulas()[2] if k_split else None,

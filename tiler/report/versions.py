@@ -14,6 +14,7 @@ from ..versions.records import (
     AtMost,
     Copies,
     Equals,
+    FewTiles,
     FillsSMs,
     Fits,
     Gate,
@@ -126,6 +127,8 @@ def _test_text(c) -> str:
         return "the sizes its 128-bit copies read rows by are multiples of 4 (known once it is lowered)"
     if isinstance(c, FillsSMs):
         return describe_share(c.share)
+    if isinstance(c, FewTiles):
+        return c.text()
     if isinstance(c, Transposing):
         return test_text(c.test)
     if isinstance(c, RowTest):

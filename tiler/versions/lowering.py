@@ -34,6 +34,7 @@ from .records import (
     Build,
     Copies,
     Equals,
+    FewTiles,
     FillsSMs,
     Fits,
     Gate,
@@ -232,6 +233,9 @@ def condition(c, k: kir.Kernel, stage: kir.Kernel | None = None):
     if isinstance(c, FillsSMs):
         blocks = _blocks(k) if c.share == 1 else kir.Bin("*", _blocks(k), const(c.share, target.INDEX))
         return kir.Bin(">=", blocks, kir.Ref(target.MULTIPROCESSORS_NAME))
+    if isinstance(c, FewTiles):
+        tiles = _tiles(c.tiles) if c.share == 1 else kir.Bin("*", _tiles(c.tiles), const(c.share, target.INDEX))
+        return kir.Bin("<", tiles, kir.Ref(target.MULTIPROCESSORS_NAME))
     if isinstance(c, Transposing):
         sizes, op, value = c.test
         return kir.Bin(op, product(sizes), const(value, target.INDEX if len(sizes) > 1 else "int"))
@@ -249,6 +253,16 @@ def _row_test(c: RowTest):
     length = const(c.length) if isinstance(c.length, int) else kir.Ref(c.length) if c.length is not None else None
     tests = {"rows": product(c.rows, wide=True), "length": length}
     return kir.Bin(t.op, tests.get(t.what) or kir.Ref(t.what), value)
+
+
+def _tiles(tiles: tuple):
+    """The count of `tiles` ((size, points) a dim), as a launch condition computes it (64-bit)."""
+    out = None
+    for size, points in tiles:
+        term = const(-(-size // points)) if isinstance(size, int) else \
+            kir.Bin("/", kir.Bin("+", kir.Ref(size), const(points - 1)), const(points))
+        out = kir.Cast(target.INDEX, term) if out is None else kir.Bin("*", out, term)
+    return out
 
 
 def _blocks(k: kir.Kernel):

@@ -174,6 +174,22 @@ class FillsSMs:
 
 
 @dataclass(frozen=True)
+class FewTiles:
+    """The plan's tiled kernel's grid would not give a block to 1 in `share`
+    of the GPU's SMs: its tiles, each `(size, points)` pair a dim's size and
+    the points a block takes along it, times `share` are fewer than the SMs."""
+
+    tiles: tuple
+    share: int
+
+    def text(self) -> str:
+        extent = " x ".join(str(points) for _, points in reversed(self.tiles))
+        count = " * ".join(f"ceil({size} / {points})" for size, points in self.tiles)
+        who = "the GPU's SMs" if self.share == 1 else f"1 in {self.share} of the GPU's SMs"
+        return f"the tiled kernel's tiles of {extent} outputs ({count}) are fewer than {who}"
+
+
+@dataclass(frozen=True)
 class Transposing:
     """A test the launch makes before it transposes inputs: (sizes multiplied, op, value)."""
 
@@ -230,10 +246,16 @@ def any_of(parts) -> object | None:
 def without_aligned(condition):
     """The condition of a vector version's scalar half: the alignment test
     (always added innermost, by `both`) left out."""
-    if isinstance(condition, Aligned):
+    return without(condition, Aligned)
+
+
+def without(condition, kind: type):
+    """The condition with its tests of this kind left out (None where none is left)."""
+    if isinstance(condition, kind):
         return None
-    if isinstance(condition, All):
-        return all_of(p for p in (without_aligned(p) for p in condition.parts) if p is not None)
+    if isinstance(condition, (All, AnyOf)):
+        parts = tuple(p for p in (without(p, kind) for p in condition.parts) if p is not None)
+        return (all_of if isinstance(condition, All) else any_of)(parts)
     return condition
 
 

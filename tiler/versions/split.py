@@ -11,6 +11,7 @@ import dataclasses
 from ..analyse import Analysis
 from ..analyse.reductions import (
     COLUMN_ROWS,
+    K_FEW_TILES_LENGTH,
     K_MIN_LENGTH,
     K_SHARE,
     MAX_BLOCKS_A_ROW,
@@ -19,8 +20,9 @@ from ..analyse.reductions import (
     Test,
     split_k_stream,
 )
+from ..analyse.registers import GRID_SHARE
 from .planned import fits_int, plan_versions, rivals, untiled_build
-from .records import WIDE_NOTE, Build, Copies, Kind, RowTest, Version, all_of, any_of, both
+from .records import WIDE_NOTE, Build, Copies, FewTiles, Kind, RowTest, Version, all_of, any_of, both
 
 
 def split_versions(a: Analysis, file: str) -> list[Version]:
@@ -37,7 +39,7 @@ def split_versions(a: Analysis, file: str) -> list[Version]:
     untiled = untiled_build(a, file)
 
     def versions(wide: bool, note: str) -> list[Version]:
-        out = [] if wide else k_split_versions(a, file, split, gate, test, fits)
+        out = [] if wide else k_split_versions(a, file, split, test, fits)
         for choice in split.choices:
             if wide and split.few and choice.lanes == WIDE_BLOCK and not choice.several:
                 continue  # 64-bit offsets beside a product's or an n-body's body, 64 registers a thread: spilled
@@ -63,35 +65,51 @@ def split_versions(a: Analysis, file: str) -> list[Version]:
     return out
 
 
-def k_split_versions(a: Analysis, file: str, split, gate, test, fits) -> list[Version]:
+def k_split_versions(a: Analysis, file: str, split, test, fits) -> list[Version]:
     """The split-K version, first, where it applies (reductions.split_k_stream):
-    for launches of few points whose rows are K_MIN_LENGTH long or more,
-    the last kernel the split's several blocks a row (its first choice's
-    lanes). Its tiles are the plan's smaller ones where it has them
+    for launches of few points whose rows are K_MIN_LENGTH long or more, and
+    for any points where the plan's tiled kernel has fewer tiles than the GPU
+    has SMs and the rows are K_FEW_TILES_LENGTH long or more; the last
+    kernel the split's several blocks a row (its first choice's lanes). Its
+    tiles are the plan's smaller ones where it has them
     (plan._few_outputs): measured on the corpus's products and X^T Y at 64,
     90 and 32 outputs a side, they ran 0.46x-0.92x the time of the plan's
     128 x 128 tiles where the race kept a split-K version (H200,
     benchmarks/RESULTS.md)."""
-    short = isinstance(split.length, int) and split.length < K_MIN_LENGTH  # (a literal: never long enough)
-    if short or split_k_stream(a.kernel, split, a.plan.schedule) is None:
+    if split_k_stream(a.kernel, split, a.plan.schedule) is None:
         return []
     few = a.plan.few_outputs
     schedule = few if few is not None and split_k_stream(a.kernel, split, few) is not None else a.plan.schedule
     several = next(c for c in split.choices if c.several)
-    long = Test("length", ">=", K_MIN_LENGTH)
+    rows = row_sizes(a)
     # (the rows on grid y and z, as the split's several blocks a row have them: its limits too)
-    choice = LaneChoice(several.lanes, ((long,) + split.several_limits,), True, several.columns)
+    long = (Test("length", ">=", K_MIN_LENGTH),) + split.several_limits
+    # (K_FEW_TILES_LENGTH >= MIN_SPLIT_LENGTH: the split's own test of the length is implied)
+    wide = (Test("length", ">=", K_FEW_TILES_LENGTH), Test("rows", ">=", split.few_rows, True)) + split.limits + \
+        split.several_limits
+    alternatives = []
+    for tests, tiles in ((split.gate + long, None), (wide, plan_tiles(a))):
+        if possible(tests, rows, split.length):
+            alternatives.append(all_of([test(t) for t in dict.fromkeys(tests)] + ([tiles] if tiles else [])))
+    if not alternatives:
+        return []  # (a literal length: never long enough)
+    choice = LaneChoice(several.lanes, (long,), True, several.columns)
     build = Build(a, file, True, schedule, vectors=False, split=split, lanes=choice.lanes, several=True,
                   columns=choice.columns, k_split=True)
-    rows = f", {COLUMN_ROWS} rows side by side a block" if choice.columns else ""
+    side = f", {COLUMN_ROWS} rows side by side a block" if choice.columns else ""
     tile = " x ".join(str(schedule.block.points(d)) for d in reversed(schedule.block.spans))
     why = f"split-K: the tiled kernel with tiles of {tile} outputs, its blocks sharing each tile's reduction (one " \
           f"each {K_SHARE:,} iterations at least, at most {MAX_BLOCKS_A_ROW:,} a tile), then {choice.lanes} " \
-          f"threads a row{rows} combine the partial results" + ("; other sizes run the versions that follow" if gate else "")
-    if not possible(choice.when[0], row_sizes(a), split.length):
-        return []
-    when = all_of(test(t) for t in choice.when[0] if t not in split.gate)
-    return [Version(Kind.SPLIT, build, both(fits, both(gate, when)), why, Copies.SCALAR, choice=choice)]
+          f"threads a row{side} combine the partial results; other sizes run the versions that follow"
+    return [Version(Kind.SPLIT, build, both(fits, any_of(alternatives)), why, Copies.SCALAR, choice=choice)]
+
+
+def plan_tiles(a: Analysis) -> FewTiles:
+    """The plan's tiled kernel would leave SMs without a block as its micro-tile's versions test it
+    (registers.GRID_SHARE): each map level's size over the points a block takes along it."""
+    block = a.plan.schedule.block
+    return FewTiles(tuple((lv.size if isinstance(lv.size, int) else lv.size.name, block.points(d))
+                          for d, lv in enumerate(a.kernel.levels)), GRID_SHARE[len(block.spans)])
 
 
 def row_sizes(a: Analysis) -> tuple:
