@@ -8,7 +8,7 @@
 //   3. tiler_mriq_tiled: when nx >= 2 && nk >= 3 (below them, the cost model finds the untiled kernel cheaper); rival: tiler_mriq_untiled
 //   4. tiler_mriq_untiled: otherwise (the untiled fallback)
 //
-// rows: nx, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 32 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
+// rows: nx, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 20 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_mriq_split256_blocks_stage0<<<grid, block, 0>>>(kx, ky, kz, phiMag, x, y, z, out0, out1, nk, nx, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
@@ -28,7 +28,7 @@
 //   partials: scratch
 //   partials_2: scratch
 //
-// rows: nx, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 32 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
+// rows: nx, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 20 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_mriq_split256_blocks<<<grid, block, 0>>>(kx, ky, kz, phiMag, x, y, z, out0, out1, nk, nx, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
@@ -48,7 +48,7 @@
 //   partials: scratch
 //   partials_2: scratch
 //
-// rows: nx, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 32 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
+// rows: nx, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 20 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_mriq_split1024<<<grid, block, 0>>>(kx, ky, kz, phiMag, x, y, z, out0, out1, nk, nx)
 //   block = (1024, 1, 1), 1024 threads
@@ -66,7 +66,7 @@
 //   nk: size
 //   nx: size
 //
-// rows: nx, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 32 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
+// rows: nx, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 20 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_mriq_split256<<<grid, block, 0>>>(kx, ky, kz, phiMag, x, y, z, out0, out1, nk, nx)
 //   block = (256, 1, 1), 256 threads

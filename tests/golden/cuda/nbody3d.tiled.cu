@@ -2,12 +2,12 @@
 //
 // 4 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_nbody3d_split1024: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && (n >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_nbody3d_untiled
-//   1. tiler_nbody3d_split256: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_nbody3d_untiled
+//   0. tiler_nbody3d_split1024: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 256LL && (n >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_nbody3d_untiled
+//   1. tiler_nbody3d_split256: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 256LL (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_nbody3d_untiled
 //   2. tiler_nbody3d_tiled: when n >= 3 (below them, the cost model finds the untiled kernel cheaper); rival: tiler_nbody3d_untiled
 //   3. tiler_nbody3d_untiled: otherwise (the untiled fallback)
 //
-// rows: n, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 20 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_nbody3d_split1024<<<grid, block, 0>>>(eps2, xs, ys, zs, ms, out0, out1, out2, n)
 //   block = (1024, 1, 1), 1024 threads
@@ -23,7 +23,7 @@
 //   out2: output [n] (row-major)
 //   n: size
 //
-// rows: n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 20 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_nbody3d_split256<<<grid, block, 0>>>(eps2, xs, ys, zs, ms, out0, out1, out2, n)
 //   block = (256, 1, 1), 256 threads
@@ -729,8 +729,8 @@ extern "C" cudaError_t tiler_nbody3d_launch(float eps2, const float* xs, const f
     return cudaErrorInvalidValue;
   };
   int tiler_version = -1;
-  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && (n >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL))) tiler_version = 0;
-  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL)) tiler_version = 1;
+  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 256LL && (n >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL))) tiler_version = 0;
+  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 256LL)) tiler_version = 1;
   if (tiler_version < 0 && (n >= 3)) tiler_version = 2;
   if (tiler_version < 0) tiler_version = 3;
   int tiler_plain = -1;
