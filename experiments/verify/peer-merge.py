@@ -1,4 +1,4 @@
-"""The whole corpus against PyTorch, from the fifteenth to seventeenth
+"""The whole corpus against PyTorch, from the fifteenth to twenty-second
 sessions' peer runs (a later file wins for a program and size), with its
 summary: python3 experiments/verify/peer-merge.py OUT.json (from the
 repository's root)."""
@@ -19,7 +19,10 @@ FILES = ["experiments/results/corpus-2026-11-29e-h200-peer-shard1.json",
          "experiments/results/session17b-2026-11-29-h200-untimed-peer.json",
          "experiments/results/session17c-2026-11-29-h200-mine.json",
          "experiments/results/session17c-2026-11-29-h200-bmm.json",
-         "experiments/results/session17d-2026-11-29-h200-now.json"]
+         "experiments/results/session17d-2026-11-29-h200-now.json",
+         # the twenty-second session: split-K for few tiles (the five moved at small), heavy bodies at 20
+         "experiments/results/session22b-2026-11-30-h200-peer.json",
+         "experiments/results/session22c-2026-11-30-h200-hv-peer.json"]
 records = {}
 for f in FILES:
     for r in json.load(open(f))["records"]:
