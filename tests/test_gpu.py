@@ -873,9 +873,9 @@ def test_few_points_split_their_shared_reductions_right(path):
 
 
 SPLIT_K_FILES = [p for p in PROGRAM_FILES if p.stem in ("mm", "aat", "mm_rows", "xty_few", "loop_matmul", "helper",
-                                                          "minplus_few")] + \
+                                                          "minplus_few", "mlp")] + \
     [ROOT / "corpus" / f"{n}.fut" for n in ("c_xty_loop_f32", "c_xty_tstream_f64", "a_covariance_f64",
-                                             "a_pdist_manhattan_int")]
+                                             "a_pdist_manhattan_int", "b_mc_option_f64", "b_nbody3d_pot_f64")]
 SPLIT_K_SIZES = [(1027, 130), (4099, 67), (20000, 5)]
 
 
@@ -891,13 +891,16 @@ def test_split_k_matches_the_interpreter(path, sizes):
     the last blocks may have none."""
     text = path.read_text()
     values = run_all(text, path.name, Options())
-    kernels = [v.kernel for v in values["verify"].versions if v.plan.build.k_split]
-    assert kernels, "no split-K version"
+    versions = [v for v in values["verify"].versions if v.plan.build.k_split]
+    assert versions, "no split-K version"
+    kernels = [v.kernel for v in versions]
     prog, spec = values["check"], load_spec(path)
     length, other = sizes
     split = values["analyse"].plan.split
     derived = {n for n, f in (spec.size_set("test").items() if spec else ()) if isinstance(f, str)}
-    given = {s.name: length if s.name == split.length else other for s in prog.kernel.sizes if s.name not in derived}
+    bounds = {n: b for v in versions for n, b in v.plan.build.bounds}  # (mlp's tiles hold rows of d <= 64)
+    given = {s.name: length if s.name == split.length else min(other, bounds.get(s.name, other))
+             for s in prog.kernel.sizes if s.name not in derived}
     sizes = resolve_sizes(prog, given, spec, "test")
     inputs = make_inputs(prog, sizes, spec, seed=13)
     want = run(prog, inputs)

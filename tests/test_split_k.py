@@ -122,3 +122,20 @@ def test_a_product_whose_tiles_leave_sms_idle_gets_split_k_whatever_its_points()
     assert not x.select({"N": K_MIN_LENGTH - 1, "p": 64, "q": 64}, 132).name.endswith("_k")
     words = condition_text(m.versions[0].plan.condition)
     assert "tiles of 128 x 128 outputs (ceil(n / 128) * ceil(m / 128)) are fewer than 1 in 4 of the GPU's SMs" in words
+
+
+def test_a_heavy_body_one_point_a_thread_gets_split_k_within_its_tiles_bounds():
+    """An f64 Matern kernel regression (a step priced 152, one point a
+    thread, X's rows staged in tiles of at most 64 features): split-K for
+    few points from K_FEW_TILES_LENGTH iterations, only where the rows fit
+    the tiles; a light body one point a thread gets none (mat-vec)."""
+    values = module(ROOT / "corpus" / "b_gp_matern_f64.fut")
+    (v,) = k_versions(values)
+    assert v.plan.build.schedule.block.register is None and v.plan.build.schedule.bounds == {"d": 64}
+    m = values["verify"]
+    medium = {"m": 8000, "n": 4000, "d": 16, "ell": 1}
+    assert m.select(medium, 132) is v.kernel and m.ahead(medium, 132).lanes
+    assert m.select(dict(medium, d=65), 132) is not v.kernel
+    assert m.select(dict(medium, n=K_FEW_TILES_LENGTH - 1), 132) is not v.kernel
+    assert "d <= 64" in condition_text(v.plan.condition)
+    assert not k_versions(module(BENCHMARKS / "matvec.fut"))

@@ -22,7 +22,9 @@ FILES = ["experiments/results/corpus-2026-11-29e-h200-peer-shard1.json",
          "experiments/results/session17d-2026-11-29-h200-now.json",
          # the twenty-second session: split-K for few tiles (the five moved at small), heavy bodies at 20
          "experiments/results/session22b-2026-11-30-h200-peer.json",
-         "experiments/results/session22c-2026-11-30-h200-hv-peer.json"]
+         "experiments/results/session22c-2026-11-30-h200-hv-peer.json",
+         # split-K for heavy bodies one point a thread (33 of the 14 programs' 42 pairs timed with twins)
+         "experiments/results/session22d-2026-11-30-h200-peer.json"]
 records = {}
 for f in FILES:
     for r in json.load(open(f))["records"]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 from .. import target
 from ..check import typed as T
-from ..check.types import I32, Scalar, element_bytes
+from ..check.types import I32, element_bytes
 from ..tree import descendants
 from .columns import side_by_side
 from .context import Context
@@ -459,41 +459,3 @@ def _shared(loop: T.Loop, var: Variance, rows: frozenset) -> str:
             return f"`{name}` does not vary with dimension {dims_text(rows - dims)}: other rows read it too, " \
                    f"and the tiled kernel shares it among them"
     return ""
-
-
-def split_k_stream(kernel: T.Kernel, split: Split, schedule) -> tuple | None:
-    """(stream, loop, reduction) where the split-K version applies: a split
-    for few points of one reduction by +, *, min or max per point (every map
-    level a row, at most two, so that grid z is free), which is the body of
-    the register-tiled schedule's one tiled stream (its carried values the
-    stream's own, in order), the schedule's tiles sized for any size and
-    read in place; else None. (A kernel of one point a thread, an n-body's,
-    keeps the split for few points: its block already shares a row.)"""
-    split_ones = [r for r in split.reductions if r.split]
-    if not (split.active and split.few and split.several and not split.given and not split.forced) or \
-            len(split_ones) != 1 or split.rows != len(kernel.levels) or len(kernel.levels) > 2 or kernel.launch:
-        return None
-    (r,) = split_ones
-    register = schedule is not None and schedule.tiled and schedule.block.register is not None
-    tiled = [s for s in schedule.streams if s.tiled] if register else []
-    if not all(op in K_OPERATORS for op in r.operators) or len(tiled) != 1 or schedule.fixed or \
-            schedule.bounds or schedule.transposed:
-        return None
-    stream, join = tiled[0].site.stream, tiled[0].join
-    loop = stream.body
-    if not isinstance(loop, T.Loop) or T.point(loop) != T.point(r.loop) or stream.combine is not None or \
-            join is not None and join.joined or not _whole_chunk(stream, loop):
-        return None
-    return stream, loop, r
-
-
-def _whole_chunk(stream: T.Stream, loop: T.Loop) -> bool:
-    """The loop is the stream's whole fold: it walks the chunk, from the
-    stream's carried values (scalars), and gives back its own results, in
-    order (so a block's share folded is the stream's carried values)."""
-    def names(exps, binders) -> bool:
-        return len(exps) == len(binders) and all(isinstance(e, T.Var) and e.binder == b for e, b in zip(exps, binders))
-    rest = loop.rest.items if isinstance(loop.rest, T.TupleE) else (loop.rest,)
-    return isinstance(loop.bound, T.Var) and loop.bound.binder == stream.chunk and \
-        names(loop.inits, stream.acc_params) and names(rest, loop.results) and \
-        all(isinstance(p.type, Scalar) for p in loop.params)

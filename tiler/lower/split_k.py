@@ -16,7 +16,8 @@ import dataclasses
 from .. import kir
 from ..analyse import Analysis, Schedule
 from ..analyse.folds import identity
-from ..analyse.reductions import K_SHARE, MAX_BLOCKS_A_ROW, Split, split_k_stream
+from ..analyse.reductions import K_SHARE, MAX_BLOCKS_A_ROW, Split
+from ..analyse.split_k import split_k_stream
 from ..errors import CompilerBug
 from ..kir.build import const
 from . import lower_schedule

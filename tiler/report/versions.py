@@ -61,7 +61,8 @@ def _head(v: Version, last: bool = False) -> str:
     if b.k_split:
         block = b.schedule.block
         parts.append(f"split-K: the tiled kernel (block {' x '.join(str(block.extents[d]) for d in block.spans)}, "
-                     f"{block.register.points} points a thread) with blocks along z sharing the reduction, then "
+                     f"{block.micro_points} point{'s' if block.micro_points > 1 else ''} a thread) with blocks along "
+                     f"z sharing the reduction, then "
                      f"{b.lanes} threads a row" + (", rows side by side," if b.columns else "") +
                      " combining their partial results")
     elif b.window:

@@ -18,11 +18,11 @@ from ..analyse.reductions import (
     WIDE_BLOCK,
     LaneChoice,
     Test,
-    split_k_stream,
 )
 from ..analyse.registers import GRID_SHARE
+from ..analyse.split_k import split_k_stream
 from .planned import fits_int, plan_versions, rivals, untiled_build
-from .records import WIDE_NOTE, Build, Copies, FewTiles, Kind, RowTest, Version, all_of, any_of, both
+from .records import WIDE_NOTE, AtMost, Build, Copies, FewTiles, Kind, RowTest, Version, all_of, any_of, both
 
 
 def split_versions(a: Analysis, file: str) -> list[Version]:
@@ -66,7 +66,7 @@ def split_versions(a: Analysis, file: str) -> list[Version]:
 
 
 def k_split_versions(a: Analysis, file: str, split, test, fits) -> list[Version]:
-    """The split-K version, first, where it applies (reductions.split_k_stream):
+    """The split-K version, first, where it applies (split_k.split_k_stream):
     for launches of few points whose rows are K_MIN_LENGTH long or more, and
     for any points where the plan's tiled kernel has fewer tiles than the GPU
     has SMs and the rows are K_FEW_TILES_LENGTH long or more; the last
@@ -83,7 +83,9 @@ def k_split_versions(a: Analysis, file: str, split, test, fits) -> list[Version]
     several = next(c for c in split.choices if c.several)
     rows = row_sizes(a)
     # (the rows on grid y and z, as the split's several blocks a row have them: its limits too)
-    long = (Test("length", ">=", K_MIN_LENGTH),) + split.several_limits
+    # (one point a thread, a heavy body's: each of a block's 128 iterations is long, so from K_FEW_TILES_LENGTH)
+    least = K_MIN_LENGTH if schedule.block.register is not None else K_FEW_TILES_LENGTH
+    long = (Test("length", ">=", least),) + split.several_limits
     # (K_FEW_TILES_LENGTH >= MIN_SPLIT_LENGTH: the split's own test of the length is implied)
     wide = (Test("length", ">=", K_FEW_TILES_LENGTH), Test("rows", ">=", split.few_rows, True)) + split.limits + \
         split.several_limits
@@ -93,6 +95,7 @@ def k_split_versions(a: Analysis, file: str, split, test, fits) -> list[Version]
             alternatives.append(all_of([test(t) for t in dict.fromkeys(tests)] + ([tiles] if tiles else [])))
     if not alternatives:
         return []  # (a literal length: never long enough)
+    bounded = all_of(AtMost(n, v) for n, v in schedule.bounds.items())  # (its tiles hold rows of at most v)
     choice = LaneChoice(several.lanes, (long,), True, several.columns)
     build = Build(a, file, True, schedule, vectors=False, split=split, lanes=choice.lanes, several=True,
                   columns=choice.columns, k_split=True)
@@ -101,7 +104,8 @@ def k_split_versions(a: Analysis, file: str, split, test, fits) -> list[Version]
     why = f"split-K: the tiled kernel with tiles of {tile} outputs, its blocks sharing each tile's reduction (one " \
           f"each {K_SHARE:,} iterations at least, at most {MAX_BLOCKS_A_ROW:,} a tile), then {choice.lanes} " \
           f"threads a row{side} combine the partial results; other sizes run the versions that follow"
-    return [Version(Kind.SPLIT, build, both(fits, any_of(alternatives)), why, Copies.SCALAR, choice=choice)]
+    return [Version(Kind.SPLIT, build, both(fits, both(any_of(alternatives), bounded)), why, Copies.SCALAR,
+                    choice=choice)]
 
 
 def plan_tiles(a: Analysis) -> FewTiles:
