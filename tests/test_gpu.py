@@ -875,7 +875,8 @@ def test_few_points_split_their_shared_reductions_right(path):
 SPLIT_K_FILES = [p for p in PROGRAM_FILES if p.stem in ("mm", "aat", "mm_rows", "xty_few", "loop_matmul", "helper",
                                                           "minplus_few", "mlp")] + \
     [ROOT / "corpus" / f"{n}.fut" for n in ("c_xty_loop_f32", "c_xty_tstream_f64", "a_covariance_f64",
-                                             "a_pdist_manhattan_int", "b_mc_option_f64", "b_nbody3d_pot_f64")]
+                                             "a_pdist_manhattan_int", "b_mc_option_f64", "b_nbody3d_pot_f64",
+                                             "b_coulomb_grid2d_f32")]
 SPLIT_K_SIZES = [(1027, 130), (4099, 67), (20000, 5)]
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from conftest import BENCHMARKS, ROOT
 
 from tiler.analyse import Options
-from tiler.analyse.reductions import K_FEW_TILES_LENGTH, K_MIN_LENGTH, K_SHARE, MAX_BLOCKS_A_ROW
+from tiler.analyse.reductions import K_FEW_TILES_LENGTH, K_MIN_LENGTH, K_MOST_WORK, K_SHARE, MAX_BLOCKS_A_ROW
 from tiler.pipeline import run_all
 from tiler.report.versions import condition_text
+from tiler.versions.records import FewTiles, leaves
 
 XTY = ROOT / "corpus" / "c_xty_loop_f32.fut"
 
@@ -139,3 +140,23 @@ def test_a_heavy_body_one_point_a_thread_gets_split_k_within_its_tiles_bounds():
     assert m.select(dict(medium, n=K_FEW_TILES_LENGTH - 1), 132) is not v.kernel
     assert "d <= 64" in condition_text(v.plan.condition)
     assert not k_versions(module(BENCHMARKS / "matvec.fut"))
+
+
+def test_the_few_tiles_rule_bounds_its_scratch_and_needs_a_one_point_version():
+    """Split-K for few tiles keeps its partial results as few as few points'
+    can be (rows x length at most K_MOST_WORK: 640 x 640 outputs over 2^18
+    iterations would want 3.4 GB); it is an alternative only where the plan
+    has a one-point version for grids too small for its micro-tile (nbody3d's
+    tiled kernel is one point a thread: its tiles never leave SMs idle while
+    its points are not few); and a split-K version that won its race against
+    the next version is not raced against that same version again."""
+    m = module(ROOT / "corpus" / "a_matmul_stream_f32.fut")
+    wide = {"n": 640, "m": 640, "p": 2000}
+    assert m["verify"].select(wide, 132).name.endswith("_k")
+    assert not m["verify"].select(dict(wide, p=2 ** 18), 132).name.endswith("_k")
+    assert 640 * 640 * 2 ** 18 > K_MOST_WORK >= 640 * 640 * 2000
+    (v,) = k_versions(module(BENCHMARKS / "nbody3d.fut"))
+    assert not any(isinstance(t, FewTiles) for t in leaves(v.plan.condition))
+    assert any(isinstance(t, FewTiles) for t in leaves(k_versions(m)[0].plan.condition))
+    assert "tiler_few[tiler_version] && tiler_plain >= 0 && !(tiler_ahead[tiler_version] && tiler_plain == " \
+        "tiler_next)" in m["render"]

@@ -111,12 +111,15 @@ HEAVY_BODY = 20
 K_SHARE = 128
 K_MIN_LENGTH = 4096  # (the shortest reduction timed: 8192)
 # ... and for more points, where the plan's tiled kernel's grid would not give 1 in GRID_SHARE SMs a block
-# (so that its one-point version runs: 200 x 150 outputs are 4 tiles of 128 x 128), from K_FEW_TILES_LENGTH
-# iterations on (8 blocks a tile). H200 (benchmarks/RESULTS.md), the corpus's products with fewer tiles than
-# SMs, split-K against the version it raced: 1.13x-5.3x faster for 4 to 10 tiles and 1,500 to 8,000
-# iterations; 0.07x-0.88x for 256 to 1,000 iterations, or 64 tiles and more (its last kernel, one row an
-# output, then costs more than the blocks along z gain). The race at a first launch keeps the faster.
+# (so that its one-point version would run: 200 x 150 outputs are 4 tiles of 128 x 128), from K_FEW_TILES_LENGTH
+# iterations on (8 blocks a tile). H200 (benchmarks/RESULTS.md), the corpus's products with so few tiles:
+# 1.16x-4.1x faster at 1,500 to 8,000 iterations; an integer product at 1,200 lost its race (0.63x-0.99x);
+# at 256 to 1,000 iterations, or 64 tiles and more, 0.07x-0.88x the version it raced (its last kernel, one row
+# an output, then costs more than the blocks along z gain). The race at a first launch keeps the faster.
 K_FEW_TILES_LENGTH = 8 * K_SHARE
+# ... and rows x their length at most K_MOST_WORK there: the partial results (rows x blocks a row, a block each
+# K_SHARE iterations) then number no more than few points' can (64 an SM of 132 x MAX_BLOCKS_A_ROW)
+K_MOST_WORK = 2 ** 31
 K_OPERATORS = (Operator.ADD, Operator.MUL, Operator.MIN, Operator.MAX)
 NO_ARRAY = "it reads no array"
 STEERED = "an option chooses the tiled kernel's schedule, and that kernel runs (--lanes N or --several-blocks " \
@@ -133,7 +136,8 @@ class Test:
     per_sm: bool = False  # `value` is per SM of the GPU
 
     def text(self, length) -> str:
-        name = {"rows": "rows", "length": f"the row's length ({length})"}.get(self.what, self.what)
+        name = {"rows": "rows", "length": f"the row's length ({length})",
+                "work": f"rows x the row's length ({length})"}.get(self.what, self.what)
         if self.per_sm and self.value == 1:
             return f"{name} {self.op} the GPU's SM count"
         return f"{name} {self.op} {self.value}" + (" an SM" if self.per_sm else "")

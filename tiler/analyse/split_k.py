@@ -21,7 +21,8 @@ def split_k_stream(kernel: T.Kernel, split: Split, schedule) -> tuple | None:
     enough (a mat-vec's), where a heavy one's re-reads every input each row
     (H200, benchmarks/RESULTS.md: an f64 Matern regression of 8,000 points
     1.19 -> 0.36 ms, 42 pairs of the 14 corpus programs with such bodies
-    1.12x faster in geometric mean, none slower past the timer's noise)."""
+    1.12x faster in geometric mean; the slowest, an RBF sum at two sizes,
+    0.95x, where the race's three launches chose split-K)."""
     split_ones = [r for r in split.reductions if r.split]
     if not (split.active and split.few and split.several and not split.given and not split.forced) or \
             len(split_ones) != 1 or split.rows != len(kernel.levels) or len(kernel.levels) > 2 or kernel.launch:

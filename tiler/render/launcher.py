@@ -218,7 +218,10 @@ def _race(host: dict) -> list[str]:
     if any(v["few"] for v in host["versions"]):
         few = ", ".join("1" if v["few"] else "0" for v in host["versions"])
         lines += [f"  static const bool tiler_few[] = {{{few}}};  // versions for few points"]
-        lines += race("tiler_few[tiler_version] && tiler_plain >= 0", "tiler_plain",
+        # (not where a split-K version raced that very version as its next one and won)
+        once = " && !(tiler_ahead[tiler_version] && tiler_plain == tiler_next)" if any(
+            v["ahead"] for v in host["versions"]) else ""
+        lines += race(f"tiler_few[tiler_version] && tiler_plain >= 0{once}", "tiler_plain",
                       "a version for few points against the one for more points first")
     return lines + [f"  static const int tiler_rivals[] = {{{', '.join(str(r) for r in host['rivals'])}}};  "
                     "// the version each is raced against (-1: none)"] + \

@@ -20,7 +20,7 @@ from ..check.expressions import text as source_text
 from ..check.types import Binder, size_text
 from ..source import Source
 from ..versions.planned import has_window_version
-from ..versions.records import RACED_FIRST, Fits, Kind, without
+from ..versions.records import RACED_FIRST, AtMost, Fits, Kind, without
 from .versions import condition_text
 from .warnings import warnings_of
 
@@ -276,7 +276,7 @@ def _versions(a: Analysis, module) -> list[dict]:
         k_split = not fissioned and rec.build.k_split
         out.append({"kernel": kind, "lanes": k.lanes or None, "fissioned": fissioned,
                     "fission_when": [{"size": g.size, "at_least": g.least} for g in rec.gates],
-                    "lanes_when": (condition_text(without(rec.condition, Fits), True) if k_split else
+                    "lanes_when": (condition_text(without(without(rec.condition, Fits), AtMost), True) if k_split else
                                    _lanes_when(split, rec.choice)) if k.lanes else None,
                     "blocks_a_row": _grid_blocks(k.split_stages[0], x_only=True) if stages and not k_split else None,
                     "k_split": k_split,
@@ -285,7 +285,8 @@ def _versions(a: Analysis, module) -> list[dict]:
                     "condition": None if last or not k.tiled or k.lanes else conds(rec.thresholds),
                     "multiple_of": [{"size": s, "factor": f} for s, f in k.divisible],
                     "equal_to": [{"size": s, "value": v} for s, v in k.fixed],
-                    "at_most": [{"size": s, "value": v} for s, v in k.bounds],
+                    # (a split-K version's bounds are its tiled stage's)
+                    "at_most": [{"size": s, "value": v} for s, v in (k.split_stages[0] if k_split else k).bounds],
                     "offsets": "64-bit" if k.wide else "32-bit",
                     "elements_below": target.INT_MAX + 1 if sized and not k.wide else None,
                     "transposed": [p.source for p in k.transposes],

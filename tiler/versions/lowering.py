@@ -251,7 +251,8 @@ def _row_test(c: RowTest):
     if t.per_sm:
         value = kir.Bin("*", kir.Cast(target.INDEX, kir.Ref(target.MULTIPROCESSORS_NAME)), value)
     length = const(c.length) if isinstance(c.length, int) else kir.Ref(c.length) if c.length is not None else None
-    tests = {"rows": product(c.rows, wide=True), "length": length}
+    tests = {"rows": product(c.rows, wide=True), "length": length,
+             "work": product(c.rows + (c.length,), wide=True) if c.length is not None else None}
     return kir.Bin(t.op, tests.get(t.what) or kir.Ref(t.what), value)
 
 

@@ -186,7 +186,7 @@ class FewTiles:
         extent = " x ".join(str(points) for _, points in reversed(self.tiles))
         count = " * ".join(f"ceil({size} / {points})" for size, points in self.tiles)
         who = "the GPU's SMs" if self.share == 1 else f"1 in {self.share} of the GPU's SMs"
-        return f"the tiled kernel's tiles of {extent} outputs ({count}) are fewer than {who}"
+        return f"the plan's tiled kernel's tiles of {extent} outputs ({count}) are fewer than {who}"
 
 
 @dataclass(frozen=True)
@@ -250,12 +250,12 @@ def without_aligned(condition):
 
 
 def without(condition, kind: type):
-    """The condition with its tests of this kind left out (None where none is left)."""
+    """The condition with the tests of this kind that it asks besides the rest left out (None where none
+    is left); one alternative of an AnyOf stays whole."""
     if isinstance(condition, kind):
         return None
-    if isinstance(condition, (All, AnyOf)):
-        parts = tuple(p for p in (without(p, kind) for p in condition.parts) if p is not None)
-        return (all_of if isinstance(condition, All) else any_of)(parts)
+    if isinstance(condition, All):
+        return all_of(p for p in (without(p, kind) for p in condition.parts) if p is not None)
     return condition
 
 

@@ -13,6 +13,7 @@ from ..analyse.reductions import (
     COLUMN_ROWS,
     K_FEW_TILES_LENGTH,
     K_MIN_LENGTH,
+    K_MOST_WORK,
     K_SHARE,
     MAX_BLOCKS_A_ROW,
     WIDE_BLOCK,
@@ -87,10 +88,12 @@ def k_split_versions(a: Analysis, file: str, split, test, fits) -> list[Version]
     least = K_MIN_LENGTH if schedule.block.register is not None else K_FEW_TILES_LENGTH
     long = (Test("length", ">=", least),) + split.several_limits
     # (K_FEW_TILES_LENGTH >= MIN_SPLIT_LENGTH: the split's own test of the length is implied)
-    wide = (Test("length", ">=", K_FEW_TILES_LENGTH), Test("rows", ">=", split.few_rows, True)) + split.limits + \
-        split.several_limits
+    # (its partial results, rows x blocks a row, no more than few points' at most: K_MOST_WORK)
+    wide = (Test("length", ">=", K_FEW_TILES_LENGTH), Test("rows", ">=", split.few_rows, True),
+            Test("work", "<=", K_MOST_WORK)) + split.limits + split.several_limits
     alternatives = []
-    for tests, tiles in ((split.gate + long, None), (wide, plan_tiles(a))):
+    # (where the plan has a one-point version for grids too small for its micro-tile: the tiles it counts)
+    for tests, tiles in ((split.gate + long, None),) + (((wide, plan_tiles(a)),) if a.plan.fewer else ()):
         if possible(tests, rows, split.length):
             alternatives.append(all_of([test(t) for t in dict.fromkeys(tests)] + ([tiles] if tiles else [])))
     if not alternatives:
@@ -110,7 +113,8 @@ def k_split_versions(a: Analysis, file: str, split, test, fits) -> list[Version]
 
 def plan_tiles(a: Analysis) -> FewTiles:
     """The plan's tiled kernel would leave SMs without a block as its micro-tile's versions test it
-    (registers.GRID_SHARE): each map level's size over the points a block takes along it."""
+    (registers.GRID_SHARE), so that its one-point version would run: each map level's size over the points
+    a block takes along it."""
     block = a.plan.schedule.block
     return FewTiles(tuple((lv.size if isinstance(lv.size, int) else lv.size.name, block.points(d))
                           for d, lv in enumerate(a.kernel.levels)), GRID_SHARE[len(block.spans)])

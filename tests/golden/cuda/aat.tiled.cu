@@ -2,7 +2,7 @@
 //
 // 11 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_aat_split256_blocks_k: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL && d >= 4096LL || d >= 1024LL && (long long)n * n >= (long long)tiler_multiprocessors * 64LL && n <= 65535LL && (long long)((n + 127) / 128) * ((n + 127) / 128) * 4LL < tiler_multiprocessors) (split-K: the tiled kernel with tiles of 64 x 64 outputs, its blocks sharing each tile's reduction (one each 128 iterations at least, at most 2,048 a tile), then 256 threads a row combine the partial results; other sizes run the versions that follow); rival: tiler_aat_untiled
+//   0. tiler_aat_split256_blocks_k: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL && d >= 4096LL || d >= 1024LL && (long long)n * n >= (long long)tiler_multiprocessors * 64LL && (long long)n * n * d <= 2147483648LL && n <= 65535LL && (long long)((n + 127) / 128) * ((n + 127) / 128) * 4LL < tiler_multiprocessors) (split-K: the tiled kernel with tiles of 64 x 64 outputs, its blocks sharing each tile's reduction (one each 128 iterations at least, at most 2,048 a tile), then 256 threads a row combine the partial results; other sizes run the versions that follow); rival: tiler_aat_untiled
 //   1. tiler_aat_split256_blocks: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL && ((long long)n * n < (long long)tiler_multiprocessors * 1LL && d >= 1048576LL)) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; other sizes run the versions that follow); rival: tiler_aat_untiled
 //   2. tiler_aat_split1024: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL && (d >= 65536LL || (long long)n * n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; other sizes run the versions that follow); rival: tiler_aat_untiled
 //   3. tiler_aat_split256: when (long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL) (a block of 256 threads a row; other sizes run the versions that follow); rival: tiler_aat_untiled
@@ -2173,7 +2173,7 @@ extern "C" cudaError_t tiler_aat_launch(const float* A, float* out0, int n, int 
     return cudaErrorInvalidValue;
   };
   int tiler_version = -1;
-  if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL && d >= 4096LL || d >= 1024LL && (long long)n * n >= (long long)tiler_multiprocessors * 64LL && n <= 65535LL && (long long)((n + 127) / 128) * ((n + 127) / 128) * 4LL < tiler_multiprocessors))) tiler_version = 0;
+  if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL && d >= 4096LL || d >= 1024LL && (long long)n * n >= (long long)tiler_multiprocessors * 64LL && (long long)n * n * d <= 2147483648LL && n <= 65535LL && (long long)((n + 127) / 128) * ((n + 127) / 128) * 4LL < tiler_multiprocessors))) tiler_version = 0;
   if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL && ((long long)n * n < (long long)tiler_multiprocessors * 1LL && d >= 1048576LL)))) tiler_version = 1;
   if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL && (d >= 65536LL || (long long)n * n < (long long)tiler_multiprocessors * 4LL)))) tiler_version = 2;
   if (tiler_version < 0 && ((long long)n * d <= 2147483647LL && (long long)n * n <= 2147483647LL && (d >= 256LL && (long long)n * n < (long long)tiler_multiprocessors * 64LL && n <= 65535LL))) tiler_version = 3;
@@ -2209,7 +2209,7 @@ extern "C" cudaError_t tiler_aat_launch(const float* A, float* out0, int n, int 
     if (tiler_err != cudaSuccess) return tiler_err;
   }
   static const bool tiler_few[] = {1, 1, 1, 1, 0, 0, 0, 1, 1, 0, 0};  // versions for few points
-  if (tiler_few[tiler_version] && tiler_plain >= 0) {  // a version for few points against the one for more points first
+  if (tiler_few[tiler_version] && tiler_plain >= 0 && !(tiler_ahead[tiler_version] && tiler_plain == tiler_next)) {  // a version for few points against the one for more points first
     const long long tiler_key[] = {n, d, tiler_device, tiler_version};
     static tiler_races<4, 64> tiler_table;  // the winners of its races
     const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_plain, 1.02f, stream, tiler_run, &tiler_version);

@@ -2,7 +2,7 @@
 //
 // 6 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_mriq_split256_blocks_k: when nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 256LL && nk >= 1024LL && nx <= 65535LL || nk >= 1024LL && (long long)nx >= (long long)tiler_multiprocessors * 256LL && nx <= 65535LL && (long long)((nx + 255) / 256) < tiler_multiprocessors (split-K: the tiled kernel with tiles of 256 outputs, its blocks sharing each tile's reduction (one each 128 iterations at least, at most 2,048 a tile), then 256 threads a row combine the partial results; other sizes run the versions that follow); rival: tiler_mriq_untiled
+//   0. tiler_mriq_split256_blocks_k: when nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 256LL && nk >= 1024LL && nx <= 65535LL (split-K: the tiled kernel with tiles of 256 outputs, its blocks sharing each tile's reduction (one each 128 iterations at least, at most 2,048 a tile), then 256 threads a row combine the partial results; other sizes run the versions that follow); rival: tiler_mriq_untiled
 //   1. tiler_mriq_split256_blocks: when nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 256LL && ((long long)nx < (long long)tiler_multiprocessors * 1LL && nk >= 1048576LL && nx <= 65535LL) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_mriq_untiled
 //   2. tiler_mriq_split1024: when nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 256LL && (nk >= 65536LL || (long long)nx < (long long)tiler_multiprocessors * 4LL) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_mriq_untiled
 //   3. tiler_mriq_split256: when nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 256LL (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_mriq_untiled
@@ -1082,7 +1082,7 @@ extern "C" cudaError_t tiler_mriq_launch(const float* kx, const float* ky, const
     return cudaErrorInvalidValue;
   };
   int tiler_version = -1;
-  if (tiler_version < 0 && (nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 256LL && nk >= 1024LL && nx <= 65535LL || nk >= 1024LL && (long long)nx >= (long long)tiler_multiprocessors * 256LL && nx <= 65535LL && (long long)((nx + 255) / 256) < tiler_multiprocessors)) tiler_version = 0;
+  if (tiler_version < 0 && (nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 256LL && nk >= 1024LL && nx <= 65535LL)) tiler_version = 0;
   if (tiler_version < 0 && (nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 256LL && ((long long)nx < (long long)tiler_multiprocessors * 1LL && nk >= 1048576LL && nx <= 65535LL))) tiler_version = 1;
   if (tiler_version < 0 && (nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 256LL && (nk >= 65536LL || (long long)nx < (long long)tiler_multiprocessors * 4LL))) tiler_version = 2;
   if (tiler_version < 0 && (nk >= 256LL && (long long)nx < (long long)tiler_multiprocessors * 256LL)) tiler_version = 3;
@@ -1105,7 +1105,7 @@ extern "C" cudaError_t tiler_mriq_launch(const float* kx, const float* ky, const
     if (tiler_err != cudaSuccess) return tiler_err;
   }
   static const bool tiler_few[] = {1, 1, 1, 1, 0, 0};  // versions for few points
-  if (tiler_few[tiler_version] && tiler_plain >= 0) {  // a version for few points against the one for more points first
+  if (tiler_few[tiler_version] && tiler_plain >= 0 && !(tiler_ahead[tiler_version] && tiler_plain == tiler_next)) {  // a version for few points against the one for more points first
     const long long tiler_key[] = {nk, nx, tiler_device, tiler_version};
     static tiler_races<4, 64> tiler_table;  // the winners of its races
     const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_plain, 1.02f, stream, tiler_run, &tiler_version);

@@ -2,7 +2,7 @@
 //
 // 6 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_nbody_split256_blocks_k: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && n >= 4096LL && n <= 65535LL || n >= 1024LL && (long long)n >= (long long)tiler_multiprocessors * 64LL && n <= 65535LL && (long long)((n + 1023) / 1024) < tiler_multiprocessors (split-K: the tiled kernel with tiles of 1024 outputs, its blocks sharing each tile's reduction (one each 128 iterations at least, at most 2,048 a tile), then 256 threads a row combine the partial results; other sizes run the versions that follow); rival: tiler_nbody_untiled
+//   0. tiler_nbody_split256_blocks_k: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && n >= 4096LL && n <= 65535LL || n >= 1024LL && (long long)n >= (long long)tiler_multiprocessors * 64LL && (long long)n * n <= 2147483648LL && n <= 65535LL && (long long)((n + 1023) / 1024) < tiler_multiprocessors (split-K: the tiled kernel with tiles of 1024 outputs, its blocks sharing each tile's reduction (one each 128 iterations at least, at most 2,048 a tile), then 256 threads a row combine the partial results; other sizes run the versions that follow); rival: tiler_nbody_untiled
 //   1. tiler_nbody_split1024: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && (n >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_nbody_untiled
 //   2. tiler_nbody_split256: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_nbody_untiled
 //   3. tiler_nbody_tiled: when n >= 9 && (long long)((n + 1023) / 1024) >= tiler_multiprocessors (4 points a thread; below them, the cost model finds the untiled kernel cheaper); rival: tiler_nbody_untiled
@@ -891,7 +891,7 @@ extern "C" cudaError_t tiler_nbody_launch(float eps, const float* bodies, float*
     return cudaErrorInvalidValue;
   };
   int tiler_version = -1;
-  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && n >= 4096LL && n <= 65535LL || n >= 1024LL && (long long)n >= (long long)tiler_multiprocessors * 64LL && n <= 65535LL && (long long)((n + 1023) / 1024) < tiler_multiprocessors)) tiler_version = 0;
+  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && n >= 4096LL && n <= 65535LL || n >= 1024LL && (long long)n >= (long long)tiler_multiprocessors * 64LL && (long long)n * n <= 2147483648LL && n <= 65535LL && (long long)((n + 1023) / 1024) < tiler_multiprocessors)) tiler_version = 0;
   if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && (n >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL))) tiler_version = 1;
   if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL)) tiler_version = 2;
   if (tiler_version < 0 && (n >= 9 && (long long)((n + 1023) / 1024) >= tiler_multiprocessors)) tiler_version = 3;
@@ -915,7 +915,7 @@ extern "C" cudaError_t tiler_nbody_launch(float eps, const float* bodies, float*
     if (tiler_err != cudaSuccess) return tiler_err;
   }
   static const bool tiler_few[] = {1, 1, 1, 0, 0, 0};  // versions for few points
-  if (tiler_few[tiler_version] && tiler_plain >= 0) {  // a version for few points against the one for more points first
+  if (tiler_few[tiler_version] && tiler_plain >= 0 && !(tiler_ahead[tiler_version] && tiler_plain == tiler_next)) {  // a version for few points against the one for more points first
     const long long tiler_key[] = {n, tiler_device, tiler_version};
     static tiler_races<3, 64> tiler_table;  // the winners of its races
     const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_plain, 1.02f, stream, tiler_run, &tiler_version);

@@ -2,7 +2,7 @@
 //
 // 5 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_nbody3d_split256_blocks_k: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 256LL && n >= 1024LL && n <= 65535LL || n >= 1024LL && (long long)n >= (long long)tiler_multiprocessors * 256LL && n <= 65535LL && (long long)((n + 255) / 256) < tiler_multiprocessors (split-K: the tiled kernel with tiles of 256 outputs, its blocks sharing each tile's reduction (one each 128 iterations at least, at most 2,048 a tile), then 256 threads a row combine the partial results; other sizes run the versions that follow); rival: tiler_nbody3d_untiled
+//   0. tiler_nbody3d_split256_blocks_k: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 256LL && n >= 1024LL && n <= 65535LL (split-K: the tiled kernel with tiles of 256 outputs, its blocks sharing each tile's reduction (one each 128 iterations at least, at most 2,048 a tile), then 256 threads a row combine the partial results; other sizes run the versions that follow); rival: tiler_nbody3d_untiled
 //   1. tiler_nbody3d_split1024: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 256LL && (n >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_nbody3d_untiled
 //   2. tiler_nbody3d_split256: when n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 256LL (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_nbody3d_untiled
 //   3. tiler_nbody3d_tiled: when n >= 3 (below them, the cost model finds the untiled kernel cheaper); rival: tiler_nbody3d_untiled
@@ -1017,7 +1017,7 @@ extern "C" cudaError_t tiler_nbody3d_launch(float eps2, const float* xs, const f
     return cudaErrorInvalidValue;
   };
   int tiler_version = -1;
-  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 256LL && n >= 1024LL && n <= 65535LL || n >= 1024LL && (long long)n >= (long long)tiler_multiprocessors * 256LL && n <= 65535LL && (long long)((n + 255) / 256) < tiler_multiprocessors)) tiler_version = 0;
+  if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 256LL && n >= 1024LL && n <= 65535LL)) tiler_version = 0;
   if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 256LL && (n >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL))) tiler_version = 1;
   if (tiler_version < 0 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 256LL)) tiler_version = 2;
   if (tiler_version < 0 && (n >= 3)) tiler_version = 3;
@@ -1038,7 +1038,7 @@ extern "C" cudaError_t tiler_nbody3d_launch(float eps2, const float* xs, const f
     if (tiler_err != cudaSuccess) return tiler_err;
   }
   static const bool tiler_few[] = {1, 1, 1, 0, 0};  // versions for few points
-  if (tiler_few[tiler_version] && tiler_plain >= 0) {  // a version for few points against the one for more points first
+  if (tiler_few[tiler_version] && tiler_plain >= 0 && !(tiler_ahead[tiler_version] && tiler_plain == tiler_next)) {  // a version for few points against the one for more points first
     const long long tiler_key[] = {n, tiler_device, tiler_version};
     static tiler_races<3, 64> tiler_table;  // the winners of its races
     const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_plain, 1.02f, stream, tiler_run, &tiler_version);
