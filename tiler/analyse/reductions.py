@@ -193,6 +193,11 @@ class Split:
     few_rows: int = FEW_POINTS_AN_SM  # (HEAVY_FEW_POINTS_AN_SM for a heavy body)
 
     @property
+    def heavy(self) -> bool:
+        """A split for few points whose reductions' step is heavy (HEAVY_BODY): it runs for more points an SM."""
+        return self.few and self.few_rows == HEAVY_FEW_POINTS_AN_SM
+
+    @property
     def active(self) -> bool:
         """Some reduction is split: the launch's first versions run rows by warps or blocks."""
         return self.rows > 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..check import typed as T
 from ..check.types import Scalar
-from .reductions import HEAVY_FEW_POINTS_AN_SM, K_OPERATORS, Split
+from .reductions import K_OPERATORS, Split
 
 
 def split_k_stream(kernel: T.Kernel, split: Split, schedule) -> tuple | None:
@@ -30,7 +30,7 @@ def split_k_stream(kernel: T.Kernel, split: Split, schedule) -> tuple | None:
     (r,) = split_ones
     register = schedule is not None and schedule.tiled and schedule.block.register is not None
     # (one point a thread: only for a heavy body, whose few points leave an SM's issue slots idle)
-    heavy = schedule is not None and schedule.tiled and split.few_rows == HEAVY_FEW_POINTS_AN_SM
+    heavy = schedule is not None and schedule.tiled and split.heavy
     tiled = [s for s in schedule.streams if s.tiled] if register or heavy else []
     if not all(op in K_OPERATORS for op in r.operators) or len(tiled) != 1 or schedule.fixed or \
             schedule.transposed:

@@ -373,7 +373,7 @@ class _Verifier:
         if found is None:
             return
         last = found[1] - found[1] % width + width - 1  # (a vector's index is a multiple of its width: self.vector)
-        if found[0] < 0 or last >= self.elems[buffer]:
+        if self.outside(buffer, found[0], last):
             self.fault(Fault.OUT_OF_TILE, f"a store writes elements {found[0]} to {last} of shared {buffer}, which "
                                           f"holds {self.elems[buffer]}")
 
@@ -401,9 +401,13 @@ class _Verifier:
         found = value_range(index, self.threads, self.loops, self.defs)
         if found is None:
             self.fault(Fault.OUT_OF_TILE, f"a matrix operation on {buffer} starts at an index not bounded at compile time")
-        elif buffer in self.elems and (found[0] < 0 or found[1] + last >= self.elems[buffer]):
+        elif self.outside(buffer, found[0], found[1] + last):
             self.fault(Fault.OUT_OF_TILE, f"a matrix operation reads or writes elements {found[0]} to "
                                           f"{found[1] + last} of {buffer}, which holds {self.elems[buffer]}")
+
+    def outside(self, buffer: str, first: int, last: int) -> bool:
+        """Elements `first` to `last` pass either end of shared `buffer` (one of a known size)."""
+        return buffer in self.elems and (first < 0 or last >= self.elems[buffer])
 
     def vector(self, buffer: str, index, width: int, ctype: str) -> None:
         if not target.has_vector(ctype, width):

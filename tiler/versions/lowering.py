@@ -245,38 +245,39 @@ def condition(c, k: kir.Kernel, stage: kir.Kernel | None = None):
 
 
 def _row_test(c: RowTest):
-    """A split's test on the rows' count or length (and the GPU's SM count)."""
+    """A split's test on the rows' count, their length or both multiplied (and the GPU's SM count)."""
     t = c.test
     value = const(t.value, target.INDEX)
     if t.per_sm:
         value = kir.Bin("*", kir.Cast(target.INDEX, kir.Ref(target.MULTIPROCESSORS_NAME)), value)
-    length = const(c.length) if isinstance(c.length, int) else kir.Ref(c.length) if c.length is not None else None
-    tests = {"rows": product(c.rows, wide=True), "length": length,
-             "work": product(c.rows + (c.length,), wide=True) if c.length is not None else None}
-    return kir.Bin(t.op, tests.get(t.what) or kir.Ref(t.what), value)
+    if t.what in ("length", "work") and c.length is None:
+        raise CompilerBug(f"a test of the rows' length where they have none known: {t!r}")
+    if t.what == "rows":
+        tested = product(c.rows, wide=True)
+    elif t.what == "length":
+        tested = const(c.length) if isinstance(c.length, int) else kir.Ref(c.length)
+    elif t.what == "work":
+        tested = product(c.rows + (c.length,), wide=True)
+    else:
+        tested = kir.Ref(t.what)
+    return kir.Bin(t.op, tested, value)
 
 
 def _tiles(tiles: tuple):
-    """The count of `tiles` ((size, points) a dim), as a launch condition computes it (64-bit)."""
+    """The count of `tiles` ((size, points) a dim: ceil(size / points) each), as a launch condition computes
+    it (64-bit; a literal size's count folded, a single point's size as it is)."""
     out = None
     for size, points in tiles:
-        term = const(-(-size // points)) if isinstance(size, int) else \
+        term = const(-(-size // points)) if isinstance(size, int) else kir.Ref(size) if points == 1 else \
             kir.Bin("/", kir.Bin("+", kir.Ref(size), const(points - 1)), const(points))
         out = kir.Cast(target.INDEX, term) if out is None else kir.Bin("*", out, term)
-    return out
+    return out if out is not None else const(1)
 
 
 def _blocks(k: kir.Kernel):
-    """The blocks of the kernel's grid, as a launch condition computes them (64-bit)."""
-    out = None
-    for axis in k.grid:
-        if axis is None:
-            continue
-        size, threads = axis[:2]  # every block the dim has, the ones a folded axis loops over included
-        term = const(-(-size // threads)) if isinstance(size, int) else kir.Ref(size) if threads == 1 else \
-            kir.Bin("/", kir.Bin("+", kir.Ref(size), const(threads - 1)), const(threads))
-        out = kir.Cast(target.INDEX, term) if out is None else kir.Bin("*", out, term)
-    return out if out is not None else const(1)
+    """The blocks of the kernel's grid, as a launch condition computes them (64-bit): every block a dim has,
+    the ones a folded axis loops over included."""
+    return _tiles(tuple(axis[:2] for axis in k.grid if axis is not None))
 
 
 def lower_shown(vs: Versions, synchronous_copies: bool = False) -> list[tuple]:
