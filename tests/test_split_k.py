@@ -158,5 +158,8 @@ def test_the_few_tiles_rule_bounds_its_scratch_and_needs_a_one_point_version():
     (v,) = k_versions(module(BENCHMARKS / "nbody3d.fut"))
     assert not any(isinstance(t, FewTiles) for t in leaves(v.plan.condition))
     assert any(isinstance(t, FewTiles) for t in leaves(k_versions(m)[0].plan.condition))
-    assert "tiler_few[tiler_version] && tiler_plain >= 0 && !(tiler_ahead[tiler_version] && tiler_plain == " \
-        "tiler_next)" in m["render"]
+    cuda = m["render"]  # (the launcher: each race skipped where the last one timed the same two versions)
+    ahead, few = cuda.index("tiler_ahead[tiler_version] && tiler_next >= 0"), cuda.index("tiler_few[tiler_version]")
+    assert "tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;" in cuda[ahead:few]
+    assert "const int tiler_against = tiler_plain, tiler_before = tiler_version;\n    if (tiler_against != " \
+        "tiler_raced) {" in cuda[few:]

@@ -198,18 +198,25 @@ def _case(v: dict) -> list[str]:
 
 def _race(host: dict) -> list[str]:
     """A version with a rival races it the first time the launcher meets its
-    sizes on a device (race.cuh), and the winner runs from then on."""
+    sizes on a device (race.cuh), and the winner runs from then on. A race
+    whose two versions an earlier race of the same launch timed already (a
+    split-K version that beat the next version, which is also the version
+    for more points it would race next) is not run again."""
     key = [p.name for p in host["sizes"]] + ["tiler_device", "tiler_version"]
 
     def race(when: str, rival: str, what: str) -> list[str]:  # (each block's static table: its own races)
         return [f"  if ({when}) {{  // {what}",
-                f"    const long long tiler_key[] = {{{', '.join(key)}}};",
-                f"    static tiler_races<{len(key)}, {target.TIMED_SIZES}> tiler_table;  // the winners of its races",
-                f"    const {target.ERROR} tiler_err = tiler_race<{target.TIMED_ROUNDS}>(tiler_table, tiler_key, "
-                f"tiler_version, {rival}, {target.TIMED_MARGIN}f, stream, tiler_run, &tiler_version);",
-                f"    if (tiler_err != {target.SUCCESS}) return tiler_err;",
+                f"    const int tiler_against = {rival}, tiler_before = tiler_version;",
+                "    if (tiler_against != tiler_raced) {",
+                f"      const long long tiler_key[] = {{{', '.join(key)}}};",
+                f"      static tiler_races<{len(key)}, {target.TIMED_SIZES}> tiler_table;  // the winners of its races",
+                f"      const {target.ERROR} tiler_err = tiler_race<{target.TIMED_ROUNDS}>(tiler_table, tiler_key, "
+                f"tiler_version, tiler_against, {target.TIMED_MARGIN}f, stream, tiler_run, &tiler_version);",
+                f"      if (tiler_err != {target.SUCCESS}) return tiler_err;",
+                "      tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;",
+                "    }",
                 "  }"]
-    lines = []
+    lines = ["  int tiler_raced = -1;  // the version the last race timed beside the one it left running"]
     if any(v["ahead"] for v in host["versions"]):
         ahead = ", ".join("1" if v["ahead"] else "0" for v in host["versions"])
         lines += [f"  static const bool tiler_ahead[] = {{{ahead}}};  // split-K and window versions"]
@@ -218,10 +225,7 @@ def _race(host: dict) -> list[str]:
     if any(v["few"] for v in host["versions"]):
         few = ", ".join("1" if v["few"] else "0" for v in host["versions"])
         lines += [f"  static const bool tiler_few[] = {{{few}}};  // versions for few points"]
-        # (not where a split-K version raced that very version as its next one and won)
-        once = " && !(tiler_ahead[tiler_version] && tiler_plain == tiler_next)" if any(
-            v["ahead"] for v in host["versions"]) else ""
-        lines += race(f"tiler_few[tiler_version] && tiler_plain >= 0{once}", "tiler_plain",
+        lines += race("tiler_few[tiler_version] && tiler_plain >= 0", "tiler_plain",
                       "a version for few points against the one for more points first")
     return lines + [f"  static const int tiler_rivals[] = {{{', '.join(str(r) for r in host['rivals'])}}};  "
                     "// the version each is raced against (-1: none)"] + \

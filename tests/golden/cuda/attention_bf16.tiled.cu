@@ -1298,12 +1298,17 @@ extern "C" cudaError_t tiler_attention_bf16_launch(const __nv_bfloat16* Q, const
   if (tiler_version < 0 && ((long long)h * s * 64 <= 2147483647LL && (long long)h * t * 64 <= 2147483647LL)) tiler_version = 2;
   if (tiler_version < 0) tiler_version = 3;
   if (tiler_version < 0) tiler_version = 4;
+  int tiler_raced = -1;  // the version the last race timed beside the one it left running
   static const int tiler_rivals[] = {2, 2, -1, 4, -1};  // the version each is raced against (-1: none)
   if (tiler_rivals[tiler_version] >= 0) {  // then against its rival
-    const long long tiler_key[] = {h, s, t, tiler_device, tiler_version};
-    static tiler_races<5, 64> tiler_table;  // the winners of its races
-    const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);
-    if (tiler_err != cudaSuccess) return tiler_err;
+    const int tiler_against = tiler_rivals[tiler_version], tiler_before = tiler_version;
+    if (tiler_against != tiler_raced) {
+      const long long tiler_key[] = {h, s, t, tiler_device, tiler_version};
+      static tiler_races<5, 64> tiler_table;  // the winners of its races
+      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_against, 1.02f, stream, tiler_run, &tiler_version);
+      if (tiler_err != cudaSuccess) return tiler_err;
+      tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;
+    }
   }
   return tiler_run(tiler_version, true);
 }

@@ -1359,19 +1359,28 @@ extern "C" cudaError_t tiler_lavamd_rodinia_launch(float alpha, const int* nn, c
   if (tiler_plain < 0 && ((long long)b * 27 <= 2147483647LL && (long long)b * p <= 2147483647LL)) tiler_plain = 3;
   if (tiler_plain < 0 && (p >= 21)) tiler_plain = 5;
   if (tiler_plain < 0) tiler_plain = 6;
+  int tiler_raced = -1;  // the version the last race timed beside the one it left running
   static const bool tiler_few[] = {1, 1, 0, 0, 1, 0, 0};  // versions for few points
   if (tiler_few[tiler_version] && tiler_plain >= 0) {  // a version for few points against the one for more points first
-    const long long tiler_key[] = {b, p, tiler_device, tiler_version};
-    static tiler_races<4, 64> tiler_table;  // the winners of its races
-    const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_plain, 1.02f, stream, tiler_run, &tiler_version);
-    if (tiler_err != cudaSuccess) return tiler_err;
+    const int tiler_against = tiler_plain, tiler_before = tiler_version;
+    if (tiler_against != tiler_raced) {
+      const long long tiler_key[] = {b, p, tiler_device, tiler_version};
+      static tiler_races<4, 64> tiler_table;  // the winners of its races
+      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_against, 1.02f, stream, tiler_run, &tiler_version);
+      if (tiler_err != cudaSuccess) return tiler_err;
+      tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;
+    }
   }
   static const int tiler_rivals[] = {3, 3, 3, -1, 6, 6, -1};  // the version each is raced against (-1: none)
   if (tiler_rivals[tiler_version] >= 0) {  // then against its rival
-    const long long tiler_key[] = {b, p, tiler_device, tiler_version};
-    static tiler_races<4, 64> tiler_table;  // the winners of its races
-    const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);
-    if (tiler_err != cudaSuccess) return tiler_err;
+    const int tiler_against = tiler_rivals[tiler_version], tiler_before = tiler_version;
+    if (tiler_against != tiler_raced) {
+      const long long tiler_key[] = {b, p, tiler_device, tiler_version};
+      static tiler_races<4, 64> tiler_table;  // the winners of its races
+      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_against, 1.02f, stream, tiler_run, &tiler_version);
+      if (tiler_err != cudaSuccess) return tiler_err;
+      tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;
+    }
   }
   return tiler_run(tiler_version, true);
 }

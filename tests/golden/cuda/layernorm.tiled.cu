@@ -1342,12 +1342,17 @@ extern "C" cudaError_t tiler_layernorm_launch(const float* X, float* out0, int n
   if (tiler_version < 0 && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)) tiler_version = 7;
   if (tiler_version < 0) tiler_version = 8;
   if (tiler_version < 0) tiler_version = 9;
+  int tiler_raced = -1;  // the version the last race timed beside the one it left running
   static const int tiler_rivals[] = {4, 4, 4, 4, -1, 9, 9, 9, 9, -1};  // the version each is raced against (-1: none)
   if (tiler_rivals[tiler_version] >= 0) {  // then against its rival
-    const long long tiler_key[] = {n, m, tiler_device, tiler_version};
-    static tiler_races<4, 64> tiler_table;  // the winners of its races
-    const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);
-    if (tiler_err != cudaSuccess) return tiler_err;
+    const int tiler_against = tiler_rivals[tiler_version], tiler_before = tiler_version;
+    if (tiler_against != tiler_raced) {
+      const long long tiler_key[] = {n, m, tiler_device, tiler_version};
+      static tiler_races<4, 64> tiler_table;  // the winners of its races
+      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_against, 1.02f, stream, tiler_run, &tiler_version);
+      if (tiler_err != cudaSuccess) return tiler_err;
+      tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;
+    }
   }
   return tiler_run(tiler_version, true);
 }

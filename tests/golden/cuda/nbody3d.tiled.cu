@@ -1030,26 +1030,39 @@ extern "C" cudaError_t tiler_nbody3d_launch(float eps2, const float* xs, const f
   if (tiler_next < 0 && tiler_version < 2 && (n >= 256LL && (long long)n < (long long)tiler_multiprocessors * 256LL)) tiler_next = 2;
   if (tiler_next < 0 && tiler_version < 3 && (n >= 3)) tiler_next = 3;
   if (tiler_next < 0 && tiler_version < 4) tiler_next = 4;
+  int tiler_raced = -1;  // the version the last race timed beside the one it left running
   static const bool tiler_ahead[] = {1, 0, 0, 0, 0};  // split-K and window versions
   if (tiler_ahead[tiler_version] && tiler_next >= 0) {  // a split-K or window version against the next version whose condition holds first
-    const long long tiler_key[] = {n, tiler_device, tiler_version};
-    static tiler_races<3, 64> tiler_table;  // the winners of its races
-    const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_next, 1.02f, stream, tiler_run, &tiler_version);
-    if (tiler_err != cudaSuccess) return tiler_err;
+    const int tiler_against = tiler_next, tiler_before = tiler_version;
+    if (tiler_against != tiler_raced) {
+      const long long tiler_key[] = {n, tiler_device, tiler_version};
+      static tiler_races<3, 64> tiler_table;  // the winners of its races
+      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_against, 1.02f, stream, tiler_run, &tiler_version);
+      if (tiler_err != cudaSuccess) return tiler_err;
+      tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;
+    }
   }
   static const bool tiler_few[] = {1, 1, 1, 0, 0};  // versions for few points
-  if (tiler_few[tiler_version] && tiler_plain >= 0 && !(tiler_ahead[tiler_version] && tiler_plain == tiler_next)) {  // a version for few points against the one for more points first
-    const long long tiler_key[] = {n, tiler_device, tiler_version};
-    static tiler_races<3, 64> tiler_table;  // the winners of its races
-    const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_plain, 1.02f, stream, tiler_run, &tiler_version);
-    if (tiler_err != cudaSuccess) return tiler_err;
+  if (tiler_few[tiler_version] && tiler_plain >= 0) {  // a version for few points against the one for more points first
+    const int tiler_against = tiler_plain, tiler_before = tiler_version;
+    if (tiler_against != tiler_raced) {
+      const long long tiler_key[] = {n, tiler_device, tiler_version};
+      static tiler_races<3, 64> tiler_table;  // the winners of its races
+      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_against, 1.02f, stream, tiler_run, &tiler_version);
+      if (tiler_err != cudaSuccess) return tiler_err;
+      tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;
+    }
   }
   static const int tiler_rivals[] = {4, 4, 4, 4, -1};  // the version each is raced against (-1: none)
   if (tiler_rivals[tiler_version] >= 0) {  // then against its rival
-    const long long tiler_key[] = {n, tiler_device, tiler_version};
-    static tiler_races<3, 64> tiler_table;  // the winners of its races
-    const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);
-    if (tiler_err != cudaSuccess) return tiler_err;
+    const int tiler_against = tiler_rivals[tiler_version], tiler_before = tiler_version;
+    if (tiler_against != tiler_raced) {
+      const long long tiler_key[] = {n, tiler_device, tiler_version};
+      static tiler_races<3, 64> tiler_table;  // the winners of its races
+      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_against, 1.02f, stream, tiler_run, &tiler_version);
+      if (tiler_err != cudaSuccess) return tiler_err;
+      tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;
+    }
   }
   return tiler_run(tiler_version, true);
 }
