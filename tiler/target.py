@@ -121,7 +121,7 @@ def implementation_shaped(name: str) -> bool:
 # the host launcher's own names (render/launcher.py, and the helpers of
 # templates/launcher.cuh and race.cuh it calls): a program's name never meets them
 LAUNCHER_NAMES = {"stream", "tiler_device", MULTIPROCESSORS_NAME, "tiler_multiprocessor_count", "tiler_run", "tiler_v",
-                  "tiler_few", "tiler_plain", "tiler_ahead", "tiler_next",
+                  "tiler_few", "tiler_plain", "tiler_ahead", "tiler_next", "tiler_raced", "tiler_against", "tiler_before",
                   "tiler_raise", "tiler_grid", "tiler_block", "tiler_stage", "tiler_err", "tiler_version",
                   "tiler_rivals", "tiler_key", "tiler_races", "tiler_table", "tiler_race"}
 

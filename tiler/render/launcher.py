@@ -211,7 +211,7 @@ def _race(host: dict) -> list[str]:
                 f"      const long long tiler_key[] = {{{', '.join(key)}}};",
                 f"      static tiler_races<{len(key)}, {target.TIMED_SIZES}> tiler_table;  // the winners of its races",
                 f"      const {target.ERROR} tiler_err = tiler_race<{target.TIMED_ROUNDS}>(tiler_table, tiler_key, "
-                f"tiler_version, tiler_against, {target.TIMED_MARGIN}f, stream, tiler_run, &tiler_version);",
+                f"tiler_version, {rival}, {target.TIMED_MARGIN}f, stream, tiler_run, &tiler_version);",
                 f"      if (tiler_err != {target.SUCCESS}) return tiler_err;",
                 "      tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;",
                 "    }",

@@ -3209,7 +3209,7 @@ extern "C" cudaError_t tiler_mlp_launch(const float* X, const float* W1, const f
     if (tiler_against != tiler_raced) {
       const long long tiler_key[] = {n, d, h, tiler_device, tiler_version};
       static tiler_races<5, 64> tiler_table;  // the winners of its races
-      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_against, 1.02f, stream, tiler_run, &tiler_version);
+      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_next, 1.02f, stream, tiler_run, &tiler_version);
       if (tiler_err != cudaSuccess) return tiler_err;
       tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;
     }
@@ -3220,7 +3220,7 @@ extern "C" cudaError_t tiler_mlp_launch(const float* X, const float* W1, const f
     if (tiler_against != tiler_raced) {
       const long long tiler_key[] = {n, d, h, tiler_device, tiler_version};
       static tiler_races<5, 64> tiler_table;  // the winners of its races
-      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_against, 1.02f, stream, tiler_run, &tiler_version);
+      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_plain, 1.02f, stream, tiler_run, &tiler_version);
       if (tiler_err != cudaSuccess) return tiler_err;
       tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;
     }
@@ -3231,7 +3231,7 @@ extern "C" cudaError_t tiler_mlp_launch(const float* X, const float* W1, const f
     if (tiler_against != tiler_raced) {
       const long long tiler_key[] = {n, d, h, tiler_device, tiler_version};
       static tiler_races<5, 64> tiler_table;  // the winners of its races
-      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_against, 1.02f, stream, tiler_run, &tiler_version);
+      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);
       if (tiler_err != cudaSuccess) return tiler_err;
       tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;
     }

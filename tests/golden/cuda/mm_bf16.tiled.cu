@@ -2541,7 +2541,7 @@ extern "C" cudaError_t tiler_mm_bf16_launch(const __nv_bfloat16* A, const __nv_b
     if (tiler_against != tiler_raced) {
       const long long tiler_key[] = {m, n, q, tiler_device, tiler_version};
       static tiler_races<5, 64> tiler_table;  // the winners of its races
-      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_against, 1.02f, stream, tiler_run, &tiler_version);
+      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_next, 1.02f, stream, tiler_run, &tiler_version);
       if (tiler_err != cudaSuccess) return tiler_err;
       tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;
     }
@@ -2552,7 +2552,7 @@ extern "C" cudaError_t tiler_mm_bf16_launch(const __nv_bfloat16* A, const __nv_b
     if (tiler_against != tiler_raced) {
       const long long tiler_key[] = {m, n, q, tiler_device, tiler_version};
       static tiler_races<5, 64> tiler_table;  // the winners of its races
-      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_against, 1.02f, stream, tiler_run, &tiler_version);
+      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_plain, 1.02f, stream, tiler_run, &tiler_version);
       if (tiler_err != cudaSuccess) return tiler_err;
       tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;
     }
@@ -2563,7 +2563,7 @@ extern "C" cudaError_t tiler_mm_bf16_launch(const __nv_bfloat16* A, const __nv_b
     if (tiler_against != tiler_raced) {
       const long long tiler_key[] = {m, n, q, tiler_device, tiler_version};
       static tiler_races<5, 64> tiler_table;  // the winners of its races
-      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_against, 1.02f, stream, tiler_run, &tiler_version);
+      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);
       if (tiler_err != cudaSuccess) return tiler_err;
       tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;
     }

@@ -914,7 +914,7 @@ extern "C" cudaError_t tiler_nbody_launch(float eps, const float* bodies, float*
     if (tiler_against != tiler_raced) {
       const long long tiler_key[] = {n, tiler_device, tiler_version};
       static tiler_races<3, 64> tiler_table;  // the winners of its races
-      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_against, 1.02f, stream, tiler_run, &tiler_version);
+      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_next, 1.02f, stream, tiler_run, &tiler_version);
       if (tiler_err != cudaSuccess) return tiler_err;
       tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;
     }
@@ -925,7 +925,7 @@ extern "C" cudaError_t tiler_nbody_launch(float eps, const float* bodies, float*
     if (tiler_against != tiler_raced) {
       const long long tiler_key[] = {n, tiler_device, tiler_version};
       static tiler_races<3, 64> tiler_table;  // the winners of its races
-      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_against, 1.02f, stream, tiler_run, &tiler_version);
+      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_plain, 1.02f, stream, tiler_run, &tiler_version);
       if (tiler_err != cudaSuccess) return tiler_err;
       tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;
     }
@@ -936,7 +936,7 @@ extern "C" cudaError_t tiler_nbody_launch(float eps, const float* bodies, float*
     if (tiler_against != tiler_raced) {
       const long long tiler_key[] = {n, tiler_device, tiler_version};
       static tiler_races<3, 64> tiler_table;  // the winners of its races
-      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_against, 1.02f, stream, tiler_run, &tiler_version);
+      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);
       if (tiler_err != cudaSuccess) return tiler_err;
       tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;
     }

@@ -1537,7 +1537,7 @@ extern "C" cudaError_t tiler_rowsum3d_launch(const float* X, float* out0, int b,
     if (tiler_against != tiler_raced) {
       const long long tiler_key[] = {b, n, m, tiler_device, tiler_version};
       static tiler_races<5, 64> tiler_table;  // the winners of its races
-      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_against, 1.02f, stream, tiler_run, &tiler_version);
+      const cudaError_t tiler_err = tiler_race<3>(tiler_table, tiler_key, tiler_version, tiler_rivals[tiler_version], 1.02f, stream, tiler_run, &tiler_version);
       if (tiler_err != cudaSuccess) return tiler_err;
       tiler_raced = tiler_version == tiler_before ? tiler_against : tiler_before;
     }
