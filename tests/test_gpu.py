@@ -130,6 +130,22 @@ def test_more_blocks_than_grid_y_holds_match_the_interpreter():
                             seed=4)
 
 
+# tiles taken in groups of rows (analyse/raster.py): a last group of fewer rows, a group height that divides
+# nothing, and a grid past grid y's 65,535 blocks whose loop starts at the renumbered row
+@pytest.mark.parametrize("path, options, sizes", [
+    (BENCHMARKS / "mm_bf16.fut", Options(), {"m": 1100, "n": 100, "q": 300}),
+    (BENCHMARKS / "mm.fut", Options(tensor_cores=True), {"m": 1300, "n": 70, "q": 390}),
+    (BENCHMARKS / "mm.fut", Options(group_rows=3), {"m": 1000, "n": 37, "q": 300}),
+    (PROGRAMS / "analysis" / "tall_grid.fut", Options(group_rows=4, tile=(8, 8), no_register_tile=True),
+     {"c": 65535 * 8 + 29, "m": 12, "k": 3}),
+], ids=["bf16 last group of 1", "tf32 last group of 3", "groups of 3", "past grid y"])
+def test_tiles_taken_in_groups_of_rows_match_the_interpreter(path, options, sizes):
+    from tiler.analyse.tensor_cores import MATRIX_TOLERANCE
+
+    tolerance = MATRIX_TOLERANCE if options.tensor_cores or "bf16" in path.stem else 1e-3
+    matches_the_interpreter(path, options, sizes, seed=23, tolerance=tolerance)
+
+
 # --tensor-cores: the products the matrix units take (and two 16-bit ones they decline), every version at sizes
 # no tile divides (1 and 3: no full chunk, the register tile alone; 37 and 130: full chunks and a partial one)
 # and at aligned ones, within the tolerance the option's results get (TF32 inputs, the units' order)

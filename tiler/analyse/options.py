@@ -17,6 +17,7 @@ MAX_MIN_BLOCKS = 32  # an SM holds at most 32 blocks (sm_90)
 MAX_UNROLL = 64  # the most --unroll takes (a chunk loop's body copied more often only grows the code)
 MAX_CHUNK = 4096  # the longest chunk --chunk takes (one line of 4096 f32 is 16 KiB of shared memory)
 MAX_REGISTER_TILE = 64  # points a thread along a dimension
+MAX_GROUP_ROWS = 1024  # rows of tiles a group of blocks (more than a wave's blocks only repeats the launch's order)
 
 
 class Takes(Enum):
@@ -211,6 +212,12 @@ class Options:
                                      words=f"between 0 (ptxas chooses) and {MAX_MIN_BLOCKS} blocks an SM",
                                      family=Family.MIN_BLOCKS, tries=(0, 1, 2, 3, 4),
                                      ablation=Ablation("ptxas's register choice (--min-blocks 0)", 0))
+    group_rows: int | None = _option(None, Takes.WHOLE, "--group-rows", "Rows of tiles consecutive blocks take "
+                                     "down each column of tiles before the next column (0: the launch's order, a "
+                                     "row of tiles at a time) [default: 8 for a product on the TF32, bf16 or f16 "
+                                     "matrix units, else 0].", metavar="N", most=MAX_GROUP_ROWS,
+                                     words=f"between 0 (the launch's order) and {MAX_GROUP_ROWS} rows of tiles",
+                                     tuned=True, ablation=Ablation("blocks in the launch's order (--group-rows 0)", 0))
     no_split: bool = _option(False, Takes.FLAG, "--no-split", "Never share a row's reductions among threads: one "
                              "thread a point computes the lets between map levels itself.", family=Family.SPLIT,
                              tries=(True,), contradicts=("lanes", "several_blocks"),

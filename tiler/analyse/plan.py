@@ -23,6 +23,7 @@ from .context import Context
 from .interior import with_interior
 from .occupancy import with_occupancy
 from .options import tile_text
+from .raster import with_group_rows
 from .records import Variance
 from .reductions import Split, split_plan
 from .registers import MICRO, grid_blocks, register_block, register_tile, synchronous
@@ -201,6 +202,7 @@ def _completed(plain: Schedule, reason: str, kernel: T.Kernel, views: Views, ctx
     why = why_block(best.block, best.streams) + reason + narrowed
     best = transpositions(replace(best, block=replace(best.block, reason=why)), kernel, views, ctx)
     best = with_matrix_units(with_occupancy(with_interior(best, ctx), ctx), kernel, ctx)
+    best = with_group_rows(best, ctx)
     if best.matrix_units is not None and best.matrix_units.used and not ctx.constraints.matrix and \
             target.SIZEOF[best.matrix_units.shape.inputs] in target.MATRIX_CHUNKS:
         # planned again with tiles laid out for the units (Constraints.matrix), where the units still take it,

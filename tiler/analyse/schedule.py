@@ -254,6 +254,10 @@ class BlockPlan:
     min_blocks: int | None = None  # blocks an SM must hold at once (`__launch_bounds__`); None: ptxas's choice
     min_blocks_reason: str = ""
     narrowed: bool = False  # narrowed for the rows its threads stage to coalesce (plan._coalescing_block)
+    # consecutive blocks walk this many rows of tiles (the dim on grid y) before the next column of tiles (the
+    # dim on grid x), so that a wave's blocks read fewer panels of the inputs (raster.py); 0: the launch's order
+    group_rows: int = 0
+    group_rows_reason: str = "tiles in the launch's order"
 
     @property
     def threads(self) -> int:

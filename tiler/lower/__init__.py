@@ -38,6 +38,7 @@ from .params import (
     size_name,
     wide_factor,
 )
+from .raster import group_tiles, tiles_along
 from .split import lower_several, lower_split
 from .streams import Streams
 from .values import all_of, block_tid, minimum
@@ -72,18 +73,16 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     micro = _micro(block)
     folded = _folded(k, block, analysis.options)
     bind_prelude(low, k)
-    staging = stage_halos(low, schedule.halos, block, lambda d: _base(block, d, folded))
+    sizes = [size_expr(low, level.size) for level in k.levels]
+    order, tiles = group_tiles(low, block, sizes, folded)
+    staging = stage_halos(low, schedule.halos, block, lambda d: _base(block, d, folded, tiles))
     if k_stage is not None:
         params = [p for p in params if p.role != "output"] + \
             [kir.Param(n, c, kir.SCRATCH) for n, c in zip(k_stage.names, k_stage.ctypes)]
         low.k_share = KShare(k_stage.stream, k_stage.share(size_expr(low, k_stage.length)), k_stage.starts)
-    sizes, gtids = [], []
-    for level in k.levels:
-        d = level.dim
-        size = size_expr(low, level.size)
-        gtid = low.declare(f"gtid{d}", "int", add(_base(block, d, folded), _local(block, micro, d)), level.span)
-        sizes.append(size)
-        gtids.append(gtid)
+    gtids = [low.declare(f"gtid{level.dim}", "int", add(_base(block, level.dim, folded, tiles),
+                                                         _local(block, micro, level.dim)), level.span)
+             for level in k.levels]
     in_range = all_of(kir.Bin("<", g, s) for g, s in zip(gtids, sizes))
     staged_rows = {r.name: r for r in schedule.slabs if r.staged}
     outputs = [p for p in params if p.role == "output"]
@@ -92,7 +91,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
         for level, gtid, size in zip(k.levels, gtids, sizes):
             d = level.dim
             idx = low.declare(f"i{d}", "int", minimum(gtid, kir.Bin("-", size, const(1)))) if clamped else gtid
-            low.indices[d] = {"idx": idx, "base": _base(block, d, folded), "size": size,
+            low.indices[d] = {"idx": idx, "base": _base(block, d, folded, tiles), "size": size,
                               "local": _local(block, micro, d)}
             for p, arg in zip(level.params, level.args):
                 slab = staged_rows.get(p.name)
@@ -109,7 +108,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
 
     body, _ = low.block(nest)
     rewrites += (REASSOCIATE,) if low.reassociated else ()
-    inside = _inside(block, sizes, folded) if block.interior else None
+    inside = _inside(block, sizes, folded, tiles) if block.interior else None
     if inside is not None:  # the same body without tiler's clamps and guards, for blocks that cannot need them
         body = (kir.If(inside, unclamped(body, in_range), body),)
         rewrites += (UNCLAMP,)
@@ -135,11 +134,12 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     if folded and low.shared:  # a block's next tiles of the dim overwrite shared arrays this pass still reads
         body += (kir.Barrier("this pass's shared arrays are read before the next pass writes them"),)
     for d, name in folded.items():  # each block walks its rows of the grid past CUDA's limit, a grid apart
-        axis, points = block.grid_axis[d], block.points(d)
-        blocks = sizes[d] if points == 1 else kir.Bin("/", add(sizes[d], const(points - 1)), const(points))
-        body = (kir.For(name, kir.BlockIdx(axis), blocks, const(target.MAX_GRID[axis]), body,
+        axis = block.grid_axis[d]
+        body = (kir.For(name, tiles.get(d, kir.BlockIdx(axis)), tiles_along(block, sizes, d),
+                        const(target.MAX_GRID[axis]), body,
                         note=f"grid {axis} holds at most {target.MAX_GRID[axis]:,} blocks: a block takes every "
                              f"{target.MAX_GRID[axis]:,}th of dim {d}'s"),)
+    body = order + body  # (the tiles renumbered before anything reads them)
     divisible = tuple(sorted(low.divisible.items()))
     summary = _summary(schedule) + (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ())
     suffix = ("_wide" if wide else "") + ("_transposed" if transposed else "")
@@ -157,10 +157,11 @@ def _micro(block) -> Micro | None:
     return Micro(sizes, block.register.group, {d: (_tid(block, d), block.extents[d]) for d in sizes})
 
 
-def _base(block, d: int, folded: dict):
+def _base(block, d: int, folded: dict, tiles: dict):
     """The first point of the block's tile along dim d (`folded`: the dims
-    whose blocks a loop walks, by the loop's variable)."""
-    index = kir.Ref(folded[d]) if d in folded else kir.BlockIdx(block.grid_axis[d])
+    whose blocks a loop walks, by the loop's variable; `tiles`: the tile
+    index of the dims whose tiles are renumbered, lower/raster.py)."""
+    index = kir.Ref(folded[d]) if d in folded else tiles.get(d, kir.BlockIdx(block.grid_axis[d]))
     return mul(index, const(block.points(d)))
 
 
@@ -192,12 +193,12 @@ def _tid(block, d: int):
     return kir.ThreadIdx(axis) if axis else const(0)
 
 
-def _inside(block, sizes, folded: dict):
+def _inside(block, sizes, folded: dict, tiles: dict):
     """Whether the block's tile lies wholly inside every dim it strip-mines
     (a dim of one point a block always does); None where no dim can overhang."""
     # signed (blockIdx is unsigned, and a size below the tile makes the right side negative), and no
     # overflow near 2^31
-    conds = [kir.Bin("<=", kir.Cast("int", _base(block, d, folded)), kir.Bin("-", size, const(block.points(d))))
+    conds = [kir.Bin("<=", kir.Cast("int", _base(block, d, folded, tiles)), kir.Bin("-", size, const(block.points(d))))
              for d, size in enumerate(sizes) if block.points(d) > 1]
     return all_of(conds) if conds else None
 
@@ -225,6 +226,8 @@ def _summary(schedule: Schedule) -> tuple[str, ...]:
         out.append(f"register tile: {b.register_reason}")
     if b.interior:
         out.append("interior blocks: without clamps or store guards (the blocks at the edges keep them)")
+    if b.group_rows:
+        out.append(f"tile order: groups of {b.group_rows} rows of tiles, each down its columns in turn")
     if b.min_blocks:
         cap = min(target.MAX_REGISTERS, target.REGISTER_FILE // (b.threads * b.min_blocks) // 8 * 8)
         out.append(f"blocks an SM: at least {b.min_blocks} (ptxas may give a thread up to {cap} registers)")

@@ -112,6 +112,7 @@ def _header(console: Console, data: dict) -> None:
     console.print(escape(f"  interior blocks: {b['interior']['reason']}"))
     blocks = b["min_blocks"]["blocks"]
     console.print(escape(f"  blocks an SM: {f'at least {blocks}: ' if blocks else ''}{b['min_blocks']['reason']}"))
+    console.print(escape(f"  tile order: {b['group_rows']['reason']}"))
     r = b["register_tile"]
     if r["accumulators"]:
         micro = " x ".join(str(r["sizes"][d]) for d in sorted(b["spans"]))

@@ -90,6 +90,7 @@
 //
 // block: 16 x 16 threads; spans dimension 0, 1 (16 x 16 threads): stages 2 input(s) with the fewest global loads
 // register tile: 8 x 8 points a thread: a_c is read once for the 8 points along dim 1; b_c is read once for the 8 points along dim 0
+// tile order: groups of 8 rows of tiles, each down its columns in turn
 // blocks an SM: at least 2 (ptxas may give a thread up to 128 registers)
 // streamSeq at 8:15: tiled (2-D), chunk 64; shared: a_c (128 x 64 row-major +8, cp.async 3 deep), b_c (128 x 64 transposed +8, cp.async 3 deep)
 //
@@ -107,6 +108,7 @@
 //
 // block: 16 x 16 threads; spans dimension 0, 1 (16 x 16 threads): stages 2 input(s) with the fewest global loads
 // register tile: 8 x 8 points a thread: a_c is read once for the 8 points along dim 1; b_c is read once for the 8 points along dim 0
+// tile order: groups of 8 rows of tiles, each down its columns in turn
 // blocks an SM: at least 2 (ptxas may give a thread up to 128 registers)
 // streamSeq at 8:15: tiled (2-D), chunk 64; shared: a_c (128 x 64 row-major +8, cp.async 3 deep), b_c (128 x 64 transposed +8, cp.async 3 deep)
 //
@@ -197,6 +199,7 @@
 //
 // block: 16 x 16 threads; spans dimension 0, 1 (16 x 16 threads): stages 2 input(s) with the fewest global loads
 // register tile: 8 x 8 points a thread: a_c is read once for the 8 points along dim 1; b_c is read once for the 8 points along dim 0
+// tile order: groups of 8 rows of tiles, each down its columns in turn
 // blocks an SM: at least 2 (ptxas may give a thread up to 128 registers)
 // streamSeq at 8:15: tiled (2-D), chunk 64; shared: a_c (128 x 64 row-major +8, cp.async 3 deep), b_c (128 x 64 transposed +8, cp.async 3 deep)
 // offsets: 64-bit, for arrays of 2^31 elements and more
@@ -215,6 +218,7 @@
 //
 // block: 16 x 16 threads; spans dimension 0, 1 (16 x 16 threads): stages 2 input(s) with the fewest global loads
 // register tile: 8 x 8 points a thread: a_c is read once for the 8 points along dim 1; b_c is read once for the 8 points along dim 0
+// tile order: groups of 8 rows of tiles, each down its columns in turn
 // blocks an SM: at least 2 (ptxas may give a thread up to 128 registers)
 // streamSeq at 8:15: tiled (2-D), chunk 64; shared: a_c (128 x 64 row-major +8, cp.async 3 deep), b_c (128 x 64 transposed +8, cp.async 3 deep)
 // offsets: 64-bit, for arrays of 2^31 elements and more
@@ -1501,7 +1505,14 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
   __nv_bfloat16* const sh_a_c_3 = (__nv_bfloat16*)(tiler_shared + 71680);
   __nv_bfloat16* const sh_b_c_3 = (__nv_bfloat16*)(tiler_shared + 90112);
   float* const sh_mma = (float*)(tiler_shared + 0);
-  for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+  const int tiler_tile = blockIdx.y * ((q + 127) / 128) + blockIdx.x;
+  const int tiler_group = 8 * ((q + 127) / 128);
+  const int tiler_first_row = tiler_tile / tiler_group * 8;
+  const int tiler_group_rows = tiler_min(tiler_min((m + 127) / 128, 65535) - tiler_first_row, 8);
+  const int tiler_in_group = tiler_tile % tiler_group;
+  const int tiler_tile_y = tiler_first_row + tiler_in_group % tiler_group_rows;
+  const int tiler_tile_x = tiler_in_group / tiler_group_rows;
+  for (int tiler_block_y = tiler_tile_y; tiler_block_y < (m + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
     tiler_mma_tile<__nv_bfloat16, float, 16, 16, 16, 4, 2> mma_acc;  // the warp's accumulator fragments
     tiler_mma_zero(mma_acc);
     float acc[64];  // mm_bf16.fut:8
@@ -1528,7 +1539,7 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_2 = t_ % 16 * 8;
         const int e_2 = t_ / 16;
-        tiler_cp_async<16>(&sh_b_c[e_2 * 136 + r_2], &B0[tiler_min(blockIdx.x * 128 + r_2, q - 8) + e_2 * q], true);
+        tiler_cp_async<16>(&sh_b_c[e_2 * 136 + r_2], &B0[tiler_min(tiler_tile_x * 128 + r_2, q - 8) + e_2 * q], true);
       }
     }
     tiler_cp_async_commit();
@@ -1547,7 +1558,7 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_4 = t_ % 16 * 8;
         const int e_4 = t_ / 16;
-        tiler_cp_async<16>(&sh_b_c_2[e_4 * 136 + r_4], &B0[tiler_min(blockIdx.x * 128 + r_4, q - 8) + (64 + e_4) * q], true);
+        tiler_cp_async<16>(&sh_b_c_2[e_4 * 136 + r_4], &B0[tiler_min(tiler_tile_x * 128 + r_4, q - 8) + (64 + e_4) * q], true);
       }
     }
     tiler_cp_async_commit();
@@ -1569,7 +1580,7 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
           const int r_6 = t_ % 16 * 8;
           const int e_6 = t_ / 16;
-          tiler_cp_async<16>(&sh_b_c_3[e_6 * 136 + r_6], &B0[tiler_min(blockIdx.x * 128 + r_6, q - 8) + (kk + 128 + e_6) * q], true);
+          tiler_cp_async<16>(&sh_b_c_3[e_6 * 136 + r_6], &B0[tiler_min(tiler_tile_x * 128 + r_6, q - 8) + (kk + 128 + e_6) * q], true);
         }
       }
       tiler_cp_async_commit();
@@ -1592,7 +1603,7 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_8 = t_ % 16 * 8;
             const int e_8 = t_ / 16;
-            tiler_cp_async<16>(&sh_b_c[e_8 * 136 + r_8], &B0[tiler_min(blockIdx.x * 128 + r_8, q - 8) + (kk + 64 + 128 + e_8) * q], true);
+            tiler_cp_async<16>(&sh_b_c[e_8 * 136 + r_8], &B0[tiler_min(tiler_tile_x * 128 + r_8, q - 8) + (kk + 64 + 128 + e_8) * q], true);
           }
         }
         tiler_cp_async_commit();
@@ -1616,7 +1627,7 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_10 = t_ % 16 * 8;
             const int e_10 = t_ / 16;
-            tiler_cp_async<16>(&sh_b_c_2[e_10 * 136 + r_10], &B0[tiler_min(blockIdx.x * 128 + r_10, q - 8) + (kk + 128 + 128 + e_10) * q], true);
+            tiler_cp_async<16>(&sh_b_c_2[e_10 * 136 + r_10], &B0[tiler_min(tiler_tile_x * 128 + r_10, q - 8) + (kk + 128 + 128 + e_10) * q], true);
           }
         }
         tiler_cp_async_commit();
@@ -1638,7 +1649,7 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_12 = t_ % 128;
         const int e_12 = t_ / 128;
-        sh_b_c[e_12 * 136 + r_12] = kk_last + e_12 < n ? B0[tiler_min(blockIdx.x * 128 + r_12, q - 1) + (kk_last + e_12) * q] : __float2bfloat16_rn(0.0f);
+        sh_b_c[e_12 * 136 + r_12] = kk_last + e_12 < n ? B0[tiler_min(tiler_tile_x * 128 + r_12, q - 1) + (kk_last + e_12) * q] : __float2bfloat16_rn(0.0f);
       }
       __syncthreads();  // the tiles are written
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
@@ -1662,7 +1673,7 @@ tiler_mm_bf16_tiled(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __
     int gtid1[8];  // mm_bf16.fut:7
     #pragma unroll
     for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-      gtid1[G1_] = blockIdx.x * 128 + (G1_ * 16 + threadIdx.x);  // mm_bf16.fut:7
+      gtid1[G1_] = tiler_tile_x * 128 + (G1_ * 16 + threadIdx.x);  // mm_bf16.fut:7
     }
     #pragma unroll
     for (int G0_ = 0; G0_ < 8; G0_ += 1) {
@@ -1684,7 +1695,14 @@ tiler_mm_bf16_tiled_scalar(const __nv_bfloat16* __restrict__ A, const __nv_bfloa
   __nv_bfloat16* const sh_a_c = (__nv_bfloat16*)(tiler_shared + 0);
   __nv_bfloat16* const sh_b_c = (__nv_bfloat16*)(tiler_shared + 18432);
   float* const sh_mma = (float*)(tiler_shared + 0);
-  for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+  const int tiler_tile = blockIdx.y * ((q + 127) / 128) + blockIdx.x;
+  const int tiler_group = 8 * ((q + 127) / 128);
+  const int tiler_first_row = tiler_tile / tiler_group * 8;
+  const int tiler_group_rows = tiler_min(tiler_min((m + 127) / 128, 65535) - tiler_first_row, 8);
+  const int tiler_in_group = tiler_tile % tiler_group;
+  const int tiler_tile_y = tiler_first_row + tiler_in_group % tiler_group_rows;
+  const int tiler_tile_x = tiler_in_group / tiler_group_rows;
+  for (int tiler_block_y = tiler_tile_y; tiler_block_y < (m + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
     tiler_mma_tile<__nv_bfloat16, float, 16, 16, 16, 4, 2> mma_acc;  // the warp's accumulator fragments
     tiler_mma_zero(mma_acc);
     float acc[64];  // mm_bf16.fut:8
@@ -1708,7 +1726,7 @@ tiler_mm_bf16_tiled_scalar(const __nv_bfloat16* __restrict__ A, const __nv_bfloa
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_2 = t_ % 128;
         const int e_2 = t_ / 128;
-        sh_b_c[e_2 * 136 + r_2] = B0[tiler_min(blockIdx.x * 128 + r_2, q - 1) + (kk + e_2) * q];
+        sh_b_c[e_2 * 136 + r_2] = B0[tiler_min(tiler_tile_x * 128 + r_2, q - 1) + (kk + e_2) * q];
       }
       __syncthreads();  // the tiles are written
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
@@ -1728,7 +1746,7 @@ tiler_mm_bf16_tiled_scalar(const __nv_bfloat16* __restrict__ A, const __nv_bfloa
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_4 = t_ % 128;
         const int e_4 = t_ / 128;
-        sh_b_c[e_4 * 136 + r_4] = kk_last + e_4 < n ? B0[tiler_min(blockIdx.x * 128 + r_4, q - 1) + (kk_last + e_4) * q] : __float2bfloat16_rn(0.0f);
+        sh_b_c[e_4 * 136 + r_4] = kk_last + e_4 < n ? B0[tiler_min(tiler_tile_x * 128 + r_4, q - 1) + (kk_last + e_4) * q] : __float2bfloat16_rn(0.0f);
       }
       __syncthreads();  // the tiles are written
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
@@ -1752,7 +1770,7 @@ tiler_mm_bf16_tiled_scalar(const __nv_bfloat16* __restrict__ A, const __nv_bfloa
     int gtid1[8];  // mm_bf16.fut:7
     #pragma unroll
     for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-      gtid1[G1_] = blockIdx.x * 128 + (G1_ * 16 + threadIdx.x);  // mm_bf16.fut:7
+      gtid1[G1_] = tiler_tile_x * 128 + (G1_ * 16 + threadIdx.x);  // mm_bf16.fut:7
     }
     #pragma unroll
     for (int G0_ = 0; G0_ < 8; G0_ += 1) {
@@ -1949,7 +1967,14 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
   __nv_bfloat16* const sh_a_c_3 = (__nv_bfloat16*)(tiler_shared + 71680);
   __nv_bfloat16* const sh_b_c_3 = (__nv_bfloat16*)(tiler_shared + 90112);
   float* const sh_mma = (float*)(tiler_shared + 0);
-  for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+  const int tiler_tile = blockIdx.y * ((q + 127) / 128) + blockIdx.x;
+  const int tiler_group = 8 * ((q + 127) / 128);
+  const int tiler_first_row = tiler_tile / tiler_group * 8;
+  const int tiler_group_rows = tiler_min(tiler_min((m + 127) / 128, 65535) - tiler_first_row, 8);
+  const int tiler_in_group = tiler_tile % tiler_group;
+  const int tiler_tile_y = tiler_first_row + tiler_in_group % tiler_group_rows;
+  const int tiler_tile_x = tiler_in_group / tiler_group_rows;
+  for (int tiler_block_y = tiler_tile_y; tiler_block_y < (m + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
     tiler_mma_tile<__nv_bfloat16, float, 16, 16, 16, 4, 2> mma_acc;  // the warp's accumulator fragments
     tiler_mma_zero(mma_acc);
     float acc[64];  // mm_bf16.fut:8
@@ -1976,7 +2001,7 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_2 = t_ % 16 * 8;
         const int e_2 = t_ / 16;
-        tiler_cp_async<16>(&sh_b_c[e_2 * 136 + r_2], &B0[tiler_min(blockIdx.x * 128 + r_2, q - 8) + tiler_wide_mul(e_2, q)], true);
+        tiler_cp_async<16>(&sh_b_c[e_2 * 136 + r_2], &B0[tiler_min(tiler_tile_x * 128 + r_2, q - 8) + tiler_wide_mul(e_2, q)], true);
       }
     }
     tiler_cp_async_commit();
@@ -1995,7 +2020,7 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_4 = t_ % 16 * 8;
         const int e_4 = t_ / 16;
-        tiler_cp_async<16>(&sh_b_c_2[e_4 * 136 + r_4], &B0[tiler_min(blockIdx.x * 128 + r_4, q - 8) + tiler_wide_mul(64 + e_4, q)], true);
+        tiler_cp_async<16>(&sh_b_c_2[e_4 * 136 + r_4], &B0[tiler_min(tiler_tile_x * 128 + r_4, q - 8) + tiler_wide_mul(64 + e_4, q)], true);
       }
     }
     tiler_cp_async_commit();
@@ -2017,7 +2042,7 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
           const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
           const int r_6 = t_ % 16 * 8;
           const int e_6 = t_ / 16;
-          tiler_cp_async<16>(&sh_b_c_3[e_6 * 136 + r_6], &B0[tiler_min(blockIdx.x * 128 + r_6, q - 8) + tiler_wide_mul(kk + 128 + e_6, q)], true);
+          tiler_cp_async<16>(&sh_b_c_3[e_6 * 136 + r_6], &B0[tiler_min(tiler_tile_x * 128 + r_6, q - 8) + tiler_wide_mul(kk + 128 + e_6, q)], true);
         }
       }
       tiler_cp_async_commit();
@@ -2040,7 +2065,7 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_8 = t_ % 16 * 8;
             const int e_8 = t_ / 16;
-            tiler_cp_async<16>(&sh_b_c[e_8 * 136 + r_8], &B0[tiler_min(blockIdx.x * 128 + r_8, q - 8) + tiler_wide_mul(kk + 64 + 128 + e_8, q)], true);
+            tiler_cp_async<16>(&sh_b_c[e_8 * 136 + r_8], &B0[tiler_min(tiler_tile_x * 128 + r_8, q - 8) + tiler_wide_mul(kk + 64 + 128 + e_8, q)], true);
           }
         }
         tiler_cp_async_commit();
@@ -2064,7 +2089,7 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
             const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
             const int r_10 = t_ % 16 * 8;
             const int e_10 = t_ / 16;
-            tiler_cp_async<16>(&sh_b_c_2[e_10 * 136 + r_10], &B0[tiler_min(blockIdx.x * 128 + r_10, q - 8) + tiler_wide_mul(kk + 128 + 128 + e_10, q)], true);
+            tiler_cp_async<16>(&sh_b_c_2[e_10 * 136 + r_10], &B0[tiler_min(tiler_tile_x * 128 + r_10, q - 8) + tiler_wide_mul(kk + 128 + 128 + e_10, q)], true);
           }
         }
         tiler_cp_async_commit();
@@ -2086,7 +2111,7 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_12 = t_ % 128;
         const int e_12 = t_ / 128;
-        sh_b_c[e_12 * 136 + r_12] = kk_last + e_12 < n ? B0[tiler_min(blockIdx.x * 128 + r_12, q - 1) + tiler_wide_mul(kk_last + e_12, q)] : __float2bfloat16_rn(0.0f);
+        sh_b_c[e_12 * 136 + r_12] = kk_last + e_12 < n ? B0[tiler_min(tiler_tile_x * 128 + r_12, q - 1) + tiler_wide_mul(kk_last + e_12, q)] : __float2bfloat16_rn(0.0f);
       }
       __syncthreads();  // the tiles are written
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
@@ -2110,7 +2135,7 @@ tiler_mm_bf16_tiled_wide(const __nv_bfloat16* __restrict__ A, const __nv_bfloat1
     int gtid1[8];  // mm_bf16.fut:7
     #pragma unroll
     for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-      gtid1[G1_] = blockIdx.x * 128 + (G1_ * 16 + threadIdx.x);  // mm_bf16.fut:7
+      gtid1[G1_] = tiler_tile_x * 128 + (G1_ * 16 + threadIdx.x);  // mm_bf16.fut:7
     }
     #pragma unroll
     for (int G0_ = 0; G0_ < 8; G0_ += 1) {
@@ -2132,7 +2157,14 @@ tiler_mm_bf16_tiled_wide_scalar(const __nv_bfloat16* __restrict__ A, const __nv_
   __nv_bfloat16* const sh_a_c = (__nv_bfloat16*)(tiler_shared + 0);
   __nv_bfloat16* const sh_b_c = (__nv_bfloat16*)(tiler_shared + 18432);
   float* const sh_mma = (float*)(tiler_shared + 0);
-  for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
+  const int tiler_tile = blockIdx.y * ((q + 127) / 128) + blockIdx.x;
+  const int tiler_group = 8 * ((q + 127) / 128);
+  const int tiler_first_row = tiler_tile / tiler_group * 8;
+  const int tiler_group_rows = tiler_min(tiler_min((m + 127) / 128, 65535) - tiler_first_row, 8);
+  const int tiler_in_group = tiler_tile % tiler_group;
+  const int tiler_tile_y = tiler_first_row + tiler_in_group % tiler_group_rows;
+  const int tiler_tile_x = tiler_in_group / tiler_group_rows;
+  for (int tiler_block_y = tiler_tile_y; tiler_block_y < (m + 127) / 128; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
     tiler_mma_tile<__nv_bfloat16, float, 16, 16, 16, 4, 2> mma_acc;  // the warp's accumulator fragments
     tiler_mma_zero(mma_acc);
     float acc[64];  // mm_bf16.fut:8
@@ -2156,7 +2188,7 @@ tiler_mm_bf16_tiled_wide_scalar(const __nv_bfloat16* __restrict__ A, const __nv_
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_2 = t_ % 128;
         const int e_2 = t_ / 128;
-        sh_b_c[e_2 * 136 + r_2] = B0[tiler_min(blockIdx.x * 128 + r_2, q - 1) + tiler_wide_mul(kk + e_2, q)];
+        sh_b_c[e_2 * 136 + r_2] = B0[tiler_min(tiler_tile_x * 128 + r_2, q - 1) + tiler_wide_mul(kk + e_2, q)];
       }
       __syncthreads();  // the tiles are written
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
@@ -2176,7 +2208,7 @@ tiler_mm_bf16_tiled_wide_scalar(const __nv_bfloat16* __restrict__ A, const __nv_
         const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
         const int r_4 = t_ % 128;
         const int e_4 = t_ / 128;
-        sh_b_c[e_4 * 136 + r_4] = kk_last + e_4 < n ? B0[tiler_min(blockIdx.x * 128 + r_4, q - 1) + tiler_wide_mul(kk_last + e_4, q)] : __float2bfloat16_rn(0.0f);
+        sh_b_c[e_4 * 136 + r_4] = kk_last + e_4 < n ? B0[tiler_min(tiler_tile_x * 128 + r_4, q - 1) + tiler_wide_mul(kk_last + e_4, q)] : __float2bfloat16_rn(0.0f);
       }
       __syncthreads();  // the tiles are written
       tiler_mma_chunk<4, tiler_row_major, tiler_row_major, 72, 136, 1152, 16, 16, 2176>(mma_acc, &sh_a_c[(threadIdx.y * 16 + threadIdx.x) / 32 / 4 * 64 * 72], &sh_b_c[(threadIdx.y * 16 + threadIdx.x) / 32 % 4 * 32]);  // the chunk on the matrix units
@@ -2200,7 +2232,7 @@ tiler_mm_bf16_tiled_wide_scalar(const __nv_bfloat16* __restrict__ A, const __nv_
     int gtid1[8];  // mm_bf16.fut:7
     #pragma unroll
     for (int G1_ = 0; G1_ < 8; G1_ += 1) {
-      gtid1[G1_] = blockIdx.x * 128 + (G1_ * 16 + threadIdx.x);  // mm_bf16.fut:7
+      gtid1[G1_] = tiler_tile_x * 128 + (G1_ * 16 + threadIdx.x);  // mm_bf16.fut:7
     }
     #pragma unroll
     for (int G0_ = 0; G0_ < 8; G0_ += 1) {
