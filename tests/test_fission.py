@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import BENCHMARKS, PROGRAMS
+from conftest import BENCHMARKS, PROGRAMS, ROOT
 
 from tiler import target
 from tiler.analyse import DEFAULT, Options
@@ -262,3 +262,79 @@ def test_a_fold_with_companion_vectors_computes_what_it_did(text):
 def test_a_companion_read_by_the_value_stops_fission():
     f = _fission((PROGRAMS / "analysis" / "mlp_bias_inside.fut").read_text())
     assert isinstance(f, NoFission) and "`z` reads `bc`, a chunk the stream zips with the rows" in f.reason
+
+
+# ---- folds in kernels of several levels ----------------------------------------------------------------
+
+# attention with an online softmax: the score reads the query's row and a key, not the output feature `e`
+ATTENTION = """
+fun [[[f32, 16], s], h] main([[[f32, 16], s], h] Q, [[[f32, 16], t], h] K, [[[f32, 16], t], h] V) =
+  map(fn [[f32, 16], s] ([[f32, 16], s] qh, [[f32, 16], t] kh, [[f32, 16], t] vh) =>
+    map(fn [f32, 16] ([f32, 16] q) =>
+      map(fn f32 (int e) =>
+        let (mx, l, acc) =
+          streamSeq(fn (f32, f32, f32) (int j0, [[f32, 16], c] kc, [[f32, 16], c] vc, f32 mx, f32 l, f32 acc) =>
+                      loop (mx, l, acc) = for j < c do
+                        let sc = 0.5f32 * (loop (d = 0f32) = for u < 16 do d + q[u] * kc[j, u] in d) in
+                        let mn = max(mx, sc) in
+                        let a = exp(mx - mn) in
+                        let p = exp(sc - mn) in
+                        (mn, l * a + p, acc * a + p * vc[j, e])
+                      in (mx, l, acc),
+                    kh, vh, -1e30f32, 0f32, 0f32)
+        in acc / l,
+      iota(16)),
+    qh),
+  Q, K, V)
+"""
+
+
+def test_a_value_no_innermost_point_varies_is_computed_once_for_them_and_gives_what_the_fold_did():
+    """The pairs' kernel walks the head, the query and the key (V[h, i, j]);
+    each level of the fold passes on its row of V; the interpreter runs both
+    to the original's outputs bit for bit."""
+    f = _fission(ATTENTION)
+    assert isinstance(f, FissionPlan) and f.fission.candidate.depth == 1
+    assert [lv.dim for lv in f.values.kernel.levels] == [0, 1, 2]
+    fold = f.fold.kernel
+    assert [p.name for p in fold.levels[0].params] == ["vh", "sc_0"] and [p.name for p in fold.levels[1].params] == \
+        ["sc_row"]  # (the rows only the score read, kh and q, are gone)
+    assert "16 points of the levels inside" in f.reason
+    rng = np.random.default_rng(3)
+    h, s, t = 3, 37, 29
+    inputs = {n: rng.standard_normal(shape).astype(np.float32)
+              for n, shape in (("Q", (h, s, 16)), ("K", (h, t, 16)), ("V", (h, t, 16)))}
+    want = run(run_to("check", ATTENTION, "prog.fut"), inputs)
+    values = run(T.Program("prog.fut", f.values.kernel, {}), inputs)
+    assert values[0].shape == (h, s, t)
+    got = run(T.Program("prog.fut", fold, {}), {**inputs, f.fission.scratch: values[0]})
+    assert np.array_equal(got[0], want[0])
+
+
+def test_the_loop_a_pair_must_reach_is_divided_by_the_points_inside():
+    """A score over 16 features, 16 output features a query: 16 x 16 pairs'
+    work where one point a pair would need 128; over 2 output features, 32
+    is too little."""
+    assert isinstance(_fission(ATTENTION), FissionPlan)
+    narrow = ATTENTION.replace("iota(16)", "iota(2)").replace("[[[f32, 16], s], h] main", "[[[f32, 2], s], h] main") \
+        .replace("fn [[f32, 16], s] ([[f32, 16], s] qh", "fn [[f32, 2], s] ([[f32, 16], s] qh") \
+        .replace("fn [f32, 16] ([f32, 16] q)", "fn [f32, 2] ([f32, 16] q)")
+    f = _fission(narrow)
+    assert isinstance(f, NoFission) and "fewer than 64" in f.reason
+
+
+def test_a_value_that_varies_with_the_innermost_level_is_no_candidate():
+    varying = ATTENTION.replace("d + q[u] * kc[j, u]", "d + q[u] * kc[j, u] + f32(e)")
+    assert _fission(varying) is None
+
+
+def test_a_kernel_of_several_levels_without_the_shape_says_nothing():
+    """A sum of absolute differences whose window reads are not rows j: no
+    candidate, and no reason about a fold it never was."""
+    assert _fission((ROOT / "corpus" / "d_sad8x8_int.fut").read_text()) is None
+
+
+def test_no_fissioned_version_repeats_an_earlier_ones_condition():
+    module = run_all((ROOT / "corpus" / "a_attn_online_softmax_f32.fut").read_text(), "a.fut", Options())["verify"]
+    conditions = [v.condition for v in module.versions if v.fissioned]
+    assert len(conditions) >= 2 and len(set(map(repr, conditions))) == len(conditions)

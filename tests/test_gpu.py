@@ -300,6 +300,20 @@ def test_chunks_of_rows_and_rows_read_whole_match_the_interpreter(variant, sizes
                             tolerance=FAST_MATH_TOLERANCE if options.fast_math else 1e-3)
 
 
+# a fold in a kernel of several levels fissioned (attention's scores once for all of a query's output features):
+# every version, the fissioned ones from 128 keys, at key counts no tile divides
+@pytest.mark.parametrize("sizes", [{"h": 2, "s": 37, "t": 130}, {"h": 3, "s": 130, "t": 300}, {"h": 1, "s": 5, "t": 19}],
+                         ids=lambda s: "-".join(f"{k}{v}" for k, v in s.items()))
+@pytest.mark.parametrize("path", [ROOT / "corpus" / "a_attn_online_softmax_f32.fut", BENCHMARKS / "attention_bf16.fut"],
+                         ids=lambda p: p.stem)
+def test_folds_fissioned_across_levels_match_the_interpreter(path, sizes):
+    from tiler.analyse.tensor_cores import MATRIX_TOLERANCE
+
+    values = run_all(path.read_text(), path.name, Options())
+    assert any(v.fissioned and v.kernel.stages for v in values["verify"].versions)
+    matches_the_interpreter(path, Options(), sizes, seed=31, tolerance=MATRIX_TOLERANCE if "bf16" in path.stem else 1e-3)
+
+
 @pytest.mark.parametrize("scale", ["odd", "tiny"])
 @pytest.mark.parametrize("unroll", [1, 3, 8])  # 3: no chunk's multiple, so the unrolled loop keeps a remainder
 @pytest.mark.parametrize("name", ["mriq", "nbody", "lavamd", "matvec"])

@@ -71,22 +71,37 @@ def _renumbering(k: kir.Kernel) -> list:
     return decls
 
 
+@pytest.mark.parametrize("rows", [None, 1024], ids=["default", "1024 rows"])  # (1024: taller than every grid here)
 @pytest.mark.parametrize("m, q", [(4096, 4096), (1100, 300), (128, 1000), (8 * 128 + 1, 129), (3000, 130)])
-def test_every_tile_of_the_grid_is_taken_by_one_block(m, q):
-    module = run_all((BENCHMARKS / "mm_bf16.fut").read_text(), "mm_bf16.fut", Options(), until="verify")["verify"]
+def test_every_tile_of_the_grid_is_taken_by_one_block(m, q, rows):
+    module = run_all((BENCHMARKS / "mm_bf16.fut").read_text(), "mm_bf16.fut", Options(group_rows=rows),
+                     until="verify")["verify"]
     k = next(k for k in module.kernels if _renumbering(k))
     decls = _renumbering(k)
     assert [d.name for d in decls][-2:] == ["tiler_tile_y", "tiler_tile_x"]
     (px, py) = (k.block[0] * 8, k.block[1] * 8)  # the micro-tile's 8 x 8 points a thread
-    columns, rows = -(-q // px), min(-(-m // py), target.MAX_GRID["y"])
+    columns, lines = -(-q // px), min(-(-m // py), target.MAX_GRID["y"])
     sizes = {"m": m, "q": q, "n": 64}
     taken = []
-    for by in range(rows):
+    for by in range(lines):
         for bx in range(columns):
             env = dict(sizes)
             for d in decls:
                 env[d.name] = _value(d.init, env, bx, by)
+            assert env["tiler_group"] <= lines * columns  # (never past the grid's tiles: no int overflow)
             taken.append((env["tiler_tile_y"], env["tiler_tile_x"]))
-    assert sorted(taken) == [(y, x) for y in range(rows) for x in range(columns)]
-    if rows > GROUP_ROWS:  # consecutive blocks walk down a group's column first
+    assert sorted(taken) == [(y, x) for y in range(lines) for x in range(columns)]
+    if lines > GROUP_ROWS:  # consecutive blocks walk down a group's column first
         assert taken[:2] == [(0, 0), (1, 0)]
+
+
+def test_a_grid_of_one_axis_keeps_the_launchs_order_whatever_is_given():
+    block = block_of(BENCHMARKS / "nbody.fut", Options(group_rows=3))
+    assert block.group_rows == 0 and "two axes" in block.group_rows_reason
+
+
+def test_split_ks_stage_of_a_product_on_the_units_keeps_the_launchs_order():
+    module = run_all((BENCHMARKS / "aat.fut").read_text(), "aat.fut", TENSOR_CORES, until="verify")["verify"]
+    stages = [s for k in module.kernels for s in k.stages if s.name.endswith("_k_stage0")]
+    assert stages and not any(_renumbering(k) for k in stages)
+    assert any(_renumbering(k) for k in module.kernels if k.name == "tiler_aat_tiled")

@@ -46,6 +46,7 @@ NO_PANELS = "tiles in the launch's order: no staged input is shared along one gr
 ONE_AXIS = "tiles in the launch's order: the grid walks one dim"
 PIPES = "tiles in the launch's order: the product runs on the {where}, whose rate its reads keep up with in " \
         "any order (grouped, mm at 4096^3 ran 17% slower: ptxas kept the renumbered tiles in registers)"
+STAGE = "tiles in the launch's order: split-K's stage runs on the CUDA cores"
 FAST_UNITS = 4  # bytes an input element takes at most on the fast matrix units (TF32, bf16, f16)
 
 
@@ -58,9 +59,19 @@ def with_group_rows(schedule: Schedule, ctx: Context) -> Schedule:
     else:
         rows, why = _panels(schedule, axes["x"], axes["y"])
     given = ctx.options.group_rows
-    if given is not None:
+    if given is not None and why != ONE_AXIS:
         rows, why = given, GIVEN.format(rows=given) if given else IN_ORDER
+    elif given:
+        why += " (--group-rows orders a grid of two axes)"
     return replace(schedule, block=replace(block, group_rows=rows, group_rows_reason=why))
+
+
+def in_launch_order(schedule: Schedule) -> Schedule:
+    """The schedule with its tiles in the launch's order: split-K's stage of
+    a product on the matrix units runs its share on the CUDA cores."""
+    if not schedule.block.group_rows:
+        return schedule
+    return replace(schedule, block=replace(schedule.block, group_rows=0, group_rows_reason=STAGE))
 
 
 def _panels(schedule: Schedule, dx: int, dy: int) -> tuple[int, str]:

@@ -16,6 +16,12 @@ matrix product's), where the thread's loop over `C` had one; the second is a
 row reduction (split among a row's threads). Both are kernel programs of
 their own (`Fission.values`, `Fission.fold`), planned like any other.
 
+In a kernel of several map levels the same holds where `E` reads nothing
+of the innermost level (an attention block's score, the same for each of
+a query's output features): the pairs' kernel walks the outer levels `E`
+reads and the rows (V[h, i, j]), each level of the fold passes on its row
+of V, and `E` is computed once for all the points of the levels inside.
+
 Only the shape is found here; whether it pays is the analysis's
 (versions/fission.py). `E` keeps its operations in their order, and the fold
 visits the pairs in the same order, so results are the same bit for bit.
@@ -46,6 +52,7 @@ class Candidate:
     rows: tuple[Binder, ...]  # what E reads row j of: the chunks' parameters, or main's arrays
     arrays: tuple  # the arrays whose rows the second dimension walks
     length: object  # how many rows: a number or a size's binder
+    depth: int = 0  # the innermost map level E reads: the pairs' kernel walks levels 0..depth and the rows
 
 
 @dataclass(frozen=True)
@@ -60,10 +67,10 @@ class Fission:
 def candidate(k: T.Kernel) -> tuple[Candidate | None, str]:
     """The kernel's fissionable fold, or None and why not ("" where the
     kernel has no fold over rows at all)."""
-    if len(k.levels) != 1:
-        return None, ""
     for node in _top_folds(k.body):
         found, why = _streamed(node, k) if isinstance(node, T.Stream) else _looped(node, k)
+        if found is None and len(k.levels) > 1:
+            continue  # (several levels: only a fold the shape holds for is worth a word; most are other shapes)
         if found is not None or why:
             return found, why
     return None, ""
@@ -71,18 +78,26 @@ def candidate(k: T.Kernel) -> tuple[Candidate | None, str]:
 
 def fission(k: T.Kernel, c: Candidate) -> Fission:
     """The two kernel programs of a candidate."""
-    level, let = k.levels[0], c.let
+    outer, let = k.levels[:c.depth + 1], c.let
     value = let.binders[0]
     taken = {n for name in kernel_names(k) for n in (name, target.c_name(name))}
     scratch = fresh(target.c_name(f"{value.name}_all"), taken)  # (spelt as C spells it: both kernels agree)
     rows = tuple(Binder(p.name, Array(p.type.elem, p.type.shape[1:]), "lambda", p.span) for p in c.rows)
-    by_row = T.MapLevel(1, c.length, rows, c.arrays, (), let.span)
+    by_row = T.MapLevel(c.depth + 1, c.length, rows, c.arrays, (), let.span)
     values = dataclasses.replace(
-        k, levels=(level, by_row), body=_on_rows(let.value, c.rows, c.loop.index, rows),
+        k, levels=outer + (by_row,), body=_on_rows(let.value, c.rows, c.loop.index, rows),
         outputs=(let.value.type,), output_names=(scratch,), promoted=(), unused=(), streamable=())
-    # the fold: the thread's row of V, read at j where E was computed (streamed in place of the rows of C)
-    whole = Binder(scratch, Array(value.type, (level.size, c.length)), "param", let.span)
-    row = Binder(fresh(f"{value.name}_row", taken), Array(value.type, (c.length,)), "lambda", let.span)
+    # the fold: each outer level passes on its row of V, the thread's row read at j where E was computed
+    # (streamed in place of the rows of C)
+    shape = tuple(lv.size for lv in outer) + (c.length,)
+    whole = Binder(scratch, Array(value.type, shape), "param", let.span)
+    passed, arg = [], T.Var(whole, whole.type, let.span)
+    for d in range(len(outer)):
+        name = f"{value.name}_row" if d == c.depth else f"{value.name}_{d}"
+        sub = Binder(fresh(name, taken), Array(value.type, shape[d + 1:]), "lambda", let.span)
+        passed.append((sub, arg))
+        arg = T.Var(sub, sub.type, let.span)
+    row = passed[-1][0]
     j = T.Var(c.loop.index, c.loop.index.type, let.span)
     companions = []
     if c.stream is None:
@@ -98,11 +113,17 @@ def fission(k: T.Kernel, c: Candidate) -> Fission:
                                      arrays=(T.Var(row, row.type, s.span),) + tuple(a for _, a in companions),
                                      body=_replaced(s.body, c.loop, loop))
         body = _replaced(k.body, s, stream)
-    read_now = used(body).union(*(used(v) for _, v in level.lets))
-    kept = [(p, a) for p, a in zip(level.params, level.args) if p in read_now]  # (rows only E read go)
-    fold_level = dataclasses.replace(level, params=tuple(p for p, _ in kept) + (row,),
-                                     args=tuple(a for _, a in kept) + (T.Var(whole, whole.type, let.span),))
-    fold = dataclasses.replace(k, params=k.params + (whole,), levels=(fold_level,), body=body,
+    levels, needed = list(k.levels), used(body)
+    for d in reversed(range(len(levels))):  # innermost first: a row only E read, and what only it read, go
+        lv = levels[d]
+        needed |= set().union(*(used(v) for _, v in lv.lets))
+        if d < len(passed):
+            sub, sub_arg = passed[d]
+            kept = [(p, a) for p, a in zip(lv.params, lv.args) if p in needed]
+            lv = levels[d] = dataclasses.replace(lv, params=tuple(p for p, _ in kept) + (sub,),
+                                                 args=tuple(a for _, a in kept) + (sub_arg,))
+        needed |= set().union(*(used(a) for a in lv.args))
+    fold = dataclasses.replace(k, params=k.params + (whole,), levels=tuple(levels), body=body,
                                promoted=(), unused=(), streamable=())
     return Fission(c, values, fold, scratch, tuple(a for _, a in companions))
 
@@ -202,9 +223,10 @@ def _pairs(k: T.Kernel, s, loop: T.Loop, rows: tuple, arrays: tuple, length,
     reads = free(let.value) - {offset}  # (the stream's position: only inside row reads, as `kk + j`)
     if reads & (carried | set(loop.params)):
         return None, f"`{name}` reads what the fold carries, so it cannot be computed first"
-    level = k.levels[0]
-    known = set(k.params) | set(k.sizes) | set(level.params) | {b for bs, _ in level.lets for b in bs} | \
-        {p.binder for p in k.prelude}
+    if len(k.levels) > 1 and reads & _binds(k.levels[-1]):
+        return None, ""  # E varies with the innermost level: computed once a point as written
+    scope = k.levels if len(k.levels) == 1 else k.levels[:-1]
+    known = set(k.params) | set(k.sizes) | set().union(*(_binds(lv) for lv in scope)) | {p.binder for p in k.prelude}
     other = sorted(b.name for b in reads - known - set(rows) - {loop.index})
     if other:  # (the pairs' kernel has main's arrays, the map's rows and its lets; nothing the thread computed)
         return None, f"`{name}` reads {', '.join(f'`{n}`' for n in other)}, computed by the thread before the fold"
@@ -213,7 +235,14 @@ def _pairs(k: T.Kernel, s, loop: T.Loop, rows: tuple, arrays: tuple, length,
         return None, f"`{name}` has no loop: too little work a pair to pay for storing it"
     if length is None:
         return None, "the rows' count is not a size of the program"
-    return Candidate(s, loop, let, loops, rows, arrays, length), ""
+    held = reads | {a.binder for a in arrays if isinstance(a, T.Var)}
+    depth = max((d for d, lv in enumerate(scope) if held & _binds(lv)), default=0)
+    return Candidate(s, loop, let, loops, rows, arrays, length, depth), ""
+
+
+def _binds(level: T.MapLevel) -> set:
+    """The names a map level binds: its parameters and its lets' binders."""
+    return set(level.params) | {b for bs, _ in level.lets for b in bs}
 
 
 def _outermost_loops(e):
@@ -252,8 +281,9 @@ def trip_count(n):
 
 
 def _invariant(a, k: T.Kernel) -> bool:
-    """An array main was given (every thread reads all of it)."""
-    return isinstance(a, T.Var) and a.binder in k.params
+    """An array every point of the innermost level reads whole: one main
+    was given, or, in a kernel of several levels, a row an outer level binds."""
+    return isinstance(a, T.Var) and (a.binder in k.params or any(a.binder in lv.params for lv in k.levels[:-1]))
 
 
 def _only_row_reads(e, rows: set, index: Binder, offset: Binder | None = None, placed=frozenset()) -> bool:

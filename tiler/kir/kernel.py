@@ -309,8 +309,9 @@ class Module:
     @property
     def main(self) -> Kernel:
         """The version the plan is for (the others are fallbacks, or, before
-        it, splits that run only for few points)."""
-        return next((v.kernel for v in self.versions if v.plain), self.versions[0].kernel)
+        it, splits that run only for few points and a fissioned fold's
+        versions, made from two other programs' plans)."""
+        return next((v.kernel for v in self.versions if v.plain and not v.fissioned), self.versions[0].kernel)
 
     @property
     def params(self) -> tuple[Param, ...]:

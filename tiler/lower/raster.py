@@ -3,7 +3,8 @@ kernel's first statements compute, from blockIdx.x and blockIdx.y, the
 tile each block takes. Block b of the launch's order (x fastest) takes, in
 group g = b / (rows x the grid's columns), the tile down column
 (b mod that) / rows' of the group, at row g x rows + (b mod that) mod rows'
-(rows': the group's rows, fewer in the last group). Every tile of the grid
+(rows: the groups' height, at most the grid's rows; rows': the group's
+own, fewer in the last group). Every tile of the grid
 is taken by one block. A dim whose blocks a loop walks past CUDA's grid
 limit (lower.__init__._folded) renumbers the grid's first rows and walks
 from there as before."""
@@ -32,11 +33,13 @@ def group_tiles(low, block, sizes: list, folded: dict) -> tuple[tuple, dict]:
         low.used.add(name)
         decls.append(kir.Decl(name, "int", value, True))
         return kir.Ref(name)
-    # int: the grid's tiles, a block of 64 points or more each, are fewer than 2^31 for any output that fits
+    # int: the grid's tiles are fewer than 2^31 (a grid's blocks are), and so is a group's: its rows are at
+    # most the grid's
     tile = declare("tiler_tile", add(mul(kir.BlockIdx("y"), columns), kir.BlockIdx("x")))
-    group = declare("tiler_group", mul(const(rows), columns))
-    first = declare("tiler_first_row", mul(kir.Bin("/", tile, group), const(rows)))
-    height = declare("tiler_group_rows", minimum(kir.Bin("-", lines, first), const(rows)))
+    full = declare("tiler_full_rows", minimum(lines, const(rows)))
+    group = declare("tiler_group", mul(full, columns))
+    first = declare("tiler_first_row", mul(kir.Bin("/", tile, group), full))
+    height = declare("tiler_group_rows", minimum(kir.Bin("-", lines, first), full))
     within = declare("tiler_in_group", kir.Bin("%", tile, group))
     y = declare("tiler_tile_y", add(first, kir.Bin("%", within, height)))
     x = declare("tiler_tile_x", kir.Bin("/", within, height))

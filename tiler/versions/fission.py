@@ -13,8 +13,13 @@ plan's threads times its register tile there: 128 for 16 threads of 8 pairs;
 fewer would leave most of each tile idle), and are at least `ROWS` (the fewest
 measured), and a pair's loop is at least `WORK` long. Measured on k-means
 (experiments/fission.py in tiler's repository, H100): at a loop of 64 the fold as written won at 128, 256 and 1,024 rows
-(1.1x to 1.5x); from 128 the fissioned versions won, 1.5x to 130x. They are
-raced against the untiled kernel like every tiled version.
+(1.1x to 1.5x); from 128 the fissioned versions won, 1.5x to 130x. Where
+the value varies with none of the innermost levels' points (a kernel of
+several levels), the fold as written computes it once for each of them:
+fissioned, once in all, so the loop it must reach is WORK over their
+count (an attention block's score over 32 features, 32 output features a
+query: from 4). They are raced against the untiled kernel like every
+tiled version.
 
 Each fissioned version pairs a version of the pairs' program (its 32-bit
 tiled ones that read in place: the register-tiled one, for grids that fill
@@ -26,6 +31,7 @@ every launch they do not take.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..analyse import Analysis, analyse
@@ -85,14 +91,17 @@ def fission_plan(a: Analysis) -> FissionPlan | NoFission | None:
                    a.device)
     if not values.tiled:
         return NoFission("the kernel of the pairs would not be tiled")
-    gates, why = _gates(found, options, max(_tile_rows(values.block), ROWS))
+    inside, exact = _inside(kernel, found.depth, options)
+    gates, why = _gates(found, options, max(_tile_rows(values.block, found.depth + 1), ROWS), -(-WORK // inside))
     if gates is None:
         return NoFission(why)
     value = found.let.binders[0].name
     tiled = "register-tiled" if values.block.register is not None else "tiled"
+    count = f"{inside}" if exact else f"at least {inside}"
+    once = f", once for the {count} points of the levels inside, which it does not vary with" if inside > 1 else ""
     reason = (f"`{value}` ({found.let.span.line}:{found.let.span.col}) reads no accumulator of the fold over the "
-              f"rows of {array_names(found.arrays)}: a 2-D kernel computes it for every "
-              f"pair into scratch memory first ({parts.scratch}), {tiled}, and the fold reads it there"
+              f"rows of {array_names(found.arrays)}: a {found.depth + 2}-D kernel computes it for every "
+              f"pair into scratch memory first ({parts.scratch}), {tiled}{once}, and the fold reads it there"
               + (f", beside {array_names(parts.companions)}" if parts.companions else ""))
     return FissionPlan(parts, values, fold, gates, reason)
 
@@ -118,7 +127,7 @@ def fissioned_versions(plan: FissionPlan, pairs: list[Version], folds: list[Vers
     if not pairs:
         raise CompilerBug("the pairs' kernel has no tiled version that reads in place")
     out = []
-    for fold in _fold_versions(folds):
+    for fold in _fold_versions(folds, len(plan.fold.kernel.levels)):
         for n, pair in enumerate(pairs):
             # the pair's and the fold's last halves (a vector record's scalar one) run at any alignment
             on_stage = OnStage(pair.launch_condition) if pair.launch_condition is not None else None
@@ -139,13 +148,23 @@ def _pairs_versions(versions: list[Version]) -> list[Version]:
             and _in_place(v)]
 
 
-def _fold_versions(versions: list[Version]) -> list[Version]:
+def _fold_versions(versions: list[Version], levels: int) -> list[Version]:
     """The fold's 32-bit versions that read in place in one kernel: those
     that split rows among threads, then its last (it runs at any size).
-    Its tiled versions (rows staged to coalesce) are left out: they spilled
-    when they were tried (before a chunk's copies shared their unroll) and
-    have not been timed as a fold of pairs since."""
+    A 1-D fold's tiled versions (rows staged to coalesce) are left out: they
+    spilled when they were tried (before a chunk's copies shared their
+    unroll) and have not been timed as a fold of pairs since. A fold of
+    several levels keeps its tiled ones: their blocks share each row of
+    the values, and of what the stream zips with them, among the points of
+    the levels that row does not vary with (an attention block's values
+    among its queries): those without a test of their own grid (the
+    version's grid test is its stage's, the pairs' kernel's)."""
     ok = [v for v in versions if _in_place(v) and v.kind not in (Kind.FISSIONED, Kind.WINDOW)]
+    if levels > 1:
+        kept = [v for v in ok[:-1] if (v.tiled or v.build.lanes) and not v.grid_share][:MOST_SPLIT]
+        # (the last, where a kept one runs whenever it would, could never run)
+        last = [v for v in ok[-1:] if all(k.launch_condition != v.launch_condition for k in kept)]
+        return kept + last
     return [v for v in ok[:-1] if v.build.lanes][:MOST_SPLIT] + ok[-1:]
 
 
@@ -155,15 +174,23 @@ def _in_place(v: Version) -> bool:
     return not (b.wide or b.transposed or b.several or b.fixed or b.bounds)
 
 
-def _tile_rows(block) -> int:
-    """The rows one block of the pairs' kernel covers (dimension 1: threads
-    along it, times the points a thread takes there)."""
-    return block.extents[1] * (block.register.sizes[1] if block.register is not None else 1)
+def _tile_rows(block, d: int) -> int:
+    """The rows one block of the pairs' kernel covers (dimension d, the
+    rows': threads along it, times the points a thread takes there)."""
+    return block.extents[d] * (block.register.sizes[d] if block.register is not None else 1)
 
 
-def _gates(found, options, least_rows: int) -> tuple[tuple[Gating, ...] | None, str]:
+def _inside(kernel: T.Kernel, depth: int, options) -> tuple[int, bool]:
+    """The points of the levels inside `depth`: how many times the fold as
+    written computes each pair's value (the sizes known now; 1 for a size
+    known only at launch), and whether every size was known."""
+    sizes = [options.known_size(level.size) for level in kernel.levels[depth + 1:]]
+    return math.prod(n or 1 for n in sizes), all(n is not None for n in sizes)
+
+
+def _gates(found, options, least_rows: int, work: int) -> tuple[tuple[Gating, ...] | None, str]:
     """The launch tests, those on sizes known now decided now: the rows at
-    least `least_rows`; a pair's loops (its outermost ones) at least WORK
+    least `least_rows`; a pair's loops (its outermost ones) at least `work`
     long, one of them enough."""
     value = options.known_size
     gates = []
@@ -174,12 +201,12 @@ def _gates(found, options, least_rows: int) -> tuple[tuple[Gating, ...] | None, 
     if rows is None:
         gates.append(Gating(found.length.name, least_rows, "rows"))
     lengths = [trip_count(x) for x in found.loops]
-    if any(n is not None and value(n) is not None and value(n) >= WORK for n in lengths):
+    if any(n is not None and value(n) is not None and value(n) >= work for n in lengths):
         return tuple(gates), ""  # a loop long enough, known now
     open_ = [n for n in lengths if n is not None and value(n) is None]
     if not open_:
         longest = max((value(n) for n in lengths if n is not None), default=None)
         if longest is None:
             return None, "the length of a pair's loop is not a size of the program"
-        return None, f"a pair's loop: {longest}, fewer than {WORK}, does not pay for storing every pair"
-    return tuple(gates) + (Gating(open_[0].name, WORK, "a pair's loop"),), ""
+        return None, f"a pair's loop: {longest}, fewer than {work}, does not pay for storing every pair"
+    return tuple(gates) + (Gating(open_[0].name, work, "a pair's loop"),), ""
