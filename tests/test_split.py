@@ -498,3 +498,17 @@ def test_a_square_root_and_a_division_a_step_make_a_body_heavy():
     path = ROOT / "corpus" / "b_nbody2d_helper_f32.fut"
     split = run_to("analyse", path.read_text(), path.name).plan.split
     assert split.few and split.few_rows == reductions.HEAVY_FEW_POINTS_AN_SM
+
+
+def test_a_kernel_whose_stage_has_bounded_tiles_does_not_run_past_them():
+    """mlp's split-K: its stage's tiles hold rows of at most 64 (d <= 64);
+    the kernel with that stage may not be launched at d = 100 (a test
+    harness running every version would otherwise read past the tiles)."""
+    from tiler.pipeline import run_all
+
+    path = PROGRAMS / "analysis" / "mlp_bias_inside.fut"
+    module = run_all(path.read_text(), path.name, Options())["verify"]
+    staged = [k for k in module.kernels if any(s.bounds for s in k.stages)]
+    assert staged
+    assert not any(k.runs_at({"d": 100, "h": 100, "n": 100}) for k in staged)
+    assert all(k.runs_at({"d": 37, "h": 100, "n": 100}) for k in staged)

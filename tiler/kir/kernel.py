@@ -213,9 +213,11 @@ class Kernel:
     def runs_at(self, sizes: dict) -> bool:
         """Whether the kernel may be launched at these sizes (its vector
         accesses stay aligned: every `divisible` fact holds; the sizes its
-        tiles were sized by are these)."""
+        tiles were sized by are these, and within its tiles' bounds), and so
+        may each of its stages (split-K's stage of tiles bounded at d <= 64)."""
         return all(sizes[name] % k == 0 for name, k in self.divisible) and \
-            all(sizes[name] == v for name, v in self.fixed) and all(sizes[name] <= v for name, v in self.bounds)
+            all(sizes[name] == v for name, v in self.fixed) and all(sizes[name] <= v for name, v in self.bounds) and \
+            all(s.runs_at(sizes) for s in self.stages)
 
     def grid_dims(self, sizes: dict) -> tuple[int, int, int]:
         """Blocks along x, y, z for the sizes of a launch (by size name)."""
@@ -353,11 +355,13 @@ class Module:
     def ahead(self, sizes: dict, multiprocessors: int = target.MULTIPROCESSORS) -> Kernel | None:
         """Where the conditions pick a raced version that races the next one
         first (Version.ahead): the kernel of the first later version whose
-        condition holds; else None."""
+        condition holds (not a fissioned one: a fissioned version races the
+        kernel as written); else None."""
         n = self.picked(sizes, multiprocessors)
         if not (self.versions[n].ahead and self.versions[n].races_first):
             return None
-        return next((v.kernel for v in self.versions[n + 1:] if self.holds(v, sizes, multiprocessors)), None)
+        return next((v.kernel for v in self.versions[n + 1:] if not v.fissioned and self.holds(v, sizes, multiprocessors)),
+                    None)
 
     @staticmethod
     def holds(v: Version, sizes: dict, multiprocessors: int = target.MULTIPROCESSORS) -> bool:

@@ -44,7 +44,7 @@ def launcher(m: kir.Module) -> dict:
                                   if p.pointer and not p.transposed)
             conds.append(f"(({pointers}) & 15) == 0")
         versions.append({"kernel": k.name, "few": v.few and v.races_first, "ahead": v.ahead and v.races_first,
-                         "plain": v.plain, "condition": " && ".join(f"({x})" for x in conds) or None,
+                         "plain": v.plain, "fissioned": v.fissioned, "condition": " && ".join(f"({x})" for x in conds) or None,
                          "grid": _grid_c(k, names), "block": list(k.block), "shared": k.dynamic_shared_bytes,
                          "args": ", ".join(_host_name(p, arrays) for p in k.params),
                          "scratch": [_scratch(p, arrays[p.source], names) for p in k.transposes] +
@@ -137,11 +137,11 @@ def body(host: dict) -> str:
         lines += ["  int tiler_plain = -1;"]
         lines += [f"  if (tiler_plain < 0{' && ' + v['condition'] if v['condition'] else ''}) tiler_plain = {n};"
                   for n, v in enumerate(host["versions"]) if v["plain"]]
-    if any(v["ahead"] for v in host["versions"]):  # the next version whose condition holds, which a split-K or
-        # window version races first
+    if any(v["ahead"] for v in host["versions"]):  # the next version whose condition holds, which a split-K,
+        # window or fissioned version races first (not a fissioned one: they race the kernel as written)
         lines += ["  int tiler_next = -1;"]
         lines += [f"  if (tiler_next < 0 && tiler_version < {n}{' && ' + v['condition'] if v['condition'] else ''}) "
-                  f"tiler_next = {n};" for n, v in enumerate(host["versions"]) if n > 0]
+                  f"tiler_next = {n};" for n, v in enumerate(host["versions"]) if n > 0 and not v["fissioned"]]
     if host["timed"]:
         lines += _race(host)
     lines.append("  return tiler_run(tiler_version, true);")
@@ -219,9 +219,9 @@ def _race(host: dict) -> list[str]:
     lines = ["  int tiler_raced = -1;  // the version the last race timed beside the one it left running"]
     if any(v["ahead"] for v in host["versions"]):
         ahead = ", ".join("1" if v["ahead"] else "0" for v in host["versions"])
-        lines += [f"  static const bool tiler_ahead[] = {{{ahead}}};  // split-K and window versions"]
+        lines += [f"  static const bool tiler_ahead[] = {{{ahead}}};  // split-K, window and fissioned versions"]
         lines += race("tiler_ahead[tiler_version] && tiler_next >= 0", "tiler_next",
-                      "a split-K or window version against the next version whose condition holds first")
+                      "a split-K, window or fissioned version against the next version whose condition holds first")
     if any(v["few"] for v in host["versions"]):
         few = ", ".join("1" if v["few"] else "0" for v in host["versions"])
         lines += [f"  static const bool tiler_few[] = {{{few}}};  // versions for few points"]

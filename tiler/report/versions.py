@@ -41,7 +41,7 @@ def _text(vs: Versions) -> str:
         out.append(f"{n}. {_head(v)}")
         out.append(f"   when: {condition_text(v.condition)}")
         if v.rival is not None:
-            first = RACED_FIRST[(v.build.few, v.build.ahead)][1] if v.build.few or v.build.ahead else ""
+            first = RACED_FIRST[(v.build.few, v.ahead)][1] if v.build.few or v.ahead else ""
             out.append(f"   raced against {first}{v.rival.name} at the first launch of each set of sizes")
         why = _why(v)
         if why:

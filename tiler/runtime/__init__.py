@@ -222,7 +222,7 @@ class Gpu:
         check_launch(k, sizes)
         if not k.runs_at(sizes):
             raise CompilerBug(f"{k.name} launched at sizes {sizes} that break its vector alignment "
-                              f"({', '.join(f'{n} % {w}' for n, w in k.divisible)})")
+                              f"({', '.join(f'{n} % {w}' for n, w in k.divisible)}) or pass its tiles' bounds")
         with self.active():
             return self._run(k, cuda, inputs, sizes, repeat, device, outputs_on)
 

@@ -7,19 +7,20 @@ scratch memory first, then fold it. They pay for that array (written once,
 read once: 8 bytes a pair in f32) and for a second launch, and win where a
 pair costs a loop over its rows: the pairs' kernel is register-tiled over
 both dimensions, where one thread a point reread every row from shared
-memory (or global memory, where rows did not fit). The launch runs them
-where the rows fill at least one of the pairs' block tiles along them (the
-plan's threads times its register tile there: 128 for 16 threads of 8 pairs;
-fewer would leave most of each tile idle), and are at least `ROWS` (the fewest
-measured), and a pair's loop is at least `WORK` long. Measured on k-means
-(experiments/fission.py in tiler's repository, H100): at a loop of 64 the fold as written won at 128, 256 and 1,024 rows
-(1.1x to 1.5x); from 128 the fissioned versions won, 1.5x to 130x. Where
-the value varies with none of the innermost levels' points (a kernel of
-several levels), the fold as written computes it once for each of them:
-fissioned, once in all, so the loop it must reach is WORK over their
-count (an attention block's score over 32 features, 32 output features a
-query: from 4). They are raced against the untiled kernel like every
-tiled version.
+memory (or global memory, where rows did not fit). Which wins depends on
+how well the fold as written is tiled: on k-means (experiments/fission.py
+in tiler's repository, H100), at a loop of 64 the fold as written won at
+128, 256 and 1,024 rows (1.1x to 1.5x), from 128 the fissioned versions
+won, 1.5x to 130x; a batched bilinear form whose fold as written re-copies
+a vector for every row lost 4x to its peer at 64 rows and a loop of 64.
+So a first launch races a fissioned version against the version the
+kernel as written would run (the next that is not fissioned), then the
+winner against the untiled kernel, and the gates keep out only sizes too
+small to be worth the race: rows at least `ROWS` and a pair's loop at
+least `WORK` long. Where the value varies with none of the innermost
+levels' points (a kernel of several levels), the fold as written computes
+it once for each of them: fissioned, once in all, so the loop it must
+reach is WORK over their count.
 
 Each fissioned version pairs a version of the pairs' program (its 32-bit
 tiled ones that read in place: the register-tiled one, for grids that fill
@@ -42,8 +43,8 @@ from ..kernel.fission import Fission, array_names, candidate, fission, trip_coun
 from ..source import program_stem
 from .records import Gate, Kind, OnStage, Version, all_of
 
-ROWS = 128  # the fewest rows the fissioned versions were measured to win at (k-means, 128 centres)
-WORK = 128  # a pair's loop length from which they run (measured: at 64 the fold as written won)
+ROWS = 32  # the fewest rows a fissioned version is raced at (a warp of them a point)
+WORK = 32  # the shortest pair's loop it is raced at (a shorter value is cheap to compute where it is written)
 MOST_SPLIT = 3  # the fold's split versions kept (a warp, 1024 threads, 256 threads a row)
 
 
@@ -92,7 +93,7 @@ def fission_plan(a: Analysis) -> FissionPlan | NoFission | None:
     if not values.tiled:
         return NoFission("the kernel of the pairs would not be tiled")
     inside, exact = _inside(kernel, found.depth, options)
-    gates, why = _gates(found, options, max(_tile_rows(values.block, found.depth + 1), ROWS), -(-WORK // inside))
+    gates, why = _gates(found, options, ROWS, -(-WORK // inside))
     if gates is None:
         return NoFission(why)
     value = found.let.binders[0].name
@@ -172,12 +173,6 @@ def _in_place(v: Version) -> bool:
     """32-bit, reading every input as the program has it, in one kernel, at any row length."""
     b = v.build
     return not (b.wide or b.transposed or b.several or b.fixed or b.bounds)
-
-
-def _tile_rows(block, d: int) -> int:
-    """The rows one block of the pairs' kernel covers (dimension d, the
-    rows': threads along it, times the points a thread takes there)."""
-    return block.extents[d] * (block.register.sizes[d] if block.register is not None else 1)
 
 
 def _inside(kernel: T.Kernel, depth: int, options) -> tuple[int, bool]:

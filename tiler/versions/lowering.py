@@ -133,7 +133,7 @@ class _Lowering:
         why = joined("the pairs' values first" + (f" ({pair.why})" if v.pair_index and pair.why else ""), fold.why)
         # the gates, the pairs' kernel's condition (its grid's tests on its own grid), then the fold's
         return kir.Version(kernel, condition(v.condition, k, pairs_kernel), why, grid_share=v.grid_share,
-                           rival=v.rival.name if v.rival is not None else "", fissioned=True, plan=v)
+                           rival=v.rival.name if v.rival is not None else "", ahead=True, fissioned=True, plan=v)
 
 
 def _once(k: kir.Kernel) -> kir.Kernel:

@@ -303,6 +303,13 @@ class Version:
         return self.build.tiled
 
     @property
+    def ahead(self) -> bool:
+        """A first launch races it against the next version whose condition
+        holds first: a split-K or window version's build, and a fissioned
+        version (the next that is not fissioned: the kernel as written)."""
+        return self.build.ahead or self.kind is Kind.FISSIONED
+
+    @property
     def launch_condition(self):
         """The condition the launch tests for this kernel: a vector record's
         scalar half (or the kernel alone where no size needs testing) lacks
