@@ -3,6 +3,8 @@ lower/raster.py): groups of rows of tiles for products on the fast matrix
 units, the launch's order elsewhere, and every tile taken by one block."""
 from __future__ import annotations
 
+import functools
+
 import pytest
 from conftest import BENCHMARKS
 
@@ -71,12 +73,17 @@ def _renumbering(k: kir.Kernel) -> list:
     return decls
 
 
+@functools.cache
+def _grouped_mm_bf16(rows: int | None) -> kir.Kernel:
+    module = run_all((BENCHMARKS / "mm_bf16.fut").read_text(), "mm_bf16.fut", Options(group_rows=rows),
+                     until="verify")["verify"]
+    return next(k for k in module.kernels if _renumbering(k))
+
+
 @pytest.mark.parametrize("rows", [None, 1024], ids=["default", "1024 rows"])  # (1024: taller than every grid here)
 @pytest.mark.parametrize("m, q", [(4096, 4096), (1100, 300), (128, 1000), (8 * 128 + 1, 129), (3000, 130)])
 def test_every_tile_of_the_grid_is_taken_by_one_block(m, q, rows):
-    module = run_all((BENCHMARKS / "mm_bf16.fut").read_text(), "mm_bf16.fut", Options(group_rows=rows),
-                     until="verify")["verify"]
-    k = next(k for k in module.kernels if _renumbering(k))
+    k = _grouped_mm_bf16(rows)
     decls = _renumbering(k)
     assert [d.name for d in decls][-2:] == ["tiler_tile_y", "tiler_tile_x"]
     (px, py) = (k.block[0] * 8, k.block[1] * 8)  # the micro-tile's 8 x 8 points a thread
