@@ -54,15 +54,13 @@ def with_group_rows(schedule: Schedule, ctx: Context) -> Schedule:
     """The tiled schedule with the order its blocks take their tiles in, and why."""
     block = schedule.block
     axes = {axis: d for d, axis in enumerate(block.grid_axis)}
-    if "x" not in axes or "y" not in axes:
-        rows, why = 0, ONE_AXIS
+    given = ctx.options.group_rows
+    if "x" not in axes or "y" not in axes:  # (nothing to renumber, whatever is given)
+        rows, why = 0, ONE_AXIS + (" (--group-rows orders a grid of two axes)" if given else "")
+    elif given is not None:
+        rows, why = given, GIVEN.format(rows=given) if given else IN_ORDER
     else:
         rows, why = _panels(schedule, axes["x"], axes["y"])
-    given = ctx.options.group_rows
-    if given is not None and why != ONE_AXIS:
-        rows, why = given, GIVEN.format(rows=given) if given else IN_ORDER
-    elif given:
-        why += " (--group-rows orders a grid of two axes)"
     return replace(schedule, block=replace(block, group_rows=rows, group_rows_reason=why))
 
 

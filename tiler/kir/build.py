@@ -31,6 +31,11 @@ def add(a, b):
     return kir.Bin("+", a, b)
 
 
+def ceil_div(a, n: int):
+    """ceil(a / n) for a non-negative `a` and a constant n >= 1, as C's integer division computes it."""
+    return a if n == 1 else kir.Bin("/", add(a, const(n - 1)), const(n))
+
+
 def narrow(e) -> bool:
     """Whether `e` is int arithmetic (no 64-bit flat-offset factor in it)."""
     return not any(isinstance(x, kir.Cast) and x.ctype == target.INDEX for x in walk(e))

@@ -14,7 +14,6 @@ from __future__ import annotations
 from .. import kir, target
 from ..analyse import Analysis, Schedule
 from ..analyse.blocks import stream_kind
-from ..analyse.raster import in_launch_order
 from ..analyse.schedule import Math
 from ..check import typed as T
 from ..kir.build import add, const, mul
@@ -62,7 +61,6 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     place of the outputs."""
     # the loops the schedule joins, one stream each (the fast-math levels are the program's as written)
     k, schedule, rewrites = join_rows(analysis.kernel, schedule)
-    schedule = in_launch_order(schedule) if k_stage is not None else schedule
     block, tiled = schedule.block, schedule.tiled
     # every thread computes all its points, clamped into range (a tiled kernel's threads for its barriers, a
     # micro-tile's so that its points' reads stay alike: window_tile.py), only their stores guarded

@@ -11,7 +11,7 @@ from there as before."""
 from __future__ import annotations
 
 from .. import kir, target
-from ..kir.build import add, const, mul
+from ..kir.build import add, ceil_div, const, mul
 from .values import minimum
 
 
@@ -48,5 +48,4 @@ def group_tiles(low, block, sizes: list, folded: dict) -> tuple[tuple, dict]:
 
 def tiles_along(block, sizes: list, d: int):
     """The block's tiles along dim d (its grid's blocks, or the loop's past CUDA's limit)."""
-    points = block.points(d)
-    return sizes[d] if points == 1 else kir.Bin("/", add(sizes[d], const(points - 1)), const(points))
+    return ceil_div(sizes[d], block.points(d))

@@ -16,6 +16,7 @@ import dataclasses
 from .. import kir
 from ..analyse import Analysis, Schedule
 from ..analyse.folds import identity
+from ..analyse.raster import in_launch_order
 from ..analyse.reductions import K_SHARE, MAX_BLOCKS_A_ROW, Split
 from ..analyse.split_k import split_k_stream
 from ..errors import CompilerBug
@@ -43,7 +44,8 @@ def lower_split_k(analysis: Analysis, split: Split, schedule: Schedule, lanes: i
         raise CompilerBug(f"split-K's stage carries {ctypes}, its last kernel combines {tuple(several.ctypes)}")
     length = stream.length
     stage = KStage(stream.point, length, plan.chunk, starts, several.names, ctypes, per, MAX_BLOCKS_A_ROW, columns)
-    tiled = lower_schedule(analysis, schedule, file, vectors, k_stage=stage)
+    # (the stage runs its share on the CUDA cores, not the matrix units: its tiles in the launch's order)
+    tiled = lower_schedule(analysis, in_launch_order(schedule), file, vectors, k_stage=stage)
     tiled = dataclasses.replace(tiled, summary=tiled.summary + (
         f"split-K: the blocks along z share each tile's {size_name(length)} iterations (one each {per} while they "
         f"are at most {MAX_BLOCKS_A_ROW} a tile), each storing its points' partial results for the last kernel",))

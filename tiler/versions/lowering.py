@@ -17,7 +17,7 @@ import re
 
 from .. import kir, target
 from ..errors import CompilerBug
-from ..kir.build import const
+from ..kir.build import ceil_div, const
 from ..kir.verify import Fault, check
 from ..lower import lower_schedule, lower_several, lower_split
 from ..lower.split_k import lower_split_k
@@ -86,7 +86,7 @@ class _Lowering:
         resolved."""
         record = dataclasses.replace(v, copies=copies)
         return kir.Version(k, condition(record.launch_condition, k), why, record.grid_share,
-                           v.rival.name if v.rival is not None else "", few=v.build.few, ahead=v.build.ahead,
+                           v.rival.name if v.rival is not None else "", few=v.build.few, ahead=v.ahead,
                            plan=record)
 
     def _pair(self, v: Version) -> list[kir.Version]:
@@ -133,7 +133,7 @@ class _Lowering:
         why = joined("the pairs' values first" + (f" ({pair.why})" if v.pair_index and pair.why else ""), fold.why)
         # the gates, the pairs' kernel's condition (its grid's tests on its own grid), then the fold's
         return kir.Version(kernel, condition(v.condition, k, pairs_kernel), why, grid_share=v.grid_share,
-                           rival=v.rival.name if v.rival is not None else "", ahead=True, fissioned=True, plan=v)
+                           rival=v.rival.name if v.rival is not None else "", ahead=v.ahead, fissioned=True, plan=v)
 
 
 def _once(k: kir.Kernel) -> kir.Kernel:
@@ -268,8 +268,7 @@ def _tiles(tiles: tuple):
     it (64-bit; a literal size's count folded, a single point's size as it is)."""
     out = None
     for size, points in tiles:
-        term = const(-(-size // points)) if isinstance(size, int) else kir.Ref(size) if points == 1 else \
-            kir.Bin("/", kir.Bin("+", kir.Ref(size), const(points - 1)), const(points))
+        term = const(-(-size // points)) if isinstance(size, int) else ceil_div(kir.Ref(size), points)
         out = kir.Cast(target.INDEX, term) if out is None else kir.Bin("*", out, term)
     return out if out is not None else const(1)
 
