@@ -245,7 +245,7 @@ def test_a_fold_with_companion_vectors_computes_what_it_did(text):
     outputs as the program as written, bit for bit."""
     f = _fission(text)
     assert isinstance(f, FissionPlan) and sorted(a.binder.name for a in f.fission.companions) == ["b1", "w2"]
-    assert "the fold reads it there, beside " in f.reason
+    assert "the fold reads it there, beside b1, w2" in f.reason or "the fold reads it there, beside w2, b1" in f.reason
     rng = np.random.default_rng(7)
     n, h, d = 37, 29, 11
     inputs = {"X": rng.standard_normal((n, d)).astype(np.float32),
@@ -303,6 +303,7 @@ def test_a_value_no_innermost_point_varies_is_computed_once_for_them_and_gives_w
     assert [p.name for p in fold.levels[0].params] == ["vh", "sc_0"] and [p.name for p in fold.levels[1].params] == \
         ["sc_row"]  # (the rows only the score read, kh and q, are gone)
     assert "16 points of the levels inside" in f.reason
+    assert f.reason.endswith("beside vh")
     rng = np.random.default_rng(3)
     h, s, t = 3, 37, 29
     inputs = {n: rng.standard_normal(shape).astype(np.float32)
@@ -312,6 +313,14 @@ def test_a_value_no_innermost_point_varies_is_computed_once_for_them_and_gives_w
     assert values[0].shape == (h, s, t)
     got = run(T.Program("prog.fut", fold, {}), {**inputs, f.fission.scratch: values[0]})
     assert np.array_equal(got[0], want[0])
+
+
+def test_a_companion_read_through_a_transposed_view_is_named_as_the_program_wrote_it():
+    """In bf16 the fold reads V's column e through the view the kernel stage
+    transposed (`vh_t[e]`): the reason names the program's `vh`."""
+    f = _fission((BENCHMARKS / "attention_bf16.fut").read_text())
+    assert isinstance(f, FissionPlan) and "vh_t" in str(f.fission.companions)
+    assert f.reason.endswith("beside column e of vh")
 
 
 def test_the_loop_a_pair_must_reach_is_divided_by_the_points_inside():

@@ -259,9 +259,37 @@ def _reads_of(e, binders: set) -> int:
     return sum(isinstance(n, T.Var) and n.binder in binders for n in descendants(e, T.is_exp))
 
 
-def array_names(arrays) -> str:
-    """main's arrays named, for a reason."""
-    return ", ".join(a.binder.name if isinstance(a, T.Var) else "an array" for a in arrays)
+def array_names(arrays, k: T.Kernel | None = None) -> str:
+    """main's arrays (or a level's rows of them) named, for a reason, by the
+    names the program gave them: a read through a transposed view the kernel
+    stage made (promote.py) is the program's array's column."""
+    return ", ".join(_array_name(a, k) for a in arrays)
+
+
+def _array_name(a, k: T.Kernel | None) -> str:
+    if isinstance(a, T.Var):
+        return a.binder.name
+    if not (isinstance(a, T.Index) and isinstance(a.array, T.Var)):
+        return "an array"
+    source = _transposed_from(a.array.binder, k) if k is not None else None
+    if source is None or len(a.indices) != 1:
+        return f"a row of {a.array.binder.name}"
+    at = a.indices[0]
+    return f"column {at.binder.name} of {source.name}" if isinstance(at, T.Var) else f"a column of {source.name}"
+
+
+def _transposed_from(b: Binder, k: T.Kernel) -> Binder | None:
+    """The array (main's, or a level's element of it) whose transposed view `b` is, or None."""
+    views = {p.binder: p.value.source for p in k.prelude if isinstance(p.value, T.Transpose)}
+    if b in views:
+        return views[b]
+    for level in k.levels:
+        args = dict(zip(level.params, level.args))
+        whole = args.get(b)
+        if isinstance(whole, T.Var) and whole.binder in views:  # the level's element of the view: its own of the source
+            return next((p for p, arg in args.items() if isinstance(arg, T.Var) and arg.binder == views[whole.binder]),
+                        views[whole.binder])
+    return None
 
 
 def trip_count(n):

@@ -103,7 +103,7 @@ def fission_plan(a: Analysis) -> FissionPlan | NoFission | None:
     reason = (f"`{value}` ({found.let.span.line}:{found.let.span.col}) reads no accumulator of the fold over the "
               f"rows of {array_names(found.arrays)}: a {found.depth + 2}-D kernel computes it for every "
               f"pair into scratch memory first ({parts.scratch}), {tiled}{once}, and the fold reads it there"
-              + (f", beside {array_names(parts.companions)}" if parts.companions else ""))
+              + (f", beside {array_names(parts.companions, kernel)}" if parts.companions else ""))
     return FissionPlan(parts, values, fold, gates, reason)
 
 
