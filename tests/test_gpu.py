@@ -1002,13 +1002,28 @@ def test_halo_tiles_past_the_first_block_match_the_interpreter(path, sizes):
     window_versions_match(path, sizes)
 
 
-def window_versions_match(path, size) -> None:
-    """Every window version of `path` against the interpreter: at the test
-    sizes (None), with every size `size` (an int), or at these sizes (a dict)."""
+MARCH_FILES = [ROOT / "corpus" / f"{n}.fut" for n in ("d_stencil3d_7pt_f32", "d_stencil3d_25pt_f64", "a_laplace3d_f64")] \
+    + [ROOT / "benchmarks" / f"{n}.fut" for n in ("stencil3d", "star25")]
+
+
+@pytest.mark.parametrize("size", [None, 70, 133, {"nz": 131, "ny": 13, "nx": 65}, {"nz": 64, "ny": 25, "nx": 200}],
+                         ids=["test", "70", "133", "odd-run", "even-run"])
+@pytest.mark.parametrize("path", MARCH_FILES, ids=lambda p: p.stem)
+def test_march_versions_match_the_interpreter(path, size):
+    """The march (2.5-D blocking): blocks whose run of planes is shorter
+    than a chunk and odd (its last plane after the loop), ragged tiles of
+    the plane along both axes, rows of a thread past the plane's edge."""
+    window_versions_match(path, size, "_march")
+
+
+def window_versions_match(path, size, suffix: str = "_window") -> None:
+    """Every window version (or march, by `suffix`) of `path` against the
+    interpreter: at the test sizes (None), with every size `size` (an int),
+    or at these sizes (a dict)."""
     text = path.read_text()
     values = run_all(text, path.name, Options())
-    kernels = [v.kernel for v in values["verify"].versions if v.kernel.name.endswith("_window")]
-    assert kernels, "no window version"
+    kernels = [v.kernel for v in values["verify"].versions if v.kernel.name.endswith(suffix)]
+    assert kernels, f"no {suffix[1:]} version"
     prog, spec = values["check"], load_spec(path)
     derived = {n for n, f in (spec.size_set("test").items() if spec else ()) if isinstance(f, str)}
     given = size if isinstance(size, dict) else \

@@ -256,6 +256,7 @@ def test_the_reads_a_thread_s_points_share_are_counted(name, reads, elements):
     assert f"instead of {reads:,}" in tile.reason
 
 
+MARCHED_CORPUS = ("a_laplace3d_f64", "d_stencil3d_25pt_f64", "d_stencil3d_7pt_f32")  # (march.py)
 WINDOW_CORPUS = ("a_jacobi5_f32", "a_laplace3d_f64", "d_blur_vertical15_f32", "d_conv2d_3x3_wrap_f32", "d_sad8x8_int",
                  "d_stencil3d_25pt_f64", "d_stencil3d_7pt_f32")
 
@@ -264,7 +265,8 @@ WINDOW_CORPUS = ("a_jacobi5_f32", "a_laplace3d_f64", "d_blur_vertical15_f32", "d
 def test_the_corpus_window_versions_do_not_spill(tmp_path):
     """The corpus programs with a window version (the benchmarks' and test
     programs' are in test_codegen's ptxas check): each window kernel, 8
-    points a thread unrolled with their loops, fits its registers."""
+    points a thread unrolled with their loops, fits its registers, and so
+    does each march of a 3-D window (its queues' loops unrolled)."""
     from tiler.render import rename_module
 
     units, names = [], []
@@ -273,8 +275,9 @@ def test_the_corpus_window_versions_do_not_spill(tmp_path):
         values = analysed(path.read_text(), path.name)
         cuda, kernels = rename_module(values["render"], values["verify"], f"tiler_w{n}")
         units.append(cuda)
-        names += [k.name for k in kernels if k.name.endswith("_window")]
-    assert len(names) == len(WINDOW_CORPUS)
+        names += [k.name for k in kernels if k.name.endswith(("_window", "_march"))]  # (the march: march.py)
+    assert sum(n.endswith("_window") for n in names) == len(WINDOW_CORPUS)
+    assert sum(n.endswith("_march") for n in names) == len(MARCHED_CORPUS)
     src = tmp_path / "windows.cu"
     src.write_text("\n".join(units))
     log = subprocess.run(["nvcc", "-arch=sm_90", "-cubin", "-Xptxas", "-v", "-o", str(tmp_path / "w.cubin"), str(src)],

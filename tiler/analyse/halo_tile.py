@@ -121,7 +121,7 @@ def _points(block) -> int:
 def _tiles(kernel: T.Kernel, found: tuple[Window, ...], block, ctx: Context) -> Halos:
     tiles, refusals = [], []
     for w in found:
-        why = _refusal(kernel, w, block)
+        why = refusal(kernel, w, block)
         tile = None if why else _tile(w, block)
         if tile is not None:
             why = _unpaid(tile, w, block)
@@ -139,7 +139,7 @@ def _tiles(kernel: T.Kernel, found: tuple[Window, ...], block, ctx: Context) -> 
     return Halos(tuple(tiles), "; ".join(refusals), block)
 
 
-def _refusal(kernel: T.Kernel, w: Window, block) -> str:
+def refusal(kernel: T.Kernel, w: Window, block) -> str:
     """Why `w` is not staged ("": it is)."""
     param = next((p for p in kernel.params if p is w.binder and isinstance(p.type, Array)), None)
     if param is None:

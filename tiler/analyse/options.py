@@ -137,6 +137,9 @@ class Options:
     no_halo: bool = _option(False, Takes.FLAG, "--no-halo", "Read windows in place in the window version (no tile "
                             "of a window with its halo in shared memory); it is raced as the default's is.",
                             steers=False)
+    no_march: bool = _option(False, Takes.FLAG, "--no-march", "No 2.5-D blocking: a 3-D window is not marched "
+                             "along its outer dimension with its planes staged in shared memory (the other window "
+                             "versions stay).", steers=False)
     sizes: tuple = _option((), Takes.TABLE, "--size", "A size known in advance (repeatable): a block need not be "
                            "wider than its dimension. The kernel still works for any size.", metavar="NAME=N", short="-s",
                            steers=False)

@@ -21,6 +21,7 @@ from .blocks import block as make_block
 from .blocks import candidate_spans, untiled_block, why_block
 from .context import Context
 from .interior import with_interior
+from .march import Marching, marching
 from .occupancy import with_occupancy
 from .options import tile_text
 from .raster import with_group_rows
@@ -35,6 +36,7 @@ from .tensor_cores import with_matrix_units
 from .transposes import transpositions
 from .views import Views
 from .window_tile import WindowTile, window_tile
+from .windows import windows
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,8 @@ class Plan:
     # the schedule with a smaller 2-D micro-tile, for few outputs whose reduction blocks share (split-K):
     # None where the schedule has no 2-D micro-tile of MICRO points a side
     few_outputs: Schedule | None = None
+    # where a 3-D window may be marched along its outer dimension (march.py), or why not; None: no such window
+    march: Marching | None = None
 
 
 def plan(kernel: T.Kernel, var: Variance, ctx: Context) -> Plan:
@@ -68,7 +72,8 @@ def plan(kernel: T.Kernel, var: Variance, ctx: Context) -> Plan:
         return split  # rows shared among threads: their launches keep that, whatever the row lengths
     bounded = _bounded(kernel, var, ctx, tiling)
     chosen = split if bounded is tiling else replace(bounded, split=split_plan(kernel, var, ctx, bounded.schedule))
-    return replace(chosen, window=window_tile(kernel, chosen.untiled, ctx))
+    return replace(chosen, window=window_tile(kernel, chosen.untiled, ctx),
+                   march=marching(kernel, windows(kernel), chosen.untiled, ctx))
 
 
 def _tiling(kernel: T.Kernel, var: Variance, ctx: Context) -> Plan:

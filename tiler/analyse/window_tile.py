@@ -162,7 +162,7 @@ def _refusal(kernel: T.Kernel, found: list[Window], dim: int, points: int, block
     """Why `points` consecutive points a thread along `dim` would share
     nothing or cost too much ("": they would not)."""
     shared = ", ".join(w.array for w in found)
-    iterations = _iterations(kernel, found)
+    iterations = unrolled_iterations(kernel, found)
     if points <= 1:
         return "one point a thread (--window-points 1)"
     if iterations is None:
@@ -206,7 +206,7 @@ def _launch_extent(w: Window) -> bool:
     return any(a.halo is None for a in w.axes)
 
 
-def _iterations(kernel: T.Kernel, found: list[Window]) -> int | None:
+def unrolled_iterations(kernel: T.Kernel, found: list[Window]) -> int | None:
     """The unrolled iterations around the windows' reads: the product of the
     counts of the loops (and streams) that enclose any of them, each a
     constant of at most UNROLL_LIMIT and none inside an `if` or the right

@@ -19,7 +19,7 @@ from ..analyse.windows import WINDOW_REASON, windows
 from ..check.expressions import text as source_text
 from ..check.types import Binder, size_text
 from ..source import Source
-from ..versions.planned import has_window_version
+from ..versions.planned import has_march_version, has_window_version
 from ..versions.records import RACED_FIRST, AtMost, Fits, Kind, without
 from .versions import condition_text
 from .warnings import warnings_of
@@ -54,7 +54,7 @@ def explain_data(a: Analysis, source: Source, module=None, applied=None, version
                             "reason": r.reason} for r in k.speculated]} if k.speculated else {}),
         "counted": [{"line": c.span.line, "column": c.span.col, "index": c.index, "count": c.count}
                     for c in k.counted],
-        "windows": [_window(w, source, a.plan.window, has_window_version(a)) for w in windows(k)],
+        "windows": [_window(w, source, a.plan.window, has_window_version(a)) | _marched(w, a) for w in windows(k)],
         "unused": [{"line": span.line, "column": span.col} for span in sorted(k.unused, key=lambda s: (s.line, s.col))],
         "streamable_loops": [{"line": x.span.line, "column": x.span.col, "arrays": list(x.arrays),
                               "stays": x.stays or None} for x in k.streamable],
@@ -144,6 +144,31 @@ def _window(w, source: Source, tile, made: bool) -> dict:
             "or an option that steers the schedule)" if planned else
             f"{WINDOW_REASON}: not shared in registers: {tile.reason}" if tile is not None and w.array in tile.arrays
             else WINDOW_REASON}
+
+
+def _marched(w, a) -> dict:
+    """Whether the window is marched along its outer dimension (analyse/march.py), and why or why not (no
+    entry where the kernel has no window spanning three dimensions)."""
+    marching = a.plan.march
+    if marching is None:
+        return {}
+    m = marching.march
+    if m is not None and m.array == w.array:
+        made = has_march_version(a)
+        return {"marched": made, "march_reason": marching.reason if made else
+                "no march version: it runs only raced, and launch timing is off (--no-launch-timing, or an option "
+                "that steers the schedule)"}
+    if m is not None:
+        return {}
+    why = dict(marching.refusals).get(w.array) if marching.refusals else marching.reason
+    return {"marched": False, "march_reason": why} if why else {}
+
+
+def _march_version(a: Analysis) -> dict:
+    """A march version's shape (analyse/march.py)."""
+    m = a.plan.march.march
+    return {"array": m.array, "dim": m.dims[0], "threads": list(m.threads), "rows_a_thread": m.points,
+            "planes_a_block": m.chunk, "plane": list(m.plane), "queue": m.depth, "shared_bytes": m.shared_bytes}
 
 
 def _row(r, source: Source) -> dict:
@@ -275,6 +300,7 @@ def _versions(a: Analysis, module) -> list[dict]:
         split = rec.fold.build.split if fissioned else rec.build.split
         kind = KIND_NAMES[(rec.fold if fissioned else rec).kind]
         k_split = not fissioned and rec.build.k_split
+        window = rec.kind is Kind.WINDOW and not rec.build.march
         out.append({"kernel": kind, "lanes": k.lanes or None, "fissioned": fissioned,
                     "fission_when": [{"size": g.size, "at_least": g.least} for g in rec.gates],
                     "lanes_when": (condition_text(without(without(rec.condition, Fits), AtMost), True) if k_split else
@@ -299,9 +325,10 @@ def _versions(a: Analysis, module) -> list[dict]:
                     "grid_share": version.grid_share or None,
                     "timed_against": "untiled" if version.rival else None,
                     "raced_first": RACED_FIRST[(version.few, version.ahead)][0] if version.races_first else None,
-                    "points_a_thread": rec.build.schedule.block.micro_points if rec.kind is Kind.WINDOW else None,
-                    "staged_windows": [t.array for t in rec.build.schedule.halos] if rec.kind is Kind.WINDOW else None,
-                    "points_apart": rec.build.schedule.block.points_apart if rec.kind is Kind.WINDOW else None,
+                    "points_a_thread": rec.build.schedule.block.micro_points if window else None,
+                    "staged_windows": [t.array for t in rec.build.schedule.halos] if window else None,
+                    "points_apart": rec.build.schedule.block.points_apart if window else None,
+                    "march": _march_version(a) if rec.build.march else None,
                     "once_a_launch": any(st.once for st in k.stages),
                     "rewrites": list((k.stages[0] if fissioned else k).rewrites)})
     return out

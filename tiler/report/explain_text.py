@@ -174,6 +174,8 @@ def _windows_text(console: Console, rows: list[dict]) -> None:
         reads = f" and {w['reads'] - 1} more read(s) of it" if w["reads"] > 1 else ""
         console.print(escape(f"window: {w['read']} at {w['line']}:{w['column']}{reads}: "
                              + "; ".join(a["text"] for a in w["axes"]) + f"; {w['reason']}"))
+        if "marched" in w:
+            console.print(escape(f"  {'marched' if w['marched'] else 'not marched'}: {w['march_reason']}"))
 
 
 def _streamable_text(console: Console, loops: list[dict]) -> None:
@@ -361,6 +363,9 @@ def _version_name(v: dict) -> str:
     if v.get("k_split"):
         return f"split-K, the tiled kernel with {v['blocks_a_tile']} blocks a tile along z, then {v['lanes']} " \
                f"threads a row"
+    if v.get("march"):
+        m = v["march"]
+        return f"march, {m['rows_a_thread']} rows a thread, {m['planes_a_block']} planes of {m['array']} a block"
     if v.get("points_a_thread"):
         staged = f", {', '.join(v['staged_windows'])} staged with the halo" if v.get("staged_windows") else ""
         points = v["points_a_thread"]

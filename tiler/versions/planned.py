@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from .. import target
 from ..analyse import Analysis, Schedule
 from ..analyse.registers import GRID_SHARE
 from ..analyse.schedule import describe_thresholds, launch_tests, test_text
@@ -76,7 +77,29 @@ def window_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version
     if untiled is None:
         raise CompilerBug(f"{file}'s versions have no untiled kernel with 32-bit offsets to race the window version")
     build = Build(a, file, True, a.plan.window.schedule, vectors=False, window=True)
-    return [Version(Kind.WINDOW, build, fits_int(a.kernel), a.plan.window.reason, rival=untiled)]
+    return _march_versions(a, file, untiled) + \
+        [Version(Kind.WINDOW, build, fits_int(a.kernel), a.plan.window.reason, rival=untiled)]
+
+
+def _march_versions(a: Analysis, file: str, untiled: Build) -> list[Version]:
+    """The march (analyse/march.py), before the window version, which it
+    races at a first launch: where its grid has a block for every SM and
+    fits CUDA's grid along y and z."""
+    if not has_march_version(a):
+        return []
+    m = a.plan.march.march
+    levels = {lv.dim: lv for lv in a.kernel.levels}
+    limits = [AtMost(levels[d].size.name, target.MAX_GRID[axis] * points)
+              for d, axis, points in zip(m.dims[:2], ("z", "y"), (m.chunk, m.threads[1] * m.points))
+              if not isinstance(levels[d].size, int)]
+    build = Build(a, file, True, a.plan.untiled, vectors=False, march=True)
+    return [Version(Kind.WINDOW, build, all_of(c for c in (fits_int(a.kernel), FillsSMs(1), *limits) if c is not None), a.plan.march.reason,
+                    rival=untiled)]
+
+
+def has_march_version(a: Analysis) -> bool:
+    """Whether the module gets a march version (explain says so only then)."""
+    return a.plan.march is not None and a.plan.march.march is not None and a.options.launch_timing
 
 
 def has_window_version(a: Analysis) -> bool:

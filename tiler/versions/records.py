@@ -86,6 +86,8 @@ class Build:
     # points along the window's dimension sharing its reads in registers, or windows staged in shared memory
     # with their halo (analyse/halo_tile.py)
     window: bool = False
+    # a 3-D window marched along its outer dimension, its planes staged (analyse/march.py, lower/march.py)
+    march: bool = False
     suffix: str = ""  # added to the kernel's name by its version (SCALAR, ONE_POINT, BOUNDED)
 
     @property
@@ -95,8 +97,8 @@ class Build:
 
     @property
     def ahead(self) -> bool:
-        """A first launch races it against the next version whose condition holds first (split-K, window)."""
-        return self.k_split or self.window
+        """A first launch races it against the next version whose condition holds first (split-K, window, march)."""
+        return self.k_split or self.window or self.march
 
     @property
     def key(self) -> tuple:
@@ -113,7 +115,7 @@ class Build:
             return f"tiler_{stem}_split{self.lanes}" + ("_cols" if self.columns else "") + \
                 ("_blocks" if self.several else "") + ("_k" if self.k_split else "") + \
                 ("_wide" if self.wide else "") + self.suffix
-        kind = "window" if self.window else "tiled" if self.tiled else "untiled"
+        kind = "march" if self.march else "window" if self.window else "tiled" if self.tiled else "untiled"
         return f"tiler_{stem}_{kind}" + ("_wide" if self.wide else "") + \
             ("_transposed" if self.transposed else "") + self.suffix
 
@@ -148,7 +150,8 @@ class Equals:
 
 @dataclass(frozen=True)
 class AtMost:
-    """The kernel's tiles hold rows of at most this length."""
+    """A size at most a value: the kernel's tiles hold rows of at most this
+    length, or its grid stays within CUDA's blocks along an axis."""
 
     size: str
     value: int

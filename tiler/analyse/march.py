@@ -1,0 +1,163 @@
+"""2.5-D blocking: a 3-D window marched along its outer dimension.
+
+A 3-D stencil reads, for each point (z, y, x), neighbours along z at the
+point's own (y, x) and neighbours within its own plane z. A block then
+takes a tile of (y, x) and walks a run of z one plane at a time: each
+thread keeps the column of its (y, x) along z in a queue of registers
+(a step shifts it by one and loads the one new element ahead), and the
+block stages plane z of its tile, halo included, in shared memory, where
+the in-plane neighbours are read, and the next step's loads (the queues'
+new elements, the plane's halo) are issued before this step's arithmetic,
+which hides their latency. Each thread takes ROWS rows of the tile, a block's height
+apart, so that a plane's halo is shared by more points.
+
+The version applies where the kernel has three levels and an array of main's
+is read, along its three axes, at the three dimensions' indices plus
+offsets known when compiling, every read either at the point's own (y, x)
+(a column read: its offset along z picks a register of the queue, by a
+chain of selects nvcc folds where the loops around it are unrolled; a
+read clamped at the array's ends picks it at run time) or in the point's own plane (a plane read,
+from the shared buffer); a read that moves along z and within the plane
+at once (a 27-point box) would need several planes, which this version
+does not stage. A first launch races it against the version that would
+otherwise run (the cost model cannot price what nvcc keeps in registers).
+The shape (64 x 4 threads, 3 rows a thread, runs of 64 planes) is the
+fastest of those `experiments/windows/march.py` timed on an H200 for the
+25-point star, written by hand: 0.54 ms at 512^3, against 1.08 for the
+window version's kernel. tiler's kernel of that shape runs 0.77: it keeps
+the program's tests at the edges (`if y - r >= 0`) on every read, which
+the hand-written kernel answers once with zeros in its halo.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..check import typed as T
+from ..check.types import element_bytes
+from .context import Context
+from .halo_tile import refusal
+from .window_tile import unrolled_iterations
+from .windows import Window
+
+THREADS_X, THREADS_Y = 64, 4  # a block: threadIdx.x along the array's last axis, threadIdx.y along its middle one
+ROWS = 3  # rows of the tile a thread takes, a block's height apart
+CHUNK = 64  # planes a block marches
+QUEUE_WORDS = 40  # registers a thread's queues may take (4-byte words), all its rows together
+
+
+@dataclass(frozen=True)
+class March:
+    """The array marched along `dims[0]`, its plane spanning `dims[1]`
+    (threadIdx.y) and `dims[2]` (threadIdx.x): each read of it at the
+    point's own column (`column`, by id) takes its queue's register, every
+    other read the staged plane. Offsets kept: `queue` along the marched
+    axis, `rows` and `cols` within the plane (each range includes 0)."""
+
+    array: str
+    dims: tuple[int, int, int]
+    queue: tuple[int, int]
+    rows: tuple[int, int]
+    cols: tuple[int, int]
+    element: int  # bytes an element
+    points: int = ROWS  # rows a thread
+    threads: tuple[int, int] = (THREADS_X, THREADS_Y)
+    chunk: int = CHUNK
+    column: frozenset = field(default=frozenset(), repr=False, compare=False)  # ids of the column reads
+    reads: tuple = field(default=(), repr=False, compare=False)  # every read of it (Index nodes)
+    binder: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def depth(self) -> int:
+        """The registers of one row's queue: the offsets along the marched axis."""
+        return self.queue[1] - self.queue[0] + 1
+
+    @property
+    def plane(self) -> tuple[int, int]:
+        """A staged plane's rows and columns, halo included."""
+        x, y = self.threads
+        return y * self.points + self.rows[1] - self.rows[0], x + self.cols[1] - self.cols[0]
+
+    @property
+    def shared_bytes(self) -> int:
+        """The plane buffer."""
+        rows, cols = self.plane
+        return rows * cols * self.element
+
+
+@dataclass(frozen=True)
+class Marching:
+    """The march, or why none (`march` None)."""
+
+    march: March | None
+    reason: str
+    refusals: tuple = ()  # (array, why) for each window spanning three dimensions not marched; () where an
+    # option refused them all (`reason` says which)
+
+
+def marching(kernel: T.Kernel, found: tuple[Window, ...], untiled, ctx: Context) -> Marching | None:
+    """The march of the first window that allows one, or why none (None: no
+    window spans three dimensions)."""
+    if len(kernel.levels) != 3:
+        return None
+    spanning = [w for w in found if len(w.axes) == 3 and len({a.dim for a in w.axes}) == 3]
+    if not spanning:
+        return None
+    if ctx.options.no_march:
+        return Marching(None, "2.5-D blocking is off (--no-march)")
+    if ctx.no_register_tile:
+        return Marching(None, "register tiling is off (--no-register-tile): a thread's queue is its registers")
+    reasons = []
+    for w in spanning:
+        march, why = _march(kernel, w, untiled, ctx)
+        if march is not None:
+            return Marching(march, _described(march))
+        reasons.append((w.array, why))
+    return Marching(None, "; ".join(f"{array}: {why}" for array, why in reasons), tuple(reasons))
+
+
+def _march(kernel: T.Kernel, w: Window, untiled, ctx: Context) -> tuple[March | None, str]:
+    axes = sorted(w.axes, key=lambda a: a.axis)
+    dims = tuple(a.dim for a in axes)
+    if dims[2] != kernel.levels[-1].dim:
+        return None, (f"its last axis follows dimension {dims[2]}, not the innermost one: a warp's reads of a "
+                      "plane would not be consecutive")
+    why = refusal(kernel, w, untiled.block)
+    if why:
+        return None, why
+    if any(len(r.indices) != 3 for r in w.reads):
+        return None, "read through a level's row of it, not element by element"
+    order = [w.axes.index(a) for a in axes]  # each read's offsets by the array's axis
+    column = set()
+    for read, offsets in zip(w.reads, w.offsets):
+        along, down, across = (offsets[i] for i in order)
+        if down.still and across.still:
+            column.add(id(read))
+        elif not along.still:
+            return None, (f"a read at {read.span.line}:{read.span.col} moves along dimension {dims[0]} and within "
+                          "the plane at once: the march stages one plane a step")
+    if any(not along.still for along, *_ in ([offsets[i] for i in order] for offsets in w.offsets)) and \
+            unrolled_iterations(kernel, [w]) is None:
+        return None, ("a loop around its reads is not unrolled (a count known only at launch, more iterations than "
+                      "tiler unrolls, or inside an if): a column read's register in the queue would not be known")
+    element = element_bytes(w.binder.type)
+    words = max(1, element // 4)
+    queue, rows, cols = ((min(a.low, 0), max(a.high, 0)) for a in axes)
+    depth = queue[1] - queue[0] + 1
+    points = min(ROWS, QUEUE_WORDS // (depth * words))
+    if points < 1:
+        return None, f"a queue of {depth} elements a point takes more than {QUEUE_WORDS} registers"
+    march = March(w.array, dims, queue, rows, cols, element, points, column=frozenset(column), reads=w.reads,
+                  binder=w.binder)
+    if march.shared_bytes > ctx.shared_limit():
+        return None, f"its plane takes {march.shared_bytes:,} bytes of shared memory, more than a block may use"
+    return march, ""
+
+
+def _described(m: March) -> str:
+    x, y = m.threads
+    rows, cols = m.plane
+    return (f"2.5-D blocking: blocks of {x} x {y} threads, {m.points} rows a thread, march {m.chunk} planes of "
+            f"{m.array} along dimension {m.dims[0]}; each plane of the block's {y * m.points} x {x} points is staged "
+            f"in shared memory with its halo ({rows} x {cols}, {m.shared_bytes:,} bytes) while the "
+            f"next one's loads are in flight, and the reads along dimension {m.dims[0]} at a point's own column come "
+            f"from a queue of {m.depth} registers")
