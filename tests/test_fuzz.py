@@ -143,6 +143,27 @@ def test_the_generator_makes_chunks_of_rows_and_rows_read_whole_that_are_staged(
     assert len(chunks) >= 3 and len(slabs) >= 1 and len(by_index) >= 1, (chunks, slabs, by_index)
 
 
+def test_the_generator_makes_3d_stars_that_are_marched():
+    """Some random programs of three levels read a 3-D star around the
+    point (clamped or guarded), so the GPU fuzzer runs the march
+    (analyse/march.py); among seeds 3200-3499, seeds 3210 and 3423 read the
+    star's array with the row threadIdx.x walks and another dimension's
+    index last, which once raised in transposes.py."""
+    from tiler.pipeline import run_to
+
+    stars, marched = [], []
+    for s in range(3200, 3500):
+        text = pretty(generate(s))
+        if "ss" not in text or " S" not in text:
+            continue
+        a = run_to("analyse", text, f"s{s}.fut")
+        if a.plan.march is None:
+            continue
+        stars.append(s)
+        marched += [s] * (a.plan.march.march is not None)
+    assert len(stars) >= 3 and len(marched) >= 2, (stars, marched)
+
+
 def test_the_shrinker_keeps_the_failure_and_makes_the_program_smaller():
     tree = generate(3)
 

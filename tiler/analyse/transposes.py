@@ -145,6 +145,8 @@ def _per_thread_row(items, x: int) -> bool:
     if items is None or len(items) < 2 or items[-2] != ("dim", x):
         return False
     last = items[-1]
+    if last[0] == "dim":  # (another dimension's index: the same for a warp's threads unless it is x's own)
+        return last[1] != x
     return last[0] == "free" or x not in last[1]
 
 

@@ -14,7 +14,9 @@ over `iota`), with row lengths that are
 sometimes literals (so tiler can stage them) and sometimes sizes; and
 between map levels, a row's reduction by +, *, min or max, or the position
 of its smallest or largest element (a softmax's maximum, which tiler splits
-among a row's threads). The
+among a row's threads); in a kernel of three levels over `iota`s, a 3-D
+star around the point, clamped or guarded at the edges (a stencil tiler
+marches). The
 body's lets mostly reach an output (stage `kernel` removes what nothing
 reads, so a dead one, left now and then, tests that instead). Values
 stay small: streams only add (or take maxima), divisions are by a positive
@@ -47,6 +49,7 @@ class Generator(Streams):
         self.gathering = random.Random(seed ^ 0x6A7E)  # rows gathered through a clamped or wrapped index: likewise
         self.algebra = random.Random(seed ^ 0xA16E)  # reductions known by their algebra, columns: likewise
         self.windowing = random.Random(seed ^ 0x5717)  # reads in a window around the point: likewise
+        self.stenciling = random.Random(seed ^ 0x57E2)  # a 3-D star around the point, three levels deep: likewise
         self.counting = random.Random(seed ^ 0xC047)  # Welford's count taken from the loop's index: likewise
         self.tupling = random.Random(seed ^ 0x7091E)  # a count's `if` as one value of a pair's: likewise
         # f16 and bf16 (only with `narrow`: the f32 program of each seed stays the one it always was, and the
@@ -354,6 +357,35 @@ class Generator(Streams):
             step = ast.Let((q,), False, at, ast.If(inside, binop("+", v(s), ast.Index(v(x), (v(q),))), v(s)))
         return ast.Loop((ast.LoopParam(s, f(0.0)),), t, bound, step, v(s))
 
+    def star_loop(self, scope: Scope):
+        """A 3-D star around the point of three map levels (z, y, x): `S[z,
+        y, x]` plus, for each offset o up to a radius, the six neighbours
+        `S[z - o, y, x]` ... `S[z, y, x + o]`, kept inside S by a clamp or a
+        guard that reads 0 past an edge (a stencil analyse/march.py marches)."""
+        rs = self.stenciling
+        dims = scope.thread_ints[:3]
+        sizes = [self.index_sizes[d] for d in dims]
+        x = self.param(arr(F32, *sizes), "S")
+        s, t, o = self.fresh("ss"), self.fresh("t"), self.fresh("o")
+        radius, clamp = rs.choice([1, 2, 4]), rs.random() < 0.5
+        terms = []
+        for axis in range(3):
+            for sign in ("-", "+"):
+                at = binop(sign, v(dims[axis]), v(o))
+                last = binop("-", v(sizes[axis]), i(1))
+                index = [v(d) for d in dims]
+                index[axis] = call("min", call("max", at, i(0)), last) if clamp else at
+                read = ast.Index(v(x), tuple(index))
+                inside = binop(">=", at, i(0)) if sign == "-" else binop("<", at, v(sizes[axis]))
+                terms.append(read if clamp else ast.If(inside, read, f(0.0)))
+        step = terms[0]
+        for term in terms[1:]:
+            step = binop("+", step, term)
+        body = ast.Let((o,), False, binop("+", v(t), i(1)),
+                       binop("+", v(s), binop("*", step, f(rs.choice([0.5, 0.25, 0.125])))))
+        centre = ast.Index(v(x), tuple(v(d) for d in dims))
+        return ast.Loop((ast.LoopParam(s, centre),), t, i(radius), body, v(s))
+
     def column_loop(self, scope: Scope):
         """A sum down a column, `M[r, j]` for a map index j: the rows of a
         matrix whose columns the map's points are (side by side when split)."""
@@ -385,6 +417,8 @@ class Generator(Streams):
 
     def value(self, scope: Scope, sizes: list):
         """A scalar f32 worth naming: a stream, a loop around one, a branch, or arithmetic."""
+        if len(scope.thread_ints) == 3 and self.stenciling.random() < 0.3:
+            return self.star_loop(scope)
         if scope.thread_ints and self.windowing.random() < 0.08:
             return self.window_loop(scope)
         if scope.thread_ints and self.algebra.random() < 0.1:
