@@ -96,3 +96,73 @@ def test_without_launch_timing_there_is_no_march_version():
     assert not any(v.kernel.name.endswith("_march") for v in values["verify"].versions)
     shown = json.loads(tiler("explain", str(BENCHMARKS / "star25.fut"), "--no-launch-timing", "--json").stdout)
     assert shown["windows"][0]["marched"] is False and "launch timing is off" in shown["windows"][0]["march_reason"]
+
+
+# ---- what a cold review found: programs the march must refuse, or take without a window version -------------
+
+def star(z: str, y: str, x: str, head: str = "") -> str:
+    """A 3-D star whose neighbours along z, y and x are the given offsets (guarded)."""
+    def reads(axis: str, offset: str) -> str:
+        at = {"z": ("z", "nz"), "y": ("y", "ny"), "x": ("x", "nx")}[axis]
+        index = {"z": "z", "y": "y", "x": "x"}
+        low, high = dict(index), dict(index)
+        low[axis], high[axis] = f"{at[0]} - {offset}", f"{at[0]} + {offset}"
+        return (f"(if {at[0]} - {offset} >= 0 then u[{low['z']}, {low['y']}, {low['x']}] else 0f32) + "
+                f"(if {at[0]} + {offset} < {at[1]} then u[{high['z']}, {high['y']}, {high['x']}] else 0f32)")
+    body = " + ".join(reads(axis, o) for axis, o in (("z", z), ("y", y), ("x", x)) if o != "0")
+    return f"""{head or "fun [[[f32, nx], ny], nz] main([[[f32, nx], ny], nz] u) ="}
+  map(fn [[f32, nx], ny] (int z) =>
+    map(fn [f32, nx] (int y) =>
+      map(fn f32 (int x) => u[z, y, x] + {body}, iota(nx)), iota(ny)), iota(nz))
+"""
+
+
+def test_a_window_only_within_each_plane_is_not_marched():
+    marching = march_of(star("0", "1", "1"))["analyse"].plan.march
+    assert marching.march is None and "does not move along dimension 0" in marching.reason
+
+
+def test_a_wide_halo_along_x_lowers_and_verifies():
+    """The halo's places are picked by selects the verifier bounds by both
+    sides: for 16 columns a side they passed the plane, and are clamped."""
+    values = march_of(star("1", "1", "16"))
+    (kernel,) = [v.kernel for v in values["verify"].versions if v.kernel.name.endswith("_march")]
+    assert kernel.static_shared_bytes == values["analyse"].plan.march.march.shared_bytes
+
+
+def test_a_literal_size_past_the_grid_is_not_marched():
+    text = star("1", "1", "1", "fun [[[f32, nx], ny], nz] main([[[f32, nx], 1000000], nz] u) =") \
+        .replace("ny", "1000000")
+    marching = march_of(text)["analyse"].plan.march
+    assert marching.march is None and "1,000,000 points along grid y would need more than 65,535 blocks" \
+        in marching.reason
+
+
+def test_a_star_without_a_window_version_is_marched_and_raced_first():
+    """One point a thread and no halo tiles: the window version is refused,
+    the march is made all the same, ahead of the plan's kernel, and explain
+    says so, with its grid's limits."""
+    values = march_of(STAR, Options(window_points=1, no_halo=True))
+    names = [v.kernel.name for v in values["verify"].versions]
+    assert names[0] == march_name("prog.fut") and not any(n.endswith("_window") for n in names)
+    path = str(BENCHMARKS / "star25.fut")
+    shown = json.loads(tiler("explain", path, "--window-points", "1", "--no-halo", "--json").stdout)
+    assert shown["windows"][0]["marched"] is True
+    first = shown["versions"][0]
+    assert first["kernel"] == "march" and {e["size"]: e["value"] for e in first["at_most"]} == \
+        {"ny": 65535 * 12, "nz": 65535 * 64}
+
+
+def test_a_loop_around_plane_reads_alone_need_not_be_unrolled():
+    text = star("1", "0", "0").replace(
+        "map(fn f32 (int x) => u[z, y, x] + ",
+        "map(fn f32 (int x) => loop (s = 0f32) = for q < k do s + (if x + 1 < nx then u[z, y, x + 1] else 0f32)"
+        " + (if y + 1 < ny then u[z, y + 1, x] else 0f32) in s + ") \
+        .replace("main([[[f32, nx], ny], nz] u)", "main(int k, [[[f32, nx], ny], nz] u)")
+    m = march_of(text)["analyse"].plan.march.march
+    assert m is not None and m.cols == (0, 1) and m.rows == (0, 1)
+
+
+def test_a_halo_too_large_for_a_threads_registers_is_not_marched():
+    marching = march_of(star("1", "30", "30"))["analyse"].plan.march
+    assert marching.march is None and "loads a thread (more than 8)" in marching.reason

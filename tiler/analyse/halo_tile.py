@@ -139,8 +139,10 @@ def _tiles(kernel: T.Kernel, found: tuple[Window, ...], block, ctx: Context) -> 
     return Halos(tuple(tiles), "; ".join(refusals), block)
 
 
-def refusal(kernel: T.Kernel, w: Window, block) -> str:
-    """Why `w` is not staged ("": it is)."""
+def refusal(kernel: T.Kernel, w: Window, block, along_x: bool = True) -> str:
+    """Why `w` is not staged ("": it is); `along_x`: refused where it does
+    not move along threadIdx.x's dimension (the march stages its planes
+    anyway: march.py)."""
     param = next((p for p in kernel.params if p is w.binder and isinstance(p.type, Array)), None)
     if param is None:
         return "not one of main's arrays (a prelude's, or a name it shadows)"
@@ -160,7 +162,7 @@ def refusal(kernel: T.Kernel, w: Window, block) -> str:
             return (f"clamped along axis {a.axis}, whose extent is not dimension {a.dim}'s size (a point past the "
                     "array's end would read outside the tile)")
     unit = block.spans[0]
-    if not any(a.halo and a.dim == unit for a in w.axes):
+    if along_x and not any(a.halo and a.dim == unit for a in w.axes):
         return (f"it does not move along dimension {unit}, which threadIdx.x walks: a warp reads whole rows of it, "
                 "which the cache serves as well as a tile would")
     return ""

@@ -30,8 +30,9 @@ the hand-written kernel answers once with zeros in its halo.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from .. import target
 from ..check import typed as T
 from ..check.types import element_bytes
 from .context import Context
@@ -43,6 +44,10 @@ THREADS_X, THREADS_Y = 64, 4  # a block: threadIdx.x along the array's last axis
 ROWS = 3  # rows of the tile a thread takes, a block's height apart
 CHUNK = 64  # planes a block marches
 QUEUE_WORDS = 40  # registers a thread's queues may take (4-byte words), all its rows together
+MAX_HALO_LOADS = 8  # a step's halo elements a thread loads (each a register across the step; star25: 3)
+# the unrolled copies of the column reads' loops a thread makes a step (rows x iterations; star25: 3 x 4): the
+# window version's 1,024 let a march of two rows of 16 x 16 iterations spill
+MAX_COPIES = 64
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,13 @@ class March:
         """A staged plane's rows and columns, halo included."""
         x, y = self.threads
         return y * self.points + self.rows[1] - self.rows[0], x + self.cols[1] - self.cols[0]
+
+    @property
+    def halo_loads(self) -> int:
+        """The plane's halo elements a thread loads a step."""
+        rows, cols = self.plane
+        x, y = self.threads
+        return -(-(rows * cols - y * self.points * x) // (x * y))
 
     @property
     def shared_bytes(self) -> int:
@@ -121,42 +133,57 @@ def _march(kernel: T.Kernel, w: Window, untiled, ctx: Context) -> tuple[March | 
     if dims[2] != kernel.levels[-1].dim:
         return None, (f"its last axis follows dimension {dims[2]}, not the innermost one: a warp's reads of a "
                       "plane would not be consecutive")
-    why = refusal(kernel, w, untiled.block)
+    why = refusal(kernel, w, untiled.block, along_x=False)
     if why:
         return None, why
     if any(len(r.indices) != 3 for r in w.reads):
         return None, "read through a level's row of it, not element by element"
     order = [w.axes.index(a) for a in axes]  # each read's offsets by the array's axis
-    column = set()
+    column = []
     for read, offsets in zip(w.reads, w.offsets):
         along, down, across = (offsets[i] for i in order)
         if down.still and across.still:
-            column.add(id(read))
+            column.append(read)
         elif not along.still:
             return None, (f"a read at {read.span.line}:{read.span.col} moves along dimension {dims[0]} and within "
                           "the plane at once: the march stages one plane a step")
-    if any(not along.still for along, *_ in ([offsets[i] for i in order] for offsets in w.offsets)) and \
-            unrolled_iterations(kernel, [w]) is None:
-        return None, ("a loop around its reads is not unrolled (a count known only at launch, more iterations than "
-                      "tiler unrolls, or inside an if): a column read's register in the queue would not be known")
+    queue, rows, cols = ((min(a.low, 0), max(a.high, 0)) for a in axes)
+    if queue == (0, 0):
+        return None, (f"it does not move along dimension {dims[0]}: a window within each plane, which the window "
+                      "version takes")
+    iterations = unrolled_iterations(kernel, [replace(w, reads=tuple(column))])
+    if iterations is None:
+        return None, ("a loop around a read at a point's own column is not unrolled (a count known only at launch, "
+                      "more iterations than tiler unrolls, or inside an if): its register in the queue would not be "
+                      "known")
     element = element_bytes(w.binder.type)
     words = max(1, element // 4)
-    queue, rows, cols = ((min(a.low, 0), max(a.high, 0)) for a in axes)
     depth = queue[1] - queue[0] + 1
-    points = min(ROWS, QUEUE_WORDS // (depth * words))
+    points = min(ROWS, QUEUE_WORDS // (depth * words), MAX_COPIES // iterations)
     if points < 1:
-        return None, f"a queue of {depth} elements a point takes more than {QUEUE_WORDS} registers"
-    march = March(w.array, dims, queue, rows, cols, element, points, column=frozenset(column), reads=w.reads,
-                  binder=w.binder)
+        return None, (f"a queue of {depth} elements a point takes more than {QUEUE_WORDS} registers" if
+                      depth * words > QUEUE_WORDS else
+                      f"the loops around its reads would unroll {iterations:,} copies a row (more than {MAX_COPIES:,})")
+    march = March(w.array, dims, queue, rows, cols, element, points, column=frozenset(id(r) for r in column),
+                  reads=w.reads, binder=w.binder)
     if march.shared_bytes > ctx.shared_limit():
         return None, f"its plane takes {march.shared_bytes:,} bytes of shared memory, more than a block may use"
+    if march.halo_loads > MAX_HALO_LOADS:
+        return None, (f"a step's halo would take {march.halo_loads} loads a thread (more than {MAX_HALO_LOADS}), each "
+                      "held in a register across the step")
+    sizes = [next(lv.size for lv in kernel.levels if lv.dim == d) for d in dims]
+    for size, axis, points_a_block in zip(sizes, ("z", "y"), (march.chunk, THREADS_Y * points)):
+        if isinstance(size, int) and -(-size // points_a_block) > target.MAX_GRID[axis]:
+            return None, (f"its {size:,} points along grid {axis} would need more than {target.MAX_GRID[axis]:,} "
+                          "blocks there")
     return march, ""
 
 
 def _described(m: March) -> str:
     x, y = m.threads
     rows, cols = m.plane
-    return (f"2.5-D blocking: blocks of {x} x {y} threads, {m.points} rows a thread, march {m.chunk} planes of "
+    each = f"{m.points} rows a thread" if m.points > 1 else "1 row a thread"
+    return (f"2.5-D blocking: blocks of {x} x {y} threads, {each}, march {m.chunk} planes of "
             f"{m.array} along dimension {m.dims[0]}; each plane of the block's {y * m.points} x {x} points is staged "
             f"in shared memory with its halo ({rows} x {cols}, {m.shared_bytes:,} bytes) while the "
             f"next one's loads are in flight, and the reads along dimension {m.dims[0]} at a point's own column come "

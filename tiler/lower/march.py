@@ -32,6 +32,7 @@ from ..analyse.march import March
 from ..analyse.window_tile import UNROLL_LIMIT
 from ..check import typed as T
 from ..check.types import Binder
+from ..kir.bounds import value_range
 from ..kir.build import add, const, mul
 from ..kir.walkers import walk
 from ..source import program_stem
@@ -149,14 +150,17 @@ def lower_march(analysis: Analysis, m: March, file: str) -> kir.Kernel:
 
     walked = step(kir.Ref(z)) + (kir.Barrier("the plane is read before the next step writes it"),)
     body = tuple(low.out) + (kir.For(z, z_first, z_end, const(1), walked),)
-    summary = (f"march: {' x '.join(map(str, m.threads))} threads, {m.points} rows a thread, {m.chunk} planes of "
+    summary = (f"march: {' x '.join(map(str, m.threads))} threads, {m.points} row(s) a thread, {m.chunk} planes of "
                f"{m.array} along dim {m.dims[0]} a block; each plane staged with its halo "
                f"({plane_rows} x {plane_cols}), the column in {m.depth} registers a row",)
     grid = [None, None, None]
     for d, axis, points in zip(m.dims, ("z", "y", "x"), (m.chunk, interior, threads_x)):
         grid[target.AXES.index(axis)] = (size_name(levels[d].size), points)
+    # (the launch runs it only within grid y's and z's blocks: its version's condition; the kernel says so too)
+    limits = tuple(sorted((levels[d].size.name, target.MAX_GRID[axis] * points) for d, axis, points in
+                          zip(m.dims[:2], ("z", "y"), (m.chunk, interior)) if not isinstance(levels[d].size, int)))
     return kir.Kernel(march_name(file), tuple(params), tuple(low.shared), body, (threads_x, threads_y, 1),
-                      tuple(grid), True, file, summary, k.span)
+                      tuple(grid), True, file, summary, k.span, bounds=limits)
 
 
 def _split_reads(k: T.Kernel, m: March) -> tuple[T.Kernel, Binder, Binder]:
@@ -204,9 +208,8 @@ def _frame(m: March, declare, within, y_first, x_first) -> list[tuple]:
         bands.append((interior * (left + right), lambda g: add(kir.Bin("/", g, const(left + right)), const(above)),
                       column))
     starts = [sum(n for n, _, _ in bands[:i]) for i in range(len(bands))]
-    out = []
-    for j in range(-(-total // threads)):
-        f = declare(f"halo{j}_at", add(kir.Cast("int", tid), const(j * threads)))
+
+    def place(f):  # an element's row and column in the plane, from its number in the halo
         row, col = None, None
         for (n, to_row, to_col), start in reversed(list(zip(bands, starts))):
             g = add(f, const(-start))
@@ -215,11 +218,23 @@ def _frame(m: March, declare, within, y_first, x_first) -> list[tuple]:
             else:
                 inside = kir.Bin("<", f, const(start + n))
                 row, col = kir.Select(inside, to_row(g), row), kir.Select(inside, to_col(g), col)
+        return row, col
+    out = []
+    for j in range(-(-total // threads)):
+        number = add(kir.Cast("int", tid), const(j * threads))
+        f = declare(f"halo{j}_at", number)
+        row, col = place(f)
         r = declare(f"halo{j}_row", row)
         c = declare(f"halo{j}_col", col)
         at = within(add(y_first, add(r, const(m.rows[0]))), add(x_first, add(c, const(m.cols[0]))), f"halo{j}_in")
-        slot = declare(f"halo{j}_slot", add(mul(r, const(plane_cols)), c))
-        out.append((f, total if (j + 1) * threads > total else None, at, slot))
+        slot = add(mul(r, const(plane_cols)), c)
+        # each element's place is inside the plane (a band's numbers map into it), but the verifier bounds a select
+        # by both of its sides: where that passes the plane, the place is clamped into it, which changes nothing
+        row_of, col_of = place(number)
+        found = value_range(add(mul(row_of, const(plane_cols)), col_of), (threads_x, threads_y, 1), {}, {})
+        if found is not None and (found[0] < 0 or found[1] >= plane_rows * plane_cols):  # (None: it bounds none)
+            slot = kir.Call("max", (minimum(slot, const(plane_rows * plane_cols - 1)), const(0)))
+        out.append((f, total if (j + 1) * threads > total else None, at, declare(f"halo{j}_slot", slot)))
     return out
 
 

@@ -158,7 +158,7 @@ def _marched(w, a) -> dict:
         return {"marched": made, "march_reason": marching.reason if made else
                 "no march version: it runs only raced, and launch timing is off (--no-launch-timing, or an option "
                 "that steers the schedule)"}
-    if m is not None:
+    if m is not None or len({a.dim for a in w.axes}) < 3:  # (only a window along three dimensions is marched)
         return {}
     why = dict(marching.refusals).get(w.array) if marching.refusals else marching.reason
     return {"marched": False, "march_reason": why} if why else {}
@@ -298,7 +298,7 @@ def _versions(a: Analysis, module) -> list[dict]:
         last = n == len(module.versions) - 1 and len(module.versions) > 1
         stages = len(k.split_stages) if not fissioned else 0
         split = rec.fold.build.split if fissioned else rec.build.split
-        kind = KIND_NAMES[(rec.fold if fissioned else rec).kind]
+        kind = "march" if not fissioned and rec.build.march else KIND_NAMES[(rec.fold if fissioned else rec).kind]
         k_split = not fissioned and rec.build.k_split
         window = rec.kind is Kind.WINDOW and not rec.build.march
         out.append({"kernel": kind, "lanes": k.lanes or None, "fissioned": fissioned,

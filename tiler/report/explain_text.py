@@ -365,7 +365,8 @@ def _version_name(v: dict) -> str:
                f"threads a row"
     if v.get("march"):
         m = v["march"]
-        return f"march, {m['rows_a_thread']} rows a thread, {m['planes_a_block']} planes of {m['array']} a block"
+        rows = f"{m['rows_a_thread']} rows" if m["rows_a_thread"] > 1 else "1 row"
+        return f"march, {rows} a thread, {m['planes_a_block']} planes of {m['array']} a block"
     if v.get("points_a_thread"):
         staged = f", {', '.join(v['staged_windows'])} staged with the halo" if v.get("staged_windows") else ""
         points = v["points_a_thread"]

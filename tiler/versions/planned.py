@@ -41,7 +41,7 @@ from .records import (
 def plan_versions(a: Analysis, file: str) -> list[Version]:
     """The schedule's versions, the window version first where there is one."""
     versions = _bounded_versions(a, file)
-    return window_versions(a, file, versions) + versions
+    return march_versions(a, file, versions) + window_versions(a, file, versions) + versions
 
 
 def _bounded_versions(a: Analysis, file: str) -> list[Version]:
@@ -77,16 +77,20 @@ def window_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version
     if untiled is None:
         raise CompilerBug(f"{file}'s versions have no untiled kernel with 32-bit offsets to race the window version")
     build = Build(a, file, True, a.plan.window.schedule, vectors=False, window=True)
-    return _march_versions(a, file, untiled) + \
-        [Version(Kind.WINDOW, build, fits_int(a.kernel), a.plan.window.reason, rival=untiled)]
+    return [Version(Kind.WINDOW, build, fits_int(a.kernel), a.plan.window.reason, rival=untiled)]
 
 
-def _march_versions(a: Analysis, file: str, untiled: Build) -> list[Version]:
-    """The march (analyse/march.py), before the window version, which it
-    races at a first launch: where its grid has a block for every SM and
-    fits CUDA's grid along y and z."""
+def march_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
+    """The march (analyse/march.py), first: raced at a first launch against
+    the next version whose condition holds (the window version, where there
+    is one), then the winner against the untiled kernel of `rest`; where its
+    grid has a block for every SM and fits CUDA's grid along y and z (a
+    literal size past it has no march: march.py)."""
     if not has_march_version(a):
         return []
+    untiled = next((v.build for v in rest if v.kind is Kind.UNTILED and not v.build.wide), None)
+    if untiled is None:
+        raise CompilerBug(f"{file}'s versions have no untiled kernel with 32-bit offsets to race the march")
     m = a.plan.march.march
     levels = {lv.dim: lv for lv in a.kernel.levels}
     limits = [AtMost(levels[d].size.name, target.MAX_GRID[axis] * points)

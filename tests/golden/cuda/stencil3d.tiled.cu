@@ -7,7 +7,7 @@
 //   2. tiler_stencil3d_untiled: when (long long)nz * ny * nx <= 2147483647LL (the plan's kernel, which the window version races first)
 //   3. tiler_stencil3d_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more)
 //
-// march: 64 x 4 threads, 3 rows a thread, 64 planes of u along dim 0 a block; each plane staged with its halo (14 x 66), the column in 3 registers a row
+// march: 64 x 4 threads, 3 row(s) a thread, 64 planes of u along dim 0 a block; each plane staged with its halo (14 x 66), the column in 3 registers a row
 //
 // launch: tiler_stencil3d_march<<<grid, block, 0>>>(alpha, u, out0, nz, ny, nx)
 //   block = (64, 4, 1), 256 threads
