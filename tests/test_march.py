@@ -8,6 +8,7 @@ import json
 import pytest
 from conftest import BENCHMARKS, ROOT, tiler
 
+from tiler import kir
 from tiler.analyse import DEFAULT, Options
 from tiler.lower.march import march_name
 from tiler.pipeline import run_all
@@ -166,3 +167,60 @@ def test_a_loop_around_plane_reads_alone_need_not_be_unrolled():
 def test_a_halo_too_large_for_a_threads_registers_is_not_marched():
     marching = march_of(star("1", "30", "30"))["analyse"].plan.march
     assert marching.march is None and "loads a thread (more than 8)" in marching.reason
+
+
+def _value(e, thread: dict, defs: dict) -> int:
+    """An int expression of kernel IR for one thread (threadIdx by axis; names through their declarations)."""
+    def of(x):
+        return _value(x, thread, defs)
+    if isinstance(e, kir.Const):
+        return int(e.value)
+    if isinstance(e, kir.ThreadIdx):
+        return thread[e.axis]
+    if isinstance(e, kir.Ref):
+        return of(defs[e.name])
+    if isinstance(e, kir.Cast):
+        return of(e.a)
+    if isinstance(e, kir.Select):
+        return of(e.a) if of(e.cond) else of(e.b)
+    if isinstance(e, kir.Call) and e.fn in kir.MINMAX:
+        return (max if e.fn == "max" else min)(of(e.args[0]), of(e.args[1]))
+    a, b = of(e.a), of(e.b)
+    if e.op in ("/", "%"):  # (C's truncation; the operands here are not negative)
+        assert a >= 0 and b > 0
+    return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0, "%": a % b if b else 0, "<": a < b,
+            "<=": a <= b, ">=": a >= b, "==": a == b, "&&": a and b}[e.op]
+
+
+@pytest.mark.parametrize("offsets", [("1", "1", "1"), ("4", "4", "4"), ("2", "0", "3"), ("1", "3", "0"),
+                                     ("1", "1", "16"), ("3", "7", "12"), ("1", "2", "31")],
+                         ids=lambda o: "z{}-y{}-x{}".format(*o))
+@pytest.mark.parametrize("element", ["f32", "f64"])
+def test_every_element_of_a_plane_is_written_once_a_step(offsets, element):
+    """The block's threads store a plane's interior (one slot a row) and its
+    halo (each thread's share, numbered band by band): evaluated for every
+    thread, the stores cover the plane buffer exactly once, so no element a
+    point reads is stale or written twice."""
+    text = star(*offsets).replace("f32", element)
+    values = march_of(text)
+    m = values["analyse"].plan.march.march
+    if m is None:
+        pytest.skip(values["analyse"].plan.march.reason)
+    (kernel,) = [v.kernel for v in values["verify"].versions if v.kernel.name.endswith("_march")]
+    defs = {s.name: s.init for s in kernel.body if isinstance(s, kir.Decl)}
+    rows, cols = m.plane
+    threads_x, threads_y = m.threads
+    halo = rows * cols - threads_y * m.points * threads_x
+    written = []
+    for ty in range(threads_y):
+        for tx in range(threads_x):
+            thread = {"x": tx, "y": ty, "z": 0}
+            written += [_value(kir.Ref(f"slot{r}"), thread, defs) for r in range(m.points)]
+            for j in range(-(-halo // (threads_x * threads_y))):
+                if _value(kir.Ref(f"halo{j}_at"), thread, defs) < halo:
+                    place = (_value(kir.Ref(f"halo{j}_row"), thread, defs), _value(kir.Ref(f"halo{j}_col"), thread,
+                                                                                 defs))
+                    assert 0 <= place[0] < rows and 0 <= place[1] < cols, place
+                    assert _value(kir.Ref(f"halo{j}_slot"), thread, defs) == place[0] * cols + place[1]
+                    written.append(place[0] * cols + place[1])
+    assert sorted(written) == list(range(rows * cols))
