@@ -6,27 +6,30 @@ takes a tile of (y, x) and walks a run of z one plane at a time: each
 thread keeps the column of its (y, x) along z in a queue of registers
 (a step shifts it by one and loads the one new element ahead), and the
 block stages plane z of its tile, halo included, in shared memory, where
-the in-plane neighbours are read, and the next step's loads (the queues'
-new elements, the plane's halo) are issued before this step's arithmetic,
-which hides their latency. Each thread takes ROWS rows of the tile, a block's height
-apart, so that a plane's halo is shared by more points.
+the in-plane neighbours are read; the next step's loads (the queues' new
+elements, the plane's halo) are issued before this step's arithmetic,
+which hides their latency. Each thread takes ROWS rows of the tile, a
+block's height apart, so that a plane's halo is shared by more points.
 
-The version applies where the kernel has three levels and an array of main's
-is read, along its three axes, at the three dimensions' indices plus
-offsets known when compiling, every read either at the point's own (y, x)
-(a column read: its offset along z picks a register of the queue, by a
-chain of selects nvcc folds where the loops around it are unrolled; a
-read clamped at the array's ends picks it at run time) or in the point's own plane (a plane read,
-from the shared buffer); a read that moves along z and within the plane
-at once (a 27-point box) would need several planes, which this version
-does not stage. A first launch races it against the version that would
-otherwise run (the cost model cannot price what nvcc keeps in registers).
-The shape (64 x 4 threads, 3 rows a thread, runs of 64 planes) is the
-fastest of those `experiments/windows/march.py` timed on an H200 for the
-25-point star, written by hand: 0.54 ms at 512^3, against 1.08 for the
-window version's kernel. tiler's kernel of that shape runs 0.77: it keeps
-the program's tests at the edges (`if y - r >= 0`) on every read, which
-the hand-written kernel answers once with zeros in its halo.
+The version applies where the kernel has three levels and an array of
+main's is read, along its three axes, at the three dimensions' indices
+plus offsets known when compiling, every read either at the point's own
+(y, x) (a column read: its offset along z picks a register of the queue,
+by a chain of selects nvcc folds where the loops around it are unrolled;
+a read clamped at the array's ends picks it at run time) or in the
+point's own plane (a plane read, from the shared buffer); a read that
+moves along z and within the plane at once (a 27-point box) would need
+several planes, which this version does not stage. A first launch races
+it against the version that would otherwise run (the cost model cannot
+price what nvcc keeps in registers). The shape (64 x 4 threads, 3 rows a
+thread, runs of 64 planes) is the fastest of those
+`experiments/windows/march.py` timed on an H200 for the 25-point star,
+written by hand: 0.54 ms at 512^3, against 1.08 for the window version's
+kernel. tiler's kernel of that shape runs 0.77; unlike the hand-written
+one, it keeps the program's tests at the edges (`if y - r >= 0`) on every
+read and clamps every load's indices (which of those costs what was not
+measured; `experiments/windows/march-inside.patch` decides the tests
+inside).
 """
 from __future__ import annotations
 
