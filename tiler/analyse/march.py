@@ -85,6 +85,16 @@ class March:
         x, y = self.threads
         return y * self.points + self.rows[1] - self.rows[0], x + self.cols[1] - self.cols[0]
 
+    def grid(self) -> tuple[tuple[int, str, int], ...]:
+        """(dim, grid axis, points a block takes along it): its run of planes
+        on z, its tile's rows on y, its columns on x."""
+        x, y = self.threads
+        return (self.dims[0], "z", self.chunk), (self.dims[1], "y", y * self.points), (self.dims[2], "x", x)
+
+    def grid_limits(self) -> tuple[tuple[int, int], ...]:
+        """(dim, most points) along grid z and y, where CUDA allows 65,535 blocks."""
+        return tuple((d, target.MAX_GRID[axis] * points) for d, axis, points in self.grid()[:2])
+
     @property
     def halo_loads(self) -> int:
         """The plane's halo elements a thread loads a step."""
@@ -174,9 +184,9 @@ def _march(kernel: T.Kernel, w: Window, untiled, ctx: Context) -> tuple[March | 
     if march.halo_loads > MAX_HALO_LOADS:
         return None, (f"a step's halo would take {march.halo_loads} loads a thread (more than {MAX_HALO_LOADS}), each "
                       "held in a register across the step")
-    sizes = [next(lv.size for lv in kernel.levels if lv.dim == d) for d in dims]
-    for size, axis, points_a_block in zip(sizes, ("z", "y"), (march.chunk, THREADS_Y * points)):
-        if isinstance(size, int) and -(-size // points_a_block) > target.MAX_GRID[axis]:
+    for (d, most), axis in zip(march.grid_limits(), ("z", "y")):
+        size = next(lv.size for lv in kernel.levels if lv.dim == d)
+        if isinstance(size, int) and size > most:
             return None, (f"its {size:,} points along grid {axis} would need more than {target.MAX_GRID[axis]:,} "
                           "blocks there")
     return march, ""

@@ -72,8 +72,9 @@ def plan(kernel: T.Kernel, var: Variance, ctx: Context) -> Plan:
         return split  # rows shared among threads: their launches keep that, whatever the row lengths
     bounded = _bounded(kernel, var, ctx, tiling)
     chosen = split if bounded is tiling else replace(bounded, split=split_plan(kernel, var, ctx, bounded.schedule))
-    return replace(chosen, window=window_tile(kernel, chosen.untiled, ctx),
-                   march=marching(kernel, windows(kernel), chosen.untiled, ctx))
+    found = windows(kernel)
+    return replace(chosen, window=window_tile(kernel, found, chosen.untiled, ctx),
+                   march=marching(kernel, found, chosen.untiled, ctx))
 
 
 def _tiling(kernel: T.Kernel, var: Variance, ctx: Context) -> Plan:

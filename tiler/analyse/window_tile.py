@@ -40,7 +40,7 @@ from .context import Context
 from .halo_tile import Halos, halo_tiles
 from .registers import ADDRESSING, UNROLL_LIMIT, grid_blocks
 from .schedule import RegisterTile, Schedule
-from .windows import Window, windows
+from .windows import Window
 
 POINTS = 8  # consecutive points a thread along the window's dimension (--window-points gives others)
 STRIDED = 8  # points a thread along threadIdx.x's dimension, a block's width apart, in a halo tile's version
@@ -69,10 +69,9 @@ class WindowTile:
         return tuple(t.array for t in self.halos.tiles) if self.halos and self.schedule is not None else ()
 
 
-def window_tile(kernel: T.Kernel, untiled: Schedule, ctx: Context) -> WindowTile | None:
-    """The window version's schedule, or why there is none (None: the
-    kernel reads no window)."""
-    found = windows(kernel)
+def window_tile(kernel: T.Kernel, found: tuple[Window, ...], untiled: Schedule, ctx: Context) -> WindowTile | None:
+    """The window version's schedule for the kernel's windows `found`
+    (windows.py), or why there is none (None: the kernel reads no window)."""
     if not found:
         return None
     registers = _registers(kernel, found, untiled, ctx)

@@ -36,6 +36,13 @@ def ceil_div(a, n: int):
     return a if n == 1 else kir.Bin("/", add(a, const(n - 1)), const(n))
 
 
+def trip_count(s: kir.For) -> int | None:
+    """The iterations of a loop whose start, stop and step are constants (a positive step), else None."""
+    if all(isinstance(e, kir.Const) for e in (s.start, s.stop, s.step)) and s.step.value > 0:
+        return max(0, -(-(s.stop.value - s.start.value) // s.step.value))
+    return None
+
+
 def narrow(e) -> bool:
     """Whether `e` is int arithmetic (no 64-bit flat-offset factor in it)."""
     return not any(isinstance(x, kir.Cast) and x.ctype == target.INDEX for x in walk(e))

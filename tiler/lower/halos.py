@@ -14,7 +14,7 @@ import math
 
 from .. import kir, target
 from ..kir.build import add, const, mul
-from .values import View, all_of, block_tid, minimum
+from .values import View, all_of, block_tid, clamped
 
 
 def stage_halos(low, tiles: tuple, block, base) -> tuple:
@@ -47,7 +47,7 @@ def stage_halos(low, tiles: tuple, block, base) -> tuple:
             along = kir.Bin("/", kir.Ref(e), const(stride)) if stride > 1 else kir.Ref(e)
             along = kir.Bin("%", along, const(a.extent)) if a is not tile.axes[0] else along
             index = add(origin, along)
-            element.append(kir.Call("max", (minimum(index, kir.Bin("-", view.sizes[a.axis], const(1))), const(0))))
+            element.append(clamped(index, kir.Bin("-", view.sizes[a.axis], const(1))))
         out.append(kir.Comment(f"{tile.array}'s window, halo included: {' x '.join(str(a.extent) for a in tile.axes)}"
                                " elements, clamped into the array", copy=True))
         copy = kir.For(e, block_tid(block), const(tile.elems), const(block.threads),

@@ -33,14 +33,14 @@ from ..analyse.window_tile import UNROLL_LIMIT
 from ..check import typed as T
 from ..check.types import Binder
 from ..kir.bounds import value_range
-from ..kir.build import add, const, mul
+from ..kir.build import add, const, mul, trip_count
 from ..kir.walkers import walk
 from ..source import program_stem
 from ..tree import map_children
 from .body import value_parts
 from .params import bind_prelude, flat_index, kernel_params, output_stores, size_expr, size_name
 from .streams import Streams
-from .values import View, minimum
+from .values import View, clamped, minimum
 
 KIND = "march"  # the kernel's name: tiler_<program>_march
 
@@ -83,14 +83,14 @@ def lower_march(analysis: Analysis, m: March, file: str) -> kir.Kernel:
     def declare(name, value, ctype="int", fixed=True):
         return low.declare(name, ctype, value, const_=fixed)
 
-    def clamped(i, axis: int):
-        return kir.Call("max", (minimum(i, kir.Bin("-", array.sizes[axis], const(1))), const(0)))
+    def into(i, axis: int):
+        return clamped(i, kir.Bin("-", array.sizes[axis], const(1)))
 
     def within(y, x, name: str):  # an element's offset within its plane, each index clamped into the array
-        return declare(name, add(mul(clamped(y, 1), array.strides[1]), mul(clamped(x, 2), array.strides[2])))
+        return declare(name, add(mul(into(y, 1), array.strides[1]), mul(into(x, 2), array.strides[2])))
 
     def load(z, at):  # the array's element at offset `at` within plane `z` (clamped into it)
-        return kir.Load(array.buffer, add(add(array.offset, mul(clamped(z, 0), array.strides[0])), at))
+        return kir.Load(array.buffer, add(add(array.offset, mul(into(z, 0), array.strides[0])), at))
 
     x_first = declare("x_first", mul(kir.Cast("int", kir.BlockIdx("x")), const(threads_x)))
     x = declare("x", add(x_first, kir.ThreadIdx("x")))
@@ -154,11 +154,11 @@ def lower_march(analysis: Analysis, m: March, file: str) -> kir.Kernel:
                f"{m.array} along dim {m.dims[0]} a block; each plane staged with its halo "
                f"({plane_rows} x {plane_cols}), the column in {m.depth} registers a row",)
     grid = [None, None, None]
-    for d, axis, points in zip(m.dims, ("z", "y", "x"), (m.chunk, interior, threads_x)):
+    for d, axis, points in m.grid():
         grid[target.AXES.index(axis)] = (size_name(levels[d].size), points)
     # (the launch runs it only within grid y's and z's blocks: its version's condition; the kernel says so too)
-    limits = tuple(sorted((levels[d].size.name, target.MAX_GRID[axis] * points) for d, axis, points in
-                          zip(m.dims[:2], ("z", "y"), (m.chunk, interior)) if not isinstance(levels[d].size, int)))
+    limits = tuple(sorted((levels[d].size.name, most) for d, most in m.grid_limits()
+                          if not isinstance(levels[d].size, int)))
     return kir.Kernel(march_name(file), tuple(params), tuple(low.shared), body, (threads_x, threads_y, 1),
                       tuple(grid), True, file, summary, k.span, bounds=limits)
 
@@ -233,7 +233,7 @@ def _frame(m: March, declare, within, y_first, x_first) -> list[tuple]:
         row_of, col_of = place(number)
         found = value_range(add(mul(row_of, const(plane_cols)), col_of), (threads_x, threads_y, 1), {}, {})
         if found is not None and (found[0] < 0 or found[1] >= plane_rows * plane_cols):  # (None: it bounds none)
-            slot = kir.Call("max", (minimum(slot, const(plane_rows * plane_cols - 1)), const(0)))
+            slot = clamped(slot, const(plane_rows * plane_cols - 1))
         out.append((f, total if (j + 1) * threads > total else None, at, declare(f"halo{j}_slot", slot)))
     return out
 
@@ -266,18 +266,10 @@ def _unrolled(stmts: tuple, names: set) -> tuple:
         if isinstance(s, kir.For):
             inner = _unrolled(s.body, names)
             reads = any(isinstance(n, kir.Ref) and n.name in names for n in walk(inner))
-            count = _count(s)
-            s = dataclasses.replace(s, body=inner, unroll=kir.FULL if reads and count is not None else s.unroll)
+            count = trip_count(s)
+            known = count is not None and 0 < count <= UNROLL_LIMIT
+            s = dataclasses.replace(s, body=inner, unroll=kir.FULL if reads and known else s.unroll)
         elif isinstance(s, kir.If):
             s = dataclasses.replace(s, then=_unrolled(s.then, names), else_=_unrolled(s.else_, names))
         out.append(s)
     return tuple(out)
-
-
-def _count(s: kir.For) -> int | None:
-    ends = (s.start, s.stop, s.step)
-    if not all(isinstance(e, kir.Const) and isinstance(e.value, int) for e in ends) or s.step.value <= 0:
-        return None
-    count = -(-(s.stop.value - s.start.value) // s.step.value)
-    return count if 0 < count <= UNROLL_LIMIT else None
-

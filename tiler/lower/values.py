@@ -108,6 +108,12 @@ def block_tid(block):
     return tid
 
 
+def clamped(i, last):
+    """`i` clamped into [0, last] (a copy's element index into its array:
+    an element past an edge is one no executed read uses)."""
+    return kir.Call("max", (minimum(i, last), const(0)))
+
+
 def minimum(a, b):
     """A clamp tiler adds (a thread or a copied row past the end stands in for
     the last): one the CUDA front end cannot rewrite (tiler.cuh says why)."""

@@ -298,9 +298,9 @@ def _versions(a: Analysis, module) -> list[dict]:
         last = n == len(module.versions) - 1 and len(module.versions) > 1
         stages = len(k.split_stages) if not fissioned else 0
         split = rec.fold.build.split if fissioned else rec.build.split
-        kind = "march" if not fissioned and rec.build.march else KIND_NAMES[(rec.fold if fissioned else rec).kind]
+        kind = KIND_NAMES[(rec.fold if fissioned else rec).kind]
         k_split = not fissioned and rec.build.k_split
-        window = rec.kind is Kind.WINDOW and not rec.build.march
+        window = rec.kind is Kind.WINDOW
         out.append({"kernel": kind, "lanes": k.lanes or None, "fissioned": fissioned,
                     "fission_when": [{"size": g.size, "at_least": g.least} for g in rec.gates],
                     "lanes_when": (condition_text(without(without(rec.condition, Fits), AtMost), True) if k_split else
@@ -328,14 +328,14 @@ def _versions(a: Analysis, module) -> list[dict]:
                     "points_a_thread": rec.build.schedule.block.micro_points if window else None,
                     "staged_windows": [t.array for t in rec.build.schedule.halos] if window else None,
                     "points_apart": rec.build.schedule.block.points_apart if window else None,
-                    "march": _march_version(a) if rec.build.march else None,
+                    "march": _march_version(a) if rec.kind is Kind.MARCH else None,
                     "once_a_launch": any(st.once for st in k.stages),
                     "rewrites": list((k.stages[0] if fissioned else k).rewrites)})
     return out
 
 
 KIND_NAMES = {Kind.TILED: "tiled", Kind.ONE_POINT: "tiled", Kind.UNTILED: "untiled", Kind.SPLIT: "split",
-              Kind.WINDOW: "window"}
+              Kind.WINDOW: "window", Kind.MARCH: "march"}
 
 
 def _plain(tiled: bool, why: str, condition) -> dict:

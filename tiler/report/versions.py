@@ -65,6 +65,11 @@ def _head(v: Version, last: bool = False) -> str:
                      f"z sharing the reduction, then "
                      f"{b.lanes} threads a row" + (", rows side by side," if b.columns else "") +
                      " combining their partial results")
+    elif b.march:
+        m = b.source.plan.march.march
+        rows, cols = m.plane
+        parts.append(f"block {' x '.join(map(str, m.threads))}, {m.points} row(s) a thread, {m.chunk} planes of "
+                     f"{m.array} a block, each staged with its halo ({rows} x {cols}) in shared memory")
     elif b.window:
         block = b.schedule.block
         staged = b.schedule.halos

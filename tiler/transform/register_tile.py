@@ -37,7 +37,7 @@ from typing import Callable
 from .. import kir, target
 from ..analyse.registers import UNROLL_LIMIT
 from ..errors import CompilerBug
-from ..kir.build import Names, add, const, fresh_name, mul, rewrite, substitute
+from ..kir.build import Names, add, const, fresh_name, mul, rewrite, substitute, trip_count
 
 POINT, GROUP, LANE = "P{}_", "G{}_", "L{}_"  # a thread's point along dim d; the micro-tile's loop variables
 RESERVED = {name.format(d) for name in (POINT, GROUP, LANE) for d in range(3)}
@@ -144,7 +144,7 @@ class _Interchange:
             # its shared reads use constant offsets instead of address arithmetic;
             # not one around a tiled stream (a barrier inside): its tiles' offsets
             # are the stream's own, and unrolling would only copy the whole pipeline
-            trip = _trip(s)
+            trip = trip_count(s)
             short = trip is not None and trip <= UNROLL_LIMIT and not kir.has_barrier(s.body)
             unroll = kir.FULL if short and s.unroll is None else s.unroll
             return dataclasses.replace(s, body=tuple(self.block(s.body)), unroll=unroll)
@@ -314,12 +314,6 @@ class _Sequentialise:
 
     def fresh(self, base: str) -> str:
         return fresh_name(base, self.used)
-
-
-def _trip(s: kir.For) -> int | None:
-    if all(isinstance(e, kir.Const) for e in (s.start, s.stop, s.step)) and s.step.value > 0:
-        return max(0, -(-(s.stop.value - s.start.value) // s.step.value))
-    return None
 
 
 def _union(sets) -> frozenset:

@@ -145,7 +145,7 @@ def _pairs_versions(versions: list[Version]) -> list[Version]:
     others, one point a thread, for smaller grids); a version with vector
     copies as its scalar half (lowering.py), which runs at any size."""
     # (not a window version: it is raced against the next version, which a stage is not)
-    return [v for v in versions if v.tiled and not v.build.lanes and v.kind not in (Kind.FISSIONED, Kind.WINDOW)
+    return [v for v in versions if v.tiled and not v.build.lanes and v.kind not in (Kind.FISSIONED, Kind.WINDOW, Kind.MARCH)
             and _in_place(v)]
 
 
@@ -160,7 +160,7 @@ def _fold_versions(versions: list[Version], levels: int) -> list[Version]:
     the levels that row does not vary with (an attention block's values
     among its queries): those without a test of their own grid (the
     version's grid test is its stage's, the pairs' kernel's)."""
-    ok = [v for v in versions if _in_place(v) and v.kind not in (Kind.FISSIONED, Kind.WINDOW)]
+    ok = [v for v in versions if _in_place(v) and v.kind not in (Kind.FISSIONED, Kind.WINDOW, Kind.MARCH)]
     if levels > 1:
         kept = [v for v in ok[:-1] if (v.tiled or v.build.lanes) and not v.grid_share][:MOST_SPLIT]
         # (the last, where a kept one runs whenever it would, could never run)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 
-from .. import target
 from ..analyse import Analysis, Schedule
 from ..analyse.registers import GRID_SHARE
 from ..analyse.schedule import describe_thresholds, launch_tests, test_text
@@ -39,7 +38,7 @@ from .records import (
 
 
 def plan_versions(a: Analysis, file: str) -> list[Version]:
-    """The schedule's versions, the window version first where there is one."""
+    """The schedule's versions, after the march and the window version where there are ones."""
     versions = _bounded_versions(a, file)
     return march_versions(a, file, versions) + window_versions(a, file, versions) + versions
 
@@ -73,11 +72,17 @@ def window_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version
     are no costs the model can price, so it never runs untimed."""
     if not has_window_version(a):
         return []
+    build = Build(a, file, True, a.plan.window.schedule, vectors=False, window=True)
+    return [Version(Kind.WINDOW, build, fits_int(a.kernel), a.plan.window.reason,
+                    rival=_untiled_rival(rest, file, "the window version"))]
+
+
+def _untiled_rival(rest: list[Version], file: str, what: str) -> Build:
+    """The untiled kernel with 32-bit offsets of the plan's versions, which a version raced ahead of them races last."""
     untiled = next((v.build for v in rest if v.kind is Kind.UNTILED and not v.build.wide), None)
     if untiled is None:
-        raise CompilerBug(f"{file}'s versions have no untiled kernel with 32-bit offsets to race the window version")
-    build = Build(a, file, True, a.plan.window.schedule, vectors=False, window=True)
-    return [Version(Kind.WINDOW, build, fits_int(a.kernel), a.plan.window.reason, rival=untiled)]
+        raise CompilerBug(f"{file}'s versions have no untiled kernel with 32-bit offsets to race {what}")
+    return untiled
 
 
 def march_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
@@ -88,17 +93,12 @@ def march_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]
     literal size past it has no march: march.py)."""
     if not has_march_version(a):
         return []
-    untiled = next((v.build for v in rest if v.kind is Kind.UNTILED and not v.build.wide), None)
-    if untiled is None:
-        raise CompilerBug(f"{file}'s versions have no untiled kernel with 32-bit offsets to race the march")
     m = a.plan.march.march
     levels = {lv.dim: lv for lv in a.kernel.levels}
-    limits = [AtMost(levels[d].size.name, target.MAX_GRID[axis] * points)
-              for d, axis, points in zip(m.dims[:2], ("z", "y"), (m.chunk, m.threads[1] * m.points))
-              if not isinstance(levels[d].size, int)]
+    limits = [AtMost(levels[d].size.name, most) for d, most in m.grid_limits() if not isinstance(levels[d].size, int)]
     build = Build(a, file, True, a.plan.untiled, vectors=False, march=True)
-    return [Version(Kind.WINDOW, build, all_of(c for c in (fits_int(a.kernel), FillsSMs(1), *limits) if c is not None), a.plan.march.reason,
-                    rival=untiled)]
+    condition = all_of(c for c in (fits_int(a.kernel), FillsSMs(1), *limits) if c is not None)
+    return [Version(Kind.MARCH, build, condition, a.plan.march.reason, rival=_untiled_rival(rest, file, "the march"))]
 
 
 def has_march_version(a: Analysis) -> bool:

@@ -45,6 +45,7 @@ class Kind(Enum):
     UNTILED = "untiled"
     SPLIT = "split"  # rows run by a warp or a block (or several blocks) that share their reductions
     WINDOW = "window"  # points a thread sharing their windows' reads, or windows staged (analyse/window_tile.py)
+    MARCH = "march"  # a 3-D window marched along its outer dimension, its planes staged (analyse/march.py)
     FISSIONED = "fissioned"  # the pairs' kernel as a stage, then the fold reading its values
 
 
