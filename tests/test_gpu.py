@@ -1003,25 +1003,36 @@ def test_halo_tiles_past_the_first_block_match_the_interpreter(path, sizes):
 
 
 MARCH_FILES = [ROOT / "corpus" / f"{n}.fut" for n in ("d_stencil3d_7pt_f32", "d_stencil3d_25pt_f64", "a_laplace3d_f64")] \
-    + [ROOT / "benchmarks" / f"{n}.fut" for n in ("stencil3d", "star25")]
+    + [ROOT / "benchmarks" / f"{n}.fut" for n in ("stencil3d", "star25")] \
+    + [PROGRAMS / "windows" / f"{n}.fut" for n in ("march_wide_x", "march_clamped_f64")]
 
 
-@pytest.mark.parametrize("size", [None, 70, 133, {"nz": 131, "ny": 13, "nx": 65}, {"nz": 64, "ny": 25, "nx": 200}],
-                         ids=["test", "70", "133", "odd-run", "even-run"])
+@pytest.mark.parametrize("size", [None, 70, 133, {"nz": 131, "ny": 13, "nx": 65}, {"nz": 64, "ny": 25, "nx": 200},
+                                  {"nz": 70, "ny": 40, "nx": 300}],
+                         ids=["test", "70", "133", "odd-run", "even-run", "inside"])
 @pytest.mark.parametrize("path", MARCH_FILES, ids=lambda p: p.stem)
 def test_march_versions_match_the_interpreter(path, size):
     """The march (2.5-D blocking): blocks whose run of planes is shorter
     than a chunk and odd (its last plane after the loop), ragged tiles of
-    the plane along both axes, rows of a thread past the plane's edge."""
+    the plane along both axes, rows of a thread past the plane's edge; at
+    133 and "inside", blocks whose window lies inside every edge (the body
+    without the program's edge tests) beside blocks at the edges."""
     window_versions_match(path, size, "_march")
 
 
-def window_versions_match(path, size, suffix: str = "_window") -> None:
+def test_a_march_without_a_window_version_matches_the_interpreter():
+    """star25 with one point a thread and no halo tile: the march is raced
+    against the untiled kernel alone."""
+    window_versions_match(BENCHMARKS / "star25.fut", {"nz": 131, "ny": 13, "nx": 65}, "_march",
+                          Options(window_points=1, no_halo=True))
+
+
+def window_versions_match(path, size, suffix: str = "_window", options: Options | None = None) -> None:
     """Every window version (or march, by `suffix`) of `path` against the
     interpreter: at the test sizes (None), with every size `size` (an int),
     or at these sizes (a dict)."""
     text = path.read_text()
-    values = run_all(text, path.name, Options())
+    values = run_all(text, path.name, options or Options())
     kernels = [v.kernel for v in values["verify"].versions if v.kernel.name.endswith(suffix)]
     assert kernels, f"no {suffix[1:]} version"
     prog, spec = values["check"], load_spec(path)

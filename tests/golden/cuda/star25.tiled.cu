@@ -7,7 +7,7 @@
 //   2. tiler_star25_untiled: when (long long)nz * ny * nx <= 2147483647LL (the plan's kernel, which the window version races first)
 //   3. tiler_star25_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more)
 //
-// march: 64 x 4 threads, 3 row(s) a thread, 64 planes of u along dim 0 a block; each plane staged with its halo (20 x 72), the column in 9 registers a row
+// march: 64 x 4 threads, 3 row(s) a thread, 64 planes of u along dim 0 a block; each plane staged with its halo (20 x 72), the column in 9 registers a row; c read once before the march, where no step changes the index
 //
 // launch: tiler_star25_march<<<grid, block, 0>>>(u, c, out0, nz, ny, nx)
 //   block = (64, 4, 1), 256 threads
@@ -251,6 +251,13 @@ tiler_star25_march(const float* __restrict__ u, const float* __restrict__ c, flo
   const int slot1 = (threadIdx.y + 8) * 72 + (threadIdx.x + 4);
   const int slot2 = (threadIdx.y + 12) * 72 + (threadIdx.x + 4);
   const int plane_first = (y_first + -4) * 72 + (x_first + -4);
+  const bool block_inside = y_first >= 4 && y_first + 16 <= ny && x_first >= 4 && x_first + 68 <= nx;
+  const float c_held = c[0];
+  float c_held_2[4];
+  #pragma unroll
+  for (int held = 0; held < 4; held += 1) {
+    c_held_2[held] = c[max(tiler_min((int)((unsigned)held + (unsigned)1), 4), 0)];
+  }
   for (int z = z_first; z < z_end; z += 1) {
     q0_0 = q0_1;
     q0_1 = q0_2;
@@ -296,35 +303,68 @@ tiler_star25_march(const float* __restrict__ u, const float* __restrict__ c, flo
       halo1 = u[max(tiler_min(z + 1, nz - 1), 0) * (nx * ny) + halo1_in];
       halo2 = u[max(tiler_min(z + 1, nz - 1), 0) * (nx * ny) + halo2_in];
     }
-    float acc = c[0] * (z - z == -4 ? q0_0 : z - z == -3 ? q0_1 : z - z == -2 ? q0_2 : z - z == -1 ? q0_3 : z - z == 0 ? q0_4 : z - z == 1 ? q0_5 : z - z == 2 ? q0_6 : z - z == 3 ? q0_7 : q0_8);  // star25.fut:8
-    #pragma unroll
-    for (int q = 0; q < 4; q += 1) {  // star25.fut:8
-      const int r = (int)((unsigned)q + (unsigned)1);  // star25.fut:9
-      const float s = ((int)((unsigned)z - (unsigned)r) >= 0 ? (z - r - z == -4 ? q0_0 : z - r - z == -3 ? q0_1 : z - r - z == -2 ? q0_2 : z - r - z == -1 ? q0_3 : z - r - z == 0 ? q0_4 : z - r - z == 1 ? q0_5 : z - r - z == 2 ? q0_6 : z - r - z == 3 ? q0_7 : q0_8) : 0.0f) + ((int)((unsigned)z + (unsigned)r) < nz ? (z + r - z == -4 ? q0_0 : z + r - z == -3 ? q0_1 : z + r - z == -2 ? q0_2 : z + r - z == -1 ? q0_3 : z + r - z == 0 ? q0_4 : z + r - z == 1 ? q0_5 : z + r - z == 2 ? q0_6 : z + r - z == 3 ? q0_7 : q0_8) : 0.0f) + ((int)((unsigned)y0_in - (unsigned)r) >= 0 ? u_plane[-plane_first + (y0_in - r) * 72 + x_in] : 0.0f) + ((int)((unsigned)y0_in + (unsigned)r) < ny ? u_plane[-plane_first + (y0_in + r) * 72 + x_in] : 0.0f) + ((int)((unsigned)x_in - (unsigned)r) >= 0 ? u_plane[-plane_first + y0_in * 72 + (x_in - r)] : 0.0f) + ((int)((unsigned)x_in + (unsigned)r) < nx ? u_plane[-plane_first + y0_in * 72 + (x_in + r)] : 0.0f);  // star25.fut:10
-      acc = acc + c[r] * s;
-    }
-    if (y0 < ny && x < nx) {
-      out0[(z * ny + y0_in) * nx + x_in] = acc;  // star25.fut:4
-    }
-    float acc_2 = c[0] * (z - z == -4 ? q1_0 : z - z == -3 ? q1_1 : z - z == -2 ? q1_2 : z - z == -1 ? q1_3 : z - z == 0 ? q1_4 : z - z == 1 ? q1_5 : z - z == 2 ? q1_6 : z - z == 3 ? q1_7 : q1_8);  // star25.fut:8
-    #pragma unroll
-    for (int q_2 = 0; q_2 < 4; q_2 += 1) {  // star25.fut:8
-      const int r_2 = (int)((unsigned)q_2 + (unsigned)1);  // star25.fut:9
-      const float s_2 = ((int)((unsigned)z - (unsigned)r_2) >= 0 ? (z - r_2 - z == -4 ? q1_0 : z - r_2 - z == -3 ? q1_1 : z - r_2 - z == -2 ? q1_2 : z - r_2 - z == -1 ? q1_3 : z - r_2 - z == 0 ? q1_4 : z - r_2 - z == 1 ? q1_5 : z - r_2 - z == 2 ? q1_6 : z - r_2 - z == 3 ? q1_7 : q1_8) : 0.0f) + ((int)((unsigned)z + (unsigned)r_2) < nz ? (z + r_2 - z == -4 ? q1_0 : z + r_2 - z == -3 ? q1_1 : z + r_2 - z == -2 ? q1_2 : z + r_2 - z == -1 ? q1_3 : z + r_2 - z == 0 ? q1_4 : z + r_2 - z == 1 ? q1_5 : z + r_2 - z == 2 ? q1_6 : z + r_2 - z == 3 ? q1_7 : q1_8) : 0.0f) + ((int)((unsigned)y1_in - (unsigned)r_2) >= 0 ? u_plane[-plane_first + (y1_in - r_2) * 72 + x_in] : 0.0f) + ((int)((unsigned)y1_in + (unsigned)r_2) < ny ? u_plane[-plane_first + (y1_in + r_2) * 72 + x_in] : 0.0f) + ((int)((unsigned)x_in - (unsigned)r_2) >= 0 ? u_plane[-plane_first + y1_in * 72 + (x_in - r_2)] : 0.0f) + ((int)((unsigned)x_in + (unsigned)r_2) < nx ? u_plane[-plane_first + y1_in * 72 + (x_in + r_2)] : 0.0f);  // star25.fut:10
-      acc_2 = acc_2 + c[r_2] * s_2;
-    }
-    if (y1 < ny && x < nx) {
-      out0[(z * ny + y1_in) * nx + x_in] = acc_2;  // star25.fut:4
-    }
-    float acc_3 = c[0] * (z - z == -4 ? q2_0 : z - z == -3 ? q2_1 : z - z == -2 ? q2_2 : z - z == -1 ? q2_3 : z - z == 0 ? q2_4 : z - z == 1 ? q2_5 : z - z == 2 ? q2_6 : z - z == 3 ? q2_7 : q2_8);  // star25.fut:8
-    #pragma unroll
-    for (int q_3 = 0; q_3 < 4; q_3 += 1) {  // star25.fut:8
-      const int r_3 = (int)((unsigned)q_3 + (unsigned)1);  // star25.fut:9
-      const float s_3 = ((int)((unsigned)z - (unsigned)r_3) >= 0 ? (z - r_3 - z == -4 ? q2_0 : z - r_3 - z == -3 ? q2_1 : z - r_3 - z == -2 ? q2_2 : z - r_3 - z == -1 ? q2_3 : z - r_3 - z == 0 ? q2_4 : z - r_3 - z == 1 ? q2_5 : z - r_3 - z == 2 ? q2_6 : z - r_3 - z == 3 ? q2_7 : q2_8) : 0.0f) + ((int)((unsigned)z + (unsigned)r_3) < nz ? (z + r_3 - z == -4 ? q2_0 : z + r_3 - z == -3 ? q2_1 : z + r_3 - z == -2 ? q2_2 : z + r_3 - z == -1 ? q2_3 : z + r_3 - z == 0 ? q2_4 : z + r_3 - z == 1 ? q2_5 : z + r_3 - z == 2 ? q2_6 : z + r_3 - z == 3 ? q2_7 : q2_8) : 0.0f) + ((int)((unsigned)y2_in - (unsigned)r_3) >= 0 ? u_plane[-plane_first + (y2_in - r_3) * 72 + x_in] : 0.0f) + ((int)((unsigned)y2_in + (unsigned)r_3) < ny ? u_plane[-plane_first + (y2_in + r_3) * 72 + x_in] : 0.0f) + ((int)((unsigned)x_in - (unsigned)r_3) >= 0 ? u_plane[-plane_first + y2_in * 72 + (x_in - r_3)] : 0.0f) + ((int)((unsigned)x_in + (unsigned)r_3) < nx ? u_plane[-plane_first + y2_in * 72 + (x_in + r_3)] : 0.0f);  // star25.fut:10
-      acc_3 = acc_3 + c[r_3] * s_3;
-    }
-    if (y2 < ny && x < nx) {
-      out0[(z * ny + y2_in) * nx + x_in] = acc_3;  // star25.fut:4
+    if (block_inside && (z >= 4 && z + 4 < nz)) {
+      float acc = c_held * (z - z == -4 ? q0_0 : z - z == -3 ? q0_1 : z - z == -2 ? q0_2 : z - z == -1 ? q0_3 : z - z == 0 ? q0_4 : z - z == 1 ? q0_5 : z - z == 2 ? q0_6 : z - z == 3 ? q0_7 : q0_8);  // star25.fut:8
+      #pragma unroll
+      for (int q = 0; q < 4; q += 1) {  // star25.fut:8
+        const int r = (int)((unsigned)q + (unsigned)1);  // star25.fut:9
+        const float s = (z - r - z == -4 ? q0_0 : z - r - z == -3 ? q0_1 : z - r - z == -2 ? q0_2 : z - r - z == -1 ? q0_3 : z - r - z == 0 ? q0_4 : z - r - z == 1 ? q0_5 : z - r - z == 2 ? q0_6 : z - r - z == 3 ? q0_7 : q0_8) + (z + r - z == -4 ? q0_0 : z + r - z == -3 ? q0_1 : z + r - z == -2 ? q0_2 : z + r - z == -1 ? q0_3 : z + r - z == 0 ? q0_4 : z + r - z == 1 ? q0_5 : z + r - z == 2 ? q0_6 : z + r - z == 3 ? q0_7 : q0_8) + u_plane[-plane_first + (y0_in - r) * 72 + x_in] + u_plane[-plane_first + (y0_in + r) * 72 + x_in] + u_plane[-plane_first + y0_in * 72 + (x_in - r)] + u_plane[-plane_first + y0_in * 72 + (x_in + r)];  // star25.fut:10
+        acc = acc + c_held_2[q] * s;
+      }
+      if (y0 < ny && x < nx) {
+        out0[(z * ny + y0_in) * nx + x_in] = acc;  // star25.fut:4
+      }
+      float acc_2 = c_held * (z - z == -4 ? q1_0 : z - z == -3 ? q1_1 : z - z == -2 ? q1_2 : z - z == -1 ? q1_3 : z - z == 0 ? q1_4 : z - z == 1 ? q1_5 : z - z == 2 ? q1_6 : z - z == 3 ? q1_7 : q1_8);  // star25.fut:8
+      #pragma unroll
+      for (int q_2 = 0; q_2 < 4; q_2 += 1) {  // star25.fut:8
+        const int r_2 = (int)((unsigned)q_2 + (unsigned)1);  // star25.fut:9
+        const float s_2 = (z - r_2 - z == -4 ? q1_0 : z - r_2 - z == -3 ? q1_1 : z - r_2 - z == -2 ? q1_2 : z - r_2 - z == -1 ? q1_3 : z - r_2 - z == 0 ? q1_4 : z - r_2 - z == 1 ? q1_5 : z - r_2 - z == 2 ? q1_6 : z - r_2 - z == 3 ? q1_7 : q1_8) + (z + r_2 - z == -4 ? q1_0 : z + r_2 - z == -3 ? q1_1 : z + r_2 - z == -2 ? q1_2 : z + r_2 - z == -1 ? q1_3 : z + r_2 - z == 0 ? q1_4 : z + r_2 - z == 1 ? q1_5 : z + r_2 - z == 2 ? q1_6 : z + r_2 - z == 3 ? q1_7 : q1_8) + u_plane[-plane_first + (y1_in - r_2) * 72 + x_in] + u_plane[-plane_first + (y1_in + r_2) * 72 + x_in] + u_plane[-plane_first + y1_in * 72 + (x_in - r_2)] + u_plane[-plane_first + y1_in * 72 + (x_in + r_2)];  // star25.fut:10
+        acc_2 = acc_2 + c_held_2[q_2] * s_2;
+      }
+      if (y1 < ny && x < nx) {
+        out0[(z * ny + y1_in) * nx + x_in] = acc_2;  // star25.fut:4
+      }
+      float acc_3 = c_held * (z - z == -4 ? q2_0 : z - z == -3 ? q2_1 : z - z == -2 ? q2_2 : z - z == -1 ? q2_3 : z - z == 0 ? q2_4 : z - z == 1 ? q2_5 : z - z == 2 ? q2_6 : z - z == 3 ? q2_7 : q2_8);  // star25.fut:8
+      #pragma unroll
+      for (int q_3 = 0; q_3 < 4; q_3 += 1) {  // star25.fut:8
+        const int r_3 = (int)((unsigned)q_3 + (unsigned)1);  // star25.fut:9
+        const float s_3 = (z - r_3 - z == -4 ? q2_0 : z - r_3 - z == -3 ? q2_1 : z - r_3 - z == -2 ? q2_2 : z - r_3 - z == -1 ? q2_3 : z - r_3 - z == 0 ? q2_4 : z - r_3 - z == 1 ? q2_5 : z - r_3 - z == 2 ? q2_6 : z - r_3 - z == 3 ? q2_7 : q2_8) + (z + r_3 - z == -4 ? q2_0 : z + r_3 - z == -3 ? q2_1 : z + r_3 - z == -2 ? q2_2 : z + r_3 - z == -1 ? q2_3 : z + r_3 - z == 0 ? q2_4 : z + r_3 - z == 1 ? q2_5 : z + r_3 - z == 2 ? q2_6 : z + r_3 - z == 3 ? q2_7 : q2_8) + u_plane[-plane_first + (y2_in - r_3) * 72 + x_in] + u_plane[-plane_first + (y2_in + r_3) * 72 + x_in] + u_plane[-plane_first + y2_in * 72 + (x_in - r_3)] + u_plane[-plane_first + y2_in * 72 + (x_in + r_3)];  // star25.fut:10
+        acc_3 = acc_3 + c_held_2[q_3] * s_3;
+      }
+      if (y2 < ny && x < nx) {
+        out0[(z * ny + y2_in) * nx + x_in] = acc_3;  // star25.fut:4
+      }
+    } else {
+      float acc_4 = c_held * (z - z == -4 ? q0_0 : z - z == -3 ? q0_1 : z - z == -2 ? q0_2 : z - z == -1 ? q0_3 : z - z == 0 ? q0_4 : z - z == 1 ? q0_5 : z - z == 2 ? q0_6 : z - z == 3 ? q0_7 : q0_8);  // star25.fut:8
+      #pragma unroll
+      for (int q_4 = 0; q_4 < 4; q_4 += 1) {  // star25.fut:8
+        const int r_4 = (int)((unsigned)q_4 + (unsigned)1);  // star25.fut:9
+        const float s_4 = ((int)((unsigned)z - (unsigned)r_4) >= 0 ? (z - r_4 - z == -4 ? q0_0 : z - r_4 - z == -3 ? q0_1 : z - r_4 - z == -2 ? q0_2 : z - r_4 - z == -1 ? q0_3 : z - r_4 - z == 0 ? q0_4 : z - r_4 - z == 1 ? q0_5 : z - r_4 - z == 2 ? q0_6 : z - r_4 - z == 3 ? q0_7 : q0_8) : 0.0f) + ((int)((unsigned)z + (unsigned)r_4) < nz ? (z + r_4 - z == -4 ? q0_0 : z + r_4 - z == -3 ? q0_1 : z + r_4 - z == -2 ? q0_2 : z + r_4 - z == -1 ? q0_3 : z + r_4 - z == 0 ? q0_4 : z + r_4 - z == 1 ? q0_5 : z + r_4 - z == 2 ? q0_6 : z + r_4 - z == 3 ? q0_7 : q0_8) : 0.0f) + ((int)((unsigned)y0_in - (unsigned)r_4) >= 0 ? u_plane[-plane_first + (y0_in - r_4) * 72 + x_in] : 0.0f) + ((int)((unsigned)y0_in + (unsigned)r_4) < ny ? u_plane[-plane_first + (y0_in + r_4) * 72 + x_in] : 0.0f) + ((int)((unsigned)x_in - (unsigned)r_4) >= 0 ? u_plane[-plane_first + y0_in * 72 + (x_in - r_4)] : 0.0f) + ((int)((unsigned)x_in + (unsigned)r_4) < nx ? u_plane[-plane_first + y0_in * 72 + (x_in + r_4)] : 0.0f);  // star25.fut:10
+        acc_4 = acc_4 + c_held_2[q_4] * s_4;
+      }
+      if (y0 < ny && x < nx) {
+        out0[(z * ny + y0_in) * nx + x_in] = acc_4;  // star25.fut:4
+      }
+      float acc_5 = c_held * (z - z == -4 ? q1_0 : z - z == -3 ? q1_1 : z - z == -2 ? q1_2 : z - z == -1 ? q1_3 : z - z == 0 ? q1_4 : z - z == 1 ? q1_5 : z - z == 2 ? q1_6 : z - z == 3 ? q1_7 : q1_8);  // star25.fut:8
+      #pragma unroll
+      for (int q_5 = 0; q_5 < 4; q_5 += 1) {  // star25.fut:8
+        const int r_5 = (int)((unsigned)q_5 + (unsigned)1);  // star25.fut:9
+        const float s_5 = ((int)((unsigned)z - (unsigned)r_5) >= 0 ? (z - r_5 - z == -4 ? q1_0 : z - r_5 - z == -3 ? q1_1 : z - r_5 - z == -2 ? q1_2 : z - r_5 - z == -1 ? q1_3 : z - r_5 - z == 0 ? q1_4 : z - r_5 - z == 1 ? q1_5 : z - r_5 - z == 2 ? q1_6 : z - r_5 - z == 3 ? q1_7 : q1_8) : 0.0f) + ((int)((unsigned)z + (unsigned)r_5) < nz ? (z + r_5 - z == -4 ? q1_0 : z + r_5 - z == -3 ? q1_1 : z + r_5 - z == -2 ? q1_2 : z + r_5 - z == -1 ? q1_3 : z + r_5 - z == 0 ? q1_4 : z + r_5 - z == 1 ? q1_5 : z + r_5 - z == 2 ? q1_6 : z + r_5 - z == 3 ? q1_7 : q1_8) : 0.0f) + ((int)((unsigned)y1_in - (unsigned)r_5) >= 0 ? u_plane[-plane_first + (y1_in - r_5) * 72 + x_in] : 0.0f) + ((int)((unsigned)y1_in + (unsigned)r_5) < ny ? u_plane[-plane_first + (y1_in + r_5) * 72 + x_in] : 0.0f) + ((int)((unsigned)x_in - (unsigned)r_5) >= 0 ? u_plane[-plane_first + y1_in * 72 + (x_in - r_5)] : 0.0f) + ((int)((unsigned)x_in + (unsigned)r_5) < nx ? u_plane[-plane_first + y1_in * 72 + (x_in + r_5)] : 0.0f);  // star25.fut:10
+        acc_5 = acc_5 + c_held_2[q_5] * s_5;
+      }
+      if (y1 < ny && x < nx) {
+        out0[(z * ny + y1_in) * nx + x_in] = acc_5;  // star25.fut:4
+      }
+      float acc_6 = c_held * (z - z == -4 ? q2_0 : z - z == -3 ? q2_1 : z - z == -2 ? q2_2 : z - z == -1 ? q2_3 : z - z == 0 ? q2_4 : z - z == 1 ? q2_5 : z - z == 2 ? q2_6 : z - z == 3 ? q2_7 : q2_8);  // star25.fut:8
+      #pragma unroll
+      for (int q_6 = 0; q_6 < 4; q_6 += 1) {  // star25.fut:8
+        const int r_6 = (int)((unsigned)q_6 + (unsigned)1);  // star25.fut:9
+        const float s_6 = ((int)((unsigned)z - (unsigned)r_6) >= 0 ? (z - r_6 - z == -4 ? q2_0 : z - r_6 - z == -3 ? q2_1 : z - r_6 - z == -2 ? q2_2 : z - r_6 - z == -1 ? q2_3 : z - r_6 - z == 0 ? q2_4 : z - r_6 - z == 1 ? q2_5 : z - r_6 - z == 2 ? q2_6 : z - r_6 - z == 3 ? q2_7 : q2_8) : 0.0f) + ((int)((unsigned)z + (unsigned)r_6) < nz ? (z + r_6 - z == -4 ? q2_0 : z + r_6 - z == -3 ? q2_1 : z + r_6 - z == -2 ? q2_2 : z + r_6 - z == -1 ? q2_3 : z + r_6 - z == 0 ? q2_4 : z + r_6 - z == 1 ? q2_5 : z + r_6 - z == 2 ? q2_6 : z + r_6 - z == 3 ? q2_7 : q2_8) : 0.0f) + ((int)((unsigned)y2_in - (unsigned)r_6) >= 0 ? u_plane[-plane_first + (y2_in - r_6) * 72 + x_in] : 0.0f) + ((int)((unsigned)y2_in + (unsigned)r_6) < ny ? u_plane[-plane_first + (y2_in + r_6) * 72 + x_in] : 0.0f) + ((int)((unsigned)x_in - (unsigned)r_6) >= 0 ? u_plane[-plane_first + y2_in * 72 + (x_in - r_6)] : 0.0f) + ((int)((unsigned)x_in + (unsigned)r_6) < nx ? u_plane[-plane_first + y2_in * 72 + (x_in + r_6)] : 0.0f);  // star25.fut:10
+        acc_6 = acc_6 + c_held_2[q_6] * s_6;
+      }
+      if (y2 < ny && x < nx) {
+        out0[(z * ny + y2_in) * nx + x_in] = acc_6;  // star25.fut:4
+      }
     }
     __syncthreads();  // the plane is read before the next step writes it
   }

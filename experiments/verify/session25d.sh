@@ -1,0 +1,18 @@
+#!/bin/bash
+# Twenty-fifth session, fourth call: the corpus's marched programs (small, medium, large) timed in .head/ (218f8b4)
+# and in this tree (the march's edge tests decided inside, its step-invariant reads made once), in the same call.
+set -u
+out=$(realpath -m "${OUT:-session25d}")
+log=$out/logs
+mkdir -p "$log"
+nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader | tee "$log/device.txt"
+start=$(date +%s)
+rm -rf fz && mkdir fz && for p in d_stencil3d_7pt_f32 d_stencil3d_25pt_f64 a_laplace3d_f64; do cp corpus/$p.* fz/; done
+(cd .head && timeout 190 python3 -m tiler.bench.corpus ../fz small,medium,large "$log/head.json") \
+  > "$log/head.log" 2>&1; echo "head corpus rc=$?"
+echo "== $(( $(date +%s) - start )) s"
+timeout 190 python3 -m tiler corpus fz --sizes small,medium,large --json "$log/now.json" --against "$log/head.json" \
+  > "$log/now.log" 2>&1; echo "now corpus rc=$?"; grep -E "^[abcdg]_|against|geomean|median|slower" "$log/now.log" | head -20
+rm -rf fz
+echo "== total $(( $(date +%s) - start )) s"
+tar -czf "$out/session25d-logs.tgz" -C "$out" logs && rm -rf "$log"
