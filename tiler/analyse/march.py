@@ -25,11 +25,10 @@ price what nvcc keeps in registers). The shape (64 x 4 threads, 3 rows a
 thread, runs of 64 planes) is the fastest of those
 `experiments/windows/march.py` timed on an H200 for the 25-point star,
 written by hand: 0.54 ms at 512^3, against 1.08 for the window version's
-kernel. tiler's kernel of that shape runs 0.77; unlike the hand-written
-one, it keeps the program's tests at the edges (`if y - r >= 0`) on every
-read and clamps every load's indices (which of those costs what was not
-measured; `experiments/windows/march-inside.patch` decides the tests
-inside).
+kernel. tiler's kernel of that shape ran 0.77, then 0.67 with a second
+body for the steps inside every edge (lower/inside.py: the program's tests
+at the edges answered), then 0.57 with the reads no step changes made once
+before the march (lower/invariant.py: the star's coefficients).
 """
 from __future__ import annotations
 
