@@ -196,13 +196,17 @@ def _value(e, thread: dict, defs: dict) -> int:
                                      ("1", "1", "16"), ("3", "7", "12"), ("1", "2", "31")],
                          ids=lambda o: "z{}-y{}-x{}".format(*o))
 @pytest.mark.parametrize("element", ["f32", "f64"])
-def test_every_element_of_a_plane_is_written_once_a_step(offsets, element):
+@pytest.mark.parametrize("diagonal", [False, True], ids=["star", "diagonal"])
+def test_every_element_of_a_plane_is_written_once_a_step(offsets, element, diagonal):
     """The block's threads store a plane's interior (one slot a row) and its
     halo (each thread's share, numbered band by band): evaluated for every
     thread, the stores cover the plane buffer exactly once, so no element a
-    point reads is stale or written twice."""
+    point reads is stale or written twice (`diagonal`: with a read along
+    both of the plane's axes at once, which reads the halo's corners)."""
     text = star(*offsets).replace("f32", element)
-    values = march_of(text)
+    if diagonal:
+        text = text.replace("u[z, y, x] +", "(if y > 0 && x > 0 then u[z, y - 1, x - 1] else 0f32) + u[z, y, x] +")
+    values = march_of(text.replace("f32", element))
     m = values["analyse"].plan.march.march
     if m is None:
         pytest.skip(values["analyse"].plan.march.reason)
