@@ -2,7 +2,8 @@
 # Twenty-fifth session, sixth call: the march's halo without the plane's corners where no read reaches one (star25:
 # 608 halo loads a block a step instead of 672): the star's kernel alone as dad2946 and this tree generate it, beside
 # the hand-written one; the march GPU tests (new: a stencil with diagonal reads, corners staged), memcheck and
-# racecheck; then tiler bench star25 in this tree. Logs to $OUT.
+# racecheck; then tiler bench star25 in this tree. Logs to $OUT. (k25/star25_corners.cu came from the tried change,
+# which was not landed, and is not kept: the script no longer runs as it stands.)
 set -u
 out=$(realpath -m "${OUT:-session25f}")
 log=$out/logs
