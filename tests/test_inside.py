@@ -127,3 +127,30 @@ def test_the_march_runs_a_second_body_only_where_it_removes_a_branch():
         assert kernel.name.endswith("_march")
         names = {s.name for s in statements(kernel.body) if isinstance(s, kir.Decl)}
         assert ("block_inside" in names) == second, path.name
+    # an `if` that picks a value and guards no read: one body still
+    text = (ROOT / "corpus" / "d_stencil3d_7pt_f32.fut").read_text().replace("c + alpha * lap",
+                                                                              "c + alpha * lap + (if x > 0 then 1f32 else 0f32)")
+    kernel = run_to("verify", text, "value_if.fut").versions[0].kernel
+    assert kernel.name.endswith("_march") and "block_inside" not in {
+        s.name for s in statements(kernel.body) if isinstance(s, kir.Decl)}
+
+
+def test_a_test_whose_operand_may_wrap_stays():
+    """`z + 2147483647 > 0` wraps negative for z >= 1 and `z * 1000003 > 0`
+    from z = 2148 (int arithmetic wraps): neither is decided; the star's
+    own tests, whose operands stay within an int for every size, are."""
+    text = STAR.replace("acc + c[r] * s", "acc + c[r] * s + (if z + 2147483647 > 0 then 1f32 else 0f32)"
+                        " + (if z * 1000003 > 0 then 1f32 else 0f32)")
+    a = run_to("analyse", text, "star.fut")
+    assert edge_tests(_inside_kernel(a.kernel, a.plan.march.march)) == (2, 0)
+
+
+def test_a_size_shared_by_the_three_dimensions_cancels_against_each_of_them():
+    """A cube's star (`[[[f32, n], n], n]`): `z + r < n` and `y + r < n` are
+    decided like `x + r < n`."""
+    text = STAR.replace("nx], ny], nz]", "n], n], n]").replace("[f32, nx], ny]", "[f32, n], n]") \
+        .replace("[f32, nx]", "[f32, n]").replace("iota(nx)", "iota(n)").replace("iota(ny)", "iota(n)") \
+        .replace("iota(nz)", "iota(n)").replace("< nz", "< n").replace("< ny", "< n").replace("< nx", "< n")
+    a = run_to("analyse", text, "cube.fut")
+    assert "nz" not in text and a.plan.march.march is not None
+    assert edge_tests(_inside_kernel(a.kernel, a.plan.march.march)) == (0, 0)

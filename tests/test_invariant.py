@@ -86,3 +86,30 @@ def test_a_load_whose_index_a_loop_changes_or_that_is_no_input_stays():
     loop = kir.For("z", const(0), kir.Ref("nz"), const(1), body)
     before, after = hoisted(loop, {"c": Input(const(8), "float")}, lambda base: base)
     assert before == () and after == loop
+
+
+def test_a_loop_of_step_two_and_a_name_declared_again_keep_their_loads():
+    """An unrolled loop whose index steps by 2 is no slot an index (its
+    loads stay); a name declared invariant in one branch and again, varying,
+    in another is not taken for the first."""
+    stepped = kir.For("j", const(0), const(8), const(2), (kir.Assign("acc", kir.Load("c", kir.Ref("j"))),),
+                      unroll=kir.FULL)
+    again = kir.If(kir.Ref("flag"), (kir.Decl("a", "int", const(1), True), kir.Assign("acc", kir.Load("c", kir.Ref("a")))),
+                   (kir.Decl("a", "int", kir.Ref("z"), True), kir.Assign("acc", kir.Load("c", kir.Ref("a")))))
+    loop = kir.For("z", const(0), kir.Ref("nz"), const(1), (stepped, again))
+    before, after = hoisted(loop, {"c": Input(const(8), "float")}, lambda base: base + "_h")
+    assert len(global_loads(after.body, "c")) == 2  # the stepped loop's and the varying branch's
+    assert [s.init for s in before if isinstance(s, kir.Decl)] == [kir.Load("c", const(1))]
+
+
+def test_double_values_count_two_registers_each():
+    """8 f64 values are 16 registers: a second array of them passes the limit and stays."""
+    def summed(buffer, var):
+        return kir.For(var, const(0), const(8), const(1), (kir.Assign("acc", kir.Load(buffer, kir.Ref(var))),),
+                       unroll=kir.FULL)
+    loop = kir.For("z", const(0), kir.Ref("nz"), const(1), (summed("c", "q"), summed("d", "p")))
+    names = iter(f"v{i}" for i in range(10))
+    inputs = {"c": Input(const(8), "double"), "d": Input(const(8), "double")}
+    before, after = hoisted(loop, inputs, lambda base: next(names))
+    assert [(s.name, s.elems) for s in before if isinstance(s, kir.ArrayDecl)] == [("v0", 8)]
+    assert global_loads(after.body, "c") == [] and len(global_loads(after.body, "d")) == 1

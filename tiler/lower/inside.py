@@ -13,19 +13,22 @@ An integer expression is understood as an affine form over the points'
 indices, the dimensions' sizes and the indices of loops of known counts
 (through `let`s); a comparison is decided where the form's smallest and
 largest values under the facts are numbers (each size cancels out) on one
-side of 0. Integer arithmetic wraps (docs/language.md), but the forms here
-stay within a point's index plus a window's offset, which the facts keep
-inside the array.
+side of 0. Integer arithmetic wraps (docs/language.md): a comparison,
+`min` or `max` is decided only where each operand's value stays within its
+type for every point the facts allow and every size an `int` can hold (its
+wrapped value is then its value, whatever its parts did), so `z + r < n`
+is decided and `z + 2147483647 > 0` is not.
 """
 from __future__ import annotations
 
 import dataclasses
 
 from ..check import typed as T
-from ..check.types import Binder
+from ..check.types import I64, Binder
 from ..tree import map_children
 
 COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
+SIZE_MOST = 2**31 - 1  # a size is an int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,7 +51,12 @@ def inside(e, facts: Facts):
 class _Simplifier:
     def __init__(self, facts: Facts):
         self.facts = facts
-        self.size_dims = {s: d for d, s in facts.sizes.items() if isinstance(s, Binder)}
+        self.size_binders = {s for s in facts.sizes.values() if isinstance(s, Binder)}
+        # each size's least value: a dimension of it holds a point inside, its margins either side
+        self.least: dict = {}
+        for d, size in facts.sizes.items():
+            if isinstance(size, Binder):
+                self.least[size] = max(self.least.get(size, 1), facts.low[d] + facts.high[d] + 1)
 
     def exp(self, e, scope: dict):
         """`scope`: a let's or loop index's binder -> its form (None: not affine)."""
@@ -109,8 +117,22 @@ class _Simplifier:
         return True if always else False if never else None
 
     def difference(self, a, b, scope: dict):
+        """The form of `a - b`, or None where either is no form or may wrap."""
         fa, fb = self.form(a, scope), self.form(b, scope)
-        return None if fa is None or fb is None else _combine(fa, fb, -1)
+        if fa is None or fb is None or not (self.fits(fa, a.type, scope) and self.fits(fb, b.type, scope)):
+            return None
+        return _combine(fa, fb, -1)
+
+    def fits(self, f, type_, scope: dict) -> bool:
+        """Whether form `f` stays within its type's values for every point and size."""
+        most = 2**63 - 1 if type_ == I64 else 2**31 - 1
+        ends = []
+        for side in (1, -1):
+            value, sizes = self.reach(f, scope, side)
+            for size, c in sizes.items():  # each size where it takes the form furthest
+                value += c * (self.least[size] if c * side > 0 else SIZE_MOST)
+            ends.append(value)
+        return -most - 1 <= ends[0] and ends[1] <= most
 
     def form(self, e, scope: dict):
         """(coefficients by term, constant), or None where `e` is not affine in what the facts know."""
@@ -122,8 +144,8 @@ class _Simplifier:
                 return scope[b]
             if b in self.facts.dims:
                 return {("p", self.facts.dims[b]): 1}, 0
-            if b in self.size_dims:
-                return {("n", self.size_dims[b]): 1}, 0
+            if b in self.size_binders:
+                return {("n", b): 1}, 0
             return None
         if isinstance(e, T.BinOp) and e.op in ("+", "-"):
             a, b = self.form(e.lhs, scope), self.form(e.rhs, scope)
@@ -149,23 +171,29 @@ class _Simplifier:
 
     def end(self, f, scope: dict, side: int) -> int | None:
         """The form's least value (`side` 1) or greatest (-1), where each size cancels out."""
+        value, sizes = self.reach(f, scope, side)
+        return None if sizes else value
+
+    def reach(self, f, scope: dict, side: int) -> tuple[int, dict]:
+        """The form's least (`side` 1) or greatest (-1) value over the points
+        and loop indices: a number plus a multiple of each size binder."""
         terms, value = f
         sizes: dict = {}
         for (kind, key), c in terms.items():
             if kind == "t":  # a loop's index in [0, count - 1]
                 value += 0 if c * side > 0 else c * (scope[("count", key)] - 1)
-            elif kind == "p" and c * side > 0:  # the point in [low, size - 1 - high]
+                continue
+            if kind == "p" and c * side > 0:  # the point in [low, size - 1 - high]
                 value += c * self.facts.low[key]
-            else:  # the point at its largest, or a size itself
-                value += c * (-1 - self.facts.high[key]) if kind == "p" else 0
-                size = self.facts.sizes[key]
-                if isinstance(size, int):
-                    value += c * size
-                else:
-                    sizes[key] = sizes.get(key, 0) + c
-        if any(sizes.values()):
-            return None
-        return value
+                continue
+            if kind == "p":  # the point at its largest: its size less 1 and its margin
+                value += c * (-1 - self.facts.high[key])
+                key = self.facts.sizes[key]
+            if isinstance(key, int):  # a literal size
+                value += c * key
+            else:
+                sizes[key] = sizes.get(key, 0) + c
+        return value, {k: c for k, c in sizes.items() if c}
 
 
 def _combine(a, b, sign: int):

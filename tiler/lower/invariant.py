@@ -17,12 +17,12 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from .. import kir
+from .. import kir, target
 from ..kir.build import add, const, mul, rewrite, substitute, trip_count
 from ..kir.walkers import statements, walk
 from .values import clamped
 
-HOIST_LIMIT = 16  # registers a thread the values made before the loop may take
+HOIST_LIMIT = 16  # registers (4-byte words) a thread the values made before the loop may take
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,9 @@ class _Hoister:
     def stmt(self, s, loops: tuple):
         if isinstance(s, kir.For):
             count = trip_count(s)
-            inner = loops + (_Loop(s.var, s.start.value, count),) if s.unroll == kir.FULL and count else loops
+            unit = isinstance(s.step, kir.Const) and s.step.value == 1  # (a slot an index from the start)
+            inner = loops + (_Loop(s.var, s.start.value, count),) if s.unroll == kir.FULL and count and unit \
+                else loops
             return dataclasses.replace(s, body=self.block(s.body, inner))
         if isinstance(s, kir.If):
             return dataclasses.replace(s, cond=self.expr(s.cond, loops), then=self.block(s.then, loops),
@@ -82,6 +84,8 @@ class _Hoister:
             deps = self.deps(init, loops)
             if s.name not in self.assigned and deps is not None:
                 self.decls[s.name] = (self.inlined(init), deps)
+            else:  # (a name declared again, in another block, is no longer the invariant one)
+                self.decls.pop(s.name, None)
             return dataclasses.replace(s, init=init)
         if isinstance(s, kir.Assign):
             return dataclasses.replace(s, value=self.expr(s.value, loops))
@@ -122,7 +126,7 @@ class _Hoister:
         places = {lp.var: kir.Ref(f"@{i}") for i, lp in enumerate(loops)}
         key = (load.buffer, substitute(self.inlined(load.index), places), tuple((lp.start, lp.count) for lp in loops))
         if key not in self.found:
-            size = 1
+            size = target.SIZEOF[self.inputs[load.buffer].ctype] // 4 or 1  # (registers: 4-byte words)
             for lp in loops:
                 size *= lp.count
             if self.used + size > HOIST_LIMIT:

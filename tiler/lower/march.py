@@ -206,16 +206,18 @@ def _inside_kernel(k: T.Kernel, m: March) -> T.Kernel:
 
 
 def _branches(k: T.Kernel) -> int:
-    """The `if`s in a kernel's lets and body. A second body for the steps
-    inside pays where it removes some (a read under an edge test: a
-    predicated load and a select each), not where it removes clamps alone:
-    those are an integer min or max each, and the second body's registers
-    cost the 7-point stencil at 512^3 a block an SM (47 to 53 registers, 5
-    to 4 blocks of 256 threads) and 11% (0.367 to 0.408 ms, H200,
-    session25d), where the 25-point star gained 14% (0.776 to 0.669 ms,
-    session25b)."""
+    """The `if`s in a kernel's lets and body that guard a read of an array.
+    A second body for the steps inside pays where it removes some (a
+    predicated load and a select each), not where it removes clamps or
+    value tests alone: those are an integer min, max or select each, and the
+    second body's registers cost the 7-point stencil at 512^3 a block an SM
+    (47 to 53 registers, 5 to 4 blocks of 256 threads) and 11% (0.367 to
+    0.408 ms, H200, session25d), where the 25-point star gained 14% (0.776
+    to 0.669 ms, session25b)."""
     exps = [v for lv in k.levels for _, v in lv.lets] + [k.body]
-    return sum(isinstance(n, T.If) for e in exps for n in descendants(e, T.is_exp))
+    return sum(isinstance(n, T.If) and any(isinstance(r, T.Index) for b in (n.then, n.else_)
+                                           for r in descendants(b, T.is_exp))
+               for e in exps for n in descendants(e, T.is_exp))
 
 
 def _split_reads(k: T.Kernel, m: March) -> tuple[T.Kernel, Binder, Binder]:
