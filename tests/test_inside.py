@@ -6,7 +6,7 @@ import dataclasses
 
 import numpy as np
 import pytest
-from conftest import BENCHMARKS, ROOT
+from conftest import BENCHMARKS, PROGRAMS, ROOT
 
 from tiler import kir
 from tiler.check import typed as T
@@ -94,7 +94,8 @@ def clamped_reads(e, array):
 
 @pytest.mark.parametrize("path", [BENCHMARKS / "star25.fut", BENCHMARKS / "stencil3d.fut",
                                   ROOT / "corpus" / "a_laplace3d_f64.fut", ROOT / "corpus" / "d_stencil3d_7pt_f32.fut",
-                                  ROOT / "corpus" / "d_stencil3d_25pt_f64.fut"], ids=lambda p: p.stem)
+                                  ROOT / "corpus" / "d_stencil3d_25pt_f64.fut",
+                                  PROGRAMS / "windows" / "march_wrap.fut"], ids=lambda p: p.stem)
 def test_the_body_inside_gives_the_programs_values_at_every_point_inside(path):
     """The interpreter runs the program and its body with the edge tests
     decided (its reads clamped, so that it runs at the edges too): at every
