@@ -3,6 +3,7 @@ test` (`make fuzz N=... SEED=...` for any number), the generator, the
 shrinker and the mutation property."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 
@@ -162,6 +163,37 @@ def test_the_generator_makes_3d_stars_that_are_marched():
         stars.append(s)
         marched += [s] * (a.plan.march.march is not None)
     assert len(stars) >= 3 and len(marched) >= 2, (stars, marched)
+
+
+def test_a_marched_program_is_also_checked_where_march_blocks_lie_inside():
+    """The drawn sizes (below 70) never hold a march block inside along x,
+    so a march version is checked again with the march's axes 20, 36 and 150
+    (its body for the steps inside runs there); other versions once. A
+    stand-in GPU that answers the interpreter's outputs records the sizes."""
+    from tiler.fuzz.properties import INSIDE_SIZES, check_program, expected, inside_expected, mismatch
+
+    found, c = check_program(generate(3288), 3288)
+    assert not found and c.marched is not None
+    c = dataclasses.replace(c, expected=expected(c), inside=inside_expected(c))
+    (sizes, *_), (big, *_) = c.expected, c.inside
+    levels = {lv.dim: lv.size.name for lv in c.program.kernel.levels}
+    assert [big[levels[d]] for d in c.marched] == list(INSIDE_SIZES) and max(sizes.values()) < 70
+
+    class Interpreter:
+        runs: list = []
+
+        def run(self, kernel, cuda, inputs, at):
+            self.runs.append((kernel.name, at))
+            want = c.expected[2] if at == c.expected[0] else c.inside[2]
+            return want, None
+
+    gpu = Interpreter()
+    for m, cuda in c.kernels.values():
+        for kernel in m.kernels:
+            assert mismatch(gpu, kernel, cuda, c, 1e-3) == ""
+    marches = [at for name, at in gpu.runs if name.endswith("_march")]
+    assert len(marches) == 2 and marches[1] == big
+    assert all(at == sizes for name, at in gpu.runs if not name.endswith("_march"))
 
 
 def test_the_shrinker_keeps_the_failure_and_makes_the_program_smaller():

@@ -18,7 +18,8 @@ MOST_SEED = 2**63 - 1  # (a seed feeds NumPy's generator and a range of seeds)
 @click.argument("count", type=click.IntRange(min=0, max=MOST_PROGRAMS), default=100, metavar="N")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MOST_SEED),
               help="The first program's seed (programs use SEED..SEED+N-1).")
-@click.option("--gpu", is_flag=True, help="Also run tiled and untiled kernels on the GPU against the interpreter.")
+@click.option("--gpu", is_flag=True, help="Also run tiled and untiled kernels on the GPU against the interpreter "
+              "(a march version also at sizes where some of its blocks lie inside every edge).")
 @click.option("--mutations", default=2, show_default=True, type=click.IntRange(min=0),
               help="Broken variants of each program to try.")
 @click.option("--no-nvcc", is_flag=True, help="Do not compile the kernels with nvcc.")

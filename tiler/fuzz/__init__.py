@@ -18,7 +18,7 @@ from ..syntax import pretty
 from .generate import generate
 from .mutate import mutate
 from .products import product
-from .properties import Compiled, Failure, check_mutant, check_program, expected, mismatch, tolerance
+from .properties import Compiled, Failure, check_mutant, check_program, expected, inside_expected, mismatch, tolerance
 from .shrink import shrink
 
 ARCH = "sm_90"  # what nvcc checks the kernels for without a GPU
@@ -89,7 +89,8 @@ def _one(s: int, mutations: int, gpu: bool, timed: dict | None = None,
     tree = product(s) if products else generate(s, narrow)
     found, comp = check_program(tree, s, large=products)
     if comp and gpu:
-        comp = dataclasses.replace(comp, expected=expected(comp))
+        comp = dataclasses.replace(comp, expected=expected(comp),
+                                   inside=inside_expected(comp) if comp.marched else None)
     if comp:  # (the check's runs: not sent back to the main process)
         comp = dataclasses.replace(comp, chunked=None)
     if comp and timed:

@@ -75,18 +75,41 @@ class Compiled:
     # reference would make again; dropped once `expected` is computed
     chunked: tuple | None = None
     large: bool = False  # sizes_for's: some sizes past a block's tile
+    marched: tuple | None = None  # the dims of the tiled kernels' march version (marched, rows, columns), if any
+    inside: tuple | None = None  # as `expected`, at sizes where some march blocks lie inside every edge
 
 
 def mismatch(gpu, kernel, cuda: str, c: Compiled, rtol: float) -> str:
     """'' where one version agrees with the interpreter at the GPU check's
     sizes (or does not run there: a version with vector copies runs only
     where the launch keeps them aligned), else what differs."""
-    sizes, inputs, want, noise = expected(c)
-    if not kernel.runs_at(sizes):
-        return ""
-    got, _ = gpu.run(kernel, cuda, inputs, sizes)
-    bad = close(got, want, rtol, slack=noise)
-    return f"{kernel.name} at {sizes}: {bad}" if bad else ""
+    checks = [expected(c)] + ([c.inside] if c.inside is not None and kernel.name.endswith(MARCH_SUFFIX) else [])
+    for sizes, inputs, want, noise in checks:
+        if not kernel.runs_at(sizes):
+            continue
+        got, _ = gpu.run(kernel, cuda, inputs, sizes)
+        bad = close(got, want, rtol, slack=noise)
+        if bad:
+            return f"{kernel.name} at {sizes}: {bad}"
+    return ""
+
+
+# the march's axes at the inside check: the drawn sizes (below 70) never hold a block of 64 columns and its halo
+# inside along x, so the body for the steps inside (lower/inside.py) runs only at sizes like these
+INSIDE_SIZES = (20, 36, 150)
+MARCH_SUFFIX = "_march"
+
+
+def inside_expected(c: Compiled) -> tuple:
+    """`expected` at the drawn sizes with the march's axes given INSIDE_SIZES."""
+    given = sizes_for(c.program, c.seed)
+    for dim, n in zip(c.marched, INSIDE_SIZES):
+        size = next(lv.size for lv in c.program.kernel.levels if lv.dim == dim)
+        if not isinstance(size, int):
+            given[size.name] = n
+    sizes = resolve_sizes(c.program, given, None)
+    inputs = make_inputs(c.program, sizes, None, c.seed)
+    return (sizes, inputs, *reference(c.program, inputs, c.seed))
 
 
 def expected(c: Compiled) -> tuple:
@@ -115,11 +138,13 @@ def check_program(tree, seed: int, large: bool = False):
     except UserError as exc:
         return [Failure(seed, "check", exc.diagnostics[0].message, text)], None
     failures, chunked = _interp(prog, seed, text, large)
-    kernels = {}
+    kernels, marched = {}, None
     for variant, options in variants(seed).items():
         try:
             values = run_all(text, f"fuzz{seed}.fut", options)
             kernels[variant] = (values["verify"], values["render"])
+            if any(v.kernel.name.endswith(MARCH_SUFFIX) for v in values["verify"].versions):
+                marched = values["analyse"].plan.march.march.dims
         except (CompilerBug, UserError, PlainError) as exc:
             failures.append(Failure(seed, "compile", f"{variant}: {exc}", text))
             continue
@@ -127,7 +152,7 @@ def check_program(tree, seed: int, large: bool = False):
             + _joined(prog, values["analyse"], seed, text, chunked)
     if len(kernels) < len(VARIANTS):
         return failures, None
-    return failures, Compiled(seed, text, prog, kernels, chunked=chunked, large=large)
+    return failures, Compiled(seed, text, prog, kernels, chunked=chunked, large=large, marched=marched)
 
 
 def _transformed(seed: int, text: str, values: dict) -> list[Failure]:
