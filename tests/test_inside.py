@@ -1,4 +1,4 @@
-"""A point's body inside every edge by a window's extent (lower/inside.py):
+"""A point's body inside every edge by a window's extent (analyse/inside.py):
 the tests the facts decide are decided, every other one stays."""
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import pytest
 from conftest import BENCHMARKS, PROGRAMS, ROOT
 
 from tiler import kir
+from tiler.analyse.inside import Facts, inside
+from tiler.analyse.march import inside_body as _inside_kernel
 from tiler.check import typed as T
 from tiler.interp import run
 from tiler.kir.walkers import statements
-from tiler.lower.inside import Facts, inside
-from tiler.lower.march import _inside_kernel
 from tiler.pipeline import run_to
 from tiler.tree import descendants
 from tiler.workload import load_spec, make_inputs, resolve_sizes

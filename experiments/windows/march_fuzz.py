@@ -2,11 +2,11 @@
 
 `tiler fuzz --gpu` draws sizes below 70, so a march's block is never wholly
 inside along x (64 columns and the halo past the first block): the body
-without the program's edge tests (lower/inside.py) never runs there. This
+without the program's edge tests (analyse/inside.py) never runs there. This
 runs each given seed's march versions against the interpreter with the
-marched axis, the plane's rows and its columns given 20, 36 and 150 points
-(inside blocks along every axis where the halo is at most 4, ragged ones at
-the ends), every other size as the fuzzer draws it, with the fuzzer's own
+march's axes given the fuzzer's INSIDE_SIZES (`tiler fuzz --gpu` checks
+them so too since e64b00a; this script also takes seeds whose fuzz options
+make no march version), every other size as the fuzzer draws it, with the fuzzer's own
 options, tolerance and reference noise (--drawn: every size as the fuzzer
 draws it, blocks at the edges only).
 Run on a GPU host from the repository root:
@@ -14,17 +14,15 @@ Run on a GPU host from the repository root:
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 from tiler.analyse import Options
 from tiler.fuzz.generate import generate
-from tiler.fuzz.properties import Compiled, mismatch, reference, sizes_for, tolerance, variants
+from tiler.fuzz.properties import Compiled, expected, inside_expected, mismatch, tolerance, variants
 from tiler.pipeline import run_all
 from tiler.runtime import Gpu
 from tiler.syntax import pretty
-from tiler.workload import make_inputs, resolve_sizes
-
-AXES = (20, 36, 150)  # marched, rows, columns
 
 
 def case(seed: int, drawn: bool = False):
@@ -37,14 +35,8 @@ def case(seed: int, drawn: bool = False):
     prog, march = values["check"], values["analyse"].plan.march
     if march is None or march.march is None:
         return None, []
-    given = sizes_for(prog, seed)
-    for dim, n in zip(march.march.dims, () if drawn else AXES):
-        size = prog.kernel.levels[dim].size
-        if not isinstance(size, int):
-            given[size.name] = n
-    sizes = resolve_sizes(prog, given, None)
-    inputs = make_inputs(prog, sizes, None, seed)
-    c = Compiled(seed, text, prog, {}, expected=(sizes, inputs, *reference(prog, inputs, seed)))
+    c = Compiled(seed, text, prog, {}, marched=march.march.dims)
+    c = dataclasses.replace(c, expected=expected(c) if drawn else inside_expected(c))
     cuda = values["render"]
     return c, [("tiled", v.kernel, cuda) for v in values["verify"].versions if v.kernel.name.endswith("_march")]
 

@@ -26,7 +26,7 @@ thread, runs of 64 planes) is the fastest of those
 `experiments/windows/march.py` timed on an H200 for the 25-point star,
 written by hand: 0.54 ms at 512^3, against 1.08 for the window version's
 kernel. tiler's kernel of that shape ran 0.77, then 0.67 with a second
-body for the steps inside every edge (lower/inside.py: the program's tests
+body for the steps inside every edge (inside.py: the program's tests
 at the edges answered), then 0.57 with the reads no step changes made once
 before the march (lower/invariant.py: the star's coefficients).
 """
@@ -37,8 +37,10 @@ from dataclasses import dataclass, field, replace
 from .. import target
 from ..check import typed as T
 from ..check.types import element_bytes
+from ..tree import descendants
 from .context import Context
 from .halo_tile import refusal
+from .inside import Facts, inside
 from .window_tile import unrolled_iterations
 from .windows import Window
 
@@ -69,6 +71,7 @@ class March:
     points: int = ROWS  # rows a thread
     threads: tuple[int, int] = (THREADS_X, THREADS_Y)
     chunk: int = CHUNK
+    inside: bool = False  # a second body, edge tests decided, for the steps inside every edge (inside_body)
     column: frozenset = field(default=frozenset(), repr=False, compare=False)  # ids of the column reads
     reads: tuple = field(default=(), repr=False, compare=False)  # every read of it (Index nodes)
     binder: object = field(default=None, repr=False, compare=False)
@@ -188,7 +191,33 @@ def _march(kernel: T.Kernel, w: Window, untiled, ctx: Context) -> tuple[March | 
         if isinstance(size, int) and size > most:
             return None, (f"its {size:,} points along grid {axis} would need more than {target.MAX_GRID[axis]:,} "
                           "blocks there")
-    return march, ""
+    return replace(march, inside=guarded_reads(inside_body(kernel, march)) < guarded_reads(kernel)), ""
+
+
+def inside_body(k: T.Kernel, m: March) -> T.Kernel:
+    """`k` for points at least the window's extent inside every edge: its
+    edge tests decided (inside.py)."""
+    dims = {p: lv.dim for lv in k.levels for p, arg in zip(lv.params, lv.args) if isinstance(arg, T.Iota)}
+    margins = list(zip(m.dims, (m.queue, m.rows, m.cols)))
+    facts = Facts(dims, {lv.dim: lv.size for lv in k.levels}, {d: -lo for d, (lo, _) in margins},
+                  {d: hi for d, (_, hi) in margins})
+    levels = tuple(replace(lv, lets=tuple((bs, inside(v, facts)) for bs, v in lv.lets)) for lv in k.levels)
+    return replace(k, levels=levels, body=inside(k.body, facts))
+
+
+def guarded_reads(k: T.Kernel) -> int:
+    """The `if`s in a kernel's lets and body that guard a read of an array.
+    A second body for the steps inside pays where it removes some (a
+    predicated load and a select each), not where it removes clamps or
+    value tests alone: those are an integer min, max or select each, and the
+    second body's registers cost the 7-point stencil at 512^3 a block an SM
+    (47 to 53 registers, 5 to 4 blocks of 256 threads) and 11% (0.367 to
+    0.408 ms, H200, session25d), where the 25-point star gained 14% (0.776
+    to 0.669 ms, session25b)."""
+    exps = [v for lv in k.levels for _, v in lv.lets] + [k.body]
+    return sum(isinstance(n, T.If) and any(isinstance(r, T.Index) for b in (n.then, n.else_)
+                                           for r in descendants(b, T.is_exp))
+               for e in exps for n in descendants(e, T.is_exp))
 
 
 def _described(m: March) -> str:
@@ -199,4 +228,7 @@ def _described(m: March) -> str:
             f"{m.array} along dimension {m.dims[0]}; each plane of the block's {y * m.points} x {x} points is staged "
             f"in shared memory with its halo ({rows} x {cols}, {m.shared_bytes:,} bytes) while the "
             f"next one's loads are in flight, and the reads along dimension {m.dims[0]} at a point's own column come "
-            f"from a queue of {m.depth} registers")
+            f"from a queue of {m.depth} registers; " +
+            ("the steps whose block lies inside every edge run the body without the edge tests the window decides"
+             if m.inside else "one body for every step: no read is guarded at an edge (a second body without clamps "
+             "or value tests would cost registers for little)"))

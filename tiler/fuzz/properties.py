@@ -95,7 +95,7 @@ def mismatch(gpu, kernel, cuda: str, c: Compiled, rtol: float) -> str:
 
 
 # the march's axes at the inside check: the drawn sizes (below 70) never hold a block of 64 columns and its halo
-# inside along x, so the body for the steps inside (lower/inside.py) runs only at sizes like these
+# inside along x, so the body for the steps inside (analyse/inside.py) runs only at sizes like these
 INSIDE_SIZES = (20, 36, 150)
 MARCH_SUFFIX = "_march"
 

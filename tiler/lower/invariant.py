@@ -15,6 +15,7 @@ test): a value read at a clamped index is one no executed read uses.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 from .. import kir, target
@@ -126,12 +127,10 @@ class _Hoister:
         places = {lp.var: kir.Ref(f"@{i}") for i, lp in enumerate(loops)}
         key = (load.buffer, substitute(self.inlined(load.index), places), tuple((lp.start, lp.count) for lp in loops))
         if key not in self.found:
-            size = target.SIZEOF[self.inputs[load.buffer].ctype] // 4 or 1  # (registers: 4-byte words)
-            for lp in loops:
-                size *= lp.count
-            if self.used + size > HOIST_LIMIT:
+            words = (target.SIZEOF[self.inputs[load.buffer].ctype] // 4 or 1) * _elements(loops)  # (registers)
+            if self.used + words > HOIST_LIMIT:
                 return None
-            self.used += size
+            self.used += words
             self.found[key] = (self.fresh(f"{load.buffer}_held"), loops)
         name = self.found[key][0]
         return kir.Ref(name) if not loops else kir.Load(name, _flat(loops, [kir.Ref(lp.var) for lp in loops]), kir.LOCAL)
@@ -148,11 +147,13 @@ class _Hoister:
             nest = (kir.Store(name, _flat(loops, [kir.Ref(v) for v in vars_]), _read(buffer, at, source), kir.LOCAL),)
             for v, lp in reversed(list(zip(vars_, loops))):
                 nest = (kir.For(v, const(lp.start), const(lp.start + lp.count), const(1), nest, unroll=kir.FULL),)
-            size = 1
-            for lp in loops:
-                size *= lp.count
-            out += [kir.ArrayDecl(name, source.ctype, size), *nest]
+            out += [kir.ArrayDecl(name, source.ctype, _elements(loops)), *nest]
         return tuple(out)
+
+
+def _elements(loops: tuple) -> int:
+    """The values a load makes across the loops: one a combination of their indices."""
+    return math.prod(lp.count for lp in loops)
 
 
 def _flat(loops: tuple, indices: list):

@@ -29,7 +29,7 @@ from functools import reduce
 
 from .. import kir, target
 from ..analyse import Analysis
-from ..analyse.march import March
+from ..analyse.march import March, inside_body
 from ..analyse.window_tile import UNROLL_LIMIT
 from ..check import typed as T
 from ..check.types import Binder
@@ -37,9 +37,8 @@ from ..kir.bounds import value_range
 from ..kir.build import add, const, mul, trip_count
 from ..kir.walkers import walk
 from ..source import program_stem
-from ..tree import descendants, map_children
+from ..tree import map_children
 from .body import value_parts
-from .inside import Facts, inside
 from .invariant import Input, hoisted
 from .params import bind_prelude, flat_index, kernel_params, output_stores, size_expr, size_name
 from .streams import Streams
@@ -130,9 +129,9 @@ def lower_march(analysis: Analysis, m: March, file: str) -> kir.Kernel:
     outputs = [p for p in params if p.role == "output"]
     sizes = [size_expr(low, lv.size) for lv in k.levels]
     z = low.fresh("z")
-    k_inside = _inside_kernel(k, m)
+    k_inside = inside_body(k, m) if m.inside else None
     block_inside = None
-    if _branches(k_inside) < _branches(k):
+    if m.inside:
         # the block's tile of the plane and its halo lie inside the array: every row of every thread is in range
         block_inside = declare("block_inside", all_of((
             kir.Bin(">=", y_first, const(-r_low)), kir.Bin("<=", add(y_first, const(interior + m.rows[1])), n_y),
@@ -191,33 +190,6 @@ def _inputs(low, k: T.Kernel) -> dict[str, Input]:
     views = [low.env.get(p) for p in k.params]
     return {v.buffer: Input(reduce(mul, v.sizes, const(1)), v.ctype) for v in views
             if isinstance(v, View) and v.buffer is not None and v.space == kir.GLOBAL}
-
-
-def _inside_kernel(k: T.Kernel, m: March) -> T.Kernel:
-    """`k` for points at least the window's extent inside every edge: its
-    edge tests decided (lower/inside.py)."""
-    dims = {p: lv.dim for lv in k.levels for p, arg in zip(lv.params, lv.args) if isinstance(arg, T.Iota)}
-    margins = list(zip(m.dims, (m.queue, m.rows, m.cols)))
-    facts = Facts(dims, {lv.dim: lv.size for lv in k.levels}, {d: -lo for d, (lo, _) in margins},
-                  {d: hi for d, (_, hi) in margins})
-    levels = tuple(dataclasses.replace(lv, lets=tuple((bs, inside(v, facts)) for bs, v in lv.lets))
-                   for lv in k.levels)
-    return dataclasses.replace(k, levels=levels, body=inside(k.body, facts))
-
-
-def _branches(k: T.Kernel) -> int:
-    """The `if`s in a kernel's lets and body that guard a read of an array.
-    A second body for the steps inside pays where it removes some (a
-    predicated load and a select each), not where it removes clamps or
-    value tests alone: those are an integer min, max or select each, and the
-    second body's registers cost the 7-point stencil at 512^3 a block an SM
-    (47 to 53 registers, 5 to 4 blocks of 256 threads) and 11% (0.367 to
-    0.408 ms, H200, session25d), where the 25-point star gained 14% (0.776
-    to 0.669 ms, session25b)."""
-    exps = [v for lv in k.levels for _, v in lv.lets] + [k.body]
-    return sum(isinstance(n, T.If) and any(isinstance(r, T.Index) for b in (n.then, n.else_)
-                                           for r in descendants(b, T.is_exp))
-               for e in exps for n in descendants(e, T.is_exp))
 
 
 def _split_reads(k: T.Kernel, m: March) -> tuple[T.Kernel, Binder, Binder]:
