@@ -1004,7 +1004,8 @@ def test_halo_tiles_past_the_first_block_match_the_interpreter(path, sizes):
 
 MARCH_FILES = [ROOT / "corpus" / f"{n}.fut" for n in ("d_stencil3d_7pt_f32", "d_stencil3d_25pt_f64", "a_laplace3d_f64")] \
     + [ROOT / "benchmarks" / f"{n}.fut" for n in ("stencil3d", "star25")] \
-    + [PROGRAMS / "windows" / f"{n}.fut" for n in ("march_wide_x", "march_clamped_f64", "march_diagonal", "march_wrap")]
+    + [PROGRAMS / "windows" / f"{n}.fut" for n in ("march_wide_x", "march_wide_halo", "march_clamped_f64",
+                                                   "march_diagonal", "march_wrap")]
 
 
 @pytest.mark.parametrize("size", [None, 70, 133, {"nz": 131, "ny": 13, "nx": 65}, {"nz": 64, "ny": 25, "nx": 200},

@@ -25,16 +25,17 @@ def test_the_25_point_star_marches_with_its_columns_in_registers_and_its_planes_
     m = values["analyse"].plan.march.march
     assert m is not None and m.array == "u" and m.dims == (0, 1, 2)
     assert (m.queue, m.rows, m.cols, m.points, m.depth) == ((-4, 4), (-4, 4), (-4, 4), 3, 9)
-    assert m.plane == (20, 72) and m.shared_bytes == 20 * 72 * 4
+    assert m.plane == (20, 40) and m.shared_bytes == 20 * 40 * 4 and m.blocks == 6
     assert len(m.column) == 3 and len(m.reads) == 7  # the centre and z -+ r at the column, y and x -+ r in the plane
     module = values["verify"]
     names = [v.kernel.name for v in module.versions]
     assert names[:3] == [march_name("prog.fut"), "tiler_prog_window", "tiler_prog_untiled"]
     kernel = module.versions[0].kernel
-    assert kernel.block == (64, 4, 1) and kernel.grid == (("nx", 64), ("ny", 12), ("nz", 64))
-    assert kernel.static_shared_bytes == m.shared_bytes
+    assert kernel.block == (32, 4, 1) and kernel.grid == (("nx", 32), ("ny", 12), ("nz", 32))
+    assert kernel.static_shared_bytes == m.shared_bytes and kernel.occupancy == 6
     cuda = values["render"]
     assert cuda.count("__syncthreads()") >= 2 and "u_plane[" in cuda
+    assert "__launch_bounds__(128, 6)\ntiler_prog_march(" in cuda
 
 
 def test_the_march_races_first_and_runs_only_where_its_grid_fills_the_gpu_and_fits_cudas_limits():
@@ -43,11 +44,12 @@ def test_the_march_races_first_and_runs_only_where_its_grid_fills_the_gpu_and_fi
     shown = json.loads(tiler("explain", str(BENCHMARKS / "star25.fut"), "--json").stdout)
     (window,) = shown["windows"]
     assert window["marched"] and window["march_reason"].startswith(
-        "2.5-D blocking: blocks of 64 x 4 threads, 3 rows a thread, march 64 planes of u along dimension 0")
+        "2.5-D blocking: blocks of 32 x 4 threads, 3 consecutive rows a thread, march 32 planes of u along "
+        "dimension 0")
     assert "  marched: 2.5-D blocking" in tiler("explain", str(BENCHMARKS / "star25.fut")).stdout
     compiled = tiler("compile", str(BENCHMARKS / "star25.fut"), "--emit", "cuda").stdout
     first = next(line for line in compiled.splitlines() if "0. tiler_star25_march" in line)
-    assert ">= tiler_multiprocessors" in first and "nz <= 4194240" in first and "ny <= 786420" in first
+    assert ">= tiler_multiprocessors" in first and "nz <= 2097120" in first and "ny <= 786420" in first
 
 
 def test_a_double_precision_queue_takes_fewer_rows_a_thread():
@@ -151,7 +153,7 @@ def test_a_star_without_a_window_version_is_marched_and_raced_first():
     assert shown["windows"][0]["marched"] is True
     first = shown["versions"][0]
     assert first["kernel"] == "march" and {e["size"]: e["value"] for e in first["at_most"]} == \
-        {"ny": 65535 * 12, "nz": 65535 * 64}
+        {"ny": 65535 * 12, "nz": 65535 * 32}
 
 
 def test_a_loop_around_plane_reads_alone_need_not_be_unrolled():

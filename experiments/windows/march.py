@@ -169,13 +169,147 @@ plane2(const float* __restrict__ u, const float* __restrict__ c, float* __restri
   }
 }
 #endif
+// plane3: RC consecutive rows a thread and VX consecutive points along x (1 or 2, float2 loads and stores), so
+// a thread's points share their y neighbours (loaded once, its own rows' centres from the queues) and, for VX 2,
+// their x neighbours; two plane buffers, the next step's global reads issued before this step's arithmetic.
+#ifdef RC
+#ifndef VX
+#define VX 1
+#endif
+#define WI (BX * VX)
+#define HI (BY * RC)
+#define TW (WI + 2 * R)
+#define TH (HI + 2 * R)
+#define HALO (2 * R * WI + 2 * R * HI)
+#define NT (BX * BY)
+#define HN ((HALO + NT - 1) / NT)
+__device__ __forceinline__ void ldv(const float* p, float* d) {
+#if VX == 2
+  const float2 v = *reinterpret_cast<const float2*>(p); d[0] = v.x; d[1] = v.y;
+#else
+  d[0] = *p;
+#endif
+}
+__device__ __forceinline__ void stv(float* p, const float* d) {
+#if VX == 2
+  *reinterpret_cast<float2*>(p) = make_float2(d[0], d[1]);
+#else
+  *p = d[0];
+#endif
+}
+extern "C" __global__ void __launch_bounds__(NT)
+plane3(const float* __restrict__ u, const float* __restrict__ c, float* __restrict__ out, int nz, int ny, int nx)
+{
+  __shared__ __align__(16) float t[2][TH][TW];
+  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
+  const int xb = blockIdx.x * WI, yb = blockIdx.y * HI;
+  const int x = xb + tx * VX, y0 = yb + ty * RC;
+  const int z0 = blockIdx.z * ZC, zend = min(z0 + ZC, nz);
+  const long long plane = (long long)nx * ny;
+  const bool xin = x < nx;  // nx a multiple of VX
+  float q[RC][VX][2 * R + 1];
+  #pragma unroll
+  for (int k = 0; k < RC; k++) {
+    #pragma unroll
+    for (int i = 0; i < 2 * R; i++) {
+      const int z = z0 - R + i;
+      if (xin && y0 + k < ny && z >= 0 && z < nz) {
+        float v[VX]; ldv(u + z * plane + (long long)(y0 + k) * nx + x, v);
+        #pragma unroll
+        for (int j = 0; j < VX; j++) q[k][j][i + 1] = v[j];
+      } else {
+        #pragma unroll
+        for (int j = 0; j < VX; j++) q[k][j][i + 1] = 0.0f;
+      }
+    }
+  }
+  int hoff[HN], hslot[HN];
+  #pragma unroll
+  for (int j = 0; j < HN; j++) {
+    const int i = tid + j * NT;
+    int row, col;
+    if (i < 2 * R * WI) { row = i / WI; row = row < R ? row : row - R + HI + R; col = R + i % WI; }
+    else { const int e = i - 2 * R * WI; row = R + e / (2 * R); col = e % (2 * R); col = col < R ? col : col - R + WI + R; }
+    const int gy = yb - R + row, gx = xb - R + col;
+    hslot[j] = i < HALO ? row * TW + col : -1;
+    hoff[j] = (i < HALO && gy >= 0 && gy < ny && gx >= 0 && gx < nx) ? gy * nx + gx : -1;
+  }
+  const float c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3], c4 = c[4];
+  float front[RC][VX], hv[HN];
+  auto fetch = [&](int z) {
+    #pragma unroll
+    for (int k = 0; k < RC; k++) {
+      if (xin && y0 + k < ny && z + R < nz) ldv(u + (z + R) * plane + (long long)(y0 + k) * nx + x, front[k]);
+      else {
+        #pragma unroll
+        for (int j = 0; j < VX; j++) front[k][j] = 0.0f;
+      }
+    }
+    #pragma unroll
+    for (int j = 0; j < HN; j++) hv[j] = hoff[j] >= 0 ? u[z * plane + hoff[j]] : 0.0f;
+  };
+  if (z0 < zend) fetch(z0);
+  for (int z = z0; z < zend; z++) {
+    const int b = z & 1;
+    #pragma unroll
+    for (int k = 0; k < RC; k++) {
+      float mid[VX];
+      #pragma unroll
+      for (int j = 0; j < VX; j++) {
+        #pragma unroll
+        for (int i = 0; i < 2 * R; i++) q[k][j][i] = q[k][j][i + 1];
+        q[k][j][2 * R] = front[k][j];
+        mid[j] = q[k][j][R];
+      }
+      stv(&t[b][ty * RC + k + R][tx * VX + R], mid);
+    }
+    #pragma unroll
+    for (int j = 0; j < HN; j++) if (hslot[j] >= 0) (&t[b][0][0])[hslot[j]] = hv[j];
+    __syncthreads();
+    if (z + 1 < zend) fetch(z + 1);
+    float yr[RC + 2 * R][VX];  // rows ty * RC - R .. ty * RC + RC - 1 + R at the thread's columns
+    #pragma unroll
+    for (int d = 0; d < RC + 2 * R; d++) {
+      if (d >= R && d < R + RC) {
+        #pragma unroll
+        for (int j = 0; j < VX; j++) yr[d][j] = q[d - R][j][R];
+      } else ldv(&t[b][ty * RC + d][tx * VX + R], yr[d]);
+    }
+    #pragma unroll
+    for (int k = 0; k < RC; k++) {
+      float xr[VX + 2 * R];  // columns tx * VX - R .. tx * VX + VX - 1 + R of row k
+      #pragma unroll
+      for (int e = 0; e < R; e += VX) {
+        ldv(&t[b][ty * RC + k + R][tx * VX + e], &xr[e]);
+        ldv(&t[b][ty * RC + k + R][tx * VX + R + VX + e], &xr[R + VX + e]);
+      }
+      #pragma unroll
+      for (int j = 0; j < VX; j++) xr[R + j] = q[k][j][R];
+      float o[VX];
+      #pragma unroll
+      for (int j = 0; j < VX; j++) {
+        float s[R + 1];
+        #pragma unroll
+        for (int r = 1; r <= R; r++)
+          s[r] = q[k][j][R - r] + q[k][j][R + r] + yr[k + R - r][j] + yr[k + R + r][j] + xr[R + j - r] + xr[R + j + r];
+        o[j] = c0 * q[k][j][R] + c1 * s[1] + c2 * s[2] + c3 * s[3] + c4 * s[4];
+      }
+      if (xin && y0 + k < ny) stv(out + z * plane + (long long)(y0 + k) * nx + x, o);
+    }
+  }
+}
+#endif
 """
 
 
-# (threads along x, along y, z-points a block marches, rows a thread: None for queue and plane)
+# (threads along x, along y, z-points a block marches, rows a thread: None for queue and plane; rows and points
+# along x a thread of plane3, consecutive; None for plane2)
 CONFIGS = [(32, 8, 64, None), (64, 8, 64, None), (32, 8, 64, 1), (32, 8, 64, 4), (64, 8, 64, 2), (64, 4, 64, 4),
            (64, 4, 128, 4), (64, 4, 32, 4), (32, 4, 128, 4), (32, 4, 64, 4), (128, 4, 64, 4), (64, 4, 64, 3),
            (64, 4, 64, 5), (64, 4, 64, 6), (96, 4, 64, 4)]  # BY >= R: the halo rows are loaded by rows ty < R
+CONSECUTIVE = [(64, 4, 64, (3, 1)), (64, 4, 64, (4, 1)), (64, 4, 64, (3, 2)), (32, 4, 64, (3, 2)), (32, 8, 64, (2, 2)),
+               (32, 8, 64, (3, 2)), (32, 4, 64, (4, 2)), (64, 2, 64, (4, 2)), (32, 8, 64, (4, 1)), (64, 4, 32, (3, 2)),
+               (64, 4, 128, (3, 2)), (128, 2, 64, (3, 1))]
 
 
 def tiler_kernel() -> cp.RawModule:
@@ -201,7 +335,8 @@ def timed(launch, repeat: int = 20) -> float:
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 512
+    args = [a for a in sys.argv[1:] if not a.startswith('--')]
+    n = int(args[0]) if args else 512
     shapes = [(n, n, n), (37, 130, 70)] if n > 200 else [(n, n, n)]
     for nz, ny, nx in shapes:
         rng = np.random.default_rng(0)
@@ -218,23 +353,25 @@ def main() -> None:
         copy = timed(lambda: cp.copyto(cp.empty_like(u), u))
         print(f"== {nz} x {ny} x {nx}: copy {copy:.4f} ms (a bound: its bytes {bytes_ / 1e6:.0f} MB)")
         print(f"tiler window   {timed(go):.4f} ms")
-        for bx, by, zc, ry in CONFIGS:
-            hand = cp.RawModule(code=HAND, options=(f"-DBX={bx}", f"-DBY={by}", f"-DZC={zc}", "-std=c++17")
-                                + ((f"-DRY={ry}",) if ry else ()))
-            for name in ("plane2",) if ry else ("queue", "plane"):
+        configs = CONSECUTIVE if "--consecutive" in sys.argv else CONFIGS + CONSECUTIVE
+        for bx, by, zc, ry in configs:
+            rc, vx = ry if isinstance(ry, tuple) else (None, 1)
+            defines = (f"-DRY={ry}",) if isinstance(ry, int) else (f"-DRC={rc}", f"-DVX={vx}") if rc else ()
+            hand = cp.RawModule(code=HAND, options=(f"-DBX={bx}", f"-DBY={by}", f"-DZC={zc}", "-std=c++17") + defines)
+            for name in ("plane3",) if rc else ("plane2",) if ry else ("queue", "plane"):
                 out = cp.full_like(u, cp.nan)
                 f = hand.get_function(name)
-                rows = by * (ry or 1)
-                grid = ((nx + bx - 1) // bx, (ny + rows - 1) // rows, (nz + zc - 1) // zc)
+                rows = by * (rc or ry or 1)
+                grid = ((nx + bx * vx - 1) // (bx * vx), (ny + rows - 1) // rows, (nz + zc - 1) // zc)
                 h = (lambda f=f, grid=grid, out=out: f(grid, (bx, by, 1), (u, c, out, np.int32(nz), np.int32(ny),
                                                                             np.int32(nx))))
                 h()
                 err = float(cp.max(cp.abs(out - ref)))
                 ok = err < 1e-3 and not bool(cp.isnan(out).any())
                 t = timed(h) if ok else float("nan")
-                print(f"{name:6s} {bx}x{by}{f' r{ry}' if ry else ''} z{zc:<4d} {t:.4f} ms  {t / copy if ok else float('nan'):.2f}x copy"
+                shape = f" r{ry}" if isinstance(ry, int) else f" rows{rc} x{vx}" if rc else ""
+                print(f"{name:6s} {bx}x{by}{shape} z{zc:<4d} {t:.4f} ms  {t / copy if ok else float('nan'):.2f}x copy"
                       f"  max err {err:.2e}{'' if ok else '  WRONG'}")
-
 
 if __name__ == "__main__":
     main()

@@ -8,8 +8,11 @@ thread keeps the column of its (y, x) along z in a queue of registers
 block stages plane z of its tile, halo included, in shared memory, where
 the in-plane neighbours are read; the next step's loads (the queues' new
 elements, the plane's halo) are issued before this step's arithmetic,
-which hides their latency. Each thread takes ROWS rows of the tile, a
-block's height apart, so that a plane's halo is shared by more points.
+which hides their latency. Each thread takes ROWS consecutive rows of
+the tile, so that a plane's halo is shared by more points and a row's
+neighbour along y, the next row's own element, is loaded from shared
+memory once for the thread (nvcc sees one address where the steps inside
+index the plane unclamped).
 
 The version applies where the kernel has three levels and an array of
 main's is read, along its three axes, at the three dimensions' indices
@@ -21,14 +24,15 @@ point's own plane (a plane read, from the shared buffer); a read that
 moves along z and within the plane at once (a 27-point box) would need
 several planes, which this version does not stage. A first launch races
 it against the version that would otherwise run (the cost model cannot
-price what nvcc keeps in registers). The shape (64 x 4 threads, 3 rows a
-thread, runs of 64 planes) is the fastest of those
-`experiments/windows/march.py` timed on an H200 for the 25-point star,
-written by hand: 0.54 ms at 512^3, against 1.08 for the window version's
-kernel. tiler's kernel of that shape ran 0.77, then 0.67 with a second
-body for the steps inside every edge (inside.py: the program's tests
-at the edges answered), then 0.57 with the reads no step changes made once
-before the march (lower/invariant.py: the star's coefficients).
+price what nvcc keeps in registers). For the 25-point star at 512^3 on an
+H200 (`experiments/windows/march.py` by hand, then tiler's own kernels):
+the window version's kernel 1.08 ms; a march of 64 x 4 threads, 3 rows a
+block's height apart, 64 planes: 0.77, then 0.67 with a second body for
+the steps inside every edge (inside.py: the program's tests at the edges
+answered), 0.57 with the reads no step changes made once before the march
+(lower/invariant.py: the star's coefficients); then the rows consecutive,
+registers capped for 768 threads an SM, 32 x 4 threads and 32 planes
+(the fastest of 20 shapes generated and timed, session26b-d): 0.50.
 """
 from __future__ import annotations
 
@@ -44,9 +48,15 @@ from .inside import Facts, inside
 from .window_tile import unrolled_iterations
 from .windows import Window
 
-THREADS_X, THREADS_Y = 64, 4  # a block: threadIdx.x along the array's last axis, threadIdx.y along its middle one
-ROWS = 3  # rows of the tile a thread takes, a block's height apart
-CHUNK = 64  # planes a block marches
+# a block's threads (along the array's last axis on threadIdx.x, its middle one on threadIdx.y), the first whose
+# halo takes at most MAX_HALO_LOADS loads a thread: the wider block shares a wide halo among more threads
+SHAPES = ((32, 4), (64, 4))
+ROWS = 3  # rows of the tile a thread takes, consecutive
+CHUNK = 32  # planes a block marches
+# threads an SM the march keeps resident: its registers capped at 65,536 / 768 (80 a thread), six blocks of 128.
+# A thread's rows share their neighbours' loads, which then stay live across its points: uncapped the star's kernel
+# took 88-96 registers and ran 12-25% slower (session26b-d)
+RESIDENT = 768
 QUEUE_WORDS = 40  # registers a thread's queues may take (4-byte words), all its rows together
 MAX_HALO_LOADS = 8  # a step's halo elements a thread loads (each a register across the step; star25: 3)
 # the unrolled copies of the column reads' loops a thread makes a step (rows x iterations; star25: 3 x 4): the
@@ -69,7 +79,7 @@ class March:
     cols: tuple[int, int]
     element: int  # bytes an element
     points: int = ROWS  # rows a thread
-    threads: tuple[int, int] = (THREADS_X, THREADS_Y)
+    threads: tuple[int, int] = SHAPES[0]
     chunk: int = CHUNK
     inside: bool = False  # a second body, edge tests decided, for the steps inside every edge (inside_body)
     column: frozenset = field(default=frozenset(), repr=False, compare=False)  # ids of the column reads
@@ -82,16 +92,28 @@ class March:
         return self.queue[1] - self.queue[0] + 1
 
     @property
+    def tile(self) -> tuple[int, int]:
+        """A block's points: rows and columns of the plane, halo excluded."""
+        x, y = self.threads
+        return y * self.points, x
+
+    @property
+    def blocks(self) -> int:
+        """The blocks an SM the kernel is compiled for (`__launch_bounds__`)."""
+        x, y = self.threads
+        return RESIDENT // (x * y)
+
+    @property
     def plane(self) -> tuple[int, int]:
         """A staged plane's rows and columns, halo included."""
-        x, y = self.threads
-        return y * self.points + self.rows[1] - self.rows[0], x + self.cols[1] - self.cols[0]
+        rows, cols = self.tile
+        return rows + self.rows[1] - self.rows[0], cols + self.cols[1] - self.cols[0]
 
     def grid(self) -> tuple[tuple[int, str, int], ...]:
         """(dim, grid axis, points a block takes along it): its run of planes
         on z, its tile's rows on y, its columns on x."""
-        x, y = self.threads
-        return (self.dims[0], "z", self.chunk), (self.dims[1], "y", y * self.points), (self.dims[2], "x", x)
+        rows, cols = self.tile
+        return (self.dims[0], "z", self.chunk), (self.dims[1], "y", rows), (self.dims[2], "x", cols)
 
     def grid_limits(self) -> tuple[tuple[int, int], ...]:
         """(dim, most points) along grid z and y, where CUDA allows 65,535 blocks."""
@@ -100,9 +122,9 @@ class March:
     @property
     def halo_loads(self) -> int:
         """The plane's halo elements a thread loads a step."""
-        rows, cols = self.plane
+        (rows, cols), (inner_rows, inner_cols) = self.plane, self.tile
         x, y = self.threads
-        return -(-(rows * cols - y * self.points * x) // (x * y))
+        return -(-(rows * cols - inner_rows * inner_cols) // (x * y))
 
     @property
     def shared_bytes(self) -> int:
@@ -179,13 +201,15 @@ def _march(kernel: T.Kernel, w: Window, untiled, ctx: Context) -> tuple[March | 
         return None, (f"a queue of {depth} elements a point takes more than {QUEUE_WORDS} registers" if
                       depth * words > QUEUE_WORDS else
                       f"the loops around its reads would unroll {iterations:,} copies a row (more than {MAX_COPIES:,})")
-    march = March(w.array, dims, queue, rows, cols, element, points, column=frozenset(id(r) for r in column),
-                  reads=w.reads, binder=w.binder)
+    shapes = [March(w.array, dims, queue, rows, cols, element, points, threads, column=frozenset(map(id, column)),
+                    reads=w.reads, binder=w.binder) for threads in SHAPES]
+    march = next((m for m in shapes if m.halo_loads <= MAX_HALO_LOADS), shapes[-1])
     if march.shared_bytes > ctx.shared_limit():
         return None, f"its plane takes {march.shared_bytes:,} bytes of shared memory, more than a block may use"
     if march.halo_loads > MAX_HALO_LOADS:
         return None, (f"a step's halo would take {march.halo_loads} loads a thread (more than {MAX_HALO_LOADS}), each "
-                      "held in a register across the step")
+                      f"held in a register across the step, in a block of {' x '.join(map(str, march.threads))} "
+                      "threads")
     for (d, most), axis in zip(march.grid_limits(), ("z", "y")):
         size = next(lv.size for lv in kernel.levels if lv.dim == d)
         if isinstance(size, int) and size > most:
@@ -223,12 +247,13 @@ def guarded_reads(k: T.Kernel) -> int:
 def _described(m: March) -> str:
     x, y = m.threads
     rows, cols = m.plane
-    each = f"{m.points} rows a thread" if m.points > 1 else "1 row a thread"
+    each = f"{m.points} consecutive rows a thread" if m.points > 1 else "1 row a thread"
     return (f"2.5-D blocking: blocks of {x} x {y} threads, {each}, march {m.chunk} planes of "
             f"{m.array} along dimension {m.dims[0]}; each plane of the block's {y * m.points} x {x} points is staged "
             f"in shared memory with its halo ({rows} x {cols}, {m.shared_bytes:,} bytes) while the "
             f"next one's loads are in flight, and the reads along dimension {m.dims[0]} at a point's own column come "
-            f"from a queue of {m.depth} registers; " +
+            f"from a queue of {m.depth} registers; compiled for {m.blocks} blocks an SM (registers capped: a thread's "
+            "rows share their neighbours' loads); " +
             ("the steps whose block lies inside every edge run the body without the edge tests the window decides"
              if m.inside else "one body for every step: no read is guarded at an edge (a second body without clamps "
              "or value tests would cost registers for little)"))

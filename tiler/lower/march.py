@@ -1,8 +1,8 @@
 """The march of a 3-D window (analyse/march.py): one kernel.
 
 A block takes a tile of the plane (threads along the array's last axis on
-threadIdx.x, its middle one on threadIdx.y, each thread `points` rows a
-block's height apart) and a run of `chunk` planes along the marched
+threadIdx.x, its middle one on threadIdx.y, each thread `points`
+consecutive rows) and a run of `chunk` planes along the marched
 dimension, on grid z. Each of its points' rows keeps a queue of registers,
 the array's elements at the point's column from the lowest offset along
 the march to the highest; a step shifts them by one. The plane under the
@@ -11,8 +11,9 @@ elements, its halo from loads made the step before), a barrier, then the
 next step's loads are issued, then each point's body runs, its column
 reads picking a register of its queue (a chain of selects on the read's
 offset, which nvcc folds once the loops around the read are unrolled) and
-its plane reads indexing the buffer; a second barrier before the next step
-writes it. (Two buffers taking turns, one barrier a step, took two steps a
+its plane reads indexing the buffer (at unclamped indices in the steps
+inside every edge, so that nvcc loads a neighbour two of a thread's rows
+share once); a second barrier before the next step writes it. (Two buffers taking turns, one barrier a step, took two steps a
 loop trip and 104 registers against 72, and ran no faster: 0.766 against
 0.773 ms for the 25-point star at 512^3 on an H200, session24d.)
 
@@ -80,7 +81,7 @@ def lower_march(analysis: Analysis, m: March, file: str) -> kir.Kernel:
     threads_x, threads_y = m.threads
     (q_low, q_high), (r_low, _), (c_low, _) = m.queue, m.rows, m.cols
     plane_rows, plane_cols = m.plane
-    interior = threads_y * m.points
+    interior, width = m.tile
 
     def declare(name, value, ctype="int", fixed=True):
         return low.declare(name, ctype, value, const_=fixed)
@@ -94,12 +95,14 @@ def lower_march(analysis: Analysis, m: March, file: str) -> kir.Kernel:
     def load(z, at):  # the array's element at offset `at` within plane `z` (clamped into it)
         return kir.Load(array.buffer, add(add(array.offset, mul(into(z, 0), array.strides[0])), at))
 
-    x_first = declare("x_first", mul(kir.Cast("int", kir.BlockIdx("x")), const(threads_x)))
+    # a thread's points: `points` consecutive rows from y, at its column x
+    x_first = declare("x_first", mul(kir.Cast("int", kir.BlockIdx("x")), const(width)))
     x = declare("x", add(x_first, kir.ThreadIdx("x")))
     y_first = declare("y_first", mul(kir.Cast("int", kir.BlockIdx("y")), const(interior)))
     z_first = declare("z_first", mul(kir.Cast("int", kir.BlockIdx("z")), const(m.chunk)))
     z_end = declare("z_end", kir.Call("min", (add(z_first, const(m.chunk)), n_z)))
-    ys = [declare(f"y{r}", add(y_first, add(kir.ThreadIdx("y"), const(r * threads_y)))) for r in range(m.points)]
+    y = declare("y", add(y_first, mul(kir.ThreadIdx("y"), const(m.points))))
+    ys = [add(y, const(r)) for r in range(m.points)]
     x_in = declare("x_in", minimum(x, kir.Bin("-", n_x, const(1))))
     ys_in = [declare(f"y{r}_in", minimum(y, kir.Bin("-", n_y, const(1)))) for r, y in enumerate(ys)]
     ctype = array.ctype
@@ -121,8 +124,9 @@ def lower_march(analysis: Analysis, m: March, file: str) -> kir.Kernel:
     buffer = low.fresh(f"{m.array}_plane")
     size = target.SIZEOF[ctype]  # (whole 16-byte lines, as every shared array tiler allocates)
     low.shared.append(kir.SharedAlloc(buffer, ctype, -(-plane_rows * plane_cols * size // 16) * 16 // size))
-    slots = [declare(f"slot{r}", add(mul(add(kir.ThreadIdx("y"), const(r * threads_y - r_low)), const(plane_cols)),
-                                     add(kir.ThreadIdx("x"), const(-c_low)))) for r in range(m.points)]
+    slots = [declare(f"slot{r}", add(mul(add(mul(kir.ThreadIdx("y"), const(m.points)), const(r - r_low)),
+                                         const(plane_cols)), add(kir.ThreadIdx("x"), const(-c_low))))
+             for r in range(m.points)]
     # the plane's first element, less: a read's index in a buffer is its own, less this; signed, so that nvcc
     # folds a read's constant offset into its address (the grid's limits and 2^31 elements keep it in an int)
     first = declare("plane_first", add(mul(add(y_first, const(r_low)), const(plane_cols)), add(x_first, const(c_low))))
@@ -135,7 +139,7 @@ def lower_march(analysis: Analysis, m: March, file: str) -> kir.Kernel:
         # the block's tile of the plane and its halo lie inside the array: every row of every thread is in range
         block_inside = declare("block_inside", all_of((
             kir.Bin(">=", y_first, const(-r_low)), kir.Bin("<=", add(y_first, const(interior + m.rows[1])), n_y),
-            kir.Bin(">=", x_first, const(-c_low)), kir.Bin("<=", add(x_first, const(threads_x + m.cols[1])), n_x))),
+            kir.Bin(">=", x_first, const(-c_low)), kir.Bin("<=", add(x_first, const(width + m.cols[1])), n_x))),
             "bool")
 
     def step(at) -> tuple:
@@ -151,10 +155,13 @@ def lower_march(analysis: Analysis, m: March, file: str) -> kir.Kernel:
         following = add(at, const(1))
         body.append(kir.If(kir.Bin("<", following, z_end),
                            tuple(kir.Assign(n, v) for n, v in zip(fronts + halo, fetched(following)))))
-        def points(kernel: T.Kernel) -> tuple:
+        def points(kernel: T.Kernel, clamp: bool = True) -> tuple:
+            # inside every edge a point's indices need no clamp, and unclamped nvcc sees the plane reads that a
+            # thread's points share (one row's neighbour is the next row's) as the same address, loaded once
             out = ()
-            for r in range(m.points):
-                out += _point(low, kernel, m, (at, ys_in[r], x_in), Queue(queues[r], q_low, at), column, plane,
+            for r, queue in enumerate(queues):
+                out += _point(low, kernel, m, (at, ys_in[r] if clamp else ys[r], x_in if clamp else x),
+                              Queue(queue, q_low, at), column, plane,
                               View(buffer, kir.Un("-", first), (const(0), const(plane_cols), const(1)), array.sizes,
                                    ctype, kir.SHARED),
                               kir.Bin("&&", kir.Bin("<", ys[r], n_y), kir.Bin("<", x, n_x)), outputs, sizes)
@@ -164,13 +171,14 @@ def lower_march(analysis: Analysis, m: March, file: str) -> kir.Kernel:
         # a step whose points all lie inside by the window's extent runs the body with the edge tests decided
         within = kir.Bin("&&", block_inside, kir.Bin("&&", kir.Bin(">=", at, const(-q_low)),
                                                      kir.Bin("<", add(at, const(q_high)), n_z)))
-        body.append(kir.If(within, points(k_inside), points(k)))
+        body.append(kir.If(within, points(k_inside, clamp=False), points(k)))
         return tuple(body)
 
     walked = step(kir.Ref(z)) + (kir.Barrier("the plane is read before the next step writes it"),)
     held, march = hoisted(kir.For(z, z_first, z_end, const(1), walked), _inputs(low, k), low.fresh)
     body = tuple(low.out) + held + (march,)
-    summary = (f"march: {' x '.join(map(str, m.threads))} threads, {m.points} row(s) a thread, {m.chunk} planes of "
+    summary = (f"march: {' x '.join(map(str, m.threads))} threads, {m.points} consecutive row(s) a thread, "
+               f"{m.chunk} planes of "
                f"{m.array} along dim {m.dims[0]} a block; each plane staged with its halo "
                f"({plane_rows} x {plane_cols}), the column in {m.depth} registers a row" +
                (f"; {', '.join(sorted({x.buffer for x in walk(held) if isinstance(x, kir.Load)}))} read once "
@@ -182,7 +190,7 @@ def lower_march(analysis: Analysis, m: March, file: str) -> kir.Kernel:
     limits = tuple(sorted((levels[d].size.name, most) for d, most in m.grid_limits()
                           if not isinstance(levels[d].size, int)))
     return kir.Kernel(march_name(file), tuple(params), tuple(low.shared), body, (threads_x, threads_y, 1),
-                      tuple(grid), True, file, summary, k.span, bounds=limits)
+                      tuple(grid), True, file, summary, k.span, bounds=limits, occupancy=m.blocks)
 
 
 def _inputs(low, k: T.Kernel) -> dict[str, Input]:
@@ -220,8 +228,8 @@ def _frame(m: March, declare, within, y_first, x_first) -> list[tuple]:
     threads = threads_x * threads_y
     plane_rows, plane_cols = m.plane
     above, below, left, right = -m.rows[0], m.rows[1], -m.cols[0], m.cols[1]
-    interior = threads_y * m.points
-    total = plane_rows * plane_cols - interior * threads_x
+    interior, width = m.tile
+    total = plane_rows * plane_cols - interior * width
     tid = add(mul(kir.ThreadIdx("y"), const(threads_x)), kir.ThreadIdx("x"))
     bands = []  # (elements, row, column) from the element's number within its band
     if above:
@@ -233,7 +241,7 @@ def _frame(m: March, declare, within, y_first, x_first) -> list[tuple]:
     if left + right:
         def column(g, side=left + right):
             within_side = kir.Bin("%", g, const(side))
-            return kir.Select(kir.Bin("<", within_side, const(left)), within_side, add(within_side, const(threads_x)))
+            return kir.Select(kir.Bin("<", within_side, const(left)), within_side, add(within_side, const(width)))
         bands.append((interior * (left + right), lambda g: add(kir.Bin("/", g, const(left + right)), const(above)),
                       column))
     starts = [sum(n for n, _, _ in bands[:i]) for i in range(len(bands))]

@@ -169,7 +169,7 @@ def _march_version(a: Analysis) -> dict:
     m = a.plan.march.march
     return {"array": m.array, "dim": m.dims[0], "threads": list(m.threads), "rows_a_thread": m.points,
             "planes_a_block": m.chunk, "plane": list(m.plane), "queue": m.depth, "shared_bytes": m.shared_bytes,
-            "inside_body": m.inside}
+            "blocks_an_sm": m.blocks, "inside_body": m.inside}
 
 
 def _row(r, source: Source) -> dict:

@@ -68,8 +68,9 @@ def _head(v: Version, last: bool = False) -> str:
     elif b.march:
         m = b.source.plan.march.march
         rows, cols = m.plane
-        parts.append(f"block {' x '.join(map(str, m.threads))}, {m.points} row(s) a thread, {m.chunk} planes of "
-                     f"{m.array} a block, each staged with its halo ({rows} x {cols}) in shared memory")
+        parts.append(f"block {' x '.join(map(str, m.threads))}, {m.points} consecutive row(s) a thread, {m.chunk} planes "
+                     f"of {m.array} a block, each staged with its halo ({rows} x {cols}) in shared memory, "
+                     f"{m.blocks} blocks an SM")
     elif b.window:
         block = b.schedule.block
         staged = b.schedule.halos

@@ -2,17 +2,17 @@
 //
 // 4 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_star25_march: when (long long)nz * ny * nx <= 2147483647LL && (long long)((nx + 63) / 64) * ((ny + 11) / 12) * ((nz + 63) / 64) >= tiler_multiprocessors && nz <= 4194240 && ny <= 786420 (2.5-D blocking: blocks of 64 x 4 threads, 3 rows a thread, march 64 planes of u along dimension 0; each plane of the block's 12 x 64 points is staged in shared memory with its halo (20 x 72, 5,760 bytes) while the next one's loads are in flight, and the reads along dimension 0 at a point's own column come from a queue of 9 registers; the steps whose block lies inside every edge run the body without the edge tests the window decides); rival: tiler_star25_untiled
+//   0. tiler_star25_march: when (long long)nz * ny * nx <= 2147483647LL && (long long)((nx + 31) / 32) * ((ny + 11) / 12) * ((nz + 31) / 32) >= tiler_multiprocessors && nz <= 2097120 && ny <= 786420 (2.5-D blocking: blocks of 32 x 4 threads, 3 consecutive rows a thread, march 32 planes of u along dimension 0; each plane of the block's 12 x 32 points is staged in shared memory with its halo (20 x 40, 3,200 bytes) while the next one's loads are in flight, and the reads along dimension 0 at a point's own column come from a queue of 9 registers; compiled for 6 blocks an SM (registers capped: a thread's rows share their neighbours' loads); the steps whose block lies inside every edge run the body without the edge tests the window decides); rival: tiler_star25_untiled
 //   1. tiler_star25_window: when (long long)nz * ny * nx <= 2147483647LL (8 consecutive points a thread along dimension 0: the reads of u that neighbouring points share are loaded once, their loops unrolled (8 points' 200 reads touch 144 elements: 18 loads a point instead of 25 where nvcc matches them all)); rival: tiler_star25_untiled
 //   2. tiler_star25_untiled: when (long long)nz * ny * nx <= 2147483647LL (the plan's kernel, which the window version races first)
 //   3. tiler_star25_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more)
 //
-// march: 64 x 4 threads, 3 row(s) a thread, 64 planes of u along dim 0 a block; each plane staged with its halo (20 x 72), the column in 9 registers a row; c read once before the march, where no step changes the index
+// march: 32 x 4 threads, 3 consecutive row(s) a thread, 32 planes of u along dim 0 a block; each plane staged with its halo (20 x 40), the column in 9 registers a row; c read once before the march, where no step changes the index
 //
 // launch: tiler_star25_march<<<grid, block, 0>>>(u, c, out0, nz, ny, nx)
-//   block = (64, 4, 1), 256 threads
-//   grid  = (ceil(nx / 64), ceil(ny / 12), ceil(nz / 64))
-//   static shared memory: 5760 bytes; dynamic: 0
+//   block = (32, 4, 1), 128 threads
+//   grid  = (ceil(nx / 32), ceil(ny / 12), ceil(nz / 32))
+//   static shared memory: 3200 bytes; dynamic: 0
 //   u: input [nz, ny, nx] (row-major)
 //   c: input [5] (row-major)
 //   out0: output [nz, ny, nx] (row-major)
@@ -180,25 +180,23 @@ __device__ __forceinline__ void tiler_transpose(const T* __restrict__ in, T* __r
 }
 #endif
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(128, 6)
 tiler_star25_march(const float* __restrict__ u, const float* __restrict__ c, float* __restrict__ out0, int nz, int ny, int nx)
 {
-  __shared__ __align__(16) float u_plane[1440];
-  const int x_first = (int)blockIdx.x * 64;
+  __shared__ __align__(16) float u_plane[800];
+  const int x_first = (int)blockIdx.x * 32;
   const int x = x_first + threadIdx.x;
   const int y_first = (int)blockIdx.y * 12;
-  const int z_first = (int)blockIdx.z * 64;
-  const int z_end = min(z_first + 64, nz);
-  const int y0 = y_first + threadIdx.y;
-  const int y1 = y_first + (threadIdx.y + 4);
-  const int y2 = y_first + (threadIdx.y + 8);
+  const int z_first = (int)blockIdx.z * 32;
+  const int z_end = min(z_first + 32, nz);
+  const int y = y_first + threadIdx.y * 3;
   const int x_in = tiler_min(x, nx - 1);
-  const int y0_in = tiler_min(y0, ny - 1);
-  const int y1_in = tiler_min(y1, ny - 1);
-  const int y2_in = tiler_min(y2, ny - 1);
-  const int column0 = max(tiler_min(y0, ny - 1), 0) * nx + max(tiler_min(x, nx - 1), 0);
-  const int column1 = max(tiler_min(y1, ny - 1), 0) * nx + max(tiler_min(x, nx - 1), 0);
-  const int column2 = max(tiler_min(y2, ny - 1), 0) * nx + max(tiler_min(x, nx - 1), 0);
+  const int y0_in = tiler_min(y, ny - 1);
+  const int y1_in = tiler_min(y + 1, ny - 1);
+  const int y2_in = tiler_min(y + 2, ny - 1);
+  const int column0 = max(tiler_min(y, ny - 1), 0) * nx + max(tiler_min(x, nx - 1), 0);
+  const int column1 = max(tiler_min(y + 1, ny - 1), 0) * nx + max(tiler_min(x, nx - 1), 0);
+  const int column2 = max(tiler_min(y + 2, ny - 1), 0) * nx + max(tiler_min(x, nx - 1), 0);
   float q0_1 = u[max(tiler_min(z_first + -4, nz - 1), 0) * (nx * ny) + column0];
   float q0_2 = u[max(tiler_min(z_first + -3, nz - 1), 0) * (nx * ny) + column0];
   float q0_3 = u[max(tiler_min(z_first + -2, nz - 1), 0) * (nx * ny) + column0];
@@ -226,32 +224,38 @@ tiler_star25_march(const float* __restrict__ u, const float* __restrict__ c, flo
   float q2_7 = u[max(tiler_min(z_first + 2, nz - 1), 0) * (nx * ny) + column2];
   float q2_8 = u[max(tiler_min(z_first + 3, nz - 1), 0) * (nx * ny) + column2];
   float q2_0 = q2_1;
-  const int halo0_at = (int)(threadIdx.y * 64 + threadIdx.x);
-  const int halo0_row = halo0_at < 288 ? halo0_at / 72 : halo0_at < 576 ? (halo0_at + -288) / 72 + 16 : (halo0_at + -576) / 8 + 4;
-  const int halo0_col = halo0_at < 288 ? halo0_at % 72 : halo0_at < 576 ? (halo0_at + -288) % 72 : (halo0_at + -576) % 8 < 4 ? (halo0_at + -576) % 8 : (halo0_at + -576) % 8 + 64;
+  const int halo0_at = (int)(threadIdx.y * 32 + threadIdx.x);
+  const int halo0_row = halo0_at < 160 ? halo0_at / 40 : halo0_at < 320 ? (halo0_at + -160) / 40 + 16 : (halo0_at + -320) / 8 + 4;
+  const int halo0_col = halo0_at < 160 ? halo0_at % 40 : halo0_at < 320 ? (halo0_at + -160) % 40 : (halo0_at + -320) % 8 < 4 ? (halo0_at + -320) % 8 : (halo0_at + -320) % 8 + 32;
   const int halo0_in = max(tiler_min(y_first + (halo0_row + -4), ny - 1), 0) * nx + max(tiler_min(x_first + (halo0_col + -4), nx - 1), 0);
-  const int halo0_slot = halo0_row * 72 + halo0_col;
-  const int halo1_at = (int)(threadIdx.y * 64 + threadIdx.x) + 256;
-  const int halo1_row = halo1_at < 288 ? halo1_at / 72 : halo1_at < 576 ? (halo1_at + -288) / 72 + 16 : (halo1_at + -576) / 8 + 4;
-  const int halo1_col = halo1_at < 288 ? halo1_at % 72 : halo1_at < 576 ? (halo1_at + -288) % 72 : (halo1_at + -576) % 8 < 4 ? (halo1_at + -576) % 8 : (halo1_at + -576) % 8 + 64;
+  const int halo0_slot = halo0_row * 40 + halo0_col;
+  const int halo1_at = (int)(threadIdx.y * 32 + threadIdx.x) + 128;
+  const int halo1_row = halo1_at < 160 ? halo1_at / 40 : halo1_at < 320 ? (halo1_at + -160) / 40 + 16 : (halo1_at + -320) / 8 + 4;
+  const int halo1_col = halo1_at < 160 ? halo1_at % 40 : halo1_at < 320 ? (halo1_at + -160) % 40 : (halo1_at + -320) % 8 < 4 ? (halo1_at + -320) % 8 : (halo1_at + -320) % 8 + 32;
   const int halo1_in = max(tiler_min(y_first + (halo1_row + -4), ny - 1), 0) * nx + max(tiler_min(x_first + (halo1_col + -4), nx - 1), 0);
-  const int halo1_slot = halo1_row * 72 + halo1_col;
-  const int halo2_at = (int)(threadIdx.y * 64 + threadIdx.x) + 512;
-  const int halo2_row = halo2_at < 288 ? halo2_at / 72 : halo2_at < 576 ? (halo2_at + -288) / 72 + 16 : (halo2_at + -576) / 8 + 4;
-  const int halo2_col = halo2_at < 288 ? halo2_at % 72 : halo2_at < 576 ? (halo2_at + -288) % 72 : (halo2_at + -576) % 8 < 4 ? (halo2_at + -576) % 8 : (halo2_at + -576) % 8 + 64;
+  const int halo1_slot = halo1_row * 40 + halo1_col;
+  const int halo2_at = (int)(threadIdx.y * 32 + threadIdx.x) + 256;
+  const int halo2_row = halo2_at < 160 ? halo2_at / 40 : halo2_at < 320 ? (halo2_at + -160) / 40 + 16 : (halo2_at + -320) / 8 + 4;
+  const int halo2_col = halo2_at < 160 ? halo2_at % 40 : halo2_at < 320 ? (halo2_at + -160) % 40 : (halo2_at + -320) % 8 < 4 ? (halo2_at + -320) % 8 : (halo2_at + -320) % 8 + 32;
   const int halo2_in = max(tiler_min(y_first + (halo2_row + -4), ny - 1), 0) * nx + max(tiler_min(x_first + (halo2_col + -4), nx - 1), 0);
-  const int halo2_slot = halo2_row * 72 + halo2_col;
+  const int halo2_slot = halo2_row * 40 + halo2_col;
+  const int halo3_at = (int)(threadIdx.y * 32 + threadIdx.x) + 384;
+  const int halo3_row = halo3_at < 160 ? halo3_at / 40 : halo3_at < 320 ? (halo3_at + -160) / 40 + 16 : (halo3_at + -320) / 8 + 4;
+  const int halo3_col = halo3_at < 160 ? halo3_at % 40 : halo3_at < 320 ? (halo3_at + -160) % 40 : (halo3_at + -320) % 8 < 4 ? (halo3_at + -320) % 8 : (halo3_at + -320) % 8 + 32;
+  const int halo3_in = max(tiler_min(y_first + (halo3_row + -4), ny - 1), 0) * nx + max(tiler_min(x_first + (halo3_col + -4), nx - 1), 0);
+  const int halo3_slot = max(tiler_min(halo3_row * 40 + halo3_col, 799), 0);
   float front0 = u[max(tiler_min(z_first + 4, nz - 1), 0) * (nx * ny) + column0];
   float front1 = u[max(tiler_min(z_first + 4, nz - 1), 0) * (nx * ny) + column1];
   float front2 = u[max(tiler_min(z_first + 4, nz - 1), 0) * (nx * ny) + column2];
   float halo0 = u[max(tiler_min(z_first, nz - 1), 0) * (nx * ny) + halo0_in];
   float halo1 = u[max(tiler_min(z_first, nz - 1), 0) * (nx * ny) + halo1_in];
   float halo2 = u[max(tiler_min(z_first, nz - 1), 0) * (nx * ny) + halo2_in];
-  const int slot0 = (threadIdx.y + 4) * 72 + (threadIdx.x + 4);
-  const int slot1 = (threadIdx.y + 8) * 72 + (threadIdx.x + 4);
-  const int slot2 = (threadIdx.y + 12) * 72 + (threadIdx.x + 4);
-  const int plane_first = (y_first + -4) * 72 + (x_first + -4);
-  const bool block_inside = y_first >= 4 && y_first + 16 <= ny && x_first >= 4 && x_first + 68 <= nx;
+  float halo3 = u[max(tiler_min(z_first, nz - 1), 0) * (nx * ny) + halo3_in];
+  const int slot0 = (threadIdx.y * 3 + 4) * 40 + (threadIdx.x + 4);
+  const int slot1 = (threadIdx.y * 3 + 5) * 40 + (threadIdx.x + 4);
+  const int slot2 = (threadIdx.y * 3 + 6) * 40 + (threadIdx.x + 4);
+  const int plane_first = (y_first + -4) * 40 + (x_first + -4);
+  const bool block_inside = y_first >= 4 && y_first + 16 <= ny && x_first >= 4 && x_first + 36 <= nx;
   const float c_held = c[0];
   float c_held_2[4];
   #pragma unroll
@@ -291,8 +295,9 @@ tiler_star25_march(const float* __restrict__ u, const float* __restrict__ c, flo
     u_plane[slot2] = q2_4;
     u_plane[halo0_slot] = halo0;
     u_plane[halo1_slot] = halo1;
-    if (halo2_at < 672) {
-      u_plane[halo2_slot] = halo2;
+    u_plane[halo2_slot] = halo2;
+    if (halo3_at < 416) {
+      u_plane[halo3_slot] = halo3;
     }
     __syncthreads();  // the plane of u is staged before its points read it
     if (z + 1 < z_end) {
@@ -302,67 +307,70 @@ tiler_star25_march(const float* __restrict__ u, const float* __restrict__ c, flo
       halo0 = u[max(tiler_min(z + 1, nz - 1), 0) * (nx * ny) + halo0_in];
       halo1 = u[max(tiler_min(z + 1, nz - 1), 0) * (nx * ny) + halo1_in];
       halo2 = u[max(tiler_min(z + 1, nz - 1), 0) * (nx * ny) + halo2_in];
+      halo3 = u[max(tiler_min(z + 1, nz - 1), 0) * (nx * ny) + halo3_in];
     }
     if (block_inside && (z >= 4 && z + 4 < nz)) {
       float acc = c_held * (z - z == -4 ? q0_0 : z - z == -3 ? q0_1 : z - z == -2 ? q0_2 : z - z == -1 ? q0_3 : z - z == 0 ? q0_4 : z - z == 1 ? q0_5 : z - z == 2 ? q0_6 : z - z == 3 ? q0_7 : q0_8);  // star25.fut:8
       #pragma unroll
       for (int q = 0; q < 4; q += 1) {  // star25.fut:8
         const int r = (int)((unsigned)q + (unsigned)1);  // star25.fut:9
-        const float s = (z - r - z == -4 ? q0_0 : z - r - z == -3 ? q0_1 : z - r - z == -2 ? q0_2 : z - r - z == -1 ? q0_3 : z - r - z == 0 ? q0_4 : z - r - z == 1 ? q0_5 : z - r - z == 2 ? q0_6 : z - r - z == 3 ? q0_7 : q0_8) + (z + r - z == -4 ? q0_0 : z + r - z == -3 ? q0_1 : z + r - z == -2 ? q0_2 : z + r - z == -1 ? q0_3 : z + r - z == 0 ? q0_4 : z + r - z == 1 ? q0_5 : z + r - z == 2 ? q0_6 : z + r - z == 3 ? q0_7 : q0_8) + u_plane[-plane_first + (y0_in - r) * 72 + x_in] + u_plane[-plane_first + (y0_in + r) * 72 + x_in] + u_plane[-plane_first + y0_in * 72 + (x_in - r)] + u_plane[-plane_first + y0_in * 72 + (x_in + r)];  // star25.fut:10
+        const float s = (z - r - z == -4 ? q0_0 : z - r - z == -3 ? q0_1 : z - r - z == -2 ? q0_2 : z - r - z == -1 ? q0_3 : z - r - z == 0 ? q0_4 : z - r - z == 1 ? q0_5 : z - r - z == 2 ? q0_6 : z - r - z == 3 ? q0_7 : q0_8) + (z + r - z == -4 ? q0_0 : z + r - z == -3 ? q0_1 : z + r - z == -2 ? q0_2 : z + r - z == -1 ? q0_3 : z + r - z == 0 ? q0_4 : z + r - z == 1 ? q0_5 : z + r - z == 2 ? q0_6 : z + r - z == 3 ? q0_7 : q0_8) + u_plane[-plane_first + (y - r) * 40 + x] + u_plane[-plane_first + (y + r) * 40 + x] + u_plane[-plane_first + y * 40 + (x - r)] + u_plane[-plane_first + y * 40 + (x + r)];  // star25.fut:10
         acc = acc + c_held_2[q] * s;
       }
-      if (y0 < ny && x < nx) {
-        out0[(z * ny + y0_in) * nx + x_in] = acc;  // star25.fut:4
+      if (y < ny && x < nx) {
+        out0[(z * ny + y) * nx + x] = acc;  // star25.fut:4
       }
+      const int y_2 = y + 1;  // star25.fut:6
       float acc_2 = c_held * (z - z == -4 ? q1_0 : z - z == -3 ? q1_1 : z - z == -2 ? q1_2 : z - z == -1 ? q1_3 : z - z == 0 ? q1_4 : z - z == 1 ? q1_5 : z - z == 2 ? q1_6 : z - z == 3 ? q1_7 : q1_8);  // star25.fut:8
       #pragma unroll
       for (int q_2 = 0; q_2 < 4; q_2 += 1) {  // star25.fut:8
         const int r_2 = (int)((unsigned)q_2 + (unsigned)1);  // star25.fut:9
-        const float s_2 = (z - r_2 - z == -4 ? q1_0 : z - r_2 - z == -3 ? q1_1 : z - r_2 - z == -2 ? q1_2 : z - r_2 - z == -1 ? q1_3 : z - r_2 - z == 0 ? q1_4 : z - r_2 - z == 1 ? q1_5 : z - r_2 - z == 2 ? q1_6 : z - r_2 - z == 3 ? q1_7 : q1_8) + (z + r_2 - z == -4 ? q1_0 : z + r_2 - z == -3 ? q1_1 : z + r_2 - z == -2 ? q1_2 : z + r_2 - z == -1 ? q1_3 : z + r_2 - z == 0 ? q1_4 : z + r_2 - z == 1 ? q1_5 : z + r_2 - z == 2 ? q1_6 : z + r_2 - z == 3 ? q1_7 : q1_8) + u_plane[-plane_first + (y1_in - r_2) * 72 + x_in] + u_plane[-plane_first + (y1_in + r_2) * 72 + x_in] + u_plane[-plane_first + y1_in * 72 + (x_in - r_2)] + u_plane[-plane_first + y1_in * 72 + (x_in + r_2)];  // star25.fut:10
+        const float s_2 = (z - r_2 - z == -4 ? q1_0 : z - r_2 - z == -3 ? q1_1 : z - r_2 - z == -2 ? q1_2 : z - r_2 - z == -1 ? q1_3 : z - r_2 - z == 0 ? q1_4 : z - r_2 - z == 1 ? q1_5 : z - r_2 - z == 2 ? q1_6 : z - r_2 - z == 3 ? q1_7 : q1_8) + (z + r_2 - z == -4 ? q1_0 : z + r_2 - z == -3 ? q1_1 : z + r_2 - z == -2 ? q1_2 : z + r_2 - z == -1 ? q1_3 : z + r_2 - z == 0 ? q1_4 : z + r_2 - z == 1 ? q1_5 : z + r_2 - z == 2 ? q1_6 : z + r_2 - z == 3 ? q1_7 : q1_8) + u_plane[-plane_first + (y_2 - r_2) * 40 + x] + u_plane[-plane_first + (y_2 + r_2) * 40 + x] + u_plane[-plane_first + y_2 * 40 + (x - r_2)] + u_plane[-plane_first + y_2 * 40 + (x + r_2)];  // star25.fut:10
         acc_2 = acc_2 + c_held_2[q_2] * s_2;
       }
-      if (y1 < ny && x < nx) {
-        out0[(z * ny + y1_in) * nx + x_in] = acc_2;  // star25.fut:4
+      if (y + 1 < ny && x < nx) {
+        out0[(z * ny + (y + 1)) * nx + x] = acc_2;  // star25.fut:4
       }
+      const int y_3 = y + 2;  // star25.fut:6
       float acc_3 = c_held * (z - z == -4 ? q2_0 : z - z == -3 ? q2_1 : z - z == -2 ? q2_2 : z - z == -1 ? q2_3 : z - z == 0 ? q2_4 : z - z == 1 ? q2_5 : z - z == 2 ? q2_6 : z - z == 3 ? q2_7 : q2_8);  // star25.fut:8
       #pragma unroll
       for (int q_3 = 0; q_3 < 4; q_3 += 1) {  // star25.fut:8
         const int r_3 = (int)((unsigned)q_3 + (unsigned)1);  // star25.fut:9
-        const float s_3 = (z - r_3 - z == -4 ? q2_0 : z - r_3 - z == -3 ? q2_1 : z - r_3 - z == -2 ? q2_2 : z - r_3 - z == -1 ? q2_3 : z - r_3 - z == 0 ? q2_4 : z - r_3 - z == 1 ? q2_5 : z - r_3 - z == 2 ? q2_6 : z - r_3 - z == 3 ? q2_7 : q2_8) + (z + r_3 - z == -4 ? q2_0 : z + r_3 - z == -3 ? q2_1 : z + r_3 - z == -2 ? q2_2 : z + r_3 - z == -1 ? q2_3 : z + r_3 - z == 0 ? q2_4 : z + r_3 - z == 1 ? q2_5 : z + r_3 - z == 2 ? q2_6 : z + r_3 - z == 3 ? q2_7 : q2_8) + u_plane[-plane_first + (y2_in - r_3) * 72 + x_in] + u_plane[-plane_first + (y2_in + r_3) * 72 + x_in] + u_plane[-plane_first + y2_in * 72 + (x_in - r_3)] + u_plane[-plane_first + y2_in * 72 + (x_in + r_3)];  // star25.fut:10
+        const float s_3 = (z - r_3 - z == -4 ? q2_0 : z - r_3 - z == -3 ? q2_1 : z - r_3 - z == -2 ? q2_2 : z - r_3 - z == -1 ? q2_3 : z - r_3 - z == 0 ? q2_4 : z - r_3 - z == 1 ? q2_5 : z - r_3 - z == 2 ? q2_6 : z - r_3 - z == 3 ? q2_7 : q2_8) + (z + r_3 - z == -4 ? q2_0 : z + r_3 - z == -3 ? q2_1 : z + r_3 - z == -2 ? q2_2 : z + r_3 - z == -1 ? q2_3 : z + r_3 - z == 0 ? q2_4 : z + r_3 - z == 1 ? q2_5 : z + r_3 - z == 2 ? q2_6 : z + r_3 - z == 3 ? q2_7 : q2_8) + u_plane[-plane_first + (y_3 - r_3) * 40 + x] + u_plane[-plane_first + (y_3 + r_3) * 40 + x] + u_plane[-plane_first + y_3 * 40 + (x - r_3)] + u_plane[-plane_first + y_3 * 40 + (x + r_3)];  // star25.fut:10
         acc_3 = acc_3 + c_held_2[q_3] * s_3;
       }
-      if (y2 < ny && x < nx) {
-        out0[(z * ny + y2_in) * nx + x_in] = acc_3;  // star25.fut:4
+      if (y + 2 < ny && x < nx) {
+        out0[(z * ny + (y + 2)) * nx + x] = acc_3;  // star25.fut:4
       }
     } else {
       float acc_4 = c_held * (z - z == -4 ? q0_0 : z - z == -3 ? q0_1 : z - z == -2 ? q0_2 : z - z == -1 ? q0_3 : z - z == 0 ? q0_4 : z - z == 1 ? q0_5 : z - z == 2 ? q0_6 : z - z == 3 ? q0_7 : q0_8);  // star25.fut:8
       #pragma unroll
       for (int q_4 = 0; q_4 < 4; q_4 += 1) {  // star25.fut:8
         const int r_4 = (int)((unsigned)q_4 + (unsigned)1);  // star25.fut:9
-        const float s_4 = ((int)((unsigned)z - (unsigned)r_4) >= 0 ? (z - r_4 - z == -4 ? q0_0 : z - r_4 - z == -3 ? q0_1 : z - r_4 - z == -2 ? q0_2 : z - r_4 - z == -1 ? q0_3 : z - r_4 - z == 0 ? q0_4 : z - r_4 - z == 1 ? q0_5 : z - r_4 - z == 2 ? q0_6 : z - r_4 - z == 3 ? q0_7 : q0_8) : 0.0f) + ((int)((unsigned)z + (unsigned)r_4) < nz ? (z + r_4 - z == -4 ? q0_0 : z + r_4 - z == -3 ? q0_1 : z + r_4 - z == -2 ? q0_2 : z + r_4 - z == -1 ? q0_3 : z + r_4 - z == 0 ? q0_4 : z + r_4 - z == 1 ? q0_5 : z + r_4 - z == 2 ? q0_6 : z + r_4 - z == 3 ? q0_7 : q0_8) : 0.0f) + ((int)((unsigned)y0_in - (unsigned)r_4) >= 0 ? u_plane[-plane_first + (y0_in - r_4) * 72 + x_in] : 0.0f) + ((int)((unsigned)y0_in + (unsigned)r_4) < ny ? u_plane[-plane_first + (y0_in + r_4) * 72 + x_in] : 0.0f) + ((int)((unsigned)x_in - (unsigned)r_4) >= 0 ? u_plane[-plane_first + y0_in * 72 + (x_in - r_4)] : 0.0f) + ((int)((unsigned)x_in + (unsigned)r_4) < nx ? u_plane[-plane_first + y0_in * 72 + (x_in + r_4)] : 0.0f);  // star25.fut:10
+        const float s_4 = ((int)((unsigned)z - (unsigned)r_4) >= 0 ? (z - r_4 - z == -4 ? q0_0 : z - r_4 - z == -3 ? q0_1 : z - r_4 - z == -2 ? q0_2 : z - r_4 - z == -1 ? q0_3 : z - r_4 - z == 0 ? q0_4 : z - r_4 - z == 1 ? q0_5 : z - r_4 - z == 2 ? q0_6 : z - r_4 - z == 3 ? q0_7 : q0_8) : 0.0f) + ((int)((unsigned)z + (unsigned)r_4) < nz ? (z + r_4 - z == -4 ? q0_0 : z + r_4 - z == -3 ? q0_1 : z + r_4 - z == -2 ? q0_2 : z + r_4 - z == -1 ? q0_3 : z + r_4 - z == 0 ? q0_4 : z + r_4 - z == 1 ? q0_5 : z + r_4 - z == 2 ? q0_6 : z + r_4 - z == 3 ? q0_7 : q0_8) : 0.0f) + ((int)((unsigned)y0_in - (unsigned)r_4) >= 0 ? u_plane[-plane_first + (y0_in - r_4) * 40 + x_in] : 0.0f) + ((int)((unsigned)y0_in + (unsigned)r_4) < ny ? u_plane[-plane_first + (y0_in + r_4) * 40 + x_in] : 0.0f) + ((int)((unsigned)x_in - (unsigned)r_4) >= 0 ? u_plane[-plane_first + y0_in * 40 + (x_in - r_4)] : 0.0f) + ((int)((unsigned)x_in + (unsigned)r_4) < nx ? u_plane[-plane_first + y0_in * 40 + (x_in + r_4)] : 0.0f);  // star25.fut:10
         acc_4 = acc_4 + c_held_2[q_4] * s_4;
       }
-      if (y0 < ny && x < nx) {
+      if (y < ny && x < nx) {
         out0[(z * ny + y0_in) * nx + x_in] = acc_4;  // star25.fut:4
       }
       float acc_5 = c_held * (z - z == -4 ? q1_0 : z - z == -3 ? q1_1 : z - z == -2 ? q1_2 : z - z == -1 ? q1_3 : z - z == 0 ? q1_4 : z - z == 1 ? q1_5 : z - z == 2 ? q1_6 : z - z == 3 ? q1_7 : q1_8);  // star25.fut:8
       #pragma unroll
       for (int q_5 = 0; q_5 < 4; q_5 += 1) {  // star25.fut:8
         const int r_5 = (int)((unsigned)q_5 + (unsigned)1);  // star25.fut:9
-        const float s_5 = ((int)((unsigned)z - (unsigned)r_5) >= 0 ? (z - r_5 - z == -4 ? q1_0 : z - r_5 - z == -3 ? q1_1 : z - r_5 - z == -2 ? q1_2 : z - r_5 - z == -1 ? q1_3 : z - r_5 - z == 0 ? q1_4 : z - r_5 - z == 1 ? q1_5 : z - r_5 - z == 2 ? q1_6 : z - r_5 - z == 3 ? q1_7 : q1_8) : 0.0f) + ((int)((unsigned)z + (unsigned)r_5) < nz ? (z + r_5 - z == -4 ? q1_0 : z + r_5 - z == -3 ? q1_1 : z + r_5 - z == -2 ? q1_2 : z + r_5 - z == -1 ? q1_3 : z + r_5 - z == 0 ? q1_4 : z + r_5 - z == 1 ? q1_5 : z + r_5 - z == 2 ? q1_6 : z + r_5 - z == 3 ? q1_7 : q1_8) : 0.0f) + ((int)((unsigned)y1_in - (unsigned)r_5) >= 0 ? u_plane[-plane_first + (y1_in - r_5) * 72 + x_in] : 0.0f) + ((int)((unsigned)y1_in + (unsigned)r_5) < ny ? u_plane[-plane_first + (y1_in + r_5) * 72 + x_in] : 0.0f) + ((int)((unsigned)x_in - (unsigned)r_5) >= 0 ? u_plane[-plane_first + y1_in * 72 + (x_in - r_5)] : 0.0f) + ((int)((unsigned)x_in + (unsigned)r_5) < nx ? u_plane[-plane_first + y1_in * 72 + (x_in + r_5)] : 0.0f);  // star25.fut:10
+        const float s_5 = ((int)((unsigned)z - (unsigned)r_5) >= 0 ? (z - r_5 - z == -4 ? q1_0 : z - r_5 - z == -3 ? q1_1 : z - r_5 - z == -2 ? q1_2 : z - r_5 - z == -1 ? q1_3 : z - r_5 - z == 0 ? q1_4 : z - r_5 - z == 1 ? q1_5 : z - r_5 - z == 2 ? q1_6 : z - r_5 - z == 3 ? q1_7 : q1_8) : 0.0f) + ((int)((unsigned)z + (unsigned)r_5) < nz ? (z + r_5 - z == -4 ? q1_0 : z + r_5 - z == -3 ? q1_1 : z + r_5 - z == -2 ? q1_2 : z + r_5 - z == -1 ? q1_3 : z + r_5 - z == 0 ? q1_4 : z + r_5 - z == 1 ? q1_5 : z + r_5 - z == 2 ? q1_6 : z + r_5 - z == 3 ? q1_7 : q1_8) : 0.0f) + ((int)((unsigned)y1_in - (unsigned)r_5) >= 0 ? u_plane[-plane_first + (y1_in - r_5) * 40 + x_in] : 0.0f) + ((int)((unsigned)y1_in + (unsigned)r_5) < ny ? u_plane[-plane_first + (y1_in + r_5) * 40 + x_in] : 0.0f) + ((int)((unsigned)x_in - (unsigned)r_5) >= 0 ? u_plane[-plane_first + y1_in * 40 + (x_in - r_5)] : 0.0f) + ((int)((unsigned)x_in + (unsigned)r_5) < nx ? u_plane[-plane_first + y1_in * 40 + (x_in + r_5)] : 0.0f);  // star25.fut:10
         acc_5 = acc_5 + c_held_2[q_5] * s_5;
       }
-      if (y1 < ny && x < nx) {
+      if (y + 1 < ny && x < nx) {
         out0[(z * ny + y1_in) * nx + x_in] = acc_5;  // star25.fut:4
       }
       float acc_6 = c_held * (z - z == -4 ? q2_0 : z - z == -3 ? q2_1 : z - z == -2 ? q2_2 : z - z == -1 ? q2_3 : z - z == 0 ? q2_4 : z - z == 1 ? q2_5 : z - z == 2 ? q2_6 : z - z == 3 ? q2_7 : q2_8);  // star25.fut:8
       #pragma unroll
       for (int q_6 = 0; q_6 < 4; q_6 += 1) {  // star25.fut:8
         const int r_6 = (int)((unsigned)q_6 + (unsigned)1);  // star25.fut:9
-        const float s_6 = ((int)((unsigned)z - (unsigned)r_6) >= 0 ? (z - r_6 - z == -4 ? q2_0 : z - r_6 - z == -3 ? q2_1 : z - r_6 - z == -2 ? q2_2 : z - r_6 - z == -1 ? q2_3 : z - r_6 - z == 0 ? q2_4 : z - r_6 - z == 1 ? q2_5 : z - r_6 - z == 2 ? q2_6 : z - r_6 - z == 3 ? q2_7 : q2_8) : 0.0f) + ((int)((unsigned)z + (unsigned)r_6) < nz ? (z + r_6 - z == -4 ? q2_0 : z + r_6 - z == -3 ? q2_1 : z + r_6 - z == -2 ? q2_2 : z + r_6 - z == -1 ? q2_3 : z + r_6 - z == 0 ? q2_4 : z + r_6 - z == 1 ? q2_5 : z + r_6 - z == 2 ? q2_6 : z + r_6 - z == 3 ? q2_7 : q2_8) : 0.0f) + ((int)((unsigned)y2_in - (unsigned)r_6) >= 0 ? u_plane[-plane_first + (y2_in - r_6) * 72 + x_in] : 0.0f) + ((int)((unsigned)y2_in + (unsigned)r_6) < ny ? u_plane[-plane_first + (y2_in + r_6) * 72 + x_in] : 0.0f) + ((int)((unsigned)x_in - (unsigned)r_6) >= 0 ? u_plane[-plane_first + y2_in * 72 + (x_in - r_6)] : 0.0f) + ((int)((unsigned)x_in + (unsigned)r_6) < nx ? u_plane[-plane_first + y2_in * 72 + (x_in + r_6)] : 0.0f);  // star25.fut:10
+        const float s_6 = ((int)((unsigned)z - (unsigned)r_6) >= 0 ? (z - r_6 - z == -4 ? q2_0 : z - r_6 - z == -3 ? q2_1 : z - r_6 - z == -2 ? q2_2 : z - r_6 - z == -1 ? q2_3 : z - r_6 - z == 0 ? q2_4 : z - r_6 - z == 1 ? q2_5 : z - r_6 - z == 2 ? q2_6 : z - r_6 - z == 3 ? q2_7 : q2_8) : 0.0f) + ((int)((unsigned)z + (unsigned)r_6) < nz ? (z + r_6 - z == -4 ? q2_0 : z + r_6 - z == -3 ? q2_1 : z + r_6 - z == -2 ? q2_2 : z + r_6 - z == -1 ? q2_3 : z + r_6 - z == 0 ? q2_4 : z + r_6 - z == 1 ? q2_5 : z + r_6 - z == 2 ? q2_6 : z + r_6 - z == 3 ? q2_7 : q2_8) : 0.0f) + ((int)((unsigned)y2_in - (unsigned)r_6) >= 0 ? u_plane[-plane_first + (y2_in - r_6) * 40 + x_in] : 0.0f) + ((int)((unsigned)y2_in + (unsigned)r_6) < ny ? u_plane[-plane_first + (y2_in + r_6) * 40 + x_in] : 0.0f) + ((int)((unsigned)x_in - (unsigned)r_6) >= 0 ? u_plane[-plane_first + y2_in * 40 + (x_in - r_6)] : 0.0f) + ((int)((unsigned)x_in + (unsigned)r_6) < nx ? u_plane[-plane_first + y2_in * 40 + (x_in + r_6)] : 0.0f);  // star25.fut:10
         acc_6 = acc_6 + c_held_2[q_6] * s_6;
       }
-      if (y2 < ny && x < nx) {
+      if (y + 2 < ny && x < nx) {
         out0[(z * ny + y2_in) * nx + x_in] = acc_6;  // star25.fut:4
       }
     }
@@ -635,7 +643,7 @@ extern "C" cudaError_t tiler_star25_launch(const float* u, const float* c, float
   auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_star25_march
-      const dim3 tiler_grid((nx + 63) / 64, (ny + 11) / 12, (nz + 63) / 64), tiler_block(64, 4, 1);
+      const dim3 tiler_grid((nx + 31) / 32, (ny + 11) / 12, (nz + 31) / 32), tiler_block(32, 4, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_star25_march<<<tiler_grid, tiler_block, 0, stream>>>(u, c, out0, nz, ny, nx);
       return cudaGetLastError();
@@ -662,7 +670,7 @@ extern "C" cudaError_t tiler_star25_launch(const float* u, const float* c, float
     return cudaErrorInvalidValue;
   };
   int tiler_version = -1;
-  if (tiler_version < 0 && ((long long)nz * ny * nx <= 2147483647LL && (long long)((nx + 63) / 64) * ((ny + 11) / 12) * ((nz + 63) / 64) >= tiler_multiprocessors && nz <= 4194240 && ny <= 786420)) tiler_version = 0;
+  if (tiler_version < 0 && ((long long)nz * ny * nx <= 2147483647LL && (long long)((nx + 31) / 32) * ((ny + 11) / 12) * ((nz + 31) / 32) >= tiler_multiprocessors && nz <= 2097120 && ny <= 786420)) tiler_version = 0;
   if (tiler_version < 0 && ((long long)nz * ny * nx <= 2147483647LL)) tiler_version = 1;
   if (tiler_version < 0 && ((long long)nz * ny * nx <= 2147483647LL)) tiler_version = 2;
   if (tiler_version < 0) tiler_version = 3;

@@ -2,17 +2,17 @@
 //
 // 4 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_stencil3d_march: when (long long)nz * ny * nx <= 2147483647LL && (long long)((nx + 63) / 64) * ((ny + 11) / 12) * ((nz + 63) / 64) >= tiler_multiprocessors && nz <= 4194240 && ny <= 786420 (2.5-D blocking: blocks of 64 x 4 threads, 3 rows a thread, march 64 planes of u along dimension 0; each plane of the block's 12 x 64 points is staged in shared memory with its halo (14 x 66, 3,696 bytes) while the next one's loads are in flight, and the reads along dimension 0 at a point's own column come from a queue of 3 registers; one body for every step: no read is guarded at an edge (a second body without clamps or value tests would cost registers for little)); rival: tiler_stencil3d_untiled
+//   0. tiler_stencil3d_march: when (long long)nz * ny * nx <= 2147483647LL && (long long)((nx + 31) / 32) * ((ny + 11) / 12) * ((nz + 31) / 32) >= tiler_multiprocessors && nz <= 2097120 && ny <= 786420 (2.5-D blocking: blocks of 32 x 4 threads, 3 consecutive rows a thread, march 32 planes of u along dimension 0; each plane of the block's 12 x 32 points is staged in shared memory with its halo (14 x 34, 1,904 bytes) while the next one's loads are in flight, and the reads along dimension 0 at a point's own column come from a queue of 3 registers; compiled for 6 blocks an SM (registers capped: a thread's rows share their neighbours' loads); one body for every step: no read is guarded at an edge (a second body without clamps or value tests would cost registers for little)); rival: tiler_stencil3d_untiled
 //   1. tiler_stencil3d_window: when (long long)nz * ny * nx <= 2147483647LL (8 consecutive points a thread along dimension 0: the reads of u that neighbouring points share are loaded once, their loops unrolled (8 points' 56 reads touch 42 elements: 5.25 loads a point instead of 7 where nvcc matches them all)); rival: tiler_stencil3d_untiled
 //   2. tiler_stencil3d_untiled: when (long long)nz * ny * nx <= 2147483647LL (the plan's kernel, which the window version races first)
 //   3. tiler_stencil3d_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more)
 //
-// march: 64 x 4 threads, 3 row(s) a thread, 64 planes of u along dim 0 a block; each plane staged with its halo (14 x 66), the column in 3 registers a row
+// march: 32 x 4 threads, 3 consecutive row(s) a thread, 32 planes of u along dim 0 a block; each plane staged with its halo (14 x 34), the column in 3 registers a row
 //
 // launch: tiler_stencil3d_march<<<grid, block, 0>>>(alpha, u, out0, nz, ny, nx)
-//   block = (64, 4, 1), 256 threads
-//   grid  = (ceil(nx / 64), ceil(ny / 12), ceil(nz / 64))
-//   static shared memory: 3696 bytes; dynamic: 0
+//   block = (32, 4, 1), 128 threads
+//   grid  = (ceil(nx / 32), ceil(ny / 12), ceil(nz / 32))
+//   static shared memory: 1904 bytes; dynamic: 0
 //   alpha: scalar
 //   u: input [nz, ny, nx] (row-major)
 //   out0: output [nz, ny, nx] (row-major)
@@ -180,25 +180,23 @@ __device__ __forceinline__ void tiler_transpose(const T* __restrict__ in, T* __r
 }
 #endif
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(128, 6)
 tiler_stencil3d_march(float alpha, const float* __restrict__ u, float* __restrict__ out0, int nz, int ny, int nx)
 {
-  __shared__ __align__(16) float u_plane[924];
-  const int x_first = (int)blockIdx.x * 64;
+  __shared__ __align__(16) float u_plane[476];
+  const int x_first = (int)blockIdx.x * 32;
   const int x = x_first + threadIdx.x;
   const int y_first = (int)blockIdx.y * 12;
-  const int z_first = (int)blockIdx.z * 64;
-  const int z_end = min(z_first + 64, nz);
-  const int y0 = y_first + threadIdx.y;
-  const int y1 = y_first + (threadIdx.y + 4);
-  const int y2 = y_first + (threadIdx.y + 8);
+  const int z_first = (int)blockIdx.z * 32;
+  const int z_end = min(z_first + 32, nz);
+  const int y = y_first + threadIdx.y * 3;
   const int x_in = tiler_min(x, nx - 1);
-  const int y0_in = tiler_min(y0, ny - 1);
-  const int y1_in = tiler_min(y1, ny - 1);
-  const int y2_in = tiler_min(y2, ny - 1);
-  const int column0 = max(tiler_min(y0, ny - 1), 0) * nx + max(tiler_min(x, nx - 1), 0);
-  const int column1 = max(tiler_min(y1, ny - 1), 0) * nx + max(tiler_min(x, nx - 1), 0);
-  const int column2 = max(tiler_min(y2, ny - 1), 0) * nx + max(tiler_min(x, nx - 1), 0);
+  const int y0_in = tiler_min(y, ny - 1);
+  const int y1_in = tiler_min(y + 1, ny - 1);
+  const int y2_in = tiler_min(y + 2, ny - 1);
+  const int column0 = max(tiler_min(y, ny - 1), 0) * nx + max(tiler_min(x, nx - 1), 0);
+  const int column1 = max(tiler_min(y + 1, ny - 1), 0) * nx + max(tiler_min(x, nx - 1), 0);
+  const int column2 = max(tiler_min(y + 2, ny - 1), 0) * nx + max(tiler_min(x, nx - 1), 0);
   float q0_1 = u[max(tiler_min(z_first + -1, nz - 1), 0) * (nx * ny) + column0];
   float q0_2 = u[max(tiler_min(z_first, nz - 1), 0) * (nx * ny) + column0];
   float q0_0 = q0_1;
@@ -208,19 +206,19 @@ tiler_stencil3d_march(float alpha, const float* __restrict__ u, float* __restric
   float q2_1 = u[max(tiler_min(z_first + -1, nz - 1), 0) * (nx * ny) + column2];
   float q2_2 = u[max(tiler_min(z_first, nz - 1), 0) * (nx * ny) + column2];
   float q2_0 = q2_1;
-  const int halo0_at = (int)(threadIdx.y * 64 + threadIdx.x);
-  const int halo0_row = halo0_at < 66 ? halo0_at / 66 : halo0_at < 132 ? (halo0_at + -66) / 66 + 13 : (halo0_at + -132) / 2 + 1;
-  const int halo0_col = halo0_at < 66 ? halo0_at % 66 : halo0_at < 132 ? (halo0_at + -66) % 66 : (halo0_at + -132) % 2 < 1 ? (halo0_at + -132) % 2 : (halo0_at + -132) % 2 + 64;
+  const int halo0_at = (int)(threadIdx.y * 32 + threadIdx.x);
+  const int halo0_row = halo0_at < 34 ? halo0_at / 34 : halo0_at < 68 ? (halo0_at + -34) / 34 + 13 : (halo0_at + -68) / 2 + 1;
+  const int halo0_col = halo0_at < 34 ? halo0_at % 34 : halo0_at < 68 ? (halo0_at + -34) % 34 : (halo0_at + -68) % 2 < 1 ? (halo0_at + -68) % 2 : (halo0_at + -68) % 2 + 32;
   const int halo0_in = max(tiler_min(y_first + (halo0_row + -1), ny - 1), 0) * nx + max(tiler_min(x_first + (halo0_col + -1), nx - 1), 0);
-  const int halo0_slot = halo0_row * 66 + halo0_col;
+  const int halo0_slot = halo0_row * 34 + halo0_col;
   float front0 = u[max(tiler_min(z_first + 1, nz - 1), 0) * (nx * ny) + column0];
   float front1 = u[max(tiler_min(z_first + 1, nz - 1), 0) * (nx * ny) + column1];
   float front2 = u[max(tiler_min(z_first + 1, nz - 1), 0) * (nx * ny) + column2];
   float halo0 = u[max(tiler_min(z_first, nz - 1), 0) * (nx * ny) + halo0_in];
-  const int slot0 = (threadIdx.y + 1) * 66 + (threadIdx.x + 1);
-  const int slot1 = (threadIdx.y + 5) * 66 + (threadIdx.x + 1);
-  const int slot2 = (threadIdx.y + 9) * 66 + (threadIdx.x + 1);
-  const int plane_first = (y_first + -1) * 66 + (x_first + -1);
+  const int slot0 = (threadIdx.y * 3 + 1) * 34 + (threadIdx.x + 1);
+  const int slot1 = (threadIdx.y * 3 + 2) * 34 + (threadIdx.x + 1);
+  const int slot2 = (threadIdx.y * 3 + 3) * 34 + (threadIdx.x + 1);
+  const int plane_first = (y_first + -1) * 34 + (x_first + -1);
   for (int z = z_first; z < z_end; z += 1) {
     q0_0 = q0_1;
     q0_1 = q0_2;
@@ -234,7 +232,7 @@ tiler_stencil3d_march(float alpha, const float* __restrict__ u, float* __restric
     q2_1 = q2_2;
     q2_2 = front2;
     u_plane[slot2] = q2_1;
-    if (halo0_at < 156) {
+    if (halo0_at < 92) {
       u_plane[halo0_slot] = halo0;
     }
     __syncthreads();  // the plane of u is staged before its points read it
@@ -245,18 +243,18 @@ tiler_stencil3d_march(float alpha, const float* __restrict__ u, float* __restric
       halo0 = u[max(tiler_min(z + 1, nz - 1), 0) * (nx * ny) + halo0_in];
     }
     const float c = z - z == -1 ? q0_0 : z - z == 0 ? q0_1 : q0_2;  // stencil3d.fut:8
-    const float lap = (max(z - 1, 0) - z == -1 ? q0_0 : max(z - 1, 0) - z == 0 ? q0_1 : q0_2) + (min(z + 1, nz - 1) - z == -1 ? q0_0 : min(z + 1, nz - 1) - z == 0 ? q0_1 : q0_2) + u_plane[-plane_first + max(y0_in - 1, 0) * 66 + x_in] + u_plane[-plane_first + min(y0_in + 1, ny - 1) * 66 + x_in] + u_plane[-plane_first + y0_in * 66 + max(x_in - 1, 0)] + u_plane[-plane_first + y0_in * 66 + min(x_in + 1, nx - 1)] - 6.0f * c;  // stencil3d.fut:9
-    if (y0 < ny && x < nx) {
+    const float lap = (max(z - 1, 0) - z == -1 ? q0_0 : max(z - 1, 0) - z == 0 ? q0_1 : q0_2) + (min(z + 1, nz - 1) - z == -1 ? q0_0 : min(z + 1, nz - 1) - z == 0 ? q0_1 : q0_2) + u_plane[-plane_first + max(y0_in - 1, 0) * 34 + x_in] + u_plane[-plane_first + min(y0_in + 1, ny - 1) * 34 + x_in] + u_plane[-plane_first + y0_in * 34 + max(x_in - 1, 0)] + u_plane[-plane_first + y0_in * 34 + min(x_in + 1, nx - 1)] - 6.0f * c;  // stencil3d.fut:9
+    if (y < ny && x < nx) {
       out0[(z * ny + y0_in) * nx + x_in] = c + alpha * lap;  // stencil3d.fut:4
     }
     const float c_2 = z - z == -1 ? q1_0 : z - z == 0 ? q1_1 : q1_2;  // stencil3d.fut:8
-    const float lap_2 = (max(z - 1, 0) - z == -1 ? q1_0 : max(z - 1, 0) - z == 0 ? q1_1 : q1_2) + (min(z + 1, nz - 1) - z == -1 ? q1_0 : min(z + 1, nz - 1) - z == 0 ? q1_1 : q1_2) + u_plane[-plane_first + max(y1_in - 1, 0) * 66 + x_in] + u_plane[-plane_first + min(y1_in + 1, ny - 1) * 66 + x_in] + u_plane[-plane_first + y1_in * 66 + max(x_in - 1, 0)] + u_plane[-plane_first + y1_in * 66 + min(x_in + 1, nx - 1)] - 6.0f * c_2;  // stencil3d.fut:9
-    if (y1 < ny && x < nx) {
+    const float lap_2 = (max(z - 1, 0) - z == -1 ? q1_0 : max(z - 1, 0) - z == 0 ? q1_1 : q1_2) + (min(z + 1, nz - 1) - z == -1 ? q1_0 : min(z + 1, nz - 1) - z == 0 ? q1_1 : q1_2) + u_plane[-plane_first + max(y1_in - 1, 0) * 34 + x_in] + u_plane[-plane_first + min(y1_in + 1, ny - 1) * 34 + x_in] + u_plane[-plane_first + y1_in * 34 + max(x_in - 1, 0)] + u_plane[-plane_first + y1_in * 34 + min(x_in + 1, nx - 1)] - 6.0f * c_2;  // stencil3d.fut:9
+    if (y + 1 < ny && x < nx) {
       out0[(z * ny + y1_in) * nx + x_in] = c_2 + alpha * lap_2;  // stencil3d.fut:4
     }
     const float c_3 = z - z == -1 ? q2_0 : z - z == 0 ? q2_1 : q2_2;  // stencil3d.fut:8
-    const float lap_3 = (max(z - 1, 0) - z == -1 ? q2_0 : max(z - 1, 0) - z == 0 ? q2_1 : q2_2) + (min(z + 1, nz - 1) - z == -1 ? q2_0 : min(z + 1, nz - 1) - z == 0 ? q2_1 : q2_2) + u_plane[-plane_first + max(y2_in - 1, 0) * 66 + x_in] + u_plane[-plane_first + min(y2_in + 1, ny - 1) * 66 + x_in] + u_plane[-plane_first + y2_in * 66 + max(x_in - 1, 0)] + u_plane[-plane_first + y2_in * 66 + min(x_in + 1, nx - 1)] - 6.0f * c_3;  // stencil3d.fut:9
-    if (y2 < ny && x < nx) {
+    const float lap_3 = (max(z - 1, 0) - z == -1 ? q2_0 : max(z - 1, 0) - z == 0 ? q2_1 : q2_2) + (min(z + 1, nz - 1) - z == -1 ? q2_0 : min(z + 1, nz - 1) - z == 0 ? q2_1 : q2_2) + u_plane[-plane_first + max(y2_in - 1, 0) * 34 + x_in] + u_plane[-plane_first + min(y2_in + 1, ny - 1) * 34 + x_in] + u_plane[-plane_first + y2_in * 34 + max(x_in - 1, 0)] + u_plane[-plane_first + y2_in * 34 + min(x_in + 1, nx - 1)] - 6.0f * c_3;  // stencil3d.fut:9
+    if (y + 2 < ny && x < nx) {
       out0[(z * ny + y2_in) * nx + x_in] = c_3 + alpha * lap_3;  // stencil3d.fut:4
     }
     __syncthreads();  // the plane is read before the next step writes it
@@ -498,7 +496,7 @@ extern "C" cudaError_t tiler_stencil3d_launch(float alpha, const float* u, float
   auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
     case 0: {  // tiler_stencil3d_march
-      const dim3 tiler_grid((nx + 63) / 64, (ny + 11) / 12, (nz + 63) / 64), tiler_block(64, 4, 1);
+      const dim3 tiler_grid((nx + 31) / 32, (ny + 11) / 12, (nz + 31) / 32), tiler_block(32, 4, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_stencil3d_march<<<tiler_grid, tiler_block, 0, stream>>>(alpha, u, out0, nz, ny, nx);
       return cudaGetLastError();
@@ -525,7 +523,7 @@ extern "C" cudaError_t tiler_stencil3d_launch(float alpha, const float* u, float
     return cudaErrorInvalidValue;
   };
   int tiler_version = -1;
-  if (tiler_version < 0 && ((long long)nz * ny * nx <= 2147483647LL && (long long)((nx + 63) / 64) * ((ny + 11) / 12) * ((nz + 63) / 64) >= tiler_multiprocessors && nz <= 4194240 && ny <= 786420)) tiler_version = 0;
+  if (tiler_version < 0 && ((long long)nz * ny * nx <= 2147483647LL && (long long)((nx + 31) / 32) * ((ny + 11) / 12) * ((nz + 31) / 32) >= tiler_multiprocessors && nz <= 2097120 && ny <= 786420)) tiler_version = 0;
   if (tiler_version < 0 && ((long long)nz * ny * nx <= 2147483647LL)) tiler_version = 1;
   if (tiler_version < 0 && ((long long)nz * ny * nx <= 2147483647LL)) tiler_version = 2;
   if (tiler_version < 0) tiler_version = 3;
