@@ -96,6 +96,17 @@ def test_a_register_array_indexed_at_run_time_is_caught():
                for p in problems)
 
 
+def test_a_register_array_indexed_past_its_elements_is_caught():
+    def one_too_far(chunk):
+        return tuple(dataclasses.replace(s, stop=c(5)) if isinstance(s, kir.For) and s.var == "j" else s
+                     for s in chunk)
+
+    problems = verify(staged_sum(one_too_far))
+    assert [str(p) for p in problems if p.fault is Fault.PAST_ARRAY] == \
+        ["per-thread array acc of 4 elements is indexed from 0 to 4"]  # (its load and its store: one problem)
+    assert not [p for p in verify(staged_sum()) if p.fault is Fault.PAST_ARRAY]
+
+
 def test_a_vector_access_must_be_provably_aligned():
     problems = verify(staged_sum(divisible=()))  # n % 4 unknown: a row's start need not be a multiple of 4
     assert any("not provably a multiple of 4" in str(p) and p.fault is Fault.UNALIGNED for p in problems)
