@@ -1005,7 +1005,8 @@ def test_halo_tiles_past_the_first_block_match_the_interpreter(path, sizes):
 MARCH_FILES = [ROOT / "corpus" / f"{n}.fut" for n in ("d_stencil3d_7pt_f32", "d_stencil3d_25pt_f64", "a_laplace3d_f64")] \
     + [ROOT / "benchmarks" / f"{n}.fut" for n in ("stencil3d", "star25")] \
     + [PROGRAMS / "windows" / f"{n}.fut" for n in ("march_wide_x", "march_wide_halo", "march_clamped_f64",
-                                                   "march_diagonal", "march_wrap")]
+                                                   "march_diagonal", "march_wrap", "march_radius6",
+                                                   "march_wide_coef", "march_wave_f64")]
 
 
 @pytest.mark.parametrize("size", [None, 70, 133, {"nz": 131, "ny": 13, "nx": 65}, {"nz": 64, "ny": 25, "nx": 200},
@@ -1026,6 +1027,18 @@ def test_a_march_without_a_window_version_matches_the_interpreter():
     against the untiled kernel alone."""
     window_versions_match(BENCHMARKS / "star25.fut", {"nz": 131, "ny": 13, "nx": 65}, "_march",
                           Options(window_points=1, no_halo=True))
+
+
+@pytest.mark.parametrize("size", [None, 1, 5, 70, 133, 2100])  # (the 1-D program reads out of range below 4)
+@pytest.mark.parametrize("path, options", [(PROGRAMS / "windows" / "halo_wrap_1d.fut", None),
+                                           (ROOT / "corpus" / "d_conv2d_3x3_wrap_f32.fut", Options(window_points=1))],
+                         ids=["1d", "2d"])
+def test_a_wrapped_window_staged_with_its_halo_matches_the_interpreter(path, options, size):
+    """Reads wrapped by `%` around the array's ends, their window staged in
+    shared memory (the copy wraps as the reads do): a tile wider than the
+    array (1, 5), blocks at both ends and inside (70, 133, 2,100 past one
+    block of 2,048 points along x)."""
+    window_versions_match(path, size, "_window", options)
 
 
 def window_versions_match(path, size, suffix: str = "_window", options: Options | None = None) -> None:

@@ -12,6 +12,7 @@ from tiler import kir
 from tiler.analyse import DEFAULT, Options
 from tiler.lower.march import march_name
 from tiler.pipeline import run_all
+from tiler.runtime.nvcc import nvcc_path, ptxas_reports
 
 STAR = (BENCHMARKS / "star25.fut").read_text()
 
@@ -50,6 +51,31 @@ def test_the_march_races_first_and_runs_only_where_its_grid_fills_the_gpu_and_fi
     compiled = tiler("compile", str(BENCHMARKS / "star25.fut"), "--emit", "cuda").stdout
     first = next(line for line in compiled.splitlines() if "0. tiler_star25_march" in line)
     assert ">= tiler_multiprocessors" in first and "nz <= 2097120" in first and "ny <= 786420" in first
+
+
+WINDOWS = ROOT / "tests" / "programs" / "windows"
+
+
+@pytest.mark.skipif(nvcc_path() is None, reason="nvcc is not on PATH")
+@pytest.mark.parametrize("path, blocks", [
+    (BENCHMARKS / "star25.fut", 6), (BENCHMARKS / "stencil3d.fut", 6), (ROOT / "corpus" / "a_laplace3d_f64.fut", 6),
+    (ROOT / "corpus" / "d_stencil3d_25pt_f64.fut", None), (WINDOWS / "march_clamped_f64.fut", 6),
+    (WINDOWS / "march_wide_halo.fut", None), (WINDOWS / "march_radius6.fut", None),
+    (WINDOWS / "march_wide_coef.fut", None), (WINDOWS / "march_wave_f64.fut", None)],
+    ids=lambda p: getattr(p, "stem", str(p)))
+def test_the_march_caps_its_registers_only_where_ptxas_does_not_spill_under_the_cap(path, blocks):
+    """768 threads an SM (80 registers) where a thread's live words and halo
+    loads leave room; a radius-6 star, an f64 wave step and halos of 6 to 8
+    loads a thread spilled under the cap (16 to 140 bytes) and get ptxas's
+    own choice."""
+    values = march_of(path.read_text())
+    m = values["analyse"].plan.march.march
+    assert m.blocks == blocks, (m.words, m.halo_loads)
+    reports = ptxas_reports(values["render"])
+    (report,) = [r for name, r in reports.items() if name.endswith("_march")]
+    assert report.ok and report.spill_stores == 0, report.log
+    if blocks:
+        assert report.registers <= 65536 // 768
 
 
 def test_a_double_precision_queue_takes_fewer_rows_a_thread():

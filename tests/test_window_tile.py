@@ -84,14 +84,43 @@ def test_a_2d_tile_gets_the_threads_along_its_halo():
 
 
 @pytest.mark.parametrize("index, why", [
-    ("(x + t + w - 1) % w", "wrapped"),
+    ("(x + t + 7) % 8", "other than the array's ends"),
+    ("min((x + t + w - 1) % w, w - 1)", "both wrapped and clamped"),
     ("min(max(x + t - 1, 0), w - 2)", "other than the array's ends"),
     ("max(x + t - 1, 1)", "other than the array's ends"),
 ])
-def test_a_window_read_at_the_other_end_or_clamped_elsewhere_is_not_staged(index, why):
+def test_a_window_read_clamped_elsewhere_or_wrapped_by_another_modulus_is_not_staged(index, why):
     text = ROW.replace("INDEX", index)
     tile = window_of(text)
     assert tile.schedule is None and why in tile.reason
+
+
+def test_a_wrap_by_the_arrays_own_extent_is_staged_and_its_copy_wraps():
+    """The tile holds the other end past the array's edge: the copy wraps
+    each element's index as the program does, and the reads find their
+    place from the wrapped index (lower/halos.py's WrappedView)."""
+    text = ROW.replace("INDEX", "(x + t + w - 1) % w")
+    tile = window_of(text)
+    assert tile.staged == ("img",)
+    (t,) = tile.schedule.halos
+    assert [a.wrapped for a in t.axes][-1] and "wrapped along axis 1" in t.text()
+    cuda = analysed(text, "wrap.fut")["render"]
+    assert "% w + w) % w]" in cuda and "wrapped or clamped into the array" in cuda  # (its row: the point's own)
+
+
+def test_a_read_wrapped_in_place_skips_the_programs_remainder():
+    """`x[(i + t - 4 + n) % n]`: the tile is read at `i + t - 4 + n` less
+    its first index and one n, so the window kernel computes the program's
+    remainder for none of its reads (the untiled kernel computes one a
+    read)."""
+    text = (ROOT / "tests" / "programs" / "windows" / "halo_wrap_1d.fut").read_text()
+    cuda = analysed(text, "halo_wrap_1d.fut")["render"]
+    window = cuda[cuda.index("tiler_halo_wrap_1d_window("):]
+    window = window[:window.index("\n}\n")]
+    reads = [line for line in window.splitlines() if "* x_window[" in line]
+    assert reads and not any("% n" in line for line in reads)
+    assert all("(unsigned)n) - ((int)" in line for line in reads)
+    assert "% n + n) % n]" in window  # (the copy)
 
 
 def test_a_clamp_by_the_arrays_own_ends_is_staged_and_no_halo_leaves_it_in_place():
@@ -320,7 +349,7 @@ fun [f32, n] main(int n, [f32, m] a) =
     "own_wrap": ("""
 fun [f32, n] main(int n, [f32, m] a) =
   map(fn f32 (int i) => a[i % m] + (if i + 1 < m then a[i + 1] else 0f32), iota(n))
-""", "wrapped around"),
+""", "wrapped along axis 0, whose extent is not dimension 0's size"),
     # a level's value of the array, used as a number: no read the window records
     "level_value": ("""
 fun [[f32, n], n] main([f32, n] a) =

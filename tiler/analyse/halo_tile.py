@@ -22,8 +22,13 @@ the tile must hold what the program reads there:
   index lies between the point's own index and the unclamped one, so the tile
   spans offset 0 as well, and the point's dimension must be the array's axis
   itself (a point past the array's end would clamp outside the tile);
-- a wrap by `%` reads the array's other end: not staged (yet), nor a clamp
-  against other values (Axis.loose).
+- reads wrapped by `%` of the array's own extent: the tile holds the
+  array's other end past its edge (the copy wraps each element's index as
+  the program does), and a read at the wrapped index q finds its element
+  at q less the tile's first index, plus or less the extent where that
+  falls outside it (lower/halos.py); the point's dimension must be the
+  array's axis itself, as for a clamp. Not a wrap mixed with clamps along
+  one axis, nor a clamp or wrap against other values (Axis.loose).
 Every axis of the array must follow a dimension (a row read whole, or an
 axis indexed otherwise, would need the whole axis in the tile), and the
 window's reads must be every use of the array (not whole as a stream's
@@ -52,6 +57,7 @@ class HaloAxis:
     dim: int
     low: int
     extent: int
+    wrapped: bool = False  # some read wraps by `%` of the array's extent along it
 
 
 @dataclass(frozen=True)
@@ -73,7 +79,9 @@ class HaloTile:
 
     def text(self) -> str:
         shape = " x ".join(str(a.extent) for a in self.axes)
-        return f"{self.array} ({shape}, {self.bytes:,} bytes)"
+        wraps = [str(a.axis) for a in self.axes if a.wrapped]
+        wrapped = f", wrapped along axis {', '.join(wraps)}" if wraps else ""
+        return f"{self.array} ({shape}, {self.bytes:,} bytes{wrapped})"
 
 
 @dataclass(frozen=True)
@@ -150,16 +158,19 @@ def refusal(kernel: T.Kernel, w: Window, block, along_x: bool = True) -> str:
         return "an axis of it does not follow a dimension (the tile would need the whole axis)"
     if any(a.halo is None for a in w.axes):
         return "its offsets' extent is known only at launch"
-    if any(WRAP in a.every_edge for a in w.axes):
-        return "read wrapped around the array's ends (a tile of its window does not hold the other end)"
     if any(a.loose for a in w.axes):
-        return "clamped against values other than the array's ends"
+        return "clamped or wrapped against values other than the array's ends"
+    if not along_x and any(WRAP in a.every_edge for a in w.axes):
+        return "read wrapped around the array's ends (the march's loads clamp into the array)"
+    if any(WRAP in a.every_edge and CLAMP in a.every_edge for a in w.axes):
+        return "read both wrapped and clamped along one axis"
     if not _read_by_element(kernel, param, w):
         return "read otherwise than element by element (whole, as a stream's input, or as a level's value)"
     for a in w.axes:
         level = next(lv for lv in kernel.levels if lv.dim == a.dim)
-        if CLAMP in a.every_edge and _name(level.size) != _name(param.type.shape[a.axis]):
-            return (f"clamped along axis {a.axis}, whose extent is not dimension {a.dim}'s size (a point past the "
+        edge = next((e for e in (CLAMP, WRAP) if e in a.every_edge), None)
+        if edge and _name(level.size) != _name(param.type.shape[a.axis]):
+            return (f"{edge} along axis {a.axis}, whose extent is not dimension {a.dim}'s size (a point past the "
                     "array's end would read outside the tile)")
     unit = block.spans[0]
     if along_x and not any(a.halo and a.dim == unit for a in w.axes):
@@ -216,7 +227,7 @@ def _tile(w: Window, block) -> HaloTile:
     axes = []
     for a in w.axes:  # (offset 0 always: a clamped read's, and a row a level reads)
         low, high = min(a.low, 0), max(a.high, 0)
-        axes.append(HaloAxis(a.axis, a.dim, low, block.points(a.dim) + high - low))
+        axes.append(HaloAxis(a.axis, a.dim, low, block.points(a.dim) + high - low, WRAP in a.every_edge))
     return HaloTile(w.array, tuple(axes), element_bytes(w.binder.type), w.binder)
 
 

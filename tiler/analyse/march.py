@@ -54,11 +54,18 @@ SHAPES = ((32, 4), (64, 4))
 ROWS = 3  # rows of the tile a thread takes, consecutive
 CHUNK = 32  # planes a block marches
 # threads an SM the march keeps resident: its registers capped at 65,536 / 768 (80 a thread), six blocks of 128.
-# A thread's rows share their neighbours' loads, which then stay live across its points: uncapped the star's kernel
-# took 88-96 registers and ran 12-25% slower (session26b-d)
+# Inside every edge a thread's rows share their neighbours' loads, which then stay live across its points: uncapped
+# the star's kernel took 88-96 registers and ran 12-25% slower (session26b-d); the clamped stencils kept their
+# speed capped (session26f), and one of them spilled uncapped (ptxas's own choice, 72 registers)
 RESIDENT = 768
+# the cap only where a thread's live words, as `March.words` counts them, are at most this many and its halo loads
+# at most CAP_HALO_LOADS: past either ptxas spilled under the cap (a radius-6 star: 92 bytes; halos of 6 to 8 loads
+# a thread in blocks of 64 x 4: 24-140 bytes; an f64 star of radius 4 beside a second array: 16)
+CAP_WORDS = 48
+CAP_HALO_LOADS = 4
+HALO_INDEX_WORDS = 3  # the registers a halo load keeps across the march besides its element: its offset, place, number
 QUEUE_WORDS = 40  # registers a thread's queues may take (4-byte words), all its rows together
-MAX_HALO_LOADS = 8  # a step's halo elements a thread loads (each a register across the step; star25: 3)
+MAX_HALO_LOADS = 8  # a step's halo elements a thread loads (each a register across the step; star25: 4)
 # the unrolled copies of the column reads' loops a thread makes a step (rows x iterations; star25: 3 x 4): the
 # window version's 1,024 let a march of two rows of 16 x 16 iterations spill
 MAX_COPIES = 64
@@ -98,10 +105,20 @@ class March:
         return y * self.points, x
 
     @property
-    def blocks(self) -> int:
-        """The blocks an SM the kernel is compiled for (`__launch_bounds__`)."""
+    def words(self) -> int:
+        """Registers a thread keeps across the march, roughly: its rows'
+        queues and the one element ahead of each, its halo loads with their
+        indices."""
+        words = max(1, self.element // 4)
+        return self.points * (self.depth + 1) * words + self.halo_loads * (words + HALO_INDEX_WORDS)
+
+    @property
+    def blocks(self) -> int | None:
+        """The blocks an SM the kernel is compiled for (`__launch_bounds__`;
+        None: ptxas's choice)."""
         x, y = self.threads
-        return RESIDENT // (x * y)
+        capped = self.words <= CAP_WORDS and self.halo_loads <= CAP_HALO_LOADS
+        return RESIDENT // (x * y) if capped else None
 
     @property
     def plane(self) -> tuple[int, int]:
@@ -244,6 +261,12 @@ def guarded_reads(k: T.Kernel) -> int:
                for e in exps for n in descendants(e, T.is_exp))
 
 
+def _uncapped(m: March) -> str:
+    if m.halo_loads > CAP_HALO_LOADS:
+        return f"a halo of {m.halo_loads} loads a thread a step, more than the {CAP_HALO_LOADS} a cap leaves room for"
+    return f"about {m.words} words live a thread, more than the {CAP_WORDS} a cap leaves room for"
+
+
 def _described(m: March) -> str:
     x, y = m.threads
     rows, cols = m.plane
@@ -252,8 +275,10 @@ def _described(m: March) -> str:
             f"{m.array} along dimension {m.dims[0]}; each plane of the block's {y * m.points} x {x} points is staged "
             f"in shared memory with its halo ({rows} x {cols}, {m.shared_bytes:,} bytes) while the "
             f"next one's loads are in flight, and the reads along dimension {m.dims[0]} at a point's own column come "
-            f"from a queue of {m.depth} registers; compiled for {m.blocks} blocks an SM (registers capped: a thread's "
-            "rows share their neighbours' loads); " +
+            f"from a queue of {m.depth} registers; " +
+            (f"compiled for {m.blocks} blocks an SM (registers capped, {m.words} words live a thread at most "
+             f"{CAP_WORDS}); " if m.blocks else
+             f"registers left to ptxas ({_uncapped(m)}); ") +
             ("the steps whose block lies inside every edge run the body without the edge tests the window decides"
              if m.inside else "one body for every step: no read is guarded at an edge (a second body without clamps "
              "or value tests would cost registers for little)"))

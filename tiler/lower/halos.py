@@ -6,15 +6,62 @@ fastest (a warp's loads are then consecutive elements of a row), each
 element's index clamped into the array (an element past the edge is one no
 read the program makes uses). The array's view becomes the tile's, its
 offset less the tile's first element, so every read of the array, a level's
-row included, reads the tile at its own index.
+row included, reads the tile at its own index. Along an axis the
+program wraps by `%` (analyse/halo_tile.py), the copy wraps each element's
+index as the program does, so the tile holds the array's other end past
+its edge, and a read at a wrapped index q takes its place in the tile as
+q less the tile's first index, plus or less the extent where that falls
+outside (`WrappedView`).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
+from dataclasses import dataclass
 
 from .. import kir, target
 from ..kir.build import add, const, mul
 from .values import View, all_of, block_tid, clamped
+
+
+@dataclass(frozen=True)
+class WrappedView(View):
+    """A tile read at the program's own indices, some of them wrapped: along
+    each axis, the tile's first index (`origins`, signed) and the array's
+    extent where the program wraps the axis (`wraps`, else None). The tile
+    holds at place j the array's element at the first index plus j,
+    wrapped, so any place congruent to a read's position modulo n that lies
+    in the tile holds its element. An index written `a % n` is read from
+    `a`, the position before the wrap plus at most one n (the window's
+    analysis stages no other: `(i + t - r + n) % n`), so the program's
+    remainder is not computed; any other index is in [0, n). Either way
+    the index less the first index is above -n and below n plus the tile's
+    extent, and one addition or subtraction of n, or none, lands it in the
+    tile."""
+
+    origins: tuple = ()
+    wraps: tuple = ()
+
+    def index(self, indices):
+        flat = self.offset
+        for i, stride, origin, n in zip(indices, self.strides, self.origins, self.wraps):
+            if n is not None and isinstance(i, kir.Bin) and i.op == "%" and i.b == n:
+                i = i.a
+            place = kir.Bin("-", i, origin)
+            if n is not None:
+                place = kir.Select(kir.Bin("<", place, const(0)), add(place, n),
+                                   kir.Select(kir.Bin("<", place, n), place, kir.Bin("-", place, n)))
+            flat = add(flat, mul(place, stride))
+        k = len(indices)
+        if k < len(self.strides):
+            return dataclasses.replace(self, offset=flat, strides=self.strides[k:], sizes=self.sizes[k:],
+                                       origins=self.origins[k:], wraps=self.wraps[k:])
+        return kir.Load(self.buffer, flat, self.space)
+
+
+def _wrapped(v, n):
+    """`v` modulo `n`, in [0, n) for a negative `v` too."""
+    return kir.Bin("%", add(kir.Bin("%", v, n), n), n)
 
 
 def stage_halos(low, tiles: tuple, block, base) -> tuple:
@@ -39,17 +86,25 @@ def stage_halos(low, tiles: tuple, block, base) -> tuple:
         first = const(0, "unsigned")
         for a, stride in zip(tile.axes, strides):
             first = add(first, mul(add(kir.Cast("unsigned", base(a.dim)), const(a.low)), const(stride, "unsigned")))
-        low.env[binder] = View(name, kir.Un("-", first), tuple(const(s, "unsigned") for s in strides), view.sizes,
-                               view.ctype, kir.SHARED)
+        if any(a.wrapped for a in tile.axes):
+            low.env[binder] = WrappedView(name, const(0), tuple(const(s) for s in strides), view.sizes, view.ctype,
+                                          kir.SHARED, tuple(origins),
+                                          tuple(view.sizes[a.axis] if a.wrapped else None for a in tile.axes))
+        else:
+            low.env[binder] = View(name, kir.Un("-", first), tuple(const(s, "unsigned") for s in strides),
+                                   view.sizes, view.ctype, kir.SHARED)
         e = low.fresh("e")
         element = []
         for a, origin, stride in zip(tile.axes, origins, strides):
             along = kir.Bin("/", kir.Ref(e), const(stride)) if stride > 1 else kir.Ref(e)
             along = kir.Bin("%", along, const(a.extent)) if a is not tile.axes[0] else along
             index = add(origin, along)
-            element.append(clamped(index, kir.Bin("-", view.sizes[a.axis], const(1))))
+            n = view.sizes[a.axis]
+            element.append(_wrapped(index, n) if a.wrapped else clamped(index, kir.Bin("-", n, const(1))))
+        edges = "wrapped" if all(a.wrapped for a in tile.axes) else "clamped" if not any(a.wrapped for a in tile.axes) \
+            else "wrapped or clamped"
         out.append(kir.Comment(f"{tile.array}'s window, halo included: {' x '.join(str(a.extent) for a in tile.axes)}"
-                               " elements, clamped into the array", copy=True))
+                               f" elements, {edges} into the array", copy=True))
         copy = kir.For(e, block_tid(block), const(tile.elems), const(block.threads),
                        (kir.Store(name, kir.Ref(e), view.index(element), kir.SHARED),))
         # an empty array has no element to clamp to (and no read of it runs)
