@@ -338,7 +338,7 @@ class _Verifier:
                 self.fault(Fault.LOCAL_ARRAY, f"per-thread array {name} is indexed at run time: it would go to local "
                                      "memory, not registers (unroll its loops fully)")
             else:
-                span = self.constant_range(index)
+                span = value_range(index, self.threads, self.loops, self.defs)
                 if span is not None and (span[0] < 0 or span[1] >= self.arrays[name]):
                     self.fault(Fault.PAST_ARRAY, f"per-thread array {name} of {self.arrays[name]} elements is indexed "
                                                  f"from {span[0]} to {span[1]}")
@@ -433,34 +433,6 @@ class _Verifier:
         if isinstance(e, Bin):
             return self.constant(e.a) and self.constant(e.b)
         return False
-
-    def constant_range(self, e) -> tuple[int, int] | None:
-        """The least and greatest value of a `constant` index over its
-        unrolled loops' iterations (None: an operation this does not bound)."""
-        if isinstance(e, Const):
-            return (e.value, e.value) if isinstance(e.value, int) else None
-        if isinstance(e, Ref):
-            loop = self.loops.get(e.name)
-            if loop is None:
-                return self.constant_range(self.defs[e.name]) if e.name in self.defs else None
-            ends = [self.constant_range(x) for x in (loop.start, loop.stop, loop.step)]
-            if None in ends or any(lo != hi for lo, hi in ends):
-                return None
-            (start, _), (stop, _), (step, _) = ends
-            if step <= 0 or stop <= start:
-                return None  # (no iteration, or one this does not count: nothing indexed)
-            return start, start + (stop - 1 - start) // step * step
-        if isinstance(e, Bin) and e.op in ("+", "-", "*"):
-            a, b = self.constant_range(e.a), self.constant_range(e.b)
-            if a is None or b is None:
-                return None
-            if e.op == "+":
-                return a[0] + b[0], a[1] + b[1]
-            if e.op == "-":
-                return a[0] - b[1], a[1] - b[0]
-            products = [x * y for x in a for y in b]
-            return min(products), max(products)
-        return None
 
     def multiple(self, e, w: int) -> bool:
         """Whether `e` is a multiple of `w` for every launch the kernel allows."""
