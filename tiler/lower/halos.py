@@ -32,9 +32,10 @@ class WrappedView(View):
     holds at place j the array's element at the first index plus j,
     wrapped, so any place congruent to a read's position modulo n that lies
     in the tile holds its element. An index written `a % n` is read from
-    `a`, the position before the wrap plus at most one n (the window's
-    analysis stages no other: `(i + t - r + n) % n`), so the program's
-    remainder is not computed; any other index is in [0, n). Either way
+    `a`, the position before the wrap plus at most one n where n is a size
+    (the window's analysis stages no other: `(i + t - r + n) % n`; with a
+    literal extent the constant is among the offsets the tile spans), so
+    the program's remainder is not computed; any other index is in [0, n). Either way
     the index less the first index is above -n and below n plus the tile's
     extent, and one addition or subtraction of n, or none, lands it in the
     tile."""
@@ -60,8 +61,11 @@ class WrappedView(View):
 
 
 def _wrapped(v, n):
-    """`v` modulo `n`, in [0, n) for a negative `v` too."""
-    return kir.Bin("%", add(kir.Bin("%", v, n), n), n)
+    """`v` modulo `n`, in [0, n) for a negative `v` too (the remainder is in
+    (-n, n): adding n to it, not to `v % n + n` first, stays within an int
+    for every n an int holds)."""
+    r = kir.Bin("%", v, n)
+    return kir.Select(kir.Bin("<", r, const(0)), add(r, n), r)
 
 
 def stage_halos(low, tiles: tuple, block, base) -> tuple:
