@@ -160,8 +160,6 @@ def refusal(kernel: T.Kernel, w: Window, block, along_x: bool = True) -> str:
         return "its offsets' extent is known only at launch"
     if any(a.loose for a in w.axes):
         return "clamped or wrapped against values other than the array's ends"
-    if not along_x and any(WRAP in a.every_edge for a in w.axes):
-        return "read wrapped around the array's ends (the march's loads clamp into the array)"
     if any(WRAP in a.every_edge and CLAMP in a.every_edge for a in w.axes):
         return "read both wrapped and clamped along one axis"
     if not _read_by_element(kernel, param, w):

@@ -31,8 +31,9 @@ block's height apart, 64 planes: 0.77, then 0.67 with a second body for
 the steps inside every edge (inside.py: the program's tests at the edges
 answered), 0.57 with the reads no step changes made once before the march
 (lower/invariant.py: the star's coefficients); then the rows consecutive,
-registers capped for 768 threads an SM, 32 x 4 threads and 32 planes
-(the fastest of 20 shapes generated and timed, session26b-d): 0.50.
+32 x 4 threads, 32 planes and registers capped for 768 threads an SM
+(the fastest of 20 shapes generated and timed, session26b-d; the cap only
+where a thread's live words leave room: `March.blocks`): 0.50.
 """
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ from .context import Context
 from .halo_tile import refusal
 from .inside import Facts, inside
 from .window_tile import unrolled_iterations
-from .windows import Window
+from .windows import WRAP, Window
 
 # a block's threads (along the array's last axis on threadIdx.x, its middle one on threadIdx.y), the first whose
 # halo takes at most MAX_HALO_LOADS loads a thread: the wider block shares a wide halo among more threads
@@ -190,6 +191,8 @@ def _march(kernel: T.Kernel, w: Window, untiled, ctx: Context) -> tuple[March | 
     why = refusal(kernel, w, untiled.block, along_x=False)
     if why:
         return None, why
+    if any(WRAP in a.every_edge for a in w.axes):
+        return None, "read wrapped around the array's ends (the march's loads clamp into the array)"
     if any(len(r.indices) != 3 for r in w.reads):
         return None, "read through a level's row of it, not element by element"
     order = [w.axes.index(a) for a in axes]  # each read's offsets by the array's axis

@@ -13,9 +13,10 @@ reads picking a register of its queue (a chain of selects on the read's
 offset, which nvcc folds once the loops around the read are unrolled) and
 its plane reads indexing the buffer (at unclamped indices in the steps
 inside every edge, so that nvcc loads a neighbour two of a thread's rows
-share once); a second barrier before the next step writes it. (Two buffers taking turns, one barrier a step, took two steps a
-loop trip and 104 registers against 72, and ran no faster: 0.766 against
-0.773 ms for the 25-point star at 512^3 on an H200, session24d.)
+share once); a second barrier before the next step writes it. (Two
+buffers taking turns, one barrier a step, took two steps a loop trip and
+104 registers against 72, and ran no faster: 0.766 against 0.773 ms for
+the 25-point star at 512^3 on an H200, session24d.)
 
 Every thread walks every step (the block's run is the same for all of
 them); a thread past the plane's edges computes its rows at clamped
@@ -104,9 +105,9 @@ def lower_march(analysis: Analysis, m: March, file: str) -> kir.Kernel:
     y = declare("y", add(y_first, mul(kir.ThreadIdx("y"), const(m.points))))
     ys = [add(y, const(r)) for r in range(m.points)]
     x_in = declare("x_in", minimum(x, kir.Bin("-", n_x, const(1))))
-    ys_in = [declare(f"y{r}_in", minimum(y, kir.Bin("-", n_y, const(1)))) for r, y in enumerate(ys)]
+    ys_in = [declare(f"y{r}_in", minimum(row, kir.Bin("-", n_y, const(1)))) for r, row in enumerate(ys)]
     ctype = array.ctype
-    queues, columns = [], [within(y, x, f"column{r}") for r, y in enumerate(ys)]
+    queues, columns = [], [within(row, x, f"column{r}") for r, row in enumerate(ys)]
     for r, at in enumerate(columns):  # offsets q_low .. q_high - 1 at the first step's start (slot 0 is shifted out)
         names = [low.fresh(f"q{r}_{i}") for i in range(m.depth)]
         for i in range(1, m.depth):

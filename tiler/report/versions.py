@@ -69,8 +69,8 @@ def _head(v: Version, last: bool = False) -> str:
         m = b.source.plan.march.march
         rows, cols = m.plane
         parts.append(f"block {' x '.join(map(str, m.threads))}, {m.points} consecutive row(s) a thread, {m.chunk} planes "
-                     f"of {m.array} a block, each staged with its halo ({rows} x {cols}) in shared memory, "
-                     f"{m.blocks} blocks an SM")
+                     f"of {m.array} a block, each staged with its halo ({rows} x {cols}) in shared memory" +
+                     (f", {m.blocks} blocks an SM" if m.blocks else ""))
     elif b.window:
         block = b.schedule.block
         staged = b.schedule.halos
