@@ -1041,6 +1041,42 @@ def test_a_wrapped_window_staged_with_its_halo_matches_the_interpreter(path, opt
     window_versions_match(path, size, "_window", options)
 
 
+@pytest.mark.parametrize("path, sizes", [
+    (PROGRAMS / "windows" / "halo_launch_1d.fut", {"n": 1, "m": 1}),
+    (PROGRAMS / "windows" / "halo_launch_1d.fut", {"n": 5, "m": 9}),  # (a tile wider than the signal)
+    (PROGRAMS / "windows" / "halo_launch_1d.fut", {"n": 2100, "m": 4}),
+    (PROGRAMS / "windows" / "halo_launch_1d.fut", {"n": 70001, "m": 301}),
+    (PROGRAMS / "windows" / "halo_launch_1d.fut", {"n": 20000, "m": 9000}),  # (35 KiB: a halo wider than the block)
+    (PROGRAMS / "windows" / "halo_launch_padded_2d.fut", {"h": 37, "w": 45, "kh": 5, "kw": 3}),
+    (PROGRAMS / "windows" / "halo_launch_padded_2d.fut", {"h": 70, "w": 300, "kh": 1, "kw": 17}),
+    (PROGRAMS / "windows" / "halo_launch_padded_2d.fut", {"h": 133, "w": 600, "kh": 12, "kw": 1}),
+    (ROOT / "corpus" / "a_conv2d_filter_f32.fut", {"h": 70, "w": 133, "kh": 7, "kw": 9}),
+    (ROOT / "corpus" / "a_conv2d_filter_f32.fut", {"h": 9, "w": 2100, "kh": 2, "kw": 25}),
+    (ROOT / "corpus" / "d_xcorr_valid_f32.fut", {"n": 4100, "tl": 255, "len": 4354}),
+], ids=lambda x: x.stem if isinstance(x, Path) else "-".join(map(str, x.values())))
+def test_a_window_tile_the_launch_sizes_matches_the_interpreter(path, sizes):
+    """Windows whose extent is known only at launch, staged in dynamic shared
+    memory the launch sizes: tiles wider than the array, halos wider than a
+    block, asymmetric reaches, one-wide filters along either axis."""
+    window_versions_match(path, sizes)
+
+
+@pytest.mark.parametrize("sizes, staged", [({"n": 3000, "m": 31}, True), ({"n": 3000, "m": 12000}, False)])
+def test_a_module_runs_its_window_version_only_where_the_tile_fits(sizes, staged):
+    """Through the module (the launch's own choice): a filter whose tile fits
+    runs the window version (or the kernel it raced), a longer one another
+    version; both right."""
+    path = PROGRAMS / "windows" / "halo_launch_1d.fut"
+    values = run_all(path.read_text(), path.name, Options())
+    module, prog = values["verify"], values["check"]
+    gpu = Gpu.get()
+    assert module.select(sizes, gpu.sm_count).name.endswith("_window") == staged
+    inputs = make_inputs(prog, sizes, None, seed=29)
+    got, _ = gpu.run(module, values["render"], inputs, sizes)
+    want = run(prog, inputs)
+    assert float(np.abs(got[0] - want[0]).max()) <= 1e-4 * max(1.0, float(np.abs(want[0]).max()))
+
+
 def window_versions_match(path, size, suffix: str = "_window", options: Options | None = None) -> None:
     """Every window version (or march, by `suffix`) of `path` against the
     interpreter: at the test sizes (None), with every size `size` (an int),

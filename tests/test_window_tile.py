@@ -38,8 +38,7 @@ def test_a_window_moving_along_an_outer_dimension_gets_consecutive_points_a_thre
 
 
 @pytest.mark.parametrize("name, why", [
-    ("d_xcorr_valid_f32", "known only at launch"),
-    ("a_conv2d_filter_f32", "known only at launch"),
+    ("b_window_stats_f64", "not computed from sizes alone"),  # (a tile the launch sizes: test_halo_launch.py)
     ("d_conv2d_3x3_wrap_f32", None),  # (registers share it; a wrap is never staged)
 ])
 def test_no_window_version_where_its_reads_would_not_be_alike(name, why):

@@ -44,20 +44,46 @@ from ..check import typed as T
 from ..check.types import Array, element_bytes
 from ..tree import children
 from .context import Context
-from .windows import CLAMP, WRAP, Window
+from .windows import CLAMP, WRAP, Offset, Window
 
 
 @dataclass(frozen=True)
 class HaloAxis:
     """One axis of a shared tile: the kernel dimension it follows, the tile's
     first element's offset from the block's first point (<= 0), and its
-    elements along the axis (the block's points plus the halo)."""
+    elements along the axis (the block's points plus the halo). Where the
+    offsets' extent is known only at launch, `low` and `extent` are None and
+    the tile's reach is `lows` and `highs`: the launch's values of those
+    forms (Offsets of constants and symbols: windows.Window.atoms) and 0
+    give the tile's first offset (their least) and last (their greatest)."""
 
     axis: int
     dim: int
-    low: int
-    extent: int
+    low: int | None
+    extent: int | None
     wrapped: bool = False  # some read wraps by `%` of the array's extent along it
+    lows: tuple = ()
+    highs: tuple = ()
+    points: int = 0  # the block's points along the axis
+
+    @property
+    def sized_at_launch(self) -> bool:
+        return self.extent is None
+
+    @property
+    def nominal(self) -> int:
+        """Its elements, taking a halo known only at launch as NOMINAL_HALO (to rank block shapes)."""
+        return self.points + NOMINAL_HALO if self.extent is None else self.extent
+
+    def extent_text(self) -> str:
+        if self.extent is not None:
+            return str(self.extent)
+        halo = {f.plus(g.scaled(-1)) for f in self.highs for g in self.lows}
+        return f"{self.points} + {form_text(next(iter(halo)))}" if len(halo) == 1 else f"{self.points} + a halo"
+
+
+# the halo taken for an axis whose offsets' extent is known only at launch where block shapes are ranked
+NOMINAL_HALO = 8
 
 
 @dataclass(frozen=True)
@@ -68,20 +94,53 @@ class HaloTile:
     axes: tuple[HaloAxis, ...]
     element: int  # bytes an element
     binder: object = field(default=None, repr=False, compare=False)  # main's parameter it stages
+    atoms: tuple = field(default=(), repr=False, compare=False)  # the window's (windows.Window.atoms)
 
     @property
-    def elems(self) -> int:
-        return math.prod(a.extent for a in self.axes)
+    def sized_at_launch(self) -> bool:
+        """Its extent along some axis is known only at launch (its shared memory is the launch's to size)."""
+        return any(a.sized_at_launch for a in self.axes)
 
     @property
-    def bytes(self) -> int:
-        return self.elems * self.element
+    def elems(self) -> int | None:
+        return None if self.sized_at_launch else math.prod(a.extent for a in self.axes)
+
+    @property
+    def nominal_elems(self) -> int:
+        return math.prod(a.nominal for a in self.axes)
+
+    @property
+    def bytes(self) -> int | None:
+        return None if self.sized_at_launch else self.elems * self.element
+
+    @property
+    def least_bytes(self) -> int:
+        """Its bytes at the least halo (none along an axis sized at launch)."""
+        return math.prod(a.points if a.extent is None else a.extent for a in self.axes) * self.element
 
     def text(self) -> str:
-        shape = " x ".join(str(a.extent) for a in self.axes)
+        shape = " x ".join(f"({a.extent_text()})" if a.sized_at_launch and len(self.axes) > 1 else a.extent_text()
+                           for a in self.axes)
         wraps = [str(a.axis) for a in self.axes if a.wrapped]
         wrapped = f", wrapped along axis {', '.join(wraps)}" if wraps else ""
-        return f"{self.array} ({shape}, {self.bytes:,} bytes{wrapped})"
+        size = "its size known at launch" if self.sized_at_launch else f"{self.bytes:,} bytes"
+        return f"{self.array} ({shape}, {size}{wrapped})"
+
+
+def form_text(f) -> str:
+    """A form of constants and symbols (windows.Offset) in words: `kw - 1`."""
+    named: dict[str, int] = {}
+    for c, name in f.symbols:
+        named[name] = named.get(name, 0) + c
+    out = ""
+    for name, c in named.items():
+        if c:
+            term = name if abs(c) == 1 else f"{abs(c)} * {name}"
+            term = f"({term})" if " " in name and abs(c) == 1 and out else term
+            out += (term if c > 0 else f"-{term}") if not out else (f" + {term}" if c > 0 else f" - {term}")
+    if f.const or not out:
+        out += str(f.const) if not out else f" + {f.const}" if f.const > 0 else f" - {-f.const}"
+    return out
 
 
 @dataclass(frozen=True)
@@ -91,6 +150,13 @@ class Halos:
     tiles: tuple[HaloTile, ...]
     reason: str
     block: object = None  # the block they are sized for (schedule.BlockPlan)
+    # the shared memory a block may use: where a tile is sized at launch, the launch runs the version only
+    # where the tiles fit in it
+    limit: int = 0
+
+    @property
+    def sized_at_launch(self) -> bool:
+        return any(t.sized_at_launch for t in self.tiles)
 
 
 def halo_tiles(kernel: T.Kernel, found: tuple[Window, ...], block, ctx: Context) -> Halos:
@@ -103,7 +169,7 @@ def halo_tiles(kernel: T.Kernel, found: tuple[Window, ...], block, ctx: Context)
     staged = [h for h in shapes if h.tiles]
     if not staged:
         return shapes[0]
-    return min(staged, key=lambda h: sum(t.elems for t in h.tiles) / _points(h.block))
+    return min(staged, key=lambda h: sum(t.nominal_elems for t in h.tiles) / _points(h.block))
 
 
 def _shapes(block, ctx: Context) -> list:
@@ -140,11 +206,12 @@ def _tiles(kernel: T.Kernel, found: tuple[Window, ...], block, ctx: Context) -> 
     if not tiles:
         return Halos((), "; ".join(refusals) or "no window", block)
     limit = ctx.shared_limit()
-    total = sum(t.bytes for t in tiles)
+    total = sum(t.least_bytes for t in tiles)
     if total > limit:
+        least = f" (at least {total:,} bytes)" if any(t.sized_at_launch for t in tiles) else ""
         return Halos((), f"the tiles of {', '.join(t.text() for t in tiles)} take more than the {limit:,} bytes of "
-                         "shared memory a block may use", block)
-    return Halos(tuple(tiles), "; ".join(refusals), block)
+                         f"shared memory a block may use{least}", block)
+    return Halos(tuple(tiles), "; ".join(refusals), block, limit)
 
 
 def refusal(kernel: T.Kernel, w: Window, block, along_x: bool = True) -> str:
@@ -157,7 +224,9 @@ def refusal(kernel: T.Kernel, w: Window, block, along_x: bool = True) -> str:
     if len(w.axes) < len(param.type.shape):
         return "an axis of it does not follow a dimension (the tile would need the whole axis)"
     if any(a.halo is None for a in w.axes):
-        return "its offsets' extent is known only at launch"
+        why = _unsized(kernel, w)
+        if why:
+            return why
     if any(a.loose for a in w.axes):
         return "clamped or wrapped against values other than the array's ends"
     if any(WRAP in a.every_edge and CLAMP in a.every_edge for a in w.axes):
@@ -171,7 +240,7 @@ def refusal(kernel: T.Kernel, w: Window, block, along_x: bool = True) -> str:
             return (f"{edge} along axis {a.axis}, whose extent is not dimension {a.dim}'s size (a point past the "
                     "array's end would read outside the tile)")
     unit = block.spans[0]
-    if along_x and not any(a.halo and a.dim == unit for a in w.axes):
+    if along_x and not any(a.halo != 0 and a.dim == unit for a in w.axes):
         return (f"it does not move along dimension {unit}, which threadIdx.x walks: a warp reads whole rows of it, "
                 "which the cache serves as well as a tile would")
     return ""
@@ -209,10 +278,44 @@ def _read_by_element(kernel: T.Kernel, param, w: Window) -> bool:
     return all(id(v) in recorded or id(v) in passed for v in uses)
 
 
+def _unsized(kernel: T.Kernel, w: Window) -> str:
+    """Why a window whose offsets' extent is known only at launch gets no
+    tile sized at launch ("": it does): the launch sizes the tile's shared
+    memory from the sizes, so each value the extent is computed from must be
+    a size, a number, or + - * of them, or a size divided by a positive
+    number (as the kernel and the launcher divide alike)."""
+    if any(WRAP in a.every_edge for a in w.axes if a.halo is None):
+        return "wrapped, its offsets' extent known only at launch (a read may then pass the array's extent " \
+               "more than once)"
+    sizes = set(kernel.sizes)
+    for text in dict.fromkeys(t for a in w.axes if a.halo is None for t in a.bounds):
+        tree = w.atom(text)
+        if tree is None or not _of_sizes(tree, sizes):
+            return (f"its offsets' extent is known only at launch, from {text}, which is not computed from sizes "
+                    "alone: the launch sizes a tile's shared memory from the sizes")
+    return ""
+
+
+def _of_sizes(tree, sizes: set) -> bool:
+    if isinstance(tree, int):
+        return True
+    if isinstance(tree, tuple):
+        op, a, b = tree
+        if op == "/":
+            return (isinstance(a, int) and a >= 0 or not isinstance(a, (int, tuple)) and a in sizes) and \
+                isinstance(b, int) and b > 0
+        return _of_sizes(a, sizes) and _of_sizes(b, sizes)
+    return tree in sizes or getattr(tree, "kind", None) == "size"
+
+
 def _unpaid(tile: HaloTile, w: Window, block) -> str:
     """Why the tile would not pay ("": it would): the elements its copy
     loads a point, against the reads of the window a point makes (each
-    read's offsets enumerated), which it turns into shared reads."""
+    read's offsets enumerated), which it turns into shared reads. A tile
+    sized at launch is not priced: the launch races its version against
+    the untiled kernel."""
+    if tile.sized_at_launch:
+        return ""
     copies = tile.elems / _points(block)
     reads = sum(math.prod(len(o.values()) for o in offsets) for offsets in w.offsets)
     if copies < reads:
@@ -223,10 +326,33 @@ def _unpaid(tile: HaloTile, w: Window, block) -> str:
 
 def _tile(w: Window, block) -> HaloTile:
     axes = []
-    for a in w.axes:  # (offset 0 always: a clamped read's, and a row a level reads)
+    for n, a in enumerate(w.axes):  # (offset 0 always: a clamped read's, and a row a level reads)
+        points = block.points(a.dim)
+        if a.halo is None:
+            offsets = [o[n] for o in w.offsets]
+            lows = tuple(dict.fromkeys(_reach(o, -1) for o in offsets if _reach(o, -1) != Offset()))
+            highs = tuple(dict.fromkeys(_reach(o, 1) for o in offsets if _reach(o, 1) != Offset()))
+            axes.append(HaloAxis(a.axis, a.dim, None, None, WRAP in a.every_edge, lows or (Offset(),),
+                                 highs or (Offset(),), points))
+            continue
         low, high = min(a.low, 0), max(a.high, 0)
-        axes.append(HaloAxis(a.axis, a.dim, low, block.points(a.dim) + high - low, WRAP in a.every_edge))
-    return HaloTile(w.array, tuple(axes), element_bytes(w.binder.type), w.binder)
+        axes.append(HaloAxis(a.axis, a.dim, low, points + high - low, WRAP in a.every_edge, points=points))
+    return HaloTile(w.array, tuple(axes), element_bytes(w.binder.type), w.binder, w.atoms)
+
+
+def _reach(o: Offset, side: int) -> Offset:
+    """The least (`side` -1) or greatest (1) value of offset `o`, a form of
+    constants and symbols: a term c * t, t in [0, b), adds c * (b - 1)
+    where c has the side's sign (b a number or a size's name)."""
+    const, symbols = o.const, list(o.symbols)
+    for c, b in o.terms:
+        if c * side > 0:
+            if isinstance(b, int):
+                const += c * (b - 1)
+            else:
+                const -= c
+                symbols.append((c, b))
+    return Offset(const, (), tuple(symbols))
 
 
 def _name(size):

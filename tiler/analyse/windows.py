@@ -27,7 +27,7 @@ tile would need.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..check import typed as T
 from ..check.types import I32, Binder
@@ -155,6 +155,13 @@ class Window:
     # each read's offsets along the window's axes (an Offset each, in the order of `axes`)
     offsets: tuple = field(default=(), repr=False, compare=False)
     binder: object = field(default=None, repr=False, compare=False)  # the array's Binder (a parameter or prelude's)
+    # the values fixed for the launch its offsets name (a loop's bound, a symbol), by their text: each a tree
+    # over sizes and scalar parameters (an int, a Binder, or (op, a, b) with op one of + - * /), None where
+    # the value is no such tree: a halo tile sized at launch computes its extent from them (halo_tile.py)
+    atoms: tuple = field(default=(), repr=False, compare=False)
+
+    def atom(self, text: str):
+        return dict(self.atoms).get(text)
 
 
 @dataclass(frozen=True)
@@ -179,7 +186,8 @@ def windows(k: T.Kernel) -> tuple[Window, ...]:
             finder.walk(value, ())
     finder.walk(k.body, ())
     out = (_merged(array, reads) for array, reads in finder.found.items())
-    return tuple(w for w in out if w is not None)
+    atoms = tuple(finder.atoms.items())
+    return tuple(replace(w, atoms=atoms) for w in out if w is not None)
 
 
 class _Finder:
@@ -197,6 +205,8 @@ class _Finder:
         self.found: dict[Binder, list] = {}  # a kernel array -> its reads: (Index, per axis _Follows or OTHER)
         self.expanded: dict[Binder, frozenset] = {}
         self.tested: dict[int, frozenset] = {}  # a guard (by id: the kernel keeps it alive) -> the names it tests
+        self.prelude = {pl.binder: pl.value for pl in k.prelude}
+        self.atoms: dict[str, object] = {}  # Window.atoms
 
     def walk(self, e, guards: tuple) -> None:
         if isinstance(e, T.Let):
@@ -350,7 +360,10 @@ class _Finder:
         if isinstance(b, T.Lit):
             return b.value
         binder = b if isinstance(b, Binder) else b.binder if isinstance(b, T.Var) else None
-        return binder.name if binder is not None and binder in self.fixed else _VARYING
+        if binder is None or binder not in self.fixed:
+            return _VARYING
+        self.atom(binder.name, self.binder_tree(binder))
+        return binder.name
 
     def affine(self, e):
         """(dim, Offset) where `e` is a point's index plus an offset; (None,
@@ -380,6 +393,7 @@ class _Finder:
             if a is not None and b is not None and a[0] is None and b[0] is None and not a[1].terms \
                     and not b[1].terms:
                 if a[1].symbols or b[1].symbols:
+                    self.atom(_text(e), self.tree(e))
                     return None, Offset(symbols=((1, _text(e)),))
                 return (None, Offset(_truncated(a[1].const, b[1].const))) if b[1].const else None
         return None
@@ -395,8 +409,35 @@ class _Finder:
                 return None  # a range that differs between points (a stream's too), or reads nothing
             return None, Offset(0, ((1, bound),))
         if binder in self.fixed and binder.type == I32:
+            self.atom(binder.name, self.binder_tree(binder))
             return None, Offset(symbols=((1, binder.name),))
         return None
+
+    def atom(self, text: str, tree) -> None:
+        """Records a fixed value's tree by its text (None where two differ)."""
+        if text in self.atoms and self.atoms[text] != tree:
+            tree = None
+        self.atoms[text] = tree
+
+    def tree(self, e):
+        """A value fixed for the launch as a tree (Window.atoms), or None."""
+        e = self.resolved(e)
+        if isinstance(e, T.Lit) and isinstance(e.value, int) and not isinstance(e.value, bool):
+            return e.value
+        if isinstance(e, T.Var):
+            return self.binder_tree(e.binder)
+        if isinstance(e, T.UnOp) and e.op == "-":
+            inner = self.tree(e.operand)
+            return None if inner is None else ("-", 0, inner)
+        if isinstance(e, T.BinOp) and e.op in ("+", "-", "*", "/") and e.type == I32:
+            a, b = self.tree(e.lhs), self.tree(e.rhs)
+            return None if a is None or b is None else (e.op, a, b)
+        return None
+
+    def binder_tree(self, b: Binder):
+        if b in self.prelude:
+            return self.tree(self.prelude[b])
+        return b if b in self.fixed and b.type == I32 else None
 
 
 def _truncated(a: int, b: int) -> int:

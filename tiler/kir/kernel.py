@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from .. import target
 from ..source import Span
-from .nodes import MatrixZero, Ref, _span
+from .build import rewrite
+from .nodes import Bin, Cast, Const, MatrixZero, Ref, _span
 from .walkers import evaluate, statements, walk
 
 
@@ -59,10 +60,24 @@ class SharedAlloc:
     # tile over the tiles of the chunks it sums, read only after the last of them: transform/matrix_units.py)
     over: tuple[str, ...] = ()
     align: int = target.DYNAMIC_SHARED_ALIGN  # the byte boundary it starts on (a swizzled tile: target.WGMMA_ALIGN)
+    # its elements where the launch decides them: an expression over the kernel's size parameters (`elems`
+    # is then 0); such allocations lie in the dynamic buffer after every other, in order
+    count: object = None
 
     @property
     def bytes(self) -> int:
         return target.SIZEOF[self.ctype] * self.elems
+
+    @property
+    def sized_at_launch(self) -> bool:
+        return self.count is not None
+
+    def launch_bytes(self):
+        """Its bytes at a launch as an expression (64-bit), rounded up to whole 16-byte lines."""
+        line = target.DYNAMIC_SHARED_ALIGN
+        count = Bin("*", Cast(target.INDEX, self.count), Const(target.SIZEOF[self.ctype], target.INDEX))
+        return Bin("*", Bin("/", Bin("+", count, Const(line - 1, target.INDEX)), Const(line, target.INDEX)),
+                   Const(line, target.INDEX))
 
 
 @dataclass(frozen=True)
@@ -135,15 +150,38 @@ class Kernel:
     def shared_bytes(self) -> int:
         # each array starts 16-byte aligned, static (`__align__(16)`, as ptxas lays them out) and dynamic
         # (shared_offsets) alike: the bytes up to the last one's end
-        return max((offset + a.bytes for a, offset in self.shared_offsets()), default=0)
+        return max((offset + a.bytes for a, offset in self.shared_offsets() if not a.sized_at_launch), default=0)
 
     @property
     def dynamic_shared(self) -> bool:
         """Over 48 KiB, shared memory must be dynamic (and the launch must
         raise its limit); so must allocations that share bytes, which static
-        arrays cannot."""
+        arrays cannot, and those the launch sizes."""
         return self.shared_bytes > target.STATIC_SHARED_LIMIT or any(a.over for a in self.shared) or \
-            self.shared_align > target.DYNAMIC_SHARED_ALIGN
+            self.shared_align > target.DYNAMIC_SHARED_ALIGN or self.sized_at_launch
+
+    @property
+    def sized_at_launch(self) -> tuple[SharedAlloc, ...]:
+        """Its shared allocations whose elements the launch decides."""
+        return tuple(a for a in self.shared if a.sized_at_launch)
+
+    def launch_shared(self):
+        """The dynamic shared memory a launch passes, in bytes, as an
+        expression over the program's size names (a Const where no
+        allocation is sized at launch)."""
+        fixed = self.dynamic_shared_bytes
+        if not self.sized_at_launch:
+            return Const(fixed, "int")
+        line = target.DYNAMIC_SHARED_ALIGN
+        out = Const(-(-fixed // line) * line, target.INDEX) if fixed else None
+        for a in self.sized_at_launch:
+            out = a.launch_bytes() if out is None else Bin("+", out, a.launch_bytes())
+        sources = {p.name: p.source for p in self.params if p.role == "size"}
+        return rewrite(out, lambda x: Ref(sources.get(x.name, x.name)) if isinstance(x, Ref) else None)
+
+    def shared_at(self, sizes: dict) -> int:
+        """The dynamic shared memory a launch at these sizes (by name) passes, in bytes."""
+        return int(evaluate(self.launch_shared(), sizes))
 
     @property
     def static_shared_bytes(self) -> int:
@@ -159,7 +197,8 @@ class Kernel:
         """(allocation, byte offset) in the dynamic buffer, each aligned, in
         the kernel's order; the allocations one shares its bytes with come
         first, the sharing one at their start, and the rest after the longer
-        of the two."""
+        of the two; those sized at launch last, each offset an expression
+        over the kernel's sizes."""
         def up(offset: int, align: int) -> int:
             return (offset + align - 1) // align * align
         covered = {n for a in self.shared for n in a.over}
@@ -172,9 +211,13 @@ class Kernel:
         for a in sharing:
             at[a.name], offset = 0, max(offset, up(a.bytes, target.DYNAMIC_SHARED_ALIGN))
         for a in self.shared:
-            if a.name not in at:
+            if a.name not in at and not a.sized_at_launch:
                 at[a.name] = up(offset, a.align)
                 offset = at[a.name] + up(a.bytes, target.DYNAMIC_SHARED_ALIGN)
+        placed = Const(up(offset, target.DYNAMIC_SHARED_ALIGN), target.INDEX)
+        for a in self.sized_at_launch:
+            at[a.name] = placed
+            placed = Bin("+", placed, a.launch_bytes())
         return [(a, at[a.name]) for a in self.shared]
 
     @property

@@ -134,7 +134,7 @@ class _Verifier:
         self.problems: list[Problem] = []
         self.bound = {p.name for p in k.params} | {a.name for a in k.shared}
         self.shared = {a.name for a in k.shared}
-        self.elems = {a.name: a.elems for a in k.shared}
+        self.elems = {a.name: a.elems for a in k.shared if not a.sized_at_launch}  # (a launch's own: unknown)
         self.threads = k.block
         # allocation -> those sharing its bytes (SharedAlloc.over, both ways): a write to one must find none
         # of them read since a barrier, and leaves each written

@@ -79,39 +79,146 @@ def stage_halos(low, tiles: tuple, block, base) -> tuple:
         binder = tile.binder
         view = low.env[binder]
         name = low.fresh(f"{tile.array}_window")
-        # (a whole number of 16-byte lines: ptxas rounds a kernel's shared memory so where others share its unit)
         size = target.SIZEOF[view.ctype]
-        low.shared.append(kir.SharedAlloc(name, view.ctype, -(-tile.elems * size // 16) * 16 // size))
-        strides = [math.prod(a.extent for a in tile.axes[n + 1:]) for n in range(len(tile.axes))]
+        if tile.sized_at_launch:
+            layout = _launch_layout(low, tile, name)
+            out += layout.decls
+            low.shared.append(kir.SharedAlloc(name, view.ctype, 0, count=layout.count))
+        else:
+            layout = _Layout(tuple(const(a.low) for a in tile.axes), tuple(const(a.extent) for a in tile.axes),
+                             tuple(const(math.prod(a.extent for a in tile.axes[n + 1:]))
+                                   for n in range(len(tile.axes))), const(tile.elems))
+            # (a whole number of 16-byte lines: ptxas rounds a kernel's shared memory so where others share its unit)
+            low.shared.append(kir.SharedAlloc(name, view.ctype, -(-tile.elems * size // 16) * 16 // size))
         # the tile's first element along each axis (signed: blockIdx is unsigned, and the first block's is negative)
-        origins = [add(kir.Cast("int", base(a.dim)), const(a.low)) for a in tile.axes]
+        origins = [add(kir.Cast("int", base(a.dim)), lo) for a, lo in zip(tile.axes, layout.lows)]
         # a read's offset in the tile in unsigned arithmetic: its terms (a point's index times a tile row's
         # length) may pass 2^31 where the sum does not, and unsigned wraps are defined
         first = const(0, "unsigned")
-        for a, stride in zip(tile.axes, strides):
-            first = add(first, mul(add(kir.Cast("unsigned", base(a.dim)), const(a.low)), const(stride, "unsigned")))
+        for a, lo, stride in zip(tile.axes, layout.lows, layout.strides):
+            lo = lo if isinstance(lo, kir.Const) else kir.Cast("unsigned", lo)
+            first = add(first, mul(add(kir.Cast("unsigned", base(a.dim)), lo), _unsigned(stride)))
         if any(a.wrapped for a in tile.axes):
-            low.env[binder] = WrappedView(name, const(0), tuple(const(s) for s in strides), view.sizes, view.ctype,
+            low.env[binder] = WrappedView(name, const(0), layout.strides, view.sizes, view.ctype,
                                           kir.SHARED, tuple(origins),
                                           tuple(view.sizes[a.axis] if a.wrapped else None for a in tile.axes))
         else:
-            low.env[binder] = View(name, kir.Un("-", first), tuple(const(s, "unsigned") for s in strides),
+            low.env[binder] = View(name, kir.Un("-", first), tuple(_unsigned(s) for s in layout.strides),
                                    view.sizes, view.ctype, kir.SHARED)
         e = low.fresh("e")
         element = []
-        for a, origin, stride in zip(tile.axes, origins, strides):
-            along = kir.Bin("/", kir.Ref(e), const(stride)) if stride > 1 else kir.Ref(e)
-            along = kir.Bin("%", along, const(a.extent)) if a is not tile.axes[0] else along
+        for a, origin, stride, extent in zip(tile.axes, origins, layout.strides, layout.extents):
+            along = kir.Bin("/", kir.Ref(e), stride) if not _is_one(stride) else kir.Ref(e)
+            along = kir.Bin("%", along, extent) if a is not tile.axes[0] else along
             index = add(origin, along)
             n = view.sizes[a.axis]
             element.append(_wrapped(index, n) if a.wrapped else clamped(index, kir.Bin("-", n, const(1))))
         edges = "wrapped" if all(a.wrapped for a in tile.axes) else "clamped" if not any(a.wrapped for a in tile.axes) \
             else "wrapped or clamped"
-        out.append(kir.Comment(f"{tile.array}'s window, halo included: {' x '.join(str(a.extent) for a in tile.axes)}"
-                               f" elements, {edges} into the array", copy=True))
-        copy = kir.For(e, block_tid(block), const(tile.elems), const(block.threads),
+        shape = " x ".join(f"({a.extent_text()})" if a.sized_at_launch and len(tile.axes) > 1 else a.extent_text()
+                           for a in tile.axes)
+        out.append(kir.Comment(f"{tile.array}'s window, halo included: {shape} elements, {edges} into the array"
+                               + (" (sized at launch)" if tile.sized_at_launch else ""), copy=True))
+        copy = kir.For(e, block_tid(block), layout.elems, const(block.threads),
                        (kir.Store(name, kir.Ref(e), view.index(element), kir.SHARED),))
         # an empty array has no element to clamp to (and no read of it runs)
         out.append(kir.If(all_of(kir.Bin(">", view.sizes[a.axis], const(0)) for a in tile.axes), (copy,)))
     out.append(kir.Barrier("the windows are staged before any thread reads them"))
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """A tile's first offset, elements and stride along each axis, and its
+    elements: constants, or names the kernel declares (`decls`) where the
+    launch sizes the tile; `count`: its elements over the sizes alone
+    (64-bit), which the launch sizes its shared memory by."""
+
+    lows: tuple
+    extents: tuple
+    strides: tuple
+    elems: object
+    decls: tuple = ()
+    count: object = None
+
+
+def _launch_layout(low, tile, name: str) -> _Layout:
+    """The layout of a tile sized at launch: along each such axis its first
+    offset min(0, lows...) and last max(0, highs...) computed from the
+    window's fixed values (analyse/halo_tile.py), declared once."""
+    decls, lows, extents, wide = [], [], [], []
+    for a in tile.axes:
+        if not a.sized_at_launch:
+            lows.append(const(a.low))
+            extents.append(const(a.extent))
+            wide.append(const(a.extent, target.INDEX))
+            continue
+        for ctype in ("int", target.INDEX):
+            # (forms of constants alone fold into the 0 each side starts from)
+            hi = _reach(max, [_form(low, tile, f, ctype) for f in a.highs], ctype)
+            lo = _reach(min, [_form(low, tile, f, ctype) for f in a.lows], ctype)
+            extent = add(const(a.points - lo.value, ctype), hi) if isinstance(lo, kir.Const) else \
+                kir.Bin("-", add(const(a.points, ctype), hi), lo)
+            if ctype != "int":
+                wide.append(extent)
+                continue
+            extent_name = low.fresh(f"{name}_extent{a.axis}")
+            if isinstance(lo, kir.Const):
+                lows.append(lo)
+            else:
+                lo_name = low.fresh(f"{name}_low{a.axis}")
+                decls.append(kir.Decl(lo_name, "int", lo, True))
+                lows.append(kir.Ref(lo_name))
+            decls.append(kir.Decl(extent_name, "int", extent, True))
+            extents.append(kir.Ref(extent_name))
+    strides, stride = [], const(1)
+    for extent in reversed(extents):
+        strides.insert(0, stride)
+        stride = mul(stride, extent)
+    elems = low.fresh(f"{name}_elems")
+    decls.append(kir.Decl(elems, "int", stride, True))
+    count = wide[0]
+    for extent in wide[1:]:
+        count = kir.Bin("*", count, extent)
+    return _Layout(tuple(lows), tuple(extents), tuple(strides), kir.Ref(elems), tuple(decls), count)
+
+
+def _reach(pick, values: list, ctype: str):
+    """`pick` (min or max) of 0 and `values`: the constants among them
+    folded; in the kernel a call, in the launch (`ctype` 64-bit) selects."""
+    fixed = pick([0] + [v.value for v in values if isinstance(v, kir.Const)])
+    out = const(fixed, ctype)
+    for v in (v for v in values if not isinstance(v, kir.Const)):
+        if ctype == "int":
+            out = kir.Call(pick.__name__, (out, v))
+        else:
+            out = kir.Select(kir.Bin("<", out, v) if pick is max else kir.Bin("<", v, out), v, out)
+    return out
+
+
+def _form(low, tile, f, ctype: str):
+    """A form of constants and fixed values (analyse/halo_tile.py's lows and
+    highs) in the kernel's terms (`ctype` 64-bit: for the launch's count)."""
+    out = const(f.const, ctype)
+    for c, text in f.symbols:
+        out = add(out, mul(const(c, ctype), _tree(low, dict(tile.atoms)[text], ctype)))
+    return out
+
+
+def _tree(low, tree, ctype: str):
+    """A fixed value's tree (analyse/windows.py's Window.atoms) over the kernel's sizes."""
+    if isinstance(tree, int):
+        return const(tree, ctype)
+    if isinstance(tree, tuple):
+        op, a, b = tree
+        return kir.Bin(op, _tree(low, a, ctype), _tree(low, b, ctype))
+    value = low.env[tree]
+    return value if ctype == "int" else kir.Cast(ctype, value)
+
+
+def _unsigned(e):
+    return const(e.value, "unsigned") if isinstance(e, kir.Const) else kir.Cast("unsigned", e)
+
+
+def _is_one(e) -> bool:
+    return isinstance(e, kir.Const) and e.value == 1

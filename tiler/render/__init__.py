@@ -119,6 +119,8 @@ def _version(v: kir.Version) -> dict:
         "grid_formula": k.grid_formulas(),
         "static_shared_bytes": k.static_shared_bytes,
         "dynamic_shared_bytes": k.dynamic_shared_bytes,
+        # where the launch sizes some of it (a halo tile of a window known only then): its bytes over the sizes
+        "dynamic_shared_formula": c(k.launch_shared()) if k.sized_at_launch else None,
         "transposed": [{"param": p.name, "array": p.source, "kernel": target.transpose_kernel(p.ctype),
                         "shape": list(p.shape)} for p in k.transposes],
         # kernels launched before this one, each with its own block, dynamic shared memory and arguments

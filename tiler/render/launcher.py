@@ -45,7 +45,7 @@ def launcher(m: kir.Module) -> dict:
             conds.append(f"(({pointers}) & 15) == 0")
         versions.append({"kernel": k.name, "few": v.few and v.races_first, "ahead": v.ahead and v.races_first,
                          "plain": v.plain, "fissioned": v.fissioned, "condition": " && ".join(f"({x})" for x in conds) or None,
-                         "grid": _grid_c(k, names), "block": list(k.block), "shared": k.dynamic_shared_bytes,
+                         "grid": _grid_c(k, names), "block": list(k.block), "shared": _shared_c(k, in_params),
                          "args": ", ".join(_host_name(p, arrays) for p in k.params),
                          "scratch": [_scratch(p, arrays[p.source], names) for p in k.transposes] +
                          [_partials(s, in_params) for s in k.scratch],
@@ -68,6 +68,12 @@ def _grid_c(k: kir.Kernel, names: dict) -> list[str]:
             f"({names.get(a[0], a[0])} + {a[1] - 1}) / {a[1]}"
         return f"({n} < {a[2]} ? {n} : {a[2]})" if len(a) > 2 else n
     return ["1" if a is None else blocks(a) for a in k.grid]
+
+
+def _shared_c(k: kir.Kernel, in_params):
+    """The dynamic shared memory a launch of `k` passes: a number, or C over
+    the launcher's parameters where the launch sizes some of it."""
+    return c(in_params(k.launch_shared())) if k.sized_at_launch else k.dynamic_shared_bytes
 
 
 def _partials(s: kir.Scratch, in_params) -> dict:

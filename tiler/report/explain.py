@@ -20,7 +20,7 @@ from ..check.expressions import text as source_text
 from ..check.types import Binder, size_text
 from ..source import Source
 from ..versions.planned import has_march_version, has_window_version
-from ..versions.records import RACED_FIRST, AtMost, Fits, Kind, without
+from ..versions.records import RACED_FIRST, AtMost, Fits, Kind, SharedFits, leaves, without
 from .versions import condition_text
 from .warnings import warnings_of
 
@@ -329,6 +329,9 @@ def _versions(a: Analysis, module) -> list[dict]:
                     "points_a_thread": rec.build.schedule.block.micro_points if window else None,
                     "staged_windows": [t.array for t in rec.build.schedule.halos] if window else None,
                     "points_apart": rec.build.schedule.block.points_apart if window else None,
+                    # a halo tile the launch sizes: the version runs only where the tiles fit in these bytes
+                    "shared_fits": next(({"tiles": t.tiles, "bytes": t.limit} for t in leaves(rec.condition)
+                                         if isinstance(t, SharedFits)), None) if not fissioned else None,
                     "march": _march_version(a) if rec.kind is Kind.MARCH else None,
                     "once_a_launch": any(st.once for st in k.stages),
                     "rewrites": list((k.stages[0] if fissioned else k).rewrites)})
@@ -376,5 +379,5 @@ def with_ptxas(data: dict, module, reports: dict, arch: str) -> None:
         v["ptxas"] = [{"kernel": k.name, "registers": reports[k.name].registers,
                        "spill_stores": reports[k.name].spill_stores, "spill_loads": reports[k.name].spill_loads,
                        "shared_bytes": reports[k.name].shared_bytes, "planned_shared_bytes": k.static_shared_bytes,
-                       "dynamic_shared_bytes": k.dynamic_shared_bytes}
+                       "dynamic_shared_bytes": k.dynamic_shared_bytes, "shared_sized_at_launch": bool(k.sized_at_launch)}
                       for k in version.kernel.launches]

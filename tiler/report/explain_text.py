@@ -337,6 +337,10 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
         conds += [f"{e['size']} = {e['value']}" for e in v.get("equal_to", ())]
         conds += [f"{e['size']} <= {e['value']}" for e in v.get("at_most", ())]
         conds += [v["lanes_when"]] if v.get("lanes_when") else []
+        if v.get("shared_fits"):
+            fits = v["shared_fits"]
+            conds.append(f"the window tile of {fits['tiles']}, sized at launch, fits in {fits['bytes']:,} bytes of "
+                         "shared memory")
         name = _version_name(v) + (", vector copies" if v["multiple_of"] else "") + \
             (", 64-bit offsets" if v["offsets"] == "64-bit" else "") + \
             "".join(f", {a} transposed" for a in v.get("transposed", ())) + \
@@ -388,8 +392,8 @@ def _ptxas_lines(version: dict) -> list[str]:
         planned = "as planned" if k["shared_bytes"] == k["planned_shared_bytes"] else \
             f"the plan said {k['planned_shared_bytes']}"
         who = f"{k['kernel']}: " if len(version["ptxas"]) > 1 else ""
-        dynamic = f", and {k['dynamic_shared_bytes']} of dynamic shared memory at launch" \
-            if k["dynamic_shared_bytes"] else ""
+        dynamic = ", and dynamic shared memory the launch sizes" if k.get("shared_sized_at_launch") else \
+            f", and {k['dynamic_shared_bytes']} of dynamic shared memory at launch" if k["dynamic_shared_bytes"] else ""
         lines.append(f"ptxas: {who}{k['registers']} registers, {spills}, {k['shared_bytes']} bytes of static shared "
                      f"memory ({planned}){dynamic}")
     return lines

@@ -293,7 +293,7 @@ class Gpu:
 
     def _run(self, k: kir.Kernel, cuda: str, inputs: dict, sizes: dict, repeat: int, device, outputs_on):
         drv = self.drv
-        fn = self._function_for(cuda, k)
+        fn = self._function_for(cuda, k, sizes)
         outputs, keep, transposes, by_name = [], [], [], {}
         params: dict[str, kir.Param] = {}  # every launch's, once a name (the kernel's first: its outputs' order)
         for s in (k, *k.stages):
@@ -322,9 +322,9 @@ class Gpu:
                 arg = device_scalar(p.ctype, inputs[p.source])
             by_name[p.name] = arg
         args = [by_name[p.name] for p in k.params]
-        shared = k.dynamic_shared_bytes
+        shared = k.shared_at(sizes)
         grid = k.grid_dims(sizes)
-        stages = [(self._function_for(cuda, s), s.grid_dims(sizes), [by_name[p.name] for p in s.params], s)
+        stages = [(self._function_for(cuda, s, sizes), s.grid_dims(sizes), [by_name[p.name] for p in s.params], s)
                   for s in k.stages]
 
         def launch():  # what a launch runs: the transpositions it needs, its stages, then the kernel
@@ -332,7 +332,7 @@ class Gpu:
                 transpose(*targs, block=(target.TRANSPOSE_TILE, target.TRANSPOSE_ROWS, 1), grid=tgrid)
             for stage, sgrid, sargs, s in stages:
                 if all(sgrid):  # (a stage of no iterations has no blocks)
-                    stage(*sargs, block=s.block, grid=sgrid, shared=s.dynamic_shared_bytes)
+                    stage(*sargs, block=s.block, grid=sgrid, shared=s.shared_at(sizes))
             fn(*args, block=k.block, grid=grid, shared=shared)
 
         times = []
@@ -356,10 +356,10 @@ class Gpu:
             buf.free()  # while the context is pushed
         return results, times
 
-    def _function_for(self, cuda: str, k: kir.Kernel):
-        """The module's function for kernel `k`, allowed the dynamic shared memory it takes."""
+    def _function_for(self, cuda: str, k: kir.Kernel, sizes: dict):
+        """The module's function for kernel `k`, allowed the dynamic shared memory it takes at these sizes."""
         fn = self.function(cuda, k.name)
-        shared = k.dynamic_shared_bytes
+        shared = k.shared_at(sizes)
         if shared:
             if shared > self.max_shared_optin:
                 raise PlainError(f"{k.name} needs {shared} bytes of shared memory; this GPU gives a block "

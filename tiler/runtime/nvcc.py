@@ -121,8 +121,8 @@ def compile_report(cuda: str, arch: str, kernels) -> str:
         r = reports[k.name]
         planned = k.static_shared_bytes
         verdict = "as planned" if r.shared_bytes == planned else f"but the plan said {planned}"
-        extra = f", and {k.dynamic_shared_bytes} bytes of dynamic shared memory at launch" \
-            if k.dynamic_shared_bytes else ""
+        extra = ", and dynamic shared memory the launch sizes" if k.sized_at_launch else \
+            f", and {k.dynamic_shared_bytes} bytes of dynamic shared memory at launch" if k.dynamic_shared_bytes else ""
         who = f"{k.name}: " if len(kernels) > 1 else ""
         lines.append(f"nvcc -arch={arch}: {who}{r.registers} registers, {r.spill_stores} bytes spill stores, "
                      f"{r.shared_bytes} bytes static shared memory ({verdict}){extra}")

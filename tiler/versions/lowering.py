@@ -42,6 +42,7 @@ from .records import (
     Kind,
     OnStage,
     RowTest,
+    SharedFits,
     Transposing,
     Version,
     Versions,
@@ -231,6 +232,8 @@ def condition(c, k: kir.Kernel, stage: kir.Kernel | None = None):
     if isinstance(c, Fits):
         return all_of(kir.Bin("<=", product(shape, wide=True), const(target.INT_MAX, target.INDEX))
                       for shape in c.shapes)
+    if isinstance(c, SharedFits):
+        return kir.Bin("<=", k.launch_shared(), const(c.limit, target.INDEX))
     if isinstance(c, Aligned):
         return all_of(kir.Bin("==", kir.Bin("%", kir.Ref(n), const(w)), const(0)) for n, w in k.divisible)
     if isinstance(c, FillsSMs):

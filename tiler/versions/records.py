@@ -166,6 +166,16 @@ class Fits:
 
 
 @dataclass(frozen=True)
+class SharedFits:
+    """The lowered kernel's shared memory, some of it sized by the launch
+    (a halo tile of a window whose extent is known only then), is at most
+    `limit` bytes."""
+
+    limit: int
+    tiles: str = ""  # what it holds, in words
+
+
+@dataclass(frozen=True)
 class Aligned:
     """The sizes the lowered kernel's 128-bit copies need to be multiples of 4 are (Kernel.divisible)."""
 

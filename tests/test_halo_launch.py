@@ -1,0 +1,143 @@
+"""Halo tiles the launch sizes (analyse/halo_tile.py, lower/halos.py):
+windows whose offsets' extent is known only at launch (a filter's length)
+are staged in dynamic shared memory whose bytes the launch computes from
+the sizes, in a version that runs only where the tile fits."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+from conftest import ROOT
+
+from tiler import kir
+from tiler.analyse import Options
+from tiler.cli.arguments import options_of_flags
+from tiler.pipeline import run_all
+
+PROGRAMS = ROOT / "tests" / "programs" / "windows"
+LAUNCH_SIZED = [(PROGRAMS / "halo_launch_1d.fut", "x"), (PROGRAMS / "halo_launch_padded_2d.fut", "img"),
+                (ROOT / "corpus" / "d_xcorr_valid_f32.fut", "sig"), (ROOT / "corpus" / "a_conv2d_filter_f32.fut", "img")]
+
+
+def compiled(path, *flags):
+    return run_all(path.read_text(), path.name, options_of_flags(list(flags)))
+
+
+def window_kernel(values) -> kir.Kernel:
+    return next(v.kernel for v in values["verify"].versions if v.kernel.name.endswith("_window"))
+
+
+@pytest.mark.parametrize("path, array", LAUNCH_SIZED, ids=lambda x: getattr(x, "stem", x))
+def test_a_window_known_only_at_launch_is_staged_in_a_tile_the_launch_sizes(path, array):
+    values = compiled(path)
+    tile = values["analyse"].plan.window
+    assert tile.staged == (array,) and tile.halos.sized_at_launch, tile.reason
+    assert "its size known at launch" in tile.reason
+    k = window_kernel(values)
+    assert [a.name for a in k.sized_at_launch] and k.dynamic_shared and k.shared_bytes == 0
+
+
+@pytest.mark.parametrize("sizes, bytes_", [
+    ({"n": 100, "m": 9}, (2048 + 8) * 4),  # m / 2 = 4 before a point, 4 after
+    ({"n": 100, "m": 1}, 2048 * 4),
+    ({"n": 100, "m": 0}, 2048 * 4),  # (no read: the tile is the block's points)
+    ({"n": 100, "m": 4}, (2048 + 3) * 4 + 4),  # (rounded up to a whole 16 bytes)
+])
+def test_the_launch_sizes_a_1d_tile_from_the_filter_length(sizes, bytes_):
+    assert window_kernel(compiled(PROGRAMS / "halo_launch_1d.fut")).shared_at(sizes) == bytes_
+
+
+def test_the_launch_sizes_a_2d_tile_along_both_axes():
+    """Rows kh / 2 above a point to kh - 1 - kh / 2 below; columns from one
+    left (a constant) to kw - 2 right: (8 + kh - 1) x (256 + max(kw - 2, 0) + 1)."""
+    k = window_kernel(compiled(PROGRAMS / "halo_launch_padded_2d.fut"))
+    assert k.shared_at({"h": 9, "w": 9, "kh": 5, "kw": 3}) == (8 + 4) * (256 + 2) * 4
+    assert k.shared_at({"h": 9, "w": 9, "kh": 1, "kw": 1}) == 8 * 257 * 4
+
+
+def test_the_window_version_runs_only_where_its_tile_fits():
+    """48 KiB hold (2048 + m - 1) floats up to m = 10,241; a longer filter
+    runs the next version, and so does every filter under a smaller
+    --max-shared."""
+    m = compiled(PROGRAMS / "halo_launch_1d.fut")["verify"]
+    assert m.select({"n": 1 << 20, "m": 31}).name.endswith("_window")
+    assert m.select({"n": 1 << 20, "m": 10241}).name.endswith("_window")
+    assert not m.select({"n": 1 << 20, "m": 10242}).name.endswith("_window")
+    small = compiled(PROGRAMS / "halo_launch_1d.fut", "--max-shared", "16384")["verify"]
+    assert small.select({"n": 1 << 20, "m": 2049}).name.endswith("_window")
+    assert not small.select({"n": 1 << 20, "m": 2050}).name.endswith("_window")
+
+
+def test_explain_says_the_tile_is_sized_at_launch_and_when_it_runs(tmp_path):
+    from conftest import tiler
+    out = tiler("explain", str(PROGRAMS / "halo_launch_padded_2d.fut"))
+    assert "(8 + kh - 1) x (256 + kw - 1), its size known at launch" in out.stdout
+    assert "the window tile of img, sized at launch, fits in 49,152 bytes of shared memory" in out.stdout
+
+
+def test_a_tile_that_cannot_fit_even_without_its_halo_is_not_staged():
+    tile = compiled(PROGRAMS / "halo_launch_1d.fut", "--max-shared", "4096")["analyse"].plan.window
+    assert not tile.staged and "(at least 8,192 bytes)" in tile.reason
+
+
+def test_an_extent_from_a_scalar_argument_is_not_staged():
+    """The launch sizes shared memory from the sizes: a window length passed
+    as a scalar (not a size) gets no tile, and explain says why."""
+    tile = compiled(ROOT / "corpus" / "b_window_stats_f64.fut")["analyse"].plan.window
+    assert not tile.staged and "from w, which is not computed from sizes alone" in tile.reason
+
+
+WRAPPED = """
+fun [f32, n] main([f32, n] x, [f32, m] f) =
+  map(fn f32 (int i) =>
+        loop (acc = 0f32) = for t < m do acc + f[t] * x[(i + t) % n]
+        in acc,
+      iota(n))
+"""
+
+
+def test_a_wrapped_window_known_only_at_launch_is_not_staged():
+    """With offsets wider than the array, a wrapped read may pass its extent more than once."""
+    tile = run_all(WRAPPED, "wrapped.fut", Options())["analyse"].plan.window
+    assert not tile.staged and "wrapped, its offsets' extent known only at launch" in tile.reason
+
+
+def test_allocations_the_launch_sizes_lie_after_the_others_each_on_a_line():
+    """A fixed allocation first (13 floats: 52 bytes, to 64); then two the
+    launch sizes by `n`, the second after the first's bytes rounded up to 16."""
+    n = kir.Ref("n_k")
+    k = kir.Kernel("k", (kir.Param("n_k", "int", "size", "n"),),
+                   (kir.SharedAlloc("a", "float", 13), kir.SharedAlloc("b", "double", 0, count=n),
+                    kir.SharedAlloc("c", "float", 0, count=kir.Bin("+", n, kir.Const(1, "int")))),
+                   (), (32, 1, 1), ((n.name, 32),), True, "k.fut", ())
+    assert k.dynamic_shared and k.shared_bytes == 52
+    offsets = dict((a.name, o) for a, o in k.shared_offsets())
+    assert offsets["a"] == 0 and kir.evaluate(offsets["b"], {"n_k": 3}) == 64
+    assert kir.evaluate(offsets["c"], {"n_k": 3}) == 64 + 32  # (24 bytes of b, rounded up)
+    assert k.shared_at({"n": 3}) == 64 + 32 + 16
+    names = {x.name for x in kir.walk(k.launch_shared()) if isinstance(x, kir.Ref)}
+    assert names == {"n"}  # (over the program's size names, as the launcher's conditions are)
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="no nvcc")
+def test_the_modules_compile_with_their_launchers_and_do_not_spill(tmp_path):
+    """Each module, its host launcher included (which sizes the tile and
+    raises the kernel's limit to it), through nvcc; ptxas finds no static
+    shared memory in the window kernel and no spills."""
+    from tiler.render import rename_module
+    units, names = [], []
+    for n, (path, _) in enumerate(LAUNCH_SIZED):
+        values = compiled(path)
+        cuda, kernels = rename_module(values["render"], values["verify"], f"tiler_h{n}")
+        units.append(cuda)
+        names += [k.name for k in kernels if k.name.endswith("_window")]
+    src = tmp_path / "halos.cu"
+    src.write_text("\n".join(units))
+    log = subprocess.run(["nvcc", "-arch=sm_90", "-c", "-Xptxas", "-v", "-o", str(tmp_path / "h.o"), str(src)],
+                         check=True, capture_output=True, text=True).stderr
+    reports = {block.split("'")[1]: block for block in re.split(r"ptxas info\s+: Compiling entry function ", log)[1:]}
+    for name in names:
+        assert "0 bytes spill stores" in reports[name] and "0 bytes spill loads" in reports[name], reports[name]
+        assert " smem" not in reports[name].split("Used", 1)[1].split("\n")[0], reports[name]
