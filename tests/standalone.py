@@ -83,7 +83,7 @@ def harness(path: Path, seed: int, version: str, options: Options, sizes: dict |
             args.append(f"({p.ctype}){float(inputs[p.source]).hex() if p.ctype in ('float', 'double') else int(inputs[p.source])}")
     grid = ", ".join(str(g) for g in kernel.grid_dims(sizes))
     block = ", ".join(str(b) for b in kernel.block)
-    shared = kernel.shared_at(sizes)
+    shared = kernel.shared_at(kernel.launch_values(sizes, inputs))
     # Launch the linked kernel, or with a module file argument (a cubin from
     # another ptxas, or PTX for the driver's JIT) the same kernel from it.
     lines += [f"  {p.ctype + ('*' if p.role in ('input', 'output') else '')} a_{p.name} = {a};"

@@ -269,10 +269,10 @@ class _FakeGpu:
         self.calls.append(("run", getattr(k, "name", "module")))
         return interpret(self.program, inputs), [0.01] * repeat
 
-    def ran(self, m, cuda, sizes):
+    def ran(self, m, cuda, sizes, inputs=None):
         return m.select(sizes, self.described.multiprocessors)
 
-    def race(self, m, cuda, sizes):
+    def race(self, m, cuda, sizes, inputs=None):
         return None
 
 

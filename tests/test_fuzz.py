@@ -386,7 +386,7 @@ class _FakeGpu:
         ms = points * self.per_point * (self.factor if tiled else 1.0)
         return self.outputs, [ms] * max(repeat, 1)
 
-    def ran(self, module, cuda, sizes):  # no race: the version the conditions pick
+    def ran(self, module, cuda, sizes, inputs=None):  # no race: the version the conditions pick
         return module.select(sizes, self.sm_count)
 
 

@@ -1053,6 +1053,9 @@ def test_a_wrapped_window_staged_with_its_halo_matches_the_interpreter(path, opt
     (ROOT / "corpus" / "a_conv2d_filter_f32.fut", {"h": 70, "w": 133, "kh": 7, "kw": 9}),
     (ROOT / "corpus" / "a_conv2d_filter_f32.fut", {"h": 9, "w": 2100, "kh": 2, "kw": 25}),
     (ROOT / "corpus" / "d_xcorr_valid_f32.fut", {"n": 4100, "tl": 255, "len": 4354}),
+    (ROOT / "corpus" / "b_window_stats_f64.fut", {"n": 5, "len": 6, "w": 1}),  # (its length an int argument)
+    (ROOT / "corpus" / "b_window_stats_f64.fut", {"n": 2100, "len": 2400, "w": 300}),
+    (ROOT / "corpus" / "b_window_stats_f64.fut", {"n": 3000, "len": 6000, "w": 3000}),
 ], ids=lambda x: x.stem if isinstance(x, Path) else "-".join(map(str, x.values())))
 def test_a_window_tile_the_launch_sizes_matches_the_interpreter(path, sizes):
     """Windows whose extent is known only at launch, staged in dynamic shared
@@ -1061,20 +1064,24 @@ def test_a_window_tile_the_launch_sizes_matches_the_interpreter(path, sizes):
     window_versions_match(path, sizes)
 
 
-@pytest.mark.parametrize("sizes, staged", [({"n": 3000, "m": 31}, True), ({"n": 3000, "m": 12000}, False)])
-def test_a_module_runs_its_window_version_only_where_the_tile_fits(sizes, staged):
-    """Through the module (the launch's own choice): a filter whose tile fits
-    runs the window version (or the kernel it raced), a longer one another
-    version; both right."""
-    path = PROGRAMS / "windows" / "halo_launch_1d.fut"
+@pytest.mark.parametrize("path, given, staged", [
+    (PROGRAMS / "windows" / "halo_launch_1d.fut", {"n": 3000, "m": 31}, True),
+    (PROGRAMS / "windows" / "halo_launch_1d.fut", {"n": 3000, "m": 12000}, False),
+    (ROOT / "corpus" / "b_window_stats_f64.fut", {"n": 20000, "len": 20040, "w": 40}, True),
+    (ROOT / "corpus" / "b_window_stats_f64.fut", {"n": 20000, "len": 26000, "w": 6000}, False)])
+def test_a_module_runs_its_window_version_only_where_the_tile_fits(path, given, staged):
+    """Through the module (the launch's own choice, by a size or an int
+    argument): a filter whose tile fits runs the window version (or the
+    kernel it raced), a longer one another version; both right."""
     values = run_all(path.read_text(), path.name, Options())
-    module, prog = values["verify"], values["check"]
+    module, prog, spec = values["verify"], values["check"], load_spec(path)
+    inputs = make_inputs(prog, given, spec, seed=29)
+    sizes = {s.name: given[s.name] for s in prog.kernel.sizes}
     gpu = Gpu.get()
-    assert module.select(sizes, gpu.sm_count).name.endswith("_window") == staged
-    inputs = make_inputs(prog, sizes, None, seed=29)
+    assert module.select(module.launch_values(sizes, inputs), gpu.sm_count).name.endswith("_window") == staged
     got, _ = gpu.run(module, values["render"], inputs, sizes)
-    want = run(prog, inputs)
-    assert float(np.abs(got[0] - want[0]).max()) <= 1e-4 * max(1.0, float(np.abs(want[0]).max()))
+    for g, w in zip(got, run(prog, inputs)):
+        assert float(np.abs(g - w).max()) <= 1e-4 * max(1.0, float(np.abs(w).max()))
 
 
 def window_versions_match(path, size, suffix: str = "_window", options: Options | None = None) -> None:
@@ -1089,7 +1096,9 @@ def window_versions_match(path, size, suffix: str = "_window", options: Options 
     derived = {n for n, f in (spec.size_set("test").items() if spec else ()) if isinstance(f, str)}
     given = size if isinstance(size, dict) else \
         {s.name: size for s in prog.kernel.sizes if s.name not in derived} if size else {}
-    sizes = resolve_sizes(prog, given, spec, "test")
+    scalars = {p.name for p in prog.kernel.scalar_params}
+    # (a dict naming a scalar gives every size and that scalar's value: the spec's would derive sizes from its own)
+    sizes = dict(given) if scalars & set(given) else resolve_sizes(prog, given, spec, "test")
     inputs = make_inputs(prog, sizes, spec, seed=19)
     want = run(prog, inputs)
     for kernel in kernels:

@@ -82,11 +82,25 @@ def test_a_tile_that_cannot_fit_even_without_its_halo_is_not_staged():
     assert not tile.staged and "(at least 8,192 bytes)" in tile.reason
 
 
-def test_an_extent_from_a_scalar_argument_is_not_staged():
-    """The launch sizes shared memory from the sizes: a window length passed
-    as a scalar (not a size) gets no tile, and explain says why."""
-    tile = compiled(ROOT / "corpus" / "b_window_stats_f64.fut")["analyse"].plan.window
-    assert not tile.staged and "from w, which is not computed from sizes alone" in tile.reason
+def test_an_extent_from_an_int_argument_is_staged_and_the_launch_reads_it():
+    """A window length passed as an int scalar (b_window_stats_f64's `w`):
+    the launch sizes the tile from it, chooses the version by it, and
+    remembers a race's winner by it too (the launcher's key)."""
+    values = compiled(ROOT / "corpus" / "b_window_stats_f64.fut")
+    m, k = values["verify"], window_kernel(values)
+    assert m.scalars_read == ("w",) and k.scalars_read == ("w",)
+    assert k.shared_at(k.launch_values({"n": 100, "len": 105}, {"w": 5})) == (2048 + 4) * 8
+    assert m.select({"n": 1 << 20, "len": 1 << 21, "w": 100}).name.endswith("_window")
+    assert not m.select({"n": 1 << 20, "len": 1 << 21, "w": 5000}).name.endswith("_window")  # (7,047 doubles)
+    assert "tiler_key[] = {n, len, w, tiler_device, tiler_version}" in values["render"]
+
+
+def test_a_launch_computes_as_c_does():
+    """Conditions and shared memory are C expressions: the runtime divides
+    toward zero, as the launcher and the kernel do, for a scalar below 0."""
+    def value(op, a, b):
+        return kir.evaluate(kir.Bin(op, kir.Const(a, "int"), kir.Const(b, "int")), {})
+    assert (value("/", -7, 2), value("%", -7, 2), value("/", 7, -2), value("%", 7, 2)) == (-3, -1, -3, 1)
 
 
 WRAPPED = """

@@ -38,9 +38,8 @@ def test_a_window_moving_along_an_outer_dimension_gets_consecutive_points_a_thre
 
 
 @pytest.mark.parametrize("name, why", [
-    ("b_window_stats_f64", "not computed from sizes alone"),  # (a tile the launch sizes: test_halo_launch.py)
     ("d_conv2d_3x3_wrap_f32", None),  # (registers share it; a wrap is never staged)
-])
+])  # (a window of an extent known only at launch: test_halo_launch.py)
 def test_no_window_version_where_its_reads_would_not_be_alike(name, why):
     tile = tile_of(CORPUS / f"{name}.fut")
     if why is None:

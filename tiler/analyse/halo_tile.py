@@ -41,7 +41,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from ..check import typed as T
-from ..check.types import Array, element_bytes
+from ..check.types import I32, Array, element_bytes
 from ..tree import children
 from .context import Context
 from .windows import CLAMP, WRAP, Offset, Window
@@ -281,31 +281,30 @@ def _read_by_element(kernel: T.Kernel, param, w: Window) -> bool:
 def _unsized(kernel: T.Kernel, w: Window) -> str:
     """Why a window whose offsets' extent is known only at launch gets no
     tile sized at launch ("": it does): the launch sizes the tile's shared
-    memory from the sizes, so each value the extent is computed from must be
-    a size, a number, or + - * of them, or a size divided by a positive
-    number (as the kernel and the launcher divide alike)."""
+    memory from the sizes and int scalars, so each value the extent is
+    computed from must be one of them, a number, or + - * / of them (the
+    kernel, the launcher and the runtime divide alike, toward zero)."""
     if any(WRAP in a.every_edge for a in w.axes if a.halo is None):
         return "wrapped, its offsets' extent known only at launch (a read may then pass the array's extent " \
                "more than once)"
-    sizes = set(kernel.sizes)
+    known = set(kernel.sizes) | {p for p in kernel.scalar_params if p.type == I32}
     for text in dict.fromkeys(t for a in w.axes if a.halo is None for t in a.bounds):
         tree = w.atom(text)
-        if tree is None or not _of_sizes(tree, sizes):
+        if tree is None or not _of_launch_values(tree, known):
             return (f"its offsets' extent is known only at launch, from {text}, which is not computed from sizes "
-                    "alone: the launch sizes a tile's shared memory from the sizes")
+                    "and int arguments alone: the launch sizes a tile's shared memory from those")
     return ""
 
 
-def _of_sizes(tree, sizes: set) -> bool:
+def _of_launch_values(tree, known: set) -> bool:
     if isinstance(tree, int):
         return True
     if isinstance(tree, tuple):
         op, a, b = tree
-        if op == "/":
-            return (isinstance(a, int) and a >= 0 or not isinstance(a, (int, tuple)) and a in sizes) and \
-                isinstance(b, int) and b > 0
-        return _of_sizes(a, sizes) and _of_sizes(b, sizes)
-    return tree in sizes or getattr(tree, "kind", None) == "size"
+        if op == "/" and not (isinstance(b, int) and b != 0):
+            return False
+        return _of_launch_values(a, known) and _of_launch_values(b, known)
+    return tree in known or getattr(tree, "kind", None) == "size"
 
 
 def _unpaid(tile: HaloTile, w: Window, block) -> str:

@@ -106,7 +106,7 @@ def bench_one(name: str, size_set: str, overrides: dict, repeat: int, vs: list[V
             wide = compare_outputs(tuple(o[sample] for o in outs), precise, spec,
                                    f"{name}: {v.label} against the float64 interpreter at rows {list(sample)}", tol,
                                    prog)
-            launched, race = gpu.ran(k, cuda, sizes), gpu.race(k, cuda, sizes)
+            launched, race = gpu.ran(k, cuda, sizes, inputs), gpu.race(k, cuda, sizes, inputs)
             block = " x ".join(str(b) for b in launched.block if b > 1) or "1"
             row = Row(v.label, block + (" (untiled: won the launch's race)" if race and race.overruled else ""), times,
                       check=f"{same}, f64 {wide}")

@@ -161,9 +161,9 @@ def _time(path: Path, prog, spec, sizes: dict, compiled: dict, gpu, record: dict
                 times[label] += gpu.run(k, cuda, inputs, sizes, repeat=turn, device=uploaded)[1]
         for label, (k, cuda) in built.items():
             record["ms"][label] = statistics.median(times[label])
-            chosen = gpu.ran(k, cuda, sizes)
+            chosen = gpu.ran(k, cuda, sizes, inputs)
             record["version"][label] = chosen.name
-            race = gpu.race(k, cuda, sizes)
+            race = gpu.race(k, cuda, sizes, inputs)
             if race is not None:  # the model's pick and its rival, each one's fastest launch of the race
                 record.setdefault("race", {})[label] = race.ms
             record.setdefault("cost", {})[label] = model_cost(compiled[label], chosen, sizes)

@@ -168,7 +168,7 @@ def _launch(build: dict, inputs: dict, sizes: dict, gpu, repeat: int, uploaded=N
     """(the version the launch picks, the median time)."""
     module, cuda = build["verify"], build["render"]
     _, times = gpu.run(module, cuda, inputs, sizes, repeat=repeat, device=uploaded)
-    return gpu.ran(module, cuda, sizes).name, statistics.median(times)
+    return gpu.ran(module, cuda, sizes, inputs).name, statistics.median(times)
 
 
 def _timed(prog, builds: dict, seed: int, gpu) -> Timing | None:

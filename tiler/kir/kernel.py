@@ -6,6 +6,7 @@ allocations, block and grid, the stages a launch runs before it), a
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -167,7 +168,8 @@ class Kernel:
 
     def launch_shared(self):
         """The dynamic shared memory a launch passes, in bytes, as an
-        expression over the program's size names (a Const where no
+        expression over the program's size names, and its int scalars'
+        where a tile's extent is computed from one (a Const where no
         allocation is sized at launch)."""
         fixed = self.dynamic_shared_bytes
         if not self.sized_at_launch:
@@ -176,8 +178,19 @@ class Kernel:
         out = Const(-(-fixed // line) * line, target.INDEX) if fixed else None
         for a in self.sized_at_launch:
             out = a.launch_bytes() if out is None else Bin("+", out, a.launch_bytes())
-        sources = {p.name: p.source for p in self.params if p.role == "size"}
+        sources = {p.name: p.source for p in self.params if p.role in ("size", "scalar")}
         return rewrite(out, lambda x: Ref(sources.get(x.name, x.name)) if isinstance(x, Ref) else None)
+
+    @property
+    def scalars_read(self) -> tuple[str, ...]:
+        """The program's scalars its launches' shared memory is sized by (Module.scalars_read)."""
+        names = {p.source for k in self.launches for p in k.params if p.role == "scalar"}
+        return tuple(sorted({n.name for k in self.launches for n in walk(k.launch_shared())
+                             if isinstance(n, Ref) and n.name in names}))
+
+    def launch_values(self, sizes: dict, inputs: dict) -> dict:
+        """The sizes, and the values of the scalars its shared memory is sized by, by name."""
+        return {**sizes, **{n: int(inputs[n]) for n in self.scalars_read}}
 
     def shared_at(self, sizes: dict) -> int:
         """The dynamic shared memory a launch at these sizes (by name) passes, in bytes."""
@@ -350,6 +363,20 @@ class Module:
         """Some version's condition asks for the GPU's SM count."""
         return any(v.grid_share or any(isinstance(n, Ref) and n.name == target.MULTIPROCESSORS_NAME
                                        for n in walk(v.condition)) for v in self.versions)
+
+    @functools.cached_property
+    def scalars_read(self) -> tuple[str, ...]:
+        """The program's scalar parameters a launch's choice or its shared
+        memory depends on (a window's length passed as an int): the launch
+        evaluates its conditions over them as over the sizes, and a race's
+        winner is remembered by them too."""
+        names = {p.source for p in self.params if p.role == "scalar"}
+        found = {n.name for v in self.versions for n in walk(v.condition) if isinstance(n, Ref) and n.name in names}
+        return tuple(sorted(found.union(*(v.kernel.scalars_read for v in self.versions))))
+
+    def launch_values(self, sizes: dict, inputs: dict) -> dict:
+        """The sizes, and the values of the scalars the launch reads (`scalars_read`), by name."""
+        return {**sizes, **{n: int(inputs[n]) for n in self.scalars_read}}
 
     @property
     def main(self) -> Kernel:

@@ -28,7 +28,7 @@ def launcher(m: kir.Module) -> dict:
     refuses, and for each version the condition (with the pointer alignment a
     vector version needs), the grid and the shared memory."""
     host = m.params
-    names = {p.source: p.name for p in host if p.role == "size"}
+    names = {p.source: p.name for p in host if p.role in ("size", "scalar")}  # (a scalar a tile is sized by)
     arrays = {p.source: p.name for p in host if p.pointer}
 
     def in_params(e):  # conditions name sizes as the program does; the launcher's parameters may differ
@@ -57,6 +57,7 @@ def launcher(m: kir.Module) -> dict:
     return {"name": launcher_name(m), "params": ", ".join(_host_param(p) for p in host),
             "timed": m.timed, "rivals": rivals,
             "max_size": target.MAX_SIZE, "sizes": [p for p in host if p.role == "size"],
+            "scalars_read": [names[n] for n in m.scalars_read],
             "arrays": [p for p in host if p.pointer], "scalars": [p for p in host if p.role == "scalar"],
             "versions": versions, "multiprocessors": m.reads_multiprocessors}
 
@@ -208,7 +209,7 @@ def _race(host: dict) -> list[str]:
     whose two versions an earlier race of the same launch timed already (a
     split-K version that beat the next version, which is also the version
     for more points it would race next) is not run again."""
-    key = [p.name for p in host["sizes"]] + ["tiler_device", "tiler_version"]
+    key = [p.name for p in host["sizes"]] + host["scalars_read"] + ["tiler_device", "tiler_version"]
 
     def race(when: str, rival: str, what: str) -> list[str]:  # (each block's static table: its own races)
         return [f"  if ({when}) {{  // {what}",

@@ -217,6 +217,7 @@ class Gpu:
         `outputs_on` (a library, interop.allocator) the outputs stay on the
         device as that library's arrays; else they come back as NumPy arrays.
         A module launches the version its launch condition picks."""
+        sizes = k.launch_values(sizes, inputs)  # (a scalar a tile's extent is computed from, too)
         if isinstance(k, kir.Module):
             k = self.launched(k, cuda, inputs, sizes, device)
         check_launch(k, sizes)
@@ -262,13 +263,17 @@ class Gpu:
             self.races[key] = self._race(picked, rival, cuda, inputs, sizes, device)
         return self.races[key]
 
-    def race(self, m: kir.Module, cuda: str, sizes: dict) -> "Race | None":
-        """How the launches of `m` at these sizes were raced (None: they were not)."""
+    def race(self, m: kir.Module, cuda: str, sizes: dict, inputs: dict | None = None) -> "Race | None":
+        """How the launches of `m` at these sizes (and `inputs`' scalars the launch reads) were raced (None: they
+        were not)."""
+        sizes = m.launch_values(sizes, inputs or {}) if m.scalars_read else sizes
         return self.races.get(_race_key(cuda, m.select(sizes, self.sm_count), sizes))
 
-    def ran(self, m: kir.Module, cuda: str, sizes: dict) -> kir.Kernel:
-        """The version launches of `m` at these sizes run (after a race, its winner)."""
-        race = self.race(m, cuda, sizes)
+    def ran(self, m: kir.Module, cuda: str, sizes: dict, inputs: dict | None = None) -> kir.Kernel:
+        """The version launches of `m` at these sizes (and `inputs`' scalars the launch reads) run (after a
+        race, its winner)."""
+        race = self.race(m, cuda, sizes, inputs)
+        sizes = m.launch_values(sizes, inputs or {}) if m.scalars_read else sizes
         return race.winner if race is not None else m.select(sizes, self.sm_count)
 
     def _race(self, picked: kir.Kernel, rival: kir.Kernel, cuda, inputs, sizes, device, timed=None) -> "Race":
