@@ -123,8 +123,8 @@ def test_allocations_the_launch_sizes_lie_after_the_others_each_on_a_line():
     launch sizes by `n`, the second after the first's bytes rounded up to 16."""
     n = kir.Ref("n_k")
     k = kir.Kernel("k", (kir.Param("n_k", "int", "size", "n"),),
-                   (kir.SharedAlloc("a", "float", 13), kir.SharedAlloc("b", "double", 0, count=n),
-                    kir.SharedAlloc("c", "float", 0, count=kir.Bin("+", n, kir.Const(1, "int")))),
+                   (kir.SharedAlloc("a", "float", 13), kir.SharedAlloc("b", "double", 0, extents=(n,)),
+                    kir.SharedAlloc("c", "float", 0, extents=(kir.Bin("+", n, kir.Const(1, "int")),))),
                    (), (32, 1, 1), ((n.name, 32),), True, "k.fut", ())
     assert k.dynamic_shared and k.shared_bytes == 52
     offsets = dict((a.name, o) for a, o in k.shared_offsets())
@@ -155,3 +155,80 @@ def test_the_modules_compile_with_their_launchers_and_do_not_spill(tmp_path):
     for name in names:
         assert "0 bytes spill stores" in reports[name] and "0 bytes spill loads" in reports[name], reports[name]
         assert " smem" not in reports[name].split("Used", 1)[1].split("\n")[0], reports[name]
+
+
+def test_the_launcher_raises_a_tiles_limit_to_one_value_at_every_launch():
+    """A limit raised to each launch's own bytes would fail another thread's
+    launch between its raise and its launch: within 48 KiB it is not raised
+    at all, past it (--max-shared) always to the version's bound."""
+    default = compiled(PROGRAMS / "halo_launch_1d.fut")["render"]
+    assert "cudaFuncSetAttribute(tiler_halo_launch_1d_window" not in default
+    wide = compiled(PROGRAMS / "halo_launch_1d.fut", "--max-shared", "100000")["render"]
+    assert "cudaFuncSetAttribute(tiler_halo_launch_1d_window, cudaFuncAttributeMaxDynamicSharedMemorySize, 100000)" \
+        in wide
+
+
+OVERFLOW = """
+fun int cl(int v, int hi) = min(max(v, 0), hi - 1)
+fun [[f32, w], h] main([[f32, w], h] img, [bool, kh] my, [bool, kw] mx) =
+  map(fn [f32, w] (int y) =>
+        map(fn f32 (int x) =>
+              (if my[0] && mx[0] then 1f32 else 0f32) *
+              (img[cl(y + kh / 2, h), cl(x + kw / 2, w)] - img[cl(y - kh / 2, h), cl(x - kw / 2, w)]),
+            iota(w)),
+      iota(h))
+"""
+
+
+def test_each_extent_is_tested_before_their_product_could_pass_64_bits():
+    """Extents of 1.5e9 and 1.6e9 elements multiply past 2^63 (negative in
+    C, which would pass `<= 49152`): the condition tests each extent first."""
+    values = run_all(OVERFLOW, "overflow.fut", Options())
+    m, k = values["verify"], window_kernel(values)
+    condition = next(v.condition for v in m.versions if v.kernel is k)
+    tests = [n for n in kir.walk(condition) if isinstance(n, kir.Bin) and n.op == "<="
+             and isinstance(n.b, kir.Const) and n.b.value == 49152]
+    assert len(tests) == 3 and any(t.a == k.launch_shared() for t in tests)
+    from tiler.render import c
+    text = c(condition)  # (`&&` in C stops at the first false test: the extents come first)
+    assert text.count("<= 49152LL") == 3 and text.endswith("/ 16LL * 16LL <= 49152LL)")
+    assert not m.select({"h": 4, "w": 4, "kh": 1_500_000_000, "kw": 1_600_000_000}).name.endswith("_window")
+    assert m.select({"h": 4, "w": 4, "kh": 3, "kw": 3}).name.endswith("_window")
+
+
+HELPER = """
+fun int rad(int k) = k / 2
+fun int cl(int v, int hi) = min(max(v, 0), hi - 1)
+fun [[f32, w], h] main([[f32, w], h] img, [[f32, kw], kh] F) =
+  map(fn [f32, w] (int y) =>
+        map(fn f32 (int x) =>
+              loop (acc = 0f32) = for a < kh do
+                loop (acc) = for b < kw do
+                  acc + F[a, b] * img[cl(y + a - rad(kh), h), cl(x + b - rad(kw), w)]
+                in acc
+              in acc,
+            iota(w)),
+      iota(h))
+"""
+
+
+def test_one_helper_computing_both_radii_names_each_by_its_own_value():
+    tile = run_all(HELPER, "helper.fut", Options())["analyse"].plan.window
+    assert tile.staged == ("img",) and "kh / 2" in tile.reason or "(8 + kh - 1) x (256 + kw - 1)" in tile.reason
+
+
+def test_explain_folds_a_reach_that_stays_on_one_side_of_the_point():
+    """`x[i + t - m]` over t < m reaches m before the point and none after: the tile is 2048 + m."""
+    text = NEGATIVE
+    tile = run_all(text, "negative.fut", Options())["analyse"].plan.window
+    assert "x (2048 + m, its size known at launch)" in tile.reason
+
+
+NEGATIVE = """
+fun [f32, n] main([f32, n] x, [f32, m] f) =
+  map(fn f32 (int i) =>
+        loop (acc = 0f32) = for t < m do
+          if i + t - m >= 0 then acc + f[t] * x[i + t - m] else acc
+        in acc,
+      iota(n))
+"""

@@ -24,6 +24,7 @@ timeout 150 python3 -m tiler corpus fz --sizes small,medium,large --json "$log/n
   > "$log/now.log" 2>&1; echo "now corpus rc=$?"; grep -E "^[abcdg]_|against|geomean|median|slower" "$log/now.log" | head -12
 rm -rf fz
 echo "== $(( $(date +%s) - start )) s"
+bash experiments/verify/launch_sized_launcher.sh > "$log/launcher.log" 2>&1; echo "launcher rc=$? $(tr "\n" " " < "$log/launcher.log")"
 timeout 170 python3 -m tiler fuzz 300 --seed 3700 --gpu --mutations 0 > "$log/fuzz.log" 2>&1
 echo "fuzz rc=$? $(tail -3 "$log/fuzz.log" | tr '\n' ' ')"
 echo "== total $(( $(date +%s) - start )) s"

@@ -78,8 +78,11 @@ class HaloAxis:
     def extent_text(self) -> str:
         if self.extent is not None:
             return str(self.extent)
-        halo = {f.plus(g.scaled(-1)) for f in self.highs for g in self.lows}
-        return f"{self.points} + {form_text(next(iter(halo)))}" if len(halo) == 1 else f"{self.points} + a halo"
+        highs, lows = _side(self.highs, max), _side(self.lows, min)
+        if len(highs) != 1 or len(lows) != 1:
+            return f"{self.points} + a halo"
+        halo = highs[0].plus(lows[0].scaled(-1))
+        return f"{self.points} + {form_text(halo)}" if halo != Offset() else str(self.points)
 
 
 # the halo taken for an axis whose offsets' extent is known only at launch where block shapes are ranked
@@ -125,6 +128,14 @@ class HaloTile:
         wrapped = f", wrapped along axis {', '.join(wraps)}" if wraps else ""
         size = "its size known at launch" if self.sized_at_launch else f"{self.bytes:,} bytes"
         return f"{self.array} ({shape}, {size}{wrapped})"
+
+
+def _side(forms: tuple, pick) -> list:
+    """The forms whose `pick` with 0 is a side of the tile's reach, the
+    constant ones folded into one (as lower/halos.py computes it)."""
+    fixed = pick([0] + [f.const for f in forms if not f.symbols])
+    varying = [f for f in forms if f.symbols]
+    return varying + [Offset(fixed)] if fixed or not varying else varying
 
 
 def form_text(f) -> str:
@@ -351,7 +362,10 @@ def _reach(o: Offset, side: int) -> Offset:
             else:
                 const -= c
                 symbols.append((c, b))
-    return Offset(const, (), tuple(symbols))
+    merged: dict = {}
+    for c, name in symbols:  # (like symbols summed: `t - m` over t < m reaches -m + m - 1, which is -1)
+        merged[name] = merged.get(name, 0) + c
+    return Offset(const, (), tuple((c, name) for name, c in merged.items() if c))
 
 
 def _name(size):

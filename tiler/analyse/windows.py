@@ -392,9 +392,11 @@ class _Finder:
             a, b = self.affine(e.lhs), self.affine(e.rhs)
             if a is not None and b is not None and a[0] is None and b[0] is None and not a[1].terms \
                     and not b[1].terms:
-                if a[1].symbols or b[1].symbols:
-                    self.atom(_text(e), self.tree(e))
-                    return None, Offset(symbols=((1, _text(e)),))
+                if a[1].symbols or b[1].symbols:  # (named by what it computes: a helper's `k / 2` is kh / 2 here)
+                    tree = self.tree(e)
+                    text = _tree_text(tree) if tree is not None else _text(e)
+                    self.atom(text, tree)
+                    return None, Offset(symbols=((1, text),))
                 return (None, Offset(_truncated(a[1].const, b[1].const))) if b[1].const else None
         return None
 
@@ -455,6 +457,15 @@ def _text(e) -> str:
     if isinstance(e, T.BinOp):
         return f"{_text(e.lhs)} {e.op} {_text(e.rhs)}"
     return "a value"
+
+
+def _tree_text(tree, nested: bool = False) -> str:
+    """A fixed value's tree (Window.atoms) in words: `kh / 2`, `(n + 1) / 2`."""
+    if isinstance(tree, tuple):
+        op, a, b = tree
+        text = f"{_tree_text(a, True)} {op} {_tree_text(b, True)}"
+        return f"({text})" if nested else text
+    return f"({tree})" if isinstance(tree, int) and tree < 0 and nested else str(getattr(tree, "name", tree))
 
 
 def _signed(v: int) -> str:

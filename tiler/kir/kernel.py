@@ -61,9 +61,10 @@ class SharedAlloc:
     # tile over the tiles of the chunks it sums, read only after the last of them: transform/matrix_units.py)
     over: tuple[str, ...] = ()
     align: int = target.DYNAMIC_SHARED_ALIGN  # the byte boundary it starts on (a swizzled tile: target.WGMMA_ALIGN)
-    # its elements where the launch decides them: an expression over the kernel's size parameters (`elems`
-    # is then 0); such allocations lie in the dynamic buffer after every other, in order
-    count: object = None
+    # where the launch decides its elements: their factors (a tile's extent along each axis), expressions
+    # over the kernel's sizes and int scalars (`elems` is then 0); such allocations lie in the dynamic buffer
+    # after every other, in order
+    extents: tuple = ()
 
     @property
     def bytes(self) -> int:
@@ -71,12 +72,14 @@ class SharedAlloc:
 
     @property
     def sized_at_launch(self) -> bool:
-        return self.count is not None
+        return bool(self.extents)
 
     def launch_bytes(self):
         """Its bytes at a launch as an expression (64-bit), rounded up to whole 16-byte lines."""
         line = target.DYNAMIC_SHARED_ALIGN
-        count = Bin("*", Cast(target.INDEX, self.count), Const(target.SIZEOF[self.ctype], target.INDEX))
+        count = Const(target.SIZEOF[self.ctype], target.INDEX)
+        for extent in self.extents:
+            count = Bin("*", count, Cast(target.INDEX, extent))
         return Bin("*", Bin("/", Bin("+", count, Const(line - 1, target.INDEX)), Const(line, target.INDEX)),
                    Const(line, target.INDEX))
 
@@ -109,6 +112,10 @@ class Kernel:
     # rewrite (transform/register_tile.py); () where none ran. Explain reads it (--show-rewrites)
     trace: tuple = field(default=(), repr=False, compare=False)
     once: bool = False  # it computes work of no map level's names once a launch (the first of another's stages)
+    # where the launch sizes some of its shared memory: the most it passes (its version's condition), which
+    # the launch raises the kernel's limit to (a limit that changed with each launch's bytes would make a
+    # launch on another thread fail between this one's raise and its launch)
+    shared_limit: int = 0
 
     @property
     def split_stages(self) -> tuple["Kernel", ...]:
@@ -166,6 +173,16 @@ class Kernel:
         """Its shared allocations whose elements the launch decides."""
         return tuple(a for a in self.shared if a.sized_at_launch)
 
+    def launch_extents(self) -> tuple:
+        """The extents of its allocations sized at launch, over the program's names (each at most a launch's
+        bytes: a test of them first keeps their product from passing 64 bits)."""
+        return tuple(self._sourced(e) for a in self.sized_at_launch for e in a.extents)
+
+    def _sourced(self, e):
+        """`e` over the program's names for its sizes and scalars (the launch's), not the kernel's."""
+        sources = {p.name: p.source for p in self.params if p.role in ("size", "scalar")}
+        return rewrite(e, lambda x: Ref(sources.get(x.name, x.name)) if isinstance(x, Ref) else None)
+
     def launch_shared(self):
         """The dynamic shared memory a launch passes, in bytes, as an
         expression over the program's size names, and its int scalars'
@@ -178,8 +195,7 @@ class Kernel:
         out = Const(-(-fixed // line) * line, target.INDEX) if fixed else None
         for a in self.sized_at_launch:
             out = a.launch_bytes() if out is None else Bin("+", out, a.launch_bytes())
-        sources = {p.name: p.source for p in self.params if p.role in ("size", "scalar")}
-        return rewrite(out, lambda x: Ref(sources.get(x.name, x.name)) if isinstance(x, Ref) else None)
+        return self._sourced(out)
 
     @property
     def scalars_read(self) -> tuple[str, ...]:
@@ -191,6 +207,15 @@ class Kernel:
     def launch_values(self, sizes: dict, inputs: dict) -> dict:
         """The sizes, and the values of the scalars its shared memory is sized by, by name."""
         return {**sizes, **{n: int(inputs[n]) for n in self.scalars_read}}
+
+    @property
+    def raised_shared(self) -> int:
+        """The dynamic shared memory limit a launch raises the kernel's to (0:
+        none): its fixed bytes, or for one the launch sizes, the most it may
+        pass where that is over the 48 KiB every launch may take."""
+        if self.sized_at_launch:
+            return self.shared_limit if self.shared_limit > target.STATIC_SHARED_LIMIT else 0
+        return self.dynamic_shared_bytes
 
     def shared_at(self, sizes: dict) -> int:
         """The dynamic shared memory a launch at these sizes (by name) passes, in bytes."""

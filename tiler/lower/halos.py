@@ -83,7 +83,7 @@ def stage_halos(low, tiles: tuple, block, base) -> tuple:
         if tile.sized_at_launch:
             layout = _launch_layout(low, tile, name)
             out += layout.decls
-            low.shared.append(kir.SharedAlloc(name, view.ctype, 0, count=layout.count))
+            low.shared.append(kir.SharedAlloc(name, view.ctype, 0, extents=layout.extents_wide))
         else:
             layout = _Layout(tuple(const(a.low) for a in tile.axes), tuple(const(a.extent) for a in tile.axes),
                              tuple(const(math.prod(a.extent for a in tile.axes[n + 1:]))
@@ -131,15 +131,15 @@ def stage_halos(low, tiles: tuple, block, base) -> tuple:
 class _Layout:
     """A tile's first offset, elements and stride along each axis, and its
     elements: constants, or names the kernel declares (`decls`) where the
-    launch sizes the tile; `count`: its elements over the sizes alone
-    (64-bit), which the launch sizes its shared memory by."""
+    launch sizes the tile; `extents_wide`: then its extents over the sizes and
+    scalars alone (64-bit), which the launch sizes its shared memory by."""
 
     lows: tuple
     extents: tuple
     strides: tuple
     elems: object
     decls: tuple = ()
-    count: object = None
+    extents_wide: tuple = ()
 
 
 def _launch_layout(low, tile, name: str) -> _Layout:
@@ -177,10 +177,7 @@ def _launch_layout(low, tile, name: str) -> _Layout:
         stride = mul(stride, extent)
     elems = low.fresh(f"{name}_elems")
     decls.append(kir.Decl(elems, "int", stride, True))
-    count = wide[0]
-    for extent in wide[1:]:
-        count = kir.Bin("*", count, extent)
-    return _Layout(tuple(lows), tuple(extents), tuple(strides), kir.Ref(elems), tuple(decls), count)
+    return _Layout(tuple(lows), tuple(extents), tuple(strides), kir.Ref(elems), tuple(decls), tuple(wide))
 
 
 def _reach(pick, values: list, ctype: str):

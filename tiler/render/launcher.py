@@ -46,11 +46,12 @@ def launcher(m: kir.Module) -> dict:
         versions.append({"kernel": k.name, "few": v.few and v.races_first, "ahead": v.ahead and v.races_first,
                          "plain": v.plain, "fissioned": v.fissioned, "condition": " && ".join(f"({x})" for x in conds) or None,
                          "grid": _grid_c(k, names), "block": list(k.block), "shared": _shared_c(k, in_params),
+                         "raise": k.raised_shared,
                          "args": ", ".join(_host_name(p, arrays) for p in k.params),
                          "scratch": [_scratch(p, arrays[p.source], names) for p in k.transposes] +
                          [_partials(s, in_params) for s in k.scratch],
                          "stages": [{"kernel": s.name, "once": s.once, "grid": _grid_c(s, names), "block": list(s.block),
-                                     "shared": s.dynamic_shared_bytes,
+                                     "shared": s.dynamic_shared_bytes, "raise": s.raised_shared,
                                      "args": ", ".join(_host_name(p, arrays) for p in s.params)} for s in k.stages]})
     index = {v.kernel.name: i for i, v in enumerate(m.versions)}
     rivals = [index[v.rival] if v.rival else -1 for v in m.versions]
@@ -163,9 +164,9 @@ def _case(v: dict) -> list[str]:
     launch = f"{v['kernel']}<<<tiler_grid, tiler_block, {v['shared']}, stream>>>({v['args']});"
     lines = [f"      const dim3 tiler_grid({grid}), tiler_block({block});",
              f"      if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return {target.SUCCESS};"]
-    if v["shared"]:
+    if v["raise"]:
         lines.append(f"      if (tiler_raise) "
-                     f"{target.RAISE_DYNAMIC_SHARED.format(kernel=v['kernel'], bytes=v['shared'])};")
+                     f"{target.RAISE_DYNAMIC_SHARED.format(kernel=v['kernel'], bytes=v['raise'])};")
     if not v["scratch"]:
         return lines + [f"      {launch}", f"      return {target.LAST_ERROR};"]
     ok = f"tiler_err == {target.SUCCESS}"
@@ -187,9 +188,9 @@ def _case(v: dict) -> list[str]:
             "its blocks' partial results (none for no iterations)"
         lines += [f"        if ({ok}) {{  // stage {n}: {what}",
                   f"          const dim3 tiler_stage({', '.join(st['grid'])});"]
-        if st["shared"]:
+        if st["raise"]:
             lines.append(f"          if (tiler_raise) "
-                         f"{target.RAISE_DYNAMIC_SHARED.format(kernel=st['kernel'], bytes=st['shared'])};")
+                         f"{target.RAISE_DYNAMIC_SHARED.format(kernel=st['kernel'], bytes=st['raise'])};")
         lines += [f"          if (tiler_stage.x > 0) {st['kernel']}<<<tiler_stage, {block}, {st['shared']}, "
                   f"stream>>>({st['args']});",
                   f"          tiler_err = {target.LAST_ERROR};", "        }"]

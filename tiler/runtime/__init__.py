@@ -365,6 +365,8 @@ class Gpu:
         """The module's function for kernel `k`, allowed the dynamic shared memory it takes at these sizes."""
         fn = self.function(cuda, k.name)
         shared = k.shared_at(sizes)
+        if k.sized_at_launch:  # (raised alike at every launch its version's condition allows, as the launcher does)
+            shared = max(shared, k.raised_shared) if shared > target.STATIC_SHARED_LIMIT or k.raised_shared else 0
         if shared:
             if shared > self.max_shared_optin:
                 raise PlainError(f"{k.name} needs {shared} bytes of shared memory; this GPU gives a block "

@@ -190,6 +190,8 @@ def _lowered(b: Build) -> kir.Kernel:
         k = lower_schedule(b.source, b.schedule, b.file, b.vectors, b.wide, b.transposed)
     if b.window:  # (lower names a kernel by its schedule's tiling: a window version is named by its record)
         k = k.renamed(b.name)
+        if k.sized_at_launch:  # (the most its launches pass: SharedFits)
+            k = dataclasses.replace(k, shared_limit=b.source.plan.window.halos.limit)
     elif b.suffix:
         k = k.renamed(k.name + b.suffix)
     if k.name != b.name:
@@ -232,8 +234,9 @@ def condition(c, k: kir.Kernel, stage: kir.Kernel | None = None):
     if isinstance(c, Fits):
         return all_of(kir.Bin("<=", product(shape, wide=True), const(target.INT_MAX, target.INDEX))
                       for shape in c.shapes)
-    if isinstance(c, SharedFits):
-        return kir.Bin("<=", k.launch_shared(), const(c.limit, target.INDEX))
+    if isinstance(c, SharedFits):  # (each extent first: their product could pass 64 bits)
+        limit = const(c.limit, target.INDEX)
+        return all_of([kir.Bin("<=", e, limit) for e in k.launch_extents()] + [kir.Bin("<=", k.launch_shared(), limit)])
     if isinstance(c, Aligned):
         return all_of(kir.Bin("==", kir.Bin("%", kir.Ref(n), const(w)), const(0)) for n, w in k.divisible)
     if isinstance(c, FillsSMs):
