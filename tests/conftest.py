@@ -86,6 +86,15 @@ def tiler(*args: str, cwd: Path = ROOT, timeout: int = 120) -> subprocess.Comple
                           text=True, timeout=timeout, env={**os.environ, "COLUMNS": "120", "PYTHONPATH": path})
 
 
+def ptxas_reports(units: list[str], tmp_path: Path, flag: str = "-cubin") -> dict[str, str]:
+    """nvcc -arch=sm_90 over the CUDA `units` together: ptxas's report of each kernel, by name."""
+    src = tmp_path / "units.cu"
+    src.write_text("\n".join(units))
+    log = subprocess.run(["nvcc", "-arch=sm_90", flag, "-Xptxas", "-v", "-o", str(tmp_path / "units.out"), str(src)],
+                         check=True, capture_output=True, text=True).stderr
+    return {block.split("'")[1]: block for block in re.split(r"ptxas info\s+: Compiling entry function ", log)[1:]}
+
+
 def kernels_of(cuda: str) -> str:
     """A module's CUDA from its first kernel on: tiler.cuh aside (its
     transposition, a template the launch instantiates, stages a tile)."""

@@ -4,12 +4,10 @@ are staged in dynamic shared memory whose bytes the launch computes from
 the sizes, in a version that runs only where the tile fits."""
 from __future__ import annotations
 
-import re
 import shutil
-import subprocess
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, ptxas_reports
 
 from tiler import kir
 from tiler.analyse import Options
@@ -147,11 +145,7 @@ def test_the_modules_compile_with_their_launchers_and_do_not_spill(tmp_path):
         cuda, kernels = rename_module(values["render"], values["verify"], f"tiler_h{n}")
         units.append(cuda)
         names += [k.name for k in kernels if k.name.endswith("_window")]
-    src = tmp_path / "halos.cu"
-    src.write_text("\n".join(units))
-    log = subprocess.run(["nvcc", "-arch=sm_90", "-c", "-Xptxas", "-v", "-o", str(tmp_path / "h.o"), str(src)],
-                         check=True, capture_output=True, text=True).stderr
-    reports = {block.split("'")[1]: block for block in re.split(r"ptxas info\s+: Compiling entry function ", log)[1:]}
+    reports = ptxas_reports(units, tmp_path, "-c")  # (-c: the host launcher is compiled too)
     for name in names:
         assert "0 bytes spill stores" in reports[name] and "0 bytes spill loads" in reports[name], reports[name]
         assert " smem" not in reports[name].split("Used", 1)[1].split("\n")[0], reports[name]

@@ -9,7 +9,7 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import BENCHMARKS, ROOT, tiler
+from conftest import BENCHMARKS, ROOT, ptxas_reports, tiler
 
 from tiler.analyse import Options
 from tiler.cli.arguments import options_of_flags
@@ -307,11 +307,7 @@ def test_the_corpus_window_versions_do_not_spill(tmp_path):
         names += [k.name for k in kernels if k.name.endswith(("_window", "_march"))]  # (the march: march.py)
     assert sum(n.endswith("_window") for n in names) == len(WINDOW_CORPUS)
     assert sum(n.endswith("_march") for n in names) == len(MARCHED_CORPUS)
-    src = tmp_path / "windows.cu"
-    src.write_text("\n".join(units))
-    log = subprocess.run(["nvcc", "-arch=sm_90", "-cubin", "-Xptxas", "-v", "-o", str(tmp_path / "w.cubin"), str(src)],
-                         check=True, capture_output=True, text=True).stderr
-    reports = {block.split("'")[1]: block for block in re.split(r"ptxas info\s+: Compiling entry function ", log)[1:]}
+    reports = ptxas_reports(units, tmp_path)
     for name in names:
         assert "0 bytes spill stores" in reports[name] and "0 bytes spill loads" in reports[name], reports[name]
 
