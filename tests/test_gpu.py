@@ -1031,8 +1031,9 @@ def test_a_march_without_a_window_version_matches_the_interpreter():
 
 @pytest.mark.parametrize("size", [None, 1, 5, 70, 133, 2100])  # (the 1-D program reads out of range below 4)
 @pytest.mark.parametrize("path, options", [(PROGRAMS / "windows" / "halo_wrap_1d.fut", None),
+                                           (PROGRAMS / "windows" / "halo_wrap_twice_1d.fut", None),
                                            (ROOT / "corpus" / "d_conv2d_3x3_wrap_f32.fut", Options(window_points=1))],
-                         ids=["1d", "2d"])
+                         ids=["1d", "1d-twice", "2d"])
 def test_a_wrapped_window_staged_with_its_halo_matches_the_interpreter(path, options, size):
     """Reads wrapped by `%` around the array's ends, their window staged in
     shared memory (the copy wraps as the reads do): a tile wider than the

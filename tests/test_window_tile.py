@@ -106,6 +106,19 @@ def test_a_wrap_by_the_arrays_own_extent_is_staged_and_its_copy_wraps():
     assert "% w < 0 ?" in cuda and "wrapped or clamped into the array" in cuda  # (its row: the point's own)
 
 
+@pytest.mark.parametrize("index", ["((x + t - 1) % w + w) % w", "(w + (x + t - 1) % w) % w"])
+def test_a_wrap_written_for_either_sign_is_the_same_window(index):
+    """`((a % n) + n) % n`, the wrap a user writes so that a negative `a`
+    wraps too, is a wrap by n: staged as `(a + n) % n` is."""
+    tile = window_of(ROW.replace("INDEX", index))
+    assert tile.staged == ("img",) and "wrapped along axis 1" in tile.schedule.halos[0].text()
+
+
+@pytest.mark.parametrize("index", ["((x + t - 1) % w + h) % w", "((x + t - 1) % h + w) % w"])
+def test_a_double_wrap_by_two_moduli_is_not_the_arrays_wrap(index):
+    assert window_of(ROW.replace("INDEX", index)) is None  # (no window: the read is not the point's plus offsets)
+
+
 def test_a_read_wrapped_in_place_skips_the_programs_remainder():
     """`x[(i + t - 4 + n) % n]`: the tile is read at `i + t - 4 + n` less
     its first index and one n, so the window kernel computes the program's

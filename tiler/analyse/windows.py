@@ -32,82 +32,11 @@ from dataclasses import dataclass, field, replace
 from ..check import typed as T
 from ..check.types import I32, Binder
 from ..tree import children
+from .offsets import Offset, Position, fixed_text, tree_text, truncated
 
 CLAMP, GUARD, WRAP, NONE = "clamped", "guarded", "wrapped", "none"
 LOOSE = "loose"  # (while finding: a clamp or wrap not by the array's own extent)
 WINDOW_REASON = "read in place"
-
-
-@dataclass(frozen=True)
-class _Position:
-    """A stream's offset (`kind` "offset") or the index of a loop over its
-    chunk ("chunk"): within the stream's `length`; an offset and a chunk
-    index of one stream, added, walk that length once."""
-
-    stream: int
-    kind: str
-    length: object
-
-
-@dataclass(frozen=True)
-class Offset:
-    """An index's offset from its point: a constant plus loop indices, each
-    a coefficient times an index in [0, bound) (a number, or a size's
-    name where the bound is known only at launch), plus values fixed for the
-    launch (`symbols`)."""
-
-    const: int = 0
-    terms: tuple = ()  # (coefficient, bound)
-    symbols: tuple = ()  # (coefficient, name)
-
-    @property
-    def low(self) -> int | None:
-        return self._end(lambda c: c < 0)
-
-    @property
-    def high(self) -> int | None:
-        return self._end(lambda c: c > 0)
-
-    def _end(self, side) -> int | None:
-        if self.symbols or any(not isinstance(b, int) for c, b in self.terms if side(c)):
-            return None
-        return self.const + sum(c * (b - 1) for c, b in self.terms if side(c))
-
-    def values(self) -> set | None:
-        """Every value the offset takes (None: a symbol, or a bound known only at launch)."""
-        if self.symbols or any(not isinstance(b, int) for _, b in self.terms):
-            return None
-        out = {self.const}
-        for c, b in self.terms:
-            out = {x + c * t for x in out for t in range(b)}
-        return out
-
-    @property
-    def still(self) -> bool:
-        """The point's own index: no offset at all."""
-        return self.const == 0 and not self.terms and not self.symbols
-
-    def plus(self, other: "Offset") -> "Offset":
-        return Offset(self.const + other.const, self.terms + other.terms, self.symbols + other.symbols)
-
-    def scaled(self, c: int) -> "Offset":
-        return Offset(self.const * c, tuple((k * c, b) for k, b in self.terms),
-                      tuple((k * c, n) for k, n in self.symbols))
-
-    def streamed(self) -> "Offset":
-        """Stream positions as ranges: a stream's offset and one index of a
-        loop over its chunk, with the same coefficient, walk its length once;
-        any other (an offset alone, a second chunk index) its length each."""
-        terms, pending = [], [(c, b) for c, b in self.terms if isinstance(b, _Position) and b.kind == "chunk"]
-        for c, b in self.terms:
-            if isinstance(b, _Position) and b.kind == "offset":
-                mate = next(((cc, bb) for cc, bb in pending if cc == c and bb.stream == b.stream), None)
-                if mate is not None:
-                    pending.remove(mate)
-                terms.append((c, b.length))
-            elif not isinstance(b, _Position):
-                terms.append((c, b))
-        return Offset(self.const, tuple(terms) + tuple((c, b.length) for c, b in pending), self.symbols)
 
 
 @dataclass(frozen=True)
@@ -195,7 +124,7 @@ class _Finder:
         self.dims = {p: lv.dim for lv in k.levels for p, a in zip(lv.params, lv.args) if isinstance(a, T.Iota)}
         self.lets: dict[Binder, object] = {b: v for lv in k.levels for bs, v in lv.lets if len(bs) == 1 for b in bs}
         self.ranges: dict[Binder, object] = {}  # a loop's or stream's index -> its bound (int, size name, position)
-        self.chunks: dict[Binder, _Position] = {}  # a stream's chunk size -> the stream's length
+        self.chunks: dict[Binder, Position] = {}  # a stream's chunk size -> the stream's length
         self.fixed = {p for p in k.params} | {pl.binder for pl in k.prelude} | set(k.sizes)  # the launch's values
         # a level's row parameter: the kernel array it is a row of, and the level's dimension (X[ch] for a map
         # over X's rows, as the kernel stage writes X[ch, j] inside a map over ch)
@@ -219,7 +148,7 @@ class _Finder:
             for i in e.inits:
                 self.walk(i, guards)
             chunk = e.bound.binder if isinstance(e.bound, T.Var) else None
-            self.ranges[e.index] = _Position(self.chunks[chunk].stream, "chunk", self.chunks[chunk].length) \
+            self.ranges[e.index] = Position(self.chunks[chunk].stream, "chunk", self.chunks[chunk].length) \
                 if chunk in self.chunks else self.bound(e.bound)
             self.walk(e.body, guards)
             self.walk(e.rest, guards)
@@ -228,8 +157,8 @@ class _Finder:
             for a in e.arrays + e.inits:
                 self.walk(a, guards)
             length = self.bound(e.length)
-            self.ranges[e.offset] = _Position(id(e), "offset", length)
-            self.chunks[e.chunk] = _Position(id(e), "chunk", length)
+            self.ranges[e.offset] = Position(id(e), "offset", length)
+            self.chunks[e.chunk] = Position(id(e), "chunk", length)
             self.walk(e.body, guards)
             return
         if isinstance(e, T.Index):
@@ -286,6 +215,9 @@ class _Finder:
                     return found
             return None
         if isinstance(e, T.BinOp) and e.op == "%":
+            inner = self._wrapped_twice(e)
+            if inner is not None:  # `((a % n) + n) % n`: a wrap by n whatever a's sign, as `a % n` is in [0, n)
+                return self.moving(inner, edges, extent)
             found = self.moving(e.lhs, edges, extent) if self.is_fixed(e.rhs) else None
             if found is None:
                 return None
@@ -301,6 +233,19 @@ class _Finder:
             return dim, offset
         found = self.affine(e)
         return found if found is not None and found[0] is not None else None
+
+    def _wrapped_twice(self, e: T.BinOp):
+        """`a % n` where `e` is `((a % n) + n) % n` (or `(n + a % n) % n`), n fixed for the launch; else None."""
+        lhs = self.resolved(e.lhs)
+        if not (isinstance(lhs, T.BinOp) and lhs.op == "+" and self.is_fixed(e.rhs)):
+            return None
+        modulus = self.affine(e.rhs)
+        for inner, other in ((lhs.lhs, lhs.rhs), (lhs.rhs, lhs.lhs)):
+            inner = self.resolved(inner)
+            if isinstance(inner, T.BinOp) and inner.op == "%" and self.affine(inner.rhs) == modulus \
+                    and self.affine(other) == modulus:
+                return inner
+        return None
 
     def _zero(self, e) -> bool:
         found = self.affine(e)
@@ -394,10 +339,10 @@ class _Finder:
                     and not b[1].terms:
                 if a[1].symbols or b[1].symbols:  # (named by what it computes: a helper's `k / 2` is kh / 2 here)
                     tree = self.tree(e)
-                    text = _tree_text(tree) if tree is not None else _text(e)
+                    text = tree_text(tree) if tree is not None else fixed_text(e)
                     self.atom(text, tree)
                     return None, Offset(symbols=((1, text),))
-                return (None, Offset(_truncated(a[1].const, b[1].const))) if b[1].const else None
+                return (None, Offset(truncated(a[1].const, b[1].const))) if b[1].const else None
         return None
 
     def name(self, binder: Binder):
@@ -407,7 +352,7 @@ class _Finder:
         if binder in self.ranges:
             bound = self.ranges[binder]
             if bound is _VARYING or isinstance(bound, int) and bound <= 0 or \
-                    isinstance(bound, _Position) and bound.length is _VARYING:
+                    isinstance(bound, Position) and bound.length is _VARYING:
                 return None  # a range that differs between points (a stream's too), or reads nothing
             return None, Offset(0, ((1, bound),))
         if binder in self.fixed and binder.type == I32:
@@ -440,32 +385,6 @@ class _Finder:
         if b in self.prelude:
             return self.tree(self.prelude[b])
         return b if b in self.fixed and b.type == I32 else None
-
-
-def _truncated(a: int, b: int) -> int:
-    """a / b as the language divides ints: toward zero."""
-    q = abs(a) // abs(b)
-    return q if (a < 0) == (b < 0) else -q
-
-
-def _text(e) -> str:
-    """A fixed value in words, for explain: a name, or `kw / 2`."""
-    if isinstance(e, T.Var):
-        return e.binder.name
-    if isinstance(e, T.Lit):
-        return str(e.value)
-    if isinstance(e, T.BinOp):
-        return f"{_text(e.lhs)} {e.op} {_text(e.rhs)}"
-    return "a value"
-
-
-def _tree_text(tree, nested: bool = False) -> str:
-    """A fixed value's tree (Window.atoms) in words: `kh / 2`, `(n + 1) / 2`."""
-    if isinstance(tree, tuple):
-        op, a, b = tree
-        text = f"{_tree_text(a, True)} {op} {_tree_text(b, True)}"
-        return f"({text})" if nested else text
-    return f"({tree})" if isinstance(tree, int) and tree < 0 and nested else str(getattr(tree, "name", tree))
 
 
 def _signed(v: int) -> str:
