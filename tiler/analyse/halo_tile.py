@@ -62,7 +62,7 @@ class HaloAxis:
     low: int | None
     extent: int | None
     wrapped: bool = False  # some read wraps by `%` of the array's extent along it
-    lows: tuple = ()
+    lows: tuple = ()  # (constant forms folded into one: _side)
     highs: tuple = ()
     points: int = 0  # the block's points along the axis
 
@@ -78,10 +78,9 @@ class HaloAxis:
     def extent_text(self) -> str:
         if self.extent is not None:
             return str(self.extent)
-        highs, lows = _side(self.highs, max), _side(self.lows, min)
-        if len(highs) != 1 or len(lows) != 1:
+        if len(self.highs) != 1 or len(self.lows) != 1:
             return f"{self.points} + a halo"
-        halo = highs[0].plus(lows[0].scaled(-1))
+        halo = self.highs[0].plus(self.lows[0].scaled(-1))
         return f"{self.points} + {form_text(halo)}" if halo != Offset() else str(self.points)
 
 
@@ -130,12 +129,13 @@ class HaloTile:
         return f"{self.array} ({shape}, {size}{wrapped})"
 
 
-def _side(forms: tuple, pick) -> list:
-    """The forms whose `pick` with 0 is a side of the tile's reach, the
-    constant ones folded into one (as lower/halos.py computes it)."""
+def _side(forms: list, pick) -> tuple:
+    """The distinct forms whose `pick` (min or max) with 0 is a side of the
+    tile's reach, the constant ones (0 among them) folded into one, left out
+    where it is 0 and a form varies."""
     fixed = pick([0] + [f.const for f in forms if not f.symbols])
-    varying = [f for f in forms if f.symbols]
-    return varying + [Offset(fixed)] if fixed or not varying else varying
+    varying = tuple(dict.fromkeys(f for f in forms if f.symbols))
+    return varying + (Offset(fixed),) if fixed or not varying else varying
 
 
 def form_text(f) -> str:
@@ -315,7 +315,7 @@ def _of_launch_values(tree, known: set) -> bool:
         if op == "/" and not (isinstance(b, int) and b != 0):
             return False
         return _of_launch_values(a, known) and _of_launch_values(b, known)
-    return tree in known or getattr(tree, "kind", None) == "size"
+    return tree in known
 
 
 def _unpaid(tile: HaloTile, w: Window, block) -> str:
@@ -340,10 +340,9 @@ def _tile(w: Window, block) -> HaloTile:
         points = block.points(a.dim)
         if a.halo is None:
             offsets = [o[n] for o in w.offsets]
-            lows = tuple(dict.fromkeys(_reach(o, -1) for o in offsets if _reach(o, -1) != Offset()))
-            highs = tuple(dict.fromkeys(_reach(o, 1) for o in offsets if _reach(o, 1) != Offset()))
-            axes.append(HaloAxis(a.axis, a.dim, None, None, WRAP in a.every_edge, lows or (Offset(),),
-                                 highs or (Offset(),), points))
+            axes.append(HaloAxis(a.axis, a.dim, None, None, WRAP in a.every_edge,
+                                 _side([_reach(o, -1) for o in offsets], min),
+                                 _side([_reach(o, 1) for o in offsets], max), points))
             continue
         low, high = min(a.low, 0), max(a.high, 0)
         axes.append(HaloAxis(a.axis, a.dim, low, points + high - low, WRAP in a.every_edge, points=points))

@@ -206,7 +206,7 @@ class Kernel:
 
     def launch_values(self, sizes: dict, inputs: dict) -> dict:
         """The sizes, and the values of the scalars its shared memory is sized by, by name."""
-        return {**sizes, **{n: int(inputs[n]) for n in self.scalars_read}}
+        return with_scalars(sizes, inputs, self.scalars_read)
 
     @property
     def raised_shared(self) -> int:
@@ -316,6 +316,12 @@ class Kernel:
         return ["1" if a is None else formula(a) for a in self.grid]
 
 
+def with_scalars(sizes: dict, inputs: dict, names: tuple) -> dict:
+    """The sizes and the int scalars `names` of a launch's inputs, by name (what its conditions and shared
+    memory are evaluated over)."""
+    return {**sizes, **{n: int(inputs[n]) for n in names}}
+
+
 def stage_name(kernel: str, i: int) -> str:
     """The name of a kernel's `i`-th stage."""
     return f"{kernel}_stage{i}"
@@ -401,7 +407,7 @@ class Module:
 
     def launch_values(self, sizes: dict, inputs: dict) -> dict:
         """The sizes, and the values of the scalars the launch reads (`scalars_read`), by name."""
-        return {**sizes, **{n: int(inputs[n]) for n in self.scalars_read}}
+        return with_scalars(sizes, inputs, self.scalars_read)
 
     @property
     def main(self) -> Kernel:

@@ -181,8 +181,9 @@ def _launch_layout(low, tile, name: str) -> _Layout:
 
 
 def _reach(pick, values: list, ctype: str):
-    """`pick` (min or max) of 0 and `values`: the constants among them
-    folded; in the kernel a call, in the launch (`ctype` 64-bit) selects."""
+    """`pick` (min or max) of 0 and `values` (the analysis folded the
+    constant ones into one): in the kernel a call, in the launch (`ctype`
+    64-bit) selects."""
     fixed = pick([0] + [v.value for v in values if isinstance(v, kir.Const)])
     out = const(fixed, ctype)
     for v in (v for v in values if not isinstance(v, kir.Const)):

@@ -330,7 +330,7 @@ def _versions(a: Analysis, module) -> list[dict]:
                     "staged_windows": [t.array for t in rec.build.schedule.halos] if window else None,
                     "points_apart": rec.build.schedule.block.points_apart if window else None,
                     # a halo tile the launch sizes: the version runs only where the tiles fit in these bytes
-                    "shared_fits": next(({"tiles": t.tiles, "bytes": t.limit} for t in leaves(rec.condition)
+                    "shared_fits": next(({"tiles": list(t.tiles), "bytes": t.limit, "text": t.text()} for t in leaves(rec.condition)
                                          if isinstance(t, SharedFits)), None) if not fissioned else None,
                     "march": _march_version(a) if rec.kind is Kind.MARCH else None,
                     "once_a_launch": any(st.once for st in k.stages),

@@ -337,10 +337,7 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
         conds += [f"{e['size']} = {e['value']}" for e in v.get("equal_to", ())]
         conds += [f"{e['size']} <= {e['value']}" for e in v.get("at_most", ())]
         conds += [v["lanes_when"]] if v.get("lanes_when") else []
-        if v.get("shared_fits"):
-            fits = v["shared_fits"]
-            conds.append(f"the window tile of {fits['tiles']}, sized at launch, fits in {fits['bytes']:,} bytes of "
-                         "shared memory")
+        conds += [v["shared_fits"]["text"]] if v.get("shared_fits") else []
         name = _version_name(v) + (", vector copies" if v["multiple_of"] else "") + \
             (", 64-bit offsets" if v["offsets"] == "64-bit" else "") + \
             "".join(f", {a} transposed" for a in v.get("transposed", ())) + \

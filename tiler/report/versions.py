@@ -132,8 +132,7 @@ def _test_text(c) -> str:
         return "every array has fewer than 2^31 elements (" + \
             ", ".join(" * ".join(map(str, s)) for s in c.shapes) + ")"
     if isinstance(c, SharedFits):
-        return f"the tile{'s' if ',' in c.tiles else ''} of {c.tiles} fit{'' if ',' in c.tiles else 's'} in " \
-            f"{c.limit:,} bytes of shared memory"
+        return c.text()
     if isinstance(c, Aligned):
         return "the sizes its 128-bit copies read rows by are multiples of 4 (known once it is lowered)"
     if isinstance(c, FillsSMs):

@@ -76,7 +76,7 @@ def window_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version
     build = Build(a, file, True, a.plan.window.schedule, vectors=False, window=True)
     halos = a.plan.window.halos
     sized = [t for t in halos.tiles if t.sized_at_launch] if halos is not None else []
-    fits = SharedFits(halos.limit, ", ".join(t.array for t in sized)) if sized else None
+    fits = SharedFits(halos.limit, tuple(t.array for t in sized)) if sized else None
     return [Version(Kind.WINDOW, build, all_of(c for c in (fits_int(a.kernel), fits) if c is not None),
                     a.plan.window.reason,
                     rival=_untiled_rival(rest, file, "the window version"))]

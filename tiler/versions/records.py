@@ -172,7 +172,11 @@ class SharedFits:
     `limit` bytes."""
 
     limit: int
-    tiles: str = ""  # what it holds, in words
+    tiles: tuple[str, ...] = ()  # the arrays whose windows it stages
+
+    def text(self) -> str:
+        return f"the window tile{'s' if len(self.tiles) > 1 else ''} of {', '.join(self.tiles)}, sized at launch, " \
+            f"fit{'' if len(self.tiles) > 1 else 's'} in {self.limit:,} bytes of shared memory"
 
 
 @dataclass(frozen=True)
