@@ -80,12 +80,6 @@ class Offset:
         return Offset(self.const, tuple(terms) + tuple((c, b.length) for c, b in pending), self.symbols)
 
 
-def truncated(a: int, b: int) -> int:
-    """a / b as the language divides ints: toward zero."""
-    q = abs(a) // abs(b)
-    return q if (a < 0) == (b < 0) else -q
-
-
 def fixed_text(e) -> str:
     """A fixed value in words, for explain: a name, or `kw / 2`."""
     if isinstance(e, T.Var):

@@ -31,8 +31,9 @@ from dataclasses import dataclass, field, replace
 
 from ..check import typed as T
 from ..check.types import I32, Binder
+from ..kir import c_div
 from ..tree import children
-from .offsets import Offset, Position, fixed_text, tree_text, truncated
+from .offsets import Offset, Position, fixed_text, tree_text
 
 CLAMP, GUARD, WRAP, NONE = "clamped", "guarded", "wrapped", "none"
 LOOSE = "loose"  # (while finding: a clamp or wrap not by the array's own extent)
@@ -342,7 +343,7 @@ class _Finder:
                     text = tree_text(tree) if tree is not None else fixed_text(e)
                     self.atom(text, tree)
                     return None, Offset(symbols=((1, text),))
-                return (None, Offset(truncated(a[1].const, b[1].const))) if b[1].const else None
+                return (None, Offset(c_div(a[1].const, b[1].const))) if b[1].const else None
         return None
 
     def name(self, binder: Binder):

@@ -70,13 +70,13 @@ from .nodes import (
     operand_lines,
     operand_strides,
 )
-from .walkers import as_loops, blocks_mapped, evaluate, has_barrier, statements, walk
+from .walkers import as_loops, blocks_mapped, c_div, evaluate, has_barrier, statements, walk
 
 __all__ = [
     "Const", "Ref", "ThreadIdx", "BlockIdx", "Bin", "Un", "CLAMP", "MINMAX", "Call", "Cast", "Select", "GLOBAL",
     "SHARED", "LOCAL", "Load", "VecLoad", "Lane", "Expr", "Decl", "ArrayDecl", "Assign", "Store", "VecStore", "FULL",
     "For", "If", "Barrier", "Comment", "AsyncCopy", "AsyncCommit", "AsyncWait", "Stmt", "BODIES", "Param", "SCRATCH",
-    "Scratch", "SharedAlloc", "Kernel", "stage_name", "Version", "Module", "evaluate", "walk", "statements", "has_barrier",
+    "Scratch", "SharedAlloc", "Kernel", "stage_name", "Version", "Module", "evaluate", "c_div", "walk", "statements", "has_barrier",
     "blocks_mapped", "as_loops", "PointMap", "lane", "MatrixShape", "MatrixOperand", "MatrixZero", "MatrixChunk",
     "MatrixStore", "fragment_steps", "operand_lines", "operand_strides",
 ]

@@ -7,15 +7,16 @@ import operator
 from .nodes import BODIES, MINMAX, Barrier, Bin, Call, Cast, Const, For, If, PointMap, Ref, Select
 
 
-def _c_div(a: int, b: int) -> int:
-    """a / b as C divides ints: toward zero (a launch's value must be the C launcher's and the kernel's)."""
+def c_div(a: int, b: int) -> int:
+    """a / b as C (and the language) divides ints: toward zero (a launch's value must be the C launcher's and the
+    kernel's)."""
     q = abs(a) // abs(b)
     return q if (a < 0) == (b < 0) else -q
 
 
 _OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "<": operator.lt, "<=": operator.le,
         ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
-        "&&": lambda a, b: a and b, "||": lambda a, b: a or b, "%": lambda a, b: a - b * _c_div(a, b), "/": _c_div,
+        "&&": lambda a, b: a and b, "||": lambda a, b: a or b, "%": lambda a, b: a - b * c_div(a, b), "/": c_div,
         "^": operator.xor}
 
 
