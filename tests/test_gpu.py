@@ -162,6 +162,21 @@ def test_tensor_cores_match_the_interpreter(path, scale):
     matches_the_interpreter(path, Options(tensor_cores=True), scale, seed=17, tolerance=MATRIX_TOLERANCE)
 
 
+# f64 products on sm_90 in chunks of one instruction (target.MATRIX_CHUNKS_SM90), as `tiler bench` compiles them
+# with the sizes known (no loop over grid y): full chunks and a partial one, a single chunk, sizes no tile divides
+@pytest.mark.parametrize("path, sizes", [
+    (PROGRAMS / "tensor_cores" / "mm_f64.fut", {"m": 300, "n": 301, "q": 261}),
+    (PROGRAMS / "tensor_cores" / "mm_f64.fut", {"m": 300, "n": 8, "q": 261}),
+    (PROGRAMS / "tensor_cores" / "mm_atbt_f64.fut", {"k": 131, "m": 300, "n": 261})], ids=["301", "8", "atbt"])
+def test_f64_products_in_chunks_of_one_instruction_match_the_interpreter(path, sizes):
+    from tiler.analyse.tensor_cores import MATRIX_TOLERANCE
+
+    options = Options(tensor_cores=True, sizes=tuple(sorted(sizes.items())))
+    schedule = run_all(path.read_text(), path.name, options, until="analyse")["analyse"].plan.schedule
+    assert schedule.streams[0].chunk == 8 and schedule.matrix_units.used
+    matches_the_interpreter(path, options, sizes, seed=29, tolerance=MATRIX_TOLERANCE)
+
+
 REGISTER_VARIANTS = {"double-buffered": Options(double_buffer=True), "4x2": Options(register_tile=(4, 2)),
                      "scalar": Options(no_vector=True), "2x8": Options(register_tile=(2, 8), double_buffer=True),
                      "registers": Options(no_async=True), "one buffer": Options(single_buffer=True)}

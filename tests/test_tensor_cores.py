@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from dataclasses import replace
 
 import pytest
 from conftest import BENCHMARKS, PROGRAMS, chunk_loop_reads, tiler
@@ -370,6 +371,45 @@ def test_f64_products_on_the_units_ask_for_one_block_an_sm():
     assert blocks(BENCHMARKS / "mm_f64.fut") == 1 and blocks(BENCHMARKS / "mm_bf16.fut") == 2
     assert blocks(BENCHMARKS / "mm.fut") is None
     assert blocks(BENCHMARKS / "mm_f64.fut", Options(tensor_cores=True, min_blocks=0)) is None
+
+
+def test_f64_products_on_sm90_take_chunks_of_one_instruction_where_the_grid_needs_no_loop():
+    """sm_90's f64 product in chunks of 8 keeps registers for two blocks an
+    SM with its sizes known (target.MATRIX_CHUNKS_SM90); where a block walks
+    its rows in a loop over grid y (a size known only at launch) it did not,
+    and chunks of 16 ran faster; sm_80's m8n8k4 and TF32 keep theirs."""
+    from tiler import target
+
+    sized = Options(tensor_cores=True, sizes=(("m", 4096), ("n", 4096), ("q", 4096)))
+
+    def plan(path, options, arch="sm_90"):
+        values = run_all(path.read_text(), path.name, options, until="analyse", device=target.device_for_arch(arch))
+        schedule = values["analyse"].plan.schedule
+        return schedule.streams[0].chunk, schedule.matrix_units
+
+    chunk, units = plan(BENCHMARKS / "mm_f64.fut", sized)
+    assert chunk == 8 and units.used and "chunks of 8 positions (one instruction each" in units.reason
+    chunk, units = plan(BENCHMARKS / "mm_f64.fut", TENSOR_CORES)
+    assert chunk == 16 and units.used and "a loop over grid y or z" in units.reason
+    assert plan(BENCHMARKS / "mm_f64.fut", sized, "sm_80")[0] == 16
+    assert plan(BENCHMARKS / "mm_f64.fut", replace(sized, chunk=32))[0] == 32  # --chunk decides
+    chunk, units = plan(BENCHMARKS / "mm.fut", sized)
+    assert chunk == 16 and "chunks of" not in units.reason
+    # known, but more rows than grid y's 65,535 blocks of 64 hold: the loop again
+    chunk, units = plan(BENCHMARKS / "mm_f64.fut", replace(sized, sizes=(("m", 65536 * 64), ("n", 64), ("q", 4096))))
+    assert chunk == 16 and "more blocks than CUDA allows" in units.reason
+    # sm_90's m8n8k4 where the 16 x 16 x 8 fragment does not fit: no claim of one instruction a chunk
+    units = plan(BENCHMARKS / "mm_f64.fut", replace(sized, register_tile=(2, 2)))[1]
+    assert units.used and units.shape.k == 4 and "chunks of" not in units.reason
+
+
+def test_the_f64_chunk_follows_the_loop_the_lowered_kernel_has():
+    """The plan's grid loop (blocks.folded_dims) is the one lowering writes."""
+    for sizes, chunk in (((("m", 4096), ("n", 4096), ("q", 4096)), 8), ((), 16)):
+        values = run_all((BENCHMARKS / "mm_f64.fut").read_text(), "mm_f64.fut", Options(tensor_cores=True, sizes=sizes))
+        assert values["analyse"].plan.schedule.streams[0].chunk == chunk
+        tiled = next(k for k in values["verify"].kernels if chunks(k))
+        assert ("tiler_block_y" in values["render"].split(f"{tiled.name}(", 1)[1].split("\n}\n", 1)[0]) == (chunk == 16)
 
 
 # ---- nvcc ----------------------------------------------------------------------------------------------------

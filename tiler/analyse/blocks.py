@@ -37,6 +37,24 @@ def block(rank: int, spans: tuple[int, ...], ctx: Context, kernel: T.Kernel | No
     return BlockPlan(rank, spans, tuple(extents), tuple(thread_axis), _grid_axes(rank, spans), interchanged, "", 0)
 
 
+def folded_dims(kernel: T.Kernel, block: BlockPlan, known_size) -> dict[int, str]:
+    """The dims on grid y or z that may need more blocks than CUDA's 65,535
+    there (a size known only at launch, or a larger one), by grid axis:
+    their grid axis holds at most that many blocks, and each block loops
+    over the tiles of that dim a grid apart (lowered in lower/__init__.py).
+    A block's trips are the same for all its threads, so barriers inside
+    stay uniform."""
+    out = {}
+    for level in kernel.levels:
+        d, axis = level.dim, block.grid_axis[level.dim]
+        if axis == "x":
+            continue
+        known = known_size(level.size)
+        if known is None or -(-known // block.points(d)) > target.MAX_GRID[axis]:
+            out[d] = axis
+    return out
+
+
 def _fit(default: int, size: int | None) -> int:
     """A block need not be wider than a dimension whose size is known: the
     smallest power of two (at least a warp) that covers it, up to the default."""

@@ -34,6 +34,9 @@ class Constraints:
     # and the warp groups' instructions read them (sm_90a's wgmma): lines of target.WGMMA_LINE_BYTES, no
     # padding, swizzled (Staging.swizzled)
     swizzle: bool = False
+    # and its block walks its rows along grid y or z in a loop (blocks.folded_dims: a size known only at
+    # launch): the chunk is then at least the block's, not sm_90's f64 chunk (target.matrix_chunk)
+    grid_loop: bool = False
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from ..check.types import Array, element_bytes
 from ..errors import PlainError
 from . import cost
 from .blocks import block as make_block
-from .blocks import candidate_spans, untiled_block, why_block
+from .blocks import candidate_spans, folded_dims, untiled_block, why_block
 from .context import Context
 from .interior import with_interior
 from .march import Marching, marching
@@ -213,9 +213,10 @@ def _completed(plain: Schedule, reason: str, kernel: T.Kernel, views: Views, ctx
             target.SIZEOF[best.matrix_units.shape.inputs] in target.MATRIX_CHUNKS:
         # planned again with tiles laid out for the units (Constraints.matrix), where the units still take it,
         # and for the warp groups' instructions where the GPU has them (Constraints.swizzle)
-        tries = [ctx.constrained(matrix=True)]
+        loop = bool(folded_dims(kernel, best.block, ctx.known_size))
+        tries = [ctx.constrained(matrix=True, grid_loop=loop)]
         if target.has_wgmma(ctx.device.arch) and best.matrix_units.shape.inputs in target.WGMMA_INPUTS:
-            tries.insert(0, ctx.constrained(matrix=True, swizzle=True))
+            tries.insert(0, ctx.constrained(matrix=True, swizzle=True, grid_loop=loop))
         for c in tries:
             units = _completed(plain, reason, kernel, views, c)
             if units.matrix_units is not None and units.matrix_units.used:

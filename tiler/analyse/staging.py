@@ -131,8 +131,8 @@ def plan_stream(site: StreamSite, block: BlockPlan, views: Views, ctx: Context,
     if coalescing:
         chunk = max(chunk, COALESCE_CHUNK)  # rows staged for coalescing: a whole line of each per copy
     if ctx.constraints.matrix:
-        chunk = max(chunk, max(target.MATRIX_CHUNKS.get(element_bytes(d.array.type), 0) for d in decisions
-                               if d.refusal is None))
+        chunk = target.matrix_chunk({element_bytes(d.array.type) for d in decisions if d.refusal is None},
+                                    ctx.device.arch, chunk, ctx.constraints.grid_loop)
     if ctx.constraints.swizzle:  # a swizzled line's positions: the warp groups read a row's chunk as one line
         chunk = max(target.wgmma_line(target.CTYPE[d.array.type.elem.kind]) for d in decisions if d.refusal is None)
     chunk = ctx.chunk or _row_chunk(chunk, site, decisions, ctx)

@@ -91,8 +91,9 @@ def with_matrix_units(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> Sch
         elif units.shape.inputs in target.MATRIX_ONE_BLOCK and block.min_blocks is None and \
                 ctx.options.min_blocks is None:
             block = replace(block, min_blocks=1, min_blocks_reason=(
-                "one block an SM: the product runs on the matrix units in f64, whose fragments take two registers "
-                "an element, and under ptxas's own register choice, with the sizes known, it spilled"))
+                "one block an SM asked, so that ptxas may take the registers it wants: the product runs on the "
+                "matrix units in f64, whose fragments take two registers an element, and in chunks of 16 with the "
+                "sizes known its own choice spilled (in chunks of 8 the kernel keeps few enough for two blocks)"))
     return replace(schedule, block=block, matrix_units=units)
 
 
@@ -196,9 +197,26 @@ def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
         ", always for 16-bit inputs (each product is exact in f32 and the sums stay f32: only their order differs)" \
         if always and not ctx.options.tensor_cores else ""
     lines = tuple(staged[x].shape[0] if staged[x].swizzled else 0 for x in (a, b)) if swizzled else ()
+    what += _chunk_text(shape, schedule.streams[0].chunk, ctx)
     return MatrixUnits(True, f"{a} x {b} on the matrix units: {what}{rounding}; the last partial chunk too, its "
                              "tiles zero past the stream's end", shape, dims, (a, b), schedule.streams[0].chunk,
                              _stage(shape, schedule.block, dims), lines)
+
+
+def _chunk_text(shape: MatrixShape, chunk: int | None, ctx: Context) -> str:
+    """Why the chunk, where sm_90's f64 instruction decides it (target.matrix_chunk)."""
+    size = target.SIZEOF[shape.inputs]
+    exact = target.MATRIX_CHUNKS_SM90.get(size)
+    if exact is None or shape.k != exact or target.arch_number(ctx.device.arch) < 90 or ctx.chunk:
+        return ""  # (the m8n8k4 fallback, an older GPU, or --chunk: the block's own chunk)
+    if chunk == exact:
+        return (f", chunks of {chunk} positions (one instruction each: the kernel then keeps few enough registers "
+                "for two blocks an SM)")
+    if ctx.constraints.grid_loop:
+        return (f", chunks of {chunk} positions: each block walks its rows in a loop over grid y or z (a size "
+                f"known only at launch, or more blocks than CUDA allows there), whose registers in chunks of {exact} "
+                "leave one block an SM")
+    return ""
 
 
 def _product(schedule: Schedule):

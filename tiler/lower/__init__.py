@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .. import kir, target
 from ..analyse import Analysis, Schedule
-from ..analyse.blocks import stream_kind
+from ..analyse.blocks import folded_dims, stream_kind
 from ..analyse.schedule import Math
 from ..check import typed as T
 from ..kir.build import add, const, mul
@@ -166,20 +166,9 @@ def _base(block, d: int, folded: dict, tiles: dict):
 
 
 def _folded(k: T.Kernel, block, options) -> dict[int, str]:
-    """The dims on grid y or z that may need more blocks than CUDA's 65,535
-    there (a size known only at launch, or a larger one): their grid axis
-    holds at most that many blocks, and each block loops over the tiles of
-    that dim a grid apart (the loop's variable, by dim). A block's trips are
-    the same for all its threads, so barriers inside stay uniform."""
-    out = {}
-    for level in k.levels:
-        d, axis = level.dim, block.grid_axis[level.dim]
-        if axis == "x":
-            continue
-        known = options.known_size(level.size)
-        if known is None or -(-known // block.points(d)) > target.MAX_GRID[axis]:
-            out[d] = f"tiler_block_{axis}"
-    return out
+    """The dims whose blocks a loop walks (analyse.blocks.folded_dims), by
+    the loop's variable."""
+    return {d: f"tiler_block_{axis}" for d, axis in folded_dims(k, block, options.known_size).items()}
 
 
 def _local(block, micro: Micro | None, d: int):
