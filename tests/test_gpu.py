@@ -1057,6 +1057,14 @@ def test_a_wrapped_window_staged_with_its_halo_matches_the_interpreter(path, opt
     window_versions_match(path, size, "_window", options)
 
 
+@pytest.mark.parametrize("size", [1, 5, 300, 2100, 4500])
+def test_a_wrapped_window_wider_than_the_array_matches_the_interpreter(size):
+    """Reads 2,500 places either side, wrapped: wider than the array at
+    every size here, and at 2,100 and 4,500 across two and three blocks of
+    2,048 points, so a block's tile wraps around the array more than once."""
+    window_versions_match(PROGRAMS / "windows" / "halo_wrap_wide_1d.fut", size, "_window")
+
+
 @pytest.mark.parametrize("path, sizes", [
     (PROGRAMS / "windows" / "halo_launch_1d.fut", {"n": 1, "m": 1}),
     (PROGRAMS / "windows" / "halo_launch_1d.fut", {"n": 5, "m": 9}),  # (a tile wider than the signal)
