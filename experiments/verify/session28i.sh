@@ -1,13 +1,13 @@
 #!/bin/bash
 # Twenty-eighth session, ninth call (issue 58, what would reach TF32's 0.7x at 8192^3): the standalone
-# warp-specialized TF32 product (experiments/wgmma/wgmma_tf32_ws.cu: a TMA producer warp, consumers on
+# warp-specialized TF32 product (experiments/wgmma/wgmma_ws.cu: a TMA producer warp, consumers on
 # mbarriers, one chunk's instructions in flight) beside cuBLAS's TF32 product, at 4096^3 and 8192^3. Logs to $OUT.
 set -u
 out=$(realpath -m "${OUT:-session28i}")
 log=$out/logs
 mkdir -p "$log"
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader | tee "$log/device.txt"
-nvcc -gencode arch=compute_90a,code=sm_90a -O3 -Xptxas -v -o "$log/ws" experiments/wgmma/wgmma_tf32_ws.cu -lcuda \
+nvcc -gencode arch=compute_90a,code=sm_90a -O3 -Xptxas -v -o "$log/ws" experiments/wgmma/wgmma_ws.cu -lcuda \
   > "$log/build.log" 2>&1; echo "build rc=$?"; grep -E "error|registers" "$log/build.log" | head
 for s in 4096 8192; do timeout 120 "$log/ws" $s $s $s 2>&1 | tee "$log/ws-$s.log"; done
 python3 - <<'PY' 2>&1 | tee "$log/cublas.log"

@@ -1,14 +1,16 @@
-// A standalone measurement for issue 58's TF32 target (twenty-eighth session): C = A Btᵀ in TF32 (A: M x K,
-// Bt: N x K, both row-major, so both K-major as TF32's wgmma wants) with the structure cuBLAS's Hopper kernels
-// have and tiler's do not: one producer warp copying each chunk's tiles by TMA (cp.async.bulk.tensor, 128-byte
-// swizzle) into a ring of STAGES buffers, two consumer warp groups waiting on each buffer's mbarrier, issuing
-// its instructions, and keeping one chunk's instructions in flight (wgmma.wait_group 1) before they free the
-// buffer before it. No __syncthreads in the main loop. Block tile BM x BN (BN = 128 or 256: m64nBNk8), chunks
-// of 32 positions (a 128-byte line). Checked against a plain FP32 kernel; timed with CUDA events.
-// Build: nvcc -gencode arch=compute_90a,code=sm_90a -O3 -o ws wgmma_tf32_ws.cu -lcuda
-// Run: ./ws M N K (multiples of the tile and of 32)
+// A standalone measurement for issue 58 (twenty-eighth session): C = A Btᵀ (A: M x K, Bt: N x K, both
+// row-major, so both K-major as TF32's wgmma wants), in TF32 and in bf16 summed in f32, with the structure
+// cuBLAS's Hopper kernels have and tiler's do not: one producer thread copying each chunk's tiles by TMA
+// (cp.async.bulk.tensor, 128-byte swizzle) into a ring of STAGES buffers, two consumer warp groups waiting on
+// each buffer's mbarrier, issuing its instructions, and keeping one chunk's instructions in flight
+// (wgmma.wait_group 1) before they free the buffer before it. No __syncthreads in the main loop. Block tile
+// BM x BN (BN = 128 or 256: m64nBN), chunks of one 128-byte line a row, tiles in groups of G rows (0: the
+// launch's order). Checked against a plain f32 kernel; timed with CUDA events.
+// Build: nvcc -gencode arch=compute_90a,code=sm_90a -O3 -o ws wgmma_ws.cu -lcuda
+// Run: ./ws M N K [all] (multiples of the tile and of a chunk); TF32, then bf16
 #include <cuda.h>
 #include <cuda_runtime.h>
+#include <cuda_bf16.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -17,7 +19,7 @@
 
 #define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e), __LINE__); exit(1); } } while (0)
 
-constexpr int BM = 128, BK = 32;
+constexpr int BM = 128, LINE = 128;  // a chunk: one 128-byte line of each row
 
 __device__ __forceinline__ uint32_t smem(const void* p) { return (uint32_t)__cvta_generic_to_shared(p); }
 
@@ -47,28 +49,43 @@ __device__ __forceinline__ void wg_fence() { asm volatile("wgmma.fence.sync.alig
 __device__ __forceinline__ void wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 template <int N> __device__ __forceinline__ void wg_wait() { asm volatile("wgmma.wait_group.sync.aligned %0;\n" :: "n"(N) : "memory"); }
 
-__device__ __forceinline__ void wgmma_tf32_n128(float (&d)[64], uint64_t da, uint64_t db) {
+__device__ __forceinline__ void wgmma_n128(float (&d)[64], uint64_t da, uint64_t db, const float*) {
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
                "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1;\n}\n"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
                : "l"(da), "l"(db), "r"(1));
 }
-
-__device__ __forceinline__ void wgmma_tf32_n256(float (&d)[128], uint64_t da, uint64_t db) {
+__device__ __forceinline__ void wgmma_n256(float (&d)[128], uint64_t da, uint64_t db, const float*) {
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
                "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1;\n}\n"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
                : "l"(da), "l"(db), "r"(1));
 }
+__device__ __forceinline__ void wgmma_n128(float (&d)[64], uint64_t da, uint64_t db, const __nv_bfloat16*) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, 0, 0;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+               : "l"(da), "l"(db), "r"(1));
+}
+__device__ __forceinline__ void wgmma_n256(float (&d)[128], uint64_t da, uint64_t db, const __nv_bfloat16*) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1, 0, 0;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+               : "l"(da), "l"(db), "r"(1));
+}
 
 template <int N> struct Mma;
-template <> struct Mma<128> { static __device__ __forceinline__ void run(float (&d)[64], uint64_t a, uint64_t b) { wgmma_tf32_n128(d, a, b); } };
-template <> struct Mma<256> { static __device__ __forceinline__ void run(float (&d)[128], uint64_t a, uint64_t b) { wgmma_tf32_n256(d, a, b); } };
+template <> struct Mma<128> {
+  template <class In> static __device__ __forceinline__ void run(float (&d)[64], uint64_t a, uint64_t b, const In* t) { wgmma_n128(d, a, b, t); }
+};
+template <> struct Mma<256> {
+  template <class In> static __device__ __forceinline__ void run(float (&d)[128], uint64_t a, uint64_t b, const In* t) { wgmma_n256(d, a, b, t); }
+};
 
-template <int BN, int STAGES, int G>
+template <class In, int BN, int STAGES, int G>
 __global__ void __launch_bounds__(384, 1) gemm(const __grid_constant__ CUtensorMap ma, const __grid_constant__ CUtensorMap mb,
                                                float* C, int M, int N, int K) {
-  constexpr int A_BYTES = BM * BK * 4, B_BYTES = BN * BK * 4, STAGE = A_BYTES + B_BYTES;
+  constexpr int BK = LINE / sizeof(In), A_BYTES = BM * LINE, B_BYTES = BN * LINE, STAGE = A_BYTES + B_BYTES;
   extern __shared__ unsigned char raw[];
   const uint32_t base = (smem(raw) + 1023) & ~1023u;
   __shared__ __align__(8) uint64_t full[STAGES], empty[STAGES];
@@ -105,7 +122,7 @@ __global__ void __launch_bounds__(384, 1) gemm(const __grid_constant__ CUtensorM
     const uint32_t a = base + s * STAGE + wg * 64 * 128, b = base + s * STAGE + A_BYTES;
     wg_fence();
     #pragma unroll
-    for (int k = 0; k < BK / 8; ++k) Mma<BN>::run(d, desc(a + k * 32), desc(b + k * 32));
+    for (int k = 0; k < 4; ++k) Mma<BN>::run(d, desc(a + k * 32), desc(b + k * 32), (const In*)nullptr);
     wg_commit();
     wg_wait<1>();  // the chunk before this one is done: its buffer is free
     if (kc > 0 && threadIdx.x % 128 == 0) bar_arrive(smem(&empty[(kc - 1) % STAGES]));
@@ -120,33 +137,39 @@ __global__ void __launch_bounds__(384, 1) gemm(const __grid_constant__ CUtensorM
   }
 }
 
-__global__ void reference(const float* A, const float* B, float* C, int M, int N, int K) {
+__device__ __forceinline__ float wide(float x) { return x; }
+__device__ __forceinline__ float wide(__nv_bfloat16 x) { return __bfloat162float(x); }
+
+template <class In>
+__global__ void reference(const In* A, const In* B, float* C, int M, int N, int K) {
   const int i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= M || j >= N) return;
   float s = 0.f;
-  for (int k = 0; k < K; ++k) s += A[(size_t)i * K + k] * B[(size_t)j * K + k];
+  for (int k = 0; k < K; ++k) s += wide(A[(size_t)i * K + k]) * wide(B[(size_t)j * K + k]);
   C[(size_t)i * N + j] = s;
 }
 
-static CUtensorMap make_map(const float* p, int rows, int cols, int box_rows) {
+template <class In>
+static CUtensorMap make_map(const In* p, int rows, int cols, int box_rows) {
   CUtensorMap m;
-  cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows}, strides[1] = {(cuuint64_t)cols * 4};
-  cuuint32_t box[2] = {(cuuint32_t)BK, (cuuint32_t)box_rows}, es[2] = {1, 1};
-  CUresult r = cuTensorMapEncodeTiled(&m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void*)p, dims, strides, box, es,
-                                      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows}, strides[1] = {(cuuint64_t)cols * sizeof(In)};
+  cuuint32_t box[2] = {(cuuint32_t)(LINE / sizeof(In)), (cuuint32_t)box_rows}, es[2] = {1, 1};
+  const CUtensorMapDataType type = sizeof(In) == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  CUresult r = cuTensorMapEncodeTiled(&m, type, 2, (void*)p, dims, strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS) { printf("cuTensorMapEncodeTiled: %d\n", (int)r); exit(1); }
   return m;
 }
 
-template <int BN, int STAGES, int G>
-void run(const float* A, const float* B, float* C, const float* R, int M, int N, int K, int reps) {
-  constexpr int bytes = STAGES * (BM + BN) * BK * 4 + 1024;
-  CHECK(cudaFuncSetAttribute(gemm<BN, STAGES, G>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+template <class In, int BN, int STAGES, int G>
+void run(const In* A, const In* B, float* C, const float* R, int M, int N, int K, int reps) {
+  constexpr int bytes = STAGES * (BM + BN) * LINE + 1024;
+  CHECK(cudaFuncSetAttribute(gemm<In, BN, STAGES, G>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   const CUtensorMap ma = make_map(A, M, K, BM), mb = make_map(B, N, K, BN);
   dim3 grid((N / BN) * (M / BM));
   CHECK(cudaMemset(C, 0xff, (size_t)M * N * 4));
-  gemm<BN, STAGES, G><<<grid, 384, bytes>>>(ma, mb, C, M, N, K);
+  gemm<In, BN, STAGES, G><<<grid, 384, bytes>>>(ma, mb, C, M, N, K);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   std::vector<float> got((size_t)M * N), want((size_t)M * N);
@@ -160,34 +183,45 @@ void run(const float* A, const float* B, float* C, const float* R, int M, int N,
   cudaEventCreate(&e0); cudaEventCreate(&e1);
   for (int r = 0; r < reps + 2; ++r) {
     cudaEventRecord(e0);
-    gemm<BN, STAGES, G><<<grid, 384, bytes>>>(ma, mb, C, M, N, K);
+    gemm<In, BN, STAGES, G><<<grid, 384, bytes>>>(ma, mb, C, M, N, K);
     cudaEventRecord(e1);
     cudaEventSynchronize(e1);
     float ms; cudaEventElapsedTime(&ms, e0, e1);
     if (r >= 2) t.push_back(ms);
   }
   std::sort(t.begin(), t.end());
-  printf("BM %d BN %d stages %d, groups of %d rows: worst relative difference %.3g, median %.4f ms, %.1f TFLOP/s (M=%d N=%d K=%d)\n",
-         BM, BN, STAGES, G, worst, t[t.size() / 2], 2.0 * M * N * K / t[t.size() / 2] / 1e9, M, N, K);
+  printf("%s BM %d BN %d stages %d, groups of %d rows: worst relative difference %.3g, median %.4f ms, %.1f TFLOP/s "
+         "(M=%d N=%d K=%d)\n", sizeof(In) == 4 ? "tf32" : "bf16", BM, BN, STAGES, G, worst, t[t.size() / 2],
+         2.0 * M * N * K / t[t.size() / 2] / 1e9, M, N, K);
+}
+
+template <class In>
+void product(int M, int N, int K, bool all) {
+  std::vector<In> a((size_t)M * K), b((size_t)N * K);
+  srand(1);
+  for (auto& x : a) x = (In)((rand() % 2001 - 1000) / 1000.f);
+  for (auto& x : b) x = (In)((rand() % 2001 - 1000) / 1000.f);
+  In *A, *B; float *C, *R;
+  CHECK(cudaMalloc(&A, a.size() * sizeof(In))); CHECK(cudaMalloc(&B, b.size() * sizeof(In)));
+  CHECK(cudaMalloc(&C, (size_t)M * N * 4)); CHECK(cudaMalloc(&R, (size_t)M * N * 4));
+  CHECK(cudaMemcpy(A, a.data(), a.size() * sizeof(In), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(B, b.data(), b.size() * sizeof(In), cudaMemcpyHostToDevice));
+  reference<<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16)>>>(A, B, R, M, N, K);
+  CHECK(cudaDeviceSynchronize());
+  if (all) {
+    run<In, 128, 6, 0>(A, B, C, R, M, N, K, 10);
+    run<In, 256, 4, 0>(A, B, C, R, M, N, K, 10);
+    run<In, 128, 6, 8>(A, B, C, R, M, N, K, 10);
+    run<In, 256, 4, 16>(A, B, C, R, M, N, K, 10);
+  }
+  run<In, 256, 4, 8>(A, B, C, R, M, N, K, 10);
+  cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(R);
 }
 
 int main(int argc, char** argv) {
   const int M = argc > 3 ? atoi(argv[1]) : 4096, N = argc > 3 ? atoi(argv[2]) : 4096, K = argc > 3 ? atoi(argv[3]) : 4096;
-  std::vector<float> a((size_t)M * K), b((size_t)N * K);
-  srand(1);
-  for (auto& x : a) x = (rand() % 2001 - 1000) / 1000.f;
-  for (auto& x : b) x = (rand() % 2001 - 1000) / 1000.f;
-  float *A, *B, *C, *R;
-  CHECK(cudaMalloc(&A, a.size() * 4)); CHECK(cudaMalloc(&B, b.size() * 4));
-  CHECK(cudaMalloc(&C, (size_t)M * N * 4)); CHECK(cudaMalloc(&R, (size_t)M * N * 4));
-  CHECK(cudaMemcpy(A, a.data(), a.size() * 4, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(B, b.data(), b.size() * 4, cudaMemcpyHostToDevice));
-  reference<<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16)>>>(A, B, R, M, N, K);
-  CHECK(cudaDeviceSynchronize());
-  run<128, 6, 0>(A, B, C, R, M, N, K, 10);
-  run<256, 4, 0>(A, B, C, R, M, N, K, 10);
-  run<256, 4, 8>(A, B, C, R, M, N, K, 10);
-  run<256, 4, 16>(A, B, C, R, M, N, K, 10);
-  run<128, 6, 8>(A, B, C, R, M, N, K, 10);
+  const bool all = argc > 4 && argv[4][0] == 'a';
+  product<float>(M, N, K, all);
+  product<__nv_bfloat16>(M, N, K, all);
   return 0;
 }
