@@ -354,6 +354,29 @@ def test_one_seed_in_four_is_compiled_under_fast_math_and_checked_within_its_tol
     assert tolerance(2, "tiled") == FAST_MATH_TOLERANCE and tolerance(2, "untiled") == tolerance(3, "tiled") == RTOL
 
 
+def test_one_seed_in_seven_compiles_its_tiled_kernel_knowing_its_sizes():
+    """As `tiler bench` compiles (`-s`): seeds 3, 17, ... the check's own
+    sizes, seeds 10, 24, ... others (2n + 3), since a kernel compiled knowing
+    some sizes must still run at any; the untiled kernel never knows them."""
+    from tiler.check import check
+    from tiler.fuzz.products import product
+    from tiler.fuzz.properties import check_program, hints, sizes_for, variants
+    from tiler.pipeline import run_all
+    from tiler.syntax import pretty
+
+    prog = check(product(3))
+    sizes = sizes_for(prog, 3, large=True)
+    own = {b.name for b in prog.kernel.sizes}
+    assert hints(prog, 3, sizes) == {n: v for n, v in sizes.items() if n in own} != {}
+    assert hints(prog, 10, sizes) == {n: 2 * v + 3 for n, v in sizes.items() if n in own}
+    assert [seed for seed in range(30) if hints(prog, seed, sizes)] == [3, 10, 17, 24]
+    _, compiled = check_program(product(3), 3, large=True)
+    text = pretty(product(3))
+    unknown = run_all(text, "fuzz3.fut", variants(3)["tiled"])["render"]
+    assert compiled.kernels["tiled"][1] != unknown  # (a block fitted to the sizes, no loop over grid y)
+    assert compiled.kernels["untiled"][1] == run_all(text, "fuzz3.fut", variants(3)["untiled"])["render"]
+
+
 class _FakeGpu:
     """Times a launch by its sizes' product (the untiled kernel) or a
     multiple of it (the default), for perf.py's logic without a GPU."""

@@ -42,6 +42,20 @@ def variants(seed: int) -> dict:
                                         keep_loops=seed % 3 == 1, tensor_cores=seed % 5 == 4)}
 
 
+HINTED = 7  # one seed in HINTED compiles its tiled kernel with its sizes known (`-s`), as `tiler bench` does
+
+
+def hints(prog, seed: int, sizes: dict) -> dict:
+    """The sizes a seed's tiled kernel is compiled knowing: none but for one
+    seed in HINTED; of those, every other one the check's own sizes (blocks
+    fitted to them, no loop over grid y), the rest others (a kernel compiled
+    knowing some sizes must still run at any)."""
+    if seed % HINTED != 3:
+        return {}
+    same = seed // HINTED % 2 == 0
+    return {s.name: sizes[s.name] if same else 2 * sizes[s.name] + 3 for s in prog.kernel.sizes if s.name in sizes}
+
+
 def tolerance(seed: int, variant: str) -> float:
     """How far a variant's outputs may stray, relative to an output's scale
     (beyond the rounding noise of the reference)."""
@@ -139,7 +153,10 @@ def check_program(tree, seed: int, large: bool = False):
         return [Failure(seed, "check", exc.diagnostics[0].message, text)], None
     failures, chunked = _interp(prog, seed, text, large)
     kernels, marched = {}, None
+    known = hints(prog, seed, chunked[0]) if chunked is not None else {}
     for variant, options in variants(seed).items():
+        if variant != "untiled" and known:
+            options = dataclasses.replace(options, sizes=tuple(sorted(known.items())))
         try:
             values = run_all(text, f"fuzz{seed}.fut", options)
             kernels[variant] = (values["verify"], values["render"])
