@@ -355,26 +355,31 @@ def test_one_seed_in_four_is_compiled_under_fast_math_and_checked_within_its_tol
 
 
 def test_one_seed_in_seven_compiles_its_tiled_kernel_knowing_its_sizes():
-    """As `tiler bench` compiles (`-s`): seeds 3, 17, ... the check's own
-    sizes, seeds 10, 24, ... others (2n + 3), since a kernel compiled knowing
-    some sizes must still run at any; the untiled kernel never knows them."""
+    """As `tiler bench` compiles (`-s`): in turn the check's own sizes,
+    larger, smaller and multiples of 8, each kind on odd and even seeds (the
+    interior blocks go by parity), since a kernel compiled knowing some
+    sizes must still run at any; the untiled kernel never knows them."""
     from tiler.check import check
     from tiler.fuzz.products import product
-    from tiler.fuzz.properties import check_program, hints, sizes_for, variants
+    from tiler.fuzz.properties import HINTED, check_program, hints, sizes_for, variants
     from tiler.pipeline import run_all
     from tiler.syntax import pretty
 
-    prog = check(product(3))
-    sizes = sizes_for(prog, 3, large=True)
-    own = {b.name for b in prog.kernel.sizes}
-    assert hints(prog, 3, sizes) == {n: v for n, v in sizes.items() if n in own} != {}
-    assert hints(prog, 10, sizes) == {n: 2 * v + 3 for n, v in sizes.items() if n in own}
-    assert [seed for seed in range(30) if hints(prog, seed, sizes)] == [3, 10, 17, 24]
-    _, compiled = check_program(product(3), 3, large=True)
-    text = pretty(product(3))
-    unknown = run_all(text, "fuzz3.fut", variants(3)["tiled"])["render"]
+    prog = check(product(10))
+    sizes = sizes_for(prog, 10, large=True)
+    own = {n: v for n, v in sizes.items() if n in {b.name for b in prog.kernel.sizes}}
+    hinted = [seed for seed in range(200) if hints(prog, seed, sizes)]
+    assert hinted == list(range(3, 200, HINTED))
+    kinds = [hints(prog, seed, sizes) for seed in hinted]
+    assert kinds[0] == kinds[1] == own != {} and kinds[2] == {n: 2 * v + 3 for n, v in own.items()}
+    assert kinds[4] == {n: max(1, v // 2) for n, v in own.items()} and all(v % 8 == 0 for v in kinds[6].values())
+    for k in range(4):  # (each kind on an odd and an even seed: one with interior blocks, one without)
+        assert {variants(s)["tiled"].interior for s in hinted[2 * k:2 * k + 2]} == {True, False}
+    _, compiled = check_program(product(10), 10, large=True)
+    text = pretty(product(10))
+    unknown = run_all(text, "fuzz10.fut", variants(10)["tiled"])["render"]
     assert compiled.kernels["tiled"][1] != unknown  # (a block fitted to the sizes, no loop over grid y)
-    assert compiled.kernels["untiled"][1] == run_all(text, "fuzz3.fut", variants(3)["untiled"])["render"]
+    assert compiled.kernels["untiled"][1] == run_all(text, "fuzz10.fut", variants(10)["untiled"])["render"]
 
 
 class _FakeGpu:

@@ -388,7 +388,7 @@ def test_f64_products_on_sm90_take_chunks_of_one_instruction_where_the_grid_need
         return schedule.streams[0].chunk, schedule.matrix_units
 
     chunk, units = plan(BENCHMARKS / "mm_f64.fut", sized)
-    assert chunk == 8 and units.used and "chunks of 8 positions (one instruction each" in units.reason
+    assert chunk == 8 and units.used and "chunks of 8 positions (one instruction step each" in units.reason
     chunk, units = plan(BENCHMARKS / "mm_f64.fut", TENSOR_CORES)
     assert chunk == 16 and units.used and "a loop over grid y or z" in units.reason
     assert plan(BENCHMARKS / "mm_f64.fut", sized, "sm_80")[0] == 16

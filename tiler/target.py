@@ -169,12 +169,10 @@ MATRIX_LD_BYTES = 16  # and a leading dimension of a multiple of 16 bytes
 # ms in chunks of 16 (2.71 before; 32 spilled); f64's ran 7.37 ms laid out so, 6.68 as a register tile's (on
 # WMMA; on sm_90's m16n8k8, chunks of 16 2.74 ms, of 32 2.99)
 MATRIX_CHUNKS = {2: 64, 4: 16, 8: 16}
-# from sm_90 on, f64's chunk is one m16n8k8 step: mm_f64 at 4096^3 on an H200 ran 2.67 ms in chunks of 8 (118
-# registers: two blocks an SM fit), 3.34 in chunks of 16 (138: one block); 8192^3 23.7 against 27.7. Not where a
-# block walks its rows in a loop over grid y (145 registers in chunks of 8: 3.65 ms against 16's 3.45)
+# sm_90's f64 chunk, one m16n8k8 step: mm_f64 at 4096^3 on an H200 2.67 ms (118 registers: two blocks an SM) against
+# 3.34 in chunks of 16 (138: one block). Not for a loop over grid y (145 registers: 3.65 ms against 16's 3.45)
 MATRIX_CHUNKS_SM90 = {8: 8}
-# inputs whose products on the units ask for MATRIX_BLOCKS blocks an SM (TF32's kernel spilled 76 bytes
-# under that bound)
+# inputs whose products on the units ask for MATRIX_BLOCKS blocks an SM (TF32's kernel spilled 76 bytes so)
 MATRIX_TWO_BLOCKS = frozenset({"__half", "__nv_bfloat16"})
 MATRIX_BLOCKS = 2  # blocks an SM a product on the units asks for, where their shared memory fits
 # inputs whose products on the units ask for one block an SM, which lets ptxas take the registers it wants:
@@ -183,13 +181,15 @@ MATRIX_ONE_BLOCK = frozenset({"double"})
 MATRIX_REGISTERS = 128  # and each thread keeps as many registers (mm_bf16's kernel: 128, no spills)
 
 
+def sm90_chunk(sizes, arch: str, grid_loop: bool = False) -> int | None:
+    """MATRIX_CHUNKS_SM90's chunk for staged elements of `sizes` bytes on `arch`, where it applies."""
+    exact = [MATRIX_CHUNKS_SM90[s] for s in sizes if s in MATRIX_CHUNKS_SM90]
+    return max(exact) if exact and arch_number(arch) >= 90 and not grid_loop else None
+
+
 def matrix_chunk(sizes, arch: str, least: int, grid_loop: bool = False) -> int:
-    """The chunk of a product on the units whose staged elements take `sizes`
-    bytes, where the block alone takes `least` (MATRIX_CHUNKS: at least;
-    MATRIX_CHUNKS_SM90: exactly, but for a block's loop over grid y or z)."""
-    exact = [MATRIX_CHUNKS_SM90[s] for s in sizes if s in MATRIX_CHUNKS_SM90] \
-        if arch_number(arch) >= 90 and not grid_loop else []
-    return max(exact) if exact else max(least, *(MATRIX_CHUNKS.get(s, 0) for s in sizes))
+    """A product's chunk on the units (elements of `sizes` bytes; the block alone takes `least`)."""
+    return sm90_chunk(sizes, arch, grid_loop) or max(least, *(MATRIX_CHUNKS.get(s, 0) for s in sizes))
 
 
 def matrix_pad(size: int, by_element: bool) -> int:

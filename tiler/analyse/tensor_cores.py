@@ -205,13 +205,12 @@ def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
 
 def _chunk_text(shape: MatrixShape, chunk: int | None, ctx: Context) -> str:
     """Why the chunk, where sm_90's f64 instruction decides it (target.matrix_chunk)."""
-    size = target.SIZEOF[shape.inputs]
-    exact = target.MATRIX_CHUNKS_SM90.get(size)
-    if exact is None or shape.k != exact or target.arch_number(ctx.device.arch) < 90 or ctx.chunk:
-        return ""  # (the m8n8k4 fallback, an older GPU, or --chunk: the block's own chunk)
+    exact = target.sm90_chunk({target.SIZEOF[shape.inputs]}, ctx.device.arch)
+    if exact is None or shape.k != exact or ctx.chunk:
+        return ""  # (an older GPU, --chunk, or the m8n8k4 fallback, two instructions in its chunk of 8)
     if chunk == exact:
-        return (f", chunks of {chunk} positions (one instruction each: the kernel then keeps few enough registers "
-                "for two blocks an SM)")
+        return (f", chunks of {chunk} positions (one instruction step each: the kernel then keeps few enough "
+                "registers for two blocks an SM)")
     if ctx.constraints.grid_loop:
         return (f", chunks of {chunk} positions: each block walks its rows in a loop over grid y or z (a size "
                 f"known only at launch, or more blocks than CUDA allows there), whose registers in chunks of {exact} "
