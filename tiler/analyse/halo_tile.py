@@ -120,9 +120,13 @@ class HaloTile:
         """Its bytes at the least halo (none along an axis sized at launch)."""
         return math.prod(a.points if a.extent is None else a.extent for a in self.axes) * self.element
 
+    def shape_text(self) -> str:
+        """Its elements along each axis: `66 x 34`, `(64 + kh - 1) x 36`."""
+        return " x ".join(f"({a.extent_text()})" if a.sized_at_launch and len(self.axes) > 1 else a.extent_text()
+                          for a in self.axes)
+
     def text(self) -> str:
-        shape = " x ".join(f"({a.extent_text()})" if a.sized_at_launch and len(self.axes) > 1 else a.extent_text()
-                           for a in self.axes)
+        shape = self.shape_text()
         wraps = [str(a.axis) for a in self.axes if a.wrapped]
         wrapped = f", wrapped along axis {', '.join(wraps)}" if wraps else ""
         size = "its size known at launch" if self.sized_at_launch else f"{self.bytes:,} bytes"
@@ -140,15 +144,11 @@ def _side(forms: list, pick) -> tuple:
 
 def form_text(f) -> str:
     """A form of constants and symbols (windows.Offset) in words: `kw - 1`."""
-    named: dict[str, int] = {}
-    for c, name in f.symbols:
-        named[name] = named.get(name, 0) + c
     out = ""
-    for name, c in named.items():
-        if c:
-            term = name if abs(c) == 1 else f"{abs(c)} * {name}"
-            term = f"({term})" if " " in name and abs(c) == 1 and out else term
-            out += (term if c > 0 else f"-{term}") if not out else (f" + {term}" if c > 0 else f" - {term}")
+    for c, name in f.merged().symbols:
+        term = name if abs(c) == 1 else f"{abs(c)} * {name}"
+        term = f"({term})" if " " in name and abs(c) == 1 and out else term
+        out += (term if c > 0 else f"-{term}") if not out else (f" + {term}" if c > 0 else f" - {term}")
     if f.const or not out:
         out += str(f.const) if not out else f" + {f.const}" if f.const > 0 else f" - {-f.const}"
     return out
@@ -361,10 +361,8 @@ def _reach(o: Offset, side: int) -> Offset:
             else:
                 const -= c
                 symbols.append((c, b))
-    merged: dict = {}
-    for c, name in symbols:  # (like symbols summed: `t - m` over t < m reaches -m + m - 1, which is -1)
-        merged[name] = merged.get(name, 0) + c
-    return Offset(const, (), tuple((c, name) for name, c in merged.items() if c))
+    # (like symbols summed: `t - m` over t < m reaches -m + m - 1, which is -1)
+    return Offset(const, (), tuple(symbols)).merged()
 
 
 def _name(size):

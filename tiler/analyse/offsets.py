@@ -64,6 +64,13 @@ class Offset:
         return Offset(self.const * c, tuple((k * c, b) for k, b in self.terms),
                       tuple((k * c, n) for k, n in self.symbols))
 
+    def merged(self) -> "Offset":
+        """The same, each symbol's coefficients summed into one, those that cancel left out."""
+        named: dict = {}
+        for c, name in self.symbols:
+            named[name] = named.get(name, 0) + c
+        return Offset(self.const, self.terms, tuple((c, name) for name, c in named.items() if c))
+
     def streamed(self) -> "Offset":
         """Stream positions as ranges: a stream's offset and one index of a
         loop over its chunk, with the same coefficient, walk its length once;

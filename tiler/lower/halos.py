@@ -115,10 +115,8 @@ def stage_halos(low, tiles: tuple, block, base) -> tuple:
             element.append(_wrapped(index, n) if a.wrapped else clamped(index, kir.Bin("-", n, const(1))))
         edges = "wrapped" if all(a.wrapped for a in tile.axes) else "clamped" if not any(a.wrapped for a in tile.axes) \
             else "wrapped or clamped"
-        shape = " x ".join(f"({a.extent_text()})" if a.sized_at_launch and len(tile.axes) > 1 else a.extent_text()
-                           for a in tile.axes)
-        out.append(kir.Comment(f"{tile.array}'s window, halo included: {shape} elements, {edges} into the array"
-                               + (" (sized at launch)" if tile.sized_at_launch else ""), copy=True))
+        out.append(kir.Comment(f"{tile.array}'s window, halo included: {tile.shape_text()} elements, {edges} into "
+                               "the array" + (" (sized at launch)" if tile.sized_at_launch else ""), copy=True))
         copy = kir.For(e, block_tid(block), layout.elems, const(block.threads),
                        (kir.Store(name, kir.Ref(e), view.index(element), kir.SHARED),))
         # an empty array has no element to clamp to (and no read of it runs)

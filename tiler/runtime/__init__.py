@@ -266,15 +266,14 @@ class Gpu:
     def race(self, m: kir.Module, cuda: str, sizes: dict, inputs: dict | None = None) -> "Race | None":
         """How the launches of `m` at these sizes (and `inputs`' scalars the launch reads) were raced (None: they
         were not)."""
-        sizes = m.launch_values(sizes, inputs or {}) if m.scalars_read else sizes
+        sizes = _launch_values(m, sizes, inputs)
         return self.races.get(_race_key(cuda, m.select(sizes, self.sm_count), sizes))
 
     def ran(self, m: kir.Module, cuda: str, sizes: dict, inputs: dict | None = None) -> kir.Kernel:
         """The version launches of `m` at these sizes (and `inputs`' scalars the launch reads) run (after a
         race, its winner)."""
         race = self.race(m, cuda, sizes, inputs)
-        sizes = m.launch_values(sizes, inputs or {}) if m.scalars_read else sizes
-        return race.winner if race is not None else m.select(sizes, self.sm_count)
+        return race.winner if race is not None else m.select(_launch_values(m, sizes, inputs), self.sm_count)
 
     def _race(self, picked: kir.Kernel, rival: kir.Kernel, cuda, inputs, sizes, device, timed=None) -> "Race":
         """`picked` against `rival`, each timed once: a time in `timed` (an earlier race's) is kept, so that
@@ -418,6 +417,11 @@ def _module_key(cuda: str, arch: str, options: tuple, driver: str) -> str:
     launch looks its module up, and the fuzzer's batches are megabytes of
     CUDA, hashed again at every launch of one of their kernels before."""
     return hashlib.sha256("\0".join([cuda, arch, *options, driver]).encode()).hexdigest()
+
+
+def _launch_values(m: kir.Module, sizes: dict, inputs: dict | None) -> dict:
+    """The sizes, with the int scalars of `inputs` a launch of `m` reads (where it reads any)."""
+    return m.launch_values(sizes, inputs or {}) if m.scalars_read else sizes
 
 
 def _race_key(cuda: str, picked: kir.Kernel, sizes: dict) -> tuple:
