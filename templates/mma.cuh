@@ -549,17 +549,27 @@ __device__ __forceinline__ void tiler_wgmma_settle_tile(tiler_wgmma_tile<In, N, 
   }
 }
 
-// before a chunk's instructions: the accumulators (and registers of A loaded before) ordered for them
-template <class In, int N, int FM, int FN>
+// before a chunk's instructions: the accumulators (and registers of A loaded before) ordered for them; where
+// chunks are left running (PENDING), not touched (ptxas serialises the instructions of a pipeline whose
+// accumulators other instructions define)
+template <int PENDING = 0, class In, int N, int FM, int FN>
 __device__ __forceinline__ void tiler_wgmma_begin(tiler_wgmma_tile<In, N, FM, FN>& t) {
-  tiler_wgmma_settle_tile(t);
+  if (PENDING == 0) tiler_wgmma_settle_tile(t);
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 }
 
-// after them: committed, waited for, their sums in the accumulators
-template <class In, int N, int FM, int FN>
+// after them: committed, waited for, their sums in the accumulators; PENDING 1: only the chunk before this
+// one waited for (a TMA pipeline's: tiler_wgmma_drain ends it)
+template <int PENDING, class In, int N, int FM, int FN>
 __device__ __forceinline__ void tiler_wgmma_end(tiler_wgmma_tile<In, N, FM, FN>& t) {
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" :: "n"(PENDING) : "memory");
+  if (PENDING == 0) tiler_wgmma_settle_tile(t);
+}
+
+// every chunk issued done, the sums in the accumulators
+template <class In, int N, int FM, int FN>
+__device__ __forceinline__ void tiler_wgmma_drain(tiler_wgmma_tile<In, N, FM, FN>& t) {
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
   tiler_wgmma_settle_tile(t);
 }
@@ -568,11 +578,11 @@ __device__ __forceinline__ void tiler_wgmma_end(tiler_wgmma_tile<In, N, FM, FN>&
 // first row of A at the chunk's first position, its fragment i A_NEXT
 // elements on and step s A_STEP on (and the same for its columns of B)
 template <int STEPS, int TA, int A_NEXT, int A_STEP, int A_LEAD, int TB, int B_NEXT, int B_STEP, int B_LEAD,
-          class In, int N, int FM, int FN>
+          int PENDING = 0, class In, int N, int FM, int FN>
 __device__ __forceinline__ void tiler_wgmma_chunk(tiler_wgmma_tile<In, N, FM, FN>& t, const In* a, const In* b) {
   const unsigned sa = static_cast<unsigned>(__cvta_generic_to_shared(a));
   const unsigned sb = static_cast<unsigned>(__cvta_generic_to_shared(b));
-  tiler_wgmma_begin(t);
+  tiler_wgmma_begin<PENDING>(t);
   #pragma unroll
   for (int s = 0; s < STEPS; ++s) {
     #pragma unroll
@@ -585,7 +595,7 @@ __device__ __forceinline__ void tiler_wgmma_chunk(tiler_wgmma_tile<In, N, FM, FN
       }
     }
   }
-  tiler_wgmma_end(t);
+  tiler_wgmma_end<PENDING>(t);
 }
 
 // this warp's share of the group's fragments, stored row-major from `out`
@@ -696,7 +706,92 @@ __device__ __forceinline__ void tiler_wgmma_chunk_rs(tiler_wgmma_tile<In, N, FM,
       }
     }
   }
-  tiler_wgmma_end(t);
+  tiler_wgmma_end<0>(t);
+}
+
+// ---- TMA: a chunk's tiles copied by one thread, waited on by mbarriers (tiler/tma.py) ----
+struct alignas(64) tiler_tensor_map {
+  unsigned long long bits[16];  // a CUtensorMap, made by the launch
+};
+
+__device__ __forceinline__ unsigned tiler_shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ int tiler_flat_thread() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+// each buffer's mbarriers: `full` completed by its copies' bytes (one arrival: the issuing thread's), `empty` by
+// an arrival of each of the `consumers` warp groups; then the block's barrier, so that no thread waits on one
+// before it is initialised
+template <int STAGES>
+__device__ __forceinline__ void tiler_tma_barriers(unsigned long long* full, unsigned long long* empty, int consumers) {
+  if (tiler_flat_thread() == 0) {
+    #pragma unroll
+    for (int s = 0; s < STAGES; ++s) {
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" :: "r"(tiler_shared_address(&full[s])), "r"(1));
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" :: "r"(tiler_shared_address(&empty[s])),
+                   "r"(consumers));
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+}
+
+// the issuing thread's arrival at a buffer's `full` mbarrier, expecting `bytes` from its copies
+__device__ __forceinline__ void tiler_tma_issue(unsigned long long* full, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n"
+               :: "r"(tiler_shared_address(full)), "r"(bytes) : "memory");
+}
+
+// one box of `map` at (c0, c1) (innermost first) into `dst`, its bytes counted on `full`
+__device__ __forceinline__ void tiler_tma_copy(void* dst, const tiler_tensor_map* map, int c0, int c1,
+                                               unsigned long long* full) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, { %2, %3 }], [%4];\n"
+               :: "r"(tiler_shared_address(dst)), "l"(map), "r"(c0), "r"(c1), "r"(tiler_shared_address(full))
+               : "memory");
+}
+
+__device__ __forceinline__ void tiler_mbarrier_wait(unsigned long long* bar, unsigned parity) {
+  unsigned done = 0;
+  while (!done) {
+    asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                 : "=r"(done) : "r"(tiler_shared_address(bar)), "r"(parity) : "memory");
+  }
+}
+
+#if !defined(__CUDACC_RTC__)
+// the host launcher's tensor map of a row-major array of `rows` x `cols` elements of CUtensorMapDataType `type`,
+// copied in boxes of box0 x box1 (innermost first) with the 128-byte swizzle, zeros past its edges; the driver's
+// encoder is looked up once (no -lcuda); a map it refuses is left zero, and the launch using it fails
+typedef int (*tiler_encode_tiled)(void*, int, unsigned, void*, const unsigned long long*, const unsigned long long*,
+                                  const unsigned*, const unsigned*, int, int, int, int);
+static tiler_tensor_map tiler_tensor_map_2d(const void* p, int type, long long cols, long long rows, int box0,
+                                            int box1) {
+  static tiler_encode_tiled encode = nullptr;  // (a race between host threads stores the same pointer)
+  if (encode == nullptr) {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found;
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found) ==
+            cudaSuccess && found == cudaDriverEntryPointSuccess)
+      encode = reinterpret_cast<tiler_encode_tiled>(fn);
+  }
+  tiler_tensor_map m = {};
+  const int bytes = type == 8 || type == 5 ? 8 : type == 6 || type == 9 ? 2 : 4;
+  const unsigned long long dims[2] = {(unsigned long long)cols, (unsigned long long)rows};
+  const unsigned long long strides[1] = {(unsigned long long)cols * bytes};
+  const unsigned box[2] = {(unsigned)box0, (unsigned)box1}, steps[2] = {1, 1};
+  if (encode != nullptr) encode(&m, type, 2, const_cast<void*>(p), dims, strides, box, steps, 0, 3, 3, 0);
+  return m;
+}
+#endif
+
+// the warp group is done with a buffer: its first thread arrives at the buffer's `empty` mbarrier
+__device__ __forceinline__ void tiler_tma_release(unsigned long long* empty) {
+  if (tiler_flat_thread() % 128 == 0) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" :: "r"(tiler_shared_address(empty)) : "memory");
+  }
 }
 
 #endif

@@ -586,8 +586,23 @@ def test_grid_y_past_its_limit_is_walked_by_a_loop():
     cuda = values["render"]
     assert "for (int tiler_block_y = blockIdx.y; tiler_block_y < (c + " in cuda and "tiler_block_y += 65535" in cuda
     small = run_all(path.read_text(), path.name, Options(sizes=(("c", 1000),)))
-    assert "tiler_block_y" not in small["render"] and all(len(a) == 2 for k in small["verify"].kernels
-                                                           if not k.lanes for a in k.grid if a is not None)
+    *sized, looped = small["verify"].versions
+    assert all(len(a) == 2 for v in sized if not v.kernel.lanes for a in v.kernel.grid if a is not None)
+    # ... so each runs only where the grid holds its blocks; past them, the last version walks them in a loop
+    for v in sized:
+        if not v.kernel.lanes:
+            (bound,) = v.kernel.grid_bounds
+            assert bound[0] == "c" and bound[1] == target.MAX_GRID["y"] * v.kernel.grid[1][1], v.kernel.grid
+    assert looped.kernel.name.endswith("_untiled_wide_looped") and not looped.kernel.grid_bounds
+    assert looped.kernel.grid[1][2] == target.MAX_GRID["y"] and looped.condition is None
+    assert small["verify"].select({"c": 1000, "m": 64, "k": 3}) is not looped.kernel
+    past = {"c": target.MAX_SIZE, "m": 1, "k": 3}
+    assert small["verify"].select(past) is looped.kernel
+    check_launch(looped.kernel, past)  # no error
+    assert "tiler_block_y" in small["render"] and f"c <= {target.MAX_GRID['y'] * 8}" in small["render"]
+    # a size given for the x axis alone leaves no grid bound, and no looped fallback
+    wide = run_all(path.read_text(), path.name, Options(sizes=(("m", 1000),)))["verify"]
+    assert not any(v.kernel.name.endswith("_looped") or v.kernel.grid_bounds for v in wide.versions)
 
 
 def test_every_tiled_version_is_raced_against_the_untiled_kernel_of_its_offsets():

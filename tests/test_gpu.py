@@ -67,15 +67,17 @@ def may_launch(module, kernel, sizes: dict) -> bool:
     return True
 
 
-def matches_the_interpreter(path, options: Options, scale: str, seed: int, tolerance: float = 1e-3) -> None:
-    """Every version of the module, whichever the launch would pick at these sizes."""
+def matches_the_interpreter(path, options: Options, scale: str, seed: int, tolerance: float = 1e-3,
+                            device=None) -> None:
+    """Every version of the module, whichever the launch would pick at these sizes (`device`: planned for
+    it, the GPU's own architecture included; else for the default sm_90)."""
     text = path.read_text()
     prog = check(parse(text, path.name))
     spec = load_spec(path)
     sizes = sizes_for(prog, spec, SCALES.get(scale, scale) if isinstance(scale, (str, int)) else scale)
     inputs = make_inputs(prog, sizes, spec, seed=seed)
     want = run(prog, inputs)
-    values = run_all(text, path.name, options)
+    values = run_all(text, path.name, options) if device is None else run_all(text, path.name, options, device=device)
     for kernel in values["verify"].kernels:
         if not may_launch(values["verify"], kernel, sizes):
             continue
@@ -130,6 +132,20 @@ def test_more_blocks_than_grid_y_holds_match_the_interpreter():
                             seed=4)
 
 
+@pytest.mark.parametrize("path, sizes, given", [
+    (PROGRAMS / "analysis" / "tall_grid.fut", {"c": 65535 * 8 + 29, "m": 5, "k": 3}, (("c", 1000), ("m", 5))),
+    (BENCHMARKS / "mm.fut", {"m": 65535 * 128 + 3, "n": 2, "q": 3}, (("m", 4096), ("n", 4096), ("q", 4096))),
+], ids=["untiled past grid y", "mm past grid y"])
+def test_sizes_given_when_compiled_past_the_grid_run_the_looped_fallback(path, sizes, given):
+    """A module compiled knowing sizes drops the loop over grid y's blocks
+    from its versions; launched at sizes whose grid passes 65,535 blocks
+    there, it runs its last version, which keeps the loop."""
+    options = Options(sizes=given)
+    matches_the_interpreter(path, options, sizes, seed=31)
+    module = run_all(path.read_text(), path.name, options)["verify"]
+    assert module.select(sizes).name.endswith("_looped")
+
+
 # tiles taken in groups of rows (analyse/raster.py): a last group of fewer rows, a group height that divides
 # nothing, and a grid past grid y's 65,535 blocks whose loop starts at the renumbered row
 @pytest.mark.parametrize("path, options, sizes", [
@@ -175,6 +191,34 @@ def test_f64_products_in_chunks_of_one_instruction_match_the_interpreter(path, s
     schedule = run_all(path.read_text(), path.name, options, until="analyse")["analyse"].plan.schedule
     assert schedule.streams[0].chunk == 8 and schedule.matrix_units.used
     matches_the_interpreter(path, options, sizes, seed=29, tolerance=MATRIX_TOLERANCE)
+
+
+# products whose tiles TMA copies (lower/tma_pipeline.py), compiled knowing sizes as `tiler bench` compiles them
+# (a kernel in a grid loop keeps cp.async): K-major tiles (A Btᵀ, A Aᵀ), MN-major ones (16-bit A B, Aᵀ Bᵀ, Aᵀ B),
+# at sizes whose rows TMA can read (multiples of 8) and no tile divides: one chunk and no full one (8), a full chunk
+# and a partial one (40), several rounds of the buffers with zero chunks past the end (264), aligned (512)
+TMA_CASES = [(PROGRAMS / "tensor_cores" / "mm_abt_f32.fut", size) for size in (8, 40, 264, 512)] + \
+    [(BENCHMARKS / "mm_bf16.fut", size) for size in (8, 40, 264, 512)] + \
+    [(PROGRAMS / "tensor_cores" / f"{name}.fut", 264) for name in ("mm_abt_bf16", "mm_atbt_bf16", "mm_atb_f16",
+                                                                    "mm_bf16_f32")] + [(BENCHMARKS / "aat.fut", 264)]
+
+
+@pytest.mark.parametrize("path, size", TMA_CASES, ids=lambda x: str(x) if isinstance(x, int) else x.stem)
+def test_products_copied_by_tma_match_the_interpreter(path, size):
+    from tiler.analyse.tensor_cores import MATRIX_TOLERANCE
+    from tiler.runtime import Gpu
+
+    if Gpu.get().arch != "sm_90a":
+        pytest.skip("TMA copies are made for sm_90a")
+    prog = check(parse(path.read_text(), path.name))
+    sizes = {s.name: size for s in prog.kernel.sizes}
+    # (compiled knowing larger sizes, as a module built once runs at any: small ones plan other tiles)
+    options = Options(tensor_cores=True, sizes=tuple(sorted((s.name, 2048) for s in prog.kernel.sizes)))
+    device = Gpu.get().described
+    module = run_all(path.read_text(), path.name, options, device=device)["verify"]
+    tma = [k for k in module.kernels if any(p.role == "tensor map" for p in k.params)]
+    assert any(k.runs_at(sizes) for k in tma), "no kernel copying by TMA runs at these sizes"
+    matches_the_interpreter(path, options, sizes, seed=37, tolerance=MATRIX_TOLERANCE, device=device)
 
 
 REGISTER_VARIANTS = {"double-buffered": Options(double_buffer=True), "4x2": Options(register_tile=(4, 2)),

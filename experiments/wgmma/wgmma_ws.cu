@@ -137,6 +137,66 @@ __global__ void __launch_bounds__(384, 1) gemm(const __grid_constant__ CUtensorM
   }
 }
 
+// The same without a producer warp group (the twenty-ninth session's question: can tiler keep its block of two
+// warp groups?): thread 0 of the first consumer group issues the copies, refilling at chunk kc the buffer of chunk
+// kc - LAG (freed by both groups LAG - 1 chunks earlier), STAGES buffers, MINB blocks an SM.
+template <class In, int BN, int STAGES, int G, int LAG, int MINB>
+__global__ void __launch_bounds__(256, MINB) gemm_inline(const __grid_constant__ CUtensorMap ma,
+                                                         const __grid_constant__ CUtensorMap mb,
+                                                         float* C, int M, int N, int K) {
+  constexpr int BK = LINE / sizeof(In), A_BYTES = BM * LINE, B_BYTES = BN * LINE, STAGE = A_BYTES + B_BYTES;
+  extern __shared__ unsigned char raw[];
+  const uint32_t base = (smem(raw) + 1023) & ~1023u;
+  __shared__ __align__(8) uint64_t full[STAGES], empty[STAGES];
+  const int wg = threadIdx.x / 128, lane = threadIdx.x % 32, warp = (threadIdx.x % 128) / 32;
+  const int tiles_n = N / BN, tiles_m = M / BM, id = blockIdx.x, first = id / (G * tiles_n) * G;
+  const int rows = G ? min(tiles_m - first, G) : 1;
+  const int tm = G ? first + id % (G * tiles_n) % rows : id / tiles_n;
+  const int tn = G ? id % (G * tiles_n) / rows : id % tiles_n;
+  const int bm = tm * BM, bn = tn * BN, chunks = K / BK;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < STAGES; ++s) { bar_init(smem(&full[s]), 1); bar_init(smem(&empty[s]), 2); }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int kc = 0; kc < min(STAGES, chunks); ++kc) {
+      bar_expect(smem(&full[kc]), STAGE);
+      tma_load(base + kc * STAGE, &ma, kc * BK, bm, smem(&full[kc]));
+      tma_load(base + kc * STAGE + A_BYTES, &mb, kc * BK, bn, smem(&full[kc]));
+    }
+  }
+  float d[BN / 2];
+  #pragma unroll
+  for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
+  for (int kc = 0; kc < chunks; ++kc) {
+    const int s = kc % STAGES;
+    bar_wait(smem(&full[s]), (kc / STAGES) & 1);
+    const uint32_t a = base + s * STAGE + wg * 64 * 128, b = base + s * STAGE + A_BYTES;
+    wg_fence();
+    #pragma unroll
+    for (int k = 0; k < 4; ++k) Mma<BN>::run(d, desc(a + k * 32), desc(b + k * 32), (const In*)nullptr);
+    wg_commit();
+    wg_wait<1>();
+    if (kc > 0 && threadIdx.x % 128 == 0) bar_arrive(smem(&empty[(kc - 1) % STAGES]));
+    const int old = kc - LAG, next = old + STAGES;
+    if (threadIdx.x == 0 && old >= 0 && next < chunks) {
+      const int r = old % STAGES;
+      bar_wait(smem(&empty[r]), (old / STAGES) & 1);
+      bar_expect(smem(&full[r]), STAGE);
+      tma_load(base + r * STAGE, &ma, next * BK, bm, smem(&full[r]));
+      tma_load(base + r * STAGE + A_BYTES, &mb, next * BK, bn, smem(&full[r]));
+    }
+  }
+  wg_wait<0>();
+  const int row = bm + wg * 64 + warp * 16 + lane / 4, col = bn + 2 * (lane % 4);
+  #pragma unroll
+  for (int q = 0; q < BN / 8; ++q) {
+    *reinterpret_cast<float2*>(C + (size_t)row * N + col + 8 * q) = make_float2(d[4 * q], d[4 * q + 1]);
+    *reinterpret_cast<float2*>(C + (size_t)(row + 8) * N + col + 8 * q) = make_float2(d[4 * q + 2], d[4 * q + 3]);
+  }
+}
+
 __device__ __forceinline__ float wide(float x) { return x; }
 __device__ __forceinline__ float wide(__nv_bfloat16 x) { return __bfloat162float(x); }
 
@@ -162,14 +222,15 @@ static CUtensorMap make_map(const In* p, int rows, int cols, int box_rows) {
   return m;
 }
 
-template <class In, int BN, int STAGES, int G>
-void run(const In* A, const In* B, float* C, const float* R, int M, int N, int K, int reps) {
+template <class In, int BN, int STAGES, class Kernel>
+void run(Kernel kernel, int threads, const char* label, const In* A, const In* B, float* C, const float* R, int M,
+         int N, int K, int reps) {
   constexpr int bytes = STAGES * (BM + BN) * LINE + 1024;
-  CHECK(cudaFuncSetAttribute(gemm<In, BN, STAGES, G>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   const CUtensorMap ma = make_map(A, M, K, BM), mb = make_map(B, N, K, BN);
   dim3 grid((N / BN) * (M / BM));
   CHECK(cudaMemset(C, 0xff, (size_t)M * N * 4));
-  gemm<In, BN, STAGES, G><<<grid, 384, bytes>>>(ma, mb, C, M, N, K);
+  kernel<<<grid, threads, bytes>>>(ma, mb, C, M, N, K);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   std::vector<float> got((size_t)M * N), want((size_t)M * N);
@@ -178,20 +239,22 @@ void run(const In* A, const In* B, float* C, const float* R, int M, int N, int K
   double worst = 0, scale = 1e-6;
   for (float w : want) scale = std::max(scale, (double)std::abs(w));
   for (size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::abs((double)got[i] - want[i]) / scale);
+  int per_sm = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, bytes));
   std::vector<float> t;
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0); cudaEventCreate(&e1);
   for (int r = 0; r < reps + 2; ++r) {
     cudaEventRecord(e0);
-    gemm<In, BN, STAGES, G><<<grid, 384, bytes>>>(ma, mb, C, M, N, K);
+    kernel<<<grid, threads, bytes>>>(ma, mb, C, M, N, K);
     cudaEventRecord(e1);
     cudaEventSynchronize(e1);
     float ms; cudaEventElapsedTime(&ms, e0, e1);
     if (r >= 2) t.push_back(ms);
   }
   std::sort(t.begin(), t.end());
-  printf("%s BM %d BN %d stages %d, groups of %d rows: worst relative difference %.3g, median %.4f ms, %.1f TFLOP/s "
-         "(M=%d N=%d K=%d)\n", sizeof(In) == 4 ? "tf32" : "bf16", BM, BN, STAGES, G, worst, t[t.size() / 2],
+  printf("%s %s BN %d stages %d, %d blocks an SM: worst relative difference %.3g, median %.4f ms, %.1f TFLOP/s "
+         "(M=%d N=%d K=%d)\n", sizeof(In) == 4 ? "tf32" : "bf16", label, BN, STAGES, per_sm, worst, t[t.size() / 2],
          2.0 * M * N * K / t[t.size() / 2] / 1e9, M, N, K);
 }
 
@@ -209,12 +272,17 @@ void product(int M, int N, int K, bool all) {
   reference<<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16)>>>(A, B, R, M, N, K);
   CHECK(cudaDeviceSynchronize());
   if (all) {
-    run<In, 128, 6, 0>(A, B, C, R, M, N, K, 10);
-    run<In, 256, 4, 0>(A, B, C, R, M, N, K, 10);
-    run<In, 128, 6, 8>(A, B, C, R, M, N, K, 10);
-    run<In, 256, 4, 16>(A, B, C, R, M, N, K, 10);
+    run<In, 128, 6>(gemm<In, 128, 6, 0>, 384, "producer group, launch order", A, B, C, R, M, N, K, 10);
+    run<In, 256, 4>(gemm<In, 256, 4, 16>, 384, "producer group, groups of 16", A, B, C, R, M, N, K, 10);
   }
-  run<In, 256, 4, 8>(A, B, C, R, M, N, K, 10);
+  run<In, 128, 6>(gemm<In, 128, 6, 8>, 384, "producer group, groups of 8", A, B, C, R, M, N, K, 10);
+  run<In, 256, 4>(gemm<In, 256, 4, 8>, 384, "producer group, groups of 8", A, B, C, R, M, N, K, 10);
+  run<In, 128, 3>(gemm_inline<In, 128, 3, 8, 1, 2>, 256, "inline, lag 1", A, B, C, R, M, N, K, 10);
+  run<In, 128, 3>(gemm_inline<In, 128, 3, 8, 2, 2>, 256, "inline, lag 2", A, B, C, R, M, N, K, 10);
+  run<In, 128, 4>(gemm_inline<In, 128, 4, 8, 2, 1>, 256, "inline, lag 2", A, B, C, R, M, N, K, 10);
+  run<In, 128, 6>(gemm_inline<In, 128, 6, 8, 2, 1>, 256, "inline, lag 2", A, B, C, R, M, N, K, 10);
+  run<In, 256, 4>(gemm_inline<In, 256, 4, 8, 1, 1>, 256, "inline, lag 1", A, B, C, R, M, N, K, 10);
+  run<In, 256, 4>(gemm_inline<In, 256, 4, 8, 2, 1>, 256, "inline, lag 2", A, B, C, R, M, N, K, 10);
   cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(R);
 }
 

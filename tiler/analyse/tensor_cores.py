@@ -56,6 +56,9 @@ class MatrixUnits:
     # where the tiles are swizzled for the warp groups' instructions: A's tile's lines and B's (Staging.shape; 0:
     # the plain tile read into registers)
     lines: tuple = ()
+    # the tiles may be copied by TMA (tiler/tma.py): warp groups reading both through descriptors, --no-tma off;
+    # lowering copies them so where they are rows or columns of 2-D input arrays (lower/tma_pipeline.py)
+    tma: bool = False
 
     @property
     def stage_bytes(self) -> int:
@@ -84,6 +87,8 @@ def with_matrix_units(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> Sch
         units = replace(units, used=False, reason=f"the staging tile the warps' sums go through and the tiles take "
                                                    f"{max(stage, block.shared_bytes) + slack} bytes of shared memory, "
                                                    f"over the {limit} a block may use")
+    if units.used and units.shape.warp_group and not units.shape.transposed and not ctx.options.no_tma:
+        units = replace(units, tma=True)
     if units.used:  # the staging tile the warps' sums go through takes the bytes of the chunks' tiles
         block = replace(block, shared_bytes=max(block.shared_bytes, stage) + slack, register=_spread(block.register))
         if units.shape.inputs in target.MATRIX_TWO_BLOCKS and _pipelined_as_measured(schedule, ctx):
@@ -185,9 +190,15 @@ def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
         what += (f" over the product's transpose (wgmma computing {b}ᵀ {a}ᵀ, its rows along dimension {dims[1]}: "
                  f"{b}'s tile read by each thread into registers as the instructions' A, {a}'s swizzled in lines "
                  f"of {target.WGMMA_LINE_BYTES} bytes, copies and instructions fenced between the two proxies)")
-    elif shape.warp_group:
+    elif shape.warp_group and ctx.options.no_tma:
         what += (" (wgmma, from tiles swizzled in lines of "
                  f"{target.WGMMA_LINE_BYTES} bytes, copies and instructions fenced between the two proxies)")
+    elif shape.warp_group:
+        what += (" (wgmma, from tiles swizzled in lines of "
+                 f"{target.WGMMA_LINE_BYTES} bytes; where they are rows or columns of 2-D input arrays, copied by "
+                 "TMA, one thread's copies waited on by mbarriers with one chunk's instructions left running, "
+                 "each version's kernel says; else by cp.async, copies and instructions fenced between the two "
+                 "proxies)")
     always = shape.inputs in target.MATRIX_ALWAYS
     if not ctx.options.tensor_cores and not always:
         return MatrixUnits(False, f"--tensor-cores is off (the product qualifies: {what})", shape, dims, (a, b))

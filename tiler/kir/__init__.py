@@ -9,8 +9,10 @@ global or shared memory, or from a per-thread register array), `VecLoad` (one
 Statements: `Decl`, `Assign`, `Store`, `VecStore`, `ArrayDecl` (a per-thread
 array: a register tile), `For` (with an unroll mark), `If`, `Barrier`,
 `Comment`, and the asynchronous global-to-shared copies `AsyncCopy`,
-`AsyncCommit`, `AsyncWait`; the matrix units' `MatrixZero`, `MatrixChunk`
-and `MatrixStore` (a warp's fragments of a product tile); `PointMap` (statements for each point of a
+`AsyncCommit`, `AsyncWait`; the matrix units' `MatrixZero`, `MatrixChunk`,
+`MatrixWait` and `MatrixStore` (a warp's fragments of a product tile); a
+TMA pipeline's `TmaBarriers`, `TmaIssue` (of `TmaCopy` boxes), `TmaWait`,
+`TmaRelease` and `TmaDone`; `PointMap` (statements for each point of a
 thread's micro-tile) lives only between register tiling's rewrites.
 
 A `Kernel` carries its parameters, shared allocations, block and grid; a
@@ -24,7 +26,7 @@ here, as `kir.X`.
 """
 from __future__ import annotations
 
-from .kernel import SCRATCH, Kernel, Module, Param, Scratch, SharedAlloc, Version, stage_name
+from .kernel import SCRATCH, TENSOR_MAP, Kernel, Module, Param, Scratch, SharedAlloc, Version, stage_name
 from .nodes import (
     BODIES,
     CLAMP,
@@ -55,6 +57,7 @@ from .nodes import (
     MatrixOperand,
     MatrixShape,
     MatrixStore,
+    MatrixWait,
     MatrixZero,
     PointMap,
     Ref,
@@ -62,6 +65,12 @@ from .nodes import (
     Stmt,
     Store,
     ThreadIdx,
+    TmaBarriers,
+    TmaCopy,
+    TmaDone,
+    TmaIssue,
+    TmaRelease,
+    TmaWait,
     Un,
     VecLoad,
     VecStore,
@@ -78,5 +87,6 @@ __all__ = [
     "For", "If", "Barrier", "Comment", "AsyncCopy", "AsyncCommit", "AsyncWait", "Stmt", "BODIES", "Param", "SCRATCH",
     "Scratch", "SharedAlloc", "Kernel", "stage_name", "Version", "Module", "evaluate", "c_div", "walk", "statements", "has_barrier",
     "blocks_mapped", "as_loops", "PointMap", "lane", "MatrixShape", "MatrixOperand", "MatrixZero", "MatrixChunk",
-    "MatrixStore", "fragment_steps", "operand_lines", "operand_strides",
+    "MatrixStore", "fragment_steps", "operand_lines", "operand_strides", "MatrixWait", "TmaCopy", "TmaBarriers",
+    "TmaIssue", "TmaWait", "TmaRelease", "TmaDone", "TENSOR_MAP",
 ]

@@ -27,6 +27,8 @@ class Param:
     # an input holding `source` with its last two axes swapped (`shape` is the
     # swapped one): the launch transposes the array into scratch memory first
     transposed: bool = False
+    box: tuple = ()  # a TENSOR_MAP's box (innermost first, elements) over the array param `array` (of `shape`)
+    array: str = ""
 
     @property
     def pointer(self) -> bool:
@@ -39,6 +41,7 @@ class Param:
 
 
 SCRATCH = "scratch"
+TENSOR_MAP = "tensor map"  # a TMA descriptor of an input array, made by the launch and passed by value
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,9 @@ class Kernel:
     # the launch raises the kernel's limit to (a limit that changed with each launch's bytes would make a
     # launch on another thread fail between this one's raise and its launch)
     shared_limit: int = 0
+    # (size name, value): a dim on grid y or z with no loop over its blocks (its size given when compiled):
+    # the launch runs it only where the size is at most the grid's blocks along the axis times a block's points
+    grid_bounds: tuple = ()
 
     @property
     def split_stages(self) -> tuple["Kernel", ...]:
@@ -298,6 +304,7 @@ class Kernel:
         may each of its stages (split-K's stage of tiles bounded at d <= 64)."""
         return all(sizes[name] % k == 0 for name, k in self.divisible) and \
             all(sizes[name] == v for name, v in self.fixed) and all(sizes[name] <= v for name, v in self.bounds) and \
+            all(sizes[name] <= v for name, v in self.grid_bounds) and \
             all(s.runs_at(sizes) for s in self.stages)
 
     def grid_dims(self, sizes: dict) -> tuple[int, int, int]:
@@ -423,7 +430,7 @@ class Module:
         plain = next((k for k in self.kernels if not k.transposes), None)
         if plain is None:
             raise ValueError(f"every version of {self.main.name} reads an input transposed")
-        return tuple(p for p in plain.params if p.role != SCRATCH)
+        return tuple(p for p in plain.params if p.role not in (SCRATCH, TENSOR_MAP))
 
     @property
     def timed(self) -> bool:

@@ -375,6 +375,80 @@ class MatrixChunk:
     a: MatrixOperand
     b: MatrixOperand
     steps: int
+    # a warp group's chunks left running once issued (wgmma.wait_group): 0, done when it returns; 1, the
+    # chunk before it done (a TMA pipeline's, which a MatrixWait ends)
+    pending: int = 0
+
+
+@dataclass(frozen=True)
+class MatrixWait:
+    """Every chunk of fragments `name` issued is done, its sums in the
+    accumulators (the chunks of a TMA pipeline, left running: MatrixChunk.pending)."""
+
+    name: str = ""  # (lowering writes it empty: the matrix units' rewrite names the fragments)
+
+
+# ---- TMA (sm_90's tensor memory accelerator): a chunk's tiles copied by one thread, waited on by mbarriers ----
+
+
+@dataclass(frozen=True)
+class TmaCopy:
+    """One box of a tensor map (a kernel Param of role TENSOR_MAP) into
+    shared array `shared` from element `offset`, the box's first element at
+    `coords` (innermost first) of the map's array."""
+
+    map: str
+    shared: str
+    offset: int
+    coords: tuple
+
+
+@dataclass(frozen=True)
+class TmaBarriers:
+    """Declares and initialises each buffer's two mbarriers: `full` (the
+    copies' bytes complete it) and `empty` (each of `consumers` warp groups
+    arrives once done with the buffer); then a barrier."""
+
+    stages: int
+    consumers: int
+
+
+@dataclass(frozen=True)
+class TmaIssue:
+    """The block's first thread fills buffer `stage` with `copies` (`bytes`
+    in all), first waiting for the buffer's readers to have freed it where
+    `freed` (the parity of the empty mbarrier's phase) is not None."""
+
+    stage: int
+    copies: tuple
+    bytes: int
+    freed: object = None
+
+
+@dataclass(frozen=True)
+class TmaWait:
+    """Every thread waits for buffer `stage`'s copies of phase `parity`
+    (into the shared arrays `tiles`)."""
+
+    stage: int
+    parity: object
+    tiles: tuple = ()
+
+
+@dataclass(frozen=True)
+class TmaRelease:
+    """One thread of each warp group: the group is done with buffer `stage`."""
+
+    stage: int
+
+
+@dataclass(frozen=True)
+class TmaDone:
+    """After a TMA pipeline's loop: every copy it issued was waited for in it
+    (each chunk's wait, under the bound its issue had); the verifier's
+    account of what it cannot count."""
+
+    tiles: tuple
 
 
 @dataclass(frozen=True)
@@ -391,7 +465,7 @@ class MatrixStore:
 
 
 Stmt = Decl | ArrayDecl | Assign | Store | VecStore | For | If | Barrier | Comment | AsyncCopy | AsyncCommit | AsyncWait | \
-    MatrixZero | MatrixChunk | MatrixStore
+    MatrixZero | MatrixChunk | MatrixStore | MatrixWait | TmaBarriers | TmaIssue | TmaWait | TmaRelease | TmaDone
 BODIES = ("body", "then", "else_")  # the fields of a statement that hold statements
 
 

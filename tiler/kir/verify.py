@@ -46,10 +46,16 @@ from . import (
     Load,
     MatrixChunk,
     MatrixStore,
+    MatrixWait,
     Module,
     Ref,
     Store,
     ThreadIdx,
+    TmaBarriers,
+    TmaDone,
+    TmaIssue,
+    TmaRelease,
+    TmaWait,
     VecLoad,
     VecStore,
     fragment_steps,
@@ -170,7 +176,8 @@ class _Verifier:
 
     def _varying_pass(self, stmts) -> None:
         for s in stmts:  # the walk itself only reads what this finds
-            if isinstance(s, (Barrier, AsyncCopy, AsyncCommit, AsyncWait, ArrayDecl, Store, VecStore)):
+            if isinstance(s, (Barrier, AsyncCopy, AsyncCommit, AsyncWait, ArrayDecl, Store, VecStore, MatrixWait,
+                              TmaBarriers, TmaIssue, TmaWait, TmaRelease, TmaDone)):
                 continue
             if isinstance(s, Decl):
                 if s.init is not None and self.thread_varying(s.init):
@@ -202,6 +209,12 @@ class _Verifier:
             return dataclasses.replace(state, groups=state.groups + (state.open,), open=frozenset())
         if isinstance(s, AsyncWait):
             return self.wait(s, state)
+        if isinstance(s, TmaIssue):
+            return self.tma_issue(s, state)
+        if isinstance(s, (TmaWait, TmaDone)):  # landed, for every thread that waited (done: all, and their overlaps)
+            landed = set(s.tiles).union(*(self.overlaps.get(t, ()) for t in s.tiles if isinstance(s, TmaDone)))
+            return dataclasses.replace(state, tiles={n: CLEAN if n in landed and v == IN_FLIGHT else v
+                                                     for n, v in state.tiles.items()})
         if isinstance(s, ArrayDecl):
             self.bound.add(s.name)
             self.arrays[s.name] = s.elems
@@ -301,6 +314,18 @@ class _Verifier:
         for name in landing:
             state = state.set(name, IN_FLIGHT)
         return dataclasses.replace(state, open=state.open | landing)
+
+    def tma_issue(self, s: TmaIssue, state: _State) -> _State:
+        """TMA copies into a buffer: nobody may still read it unless the issue waits for its readers (`freed`)."""
+        for x in s.copies:
+            state = self.reads((*x.coords, s.freed), state)
+            self.buffer(x.shared, SHARED, None)
+            for name in (x.shared, *self.overlaps.get(x.shared, ())):
+                if state.tiles.get(name) == READ and s.freed is None:
+                    self.fault(Fault.OVERWRITE, f"{name} is copied over by TMA while threads may still read it "
+                                                "(no wait for its readers)" + self.through(name, x.shared))
+                state = state.set(name, IN_FLIGHT)
+        return state
 
     def wait(self, s: AsyncWait, state: _State) -> _State:
         keep = len(state.groups) - s.pending

@@ -47,7 +47,8 @@ __all__ = ["lower_schedule", "lower_split", "lower_several", "kernel_name"]
 
 
 def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: bool = True,
-                   wide: bool = False, transposed: frozenset = frozenset(), k_stage: KStage | None = None) -> kir.Kernel:
+                   wide: bool = False, transposed: frozenset = frozenset(), k_stage: KStage | None = None,
+                   looped: bool = False) -> kir.Kernel:
     """One kernel; `wide`: its flat offsets into arrays of two or more
     dimensions are 64-bit (else int, for launches where every array is smaller
     than 2^31 elements); `transposed`: main's arrays it reads from the
@@ -71,7 +72,8 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     low.used.update(k_stage.names if k_stage is not None else ())  # (the last kernel's names for them)
     params = kernel_params(low, k, factor, fixed, transposed)
     micro = _micro(block)
-    folded = _folded(k, block, analysis.options)
+    folded = _folded(k, block, analysis.options, looped)
+    low.grid_loop = bool(folded)  # (a TMA pipeline's mbarriers are set up once a kernel: not in a grid loop)
     bind_prelude(low, k)
     sizes = [size_expr(low, level.size) for level in k.levels]
     order, tiles = group_tiles(low, block, sizes, folded)
@@ -141,13 +143,18 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
                              f"{target.MAX_GRID[axis]:,}th of dim {d}'s"),)
     body = order + body  # (the tiles renumbered before anything reads them)
     divisible = tuple(sorted(low.divisible.items()))
-    summary = _summary(schedule) + (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ())
+    summary = _summary(schedule) + (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ()) + \
+        ((f"copies: TMA, of {', '.join(dict.fromkeys(p.array for p in low.tensor_maps.values()))}: one thread's "
+          "boxes into each buffer, waited on by mbarriers (no barrier a chunk), one chunk's instructions left "
+          "running; zeros past the arrays' edges",) if low.tensor_maps else ())
     suffix = ("_wide" if wide else "") + ("_transposed" if transposed else "")
     grid = _grid(k, block, folded) if k_stage is None else k_stage.grid(_grid(k, block, folded))
-    return kir.Kernel(kernel_name(file, tiled) + suffix, tuple(params), tuple(low.shared), body,
+    # (the tensor maps first: 64-byte aligned, they lie at the start of the parameters with no gap)
+    return kir.Kernel(kernel_name(file, tiled) + suffix, tuple(low.tensor_maps.values()) + tuple(params),
+                      tuple(low.shared), body,
                       _block_dims(block), grid, tiled, file, summary, k.span, divisible, wide,
                       tuple(sorted(fixed.items())), tuple(sorted(schedule.bounds.items())), inside is not None,
-                      block.min_blocks, rewrites=rewrites, trace=trace)
+                      block.min_blocks, rewrites=rewrites, trace=trace, grid_bounds=_grid_bounds(k, block, folded))
 
 
 def _micro(block) -> Micro | None:
@@ -165,10 +172,31 @@ def _base(block, d: int, folded: dict, tiles: dict):
     return mul(index, const(block.points(d)))
 
 
-def _folded(k: T.Kernel, block, options) -> dict[int, str]:
+def _folded(k: T.Kernel, block, options, looped: bool = False) -> dict[int, str]:
     """The dims whose blocks a loop walks (analyse.blocks.folded_dims), by
-    the loop's variable."""
-    return {d: f"tiler_block_{axis}" for d, axis in folded_dims(k, block, options.known_size).items()}
+    the loop's variable; `looped`: as though no size were given when
+    compiled (the last fallback of a module compiled knowing sizes)."""
+    known = _literal if looped else options.known_size
+    return {d: f"tiler_block_{axis}" for d, axis in folded_dims(k, block, known).items()}
+
+
+def _literal(size) -> int | None:
+    return size if isinstance(size, int) else None
+
+
+def _grid_bounds(k: T.Kernel, block, folded: dict) -> tuple:
+    """(size name, most): the dims on grid y or z that no loop walks only
+    because their sizes were given when compiled. The kernel runs only at
+    sizes whose blocks the grid holds (a launch past them runs the module's
+    looped fallback: versions_of)."""
+    levels = {lv.dim: lv for lv in k.levels}
+    out: dict[str, int] = {}
+    for d, axis in folded_dims(k, block, _literal).items():
+        if d not in folded:
+            name = size_name(levels[d].size)
+            out[name] = min(out.get(name, target.MAX_GRID[axis] * block.points(d)),
+                            target.MAX_GRID[axis] * block.points(d))
+    return tuple(sorted(out.items()))
 
 
 def _local(block, micro: Micro | None, d: int):

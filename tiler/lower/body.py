@@ -59,6 +59,12 @@ class Body:
         self.unrolls: dict[Binder, int] = {}  # a tiled stream's chunk size -> how often loops over it unroll
         self.tiled_chunks: set[Binder] = set()  # the chunk sizes of tiled streams (loops over them may be jammed)
         self.loop_depth = 0  # loops (and chunk loops) around the statements being lowered
+        # the kernel's input arrays by name and their extents as laid out (kernel_params), and the tensor maps
+        # its TMA copies read, by (array, box) (lower/tma_pipeline.py)
+        self.arrays: dict[str, kir.Param] = {}
+        self.extents: dict[str, tuple] = {}
+        self.tensor_maps: dict[tuple, kir.Param] = {}
+        self.grid_loop = False  # its blocks walk grid y or z in a loop (lower/__init__.py)
         self.indexing = 0  # index expressions being lowered, inside one another
         self._dispatch = dispatch(type(self), _METHODS)
         self.out: list = []

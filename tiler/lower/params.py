@@ -58,6 +58,7 @@ def kernel_params(low: Body, k: T.Kernel, factor, fixed: dict, transposed: froze
                               ctype_of(p.type))
             params.append(kir.Param(name, ctype_of(p.type), "input", p.name, swapped(names) if swap else names,
                                     transposed=swap))
+            low.arrays[name], low.extents[name] = params[-1], laid
         else:
             low.env[p] = kir.Ref(name)
             low.launch_scalars.add(name)

@@ -19,6 +19,7 @@ from ..kir.build import add, const, mul, ref_names, substitute, swizzled_index
 from .body import Body, ctype_of
 from .copies import WIDE_ASYNC_UNROLL, TileCopy, commit_tile, copy_async, copy_tile, prefetch_registers, prefetch_tile
 from .k_stage import KShare
+from .tma_pipeline import tma_pipelined, tma_sources
 from .values import Joined, View, block_tid, both, in_kernel_min, minimum
 
 # copy steps a thread may hold in registers between prefetch and commit: the
@@ -129,6 +130,10 @@ class Streams(Body):
         if plan.unroll is not None:
             self.unrolls[e.chunk] = plan.unroll
         self.tiled_chunks.add(e.chunk)
+        sources = tma_sources(self, e, plan, arrays)
+        if sources is not None:  # every chunk, the last partial one too, copied by TMA (zeros past the end)
+            tma_pipelined(self, e, plan, arrays, length, accs, sources)
+            return
         size = const(plan.chunk)
         if self._asynchronous(plan) or self._double_buffered(plan):
             tail = self.declare(f"{e.offset.name}_last", "int", kir.Bin("-", length, kir.Bin("%", length, size)))

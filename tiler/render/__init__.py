@@ -17,7 +17,7 @@ import re
 
 import jinja2
 
-from .. import kir, target
+from .. import kir, target, tma
 from ..resources import templates_dir
 from ..version import __version__
 from .cexpr import c
@@ -123,6 +123,11 @@ def _version(v: kir.Version) -> dict:
         "dynamic_shared_formula": c(k.launch_shared()) if k.sized_at_launch else None,
         "transposed": [{"param": p.name, "array": p.source, "kernel": target.transpose_kernel(p.ctype),
                         "shape": list(p.shape)} for p in k.transposes],
+        # the TMA maps it takes first, by value: cuTensorMapEncodeTiled over the array (rank 2, extents innermost
+        # first: the shape reversed), its rows' pitch in bytes, this box, the 128-byte swizzle, zeros past the edges
+        "tensor_maps": [{"param": p.name, "array": p.array, "shape": list(p.shape), "box": list(p.box),
+                         "data_type": tma.DATA_TYPES[p.ctype], "swizzle": tma.SWIZZLE_128B}
+                        for p in k.params if p.role == kir.TENSOR_MAP],
         # kernels launched before this one, each with its own block, dynamic shared memory and arguments
         # (a split reduction's stages: the kernel's; a fissioned fold's pairs: their own)
         "stages": [{"kernel": s.name, "grid": [_axis(a) for a in s.grid], "grid_formula": s.grid_formulas(),

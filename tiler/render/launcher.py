@@ -9,7 +9,7 @@ module's template only lays the pieces out.
 """
 from __future__ import annotations
 
-from .. import kir, target
+from .. import kir, target, tma
 from ..kir.build import rewrite
 from ..source import program_stem
 from .cexpr import c
@@ -47,7 +47,7 @@ def launcher(m: kir.Module) -> dict:
                          "plain": v.plain, "fissioned": v.fissioned, "condition": " && ".join(f"({x})" for x in conds) or None,
                          "grid": _grid_c(k, names), "block": list(k.block), "shared": _shared_c(k, in_params),
                          "raise": k.raised_shared,
-                         "args": ", ".join(_host_name(p, arrays) for p in k.params),
+                         "args": ", ".join(_host_name(p, arrays, names) for p in k.params),
                          "scratch": [_scratch(p, arrays[p.source], names) for p in k.transposes] +
                          [_partials(s, in_params) for s in k.scratch],
                          "stages": [{"kernel": s.name, "once": s.once, "grid": _grid_c(s, names), "block": list(s.block),
@@ -84,9 +84,16 @@ def _partials(s: kir.Scratch, in_params) -> dict:
             "transpose": False}
 
 
-def _host_name(p: kir.Param, arrays: dict) -> str:
+def _host_name(p: kir.Param, arrays: dict, names: dict | None = None) -> str:
     """What the launcher passes for a kernel parameter: its own array for an
-    input, else the kernel's name (an output, a size, a transposed copy)."""
+    input, a tensor map it makes of one, else the kernel's name (an output, a
+    size, a transposed copy)."""
+    if p.role == kir.TENSOR_MAP:
+        def size(s):
+            return str(s) if isinstance(s, int) else (names or {}).get(s, s)
+        rows, cols = (size(s) for s in p.shape)
+        return f"{tma.MAKE}({arrays.get(p.source, p.array)}, {tma.DATA_TYPES[p.ctype]}, {cols}, {rows}, " \
+               f"{p.box[0]}, {p.box[1]})"
     return p.name if p.transposed or p.role != "input" else arrays[p.source]
 
 
@@ -115,6 +122,8 @@ def param(p: kir.Param, restrict: str = target.RESTRICT + " ") -> str:
         return f"const {p.ctype}* {restrict}{p.name}"
     if p.role in ("output", kir.SCRATCH):
         return f"{p.ctype}* {restrict}{p.name}"
+    if p.role == kir.TENSOR_MAP:
+        return f"{tma.PARAM} {p.name}"
     return f"{p.ctype} {p.name}"
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .. import kir, target
+from .. import kir, target, tma
 from ..errors import CompilerBug
 from .cexpr import c
 
@@ -134,9 +134,11 @@ def _matrix_chunk(s: kir.MatrixChunk, pad: str) -> str:
         return f"{pad}{target.WGMMA_CHUNK_REGISTERS}<{args}>({s.name}, &{c(a.first)}, &{c(b.first)});  // the " \
                f"chunk on the warp groups' matrix instructions, A from registers\n"
     if sh.warp_group:
-        args = f"{s.steps}, {_wgmma_operand(sh, a, True)}, {_wgmma_operand(sh, b, False)}"
+        args = f"{s.steps}, {_wgmma_operand(sh, a, True)}, {_wgmma_operand(sh, b, False)}" + \
+            (f", {s.pending}" if s.pending else "")
+        left = ", left running while the next chunk is waited for" if s.pending else ""
         return f"{pad}{target.WGMMA_CHUNK}<{args}>({s.name}, &{c(a.first)}, &{c(b.first)});  // the chunk on the " \
-               f"warp groups' matrix instructions\n"
+               f"warp groups' matrix instructions{left}\n"
     # where fragment i (a warp's next M rows, or N columns) and instruction s (the next K positions) start
     (a_next, a_step), (b_next, b_step) = kir.fragment_steps(sh, a, True), kir.fragment_steps(sh, b, False)
     args = (f"{s.steps}, {target.MATRIX_LAYOUT[a.row_major]}, {target.MATRIX_LAYOUT[b.row_major]}, {a.ld}, {b.ld}, "
@@ -151,9 +153,45 @@ def _matrix_store(s: kir.MatrixStore, pad: str) -> str:
     return f"{pad}{store}<{s.ld}{flag}>({s.name}, &{s.buffer}[{c(s.index)}]);\n"
 
 
+def _matrix_wait(s: kir.MatrixWait, pad: str) -> str:
+    return f"{pad}{tma.MATRIX_WAIT}({s.name});  // every chunk's instructions done\n"
+
+
+def _tma_barriers(s: kir.TmaBarriers, pad: str) -> str:
+    return (f"{pad}__shared__ __align__(8) unsigned long long {tma.FULL}[{s.stages}], {tma.EMPTY}[{s.stages}];"
+            f"  // each buffer's: its copies landed, its readers done\n"
+            f"{pad}{tma.BARRIERS}<{s.stages}>({tma.FULL}, {tma.EMPTY}, {s.consumers});\n")
+
+
+def _tma_issue(s: kir.TmaIssue, pad: str) -> str:
+    inner = deeper(pad)
+    lines = [f"{pad}if ({tma.ISSUER}) {{  // one thread copies the chunk's tiles into buffer {s.stage}\n"]
+    if s.freed is not None:
+        lines.append(f"{inner}{tma.WAIT}(&{tma.EMPTY}[{s.stage}], {c(s.freed)});  // its last chunk's readers are done\n")
+    lines.append(f"{inner}{tma.ISSUE}(&{tma.FULL}[{s.stage}], {s.bytes});\n")
+    for x in s.copies:
+        coords = ", ".join(c(v) for v in x.coords)
+        lines.append(f"{inner}{tma.COPY}(&{x.shared}[{x.offset}], &{x.map}, {coords}, &{tma.FULL}[{s.stage}]);\n")
+    return "".join(lines) + f"{pad}}}\n"
+
+
+def _tma_wait(s: kir.TmaWait, pad: str) -> str:
+    return f"{pad}{tma.WAIT}(&{tma.FULL}[{s.stage}], {c(s.parity)});  // buffer {s.stage}'s tiles have landed\n"
+
+
+def _tma_release(s: kir.TmaRelease, pad: str) -> str:
+    return f"{pad}{tma.RELEASE}(&{tma.EMPTY}[{s.stage}]);  // this warp group is done with buffer {s.stage}\n"
+
+
+def _tma_done(s: kir.TmaDone, pad: str) -> str:
+    return f"{pad}// every chunk copied was waited for: {', '.join(s.tiles)} hold no copy in flight\n"
+
+
 WRITERS: dict[type, Callable[..., str]] = {
     kir.Decl: _decl, kir.ArrayDecl: _array_decl, kir.Assign: _assign, kir.Store: _store, kir.VecStore: _vec_store,
     kir.For: _for, kir.If: _if, kir.Barrier: _barrier, kir.Comment: _comment, kir.AsyncCopy: _async_copy,
     kir.AsyncCommit: _async_commit, kir.AsyncWait: _async_wait, kir.MatrixZero: _matrix_zero,
-    kir.MatrixChunk: _matrix_chunk, kir.MatrixStore: _matrix_store,
+    kir.MatrixChunk: _matrix_chunk, kir.MatrixStore: _matrix_store, kir.MatrixWait: _matrix_wait,
+    kir.TmaBarriers: _tma_barriers, kir.TmaIssue: _tma_issue, kir.TmaWait: _tma_wait, kir.TmaRelease: _tma_release,
+    kir.TmaDone: _tma_done,
 }

@@ -315,6 +315,9 @@ def _versions(a: Analysis, module) -> list[dict]:
                     "equal_to": [{"size": s, "value": v} for s, v in k.fixed],
                     # (a split-K version's bounds are its tiled stage's)
                     "at_most": [{"size": s, "value": v} for s, v in (k.split_stages[0] if k_split else k).bounds],
+                    # (its grid's blocks along y or z, which no loop walks: sizes given when compiled)
+                    "grid_at_most": [{"size": s, "value": v}
+                                     for s, v in dict.fromkeys(b for st in k.launches for b in st.grid_bounds)],
                     "offsets": "64-bit" if k.wide else "32-bit",
                     "elements_below": target.INT_MAX + 1 if sized and not k.wide else None,
                     "transposed": [p.source for p in k.transposes],
@@ -346,7 +349,7 @@ def _plain(tiled: bool, why: str, condition) -> dict:
     """A version of the plan before lowering (`--emit analysis`)."""
     return {"kernel": "tiled" if tiled else "untiled", "lanes": None, "fissioned": False, "fission_when": [],
             "lanes_when": None, "blocks_a_row": None, "kernels": None, "condition": condition if tiled else None,
-            "multiple_of": [], "equal_to": [], "at_most": [], "offsets": "32-bit", "elements_below": None,
+            "multiple_of": [], "equal_to": [], "at_most": [], "grid_at_most": [], "offsets": "32-bit", "elements_below": None,
             "transposed": [], "transpose_when": [], "why": why, "grid_blocks_at_least_sms": None, "grid_share": None,
             "timed_against": None, "rewrites": []}
 

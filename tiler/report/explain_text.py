@@ -336,6 +336,8 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
         conds += [f"{m['size']} a multiple of {m['factor']}" for m in v["multiple_of"]]
         conds += [f"{e['size']} = {e['value']}" for e in v.get("equal_to", ())]
         conds += [f"{e['size']} <= {e['value']}" for e in v.get("at_most", ())]
+        conds += [f"{e['size']} <= {e['value']:,} (the blocks its grid holds: compiled knowing "
+                  f"{e['size']}, it has no loop past them)" for e in v.get("grid_at_most", ())]
         conds += [v["lanes_when"]] if v.get("lanes_when") else []
         conds += [v["shared_fits"]["text"]] if v.get("shared_fits") else []
         name = _version_name(v) + (", vector copies" if v["multiple_of"] else "") + \

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import bfloat16, kir, target
+from .. import bfloat16, kir, target, tma
 from ..errors import CompilerBug, PlainError
 from . import interop
 
@@ -322,10 +322,14 @@ class Gpu:
                 arg = np.int32(sizes[p.source])
             elif p.role == kir.SCRATCH:
                 arg = self._scratch(k, p, sizes, keep)
+            elif p.role == kir.TENSOR_MAP:
+                continue  # (made below, of its array's address)
             else:
                 arg = device_scalar(p.ctype, inputs[p.source])
             by_name[p.name] = arg
-        args = [by_name[p.name] for p in k.params]
+        for p in (p for p in params.values() if p.role == kir.TENSOR_MAP):  # (its array's map, by value)
+            by_name[p.name] = tma.by_value(tma.encode(int(by_name[p.array]), p.ctype, _shape(p, sizes)[::-1], p.box))
+        args = [tma.padding()] * (k.params[0].role == kir.TENSOR_MAP) + [by_name[p.name] for p in k.params]
         shared = k.shared_at(sizes)
         grid = k.grid_dims(sizes)
         stages = [(self._function_for(cuda, s, sizes), s.grid_dims(sizes), [by_name[p.name] for p in s.params], s)

@@ -77,7 +77,10 @@ class _Rewrite:
         if not any(isinstance(s, kir.Decl) and s.name == outer for s in body):  # (one run of the stream: analyse)
             raise CompilerBug(f"the matrix units' accumulator `{outer}` is not declared once for the kernel",
                               stage="lower")
-        chunks = [i for i, s in enumerate(body) if any(isinstance(x, kir.MatrixChunk) for x in statements((s,)))]
+        if any(isinstance(x, kir.TmaWait) for x in statements(body)):  # a TMA pipeline's chunks (tma_pipeline.py)
+            body = blocks_mapped(body, self.left_running)
+        chunks = [i for i, s in enumerate(body)
+                  if any(isinstance(x, (kir.MatrixChunk, kir.MatrixWait)) for x in statements((s,)))]
         assigned = [i for i, s in enumerate(body) if any(isinstance(x, (kir.Assign, kir.Decl)) and x.name == outer
                                                         for x in statements((s,)))]
         last = max(chunks[-1], assigned[-1])  # (the chunks no longer assign it: the units' sum is added once)
@@ -99,6 +102,13 @@ class _Rewrite:
                 op.first.buffer for x in statements(body) if isinstance(x, kir.MatrixChunk)
                 for op in (x.a, x.b) if not op.registers)))
         return body, kir.SharedAlloc(self.stage, sh.accumulator, self.rows * self.ld, over=tiles)
+
+    def left_running(self, stmts: tuple) -> tuple:
+        """A TMA pipeline's chunks left running until the next is issued
+        (its loop frees each buffer a chunk later), and its wait after the
+        loop for these fragments."""
+        return tuple(replace(x, pending=1) if isinstance(x, kir.MatrixChunk) else
+                     kir.MatrixWait(self.fragments) if isinstance(x, kir.MatrixWait) else x for x in stmts)
 
     def _fenced(self, body: tuple, tiles: tuple) -> tuple:
         """Every barrier fenced for the warp groups' reads of what the

@@ -19,7 +19,7 @@ from ..analyse import Analysis, Options, analyse
 from ..analyse.schedule import Math
 from ..source import program_stem
 from .fission import FissionPlan, NoFission, fission_plan, fissioned_versions, fold_file, pairs_file
-from .planned import launch_transposed, plan_versions, reading
+from .planned import launch_transposed, looped_fallback, plan_versions, reading, sized_grid
 from .records import BOUNDED, ONE_POINT, Build, Copies, Kind, Version, Versions
 from .split import split_versions
 
@@ -43,6 +43,8 @@ def versions_of(a: Analysis, file: str = "<input>", fission: bool = True) -> Ver
         pairs = versions_of(found.values, pairs_file(file), fission=False).versions
         folds = versions_of(found.fold, fold_file(file), fission=False).versions
         own = fissioned_versions(found, list(pairs), list(folds), own) + own
+    if fission and sized_grid(a):
+        own.append(looped_fallback(a, file))
     launch = None
     if a.kernel.launched is not None:  # planned as tiler plans it: the options that steer the main one's schedule
         # are not its (its arithmetic, the sizes given and --no-split are)

@@ -26,6 +26,7 @@ from ..lower.values import all_of, any_of, joined, product
 from ..source import program_stem
 from .records import (
     ALIGNED,
+    LOOPED,
     SCALAR,
     Aligned,
     All,
@@ -51,9 +52,14 @@ from .shown import shown_builds
 
 
 def lower_versions(vs: Versions) -> kir.Module:
-    """The module: every version's kernel, in order, under its condition."""
+    """The module: every version's kernel, in order, under its condition
+    (the looped fallback only where the launch can reach it: no version
+    before it runs always, and one has grid bounds)."""
     lowering = _Lowering()
     out = [v for version in vs.versions for v in lowering.versions(version)]
+    if out[-1].kernel.name.endswith(LOOPED) and (any(v.condition is None for v in out[:-1]) or
+                                                 not any(s.grid_bounds for v in out[:-1] for s in v.kernel.launches)):
+        out.pop()
     if vs.launch is not None:
         first = [_once(_lowered(b)) for b in vs.launch]
         out = [dataclasses.replace(v, kernel=_launching(v.kernel, first[v.kernel.wide])) for v in out]
@@ -87,7 +93,7 @@ class _Lowering:
         kernel's without the alignment test), keeping the record, its copies
         resolved."""
         record = dataclasses.replace(v, copies=copies)
-        return kir.Version(k, condition(record.launch_condition, k), why, record.grid_share,
+        return kir.Version(k, within_grid(condition(record.launch_condition, k), k), why, record.grid_share,
                            v.rival.name if v.rival is not None else "", few=v.build.few, ahead=v.ahead,
                            plan=record)
 
@@ -134,7 +140,8 @@ class _Lowering:
                                      scratch=(scratch,))
         why = joined("the pairs' values first" + (f" ({pair.why})" if v.pair_index and pair.why else ""), fold.why)
         # the gates, the pairs' kernel's condition (its grid's tests on its own grid), then the fold's
-        return kir.Version(kernel, condition(v.condition, k, pairs_kernel), why, grid_share=v.grid_share,
+        return kir.Version(kernel, within_grid(condition(v.condition, k, pairs_kernel), kernel), why,
+                           grid_share=v.grid_share,
                            rival=v.rival.name if v.rival is not None else "", ahead=v.ahead, fissioned=True, plan=v)
 
 
@@ -187,7 +194,7 @@ def _lowered(b: Build) -> kir.Kernel:
         lowering = lower_several if b.several else lower_split
         k = lowering(b.source, b.split, b.lanes, b.file, b.wide, b.columns)
     else:
-        k = lower_schedule(b.source, b.schedule, b.file, b.vectors, b.wide, b.transposed)
+        k = lower_schedule(b.source, b.schedule, b.file, b.vectors, b.wide, b.transposed, looped=b.looped)
     if b.window:  # (lower names a kernel by its schedule's tiling: a window version is named by its record)
         k = k.renamed(b.name)
         if k.sized_at_launch:  # (the most its launches pass: SharedFits)
@@ -251,6 +258,16 @@ def condition(c, k: kir.Kernel, stage: kir.Kernel | None = None):
     if isinstance(c, RowTest):
         return _row_test(c)
     raise CompilerBug(f"no launch condition for {c!r}")
+
+
+def within_grid(c, k: kir.Kernel):
+    """Condition `c` (None: always) and the sizes at which the grid of each
+    of the kernel's launches holds the blocks it walks no loop over
+    (Kernel.grid_bounds)."""
+    bounds = dict.fromkeys(b for s in k.launches for b in s.grid_bounds)
+    if not bounds:
+        return c
+    return all_of(([c] if c is not None else []) + [kir.Bin("<=", kir.Ref(n), const(v)) for n, v in bounds])
 
 
 def _row_test(c: RowTest):

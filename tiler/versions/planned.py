@@ -18,6 +18,7 @@ from ..check.types import Array
 from ..errors import CompilerBug
 from .records import (
     BOUNDED,
+    LOOPED,
     ONE_POINT,
     WIDE_NOTE,
     Aligned,
@@ -228,6 +229,23 @@ def untiled_build(a: Analysis, file: str) -> Build:
     written = a.as_written
     source = written if written is not None and written.kernel.launch == a.kernel.launch else a
     return Build(source, file, False, source.plan.untiled)
+
+
+def sized_grid(a: Analysis) -> bool:
+    """Some map level's size was given when compiled: a kernel may then
+    launch its grid along y or z with no loop over its blocks (Kernel.grid_bounds)."""
+    return any(not isinstance(lv.size, int) and a.options.known_size(lv.size) is not None for lv in a.kernel.levels)
+
+
+def looped_fallback(a: Analysis, file: str) -> Version:
+    """The last version of a module compiled knowing sizes: the untiled
+    kernel walking grid y and z in a loop, as though no size were given, for
+    launches whose grid would pass the blocks the others' grids hold
+    (lowering keeps it only where some kernel has such bounds)."""
+    wide = fits_int(a.kernel) is not None
+    build = dataclasses.replace(untiled_build(a, file), wide=wide, looped=True, suffix=LOOPED)
+    return Version(Kind.UNTILED, build, None, "the untiled kernel with its blocks walking grid y and z in a loop, "
+                   "for sizes past the grids the sizes given when compiled planned" + (f"; {WIDE_NOTE}" if wide else ""))
 
 
 def plans_vectors(schedule: Schedule) -> bool:

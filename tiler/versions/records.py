@@ -27,6 +27,7 @@ from ..source import program_stem
 ONE_POINT = "_one_point"  # the name of a version with one point a thread (Plan.fewer)
 BOUNDED = "_bounded"  # the names of versions whose tiles hold rows of a bounded length (Schedule.bounds)
 SCALAR = "_scalar"  # the name of a vector version's twin with scalar copies
+LOOPED = "_looped"  # the name of the last fallback of a module compiled knowing sizes (Build.looped)
 WIDE_NOTE = "64-bit offsets: an array has 2^31 elements or more"
 # what a raced version is raced against before its rival, by (for few points, racing the next version first):
 # explain's JSON key (`raced_first`), and the words explain and `--emit versions` say it in
@@ -89,7 +90,10 @@ class Build:
     window: bool = False
     # a 3-D window marched along its outer dimension, its planes staged (analyse/march.py, lower/march.py)
     march: bool = False
-    suffix: str = ""  # added to the kernel's name by its version (SCALAR, ONE_POINT, BOUNDED)
+    suffix: str = ""  # added to the kernel's name by its version (SCALAR, ONE_POINT, BOUNDED, LOOPED)
+    # its blocks walk grid y and z in a loop wherever a size could need more blocks than the grid holds, as
+    # though no size were given when compiled (the others have none for a size given: Kernel.grid_bounds)
+    looped: bool = False
 
     @property
     def few(self) -> bool:

@@ -1,0 +1,166 @@
+"""A product's tiles copied by TMA (tiler/tma.py), where the plan allows it
+(MatrixUnits.tma: warp groups reading both tiles through descriptors) and
+every tile the stream copies is a box of a 2-D input array: the rows of the
+tile one line each, the chunk's positions along them (K-major), or the
+chunk's positions one line each, the tile's columns along them (MN-major).
+Nothing else is copied so (a version whose views differ keeps cp.async).
+
+    barriers; the first `stages` chunks issued (one thread)
+    for each chunk c, in buffer c % stages:
+        wait until its tiles have landed (the buffer's full mbarrier, phase c / stages)
+        the chunk's instructions, left running (MatrixChunk.pending)
+        c > 0: the chunk before it is done: each warp group frees its buffer,
+               and the issuing thread refills it with chunk c - 1 + stages once both have
+    every chunk's instructions done (MatrixWait)
+
+The chunks run to the stream's length rounded up: a box past an array's
+edge reads zeros, so the last partial chunk multiplies zeros past the end
+and rows or columns past the tile's dim are zero (their outputs are not
+stored). Every thread of the block runs the loop alike (no barrier in it).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .. import kir, target
+from ..analyse.schedule import Layout
+from ..kir.build import add, ceil_div, const, mul
+from .values import View, both
+
+ROW_BYTES = 16  # a tensor map's row pitch is a multiple of this
+CHECKS = 6  # random assignments a view's offset is compared at (the form is affine: any mismatch shows)
+
+
+@dataclass(frozen=True)
+class Source:
+    """The input array a copied tile is a box of: its parameter, and whether
+    the chunk's positions run along its rows' lines (`mn`: the tile's
+    columns along them)."""
+
+    param: kir.Param
+    mn: bool
+
+
+def tma_sources(low, e, plan, arrays) -> list | None:
+    """(view, input plan, Source) for each tile the stream copies, where
+    every one can be copied by TMA; else None."""
+    units = low.schedule.matrix_units
+    # (not in a loop, nor a grid loop: an mbarrier's phases count one pipeline; nor a split-K stage)
+    if units is None or not units.tma or not low.vectors or low.k_share is not None or low.loop_depth > 0 or \
+            low.grid_loop:
+        return None
+    out = []
+    for view, ip in zip(arrays, plan.inputs):
+        if not ip.copied:
+            continue
+        st = ip.staging
+        if not (st.swizzled and st.asynchronous and len(st.rows) == 1 and st.pack is None and st.element == 1
+                and isinstance(view, View)):
+            return None
+        source = _source(low, view, ip, e)
+        if source is None:
+            return None
+        out.append((view, ip, source))
+    return out or None
+
+
+def _source(low, view: View, ip, e) -> Source | None:
+    """The 2-D input array whose rows (K-major) or columns (MN-major) the
+    view reads at the tile dim's index, checked at random values of every
+    name its offset and stride use; None where it reads anything else."""
+    param = low.arrays.get(view.buffer)
+    extents = low.extents.get(view.buffer)
+    if param is None or extents is None or len(extents) != 2 or len(view.strides) != 1:
+        return None
+    (d,) = ip.staging.rows
+    idx = low.indices[d]["idx"].name
+    own = low._expanded(view, idx, e.span)
+    mn = ip.staging.layout is Layout.TRANSPOSED
+    names = {n.name for x in (own.offset, own.strides[0], *extents) for n in kir.walk(x) if isinstance(n, kir.Ref)}
+    rng = random.Random(len(names))
+    for _ in range(CHECKS):
+        env = {n: rng.randrange(1, 5000) for n in names}
+        try:
+            offset, stride = kir.evaluate(own.offset, env), kir.evaluate(own.strides[0], env)
+            cols = kir.evaluate(extents[1], env)
+        except (KeyError, ValueError, TypeError):
+            return None
+        want = (env.get(idx), cols) if mn else (env.get(idx, 0) * cols, 1)
+        if (offset, stride) != want:
+            return None
+    return Source(param, mn)
+
+
+def tma_pipelined(low, e, plan, arrays, length, accs, sources) -> None:
+    """The stream's chunks copied by TMA into `stages` buffers (the module doc)."""
+    stages, size = sources[0][1].staging.buffers, plan.chunk
+    groups = low.schedule.block.threads // target.WGMMA_GROUP
+    low.emit(kir.TmaBarriers(stages, groups))
+    # whole rounds of `stages` chunks, those past the end all zeros: no chunk's instructions under a branch
+    # (ptxas serialises a pipeline whose accumulators a branch's merge may define)
+    rounds = low.declare(f"{e.offset.name}_rounds", "int", ceil_div(length, stages * size))
+    end = low.declare(f"{e.offset.name}_end", "int", mul(rounds, const(stages * size)))
+    tiles = {b: tuple(dict.fromkeys(low._shared_buffer(ip, view.ctype, b) for view, ip, _ in sources))
+             for b in range(stages)}
+
+    def issue(start, buffer: int, freed=None) -> kir.TmaIssue:
+        copies = tuple(x for view, ip, source in sources for x in _boxes(low, view, ip, source, start, buffer))
+        nbytes = sum(ip.staging.elements * target.SIZEOF[view.ctype] for view, ip, _ in sources)
+        return kir.TmaIssue(buffer, copies, nbytes, freed)
+
+    low.emit(kir.If(kir.Bin("<", const(0), end), tuple(issue(const(s * size), s) for s in range(stages)), (), e.span))
+    kk = low.fresh(e.offset.name)
+    use = kir.Bin("/", kir.Ref(kk), const(stages * size))  # the buffers' round: chunk c's is c / stages
+
+    def step(start, buffer: int):
+        def emit():
+            low.emit(kir.TmaWait(buffer, kir.Bin("%", use, const(2)), tiles[buffer]))
+            low._bind_chunk(e, start, const(size))
+            low._body(e, plan, arrays, accs, start, const(size), buffer)
+            before = (buffer + stages - 1) % stages  # the buffer of the chunk before this one (last round's for 0)
+            freed = kir.Bin("%", add(use, const(1)) if buffer == 0 else use, const(2))
+            refill = add(start, const((stages - 1) * size))
+            low.emit(kir.If(kir.Bin("<", const(0), start), (kir.TmaRelease(before),)))
+            low.emit(kir.If(both(kir.Bin("<", const(0), start), kir.Bin("<", refill, end)),
+                            (issue(refill, before, freed),)))
+        return low.block(emit)[0]
+
+    body = sum((step(add(kir.Ref(kk), const(s * size)), s) for s in range(stages)), ())
+    low.emit(kir.For(kk, const(0), end, const(stages * size), body, e.span,
+                     note=f"{stages} chunks a step, one in each buffer, copied by TMA"))
+    low.emit(kir.TmaDone(tuple(dict.fromkeys(t for b in range(stages) for t in tiles[b]))))
+    low.emit(kir.MatrixWait())  # (last: the units' sum goes after it, transform/matrix_units.py)
+
+
+def _boxes(low, view: View, ip, source: Source, start, buffer: int) -> list:
+    """The boxes of one tile: blocks of a 128-byte line across (the chunk's
+    positions, or MN-major the tile's columns), each its lines deep, laid
+    out as the swizzled tile is (kir.build.swizzled_index)."""
+    st = ip.staging
+    (d,) = st.rows
+    base = low.indices[d]["base"]
+    line = target.wgmma_line(view.ctype)
+    shared = low._shared_buffer(ip, view.ctype, buffer)
+    rows, chunk = st.tile
+    if source.mn:
+        name = _map(low, source.param, (line, chunk))
+        return [kir.TmaCopy(name, shared, b * line * chunk, (add(base, const(b * line)), start))
+                for b in range(rows // line)]
+    name = _map(low, source.param, (line, rows))
+    return [kir.TmaCopy(name, shared, b * line * rows, (add(start, const(b * line)), base))
+            for b in range(chunk // line)]
+
+
+def _map(low, p: kir.Param, box: tuple) -> str:
+    """The kernel's tensor map parameter for array `p` in boxes of `box` (one a pair)."""
+    key = (p.name, box)
+    if key not in low.tensor_maps:
+        name = low.fresh(f"map_{p.name}")
+        low.tensor_maps[key] = kir.Param(name, p.ctype, kir.TENSOR_MAP, "" if p.transposed else p.source, p.shape,
+                                         box=box, array=p.name)
+        # a map's rows start 16 bytes apart or a multiple of it: the sizes of a row's extent must keep them so
+        for n in kir.walk(low.extents[p.name][1]):
+            if isinstance(n, kir.Ref) and n.name in low.size_names:
+                low.divisible[low.size_names[n.name]] = ROW_BYTES // target.SIZEOF[p.ctype]
+    return low.tensor_maps[key].name
