@@ -144,3 +144,11 @@ def test_nvcc_builds_the_tma_module_with_its_host_launcher(tmp_path):
     assert log.returncode == 0, log.stderr[-2000:]
     assert "C7515" not in log.stderr  # no instructions serialised: the chunks stay in flight
     assert "spill stores" in log.stderr and " 0 bytes spill stores" in log.stderr
+
+
+def test_explain_names_the_arrays_tma_copies_in_each_version():
+    out = " ".join(tiler("explain", str(ABT), "--tensor-cores", "--arch", "sm_90a", "-s", "m=4096", "-s", "n=4096",
+                         "-s", "q=4096").stdout.split())
+    assert "tiles copied by TMA: A, B" in out and "copied by TMA, one thread's copies waited on by mbarriers" in out
+    assert "tiles copied by TMA" not in " ".join(tiler("explain", str(ABT), "--tensor-cores", "--arch", "sm_90a",
+                                                       "--no-tma", "-s", "m=4096").stdout.split())

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from .. import target
+from .. import kir, target
 from ..analyse import Analysis
 from ..analyse.blocks import stream_kind
 from ..analyse.folds import described
@@ -337,7 +337,9 @@ def _versions(a: Analysis, module) -> list[dict]:
                                          if isinstance(t, SharedFits)), None) if not fissioned else None,
                     "march": _march_version(a) if rec.kind is Kind.MARCH else None,
                     "once_a_launch": any(st.once for st in k.stages),
-                    "rewrites": list((k.stages[0] if fissioned else k).rewrites)})
+                    "rewrites": list((k.stages[0] if fissioned else k).rewrites),
+                    # the arrays whose tiles TMA copies (lower/tma_pipeline.py)
+                    "tma_copies": list(dict.fromkeys(p.array for p in k.params if p.role == kir.TENSOR_MAP))})
     return out
 
 

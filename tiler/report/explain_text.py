@@ -352,6 +352,9 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
             console.print(f"  {name}: when {' and '.join(conds)} ({v['why']}{raced})")
         if v.get("rewrites"):  # the transforms that rewrote its body (its pairs' kernel's, fissioned)
             console.print(f"    rewritten by: {', '.join(v['rewrites'])}")
+        if v.get("tma_copies"):
+            console.print(f"    tiles copied by TMA: {', '.join(v['tma_copies'])} (waited on by mbarriers, no barrier "
+                          "a chunk)")
         for line in _ptxas_lines(v):
             console.print(f"    {line}")
 
