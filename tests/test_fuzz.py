@@ -482,8 +482,8 @@ def test_failures_are_said_as_they_are_found(monkeypatch):
     import tiler.fuzz as fuzz_module
 
     monkeypatch.setattr(fuzz_module, "check_program",
-                        lambda tree, s, large=False: ([Failure(s, "check", "planted\nmore", "text")] if s == 5 else [], None))
-    monkeypatch.setattr(fuzz_module, "_shrunk", lambda f, tree, large=False: f)
+                        lambda tree, s, large=False, device=None: ([Failure(s, "check", "planted\nmore", "text")] if s == 5 else [], None))
+    monkeypatch.setattr(fuzz_module, "_shrunk", lambda f, tree, large=False, device=None: f)
     lines = []
     failures = fuzz(3, seed=4, mutations=0, nvcc=False, workers=1, say=lines.append)
     assert [f.seed for f in failures] == [5]
@@ -603,3 +603,29 @@ def test_the_generator_writes_a_count_beside_a_minimum_each_by_its_own_if():
     roots = (k.body, *(v for lv in k.levels for _, v in lv.lets))
     ops = [operators(n) for root in roots for n in descendants(root, T.is_exp) if isinstance(n, T.Loop)]
     assert (Operator.MIN, Operator.ADD) in ops, ops
+
+
+def test_on_the_gpu_check_every_other_cycle_of_seeds_is_planned_for_the_gpus_own_architecture():
+    """With --gpu, seeds are planned for the GPU's own description (an H100's
+    or H200's sm_90a: the warp groups, TMA) in alternate whole cycles of the
+    size hints, so that every kind of hint meets odd and even seeds under
+    both; without a GPU, sm_90's; and a large hint on sm_90a gives some
+    products TMA copies."""
+    from tiler import kir, target
+    from tiler.fuzz.products import product
+    from tiler.fuzz.properties import HINT_KINDS, HINTED, check_program, planned_for
+
+    own = target.device_for_arch("sm_90a")
+    cycle = 2 * HINTED * len(HINT_KINDS)
+    seen = {(s // (2 * HINTED) % len(HINT_KINDS), s % 2, planned_for(s, own).arch)
+            for s in range(4 * cycle) if s % HINTED == 3}
+    assert len(seen) == len(HINT_KINDS) * 2 * 2
+    assert {planned_for(s, None) for s in range(2 * cycle)} == {target.DEFAULT_DEVICE}
+    large = [s for s in range(3, 3 + 6 * cycle, HINTED)
+             if s // (2 * HINTED) % len(HINT_KINDS) == len(HINT_KINDS) - 1 and planned_for(s, own) is own][:4]
+    copied = []
+    for s in large:
+        _, comp = check_program(product(s), s, large=True, device=own)
+        copied += [s for m, _ in comp.kernels.values() for k in m.kernels if any(p.role == kir.TENSOR_MAP
+                                                                                 for p in k.params)]
+    assert copied, "no large hint's product is copied by TMA"

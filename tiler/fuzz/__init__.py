@@ -18,7 +18,17 @@ from ..syntax import pretty
 from .generate import generate
 from .mutate import mutate
 from .products import product
-from .properties import Compiled, Failure, check_mutant, check_program, expected, inside_expected, mismatch, tolerance
+from .properties import (
+    Compiled,
+    Failure,
+    check_mutant,
+    check_program,
+    expected,
+    inside_expected,
+    mismatch,
+    planned_for,
+    tolerance,
+)
 from .shrink import shrink
 
 ARCH = "sm_90"  # what nvcc checks the kernels for without a GPU
@@ -44,13 +54,17 @@ def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: boo
     failures: list[Failure] = []
     compiled: list[Compiled] = []
     timed = None
+    own = None  # the GPU's own description, which some seeds' kernels are planned for (properties.planned_for)
     if gpu:
         from ..runtime import Gpu
+
+        own = Gpu.get().described
     if gpu and perf is not None:
         from .perf import variants
 
         timed = variants(Gpu.get())  # options, the GPU described: the workers compile with them, never touching it
-    for found, comp in _checked(seeds or range(seed, seed + n), mutations, gpu, workers, timed, narrow, products):
+    for found, comp in _checked(seeds or range(seed, seed + n), mutations, gpu, workers, timed, narrow, products,
+                                own):
         failures += _said(found, say)
         if comp:
             compiled.append(comp)
@@ -81,13 +95,14 @@ def fuzz(n: int, seed: int = 0, gpu: bool = False, mutations: int = 2, nvcc: boo
 
 
 def _one(s: int, mutations: int, gpu: bool, timed: dict | None = None,
-         narrow: bool = False, products: bool = False) -> tuple[list[Failure], Compiled | None]:
+         narrow: bool = False, products: bool = False, own=None) -> tuple[list[Failure], Compiled | None]:
     """One seed's program checked (shrunk where it fails) and its mutants;
     with `gpu`, the interpreter's outputs for the GPU check computed here too
     (in the worker: the interpreter is the slow part), and with `timed`
     (perf.variants' options) the builds the perf run times."""
     tree = product(s) if products else generate(s, narrow)
-    found, comp = check_program(tree, s, large=products)
+    device = planned_for(s, own)
+    found, comp = check_program(tree, s, large=products, device=device)
     if comp and gpu:
         comp = dataclasses.replace(comp, expected=expected(comp),
                                    inside=inside_expected(comp) if comp.marched else None)
@@ -97,7 +112,7 @@ def _one(s: int, mutations: int, gpu: bool, timed: dict | None = None,
         from .perf import builds
 
         comp = dataclasses.replace(comp, timed=builds(comp.text, s, timed))
-    failures = [_shrunk(f, tree, products) for f in found]
+    failures = [_shrunk(f, tree, products, device) for f in found]
     text = pretty(tree)
     for m in range(mutations):
         _, broken = mutate(text, s * 1009 + m)
@@ -111,12 +126,12 @@ MIN_POOLED = 8  # fewer seeds than this are checked here: a pool takes about a s
 
 
 def _checked(seeds: range, mutations: int, gpu: bool, workers: int | None, timed: dict | None = None,
-             narrow: bool = False, products: bool = False):
+             narrow: bool = False, products: bool = False, own=None):
     """_one for every seed, in order, in a pool of processes where there is
     more than one core and more than a few seeds."""
     workers = workers or cores()
     if workers == 1 or len(seeds) < MIN_POOLED:
-        yield from (_one(s, mutations, gpu, timed, narrow, products) for s in seeds)
+        yield from (_one(s, mutations, gpu, timed, narrow, products, own) for s in seeds)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -126,7 +141,7 @@ def _checked(seeds: range, mutations: int, gpu: bool, workers: int | None, timed
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver")) as pool:
         n = len(seeds)
         yield from pool.map(_one, seeds, [mutations] * n, [gpu] * n, [timed] * n, [narrow] * n, [products] * n,
-                            chunksize=max(1, min(4, n // workers)))
+                            [own] * n, chunksize=max(1, min(4, n // workers)))
 
 
 def _said(found: list[Failure], say) -> list[Failure]:
@@ -145,9 +160,9 @@ def summary(n: int, failures: list[Failure]) -> str:
     return f"{n} programs, {len({(f.seed, f.stage) for f in failures})} failures"
 
 
-def _shrunk(f: Failure, tree, large: bool = False) -> Failure:
+def _shrunk(f: Failure, tree, large: bool = False, device=None) -> Failure:
     def same(t):
-        return any(g.stage == f.stage for g in check_program(t, f.seed, large)[0])
+        return any(g.stage == f.stage for g in check_program(t, f.seed, large, device)[0])
 
     try:
         small = shrink(tree, same)

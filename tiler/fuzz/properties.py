@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import target
 from ..analyse import Options
 from ..check import check
 from ..compare import compare
@@ -45,9 +46,10 @@ def variants(seed: int) -> dict:
 HINTED = 7  # one seed in HINTED compiles its tiled kernel with its sizes known (`-s`), as `tiler bench` does
 # what the hinted seeds know, in turn (by seed // 14, so that each kind falls on odd and even seeds alike: the
 # interior blocks and --fast-math go by the seed's parity): the check's own sizes (blocks fitted to them, no
-# loop over grid y), larger ones, smaller ones, and multiples of 8 (vector versions), since a kernel compiled
-# knowing some sizes must still run at any
-HINT_KINDS = (lambda n: n, lambda n: 2 * n + 3, lambda n: max(1, n // 2), lambda n: 8 * (n // 8 + 1))
+# loop over grid y), larger ones, smaller ones, multiples of 8 (vector versions), and large ones (the widest
+# tiles: the warp groups' products, with their tiles copied by TMA), since a kernel compiled knowing some sizes
+# must still run at any
+HINT_KINDS = (lambda n: n, lambda n: 2 * n + 3, lambda n: max(1, n // 2), lambda n: 8 * (n // 8 + 1), lambda n: 2048)
 
 
 def hints(prog, seed: int, sizes: dict) -> dict:
@@ -57,6 +59,15 @@ def hints(prog, seed: int, sizes: dict) -> dict:
         return {}
     kind = HINT_KINDS[seed // (2 * HINTED) % len(HINT_KINDS)]
     return {s.name: kind(sizes[s.name]) for s in prog.kernel.sizes if s.name in sizes}
+
+
+def planned_for(seed: int, own):
+    """The GPU a seed's kernels are planned for: on the GPU check, the GPU's
+    own (`own`: on an H100 or H200, sm_90a: the warp groups' instructions,
+    and with sizes known TMA copies) for every other run of a whole cycle of
+    HINT_KINDS' seeds, so that each kind of hint meets odd and even seeds on
+    both; else the default sm_90's."""
+    return own if own is not None and seed // (2 * HINTED * len(HINT_KINDS)) % 2 else target.DEFAULT_DEVICE
 
 
 def tolerance(seed: int, variant: str) -> float:
@@ -141,8 +152,9 @@ def expected(c: Compiled) -> tuple:
     return (sizes, inputs, *reference(c.program, inputs, c.seed))
 
 
-def check_program(tree, seed: int, large: bool = False):
-    """(failures, Compiled or None); `large`: sizes as sizes_for's."""
+def check_program(tree, seed: int, large: bool = False, device=None):
+    """(failures, Compiled or None); `large`: sizes as sizes_for's; `device`:
+    the GPU planned for (the default sm_90's where None)."""
     text = pretty(tree)
     try:
         again = parse(text, f"fuzz{seed}.fut")
@@ -161,7 +173,7 @@ def check_program(tree, seed: int, large: bool = False):
         if variant != "untiled" and known:
             options = dataclasses.replace(options, sizes=tuple(sorted(known.items())))
         try:
-            values = run_all(text, f"fuzz{seed}.fut", options)
+            values = run_all(text, f"fuzz{seed}.fut", options, device=device or target.DEFAULT_DEVICE)
             kernels[variant] = (values["verify"], values["render"])
             if any(v.kernel.name.endswith(MARCH_SUFFIX) for v in values["verify"].versions):
                 marched = values["analyse"].plan.march.march.dims
