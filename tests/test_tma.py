@@ -125,7 +125,10 @@ def test_the_launch_makes_the_maps_and_passes_them_first():
     parameter."""
     values = run_all(ABT.read_text(), ABT.name, sized(ABT), device=SM90A)
     cuda = values["render"]
-    assert f"{tma.MAKE}(A, {tma.DATA_TYPES['float']}, n, m, 32, 128), {tma.MAKE}(B, 7, n, q, 32, 128), A, B" in cuda
+    # (each map made before the launch; a version whose map the driver refuses returns an error, never launches)
+    assert f"if (!{tma.MAKE}(&map_A, A, {tma.DATA_TYPES['float']}, n, m, 32, 128)) return cudaErrorInvalidValue;" in cuda
+    assert "<<<tiler_grid, tiler_block, 99312, stream>>>(map_A, map_B, A, B, out0, m, n, q);" in cuda
+    assert "(((unsigned long long)A | (unsigned long long)B | (unsigned long long)out0) & 15) == 0" in cuda
     described = launch(values["verify"])
     first = described["versions"][0]
     assert [m["param"] for m in first["tensor_maps"]] == ["map_A", "map_B"] and first["tensor_maps"][0]["box"] == [32, 128]
@@ -152,3 +155,34 @@ def test_explain_names_the_arrays_tma_copies_in_each_version():
     assert "tiles copied by TMA: A, B" in out and "copied by TMA, one thread's copies waited on by mbarriers" in out
     assert "tiles copied by TMA" not in " ".join(tiler("explain", str(ABT), "--tensor-cores", "--arch", "sm_90a",
                                                        "--no-tma", "-s", "m=4096").stdout.split())
+
+
+# rows picked through a clamp (an index random values could take for a row's own), and rows of a length whose
+# pitch is not a multiple of 16 bytes (100 bf16: 200 bytes), keep cp.async
+CLAMPED = """fun [[f32, q], m] main([[bf16, k], m] A, [[bf16, k], q] B) =
+  map(fn [f32, q] (int i) =>
+        map(fn f32 ([bf16, k] b) =>
+              let a = A[min(i, 9999)] in
+              streamSeq(fn f32 (int kk, [bf16, c] ac, [bf16, c] bc, f32 acc) =>
+                          loop (acc) = for j < c do acc + f32(ac[j]) * f32(bc[j]) in acc
+                       , a, b, 0f32)
+           , B)
+     , iota(m))
+"""
+UNALIGNED = """fun [[f32, m], n] main([[bf16, 100], n] A, [[bf16, 100], m] B) =
+  map(fn [f32, m] ([bf16, 100] a) =>
+        map(fn f32 ([bf16, 100] b) =>
+              streamSeq(fn f32 (int kk, [bf16, c] ac, [bf16, c] bc, f32 acc) =>
+                          loop (acc) = for j < c do acc + f32(ac[j]) * f32(bc[j]) in acc
+                       , a, b, 0f32)
+           , B)
+     , A)
+"""
+
+
+@pytest.mark.parametrize("text, sizes", [(CLAMPED, (("k", 4096), ("m", 16384), ("q", 4096))),
+                                         (UNALIGNED, (("m", 4096), ("n", 4096)))], ids=["clamped", "unaligned"])
+def test_rows_through_a_clamp_or_of_an_unaligned_pitch_keep_cp_async(text, sizes):
+    m = run_all(text, "p.fut", Options(sizes=sizes), device=SM90A)["verify"]
+    assert any(k.matrix_units for k in m.kernels)  # (on the warp groups, as the aligned product is)
+    assert not any(maps(k) for k in m.kernels)

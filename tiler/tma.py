@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import ctypes
 
+from .errors import PlainError
+
 MAP_TYPE = "tiler_tensor_map"  # mma.cuh: the 128 bytes of a CUtensorMap, 64-byte aligned
 MAP_BYTES = 128
 PARAM = "const __grid_constant__ " + MAP_TYPE  # a kernel's map parameter
@@ -43,8 +45,9 @@ SWIZZLE_128B, INTERLEAVE_NONE, L2_256B, FILL_ZEROS = 3, 0, 3, 0
 ELEMENT_BYTES = {"float": 4, "double": 8, "__half": 2, "__nv_bfloat16": 2, "int": 4, "long long": 8}
 
 
-class TensorMapError(RuntimeError):
-    """The driver refused a tensor map (its result code)."""
+class TensorMapError(PlainError):
+    """The driver refused a tensor map (its result code): an array that does
+    not start 16-byte aligned, or a driver without TMA."""
 
 
 def encode(address: int, ctype: str, extents: tuple[int, int], box: tuple[int, int]) -> bytes:
@@ -61,8 +64,9 @@ def encode(address: int, ctype: str, extents: tuple[int, int], box: tuple[int, i
     result = _driver().cuTensorMapEncodeTiled(buf, DATA_TYPES[ctype], 2, ctypes.c_void_p(address), dims, strides,
                                               boxes, steps, INTERLEAVE_NONE, SWIZZLE_128B, L2_256B, FILL_ZEROS)
     if result != 0:
-        raise TensorMapError(f"cuTensorMapEncodeTiled refused a map of {extents} {ctype} at {address:#x} in boxes "
-                             f"of {box} (CUresult {result})")
+        raise TensorMapError(f"the CUDA driver refused a TMA map of {extents[1]} x {extents[0]} {ctype} at "
+                             f"{address:#x} in boxes of {box[1]} x {box[0]} (CUresult {result})",
+                             "an array a kernel copies by TMA must start 16-byte aligned; --no-tma copies by cp.async")
     return bytes(buf)
 
 

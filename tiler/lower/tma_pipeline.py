@@ -29,7 +29,7 @@ from ..kir.build import add, ceil_div, const, mul
 from .values import View, both
 
 ROW_BYTES = 16  # a tensor map's row pitch is a multiple of this
-CHECKS = 6  # random assignments a view's offset is compared at (the form is affine: any mismatch shows)
+CHECKS = 6  # random assignments a view's offset is compared at (sums and products: any mismatch shows)
 
 
 @dataclass(frozen=True)
@@ -67,8 +67,12 @@ def tma_sources(low, e, plan, arrays) -> list | None:
 
 def _source(low, view: View, ip, e) -> Source | None:
     """The 2-D input array whose rows (K-major) or columns (MN-major) the
-    view reads at the tile dim's index, checked at random values of every
-    name its offset and stride use; None where it reads anything else."""
+    view reads at the tile dim's index: its offset and stride sums and
+    products only (no clamp, division or choice, which random values could
+    miss), equal to the row's or the column's at random values of every
+    name they use; its rows' pitch a multiple of 16 bytes where it is a
+    number (a size's is a launch condition: _map). None where it reads
+    anything else."""
     param = low.arrays.get(view.buffer)
     extents = low.extents.get(view.buffer)
     if param is None or extents is None or len(extents) != 2 or len(view.strides) != 1:
@@ -76,6 +80,10 @@ def _source(low, view: View, ip, e) -> Source | None:
     (d,) = ip.staging.rows
     idx = low.indices[d]["idx"].name
     own = low._expanded(view, idx, e.span)
+    if not all(_affine(x) for x in (own.offset, own.strides[0])):
+        return None
+    if isinstance(extents[1], kir.Const) and extents[1].value * target.SIZEOF[param.ctype] % ROW_BYTES:
+        return None
     mn = ip.staging.layout is Layout.TRANSPOSED
     names = {n.name for x in (own.offset, own.strides[0], *extents) for n in kir.walk(x) if isinstance(n, kir.Ref)}
     rng = random.Random(len(names))
@@ -90,6 +98,12 @@ def _source(low, view: View, ip, e) -> Source | None:
         if (offset, stride) != want:
             return None
     return Source(param, mn)
+
+
+def _affine(e) -> bool:
+    """Whether an index is made of names, numbers, casts, sums and products alone."""
+    return all(isinstance(n, (kir.Ref, kir.Const, kir.Cast)) or isinstance(n, kir.Bin) and n.op in "+-*"
+               for n in kir.walk(e))
 
 
 def tma_pipelined(low, e, plan, arrays, length, accs, sources) -> None:

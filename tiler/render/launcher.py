@@ -38,7 +38,8 @@ def launcher(m: kir.Module) -> dict:
     for v in m.versions:
         k = v.kernel
         conds = [c(in_params(v.condition))] if v.condition is not None else []
-        if k.divisible:  # 128-bit accesses: every array the caller gives must start 16-byte aligned too
+        maps = [p for p in k.params if p.role == kir.TENSOR_MAP]
+        if k.divisible or maps:  # 128-bit accesses or TMA: every array the caller gives must start 16-byte aligned too
             # (a launch's transposed copy is the launcher's own allocation, aligned already)
             pointers = " | ".join(f"(unsigned long long){_host_name(p, arrays)}" for p in k.params
                                   if p.pointer and not p.transposed)
@@ -47,7 +48,8 @@ def launcher(m: kir.Module) -> dict:
                          "plain": v.plain, "fissioned": v.fissioned, "condition": " && ".join(f"({x})" for x in conds) or None,
                          "grid": _grid_c(k, names), "block": list(k.block), "shared": _shared_c(k, in_params),
                          "raise": k.raised_shared,
-                         "args": ", ".join(_host_name(p, arrays, names) for p in k.params),
+                         "args": ", ".join(_host_name(p, arrays) for p in k.params),
+                         "maps": [(p.name, _map(p, arrays, names)) for p in maps],
                          "scratch": [_scratch(p, arrays[p.source], names) for p in k.transposes] +
                          [_partials(s, in_params) for s in k.scratch],
                          "stages": [{"kernel": s.name, "once": s.once, "grid": _grid_c(s, names), "block": list(s.block),
@@ -84,17 +86,20 @@ def _partials(s: kir.Scratch, in_params) -> dict:
             "transpose": False}
 
 
-def _host_name(p: kir.Param, arrays: dict, names: dict | None = None) -> str:
+def _host_name(p: kir.Param, arrays: dict) -> str:
     """What the launcher passes for a kernel parameter: its own array for an
-    input, a tensor map it makes of one, else the kernel's name (an output, a
-    size, a transposed copy)."""
-    if p.role == kir.TENSOR_MAP:
-        def size(s):
-            return str(s) if isinstance(s, int) else (names or {}).get(s, s)
-        rows, cols = (size(s) for s in p.shape)
-        return f"{tma.MAKE}({arrays.get(p.source, p.array)}, {tma.DATA_TYPES[p.ctype]}, {cols}, {rows}, " \
-               f"{p.box[0]}, {p.box[1]})"
+    input, else the kernel's name (an output, a size, a transposed copy, a
+    tensor map the launch makes: _map)."""
     return p.name if p.transposed or p.role != "input" else arrays[p.source]
+
+
+def _map(p: kir.Param, arrays: dict, names: dict) -> str:
+    """The call that makes a TENSOR_MAP parameter of its array (false where the driver refuses it)."""
+    def size(s):
+        return str(s) if isinstance(s, int) else names.get(s, s)
+    rows, cols = (size(s) for s in p.shape)
+    return f"{tma.MAKE}(&{p.name}, {arrays.get(p.source, p.array)}, {tma.DATA_TYPES[p.ctype]}, {cols}, {rows}, " \
+           f"{p.box[0]}, {p.box[1]})"
 
 
 def _scratch(p: kir.Param, source: str, names: dict) -> dict:
@@ -173,6 +178,8 @@ def _case(v: dict) -> list[str]:
     launch = f"{v['kernel']}<<<tiler_grid, tiler_block, {v['shared']}, stream>>>({v['args']});"
     lines = [f"      const dim3 tiler_grid({grid}), tiler_block({block});",
              f"      if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return {target.SUCCESS};"]
+    for name, make in v["maps"]:  # (the kernel's TMA maps, made of their arrays first)
+        lines += [f"      {tma.MAP_TYPE} {name};", f"      if (!{make}) return {target.INVALID_VALUE};"]
     if v["raise"]:
         lines.append(f"      if (tiler_raise) "
                      f"{target.RAISE_DYNAMIC_SHARED.format(kernel=v['kernel'], bytes=v['raise'])};")

@@ -1095,28 +1095,31 @@ __device__ __forceinline__ void tiler_mbarrier_wait(unsigned long long* bar, uns
 }
 
 #if !defined(__CUDACC_RTC__)
-// the host launcher's tensor map of a row-major array of `rows` x `cols` elements of CUtensorMapDataType `type`,
-// copied in boxes of box0 x box1 (innermost first) with the 128-byte swizzle, zeros past its edges; the driver's
-// encoder is looked up once (no -lcuda); a map it refuses is left zero, and the launch using it fails
+// the host launcher's tensor map `m` of a row-major array of `rows` x `cols` elements of CUtensorMapDataType
+// `type`, copied in boxes of box0 x box1 (innermost first) with the 128-byte swizzle, zeros past its edges;
+// false where the driver's encoder (looked up once: no -lcuda) is missing or refuses it
 typedef int (*tiler_encode_tiled)(void*, int, unsigned, void*, const unsigned long long*, const unsigned long long*,
                                   const unsigned*, const unsigned*, int, int, int, int);
-static tiler_tensor_map tiler_tensor_map_2d(const void* p, int type, long long cols, long long rows, int box0,
-                                            int box1) {
+static bool tiler_tensor_map_2d(tiler_tensor_map* m, const void* p, int type, long long cols, long long rows,
+                                int box0, int box1) {
   static tiler_encode_tiled encode = nullptr;  // (a race between host threads stores the same pointer)
   if (encode == nullptr) {
     void* fn = nullptr;
     cudaDriverEntryPointQueryResult found;
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found) ==
-            cudaSuccess && found == cudaDriverEntryPointSuccess)
-      encode = reinterpret_cast<tiler_encode_tiled>(fn);
+#if CUDART_VERSION >= 12050
+    const cudaError_t got = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault,
+                                                             &found);
+#else
+    const cudaError_t got = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &fn, cudaEnableDefault, &found);
+#endif
+    if (got != cudaSuccess || found != cudaDriverEntryPointSuccess) return false;
+    encode = reinterpret_cast<tiler_encode_tiled>(fn);
   }
-  tiler_tensor_map m = {};
   const int bytes = type == 8 || type == 5 ? 8 : type == 6 || type == 9 ? 2 : 4;
   const unsigned long long dims[2] = {(unsigned long long)cols, (unsigned long long)rows};
   const unsigned long long strides[1] = {(unsigned long long)cols * bytes};
   const unsigned box[2] = {(unsigned)box0, (unsigned)box1}, steps[2] = {1, 1};
-  if (encode != nullptr) encode(&m, type, 2, const_cast<void*>(p), dims, strides, box, steps, 0, 3, 3, 0);
-  return m;
+  return encode(m, type, 2, const_cast<void*>(p), dims, strides, box, steps, 0, 3, 3, 0) == 0;
 }
 #endif
 
