@@ -12,7 +12,7 @@ import pytest
 from conftest import BENCHMARKS, PROGRAMS, chunk_loop_reads, tiler
 
 import tiler as tiler_api
-from tiler import kir
+from tiler import kir, target
 from tiler.analyse import Options, make_options
 from tiler.analyse.options import ABLATIONS, OPTIONS, TUNED
 from tiler.errors import PlainError
@@ -582,3 +582,16 @@ def test_a_chunk_or_a_store_past_its_tile_is_a_verifier_fault():
     assert any(p.fault is Fault.OUT_OF_TILE for p in verify(longer))
     wider = replaced(kir.MatrixStore, lambda s: dataclasses.replace(s, ld=s.ld + 64))
     assert any(p.fault is Fault.OUT_OF_TILE for p in verify(wider))
+
+
+def test_a_product_under_a_condition_is_declined_with_its_reason():
+    """The units' share is added to the accumulator once, at the body's top
+    level: a stream under an `if` (its accumulator the branch's own) is
+    declined, on sm_90 and sm_90a alike, and the kernel still compiles (it
+    was a compiler bug)."""
+    path = PROGRAMS / "tensor_cores" / "mm_under_if_bf16.fut"
+    for arch in ("sm_90", "sm_90a"):
+        values = run_all(path.read_text(), path.name, Options(), device=target.device_for_arch(arch))
+        units = values["analyse"].plan.schedule.matrix_units
+        assert not units.used and units.reason.endswith("the stream runs under a condition (if)"), arch
+        assert not any(k.matrix_units for k in values["verify"].kernels)

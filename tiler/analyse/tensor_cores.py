@@ -154,10 +154,13 @@ NO_REGISTER_TILE = ("no 2-D register tile (the matrix units compute a block's pr
 
 def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
     product = _product(schedule)
-    if not isinstance(product, str) and _in_a_loop(schedule.streams[0].site.stream, kernel):
+    if not isinstance(product, str) and _held_by(schedule.streams[0].site.stream, kernel, T.Loop):
         # (the units' share is added to the accumulator once, after the stream: a loop around it would need
         # it added after each of its runs)
         product = "the stream runs inside a loop"
+    if not isinstance(product, str) and _held_by(schedule.streams[0].site.stream, kernel, T.If):
+        # (and once, at the body's top level: under a branch the stream's accumulator is the branch's own)
+        product = "the stream runs under a condition (if)"
     if not isinstance(product, str) and schedule.streams[0].join is not None and schedule.streams[0].join.joined:
         product = "the stream's rows are joined end to end (its tiles' positions are not the loop's index)"
     if isinstance(product, str):
@@ -268,9 +271,12 @@ def _product(schedule: Schedule):
     return x.name, y.name, (dx, dy), (kx, ky, acc)
 
 
-def _in_a_loop(stream, kernel: T.Kernel) -> bool:
-    """Whether a loop of the kernel runs the stream again each iteration."""
-    return any(isinstance(n, T.Loop) and any(m is stream for m in descendants(n.body, T.is_exp))
+def _held_by(stream, kernel: T.Kernel, kind: type) -> bool:
+    """Whether a loop of the kernel runs the stream again each iteration
+    (`kind` T.Loop: in its body), or an if in a branch (T.If)."""
+    def parts(n):
+        return (n.body,) if isinstance(n, T.Loop) else (n.then, n.else_)
+    return any(isinstance(n, kind) and any(m is stream for part in parts(n) for m in descendants(part, T.is_exp))
                for n in descendants(kernel.body, T.is_exp))
 
 
