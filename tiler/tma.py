@@ -24,25 +24,28 @@ from __future__ import annotations
 
 import ctypes
 
+import numpy as np
+
 from .errors import PlainError
+from .target import SIZEOF
 
 MAP_TYPE = "tiler_tensor_map"  # mma.cuh: the 128 bytes of a CUtensorMap, 64-byte aligned
 MAP_BYTES = 128
 PARAM = "const __grid_constant__ " + MAP_TYPE  # a kernel's map parameter
 BARRIERS = "tiler_tma_barriers"  # <STAGES>(full, empty, consumers): declared by the statement, then initialised
 FULL, EMPTY = "tiler_full", "tiler_empty"  # the mbarrier arrays
+BARRIER_ARRAYS = "__shared__ __align__(8) unsigned long long"  # their declaration
 ISSUE = "tiler_tma_issue"  # (full[s], bytes): the thread's expect_tx
 COPY = "tiler_tma_copy"  # (shared*, &map, c0, c1, full[s])
 WAIT = "tiler_mbarrier_wait"  # (bar, parity)
 RELEASE = "tiler_tma_release"  # (empty[s]): one thread of each warp group arrives
 MATRIX_WAIT = "tiler_wgmma_drain"  # (tile): every chunk done, the accumulators settled
 ISSUER = "threadIdx.x + threadIdx.y + threadIdx.z == 0"  # the thread that issues every copy
-MAKE = "tiler_tensor_map_2d"  # launcher.cuh: the host launcher's map (array, type, extents, pitch, box)
+MAKE = "tiler_tensor_map_2d"  # mma.cuh: the host launcher's map (&map, array, type, element bytes, extents, box)
 
 # CUtensorMapDataType by C element type (cuda.h), and the encoding's other choices
 DATA_TYPES = {"float": 7, "double": 8, "__half": 6, "__nv_bfloat16": 9, "int": 3, "long long": 5}
 SWIZZLE_128B, INTERLEAVE_NONE, L2_256B, FILL_ZEROS = 3, 0, 3, 0
-ELEMENT_BYTES = {"float": 4, "double": 8, "__half": 2, "__nv_bfloat16": 2, "int": 4, "long long": 8}
 
 
 class TensorMapError(PlainError):
@@ -55,7 +58,7 @@ def encode(address: int, ctype: str, extents: tuple[int, int], box: tuple[int, i
     of `extents` (innermost first) in C type `ctype`, copied in `box`es
     (innermost first) into tiles with the 128-byte swizzle, zeros past its
     edges (through the CUDA driver already loaded by the runtime)."""
-    size = ELEMENT_BYTES[ctype]
+    size = SIZEOF[ctype]
     buf = (ctypes.c_uint64 * (MAP_BYTES // 8))()
     dims = (ctypes.c_uint64 * 2)(extents[0], extents[1])
     strides = (ctypes.c_uint64 * 1)(extents[0] * size)
@@ -79,15 +82,11 @@ MAP_ALIGN = 64
 
 def padding():
     """What goes before the maps (a kernel's first parameters) in a packed parameter buffer."""
-    import numpy as np
-
     return np.zeros((-PARAM_BASE) % MAP_ALIGN, dtype=np.uint8).view(np.dtype((np.void, (-PARAM_BASE) % MAP_ALIGN)))[0]
 
 
 def by_value(bits: bytes):
     """A map as pycuda passes a parameter by value (its bytes, unaligned in the buffer: the maps come first)."""
-    import numpy as np
-
     return np.frombuffer(bits, dtype=np.dtype((np.void, len(bits))))[0]
 
 

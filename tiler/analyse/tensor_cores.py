@@ -56,9 +56,7 @@ class MatrixUnits:
     # where the tiles are swizzled for the warp groups' instructions: A's tile's lines and B's (Staging.shape; 0:
     # the plain tile read into registers)
     lines: tuple = ()
-    # the tiles may be copied by TMA (tiler/tma.py): warp groups reading both through descriptors, --no-tma off;
-    # lowering copies them so where they are rows or columns of 2-D input arrays (lower/tma_pipeline.py)
-    tma: bool = False
+    tma: bool = False  # the tiles may be copied by TMA (tiler/tma.py; decide says where)
 
     @property
     def stage_bytes(self) -> int:
@@ -87,8 +85,6 @@ def with_matrix_units(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> Sch
         units = replace(units, used=False, reason=f"the staging tile the warps' sums go through and the tiles take "
                                                    f"{max(stage, block.shared_bytes) + slack} bytes of shared memory, "
                                                    f"over the {limit} a block may use")
-    if units.used and units.shape.warp_group and not units.shape.transposed and not ctx.options.no_tma:
-        units = replace(units, tma=True)
     if units.used:  # the staging tile the warps' sums go through takes the bytes of the chunks' tiles
         block = replace(block, shared_bytes=max(block.shared_bytes, stage) + slack, register=_spread(block.register))
         if units.shape.inputs in target.MATRIX_TWO_BLOCKS and _pipelined_as_measured(schedule, ctx):
@@ -186,6 +182,9 @@ def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
         return MatrixUnits(False, tiles)
     if schedule.block.interior:
         return MatrixUnits(False, "interior blocks (--interior) hold two bodies: the matrix units take one")
+    # TMA may copy the tiles where the warp groups read both through descriptors (lowering copies them so
+    # where they are rows or columns of 2-D input arrays: lower/tma_pipeline.py)
+    tma = shape.warp_group and not shape.transposed and not ctx.options.no_tma
     who = "warp groups" if shape.warp_group else "warps"
     what = (f"{shape.m} x {shape.n} x {shape.k} {target.MATRIX_PRECISION[shape.inputs]} instructions, "
             f"{shape.warps[0]} x {shape.warps[1]} {who} of {shape.fragments[0]} x {shape.fragments[1]} fragments")
@@ -193,7 +192,7 @@ def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
         what += (f" over the product's transpose (wgmma computing {b}ᵀ {a}ᵀ, its rows along dimension {dims[1]}: "
                  f"{b}'s tile read by each thread into registers as the instructions' A, {a}'s swizzled in lines "
                  f"of {target.WGMMA_LINE_BYTES} bytes, copies and instructions fenced between the two proxies)")
-    elif shape.warp_group and ctx.options.no_tma:
+    elif shape.warp_group and not tma:
         what += (" (wgmma, from tiles swizzled in lines of "
                  f"{target.WGMMA_LINE_BYTES} bytes, copies and instructions fenced between the two proxies)")
     elif shape.warp_group:
@@ -214,7 +213,7 @@ def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
     what += _chunk_text(shape, schedule.streams[0].chunk, ctx)
     return MatrixUnits(True, f"{a} x {b} on the matrix units: {what}{rounding}; the last partial chunk too, its "
                              "tiles zero past the stream's end", shape, dims, (a, b), schedule.streams[0].chunk,
-                             _stage(shape, schedule.block, dims), lines)
+                             _stage(shape, schedule.block, dims), lines, tma)
 
 
 def _chunk_text(shape: MatrixShape, chunk: int | None, ctx: Context) -> str:

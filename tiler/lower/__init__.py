@@ -41,6 +41,7 @@ from .params import (
 from .raster import group_tiles, tiles_along
 from .split import lower_several, lower_split
 from .streams import Streams
+from .tma_pipeline import tma_summary
 from .values import all_of, block_tid, minimum
 
 __all__ = ["lower_schedule", "lower_split", "lower_several", "kernel_name"]
@@ -144,9 +145,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
     body = order + body  # (the tiles renumbered before anything reads them)
     divisible = tuple(sorted(low.divisible.items()))
     summary = _summary(schedule) + (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ()) + \
-        ((f"copies: TMA, of {', '.join(dict.fromkeys(p.array for p in low.tensor_maps.values()))}: one thread's "
-          "boxes into each buffer, waited on by mbarriers (no barrier a chunk), one chunk's instructions left "
-          "running; zeros past the arrays' edges",) if low.tensor_maps else ())
+        tma_summary(low)
     suffix = ("_wide" if wide else "") + ("_transposed" if transposed else "")
     grid = _grid(k, block, folded) if k_stage is None else k_stage.grid(_grid(k, block, folded))
     # (the tensor maps first: 64-byte aligned, they lie at the start of the parameters with no gap)
@@ -193,9 +192,8 @@ def _grid_bounds(k: T.Kernel, block, folded: dict) -> tuple:
     out: dict[str, int] = {}
     for d, axis in folded_dims(k, block, _literal).items():
         if d not in folded:
-            name = size_name(levels[d].size)
-            out[name] = min(out.get(name, target.MAX_GRID[axis] * block.points(d)),
-                            target.MAX_GRID[axis] * block.points(d))
+            name, most = size_name(levels[d].size), target.MAX_GRID[axis] * block.points(d)
+            out[name] = min(out.get(name, most), most)
     return tuple(sorted(out.items()))
 
 

@@ -178,3 +178,12 @@ def _map(low, p: kir.Param, box: tuple) -> str:
             if isinstance(n, kir.Ref) and n.name in low.size_names:
                 low.divisible[low.size_names[n.name]] = ROW_BYTES // target.SIZEOF[p.ctype]
     return low.tensor_maps[key].name
+
+
+def tma_summary(low) -> tuple[str, ...]:
+    """The kernel comment's line on its TMA copies (none where it has none)."""
+    if not low.tensor_maps:
+        return ()
+    arrays = ", ".join(dict.fromkeys(p.array for p in low.tensor_maps.values()))
+    return (f"copies: TMA, of {arrays}: one thread's boxes into each buffer, waited on by mbarriers (no barrier a "
+            "chunk), one chunk's instructions left running; zeros past the arrays' edges",)

@@ -98,8 +98,8 @@ def _map(p: kir.Param, arrays: dict, names: dict) -> str:
     def size(s):
         return str(s) if isinstance(s, int) else names.get(s, s)
     rows, cols = (size(s) for s in p.shape)
-    return f"{tma.MAKE}(&{p.name}, {arrays.get(p.source, p.array)}, {tma.DATA_TYPES[p.ctype]}, {cols}, {rows}, " \
-           f"{p.box[0]}, {p.box[1]})"
+    return f"{tma.MAKE}(&{p.name}, {arrays.get(p.source, p.array)}, {tma.DATA_TYPES[p.ctype]}, " \
+           f"{target.SIZEOF[p.ctype]}, {cols}, {rows}, {p.box[0]}, {p.box[1]})"
 
 
 def _scratch(p: kir.Param, source: str, names: dict) -> dict:

@@ -158,7 +158,7 @@ def _matrix_wait(s: kir.MatrixWait, pad: str) -> str:
 
 
 def _tma_barriers(s: kir.TmaBarriers, pad: str) -> str:
-    return (f"{pad}__shared__ __align__(8) unsigned long long {tma.FULL}[{s.stages}], {tma.EMPTY}[{s.stages}];"
+    return (f"{pad}{tma.BARRIER_ARRAYS} {tma.FULL}[{s.stages}], {tma.EMPTY}[{s.stages}];"
             f"  // each buffer's: its copies landed, its readers done\n"
             f"{pad}{tma.BARRIERS}<{s.stages}>({tma.FULL}, {tma.EMPTY}, {s.consumers});\n")
 

@@ -1151,12 +1151,12 @@ __device__ __forceinline__ void tiler_mbarrier_wait(unsigned long long* bar, uns
 
 #if !defined(__CUDACC_RTC__)
 // the host launcher's tensor map `m` of a row-major array of `rows` x `cols` elements of CUtensorMapDataType
-// `type`, copied in boxes of box0 x box1 (innermost first) with the 128-byte swizzle, zeros past its edges;
-// false where the driver's encoder (looked up once: no -lcuda) is missing or refuses it
+// `type`, `bytes` each, copied in boxes of box0 x box1 (innermost first) with the 128-byte swizzle, zeros past
+// its edges; false where the driver's encoder (looked up once: no -lcuda) is missing or refuses it
 typedef int (*tiler_encode_tiled)(void*, int, unsigned, void*, const unsigned long long*, const unsigned long long*,
                                   const unsigned*, const unsigned*, int, int, int, int);
-static bool tiler_tensor_map_2d(tiler_tensor_map* m, const void* p, int type, long long cols, long long rows,
-                                int box0, int box1) {
+static bool tiler_tensor_map_2d(tiler_tensor_map* m, const void* p, int type, int bytes, long long cols,
+                                long long rows, int box0, int box1) {
   static tiler_encode_tiled encode = nullptr;  // (a race between host threads stores the same pointer)
   if (encode == nullptr) {
     void* fn = nullptr;
@@ -1170,7 +1170,6 @@ static bool tiler_tensor_map_2d(tiler_tensor_map* m, const void* p, int type, lo
     if (got != cudaSuccess || found != cudaDriverEntryPointSuccess) return false;
     encode = reinterpret_cast<tiler_encode_tiled>(fn);
   }
-  const int bytes = type == 8 || type == 5 ? 8 : type == 6 || type == 9 ? 2 : 4;
   const unsigned long long dims[2] = {(unsigned long long)cols, (unsigned long long)rows};
   const unsigned long long strides[1] = {(unsigned long long)cols * bytes};
   const unsigned box[2] = {(unsigned)box0, (unsigned)box1}, steps[2] = {1, 1};
