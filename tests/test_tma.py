@@ -26,7 +26,7 @@ ABT = PROGRAMS / "tensor_cores" / "mm_abt_f32.fut"
 BF16 = BENCHMARKS / "mm_bf16.fut"
 
 
-def sized(path, n: int = 4096, **extra) -> Options:
+def sized(path, n: int = 2048, **extra) -> Options:
     prog = check(parse(path.read_text(), path.name))
     return Options(tensor_cores=True, sizes=tuple(sorted((s.name, n) for s in prog.kernel.sizes)), **extra)
 
@@ -51,7 +51,8 @@ def test_the_plan_allows_tma_for_warp_groups_reading_both_tiles_through_descript
     assert units(ABT, sized(ABT)).tma and units(BF16, sized(BF16)).tma
     assert "copied by TMA" in units(BF16, sized(BF16)).reason
     assert not units(ABT, sized(ABT, no_tma=True)).tma  # --no-tma
-    assert not units(BENCHMARKS / "mm.fut", sized(BENCHMARKS / "mm.fut")).tma  # B's tile read into registers
+    # B's tile read into registers (A with too few rows for the launch to transpose B: test_operand_transposes.py)
+    assert not units(BENCHMARKS / "mm.fut", sized(BENCHMARKS / "mm.fut", 512)).tma
     assert not units(BF16, sized(BF16), target.DEFAULT_DEVICE).tma  # sm_90: mma.sync
 
 

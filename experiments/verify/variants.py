@@ -44,7 +44,7 @@ def options(text: str) -> dict:
             out[key] = int(value)
         else:
             out[key] = value
-        if key in ("tensor_cores", "fast_math", "no_tile") or key.startswith("no_"):
+        if key in ("tensor_cores", "fast_math", "no_tile", "transpose") or key.startswith("no_"):
             out[key] = bool(out[key])
     return out
 

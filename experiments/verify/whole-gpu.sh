@@ -3,12 +3,14 @@
 # compute-sanitizer memcheck and racecheck on the corpus programs whose
 # kernels the last unverified changes touched. On a GPU host, from the
 # repository's root, after `source .gpu/bootstrap`:
-#   SANITIZE="c_col_welford_f32 ..." [ONLY_PARTS="ae af"] [SHARDS=8] bash experiments/verify/whole-gpu.sh
+#   SANITIZE="c_col_welford_f32 ..." [ONLY_PARTS="ae af"] [SHARDS=8] [KEYS="tma or race"] \
+#     bash experiments/verify/whole-gpu.sh
 set -u
 out=${OUT:-whole-gpu}
 mkdir -p "$out" /tmp/shards
 nvidia-smi --query-gpu=name --format=csv,noheader | tee "$out/device.txt"
-python3 -m pytest -q -m gpu tests --collect-only -p no:cacheprovider 2>/dev/null | grep "::" > /tmp/shards/all
+python3 -m pytest -q -m gpu tests --collect-only -p no:cacheprovider ${KEYS:+-k "$KEYS"} 2>/dev/null | grep "::" \
+  > /tmp/shards/all
 split -n r/${SHARDS:-8} /tmp/shards/all /tmp/shards/part.
 for f in /tmp/shards/part.*; do  # ONLY_PARTS="ae af": those shards alone
   [ -n "${ONLY_PARTS:-}" ] && [[ " $ONLY_PARTS " != *" ${f##*.} "* ]] && rm "$f"

@@ -37,6 +37,9 @@ class Constraints:
     # and its block walks its rows along grid y or z in a loop (blocks.folded_dims: a size known only at
     # launch): the chunk is then at least the block's, not sm_90's f64 chunk (target.matrix_chunk)
     grid_loop: bool = False
+    # points a thread along each dim, as --register-tile gives them: the plan's wider tile for products the warp
+    # groups compute with TMA copies (plan._wider)
+    register_tile: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,11 @@ class Context:
     @property
     def no_register_tile(self) -> bool:
         return self.options.no_register_tile or self.constraints.one_point
+
+    @property
+    def register_sizes(self) -> tuple:
+        """Points a thread along each dim that the plan must take as given (--register-tile's, else a constraint's)."""
+        return self.options.register_tile or self.constraints.register_tile
 
     def known_size(self, size) -> int | None:
         return self.options.known_size(size)

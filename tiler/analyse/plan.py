@@ -23,6 +23,7 @@ from .context import Context
 from .interior import with_interior
 from .march import Marching, marching
 from .occupancy import with_occupancy
+from .operand_transposes import replanned_for_units
 from .options import tile_text
 from .raster import with_group_rows
 from .records import Variance
@@ -220,7 +221,8 @@ def _completed(plain: Schedule, reason: str, kernel: T.Kernel, views: Views, ctx
         for c in tries:
             units = _completed(plain, reason, kernel, views, c)
             if units.matrix_units is not None and units.matrix_units.used:
-                return units
+                return replanned_for_units(units, kernel, views, c,
+                                           lambda v, cx: _completed(plain, reason, kernel, v, cx))
     return best
 
 

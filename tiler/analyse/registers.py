@@ -75,7 +75,7 @@ def register_tile(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> tuple[R
         return _coarsened(schedule, kernel, ctx)
     if len(block.spans) != 2:
         return None, "a block of three dims: no micro-tile"
-    if not any(ctx.options.register_tile) and shares_every_tile(schedule):
+    if not any(ctx.register_sizes) and shares_every_tile(schedule):
         ops = operations_per_read(schedule)  # a 2-D n-body: the 1-D block's rule (_coarsened)
         if ops >= LIGHT:
             return None, (f"every staged element serves the whole block, and the body does {ops:.3g} operations a "
@@ -90,7 +90,7 @@ def register_tile(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> tuple[R
         elif d in reuse and not _small(kernel, d, ctx):
             sizes[d] = ctx.constraints.micro or MICRO
     threads = math.prod(ctx.options.tile_for(d, THREADS) for d in block.spans)
-    while _over(sizes, words, threads, block, ctx.device.register_file) and max(sizes) > 1 and not any(ctx.options.register_tile):
+    while _over(sizes, words, threads, block, ctx.device.register_file) and max(sizes) > 1 and not any(ctx.register_sizes):
         sizes[sizes.index(max(sizes))] //= 2  # every point keeps its accumulators: halve the larger side
     if math.prod(sizes) == 1:
         return None, (f"no staged input is invariant to a dim wide enough for a micro-tile (dims "
@@ -98,7 +98,7 @@ def register_tile(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> tuple[R
     def blocks():
         return grid_blocks(kernel, {d: ctx.options.tile_for(d, THREADS) * sizes[d] for d in block.spans}, ctx)
 
-    while not any(ctx.options.register_tile) and math.prod(sizes) > 1 and blocks() is not None \
+    while not any(ctx.register_sizes) and math.prod(sizes) > 1 and blocks() is not None \
             and not fills(blocks(), 2, ctx.device.multiprocessors):  # enough SMs a block before more points a thread
         sizes[sizes.index(max(sizes))] //= 2
     if math.prod(sizes) == 1:
@@ -385,9 +385,9 @@ def _accumulator_words(schedule: Schedule) -> int:
 
 
 def _given(ctx: Context, d: int) -> int | None:
-    if not ctx.options.register_tile:
+    if not ctx.register_sizes:
         return None
-    sizes = ctx.options.register_tile
+    sizes = ctx.register_sizes
     return sizes[0] if len(sizes) == 1 else (sizes[d] if d < len(sizes) else None)
 
 

@@ -341,6 +341,9 @@ class Transposition:
     min_length: int | None  # transposed only at launches with `length` at least this (None: any)
     max_rows: int | None  # and with the product of `points` at most this (None: any)
     reason: str
+    # for the matrix units' tiles (operand_transposes.py): the plan's tiles are laid out for the copy, so every
+    # version of its schedule reads it, 64-bit ones too
+    units: bool = False
 
     def launch_tests(self) -> tuple[tuple[tuple, str, int], ...]:
         """(sizes multiplied, ">=" or "<=", value): what the launch checks before it transposes."""

@@ -41,9 +41,12 @@ class UnitStride:
 
 
 class Views:
-    def __init__(self, kernel: T.Kernel, var: Variance):
+    def __init__(self, kernel: T.Kernel, var: Variance, swapped: frozenset = frozenset()):
         self.var = var
         self.kernel = kernel
+        # main's arrays the launch transposes (their last two axes) for the kernel's tiles: it reads that copy
+        # (analyse/operand_transposes.py)
+        self.swapped = swapped
         self.inputs = frozenset(kernel.params)  # main's parameters: in memory, readable by any thread
         self.defs: dict[Binder, tuple] = {}  # binder -> how it is defined
         for pl in kernel.prelude:
@@ -72,7 +75,8 @@ class Views:
             d = self.defs.get(e.binder)
             if d is None:
                 rank = getattr(e.type, "rank", 0)
-                return e.binder, tuple(("free", j) for j in range(rank))
+                items = tuple(("free", j) for j in range(rank))
+                return e.binder, tuple(_swap(i, rank - 2) for i in items) if e.binder in self.swapped else items
             if d[0] == "transpose":
                 root, items = self.items(T.Var(d[1], d[1].type))
                 return root, tuple(_swap(i, d[2]) for i in items)
@@ -107,6 +111,10 @@ class Views:
         if len(variance) == 1 and self.computable(e):
             return ("gather", variance, adjacent)
         return ("exp", variance, adjacent)
+
+    def transposing(self, array: Binder) -> "Views":
+        """The same views with `array` read from the launch's transposed copy."""
+        return Views(self.kernel, self.var, self.swapped | {array})
 
     def computable(self, e, local: frozenset = frozenset()) -> bool:
         """Can any thread compute `e` as another point along its dimension

@@ -178,8 +178,9 @@ def _case(v: dict) -> list[str]:
     launch = f"{v['kernel']}<<<tiler_grid, tiler_block, {v['shared']}, stream>>>({v['args']});"
     lines = [f"      const dim3 tiler_grid({grid}), tiler_block({block});",
              f"      if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return {target.SUCCESS};"]
-    for name, make in v["maps"]:  # (the kernel's TMA maps, made of their arrays first)
-        lines += [f"      {tma.MAP_TYPE} {name};", f"      if (!{make}) return {target.INVALID_VALUE};"]
+    if not v["scratch"]:
+        for name, make in v["maps"]:  # (the kernel's TMA maps, made of their arrays first)
+            lines += [f"      {tma.MAP_TYPE} {name};", f"      if (!{make}) return {target.INVALID_VALUE};"]
     if v["raise"]:
         lines.append(f"      if (tiler_raise) "
                      f"{target.RAISE_DYNAMIC_SHARED.format(kernel=v['kernel'], bytes=v['raise'])};")
@@ -191,6 +192,11 @@ def _case(v: dict) -> list[str]:
         lines += [f"      {s['ctype']}* {s['name']} = nullptr;  // {s['why']}",
                   f"      if ({ok}) tiler_err = {target.SCRATCH_ALLOC.format(name=s['name'], bytes=s['bytes'])};"]
     lines.append(f"      if ({ok}) {{")
+    for name, make in v["maps"]:  # (made once the scratch they may map, a transposed copy, is taken)
+        lines += [f"        {tma.MAP_TYPE} {name};", f"        if (!{make}) tiler_err = {target.INVALID_VALUE};"]
+    if v["maps"]:
+        lines.append(f"        if ({ok}) {{")
+    inner = len(lines)
     for s in v["scratch"]:
         if s["transpose"]:
             lines += [f"        if ({s['bytes']} > 0)",
@@ -215,6 +221,8 @@ def _case(v: dict) -> list[str]:
                   "        }"]
     else:
         lines += [f"        {launch}", f"        tiler_err = {target.LAST_ERROR};"]
+    if v["maps"]:  # (what runs once the maps are made, a level deeper)
+        lines[inner:] = ["  " + line for line in lines[inner:]] + ["        }"]
     lines.append("      }")
     lines += [f"      if ({s['name']}) {target.SCRATCH_FREE.format(name=s['name'])};" for s in v["scratch"]]
     return lines + ["      return tiler_err;"]

@@ -183,7 +183,8 @@ def _row(r, source: Source) -> dict:
 def _transposition(t) -> dict:
     """An array whose rows threads read alone: transposed by the launch, or why not."""
     return {"array": t.array, "rows": t.rows, "length": t.length, "transposed": t.chosen,
-            "length_at_least": t.min_length, "rows_at_most": t.max_rows, "reason": t.reason}
+            "length_at_least": t.min_length, "rows_at_most": t.max_rows, "for_matrix_units": t.units,
+            "reason": t.reason}
 
 
 def _size(size) -> str | int:

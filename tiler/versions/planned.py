@@ -123,6 +123,12 @@ def launch_transposed(schedule: Schedule) -> frozenset:
     return frozenset(t.array for t in schedule.transposed)
 
 
+def units_transposed(schedule: Schedule) -> frozenset:
+    """The arrays every version of the schedule reads from the launch's
+    transposed copies: its tiles are laid out for them (Transposition.units)."""
+    return frozenset(t.array for t in schedule.transposed if t.units)
+
+
 def reading(schedule: Schedule, transposed: frozenset) -> Schedule:
     """The schedule whose kernel reads the `transposed` arrays from the launch's copies (its own block for them)."""
     if transposed and schedule.transposed_block is not None:
@@ -142,7 +148,7 @@ def _schedule_versions(a: Analysis, file: str) -> list[Version]:
         versions = [dataclasses.replace(v, condition=when if v.condition is None else All((when, v.condition)))
                     for v in versions if v.build.transposed]  # (the untiled fallback, in place, comes after)
         otherwise = f"unless {' and '.join(map(test_text, tests))}: {', '.join(sorted(arrays))} read in place"
-        versions += _versions(a, file, frozenset(), otherwise)
+        versions += _versions(a, file, units_transposed(plan.schedule), otherwise)
     fits = fits_int(a.kernel)
     timed = a.options.launch_timing and plan.schedule.tiled
     untiled = untiled_build(a, file)
@@ -168,7 +174,7 @@ def _wide_versions(a: Analysis, file: str, why: str) -> list[Version]:
     the 32-bit kernel has them (for sizes that keep the rows they read
     aligned), then with scalar copies."""
     plan = a.plan
-    build = Build(a, file, plan.schedule.tiled, plan.schedule, wide=True)
+    build = Build(a, file, plan.schedule.tiled, plan.schedule, wide=True, transposed=units_transposed(plan.schedule))
     kind = Kind.TILED if build.tiled else Kind.UNTILED
     if not plans_vectors(plan.schedule):  # every copy scalar: one kernel, no alignment to test
         return [Version(kind, build, launch_condition(plan, build), why)]

@@ -1,6 +1,8 @@
 // Build beside a module of mm_abt_f32 compiled for sm_90a (`tiler compile tests/programs/tensor_cores/mm_abt_f32.fut
 // --tensor-cores --arch sm_90a -s m=2048 -s n=2048 -s q=2048 --no-launch-timing -o kernel.cu`), then
 // `nvcc -gencode arch=compute_90a,code=sm_90a -o harness harness.cu`: the host launcher making its TMA maps.
+// With -DAB, beside mm.fut compiled so (`--tensor-cores --arch sm_90a -s m=2048 -s n=2048 -s q=2048`): C = A B,
+// B transposed by the launcher into scratch, then its TMA kernel (thirtieth session).
 // a C harness for the host launcher of mm_abt_f32 (TMA kernel): C = A Bt at N^3, against a CPU sum
 #include <cstdio>
 #include <cstdlib>
@@ -18,7 +20,11 @@ int main(int argc, char** argv) {
   cudaMemcpy(A, a.data(), a.size() * 4, cudaMemcpyHostToDevice);
   cudaMemcpy(B, b.data(), b.size() * 4, cudaMemcpyHostToDevice);
   cudaMemset(C, 0xff, c.size() * 4);
+#ifdef AB
+  cudaError_t e = tiler_mm_launch(A, B, C, N, N, N, 0);
+#else
   cudaError_t e = tiler_mm_abt_f32_launch(A, B, C, N, N, N, 0);
+#endif
   cudaError_t s = cudaDeviceSynchronize();
   printf("launch %s, sync %s\n", cudaGetErrorString(e), cudaGetErrorString(s));
   cudaMemcpy(c.data(), C, c.size() * 4, cudaMemcpyDeviceToHost);
@@ -26,7 +32,11 @@ int main(int argc, char** argv) {
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j) {
       double want = 0;
+#ifdef AB
+      for (int k = 0; k < N; ++k) want += (double)a[(size_t)i * N + k] * b[(size_t)k * N + j];
+#else
       for (int k = 0; k < N; ++k) want += (double)a[(size_t)i * N + k] * b[(size_t)j * N + k];
+#endif
       const float got = c[(size_t)i * N + j];
       if (std::isnan(got)) ++nans; else worst = std::max(worst, std::fabs(got - want));
     }
