@@ -241,6 +241,21 @@ def test_products_copied_by_tma_match_the_interpreter(path, size, known):
     matches_the_interpreter(path, options, sizes, seed=37, tolerance=MATRIX_TOLERANCE, device=device)
 
 
+# 128 x 256 tiles asked for with no sizes given (a grid loop: cp.async copies, no TMA), on the GPU's own sm_90a:
+# the warp groups' 64 x 256 instructions, B's tile MN-major (bf16) and K-major (TF32 A Bᵀ)
+@pytest.mark.parametrize("size", [130, 264])
+@pytest.mark.parametrize("path", [BENCHMARKS / "mm_bf16.fut", PROGRAMS / "tensor_cores" / "mm_abt_f32.fut"],
+                         ids=lambda p: p.stem)
+def test_wide_tiles_copied_by_cp_async_match_the_interpreter(path, size):
+    from tiler.analyse.tensor_cores import MATRIX_TOLERANCE
+    from tiler.runtime import Gpu
+
+    if Gpu.get().arch != "sm_90a":
+        pytest.skip("the 64 x 256 instructions are sm_90a's")
+    matches_the_interpreter(path, Options(tensor_cores=True, register_tile=(8, 16)), size, seed=41,
+                            tolerance=MATRIX_TOLERANCE, device=Gpu.get().described)
+
+
 REGISTER_VARIANTS = {"double-buffered": Options(double_buffer=True), "4x2": Options(register_tile=(4, 2)),
                      "scalar": Options(no_vector=True), "2x8": Options(register_tile=(2, 8), double_buffer=True),
                      "registers": Options(no_async=True), "one buffer": Options(single_buffer=True)}

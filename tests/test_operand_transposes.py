@@ -9,7 +9,7 @@ import json
 import subprocess
 
 import pytest
-from conftest import BENCHMARKS, tiler
+from conftest import BENCHMARKS, PROGRAMS, tiler
 
 from tiler import kir, target
 from tiler.analyse import Options
@@ -43,6 +43,18 @@ def test_a_tf32_product_reads_b_from_the_launchs_transposed_copy_where_a_has_man
     assert "the launch transposes B0" in t.reason and f"at least {MIN_ROWS}" in t.reason
 
 
+AA = """fun [[f32, n], n] main([[f32, n], n] A) =
+  let B = transpose(A) in
+  map(fn [f32, n] ([f32, n] a) => map(fn f32 ([f32, n] b) =>
+    streamSeq(fn f32 (int kk, [f32, c] x, [f32, c] y, f32 s) => loop (s) = for k < c do s + x[k] * y[k] in s,
+              a, b, 0f32), B), A)
+"""
+
+
+def plan_of(text: str, options: Options, device=SM90A):
+    return run_all(text, "p.fut", options, until="analyse", device=device)["analyse"].plan.schedule
+
+
 @pytest.mark.parametrize("why, options, device", [
     ("A's rows below MIN_ROWS (a grid of 256 blocks)", Options(tensor_cores=True, sizes=(
         ("m", MIN_ROWS // 2), ("n", 4096), ("q", 8192))), SM90A),
@@ -50,12 +62,24 @@ def test_a_tf32_product_reads_b_from_the_launchs_transposed_copy_where_a_has_man
      SM90A),
     ("--no-transpose", sized(2048, transpose=False), SM90A),
     ("--no-tma", sized(2048, no_tma=True), SM90A),
+    ("--single-buffer: no asynchronous copies, so no TMA", sized(2048, single_buffer=True), SM90A),
+    ("a known row of 8191: no TMA map's pitch", Options(tensor_cores=True, sizes=(("m", 8192), ("n", 8191),
+                                                                                   ("q", 8192))), SM90A),
     ("sizes unknown: a grid loop, no TMA", Options(tensor_cores=True), SM90A),
     ("sm_90: mma.sync reads B's tile as it is", sized(2048), target.DEFAULT_DEVICE)])
 def test_b_stays_in_place_where_the_transposition_would_not_pay_or_not_serve_tma(why, options, device):
     s = schedule(MM, options, device)
     assert not s.transposed, why
     assert s.matrix_units.used
+
+
+def test_b_stays_in_place_where_a_tile_would_still_not_be_a_box():
+    """A Aᵀ with B a transposed view of A (the copy would lay A's own tile
+    across its lines), and Aᵀ B (A's tile is no box TMA copies as it lies):
+    lowering would copy neither by TMA."""
+    assert not plan_of(AA, Options(tensor_cores=True, sizes=(("n", 4096),))).transposed
+    atb = PROGRAMS / "tensor_cores" / "mm_atb_f32.fut"
+    assert not schedule(atb, Options(tensor_cores=True, sizes=(("k", 4096), ("m", 4096), ("n", 4096)))).transposed
 
 
 def test_a_16_bit_product_reads_b_in_place():
@@ -75,23 +99,43 @@ def test_every_tiled_version_reads_the_copy_its_tiles_are_laid_out_for():
     assert tma and all({p.array for p in k.params if p.role == kir.TENSOR_MAP} == {"A", "B0_t"} for k in tma)
 
 
-def test_the_launcher_makes_the_copys_map_once_the_copy_is_taken(tmp_path):
+@pytest.mark.parametrize("n", [2048, 8192])
+def test_the_launcher_makes_the_copys_map_once_the_copy_is_taken(tmp_path, n):
     src = tmp_path / "mm.cu"
-    tiler("compile", str(MM), "--tensor-cores", "--arch", "sm_90a", "-s", "m=2048", "-s", "n=2048", "-s", "q=2048",
+    tiler("compile", str(MM), "--tensor-cores", "--arch", "sm_90a", "-s", f"m={n}", "-s", f"n={n}", "-s", f"q={n}",
           "-o", str(src))
     case = src.read_text().split("case 0: {")[1].split("case 1: {")[0]
     taken, made, transposed, launched = (case.index(x) for x in (
-        "cudaMallocAsync((void**)&B0_t", "tiler_tensor_map_2d(&map_B0_t, B0_t", "tiler_transpose_float<<<",
-        "tiler_mm_tiled_transposed<<<"))
+        "cudaMallocAsync((void**)&tiler_B0_t", "tiler_tensor_map_2d(&tiler_map_B0_t, tiler_B0_t",
+        "tiler_transpose_float<<<", "tiler_mm_tiled_transposed<<<"))
     assert taken < made < transposed < launched
-    assert "tiler_err = cudaErrorInvalidValue;" in case and "cudaFreeAsync(B0_t, stream)" in case
+    assert "tiler_err = cudaErrorInvalidValue;" in case and "cudaFreeAsync(tiler_B0_t, stream)" in case
     if nvcc_path() is None:
         pytest.skip("nvcc is not installed")
     log = subprocess.run([nvcc_path(), "-gencode", "arch=compute_90a,code=sm_90a", "-c", "-Xptxas", "-v", "-o",
                           str(tmp_path / "mm.o"), str(src)], capture_output=True, text=True)
     assert log.returncode == 0, log.stderr[-2000:]
-    assert "C7515" not in log.stderr and " 0 bytes spill stores" in log.stderr
+    assert "C7515" not in log.stderr  # (the 8192 module's kernels: 128 x 256 tiles, scalar versions too)
     assert all(" 0 bytes spill stores" in line for line in log.stderr.splitlines() if "spill stores" in line)
+
+
+# a program array named as the launcher's copy would be (`B0_t`): the copy is the launcher's own name
+CLASH = """fun [[f32, q], m] main([[f32, n], m] A, [[f32, q], n] B0, [f32, q] B0_t) =
+  let B = transpose(B0) in
+  map(fn [f32, q] ([f32, n] a) => map(fn f32 ([f32, n] b, f32 bias) =>
+    streamSeq(fn f32 (int kk, [f32, chunk] a_c, [f32, chunk] b_c, f32 acc) =>
+      loop (acc) = for k < chunk do acc + a_c[k] * b_c[k] in acc, a, b, bias), zip(B, B0_t)), A)
+"""
+
+
+def test_the_launchers_copy_never_hides_a_program_array_of_its_name(tmp_path):
+    prog = tmp_path / "clash.fut"
+    prog.write_text(CLASH)
+    src = tmp_path / "clash.cu"
+    tiler("compile", str(prog), "--tensor-cores", "--arch", "sm_90a", "-s", "m=2048", "-s", "n=2048", "-s",
+          "q=2048", "-o", str(src))
+    case = src.read_text().split("case 0: {")[1].split("case 1: {")[0]
+    assert "(tiler_map_A, tiler_map_B0_t, A, tiler_B0_t, B0_t, out0, m, n, q);" in case
 
 
 def test_explain_says_why_b_is_transposed():
@@ -106,23 +150,42 @@ def shape(m: int, n: int, q: int, **extra) -> Options:
     return Options(sizes=(("m", m), ("n", n), ("q", q)), **extra)
 
 
-@pytest.mark.parametrize("path, options", [(BF16, shape(8192, 8192, 8192)), (MM, sized(4096)), (MM, sized(8192)),
-                                           (MM, shape(8192, 2048, 8192, tensor_cores=True))],
-                         ids=["bf16 8192", "tf32 4096", "tf32 8192", "tf32 reduction 2048"])
+@pytest.mark.parametrize("path, options", [
+    (BF16, shape(8192, 8192, 8192)), (BF16, shape(4096, 4096, 4096)), (MM, sized(4096)), (MM, sized(8192)),
+    (MM, shape(8192, 2048, 8192, tensor_cores=True)), (MM, shape(5120, 4096, 5120, tensor_cores=True))],
+    ids=["bf16 8192", "bf16 4096", "tf32 4096", "tf32 8192", "tf32 reduction 2048", "tf32 6.1 waves"])
 def test_tma_fed_products_take_wider_tiles_where_they_pay(path, options):
     s = schedule(path, options)
     assert s.block.register.sizes == (8, 16) and s.matrix_units.tma
+    assert s.matrix_units.shape.n == 256 and s.matrix_units.shape.warps == (2, 1)  # one 64 x 256 a group
     assert "wider along dim 1" in s.block.register_reason
 
 
 @pytest.mark.parametrize("why, path, options", [
     ("bf16 reduction of 2048: 128 instruction steps", BF16, shape(8192, 2048, 8192)),
-    ("the last wave: 800 blocks in 6.1 waves against 1,600 in 12.1", MM, shape(5120, 4096, 5120, tensor_cores=True)),
     ("256 blocks: under 3 an SM", BF16, shape(2048, 4096, 4096)),
-    ("two plain blocks an SM: 1,152 blocks, under 12 an SM", BF16, shape(6144, 6144, 6144)),
     ("--no-tma", BF16, shape(8192, 8192, 8192, no_tma=True)),
     ("sizes unknown", BF16, Options()),
-    ("--register-tile given", BF16, shape(8192, 8192, 8192, register_tile=(4, 8)))])
+    ("--register-tile given", BF16, shape(8192, 8192, 8192, register_tile=(4, 8))),
+    ("--tile given", BF16, shape(8192, 8192, 8192, tile=(8, 32))),
+    ("gathered rows: no TMA", BENCHMARKS / "embed_scores.fut", Options(sizes=(
+        ("d", 2048), ("na", 8192), ("nb", 8192), ("ve", 30000), ("vf", 30000))))])
 def test_other_products_keep_their_tiles(why, path, options):
     s = schedule(path, options)
     assert s.block.register.sizes != (8, 16), why
+
+
+def test_the_wider_tiles_boxes_are_256_lines_or_four_boxes_across():
+    """K-major B (TF32 A Bᵀ): one box a chunk of 32 floats by the tile's 256
+    rows; MN-major B (bf16): four boxes of 64 columns by the chunk's 64
+    positions, each 64 x 64 elements on in the tile."""
+    abt = PROGRAMS / "tensor_cores" / "mm_abt_f32.fut"
+    k = next(k for k in module(abt, sized(8192)).kernels if any(p.role == kir.TENSOR_MAP for p in k.params))
+    assert {p.array: p.box for p in k.params if p.role == kir.TENSOR_MAP} == {"A": (32, 128), "B": (32, 256)}
+    b = next(k for k in module(BF16, shape(8192, 8192, 8192)).kernels
+             if any(p.role == kir.TENSOR_MAP for p in k.params))
+    maps = {p.array: p for p in b.params if p.role == kir.TENSOR_MAP}
+    assert maps["B0"].box == (64, 64)
+    first = next(s for s in kir.statements(b.body) if isinstance(s, kir.TmaIssue))
+    on_b = [x.offset for x in first.copies if x.map == maps["B0"].name]
+    assert on_b == [0, 64 * 64, 2 * 64 * 64, 3 * 64 * 64]

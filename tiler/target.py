@@ -216,16 +216,16 @@ def matrix_shapes(inputs: str, accumulator: str, arch: int) -> tuple:
 # positions an instruction (16 of 16-bit inputs, 8 of TF32), reading both operands from shared memory through
 # descriptors: only in code built for the architecture-specific sm_90a (WGMMA_ARCH), for 16-bit inputs and
 # f32 ones as TF32 (whose operands must have their positions adjacent: WGMMA_TRANSPOSABLE), summed in f32.
-# The tiles are laid out in lines of WGMMA_LINE_BYTES, the 16-byte units
-# of each line XOR-ed with its index among WGMMA_ATOM_LINES (the 128-byte swizzle), no padding, each tile
-# starting on a WGMMA_ATOM_LINES * WGMMA_LINE_BYTES boundary. mm_bf16 at 4096^3 on an H200, three stages
-# of chunks of 64 copied by cp.async: 0.266 ms against mma.sync's 0.500 and cuBLAS's 0.206
-# (experiments/wgmma/).
+# The tiles are laid out in lines of WGMMA_LINE_BYTES, the 16-byte units of each line XOR-ed with its index
+# among WGMMA_ATOM_LINES (the 128-byte swizzle), no padding, each tile starting on a WGMMA_ATOM_LINES *
+# WGMMA_LINE_BYTES boundary. mm_bf16 at 4096^3 on an H200, three stages of chunks of 64 copied by cp.async:
+# 0.266 ms against mma.sync's 0.500 and cuBLAS's 0.206 (experiments/wgmma/).
 WGMMA_ARCH = "sm_90a"
 WGMMA_GROUP = 128
 WGMMA_M = 64
 WGMMA_K_BYTES = 32  # an instruction's positions, in bytes of its inputs
-WGMMA_N = (128, 64)  # an instruction's columns, the widest first (a block's N a warp group: one of these times FN)
+WGMMA_N = (256, 128, 64)  # an instruction's columns, the widest first (a block's N a warp group: one of these times FN)
+WGMMA_N_REGISTERS = (128, 64)  # those of the instructions whose A is read from registers (tiler_wgmma_rs)
 WGMMA_INPUTS = frozenset({"__half", "__nv_bfloat16", "float"})
 WGMMA_TRANSPOSABLE = frozenset({"__half", "__nv_bfloat16"})  # inputs whose tiles may run across the positions
 WGMMA_LINE_BYTES = 128

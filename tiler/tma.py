@@ -78,6 +78,7 @@ def encode(address: int, ctype: str, extents: tuple[int, int], box: tuple[int, i
 # itself (pycuda's), which `padding` fills (nvcc's <<<>>> lays them out alike; measured: the twenty-ninth session)
 PARAM_BASE = 0x210
 MAP_ALIGN = 64
+ROW_BYTES = 16  # a tensor map's rows start a multiple of this apart (its row pitch)
 
 
 def padding():

@@ -11,6 +11,7 @@ library's product at the precision asked. A jobs file has one job a line:
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
 import os
 import shlex
@@ -48,7 +49,7 @@ def main() -> None:
     for item in args.set:
         name, value = item.split("=")
         module, _, attr = name.rpartition(".")
-        setattr(importlib.import_module(module), attr, int(value))
+        setattr(importlib.import_module(module), attr, ast.literal_eval(value))
     gpu = Gpu.get()
     jobs = []
     for line in open(args.jobs):

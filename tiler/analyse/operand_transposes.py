@@ -24,6 +24,7 @@ from ..check.types import Array
 from .context import Context
 from .registers import grid_blocks
 from .schedule import Schedule, Transposition
+from .tma_boxes import tma_refusal
 from .views import Views, mentions
 from .wide_tiles import wider
 
@@ -44,9 +45,8 @@ def replanned_for_units(units: Schedule, kernel: T.Kernel, views: Views, ctx: Co
         root, why = found
         k_major = views.transposing(root)
         retried = replan(k_major, ctx)
-        if transposed_for_units(units, retried, root, why, kernel) is not None:
-            return transposed_for_units(units, wider(retried, kernel, k_major, ctx, replan), root, why, kernel) or \
-                transposed_for_units(units, retried, root, why, kernel)
+        if _copied_by_tma(units, retried, kernel, k_major, ctx):  # (wider keeps its tiles so, or gives it back)
+            return _recorded(wider(retried, kernel, k_major, ctx, replan), root, why, kernel)
     return wider(units, kernel, views, ctx, replan)
 
 
@@ -65,6 +65,9 @@ def k_major_operand(units: Schedule, kernel: T.Kernel, views: Views, ctx: Contex
             found[0].type.rank != 2:
         return None
     root = found[0]
+    a = next((p for p in stream.inputs if p.name == mu.inputs[0]), None)
+    if a is not None and (views.items(a.array) or (None,))[0] is root:
+        return None  # (A Aᵀ written with B a transposed view of A: the copy would change A's tile too)
     if any(mentions(pl.value, root) and not isinstance(pl.value, T.Transpose) for pl in kernel.prelude):
         return None
     rows = ctx.known_size(kernel.levels[mu.dims[0]].size)
@@ -79,18 +82,21 @@ def k_major_operand(units: Schedule, kernel: T.Kernel, views: Views, ctx: Contex
                   "costs less than the tile read into each thread's registers)")
 
 
-def transposed_for_units(units: Schedule, retried: Schedule, root, why: str, kernel: T.Kernel) -> Schedule | None:
-    """`retried` (planned reading `root` transposed) with the transposition
-    recorded, where its product now runs on the units untransposed and by
-    TMA; else None."""
+def _copied_by_tma(units: Schedule, retried: Schedule, kernel: T.Kernel, views: Views, ctx: Context) -> bool:
+    """`retried` (planned reading B transposed) runs its product on the units
+    untransposed, with the same block, and lowering will copy both tiles by
+    TMA (tma_boxes.py: A's own tile too, which the copy must not change)."""
     mu = retried.matrix_units
-    if mu is None or not mu.used or mu.shape.transposed or not mu.tma or retried.block != units.block and \
-            retried.block.spans != units.block.spans:
-        return None
+    return mu is not None and mu.used and not mu.shape.transposed and retried.block.spans == units.block.spans and \
+        not tma_refusal(retried, kernel, views, ctx)
+
+
+def _recorded(schedule: Schedule, root, why: str, kernel: T.Kernel) -> Schedule:
+    """The schedule with B's transposition for the units recorded."""
     rows, length = root.type.shape
     record = Transposition(root.name, _name(rows), _name(length), tuple(_name(lv.size) for lv in kernel.levels),
                            True, None, None, why, units=True)
-    return replace(retried, transposes=retried.transposes + (record,))
+    return replace(schedule, transposes=schedule.transposes + (record,))
 
 
 def _name(size) -> str | int:

@@ -160,7 +160,8 @@ class Options:
     transpose: bool | None = _option(None, Takes.EITHER, "--transpose", "Have the launch transpose the arrays "
                                      "whose rows threads walk alone, wherever it can (instead of staging the rows "
                                      "in shared memory), or never; by default where the rows cannot be staged and "
-                                     "are long enough to pay.", family=Family.TRANSPOSE, tries=(True, False),
+                                     "are long enough to pay. --no-transpose also keeps a TF32 product's B in "
+                                     "place on sm_90a's warp groups.", family=Family.TRANSPOSE, tries=(True, False),
                                      ablation=Ablation("rows transposed by the launch"))
     no_promote: bool = _option(False, Takes.FLAG, "--no-promote", "Leave index reads along a stream's position "
                                "(B[kk + k, j]) as reads, and loops over whole arrays as loops: make no stream "

@@ -364,7 +364,7 @@ def _group_shape(kinds: tuple, schedule: Schedule, dims: tuple, ctx: Context, tr
         return f"the chunk ({chunk}) is not a multiple of an instruction's {k} positions"
     found = []
     for wr, wc in _warp_grids(threads // target.WGMMA_GROUP):
-        for n in target.WGMMA_N:
+        for n in target.WGMMA_N_REGISTERS if transposed else target.WGMMA_N:
             if rows % (wr * target.WGMMA_M) == 0 and cols % (wc * n) == 0:
                 fm, fn = rows // (wr * target.WGMMA_M), cols // (wc * n)
                 found.append(((-n, fm * fn), MatrixShape(target.WGMMA_M, n, k, inputs, accumulator, (wr, wc),

@@ -60,9 +60,18 @@ def copy_tile(c: TileCopy) -> tuple:
 # of f32 rows beside f64 rows: 276 bytes)
 WIDE_ASYNC_UNROLL = 8
 ASYNC_UNROLL = 64
+# the register tile's accumulators those budgets were measured beside (8 x 8 points a thread)
+ASYNC_ACCUMULATORS = 64
 
 
-def copy_async(c: TileCopy, wide: bool = False, together: int = 1, repeated: bool = False) -> tuple:
+def unroll_share(tile) -> int:
+    """How many copies' budget one copy takes beside register tile `tile`: k
+    for k times ASYNC_ACCUMULATORS (a TF32 128 x 256 tile's 48 scalar steps
+    a thread unrolled whole took 255 registers and spilled 508 bytes)."""
+    return max(1, tile.accumulators // ASYNC_ACCUMULATORS) if tile is not None else 1
+
+
+def copy_async(c: TileCopy, wide: bool = False, together: int = 1, repeated: bool = False, tile=None) -> tuple:
     """The statements of one cooperative copy by cp.async: each thread issues
     its copy steps and goes on; an `AsyncWait` and a barrier later show the
     tile to the block. A vector lands whole, so it needs the copy axis
@@ -76,14 +85,15 @@ def copy_async(c: TileCopy, wide: bool = False, together: int = 1, repeated: boo
     stream) is unrolled as a 64-bit one: its addresses are the same in every
     iteration, and ptxas hoists them out of that loop, all held at once (a
     bilinear form's row of Y, 64 steps a thread, inside the loop over A's
-    rows: 255 registers and 80 bytes of spill stores)."""
+    rows: 255 registers and 80 bytes of spill stores). Beside a register
+    `tile` of more accumulators, each copy counts as `unroll_share` copies."""
     if c.width > 1 and not c.contiguous:
         raise CompilerBug(f"a {c.width}-wide asynchronous copy into {c.shared} along a strided axis")
     issue = kir.AsyncCopy(c.shared, c.dst_index, c.src, c.src_index, c.ctype, c.width, c.valid)
     # (a gram matrix's two 128 x 16 tiles of 8 steps each, 64-bit: 255 registers and 56 bytes of spill
     # stores unrolled whole, 4 steps of each at a time none; attention scores' two 16 x 64 tiles of 64
     # scalar steps each, 32-bit: 60 bytes of spill stores)
-    most = max(1, (WIDE_ASYNC_UNROLL if wide or repeated else ASYNC_UNROLL) // together)
+    most = max(1, (WIDE_ASYNC_UNROLL if wide or repeated else ASYNC_UNROLL) // (together * unroll_share(tile)))
     if (c.per_thread or 0) > most:
         at_once = min(most, WIDE_ASYNC_UNROLL)
         return _copy(c, "asynchronous copy", (issue,), at_once,

@@ -229,16 +229,13 @@ class Streams(Body):
     def _together(self, copies: list, length) -> int:
         """How many of a chunk's cp.async copies share the steps a thread
         unrolls at once (copy_async). A length known when compiled: ptxas
-        unrolls the whole pipeline, every chunk's copies at once, so all of
-        them. Otherwise, with 32-bit offsets, the long ones (more than
-        WIDE_ASYNC_UNROLL steps): a dot product of two own rows, its length
-        read at launch, 64 scalar steps each, unrolled whole held 255
-        registers and spilled 44 bytes (8 at a time: 56); a mat-vec's 64 steps of A's rows
-        beside x's 4 are unrolled whole (255 registers, no spill), which ran
-        1.14x faster than 8 or 32 at a time (H100, 8192 x 8191). A repeated
-        copy (in a loop around its stream) shares alike, 64-bit-style: a
-        bilinear form's row alone is unrolled 8 at a time, not 4. The 64-bit
-        kernels keep theirs: none spills."""
+        unrolls the whole pipeline, so all of them. Otherwise, with 32-bit
+        offsets, the long ones (more than WIDE_ASYNC_UNROLL steps): two own
+        rows of a length read at launch, 64 scalar steps each, unrolled whole
+        spilled 44 bytes (8 at a time: 56); a mat-vec's 64 steps of A's rows
+        beside x's 4 unrolled whole ran 1.14x faster than 8 or 32 at a time
+        (H100, no spill). A repeated copy (in a loop around its stream) shares
+        alike, 64-bit-style. The 64-bit kernels keep theirs: none spills."""
         if _constant(length) is not None:
             return len(copies)
         if self.wide:
@@ -266,7 +263,7 @@ class Streams(Body):
         def issue(start, buffer) -> tuple:
             copies = [self._tile_copy(ip, view, start, length, size, e, False, buffer) for view, ip in staged]
             return tuple(s for c in copies for s in copy_async(c, self.wide, self._together(copies, length),
-                                                                self.loop_depth > 0))
+                                                                self.loop_depth > 0, self.schedule.block.register))
 
         for s in range(stages - 1):
             self.emit(kir.If(kir.Bin("<", const(s * size), tail), issue(const(s * size), s), (), e.span))

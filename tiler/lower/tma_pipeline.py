@@ -23,12 +23,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .. import kir, target
+from .. import kir, target, tma
 from ..analyse.schedule import Layout
 from ..kir.build import add, ceil_div, const, mul
 from .values import View, both
 
-ROW_BYTES = 16  # a tensor map's row pitch is a multiple of this
 CHECKS = 6  # random assignments a view's offset is compared at (sums and products: any mismatch shows)
 
 
@@ -82,7 +81,7 @@ def _source(low, view: View, ip, e) -> Source | None:
     own = low._expanded(view, idx, e.span)
     if not all(_affine(x) for x in (own.offset, own.strides[0])):
         return None
-    if isinstance(extents[1], kir.Const) and extents[1].value * target.SIZEOF[param.ctype] % ROW_BYTES:
+    if isinstance(extents[1], kir.Const) and extents[1].value * target.SIZEOF[param.ctype] % tma.ROW_BYTES:
         return None
     mn = ip.staging.layout is Layout.TRANSPOSED
     names = {n.name for x in (own.offset, own.strides[0], *extents) for n in kir.walk(x) if isinstance(n, kir.Ref)}
@@ -176,7 +175,7 @@ def _map(low, p: kir.Param, box: tuple) -> str:
         # a map's rows start 16 bytes apart or a multiple of it: the sizes of a row's extent must keep them so
         for n in kir.walk(low.extents[p.name][1]):
             if isinstance(n, kir.Ref) and n.name in low.size_names:
-                low.divisible[low.size_names[n.name]] = ROW_BYTES // target.SIZEOF[p.ctype]
+                low.divisible[low.size_names[n.name]] = tma.ROW_BYTES // target.SIZEOF[p.ctype]
     return low.tensor_maps[key].name
 
 

@@ -49,7 +49,7 @@ def launcher(m: kir.Module) -> dict:
                          "grid": _grid_c(k, names), "block": list(k.block), "shared": _shared_c(k, in_params),
                          "raise": k.raised_shared,
                          "args": ", ".join(_host_name(p, arrays) for p in k.params),
-                         "maps": [(p.name, _map(p, arrays, names)) for p in maps],
+                         "maps": [(_local(p.name), _map(p, arrays, names)) for p in maps],
                          "scratch": [_scratch(p, arrays[p.source], names) for p in k.transposes] +
                          [_partials(s, in_params) for s in k.scratch],
                          "stages": [{"kernel": s.name, "once": s.once, "grid": _grid_c(s, names), "block": list(s.block),
@@ -88,9 +88,18 @@ def _partials(s: kir.Scratch, in_params) -> dict:
 
 def _host_name(p: kir.Param, arrays: dict) -> str:
     """What the launcher passes for a kernel parameter: its own array for an
-    input, else the kernel's name (an output, a size, a transposed copy, a
-    tensor map the launch makes: _map)."""
-    return p.name if p.transposed or p.role != "input" else arrays[p.source]
+    input, a name of its own for what it makes (a transposed copy, a tensor
+    map: _local), else the kernel's name (an output, a size)."""
+    if p.transposed or p.role == kir.TENSOR_MAP:
+        return _local(p.name)
+    return p.name if p.role != "input" else arrays[p.source]
+
+
+def _local(name: str) -> str:
+    """The launcher's variable for something it makes: prefixed as no
+    parameter of the program's can be (the C names of those never start so),
+    so that a copy `B_t` never hides a program's own array `B_t`."""
+    return f"tiler_{name}"
 
 
 def _map(p: kir.Param, arrays: dict, names: dict) -> str:
@@ -98,7 +107,8 @@ def _map(p: kir.Param, arrays: dict, names: dict) -> str:
     def size(s):
         return str(s) if isinstance(s, int) else names.get(s, s)
     rows, cols = (size(s) for s in p.shape)
-    return f"{tma.MAKE}(&{p.name}, {arrays.get(p.source, p.array)}, {tma.DATA_TYPES[p.ctype]}, " \
+    return f"{tma.MAKE}(&{_local(p.name)}, {arrays[p.source] if p.source else _local(p.array)}, " \
+           f"{tma.DATA_TYPES[p.ctype]}, " \
            f"{target.SIZEOF[p.ctype]}, {cols}, {rows}, {p.box[0]}, {p.box[1]})"
 
 
@@ -112,7 +122,7 @@ def _scratch(p: kir.Param, source: str, names: dict) -> dict:
     batch = " * ".join(f"({x})" for x in lead) or "1"
     count = " * ".join([f"({target.INDEX}){rows}", cols] + [f"({x})" for x in lead])
     grid = target.transpose_grid_c(rows, cols, batch if lead else None)
-    return {"name": p.name, "source": source, "ctype": p.ctype, "rows": rows, "cols": cols, "batch": batch,
+    return {"name": _local(p.name), "source": source, "ctype": p.ctype, "rows": rows, "cols": cols, "batch": batch,
             "bytes": f"sizeof({p.ctype}) * {count}", "grid": grid, "transpose": True,
             "why": f"`{source}` with its last two axes swapped"}
 

@@ -2961,15 +2961,15 @@ extern "C" cudaError_t tiler_kmeans_launch(const float* points, const float* cen
       const dim3 tiler_grid((n + 31) / 32, 1, 1), tiler_block(32, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       cudaError_t tiler_err = cudaSuccess;
-      float* points_t = nullptr;  // `points` with its last two axes swapped
-      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&points_t, sizeof(float) * (long long)n * d, stream);
+      float* tiler_points_t = nullptr;  // `points` with its last two axes swapped
+      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&tiler_points_t, sizeof(float) * (long long)n * d, stream);
       if (tiler_err == cudaSuccess) {
         if (sizeof(float) * (long long)n * d > 0)
-          tiler_transpose_float<<<dim3((n + 31) / 32, min((d + 31) / 32, 65535), 1), dim3(32, 8), 0, stream>>>(points, points_t, n, d, 1);
-        tiler_kmeans_untiled_transposed<<<tiler_grid, tiler_block, 0, stream>>>(points_t, centres, out0, n, d, k);
+          tiler_transpose_float<<<dim3((n + 31) / 32, min((d + 31) / 32, 65535), 1), dim3(32, 8), 0, stream>>>(points, tiler_points_t, n, d, 1);
+        tiler_kmeans_untiled_transposed<<<tiler_grid, tiler_block, 0, stream>>>(tiler_points_t, centres, out0, n, d, k);
         tiler_err = cudaGetLastError();
       }
-      if (points_t) cudaFreeAsync(points_t, stream);
+      if (tiler_points_t) cudaFreeAsync(tiler_points_t, stream);
       return tiler_err;
     }
     case 13: {  // tiler_kmeans_untiled

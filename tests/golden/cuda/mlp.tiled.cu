@@ -3076,15 +3076,15 @@ extern "C" cudaError_t tiler_mlp_launch(const float* X, const float* W1, const f
       const dim3 tiler_grid((n + 255) / 256, 1, 1), tiler_block(256, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       cudaError_t tiler_err = cudaSuccess;
-      float* X_t = nullptr;  // `X` with its last two axes swapped
-      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&X_t, sizeof(float) * (long long)n * d, stream);
+      float* tiler_X_t = nullptr;  // `X` with its last two axes swapped
+      if (tiler_err == cudaSuccess) tiler_err = cudaMallocAsync((void**)&tiler_X_t, sizeof(float) * (long long)n * d, stream);
       if (tiler_err == cudaSuccess) {
         if (sizeof(float) * (long long)n * d > 0)
-          tiler_transpose_float<<<dim3((n + 31) / 32, min((d + 31) / 32, 65535), 1), dim3(32, 8), 0, stream>>>(X, X_t, n, d, 1);
-        tiler_mlp_tiled_transposed<<<tiler_grid, tiler_block, 0, stream>>>(X_t, W1, b1, w2, out0, n, d, h);
+          tiler_transpose_float<<<dim3((n + 31) / 32, min((d + 31) / 32, 65535), 1), dim3(32, 8), 0, stream>>>(X, tiler_X_t, n, d, 1);
+        tiler_mlp_tiled_transposed<<<tiler_grid, tiler_block, 0, stream>>>(tiler_X_t, W1, b1, w2, out0, n, d, h);
         tiler_err = cudaGetLastError();
       }
-      if (X_t) cudaFreeAsync(X_t, stream);
+      if (tiler_X_t) cudaFreeAsync(tiler_X_t, stream);
       return tiler_err;
     }
     case 13: {  // tiler_mlp_tiled
