@@ -15,19 +15,17 @@ import ast
 import importlib
 import os
 import shlex
-import statistics
 import sys
 
 sys.path.insert(0, os.getcwd())
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import numpy as np  # noqa: E402
-from variants import Built, options, torch_ms  # noqa: E402
+from variants import Built, options, time_built, torch_ms  # noqa: E402
 
 from tiler.analyse import make_options  # noqa: E402
 from tiler.pipeline import run_all  # noqa: E402
 from tiler.runtime import Gpu  # noqa: E402
-from tiler.workload.spec import load_spec, make_inputs  # noqa: E402
+from tiler.workload.spec import load_spec  # noqa: E402
 
 
 def job(line: str):
@@ -72,24 +70,7 @@ def main() -> None:
         if not built:
             continue
         print(f"== {os.path.basename(j.program)} {j.sizes}", flush=True)
-        first = built[0][1]
-        inputs = make_inputs(first.program, sizes, load_spec(j.program), seed=1)
-        device = gpu.upload(inputs, first.program)
-        reference = None
-        try:
-            for label, k in built:
-                outs, times = gpu.run(k.module, k.cuda, inputs, sizes, repeat=args.repeat, device=device)
-                reference = outs if reference is None else reference
-                err = max(float(np.nanmax(np.abs(o.astype(np.float64) - r.astype(np.float64))) /
-                                max(float(np.abs(r.astype(np.float64)).max()), 1e-30)) for o, r in zip(outs, reference))
-                ran = gpu.ran(k.module, k.cuda, sizes, inputs)
-                f = gpu.function(k.cuda, ran.name)
-                regs = f.get_attribute(gpu.drv.function_attribute.NUM_REGS)
-                local = f.get_attribute(gpu.drv.function_attribute.LOCAL_SIZE_BYTES)
-                print(f"{label:24s} {statistics.median(times):9.4f} ms  min {min(times):9.4f}  err {err:.2e}  "
-                      f"{ran.name} regs {regs} local {local}", flush=True)
-        finally:
-            device.free()
+        inputs = time_built(gpu, built, sizes, load_spec(j.program), args.repeat)
         if j.torch:
             ms = torch_ms(inputs, j.operands.split(","), j.torch, args.repeat)
             print(f"{'torch ' + j.torch:24s} {ms:9.4f} ms", flush=True)

@@ -68,6 +68,31 @@ def torch_ms(inputs: dict, names: list[str], precision: str, repeat: int) -> flo
     return statistics.median(times)
 
 
+def time_built(gpu, built: list, sizes: dict, spec, repeat: int) -> dict:
+    """Each (label, Built) timed on the same inputs, its outputs against the
+    first's, with the launched version's registers and local bytes; the
+    inputs."""
+    first = built[0][1]
+    inputs = make_inputs(first.program, sizes, spec, seed=1)
+    device = gpu.upload(inputs, first.program)
+    reference = None
+    try:
+        for label, k in built:
+            outs, times = gpu.run(k.module, k.cuda, inputs, sizes, repeat=repeat, device=device)
+            reference = outs if reference is None else reference
+            err = max(float(np.nanmax(np.abs(o.astype(np.float64) - r.astype(np.float64))) /
+                            max(float(np.abs(r.astype(np.float64)).max()), 1e-30)) for o, r in zip(outs, reference))
+            ran = gpu.ran(k.module, k.cuda, sizes, inputs)
+            f = gpu.function(k.cuda, ran.name)
+            regs = f.get_attribute(gpu.drv.function_attribute.NUM_REGS)
+            local = f.get_attribute(gpu.drv.function_attribute.LOCAL_SIZE_BYTES)
+            print(f"{label:24s} {statistics.median(times):9.4f} ms  min {min(times):9.4f}  err {err:.2e}  "
+                  f"{ran.name} regs {regs} local {local}", flush=True)
+    finally:
+        device.free()
+    return inputs
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("program")
@@ -94,25 +119,7 @@ def main() -> None:
             continue
         built.append((label, k))
     gpu.prepare([k.cuda for _, k in built])
-    first = built[0][1]
-    inputs = make_inputs(first.program, sizes, load_spec(args.program), seed=1)
-    device = gpu.upload(inputs, first.program)
-    reference = None
-    try:
-        for label, k in built:
-            outs, times = gpu.run(k.module, k.cuda, inputs, sizes, repeat=args.repeat, device=device)
-            if reference is None:
-                reference = outs
-            err = max(float(np.nanmax(np.abs(o.astype(np.float64) - r.astype(np.float64))) /
-                            max(float(np.abs(r.astype(np.float64)).max()), 1e-30)) for o, r in zip(outs, reference))
-            ran = gpu.ran(k.module, k.cuda, sizes, inputs)
-            f = gpu.function(k.cuda, ran.name)
-            regs = f.get_attribute(gpu.drv.function_attribute.NUM_REGS)
-            local = f.get_attribute(gpu.drv.function_attribute.LOCAL_SIZE_BYTES)
-            print(f"{label:24s} {statistics.median(times):9.4f} ms  min {min(times):9.4f}  err {err:.2e}  "
-                  f"{ran.name} regs {regs} local {local}", flush=True)
-    finally:
-        device.free()
+    inputs = time_built(gpu, built, sizes, load_spec(args.program), args.repeat)
     if args.torch:
         names = args.operands.split(",")
         print(f"{'torch ' + args.torch:24s} {torch_ms(inputs, names, args.torch, args.repeat):9.4f} ms", flush=True)

@@ -144,7 +144,8 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
                              f"{target.MAX_GRID[axis]:,}th of dim {d}'s"),)
     body = order + body  # (the tiles renumbered before anything reads them)
     divisible = tuple(sorted(low.divisible.items()))
-    summary = _summary(schedule) + (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ()) + \
+    summary = _summary(schedule, bool(low.tensor_maps)) + \
+        (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ()) + \
         tma_summary(low)
     suffix = ("_wide" if wide else "") + ("_transposed" if transposed else "")
     grid = _grid(k, block, folded) if k_stage is None else k_stage.grid(_grid(k, block, folded))
@@ -234,7 +235,7 @@ def _grid(k: T.Kernel, block, folded: dict) -> tuple:
     return tuple(axes)
 
 
-def _summary(schedule: Schedule) -> tuple[str, ...]:
+def _summary(schedule: Schedule, tma: bool = False) -> tuple[str, ...]:
     b = schedule.block
     out = [f"block: {' x '.join(str(b.extents[d]) for d in b.spans)} threads; {b.reason}"]
     if b.register is not None:
@@ -249,7 +250,7 @@ def _summary(schedule: Schedule) -> tuple[str, ...]:
     for s in schedule.streams:
         where = f"{'loop' if s.site.stream.loop else 'streamSeq'} at {s.site.span.line}:{s.site.span.col}"
         if s.tiled:
-            staged = ", ".join(_staged_text(p) for p in s.inputs if p.staged)
+            staged = ", ".join(_staged_text(p, tma) for p in s.inputs if p.staged)
             out.append(f"{where}: tiled ({stream_kind(s, b)}), chunk {s.chunk}; shared: {staged}")
         else:
             out.append(f"{where}: not tiled: {s.reason}")
@@ -265,12 +266,13 @@ def _run_text(slab) -> str:
     return f"; copied as one run, {slab.vector} at a time" + (" by cp.async" if slab.asynchronous else "")
 
 
-def _staged_text(p) -> str:
-    """One staged input in the header comment: `rc (16 x 64 row-major +4, cp.async 3 deep)`."""
+def _staged_text(p, tma: bool = False) -> str:
+    """One staged input in the header comment: `rc (16 x 64 row-major +4, cp.async 3 deep)` (`tma`: the
+    kernel's copies are TMA's, `3 deep by TMA`)."""
     if not p.copied:
         return f"{p.name} ({p.shares}'s tile)"
     st = p.staging
     tile = " x ".join(map(str, st.shape if p.element > 1 else st.tile))
     padding = f" +{st.padding}" if st.padding else ""
-    pipeline = f", cp.async {st.buffers} deep" if st.asynchronous else ""
+    pipeline = f", {st.buffers} deep by TMA" if tma else f", cp.async {st.buffers} deep" if st.asynchronous else ""
     return f"{p.name} ({tile} {st.layout.value}{padding}{pipeline})"
