@@ -84,8 +84,8 @@ def k_major_operand(units: Schedule, kernel: T.Kernel, views: Views, ctx: Contex
 
 def _copied_by_tma(units: Schedule, retried: Schedule, kernel: T.Kernel, views: Views, ctx: Context) -> bool:
     """`retried` (planned reading B transposed) runs its product on the units
-    untransposed, with the same block, and lowering will copy both tiles by
-    TMA (tma_boxes.py: A's own tile too, which the copy must not change)."""
+    untransposed, its block along the same dims, and lowering will copy both
+    tiles by TMA (tma_boxes.py: A's own too, which the copy must not change)."""
     mu = retried.matrix_units
     return mu is not None and mu.used and not mu.shape.transposed and retried.block.spans == units.block.spans and \
         not tma_refusal(retried, kernel, views, ctx)
