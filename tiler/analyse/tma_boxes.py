@@ -28,7 +28,7 @@ def tma_refusal(schedule: Schedule, kernel: T.Kernel, views: Views, ctx: Context
         return "its blocks walk the grid in a loop (a size known only at launch)"
     for p in (p for s in schedule.streams if s.tiled for p in s.inputs if p.copied):
         st = p.staging
-        if not (st.swizzled and st.asynchronous and len(st.rows) == 1 and st.pack is None and st.element == 1):
+        if not tma_tile(st):
             return f"{p.name}'s tile is not one swizzled tile of scalars copied asynchronously"
         found = views.items(p.array)
         if not found or found[0] not in kernel.params or len(found[1]) != 2:
@@ -43,3 +43,8 @@ def tma_refusal(schedule: Schedule, kernel: T.Kernel, views: Views, ctx: Context
             return f"{found[0].name}'s rows are {length} elements: not a multiple of {tma.ROW_BYTES} bytes"
     return ""
 
+
+def tma_tile(st) -> bool:
+    """Whether a staged tile is one TMA copies whole: swizzled, copied
+    asynchronously, along one row dim, of scalars, unpacked."""
+    return st.swizzled and st.asynchronous and len(st.rows) == 1 and st.pack is None and st.element == 1

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from .. import kir, target, tma
 from ..analyse.schedule import Layout
+from ..analyse.tma_boxes import tma_tile
 from ..kir.build import add, ceil_div, const, mul
 from .values import View, both
 
@@ -53,9 +54,7 @@ def tma_sources(low, e, plan, arrays) -> list | None:
     for view, ip in zip(arrays, plan.inputs):
         if not ip.copied:
             continue
-        st = ip.staging
-        if not (st.swizzled and st.asynchronous and len(st.rows) == 1 and st.pack is None and st.element == 1
-                and isinstance(view, View)):
+        if not tma_tile(ip.staging) or not isinstance(view, View):
             return None
         source = _source(low, view, ip, e)
         if source is None:
