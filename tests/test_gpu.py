@@ -209,16 +209,20 @@ def test_f64_products_in_chunks_of_one_instruction_match_the_interpreter(path, s
 # (a kernel in a grid loop keeps cp.async): K-major tiles (A Btᵀ, A Aᵀ), MN-major ones (16-bit A B, Aᵀ Bᵀ, Aᵀ B),
 # at sizes whose rows TMA can read (multiples of 8) and no tile divides: one chunk and no full one (8), a full chunk
 # and a partial one (40), several rounds of the buffers with zero chunks past the end (264), aligned (512). A TF32
-# A B reads B from the launch's transposed copy (analyse/operand_transposes.py), also at sizes TMA cannot read (37,
-# 130: the cp.async versions read the copy too); compiled knowing 8192, products take 128 x 256 tiles (plan._wider)
+# A B reads B from the launch's transposed copy (analyse/operand_transposes.py), Aᵀ B copies of both, Xᵀ X one copy
+# of X for both tiles, also at sizes TMA cannot read (37, 130: the cp.async versions read the copies too); compiled
+# knowing 8192, products take 128 x 256 tiles (plan._wider)
 TMA_CASES = [(PROGRAMS / "tensor_cores" / "mm_abt_f32.fut", size, 2048) for size in (8, 40, 264, 512)] + \
     [(BENCHMARKS / "mm_bf16.fut", size, 2048) for size in (8, 40, 264, 512)] + \
     [(PROGRAMS / "tensor_cores" / f"{name}.fut", 264, 2048) for name in ("mm_abt_bf16", "mm_atbt_bf16", "mm_atb_f16",
                                                                           "mm_bf16_f32")] + \
     [(BENCHMARKS / "aat.fut", 264, 2048)] + \
     [(BENCHMARKS / "mm.fut", size, 2048) for size in (8, 37, 40, 130, 264, 512)] + \
+    [(PROGRAMS / "tensor_cores" / f"{name}.fut", size, 2048) for name in ("mm_atb_f32", "mm_ata_f32")
+     for size in (8, 37, 264)] + \
     [(path, size, 8192) for path in (BENCHMARKS / "mm_bf16.fut", BENCHMARKS / "mm.fut",
-                                     PROGRAMS / "tensor_cores" / "mm_abt_f32.fut") for size in (40, 264)]
+                                     PROGRAMS / "tensor_cores" / "mm_abt_f32.fut",
+                                     PROGRAMS / "tensor_cores" / "mm_atb_f32.fut") for size in (40, 264)]
 
 
 @pytest.mark.parametrize("path, size, known", TMA_CASES,

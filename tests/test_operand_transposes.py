@@ -74,12 +74,39 @@ def test_b_stays_in_place_where_the_transposition_would_not_pay_or_not_serve_tma
 
 
 def test_b_stays_in_place_where_a_tile_would_still_not_be_a_box():
-    """A Aᵀ with B a transposed view of A (the copy would lay A's own tile
-    across its lines), and Aᵀ B (A's tile is no box TMA copies as it lies):
-    lowering would copy neither by TMA."""
+    """A·A written with B a transposed view of A: the copy would lay A's own
+    tile across its lines, and lowering would copy neither by TMA."""
     assert not plan_of(AA, Options(tensor_cores=True, sizes=(("n", 4096),))).transposed
-    atb = PROGRAMS / "tensor_cores" / "mm_atb_f32.fut"
-    assert not schedule(atb, Options(tensor_cores=True, sizes=(("k", 4096), ("m", 4096), ("n", 4096)))).transposed
+
+
+ATB = PROGRAMS / "tensor_cores" / "mm_atb_f32.fut"
+ATA = PROGRAMS / "tensor_cores" / "mm_ata_f32.fut"
+
+
+def test_a_transposed_times_b_reads_copies_of_both_where_b_alone_leaves_a_no_box():
+    """Aᵀ B: with B's copy alone A's tile would still be copied element by
+    element (no TMA), so the launch transposes both."""
+    s = schedule(ATB, Options(tensor_cores=True, sizes=(("k", 4096), ("m", 4096), ("n", 4096))))
+    assert [t.array for t in s.transposed] == ["A0", "B0"] and all(t.units for t in s.transposed)
+    assert s.matrix_units.tma and not s.matrix_units.shape.transposed
+    assert "A0's and B0's tiles have the output's positions adjacent" in s.transposed[0].reason
+
+
+def test_a_gram_matrix_reads_one_copy_for_both_tiles():
+    """Xᵀ X: both tiles read X, so one copy makes both K-major."""
+    s = schedule(ATA, Options(tensor_cores=True, sizes=(("k", 4096), ("n", 4096))))
+    (t,) = s.transposed
+    assert t.array == "X" and s.matrix_units.tma
+    m = module(ATA, Options(tensor_cores=True, sizes=(("k", 4096), ("n", 4096))))
+    tma = [k for k in m.kernels if any(p.role == kir.TENSOR_MAP for p in k.params)]
+    assert tma and all(len(k.transposes) == 1 for k in tma)
+
+
+def test_a_transposed_times_b_stays_in_place_where_b_has_few_columns():
+    """A's copy pays only where the product reads A's elements for many
+    blocks across B's columns (MIN_ROWS); B's copy alone gives no TMA."""
+    s = schedule(ATB, Options(tensor_cores=True, sizes=(("k", 4096), ("m", MIN_ROWS // 2), ("n", 4096))))
+    assert not s.transposed and s.matrix_units.used
 
 
 def test_a_16_bit_product_reads_b_in_place():

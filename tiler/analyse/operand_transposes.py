@@ -36,50 +36,75 @@ MIN_ROWS = 2048
 
 
 def replanned_for_units(units: Schedule, kernel: T.Kernel, views: Views, ctx: Context, replan) -> Schedule:
-    """The units' schedule reading B from the launch's transposed copy where
-    that lets the warp groups read both tiles copied by TMA, and with wider
-    tiles where they pay (wide_tiles.py); else `units`. `replan(views,
-    ctx)`: the schedule planned again so."""
-    found = k_major_operand(units, kernel, views, ctx)
-    if found is not None:
-        root, why = found
-        k_major = views.transposing(root)
+    """The units' schedule reading B (and where A's tile is not K-major
+    either, A) from the launch's transposed copies where that lets the warp
+    groups read both tiles copied by TMA, and with wider tiles where they pay
+    (wide_tiles.py); else `units`. `replan(views, ctx)`: the schedule planned
+    again so."""
+    for roots, why in k_major_operands(units, kernel, views, ctx):
+        k_major = views
+        for root in roots:
+            k_major = k_major.transposing(root)
         retried = replan(k_major, ctx)
         if _copied_by_tma(units, retried, kernel, k_major, ctx):  # (wider keeps its tiles so, or gives it back)
-            return _recorded(wider(retried, kernel, k_major, ctx, replan), root, why, kernel)
+            return _recorded(wider(retried, kernel, k_major, ctx, replan), roots, why, kernel)
     return wider(units, kernel, views, ctx, replan)
 
 
-def k_major_operand(units: Schedule, kernel: T.Kernel, views: Views, ctx: Context):
-    """(B's array, why) where `units` (a schedule whose product runs on the
-    warp groups transposed, B's tile in registers) would instead read B
-    from the launch's transposed copy; else None."""
+def k_major_operands(units: Schedule, kernel: T.Kernel, views: Views, ctx: Context) -> list:
+    """The sets of arrays (with why) whose copies, transposed by the launch,
+    `units` (a schedule whose product runs on the warp groups transposed,
+    B's tile in registers) might read instead, fewest first: B's array, then
+    A's and B's (Aᵀ B: A's tile, not K-major either, is copied element by
+    element); one array where both tiles read it (Aᵀ A). Each array is a 2-D
+    array of main's, read in the prelude only through transposes, and the
+    output's extent along its tile at least MIN_ROWS (the copy is made once a
+    launch; the product reads each of its elements once for every block
+    across the other operand). Empty where no copy may be read."""
     mu = units.matrix_units
     if mu is None or not mu.used or mu.shape is None or not mu.shape.transposed or ctx.options.no_tma or \
             ctx.options.transpose is False or ctx.constraints.grid_loop:
-        return None
+        return []
+    points = {d: units.block.points(d) for d in units.block.spans}
+    blocks = grid_blocks(kernel, points, ctx)
+    if blocks is None or blocks < ctx.device.multiprocessors:
+        return []
     stream = units.streams[0]
-    b = next((p for p in stream.inputs if p.name == mu.inputs[1]), None)
-    found = views.items(b.array) if b is not None else None
+    a, b = (_root(next((p for p in stream.inputs if p.name == name), None), kernel, views) for name in mu.inputs)
+    extents = [ctx.known_size(kernel.levels[d].size) for d in mu.dims]
+    if b is None or extents[0] is None or extents[0] < MIN_ROWS:
+        return []
+    if a is b:
+        return [((b,), _why((b,), extents))]
+    found = [((b,), _why((b,), extents))]
+    if a is not None and extents[1] is not None and extents[1] >= MIN_ROWS:
+        found.append(((a, b), _why((a, b), extents)))
+    return found
+
+
+def _root(staged, kernel: T.Kernel, views: Views):
+    """The 2-D array of main's a staged input's tile reads, where the launch
+    may transpose it (the prelude reads it only through transposes); else None."""
+    found = views.items(staged.array) if staged is not None else None
     if not found or found[0] not in kernel.params or not isinstance(found[0].type, Array) or \
             found[0].type.rank != 2:
         return None
     root = found[0]
-    a = next((p for p in stream.inputs if p.name == mu.inputs[0]), None)
-    if a is not None and (views.items(a.array) or (None,))[0] is root:
-        return None  # (A Aᵀ written with B a transposed view of A: the copy would change A's tile too)
     if any(mentions(pl.value, root) and not isinstance(pl.value, T.Transpose) for pl in kernel.prelude):
         return None
-    rows = ctx.known_size(kernel.levels[mu.dims[0]].size)
-    points = {d: units.block.points(d) for d in units.block.spans}
-    blocks = grid_blocks(kernel, points, ctx)
-    if rows is None or rows < MIN_ROWS or blocks is None or blocks < ctx.device.multiprocessors:
-        return None
-    return root, (f"the warp groups read TF32 tiles through descriptors only with the reduction's positions "
-                  f"adjacent, and {root.name}'s columns are adjacent: the launch transposes {root.name} (its two axes) "
-                  "into scratch memory first, and the kernel reads that copy, both tiles copied by TMA and read "
-                  f"from shared memory (A has {rows} rows, at least {MIN_ROWS}: the transposition, once a launch, "
-                  "costs less than the tile read into each thread's registers)")
+    return root
+
+
+def _why(roots: tuple, extents: list) -> str:
+    one = len(roots) == 1
+    names = " and ".join(r.name for r in roots)
+    tiles = f"{roots[0].name}'s tile has" if one else f"{roots[0].name}'s and {roots[1].name}'s tiles have"
+    return (f"the warp groups read TF32 tiles through descriptors only with the reduction's positions adjacent, "
+            f"and {tiles} the output's positions adjacent: the launch transposes {names} (two axes) into scratch "
+            f"memory first, and the kernel reads {'that copy' if one else 'those copies'}, both tiles copied by TMA "
+            f"and read from shared memory (the output has {extents[0]} rows{'' if one else f' and {extents[1]} columns'}"
+            f", at least {MIN_ROWS}: the transposition, once a launch, costs less than the tile read into each "
+            "thread's registers)")
 
 
 def _copied_by_tma(units: Schedule, retried: Schedule, kernel: T.Kernel, views: Views, ctx: Context) -> bool:
@@ -91,12 +116,12 @@ def _copied_by_tma(units: Schedule, retried: Schedule, kernel: T.Kernel, views: 
         not tma_refusal(retried, kernel, views, ctx)
 
 
-def _recorded(schedule: Schedule, root, why: str, kernel: T.Kernel) -> Schedule:
-    """The schedule with B's transposition for the units recorded."""
-    rows, length = root.type.shape
-    record = Transposition(root.name, _name(rows), _name(length), tuple(_name(lv.size) for lv in kernel.levels),
-                           True, None, None, why, units=True)
-    return replace(schedule, transposes=schedule.transposes + (record,))
+def _recorded(schedule: Schedule, roots: tuple, why: str, kernel: T.Kernel) -> Schedule:
+    """The schedule with the operands' transpositions for the units recorded."""
+    records = tuple(Transposition(root.name, _name(root.type.shape[0]), _name(root.type.shape[1]),
+                                  tuple(_name(lv.size) for lv in kernel.levels), True, None, None, why, units=True)
+                    for root in roots)
+    return replace(schedule, transposes=schedule.transposes + records)
 
 
 def _name(size) -> str | int:

@@ -21,6 +21,7 @@ import numpy as np
 from .. import bfloat16, kir, target, tma
 from ..errors import CompilerBug, PlainError
 from . import interop
+from .launches import prepared
 
 # each C type's elements as the device holds them: a bf16 is its 16 bits (NumPy has no bfloat16)
 BF16 = target.CTYPE["bf16"]
@@ -330,18 +331,19 @@ class Gpu:
         for p in (p for p in params.values() if p.role == kir.TENSOR_MAP):  # (its array's map, by value)
             by_name[p.name] = tma.by_value(tma.encode(int(by_name[p.array]), p.ctype, _shape(p, sizes)[::-1], p.box))
         args = [tma.padding()] * (k.params[0].role == kir.TENSOR_MAP) + [by_name[p.name] for p in k.params]
-        shared = k.shared_at(sizes)
         grid = k.grid_dims(sizes)
-        stages = [(self._function_for(cuda, s, sizes), s.grid_dims(sizes), [by_name[p.name] for p in s.params], s)
-                  for s in k.stages]
+        # what a launch runs: the transpositions it needs, its stages (a stage of no iterations has no blocks),
+        # then the kernel, each one's arguments packed once (launches.py: the host's time is in every timing)
+        calls = [prepared(transpose, targs, tgrid, (target.TRANSPOSE_TILE, target.TRANSPOSE_ROWS, 1))
+                 for transpose, targs, tgrid in transposes]
+        calls += [prepared(self._function_for(cuda, s, sizes), [by_name[p.name] for p in s.params],
+                           s.grid_dims(sizes), s.block, s.shared_at(sizes))
+                  for s in k.stages if all(s.grid_dims(sizes))]
+        calls.append(prepared(fn, args, grid, k.block, k.shared_at(sizes)))
 
-        def launch():  # what a launch runs: the transpositions it needs, its stages, then the kernel
-            for transpose, targs, tgrid in transposes:
-                transpose(*targs, block=(target.TRANSPOSE_TILE, target.TRANSPOSE_ROWS, 1), grid=tgrid)
-            for stage, sgrid, sargs, s in stages:
-                if all(sgrid):  # (a stage of no iterations has no blocks)
-                    stage(*sargs, block=s.block, grid=sgrid, shared=s.shared_at(sizes))
-            fn(*args, block=k.block, grid=grid, shared=shared)
+        def launch():
+            for call in calls:
+                call()
 
         times = []
         if all(g > 0 for g in grid):

@@ -1,0 +1,49 @@
+"""A launch's kernels with their arguments packed once.
+
+A launch is timed with CUDA events around the host's calls, so the host's
+time to issue each kernel is in every timing, and in every race between
+versions: pycuda's plain call inspects each argument's type again at every
+call (about 10 us a kernel on the GPU machine), and a version of two kernels
+(split-K's stage, then its kernel) paid twice as much to be issued as one of
+one kernel. Each kernel's argument format is worked out once a run
+(pycuda's `prepare`), and each call then only packs the values.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def argument(value) -> tuple[str, object]:
+    """(pycuda's struct format, the value packed) for one kernel argument: a
+    NumPy scalar by its own type, a struct passed by value (a TMA map) as its
+    bytes, a device allocation as its address."""
+    if isinstance(value, np.void):
+        return f"{value.itemsize}s", value.tobytes()
+    if isinstance(value, np.generic):
+        return value.dtype.char, value
+    return "P", int(value)
+
+
+@dataclass(frozen=True)
+class Call:
+    """One kernel's launch: its function prepared for its arguments' formats,
+    the grid, the block, the dynamic shared memory, the arguments' values."""
+
+    fn: object
+    grid: tuple
+    block: tuple
+    shared: int
+    values: tuple
+
+    def __call__(self) -> None:
+        self.fn.prepared_call(self.grid, self.block, *self.values, shared_size=self.shared)
+
+
+def prepared(fn, args, grid, block, shared: int = 0) -> Call:
+    """`fn`'s launch on `args`, its argument formats set once (a kernel's
+    parameters' types never change between its launches)."""
+    formats, values = zip(*map(argument, args)) if args else ((), ())
+    fn.prepare(list(formats))
+    return Call(fn, tuple(int(g) for g in grid), tuple(int(b) for b in block), int(shared), tuple(values))
