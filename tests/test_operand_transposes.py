@@ -179,8 +179,10 @@ def shape(m: int, n: int, q: int, **extra) -> Options:
 
 @pytest.mark.parametrize("path, options", [
     (BF16, shape(8192, 8192, 8192)), (BF16, shape(4096, 4096, 4096)), (MM, sized(4096)), (MM, sized(8192)),
-    (MM, shape(8192, 2048, 8192, tensor_cores=True)), (MM, shape(5120, 4096, 5120, tensor_cores=True))],
-    ids=["bf16 8192", "bf16 4096", "tf32 4096", "tf32 8192", "tf32 reduction 2048", "tf32 6.1 waves"])
+    (MM, shape(8192, 2048, 8192, tensor_cores=True)), (MM, shape(5120, 4096, 5120, tensor_cores=True)),
+    (BF16, shape(8192, 2048, 8192)), (BF16, shape(8192, 1024, 8192))],
+    ids=["bf16 8192", "bf16 4096", "tf32 4096", "tf32 8192", "tf32 reduction 2048", "tf32 6.1 waves",
+         "bf16 reduction 2048", "bf16 reduction 1024: 64 steps"])
 def test_tma_fed_products_take_wider_tiles_where_they_pay(path, options):
     s = schedule(path, options)
     assert s.block.register.sizes == (8, 16) and s.matrix_units.tma
@@ -189,7 +191,7 @@ def test_tma_fed_products_take_wider_tiles_where_they_pay(path, options):
 
 
 @pytest.mark.parametrize("why, path, options", [
-    ("bf16 reduction of 2048: 128 instruction steps", BF16, shape(8192, 2048, 8192)),
+    ("bf16 reduction of 512: 32 instruction steps", BF16, shape(8192, 512, 8192)),
     ("256 blocks: under 3 an SM", BF16, shape(2048, 4096, 4096)),
     ("--no-tma", BF16, shape(8192, 8192, 8192, no_tma=True)),
     ("sizes unknown", BF16, Options()),

@@ -10,8 +10,9 @@ as often. Measured on an H200 (benchmarks/RESULTS.md, thirtieth session),
 it pays where
 - the reduction is long: at least WIDE_STEPS instruction steps (each tile's
   pipeline fill and its 128 x 256 outputs' stores cost a share that shrinks
-  with the reduction; a bf16 product 2048 long, 128 steps, ran 7% slower
-  on two 64 x 128 instructions a group), and
+  with the reduction; on one 64 x 256 instruction a group, products of 64
+  steps ran 6-12% faster wide, bf16 and TF32; shorter ones were not
+  measured), and
 - the wider tiles' grid has at least WIDE_WAVES blocks an SM.
 From 3.9 waves up, every product measured ran 4-27% faster (bf16 and TF32,
 including grids whose last wave is nearly empty).
@@ -29,10 +30,10 @@ from .tma_boxes import tma_refusal
 from .views import Views
 
 # Points a thread along A's rows and B's columns, and the blocks an SM the
-# grid of such tiles must have at least (H200, thirtieth session:
-# benchmarks/RESULTS.md)
+# grid of such tiles must have at least (H200, thirtieth and thirty-first
+# sessions: benchmarks/RESULTS.md)
 WIDE_TILE = (8, 16)
-WIDE_STEPS = 256
+WIDE_STEPS = 64
 WIDE_WAVES = 3
 
 
