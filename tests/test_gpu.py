@@ -1316,3 +1316,19 @@ def test_16_bit_device_arrays_are_read_in_place(library):
     assert np.array_equal(host, want)
     (again,) = k.reference(**device)  # the interpreter reads the device arrays' copies
     assert np.array_equal(again, want)
+
+
+# a bool scalar of main's reaches the kernel as one byte (runtime/launches.py packs it as C's bool: pycuda's
+# plain call refused NumPy's bool_)
+BOOL_SCALAR = "fun [f32, n] main([f32, n] xs, bool neg) = map(fn f32 (f32 x) => if neg then 0f32 - x else x, xs)\n"
+
+
+@pytest.mark.parametrize("neg", [True, False])
+def test_a_bool_scalar_argument_reaches_the_kernel(neg):
+    prog = check(parse(BOOL_SCALAR, "neg.fut"))
+    inputs = {"xs": np.arange(-50, 50, dtype=np.float32) / 4, "neg": neg}
+    want = run(prog, inputs)
+    values = run_all(BOOL_SCALAR, "neg.fut", Options())
+    for kernel in values["verify"].kernels:
+        got, _ = Gpu.get().run(kernel, values["render"], inputs, {"n": 100})
+        assert np.array_equal(got[0], want[0]), kernel.name

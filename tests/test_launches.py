@@ -6,6 +6,7 @@ from __future__ import annotations
 import struct
 
 import numpy as np
+import pytest
 
 from tiler import tma
 from tiler.runtime.launches import argument, prepared
@@ -46,3 +47,8 @@ def test_a_call_prepares_its_function_once_and_passes_the_values_each_launch():
     call()
     assert fn.formats == ["P", "i"]
     assert fn.calls == [((4, 2, 1), (16, 16, 1), (0x7F0000001000, np.int32(3)), 4096)] * 2
+
+
+def test_a_python_number_is_refused_not_packed_as_an_address():
+    with pytest.raises(TypeError, match="NumPy scalar"):
+        argument(3)

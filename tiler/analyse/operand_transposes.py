@@ -1,4 +1,4 @@
-"""A product's B transposed by the launch for the matrix units (K-major).
+"""A product's operands transposed by the launch for the matrix units (K-major).
 
 sm_90a's warp groups read TF32 tiles from shared memory only with a row's
 positions along the reduction adjacent (K-major). A product's B whose
@@ -9,11 +9,16 @@ array of main's and the sizes make the product large, the launch can
 instead transpose B (its last two axes, into scratch memory, as
 transposes.py does for rows threads read alone): the kernel then reads that
 copy, both tiles are K-major, read through descriptors and copied by TMA.
+Where A's tile is not K-major either (Aᵀ B), B's copy alone leaves A's tile
+copied element by element, so the launch transposes both; where both tiles
+read one array (Xᵀ X), its one copy serves both.
 
 The transposition reads and writes B once more each launch, against a
 product that reads each of B's elements once for every block row of A, so
 it pays where A has many rows (measured: MIN_ROWS) and the grid has a block
-for every SM.
+for every SM; A's copy likewise where B has many columns (Aᵀ B with 2,048
+columns, each of A's elements read by 8 blocks of 256 columns, ran 2.05x
+faster with both copies).
 """
 from __future__ import annotations
 
@@ -75,7 +80,7 @@ def k_major_operands(units: Schedule, kernel: T.Kernel, views: Views, ctx: Conte
     if b is None or extents[0] is None or extents[0] < MIN_ROWS:
         return []
     if a is b:
-        return [((b,), _why((b,), extents))]
+        return [((b,), _why((b,), extents, shared=True))]
     found = [((b,), _why((b,), extents))]
     if a is not None and extents[1] is not None and extents[1] >= MIN_ROWS:
         found.append(((a, b), _why((a, b), extents)))
@@ -95,10 +100,11 @@ def _root(staged, kernel: T.Kernel, views: Views):
     return root
 
 
-def _why(roots: tuple, extents: list) -> str:
+def _why(roots: tuple, extents: list, shared: bool = False) -> str:
     one = len(roots) == 1
     names = " and ".join(r.name for r in roots)
-    tiles = f"{roots[0].name}'s tile has" if one else f"{roots[0].name}'s and {roots[1].name}'s tiles have"
+    tiles = f"both tiles read {names}, with" if shared else f"{names}'s tile has" if one else \
+        f"{roots[0].name}'s and {roots[1].name}'s tiles have"
     return (f"the warp groups read TF32 tiles through descriptors only with the reduction's positions adjacent, "
             f"and {tiles} the output's positions adjacent: the launch transposes {names} (two axes) into scratch "
             f"memory first, and the kernel reads {'that copy' if one else 'those copies'}, both tiles copied by TMA "
@@ -108,7 +114,7 @@ def _why(roots: tuple, extents: list) -> str:
 
 
 def _copied_by_tma(units: Schedule, retried: Schedule, kernel: T.Kernel, views: Views, ctx: Context) -> bool:
-    """`retried` (planned reading B transposed) runs its product on the units
+    """`retried` (planned reading the transposed copies) runs its product on the units
     untransposed, its block along the same dims, and lowering will copy both
     tiles by TMA (tma_boxes.py: A's own too, which the copy must not change)."""
     mu = retried.matrix_units

@@ -11,7 +11,7 @@ it pays where
 - the reduction is long: at least WIDE_STEPS instruction steps (each tile's
   pipeline fill and its 128 x 256 outputs' stores cost a share that shrinks
   with the reduction; on one 64 x 256 instruction a group, products of 64
-  steps ran 6-12% faster wide, bf16 and TF32; shorter ones were not
+  steps ran 12-13% faster wide, bf16 and TF32; shorter ones were not
   measured), and
 - the wider tiles' grid has at least WIDE_WAVES blocks an SM.
 From 3.9 waves up, every product measured ran 4-27% faster (bf16 and TF32,

@@ -23,6 +23,8 @@ def argument(value) -> tuple[str, object]:
         return f"{value.itemsize}s", value.tobytes()
     if isinstance(value, np.generic):
         return value.dtype.char, value
+    if isinstance(value, (bool, int, float)):  # (a size or scalar must come typed: its C type decides its bytes)
+        raise TypeError(f"a kernel argument of Python type {type(value).__name__}: pass a NumPy scalar")
     return "P", int(value)
 
 
