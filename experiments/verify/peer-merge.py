@@ -1,4 +1,4 @@
-"""The whole corpus against PyTorch, from the fifteenth to twenty-second
+"""The whole corpus against PyTorch, from the fifteenth to thirty-first
 sessions' peer runs (a later file wins for a program and size), with its
 summary: python3 experiments/verify/peer-merge.py OUT.json (from the
 repository's root)."""
@@ -24,7 +24,12 @@ FILES = ["experiments/results/corpus-2026-11-29e-h200-peer-shard1.json",
          "experiments/results/session22b-2026-11-30-h200-peer.json",
          "experiments/results/session22c-2026-11-30-h200-hv-peer.json",
          # split-K for heavy bodies one point a thread (33 of the 14 programs' 42 pairs timed with twins)
-         "experiments/results/session22d-2026-11-30-h200-peer.json"]
+         "experiments/results/session22d-2026-11-30-h200-peer.json",
+         # the thirty-first session (launches issued as prepared calls): the whole corpus at small sizes and 94
+         # programs at medium ones
+         "experiments/results/corpus-2026-12-01-h200-session31c-now-peer.json",
+         "experiments/results/corpus-2026-12-01-h200-session31e-small-peer.json",
+         "experiments/results/corpus-2026-12-01-h200-session31g-medium-peer.json"]
 records = {}
 for f in FILES:
     for r in json.load(open(f))["records"]:
