@@ -218,3 +218,10 @@ def test_the_wider_tiles_boxes_are_256_lines_or_four_boxes_across():
     first = next(s for s in kir.statements(b.body) if isinstance(s, kir.TmaIssue))
     on_b = [x.offset for x in first.copies if x.map == maps["B0"].name]
     assert on_b == [0, 64 * 64, 2 * 64 * 64, 3 * 64 * 64]
+
+
+def test_explain_gives_the_reason_for_both_copies_once():
+    out = tiler("explain", str(ATB), "--tensor-cores", "--arch", "sm_90a", "-s", "k=4096", "-s", "m=4096", "-s",
+                "n=4096").stdout
+    assert out.count("the launch transposes A0 and B0") == 1
+    assert "array B0 [k, m]: transposed by the launch: with A0, as above" in out

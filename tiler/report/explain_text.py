@@ -225,9 +225,12 @@ def _transposes_text(console: Console, rows: list[dict]) -> None:
     """The arrays whose rows threads read alone: transposed by the launch, or why not."""
     if rows:
         console.print()
+    said = {}  # (two arrays transposed for one reason, as both operands of a product: the reason once)
     for t in rows:
         what = "transposed by the launch" if t["transposed"] else "not transposed"
-        console.print(escape(f"array {t['array']} [{t['rows']}, {t['length']}]: {what}: {t['reason']}"))
+        why = t["reason"] if t["reason"] not in said else f"with {said[t['reason']]}, as above"
+        said.setdefault(t["reason"], t["array"])
+        console.print(escape(f"array {t['array']} [{t['rows']}, {t['length']}]: {what}: {why}"))
 
 
 def _tuned_times(tuning: dict) -> str:
