@@ -117,13 +117,34 @@ def test_a_16_bit_product_reads_b_in_place():
 
 def test_every_tiled_version_reads_the_copy_its_tiles_are_laid_out_for():
     """64-bit versions too: the plan's tiles (and 128-bit copies along the
-    reduction) assume B's copy; the untiled kernels read B in place."""
+    reduction) assume B's copy; the plan reading B in place has its own
+    versions (Plan.in_place), and the untiled kernels read B in place."""
     m = module(MM, sized(2048))
     for k in m.kernels:
-        tiled = "untiled" not in k.name
-        assert bool(k.transposes) == tiled, k.name
+        assert bool(k.transposes) == k.name.endswith(("_transposed", "_transposed_scalar")), k.name
     tma = [k for k in m.kernels if any(p.role == kir.TENSOR_MAP for p in k.params)]
     assert tma and all({p.array for p in k.params if p.role == kir.TENSOR_MAP} == {"A", "B0_t"} for k in tma)
+
+
+@pytest.mark.parametrize("path, sizes", [
+    (MM, {"m": 4096, "n": 4096, "q": 4096}), (ATB, {"k": 4096, "n": 4096, "m": 4096}),
+    (ATA, {"k": 4096, "n": 4096})], ids=["A B", "Aᵀ B", "Xᵀ X"])
+def test_launches_too_small_for_the_copies_read_the_operands_in_place(path, sizes):
+    """A module compiled knowing large sizes runs at any: at launches with
+    fewer output rows (or, for A's copy, columns) than MIN_ROWS, or a grid
+    of fewer blocks than SMs, the plan reading the operands in place runs,
+    its kernels those `--no-transpose` compiles."""
+    options = Options(tensor_cores=True, sizes=tuple(sorted(sizes.items())))
+    m = module(path, options)
+    assert m.select(sizes, SM90A.multiprocessors).transposes
+    small = {**sizes, **{name: 256 for name in sizes if name != ("n" if path is MM else "k")}}
+    picked = m.select(small, SM90A.multiprocessors)
+    assert not picked.transposes and "untiled" not in picked.name
+    if path is ATB:  # A's copy pays only where B has MIN_ROWS columns: fewer, and both stay in place
+        assert not m.select({**sizes, "m": MIN_ROWS // 2}, SM90A.multiprocessors).transposes
+    in_place = module(path, Options(tensor_cores=True, transpose=False, sizes=options.sizes))
+    kept = {k.name: k for k in m.kernels}
+    assert all(kept[k.name] == k for k in in_place.kernels)
 
 
 @pytest.mark.parametrize("n", [2048, 8192])

@@ -40,6 +40,9 @@ class Constraints:
     # points a thread along each dim, as --register-tile gives them: the plan's wider tile for products the warp
     # groups compute with TMA copies (plan._wider)
     register_tile: tuple = ()
+    # the matrix units' operands read in place, never from the launch's transposed copies: the plan for the
+    # launches too small to pay for the copies (operand_transposes.py, Plan.in_place)
+    units_in_place: bool = False
 
 
 @dataclass(frozen=True)

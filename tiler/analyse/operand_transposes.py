@@ -18,7 +18,10 @@ product that reads each of B's elements once for every block row of A, so
 it pays where A has many rows (measured: MIN_ROWS) and the grid has a block
 for every SM; A's copy likewise where B has many columns (Aᵀ B with 2,048
 columns, each of A's elements read by 8 blocks of 256 columns, ran 2.05x
-faster with both copies).
+faster with both copies). Each copy's record says under which launch test
+it pays (Transposition.units_tests); the plan reading the operands in
+place (Plan.in_place) runs the other launches of a module compiled knowing
+large sizes.
 """
 from __future__ import annotations
 
@@ -52,7 +55,8 @@ def replanned_for_units(units: Schedule, kernel: T.Kernel, views: Views, ctx: Co
             k_major = k_major.transposing(root)
         retried = replan(k_major, ctx)
         if _copied_by_tma(units, retried, kernel, k_major, ctx):  # (wider keeps its tiles so, or gives it back)
-            return _recorded(wider(retried, kernel, k_major, ctx, replan), roots, why, kernel)
+            return _recorded(wider(retried, kernel, k_major, ctx, replan), roots, why, kernel,
+                             units.matrix_units.dims)
     return wider(units, kernel, views, ctx, replan)
 
 
@@ -68,7 +72,7 @@ def k_major_operands(units: Schedule, kernel: T.Kernel, views: Views, ctx: Conte
     across the other operand). Empty where no copy may be read."""
     mu = units.matrix_units
     if mu is None or not mu.used or mu.shape is None or not mu.shape.transposed or ctx.options.no_tma or \
-            ctx.options.transpose is False or ctx.constraints.grid_loop:
+            ctx.options.transpose is False or ctx.constraints.grid_loop or ctx.constraints.units_in_place:
         return []
     points = {d: units.block.points(d) for d in units.block.spans}
     blocks = grid_blocks(kernel, points, ctx)
@@ -122,11 +126,19 @@ def _copied_by_tma(units: Schedule, retried: Schedule, kernel: T.Kernel, views: 
         not tma_refusal(retried, kernel, views, ctx)
 
 
-def _recorded(schedule: Schedule, roots: tuple, why: str, kernel: T.Kernel) -> Schedule:
-    """The schedule with the operands' transpositions for the units recorded."""
+def _recorded(schedule: Schedule, roots: tuple, why: str, kernel: T.Kernel, dims: tuple) -> Schedule:
+    """The schedule with the operands' transpositions for the units
+    recorded, each with the launch test its copy pays under: B's (or one
+    array's for both tiles) the output's rows at least MIN_ROWS, A's its
+    columns (a size given when compiled is a size of the launch's too: a
+    module runs at any)."""
+    def tests(at: int) -> tuple:
+        size = kernel.levels[dims[at]].size
+        return () if isinstance(size, int) else (((size.name,), ">=", MIN_ROWS),)
     records = tuple(Transposition(root.name, _name(root.type.shape[0]), _name(root.type.shape[1]),
-                                  tuple(_name(lv.size) for lv in kernel.levels), True, None, None, why, units=True)
-                    for root in roots)
+                                  tuple(_name(lv.size) for lv in kernel.levels), True, None, None, why, units=True,
+                                  units_tests=tests(1 if len(roots) == 2 and n == 0 else 0))
+                    for n, root in enumerate(roots))
     return replace(schedule, transposes=schedule.transposes + records)
 
 

@@ -62,12 +62,18 @@ class Plan:
     few_outputs: Schedule | None = None
     # where a 3-D window may be marched along its outer dimension (march.py), or why not; None: no such window
     march: Marching | None = None
+    # where the schedule's product reads operands the launch transposes for the matrix units: the plan reading
+    # them in place, whose versions run the launches too small for the copies to pay (operand_transposes.py)
+    in_place: "Plan | None" = None
 
 
 def plan(kernel: T.Kernel, var: Variance, ctx: Context) -> Plan:
     tiling = _tiling(kernel, var, ctx)
     if ctx.options.no_tile:
         return tiling
+    if any(t.units for t in tiling.schedule.transposed):
+        in_place = _tiling(kernel, var, ctx.constrained(units_in_place=True))
+        tiling = replace(tiling, in_place=in_place if in_place.schedule.tiled else None)
     split = replace(tiling, split=split_plan(kernel, var, ctx, tiling.schedule))
     if split.split is not None and split.split.active and not split.split.few:
         return split  # rows shared among threads: their launches keep that, whatever the row lengths

@@ -344,6 +344,9 @@ class Transposition:
     # for the matrix units' tiles (operand_transposes.py): the plan's tiles are laid out for the copy, so every
     # version of its schedule reads it, 64-bit ones too
     units: bool = False
+    # and the launch tests under which those versions run (an output extent at least MIN_ROWS: (sizes, op,
+    # value) as launch_tests gives them); the plan reading the operands in place runs the other launches
+    units_tests: tuple = ()
 
     def launch_tests(self) -> tuple[tuple[tuple, str, int], ...]:
         """(sizes multiplied, ">=" or "<=", value): what the launch checks before it transposes."""

@@ -14,7 +14,7 @@ from ..analyse.blocks import stream_kind
 from ..analyse.folds import described
 from ..analyse.reductions import tests_text
 from ..analyse.registers import expected_registers
-from ..analyse.schedule import Math, describe_copy, describe_pipeline, describe_reads, describe_thresholds
+from ..analyse.schedule import Math, describe_copy, describe_pipeline, describe_reads, describe_thresholds, test_text
 from ..analyse.windows import WINDOW_REASON, windows
 from ..check.expressions import text as source_text
 from ..check.types import Binder, size_text
@@ -184,7 +184,7 @@ def _transposition(t) -> dict:
     """An array whose rows threads read alone: transposed by the launch, or why not."""
     return {"array": t.array, "rows": t.rows, "length": t.length, "transposed": t.chosen,
             "length_at_least": t.min_length, "rows_at_most": t.max_rows, "for_matrix_units": t.units,
-            "reason": t.reason}
+            "units_when": [test_text(test) for test in t.units_tests], "reason": t.reason}
 
 
 def _size(size) -> str | int:

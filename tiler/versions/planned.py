@@ -41,8 +41,31 @@ from .records import (
 
 def plan_versions(a: Analysis, file: str) -> list[Version]:
     """The schedule's versions, after the march and the window version where there are ones."""
-    versions = _bounded_versions(a, file)
+    versions = _in_place_versions(a, file)
     return march_versions(a, file, versions) + window_versions(a, file, versions) + versions
+
+
+def _in_place_versions(a: Analysis, file: str) -> list[Version]:
+    """The schedule's versions; where its product reads operands the launch
+    transposes for the matrix units, its tiled versions alone, for launches
+    large enough for the copies to pay (Transposition.units_tests) and whose
+    grid has a block for every SM, then the versions of the plan reading
+    them in place (Plan.in_place) for the others."""
+    versions = _bounded_versions(a, file)
+    if a.plan.in_place is None:
+        return versions
+    past = _bounded_versions(dataclasses.replace(a, plan=a.plan.in_place), file)
+    tests = launch_tests(t for t in a.plan.schedule.transposed if t.units)
+    when = all_of([Transposing(t) for t in dict.fromkeys(t for r in a.plan.schedule.transposed
+                                                          for t in r.units_tests)] + [FillsSMs(1)])
+    within = [dataclasses.replace(v, condition=both(when, v.condition)) for v in versions if v.build.transposed]
+    names = {v.build.name for v in past}
+    if tests or any(v.rival is not None and v.rival.name not in names for v in within):
+        raise CompilerBug(f"{file}'s versions reading the matrix units' copies are raced against a kernel the plan "
+                          "reading them in place does not have, or transpose under tests of their own")
+    # 32-bit offsets first, as in every module: a version with 64-bit ones runs only where no other can
+    return [v for v in within if not v.build.wide] + [v for v in past if not v.build.wide] + \
+        [v for v in within if v.build.wide] + [v for v in past if v.build.wide]
 
 
 def _bounded_versions(a: Analysis, file: str) -> list[Version]:
