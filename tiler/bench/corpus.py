@@ -186,6 +186,8 @@ def model_cost(values: dict, kernel, sizes: dict) -> float | None:
     if a is None or not hasattr(a, "plan"):
         return None
     plan, k = a.plan, a.kernel
+    if plan.in_place is not None and kernel.tiled and not kernel.transposes:  # (a launch too small for the copies)
+        plan = plan.in_place
     schedule = plan.untiled if not kernel.tiled else \
         plan.fewer if kernel.name.endswith(ONE_POINT) and plan.fewer is not None else plan.schedule
     extents = {lv.dim: lv.size if isinstance(lv.size, int) else sizes[lv.size.name] for lv in k.levels}

@@ -230,6 +230,9 @@ def _transposes_text(console: Console, rows: list[dict]) -> None:
         what = "transposed by the launch" if t["transposed"] else "not transposed"
         why = t["reason"] if t["reason"] not in said else f"with {said[t['reason']]}, as above"
         said.setdefault(t["reason"], t["array"])
+        if t.get("units_when"):  # (a module compiled knowing sizes runs at any: smaller launches read it in place)
+            why += (f" (copied at launches where {' and '.join(t['units_when'])} and the grid has a block for every "
+                    "SM; the others read it in place)")
         console.print(escape(f"array {t['array']} [{t['rows']}, {t['length']}]: {what}: {why}"))
 
 

@@ -54,7 +54,9 @@ def _in_place_versions(a: Analysis, file: str) -> list[Version]:
     versions = _bounded_versions(a, file)
     if a.plan.in_place is None:
         return versions
-    past = _bounded_versions(dataclasses.replace(a, plan=a.plan.in_place), file)
+    copies = ", ".join(sorted(units_transposed(a.plan.schedule)))
+    past = [_reading_in_place(v, f"{copies} read in place: the launches too small for the copies to pay")
+            for v in _bounded_versions(dataclasses.replace(a, plan=a.plan.in_place), file)]
     tests = launch_tests(t for t in a.plan.schedule.transposed if t.units)
     when = all_of([Transposing(t) for t in dict.fromkeys(t for r in a.plan.schedule.transposed
                                                           for t in r.units_tests)] + [FillsSMs(1)])
@@ -66,6 +68,16 @@ def _in_place_versions(a: Analysis, file: str) -> list[Version]:
     # 32-bit offsets first, as in every module: a version with 64-bit ones runs only where no other can
     return [v for v in within if not v.build.wide] + [v for v in past if not v.build.wide] + \
         [v for v in within if v.build.wide] + [v for v in past if v.build.wide]
+
+
+def _reading_in_place(v: Version, note: str) -> Version:
+    """A tiled version of the plan reading the units' operands in place, saying so (a vector pair's halves each
+    say their note, a version of one kernel its why)."""
+    if v.kind is Kind.UNTILED:
+        return v
+    if v.copies is Copies.VECTOR_OR_SCALAR:
+        return dataclasses.replace(v, note=_joined(v.note, note))
+    return dataclasses.replace(v, why=_joined(v.why, note))
 
 
 def _bounded_versions(a: Analysis, file: str) -> list[Version]:
