@@ -210,8 +210,9 @@ def test_f64_products_in_chunks_of_one_instruction_match_the_interpreter(path, s
 # at sizes whose rows TMA can read (multiples of 8) and no tile divides: one chunk and no full one (8), a full chunk
 # and a partial one (40), several rounds of the buffers with zero chunks past the end (264), aligned (512). A TF32
 # A B reads B from the launch's transposed copy (analyse/operand_transposes.py), Aᵀ B copies of both, Xᵀ X one copy
-# of X for both tiles, also at sizes TMA cannot read (37, 130: the cp.async versions read the copies too); compiled
-# knowing 8192, products take 128 x 256 tiles (plan._wider)
+# of X for both tiles, also at sizes TMA cannot read (37, 130: the cp.async versions read the copies too); launches
+# below 2,048 rows select the versions reading the operands in place (Plan.in_place), and every version that may
+# launch is run; compiled knowing 8192, products take 128 x 256 tiles (plan._wider)
 TMA_CASES = [(PROGRAMS / "tensor_cores" / "mm_abt_f32.fut", size, 2048) for size in (8, 40, 264, 512)] + \
     [(BENCHMARKS / "mm_bf16.fut", size, 2048) for size in (8, 40, 264, 512)] + \
     [(PROGRAMS / "tensor_cores" / f"{name}.fut", 264, 2048) for name in ("mm_abt_bf16", "mm_atbt_bf16", "mm_atb_f16",
