@@ -57,17 +57,10 @@ def _in_place_versions(a: Analysis, file: str) -> list[Version]:
     copies = ", ".join(sorted(units_transposed(a.plan.schedule)))
     past = [_reading_in_place(v, f"{copies} read in place: the launches too small for the copies to pay")
             for v in _bounded_versions(dataclasses.replace(a, plan=a.plan.in_place), file)]
-    tests = launch_tests(t for t in a.plan.schedule.transposed if t.units)
     when = all_of([Transposing(t) for t in dict.fromkeys(t for r in a.plan.schedule.transposed
                                                           for t in r.units_tests)] + [FillsSMs(1)])
     within = [dataclasses.replace(v, condition=both(when, v.condition)) for v in versions if v.build.transposed]
-    names = {v.build.name for v in past}
-    if tests or any(v.rival is not None and v.rival.name not in names for v in within):
-        raise CompilerBug(f"{file}'s versions reading the matrix units' copies are raced against a kernel the plan "
-                          "reading them in place does not have, or transpose under tests of their own")
-    # 32-bit offsets first, as in every module: a version with 64-bit ones runs only where no other can
-    return [v for v in within if not v.build.wide] + [v for v in past if not v.build.wide] + \
-        [v for v in within if v.build.wide] + [v for v in past if v.build.wide]
+    return _ahead_of(within, past, f"{file}'s versions reading the matrix units' copies", "reading them in place")
 
 
 def _reading_in_place(v: Version, note: str) -> Version:
@@ -91,10 +84,17 @@ def _bounded_versions(a: Analysis, file: str) -> list[Version]:
     # renamed: the plan without the bound may have a tiled kernel of its own
     within = [dataclasses.replace(v, build=dataclasses.replace(v.build, suffix=v.build.suffix + BOUNDED))
               for v in versions if v.build.bounds]
+    return _ahead_of(within, past, f"a bounded version of {file}", "without the bound")
+
+
+def _ahead_of(within: list[Version], past: list[Version], what: str, other: str) -> list[Version]:
+    """A plan's versions for some launches (`within`, each conditioned so)
+    ahead of another plan's for the rest (`past`), 32-bit offsets first, as
+    in every module: a version with 64-bit ones runs only where no other can.
+    A version of `within` is raced against a kernel `past` must have."""
     names = {v.build.name for v in past}
     if any(v.rival is not None and v.rival.name not in names for v in within):
-        raise CompilerBug(f"a bounded version of {file} is raced against a kernel the unbounded plan does not have")
-    # 32-bit offsets first, as in every module: a version with 64-bit ones runs only where no other can
+        raise CompilerBug(f"{what} is raced against a kernel the plan {other} does not have")
     return [v for v in within if not v.build.wide] + [v for v in past if not v.build.wide] + \
         [v for v in within if v.build.wide] + [v for v in past if v.build.wide]
 
