@@ -1333,3 +1333,33 @@ def test_a_bool_scalar_argument_reaches_the_kernel(neg):
     for kernel in values["verify"].kernels:
         got, _ = Gpu.get().run(kernel, values["render"], inputs, {"n": 100})
         assert np.array_equal(got[0], want[0]), kernel.name
+
+
+# a fold per point over the positions up to its own, run as a scan (analyse/scans.py, lower/scan.py): every version
+# against the interpreter, at lengths of one block and less, one block's round exactly and past it, several blocks
+SCAN_PROGRAMS = sorted((PROGRAMS / "scans").glob("*.fut")) + [ROOT / "corpus" / f"{n}.fut" for n in (
+    "b_prefix_masked_i64", "e_compact_offsets_i64", "e_hist_cdf_f32", "e_row_count_min_int", "e_row_runmean_peak_f32",
+    "e_series_wealth_logret_f64")]
+
+
+@pytest.mark.parametrize("length", [1, 37, 256, 257, 1000, 2049])
+@pytest.mark.parametrize("path", SCAN_PROGRAMS, ids=lambda p: p.stem)
+def test_scans_match_the_interpreter(path, length):
+    prog = check(parse(path.read_text(), path.name))
+    rows = {s.name: 3 for s in prog.kernel.sizes if s is not prog.kernel.levels[-1].size}
+    sizes = {s.name: length for s in prog.kernel.sizes} | rows
+    matches_the_interpreter(path, Options(), sizes, seed=43, tolerance=1e-4)
+
+
+@pytest.mark.parametrize("rows, length", [(1, 600_001), (3, 530_000)])
+def test_a_scan_of_several_rounds_a_block_matches_numpy(rows, length):
+    """Past 2,048 blocks of 256 positions each block walks its share in
+    several rounds (the interpreter's n^2 steps are too slow there)."""
+    path = ROOT / "corpus" / "e_row_count_min_int.fut"
+    rng = np.random.default_rng(5)
+    R = rng.integers(-1000, 1000, size=(rows, length), dtype=np.int32)
+    values = run_all(path.read_text(), path.name, Options())
+    kernel = next(k for k in values["verify"].kernels if k.name.endswith("_scan256"))
+    got, _ = Gpu.get().run(kernel, values["render"], {"R": R, "t": np.int32(100)}, {"n": rows, "m": length})
+    np.testing.assert_array_equal(got[0], np.cumsum(R >= 100, axis=1, dtype=np.int32))
+    np.testing.assert_array_equal(got[1], np.minimum.accumulate(R, axis=1))

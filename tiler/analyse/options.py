@@ -232,6 +232,9 @@ class Options:
     no_fission: bool = _option(False, Takes.FLAG, "--no-fission", "Never fission a fold over rows (an argmin over "
                                "centres) into a kernel computing every (point, row) pair's value and one folding "
                                "them.", steers=False)
+    no_scan: bool = _option(False, Takes.FLAG, "--no-scan", "Never run a fold per point over the positions up to "
+                            "its own (a prefix sum written as a masked fold) as one scan of its terms: each point "
+                            "walks the whole stream.", ablation=Ablation("each point walking its stream (--no-scan)"))
     lanes: int | None = _option(None, Takes.WHOLE, "--lanes", "Threads a row where its reductions are split among "
                                 "them (a multiple of 32, up to 1024), instead of the launch's choice.", metavar="N",
                                 least=target.WARP, most=target.MAX_THREADS_PER_BLOCK,

@@ -29,6 +29,7 @@ from .raster import with_group_rows
 from .records import Variance
 from .reductions import Split, split_plan
 from .registers import MICRO, grid_blocks, register_block, register_tile, synchronous
+from .scans import NoScan, Scan, scan_plan
 from .schedule import Math, Schedule, StreamPlan, Threshold
 from .settle import settled
 from .slabs import apart_loads, fits, row_candidates, unfit
@@ -65,9 +66,19 @@ class Plan:
     # where the schedule's product reads operands the launch transposes for the matrix units: the plan reading
     # them in place, whose versions run the launches too small for the copies to pay (operand_transposes.py)
     in_place: "Plan | None" = None
+    # a fold per point over the positions up to its own, run as one scan of its terms (scans.py), or why not;
+    # None: no loop of the innermost level tests the point's position
+    scan: Scan | NoScan | None = None
 
 
 def plan(kernel: T.Kernel, var: Variance, ctx: Context) -> Plan:
+    planned = _planned(kernel, var, ctx)
+    if ctx.options.no_tile or ctx.options.no_scan:
+        return planned
+    return replace(planned, scan=scan_plan(kernel, var))
+
+
+def _planned(kernel: T.Kernel, var: Variance, ctx: Context) -> Plan:
     tiling = _tiling(kernel, var, ctx)
     if ctx.options.no_tile:
         return tiling

@@ -97,10 +97,10 @@ class Several:
 class SplitBody(Streams, Shares):
     """The untiled lowering, with the plan's reductions split among a row's lanes."""
 
-    def __init__(self, analysis: Analysis, split: Split, lanes: int, columns: bool = False):
+    def __init__(self, analysis: Analysis, split: Split | None, lanes: int, columns: bool = False):
         levels = loop_levels(analysis.kernel) if analysis.plan.untiled.math is Math.FAST else None
         super().__init__(analysis.plan.untiled, {}, False, levels)
-        self.loops = {T.point(r.loop): r for r in split.reductions if r.split}
+        self.loops = {T.point(r.loop): r for r in split.reductions if r.split} if split is not None else {}
         self.lanes = lanes
         self.columns = columns  # rows side by side: a row's lanes down threadIdx.y
         self.lane = kir.ThreadIdx("y" if columns else "x")

@@ -14,6 +14,7 @@ from ..analyse.blocks import stream_kind
 from ..analyse.folds import described
 from ..analyse.reductions import tests_text
 from ..analyse.registers import expected_registers
+from ..analyse.scans import Scan
 from ..analyse.schedule import Math, describe_copy, describe_pipeline, describe_reads, describe_thresholds, test_text
 from ..analyse.windows import WINDOW_REASON, windows
 from ..check.expressions import text as source_text
@@ -62,6 +63,7 @@ def explain_data(a: Analysis, source: Source, module=None, applied=None, version
         "transposes": [_transposition(t) for t in a.schedule.transposes],
         "streams": [_stream(s, b, source) for s in a.streams],
         "reductions": _reductions(a),
+        "scan": _scan(a),
         "fission": _fission(versions.fission if versions is not None else None),
         "versions": _versions(a, module),
         "math": {"fast": a.schedule.math is Math.FAST, "note": target.FAST_MATH_NOTE if a.schedule.math is Math.FAST else
@@ -89,6 +91,19 @@ def _reductions(a: Analysis) -> dict | None:
                        "split": r.split, "length": r.length, "reason": r.reason} for r in split.reductions],
             "not_reductions": [{"line": o.span.line, "column": o.span.col, "reason": o.reason}
                                for o in split.others]}
+
+
+def _scan(a: Analysis) -> dict | None:
+    """The loops of a fold per point over the positions up to its own, run as a scan (or why not)."""
+    scan = a.plan.scan
+    if scan is None:
+        return None
+    scanned = scan.loops if isinstance(scan, Scan) else ()
+    left = scan.left if isinstance(scan, Scan) else (scan,)
+    return {"scanned": bool(scanned), "reason": scan.reason if scanned else None,
+            "loops": [{"line": s.span.line, "column": s.span.col, "operators": [op.value for op in s.operators],
+                       "exclusive": s.exclusive, "totals": list(s.totals)} for s in scanned],
+            "not_scanned": [{"line": o.span.line, "column": o.span.col, "reason": o.reason} for o in left]}
 
 
 def _fission(f) -> dict | None:
@@ -306,6 +321,7 @@ def _versions(a: Analysis, module) -> list[dict]:
         out.append({"kernel": kind, "lanes": k.lanes or None, "fissioned": fissioned,
                     "fission_when": [{"size": g.size, "at_least": g.least} for g in rec.gates],
                     "lanes_when": (condition_text(without(without(rec.condition, Fits), AtMost), True) if k_split else
+                                   condition_text(without(rec.condition, Fits), True) if rec.kind is Kind.SCAN else
                                    _lanes_when(split, rec.choice)) if k.lanes else None,
                     "blocks_a_row": _grid_blocks(k.split_stages[0], x_only=True) if stages and not k_split else None,
                     "k_split": k_split,
@@ -345,7 +361,7 @@ def _versions(a: Analysis, module) -> list[dict]:
 
 
 KIND_NAMES = {Kind.TILED: "tiled", Kind.ONE_POINT: "tiled", Kind.UNTILED: "untiled", Kind.SPLIT: "split",
-              Kind.WINDOW: "window", Kind.MARCH: "march"}
+              Kind.WINDOW: "window", Kind.MARCH: "march", Kind.SCAN: "scan"}
 
 
 def _plain(tiled: bool, why: str, condition) -> dict:

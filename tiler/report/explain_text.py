@@ -52,6 +52,7 @@ def render_text(data: dict, variance: bool = False, width: int = 120, candidates
     for s in data["streams"]:
         _stream_text(console, s)
     _reductions_text(console, data.get("reductions"))
+    _scan_text(console, data.get("scan"))
     _fission_text(console, data.get("fission"))
     _versions_text(console, data["versions"])
     if candidates:
@@ -316,6 +317,18 @@ def _reductions_text(console: Console, r: dict | None) -> None:
         console.print(f"  loop at {loop['line']}:{loop['column']}: a reduction by {loop['described']}; {state}")
     for o in r["not_reductions"]:
         console.print(f"  loop at {o['line']}:{o['column']}: not a reduction: {o['reason']}")
+
+
+def _scan_text(console: Console, s: dict | None) -> None:
+    if s is None:
+        return
+    if s["scanned"]:
+        where = " and ".join(f"{x['line']}:{x['column']}" for x in s["loops"])
+        console.print(f"\n[bold]scan[/]: loop{'s' if len(s['loops']) > 1 else ''} at {where}: {escape(s['reason'])}")
+    else:
+        console.print("\n[bold]scan[/]: none")
+    for o in s["not_scanned"]:
+        console.print(f"  loop at {o['line']}:{o['column']} not scanned: {escape(o['reason'])}")
 
 
 def _versions_text(console: Console, versions: list[dict]) -> None:

@@ -21,6 +21,7 @@ from ..source import program_stem
 from .fission import FissionPlan, NoFission, fission_plan, fissioned_versions, fold_file, pairs_file
 from .planned import launch_transposed, looped_fallback, plan_versions, reading, sized_grid
 from .records import BOUNDED, ONE_POINT, Build, Copies, Kind, Version, Versions
+from .scan import scan_versions
 from .split import split_versions
 
 __all__ = ["versions_of", "Versions", "Version", "Build", "Kind", "Copies", "FissionPlan",
@@ -33,6 +34,7 @@ def versions_of(a: Analysis, file: str = "<input>", fission: bool = True) -> Ver
     versions are made without)."""
     split = a.plan.split is not None and a.plan.split.active
     own = split_versions(a, file) if split else plan_versions(a, file)
+    own = scan_versions(a, file, own) + own
     notes = (f"math: {target.FAST_MATH_NOTE}",) if a.plan.schedule.math is Math.FAST else ()
     units = a.plan.schedule.matrix_units
     if units is not None and units.used:

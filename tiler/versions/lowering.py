@@ -21,6 +21,7 @@ from ..kir.build import ceil_div, const
 from ..kir.verify import Fault, check
 from ..lower import lower_schedule, lower_several, lower_split
 from ..lower.march import lower_march
+from ..lower.scan import lower_scan
 from ..lower.split_k import lower_split_k
 from ..lower.values import all_of, any_of, joined, product
 from ..source import program_stem
@@ -188,6 +189,8 @@ def _lowered(b: Build) -> kir.Kernel:
     """One kernel as lower makes it, named as its version names it."""
     if b.march:
         return lower_march(b.source, b.source.plan.march.march, b.file)
+    if b.scan is not None:
+        return lower_scan(b.source, b.scan, b.file)
     if b.k_split:
         k = lower_split_k(b.source, b.split, b.schedule, b.lanes, b.file, b.columns, b.vectors, b.name)
     elif b.split is not None:

@@ -115,10 +115,10 @@ def window_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version
     fits = SharedFits(halos.limit, tuple(t.array for t in sized)) if sized else None
     return [Version(Kind.WINDOW, build, all_of(c for c in (fits_int(a.kernel), fits) if c is not None),
                     a.plan.window.reason,
-                    rival=_untiled_rival(rest, file, "the window version"))]
+                    rival=untiled_rival(rest, file, "the window version"))]
 
 
-def _untiled_rival(rest: list[Version], file: str, what: str) -> Build:
+def untiled_rival(rest: list[Version], file: str, what: str) -> Build:
     """The untiled kernel with 32-bit offsets of the plan's versions, which a version raced ahead of them races last."""
     untiled = next((v.build for v in rest if v.kind is Kind.UNTILED and not v.build.wide), None)
     if untiled is None:
@@ -139,7 +139,7 @@ def march_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]
     limits = [AtMost(levels[d].size.name, most) for d, most in m.grid_limits() if not isinstance(levels[d].size, int)]
     build = Build(a, file, True, a.plan.untiled, vectors=False, march=True)
     condition = all_of(c for c in (fits_int(a.kernel), FillsSMs(1), *limits) if c is not None)
-    return [Version(Kind.MARCH, build, condition, a.plan.march.reason, rival=_untiled_rival(rest, file, "the march"))]
+    return [Version(Kind.MARCH, build, condition, a.plan.march.reason, rival=untiled_rival(rest, file, "the march"))]
 
 
 def has_march_version(a: Analysis) -> bool:

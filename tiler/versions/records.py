@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from ..analyse.scans import SCAN_LANES
 from ..analyse.schedule import Schedule, Threshold
 from ..source import program_stem
 
@@ -48,6 +49,7 @@ class Kind(Enum):
     WINDOW = "window"  # points a thread sharing their windows' reads, or windows staged (analyse/window_tile.py)
     MARCH = "march"  # a 3-D window marched along its outer dimension, its planes staged (analyse/march.py)
     FISSIONED = "fissioned"  # the pairs' kernel as a stage, then the fold reading its values
+    SCAN = "scan"  # a fold per point over the positions up to its own, as one scan of its terms (analyse/scans.py)
 
 
 class Copies(Enum):
@@ -90,6 +92,7 @@ class Build:
     window: bool = False
     # a 3-D window marched along its outer dimension, its planes staged (analyse/march.py, lower/march.py)
     march: bool = False
+    scan: object = field(default=None, repr=False, compare=False)  # scans.Scan: the scan's two kernels (lower/scan.py)
     suffix: str = ""  # added to the kernel's name by its version (SCALAR, ONE_POINT, BOUNDED, LOOPED)
     # its blocks walk grid y and z in a loop wherever a size could need more blocks than the grid holds, as
     # though no size were given when compiled (the others have none for a size given: Kernel.grid_bounds)
@@ -110,7 +113,7 @@ class Build:
         """What makes two builds one kernel: its name and copies, from the same
         schedule or split (by identity: they are the analysis's own objects,
         alive while its records are, and a schedule holds dicts, so no hash)."""
-        return self.name, self.vectors, id(self.schedule), id(self.split)
+        return self.name, self.vectors, id(self.schedule), id(self.split), id(self.scan)
 
     @property
     def name(self) -> str:
@@ -120,6 +123,8 @@ class Build:
             return f"tiler_{stem}_split{self.lanes}" + ("_cols" if self.columns else "") + \
                 ("_blocks" if self.several else "") + ("_k" if self.k_split else "") + \
                 ("_wide" if self.wide else "") + self.suffix
+        if self.scan is not None:
+            return f"tiler_{stem}_scan{SCAN_LANES}"
         kind = "march" if self.march else "window" if self.window else "tiled" if self.tiled else "untiled"
         return f"tiler_{stem}_{kind}" + ("_wide" if self.wide else "") + \
             ("_transposed" if self.transposed else "") + self.suffix

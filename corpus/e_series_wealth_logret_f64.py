@@ -1,0 +1,5 @@
+import torch
+
+
+def torch_twin(G):
+    return torch.cumprod(G, dim=1), torch.cumsum(torch.log(G), dim=1)

@@ -1,0 +1,227 @@
+"""The kernels of a scan (analyse/scans.py): a fold per point over the
+positions up to its own, computed as one scan of the fold's terms.
+
+The positions of a row (the innermost map level; the outer levels are the
+rows, on grid y and z) are shared among blocks of SCAN_LANES threads, one
+each SCAN_SHARE positions at least and at most MAX_BLOCKS_A_ROW a row, as
+a split's several blocks a row share a reduction. A first kernel (the
+stage) folds each block's share of the terms from the operators' identity
+and writes the block's total to scratch memory. The second combines the
+totals of the blocks before its own (every block alike, in block order),
+then walks its share a round of its lanes at a time: each lane computes
+the term at its position, the block scans the round's terms (shuffles up
+within each warp, then the warps' totals through shared memory), and the
+lane's point takes the stream's initial values combined with the earlier
+rounds' and blocks' totals and its inclusive (or, `< i`, exclusive) prefix,
+then runs the rest of its code and stores its values.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from .. import kir, target
+from ..analyse import Analysis
+from ..analyse.folds import identity
+from ..analyse.reductions import MAX_BLOCKS_A_ROW
+from ..analyse.scans import SCAN_LANES, SCAN_SHARE, Scan, ScanLoop
+from ..check import typed as T
+from ..kir.build import add, const, mul
+from ..source import program_stem
+from .body import ctype_of, value_parts
+from .params import bind_prelude, flat_index, kernel_params, output_stores, size_expr, size_name
+from .split import SplitBody, _bind_level
+from .values import at_most, blocks_a_row, in_kernel_min, minimum, partial_slot
+
+SHUFFLE_UP = "shuffle_up"  # target.CALL_SPELLING spells it
+
+
+class ScanBody(SplitBody):
+    """The untiled lowering, with the scan's loops folded by a block's lanes
+    (the stage) or scanned over them (the scan kernel)."""
+
+    def __init__(self, analysis: Analysis, scan: Scan, stage: bool):
+        super().__init__(analysis, None, SCAN_LANES)
+        self.scan, self.stage = scan, stage
+        self.slot = None  # where a block's totals lie in the scratch arrays: slot(block)
+        self.partials: dict[int, tuple[str, ...]] = {}  # a scanned loop's scratch arrays, by its program point
+        self.position = self.live = None  # the scan kernel's lane's position, and whether it is one
+        self.running: dict[int, list] = {}  # and each loop's totals of the positions before the round's
+
+    def _loop(self, e: T.Loop):
+        s = self.scan.of(e)
+        if s is None:
+            return super()._loop(e)
+        ctypes = [ctype_of(p.type) for p in e.params]
+        ids = [const(identity(op, p.type.kind), c) for op, p, c in zip(s.operators, e.params, ctypes)]
+        shares = self._started(e, ctypes, ids)
+        if self.stage:  # the block's share of the terms, folded and written; the code after it, pruned
+            self._lanes_loop(e, self.exp(e.bound), lambda k: self._carry(s.term, e.params, shares))
+            totals = self._combined(shares, ctypes, self._merge(shares, s.operators, ctypes))
+            self.emit(kir.If(kir.Bin("==", self.lane, const(0)), tuple(
+                kir.Store(a, self.slot(kir.BlockIdx("x")), t) for a, t in zip(self.partials[T.point(e)], totals))))
+            for b, t in zip(e.results, totals):
+                self.env[b] = t
+            return self.exp(e.rest)
+        self.env[e.index] = self.position
+        stmts, _ = self.block(lambda: self._carry(s.term, e.params, shares))
+        self.emit(kir.If(self.live, stmts, (), e.span))
+        ops, running = s.operators, self.running[T.point(e)]
+        scanned = [n for n, w in enumerate(s.whole) if not w]  # (a total is the blocks' totals alone)
+        pick = (lambda values: [values[n] for n in scanned])  # noqa: E731
+        prefix, round_total = self._scanned(s, pick(shares), pick(ctypes), pick(ids),
+                                            self._merge(pick(shares), pick(ops), pick(ctypes)))
+        prefixes, totals = dict(zip(scanned, prefix)), dict(zip(scanned, round_total))
+        inits = [self.exp(i) for i in e.inits]
+        for n, (b, init, run, op, c) in enumerate(zip(e.results, inits, running, ops, ctypes)):
+            folded = self._apply(op, run, prefixes[n], c) if n in prefixes else run
+            self.env[b] = self.declare(b.name, c, self._apply(op, init, folded, c), e.span)
+        for n in scanned:
+            self.emit(kir.Assign(running[n].name, self._apply(ops[n], running[n], totals[n], ctypes[n])))
+        return self.exp(e.rest)
+
+    def _scanned(self, s: ScanLoop, refs: list, ctypes: list, ids: list, merge) -> tuple[list, list]:
+        """Each lane's prefix of the round's terms (`refs`: inclusive, or
+        exclusive for `< i`) and the round's total: a scan by shuffles up
+        within each warp, then each lane adds the totals of the warps before
+        its own, read from shared memory between two barriers."""
+        lane = self.declare("scan_lane", "int", kir.Bin("%", self.lane, const(target.WARP)))
+        mask = const(target.FULL_MASK, "unsigned")
+        values, step = list(refs), 1
+        while step < target.WARP:
+            up = [self.declare(f"{r.name}_{step}u", c, kir.Call(SHUFFLE_UP, (mask, v, const(step))))
+                  for r, v, c in zip(refs, values, ctypes)]
+            took = merge(up, values, f"_{step}m")  # (the earlier lanes' terms first)
+            later = kir.Bin(">=", lane, const(step))
+            values = [self.declare(f"{r.name}_{step}s", c, kir.Select(later, t, v))
+                      for r, t, v, c in zip(refs, took, values, ctypes)]
+            step *= 2
+        mine = values
+        if s.exclusive:  # the lane before's inclusive prefix (the warp's first: none), shuffled by every lane
+            before = [self.declare(f"{r.name}_1b", c, kir.Call(SHUFFLE_UP, (mask, v, const(1))))
+                      for r, v, c in zip(refs, values, ctypes)]
+            mine = [self.declare(f"{r.name}_ex", c, kir.Select(kir.Bin("==", lane, const(0)), i, b))
+                    for r, b, i, c in zip(refs, before, ids, ctypes)]
+        warps = self.lanes // target.WARP
+        buffers = [self.fresh(f"{r.name}_warps") for r in refs]
+        self.shared += [kir.SharedAlloc(b, c, warps) for b, c in zip(buffers, ctypes)]
+        warp = kir.Bin("/", self.lane, const(target.WARP))
+        self.emit(kir.If(kir.Bin("==", lane, const(target.WARP - 1)),
+                         tuple(kir.Store(b, warp, v, kir.SHARED) for b, v in zip(buffers, values))))
+        self.emit(kir.Barrier("each warp's total of the round is written"))
+        before = [self.declare(f"{r.name}_wb", c, i, const_=False) for r, i, c in zip(refs, ids, ctypes)]
+        total = [self.declare(f"{r.name}_wt", c, i, const_=False) for r, i, c in zip(refs, ids, ctypes)]
+        w = self.fresh("w")
+
+        def fold():
+            read = [self.declare(f"{b}_r", c, kir.Load(b, kir.Ref(w), kir.SHARED)) for b, c in zip(buffers, ctypes)]
+            ahead = kir.Bin("<", kir.Ref(w), warp)
+            return merge(total, read, "_t"), [kir.Select(ahead, m, b) for m, b in zip(merge(before, read, "_b"),
+                                                                                       before)]
+        stmts, (totals, befores) = self.block(fold)
+        body = stmts + tuple(kir.Assign(t.name, v) for t, v in zip(total, totals)) + \
+            tuple(kir.Assign(b.name, v) for b, v in zip(before, befores))
+        self.emit(kir.For(w, const(0), const(warps), const(1), body, unroll=kir.FULL,
+                          note="the warps' totals: all of them, and those before this lane's warp"))
+        self.emit(kir.Barrier("the warps' totals are read before the next round writes them"))
+        return merge(before, mine, "_p"), total
+
+
+def lower_scan(analysis: Analysis, scan: Scan, file: str) -> kir.Kernel:
+    """The scan kernel, launching the stage that writes each block's totals first."""
+    last, written = _scan_kernel(analysis, scan, file, stage=False)
+    params = last.params + tuple(kir.Param(n, c, kir.SCRATCH) for n, c in written)
+    stage = dataclasses.replace(_scan_kernel(analysis, scan, file, stage=True)[0], params=params)
+    count = kir.Cast(target.INDEX, blocks_a_row(_length(scan, kir.Ref), at_most, SCAN_SHARE, MAX_BLOCKS_A_ROW))
+    for lv in analysis.kernel.levels[:-1]:
+        count = kir.Bin("*", count, const(lv.size) if isinstance(lv.size, int) else kir.Ref(lv.size.name))
+    scratch = tuple(kir.Scratch(n, c, count, "a block's total of the terms, for each block of each row")
+                    for n, c in written)
+    return dataclasses.replace(last, params=params, stages=(stage,), scratch=scratch).renamed(last.name)
+
+
+def _length(scan: Scan, ref):
+    return const(scan.length) if isinstance(scan.length, int) else ref(scan.length)
+
+
+def _scan_kernel(analysis: Analysis, scan: Scan, file: str, stage: bool):
+    """One of the scan's kernels, and its scratch arrays (name, C type)."""
+    k = analysis.kernel
+    low = ScanBody(analysis, scan, stage)
+    params = kernel_params(low, k, lambda extent: extent, {}, frozenset())
+    written = []
+    for s in scan.loops:
+        names = tuple(low.fresh("partials") for _ in s.operators)
+        low.partials[T.point(s.loop)] = names
+        written += zip(names, (ctype_of(p.type) for p in s.loop.params))
+    bind_prelude(low, k)
+    rows, point = k.levels[:-1], k.levels[-1]
+    sizes = [size_expr(low, lv.size) for lv in k.levels]
+    n = sizes[-1]
+    axes = {lv.dim: target.AXES[len(rows) - lv.dim] for lv in rows}  # the innermost row level on y
+    gtids = [low.declare(f"row{lv.dim}", "int", kir.BlockIdx(axes[lv.dim]), lv.span) for lv in rows]
+    blocks = low.declare("blocks", "int", blocks_a_row(n, in_kernel_min, SCAN_SHARE, MAX_BLOCKS_A_ROW))
+    low.share = low.declare("share", "int", add(kir.Bin("/", kir.Bin("-", n, const(1)), blocks), const(1)))
+    low.base = low.declare("first", "int", mul(kir.BlockIdx("x"), low.share))
+    row = flat_index(gtids, sizes, lambda extent: extent)
+    low.slot = lambda block: partial_slot(block, row, blocks)
+    for lv, g in zip(rows, gtids):
+        _bind_level(low, lv, g)
+    outputs = [p for p in params if p.role == "output"]
+
+    def folds():  # (any point: the terms are alike at every one)
+        _bind_level(low, point, minimum(low.base, kir.Bin("-", n, const(1))))
+        low.exp(k.body)
+
+    def scans():
+        for s in scan.loops:
+            low.running[T.point(s.loop)] = _earlier_blocks(low, s, blocks)
+        step = low.fresh("k")
+
+        def round_():
+            low.position = at = low.declare("at", "int", add(low.base, add(kir.Ref(step), low.lane)))
+            low.live = low.declare("live", "bool", kir.Bin("&&", kir.Bin("<", add(kir.Ref(step), low.lane), low.share),
+                                                           kir.Bin("<", at, n)))
+            _bind_level(low, point, low.declare(f"i{point.dim}", "int", minimum(at, kir.Bin("-", n, const(1)))))
+            values = value_parts(low.exp(k.body))
+            low.emit(kir.If(low.live, output_stores(outputs, flat_index(gtids + [at], sizes, lambda extent: extent),
+                                                    values, k.span)))
+        stmts, _ = low.block(round_)
+        low.emit(kir.For(step, const(0), low.share, const(SCAN_LANES), stmts, point.span,
+                         note="the block's share, a round of its lanes at a time"))
+    stmts, _ = low.block(folds if stage else scans)
+    grid = [(size_name(point.size), SCAN_SHARE, MAX_BLOCKS_A_ROW), None, None]
+    for lv in rows:
+        grid[target.AXES.index(axes[lv.dim])] = (size_name(lv.size), 1)
+    who = "folds each block's share of the terms" if stage else \
+        "combines the earlier blocks' totals, then scans its share a round at a time"
+    summary = (f"scan: blocks of {SCAN_LANES} threads, one each {SCAN_SHARE:,} positions of a row at least (at most "
+               f"{MAX_BLOCKS_A_ROW:,}); {who}; {scan.reason}",)
+    kernel = kir.Kernel(f"tiler_{program_stem(file)}_scan{SCAN_LANES}", tuple(params), tuple(low.shared),
+                        tuple(low.out) + stmts, (SCAN_LANES, 1, 1), tuple(grid), True, file, summary, k.span,
+                        lanes=SCAN_LANES)
+    return kernel, written
+
+
+def _earlier_blocks(low: ScanBody, s: ScanLoop, blocks) -> list:
+    """A loop's totals of the blocks before this one (of all of them for a
+    value that is a total), combined over the block's lanes: the values its
+    rounds start from."""
+    params = s.loop.params
+    ctypes = [ctype_of(p.type) for p in params]
+    ids = [const(identity(op, p.type.kind), c) for op, p, c in zip(s.operators, params, ctypes)]
+    shares = [low.declare(f"{p.name}_before", c, i, const_=False) for p, i, c in zip(params, ids, ctypes)]
+    merge = low._merge(shares, s.operators, ctypes)
+    names = low.partials[T.point(s.loop)]
+    b = low.fresh("b")
+
+    def fold():
+        merged = merge(shares, [kir.Load(a, low.slot(kir.Ref(b))) for a in names], "_p")
+        earlier = kir.Bin("<", kir.Ref(b), kir.BlockIdx("x"))
+        return [m if w else kir.Select(earlier, m, v) for m, v, w in zip(merged, shares, s.whole)]
+    stmts, merged = low.block(fold)
+    low.emit(kir.For(b, low.lane, blocks if any(s.whole) else kir.BlockIdx("x"), const(SCAN_LANES),
+                     stmts + tuple(kir.Assign(v.name, m) for v, m in zip(shares, merged)), s.span,
+                     note="this lane's share of the earlier blocks' totals" +
+                     (" (all blocks' for a total)" if any(s.whole) else "")))
+    combined = low._combined(shares, ctypes, merge)
+    return [low.declare(f"{p.name}_run", c, v, const_=False) for p, v, c in zip(params, combined, ctypes)]
