@@ -1354,12 +1354,33 @@ def test_scans_match_the_interpreter(path, length):
 @pytest.mark.parametrize("rows, length", [(1, 600_001), (3, 530_000)])
 def test_a_scan_of_several_rounds_a_block_matches_numpy(rows, length):
     """Past 2,048 blocks of 256 positions each block walks its share in
-    several rounds (the interpreter's n^2 steps are too slow there)."""
-    path = ROOT / "corpus" / "e_row_count_min_int.fut"
+    several rounds (the interpreter's n^2 steps are too slow there): a
+    prefix count and minimum, and a suffix's sum after each position and
+    minimum from it (walked backwards)."""
     rng = np.random.default_rng(5)
     R = rng.integers(-1000, 1000, size=(rows, length), dtype=np.int32)
-    values = run_all(path.read_text(), path.name, Options())
-    kernel = next(k for k in values["verify"].kernels if k.name.endswith("_scan256"))
-    got, _ = Gpu.get().run(kernel, values["render"], {"R": R, "t": np.int32(100)}, {"n": rows, "m": length})
+    got = _scanned(ROOT / "corpus" / "e_row_count_min_int.fut", {"R": R, "t": np.int32(100)}, {"n": rows, "m": length})
     np.testing.assert_array_equal(got[0], np.cumsum(R >= 100, axis=1, dtype=np.int32))
     np.testing.assert_array_equal(got[1], np.minimum.accumulate(R, axis=1))
+    got = _scanned(PROGRAMS / "scans" / "rows_after_i64.fut", {"R": R}, {"r": rows, "m": length})
+    after = np.cumsum(R[:, ::-1].astype(np.int64), axis=1)[:, ::-1] - R
+    np.testing.assert_array_equal(got[0], after)
+    np.testing.assert_array_equal(got[1], np.minimum.accumulate(R[:, ::-1], axis=1)[:, ::-1])
+    if rows > 1:
+        return
+    # an exclusive prefix (the term at the last position never computed) and a float one with a total
+    counts = R[0]
+    got = _scanned(ROOT / "corpus" / "e_compact_offsets_i64.fut", {"counts": counts}, {"n": length})
+    ends = np.cumsum(counts.astype(np.int64))
+    np.testing.assert_array_equal(got[0], ends - counts)
+    np.testing.assert_array_equal(got[1], ends)
+    hist = rng.integers(0, 100, size=length).astype(np.float32)
+    got = _scanned(ROOT / "corpus" / "e_hist_cdf_f32.fut", {"hist": hist}, {"n": length})
+    np.testing.assert_allclose(got[0], np.cumsum(hist, dtype=np.float64) / hist.sum(dtype=np.float64), rtol=1e-5)
+
+
+def _scanned(path, inputs: dict, sizes: dict) -> list:
+    """The outputs of the program's scan kernel (its version, whatever the launch would pick)."""
+    values = run_all(path.read_text(), path.name, Options())
+    kernel = next(k for k in values["verify"].kernels if k.name.endswith("_scan256"))
+    return Gpu.get().run(kernel, values["render"], inputs, sizes)[0]

@@ -12,7 +12,7 @@ from conftest import PROGRAMS, ROOT, ptxas_reports, tiler
 
 from tiler.analyse import DEFAULT, Options
 from tiler.analyse.folds import Operator
-from tiler.analyse.scans import Scan
+from tiler.analyse.scans import SCAN_UNRACED, Scan
 from tiler.pipeline import run_all, run_to
 
 SCANS = PROGRAMS / "scans"
@@ -27,33 +27,58 @@ def loop(test: str, update: str = "acc + x[j]", keep: str = "acc") -> str:
     return PREFIX.format(body=f"loop (acc = 0f32) = for j < n do if {test} then {update} else {keep} in acc")
 
 
-@pytest.mark.parametrize("test, exclusive", [
-    ("j <= i", False), ("j < i", True), ("i >= j", False), ("i > j", True), ("j + 1 <= i", True),
-    ("j - i <= 0", False), ("2 * j <= 2 * i", None), ("i64(j) <= i64(i)", False), ("j < i + 1", False)])
-def test_the_positions_test_is_read_whichever_way_it_is_written(test, exclusive):
+@pytest.mark.parametrize("test, suffix, exclusive", [
+    ("j <= i", False, False), ("j < i", False, True), ("i >= j", False, False), ("i > j", False, True),
+    ("j + 1 <= i", False, True), ("j - i <= 0", False, False), ("2 * j <= 2 * i", None, None),
+    ("j * 1 <= i", False, False),
+    ("i64(j) <= i64(i)", False, False), ("j < i + 1", False, False),
+    ("j >= i", True, False), ("j > i", True, True), ("i <= j", True, False), ("i < j", True, True),
+    ("j - 1 >= i", True, True)])
+def test_the_positions_test_is_read_whichever_way_it_is_written(test, suffix, exclusive):
     scan = scan_of(loop(test))
     if exclusive is None:  # (not the position against the point's: a scaled one)
         assert not isinstance(scan, Scan)
         return
     assert isinstance(scan, Scan), scan
-    assert scan.loops[0].exclusive is exclusive
+    assert (scan.loops[0].suffix, scan.loops[0].exclusive) == (suffix, exclusive)
     assert scan.loops[0].operators == (Operator.ADD,)
 
 
-def test_a_test_keeping_the_value_in_its_then_branch_is_the_same_prefix():
-    scan = scan_of(loop("j > i", update="acc", keep="acc + x[j]"))
-    assert isinstance(scan, Scan) and not scan.loops[0].exclusive
-    scan = scan_of(loop("j >= i", update="acc", keep="acc + x[j]"))
-    assert isinstance(scan, Scan) and scan.loops[0].exclusive
+def test_the_positions_test_is_read_through_lets():
+    text = PREFIX.format(body="let last = i - 1 in streamSeq(fn f32 (int kk, [f32, c] xc, f32 acc) => loop (acc) = "
+                              "for k < c do let at = kk + k in if at <= last then acc + xc[k] else acc in acc, x, 0f32)")
+    scan = scan_of(text)
+    assert isinstance(scan, Scan) and scan.loops[0].exclusive and not scan.suffix
+
+
+@pytest.mark.parametrize("test, suffix, exclusive", [
+    ("j > i", False, False), ("j >= i", False, True), ("j < i", True, False), ("j <= i", True, True)])
+def test_a_test_keeping_the_value_in_its_then_branch_folds_the_other_side(test, suffix, exclusive):
+    scan = scan_of(loop(test, update="acc", keep="acc + x[j]"))
+    assert isinstance(scan, Scan)
+    assert (scan.loops[0].suffix, scan.loops[0].exclusive) == (suffix, exclusive)
+
+
+def test_loops_folding_either_side_are_scanned_as_the_first_is():
+    text = PREFIX.format(body="let a = loop (acc = 0f32) = for j < n do if j <= i then acc + x[j] else acc in acc in "
+                              "let b = loop (acc = 0f32) = for j < n do if j >= i then acc + x[j] else acc in acc in "
+                              "a - b")
+    scan = scan_of(text)
+    assert isinstance(scan, Scan) and len(scan.loops) == 1 and not scan.suffix
+    assert "those up to its own: one scan walks them one way" in scan.left[0].reason
 
 
 @pytest.mark.parametrize("test, update, keep, reason", [
-    ("j >= i", "acc + x[j]", "acc", "a suffix"),
     ("j <= i + 1", "acc + x[j]", "acc", "reaches past"),
+    ("j >= i - 1", "acc + x[j]", "acc", "reaches past"),
     ("j < i - 1", "acc + x[j]", "acc", "leaves out more"),
+    ("j > i + 1", "acc + x[j]", "acc", "leaves out more"),
     ("j <= i", "acc + x[j] * f32(i)", "acc", "its term reads `i`"),
     ("j <= i && j >= i - 8", "acc + x[j]", "acc", "both sides"),
-    ("j * j <= i", "acc + x[j]", "acc", "is not the stream's position"),
+    ("2 * j <= 2 * i", "acc + x[j]", "acc", "is not the stream's position"),
+    ("x[j] > 0f32 && j > i", "acc", "acc + x[j]", "where its `&&` test fails"),
+    ("j + 2147483647 <= i + 2147483647", "acc + x[j]", "acc", "is not the stream's position"),
+    ("j + n <= i + n", "acc + x[j]", "acc", "is not the stream's position"),
     ("j <= i", "acc / x[j]", "acc", "not a reduction"),
 ])
 def test_loops_the_scan_does_not_take_say_why(test, update, keep, reason):
@@ -69,8 +94,13 @@ def test_a_branch_updating_one_value_and_the_other_another_is_no_prefix():
     assert not isinstance(scan, Scan) and "neither branch" in scan.reason
 
 
-def test_no_loop_testing_the_position_has_no_scan_to_explain():
-    assert scan_of(PREFIX.format(body="loop (acc = 0f32) = for j < n do acc + x[j] in acc + x[i]")) is None
+@pytest.mark.parametrize("body", [
+    "loop (acc = 0f32) = for j < n do acc + x[j] in acc + x[i]",
+    "loop (acc = 0f32) = for j < n do if j * j <= i then acc + x[j] else acc in acc",
+    "loop (acc = 0f32) = for j < n do if i64(j + i) - i64(i) <= 0i64 then acc + x[j] else acc in acc",
+    "loop (acc = 0f32) = for t < 7 do let j = i + t - 3 in if j >= 0 && j < n then acc + x[j] else acc in acc"])
+def test_no_loop_comparing_its_index_with_the_position_has_no_scan_to_explain(body):
+    assert scan_of(PREFIX.format(body=body)) is None
 
 
 def test_a_value_updated_alike_on_both_sides_is_a_total():
@@ -104,17 +134,22 @@ def test_no_scan_option_and_no_tile_leave_the_points_walking():
     assert scan_of(text, Options(no_tile=True)) is None
 
 
-def test_the_scan_runs_first_from_its_shortest_rows_and_races_the_untiled_kernel():
+def test_the_scan_runs_first_unraced_for_long_rows_then_raced_from_its_shortest():
     path = ROOT / "corpus" / "e_row_count_min_int.fut"
     module = run_all(path.read_text(), path.name, Options())["verify"]
-    first = module.versions[0]
-    assert first.kernel.name.endswith("_scan256") and first.rival.endswith("_untiled")
-    c = first.plan.condition
-    text = repr(c)
+    unraced, raced = module.versions[:2]
+    assert unraced.kernel.name.endswith("_scan256") and not unraced.rival
+    assert raced.kernel.name.endswith("_scan256_raced") and raced.rival.endswith("_untiled")
+    assert [s.name for s in raced.kernel.stages] == ["tiler_e_row_count_min_int_scan256_raced_stage0"]
+    text = repr(raced.plan.condition)
     assert "what='length', op='>=', value=256" in text and "AtMost(size='n', value=65535)" in text
     # the rows on grid y, the blocks of a row's positions on x (at most MAX_BLOCKS_A_ROW)
-    assert first.kernel.grid[0] == ("m", 256, 2048) and first.kernel.grid[1] == ("n", 1)
-    assert not module.holds(first, {"n": 4, "m": 255}) and module.holds(first, {"n": 4, "m": 256})
+    assert raced.kernel.grid[0] == ("m", 256, 2048) and raced.kernel.grid[1] == ("n", 1)
+    assert not module.holds(raced, {"n": 4, "m": 255}) and module.holds(raced, {"n": 4, "m": 256})
+    assert not module.holds(unraced, {"n": 4, "m": SCAN_UNRACED - 1}) and module.holds(unraced, {"n": 4, "m": SCAN_UNRACED})
+    # (without launch timing, one version, at every length from SCAN_MIN_LENGTH)
+    module = run_all(path.read_text(), path.name, Options(no_launch_timing=True))["verify"]
+    assert module.versions[0].kernel.name.endswith("_scan256") and module.holds(module.versions[0], {"n": 4, "m": 256})
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
@@ -128,7 +163,7 @@ def test_the_scan_kernels_compile_without_spills(tmp_path):
             units.append(values["render"])
     reports = ptxas_reports(units, tmp_path)
     scans = {name: r for name, r in reports.items() if "_scan256" in name}
-    assert len(scans) == 2 * 8  # the stage and the scan kernel of each program's
+    assert len(scans) == 4 * 12  # the stage and the scan kernel of each program's, unraced and raced
     for name, report in scans.items():
         assert " 0 bytes spill stores" in report, (name, report)
 
@@ -138,10 +173,10 @@ def test_explain_says_which_loops_are_scanned_and_why_not():
     assert out.returncode == 0, out.stderr
     assert "scan: loops at 6:29 and 11:29: each point folds the terms at the positions up to its own (by +)" in \
         " ".join(out.stdout.split())
-    data = json.loads(tiler("explain", "--json", SCANS / "suffix_f32.fut").stdout)
+    data = json.loads(tiler("explain", "--json", SCANS / "reaching_f32.fut").stdout)
     assert data["scan"]["scanned"] is False
-    assert "a suffix" in data["scan"]["not_scanned"][0]["reason"]
+    assert "reaches past the point's own position" in data["scan"]["not_scanned"][0]["reason"]
     data = json.loads(tiler("explain", "--json", SCANS / "cdf_total_f32.fut").stdout)
-    assert data["scan"]["loops"] == [{"line": 7, "column": 23, "operators": ["+", "+", "min"], "exclusive": False,
-                                      "totals": ["t"]}]
+    assert data["scan"]["loops"] == [{"line": 7, "column": 23, "operators": ["+", "+", "min"], "suffix": False,
+                                      "exclusive": False, "totals": ["t"]}]
     assert data["versions"][0]["kernel"] == "scan"

@@ -1,4 +1,4 @@
-"""The whole corpus against PyTorch, from the fifteenth to thirty-first
+"""The whole corpus against PyTorch, from the fifteenth to thirty-second
 sessions' peer runs (a later file wins for a program and size), with its
 summary: python3 experiments/verify/peer-merge.py OUT.json (from the
 repository's root)."""
@@ -29,7 +29,14 @@ FILES = ["experiments/results/corpus-2026-11-29e-h200-peer-shard1.json",
          # programs at medium ones
          "experiments/results/corpus-2026-12-01-h200-session31c-now-peer.json",
          "experiments/results/corpus-2026-12-01-h200-session31e-small-peer.json",
-         "experiments/results/corpus-2026-12-01-h200-session31g-medium-peer.json"]
+         "experiments/results/corpus-2026-12-01-h200-session31g-medium-peer.json",
+         # the thirty-second session (prefix folds as scans): b_prefix_masked_i64 and e_balance_drawdown_f64 at
+         # the three sizes (session32b, cut after them), then the scanned programs at small and large sizes
+         "experiments/results/session32-2026-12-01-h200/session32b/corpus-small.json",
+         "experiments/results/session32-2026-12-01-h200/session32b/corpus-medium.json",
+         "experiments/results/session32-2026-12-01-h200/session32b/corpus-large.json",
+         "experiments/results/corpus-2026-12-01-h200-session32c-small.json",
+         "experiments/results/corpus-2026-12-01-h200-session32c-large.json"]
 records = {}
 for f in FILES:
     for r in json.load(open(f))["records"]:

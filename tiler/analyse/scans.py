@@ -1,4 +1,4 @@
-"""A fold per point over the elements up to the point's own position: a scan.
+"""A fold per point over the positions up to its own: a scan.
 
 The language has no scan, so a user writes a prefix sum as a map over
 positions `i` whose body folds a stream over all n elements, keeping only
@@ -11,23 +11,27 @@ Run as written, that is n^2 / 2 steps (every point walks the whole
 stream). Where the guarded update is a reduction (folds.py: `+`, `*`,
 `min`, `max`, one a carried value, conditions inside it allowed) whose
 term reads nothing that varies with `i`, point i's value is the fold of
-the terms at positions 0..i (`<= i`, inclusive) or 0..i-1 (`< i`,
-exclusive) from the stream's initial values: one scan of the terms serves
-every point. `scan_plan` finds such a loop at the innermost map level's
-own code and returns the `Scan` the scan versions are lowered from
-(lower/scan.py: blocks fold their share of the positions, then each block
-scans its share, starting from the earlier blocks' totals), or `NoScan`
-where a loop is masked by the point's position but cannot be scanned, and
-why. The condition may be written either way round (`i >= j0 + j`), with
-`<` or `<=`, in either branch (`if j0 + j > i then s else s + t`), and
-joined by `&&` to a condition of the element alone.
+the terms at positions 0..i (`<= i`), 0..i-1 (`< i`), i..n-1 (`>= i`, a
+suffix) or i+1..n-1 (`> i`) from the stream's initial values: one scan of
+the terms serves every point. A carried value both branches update alike
+folds every position (a total). `scan_plan` finds the loops so masked at
+the innermost map level's own code and returns the `Scan` its version is
+lowered from (lower/scan.py: blocks fold their share of the positions,
+then each block scans its share, starting from the earlier blocks'
+totals; a suffix's positions walked from the end), or, for each loop it
+leaves, `NoScan` and why. The test may be written either way round
+(`i >= j0 + j`), with `<` or `<=`, in either branch (`if j0 + j > i then s
+else s + t`), through `let`s of one name (`let p = j0 + j in`), and joined
+by `&&` to a condition of the element alone.
 """
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field, replace
 
+from .. import target
 from ..check import typed as T
+from ..check.binders import free, used
 from ..check.types import Binder
 from ..tree import descendants
 from .folds import Operator, described
@@ -37,8 +41,13 @@ from .records import Variance
 SCANNED = (Operator.ADD, Operator.MUL, Operator.MIN, Operator.MAX)  # commutative, with an identity
 # below this many positions the point's own fold is as fast as two kernels' launches: the other versions run
 SCAN_MIN_LENGTH = 256
+# from this many positions the scan runs without a race against the untiled kernel, whose n^2 / 2 steps are
+# then at least 4x the scan's time (H200, benchmarks/RESULTS.md)
+SCAN_UNRACED = 16384
 SCAN_LANES = 256  # threads a block of the scan's kernels
 SCAN_SHARE = 256  # positions a block has at least (a round of its lanes)
+MAX_LETS = 16  # `let`s followed into the position's test, one through another
+MAX_SIZE_MARGIN = 2**31 - 1 - target.MAX_SIZE  # a constant of the test: a position or point plus it stays an int
 
 
 @dataclass(frozen=True)
@@ -49,7 +58,8 @@ class ScanLoop:
     loop: T.Loop = field(repr=False, compare=False)
     term: object = field(repr=False, compare=False)  # the loop's body with the position's test taken away
     operators: tuple[Operator, ...]  # one a carried value
-    exclusive: bool  # `< i`: the positions before the point's own
+    suffix: bool  # the positions from the point's own to the end (`j >= i`), not from the start
+    exclusive: bool  # the point's own position left out (`j < i`, `j > i`)
     # each carried value: True where both branches update it alike, so that it folds every position (a total)
     whole: tuple[bool, ...]
 
@@ -87,6 +97,11 @@ class Scan:
     def span(self):
         return self.loops[0].span
 
+    @property
+    def suffix(self) -> bool:
+        """Its loops fold the positions from each point's own to the end (its kernels walk them backwards)."""
+        return self.loops[0].suffix
+
     def of(self, loop: T.Loop) -> ScanLoop | None:
         return next((s for s in self.loops if T.point(s.loop) == T.point(loop)), None)
 
@@ -100,16 +115,23 @@ def scan_plan(kernel: T.Kernel, var: Variance) -> Scan | NoScan | None:
     if position is None:
         return None
     reductions, others = level_loops(kernel, d)
-    found = [_scan(kernel, var, r, position) for r in reductions if _tests(r.loop, position)]
-    found += [NoScan(o.loop, f"it is not a reduction: {o.reason}") for o in others if _tests(o.loop, position)]
+    lets = _lets(kernel)
+    found = [_scan(kernel, var, r, position, lets) for r in reductions if _tests(r.loop, r.stream, position, lets)]
+    found += [NoScan(o.loop, f"it is not a reduction: {o.reason}") for o in others
+              if _tests(o.loop, None, position, lets)]
     found.sort(key=lambda s: (s.span.line, s.span.col))
-    loops = tuple(s for s in found if isinstance(s, ScanLoop))
+    loops = [s for s in found if isinstance(s, ScanLoop)]
     if not loops:
         return found[0] if found else None
+    first = loops[0]  # (one kernel walks the positions one way: from the start for prefixes, from the end else)
+    found = [NoScan(s.loop, f"it folds the positions {_side(s)}, and the loop at {first.span.line}:"
+                            f"{first.span.col} those {_side(first)}: one scan walks them one way") if
+             isinstance(s, ScanLoop) and s.suffix != first.suffix else s for s in found]
+    loops = tuple(s for s in found if isinstance(s, ScanLoop))
     ops = described(tuple(op for s in loops for op in s.operators))
-    upto = " or ".join(dict.fromkeys("before" if s.exclusive else "up to" for s in loops))
+    upto = " or ".join(dict.fromkeys(_side(s) for s in loops))
     totals = [t for s in loops for t in s.totals]
-    reason = f"each point folds the terms at the positions {upto} its own (by {ops}): one scan of the terms " \
+    reason = f"each point folds the terms at the positions {upto} (by {ops}): one scan of the terms " \
              "serves every point, instead of a walk of the whole stream at each" + \
              (f"; {', '.join(f'`{t}`' for t in totals)}, updated alike on both sides of the test, the total of every "
               "position" if totals else "")
@@ -118,16 +140,48 @@ def scan_plan(kernel: T.Kernel, var: Variance) -> Scan | NoScan | None:
                 tuple(s for s in found if isinstance(s, NoScan)))
 
 
-def _tests(loop: T.Loop, position) -> bool:
-    """Whether the loop's body is an `if` whose test reads the point's position."""
+def _side(s: ScanLoop) -> str:
+    """Where a loop's positions lie from the point's own, in words."""
+    return ("after its own" if s.exclusive else "from its own to the end") if s.suffix else \
+        ("before its own" if s.exclusive else "up to its own")
+
+
+def _tests(loop: T.Loop, stream: T.Stream | None, position, lets: dict) -> bool:
+    """Whether the loop's body is an `if` whose test (or a side of its
+    `&&`) compares the loop's index with the point's position, each on its
+    own side (`j <= i`, `j - i < 0`; not a window's `i + t - 3 >= 0`)."""
     body = _past_lets(loop.body)
-    return isinstance(body, T.If) and position in _names(body.cond)
+    if not isinstance(body, T.If):
+        return False
+    pair = frozenset({loop.index} | ({stream.offset} if stream is not None else set()))
+    c = body.cond
+    for test in (c.lhs, c.rhs) if isinstance(c, T.BinOp) and c.op == "&&" else (c,):
+        if isinstance(test, T.BinOp) and test.op in ("<", "<=", ">", ">="):
+            lhs, rhs = _linear(test.lhs, lets, pair), _linear(test.rhs, lets, pair)
+            if lhs is not None and rhs is not None:
+                index = lhs.get(loop.index, 0) - rhs.get(loop.index, 0)
+                if index and index == rhs.get(position, 0) - lhs.get(position, 0):
+                    return True
+    return False
 
 
-def _scan(kernel: T.Kernel, var: Variance, r, position) -> ScanLoop | NoScan:
+def _reads(e, binder, lets: dict) -> bool:
+    """Whether `e` reads `binder`, itself or through the `let`s of one name it reads."""
+    seen, todo = set(), [e]
+    while todo:
+        for b in used(todo.pop()) - seen:
+            if b is binder:
+                return True
+            seen.add(b)
+            if b in lets:
+                todo.append(lets[b])
+    return False
+
+
+def _scan(kernel: T.Kernel, var: Variance, r, position, lets: dict) -> ScanLoop | NoScan:
     loop, stream, d = r.loop, r.stream, len(kernel.levels) - 1
     if stream is None:
-        return NoScan(loop, "it does not walk a stream's chunk")
+        return NoScan(loop, "it does not walk a whole array (a stream over it, or `for j < n` over n elements)")
     if len(kernel.levels) > 3:
         return NoScan(loop, "the map levels around it are more than CUDA's grid has axes for")
     if not r.top:
@@ -137,32 +191,33 @@ def _scan(kernel: T.Kernel, var: Variance, r, position) -> ScanLoop | NoScan:
         return NoScan(loop, "its stream's length is not the map level's size")
     if any(op not in SCANNED for op in r.operators):
         return NoScan(loop, f"a scan by {described(r.operators)} is not built (only +, *, min and max)")
-    masked = _masked(loop, stream, position)
+    masked = _masked(loop, stream, position, lets)
     if isinstance(masked, str):
         return NoScan(loop, masked)
-    term, exclusive, whole = masked
-    reads = _free(term) - {*loop.params, loop.index, stream.offset, stream.chunk, *stream.chunk_params}
-    reads |= {b for a in stream.arrays for b in _free(a)}
+    term, suffix, exclusive, whole = masked
+    reads = free(term) - {*loop.params, loop.index, stream.offset, stream.chunk, *stream.chunk_params}
+    reads |= {b for a in stream.arrays for b in free(a)}
     varying = sorted(b.name for b in reads if d in var.of(b))
     if varying:
         return NoScan(loop, f"its term reads `{varying[0]}`, which varies with the point")
-    return ScanLoop(stream, loop, term, r.operators, exclusive, whole)
+    return ScanLoop(stream, loop, term, r.operators, suffix, exclusive, whole)
 
 
-def _masked(loop: T.Loop, stream: T.Stream, position) -> tuple[object, bool, tuple[bool, ...]] | str:
+def _masked(loop: T.Loop, stream: T.Stream, position, lets: dict) -> tuple | str:
     """The loop's body with the position's test taken away (its lets, then
     the guarded update, under the element's own condition where one is
-    joined by `&&`), whether the test leaves out the point's own position,
-    and which carried values the other branch updates alike (folding every
-    position: a total); or why the body is not such a test."""
+    joined by `&&`), whether the terms folded are those after the point's
+    position (a suffix) and whether they leave out its own, and which
+    carried values the other branch updates alike (folding every position:
+    a total); or why the body is not such a test."""
     body = _past_lets(loop.body)
     test, rest = body.cond, None
     if isinstance(test, T.BinOp) and test.op == "&&":  # one side the position's test, the other the element's
-        sides = [s for s in (test.lhs, test.rhs) if position in _names(s)]
+        sides = [s for s in (test.lhs, test.rhs) if _reads(s, position, lets)]
         if len(sides) != 1:
             return "both sides of its `&&` test the point's position"
         test, rest = sides[0], test.rhs if sides[0] is test.lhs else test.lhs
-    bound = _bound(test, stream, loop, position)
+    bound = _bound(test, stream, loop, position, lets)
     if bound is None:
         return "its test is not the stream's position against the point's (`j0 + j <= i`, `< i`, ...)"
     at_most, c = bound
@@ -172,24 +227,25 @@ def _masked(loop: T.Loop, stream: T.Stream, position) -> tuple[object, bool, tup
     kept = {branch: tuple(_kept(v, p) for v, p in zip(items, loop.params)) for branch, items in (("then", then_),
                                                                                                ("else", else_))}
     alike = tuple(_alike(a, b) for a, b in zip(then_, else_))
-    masked_then = all(k or a for k, a in zip(kept["else"], alike))  # `if pos <= i + c then update else keep`
-    masked_else = all(k or a for k, a in zip(kept["then"], alike))  # `if pos >= i + c then keep else update`
-    if at_most and masked_then:
-        update, whole = body.then, tuple(a and not k for k, a in zip(kept["else"], alike))
-    elif not at_most and masked_else and rest is None:  # pos <= i + c - 1
-        update, whole, c = body.else_, tuple(a and not k for k, a in zip(kept["then"], alike)), c - 1
-    elif (at_most and masked_else) or (not at_most and masked_then):
-        return "it folds the positions after the point's (a suffix), which is not built"
+    if all(k or a for k, a in zip(kept["else"], alike)):  # the `then` branch updates
+        update, whole, suffix = body.then, tuple(a and not k for k, a in zip(kept["else"], alike)), not at_most
+    elif all(k or a for k, a in zip(kept["then"], alike)) and rest is None:  # the `else` branch: the test negated
+        # (not pos <= i + c: pos >= i + c + 1; not pos >= i + c: pos <= i + c - 1)
+        update, whole, suffix = body.else_, tuple(a and not k for k, a in zip(kept["then"], alike)), at_most
+        c = c + 1 if at_most else c - 1
+    elif all(k or a for k, a in zip(kept["then"], alike)):
+        return "it updates where its `&&` test fails, which leaves no run of positions"
     else:
         return "neither branch of its test keeps or updates alike each carried value"
     if all(whole):
         return "no carried value depends on its test"
-    if c not in (0, -1):
-        return "its test reaches past the positions up to the point's own (`j0 + j <= i + 1`), which is not built" \
-            if c > 0 else "its test leaves out more than the point's own position, which is not built"
+    if (c if suffix else -c) not in (0, 1):
+        return "its test leaves out more than the point's own position, which is not built" \
+            if (c > 1 if suffix else c < -1) else \
+            "its test reaches past the point's own position to the other side, which is not built"
     if rest is not None:
         update = T.If(rest, update, body.else_, body.type, body.span)
-    return _with_body(loop.body, update), c == -1, whole
+    return _with_body(loop.body, update), suffix, c != 0, whole
 
 
 def _items(e, loop: T.Loop) -> tuple | None:
@@ -214,13 +270,14 @@ def _alike(a, b) -> bool:
     return a is b if isinstance(a, Binder) else a == b
 
 
-def _bound(test, stream: T.Stream, loop: T.Loop, position) -> tuple[bool, int] | None:
+def _bound(test, stream: T.Stream, loop: T.Loop, position, lets: dict) -> tuple[bool, int] | None:
     """`test` as pos <= i + c (True, c) or pos >= i + c (False, c), pos the
     stream's position (its offset plus the loop's index) and i the point's."""
     if not (isinstance(test, T.BinOp) and test.op in ("<", "<=", ">", ">=")):
         return None
-    lhs, rhs = _linear(test.lhs), _linear(test.rhs)
-    if lhs is None or rhs is None:
+    pair = frozenset({stream.offset, loop.index})
+    lhs, rhs = _linear(test.lhs, lets, pair), _linear(test.rhs, lets, pair)
+    if lhs is None or rhs is None or not all(_exact(side, {stream.offset, loop.index, position}) for side in (lhs, rhs)):
         return None
     if test.op in (">", ">="):
         lhs, rhs = rhs, lhs
@@ -239,28 +296,56 @@ def _bound(test, stream: T.Stream, loop: T.Loop, position) -> tuple[bool, int] |
     return None
 
 
-def _linear(e) -> dict | None:
-    """An int expression as {binder: coefficient, None: constant}, or None where it is not linear."""
+def _exact(side: dict, names: set) -> bool:
+    """Whether one side of the test is computed exactly by the program's
+    ints, as its linear form reads it: only the position and the point's,
+    each once, and a constant too small to take a position past 2^31
+    (sizes are at most target.MAX_SIZE)."""
+    return all(b in names and k in (-1, 0, 1) for b, k in side.items() if b is not None) and \
+        abs(side.get(None, 0)) < MAX_SIZE_MARGIN
+
+
+def _linear(e, lets: dict, pair: frozenset, depth: int = 0) -> dict | None:
+    """An int expression as {binder: coefficient, None: constant}, seeing
+    through the `let`s of one name it reads (`let p = j0 + j in`); None
+    where it is not linear (`pair`: the binders whose sum is the position,
+    a stream's offset and its loop's index)."""
+    if isinstance(e, T.Var) and e.binder in lets and depth < MAX_LETS:
+        return _linear(lets[e.binder], lets, pair, depth + 1)
     if isinstance(e, T.Var):
         return {e.binder: 1}
     if isinstance(e, T.Lit) and isinstance(e.value, int) and not isinstance(e.value, bool):
         return {None: e.value}
     if isinstance(e, T.Builtin) and e.name in ("i32", "i64", "int") and len(e.args) == 1:
-        return _linear(e.args[0])  # (a position and a point index are never negative, nor past 2^31)
-    if isinstance(e, T.BinOp) and e.op in ("+", "-"):
-        lhs, rhs = _linear(e.lhs), _linear(e.rhs)
+        # (exact where what it converts is: one name, a position or a point, plus a small constant)
+        inner = _linear(e.args[0], lets, pair, depth)
+        if inner is None:
+            return None
+        named = {b: k for b, k in inner.items() if b is not None and k}
+        if len(named) == 2 and set(named) == pair and len(set(named.values())) == 1:
+            named = dict([next(iter(named.items()))])  # (the stream's offset plus its loop's index: one position)
+        return inner if len(named) <= 1 and _exact(inner, set(inner) - {None}) else None
+    if isinstance(e, T.BinOp) and e.op in ("+", "-", "*"):
+        lhs, rhs = _linear(e.lhs, lets, pair, depth), _linear(e.rhs, lets, pair, depth)
         if lhs is None or rhs is None:
             return None
+        if e.op == "*":  # (a constant factor)
+            factor, other = (lhs, rhs) if set(lhs) <= {None} else (rhs, lhs)
+            return {b: k * factor.get(None, 0) for b, k in other.items()} if set(factor) <= {None} else None
         out = dict(lhs)
         for b, k in rhs.items():
             out[b] = out.get(b, 0) + (k if e.op == "+" else -k)
         return out
-    if isinstance(e, T.BinOp) and e.op == "*":
-        lhs, rhs = _linear(e.lhs), _linear(e.rhs)
-        for factor, other in ((lhs, rhs), (rhs, lhs)):
-            if factor is not None and other is not None and set(factor) == {None}:
-                return {b: k * factor[None] for b, k in other.items()}
     return None
+
+
+def _lets(kernel: T.Kernel) -> dict:
+    """The value of each `let` of one name in the innermost level's code, by its binder."""
+    out = {bs[0]: value for bs, value in kernel.levels[-1].lets if len(bs) == 1}
+    for n in descendants(kernel.body, T.is_exp):
+        if isinstance(n, T.Let) and len(n.binders) == 1:
+            out[n.binders[0]] = n.value
+    return out
 
 
 def _past_lets(e):
@@ -274,18 +359,3 @@ def _with_body(e, update):
     return replace(e, body=_with_body(e.body, update)) if isinstance(e, T.Let) else update
 
 
-def _names(e) -> set:
-    return {n.binder for n in descendants(e, T.is_exp) if isinstance(n, T.Var)}
-
-
-def _free(e) -> set:
-    """The binders `e` reads that it does not bind itself."""
-    bound = set()
-    for n in descendants(e, T.is_exp):
-        if isinstance(n, T.Let):
-            bound.update(n.binders)
-        elif isinstance(n, T.Loop):
-            bound.update((*n.params, n.index, *n.results))
-        elif isinstance(n, T.Stream):
-            bound.update((n.offset, n.chunk, *n.chunk_params, *n.acc_params))
-    return _names(e) - bound

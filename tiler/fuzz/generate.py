@@ -33,6 +33,7 @@ import functools
 import random
 
 from ..syntax import ast
+from .prefixes import Prefixes
 from .streams import Streams
 from .trees import BF16, F16, F32, INT, Scope, arr, binop, call, f, i, v
 from .windows import Windows
@@ -41,7 +42,7 @@ from .windows import Windows
 NARROW_ARRAYS, NARROW_LEAVES = 0.35, 0.15
 
 
-class Generator(Streams, Windows):
+class Generator(Streams, Windows, Prefixes):
     def __init__(self, seed: int, narrow: bool = False):
         self.r = random.Random(seed)
         # how a program is spelled draws from its own stream: a seed's program keeps its shape as spellings are added
@@ -54,6 +55,7 @@ class Generator(Streams, Windows):
         self.stenciling = random.Random(seed ^ 0x57E2)  # a 3-D star around the point, three levels deep: likewise
         self.counting = random.Random(seed ^ 0xC047)  # Welford's count taken from the loop's index: likewise
         self.tupling = random.Random(seed ^ 0x7091E)  # a count's `if` as one value of a pair's: likewise
+        self.scanning = random.Random(seed ^ 0x5CA4)  # a fold masked by the point's own position: likewise
         # f16 and bf16 (only with `narrow`: the f32 program of each seed stays the one it always was, and the
         # 16-bit one has its shape): which arrays hold them and which leaves pass through them; likewise
         self.narrowing = random.Random(seed ^ 0x16B16) if narrow else None
@@ -369,6 +371,9 @@ class Generator(Streams, Windows):
         """A scalar f32 worth naming: a stream, a loop around one, a branch, or arithmetic."""
         if len(scope.thread_ints) == 3 and self.stenciling.random() < 0.3:
             return self.star_loop(scope)
+        own = [x for x in scope.thread_ints if self.index_sizes.get(x) == sizes[-1]]
+        if own and self.scanning.random() < 0.15:
+            return self.prefix_fold(own[0], sizes[-1])
         if scope.thread_ints and self.windowing.random() < 0.08:
             return self.window_loop(scope)
         if scope.thread_ints and self.algebra.random() < 0.1:

@@ -33,9 +33,10 @@ from dataclasses import dataclass
 
 from .. import target
 from ..check import typed as T
+from ..check.binders import free, used
 from ..check.types import Array, Binder, Scalar
 from ..tree import children, descendants, map_children
-from .names import free, fresh, kernel_names, used
+from .names import fresh, kernel_names
 
 
 @dataclass(frozen=True)

@@ -45,10 +45,11 @@ from dataclasses import dataclass
 from ..analyse.folds import combined, operators
 from ..analyse.reductions import too_few
 from ..check import typed as T
+from ..check.binders import bound
 from ..check.types import Binder, Scalar
 from ..source import Span
 from ..tree import descendants, map_children
-from .names import bound, fresh, kernel_names
+from .names import fresh, kernel_names
 
 WORK = (T.Loop, T.Stream)
 

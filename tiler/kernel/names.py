@@ -1,33 +1,10 @@
-"""The binders of the kernel stage's rewrites: which an expression binds,
-which it reads, every name a kernel binds, and a fresh name beside them
-(promote.py's stream inputs, fission.py's two programs)."""
+"""The names of the kernel stage's rewrites: every name a kernel binds, and
+a fresh name beside them (promote.py's stream inputs, fission.py's two
+programs); which binders an expression binds and reads is check/binders.py."""
 from __future__ import annotations
 
 from ..check import typed as T
-from ..tree import descendants
-
-
-def bound(e) -> set:
-    """Every binder bound in `e`: by its lets, loops and streams."""
-    out: set = set()
-    for n in descendants(e, T.is_exp):
-        if isinstance(n, T.Let):
-            out.update(n.binders)
-        elif isinstance(n, T.Loop):
-            out.update((*n.params, n.index, *n.results))
-        elif isinstance(n, T.Stream):
-            out.update((n.offset, n.chunk, *n.chunk_params, *n.acc_params))
-    return out
-
-
-def used(e) -> set:
-    """The binders `e` refers to."""
-    return {n.binder for n in descendants(e, T.is_exp) if isinstance(n, T.Var)}
-
-
-def free(e) -> set:
-    """The binders `e` reads but does not bind."""
-    return used(e) - bound(e)
+from ..check.binders import bound
 
 
 def kernel_names(k: T.Kernel) -> set:

@@ -34,10 +34,11 @@ from dataclasses import dataclass
 
 from .. import target
 from ..check import typed as T
+from ..check.binders import bound, used
 from ..check.types import Array, Binder
 from ..tree import children, map_children
 from .loops import as_stream, without_positions
-from .names import bound, fresh, kernel_names, used
+from .names import fresh, kernel_names
 
 
 @dataclass(frozen=True)

@@ -26,10 +26,10 @@ import dataclasses
 from dataclasses import dataclass
 
 from ..check import typed as T
+from ..check.binders import bound, used
 from ..check.types import Scalar
 from ..source import Span
 from ..tree import children, descendants
-from .names import bound, used
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ the term at its position, the block scans the round's terms (shuffles up
 within each warp, then the warps' totals through shared memory), and the
 lane's point takes the stream's initial values combined with the earlier
 rounds' and blocks' totals and its inclusive (or, `< i`, exclusive) prefix,
-then runs the rest of its code and stores its values.
+then runs the rest of its code and stores its values. A suffix's kernels
+walk the positions from the end: the k-th from the start is n - 1 - k.
 """
 from __future__ import annotations
 
@@ -44,8 +45,22 @@ class ScanBody(SplitBody):
         self.scan, self.stage = scan, stage
         self.slot = None  # where a block's totals lie in the scratch arrays: slot(block)
         self.partials: dict[int, tuple[str, ...]] = {}  # a scanned loop's scratch arrays, by its program point
-        self.position = self.live = None  # the scan kernel's lane's position, and whether it is one
+        # the scan kernel's lane's position, as walked (from the end for a suffix) and in the row, and whether
+        # it is one
+        self.walked = self.position = self.live = None
+        self.left = None  # the positions of the block's share that lie in the row
         self.running: dict[int, list] = {}  # and each loop's totals of the positions before the round's
+        self.length = None  # the positions a row has
+
+    def at(self, k: str):
+        """The position a stage's lane loop variable `k` stands for: counted
+        from the block's first, from the end where the scan walks a suffix."""
+        at = super().at(k)
+        return self.back(at) if self.scan.suffix else at
+
+    def back(self, at):
+        """Position `at` counted from the end (a suffix's scan walks the positions backwards)."""
+        return self.declare("back", "int", kir.Bin("-", kir.Bin("-", self.length, const(1)), at))
 
     def _loop(self, e: T.Loop):
         s = self.scan.of(e)
@@ -54,8 +69,10 @@ class ScanBody(SplitBody):
         ctypes = [ctype_of(p.type) for p in e.params]
         ids = [const(identity(op, p.type.kind), c) for op, p, c in zip(s.operators, e.params, ctypes)]
         shares = self._started(e, ctypes, ids)
+        # (an exclusive scan never needs the term at the last position it walks, which the program never computes)
+        walked = self.length if not s.exclusive else kir.Bin("-", self.length, const(1))
         if self.stage:  # the block's share of the terms, folded and written; the code after it, pruned
-            self._lanes_loop(e, self.exp(e.bound), lambda k: self._carry(s.term, e.params, shares))
+            self._lanes_loop(e, walked, lambda k: self._carry(s.term, e.params, shares))
             totals = self._combined(shares, ctypes, self._merge(shares, s.operators, ctypes))
             self.emit(kir.If(kir.Bin("==", self.lane, const(0)), tuple(
                 kir.Store(a, self.slot(kir.BlockIdx("x")), t) for a, t in zip(self.partials[T.point(e)], totals))))
@@ -64,7 +81,7 @@ class ScanBody(SplitBody):
             return self.exp(e.rest)
         self.env[e.index] = self.position
         stmts, _ = self.block(lambda: self._carry(s.term, e.params, shares))
-        self.emit(kir.If(self.live, stmts, (), e.span))
+        self.emit(kir.If(kir.Bin("<", self.walked, walked), stmts, (), e.span))
         ops, running = s.operators, self.running[T.point(e)]
         scanned = [n for n, w in enumerate(s.whole) if not w]  # (a total is the blocks' totals alone)
         pick = (lambda values: [values[n] for n in scanned])  # noqa: E731
@@ -156,12 +173,16 @@ def _scan_kernel(analysis: Analysis, scan: Scan, file: str, stage: bool):
     bind_prelude(low, k)
     rows, point = k.levels[:-1], k.levels[-1]
     sizes = [size_expr(low, lv.size) for lv in k.levels]
-    n = sizes[-1]
+    n = low.length = sizes[-1]
     axes = {lv.dim: target.AXES[len(rows) - lv.dim] for lv in rows}  # the innermost row level on y
     gtids = [low.declare(f"row{lv.dim}", "int", kir.BlockIdx(axes[lv.dim]), lv.span) for lv in rows]
+    # (the grid's blocks; each block's share whole rounds of its lanes, so that a lane past its share is past
+    # the row's end, and the blocks past the last position have no rounds)
     blocks = low.declare("blocks", "int", blocks_a_row(n, in_kernel_min, SCAN_SHARE, MAX_BLOCKS_A_ROW))
-    low.share = low.declare("share", "int", add(kir.Bin("/", kir.Bin("-", n, const(1)), blocks), const(1)))
+    rounds = add(kir.Bin("/", kir.Bin("-", n, const(1)), mul(blocks, const(SCAN_LANES))), const(1))
+    low.share = low.declare("share", "int", mul(rounds, const(SCAN_LANES)))
     low.base = low.declare("first", "int", mul(kir.BlockIdx("x"), low.share))
+    low.left = low.declare("left", "int", in_kernel_min(kir.Bin("-", n, low.base), low.share))
     row = flat_index(gtids, sizes, lambda extent: extent)
     low.slot = lambda block: partial_slot(block, row, blocks)
     for lv, g in zip(rows, gtids):
@@ -178,15 +199,16 @@ def _scan_kernel(analysis: Analysis, scan: Scan, file: str, stage: bool):
         step = low.fresh("k")
 
         def round_():
-            low.position = at = low.declare("at", "int", add(low.base, add(kir.Ref(step), low.lane)))
-            low.live = low.declare("live", "bool", kir.Bin("&&", kir.Bin("<", add(kir.Ref(step), low.lane), low.share),
-                                                           kir.Bin("<", at, n)))
-            _bind_level(low, point, low.declare(f"i{point.dim}", "int", minimum(at, kir.Bin("-", n, const(1)))))
+            low.walked = at = low.declare("at", "int", add(low.base, add(kir.Ref(step), low.lane)))
+            low.live = low.declare("live", "bool", kir.Bin("<", at, n))
+            low.position = low.back(at) if scan.suffix else at
+            clamped = minimum(at, kir.Bin("-", n, const(1)))
+            _bind_level(low, point, low.declare(f"i{point.dim}", "int", low.back(clamped) if scan.suffix else clamped))
             values = value_parts(low.exp(k.body))
-            low.emit(kir.If(low.live, output_stores(outputs, flat_index(gtids + [at], sizes, lambda extent: extent),
-                                                    values, k.span)))
+            low.emit(kir.If(low.live, output_stores(
+                outputs, flat_index(gtids + [low.position], sizes, lambda extent: extent), values, k.span)))
         stmts, _ = low.block(round_)
-        low.emit(kir.For(step, const(0), low.share, const(SCAN_LANES), stmts, point.span,
+        low.emit(kir.For(step, const(0), low.left, const(SCAN_LANES), stmts, point.span,
                          note="the block's share, a round of its lanes at a time"))
     stmts, _ = low.block(folds if stage else scans)
     grid = [(size_name(point.size), SCAN_SHARE, MAX_BLOCKS_A_ROW), None, None]

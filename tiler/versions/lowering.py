@@ -190,7 +190,8 @@ def _lowered(b: Build) -> kir.Kernel:
     if b.march:
         return lower_march(b.source, b.source.plan.march.march, b.file)
     if b.scan is not None:
-        return lower_scan(b.source, b.scan, b.file)
+        k = lower_scan(b.source, b.scan, b.file)
+        return k.renamed(k.name + b.suffix) if b.suffix else k
     if b.k_split:
         k = lower_split_k(b.source, b.split, b.schedule, b.lanes, b.file, b.columns, b.vectors, b.name)
     elif b.split is not None:

@@ -26,6 +26,7 @@ from ..analyse.schedule import Schedule, Threshold
 from ..source import program_stem
 
 ONE_POINT = "_one_point"  # the name of a version with one point a thread (Plan.fewer)
+RACED = "_raced"  # the name of the scan's version raced against the untiled kernel (versions/scan.py)
 BOUNDED = "_bounded"  # the names of versions whose tiles hold rows of a bounded length (Schedule.bounds)
 SCALAR = "_scalar"  # the name of a vector version's twin with scalar copies
 LOOPED = "_looped"  # the name of the last fallback of a module compiled knowing sizes (Build.looped)
@@ -93,7 +94,7 @@ class Build:
     # a 3-D window marched along its outer dimension, its planes staged (analyse/march.py, lower/march.py)
     march: bool = False
     scan: object = field(default=None, repr=False, compare=False)  # scans.Scan: the scan's two kernels (lower/scan.py)
-    suffix: str = ""  # added to the kernel's name by its version (SCALAR, ONE_POINT, BOUNDED, LOOPED)
+    suffix: str = ""  # added to the kernel's name by its version (SCALAR, ONE_POINT, BOUNDED, LOOPED, RACED)
     # its blocks walk grid y and z in a loop wherever a size could need more blocks than the grid holds, as
     # though no size were given when compiled (the others have none for a size given: Kernel.grid_bounds)
     looped: bool = False
@@ -124,7 +125,7 @@ class Build:
                 ("_blocks" if self.several else "") + ("_k" if self.k_split else "") + \
                 ("_wide" if self.wide else "") + self.suffix
         if self.scan is not None:
-            return f"tiler_{stem}_scan{SCAN_LANES}"
+            return f"tiler_{stem}_scan{SCAN_LANES}" + self.suffix
         kind = "march" if self.march else "window" if self.window else "tiled" if self.tiled else "untiled"
         return f"tiler_{stem}_{kind}" + ("_wide" if self.wide else "") + \
             ("_transposed" if self.transposed else "") + self.suffix

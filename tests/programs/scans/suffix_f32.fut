@@ -1,4 +1,4 @@
--- A suffix sum (`j >= i`): not scanned (a suffix is not built).
+-- A suffix sum (`j >= i`): each point's sum of the elements from its own to the end, scanned backwards.
 fun [f32, n] main([f32, n] x) =
   map(fn f32 (int i) =>
         loop (acc = 0f32) = for j < n do
