@@ -36,7 +36,10 @@ FILES = ["experiments/results/corpus-2026-11-29e-h200-peer-shard1.json",
          "experiments/results/session32-2026-12-01-h200/session32b/corpus-medium.json",
          "experiments/results/session32-2026-12-01-h200/session32b/corpus-large.json",
          "experiments/results/corpus-2026-12-01-h200-session32c-small.json",
-         "experiments/results/corpus-2026-12-01-h200-session32c-large.json"]
+         "experiments/results/corpus-2026-12-01-h200-session32c-large.json",
+         # after the review's mends (shares whole rounds, exclusive scans leave out the last term): medium, large
+         "experiments/results/corpus-2026-12-01-h200-session32d-medium.json",
+         "experiments/results/corpus-2026-12-01-h200-session32d-large.json"]
 records = {}
 for f in FILES:
     for r in json.load(open(f))["records"]:

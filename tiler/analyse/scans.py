@@ -41,8 +41,9 @@ from .records import Variance
 SCANNED = (Operator.ADD, Operator.MUL, Operator.MIN, Operator.MAX)  # commutative, with an identity
 # below this many positions the point's own fold is as fast as two kernels' launches: the other versions run
 SCAN_MIN_LENGTH = 256
-# from this many positions the scan runs without a race against the untiled kernel, whose n^2 / 2 steps are
-# then at least 4x the scan's time (H200, benchmarks/RESULTS.md)
+# from this many positions the scan runs without a race against the untiled kernel, whose n^2 / 2 steps then
+# take 12.6x to 197x the scan's time (H200, three corpus programs; 0.73x to 1.0x at 256 and 512 positions,
+# where the race keeps the untiled kernel: benchmarks/RESULTS.md)
 SCAN_UNRACED = 16384
 SCAN_LANES = 256  # threads a block of the scan's kernels
 SCAN_SHARE = 256  # positions a block has at least (a round of its lanes)
