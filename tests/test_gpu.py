@@ -1339,15 +1339,22 @@ def test_a_bool_scalar_argument_reaches_the_kernel(neg):
 # against the interpreter, at lengths of one block and less, one block's round exactly and past it, several blocks
 SCAN_PROGRAMS = sorted((PROGRAMS / "scans").glob("*.fut")) + [ROOT / "corpus" / f"{n}.fut" for n in (
     "b_prefix_masked_i64", "e_compact_offsets_i64", "e_hist_cdf_f32", "e_row_count_min_int", "e_row_runmean_peak_f32",
-    "e_series_wealth_logret_f64")]
+    "e_series_wealth_logret_f64", "e_col_cumsum_sales_f32", "e_col_excl_offsets_int")]
 
 
 @pytest.mark.parametrize("length", [1, 37, 256, 257, 1000, 2049])
 @pytest.mark.parametrize("path", SCAN_PROGRAMS, ids=lambda p: p.stem)
 def test_scans_match_the_interpreter(path, length):
-    prog = check(parse(path.read_text(), path.name))
-    rows = {s.name: 3 for s in prog.kernel.sizes if s is not prog.kernel.levels[-1].size}
-    sizes = {s.name: length for s in prog.kernel.sizes} | rows
+    """`length` positions (down columns: the outer level's size), every other size 3 (5 columns)."""
+    from tiler.analyse.scans import Scan
+
+    text = path.read_text()
+    prog = check(parse(text, path.name))
+    scan = run_all(text, path.name, Options(), until="analyse")["analyse"].plan.scan
+    level = scan.level if isinstance(scan, Scan) else len(prog.kernel.levels) - 1
+    positions = prog.kernel.levels[level].size
+    columns = prog.kernel.levels[-1].size if level < len(prog.kernel.levels) - 1 else None
+    sizes = {s.name: length if s is positions else 5 if s is columns else 3 for s in prog.kernel.sizes}
     matches_the_interpreter(path, Options(), sizes, seed=43, tolerance=1e-4)
 
 
@@ -1377,6 +1384,11 @@ def test_a_scan_of_several_rounds_a_block_matches_numpy(rows, length):
     hist = rng.integers(0, 100, size=length).astype(np.float32)
     got = _scanned(ROOT / "corpus" / "e_hist_cdf_f32.fut", {"hist": hist}, {"n": length})
     np.testing.assert_allclose(got[0], np.cumsum(hist, dtype=np.float64) / hist.sum(dtype=np.float64), rtol=1e-5)
+    # down columns: past 256 shares of 64 positions, each thread walks shares of 79 (and 40 rows of 77 columns)
+    C = rng.integers(0, 9, size=(20_000, 77), dtype=np.int32)
+    got = _scanned(ROOT / "corpus" / "e_col_excl_offsets_int.fut", {"C": C}, {"n": 20_000, "m": 77})
+    np.testing.assert_array_equal(got[0], np.cumsum(C, axis=0, dtype=np.int32) - C)
+    np.testing.assert_array_equal(got[1], np.cumsum(C > 0, axis=0, dtype=np.int32) - (C > 0))
 
 
 def _scanned(path, inputs: dict, sizes: dict) -> list:

@@ -12,7 +12,7 @@ from conftest import PROGRAMS, ROOT, ptxas_reports, tiler
 
 from tiler.analyse import DEFAULT, Options
 from tiler.analyse.folds import Operator
-from tiler.analyse.scans import SCAN_UNRACED, Scan
+from tiler.analyse.scans import COLUMN_SCAN_BLOCKS, COLUMN_SCAN_LANES, COLUMN_SCAN_SHARE, SCAN_UNRACED, Scan
 from tiler.pipeline import run_all, run_to
 
 SCANS = PROGRAMS / "scans"
@@ -121,6 +121,31 @@ def test_every_loop_the_position_masks_is_scanned_in_one_kernel():
     assert len(first.scratch) == 2  # one array a loop's carried value
 
 
+COLUMNS = "fun [[f32, m], n] main([[f32, m], n] X) =\n  map(fn [f32, m] (int i) =>\n    map(fn f32 (int k) =>\n" \
+          "      {body}\n    , iota(m))\n  , iota(n))\n"
+
+
+@pytest.mark.parametrize("body, exclusive, suffix", [
+    ("loop (s = 0f32) = for j < n do if j <= i then s + X[j, k] else s in s", False, False),
+    ("loop (s = 0f32) = for j < n do if i > j then max(s, X[j, k]) else s in s", True, False),
+    ("streamSeq(fn f32 (int j0, [[f32, m], c] xc, f32 s) => loop (s) = for j < c do if j0 + j >= i then s + xc[j, k] "
+     "else s in s, X, 0f32)", False, True)])
+def test_a_fold_down_the_columns_is_scanned_a_thread_a_column(body, exclusive, suffix):
+    text = COLUMNS.format(body=body)
+    scan = scan_of(text)
+    assert isinstance(scan, Scan) and scan.level == 0, scan
+    assert (scan.loops[0].exclusive, scan.suffix) == (exclusive, suffix)
+    assert "down each column" in scan.reason
+    kernel = run_all(text, "t.fut", Options())["verify"].versions[0].kernel
+    assert kernel.block == (COLUMN_SCAN_LANES, 1, 1) and kernel.grid[0] == ("m", COLUMN_SCAN_LANES)
+    assert kernel.grid[1] == ("n", COLUMN_SCAN_SHARE, COLUMN_SCAN_BLOCKS)
+
+
+def test_a_term_down_the_columns_reading_the_row_is_not_scanned():
+    scan = scan_of(COLUMNS.format(body="loop (s = 0f32) = for j < n do if j <= i then s + X[j, k] * X[i, k] else s in s"))
+    assert not isinstance(scan, Scan) and "varies with the point" in scan.reason
+
+
 def test_a_loop_under_a_branch_of_the_point_is_walked_by_each_point():
     text = PREFIX.format(body="if i % 2 == 0 then loop (acc = 0f32) = for j < n do if j <= i then acc + x[j] else acc"
                               " in acc else 0f32")
@@ -156,14 +181,15 @@ def test_the_scan_runs_first_unraced_for_long_rows_then_raced_from_its_shortest(
 def test_the_scan_kernels_compile_without_spills(tmp_path):
     units = []
     paths = sorted(p for p in SCANS.glob("*.fut")) + [ROOT / "corpus" / f"{n}.fut" for n in (
-        "b_prefix_masked_i64", "e_hist_cdf_f32", "e_series_wealth_logret_f64", "e_row_runmean_peak_f32")]
+        "b_prefix_masked_i64", "e_hist_cdf_f32", "e_series_wealth_logret_f64", "e_row_runmean_peak_f32",
+        "e_col_cumsum_sales_f32", "e_col_excl_offsets_int")]
     for path in paths:
         values = run_all(path.read_text(), path.name, Options())
         if isinstance(values["analyse"].plan.scan, Scan):
             units.append(values["render"])
     reports = ptxas_reports(units, tmp_path)
     scans = {name: r for name, r in reports.items() if "_scan256" in name}
-    assert len(scans) == 4 * 12  # the stage and the scan kernel of each program's, unraced and raced
+    assert len(scans) == 4 * len(units)  # the stage and the scan kernel of each program's, unraced and raced
     for name, report in scans.items():
         assert " 0 bytes spill stores" in report, (name, report)
 

@@ -46,6 +46,11 @@ SCAN_MIN_LENGTH = 256
 # where the race keeps the untiled kernel: benchmarks/RESULTS.md)
 SCAN_UNRACED = 16384
 SCAN_LANES = 256  # threads a block of the scan's kernels
+# a scan down columns: a thread a column, so many columns a block, each column's positions shared among at
+# most COLUMN_SCAN_BLOCKS blocks of COLUMN_SCAN_SHARE positions at least (lower/scan_columns.py)
+COLUMN_SCAN_LANES = 128
+COLUMN_SCAN_SHARE = 64
+COLUMN_SCAN_BLOCKS = 256
 SCAN_SHARE = 256  # positions a block has at least (a round of its lanes)
 MAX_LETS = 16  # `let`s followed into the position's test, one through another
 MAX_SIZE_MARGIN = 2**31 - 1 - target.MAX_SIZE  # a constant of the test: a position or point plus it stays an int
@@ -93,10 +98,15 @@ class Scan:
     length: str | int  # the positions: a size's name or a number (the innermost map level's size too)
     reason: str
     left: tuple[NoScan, ...] = ()  # its other loops masked by the position, each walked by every point, and why
+    level: int = 0  # the map level whose points are the positions: the innermost, or the one outside it (columns)
 
     @property
     def span(self):
         return self.loops[0].span
+
+    def columns(self, kernel: T.Kernel) -> bool:
+        """Its positions are the level outside the innermost's: a scan down each column."""
+        return self.level < len(kernel.levels) - 1
 
     @property
     def suffix(self) -> bool:
@@ -108,16 +118,27 @@ class Scan:
 
 
 def scan_plan(kernel: T.Kernel, var: Variance) -> Scan | NoScan | None:
-    """The innermost level's folds masked by its position, as a scan, or why
-    not; None where no loop of that level's code tests the position."""
-    d = len(kernel.levels) - 1
+    """The innermost level's folds masked by the position of its own point
+    (a scan along each row), else by the level outside it's (a scan down
+    each column: the innermost level's points are the columns), as a scan,
+    or why not; None where no loop of that level's code tests either."""
+    last = len(kernel.levels) - 1
+    found = _plan(kernel, var, last)
+    if not isinstance(found, Scan) and last >= 1:
+        columns = _plan(kernel, var, last - 1)
+        found = columns if isinstance(columns, Scan) or found is None else found
+    return found
+
+
+def _plan(kernel: T.Kernel, var: Variance, d: int) -> Scan | NoScan | None:
+    """The scan along map level `d`'s positions, or why not."""
     level = kernel.levels[d]
     position = next((p for p, a in zip(level.params, level.args) if isinstance(a, T.Iota)), None)
     if position is None:
         return None
-    reductions, others = level_loops(kernel, d)
+    reductions, others = level_loops(kernel, len(kernel.levels) - 1)
     lets = _lets(kernel)
-    found = [_scan(kernel, var, r, position, lets) for r in reductions if _tests(r.loop, r.stream, position, lets)]
+    found = [_scan(kernel, var, r, position, lets, d) for r in reductions if _tests(r.loop, r.stream, position, lets)]
     found += [NoScan(o.loop, f"it is not a reduction: {o.reason}") for o in others
               if _tests(o.loop, None, position, lets)]
     found.sort(key=lambda s: (s.span.line, s.span.col))
@@ -132,13 +153,14 @@ def scan_plan(kernel: T.Kernel, var: Variance) -> Scan | NoScan | None:
     ops = described(tuple(op for s in loops for op in s.operators))
     upto = " or ".join(dict.fromkeys(_side(s) for s in loops))
     totals = [t for s in loops for t in s.totals]
-    reason = f"each point folds the terms at the positions {upto} (by {ops}): one scan of the terms " \
+    down = " down each column (the innermost level's points)" if d < len(kernel.levels) - 1 else ""
+    reason = f"each point folds the terms at the positions {upto} (by {ops}): one scan of the terms{down} " \
              "serves every point, instead of a walk of the whole stream at each" + \
              (f"; {', '.join(f'`{t}`' for t in totals)}, updated alike on both sides of the test, the total of every "
               "position" if totals else "")
     size = level.size
     return Scan(loops, size if isinstance(size, int) else size.name, reason,
-                tuple(s for s in found if isinstance(s, NoScan)))
+                tuple(s for s in found if isinstance(s, NoScan)), d)
 
 
 def _side(s: ScanLoop) -> str:
@@ -179,11 +201,11 @@ def _reads(e, binder, lets: dict) -> bool:
     return False
 
 
-def _scan(kernel: T.Kernel, var: Variance, r, position, lets: dict) -> ScanLoop | NoScan:
-    loop, stream, d = r.loop, r.stream, len(kernel.levels) - 1
+def _scan(kernel: T.Kernel, var: Variance, r, position, lets: dict, d: int) -> ScanLoop | NoScan:
+    loop, stream = r.loop, r.stream
     if stream is None:
         return NoScan(loop, "it does not walk a whole array (a stream over it, or `for j < n` over n elements)")
-    if len(kernel.levels) > 3:
+    if len(kernel.levels) > 3 or (d < len(kernel.levels) - 1 and d > 1):
         return NoScan(loop, "the map levels around it are more than CUDA's grid has axes for")
     if not r.top:
         return NoScan(loop, "the point's code reaches it only under a branch or inside a loop")

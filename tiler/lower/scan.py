@@ -30,6 +30,7 @@ from ..kir.build import add, const, mul
 from ..source import program_stem
 from .body import ctype_of, value_parts
 from .params import bind_prelude, flat_index, kernel_params, output_stores, size_expr, size_name
+from .scan_columns import lower_column_scan
 from .split import SplitBody, _bind_level
 from .values import at_most, blocks_a_row, in_kernel_min, minimum, partial_slot
 
@@ -144,7 +145,10 @@ class ScanBody(SplitBody):
 
 
 def lower_scan(analysis: Analysis, scan: Scan, file: str) -> kir.Kernel:
-    """The scan kernel, launching the stage that writes each block's totals first."""
+    """The scan kernel, launching the stage that writes each block's totals
+    first (down columns: lower/scan_columns.py)."""
+    if scan.columns(analysis.kernel):
+        return lower_column_scan(analysis, scan, file)
     last, written = _scan_kernel(analysis, scan, file, stage=False)
     params = last.params + tuple(kir.Param(n, c, kir.SCRATCH) for n, c in written)
     stage = dataclasses.replace(_scan_kernel(analysis, scan, file, stage=True)[0], params=params)

@@ -320,10 +320,13 @@ def _versions(a: Analysis, module) -> list[dict]:
         window = rec.kind is Kind.WINDOW
         out.append({"kernel": kind, "lanes": k.lanes or None, "fissioned": fissioned,
                     "fission_when": [{"size": g.size, "at_least": g.least} for g in rec.gates],
-                    "lanes_when": (condition_text(without(without(rec.condition, Fits), AtMost), True) if k_split else
-                                   condition_text(without(rec.condition, Fits), True) if rec.kind is Kind.SCAN else
-                                   _lanes_when(split, rec.choice)) if k.lanes else None,
-                    "blocks_a_row": _grid_blocks(k.split_stages[0], x_only=True) if stages and not k_split else None,
+                    "lanes_when": condition_text(without(rec.condition, Fits), True) if rec.kind is Kind.SCAN else
+                    (condition_text(without(without(rec.condition, Fits), AtMost), True) if k_split else
+                     _lanes_when(split, rec.choice)) if k.lanes else None,
+                    "blocks_a_row": _grid_blocks(k.split_stages[0], x_only=True) if stages and not k_split and
+                    not _down_columns(rec) else None,
+                    "scan_down_columns": _down_columns(rec) or None,
+                    "shares_a_column": k.grid_formulas(capped=True)[1] if _down_columns(rec) else None,
                     "k_split": k_split,
                     "blocks_a_tile": k.split_stages[0].grid_formulas()[2] if k_split else None,
                     "kernels": 2 if fissioned else stages + 1 if stages else None,
@@ -371,6 +374,11 @@ def _plain(tiled: bool, why: str, condition) -> dict:
             "multiple_of": [], "equal_to": [], "at_most": [], "grid_at_most": [], "offsets": "32-bit", "elements_below": None,
             "transposed": [], "transpose_when": [], "why": why, "grid_blocks_at_least_sms": None, "grid_share": None,
             "timed_against": None, "rewrites": []}
+
+
+def _down_columns(rec) -> bool:
+    """A scan version's positions are the level outside the innermost: a thread a column."""
+    return rec.kind is Kind.SCAN and rec.build.scan.columns(rec.build.source.kernel)
 
 
 def _grid_blocks(k, x_only: bool = False) -> str:

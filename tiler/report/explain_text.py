@@ -398,6 +398,9 @@ def _version_name(v: dict) -> str:
         spacing = "a block's width apart" if v.get("points_apart") else "consecutive"
         return (f"window, {points} points a thread, {spacing}" if points > 1 else "window, one point a thread") + \
             staged
+    if v.get("scan_down_columns"):
+        return f"scan down columns, a thread a column, {v['shares_a_column']} shares of each column in " \
+               f"{v['kernels']} kernels"
     if v.get("kernels") and not v.get("fissioned"):
         return f"{v['kernel']}, {v['blocks_a_row']} blocks of {v['lanes']} threads a row in {v['kernels']} kernels"
     return ("fissioned, the fold " if v.get("fissioned") else "") + v["kernel"] + \

@@ -20,7 +20,8 @@ def scan_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
     scan = a.plan.scan
     if not isinstance(scan, Scan) or (isinstance(scan.length, int) and scan.length < SCAN_MIN_LENGTH):
         return []
-    rows = a.kernel.levels[:-1]
+    # (the rows on grid y and z; down columns, the levels outside the positions', on z)
+    rows = a.kernel.levels[:scan.level] if scan.columns(a.kernel) else a.kernel.levels[:-1]
     if any(isinstance(lv.size, int) and lv.size > target.MAX_GRID["y"] for lv in rows):
         return []  # (a literal count of rows past the grid's axis)
     sizes = tuple(lv.size if isinstance(lv.size, int) else lv.size.name for lv in rows)
@@ -32,9 +33,9 @@ def scan_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
     why = f"a scan: {scan.reason}; shorter rows run the versions that follow"
     if not a.options.launch_timing:
         return [Version(Kind.SCAN, Build(a, file, True, scan=scan), all_of(t for t in tests if t is not None), why)]
-    long = test(Test("length", ">=", SCAN_UNRACED))
+    long = [tests[0], test(Test("length", ">=", SCAN_UNRACED))] + tests[2:]  # (SCAN_MIN_LENGTH's test implied)
     out = [] if isinstance(scan.length, int) and scan.length < SCAN_UNRACED else \
-        [Version(Kind.SCAN, Build(a, file, True, scan=scan), all_of(t for t in tests + [long] if t is not None),
+        [Version(Kind.SCAN, Build(a, file, True, scan=scan), all_of(t for t in long if t is not None),
                  f"{why}; unraced from {SCAN_UNRACED:,} positions")]
     if not isinstance(scan.length, int) or scan.length < SCAN_UNRACED:
         out.append(Version(Kind.SCAN, Build(a, file, True, scan=scan, suffix=RACED),

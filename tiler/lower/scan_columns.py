@@ -1,0 +1,197 @@
+"""The kernels of a scan down columns (analyse/scans.py: the positions are
+the map level outside the innermost, whose points are the columns): a
+thread a column, each walking its block's share of the positions in order.
+
+Blocks of COLUMN_SCAN_LANES consecutive columns (along x: a warp's reads
+of one position are one run) each take a share of the positions (along y:
+COLUMN_SCAN_SHARE positions at least, at most COLUMN_SCAN_BLOCKS shares);
+the level outside, where there is one, is on z. A first kernel (the stage)
+folds each thread's share of its column's terms from the operators'
+identity and writes the total to scratch memory; the second starts each
+thread from the totals of the shares before its own (all of them for a
+total), then walks its share: each position's term is folded into the
+running value, and that position's point takes the stream's initial
+values combined with it (before the term, for an exclusive scan), runs the
+rest of its code and stores its values. No thread waits for another: no
+barrier, no shuffle. A suffix's positions are walked from the end.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from .. import kir, target
+from ..analyse import Analysis
+from ..analyse.folds import identity
+from ..analyse.scans import COLUMN_SCAN_BLOCKS, COLUMN_SCAN_LANES, COLUMN_SCAN_SHARE, SCAN_LANES, Scan
+from ..check import typed as T
+from ..kir.build import add, const, mul
+from ..source import program_stem
+from .body import ctype_of, value_parts
+from .params import bind_prelude, flat_index, kernel_params, output_stores, size_expr, size_name
+from .split import SplitBody, _bind_level
+from .values import at_most, blocks_a_row, in_kernel_min, minimum
+
+
+class ColumnScanBody(SplitBody):
+    """The untiled lowering, with the scan's loops folded over a thread's
+    share of its column (the stage) or carried along it (the scan kernel)."""
+
+    def __init__(self, analysis: Analysis, scan: Scan, stage: bool):
+        super().__init__(analysis, None, 1)
+        self.scan, self.stage = scan, stage
+        self.slot = None  # where a share's totals lie in the scratch arrays: slot(share)
+        self.partials: dict[int, tuple[str, ...]] = {}  # a scanned loop's scratch arrays, by its program point
+        self.walked = self.position = None  # the scan kernel's position, as walked and in the column
+        self.running: dict[int, list] = {}  # each loop's totals of the positions walked so far
+        self.length = self.base = self.share = None  # the positions a column has; the share's first and length
+
+    def back(self, at):
+        """Position `at` counted from the end (a suffix's scan walks the positions backwards)."""
+        return self.declare("back", "int", kir.Bin("-", kir.Bin("-", self.length, const(1)), at))
+
+    def _loop(self, e: T.Loop):
+        s = self.scan.of(e)
+        if s is None:
+            return super()._loop(e)
+        ctypes = [ctype_of(p.type) for p in e.params]
+        ops = s.operators
+        # (an exclusive scan never needs the term at the last position it walks, which the program never computes)
+        walked = self.length if not s.exclusive else kir.Bin("-", self.length, const(1))
+        if self.stage:  # the share of the column's terms, folded and written; the code after it, pruned
+            ids = [const(identity(op, p.type.kind), c) for op, p, c in zip(ops, e.params, ctypes)]
+            shares = self._started(e, ctypes, ids)
+            q = self.fresh("q")
+
+            def fold():
+                self.env[e.index] = self.back(kir.Ref(q)) if self.scan.suffix else kir.Ref(q)
+                self._carry(s.term, e.params, shares)
+            stmts, _ = self.block(fold)
+            stop = in_kernel_min(walked, add(self.base, self.share))
+            self.emit(kir.For(q, self.base, stop, const(1), stmts, e.span, note="the share of the column's terms"))
+            self.emit_all(kir.Store(a, self.slot(kir.BlockIdx("y")), t) for a, t in zip(self.partials[T.point(e)],
+                                                                                       shares))
+            for b, t in zip(e.results, shares):
+                self.env[b] = t
+            return self.exp(e.rest)
+        running = self.running[T.point(e)]
+        inits = [self.exp(i) for i in e.inits]
+        before = [self.declare(f"{p.name}_before", c, r) for p, c, r in zip(e.params, ctypes, running)]
+        for p, r in zip(e.params, running):
+            self.env[p] = r
+        self.env[e.index] = self.position
+        stmts, values = self.block(lambda: value_parts(self.exp(s.term)))
+        fold = stmts + tuple(kir.Assign(r.name, v) for r, v, w in zip(running, values, s.whole) if not w)
+        self.emit(kir.If(kir.Bin("<", self.walked, walked), fold, (), e.span))
+        folded = [b if s.exclusive or w else r for b, r, w in zip(before, running, s.whole)]
+        for b, init, v, op, c in zip(e.results, inits, folded, ops, ctypes):
+            self.env[b] = self.declare(b.name, c, self._apply(op, init, v, c), e.span)
+        return self.exp(e.rest)
+
+
+def lower_column_scan(analysis: Analysis, scan: Scan, file: str) -> kir.Kernel:
+    """The scan kernel, launching the stage that writes each share's totals first."""
+    last, written, count = _kernel(analysis, scan, file, stage=False)
+    params = last.params + tuple(kir.Param(n, c, kir.SCRATCH) for n, c in written)
+    stage = dataclasses.replace(_kernel(analysis, scan, file, stage=True)[0], params=params)
+    scratch = tuple(kir.Scratch(n, c, count, "a share's total of a column's terms, for each share of each column")
+                    for n, c in written)
+    return dataclasses.replace(last, params=params, stages=(stage,), scratch=scratch).renamed(last.name)
+
+
+def _kernel(analysis: Analysis, scan: Scan, file: str, stage: bool):
+    """One of the column scan's kernels, its scratch arrays (name, C type) and their length."""
+    k = analysis.kernel
+    low = ColumnScanBody(analysis, scan, stage)
+    params = kernel_params(low, k, lambda extent: extent, {}, frozenset())
+    written = []
+    for s in scan.loops:
+        names = tuple(low.fresh("partials") for _ in s.operators)
+        low.partials[T.point(s.loop)] = names
+        written += zip(names, (ctype_of(p.type) for p in s.loop.params))
+    bind_prelude(low, k)
+    outer, point, column = k.levels[:scan.level], k.levels[scan.level], k.levels[-1]
+    sizes = [size_expr(low, lv.size) for lv in k.levels]
+    n, m = sizes[scan.level], sizes[-1]
+    low.length = n
+    rows = [low.declare(f"row{lv.dim}", "int", kir.BlockIdx("z"), lv.span) for lv in outer]
+    col = low.declare(f"i{column.dim}", "int", add(mul(kir.BlockIdx("x"), const(COLUMN_SCAN_LANES)),
+                                                   kir.ThreadIdx("x")))
+    blocks = low.declare("blocks", "int", blocks_a_row(n, in_kernel_min, COLUMN_SCAN_SHARE, COLUMN_SCAN_BLOCKS))
+    low.share = low.declare("share", "int", add(kir.Bin("/", kir.Bin("-", n, const(1)), blocks), const(1)))
+    low.base = low.declare("first", "int", mul(kir.BlockIdx("y"), low.share))
+    row = rows[0] if rows else const(0)
+    # (each share's totals of every column together: a warp's columns write and read one run)
+    low.slot = lambda share: add(mul(kir.Cast(target.INDEX, add(mul(row, blocks), share)), m), col)
+    for lv, g in zip(outer, rows):
+        _bind_level(low, lv, g)
+    outputs = [p for p in params if p.role == "output"]
+
+    def folds():  # (any point of the share: the terms are alike at every one)
+        position = minimum(low.base, kir.Bin("-", n, const(1)))
+        _bind_level(low, point, low.back(position) if scan.suffix else position)
+        _bind_level(low, column, col)
+        low.exp(k.body)
+
+    def scans():
+        for s in scan.loops:
+            low.running[T.point(s.loop)] = _earlier_shares(low, s, blocks)
+        q = low.fresh("q")
+
+        def walk():
+            low.walked = kir.Ref(q)
+            low.position = low.back(kir.Ref(q)) if scan.suffix else kir.Ref(q)
+            _bind_level(low, point, low.position)
+            _bind_level(low, column, col)
+            values = value_parts(low.exp(k.body))
+            low.emit_all(output_stores(outputs, flat_index(rows + [low.position, col], sizes, lambda extent: extent),
+                                       values, k.span))
+        stmts, _ = low.block(walk)
+        low.emit(kir.For(q, low.base, in_kernel_min(n, add(low.base, low.share)), const(1), stmts, point.span,
+                         note="the share's positions, in order"))
+
+    stmts, _ = low.block(folds if stage else scans)
+    body = (kir.If(kir.Bin("<", col, m), stmts),)
+    grid = [(size_name(column.size), COLUMN_SCAN_LANES), (size_name(point.size), COLUMN_SCAN_SHARE,
+                                                          COLUMN_SCAN_BLOCKS), None]
+    if outer:
+        grid[2] = (size_name(outer[0].size), 1)
+    who = "folds each thread's share of its column's terms" if stage else \
+        "starts from the earlier shares' totals, then walks its share in order"
+    summary = (f"scan down columns: a thread a column, {COLUMN_SCAN_LANES} columns a block, each column's positions "
+               f"in shares of {COLUMN_SCAN_SHARE} at least (at most {COLUMN_SCAN_BLOCKS}); {who}; {scan.reason}",)
+    kernel = kir.Kernel(f"tiler_{program_stem(file)}_scan{SCAN_LANES}", tuple(params), tuple(low.shared),
+                        tuple(low.out) + body, (COLUMN_SCAN_LANES, 1, 1), tuple(grid), True, file, summary, k.span)
+    count = kir.Cast(target.INDEX, blocks_a_row(_size(point.size), at_most, COLUMN_SCAN_SHARE, COLUMN_SCAN_BLOCKS))
+    for lv in (*outer, column):
+        count = kir.Bin("*", count, _size(lv.size))
+    return kernel, written, count
+
+
+def _size(size):
+    return const(size) if isinstance(size, int) else kir.Ref(size.name)
+
+
+def _earlier_shares(low: ColumnScanBody, s, blocks) -> list:
+    """A loop's totals of the shares of this thread's column before its own
+    (of all of them for a value that is a total), in order: the values its
+    walk starts from."""
+    params = s.loop.params
+    ctypes = [ctype_of(p.type) for p in params]
+    ids = [const(identity(op, p.type.kind), c) for op, p, c in zip(s.operators, params, ctypes)]
+    running = [low.declare(f"{p.name}_run", c, i, const_=False) for p, i, c in zip(params, ids, ctypes)]
+    merge = low._merge(running, s.operators, ctypes)
+    names = low.partials[T.point(s.loop)]
+    b = low.fresh("b")
+
+    def fold():
+        merged = merge(running, [kir.Load(a, low.slot(kir.Ref(b))) for a in names], "_p")
+        if not any(s.whole):
+            return merged
+        earlier = kir.Bin("<", kir.Ref(b), kir.BlockIdx("y"))
+        return [m if w else kir.Select(earlier, m, v) for m, v, w in zip(merged, running, s.whole)]
+    stmts, merged = low.block(fold)
+    low.emit(kir.For(b, const(0), blocks if any(s.whole) else kir.BlockIdx("y"), const(1),
+                     stmts + tuple(kir.Assign(v.name, m) for v, m in zip(running, merged)), s.span,
+                     note="the totals of the column's earlier shares" + (" (all shares' for a total)" if any(s.whole)
+                                                                          else "")))
+    return running
