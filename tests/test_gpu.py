@@ -1339,7 +1339,7 @@ def test_a_bool_scalar_argument_reaches_the_kernel(neg):
 # against the interpreter, at lengths of one block and less, one block's round exactly and past it, several blocks
 SCAN_PROGRAMS = sorted((PROGRAMS / "scans").glob("*.fut")) + [ROOT / "corpus" / f"{n}.fut" for n in (
     "b_prefix_masked_i64", "e_compact_offsets_i64", "e_hist_cdf_f32", "e_row_count_min_int", "e_row_runmean_peak_f32",
-    "e_series_wealth_logret_f64", "e_col_cumsum_sales_f32", "e_col_excl_offsets_int")]
+    "e_series_wealth_logret_f64", "e_col_cumsum_sales_f32", "e_col_excl_offsets_int", "e_col_running_max_ratio_f64")]
 
 
 @pytest.mark.parametrize("length", [1, 37, 256, 257, 1000, 2049])

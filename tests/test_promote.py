@@ -279,3 +279,34 @@ def test_a_chunk_of_rows_no_longer_than_a_warp_stays_a_chunk_of_rows():
     k = kernel(text.format(read="rows[k, j]"))
     assert not [p for p in k.promoted if p.param]
     assert [b.name for b in stream_of(k).chunk_params] == ["xc", "rows"]
+
+
+COLUMN_LOOP = """
+fun [f64, m] main([[f64, m], n] X) =
+  map(fn f64 (int k) =>
+        loop (acc = 0f64) = for j < n do {body}
+        in acc
+     , iota(m))
+"""
+
+
+def test_an_element_read_as_a_chain_is_the_element_and_a_row_read_is_no_element():
+    """`X[j][k]` is `X[j, k]`: a column of X, its chunk of elements; a row
+    `X[j]` is no element, and no chunk of elements stands for it (a row
+    read once became a chunk of X's transpose, indexed as a row: column j
+    of X read as row j)."""
+    for body in ("acc + X[j][k]", "acc + X[j, k]"):
+        s = stream_of(kernel(COLUMN_LOOP.format(body=body)))
+        (array,) = s.arrays
+        assert isinstance(array, T.Index) and array.array.binder.name == "X_t"  # X_t[k]: column k of X
+        assert s.chunk_params[0].type.shape == (s.chunk,) and array.type.rank == 1
+    k = kernel(COLUMN_LOOP.format(body="let r = X[j] in acc + r[k]"))
+    for s in [e for e in _streams(k.body)]:
+        for p, a in zip(s.chunk_params, s.arrays):
+            assert p.type.rank == a.type.rank, "a chunk parameter that is not its array's chunk"
+
+
+def _streams(e) -> list:
+    from tiler.tree import descendants
+
+    return [n for n in descendants(e, T.is_exp) if isinstance(n, T.Stream)]

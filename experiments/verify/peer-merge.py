@@ -39,7 +39,9 @@ FILES = ["experiments/results/corpus-2026-11-29e-h200-peer-shard1.json",
          "experiments/results/corpus-2026-12-01-h200-session32c-large.json",
          # after the review's mends (shares whole rounds, exclusive scans leave out the last term): medium, large
          "experiments/results/corpus-2026-12-01-h200-session32d-medium.json",
-         "experiments/results/corpus-2026-12-01-h200-session32d-large.json"]
+         "experiments/results/corpus-2026-12-01-h200-session32d-large.json",
+         # scans down columns: two e_col_ programs at the three sizes (the third failed its check, since mended)
+         "experiments/results/corpus-2026-12-01-h200-session32e-cols.json"]
 records = {}
 for f in FILES:
     for r in json.load(open(f))["records"]:

@@ -36,7 +36,8 @@ from .. import target
 from ..check import typed as T
 from ..check.binders import bound, used
 from ..check.types import Array, Binder
-from ..tree import children, map_children
+from ..errors import CompilerBug
+from ..tree import children, descendants, map_children
 from .loops import as_stream, without_positions
 from .names import fresh, kernel_names
 
@@ -61,6 +62,7 @@ def promote_reads(k: T.Kernel, loops: frozenset[int] = frozenset()) -> T.Kernel:
     body = p.exp(k.body)
     if not p.records:
         return k
+    _check_chunks(body)
     levels = tuple(dataclasses.replace(lv, params=lv.params + tuple(b for b, _ in p.rows.get(d, {}).values()),
                                        args=lv.args + tuple(a for _, a in p.rows.get(d, {}).values()))
                    for d, lv in enumerate(k.levels))
@@ -258,11 +260,18 @@ def _reads(s: T.Stream, points: set) -> list[_Read]:
     def walk(e, loops: frozenset, conditional: bool):
         if isinstance(e, T.Stream) and e is not s:
             return  # an inner stream's reads are its own
-        if isinstance(e, T.Index) and isinstance(e.array, T.Var) and isinstance(e.array.type, Array):
-            hits = [(n, k) for n, i in enumerate(e.indices) if (k := _step(i, s.offset, loops)) is not None]
+        element = _element(e)
+        if element is not None:  # `X[a, b]`, or `X[a][b]` read as it: an element, the whole chain rewritten
+            array, indices = element
+            hits = [(n, k) for n, i in enumerate(indices) if (k := _step(i, s.offset, loops)) is not None]
             if len(hits) == 1:
                 (n, k), = hits
-                out.append(_Read(e, e.array.binder, n, k, e.indices[:n] + e.indices[n + 1:], conditional))
+                out.append(_Read(e, array.binder, n, k, indices[:n] + indices[n + 1:], conditional))
+            if not isinstance(e.array, T.Var):
+                for i in indices:  # (not the inner indexes of the chain: a row of X is no element)
+                    walk(i, loops, conditional)
+                return
+        if isinstance(e, T.Index) and isinstance(e.array, T.Var) and isinstance(e.array.type, Array):
             first = e.indices[0]
             if e.array.binder in rows_of and len(e.indices) == e.array.type.rank and isinstance(first, T.Var) and \
                     first.binder in loops and not any(used(i) & inside for i in e.indices[1:]) and \
@@ -281,6 +290,32 @@ def _reads(s: T.Stream, points: set) -> list[_Read]:
 
     walk(s.body, frozenset(), False)
     return out
+
+
+def _check_chunks(body) -> None:
+    """Every stream's chunk parameter is a chunk of its array: the same rank
+    and elements (a read rewritten as a chunk of something else would be
+    lowered as that, and compute another program)."""
+    for s in descendants(body, T.is_exp):
+        if not isinstance(s, T.Stream):
+            continue
+        for p, a in zip(s.chunk_params, s.arrays):
+            if not isinstance(a.type, Array) or p.type.rank != a.type.rank or p.type.elem != a.type.elem:
+                raise CompilerBug(f"stream input `{p.name}` is no chunk of its array after promotion", s.span,
+                                  "kernel")
+
+
+def _element(e) -> tuple | None:
+    """(X, its indices) where `e` reads one element of an array X, as
+    `X[a, b]` or as a chain `X[a][b]`; None for anything else (a row
+    `X[a]`, which no element's chunk stands for)."""
+    indices = []
+    while isinstance(e, T.Index):
+        indices[:0] = e.indices
+        e = e.array
+    if not (isinstance(e, T.Var) and isinstance(e.type, Array)) or len(indices) != e.type.rank:
+        return None
+    return e, tuple(indices)
 
 
 def _moving(s: T.Stream, listed: set) -> list:
