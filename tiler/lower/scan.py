@@ -18,8 +18,6 @@ walk the positions from the end: the k-th from the start is n - 1 - k.
 """
 from __future__ import annotations
 
-import dataclasses
-
 from .. import kir, target
 from ..analyse import Analysis
 from ..analyse.folds import identity
@@ -29,39 +27,29 @@ from ..check import typed as T
 from ..kir.build import add, const, mul
 from ..source import program_stem
 from .body import ctype_of, value_parts
-from .params import bind_prelude, flat_index, kernel_params, output_stores, size_expr, size_name
+from .params import flat_index, output_stores, size_expr, size_name
 from .scan_columns import lower_column_scan
-from .split import SplitBody, _bind_level
+from .scan_parts import ScanParts, kernel_start, with_stage
+from .split import _bind_level
 from .values import at_most, blocks_a_row, in_kernel_min, minimum, partial_slot
 
 SHUFFLE_UP = "shuffle_up"  # target.CALL_SPELLING spells it
 
 
-class ScanBody(SplitBody):
+class ScanBody(ScanParts):
     """The untiled lowering, with the scan's loops folded by a block's lanes
     (the stage) or scanned over them (the scan kernel)."""
 
     def __init__(self, analysis: Analysis, scan: Scan, stage: bool):
-        super().__init__(analysis, None, SCAN_LANES)
-        self.scan, self.stage = scan, stage
-        self.slot = None  # where a block's totals lie in the scratch arrays: slot(block)
-        self.partials: dict[int, tuple[str, ...]] = {}  # a scanned loop's scratch arrays, by its program point
-        # the scan kernel's lane's position, as walked (from the end for a suffix) and in the row, and whether
-        # it is one
-        self.walked = self.position = self.live = None
+        super().__init__(analysis, scan, stage, SCAN_LANES)
+        self.live = None  # the scan kernel's lane is at a position of the row
         self.left = None  # the positions of the block's share that lie in the row
-        self.running: dict[int, list] = {}  # and each loop's totals of the positions before the round's
-        self.length = None  # the positions a row has
 
     def at(self, k: str):
         """The position a stage's lane loop variable `k` stands for: counted
         from the block's first, from the end where the scan walks a suffix."""
         at = super().at(k)
         return self.back(at) if self.scan.suffix else at
-
-    def back(self, at):
-        """Position `at` counted from the end (a suffix's scan walks the positions backwards)."""
-        return self.declare("back", "int", kir.Bin("-", kir.Bin("-", self.length, const(1)), at))
 
     def _loop(self, e: T.Loop):
         s = self.scan.of(e)
@@ -70,8 +58,7 @@ class ScanBody(SplitBody):
         ctypes = [ctype_of(p.type) for p in e.params]
         ids = [const(identity(op, p.type.kind), c) for op, p, c in zip(s.operators, e.params, ctypes)]
         shares = self._started(e, ctypes, ids)
-        # (an exclusive scan never needs the term at the last position it walks, which the program never computes)
-        walked = self.length if not s.exclusive else kir.Bin("-", self.length, const(1))
+        walked = self.walked_end(s.exclusive)
         if self.stage:  # the block's share of the terms, folded and written; the code after it, pruned
             self._lanes_loop(e, walked, lambda k: self._carry(s.term, e.params, shares))
             totals = self._combined(shares, ctypes, self._merge(shares, s.operators, ctypes))
@@ -150,14 +137,11 @@ def lower_scan(analysis: Analysis, scan: Scan, file: str) -> kir.Kernel:
     if scan.columns(analysis.kernel):
         return lower_column_scan(analysis, scan, file)
     last, written = _scan_kernel(analysis, scan, file, stage=False)
-    params = last.params + tuple(kir.Param(n, c, kir.SCRATCH) for n, c in written)
-    stage = dataclasses.replace(_scan_kernel(analysis, scan, file, stage=True)[0], params=params)
     count = kir.Cast(target.INDEX, blocks_a_row(_length(scan, kir.Ref), at_most, SCAN_SHARE, MAX_BLOCKS_A_ROW))
     for lv in analysis.kernel.levels[:-1]:
         count = kir.Bin("*", count, const(lv.size) if isinstance(lv.size, int) else kir.Ref(lv.size.name))
-    scratch = tuple(kir.Scratch(n, c, count, "a block's total of the terms, for each block of each row")
-                    for n, c in written)
-    return dataclasses.replace(last, params=params, stages=(stage,), scratch=scratch).renamed(last.name)
+    return with_stage(last, _scan_kernel(analysis, scan, file, stage=True)[0], written, count,
+                      "a block's total of the terms, for each block of each row")
 
 
 def _length(scan: Scan, ref):
@@ -168,13 +152,7 @@ def _scan_kernel(analysis: Analysis, scan: Scan, file: str, stage: bool):
     """One of the scan's kernels, and its scratch arrays (name, C type)."""
     k = analysis.kernel
     low = ScanBody(analysis, scan, stage)
-    params = kernel_params(low, k, lambda extent: extent, {}, frozenset())
-    written = []
-    for s in scan.loops:
-        names = tuple(low.fresh("partials") for _ in s.operators)
-        low.partials[T.point(s.loop)] = names
-        written += zip(names, (ctype_of(p.type) for p in s.loop.params))
-    bind_prelude(low, k)
+    params, written = kernel_start(low, k, scan)
     rows, point = k.levels[:-1], k.levels[-1]
     sizes = [size_expr(low, lv.size) for lv in k.levels]
     n = low.length = sizes[-1]

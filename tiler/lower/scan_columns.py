@@ -17,8 +17,6 @@ barrier, no shuffle. A suffix's positions are walked from the end.
 """
 from __future__ import annotations
 
-import dataclasses
-
 from .. import kir, target
 from ..analyse import Analysis
 from ..analyse.folds import identity
@@ -27,27 +25,19 @@ from ..check import typed as T
 from ..kir.build import add, const, mul
 from ..source import program_stem
 from .body import ctype_of, value_parts
-from .params import bind_prelude, flat_index, kernel_params, output_stores, size_expr, size_name
-from .split import SplitBody, _bind_level
+from .params import flat_index, output_stores, size_expr, size_name
+from .scan_parts import ScanParts, kernel_start, with_stage
+from .split import _bind_level
 from .values import at_most, blocks_a_row, in_kernel_min, minimum
 
 
-class ColumnScanBody(SplitBody):
+class ColumnScanBody(ScanParts):
     """The untiled lowering, with the scan's loops folded over a thread's
     share of its column (the stage) or carried along it (the scan kernel)."""
 
     def __init__(self, analysis: Analysis, scan: Scan, stage: bool):
-        super().__init__(analysis, None, 1)
-        self.scan, self.stage = scan, stage
-        self.slot = None  # where a share's totals lie in the scratch arrays: slot(share)
-        self.partials: dict[int, tuple[str, ...]] = {}  # a scanned loop's scratch arrays, by its program point
-        self.walked = self.position = None  # the scan kernel's position, as walked and in the column
-        self.running: dict[int, list] = {}  # each loop's totals of the positions walked so far
-        self.length = self.base = self.share = None  # the positions a column has; the share's first and length
-
-    def back(self, at):
-        """Position `at` counted from the end (a suffix's scan walks the positions backwards)."""
-        return self.declare("back", "int", kir.Bin("-", kir.Bin("-", self.length, const(1)), at))
+        super().__init__(analysis, scan, stage, 1)
+        self.base = self.share = None  # the first position of the thread's share, and how many it has
 
     def _loop(self, e: T.Loop):
         s = self.scan.of(e)
@@ -55,8 +45,7 @@ class ColumnScanBody(SplitBody):
             return super()._loop(e)
         ctypes = [ctype_of(p.type) for p in e.params]
         ops = s.operators
-        # (an exclusive scan never needs the term at the last position it walks, which the program never computes)
-        walked = self.length if not s.exclusive else kir.Bin("-", self.length, const(1))
+        walked = self.walked_end(s.exclusive)
         if self.stage:  # the share of the column's terms, folded and written; the code after it, pruned
             ids = [const(identity(op, p.type.kind), c) for op, p, c in zip(ops, e.params, ctypes)]
             shares = self._started(e, ctypes, ids)
@@ -91,24 +80,15 @@ class ColumnScanBody(SplitBody):
 def lower_column_scan(analysis: Analysis, scan: Scan, file: str) -> kir.Kernel:
     """The scan kernel, launching the stage that writes each share's totals first."""
     last, written, count = _kernel(analysis, scan, file, stage=False)
-    params = last.params + tuple(kir.Param(n, c, kir.SCRATCH) for n, c in written)
-    stage = dataclasses.replace(_kernel(analysis, scan, file, stage=True)[0], params=params)
-    scratch = tuple(kir.Scratch(n, c, count, "a share's total of a column's terms, for each share of each column")
-                    for n, c in written)
-    return dataclasses.replace(last, params=params, stages=(stage,), scratch=scratch).renamed(last.name)
+    return with_stage(last, _kernel(analysis, scan, file, stage=True)[0], written, count,
+                      "a share's total of a column's terms, for each share of each column")
 
 
 def _kernel(analysis: Analysis, scan: Scan, file: str, stage: bool):
     """One of the column scan's kernels, its scratch arrays (name, C type) and their length."""
     k = analysis.kernel
     low = ColumnScanBody(analysis, scan, stage)
-    params = kernel_params(low, k, lambda extent: extent, {}, frozenset())
-    written = []
-    for s in scan.loops:
-        names = tuple(low.fresh("partials") for _ in s.operators)
-        low.partials[T.point(s.loop)] = names
-        written += zip(names, (ctype_of(p.type) for p in s.loop.params))
-    bind_prelude(low, k)
+    params, written = kernel_start(low, k, scan)
     outer, point, column = k.levels[:scan.level], k.levels[scan.level], k.levels[-1]
     sizes = [size_expr(low, lv.size) for lv in k.levels]
     n, m = sizes[scan.level], sizes[-1]

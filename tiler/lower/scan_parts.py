@@ -1,0 +1,65 @@
+"""What the kernels of a scan along rows (scan.py) and down columns
+(scan_columns.py) share: the body lowering's state (`ScanParts`), the
+kernels' parameters and scratch arrays, and the scan kernel launching its
+stage."""
+from __future__ import annotations
+
+import dataclasses
+
+from .. import kir
+from ..analyse import Analysis
+from ..analyse.scans import Scan
+from ..check import typed as T
+from ..kir.build import const
+from .body import ctype_of
+from .params import bind_prelude, kernel_params
+from .split import SplitBody
+
+
+class ScanParts(SplitBody):
+    """The untiled lowering of one of a scan's kernels (`stage`: the one
+    folding each share of the terms), and where its scanned loops' shares'
+    totals lie."""
+
+    def __init__(self, analysis: Analysis, scan: Scan, stage: bool, lanes: int):
+        super().__init__(analysis, None, lanes)
+        self.scan, self.stage = scan, stage
+        self.slot = None  # where a share's totals lie in the scratch arrays: slot(share)
+        self.partials: dict[int, tuple[str, ...]] = {}  # a scanned loop's scratch arrays, by its program point
+        # the scan kernel's position, as walked (from the end for a suffix) and in the row or column
+        self.walked = self.position = None
+        self.running: dict[int, list] = {}  # each loop's totals of the positions before the current one's
+        self.length = None  # the positions a row or column has
+
+    def back(self, at):
+        """Position `at` counted from the end (a suffix's scan walks the positions backwards)."""
+        return self.declare("back", "int", kir.Bin("-", kir.Bin("-", self.length, const(1)), at))
+
+    def walked_end(self, exclusive: bool):
+        """The positions whose terms a loop folds, as walked: an exclusive scan
+        never needs the term at the last position it walks, which the program
+        never computes."""
+        return self.length if not exclusive else kir.Bin("-", self.length, const(1))
+
+
+def kernel_start(low: ScanParts, k: T.Kernel, scan: Scan) -> tuple[list, list]:
+    """The kernel's parameters, and its scratch arrays (name, C type): one
+    each carried value of each scanned loop (named the same in both
+    kernels, as the lowering meets them)."""
+    params = kernel_params(low, k, lambda extent: extent, {}, frozenset())
+    written = []
+    for s in scan.loops:
+        names = tuple(low.fresh("partials") for _ in s.operators)
+        low.partials[T.point(s.loop)] = names
+        written += zip(names, (ctype_of(p.type) for p in s.loop.params))
+    bind_prelude(low, k)
+    return params, written
+
+
+def with_stage(last: kir.Kernel, stage: kir.Kernel, written: list, count, what: str) -> kir.Kernel:
+    """The scan kernel launching `stage` first, both taking the scratch
+    arrays `written` (`count` elements each, holding `what`)."""
+    params = last.params + tuple(kir.Param(n, c, kir.SCRATCH) for n, c in written)
+    scratch = tuple(kir.Scratch(n, c, count, what) for n, c in written)
+    return dataclasses.replace(last, params=params, stages=(dataclasses.replace(stage, params=params),),
+                               scratch=scratch).renamed(last.name)
