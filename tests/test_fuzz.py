@@ -464,7 +464,7 @@ def test_perf_reports_a_wrong_default_and_a_failed_launch_and_goes_on():
     from tiler.fuzz import perf
 
     comp = _compiled(5)
-    wrong = tuple(np.asarray(o) + 1.0 for o in _right(comp))
+    wrong = tuple(-np.asarray(o) - 1.0 for o in _right(comp))  # (wrong whatever their scale: a minimum's 1e30 too)
     failures, timings = perf.perf([comp], _FakeGpu(default_factor=1.0, outputs=wrong), failed=set())
     assert [f.stage for f in failures] == ["gpu"] and "compiled for this GPU" in failures[0].message and not timings
     failures, timings = perf.perf([comp], _FakeGpu(1.0, fail="illegal memory access"), failed=set())

@@ -76,6 +76,7 @@ def test_loops_folding_either_side_are_scanned_as_the_first_is():
     ("j <= i", "acc + x[j] * f32(i)", "acc", "its term reads `i`"),
     ("j <= i && j >= i - 8", "acc + x[j]", "acc", "both sides"),
     ("2 * j <= 2 * i", "acc + x[j]", "acc", "is not the stream's position"),
+    ("j < i", "acc + x[j]", "acc + x[j] * 0f32", "neither branch"),
     ("x[j] > 0f32 && j > i", "acc", "acc + x[j]", "where its `&&` test fails"),
     ("j + 2147483647 <= i + 2147483647", "acc + x[j]", "acc", "is not the stream's position"),
     ("j + n <= i + n", "acc + x[j]", "acc", "is not the stream's position"),
@@ -108,6 +109,15 @@ def test_a_value_updated_alike_on_both_sides_is_a_total():
     assert isinstance(scan, Scan)
     assert scan.loops[0].whole == (False, True, False) and scan.loops[0].totals == ("t",)
     assert "`t`, updated alike on both sides of the test, the total of every position" in scan.reason
+
+
+@pytest.mark.parametrize("test", ["j < i", "j > i"])
+def test_a_total_beside_a_prefix_leaving_out_the_points_position_is_not_scanned(test):
+    """The scan leaves out the term at the last position it walks: a total needs it."""
+    text = PREFIX.format(body=f"loop (a = 0f32, t = 0f32) = for j < n do if {test} then (a + x[j], t + x[j]) else "
+                              "(a, t + x[j]) in a / t")
+    scan = scan_of(text)
+    assert not isinstance(scan, Scan) and "a total beside a prefix" in scan.reason
 
 
 def test_every_loop_the_position_masks_is_scanned_in_one_kernel():
@@ -167,7 +177,7 @@ def test_the_scan_runs_first_unraced_for_long_rows_then_raced_from_its_shortest(
     assert raced.kernel.name.endswith("_scan256_raced") and raced.rival.endswith("_untiled")
     assert [s.name for s in raced.kernel.stages] == ["tiler_e_row_count_min_int_scan256_raced_stage0"]
     text = repr(raced.plan.condition)
-    assert "what='length', op='>=', value=256" in text and "AtMost(size='n', value=65535)" in text
+    assert "what='m', op='>=', value=256" in text and "AtMost(size='n', value=65535)" in text
     # the rows on grid y, the blocks of a row's positions on x (at most MAX_BLOCKS_A_ROW)
     assert raced.kernel.grid[0] == ("m", 256, 2048) and raced.kernel.grid[1] == ("n", 1)
     assert not module.holds(raced, {"n": 4, "m": 255}) and module.holds(raced, {"n": 4, "m": 256})

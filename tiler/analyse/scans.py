@@ -266,6 +266,8 @@ def _masked(loop: T.Loop, stream: T.Stream, position, lets: dict) -> tuple | str
         return "its test leaves out more than the point's own position, which is not built" \
             if (c > 1 if suffix else c < -1) else \
             "its test reaches past the point's own position to the other side, which is not built"
+    if c != 0 and any(whole):  # (the scan leaves out the term at the last position walked, a total's part too)
+        return "a total beside a prefix that leaves out the point's own position is not built"
     if rest is not None:
         update = T.If(rest, update, body.else_, body.type, body.span)
     return _with_body(loop.body, update), suffix, c != 0, whole

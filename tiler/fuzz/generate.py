@@ -372,8 +372,11 @@ class Generator(Streams, Windows, Prefixes):
         if len(scope.thread_ints) == 3 and self.stenciling.random() < 0.3:
             return self.star_loop(scope)
         own = [x for x in scope.thread_ints if self.index_sizes.get(x) == sizes[-1]]
+        outer = [x for x in scope.thread_ints if len(sizes) > 1 and self.index_sizes.get(x) == sizes[-2]]
         if own and self.scanning.random() < 0.15:
-            return self.prefix_fold(own[0], sizes[-1])
+            down = outer and self.scanning.random() < 0.4  # (down the columns: the level outside's positions)
+            return self.prefix_fold(outer[0], sizes[-2], (own[0], sizes[-1])) if down else \
+                self.prefix_fold(own[0], sizes[-1])
         if scope.thread_ints and self.windowing.random() < 0.08:
             return self.window_loop(scope)
         if scope.thread_ints and self.algebra.random() < 0.1:

@@ -10,14 +10,20 @@ from .trees import F32, INT, arr, binop, call, f, v
 
 
 class Prefixes:
-    def prefix_fold(self, idx: str, size: str):
+    def prefix_fold(self, idx: str, size: str, column: tuple | None = None):
         """A fold over a vector of the innermost level's size, masked by the
-        point's index `idx`: its scan version against the interpreter."""
+        point's index `idx`: its scan version against the interpreter. With
+        `column` (the innermost level's index and size; `idx` the level's
+        outside it), a fold down column k of a matrix, read `M[j, k]` or
+        `M[j][k]`."""
         rs = self.scanning
-        xs = self.param(arr(F32, size), "ps")
+        shape = (size,) if column is None else (size, column[1])
+        xs = self.param(arr(F32, *shape), "ps")
         acc, j, kk, chunk, xc = (self.fresh(x) for x in ("pa", "pj", "pkk", "pc", "pxc"))
         as_stream = rs.random() < 0.5
         x = ast.Index(v(xc if as_stream else xs), (v(j),))
+        if column is not None:  # (the element of row j, as one index or a chain)
+            x = ast.Index(x.array, (v(j), v(column[0]))) if rs.random() < 0.5 else ast.Index(x, (v(column[0]),))
         pos = binop("+", v(kk), v(j)) if as_stream else v(j)
         op = rs.choice(["+", "+", "min", "max", "*", "count"])
         step = {"+": binop("+", v(acc), x), "min": call("min", v(acc), x), "max": call("max", x, v(acc)),
@@ -38,5 +44,5 @@ class Prefixes:
         if not as_stream:
             return ast.Loop((ast.LoopParam(acc, init),), j, v(size), body, v(acc))
         loop = ast.Loop((ast.LoopParam(acc, None),), j, v(chunk), body, v(acc))
-        params = (ast.Param(INT, kk), ast.Param(arr(F32, chunk), xc), ast.Param(F32, acc))
+        params = (ast.Param(INT, kk), ast.Param(arr(F32, chunk, *shape[1:]), xc), ast.Param(F32, acc))
         return ast.StreamSeq(ast.Lambda(F32, params, loop), (v(xs), init))

@@ -162,6 +162,9 @@ class _Promoter:
 
     def refusal(self, s: T.Stream, r: _Read, inside: set) -> str:
         shape, it = r.array.type.shape, _noun(s)
+        if len(r.others) + 1 < len(shape):
+            return (f"it reads a row of `{r.array.name}`, not an element: no chunk of elements stands for it "
+                    f"(index the element itself, `{r.array.name}[..., k]`, to make the {it} read it chunk by chunk)")
         if r.array in inside:
             return f"`{r.array.name}` is bound inside the {it}: its rows are not fixed for the whole {it}"
         if any(used(o) & inside for o in r.others):
@@ -271,6 +274,12 @@ def _reads(s: T.Stream, points: set) -> list[_Read]:
                 for i in indices:  # (not the inner indexes of the chain: a row of X is no element)
                     walk(i, loops, conditional)
                 return
+        elif isinstance(e, T.Index) and isinstance(e.array, T.Var) and isinstance(e.array.type, Array):
+            # a row `X[kk + k]`: said, never made an input (refusal)
+            hits = [(n, k) for n, i in enumerate(e.indices) if (k := _step(i, s.offset, loops)) is not None]
+            if len(hits) == 1:
+                (n, k), = hits
+                out.append(_Read(e, e.array.binder, n, k, e.indices[:n] + e.indices[n + 1:], conditional))
         if isinstance(e, T.Index) and isinstance(e.array, T.Var) and isinstance(e.array.type, Array):
             first = e.indices[0]
             if e.array.binder in rows_of and len(e.indices) == e.array.type.rank and isinstance(first, T.Var) and \
@@ -331,6 +340,11 @@ def _moving(s: T.Stream, listed: set) -> list:
                 isinstance(e.array.type, Array) and e.array.binder not in s.chunk_params and \
                 any(s.offset in used(i) for i in e.indices):
             out.append(e)
+        if isinstance(e, T.Index) and id(e) in listed:  # (a chain read as one element: not its inner rows)
+            while isinstance(e, T.Index):
+                stack.extend(e.indices)
+                e = e.array
+            continue
         stack.extend(children(e, T.is_exp))
     return sorted(out, key=lambda n: (n.span.line, n.span.col))
 

@@ -101,6 +101,7 @@ def _scan(a: Analysis) -> dict | None:
     scanned = scan.loops if isinstance(scan, Scan) else ()
     left = scan.left if isinstance(scan, Scan) else (scan,)
     return {"scanned": bool(scanned), "reason": scan.reason if scanned else None,
+            "down_columns": scan.columns(a.kernel) if scanned else None,
             "loops": [{"line": s.span.line, "column": s.span.col, "operators": [op.value for op in s.operators],
                        "suffix": s.suffix, "exclusive": s.exclusive, "totals": list(s.totals)} for s in scanned],
             "not_scanned": [{"line": o.span.line, "column": o.span.col, "reason": o.reason} for o in left]}

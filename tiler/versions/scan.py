@@ -28,12 +28,14 @@ def scan_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
 
     def test(t: Test) -> RowTest:
         return RowTest(t, sizes, scan.length)
-    tests = [fits_int(a.kernel), test(Test("length", ">=", SCAN_MIN_LENGTH))]
+    # (the positions' size by its name: a row's length, or a column's)
+    length = scan.length if isinstance(scan.length, str) else "length"
+    tests = [fits_int(a.kernel), test(Test(length, ">=", SCAN_MIN_LENGTH))]
     tests += [AtMost(lv.size.name, target.MAX_GRID["y"]) for lv in rows if not isinstance(lv.size, int)]
     why = f"a scan: {scan.reason}; shorter rows run the versions that follow"
     if not a.options.launch_timing:
         return [Version(Kind.SCAN, Build(a, file, True, scan=scan), all_of(t for t in tests if t is not None), why)]
-    long = [tests[0], test(Test("length", ">=", SCAN_UNRACED))] + tests[2:]  # (SCAN_MIN_LENGTH's test implied)
+    long = [tests[0], test(Test(length, ">=", SCAN_UNRACED))] + tests[2:]  # (SCAN_MIN_LENGTH's test implied)
     out = [] if isinstance(scan.length, int) and scan.length < SCAN_UNRACED else \
         [Version(Kind.SCAN, Build(a, file, True, scan=scan), all_of(t for t in long if t is not None),
                  f"{why}; unraced from {SCAN_UNRACED:,} positions")]
