@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 
 from .. import target
 from ..check import typed as T
-from ..check.binders import free, used
+from ..check.binders import free
 from ..check.types import Binder
 from ..tree import descendants
 from .folds import Operator, described
@@ -171,34 +171,28 @@ def _side(s: ScanLoop) -> str:
 
 def _tests(loop: T.Loop, stream: T.Stream | None, position, lets: dict) -> bool:
     """Whether the loop's body is an `if` whose test (or a side of its
-    `&&`) compares the loop's index with the point's position, each on its
-    own side (`j <= i`, `j - i < 0`; not a window's `i + t - 3 >= 0`)."""
+    `&&`) compares the loop's index with the point's position."""
     body = _past_lets(loop.body)
-    if not isinstance(body, T.If):
+    return isinstance(body, T.If) and any(_compares(t, loop, stream, position, lets) for t in _sides(body.cond))
+
+
+def _sides(test) -> tuple:
+    """A test's sides joined by `&&`, or the test alone."""
+    return (test.lhs, test.rhs) if isinstance(test, T.BinOp) and test.op == "&&" else (test,)
+
+
+def _compares(test, loop: T.Loop, stream: T.Stream | None, position, lets: dict) -> bool:
+    """Whether `test` compares the loop's index with the point's position,
+    each on its own side (`j <= i`, `j - i < 0`; not a window's `i + t - 3
+    >= 0`)."""
+    if not (isinstance(test, T.BinOp) and test.op in ("<", "<=", ">", ">=")):
         return False
     pair = frozenset({loop.index} | ({stream.offset} if stream is not None else set()))
-    c = body.cond
-    for test in (c.lhs, c.rhs) if isinstance(c, T.BinOp) and c.op == "&&" else (c,):
-        if isinstance(test, T.BinOp) and test.op in ("<", "<=", ">", ">="):
-            lhs, rhs = _linear(test.lhs, lets, pair), _linear(test.rhs, lets, pair)
-            if lhs is not None and rhs is not None:
-                index = lhs.get(loop.index, 0) - rhs.get(loop.index, 0)
-                if index and index == rhs.get(position, 0) - lhs.get(position, 0):
-                    return True
-    return False
-
-
-def _reads(e, binder, lets: dict) -> bool:
-    """Whether `e` reads `binder`, itself or through the `let`s of one name it reads."""
-    seen, todo = set(), [e]
-    while todo:
-        for b in used(todo.pop()) - seen:
-            if b is binder:
-                return True
-            seen.add(b)
-            if b in lets:
-                todo.append(lets[b])
-    return False
+    lhs, rhs = _linear(test.lhs, lets, pair), _linear(test.rhs, lets, pair)
+    if lhs is None or rhs is None:
+        return False
+    index = lhs.get(loop.index, 0) - rhs.get(loop.index, 0)
+    return bool(index) and index == rhs.get(position, 0) - lhs.get(position, 0)
 
 
 def _scan(kernel: T.Kernel, var: Variance, r, position, lets: dict, d: int) -> ScanLoop | NoScan:
@@ -235,8 +229,8 @@ def _masked(loop: T.Loop, stream: T.Stream, position, lets: dict) -> tuple | str
     a total); or why the body is not such a test."""
     body = _past_lets(loop.body)
     test, rest = body.cond, None
-    if isinstance(test, T.BinOp) and test.op == "&&":  # one side the position's test, the other the element's
-        sides = [s for s in (test.lhs, test.rhs) if _reads(s, position, lets)]
+    if len(_sides(test)) == 2:  # one side the position's test, the other the element's
+        sides = [s for s in _sides(test) if _compares(s, loop, stream, position, lets)]
         if len(sides) != 1:
             return "both sides of its `&&` test the point's position"
         test, rest = sides[0], test.rhs if sides[0] is test.lhs else test.lhs

@@ -263,24 +263,22 @@ def _reads(s: T.Stream, points: set) -> list[_Read]:
     def walk(e, loops: frozenset, conditional: bool):
         if isinstance(e, T.Stream) and e is not s:
             return  # an inner stream's reads are its own
+        # an element `X[a, b]`, or a chain `X[a][b]` read as it (the whole chain rewritten); a row `X[kk + k]`
+        # is said but never made an input (refusal)
         element = _element(e)
-        if element is not None:  # `X[a, b]`, or `X[a][b]` read as it: an element, the whole chain rewritten
-            array, indices = element
+        direct = isinstance(e, T.Index) and isinstance(e.array, T.Var) and isinstance(e.array.type, Array)
+        found = element or ((e.array, e.indices) if direct else None)
+        if found is not None:
+            array, indices = found
             hits = [(n, k) for n, i in enumerate(indices) if (k := _step(i, s.offset, loops)) is not None]
             if len(hits) == 1:
                 (n, k), = hits
                 out.append(_Read(e, array.binder, n, k, indices[:n] + indices[n + 1:], conditional))
-            if not isinstance(e.array, T.Var):
+            if element is not None and not isinstance(e.array, T.Var):
                 for i in indices:  # (not the inner indexes of the chain: a row of X is no element)
                     walk(i, loops, conditional)
                 return
-        elif isinstance(e, T.Index) and isinstance(e.array, T.Var) and isinstance(e.array.type, Array):
-            # a row `X[kk + k]`: said, never made an input (refusal)
-            hits = [(n, k) for n, i in enumerate(e.indices) if (k := _step(i, s.offset, loops)) is not None]
-            if len(hits) == 1:
-                (n, k), = hits
-                out.append(_Read(e, e.array.binder, n, k, e.indices[:n] + e.indices[n + 1:], conditional))
-        if isinstance(e, T.Index) and isinstance(e.array, T.Var) and isinstance(e.array.type, Array):
+        if direct:
             first = e.indices[0]
             if e.array.binder in rows_of and len(e.indices) == e.array.type.rank and isinstance(first, T.Var) and \
                     first.binder in loops and not any(used(i) & inside for i in e.indices[1:]) and \

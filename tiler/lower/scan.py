@@ -20,13 +20,12 @@ from __future__ import annotations
 
 from .. import kir, target
 from ..analyse import Analysis
-from ..analyse.folds import identity
 from ..analyse.reductions import MAX_BLOCKS_A_ROW
 from ..analyse.scans import SCAN_LANES, SCAN_SHARE, Scan, ScanLoop
 from ..check import typed as T
 from ..kir.build import add, const, mul
 from ..source import program_stem
-from .body import ctype_of, value_parts
+from .body import value_parts
 from .params import flat_index, output_stores, size_expr, size_name
 from .scan_columns import lower_column_scan
 from .scan_parts import ScanParts, kernel_start, with_stage
@@ -55,8 +54,7 @@ class ScanBody(ScanParts):
         s = self.scan.of(e)
         if s is None:
             return super()._loop(e)
-        ctypes = [ctype_of(p.type) for p in e.params]
-        ids = [const(identity(op, p.type.kind), c) for op, p, c in zip(s.operators, e.params, ctypes)]
+        ctypes, ids = self.identities(s)
         shares = self._started(e, ctypes, ids)
         walked = self.walked_end(s.exclusive)
         if self.stage:  # the block's share of the terms, folded and written; the code after it, pruned
@@ -208,24 +206,10 @@ def _scan_kernel(analysis: Analysis, scan: Scan, file: str, stage: bool):
 
 def _earlier_blocks(low: ScanBody, s: ScanLoop, blocks) -> list:
     """A loop's totals of the blocks before this one (of all of them for a
-    value that is a total), combined over the block's lanes: the values its
-    rounds start from."""
-    params = s.loop.params
-    ctypes = [ctype_of(p.type) for p in params]
-    ids = [const(identity(op, p.type.kind), c) for op, p, c in zip(s.operators, params, ctypes)]
-    shares = [low.declare(f"{p.name}_before", c, i, const_=False) for p, i, c in zip(params, ids, ctypes)]
-    merge = low._merge(shares, s.operators, ctypes)
-    names = low.partials[T.point(s.loop)]
-    b = low.fresh("b")
-
-    def fold():
-        merged = merge(shares, [kir.Load(a, low.slot(kir.Ref(b))) for a in names], "_p")
-        earlier = kir.Bin("<", kir.Ref(b), kir.BlockIdx("x"))
-        return [m if w else kir.Select(earlier, m, v) for m, v, w in zip(merged, shares, s.whole)]
-    stmts, merged = low.block(fold)
-    low.emit(kir.For(b, low.lane, blocks if any(s.whole) else kir.BlockIdx("x"), const(SCAN_LANES),
-                     stmts + tuple(kir.Assign(v.name, m) for v, m in zip(shares, merged)), s.span,
-                     note="this lane's share of the earlier blocks' totals" +
-                     (" (all blocks' for a total)" if any(s.whole) else "")))
-    combined = low._combined(shares, ctypes, merge)
-    return [low.declare(f"{p.name}_run", c, v, const_=False) for p, v, c in zip(params, combined, ctypes)]
+    value that is a total), each lane folding every SCAN_LANES-th, combined
+    over the block's lanes: the values its rounds start from."""
+    ctypes, _ = low.identities(s)
+    shares = low.earlier_totals(s, blocks, "x", low.lane, SCAN_LANES, "_before",
+                                "this lane's share of the earlier blocks' totals")
+    combined = low._combined(shares, ctypes, low._merge(shares, s.operators, ctypes))
+    return [low.declare(f"{p.name}_run", c, v, const_=False) for p, v, c in zip(s.loop.params, combined, ctypes)]

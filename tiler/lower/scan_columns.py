@@ -19,12 +19,11 @@ from __future__ import annotations
 
 from .. import kir, target
 from ..analyse import Analysis
-from ..analyse.folds import identity
 from ..analyse.scans import COLUMN_SCAN_BLOCKS, COLUMN_SCAN_LANES, COLUMN_SCAN_SHARE, SCAN_LANES, Scan
 from ..check import typed as T
 from ..kir.build import add, const, mul
 from ..source import program_stem
-from .body import ctype_of, value_parts
+from .body import value_parts
 from .params import flat_index, output_stores, size_expr, size_name
 from .scan_parts import ScanParts, kernel_start, with_stage
 from .split import _bind_level
@@ -43,11 +42,10 @@ class ColumnScanBody(ScanParts):
         s = self.scan.of(e)
         if s is None:
             return super()._loop(e)
-        ctypes = [ctype_of(p.type) for p in e.params]
+        ctypes, ids = self.identities(s)
         ops = s.operators
         walked = self.walked_end(s.exclusive)
         if self.stage:  # the share of the column's terms, folded and written; the code after it, pruned
-            ids = [const(identity(op, p.type.kind), c) for op, p, c in zip(ops, e.params, ctypes)]
             shares = self._started(e, ctypes, ids)
             q = self.fresh("q")
 
@@ -155,23 +153,4 @@ def _earlier_shares(low: ColumnScanBody, s, blocks) -> list:
     """A loop's totals of the shares of this thread's column before its own
     (of all of them for a value that is a total), in order: the values its
     walk starts from."""
-    params = s.loop.params
-    ctypes = [ctype_of(p.type) for p in params]
-    ids = [const(identity(op, p.type.kind), c) for op, p, c in zip(s.operators, params, ctypes)]
-    running = [low.declare(f"{p.name}_run", c, i, const_=False) for p, i, c in zip(params, ids, ctypes)]
-    merge = low._merge(running, s.operators, ctypes)
-    names = low.partials[T.point(s.loop)]
-    b = low.fresh("b")
-
-    def fold():
-        merged = merge(running, [kir.Load(a, low.slot(kir.Ref(b))) for a in names], "_p")
-        if not any(s.whole):
-            return merged
-        earlier = kir.Bin("<", kir.Ref(b), kir.BlockIdx("y"))
-        return [m if w else kir.Select(earlier, m, v) for m, v, w in zip(merged, running, s.whole)]
-    stmts, merged = low.block(fold)
-    low.emit(kir.For(b, const(0), blocks if any(s.whole) else kir.BlockIdx("y"), const(1),
-                     stmts + tuple(kir.Assign(v.name, m) for v, m in zip(running, merged)), s.span,
-                     note="the totals of the column's earlier shares" + (" (all shares' for a total)" if any(s.whole)
-                                                                          else "")))
-    return running
+    return low.earlier_totals(s, blocks, "y", const(0), 1, "_run", "the totals of the column's earlier shares")

@@ -8,7 +8,8 @@ import dataclasses
 
 from .. import kir
 from ..analyse import Analysis
-from ..analyse.scans import Scan
+from ..analyse.folds import identity
+from ..analyse.scans import Scan, ScanLoop
 from ..check import typed as T
 from ..kir.build import const
 from .body import ctype_of
@@ -34,6 +35,36 @@ class ScanParts(SplitBody):
     def back(self, at):
         """Position `at` counted from the end (a suffix's scan walks the positions backwards)."""
         return self.declare("back", "int", kir.Bin("-", kir.Bin("-", self.length, const(1)), at))
+
+    def identities(self, s: ScanLoop) -> tuple[list, list]:
+        """A scanned loop's carried values' C types, and its operators' identities in them."""
+        ctypes = [ctype_of(p.type) for p in s.loop.params]
+        return ctypes, [const(identity(op, p.type.kind), c) for op, p, c in zip(s.operators, s.loop.params, ctypes)]
+
+    def earlier_totals(self, s: ScanLoop, blocks, axis: str, start, step: int, suffix: str, note: str) -> list:
+        """A loop's totals of the shares before this block's along `axis`
+        (of every share for a value that is a total), read from the scratch
+        arrays and folded from the identity in share order, over shares
+        `start`, `start + step`, ... (a lane's part of them, where a
+        block's lanes split them)."""
+        ctypes, ids = self.identities(s)
+        folded = [self.declare(f"{p.name}{suffix}", c, i, const_=False) for p, i, c in zip(s.loop.params, ids, ctypes)]
+        merge = self._merge(folded, s.operators, ctypes)
+        names = self.partials[T.point(s.loop)]
+        b = self.fresh("b")
+        total = any(s.whole)
+
+        def fold():
+            merged = merge(folded, [kir.Load(a, self.slot(kir.Ref(b))) for a in names], "_p")
+            if not total:
+                return merged
+            earlier = kir.Bin("<", kir.Ref(b), kir.BlockIdx(axis))
+            return [m if w else kir.Select(earlier, m, v) for m, v, w in zip(merged, folded, s.whole)]
+        stmts, merged = self.block(fold)
+        self.emit(kir.For(b, start, blocks if total else kir.BlockIdx(axis), const(step),
+                          stmts + tuple(kir.Assign(v.name, m) for v, m in zip(folded, merged)), s.span,
+                          note=note + (" (all of them for a total)" if total else "")))
+        return folded
 
     def walked_end(self, exclusive: bool):
         """The positions whose terms a loop folds, as walked: an exclusive scan

@@ -26,21 +26,20 @@ def scan_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
         return []  # (a literal count of rows past the grid's axis)
     sizes = tuple(lv.size if isinstance(lv.size, int) else lv.size.name for lv in rows)
 
-    def test(t: Test) -> RowTest:
-        return RowTest(t, sizes, scan.length)
     # (the positions' size by its name: a row's length, or a column's)
     length = scan.length if isinstance(scan.length, str) else "length"
-    tests = [fits_int(a.kernel), test(Test(length, ">=", SCAN_MIN_LENGTH))]
-    tests += [AtMost(lv.size.name, target.MAX_GRID["y"]) for lv in rows if not isinstance(lv.size, int)]
+
+    def when(least: int):
+        tests = [fits_int(a.kernel), RowTest(Test(length, ">=", least), sizes, scan.length)]
+        tests += [AtMost(lv.size.name, target.MAX_GRID["y"]) for lv in rows if not isinstance(lv.size, int)]
+        return all_of(t for t in tests if t is not None)
     why = f"a scan: {scan.reason}; shorter rows run the versions that follow"
     if not a.options.launch_timing:
-        return [Version(Kind.SCAN, Build(a, file, True, scan=scan), all_of(t for t in tests if t is not None), why)]
-    long = [tests[0], test(Test(length, ">=", SCAN_UNRACED))] + tests[2:]  # (SCAN_MIN_LENGTH's test implied)
-    out = [] if isinstance(scan.length, int) and scan.length < SCAN_UNRACED else \
-        [Version(Kind.SCAN, Build(a, file, True, scan=scan), all_of(t for t in long if t is not None),
-                 f"{why}; unraced from {SCAN_UNRACED:,} positions")]
-    if not isinstance(scan.length, int) or scan.length < SCAN_UNRACED:
-        out.append(Version(Kind.SCAN, Build(a, file, True, scan=scan, suffix=RACED),
-                           all_of(t for t in tests if t is not None), why,
+        return [Version(Kind.SCAN, Build(a, file, True, scan=scan), when(SCAN_MIN_LENGTH), why)]
+    short = isinstance(scan.length, int) and scan.length < SCAN_UNRACED
+    out = [] if short else [Version(Kind.SCAN, Build(a, file, True, scan=scan), when(SCAN_UNRACED),
+                                    f"{why}; unraced from {SCAN_UNRACED:,} positions")]
+    if short or not isinstance(scan.length, int):
+        out.append(Version(Kind.SCAN, Build(a, file, True, scan=scan, suffix=RACED), when(SCAN_MIN_LENGTH), why,
                            rival=untiled_rival(rest, file, "the scan")))
     return out
