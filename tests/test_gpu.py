@@ -1339,7 +1339,8 @@ def test_a_bool_scalar_argument_reaches_the_kernel(neg):
 # against the interpreter, at lengths of one block and less, one block's round exactly and past it, several blocks
 SCAN_PROGRAMS = sorted((PROGRAMS / "scans").glob("*.fut")) + [ROOT / "corpus" / f"{n}.fut" for n in (
     "b_prefix_masked_i64", "e_compact_offsets_i64", "e_hist_cdf_f32", "e_row_count_min_int", "e_row_runmean_peak_f32",
-    "e_series_wealth_logret_f64", "e_col_cumsum_sales_f32", "e_col_excl_offsets_int", "e_col_running_max_ratio_f64")]
+    "e_series_wealth_logret_f64", "e_col_cumsum_sales_f32", "e_col_excl_offsets_int", "e_col_running_max_ratio_f64",
+    "e_balance_drawdown_f64")]
 
 
 @pytest.mark.parametrize("length", [1, 37, 256, 257, 1000, 2049])
@@ -1384,6 +1385,14 @@ def test_a_scan_of_several_rounds_a_block_matches_numpy(rows, length):
     hist = rng.integers(0, 100, size=length).astype(np.float32)
     got = _scanned(ROOT / "corpus" / "e_hist_cdf_f32.fut", {"hist": hist}, {"n": length})
     np.testing.assert_allclose(got[0], np.cumsum(hist, dtype=np.float64) / hist.sum(dtype=np.float64), rtol=1e-5)
+    # a chain of three scans (a stage each level): a balance, its running peak, the largest fall from it
+    amounts = rng.normal(size=length)
+    got = _scanned(ROOT / "corpus" / "e_balance_drawdown_f64.fut", {"amounts": amounts, "opening": np.float64(3.0)},
+                   {"n": length})
+    balance = 3.0 + np.cumsum(amounts)
+    fall = np.maximum.accumulate(np.maximum(np.maximum.accumulate(balance), 3.0) - balance)
+    np.testing.assert_allclose(got[0], balance, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(got[1], fall, rtol=1e-9, atol=1e-9)
     # down columns: past 256 shares of 64 positions, each thread walks shares of 79 (and 40 rows of 77 columns)
     C = rng.integers(0, 9, size=(20_000, 77), dtype=np.int32)
     got = _scanned(ROOT / "corpus" / "e_col_excl_offsets_int.fut", {"C": C}, {"n": 20_000, "m": 77})

@@ -131,6 +131,46 @@ def test_every_loop_the_position_masks_is_scanned_in_one_kernel():
     assert len(first.scratch) == 2  # one array a loop's carried value
 
 
+@pytest.mark.parametrize("name, levels, ops, exclusive", [
+    ("chain_excl_peak_f64", (0, 1, 1), (Operator.ADD, Operator.MAX, Operator.ADD), True),
+    ("chain_rows_guarded_f32", (0, 1, 2, 1), (Operator.ADD, Operator.MAX, Operator.MAX, Operator.MUL), False),
+    ("chain_count_weighted_i64", (0, 1), (Operator.ADD, Operator.ADD), False)])
+def test_running_values_reading_each_others_are_scanned_one_level_after_another(name, levels, ops, exclusive):
+    """A value whose terms read another's running value (new or old, through
+    lets and the element's own test) is scanned after it: a stage a level."""
+    path = SCANS / f"{name}.fut"
+    scan = scan_of(path.read_text())
+    assert isinstance(scan, Scan), scan
+    (s,) = scan.loops
+    assert (s.levels, s.operators, s.exclusive, s.depth) == (levels, ops, exclusive, max(levels) + 1)
+    assert f"{s.depth} scans one after another" in scan.reason
+    first = run_all(path.read_text(), path.name, Options())["verify"].versions[0].kernel
+    assert [st.name for st in first.stages] == [f"{first.name}_stage{n}" for n in range(s.depth)]
+
+
+def test_a_value_whose_new_value_is_a_let_is_a_plain_scan():
+    scan = scan_of(loop("j <= i", update="let b = acc + x[j] in b"))
+    assert isinstance(scan, Scan) and scan.loops[0].depth == 1 and scan.loops[0].operators == (Operator.ADD,)
+
+
+CHAIN = PREFIX.format(body="loop (a = 0f32, m = 0f32{more}) = for j < n do if {test} then {update} else {keep} "
+                           "in a + m")
+
+
+@pytest.mark.parametrize("test, update, keep, more, reason", [
+    ("j >= i", "(a + x[j], max(m, a + x[j]))", "(a, m)", "", "depend on where each point starts"),
+    ("j <= i", "let z = a * x[j] in (a + z, m)", "(a, m)", "", "reads `a` itself"),
+    ("j <= i", "(a + m * x[j], m + a)", "(a, m)", "", "read each other's running values"),
+    ("j <= i && a > 0f32", "(a + x[j], m)", "(a, m)", "", "reads `a` itself (or the test above it does)"),
+    ("j <= i", "(a + x[j], m + a, t + x[j])", "(a, m, t + x[j])", ", t = 0f32", "a total beside running values"),
+    ("j <= i", "(a + x[j], m / a)", "(a, m)", "", "`m` is not combined with"),
+])
+def test_chains_not_built_say_why(test, update, keep, more, reason):
+    scan = scan_of(CHAIN.format(test=test, update=update, keep=keep, more=more))
+    assert not isinstance(scan, Scan) and scan is not None
+    assert reason in scan.reason, scan.reason
+
+
 COLUMNS = "fun [[f32, m], n] main([[f32, m], n] X) =\n  map(fn [f32, m] (int i) =>\n    map(fn f32 (int k) =>\n" \
           "      {body}\n    , iota(m))\n  , iota(n))\n"
 
@@ -149,6 +189,12 @@ def test_a_fold_down_the_columns_is_scanned_a_thread_a_column(body, exclusive, s
     kernel = run_all(text, "t.fut", Options())["verify"].versions[0].kernel
     assert kernel.block == (COLUMN_SCAN_LANES, 1, 1) and kernel.grid[0] == ("m", COLUMN_SCAN_LANES)
     assert kernel.grid[1] == ("n", COLUMN_SCAN_SHARE, COLUMN_SCAN_BLOCKS)
+
+
+def test_a_chain_down_the_columns_is_not_scanned():
+    body = "loop (s = 0f32, t = 0f32) = for j < n do if j <= i then (s + X[j, k], t + s) else (s, t) in s + t"
+    scan = scan_of(COLUMNS.format(body=body))
+    assert not isinstance(scan, Scan) and "down columns is not built" in scan.reason
 
 
 def test_a_term_down_the_columns_reading_the_row_is_not_scanned():
@@ -189,7 +235,7 @@ def test_the_scan_runs_first_unraced_for_long_rows_then_raced_from_its_shortest(
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
 def test_the_scan_kernels_compile_without_spills(tmp_path):
-    units = []
+    units, scans_of = [], []
     paths = sorted(p for p in SCANS.glob("*.fut")) + [ROOT / "corpus" / f"{n}.fut" for n in (
         "b_prefix_masked_i64", "e_hist_cdf_f32", "e_series_wealth_logret_f64", "e_row_runmean_peak_f32",
         "e_col_cumsum_sales_f32", "e_col_excl_offsets_int")]
@@ -197,9 +243,11 @@ def test_the_scan_kernels_compile_without_spills(tmp_path):
         values = run_all(path.read_text(), path.name, Options())
         if isinstance(values["analyse"].plan.scan, Scan):
             units.append(values["render"])
+            scans_of.append(values["analyse"].plan.scan)
     reports = ptxas_reports(units, tmp_path)
     scans = {name: r for name, r in reports.items() if "_scan256" in name}
-    assert len(scans) == 4 * len(units)  # the stage and the scan kernel of each program's, unraced and raced
+    # the stages (one a chain's level) and the scan kernel of each program's, unraced and raced
+    assert len(scans) == 2 * (len(units) + sum(max(s.depth for s in scan.loops) for scan in scans_of))
     for name, report in scans.items():
         assert " 0 bytes spill stores" in report, (name, report)
 
@@ -214,5 +262,7 @@ def test_explain_says_which_loops_are_scanned_and_why_not():
     assert "reaches past the point's own position" in data["scan"]["not_scanned"][0]["reason"]
     data = json.loads(tiler("explain", "--json", SCANS / "cdf_total_f32.fut").stdout)
     assert data["scan"]["loops"] == [{"line": 7, "column": 23, "operators": ["+", "+", "min"], "suffix": False,
-                                      "exclusive": False, "totals": ["t"]}]
+                                      "exclusive": False, "totals": ["t"], "chain": [["s", "t", "lo"]]}]
     assert data["versions"][0]["kernel"] == "scan"
+    data = json.loads(tiler("explain", "--json", SCANS / "chain_rows_guarded_f32.fut").stdout)
+    assert data["scan"]["loops"][0]["chain"] == [["s"], ["hi", "g"], ["fall"]]

@@ -18,7 +18,7 @@ from tiler.syntax import parse  # noqa: E402
 from tiler.workload import load_spec, make_inputs  # noqa: E402
 
 CASES = [("corpus/b_prefix_masked_i64.fut", "n", {}), ("corpus/e_row_count_min_int.fut", "m", {"n": 64}),
-         ("corpus/e_hist_cdf_f32.fut", "n", {})]
+         ("corpus/e_hist_cdf_f32.fut", "n", {}), ("corpus/e_balance_drawdown_f64.fut", "n", {})]  # (the last a chain)
 LENGTHS = [256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536]
 out = []
 for path, size, others in CASES:
@@ -32,11 +32,13 @@ for path, size, others in CASES:
         sizes = {size: n, **others}
         inputs = make_inputs(prog, sizes, load_spec(Path(path)), seed=1)
         times = {}
-        for label, k in (("scan", scan), ("untiled", untiled)):
+        tiled = kernels.get(untiled.name.replace("_untiled", "_tiled"))
+        for label, k in (("scan", scan), ("untiled", untiled)) + ((("tiled", tiled),) if tiled else ()):
             _, t = Gpu.get().run(k, values["render"], inputs, sizes, repeat=20)
             times[label] = float(np.median(t))
         out.append({"program": Path(path).stem, "sizes": sizes, **times})
         print(f"{Path(path).stem:28s} {size}={n:6d}  scan {times['scan']:.4f} ms  untiled {times['untiled']:.4f} ms  "
-              f"untiled/scan {times['untiled'] / times['scan']:.2f}x", flush=True)
+              f"untiled/scan {times['untiled'] / times['scan']:.2f}x" +
+              (f"  tiled/scan {times['tiled'] / times['scan']:.2f}x" if "tiled" in times else ""), flush=True)
 if len(sys.argv) > 1:
     json.dump(out, open(sys.argv[1], "w"), indent=1)

@@ -209,6 +209,21 @@ def pick_of(loop: T.Loop) -> Pick | str:
 
 
 def _combine(param, value, carried) -> Operator | str:
+    found = combined_with(param, value)
+    if isinstance(found, str):
+        return found
+    op, other = found
+    if _reads(other, carried):
+        taken = "taken from" if op is Operator.ADD and isinstance(value, T.BinOp) and value.op == "-" else \
+            "combined with"
+        return f"the term {taken} `{param.name}` reads the carried value `{_names(other, carried)}`"
+    return op
+
+
+def combined_with(param, value) -> tuple[Operator, object] | str:
+    """`value` as `param` combined with a term (`a + t`, `t * a`, `min(a,
+    t)`, `a - t`, which adds -t): the operator and the term, or why it is
+    not one."""
     if not isinstance(param.type, Scalar) or param.type.kind == "bool":
         return f"`{param.name}` is not a number"
     if isinstance(value, T.BinOp) and value.op in ("+", "*"):
@@ -216,9 +231,7 @@ def _combine(param, value, carried) -> Operator | str:
         op = Operator(value.op)
     elif isinstance(value, T.BinOp) and value.op == "-" and isinstance(value.lhs, T.Var) and \
             value.lhs.binder is param:  # `a - t` adds -t: a share from 0 sums the terms taken away
-        if _reads(value.rhs, carried):
-            return f"the term taken from `{param.name}` reads the carried value `{_names(value.rhs, carried)}`"
-        return Operator.ADD
+        return Operator.ADD, value.rhs
     elif isinstance(value, T.Builtin) and value.name in ("min", "max"):
         pair = value.args
         op = Operator(value.name)
@@ -227,10 +240,7 @@ def _combine(param, value, carried) -> Operator | str:
     own = [a for a in pair if isinstance(a, T.Var) and a.binder is param]
     if len(own) != 1:
         return f"`{param.name}` is not one operand of its {op.value}"
-    other = pair[1] if pair[0] is own[0] else pair[0]
-    if _reads(other, carried):
-        return f"the term combined with `{param.name}` reads the carried value `{_names(other, carried)}`"
-    return op
+    return op, pair[1] if pair[0] is own[0] else pair[0]
 
 
 def _reads(e, binders: frozenset) -> bool:

@@ -45,11 +45,12 @@ class NotReduction:
 
     loop: T.Loop = field(repr=False, compare=False)
     reason: str
+    top: bool = True  # as a Reduction's
+    stream: T.Stream | None = field(default=None, repr=False, compare=False)  # the stream whose chunk it walks
 
     @property
     def span(self):
         return self.loop.span
-
 
 
 def level_loops(kernel: T.Kernel, dim: int) -> tuple[list[Reduction], list[NotReduction]]:
@@ -78,7 +79,7 @@ def level_loops(kernel: T.Kernel, dim: int) -> tuple[list[Reduction], list[NotRe
                 ops += "; its streamRed's combine splits only a body that is one loop over the chunk, carrying " \
                        "the accumulators from them and giving them back"
             if isinstance(ops, str):
-                others.append(NotReduction(e, ops))
+                others.append(NotReduction(e, ops, top, stream))
                 # its body runs the same on every lane
                 stack.extend(reversed([(c, top and c is not e.body) for c in children(e, T.is_exp)]))
                 continue

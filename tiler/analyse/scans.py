@@ -34,8 +34,9 @@ from ..check import typed as T
 from ..check.binders import free
 from ..check.types import Binder
 from ..tree import descendants
+from .chains import chain_of
 from .folds import Operator, described
-from .level_loops import level_loops
+from .level_loops import NotReduction, level_loops
 from .records import Variance
 
 SCANNED = (Operator.ADD, Operator.MUL, Operator.MIN, Operator.MAX)  # commutative, with an identity
@@ -68,10 +69,21 @@ class ScanLoop:
     exclusive: bool  # the point's own position left out (`j < i`, `j > i`)
     # each carried value: True where both branches update it alike, so that it folds every position (a total)
     whole: tuple[bool, ...]
+    # each carried value's place in a chain: 0 where its terms read no carried value, else one more than the
+    # greatest of those they read (scanned after them: `peak = max(peak, bal + x)` after `bal = bal + x`)
+    levels: tuple[int, ...] = ()
 
     @property
     def span(self):
         return self.loop.span
+
+    @property
+    def depth(self) -> int:
+        """The scans one after another that its chain needs (1: its values' terms read none of them)."""
+        return max(self.levels, default=0) + 1
+
+    def level(self, n: int) -> int:
+        return self.levels[n] if self.levels else 0
 
     @property
     def totals(self) -> tuple[str, ...]:
@@ -138,9 +150,8 @@ def _plan(kernel: T.Kernel, var: Variance, d: int) -> Scan | NoScan | None:
         return None
     reductions, others = level_loops(kernel, len(kernel.levels) - 1)
     lets = _lets(kernel)
-    found = [_scan(kernel, var, r, position, lets, d) for r in reductions if _tests(r.loop, r.stream, position, lets)]
-    found += [NoScan(o.loop, f"it is not a reduction: {o.reason}") for o in others
-              if _tests(o.loop, None, position, lets)]
+    found = [_scan(kernel, var, r, position, lets, d) for r in reductions + others
+             if _tests(r.loop, r.stream, position, lets)]
     found.sort(key=lambda s: (s.span.line, s.span.col))
     loops = [s for s in found if isinstance(s, ScanLoop)]
     if not loops:
@@ -157,10 +168,21 @@ def _plan(kernel: T.Kernel, var: Variance, d: int) -> Scan | NoScan | None:
     reason = f"each point folds the terms at the positions {upto} (by {ops}): one scan of the terms{down} " \
              "serves every point, instead of a walk of the whole stream at each" + \
              (f"; {', '.join(f'`{t}`' for t in totals)}, updated alike on both sides of the test, the total of every "
-              "position" if totals else "")
+              "position" if totals else "") + "".join(_chained(s) for s in loops)
     size = level.size
     return Scan(loops, size if isinstance(size, int) else size.name, reason,
                 tuple(s for s in found if isinstance(s, NoScan)), d)
+
+
+def _chained(s: ScanLoop) -> str:
+    """A chain's scans in words: which values come after which."""
+    if s.depth == 1:
+        return ""
+    names = [p.name for p in s.loop.params]
+    order = "; then ".join(", ".join(f"`{names[n]}`" for n in range(len(names)) if s.level(n) == k)
+                           for k in range(s.depth))
+    return f"; the terms of the loop at {s.span.line}:{s.span.col} read its values' running values: {s.depth} " \
+           f"scans one after another ({order}), each position's terms computed from the scans before"
 
 
 def _side(s: ScanLoop) -> str:
@@ -196,7 +218,15 @@ def _compares(test, loop: T.Loop, stream: T.Stream | None, position, lets: dict)
 
 
 def _scan(kernel: T.Kernel, var: Variance, r, position, lets: dict, d: int) -> ScanLoop | NoScan:
+    """The loop `r` (a Reduction, or a NotReduction whose guarded update may
+    be a chain) as a scan along level `d`, or why not."""
     loop, stream = r.loop, r.stream
+    operators, levels = (), ()
+    if isinstance(r, NotReduction):
+        chain = _chain(r, position, lets)
+        if isinstance(chain, NoScan):
+            return chain
+        operators, levels = chain
     if stream is None:
         return NoScan(loop, "it does not walk a whole array (a stream over it, or `for j < n` over n elements)")
     if len(kernel.levels) > 3 or (d < len(kernel.levels) - 1 and d > 1):
@@ -206,18 +236,50 @@ def _scan(kernel: T.Kernel, var: Variance, r, position, lets: dict, d: int) -> S
     size = kernel.levels[d].size
     if stream.length is not size and not (isinstance(size, int) and size == stream.length):
         return NoScan(loop, "its stream's length is not the map level's size")
-    if any(op not in SCANNED for op in r.operators):
-        return NoScan(loop, f"a scan by {described(r.operators)} is not built (only +, *, min and max)")
+    operators = operators or r.operators
+    if any(op not in SCANNED for op in operators):
+        return NoScan(loop, f"a scan by {described(operators)} is not built (only +, *, min and max)")
     masked = _masked(loop, stream, position, lets)
     if isinstance(masked, str):
         return NoScan(loop, masked)
     term, suffix, exclusive, whole = masked
+    refused = _refused_chain(levels, suffix, whole, d < len(kernel.levels) - 1)
+    if refused:
+        return NoScan(loop, refused)
     reads = free(term) - {*loop.params, loop.index, stream.offset, stream.chunk, *stream.chunk_params}
     reads |= {b for a in stream.arrays for b in free(a)}
     varying = sorted(b.name for b in reads if d in var.of(b))
     if varying:
         return NoScan(loop, f"its term reads `{varying[0]}`, which varies with the point")
-    return ScanLoop(stream, loop, term, r.operators, suffix, exclusive, whole)
+    return ScanLoop(stream, loop, term, operators, suffix, exclusive, whole, levels)
+
+
+def _chain(r: NotReduction, position, lets: dict) -> tuple | NoScan:
+    """A loop that is no reduction as written, whose update under the
+    position's test is a chain of running values (chains.py): its operators
+    and levels, or why not."""
+    masked = _masked(r.loop, r.stream, position, lets) if r.stream is not None else None
+    if not isinstance(masked, tuple):
+        return NoScan(r.loop, f"it is not a reduction: {r.reason}")
+    chain = chain_of(r.loop, masked[0])
+    if isinstance(chain, str):
+        return NoScan(r.loop, f"it is not a reduction: {r.reason}; nor, its test taken away, a chain of running "
+                              f"values: {chain}")
+    return chain
+
+
+def _refused_chain(levels: tuple, suffix: bool, whole: tuple, columns: bool) -> str:
+    """Why a chain of these levels is not built, or "" (one of a single level is a plain scan)."""
+    if max(levels, default=0) == 0:
+        return ""
+    if suffix:
+        return "its values' terms read each other's running values from the point's own position on: those " \
+               "depend on where each point starts, so no one scan serves them"
+    if any(whole):
+        return "a total beside running values whose terms read each other's is not built"
+    if columns:
+        return "a chain of running values down columns is not built"
+    return ""
 
 
 def _masked(loop: T.Loop, stream: T.Stream, position, lets: dict) -> tuple | str:
@@ -268,7 +330,8 @@ def _masked(loop: T.Loop, stream: T.Stream, position, lets: dict) -> tuple | str
 
 
 def _items(e, loop: T.Loop) -> tuple | None:
-    """A branch's value for each carried value, where it gives them one by one."""
+    """A branch's value for each carried value, where it gives them one by one (after its lets)."""
+    e = _past_lets(e)
     items = e.items if isinstance(e, T.TupleE) and len(loop.params) > 1 else (e,)
     return items if len(items) == len(loop.params) else None
 

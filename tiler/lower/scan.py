@@ -39,10 +39,13 @@ class ScanBody(ScanParts):
     """The untiled lowering, with the scan's loops folded by a block's lanes
     (the stage) or scanned over them (the scan kernel)."""
 
-    def __init__(self, analysis: Analysis, scan: Scan, stage: bool):
+    def __init__(self, analysis: Analysis, scan: Scan, stage: bool, level: int = 0):
         super().__init__(analysis, scan, stage, SCAN_LANES)
         self.live = None  # the scan kernel's lane is at a position of the row
         self.left = None  # the positions of the block's share that lie in the row
+        # a stage: the chain level whose terms it folds (the levels before it scanned on the way: chains.py)
+        self.level = level
+        self.folding: dict[int, list] = {}  # a later stage's lane totals of its level's terms, by the loop's point
 
     def at(self, k: str):
         """The position a stage's lane loop variable `k` stands for: counted
@@ -54,16 +57,22 @@ class ScanBody(ScanParts):
         s = self.scan.of(e)
         if s is None:
             return super()._loop(e)
+        if self.stage and self.level > 0 or not self.stage and s.depth > 1:
+            return self._chained(e, s)
         ctypes, ids = self.identities(s)
         shares = self._started(e, ctypes, ids)
         walked = self.walked_end(s.exclusive)
         if self.stage:  # the block's share of the terms, folded and written; the code after it, pruned
             self._lanes_loop(e, walked, lambda k: self._carry(s.term, e.params, shares))
-            totals = self._combined(shares, ctypes, self._merge(shares, s.operators, ctypes))
+            first = [n for n in range(len(shares)) if s.level(n) == 0]  # (a chain's later levels: later stages)
+            mine, names = [shares[n] for n in first], self.partials[T.point(e)]
+            totals = self._combined(mine, [ctypes[n] for n in first],
+                                    self._merge(mine, [s.operators[n] for n in first], [ctypes[n] for n in first]))
             self.emit(kir.If(kir.Bin("==", self.lane, const(0)), tuple(
-                kir.Store(a, self.slot(kir.BlockIdx("x")), t) for a, t in zip(self.partials[T.point(e)], totals))))
-            for b, t in zip(e.results, totals):
-                self.env[b] = t
+                kir.Store(names[n], self.slot(kir.BlockIdx("x")), t) for n, t in zip(first, totals))))
+            folded = dict(zip(first, totals))
+            for n, b in enumerate(e.results):
+                self.env[b] = folded.get(n, shares[n])
             return self.exp(e.rest)
         self.env[e.index] = self.position
         stmts, _ = self.block(lambda: self._carry(s.term, e.params, shares))
@@ -82,7 +91,55 @@ class ScanBody(ScanParts):
             self.emit(kir.Assign(running[n].name, self._apply(ops[n], running[n], totals[n], ctypes[n])))
         return self.exp(e.rest)
 
-    def _scanned(self, s: ScanLoop, refs: list, ctypes: list, ids: list, merge) -> tuple[list, list]:
+    def _chained(self, e: T.Loop, s: ScanLoop):
+        """A chain's round (chains.py): level by level, each lane's terms
+        computed from the running values of the levels before at its
+        position (the start values, the earlier blocks' and rounds' totals,
+        and the round's exclusive prefix), then scanned over the round; a
+        later stage stops at its own level, folding its terms into the
+        lane's totals (`folding`)."""
+        ctypes, ids = self.identities(s)
+        ops, running, point = s.operators, self.running.get(T.point(e)), T.point(e)
+        count = len(e.params)
+        if self.stage and s.depth <= self.level:  # (its levels are all folded by earlier stages)
+            for b, i in zip(e.results, e.inits):
+                self.env[b] = self.exp(i)
+            return self.exp(e.rest)
+        inits = [self.exp(i) for i in e.inits]
+        walked = self.walked_end(s.exclusive)
+        self.env[e.index] = self.position
+        before, after, totals = [None] * count, [None] * count, {}
+        for level in range(self.level + 1 if self.stage else s.depth):
+            terms = [self.declare(f"{p.name}_l{level}", c, before[n] if s.level(n) < level else i, const_=False)
+                     for n, (p, c, i) in enumerate(zip(e.params, ctypes, ids))]
+            for p, t in zip(e.params, terms):
+                self.env[p] = t
+            stmts, _ = self.block(lambda terms=terms: self._carry(s.term, e.params, terms))
+            self.emit(kir.If(kir.Bin("<", self.walked, walked), stmts, (), e.span))
+            mine = [n for n in range(count) if s.level(n) == level]
+            if self.stage and level == self.level:
+                self.emit_all(kir.Assign(a.name, self._apply(ops[n], a, terms[n], ctypes[n]))
+                              for a, n in zip(self.folding[point], mine))
+                break
+            picked = [terms[n] for n in mine]
+            cs, os_ = [ctypes[n] for n in mine], [ops[n] for n in mine]
+            (inclusive, exclusive), total = self._scanned(s, picked, cs, [ids[n] for n in mine],
+                                                          self._merge(picked, os_, cs), both=True)
+            for n, inc, exc, t in zip(mine, inclusive, exclusive, total):
+                name, c, op = e.params[n].name, ctypes[n], ops[n]
+                before[n] = self.declare(f"{name}_at", c, self._apply(op, inits[n], self._apply(op, running[n], exc, c),
+                                                                      c))
+                after[n] = self.declare(f"{name}_to", c, self._apply(op, inits[n], self._apply(op, running[n], inc, c),
+                                                                     c))
+                totals[n] = t
+        for n, b in enumerate(e.results):
+            value = inits[n] if self.stage else before[n] if s.exclusive else after[n]
+            self.env[b] = self.declare(b.name, ctypes[n], value, e.span)
+        self.emit_all(kir.Assign(running[n].name, self._apply(ops[n], running[n], t, ctypes[n]))
+                      for n, t in totals.items())
+        return self.exp(e.rest)
+
+    def _scanned(self, s: ScanLoop, refs: list, ctypes: list, ids: list, merge, both: bool = False):
         """Each lane's prefix of the round's terms (`refs`: inclusive, or
         exclusive for `< i`) and the round's total: a scan by shuffles up
         within each warp, then each lane adds the totals of the warps before
@@ -99,7 +156,7 @@ class ScanBody(ScanParts):
                       for r, t, v, c in zip(refs, took, values, ctypes)]
             step *= 2
         mine = values
-        if s.exclusive:  # the lane before's inclusive prefix (the warp's first: none), shuffled by every lane
+        if s.exclusive or both:  # the lane before's inclusive prefix (the warp's first: none), shuffled by every lane
             before = [self.declare(f"{r.name}_1b", c, kir.Call(SHUFFLE_UP, (mask, v, const(1))))
                       for r, v, c in zip(refs, values, ctypes)]
             mine = [self.declare(f"{r.name}_ex", c, kir.Select(kir.Bin("==", lane, const(0)), i, b))
@@ -126,6 +183,8 @@ class ScanBody(ScanParts):
         self.emit(kir.For(w, const(0), const(warps), const(1), body, unroll=kir.FULL,
                           note="the warps' totals: all of them, and those before this lane's warp"))
         self.emit(kir.Barrier("the warps' totals are read before the next round writes them"))
+        if both:
+            return (merge(before, values, "_p"), merge(before, mine, "_pe")), total
         return merge(before, mine, "_p"), total
 
 
@@ -138,18 +197,21 @@ def lower_scan(analysis: Analysis, scan: Scan, file: str) -> kir.Kernel:
     count = kir.Cast(target.INDEX, blocks_a_row(_length(scan, kir.Ref), at_most, SCAN_SHARE, MAX_BLOCKS_A_ROW))
     for lv in analysis.kernel.levels[:-1]:
         count = kir.Bin("*", count, const(lv.size) if isinstance(lv.size, int) else kir.Ref(lv.size.name))
-    return with_stage(last, _scan_kernel(analysis, scan, file, stage=True)[0], written, count,
-                      "a block's total of the terms, for each block of each row")
+    # (a chain: a stage each level, each scanning the levels before it; chains.py)
+    depth = max(s.depth for s in scan.loops)
+    stages = tuple(_scan_kernel(analysis, scan, file, stage=True, level=level)[0] for level in range(depth))
+    return with_stage(last, stages, written, count, "a block's total of the terms, for each block of each row")
 
 
 def _length(scan: Scan, ref):
     return const(scan.length) if isinstance(scan.length, int) else ref(scan.length)
 
 
-def _scan_kernel(analysis: Analysis, scan: Scan, file: str, stage: bool):
-    """One of the scan's kernels, and its scratch arrays (name, C type)."""
+def _scan_kernel(analysis: Analysis, scan: Scan, file: str, stage: bool, level: int = 0):
+    """One of the scan's kernels (a stage: the one folding the terms of
+    chain level `level`), and its scratch arrays (name, C type)."""
     k = analysis.kernel
-    low = ScanBody(analysis, scan, stage)
+    low = ScanBody(analysis, scan, stage, level)
     params, written = kernel_start(low, k, scan)
     rows, point = k.levels[:-1], k.levels[-1]
     sizes = [size_expr(low, lv.size) for lv in k.levels]
@@ -176,6 +238,12 @@ def _scan_kernel(analysis: Analysis, scan: Scan, file: str, stage: bool):
     def scans():
         for s in scan.loops:
             low.running[T.point(s.loop)] = _earlier_blocks(low, s, blocks)
+        chains = [s for s in scan.loops if s.depth > level] if stage else []
+        for s in chains:  # (a later stage: its level's terms, folded over the lane's positions from the identity)
+            ctypes, ids = low.identities(s)
+            low.folding[T.point(s.loop)] = [low.declare(f"{s.loop.params[v].name}_part", ctypes[v], ids[v],
+                                                        const_=False)
+                                            for v in range(len(ids)) if s.level(v) == level]
         step = low.fresh("k")
 
         def round_():
@@ -185,16 +253,20 @@ def _scan_kernel(analysis: Analysis, scan: Scan, file: str, stage: bool):
             clamped = minimum(at, kir.Bin("-", n, const(1)))
             _bind_level(low, point, low.declare(f"i{point.dim}", "int", low.back(clamped) if scan.suffix else clamped))
             values = value_parts(low.exp(k.body))
-            low.emit(kir.If(low.live, output_stores(
-                outputs, flat_index(gtids + [low.position], sizes, lambda extent: extent), values, k.span)))
+            if not stage:
+                low.emit(kir.If(low.live, output_stores(
+                    outputs, flat_index(gtids + [low.position], sizes, lambda extent: extent), values, k.span)))
         stmts, _ = low.block(round_)
         low.emit(kir.For(step, const(0), low.left, const(SCAN_LANES), stmts, point.span,
                          note="the block's share, a round of its lanes at a time"))
-    stmts, _ = low.block(folds if stage else scans)
+        for s in chains:
+            _fold_level(low, s, level)
+    stmts, _ = low.block(folds if stage and level == 0 else scans)
     grid = [(size_name(point.size), SCAN_SHARE, MAX_BLOCKS_A_ROW), None, None]
     for lv in rows:
         grid[target.AXES.index(axes[lv.dim])] = (size_name(lv.size), 1)
-    who = "folds each block's share of the terms" if stage else \
+    who = "folds each block's share of the terms" if stage and level == 0 else \
+        f"scans each block's share of the chain's first {level} level(s) and folds the next's terms" if stage else \
         "combines the earlier blocks' totals, then scans its share a round at a time"
     summary = (f"scan: blocks of {SCAN_LANES} threads, one each {SCAN_SHARE:,} positions of a row at least (at most "
                f"{MAX_BLOCKS_A_ROW:,}); {who}; {scan.reason}",)
@@ -213,3 +285,15 @@ def _earlier_blocks(low: ScanBody, s: ScanLoop, blocks) -> list:
                                 "this lane's share of the earlier blocks' totals")
     combined = low._combined(shares, ctypes, low._merge(shares, s.operators, ctypes))
     return [low.declare(f"{p.name}_run", c, v, const_=False) for p, v, c in zip(s.loop.params, combined, ctypes)]
+
+
+def _fold_level(low: ScanBody, s: ScanLoop, level: int) -> None:
+    """A later stage's end: its lanes' totals of its level's terms combined
+    over the block and written, as the first stage writes the first level's."""
+    mine = [n for n in range(len(s.loop.params)) if s.level(n) == level]
+    ctypes, _ = low.identities(s)
+    parts, cs = low.folding[T.point(s.loop)], [ctypes[n] for n in mine]
+    totals = low._combined(parts, cs, low._merge(parts, [s.operators[n] for n in mine], cs))
+    names = low.partials[T.point(s.loop)]
+    low.emit(kir.If(kir.Bin("==", low.lane, const(0)), tuple(
+        kir.Store(names[n], low.slot(kir.BlockIdx("x")), t) for n, t in zip(mine, totals))))

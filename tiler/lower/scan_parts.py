@@ -87,10 +87,12 @@ def kernel_start(low: ScanParts, k: T.Kernel, scan: Scan) -> tuple[list, list]:
     return params, written
 
 
-def with_stage(last: kir.Kernel, stage: kir.Kernel, written: list, count, what: str) -> kir.Kernel:
-    """The scan kernel launching `stage` first, both taking the scratch
-    arrays `written` (`count` elements each, holding `what`)."""
+def with_stage(last: kir.Kernel, stages, written: list, count, what: str) -> kir.Kernel:
+    """The scan kernel launching `stages` (one kernel, or several in order)
+    first, all taking the scratch arrays `written` (`count` elements each,
+    holding `what`)."""
+    stages = stages if isinstance(stages, tuple) else (stages,)
     params = last.params + tuple(kir.Param(n, c, kir.SCRATCH) for n, c in written)
     scratch = tuple(kir.Scratch(n, c, count, what) for n, c in written)
-    return dataclasses.replace(last, params=params, stages=(dataclasses.replace(stage, params=params),),
+    return dataclasses.replace(last, params=params, stages=tuple(dataclasses.replace(s, params=params) for s in stages),
                                scratch=scratch).renamed(last.name)

@@ -103,7 +103,10 @@ def _scan(a: Analysis) -> dict | None:
     return {"scanned": bool(scanned), "reason": scan.reason if scanned else None,
             "down_columns": scan.columns(a.kernel) if scanned else None,
             "loops": [{"line": s.span.line, "column": s.span.col, "operators": [op.value for op in s.operators],
-                       "suffix": s.suffix, "exclusive": s.exclusive, "totals": list(s.totals)} for s in scanned],
+                       "suffix": s.suffix, "exclusive": s.exclusive, "totals": list(s.totals),
+                       # (the carried values scanned one level after another: one level where none reads another's)
+                       "chain": [[p.name for n, p in enumerate(s.loop.params) if s.level(n) == level]
+                                 for level in range(s.depth)]} for s in scanned],
             "not_scanned": [{"line": o.span.line, "column": o.span.col, "reason": o.reason} for o in left]}
 
 
