@@ -171,6 +171,15 @@ def test_chains_not_built_say_why(test, update, keep, more, reason):
     assert reason in scan.reason, scan.reason
 
 
+def test_a_chain_whose_read_value_starts_from_the_point_is_not_scanned():
+    """`m`'s terms read `a`'s running value, which starts from the point's own element: no scan serves all."""
+    text = CHAIN.format(test="j <= i", update="(a + x[j], m + a)", keep="(a, m)", more="").replace("a = 0f32",
+                                                                                                  "a = x[i]")
+    scan = scan_of(text)
+    assert not isinstance(scan, Scan) and "(`i`), so no one scan serves every point" in scan.reason
+    assert isinstance(scan_of(text.replace("m + a)", "m + x[j])")), Scan)  # (independent: the start comes last)
+
+
 COLUMNS = "fun [[f32, m], n] main([[f32, m], n] X) =\n  map(fn [f32, m] (int i) =>\n    map(fn f32 (int k) =>\n" \
           "      {body}\n    , iota(m))\n  , iota(n))\n"
 
@@ -191,10 +200,10 @@ def test_a_fold_down_the_columns_is_scanned_a_thread_a_column(body, exclusive, s
     assert kernel.grid[1] == ("n", COLUMN_SCAN_SHARE, COLUMN_SCAN_BLOCKS)
 
 
-def test_a_chain_down_the_columns_is_not_scanned():
+def test_a_chain_down_the_columns_is_scanned_a_thread_a_column():
     body = "loop (s = 0f32, t = 0f32) = for j < n do if j <= i then (s + X[j, k], t + s) else (s, t) in s + t"
     scan = scan_of(COLUMNS.format(body=body))
-    assert not isinstance(scan, Scan) and "down columns is not built" in scan.reason
+    assert isinstance(scan, Scan) and scan.level == 0 and scan.loops[0].levels == (0, 1)
 
 
 def test_a_term_down_the_columns_reading_the_row_is_not_scanned():

@@ -88,9 +88,8 @@ def _ran(path, tmp_path, mutate=lambda source: source) -> tuple[list, tuple, str
     want = run(prog, inputs)
 
     kernel = next(k for k in values["verify"].kernels if k.name.endswith("_scan256"))
-    stage = kernel.stages[0]
-    source = STAND_INS + _function(values["render"], stage.name) + _function(values["render"], kernel.name) + \
-        _launcher(kernel, [stage.name, kernel.name])
+    names = [st.name for st in kernel.stages] + [kernel.name]  # (a chain: a stage each level)
+    source = STAND_INS + "".join(_function(values["render"], name) for name in names) + _launcher(kernel, names)
     (tmp_path / "scan.cpp").write_text(mutate(source))
     subprocess.run(["g++", "-O1", "-shared", "-fPIC", "-o", str(tmp_path / "scan.so"), str(tmp_path / "scan.cpp")],
                    check=True, capture_output=True, text=True)

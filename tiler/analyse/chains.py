@@ -25,17 +25,17 @@ from .folds import Operator, combined_with
 MAX_LETS = 16  # `let`s followed from a carried value's new value to its update, one through another
 
 
-def chain_of(loop: T.Loop, update) -> tuple[tuple[Operator, ...], tuple[int, ...]] | str:
+def chain_of(loop: T.Loop, update) -> tuple[tuple[Operator, ...], tuple[int, ...], frozenset[int]] | str:
     """Each carried value's operator and level in the chain `update` (the
-    loop's body with the position's test taken away) computes, or why it
-    is not one."""
+    loop's body with the position's test taken away) computes, and the
+    values whose running values other terms read; or why it is not one."""
     walk = _Walk(loop)
     why = walk.visit(update, frozenset())
     if why:
         return why
     ops = tuple(op or Operator.ADD for op in walk.ops)  # (a value never changed: any operator keeps it)
     levels = _levels(loop, walk.deps)
-    return levels if isinstance(levels, str) else (ops, levels)
+    return levels if isinstance(levels, str) else (ops, levels, frozenset(m for d in walk.deps for m in d))
 
 
 class _Walk:
@@ -85,6 +85,9 @@ class _Walk:
             if not (isinstance(item, T.Var) and item.binder in self.values):
                 break
             item = self.values[item.binder]
+        if isinstance(item, T.If):  # (this value's own `if`: each branch kept or combined, under its test)
+            under = guard | self.read(item.cond)
+            return self.update(n, param, item.then, under) or self.update(n, param, item.else_, under)
         found = combined_with(param, item)
         if isinstance(found, str):
             return found

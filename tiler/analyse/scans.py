@@ -221,12 +221,12 @@ def _scan(kernel: T.Kernel, var: Variance, r, position, lets: dict, d: int) -> S
     """The loop `r` (a Reduction, or a NotReduction whose guarded update may
     be a chain) as a scan along level `d`, or why not."""
     loop, stream = r.loop, r.stream
-    operators, levels = (), ()
+    operators, levels, fed = (), (), frozenset()
     if isinstance(r, NotReduction):
         chain = _chain(r, position, lets)
         if isinstance(chain, NoScan):
             return chain
-        operators, levels = chain
+        operators, levels, fed = chain
     if stream is None:
         return NoScan(loop, "it does not walk a whole array (a stream over it, or `for j < n` over n elements)")
     if len(kernel.levels) > 3 or (d < len(kernel.levels) - 1 and d > 1):
@@ -243,7 +243,7 @@ def _scan(kernel: T.Kernel, var: Variance, r, position, lets: dict, d: int) -> S
     if isinstance(masked, str):
         return NoScan(loop, masked)
     term, suffix, exclusive, whole = masked
-    refused = _refused_chain(levels, suffix, whole, d < len(kernel.levels) - 1)
+    refused = _refused_chain(levels, suffix, whole)
     if refused:
         return NoScan(loop, refused)
     reads = free(term) - {*loop.params, loop.index, stream.offset, stream.chunk, *stream.chunk_params}
@@ -251,6 +251,14 @@ def _scan(kernel: T.Kernel, var: Variance, r, position, lets: dict, d: int) -> S
     varying = sorted(b.name for b in reads if d in var.of(b))
     if varying:
         return NoScan(loop, f"its term reads `{varying[0]}`, which varies with the point")
+    # (a chain's terms read running values from their start values: those must be every point's)
+    starts = set()
+    for b in (b for n in fed for b in free(loop.inits[n])):
+        starts |= free(stream.inits[stream.acc_params.index(b)]) if b in stream.acc_params else {b}
+    varying = sorted(b.name for b in starts if d in var.of(b))
+    if varying:
+        return NoScan(loop, f"the start values of the running values its terms read vary with the point "
+                            f"(`{varying[0]}`), so no one scan serves every point")
     return ScanLoop(stream, loop, term, operators, suffix, exclusive, whole, levels)
 
 
@@ -268,7 +276,7 @@ def _chain(r: NotReduction, position, lets: dict) -> tuple | NoScan:
     return chain
 
 
-def _refused_chain(levels: tuple, suffix: bool, whole: tuple, columns: bool) -> str:
+def _refused_chain(levels: tuple, suffix: bool, whole: tuple) -> str:
     """Why a chain of these levels is not built, or "" (one of a single level is a plain scan)."""
     if max(levels, default=0) == 0:
         return ""
@@ -277,8 +285,6 @@ def _refused_chain(levels: tuple, suffix: bool, whole: tuple, columns: bool) -> 
                "depend on where each point starts, so no one scan serves them"
     if any(whole):
         return "a total beside running values whose terms read each other's is not built"
-    if columns:
-        return "a chain of running values down columns is not built"
     return ""
 
 

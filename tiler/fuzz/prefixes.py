@@ -20,8 +20,8 @@ class Prefixes:
         shape = (size,) if column is None else (size, column[1])
         xs = self.param(arr(F32, *shape), "ps")
         acc, j, kk, chunk, xc = (self.fresh(x) for x in ("pa", "pj", "pkk", "pc", "pxc"))
-        if column is None and rs.random() < 0.25:
-            return self._chain(idx, size, xs, acc, j)
+        if rs.random() < 0.25:
+            return self._chain(idx, size, xs, acc, j, column)
         as_stream = rs.random() < 0.5
         x = ast.Index(v(xc if as_stream else xs), (v(j),))
         if column is not None:  # (the element of row j, as one index or a chain)
@@ -49,13 +49,13 @@ class Prefixes:
         params = (ast.Param(INT, kk), ast.Param(arr(F32, chunk, *shape[1:]), xc), ast.Param(F32, acc))
         return ast.StreamSeq(ast.Lambda(F32, params, loop), (v(xs), init))
 
-    def _chain(self, idx: str, size: str, xs: str, acc: str, j: str):
+    def _chain(self, idx: str, size: str, xs: str, acc: str, j: str, column: tuple | None):
         """Two running values up to (or before) the point, the second's terms
         reading the first's new or old value: a chain of two scans
-        (analyse/chains.py)."""
+        (analyse/chains.py), along the vector or down column `column[0]`."""
         rs = self.scanning
         hi, new = self.fresh("ph"), self.fresh("pn")
-        x = ast.Index(v(xs), (v(j),))
+        x = ast.Index(v(xs), (v(j),) if column is None else (v(j), v(column[0])))
         kind = rs.choice(["max", "min", "old", "new"])
         second = {"max": call("max", v(hi), v(new)), "min": call("min", v(new), v(hi)),
                   "old": binop("+", v(hi), v(acc)), "new": binop("+", v(hi), binop("*", v(new), f(0.5)))}[kind]

@@ -43,9 +43,7 @@ class ScanBody(ScanParts):
         super().__init__(analysis, scan, stage, SCAN_LANES)
         self.live = None  # the scan kernel's lane is at a position of the row
         self.left = None  # the positions of the block's share that lie in the row
-        # a stage: the chain level whose terms it folds (the levels before it scanned on the way: chains.py)
         self.level = level
-        self.folding: dict[int, list] = {}  # a later stage's lane totals of its level's terms, by the loop's point
 
     def at(self, k: str):
         """The position a stage's lane loop variable `k` stands for: counted
@@ -91,53 +89,10 @@ class ScanBody(ScanParts):
             self.emit(kir.Assign(running[n].name, self._apply(ops[n], running[n], totals[n], ctypes[n])))
         return self.exp(e.rest)
 
-    def _chained(self, e: T.Loop, s: ScanLoop):
-        """A chain's round (chains.py): level by level, each lane's terms
-        computed from the running values of the levels before at its
-        position (the start values, the earlier blocks' and rounds' totals,
-        and the round's exclusive prefix), then scanned over the round; a
-        later stage stops at its own level, folding its terms into the
-        lane's totals (`folding`)."""
-        ctypes, ids = self.identities(s)
-        ops, running, point = s.operators, self.running.get(T.point(e)), T.point(e)
-        count = len(e.params)
-        if self.stage and s.depth <= self.level:  # (its levels are all folded by earlier stages)
-            for b, i in zip(e.results, e.inits):
-                self.env[b] = self.exp(i)
-            return self.exp(e.rest)
-        inits = [self.exp(i) for i in e.inits]
-        walked = self.walked_end(s.exclusive)
-        self.env[e.index] = self.position
-        before, after, totals = [None] * count, [None] * count, {}
-        for level in range(self.level + 1 if self.stage else s.depth):
-            terms = [self.declare(f"{p.name}_l{level}", c, before[n] if s.level(n) < level else i, const_=False)
-                     for n, (p, c, i) in enumerate(zip(e.params, ctypes, ids))]
-            for p, t in zip(e.params, terms):
-                self.env[p] = t
-            stmts, _ = self.block(lambda terms=terms: self._carry(s.term, e.params, terms))
-            self.emit(kir.If(kir.Bin("<", self.walked, walked), stmts, (), e.span))
-            mine = [n for n in range(count) if s.level(n) == level]
-            if self.stage and level == self.level:
-                self.emit_all(kir.Assign(a.name, self._apply(ops[n], a, terms[n], ctypes[n]))
-                              for a, n in zip(self.folding[point], mine))
-                break
-            picked = [terms[n] for n in mine]
-            cs, os_ = [ctypes[n] for n in mine], [ops[n] for n in mine]
-            (inclusive, exclusive), total = self._scanned(s, picked, cs, [ids[n] for n in mine],
-                                                          self._merge(picked, os_, cs), both=True)
-            for n, inc, exc, t in zip(mine, inclusive, exclusive, total):
-                name, c, op = e.params[n].name, ctypes[n], ops[n]
-                before[n] = self.declare(f"{name}_at", c, self._apply(op, inits[n], self._apply(op, running[n], exc, c),
-                                                                      c))
-                after[n] = self.declare(f"{name}_to", c, self._apply(op, inits[n], self._apply(op, running[n], inc, c),
-                                                                     c))
-                totals[n] = t
-        for n, b in enumerate(e.results):
-            value = inits[n] if self.stage else before[n] if s.exclusive else after[n]
-            self.env[b] = self.declare(b.name, ctypes[n], value, e.span)
-        self.emit_all(kir.Assign(running[n].name, self._apply(ops[n], running[n], t, ctypes[n]))
-                      for n, t in totals.items())
-        return self.exp(e.rest)
+    def round_scan(self, s: ScanLoop, terms: list, ctypes: list, ids: list):
+        """A chain level's terms scanned over the round's lanes: inclusive and exclusive prefixes, and the total."""
+        return self._scanned(s, terms, ctypes, ids, self._merge(terms, [s.operators[n] for n in self.picked], ctypes),
+                             both=True)
 
     def _scanned(self, s: ScanLoop, refs: list, ctypes: list, ids: list, merge, both: bool = False):
         """Each lane's prefix of the round's terms (`refs`: inclusive, or

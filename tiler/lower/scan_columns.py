@@ -34,14 +34,21 @@ class ColumnScanBody(ScanParts):
     """The untiled lowering, with the scan's loops folded over a thread's
     share of its column (the stage) or carried along it (the scan kernel)."""
 
-    def __init__(self, analysis: Analysis, scan: Scan, stage: bool):
+    def __init__(self, analysis: Analysis, scan: Scan, stage: bool, level: int = 0):
         super().__init__(analysis, scan, stage, 1)
         self.base = self.share = None  # the first position of the thread's share, and how many it has
+        self.level = level
+
+    def round_scan(self, s, terms: list, ctypes: list, ids: list):
+        """A thread's round is one position: nothing before it, its terms the prefix and the total."""
+        return (terms, ids), terms
 
     def _loop(self, e: T.Loop):
         s = self.scan.of(e)
         if s is None:
             return super()._loop(e)
+        if self.stage and self.level > 0 or not self.stage and s.depth > 1:
+            return self._chained(e, s)
         ctypes, ids = self.identities(s)
         ops = s.operators
         walked = self.walked_end(s.exclusive)
@@ -55,8 +62,8 @@ class ColumnScanBody(ScanParts):
             stmts, _ = self.block(fold)
             stop = in_kernel_min(walked, add(self.base, self.share))
             self.emit(kir.For(q, self.base, stop, const(1), stmts, e.span, note="the share of the column's terms"))
-            self.emit_all(kir.Store(a, self.slot(kir.BlockIdx("y")), t) for a, t in zip(self.partials[T.point(e)],
-                                                                                       shares))
+            self.emit_all(kir.Store(a, self.slot(kir.BlockIdx("y")), t) for n, (a, t) in
+                          enumerate(zip(self.partials[T.point(e)], shares)) if s.level(n) == 0)  # (a chain's first)
             for b, t in zip(e.results, shares):
                 self.env[b] = t
             return self.exp(e.rest)
@@ -78,14 +85,17 @@ class ColumnScanBody(ScanParts):
 def lower_column_scan(analysis: Analysis, scan: Scan, file: str) -> kir.Kernel:
     """The scan kernel, launching the stage that writes each share's totals first."""
     last, written, count = _kernel(analysis, scan, file, stage=False)
-    return with_stage(last, _kernel(analysis, scan, file, stage=True)[0], written, count,
-                      "a share's total of a column's terms, for each share of each column")
+    stages = tuple(_kernel(analysis, scan, file, stage=True, level=level)[0]
+                   for level in range(max(s.depth for s in scan.loops)))  # (a stage each level of a chain)
+    return with_stage(last, stages, written, count, "a share's total of a column's terms, for each share of each column")
 
 
-def _kernel(analysis: Analysis, scan: Scan, file: str, stage: bool):
-    """One of the column scan's kernels, its scratch arrays (name, C type) and their length."""
+def _kernel(analysis: Analysis, scan: Scan, file: str, stage: bool, level: int = 0):
+    """One of the column scan's kernels (a stage: the one folding the terms
+    of chain level `level`), its scratch arrays (name, C type) and their
+    length."""
     k = analysis.kernel
-    low = ColumnScanBody(analysis, scan, stage)
+    low = ColumnScanBody(analysis, scan, stage, level)
     params, written = kernel_start(low, k, scan)
     outer, point, column = k.levels[:scan.level], k.levels[scan.level], k.levels[-1]
     sizes = [size_expr(low, lv.size) for lv in k.levels]
@@ -113,6 +123,12 @@ def _kernel(analysis: Analysis, scan: Scan, file: str, stage: bool):
     def scans():
         for s in scan.loops:
             low.running[T.point(s.loop)] = _earlier_shares(low, s, blocks)
+        chains = [s for s in scan.loops if s.depth > level] if stage else []
+        for s in chains:  # (a later stage: its level's terms, folded over the share from the identity)
+            ctypes, ids = low.identities(s)
+            low.folding[T.point(s.loop)] = [low.declare(f"{s.loop.params[v].name}_part", ctypes[v], ids[v],
+                                                        const_=False)
+                                            for v in range(len(ids)) if s.level(v) == level]
         q = low.fresh("q")
 
         def walk():
@@ -121,19 +137,25 @@ def _kernel(analysis: Analysis, scan: Scan, file: str, stage: bool):
             _bind_level(low, point, low.position)
             _bind_level(low, column, col)
             values = value_parts(low.exp(k.body))
-            low.emit_all(output_stores(outputs, flat_index(rows + [low.position, col], sizes, lambda extent: extent),
-                                       values, k.span))
+            if not stage:
+                low.emit_all(output_stores(outputs, flat_index(rows + [low.position, col], sizes,
+                                                               lambda extent: extent), values, k.span))
         stmts, _ = low.block(walk)
         low.emit(kir.For(q, low.base, in_kernel_min(n, add(low.base, low.share)), const(1), stmts, point.span,
                          note="the share's positions, in order"))
+        for s in chains:
+            mine = [v for v in range(len(s.loop.params)) if s.level(v) == level]
+            low.emit_all(kir.Store(low.partials[T.point(s.loop)][v], low.slot(kir.BlockIdx("y")), t)
+                         for v, t in zip(mine, low.folding[T.point(s.loop)]))
 
-    stmts, _ = low.block(folds if stage else scans)
+    stmts, _ = low.block(folds if stage and level == 0 else scans)
     body = (kir.If(kir.Bin("<", col, m), stmts),)
     grid = [(size_name(column.size), COLUMN_SCAN_LANES), (size_name(point.size), COLUMN_SCAN_SHARE,
                                                           COLUMN_SCAN_BLOCKS), None]
     if outer:
         grid[2] = (size_name(outer[0].size), 1)
-    who = "folds each thread's share of its column's terms" if stage else \
+    who = "folds each thread's share of its column's terms" if stage and level == 0 else \
+        f"walks each thread's share of the chain's first {level} level(s) and folds the next's terms" if stage else \
         "starts from the earlier shares' totals, then walks its share in order"
     summary = (f"scan down columns: a thread a column, {COLUMN_SCAN_LANES} columns a block, each column's positions "
                f"in shares of {COLUMN_SCAN_SHARE} at least (at most {COLUMN_SCAN_BLOCKS}); {who}; {scan.reason}",)

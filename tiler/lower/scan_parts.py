@@ -31,6 +31,10 @@ class ScanParts(SplitBody):
         self.walked = self.position = None
         self.running: dict[int, list] = {}  # each loop's totals of the positions before the current one's
         self.length = None  # the positions a row or column has
+        # a stage: the chain level whose terms it folds (the levels before it scanned on the way: chains.py)
+        self.level = 0
+        self.folding: dict[int, list] = {}  # a later stage's lane totals of its level's terms, by the loop's point
+        self.picked: list[int] = []  # the carried values of the chain level being scanned
 
     def back(self, at):
         """Position `at` counted from the end (a suffix's scan walks the positions backwards)."""
@@ -65,6 +69,57 @@ class ScanParts(SplitBody):
                           stmts + tuple(kir.Assign(v.name, m) for v, m in zip(folded, merged)), s.span,
                           note=note + (" (all of them for a total)" if total else "")))
         return folded
+
+    def _chained(self, e: T.Loop, s: ScanLoop):
+        """A chain's round (chains.py; down a column a thread's round is
+        one position): level by level, each lane's terms computed from the
+        running values of the levels before at its position (the start
+        values, the earlier shares' and rounds' totals, and the round's
+        exclusive prefix), then scanned over the round (`round_scan`); a
+        later stage stops at its own level, folding its terms into the
+        lane's totals (`folding`)."""
+        ctypes, ids = self.identities(s)
+        ops, running, point = s.operators, self.running.get(T.point(e)), T.point(e)
+        count = len(e.params)
+        if self.stage and s.depth <= self.level:  # (its levels are all folded by earlier stages)
+            for b, i in zip(e.results, e.inits):
+                self.env[b] = self.exp(i)
+            return self.exp(e.rest)
+        inits = [self.exp(i) for i in e.inits]
+        walked = self.walked_end(s.exclusive)
+        self.env[e.index] = self.position
+        before, after, totals = [None] * count, [None] * count, {}
+        for level in range(self.level + 1 if self.stage else s.depth):
+            terms = [self.declare(f"{p.name}_l{level}", c, before[n] if s.level(n) < level else i, const_=False)
+                     for n, (p, c, i) in enumerate(zip(e.params, ctypes, ids))]
+            for p, t in zip(e.params, terms):
+                self.env[p] = t
+            stmts, _ = self.block(lambda terms=terms: self._carry(s.term, e.params, terms))
+            self.emit(kir.If(kir.Bin("<", self.walked, walked), stmts, (), e.span))
+            mine = [n for n in range(count) if s.level(n) == level]
+            if self.stage and level == self.level:
+                self.emit_all(kir.Assign(a.name, self._apply(ops[n], a, terms[n], ctypes[n]))
+                              for a, n in zip(self.folding[point], mine))
+                break
+            self.picked = mine
+            (inclusive, exclusive), total = self.round_scan(s, [terms[n] for n in mine], [ctypes[n] for n in mine],
+                                                            [ids[n] for n in mine])
+            for n, inc, exc, t in zip(mine, inclusive, exclusive, total):
+                name, c, op = e.params[n].name, ctypes[n], ops[n]
+                before[n] = self.declare(f"{name}_at", c, self._apply(op, inits[n], self._apply(op, running[n], exc, c),
+                                                                      c))
+                after[n] = self.declare(f"{name}_to", c, self._apply(op, inits[n], self._apply(op, running[n], inc, c),
+                                                                     c))
+                totals[n] = t
+        for n, b in enumerate(e.results):
+            value = inits[n] if self.stage else before[n] if s.exclusive else after[n]
+            self.env[b] = self.declare(b.name, ctypes[n], value, e.span)
+        self.emit_all(kir.Assign(running[n].name, self._apply(ops[n], running[n], t, ctypes[n]))
+                      for n, t in totals.items())
+        return self.exp(e.rest)
+
+    def round_scan(self, s: ScanLoop, terms: list, ctypes: list, ids: list):
+        raise NotImplementedError  # the row's lanes (scan.py) or a column's one position (scan_columns.py)
 
     def walked_end(self, exclusive: bool):
         """The positions whose terms a loop folds, as walked: an exclusive scan
