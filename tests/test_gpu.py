@@ -1359,12 +1359,13 @@ def test_scans_match_the_interpreter(path, length):
     matches_the_interpreter(path, Options(), sizes, seed=43, tolerance=1e-4)
 
 
-@pytest.mark.parametrize("rows, length", [(1, 600_001), (3, 530_000)])
+@pytest.mark.parametrize("rows, length", [(1, 600_001), (3, 530_000), (70_001, 300)])
 def test_a_scan_of_several_rounds_a_block_matches_numpy(rows, length):
     """Past 2,048 blocks of 256 positions each block walks its share in
     several rounds (the interpreter's n^2 steps are too slow there): a
     prefix count and minimum, and a suffix's sum after each position and
-    minimum from it (walked backwards)."""
+    minimum from it (walked backwards); and more rows than grid y holds
+    (the rows on grid x)."""
     rng = np.random.default_rng(5)
     R = rng.integers(-1000, 1000, size=(rows, length), dtype=np.int32)
     got = _scanned(ROOT / "corpus" / "e_row_count_min_int.fut", {"R": R, "t": np.int32(100)}, {"n": rows, "m": length})

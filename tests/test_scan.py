@@ -232,10 +232,16 @@ def test_the_scan_runs_first_unraced_for_long_rows_then_raced_from_its_shortest(
     assert raced.kernel.name.endswith("_scan256_raced") and raced.rival.endswith("_untiled")
     assert [s.name for s in raced.kernel.stages] == ["tiler_e_row_count_min_int_scan256_raced_stage0"]
     text = repr(raced.plan.condition)
-    assert "what='m', op='>=', value=256" in text and "AtMost(size='n', value=65535)" in text
-    # the rows on grid y, the blocks of a row's positions on x (at most MAX_BLOCKS_A_ROW)
-    assert raced.kernel.grid[0] == ("m", 256, 2048) and raced.kernel.grid[1] == ("n", 1)
+    assert "what='m', op='>=', value=256" in text and "AtMost" not in text
+    # the rows on grid x (any count of them), the blocks of a row's positions on y (at most MAX_BLOCKS_A_ROW)
+    assert raced.kernel.grid[0] == ("n", 1) and raced.kernel.grid[1] == ("m", 256, 2048)
     assert not module.holds(raced, {"n": 4, "m": 255}) and module.holds(raced, {"n": 4, "m": 256})
+    assert module.holds(raced, {"n": 200_000, "m": 256})
+    # three levels: the batches on z, within its limit
+    batches = SCANS / "batch_rows_f32.fut"
+    raced = run_all(batches.read_text(), batches.name, Options())["verify"].versions[1]
+    assert raced.kernel.grid == (("r", 1), ("m", 256, 2048), ("b", 1))
+    assert "AtMost(size='b', value=65535)" in repr(raced.plan.condition)
     assert not module.holds(unraced, {"n": 4, "m": SCAN_UNRACED - 1}) and module.holds(unraced, {"n": 4, "m": SCAN_UNRACED})
     # (without launch timing, one version, at every length from SCAN_MIN_LENGTH)
     module = run_all(path.read_text(), path.name, Options(no_launch_timing=True))["verify"]

@@ -44,6 +44,7 @@ class ScanBody(ScanParts):
         self.live = None  # the scan kernel's lane is at a position of the row
         self.left = None  # the positions of the block's share that lie in the row
         self.level = level
+        self.axis = "x"  # the grid's axis along a row's blocks (y where rows are on x)
 
     def at(self, k: str):
         """The position a stage's lane loop variable `k` stands for: counted
@@ -67,7 +68,7 @@ class ScanBody(ScanParts):
             totals = self._combined(mine, [ctypes[n] for n in first],
                                     self._merge(mine, [s.operators[n] for n in first], [ctypes[n] for n in first]))
             self.emit(kir.If(kir.Bin("==", self.lane, const(0)), tuple(
-                kir.Store(names[n], self.slot(kir.BlockIdx("x")), t) for n, t in zip(first, totals))))
+                kir.Store(names[n], self.slot(kir.BlockIdx(self.axis)), t) for n, t in zip(first, totals))))
             folded = dict(zip(first, totals))
             for n, b in enumerate(e.results):
                 self.env[b] = folded.get(n, shares[n])
@@ -171,14 +172,17 @@ def _scan_kernel(analysis: Analysis, scan: Scan, file: str, stage: bool, level: 
     rows, point = k.levels[:-1], k.levels[-1]
     sizes = [size_expr(low, lv.size) for lv in k.levels]
     n = low.length = sizes[-1]
-    axes = {lv.dim: target.AXES[len(rows) - lv.dim] for lv in rows}  # the innermost row level on y
+    # (the innermost row level on x, which has room for any count of rows, the one outside it on z; a row's
+    # blocks then on y)
+    axes = {lv.dim: "x" if lv.dim == len(rows) - 1 else "z" for lv in rows}
+    low.axis = "y" if rows else "x"
     gtids = [low.declare(f"row{lv.dim}", "int", kir.BlockIdx(axes[lv.dim]), lv.span) for lv in rows]
     # (the grid's blocks; each block's share whole rounds of its lanes, so that a lane past its share is past
     # the row's end, and the blocks past the last position have no rounds)
     blocks = low.declare("blocks", "int", blocks_a_row(n, in_kernel_min, SCAN_SHARE, MAX_BLOCKS_A_ROW))
     rounds = add(kir.Bin("/", kir.Bin("-", n, const(1)), mul(blocks, const(SCAN_LANES))), const(1))
     low.share = low.declare("share", "int", mul(rounds, const(SCAN_LANES)))
-    low.base = low.declare("first", "int", mul(kir.BlockIdx("x"), low.share))
+    low.base = low.declare("first", "int", mul(kir.BlockIdx(low.axis), low.share))
     low.left = low.declare("left", "int", in_kernel_min(kir.Bin("-", n, low.base), low.share))
     row = flat_index(gtids, sizes, lambda extent: extent)
     low.slot = lambda block: partial_slot(block, row, blocks)
@@ -217,7 +221,8 @@ def _scan_kernel(analysis: Analysis, scan: Scan, file: str, stage: bool, level: 
         for s in chains:
             _fold_level(low, s, level)
     stmts, _ = low.block(folds if stage and level == 0 else scans)
-    grid = [(size_name(point.size), SCAN_SHARE, MAX_BLOCKS_A_ROW), None, None]
+    grid = [None, None, None]
+    grid[target.AXES.index(low.axis)] = (size_name(point.size), SCAN_SHARE, MAX_BLOCKS_A_ROW)
     for lv in rows:
         grid[target.AXES.index(axes[lv.dim])] = (size_name(lv.size), 1)
     who = "folds each block's share of the terms" if stage and level == 0 else \
@@ -236,7 +241,7 @@ def _earlier_blocks(low: ScanBody, s: ScanLoop, blocks) -> list:
     value that is a total), each lane folding every SCAN_LANES-th, combined
     over the block's lanes: the values its rounds start from."""
     ctypes, _ = low.identities(s)
-    shares = low.earlier_totals(s, blocks, "x", low.lane, SCAN_LANES, "_before",
+    shares = low.earlier_totals(s, blocks, low.axis, low.lane, SCAN_LANES, "_before",
                                 "this lane's share of the earlier blocks' totals")
     combined = low._combined(shares, ctypes, low._merge(shares, s.operators, ctypes))
     return [low.declare(f"{p.name}_run", c, v, const_=False) for p, v, c in zip(s.loop.params, combined, ctypes)]
@@ -251,4 +256,4 @@ def _fold_level(low: ScanBody, s: ScanLoop, level: int) -> None:
     totals = low._combined(parts, cs, low._merge(parts, [s.operators[n] for n in mine], cs))
     names = low.partials[T.point(s.loop)]
     low.emit(kir.If(kir.Bin("==", low.lane, const(0)), tuple(
-        kir.Store(names[n], low.slot(kir.BlockIdx("x")), t) for n, t in zip(mine, totals))))
+        kir.Store(names[n], low.slot(kir.BlockIdx(low.axis)), t) for n, t in zip(mine, totals))))

@@ -1,7 +1,8 @@
 """The scan versions (analyse/scans.py, lower/scan.py): first, where the
 plan has a scan, for rows of SCAN_MIN_LENGTH positions and more (shorter
 ones, each point's own walk of its stream is as fast as two launches),
-with 32-bit offsets and the rows on grid y and z within CUDA's limits."""
+with 32-bit offsets and the rows outside the innermost row level on grid z
+within CUDA's limits."""
 from __future__ import annotations
 
 from .. import target
@@ -20,9 +21,11 @@ def scan_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
     scan = a.plan.scan
     if not isinstance(scan, Scan) or (isinstance(scan.length, int) and scan.length < SCAN_MIN_LENGTH):
         return []
-    # (the rows on grid y and z; down columns, the levels outside the positions', on z)
+    # (along rows, the innermost row level on grid x, which has room for any count, the one outside it on z;
+    # down columns, the levels outside the positions', on z)
     rows = a.kernel.levels[:scan.level] if scan.columns(a.kernel) else a.kernel.levels[:-1]
-    if any(isinstance(lv.size, int) and lv.size > target.MAX_GRID["y"] for lv in rows):
+    on_z = rows if scan.columns(a.kernel) else rows[:-1]
+    if any(isinstance(lv.size, int) and lv.size > target.MAX_GRID["z"] for lv in on_z):
         return []  # (a literal count of rows past the grid's axis)
     sizes = tuple(lv.size if isinstance(lv.size, int) else lv.size.name for lv in rows)
 
@@ -31,7 +34,7 @@ def scan_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
 
     def when(least: int):
         tests = [fits_int(a.kernel), RowTest(Test(length, ">=", least), sizes, scan.length)]
-        tests += [AtMost(lv.size.name, target.MAX_GRID["y"]) for lv in rows if not isinstance(lv.size, int)]
+        tests += [AtMost(lv.size.name, target.MAX_GRID["z"]) for lv in on_z if not isinstance(lv.size, int)]
         return all_of(t for t in tests if t is not None)
     why = f"a scan: {scan.reason}; shorter rows run the versions that follow"
     if not a.options.launch_timing:

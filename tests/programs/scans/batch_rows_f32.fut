@@ -1,4 +1,4 @@
--- Three map levels (the rows on grid y and z): each row of each batch's running sum, and each element less
+-- Three map levels (the rows on grid x and the batches on z): each row of each batch's running sum, and each element less
 -- the running mean.
 fun ([[[f32, m], r], b], [[[f32, m], r], b]) main([[[f32, m], r], b] X) =
   map(fn ([[f32, m], r], [[f32, m], r]) ([[f32, m], r] plane) =>
