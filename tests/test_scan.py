@@ -148,6 +148,16 @@ def test_running_values_reading_each_others_are_scanned_one_level_after_another(
     assert [st.name for st in first.stages] == [f"{first.name}_stage{n}" for n in range(s.depth)]
 
 
+def test_a_test_of_the_element_nested_in_the_positions_is_read_as_joined_by_and():
+    """`if j <= i then (if x[j] > 0 then (c + 1, s + x[j]) else (c, s)) else
+    (c, s)`: a plain scan and a chain in one kernel (a stage each level)."""
+    path = SCANS / "nested_if_count_f32.fut"
+    scan = scan_of(path.read_text())
+    assert isinstance(scan, Scan) and [s.depth for s in scan.loops] == [1, 2] and not scan.left
+    first = run_all(path.read_text(), path.name, Options())["verify"].versions[0].kernel
+    assert len(first.stages) == 2
+
+
 def test_a_value_whose_new_value_is_a_let_is_a_plain_scan():
     scan = scan_of(loop("j <= i", update="let b = acc + x[j] in b"))
     assert isinstance(scan, Scan) and scan.loops[0].depth == 1 and scan.loops[0].operators == (Operator.ADD,)

@@ -1,4 +1,4 @@
-"""The whole corpus against PyTorch, from the fifteenth to thirty-second
+"""The whole corpus against PyTorch, from the fifteenth to thirty-third
 sessions' peer runs (a later file wins for a program and size), with its
 summary: python3 experiments/verify/peer-merge.py OUT.json (from the
 repository's root)."""
@@ -41,12 +41,19 @@ FILES = ["experiments/results/corpus-2026-11-29e-h200-peer-shard1.json",
          "experiments/results/corpus-2026-12-01-h200-session32d-medium.json",
          "experiments/results/corpus-2026-12-01-h200-session32d-large.json",
          # scans down columns: two e_col_ programs at the three sizes (the third failed its check, since mended)
-         "experiments/results/corpus-2026-12-01-h200-session32e-cols.json"]
+         "experiments/results/corpus-2026-12-01-h200-session32e-cols.json",
+         # the thirty-third session: e_col_running_max_ratio_f64 (mended) and e_balance_drawdown_f64 (a chain of
+         # scans) at the three sizes
+         "experiments/results/session33-2026-12-01-h200/session33a/corpus-colmax.json",
+         "experiments/results/session33-2026-12-01-h200/session33b/corpus-drawdown-now.json"]
 records = {}
 for f in FILES:
     for r in json.load(open(f))["records"]:
         records[(r["program"], r["size_set"])] = r
-records = list(records.values())
+# (a program that failed before its sizes were timed has one record without a size: a later file's timed
+# records replace it)
+timed = {p for p, size in records if size is not None}
+records = [r for (p, size), r in records.items() if size is not None or p not in timed]
 print(len({r["program"] for r in records}), "programs,", len(records), "(program, size) pairs")
 print(summary(records))
 print(peer_summary(records).split("\n")[0])

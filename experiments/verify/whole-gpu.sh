@@ -7,7 +7,7 @@
 #     bash experiments/verify/whole-gpu.sh
 set -u
 out=${OUT:-whole-gpu}
-mkdir -p "$out" /tmp/shards
+mkdir -p "$out" /tmp/shards && rm -f /tmp/shards/*  # (a warm machine keeps the last call's shards)
 nvidia-smi --query-gpu=name --format=csv,noheader | tee "$out/device.txt"
 python3 -m pytest -q -m gpu tests --collect-only -p no:cacheprovider ${KEYS:+-k "$KEYS"} 2>/dev/null | grep "::" \
   > /tmp/shards/all

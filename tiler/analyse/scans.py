@@ -336,8 +336,16 @@ def _masked(loop: T.Loop, stream: T.Stream, position, lets: dict) -> tuple | str
 
 
 def _items(e, loop: T.Loop) -> tuple | None:
-    """A branch's value for each carried value, where it gives them one by one (after its lets)."""
+    """A branch's value for each carried value, where it gives them one by
+    one (after its lets; an `if` inside it gives, for each, the value
+    itself where both its branches keep it, else an `if` of the two)."""
     e = _past_lets(e)
+    if isinstance(e, T.If) and len(loop.params) > 1:
+        then, else_ = _items(e.then, loop), _items(e.else_, loop)
+        if then is None or else_ is None:
+            return None
+        return tuple(a if _kept(a, p) and _kept(b, p) else T.If(e.cond, a, b, p.type, e.span)
+                     for a, b, p in zip(then, else_, loop.params))
     items = e.items if isinstance(e, T.TupleE) and len(loop.params) > 1 else (e,)
     return items if len(items) == len(loop.params) else None
 
