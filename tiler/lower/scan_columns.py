@@ -123,12 +123,7 @@ def _kernel(analysis: Analysis, scan: Scan, file: str, stage: bool, level: int =
     def scans():
         for s in scan.loops:
             low.running[T.point(s.loop)] = _earlier_shares(low, s, blocks)
-        chains = [s for s in scan.loops if s.depth > level] if stage else []
-        for s in chains:  # (a later stage: its level's terms, folded over the share from the identity)
-            ctypes, ids = low.identities(s)
-            low.folding[T.point(s.loop)] = [low.declare(f"{s.loop.params[v].name}_part", ctypes[v], ids[v],
-                                                        const_=False)
-                                            for v in range(len(ids)) if s.level(v) == level]
+        chains = low.start_folding(level) if stage else []
         q = low.fresh("q")
 
         def walk():

@@ -118,6 +118,17 @@ class ScanParts(SplitBody):
                       for n, t in totals.items())
         return self.exp(e.rest)
 
+    def start_folding(self, level: int) -> list:
+        """A later stage's chains (those past `level`), each with its lanes'
+        totals of that level's terms started from the identity (`folding`)."""
+        chains = [s for s in self.scan.loops if s.depth > level]
+        for s in chains:
+            ctypes, ids = self.identities(s)
+            self.folding[T.point(s.loop)] = [self.declare(f"{s.loop.params[v].name}_part", ctypes[v], ids[v],
+                                                          const_=False)
+                                             for v in range(len(ids)) if s.level(v) == level]
+        return chains
+
     def round_scan(self, s: ScanLoop, terms: list, ctypes: list, ids: list):
         raise NotImplementedError  # the row's lanes (scan.py) or a column's one position (scan_columns.py)
 
