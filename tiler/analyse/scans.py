@@ -22,7 +22,10 @@ totals; a suffix's positions walked from the end), or, for each loop it
 leaves, `NoScan` and why. The test may be written either way round
 (`i >= j0 + j`), with `<` or `<=`, in either branch (`if j0 + j > i then s
 else s + t`), through `let`s of one name (`let p = j0 + j in`), and joined
-by `&&` to a condition of the element alone.
+by `&&` to a condition of the element alone (or nested inside it). A
+loop that is no reduction because its values' updates read each other's
+running values may still be a chain of scans, one level after another
+(chains.py), along the positions up to each point's.
 """
 from __future__ import annotations
 

@@ -2,7 +2,8 @@
 positions up to its own, computed as one scan of the fold's terms.
 
 The positions of a row (the innermost map level; the outer levels are the
-rows, on grid y and z) are shared among blocks of SCAN_LANES threads, one
+rows, the innermost of them on grid x, the one outside it on z) are shared
+among a row's blocks (on grid y, x without rows) of SCAN_LANES threads, one
 each SCAN_SHARE positions at least and at most MAX_BLOCKS_A_ROW a row, as
 a split's several blocks a row share a reduction. A first kernel (the
 stage) folds each block's share of the terms from the operators' identity
@@ -15,6 +16,11 @@ lane's point takes the stream's initial values combined with the earlier
 rounds' and blocks' totals and its inclusive (or, `< i`, exclusive) prefix,
 then runs the rest of its code and stores its values. A suffix's kernels
 walk the positions from the end: the k-th from the start is n - 1 - k.
+A chain (analyse/chains.py) has a stage each level: stage L scans the
+levels before it over the block's share, from the earlier blocks' totals
+of those, to fold level L's terms; the scan kernel scans every level a
+round at a time, each position's terms of a level computed from the
+running values of the levels before.
 """
 from __future__ import annotations
 
