@@ -12,7 +12,15 @@ from conftest import PROGRAMS, ROOT, ptxas_reports, tiler
 
 from tiler.analyse import DEFAULT, Options
 from tiler.analyse.folds import Operator
-from tiler.analyse.scans import COLUMN_SCAN_BLOCKS, COLUMN_SCAN_LANES, COLUMN_SCAN_SHARE, SCAN_UNRACED, Scan
+from tiler.analyse.scans import (
+    COLUMN_SCAN_BLOCKS,
+    COLUMN_SCAN_LANES,
+    COLUMN_SCAN_SHARE,
+    MANY_ROWS,
+    SCAN_UNRACED,
+    SHORT_ROW_LENGTH,
+    Scan,
+)
 from tiler.pipeline import run_all, run_to
 
 SCANS = PROGRAMS / "scans"
@@ -247,6 +255,10 @@ def test_the_scan_runs_first_unraced_for_long_rows_then_raced_from_its_shortest(
     assert raced.kernel.grid[0] == ("n", 1) and raced.kernel.grid[1] == ("m", 256, 2048)
     assert not module.holds(raced, {"n": 4, "m": 255}) and module.holds(raced, {"n": 4, "m": 256})
     assert module.holds(raced, {"n": 200_000, "m": 256})
+    # shorter rows where there are many (each point's own walk is then rows x m^2 / 2 steps)
+    assert module.holds(raced, {"n": MANY_ROWS, "m": SHORT_ROW_LENGTH})
+    assert not module.holds(raced, {"n": MANY_ROWS - 1, "m": SHORT_ROW_LENGTH})
+    assert not module.holds(raced, {"n": MANY_ROWS, "m": SHORT_ROW_LENGTH - 1})
     # three levels: the batches on z, within its limit
     batches = SCANS / "batch_rows_f32.fut"
     raced = run_all(batches.read_text(), batches.name, Options())["verify"].versions[1]

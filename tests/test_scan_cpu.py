@@ -207,6 +207,13 @@ def test_the_row_scan_kernels_match_the_interpreter(path, tmp_path, monkeypatch)
     assert _close(got, want), name
 
 
+@pytest.mark.parametrize("name", ["chain_rows_guarded_f32", "rows_cummax_f64"])
+def test_a_row_scan_of_rows_shorter_than_a_round_matches_the_interpreter(name, tmp_path):
+    """Rows of 130 positions (the scan runs there where rows are many): one block a row, its one round short."""
+    got, want, kernel = _ran(PROGRAMS / "scans" / f"{name}.fut", tmp_path, length=130)
+    assert _close(got, want), kernel
+
+
 def test_a_row_scan_kernel_whose_later_levels_skip_the_earlier_blocks_is_caught(tmp_path, monkeypatch):
     """The check fails where a chain's kernel is wrong: a later level
     starting each block from nothing, not from the earlier blocks' totals."""

@@ -1,16 +1,17 @@
 """The scan versions (analyse/scans.py, lower/scan.py): first, where the
 plan has a scan, for rows of SCAN_MIN_LENGTH positions and more (shorter
-ones, each point's own walk of its stream is as fast as two launches),
-with 32-bit offsets and the rows outside the innermost row level on grid z
-within CUDA's limits."""
+ones, each point's own walk of its stream is as fast as two launches), or
+of SHORT_ROW_LENGTH and more where there are MANY_ROWS rows, with 32-bit
+offsets and the rows outside the innermost row level on grid z within
+CUDA's limits."""
 from __future__ import annotations
 
 from .. import target
 from ..analyse import Analysis
 from ..analyse.reductions import Test
-from ..analyse.scans import SCAN_MIN_LENGTH, SCAN_UNRACED, Scan
+from ..analyse.scans import MANY_ROWS, SCAN_MIN_LENGTH, SCAN_UNRACED, SHORT_ROW_LENGTH, Scan
 from .planned import fits_int, untiled_rival
-from .records import RACED, AtMost, Build, Kind, RowTest, Version, all_of
+from .records import RACED, AtMost, Build, Kind, RowTest, Version, all_of, any_of
 
 
 def scan_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
@@ -19,7 +20,10 @@ def scan_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
     2^24); from SCAN_MIN_LENGTH raced against the untiled kernel, as every
     tiled version is (a copy of the kernels, named `_raced`)."""
     scan = a.plan.scan
-    if not isinstance(scan, Scan) or (isinstance(scan.length, int) and scan.length < SCAN_MIN_LENGTH):
+    if not isinstance(scan, Scan):
+        return []
+    shortest = SHORT_ROW_LENGTH if len(a.kernel.levels) > 1 and not scan.columns(a.kernel) else SCAN_MIN_LENGTH
+    if isinstance(scan.length, int) and scan.length < shortest:
         return []
     # (along rows, the innermost row level on grid x, which has room for any count, the one outside it on z;
     # down columns, the levels outside the positions', on z)
@@ -33,7 +37,11 @@ def scan_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
     length = scan.length if isinstance(scan.length, str) else "length"
 
     def when(least: int):
-        tests = [fits_int(a.kernel), RowTest(Test(length, ">=", least), sizes, scan.length)]
+        long_rows = RowTest(Test(length, ">=", least), sizes, scan.length)
+        if least == SCAN_MIN_LENGTH and sizes and not scan.columns(a.kernel):  # (or shorter, where rows are many)
+            long_rows = any_of([long_rows, all_of([RowTest(Test(length, ">=", SHORT_ROW_LENGTH), sizes, scan.length),
+                                                   RowTest(Test("rows", ">=", MANY_ROWS), sizes, scan.length)])])
+        tests = [fits_int(a.kernel), long_rows]
         tests += [AtMost(lv.size.name, target.MAX_GRID["z"]) for lv in on_z if not isinstance(lv.size, int)]
         return all_of(t for t in tests if t is not None)
     why = f"a scan: {scan.reason}; shorter rows run the versions that follow"
