@@ -229,6 +229,13 @@ def test_a_term_down_the_columns_reading_the_row_is_not_scanned():
     assert not isinstance(scan, Scan) and "varies with the point" in scan.reason
 
 
+def test_a_fold_moved_to_an_outer_level_says_why_it_is_not_scanned():
+    """It reads nothing of the inner level, so stage kernel runs it once a row, outside the innermost code."""
+    body = "let s = loop (s = 0f32) = for j < n do if j <= i then s + X[j, 0] else s in s in s + X[i, k]"
+    scan = scan_of(COLUMNS.format(body=body))
+    assert not isinstance(scan, Scan) and "runs once a row, in that level's own code" in scan.reason
+
+
 def test_a_loop_under_a_branch_of_the_point_is_walked_by_each_point():
     text = PREFIX.format(body="if i % 2 == 0 then loop (acc = 0f32) = for j < n do if j <= i then acc + x[j] else acc"
                               " in acc else 0f32")

@@ -147,7 +147,23 @@ def scan_plan(kernel: T.Kernel, var: Variance) -> Scan | NoScan | None:
     if not isinstance(found, Scan) and last >= 1:
         columns = _plan(kernel, var, last - 1)
         found = columns if isinstance(columns, Scan) or found is None else found
-    return found
+    return found if found is not None else _outer(kernel)
+
+
+def _outer(kernel: T.Kernel) -> NoScan | None:
+    """A fold masked by an outer level's position in that level's own code
+    (moved there because it reads nothing of the levels inside): not
+    scanned, and why."""
+    lets = _lets(kernel)
+    for d in range(len(kernel.levels) - 1):
+        level = kernel.levels[d]
+        position = next((p for p, a in zip(level.params, level.args) if isinstance(a, T.Iota)), None)
+        reductions, others = level_loops(kernel, d)
+        for r in reductions + others:
+            if position is not None and _tests(r.loop, r.stream, position, lets):
+                return NoScan(r.loop, f"it reads nothing of the map levels inside level {d}, so it runs once a "
+                                      "row, in that level's own code, where a scan is not built")
+    return None
 
 
 def _plan(kernel: T.Kernel, var: Variance, d: int) -> Scan | NoScan | None:
