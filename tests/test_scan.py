@@ -310,3 +310,5 @@ def test_explain_says_which_loops_are_scanned_and_why_not():
     assert data["versions"][0]["kernel"] == "scan"
     data = json.loads(tiler("explain", "--json", SCANS / "chain_rows_guarded_f32.fut").stdout)
     assert data["scan"]["loops"][0]["chain"] == [["s"], ["hi", "g"], ["fall"]]
+    # a row's blocks, not its rows (those are on grid x)
+    assert data["versions"][0]["blocks_a_row"] == "min(ceil(m / 256), 2048)" and data["versions"][0]["kernels"] == 4

@@ -135,9 +135,10 @@ def _ran(path, tmp_path, mutate=lambda source: source, length: int | None = None
         # longer columns), columns past a block's, and two outer rows where there is a level outside
         given = {levels[scan.level].size.name: 15 * COLUMN_SCAN_SHARE + 37,
                  levels[-1].size.name: COLUMN_SCAN_LANES + 5}
-    else:
-        given = {levels[-1].size.name: length}
-    given |= {lv.size.name: 2 for lv in levels[:scan.level]}
+    else:  # (rows and batches of counts unlike each other and a row's blocks: a swap of grid axes shows)
+        given = {lv.size.name: (5, 3)[min(n, 1)] for n, lv in enumerate(reversed(levels[:-1]))} | \
+            {levels[-1].size.name: length}
+    given |= {lv.size.name: 2 for lv in levels[:scan.level] if lv.size.name not in given}
     sizes = resolve_sizes(prog, given, load_spec(path), "test")
     inputs = make_inputs(prog, sizes, load_spec(path), seed=7)
     want = run(prog, inputs)
@@ -157,8 +158,8 @@ def _ran(path, tmp_path, mutate=lambda source: source, length: int | None = None
             arrays.append(np.ascontiguousarray(inputs[p.source], dtype=C_TYPES[p.ctype]))
         elif p.role == "output":
             arrays.append(np.full(next(outputs).shape, -7, dtype=C_TYPES[p.ctype]))  # (poisoned)
-        elif p.role == "scratch":
-            arrays.append(np.zeros(evaluate(kernel.scratch[0].count, sizes), dtype=C_TYPES[p.ctype]))
+        elif p.role == "scratch":  # (poisoned: neither a sum's nor a maximum's identity)
+            arrays.append(np.full(evaluate(kernel.scratch[0].count, sizes), 12345, dtype=C_TYPES[p.ctype]))
         elif p.role == "size":
             arrays.append(np.array([sizes[p.source]], dtype=np.int32))
         else:
@@ -195,13 +196,15 @@ def test_a_scan_kernel_that_drops_the_earlier_shares_is_caught(tmp_path):
 # a matrix
 PROGRAMS_ALONG_ROWS = [PROGRAMS / "scans" / f"{n}.fut" for n in (
     "chain_excl_peak_f64", "chain_rows_guarded_f32", "chain_count_weighted_i64", "nested_if_count_f32",
-    "cdf_total_f32", "diffs_excl_f32", "suffix_f32", "rows_cummax_f64")] + [ROOT / "corpus" / "e_balance_drawdown_f64.fut"]
+    "cdf_total_f32", "diffs_excl_f32", "suffix_f32", "rows_cummax_f64", "batch_rows_f32")] + [
+    ROOT / "corpus" / "e_balance_drawdown_f64.fut"]
 
 
 @pytest.mark.parametrize("path", PROGRAMS_ALONG_ROWS, ids=lambda p: p.stem)
 def test_the_row_scan_kernels_match_the_interpreter(path, tmp_path, monkeypatch):
-    """Three blocks a row, each walking two rounds of its lanes and a short
-    third (two blocks at most a row, as past 2,048 blocks of 256)."""
+    """Two blocks a row (at most two, as past 2,048 blocks of 256), each
+    walking three rounds of its lanes, the last short; five rows (and three
+    batches) where there are rows."""
     monkeypatch.setattr(scan_lowering, "MAX_BLOCKS_A_ROW", 2)
     got, want, name = _ran(path, tmp_path, length=5 * SCAN_LANES + 37)
     assert _close(got, want), name
@@ -212,6 +215,18 @@ def test_a_row_scan_of_rows_shorter_than_a_round_matches_the_interpreter(name, t
     """Rows of 130 positions (the scan runs there where rows are many): one block a row, its one round short."""
     got, want, kernel = _ran(PROGRAMS / "scans" / f"{name}.fut", tmp_path, length=130)
     assert _close(got, want), kernel
+
+
+def test_a_row_scan_kernel_with_its_grid_axes_swapped_is_caught(tmp_path, monkeypatch):
+    """The check fails where the rows and a row's blocks trade grid axes."""
+    def swapped(source: str) -> str:
+        out = source.replace("blockIdx.x", "blockIdx.@").replace("blockIdx.y", "blockIdx.x").replace("blockIdx.@",
+                                                                                                   "blockIdx.y")
+        assert out != source
+        return out
+    monkeypatch.setattr(scan_lowering, "MAX_BLOCKS_A_ROW", 2)
+    got, want, _ = _ran(PROGRAMS / "scans" / "rows_cummax_f64.fut", tmp_path, swapped, length=3 * SCAN_LANES)
+    assert not _close(got, want)
 
 
 def test_a_row_scan_kernel_whose_later_levels_skip_the_earlier_blocks_is_caught(tmp_path, monkeypatch):

@@ -327,7 +327,7 @@ def _versions(a: Analysis, module) -> list[dict]:
                     "lanes_when": condition_text(without(rec.condition, Fits), True) if rec.kind is Kind.SCAN else
                     (condition_text(without(without(rec.condition, Fits), AtMost), True) if k_split else
                      _lanes_when(split, rec.choice)) if k.lanes else None,
-                    "blocks_a_row": _grid_blocks(k.split_stages[0], x_only=True) if stages and not k_split and
+                    "blocks_a_row": _row_blocks(k.split_stages[0]) if stages and not k_split and
                     not _down_columns(rec) else None,
                     "scan_down_columns": _down_columns(rec) or None,
                     "shares_a_column": k.grid_formulas(capped=True)[1] if _down_columns(rec) else None,
@@ -383,6 +383,13 @@ def _plain(tiled: bool, why: str, condition) -> dict:
 def _down_columns(rec) -> bool:
     """A scan version's positions are the level outside the innermost: a thread a column."""
     return rec.kind is Kind.SCAN and rec.build.scan.columns(rec.build.source.kernel)
+
+
+def _row_blocks(k) -> str:
+    """The blocks a row of several: along the axis whose count is capped (x,
+    or y where a scan's rows are on x)."""
+    axis = next((n for n, a in enumerate(k.grid) if a is not None and len(a) > 2), 0)
+    return k.grid_formulas(capped=True)[axis]
 
 
 def _grid_blocks(k, x_only: bool = False) -> str:
