@@ -144,6 +144,25 @@ def test_the_generator_makes_chunks_of_rows_and_rows_read_whole_that_are_staged(
     assert len(chunks) >= 3 and len(slabs) >= 1 and len(by_index) >= 1, (chunks, slabs, by_index)
 
 
+def test_the_generator_makes_prefix_folds_and_chains_that_are_scanned():
+    """Some random programs fold up to the point's position, so the GPU
+    fuzzer runs the scans (analyse/scans.py): plain ones, and chains of two
+    values along rows (seeds 2, 16 and 76 of the first 100) and down
+    columns (seed 36)."""
+    from tiler.analyse.scans import Scan
+    from tiler.pipeline import run_to
+
+    plain, chains, columns = [], [], []
+    for s in range(100):
+        a = run_to("analyse", pretty(generate(s)), f"s{s}.fut")
+        if not isinstance(a.plan.scan, Scan):
+            continue
+        chained = any(loop.depth > 1 for loop in a.plan.scan.loops)
+        (chains if chained else plain).append(s)
+        columns += [s] * (chained and a.plan.scan.columns(a.kernel))
+    assert len(plain) >= 3 and len(chains) >= 2 and columns, (plain, chains, columns)
+
+
 def test_the_generator_makes_3d_stars_that_are_marched():
     """Some random programs of three levels read a 3-D star around the
     point (clamped or guarded), so the GPU fuzzer runs the march
