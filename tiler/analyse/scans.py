@@ -156,11 +156,10 @@ def _outer(kernel: T.Kernel) -> NoScan | None:
     scanned, and why."""
     lets = _lets(kernel)
     for d in range(len(kernel.levels) - 1):
-        level = kernel.levels[d]
-        position = next((p for p, a in zip(level.params, level.args) if isinstance(a, T.Iota)), None)
-        reductions, others = level_loops(kernel, d)
+        position = _position(kernel.levels[d])
+        reductions, others = level_loops(kernel, d) if position is not None else ([], [])
         for r in reductions + others:
-            if position is not None and _tests(r.loop, r.stream, position, lets):
+            if _tests(r.loop, r.stream, position, lets):
                 return NoScan(r.loop, f"it reads nothing of the map levels inside level {d}, so it runs once a "
                                       "row, in that level's own code, where a scan is not built")
     return None
@@ -169,7 +168,7 @@ def _outer(kernel: T.Kernel) -> NoScan | None:
 def _plan(kernel: T.Kernel, var: Variance, d: int) -> Scan | NoScan | None:
     """The scan along map level `d`'s positions, or why not."""
     level = kernel.levels[d]
-    position = next((p for p, a in zip(level.params, level.args) if isinstance(a, T.Iota)), None)
+    position = _position(level)
     if position is None:
         return None
     reductions, others = level_loops(kernel, len(kernel.levels) - 1)
@@ -209,6 +208,11 @@ def _chained(s: ScanLoop) -> str:
            f"scans one after another ({order}), each position's terms computed from the scans before"
 
 
+def _position(level):
+    """A map level's point that is its position (a map over `iota`), or None."""
+    return next((p for p, a in zip(level.params, level.args) if isinstance(a, T.Iota)), None)
+
+
 def _side(s: ScanLoop) -> str:
     """Where a loop's positions lie from the point's own, in words."""
     return ("after its own" if s.exclusive else "from its own to the end") if s.suffix else \
@@ -245,9 +249,11 @@ def _scan(kernel: T.Kernel, var: Variance, r, position, lets: dict, d: int) -> S
     """The loop `r` (a Reduction, or a NotReduction whose guarded update may
     be a chain) as a scan along level `d`, or why not."""
     loop, stream = r.loop, r.stream
+    # (the body with the position's test taken away, or why it is no such test; a chain is read from it)
+    masked = _masked(loop, stream, position, lets) if stream is not None else None
     operators, levels, fed = (), (), frozenset()
     if isinstance(r, NotReduction):
-        chain = _chain(r, position, lets)
+        chain = _chain(r, masked)
         if isinstance(chain, NoScan):
             return chain
         operators, levels, fed = chain
@@ -263,7 +269,6 @@ def _scan(kernel: T.Kernel, var: Variance, r, position, lets: dict, d: int) -> S
     operators = operators or r.operators
     if any(op not in SCANNED for op in operators):
         return NoScan(loop, f"a scan by {described(operators)} is not built (only +, *, min and max)")
-    masked = _masked(loop, stream, position, lets)
     if isinstance(masked, str):
         return NoScan(loop, masked)
     term, suffix, exclusive, whole = masked
@@ -286,11 +291,11 @@ def _scan(kernel: T.Kernel, var: Variance, r, position, lets: dict, d: int) -> S
     return ScanLoop(stream, loop, term, operators, suffix, exclusive, whole, levels)
 
 
-def _chain(r: NotReduction, position, lets: dict) -> tuple | NoScan:
+def _chain(r: NotReduction, masked) -> tuple | NoScan:
     """A loop that is no reduction as written, whose update under the
-    position's test is a chain of running values (chains.py): its operators
-    and levels, or why not."""
-    masked = _masked(r.loop, r.stream, position, lets) if r.stream is not None else None
+    position's test (`masked`: _masked's) is a chain of running values
+    (chains.py): its operators, levels and the values others read, or why
+    not."""
     if not isinstance(masked, tuple):
         return NoScan(r.loop, f"it is not a reduction: {r.reason}")
     chain = chain_of(r.loop, masked[0])

@@ -45,12 +45,21 @@ class ScanBody(ScanParts):
     """The untiled lowering, with the scan's loops folded by a block's lanes
     (the stage) or scanned over them (the scan kernel)."""
 
-    def __init__(self, analysis: Analysis, scan: Scan, stage: bool, level: int = 0):
-        super().__init__(analysis, scan, stage, SCAN_LANES)
+    def __init__(self, analysis: Analysis, scan: Scan, stage: bool, level: int, axis: str):
+        super().__init__(analysis, scan, stage, SCAN_LANES, level, axis)
         self.live = None  # the scan kernel's lane is at a position of the row
         self.left = None  # the positions of the block's share that lie in the row
-        self.level = level
-        self.axis = "x"  # the grid's axis along a row's blocks (y where rows are on x)
+
+    def store_level(self, s: ScanLoop, level: int, parts: list) -> list:
+        """The lanes' totals of a chain level's terms (or of every value of
+        a loop that is no chain) combined over the block, the first lane
+        writing them."""
+        mine = [n for n in range(len(s.loop.params)) if s.level(n) == level]
+        ctypes, _ = self.identities(s)
+        cs = [ctypes[n] for n in mine]
+        totals = self._combined(parts, cs, self._merge(parts, [s.operators[n] for n in mine], cs))
+        self.emit(kir.If(kir.Bin("==", self.lane, const(0)), self._stores(s, level, totals)))
+        return totals
 
     def at(self, k: str):
         """The position a stage's lane loop variable `k` stands for: counted
@@ -62,7 +71,7 @@ class ScanBody(ScanParts):
         s = self.scan.of(e)
         if s is None:
             return super()._loop(e)
-        if self.stage and self.level > 0 or not self.stage and s.depth > 1:
+        if self.walks_levels(s):
             return self._chained(e, s)
         ctypes, ids = self.identities(s)
         shares = self._started(e, ctypes, ids)
@@ -70,12 +79,7 @@ class ScanBody(ScanParts):
         if self.stage:  # the block's share of the terms, folded and written; the code after it, pruned
             self._lanes_loop(e, walked, lambda k: self._carry(s.term, e.params, shares))
             first = [n for n in range(len(shares)) if s.level(n) == 0]  # (a chain's later levels: later stages)
-            mine, names = [shares[n] for n in first], self.partials[T.point(e)]
-            totals = self._combined(mine, [ctypes[n] for n in first],
-                                    self._merge(mine, [s.operators[n] for n in first], [ctypes[n] for n in first]))
-            self.emit(kir.If(kir.Bin("==", self.lane, const(0)), tuple(
-                kir.Store(names[n], self.slot(kir.BlockIdx(self.axis)), t) for n, t in zip(first, totals))))
-            folded = dict(zip(first, totals))
+            folded = dict(zip(first, self.store_level(s, 0, [shares[n] for n in first])))
             for n, b in enumerate(e.results):
                 self.env[b] = folded.get(n, shares[n])
             return self.exp(e.rest)
@@ -173,15 +177,14 @@ def _scan_kernel(analysis: Analysis, scan: Scan, file: str, stage: bool, level: 
     """One of the scan's kernels (a stage: the one folding the terms of
     chain level `level`), and its scratch arrays (name, C type)."""
     k = analysis.kernel
-    low = ScanBody(analysis, scan, stage, level)
-    params, written = kernel_start(low, k, scan)
     rows, point = k.levels[:-1], k.levels[-1]
+    low = ScanBody(analysis, scan, stage, level, "y" if rows else "x")
+    params, written = kernel_start(low, k, scan)
     sizes = [size_expr(low, lv.size) for lv in k.levels]
     n = low.length = sizes[-1]
     # (the innermost row level on x, which has room for any count of rows, the one outside it on z; a row's
     # blocks then on y)
     axes = {lv.dim: "x" if lv.dim == len(rows) - 1 else "z" for lv in rows}
-    low.axis = "y" if rows else "x"
     gtids = [low.declare(f"row{lv.dim}", "int", kir.BlockIdx(axes[lv.dim]), lv.span) for lv in rows]
     # (the grid's blocks; each block's share whole rounds of its lanes, so that a lane past its share is past
     # the row's end, and the blocks past the last position have no rounds)
@@ -220,7 +223,7 @@ def _scan_kernel(analysis: Analysis, scan: Scan, file: str, stage: bool, level: 
         low.emit(kir.For(step, const(0), low.left, const(SCAN_LANES), stmts, point.span,
                          note="the block's share, a round of its lanes at a time"))
         for s in chains:
-            _fold_level(low, s, level)
+            low.store_level(s, level, low.folding[T.point(s.loop)])
     stmts, _ = low.block(folds if stage and level == 0 else scans)
     grid = [None, None, None]
     grid[target.AXES.index(low.axis)] = (size_name(point.size), SCAN_SHARE, MAX_BLOCKS_A_ROW)
@@ -242,19 +245,8 @@ def _earlier_blocks(low: ScanBody, s: ScanLoop, blocks) -> list:
     value that is a total), each lane folding every SCAN_LANES-th, combined
     over the block's lanes: the values its rounds start from."""
     ctypes, _ = low.identities(s)
-    shares = low.earlier_totals(s, blocks, low.axis, low.lane, SCAN_LANES, "_before",
+    shares = low.earlier_totals(s, blocks, low.lane, SCAN_LANES, "_before",
                                 "this lane's share of the earlier blocks' totals")
     combined = low._combined(shares, ctypes, low._merge(shares, s.operators, ctypes))
     return [low.declare(f"{p.name}_run", c, v, const_=False) for p, v, c in zip(s.loop.params, combined, ctypes)]
 
-
-def _fold_level(low: ScanBody, s: ScanLoop, level: int) -> None:
-    """A later stage's end: its lanes' totals of its level's terms combined
-    over the block and written, as the first stage writes the first level's."""
-    mine = [n for n in range(len(s.loop.params)) if s.level(n) == level]
-    ctypes, _ = low.identities(s)
-    parts, cs = low.folding[T.point(s.loop)], [ctypes[n] for n in mine]
-    totals = low._combined(parts, cs, low._merge(parts, [s.operators[n] for n in mine], cs))
-    names = low.partials[T.point(s.loop)]
-    low.emit(kir.If(kir.Bin("==", low.lane, const(0)), tuple(
-        kir.Store(names[n], low.slot(kir.BlockIdx(low.axis)), t) for n, t in zip(mine, totals))))

@@ -35,9 +35,8 @@ class ColumnScanBody(ScanParts):
     share of its column (the stage) or carried along it (the scan kernel)."""
 
     def __init__(self, analysis: Analysis, scan: Scan, stage: bool, level: int = 0):
-        super().__init__(analysis, scan, stage, 1)
+        super().__init__(analysis, scan, stage, 1, level, "y")
         self.base = self.share = None  # the first position of the thread's share, and how many it has
-        self.level = level
 
     def round_scan(self, s, terms: list, ctypes: list, ids: list):
         """A thread's round is one position: nothing before it, its terms the prefix and the total."""
@@ -47,7 +46,7 @@ class ColumnScanBody(ScanParts):
         s = self.scan.of(e)
         if s is None:
             return super()._loop(e)
-        if self.stage and self.level > 0 or not self.stage and s.depth > 1:
+        if self.walks_levels(s):
             return self._chained(e, s)
         ctypes, ids = self.identities(s)
         ops = s.operators
@@ -62,8 +61,7 @@ class ColumnScanBody(ScanParts):
             stmts, _ = self.block(fold)
             stop = in_kernel_min(walked, add(self.base, self.share))
             self.emit(kir.For(q, self.base, stop, const(1), stmts, e.span, note="the share of the column's terms"))
-            self.emit_all(kir.Store(a, self.slot(kir.BlockIdx("y")), t) for n, (a, t) in
-                          enumerate(zip(self.partials[T.point(e)], shares)) if s.level(n) == 0)  # (a chain's first)
+            self.store_level(s, 0, [t for n, t in enumerate(shares) if s.level(n) == 0])  # (a chain's first)
             for b, t in zip(e.results, shares):
                 self.env[b] = t
             return self.exp(e.rest)
@@ -106,7 +104,7 @@ def _kernel(analysis: Analysis, scan: Scan, file: str, stage: bool, level: int =
                                                    kir.ThreadIdx("x")))
     blocks = low.declare("blocks", "int", blocks_a_row(n, in_kernel_min, COLUMN_SCAN_SHARE, COLUMN_SCAN_BLOCKS))
     low.share = low.declare("share", "int", add(kir.Bin("/", kir.Bin("-", n, const(1)), blocks), const(1)))
-    low.base = low.declare("first", "int", mul(kir.BlockIdx("y"), low.share))
+    low.base = low.declare("first", "int", mul(kir.BlockIdx(low.axis), low.share))
     row = rows[0] if rows else const(0)
     # (each share's totals of every column together: a warp's columns write and read one run)
     low.slot = lambda share: add(mul(kir.Cast(target.INDEX, add(mul(row, blocks), share)), m), col)
@@ -139,9 +137,7 @@ def _kernel(analysis: Analysis, scan: Scan, file: str, stage: bool, level: int =
         low.emit(kir.For(q, low.base, in_kernel_min(n, add(low.base, low.share)), const(1), stmts, point.span,
                          note="the share's positions, in order"))
         for s in chains:
-            mine = [v for v in range(len(s.loop.params)) if s.level(v) == level]
-            low.emit_all(kir.Store(low.partials[T.point(s.loop)][v], low.slot(kir.BlockIdx("y")), t)
-                         for v, t in zip(mine, low.folding[T.point(s.loop)]))
+            low.store_level(s, level, low.folding[T.point(s.loop)])
 
     stmts, _ = low.block(folds if stage and level == 0 else scans)
     body = (kir.If(kir.Bin("<", col, m), stmts),)
@@ -170,4 +166,4 @@ def _earlier_shares(low: ColumnScanBody, s, blocks) -> list:
     """A loop's totals of the shares of this thread's column before its own
     (of all of them for a value that is a total), in order: the values its
     walk starts from."""
-    return low.earlier_totals(s, blocks, "y", const(0), 1, "_run", "the totals of the column's earlier shares")
+    return low.earlier_totals(s, blocks, const(0), 1, "_run", "the totals of the column's earlier shares")

@@ -22,9 +22,10 @@ class ScanParts(SplitBody):
     folding each share of the terms), and where its scanned loops' shares'
     totals lie."""
 
-    def __init__(self, analysis: Analysis, scan: Scan, stage: bool, lanes: int):
+    def __init__(self, analysis: Analysis, scan: Scan, stage: bool, lanes: int, level: int, axis: str):
         super().__init__(analysis, None, lanes)
         self.scan, self.stage = scan, stage
+        self.axis = axis  # the grid's axis along a row's (or column's) shares
         self.slot = None  # where a share's totals lie in the scratch arrays: slot(share)
         self.partials: dict[int, tuple[str, ...]] = {}  # a scanned loop's scratch arrays, by its program point
         # the scan kernel's position, as walked (from the end for a suffix) and in the row or column
@@ -32,7 +33,7 @@ class ScanParts(SplitBody):
         self.running: dict[int, list] = {}  # each loop's totals of the positions before the current one's
         self.length = None  # the positions a row or column has
         # a stage: the chain level whose terms it folds (the levels before it scanned on the way: chains.py)
-        self.level = 0
+        self.level = level
         self.folding: dict[int, list] = {}  # a later stage's lane totals of its level's terms, by the loop's point
         self.picked: list[int] = []  # the carried values of the chain level being scanned
 
@@ -45,8 +46,8 @@ class ScanParts(SplitBody):
         ctypes = [ctype_of(p.type) for p in s.loop.params]
         return ctypes, [const(identity(op, p.type.kind), c) for op, p, c in zip(s.operators, s.loop.params, ctypes)]
 
-    def earlier_totals(self, s: ScanLoop, blocks, axis: str, start, step: int, suffix: str, note: str) -> list:
-        """A loop's totals of the shares before this block's along `axis`
+    def earlier_totals(self, s: ScanLoop, blocks, start, step: int, suffix: str, note: str) -> list:
+        """A loop's totals of the shares before this block's along its axis
         (of every share for a value that is a total), read from the scratch
         arrays and folded from the identity in share order, over shares
         `start`, `start + step`, ... (a lane's part of them, where a
@@ -62,10 +63,10 @@ class ScanParts(SplitBody):
             merged = merge(folded, [kir.Load(a, self.slot(kir.Ref(b))) for a in names], "_p")
             if not total:
                 return merged
-            earlier = kir.Bin("<", kir.Ref(b), kir.BlockIdx(axis))
+            earlier = kir.Bin("<", kir.Ref(b), kir.BlockIdx(self.axis))
             return [m if w else kir.Select(earlier, m, v) for m, v, w in zip(merged, folded, s.whole)]
         stmts, merged = self.block(fold)
-        self.emit(kir.For(b, start, blocks if total else kir.BlockIdx(axis), const(step),
+        self.emit(kir.For(b, start, blocks if total else kir.BlockIdx(self.axis), const(step),
                           stmts + tuple(kir.Assign(v.name, m) for v, m in zip(folded, merged)), s.span,
                           note=note + (" (all of them for a total)" if total else "")))
         return folded
@@ -128,6 +129,25 @@ class ScanParts(SplitBody):
                                                           const_=False)
                                              for v in range(len(ids)) if s.level(v) == level]
         return chains
+
+    def walks_levels(self, s: ScanLoop) -> bool:
+        """Whether this kernel scans the loop level by level (`_chained`): a
+        later stage, or the scan kernel of a chain."""
+        return self.level > 0 if self.stage else s.depth > 1
+
+    def store_level(self, s: ScanLoop, level: int, parts: list) -> list:
+        """A share's totals of a chain level's terms (`parts`, one each value
+        at that level; every value of a loop that is no chain) written to
+        the scratch arrays, and returned: a thread's own, where a thread
+        walks its column's share (scan.py combines a block's lanes')."""
+        self.emit_all(self._stores(s, level, parts))
+        return parts
+
+    def _stores(self, s: ScanLoop, level: int, totals: list) -> tuple:
+        """The stores of a level's totals in this share's slot."""
+        names = self.partials[T.point(s.loop)]
+        mine = [n for n in range(len(s.loop.params)) if s.level(n) == level]
+        return tuple(kir.Store(names[n], self.slot(kir.BlockIdx(self.axis)), t) for n, t in zip(mine, totals))
 
     def round_scan(self, s: ScanLoop, terms: list, ctypes: list, ids: list):
         raise NotImplementedError  # the row's lanes (scan.py) or a column's one position (scan_columns.py)

@@ -22,13 +22,14 @@ def scan_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
     scan = a.plan.scan
     if not isinstance(scan, Scan):
         return []
-    shortest = SHORT_ROW_LENGTH if len(a.kernel.levels) > 1 and not scan.columns(a.kernel) else SCAN_MIN_LENGTH
-    if isinstance(scan.length, int) and scan.length < shortest:
-        return []
     # (along rows, the innermost row level on grid x, which has room for any count, the one outside it on z;
     # down columns, the levels outside the positions', on z)
-    rows = a.kernel.levels[:scan.level] if scan.columns(a.kernel) else a.kernel.levels[:-1]
-    on_z = rows if scan.columns(a.kernel) else rows[:-1]
+    columns = scan.columns(a.kernel)
+    rows = a.kernel.levels[:scan.level] if columns else a.kernel.levels[:-1]
+    on_z = rows if columns else rows[:-1]
+    many_rows = bool(rows) and not columns  # (rows of a matrix: shorter ones scanned where they are many)
+    if isinstance(scan.length, int) and scan.length < (SHORT_ROW_LENGTH if many_rows else SCAN_MIN_LENGTH):
+        return []
     if any(isinstance(lv.size, int) and lv.size > target.MAX_GRID["z"] for lv in on_z):
         return []  # (a literal count of rows past the grid's axis)
     sizes = tuple(lv.size if isinstance(lv.size, int) else lv.size.name for lv in rows)
@@ -36,9 +37,9 @@ def scan_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
     # (the positions' size by its name: a row's length, or a column's)
     length = scan.length if isinstance(scan.length, str) else "length"
 
-    def when(least: int):
+    def when(least: int, short_rows: bool = False):
         long_rows = RowTest(Test(length, ">=", least), sizes, scan.length)
-        if least == SCAN_MIN_LENGTH and sizes and not scan.columns(a.kernel):  # (or shorter, where rows are many)
+        if short_rows and many_rows:
             long_rows = any_of([long_rows, all_of([RowTest(Test(length, ">=", SHORT_ROW_LENGTH), sizes, scan.length),
                                                    RowTest(Test("rows", ">=", MANY_ROWS), sizes, scan.length)])])
         tests = [fits_int(a.kernel), long_rows]
@@ -46,11 +47,11 @@ def scan_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
         return all_of(t for t in tests if t is not None)
     why = f"a scan: {scan.reason}; shorter rows run the versions that follow"
     if not a.options.launch_timing:
-        return [Version(Kind.SCAN, Build(a, file, True, scan=scan), when(SCAN_MIN_LENGTH), why)]
+        return [Version(Kind.SCAN, Build(a, file, True, scan=scan), when(SCAN_MIN_LENGTH, True), why)]
     short = isinstance(scan.length, int) and scan.length < SCAN_UNRACED
     out = [] if short else [Version(Kind.SCAN, Build(a, file, True, scan=scan), when(SCAN_UNRACED),
                                     f"{why}; unraced from {SCAN_UNRACED:,} positions")]
     if short or not isinstance(scan.length, int):
-        out.append(Version(Kind.SCAN, Build(a, file, True, scan=scan, suffix=RACED), when(SCAN_MIN_LENGTH), why,
+        out.append(Version(Kind.SCAN, Build(a, file, True, scan=scan, suffix=RACED), when(SCAN_MIN_LENGTH, True), why,
                            rival=untiled_rival(rest, file, "the scan")))
     return out
