@@ -41,6 +41,7 @@ from .folds import pick_of as pick_of
 from .level_loops import NotReduction as NotReduction
 from .level_loops import Reduction, level_loops
 from .level_loops import too_few as too_few
+from .own_reads import OWN_FEW_POINTS_AN_SM, OWN_LONG_ROW, own_streams
 from .records import Variance, dims_text
 
 PICKS = (Operator.ARGMIN, Operator.ARGMAX)
@@ -143,6 +144,13 @@ class Test:
         return f"{name} {self.op} {self.value}" + (" an SM" if self.per_sm else "")
 
 
+def _implies(tests: tuple[Test, ...], test: Test) -> bool:
+    """Some of `tests` makes `test` hold (`rows < 32 an SM` makes `rows < 64 an SM` hold)."""
+    return any(t.what == test.what and t.op == test.op and t.per_sm == test.per_sm and
+               (t.value <= test.value if t.op == "<" else t.value >= test.value if t.op == ">=" else t == test)
+               for t in tests)
+
+
 def tests_text(when: tuple[tuple[Test, ...], ...], length) -> str:
     """Alternatives of tests in words: `a and b or c`."""
     return " or ".join(" and ".join(t.text(length) for t in alts) for alts in when)
@@ -191,6 +199,9 @@ class Split:
     columns: bool = False  # rows side by side (COLUMN_ROWS a block): their reads run from one row to the next
     few: bool = False  # the split reads inputs other points read too: it runs only for fewer than few_rows an SM
     few_rows: int = FEW_POINTS_AN_SM  # (HEAVY_FEW_POINTS_AN_SM for a heavy body)
+    # a split for few points whose reductions stream the point's own elements (own_reads): it also runs for
+    # fewer than this many points an SM where the rows are OWN_LONG_ROW long (0: only below few_rows)
+    own_rows: int = 0
 
     @property
     def heavy(self) -> bool:
@@ -230,7 +241,16 @@ class Split:
         several = (LaneChoice(BLOCK, ((Test("rows", "<", SEVERAL_ROWS_AN_SM, True), Test("length", ">=", long))
                                       + self.several_limits,), True),) if self.several else ()
         warps = () if self.few else (LaneChoice(WARP, (warp,)),)  # (a warp a row wants rows the few never have)
-        return warps + several + (LaneChoice(WIDE_BLOCK, wide), LaneChoice(BLOCK, ()))
+        return self._own_long(warps + several + (LaneChoice(WIDE_BLOCK, wide), LaneChoice(BLOCK, ())))
+
+    def _own_long(self, choices: tuple[LaneChoice, ...]) -> tuple[LaneChoice, ...]:
+        """Where the gate lets own streams' rows run for more points
+        (`own_rows`), each choice also asks that the rows be few or long."""
+        if not self.own_rows:
+            return choices
+        either = (Test("rows", "<", self.few_rows, True), Test("length", ">=", OWN_LONG_ROW))
+        return tuple(replace(c, when=tuple(w for alt in (c.when or ((),)) for w in (
+            (alt,) if any(_implies(alt, e) for e in either) else tuple(alt + (e,) for e in either)))) for c in choices)
 
     def _column_choices(self) -> tuple[LaneChoice, ...]:
         """Rows side by side: several blocks a row where the rows are too few
@@ -242,7 +262,7 @@ class Split:
             return (one,)
         when = (Test("length", ">=", 1),) if self.forced else \
             (Test("rows", "<", FEW_COLUMN_ROWS_AN_SM, True), Test("length", ">=", 2 * COLUMN_SHARE))
-        return LaneChoice(lanes, (when + self.several_limits,), True, True), one
+        return self._own_long((LaneChoice(lanes, (when + self.several_limits,), True, True), one))
 
     @property
     def several(self) -> bool:
@@ -266,7 +286,11 @@ class Split:
         """What the launch tests before it runs any split version (else the
         tiled kernel's versions): the rows' length (`min_length`), their
         count (`few`) and the grid's limits. Empty where every launch splits."""
-        few = (Test("rows", "<", self.few_rows, True),) if self.few else ()
+        return self.gate_below(self.own_rows or self.few_rows)
+
+    def gate_below(self, rows: int) -> tuple[Test, ...]:
+        """The gate, a split for few points running below `rows` an SM."""
+        few = (Test("rows", "<", rows, True),) if self.few else ()
         return ((self.min_length,) if self.min_length else ()) + few + self.limits
 
     def tests_of(self, choice: LaneChoice) -> tuple[tuple[Test, ...], ...] | None:
@@ -309,12 +333,18 @@ def split_plan(kernel: T.Kernel, var: Variance, ctx: Context, schedule=None) -> 
         return split
     # the inputs other points read too, shared by the tiled kernel's block: but where the points are too few to
     # fill the GPU one a thread, the split versions run instead
-    points = _known_points(kernel, ctx)
     rows = HEAVY_FEW_POINTS_AN_SM if _heavy([r for r in kept[last][0] if T.point(r.loop) in own]) \
         else FEW_POINTS_AN_SM
-    if points is not None and points >= rows * ctx.device.multiprocessors:
-        return split  # sizes given when compiling: never few
     few = _rows(kernel, var, ctx, schedule, kept, others, chosen, few=rows)
+    own_rows = OWN_FEW_POINTS_AN_SM if few.active and few.length is not None and OWN_FEW_POINTS_AN_SM > rows \
+        and own_streams(kernel, var, [r.loop for r in few.reductions if r.split]) else 0
+    points = _known_points(kernel, ctx)
+    if points is not None and points >= max(rows, own_rows) * ctx.device.multiprocessors:
+        return split  # sizes given when compiling: never few
+    if own_rows:
+        few = replace(few, own_rows=own_rows, reason=few.reason + f"; also where the points are fewer than {own_rows} "
+                      f"an SM and the rows {OWN_LONG_ROW:,} long or more: each step reads an element no other "
+                      "point reads, so one thread a point keeps too few bytes in flight")
     return few if few.active else split
 
 

@@ -93,7 +93,7 @@ def k_split_versions(a: Analysis, file: str, split, test, fits) -> list[Version]
             Test("work", "<=", K_MOST_WORK)) + split.limits + split.several_limits
     alternatives = []
     # (where the plan has a one-point version for grids too small for its micro-tile: the tiles it counts)
-    for tests, tiles in ((split.gate + long, None),) + (((wide, plan_tiles(a)),) if a.plan.fewer else ()):
+    for tests, tiles in ((split.gate_below(split.few_rows) + long, None),) + (((wide, plan_tiles(a)),) if a.plan.fewer else ()):
         if possible(tests, rows, split.length):
             alternatives.append(all_of([test(t) for t in dict.fromkeys(tests)] + ([tiles] if tiles else [])))
     if not alternatives:
