@@ -1401,8 +1401,23 @@ def test_a_scan_of_several_rounds_a_block_matches_numpy(rows, length):
     np.testing.assert_array_equal(got[1], np.cumsum(C > 0, axis=0, dtype=np.int32) - (C > 0))
 
 
-def _scanned(path, inputs: dict, sizes: dict) -> list:
+@pytest.mark.parametrize("rows, length", [(100_003, 77), (9, 2049), (65_537, 1)])
+def test_a_scan_of_a_warp_a_row_matches_numpy(rows, length):
+    """A warp a row, eight rows a block (the last block's rows cut short),
+    at rows of less than a round, of many rounds, and of one position."""
+    rng = np.random.default_rng(6)
+    R = rng.integers(-1000, 1000, size=(rows, length), dtype=np.int32)
+    got = _scanned(ROOT / "corpus" / "e_row_count_min_int.fut", {"R": R, "t": np.int32(100)},
+                   {"n": rows, "m": length}, "_scan32")
+    np.testing.assert_array_equal(got[0], np.cumsum(R >= 100, axis=1, dtype=np.int32))
+    np.testing.assert_array_equal(got[1], np.minimum.accumulate(R, axis=1))
+    got = _scanned(PROGRAMS / "scans" / "rows_after_i64.fut", {"R": R}, {"r": rows, "m": length}, "_scan32")
+    np.testing.assert_array_equal(got[0], np.cumsum(R[:, ::-1].astype(np.int64), axis=1)[:, ::-1] - R)
+    np.testing.assert_array_equal(got[1], np.minimum.accumulate(R[:, ::-1], axis=1)[:, ::-1])
+
+
+def _scanned(path, inputs: dict, sizes: dict, version: str = "_scan256") -> list:
     """The outputs of the program's scan kernel (its version, whatever the launch would pick)."""
     values = run_all(path.read_text(), path.name, Options())
-    kernel = next(k for k in values["verify"].kernels if k.name.endswith("_scan256"))
+    kernel = next(k for k in values["verify"].kernels if k.name.endswith(version))
     return Gpu.get().run(kernel, values["render"], inputs, sizes)[0]

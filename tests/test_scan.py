@@ -16,9 +16,10 @@ from tiler.analyse.scans import (
     COLUMN_SCAN_BLOCKS,
     COLUMN_SCAN_LANES,
     COLUMN_SCAN_SHARE,
-    MANY_ROWS,
     SCAN_UNRACED,
-    SHORT_ROW_LENGTH,
+    WARP_SCAN_LONGEST,
+    WARP_SCAN_MANY_ROWS,
+    WARP_SCAN_MIN_ROWS,
     Scan,
 )
 from tiler.pipeline import run_all, run_to
@@ -152,7 +153,8 @@ def test_running_values_reading_each_others_are_scanned_one_level_after_another(
     (s,) = scan.loops
     assert (s.levels, s.operators, s.exclusive, s.depth) == (levels, ops, exclusive, max(levels) + 1)
     assert f"{s.depth} scans one after another" in scan.reason
-    first = run_all(path.read_text(), path.name, Options())["verify"].versions[0].kernel
+    first = next(v.kernel for v in run_all(path.read_text(), path.name, Options())["verify"].versions
+                 if "_scan256" in v.kernel.name)  # (rows: a warp a row first, one kernel)
     assert [st.name for st in first.stages] == [f"{first.name}_stage{n}" for n in range(s.depth)]
 
 
@@ -252,7 +254,9 @@ def test_no_scan_option_and_no_tile_leave_the_points_walking():
 def test_the_scan_runs_first_unraced_for_long_rows_then_raced_from_its_shortest():
     path = ROOT / "corpus" / "e_row_count_min_int.fut"
     module = run_all(path.read_text(), path.name, Options())["verify"]
-    unraced, raced = module.versions[:2]
+    assert [v.kernel.name[len("tiler_e_row_count_min_int_"):] for v in module.versions[:4]] == [
+        "scan32", "scan32_raced", "scan256", "scan256_raced"]  # (a warp a row first: below)
+    unraced, raced = module.versions[2:4]
     assert unraced.kernel.name.endswith("_scan256") and not unraced.rival
     assert raced.kernel.name.endswith("_scan256_raced") and raced.rival.endswith("_untiled")
     assert [s.name for s in raced.kernel.stages] == ["tiler_e_row_count_min_int_scan256_raced_stage0"]
@@ -262,19 +266,44 @@ def test_the_scan_runs_first_unraced_for_long_rows_then_raced_from_its_shortest(
     assert raced.kernel.grid[0] == ("n", 1) and raced.kernel.grid[1] == ("m", 256, 2048)
     assert not module.holds(raced, {"n": 4, "m": 255}) and module.holds(raced, {"n": 4, "m": 256})
     assert module.holds(raced, {"n": 200_000, "m": 256})
-    # shorter rows where there are many (each point's own walk is then rows x m^2 / 2 steps)
-    assert module.holds(raced, {"n": MANY_ROWS, "m": SHORT_ROW_LENGTH})
-    assert not module.holds(raced, {"n": MANY_ROWS - 1, "m": SHORT_ROW_LENGTH})
-    assert not module.holds(raced, {"n": MANY_ROWS, "m": SHORT_ROW_LENGTH - 1})
     # three levels: the batches on z, within its limit
     batches = SCANS / "batch_rows_f32.fut"
-    raced = run_all(batches.read_text(), batches.name, Options())["verify"].versions[1]
+    raced = run_all(batches.read_text(), batches.name, Options())["verify"].versions[3]
     assert raced.kernel.grid == (("r", 1), ("m", 256, 2048), ("b", 1))
     assert "AtMost(size='b', value=65535)" in repr(raced.plan.condition)
     assert not module.holds(unraced, {"n": 4, "m": SCAN_UNRACED - 1}) and module.holds(unraced, {"n": 4, "m": SCAN_UNRACED})
-    # (without launch timing, one version, at every length from SCAN_MIN_LENGTH)
+    # (without launch timing, one version each, at every length from its shortest)
     module = run_all(path.read_text(), path.name, Options(no_launch_timing=True))["verify"]
-    assert module.versions[0].kernel.name.endswith("_scan256") and module.holds(module.versions[0], {"n": 4, "m": 256})
+    assert module.versions[1].kernel.name.endswith("_scan256") and module.holds(module.versions[1], {"n": 4, "m": 256})
+
+
+@pytest.mark.parametrize("rows, length, picked", [
+    (WARP_SCAN_MIN_ROWS, 1, "scan32_raced"), (WARP_SCAN_MIN_ROWS, WARP_SCAN_LONGEST, "scan32_raced"),
+    (WARP_SCAN_MIN_ROWS, WARP_SCAN_LONGEST + 1, "scan256_raced"), (WARP_SCAN_MIN_ROWS - 1, 300, "scan256_raced"),
+    (WARP_SCAN_MANY_ROWS, SCAN_UNRACED - 1, "scan32_raced"), (WARP_SCAN_MANY_ROWS, SCAN_UNRACED, "scan32"),
+    (WARP_SCAN_MANY_ROWS - 1, SCAN_UNRACED, "scan256"), (WARP_SCAN_MIN_ROWS - 1, 100, "tiled"),
+])
+def test_many_rows_are_scanned_a_warp_a_row(rows, length, picked):
+    """A warp a row, eight rows a block, where the rows are many: at most
+    4,096 positions from 1,024 rows, any from 2,048 (raced against the
+    untiled kernel below SCAN_UNRACED positions, as a block a row is);
+    fewer rows run a block a row, from 256 positions."""
+    path = ROOT / "corpus" / "e_row_count_min_int.fut"
+    module = run_all(path.read_text(), path.name, Options())["verify"]
+    kernel = module.select({"n": rows, "m": length}, 132)
+    assert kernel.name == f"tiler_e_row_count_min_int_{picked}"
+    if picked.startswith("scan32"):
+        assert kernel.block == (32, 8, 1) and kernel.grid == (("n", 8), None, None) and not kernel.stages
+        assert not kernel.shared and not kernel.scratch
+
+
+def test_a_total_beside_the_scan_keeps_a_block_a_row():
+    """A value that is the row's total needs the whole row before any
+    point's: no warp a row (its one kernel has no stage)."""
+    path = SCANS / "rows_share_f32.fut"
+    module = run_all(path.read_text(), path.name, Options())["verify"]
+    assert module.versions[0].kernel.name.endswith("_scan256")
+    assert not any("_scan32" in k.name for k in module.kernels)
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
@@ -310,5 +339,7 @@ def test_explain_says_which_loops_are_scanned_and_why_not():
     assert data["versions"][0]["kernel"] == "scan"
     data = json.loads(tiler("explain", "--json", SCANS / "chain_rows_guarded_f32.fut").stdout)
     assert data["scan"]["loops"][0]["chain"] == [["s"], ["hi", "g"], ["fall"]]
-    # a row's blocks, not its rows (those are on grid x)
-    assert data["versions"][0]["blocks_a_row"] == "min(ceil(m / 256), 2048)" and data["versions"][0]["kernels"] == 4
+    # a warp a row first, eight rows a block; then a row's blocks, not its rows (those are on grid x)
+    assert (data["versions"][0]["lanes"], data["versions"][0]["rows_a_block"]) == (32, 8)
+    assert data["versions"][2]["blocks_a_row"] == "min(ceil(m / 256), 2048)" and data["versions"][2]["kernels"] == 4
+    assert "scan, 32 threads a row, 8 rows a block" in tiler("explain", SCANS / "chain_rows_guarded_f32.fut").stdout

@@ -76,9 +76,10 @@ struct Barrier {
 };
 static Barrier block_barrier, warp_barriers[32];
 static uint64_t warp_values[32][32];
+static unsigned block_x = 256;  // threads along x (a block of a warp a row: 32 along x, its rows along y)
 static inline void __syncthreads() { block_barrier.wait(); }
 template <class T> static T exchange(T v, int from) {
-  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int flat = threadIdx.x + threadIdx.y * block_x, warp = flat / 32, lane = flat % 32;
   uint64_t bits = 0; memcpy(&bits, &v, sizeof(T)); warp_values[warp][lane] = bits;
   warp_barriers[warp].wait();
   T out; bits = warp_values[warp][from]; memcpy(&out, &bits, sizeof(T));
@@ -89,6 +90,7 @@ template <class T> static T __shfl_up_sync(unsigned, T v, int d) {
   int lane = threadIdx.x % 32; return exchange(v, lane >= d ? lane - d : lane);
 }
 template <class T> static T __shfl_xor_sync(unsigned, T v, int d) { return exchange(v, (threadIdx.x % 32) ^ d); }
+template <class T> static T __shfl_sync(unsigned, T v, int from) { return exchange(v, from); }
 """
 C_TYPES = {"float": np.float32, "double": np.float64, "int": np.int32, "long long": np.int64}
 PROGRAMS_DOWN_COLUMNS = sorted((PROGRAMS / "scans").glob("cols_*.fut")) + [
@@ -105,26 +107,29 @@ def _function(cuda: str, name: str) -> str:
 def _launcher(kernel, names: list[str], lanes: int, threads: bool) -> str:
     """`extern "C" void launch(void **args, bx, by, bz)`: every block of
     each kernel in turn, its `lanes` threads one after another or (`threads`)
-    side by side."""
+    side by side (a kernel's block of two dimensions: x the faster)."""
     call = ", ".join(f"({p.ctype}*)args[{i}]" if p.role in ("input", "output", "scratch") else
                      f"*({p.ctype}*)args[{i}]" for i, p in enumerate(kernel.params))
+    bx = kernel.block[0]
     run = f"""
       std::vector<std::thread> running;
-      for (unsigned t = 0; t < {lanes}; ++t) running.emplace_back([&, t] {{ threadIdx = {{t, 0, 0}}; NAME({call}); }});
+      for (unsigned t = 0; t < {lanes}; ++t)
+        running.emplace_back([&, t] {{ threadIdx = {{t % {bx}, t / {bx}, 0}}; NAME({call}); }});
       for (auto &r : running) r.join();""" if threads else f"""
       for (unsigned t = 0; t < {lanes}; ++t) {{ threadIdx = {{t, 0, 0}}; NAME({call}); }}"""
     loops = "".join(f"""
   for (unsigned z = 0; z < bz; ++z) for (unsigned y = 0; y < by; ++y) for (unsigned x = 0; x < bx; ++x) {{
       blockIdx = {{x, y, z}};{run.replace("NAME", name)}
   }}""" for name in names)
-    start = f"  block_barrier.n = {lanes}; for (auto &w : warp_barriers) w.n = 32;\n" if threads else ""
+    start = f"  block_barrier.n = {lanes}; block_x = {bx}; for (auto &w : warp_barriers) w.n = 32;\n" if threads else ""
     return f'extern "C" void launch(void **args, unsigned bx, unsigned by, unsigned bz) {{\n{start}{loops}\n}}\n'
 
 
-def _ran(path, tmp_path, mutate=lambda source: source, length: int | None = None) -> tuple[list, tuple, str]:
+def _ran(path, tmp_path, mutate=lambda source: source, length: int | None = None,
+         kernel_name: str = "_scan256") -> tuple[list, tuple, str]:
     """The scan kernels' outputs (run on the CPU, the source `mutate`d
     first), the interpreter's, and the kernel's name. Along rows: rows of
-    `length` positions."""
+    `length` positions (`kernel_name`: the version, `_scan32` a warp a row)."""
     text = path.read_text()
     prog = check(parse(text, path.name))
     values = run_all(text, path.name, Options())
@@ -143,9 +148,9 @@ def _ran(path, tmp_path, mutate=lambda source: source, length: int | None = None
     inputs = make_inputs(prog, sizes, load_spec(path), seed=7)
     want = run(prog, inputs)
 
-    kernel = next(k for k in values["verify"].kernels if k.name.endswith("_scan256"))
+    kernel = next(k for k in values["verify"].kernels if k.name.endswith(kernel_name))
     names = [st.name for st in kernel.stages] + [kernel.name]  # (a chain: a stage each level)
-    lanes = COLUMN_SCAN_LANES if columns else SCAN_LANES
+    lanes = COLUMN_SCAN_LANES if columns else kernel.block[0] * kernel.block[1]
     source = STAND_INS + ("" if columns else THREADS) + "".join(_function(values["render"], name) for name in names) \
         + _launcher(kernel, names, lanes, threads=not columns)
     (tmp_path / "scan.cpp").write_text(mutate(source))
@@ -196,7 +201,7 @@ def test_a_scan_kernel_that_drops_the_earlier_shares_is_caught(tmp_path):
 # a matrix
 PROGRAMS_ALONG_ROWS = [PROGRAMS / "scans" / f"{n}.fut" for n in (
     "chain_excl_peak_f64", "chain_rows_guarded_f32", "chain_count_weighted_i64", "nested_if_count_f32",
-    "cdf_total_f32", "diffs_excl_f32", "suffix_f32", "rows_cummax_f64", "batch_rows_f32")] + [
+    "cdf_total_f32", "diffs_excl_f32", "suffix_f32", "rows_cummax_f64", "batch_rows_f32", "rows_share_f32")] + [
     ROOT / "corpus" / "e_balance_drawdown_f64.fut"]
 
 
@@ -239,4 +244,32 @@ def test_a_row_scan_kernel_whose_later_levels_skip_the_earlier_blocks_is_caught(
         return out
     monkeypatch.setattr(scan_lowering, "MAX_BLOCKS_A_ROW", 2)
     got, want, _ = _ran(ROOT / "corpus" / "e_balance_drawdown_f64.fut", tmp_path, dropped, length=3 * SCAN_LANES)
+    assert not _close(got, want)
+
+
+# rows of a matrix (and of batches), a chain along rows, an exclusive scan (after a position), and two
+# corpus programs
+WARP_ROWS = [PROGRAMS / "scans" / f"{n}.fut" for n in (
+    "batch_rows_f32", "chain_rows_guarded_f32", "rows_after_i64", "rows_cummax_f64")] + [
+    ROOT / "corpus" / f"{n}.fut" for n in ("e_row_count_min_int", "e_row_runmean_peak_f32")]
+
+
+@pytest.mark.parametrize("path", WARP_ROWS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("length", [5, 3 * 32 + 7])
+def test_the_scan_kernel_of_a_warp_a_row_matches_the_interpreter(path, length, tmp_path):
+    """A warp a row, eight rows a block: five rows (and three batches), so
+    the block's last three warps have none; rows of less than a round, and
+    of three rounds and a short one."""
+    got, want, name = _ran(path, tmp_path, length=length, kernel_name="_scan32")
+    assert _close(got, want), name
+
+
+def test_a_warp_scan_that_drops_the_earlier_rounds_is_caught(tmp_path):
+    """The check fails where the warp's rounds do not carry their totals on."""
+    def dropped(source: str) -> str:
+        out = re.sub(r"(\w+_run) = \w+\(\1, \w+_wt\);", "", source)
+        assert out != source
+        return out
+    got, want, _ = _ran(PROGRAMS / "scans" / "rows_cummax_f64.fut", tmp_path, dropped, length=3 * 32 + 7,
+                        kernel_name="_scan32")
     assert not _close(got, want)

@@ -466,7 +466,8 @@ MAX_SIZE = 2**31 - 2**20
 # The clamps tiler adds (kernel-IR calls "clamp") are spelled through
 # tiler.cuh's PTX helper, which the front end cannot rewrite: tiler.cuh says why.
 # A program's own min and max stay CUDA's, which the optimiser understands.
-CALL_SPELLING = {"clamp": "tiler_min", "shuffle_xor": "__shfl_xor_sync", "shuffle_up": "__shfl_up_sync"}
+CALL_SPELLING = {"clamp": "tiler_min", "shuffle_xor": "__shfl_xor_sync", "shuffle_up": "__shfl_up_sync",
+                 "shuffle": "__shfl_sync"}
 # The first product of a 64-bit flat offset (an int index times an int size)
 # is spelled through tiler.cuh's PTX mul.wide.s32, which the front end cannot
 # rewrite: written as C, ptxas miscompiled the copy loops around it (tiler.cuh).

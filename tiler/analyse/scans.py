@@ -49,12 +49,16 @@ SCAN_MIN_LENGTH = 256
 # take 12.6x to 197x the scan's time (H200, three corpus programs; 0.73x to 1.0x at 256 and 512 positions,
 # where the race keeps the untiled kernel: benchmarks/RESULTS.md)
 SCAN_UNRACED = 16384
-# many rows: each point's own walk is then rows x m^2 / 2 steps, and from this many rows of SHORT_ROW_LENGTH
-# positions the scan (a block a row) runs raced too (H200, 100,000 rows: 0.37 against the untiled kernel's 0.58
-# ms at 128 positions, 0.38 against 1.26 at 192, and 0.36 against 0.16 at 64: experiments/verify/short_rows.py)
-MANY_ROWS = 16384
-SHORT_ROW_LENGTH = 128
 SCAN_LANES = 256  # threads a block of the scan's kernels
+WARP_SCAN_ROWS = 8  # rows a block of the scan's kernel of a warp a row (lower/scan.py)
+# ... which runs for rows of at most WARP_SCAN_LONGEST positions where there are WARP_SCAN_MIN_ROWS and more, and
+# for rows of any length from WARP_SCAN_MANY_ROWS. H200 (experiments/verify/warp_scan.py, three programs): faster
+# than a block a row at every size timed, from 512 rows of 2,048 positions (1.4x) to 100,000 rows of 128 (7.7x:
+# 0.047 against 0.37 ms), 2,048 rows of 16,384 (2.7x), 4,096 of 65,536 (4.0x) and 16,384 of 32,768 (4.5x), at
+# copy bandwidth with many rows; faster than the untiled kernel from 32 positions at 2,048 rows
+WARP_SCAN_LONGEST = 4096
+WARP_SCAN_MIN_ROWS = 1024
+WARP_SCAN_MANY_ROWS = 2048
 # a scan down columns: a thread a column, so many columns a block, each column's positions shared among at
 # most COLUMN_SCAN_BLOCKS blocks of COLUMN_SCAN_SHARE positions at least (lower/scan_columns.py)
 COLUMN_SCAN_LANES = 128

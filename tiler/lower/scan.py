@@ -21,13 +21,18 @@ levels before it over the block's share, from the earlier blocks' totals
 of those, to fold level L's terms; the scan kernel scans every level a
 round at a time, each position's terms of a level computed from the
 running values of the levels before.
+
+Short rows, where they are many, run a warp a row instead (`lanes` 32:
+WARP_SCAN_ROWS rows a block, along threadIdx.y): one kernel, its rounds
+scanned by shuffles alone, each round's total the last lane's prefix
+shuffled to the others; no stage, no barrier, no shared memory.
 """
 from __future__ import annotations
 
 from .. import kir, target
 from ..analyse import Analysis
 from ..analyse.reductions import MAX_BLOCKS_A_ROW
-from ..analyse.scans import SCAN_LANES, SCAN_SHARE, Scan, ScanLoop
+from ..analyse.scans import SCAN_LANES, SCAN_SHARE, WARP_SCAN_ROWS, Scan, ScanLoop
 from ..check import typed as T
 from ..kir.build import add, const, mul
 from ..source import program_stem
@@ -39,14 +44,15 @@ from .split import _bind_level
 from .values import at_most, blocks_a_row, in_kernel_min, minimum, partial_slot
 
 SHUFFLE_UP = "shuffle_up"  # target.CALL_SPELLING spells it
+SHUFFLE = "shuffle"  # a lane's value read by every lane (target.CALL_SPELLING)
 
 
 class ScanBody(ScanParts):
     """The untiled lowering, with the scan's loops folded by a block's lanes
     (the stage) or scanned over them (the scan kernel)."""
 
-    def __init__(self, analysis: Analysis, scan: Scan, stage: bool, level: int, axis: str):
-        super().__init__(analysis, scan, stage, SCAN_LANES, level, axis)
+    def __init__(self, analysis: Analysis, scan: Scan, stage: bool, level: int, axis: str, lanes: int = SCAN_LANES):
+        super().__init__(analysis, scan, stage, lanes, level, axis)
         self.live = None  # the scan kernel's lane is at a position of the row
         self.left = None  # the positions of the block's share that lie in the row
 
@@ -127,6 +133,10 @@ class ScanBody(ScanParts):
                       for r, v, c in zip(refs, values, ctypes)]
             mine = [self.declare(f"{r.name}_ex", c, kir.Select(kir.Bin("==", lane, const(0)), i, b))
                     for r, b, i, c in zip(refs, before, ids, ctypes)]
+        if self.lanes == target.WARP:  # a warp a row: the round's total is its last lane's inclusive prefix
+            total = [self.declare(f"{r.name}_wt", c, kir.Call(SHUFFLE, (mask, v, const(target.WARP - 1))))
+                     for r, v, c in zip(refs, values, ctypes)]
+            return ((values, mine) if both else mine), total
         warps = self.lanes // target.WARP
         buffers = [self.fresh(f"{r.name}_warps") for r in refs]
         self.shared += [kir.SharedAlloc(b, c, warps) for b, c in zip(buffers, ctypes)]
@@ -154,11 +164,14 @@ class ScanBody(ScanParts):
         return merge(before, mine, "_p"), total
 
 
-def lower_scan(analysis: Analysis, scan: Scan, file: str) -> kir.Kernel:
+def lower_scan(analysis: Analysis, scan: Scan, file: str, lanes: int = SCAN_LANES) -> kir.Kernel:
     """The scan kernel, launching the stage that writes each block's totals
-    first (down columns: lower/scan_columns.py)."""
+    first (down columns: lower/scan_columns.py; a warp a row, `lanes` 32:
+    one kernel)."""
     if scan.columns(analysis.kernel):
         return lower_column_scan(analysis, scan, file)
+    if lanes == target.WARP:
+        return _scan_kernel(analysis, scan, file, stage=False, lanes=lanes)[0]
     last, written = _scan_kernel(analysis, scan, file, stage=False)
     count = kir.Cast(target.INDEX, blocks_a_row(_length(scan, kir.Ref), at_most, SCAN_SHARE, MAX_BLOCKS_A_ROW))
     for lv in analysis.kernel.levels[:-1]:
@@ -173,31 +186,38 @@ def _length(scan: Scan, ref):
     return const(scan.length) if isinstance(scan.length, int) else ref(scan.length)
 
 
-def _scan_kernel(analysis: Analysis, scan: Scan, file: str, stage: bool, level: int = 0):
+def _scan_kernel(analysis: Analysis, scan: Scan, file: str, stage: bool, level: int = 0, lanes: int = SCAN_LANES):
     """One of the scan's kernels (a stage: the one folding the terms of
-    chain level `level`), and its scratch arrays (name, C type)."""
+    chain level `level`), and its scratch arrays (name, C type); `lanes`
+    32: the kernel of a warp a row."""
     k = analysis.kernel
     rows, point = k.levels[:-1], k.levels[-1]
-    low = ScanBody(analysis, scan, stage, level, "y" if rows else "x")
+    warp = lanes == target.WARP
+    low = ScanBody(analysis, scan, stage, level, "y" if rows else "x", lanes)
     params, written = kernel_start(low, k, scan)
     sizes = [size_expr(low, lv.size) for lv in k.levels]
     n = low.length = sizes[-1]
     # (the innermost row level on x, which has room for any count of rows, the one outside it on z; a row's
-    # blocks then on y)
+    # blocks then on y; a warp a row: WARP_SCAN_ROWS rows a block on x, a row's warp along threadIdx.y)
     axes = {lv.dim: "x" if lv.dim == len(rows) - 1 else "z" for lv in rows}
-    gtids = [low.declare(f"row{lv.dim}", "int", kir.BlockIdx(axes[lv.dim]), lv.span) for lv in rows]
-    # (the grid's blocks; each block's share whole rounds of its lanes, so that a lane past its share is past
-    # the row's end, and the blocks past the last position have no rounds)
-    blocks = low.declare("blocks", "int", blocks_a_row(n, in_kernel_min, SCAN_SHARE, MAX_BLOCKS_A_ROW))
-    rounds = add(kir.Bin("/", kir.Bin("-", n, const(1)), mul(blocks, const(SCAN_LANES))), const(1))
-    low.share = low.declare("share", "int", mul(rounds, const(SCAN_LANES)))
-    low.base = low.declare("first", "int", mul(kir.BlockIdx(low.axis), low.share))
-    low.left = low.declare("left", "int", in_kernel_min(kir.Bin("-", n, low.base), low.share))
-    row = flat_index(gtids, sizes, lambda extent: extent)
-    low.slot = lambda block: partial_slot(block, row, blocks)
-    for lv, g in zip(rows, gtids):
-        _bind_level(low, lv, g)
+    gtids = [low.declare(f"row{lv.dim}", "int", add(mul(kir.BlockIdx("x"), const(WARP_SCAN_ROWS)), kir.ThreadIdx("y"))
+                         if warp and axes[lv.dim] == "x" else kir.BlockIdx(axes[lv.dim]), lv.span) for lv in rows]
+    if warp:  # (the row is the warp's alone: no earlier blocks, one share of every position)
+        blocks, low.base, low.left = None, const(0), n
+    else:  # (the grid's blocks; each block's share whole rounds of its lanes, so that a lane past its share is
+        # past the row's end, and the blocks past the last position have no rounds)
+        blocks = low.declare("blocks", "int", blocks_a_row(n, in_kernel_min, SCAN_SHARE, MAX_BLOCKS_A_ROW))
+        rounds = add(kir.Bin("/", kir.Bin("-", n, const(1)), mul(blocks, const(SCAN_LANES))), const(1))
+        low.share = low.declare("share", "int", mul(rounds, const(SCAN_LANES)))
+        low.base = low.declare("first", "int", mul(kir.BlockIdx(low.axis), low.share))
+        low.left = low.declare("left", "int", in_kernel_min(kir.Bin("-", n, low.base), low.share))
+        row = flat_index(gtids, sizes, lambda extent: extent)
+        low.slot = lambda block: partial_slot(block, row, blocks)
     outputs = [p for p in params if p.role == "output"]
+
+    def rows_bound():
+        for lv, g in zip(rows, gtids):
+            _bind_level(low, lv, g)
 
     def folds():  # (any point: the terms are alike at every one)
         _bind_level(low, point, minimum(low.base, kir.Bin("-", n, const(1))))
@@ -205,7 +225,8 @@ def _scan_kernel(analysis: Analysis, scan: Scan, file: str, stage: bool, level: 
 
     def scans():
         for s in scan.loops:
-            low.running[T.point(s.loop)] = _earlier_blocks(low, s, blocks)
+            low.running[T.point(s.loop)] = _earlier_blocks(low, s, blocks) if not warp else [
+                low.declare(f"{p.name}_run", c, i, const_=False) for p, c, i in zip(s.loop.params, *low.identities(s))]
         chains = low.start_folding(level) if stage else []
         step = low.fresh("k")
 
@@ -220,23 +241,36 @@ def _scan_kernel(analysis: Analysis, scan: Scan, file: str, stage: bool, level: 
                 low.emit(kir.If(low.live, output_stores(
                     outputs, flat_index(gtids + [low.position], sizes, lambda extent: extent), values, k.span)))
         stmts, _ = low.block(round_)
-        low.emit(kir.For(step, const(0), low.left, const(SCAN_LANES), stmts, point.span,
-                         note="the block's share, a round of its lanes at a time"))
+        low.emit(kir.For(step, const(0), low.left, const(lanes), stmts, point.span,
+                         note="the block's share, a round of its lanes at a time" if not warp else
+                         "the row, a round of the warp's lanes at a time"))
         for s in chains:
             low.store_level(s, level, low.folding[T.point(s.loop)])
-    stmts, _ = low.block(folds if stage and level == 0 else scans)
+
+    def walk():
+        rows_bound()
+        (folds if stage and level == 0 else scans)()
+    stmts, _ = low.block(walk)
     grid = [None, None, None]
-    grid[target.AXES.index(low.axis)] = (size_name(point.size), SCAN_SHARE, MAX_BLOCKS_A_ROW)
-    for lv in rows:
-        grid[target.AXES.index(axes[lv.dim])] = (size_name(lv.size), 1)
+    if warp:  # (the innermost row level's warps past its count leave before they read anything)
+        inner = rows[-1]
+        stmts = (kir.If(kir.Bin("<", gtids[-1], sizes[len(rows) - 1]), stmts, (), inner.span),)
+        grid[0] = (size_name(inner.size), WARP_SCAN_ROWS)
+        for lv in rows[:-1]:
+            grid[target.AXES.index(axes[lv.dim])] = (size_name(lv.size), 1)
+    else:
+        grid[target.AXES.index(low.axis)] = (size_name(point.size), SCAN_SHARE, MAX_BLOCKS_A_ROW)
+        for lv in rows:
+            grid[target.AXES.index(axes[lv.dim])] = (size_name(lv.size), 1)
     who = "folds each block's share of the terms" if stage and level == 0 else \
         f"scans each block's share of the chain's first {level} level(s) and folds the next's terms" if stage else \
         "combines the earlier blocks' totals, then scans its share a round at a time"
-    summary = (f"scan: blocks of {SCAN_LANES} threads, one each {SCAN_SHARE:,} positions of a row at least (at most "
-               f"{MAX_BLOCKS_A_ROW:,}); {who}; {scan.reason}",)
-    kernel = kir.Kernel(f"tiler_{program_stem(file)}_scan{SCAN_LANES}", tuple(params), tuple(low.shared),
-                        tuple(low.out) + stmts, (SCAN_LANES, 1, 1), tuple(grid), True, file, summary, k.span,
-                        lanes=SCAN_LANES)
+    summary = (f"scan: a warp a row, {WARP_SCAN_ROWS} rows a block, a round of its lanes at a time; {scan.reason}",) \
+        if warp else (f"scan: blocks of {SCAN_LANES} threads, one each {SCAN_SHARE:,} positions of a row at least "
+                      f"(at most {MAX_BLOCKS_A_ROW:,}); {who}; {scan.reason}",)
+    block = (target.WARP, WARP_SCAN_ROWS, 1) if warp else (SCAN_LANES, 1, 1)
+    kernel = kir.Kernel(f"tiler_{program_stem(file)}_scan{lanes}", tuple(params), tuple(low.shared),
+                        tuple(low.out) + stmts, block, tuple(grid), True, file, summary, k.span, lanes=lanes)
     return kernel, written
 
 

@@ -330,6 +330,8 @@ def _versions(a: Analysis, module) -> list[dict]:
                     "blocks_a_row": _row_blocks(k.split_stages[0]) if stages and not k_split and
                     not _down_columns(rec) else None,
                     "scan_down_columns": _down_columns(rec) or None,
+                    # (a scan a warp a row: its rows a block, along threadIdx.y)
+                    "rows_a_block": k.block[1] if rec.kind is Kind.SCAN and k.block[1] > 1 else None,
                     "shares_a_column": k.grid_formulas(capped=True)[1] if _down_columns(rec) else None,
                     "k_split": k_split,
                     "blocks_a_tile": k.split_stages[0].grid_formulas()[2] if k_split else None,

@@ -404,7 +404,8 @@ def _version_name(v: dict) -> str:
     if v.get("kernels") and not v.get("fissioned"):
         return f"{v['kernel']}, {v['blocks_a_row']} blocks of {v['lanes']} threads a row in {v['kernels']} kernels"
     return ("fissioned, the fold " if v.get("fissioned") else "") + v["kernel"] + \
-        (f", {v['lanes']} threads a row" if v.get("lanes") else "")
+        (f", {v['lanes']} threads a row" if v.get("lanes") else "") + \
+        (f", {v['rows_a_block']} rows a block" if v.get("rows_a_block") else "")
 
 
 def _ptxas_lines(version: dict) -> list[str]:

@@ -16,6 +16,7 @@ import dataclasses
 import re
 
 from .. import kir, target
+from ..analyse.scans import SCAN_LANES
 from ..errors import CompilerBug
 from ..kir.build import ceil_div, const
 from ..kir.verify import Fault, check
@@ -190,7 +191,7 @@ def _lowered(b: Build) -> kir.Kernel:
     if b.march:
         return lower_march(b.source, b.source.plan.march.march, b.file)
     if b.scan is not None:
-        k = lower_scan(b.source, b.scan, b.file)
+        k = lower_scan(b.source, b.scan, b.file, b.lanes or SCAN_LANES)
         return k.renamed(k.name + b.suffix) if b.suffix else k
     if b.k_split:
         k = lower_split_k(b.source, b.split, b.schedule, b.lanes, b.file, b.columns, b.vectors, b.name)

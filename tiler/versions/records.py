@@ -125,7 +125,7 @@ class Build:
                 ("_blocks" if self.several else "") + ("_k" if self.k_split else "") + \
                 ("_wide" if self.wide else "") + self.suffix
         if self.scan is not None:
-            return f"tiler_{stem}_scan{SCAN_LANES}" + self.suffix
+            return f"tiler_{stem}_scan{self.lanes or SCAN_LANES}" + self.suffix
         kind = "march" if self.march else "window" if self.window else "tiled" if self.tiled else "untiled"
         return f"tiler_{stem}_{kind}" + ("_wide" if self.wide else "") + \
             ("_transposed" if self.transposed else "") + self.suffix

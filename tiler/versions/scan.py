@@ -1,24 +1,35 @@
-"""The scan versions (analyse/scans.py, lower/scan.py): first, where the
-plan has a scan, for rows of SCAN_MIN_LENGTH positions and more (shorter
-ones, each point's own walk of its stream is as fast as two launches), or
-of SHORT_ROW_LENGTH and more where there are MANY_ROWS rows, with 32-bit
-offsets and the rows outside the innermost row level on grid z within
-CUDA's limits."""
+"""The scan versions (analyse/scans.py, lower/scan.py): first, along rows
+of a matrix where they are many, a warp a row (WARP_SCAN_MIN_ROWS rows of
+at most WARP_SCAN_LONGEST positions, or WARP_SCAN_MANY_ROWS of any); then,
+where the plan has a scan, a block a row (or several) for rows of
+SCAN_MIN_LENGTH positions and more (shorter ones, each point's own walk of
+its stream is as fast as two launches), with 32-bit offsets and the rows
+outside the innermost row level on grid z within CUDA's limits."""
 from __future__ import annotations
+
+import dataclasses
 
 from .. import target
 from ..analyse import Analysis
 from ..analyse.reductions import Test
-from ..analyse.scans import MANY_ROWS, SCAN_MIN_LENGTH, SCAN_UNRACED, SHORT_ROW_LENGTH, Scan
+from ..analyse.scans import (
+    SCAN_MIN_LENGTH,
+    SCAN_UNRACED,
+    WARP_SCAN_LONGEST,
+    WARP_SCAN_MANY_ROWS,
+    WARP_SCAN_MIN_ROWS,
+    WARP_SCAN_ROWS,
+    Scan,
+)
 from .planned import fits_int, untiled_rival
 from .records import RACED, AtMost, Build, Kind, RowTest, Version, all_of, any_of
 
 
 def scan_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
-    """From SCAN_UNRACED positions the scan runs unraced (a first launch would
+    """From SCAN_UNRACED positions a scan runs unraced (a first launch would
     otherwise time the untiled kernel's n^2 / 2 steps four times: minutes at
-    2^24); from SCAN_MIN_LENGTH raced against the untiled kernel, as every
-    tiled version is (a copy of the kernels, named `_raced`)."""
+    2^24); below, raced against the untiled kernel, as every tiled version
+    is (a copy of the kernels, named `_raced`)."""
     scan = a.plan.scan
     if not isinstance(scan, Scan):
         return []
@@ -27,31 +38,51 @@ def scan_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
     columns = scan.columns(a.kernel)
     rows = a.kernel.levels[:scan.level] if columns else a.kernel.levels[:-1]
     on_z = rows if columns else rows[:-1]
-    many_rows = bool(rows) and not columns  # (rows of a matrix: shorter ones scanned where they are many)
-    if isinstance(scan.length, int) and scan.length < (SHORT_ROW_LENGTH if many_rows else SCAN_MIN_LENGTH):
-        return []
     if any(isinstance(lv.size, int) and lv.size > target.MAX_GRID["z"] for lv in on_z):
         return []  # (a literal count of rows past the grid's axis)
     sizes = tuple(lv.size if isinstance(lv.size, int) else lv.size.name for lv in rows)
-
     # (the positions' size by its name: a row's length, or a column's)
     length = scan.length if isinstance(scan.length, str) else "length"
 
-    def when(least: int, short_rows: bool = False):
-        long_rows = RowTest(Test(length, ">=", least), sizes, scan.length)
-        if short_rows and many_rows:
-            long_rows = any_of([long_rows, all_of([RowTest(Test(length, ">=", SHORT_ROW_LENGTH), sizes, scan.length),
-                                                   RowTest(Test("rows", ">=", MANY_ROWS), sizes, scan.length)])])
-        tests = [fits_int(a.kernel), long_rows]
-        tests += [AtMost(lv.size.name, target.MAX_GRID["z"]) for lv in on_z if not isinstance(lv.size, int)]
-        return all_of(t for t in tests if t is not None)
-    why = f"a scan: {scan.reason}; shorter rows run the versions that follow"
-    if not a.options.launch_timing:
-        return [Version(Kind.SCAN, Build(a, file, True, scan=scan), when(SCAN_MIN_LENGTH, True), why)]
-    short = isinstance(scan.length, int) and scan.length < SCAN_UNRACED
-    out = [] if short else [Version(Kind.SCAN, Build(a, file, True, scan=scan), when(SCAN_UNRACED),
-                                    f"{why}; unraced from {SCAN_UNRACED:,} positions")]
-    if short or not isinstance(scan.length, int):
-        out.append(Version(Kind.SCAN, Build(a, file, True, scan=scan, suffix=RACED), when(SCAN_MIN_LENGTH, True), why,
-                           rival=untiled_rival(rest, file, "the scan")))
-    return out
+    def test(what: str, op: str, value: int) -> RowTest:
+        return RowTest(Test(what, op, value), sizes, scan.length)
+
+    def when(*tests):
+        held = [fits_int(a.kernel), *tests]
+        held += [AtMost(lv.size.name, target.MAX_GRID["z"]) for lv in on_z if not isinstance(lv.size, int)]
+        return all_of(t for t in held if t is not None)
+
+    def versions(build: Build, least: int, why: str, warp: bool = False) -> list[Version]:
+        """`build` from `least` positions: raced below SCAN_UNRACED, unraced from it."""
+        if isinstance(scan.length, int) and scan.length < least:
+            return []
+        if not a.options.launch_timing:
+            return [Version(Kind.SCAN, build, when(test(length, ">=", least), *_warp_tests(test, length, warp)), why)]
+        out = [] if isinstance(scan.length, int) and scan.length < SCAN_UNRACED else [Version(
+            Kind.SCAN, build, when(test(length, ">=", SCAN_UNRACED), *_warp_tests(test, length, warp, True)),
+            f"{why}; unraced from {SCAN_UNRACED:,} positions")]
+        if not isinstance(scan.length, int) or scan.length < SCAN_UNRACED:
+            out.append(Version(Kind.SCAN, dataclasses.replace(build, suffix=RACED),
+                               when(test(length, ">=", least), *_warp_tests(test, length, warp)), why,
+                               rival=untiled_rival(rest, file, "the scan")))
+        return out
+    out = []
+    # (a value that is a total needs the whole row before any point's value: a warp a row has no stage for it)
+    if rows and not columns and not any(any(s.whole) for s in scan.loops):
+        out += versions(Build(a, file, True, scan=scan, lanes=target.WARP), 1,
+                        f"a scan, a warp a row ({WARP_SCAN_ROWS} rows a block): {scan.reason}; longer rows, or "
+                        "fewer, run the versions that follow", warp=True)
+    return out + versions(Build(a, file, True, scan=scan), SCAN_MIN_LENGTH,
+                          f"a scan: {scan.reason}; shorter rows run the versions that follow")
+
+
+def _warp_tests(test, length: str, warp: bool, unraced: bool = False) -> list:
+    """A warp a row's own tests: WARP_SCAN_MIN_ROWS rows of at most
+    WARP_SCAN_LONGEST positions, or WARP_SCAN_MANY_ROWS rows (only those
+    from SCAN_UNRACED positions on)."""
+    if not warp:
+        return []
+    many = test("rows", ">=", WARP_SCAN_MANY_ROWS)
+    if unraced:
+        return [many]
+    return [any_of([all_of([test("rows", ">=", WARP_SCAN_MIN_ROWS), test(length, "<=", WARP_SCAN_LONGEST)]), many])]
