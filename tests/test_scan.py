@@ -295,6 +295,12 @@ def test_many_rows_are_scanned_a_warp_a_row(rows, length, picked):
     if picked.startswith("scan32"):
         assert kernel.block == (32, 8, 1) and kernel.grid == (("n", 8), None, None) and not kernel.stages
         assert not kernel.shared and not kernel.scratch
+    # a first launch races it against the version that follows (a block a row from 256 positions: as fast with
+    # 1,024 rows of 4,096 where a step costs more), then the winner against the untiled kernel
+    ahead = module.ahead({"n": rows, "m": length}, 132)
+    assert (ahead is not None) == (picked == "scan32_raced")
+    if ahead is not None and length >= 256:
+        assert ahead.name == "tiler_e_row_count_min_int_scan256_raced"
 
 
 def test_a_total_beside_the_scan_keeps_a_block_a_row():

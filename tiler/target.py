@@ -474,7 +474,6 @@ CALL_SPELLING = {"clamp": "tiler_min", "shuffle_xor": "__shfl_xor_sync", "shuffl
 WIDE_MUL = "tiler_wide_mul"
 FULL_MASK = 0xFFFFFFFF  # every lane of a warp takes part in a shuffle
 
-
 BITS = {"float": {"inf": "__int_as_float(0x7f800000)", "-inf": "(-__int_as_float(0x7f800000))",
                   "nan": "__int_as_float(0x7fffffff)"},
         "double": {"inf": "__longlong_as_double(0x7ff0000000000000LL)",

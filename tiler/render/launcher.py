@@ -261,9 +261,11 @@ def _race(host: dict) -> list[str]:
     lines = ["  int tiler_raced = -1;  // the version the last race timed beside the one it left running"]
     if any(v["ahead"] for v in host["versions"]):
         ahead = ", ".join("1" if v["ahead"] else "0" for v in host["versions"])
-        lines += [f"  static const bool tiler_ahead[] = {{{ahead}}};  // split-K, window and fissioned versions"]
+        lines += [f"  static const bool tiler_ahead[] = {{{ahead}}};  // split-K, window, march, warp-scan and "
+                  "fissioned versions"]
         lines += race("tiler_ahead[tiler_version] && tiler_next >= 0", "tiler_next",
-                      "a split-K, window or fissioned version against the next version whose condition holds first")
+                      "a split-K, window, march, warp-scan or fissioned version against the next version whose "
+                      "condition holds first")
     if any(v["few"] for v in host["versions"]):
         few = ", ".join("1" if v["few"] else "0" for v in host["versions"])
         lines += [f"  static const bool tiler_few[] = {{{few}}};  // versions for few points"]

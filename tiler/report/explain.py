@@ -12,6 +12,7 @@ from .. import kir, target
 from ..analyse import Analysis
 from ..analyse.blocks import stream_kind
 from ..analyse.folds import described
+from ..analyse.own_reads import OWN_LONG_ROW
 from ..analyse.reductions import tests_text
 from ..analyse.registers import expected_registers
 from ..analyse.scans import Scan
@@ -86,6 +87,10 @@ def _reductions(a: Analysis) -> dict | None:
                        "when": [[_test(t) for t in alts] for alts in c.when]}
                       for c in split.choices] if split.active else [],
             "gate": [_test(t) for t in split.gate] if split.active else [],
+            # a split for few points whose reductions stream the points' own elements also runs for more points
+            # where the rows are long (reductions.Split.own_rows)
+            "own_streams": {"points_an_sm": split.own_rows, "length": OWN_LONG_ROW, "few_points_an_sm": split.few_rows}
+            if split.active and split.own_rows else None,
             "loops": [{"line": r.span.line, "column": r.span.col, "operators": [op.value for op in r.operators],
                        "described": described(r.operators),
                        "split": r.split, "length": r.length, "reason": r.reason} for r in split.reductions],

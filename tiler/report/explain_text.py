@@ -86,6 +86,12 @@ def _header(console: Console, data: dict) -> None:
     if r and r["rows"]:
         length = next((t["value"] for t in r["gate"] if t["what"] == "length"), None)
         few = next((t["value"] for t in r["gate"] if t["what"] == "rows" and t["op"] == "<"), None)
+        own = r.get("own_streams")
+        if own:  # (the gate's bound is the long rows'; shorter rows split below the few points' own)
+            few = f"{own['few_points_an_sm']} an SM, or {own['points_an_sm']} where the rows are {own['length']:,} " \
+                  "long or more"
+        elif few:
+            few = f"{few} an SM"
         which = f"the tiled kernel's, which runs for more points{' or shorter rows' if length else ''}" if few else \
             "the tiled kernel's, which runs for rows shorter than that" if length else \
             "the tiled kernel's, which runs where the rows do not fit the grid" if r["gate"] else \
@@ -94,7 +100,7 @@ def _header(console: Console, data: dict) -> None:
                       f"{' to ' + str(r['rows'] - 1) if r['rows'] > 1 else ''} is run by a warp or a block that "
                       f"shares its reductions (`reductions` below"
                       + (f", for rows of {length} elements and more" if length else "")
-                      + (f", where the points are fewer than {few} an SM" if few else "")
+                      + (f", where the points are fewer than {few}" if few else "")
                       + f"); the block and streams below are {which}")
     if data.get("bounds"):
         sizes = " and ".join(f"{x['size']} <= {x['at_most']}" for x in data["bounds"])

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from .. import target
 from ..analyse.scans import SCAN_LANES
 from ..analyse.schedule import Schedule, Threshold
 from ..source import program_stem
@@ -106,8 +107,9 @@ class Build:
 
     @property
     def ahead(self) -> bool:
-        """A first launch races it against the next version whose condition holds first (split-K, window, march)."""
-        return self.k_split or self.window or self.march
+        """A first launch races it against the next version whose condition holds first (split-K, window, march,
+        a scan a warp a row: a block a row can be as fast where the rows are fewer and a step costs more)."""
+        return self.k_split or self.window or self.march or (self.scan is not None and self.lanes == target.WARP)
 
     @property
     def key(self) -> tuple:

@@ -2,19 +2,19 @@
 //
 // 11 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_matvec_split256_blocks: when (long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL)) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled
-//   1. tiler_matvec_split1024: when (long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled
-//   2. tiler_matvec_split256: when (long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL) (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled
+//   0. tiler_matvec_split256_blocks: when (long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL)) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled
+//   1. tiler_matvec_split1024: when (long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled
+//   2. tiler_matvec_split256: when (long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 64LL || m >= 4096LL)) (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled
 //   3. tiler_matvec_tiled: when (long long)n * m <= 2147483647LL && (m >= 2 && m % 4 == 0) (128-bit copies: the rows they read start 16-byte aligned); rival: tiler_matvec_untiled
 //   4. tiler_matvec_tiled_scalar: when (long long)n * m <= 2147483647LL && m >= 2 (scalar copies for the other sizes; below them, the cost model finds the untiled kernel cheaper); rival: tiler_matvec_untiled
 //   5. tiler_matvec_untiled: when (long long)n * m <= 2147483647LL (the untiled fallback)
-//   6. tiler_matvec_split256_blocks_wide: when m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL) (64-bit offsets: an array has 2^31 elements or more; several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled_wide
-//   7. tiler_matvec_split256_wide: when m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled_wide
+//   6. tiler_matvec_split256_blocks_wide: when m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL) (64-bit offsets: an array has 2^31 elements or more; several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled_wide
+//   7. tiler_matvec_split256_wide: when m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 64LL || m >= 4096LL) (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled_wide
 //   8. tiler_matvec_tiled_wide: when m >= 2 && m % 4 == 0 (64-bit offsets: an array has 2^31 elements or more; 128-bit copies: the rows they read start 16-byte aligned); rival: tiler_matvec_untiled_wide
 //   9. tiler_matvec_tiled_wide_scalar: when m >= 2 (64-bit offsets: an array has 2^31 elements or more; scalar copies for the other sizes); rival: tiler_matvec_untiled_wide
 //   10. tiler_matvec_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more, below the thresholds)
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight
 //
 // launch: tiler_matvec_split256_blocks_stage0<<<grid, block, 0>>>(A, x, out0, n, m, partials)
 //   block = (256, 1, 1), 256 threads
@@ -27,7 +27,7 @@
 //   m: size
 //   partials: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight
 //
 // launch: tiler_matvec_split256_blocks<<<grid, block, 0>>>(A, x, out0, n, m, partials)
 //   block = (256, 1, 1), 256 threads
@@ -40,7 +40,7 @@
 //   m: size
 //   partials: scratch
 //
-// rows: n, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight
 //
 // launch: tiler_matvec_split1024<<<grid, block, 0>>>(A, x, out0, n, m)
 //   block = (1024, 1, 1), 1024 threads
@@ -52,7 +52,7 @@
 //   n: size
 //   m: size
 //
-// rows: n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight
 //
 // launch: tiler_matvec_split256<<<grid, block, 0>>>(A, x, out0, n, m)
 //   block = (256, 1, 1), 256 threads
@@ -103,7 +103,7 @@
 //   n: size
 //   m: size
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_matvec_split256_blocks_wide_stage0<<<grid, block, 0>>>(A, x, out0, n, m, partials)
@@ -117,7 +117,7 @@
 //   m: size
 //   partials: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_matvec_split256_blocks_wide<<<grid, block, 0>>>(A, x, out0, n, m, partials)
@@ -131,7 +131,7 @@
 //   m: size
 //   partials: scratch
 //
-// rows: n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_matvec_split256_wide<<<grid, block, 0>>>(A, x, out0, n, m)
@@ -1528,14 +1528,14 @@ extern "C" cudaError_t tiler_matvec_launch(const float* A, const float* x, float
     return cudaErrorInvalidValue;
   };
   int tiler_version = -1;
-  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL)))) tiler_version = 0;
-  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)))) tiler_version = 1;
-  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL))) tiler_version = 2;
+  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL)))) tiler_version = 0;
+  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)))) tiler_version = 1;
+  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 64LL || m >= 4096LL)))) tiler_version = 2;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 2 && m % 4 == 0)) && ((((unsigned long long)A | (unsigned long long)x | (unsigned long long)out0) & 15) == 0)) tiler_version = 3;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && m >= 2)) tiler_version = 4;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL)) tiler_version = 5;
-  if (tiler_version < 0 && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL))) tiler_version = 6;
-  if (tiler_version < 0 && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 64LL)) tiler_version = 7;
+  if (tiler_version < 0 && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL))) tiler_version = 6;
+  if (tiler_version < 0 && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 64LL || m >= 4096LL))) tiler_version = 7;
   if (tiler_version < 0 && (m >= 2 && m % 4 == 0) && ((((unsigned long long)A | (unsigned long long)x | (unsigned long long)out0) & 15) == 0)) tiler_version = 8;
   if (tiler_version < 0 && (m >= 2)) tiler_version = 9;
   if (tiler_version < 0) tiler_version = 10;
