@@ -17,22 +17,6 @@ echo "== corpus head rc=$? $(( $(date +%s) - start )) s"
 timeout 330 python3 -m tiler corpus corpus $only --peer --peer-warmers 6 --json "$out/corpus-now.json" \
   > "$log/corpus-now.txt" 2>&1
 echo "== corpus now rc=$? $(( $(date +%s) - start )) s"
-python3 - "$out/corpus-head.json" "$out/corpus-now.json" <<'PY'
-import json, sys
-def load(p):
-    try:
-        d = json.load(open(p))
-    except Exception as e:
-        print("cannot read", p, e); return {}
-    recs = d["records"] if isinstance(d, dict) else d
-    return {(r["program"], r.get("size_set")): r for r in recs if "ms" in r}
-head, now = load(sys.argv[1]), load(sys.argv[2])
-for key in sorted(now):
-    ms, h = now[key]["ms"], head.get(key, {}).get("ms", {})
-    peer = min([ms[k] for k in ("torch eager", "torch.compile") if ms.get(k)] or [float("nan")])
-    print(f"{key[0]:28s} {key[1]:7s} untiled {ms.get('untiled', 0):.4f} head {h.get('default', float('nan')):.4f} "
-          f"now {ms['default']:.4f} ({now[key]['version']['default'].split(key[0])[-1]}) peer {peer:.4f} "
-          f"now/head {h.get('default', float('nan')) / ms['default']:.2f}x peer/now {peer / ms['default']:.2f}x")
-PY
+python3 experiments/verify/compare_corpus.py "$out/corpus-head.json" "$out/corpus-now.json"
 grep -E "against the better|slower than untiled|wrong|FAIL" "$log/corpus-now.txt" | cut -c1-200
 echo "== total $(( $(date +%s) - start )) s"
