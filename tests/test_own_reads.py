@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest import BENCHMARKS, ROOT
 
-from tiler.analyse import reductions
+from tiler.analyse import Options, reductions
 from tiler.analyse.own_reads import OWN_FEW_POINTS_AN_SM, OWN_LONG_ROW
 from tiler.pipeline import run_to
 
@@ -22,6 +22,15 @@ PRODUCT = """fun [[f32, p], n] main([[f32, m], n] A, [[f32, p], m] B) =
         map(fn f32 (int j) => loop (acc = 0f32) = for k < m do acc + row[k] * B[k, j] in acc, iota(p)), A)
 """
 
+PICKED = """fun [f32, n] main([[f32, m], h] A, [int, n] c, [f32, m] x) =
+  map(fn f32 (int i) =>
+        let row = {row} in
+        loop (acc = 0f32) = for k < m do acc + row[k] * x[k] in acc, iota(n))
+"""
+GATHERED = """fun [f32, n] main([[f32, m], h] A, [int, n] c, [f32, m] x) =
+  map(fn f32 (int i, int ci) => loop (acc = 0f32) = for k < m do acc + A[ci, k] * x[k] in acc, zip(iota(n), c))
+"""
+
 
 def split_of(text: str):
     return run_to("analyse", text, "t.fut").plan.split
@@ -35,6 +44,11 @@ def split_of(text: str):
     (COLUMNS.format(read="A[i, (j + i) % m]"), False),  # a column that moves with the step: another's too
     (COLUMNS.format(read="A[i / 2, j]"), False),  # a step whose index is computed may read what another reads
     (MATVEC.format(read="row[k] * x[(k * 7) % m]"), True),  # a gather of the shared vector beside it
+    (PICKED.format(row="A[i]"), True),  # a row at the point's own index
+    (PICKED.format(row="A[c[i]]"), False),  # a row picked through a table: another point's too
+    (PICKED.format(row="A[i / 2]"), False),
+    (PICKED.format(row="A[i % h]"), False),
+    (GATHERED, False),  # the same, the table's entry a map parameter
 ])
 def test_a_few_points_split_runs_further_where_each_step_reads_the_points_own_element(text, own):
     split = split_of(text)  # (a step with a division or a remainder is heavy: few up to 256 an SM)
@@ -102,3 +116,14 @@ def test_a_fissioned_fold_over_scratch_streams_its_own_row(path):
     assert not analysis.plan.split.own_rows
     text = run_to("render", path.read_text(), path.name)
     assert "too few bytes in flight" in text
+
+
+@pytest.mark.parametrize("options", [Options(lanes=256), Options(several_blocks=True)])
+def test_lanes_given_or_several_blocks_forced_keep_the_few_or_long_rows(options):
+    """The lanes the user gave, or several blocks forced, run only where the
+    split would (few points, or up to 512 an SM for long rows): 60,000 rows
+    of 1,000 (454 an SM) keep the tiled kernel."""
+    path = ROOT / "corpus" / "a_matvec_rows_f32.fut"
+    module = run_to("verify", path.read_text(), path.name, options)
+    assert module.select({"n": 60000, "m": 1000}, 132).name == "tiler_a_matvec_rows_f32_tiled"
+    assert module.select({"n": 40000, "m": 10007}, 132).lanes

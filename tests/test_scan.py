@@ -16,7 +16,9 @@ from tiler.analyse.scans import (
     COLUMN_SCAN_BLOCKS,
     COLUMN_SCAN_LANES,
     COLUMN_SCAN_SHARE,
+    MANY_ROWS,
     SCAN_UNRACED,
+    SHORT_ROW_LENGTH,
     WARP_SCAN_LONGEST,
     WARP_SCAN_MANY_ROWS,
     WARP_SCAN_MIN_ROWS,
@@ -310,6 +312,15 @@ def test_a_total_beside_the_scan_keeps_a_block_a_row():
     module = run_all(path.read_text(), path.name, Options())["verify"]
     assert module.versions[0].kernel.name.endswith("_scan256")
     assert not any("_scan32" in k.name for k in module.kernels)
+    # which then runs rows of 128 positions and more where there are many (each point's own walk is then rows x
+    # m^2 / 2 steps)
+    for sizes, picked in (({"n": MANY_ROWS, "m": SHORT_ROW_LENGTH}, "scan256_raced"),
+                          ({"n": MANY_ROWS, "m": 200}, "scan256_raced"), ({"n": MANY_ROWS - 1, "m": 200}, "tiled"),
+                          ({"n": MANY_ROWS, "m": SHORT_ROW_LENGTH - 1}, "tiled")):
+        assert module.select(sizes, 132).name == f"tiler_rows_share_f32_{picked}", sizes
+    # rows the program fixes below WARP_SCAN_MIN_ROWS: no warp a row, which could never run
+    text = (SCANS / "rows_cummax_f64.fut").read_text().replace("m], r]", "m], 500]")
+    assert not any("_scan32" in k.name for k in run_all(text, "lit.fut", Options())["verify"].kernels)
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")

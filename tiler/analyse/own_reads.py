@@ -7,6 +7,12 @@ bytes in flight, and one thread a point has too few of them until the
 points are many: reductions.Split lets a split run for more points where
 its reductions stream their own elements and are long (OWN_FEW_POINTS_AN_SM,
 OWN_LONG_ROW).
+
+An array is a point's own along the dims it is taken by: a map level's
+row of an array (`map(fn (row) => ..., A)`), a row read at a map level's
+own index (`A[i]`, `i` the level's index over `iota`), a stream's chunk of
+such a row, followed through `let`s. A row read at any other index (`A[c[i]]`,
+`A[i / 2]`) may be another point's too.
 """
 from __future__ import annotations
 
@@ -27,32 +33,79 @@ def own_streams(kernel: T.Kernel, var: Variance, loops) -> bool:
     points' own elements, its steps light: no loop or stream nested in its
     body (a step running an inner product over shared rows is the tiled
     kernel's work to share)."""
-    rows = frozenset(range(len(kernel.levels)))
-    points = {p: lv.dim for lv in kernel.levels for p, a in zip(lv.params, lv.args) if isinstance(a, T.Iota)}
+    owners = _Owners(kernel, var)
     return any(not any(isinstance(n, (T.Loop, T.Stream)) for n in descendants(loop.body, T.is_exp))
-               and streams_own(loop, var, rows, points) for loop in loops)
+               and streams_own(loop, owners) for loop in loops)
 
 
-def streams_own(loop: T.Loop, var: Variance, rows: frozenset, points: dict) -> bool:
+def streams_own(loop: T.Loop, owners: "_Owners") -> bool:
     """Whether some array `loop` reads takes, at each step, an element no
-    other point of `rows` reads: the array varies with those dims or is
-    read there at the point's own index (`points`: each map level's index
-    binder over its iota, by dim), the loop's index is one of its indices,
-    and every other index reads nothing that moves with the rows or the
-    step (a window's `x[i + k]` or a gather's `x[c[k]]` may read what
-    another point reads)."""
-    return any(_own(n, loop, var, rows, points) for n in descendants(loop.body, T.is_exp) if isinstance(n, T.Index))
+    other point reads: the array is a point's own along some dims and read
+    there at the point's own index along the others (a level's index over
+    `iota`), the loop's index is one of its indices, and every other index
+    reads nothing that moves with the points or the step (a window's `x[i +
+    k]` or a gather's `x[c[k]]` may read what another point reads)."""
+    return any(_own(n, loop, owners) for n in descendants(loop.body, T.is_exp) if isinstance(n, T.Index))
 
 
-def _own(read: T.Index, loop: T.Loop, var: Variance, rows: frozenset, points: dict) -> bool:
-    covered = set(var.of(read.array.binder)) if isinstance(read.array, T.Var) else set()
+class _Owners:
+    """Where each array binder of a kernel comes from, and the dims along
+    which it is a point's own (`dims`: frozenset, empty where it is none's)."""
+
+    def __init__(self, kernel: T.Kernel, var: Variance):
+        self.var = var
+        self.rows = frozenset(range(len(kernel.levels)))
+        # each level's index over iota, by its dim
+        self.points = {p: lv.dim for lv in kernel.levels for p, a in zip(lv.params, lv.args) if isinstance(a, T.Iota)}
+        self.bound: dict = {}  # binder -> the expression it is an array of (a row, a chunk's array, a let's value)
+        self.taken: dict = {}  # a map level's row binder -> its level's dim
+        for lv in kernel.levels:
+            for p, a in zip(lv.params, lv.args):
+                if not isinstance(a, T.Iota):
+                    self.bound[p], self.taken[p] = a, lv.dim
+            for binders, value in lv.lets:
+                if len(binders) == 1:
+                    self.bound[binders[0]] = value
+        for root in kernel.roots:
+            for n in descendants(root, T.is_exp):
+                if isinstance(n, T.Let) and len(n.binders) == 1:
+                    self.bound[n.binders[0]] = n.value
+                elif isinstance(n, T.Stream):
+                    self.bound.update(zip(n.chunk_params, n.arrays))
+
+    def dims(self, array, seen: frozenset = frozenset()) -> frozenset:
+        """The dims along which `array` (an expression) is one point's own."""
+        if isinstance(array, T.Var):
+            b = array.binder
+            if b in seen or b not in self.bound:
+                return frozenset()  # (a kernel's input: none's own)
+            own = self.dims(self.bound[b], seen | {b})
+            return own | {self.taken[b]} if b in self.taken else own
+        if isinstance(array, T.Index):  # a row of an array at a point's own index, or none's
+            own = set(self.dims(array.array, seen))
+            for index in array.indices:
+                if isinstance(index, T.Var) and index.binder in self.points:
+                    own.add(self.points[index.binder])
+                elif self.moves(index):
+                    return frozenset()
+            return frozenset(own)
+        return frozenset()
+
+    def moves(self, index, step: T.Binder | None = None) -> bool:
+        """Whether an index reads something that varies with the points (or
+        is the step `step`)."""
+        return any(isinstance(v, T.Var) and (v.binder == step or self.var.of(v.binder) & self.rows)
+                   for v in descendants(index, T.is_exp))
+
+
+def _own(read: T.Index, loop: T.Loop, owners: _Owners) -> bool:
+    covered = set(owners.dims(read.array))
     steps = False
     for index in read.indices:
         if isinstance(index, T.Var) and index.binder == loop.index:
             steps = True
-        elif isinstance(index, T.Var) and index.binder in points:
-            covered.add(points[index.binder])
-        elif any(isinstance(v, T.Var) and (v.binder == loop.index or var.of(v.binder) & rows)
-                 for v in descendants(index, T.is_exp)):
+        elif isinstance(index, T.Var) and index.binder in owners.points:
+            covered.add(owners.points[index.binder])
+        elif owners.moves(index, loop.index):
             return False
-    return steps and rows <= covered
+    return steps and owners.rows <= covered

@@ -222,8 +222,9 @@ class Split:
     @property
     def choices(self) -> tuple[LaneChoice, ...]:
         """The lanes a row, in the order the launch tests them (`given`: --lanes)."""
-        if self.columns:
-            return self._column_choices()
+        return self._own_long(self._column_choices() if self.columns else self._row_choices())
+
+    def _row_choices(self) -> tuple[LaneChoice, ...]:
         lanes = self.given or BLOCK
         if self.forced and self.several:  # past the grid's limits (or rows of no length), a block a row
             return (LaneChoice(lanes, ((Test("length", ">=", 1),) + self.several_limits,), True),
@@ -241,11 +242,12 @@ class Split:
         several = (LaneChoice(BLOCK, ((Test("rows", "<", SEVERAL_ROWS_AN_SM, True), Test("length", ">=", long))
                                       + self.several_limits,), True),) if self.several else ()
         warps = () if self.few else (LaneChoice(WARP, (warp,)),)  # (a warp a row wants rows the few never have)
-        return self._own_long(warps + several + (LaneChoice(WIDE_BLOCK, wide), LaneChoice(BLOCK, ())))
+        return warps + several + (LaneChoice(WIDE_BLOCK, wide), LaneChoice(BLOCK, ()))
 
     def _own_long(self, choices: tuple[LaneChoice, ...]) -> tuple[LaneChoice, ...]:
         """Where the gate lets own streams' rows run for more points
-        (`own_rows`), each choice also asks that the rows be few or long."""
+        (`own_rows`), each choice also asks that the rows be few or long
+        (lanes given by --lanes, or forced several blocks, alike)."""
         if not self.own_rows:
             return choices
         either = (Test("rows", "<", self.few_rows, True), Test("length", ">=", OWN_LONG_ROW))
@@ -262,7 +264,7 @@ class Split:
             return (one,)
         when = (Test("length", ">=", 1),) if self.forced else \
             (Test("rows", "<", FEW_COLUMN_ROWS_AN_SM, True), Test("length", ">=", 2 * COLUMN_SHARE))
-        return self._own_long((LaneChoice(lanes, (when + self.several_limits,), True, True), one))
+        return LaneChoice(lanes, (when + self.several_limits,), True, True), one
 
     @property
     def several(self) -> bool:

@@ -49,6 +49,12 @@ SCAN_MIN_LENGTH = 256
 # take 12.6x to 197x the scan's time (H200, three corpus programs; 0.73x to 1.0x at 256 and 512 positions,
 # where the race keeps the untiled kernel: benchmarks/RESULTS.md)
 SCAN_UNRACED = 16384
+# many rows: each point's own walk is then rows x m^2 / 2 steps, and from this many rows of SHORT_ROW_LENGTH
+# positions a block a row runs raced too, where a value is a total (no warp a row: below) (H200, 100,000 rows:
+# 0.37 against the untiled kernel's 0.58 ms at 128 positions, 0.38 against 1.26 at 192, and 0.36 against 0.16
+# at 64: experiments/verify/short_rows.py)
+MANY_ROWS = 16384
+SHORT_ROW_LENGTH = 128
 SCAN_LANES = 256  # threads a block of the scan's kernels
 WARP_SCAN_ROWS = 8  # rows a block of the scan's kernel of a warp a row (lower/scan.py)
 # ... which runs for rows of at most WARP_SCAN_LONGEST positions where there are WARP_SCAN_MIN_ROWS and more, and

@@ -3,18 +3,23 @@ of a matrix where they are many, a warp a row (WARP_SCAN_MIN_ROWS rows of
 at most WARP_SCAN_LONGEST positions, or WARP_SCAN_MANY_ROWS of any); then,
 where the plan has a scan, a block a row (or several) for rows of
 SCAN_MIN_LENGTH positions and more (shorter ones, each point's own walk of
-its stream is as fast as two launches), with 32-bit offsets and the rows
-outside the innermost row level on grid z within CUDA's limits."""
+its stream is as fast as two launches; SHORT_ROW_LENGTH where the rows are
+MANY_ROWS and a value is a total, which a warp a row cannot compute), with
+32-bit offsets and the rows outside the innermost row level on grid z
+within CUDA's limits."""
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from .. import target
 from ..analyse import Analysis
 from ..analyse.reductions import Test
 from ..analyse.scans import (
+    MANY_ROWS,
     SCAN_MIN_LENGTH,
     SCAN_UNRACED,
+    SHORT_ROW_LENGTH,
     WARP_SCAN_LONGEST,
     WARP_SCAN_MANY_ROWS,
     WARP_SCAN_MIN_ROWS,
@@ -52,37 +57,47 @@ def scan_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
         held += [AtMost(lv.size.name, target.MAX_GRID["z"]) for lv in on_z if not isinstance(lv.size, int)]
         return all_of(t for t in held if t is not None)
 
-    def versions(build: Build, least: int, why: str, warp: bool = False) -> list[Version]:
-        """`build` from `least` positions: raced below SCAN_UNRACED, unraced from it."""
+    def versions(build: Build, least: int, why: str, own) -> list[Version]:
+        """`build` from `least` positions where its own tests hold (`own(unraced)`): raced below SCAN_UNRACED,
+        unraced from it."""
         if isinstance(scan.length, int) and scan.length < least:
             return []
         if not a.options.launch_timing:
-            return [Version(Kind.SCAN, build, when(test(length, ">=", least), *_warp_tests(test, length, warp)), why)]
+            return [Version(Kind.SCAN, build, when(*own(False)), why)]
         out = [] if isinstance(scan.length, int) and scan.length < SCAN_UNRACED else [Version(
-            Kind.SCAN, build, when(test(length, ">=", SCAN_UNRACED), *_warp_tests(test, length, warp, True)),
+            Kind.SCAN, build, when(test(length, ">=", SCAN_UNRACED), *own(True)),
             f"{why}; unraced from {SCAN_UNRACED:,} positions")]
         if not isinstance(scan.length, int) or scan.length < SCAN_UNRACED:
-            out.append(Version(Kind.SCAN, dataclasses.replace(build, suffix=RACED),
-                               when(test(length, ">=", least), *_warp_tests(test, length, warp)), why,
+            out.append(Version(Kind.SCAN, dataclasses.replace(build, suffix=RACED), when(*own(False)), why,
                                rival=untiled_rival(rest, file, "the scan")))
         return out
+
+    def warp_tests(unraced: bool) -> list:
+        """WARP_SCAN_MIN_ROWS rows of at most WARP_SCAN_LONGEST positions, or WARP_SCAN_MANY_ROWS rows (only
+        those from SCAN_UNRACED positions on)."""
+        many = test("rows", ">=", WARP_SCAN_MANY_ROWS)
+        return [many] if unraced else [any_of([all_of([test("rows", ">=", WARP_SCAN_MIN_ROWS),
+                                                       test(length, "<=", WARP_SCAN_LONGEST)]), many])]
+
+    def block_tests(unraced: bool) -> list:
+        """From SCAN_MIN_LENGTH positions, or (a total beside the scan, so no warp a row) SHORT_ROW_LENGTH where
+        the rows are MANY_ROWS."""
+        if unraced:
+            return []
+        if not short_rows:
+            return [test(length, ">=", SCAN_MIN_LENGTH)]
+        return [any_of([test(length, ">=", SCAN_MIN_LENGTH),
+                        all_of([test(length, ">=", SHORT_ROW_LENGTH), test("rows", ">=", MANY_ROWS)])])]
+    # (a value that is a total needs the whole row before any point's value: a warp a row has no stage for it;
+    # a block a row then runs for shorter rows where they are many)
+    along_rows = bool(rows) and not columns
+    total = any(any(s.whole) for s in scan.loops)
+    short_rows = along_rows and total
+    literal = math.prod(lv.size for lv in rows) if all(isinstance(lv.size, int) for lv in rows) else None
     out = []
-    # (a value that is a total needs the whole row before any point's value: a warp a row has no stage for it)
-    if rows and not columns and not any(any(s.whole) for s in scan.loops):
+    if along_rows and not total and (literal is None or literal >= WARP_SCAN_MIN_ROWS):
         out += versions(Build(a, file, True, scan=scan, lanes=target.WARP), 1,
                         f"a scan, a warp a row ({WARP_SCAN_ROWS} rows a block): {scan.reason}; longer rows, or "
-                        "fewer, run the versions that follow", warp=True)
-    return out + versions(Build(a, file, True, scan=scan), SCAN_MIN_LENGTH,
-                          f"a scan: {scan.reason}; shorter rows run the versions that follow")
-
-
-def _warp_tests(test, length: str, warp: bool, unraced: bool = False) -> list:
-    """A warp a row's own tests: WARP_SCAN_MIN_ROWS rows of at most
-    WARP_SCAN_LONGEST positions, or WARP_SCAN_MANY_ROWS rows (only those
-    from SCAN_UNRACED positions on)."""
-    if not warp:
-        return []
-    many = test("rows", ">=", WARP_SCAN_MANY_ROWS)
-    if unraced:
-        return [many]
-    return [any_of([all_of([test("rows", ">=", WARP_SCAN_MIN_ROWS), test(length, "<=", WARP_SCAN_LONGEST)]), many])]
+                        "fewer, run the versions that follow", warp_tests)
+    return out + versions(Build(a, file, True, scan=scan), SHORT_ROW_LENGTH if short_rows else SCAN_MIN_LENGTH,
+                          f"a scan: {scan.reason}; shorter rows run the versions that follow", block_tests)
