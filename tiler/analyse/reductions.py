@@ -41,7 +41,7 @@ from .folds import pick_of as pick_of
 from .level_loops import NotReduction as NotReduction
 from .level_loops import Reduction, level_loops
 from .level_loops import too_few as too_few
-from .own_reads import OWN_FEW_POINTS_AN_SM, OWN_LONG_ROW, own_streams
+from .own_reads import OWN_FEW_POINTS_AN_SM, OWN_LONG_ROW, implies, own_streams
 from .records import Variance, dims_text
 
 PICKS = (Operator.ARGMIN, Operator.ARGMAX)
@@ -142,13 +142,6 @@ class Test:
         if self.per_sm and self.value == 1:
             return f"{name} {self.op} the GPU's SM count"
         return f"{name} {self.op} {self.value}" + (" an SM" if self.per_sm else "")
-
-
-def _implies(tests: tuple[Test, ...], test: Test) -> bool:
-    """Some of `tests` makes `test` hold (`rows < 32 an SM` makes `rows < 64 an SM` hold)."""
-    return any(t.what == test.what and t.op == test.op and t.per_sm == test.per_sm and
-               (t.value <= test.value if t.op == "<" else t.value >= test.value if t.op == ">=" else t == test)
-               for t in tests)
 
 
 def tests_text(when: tuple[tuple[Test, ...], ...], length) -> str:
@@ -252,7 +245,7 @@ class Split:
             return choices
         either = (Test("rows", "<", self.few_rows, True), Test("length", ">=", OWN_LONG_ROW))
         return tuple(replace(c, when=tuple(w for alt in (c.when or ((),)) for w in (
-            (alt,) if any(_implies(alt, e) for e in either) else tuple(alt + (e,) for e in either)))) for c in choices)
+            (alt,) if any(implies(alt, e) for e in either) else tuple(alt + (e,) for e in either)))) for c in choices)
 
     def _column_choices(self) -> tuple[LaneChoice, ...]:
         """Rows side by side: several blocks a row where the rows are too few
