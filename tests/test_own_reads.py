@@ -127,3 +127,11 @@ def test_lanes_given_or_several_blocks_forced_keep_the_few_or_long_rows(options)
     module = run_to("verify", path.read_text(), path.name, options)
     assert module.select({"n": 60000, "m": 1000}, 132).name == "tiler_a_matvec_rows_f32_tiled"
     assert module.select({"n": 40000, "m": 10007}, 132).lanes
+
+
+def test_columns_with_lanes_given_keep_the_few_or_long_rows():
+    """Columns split with the lanes given (no several blocks): 60,000
+    columns of 1,000 (454 an SM) keep the tiled kernel; long columns split."""
+    module = run_to("verify", COLUMNS.format(read="A[i, j]"), "c.fut", Options(lanes=32))
+    assert module.select({"m": 60000, "n": 1000}, 132).name == "tiler_c_tiled"
+    assert module.select({"m": 30000, "n": 12000}, 132).name == "tiler_c_split32_cols"
