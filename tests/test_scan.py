@@ -360,3 +360,30 @@ def test_explain_says_which_loops_are_scanned_and_why_not():
     assert (data["versions"][0]["lanes"], data["versions"][0]["rows_a_block"]) == (32, 8)
     assert data["versions"][2]["blocks_a_row"] == "min(ceil(m / 256), 2048)" and data["versions"][2]["kernels"] == 4
     assert "scan, 32 threads a row, 8 rows a block" in tiler("explain", SCANS / "chain_rows_guarded_f32.fut").stdout
+
+
+@pytest.mark.parametrize("name", ["rows_cummax_f64", "rows_share_f32"])
+@pytest.mark.parametrize("rows", ["r", 500, 1500, 3000, 20000])
+@pytest.mark.parametrize("length", ["m", 100, 200, 300, 5000, 20000])
+@pytest.mark.parametrize("timing", [True, False])
+def test_every_scan_version_can_run_at_the_sizes_the_program_fixes(name, rows, length, timing):
+    """Where the program fixes the rows' count or their length, no scan
+    version is built that no launch could pick (a block a row's raced
+    version aside: the warp's first opponent in a race)."""
+    text = (SCANS / f"{name}.fut").read_text()
+    row_size = "r" if "m], r]" in text else "n"
+    text = text.replace(f"m], {row_size}]", f"m], {rows}]" if rows != "r" else f"m], {row_size}]")
+    text = text.replace("[f64, m]", f"[f64, {length}]").replace("[f32, m]", f"[f32, {length}]") \
+        .replace("j < m", f"j < {length}").replace("iota(m)", f"iota({length})")
+    module = run_all(text, "t.fut", Options(no_launch_timing=not timing))["verify"]
+    named = {s: v for s, v in ((row_size, rows), ("m", length)) if isinstance(v, str)}
+    grid = {"r": [1, 1000, 1024, 1500, 2048, 5000, 16384, 20000], "n": [1, 1000, 1024, 1500, 2048, 5000, 16384, 20000],
+            "m": [1, 100, 128, 200, 256, 300, 4096, 5000, 16384, 20000]}
+    picked = set()
+    for r in grid[row_size] if row_size in named else [None]:
+        for m in grid["m"] if "m" in named else [None]:
+            sizes = {k: v for k, v in ((row_size, r), ("m", m)) if v is not None}
+            picked.add(module.select(sizes, 132).name)
+    for v in module.versions:
+        if "_scan" in v.kernel.name and not v.kernel.name.endswith("_scan256_raced"):
+            assert v.kernel.name in picked, (v.kernel.name, rows, length, timing)

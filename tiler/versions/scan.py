@@ -57,17 +57,18 @@ def scan_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
         held += [AtMost(lv.size.name, target.MAX_GRID["z"]) for lv in on_z if not isinstance(lv.size, int)]
         return all_of(t for t in held if t is not None)
 
-    def versions(build: Build, least: int, why: str, own) -> list[Version]:
+    def versions(build: Build, least: int, why: str, own, can) -> list[Version]:
         """`build` from `least` positions where its own tests hold (`own(unraced)`): raced below SCAN_UNRACED,
-        unraced from it."""
+        unraced from it; each only where it can run at the sizes the program fixes (`can(unraced)`, None: the
+        one version without launch timing)."""
         if isinstance(scan.length, int) and scan.length < least:
             return []
         if not a.options.launch_timing:
-            return [Version(Kind.SCAN, build, when(*own(False)), why)]
-        out = [] if isinstance(scan.length, int) and scan.length < SCAN_UNRACED else [Version(
+            return [Version(Kind.SCAN, build, when(*own(False)), why)] if can(None) else []
+        out = [] if isinstance(scan.length, int) and scan.length < SCAN_UNRACED or not can(True) else [Version(
             Kind.SCAN, build, when(test(length, ">=", SCAN_UNRACED), *own(True)),
             f"{why}; unraced from {SCAN_UNRACED:,} positions")]
-        if not isinstance(scan.length, int) or scan.length < SCAN_UNRACED:
+        if (not isinstance(scan.length, int) or scan.length < SCAN_UNRACED) and can(False):
             out.append(Version(Kind.SCAN, dataclasses.replace(build, suffix=RACED), when(*own(False)), why,
                                rival=untiled_rival(rest, file, "the scan")))
         return out
@@ -93,11 +94,27 @@ def scan_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version]:
     along_rows = bool(rows) and not columns
     total = any(any(s.whole) for s in scan.loops)
     short_rows = along_rows and total
+    # (the rows' count and the length where the program fixes them: versions that could never run are left out)
     literal = math.prod(lv.size for lv in rows) if all(isinstance(lv.size, int) for lv in rows) else None
+
+    def rows_from(count: int) -> bool:
+        return literal is None or literal >= count
+
+    short = not isinstance(scan.length, int) or scan.length <= WARP_SCAN_LONGEST
+    warp = along_rows and not total and rows_from(WARP_SCAN_MIN_ROWS)
+
+    def warp_can(unraced) -> bool:
+        return rows_from(WARP_SCAN_MANY_ROWS) or (not unraced and short)
+
+    def block_can(unraced) -> bool:  # (the raced one is the warp's first opponent: kept)
+        covers = warp and literal is not None and (literal >= WARP_SCAN_MANY_ROWS or (
+            unraced is None and isinstance(scan.length, int) and short))
+        return unraced is False or not covers
     out = []
-    if along_rows and not total and (literal is None or literal >= WARP_SCAN_MIN_ROWS):
+    if warp:
         out += versions(Build(a, file, True, scan=scan, lanes=target.WARP), 1,
                         f"a scan, a warp a row ({WARP_SCAN_ROWS} rows a block): {scan.reason}; longer rows, or "
-                        "fewer, run the versions that follow", warp_tests)
-    return out + versions(Build(a, file, True, scan=scan), SHORT_ROW_LENGTH if short_rows else SCAN_MIN_LENGTH,
-                          f"a scan: {scan.reason}; shorter rows run the versions that follow", block_tests)
+                        "fewer, run the versions that follow", warp_tests, warp_can)
+    least = SHORT_ROW_LENGTH if short_rows and rows_from(MANY_ROWS) else SCAN_MIN_LENGTH
+    return out + versions(Build(a, file, True, scan=scan), least,
+                          f"a scan: {scan.reason}; shorter rows run the versions that follow", block_tests, block_can)
