@@ -38,14 +38,6 @@ def own_streams(kernel: T.Kernel, var: Variance, loops) -> bool:
                and streams_own(loop, owners) for loop in loops)
 
 
-def implies(tests: tuple, test) -> bool:
-    """Some of `tests` (reductions.Test) makes `test` hold (`rows < 32 an SM` makes `rows < 64 an SM` hold):
-    a lane choice's alternative that needs no few-or-long test of its own (reductions.Split._own_long)."""
-    return any(t.what == test.what and t.op == test.op and t.per_sm == test.per_sm and
-               (t.value <= test.value if t.op == "<" else t.value >= test.value if t.op == ">=" else t == test)
-               for t in tests)
-
-
 def streams_own(loop: T.Loop, owners: "_Owners") -> bool:
     """Whether some array `loop` reads takes, at each step, an element no
     other point reads: the array is a point's own along some dims and read

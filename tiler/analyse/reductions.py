@@ -41,8 +41,10 @@ from .folds import pick_of as pick_of
 from .level_loops import NotReduction as NotReduction
 from .level_loops import Reduction, level_loops
 from .level_loops import too_few as too_few
-from .own_reads import OWN_FEW_POINTS_AN_SM, OWN_LONG_ROW, implies, own_streams
+from .own_reads import OWN_FEW_POINTS_AN_SM, OWN_LONG_ROW, own_streams
 from .records import Variance, dims_text
+from .row_tests import Test as Test
+from .row_tests import implies
 
 PICKS = (Operator.ARGMIN, Operator.ARGMAX)
 # Lanes a row, chosen at launch from the rows and their length (H200, benchmarks/RESULTS.md): a warp a row
@@ -125,28 +127,6 @@ K_OPERATORS = (Operator.ADD, Operator.MUL, Operator.MIN, Operator.MAX)
 NO_ARRAY = "it reads no array"
 STEERED = "an option chooses the tiled kernel's schedule, and that kernel runs (--lanes N or --several-blocks " \
           "splits as well)"
-
-
-@dataclass(frozen=True)
-class Test:
-    """A launch test on the rows' count or their length: `rows >= 32 an SM`."""
-
-    what: str  # "rows", "length", or a size of the program's
-    op: str  # ">=", "<=" or "<"
-    value: int
-    per_sm: bool = False  # `value` is per SM of the GPU
-
-    def text(self, length) -> str:
-        name = {"rows": "rows", "length": f"the row's length ({length})",
-                "work": f"rows x the row's length ({length})"}.get(self.what, self.what)
-        if self.per_sm and self.value == 1:
-            return f"{name} {self.op} the GPU's SM count"
-        return f"{name} {self.op} {self.value}" + (" an SM" if self.per_sm else "")
-
-
-def tests_text(when: tuple[tuple[Test, ...], ...], length) -> str:
-    """Alternatives of tests in words: `a and b or c`."""
-    return " or ".join(" and ".join(t.text(length) for t in alts) for alts in when)
 
 
 def share_of(columns: bool) -> int:

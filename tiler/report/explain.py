@@ -13,8 +13,8 @@ from ..analyse import Analysis
 from ..analyse.blocks import stream_kind
 from ..analyse.folds import described
 from ..analyse.own_reads import OWN_LONG_ROW
-from ..analyse.reductions import tests_text
 from ..analyse.registers import expected_registers
+from ..analyse.row_tests import tests_text
 from ..analyse.scans import Scan
 from ..analyse.schedule import Math, describe_copy, describe_pipeline, describe_reads, describe_thresholds, test_text
 from ..analyse.windows import WINDOW_REASON, windows

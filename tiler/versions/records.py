@@ -228,7 +228,7 @@ class Transposing:
 
 @dataclass(frozen=True)
 class RowTest:
-    """A test of a split on the rows' count or length (reductions.Test); `rows`: the row levels' sizes."""
+    """A test of a split on the rows' count or length (row_tests.Test); `rows`: the row levels' sizes."""
 
     test: object
     rows: tuple

@@ -14,7 +14,7 @@ import math
 
 from .. import target
 from ..analyse import Analysis
-from ..analyse.reductions import Test
+from ..analyse.row_tests import Test
 from ..analyse.scans import (
     MANY_ROWS,
     SCAN_MIN_LENGTH,
