@@ -525,6 +525,23 @@ def test_a_row_each_thread_reads_in_a_loop_is_staged_and_the_block_narrowed_to_f
     assert off.block.extents == (256,)
 
 
+def test_a_row_passed_to_a_helper_by_name_is_staged_as_its_reads_say(tmp_path):
+    """A helper given the thread's row reads it by element through its
+    parameter (`let a = p` once inlined): those are the row's reads, so the
+    row is staged as where the body reads `p[t]` itself; the helper given a
+    row it takes whole (a stream over it) leaves it in place."""
+    a = analysed(PROGRAMS / "analysis" / "own_row_by_helper.fut", Options())
+    (p,) = a.schedule.slabs
+    assert p.staged and p.name == "p" and p.pitch in (34, 35)
+    (tmp_path / "whole.fut").write_text("""
+fun f32 total([f32, d] a) = streamSeq(fn f32 (int k0, [f32, c] ac, f32 s) =>
+                                        loop (s) = for t < c do s + ac[t] in s, a, 0f32)
+fun [f32, n] main([[f32, d], n] X, [f32, m] w) =
+  map(fn f32 ([f32, d] x) => total(x) + streamSeq(fn f32 (int j0, [f32, c] wc, f32 s) =>
+                                                   loop (s) = for j < c do s + wc[j] in s, w, 0f32), X)""")
+    assert not analysed(tmp_path / "whole.fut").schedule.slabs
+
+
 @pytest.mark.parametrize("length, run, pitch, why", [
     (34, True, 34, "reads at most 2-way bank conflicted"),  # k-means: lines of 34, read 2-way conflicted at most
     (5, True, 5, "conflict-free reads"),

@@ -314,7 +314,8 @@ COALESCE_VARIANTS = {"default": Options(), "wide block": Options(tile=(256,)), "
                                   PROGRAMS / "analysis" / "nested.fut", PROGRAMS / "analysis" / "rows_by_data.fut",
                                   PROGRAMS / "analysis" / "gather_rows.fut",
                                   PROGRAMS / "analysis" / "own_row_by_index.fut",
-                                  PROGRAMS / "analysis" / "own_row_by_let.fut"],
+                                  PROGRAMS / "analysis" / "own_row_by_let.fut",
+                                  PROGRAMS / "analysis" / "own_row_by_helper.fut"],
                          ids=lambda p: p.stem)
 def test_rows_staged_to_coalesce_match_the_interpreter(path, variant, scale):
     matches_the_interpreter(path, COALESCE_VARIANTS[variant], scale, seed=7)

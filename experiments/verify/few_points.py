@@ -1,10 +1,12 @@
 """Splits for few points, timed past their threshold: every version of each program compiled with the
 few-points thresholds (reductions.FEW_POINTS_AN_SM, HEAVY_FEW_POINTS_AN_SM) lifted, so its split versions exist
 for any number of points, each launched alone (CUDA events, median of 15 after a warm-up) at the program's
-small, medium and large sizes and any given here, its outputs compared with the untiled kernel's. On a GPU
-host from the repository's root:
+small, medium and large sizes and any given here, its outputs compared with the untiled kernel's (SHORT_ROWS=1:
+rows shorter than reductions.MIN_SPLIT_LENGTH split too; LANES=32: the split versions a warp a row, as --lanes
+gives). On a GPU host from the repository's root:
     python3 experiments/verify/few_points.py OUT.json PROGRAM[:size=v,size=v] ..."""
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -14,6 +16,8 @@ sys.path.insert(0, ".")
 import tiler.analyse.reductions as reductions  # noqa: E402
 
 reductions.FEW_POINTS_AN_SM = reductions.HEAVY_FEW_POINTS_AN_SM = 10 ** 6
+if os.environ.get("SHORT_ROWS"):  # splits for rows of any length too (their least length lifted)
+    reductions.MIN_SPLIT_LENGTH = 1
 from tiler.analyse import Options  # noqa: E402
 from tiler.check import check  # noqa: E402
 from tiler.pipeline import run_all  # noqa: E402
@@ -43,7 +47,8 @@ def main(out_path, args):
         text = Path(path).read_text()
         prog = check(parse(text, path))
         spec = load_spec(Path(path))
-        values = run_all(text, path, Options())
+        lanes = int(os.environ["LANES"]) if os.environ.get("LANES") else None
+        values = run_all(text, path, Options(lanes=lanes))
         kernels = [k for k in values["verify"].kernels if "_wide" not in k.name]
         for set_name, sizes in size_sets(spec, prog, extra):
             inputs = make_inputs(prog, sizes, spec, seed=1)

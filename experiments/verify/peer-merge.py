@@ -1,7 +1,9 @@
 """The whole corpus against PyTorch, from the fifteenth to thirty-third
 sessions' peer runs (a later file wins for a program and size), with its
 summary: python3 experiments/verify/peer-merge.py OUT.json (from the
-repository's root)."""
+repository's root). Those runs timed torch.compile after it had recompiled
+each twin for any shape; `--per-shape` merges instead the runs from the
+thirty-fifth session on, which compile it for each shape (PER_SHAPE)."""
 import json
 import statistics
 import sys
@@ -46,6 +48,13 @@ FILES = ["experiments/results/corpus-2026-11-29e-h200-peer-shard1.json",
          # scans) at the three sizes
          "experiments/results/session33-2026-12-01-h200/session33a/corpus-colmax.json",
          "experiments/results/session33-2026-12-01-h200/session33b/corpus-drawdown-now.json"]
+# torch.compile for each shape (bench/peer.py, dynamic=False): the a_* and b_* programs at large sizes
+PER_SHAPE = ["experiments/results/session35-2026-12-01-h200/c/peer-large.json",
+             "experiments/results/session35-2026-12-01-h200/d/peer/peer-b-large.json",
+             "experiments/results/session35-2026-12-01-h200/d/kmeans-now.json"]
+if "--per-shape" in sys.argv:
+    sys.argv.remove("--per-shape")
+    FILES = PER_SHAPE
 records = {}
 for f in FILES:
     for r in json.load(open(f))["records"]:
@@ -59,5 +68,7 @@ print(summary(records))
 print(peer_summary(records).split("\n")[0])
 for size in ("small", "medium", "large"):
     xs = [x for r in records if r["size_set"] == size and (x := ratio(r)) is not None]
+    if not xs:
+        continue
     print(f"{size}: {len(xs)} pairs, median {statistics.median(xs):.2f}x, {sum(x < 0.5 for x in xs)} below 0.5x")
 json.dump({"records": records, "sources": FILES}, open(sys.argv[1], "w"), indent=1)

@@ -108,7 +108,9 @@ class Peers:
     def __init__(self, fn, program: T.Program, compiled: bool = True):
         self.torch = torch_for_peers()
         self.fn, self.program = fn, program
-        self.compiled = self.torch.compile(fn) if compiled else None
+        # dynamic=False: one compile specialised to each shape, as a user compiling for the shape they run gets;
+        # by default a second shape (the small check comes first) recompiles for any shape, slower code
+        self.compiled = self.torch.compile(fn, dynamic=False) if compiled else None
         self.left_out = None if compiled else f"{COMPILED}: not timed, its compilation took too long"
         self.notes: list[str] = []
 
