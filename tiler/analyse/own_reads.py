@@ -19,6 +19,7 @@ from __future__ import annotations
 from ..check import typed as T
 from ..tree import descendants
 from .records import Variance
+from .views import Views
 
 # H200 (benchmarks/RESULTS.md, experiments/verify/few_points.py): the split against one thread a point, for the
 # corpus's mat-vecs, vector-matrix products and a residual: 1.2x-2.6x faster at 124 to 303 points an SM and
@@ -33,7 +34,7 @@ def own_streams(kernel: T.Kernel, var: Variance, loops) -> bool:
     points' own elements, its steps light: no loop or stream nested in its
     body (a step running an inner product over shared rows is the tiled
     kernel's work to share)."""
-    owners = _Owners(kernel, var)
+    owners = _Owners(Views(kernel, var))
     return any(not any(isinstance(n, (T.Loop, T.Stream)) for n in descendants(loop.body, T.is_exp))
                and streams_own(loop, owners) for loop in loops)
 
@@ -49,29 +50,19 @@ def streams_own(loop: T.Loop, owners: "_Owners") -> bool:
 
 
 class _Owners:
-    """Where each array binder of a kernel comes from, and the dims along
-    which it is a point's own (`dims`: frozenset, empty where it is none's)."""
+    """Where each array binder of a kernel comes from (the definitions
+    Views collects: a map level's row, a let's value, a stream's chunk), and
+    the dims along which it is a point's own (`dims`: frozenset, empty where
+    it is none's)."""
 
-    def __init__(self, kernel: T.Kernel, var: Variance):
-        self.var = var
-        self.rows = frozenset(range(len(kernel.levels)))
-        # each level's index over iota, by its dim
-        self.points = {p: lv.dim for lv in kernel.levels for p, a in zip(lv.params, lv.args) if isinstance(a, T.Iota)}
-        self.bound: dict = {}  # binder -> the expression it is an array of (a row, a chunk's array, a let's value)
-        self.taken: dict = {}  # a map level's row binder -> its level's dim
-        for lv in kernel.levels:
-            for p, a in zip(lv.params, lv.args):
-                if not isinstance(a, T.Iota):
-                    self.bound[p], self.taken[p] = a, lv.dim
-            for binders, value in lv.lets:
-                if len(binders) == 1:
-                    self.bound[binders[0]] = value
-        for root in kernel.roots:
-            for n in descendants(root, T.is_exp):
-                if isinstance(n, T.Let) and len(n.binders) == 1:
-                    self.bound[n.binders[0]] = n.value
-                elif isinstance(n, T.Stream):
-                    self.bound.update(zip(n.chunk_params, n.arrays))
+    def __init__(self, views: Views):
+        self.var = views.var
+        self.rows = frozenset(range(len(views.kernel.levels)))
+        # each level's index over iota, by its dim; the array each other name is a row, a let or a chunk of, and
+        # a map level's row's own dim
+        self.points = {b: d[2] for b, d in views.defs.items() if d[0] == "row" and isinstance(d[1], T.Iota)}
+        self.bound = {b: d[1] for b, d in views.defs.items() if d[0] in ("row", "let", "chunk") and b not in self.points}
+        self.taken = {b: d[2] for b, d in views.defs.items() if d[0] == "row" and b not in self.points}
 
     def dims(self, array, seen: frozenset = frozenset()) -> frozenset:
         """The dims along which `array` (an expression) is one point's own."""
