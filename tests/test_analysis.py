@@ -540,6 +540,15 @@ fun [f32, n] main([[f32, d], n] X, [f32, m] w) =
   map(fn f32 ([f32, d] x) => total(x) + streamSeq(fn f32 (int j0, [f32, c] wc, f32 s) =>
                                                    loop (s) = for j < c do s + wc[j] in s, w, 0f32), X)""")
     assert not analysed(tmp_path / "whole.fut").schedule.slabs
+    # through two helpers (`outer` passes its parameter, a row of the chunk, on to `inner`): the chunk is staged
+    (tmp_path / "twice.fut").write_text("""
+fun f32 inner([f32, d] a, [f32, d] b) = loop (s = 0f32) = for t < d do s + a[t] * b[t] in s
+fun f32 outer([f32, d] a, [f32, d] b) = inner(a, b)
+fun [f32, n] main([[f32, d], n] X, [[f32, d], k] C) =
+  map(fn f32 ([f32, d] x) =>
+        streamSeq(fn f32 (int c0, [[f32, d], c] cs, f32 acc) =>
+                    loop (acc) = for j < c do acc + outer(x, cs[j]) in acc, C, 0f32), X)""")
+    assert analysed(tmp_path / "twice.fut").streams[0].inputs[0].staged
 
 
 @pytest.mark.parametrize("length, run, pitch, why", [

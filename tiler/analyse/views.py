@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ..check import typed as T
-from ..check.types import Array, Binder
+from ..check.types import Binder
 from .records import Variance
 from .variance import union
 
@@ -235,15 +235,11 @@ def _reads_of_every_array(body) -> dict:
         return kept[1]
     reads: dict[Binder, list | None] = {}
     used: dict[int, bool] = {}  # a let's binders: whether its body mentions them (one walk a let)
-    # a let naming an array another name holds (an inlined helper's parameter, `let a = row`): its reads are
-    # the array's (the lowering binds both names to one view: a staged row, a chunk's tile)
-    alias: dict[Binder, Binder] = {}
 
     def whole(b: Binder, _indices=()) -> None:
-        reads[alias.get(b, b)] = None
+        reads[b] = None
 
     def read(b: Binder, indices) -> None:
-        b = alias.get(b, b)
         if reads.get(b, []) is not None:
             reads.setdefault(b, []).append(indices)
 
@@ -259,11 +255,6 @@ def _reads_of_every_array(body) -> dict:
             return
         if isinstance(e, T.Let) and not _any_mentioned(e, used):
             walk(e.body)  # a let whose value is never used: its reads load nothing
-            return
-        if isinstance(e, T.Let) and len(e.binders) == 1 and isinstance(e.value, T.Var) and \
-                isinstance(e.value.type, Array):
-            alias[e.binders[0]] = alias.get(e.value.binder, e.value.binder)
-            walk(e.body)
             return
         for c in _children(e):
             walk(c)

@@ -45,12 +45,17 @@ def row_aliases(k: T.Kernel) -> T.Kernel:
     aliases: dict[Binder, T.Index] = {}
 
     def rewrite(e):
-        if isinstance(e, T.Let) and _names_a_row(e.binders, e.value):  # (it stays, unused: explain lists its name)
-            value = aliases[e.binders[0]] = rewrite(e.value)
+        if isinstance(e, T.Let):
+            value = rewrite(e.value)
+            if _names_a_row(e.binders, value):  # (it stays, unused: explain lists its name)
+                aliases[e.binders[0]] = value
             return dataclasses.replace(e, value=value, body=rewrite(e.body))
         if isinstance(e, T.Index) and isinstance(e.array, T.Var) and e.array.binder in aliases:
             row = aliases[e.array.binder]
-            return dataclasses.replace(e, array=row.array, indices=row.indices + tuple(rewrite(i) for i in e.indices))
+            indices = tuple(rewrite(i) for i in e.indices)
+            if isinstance(row, T.Var):  # (another name for the array)
+                return dataclasses.replace(e, array=dataclasses.replace(row, span=e.array.span), indices=indices)
+            return dataclasses.replace(e, array=row.array, indices=row.indices + indices)
         if isinstance(e, T.Var) and e.binder in aliases:
             return dataclasses.replace(aliases[e.binder], span=e.span)
         return map_children(e, rewrite, T.is_exp)
@@ -71,7 +76,9 @@ def row_aliases(k: T.Kernel) -> T.Kernel:
 
 
 def _names_a_row(binders, value) -> bool:
-    return len(binders) == 1 and _row_read(value)
+    """`let r = A[i]`, or `let a = x` naming an array another name holds (an inlined helper's parameter given a
+    row or a chunk: once rewritten, `let c = cs[j]` then `let b = c` name the same row)."""
+    return len(binders) == 1 and (_row_read(value) or isinstance(value, T.Var) and isinstance(value.type, Array))
 
 
 def _row_read(e) -> bool:
