@@ -52,7 +52,8 @@ FILES = ["experiments/results/corpus-2026-11-29e-h200-peer-shard1.json",
 PER_SHAPE = ["experiments/results/session35-2026-12-01-h200/c/peer-large.json",
              "experiments/results/session35-2026-12-01-h200/d/peer/peer-b-large.json",
              "experiments/results/session35-2026-12-01-h200/d/kmeans-now.json",
-             "experiments/results/session36-2026-12-01-h200/a/peer-rest-large.json"]
+             "experiments/results/session36-2026-12-01-h200/a/peer-rest-large.json",
+             "experiments/results/session36-2026-12-01-h200/b/peer/peer-rest-large.json"]
 if "--per-shape" in sys.argv:
     sys.argv.remove("--per-shape")
     FILES = PER_SHAPE
