@@ -1002,6 +1002,32 @@ def test_few_points_split_their_shared_reductions_right(path):
             assert err <= 1e-3 * max(1.0, float(np.abs(w).max(initial=0))), (kernel.name, sizes, err)
 
 
+@pytest.mark.parametrize("path, sizes", [
+    (ROOT / "corpus" / "a_ell_spmv_f32.fut", {"n": 5000, "wdt": 16, "m": 3000}),
+    (ROOT / "corpus" / "a_ell_spmv_f32.fut", {"n": 4099, "wdt": 27, "m": 999}),
+    (ROOT / "corpus" / "a_ell_spmv_f32.fut", {"n": 300, "wdt": 1000, "m": 2000}),
+    (ROOT / "corpus" / "b_lj_neighbor_list.fut", {"n": 3001, "maxn": 33}),
+    (PROGRAMS / "analysis" / "matvec.fut", {"n": 2049, "m": 17}),
+], ids=lambda x: x.stem if isinstance(x, Path) else "-".join(map(str, x.values())))
+def test_a_warp_a_row_of_each_points_own_row_matches_the_interpreter(path, sizes):
+    """The warp a row that races ahead of the tiled kernel where a split for
+    few points streams each point's own rows (reductions.Split.own_warp),
+    launched alone at rows no warp's width divides and at many rows."""
+    text = path.read_text()
+    values = run_all(text, path.name, Options())
+    assert values["analyse"].plan.split.own_warp
+    prog, spec = values["check"], load_spec(path)
+    sizes = sizes_for(prog, spec, sizes)
+    inputs = make_inputs(prog, sizes, spec, seed=12)
+    want = run(prog, inputs)
+    warp = next(k for k in values["verify"].kernels if k.name.endswith("_split32"))
+    got, _ = Gpu.get().run(warp, values["render"], inputs, sizes)
+    for g, w in zip(got, want):
+        assert not np.isnan(g).any(), "an output element was never written"
+        err = float(np.abs(g.astype(np.float64) - w.astype(np.float64)).max(initial=0))
+        assert err <= 1e-3 * max(1.0, float(np.abs(w).max(initial=0))), (warp.name, sizes, err)
+
+
 SPLIT_K_FILES = [p for p in PROGRAM_FILES if p.stem in ("mm", "aat", "mm_rows", "xty_few", "loop_matmul", "helper",
                                                           "minplus_few", "mlp")] + \
     [ROOT / "corpus" / f"{n}.fut" for n in ("c_xty_loop_f32", "c_xty_tstream_f64", "a_covariance_f64",

@@ -88,8 +88,41 @@ def module_of(path):
     ("a_vecmat_stream_f32", {"m": 3000, "n": 6000}, "split32_cols_blocks"),  # few: several blocks a column
 ])
 def test_the_launch_splits_long_own_streams_up_to_more_points(name, sizes, kernel):
-    module = module_of(ROOT / "corpus" / f"{name}.fut")
-    assert module.select(sizes, 132).name == f"tiler_{name}_{kernel}"
+    """The version the conditions pick after the warp a row that races ahead of them where the rows are
+    reductions.OWN_WARP_ROW long or more (not for columns side by side: their own lanes a column)."""
+    path = ROOT / "corpus" / f"{name}.fut"
+    module = module_of(path)
+    picked = module.select(sizes, 132)
+    if not run_to("analyse", path.read_text(), path.name).plan.split.own_warp:
+        assert picked.name == f"tiler_{name}_{kernel}"
+    else:
+        assert picked.name == f"tiler_{name}_split32" and module.version(picked).ahead
+        assert module.ahead(sizes, 132).name == f"tiler_{name}_{kernel}"
+
+
+@pytest.mark.parametrize("text, warp", [
+    (MATVEC.format(read="row[k]"), True),
+    (MATVEC.format(read="row[k] * x[(k * 7) % m]"), True),  # a gather of the shared vector beside the own row
+    (PICKED.format(row="A[i]"), True),
+    (COLUMNS.format(read="A[i, j]"), False),  # columns side by side have their own lanes a column
+    (PRODUCT, False),
+    (GATHERED, False),
+])
+def test_a_split_streaming_the_points_own_rows_runs_a_warp_a_row_for_any_points(text, warp):
+    """One thread a point reads its own row a row apart from its neighbours' (uncoalesced), and the tiled
+    kernel's block must hold its threads' rows: a warp a row, first, for any number of points from
+    OWN_WARP_ROW elements a row, raced against the version that would run."""
+    split = split_of(text)
+    assert split.own_warp == warp
+    assert ("a warp a row for any number of points" in split.reason) == warp
+    if warp:
+        assert split.own_warp_tests[0] == reductions.Test("length", ">=", reductions.OWN_WARP_ROW)
+        module = run_to("verify", text, "t.fut")
+        names = [v.kernel.name for v in module.versions]
+        warp = module.versions[names.index("tiler_t_split32")]  # (after a split-K version only)
+        assert warp.ahead and warp.few and all("split" in n for n in names[:names.index("tiler_t_split32")])
+        assert module.select({"n": 10 ** 6, "m": 16, "h": 4}, 132).name == "tiler_t_split32"
+        assert module.select({"n": 10 ** 6, "m": 15, "h": 4}, 132).name != "tiler_t_split32"
 
 
 def test_the_lanes_own_tests_are_not_repeated_where_they_imply_the_bound_or_length():

@@ -445,10 +445,16 @@ def test_rows_side_by_side_need_every_reduction_reached_alike_and_shared_memory_
     assert sums(7).active and not sums(7).columns
 
 
-def test_a_few_points_split_has_no_warp_a_row():
+def test_a_few_points_split_has_no_warp_a_row_but_for_its_own_rows():
     """A warp a row wants 32 rows an SM and more; the few-points split runs
-    only below that: no such version."""
-    assert not any(k.lanes == 32 and "_cols" not in k.name for k in module_of("matvec").kernels)
+    only below that: none of its lane choices is a warp. Only where each
+    point streams its own row (a mat-vec's) does a warp a row run, as a
+    version of its own for any number of points, raced ahead of the rest."""
+    module = module_of("matvec")
+    split = run_to("analyse", (BENCHMARKS / "matvec.fut").read_text(), "matvec.fut").plan.split
+    assert split.few and split.own_warp and not any(c.lanes == 32 for c in split.choices)
+    warps = [v for v in module.versions if v.kernel.lanes == 32 and "_cols" not in v.kernel.name]
+    assert len(warps) == 2 and all(v.ahead and v.few for v in warps)  # (with 32- and 64-bit offsets)
 
 
 def test_a_version_that_could_never_run_is_left_out():

@@ -60,6 +60,14 @@ ROWS_A_WARP_BLOCK = 8  # rows a block of 32-lane rows holds (a block of 256 thre
 # a row's reduction with nothing computed per inner point is split only from this length on: shorter,
 # one thread a row (the tiled kernel) is faster (rows of 64 elements: 0.031 ms against 0.048 a warp a row)
 MIN_SPLIT_LENGTH = 256
+# ... but where a split for few points streams each point's own rows (a sparse row's column indices and values,
+# a neighbour list) one thread a point reads them a row apart, uncoalesced, and the tiled kernel's block must
+# hold its threads' rows: a warp a row reads each row in one run. H200 (benchmarks/RESULTS.md, session 36): an
+# ELL mat-vec at 4,000,000 rows of 27, 0.86 ms against 1.71 (the untiled kernel, faster than the tiled one);
+# 1,000,000 rows of 16, 0.157 against 0.81; neighbour lists of 64-128, 1.2x-2.3x; shorter rows than that
+# untried. It runs for any number of points from this length on, raced against the version that would run
+# otherwise (the tiled kernel's faster for 100,000 batches of a 64 x 64 bilinear form: the race keeps it).
+OWN_WARP_ROW = 16
 # Several blocks a row (a kernel a split reduction, then one for the rest of the row): each block of BLOCK
 # lanes folds BLOCK_SHARE iterations (so the blocks a row follow from the row's length alone, and a result's
 # rounding does not depend on the GPU), where the rows are fewer than the SMs and long enough to pay for a
@@ -175,6 +183,14 @@ class Split:
     # a split for few points whose reductions stream the point's own elements (own_reads): it also runs for
     # fewer than this many points an SM where the rows are OWN_LONG_ROW long (0: only below few_rows)
     own_rows: int = 0
+    # a split for few points whose reductions stream the point's own rows: a warp a row also runs for any number
+    # of points where the rows are OWN_WARP_ROW long or more, raced at a first launch against the next version
+    own_warp: bool = False
+
+    @property
+    def own_warp_tests(self) -> tuple[Test, ...]:
+        """Where the own rows' warp version may run: rows of OWN_WARP_ROW or more, within the grid's limits."""
+        return (Test("length", ">=", OWN_WARP_ROW),) + self.limits
 
     @property
     def heavy(self) -> bool:
@@ -311,8 +327,9 @@ def split_plan(kernel: T.Kernel, var: Variance, ctx: Context, schedule=None) -> 
     rows = HEAVY_FEW_POINTS_AN_SM if _heavy([r for r in kept[last][0] if T.point(r.loop) in own]) \
         else FEW_POINTS_AN_SM
     few = _rows(kernel, var, ctx, schedule, kept, others, chosen, few=rows)
-    own_rows = OWN_FEW_POINTS_AN_SM if few.active and few.length is not None and OWN_FEW_POINTS_AN_SM > rows \
-        and own_streams(kernel, var, [r.loop for r in few.reductions if r.split]) else 0
+    streams_own = few.active and few.length is not None and \
+        own_streams(kernel, var, [r.loop for r in few.reductions if r.split])
+    own_rows = OWN_FEW_POINTS_AN_SM if streams_own and OWN_FEW_POINTS_AN_SM > rows else 0
     points = _known_points(kernel, ctx)
     if points is not None and points >= max(rows, own_rows) * ctx.device.multiprocessors:
         return split  # sizes given when compiling: never few
@@ -320,6 +337,10 @@ def split_plan(kernel: T.Kernel, var: Variance, ctx: Context, schedule=None) -> 
         few = replace(few, own_rows=own_rows, reason=few.reason + f"; also where the points are fewer than {own_rows} "
                       f"an SM and the rows {OWN_LONG_ROW:,} long or more: each step reads an element no other "
                       "point reads, so one thread a point keeps too few bytes in flight")
+    if streams_own and not chosen and not few.columns:  # (lanes the user gave run as given; columns side by side)
+        few = replace(few, own_warp=True, reason=few.reason + f"; and a warp a row for any number of points where "
+                      f"the rows are {OWN_WARP_ROW} long or more, raced against the version that would run: the "
+                      "reductions stream each point's own row, which one thread a point reads a row apart")
     return few if few.active else split
 
 

@@ -13,6 +13,7 @@ from ..analyse import Analysis
 from ..analyse.blocks import stream_kind
 from ..analyse.folds import described
 from ..analyse.own_reads import OWN_LONG_ROW
+from ..analyse.reductions import OWN_WARP_ROW
 from ..analyse.registers import expected_registers
 from ..analyse.row_tests import tests_text
 from ..analyse.scans import Scan
@@ -91,6 +92,8 @@ def _reductions(a: Analysis) -> dict | None:
             # where the rows are long (reductions.Split.own_rows)
             "own_streams": {"points_an_sm": split.own_rows, "length": OWN_LONG_ROW, "few_points_an_sm": split.few_rows}
             if split.active and split.own_rows else None,
+            # ... and a warp a row for any number of points from this length on, raced (reductions.Split.own_warp)
+            "own_warp": {"length": OWN_WARP_ROW} if split.active and split.own_warp else None,
             "loops": [{"line": r.span.line, "column": r.span.col, "operators": [op.value for op in r.operators],
                        "described": described(r.operators),
                        "split": r.split, "length": r.length, "reason": r.reason} for r in split.reductions],
@@ -326,11 +329,12 @@ def _versions(a: Analysis, module) -> list[dict]:
         split = rec.fold.build.split if fissioned else rec.build.split
         kind = KIND_NAMES[(rec.fold if fissioned else rec).kind]
         k_split = not fissioned and rec.build.k_split
+        own_warp = (rec.fold if fissioned else rec).build.own_warp  # (not under the split's gate: its own tests)
         window = rec.kind is Kind.WINDOW
         out.append({"kernel": kind, "lanes": k.lanes or None, "fissioned": fissioned,
                     "fission_when": [{"size": g.size, "at_least": g.least} for g in rec.gates],
                     "lanes_when": condition_text(without(rec.condition, Fits), True) if rec.kind is Kind.SCAN else
-                    (condition_text(without(without(rec.condition, Fits), AtMost), True) if k_split else
+                    (condition_text(without(without(rec.condition, Fits), AtMost), True) if k_split or own_warp else
                      _lanes_when(split, rec.choice)) if k.lanes else None,
                     "blocks_a_row": _row_blocks(k.split_stages[0]) if stages and not k_split and
                     not _down_columns(rec) else None,

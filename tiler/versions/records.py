@@ -109,7 +109,14 @@ class Build:
     def ahead(self) -> bool:
         """A first launch races it against the next version whose condition holds first (split-K, window, march,
         a scan a warp a row: a block a row can be as fast where the rows are fewer and a step costs more)."""
-        return self.k_split or self.window or self.march or (self.scan is not None and self.lanes == target.WARP)
+        return self.k_split or self.window or self.march or (self.scan is not None and self.lanes == target.WARP) \
+            or self.own_warp
+
+    @property
+    def own_warp(self) -> bool:
+        """A warp a row of a split for few points streaming each point's own rows, run for any number of points
+        (reductions.Split.own_warp): the tiled kernel's block can be as fast where the rows are fewer or shared."""
+        return self.split is not None and self.split.own_warp and self.lanes == target.WARP and not self.several
 
     @property
     def key(self) -> tuple:

@@ -16,6 +16,8 @@ from ..analyse.reductions import (
     K_MOST_WORK,
     K_SHARE,
     MAX_BLOCKS_A_ROW,
+    OWN_WARP_ROW,
+    WARP,
     WIDE_BLOCK,
     LaneChoice,
     Test,
@@ -41,6 +43,7 @@ def split_versions(a: Analysis, file: str) -> list[Version]:
 
     def versions(wide: bool, note: str) -> list[Version]:
         out = [] if wide else k_split_versions(a, file, split, test, fits)
+        out += own_warp_versions(a, file, split, test, None if wide else fits, wide, note)
         for choice in split.choices:
             if wide and split.few and choice.lanes == WIDE_BLOCK and not choice.several:
                 continue  # 64-bit offsets beside a product's or an n-body's body, 64 registers a thread: spilled
@@ -64,6 +67,24 @@ def split_versions(a: Analysis, file: str) -> list[Version]:
     if fits is not None:
         out += versions(True, WIDE_NOTE)
     return out
+
+
+def own_warp_versions(a: Analysis, file: str, split, test, fits, wide: bool, note: str) -> list[Version]:
+    """A warp a row, first, where a split for few points streams each point's own rows (Split.own_warp): for
+    any number of points whose rows are OWN_WARP_ROW long or more, raced at a first launch against the next
+    version whose condition holds (the tiled kernel's, or the split's own for few points), then as the versions
+    for few points are."""
+    if not split.own_warp:
+        return []
+    rows = row_sizes(a)
+    if not possible(split.own_warp_tests, rows, split.length):
+        return []  # (a literal length shorter than that)
+    choice = LaneChoice(WARP, (split.own_warp_tests,))
+    build = Build(a, file, True, split=split, lanes=WARP, wide=wide)
+    why = f"a warp a row, for any number of points where the rows are {OWN_WARP_ROW} long or more: the reductions " \
+        "stream each point's own row, which the tiled kernel's threads read a row apart"
+    when = both(fits, all_of(test(t) for t in split.own_warp_tests))
+    return [Version(Kind.SPLIT, build, when, "; ".join(p for p in (note, why) if p), choice=choice)]
 
 
 def k_split_versions(a: Analysis, file: str, split, test, fits) -> list[Version]:
