@@ -36,6 +36,10 @@ def split_of(text: str):
     return run_to("analyse", text, "t.fut").plan.split
 
 
+def split_of_with(text: str, options: Options):
+    return run_to("analyse", text, "t.fut", options).plan.split
+
+
 @pytest.mark.parametrize("text, own", [
     (MATVEC.format(read="row[k]"), True),  # the row of A is the point's own
     (COLUMNS.format(read="A[i, j]"), True),  # A read at the point's own column
@@ -88,14 +92,15 @@ def module_of(path):
     ("a_vecmat_stream_f32", {"m": 3000, "n": 6000}, "split32_cols_blocks"),  # few: several blocks a column
 ])
 def test_the_launch_splits_long_own_streams_up_to_more_points(name, sizes, kernel):
-    """The version the conditions pick after the warp a row that races ahead of them where the rows are
-    reductions.OWN_WARP_ROW long or more (not for columns side by side: their own lanes a column)."""
+    """The version the conditions pick; for more points, after the warp a row that races ahead of the plan's
+    own where the rows are reductions.OWN_WARP_ROW long or more (not for columns side by side: their own lanes
+    a column)."""
     path = ROOT / "corpus" / f"{name}.fut"
     module = module_of(path)
     picked = module.select(sizes, 132)
-    if not run_to("analyse", path.read_text(), path.name).plan.split.own_warp:
+    if kernel.startswith("split") or not run_to("analyse", path.read_text(), path.name).plan.split.own_warp:
         assert picked.name == f"tiler_{name}_{kernel}"
-    else:
+    else:  # more points: the warp a row, raced against the plan's own version
         assert picked.name == f"tiler_{name}_split32" and module.version(picked).ahead
         assert module.ahead(sizes, 132).name == f"tiler_{name}_{kernel}"
 
@@ -108,21 +113,29 @@ def test_the_launch_splits_long_own_streams_up_to_more_points(name, sizes, kerne
     (PRODUCT, False),
     (GATHERED, False),
 ])
-def test_a_split_streaming_the_points_own_rows_runs_a_warp_a_row_for_any_points(text, warp):
+def test_a_split_streaming_the_points_own_rows_runs_a_warp_a_row_for_more_points(text, warp):
     """One thread a point reads its own row a row apart from its neighbours' (uncoalesced), and the tiled
-    kernel's block must hold its threads' rows: a warp a row, first, for any number of points from
-    OWN_WARP_ROW elements a row, raced against the version that would run."""
+    kernel's block must hold its threads' rows: a warp a row for more points than the split's own versions
+    run for, from OWN_WARP_ROW elements a row, raced against the plan's own version."""
     split = split_of(text)
     assert split.own_warp == warp
-    assert ("a warp a row for any number of points" in split.reason) == warp
+    assert ("a warp a row, for more points" in run_to("render", text, "t.fut")) == warp  # (the version's why)
     if warp:
         assert split.own_warp_tests[0] == reductions.Test("length", ">=", reductions.OWN_WARP_ROW)
         module = run_to("verify", text, "t.fut")
         names = [v.kernel.name for v in module.versions]
-        warp = module.versions[names.index("tiler_t_split32")]  # (after a split-K version only)
-        assert warp.ahead and warp.few and all("split" in n for n in names[:names.index("tiler_t_split32")])
-        assert module.select({"n": 10 ** 6, "m": 16, "h": 4}, 132).name == "tiler_t_split32"
-        assert module.select({"n": 10 ** 6, "m": 15, "h": 4}, 132).name != "tiler_t_split32"
+        at = names.index("tiler_t_split32")
+        warp = module.versions[at]
+        # after the split's own versions (and a split-K one), before the plan's
+        assert warp.ahead and warp.few and at > 0 and all("_split" in n for n in names[:at])
+        assert not any("_split" in n for n in names[at + 1:] if "_wide" not in n)
+        many, few = {"n": 10 ** 6, "m": 16, "h": 4}, {"n": 1000, "m": 300, "h": 4}
+        assert module.select(many, 132).name == "tiler_t_split32"
+        assert not module.ahead(many, 132).lanes  # raced against the plan's own version
+        assert module.select({**many, "m": 15}, 132).name != "tiler_t_split32"
+        assert module.select(few, 132).lanes == 256  # few points: the split's own, as before
+        # without launch timing, none (only the race judges it)
+        assert not split_of_with(text, Options(no_launch_timing=True)).own_warp
 
 
 def test_the_lanes_own_tests_are_not_repeated_where_they_imply_the_bound_or_length():
@@ -168,3 +181,20 @@ def test_columns_with_lanes_given_keep_the_few_or_long_rows():
     module = run_to("verify", COLUMNS.format(read="A[i, j]"), "c.fut", Options(lanes=32))
     assert module.select({"m": 60000, "n": 1000}, 132).name == "tiler_c_tiled"
     assert module.select({"m": 30000, "n": 12000}, 132).name == "tiler_c_split32_cols"
+
+
+def test_the_own_rows_warp_leaves_split_k_racing_the_split_it_would_otherwise_be():
+    """A split-K version races the next version whose condition holds: where the points are few that is still
+    the split's own (a block of 1024 for one long row), not the warp a row that runs for more points."""
+    module = module_of(ROOT / "corpus" / "b_lj_neighbor_list.fut")
+    sizes = {"n": 1, "maxn": 4096}
+    assert module.select(sizes, 132).name.endswith("_k")
+    assert module.ahead(sizes, 132).name == "tiler_b_lj_neighbor_list_split1024"
+
+
+@pytest.mark.parametrize("path", [ROOT / "corpus" / "b_gp_matern_f64.fut", BENCHMARKS / "mlp.fut"])
+def test_a_fissioned_fold_has_no_own_rows_warp(path):
+    """A fissioned version races the kernel as written, never the fold's other versions: a warp a row among
+    the fold's versions would leave those unreachable, so the fold has none."""
+    names = [v.kernel.name for v in module_of(path).versions]
+    assert any("fold" in n for n in names) and not any("fold_split32" in n for n in names)

@@ -65,8 +65,9 @@ MIN_SPLIT_LENGTH = 256
 # hold its threads' rows: a warp a row reads each row in one run. H200 (benchmarks/RESULTS.md, session 36): an
 # ELL mat-vec at 4,000,000 rows of 27, 0.86 ms against 1.71 (the untiled kernel, faster than the tiled one);
 # 1,000,000 rows of 16, 0.157 against 0.81; neighbour lists of 64-128, 1.2x-2.3x; shorter rows than that
-# untried. It runs for any number of points from this length on, raced against the version that would run
-# otherwise (the tiled kernel's faster for 100,000 batches of a 64 x 64 bilinear form: the race keeps it).
+# untried. It runs from this length on where the split's own versions do not (more points), raced against the
+# version that would run otherwise (the tiled kernel's faster for 100,000 batches of a 64 x 64 bilinear form:
+# the race keeps it).
 OWN_WARP_ROW = 16
 # Several blocks a row (a kernel a split reduction, then one for the rest of the row): each block of BLOCK
 # lanes folds BLOCK_SHARE iterations (so the blocks a row follow from the row's length alone, and a result's
@@ -183,8 +184,9 @@ class Split:
     # a split for few points whose reductions stream the point's own elements (own_reads): it also runs for
     # fewer than this many points an SM where the rows are OWN_LONG_ROW long (0: only below few_rows)
     own_rows: int = 0
-    # a split for few points whose reductions stream the point's own rows: a warp a row also runs for any number
-    # of points where the rows are OWN_WARP_ROW long or more, raced at a first launch against the next version
+    # a split for few points whose reductions stream the point's own rows: a warp a row also runs for more
+    # points where the rows are OWN_WARP_ROW long or more, raced at a first launch against the plan's own version
+    # (versions/split.py; not in a fissioned program's parts)
     own_warp: bool = False
 
     @property
@@ -337,10 +339,10 @@ def split_plan(kernel: T.Kernel, var: Variance, ctx: Context, schedule=None) -> 
         few = replace(few, own_rows=own_rows, reason=few.reason + f"; also where the points are fewer than {own_rows} "
                       f"an SM and the rows {OWN_LONG_ROW:,} long or more: each step reads an element no other "
                       "point reads, so one thread a point keeps too few bytes in flight")
-    if streams_own and not chosen and not few.columns:  # (lanes the user gave run as given; columns side by side)
-        few = replace(few, own_warp=True, reason=few.reason + f"; and a warp a row for any number of points where "
-                      f"the rows are {OWN_WARP_ROW} long or more, raced against the version that would run: the "
-                      "reductions stream each point's own row, which one thread a point reads a row apart")
+    # (not where lanes are given, nor for columns side by side, which have their own lanes a column; a version
+    # only the race at a first launch can judge: not without launch timing)
+    if streams_own and not chosen and not few.columns and ctx.options.launch_timing:
+        few = replace(few, own_warp=True)
     return few if few.active else split
 
 

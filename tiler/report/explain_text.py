@@ -101,8 +101,8 @@ def _header(console: Console, data: dict) -> None:
                       f"shares its reductions (`reductions` below"
                       + (f", for rows of {length} elements and more" if length else "")
                       + (f", where the points are fewer than {few}" if few else "")
-                      + (f"; a warp a row for any number of points where the rows are {r['own_warp']['length']} long "
-                         "or more, raced against the tiled kernel" if r.get("own_warp") else "")
+                      + (f"; a warp a row for more points where the rows are {r['own_warp']['length']} long or "
+                         "more, raced against the version that would otherwise run" if r.get("own_warp") else "")
                       + f"); the block and streams below are {which}")
     if data.get("bounds"):
         sizes = " and ".join(f"{x['size']} <= {x['at_most']}" for x in data["bounds"])

@@ -114,8 +114,9 @@ class Build:
 
     @property
     def own_warp(self) -> bool:
-        """A warp a row of a split for few points streaming each point's own rows, run for any number of points
-        (reductions.Split.own_warp): the tiled kernel's block can be as fast where the rows are fewer or shared."""
+        """A warp a row of a split for few points streaming each point's own rows, run for more points than the
+        split's own versions (reductions.Split.own_warp): the plan's kernel can be as fast where the rows are
+        shared. (A split for few points has no warp among its own lanes, and none is given with own_warp.)"""
         return self.split is not None and self.split.own_warp and self.lanes == target.WARP and not self.several
 
     @property

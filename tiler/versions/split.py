@@ -28,7 +28,9 @@ from .planned import fits_int, plan_versions, rivals, untiled_build
 from .records import WIDE_NOTE, AtMost, Build, Copies, FewTiles, Kind, RowTest, Version, all_of, any_of, both
 
 
-def split_versions(a: Analysis, file: str) -> list[Version]:
+def split_versions(a: Analysis, file: str, own_warp: bool = True) -> list[Version]:
+    """`own_warp`: with the warp a row for own rows where the split has one (not in a fissioned program's parts:
+    their versions race the kernel as written, never each other)."""
     split = a.plan.split
     k = a.kernel
     regular = plan_versions(a, file) if split.gated else None
@@ -43,7 +45,6 @@ def split_versions(a: Analysis, file: str) -> list[Version]:
 
     def versions(wide: bool, note: str) -> list[Version]:
         out = [] if wide else k_split_versions(a, file, split, test, fits)
-        out += own_warp_versions(a, file, split, test, None if wide else fits, wide, note)
         for choice in split.choices:
             if wide and split.few and choice.lanes == WIDE_BLOCK and not choice.several:
                 continue  # 64-bit offsets beside a product's or an n-body's body, 64 registers a thread: spilled
@@ -58,6 +59,8 @@ def split_versions(a: Analysis, file: str) -> list[Version]:
             build = Build(a, file, True, split=split, lanes=choice.lanes, several=choice.several, wide=wide,
                           columns=choice.columns)
             out.append(Version(Kind.SPLIT, build, when, "; ".join(p for p in (note, why) if p), choice=choice))
+        if own_warp:  # (after the split's own lanes, which run where the points are few: as before it)
+            out += own_warp_versions(a, file, split, test, None if wide else fits, wide, note)
         if regular is not None:
             out += [v for v in regular if v.build.wide == wide]
         if a.options.launch_timing:  # every version raced against the untiled kernel reading in place
@@ -70,19 +73,19 @@ def split_versions(a: Analysis, file: str) -> list[Version]:
 
 
 def own_warp_versions(a: Analysis, file: str, split, test, fits, wide: bool, note: str) -> list[Version]:
-    """A warp a row, first, where a split for few points streams each point's own rows (Split.own_warp): for
-    any number of points whose rows are OWN_WARP_ROW long or more, raced at a first launch against the next
-    version whose condition holds (the tiled kernel's, or the split's own for few points), then as the versions
-    for few points are."""
-    if not split.own_warp:
+    """A warp a row where a split for few points streams each point's own rows (Split.own_warp), after the
+    split's own versions (which run where the points are few): for more points whose rows are OWN_WARP_ROW long
+    or more, raced at a first launch against the next version whose condition holds (the plan's own), then the
+    winner against the untiled kernel. Only where launches are timed: the version is a guess the race judges."""
+    if not split.own_warp or not a.options.launch_timing:
         return []
     rows = row_sizes(a)
     if not possible(split.own_warp_tests, rows, split.length):
         return []  # (a literal length shorter than that)
     choice = LaneChoice(WARP, (split.own_warp_tests,))
     build = Build(a, file, True, split=split, lanes=WARP, wide=wide)
-    why = f"a warp a row, for any number of points where the rows are {OWN_WARP_ROW} long or more: the reductions " \
-        "stream each point's own row, which the tiled kernel's threads read a row apart"
+    why = f"a warp a row, for more points where the rows are {OWN_WARP_ROW} long or more: the reductions stream " \
+        "each point's own row, which one thread a point reads a row apart from its neighbours'"
     when = both(fits, all_of(test(t) for t in split.own_warp_tests))
     return [Version(Kind.SPLIT, build, when, "; ".join(p for p in (note, why) if p), choice=choice)]
 

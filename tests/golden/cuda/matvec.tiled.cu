@@ -2,33 +2,21 @@
 //
 // 13 versions of the kernel; launch the first whose condition holds (a version with
 // a rival first races it at each new set of sizes, as the launcher does):
-//   0. tiler_matvec_split32: when (long long)n * m <= 2147483647LL && m >= 16LL (a warp a row, for any number of points where the rows are 16 long or more: the reductions stream each point's own row, which the tiled kernel's threads read a row apart); rival: tiler_matvec_untiled
-//   1. tiler_matvec_split256_blocks: when (long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL)) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled
-//   2. tiler_matvec_split1024: when (long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled
-//   3. tiler_matvec_split256: when (long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 64LL || m >= 4096LL)) (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled
+//   0. tiler_matvec_split256_blocks: when (long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL)) (several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled
+//   1. tiler_matvec_split1024: when (long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)) (a block of 1024 threads a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled
+//   2. tiler_matvec_split256: when (long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 64LL || m >= 4096LL)) (a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled
+//   3. tiler_matvec_split32: when (long long)n * m <= 2147483647LL && m >= 16LL (a warp a row, for more points where the rows are 16 long or more: the reductions stream each point's own row, which one thread a point reads a row apart from its neighbours'); rival: tiler_matvec_untiled
 //   4. tiler_matvec_tiled: when (long long)n * m <= 2147483647LL && (m >= 2 && m % 4 == 0) (128-bit copies: the rows they read start 16-byte aligned); rival: tiler_matvec_untiled
 //   5. tiler_matvec_tiled_scalar: when (long long)n * m <= 2147483647LL && m >= 2 (scalar copies for the other sizes; below them, the cost model finds the untiled kernel cheaper); rival: tiler_matvec_untiled
 //   6. tiler_matvec_untiled: when (long long)n * m <= 2147483647LL (the untiled fallback)
-//   7. tiler_matvec_split32_wide: when m >= 16LL (64-bit offsets: an array has 2^31 elements or more; a warp a row, for any number of points where the rows are 16 long or more: the reductions stream each point's own row, which the tiled kernel's threads read a row apart); rival: tiler_matvec_untiled_wide
-//   8. tiler_matvec_split256_blocks_wide: when m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL) (64-bit offsets: an array has 2^31 elements or more; several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled_wide
-//   9. tiler_matvec_split256_wide: when m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 64LL || m >= 4096LL) (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled_wide
+//   7. tiler_matvec_split256_blocks_wide: when m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL) (64-bit offsets: an array has 2^31 elements or more; several blocks of 256 threads (one each 8,192 iterations, at most 2,048) a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled_wide
+//   8. tiler_matvec_split256_wide: when m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 64LL || m >= 4096LL) (64-bit offsets: an array has 2^31 elements or more; a block of 256 threads a row; shorter rows run the versions that follow); rival: tiler_matvec_untiled_wide
+//   9. tiler_matvec_split32_wide: when m >= 16LL (64-bit offsets: an array has 2^31 elements or more; a warp a row, for more points where the rows are 16 long or more: the reductions stream each point's own row, which one thread a point reads a row apart from its neighbours'); rival: tiler_matvec_untiled_wide
 //   10. tiler_matvec_tiled_wide: when m >= 2 && m % 4 == 0 (64-bit offsets: an array has 2^31 elements or more; 128-bit copies: the rows they read start 16-byte aligned); rival: tiler_matvec_untiled_wide
 //   11. tiler_matvec_tiled_wide_scalar: when m >= 2 (64-bit offsets: an array has 2^31 elements or more; scalar copies for the other sizes); rival: tiler_matvec_untiled_wide
 //   12. tiler_matvec_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more, below the thresholds)
 //
-// rows: n, 32 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight; and a warp a row for any number of points where the rows are 16 long or more, raced against the version that would run: the reductions stream each point's own row, which one thread a point reads a row apart
-//
-// launch: tiler_matvec_split32<<<grid, block, 0>>>(A, x, out0, n, m)
-//   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(n / 8), 1, 1)
-//   static shared memory: 0 bytes; dynamic: 0
-//   A: input [n, m] (row-major)
-//   x: input [m] (row-major)
-//   out0: output [n] (row-major)
-//   n: size
-//   m: size
-//
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight; and a warp a row for any number of points where the rows are 16 long or more, raced against the version that would run: the reductions stream each point's own row, which one thread a point reads a row apart
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight
 //
 // launch: tiler_matvec_split256_blocks_stage0<<<grid, block, 0>>>(A, x, out0, n, m, partials)
 //   block = (256, 1, 1), 256 threads
@@ -41,7 +29,7 @@
 //   m: size
 //   partials: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight; and a warp a row for any number of points where the rows are 16 long or more, raced against the version that would run: the reductions stream each point's own row, which one thread a point reads a row apart
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight
 //
 // launch: tiler_matvec_split256_blocks<<<grid, block, 0>>>(A, x, out0, n, m, partials)
 //   block = (256, 1, 1), 256 threads
@@ -54,7 +42,7 @@
 //   m: size
 //   partials: scratch
 //
-// rows: n, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight; and a warp a row for any number of points where the rows are 16 long or more, raced against the version that would run: the reductions stream each point's own row, which one thread a point reads a row apart
+// rows: n, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight
 //
 // launch: tiler_matvec_split1024<<<grid, block, 0>>>(A, x, out0, n, m)
 //   block = (1024, 1, 1), 1024 threads
@@ -66,12 +54,24 @@
 //   n: size
 //   m: size
 //
-// rows: n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight; and a warp a row for any number of points where the rows are 16 long or more, raced against the version that would run: the reductions stream each point's own row, which one thread a point reads a row apart
+// rows: n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight
 //
 // launch: tiler_matvec_split256<<<grid, block, 0>>>(A, x, out0, n, m)
 //   block = (256, 1, 1), 256 threads
 //   grid  = (n, 1, 1)
 //   static shared memory: 32 bytes; dynamic: 0
+//   A: input [n, m] (row-major)
+//   x: input [m] (row-major)
+//   out0: output [n] (row-major)
+//   n: size
+//   m: size
+//
+// rows: n, 32 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight
+//
+// launch: tiler_matvec_split32<<<grid, block, 0>>>(A, x, out0, n, m)
+//   block = (32, 8, 1), 256 threads
+//   grid  = (ceil(n / 8), 1, 1)
+//   static shared memory: 0 bytes; dynamic: 0
 //   A: input [n, m] (row-major)
 //   x: input [m] (row-major)
 //   out0: output [n] (row-major)
@@ -117,20 +117,7 @@
 //   n: size
 //   m: size
 //
-// rows: n, 32 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight; and a warp a row for any number of points where the rows are 16 long or more, raced against the version that would run: the reductions stream each point's own row, which one thread a point reads a row apart
-// offsets: 64-bit, for arrays of 2^31 elements and more
-//
-// launch: tiler_matvec_split32_wide<<<grid, block, 0>>>(A, x, out0, n, m)
-//   block = (32, 8, 1), 256 threads
-//   grid  = (ceil(n / 8), 1, 1)
-//   static shared memory: 0 bytes; dynamic: 0
-//   A: input [n, m] (row-major)
-//   x: input [m] (row-major)
-//   out0: output [n] (row-major)
-//   n: size
-//   m: size
-//
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight; and a warp a row for any number of points where the rows are 16 long or more, raced against the version that would run: the reductions stream each point's own row, which one thread a point reads a row apart
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_matvec_split256_blocks_wide_stage0<<<grid, block, 0>>>(A, x, out0, n, m, partials)
@@ -144,7 +131,7 @@
 //   m: size
 //   partials: scratch
 //
-// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight; and a warp a row for any number of points where the rows are 16 long or more, raced against the version that would run: the reductions stream each point's own row, which one thread a point reads a row apart
+// rows: n, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_matvec_split256_blocks_wide<<<grid, block, 0>>>(A, x, out0, n, m, partials)
@@ -158,13 +145,26 @@
 //   m: size
 //   partials: scratch
 //
-// rows: n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight; and a warp a row for any number of points where the rows are 16 long or more, raced against the version that would run: the reductions stream each point's own row, which one thread a point reads a row apart
+// rows: n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_matvec_split256_wide<<<grid, block, 0>>>(A, x, out0, n, m)
 //   block = (256, 1, 1), 256 threads
 //   grid  = (n, 1, 1)
 //   static shared memory: 32 bytes; dynamic: 0
+//   A: input [n, m] (row-major)
+//   x: input [m] (row-major)
+//   out0: output [n] (row-major)
+//   n: size
+//   m: size
+//
+// rows: n, 32 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 64 an SM (one a thread would leave the GPU idle); more points run the tiled kernel, which shares the inputs other points read too; also where the points are fewer than 512 an SM and the rows 4,096 long or more: each step reads an element no other point reads, so one thread a point keeps too few bytes in flight
+// offsets: 64-bit, for arrays of 2^31 elements and more
+//
+// launch: tiler_matvec_split32_wide<<<grid, block, 0>>>(A, x, out0, n, m)
+//   block = (32, 8, 1), 256 threads
+//   grid  = (ceil(n / 8), 1, 1)
+//   static shared memory: 0 bytes; dynamic: 0
 //   A: input [n, m] (row-major)
 //   x: input [m] (row-major)
 //   out0: output [n] (row-major)
@@ -332,33 +332,6 @@ __device__ __forceinline__ void tiler_transpose(const T* __restrict__ in, T* __r
 #endif
 
 extern "C" __global__ void __launch_bounds__(256)
-tiler_matvec_split32(const float* __restrict__ A, const float* __restrict__ x, float* __restrict__ out0, int n, int m)
-{
-  const int row0 = blockIdx.x * 8 + threadIdx.y;  // matvec.fut:6
-  const int i0 = tiler_min(row0, n - 1);
-  float acc = 0.0f;  // matvec.fut:7
-  float acc_part = -0.0f;  // matvec.fut:8
-  for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
-    acc_part = acc_part + A[i0 * m + k] * x[k];
-  }
-  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_16 = acc_part + acc_part_16o;
-  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_8 = acc_part_16 + acc_part_8o;
-  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_4 = acc_part_8 + acc_part_4o;
-  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_2 = acc_part_4 + acc_part_2o;
-  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
-  const float acc_part_1 = acc_part_2 + acc_part_1o;
-  const float acc_2 = acc + acc_part_1;  // matvec.fut:8
-  acc = acc_2;
-  if (row0 < n && threadIdx.x == 0) {
-    out0[row0] = acc;  // matvec.fut:5
-  }
-}
-
-extern "C" __global__ void __launch_bounds__(256)
 tiler_matvec_split256_blocks_stage0(const float* __restrict__ A, const float* __restrict__ x, float* __restrict__ out0, int n, int m, float* __restrict__ partials)
 {
   __shared__ __align__(16) float acc_part_warps[8];
@@ -507,6 +480,33 @@ tiler_matvec_split256(const float* __restrict__ A, const float* __restrict__ x, 
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc_2 = acc + acc_part_all;  // matvec.fut:8
+  acc = acc_2;
+  if (row0 < n && threadIdx.x == 0) {
+    out0[row0] = acc;  // matvec.fut:5
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+tiler_matvec_split32(const float* __restrict__ A, const float* __restrict__ x, float* __restrict__ out0, int n, int m)
+{
+  const int row0 = blockIdx.x * 8 + threadIdx.y;  // matvec.fut:6
+  const int i0 = tiler_min(row0, n - 1);
+  float acc = 0.0f;  // matvec.fut:7
+  float acc_part = -0.0f;  // matvec.fut:8
+  for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
+    acc_part = acc_part + A[i0 * m + k] * x[k];
+  }
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
+  const float acc_2 = acc + acc_part_1;  // matvec.fut:8
   acc = acc_2;
   if (row0 < n && threadIdx.x == 0) {
     out0[row0] = acc;  // matvec.fut:5
@@ -869,33 +869,6 @@ tiler_matvec_untiled(const float* __restrict__ A, const float* __restrict__ x, f
 }
 
 extern "C" __global__ void __launch_bounds__(256, 1)
-tiler_matvec_split32_wide(const float* __restrict__ A, const float* __restrict__ x, float* __restrict__ out0, int n, int m)
-{
-  const int row0 = blockIdx.x * 8 + threadIdx.y;  // matvec.fut:6
-  const int i0 = tiler_min(row0, n - 1);
-  float acc = 0.0f;  // matvec.fut:7
-  float acc_part = -0.0f;  // matvec.fut:8
-  for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
-    acc_part = acc_part + A[tiler_wide_mul(i0, m) + k] * x[k];
-  }
-  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
-  const float acc_part_16 = acc_part + acc_part_16o;
-  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
-  const float acc_part_8 = acc_part_16 + acc_part_8o;
-  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
-  const float acc_part_4 = acc_part_8 + acc_part_4o;
-  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
-  const float acc_part_2 = acc_part_4 + acc_part_2o;
-  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
-  const float acc_part_1 = acc_part_2 + acc_part_1o;
-  const float acc_2 = acc + acc_part_1;  // matvec.fut:8
-  acc = acc_2;
-  if (row0 < n && threadIdx.x == 0) {
-    out0[row0] = acc;  // matvec.fut:5
-  }
-}
-
-extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_matvec_split256_blocks_wide_stage0(const float* __restrict__ A, const float* __restrict__ x, float* __restrict__ out0, int n, int m, float* __restrict__ partials)
 {
   __shared__ __align__(16) float acc_part_warps[8];
@@ -1006,6 +979,33 @@ tiler_matvec_split256_wide(const float* __restrict__ A, const float* __restrict_
   }
   __syncthreads();  // the partial results are read before another reduction writes them
   const float acc_2 = acc + acc_part_all;  // matvec.fut:8
+  acc = acc_2;
+  if (row0 < n && threadIdx.x == 0) {
+    out0[row0] = acc;  // matvec.fut:5
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(256, 1)
+tiler_matvec_split32_wide(const float* __restrict__ A, const float* __restrict__ x, float* __restrict__ out0, int n, int m)
+{
+  const int row0 = blockIdx.x * 8 + threadIdx.y;  // matvec.fut:6
+  const int i0 = tiler_min(row0, n - 1);
+  float acc = 0.0f;  // matvec.fut:7
+  float acc_part = -0.0f;  // matvec.fut:8
+  for (int k = threadIdx.x; k < m; k += 32) {  // this lane's share: one iteration in 32
+    acc_part = acc_part + A[tiler_wide_mul(i0, m) + k] * x[k];
+  }
+  const float acc_part_16o = __shfl_xor_sync(0xffffffffu, acc_part, 16);
+  const float acc_part_16 = acc_part + acc_part_16o;
+  const float acc_part_8o = __shfl_xor_sync(0xffffffffu, acc_part_16, 8);
+  const float acc_part_8 = acc_part_16 + acc_part_8o;
+  const float acc_part_4o = __shfl_xor_sync(0xffffffffu, acc_part_8, 4);
+  const float acc_part_4 = acc_part_8 + acc_part_4o;
+  const float acc_part_2o = __shfl_xor_sync(0xffffffffu, acc_part_4, 2);
+  const float acc_part_2 = acc_part_4 + acc_part_2o;
+  const float acc_part_1o = __shfl_xor_sync(0xffffffffu, acc_part_2, 1);
+  const float acc_part_1 = acc_part_2 + acc_part_1o;
+  const float acc_2 = acc + acc_part_1;  // matvec.fut:8
   acc = acc_2;
   if (row0 < n && threadIdx.x == 0) {
     out0[row0] = acc;  // matvec.fut:5
@@ -1511,13 +1511,7 @@ extern "C" cudaError_t tiler_matvec_launch(const float* A, const float* x, float
   // launches version `tiler_v` (numbered as at the top), raising its shared memory limit first if `tiler_raise`
   auto tiler_run = [&](int tiler_v, bool tiler_raise) -> cudaError_t {
     switch (tiler_v) {
-    case 0: {  // tiler_matvec_split32
-      const dim3 tiler_grid((n + 7) / 8, 1, 1), tiler_block(32, 8, 1);
-      if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
-      tiler_matvec_split32<<<tiler_grid, tiler_block, 0, stream>>>(A, x, out0, n, m);
-      return cudaGetLastError();
-    }
-    case 1: {  // tiler_matvec_split256_blocks
+    case 0: {  // tiler_matvec_split256_blocks
       const dim3 tiler_grid(1, n, 1), tiler_block(256, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       cudaError_t tiler_err = cudaSuccess;
@@ -1537,16 +1531,22 @@ extern "C" cudaError_t tiler_matvec_launch(const float* A, const float* x, float
       if (partials) cudaFreeAsync(partials, stream);
       return tiler_err;
     }
-    case 2: {  // tiler_matvec_split1024
+    case 1: {  // tiler_matvec_split1024
       const dim3 tiler_grid(n, 1, 1), tiler_block(1024, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_matvec_split1024<<<tiler_grid, tiler_block, 0, stream>>>(A, x, out0, n, m);
       return cudaGetLastError();
     }
-    case 3: {  // tiler_matvec_split256
+    case 2: {  // tiler_matvec_split256
       const dim3 tiler_grid(n, 1, 1), tiler_block(256, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_matvec_split256<<<tiler_grid, tiler_block, 0, stream>>>(A, x, out0, n, m);
+      return cudaGetLastError();
+    }
+    case 3: {  // tiler_matvec_split32
+      const dim3 tiler_grid((n + 7) / 8, 1, 1), tiler_block(32, 8, 1);
+      if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
+      tiler_matvec_split32<<<tiler_grid, tiler_block, 0, stream>>>(A, x, out0, n, m);
       return cudaGetLastError();
     }
     case 4: {  // tiler_matvec_tiled
@@ -1567,13 +1567,7 @@ extern "C" cudaError_t tiler_matvec_launch(const float* A, const float* x, float
       tiler_matvec_untiled<<<tiler_grid, tiler_block, 0, stream>>>(A, x, out0, n, m);
       return cudaGetLastError();
     }
-    case 7: {  // tiler_matvec_split32_wide
-      const dim3 tiler_grid((n + 7) / 8, 1, 1), tiler_block(32, 8, 1);
-      if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
-      tiler_matvec_split32_wide<<<tiler_grid, tiler_block, 0, stream>>>(A, x, out0, n, m);
-      return cudaGetLastError();
-    }
-    case 8: {  // tiler_matvec_split256_blocks_wide
+    case 7: {  // tiler_matvec_split256_blocks_wide
       const dim3 tiler_grid(1, n, 1), tiler_block(256, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       cudaError_t tiler_err = cudaSuccess;
@@ -1593,10 +1587,16 @@ extern "C" cudaError_t tiler_matvec_launch(const float* A, const float* x, float
       if (partials) cudaFreeAsync(partials, stream);
       return tiler_err;
     }
-    case 9: {  // tiler_matvec_split256_wide
+    case 8: {  // tiler_matvec_split256_wide
       const dim3 tiler_grid(n, 1, 1), tiler_block(256, 1, 1);
       if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
       tiler_matvec_split256_wide<<<tiler_grid, tiler_block, 0, stream>>>(A, x, out0, n, m);
+      return cudaGetLastError();
+    }
+    case 9: {  // tiler_matvec_split32_wide
+      const dim3 tiler_grid((n + 7) / 8, 1, 1), tiler_block(32, 8, 1);
+      if (tiler_grid.x == 0 || tiler_grid.y == 0 || tiler_grid.z == 0) return cudaSuccess;
+      tiler_matvec_split32_wide<<<tiler_grid, tiler_block, 0, stream>>>(A, x, out0, n, m);
       return cudaGetLastError();
     }
     case 10: {  // tiler_matvec_tiled_wide
@@ -1621,16 +1621,16 @@ extern "C" cudaError_t tiler_matvec_launch(const float* A, const float* x, float
     return cudaErrorInvalidValue;
   };
   int tiler_version = -1;
-  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && m >= 16LL)) tiler_version = 0;
-  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL)))) tiler_version = 1;
-  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)))) tiler_version = 2;
-  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 64LL || m >= 4096LL)))) tiler_version = 3;
+  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL)))) tiler_version = 0;
+  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)))) tiler_version = 1;
+  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 64LL || m >= 4096LL)))) tiler_version = 2;
+  if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && m >= 16LL)) tiler_version = 3;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && (m >= 2 && m % 4 == 0)) && ((((unsigned long long)A | (unsigned long long)x | (unsigned long long)out0) & 15) == 0)) tiler_version = 4;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL && m >= 2)) tiler_version = 5;
   if (tiler_version < 0 && ((long long)n * m <= 2147483647LL)) tiler_version = 6;
-  if (tiler_version < 0 && (m >= 16LL)) tiler_version = 7;
-  if (tiler_version < 0 && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL))) tiler_version = 8;
-  if (tiler_version < 0 && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 64LL || m >= 4096LL))) tiler_version = 9;
+  if (tiler_version < 0 && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL))) tiler_version = 7;
+  if (tiler_version < 0 && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 64LL || m >= 4096LL))) tiler_version = 8;
+  if (tiler_version < 0 && (m >= 16LL)) tiler_version = 9;
   if (tiler_version < 0 && (m >= 2 && m % 4 == 0) && ((((unsigned long long)A | (unsigned long long)x | (unsigned long long)out0) & 15) == 0)) tiler_version = 10;
   if (tiler_version < 0 && (m >= 2)) tiler_version = 11;
   if (tiler_version < 0) tiler_version = 12;
@@ -1642,20 +1642,20 @@ extern "C" cudaError_t tiler_matvec_launch(const float* A, const float* x, float
   if (tiler_plain < 0 && (m >= 2)) tiler_plain = 11;
   if (tiler_plain < 0) tiler_plain = 12;
   int tiler_next = -1;
-  if (tiler_next < 0 && tiler_version < 1 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL)))) tiler_next = 1;
-  if (tiler_next < 0 && tiler_version < 2 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)))) tiler_next = 2;
-  if (tiler_next < 0 && tiler_version < 3 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 64LL || m >= 4096LL)))) tiler_next = 3;
+  if (tiler_next < 0 && tiler_version < 1 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && (m >= 65536LL || (long long)n < (long long)tiler_multiprocessors * 4LL)))) tiler_next = 1;
+  if (tiler_next < 0 && tiler_version < 2 && ((long long)n * m <= 2147483647LL && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 64LL || m >= 4096LL)))) tiler_next = 2;
+  if (tiler_next < 0 && tiler_version < 3 && ((long long)n * m <= 2147483647LL && m >= 16LL)) tiler_next = 3;
   if (tiler_next < 0 && tiler_version < 4 && ((long long)n * m <= 2147483647LL && (m >= 2 && m % 4 == 0)) && ((((unsigned long long)A | (unsigned long long)x | (unsigned long long)out0) & 15) == 0)) tiler_next = 4;
   if (tiler_next < 0 && tiler_version < 5 && ((long long)n * m <= 2147483647LL && m >= 2)) tiler_next = 5;
   if (tiler_next < 0 && tiler_version < 6 && ((long long)n * m <= 2147483647LL)) tiler_next = 6;
-  if (tiler_next < 0 && tiler_version < 7 && (m >= 16LL)) tiler_next = 7;
-  if (tiler_next < 0 && tiler_version < 8 && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL))) tiler_next = 8;
-  if (tiler_next < 0 && tiler_version < 9 && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 64LL || m >= 4096LL))) tiler_next = 9;
+  if (tiler_next < 0 && tiler_version < 7 && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 1LL && m >= 1048576LL && n <= 65535LL))) tiler_next = 7;
+  if (tiler_next < 0 && tiler_version < 8 && (m >= 256LL && (long long)n < (long long)tiler_multiprocessors * 512LL && ((long long)n < (long long)tiler_multiprocessors * 64LL || m >= 4096LL))) tiler_next = 8;
+  if (tiler_next < 0 && tiler_version < 9 && (m >= 16LL)) tiler_next = 9;
   if (tiler_next < 0 && tiler_version < 10 && (m >= 2 && m % 4 == 0) && ((((unsigned long long)A | (unsigned long long)x | (unsigned long long)out0) & 15) == 0)) tiler_next = 10;
   if (tiler_next < 0 && tiler_version < 11 && (m >= 2)) tiler_next = 11;
   if (tiler_next < 0 && tiler_version < 12) tiler_next = 12;
   int tiler_raced = -1;  // the version the last race timed beside the one it left running
-  static const bool tiler_ahead[] = {1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0};  // split-K, window, march, warp-scan and fissioned versions
+  static const bool tiler_ahead[] = {0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0};  // split-K, window, march, warp-scan and fissioned versions
   if (tiler_ahead[tiler_version] && tiler_next >= 0) {  // a split-K, window, march, warp-scan or fissioned version against the next version whose condition holds first
     const int tiler_against = tiler_next, tiler_before = tiler_version;
     if (tiler_against != tiler_raced) {
