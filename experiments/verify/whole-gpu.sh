@@ -22,7 +22,15 @@ for f in /tmp/shards/part.*; do
 done
 wait
 echo "tests: $(( $(date +%s) - start )) s" | tee "$out/gpu-tests.log"
-for f in /tmp/shards/part.*.log; do grep -E "passed|failed|error" "$f" | tail -1; grep -E "^(FAILED|ERROR)" "$f"; done | tee -a "$out/gpu-tests.log"
+# (a shard cut by the timeout prints no summary: its progress line's marks are counted instead)
+for f in /tmp/shards/part.*.log; do
+  if grep -qE "(passed|failed|error).* in [0-9.]+s" "$f"; then grep -E "passed|failed|error" "$f" | tail -1
+  else
+    marks=$(grep -E "^[.sFExX]+( +\[ *[0-9]+%\])?$" "$f" | tr -d ' []%0-9\n')
+    echo "cut at ${GPU_TESTS_S:-420} s: $(echo -n "$marks" | tr -cd '.' | wc -c) passed, $(echo -n "$marks" | tr -cd 's' | wc -c) skipped, $(echo -n "$marks" | tr -cd 'FE' | wc -c) failed or errors so far"
+  fi
+  grep -E "^(FAILED|ERROR)" "$f"
+done | tee -a "$out/gpu-tests.log"
 cat /tmp/shards/part.*.log > "$out/gpu-tests-full.log"
 for p in ${SANITIZE:-}; do
   for tool in memcheck racecheck; do
