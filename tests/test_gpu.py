@@ -49,6 +49,15 @@ def test_gpu_matches_the_interpreter(path, variant, scale):
                             seed=11)
 
 
+def written_and_close(got, want, name: str, sizes: dict) -> None:
+    """Every output element written (no NaN left by the poison) and within 1e-3 of the interpreter's, relative
+    to the output's largest magnitude (at least 1)."""
+    for g, w in zip(got, want):
+        assert not np.isnan(g).any(), "an output element was never written"
+        err = float(np.abs(g.astype(np.float64) - w.astype(np.float64)).max(initial=0))
+        assert err <= 1e-3 * max(1.0, float(np.abs(w).max(initial=0))), (name, sizes, err)
+
+
 def may_launch(module, kernel, sizes: dict) -> bool:
     """Whether a test may launch `kernel` at these sizes: its vector accesses
     stay aligned, and where its launch condition does not hold (a version
@@ -972,10 +981,7 @@ def test_several_blocks_a_row_match_the_interpreter(path, length):
     want = run(prog, inputs)
     for kernel in kernels:
         got, _ = Gpu.get().run(kernel, values["render"], inputs, sizes)
-        for g, w in zip(got, want):
-            assert not np.isnan(g).any(), "an output element was never written"
-            err = float(np.abs(g.astype(np.float64) - w.astype(np.float64)).max(initial=0))
-            assert err <= 1e-3 * max(1.0, float(np.abs(w).max(initial=0))), (kernel.name, sizes, err)
+        written_and_close(got, want, kernel.name, sizes)
 
 
 @pytest.mark.parametrize("path", PROGRAM_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -996,10 +1002,7 @@ def test_few_points_split_their_shared_reductions_right(path):
     want = run(prog, inputs)
     for kernel in (k for k in values["verify"].kernels if k.lanes and not k.wide):
         got, _ = Gpu.get().run(kernel, values["render"], inputs, sizes)
-        for g, w in zip(got, want):
-            assert not np.isnan(g).any(), "an output element was never written"
-            err = float(np.abs(g.astype(np.float64) - w.astype(np.float64)).max(initial=0))
-            assert err <= 1e-3 * max(1.0, float(np.abs(w).max(initial=0))), (kernel.name, sizes, err)
+        written_and_close(got, want, kernel.name, sizes)
 
 
 @pytest.mark.parametrize("path, sizes", [
@@ -1022,10 +1025,7 @@ def test_a_warp_a_row_of_each_points_own_row_matches_the_interpreter(path, sizes
     want = run(prog, inputs)
     warp = next(k for k in values["verify"].kernels if k.name.endswith("_split32"))
     got, _ = Gpu.get().run(warp, values["render"], inputs, sizes)
-    for g, w in zip(got, want):
-        assert not np.isnan(g).any(), "an output element was never written"
-        err = float(np.abs(g.astype(np.float64) - w.astype(np.float64)).max(initial=0))
-        assert err <= 1e-3 * max(1.0, float(np.abs(w).max(initial=0))), (warp.name, sizes, err)
+    written_and_close(got, want, warp.name, sizes)
 
 
 SPLIT_K_FILES = [p for p in PROGRAM_FILES if p.stem in ("mm", "aat", "mm_rows", "xty_few", "loop_matmul", "helper",

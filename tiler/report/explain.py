@@ -77,10 +77,9 @@ def explain_data(a: Analysis, source: Source, module=None, applied=None, version
     }
 
 
-def _reductions(a: Analysis, fold: bool = False) -> dict | None:
+def _reductions(a: Analysis) -> dict | None:
     """Every loop at a row's level: a reduction (by which operators, split
-    among a row's threads or why not) or why it is not one (`fold`: a
-    fissioned program's fold)."""
+    among a row's threads or why not) or why it is not one."""
     split = a.plan.split
     if split is None:
         return None
@@ -93,9 +92,8 @@ def _reductions(a: Analysis, fold: bool = False) -> dict | None:
             # where the rows are long (reductions.Split.own_rows)
             "own_streams": {"points_an_sm": split.own_rows, "length": OWN_LONG_ROW, "few_points_an_sm": split.few_rows}
             if split.active and split.own_rows else None,
-            # ... and a warp a row for more points from this length on, raced (reductions.Split.own_warp; a
-            # fissioned fold has no such version)
-            "own_warp": {"length": OWN_WARP_ROW} if split.active and split.own_warp and not fold else None,
+            # ... and a warp a row for more points from this length on, raced (reductions.Split.own_warp)
+            "own_warp": {"length": OWN_WARP_ROW} if split.active and split.own_warp else None,
             "loops": [{"line": r.span.line, "column": r.span.col, "operators": [op.value for op in r.operators],
                        "described": described(r.operators),
                        "split": r.split, "length": r.length, "reason": r.reason} for r in split.reductions],
@@ -132,7 +130,7 @@ def _fission(f) -> dict | None:
             "when": [{"size": g.size, "at_least": g.least, "what": g.what} for g in f.gates],
             "pairs": {"threads": list(b.extents), "register_tile": list(tile) if tile else None,
                       "shared_bytes": b.shared_bytes, "reason": b.reason},
-            "fold": _reductions(f.fold, fold=True)}
+            "fold": _reductions(f.fold)}
 
 
 def _lanes_when(split, choice) -> str | None:
@@ -331,7 +329,7 @@ def _versions(a: Analysis, module) -> list[dict]:
         split = rec.fold.build.split if fissioned else rec.build.split
         kind = KIND_NAMES[(rec.fold if fissioned else rec).kind]
         k_split = not fissioned and rec.build.k_split
-        own_warp = (rec.fold if fissioned else rec).build.own_warp  # (not under the split's gate: its own tests)
+        own_warp = not fissioned and rec.build.own_warp  # (not under the split's gate: its own tests)
         window = rec.kind is Kind.WINDOW
         out.append({"kernel": kind, "lanes": k.lanes or None, "fissioned": fissioned,
                     "fission_when": [{"size": g.size, "at_least": g.least} for g in rec.gates],

@@ -33,7 +33,7 @@ def versions_of(a: Analysis, file: str = "<input>", fission: bool = True) -> Ver
     where its fold over rows is fissioned; the fissioned programs' own
     versions are made without)."""
     split = a.plan.split is not None and a.plan.split.active
-    own = split_versions(a, file, own_warp=fission) if split else plan_versions(a, file)
+    own = split_versions(a, file) if split else plan_versions(a, file)
     own = scan_versions(a, file, own) + own
     notes = (f"math: {target.FAST_MATH_NOTE}",) if a.plan.schedule.math is Math.FAST else ()
     units = a.plan.schedule.matrix_units

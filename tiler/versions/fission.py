@@ -32,6 +32,7 @@ every launch they do not take.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -88,8 +89,8 @@ def fission_plan(a: Analysis) -> FissionPlan | NoFission | None:
     promote, loops, _, hoist, speculate = options.kernel_stage()  # (the parts' streamable loops are not listed)
     values = analyse(kernel_of(T.Program("", parts.values, {}), promote, loops, False, hoist, speculate), options,
                      a.device)
-    fold = analyse(kernel_of(T.Program("", parts.fold, {}), promote, loops, False, hoist, speculate), options,
-                   a.device)
+    fold = _raced_as_a_whole(analyse(kernel_of(T.Program("", parts.fold, {}), promote, loops, False, hoist,
+                                               speculate), options, a.device))
     if not values.tiled:
         return NoFission("the kernel of the pairs would not be tiled")
     inside, exact = _inside(kernel, found.depth, options)
@@ -105,6 +106,17 @@ def fission_plan(a: Analysis) -> FissionPlan | NoFission | None:
               f"pair into scratch memory first ({parts.scratch}), {tiled}{once}, and the fold reads it there"
               + (f", beside {array_names(parts.companions, kernel)}" if parts.companions else ""))
     return FissionPlan(parts, values, fold, gates, reason)
+
+
+def _raced_as_a_whole(fold: Analysis) -> Analysis:
+    """The fold's analysis without a warp a row for own rows (reductions.Split.own_warp): a fissioned
+    version races the kernel as written, never the fold's other versions, which a version raced ahead of them
+    would leave unreachable."""
+    split = fold.plan.split
+    if split is None or not split.own_warp:
+        return fold
+    return dataclasses.replace(fold, plan=dataclasses.replace(fold.plan, split=dataclasses.replace(split,
+                                                                                                 own_warp=False)))
 
 
 def pairs_file(file: str) -> str:

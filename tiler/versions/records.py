@@ -94,6 +94,10 @@ class Build:
     window: bool = False
     # a 3-D window marched along its outer dimension, its planes staged (analyse/march.py, lower/march.py)
     march: bool = False
+    # a warp a row of a split for few points streaming each point's own rows, for more points than the split's
+    # own versions run for (reductions.Split.own_warp, split.own_warp_versions): the plan's kernel can be as
+    # fast where the rows are shared
+    own_warp: bool = False
     scan: object = field(default=None, repr=False, compare=False)  # scans.Scan: the scan's two kernels (lower/scan.py)
     suffix: str = ""  # added to the kernel's name by its version (SCALAR, ONE_POINT, BOUNDED, LOOPED, RACED)
     # its blocks walk grid y and z in a loop wherever a size could need more blocks than the grid holds, as
@@ -111,13 +115,6 @@ class Build:
         a scan a warp a row: a block a row can be as fast where the rows are fewer and a step costs more)."""
         return self.k_split or self.window or self.march or (self.scan is not None and self.lanes == target.WARP) \
             or self.own_warp
-
-    @property
-    def own_warp(self) -> bool:
-        """A warp a row of a split for few points streaming each point's own rows, run for more points than the
-        split's own versions (reductions.Split.own_warp): the plan's kernel can be as fast where the rows are
-        shared. (A split for few points has no warp among its own lanes, and none is given with own_warp.)"""
-        return self.split is not None and self.split.own_warp and self.lanes == target.WARP and not self.several
 
     @property
     def key(self) -> tuple:

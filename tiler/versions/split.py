@@ -28,9 +28,7 @@ from .planned import fits_int, plan_versions, rivals, untiled_build
 from .records import WIDE_NOTE, AtMost, Build, Copies, FewTiles, Kind, RowTest, Version, all_of, any_of, both
 
 
-def split_versions(a: Analysis, file: str, own_warp: bool = True) -> list[Version]:
-    """`own_warp`: with the warp a row for own rows where the split has one (not in a fissioned program's parts:
-    their versions race the kernel as written, never each other)."""
+def split_versions(a: Analysis, file: str) -> list[Version]:
     split = a.plan.split
     k = a.kernel
     regular = plan_versions(a, file) if split.gated else None
@@ -59,8 +57,8 @@ def split_versions(a: Analysis, file: str, own_warp: bool = True) -> list[Versio
             build = Build(a, file, True, split=split, lanes=choice.lanes, several=choice.several, wide=wide,
                           columns=choice.columns)
             out.append(Version(Kind.SPLIT, build, when, "; ".join(p for p in (note, why) if p), choice=choice))
-        if own_warp:  # (after the split's own lanes, which run where the points are few: as before it)
-            out += own_warp_versions(a, file, split, test, None if wide else fits, wide, note)
+        # (after the split's own lanes, which run where the points are few: as before it)
+        out += own_warp_versions(a, file, split, test, None if wide else fits, wide, note)
         if regular is not None:
             out += [v for v in regular if v.build.wide == wide]
         if a.options.launch_timing:  # every version raced against the untiled kernel reading in place
@@ -83,7 +81,7 @@ def own_warp_versions(a: Analysis, file: str, split, test, fits, wide: bool, not
     if not possible(split.own_warp_tests, rows, split.length):
         return []  # (a literal length shorter than that)
     choice = LaneChoice(WARP, (split.own_warp_tests,))
-    build = Build(a, file, True, split=split, lanes=WARP, wide=wide)
+    build = Build(a, file, True, split=split, lanes=WARP, wide=wide, own_warp=True)
     why = f"a warp a row, for more points where the rows are {OWN_WARP_ROW} long or more: the reductions stream " \
         "each point's own row, which one thread a point reads a row apart from its neighbours'"
     when = both(fits, all_of(test(t) for t in split.own_warp_tests))
