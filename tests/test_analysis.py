@@ -800,3 +800,17 @@ def test_a_block_is_narrowed_for_its_rows_before_its_tiles_must_fit():
     (s,) = a.streams
     assert s.tiled and s.chunk == 32 and a.block.extents == (16,)
     assert a.block.shared_bytes == 26112 and all(p.staged for p in s.inputs)
+
+
+@pytest.mark.parametrize("inner, given, block", [
+    ("3", (), (4, 64)),  # a point of 3 outputs: 4 lanes a point, not 32 with 29 idle
+    ("q", (("q", 5),), (8, 32)),  # a size given when compiling is known as well
+    ("q", (), (32, 8)),  # known only at launch: as wide as a warp
+    ("48", (), (32, 8)),  # wider than a warp: as it was
+])
+def test_an_untiled_block_is_no_wider_along_x_than_a_literal_inner_dimension(inner, given, block):
+    text = f"""fun [[f32, {inner}], n] main([[f32, {inner}], n] P) =
+  map(fn [f32, {inner}] ([f32, {inner}] p) => map(fn f32 (f32 x) => x * 2f32, p), P)
+"""
+    a = run_to("analyse", text, "narrow.fut", Options(sizes=given)).plan.untiled
+    assert tuple(a.block.extents[d] for d in a.block.spans) == block

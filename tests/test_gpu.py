@@ -1114,6 +1114,28 @@ def test_window_versions_match_the_interpreter(path, size):
     window_versions_match(path, size)
 
 
+@pytest.mark.parametrize("sizes", [None, {"n": 37, "m": 2049}, {"n": 1000, "m": 3001}, {"n": 3, "m": 70000}],
+                         ids=lambda s: "-".join(map(str, s.values())) if s else "test")
+def test_the_strided_version_of_a_kernel_of_no_window_matches_the_interpreter(sizes):
+    """8 points a thread a block's width apart, no window, no loop: ragged
+    blocks along x and y (the launch's own test of its grid is not asked: the
+    kernel runs at any size)."""
+    window_versions_match(ROOT / "corpus" / "a_outer_update_f32.fut", sizes, "_strided")
+
+
+@pytest.mark.parametrize("sizes", [{"n": 1}, {"n": 63}, {"n": 65}, {"n": 100003}], ids=lambda s: str(s["n"]))
+def test_an_untiled_block_narrowed_to_a_literal_inner_dimension_matches_the_interpreter(sizes):
+    """3 outputs a point: a block of 4 x 64 threads, one lane of 4 idle, points ragged along y."""
+    path = ROOT / "corpus" / "a_rigid3_points_f32.fut"
+    values = run_all(path.read_text(), path.name, Options())
+    prog, spec = values["check"], load_spec(path)
+    kernel = values["verify"].versions[0].kernel
+    assert kernel.block[:2] == (4, 64)
+    inputs = make_inputs(prog, sizes, spec, seed=23)
+    got, _ = Gpu.get().run(kernel, values["render"], inputs, sizes)
+    written_and_close(got, run(prog, inputs), kernel.name, sizes)
+
+
 @pytest.mark.parametrize("path, sizes", [
     (ROOT / "benchmarks" / "conv1d.fut", {"c": 3, "l": 5000}),
     (ROOT / "benchmarks" / "conv1d31.fut", {"c": 2, "l": 4097}),

@@ -4,6 +4,7 @@ its points share once; where not, and why; how it is raced; and that its
 unrolled copies of a read are one load once nvcc has them."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -301,6 +302,7 @@ def test_the_reads_a_thread_s_points_share_are_counted(name, reads, elements):
 MARCHED_CORPUS = ("a_laplace3d_f64", "d_stencil3d_25pt_f64", "d_stencil3d_7pt_f32")  # (march.py)
 WINDOW_CORPUS = ("a_jacobi5_f32", "a_laplace3d_f64", "d_blur_vertical15_f32", "d_conv2d_3x3_wrap_f32", "d_sad8x8_int",
                  "d_stencil3d_25pt_f64", "d_stencil3d_7pt_f32")
+STRIDED_CORPUS = ("a_outer_update_f32",)  # (no window, no loop: strided points alone)
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="no nvcc")
@@ -308,17 +310,19 @@ def test_the_corpus_window_versions_do_not_spill(tmp_path):
     """The corpus programs with a window version (the benchmarks' and test
     programs' are in test_codegen's ptxas check): each window kernel, 8
     points a thread unrolled with their loops, fits its registers, and so
-    does each march of a 3-D window (its queues' loops unrolled)."""
+    do each march of a 3-D window (its queues' loops unrolled) and each
+    strided version."""
     from tiler.render import rename_module
 
     units, names = [], []
-    for n, name in enumerate(WINDOW_CORPUS):
+    for n, name in enumerate(WINDOW_CORPUS + STRIDED_CORPUS):
         path = CORPUS / f"{name}.fut"
         values = analysed(path.read_text(), path.name)
         cuda, kernels = rename_module(values["render"], values["verify"], f"tiler_w{n}")
         units.append(cuda)
-        names += [k.name for k in kernels if k.name.endswith(("_window", "_march"))]  # (the march: march.py)
+        names += [k.name for k in kernels if k.name.endswith(("_window", "_march", "_strided"))]  # (march.py)
     assert sum(n.endswith("_window") for n in names) == len(WINDOW_CORPUS)
+    assert sum(n.endswith("_strided") for n in names) == len(STRIDED_CORPUS)
     assert sum(n.endswith("_march") for n in names) == len(MARCHED_CORPUS)
     reports = ptxas_reports(units, tmp_path)
     for name in names:
@@ -453,3 +457,52 @@ fun [[f32, n], m] main([[f32, m], n] U) =
       in acc, iota(n)), iota(m))
 """)
     assert not tile.staged and "not one of main's arrays" in tile.reason
+
+
+OUTER = CORPUS / "a_outer_update_f32.fut"  # C + alpha u vᵀ: a point loads and stores an element or two, no loop
+
+
+def test_a_kernel_of_no_window_and_no_loop_gets_strided_points_raced_first_where_its_grid_fills_the_sms():
+    """One point a thread keeps one load in flight: the strided version takes 8
+    a block's width apart along x, raced against the untiled kernel where its
+    grid still gives every SM a block; fewer points run the untiled kernel."""
+    values = analysed(OUTER.read_text(), OUTER.name)
+    tile = values["analyse"].plan.window
+    assert tile.elementwise and tile.dim is None and not tile.staged and "no window, no loop" in tile.reason
+    module = values["verify"]
+    first, second = module.versions[:2]
+    assert first.kernel.name == "tiler_a_outer_update_f32_strided" and first.ahead and first.races_first
+    assert first.rival == "tiler_a_outer_update_f32_untiled" and second.kernel.name == first.rival
+    block = first.kernel.block
+    assert block == (32, 8, 1) and first.plan.kind.value == "strided" and first.plan.grid_share == 1
+    assert module.select({"n": 15000, "m": 20000}, 132) is first.kernel  # ceil(20000 / 256) * 1875 blocks
+    assert module.select({"n": 150, "m": 300}, 132) is second.kernel  # 2 * 19 blocks: fewer than the SMs
+
+
+@pytest.mark.parametrize("text, why", [
+    ((BENCHMARKS / "mm.fut").read_text(), "a loop"),
+    ((CORPUS / "a_rigid3_points_f32.fut").read_text(), "x walks 3 points"),  # (fewer than a block's 8 x 4)
+])
+def test_no_strided_version_where_a_point_loops_or_x_is_a_short_literal(text, why):
+    assert analysed(text, "p.fut")["analyse"].plan.window is None, why
+
+
+def test_the_strided_version_runs_only_raced_and_explain_names_it():
+    values = analysed(OUTER.read_text(), OUTER.name, Options(no_launch_timing=True))
+    assert not any(v.kernel.name.endswith("_strided") for v in values["verify"].versions)
+    out = " ".join(tiler("explain", OUTER).stdout.split())
+    assert "strided, 8 points a thread, a block's width apart: when" in out
+    assert "(the plan's kernel, which the strided version races first)" in out
+    explained = json.loads(tiler("explain", "--json", OUTER).stdout)
+    first = explained["versions"][0]
+    assert first["kernel"] == "strided" and first["points_a_thread"] == 8 and first["points_apart"]
+    assert first["grid_share"] == 1 and first["timed_against"] == "untiled"
+    assert explained["windows"] == []
+
+
+def test_a_body_of_many_expressions_gets_no_strided_version():
+    """It computes more than it loads, and 8 copies of it would take 8 times as long to compile."""
+    body = " + ".join(f"x * {k}f32" for k in range(40))
+    text = f"fun [[f32, m], n] main([[f32, m], n] A) =\n  map(fn [f32, m] ([f32, m] a) => map(fn f32 (f32 x) => {body}, a), A)\n"
+    assert analysed(text, "big.fut")["analyse"].plan.window is None
+    assert analysed(text.replace(body, "x * 2f32 + 1f32"), "small.fut")["analyse"].plan.window.elementwise

@@ -48,12 +48,16 @@ FILES = ["experiments/results/corpus-2026-11-29e-h200-peer-shard1.json",
          # scans) at the three sizes
          "experiments/results/session33-2026-12-01-h200/session33a/corpus-colmax.json",
          "experiments/results/session33-2026-12-01-h200/session33b/corpus-drawdown-now.json"]
-# torch.compile for each shape (bench/peer.py, dynamic=False): the a_* and b_* programs at large sizes
+# torch.compile for each shape (bench/peer.py, dynamic=False): the whole corpus at each size
 PER_SHAPE = ["experiments/results/session35-2026-12-01-h200/c/peer-large.json",
              "experiments/results/session35-2026-12-01-h200/d/peer/peer-b-large.json",
              "experiments/results/session35-2026-12-01-h200/d/kmeans-now.json",
              "experiments/results/session36-2026-12-01-h200/a/peer-rest-large.json",
-             "experiments/results/session36-2026-12-01-h200/b/peer/peer-rest-large.json"]
+             "experiments/results/session36-2026-12-01-h200/b/peer/peer-rest-large.json",
+             # the thirty-seventh session: every program (but a_kmeans_assign_f32, above) at small and medium sizes
+             "experiments/results/session37-2026-12-01-h200/b/peer/peer-rest-small-medium.json",
+             # a_ell_spmv_f32 (a warp a row of its own rows) and a_outer_update_f32 (the strided version) at large
+             "experiments/results/session37-2026-12-01-h200/c/peer/peer-changed-large.json"]
 if "--per-shape" in sys.argv:
     sys.argv.remove("--per-shape")
     FILES = PER_SHAPE

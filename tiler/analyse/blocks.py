@@ -74,8 +74,14 @@ def _grid_axes(rank: int, spans) -> tuple[str, ...]:
     return tuple(axes)
 
 
-def untiled_block(rank: int, reason: str) -> BlockPlan:
-    shape = UNTILED_1D if rank == 1 else UNTILED_2D
+def untiled_block(rank: int, reason: str, inner: int | None = None) -> BlockPlan:
+    """`inner`: the innermost dimension's size where it is a literal: a 2-D block takes only as many threads
+    along x as cover it (a power of two), the rest along y (a point of 3 outputs: 4 x 64, not 32 x 8 with 29
+    of each warp's 32 lanes idle)."""
+    shape = UNTILED_1D if rank == 1 else _narrowed(UNTILED_2D, inner)
+    if rank > 1 and shape != UNTILED_2D:
+        reason = f"{reason}; {shape[0]} threads along x, {shape[1]} along y: the innermost dimension has {inner} " \
+            "points, and a warp's other lanes would idle"
     spans = tuple(reversed(range(rank)))[:len(shape)]
     extents = [1] * rank
     thread_axis: list = [None] * rank
@@ -84,6 +90,16 @@ def untiled_block(rank: int, reason: str) -> BlockPlan:
     return BlockPlan(rank, spans, tuple(extents), tuple(thread_axis), _grid_axes(rank, spans), False, reason, 0,
                      register_reason="nothing is staged in shared memory to reuse from registers",
                      interior_reason=UNTILED_INTERIOR, min_blocks_reason="ptxas's own register choice")
+
+
+def _narrowed(shape: tuple[int, int], inner: int | None) -> tuple[int, int]:
+    """`shape` (x, y) with x no wider than a power of two covering a literal `inner` size, y the threads left."""
+    if not inner or inner >= shape[0]:
+        return shape
+    width = 1
+    while width < inner:
+        width *= 2
+    return width, shape[0] * shape[1] // width
 
 
 def kind(b: BlockPlan) -> str:

@@ -127,7 +127,8 @@ def _tiling(kernel: T.Kernel, var: Variance, ctx: Context) -> Plan:
         reason = "no streamed input can be staged in shared memory" if var.streams else "the kernel has no streamSeq"
         streams = tuple(_left_untiled(_real_obstacle(candidates, n), untiled.streams[n])
                         for n in range(len(best.streams)))
-        chosen = Schedule(untiled_block(rank, reason), streams, cost.loads(streams), math=math_of(ctx))
+        chosen = Schedule(untiled_block(rank, reason, _inner_literal(kernel, ctx)), streams, cost.loads(streams),
+                          math=math_of(ctx))
         chosen = replace(chosen, slabs=row_candidates(chosen, kernel, views, ctx))
         chosen = transpositions(chosen, kernel, views, ctx)
         return Plan(chosen, candidates, chosen, ())
@@ -478,6 +479,11 @@ def _shorter_chunks(plain: Schedule, best: Schedule, rows, views: Views, ctx: Co
 
 
 def _untiled(var: Variance, rank: int, reason: str, views: Views, ctx: Context) -> Schedule:
-    block = untiled_block(rank, reason)
+    block = untiled_block(rank, reason, _inner_literal(views.kernel, ctx))
     streams = tuple(not_tiled(s, reason, rank, views, block.spans[0], ctx) for s in var.streams)
     return Schedule(block, streams, cost.loads(streams), math=math_of(ctx))
+
+
+def _inner_literal(kernel: T.Kernel, ctx: Context) -> int | None:
+    """The innermost map level's size where it is known when compiling (a literal, or a size given)."""
+    return ctx.known_size(kernel.levels[-1].size) if len(kernel.levels) > 1 else None

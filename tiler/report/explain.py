@@ -330,7 +330,7 @@ def _versions(a: Analysis, module) -> list[dict]:
         kind = KIND_NAMES[(rec.fold if fissioned else rec).kind]
         k_split = not fissioned and rec.build.k_split
         own_warp = not fissioned and rec.build.own_warp  # (not under the split's gate: its own tests)
-        window = rec.kind is Kind.WINDOW
+        window = rec.kind in (Kind.WINDOW, Kind.STRIDED)
         out.append({"kernel": kind, "lanes": k.lanes or None, "fissioned": fissioned,
                     "fission_when": [{"size": g.size, "at_least": g.least} for g in rec.gates],
                     "lanes_when": condition_text(without(rec.condition, Fits), True) if rec.kind is Kind.SCAN else
@@ -379,7 +379,7 @@ def _versions(a: Analysis, module) -> list[dict]:
 
 
 KIND_NAMES = {Kind.TILED: "tiled", Kind.ONE_POINT: "tiled", Kind.UNTILED: "untiled", Kind.SPLIT: "split",
-              Kind.WINDOW: "window", Kind.MARCH: "march", Kind.SCAN: "scan"}
+              Kind.WINDOW: "window", Kind.STRIDED: "strided", Kind.MARCH: "march", Kind.SCAN: "scan"}
 
 
 def _plain(tiled: bool, why: str, condition) -> dict:

@@ -404,8 +404,8 @@ def _version_name(v: dict) -> str:
         staged = f", {', '.join(v['staged_windows'])} staged with the halo" if v.get("staged_windows") else ""
         points = v["points_a_thread"]
         spacing = "a block's width apart" if v.get("points_apart") else "consecutive"
-        return (f"window, {points} points a thread, {spacing}" if points > 1 else "window, one point a thread") + \
-            staged
+        return (f"{v['kernel']}, {points} points a thread, {spacing}" if points > 1 else
+                f"{v['kernel']}, one point a thread") + staged
     if v.get("scan_down_columns"):
         return f"scan down columns, a thread a column, {v['shares_a_column']} shares of each column in " \
                f"{v['kernels']} kernels"

@@ -47,6 +47,8 @@ from .records import Gate, Kind, OnStage, Version, all_of
 ROWS = 32  # the fewest rows a fissioned version is raced at (a warp of them a point)
 WORK = 32  # the shortest pair's loop it is raced at (a shorter value is cheap to compute where it is written)
 MOST_SPLIT = 3  # the fold's split versions kept (a warp, 1024 threads, 256 threads a row)
+# kinds no stage takes: fissioned already, or raced against the next version (which a stage is not)
+RACED_AHEAD = (Kind.FISSIONED, Kind.WINDOW, Kind.STRIDED, Kind.MARCH)
 
 
 @dataclass(frozen=True)
@@ -157,8 +159,7 @@ def _pairs_versions(versions: list[Version]) -> list[Version]:
     others, one point a thread, for smaller grids); a version with vector
     copies as its scalar half (lowering.py), which runs at any size."""
     # (not a window version: it is raced against the next version, which a stage is not)
-    return [v for v in versions if v.tiled and not v.build.lanes and v.kind not in (Kind.FISSIONED, Kind.WINDOW, Kind.MARCH)
-            and _in_place(v)]
+    return [v for v in versions if v.tiled and not v.build.lanes and v.kind not in RACED_AHEAD and _in_place(v)]
 
 
 def _fold_versions(versions: list[Version], levels: int) -> list[Version]:
@@ -172,7 +173,7 @@ def _fold_versions(versions: list[Version], levels: int) -> list[Version]:
     the levels that row does not vary with (an attention block's values
     among its queries): those without a test of their own grid (the
     version's grid test is its stage's, the pairs' kernel's)."""
-    ok = [v for v in versions if _in_place(v) and v.kind not in (Kind.FISSIONED, Kind.WINDOW, Kind.MARCH)]
+    ok = [v for v in versions if _in_place(v) and v.kind not in RACED_AHEAD]
     if levels > 1:
         kept = [v for v in ok[:-1] if (v.tiled or v.build.lanes) and not v.grid_share][:MOST_SPLIT]
         # (the last, where a kept one runs whenever it would, could never run)

@@ -106,16 +106,19 @@ def window_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version
     the untiled kernel of the `rest` (the plan's versions: one reading an
     input the launch transposes, where that is the only one); what nvcc
     keeps in registers, and what a halo tile's copy costs beside the cache,
-    are no costs the model can price, so it never runs untimed."""
+    are no costs the model can price, so it never runs untimed. A kernel of
+    no window gets the strided version instead, where its grid gives every
+    SM a block (fewer points run one a thread: more loads in flight)."""
     if not has_window_version(a):
         return []
     build = Build(a, file, True, a.plan.window.schedule, vectors=False, window=True)
     halos = a.plan.window.halos
     sized = [t for t in halos.tiles if t.sized_at_launch] if halos is not None else []
     fits = SharedFits(halos.limit, tuple(t.array for t in sized)) if sized else None
-    return [Version(Kind.WINDOW, build, all_of(c for c in (fits_int(a.kernel), fits) if c is not None),
-                    a.plan.window.reason,
-                    rival=untiled_rival(rest, file, "the window version"))]
+    fills = FillsSMs(1) if build.strided else None
+    return [Version(Kind.STRIDED if build.strided else Kind.WINDOW, build,
+                    all_of(c for c in (fits_int(a.kernel), fits, fills) if c is not None), a.plan.window.reason,
+                    rival=untiled_rival(rest, file, f"the {'strided' if build.strided else 'window'} version"))]
 
 
 def untiled_rival(rest: list[Version], file: str, what: str) -> Build:
@@ -151,6 +154,11 @@ def has_window_version(a: Analysis) -> bool:
     """Whether the module gets a window version (explain says so only then)."""
     tile = a.plan.window
     return tile is not None and tile.schedule is not None and a.options.launch_timing
+
+
+def window_kind(a: Analysis) -> Kind:
+    """The window version's kind: strided where the kernel reads no window (window_tile._coarse)."""
+    return Kind.STRIDED if a.plan.window.elementwise else Kind.WINDOW
 
 
 def launch_transposed(schedule: Schedule) -> frozenset:
@@ -249,8 +257,8 @@ def _versions(a: Analysis, file: str, transposed: frozenset, note: str = "") -> 
         versions = [Version(kind, main, both(condition, Aligned()), why, Copies.VECTOR_OR_SCALAR, note=note,
                             fallback=fallback)]
     else:  # every copy scalar: one kernel, no alignment to test
-        only = "the plan's kernel, which the window version races first" if has_window_version(a) else \
-            "the only version"
+        only = f"the plan's kernel, which the {window_kind(a).value} version races first" if has_window_version(a) \
+            else "the only version"
         versions = [Version(kind, main, condition, _joined(why, note) or only)]
     if plan.fewer is not None:
         fewer = Build(a, file, plan.fewer.tiled, plan.fewer, vectors=False, transposed=transposed, suffix=ONE_POINT)

@@ -49,6 +49,8 @@ class Kind(Enum):
     UNTILED = "untiled"
     SPLIT = "split"  # rows run by a warp or a block (or several blocks) that share their reductions
     WINDOW = "window"  # points a thread sharing their windows' reads, or windows staged (analyse/window_tile.py)
+    # several points a thread, a block's width apart, in a kernel of no window and no loop (window_tile._coarse)
+    STRIDED = "strided"
     MARCH = "march"  # a 3-D window marched along its outer dimension, its planes staged (analyse/march.py)
     FISSIONED = "fissioned"  # the pairs' kernel as a stage, then the fold reading its values
     SCAN = "scan"  # a fold per point over the positions up to its own, as one scan of its terms (analyse/scans.py)
@@ -117,6 +119,11 @@ class Build:
             or self.own_warp
 
     @property
+    def strided(self) -> bool:
+        """A window version of a kernel that reads no window: its points a block's width apart (window_tile._coarse)."""
+        return self.window and self.source.plan.window.elementwise
+
+    @property
     def key(self) -> tuple:
         """What makes two builds one kernel: its name and copies, from the same
         schedule or split (by identity: they are the analysis's own objects,
@@ -133,7 +140,8 @@ class Build:
                 ("_wide" if self.wide else "") + self.suffix
         if self.scan is not None:
             return f"tiler_{stem}_scan{self.lanes or SCAN_LANES}" + self.suffix
-        kind = "march" if self.march else "window" if self.window else "tiled" if self.tiled else "untiled"
+        kind = "march" if self.march else ("strided" if self.strided else "window") if self.window else \
+            "tiled" if self.tiled else "untiled"
         return f"tiler_{stem}_{kind}" + ("_wide" if self.wide else "") + \
             ("_transposed" if self.transposed else "") + self.suffix
 
