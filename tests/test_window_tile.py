@@ -506,3 +506,44 @@ def test_a_body_of_many_expressions_gets_no_strided_version():
     text = f"fun [[f32, m], n] main([[f32, m], n] A) =\n  map(fn [f32, m] ([f32, m] a) => map(fn f32 (f32 x) => {body}, a), A)\n"
     assert analysed(text, "big.fut")["analyse"].plan.window is None
     assert analysed(text.replace(body, "x * 2f32 + 1f32"), "small.fut")["analyse"].plan.window.elementwise
+
+
+@pytest.mark.parametrize("inner, points, made", [
+    ("300", "32", False),  # 32 lanes x 32 points a block's width apart: 1,024 columns over 300
+    ("300", None, True),  # 256 columns a block
+    ("100", "2", True),  # 64 columns a block
+])
+def test_the_strided_version_needs_x_as_long_as_a_block_s_points_along_it(inner, points, made):
+    text = f"""fun [[f32, {inner}], n] main([[f32, {inner}], n] A, [f32, {inner}] v) =
+  map(fn [f32, {inner}] ([f32, {inner}] a) => map(fn f32 (f32 x, f32 y) => x * y, a, v), A)
+"""
+    tile = analysed(text, "x.fut", options_of_flags(["--window-points", points] if points else []))["analyse"].plan.window
+    assert (tile is not None and tile.elementwise) == made
+
+
+@pytest.mark.parametrize("body, made", [
+    ("a1", False),  # a fill: no point loads anything of its own
+    ("a1 * 2f32 + f32(j)", False),  # an iota's element is no load
+    ("a1 * x", True),  # an element of the array the level maps over
+])
+def test_points_that_load_nothing_of_their_own_get_no_strided_version(body, made):
+    text = f"""fun [[f32, m], n] main(f32 a1, [[f32, m], n] A) =
+  map(fn [f32, m] ([f32, m] a) => map(fn f32 (f32 x, int j) => {body}, a, iota(m)), A)
+"""
+    tile = analysed(text, "fill.fut")["analyse"].plan.window
+    assert (tile is not None and tile.elementwise) == made
+
+
+def test_a_version_raced_ahead_races_the_untiled_kernel_reading_in_place_where_the_plan_has_one():
+    from types import SimpleNamespace as N
+
+    from tiler.versions.planned import untiled_rival
+    from tiler.versions.records import Kind
+
+    def version(kind, transposed=frozenset(), wide=False):
+        return N(kind=kind, build=N(transposed=transposed, wide=wide))
+    transposing = version(Kind.UNTILED, frozenset({"M"}))
+    in_place = version(Kind.UNTILED)
+    rest = [version(Kind.TILED), transposing, in_place, version(Kind.UNTILED, wide=True)]
+    assert untiled_rival(rest, "p.fut", "the strided version") is in_place.build
+    assert untiled_rival([transposing], "p.fut", "the strided version") is transposing.build  # the only one

@@ -80,8 +80,8 @@ def untiled_block(rank: int, reason: str, inner: int | None = None) -> BlockPlan
     of each warp's 32 lanes idle)."""
     shape = UNTILED_1D if rank == 1 else _narrowed(UNTILED_2D, inner)
     if rank > 1 and shape != UNTILED_2D:
-        reason = f"{reason}; {shape[0]} threads along x, {shape[1]} along y: the innermost dimension has {inner} " \
-            "points, and a warp's other lanes would idle"
+        reason = f"{reason}; {shape[0]} thread{'s' * (shape[0] > 1)} along x, {shape[1]} along y: the innermost " \
+            f"dimension has {inner} point{'s' * (inner > 1)}, and a warp's other lanes would idle"
     spans = tuple(reversed(range(rank)))[:len(shape)]
     extents = [1] * rank
     thread_axis: list = [None] * rank

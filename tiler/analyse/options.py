@@ -131,8 +131,9 @@ class Options:
                                    family=Family.REGISTER_TILE)
     window_points: int | None = _option(None, Takes.WHOLE, "--window-points", "Consecutive points a thread takes "
                                         "along a window's dimension in the window version (1: one), or a block's width "
-                                        "apart along x where it stages a window in shared memory; it is raced as the "
-                                        "default's is.", metavar="N", least=1, most=32,
+                                        "apart along x where it stages a window in shared memory or in the strided "
+                                        "version of a kernel of no window and no loop; it is raced as the default's "
+                                        "is.", metavar="N", least=1, most=32,
                                         words="between 1 and 32 points a thread", steers=False)
     no_halo: bool = _option(False, Takes.FLAG, "--no-halo", "Read windows in place in the window version (no tile "
                             "of a window with its halo in shared memory); it is raced as the default's is.",

@@ -38,6 +38,7 @@ import math
 from dataclasses import dataclass, replace
 
 from ..check import typed as T
+from ..check.binders import used
 from ..check.types import element_bytes
 from ..tree import descendants
 from .context import Context
@@ -106,22 +107,32 @@ def _coarse(kernel: T.Kernel, untiled: Schedule, ctx: Context) -> WindowTile | N
     """A kernel of points that each load and store a few elements (no loop, no stream): one point a thread keeps
     one load in flight, so STRIDED points a thread, a block's width apart along threadIdx.x's dimension (a warp's
     accesses stay consecutive), keep that many; not where that dimension is a literal shorter than the points a
-    block takes along it (a block of 32 lanes over 3 points), nor for a body of more than COARSE_BODY expressions. Raced, as a window version is, where its grid gives
+    block takes along it (a block of 32 lanes over 3 points), for a body of more than COARSE_BODY expressions,
+    or for points that load nothing of their own (a fill). Raced, as a window version is, where its grid gives
     every SM a block (H200: a rank-one update of 15,000 x 20,000 1.04 -> 0.58 ms, of 2,000 x 1,500 0.020 ->
     0.017; experiments/results/session37-2026-12-01-h200)."""
     body = list(descendants(kernel.body, T.is_exp))
-    if len(body) > COARSE_BODY or any(isinstance(e, (T.Loop, T.Stream)) for e in body):
-        return None
-    unit = untiled.block.spans[0]
-    along = next((ctx.known_size(lv.size) for lv in kernel.levels if lv.dim == unit), None)
-    if along is not None and along < untiled.block.points(unit) * STRIDED:
+    if len(body) > COARSE_BODY or any(isinstance(e, (T.Loop, T.Stream)) for e in body) or not _loads_its_own(kernel):
         return None
     strided = _strided(kernel, untiled, ctx)
     if strided is untiled:
         return None
-    points = strided.block.micro_points
+    unit, points = untiled.block.spans[0], strided.block.micro_points
+    along = next((ctx.known_size(lv.size) for lv in kernel.levels if lv.dim == unit), None)
+    if along is not None and along < untiled.block.points(unit) * points:
+        return None
     return WindowTile(None, points, (), strided, f"no window, no loop: {points} points a thread, a block's width "
                       f"apart along dimension {unit}, keep {points} loads a thread in flight", elementwise=True)
+
+
+def _loads_its_own(kernel: T.Kernel) -> bool:
+    """Whether each point loads an element of its own: an index read in its body or its level's lets, or an
+    element of an array its level maps over that the body uses (not an iota's)."""
+    inner = kernel.levels[-1]
+    exps = [kernel.body, *(e for _, e in inner.lets)]
+    reads = any(isinstance(e, T.Index) for x in exps for e in descendants(x, T.is_exp))
+    uses = set().union(*(used(x) for x in exps))
+    return reads or any(p in uses and not isinstance(a, T.Iota) for p, a in zip(inner.params, inner.args))
 
 
 def _strided(kernel: T.Kernel, untiled: Schedule, ctx: Context) -> Schedule:

@@ -261,11 +261,10 @@ def _race(host: dict) -> list[str]:
     lines = ["  int tiler_raced = -1;  // the version the last race timed beside the one it left running"]
     if any(v["ahead"] for v in host["versions"]):
         ahead = ", ".join("1" if v["ahead"] else "0" for v in host["versions"])
-        lines += [f"  static const bool tiler_ahead[] = {{{ahead}}};  // split-K, window, march, warp-scan and "
-                  "fissioned versions"]
+        lines += [f"  static const bool tiler_ahead[] = {{{ahead}}};  // versions raced ahead of the next (split-K, "
+                  "window, strided, march, a warp a row, fissioned)"]
         lines += race("tiler_ahead[tiler_version] && tiler_next >= 0", "tiler_next",
-                      "a split-K, window, march, warp-scan or fissioned version against the next version whose "
-                      "condition holds first")
+                      "a version raced ahead against the next version whose condition holds first")
     if any(v["few"] for v in host["versions"]):
         few = ", ".join("1" if v["few"] else "0" for v in host["versions"])
         lines += [f"  static const bool tiler_few[] = {{{few}}};  // versions for few points"]

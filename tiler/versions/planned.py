@@ -122,8 +122,11 @@ def window_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version
 
 
 def untiled_rival(rest: list[Version], file: str, what: str) -> Build:
-    """The untiled kernel with 32-bit offsets of the plan's versions, which a version raced ahead of them races last."""
-    untiled = next((v.build for v in rest if v.kind is Kind.UNTILED and not v.build.wide), None)
+    """The untiled kernel with 32-bit offsets of the plan's versions, which a version raced ahead of them races
+    last: the one reading its inputs in place, or one reading an input the launch transposes where that is the
+    only one (a transposing version's own tests need not hold where the version raced ahead runs)."""
+    kept = [v.build for v in rest if v.kind is Kind.UNTILED and not v.build.wide]
+    untiled = next((b for b in kept if not b.transposed), kept[0] if kept else None)
     if untiled is None:
         raise CompilerBug(f"{file}'s versions have no untiled kernel with 32-bit offsets to race {what}")
     return untiled

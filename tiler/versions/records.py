@@ -113,8 +113,8 @@ class Build:
 
     @property
     def ahead(self) -> bool:
-        """A first launch races it against the next version whose condition holds first (split-K, window, march,
-        a scan a warp a row: a block a row can be as fast where the rows are fewer and a step costs more)."""
+        """A first launch races it against the next version whose condition holds first (split-K, window, strided,
+        march, a scan a warp a row: a block a row can be as fast where the rows are fewer and a step costs more)."""
         return self.k_split or self.window or self.march or (self.scan is not None and self.lanes == target.WARP) \
             or self.own_warp
 

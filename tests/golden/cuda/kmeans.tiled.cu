@@ -3062,8 +3062,8 @@ extern "C" cudaError_t tiler_kmeans_launch(const float* points, const float* cen
   if (tiler_next < 0 && tiler_version < 16 && (d <= 64)) tiler_next = 16;
   if (tiler_next < 0 && tiler_version < 17) tiler_next = 17;
   int tiler_raced = -1;  // the version the last race timed beside the one it left running
-  static const bool tiler_ahead[] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};  // split-K, window, march, warp-scan and fissioned versions
-  if (tiler_ahead[tiler_version] && tiler_next >= 0) {  // a split-K, window, march, warp-scan or fissioned version against the next version whose condition holds first
+  static const bool tiler_ahead[] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};  // versions raced ahead of the next (split-K, window, strided, march, a warp a row, fissioned)
+  if (tiler_ahead[tiler_version] && tiler_next >= 0) {  // a version raced ahead against the next version whose condition holds first
     const int tiler_against = tiler_next, tiler_before = tiler_version;
     if (tiler_against != tiler_raced) {
       const long long tiler_key[] = {n, d, k, tiler_device, tiler_version};

@@ -679,8 +679,8 @@ extern "C" cudaError_t tiler_star25_launch(const float* u, const float* c, float
   if (tiler_next < 0 && tiler_version < 2 && ((long long)nz * ny * nx <= 2147483647LL)) tiler_next = 2;
   if (tiler_next < 0 && tiler_version < 3) tiler_next = 3;
   int tiler_raced = -1;  // the version the last race timed beside the one it left running
-  static const bool tiler_ahead[] = {1, 1, 0, 0};  // split-K, window, march, warp-scan and fissioned versions
-  if (tiler_ahead[tiler_version] && tiler_next >= 0) {  // a split-K, window, march, warp-scan or fissioned version against the next version whose condition holds first
+  static const bool tiler_ahead[] = {1, 1, 0, 0};  // versions raced ahead of the next (split-K, window, strided, march, a warp a row, fissioned)
+  if (tiler_ahead[tiler_version] && tiler_next >= 0) {  // a version raced ahead against the next version whose condition holds first
     const int tiler_against = tiler_next, tiler_before = tiler_version;
     if (tiler_against != tiler_raced) {
       const long long tiler_key[] = {nz, ny, nx, tiler_device, tiler_version};
