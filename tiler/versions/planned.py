@@ -115,10 +115,10 @@ def window_versions(a: Analysis, file: str, rest: list[Version]) -> list[Version
     halos = a.plan.window.halos
     sized = [t for t in halos.tiles if t.sized_at_launch] if halos is not None else []
     fits = SharedFits(halos.limit, tuple(t.array for t in sized)) if sized else None
-    fills = FillsSMs(1) if build.strided else None
-    return [Version(Kind.STRIDED if build.strided else Kind.WINDOW, build,
-                    all_of(c for c in (fits_int(a.kernel), fits, fills) if c is not None), a.plan.window.reason,
-                    rival=untiled_rival(rest, file, f"the {'strided' if build.strided else 'window'} version"))]
+    kind = window_kind(a)
+    fills = FillsSMs(1) if kind is Kind.STRIDED else None
+    return [Version(kind, build, all_of(c for c in (fits_int(a.kernel), fits, fills) if c is not None),
+                    a.plan.window.reason, rival=untiled_rival(rest, file, f"the {kind.value} version"))]
 
 
 def untiled_rival(rest: list[Version], file: str, what: str) -> Build:
