@@ -14,7 +14,7 @@ from tiler.check import check
 from tiler.check import typed as T
 from tiler.fuzz.properties import CHUNKINGS, _kernel_stage
 from tiler.interp import run
-from tiler.kernel.hoist import LAUNCH
+from tiler.kernel.hoist import LAUNCH, PRELUDE
 from tiler.pipeline import run_all, run_to
 from tiler.syntax import parse
 from tiler.tree import descendants
@@ -258,3 +258,51 @@ def test_work_the_rows_threads_would_not_share_stays_where_written():
     assert not h.moved and "the row's threads would not share it (" in h.reason and "fewer than 64 an SM" in h.reason
     assert not a.kernel.levels[0].lets and a.block.register is not None
     assert values["render"] == run_all(PRODUCT_WITH_A_ROW_SUM, "p.fut", Options(no_hoist=True))["render"]
+
+
+PRELUDE_ONE = """
+fun [f64, n] main([f64, n] X, [f64, k] w) =
+  let total = loop (s = 0f64) = for j < k do s + w[j] in s in
+  map(fn f64 (f64 x) => x / total, X)
+"""
+PRELUDE_TWO = """
+fun [[f32, m], n] main([[f32, m], n] X, [f32, k] w) =
+  let s = loop (s = 0f32) = for j < k do s + w[j] in s in
+  map(fn [f32, m] ([f32, m] row) => map(fn f32 (f32 x) => x / s, row), X)
+"""
+PRELUDE_READ = """
+fun [f32, n] main([f32, n] X, [f32, k] w) =
+  let s = loop (s = 0f32) = for j < k do s + w[j] in s in
+  let t = s * 2f32 in
+  map(fn f32 (f32 x) => x / t, X)
+"""
+
+
+def test_a_reduction_in_mains_prelude_runs_once_a_launch_not_once_a_thread():
+    """Every thread computed the prelude's sum before its point: in a kernel of one level it moves to a kernel
+    of its own, once a launch; in one of more, to map level 0's lets, once a row."""
+    k = kernel(PRELUDE_ONE)
+    (h,) = k.hoisted
+    assert (h.written, h.runs, h.what) == (PRELUDE, LAUNCH, "`total`") and not k.prelude
+    assert [b.name for bs, _ in k.launch for b in bs] == ["total"] and "before the maps" in h.reason
+    two = kernel(PRELUDE_TWO)
+    (h,) = two.hoisted
+    assert (h.written, h.runs) == (PRELUDE, 0) and not two.prelude and [b.name for bs, _ in two.levels[0].lets for b in bs] == ["s"]
+    read = kernel(PRELUDE_READ)  # another prelude let reads it: it stays
+    assert not read.hoisted and [p.binder.name for p in read.prelude] == ["s", "t"]
+
+
+@pytest.mark.parametrize("text", [PRELUDE_ONE, PRELUDE_TWO, PRELUDE_READ], ids=["one", "two", "read"])
+def test_a_prelude_moved_computes_what_the_source_does(text):
+    prog = check(parse(text, "p.fut"))
+    sizes = {s.name: 13 for s in prog.kernel.sizes}
+    inputs = make_inputs(prog, sizes, None, seed=3)
+    results = [run(prog, inputs, c, 3) for c in CHUNKINGS]
+    assert _kernel_stage(prog, inputs, results, 3, text) == []
+
+
+def test_explain_says_prelude_work_moved(tmp_path):
+    p = tmp_path / "pre.fut"
+    p.write_text(PRELUDE_ONE)
+    out = " ".join(tiler("explain", p).stdout.split())
+    assert "hoisted: `total` at 3:15, written in main's prelude, runs in a kernel of its own, once a launch" in out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from conftest import BENCHMARKS
 
+from tiler.analyse import Options
 from tiler.check import typed as T
 from tiler.pipeline import run_all, run_to
 from tiler.tree import descendants
@@ -27,7 +28,11 @@ def test_every_stream_and_loop_has_a_point_of_its_own():
 
 
 def test_a_loop_in_the_host_prelude_has_one_too():
-    (point,) = _points(run_to("kernel", PRELUDE_LOOP, "p.fut"))
+    k = run_to("kernel", PRELUDE_LOOP, "p.fut")  # (the loop is computed once a launch, by a kernel of its own)
+    assert not _points(k) and k.launched is not None
+    points = _points(k.launched)  # (there read as a stream, chunk by chunk: the stream and its chunk's loop)
+    assert points and 0 not in points and len(set(points)) == len(points), points
+    (point,) = _points(run_to("kernel", PRELUDE_LOOP, "p.fut", Options(no_hoist=True)))  # (where it was written)
     assert point > 0
     assert run_all(PRELUDE_LOOP, "p.fut")["render"]  # (the analysis names it by its point)
 

@@ -1,5 +1,6 @@
 """A launch's arguments packed once (runtime/launches.py): each argument's
-format as the kernel's C parameter lies in memory. (The launches themselves
+format as the kernel's C parameter lies in memory; an idle GPU warmed before
+timings. (The launches themselves
 run in every GPU test.)"""
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import numpy as np
 import pytest
 
 from tiler import tma
-from tiler.runtime.launches import argument, prepared
+from tiler.runtime import launches
+from tiler.runtime.launches import Clock, argument, prepared
 
 
 class Allocation:  # (what pycuda's DeviceAllocation gives: its address as an int)
@@ -52,3 +54,49 @@ def test_a_call_prepares_its_function_once_and_passes_the_values_each_launch():
 def test_a_python_number_is_refused_not_packed_as_an_address():
     with pytest.raises(TypeError, match="NumPy scalar"):
         argument(3)
+
+
+class Driver:  # (what Clock.warm uses of pycuda.driver), counting the copies
+    class Error(Exception):
+        pass
+
+    class Context:
+        @staticmethod
+        def synchronize():
+            pass
+
+    def __init__(self, room: bool = True):
+        self.room, self.copies, self.freed = room, [], 0
+
+    def mem_alloc(self, nbytes):
+        if not self.room:
+            raise Driver.Error("out of memory")
+        driver = self
+
+        class Freed(Allocation):
+            def free(self):
+                driver.freed += 1
+        return Freed()
+
+    def memcpy_dtod(self, dst, src, nbytes):
+        self.copies.append((dst - src, nbytes))
+
+
+def test_an_idle_gpu_is_kept_busy_before_a_timing_and_a_busy_one_is_not(monkeypatch):
+    monkeypatch.setattr(launches, "WARM_S", 0.01)
+    clock, drv = Clock(), Driver()
+    clock.warm(drv)  # never launched on: idle
+    assert drv.copies and drv.freed == 1 and all(c == (launches.WARM_BYTES // 2,) * 2 for c in drv.copies)
+    copies = len(drv.copies)
+    clock.ran()
+    clock.warm(drv)  # just ran
+    assert len(drv.copies) == copies
+    clock.busy -= launches.IDLE_S  # idle again
+    clock.warm(drv)
+    assert len(drv.copies) > copies and drv.freed == 2
+
+
+def test_a_gpu_with_no_room_for_the_copies_is_timed_cold():
+    clock, drv = Clock(), Driver(room=False)
+    clock.warm(drv)
+    assert not drv.copies and clock.busy == float("-inf")

@@ -109,9 +109,11 @@ FEW_POINTS_AN_SM = 64
 # idle well past 64 points (b_mc_option_f64: an f64 exp a path, 16,384 options, 124 an SM; the race at the
 # first launch still keeps the tiled kernel where it is faster). 20, not 32 (H200, benchmarks/RESULTS.md): the
 # corpus's bodies priced 22 to 29 (n-bodies with a square root and a division or an rsqrt, a softened Coulomb
-# sum) ran 1.55x-6.1x faster split at 124 to 182 points an SM, and none of their other sizes moved.
+# sum) ran 1.55x-6.1x faster split at 124 to 182 points an SM, and none of their other sizes moved. 15, not
+# 20 (session 38): a 3-D Coulomb lattice's rsqrt body (15) at 124 points an SM 4.1x faster (0.263 -> 0.064 ms),
+# a 1-D KDE's exp (16) 1.2x, a nested quadrature's 1.27x at its large size; nothing else moved.
 HEAVY_FEW_POINTS_AN_SM = 256
-HEAVY_BODY = 20
+HEAVY_BODY = 15
 # Split-K (lower/split_k.py): where a split for few points is a product's (the inputs of its one reduction
 # are staged by the tiled kernel for other points too), a version whose tiled kernel's blocks along z share
 # each output tile's reduction, one each K_SHARE iterations at least (at most MAX_BLOCKS_A_ROW a tile), from

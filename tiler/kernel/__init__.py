@@ -50,7 +50,7 @@ def _kernel_of(program: T.Program, promote: bool, loops: bool, listed: bool, hoi
     index as map rows."""
     from .counts import counted
     from .dead import without_dead
-    from .hoist import hoisted
+    from .hoist import hoisted, prelude_work
     from .speculate import speculated
 
     kinds = T.node_kinds(program.kernel)  # each pass runs only where what it rewrites is there (one walk for all)
@@ -64,7 +64,7 @@ def _kernel_of(program: T.Program, promote: bool, loops: bool, listed: bool, hoi
         k = counted(k)
     if speculate and {T.If, T.Stream} <= kinds:
         k = speculated(k)
-    if hoist and len(k.levels) and kinds & {T.Loop, T.Stream}:
+    if hoist and len(k.levels) and (kinds & {T.Loop, T.Stream} or prelude_work(k)):
         k = hoisted(k, launch_only=True)
         if k.launch:
             first = launched(k)

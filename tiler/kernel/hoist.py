@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from ..analyse.folds import combined, operators
 from ..analyse.reductions import too_few
 from ..check import typed as T
-from ..check.binders import bound
+from ..check.binders import bound, used
 from ..check.types import Binder, Scalar
 from ..source import Span
 from ..tree import descendants, map_children
@@ -72,15 +72,17 @@ class Hoist:
 
 
 LAUNCH = -1  # the level work of no map level's names runs at: once a launch, by a kernel of its own
+PRELUDE = -2  # where work written in main's prelude, before the maps, was written (every thread ran it)
 
 
 def hoisted(k: T.Kernel, launch_only: bool = False) -> T.Kernel:
     """The kernel with its work moved out to the levels where it varies (or
     with `launch_only`, only the work of no level's names, moved to
     `k.launch`), and the moves recorded in `k.hoisted`."""
-    if not k.levels or not T.node_kinds(k) & set(WORK):
+    if not k.levels or not (T.node_kinds(k) & set(WORK) or prelude_work(k)):
         return k
     h = _Hoister(k, launch_only)
+    prelude = h.prelude(k)
     levels = list(k.levels)
     for d in range(1, len(levels)):  # a level's lets may move further out
         lets = []
@@ -92,8 +94,14 @@ def hoisted(k: T.Kernel, launch_only: bool = False) -> T.Kernel:
         return k
     for d, moved in enumerate(h.moved):
         levels[d] = dataclasses.replace(levels[d], lets=levels[d].lets + tuple(moved))
-    return dataclasses.replace(k, levels=tuple(levels), body=body, hoisted=k.hoisted + tuple(h.records),
-                               launch=k.launch + tuple(h.launch))
+    return dataclasses.replace(k, prelude=prelude, levels=tuple(levels), body=body,
+                               hoisted=k.hoisted + tuple(h.records), launch=k.launch + tuple(h.launch))
+
+
+def prelude_work(k: T.Kernel) -> bool:
+    """Whether main's prelude holds a loop or a stream (node_kinds walks the levels and the body alone)."""
+    return any(not isinstance(p.value, T.Transpose) and any(isinstance(n, WORK) for n in descendants(p.value, T.is_exp))
+               for p in k.prelude)
 
 
 class _Hoister:
@@ -111,6 +119,23 @@ class _Hoister:
         self.stays: set = set()  # where the work that stays was written (each recorded once)
         self.aliases: dict = {}  # a kept let's binder -> (its value, the levels' names it reads): lets.alias
         self._work: dict[int, bool] = {}  # id of a node -> whether it holds a loop or a stream (this pass only)
+
+    def prelude(self, k: T.Kernel) -> tuple:
+        """Main's prelude with its work moved out, which every thread ran before its point: a scalar let
+        holding a reduction threads can share, which no other prelude let nor map level's argument reads, is
+        computed once a launch in a kernel of one level, else once a row of map level 0 (as work of no level's
+        names written in a level is); the prelude lets left."""
+        needed = set().union(*(used(p.value) for p in k.prelude if not isinstance(p.value, T.Transpose)),
+                             *(used(a) for lv in k.levels for a in lv.args))
+        target = LAUNCH if self.single else None if self.launch_only else 0
+        kept = []
+        for p in k.prelude:
+            if target is None or isinstance(p.value, T.Transpose) or not isinstance(p.binder.type, Scalar) or \
+                    p.binder in needed or not self.works(p.value) or not self.shared(p.value):
+                kept.append(p)
+                continue
+            self.move((p.binder,), p.value, PRELUDE, target, f"`{p.binder.name}`")
+        return tuple(kept)
 
     def let(self, binders: tuple, value, depth: int) -> list:
         """A level's let at `depth` kept or moved out: the lets to keep at
@@ -182,6 +207,8 @@ class _Hoister:
             why = f"it reads {', '.join(f'`{n}`' for n in named)} of map level{'s' if len(levels) > 1 else ''} " \
                   f"{', '.join(map(str, levels))} and nothing of map level {depth}: computed once a row, not once " \
                   "a point"
+        if depth == PRELUDE:
+            why = f"written before the maps, every thread computed it before its point; {why}"
         self.records.append(Hoist(what, _plain(binders), value.span, depth, target, named, why))
 
     def exp(self, e, depth: int, local: frozenset):

@@ -41,6 +41,7 @@ from ..check.types import Scalar
 from ..kir.build import add, const, mul
 from ..source import program_stem
 from ..transform.reassociate import loop_levels
+from .ahead import iterations_ahead, read_ahead
 from .body import ctype_of, value_parts
 from .params import (
     bind_prelude,
@@ -108,6 +109,7 @@ class SplitBody(Streams, Shares):
         self.share = None  # and how many it has (the last block's may be cut short)
         self.uniform = True  # the code being lowered runs alike on every lane of a row
         self.several: Several | None = None
+        self.ahead: dict = {}  # id of a read the lane loop loaded ahead -> the register holding it (ahead.py)
 
     def emit_all(self, stmts) -> None:
         for s in stmts:
@@ -131,7 +133,7 @@ class SplitBody(Streams, Shares):
         else:
             shares, merge = self._folded_shares(e, reduction, online, welford, ctypes)
             step = (lambda k: self._carry(e.body, e.params, shares))  # noqa: E731
-        shares = self._shares(e, bound, shares, ctypes, step, merge)
+        shares = self._shares(e, bound, shares, ctypes, step, merge, ahead=pick is None and online is None)
         # the start values come first, then the row's shares
         merged = online is not None or welford is not None or reduction.combine is not None
         results = merge(inits, shares, "_fin") if merged else \
@@ -160,7 +162,7 @@ class SplitBody(Streams, Shares):
                                            in zip(ctypes, reduction.operators, kinds)])
         return shares, self._merge(shares, reduction.operators, ctypes)
 
-    def _shares(self, e: T.Loop, bound, shares: list, ctypes: list, step, merge) -> list:
+    def _shares(self, e: T.Loop, bound, shares: list, ctypes: list, step, merge, ahead: bool = False) -> list:
         """The shares folded over the lanes' iterations and combined over the
         row's lanes; with several blocks a row, either this kernel's blocks'
         partial results written (then the kernel ends) or those of an earlier
@@ -178,7 +180,7 @@ class SplitBody(Streams, Shares):
                               stmts + tuple(kir.Assign(r.name, m) for r, m in zip(shares, merged)), e.span,
                               note="this lane's share of the blocks' partial results"))
             return self._combined(shares, ctypes, merge)
-        self._lanes_loop(e, bound, step)
+        self._lanes_loop(e, bound, step, ahead)
         shares = self._combined(shares, ctypes, merge)
         if n is None:
             return shares
@@ -219,12 +221,21 @@ class SplitBody(Streams, Shares):
         self.env[vp], self.env[ip] = value, index
         return [value, index, step]
 
-    def _lanes_loop(self, e: T.Loop, bound, fold) -> None:
+    def _lanes_loop(self, e: T.Loop, bound, fold, ahead: bool = False) -> None:
         """`fold(k)` over this lane's iterations of `e`, k = start, start + stride, ...
-        (code that, inside, differs between the row's lanes)."""
+        (code that, inside, differs between the row's lanes); with `ahead` (a fold, neither a pick nor an
+        online maximum) and one block a row, a few iterations at a time, their reads loaded first, where the
+        step has reads to load (ahead.py): a pick's, or a stage of several blocks a row, spilled so in the 32
+        registers a thread of two blocks of 1,024 threads has, and an f64 online log-sum-exp's values around
+        its exponentials' calls."""
         k = self.fresh(e.index.name)
+        reads = read_ahead(e) if ahead and self.several is None else []
+        n = iterations_ahead(reads)
+        stop = self.stop(bound)
 
         def body():
+            if n:
+                return self._ahead(e, reads, n, k, stop, fold)
             self.env[e.index] = at = self.at(k)
             fold(at)
         self.uniform = False
@@ -234,8 +245,44 @@ class SplitBody(Streams, Shares):
             self.uniform = True
         share = f"one iteration in {self.lanes}" if self.base is None else \
             f"one iteration in {self.lanes} of its block's share"
-        self.emit(kir.For(k, self.lane, self.stop(bound), const(self.lanes), stmts, e.span,
+        if n:
+            share += f", {n} at a time, their reads loaded first"
+        self.emit(kir.For(k, self.lane, stop, const(self.lanes * (n or 1)), stmts, e.span,
                           note=f"this lane's share: {share}"))
+
+    def _ahead(self, e: T.Loop, reads: list, n: int, k: str, stop, fold) -> None:
+        """`n` iterations from `k`: every one's `reads` loaded (past `stop`: a zero), then each folded."""
+        steps = [kir.Ref(k) if u == 0 else add(kir.Ref(k), const(u * self.lanes)) for u in range(n)]
+        inside = [None] + [kir.Bin("<", s, stop) for s in steps[1:]]
+        ats, loaded = [], []
+        for step, test in zip(steps, inside):
+            self.env[e.index] = at = self.at(k) if test is None else self._at(step)
+            values = {}
+            for r in reads:
+                ctype = ctype_of(r.type)
+                value = super()._index(r)
+                values[id(r)] = self.declare(f"{e.index.name}_ahead", ctype, value if test is None else
+                                             kir.Select(test, value, const(0, ctype)))
+            ats.append(at)
+            loaded.append(values)
+        for at, values, test in zip(ats, loaded, inside):
+            self.env[e.index], self.ahead = at, values
+            try:
+                if test is None:
+                    fold(at)
+                else:
+                    stmts, _ = self.block(lambda at=at: fold(at))
+                    self.emit(kir.If(test, stmts))
+            finally:
+                self.ahead = {}
+
+    def _at(self, step):
+        """`at` for a lane's iteration given as an expression."""
+        return step if self.base is None else self.declare("at", "int", add(self.base, step))
+
+    def _index(self, e: T.Index):
+        got = self.ahead.get(id(e))
+        return got if got is not None else super()._index(e)
 
     def at(self, k: str):
         """The iteration (or point) a lane's loop variable `k` stands for:

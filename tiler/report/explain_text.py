@@ -160,8 +160,9 @@ def _hoisted_text(console: Console, rows: list[dict]) -> None:
         if r["runs_at"] == r["written_at"]:
             console.print(escape(f"work in place: {where} (map level {r['written_at']}): {r['reason']}"))
         else:
-            console.print(escape(f"hoisted: {where}, written at map level {r['written_at']}, runs "
-                                 f"{runs_text(r['runs_at'])}: {r['reason']}"))
+            written = "in main's prelude" if r["written_at"] < 0 else f"at map level {r['written_at']}"
+            console.print(escape(f"hoisted: {where}, written {written}, runs {runs_text(r['runs_at'])}: "
+                                 f"{r['reason']}"))
 
 
 def _promotions_text(console: Console, rows: list[dict]) -> None:

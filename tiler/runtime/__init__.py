@@ -21,7 +21,7 @@ import numpy as np
 from .. import bfloat16, kir, target, tma
 from ..errors import CompilerBug, PlainError
 from . import interop
-from .launches import prepared
+from .launches import Clock, prepared
 
 # each C type's elements as the device holds them: a bf16 is its 16 bits (NumPy has no bfloat16)
 BF16 = target.CTYPE["bf16"]
@@ -105,6 +105,7 @@ class Gpu:
         self.block_registers = self.device.get_attribute(drv.device_attribute.MAX_REGISTERS_PER_BLOCK)
         self._modules: dict[str, object] = {}
         self.races: dict[tuple, Race] = {}  # (CUDA, version the conditions pick, sizes): how its first launch went
+        self.clock = Clock()  # warms an idle GPU before a timing or a race (launches.py)
 
     @property
     def described(self) -> target.Device:
@@ -349,6 +350,8 @@ class Gpu:
         if all(g > 0 for g in grid):
             if outputs_on is not None:  # arrays of other libraries may still be written on their streams
                 drv.Context.synchronize()
+            if repeat:
+                self.clock.warm(drv)
             launch()
             drv.Context.synchronize()
             if repeat:
@@ -360,6 +363,7 @@ class Gpu:
                     end.record()
                     end.synchronize()
                     times.append(start.time_till(end))
+            self.clock.ran()
         results = tuple(host if buf is None else host_layout(ctype, drv.from_device_like(buf, host))
                         for buf, host, ctype in outputs)
         for buf in keep:

@@ -10,7 +10,7 @@
 //   5. tiler_lavamd_rodinia_tiled_wide: when p >= 21 (64-bit offsets: an array has 2^31 elements or more); rival: tiler_lavamd_rodinia_untiled_wide
 //   6. tiler_lavamd_rodinia_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more, below the thresholds)
 //
-// rows: b x p, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 20 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
+// rows: b x p, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 15 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_lavamd_rodinia_split1024<<<grid, block, 0>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p)
 //   block = (1024, 1, 1), 1024 threads
@@ -31,7 +31,7 @@
 //   b: size
 //   p: size
 //
-// rows: b x p, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 20 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
+// rows: b x p, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 15 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_lavamd_rodinia_split256<<<grid, block, 0>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p)
 //   block = (256, 1, 1), 256 threads
@@ -97,7 +97,7 @@
 //   b: size
 //   p: size
 //
-// rows: b x p, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 20 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
+// rows: b x p, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 15 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_lavamd_rodinia_split256_wide<<<grid, block, 0>>>(alpha, nn, nei, rv, rx, ry, rz, qv, out0, out1, out2, out3, b, p)

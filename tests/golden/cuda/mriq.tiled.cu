@@ -30,7 +30,7 @@
 //   partials: scratch
 //   partials_2: scratch
 //
-// rows: nx, blocks of 256 threads, one each 256 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 20 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
+// rows: nx, blocks of 256 threads, one each 256 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 15 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_mriq_split256_blocks_k<<<grid, block, 0>>>(kx, ky, kz, phiMag, x, y, z, out0, out1, nk, nx, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
@@ -50,7 +50,7 @@
 //   partials: scratch
 //   partials_2: scratch
 //
-// rows: nx, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 20 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
+// rows: nx, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); folds reduction 1 of 1; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 15 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_mriq_split256_blocks_stage0<<<grid, block, 0>>>(kx, ky, kz, phiMag, x, y, z, out0, out1, nk, nx, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
@@ -70,7 +70,7 @@
 //   partials: scratch
 //   partials_2: scratch
 //
-// rows: nx, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 20 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
+// rows: nx, blocks of 256 threads, one each 8,192 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 15 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_mriq_split256_blocks<<<grid, block, 0>>>(kx, ky, kz, phiMag, x, y, z, out0, out1, nk, nx, partials, partials_2)
 //   block = (256, 1, 1), 256 threads
@@ -90,7 +90,7 @@
 //   partials: scratch
 //   partials_2: scratch
 //
-// rows: nx, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 20 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
+// rows: nx, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 15 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_mriq_split1024<<<grid, block, 0>>>(kx, ky, kz, phiMag, x, y, z, out0, out1, nk, nx)
 //   block = (1024, 1, 1), 1024 threads
@@ -108,7 +108,7 @@
 //   nk: size
 //   nx: size
 //
-// rows: nx, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 20 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
+// rows: nx, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 15 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_mriq_split256<<<grid, block, 0>>>(kx, ky, kz, phiMag, x, y, z, out0, out1, nk, nx)
 //   block = (256, 1, 1), 256 threads

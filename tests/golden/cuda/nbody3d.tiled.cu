@@ -27,7 +27,7 @@
 //   partials_2: scratch
 //   partials_3: scratch
 //
-// rows: n, blocks of 256 threads, one each 256 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 20 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, blocks of 256 threads, one each 256 iterations of a row (at most 2,048); combines the partial results of its reduction; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 15 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_nbody3d_split256_blocks_k<<<grid, block, 0>>>(eps2, xs, ys, zs, ms, out0, out1, out2, n, partials, partials_2, partials_3)
 //   block = (256, 1, 1), 256 threads
@@ -46,7 +46,7 @@
 //   partials_2: scratch
 //   partials_3: scratch
 //
-// rows: n, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 20 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, 1024 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 15 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_nbody3d_split1024<<<grid, block, 0>>>(eps2, xs, ys, zs, ms, out0, out1, out2, n)
 //   block = (1024, 1, 1), 1024 threads
@@ -62,7 +62,7 @@
 //   out2: output [n] (row-major)
 //   n: size
 //
-// rows: n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 20 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
+// rows: n, 256 threads a row; a row's reductions (+) are shared by the threads of a warp or block where the points are fewer than 256 an SM (one a thread would leave the GPU idle, each step costing 15 f32 adds or more); more points run the tiled kernel, which shares the inputs other points read too
 //
 // launch: tiler_nbody3d_split256<<<grid, block, 0>>>(eps2, xs, ys, zs, ms, out0, out1, out2, n)
 //   block = (256, 1, 1), 256 threads
