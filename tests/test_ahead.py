@@ -1,11 +1,13 @@
 """A split's lanes load the reads of AHEAD iterations before folding them (lower/ahead.py)."""
 from __future__ import annotations
 
+import re
+
 from conftest import ROOT
 
 from tiler.analyse import Options
 from tiler.check import typed as T
-from tiler.lower.ahead import AHEAD, branches, read_ahead
+from tiler.lower.ahead import AHEAD, AHEAD_BYTES, branches, iterations_ahead, read_ahead
 from tiler.pipeline import run_all, run_to
 from tiler.tree import descendants
 
@@ -61,3 +63,38 @@ def test_a_split_column_welford_loads_its_elements_first():
     assert all("_ahead" in line and "obs[" in line for line in loads), loads
     assert "? obs[" in loads[1] and ": 0.0f;" in loads[1]  # past the row's end: a zero never folded
     assert f"{AHEAD} at a time, their reads loaded first" in lane.splitlines()[0]
+
+
+HELPER_INDEX = """
+fun int pick(int a, int m) = let b = a % m in if b < 0 then b + m else b
+fun [f32, n] main([[f32, m], n] A, [f32, k] w, [int, m] at) =
+  map(fn f32 ([f32, m] row) =>
+        loop (s = 0f32) = for j < m do s + row[j] / (w[pick(at[j], k)] + 1f32) in s,
+      A)
+"""
+
+
+def test_a_read_whose_index_calls_a_helper_is_not_loaded_ahead():
+    """The helper's lets lower to statements an iteration's bounds test would not guard (at[j] past the row's
+    end); the row's own element still is, and the bytes of reads inside an index count."""
+    (loop,) = loops_of(HELPER_INDEX)
+    assert [r.array.binder.name for r in read_ahead(loop)] == ["row_c"]
+    cuda = run_all(HELPER_INDEX, "a.fut", Options())["render"]
+    splits = [k for k in cuda.split('extern "C" __global__')[1:] if "this lane's share" in k]
+    assert splits and any("their reads loaded first" in k for k in splits)
+    for kernel in splits:  # a lane's later iteration's `at` read: only inside that iteration's bounds test
+        lines = kernel.splitlines()
+        for i, line in enumerate(lines):
+            later = re.search(r"\bat\[(\w+) \+ (\d+)\]", line)
+            if later:
+                test = next(t for t in reversed(lines[:i]) if t.strip().startswith("if ("))
+                assert f"if ({later[1]} + {later[2]} < " in test, (test, line)
+
+
+def test_the_reads_inside_an_index_count_toward_the_bytes_ahead():
+    (loop,) = loops_of("""
+fun [f32, n] main([[f32, m], n] A, [f32, k] w, [int, m] at) =
+  map(fn f32 ([f32, m] row) => loop (s = 0f32) = for j < m do s + row[j] / w[at[j]] in s, A)
+""")
+    reads = read_ahead(loop)  # row[j] and w[at[j]], with at[j]: 12 bytes an iteration, one in AHEAD_BYTES
+    assert len(reads) == 2 and AHEAD_BYTES // 12 < 2 and iterations_ahead(reads) == 0

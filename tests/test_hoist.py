@@ -277,6 +277,15 @@ fun [f32, n] main([f32, n] X, [f32, k] w) =
   map(fn f32 (f32 x) => x / t, X)
 """
 
+PRELUDE_READ_IN_A_ROW = """
+fun [[f32, m], n] main([[f32, m], n] X, [f32, k] w) =
+  let s = loop (s = 0f32) = for j < k do s + w[j] in s in
+  map(fn [f32, m] ([f32, m] row) =>
+        let t = s * 2f32 in
+        let r = loop (a = 0f32) = for j < m do a + row[j] in a in
+        map(fn f32 (f32 x) => x / (t + r), row), X)
+"""
+
 
 def test_a_reduction_in_mains_prelude_runs_once_a_launch_not_once_a_thread():
     """Every thread computed the prelude's sum before its point: in a kernel of one level it moves to a kernel
@@ -290,9 +299,12 @@ def test_a_reduction_in_mains_prelude_runs_once_a_launch_not_once_a_thread():
     assert (h.written, h.runs) == (PRELUDE, 0) and not two.prelude and [b.name for bs, _ in two.levels[0].lets for b in bs] == ["s"]
     read = kernel(PRELUDE_READ)  # another prelude let reads it: it stays
     assert not read.hoisted and [p.binder.name for p in read.prelude] == ["s", "t"]
+    row = kernel(PRELUDE_READ_IN_A_ROW)  # map level 0's own lets read it: it goes before them
+    assert [b.name for bs, _ in row.levels[0].lets for b in bs][:2] == ["s", "t"]
 
 
-@pytest.mark.parametrize("text", [PRELUDE_ONE, PRELUDE_TWO, PRELUDE_READ], ids=["one", "two", "read"])
+@pytest.mark.parametrize("text", [PRELUDE_ONE, PRELUDE_TWO, PRELUDE_READ, PRELUDE_READ_IN_A_ROW],
+                         ids=["one", "two", "read", "read-in-a-row"])
 def test_a_prelude_moved_computes_what_the_source_does(text):
     prog = check(parse(text, "p.fut"))
     sizes = {s.name: 13 for s in prog.kernel.sizes}
@@ -306,3 +318,9 @@ def test_explain_says_prelude_work_moved(tmp_path):
     p.write_text(PRELUDE_ONE)
     out = " ".join(tiler("explain", p).stdout.split())
     assert "hoisted: `total` at 3:15, written in main's prelude, runs in a kernel of its own, once a launch" in out
+    p.write_text(PRELUDE_READ_IN_A_ROW)  # not moved where the rows are not split: said as written
+    out = " ".join(tiler("explain", p, "--no-split").stdout.split())
+    assert "work in place: `s` at 3:11 (main's prelude): written before the maps" in out and "level -" not in out
+    assert run_all(PRELUDE_READ_IN_A_ROW, "p.fut")["render"]
+    shown = tiler("explain", p, "--show-transformed").stdout  # moved first in the row's body, before `t` reads it
+    assert "hoisted from main's prelude to map level 0" in shown and shown.index("let s =") < shown.index("let t =")

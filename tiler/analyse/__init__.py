@@ -91,6 +91,10 @@ def _kept(h, why: str):
     """A move the plan does not take: the work stays where it was written."""
     if not h.moved or h.runs < 0:  # (work computed once a launch is so in the kernel as written too)
         return h
+    if h.written < 0:  # (written in main's prelude, kernel.hoist.PRELUDE)
+        return dataclasses.replace(h, runs=h.written, reason=f"written before the maps, but moved, the row's threads "
+                                   f"would not share it ({why}): every thread computes it before its point, as "
+                                   "written")
     return dataclasses.replace(h, runs=h.written, reason=f"it reads nothing of its map level, but moved, the row's "
                                f"threads would not share it ({why}): it stays, where the tiled kernel can stage "
                                "what it reads")

@@ -83,6 +83,7 @@ def hoisted(k: T.Kernel, launch_only: bool = False) -> T.Kernel:
         return k
     h = _Hoister(k, launch_only)
     prelude = h.prelude(k)
+    before = len(h.moved[0])  # (the prelude's moves to level 0 go before its own lets, which may read them)
     levels = list(k.levels)
     for d in range(1, len(levels)):  # a level's lets may move further out
         lets = []
@@ -93,15 +94,20 @@ def hoisted(k: T.Kernel, launch_only: bool = False) -> T.Kernel:
     if not h.records:
         return k
     for d, moved in enumerate(h.moved):
-        levels[d] = dataclasses.replace(levels[d], lets=levels[d].lets + tuple(moved))
+        first = moved[:before] if d == 0 else []
+        levels[d] = dataclasses.replace(levels[d], lets=tuple(first) + levels[d].lets + tuple(moved[len(first):]))
     return dataclasses.replace(k, prelude=prelude, levels=tuple(levels), body=body,
                                hoisted=k.hoisted + tuple(h.records), launch=k.launch + tuple(h.launch))
 
 
 def prelude_work(k: T.Kernel) -> bool:
     """Whether main's prelude holds a loop or a stream (node_kinds walks the levels and the body alone)."""
-    return any(not isinstance(p.value, T.Transpose) and any(isinstance(n, WORK) for n in descendants(p.value, T.is_exp))
-               for p in k.prelude)
+    return any(isinstance(n, WORK) for p in _computed(k) for n in descendants(p.value, T.is_exp))
+
+
+def _computed(k: T.Kernel) -> list:
+    """Main's prelude lets that compute a value (not the launch's transposed copies of arrays)."""
+    return [p for p in k.prelude if not isinstance(p.value, T.Transpose)]
 
 
 class _Hoister:
@@ -125,17 +131,14 @@ class _Hoister:
         holding a reduction threads can share, which no other prelude let nor map level's argument reads, is
         computed once a launch in a kernel of one level, else once a row of map level 0 (as work of no level's
         names written in a level is); the prelude lets left."""
-        needed = set().union(*(used(p.value) for p in k.prelude if not isinstance(p.value, T.Transpose)),
-                             *(used(a) for lv in k.levels for a in lv.args))
+        computed = _computed(k)
+        needed = set().union(*(used(p.value) for p in computed), *(used(a) for lv in k.levels for a in lv.args))
         target = LAUNCH if self.single else None if self.launch_only else 0
-        kept = []
-        for p in k.prelude:
-            if target is None or isinstance(p.value, T.Transpose) or not isinstance(p.binder.type, Scalar) or \
-                    p.binder in needed or not self.works(p.value) or not self.shared(p.value):
-                kept.append(p)
-                continue
+        moves = [] if target is None else [p for p in computed if isinstance(p.binder.type, Scalar) and
+                                          p.binder not in needed and self.works(p.value) and self.shared(p.value)]
+        for p in moves:
             self.move((p.binder,), p.value, PRELUDE, target, f"`{p.binder.name}`")
-        return tuple(kept)
+        return tuple(p for p in k.prelude if p not in moves)
 
     def let(self, binders: tuple, value, depth: int) -> list:
         """A level's let at `depth` kept or moved out: the lets to keep at

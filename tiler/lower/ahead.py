@@ -3,7 +3,7 @@
 A lane of a split reduction walks its share of a row, one iteration in
 `lanes`, folding each element into its share. nvcc issues a load no sooner
 than the branch before it, and a step's arithmetic often branches: an IEEE
-f32 division's slow path, an f64 exponential's. A lane then keeps one load in
+float division's slow path, a square root's. A lane then keeps one load in
 flight and waits for each (c_col_welford_f32: LDG, MUFU.RCP, BRA, CALL an
 element, 2 TB/s). So the lane loop takes AHEAD iterations at a time and
 loads the reads of all of them first, each past the row's end replaced by a
@@ -15,9 +15,10 @@ slower.
 
 Only the reads every iteration makes (none under an `if`'s branch, the
 right side of `&&` or `||`, or an inner loop or stream), of one element, at
-an index of nothing the step binds but the loop's index: those the program
-itself reads at every index of the row, so loading them early reads nothing
-it would not.
+an index of nothing the step binds but the loop's index, whose index binds
+nothing itself (a helper called in it lowers to statements that an
+iteration's bounds test would not guard): those the program itself reads at
+every index of the row, so loading them early reads nothing it would not.
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from ..tree import children, descendants
 # Operations whose IEEE lowering branches to a slow path (a float division's, a square root's, a remainder's,
 # the trigonometric functions' and pow's argument reductions)
 BRANCHING = frozenset({"/", "%", "sqrt", "sin", "cos", "pow"})
+BINDS = (T.Let, T.Loop, T.Stream)  # nodes that lower to statements (a helper's call in an index: its lets)
 AHEAD = 4  # a lane's iterations whose reads it loads before folding them, at most
 # ... and the bytes loaded ahead at most, of elements of 4 bytes at most: more stayed live across the math
 # functions' calls and spilled (an f64 division's or exponential's; 1,024-thread blocks cap a thread at 64
@@ -37,8 +39,9 @@ AHEAD_BYTES = 16
 
 
 def iterations_ahead(reads: list) -> int:
-    """The iterations a lane loads ahead (AHEAD, fewer where their reads pass AHEAD_BYTES; 0: one at a time)."""
-    sizes = [element_bytes(r.type) for r in reads]
+    """The iterations a lane loads ahead (AHEAD, fewer where their reads, and the reads in their indices, pass
+    AHEAD_BYTES; 0: one at a time)."""
+    sizes = [element_bytes(n.type) for r in reads for n in descendants(r, T.is_exp) if isinstance(n, T.Index)]
     if not sizes or max(sizes) > 4:
         return 0
     n = min(AHEAD, AHEAD_BYTES // sum(sizes))
@@ -65,7 +68,8 @@ def read_ahead(loop: T.Loop) -> list:
     def walk(e) -> None:
         if isinstance(e, T.Index) and isinstance(e.type, Scalar) and e.type.kind != "bool" and \
                 not free(e) & inside:
-            out.append(e)
+            if not any(isinstance(n, BINDS) for n in descendants(e, T.is_exp)):
+                out.append(e)  # (an index that binds lowers to statements its iteration's bounds test would not guard)
         elif isinstance(e, (T.Loop, T.Stream)):
             return
         elif isinstance(e, T.If):

@@ -38,6 +38,7 @@ from ..analyse.schedule import Math
 from ..analyse.welford import Welford, welford_of
 from ..check import typed as T
 from ..check.types import Scalar
+from ..errors import CompilerBug
 from ..kir.build import add, const, mul
 from ..source import program_stem
 from ..transform.reassociate import loop_levels
@@ -223,11 +224,11 @@ class SplitBody(Streams, Shares):
 
     def _lanes_loop(self, e: T.Loop, bound, fold, ahead: bool = False) -> None:
         """`fold(k)` over this lane's iterations of `e`, k = start, start + stride, ...
-        (code that, inside, differs between the row's lanes); with `ahead` (a fold, neither a pick nor an
-        online maximum) and one block a row, a few iterations at a time, their reads loaded first, where the
-        step has reads to load (ahead.py): a pick's, or a stage of several blocks a row, spilled so in the 32
-        registers a thread of two blocks of 1,024 threads has, and an f64 online log-sum-exp's values around
-        its exponentials' calls."""
+        (code that, inside, differs between the row's lanes); with `ahead` and a row of one block or warp, a
+        few iterations at a time, their reads loaded first, where the step has reads to load (ahead.py).
+        `ahead` is for folds only: a pick's loop, an online maximum's, and a stage of several blocks a row,
+        so loaded, spilled (in the 32 registers a thread of two blocks of 1,024 threads has, and an f64
+        online log-sum-exp's values around its exponentials' calls)."""
         k = self.fresh(e.index.name)
         reads = read_ahead(e) if ahead and self.several is None else []
         n = iterations_ahead(reads)
@@ -260,7 +261,12 @@ class SplitBody(Streams, Shares):
             values = {}
             for r in reads:
                 ctype = ctype_of(r.type)
-                value = super()._index(r)
+                stmts, value = self.block(lambda r=r: super(SplitBody, self)._index(r))
+                if stmts and test is not None:  # (ahead.read_ahead takes no read whose index binds anything)
+                    raise CompilerBug("a read loaded ahead of its iteration needs statements, which its bounds "
+                                      "test would not guard", r.span, "lower")
+                for stmt in stmts:
+                    self.emit(stmt)
                 values[id(r)] = self.declare(f"{e.index.name}_ahead", ctype, value if test is None else
                                              kir.Select(test, value, const(0, ctype)))
             ats.append(at)

@@ -14,7 +14,7 @@ from ..analyse.records import dims_text
 from ..analyse.registers import REGISTER_BUDGET
 from ..analyse.schedule import describe_share
 from ..versions.records import RACED_FIRST
-from .hoisted import runs_text
+from .hoisted import level_text, runs_text
 
 AXIS_NAMES = {"x": "threadIdx.x", "y": "threadIdx.y", "z": "threadIdx.z"}
 
@@ -157,10 +157,11 @@ def _hoisted_text(console: Console, rows: list[dict]) -> None:
         console.print()
     for r in rows:
         where = f"{r['what']} at {r['line']}:{r['column']}"
+        written = level_text(r["written_at"])
         if r["runs_at"] == r["written_at"]:
-            console.print(escape(f"work in place: {where} (map level {r['written_at']}): {r['reason']}"))
+            console.print(escape(f"work in place: {where} ({written}): {r['reason']}"))
         else:
-            written = "in main's prelude" if r["written_at"] < 0 else f"at map level {r['written_at']}"
+            written = f"in {written}" if r["written_at"] < 0 else f"at {written}"
             console.print(escape(f"hoisted: {where}, written {written}, runs {runs_text(r['runs_at'])}: "
                                  f"{r['reason']}"))
 

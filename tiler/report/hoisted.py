@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from ..kernel.hoist import LAUNCH, PRELUDE
 from ..source import Span
 from ..syntax import ast
 from ..tree import descendants, map_children
@@ -33,23 +34,35 @@ def with_hoisted(program: ast.Program, kernel) -> tuple[ast.Program, dict]:
     body = cut(main.body)
     maps = {d: span_key(m) for d, m in enumerate(kernel_maps(_with_body(program, main, body), len(kernel.levels)))}
     lets: dict[tuple, list] = {}  # the span key of the map a level's moved lets go before -> those lets, in order
+    firsts: dict[tuple, list] = {}  # the span key of the map whose lambda's body main's prelude lets now begin
     comments: dict[tuple, list] = {}
     for h in moves:
         let = cut.taken.get(h)
         where = f"{h.what} ({h.span.line}:{h.span.col})"
         if let is None or h.runs + 1 not in maps:  # in a helper's body: drawn where it is, said before it
-            comments[_said_at(program, h)] = [f"runs {runs_text(h.runs)}, not at map level {h.written}: {where}: "
+            comments[_said_at(program, h)] = [f"runs {runs_text(h.runs)}, not in {level_text(h.written)}: {where}: "
                                               f"{h.reason}"]
             continue
-        lets.setdefault(maps[h.runs + 1], []).append(let)
-        to = "into a kernel of its own, once a launch" if h.runs < 0 else f"to map level {h.runs}"
-        comments[("let", *span_key(let))] = [f"hoisted from map level {h.written} {to}: {where}: {h.reason}"]
-    return _with_body(program, main, _Wrap(lets)(body)), comments
+        if h.written == PRELUDE:  # (before the level's own lets, which may read it: first in its lambda's body)
+            firsts.setdefault(maps[h.runs], []).append(let)
+        else:
+            lets.setdefault(maps[h.runs + 1], []).append(let)
+        to = "into a kernel of its own, once a launch" if h.runs == LAUNCH else f"to map level {h.runs}"
+        comments[("let", *span_key(let))] = [f"hoisted from {level_text(h.written)} {to}: {where}: {h.reason}"]
+    return _with_body(program, main, _Wrap(lets, firsts)(body)), comments
 
 
 def runs_text(runs: int) -> str:
-    """Where moved work runs, in words: at a map level, or once a launch (kernel.hoist.LAUNCH)."""
-    return "in a kernel of its own, once a launch" if runs < 0 else f"at map level {runs}"
+    """Where moved work runs, in words: at a map level, once a launch (kernel.hoist.LAUNCH), or where main's
+    prelude was written (kernel.hoist.PRELUDE: a move the plan did not take)."""
+    if runs == PRELUDE:
+        return "in main's prelude, by every thread before its point"
+    return "in a kernel of its own, once a launch" if runs == LAUNCH else f"at map level {runs}"
+
+
+def level_text(level: int) -> str:
+    """Where work was written, in words: a map level, or main's prelude (kernel.hoist.PRELUDE)."""
+    return "main's prelude" if level == PRELUDE else f"map level {level}"
 
 
 def _said_at(program: ast.Program, h) -> tuple:
@@ -88,15 +101,21 @@ class _Cut:
 
 
 class _Wrap:
-    """The moved lets bound just before the map of the level inside their new one."""
+    """The moved lets bound just before the map of the level inside their new one; main's prelude lets moved
+    to a level, first in the body of its map's lambda."""
 
-    def __init__(self, lets: dict):
-        self.lets = lets
+    def __init__(self, lets: dict, firsts: dict):
+        self.lets, self.firsts = lets, firsts
 
     def __call__(self, e):
         if not ast.is_node(e):
             return e
         new = map_children(e, self, ast.is_node)
+        if isinstance(e, ast.Map) and span_key(e) in self.firsts:
+            body = new.lam.body
+            for let in reversed(self.firsts[span_key(e)]):
+                body = dataclasses.replace(let, body=body)
+            new = dataclasses.replace(new, lam=dataclasses.replace(new.lam, body=body))
         if isinstance(e, ast.Map) and span_key(e) in self.lets:
             for let in reversed(self.lets[span_key(e)]):
                 new = dataclasses.replace(let, body=new)
