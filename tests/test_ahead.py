@@ -65,13 +65,7 @@ def test_a_split_column_welford_loads_its_elements_first():
     assert f"{AHEAD} at a time, their reads loaded first" in lane.splitlines()[0]
 
 
-HELPER_INDEX = """
-fun int pick(int a, int m) = let b = a % m in if b < 0 then b + m else b
-fun [f32, n] main([[f32, m], n] A, [f32, k] w, [int, m] at) =
-  map(fn f32 ([f32, m] row) =>
-        loop (s = 0f32) = for j < m do s + row[j] / (w[pick(at[j], k)] + 1f32) in s,
-      A)
-"""
+HELPER_INDEX = (ROOT / "tests/programs/analysis/split_helper_index.fut").read_text()
 
 
 def test_a_read_whose_index_calls_a_helper_is_not_loaded_ahead():
