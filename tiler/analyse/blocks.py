@@ -96,9 +96,7 @@ def _narrowed(shape: tuple[int, int], inner: int | None) -> tuple[int, int]:
     """`shape` (x, y) with x no wider than a power of two covering a literal `inner` size, y the threads left."""
     if not inner or inner >= shape[0]:
         return shape
-    width = 1
-    while width < inner:
-        width *= 2
+    width = 1 << (inner - 1).bit_length()
     return width, shape[0] * shape[1] // width
 
 

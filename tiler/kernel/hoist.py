@@ -83,7 +83,6 @@ def hoisted(k: T.Kernel, launch_only: bool = False) -> T.Kernel:
         return k
     h = _Hoister(k, launch_only)
     prelude = h.prelude(k)
-    before = len(h.moved[0])  # (the prelude's moves to level 0 go before its own lets, which may read them)
     levels = list(k.levels)
     for d in range(1, len(levels)):  # a level's lets may move further out
         lets = []
@@ -93,9 +92,9 @@ def hoisted(k: T.Kernel, launch_only: bool = False) -> T.Kernel:
     body = h.exp(k.body, len(levels) - 1, frozenset())
     if not h.records:
         return k
-    for d, moved in enumerate(h.moved):
-        first = moved[:before] if d == 0 else []
-        levels[d] = dataclasses.replace(levels[d], lets=tuple(first) + levels[d].lets + tuple(moved[len(first):]))
+    for d, moved in enumerate(h.moved):  # (the prelude's moves go before level 0's own lets, which may read them)
+        first = tuple(h.first) if d == 0 else ()
+        levels[d] = dataclasses.replace(levels[d], lets=first + levels[d].lets + tuple(moved))
     return dataclasses.replace(k, prelude=prelude, levels=tuple(levels), body=body,
                                hoisted=k.hoisted + tuple(h.records), launch=k.launch + tuple(h.launch))
 
@@ -119,6 +118,7 @@ class _Hoister:
             self.level_of.update((p, d) for p in lv.params)
             self.level_of.update((b, d) for bs, _ in lv.lets for b in bs)
         self.moved: list[list] = [[] for _ in k.levels]  # the lets moved to each level, in order
+        self.first: list = []  # main's prelude lets moved to map level 0, in order
         self.records: list[Hoist] = []
         self.names = kernel_names(k)
         self.single = len(k.levels) == 1
@@ -197,7 +197,8 @@ class _Hoister:
         reads = self.reads(value, frozenset()) or set()
         value = self.substituted(value)
         named = tuple(sorted(b.name for b in reads if b in self.level_of))
-        (self.launch if target == LAUNCH else self.moved[target]).append((binders, value))
+        (self.launch if target == LAUNCH else self.first if depth == PRELUDE else self.moved[target]).append(
+            (binders, value))
         self.level_of.update((b, target) for b in binders)
         if target == LAUNCH:
             why = "it reads no map level's names, so it is the same at every point: computed once a launch, by " \

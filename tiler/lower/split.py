@@ -256,8 +256,8 @@ class SplitBody(Streams, Shares):
         steps = [kir.Ref(k) if u == 0 else add(kir.Ref(k), const(u * self.lanes)) for u in range(n)]
         inside = [None] + [kir.Bin("<", s, stop) for s in steps[1:]]
         ats, loaded = [], []
-        for step, test in zip(steps, inside):
-            self.env[e.index] = at = self.at(k) if test is None else self._at(step)
+        for at, test in zip(steps, inside):  # (one block or warp a row: `at` is the iteration itself, self.at)
+            self.env[e.index] = at
             values = {}
             for r in reads:
                 ctype = ctype_of(r.type)
@@ -281,10 +281,6 @@ class SplitBody(Streams, Shares):
                     self.emit(kir.If(test, stmts))
             finally:
                 self.ahead = {}
-
-    def _at(self, step):
-        """`at` for a lane's iteration given as an expression."""
-        return step if self.base is None else self.declare("at", "int", add(self.base, step))
 
     def _index(self, e: T.Index):
         got = self.ahead.get(id(e))
