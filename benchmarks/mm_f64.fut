@@ -1,6 +1,7 @@
--- Matrix product in f64. Under --tensor-cores the chunks run on the FP64
--- matrix units (16 x 8 x 8 instructions on sm_90, 8 x 8 x 4 on sm_80 to
--- sm_89), summed in another order.
+-- Matrix product in f64. On sm_90 the chunks run on the FP64 matrix units
+-- (16 x 8 x 8 instructions), which round as the loop does: each product
+-- added in order by a fused multiply-add, the same values as the kernel as
+-- written. On sm_80 to sm_89 (8 x 8 x 4) only under --tensor-cores.
 fun [[f64, q], m] main([[f64, n], m] A, [[f64, q], n] B0) =
   let B = transpose(B0) in
   map(fn [f64, q] ([f64, n] a) =>

@@ -214,6 +214,37 @@ def test_f64_products_in_chunks_of_one_instruction_match_the_interpreter(path, s
     matches_the_interpreter(path, options, sizes, seed=29, tolerance=MATRIX_TOLERANCE)
 
 
+# f64 products on sm_90's units by default (target.MATRIX_EXACT): every tiled version's outputs are the untiled
+# kernel's bit for bit, sizes known (chunks of one instruction) or not, full chunks and a partial one, one chunk
+# (the split versions add a sum's shares in another order by design, as they do for every product)
+@pytest.mark.parametrize("path, sizes, known", [
+    (BENCHMARKS / "mm_f64.fut", {"m": 300, "n": 301, "q": 261}, True),
+    (BENCHMARKS / "mm_f64.fut", {"m": 300, "n": 301, "q": 261}, False),
+    (BENCHMARKS / "mm_f64.fut", {"m": 256, "n": 8, "q": 520}, True),
+    (PROGRAMS / "tensor_cores" / "mm_atbt_f64.fut", {"k": 131, "m": 300, "n": 261}, False)],
+    ids=["301-known", "301", "8-known", "atbt"])
+def test_f64_products_on_the_units_by_default_give_the_untiled_kernels_bits(path, sizes, known):
+    if not Gpu.get().arch.startswith("sm_9"):
+        pytest.skip("the f64 units round as the loop does from sm_90 on (target.MATRIX_EXACT)")
+    text, prog = path.read_text(), check(parse(path.read_text(), path.name))
+    inputs = make_inputs(prog, sizes, load_spec(path), seed=31)
+    options = Options(sizes=tuple(sorted(sizes.items()))) if known else Options()
+    module = run_all(text, path.name, options)
+    assert module["analyse"].plan.schedule.matrix_units.exact
+    untiled = run_all(text, path.name, Options(no_tile=True))
+    first = next(k for k in untiled["verify"].kernels if may_launch(untiled["verify"], k, sizes))
+    want, _ = Gpu.get().run(first, untiled["render"], inputs, sizes)
+    ran = 0
+    for kernel in module["verify"].kernels:
+        if "_tiled" not in kernel.name or not may_launch(module["verify"], kernel, sizes):
+            continue
+        got, _ = Gpu.get().run(kernel, module["render"], inputs, sizes)
+        ran += 1
+        for g, w in zip(got, want):
+            assert g.tobytes() == w.tobytes(), (kernel.name, int((g != w).sum()))
+    assert ran
+
+
 # products whose tiles TMA copies (lower/tma_pipeline.py), compiled knowing sizes as `tiler bench` compiles them
 # (a kernel in a grid loop keeps cp.async): K-major tiles (A Btᵀ, A Aᵀ), MN-major ones (16-bit A B, Aᵀ Bᵀ, Aᵀ B),
 # at sizes whose rows TMA can read (multiples of 8) and no tile divides: one chunk and no full one (8), a full chunk

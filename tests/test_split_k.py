@@ -50,7 +50,22 @@ def test_a_plan_whose_micro_tile_is_not_a_products_keeps_its_tiles_for_split_k()
     """(f64 X^T Y: its micro-tile is narrower than 8 x 8, so no smaller one is planned.)"""
     values = module(ROOT / "corpus" / "c_xty_tstream_f64.fut")
     (v,) = k_versions(values)
-    assert values["analyse"].plan.few_outputs is None and v.plan.build.schedule is values["analyse"].plan.schedule
+    plan = values["analyse"].plan
+    assert plan.few_outputs is None and v.plan.build.schedule is (plan.k_schedule or plan.schedule)
+
+
+def test_split_k_keeps_the_plan_without_the_units_an_f64_product_takes_by_default():
+    """f64 X^T Y's tiled kernel runs on sm_90's units by default (they round as its loop does); its split-K
+    stage computes on the FP64 pipe, from the tiles planned without them (Plan.k_schedule): laid out for the
+    units, its stage ran 7% slower at large (H200, benchmarks/RESULTS.md)."""
+    values = module(ROOT / "corpus" / "c_xty_tstream_f64.fut")
+    plan = values["analyse"].plan
+    assert plan.schedule.matrix_units.exact and plan.k_schedule is not None
+    assert plan.k_schedule.matrix_units is None or not plan.k_schedule.matrix_units.used
+    (v,) = k_versions(values)
+    assert v.plan.build.schedule is plan.k_schedule
+    assert k_versions(module(ROOT / "corpus" / "c_xty_tstream_f64.fut", Options(tensor_cores=True)))[0].plan.build \
+        .schedule.matrix_units.used  # (under the flag, as before: the units' plan)
 
 
 def test_the_launcher_races_a_split_k_version_against_the_next_version_first():

@@ -122,8 +122,45 @@ def test_a_product_of_two_staged_elements_is_put_on_the_matrix_units(path):
     off = units_of(path, Options())
     if precision in ("f16", "bf16"):  # 16-bit products summed in f32: always (only the f32 sum's order differs)
         assert off.used and "always for 16-bit inputs" in off.reason
+    elif precision == "f64":  # sm_90's f64 instructions round as the loop does, and the sum starts at 0f64
+        assert off.used and off.exact and "with or without --tensor-cores" in off.reason
     else:
         assert not off.used and off.reason.startswith("--tensor-cores is off (the product qualifies")
+
+
+F64_FROM = '''
+fun [[f64, q], m] main([[f64, n], m] A, [[f64, q], n] B0) =
+  let B = transpose(B0) in
+  map(fn [f64, q] ([f64, n] a) =>
+        map(fn f64 ([f64, n] b) =>
+              streamSeq(fn f64 (int kk, [f64, chunk] a_c, [f64, chunk] b_c, f64 acc) =>
+                          loop (acc) = for k < chunk do acc + a_c[k] * b_c[k] in acc
+                       , a, b, START)
+           , B)
+     , A)
+'''
+
+
+@pytest.mark.parametrize("start, exact", [("0f64", True), ("1f64", False), ("-0f64", False)])
+def test_f64_products_take_the_units_by_default_only_from_a_zero_start_on_sm90(start, exact):
+    """sm_90's f64 instructions add each product in the loop's order by a
+    fused multiply-add (experiments/verify/dmma_order.py: bit for bit), but
+    the units' share, summed from +0, is added to the stream's start once
+    after it: the kernel as written's values only where that start is +0.
+    On other GPUs (not measured) only under --tensor-cores."""
+    text = F64_FROM.replace("START", start)
+    def units(options, device=target.DEFAULT_DEVICE):
+        return run_all(text, "p.fut", options, until="analyse", device=device)["analyse"].plan.schedule.matrix_units
+    off = units(Options())
+    assert off.used is exact and off.exact is exact, off.reason
+    if not exact:
+        assert off.reason.startswith("--tensor-cores is off") and "does not start at +0" in off.reason
+    on = units(TENSOR_CORES)
+    assert on.used and on.exact is exact
+    for arch in ("sm_80", "sm_100"):  # (measured on sm_90 alone)
+        other = units(Options(), replace(target.DEFAULT_DEVICE, arch=arch))
+        assert not other.used and "does not start" not in other.reason, arch
+        assert units(TENSOR_CORES, replace(target.DEFAULT_DEVICE, arch=arch)).used, arch
 
 
 @pytest.mark.parametrize("path, options, why", [
@@ -195,7 +232,8 @@ def test_explain_prints_the_decision_in_text_and_json():
 
     data = json.loads(tiler("explain", "benchmarks/mm.fut", "--tensor-cores", "--json").stdout)
     assert data["block"]["register_tile"]["matrix_units"] == {
-        "used": True, "reason": data["block"]["register_tile"]["matrix_units"]["reason"], "precision": "TF32",
+        "used": True, "exact": False, "reason": data["block"]["register_tile"]["matrix_units"]["reason"],
+        "precision": "TF32",
         "instruction": [16, 16, 8], "warps": [2, 4], "fragments": [4, 2]}
 
 

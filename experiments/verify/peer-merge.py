@@ -59,7 +59,9 @@ PER_SHAPE = ["experiments/results/session35-2026-12-01-h200/c/peer-large.json",
              # a_ell_spmv_f32 (a warp a row of its own rows) and a_outer_update_f32 (the strided version) at large
              "experiments/results/session37-2026-12-01-h200/c/peer/peer-changed-large.json",
              # the thirty-eighth session: the heavy body at 15, main's prelude once a launch, the load-ahead
-             "experiments/results/session38-2026-12-01-h200/c/peer-changed.json"]
+             "experiments/results/session38-2026-12-01-h200/c/peer-changed.json",
+             # the thirty-ninth session: the f64 products sm_90's units now take by default, at every size
+             "experiments/results/session39-2026-12-01-h200/b/peer-f64units.json"]
 if "--per-shape" in sys.argv:
     sys.argv.remove("--per-shape")
     FILES = PER_SHAPE

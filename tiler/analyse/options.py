@@ -206,9 +206,10 @@ class Options:
     tensor_cores: bool = _option(False, Takes.FLAG, "--tensor-cores", "Compute a register-tiled product (an "
                                  "accumulator plus a staged row element times a staged column element) of f32 or "
                                  "f64 inputs on the matrix units (tensor cores): f32 inputs rounded to TF32 (10-bit "
-                                 "mantissas; truncated on sm_90a's warp groups), f64 as f64, in another order than the program's (checked within 1e-2 "
-                                 "of each output's scale; explain says where and why not). f16 and bf16 inputs "
-                                 "summed in f32 use them always.",
+                                 "mantissas; truncated on sm_90a's warp groups), f64 as f64 (checked within 1e-2 of "
+                                 "each output's scale; explain says where and why not). f16 and bf16 inputs summed "
+                                 "in f32 use them always, and so do f64 products summed from zero on sm_90, whose "
+                                 "instructions round as the loop as written does.",
                                  steers=False, ablation=Ablation("tensor cores"))
     interior: bool = _option(False, Takes.FLAG, "--interior", "Give blocks wholly inside every dimension a copy of "
                              "the body without the bounds clamps and store guards (the blocks at the edges keep "

@@ -61,6 +61,10 @@ class Plan:
     # the schedule with a smaller 2-D micro-tile, for few outputs whose reduction blocks share (split-K):
     # None where the schedule has no 2-D micro-tile of MICRO points a side
     few_outputs: Schedule | None = None
+    # where the schedule's product takes the matrix units by default (tensor_cores._exact), the plan without
+    # them, which the split-K version's blocks run (its stage computes on the FP64 pipe, and tiles laid out for
+    # the units made X^T Y's slower: H200, benchmarks/RESULTS.md); None: the schedule's own
+    k_schedule: Schedule | None = None
     # where a 3-D window may be marched along its outer dimension (march.py), or why not; None: no such window
     march: Marching | None = None
     # where the schedule's product reads operands the launch transposes for the matrix units: the plan reading
@@ -140,8 +144,14 @@ def _tiling(kernel: T.Kernel, var: Variance, ctx: Context) -> Plan:
     fewer = _fewer_points(best, narrow, reason, kernel, views, ctx)
     limits = cost.thresholds(fewer or best, untiled, {lv.dim: lv.size for lv in kernel.levels},
                              dict(ctx.options.thresholds), frozenset(kernel.sizes))
-    return Plan(best, candidates, untiled, limits, fewer, few_outputs=_few_outputs(best, narrow, reason, kernel,
-                                                                                   views, ctx))
+    units = best.matrix_units
+    if units is not None and units.exact and not ctx.options.tensor_cores:  # (split-K's plan: the units' off)
+        k_ctx = ctx.constrained(exact_units=False)
+        k_schedule = _completed(narrow, reason, kernel, views, k_ctx)
+        few = _few_outputs(k_schedule, narrow, reason, kernel, views, k_ctx)
+    else:
+        k_schedule, few = None, _few_outputs(best, narrow, reason, kernel, views, ctx)
+    return Plan(best, candidates, untiled, limits, fewer, few_outputs=few, k_schedule=k_schedule)
 
 
 # points a thread along each dim of the split-K version's micro-tile: 16 x 16 threads then cover 64 x 64
@@ -196,7 +206,7 @@ def _bounded(kernel: T.Kernel, var: Variance, ctx: Context, tiling: Plan) -> Pla
     if tiling.schedule.tiled and now >= before:
         return tiling  # the bound saves no loads the plan does not already
     return replace(bounded, schedule=mark(bounded.schedule), fewer=mark(bounded.fewer),
-                   few_outputs=mark(bounded.few_outputs),
+                   few_outputs=mark(bounded.few_outputs), k_schedule=mark(bounded.k_schedule),
                    candidates=(mark(bounded.schedule),) + bounded.candidates[1:], unbounded=tiling)
 
 

@@ -1,6 +1,8 @@
 """The matrix units (tensor cores): whether a register-tiled product runs on
 them, and why or why not. Products of 16-bit inputs summed in f32 always
-may; f32 (as TF32) and f64 products only under `--tensor-cores`.
+may, and f64 products on sm_90 whose sum starts at zero (their rounding is
+the loop's, target.MATRIX_EXACT); f32 (as TF32) and other f64 products only
+under `--tensor-cores`.
 
 Nothing here looks for a program's name. A block's stream is a product when
 its loop over a chunk does one thing: `acc + x * y` (in either order), with
@@ -11,14 +13,15 @@ point's sum over the chunk is then one entry of the block's product tile,
 which its warps can compute with warp-wide matrix instructions from the
 same shared tiles the plan stages (transform/matrix_units.py rewrites the
 kernel). The accumulator starts where the program says; the units' share
-of the sum (its full chunks) is added to it once, after the stream, and the
-last partial chunk stays on the plain register-tiled path, so sizes that no
-tile divides need nothing new.
+of the sum is added to it once, after the stream, the last partial chunk's
+too where its tiles are zero past the stream's end (else that chunk stays
+on the plain register-tiled path), so sizes that no tile divides need
+nothing new.
 
 The units round and order differently: f32 inputs are rounded to TF32
-(10-bit mantissas) and every sum is added in the units' own order, so a
-kernel using them is checked within a tolerance (workload/checks.py), as
-`--fast-math` is. The reference interpreter stays exact.
+(10-bit mantissas) and 16-bit products are summed in the units' own order,
+so a kernel using them is checked within a tolerance (workload/checks.py),
+as `--fast-math` is. The reference interpreter stays exact.
 """
 from __future__ import annotations
 
@@ -57,6 +60,7 @@ class MatrixUnits:
     # the plain tile read into registers)
     lines: tuple = ()
     tma: bool = False  # the tiles may be copied by TMA (tiler/tma.py; decide says where)
+    exact: bool = False  # its outputs are the kernel as written's (target.MATRIX_EXACT), so no tolerance is due
 
     @property
     def stage_bytes(self) -> int:
@@ -202,18 +206,41 @@ def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
                  "each version's kernel says; else by cp.async, copies and instructions fenced between the two "
                  "proxies)")
     always = shape.inputs in target.MATRIX_ALWAYS
-    if not ctx.options.tensor_cores and not always:
-        return MatrixUnits(False, f"--tensor-cores is off (the product qualifies: {what})", shape, dims, (a, b))
+    exact = _exact(shape, schedule.streams[0].site.stream, ctx)
+    if not ctx.options.tensor_cores and not always and exact is not True:
+        return MatrixUnits(False, f"--tensor-cores is off (the product qualifies: {what}){exact or ''}", shape, dims,
+                           (a, b))
     tf32 = ", inputs read as TF32 (10-bit mantissas: the low 13 bits ignored)" if shape.warp_group else \
         ", inputs rounded to TF32 (10-bit mantissas)"
     rounding = tf32 if shape.inputs == "float" else \
         ", always for 16-bit inputs (each product is exact in f32 and the sums stay f32: only their order differs)" \
-        if always and not ctx.options.tensor_cores else ""
+        if always and not ctx.options.tensor_cores else EXACT if exact is True else ""
     lines = tuple(staged[x].shape[0] if staged[x].swizzled else 0 for x in (a, b)) if swizzled else ()
     what += _chunk_text(shape, schedule.streams[0].chunk, ctx)
     return MatrixUnits(True, f"{a} x {b} on the matrix units: {what}{rounding}; the last partial chunk too, its "
                              "tiles zero past the stream's end", shape, dims, (a, b), schedule.streams[0].chunk,
-                             _stage(shape, schedule.block, dims), lines, tma)
+                             _stage(shape, schedule.block, dims), lines, tma, exact is True)
+
+
+EXACT = (", with or without --tensor-cores: this GPU's f64 instructions add their products one at a time in the "
+         "loop's order, each a fused multiply-add, as the kernel as written does, and the sum starts at zero, so "
+         "every output is the same value (a sum that underflows to -0 comes out +0)")
+
+
+def _exact(shape: MatrixShape, stream: T.Stream, ctx: Context) -> bool | str:
+    """True where the units give the kernel as written's values (target.MATRIX_EXACT): the instructions round
+    as its loop does on this architecture, and the stream's sum starts at +0, to which the units' share,
+    summed from zero, is added once after the stream (its own start would be added after, not first), the
+    last partial chunk on the units too (transform/matrix_units.py raises a compiler bug where it is not);
+    else why not, where the instructions would round so ('' where they do not)."""
+    if target.arch_number(ctx.device.arch) not in target.MATRIX_EXACT.get(shape.inputs, ()) or \
+            not ctx.constraints.exact_units:
+        return ""
+    init = stream.inits[0] if len(stream.inits) == 1 else None
+    if isinstance(init, T.Lit) and init.value == 0 and math.copysign(1.0, init.value) > 0:
+        return True
+    return ("; its f64 instructions round as the loop as written does, but the sum does not start at +0: the units' "
+            "share, summed from zero, would be added to its start after the stream, not the start to it first")
 
 
 def _chunk_text(shape: MatrixShape, chunk: int | None, ctx: Context) -> str:

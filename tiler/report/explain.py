@@ -245,7 +245,7 @@ def _matrix_units(units) -> dict | None:
     if units is None:
         return None
     shape = units.shape
-    return {"used": units.used, "reason": units.reason, "precision": units.precision or None,
+    return {"used": units.used, "exact": units.exact, "reason": units.reason, "precision": units.precision or None,
             "instruction": [shape.m, shape.n, shape.k] if shape else None,
             "warps": list(shape.warps) if shape else None, "fragments": list(shape.fragments) if shape else None}
 

@@ -13,7 +13,8 @@ where what it produced is kept.
   runs it on the kernel's body before register tiling, and records it.
 - matrix units (`matrix_units.py`), a lowered body: a register-tiled
   product's full chunks as warp-wide matrix instructions (16-bit inputs
-  always, f32 and f64 under `--tensor-cores`); lower runs it before register
+  always, f64 ones summed from zero on sm_90 too, f32 and other f64 under
+  `--tensor-cores`); lower runs it before register
   tiling's steps where the plan put the product on the units, and records it.
 - strip-mine, interchange, sequentialise (`register_tile.py`), a kernel's
   body, the design note's register tiling: run by lower on the body it

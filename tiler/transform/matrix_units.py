@@ -64,6 +64,7 @@ class _Rewrite:
         self.stage = fresh_name("sh_mma", used)
         self.rows, self.ld = units.stage
         self.chunk_length = units.chunk
+        self.exact = units.exact  # the units must give the loop's values: its last partial chunk on them too
         self.outer: set[str] = set()  # the point's accumulator each rewritten loop's result is assigned to
 
     def run(self, body: tuple) -> tuple[tuple, kir.SharedAlloc]:
@@ -135,6 +136,10 @@ class _Rewrite:
                 skip = False
                 continue
             chunk = (self.chunk(s) or self.partial(s, stmts)) if isinstance(s, kir.For) else None
+            if chunk is None and self.exact and isinstance(s, kir.For) and self._whole(s, stmts) is not None:
+                # (its tail summed into the start before the units' share is added: another order than the loop's)
+                raise CompilerBug("an f64 product the plan puts on the units as exact keeps its last partial chunk "
+                                  "off them (a tile not zero-filled past the stream's end)", stage="lower")
             after = stmts[i + 1] if i + 1 < len(stmts) else None
             inner = s.body[0].name if chunk is not None else None
             if chunk is not None and isinstance(after, kir.Assign) and after.value == kir.Ref(inner):
@@ -153,10 +158,7 @@ class _Rewrite:
         as a whole chunk on the units, where every store into its tiles in
         the block zero-fills past that length: the units' positions past it
         multiply zeros."""
-        if not (isinstance(s.stop, kir.Ref) and self.chunk_length and
-                any(isinstance(x, kir.Decl) and x.name == s.stop.name for x in stmts)):
-            return None
-        whole = self.chunk(replace(s, stop=const(self.chunk_length)))
+        whole = self._whole(s, stmts)
         if whole is None:
             return None
         tiles = {whole.a.first.buffer, whole.b.first.buffer}
@@ -165,6 +167,14 @@ class _Rewrite:
         if not stores or not all(isinstance(x, kir.Store) and _zero_past_end(x.value) for x in stores):
             return None
         return whole
+
+    def _whole(self, s: kir.For, stmts: tuple) -> kir.MatrixChunk | None:
+        """The loop to a length declared in its block as a whole chunk's
+        MatrixChunk, where it is the product's partial chunk; else None."""
+        if not (isinstance(s.stop, kir.Ref) and self.chunk_length and
+                any(isinstance(x, kir.Decl) and x.name == s.stop.name for x in stmts)):
+            return None
+        return self.chunk(replace(s, stop=const(self.chunk_length)))
 
     def chunk(self, s: kir.For) -> kir.MatrixChunk | None:
         """The loop as a MatrixChunk, where it is a full chunk's `acc + a * b`."""

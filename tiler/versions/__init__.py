@@ -38,7 +38,8 @@ def versions_of(a: Analysis, file: str = "<input>", fission: bool = True) -> Ver
     notes = (f"math: {target.FAST_MATH_NOTE}",) if a.plan.schedule.math is Math.FAST else ()
     units = a.plan.schedule.matrix_units
     if units is not None and units.used:
-        notes += (f"matrix units (--tensor-cores): {units.reason}; results differ from the program's order and "
+        notes += (f"matrix units (the tiled versions): {units.reason}" if units.exact else
+                  f"matrix units (--tensor-cores): {units.reason}; results differ from the program's order and "
                   "rounding",)
     found = fission_plan(a) if fission and not a.kernel.launch else None  # (its parts would not read the launch's)
     if isinstance(found, FissionPlan):

@@ -99,10 +99,11 @@ def k_split_versions(a: Analysis, file: str, split, test, fits) -> list[Version]
     90 and 32 outputs a side, they ran 0.46x-0.92x the time of the plan's
     128 x 128 tiles where the race kept a split-K version (H200,
     benchmarks/RESULTS.md)."""
-    if split_k_stream(a.kernel, split, a.plan.schedule) is None:
+    own = a.plan.k_schedule or a.plan.schedule  # (without the units it would take by default: Plan.k_schedule)
+    if split_k_stream(a.kernel, split, own) is None:
         return []
     few = a.plan.few_outputs
-    schedule = few if few is not None and split_k_stream(a.kernel, split, few) is not None else a.plan.schedule
+    schedule = few if few is not None and split_k_stream(a.kernel, split, few) is not None else own
     several = next(c for c in split.choices if c.several)
     rows = row_sizes(a)
     # (the rows on grid y and z, as the split's several blocks a row have them: its limits too)

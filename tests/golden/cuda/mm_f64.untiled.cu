@@ -5,7 +5,7 @@
 //   1. tiler_mm_f64_untiled_wide: otherwise (64-bit offsets: an array has 2^31 elements or more)
 //
 // block: 32 x 8 threads; tiling is off (--no-tile)
-// streamSeq at 8:15: not tiled: tiling is off (--no-tile)
+// streamSeq at 9:15: not tiled: tiling is off (--no-tile)
 //
 // launch: tiler_mm_f64_untiled<<<grid, block, 0>>>(A, B0, out0, m, n, q)
 //   block = (32, 8, 1), 256 threads
@@ -19,7 +19,7 @@
 //   q: size
 //
 // block: 32 x 8 threads; tiling is off (--no-tile)
-// streamSeq at 8:15: not tiled: tiling is off (--no-tile)
+// streamSeq at 9:15: not tiled: tiling is off (--no-tile)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_mm_f64_untiled_wide<<<grid, block, 0>>>(A, B0, out0, m, n, q)
@@ -155,17 +155,17 @@ extern "C" __global__ void __launch_bounds__(256)
 tiler_mm_f64_untiled(const double* __restrict__ A, const double* __restrict__ B0, double* __restrict__ out0, int m, int n, int q)
 {
   for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
-    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // mm_f64.fut:6
-    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm_f64.fut:7
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // mm_f64.fut:7
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm_f64.fut:8
     if (gtid0 < m && gtid1 < q) {
-      double acc = 0.0;  // mm_f64.fut:8
-      double acc_2 = acc;  // mm_f64.fut:9
-      for (int k = 0; k < n; k += 1) {  // mm_f64.fut:9
+      double acc = 0.0;  // mm_f64.fut:9
+      double acc_2 = acc;  // mm_f64.fut:10
+      for (int k = 0; k < n; k += 1) {  // mm_f64.fut:10
         acc_2 = acc_2 + A[gtid0 * n + k] * B0[gtid1 + k * q];
       }
       acc = acc_2;
       if (gtid0 < m && gtid1 < q) {
-        out0[gtid0 * q + gtid1] = acc;  // mm_f64.fut:4
+        out0[gtid0 * q + gtid1] = acc;  // mm_f64.fut:5
       }
     }
   }
@@ -175,17 +175,17 @@ extern "C" __global__ void __launch_bounds__(256, 1)
 tiler_mm_f64_untiled_wide(const double* __restrict__ A, const double* __restrict__ B0, double* __restrict__ out0, int m, int n, int q)
 {
   for (int tiler_block_y = blockIdx.y; tiler_block_y < (m + 7) / 8; tiler_block_y += 65535) {  // grid y holds at most 65,535 blocks: a block takes every 65,535th of dim 0's
-    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // mm_f64.fut:6
-    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm_f64.fut:7
+    const int gtid0 = tiler_block_y * 8 + threadIdx.y;  // mm_f64.fut:7
+    const int gtid1 = blockIdx.x * 32 + threadIdx.x;  // mm_f64.fut:8
     if (gtid0 < m && gtid1 < q) {
-      double acc = 0.0;  // mm_f64.fut:8
-      double acc_2 = acc;  // mm_f64.fut:9
-      for (int k = 0; k < n; k += 1) {  // mm_f64.fut:9
+      double acc = 0.0;  // mm_f64.fut:9
+      double acc_2 = acc;  // mm_f64.fut:10
+      for (int k = 0; k < n; k += 1) {  // mm_f64.fut:10
         acc_2 = acc_2 + A[tiler_wide_mul(gtid0, n) + k] * B0[gtid1 + tiler_wide_mul(k, q)];
       }
       acc = acc_2;
       if (gtid0 < m && gtid1 < q) {
-        out0[tiler_wide_mul(gtid0, q) + gtid1] = acc;  // mm_f64.fut:4
+        out0[tiler_wide_mul(gtid0, q) + gtid1] = acc;  // mm_f64.fut:5
       }
     }
   }

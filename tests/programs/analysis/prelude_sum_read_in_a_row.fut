@@ -9,4 +9,4 @@ fun [[f32, m], n] main([[f32, m], n] X, [f32, k] w) =
   map(fn [f32, m] ([f32, m] row) =>
         let t = s * 2f32 in
         let r = loop (a = 0f32) = for j < m do a + row[j] in a in
-        map(fn f32 (f32 x) => x / (t + r), row), X)
+        map(fn f32 (f32 x) => x * (t + r), row), X)
