@@ -41,8 +41,9 @@ USED = {BENCHMARKS / "mm.fut": ("TF32", (16, 16, 8)), BENCHMARKS / "mm_rows.fut"
 # (A's row-major, B's row-major) as the units read each program's tiles
 LAYOUTS = {"mm_abt_bf16": (True, False), "mm_atb_f16": (False, True), "mm_atbt_bf16": (False, False),
            "mm_atb_f32": (False, True), "mm_atbt_f64": (False, False), "mm_bf16_f32": (True, True)}
-# what nvcc compiles under the flag for sm_90: the products of f32 and f64, which the flag puts on the units
-# (16-bit products take them without it: the goldens' mm_bf16 and attention_bf16 for sm_90's mma.sync,
+# what nvcc compiles under the flag for sm_90: the products of f32, which the flag puts on the units, and of f64
+# (which take them without it on sm_90 from a zero start; 16-bit products always: the goldens' mm_bf16, mm_f64 and
+# attention_bf16 for sm_90's mma.sync,
 # test_wgmma.py for sm_90a's warp groups, test_float16.py for the 16-bit programs under other options)
 COMPILED = sorted(p for p, (precision, _) in USED.items() if precision in ("TF32", "f64"))
 

@@ -206,20 +206,19 @@ def decide(schedule: Schedule, kernel: T.Kernel, ctx: Context) -> MatrixUnits:
                  "each version's kernel says; else by cp.async, copies and instructions fenced between the two "
                  "proxies)")
     always = shape.inputs in target.MATRIX_ALWAYS
-    exact = _exact(shape, schedule.streams[0].site.stream, ctx)
-    if not ctx.options.tensor_cores and not always and exact is not True:
-        return MatrixUnits(False, f"--tensor-cores is off (the product qualifies: {what}){exact or ''}", shape, dims,
-                           (a, b))
+    exact, unmet = _exact(shape, schedule.streams[0].site.stream, ctx)
+    if not ctx.options.tensor_cores and not always and not exact:
+        return MatrixUnits(False, f"--tensor-cores is off (the product qualifies: {what}){unmet}", shape, dims, (a, b))
     tf32 = ", inputs read as TF32 (10-bit mantissas: the low 13 bits ignored)" if shape.warp_group else \
         ", inputs rounded to TF32 (10-bit mantissas)"
     rounding = tf32 if shape.inputs == "float" else \
         ", always for 16-bit inputs (each product is exact in f32 and the sums stay f32: only their order differs)" \
-        if always and not ctx.options.tensor_cores else EXACT if exact is True else ""
+        if always and not ctx.options.tensor_cores else EXACT if exact else ""
     lines = tuple(staged[x].shape[0] if staged[x].swizzled else 0 for x in (a, b)) if swizzled else ()
     what += _chunk_text(shape, schedule.streams[0].chunk, ctx)
     return MatrixUnits(True, f"{a} x {b} on the matrix units: {what}{rounding}; the last partial chunk too, its "
                              "tiles zero past the stream's end", shape, dims, (a, b), schedule.streams[0].chunk,
-                             _stage(shape, schedule.block, dims), lines, tma, exact is True)
+                             _stage(shape, schedule.block, dims), lines, tma, exact)
 
 
 EXACT = (", with or without --tensor-cores: this GPU's f64 instructions add their products one at a time in the "
@@ -227,20 +226,21 @@ EXACT = (", with or without --tensor-cores: this GPU's f64 instructions add thei
          "every output is the same value (a sum that underflows to -0 comes out +0)")
 
 
-def _exact(shape: MatrixShape, stream: T.Stream, ctx: Context) -> bool | str:
-    """True where the units give the kernel as written's values (target.MATRIX_EXACT): the instructions round
+def _exact(shape: MatrixShape, stream: T.Stream, ctx: Context) -> tuple[bool, str]:
+    """(True, '') where the units give the kernel as written's values (target.MATRIX_EXACT): the instructions round
     as its loop does on this architecture, and the stream's sum starts at +0, to which the units' share,
     summed from zero, is added once after the stream (its own start would be added after, not first), the
     last partial chunk on the units too (transform/matrix_units.py raises a compiler bug where it is not);
-    else why not, where the instructions would round so ('' where they do not)."""
+    else (False, why not) where the instructions would round so, (False, '') where they do not."""
     if target.arch_number(ctx.device.arch) not in target.MATRIX_EXACT.get(shape.inputs, ()) or \
             not ctx.constraints.exact_units:
-        return ""
+        return False, ""
     init = stream.inits[0] if len(stream.inits) == 1 else None
     if isinstance(init, T.Lit) and init.value == 0 and math.copysign(1.0, init.value) > 0:
-        return True
-    return ("; its f64 instructions round as the loop as written does, but the sum does not start at +0: the units' "
-            "share, summed from zero, would be added to its start after the stream, not the start to it first")
+        return True, ""
+    return False, ("; its f64 instructions round as the loop as written does, but the sum does not start at +0: "
+                   "the units' share, summed from zero, would be added to its start after the stream, not the start "
+                   "to it first")
 
 
 def _chunk_text(shape: MatrixShape, chunk: int | None, ctx: Context) -> str:
