@@ -152,6 +152,16 @@ def test_mm_is_register_tiled_8_by_8():
     assert "a_c is read once for the 8 points along dim 1" in b.register_reason
 
 
+def test_a_loops_row_indices_are_no_registers_a_point():
+    """The loop form (`s + A[i, q] * B[q, j]`, read as a stream over A[i] and
+    B's column j) expects mm's registers: the rows' indices i and j feed the
+    block's copies of the staged rows, not the points' arithmetic."""
+    from tiler.analyse.registers import expected_registers
+    counts = [expected_registers(a.schedule, a.variance) for a in (analysed(BENCHMARKS / "mm.fut"),
+                                                                    analysed(PROGRAMS / "analysis" / "loop_matmul.fut"))]
+    assert counts == [128, 128]
+
+
 def test_mm_without_cp_async_prefetches_nothing_and_keeps_one_buffer():
     b, (s,) = (lambda a: (a.block, a.streams))(plan_of("mm", Options(no_async=True)))
     assert not b.register.asynchronous and not b.register.double_buffer  # prefetching would pass the budget

@@ -152,6 +152,24 @@ def test_explains_register_estimate_is_near_ptxas(ptxas, path):
     assert abs(expected - used) <= REGISTER_TOLERANCE * used, (expected, used)
 
 
+TWO_BLOCKS = 128  # registers a thread of 256 may take for two blocks an SM (65,536 / 512)
+
+
+@needs_nvcc
+@pytest.mark.parametrize("name", ["mm.fut", "loop_matmul.fut"])
+def test_register_tiled_products_compiled_without_sizes_fit_two_blocks_an_sm(ptxas, name):
+    """The 8 x 8 tile's kernels, sizes unknown at compile time: each of a
+    thread's 8 scalar copy steps placed from its first (lower/copies.py
+    _stepped). Numbered tid + step * threads, ptxas took 137 and 139
+    registers: one block an SM, and the product ran slower."""
+    planned, reports = ptxas
+    names = [n for n, _ in planned[(name, "tiled")] if n.endswith(("_tiled", "_tiled_scalar"))]
+    assert len(names) == 2, names
+    for n in names:
+        used = int(re.search(r"Used (\d+) registers", reports[n]).group(1))
+        assert used <= TWO_BLOCKS, (n, used)
+
+
 @pytest.mark.parametrize("name", BENCHMARK_NAMES)
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_golden_cuda(name, variant):
@@ -213,6 +231,10 @@ def test_register_tiled_mm_has_the_outer_product_shape():
     assert "float4 next_a_c[2];" in double and double.count("__syncthreads()") == 6
     # the rows' blocks on grid y are walked by a loop (grid y holds at most 65,535 blocks)
     assert "A[tiler_min(tiler_block_y * 128 + r" in body and "B0[tiler_min(blockIdx.x * 128 + r" in body
+    # A's 8 scalar copy steps a thread: each a line (16 on) from the thread's first; B's 2 vector steps keep
+    # numbering tid + step * threads (lower/copies.py _stepped)
+    assert "const int t_ = threadIdx.y * 16 + threadIdx.x;\n        const int r = t_ / 16 + c_ * 16;" in body
+    assert "const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;\n        const int r_2 = t_ % 32 * 4;" in body
 
 
 def test_interior_blocks_run_a_copy_of_the_body_without_clamps_or_guards():

@@ -195,12 +195,15 @@ def _point_values(schedule: Schedule, variance) -> int:
     """Registers for the scalars a tiled stream's body reads from outside it
     that differ from point to point of a micro-tile (a covariance's means, a
     scaled element): each thread keeps one for each of its points along the
-    spanned dims the value varies with."""
+    spanned dims the value varies with. A staged input's row (`A[i]`) is
+    not among them: the block's copy reads it, not the points."""
     block, words = schedule.block, 0
     for s in schedule.streams:
         if not s.tiled:
             continue
-        nodes = list(descendants(s.site.stream, T.is_exp))
+        staged = {id(p.array) for p in s.inputs if p.staged}
+        nodes = [s.site.stream] + [e for part in children(s.site.stream, T.is_exp) if id(part) not in staged
+                                   for e in descendants(part, T.is_exp)]
         inside = {b for e in nodes for b in _bound(e)}
         outside = {e.binder for e in nodes if isinstance(e, T.Var)} - inside
         for b in outside:

@@ -144,7 +144,7 @@ def lower_schedule(analysis: Analysis, schedule: Schedule, file: str, vectors: b
                              f"{target.MAX_GRID[axis]:,}th of dim {d}'s"),)
     body = order + body  # (the tiles renumbered before anything reads them)
     divisible = tuple(sorted(low.divisible.items()))
-    summary = _summary(schedule, bool(low.tensor_maps)) + \
+    summary = _summary(schedule, bool(low.tensor_maps), wide) + \
         (("offsets: 64-bit, for arrays of 2^31 elements and more",) if wide else ()) + \
         tma_summary(low)
     suffix = ("_wide" if wide else "") + ("_transposed" if transposed else "")
@@ -235,8 +235,9 @@ def _grid(k: T.Kernel, block, folded: dict) -> tuple:
     return tuple(axes)
 
 
-def _summary(schedule: Schedule, tma: bool = False) -> tuple[str, ...]:
+def _summary(schedule: Schedule, tma: bool = False, wide: bool = False) -> tuple[str, ...]:
     b = schedule.block
+    blocks = 1 if wide and b.min_blocks else b.min_blocks  # (a 64-bit version asks for one: kir.Kernel.min_blocks)
     out = [f"block: {' x '.join(str(b.extents[d]) for d in b.spans)} threads; {b.reason}"]
     if b.register is not None:
         out.append(f"register tile: {b.register_reason}")
@@ -244,9 +245,9 @@ def _summary(schedule: Schedule, tma: bool = False) -> tuple[str, ...]:
         out.append("interior blocks: without clamps or store guards (the blocks at the edges keep them)")
     if b.group_rows:
         out.append(f"tile order: groups of {b.group_rows} rows of tiles, each down its columns in turn")
-    if b.min_blocks:
-        cap = min(target.MAX_REGISTERS, target.REGISTER_FILE // (b.threads * b.min_blocks) // 8 * 8)
-        out.append(f"blocks an SM: at least {b.min_blocks} (ptxas may give a thread up to {cap} registers)")
+    if blocks:
+        cap = min(target.MAX_REGISTERS, target.REGISTER_FILE // (b.threads * blocks) // 8 * 8)
+        out.append(f"blocks an SM: at least {blocks} (ptxas may give a thread up to {cap} registers)")
     for s in schedule.streams:
         where = f"{'loop' if s.site.stream.loop else 'streamSeq'} at {s.site.span.line}:{s.site.span.col}"
         if s.tiled:

@@ -71,7 +71,8 @@ def unroll_share(tile) -> int:
     return max(1, tile.accumulators // ASYNC_ACCUMULATORS) if tile is not None else 1
 
 
-def copy_async(c: TileCopy, wide: bool = False, together: int = 1, repeated: bool = False, tile=None) -> tuple:
+def copy_async(c: TileCopy, wide: bool = False, together: int = 1, repeated: bool = False, tile=None,
+               once: bool = False) -> tuple:
     """The statements of one cooperative copy by cp.async: each thread issues
     its copy steps and goes on; an `AsyncWait` and a barrier later show the
     tile to the block. A vector lands whole, so it needs the copy axis
@@ -86,7 +87,11 @@ def copy_async(c: TileCopy, wide: bool = False, together: int = 1, repeated: boo
     iteration, and ptxas hoists them out of that loop, all held at once (a
     bilinear form's row of Y, 64 steps a thread, inside the loop over A's
     rows: 255 registers and 80 bytes of spill stores). Beside a register
-    `tile` of more accumulators, each copy counts as `unroll_share` copies."""
+    `tile` of more accumulators, each copy counts as `unroll_share` copies.
+    `once`: the stream's loop over chunks runs one step at most (a length
+    known when compiled, of at most its buffers' chunks), so each address
+    is used once: steps numbered plainly (_stepped; a 32-long Gram product
+    of two chunks, stepped, took 109 registers for 128 and ran 5% slower)."""
     if c.width > 1 and not c.contiguous:
         raise CompilerBug(f"a {c.width}-wide asynchronous copy into {c.shared} along a strided axis")
     issue = kir.AsyncCopy(c.shared, c.dst_index, c.src, c.src_index, c.ctype, c.width, c.valid)
@@ -98,25 +103,27 @@ def copy_async(c: TileCopy, wide: bool = False, together: int = 1, repeated: boo
         at_once = min(most, WIDE_ASYNC_UNROLL)
         return _copy(c, "asynchronous copy", (issue,), at_once,
                      f", unrolled {at_once} at a time: every address held at once would spill")
-    return _copy(c, "asynchronous copy", (issue,), kir.FULL, ", unrolled: all issued at once")
+    return _copy(c, "asynchronous copy", (issue,), kir.FULL, ", unrolled: all issued at once", not once)
 
 
-def _copy(c: TileCopy, what: str, moves: tuple, unroll, how: str) -> tuple:
+def _copy(c: TileCopy, what: str, moves: tuple, unroll, how: str, held: bool = True) -> tuple:
     """A copy's header and its loop over the thread's copy steps, each of
-    which `moves` one element (or vector) of the tile."""
+    which `moves` one element (or vector) of the tile (`held`: its addresses
+    may be held across chunks)."""
     steps = c.rows * c.chunk // c.width
-    element = _coords(c) + moves
+    stepped = held and _stepped(c, unroll)
+    element = _coords(c, stepped) + moves
     shape = f"one run of {c.chunk} elements of {c.src}" if c.run else \
         f"{c.rows} x {c.chunk} tile of {c.src}"
     order = "" if c.run else f", {c.axis.value} fastest"
     header = kir.Comment(f"{what}: {shape} into {c.shared}{order}" + (f", {c.width} at a time" if c.width > 1 else ""),
                          c.span, copy=True)
     if c.per_thread is not None:
-        loop = _steps(c, element, unroll, f"{c.per_thread} a thread{how}")
+        loop = _steps(c, element, unroll, f"{c.per_thread} a thread{how}", stepped)
     elif steps < c.threads:  # a tile smaller than the block (a chunk halved to fit): one step or none
-        loop = kir.If(kir.Bin("<", c.tid, const(steps)), (kir.Decl(LINEAR, "int", c.tid, True),) + element)
+        loop = kir.If(kir.Bin("<", c.tid, const(steps)), (kir.Decl(LINEAR, "int", c.tid, True),) + _coords(c) + moves)
     else:
-        loop = kir.For(LINEAR, c.tid, const(steps), const(c.threads), element)
+        loop = kir.For(LINEAR, c.tid, const(steps), const(c.threads), _coords(c) + moves)
     return (header, loop)
 
 
@@ -143,23 +150,63 @@ def prefetch_registers(c: TileCopy, registers: str) -> kir.ArrayDecl:
 
 
 def _unrolled(c: TileCopy, element: tuple) -> kir.For:
-    return _steps(c, element, kir.FULL, f"{c.per_thread} a thread, unrolled: the registers are indexed by constants")
+    """(numbered tid + step * threads: a copy through registers was not measured stepped, _stepped)"""
+    return _steps(c, element, kir.FULL, f"{c.per_thread} a thread, unrolled: the registers are indexed by constants",
+                  False)
 
 
-def _steps(c: TileCopy, element: tuple, unroll, note: str) -> kir.For:
-    """A thread's constant count of copy steps, each at LINEAR = tid + step * threads."""
-    first = kir.Decl(LINEAR, "int", add(c.tid, mul(kir.Ref(COUNTER), const(c.threads))), True)
+def _steps(c: TileCopy, element: tuple, unroll, note: str, stepped: bool) -> kir.For:
+    """A thread's constant count of copy steps, each at tid + step * threads
+    (LINEAR; or, `stepped`, LINEAR = tid and each step placed from it)."""
+    start = c.tid if stepped else add(c.tid, mul(kir.Ref(COUNTER), const(c.threads)))
+    first = kir.Decl(LINEAR, "int", start, True)
     return kir.For(COUNTER, const(0), const(c.per_thread), const(1), (first,) + element, unroll=unroll, note=note)
 
 
-def _coords(c: TileCopy) -> tuple:
-    """The element (row, chunk index) of copy step LINEAR, the copy axis fastest."""
+def _along(c: TileCopy) -> int:
+    """Steps along the copy axis (a line of the tile), the fastest."""
+    return (c.rows if c.axis is CopyAxis.ROWS else c.chunk) // c.width
+
+
+def _lines(c: TileCopy) -> int:
+    """Lines of the tile a thread's copy step moves on from the last (0:
+    not whole lines): where the block's threads are a multiple of a line's
+    steps, each step keeps the first's place along the line, and its line
+    is the first's plus a constant. Written so, ptxas keeps two values a
+    copy unrolled whole; written as the quotient and remainder of tid +
+    step * threads, it kept each step's apart (mm's 8 x 8 tile, sizes
+    unknown: 137 registers, one block an SM; so, 127)."""
+    return c.threads // _along(c) if not c.run and c.per_thread is not None and c.threads % _along(c) == 0 else 0
+
+
+def _stepped(c: TileCopy, unroll) -> bool:
+    """Whether `_steps`' loop, unrolled `unroll` times, takes each step's
+    place from the first's (_lines): for scalar copies of 4-byte elements,
+    WIDE_ASYNC_UNROLL steps a thread or more unrolled whole, or exactly
+    that many left to the compiler. Elsewhere ptxas did worse: mm_bf16's kernel on the units, at
+    two blocks' 128 registers, spilled (its last partial chunk's 32 steps,
+    made plain, were unrolled with every address held: 88 bytes; its
+    16-byte copies stepped so, 12); a split-K stage's 4 steps a thread
+    took 4 bytes of spill at ptxas's own 80 registers (c_xty_loop_f32); f64
+    steps raised another's registers from 128 to 134, one block an SM, 5%
+    slower (c_xty_tstream_f64, H200)."""
+    steps = c.per_thread or 0
+    return bool(_lines(c)) and c.width == 1 and target.SIZEOF.get(c.ctype) == 4 and steps >= WIDE_ASYNC_UNROLL and \
+        (unroll is kir.FULL or unroll is None and steps <= WIDE_ASYNC_UNROLL)
+
+
+def _coords(c: TileCopy, stepped: bool = False) -> tuple:
+    """The element (row, chunk index) of copy step LINEAR, the copy axis
+    fastest; `stepped`: placed from the first step's (`_stepped`), in
+    `_steps`' loop, whose COUNTER counts the steps."""
     linear = kir.Ref(LINEAR)
     if c.run:
         return kir.Decl(c.row, "int", const(0), True), kir.Decl(c.elem, "int", mul(linear, const(c.width)), True)
-    along = (c.rows if c.axis is CopyAxis.ROWS else c.chunk) // c.width
+    along = _along(c)
     fast = mul(kir.Bin("%", linear, const(along)), const(c.width))
     slow = kir.Bin("/", linear, const(along))
+    if stepped:
+        slow = add(slow, mul(kir.Ref(COUNTER), const(_lines(c))))
     row, elem = (fast, slow) if c.axis is CopyAxis.ROWS else (slow, fast)
     return kir.Decl(c.row, "int", row, True), kir.Decl(c.elem, "int", elem, True)
 

@@ -260,10 +260,12 @@ class Streams(Body):
         a step, empty or not, so that the count a wait leaves is exact."""
         staged = [(view, ip) for view, ip in zip(arrays, plan.inputs) if ip.copied]
         stages, size = staged[0][1].staging.buffers, plan.chunk
+        once = _constant(length) is not None and _constant(length) <= stages * size  # (the loop runs one step)
         def issue(start, buffer) -> tuple:
             copies = [self._tile_copy(ip, view, start, length, size, e, False, buffer) for view, ip in staged]
             return tuple(s for c in copies for s in copy_async(c, self.wide, self._together(copies, length),
-                                                                self.loop_depth > 0, self.schedule.block.register))
+                                                                self.loop_depth > 0, self.schedule.block.register,
+                                                                once))
 
         for s in range(stages - 1):
             self.emit(kir.If(kir.Bin("<", const(s * size), tail), issue(const(s * size), s), (), e.span))

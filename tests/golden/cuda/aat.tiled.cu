@@ -873,16 +873,16 @@ tiler_aat_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, in
       // asynchronous copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r = t_ / 16 + c_ * 16;
         const int e = t_ % 16;
         tiler_cp_async<4>(&sh_uc[e * 132 + r], &A[tiler_min(tiler_block_y * 128 + r, n - 1) * d + e], true);
       }
       // asynchronous copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_2 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_2 = t_ / 16 + c_ * 16;
         const int e_2 = t_ % 16;
         tiler_cp_async<4>(&sh_vc[e_2 * 132 + r_2], &A[tiler_min(blockIdx.x * 128 + r_2, n - 1) * d + e_2], true);
       }
@@ -892,16 +892,16 @@ tiler_aat_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, in
       // asynchronous copy: 128 x 16 tile of A into sh_uc_2, chunk fastest  // aat.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_3 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_3 = t_ / 16 + c_ * 16;
         const int e_3 = t_ % 16;
         tiler_cp_async<4>(&sh_uc_2[e_3 * 132 + r_3], &A[tiler_min(tiler_block_y * 128 + r_3, n - 1) * d + (16 + e_3)], true);
       }
       // asynchronous copy: 128 x 16 tile of A into sh_vc_2, chunk fastest  // aat.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_4 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_4 = t_ / 16 + c_ * 16;
         const int e_4 = t_ % 16;
         tiler_cp_async<4>(&sh_vc_2[e_4 * 132 + r_4], &A[tiler_min(blockIdx.x * 128 + r_4, n - 1) * d + (16 + e_4)], true);
       }
@@ -914,16 +914,16 @@ tiler_aat_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, in
         // asynchronous copy: 128 x 16 tile of A into sh_uc_3, chunk fastest  // aat.fut:8
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_5 = t_ / 16;
+          const int t_ = threadIdx.y * 16 + threadIdx.x;
+          const int r_5 = t_ / 16 + c_ * 16;
           const int e_5 = t_ % 16;
           tiler_cp_async<4>(&sh_uc_3[e_5 * 132 + r_5], &A[tiler_min(tiler_block_y * 128 + r_5, n - 1) * d + (kk + 32 + e_5)], true);
         }
         // asynchronous copy: 128 x 16 tile of A into sh_vc_3, chunk fastest  // aat.fut:8
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_6 = t_ / 16;
+          const int t_ = threadIdx.y * 16 + threadIdx.x;
+          const int r_6 = t_ / 16 + c_ * 16;
           const int e_6 = t_ % 16;
           tiler_cp_async<4>(&sh_vc_3[e_6 * 132 + r_6], &A[tiler_min(blockIdx.x * 128 + r_6, n - 1) * d + (kk + 32 + e_6)], true);
         }
@@ -997,16 +997,16 @@ tiler_aat_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, in
           // asynchronous copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_7 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_7 = t_ / 16 + c_ * 16;
             const int e_7 = t_ % 16;
             tiler_cp_async<4>(&sh_uc[e_7 * 132 + r_7], &A[tiler_min(tiler_block_y * 128 + r_7, n - 1) * d + (kk + 16 + 32 + e_7)], true);
           }
           // asynchronous copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_8 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_8 = t_ / 16 + c_ * 16;
             const int e_8 = t_ % 16;
             tiler_cp_async<4>(&sh_vc[e_8 * 132 + r_8], &A[tiler_min(blockIdx.x * 128 + r_8, n - 1) * d + (kk + 16 + 32 + e_8)], true);
           }
@@ -1081,16 +1081,16 @@ tiler_aat_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, in
           // asynchronous copy: 128 x 16 tile of A into sh_uc_2, chunk fastest  // aat.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_9 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_9 = t_ / 16 + c_ * 16;
             const int e_9 = t_ % 16;
             tiler_cp_async<4>(&sh_uc_2[e_9 * 132 + r_9], &A[tiler_min(tiler_block_y * 128 + r_9, n - 1) * d + (kk + 32 + 32 + e_9)], true);
           }
           // asynchronous copy: 128 x 16 tile of A into sh_vc_2, chunk fastest  // aat.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_10 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_10 = t_ / 16 + c_ * 16;
             const int e_10 = t_ % 16;
             tiler_cp_async<4>(&sh_vc_2[e_10 * 132 + r_10], &A[tiler_min(blockIdx.x * 128 + r_10, n - 1) * d + (kk + 32 + 32 + e_10)], true);
           }
@@ -1165,15 +1165,15 @@ tiler_aat_tiled(const float* __restrict__ A, float* __restrict__ out0, int n, in
       const int c = d - kk_last;
       // cooperative copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_11 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_11 = t_ / 16 + c_ * 16;
         const int e_11 = t_ % 16;
         sh_uc[e_11 * 132 + r_11] = kk_last + e_11 < d ? A[tiler_min(tiler_block_y * 128 + r_11, n - 1) * d + (kk_last + e_11)] : (float)0;
       }
       // cooperative copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_12 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_12 = t_ / 16 + c_ * 16;
         const int e_12 = t_ % 16;
         sh_vc[e_12 * 132 + r_12] = kk_last + e_12 < d ? A[tiler_min(blockIdx.x * 128 + r_12, n - 1) * d + (kk_last + e_12)] : (float)0;
       }
@@ -1509,16 +1509,16 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
       // asynchronous copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r = t_ / 16 + c_ * 16;
         const int e = t_ % 16;
         tiler_cp_async<4>(&sh_uc[e * 132 + r], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r, n - 1), d) + e], true);
       }
       // asynchronous copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_2 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_2 = t_ / 16 + c_ * 16;
         const int e_2 = t_ % 16;
         tiler_cp_async<4>(&sh_vc[e_2 * 132 + r_2], &A[tiler_wide_mul(tiler_min(blockIdx.x * 128 + r_2, n - 1), d) + e_2], true);
       }
@@ -1528,16 +1528,16 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
       // asynchronous copy: 128 x 16 tile of A into sh_uc_2, chunk fastest  // aat.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_3 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_3 = t_ / 16 + c_ * 16;
         const int e_3 = t_ % 16;
         tiler_cp_async<4>(&sh_uc_2[e_3 * 132 + r_3], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_3, n - 1), d) + (16 + e_3)], true);
       }
       // asynchronous copy: 128 x 16 tile of A into sh_vc_2, chunk fastest  // aat.fut:8
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_4 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_4 = t_ / 16 + c_ * 16;
         const int e_4 = t_ % 16;
         tiler_cp_async<4>(&sh_vc_2[e_4 * 132 + r_4], &A[tiler_wide_mul(tiler_min(blockIdx.x * 128 + r_4, n - 1), d) + (16 + e_4)], true);
       }
@@ -1550,16 +1550,16 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
         // asynchronous copy: 128 x 16 tile of A into sh_uc_3, chunk fastest  // aat.fut:8
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_5 = t_ / 16;
+          const int t_ = threadIdx.y * 16 + threadIdx.x;
+          const int r_5 = t_ / 16 + c_ * 16;
           const int e_5 = t_ % 16;
           tiler_cp_async<4>(&sh_uc_3[e_5 * 132 + r_5], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_5, n - 1), d) + (kk + 32 + e_5)], true);
         }
         // asynchronous copy: 128 x 16 tile of A into sh_vc_3, chunk fastest  // aat.fut:8
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_6 = t_ / 16;
+          const int t_ = threadIdx.y * 16 + threadIdx.x;
+          const int r_6 = t_ / 16 + c_ * 16;
           const int e_6 = t_ % 16;
           tiler_cp_async<4>(&sh_vc_3[e_6 * 132 + r_6], &A[tiler_wide_mul(tiler_min(blockIdx.x * 128 + r_6, n - 1), d) + (kk + 32 + e_6)], true);
         }
@@ -1633,16 +1633,16 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
           // asynchronous copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_7 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_7 = t_ / 16 + c_ * 16;
             const int e_7 = t_ % 16;
             tiler_cp_async<4>(&sh_uc[e_7 * 132 + r_7], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_7, n - 1), d) + (kk + 16 + 32 + e_7)], true);
           }
           // asynchronous copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_8 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_8 = t_ / 16 + c_ * 16;
             const int e_8 = t_ % 16;
             tiler_cp_async<4>(&sh_vc[e_8 * 132 + r_8], &A[tiler_wide_mul(tiler_min(blockIdx.x * 128 + r_8, n - 1), d) + (kk + 16 + 32 + e_8)], true);
           }
@@ -1717,16 +1717,16 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
           // asynchronous copy: 128 x 16 tile of A into sh_uc_2, chunk fastest  // aat.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_9 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_9 = t_ / 16 + c_ * 16;
             const int e_9 = t_ % 16;
             tiler_cp_async<4>(&sh_uc_2[e_9 * 132 + r_9], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_9, n - 1), d) + (kk + 32 + 32 + e_9)], true);
           }
           // asynchronous copy: 128 x 16 tile of A into sh_vc_2, chunk fastest  // aat.fut:8
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_10 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_10 = t_ / 16 + c_ * 16;
             const int e_10 = t_ % 16;
             tiler_cp_async<4>(&sh_vc_2[e_10 * 132 + r_10], &A[tiler_wide_mul(tiler_min(blockIdx.x * 128 + r_10, n - 1), d) + (kk + 32 + 32 + e_10)], true);
           }
@@ -1801,15 +1801,15 @@ tiler_aat_tiled_wide(const float* __restrict__ A, float* __restrict__ out0, int 
       const int c = d - kk_last;
       // cooperative copy: 128 x 16 tile of A into sh_uc, chunk fastest  // aat.fut:8
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_11 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_11 = t_ / 16 + c_ * 16;
         const int e_11 = t_ % 16;
         sh_uc[e_11 * 132 + r_11] = kk_last + e_11 < d ? A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_11, n - 1), d) + (kk_last + e_11)] : (float)0;
       }
       // cooperative copy: 128 x 16 tile of A into sh_vc, chunk fastest  // aat.fut:8
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_12 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_12 = t_ / 16 + c_ * 16;
         const int e_12 = t_ % 16;
         sh_vc[e_12 * 132 + r_12] = kk_last + e_12 < d ? A[tiler_wide_mul(tiler_min(blockIdx.x * 128 + r_12, n - 1), d) + (kk_last + e_12)] : (float)0;
       }

@@ -963,16 +963,16 @@ tiler_embed_scores_tiled(const float* __restrict__ E, const float* __restrict__ 
       // asynchronous copy: 128 x 16 tile of E into sh_ec, chunk fastest  // embed_scores.fut:12
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r = t_ / 16 + c_ * 16;
         const int e = t_ % 16;
         tiler_cp_async<4>(&sh_ec[e * 132 + r], &E[min(max(ids_a[tiler_min(tiler_block_y * 128 + r, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)) * d + e], true);
       }
       // asynchronous copy: 128 x 16 tile of F into sh_fc, chunk fastest  // embed_scores.fut:12
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_2 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_2 = t_ / 16 + c_ * 16;
         const int e_2 = t_ % 16;
         tiler_cp_async<4>(&sh_fc[e_2 * 132 + r_2], &F[min(max(ids_b[tiler_min(blockIdx.x * 128 + r_2, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)) * d + e_2], true);
       }
@@ -982,16 +982,16 @@ tiler_embed_scores_tiled(const float* __restrict__ E, const float* __restrict__ 
       // asynchronous copy: 128 x 16 tile of E into sh_ec_2, chunk fastest  // embed_scores.fut:12
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_3 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_3 = t_ / 16 + c_ * 16;
         const int e_3 = t_ % 16;
         tiler_cp_async<4>(&sh_ec_2[e_3 * 132 + r_3], &E[min(max(ids_a[tiler_min(tiler_block_y * 128 + r_3, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)) * d + (16 + e_3)], true);
       }
       // asynchronous copy: 128 x 16 tile of F into sh_fc_2, chunk fastest  // embed_scores.fut:12
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_4 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_4 = t_ / 16 + c_ * 16;
         const int e_4 = t_ % 16;
         tiler_cp_async<4>(&sh_fc_2[e_4 * 132 + r_4], &F[min(max(ids_b[tiler_min(blockIdx.x * 128 + r_4, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)) * d + (16 + e_4)], true);
       }
@@ -1004,16 +1004,16 @@ tiler_embed_scores_tiled(const float* __restrict__ E, const float* __restrict__ 
         // asynchronous copy: 128 x 16 tile of E into sh_ec_3, chunk fastest  // embed_scores.fut:12
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_5 = t_ / 16;
+          const int t_ = threadIdx.y * 16 + threadIdx.x;
+          const int r_5 = t_ / 16 + c_ * 16;
           const int e_5 = t_ % 16;
           tiler_cp_async<4>(&sh_ec_3[e_5 * 132 + r_5], &E[min(max(ids_a[tiler_min(tiler_block_y * 128 + r_5, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)) * d + (kk + 32 + e_5)], true);
         }
         // asynchronous copy: 128 x 16 tile of F into sh_fc_3, chunk fastest  // embed_scores.fut:12
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_6 = t_ / 16;
+          const int t_ = threadIdx.y * 16 + threadIdx.x;
+          const int r_6 = t_ / 16 + c_ * 16;
           const int e_6 = t_ % 16;
           tiler_cp_async<4>(&sh_fc_3[e_6 * 132 + r_6], &F[min(max(ids_b[tiler_min(blockIdx.x * 128 + r_6, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)) * d + (kk + 32 + e_6)], true);
         }
@@ -1087,16 +1087,16 @@ tiler_embed_scores_tiled(const float* __restrict__ E, const float* __restrict__ 
           // asynchronous copy: 128 x 16 tile of E into sh_ec, chunk fastest  // embed_scores.fut:12
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_7 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_7 = t_ / 16 + c_ * 16;
             const int e_7 = t_ % 16;
             tiler_cp_async<4>(&sh_ec[e_7 * 132 + r_7], &E[min(max(ids_a[tiler_min(tiler_block_y * 128 + r_7, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)) * d + (kk + 16 + 32 + e_7)], true);
           }
           // asynchronous copy: 128 x 16 tile of F into sh_fc, chunk fastest  // embed_scores.fut:12
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_8 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_8 = t_ / 16 + c_ * 16;
             const int e_8 = t_ % 16;
             tiler_cp_async<4>(&sh_fc[e_8 * 132 + r_8], &F[min(max(ids_b[tiler_min(blockIdx.x * 128 + r_8, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)) * d + (kk + 16 + 32 + e_8)], true);
           }
@@ -1171,16 +1171,16 @@ tiler_embed_scores_tiled(const float* __restrict__ E, const float* __restrict__ 
           // asynchronous copy: 128 x 16 tile of E into sh_ec_2, chunk fastest  // embed_scores.fut:12
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_9 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_9 = t_ / 16 + c_ * 16;
             const int e_9 = t_ % 16;
             tiler_cp_async<4>(&sh_ec_2[e_9 * 132 + r_9], &E[min(max(ids_a[tiler_min(tiler_block_y * 128 + r_9, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)) * d + (kk + 32 + 32 + e_9)], true);
           }
           // asynchronous copy: 128 x 16 tile of F into sh_fc_2, chunk fastest  // embed_scores.fut:12
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_10 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_10 = t_ / 16 + c_ * 16;
             const int e_10 = t_ % 16;
             tiler_cp_async<4>(&sh_fc_2[e_10 * 132 + r_10], &F[min(max(ids_b[tiler_min(blockIdx.x * 128 + r_10, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)) * d + (kk + 32 + 32 + e_10)], true);
           }
@@ -1255,15 +1255,15 @@ tiler_embed_scores_tiled(const float* __restrict__ E, const float* __restrict__ 
       const int c = d - kk_last;
       // cooperative copy: 128 x 16 tile of E into sh_ec, chunk fastest  // embed_scores.fut:12
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_11 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_11 = t_ / 16 + c_ * 16;
         const int e_11 = t_ % 16;
         sh_ec[e_11 * 132 + r_11] = kk_last + e_11 < d ? E[min(max(ids_a[tiler_min(tiler_block_y * 128 + r_11, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)) * d + (kk_last + e_11)] : (float)0;
       }
       // cooperative copy: 128 x 16 tile of F into sh_fc, chunk fastest  // embed_scores.fut:12
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_12 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_12 = t_ / 16 + c_ * 16;
         const int e_12 = t_ % 16;
         sh_fc[e_12 * 132 + r_12] = kk_last + e_12 < d ? F[min(max(ids_b[tiler_min(blockIdx.x * 128 + r_12, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)) * d + (kk_last + e_12)] : (float)0;
       }
@@ -1605,16 +1605,16 @@ tiler_embed_scores_tiled_wide(const float* __restrict__ E, const float* __restri
       // asynchronous copy: 128 x 16 tile of E into sh_ec, chunk fastest  // embed_scores.fut:12
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r = t_ / 16 + c_ * 16;
         const int e = t_ % 16;
         tiler_cp_async<4>(&sh_ec[e * 132 + r], &E[tiler_wide_mul(min(max(ids_a[tiler_min(tiler_block_y * 128 + r, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)), d) + e], true);
       }
       // asynchronous copy: 128 x 16 tile of F into sh_fc, chunk fastest  // embed_scores.fut:12
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_2 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_2 = t_ / 16 + c_ * 16;
         const int e_2 = t_ % 16;
         tiler_cp_async<4>(&sh_fc[e_2 * 132 + r_2], &F[tiler_wide_mul(min(max(ids_b[tiler_min(blockIdx.x * 128 + r_2, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)), d) + e_2], true);
       }
@@ -1624,16 +1624,16 @@ tiler_embed_scores_tiled_wide(const float* __restrict__ E, const float* __restri
       // asynchronous copy: 128 x 16 tile of E into sh_ec_2, chunk fastest  // embed_scores.fut:12
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_3 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_3 = t_ / 16 + c_ * 16;
         const int e_3 = t_ % 16;
         tiler_cp_async<4>(&sh_ec_2[e_3 * 132 + r_3], &E[tiler_wide_mul(min(max(ids_a[tiler_min(tiler_block_y * 128 + r_3, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)), d) + (16 + e_3)], true);
       }
       // asynchronous copy: 128 x 16 tile of F into sh_fc_2, chunk fastest  // embed_scores.fut:12
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_4 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_4 = t_ / 16 + c_ * 16;
         const int e_4 = t_ % 16;
         tiler_cp_async<4>(&sh_fc_2[e_4 * 132 + r_4], &F[tiler_wide_mul(min(max(ids_b[tiler_min(blockIdx.x * 128 + r_4, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)), d) + (16 + e_4)], true);
       }
@@ -1646,16 +1646,16 @@ tiler_embed_scores_tiled_wide(const float* __restrict__ E, const float* __restri
         // asynchronous copy: 128 x 16 tile of E into sh_ec_3, chunk fastest  // embed_scores.fut:12
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_5 = t_ / 16;
+          const int t_ = threadIdx.y * 16 + threadIdx.x;
+          const int r_5 = t_ / 16 + c_ * 16;
           const int e_5 = t_ % 16;
           tiler_cp_async<4>(&sh_ec_3[e_5 * 132 + r_5], &E[tiler_wide_mul(min(max(ids_a[tiler_min(tiler_block_y * 128 + r_5, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)), d) + (kk + 32 + e_5)], true);
         }
         // asynchronous copy: 128 x 16 tile of F into sh_fc_3, chunk fastest  // embed_scores.fut:12
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_6 = t_ / 16;
+          const int t_ = threadIdx.y * 16 + threadIdx.x;
+          const int r_6 = t_ / 16 + c_ * 16;
           const int e_6 = t_ % 16;
           tiler_cp_async<4>(&sh_fc_3[e_6 * 132 + r_6], &F[tiler_wide_mul(min(max(ids_b[tiler_min(blockIdx.x * 128 + r_6, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)), d) + (kk + 32 + e_6)], true);
         }
@@ -1729,16 +1729,16 @@ tiler_embed_scores_tiled_wide(const float* __restrict__ E, const float* __restri
           // asynchronous copy: 128 x 16 tile of E into sh_ec, chunk fastest  // embed_scores.fut:12
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_7 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_7 = t_ / 16 + c_ * 16;
             const int e_7 = t_ % 16;
             tiler_cp_async<4>(&sh_ec[e_7 * 132 + r_7], &E[tiler_wide_mul(min(max(ids_a[tiler_min(tiler_block_y * 128 + r_7, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)), d) + (kk + 16 + 32 + e_7)], true);
           }
           // asynchronous copy: 128 x 16 tile of F into sh_fc, chunk fastest  // embed_scores.fut:12
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_8 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_8 = t_ / 16 + c_ * 16;
             const int e_8 = t_ % 16;
             tiler_cp_async<4>(&sh_fc[e_8 * 132 + r_8], &F[tiler_wide_mul(min(max(ids_b[tiler_min(blockIdx.x * 128 + r_8, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)), d) + (kk + 16 + 32 + e_8)], true);
           }
@@ -1813,16 +1813,16 @@ tiler_embed_scores_tiled_wide(const float* __restrict__ E, const float* __restri
           // asynchronous copy: 128 x 16 tile of E into sh_ec_2, chunk fastest  // embed_scores.fut:12
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_9 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_9 = t_ / 16 + c_ * 16;
             const int e_9 = t_ % 16;
             tiler_cp_async<4>(&sh_ec_2[e_9 * 132 + r_9], &E[tiler_wide_mul(min(max(ids_a[tiler_min(tiler_block_y * 128 + r_9, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)), d) + (kk + 32 + 32 + e_9)], true);
           }
           // asynchronous copy: 128 x 16 tile of F into sh_fc_2, chunk fastest  // embed_scores.fut:12
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_10 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_10 = t_ / 16 + c_ * 16;
             const int e_10 = t_ % 16;
             tiler_cp_async<4>(&sh_fc_2[e_10 * 132 + r_10], &F[tiler_wide_mul(min(max(ids_b[tiler_min(blockIdx.x * 128 + r_10, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)), d) + (kk + 32 + 32 + e_10)], true);
           }
@@ -1897,15 +1897,15 @@ tiler_embed_scores_tiled_wide(const float* __restrict__ E, const float* __restri
       const int c = d - kk_last;
       // cooperative copy: 128 x 16 tile of E into sh_ec, chunk fastest  // embed_scores.fut:12
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_11 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_11 = t_ / 16 + c_ * 16;
         const int e_11 = t_ % 16;
         sh_ec[e_11 * 132 + r_11] = kk_last + e_11 < d ? E[tiler_wide_mul(min(max(ids_a[tiler_min(tiler_block_y * 128 + r_11, na - 1)], 0), (int)((unsigned)ve - (unsigned)1)), d) + (kk_last + e_11)] : (float)0;
       }
       // cooperative copy: 128 x 16 tile of F into sh_fc, chunk fastest  // embed_scores.fut:12
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_12 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_12 = t_ / 16 + c_ * 16;
         const int e_12 = t_ % 16;
         sh_fc[e_12 * 132 + r_12] = kk_last + e_12 < d ? F[tiler_wide_mul(min(max(ids_b[tiler_min(blockIdx.x * 128 + r_12, nb - 1)], 0), (int)((unsigned)vf - (unsigned)1)), d) + (kk_last + e_12)] : (float)0;
       }

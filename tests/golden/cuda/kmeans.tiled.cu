@@ -519,16 +519,16 @@ tiler_kmeans_pairs_tiled(const float* __restrict__ points, const float* __restri
       // asynchronous copy: 128 x 16 tile of points into sh_p_c, chunk fastest  // kmeans.fut:12
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r = t_ / 16 + c_ * 16;
         const int e = t_ % 16;
         tiler_cp_async<4>(&sh_p_c[e * 132 + r], &points[tiler_min(tiler_block_y * 128 + r, n - 1) * d + e], true);
       }
       // asynchronous copy: 128 x 16 tile of centres into sh_cc_c, chunk fastest  // kmeans.fut:12
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_2 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_2 = t_ / 16 + c_ * 16;
         const int e_2 = t_ % 16;
         tiler_cp_async<4>(&sh_cc_c[e_2 * 132 + r_2], &centres[tiler_min(blockIdx.x * 128 + r_2, k - 1) * d + e_2], true);
       }
@@ -538,16 +538,16 @@ tiler_kmeans_pairs_tiled(const float* __restrict__ points, const float* __restri
       // asynchronous copy: 128 x 16 tile of points into sh_p_c_2, chunk fastest  // kmeans.fut:12
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_3 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_3 = t_ / 16 + c_ * 16;
         const int e_3 = t_ % 16;
         tiler_cp_async<4>(&sh_p_c_2[e_3 * 132 + r_3], &points[tiler_min(tiler_block_y * 128 + r_3, n - 1) * d + (16 + e_3)], true);
       }
       // asynchronous copy: 128 x 16 tile of centres into sh_cc_c_2, chunk fastest  // kmeans.fut:12
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_4 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_4 = t_ / 16 + c_ * 16;
         const int e_4 = t_ % 16;
         tiler_cp_async<4>(&sh_cc_c_2[e_4 * 132 + r_4], &centres[tiler_min(blockIdx.x * 128 + r_4, k - 1) * d + (16 + e_4)], true);
       }
@@ -560,16 +560,16 @@ tiler_kmeans_pairs_tiled(const float* __restrict__ points, const float* __restri
         // asynchronous copy: 128 x 16 tile of points into sh_p_c_3, chunk fastest  // kmeans.fut:12
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_5 = t_ / 16;
+          const int t_ = threadIdx.y * 16 + threadIdx.x;
+          const int r_5 = t_ / 16 + c_ * 16;
           const int e_5 = t_ % 16;
           tiler_cp_async<4>(&sh_p_c_3[e_5 * 132 + r_5], &points[tiler_min(tiler_block_y * 128 + r_5, n - 1) * d + (kk + 32 + e_5)], true);
         }
         // asynchronous copy: 128 x 16 tile of centres into sh_cc_c_3, chunk fastest  // kmeans.fut:12
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_6 = t_ / 16;
+          const int t_ = threadIdx.y * 16 + threadIdx.x;
+          const int r_6 = t_ / 16 + c_ * 16;
           const int e_6 = t_ % 16;
           tiler_cp_async<4>(&sh_cc_c_3[e_6 * 132 + r_6], &centres[tiler_min(blockIdx.x * 128 + r_6, k - 1) * d + (kk + 32 + e_6)], true);
         }
@@ -645,16 +645,16 @@ tiler_kmeans_pairs_tiled(const float* __restrict__ points, const float* __restri
           // asynchronous copy: 128 x 16 tile of points into sh_p_c, chunk fastest  // kmeans.fut:12
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_7 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_7 = t_ / 16 + c_ * 16;
             const int e_7 = t_ % 16;
             tiler_cp_async<4>(&sh_p_c[e_7 * 132 + r_7], &points[tiler_min(tiler_block_y * 128 + r_7, n - 1) * d + (kk + 16 + 32 + e_7)], true);
           }
           // asynchronous copy: 128 x 16 tile of centres into sh_cc_c, chunk fastest  // kmeans.fut:12
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_8 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_8 = t_ / 16 + c_ * 16;
             const int e_8 = t_ % 16;
             tiler_cp_async<4>(&sh_cc_c[e_8 * 132 + r_8], &centres[tiler_min(blockIdx.x * 128 + r_8, k - 1) * d + (kk + 16 + 32 + e_8)], true);
           }
@@ -731,16 +731,16 @@ tiler_kmeans_pairs_tiled(const float* __restrict__ points, const float* __restri
           // asynchronous copy: 128 x 16 tile of points into sh_p_c_2, chunk fastest  // kmeans.fut:12
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_9 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_9 = t_ / 16 + c_ * 16;
             const int e_9 = t_ % 16;
             tiler_cp_async<4>(&sh_p_c_2[e_9 * 132 + r_9], &points[tiler_min(tiler_block_y * 128 + r_9, n - 1) * d + (kk + 32 + 32 + e_9)], true);
           }
           // asynchronous copy: 128 x 16 tile of centres into sh_cc_c_2, chunk fastest  // kmeans.fut:12
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_10 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_10 = t_ / 16 + c_ * 16;
             const int e_10 = t_ % 16;
             tiler_cp_async<4>(&sh_cc_c_2[e_10 * 132 + r_10], &centres[tiler_min(blockIdx.x * 128 + r_10, k - 1) * d + (kk + 32 + 32 + e_10)], true);
           }
@@ -817,15 +817,15 @@ tiler_kmeans_pairs_tiled(const float* __restrict__ points, const float* __restri
       const int chunk = d - kk_last;
       // cooperative copy: 128 x 16 tile of points into sh_p_c, chunk fastest  // kmeans.fut:12
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_11 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_11 = t_ / 16 + c_ * 16;
         const int e_11 = t_ % 16;
         sh_p_c[e_11 * 132 + r_11] = kk_last + e_11 < d ? points[tiler_min(tiler_block_y * 128 + r_11, n - 1) * d + (kk_last + e_11)] : (float)0;
       }
       // cooperative copy: 128 x 16 tile of centres into sh_cc_c, chunk fastest  // kmeans.fut:12
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_12 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_12 = t_ / 16 + c_ * 16;
         const int e_12 = t_ % 16;
         sh_cc_c[e_12 * 132 + r_12] = kk_last + e_12 < d ? centres[tiler_min(blockIdx.x * 128 + r_12, k - 1) * d + (kk_last + e_12)] : (float)0;
       }

@@ -200,7 +200,7 @@
 // block: 16 x 16 threads; spans dimension 0, 1 (16 x 16 threads): stages 2 input(s) with the fewest global loads
 // register tile: 8 x 8 points a thread: a_c is read once for the 8 points along dim 1; b_c is read once for the 8 points along dim 0
 // tile order: groups of 8 rows of tiles, each down its columns in turn
-// blocks an SM: at least 2 (ptxas may give a thread up to 128 registers)
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 8:15: tiled (2-D), chunk 64; shared: a_c (128 x 64 row-major +8, cp.async 3 deep), b_c (128 x 64 transposed +8, cp.async 3 deep)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
@@ -219,7 +219,7 @@
 // block: 16 x 16 threads; spans dimension 0, 1 (16 x 16 threads): stages 2 input(s) with the fewest global loads
 // register tile: 8 x 8 points a thread: a_c is read once for the 8 points along dim 1; b_c is read once for the 8 points along dim 0
 // tile order: groups of 8 rows of tiles, each down its columns in turn
-// blocks an SM: at least 2 (ptxas may give a thread up to 128 registers)
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 8:15: tiled (2-D), chunk 64; shared: a_c (128 x 64 row-major +8, cp.async 3 deep), b_c (128 x 64 transposed +8, cp.async 3 deep)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //

@@ -839,8 +839,8 @@ tiler_mm_rows_tiled(const float* __restrict__ A, const float* __restrict__ B, fl
       // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm_rows.fut:10
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r = t_ / 16 + c_ * 16;
         const int e = t_ % 16;
         tiler_cp_async<4>(&sh_a_c[e * 132 + r], &A[tiler_min(tiler_block_y * 128 + r, m - 1) * n + e], true);
       }
@@ -858,8 +858,8 @@ tiler_mm_rows_tiled(const float* __restrict__ A, const float* __restrict__ B, fl
       // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_rows.fut:10
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_3 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_3 = t_ / 16 + c_ * 16;
         const int e_3 = t_ % 16;
         tiler_cp_async<4>(&sh_a_c_2[e_3 * 132 + r_3], &A[tiler_min(tiler_block_y * 128 + r_3, m - 1) * n + (16 + e_3)], true);
       }
@@ -880,8 +880,8 @@ tiler_mm_rows_tiled(const float* __restrict__ A, const float* __restrict__ B, fl
         // asynchronous copy: 128 x 16 tile of A into sh_a_c_3, chunk fastest  // mm_rows.fut:10
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_5 = t_ / 16;
+          const int t_ = threadIdx.y * 16 + threadIdx.x;
+          const int r_5 = t_ / 16 + c_ * 16;
           const int e_5 = t_ % 16;
           tiler_cp_async<4>(&sh_a_c_3[e_5 * 132 + r_5], &A[tiler_min(tiler_block_y * 128 + r_5, m - 1) * n + (kk + 32 + e_5)], true);
         }
@@ -963,8 +963,8 @@ tiler_mm_rows_tiled(const float* __restrict__ A, const float* __restrict__ B, fl
           // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm_rows.fut:10
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_7 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_7 = t_ / 16 + c_ * 16;
             const int e_7 = t_ % 16;
             tiler_cp_async<4>(&sh_a_c[e_7 * 132 + r_7], &A[tiler_min(tiler_block_y * 128 + r_7, m - 1) * n + (kk + 16 + 32 + e_7)], true);
           }
@@ -1047,8 +1047,8 @@ tiler_mm_rows_tiled(const float* __restrict__ A, const float* __restrict__ B, fl
           // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_rows.fut:10
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_9 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_9 = t_ / 16 + c_ * 16;
             const int e_9 = t_ % 16;
             tiler_cp_async<4>(&sh_a_c_2[e_9 * 132 + r_9], &A[tiler_min(tiler_block_y * 128 + r_9, m - 1) * n + (kk + 32 + 32 + e_9)], true);
           }
@@ -1131,16 +1131,16 @@ tiler_mm_rows_tiled(const float* __restrict__ A, const float* __restrict__ B, fl
       const int chunk = n - kk_last;
       // cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm_rows.fut:10
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_11 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_11 = t_ / 16 + c_ * 16;
         const int e_11 = t_ % 16;
         sh_a_c[e_11 * 132 + r_11] = kk_last + e_11 < n ? A[tiler_min(tiler_block_y * 128 + r_11, m - 1) * n + (kk_last + e_11)] : (float)0;
       }
       // cooperative copy: 128 x 16 tile of B into sh_B_c, rows fastest  // mm_rows.fut:10
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
         const int r_12 = t_ % 128;
-        const int e_12 = t_ / 128;
+        const int e_12 = t_ / 128 + c_ * 2;
         sh_B_c[e_12 * 128 + r_12] = kk_last + e_12 < n ? B[tiler_min(blockIdx.x * 128 + r_12, q - 1) + (kk_last + e_12) * q] : (float)0;
       }
       __syncthreads();  // the tiles are written
@@ -1271,17 +1271,17 @@ tiler_mm_rows_tiled_scalar(const float* __restrict__ A, const float* __restrict_
       // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm_rows.fut:10
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r = t_ / 16 + c_ * 16;
         const int e = t_ % 16;
         tiler_cp_async<4>(&sh_a_c[e * 132 + r], &A[tiler_min(tiler_block_y * 128 + r, m - 1) * n + e], true);
       }
       // asynchronous copy: 128 x 16 tile of B into sh_B_c, rows fastest  // mm_rows.fut:10
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
         const int r_2 = t_ % 128;
-        const int e_2 = t_ / 128;
+        const int e_2 = t_ / 128 + c_ * 2;
         tiler_cp_async<4>(&sh_B_c[e_2 * 128 + r_2], &B[tiler_min(blockIdx.x * 128 + r_2, q - 1) + e_2 * q], true);
       }
     }
@@ -1290,17 +1290,17 @@ tiler_mm_rows_tiled_scalar(const float* __restrict__ A, const float* __restrict_
       // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_rows.fut:10
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_3 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_3 = t_ / 16 + c_ * 16;
         const int e_3 = t_ % 16;
         tiler_cp_async<4>(&sh_a_c_2[e_3 * 132 + r_3], &A[tiler_min(tiler_block_y * 128 + r_3, m - 1) * n + (16 + e_3)], true);
       }
       // asynchronous copy: 128 x 16 tile of B into sh_B_c_2, rows fastest  // mm_rows.fut:10
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
         const int r_4 = t_ % 128;
-        const int e_4 = t_ / 128;
+        const int e_4 = t_ / 128 + c_ * 2;
         tiler_cp_async<4>(&sh_B_c_2[e_4 * 128 + r_4], &B[tiler_min(blockIdx.x * 128 + r_4, q - 1) + (16 + e_4) * q], true);
       }
     }
@@ -1312,17 +1312,17 @@ tiler_mm_rows_tiled_scalar(const float* __restrict__ A, const float* __restrict_
         // asynchronous copy: 128 x 16 tile of A into sh_a_c_3, chunk fastest  // mm_rows.fut:10
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_5 = t_ / 16;
+          const int t_ = threadIdx.y * 16 + threadIdx.x;
+          const int r_5 = t_ / 16 + c_ * 16;
           const int e_5 = t_ % 16;
           tiler_cp_async<4>(&sh_a_c_3[e_5 * 132 + r_5], &A[tiler_min(tiler_block_y * 128 + r_5, m - 1) * n + (kk + 32 + e_5)], true);
         }
         // asynchronous copy: 128 x 16 tile of B into sh_B_c_3, rows fastest  // mm_rows.fut:10
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+          const int t_ = threadIdx.y * 16 + threadIdx.x;
           const int r_6 = t_ % 128;
-          const int e_6 = t_ / 128;
+          const int e_6 = t_ / 128 + c_ * 2;
           tiler_cp_async<4>(&sh_B_c_3[e_6 * 128 + r_6], &B[tiler_min(blockIdx.x * 128 + r_6, q - 1) + (kk + 32 + e_6) * q], true);
         }
       }
@@ -1395,17 +1395,17 @@ tiler_mm_rows_tiled_scalar(const float* __restrict__ A, const float* __restrict_
           // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm_rows.fut:10
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_7 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_7 = t_ / 16 + c_ * 16;
             const int e_7 = t_ % 16;
             tiler_cp_async<4>(&sh_a_c[e_7 * 132 + r_7], &A[tiler_min(tiler_block_y * 128 + r_7, m - 1) * n + (kk + 16 + 32 + e_7)], true);
           }
           // asynchronous copy: 128 x 16 tile of B into sh_B_c, rows fastest  // mm_rows.fut:10
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
             const int r_8 = t_ % 128;
-            const int e_8 = t_ / 128;
+            const int e_8 = t_ / 128 + c_ * 2;
             tiler_cp_async<4>(&sh_B_c[e_8 * 128 + r_8], &B[tiler_min(blockIdx.x * 128 + r_8, q - 1) + (kk + 16 + 32 + e_8) * q], true);
           }
         }
@@ -1479,17 +1479,17 @@ tiler_mm_rows_tiled_scalar(const float* __restrict__ A, const float* __restrict_
           // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_rows.fut:10
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_9 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_9 = t_ / 16 + c_ * 16;
             const int e_9 = t_ % 16;
             tiler_cp_async<4>(&sh_a_c_2[e_9 * 132 + r_9], &A[tiler_min(tiler_block_y * 128 + r_9, m - 1) * n + (kk + 32 + 32 + e_9)], true);
           }
           // asynchronous copy: 128 x 16 tile of B into sh_B_c_2, rows fastest  // mm_rows.fut:10
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
             const int r_10 = t_ % 128;
-            const int e_10 = t_ / 128;
+            const int e_10 = t_ / 128 + c_ * 2;
             tiler_cp_async<4>(&sh_B_c_2[e_10 * 128 + r_10], &B[tiler_min(blockIdx.x * 128 + r_10, q - 1) + (kk + 32 + 32 + e_10) * q], true);
           }
         }
@@ -1563,16 +1563,16 @@ tiler_mm_rows_tiled_scalar(const float* __restrict__ A, const float* __restrict_
       const int chunk = n - kk_last;
       // cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm_rows.fut:10
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_11 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_11 = t_ / 16 + c_ * 16;
         const int e_11 = t_ % 16;
         sh_a_c[e_11 * 132 + r_11] = kk_last + e_11 < n ? A[tiler_min(tiler_block_y * 128 + r_11, m - 1) * n + (kk_last + e_11)] : (float)0;
       }
       // cooperative copy: 128 x 16 tile of B into sh_B_c, rows fastest  // mm_rows.fut:10
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
         const int r_12 = t_ % 128;
-        const int e_12 = t_ / 128;
+        const int e_12 = t_ / 128 + c_ * 2;
         sh_B_c[e_12 * 128 + r_12] = kk_last + e_12 < n ? B[tiler_min(blockIdx.x * 128 + r_12, q - 1) + (kk_last + e_12) * q] : (float)0;
       }
       __syncthreads();  // the tiles are written
@@ -1874,8 +1874,8 @@ tiler_mm_rows_tiled_wide(const float* __restrict__ A, const float* __restrict__ 
       // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm_rows.fut:10
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r = t_ / 16 + c_ * 16;
         const int e = t_ % 16;
         tiler_cp_async<4>(&sh_a_c[e * 132 + r], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r, m - 1), n) + e], true);
       }
@@ -1893,8 +1893,8 @@ tiler_mm_rows_tiled_wide(const float* __restrict__ A, const float* __restrict__ 
       // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_rows.fut:10
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_3 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_3 = t_ / 16 + c_ * 16;
         const int e_3 = t_ % 16;
         tiler_cp_async<4>(&sh_a_c_2[e_3 * 132 + r_3], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_3, m - 1), n) + (16 + e_3)], true);
       }
@@ -1915,8 +1915,8 @@ tiler_mm_rows_tiled_wide(const float* __restrict__ A, const float* __restrict__ 
         // asynchronous copy: 128 x 16 tile of A into sh_a_c_3, chunk fastest  // mm_rows.fut:10
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_5 = t_ / 16;
+          const int t_ = threadIdx.y * 16 + threadIdx.x;
+          const int r_5 = t_ / 16 + c_ * 16;
           const int e_5 = t_ % 16;
           tiler_cp_async<4>(&sh_a_c_3[e_5 * 132 + r_5], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_5, m - 1), n) + (kk + 32 + e_5)], true);
         }
@@ -1998,8 +1998,8 @@ tiler_mm_rows_tiled_wide(const float* __restrict__ A, const float* __restrict__ 
           // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm_rows.fut:10
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_7 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_7 = t_ / 16 + c_ * 16;
             const int e_7 = t_ % 16;
             tiler_cp_async<4>(&sh_a_c[e_7 * 132 + r_7], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_7, m - 1), n) + (kk + 16 + 32 + e_7)], true);
           }
@@ -2082,8 +2082,8 @@ tiler_mm_rows_tiled_wide(const float* __restrict__ A, const float* __restrict__ 
           // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_rows.fut:10
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_9 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_9 = t_ / 16 + c_ * 16;
             const int e_9 = t_ % 16;
             tiler_cp_async<4>(&sh_a_c_2[e_9 * 132 + r_9], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_9, m - 1), n) + (kk + 32 + 32 + e_9)], true);
           }
@@ -2166,16 +2166,16 @@ tiler_mm_rows_tiled_wide(const float* __restrict__ A, const float* __restrict__ 
       const int chunk = n - kk_last;
       // cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm_rows.fut:10
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_11 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_11 = t_ / 16 + c_ * 16;
         const int e_11 = t_ % 16;
         sh_a_c[e_11 * 132 + r_11] = kk_last + e_11 < n ? A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_11, m - 1), n) + (kk_last + e_11)] : (float)0;
       }
       // cooperative copy: 128 x 16 tile of B into sh_B_c, rows fastest  // mm_rows.fut:10
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
         const int r_12 = t_ % 128;
-        const int e_12 = t_ / 128;
+        const int e_12 = t_ / 128 + c_ * 2;
         sh_B_c[e_12 * 128 + r_12] = kk_last + e_12 < n ? B[tiler_min(blockIdx.x * 128 + r_12, q - 1) + tiler_wide_mul(kk_last + e_12, q)] : (float)0;
       }
       __syncthreads();  // the tiles are written
@@ -2306,17 +2306,17 @@ tiler_mm_rows_tiled_wide_scalar(const float* __restrict__ A, const float* __rest
       // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm_rows.fut:10
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r = t_ / 16 + c_ * 16;
         const int e = t_ % 16;
         tiler_cp_async<4>(&sh_a_c[e * 132 + r], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r, m - 1), n) + e], true);
       }
       // asynchronous copy: 128 x 16 tile of B into sh_B_c, rows fastest  // mm_rows.fut:10
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
         const int r_2 = t_ % 128;
-        const int e_2 = t_ / 128;
+        const int e_2 = t_ / 128 + c_ * 2;
         tiler_cp_async<4>(&sh_B_c[e_2 * 128 + r_2], &B[tiler_min(blockIdx.x * 128 + r_2, q - 1) + tiler_wide_mul(e_2, q)], true);
       }
     }
@@ -2325,17 +2325,17 @@ tiler_mm_rows_tiled_wide_scalar(const float* __restrict__ A, const float* __rest
       // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_rows.fut:10
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_3 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_3 = t_ / 16 + c_ * 16;
         const int e_3 = t_ % 16;
         tiler_cp_async<4>(&sh_a_c_2[e_3 * 132 + r_3], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_3, m - 1), n) + (16 + e_3)], true);
       }
       // asynchronous copy: 128 x 16 tile of B into sh_B_c_2, rows fastest  // mm_rows.fut:10
       #pragma unroll
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
         const int r_4 = t_ % 128;
-        const int e_4 = t_ / 128;
+        const int e_4 = t_ / 128 + c_ * 2;
         tiler_cp_async<4>(&sh_B_c_2[e_4 * 128 + r_4], &B[tiler_min(blockIdx.x * 128 + r_4, q - 1) + tiler_wide_mul(16 + e_4, q)], true);
       }
     }
@@ -2347,17 +2347,17 @@ tiler_mm_rows_tiled_wide_scalar(const float* __restrict__ A, const float* __rest
         // asynchronous copy: 128 x 16 tile of A into sh_a_c_3, chunk fastest  // mm_rows.fut:10
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-          const int r_5 = t_ / 16;
+          const int t_ = threadIdx.y * 16 + threadIdx.x;
+          const int r_5 = t_ / 16 + c_ * 16;
           const int e_5 = t_ % 16;
           tiler_cp_async<4>(&sh_a_c_3[e_5 * 132 + r_5], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_5, m - 1), n) + (kk + 32 + e_5)], true);
         }
         // asynchronous copy: 128 x 16 tile of B into sh_B_c_3, rows fastest  // mm_rows.fut:10
         #pragma unroll
         for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-          const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+          const int t_ = threadIdx.y * 16 + threadIdx.x;
           const int r_6 = t_ % 128;
-          const int e_6 = t_ / 128;
+          const int e_6 = t_ / 128 + c_ * 2;
           tiler_cp_async<4>(&sh_B_c_3[e_6 * 128 + r_6], &B[tiler_min(blockIdx.x * 128 + r_6, q - 1) + tiler_wide_mul(kk + 32 + e_6, q)], true);
         }
       }
@@ -2430,17 +2430,17 @@ tiler_mm_rows_tiled_wide_scalar(const float* __restrict__ A, const float* __rest
           // asynchronous copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm_rows.fut:10
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_7 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_7 = t_ / 16 + c_ * 16;
             const int e_7 = t_ % 16;
             tiler_cp_async<4>(&sh_a_c[e_7 * 132 + r_7], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_7, m - 1), n) + (kk + 16 + 32 + e_7)], true);
           }
           // asynchronous copy: 128 x 16 tile of B into sh_B_c, rows fastest  // mm_rows.fut:10
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
             const int r_8 = t_ % 128;
-            const int e_8 = t_ / 128;
+            const int e_8 = t_ / 128 + c_ * 2;
             tiler_cp_async<4>(&sh_B_c[e_8 * 128 + r_8], &B[tiler_min(blockIdx.x * 128 + r_8, q - 1) + tiler_wide_mul(kk + 16 + 32 + e_8, q)], true);
           }
         }
@@ -2514,17 +2514,17 @@ tiler_mm_rows_tiled_wide_scalar(const float* __restrict__ A, const float* __rest
           // asynchronous copy: 128 x 16 tile of A into sh_a_c_2, chunk fastest  // mm_rows.fut:10
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-            const int r_9 = t_ / 16;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
+            const int r_9 = t_ / 16 + c_ * 16;
             const int e_9 = t_ % 16;
             tiler_cp_async<4>(&sh_a_c_2[e_9 * 132 + r_9], &A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_9, m - 1), n) + (kk + 32 + 32 + e_9)], true);
           }
           // asynchronous copy: 128 x 16 tile of B into sh_B_c_2, rows fastest  // mm_rows.fut:10
           #pragma unroll
           for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread, unrolled: all issued at once
-            const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+            const int t_ = threadIdx.y * 16 + threadIdx.x;
             const int r_10 = t_ % 128;
-            const int e_10 = t_ / 128;
+            const int e_10 = t_ / 128 + c_ * 2;
             tiler_cp_async<4>(&sh_B_c_2[e_10 * 128 + r_10], &B[tiler_min(blockIdx.x * 128 + r_10, q - 1) + tiler_wide_mul(kk + 32 + 32 + e_10, q)], true);
           }
         }
@@ -2598,16 +2598,16 @@ tiler_mm_rows_tiled_wide_scalar(const float* __restrict__ A, const float* __rest
       const int chunk = n - kk_last;
       // cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm_rows.fut:10
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
-        const int r_11 = t_ / 16;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
+        const int r_11 = t_ / 16 + c_ * 16;
         const int e_11 = t_ % 16;
         sh_a_c[e_11 * 132 + r_11] = kk_last + e_11 < n ? A[tiler_wide_mul(tiler_min(tiler_block_y * 128 + r_11, m - 1), n) + (kk_last + e_11)] : (float)0;
       }
       // cooperative copy: 128 x 16 tile of B into sh_B_c, rows fastest  // mm_rows.fut:10
       for (int c_ = 0; c_ < 8; c_ += 1) {  // 8 a thread: a constant count
-        const int t_ = threadIdx.y * 16 + threadIdx.x + c_ * 256;
+        const int t_ = threadIdx.y * 16 + threadIdx.x;
         const int r_12 = t_ % 128;
-        const int e_12 = t_ / 128;
+        const int e_12 = t_ / 128 + c_ * 2;
         sh_B_c[e_12 * 128 + r_12] = kk_last + e_12 < n ? B[tiler_min(blockIdx.x * 128 + r_12, q - 1) + tiler_wide_mul(kk_last + e_12, q)] : (float)0;
       }
       __syncthreads();  // the tiles are written
