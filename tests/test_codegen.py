@@ -161,7 +161,9 @@ def test_register_tiled_products_compiled_without_sizes_fit_two_blocks_an_sm(ptx
     """The 8 x 8 tile's kernels, sizes unknown at compile time: each of a
     thread's 8 scalar copy steps placed from its first (lower/copies.py
     _stepped). Numbered tid + step * threads, ptxas took 137 and 139
-    registers: one block an SM, and the product ran slower."""
+    registers: one block an SM, and the product ran slower. (ptxas of CUDA
+    13 takes 127: one register to spare; another ptxas may need the copy's
+    numbering looked at again.)"""
     planned, reports = ptxas
     names = [n for n, _ in planned[(name, "tiled")] if n.endswith(("_tiled", "_tiled_scalar"))]
     assert len(names) == 2, names

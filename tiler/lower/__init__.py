@@ -237,7 +237,7 @@ def _grid(k: T.Kernel, block, folded: dict) -> tuple:
 
 def _summary(schedule: Schedule, tma: bool = False, wide: bool = False) -> tuple[str, ...]:
     b = schedule.block
-    blocks = 1 if wide and b.min_blocks else b.min_blocks  # (a 64-bit version asks for one: kir.Kernel.min_blocks)
+    blocks = 1 if wide else b.min_blocks  # (a 64-bit version asks for one: kir.Kernel.min_blocks)
     out = [f"block: {' x '.join(str(b.extents[d]) for d in b.spans)} threads; {b.reason}"]
     if b.register is not None:
         out.append(f"register tile: {b.register_reason}")

@@ -182,17 +182,17 @@ def _lines(c: TileCopy) -> int:
 def _stepped(c: TileCopy, unroll) -> bool:
     """Whether `_steps`' loop, unrolled `unroll` times, takes each step's
     place from the first's (_lines): for scalar copies of 4-byte elements,
-    WIDE_ASYNC_UNROLL steps a thread or more unrolled whole, or exactly
-    that many left to the compiler. Elsewhere ptxas did worse: mm_bf16's kernel on the units, at
+    WIDE_ASYNC_UNROLL steps a thread, unrolled whole or left to the
+    compiler (16, under --chunk 32, took more registers: mm 185 -> 187, not
+    timed). Elsewhere ptxas did worse: mm_bf16's kernel on the units, at
     two blocks' 128 registers, spilled (its last partial chunk's 32 steps,
     made plain, were unrolled with every address held: 88 bytes; its
     16-byte copies stepped so, 12); a split-K stage's 4 steps a thread
     took 4 bytes of spill at ptxas's own 80 registers (c_xty_loop_f32); f64
     steps raised another's registers from 128 to 134, one block an SM, 5%
     slower (c_xty_tstream_f64, H200)."""
-    steps = c.per_thread or 0
-    return bool(_lines(c)) and c.width == 1 and target.SIZEOF.get(c.ctype) == 4 and steps >= WIDE_ASYNC_UNROLL and \
-        (unroll is kir.FULL or unroll is None and steps <= WIDE_ASYNC_UNROLL)
+    return bool(_lines(c)) and c.width == 1 and target.SIZEOF.get(c.ctype) == 4 and \
+        c.per_thread == WIDE_ASYNC_UNROLL and (unroll is kir.FULL or unroll is None)
 
 
 def _coords(c: TileCopy, stepped: bool = False) -> tuple:

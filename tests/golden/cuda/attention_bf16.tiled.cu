@@ -180,6 +180,7 @@
 //   t: size
 //
 // block: 32 x 8 threads; the untiled fallback
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 11:11: not tiled: the untiled fallback
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //

@@ -50,6 +50,7 @@
 //   w: size
 //
 // block: 32 x 32 threads; spans dimension 0, 1 (32 x 32 threads): stages 1 input(s) with the fewest global loads
+// blocks an SM: at least 1 (ptxas may give a thread up to 64 registers)
 // streamSeq at 8:15: tiled (2-D), chunk 1024; shared: wc (1024 row-major)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
@@ -64,6 +65,7 @@
 //   w: size
 //
 // block: 32 x 8 threads; the untiled fallback
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 8:15: not tiled: the untiled fallback
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //

@@ -95,6 +95,7 @@
 //   m: size
 //
 // block: 256 threads; no streamed input can be staged in shared memory
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // loop at 8:9: not tiled: varies with every dimension (0): each thread streams its own data, so no thread of a block could share a copy
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //

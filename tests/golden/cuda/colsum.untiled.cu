@@ -16,6 +16,7 @@
 //   m: size
 //
 // block: 256 threads; tiling is off (--no-tile)
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_colsum_untiled_wide<<<grid, block, 0>>>(A, out0, n, m)

@@ -35,6 +35,7 @@
 //   l: size
 //
 // block: 32 x 8 threads; no streamed input can be staged in shared memory
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // loop at 8:15: not tiled: the stream is 7 element(s) long: two barriers a chunk would cost more global-load time than staging saves
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //

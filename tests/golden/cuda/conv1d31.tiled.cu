@@ -66,6 +66,7 @@
 //   l: size
 //
 // block: 32 x 8 threads; the untiled fallback
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // loop at 8:15: not tiled: the untiled fallback
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //

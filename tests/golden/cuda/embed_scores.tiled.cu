@@ -236,6 +236,7 @@
 //
 // block: 16 x 16 threads; spans dimension 0, 1 (16 x 16 threads): stages 2 input(s) with the fewest global loads
 // register tile: 8 x 8 points a thread: ec is read once for the 8 points along dim 1; fc is read once for the 8 points along dim 0
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 12:15: tiled (2-D), chunk 16; shared: ec (128 x 16 transposed +4, cp.async 3 deep), fc (128 x 16 transposed +4, cp.async 3 deep)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
@@ -256,6 +257,7 @@
 //   nb: size
 //
 // block: 32 x 8 threads; the untiled fallback
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 12:15: not tiled: the untiled fallback
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //

@@ -37,6 +37,7 @@
 //   k: size
 //
 // block: 256 threads; spans dimension 0 (256 threads): stages 1 input(s) with the fewest global loads
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 10:11: tiled (1-D), chunk 16; shared: cc (16 x 34 row-major)
 // row p: 256 x 34 in shared memory (pitch 34), to coalesce; copied as one run, 4 at a time by cp.async
 // offsets: 64-bit, for arrays of 2^31 elements and more
@@ -53,6 +54,7 @@
 //   k: size
 //
 // block: 256 threads; the untiled fallback
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 10:11: not tiled: the untiled fallback
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //

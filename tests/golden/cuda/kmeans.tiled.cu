@@ -315,6 +315,7 @@
 //   k: size
 //
 // block: 128 threads; spans dimension 0 (128 threads): stages 1 input(s) with the fewest global loads; 128 threads, so that the rows its points read whole fit in shared memory
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 10:11: tiled (1-D), chunk 32; shared: cc (32 x 64 row-major)
 // row p: 128 x 64 in shared memory (pitch 65), to coalesce
 // offsets: 64-bit, for arrays of 2^31 elements and more
@@ -331,6 +332,7 @@
 //   k: size
 //
 // block: 256 threads; no streamed input can be staged in shared memory
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 10:11: not tiled: its chunk elements are rows of d elements, a size known only at launch: a shared tile of rows is sized when the kernel is compiled (give --size d=N)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //

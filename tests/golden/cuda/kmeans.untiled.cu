@@ -19,6 +19,7 @@
 //   k: size
 //
 // block: 256 threads; tiling is off (--no-tile)
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 10:11: not tiled: tiling is off (--no-tile)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //

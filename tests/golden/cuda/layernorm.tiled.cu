@@ -175,6 +175,7 @@
 //   m: size
 //
 // block: 32 x 8 threads; the kernel has no streamSeq
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_layernorm_untiled_wide<<<grid, block, 0>>>(X, out0, n, m)

@@ -425,6 +425,7 @@
 //   h: size
 //
 // block: 256 threads; the untiled fallback
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 9:9: not tiled: the untiled fallback
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //

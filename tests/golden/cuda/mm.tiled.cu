@@ -192,6 +192,7 @@
 //
 // block: 16 x 16 threads; spans dimension 0, 1 (16 x 16 threads): stages 2 input(s) with the fewest global loads
 // register tile: 8 x 8 points a thread: a_c is read once for the 8 points along dim 1; b_c is read once for the 8 points along dim 0
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 9:15: tiled (2-D), chunk 16; shared: a_c (128 x 16 transposed +4, cp.async 3 deep), b_c (128 x 16 transposed, cp.async 3 deep)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
@@ -209,6 +210,7 @@
 //
 // block: 16 x 16 threads; spans dimension 0, 1 (16 x 16 threads): stages 2 input(s) with the fewest global loads
 // register tile: 8 x 8 points a thread: a_c is read once for the 8 points along dim 1; b_c is read once for the 8 points along dim 0
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 9:15: tiled (2-D), chunk 16; shared: a_c (128 x 16 transposed +4, cp.async 3 deep), b_c (128 x 16 transposed, cp.async 3 deep)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
@@ -225,6 +227,7 @@
 //   q: size
 //
 // block: 32 x 8 threads; the untiled fallback
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 9:15: not tiled: the untiled fallback
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //

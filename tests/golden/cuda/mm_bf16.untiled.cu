@@ -19,6 +19,7 @@
 //   q: size
 //
 // block: 32 x 8 threads; tiling is off (--no-tile)
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 8:15: not tiled: tiling is off (--no-tile)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //

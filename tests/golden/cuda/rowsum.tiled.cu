@@ -173,6 +173,7 @@
 //   m: size
 //
 // block: 16 threads; spans dimension 0 (16 threads): stages 1 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 9:9: tiled (1-D), chunk 64; shared: rc (16 x 64 row-major +4, cp.async 3 deep)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
@@ -186,6 +187,7 @@
 //   m: size
 //
 // block: 16 threads; spans dimension 0 (16 threads): stages 1 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 9:9: tiled (1-D), chunk 64; shared: rc (16 x 64 row-major +4, cp.async 3 deep)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
@@ -199,6 +201,7 @@
 //   m: size
 //
 // block: 256 threads; the untiled fallback
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // streamSeq at 9:9: not tiled: the untiled fallback
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //

@@ -186,6 +186,7 @@
 //   m: size
 //
 // block: 16 threads; spans dimension 1 (16 threads): stages 1 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // loop at 8:15: tiled (1-D block in a 2-D grid), chunk 64; shared: row_c (16 x 64 row-major +4, cp.async 3 deep)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
@@ -200,6 +201,7 @@
 //   m: size
 //
 // block: 16 threads; spans dimension 1 (16 threads): stages 1 input(s) with the fewest global loads; narrow, since every tiled stream stages its threads' own rows: one thread a row leaves few threads, and small blocks spread them over every SM
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // loop at 8:15: tiled (1-D block in a 2-D grid), chunk 64; shared: row_c (16 x 64 row-major +4, cp.async 3 deep)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
@@ -214,6 +216,7 @@
 //   m: size
 //
 // block: 32 x 8 threads; the untiled fallback
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // loop at 8:15: not tiled: the untiled fallback
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //

@@ -18,6 +18,7 @@
 //   nx: size
 //
 // block: 32 x 8 threads; tiling is off (--no-tile)
+// blocks an SM: at least 1 (ptxas may give a thread up to 255 registers)
 // offsets: 64-bit, for arrays of 2^31 elements and more
 //
 // launch: tiler_stencil3d_untiled_wide<<<grid, block, 0>>>(alpha, u, out0, nz, ny, nx)
