@@ -22,6 +22,7 @@ from conftest import BENCHMARKS, PROGRAMS, gathered_row, header, header_options
 from tiler import target
 from tiler.analyse import DEFAULT, Context, Options
 from tiler.analyse.blocks import stream_kind
+from tiler.analyse.registers import expected_registers
 from tiler.analyse.schedule import Coalesce, Coalescing, Copy, CopyAxis, Layout, Reads, Refusal, describe_copy
 from tiler.analyse.transposes import MIN_ROW, ROWS_PER_SM
 from tiler.errors import PlainError
@@ -156,7 +157,6 @@ def test_a_loops_row_indices_are_no_registers_a_point():
     """The loop form (`s + A[i, q] * B[q, j]`, read as a stream over A[i] and
     B's column j) expects mm's registers: the rows' indices i and j feed the
     block's copies of the staged rows, not the points' arithmetic."""
-    from tiler.analyse.registers import expected_registers
     counts = [expected_registers(a.schedule, a.variance) for a in (analysed(BENCHMARKS / "mm.fut"),
                                                                     analysed(PROGRAMS / "analysis" / "loop_matmul.fut"))]
     assert counts == [128, 128]

@@ -62,6 +62,7 @@ WIDE_ASYNC_UNROLL = 8
 ASYNC_UNROLL = 64
 # the register tile's accumulators those budgets were measured beside (8 x 8 points a thread)
 ASYNC_ACCUMULATORS = 64
+STEPPED_STEPS = 8  # the steps a thread of the copies measured placed from the first step's (_stepped)
 
 
 def unroll_share(tile) -> int:
@@ -121,9 +122,9 @@ def _copy(c: TileCopy, what: str, moves: tuple, unroll, how: str, held: bool = T
     if c.per_thread is not None:
         loop = _steps(c, element, unroll, f"{c.per_thread} a thread{how}", stepped)
     elif steps < c.threads:  # a tile smaller than the block (a chunk halved to fit): one step or none
-        loop = kir.If(kir.Bin("<", c.tid, const(steps)), (kir.Decl(LINEAR, "int", c.tid, True),) + _coords(c) + moves)
-    else:
-        loop = kir.For(LINEAR, c.tid, const(steps), const(c.threads), _coords(c) + moves)
+        loop = kir.If(kir.Bin("<", c.tid, const(steps)), (kir.Decl(LINEAR, "int", c.tid, True),) + element)
+    else:  # (neither is stepped: _lines needs a constant count a thread)
+        loop = kir.For(LINEAR, c.tid, const(steps), const(c.threads), element)
     return (header, loop)
 
 
@@ -149,13 +150,11 @@ def prefetch_registers(c: TileCopy, registers: str) -> kir.ArrayDecl:
     return kir.ArrayDecl(registers, ctype, c.per_thread)
 
 
-def _unrolled(c: TileCopy, element: tuple) -> kir.For:
-    """(numbered tid + step * threads: a copy through registers was not measured stepped, _stepped)"""
-    return _steps(c, element, kir.FULL, f"{c.per_thread} a thread, unrolled: the registers are indexed by constants",
-                  False)
+def _unrolled(c: TileCopy, element: tuple) -> kir.For:  # (not stepped: not measured so, _stepped)
+    return _steps(c, element, kir.FULL, f"{c.per_thread} a thread, unrolled: the registers are indexed by constants")
 
 
-def _steps(c: TileCopy, element: tuple, unroll, note: str, stepped: bool) -> kir.For:
+def _steps(c: TileCopy, element: tuple, unroll, note: str, stepped: bool = False) -> kir.For:
     """A thread's constant count of copy steps, each at tid + step * threads
     (LINEAR; or, `stepped`, LINEAR = tid and each step placed from it)."""
     start = c.tid if stepped else add(c.tid, mul(kir.Ref(COUNTER), const(c.threads)))
@@ -182,7 +181,7 @@ def _lines(c: TileCopy) -> int:
 def _stepped(c: TileCopy, unroll) -> bool:
     """Whether `_steps`' loop, unrolled `unroll` times, takes each step's
     place from the first's (_lines): for scalar copies of 4-byte elements,
-    WIDE_ASYNC_UNROLL steps a thread, unrolled whole or left to the
+    STEPPED_STEPS steps a thread, unrolled whole or left to the
     compiler (16, under --chunk 32, took more registers: mm 185 -> 187, not
     timed). Elsewhere ptxas did worse: mm_bf16's kernel on the units, at
     two blocks' 128 registers, spilled (its last partial chunk's 32 steps,
@@ -192,7 +191,7 @@ def _stepped(c: TileCopy, unroll) -> bool:
     steps raised another's registers from 128 to 134, one block an SM, 5%
     slower (c_xty_tstream_f64, H200)."""
     return bool(_lines(c)) and c.width == 1 and target.SIZEOF.get(c.ctype) == 4 and \
-        c.per_thread == WIDE_ASYNC_UNROLL and (unroll is kir.FULL or unroll is None)
+        c.per_thread == STEPPED_STEPS and (unroll is kir.FULL or unroll is None)
 
 
 def _coords(c: TileCopy, stepped: bool = False) -> tuple:
