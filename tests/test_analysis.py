@@ -137,7 +137,7 @@ def test_mm_with_b_given_transposed_pads_its_tile(tmp_path):
 
 
 def test_mm_is_register_tiled_8_by_8():
-    a = plan_of("mm")
+    a = plan_of("mm", Options(no_tma=True))  # (the plan copying by cp.async; by TMA: the next test)
     b, (s,) = a.block, a.streams
     assert b.extents == (16, 16) and b.register.sizes == (8, 8) and b.register.group == 4
     assert [b.points(d) for d in (0, 1)] == [128, 128] and b.register.accumulators == 64
@@ -153,13 +153,31 @@ def test_mm_is_register_tiled_8_by_8():
     assert "a_c is read once for the 8 points along dim 1" in b.register_reason
 
 
+def test_mm_tiles_are_copied_by_tma_from_a_transposed_copy():
+    """On sm_90 the f32 product's tiles are boxes TMA copies (core_tma.py):
+    A's once the launch transposes it, where q >= 2048; chunks of 32 (TMA_CHUNK),
+    three buffers, unpadded lines; explain's estimate a quarter of the
+    accumulators below cp.async's. Not at sizes too small for A's copy."""
+    a = plan_of("mm")
+    (s,) = a.streams
+    assert a.schedule.tma.used and s.chunk == 32 and a.block.register.asynchronous
+    assert all(p.staging.layout is Layout.TRANSPOSED and p.staging.buffers == 3 and not p.staging.padding
+               for p in s.inputs)
+    (t,) = a.schedule.transposed
+    assert t.array == "A" and t.units and t.units_tests == ((("q",), ">=", 2048),)
+    assert expected_registers(a.schedule, a.variance) == 128 - 64 // 4
+    assert plan_of("mm", Options(no_tma=True)).schedule.tma is None  # (--no-tma: not asked)
+    small = plan_of("mm", Options(sizes=(("m", 1024), ("n", 1024), ("q", 1024))))
+    assert not small.schedule.transposed and not small.schedule.tma.used  # (q < 2048: A read in place)
+
+
 def test_a_loops_row_indices_are_no_registers_a_point():
     """The loop form (`s + A[i, q] * B[q, j]`, read as a stream over A[i] and
     B's column j) expects mm's registers: the rows' indices i and j feed the
     block's copies of the staged rows, not the points' arithmetic."""
     counts = [expected_registers(a.schedule, a.variance) for a in (analysed(BENCHMARKS / "mm.fut"),
                                                                     analysed(PROGRAMS / "analysis" / "loop_matmul.fut"))]
-    assert counts == [128, 128]
+    assert counts == [112, 112]  # (both tiles copied by TMA: no copies' addresses, registers.TMA_SAVED)
 
 
 def test_mm_without_cp_async_prefetches_nothing_and_keeps_one_buffer():
@@ -170,11 +188,11 @@ def test_mm_without_cp_async_prefetches_nothing_and_keeps_one_buffer():
 
 
 def test_cp_async_stages_give_way_before_the_chunk_shrinks():
-    a = plan_of("mm", Options(max_shared=48 * 1024))  # three stages need 49,920 bytes
+    a = plan_of("mm", Options(max_shared=48 * 1024, no_tma=True))  # three stages need 49,920 bytes
     (s,) = a.streams
     assert not a.block.register.asynchronous and s.chunk == 16 and a.block.shared_bytes <= 48 * 1024
     assert all(p.staging.buffers == 1 for p in s.inputs)
-    wide = plan_of("mm", Options(max_shared=60_000))
+    wide = plan_of("mm", Options(max_shared=60_000, no_tma=True))
     assert wide.block.register.asynchronous and wide.streams[0].chunk == 16
 
 

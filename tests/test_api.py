@@ -13,11 +13,12 @@ import tiler
 def test_compile_a_path_gives_what_the_command_line_writes():
     k = tiler.compile(BENCHMARKS / "mm.fut")
     assert k.file.endswith("mm.fut") and 'extern "C" cudaError_t tiler_mm_launch(' in k.cuda
+    # (first the version whose tiles TMA copies from A's transposed copy, core_tma.py, then those reading A in place)
     assert "tiler_mm_launch(" in k.header and [v["kernel"] for v in k.launch["versions"]
-                                                if "_split" not in v["kernel"]][:2] == \
-        ["tiler_mm_tiled", "tiler_mm_tiled_scalar"]
+                                                if "_split" not in v["kernel"]][:3] == \
+        ["tiler_mm_tiled_transposed", "tiler_mm_tiled", "tiler_mm_tiled_scalar"]
     assert k.explain["streams"][0]["tiled"] and k.explain["block"]["register_tile"]["sizes"]
-    assert k.module.main.name == "tiler_mm_tiled"
+    assert k.module.main.name == "tiler_mm_tiled_transposed"
 
 
 def test_compile_text_with_options_and_run_the_interpreter():

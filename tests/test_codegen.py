@@ -201,9 +201,12 @@ def test_tiled_mm_has_the_notes_shape():
 
 def test_register_tiled_mm_has_the_outer_product_shape():
     values = compiled(BENCHMARKS / "mm.fut", "tiled")
-    # (after the splits of a product's few points)
-    vector, scalar, one_point, untiled, wide, wide_scalar, untiled_wide = [k for k in values["verify"].kernels
-                                                                           if not k.lanes]
+    # (after the splits of a product's few points; first the version whose tiles TMA copies, analyse/core_tma.py:
+    # A's copy the launch transposes, each input's three buffers one ring of 128 x 32 boxes, 32-bit only)
+    tma, vector, scalar, one_point, untiled, wide, wide_scalar, untiled_wide = [k for k in values["verify"].kernels
+                                                                                if not k.lanes]
+    assert [p.role for p in tma.params[:2]] == ["tensor map"] * 2 and sorted(tma.divisible) == [("m", 4), ("q", 4)]
+    assert {(a.name, a.elems) for a in tma.shared} == {("sh_a_c", 3 * 128 * 32), ("sh_b_c", 3 * 128 * 32)}
     # where the 128 x 128 points a block would leave SMs without a block: 32 x 32 threads, one point each
     assert one_point.tiled and one_point.block == (32, 32, 1) and one_point.name.endswith("_one_point")
     # A's tile is copied element by element (cp.async into its transposed lines): only q need be aligned
@@ -243,7 +246,8 @@ def test_interior_blocks_run_a_copy_of_the_body_without_clamps_or_guards():
     text = (BENCHMARKS / "mm.fut").read_text()
     assert not any(k.interior for k in run_all(text, "benchmarks/mm.fut", Options())["verify"].kernels)
     values = run_all(text, "benchmarks/mm.fut", Options(interior=True))
-    main = values["verify"].kernels[0]
+    # (the version reading A in place: the TMA version's copies have no clamps at any block, zeros past the edges)
+    main = next(k for k in values["verify"].kernels if k.interior and not k.transposes)
     assert main.interior and main.min_blocks == 1  # ptxas may take the registers two bodies need
     (split,) = [s for s in unfolded(main.body) if isinstance(s, kir.If)]
 
@@ -398,8 +402,12 @@ def test_compile_writes_cuda_and_launch_description(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "extern \"C\" __global__" in out.read_text()
     launch = json.loads((tmp_path / "mm.launch.json").read_text())
-    tiled, scalar, one_point, untiled, wide, wide_scalar, untiled_wide = [v for v in launch["versions"]
-                                                                          if "_split" not in v["kernel"]]
+    tma, tiled, scalar, one_point, untiled, wide, wide_scalar, untiled_wide = [v for v in launch["versions"]
+                                                                               if "_split" not in v["kernel"]]
+    # the TMA version first (analyse/core_tma.py): A transposed by the launch, its maps' swizzle none (0), a ring of
+    # three 32 KiB stages past 48 KiB, its three mbarriers' 24 bytes static as ptxas counts them (32)
+    assert [m["swizzle"] for m in tma["tensor_maps"]] == [0, 0] and tma["transposed"][0]["array"] == "A"
+    assert tma["dynamic_shared_bytes"] == 3 * 32768 + 112 and tma["static_shared_bytes"] == 32
     assert tiled["block"] == [16, 16, 1] and tiled["static_shared_bytes"] == 0
     assert tiled["dynamic_shared_bytes"] == 3 * 16640  # three cp.async stages, past 48 KiB
     assert tiled["grid_formula"] == ["ceil(q / 128)", "min(ceil(m / 128), 65535)", "1"]
@@ -683,6 +691,7 @@ def test_the_launchers_own_names_are_all_reserved():
     cuda = values["render"]
     launcher = cuda[cuda.index("// Host launcher"):]
     kernels = {k.name for k in values["verify"].kernels} | {launcher_name(values["verify"])}
+    kernels |= {target.transpose_kernel(c) for c in target.SIZEOF}  # (the module's transpositions: kernels too)
     declared = set(re.findall(r"\btiler_[a-z_]+\b", launcher)) - kernels
     assert declared and declared <= target.LAUNCHER_NAMES, declared - target.LAUNCHER_NAMES
 

@@ -106,12 +106,13 @@ def test_the_launch_picks_the_micro_tile_by_the_gpus_sm_count():
     assert "tiler_mm_tiled_one_point" in names
     big = {"m": 4096, "n": 4096, "q": 4096}
     small = {"m": 500, "n": 1000, "q": 500}  # 4 x 4 blocks of 128 x 128 points: 16, for 1 SM in 4 of 132
-    assert module.select(big).name == "tiler_mm_tiled"
+    assert module.select(big).name == "tiler_mm_tiled_transposed"  # (q >= 2048: TMA's copies, core_tma.py)
+    assert module.select(dict(big, q=1024)).name == "tiler_mm_tiled"
     assert module.select(small).name == "tiler_mm_tiled_one_point"
     # (a reduction of 1,024 or more: split-K first, raced against the one-point version)
     assert module.ahead(dict(small, n=4096)).name == "tiler_mm_tiled_one_point"
     assert module.select(small, multiprocessors=64).name == "tiler_mm_tiled"  # 16 blocks for 64 SMs: enough
-    assert module.reads_multiprocessors and [v.grid_share for v in module.versions if not v.few][:3] == [4, 4, 0]
+    assert module.reads_multiprocessors and [v.grid_share for v in module.versions if not v.few][:4] == [1, 4, 4, 0]
     # sizes known when compiling: no version for the launch to pick, the tile fitted to the grid now
     sized = run_to("verify", (BENCHMARKS / "mm.fut").read_text(), "mm.fut", Options(sizes=tuple(small.items())))
     assert not sized.reads_multiprocessors

@@ -11,6 +11,7 @@ import sys
 import pytest
 from conftest import BENCHMARK_NAMES, BENCHMARKS, ROOT, tiler, transformed
 
+from tiler import kir
 from tiler.analyse import Options
 from tiler.pipeline import run_all
 from tiler.report.explain import explain_data
@@ -48,7 +49,8 @@ def test_json_has_the_promised_shape():
     (s,) = data["streams"]
     assert {"line", "column", "inputs", "tiled", "kind", "block", "shared_bytes", "reason"} <= set(s)
     assert [(i["array"], i["invariant_to"]) for i in s["inputs"]] == [("a", [1]), ("b", [0])]
-    assert s["tiled"] is True and s["block"] == [16, 16] and s["shared_bytes"] == 3 * 16640  # 3 cp.async stages
+    # 3 TMA stages of two 128 x 32 tiles (the first versions' plan, A's copy transposed by the launch: core_tma.py)
+    assert s["tiled"] is True and s["block"] == [16, 16] and s["shared_bytes"] == 3 * 2 * 128 * 32 * 4
     assert s["register_tile"] == [8, 8] and data["block"]["register_tile"]["sizes"] == [8, 8]
     r = data["block"]["register_tile"]
     assert r["asynchronous"] and not r["double_buffer"] and data["block"]["max_shared"] == 227 * 1024
@@ -80,10 +82,15 @@ def test_cli_json_and_text():
 
 def test_versions_and_their_thresholds():
     data = json.loads(tiler("explain", BENCHMARKS / "mm.fut", "--json").stdout)
-    # (after the versions that split a product's few points among threads)
-    vector, scalar, one_point, untiled, wide, wide_scalar, untiled_wide = [v for v in data["versions"] if not v["lanes"]]
+    # (after the versions that split a product's few points among threads; first the one reading A's copy the
+    # launch transposes for TMA, its 32-bit vector kernel alone, where q >= 2048: core_tma.py)
+    tma, vector, scalar, one_point, untiled, wide, wide_scalar, untiled_wide = \
+        [v for v in data["versions"] if not v["lanes"]]
+    assert tma["transposed"] == ["A"] and tma["transpose_when"] == [{"size": "q", "op": ">=", "value": 2048}]
+    assert tma["multiple_of"] == [{"size": "m", "factor": 4}, {"size": "q", "factor": 4}]
+    assert not vector["transposed"] and not wide["transposed"]
     assert {c["size"] for c in vector["condition"]} == {"m", "n"} and untiled["condition"] is None
-    assert [v["offsets"] for v in data["versions"] if not v["lanes"]] == ["32-bit"] * 4 + ["64-bit"] * 3
+    assert [v["offsets"] for v in data["versions"] if not v["lanes"]] == ["32-bit"] * 5 + ["64-bit"] * 3
     assert wide["multiple_of"] == vector["multiple_of"] and not wide_scalar["multiple_of"]
     # the 8 x 8 micro-tile where its grid gives every SM a block, one point a thread otherwise
     assert vector["grid_blocks_at_least_sms"] == "ceil(q / 128) * ceil(m / 128)"
@@ -181,15 +188,16 @@ def test_show_transformed_walks_a_1d_blocks_row_tile_with_one_index():
 def test_show_transformed_gives_register_tilings_three_steps():
     out = tiler("explain", BENCHMARKS / "mm.fut", "--show-transformed").stdout
     step1, step2, step3 = out.split("-- step ")[1:]
-    assert step1.startswith("1 of 3") and "copyFastMem(a_c[threadIdx.x]" in step1 and "G0_" not in step1
+    # (the first versions' plan: A's copy the launch transposes, its tile a box TMA copies, core_tma.py)
+    assert step1.startswith("1 of 3") and "copyFastMem(a_c[threadIdx.y]" in step1 and "G0_" not in step1
     # step 2: the kernel with each tiled dim's point the thread's group and lane, copies one line each
     assert "const int gtid0 = tiler_block_y * 128 + (G0_ * 64 + threadIdx.y * 4 + L0_);" in step2
-    assert "// copyFastMem: cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest" in step2
+    assert "// copyFastMem: cooperative copy: 128 x 32 tile of A_t into sh_a_c, rows fastest, 4 at a time" in step2
     assert "point_" not in step2 and "cp_async" not in out and "tiler_cp_async" not in out
     # step 3: interchanged (maps over points drawn as loops, A's and B's shared values read once into
     # registers for the other dim's points), then sequentialised (register arrays, unrolled loops)
     interchanged, sequentialised = step3.split("-- After sequentialising")
-    assert "const float reg_sh_a_c = sh_a_c[G0_ * 64 + threadIdx.y * 4 + L0_ + k * 132];" in interchanged
+    assert "const float reg_sh_a_c = sh_a_c[G0_ * 64 + threadIdx.y * 4 + L0_ + k * 128];" in interchanged
     assert "for (int point_01 = 0; point_01 < 64; point_01 += 1) {" in interchanged
     assert "acc_2 = acc_2 + reg_sh_a_c * reg_sh_b_c;" in interchanged
     assert "float acc[64];" in sequentialised and "point_" not in sequentialised
@@ -203,7 +211,9 @@ def test_show_transformed_prints_the_rewrites_own_kernel():
     last = out.split("-- After sequentialising")[1]
     lines = [line.strip() for line in last.splitlines() if "reg_sh_a_c[G0_ * 4 + L0_] * reg_sh_b_c[" in line
              or "v_reg_sh_a_c = " in line]
-    assert len(lines) >= 2 and all(line in values["render"] for line in lines)
+    # (the kernel's own reads its tiles from a ring of TMA's three buffers: the drawing's one buffer at the step's)
+    render = values["render"].replace("kk_stage * 4096 + ", "")
+    assert len(lines) >= 2 and all(line in render for line in lines)
 
 
 def test_show_transformed_keeps_a_1d_strips_point_values_and_enclosing_streams():
@@ -222,7 +232,7 @@ def test_show_transformed_writes_promoted_reads_as_the_chunks_they_became():
     step1 = out.split("step 2 of 3")[0]
     assert "acc + shMem_a_c[k, threadIdx.y] * shMem_B_c[k, threadIdx.x]" in step1
     assert "a, transpose(B)[j], 0.0f32)" in step1
-    assert "128 x 16 tile of B into sh_B_c" in out.split("step 3 of 3")[1]
+    assert "128 x 32 tile of B into sh_B_c" in out.split("step 3 of 3")[1]
 
 
 def test_show_transformed_shows_a_fissioned_folds_pairs_kernel():
@@ -362,4 +372,9 @@ def test_every_tile_the_drawing_shows_is_one_the_cuda_declares(path):
     drawn = {(name, math.prod(int(d) for d in re.findall(r"\d+", dims))) for name, dims in
              re.findall(r"fast memory: shMem_(\w+)((?:\[\d+\])+)", transformed(values))}
     declared = {(a.name.removeprefix("sh_"), a.elems) for k in values["verify"].kernels for a in k.shared}
+    for k in values["verify"].kernels:  # (a CUDA-core product's TMA ring: its stages' tiles in one array)
+        stages = next((s.stages for s in kir.statements(k.body) if isinstance(s, kir.TmaBarriers)), 1)
+        rings = {x.shared for s in kir.statements(k.body) if isinstance(s, kir.TmaIssue) for x in s.copies
+                 if not isinstance(x.offset, int)}
+        declared |= {(a.name.removeprefix("sh_"), a.elems // stages) for a in k.shared if a.name in rings}
     assert drawn <= declared, (drawn - declared, declared)

@@ -286,6 +286,32 @@ def test_products_copied_by_tma_match_the_interpreter(path, size, known):
     matches_the_interpreter(path, options, sizes, seed=37, tolerance=MATRIX_TOLERANCE, device=device)
 
 
+# f32 products on the CUDA cores whose tiles TMA copies (analyse/core_tma.py), compiled knowing 2,048 (A's copy
+# transposed by the launch where its tile runs along its rows; Xᵀ Y's tiles boxes as they lie), at sizes no tile
+# divides: one chunk and no full one (8), partial rounds of the buffers and zero chunks past the end (37, 40,
+# 264), aligned (512); every version that may launch is run, the TMA ones where the rows' pitch allows
+CORE_TMA_CASES = [(BENCHMARKS / f"{name}.fut", size) for name in ("mm", "aat", "mm_rows") for size in (8, 37, 264, 512)] + \
+    [(ROOT / "corpus" / f"{name}.fut", size) for name in ("a_matmul_loop_f32", "a_pdist_euclid_f32", "a_cosine_sim_f32",
+                                                          "c_xty_loop_f32", "a_gram_rows32_f32") for size in (8, 40, 264)]
+
+
+@pytest.mark.parametrize("path, size", CORE_TMA_CASES, ids=lambda x: str(x) if isinstance(x, int) else x.stem)
+def test_core_products_copied_by_tma_match_the_interpreter(path, size):
+    from tiler.runtime import Gpu
+
+    if Gpu.get().arch not in ("sm_90", "sm_90a"):
+        pytest.skip("TMA copies are made for sm_90")
+    prog = check(parse(path.read_text(), path.name))
+    sizes = {s.name: size for s in prog.kernel.sizes}
+    options = Options(sizes=tuple(sorted((s.name, 2048) for s in prog.kernel.sizes)))
+    module = run_all(path.read_text(), path.name, options, device=Gpu.get().described)["verify"]
+    tma = [k for k in module.kernels if any(p.role == "tensor map" for p in k.params)]
+    assert tma, "no kernel copies by TMA"
+    if size % 8 == 0:
+        assert any(k.runs_at(sizes) for k in tma), "no kernel copying by TMA runs at these sizes"
+    matches_the_interpreter(path, options, sizes, seed=43, device=Gpu.get().described)
+
+
 # 128 x 256 tiles asked for with no sizes given (a grid loop: cp.async copies, no TMA), on the GPU's own sm_90a:
 # the warp groups' 64 x 256 instructions, B's tile MN-major (bf16) and K-major (TF32 A Bᵀ)
 @pytest.mark.parametrize("size", [130, 264])

@@ -127,7 +127,8 @@ def test_the_launch_makes_the_maps_and_passes_them_first():
     values = run_all(ABT.read_text(), ABT.name, sized(ABT), device=SM90A)
     cuda = values["render"]
     # (each map made before the launch; a version whose map the driver refuses returns an error, never launches)
-    assert f"if (!{tma.MAKE}(&tiler_map_A, A, {tma.DATA_TYPES['float']}, 4, n, m, 32, 128)) " \
+    # (its swizzle last: the warp groups' 128-byte one)
+    assert f"if (!{tma.MAKE}(&tiler_map_A, A, {tma.DATA_TYPES['float']}, 4, n, m, 32, 128, {tma.SWIZZLE_128B})) " \
         "return cudaErrorInvalidValue;" in cuda
     assert "<<<tiler_grid, tiler_block, 99312, stream>>>(tiler_map_A, tiler_map_B, A, B, out0, m, n, q);" in cuda
     assert "(((unsigned long long)A | (unsigned long long)B | (unsigned long long)out0) & 15) == 0" in cuda

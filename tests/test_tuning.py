@@ -114,8 +114,10 @@ def test_the_families_follow_the_plan():
     assert dict(families(analysed("rownorm")))["transpose"] == [True, False]
     assert flags({"transpose": False}) == "--no-transpose" and flags({"transpose": True}) == "--transpose"
     mm = dict(families(analysed("mm")))
-    # and a register tile's interior blocks; the blocks an SM wherever something is staged
-    assert list(mm) == ["split", "tile", "chunk", "register_tile", "buffering", "interior", "min_blocks"]
+    # and a register tile's interior blocks; the blocks an SM wherever something is staged; A's transposition for
+    # TMA's copies (core_tma.py) on and off
+    assert list(mm) == ["split", "tile", "chunk", "register_tile", "buffering", "transpose", "interior", "min_blocks"]
+    assert mm["transpose"] == [True, False]
     assert mm["min_blocks"] == [0, 1, 2, 3, 4] and "interior" not in dict(families(analysed("matvec")))
     assert (16, 16) in mm["tile"] and (8, 8) in mm["register_tile"]
     assert [n for n, _ in families(analysed("conv2d"))] == ["tile"]  # nothing staged: only the block to try

@@ -7,6 +7,7 @@ import pytest
 from conftest import BENCHMARK_NAMES, BENCHMARKS, tiler
 
 from tiler.pipeline import run_all
+from tiler.render.cexpr import c
 from tiler.source import program_stem
 from tiler.versions import Copies, Kind
 from tiler.versions.lowering import condition
@@ -51,10 +52,11 @@ def test_each_kernels_launch_condition_is_its_records_own(name):
 
 def test_a_vector_records_scalar_half_is_its_condition_without_the_alignment_test():
     values = _values("mm")
-    (vector, scalar) = [v for v in values["verify"].versions if not v.kernel.lanes][:2]
+    # (after the TMA version, whose vector kernel runs alone: core_tma.py)
+    tma, vector, scalar = [v for v in values["verify"].versions if not v.kernel.lanes][:3]
+    assert tma.plan.copies is Copies.VECTOR and tma.plan.vector_alone and "q % 4 == 0" in c(tma.condition)
     assert vector.plan.copies is Copies.VECTOR and scalar.plan.copies is Copies.SCALAR_HALF
     assert scalar.kernel.name == vector.kernel.name + SCALAR
-    from tiler.render.cexpr import c
 
     assert "q % 4 == 0" in c(vector.condition) and "% 4" not in c(scalar.condition)
     t = object()
@@ -69,7 +71,8 @@ def test_emit_versions_lists_the_records_in_launch_order():
     assert len(numbered) == len(records)
     assert numbered[0].startswith("1. split: tiler_mm_split32_cols_blocks_k;") and "split-K" in numbered[0]
     assert numbered[1].startswith("2. split: tiler_mm_split32_cols_blocks;")  # few points: their loops split
-    tiled = next(line for line in numbered if ". tiled: " in line)
+    tma, tiled = [line for line in numbered if ". tiled: " in line][:2]
+    assert tma.split(". ")[1].startswith("tiled: tiler_mm_tiled_transposed;") and "reads A transposed" in tma
     assert tiled.split(". ")[1].startswith("tiled: tiler_mm_tiled;") and "128-bit where the rows stay aligned" in tiled
     assert "raced against tiler_mm_untiled" in out and "m >= 5 and n >= 5" in out
 

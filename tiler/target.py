@@ -123,7 +123,7 @@ def implementation_shaped(name: str) -> bool:
 LAUNCHER_NAMES = {"stream", "tiler_device", MULTIPROCESSORS_NAME, "tiler_multiprocessor_count", "tiler_run", "tiler_v",
                   "tiler_few", "tiler_plain", "tiler_ahead", "tiler_next", "tiler_raced", "tiler_against", "tiler_before",
                   "tiler_raise", "tiler_grid", "tiler_block", "tiler_stage", "tiler_err", "tiler_version",
-                  "tiler_rivals", "tiler_key", "tiler_races", "tiler_table", "tiler_race"}
+                  "tiler_rivals", "tiler_key", "tiler_races", "tiler_table", "tiler_race", "tiler_tensor_map"}
 
 # vector types: one 64- or 128-bit access moves WIDTH elements
 VECTOR = {("float", 2): "float2", ("float", 4): "float4", ("int", 2): "int2", ("int", 4): "int4",

@@ -15,6 +15,11 @@ same tiles copied by cp.async with barriers (experiments/wgmma/, H200,
 2026-12-01): TF32 A Btᵀ at 4096^3 0.431 ms against tiler's 0.476, at a
 128 x 256 tile 0.357 (cuBLAS 0.365).
 
+A register-tiled f32 product on the CUDA cores (sm_90) copies its tiles so
+too where they are boxes of arrays as they lie (analyse/core_tma.py), laid
+out unswizzled as its threads read them, each buffer freed by a block-wide
+barrier before the thread refills it (no `empty` mbarriers).
+
 The launch makes each map (`cuTensorMapEncodeTiled`): the array's address,
 its two extents (innermost first), its row pitch in bytes, the box; and
 passes it by value (`__grid_constant__`), the kernel's first parameters
@@ -27,9 +32,9 @@ import ctypes
 import numpy as np
 
 from .errors import PlainError
-from .target import SIZEOF
+from .target import SIZEOF, arch_number
 
-MAP_TYPE = "tiler_tensor_map"  # mma.cuh: the 128 bytes of a CUtensorMap, 64-byte aligned
+MAP_TYPE = "tiler_tensor_map"  # tma.cuh: the 128 bytes of a CUtensorMap, 64-byte aligned
 MAP_BYTES = 128
 PARAM = "const __grid_constant__ " + MAP_TYPE  # a kernel's map parameter
 BARRIERS = "tiler_tma_barriers"  # <STAGES>(full, empty, consumers): declared by the statement, then initialised
@@ -41,11 +46,23 @@ WAIT = "tiler_mbarrier_wait"  # (bar, parity)
 RELEASE = "tiler_tma_release"  # (empty[s]): one thread of each warp group arrives
 MATRIX_WAIT = "tiler_wgmma_drain"  # (tile): every chunk done, the accumulators settled
 ISSUER = "threadIdx.x + threadIdx.y + threadIdx.z == 0"  # the thread that issues every copy
-MAKE = "tiler_tensor_map_2d"  # mma.cuh: the host launcher's map (&map, array, type, element bytes, extents, box)
+MAKE = "tiler_tensor_map_2d"  # tma.cuh: the host launcher's map (&map, array, type, element bytes, extents, box)
 
 # CUtensorMapDataType by C element type (cuda.h), and the encoding's other choices
 DATA_TYPES = {"float": 7, "double": 8, "__half": 6, "__nv_bfloat16": 9, "int": 3, "long long": 5}
-SWIZZLE_128B, INTERLEAVE_NONE, L2_256B, FILL_ZEROS = 3, 0, 3, 0
+SWIZZLE_NONE, SWIZZLE_128B, INTERLEAVE_NONE, L2_256B, FILL_ZEROS = 0, 3, 0, 3, 0
+TMA_ARCH = 90  # the first architecture with TMA
+BOX_ALIGN = 128  # where a box lands in shared memory: its tile starts on a boundary of this many bytes
+
+
+def available(arch: str) -> bool:
+    """Whether code for `arch` may copy by TMA (sm_90 and later)."""
+    return arch_number(arch) >= TMA_ARCH
+
+
+def swizzle(swizzled: bool) -> int:
+    """A map's CUtensorMapSwizzle: the warp groups' 128-byte swizzle, or none (the CUDA cores' tiles)."""
+    return SWIZZLE_128B if swizzled else SWIZZLE_NONE
 
 
 class TensorMapError(PlainError):
@@ -53,11 +70,13 @@ class TensorMapError(PlainError):
     not start 16-byte aligned, or a driver without TMA."""
 
 
-def encode(address: int, ctype: str, extents: tuple[int, int], box: tuple[int, int]) -> bytes:
-    """The 128 bytes of a 2-D tensor map over a row-major array at `address`
-    of `extents` (innermost first) in C type `ctype`, copied in `box`es
-    (innermost first) into tiles with the 128-byte swizzle, zeros past its
-    edges (through the CUDA driver already loaded by the runtime)."""
+def encode(address: int, p, extents: tuple[int, int]) -> bytes:
+    """The 128 bytes of the tensor map parameter `p` (a kir.Param: its C type,
+    box and swizzle) over a row-major 2-D array at `address` of `extents`
+    (innermost first), copied in boxes (innermost first) into tiles with the
+    128-byte swizzle or as they lie, zeros past its edges (through the CUDA
+    driver already loaded by the runtime)."""
+    ctype, box = p.ctype, p.box
     size = SIZEOF[ctype]
     buf = (ctypes.c_uint64 * (MAP_BYTES // 8))()
     dims = (ctypes.c_uint64 * 2)(extents[0], extents[1])
@@ -65,7 +84,7 @@ def encode(address: int, ctype: str, extents: tuple[int, int], box: tuple[int, i
     boxes = (ctypes.c_uint32 * 2)(box[0], box[1])
     steps = (ctypes.c_uint32 * 2)(1, 1)
     result = _driver().cuTensorMapEncodeTiled(buf, DATA_TYPES[ctype], 2, ctypes.c_void_p(address), dims, strides,
-                                              boxes, steps, INTERLEAVE_NONE, SWIZZLE_128B, L2_256B, FILL_ZEROS)
+                                              boxes, steps, INTERLEAVE_NONE, swizzle(p.swizzled), L2_256B, FILL_ZEROS)
     if result != 0:
         raise TensorMapError(f"the CUDA driver refused a TMA map of {extents[1]} x {extents[0]} {ctype} at "
                              f"{address:#x} in boxes of {box[1]} x {box[0]} (CUresult {result})",

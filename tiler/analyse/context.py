@@ -43,6 +43,8 @@ class Constraints:
     # the matrix units' operands read in place, never from the launch's transposed copies: the plan for the
     # launches too small to pay for the copies (operand_transposes.py, Plan.in_place)
     units_in_place: bool = False
+    # a product on the CUDA cores whose tiles TMA copies (core_tma.py): chunks of core_tma.CHUNK at least
+    core_tma: bool = False
     # an f64 product may take the matrix units without --tensor-cores where they round as its loop does
     # (tensor_cores._exact); off for the split-K version's plan (Plan.k_schedule)
     exact_units: bool = True

@@ -79,7 +79,7 @@ def k_major_operands(units: Schedule, kernel: T.Kernel, views: Views, ctx: Conte
     if blocks is None or blocks < ctx.device.multiprocessors:
         return []
     stream = units.streams[0]
-    a, b = (_root(next((p for p in stream.inputs if p.name == name), None), kernel, views) for name in mu.inputs)
+    a, b = (launch_root(next((p for p in stream.inputs if p.name == name), None), kernel, views) for name in mu.inputs)
     extents = [ctx.known_size(kernel.levels[d].size) for d in mu.dims]
     if b is None or extents[0] is None or extents[0] < MIN_ROWS:
         return []
@@ -91,9 +91,10 @@ def k_major_operands(units: Schedule, kernel: T.Kernel, views: Views, ctx: Conte
     return found
 
 
-def _root(staged, kernel: T.Kernel, views: Views):
+def launch_root(staged, kernel: T.Kernel, views: Views):
     """The 2-D array of main's a staged input's tile reads, where the launch
-    may transpose it (the prelude reads it only through transposes); else None."""
+    may transpose it (the prelude reads it only through transposes); else None
+    (core_tma.py asks too)."""
     found = views.items(staged.array) if staged is not None else None
     if not found or found[0] not in kernel.params or not isinstance(found[0].type, Array) or \
             found[0].type.rank != 2:

@@ -141,9 +141,10 @@ class Options:
     no_march: bool = _option(False, Takes.FLAG, "--no-march", "No 2.5-D blocking: a 3-D window is not marched "
                              "along its outer dimension with its planes staged in shared memory (the other window "
                              "versions stay).", steers=False)
-    no_tma: bool = _option(False, Takes.FLAG, "--no-tma", "Copy the tiles of a product on sm_90a's warp groups "
-                           "by cp.async with a barrier a chunk, not by TMA (one thread's copies, waited on by "
-                           "mbarriers).", steers=False, ablation=Ablation("no TMA"))
+    no_tma: bool = _option(False, Takes.FLAG, "--no-tma", "Copy the tiles of a product by cp.async with a barrier a "
+                           "chunk, not by TMA (one thread's copies, waited on by mbarriers): on sm_90a's warp groups, "
+                           "and an f32 product on the CUDA cores (sm_90), whose operand the launch then no longer "
+                           "transposes for it.", steers=False, ablation=Ablation("no TMA"))
     sizes: tuple = _option((), Takes.TABLE, "--size", "A size known in advance (repeatable): a block need not be "
                            "wider than its dimension. The kernel still works for any size.", metavar="NAME=N", short="-s",
                            steers=False)

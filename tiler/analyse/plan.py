@@ -20,6 +20,7 @@ from . import cost
 from .blocks import block as make_block
 from .blocks import candidate_spans, folded_dims, untiled_block, why_block
 from .context import Context
+from .core_tma import with_core_tma
 from .interior import with_interior
 from .march import Marching, marching
 from .occupancy import with_occupancy
@@ -251,7 +252,7 @@ def _completed(plain: Schedule, reason: str, kernel: T.Kernel, views: Views, ctx
             if units.matrix_units is not None and units.matrix_units.used:
                 return replanned_for_units(units, kernel, views, c,
                                            lambda v, cx: _completed(plain, reason, kernel, v, cx))
-    return best
+    return with_core_tma(best, kernel, views, ctx, lambda v, cx: _completed(plain, reason, kernel, v, cx))
 
 
 def _fewer_points(best: Schedule, plain: Schedule, reason: str, kernel: T.Kernel, views: Views,

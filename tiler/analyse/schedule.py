@@ -341,8 +341,8 @@ class Transposition:
     min_length: int | None  # transposed only at launches with `length` at least this (None: any)
     max_rows: int | None  # and with the product of `points` at most this (None: any)
     reason: str
-    # for the matrix units' tiles (operand_transposes.py): the plan's tiles are laid out for the copy, so every
-    # version of its schedule reads it, 64-bit ones too
+    # for the matrix units' tiles (operand_transposes.py) or TMA's (core_tma.py): the plan's tiles are laid out
+    # for the copy, so every version of its schedule reads it, 64-bit ones too
     units: bool = False
     # and the launch tests under which those versions run (an output extent at least MIN_ROWS: (sizes, op,
     # value) as launch_tests gives them); the plan reading the operands in place runs the other launches
@@ -377,6 +377,14 @@ class Math(Enum):
 
 
 @dataclass(frozen=True)
+class TmaCopies:
+    """Whether a register-tiled product on the CUDA cores copies its tiles by TMA, and why or why not."""
+
+    used: bool
+    reason: str
+
+
+@dataclass(frozen=True)
 class Schedule:
     block: BlockPlan
     streams: tuple[StreamPlan, ...]
@@ -390,6 +398,7 @@ class Schedule:
     # whether a register-tiled product runs on the matrix units, and why or why not (tensor_cores.py); None: no
     # 2-D register tile to ask about
     matrix_units: object = None
+    tma: "TmaCopies | None" = None  # whether such a product on the CUDA cores copies its tiles by TMA (core_tma.py)
 
     @property
     def transposed(self) -> tuple[Transposition, ...]:

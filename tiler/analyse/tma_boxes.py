@@ -30,17 +30,28 @@ def tma_refusal(schedule: Schedule, kernel: T.Kernel, views: Views, ctx: Context
         st = p.staging
         if not tma_tile(st):
             return f"{p.name}'s tile is not one swizzled tile of scalars copied asynchronously"
-        found = views.items(p.array)
-        if not found or found[0] not in kernel.params or len(found[1]) != 2:
-            return f"{p.name} is not a row or a column of a 2-D array of main's"
-        (d,) = st.rows
-        box = (("dim", d), ("free", 0)) if st.layout is Layout.ROW_MAJOR else (("free", 0), ("dim", d))
-        if found[1] != box:
-            return f"{p.name}'s tile is not a box of {found[0].name} as it lies in memory"
-        shape = found[0].type.shape
-        length = ctx.known_size(shape[-2] if found[0] in views.swapped else shape[-1])
-        if length is not None and length * element_bytes(found[0].type) % tma.ROW_BYTES:
-            return f"{found[0].name}'s rows are {length} elements: not a multiple of {tma.ROW_BYTES} bytes"
+        why = box_refusal(p, views, ctx)
+        if why:
+            return why
+    return ""
+
+
+def box_refusal(p, views: Views, ctx: Context) -> str:
+    """Why a staged input's tile (one row dim) is not a box TMA copies of a
+    2-D array of main's as it lies, its rows a multiple of 16 bytes apart
+    where their length is known ("": it is; core_tma.py asks too)."""
+    st = p.staging
+    found = views.items(p.array)
+    if not found or found[0] not in views.kernel.params or len(found[1]) != 2:
+        return f"{p.name} is not a row or a column of a 2-D array of main's"
+    (d,) = st.rows
+    box = (("dim", d), ("free", 0)) if st.layout is Layout.ROW_MAJOR else (("free", 0), ("dim", d))
+    if found[1] != box:
+        return f"{p.name}'s tile is not a box of {found[0].name} as it lies in memory"
+    shape = found[0].type.shape
+    length = ctx.known_size(shape[-2] if found[0] in views.swapped else shape[-1])
+    if length is not None and length * element_bytes(found[0].type) % tma.ROW_BYTES:
+        return f"{found[0].name}'s rows are {length} elements: not a multiple of {tma.ROW_BYTES} bytes"
     return ""
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from .. import target
 from ..source import Span
 from .build import rewrite
-from .nodes import Bin, Cast, Const, MatrixZero, Ref, _span
+from .nodes import Bin, Cast, Const, MatrixZero, Ref, TmaBarriers, _span
 from .walkers import evaluate, statements, walk
 
 
@@ -24,11 +24,11 @@ class Param:
     role: str  # "input" (array), "output" (array), "scalar", "size", "scratch" (the launch's own array)
     source: str = ""  # the .fut name it stands for
     shape: tuple = ()  # size names or numbers, outermost first (arrays)
-    # an input holding `source` with its last two axes swapped (`shape` is the
-    # swapped one): the launch transposes the array into scratch memory first
-    transposed: bool = False
+    # an input holding `source` with its last two axes swapped (`shape` is the swapped one): the launch
+    transposed: bool = False  # transposes the array into scratch memory first
     box: tuple = ()  # a TENSOR_MAP's box (innermost first, elements) over the array param `array` (of `shape`)
     array: str = ""
+    swizzled: bool = True  # a TENSOR_MAP's boxes land with the 128-byte swizzle (False: as they lie)
 
     @property
     def pointer(self) -> bool:
@@ -125,8 +125,7 @@ class Kernel:
 
     @property
     def split_stages(self) -> tuple["Kernel", ...]:
-        """Its stages but the one computing work of no map level's names: a
-        split's kernels of several blocks a row, or a fissioned fold's pairs."""
+        """Its stages but the one computing work of no map level's names: a split's or a fissioned fold's pairs'."""
         return tuple(s for s in self.stages if not s.once)
 
     @property
@@ -135,8 +134,7 @@ class Kernel:
         return self.stages + (self,)
 
     def renamed_by(self, rename) -> "Kernel":
-        """The kernel and its stages named `rename(name)` (a stage that
-        several versions launch keeps one name in each)."""
+        """The kernel and its stages named `rename(name)` (a stage several versions launch: one name in each)."""
         return dataclasses.replace(self, name=rename(self.name),
                                    stages=tuple(dataclasses.replace(s, name=rename(s.name)) for s in self.stages))
 
@@ -229,7 +227,9 @@ class Kernel:
 
     @property
     def static_shared_bytes(self) -> int:
-        return 0 if self.dynamic_shared else self.shared_bytes
+        """As ptxas counts: tiles where not dynamic, TMA's mbarriers rounded up to 16 bytes (3 took 32, 6 took 48)."""
+        bars = sum(s.bytes for s in walk(self.body) if isinstance(s, TmaBarriers))  # (no recursion: 1,500 loops)
+        return (0 if self.dynamic_shared else self.shared_bytes) + -(-bars // 16) * 16
 
     @property
     def dynamic_shared_bytes(self) -> int:

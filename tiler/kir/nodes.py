@@ -394,12 +394,13 @@ class MatrixWait:
 @dataclass(frozen=True)
 class TmaCopy:
     """One box of a tensor map (a kernel Param of role TENSOR_MAP) into
-    shared array `shared` from element `offset`, the box's first element at
-    `coords` (innermost first) of the map's array."""
+    shared array `shared` from element `offset` (a number, or an expression:
+    a ring's tile), the box's first element at `coords` (innermost first)
+    of the map's array."""
 
     map: str
     shared: str
-    offset: int
+    offset: object
     coords: tuple
 
 
@@ -412,14 +413,20 @@ class TmaBarriers:
     stages: int
     consumers: int
 
+    @property
+    def bytes(self) -> int:
+        """Its arrays' static shared memory: 8 bytes an mbarrier (a kernel's sum, rounded up to 16: Kernel)."""
+        return 8 * self.stages * (2 if self.consumers else 1)
+
 
 @dataclass(frozen=True)
 class TmaIssue:
-    """The block's first thread fills buffer `stage` with `copies` (`bytes`
-    in all), first waiting for the buffer's readers to have freed it where
-    `freed` (the parity of the empty mbarrier's phase) is not None."""
+    """The block's first thread fills buffer `stage` (a number, or an
+    expression) with `copies` (`bytes` in all), first waiting for the
+    buffer's readers to have freed it where `freed` (the parity of the empty
+    mbarrier's phase) is not None."""
 
-    stage: int
+    stage: object
     copies: tuple
     bytes: int
     freed: object = None
@@ -427,10 +434,10 @@ class TmaIssue:
 
 @dataclass(frozen=True)
 class TmaWait:
-    """Every thread waits for buffer `stage`'s copies of phase `parity`
-    (into the shared arrays `tiles`)."""
+    """Every thread waits for buffer `stage`'s copies (a number, or an
+    expression) of phase `parity` (into the shared arrays `tiles`)."""
 
-    stage: int
+    stage: object
     parity: object
     tiles: tuple = ()
 

@@ -17,11 +17,26 @@ The chunks run to the stream's length rounded up: a box past an array's
 edge reads zeros, so the last partial chunk multiplies zeros past the end
 and rows or columns past the tile's dim are zero (their outputs are not
 stored). Every thread of the block runs the loop alike (no barrier in it).
+
+A product on the CUDA cores (Schedule.tma, analyse/core_tma.py) copies its
+tiles unswizzled, a box a tile, as its threads read them; its threads free a
+buffer together (a block-wide barrier after the chunk) and the issuing
+thread then refills it with the chunk `stages` on:
+
+    for each chunk c, in buffer c % stages:
+        wait until its tiles have landed
+        c before the stream's end: the chunk's multiply-adds
+        barrier; chunk c + stages issued into the buffer (one thread)
+
+The chunks run to a whole even number of rounds of `stages`, the last ones'
+copies all zeros and their arithmetic skipped: every buffer's mbarrier
+completes an even number of phases, so a block walking the grid in a loop
+starts each tile at phase 0.
 """
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .. import kir, target, tma
 from ..analyse.schedule import Layout
@@ -46,15 +61,16 @@ def tma_sources(low, e, plan, arrays) -> list | None:
     """(view, input plan, Source) for each tile the stream copies, where
     every one can be copied by TMA; else None."""
     units = low.schedule.matrix_units
-    # (not in a loop, nor a grid loop: an mbarrier's phases count one pipeline; nor a split-K stage)
-    if units is None or not units.tma or not low.vectors or low.k_share is not None or low.loop_depth > 0 or \
-            low.grid_loop:
+    cores = _on_cores(low)
+    # (not in a loop, nor a grid loop on the units: an mbarrier's phases count one pipeline; nor a split-K stage)
+    if not cores and (units is None or not units.tma or low.grid_loop) or not low.vectors or \
+            low.k_share is not None or low.loop_depth > 0:
         return None
     out = []
     for view, ip in zip(arrays, plan.inputs):
         if not ip.copied:
             continue
-        if not tma_tile(ip.staging) or not isinstance(view, View):
+        if not (_core_tile(ip.staging) if cores else tma_tile(ip.staging)) or not isinstance(view, View):
             return None
         source = _source(low, view, ip, e)
         if source is None:
@@ -98,6 +114,18 @@ def _source(low, view: View, ip, e) -> Source | None:
     return Source(param, mn)
 
 
+def _on_cores(low) -> bool:
+    """The kernel's product runs on the CUDA cores, its tiles planned for TMA (analyse/core_tma.py)."""
+    tma_copies, units = low.schedule.tma, low.schedule.matrix_units
+    return tma_copies is not None and tma_copies.used and (units is None or not units.used)
+
+
+def _core_tile(st) -> bool:
+    """A CUDA-core product's tile TMA copies as one box: unpadded, unswizzled scalars along one row dim."""
+    return st.asynchronous and len(st.rows) == 1 and st.pack is None and st.element == 1 and not st.swizzled and \
+        not st.registers and not st.padding
+
+
 def _affine(e) -> bool:
     """Whether an index is made of names, numbers, casts, sums and products alone."""
     return all(isinstance(n, (kir.Ref, kir.Const, kir.Cast)) or isinstance(n, kir.Bin) and n.op in "+-*"
@@ -107,6 +135,9 @@ def _affine(e) -> bool:
 def tma_pipelined(low, e, plan, arrays, length, accs, sources) -> None:
     """The stream's chunks copied by TMA into `stages` buffers (the module doc)."""
     stages, size = sources[0][1].staging.buffers, plan.chunk
+    if _on_cores(low):
+        _cores_pipelined(low, e, plan, arrays, length, accs, sources)
+        return
     groups = low.schedule.block.threads // target.WGMMA_GROUP
     low.emit(kir.TmaBarriers(stages, groups))
     # whole rounds of `stages` chunks, those past the end all zeros: no chunk's instructions under a branch
@@ -145,6 +176,75 @@ def tma_pipelined(low, e, plan, arrays, length, accs, sources) -> None:
     low.emit(kir.MatrixWait())  # (last: the units' sum goes after it, transform/matrix_units.py)
 
 
+def _cores_pipelined(low, e, plan, arrays, length, accs, sources) -> None:
+    """A CUDA-core product's chunks copied by TMA (the module doc's second
+    loop), a chunk a step: each input's buffers are one ring of `stages`
+    tiles, the step's tile picked by its index (three chunks' multiply-adds
+    unrolled in a step ran 4% slower, chunks of 32 25%: H200, the
+    forty-first session, the loop body past what the instruction cache holds)."""
+    stages, size = sources[0][1].staging.buffers, plan.chunk
+    low.emit(kir.TmaBarriers(stages, 0))
+    end = low.declare(f"{e.offset.name}_end", "int",
+                      mul(ceil_div(length, 2 * stages * size), const(2 * stages * size)))  # (even: the doc)
+    rings = {ip.name: _ring(low, ip, view.ctype, stages) for view, ip, _ in sources}
+    tiles = tuple(dict.fromkeys(rings.values()))
+
+    def issue(start, stage) -> kir.TmaIssue:
+        copies = tuple(_box(low, view, ip, source, start, rings[ip.name], mul(stage, const(ip.staging.elements)))
+                       for view, ip, source in sources)
+        return kir.TmaIssue(stage, copies, sum(ip.staging.elements * target.SIZEOF[view.ctype]
+                                               for view, ip, _ in sources))
+
+    low.emit(kir.If(kir.Bin("<", const(0), end), tuple(issue(const(s * size), const(s)) for s in range(stages)), (),
+                    e.span))
+    kk = low.fresh(e.offset.name)
+
+    def step():
+        start = kir.Ref(kk)
+        stage = low.declare(f"{kk}_stage", "int", kir.Bin("%", kir.Bin("/", start, const(size)), const(stages)))
+        low.emit(kir.TmaWait(stage, kir.Bin("%", kir.Bin("/", start, const(stages * size)), const(2)), tiles))
+        low.emit(kir.If(kir.Bin("<", start, length), low.block(lambda: _ring_chunk(low, e, plan, arrays, accs, start,
+                                                                                   stage, rings))[0]))
+        low.emit(kir.Barrier("every thread is done with the chunk's buffer"))
+        refill = add(start, const(stages * size))
+        low.emit(kir.If(kir.Bin("<", refill, end), (issue(refill, stage),)))
+
+    low.emit(kir.For(kk, const(0), end, const(size), low.block(step)[0], e.span,
+                     note=f"a chunk a step, in buffer step % {stages}, copied by TMA"))
+    low.emit(kir.TmaDone(tiles))
+
+
+def _ring(low, ip, ctype: str, stages: int) -> str:
+    """An input's `stages` tiles as one shared array, each on a boundary a box lands on."""
+    name = low._shared_buffer(ip, ctype, 0)
+    low.shared[:] = [replace(a, elems=a.elems * stages, align=max(a.align, tma.BOX_ALIGN)) if a.name == name else a
+                     for a in low.shared]
+    return name
+
+
+def _ring_chunk(low, e, plan, arrays, accs, start, stage, rings) -> None:
+    """The stream's body on one chunk, its copied inputs read from their ring's tile `stage`."""
+    low._bind_chunk(e, start, const(plan.chunk))
+    for p, view, ip in zip(e.chunk_params, arrays, plan.inputs):
+        if ip.name in rings:
+            tile = low._shared_view(ip, view.ctype, plan.chunk, 0)
+            low.env[p] = replace(tile, offset=add(tile.offset, mul(stage, const(ip.staging.elements))))
+        else:
+            low.env[p] = view.shifted(start)
+    low.in_loop(lambda: low._carry(e.body, e.acc_params, accs))
+
+
+def _box(low, view: View, ip, source: Source, start, shared: str, offset) -> kir.TmaCopy:
+    """A CUDA-core product's tile, one unswizzled box as the tile lies: the
+    tile's rows along the array's lines (`mn`) or the chunk's positions."""
+    (d,) = ip.staging.rows
+    base = low.indices[d]["base"]
+    rows, chunk = ip.staging.tile
+    if source.mn:
+        return kir.TmaCopy(_map(low, source.param, (rows, chunk), swizzled=False), shared, offset, (base, start))
+    return kir.TmaCopy(_map(low, source.param, (chunk, rows), swizzled=False), shared, offset, (start, base))
+
+
 def _boxes(low, view: View, ip, source: Source, start, buffer: int) -> list:
     """The boxes of one tile: blocks of a 128-byte line across (the chunk's
     positions, or MN-major the tile's columns), each its lines deep, laid
@@ -164,13 +264,13 @@ def _boxes(low, view: View, ip, source: Source, start, buffer: int) -> list:
             for b in range(chunk // line)]
 
 
-def _map(low, p: kir.Param, box: tuple) -> str:
+def _map(low, p: kir.Param, box: tuple, swizzled: bool = True) -> str:
     """The kernel's tensor map parameter for array `p` in boxes of `box` (one a pair)."""
     key = (p.name, box)
     if key not in low.tensor_maps:
         name = low.fresh(f"map_{p.name}")
         low.tensor_maps[key] = kir.Param(name, p.ctype, kir.TENSOR_MAP, "" if p.transposed else p.source, p.shape,
-                                         box=box, array=p.name)
+                                         box=box, array=p.name, swizzled=swizzled)
         # a map's rows start 16 bytes apart or a multiple of it: the sizes of a row's extent must keep them so
         for n in kir.walk(low.extents[p.name][1]):
             if isinstance(n, kir.Ref) and n.name in low.size_names:
@@ -183,5 +283,8 @@ def tma_summary(low) -> tuple[str, ...]:
     if not low.tensor_maps:
         return ()
     arrays = ", ".join(dict.fromkeys(p.array for p in low.tensor_maps.values()))
+    if _on_cores(low):
+        return (f"copies: TMA, of {arrays}: one thread's box a tile into each buffer, waited on by mbarriers, "
+                "refilled after the block's barrier; zeros past the arrays' edges",)
     return (f"copies: TMA, of {arrays}: one thread's boxes into each buffer, waited on by mbarriers (no barrier a "
             "chunk), one chunk's instructions left running; zeros past the arrays' edges",)

@@ -48,7 +48,8 @@ def render(m: kir.Module) -> str:
     host = launcher(m)
     return environment().get_template("module.cu.j2").render(
         m=m, kernels=kernels, version=__version__, launcher=host, launcher_body=body(host), transposes=transposes,
-        conditions=[None if v.condition is None else c(v.condition) for v in m.versions], headers=_headers(m))
+        conditions=[None if v.condition is None else c(v.condition) for v in m.versions], headers=_headers(m),
+        tma=any(p.role == kir.TENSOR_MAP for k in m.functions for p in k.params))  # (tma.cuh's helpers)
 
 
 def _headers(m: kir.Module) -> list[str]:
@@ -124,9 +125,10 @@ def _version(v: kir.Version) -> dict:
         "transposed": [{"param": p.name, "array": p.source, "kernel": target.transpose_kernel(p.ctype),
                         "shape": list(p.shape)} for p in k.transposes],
         # the TMA maps it takes first, by value: cuTensorMapEncodeTiled over the array (rank 2, extents innermost
-        # first: the shape reversed), its rows' pitch in bytes, this box, the 128-byte swizzle, zeros past the edges
+        # first: the shape reversed), its rows' pitch in bytes, this box, its swizzle (128-byte or none), zeros past
+        # the edges
         "tensor_maps": [{"param": p.name, "array": p.array, "shape": list(p.shape), "box": list(p.box),
-                         "data_type": tma.DATA_TYPES[p.ctype], "swizzle": tma.SWIZZLE_128B}
+                         "data_type": tma.DATA_TYPES[p.ctype], "swizzle": tma.swizzle(p.swizzled)}
                         for p in k.params if p.role == kir.TENSOR_MAP],
         # kernels launched before this one, each with its own block, dynamic shared memory and arguments
         # (a split reduction's stages: the kernel's; a fissioned fold's pairs: their own)

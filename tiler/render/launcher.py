@@ -109,7 +109,7 @@ def _map(p: kir.Param, arrays: dict, names: dict) -> str:
     rows, cols = (size(s) for s in p.shape)
     return f"{tma.MAKE}(&{_local(p.name)}, {arrays[p.source] if p.source else _local(p.array)}, " \
            f"{tma.DATA_TYPES[p.ctype]}, " \
-           f"{target.SIZEOF[p.ctype]}, {cols}, {rows}, {p.box[0]}, {p.box[1]})"
+           f"{target.SIZEOF[p.ctype]}, {cols}, {rows}, {p.box[0]}, {p.box[1]}, {tma.swizzle(p.swizzled)})"
 
 
 def _scratch(p: kir.Param, source: str, names: dict) -> dict:

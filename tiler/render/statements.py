@@ -158,6 +158,9 @@ def _matrix_wait(s: kir.MatrixWait, pad: str) -> str:
 
 
 def _tma_barriers(s: kir.TmaBarriers, pad: str) -> str:
+    if not s.consumers:  # (the block's barrier frees a buffer: no `empty` mbarriers)
+        return (f"{pad}{tma.BARRIER_ARRAYS} {tma.FULL}[{s.stages}];  // each buffer's: its copies landed\n"
+                f"{pad}{tma.BARRIERS}<{s.stages}>({tma.FULL}, nullptr, 0);\n")
     return (f"{pad}{tma.BARRIER_ARRAYS} {tma.FULL}[{s.stages}], {tma.EMPTY}[{s.stages}];"
             f"  // each buffer's: its copies landed, its readers done\n"
             f"{pad}{tma.BARRIERS}<{s.stages}>({tma.FULL}, {tma.EMPTY}, {s.consumers});\n")
@@ -165,18 +168,25 @@ def _tma_barriers(s: kir.TmaBarriers, pad: str) -> str:
 
 def _tma_issue(s: kir.TmaIssue, pad: str) -> str:
     inner = deeper(pad)
-    lines = [f"{pad}if ({tma.ISSUER}) {{  // one thread copies the chunk's tiles into buffer {s.stage}\n"]
+    stage = _at(s.stage)
+    lines = [f"{pad}if ({tma.ISSUER}) {{  // one thread copies the chunk's tiles into buffer {stage}\n"]
     if s.freed is not None:
-        lines.append(f"{inner}{tma.WAIT}(&{tma.EMPTY}[{s.stage}], {c(s.freed)});  // its last chunk's readers are done\n")
-    lines.append(f"{inner}{tma.ISSUE}(&{tma.FULL}[{s.stage}], {s.bytes});\n")
+        lines.append(f"{inner}{tma.WAIT}(&{tma.EMPTY}[{stage}], {c(s.freed)});  // its last chunk's readers are done\n")
+    lines.append(f"{inner}{tma.ISSUE}(&{tma.FULL}[{stage}], {s.bytes});\n")
     for x in s.copies:
         coords = ", ".join(c(v) for v in x.coords)
-        lines.append(f"{inner}{tma.COPY}(&{x.shared}[{x.offset}], &{x.map}, {coords}, &{tma.FULL}[{s.stage}]);\n")
+        lines.append(f"{inner}{tma.COPY}(&{x.shared}[{_at(x.offset)}], &{x.map}, {coords}, &{tma.FULL}[{stage}]);\n")
     return "".join(lines) + f"{pad}}}\n"
 
 
 def _tma_wait(s: kir.TmaWait, pad: str) -> str:
-    return f"{pad}{tma.WAIT}(&{tma.FULL}[{s.stage}], {c(s.parity)});  // buffer {s.stage}'s tiles have landed\n"
+    stage = _at(s.stage)
+    return f"{pad}{tma.WAIT}(&{tma.FULL}[{stage}], {c(s.parity)});  // buffer {stage}'s tiles have landed\n"
+
+
+def _at(x) -> str:
+    """A buffer's index or an element offset: a number, or an expression (a ring's tile picked at run time)."""
+    return str(x) if isinstance(x, int) else c(x)
 
 
 def _tma_release(s: kir.TmaRelease, pad: str) -> str:

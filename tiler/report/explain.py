@@ -235,7 +235,9 @@ def _register_tile(a: Analysis) -> dict:
            "asynchronous": r.asynchronous if r else False, "reason": b.register_reason,
            "global_loads_per_point_step": round(global_loads, 6),
            "shared_reads_per_point_step": round(shared_reads, 6),
-           "matrix_units": _matrix_units(a.schedule.matrix_units)}
+           "matrix_units": _matrix_units(a.schedule.matrix_units),
+           # whether a product on the CUDA cores copies its tiles by TMA (analyse/core_tma.py); None: not asked
+           "tma": None if a.schedule.tma is None else {"used": a.schedule.tma.used, "reason": a.schedule.tma.reason}}
     return out
 
 
@@ -373,8 +375,10 @@ def _versions(a: Analysis, module) -> list[dict]:
                     "march": _march_version(a) if rec.kind is Kind.MARCH else None,
                     "once_a_launch": any(st.once for st in k.stages),
                     "rewrites": list((k.stages[0] if fissioned else k).rewrites),
-                    # the arrays whose tiles TMA copies (lower/tma_pipeline.py)
-                    "tma_copies": list(dict.fromkeys(p.array for p in k.params if p.role == kir.TENSOR_MAP))})
+                    # the arrays whose tiles TMA copies (lower/tma_pipeline.py), and whether a block-wide barrier
+                    # frees each buffer (a product on the CUDA cores': its maps unswizzled)
+                    "tma_copies": list(dict.fromkeys(p.array for p in k.params if p.role == kir.TENSOR_MAP)),
+                    "tma_barrier": any(p.role == kir.TENSOR_MAP and not p.swizzled for p in k.params)})
     return out
 
 

@@ -26,6 +26,8 @@ def _expected(r: dict) -> str:
 
 
 def _register_pipeline(r: dict) -> str:
+    if r["asynchronous"] and r.get("tma") and r["tma"]["used"]:
+        return "tiles copied by TMA, chunks in flight while one is read (no prefetch registers)"
     if r["asynchronous"]:
         return "tiles copied by cp.async, chunks in flight while one is read (no prefetch registers)"
     if r["double_buffer"]:
@@ -134,6 +136,8 @@ def _header(console: Console, data: dict) -> None:
     units = r["matrix_units"]
     if units is not None:
         console.print(escape(f"  matrix units: {'used' if units['used'] else 'not used'}: {units['reason']}"))
+    if r.get("tma") is not None:
+        console.print(escape(f"  TMA copies: {'used' if r['tma']['used'] else 'not used'}: {r['tma']['reason']}"))
     if any(s["tiled"] for s in data["streams"]):
         console.print(f"  reuse: per point and streamed element, {r['global_loads_per_point_step']:.4g} global "
                       f"loads and {r['shared_reads_per_point_step']:.4g} shared reads")
@@ -382,8 +386,8 @@ def _versions_text(console: Console, versions: list[dict]) -> None:
         if v.get("rewrites"):  # the transforms that rewrote its body (its pairs' kernel's, fissioned)
             console.print(f"    rewritten by: {', '.join(v['rewrites'])}")
         if v.get("tma_copies"):
-            console.print(f"    tiles copied by TMA: {', '.join(v['tma_copies'])} (waited on by mbarriers, no barrier "
-                          "a chunk)")
+            freed = "a barrier a chunk frees its buffer" if v.get("tma_barrier") else "no barrier a chunk"
+            console.print(f"    tiles copied by TMA: {', '.join(v['tma_copies'])} (waited on by mbarriers, {freed})")
         for line in _ptxas_lines(v):
             console.print(f"    {line}")
 

@@ -330,7 +330,7 @@ class Gpu:
                 arg = device_scalar(p.ctype, inputs[p.source])
             by_name[p.name] = arg
         for p in (p for p in params.values() if p.role == kir.TENSOR_MAP):  # (its array's map, by value)
-            by_name[p.name] = tma.by_value(tma.encode(int(by_name[p.array]), p.ctype, _shape(p, sizes)[::-1], p.box))
+            by_name[p.name] = tma.by_value(tma.encode(int(by_name[p.array]), p, _shape(p, sizes)[::-1]))
         args = [tma.padding()] * (k.params[0].role == kir.TENSOR_MAP) + [by_name[p.name] for p in k.params]
         grid = k.grid_dims(sizes)
         # what a launch runs: the transpositions it needs, its stages (a stage of no iterations has no blocks),

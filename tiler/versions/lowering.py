@@ -106,6 +106,8 @@ class _Lowering:
         version keeps the vector kernel where nothing needs testing)."""
         vector = self.kernel(v.build)
         scalar_build = dataclasses.replace(v.build, vectors=False)
+        if v.vector_alone and vector.divisible and _verified(vector):
+            return [self._version(v, vector, joined(v.why, ALIGNED), Copies.VECTOR)]
         if v.copies is Copies.VECTOR_OR_SCALAR_WIDE:
             if not vector.divisible or not _verified(vector):  # no vector copies, or unaligned: scalar alone
                 return [self._version(v, self.kernel(scalar_build), v.why, Copies.SCALAR)]

@@ -54,12 +54,18 @@ def _in_place_versions(a: Analysis, file: str) -> list[Version]:
     versions = _bounded_versions(a, file)
     if a.plan.in_place is None:
         return versions
+    if not any(v.build.transposed for v in versions):  # (no version reads the copies: a fold's one-point ones)
+        return _bounded_versions(dataclasses.replace(a, plan=a.plan.in_place), file)
     copies = ", ".join(sorted(units_transposed(a.plan.schedule)))
-    past = [_reading_in_place(v, f"{copies} read in place: the launches too small for the copies to pay")
+    # (for TMA's copies, core_tma.py: its 32-bit vector kernels alone; 64-bit offsets spilled, 28 bytes)
+    alone = a.plan.schedule.tma is not None and a.plan.schedule.tma.used
+    past = [v if alone and v.build.wide else
+            _reading_in_place(v, f"{copies} read in place: the launches too small for the copies to pay")
             for v in _bounded_versions(dataclasses.replace(a, plan=a.plan.in_place), file)]
     when = all_of([Transposing(t) for t in dict.fromkeys(t for r in a.plan.schedule.transposed
                                                           for t in r.units_tests)] + [FillsSMs(1)])
-    within = [dataclasses.replace(v, condition=both(when, v.condition)) for v in versions if v.build.transposed]
+    within = [dataclasses.replace(v, condition=both(when, v.condition), vector_alone=alone) for v in versions
+              if v.build.transposed and not (alone and v.build.wide)]
     return _ahead_of(within, past, f"{file}'s versions reading the matrix units' copies", "reading them in place")
 
 

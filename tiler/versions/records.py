@@ -340,6 +340,9 @@ class Version:
     pair: "Version | None" = None
     pair_index: int = 0
     scratch: str = ""  # a fissioned version: the array its stage writes and its kernel reads
+    # a vector pair's vector kernel alone, the sizes its copies cannot take left to the versions that follow
+    # (reading the launch's copies for TMA, analyse/core_tma.py: the copies pay only where TMA copies)
+    vector_alone: bool = False
 
     @property
     def tiled(self) -> bool:

@@ -29,6 +29,8 @@ def shown_builds(vs: Versions, synchronous_copies: bool = False) -> list[Shown]:
     out = [Shown("", _first(vs.analysis, vs.file, synchronous_copies), vs.analysis.plan.schedule)]
     if isinstance(vs.fission, FissionPlan):
         values = vs.fission.values
+        if values.plan.in_place is not None:  # (the fissioned versions read its operands in place: fission.py)
+            values = dataclasses.replace(values, plan=values.plan.in_place)
         out.append(Shown("the fissioned pairs' kernel: ", _first(values, pairs_file(vs.file), synchronous_copies),
                          values.plan.schedule))
     return out

@@ -99,10 +99,13 @@ def k_split_versions(a: Analysis, file: str, split, test, fits) -> list[Version]
     90 and 32 outputs a side, they ran 0.46x-0.92x the time of the plan's
     128 x 128 tiles where the race kept a split-K version (H200,
     benchmarks/RESULTS.md)."""
-    own = a.plan.k_schedule or a.plan.schedule  # (without the units it would take by default: Plan.k_schedule)
+    # (a plan whose tiles TMA copies from the launch's transposed copies splits its reading in place: core_tma.py)
+    tma = a.plan.in_place is not None and a.plan.schedule.tma is not None and a.plan.schedule.tma.used
+    plan = a.plan.in_place if tma else a.plan
+    own = plan.k_schedule or plan.schedule  # (without the units it would take by default: Plan.k_schedule)
     if split_k_stream(a.kernel, split, own) is None:
         return []
-    few = a.plan.few_outputs
+    few = plan.few_outputs
     schedule = few if few is not None and split_k_stream(a.kernel, split, few) is not None else own
     several = next(c for c in split.choices if c.several)
     rows = row_sizes(a)
@@ -116,7 +119,9 @@ def k_split_versions(a: Analysis, file: str, split, test, fits) -> list[Version]
             Test("work", "<=", K_MOST_WORK)) + split.limits + split.several_limits
     alternatives = []
     # (where the plan has a one-point version for grids too small for its micro-tile: the tiles it counts)
-    for tests, tiles in ((split.gate_below(split.few_rows) + long, None),) + (((wide, plan_tiles(a)),) if a.plan.fewer else ()):
+    in_plan = dataclasses.replace(a, plan=plan)
+    for tests, tiles in ((split.gate_below(split.few_rows) + long, None),) + (((wide, plan_tiles(in_plan)),)
+                                                                              if plan.fewer else ()):
         if possible(tests, rows, split.length):
             alternatives.append(all_of([test(t) for t in dict.fromkeys(tests)] + ([tiles] if tiles else [])))
     if not alternatives:

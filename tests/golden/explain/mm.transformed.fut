@@ -8,12 +8,12 @@ fun [[f32, q], m] main([[f32, n], m] A, [[f32, q], n] B0) =
     fn [f32, q] ([f32, n] a) =>
       map(
         fn f32 ([f32, n] b) =>
-          -- fast memory: shMem_a_c[16][132] (transposed, padded)
-          -- fast memory: shMem_b_c[16][128] (transposed)
-          -- chunk = 16 (the last chunk may be shorter); copies guard the array's end
+          -- fast memory: shMem_a_c[32][128] (transposed)
+          -- fast memory: shMem_b_c[32][128] (transposed)
+          -- chunk = 32 (the last chunk may be shorter); copies guard the array's end
           streamSeq(
             fn f32 (int kk, [f32, chunk] a_c, [f32, chunk] b_c, f32 acc) =>
-              let shMem_a_c = copyFastMem(a_c[threadIdx.x], threadIdx.x, threadIdx.y) in
+              let shMem_a_c = copyFastMem(a_c[threadIdx.y], threadIdx.y, threadIdx.x) in
               let shMem_b_c = copyFastMem(b_c[threadIdx.y], threadIdx.y, threadIdx.x) in
               loop (acc) = for k < chunk do
                 acc + shMem_a_c[k, threadIdx.y] * shMem_b_c[k, threadIdx.x]
@@ -32,26 +32,26 @@ const int gtid1 = blockIdx.x * 128 + (G1_ * 64 + threadIdx.x * 4 + L1_);  // mm.
 const int i0 = tiler_min(gtid0, m - 1);
 const int i1 = tiler_min(gtid1, q - 1);
 float acc = 0.0f;  // mm.fut:9
-for (int kk = 0; kk < n - 15; kk += 16) {  // mm.fut:9
-  // copyFastMem: cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
-  // copyFastMem: cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest, 4 at a time  // mm.fut:9
+for (int kk = 0; kk < n - 31; kk += 32) {  // mm.fut:9
+  // copyFastMem: cooperative copy: 128 x 32 tile of A_t into sh_a_c, rows fastest, 4 at a time  // mm.fut:9
+  // copyFastMem: cooperative copy: 128 x 32 tile of B0 into sh_b_c, rows fastest, 4 at a time  // mm.fut:9
   __syncthreads();  // the tiles are written
   float acc_2 = acc;  // mm.fut:10
-  for (int k = 0; k < 16; k += 1) {  // mm.fut:10
-    acc_2 = acc_2 + sh_a_c[G0_ * 64 + threadIdx.y * 4 + L0_ + k * 132] * sh_b_c[G1_ * 64 + threadIdx.x * 4 + L1_ + k * 128];
+  for (int k = 0; k < 32; k += 1) {  // mm.fut:10
+    acc_2 = acc_2 + sh_a_c[G0_ * 64 + threadIdx.y * 4 + L0_ + k * 128] * sh_b_c[G1_ * 64 + threadIdx.x * 4 + L1_ + k * 128];
   }
   acc = acc_2;
   __syncthreads();  // the tiles are read before the next copy
 }
-const int kk_last = n - n % 16;
+const int kk_last = n - n % 32;
 if (kk_last < n) {  // mm.fut:9
   const int chunk = n - kk_last;
-  // copyFastMem: cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
-  // copyFastMem: cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
+  // copyFastMem: cooperative copy: 128 x 32 tile of A_t into sh_a_c, rows fastest  // mm.fut:9
+  // copyFastMem: cooperative copy: 128 x 32 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
   __syncthreads();  // the tiles are written
   float acc_3 = acc;  // mm.fut:10
   for (int k_2 = 0; k_2 < chunk; k_2 += 1) {  // mm.fut:10
-    acc_3 = acc_3 + sh_a_c[G0_ * 64 + threadIdx.y * 4 + L0_ + k_2 * 132] * sh_b_c[G1_ * 64 + threadIdx.x * 4 + L1_ + k_2 * 128];
+    acc_3 = acc_3 + sh_a_c[G0_ * 64 + threadIdx.y * 4 + L0_ + k_2 * 128] * sh_b_c[G1_ * 64 + threadIdx.x * 4 + L1_ + k_2 * 128];
   }
   acc = acc_3;
   __syncthreads();  // the tiles are read before the next copy
@@ -79,17 +79,17 @@ for (int point_1 = 0; point_1 < 8; point_1 += 1) {  // the map over the thread's
 for (int point_01 = 0; point_01 < 64; point_01 += 1) {  // the map over the thread's 64 points of dims 0, 1
   float acc = 0.0f;  // mm.fut:9
 }
-for (int kk = 0; kk < n - 15; kk += 16) {  // mm.fut:9
-  // copyFastMem: cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
-  // copyFastMem: cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest, 4 at a time  // mm.fut:9
+for (int kk = 0; kk < n - 31; kk += 32) {  // mm.fut:9
+  // copyFastMem: cooperative copy: 128 x 32 tile of A_t into sh_a_c, rows fastest, 4 at a time  // mm.fut:9
+  // copyFastMem: cooperative copy: 128 x 32 tile of B0 into sh_b_c, rows fastest, 4 at a time  // mm.fut:9
   __syncthreads();  // the tiles are written
   for (int point_01 = 0; point_01 < 64; point_01 += 1) {  // the map over the thread's 64 points of dims 0, 1
     float acc_2 = acc;  // mm.fut:10
   }
   #pragma unroll
-  for (int k = 0; k < 16; k += 1) {  // mm.fut:10
+  for (int k = 0; k < 32; k += 1) {  // mm.fut:10
     for (int point_0 = 0; point_0 < 8; point_0 += 1) {  // the map over the thread's 8 points of dims 0
-      const float reg_sh_a_c = sh_a_c[G0_ * 64 + threadIdx.y * 4 + L0_ + k * 132];
+      const float reg_sh_a_c = sh_a_c[G0_ * 64 + threadIdx.y * 4 + L0_ + k * 128];
     }
     for (int point_1 = 0; point_1 < 8; point_1 += 1) {  // the map over the thread's 8 points of dims 1
       const float reg_sh_b_c = sh_b_c[G1_ * 64 + threadIdx.x * 4 + L1_ + k * 128];
@@ -103,18 +103,18 @@ for (int kk = 0; kk < n - 15; kk += 16) {  // mm.fut:9
   }
   __syncthreads();  // the tiles are read before the next copy
 }
-const int kk_last = n - n % 16;
+const int kk_last = n - n % 32;
 if (kk_last < n) {  // mm.fut:9
   const int chunk = n - kk_last;
-  // copyFastMem: cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
-  // copyFastMem: cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
+  // copyFastMem: cooperative copy: 128 x 32 tile of A_t into sh_a_c, rows fastest  // mm.fut:9
+  // copyFastMem: cooperative copy: 128 x 32 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
   __syncthreads();  // the tiles are written
   for (int point_01 = 0; point_01 < 64; point_01 += 1) {  // the map over the thread's 64 points of dims 0, 1
     float acc_3 = acc;  // mm.fut:10
   }
   for (int k_2 = 0; k_2 < chunk; k_2 += 1) {  // mm.fut:10
     for (int point_0 = 0; point_0 < 8; point_0 += 1) {  // the map over the thread's 8 points of dims 0
-      const float reg_sh_a_c_2 = sh_a_c[G0_ * 64 + threadIdx.y * 4 + L0_ + k_2 * 132];
+      const float reg_sh_a_c_2 = sh_a_c[G0_ * 64 + threadIdx.y * 4 + L0_ + k_2 * 128];
     }
     for (int point_1 = 0; point_1 < 8; point_1 += 1) {  // the map over the thread's 8 points of dims 1
       const float reg_sh_b_c_2 = sh_b_c[G1_ * 64 + threadIdx.x * 4 + L1_ + k_2 * 128];
@@ -182,9 +182,9 @@ for (int G0_ = 0; G0_ < 2; G0_ += 1) {
     }
   }
 }
-for (int kk = 0; kk < n - 15; kk += 16) {  // mm.fut:9
-  // copyFastMem: cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
-  // copyFastMem: cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest, 4 at a time  // mm.fut:9
+for (int kk = 0; kk < n - 31; kk += 32) {  // mm.fut:9
+  // copyFastMem: cooperative copy: 128 x 32 tile of A_t into sh_a_c, rows fastest, 4 at a time  // mm.fut:9
+  // copyFastMem: cooperative copy: 128 x 32 tile of B0 into sh_b_c, rows fastest, 4 at a time  // mm.fut:9
   __syncthreads();  // the tiles are written
   float acc_2[64];  // mm.fut:10
   #pragma unroll
@@ -201,11 +201,11 @@ for (int kk = 0; kk < n - 15; kk += 16) {  // mm.fut:9
     }
   }
   #pragma unroll
-  for (int k = 0; k < 16; k += 1) {  // mm.fut:10
+  for (int k = 0; k < 32; k += 1) {  // mm.fut:10
     float reg_sh_a_c[8];
     #pragma unroll
     for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      const float4 v_reg_sh_a_c = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k * 132]);
+      const float4 v_reg_sh_a_c = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k * 128]);
       reg_sh_a_c[G0_ * 4] = v_reg_sh_a_c.x;
       reg_sh_a_c[G0_ * 4 + 1] = v_reg_sh_a_c.y;
       reg_sh_a_c[G0_ * 4 + 2] = v_reg_sh_a_c.z;
@@ -249,11 +249,11 @@ for (int kk = 0; kk < n - 15; kk += 16) {  // mm.fut:9
   }
   __syncthreads();  // the tiles are read before the next copy
 }
-const int kk_last = n - n % 16;
+const int kk_last = n - n % 32;
 if (kk_last < n) {  // mm.fut:9
   const int chunk = n - kk_last;
-  // copyFastMem: cooperative copy: 128 x 16 tile of A into sh_a_c, chunk fastest  // mm.fut:9
-  // copyFastMem: cooperative copy: 128 x 16 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
+  // copyFastMem: cooperative copy: 128 x 32 tile of A_t into sh_a_c, rows fastest  // mm.fut:9
+  // copyFastMem: cooperative copy: 128 x 32 tile of B0 into sh_b_c, rows fastest  // mm.fut:9
   __syncthreads();  // the tiles are written
   float acc_3[64];  // mm.fut:10
   #pragma unroll
@@ -273,7 +273,7 @@ if (kk_last < n) {  // mm.fut:9
     float reg_sh_a_c_2[8];
     #pragma unroll
     for (int G0_ = 0; G0_ < 2; G0_ += 1) {
-      const float4 v_reg_sh_a_c_2 = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k_2 * 132]);
+      const float4 v_reg_sh_a_c_2 = *reinterpret_cast<const float4*>(&sh_a_c[G0_ * 64 + threadIdx.y * 4 + k_2 * 128]);
       reg_sh_a_c_2[G0_ * 4] = v_reg_sh_a_c_2.x;
       reg_sh_a_c_2[G0_ * 4 + 1] = v_reg_sh_a_c_2.y;
       reg_sh_a_c_2[G0_ * 4 + 2] = v_reg_sh_a_c_2.z;
