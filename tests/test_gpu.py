@@ -292,7 +292,9 @@ def test_products_copied_by_tma_match_the_interpreter(path, size, known):
 # 264), aligned (512); every version that may launch is run, the TMA ones where the rows' pitch allows
 CORE_TMA_CASES = [(BENCHMARKS / f"{name}.fut", size) for name in ("mm", "aat", "mm_rows") for size in (8, 37, 264, 512)] + \
     [(ROOT / "corpus" / f"{name}.fut", size) for name in ("a_matmul_loop_f32", "a_pdist_euclid_f32", "a_cosine_sim_f32",
-                                                          "c_xty_loop_f32", "a_gram_rows32_f32") for size in (8, 40, 264)]
+                                                          "c_xty_loop_f32", "a_gram_rows32_f32") for size in (8, 40, 264)] + \
+    [(PROGRAMS / "analysis" / f"{name}.fut", size) for name in ("minplus_few", "rows_by_loop_index")  # (a last chunk
+     for size in (8, 40, 264)]  # of its own length: a min-plus body takes zeros, a row read in place past its end)
 
 
 @pytest.mark.parametrize("path, size", CORE_TMA_CASES, ids=lambda x: str(x) if isinstance(x, int) else x.stem)

@@ -31,6 +31,8 @@ from .source import Source
 
 __all__ = ["compile", "Compiled"]
 
+REPR_VERSIONS = 6  # the versions a Compiled's repr names (mm has 13: the rest counted)
+
 
 @dataclass(frozen=True)
 class Compiled:
@@ -45,7 +47,9 @@ class Compiled:
     program: object  # the checked program (for the interpreter)
 
     def __repr__(self) -> str:  # the dataclass's would print every kernel's CUDA
-        versions = ", ".join(v.kernel.name for v in self.module.versions)
+        names = [v.kernel.name for v in self.module.versions]
+        versions = ", ".join(names[:REPR_VERSIONS]) + (f" and {len(names) - REPR_VERSIONS} more"
+                                                        if len(names) > REPR_VERSIONS else "")
         sizes = ", ".join(b.name for b in self.program.kernel.sizes)
         return f"<tiler.Compiled {self.file}: sizes {sizes or 'none'}; versions {versions}>"
 

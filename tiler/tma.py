@@ -44,6 +44,7 @@ ISSUE = "tiler_tma_issue"  # (full[s], bytes): the thread's expect_tx
 COPY = "tiler_tma_copy"  # (shared*, &map, c0, c1, full[s])
 WAIT = "tiler_mbarrier_wait"  # (bar, parity)
 RELEASE = "tiler_tma_release"  # (empty[s]): one thread of each warp group arrives
+INVALIDATE = "tiler_tma_invalidate"  # <STAGES>(full): the issuing thread invalidates them after the loop
 MATRIX_WAIT = "tiler_wgmma_drain"  # (tile): every chunk done, the accumulators settled
 ISSUER = "threadIdx.x + threadIdx.y + threadIdx.z == 0"  # the thread that issues every copy
 MAKE = "tiler_tensor_map_2d"  # tma.cuh: the host launcher's map (&map, array, type, element bytes, extents, box)

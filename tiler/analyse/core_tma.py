@@ -27,6 +27,7 @@ from dataclasses import replace
 
 from .. import tma
 from ..check import typed as T
+from ..check.types import element_bytes
 from .context import Context
 from .operand_transposes import launch_root
 from .registers import grid_blocks
@@ -90,6 +91,8 @@ def refusal(schedule: Schedule, views: Views, ctx: Context) -> str:
         if not st.asynchronous or len(st.rows) != 1 or st.pack is not None or st.element != 1 or st.swizzled or \
                 st.registers or st.padding or max(st.tile) > BOX_MAX:
             return f"{p.name}'s tile is not one unpadded tile of scalars copied asynchronously"
+        if st.elements * element_bytes(p.array.type) % tma.BOX_ALIGN:  # (each of the ring's tiles lands on one)
+            return f"{p.name}'s tile is not a whole number of {tma.BOX_ALIGN}-byte lines"
         why = box_refusal(p, views, ctx)
         if why:
             return why

@@ -453,9 +453,13 @@ class TmaRelease:
 class TmaDone:
     """After a TMA pipeline's loop: every copy it issued was waited for in it
     (each chunk's wait, under the bound its issue had); the verifier's
-    account of what it cannot count."""
+    account of what it cannot count. `invalidate`: the `full` mbarriers of
+    that many buffers invalidated by the issuing thread, every thread being
+    past the loop's last barrier (a CUDA-core product's: a block walking the
+    grid in a loop initialises them again)."""
 
     tiles: tuple
+    invalidate: int = 0
 
 
 @dataclass(frozen=True)

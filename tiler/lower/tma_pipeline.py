@@ -28,10 +28,14 @@ thread then refills it with the chunk `stages` on:
         c before the stream's end: the chunk's multiply-adds
         barrier; chunk c + stages issued into the buffer (one thread)
 
-The chunks run to a whole even number of rounds of `stages`, the last ones'
-copies all zeros and their arithmetic skipped: every buffer's mbarrier
-completes an even number of phases, so a block walking the grid in a loop
-starts each tile at phase 0.
+A product the matrix units would take (an accumulator plus products of
+staged elements) adds +0 for the zeros a box reads past an array's end: its
+chunks run whole, to a whole even number of rounds of the buffers (the last
+copies all zeros, their arithmetic skipped). Any other body (a min-plus
+product's would take a zero) runs its last chunk's own length. After the
+loop the issuing thread invalidates the mbarriers (every thread is past the
+barrier after its last wait), so that a block walking the grid in a loop
+initialises them again for its next tile.
 """
 from __future__ import annotations
 
@@ -41,7 +45,9 @@ from dataclasses import dataclass, replace
 from .. import kir, target, tma
 from ..analyse.schedule import Layout
 from ..analyse.tma_boxes import tma_tile
+from ..check import typed as T
 from ..kir.build import add, ceil_div, const, mul
+from ..tree import descendants
 from .values import View, both
 
 CHECKS = 6  # random assignments a view's offset is compared at (sums and products: any mismatch shows)
@@ -181,13 +187,19 @@ def _cores_pipelined(low, e, plan, arrays, length, accs, sources) -> None:
     loop), a chunk a step: each input's buffers are one ring of `stages`
     tiles, the step's tile picked by its index (three chunks' multiply-adds
     unrolled in a step ran 4% slower, chunks of 32 25%: H200, the
-    forty-first session, the loop body past what the instruction cache holds)."""
+    forty-first session, the loop body past what the instruction cache
+    holds). The last chunk runs its own length, as cp.async's does: a body
+    need not add nothing for the zeros past an array's end."""
     stages, size = sources[0][1].staging.buffers, plan.chunk
     low.emit(kir.TmaBarriers(stages, 0))
-    end = low.declare(f"{e.offset.name}_end", "int",
-                      mul(ceil_div(length, 2 * stages * size), const(2 * stages * size)))  # (even: the doc)
     rings = {ip.name: _ring(low, ip, view.ctype, stages) for view, ip, _ in sources}
     tiles = tuple(dict.fromkeys(rings.values()))
+    # a product the matrix units would take (an accumulator plus staged elements' products: tensor_cores.py) adds
+    # +0 for zeros, and runs every chunk whole to whole even rounds of the buffers, the form timed (H200, the
+    # forty-first session); another body runs its last chunk's own length
+    whole = _adds_zero(low, e, plan)
+    end = low.declare(f"{e.offset.name}_end", "int", mul(ceil_div(length, 2 * stages * size),
+                                                         const(2 * stages * size))) if whole else length
 
     def issue(start, stage) -> kir.TmaIssue:
         copies = tuple(_box(low, view, ip, source, start, rings[ip.name], mul(stage, const(ip.staging.elements)))
@@ -195,23 +207,44 @@ def _cores_pipelined(low, e, plan, arrays, length, accs, sources) -> None:
         return kir.TmaIssue(stage, copies, sum(ip.staging.elements * target.SIZEOF[view.ctype]
                                                for view, ip, _ in sources))
 
-    low.emit(kir.If(kir.Bin("<", const(0), end), tuple(issue(const(s * size), const(s)) for s in range(stages)), (),
-                    e.span))
+    first = [issue(const(s * size), const(s)) for s in range(stages)]
+    if whole:  # (its end a whole number of rounds: every buffer's first chunk, or none)
+        low.emit(kir.If(kir.Bin("<", const(0), end), tuple(first), (), e.span))
+    for s in range(0 if whole else stages):
+        low.emit(kir.If(kir.Bin("<", const(s * size), end), (first[s],), (), e.span))
     kk = low.fresh(e.offset.name)
 
     def step():
         start = kir.Ref(kk)
         stage = low.declare(f"{kk}_stage", "int", kir.Bin("%", kir.Bin("/", start, const(size)), const(stages)))
         low.emit(kir.TmaWait(stage, kir.Bin("%", kir.Bin("/", start, const(stages * size)), const(2)), tiles))
-        low.emit(kir.If(kir.Bin("<", start, length), low.block(lambda: _ring_chunk(low, e, plan, arrays, accs, start,
-                                                                                   stage, rings))[0]))
+        full = low.block(lambda: _ring_chunk(low, e, plan, arrays, accs, start, stage, rings, const(size)))[0]
+        if whole:
+            low.emit(kir.If(kir.Bin("<", start, length), full))
+        else:
+            last = low.block(lambda: _ring_chunk(low, e, plan, arrays, accs, start, stage, rings,
+                                                 kir.Bin("-", length, start)))[0]
+            low.emit(kir.If(kir.Bin("<=", add(start, const(size)), length), full, last))
         low.emit(kir.Barrier("every thread is done with the chunk's buffer"))
         refill = add(start, const(stages * size))
         low.emit(kir.If(kir.Bin("<", refill, end), (issue(refill, stage),)))
 
     low.emit(kir.For(kk, const(0), end, const(size), low.block(step)[0], e.span,
                      note=f"a chunk a step, in buffer step % {stages}, copied by TMA"))
-    low.emit(kir.TmaDone(tiles))
+    low.emit(kir.TmaDone(tiles, stages))
+
+
+def _adds_zero(low, e, plan) -> bool:
+    """Whether a chunk's zeros past the arrays' ends leave the sum as it is: a
+    product the matrix units would take (tensor_cores.py), every input
+    copied, and the body reading no array but its chunks (none read in place
+    past the end)."""
+    units = low.schedule.matrix_units
+    if units is None or units.shape is None or not all(ip.copied for ip in plan.inputs):
+        return False
+    chunks = set(e.chunk_params)
+    return all(isinstance(n.array, T.Var) and n.array.binder in chunks
+               for n in descendants(e.body, T.is_exp) if isinstance(n, T.Index))
 
 
 def _ring(low, ip, ctype: str, stages: int) -> str:
@@ -222,9 +255,9 @@ def _ring(low, ip, ctype: str, stages: int) -> str:
     return name
 
 
-def _ring_chunk(low, e, plan, arrays, accs, start, stage, rings) -> None:
-    """The stream's body on one chunk, its copied inputs read from their ring's tile `stage`."""
-    low._bind_chunk(e, start, const(plan.chunk))
+def _ring_chunk(low, e, plan, arrays, accs, start, stage, rings, chunk) -> None:
+    """The stream's body on one chunk of `chunk` positions, its copied inputs read from their ring's tile `stage`."""
+    low._bind_chunk(e, start, chunk)
     for p, view, ip in zip(e.chunk_params, arrays, plan.inputs):
         if ip.name in rings:
             tile = low._shared_view(ip, view.ctype, plan.chunk, 0)

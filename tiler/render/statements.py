@@ -194,7 +194,10 @@ def _tma_release(s: kir.TmaRelease, pad: str) -> str:
 
 
 def _tma_done(s: kir.TmaDone, pad: str) -> str:
-    return f"{pad}// every chunk copied was waited for: {', '.join(s.tiles)} hold no copy in flight\n"
+    done = f"{pad}// every chunk copied was waited for: {', '.join(s.tiles)} hold no copy in flight\n"
+    if not s.invalidate:
+        return done
+    return done + f"{pad}{tma.INVALIDATE}<{s.invalidate}>({tma.FULL});  // initialised again by the next tile's\n"
 
 
 WRITERS: dict[type, Callable[..., str]] = {

@@ -411,6 +411,18 @@ static bool tiler_tensor_map_2d(tiler_tensor_map* m, const void* p, int type, in
 }
 #endif
 
+// after a CUDA-core product's loop, every thread past the barrier after its last wait: the issuing thread
+// invalidates the `full` mbarriers, so that a block walking the grid in a loop may initialise them again
+template <int STAGES>
+__device__ __forceinline__ void tiler_tma_invalidate(unsigned long long* full) {
+  if (tiler_flat_thread() == 0) {
+    #pragma unroll
+    for (int s = 0; s < STAGES; ++s) {
+      asm volatile("mbarrier.inval.shared::cta.b64 [%0];\n" :: "r"(tiler_shared_address(&full[s])) : "memory");
+    }
+  }
+}
+
 // the warp group is done with a buffer: its first thread arrives at the buffer's `empty` mbarrier
 __device__ __forceinline__ void tiler_tma_release(unsigned long long* empty) {
   if (tiler_flat_thread() % 128 == 0) {
@@ -1083,6 +1095,7 @@ tiler_aat_tiled_transposed(const __grid_constant__ tiler_tensor_map map_A_t, con
       }
     }
     // every chunk copied was waited for: sh_uc, sh_vc hold no copy in flight
+    tiler_tma_invalidate<3>(tiler_full);  // initialised again by the next tile's
     #pragma unroll
     for (int G0_ = 0; G0_ < 2; G0_ += 1) {
       #pragma unroll
