@@ -32,7 +32,7 @@ from .context import Context
 from .operand_transposes import launch_root
 from .registers import grid_blocks
 from .schedule import Layout, Schedule, TmaCopies, Transposition
-from .tma_boxes import box_refusal
+from .tma_boxes import box_refusal, core_tile
 from .views import Views
 
 # the output's extent across a transposed operand's tile (the blocks that read each of its elements, times
@@ -88,8 +88,7 @@ def refusal(schedule: Schedule, views: Views, ctx: Context) -> str:
         return "more than one stream is tiled (one pipeline of mbarriers a kernel)"
     for p in (p for p in tiled[0].inputs if p.copied):
         st = p.staging
-        if not st.asynchronous or len(st.rows) != 1 or st.pack is not None or st.element != 1 or st.swizzled or \
-                st.registers or st.padding or max(st.tile) > BOX_MAX:
+        if not core_tile(st) or max(st.tile) > BOX_MAX:
             return f"{p.name}'s tile is not one unpadded tile of scalars copied asynchronously"
         if st.elements * element_bytes(p.array.type) % tma.BOX_ALIGN:  # (each of the ring's tiles lands on one)
             return f"{p.name}'s tile is not a whole number of {tma.BOX_ALIGN}-byte lines"

@@ -55,6 +55,13 @@ def box_refusal(p, views: Views, ctx: Context) -> str:
     return ""
 
 
+def core_tile(st) -> bool:
+    """Whether a CUDA-core product's staged tile is one TMA copies as one box (core_tma.py): unpadded,
+    unswizzled scalars along one row dim, copied asynchronously."""
+    return st.asynchronous and len(st.rows) == 1 and st.pack is None and st.element == 1 and not st.swizzled and \
+        not st.registers and not st.padding
+
+
 def tma_tile(st) -> bool:
     """Whether a staged tile is one TMA copies whole: swizzled, copied
     asynchronously, along one row dim, of scalars, unpacked."""

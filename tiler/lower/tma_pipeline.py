@@ -44,7 +44,7 @@ from dataclasses import dataclass, replace
 
 from .. import kir, target, tma
 from ..analyse.schedule import Layout
-from ..analyse.tma_boxes import tma_tile
+from ..analyse.tma_boxes import core_tile, tma_tile
 from ..check import typed as T
 from ..kir.build import add, ceil_div, const, mul
 from ..tree import descendants
@@ -76,7 +76,7 @@ def tma_sources(low, e, plan, arrays) -> list | None:
     for view, ip in zip(arrays, plan.inputs):
         if not ip.copied:
             continue
-        if not (_core_tile(ip.staging) if cores else tma_tile(ip.staging)) or not isinstance(view, View):
+        if not (core_tile(ip.staging) if cores else tma_tile(ip.staging)) or not isinstance(view, View):
             return None
         source = _source(low, view, ip, e)
         if source is None:
@@ -124,12 +124,6 @@ def _on_cores(low) -> bool:
     """The kernel's product runs on the CUDA cores, its tiles planned for TMA (analyse/core_tma.py)."""
     tma_copies, units = low.schedule.tma, low.schedule.matrix_units
     return tma_copies is not None and tma_copies.used and (units is None or not units.used)
-
-
-def _core_tile(st) -> bool:
-    """A CUDA-core product's tile TMA copies as one box: unpadded, unswizzled scalars along one row dim."""
-    return st.asynchronous and len(st.rows) == 1 and st.pack is None and st.element == 1 and not st.swizzled and \
-        not st.registers and not st.padding
 
 
 def _affine(e) -> bool:
@@ -188,8 +182,8 @@ def _cores_pipelined(low, e, plan, arrays, length, accs, sources) -> None:
     tiles, the step's tile picked by its index (three chunks' multiply-adds
     unrolled in a step ran 4% slower, chunks of 32 25%: H200, the
     forty-first session, the loop body past what the instruction cache
-    holds). The last chunk runs its own length, as cp.async's does: a body
-    need not add nothing for the zeros past an array's end."""
+    holds). A body the zeros past an array's end leave as it is runs every
+    chunk whole (_adds_zero); any other runs its last chunk's own length."""
     stages, size = sources[0][1].staging.buffers, plan.chunk
     low.emit(kir.TmaBarriers(stages, 0))
     rings = {ip.name: _ring(low, ip, view.ctype, stages) for view, ip, _ in sources}
@@ -210,8 +204,9 @@ def _cores_pipelined(low, e, plan, arrays, length, accs, sources) -> None:
     first = [issue(const(s * size), const(s)) for s in range(stages)]
     if whole:  # (its end a whole number of rounds: every buffer's first chunk, or none)
         low.emit(kir.If(kir.Bin("<", const(0), end), tuple(first), (), e.span))
-    for s in range(0 if whole else stages):
-        low.emit(kir.If(kir.Bin("<", const(s * size), end), (first[s],), (), e.span))
+    else:
+        for s, copy in enumerate(first):
+            low.emit(kir.If(kir.Bin("<", const(s * size), end), (copy,), (), e.span))
     kk = low.fresh(e.offset.name)
 
     def step():
