@@ -294,7 +294,10 @@ CORE_TMA_CASES = [(BENCHMARKS / f"{name}.fut", size) for name in ("mm", "aat", "
     [(ROOT / "corpus" / f"{name}.fut", size) for name in ("a_matmul_loop_f32", "a_pdist_euclid_f32", "a_cosine_sim_f32",
                                                           "c_xty_loop_f32", "a_gram_rows32_f32") for size in (8, 40, 264)] + \
     [(PROGRAMS / "analysis" / f"{name}.fut", size) for name in ("minplus_few", "rows_by_loop_index")  # (a last chunk
-     for size in (8, 40, 264)]  # of its own length: a min-plus body takes zeros, a row read in place past its end)
+     for size in (8, 40, 264)] + \
+    [(PROGRAMS / "analysis" / "sq_dist_by_position.fut", size) for size in (8, 40, 264)]
+# (minplus_few and rows_by_loop_index run a last chunk of its own length: a min-plus body takes zeros, a row is read in
+# place past its end; sq_dist_by_position runs it whole: a position times zero adds nothing, zero_tail.py)
 
 
 @pytest.mark.parametrize("path, size", CORE_TMA_CASES, ids=lambda x: str(x) if isinstance(x, int) else x.stem)

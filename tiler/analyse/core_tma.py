@@ -34,6 +34,7 @@ from .registers import grid_blocks
 from .schedule import Layout, Schedule, TmaCopies, Transposition
 from .tma_boxes import box_refusal, core_tile
 from .views import Views
+from .zero_tail import zero_tail
 
 # the output's extent across a transposed operand's tile (the blocks that read each of its elements, times
 # the tile) from which the launch's copy pays: as operand_transposes.MIN_ROWS, measured alike (H200: 2048^3
@@ -56,11 +57,11 @@ def with_core_tma(best: Schedule, kernel: T.Kernel, views: Views, ctx: Context, 
     why = refusal(best, views, ctx)
     if not why:
         if ctx.constraints.core_tma or ctx.options.chunk is not None:
-            return replace(best, tma=TmaCopies(True, USED))
+            return replace(best, tma=_used(best))
         longer = replan(views, ctx.constrained(core_tma=True))  # (chunks of TMA_CHUNK: staging.py)
         if longer.tma is not None and longer.tma.used and longer.block.spans == best.block.spans:
             return longer
-        return replace(best, tma=TmaCopies(True, USED))
+        return replace(best, tma=_used(best))
     roots, refused = _transposable(best, kernel, views, ctx)
     if roots:
         k_major = views
@@ -70,6 +71,13 @@ def with_core_tma(best: Schedule, kernel: T.Kernel, views: Views, ctx: Context, 
         if retried.tma is not None and retried.tma.used and retried.block.spans == best.block.spans:
             return _recorded(retried, roots, kernel)
     return replace(best, tma=TmaCopies(False, why + refused))
+
+
+def _used(best: Schedule) -> TmaCopies:
+    """TMA copies used, with whether the tiled stream's last chunk runs whole (zero_tail.py)."""
+    (stream,) = (s for s in best.streams if s.tiled)  # (refusal: one tiled stream)
+    tail = zero_tail(stream.site.stream, all(p.copied for p in stream.inputs))
+    return TmaCopies(True, USED, tail.whole, tail.reason)
 
 
 def _asks(best: Schedule, ctx: Context) -> bool:

@@ -382,6 +382,10 @@ class TmaCopies:
 
     used: bool
     reason: str
+    # where used: whether the last chunk runs whole over the zeros TMA writes past the arrays' ends, and why or
+    # why not (zero_tail.py)
+    whole_chunks: bool = False
+    last_chunk: str = ""
 
 
 @dataclass(frozen=True)

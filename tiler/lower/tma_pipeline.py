@@ -28,11 +28,11 @@ thread then refills it with the chunk `stages` on:
         c before the stream's end: the chunk's multiply-adds
         barrier; chunk c + stages issued into the buffer (one thread)
 
-A product the matrix units would take (an accumulator plus products of
-staged elements) adds +0 for the zeros a box reads past an array's end: its
-chunks run whole, to a whole even number of rounds of the buffers (the last
-copies all zeros, their arithmetic skipped). Any other body (a min-plus
-product's would take a zero) runs its last chunk's own length. After the
+A body that adds nothing for the zeros a box reads past an array's end
+(analyse/zero_tail.py: `acc + x[k] * y[k]`, `acc + t * t`) runs its chunks
+whole, to a whole even number of rounds of the buffers (the last copies all
+zeros, their arithmetic skipped). Any other body (a min-plus product's would
+take a zero) runs its last chunk's own length. After the
 loop the issuing thread invalidates the mbarriers (every thread is past the
 barrier after its last wait), so that a block walking the grid in a loop
 initialises them again for its next tile.
@@ -45,9 +45,7 @@ from dataclasses import dataclass, replace
 from .. import kir, target, tma
 from ..analyse.schedule import Layout
 from ..analyse.tma_boxes import core_tile, tma_tile
-from ..check import typed as T
 from ..kir.build import add, ceil_div, const, mul
-from ..tree import descendants
 from .values import View, both
 
 CHECKS = 6  # random assignments a view's offset is compared at (sums and products: any mismatch shows)
@@ -183,15 +181,15 @@ def _cores_pipelined(low, e, plan, arrays, length, accs, sources) -> None:
     unrolled in a step ran 4% slower, chunks of 32 25%: H200, the
     forty-first session, the loop body past what the instruction cache
     holds). A body the zeros past an array's end leave as it is runs every
-    chunk whole (_adds_zero); any other runs its last chunk's own length."""
+    chunk whole (Schedule.tma.whole_chunks); any other runs its last chunk's
+    own length."""
     stages, size = sources[0][1].staging.buffers, plan.chunk
     low.emit(kir.TmaBarriers(stages, 0))
     rings = {ip.name: _ring(low, ip, view.ctype, stages) for view, ip, _ in sources}
     tiles = tuple(dict.fromkeys(rings.values()))
-    # a product the matrix units would take (an accumulator plus staged elements' products: tensor_cores.py) adds
-    # +0 for zeros, and runs every chunk whole to whole even rounds of the buffers, the form timed (H200, the
-    # forty-first session); another body runs its last chunk's own length
-    whole = _adds_zero(low, e, plan)
+    # a body the zeros leave as they are (analyse/zero_tail.py) runs every chunk whole, to whole even rounds of
+    # the buffers, the form timed (H200, the forty-first session); another runs its last chunk's own length
+    whole = low.schedule.tma.whole_chunks
     end = low.declare(f"{e.offset.name}_end", "int", mul(ceil_div(length, 2 * stages * size),
                                                          const(2 * stages * size))) if whole else length
 
@@ -227,19 +225,6 @@ def _cores_pipelined(low, e, plan, arrays, length, accs, sources) -> None:
     low.emit(kir.For(kk, const(0), end, const(size), low.block(step)[0], e.span,
                      note=f"a chunk a step, in buffer step % {stages}, copied by TMA"))
     low.emit(kir.TmaDone(tiles, stages))
-
-
-def _adds_zero(low, e, plan) -> bool:
-    """Whether a chunk's zeros past the arrays' ends leave the sum as it is: a
-    product the matrix units would take (tensor_cores.py), every input
-    copied, and the body reading no array but its chunks (none read in place
-    past the end)."""
-    units = low.schedule.matrix_units
-    if units is None or units.shape is None or not all(ip.copied for ip in plan.inputs):
-        return False
-    chunks = set(e.chunk_params)
-    return all(isinstance(n.array, T.Var) and n.array.binder in chunks
-               for n in descendants(e.body, T.is_exp) if isinstance(n, T.Index))
 
 
 def _ring(low, ip, ctype: str, stages: int) -> str:

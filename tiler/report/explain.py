@@ -237,8 +237,14 @@ def _register_tile(a: Analysis) -> dict:
            "shared_reads_per_point_step": round(shared_reads, 6),
            "matrix_units": _matrix_units(a.schedule.matrix_units),
            # whether a product on the CUDA cores copies its tiles by TMA (analyse/core_tma.py); None: not asked
-           "tma": None if a.schedule.tma is None else {"used": a.schedule.tma.used, "reason": a.schedule.tma.reason}}
+           "tma": None if a.schedule.tma is None else _tma(a.schedule.tma)}
     return out
+
+
+def _tma(t) -> dict:
+    """TMA copies' record; where used, whether the last chunk runs whole over the zeros past the arrays' ends."""
+    out = {"used": t.used, "reason": t.reason}
+    return out | {"whole_chunks": t.whole_chunks, "last_chunk": t.last_chunk} if t.used else out
 
 
 def _matrix_units(units) -> dict | None:

@@ -138,6 +138,9 @@ def _header(console: Console, data: dict) -> None:
         console.print(escape(f"  matrix units: {'used' if units['used'] else 'not used'}: {units['reason']}"))
     if r.get("tma") is not None:
         console.print(escape(f"  TMA copies: {'used' if r['tma']['used'] else 'not used'}: {r['tma']['reason']}"))
+        if r["tma"]["used"]:
+            last = "run whole" if r["tma"]["whole_chunks"] else "run to the stream's end"
+            console.print(escape(f"    last chunk: {last}: {r['tma']['last_chunk']}"))
     if any(s["tiled"] for s in data["streams"]):
         console.print(f"  reuse: per point and streamed element, {r['global_loads_per_point_step']:.4g} global "
                       f"loads and {r['shared_reads_per_point_step']:.4g} shared reads")
