@@ -57,11 +57,11 @@ def with_core_tma(best: Schedule, kernel: T.Kernel, views: Views, ctx: Context, 
     why = refusal(best, views, ctx)
     if not why:
         if ctx.constraints.core_tma or ctx.options.chunk is not None:
-            return replace(best, tma=_used(best))
+            return replace(best, tma=_used(best, ctx))
         longer = replan(views, ctx.constrained(core_tma=True))  # (chunks of TMA_CHUNK: staging.py)
         if longer.tma is not None and longer.tma.used and longer.block.spans == best.block.spans:
             return longer
-        return replace(best, tma=_used(best))
+        return replace(best, tma=_used(best, ctx))
     roots, refused = _transposable(best, kernel, views, ctx)
     if roots:
         k_major = views
@@ -73,10 +73,10 @@ def with_core_tma(best: Schedule, kernel: T.Kernel, views: Views, ctx: Context, 
     return replace(best, tma=TmaCopies(False, why + refused))
 
 
-def _used(best: Schedule) -> TmaCopies:
+def _used(best: Schedule, ctx: Context) -> TmaCopies:
     """TMA copies used, with whether the tiled stream's last chunk runs whole (zero_tail.py)."""
     (stream,) = (s for s in best.streams if s.tiled)  # (refusal: one tiled stream)
-    tail = zero_tail(stream.site.stream, all(p.copied for p in stream.inputs))
+    tail = zero_tail(stream.site.stream, all(p.copied for p in stream.inputs), ctx.options.fast_math)
     return TmaCopies(True, USED, tail.whole, tail.reason)
 
 

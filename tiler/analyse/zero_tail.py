@@ -9,13 +9,21 @@ run the last chunk's own length, a second copy of the loop.
 
 Decided from the body's algebra, never its name: a loop over the chunk that
 sets each accumulator to itself plus (or minus) a term that is exactly zero
-where every chunk element read at the loop's index is zero. `acc + t * t`
-with `t = x[k] - y[k]` adds +0 there; `min(d, x[k] + y[k])` would take 0, and
-`acc + w * x[k]` adds NaN for an infinite `w`, so neither qualifies.
+where every chunk element read at the loop's index is zero, from a start
+that is not -0 (-0 + +0 is +0; from any other start, under round-to-nearest,
+a sum of such steps never reaches -0, and adding a zero to it changes no
+bit). `acc + t * t` with `t = x[k] - y[k]` adds +0 there; `min(d, x[k] +
+y[k])` would take 0, and `acc + w * x[k]` adds NaN for an infinite `w`, so
+neither qualifies. Under `--fast-math` a product's factors may be regrouped
+(transform/reassociate.py: `x[k] * 3e38 * 3e38` as `inf * x[k]`), so there
+only a product of two zero terms counts.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+
+import numpy as np
 
 from ..check import typed as T
 from ..check.types import Scalar
@@ -35,12 +43,14 @@ class ZeroTail:
     reason: str
 
 
-def zero_tail(stream: T.Stream, all_copied: bool) -> ZeroTail:
+def zero_tail(stream: T.Stream, all_copied: bool, regrouped: bool = False) -> ZeroTail:
     """Whether `stream`'s body, on a chunk whose copied elements past the
     stream's end are zero, leaves its accumulators as they are there
-    (`all_copied`: every input is copied, none read in place past its end)."""
+    (`all_copied`: every input is copied, none read in place or computed;
+    `regrouped`: products may be regrouped, --fast-math)."""
     if not all_copied:
-        return ZeroTail(False, "an input is read in place, and its reads past the stream's end would leave the array")
+        return ZeroTail(False, "an input is not copied (read in place or computed), and its elements past the "
+                               "stream's end are no zeros")
     chunks = set(stream.chunk_params)
     if any(not (isinstance(n.array, T.Var) and n.array.binder in chunks)
            for n in descendants(stream.body, T.is_exp) if isinstance(n, T.Index)):
@@ -53,11 +63,13 @@ def zero_tail(stream: T.Stream, all_copied: bool) -> ZeroTail:
     updates = _updates(loop.body, len(loop.params), {})
     if updates is None:
         return ZeroTail(False, "the loop's body is not a tuple of the accumulators' new values")
-    zero = _Zero(chunks, loop.index)
-    for param, (update, env) in zip(loop.params, updates):
+    zero = _Zero(chunks, loop.index, regrouped)
+    for param, init, (update, env) in zip(loop.params, stream.inits, updates):
         if not _adds(update, param, zero, env):
-            return ZeroTail(False, f"{param.name}'s new value where the chunk's elements are zero is not "
+            return ZeroTail(False, f"{param.name}'s new value where the chunk's elements are zero is not provably "
                                    f"{param.name} plus zero")
+        if _maybe_negative_zero(init):
+            return ZeroTail(False, f"{param.name} starts at a value that may be -0, which adding +0 would make +0")
     return ZeroTail(True, "the zeros TMA writes past the arrays' ends add nothing to the sums")
 
 
@@ -89,17 +101,27 @@ def _adds(update, param, zero: _Zero, env: dict) -> bool:
     return any(_is_var(mine, param) and zero(term, env) for mine, term in sides)
 
 
-class _Zero:
-    """Whether an expression is exactly zero where every chunk element read at the loop's index is."""
+def _maybe_negative_zero(init) -> bool:
+    """Whether a start may be -0: a float that is not a literal, or the literal -0."""
+    if isinstance(init.type, Scalar) and init.type.is_int:
+        return False
+    return not isinstance(init, T.Lit) or init.value == 0 and math.copysign(1.0, init.value) < 0
 
-    def __init__(self, chunks: set, index) -> None:
-        self.chunks, self.index = chunks, index
+
+class _Zero:
+    """Whether an expression is exactly zero where every chunk element read at the loop's index is (each let's
+    answer kept: a chain of lets that each use the last twice is asked once a let)."""
+
+    def __init__(self, chunks: set, index, regrouped: bool) -> None:
+        self.chunks, self.index, self.regrouped, self.known = chunks, index, regrouped, {}
 
     def __call__(self, e, env: dict) -> bool:
         if isinstance(e, T.Lit):
             return not isinstance(e.value, bool) and e.value == 0
         if isinstance(e, T.Var):
-            return e.binder in env and self(env[e.binder], env)
+            if e.binder not in self.known:
+                self.known[e.binder] = e.binder in env and self(env[e.binder], env)
+            return self.known[e.binder]
         if isinstance(e, T.Index):
             return e.array.binder in self.chunks and len(e.indices) == 1 and _is_var(e.indices[0], self.index)
         if isinstance(e, T.Let):
@@ -118,9 +140,11 @@ class _Zero:
         if e.op in ("+", "-"):
             return self(e.lhs, env) and self(e.rhs, env)
         if e.op == "*":  # zero times a finite value: not an array's element, which may be infinite
+            if self.regrouped:
+                return self(e.lhs, env) and self(e.rhs, env)
             return any(self(a, env) and (self(b, env) or _finite(b, env)) for a, b in ((e.lhs, e.rhs), (e.rhs, e.lhs)))
-        if e.op == "/":
-            return self(e.lhs, env) and isinstance(e.rhs, T.Lit) and e.rhs.value != 0
+        if e.op == "/":  # (a literal's value in its type: 1e-50f32 is 0)
+            return not self.regrouped and self(e.lhs, env) and isinstance(e.rhs, T.Lit) and _in_type(e.rhs) != 0
         return False
 
 
@@ -133,6 +157,11 @@ def _finite(e, env: dict) -> bool:
     if _integer(e):
         return True
     return isinstance(e, T.Builtin) and e.name in FINITE_FROM_INTEGERS and len(e.args) == 1 and _integer(e.args[0])
+
+
+def _in_type(lit: T.Lit) -> float:
+    """A float literal's value as its type holds it (f16 and bf16 literals are rounded already: check/arithmetic)."""
+    return float(np.float32(lit.value)) if lit.type.kind == "f32" else lit.value
 
 
 def _integer(e) -> bool:
