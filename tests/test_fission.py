@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import BENCHMARKS, PROGRAMS, ROOT
+from conftest import BENCHMARKS, PROGRAMS, ROOT, tiler
 
 from tiler import target
 from tiler.analyse import DEFAULT, Options
@@ -350,3 +350,20 @@ def test_no_fissioned_version_repeats_an_earlier_ones_condition():
     module = run_all((ROOT / "corpus" / "a_attn_online_softmax_f32.fut").read_text(), "a.fut", Options())["verify"]
     conditions = [v.condition for v in module.versions if v.fissioned]
     assert len(conditions) >= 2 and len(set(map(repr, conditions))) == len(conditions)
+
+
+def test_a_pairs_kernel_taking_tma_maps_is_left_out():
+    """No launch makes a stage's TMA maps: where the pairs' kernel would copy
+    its tiles by TMA in place (the matrix units' warp groups, sizes given no
+    multiple of 4), the fissioned versions are left out and explain says so;
+    before, its CUDA named maps no launch declared and did not compile."""
+    text = (BENCHMARKS / "mlp.fut").read_text()
+    sized = Options(tensor_cores=True, sizes=(("d", 2050), ("h", 2050), ("n", 2050)))
+    device = target.device_for_arch(target.WGMMA_ARCH)
+    module = run_all(text, "mlp.fut", sized, device=device)["verify"]
+    assert not any(v.fissioned for v in module.versions) and module.versions
+    out = " ".join(tiler("explain", BENCHMARKS / "mlp.fut", "--tensor-cores", "--arch", "sm_90a", "-s", "n=2050",
+                         "-s", "d=2050", "-s", "h=2050").stdout.split())
+    assert "fission: none: the pairs' kernel would copy its tiles by TMA in place" in out
+    # (the default build keeps them: its pairs read in place by cp.async)
+    assert any(v.fissioned for v in run_all(text, "mlp.fut", Options())["verify"].versions)

@@ -66,7 +66,7 @@ def explain_data(a: Analysis, source: Source, module=None, applied=None, version
         "streams": [_stream(s, b, source) for s in a.streams],
         "reductions": _reductions(a),
         "scan": _scan(a),
-        "fission": _fission(versions.fission if versions is not None else None),
+        "fission": _fission(versions.fission if versions is not None else None, module),
         "versions": _versions(a, module),
         "math": {"fast": a.schedule.math is Math.FAST, "note": target.FAST_MATH_NOTE if a.schedule.math is Math.FAST else
                  "IEEE: CUDA's correctly rounded or documented-accuracy functions (--fast-math: the hardware "
@@ -118,12 +118,15 @@ def _scan(a: Analysis) -> dict | None:
             "not_scanned": [{"line": o.span.line, "column": o.span.col, "reason": o.reason} for o in left]}
 
 
-def _fission(f) -> dict | None:
+def _fission(f, module) -> dict | None:
     """A fold over rows fissioned into the pairs' kernel and the fold's (or why not)."""
     if f is None:
         return None
     if not hasattr(f, "values"):  # (versions.NoFission)
         return {"fissioned": False, "reason": f.reason}
+    if module is not None and not any(v.fissioned for v in module.versions):  # (versions/lowering.py left them out)
+        return {"fissioned": False, "reason": "the pairs' kernel would copy its tiles by TMA in place, and no launch "
+                                              "makes a stage's TMA maps: the kernel as written runs"}
     b = f.values.block
     tile = b.register.sizes if b.register is not None else None
     return {"fissioned": True, "reason": f.reason, "scratch": f.fission.scratch,

@@ -85,7 +85,11 @@ class _Lowering:
     def versions(self, v: Version) -> list[kir.Version]:
         """The kir versions one record becomes (a vector pair: one or two)."""
         if v.kind is Kind.FISSIONED:
-            return [self._fissioned(v)]
+            # (a pairs' kernel taking TMA maps, the matrix units' warp groups reading in place: no launch makes a
+            # stage's maps, so that version is left out and the module's own versions run; before, its CUDA did
+            # not compile: `mlp --tensor-cores --arch sm_90a -s d=2050`)
+            fissioned = self._fissioned(v)
+            return [] if any(p.role == kir.TENSOR_MAP for p in fissioned.kernel.stages[0].params) else [fissioned]
         if v.copies in (Copies.VECTOR_OR_SCALAR, Copies.VECTOR_OR_SCALAR_WIDE):
             return self._pair(v)
         return [self._version(v, self.kernel(v.build), v.why, v.copies)]
