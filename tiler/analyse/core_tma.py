@@ -59,7 +59,7 @@ def with_core_tma(best: Schedule, kernel: T.Kernel, views: Views, ctx: Context, 
         if ctx.constraints.core_tma or ctx.options.chunk is not None:
             return replace(best, tma=_used(best, ctx))
         longer = replan(views, ctx.constrained(core_tma=True))  # (chunks of TMA_CHUNK: staging.py)
-        if longer.tma is not None and longer.tma.used and longer.block.spans == best.block.spans:
+        if longer.copies_by_tma and longer.block.spans == best.block.spans:
             return longer
         return replace(best, tma=_used(best, ctx))
     roots, refused = _transposable(best, kernel, views, ctx)
@@ -68,7 +68,7 @@ def with_core_tma(best: Schedule, kernel: T.Kernel, views: Views, ctx: Context, 
         for root, _ in roots:
             k_major = k_major.transposing(root)
         retried = replan(k_major, ctx)
-        if retried.tma is not None and retried.tma.used and retried.block.spans == best.block.spans:
+        if retried.copies_by_tma and retried.block.spans == best.block.spans:
             return _recorded(retried, roots, kernel)
     return replace(best, tma=TmaCopies(False, why + refused))
 

@@ -191,9 +191,8 @@ def expected_registers(schedule: Schedule, variance) -> int | None:
     threads = math.prod(block.extents[d] for d in block.spans)
     copies = sum(-(-p.staging.elements // threads) * _words(p.array.type)
                  for p in staged if p.copied and not p.staging.asynchronous)
-    tma = schedule.tma is not None and schedule.tma.used
     return tile.accumulators + operands + copies + _point_values(schedule, variance) + \
-        _body_values(schedule, variance) + ADDRESSING - (tile.accumulators // TMA_SAVED if tma else 0)
+        _body_values(schedule, variance) + ADDRESSING - (tile.accumulators // TMA_SAVED if schedule.copies_by_tma else 0)
 
 
 def _point_values(schedule: Schedule, variance) -> int:

@@ -409,6 +409,11 @@ class Schedule:
         return tuple(t for t in self.transposes if t.chosen)
 
     @property
+    def copies_by_tma(self) -> bool:
+        """Its product on the CUDA cores copies its tiles by TMA (core_tma.py)."""
+        return self.tma is not None and self.tma.used
+
+    @property
     def tiled(self) -> bool:
         return any(s.tiled for s in self.streams)
 

@@ -24,8 +24,8 @@ class Param:
     role: str  # "input" (array), "output" (array), "scalar", "size", "scratch" (the launch's own array)
     source: str = ""  # the .fut name it stands for
     shape: tuple = ()  # size names or numbers, outermost first (arrays)
-    # an input holding `source` with its last two axes swapped (`shape` is the swapped one): the launch
-    transposed: bool = False  # transposes the array into scratch memory first
+    # `source` with its last two axes swapped (`shape` is those), copied by the launch into scratch memory first
+    transposed: bool = False
     box: tuple = ()  # a TENSOR_MAP's box (innermost first, elements) over the array param `array` (of `shape`)
     array: str = ""
     swizzled: bool = True  # a TENSOR_MAP's boxes land with the 128-byte swizzle (False: as they lie)

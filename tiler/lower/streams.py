@@ -160,13 +160,13 @@ class Streams(Body):
         self._body(e, plan, arrays, accs, start, chunk, 0)
         self.emit(kir.Barrier("the tiles are read before the next copy"))
 
-    def _body(self, e: T.Stream, plan: StreamPlan, arrays, accs, start, chunk, buffer: int) -> None:
-        """The stream's body on one chunk, staged inputs read from `buffer`."""
+    def _body(self, e: T.Stream, plan: StreamPlan, arrays, accs, start, chunk, buffer: int, tile=None) -> None:
+        """The stream's body on one chunk, staged inputs read from `buffer` (or, given `tile(ip, ctype)`, from the
+        view it gives, None: in place; tma_pipeline's rings), the others in place."""
         for p, view, ip in zip(e.chunk_params, arrays, plan.inputs):
-            if ip.staged:
-                self.env[p] = self._shared_view(ip, view.ctype, plan.chunk, buffer)
-            else:
-                self.env[p] = view.shifted(start)
+            shared = tile(ip, view.ctype) if tile else self._shared_view(ip, view.ctype, plan.chunk, buffer) \
+                if ip.staged else None
+            self.env[p] = view.shifted(start) if shared is None else shared
         self.in_loop(lambda: self._carry(e.body, e.acc_params, accs))
 
     def _bind_chunk(self, e: T.Stream, start, chunk):

@@ -120,8 +120,8 @@ def _source(low, view: View, ip, e) -> Source | None:
 
 def _on_cores(low) -> bool:
     """The kernel's product runs on the CUDA cores, its tiles planned for TMA (analyse/core_tma.py)."""
-    tma_copies, units = low.schedule.tma, low.schedule.matrix_units
-    return tma_copies is not None and tma_copies.used and (units is None or not units.used)
+    units = low.schedule.matrix_units
+    return low.schedule.copies_by_tma and (units is None or not units.used)
 
 
 def _affine(e) -> bool:
@@ -237,14 +237,14 @@ def _ring(low, ip, ctype: str, stages: int) -> str:
 
 def _ring_chunk(low, e, plan, arrays, accs, start, stage, rings, chunk) -> None:
     """The stream's body on one chunk of `chunk` positions, its copied inputs read from their ring's tile `stage`."""
+    def tile(ip, ctype):
+        if ip.name not in rings:
+            return None
+        view = low._shared_view(ip, ctype, plan.chunk, 0)
+        return replace(view, offset=add(view.offset, mul(stage, const(ip.staging.elements))))
+
     low._bind_chunk(e, start, chunk)
-    for p, view, ip in zip(e.chunk_params, arrays, plan.inputs):
-        if ip.name in rings:
-            tile = low._shared_view(ip, view.ctype, plan.chunk, 0)
-            low.env[p] = replace(tile, offset=add(tile.offset, mul(stage, const(ip.staging.elements))))
-        else:
-            low.env[p] = view.shifted(start)
-    low.in_loop(lambda: low._carry(e.body, e.acc_params, accs))
+    low._body(e, plan, arrays, accs, start, chunk, 0, tile)
 
 
 def _box(low, view: View, ip, source: Source, start, shared: str, offset) -> kir.TmaCopy:

@@ -58,7 +58,7 @@ def _in_place_versions(a: Analysis, file: str) -> list[Version]:
         return _bounded_versions(dataclasses.replace(a, plan=a.plan.in_place), file)
     copies = ", ".join(sorted(units_transposed(a.plan.schedule)))
     # (for TMA's copies, core_tma.py: its 32-bit vector kernels alone; 64-bit offsets spilled, 28 bytes)
-    alone = a.plan.schedule.tma is not None and a.plan.schedule.tma.used
+    alone = a.plan.schedule.copies_by_tma
     past = [v if alone and v.build.wide else
             _reading_in_place(v, f"{copies} read in place: the launches too small for the copies to pay")
             for v in _bounded_versions(dataclasses.replace(a, plan=a.plan.in_place), file)]

@@ -100,8 +100,7 @@ def k_split_versions(a: Analysis, file: str, split, test, fits) -> list[Version]
     128 x 128 tiles where the race kept a split-K version (H200,
     benchmarks/RESULTS.md)."""
     # (a plan whose tiles TMA copies from the launch's transposed copies splits its reading in place: core_tma.py)
-    tma = a.plan.in_place is not None and a.plan.schedule.tma is not None and a.plan.schedule.tma.used
-    plan = a.plan.in_place if tma else a.plan
+    plan = a.plan.in_place if a.plan.in_place is not None and a.plan.schedule.copies_by_tma else a.plan
     own = plan.k_schedule or plan.schedule  # (without the units it would take by default: Plan.k_schedule)
     if split_k_stream(a.kernel, split, own) is None:
         return []
